@@ -1,0 +1,323 @@
+// tilescope-cli: everything Tilescope does, without a window.
+//
+//   tilescope-cli doctor [--json] [--iree PATH]
+//   tilescope-cli dispatches FILE [--json] [--iree PATH]
+#include "app/common/IreeSettings.h"
+#include "core/iree/CompilerLibrary.h"
+#include "core/iree/Document.h"
+#include "core/jobs/GpuDiscovery.h"
+#include "core/jobs/IreeCommands.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QtGlobal>
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+using nlohmann::json;
+using namespace tilescope;
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+const char *kUsage =
+    "usage: tilescope-cli <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  doctor              what Tilescope found: Qt, IREE, targets, drivers, "
+    "GPUs\n"
+    "  dispatches FILE     the dispatches, root ops and configs in an IREE "
+    "MLIR file\n"
+    "\n"
+    "Run 'tilescope-cli <command> --help' for a command's options.\n";
+
+struct CommonOptions {
+  QCommandLineOption json{"json", "Print JSON instead of text."};
+  QCommandLineOption iree{
+      "iree",
+      "Use the IREE compiler library at PATH (libIREECompiler.so, its "
+      "directory, or an unpacked wheel / IREE build).",
+      "PATH"};
+};
+
+std::optional<QString> ireeOption(const QCommandLineParser &parser,
+                                  const CommonOptions &options) {
+  if (parser.isSet(options.iree))
+    return parser.value(options.iree);
+  return std::nullopt;
+}
+
+// Parses `arguments` (the command's own, after its name) or exits.
+void parseOrExit(QCommandLineParser &parser, const QStringList &arguments,
+                 const QString &command) {
+  parser.setApplicationDescription("tilescope-cli " + command);
+  parser.addHelpOption();
+  if (!parser.parse(arguments)) {
+    std::cerr << "tilescope-cli " << command.toStdString() << ": "
+              << parser.errorText().toStdString() << "\n";
+    std::exit(kExitUsage);
+  }
+  if (parser.isSet("help")) {
+    std::cout << parser.helpText().toStdString();
+    std::exit(kExitOk);
+  }
+}
+
+int doctor(const QStringList &arguments) {
+  QCommandLineParser parser;
+  CommonOptions options;
+  parser.addOptions({options.json, options.iree});
+  parseOrExit(parser, arguments, "doctor");
+
+  json report;
+  report["qt"] = qVersion();
+  bool healthy = true;
+
+  json ireeReport;
+  Result<iree::IreeInstallation> installation =
+      app::locateIree(ireeOption(parser, options));
+  if (!installation) {
+    ireeReport["error"] = installation.error();
+    healthy = false;
+  } else {
+    ireeReport["library"] = installation->compilerLibrary.string();
+    ireeReport["found_by"] = installation->foundBy;
+    json tools = json::object();
+    for (const auto &[name, path] : installation->tools)
+      tools[name] = path.string();
+    ireeReport["tools"] = tools;
+    ireeReport["missing_tools"] = installation->missingTools;
+    auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+    if (!library) {
+      ireeReport["error"] = library.error();
+      healthy = false;
+    } else {
+      ireeReport["revision"] = (*library)->revision();
+      ireeReport["api_version"] = (*library)->apiVersion().toString();
+      ireeReport["hal_target_backends"] = (*library)->halTargetBackends();
+      ireeReport["plugins"] = (*library)->plugins();
+      ireeReport["missing_optional_functions"] =
+          (*library)->missingOptionalFunctions();
+    }
+    auto drivers = jobs::listRuntimeDrivers(*installation);
+    if (drivers) {
+      json list = json::array();
+      for (const jobs::RuntimeDriver &driver : *drivers)
+        list.push_back(
+            {{"name", driver.name}, {"description", driver.description}});
+      ireeReport["runtime_drivers"] = list;
+    } else {
+      ireeReport["runtime_drivers_error"] = drivers.error();
+    }
+  }
+  report["iree"] = ireeReport;
+
+  const jobs::GpuDiscovery discovery = jobs::discoverGpus();
+  json gpus = json::array();
+  for (const jobs::GpuInfo &gpu : discovery.gpus)
+    gpus.push_back({{"vendor", jobs::toString(gpu.vendor)},
+                    {"index", gpu.index},
+                    {"name", gpu.name},
+                    {"arch", gpu.arch},
+                    {"compute_units", gpu.computeUnits},
+                    {"shared_memory_per_workgroup_bytes",
+                     gpu.sharedMemoryPerWorkgroupBytes},
+                    {"subgroup_size", gpu.subgroupSize},
+                    {"global_memory_bytes", gpu.globalMemoryBytes},
+                    {"iree_device", gpu.iree_device()}});
+  report["gpus"] = gpus;
+  json probes = json::array();
+  for (const jobs::RuntimeProbe &probe : discovery.probes)
+    probes.push_back({{"runtime", probe.runtime},
+                      {"library", probe.library},
+                      {"loaded", probe.loaded},
+                      {"detail", probe.detail}});
+  report["gpu_runtimes"] = probes;
+
+  if (parser.isSet(options.json)) {
+    std::cout << report.dump(2) << "\n";
+    return healthy ? kExitOk : kExitFailure;
+  }
+
+  std::cout << "Qt:                  " << qVersion() << "\n";
+  if (ireeReport.contains("library"))
+    std::cout << "IREE library:        "
+              << ireeReport["library"].get<std::string>() << " (found by "
+              << ireeReport["found_by"].get<std::string>() << ")\n";
+  if (ireeReport.contains("error"))
+    std::cout << "IREE:                error: "
+              << ireeReport["error"].get<std::string>() << "\n";
+  if (ireeReport.contains("revision")) {
+    std::cout << "IREE revision:       "
+              << ireeReport["revision"].get<std::string>() << "\n";
+    std::cout << "IREE C API version:  "
+              << ireeReport["api_version"].get<std::string>() << "\n";
+    std::cout << "HAL target backends: ";
+    for (const auto &backend : ireeReport["hal_target_backends"])
+      std::cout << backend.get<std::string>() << " ";
+    std::cout << "\n";
+    if (!ireeReport["missing_optional_functions"].empty()) {
+      std::cout << "Missing optional C API functions (features degraded): ";
+      for (const auto &name : ireeReport["missing_optional_functions"])
+        std::cout << name.get<std::string>() << " ";
+      std::cout << "\n";
+    }
+  }
+  if (ireeReport.contains("tools")) {
+    for (const auto &[name, path] : ireeReport["tools"].items())
+      std::cout << "  " << name << ": " << path.get<std::string>() << "\n";
+    for (const auto &name : ireeReport["missing_tools"])
+      std::cout << "  " << name.get<std::string>() << ": not found\n";
+  }
+  if (ireeReport.contains("runtime_drivers")) {
+    std::cout << "Runtime drivers:     ";
+    for (const auto &driver : ireeReport["runtime_drivers"])
+      std::cout << driver["name"].get<std::string>() << " ";
+    std::cout << "\n";
+  } else if (ireeReport.contains("runtime_drivers_error")) {
+    std::cout << "Runtime drivers:     error: "
+              << ireeReport["runtime_drivers_error"].get<std::string>() << "\n";
+  }
+  if (discovery.gpus.empty()) {
+    std::cout << "GPUs:                no GPU found\n";
+  } else {
+    std::cout << "GPUs:\n";
+    for (const jobs::GpuInfo &gpu : discovery.gpus)
+      std::cout << "  " << gpu.iree_device() << "  " << gpu.name << "  "
+                << gpu.arch << ", " << gpu.computeUnits << " CUs/SMs, "
+                << gpu.sharedMemoryPerWorkgroupBytes / 1024
+                << " KiB shared memory per workgroup, subgroup size "
+                << gpu.subgroupSize << "\n";
+  }
+  for (const jobs::RuntimeProbe &probe : discovery.probes)
+    std::cout << "  " << probe.runtime << " (" << probe.library
+              << "): " << probe.detail << "\n";
+  return healthy ? kExitOk : kExitFailure;
+}
+
+json dispatchJson(const iree::Dispatch &dispatch) {
+  json rootOps = json::array();
+  for (const iree::RootOp &op : dispatch.rootOps) {
+    json entry = {{"name", op.name},
+                  {"line", op.line},
+                  {"operand_types", op.operandTypes},
+                  {"result_types", op.resultTypes}};
+    if (op.rootOpSet)
+      entry["root_op_set"] = *op.rootOpSet;
+    if (!op.loweringConfig.empty())
+      entry["lowering_config"] = op.loweringConfig;
+    if (!op.compilationInfo.empty())
+      entry["compilation_info"] = op.compilationInfo;
+    if (!op.decompositionConfig.empty())
+      entry["decomposition_config"] = op.decompositionConfig;
+    if (!op.indexingMaps.empty())
+      entry["indexing_maps"] = op.indexingMaps;
+    if (!op.iteratorTypes.empty())
+      entry["iterator_types"] = op.iteratorTypes;
+    rootOps.push_back(entry);
+  }
+  return {{"name", dispatch.name},
+          {"executable", dispatch.executable},
+          {"variant", dispatch.variant},
+          {"target", dispatch.target},
+          {"translation_info", dispatch.translationInfo},
+          {"line", dispatch.line},
+          {"part", dispatch.part},
+          {"root_ops", rootOps}};
+}
+
+int dispatches(const QStringList &arguments) {
+  QCommandLineParser parser;
+  CommonOptions options;
+  parser.addOptions({options.json, options.iree});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file.");
+  parseOrExit(parser, arguments, "dispatches");
+  if (parser.positionalArguments().size() != 1) {
+    std::cerr << "tilescope-cli dispatches: expected one FILE\n";
+    return kExitUsage;
+  }
+  const std::string path = parser.positionalArguments().front().toStdString();
+
+  auto installation = app::locateIree(ireeOption(parser, options));
+  if (!installation) {
+    std::cerr << "tilescope-cli: " << installation.error() << "\n";
+    return kExitFailure;
+  }
+  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+  if (!library) {
+    std::cerr << "tilescope-cli: " << library.error() << "\n";
+    return kExitFailure;
+  }
+  iree::DocumentParser documentParser(*library);
+  auto document = documentParser.parseFile(path);
+  if (!document) {
+    std::cerr << document.error() << "\n";
+    return kExitFailure;
+  }
+
+  if (parser.isSet(options.json)) {
+    json list = json::array();
+    for (const iree::Dispatch &dispatch : document->dispatches)
+      list.push_back(dispatchJson(dispatch));
+    std::cout << json{{"file", path},
+                      {"parts", document->partCount},
+                      {"dispatches", list}}
+                     .dump(2)
+              << "\n";
+    return kExitOk;
+  }
+  std::cout << path << ": " << document->dispatches.size() << " dispatch"
+            << (document->dispatches.size() == 1 ? "" : "es") << "\n";
+  for (const iree::Dispatch &dispatch : document->dispatches) {
+    std::cout << "\n" << dispatch.name << "  (line " << dispatch.line;
+    if (!dispatch.variant.empty())
+      std::cout << ", " << dispatch.executable << "::" << dispatch.variant;
+    std::cout << ")\n";
+    if (!dispatch.translationInfo.empty())
+      std::cout << "  translation_info: " << dispatch.translationInfo << "\n";
+    for (const iree::RootOp &op : dispatch.rootOps) {
+      std::cout << "  " << op.name << " (line " << op.line << ")";
+      if (op.rootOpSet)
+        std::cout << " root_op set " << *op.rootOpSet;
+      std::cout << "\n";
+      if (!op.loweringConfig.empty())
+        std::cout << "    lowering_config: " << op.loweringConfig << "\n";
+      if (!op.compilationInfo.empty())
+        std::cout << "    compilation_info: " << op.compilationInfo << "\n";
+    }
+  }
+  return kExitOk;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  QCoreApplication application(argc, argv);
+  QCoreApplication::setOrganizationName(app::kOrganization);
+  QCoreApplication::setApplicationName(app::kApplication);
+
+  QStringList arguments = QCoreApplication::arguments();
+  if (arguments.size() < 2 || arguments[1] == "--help" ||
+      arguments[1] == "-h") {
+    std::cout << kUsage;
+    return arguments.size() < 2 ? kExitUsage : kExitOk;
+  }
+  const QString command = arguments[1];
+  // QCommandLineParser expects the program name first.
+  QStringList commandArguments = arguments.mid(2);
+  commandArguments.prepend(arguments[0] + " " + command);
+
+  if (command == "doctor")
+    return doctor(commandArguments);
+  if (command == "dispatches")
+    return dispatches(commandArguments);
+  std::cerr << "tilescope-cli: unknown command '" << command.toStdString()
+            << "'\n\n"
+            << kUsage;
+  return kExitUsage;
+}

@@ -1,0 +1,20 @@
+// The app-level wiring of "which IREE": the command line, the environment,
+// the user's settings (QSettings) and the project prefix, in that order.
+#pragma once
+
+#include "core/iree/IreeInstallation.h"
+
+#include <QString>
+#include <optional>
+
+namespace tilescope::app {
+
+inline constexpr const char *kOrganization = "Tilescope";
+inline constexpr const char *kApplication = "Tilescope";
+inline constexpr const char *kIreePathSetting = "iree/path";
+
+// Finds IREE; `commandLinePath` is the --iree option when given.
+Result<iree::IreeInstallation>
+locateIree(const std::optional<QString> &commandLinePath);
+
+} // namespace tilescope::app

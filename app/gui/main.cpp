@@ -1,0 +1,106 @@
+// tilescope: the desktop app.
+//
+//   tilescope [FILE] [--iree PATH] [--screenshot PNG]
+//
+// With no FILE it opens a bundled example.
+#include "app/common/IreeSettings.h"
+#include "core/iree/CompilerLibrary.h"
+#include "core/iree/Document.h"
+#include "widgets/MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <iostream>
+
+using namespace tilescope;
+
+namespace {
+
+// The example opened when no file is given: beside the executable when
+// installed, in the source tree when run from a build.
+QString bundledExample() {
+  const QString relative =
+      "examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+  for (const QString &root :
+       {QCoreApplication::applicationDirPath() + "/../share/tilescope",
+        QString(TILESCOPE_SOURCE_DIR)}) {
+    const QString path = QDir(root).filePath(relative);
+    if (QFileInfo::exists(path))
+      return QDir::cleanPath(path);
+  }
+  return {};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  QApplication application(argc, argv);
+  QApplication::setOrganizationName(app::kOrganization);
+  QApplication::setApplicationName(app::kApplication);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "Tilescope: how IREE spreads a GPU dispatch over workgroups, subgroups, "
+      "lanes and registers.");
+  parser.addHelpOption();
+  const QCommandLineOption ireeOption(
+      "iree", "Use the IREE compiler library at PATH.", "PATH");
+  const QCommandLineOption screenshotOption(
+      "screenshot", "Open FILE, save the window as PNG and quit.", "PNG");
+  parser.addOptions({ireeOption, screenshotOption});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file to open.", "[FILE]");
+  parser.process(application);
+
+  std::optional<QString> ireePath;
+  if (parser.isSet(ireeOption))
+    ireePath = parser.value(ireeOption);
+
+  // The compiler is loaded once, lazily, by the first parse (off the GUI
+  // thread); a failure to find or load it is reported like a parse error.
+  auto loader =
+      [ireePath](const std::filesystem::path &path) -> Result<iree::Document> {
+    auto installation = app::locateIree(ireePath);
+    if (!installation)
+      return Error{installation.error()};
+    auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+    if (!library)
+      return Error{library.error()};
+    iree::DocumentParser documentParser(*library);
+    return documentParser.parseFile(path);
+  };
+
+  widgets::MainWindow window(loader);
+  const QStringList files = parser.positionalArguments();
+  const QString file = files.isEmpty() ? bundledExample() : files.front();
+
+  if (parser.isSet(screenshotOption)) {
+    const QString png = parser.value(screenshotOption);
+    auto save = [&window, png](bool ok) {
+      if (!window.grab().save(png)) {
+        std::cerr << "tilescope: could not write " << png.toStdString() << "\n";
+        QApplication::exit(1);
+        return;
+      }
+      QApplication::exit(ok ? 0 : 1);
+    };
+    QObject::connect(&window, &widgets::MainWindow::documentLoaded, [save] {
+      QTimer::singleShot(200, [save] { save(true); });
+    });
+    QObject::connect(&window, &widgets::MainWindow::loadFailed,
+                     [save](const QString &message) {
+                       std::cerr << message.toStdString() << "\n";
+                       QTimer::singleShot(200, [save] { save(false); });
+                     });
+  }
+
+  window.show();
+  if (!file.isEmpty())
+    window.openFile(file);
+  else if (parser.isSet(screenshotOption))
+    return 1;
+  return application.exec();
+}

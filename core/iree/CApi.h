@@ -1,0 +1,195 @@
+// Our own declarations of the parts of IREE's compiler C API that Tilescope
+// calls, written from IREE's documented signatures (embedding_api.h,
+// mlir_interop.h, dialects/iree_gpu.h, dialects/iree_codegen.h) and from the
+// MLIR C API (mlir-c/IR.h, Support.h). No IREE or MLIR header is copied here:
+// the wheel ships none, and users may bring their own IREE build.
+//
+// Private to core/iree/: nothing outside this folder includes it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tilescope::iree::capi {
+
+// --- embedding_api.h (stable, API 1.x) -------------------------------------
+struct iree_compiler_error_t;
+struct iree_compiler_session_t;
+struct iree_compiler_invocation_t;
+struct iree_compiler_source_t;
+struct iree_compiler_output_t;
+
+enum iree_compiler_diagnostic_severity_t : int {
+  IREE_COMPILER_DIAGNOSTIC_SEVERITY_NOTE = 0,
+  IREE_COMPILER_DIAGNOSTIC_SEVERITY_WARNING = 1,
+  IREE_COMPILER_DIAGNOSTIC_SEVERITY_ERROR = 2,
+  IREE_COMPILER_DIAGNOSTIC_SEVERITY_REMARK = 3,
+};
+
+enum iree_compiler_pipeline_t : int {
+  IREE_COMPILER_PIPELINE_STD = 0,
+  IREE_COMPILER_PIPELINE_HAL_EXECUTABLE = 1,
+  IREE_COMPILER_PIPELINE_PRECOMPILE = 2,
+  IREE_COMPILER_PIPELINE_VM = 3,
+};
+
+using DiagnosticCallback = void (*)(iree_compiler_diagnostic_severity_t,
+                                    const char *message, size_t messageSize,
+                                    void *userData);
+using StringCallback = void (*)(const char *value, void *userData);
+using SourceSplitCallback = void (*)(iree_compiler_source_t *source,
+                                     void *userData);
+
+// --- mlir-c handles (each a single pointer, passed by value) ----------------
+struct MlirContext {
+  void *ptr;
+};
+struct MlirOperation {
+  void *ptr;
+};
+struct MlirAttribute {
+  const void *ptr;
+};
+struct MlirType {
+  const void *ptr;
+};
+struct MlirIdentifier {
+  const void *ptr;
+};
+struct MlirLocation {
+  const void *ptr;
+};
+struct MlirValue {
+  const void *ptr;
+};
+struct MlirStringRef {
+  const char *data;
+  size_t length;
+};
+struct MlirNamedAttribute {
+  MlirIdentifier name;
+  MlirAttribute attribute;
+};
+
+enum MlirWalkResult : int {
+  MlirWalkResultAdvance = 0,
+  MlirWalkResultInterrupt = 1,
+  MlirWalkResultSkip = 2,
+};
+enum MlirWalkOrder : int { MlirWalkPreOrder = 0, MlirWalkPostOrder = 1 };
+
+using MlirStringCallback = void (*)(MlirStringRef, void *userData);
+using MlirOperationWalkCallback = MlirWalkResult (*)(MlirOperation,
+                                                     void *userData);
+
+// --- dialects/iree_gpu.h (unstable) ----------------------------------------
+using mma_intrinsic_enum_t = uint32_t;
+
+struct ireeGPUMMASingleSubgroupLayout {
+  MlirAttribute outer;
+  MlirAttribute thread;
+  MlirAttribute tstrides;
+  MlirAttribute element;
+};
+
+// The functions Tilescope resolves, as X-macros:
+//   X(name, return type, (parameter types))
+// Required ones must all be present for the library to count as IREE.
+#define TILESCOPE_IREE_REQUIRED_FUNCTIONS(X)                                   \
+  X(ireeCompilerGetAPIVersion, int, ())                                        \
+  X(ireeCompilerGlobalInitialize, void, ())                                    \
+  X(ireeCompilerGetRevision, const char *, ())                                 \
+  X(ireeCompilerEnumerateRegisteredHALTargetBackends, void,                    \
+    (StringCallback, void *))                                                  \
+  X(ireeCompilerErrorDestroy, void, (iree_compiler_error_t *))                 \
+  X(ireeCompilerErrorGetMessage, const char *, (iree_compiler_error_t *))      \
+  X(ireeCompilerSessionCreate, iree_compiler_session_t *, ())                  \
+  X(ireeCompilerSessionDestroy, void, (iree_compiler_session_t *))             \
+  X(ireeCompilerSessionSetFlags, iree_compiler_error_t *,                      \
+    (iree_compiler_session_t *, int, const char *const *))                     \
+  X(ireeCompilerInvocationCreate, iree_compiler_invocation_t *,                \
+    (iree_compiler_session_t *))                                               \
+  X(ireeCompilerInvocationDestroy, void, (iree_compiler_invocation_t *))       \
+  X(ireeCompilerInvocationEnableCallbackDiagnostics, void,                     \
+    (iree_compiler_invocation_t *, int, DiagnosticCallback, void *))           \
+  X(ireeCompilerInvocationParseSource, bool,                                   \
+    (iree_compiler_invocation_t *, iree_compiler_source_t *))                  \
+  X(ireeCompilerInvocationPipeline, bool,                                      \
+    (iree_compiler_invocation_t *, iree_compiler_pipeline_t))                  \
+  X(ireeCompilerInvocationOutputIR, iree_compiler_error_t *,                   \
+    (iree_compiler_invocation_t *, iree_compiler_output_t *))                  \
+  X(ireeCompilerSourceOpenFile, iree_compiler_error_t *,                       \
+    (iree_compiler_session_t *, const char *, iree_compiler_source_t **))      \
+  X(ireeCompilerSourceWrapBuffer, iree_compiler_error_t *,                     \
+    (iree_compiler_session_t *, const char *, const char *, size_t, bool,      \
+     iree_compiler_source_t **))                                               \
+  X(ireeCompilerSourceSplit, iree_compiler_error_t *,                          \
+    (iree_compiler_source_t *, SourceSplitCallback, void *))                   \
+  X(ireeCompilerSourceDestroy, void, (iree_compiler_source_t *))               \
+  X(ireeCompilerOutputOpenMembuffer, iree_compiler_error_t *,                  \
+    (iree_compiler_output_t **))                                               \
+  X(ireeCompilerOutputMapMemory, iree_compiler_error_t *,                      \
+    (iree_compiler_output_t *, void **, uint64_t *))                           \
+  X(ireeCompilerOutputDestroy, void, (iree_compiler_output_t *))
+
+// Optional: a missing one is reported and degrades the feature using it.
+#define TILESCOPE_IREE_OPTIONAL_FUNCTIONS(X)                                   \
+  /* embedding_api.h, newer than 1.0 */                                        \
+  X(ireeCompilerEnumeratePlugins, void, (StringCallback, void *))              \
+  X(ireeCompilerInvocationRunPassPipeline, bool,                               \
+    (iree_compiler_invocation_t *, const char *))                              \
+  /* mlir_interop.h */                                                         \
+  X(ireeCompilerInvocationExportStealModule, MlirOperation,                    \
+    (iree_compiler_invocation_t *))                                            \
+  /* mlir-c/IR.h */                                                            \
+  X(mlirOperationDestroy, void, (MlirOperation))                               \
+  X(mlirOperationWalk, void,                                                   \
+    (MlirOperation, MlirOperationWalkCallback, void *, MlirWalkOrder))         \
+  X(mlirOperationGetName, MlirIdentifier, (MlirOperation))                     \
+  X(mlirOperationGetParentOperation, MlirOperation, (MlirOperation))           \
+  X(mlirOperationGetAttributeByName, MlirAttribute,                            \
+    (MlirOperation, MlirStringRef))                                            \
+  X(mlirOperationGetNumAttributes, intptr_t, (MlirOperation))                  \
+  X(mlirOperationGetAttribute, MlirNamedAttribute, (MlirOperation, intptr_t))  \
+  X(mlirOperationGetNumOperands, intptr_t, (MlirOperation))                    \
+  X(mlirOperationGetOperand, MlirValue, (MlirOperation, intptr_t))             \
+  X(mlirOperationGetNumResults, intptr_t, (MlirOperation))                     \
+  X(mlirOperationGetResult, MlirValue, (MlirOperation, intptr_t))              \
+  X(mlirOperationGetLocation, MlirLocation, (MlirOperation))                   \
+  X(mlirValueGetType, MlirType, (MlirValue))                                   \
+  X(mlirTypePrint, void, (MlirType, MlirStringCallback, void *))               \
+  X(mlirIdentifierStr, MlirStringRef, (MlirIdentifier))                        \
+  X(mlirAttributePrint, void, (MlirAttribute, MlirStringCallback, void *))     \
+  X(mlirAttributeIsAString, bool, (MlirAttribute))                             \
+  X(mlirStringAttrGetValue, MlirStringRef, (MlirAttribute))                    \
+  X(mlirLocationIsAFileLineColRange, bool, (MlirLocation))                     \
+  X(mlirLocationFileLineColRangeGetStartLine, int, (MlirLocation))             \
+  X(mlirLocationFileLineColRangeGetStartColumn, int, (MlirLocation))           \
+  X(mlirLocationPrint, void, (MlirLocation, MlirStringCallback, void *))       \
+  /* dialects/iree_gpu.h */                                                    \
+  X(ireeGPUMMAIntrinsicAttrGet, MlirAttribute,                                 \
+    (MlirContext, mma_intrinsic_enum_t))                                       \
+  X(ireeGPUGetSingleSubgroupLayout, ireeGPUMMASingleSubgroupLayout,            \
+    (MlirAttribute, uint32_t))                                                 \
+  X(ireeGPUIsXORShuffleValid, bool, (int64_t, int64_t, int64_t))               \
+  X(ireeGPUGetXorShuffleBounds, bool,                                          \
+    (MlirAttribute, int32_t, int64_t *, int64_t *))                            \
+  /* dialects/iree_codegen.h */                                                \
+  X(ireeAttributeIsACodegenTranslationInfoAttr, bool, (MlirAttribute))         \
+  X(ireeAttributeIsAGPULoweringConfigAttr, bool, (MlirAttribute))              \
+  X(ireeAttributeIsACodegenCompilationInfoAttr, bool, (MlirAttribute))
+
+// One pointer per function; null when the library does not export it.
+struct FunctionTable {
+#define TILESCOPE_DECLARE_POINTER(name, ret, params)                           \
+  ret(*name) params = nullptr;
+  TILESCOPE_IREE_REQUIRED_FUNCTIONS(TILESCOPE_DECLARE_POINTER)
+  TILESCOPE_IREE_OPTIONAL_FUNCTIONS(TILESCOPE_DECLARE_POINTER)
+#undef TILESCOPE_DECLARE_POINTER
+};
+
+inline MlirStringRef toStringRef(const char *data, size_t length) {
+  return MlirStringRef{data, length};
+}
+
+} // namespace tilescope::iree::capi

@@ -1,0 +1,103 @@
+// An IREE MLIR file parsed by the real compiler: its dispatches, their root
+// ops and the configuration attributes IREE attached to them.
+//
+// Reads dispatch benchmark files, executable source and configuration dumps,
+// whole programs and lit-style test files split with `// -----`. Everything
+// here is plain C++: the MLIR handles stay inside core/iree/.
+#pragma once
+
+#include "core/util/Result.h"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::iree {
+
+class CompilerLibrary;
+
+enum class Severity { Note, Warning, Error, Remark };
+std::string toString(Severity severity);
+
+// A compiler diagnostic, with the place it points at in the user's file.
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  std::string file;
+  int line = 0; // 1-based, in the whole file (split parts included); 0 if none
+  int column = 0;               // 1-based; 0 if none
+  std::string message;          // the diagnostic text without its location
+  std::string toString() const; // "file:line:column: error: message"
+};
+
+// An operation IREE configured: it carries lowering_config, compilation_info
+// or root_op. All attribute values are the text IREE prints for them.
+struct RootOp {
+  std::string name; // e.g. "linalg.matmul", "linalg.generic"
+  int line = 0;
+  std::optional<long long> rootOpSet; // from #iree_codegen.root_op<set = N>
+  std::string loweringConfig;         // "#iree_gpu.lowering_config<{...}>"
+  std::string compilationInfo;        // "#iree_codegen.compilation_info<...>"
+  std::string decompositionConfig;    // attention's qk/pv configs
+  std::vector<std::string> operandTypes;
+  std::vector<std::string> resultTypes;
+  std::string indexingMaps;  // linalg.generic and friends
+  std::string iteratorTypes; // linalg.generic and friends
+};
+
+// One function that becomes a GPU (or CPU) kernel.
+struct Dispatch {
+  std::string name;       // export / function symbol name
+  std::string executable; // hal.executable (or flow/stream executable) name
+  std::string variant;    // hal.executable.variant name, if any
+  std::string target;     // #hal.executable.target<...> text, if any
+  std::string translationInfo;
+  int line = 0; // where the function starts
+  int part = 0; // index of the `// -----` part it came from
+  std::vector<RootOp> rootOps;
+};
+
+struct Document {
+  std::filesystem::path path;
+  std::string text; // the file as read
+  int partCount = 1;
+  std::vector<Dispatch> dispatches;
+  std::vector<Diagnostic> diagnostics; // warnings and remarks of a good parse
+};
+
+struct ParseOptions {
+  // Split on `// -----` lines like iree-opt --split-input-file. Detected
+  // automatically when unset.
+  std::optional<bool> splitInputFile;
+};
+
+// Parses a file with the loaded compiler. A file that does not parse gives an
+// error whose text holds every diagnostic as "file:line:column: error: ...";
+// lastDiagnostics() holds them as data.
+class DocumentParser {
+public:
+  explicit DocumentParser(std::shared_ptr<CompilerLibrary> library);
+
+  Result<Document> parseFile(const std::filesystem::path &path,
+                             const ParseOptions &options = {});
+  Result<Document> parseText(const std::string &text,
+                             const std::string &bufferName,
+                             const ParseOptions &options = {});
+  // The diagnostics of the last failed parse.
+  const std::vector<Diagnostic> &lastDiagnostics() const { return diagnostics; }
+
+private:
+  std::shared_ptr<CompilerLibrary> library;
+  std::vector<Diagnostic> diagnostics;
+};
+
+// Splits text on `// -----` lines as MLIR's split-input-file does, returning
+// each part with the 0-based line number where it starts.
+struct TextPart {
+  std::string text;
+  int firstLine = 0;
+};
+std::vector<TextPart> splitInputFile(const std::string &text);
+
+} // namespace tilescope::iree

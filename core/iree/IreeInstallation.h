@@ -1,0 +1,63 @@
+// Where the IREE compiler library and the IREE tools live on this machine.
+//
+// Tilescope loads libIREECompiler.so in place (IREE finds iree-lld and the
+// ROCm device bitcode beside it) and runs iree-compile, iree-opt,
+// iree-run-module and iree-benchmark-module as child processes.
+#pragma once
+
+#include "core/util/Result.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::iree {
+
+// Where to look, in this order: the command line, $TILESCOPE_IREE_DIR, the
+// user's settings, the project-local prefix the set-up script fills, and an
+// `iree.compiler` Python package installed on the machine.
+struct IreeSearchOptions {
+  std::optional<std::filesystem::path> commandLinePath;
+  std::optional<std::filesystem::path> settingsPath;
+  bool useEnvironment = true;
+  bool usePythonPackages = true;
+  // Defaults to the prefix this build was configured with.
+  std::vector<std::filesystem::path> projectPrefixes = defaultProjectPrefixes();
+
+  static std::vector<std::filesystem::path> defaultProjectPrefixes();
+};
+
+// The tools Tilescope runs.
+inline constexpr const char *kIreeCompile = "iree-compile";
+inline constexpr const char *kIreeOpt = "iree-opt";
+inline constexpr const char *kIreeRunModule = "iree-run-module";
+inline constexpr const char *kIreeBenchmarkModule = "iree-benchmark-module";
+
+struct IreeInstallation {
+  std::filesystem::path compilerLibrary; // .../libIREECompiler.so
+  std::string foundBy;                   // e.g. "$TILESCOPE_IREE_DIR"
+  std::map<std::string, std::filesystem::path> tools; // name -> executable
+  std::vector<std::string> missingTools;
+
+  // The path of a tool, or an error naming where it was looked for.
+  Result<std::filesystem::path> tool(const std::string &name) const;
+};
+
+// A path given by the user may be the library itself, the directory holding
+// it (a wheel's _mlir_libs, an IREE build's lib/), or a prefix with
+// iree/compiler/_mlir_libs below it (an unpacked wheel, a site-packages).
+std::optional<std::filesystem::path>
+compilerLibraryUnder(const std::filesystem::path &path);
+
+// Finds the compiler library and the tools. The error lists every place tried.
+Result<IreeInstallation> locateIree(const IreeSearchOptions &options = {});
+
+// Finds the tools for a given library: beside it, in the sibling runtime
+// wheel (iree/_runtime_libs), in an IREE build's tools/ and bin/, then $PATH.
+IreeInstallation
+describeInstallation(const std::filesystem::path &compilerLibrary,
+                     std::string foundBy);
+
+} // namespace tilescope::iree

@@ -1,0 +1,254 @@
+#include "core/jobs/Process.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace tilescope::jobs {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pipe {
+  int read = -1;
+  int write = -1;
+  ~Pipe() { closeBoth(); }
+  bool open() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+      return false;
+    read = fds[0];
+    write = fds[1];
+    return true;
+  }
+  void closeWrite() {
+    if (write >= 0)
+      ::close(write);
+    write = -1;
+  }
+  void closeBoth() {
+    closeWrite();
+    if (read >= 0)
+      ::close(read);
+    read = -1;
+  }
+};
+
+std::vector<std::string>
+mergedEnvironment(const std::map<std::string, std::string> &additions) {
+  std::vector<std::string> merged;
+  for (char **entry = environ; entry && *entry; ++entry) {
+    std::string text = *entry;
+    const std::string key = text.substr(0, text.find('='));
+    if (!additions.count(key))
+      merged.push_back(std::move(text));
+  }
+  for (const auto &[key, value] : additions)
+    merged.push_back(key + "=" + value);
+  return merged;
+}
+
+std::vector<char *> pointers(std::vector<std::string> &strings) {
+  std::vector<char *> result;
+  for (std::string &s : strings)
+    result.push_back(s.data());
+  result.push_back(nullptr);
+  return result;
+}
+
+// Stops the whole process group: the tool and anything it spawned (iree-lld).
+void stopGroup(pid_t pid) {
+  ::kill(-pid, SIGTERM);
+  for (int i = 0; i < 20; ++i) {
+    if (::waitpid(pid, nullptr, WNOHANG) == pid)
+      return;
+    ::usleep(50'000);
+  }
+  ::kill(-pid, SIGKILL);
+}
+
+} // namespace
+
+std::string shellQuote(const std::string &word) {
+  if (!word.empty() &&
+      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                             "WXYZ0123456789_-+=/.,:@%") == std::string::npos)
+    return word;
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'')
+      quoted += "'\\''";
+    else
+      quoted += c;
+  }
+  return quoted + "'";
+}
+
+std::string ProcessSpec::shellCommand() const {
+  std::string command;
+  if (workingDirectory)
+    command += "cd " + shellQuote(workingDirectory->string()) + " && ";
+  for (const auto &[key, value] : environment)
+    command += key + "=" + shellQuote(value) + " ";
+  command += shellQuote(program.string());
+  for (const std::string &argument : arguments)
+    command += " " + shellQuote(argument);
+  return command;
+}
+
+std::string ProcessResult::describe() const {
+  switch (outcome) {
+  case Outcome::Exited:
+    return "exited with " + std::to_string(exitCode);
+  case Outcome::Signaled:
+    return "killed by signal " + std::to_string(signal) + " (" +
+           ::strsignal(signal) + ")";
+  case Outcome::TimedOut:
+    return "timed out after " +
+           std::to_string(
+               std::chrono::duration_cast<std::chrono::seconds>(elapsed)
+                   .count()) +
+           " s and was stopped";
+  case Outcome::Cancelled:
+    return "was cancelled";
+  case Outcome::FailedToStart:
+    return "could not start: " + startError;
+  }
+  return "unknown";
+}
+
+ProcessResult runProcess(const ProcessSpec &spec) {
+  ProcessResult result;
+  Pipe out, err;
+  if (!out.open() || !err.open()) {
+    result.startError = std::string("pipe: ") + std::strerror(errno);
+    return result;
+  }
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
+  if (spec.workingDirectory)
+    posix_spawn_file_actions_addchdir_np(&actions,
+                                         spec.workingDirectory->c_str());
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  // Its own process group, so a timeout stops its children too.
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+
+  std::vector<std::string> argv = {spec.program.string()};
+  argv.insert(argv.end(), spec.arguments.begin(), spec.arguments.end());
+  std::vector<std::string> envp = mergedEnvironment(spec.environment);
+  std::vector<char *> argvPointers = pointers(argv);
+  std::vector<char *> envpPointers = pointers(envp);
+
+  const Clock::time_point start = Clock::now();
+  pid_t pid = -1;
+  const int spawnError =
+      ::posix_spawn(&pid, spec.program.c_str(), &actions, &attributes,
+                    argvPointers.data(), envpPointers.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  out.closeWrite();
+  err.closeWrite();
+  if (spawnError != 0) {
+    result.startError =
+        spec.program.string() + ": " + std::strerror(spawnError);
+    return result;
+  }
+
+  struct Stream {
+    int fd;
+    std::string *text;
+    bool open = true;
+  };
+  Stream streams[2] = {{out.read, &result.standardOutput},
+                       {err.read, &result.standardError}};
+  bool stopped = false;
+  char buffer[65536];
+  while (streams[0].open || streams[1].open) {
+    if (spec.cancel && spec.cancel->load()) {
+      stopGroup(pid);
+      result.outcome = ProcessResult::Outcome::Cancelled;
+      stopped = true;
+      break;
+    }
+    if (Clock::now() - start > spec.timeout) {
+      stopGroup(pid);
+      result.outcome = ProcessResult::Outcome::TimedOut;
+      stopped = true;
+      break;
+    }
+    pollfd fds[2];
+    nfds_t count = 0;
+    Stream *polled[2];
+    for (Stream &stream : streams) {
+      if (!stream.open)
+        continue;
+      fds[count] = {stream.fd, POLLIN, 0};
+      polled[count++] = &stream;
+    }
+    const int ready = ::poll(fds, count, 100);
+    if (ready < 0 && errno != EINTR)
+      break;
+    for (nfds_t i = 0; ready > 0 && i < count; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      const ssize_t n = ::read(fds[i].fd, buffer, sizeof(buffer));
+      if (n <= 0) {
+        polled[i]->open = false;
+        continue;
+      }
+      std::string &text = *polled[i]->text;
+      if (text.size() < spec.maximumOutputBytes)
+        text.append(buffer,
+                    std::min<size_t>(static_cast<size_t>(n),
+                                     spec.maximumOutputBytes - text.size()));
+    }
+  }
+
+  int status = 0;
+  if (stopped) {
+    ::waitpid(pid, &status, 0);
+  } else {
+    // Output closed; wait for the exit itself, still honouring the timeout.
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+      if (Clock::now() - start > spec.timeout ||
+          (spec.cancel && spec.cancel->load())) {
+        stopGroup(pid);
+        ::waitpid(pid, &status, 0);
+        result.outcome = spec.cancel && spec.cancel->load()
+                             ? ProcessResult::Outcome::Cancelled
+                             : ProcessResult::Outcome::TimedOut;
+        stopped = true;
+        break;
+      }
+      ::usleep(10'000);
+    }
+  }
+  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+      Clock::now() - start);
+  if (!stopped) {
+    if (WIFEXITED(status)) {
+      result.outcome = ProcessResult::Outcome::Exited;
+      result.exitCode = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+      result.outcome = ProcessResult::Outcome::Signaled;
+      result.signal = WTERMSIG(status);
+    }
+  }
+  return result;
+}
+
+} // namespace tilescope::jobs

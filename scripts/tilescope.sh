@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Tilescope set-up: installs what is missing on a Debian 12 machine, builds, and
+# then either opens the GUI on a bundled example (`run`) or runs every test (`test`).
+#
+#   scripts/tilescope.sh run     install what is missing, build, open the GUI
+#   scripts/tilescope.sh test    install what is missing, build, run every test
+#   scripts/tilescope.sh deps    only install what is missing
+#   scripts/tilescope.sh build   install what is missing and build
+#
+# Every step checks before it acts, so a second run takes seconds.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${TILESCOPE_BUILD_DIR:-$ROOT/build}"
+# The pinned IREE release. Both wheels must carry the same version.
+IREE_VERSION="3.13.0"
+IREE_PREFIX="$ROOT/.deps/iree-$IREE_VERSION"
+
+# Debian packages, each with why it is here.
+APT_PACKAGES=(
+  g++ cmake ninja-build pkg-config  # the C++20 toolchain and build system
+  qt6-base-dev qt6-base-dev-tools   # Qt Widgets, Gui, Core, Concurrent, Test
+  qt6-svg-dev libgl-dev             # Qt Svg; Qt6Gui's CMake config needs the GL headers
+  nlohmann-json3-dev                # JSON in core/ (no Qt there): doctor --json, benchmark output
+  python3 python3-pip unzip         # pip downloads the pinned IREE wheels; unzip unpacks them
+  xvfb xauth fonts-dejavu-core      # a display for screenshots and a font for the scenes
+)
+
+log() { printf '\033[1m[tilescope]\033[0m %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_apt_packages() {
+  local missing=()
+  for pkg in "${APT_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$pkg")
+    fi
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    log "Debian packages: all present"
+    return
+  fi
+  log "Debian packages: installing ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# The IREE wheels are zips: we download them with pip (no install, no Python
+# environment touched) and unpack them into a project-local prefix. The C++ app
+# loads libIREECompiler.so in place from there and runs the tools beside it.
+install_iree() {
+  local stamp="$IREE_PREFIX/.complete"
+  if [ -f "$stamp" ]; then
+    log "IREE $IREE_VERSION: present in ${IREE_PREFIX#"$ROOT"/}"
+    return
+  fi
+  log "IREE $IREE_VERSION: downloading iree-base-compiler and iree-base-runtime wheels from PyPI"
+  local wheels="$ROOT/.deps/wheels"
+  mkdir -p "$wheels"
+  python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+    --platform manylinux_2_28_x86_64 --python-version 3.11 --implementation cp \
+    -d "$wheels" "iree-base-compiler==$IREE_VERSION" "iree-base-runtime==$IREE_VERSION" ||
+    die "could not download IREE $IREE_VERSION wheels from PyPI"
+  rm -rf "$IREE_PREFIX.partial"
+  mkdir -p "$IREE_PREFIX.partial"
+  for wheel in "$wheels"/iree_base_compiler-"$IREE_VERSION"-*.whl "$wheels"/iree_base_runtime-"$IREE_VERSION"-*.whl; do
+    [ -f "$wheel" ] || die "missing wheel $wheel"
+    unzip -q -o "$wheel" -d "$IREE_PREFIX.partial"
+  done
+  [ -f "$IREE_PREFIX.partial/iree/compiler/_mlir_libs/libIREECompiler.so" ] ||
+    die "the compiler wheel has no iree/compiler/_mlir_libs/libIREECompiler.so"
+  rm -rf "$IREE_PREFIX"
+  mv "$IREE_PREFIX.partial" "$IREE_PREFIX"
+  touch "$stamp"
+  rm -rf "$wheels"
+  log "IREE $IREE_VERSION: unpacked into ${IREE_PREFIX#"$ROOT"/}"
+}
+
+configure_and_build() {
+  local werror=OFF
+  [ "${CI:-}" = "true" ] && werror=ON
+  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX"
+  else
+    cmake "$BUILD_DIR" -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" >/dev/null
+  fi
+  # Two cores on our machines: build with both.
+  cmake --build "$BUILD_DIR" --parallel "${TILESCOPE_JOBS:-$(nproc)}"
+}
+
+run_tests() {
+  # The GUI tests use the offscreen platform; nothing here needs a display.
+  export QT_QPA_PLATFORM=offscreen
+  ctest --test-dir "$BUILD_DIR" --output-on-failure --parallel "${TILESCOPE_JOBS:-$(nproc)}"
+}
+
+open_gui() {
+  local example="$ROOT/examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir"
+  if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+    local shot="$BUILD_DIR/tilescope-screenshot.png"
+    log "no display: rendering the window offscreen to $shot instead"
+    QT_QPA_PLATFORM=offscreen "$BUILD_DIR/app/tilescope" --screenshot "$shot" "$example"
+    return
+  fi
+  exec "$BUILD_DIR/app/tilescope" "$example"
+}
+
+main() {
+  local command="${1:-}"
+  case "$command" in
+  deps) install_apt_packages; install_iree ;;
+  build) install_apt_packages; install_iree; configure_and_build ;;
+  run) install_apt_packages; install_iree; configure_and_build; open_gui ;;
+  test) install_apt_packages; install_iree; configure_and_build; run_tests ;;
+  *) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,166 @@
+// Parsing IREE files through the real compiler's C API: every committed
+// example parses and shows its dispatches; broken input gives the compiler's
+// diagnostic with file and line, and never a crash.
+#include "TestSupport.h"
+
+#include "core/iree/Document.h"
+
+#include <QTemporaryDir>
+
+using namespace tilescope;
+
+class DocumentTest : public QObject {
+  Q_OBJECT
+
+  std::shared_ptr<iree::CompilerLibrary> library;
+
+private slots:
+  void initTestCase() { library = test::projectCompiler(); }
+
+  void everyExampleParses_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("loweringConfigPrefix");
+    for (const auto &[folder, prefix] :
+         std::vector<std::pair<std::string, QString>>{
+             {"rocm_gfx942", "#iree_gpu.lowering_config<"},
+             {"cuda_sm_90", "#iree_gpu.lowering_config<"},
+             {"llvm_cpu", "#iree_cpu.lowering_config<"}}) {
+      for (const auto &path : test::exampleBenchmarks(folder))
+        QTest::newRow(path.filename().c_str())
+            << QString::fromStdString(path.string()) << prefix;
+    }
+  }
+
+  void everyExampleParses() {
+    QFETCH(QString, path);
+    QFETCH(QString, loweringConfigPrefix);
+    iree::DocumentParser parser(library);
+    auto document = parser.parseFile(path.toStdString());
+    QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
+    QCOMPARE(document->dispatches.size(), size_t(1));
+    const iree::Dispatch &dispatch = document->dispatches.front();
+    QVERIFY(!dispatch.name.empty());
+    QVERIFY(!dispatch.executable.empty());
+    QVERIFY(dispatch.line > 0);
+    QVERIFY(QString::fromStdString(dispatch.translationInfo)
+                .startsWith("#iree_codegen.translation_info<"));
+    QVERIFY(QString::fromStdString(dispatch.target)
+                .startsWith("#hal.executable.target<"));
+    // --iree-codegen-add-tuner-attributes marked the root op.
+    const auto root = std::find_if(
+        dispatch.rootOps.begin(), dispatch.rootOps.end(),
+        [](const iree::RootOp &op) { return op.rootOpSet.has_value(); });
+    QVERIFY(root != dispatch.rootOps.end());
+    QVERIFY2(QString::fromStdString(root->loweringConfig)
+                 .startsWith(loweringConfigPrefix),
+             root->loweringConfig.c_str());
+    QVERIFY(!root->operandTypes.empty());
+    // The line points at the op in the file.
+    const QStringList lines =
+        QString::fromStdString(document->text).split('\n');
+    QVERIFY(root->line > 0 && root->line <= lines.size());
+    QVERIFY2(lines[root->line - 1].contains("lowering_config"),
+             qPrintable(lines[root->line - 1]));
+  }
+
+  void theSeedReductionCarriesItsConfig() {
+    iree::DocumentParser parser(library);
+    auto document = parser.parseFile(
+        test::examplesDir() /
+        "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir");
+    QVERIFY(document.ok());
+    const iree::RootOp &root = document->dispatches.front().rootOps.front();
+    QCOMPARE(root.name, std::string("linalg.generic"));
+    QVERIFY(root.loweringConfig.find("partial_reduction") != std::string::npos);
+    QVERIFY(root.loweringConfig.find("lane_basis") != std::string::npos);
+    QVERIFY(root.iteratorTypes.find("reduction") != std::string::npos);
+    QVERIFY(document->dispatches.front().translationInfo.find(
+                "VectorDistribute") != std::string::npos);
+  }
+
+  void truncatedFileGivesTheCompilersDiagnostic() {
+    const auto example =
+        test::examplesDir() /
+        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+    std::string text = test::readFile(example);
+    text.resize(text.size() / 2);
+    QTemporaryDir dir;
+    const std::filesystem::path truncated =
+        dir.filePath("truncated.mlir").toStdString();
+    test::writeFile(truncated, text);
+
+    iree::DocumentParser parser(library);
+    auto document = parser.parseFile(truncated);
+    QVERIFY(!document.ok());
+    QVERIFY(!parser.lastDiagnostics().empty());
+    const iree::Diagnostic &first = parser.lastDiagnostics().front();
+    QVERIFY(first.severity == iree::Severity::Error);
+    QCOMPARE(first.file, truncated.string());
+    QVERIFY2(first.line > 0, first.toString().c_str());
+    QVERIFY(first.column > 0);
+    QVERIFY(!first.message.empty());
+    // The error text says file and line.
+    QVERIFY2(document.error().find(truncated.string() + ":" +
+                                   std::to_string(first.line) + ":") !=
+                 std::string::npos,
+             document.error().c_str());
+  }
+
+  void splitFileKeepsTheFilesLineNumbers() {
+    const std::string text = "func.func @first() {\n"
+                             "  return\n"
+                             "}\n"
+                             "// -----\n"
+                             "func.func @second() {\n"
+                             "  %0 = arith.constant 1 : i32\n"
+                             "  return\n"
+                             "}\n"
+                             "// -----\n"
+                             "func.func @third() {\n"
+                             "  %0 = arith.constant : i32\n" // line 11: broken
+                             "  return\n"
+                             "}\n";
+    iree::DocumentParser parser(library);
+    auto document = parser.parseText(text, "split.mlir");
+    QVERIFY(!document.ok());
+    QCOMPARE(parser.lastDiagnostics().front().line, 11);
+
+    const std::string good = text.substr(0, text.rfind("// -----"));
+    auto parsed = parser.parseText(good, "split.mlir");
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().c_str());
+    QCOMPARE(parsed->partCount, 2);
+  }
+
+  void configuredFunctionsOutsideExecutablesAreDispatches() {
+    // A lit-test style function: a bare func.func carrying translation_info.
+    const std::string text =
+        "#translation = #iree_codegen.translation_info<pipeline = "
+        "#iree_gpu.pipeline<VectorDistribute> workgroup_size = [64, 1, 1] "
+        "subgroup_size = 64>\n"
+        "func.func @configured() attributes {translation_info = #translation} "
+        "{\n  return\n}\n"
+        "func.func @plain() {\n  return\n}\n";
+    iree::DocumentParser parser(library);
+    auto document = parser.parseText(text, "lit.mlir");
+    QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
+    QCOMPARE(document->dispatches.size(), size_t(1));
+    QCOMPARE(document->dispatches.front().name, std::string("configured"));
+    QCOMPARE(document->dispatches.front().line, 2);
+  }
+
+  void hostileInputIsAnErrorNotACrash() {
+    iree::DocumentParser parser(library);
+    QVERIFY(
+        !parser.parseText(std::string("func.func @f(\0", 14), "nul.mlir").ok());
+    QVERIFY(!parser.parseText(std::string(100000, '['), "deep.mlir").ok());
+    QVERIFY(!parser.parseFile("/nonexistent/file.mlir").ok());
+    QVERIFY(!parser.parseFile(test::examplesDir()).ok());
+    // Empty input is a valid, empty module.
+    auto empty = parser.parseText("", "empty.mlir");
+    QVERIFY(empty.ok());
+    QVERIFY(empty->dispatches.empty());
+  }
+};
+
+QTEST_GUILESS_MAIN(DocumentTest)
+#include "tst_document.moc"

@@ -1,0 +1,115 @@
+// The command lines Tilescope gives the IREE tools and what it reads back.
+#include "TestSupport.h"
+
+#include "core/jobs/IreeCommands.h"
+
+using namespace tilescope;
+
+class IreeCommandsTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  void targetsFromShortNames() {
+    auto rocm = jobs::compileTarget("gfx942");
+    QVERIFY(rocm.ok());
+    QCOMPARE(rocm->backend, std::string("rocm"));
+    QCOMPARE(rocm->runtimeDriver, std::string("hip"));
+    QVERIFY(std::find(rocm->compileFlags.begin(), rocm->compileFlags.end(),
+                      "--iree-rocm-target=gfx942") != rocm->compileFlags.end());
+
+    auto cuda = jobs::compileTarget("cuda:sm_90");
+    QVERIFY(cuda.ok());
+    QCOMPARE(cuda->runtimeDriver, std::string("cuda"));
+    QVERIFY(std::find(cuda->compileFlags.begin(), cuda->compileFlags.end(),
+                      "--iree-cuda-target=sm_90") != cuda->compileFlags.end());
+
+    auto cpu = jobs::compileTarget("llvm-cpu");
+    QVERIFY(cpu.ok());
+    QCOMPARE(cpu->chip, std::string("host"));
+    QCOMPARE(cpu->runtimeDriver, std::string("local-task"));
+
+    auto bad = jobs::compileTarget("tpu");
+    QVERIFY(!bad.ok());
+    QVERIFY(bad.error().find("'tpu'") != std::string::npos);
+  }
+
+  void compileCommandUsesTheWheelsCompiler() {
+    const auto iree = test::projectIree();
+    jobs::CompileRequest request{
+        "in.mlir", "out.vmfb", *jobs::compileTarget("gfx942"), false, {}};
+    auto spec = jobs::compileCommand(iree, request);
+    QVERIFY(spec.ok());
+    QCOMPARE(spec->program, iree.tools.at(iree::kIreeCompile));
+    QCOMPARE(spec->arguments.front(), std::string("in.mlir"));
+    QCOMPARE(spec->arguments.back(), std::string("out.vmfb"));
+    request.inputCarriesTarget = true;
+    QCOMPARE(jobs::compileCommand(iree, request)->arguments,
+             (std::vector<std::string>{"in.mlir", "-o", "out.vmfb"}));
+  }
+
+  void benchmarkCommandAsksForJson() {
+    const auto iree = test::projectIree();
+    auto spec = jobs::compileCommand(
+        iree, {"a", "b", *jobs::compileTarget("cpu"), true, {}});
+    QVERIFY(spec.ok());
+    auto bench = jobs::benchmarkCommand(iree, {"m.vmfb", "local-task", 3, ""});
+    QVERIFY(bench.ok());
+    QCOMPARE(bench->arguments,
+             (std::vector<std::string>{"--module=m.vmfb", "--device=local-task",
+                                       "--benchmark_format=json",
+                                       "--benchmark_repetitions=3"}));
+    QVERIFY(
+        !jobs::benchmarkCommand(iree, {"m.vmfb", "local-task", 0, ""}).ok());
+  }
+
+  void parsesBenchmarkJson() {
+    const std::string output = R"(2026-11-22T02:00:00+00:00
+Running iree-benchmark-module
+{
+  "context": {"date": "2026-11-22"},
+  "benchmarks": [
+    {"name": "BM_x/process_time/real_time", "run_type": "iteration",
+     "iterations": 1000, "real_time": 2500.0, "cpu_time": 2400.0,
+     "time_unit": "ns"},
+    {"name": "BM_x/process_time/real_time_mean", "run_type": "aggregate",
+     "aggregate_name": "mean", "iterations": 3, "real_time": 1.5,
+     "cpu_time": 1.4, "time_unit": "ms"}
+  ]
+})";
+    auto measurements = jobs::parseBenchmarkJson(output);
+    QVERIFY(measurements.ok());
+    QCOMPARE(measurements->size(), size_t(2));
+    QCOMPARE((*measurements)[0].realTimeMicroseconds(), 2.5);
+    QCOMPARE((*measurements)[1].aggregateName, std::string("mean"));
+    QCOMPARE((*measurements)[1].realTimeMicroseconds(), 1500.0);
+
+    QVERIFY(!jobs::parseBenchmarkJson("no json here").ok());
+    QVERIFY(!jobs::parseBenchmarkJson("{\"benchmarks\": [").ok());
+    QVERIFY(!jobs::parseBenchmarkJson("{\"benchmarks\": []}").ok());
+  }
+
+  void parsesTheDriverList() {
+    const auto drivers = jobs::parseDriverList(
+        "# ====\n# Available HAL drivers\n# ====\n\n"
+        "            cuda: NVIDIA CUDA HAL driver (via dylib)\n"
+        "      local-task: Local execution using the IREE task system\n");
+    QCOMPARE(drivers.size(), size_t(2));
+    QCOMPARE(drivers[0].name, std::string("cuda"));
+    QCOMPARE(drivers[1].description,
+             std::string("Local execution using the IREE task system"));
+  }
+
+  void theWheelsRuntimeOffersTheGpuDrivers() {
+    auto drivers = jobs::listRuntimeDrivers(test::projectIree());
+    QVERIFY2(drivers.ok(), drivers.ok() ? "" : drivers.error().c_str());
+    std::vector<std::string> names;
+    for (const auto &driver : *drivers)
+      names.push_back(driver.name);
+    for (const char *name : {"hip", "cuda", "local-task", "local-sync"})
+      QVERIFY2(std::find(names.begin(), names.end(), name) != names.end(),
+               name);
+  }
+};
+
+QTEST_GUILESS_MAIN(IreeCommandsTest)
+#include "tst_iree_commands.moc"
