@@ -24,6 +24,7 @@ APT_PACKAGES=(
   nlohmann-json3-dev                # JSON in core/ (no Qt there): doctor --json, benchmark output
   python3 python3-pip unzip         # pip downloads the pinned IREE wheels; unzip unpacks them
   xvfb xauth fonts-dejavu-core      # a display for screenshots and a font for the scenes
+  clang libclang-rt-14-dev          # libFuzzer for the attribute reader's fuzz target
 )
 
 log() { printf '\033[1m[tilescope]\033[0m %s\n' "$*" >&2; }

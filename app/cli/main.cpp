@@ -2,6 +2,10 @@
 //
 //   tilescope-cli doctor [--json] [--iree PATH]
 //   tilescope-cli dispatches FILE [--json] [--iree PATH]
+//   tilescope-cli check --config TEXT [--translation-info TEXT]
+//                       [--iteration-space 4x6656x16384:ppr] [--target gfx942]
+//   tilescope-cli convert --to 3.11 TEXT
+#include "app/cli/Commands.h"
 #include "app/common/IreeSettings.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
@@ -21,9 +25,9 @@ using namespace tilescope;
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
+using cli::kExitFailure;
+using cli::kExitOk;
+using cli::kExitUsage;
 
 const char *kUsage =
     "usage: tilescope-cli <command> [options]\n"
@@ -33,6 +37,9 @@ const char *kUsage =
     "GPUs\n"
     "  dispatches FILE     the dispatches, root ops and configs in an IREE "
     "MLIR file\n"
+    "  check               read and validate a lowering config (no IREE "
+    "needed)\n"
+    "  convert             rewrite a config for another IREE release\n"
     "\n"
     "Run 'tilescope-cli <command> --help' for a command's options.\n";
 
@@ -316,6 +323,10 @@ int main(int argc, char **argv) {
     return doctor(commandArguments);
   if (command == "dispatches")
     return dispatches(commandArguments);
+  if (command == "check")
+    return cli::check(commandArguments);
+  if (command == "convert")
+    return cli::convert(commandArguments);
   std::cerr << "tilescope-cli: unknown command '" << command.toStdString()
             << "'\n\n"
             << kUsage;

@@ -388,4 +388,60 @@ Result<Document> DocumentParser::parseText(const std::string &text,
   return document;
 }
 
+Result<std::string>
+printAttributeWithIree(const std::shared_ptr<CompilerLibrary> &library,
+                       const std::string &attributeText,
+                       const std::string &aliasDefinitions) {
+  const FunctionTable &api = library->functions();
+  if (!api.ireeCompilerInvocationExportStealModule ||
+      !api.mlirOperationGetAttributeByName || !api.mlirAttributePrint)
+    return Error{"the IREE compiler at " + library->path().string() +
+                 " lacks the MLIR C API functions needed to print attributes"};
+  static constexpr const char *kProbe = "tilescope.probe";
+  const std::string text = aliasDefinitions + "\nmodule attributes {" + kProbe +
+                           " = " + attributeText + "} {}\n";
+
+  std::unique_ptr<iree_compiler_session_t,
+                  decltype(api.ireeCompilerSessionDestroy)>
+      session(api.ireeCompilerSessionCreate(), api.ireeCompilerSessionDestroy);
+  std::unique_ptr<iree_compiler_invocation_t,
+                  decltype(api.ireeCompilerInvocationDestroy)>
+      invocation(api.ireeCompilerInvocationCreate(session.get()),
+                 api.ireeCompilerInvocationDestroy);
+  std::vector<Diagnostic> diagnostics;
+  DiagnosticCollector collector{"<attribute>", 0, &diagnostics};
+  api.ireeCompilerInvocationEnableCallbackDiagnostics(
+      invocation.get(), 0, &DiagnosticCollector::callback, &collector);
+  iree_compiler_source_t *rawSource = nullptr;
+  if (iree_compiler_error_t *error = api.ireeCompilerSourceWrapBuffer(
+          session.get(), "<attribute>", text.c_str(), text.size() + 1,
+          /*isNullTerminated=*/true, &rawSource)) {
+    std::string message = api.ireeCompilerErrorGetMessage(error);
+    api.ireeCompilerErrorDestroy(error);
+    return Error{message};
+  }
+  std::unique_ptr<iree_compiler_source_t,
+                  decltype(api.ireeCompilerSourceDestroy)>
+      source(rawSource, api.ireeCompilerSourceDestroy);
+  if (!api.ireeCompilerInvocationParseSource(invocation.get(), source.get())) {
+    std::string message = "IREE rejects the attribute";
+    for (const Diagnostic &diagnostic : diagnostics)
+      message += "\n" + diagnostic.toString();
+    return Error{message};
+  }
+  MlirOperation module =
+      api.ireeCompilerInvocationExportStealModule(invocation.get());
+  if (!module.ptr)
+    return Error{"IREE parsed the attribute but returned no module"};
+  MlirAttribute attribute = api.mlirOperationGetAttributeByName(
+      module, toStringRef(kProbe, std::char_traits<char>::length(kProbe)));
+  std::string printed;
+  if (attribute.ptr)
+    api.mlirAttributePrint(attribute, appendToString, &printed);
+  api.mlirOperationDestroy(module);
+  if (!attribute.ptr)
+    return Error{"IREE dropped the attribute"};
+  return printed;
+}
+
 } // namespace tilescope::iree

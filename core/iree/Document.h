@@ -92,6 +92,14 @@ private:
   std::vector<Diagnostic> diagnostics;
 };
 
+// Parses one attribute (after optional `#alias = ...` lines) with the real
+// IREE and prints it back as IREE does: the reference Tilescope's own
+// attribute writer is tested against.
+Result<std::string>
+printAttributeWithIree(const std::shared_ptr<CompilerLibrary> &library,
+                       const std::string &attributeText,
+                       const std::string &aliasDefinitions = "");
+
 // Splits text on `// -----` lines as MLIR's split-input-file does, returning
 // each part with the 0-based line number where it starts.
 struct TextPart {

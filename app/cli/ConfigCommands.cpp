@@ -1,0 +1,267 @@
+// tilescope-cli check / convert: the config model with no IREE installed.
+#include "app/cli/Commands.h"
+#include "core/config/Conversions.h"
+#include "core/config/TargetAttribute.h"
+#include "core/config/TranslationInfo.h"
+#include "core/config/Validation.h"
+#include "core/export/ConfigJson.h"
+
+#include <QCommandLineParser>
+
+#include <iostream>
+
+using nlohmann::json;
+using namespace tilescope;
+
+namespace tilescope::cli {
+namespace {
+
+constexpr const char *kPinnedRelease = "3.13";
+
+bool parseArguments(QCommandLineParser &parser, const QStringList &arguments,
+                    const QString &command) {
+  parser.setApplicationDescription("tilescope-cli " + command);
+  parser.addHelpOption();
+  if (!parser.parse(arguments)) {
+    std::cerr << "tilescope-cli " << command.toStdString() << ": "
+              << parser.errorText().toStdString() << "\n";
+    return false;
+  }
+  if (parser.isSet("help")) {
+    std::cout << parser.helpText().toStdString();
+    std::exit(kExitOk);
+  }
+  return true;
+}
+
+void printProblems(const std::vector<config::Problem> &problems) {
+  if (problems.empty()) {
+    std::cout << "no problems found\n";
+    return;
+  }
+  for (const config::Problem &p : problems)
+    std::cout << config::toString(p.severity) << ": " << p.field << ": "
+              << p.message << "  [" << p.rule << "]\n";
+}
+
+void printModel(const config::LoweringConfig &cfg) {
+  std::cout << "lowering_config: " << cfg.print() << "\n";
+  for (config::TilingLevel level : config::kAllTilingLevels)
+    if (auto sizes = cfg.tileSizes(level)) {
+      std::cout << "  " << config::keyOf(level) << ": [";
+      for (size_t i = 0; i < sizes->size(); ++i)
+        std::cout << (i ? ", " : "") << (*sizes)[i];
+      std::cout << "]\n";
+    }
+  auto printBasis = [](const char *name, const config::Basis &b) {
+    std::cout << "  " << name << ": counts [";
+    for (size_t i = 0; i < b.counts.size(); ++i)
+      std::cout << (i ? ", " : "") << b.counts[i];
+    std::cout << "] (" << b.product() << "), mapping [";
+    for (size_t i = 0; i < b.mapping.size(); ++i)
+      std::cout << (i ? ", " : "") << b.mapping[i];
+    std::cout << "]\n";
+  };
+  if (auto lane = cfg.laneBasis())
+    printBasis("lane_basis", *lane);
+  if (auto subgroup = cfg.subgroupBasis())
+    printBasis("subgroup_basis", *subgroup);
+  if (auto mma = cfg.mmaKind())
+    std::cout << "  mma_kind: " << mma->intrinsic
+              << (mma->colMajor ? " (col_major)" : "") << "\n";
+  if (auto operands = cfg.promoteOperands()) {
+    std::cout << "  promote_operands: [";
+    for (size_t i = 0; i < operands->size(); ++i)
+      std::cout << (i ? ", " : "") << (*operands)[i];
+    std::cout << "]\n";
+  }
+}
+
+} // namespace
+
+int check(const QStringList &arguments) {
+  QCommandLineParser parser;
+  const QCommandLineOption configOption(
+      "config",
+      "The #iree_gpu.lowering_config<...> or "
+      "#iree_codegen.compilation_info<...> "
+      "to check (#alias = ... lines allowed).",
+      "TEXT");
+  const QCommandLineOption translationOption(
+      "translation-info", "The #iree_codegen.translation_info<...>.", "TEXT");
+  const QCommandLineOption spaceOption(
+      "iteration-space",
+      "Bounds and kinds of the root op's loops, e.g. 4x6656x16384:ppr.",
+      "SPACE");
+  const QCommandLineOption typesOption(
+      "types",
+      "Operand element types, inputs then output, e.g. f16,f16,f32 "
+      "(for contractions: LHS, RHS, ACC with M,K / N,K / M,N maps).",
+      "TYPES");
+  const QCommandLineOption targetOption(
+      "target",
+      "gfx942, gfx950, gfx1100, sm_80, sm_90 (or mi300x, h100, ...), "
+      "or an #iree_gpu.target<...>.",
+      "TARGET");
+  const QCommandLineOption releaseOption(
+      "iree-release", "The IREE release the config is for (default 3.13).",
+      "X.Y", kPinnedRelease);
+  const QCommandLineOption jsonOption("json", "Print JSON.");
+  parser.addOptions({configOption, translationOption, spaceOption, typesOption,
+                     targetOption, releaseOption, jsonOption});
+  if (!parseArguments(parser, arguments, "check"))
+    return kExitUsage;
+  if (!parser.isSet(configOption)) {
+    std::cerr << "tilescope-cli check: --config is required\n";
+    return kExitUsage;
+  }
+
+  auto fail = [](const std::string &what, const std::string &message) {
+    std::cerr << "tilescope-cli check: " << what << ": " << message << "\n";
+    return kExitFailure;
+  };
+
+  config::ValidationContext context;
+  context.ireeRelease = parser.value(releaseOption).toStdString();
+
+  auto attribute =
+      config::parseResolvedAttribute(parser.value(configOption).toStdString());
+  if (!attribute)
+    return fail("--config", attribute.error());
+  std::optional<config::LoweringConfig> loweringConfig;
+  if (attribute->isDialect("iree_codegen", "compilation_info")) {
+    auto info = config::CompilationInfo::fromAttribute(*attribute);
+    if (!info)
+      return fail("--config", info.error());
+    context.translationInfo = info->translationInfo;
+    auto cfg = config::LoweringConfig::fromAttribute(info->loweringConfig);
+    if (!cfg)
+      return fail("--config", cfg.error());
+    loweringConfig = *cfg;
+  } else {
+    auto cfg = config::LoweringConfig::fromAttribute(*attribute);
+    if (!cfg)
+      return fail("--config", cfg.error());
+    loweringConfig = *cfg;
+  }
+  if (parser.isSet(translationOption)) {
+    auto info = config::TranslationInfo::parse(
+        parser.value(translationOption).toStdString());
+    if (!info)
+      return fail("--translation-info", info.error());
+    context.translationInfo = *info;
+  }
+  if (parser.isSet(spaceOption)) {
+    auto space =
+        config::IterationSpace::parse(parser.value(spaceOption).toStdString());
+    if (!space)
+      return fail("--iteration-space", space.error());
+    context.iterationSpace = *space;
+    if (parser.isSet(typesOption)) {
+      const QStringList types = parser.value(typesOption).split(',');
+      // Contraction operands: the maps of a plain (M, N, K) matmul with
+      // B transposed, LHS (M, K), RHS (N, K), ACC (M, N), on the innermost
+      // dims.
+      std::vector<int> reductions, parallels;
+      for (size_t d = 0; d < space->rank(); ++d)
+        (space->isReduction(d) ? reductions : parallels)
+            .push_back(static_cast<int>(d));
+      if (types.size() == 3 && reductions.size() == 1 &&
+          parallels.size() >= 2) {
+        const int m = parallels[parallels.size() - 2], n = parallels.back(),
+                  k = reductions.front();
+        std::vector<int> batch(parallels.begin(), parallels.end() - 2);
+        auto dims = [&](std::vector<int> tail) {
+          std::vector<int> all = batch;
+          all.insert(all.end(), tail.begin(), tail.end());
+          return all;
+        };
+        context.iterationSpace->operands = {
+            {types[0].toStdString(), dims({m, k}), false},
+            {types[1].toStdString(), dims({n, k}), false},
+            {types[2].toStdString(), dims({m, n}), true}};
+      } else {
+        for (int i = 0; i < types.size(); ++i) {
+          config::OperandAccess access;
+          access.elementType = types[i].toStdString();
+          access.isOutput = i + 1 == types.size();
+          context.iterationSpace->operands.push_back(access);
+        }
+      }
+    }
+  }
+  if (parser.isSet(targetOption)) {
+    auto target =
+        config::resolveTarget(parser.value(targetOption).toStdString());
+    if (!target)
+      return fail("--target", target.error());
+    context.target = *target;
+  }
+
+  const auto problems = config::validate(*loweringConfig, context);
+  const bool hasErrors =
+      std::any_of(problems.begin(), problems.end(), [](const auto &p) {
+        return p.severity == config::Problem::Severity::Error;
+      });
+
+  if (parser.isSet(jsonOption)) {
+    json out = {{"lowering_config", exporting::toJson(*loweringConfig)},
+                {"iree_release", context.ireeRelease},
+                {"problems", exporting::toJson(problems)}};
+    if (context.translationInfo)
+      out["translation_info"] = exporting::toJson(*context.translationInfo);
+    if (context.iterationSpace)
+      out["iteration_space"] = exporting::toJson(*context.iterationSpace);
+    if (context.target)
+      out["target"] = exporting::toJson(*context.target);
+    std::cout << out.dump(2) << "\n";
+    return hasErrors ? kExitFailure : kExitOk;
+  }
+  printModel(*loweringConfig);
+  if (context.translationInfo)
+    std::cout << "translation_info: " << context.translationInfo->print()
+              << "\n  pipeline: " << context.translationInfo->pipelineName()
+              << "\n";
+  if (context.iterationSpace)
+    std::cout << "iteration space: " << context.iterationSpace->toString()
+              << "\n";
+  if (context.target)
+    std::cout << "target: " << context.target->arch
+              << (context.target->product.empty()
+                      ? ""
+                      : " (" + context.target->product + ")")
+              << ", " << context.target->source << "\n";
+  std::cout << "IREE release: " << context.ireeRelease << "\n\n";
+  printProblems(problems);
+  return hasErrors ? kExitFailure : kExitOk;
+}
+
+int convert(const QStringList &arguments) {
+  QCommandLineParser parser;
+  const QCommandLineOption toOption("to", "The IREE release to convert for.",
+                                    "X.Y", kPinnedRelease);
+  parser.addOption(toOption);
+  parser.addPositionalArgument("TEXT", "Attribute text (aliases allowed).");
+  if (!parseArguments(parser, arguments, "convert"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 1) {
+    std::cerr << "tilescope-cli convert: expected one attribute TEXT\n";
+    return kExitUsage;
+  }
+  auto attribute = config::parseResolvedAttribute(
+      parser.positionalArguments().front().toStdString());
+  if (!attribute) {
+    std::cerr << "tilescope-cli convert: " << attribute.error() << "\n";
+    return kExitFailure;
+  }
+  const auto result = config::convertForRelease(
+      *attribute, parser.value(toOption).toStdString());
+  std::cout << config::printAttribute(result.attribute) << "\n";
+  for (const std::string &name : result.applied)
+    std::cerr << "applied: " << name << "\n";
+  for (const std::string &note : result.impossible)
+    std::cerr << "no conversion: " << note << "\n";
+  return result.impossible.empty() ? kExitOk : kExitFailure;
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,60 @@
+// The loop nest of a root op: bounds, parallel/reduction kinds, operand
+// element types and indexing maps. What a lowering config is checked against.
+#pragma once
+
+#include "core/util/Result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilescope::config {
+
+inline constexpr int64_t kDynamicSize = -1;
+
+enum class LoopKind { Parallel, Reduction };
+
+// An operand's view of the loop nest: operand dimension i is loop dimension
+// dims[i] (a projected permutation), or a constant (-1).
+struct OperandAccess {
+  std::string elementType; // "f16", "f32", ... (may be empty)
+  std::vector<int> dims;
+  bool isOutput = false;
+};
+
+struct IterationSpace {
+  std::vector<int64_t> bounds; // kDynamicSize for `?`
+  std::vector<LoopKind> kinds;
+  std::vector<OperandAccess> operands; // may be empty
+
+  size_t rank() const { return bounds.size(); }
+  bool isReduction(size_t dim) const {
+    return dim < kinds.size() && kinds[dim] == LoopKind::Reduction;
+  }
+
+  // "4x6656x16384:ppr" (kinds optional, default parallel), "?x128:pr".
+  static Result<IterationSpace> parse(std::string_view text);
+  // From a linalg op as IREE printed it: indexing_maps and iterator_types
+  // attribute text, operand and result types. Named contractions without
+  // indexing maps are not supported yet.
+  static Result<IterationSpace>
+  fromLinalgOp(const std::string &indexingMaps,
+               const std::string &iteratorTypes,
+               const std::vector<std::string> &operandTypes);
+
+  std::string toString() const; // "4x6656x16384:ppr"
+};
+
+// Contraction dimensions, when the indexing maps make one: M and N are the
+// parallel dims of LHS+OUT and RHS+OUT, K the reduction dims of LHS+RHS.
+struct ContractionDims {
+  std::vector<int> batch, m, n, k;
+};
+std::optional<ContractionDims> inferContraction(const IterationSpace &space);
+
+// Bytes of one element of a builtin type ("f16" -> 2), 0 when unknown.
+int64_t elementBytes(std::string_view type);
+
+} // namespace tilescope::config

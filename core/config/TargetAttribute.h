@@ -1,0 +1,18 @@
+// Reads a GpuTarget from the target attribute IREE writes into a file:
+// #iree_gpu.target<...> on its own, or inside
+// #hal.executable.target<"rocm", "rocm-hsaco-fb", {iree_codegen.target_info =
+// ...}>.
+#pragma once
+
+#include "core/config/Attribute.h"
+#include "core/config/GpuTarget.h"
+
+namespace tilescope::config {
+
+Result<GpuTarget> gpuTargetFromAttribute(const Attribute &attribute);
+Result<GpuTarget> gpuTargetFromText(std::string_view text);
+
+// A target by name (built-in) or from attribute text.
+Result<GpuTarget> resolveTarget(std::string_view nameOrAttribute);
+
+} // namespace tilescope::config

@@ -1,0 +1,114 @@
+#include "core/export/ConfigJson.h"
+
+namespace tilescope::exporting {
+
+using nlohmann::json;
+
+nlohmann::json toJson(const config::LoweringConfig &cfg) {
+  json out = json::object();
+  json tiles = json::object();
+  for (config::TilingLevel level : config::kAllTilingLevels)
+    if (auto sizes = cfg.tileSizes(level))
+      tiles[config::keyOf(level)] = *sizes;
+  out["tile_sizes"] = tiles;
+  auto basis = [](const config::Basis &b) {
+    return json{
+        {"counts", b.counts}, {"mapping", b.mapping}, {"product", b.product()}};
+  };
+  if (auto lane = cfg.laneBasis())
+    out["lane_basis"] = basis(*lane);
+  if (auto subgroup = cfg.subgroupBasis())
+    out["subgroup_basis"] = basis(*subgroup);
+  if (auto mma = cfg.mmaKind())
+    out["mma_kind"] = {{"attribute", mma->attributeName},
+                       {"intrinsic", mma->intrinsic},
+                       {"col_major", mma->colMajor}};
+  if (auto operands = cfg.promoteOperands())
+    out["promote_operands"] = *operands;
+  if (const auto *types = cfg.promotionTypes())
+    out["promotion_types"] = config::printAttribute(*types);
+  if (auto dims = cfg.expandDims()) {
+    json shape = json::array();
+    for (const auto &size : dims->outputShape)
+      shape.push_back(size ? json(*size) : json("?"));
+    out["expand_dims"] = {{"reassociation", dims->reassociation},
+                          {"output_shape", shape}};
+  }
+  if (cfg.convertAccGemm())
+    out["convert_acc_gemm"] = true;
+  if (auto strategy = cfg.loweringStrategy())
+    out["lowering_strategy"] = *strategy;
+  json notes = json::array();
+  for (const config::ReadNote &note : cfg.notes())
+    notes.push_back({{"key", note.key}, {"message", note.message}});
+  out["notes"] = notes;
+  out["keys"] = cfg.keys();
+  out["text"] = cfg.print();
+  return out;
+}
+
+nlohmann::json toJson(const config::TranslationInfo &info) {
+  json out = {{"pipeline", info.pipelineName()},
+              {"pipeline_text", config::printAttribute(info.pipeline())},
+              {"text", info.print()}};
+  if (info.workgroupSize)
+    out["workgroup_size"] = *info.workgroupSize;
+  if (info.subgroupSize)
+    out["subgroup_size"] = *info.subgroupSize;
+  if (auto options = info.pipelineOptions()) {
+    json o = json::object();
+    if (options->prefetchNumStages)
+      o["prefetch_num_stages"] = *options->prefetchNumStages;
+    if (options->prefetchSharedMemory)
+      o["prefetch_shared_memory"] = *options->prefetchSharedMemory;
+    if (options->noReduceSharedMemoryBankConflicts)
+      o["no_reduce_shared_memory_bank_conflicts"] =
+          *options->noReduceSharedMemoryBankConflicts;
+    if (options->useIgemmConvolution)
+      o["use_igemm_convolution"] = *options->useIgemmConvolution;
+    if (options->reorderWorkgroupsStrategy)
+      o["reorder_workgroups_strategy"] = *options->reorderWorkgroupsStrategy;
+    out["gpu_pipeline_options"] = o;
+  }
+  return out;
+}
+
+nlohmann::json toJson(const config::GpuTarget &t) {
+  json out = {{"arch", t.arch},
+              {"product", t.product},
+              {"backend", t.backend},
+              {"subgroup_size_choices", t.subgroupSizeChoices},
+              {"max_workgroup_sizes", t.maxWorkgroupSizes},
+              {"max_thread_count_per_workgroup", t.maxThreadCountPerWorkgroup},
+              {"max_workgroup_memory_bytes", t.maxWorkgroupMemoryBytes},
+              {"mma_intrinsics", t.mmaIntrinsics},
+              {"source", t.source}};
+  if (t.wgpCount)
+    out["wgp_count"] = *t.wgpCount;
+  if (t.peakMemoryBytesPerSecond > 0)
+    out["peak_memory_bytes_per_second"] = t.peakMemoryBytesPerSecond;
+  if (!t.peakMatrixOpsPerSecond.empty())
+    out["peak_matrix_ops_per_second"] = t.peakMatrixOpsPerSecond;
+  return out;
+}
+
+nlohmann::json toJson(const config::IterationSpace &space) {
+  json kinds = json::array();
+  for (config::LoopKind kind : space.kinds)
+    kinds.push_back(kind == config::LoopKind::Parallel ? "parallel"
+                                                       : "reduction");
+  return {
+      {"bounds", space.bounds}, {"kinds", kinds}, {"text", space.toString()}};
+}
+
+nlohmann::json toJson(const std::vector<config::Problem> &problems) {
+  json out = json::array();
+  for (const config::Problem &p : problems)
+    out.push_back({{"severity", config::toString(p.severity)},
+                   {"field", p.field},
+                   {"message", p.message},
+                   {"rule", p.rule}});
+  return out;
+}
+
+} // namespace tilescope::exporting

@@ -1,0 +1,21 @@
+// JSON for the config model: what `tilescope-cli check --json` prints and
+// scripts read.
+#pragma once
+
+#include "core/config/GpuTarget.h"
+#include "core/config/IterationSpace.h"
+#include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
+#include "core/config/Validation.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tilescope::exporting {
+
+nlohmann::json toJson(const config::LoweringConfig &config);
+nlohmann::json toJson(const config::TranslationInfo &info);
+nlohmann::json toJson(const config::GpuTarget &target);
+nlohmann::json toJson(const config::IterationSpace &space);
+nlohmann::json toJson(const std::vector<config::Problem> &problems);
+
+} // namespace tilescope::exporting
