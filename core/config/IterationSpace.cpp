@@ -1,5 +1,7 @@
 #include "core/config/IterationSpace.h"
 
+#include "core/util/Numbers.h"
+
 #include <algorithm>
 #include <charconv>
 #include <regex>
@@ -28,14 +30,12 @@ std::optional<ShapedType> parseShapedType(const std::string &type) {
     const size_t x = body.find('x', start);
     const std::string piece = body.substr(
         start, x == std::string::npos ? std::string::npos : x - start);
-    if (x == std::string::npos ||
-        !(piece == "?" ||
-          (!piece.empty() &&
-           std::all_of(piece.begin(), piece.end(), ::isdigit)))) {
+    const auto size = parseInt64(piece);
+    if (x == std::string::npos || !(piece == "?" || (size && *size >= 0))) {
       result.elementType = body.substr(start);
       return result;
     }
-    result.shape.push_back(piece == "?" ? kDynamicSize : std::stoll(piece));
+    result.shape.push_back(piece == "?" ? kDynamicSize : *size);
     start = x + 1;
   }
 }

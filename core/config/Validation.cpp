@@ -1,5 +1,7 @@
 #include "core/config/Validation.h"
 
+#include "core/util/Numbers.h"
+
 #include <algorithm>
 #include <numeric>
 #include <regex>
@@ -537,11 +539,16 @@ std::optional<IntrinsicShape> intrinsicShape(std::string_view name) {
   IntrinsicShape shape;
   const std::string kind = match[1];
   shape.cType = mmaTypeName(match[2]);
-  shape.m = std::stoll(match[3]);
-  shape.n = std::stoll(match[4]);
-  shape.k = std::stoll(match[5]);
-  if (match[6].matched)
-    shape.blocks = std::stoll(match[6]);
+  auto m = parseInt64(match[3].str()), n = parseInt64(match[4].str()),
+       k = parseInt64(match[5].str());
+  auto blocks =
+      match[6].matched ? parseInt64(match[6].str()) : std::optional<int64_t>(1);
+  if (!m || !n || !k || !blocks)
+    return std::nullopt;
+  shape.m = *m;
+  shape.n = *n;
+  shape.k = *k;
+  shape.blocks = *blocks;
   shape.aType = mmaTypeName(match[7]);
   shape.bType = match[8].matched ? mmaTypeName(match[8]) : shape.aType;
   shape.subgroupSize = (kind == "MFMA" || kind == "VMFMA" || kind == "VDMFMA" ||

@@ -2,6 +2,7 @@
 
 #include "core/iree/CApi.h"
 #include "core/iree/CompilerLibrary.h"
+#include "core/util/Numbers.h"
 
 #include <fstream>
 #include <map>
@@ -73,8 +74,10 @@ struct DiagnosticCollector {
     if (std::regex_match(text, match, located)) {
       if (!match[1].str().empty())
         diagnostic.file = match[1].str();
-      diagnostic.line = std::stoi(match[2].str()) + lineOffset;
-      diagnostic.column = std::stoi(match[3].str());
+      diagnostic.line =
+          static_cast<int>(parseInt64(match[2].str()).value_or(0)) + lineOffset;
+      diagnostic.column =
+          static_cast<int>(parseInt64(match[3].str()).value_or(0));
       diagnostic.message = trim(match[4].str());
     } else {
       diagnostic.message = trim(text);
@@ -182,7 +185,7 @@ private:
     static const std::regex setPattern(R"(set\s*=\s*(-?\d+))");
     std::smatch match;
     if (std::regex_search(rootOp, match, setPattern))
-      root.rootOpSet = std::stoll(match[1].str());
+      root.rootOpSet = parseInt64(match[1].str());
     for (intptr_t i = 0, e = api.mlirOperationGetNumOperands(op); i < e; ++i)
       root.operandTypes.push_back(
           typeText(api.mlirValueGetType(api.mlirOperationGetOperand(op, i))));

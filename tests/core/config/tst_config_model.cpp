@@ -5,6 +5,7 @@
 
 #include "core/config/Conversions.h"
 #include "core/config/LayoutAttributes.h"
+#include "core/config/OtherConfigs.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/Validation.h"
 #include "core/iree/Document.h"
@@ -257,6 +258,53 @@ private slots:
     QVERIFY(!RotateRowsAttr::fromAttribute(
                  *parseResolvedAttribute("#iree_codegen.rotate_rows<64>"))
                  .ok());
+  }
+
+  void readsPromotionDecompositionAndCpuConfigs() {
+    const LoweringConfig c =
+        makeConfig("#iree_gpu.lowering_config<{promote_operands = [0, 1, 2], "
+                   "promotion_types "
+                   "= [#iree_gpu.swizzle_operand<copy_config = "
+                   "#iree_gpu.use_global_load_dma, "
+                   "swizzle = #iree_codegen.xor_shuffle<128, 16>>, "
+                   "#iree_gpu.promote_with_cache_swizzle<#iree_gpu.derived_"
+                   "thread_config>, "
+                   "#iree_gpu.swizzle_operand<copy_config = "
+                   "#iree_gpu.derived_thread_config, "
+                   "swizzle = #iree_codegen.rotate_rows<64, 4>>]}>");
+    const auto types = promotionTypes(c);
+    QCOMPARE(types.size(), size_t(3));
+    QCOMPARE(types[0].xorShuffle->rowWidth, int64_t(128));
+    QVERIFY(types[0].copyConfig->isDialect("iree_gpu", "use_global_load_dma"));
+    QCOMPARE(types[1].kind, std::string("promote_with_cache_swizzle"));
+    QVERIFY(types[1].inner->isDialect("iree_gpu", "derived_thread_config"));
+    QCOMPARE(types[2].rotateRows->accessWidth, int64_t(4));
+
+    auto decomposition =
+        DecompositionConfig::fromAttribute(*parseResolvedAttribute(
+            "{pv_attrs = {lowering_config = #iree_gpu.lowering_config<{thread "
+            "= [0, "
+            "0, 4]}>}, qk_attrs = {attention_qk_matmul, lowering_config = "
+            "#iree_gpu.lowering_config<{lane_basis = [[1, 1, 64], [0, 1, "
+            "2]]}>}}"));
+    QVERIFY(decomposition.ok());
+    QCOMPARE(decomposition->qk->laneBasis()->product(), int64_t(64));
+    QCOMPARE(decomposition->pv->tileSizes(TilingLevel::Thread).value(),
+             (std::vector<int64_t>{0, 0, 4}));
+
+    auto cpu = CpuLoweringConfig::fromAttribute(
+        *parseResolvedAttribute("#iree_cpu.lowering_config<cache_parallel = "
+                                "[16, 64, 0], distribution = "
+                                "[16, 64, 0], vector_common_parallel = [8, 4, "
+                                "0], vector_reduction = [0, "
+                                "0, 4]>"));
+    QCOMPARE(cpu->levels.at("vector_reduction"),
+             (std::vector<int64_t>{0, 0, 4}));
+    auto legacy = CpuLoweringConfig::fromAttribute(
+        *parseResolvedAttribute("#iree_codegen.lowering_config<tile_sizes = "
+                                "[[64, 64, 0], [8, 8, 0]]>"));
+    QCOMPARE(legacy->levels.at("tile_sizes[1]"),
+             (std::vector<int64_t>{8, 8, 0}));
   }
 
   void convertsBetweenReleases() {
