@@ -12,5 +12,6 @@ inline constexpr int kExitUsage = 2;
 
 int check(const QStringList &arguments);
 int convert(const QStringList &arguments);
+int mmaLayouts(const QStringList &arguments);
 
 } // namespace tilescope::cli

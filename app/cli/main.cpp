@@ -40,6 +40,8 @@ const char *kUsage =
     "  check               read and validate a lowering config (no IREE "
     "needed)\n"
     "  convert             rewrite a config for another IREE release\n"
+    "  mma-layouts         MMA intrinsics and fragment layouts, as the loaded "
+    "IREE reports them\n"
     "\n"
     "Run 'tilescope-cli <command> --help' for a command's options.\n";
 
@@ -327,6 +329,8 @@ int main(int argc, char **argv) {
     return cli::check(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
+  if (command == "mma-layouts")
+    return cli::mmaLayouts(commandArguments);
   std::cerr << "tilescope-cli: unknown command '" << command.toStdString()
             << "'\n\n"
             << kUsage;

@@ -141,6 +141,12 @@ struct ireeGPUMMASingleSubgroupLayout {
   /* mlir_interop.h */                                                         \
   X(ireeCompilerInvocationExportStealModule, MlirOperation,                    \
     (iree_compiler_invocation_t *))                                            \
+  X(ireeCompilerSessionBorrowContext, MlirContext,                             \
+    (iree_compiler_session_t *))                                               \
+  X(mlirAttributeParseGet, MlirAttribute, (MlirContext, MlirStringRef))        \
+  X(mlirArrayAttrGetNumElements, intptr_t, (MlirAttribute))                    \
+  X(mlirArrayAttrGetElement, MlirAttribute, (MlirAttribute, intptr_t))         \
+  X(mlirIntegerAttrGetValueInt, int64_t, (MlirAttribute))                      \
   /* mlir-c/IR.h */                                                            \
   X(mlirOperationDestroy, void, (MlirOperation))                               \
   X(mlirOperationWalk, void,                                                   \
@@ -168,6 +174,8 @@ struct ireeGPUMMASingleSubgroupLayout {
   X(mlirLocationPrint, void, (MlirLocation, MlirStringCallback, void *))       \
   /* dialects/iree_gpu.h */                                                    \
   X(ireeGPUMMAIntrinsicAttrGet, MlirAttribute,                                 \
+    (MlirContext, mma_intrinsic_enum_t))                                       \
+  X(ireeGPUVirtualMMAIntrinsicAttrGet, MlirAttribute,                          \
     (MlirContext, mma_intrinsic_enum_t))                                       \
   X(ireeGPUGetSingleSubgroupLayout, ireeGPUMMASingleSubgroupLayout,            \
     (MlirAttribute, uint32_t))                                                 \

@@ -1,0 +1,238 @@
+#include "core/layout/ConfigLayout.h"
+
+#include "core/config/Validation.h"
+#include "core/layout/Basis.h"
+
+#include <algorithm>
+
+namespace tilescope::layout {
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
+
+std::vector<int64_t> sizesOr(const std::optional<std::vector<int64_t>> &sizes,
+                             size_t rank) {
+  std::vector<int64_t> result = sizes.value_or(std::vector<int64_t>{});
+  result.resize(rank, 0);
+  return result;
+}
+
+// Tile and stride per iteration dimension from a basis (counts[mapping[i]],
+// row-major stride of that axis), or 1 / 0 without one.
+void basisTiles(const std::optional<config::Basis> &basis, size_t rank,
+                std::vector<int64_t> &tiles, std::vector<int64_t> &strides,
+                std::vector<std::string> &notes, const char *name) {
+  tiles.assign(rank, 1);
+  strides.assign(rank, 0);
+  if (!basis)
+    return;
+  auto map = BasisMap::create(*basis);
+  if (!map || map->rank() != rank) {
+    notes.push_back(
+        std::string(name) + " does not fit the iteration space (" +
+        (map ? "rank " + std::to_string(map->rank()) : map.error()) +
+        "): ignored");
+    return;
+  }
+  tiles = map->sizes();
+  strides = map->strides();
+}
+
+} // namespace
+
+Result<config::IterationSpace> expandSpace(const config::IterationSpace &space,
+                                           const config::ExpandDims &dims) {
+  if (dims.reassociation.size() != space.rank())
+    return Error{"expand_dims has " +
+                 std::to_string(dims.reassociation.size()) +
+                 " groups; the iteration space has " +
+                 std::to_string(space.rank()) + " dimensions"};
+  config::IterationSpace expanded;
+  expanded.bounds.assign(dims.outputShape.size(), 0);
+  expanded.kinds.assign(dims.outputShape.size(), config::LoopKind::Parallel);
+  size_t next = 0;
+  for (size_t group = 0; group < dims.reassociation.size(); ++group) {
+    const auto &members = dims.reassociation[group];
+    int64_t staticProduct = 1;
+    int dynamicCount = 0;
+    for (int64_t member : members) {
+      if (member != static_cast<int64_t>(next++) ||
+          static_cast<size_t>(member) >= dims.outputShape.size())
+        return Error{"expand_dims reassociation must list the expanded "
+                     "dimensions in order"};
+      if (auto size = dims.outputShape[static_cast<size_t>(member)])
+        staticProduct *= *size;
+      else
+        ++dynamicCount;
+    }
+    const int64_t bound = space.bounds[group];
+    if (dynamicCount > 1)
+      return Error{"expand_dims group " + std::to_string(group) +
+                   " has more than one ?"};
+    if (bound == config::kDynamicSize || staticProduct <= 0 ||
+        bound % staticProduct != 0)
+      return Error{"d" + std::to_string(group) + " = " + std::to_string(bound) +
+                   " is not divisible by the static sizes of its group (" +
+                   std::to_string(staticProduct) +
+                   "): IREE 3.11 ignores expand_dims"};
+    for (int64_t member : members) {
+      const size_t m = static_cast<size_t>(member);
+      expanded.kinds[m] = space.kinds[group];
+      expanded.bounds[m] =
+          dims.outputShape[m] ? *dims.outputShape[m] : bound / staticProduct;
+    }
+    if (dynamicCount == 0 && staticProduct != bound)
+      return Error{"expand_dims sizes of group " + std::to_string(group) +
+                   " multiply to " + std::to_string(staticProduct) + ", not " +
+                   std::to_string(bound)};
+  }
+  return expanded;
+}
+
+Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
+                                   const config::IterationSpace &original,
+                                   const DeriveOptions &options) {
+  DerivedLayout result;
+  result.space = original;
+  const bool release311 =
+      config::compareRelease(options.ireeRelease, "3.12") < 0;
+
+  if (auto dims = cfg.expandDims()) {
+    if (!release311) {
+      result.notes.push_back("expand_dims ignored: IREE " +
+                             options.ireeRelease +
+                             " does not read it (3.11 only)");
+    } else if (auto expanded = expandSpace(original, *dims)) {
+      result.space = *expanded;
+      result.notes.push_back("expand_dims applied: " + original.toString() +
+                             " -> " + expanded->toString());
+    } else {
+      result.notes.push_back(expanded.error());
+    }
+  }
+  const config::IterationSpace &space = result.space;
+  const size_t rank = space.rank();
+  for (int64_t bound : space.bounds)
+    if (bound == config::kDynamicSize)
+      return Error{"the iteration space " + space.toString() +
+                   " has dynamic sizes; layouts need static bounds"};
+
+  const auto workgroup =
+      sizesOr(cfg.tileSizes(config::TilingLevel::Workgroup), rank);
+  const auto reduction =
+      sizesOr(cfg.tileSizes(config::TilingLevel::Reduction), rank);
+  const auto partial =
+      sizesOr(cfg.tileSizes(config::TilingLevel::PartialReduction), rank);
+  const auto thread = sizesOr(cfg.tileSizes(config::TilingLevel::Thread), rank);
+
+  // The workgroup grid and the bounds of one workgroup tile and iteration.
+  std::vector<int64_t> bounds(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t size = space.bounds[d];
+    if (!space.isReduction(d)) {
+      const int64_t tile =
+          workgroup[d] > 0 ? std::min(workgroup[d], size) : size;
+      result.workgroupTile.push_back(tile);
+      result.workgroupCounts.push_back(ceilDiv(size, tile));
+      result.workgroupCount *= result.workgroupCounts.back();
+      bounds[d] = tile;
+    } else {
+      result.workgroupTile.push_back(size);
+      result.workgroupCounts.push_back(1);
+      const int64_t chunk = partial[d] > 0     ? std::min(partial[d], size)
+                            : reduction[d] > 0 ? std::min(reduction[d], size)
+                                               : size;
+      bounds[d] = chunk;
+      if (chunk < size)
+        result.reductionLoops.push_back({d, size, chunk, ceilDiv(size, chunk)});
+    }
+  }
+
+  std::vector<int64_t> subgroupTile, subgroupStride, laneTile, laneStride;
+  basisTiles(cfg.subgroupBasis(), rank, subgroupTile, subgroupStride,
+             result.notes, "subgroup_basis");
+  basisTiles(cfg.laneBasis(), rank, laneTile, laneStride, result.notes,
+             "lane_basis");
+  if (auto basis = cfg.subgroupBasis())
+    result.subgroups = basis->product();
+  result.subgroupSize =
+      options.subgroupSize > 0
+          ? options.subgroupSize
+          : (cfg.laneBasis() ? cfg.laneBasis()->product() : 1);
+
+  // GPUPackPartialReductions (3.12+): a partially reduced dimension whose
+  // thread tile T > 1 is split into (outer, inner = T): the lanes spread over
+  // the outer part, each lane keeps T elements of the inner part.
+  config::NestedLayoutAttr &layout = result.layout;
+  auto push = [&](LayoutDimension dim, int64_t sgTile, int64_t sgStride,
+                  int64_t thTile, int64_t thStride, int64_t element) {
+    const int64_t batch =
+        std::max<int64_t>(ceilDiv(dim.bound, sgTile * thTile * element), 1);
+    layout.subgroupTile.push_back(sgTile);
+    layout.batchTile.push_back(batch);
+    layout.outerTile.push_back(1);
+    layout.threadTile.push_back(thTile);
+    layout.elementTile.push_back(element);
+    // NestedLayoutAttr::get normalizes the stride of a unit tile to 0.
+    layout.subgroupStrides.push_back(sgTile == 1 ? 0 : sgStride);
+    layout.threadStrides.push_back(thTile == 1 ? 0 : thStride);
+    result.dimensions.push_back(std::move(dim));
+  };
+  for (size_t d = 0; d < rank; ++d) {
+    const std::string name = "d" + std::to_string(d);
+    const int64_t element = std::max<int64_t>(thread[d], 1);
+    const bool pack = !release311 && space.isReduction(d) && partial[d] > 0 &&
+                      element > 1 && bounds[d] % element == 0;
+    if (pack) {
+      push({name + ".outer", d, bounds[d] / element, true}, subgroupTile[d],
+           subgroupStride[d], laneTile[d], laneStride[d], 1);
+      push({name + ".inner", d, element, true}, 1, 0, 1, 0, element);
+      result.notes.push_back(name + " packed by GPUPackPartialReductions: " +
+                             std::to_string(bounds[d]) + " = " +
+                             std::to_string(bounds[d] / element) + " x " +
+                             std::to_string(element));
+    } else {
+      push({name, d, bounds[d], space.isReduction(d)}, subgroupTile[d],
+           subgroupStride[d], laneTile[d], laneStride[d], element);
+    }
+  }
+
+  // The accumulator: every dimension but the reduced ones (a packed
+  // dimension keeps its outer part: one partial sum per lane).
+  for (size_t i = 0; i < result.dimensions.size(); ++i) {
+    const LayoutDimension &dim = result.dimensions[i];
+    const bool reducedAway =
+        dim.reduction && dim.name.find(".outer") == std::string::npos;
+    if (reducedAway)
+      continue;
+    config::NestedLayoutAttr &acc = result.accumulatorLayout;
+    acc.subgroupTile.push_back(layout.subgroupTile[i]);
+    acc.batchTile.push_back(layout.batchTile[i]);
+    acc.outerTile.push_back(layout.outerTile[i]);
+    acc.threadTile.push_back(layout.threadTile[i]);
+    acc.elementTile.push_back(layout.elementTile[i]);
+    acc.subgroupStrides.push_back(layout.subgroupStrides[i]);
+    acc.threadStrides.push_back(layout.threadStrides[i]);
+    result.accumulatorDimensions.push_back(dim.name);
+  }
+
+  // Along the reduction dimensions, per iteration.
+  result.reductionElementsPerSubgroup = 1;
+  result.reductionElementsPerThread = 1;
+  bool anyReduction = false;
+  for (size_t i = 0; i < result.dimensions.size(); ++i) {
+    if (!result.dimensions[i].reduction)
+      continue;
+    anyReduction = true;
+    result.reductionElementsPerSubgroup *=
+        result.dimensions[i].bound /
+        std::max<int64_t>(layout.subgroupTile[i], 1);
+    result.reductionElementsPerThread *=
+        layout.batchTile[i] * layout.outerTile[i] * layout.elementTile[i];
+  }
+  if (!anyReduction)
+    result.reductionElementsPerSubgroup = result.reductionElementsPerThread = 0;
+  return result;
+}
+
+} // namespace tilescope::layout

@@ -1,0 +1,66 @@
+// A lowering config applied to a root op's iteration space, the way IREE's
+// VectorDistribute pipeline applies it: workgroup tiling and the workgroup
+// grid, the partial-reduction loop, GPUPackPartialReductions (3.12+) or
+// expand_dims (3.11), and the nested layout IREE's
+// LLVMGPUConfigureTensorLayouts gives the op (setGPULoweringConfigLayout).
+#pragma once
+
+#include "core/config/IterationSpace.h"
+#include "core/config/LayoutAttributes.h"
+#include "core/config/LoweringConfig.h"
+#include "core/util/Result.h"
+
+#include <string>
+#include <vector>
+
+namespace tilescope::layout {
+
+struct ReductionLoop {
+  size_t dimension = 0;   // in the original iteration space
+  int64_t size = 0;       // the dimension's bound
+  int64_t chunk = 0;      // elements per iteration (partial_reduction)
+  int64_t iterations = 0; // ceil(size / chunk)
+};
+
+// One dimension of the space the layout is expressed over.
+struct LayoutDimension {
+  std::string name;  // "d0", "d1", or "d1.outer" / "d1.inner" when packed
+  size_t source = 0; // original iteration dimension
+  int64_t bound = 0; // extent within one workgroup tile and iteration
+  bool reduction = false;
+};
+
+struct DerivedLayout {
+  config::IterationSpace space;         // after expand_dims (3.11), if any
+  std::vector<int64_t> workgroupTile;   // per dimension of `space`
+  std::vector<int64_t> workgroupCounts; // per dimension of `space`
+  int64_t workgroupCount = 1;
+  std::vector<ReductionLoop> reductionLoops;
+  std::vector<LayoutDimension> dimensions; // the layout's dimensions
+  config::NestedLayoutAttr layout;         // over `dimensions`
+  // The accumulator's layout: the parallel and packed-outer dimensions.
+  config::NestedLayoutAttr accumulatorLayout;
+  std::vector<std::string> accumulatorDimensions;
+  int64_t subgroups = 1;
+  int64_t subgroupSize = 1;
+  // Per iteration of the reduction loop, along the reduction dimensions:
+  int64_t reductionElementsPerSubgroup = 0; // the seed's "512 per iteration"
+  int64_t reductionElementsPerThread = 0;
+  std::vector<std::string> notes; // what was applied or ignored
+};
+
+struct DeriveOptions {
+  std::string ireeRelease = "3.13";
+  int64_t subgroupSize = 0; // 0: the lane basis's count product
+};
+
+Result<DerivedLayout> deriveLayout(const config::LoweringConfig &config,
+                                   const config::IterationSpace &space,
+                                   const DeriveOptions &options = {});
+
+// expand_dims applied to a space (reassociation, `?` inferred); an error
+// says why IREE 3.11 would ignore it.
+Result<config::IterationSpace> expandSpace(const config::IterationSpace &space,
+                                           const config::ExpandDims &dims);
+
+} // namespace tilescope::layout

@@ -1,0 +1,190 @@
+#include "core/layout/MmaLayouts.h"
+
+#include "core/config/Validation.h"
+
+#include <algorithm>
+
+namespace tilescope::layout {
+namespace {
+
+struct TableEntry {
+  const char *name;
+  bool isVirtual;
+  struct Fragment {
+    std::vector<int64_t> outer, thread, tstrides, element;
+  } lhs, rhs, acc;
+};
+
+const std::vector<TableEntry> &table() {
+  static const std::vector<TableEntry> entries = {
+#include "core/layout/MmaIntrinsicTable.inc"
+  };
+  return entries;
+}
+
+FragmentLayout toFragment(const TableEntry::Fragment &f) {
+  return FragmentLayout{f.outer, f.thread, f.tstrides, f.element};
+}
+
+std::vector<MmaIntrinsic> buildIntrinsics() {
+  std::vector<MmaIntrinsic> intrinsics;
+  for (const TableEntry &entry : table()) {
+    MmaIntrinsic intrinsic;
+    intrinsic.name = entry.name;
+    intrinsic.isVirtual = entry.isVirtual;
+    intrinsic.lhs = toFragment(entry.lhs);
+    intrinsic.rhs = toFragment(entry.rhs);
+    intrinsic.acc = toFragment(entry.acc);
+    if (auto shape = config::intrinsicShape(entry.name)) {
+      intrinsic.m = shape->m;
+      intrinsic.n = shape->n;
+      intrinsic.k = shape->k;
+      intrinsic.blocks = shape->blocks;
+      intrinsic.subgroupSize = shape->subgroupSize;
+      intrinsic.aType = shape->aType;
+      intrinsic.bType = shape->bType;
+      intrinsic.cType = shape->cType;
+    }
+    intrinsics.push_back(std::move(intrinsic));
+  }
+  return intrinsics;
+}
+
+void swapInnerDims(std::vector<int64_t> &values) {
+  if (values.size() >= 2)
+    std::swap(values[values.size() - 1], values[values.size() - 2]);
+}
+
+} // namespace
+
+const char *toString(MmaOperand operand) {
+  switch (operand) {
+  case MmaOperand::Lhs:
+    return "lhs";
+  case MmaOperand::Rhs:
+    return "rhs";
+  case MmaOperand::Acc:
+    return "acc";
+  }
+  return "";
+}
+
+std::vector<int64_t> FragmentLayout::shape() const {
+  std::vector<int64_t> sizes;
+  for (size_t i = 0; i < outer.size(); ++i)
+    sizes.push_back(outer[i] * thread[i] * element[i]);
+  return sizes;
+}
+
+int64_t FragmentLayout::elementsPerLane() const {
+  int64_t count = 1;
+  for (size_t i = 0; i < outer.size(); ++i)
+    count *= outer[i] * element[i];
+  return outer.empty() ? 0 : count;
+}
+
+std::vector<std::vector<int64_t>>
+FragmentLayout::elementsOf(int64_t lane) const {
+  const size_t rank = outer.size();
+  std::vector<std::vector<int64_t>> result;
+  if (rank == 0)
+    return result;
+  std::vector<int64_t> threadId(rank);
+  for (size_t i = 0; i < rank; ++i)
+    threadId[i] = tstrides[i] == 0 ? 0 : (lane / tstrides[i]) % thread[i];
+  // Registers: outer-major, element-minor: iterate (outer..., element...)
+  // row-major.
+  std::vector<int64_t> counter(2 * rank, 0);
+  std::vector<int64_t> limits(2 * rank);
+  for (size_t i = 0; i < rank; ++i) {
+    limits[i] = outer[i];
+    limits[rank + i] = element[i];
+  }
+  while (true) {
+    std::vector<int64_t> coordinate(rank);
+    for (size_t i = 0; i < rank; ++i)
+      coordinate[i] = counter[i] * thread[i] * element[i] +
+                      threadId[i] * element[i] + counter[rank + i];
+    result.push_back(std::move(coordinate));
+    int d = static_cast<int>(2 * rank) - 1;
+    while (d >= 0 && ++counter[static_cast<size_t>(d)] ==
+                         limits[static_cast<size_t>(d)]) {
+      counter[static_cast<size_t>(d)] = 0;
+      --d;
+    }
+    if (d < 0)
+      return result;
+  }
+}
+
+std::vector<int64_t>
+FragmentLayout::lanesAt(const std::vector<int64_t> &coordinates,
+                        int64_t subgroupSize) const {
+  std::vector<int64_t> lanes;
+  const size_t rank = outer.size();
+  if (rank == 0 || coordinates.size() != rank)
+    return lanes;
+  std::vector<int64_t> wanted(rank);
+  for (size_t i = 0; i < rank; ++i)
+    wanted[i] = (coordinates[i] / element[i]) % thread[i];
+  for (int64_t lane = 0; lane < subgroupSize; ++lane) {
+    bool match = true;
+    for (size_t i = 0; i < rank && match; ++i) {
+      const int64_t id =
+          tstrides[i] == 0 ? 0 : (lane / tstrides[i]) % thread[i];
+      match = id == wanted[i];
+    }
+    if (match)
+      lanes.push_back(lane);
+  }
+  return lanes;
+}
+
+const FragmentLayout &MmaIntrinsic::fragment(MmaOperand operand) const {
+  switch (operand) {
+  case MmaOperand::Lhs:
+    return lhs;
+  case MmaOperand::Rhs:
+    return rhs;
+  case MmaOperand::Acc:
+    break;
+  }
+  return acc;
+}
+
+MmaIntrinsic MmaIntrinsic::colMajor() const {
+  MmaIntrinsic swapped = *this;
+  for (FragmentLayout *f : {&swapped.lhs, &swapped.rhs, &swapped.acc}) {
+    swapInnerDims(f->outer);
+    swapInnerDims(f->thread);
+    swapInnerDims(f->tstrides);
+    swapInnerDims(f->element);
+  }
+  return swapped;
+}
+
+std::optional<XorShuffleBounds>
+xorShuffleBounds(const FragmentLayout &fragment) {
+  // A layout-less intrinsic (NV_WMMA_*) gives empty products, 1 and 1, as
+  // IREE's does.
+  XorShuffleBounds bounds{1, 1};
+  for (int64_t e : fragment.element)
+    bounds.minAccessElements *= e;
+  for (int64_t size : fragment.shape())
+    bounds.totalTileElements *= size;
+  return bounds;
+}
+
+const std::vector<MmaIntrinsic> &mmaIntrinsics() {
+  static const std::vector<MmaIntrinsic> intrinsics = buildIntrinsics();
+  return intrinsics;
+}
+
+const MmaIntrinsic *findMmaIntrinsic(std::string_view name) {
+  const auto &all = mmaIntrinsics();
+  auto it = std::find_if(all.begin(), all.end(),
+                         [&](const MmaIntrinsic &i) { return i.name == name; });
+  return it == all.end() ? nullptr : &*it;
+}
+
+} // namespace tilescope::layout

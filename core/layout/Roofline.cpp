@@ -1,0 +1,55 @@
+#include "core/layout/Roofline.h"
+
+namespace tilescope::layout {
+
+Result<RooflineFloor> rooflineFloor(const config::IterationSpace &space,
+                                    const config::GpuTarget &target) {
+  if (space.operands.empty())
+    return Error{"the roofline needs the operands' element types and indexing "
+                 "maps (e.g. --types f16,f16,f32)"};
+  if (target.peakMemoryBytesPerSecond <= 0)
+    return Error{"no peak bandwidth is known for " + target.arch};
+  RooflineFloor floor;
+  double points = 1;
+  for (int64_t bound : space.bounds) {
+    if (bound == config::kDynamicSize)
+      return Error{"the roofline needs static bounds"};
+    points *= static_cast<double>(bound);
+  }
+  for (const config::OperandAccess &operand : space.operands) {
+    const int64_t bytes = config::elementBytes(operand.elementType);
+    if (bytes == 0)
+      return Error{"unknown element type '" + operand.elementType + "'"};
+    double elements = 1;
+    for (int dim : operand.dims)
+      if (dim >= 0)
+        elements *= static_cast<double>(space.bounds[static_cast<size_t>(dim)]);
+    floor.bytes += elements * static_cast<double>(bytes);
+  }
+  const auto contraction = config::inferContraction(space);
+  double peak = target.peakVectorF32OpsPerSecond;
+  floor.computePeak = "f32 vector";
+  if (contraction) {
+    floor.operations = 2 * points;
+    std::string type = space.operands.front().elementType;
+    if (type.rfind("f8", 0) == 0)
+      type = "f8";
+    if (auto it = target.peakMatrixOpsPerSecond.find(type);
+        it != target.peakMatrixOpsPerSecond.end()) {
+      peak = it->second;
+      floor.computePeak = type + " matrix";
+    }
+  } else {
+    floor.operations = points;
+  }
+  if (peak <= 0)
+    return Error{"no peak throughput is known for " + target.arch};
+  floor.memorySeconds = floor.bytes / target.peakMemoryBytesPerSecond;
+  floor.computeSeconds = floor.operations / peak;
+  floor.floorSeconds = std::max(floor.memorySeconds, floor.computeSeconds);
+  floor.boundBy =
+      floor.memorySeconds >= floor.computeSeconds ? "memory" : "compute";
+  return floor;
+}
+
+} // namespace tilescope::layout

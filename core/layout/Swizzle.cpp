@@ -1,0 +1,186 @@
+#include "core/layout/Swizzle.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tilescope::layout {
+
+Result<Swizzle> Swizzle::xorShuffle(const config::XorShuffleAttr &attr) {
+  if (attr.rowWidth <= 0 || attr.accessWidth <= 0 ||
+      attr.rowWidth % attr.accessWidth != 0)
+    return Error{"xor_shuffle row_width " + std::to_string(attr.rowWidth) +
+                 " must be a positive multiple of access_width " +
+                 std::to_string(attr.accessWidth)};
+  if (attr.effectivePerPhase() <= 0)
+    return Error{"xor_shuffle per_phase must be positive"};
+  if (attr.effectiveRowStride() < attr.rowWidth)
+    return Error{"xor_shuffle row_stride " +
+                 std::to_string(attr.effectiveRowStride()) +
+                 " is shorter than row_width " + std::to_string(attr.rowWidth)};
+  Swizzle s;
+  s.kind = Kind::Xor;
+  s.width = attr.rowWidth;
+  s.access = attr.accessWidth;
+  s.stride = attr.effectiveRowStride();
+  s.perPhase = attr.effectivePerPhase();
+  return s;
+}
+
+Result<Swizzle> Swizzle::rotateRows(const config::RotateRowsAttr &attr) {
+  if (attr.rowWidth <= 0 || attr.accessWidth <= 0 ||
+      attr.rowWidth % attr.accessWidth != 0)
+    return Error{"rotate_rows row_width " + std::to_string(attr.rowWidth) +
+                 " must be a positive multiple of access_width " +
+                 std::to_string(attr.accessWidth)};
+  Swizzle s;
+  s.kind = Kind::Rotate;
+  s.width = attr.rowWidth;
+  s.access = attr.accessWidth;
+  s.stride = attr.rowWidth;
+  return s;
+}
+
+Swizzle Swizzle::identity(int64_t rowWidth, int64_t accessWidth) {
+  Swizzle s;
+  s.width = std::max<int64_t>(rowWidth, 1);
+  s.access = std::max<int64_t>(accessWidth, 1);
+  s.stride = s.width;
+  return s;
+}
+
+std::string Swizzle::describe() const {
+  switch (kind) {
+  case Kind::Identity:
+    return "no swizzle";
+  case Kind::Xor:
+    return "#iree_codegen.xor_shuffle<" + std::to_string(width) + ", " +
+           std::to_string(access) + ", " + std::to_string(stride) + ", " +
+           std::to_string(perPhase) + ">";
+  case Kind::Rotate:
+    return "#iree_codegen.rotate_rows<" + std::to_string(width) + ", " +
+           std::to_string(access) + ">";
+  }
+  return "";
+}
+
+int64_t Swizzle::physicalColumn(int64_t row, int64_t column) const {
+  const int64_t n = accessesPerRow();
+  switch (kind) {
+  case Kind::Identity:
+    return column;
+  case Kind::Xor:
+    return ((row / perPhase) % n) ^ column;
+  case Kind::Rotate:
+    return (row + column) % n;
+  }
+  return column;
+}
+
+int64_t Swizzle::logicalColumn(int64_t row, int64_t physical) const {
+  const int64_t n = accessesPerRow();
+  switch (kind) {
+  case Kind::Identity:
+    return physical;
+  case Kind::Xor:
+    return ((row / perPhase) % n) ^ physical; // XOR is its own inverse
+  case Kind::Rotate:
+    return ((physical - row) % n + n) % n;
+  }
+  return physical;
+}
+
+int64_t Swizzle::physicalOffset(int64_t row, int64_t element) const {
+  const int64_t column = element / access;
+  const int64_t within = element % access;
+  return row * stride + physicalColumn(row, column) * access + within;
+}
+
+bool isXorShuffleValid(int64_t rowElements, int64_t accessElements,
+                       int64_t totalTileElements) {
+  return rowElements > 0 && accessElements > 0 && totalTileElements > 0 &&
+         rowElements % accessElements == 0 &&
+         totalTileElements % rowElements == 0;
+}
+
+BankModel BankModel::forTarget(const config::GpuTarget &target) {
+  BankModel model = forArch(target.arch);
+  if (target.workgroupMemoryBankCount)
+    model.bankCount = *target.workgroupMemoryBankCount;
+  if (!target.subgroupSizeChoices.empty())
+    model.subgroupSize = target.subgroupSizeChoices.front();
+  return model;
+}
+
+BankModel BankModel::forArch(const std::string &arch) {
+  // AMD LDS and NVIDIA shared memory: 32 banks of 4 bytes. A wave64 is
+  // served in phases of at most 32 lanes; a warp in one.
+  BankModel model;
+  model.bankCount = 32;
+  model.bankWidthBytes = 4;
+  model.subgroupSize = arch.rfind("sm_", 0) == 0 ||
+                               arch.rfind("gfx11", 0) == 0 ||
+                               arch.rfind("gfx12", 0) == 0
+                           ? 32
+                           : 64;
+  model.lanesPerPhase = 32;
+  return model;
+}
+
+BankReport analyzeBanks(const std::vector<LaneAccess> &accesses,
+                        int64_t accessElements, int64_t elementBytes,
+                        const Swizzle &swizzle, const BankModel &banks) {
+  BankReport report;
+  const int64_t accessBytes =
+      std::max<int64_t>(accessElements * elementBytes, 1);
+  // Bytes the banks serve at once, split among the lanes of one phase.
+  const int64_t lanesPerPhase =
+      std::clamp<int64_t>(banks.bankCount * banks.bankWidthBytes / accessBytes,
+                          1, std::min(banks.lanesPerPhase, banks.subgroupSize));
+  std::map<int64_t, std::map<int64_t, std::set<int64_t>>> wordsPerBankPerPhase;
+  for (const LaneAccess &a : accesses) {
+    const int64_t physical = swizzle.physicalOffset(a.row, a.column);
+    const int64_t firstByte = physical * elementBytes;
+    const int64_t firstWord = firstByte / banks.bankWidthBytes;
+    const int64_t lastWord =
+        (firstByte + accessBytes - 1) / banks.bankWidthBytes;
+    const int64_t phase = a.lane / lanesPerPhase;
+    for (int64_t word = firstWord; word <= lastWord; ++word)
+      wordsPerBankPerPhase[phase][word % banks.bankCount].insert(word);
+    report.accesses.push_back(
+        {a.lane, a.row, a.column, physical - a.row * swizzle.rowStride(),
+         firstWord % banks.bankCount, lastWord - firstWord + 1});
+  }
+  for (const auto &[phase, perBank] : wordsPerBankPerPhase) {
+    (void)phase;
+    int64_t degree = 0;
+    for (const auto &[bank, words] : perBank) {
+      (void)bank;
+      degree = std::max<int64_t>(degree, static_cast<int64_t>(words.size()));
+    }
+    report.conflictDegreePerPhase.push_back(degree);
+    report.worstConflictDegree = std::max(report.worstConflictDegree, degree);
+  }
+  return report;
+}
+
+std::vector<LaneAccess> rowMajorAccesses(int64_t lanes, int64_t rowWidth,
+                                         int64_t accessElements) {
+  std::vector<LaneAccess> accesses;
+  const int64_t perRow =
+      std::max<int64_t>(rowWidth / std::max<int64_t>(accessElements, 1), 1);
+  for (int64_t lane = 0; lane < lanes; ++lane)
+    accesses.push_back({lane, lane / perRow, (lane % perRow) * accessElements});
+  return accesses;
+}
+
+std::vector<LaneAccess> columnMajorAccesses(int64_t lanes, int64_t rows,
+                                            int64_t accessElements) {
+  std::vector<LaneAccess> accesses;
+  rows = std::max<int64_t>(rows, 1);
+  for (int64_t lane = 0; lane < lanes; ++lane)
+    accesses.push_back({lane, lane % rows, (lane / rows) * accessElements});
+  return accesses;
+}
+
+} // namespace tilescope::layout

@@ -1,0 +1,164 @@
+// core/layout against the real IREE: every MMA intrinsic and fragment
+// layout, the XOR-shuffle rules, and the nested layouts IREE's
+// configure-tensor-layouts pass gives the examples' configs.
+#include "TestSupport.h"
+
+#include "core/config/TranslationInfo.h"
+#include "core/iree/Document.h"
+#include "core/iree/MmaQuery.h"
+#include "core/jobs/Process.h"
+#include "core/layout/ConfigLayout.h"
+#include "core/layout/MmaLayouts.h"
+#include "core/layout/Swizzle.h"
+
+#include <QTemporaryDir>
+#include <regex>
+#include <set>
+
+using namespace tilescope;
+
+class LayoutVsIreeTest : public QObject {
+  Q_OBJECT
+
+  std::optional<iree::MmaQuery> query;
+
+private slots:
+  void initTestCase() {
+    auto created = iree::MmaQuery::create(test::projectCompiler());
+    QVERIFY2(created.ok(), created.ok() ? "" : created.error().c_str());
+    query.emplace(std::move(*created));
+  }
+
+  void everyIntrinsicAndFragmentMatchesIree() {
+    const auto known = query->intrinsics();
+    QVERIFY(known.size() >= 100);
+    std::set<std::string> ireeNames;
+    for (const iree::QueriedIntrinsic &intrinsic : known) {
+      ireeNames.insert(intrinsic.name);
+      const layout::MmaIntrinsic *ours =
+          layout::findMmaIntrinsic(intrinsic.name);
+      // A missing intrinsic is a failure: regenerate the table.
+      QVERIFY2(
+          ours,
+          (intrinsic.name + " is missing from MmaIntrinsicTable.inc").c_str());
+      QCOMPARE(ours->isVirtual, intrinsic.isVirtual);
+      auto fragments = query->fragments(intrinsic);
+      QVERIFY(fragments.ok());
+      for (int operand = 0; operand < 3; ++operand) {
+        const iree::QueriedFragment &theirs =
+            (*fragments)[static_cast<size_t>(operand)];
+        const layout::FragmentLayout &mine =
+            ours->fragment(static_cast<layout::MmaOperand>(operand));
+        const std::string where =
+            intrinsic.name + " operand " + std::to_string(operand);
+        QVERIFY2(mine.outer == theirs.outer, where.c_str());
+        QVERIFY2(mine.thread == theirs.thread, where.c_str());
+        QVERIFY2(mine.tstrides == theirs.tstrides, where.c_str());
+        QVERIFY2(mine.element == theirs.element, where.c_str());
+      }
+      // M, N, K from the name agree with the layouts (IREE's
+      // getMNKShapeFromIntrinsic) wherever the intrinsic has one.
+      if (!ours->lhs.outer.empty()) {
+        const auto lhs = ours->lhs.shape(), rhs = ours->rhs.shape();
+        QCOMPARE(lhs[lhs.size() - 2], ours->m);
+        QCOMPARE(lhs.back(), ours->k);
+        QCOMPARE(rhs.back(), ours->n);
+      }
+    }
+    for (const layout::MmaIntrinsic &mine : layout::mmaIntrinsics())
+      QVERIFY2(ireeNames.count(mine.name),
+               (mine.name + " is not known to the loaded IREE").c_str());
+  }
+
+  void xorShuffleValidityMatchesIree() {
+    int checked = 0;
+    for (int64_t row : {0, 1, 2, 3, 4, 6, 8, 16, 24, 32, 64, 96, 128, 256, 512})
+      for (int64_t access : {1, 2, 3, 4, 8, 16, 32, 128})
+        for (int64_t total : {0, 16, 64, 96, 128, 256, 384, 1024, 4096, 8192}) {
+          if (row == 0)
+            continue; // IREE divides by it
+          auto theirs = query->isXorShuffleValid(row, access, total);
+          QVERIFY(theirs.ok());
+          QVERIFY2(layout::isXorShuffleValid(row, access, total) == *theirs,
+                   (std::to_string(row) + ", " + std::to_string(access) + ", " +
+                    std::to_string(total))
+                       .c_str());
+          ++checked;
+        }
+    QVERIFY(checked > 1000);
+  }
+
+  void xorShuffleBoundsMatchIree() {
+    for (const iree::QueriedIntrinsic &intrinsic : query->intrinsics()) {
+      const layout::MmaIntrinsic *ours =
+          layout::findMmaIntrinsic(intrinsic.name);
+      QVERIFY(ours);
+      for (int operand = 0; operand < 3; ++operand) {
+        auto theirs = query->xorShuffleBounds(intrinsic, operand);
+        QVERIFY2(theirs.ok(), theirs.ok() ? "" : theirs.error().c_str());
+        const auto mine = layout::xorShuffleBounds(
+            ours->fragment(static_cast<layout::MmaOperand>(operand)));
+        const std::string where =
+            intrinsic.name + " operand " + std::to_string(operand);
+        QVERIFY2(mine.has_value() == theirs->has_value(), where.c_str());
+        if (mine) {
+          QVERIFY2(mine->minAccessElements == (*theirs)->first, where.c_str());
+          QVERIFY2(mine->totalTileElements == (*theirs)->second, where.c_str());
+        }
+      }
+    }
+  }
+
+  // Compile the VectorDistribute reduction example with IREE, print the IR
+  // after iree-llvmgpu-configure-tensor-layouts, and find our derived layout
+  // among IREE's to_layout ops.
+  void configureTensorLayoutsAgrees() {
+    const auto example =
+        test::examplesDir() /
+        "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
+    QTemporaryDir dir;
+    jobs::ProcessSpec spec;
+    spec.program = *test::projectIree().tool(iree::kIreeCompile);
+    spec.arguments = {
+        example.string(), "-o", dir.filePath("out.vmfb").toStdString(),
+        "--mlir-print-ir-after=iree-llvmgpu-configure-tensor-layouts",
+        "--mlir-disable-threading"};
+    spec.timeout = std::chrono::minutes(5);
+    const jobs::ProcessResult result = jobs::runProcess(spec);
+    QVERIFY2(result.succeeded(), result.describe().c_str());
+    static const std::regex toLayout(
+        "to_layout %[A-Za-z0-9_]+ to "
+        "layout\\((#iree_vector_ext\\.nested_layout<[^>]*>)\\)");
+    std::set<std::string> ireeLayouts;
+    for (auto it = std::sregex_iterator(result.standardError.begin(),
+                                        result.standardError.end(), toLayout);
+         it != std::sregex_iterator(); ++it)
+      ireeLayouts.insert((*it)[1]);
+    QVERIFY2(!ireeLayouts.empty(), "IREE printed no to_layout");
+
+    iree::DocumentParser parser(test::projectCompiler());
+    auto document = parser.parseFile(example);
+    QVERIFY(document.ok());
+    const iree::RootOp &root = document->dispatches.front().rootOps.front();
+    auto space = config::IterationSpace::fromLinalgOp(
+        root.indexingMaps, root.iteratorTypes, root.operandTypes);
+    QVERIFY(space.ok());
+    auto config = config::LoweringConfig::parse(root.loweringConfig);
+    QVERIFY(config.ok());
+    auto derived = layout::deriveLayout(*config, *space);
+    QVERIFY2(derived.ok(), derived.ok() ? "" : derived.error().c_str());
+    // Every layout IREE gave is one Tilescope derives: the op's and its
+    // accumulator's.
+    const std::set<std::string> ours = {derived->layout.print(),
+                                        derived->accumulatorLayout.print()};
+    for (const std::string &theirs : ireeLayouts)
+      QVERIFY2(ours.count(theirs),
+               ("IREE: " + theirs + "\nours: " + derived->layout.print() +
+                "\n      " + derived->accumulatorLayout.print())
+                   .c_str());
+    QCOMPARE(ours.size(), ireeLayouts.size());
+  }
+};
+
+QTEST_GUILESS_MAIN(LayoutVsIreeTest)
+#include "tst_layout_vs_iree.moc"

@@ -1,0 +1,350 @@
+// The layout math against every worked example of the seed documents, with
+// IREE's code as the truth where a seed sentence disagrees.
+#include "TestSupport.h"
+
+#include "core/config/TranslationInfo.h"
+#include "core/layout/Basis.h"
+#include "core/layout/ConfigLayout.h"
+#include "core/layout/MmaLayouts.h"
+#include "core/layout/NestedLayout.h"
+#include "core/layout/Roofline.h"
+#include "core/layout/Swizzle.h"
+
+using namespace tilescope;
+using namespace tilescope::layout;
+using V = std::vector<int64_t>;
+
+namespace {
+
+NestedLayout makeLayout(const config::NestedLayoutAttr &attr,
+                        int64_t subgroups = 0, int64_t lanes = 0) {
+  auto layout = NestedLayout::create(attr, subgroups, lanes);
+  if (!layout)
+    qFatal("%s", layout.error().c_str());
+  return *layout;
+}
+
+// The seed's full example: vector<64x64xf16>.
+config::NestedLayoutAttr seed64x64() {
+  return {{2, 1}, {2, 4}, {1, 1}, {16, 4}, {1, 4}, {1, 0}, {1, 16}};
+}
+
+std::vector<V> rowsOf(const Swizzle &s, int64_t rows) {
+  std::vector<V> table;
+  for (int64_t i = 0; i < rows; ++i) {
+    V row;
+    for (int64_t p = 0; p < s.accessesPerRow(); ++p)
+      row.push_back(s.logicalColumn(i, p));
+    table.push_back(row);
+  }
+  return table;
+}
+
+} // namespace
+
+class LayoutTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  // lowering-configs seed: "Thread 42 with [[16, 4], [1, 0]]".
+  void thread42() {
+    auto basis = BasisMap::create({{16, 4}, {1, 0}});
+    QVERIFY(basis.ok());
+    QCOMPARE(basis->digits(42), (V{10, 2}));
+    // IREE: dimension i takes digit mapping[i] -> [d1, d0] = [2, 10].
+    QCOMPARE(basis->coordinates(42), (V{2, 10}));
+    QCOMPARE(basis->idsAt({2, 10}), (V{42}));
+    QCOMPARE(basis->sizes(), (V{4, 16}));
+    QCOMPARE(basis->strides(), (V{1, 4}));
+  }
+
+  // ARCHITECTURE.md: a 3-cycle mapping tells IREE's rule from the seed's
+  // sentence "iteration_dim[mapping[i]] = d_i". IREE's code wins.
+  void threeCycleMappingFollowsIreesCode() {
+    auto basis = BasisMap::create({{2, 3, 4}, {1, 2, 0}});
+    QVERIFY(basis.ok());
+    QCOMPARE(basis->digits(23), (V{1, 2, 3}));
+    QCOMPARE(basis->coordinates(23),
+             (V{2, 3, 1})); // coordinate[i] = d[mapping[i]]
+    QVERIFY(basis->coordinates(23) != (V{3, 1, 2})); // the seed's reading
+    for (int64_t id = 0; id < basis->idCount(); ++id)
+      QCOMPARE(basis->idsAt(basis->coordinates(id)), (V{id}));
+  }
+
+  void basisCountsLongerThanTheRankReplicate() {
+    auto basis = BasisMap::create({{2, 4}, {1}});
+    QVERIFY(basis.ok());
+    QCOMPARE(basis->idsAt({3}), (V{3, 7}));
+    QVERIFY(!BasisMap::create({{2, 2}, {0, 0}}).ok());
+  }
+
+  // The seed's reduction, as IREE 3.11 runs it with expand_dims.
+  void seedReductionWithExpandDims() {
+    auto config = config::LoweringConfig::parse(
+        "#iree_gpu.lowering_config<{expand_dims = #iree_gpu.expand_dims<[[0], "
+        "[1], [2, 3]], output_shape = [?, ?, ?, 8]>, lane_basis = [[1, 1, 64, "
+        "1], [0, 1, 2, 3]], partial_reduction = [0, 0, 64, 0], subgroup_basis "
+        "= "
+        "[[1, 1, 1, 1], [0, 1, 2, 3]], thread = [0, 0, 1, 8], workgroup = [4, "
+        "1, "
+        "0, 0]}>");
+    QVERIFY(config.ok());
+    DeriveOptions options;
+    options.ireeRelease = "3.11";
+    auto derived = deriveLayout(
+        *config, *config::IterationSpace::parse("4x6656x16384:ppr"), options);
+    QVERIFY2(derived.ok(), derived.ok() ? "" : derived.error().c_str());
+    QCOMPARE(derived->space.bounds, (V{4, 6656, 2048, 8}));
+    QCOMPARE(derived->reductionLoops.size(), size_t(1));
+    QCOMPARE(derived->reductionLoops[0].iterations, int64_t(32));
+    QCOMPARE(derived->reductionElementsPerSubgroup, int64_t(512));
+    QCOMPARE(derived->reductionElementsPerThread, int64_t(8));
+    QCOMPARE(derived->workgroupCount, int64_t(6656));
+    QCOMPARE(derived->subgroupSize, int64_t(64));
+    // Under 3.13 the same config ignores expand_dims, and says so.
+    auto modern = deriveLayout(
+        *config, *config::IterationSpace::parse("4x6656x16384:ppr"));
+    QVERIFY(!modern.ok() ||
+            std::any_of(modern->notes.begin(), modern->notes.end(),
+                        [](const std::string &n) {
+                          return n.find("expand_dims ignored") !=
+                                 std::string::npos;
+                        }));
+    // A size the static factors do not divide: IREE 3.11 ignores it too.
+    QVERIFY(!expandSpace(*config::IterationSpace::parse("4x6656x16380:ppr"),
+                         *config->expandDims())
+                 .ok());
+  }
+
+  // What IREE 3.13 configured for the reduction example, and the layout its
+  // configure-tensor-layouts pass derives (checked against the real pass in
+  // tst_layout_vs_iree).
+  void ireeReductionConfigUnder313() {
+    auto config = config::LoweringConfig::parse(
+        "#iree_gpu.lowering_config<{lane_basis = [[1, 64], [0, 1]], "
+        "partial_reduction = [0, 512], subgroup_basis = [[1, 1], [0, 1]], "
+        "thread "
+        "= [0, 8], workgroup = [1, 0]}>");
+    auto derived =
+        deriveLayout(*config, *config::IterationSpace::parse("26624x16384:pr"));
+    QVERIFY(derived.ok());
+    QCOMPARE(
+        derived->layout.print(),
+        std::string("#iree_vector_ext.nested_layout<subgroup_tile = [1, 1, "
+                    "1], batch_tile = [1, 1, 1], outer_tile = [1, 1, 1], "
+                    "thread_tile = [1, 64, 1], element_tile = [1, 1, 8], "
+                    "subgroup_strides = [0, 0, 0], thread_strides = [0, 1, "
+                    "0]>"));
+    QCOMPARE(derived->accumulatorLayout.threadTile, (V{1, 64}));
+    QCOMPARE(derived->reductionLoops[0].iterations, int64_t(32));
+    QCOMPARE(derived->reductionElementsPerSubgroup, int64_t(512));
+    QCOMPARE(derived->workgroupCount, int64_t(26624));
+  }
+
+  // iree_vector_ext seed: "A full example", vector<64x64xf16>.
+  void seedNestedLayout64x64() {
+    const NestedLayout layout =
+        makeLayout(seed64x64(), /*subgroups=*/4, /*lanes=*/64);
+    QCOMPARE(layout.shape(), (V{64, 64}));
+    QCOMPARE(layout.simtShape(),
+             (V{2, 16})); // "the actual shape is vector<2x16>"
+    QCOMPARE(layout.distributedShape(), (V{2, 4, 1, 1, 1, 4}));
+    // Subgroups 0 and 2 see the same slice, 1 and 3 the other.
+    QCOMPARE(layout.virtualSubgroupIds(0), (V{0, 0}));
+    QCOMPARE(layout.virtualSubgroupIds(1), (V{1, 0}));
+    QCOMPARE(layout.virtualSubgroupIds(2), (V{0, 0}));
+    QCOMPARE(layout.virtualSubgroupIds(3), (V{1, 0}));
+    // Threads 0, 1, 16 take thread slices [0,0], [1,0], [0,1].
+    QCOMPARE(layout.virtualLaneIds(0), (V{0, 0}));
+    QCOMPARE(layout.virtualLaneIds(1), (V{1, 0}));
+    QCOMPARE(layout.virtualLaneIds(16), (V{0, 1}));
+    const auto held = layout.elementsOf(0, 0);
+    QCOMPARE(held.size(), size_t(32));
+    QCOMPARE(held[0], (V{0, 0}));
+    QCOMPARE(held[3], (V{0, 3}));
+    QCOMPARE(held[4], (V{0, 16}));  // next batch along dim 1
+    QCOMPARE(held[16], (V{16, 0})); // next batch along dim 0
+    QCOMPARE(layout.elementsOf(0, 16)[0], (V{0, 4}));
+    // Element [0, 0] is held by lane 0 of subgroups 0 and 2 (replication).
+    const auto owners = layout.ownersOf({0, 0});
+    QCOMPARE(owners.size(), size_t(2));
+    QCOMPARE(owners[0].subgroup, int64_t(0));
+    QCOMPARE(owners[1].subgroup, int64_t(2));
+    QCOMPARE(owners[0].lane, int64_t(0));
+    QCOMPARE(owners[0].registerIndex, int64_t(0));
+    // Register order: row-major over [batch, outer, element].
+    const auto second = layout.ownersOf({16, 17});
+    QCOMPARE(second.front().lane, int64_t(0));
+    QCOMPARE(second.front().registerIndex, int64_t(4 * 4 + 1 * 4 + 1));
+    QVERIFY(layout.problems().empty());
+  }
+
+  // iree_vector_ext seed: subgroup order 0, 4, 1, 5, 2, 6, 3, 7 and its mod-4
+  // wrap.
+  void subgroupOrderAndWrap() {
+    const config::NestedLayoutAttr attr{{4, 2}, {1, 1}, {1, 1}, {1, 1},
+                                        {1, 1}, {1, 4}, {0, 0}};
+    const NestedLayout full = makeLayout(attr);
+    V order;
+    for (int64_t i = 0; i < 4; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        order.push_back(full.subgroupIdOf({i, j}));
+    QCOMPARE(order, (V{0, 4, 1, 5, 2, 6, 3, 7}));
+    QCOMPARE(full.subgroupCount(), int64_t(8));
+    const NestedLayout wrapped = makeLayout(attr, /*subgroups=*/4);
+    V owners;
+    for (int64_t i = 0; i < 4; ++i)
+      for (int64_t j = 0; j < 2; ++j) {
+        const auto o = wrapped.ownersOf({i, j});
+        QCOMPARE(o.size(), size_t(1));
+        owners.push_back(o.front().subgroup);
+      }
+    QCOMPARE(owners, (V{0, 0, 1, 1, 2, 2, 3, 3}));
+    QVERIFY(!wrapped.problems()
+                 .empty()); // "names 8 subgroups; the workgroup has 4"
+  }
+
+  // iree_vector_ext seed: outer_tile = [2, 1], thread_tile = [2, 5].
+  void outerTileDuplicatesTheThreadLayout() {
+    const NestedLayout layout =
+        makeLayout({{1, 1}, {1, 1}, {2, 1}, {2, 5}, {1, 1}, {0, 0}, {5, 1}});
+    QCOMPARE(layout.shape(), (V{4, 5}));
+    for (int64_t row = 0; row < 4; ++row)
+      for (int64_t col = 0; col < 5; ++col) {
+        const auto o = layout.ownersOf({row, col});
+        QCOMPARE(o.size(), size_t(1));
+        QCOMPARE(o.front().lane, (row % 2) * 5 + col);
+        QCOMPARE(o.front().registerIndex, row / 2);
+      }
+  }
+
+  void primaryOwnerAgreesWithOwnersOf() {
+    for (const auto &attr :
+         {seed64x64(),
+          config::NestedLayoutAttr{
+              {1, 2}, {3, 1}, {2, 1}, {4, 8}, {2, 2}, {0, 1}, {8, 1}},
+          config::NestedLayoutAttr{{2}, {2}, {2}, {16}, {4}, {1}, {1}}}) {
+      const NestedLayout layout = makeLayout(attr);
+      for (int64_t flat = 0; flat < layout.elementCount(); ++flat) {
+        Owner primary;
+        const auto all = layout.ownersOf(layout.unflatten(flat));
+        QCOMPARE(layout.primaryOwner(flat, primary), !all.empty());
+        if (all.empty())
+          continue;
+        QCOMPARE(primary.subgroup, all.front().subgroup);
+        QCOMPARE(primary.lane, all.front().lane);
+        QCOMPARE(primary.registerIndex, all.front().registerIndex);
+        // And the owner holds it: elementsOf lists it at that register.
+        QCOMPARE(layout.elementsOf(
+                     primary.subgroup,
+                     primary.lane)[static_cast<size_t>(primary.registerIndex)],
+                 layout.unflatten(flat));
+      }
+    }
+  }
+
+  void layoutProblems() {
+    const NestedLayout overlapping =
+        makeLayout({{1, 1}, {1, 1}, {1, 1}, {4, 4}, {1, 1}, {0, 0}, {1, 2}});
+    QVERIFY(!overlapping.problems().empty());
+    QVERIFY(!NestedLayout::create({{1}, {0}, {1}, {1}, {1}, {0}, {0}}).ok());
+  }
+
+  // iree_codegen seed: the xor_shuffle tables (per_phase 1 and 2) and the
+  // rotate_rows table (row_width 16, access_width 4).
+  void swizzleTables() {
+    auto xor1 = Swizzle::xorShuffle({16, 4, std::nullopt, std::nullopt});
+    QCOMPARE(rowsOf(*xor1, 4),
+             (std::vector<V>{
+                 {0, 1, 2, 3}, {1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}}));
+    auto xor2 = Swizzle::xorShuffle({16, 4, std::nullopt, 2});
+    QCOMPARE(rowsOf(*xor2, 4),
+             (std::vector<V>{
+                 {0, 1, 2, 3}, {0, 1, 2, 3}, {1, 0, 3, 2}, {1, 0, 3, 2}}));
+    auto rotate = Swizzle::rotateRows({16, 4});
+    QCOMPARE(rowsOf(*rotate, 4),
+             (std::vector<V>{
+                 {0, 1, 2, 3}, {3, 0, 1, 2}, {2, 3, 0, 1}, {1, 2, 3, 0}}));
+    for (int64_t row = 0; row < 8; ++row)
+      for (int64_t column = 0; column < 4; ++column) {
+        QCOMPARE(xor2->logicalColumn(row, xor2->physicalColumn(row, column)),
+                 column);
+        QCOMPARE(
+            rotate->logicalColumn(row, rotate->physicalColumn(row, column)),
+            column);
+      }
+    QCOMPARE(xor1->physicalOffset(1, 5), int64_t(16 + 0 * 4 + 1));
+    QVERIFY(!Swizzle::xorShuffle({16, 5, std::nullopt, std::nullopt}).ok());
+  }
+
+  void bankConflictsBeforeAndAfterTheSwizzle() {
+    // 64 lanes each read 8 f16 (16 bytes) from access column 0 of successive
+    // 128-element rows: every row starts on bank 0, so without a swizzle the
+    // 8 lanes of a phase collide 8 ways; xor_shuffle<128, 8> spreads them.
+    const auto accesses = columnMajorAccesses(64, 64, 8);
+    const BankModel banks = BankModel::forArch("gfx942");
+    const auto before =
+        analyzeBanks(accesses, 8, 2, Swizzle::identity(128, 8), banks);
+    const auto after = analyzeBanks(
+        accesses, 8, 2,
+        *Swizzle::xorShuffle({128, 8, std::nullopt, std::nullopt}), banks);
+    QCOMPARE(before.worstConflictDegree, int64_t(8));
+    QCOMPARE(after.worstConflictDegree, int64_t(1));
+    QCOMPARE(before.conflictDegreePerPhase.size(), size_t(8));
+    QCOMPARE(after.accesses[1].physicalColumn, int64_t(8));
+  }
+
+  // iree_gpu seed / IREEGPUAttrs: MFMA_F32_32x32x8_F16 lane shares.
+  void mfma32x32x8LaneShares() {
+    const MmaIntrinsic *mfma = findMmaIntrinsic("MFMA_F32_32x32x8_F16");
+    QVERIFY(mfma);
+    QCOMPARE(mfma->m, int64_t(32));
+    QCOMPARE(mfma->k, int64_t(8));
+    QCOMPARE(mfma->subgroupSize, int64_t(64));
+    QCOMPARE(mfma->lhs.elementsPerLane(), int64_t(4));
+    QCOMPARE(mfma->rhs.elementsPerLane(), int64_t(4));
+    QCOMPARE(mfma->acc.elementsPerLane(), int64_t(16));
+    QCOMPARE(mfma->lhs.shape(), (V{32, 8}));
+    QCOMPARE(mfma->acc.shape(), (V{32, 32}));
+    // Every operand element has exactly one lane.
+    for (MmaOperand operand :
+         {MmaOperand::Lhs, MmaOperand::Rhs, MmaOperand::Acc}) {
+      const FragmentLayout &f = mfma->fragment(operand);
+      const V shape = f.shape();
+      for (int64_t r = 0; r < shape[0]; ++r)
+        for (int64_t c = 0; c < shape[1]; ++c)
+          QCOMPARE(f.lanesAt({r, c}, 64).size(), size_t(1));
+    }
+    // The header's worked example: MFMA_I32_32x32x8_I8 ACC, lane 0 holds
+    // C[0..3, 0], C[8..11, 0], C[16..19, 0], C[24..27, 0].
+    const MmaIntrinsic *i8 = findMmaIntrinsic("MFMA_I32_32x32x8_I8");
+    QVERIFY(i8);
+    const auto lane0 = i8->acc.elementsOf(0);
+    QCOMPARE(lane0.size(), size_t(16));
+    std::vector<V> expected;
+    for (int64_t base : {0, 8, 16, 24})
+      for (int64_t r = base; r < base + 4; ++r)
+        expected.push_back({r, 0});
+    QCOMPARE(lane0, expected);
+    // col_major swaps the operand dims.
+    QCOMPARE(mfma->colMajor().lhs.thread, (V{2, 32}));
+    QVERIFY(mmaIntrinsics().size() >= 100);
+  }
+
+  void rooflineFloorOfTheF16Matmul() {
+    config::IterationSpace space =
+        *config::IterationSpace::parse("1024x1024x1024:ppr");
+    space.operands = {
+        {"f16", {0, 2}, false}, {"f16", {1, 2}, false}, {"f32", {0, 1}, true}};
+    auto floor = rooflineFloor(space, *config::builtinTarget("gfx942"));
+    QVERIFY(floor.ok());
+    QCOMPARE(floor->bytes, double(2 * (1 << 20) * 2 + 4 * (1 << 20)));
+    QCOMPARE(floor->operations, 2.0 * (1 << 30));
+    QCOMPARE(floor->computePeak, std::string("f16 matrix"));
+    QVERIFY(floor->floorSeconds > 0);
+    QCOMPARE(floor->boundBy, std::string("compute"));
+  }
+};
+
+QTEST_GUILESS_MAIN(LayoutTest)
+#include "tst_layout.moc"
