@@ -28,6 +28,8 @@ CPU_FLAGS=(--iree-hal-target-device=local --iree-hal-local-target-device-backend
 
 GPU_SOURCES=(matmul_f16_1024 reduction_4x6656x16384 softmax_f32 matmul_f32_small)
 CPU_SOURCES=(matmul_f32_small softmax_f32)
+# Sources whose compilation_info names an AMD intrinsic.
+ROCM_ONLY_SOURCES=(matmul_f16_vector_distribute)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -64,6 +66,9 @@ rm -f "$HERE"/rocm_gfx942/*.benchmark.mlir "$HERE"/cuda_sm_90/*.benchmark.mlir "
 for source in "${GPU_SOURCES[@]}"; do
   dump rocm_gfx942 "$source" "${ROCM_FLAGS[@]}"
   dump cuda_sm_90 "$source"
+done
+for source in "${ROCM_ONLY_SOURCES[@]}"; do
+  dump rocm_gfx942 "$source" "${ROCM_FLAGS[@]}"
 done
 for source in "${CPU_SOURCES[@]}"; do
   dump llvm_cpu "$source" "${CPU_FLAGS[@]}"

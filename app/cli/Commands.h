@@ -13,5 +13,7 @@ inline constexpr int kExitUsage = 2;
 int check(const QStringList &arguments);
 int convert(const QStringList &arguments);
 int mmaLayouts(const QStringList &arguments);
+int explain(const QStringList &arguments);
+int render(const QStringList &arguments);
 
 } // namespace tilescope::cli

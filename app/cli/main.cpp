@@ -14,11 +14,14 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QtGlobal>
 
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <memory>
+#include <string_view>
 
 using nlohmann::json;
 using namespace tilescope;
@@ -40,6 +43,10 @@ const char *kUsage =
     "  check               read and validate a lowering config (no IREE "
     "needed)\n"
     "  convert             rewrite a config for another IREE release\n"
+    "  explain             who holds what: a basis, a nested layout, an MMA,\n"
+    "                      a config on an iteration space, a swizzle\n"
+    "  render              draw a layout, config, MMA, swizzle or basis to\n"
+    "                      PNG, SVG or PDF (no display needed)\n"
     "  mma-layouts         MMA intrinsics and fragment layouts, as the loaded "
     "IREE reports them\n"
     "\n"
@@ -306,7 +313,16 @@ int dispatches(const QStringList &arguments) {
 } // namespace
 
 int main(int argc, char **argv) {
-  QCoreApplication application(argc, argv);
+  // Drawing needs a QGuiApplication; everything else a QCoreApplication.
+  // With no display, draw offscreen.
+  const bool drawing = argc > 1 && std::string_view(argv[1]) == "render";
+  if (drawing && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+      qEnvironmentVariableIsEmpty("DISPLAY") &&
+      qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  const std::unique_ptr<QCoreApplication> application =
+      drawing ? std::make_unique<QGuiApplication>(argc, argv)
+              : std::make_unique<QCoreApplication>(argc, argv);
   QCoreApplication::setOrganizationName(app::kOrganization);
   QCoreApplication::setApplicationName(app::kApplication);
 
@@ -331,6 +347,10 @@ int main(int argc, char **argv) {
     return cli::convert(commandArguments);
   if (command == "mma-layouts")
     return cli::mmaLayouts(commandArguments);
+  if (command == "explain")
+    return cli::explain(commandArguments);
+  if (command == "render")
+    return cli::render(commandArguments);
   std::cerr << "tilescope-cli: unknown command '" << command.toStdString()
             << "'\n\n"
             << kUsage;

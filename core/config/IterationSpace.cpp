@@ -105,10 +105,21 @@ Result<IterationSpace> IterationSpace::parse(std::string_view text) {
   return space;
 }
 
-Result<IterationSpace>
-IterationSpace::fromLinalgOp(const std::string &indexingMaps,
-                             const std::string &iteratorTypes,
-                             const std::vector<std::string> &operandTypes) {
+Result<IterationSpace> IterationSpace::fromLinalgOp(
+    const std::string &givenMaps, const std::string &givenIterators,
+    const std::vector<std::string> &operandTypes, const std::string &opName) {
+  std::string indexingMaps = givenMaps;
+  std::string iteratorTypes = givenIterators;
+  if (indexingMaps.empty() && opName == "linalg.matmul") {
+    indexingMaps = "[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, "
+                   "d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]";
+    iteratorTypes = "[parallel, parallel, reduction]";
+  } else if (indexingMaps.empty() && opName == "linalg.batch_matmul") {
+    indexingMaps = "[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, "
+                   "affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, "
+                   "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]";
+    iteratorTypes = "[parallel, parallel, parallel, reduction]";
+  }
   IterationSpace space;
   static const std::regex kind(R"re("?(parallel|reduction)"?)re");
   for (auto it = std::sregex_iterator(iteratorTypes.begin(),

@@ -37,12 +37,13 @@ struct IterationSpace {
   // "4x6656x16384:ppr" (kinds optional, default parallel), "?x128:pr".
   static Result<IterationSpace> parse(std::string_view text);
   // From a linalg op as IREE printed it: indexing_maps and iterator_types
-  // attribute text, operand and result types. Named contractions without
-  // indexing maps are not supported yet.
+  // attribute text, operand and result types. linalg.matmul and
+  // linalg.batch_matmul printed without maps get their default maps.
   static Result<IterationSpace>
   fromLinalgOp(const std::string &indexingMaps,
                const std::string &iteratorTypes,
-               const std::vector<std::string> &operandTypes);
+               const std::vector<std::string> &operandTypes,
+               const std::string &opName = "");
 
   std::string toString() const; // "4x6656x16384:ppr"
 };

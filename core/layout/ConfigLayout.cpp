@@ -2,6 +2,7 @@
 
 #include "core/config/Validation.h"
 #include "core/layout/Basis.h"
+#include "core/layout/MmaLayouts.h"
 
 #include <algorithm>
 
@@ -232,6 +233,77 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
   }
   if (!anyReduction)
     result.reductionElementsPerSubgroup = result.reductionElementsPerThread = 0;
+  return result;
+}
+
+Result<ContractionLayouts>
+deriveContractionLayouts(const config::LoweringConfig &cfg,
+                         const config::IterationSpace &space) {
+  auto mma = cfg.mmaKind();
+  if (!mma)
+    return Error{"the config has no mma_kind"};
+  const MmaIntrinsic *found = findMmaIntrinsic(mma->intrinsic);
+  if (!found)
+    return Error{"unknown intrinsic " + mma->intrinsic};
+  const MmaIntrinsic intrinsic = mma->colMajor ? found->colMajor() : *found;
+  if (intrinsic.lhs.outer.size() != 2)
+    return Error{mma->intrinsic + " has no 2-D fragment layout; block and "
+                                  "layout-less intrinsics are not drawn yet"};
+  auto dims = config::inferContraction(space);
+  if (!dims)
+    return Error{"the op is not a contraction (needs LHS, RHS and ACC maps "
+                 "with M, N and K dimensions)"};
+  const size_t rank = space.rank();
+  const auto workgroup =
+      sizesOr(cfg.tileSizes(config::TilingLevel::Workgroup), rank);
+  const auto reduction =
+      sizesOr(cfg.tileSizes(config::TilingLevel::Reduction), rank);
+  ContractionLayouts result;
+  result.intrinsic = intrinsic.name;
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t tile = space.isReduction(d) ? reduction[d] : workgroup[d];
+    result.bounds.push_back(tile > 0 ? std::min(tile, space.bounds[d])
+                                     : space.bounds[d]);
+  }
+  std::vector<int64_t> sgTile, sgStride;
+  std::vector<std::string> notes;
+  basisTiles(cfg.subgroupBasis(), rank, sgTile, sgStride, notes,
+             "subgroup_basis");
+  if (!notes.empty())
+    return Error{notes.front()};
+  const int m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
+
+  // Operand dimension -> which fragment dimension (0 or 1) it carries.
+  auto build = [&](const config::OperandAccess &operand,
+                   const FragmentLayout &fragment, int first, int second) {
+    config::NestedLayoutAttr layout;
+    for (int loop : operand.dims) {
+      const size_t d = static_cast<size_t>(std::max(loop, 0));
+      const int f = loop == first ? 0 : loop == second ? 1 : -1;
+      const int64_t outer = f < 0 ? 1 : fragment.outer[static_cast<size_t>(f)];
+      const int64_t thread =
+          f < 0 ? 1 : fragment.thread[static_cast<size_t>(f)];
+      const int64_t tstride =
+          f < 0 ? 0 : fragment.tstrides[static_cast<size_t>(f)];
+      const int64_t element =
+          f < 0 ? 1 : fragment.element[static_cast<size_t>(f)];
+      // K is never split across subgroups.
+      const int64_t subgroup = loop == k ? 1 : sgTile[d];
+      const int64_t bound = loop < 0 ? 1 : result.bounds[d];
+      layout.subgroupTile.push_back(subgroup);
+      layout.batchTile.push_back(std::max<int64_t>(
+          ceilDiv(bound, subgroup * outer * thread * element), 1));
+      layout.outerTile.push_back(outer);
+      layout.threadTile.push_back(thread);
+      layout.elementTile.push_back(element);
+      layout.subgroupStrides.push_back(subgroup == 1 ? 0 : sgStride[d]);
+      layout.threadStrides.push_back(thread == 1 ? 0 : tstride);
+    }
+    return layout;
+  };
+  result.lhs = build(space.operands[0], intrinsic.lhs, m, k);
+  result.rhs = build(space.operands[1], intrinsic.rhs, k, n);
+  result.acc = build(space.operands[2], intrinsic.acc, m, n);
   return result;
 }
 

@@ -58,6 +58,19 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &config,
                                    const config::IterationSpace &space,
                                    const DeriveOptions &options = {});
 
+// A contraction with mma_kind under VectorDistribute: the operand layouts
+// IREE's getContractionLayout derives (subgroup tiles from subgroup_basis,
+// the intrinsic's fragment on the innermost M/N/K dimensions, batches for
+// the rest), over each operand's own dimensions.
+struct ContractionLayouts {
+  config::NestedLayoutAttr lhs, rhs, acc;
+  std::string intrinsic;
+  std::vector<int64_t> bounds; // per loop dimension: workgroup / reduction tile
+};
+Result<ContractionLayouts>
+deriveContractionLayouts(const config::LoweringConfig &config,
+                         const config::IterationSpace &space);
+
 // expand_dims applied to a space (reassociation, `?` inferred); an error
 // says why IREE 3.11 would ignore it.
 Result<config::IterationSpace> expandSpace(const config::IterationSpace &space,

@@ -542,14 +542,14 @@ private slots:
         QVERIFY(document.ok());
         const iree::Dispatch &dispatch = document->dispatches.front();
         for (const iree::RootOp &op : dispatch.rootOps) {
-          if (op.loweringConfig.empty() || !op.rootOpSet)
+          if (op.loweringConfig.empty())
             continue;
           ValidationContext context;
           context.translationInfo = translation(dispatch.translationInfo);
           context.target = *gpuTargetFromText(dispatch.target);
           std::vector<std::string> types = op.operandTypes;
-          auto space = IterationSpace::fromLinalgOp(op.indexingMaps,
-                                                    op.iteratorTypes, types);
+          auto space = IterationSpace::fromLinalgOp(
+              op.indexingMaps, op.iteratorTypes, types, op.name);
           if (space)
             context.iterationSpace = *space;
           const auto problems =

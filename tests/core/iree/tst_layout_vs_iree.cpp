@@ -109,18 +109,25 @@ private slots:
     }
   }
 
-  // Compile the VectorDistribute reduction example with IREE, print the IR
-  // after iree-llvmgpu-configure-tensor-layouts, and find our derived layout
-  // among IREE's to_layout ops.
+  // Compile each VectorDistribute example with IREE, print the IR after
+  // iree-llvmgpu-configure-tensor-layouts, and compare IREE's to_layout ops
+  // with the layouts Tilescope derives for the root op's config.
+  void configureTensorLayoutsAgrees_data() {
+    QTest::addColumn<QString>("example");
+    QTest::newRow("reduction")
+        << "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
+    QTest::newRow("contraction")
+        << "rocm_gfx942/matmul_f16_vector_distribute_dispatch_0.benchmark.mlir";
+  }
+
   void configureTensorLayoutsAgrees() {
-    const auto example =
-        test::examplesDir() /
-        "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
+    QFETCH(QString, example);
+    const auto path = test::examplesDir() / example.toStdString();
     QTemporaryDir dir;
     jobs::ProcessSpec spec;
     spec.program = *test::projectIree().tool(iree::kIreeCompile);
     spec.arguments = {
-        example.string(), "-o", dir.filePath("out.vmfb").toStdString(),
+        path.string(), "-o", dir.filePath("out.vmfb").toStdString(),
         "--mlir-print-ir-after=iree-llvmgpu-configure-tensor-layouts",
         "--mlir-disable-threading"};
     spec.timeout = std::chrono::minutes(5);
@@ -137,25 +144,41 @@ private slots:
     QVERIFY2(!ireeLayouts.empty(), "IREE printed no to_layout");
 
     iree::DocumentParser parser(test::projectCompiler());
-    auto document = parser.parseFile(example);
+    auto document = parser.parseFile(path);
     QVERIFY(document.ok());
-    const iree::RootOp &root = document->dispatches.front().rootOps.front();
+    const auto &rootOps = document->dispatches.front().rootOps;
+    // The tuner's root op, or (for a user's compilation_info, which IREE
+    // does not mark) the op carrying the lowering_config.
+    auto root = std::find_if(
+        rootOps.begin(), rootOps.end(),
+        [](const iree::RootOp &op) { return op.rootOpSet.has_value(); });
+    if (root == rootOps.end())
+      root = std::find_if(
+          rootOps.begin(), rootOps.end(),
+          [](const iree::RootOp &op) { return !op.loweringConfig.empty(); });
+    QVERIFY(root != rootOps.end());
     auto space = config::IterationSpace::fromLinalgOp(
-        root.indexingMaps, root.iteratorTypes, root.operandTypes);
-    QVERIFY(space.ok());
-    auto config = config::LoweringConfig::parse(root.loweringConfig);
+        root->indexingMaps, root->iteratorTypes, root->operandTypes,
+        root->name);
+    QVERIFY2(space.ok(), space.ok() ? "" : space.error().c_str());
+    auto config = config::LoweringConfig::parse(root->loweringConfig);
     QVERIFY(config.ok());
-    auto derived = layout::deriveLayout(*config, *space);
-    QVERIFY2(derived.ok(), derived.ok() ? "" : derived.error().c_str());
-    // Every layout IREE gave is one Tilescope derives: the op's and its
-    // accumulator's.
-    const std::set<std::string> ours = {derived->layout.print(),
-                                        derived->accumulatorLayout.print()};
+    std::set<std::string> ours;
+    if (config->mmaKind()) {
+      auto layouts = layout::deriveContractionLayouts(*config, *space);
+      QVERIFY2(layouts.ok(), layouts.ok() ? "" : layouts.error().c_str());
+      ours = {layouts->lhs.print(), layouts->rhs.print(), layouts->acc.print()};
+    } else {
+      auto derived = layout::deriveLayout(*config, *space);
+      QVERIFY2(derived.ok(), derived.ok() ? "" : derived.error().c_str());
+      ours = {derived->layout.print(), derived->accumulatorLayout.print()};
+    }
+    std::string oursText;
+    for (const std::string &layout : ours)
+      oursText += "\n  " + layout;
     for (const std::string &theirs : ireeLayouts)
       QVERIFY2(ours.count(theirs),
-               ("IREE: " + theirs + "\nours: " + derived->layout.print() +
-                "\n      " + derived->accumulatorLayout.print())
-                   .c_str());
+               ("IREE: " + theirs + "\nours:" + oursText).c_str());
     QCOMPARE(ours.size(), ireeLayouts.size());
   }
 };

@@ -141,6 +141,31 @@ private slots:
     QCOMPARE(derived->workgroupCount, int64_t(26624));
   }
 
+  // IREE-NOTES 3.3 / configure_tensor_layout.mlir: MFMA_F32_32x32x8_F16 on a
+  // 96x64x16 matmul.
+  void contractionLayoutOfTheLitTest() {
+    auto config = config::LoweringConfig::parse(
+        "#iree_gpu.lowering_config<{mma_kind = "
+        "#iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>, reduction = [0, 0, 16], "
+        "subgroup_basis = [[1, 1, 1], [0, 1, 2]], workgroup = [96, 64, 0]}>");
+    config::IterationSpace space =
+        *config::IterationSpace::parse("96x64x16:ppr");
+    space.operands = {
+        {"f16", {0, 2}, false}, {"f16", {2, 1}, false}, {"f32", {0, 1}, true}};
+    auto layouts = deriveContractionLayouts(*config, space);
+    QVERIFY2(layouts.ok(), layouts.ok() ? "" : layouts.error().c_str());
+    QCOMPARE(layouts->lhs.batchTile, (V{3, 2}));
+    QCOMPARE(layouts->lhs.threadTile, (V{32, 2}));
+    QCOMPARE(layouts->lhs.elementTile, (V{1, 4}));
+    QCOMPARE(layouts->lhs.threadStrides, (V{1, 32}));
+    QCOMPARE(layouts->lhs.subgroupStrides, (V{0, 0}));
+    QCOMPARE(layouts->acc.batchTile, (V{3, 2}));
+    QCOMPARE(layouts->acc.outerTile, (V{4, 1}));
+    QCOMPARE(layouts->acc.threadTile, (V{2, 32}));
+    QCOMPARE(layouts->acc.elementTile, (V{4, 1}));
+    QCOMPARE(layouts->acc.threadStrides, (V{32, 1}));
+  }
+
   // iree_vector_ext seed: "A full example", vector<64x64xf16>.
   void seedNestedLayout64x64() {
     const NestedLayout layout =

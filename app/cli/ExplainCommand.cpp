@@ -1,0 +1,334 @@
+// tilescope-cli explain: who holds what, in words (or --json).
+//
+//   explain --basis '[[16, 4], [1, 0]]' --thread 42
+//   explain --layout '#iree_vector_ext.nested_layout<...>' [--element 3,17]
+//           [--subgroup 0 --lane 5] [--subgroups 4 --subgroup-size 64]
+//   explain --mma MFMA_F32_32x32x8_F16 [--operand acc] [--lane 0]
+//   explain --config '...' --iteration-space 4x6656x16384:ppr
+//           [--target gfx942 --types f16,f32]
+//   explain --swizzle '#iree_codegen.xor_shuffle<128, 8>' --access column
+#include "app/cli/Commands.h"
+#include "app/cli/LayoutInputs.h"
+#include "core/config/TargetAttribute.h"
+#include "core/export/ConfigJson.h"
+#include "core/layout/Basis.h"
+#include "core/layout/ConfigLayout.h"
+#include "core/layout/MmaLayouts.h"
+#include "core/layout/NestedLayout.h"
+#include "core/layout/Roofline.h"
+#include "core/layout/Swizzle.h"
+
+#include <QCommandLineParser>
+
+#include <iostream>
+#include <sstream>
+
+using nlohmann::json;
+
+namespace tilescope::cli {
+namespace {
+
+std::string list(const std::vector<int64_t> &values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
+}
+
+int explainBasis(const LayoutInputs &in, bool asJson) {
+  auto basis = in.basis();
+  if (!basis)
+    return fail("--basis", basis.error());
+  auto map = layout::BasisMap::create(*basis);
+  if (!map)
+    return fail("--basis", map.error());
+  std::vector<int64_t> ids;
+  if (in.thread)
+    ids.push_back(*in.thread);
+  else
+    for (int64_t id = 0; id < std::min<int64_t>(map->idCount(), 256); ++id)
+      ids.push_back(id);
+  json out = {{"counts", basis->counts},
+              {"mapping", basis->mapping},
+              {"sizes", map->sizes()},
+              {"strides", map->strides()},
+              {"threads", json::array()}};
+  for (int64_t id : ids) {
+    if (id < 0 || id >= map->idCount())
+      return fail("--thread", "thread " + std::to_string(id) +
+                                  " is outside the basis (" +
+                                  std::to_string(map->idCount()) + " threads)");
+    out["threads"].push_back({{"thread", id},
+                              {"digits", map->digits(id)},
+                              {"iteration", map->coordinates(id)}});
+    if (!asJson)
+      std::cout << "thread " << id << " -> basis digits "
+                << list(map->digits(id)) << " -> iteration "
+                << list(map->coordinates(id)) << "\n";
+  }
+  if (asJson)
+    std::cout << out.dump(2) << "\n";
+  else
+    std::cout << "(iteration dimension i takes digit mapping[i]; sizes "
+              << list(map->sizes()) << ", strides " << list(map->strides())
+              << ")\n";
+  return kExitOk;
+}
+
+int explainLayout(const LayoutInputs &in, bool asJson) {
+  auto created = in.nestedLayout();
+  if (!created)
+    return fail("--layout", created.error());
+  const layout::NestedLayout &layout = *created;
+  json out = {{"shape", layout.shape()},
+              {"distributed_shape", layout.distributedShape()},
+              {"simt_shape", layout.simtShape()},
+              {"registers_per_thread", layout.registersPerThread()},
+              {"subgroups", layout.subgroupCount()},
+              {"subgroup_size", layout.subgroupSize()},
+              {"problems", layout.problems()}};
+  std::ostringstream text;
+  text << "vector shape " << list(layout.shape()) << ", "
+       << layout.subgroupCount() << " subgroup(s) x " << layout.subgroupSize()
+       << " lanes\n"
+       << "each thread holds vector" << list(layout.simtShape())
+       << " (distributed shape [batch, outer, element] = "
+       << list(layout.distributedShape()) << ", " << layout.registersPerThread()
+       << " registers)\n";
+  if (in.element) {
+    const auto owners = layout.ownersOf(*in.element);
+    json list_ = json::array();
+    text << "element " << list(*in.element) << ":";
+    if (owners.empty())
+      text << " no owner\n";
+    for (const layout::Owner &o : owners) {
+      list_.push_back({{"subgroup", o.subgroup},
+                       {"lane", o.lane},
+                       {"register", o.registerIndex}});
+      text << "\n  subgroup " << o.subgroup << ", lane " << o.lane
+           << ", register " << o.registerIndex;
+    }
+    if (!owners.empty())
+      text << (owners.size() > 1 ? "\n  (replicated)\n" : "\n");
+    const layout::TileCoordinates c = layout.decompose(*in.element);
+    text << "  tiles: subgroup " << list(c.subgroup) << " batch "
+         << list(c.batch) << " outer " << list(c.outer) << " thread "
+         << list(c.thread) << " element " << list(c.element) << "\n";
+    out["owners"] = list_;
+  }
+  if (in.lane) {
+    const int64_t subgroup = in.subgroup.value_or(0);
+    const auto held = layout.elementsOf(subgroup, *in.lane);
+    json elements = json::array();
+    text << "subgroup " << subgroup << ", lane " << *in.lane
+         << " holds (register order):";
+    for (size_t r = 0; r < held.size(); ++r) {
+      elements.push_back(held[r]);
+      if (r < 64)
+        text << (r % 8 == 0 ? "\n  " : " ") << list(held[r]);
+    }
+    if (held.size() > 64)
+      text << "\n  ... " << held.size() - 64 << " more";
+    text << "\n";
+    out["elements"] = elements;
+  }
+  for (const std::string &problem : layout.problems())
+    text << "note: " << problem << "\n";
+  std::cout << (asJson ? out.dump(2) + "\n" : text.str());
+  return kExitOk;
+}
+
+int explainMma(const LayoutInputs &in, bool asJson) {
+  const layout::MmaIntrinsic *found = layout::findMmaIntrinsic(in.mma);
+  if (!found)
+    return fail("--mma", "unknown intrinsic '" + in.mma +
+                             "' (tilescope-cli mma-layouts lists them)");
+  const layout::MmaIntrinsic intrinsic =
+      in.colMajor ? found->colMajor() : *found;
+  json out = {{"name", intrinsic.name},
+              {"m", intrinsic.m},
+              {"n", intrinsic.n},
+              {"k", intrinsic.k},
+              {"subgroup_size", intrinsic.subgroupSize}};
+  std::ostringstream text;
+  text << intrinsic.name << (in.colMajor ? " (col_major)" : "") << ": M "
+       << intrinsic.m << ", N " << intrinsic.n << ", K " << intrinsic.k
+       << ", subgroup of " << intrinsic.subgroupSize << "\n";
+  for (layout::MmaOperand operand :
+       {layout::MmaOperand::Lhs, layout::MmaOperand::Rhs,
+        layout::MmaOperand::Acc}) {
+    if (in.operand && *in.operand != operand)
+      continue;
+    const layout::FragmentLayout &f = intrinsic.fragment(operand);
+    out[layout::toString(operand)] = {
+        {"outer", f.outer},       {"thread", f.thread},
+        {"tstrides", f.tstrides}, {"element", f.element},
+        {"shape", f.shape()},     {"elements_per_lane", f.elementsPerLane()}};
+    text << layout::toString(operand) << " " << list(f.shape()) << ": outer "
+         << list(f.outer) << " thread " << list(f.thread) << " tstrides "
+         << list(f.tstrides) << " element " << list(f.element) << " -> "
+         << f.elementsPerLane() << " per lane\n";
+    if (in.lane) {
+      const auto held = f.elementsOf(*in.lane);
+      text << "  lane " << *in.lane << " holds:";
+      for (const auto &e : held)
+        text << " " << list(e);
+      text << "\n";
+      out[layout::toString(operand)]["lane_elements"] = held;
+    }
+  }
+  std::cout << (asJson ? out.dump(2) + "\n" : text.str());
+  return kExitOk;
+}
+
+int explainConfig(const LayoutInputs &in, bool asJson) {
+  auto config = in.loweringConfig();
+  if (!config)
+    return fail("--config", config.error());
+  auto space = in.iterationSpace();
+  if (!space)
+    return fail("--iteration-space", space.error());
+  layout::DeriveOptions options;
+  options.ireeRelease = in.ireeRelease;
+  options.subgroupSize = in.subgroupSize;
+  auto derived = layout::deriveLayout(*config, *space, options);
+  if (!derived)
+    return fail("--config", derived.error());
+  json out = {{"iteration_space", exporting::toJson(derived->space)},
+              {"workgroup_tile", derived->workgroupTile},
+              {"workgroup_counts", derived->workgroupCounts},
+              {"workgroup_count", derived->workgroupCount},
+              {"layout", derived->layout.print()},
+              {"accumulator_layout", derived->accumulatorLayout.print()},
+              {"notes", derived->notes}};
+  std::ostringstream text;
+  text << "iteration space " << derived->space.toString() << "\n"
+       << "workgroup tile " << list(derived->workgroupTile) << ", grid "
+       << list(derived->workgroupCounts) << " = " << derived->workgroupCount
+       << " workgroups\n";
+  json loops = json::array();
+  for (const layout::ReductionLoop &loop : derived->reductionLoops) {
+    text << "partial-reduction loop over d" << loop.dimension << ": "
+         << loop.size << " / " << loop.chunk << " = " << loop.iterations
+         << " iterations\n";
+    loops.push_back({{"dimension", loop.dimension},
+                     {"size", loop.size},
+                     {"chunk", loop.chunk},
+                     {"iterations", loop.iterations}});
+  }
+  out["reduction_loops"] = loops;
+  if (derived->reductionElementsPerSubgroup > 0) {
+    text << "per iteration: " << derived->reductionElementsPerSubgroup
+         << " reduction elements per subgroup, "
+         << derived->reductionElementsPerThread << " per thread\n";
+    out["reduction_elements_per_subgroup"] =
+        derived->reductionElementsPerSubgroup;
+    out["reduction_elements_per_thread"] = derived->reductionElementsPerThread;
+  }
+  text << "layout (";
+  for (size_t i = 0; i < derived->dimensions.size(); ++i)
+    text << (i ? ", " : "") << derived->dimensions[i].name;
+  text << "): " << derived->layout.print() << "\n";
+  if (!derived->accumulatorLayout.subgroupTile.empty())
+    text << "accumulator: " << derived->accumulatorLayout.print() << "\n";
+  for (const std::string &note : derived->notes)
+    text << "note: " << note << "\n";
+  if (auto target = in.target()) {
+    if (!space->operands.empty()) {
+      auto floor = layout::rooflineFloor(*space, *target);
+      if (floor) {
+        text << "roofline floor on " << target->arch << ": "
+             << floor->floorSeconds * 1e6 << " us (" << floor->boundBy
+             << "-bound: " << floor->bytes / 1e6 << " MB at peak bandwidth, "
+             << floor->operations / 1e9 << " G"
+             << " ops at " << floor->computePeak << " peak)\n";
+        out["roofline"] = {{"bytes", floor->bytes},
+                           {"operations", floor->operations},
+                           {"memory_seconds", floor->memorySeconds},
+                           {"compute_seconds", floor->computeSeconds},
+                           {"floor_seconds", floor->floorSeconds},
+                           {"bound_by", floor->boundBy}};
+      } else {
+        text << "roofline: " << floor.error() << "\n";
+      }
+    }
+  }
+  std::cout << (asJson ? out.dump(2) + "\n" : text.str());
+  return kExitOk;
+}
+
+int explainSwizzle(const LayoutInputs &in, bool asJson) {
+  auto swizzle = in.swizzle();
+  if (!swizzle)
+    return fail("--swizzle", swizzle.error());
+  const auto accesses = in.accesses(*swizzle);
+  const layout::BankModel banks = in.bankModel();
+  const auto before = layout::analyzeBanks(
+      accesses, swizzle->accessWidth(), in.elementBytes,
+      layout::Swizzle::identity(swizzle->rowWidth(), swizzle->accessWidth()),
+      banks);
+  const auto after = layout::analyzeBanks(accesses, swizzle->accessWidth(),
+                                          in.elementBytes, *swizzle, banks);
+  json out = {{"swizzle", swizzle->describe()},
+              {"worst_conflict_before", before.worstConflictDegree},
+              {"worst_conflict_after", after.worstConflictDegree},
+              {"conflicts_per_phase_before", before.conflictDegreePerPhase},
+              {"conflicts_per_phase_after", after.conflictDegreePerPhase}};
+  std::ostringstream text;
+  text << swizzle->describe() << ", " << accesses.size() << " lanes reading "
+       << swizzle->accessWidth() << " x " << in.elementBytes
+       << "-byte elements (" << in.accessPattern << "), " << banks.bankCount
+       << " banks of " << banks.bankWidthBytes << " bytes\n"
+       << "worst bank conflict: " << before.worstConflictDegree
+       << "-way before, " << after.worstConflictDegree << "-way after\n";
+  for (size_t i = 0; i < after.accesses.size() && i < 16; ++i) {
+    const auto &a = after.accesses[i];
+    text << "  lane " << a.lane << ": row " << a.row << ", column " << a.column
+         << " -> column " << a.physicalColumn << ", bank " << a.firstBank
+         << "\n";
+  }
+  std::cout << (asJson ? out.dump(2) + "\n" : text.str());
+  return kExitOk;
+}
+
+} // namespace
+
+int explain(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli explain: who holds what. Give one of --basis, --layout, "
+      "--mma, --config, --swizzle.");
+  parser.addHelpOption();
+  LayoutOptions options;
+  options.addTo(parser);
+  const QCommandLineOption jsonOption("json", "Print JSON.");
+  parser.addOption(jsonOption);
+  if (!parser.parse(arguments)) {
+    std::cerr << "tilescope-cli explain: " << parser.errorText().toStdString()
+              << "\n";
+    return kExitUsage;
+  }
+  if (parser.isSet("help")) {
+    std::cout << parser.helpText().toStdString();
+    return kExitOk;
+  }
+  auto inputs = options.read(parser);
+  if (!inputs)
+    return fail("explain", inputs.error());
+  const bool asJson = parser.isSet(jsonOption);
+  switch (inputs->kind) {
+  case LayoutInputs::Kind::Basis:
+    return explainBasis(*inputs, asJson);
+  case LayoutInputs::Kind::Layout:
+    return explainLayout(*inputs, asJson);
+  case LayoutInputs::Kind::Mma:
+    return explainMma(*inputs, asJson);
+  case LayoutInputs::Kind::Config:
+    return explainConfig(*inputs, asJson);
+  case LayoutInputs::Kind::Swizzle:
+    return explainSwizzle(*inputs, asJson);
+  }
+  return kExitUsage;
+}
+
+} // namespace tilescope::cli

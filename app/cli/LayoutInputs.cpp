@@ -1,0 +1,244 @@
+#include "app/cli/LayoutInputs.h"
+
+#include "core/config/TargetAttribute.h"
+#include "core/config/TranslationInfo.h"
+#include "core/util/Numbers.h"
+
+#include <iostream>
+
+namespace tilescope::cli {
+namespace {
+
+Result<std::vector<int64_t>> integers(const QString &text, QChar separator,
+                                      const char *what) {
+  std::vector<int64_t> values;
+  for (const QString &part : text.split(separator)) {
+    auto value = parseInt64(part.trimmed().toStdString());
+    if (!value)
+      return Error{std::string(what) + " '" + text.toStdString() + "': '" +
+                   part.toStdString() + "' is not an integer"};
+    values.push_back(*value);
+  }
+  return values;
+}
+
+Result<int64_t> integer(const QString &text, const char *what) {
+  auto value = parseInt64(text.trimmed().toStdString());
+  if (!value)
+    return Error{std::string(what) + " '" + text.toStdString() +
+                 "' is not an integer"};
+  return *value;
+}
+
+} // namespace
+
+int fail(const std::string &what, const std::string &message) {
+  std::cerr << "tilescope-cli: " << what << ": " << message << "\n";
+  return kExitFailure;
+}
+
+void LayoutOptions::addTo(QCommandLineParser &parser) const {
+  parser.addOptions({basis,  layout,  mma,       colMajor,     operand,
+                     config, swizzle, element,   thread,       subgroup,
+                     lane,   shape,   subgroups, subgroupSize, iterationSpace,
+                     types,  target,  release,   access,       elementBytes,
+                     lanes,  step});
+}
+
+Result<LayoutInputs>
+LayoutOptions::read(const QCommandLineParser &parser) const {
+  LayoutInputs in;
+  int kinds = 0;
+  for (const auto &[option, kind] :
+       {std::pair{&basis, LayoutInputs::Kind::Basis},
+        std::pair{&layout, LayoutInputs::Kind::Layout},
+        std::pair{&mma, LayoutInputs::Kind::Mma},
+        std::pair{&config, LayoutInputs::Kind::Config},
+        std::pair{&swizzle, LayoutInputs::Kind::Swizzle}}) {
+    if (!parser.isSet(*option))
+      continue;
+    ++kinds;
+    in.kind = kind;
+    (kind == LayoutInputs::Kind::Mma ? in.mma : in.text) =
+        parser.value(*option).toStdString();
+  }
+  if (kinds != 1)
+    return Error{
+        "give exactly one of --basis, --layout, --mma, --config, --swizzle"};
+  in.colMajor = parser.isSet(colMajor);
+  if (parser.isSet(operand)) {
+    const QString name = parser.value(operand).toLower();
+    if (name == "lhs")
+      in.operand = layout::MmaOperand::Lhs;
+    else if (name == "rhs")
+      in.operand = layout::MmaOperand::Rhs;
+    else if (name == "acc")
+      in.operand = layout::MmaOperand::Acc;
+    else
+      return Error{"--operand must be lhs, rhs or acc, not '" +
+                   name.toStdString() + "'"};
+  }
+  auto readInteger = [&](const QCommandLineOption &option, const char *what,
+                         std::optional<int64_t> &out) -> std::optional<Error> {
+    if (!parser.isSet(option))
+      return std::nullopt;
+    auto value = integer(parser.value(option), what);
+    if (!value)
+      return Error{value.error()};
+    out = *value;
+    return std::nullopt;
+  };
+  std::optional<int64_t> count, size, bytes, laneCount, stepValue;
+  for (auto error : {readInteger(thread, "--thread", in.thread),
+                     readInteger(subgroup, "--subgroup", in.subgroup),
+                     readInteger(lane, "--lane", in.lane),
+                     readInteger(subgroups, "--subgroups", count),
+                     readInteger(subgroupSize, "--subgroup-size", size),
+                     readInteger(elementBytes, "--element-bytes", bytes),
+                     readInteger(lanes, "--lanes", laneCount),
+                     readInteger(step, "--step", stepValue)})
+    if (error)
+      return *error;
+  in.subgroups = count.value_or(0);
+  in.subgroupSize = size.value_or(0);
+  in.elementBytes = bytes.value_or(2);
+  in.lanes = laneCount.value_or(64);
+  in.step = stepValue.value_or(0);
+  if (in.elementBytes <= 0 || in.lanes <= 0 || in.lanes > 4096 ||
+      in.subgroups < 0 || in.subgroupSize < 0 || in.subgroups > 65536 ||
+      in.subgroupSize > 4096)
+    return Error{
+        "--element-bytes, --lanes, --subgroups and --subgroup-size must be "
+        "positive and reasonable (lanes <= 4096, subgroups <= 65536)"};
+  if (parser.isSet(element)) {
+    auto index = integers(parser.value(element), ',', "--element");
+    if (!index)
+      return Error{index.error()};
+    in.element = *index;
+  }
+  if (parser.isSet(shape)) {
+    auto sizes = integers(parser.value(shape), 'x', "--shape");
+    if (!sizes)
+      return Error{sizes.error()};
+    in.shape = *sizes;
+  }
+  in.iterationSpaceText = parser.value(iterationSpace).toStdString();
+  in.typesText = parser.value(types).toStdString();
+  in.targetText = parser.value(target).toStdString();
+  in.ireeRelease = parser.value(release).toStdString();
+  in.accessPattern = parser.value(access).toStdString();
+  if (in.accessPattern != "column" && in.accessPattern != "row")
+    return Error{"--access must be column or row"};
+  return in;
+}
+
+Result<config::Basis> LayoutInputs::basis() const {
+  auto attribute = config::parseResolvedAttribute(text);
+  if (!attribute)
+    return Error{attribute.error()};
+  return config::basisFromAttribute(*attribute, "--basis");
+}
+
+Result<layout::NestedLayout> LayoutInputs::nestedLayout() const {
+  auto attr = config::NestedLayoutAttr::parse(text);
+  if (!attr)
+    return Error{attr.error()};
+  auto created = layout::NestedLayout::create(*attr, subgroups, subgroupSize);
+  if (!created)
+    return created;
+  if (shape && *shape != created->shape()) {
+    std::string products, given;
+    for (int64_t v : created->shape())
+      products += (products.empty() ? "" : "x") + std::to_string(v);
+    for (int64_t v : *shape)
+      given += (given.empty() ? "" : "x") + std::to_string(v);
+    return Error{"the layout's tiles multiply to " + products +
+                 "; --shape says " + given};
+  }
+  if (element) {
+    if (element->size() != created->rank())
+      return Error{"--element has " + std::to_string(element->size()) +
+                   " indices; the layout has rank " +
+                   std::to_string(created->rank())};
+    for (size_t i = 0; i < element->size(); ++i)
+      if ((*element)[i] < 0 || (*element)[i] >= created->shape()[i])
+        return Error{"--element index " + std::to_string((*element)[i]) +
+                     " is outside dimension " + std::to_string(i) + " (size " +
+                     std::to_string(created->shape()[i]) + ")"};
+  }
+  return created;
+}
+
+Result<config::LoweringConfig> LayoutInputs::loweringConfig() const {
+  return config::LoweringConfig::parse(text);
+}
+
+Result<config::IterationSpace> LayoutInputs::iterationSpace() const {
+  if (iterationSpaceText.empty())
+    return Error{"needs --iteration-space, e.g. 4x6656x16384:ppr"};
+  auto space = config::IterationSpace::parse(iterationSpaceText);
+  if (!space || typesText.empty())
+    return space;
+  const QStringList types = QString::fromStdString(typesText).split(',');
+  std::vector<int> reductions, parallels;
+  for (size_t d = 0; d < space->rank(); ++d)
+    (space->isReduction(d) ? reductions : parallels)
+        .push_back(static_cast<int>(d));
+  std::vector<int> all(space->rank());
+  for (size_t d = 0; d < all.size(); ++d)
+    all[d] = static_cast<int>(d);
+  if (types.size() == 3 && reductions.size() == 1 && parallels.size() >= 2) {
+    // A matmul: LHS (M, K), RHS (N, K), ACC (M, N) on the innermost dims.
+    const int m = parallels[parallels.size() - 2], n = parallels.back(),
+              k = reductions.front();
+    space->operands = {{types[0].toStdString(), {m, k}, false},
+                       {types[1].toStdString(), {n, k}, false},
+                       {types[2].toStdString(), {m, n}, true}};
+  } else if (types.size() == 2) {
+    // A reduction: the input over every dimension, the output over the
+    // parallel ones.
+    space->operands = {{types[0].toStdString(), all, false},
+                       {types[1].toStdString(), parallels, true}};
+  } else {
+    return Error{"--types takes 3 types for a matmul (LHS, RHS, ACC) or 2 for "
+                 "a reduction (input, output)"};
+  }
+  return space;
+}
+
+std::optional<config::GpuTarget> LayoutInputs::target() const {
+  if (targetText.empty())
+    return std::nullopt;
+  auto resolved = config::resolveTarget(targetText);
+  if (!resolved)
+    return std::nullopt;
+  return *resolved;
+}
+
+Result<layout::Swizzle> LayoutInputs::swizzle() const {
+  auto attribute = config::parseResolvedAttribute(text);
+  if (!attribute)
+    return Error{attribute.error()};
+  if (auto xorShuffle = config::XorShuffleAttr::fromAttribute(*attribute))
+    return layout::Swizzle::xorShuffle(*xorShuffle);
+  if (auto rotate = config::RotateRowsAttr::fromAttribute(*attribute))
+    return layout::Swizzle::rotateRows(*rotate);
+  return Error{"expected #iree_codegen.xor_shuffle<...> or "
+               "#iree_codegen.rotate_rows<...>"};
+}
+
+std::vector<layout::LaneAccess>
+LayoutInputs::accesses(const layout::Swizzle &swizzle) const {
+  if (accessPattern == "row")
+    return layout::rowMajorAccesses(lanes, swizzle.rowWidth(),
+                                    swizzle.accessWidth());
+  return layout::columnMajorAccesses(lanes, lanes, swizzle.accessWidth());
+}
+
+layout::BankModel LayoutInputs::bankModel() const {
+  if (auto resolved = target())
+    return layout::BankModel::forTarget(*resolved);
+  return layout::BankModel::forArch("gfx942");
+}
+
+} // namespace tilescope::cli

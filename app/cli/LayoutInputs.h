@@ -1,0 +1,98 @@
+// The options `explain` and `render` share, read into core types.
+#pragma once
+
+#include "app/cli/Commands.h"
+#include "core/config/GpuTarget.h"
+#include "core/config/IterationSpace.h"
+#include "core/config/LoweringConfig.h"
+#include "core/layout/MmaLayouts.h"
+#include "core/layout/NestedLayout.h"
+#include "core/layout/Swizzle.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::cli {
+
+// Prints "tilescope-cli: <what>: <message>" and returns kExitFailure.
+int fail(const std::string &what, const std::string &message);
+
+struct LayoutInputs {
+  enum class Kind { Basis, Layout, Mma, Config, Swizzle } kind = Kind::Layout;
+  std::string text; // the --basis/--layout/--config/--swizzle text
+  std::string mma;
+  bool colMajor = false;
+  std::optional<layout::MmaOperand> operand;
+  std::optional<std::vector<int64_t>> element;
+  std::optional<int64_t> thread, subgroup, lane;
+  std::optional<std::vector<int64_t>> shape;
+  int64_t subgroups = 0, subgroupSize = 0;
+  std::string iterationSpaceText, typesText, targetText, translationText;
+  std::string ireeRelease = "3.13";
+  std::string accessPattern = "column"; // swizzle: "column" or "row"
+  int64_t elementBytes = 2;
+  int64_t lanes = 64;
+  int64_t step = 0; // partial-reduction iteration to draw
+
+  Result<config::Basis> basis() const;
+  Result<layout::NestedLayout> nestedLayout() const;
+  Result<config::LoweringConfig> loweringConfig() const;
+  Result<config::IterationSpace> iterationSpace() const; // with --types
+  std::optional<config::GpuTarget> target() const;
+  Result<layout::Swizzle> swizzle() const;
+  std::vector<layout::LaneAccess>
+  accesses(const layout::Swizzle &swizzle) const;
+  layout::BankModel bankModel() const;
+};
+
+struct LayoutOptions {
+  QCommandLineOption basis{
+      "basis", "A lane_basis/subgroup_basis [[counts], [mapping]].", "TEXT"};
+  QCommandLineOption layout{"layout", "An #iree_vector_ext.nested_layout<...>.",
+                            "TEXT"};
+  QCommandLineOption mma{"mma", "An MMA intrinsic, e.g. MFMA_F32_32x32x8_F16.",
+                         "NAME"};
+  QCommandLineOption colMajor{"col-major", "The MMA's col_major variant."};
+  QCommandLineOption operand{"operand", "lhs, rhs or acc.", "OPERAND"};
+  QCommandLineOption config{"config", "A #iree_gpu.lowering_config<...>.",
+                            "TEXT"};
+  QCommandLineOption swizzle{
+      "swizzle", "An #iree_codegen.xor_shuffle<...> or rotate_rows<...>.",
+      "TEXT"};
+  QCommandLineOption element{"element", "An element index, e.g. 3,17.",
+                             "INDEX"};
+  QCommandLineOption thread{"thread", "A thread (basis id).", "ID"};
+  QCommandLineOption subgroup{"subgroup", "A subgroup id.", "ID"};
+  QCommandLineOption lane{"lane", "A lane id.", "ID"};
+  QCommandLineOption shape{
+      "shape", "The vector shape, e.g. 64x64 (checked against the layout).",
+      "SHAPE"};
+  QCommandLineOption subgroups{"subgroups", "Subgroups in the workgroup.", "N"};
+  QCommandLineOption subgroupSize{"subgroup-size", "Lanes per subgroup.", "N"};
+  QCommandLineOption iterationSpace{"iteration-space", "e.g. 4x6656x16384:ppr.",
+                                    "SPACE"};
+  QCommandLineOption types{"types", "Operand element types, e.g. f16,f16,f32.",
+                           "TYPES"};
+  QCommandLineOption target{
+      "target", "gfx942, sm_90, ... or an #iree_gpu.target<...>.", "TARGET"};
+  QCommandLineOption release{"iree-release", "IREE release (default 3.13).",
+                             "X.Y", "3.13"};
+  QCommandLineOption access{"access",
+                            "Swizzle access pattern: column (an MMA operand "
+                            "read down a column) or row.",
+                            "PATTERN", "column"};
+  QCommandLineOption elementBytes{"element-bytes",
+                                  "Bytes per element (default 2).", "N", "2"};
+  QCommandLineOption lanes{"lanes", "Lanes accessing (default 64).", "N", "64"};
+  QCommandLineOption step{
+      "step", "Partial-reduction iteration to draw (default 0).", "N", "0"};
+
+  void addTo(QCommandLineParser &parser) const;
+  Result<LayoutInputs> read(const QCommandLineParser &parser) const;
+};
+
+} // namespace tilescope::cli

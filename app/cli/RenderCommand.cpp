@@ -1,0 +1,204 @@
+// tilescope-cli render: draws a scene to PNG, SVG or PDF, with no IREE
+// installed and no display (the offscreen platform).
+//
+//   render --layout '<nested_layout>' [--shape 64x64] -o out.svg
+//   render --config '<lowering_config>' --iteration-space 4x6656x16384:ppr
+//          [--step 3] [--grid] -o out.png
+//   render --mma MFMA_F32_32x32x8_F16 [--operand acc] -o out.png
+//   render --swizzle '#iree_codegen.xor_shuffle<128, 8>' [--access column] -o
+//   out.png render --basis '[[16, 4], [1, 0]]' -o out.png
+#include "app/cli/Commands.h"
+#include "app/cli/LayoutInputs.h"
+#include "core/util/Numbers.h"
+#include "widgets/render/SceneExport.h"
+#include "widgets/render/Scenes.h"
+
+#include <QCommandLineParser>
+
+#include <iostream>
+
+namespace tilescope::cli {
+namespace {
+
+Result<render::ColorBy> colorBy(const QString &name) {
+  if (name == "subgroup")
+    return render::ColorBy::Subgroup;
+  if (name == "lane" || name.isEmpty())
+    return render::ColorBy::Lane;
+  if (name == "register")
+    return render::ColorBy::Register;
+  return Error{"--color-by must be subgroup, lane or register, not '" +
+               name.toStdString() + "'"};
+}
+
+// Two dimensions to draw: --dims R,C, else the last two whose size > 1.
+std::pair<size_t, size_t>
+pickDims(const std::vector<int64_t> &sizes,
+         const std::optional<std::vector<int64_t>> &asked) {
+  if (asked && asked->size() == 2 && (*asked)[0] >= 0 && (*asked)[1] >= 0 &&
+      static_cast<size_t>((*asked)[0]) < sizes.size() &&
+      static_cast<size_t>((*asked)[1]) < sizes.size())
+    return {static_cast<size_t>((*asked)[0]), static_cast<size_t>((*asked)[1])};
+  std::vector<size_t> wide;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] > 1)
+      wide.push_back(i);
+  if (wide.size() >= 2)
+    return {wide[wide.size() - 2], wide.back()};
+  if (sizes.size() >= 2)
+    return {sizes.size() - 2, sizes.size() - 1};
+  return {0, 0};
+}
+
+} // namespace
+
+int render(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli render: draw a layout, config, MMA, swizzle or basis.");
+  parser.addHelpOption();
+  LayoutOptions options;
+  options.addTo(parser);
+  const QCommandLineOption outputOption({"o", "output"},
+                                        "PNG, SVG or PDF file.", "FILE");
+  const QCommandLineOption colorOption(
+      "color-by", "subgroup, lane or register.", "WHAT", "lane");
+  const QCommandLineOption dimsOption(
+      "dims", "The two dimensions to draw, e.g. 0,1.", "R,C");
+  const QCommandLineOption gridOption(
+      "grid", "With --config: draw the workgroup grid.");
+  const QCommandLineOption darkOption("dark", "Dark theme.");
+  const QCommandLineOption cellOption(
+      "cell-size", "Cell size in pixels (default 24).", "PX", "24");
+  parser.addOptions({outputOption, colorOption, dimsOption, gridOption,
+                     darkOption, cellOption});
+  if (!parser.parse(arguments)) {
+    std::cerr << "tilescope-cli render: " << parser.errorText().toStdString()
+              << "\n";
+    return kExitUsage;
+  }
+  if (parser.isSet("help")) {
+    std::cout << parser.helpText().toStdString();
+    return kExitOk;
+  }
+  if (!parser.isSet(outputOption)) {
+    std::cerr
+        << "tilescope-cli render: -o FILE (.png, .svg or .pdf) is required\n";
+    return kExitUsage;
+  }
+  auto inputs = options.read(parser);
+  if (!inputs)
+    return fail("render", inputs.error());
+  auto color = colorBy(parser.value(colorOption));
+  if (!color)
+    return fail("--color-by", color.error());
+  std::optional<std::vector<int64_t>> dims;
+  if (parser.isSet(dimsOption)) {
+    std::vector<int64_t> values;
+    for (const QString &part : parser.value(dimsOption).split(',')) {
+      auto value = parseInt64(part.trimmed().toStdString());
+      if (!value)
+        return fail("--dims", "'" + part.toStdString() + "' is not an integer");
+      values.push_back(*value);
+    }
+    dims = values;
+  }
+  const auto cellSize = parseInt64(parser.value(cellOption).toStdString());
+  if (!cellSize || *cellSize < 1 || *cellSize > 256)
+    return fail("--cell-size", "must be 1 to 256 pixels");
+
+  render::GridScene scene;
+  switch (inputs->kind) {
+  case LayoutInputs::Kind::Layout: {
+    auto layout = inputs->nestedLayout();
+    if (!layout)
+      return fail("--layout", layout.error());
+    auto shared =
+        std::make_shared<const layout::NestedLayout>(std::move(*layout));
+    const auto [row, column] = pickDims(shared->shape(), dims);
+    std::vector<int64_t> fixed(shared->rank(), 0);
+    if (inputs->element)
+      fixed = *inputs->element;
+    scene = render::nestedLayoutScene(
+        shared, *color, row, column, fixed,
+        QString::fromStdString(shared->attribute().print()));
+    break;
+  }
+  case LayoutInputs::Kind::Basis: {
+    auto basis = inputs->basis();
+    if (!basis)
+      return fail("--basis", basis.error());
+    auto map = layout::BasisMap::create(*basis);
+    if (!map)
+      return fail("--basis", map.error());
+    scene = render::basisScene(std::make_shared<const layout::BasisMap>(*map),
+                               QString::fromStdString(inputs->text));
+    break;
+  }
+  case LayoutInputs::Kind::Config: {
+    auto config = inputs->loweringConfig();
+    if (!config)
+      return fail("--config", config.error());
+    auto space = inputs->iterationSpace();
+    if (!space)
+      return fail("--iteration-space", space.error());
+    layout::DeriveOptions deriveOptions;
+    deriveOptions.ireeRelease = inputs->ireeRelease;
+    deriveOptions.subgroupSize = inputs->subgroupSize;
+    auto derived = layout::deriveLayout(*config, *space, deriveOptions);
+    if (!derived)
+      return fail("--config", derived.error());
+    auto shared =
+        std::make_shared<const layout::DerivedLayout>(std::move(*derived));
+    if (parser.isSet(gridOption)) {
+      const auto [row, column] = pickDims(shared->workgroupCounts, dims);
+      scene = render::workgroupGridScene(shared, row, column);
+    } else {
+      std::vector<int64_t> bounds;
+      for (const auto &d : shared->dimensions)
+        bounds.push_back(d.bound);
+      const auto [row, column] = pickDims(bounds, dims);
+      scene = render::configScene(shared, *color, row, column, inputs->step,
+                                  QString::fromStdString(config->print()));
+    }
+    break;
+  }
+  case LayoutInputs::Kind::Mma: {
+    const layout::MmaIntrinsic *found = layout::findMmaIntrinsic(inputs->mma);
+    if (!found)
+      return fail("--mma", "unknown intrinsic '" + inputs->mma + "'");
+    layout::MmaIntrinsic intrinsic =
+        inputs->colMajor ? found->colMajor() : *found;
+    scene = render::mmaScene(intrinsic,
+                             *color == render::ColorBy::Register
+                                 ? render::ColorBy::Register
+                                 : render::ColorBy::Lane,
+                             inputs->lane.value_or(-1));
+    if (inputs->operand) {
+      const int keep = static_cast<int>(*inputs->operand);
+      if (keep < static_cast<int>(scene.panels.size()))
+        scene.panels = {scene.panels[static_cast<size_t>(keep)]};
+    }
+    break;
+  }
+  case LayoutInputs::Kind::Swizzle: {
+    auto swizzle = inputs->swizzle();
+    if (!swizzle)
+      return fail("--swizzle", swizzle.error());
+    scene = render::swizzleScene(*swizzle, inputs->accesses(*swizzle),
+                                 inputs->elementBytes, inputs->bankModel());
+    break;
+  }
+  }
+  QString error;
+  const render::Theme theme = parser.isSet(darkOption)
+                                  ? render::Theme::darkTheme()
+                                  : render::Theme::light();
+  if (!render::writeScene(scene, parser.value(outputOption), theme,
+                          static_cast<double>(*cellSize), &error))
+    return fail("render", error.toStdString());
+  std::cout << "wrote " << parser.value(outputOption).toStdString() << "\n";
+  return kExitOk;
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,62 @@
+// A scene to draw: one or more labelled panels, each a grid of cells whose
+// contents are computed on demand, so drawing cost follows the pixels drawn,
+// not the element count (a 16M-element layout is never materialized).
+//
+// QtGui only (no QWidget): the views paint it, and tilescope-cli render
+// writes it to PNG, SVG and PDF with the offscreen platform.
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace tilescope::render {
+
+// What one cell shows.
+struct CellInfo {
+  // Which colour: cells with equal keys share a colour (e.g. the owning
+  // subgroup, lane or register, a bank). -1: no owner (drawn as empty).
+  int64_t colorKey = -1;
+  // Short text drawn inside the cell when it is large enough ("s0 l5 r3").
+  QString label;
+  // Marked cells get a hatched overlay and a thick outline (bank conflicts,
+  // the selected thread's elements, replicated elements).
+  bool marked = false;
+  // Tool tip / hover text: the full answer ("element [3, 17]: subgroup 1, lane
+  // 42, register 5").
+  QString detail;
+};
+
+struct Panel {
+  QString title;        // "LHS 16x16 (M x K)", "before swizzle", ...
+  int64_t rows = 0;
+  int64_t columns = 0;
+  QString rowAxis;      // "M", "row", "d0"
+  QString columnAxis;   // "K", "access column", "d1"
+  // Thin separators every `rowGroup` rows / `columnGroup` columns (tile
+  // boundaries); 0: none.
+  int64_t rowGroup = 0;
+  int64_t columnGroup = 0;
+  std::function<CellInfo(int64_t row, int64_t column)> cell;
+};
+
+enum class ColorBy { Subgroup, Lane, Register, Bank, Thread, Custom };
+
+struct LegendEntry {
+  int64_t colorKey = 0;
+  QString text; // "subgroup 0", "bank 7"
+};
+
+struct GridScene {
+  QString title;        // "nested_layout on vector<64x64xf16>"
+  QString subtitle;     // the attribute text or a short explanation
+  ColorBy colorBy = ColorBy::Custom;
+  int64_t colorCount = 0; // distinct colour keys, for the palette (0: unknown)
+  std::vector<Panel> panels;
+  std::vector<LegendEntry> legend; // may be long: the painter shows what fits
+  QString footer;       // summary lines ("4 subgroups x 64 lanes, 16 registers")
+};
+
+} // namespace tilescope::render

@@ -1,0 +1,501 @@
+#include "widgets/render/Scenes.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tilescope::render {
+namespace {
+
+QString listText(const std::vector<int64_t> &values) {
+  QStringList parts;
+  for (int64_t v : values)
+    parts << QString::number(v);
+  return "[" + parts.join(", ") + "]";
+}
+
+int64_t keyFor(ColorBy colorBy, const layout::Owner &owner) {
+  switch (colorBy) {
+  case ColorBy::Subgroup:
+    return owner.subgroup;
+  case ColorBy::Register:
+    return owner.registerIndex;
+  default:
+    return owner.lane;
+  }
+}
+
+QString ownerLabel(ColorBy colorBy, const layout::Owner &owner) {
+  switch (colorBy) {
+  case ColorBy::Subgroup:
+    return QString("s%1").arg(owner.subgroup);
+  case ColorBy::Register:
+    return QString("r%1").arg(owner.registerIndex);
+  default:
+    return QString("%1").arg(owner.lane);
+  }
+}
+
+const char *colorByName(ColorBy colorBy) {
+  switch (colorBy) {
+  case ColorBy::Subgroup:
+    return "subgroup";
+  case ColorBy::Register:
+    return "register";
+  case ColorBy::Bank:
+    return "bank";
+  case ColorBy::Thread:
+    return "thread";
+  default:
+    return "lane";
+  }
+}
+
+void addLegend(GridScene &scene, int64_t count, const QString &prefix) {
+  scene.colorCount = count;
+  for (int64_t key = 0; key < count && key < 256; ++key)
+    scene.legend.push_back({key, QString("%1 %2").arg(prefix).arg(key)});
+}
+
+} // namespace
+
+GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
+                            ColorBy colorBy, size_t rowDim, size_t columnDim,
+                            std::vector<int64_t> fixedIndex,
+                            const QString &subtitle) {
+  GridScene scene;
+  const auto &shape = layout->shape();
+  fixedIndex.resize(layout->rank(), 0);
+  scene.title = QString("nested_layout on vector<%1>").arg([&] {
+    QStringList dims;
+    for (int64_t s : shape)
+      dims << QString::number(s);
+    return dims.join("x");
+  }());
+  scene.subtitle = subtitle;
+  scene.colorBy = colorBy;
+  const int64_t keys = colorBy == ColorBy::Subgroup ? layout->subgroupCount()
+                       : colorBy == ColorBy::Register
+                           ? layout->registersPerThread()
+                           : layout->subgroupSize();
+  addLegend(scene, keys, colorByName(colorBy));
+
+  Panel panel;
+  const bool twoD = layout->rank() >= 2 && rowDim != columnDim;
+  panel.rows = twoD ? shape[rowDim] : 1;
+  panel.columns = layout->rank() == 0 ? 0 : shape[twoD ? columnDim : 0];
+  panel.rowAxis = twoD ? QString("d%1").arg(rowDim) : QString();
+  panel.columnAxis = QString("d%1").arg(twoD ? columnDim : 0);
+  const auto &attr = layout->attribute();
+  if (twoD) {
+    panel.rowGroup = attr.threadTile[rowDim] * attr.elementTile[rowDim];
+    panel.columnGroup =
+        attr.threadTile[columnDim] * attr.elementTile[columnDim];
+  }
+  // Flat index of (row, column): precomputed strides, no allocation per cell.
+  std::vector<int64_t> strides(layout->rank(), 1);
+  for (size_t k = layout->rank(); k-- > 1;)
+    strides[k - 1] = strides[k] * shape[k];
+  int64_t base = 0;
+  for (size_t k = 0; k < layout->rank(); ++k)
+    if (!twoD || (k != rowDim && k != columnDim))
+      base += fixedIndex[k] * strides[k];
+  const int64_t rowStride = twoD ? strides[rowDim] : 0;
+  const int64_t columnStride =
+      layout->rank() == 0 ? 0 : strides[twoD ? columnDim : 0];
+  const size_t rDim = rowDim, cDim = twoD ? columnDim : 0;
+  panel.title =
+      twoD ? QString("d%1 x d%2").arg(rowDim).arg(columnDim) : QString("d0");
+  panel.cell = [layout, colorBy, base, rowStride, columnStride, rDim, cDim,
+                twoD](int64_t row, int64_t column) {
+    CellInfo info;
+    layout::Owner owner;
+    if (!layout->primaryOwner(base + row * rowStride + column * columnStride,
+                              owner)) {
+      info.detail = QString("element (%1, %2): no owner").arg(row).arg(column);
+      return info;
+    }
+    info.colorKey = keyFor(colorBy, owner);
+    info.label = ownerLabel(colorBy, owner);
+    info.detail = QString("d%1=%2, d%3=%4: subgroup %5, lane %6, register %7")
+                      .arg(twoD ? rDim : 0)
+                      .arg(row)
+                      .arg(cDim)
+                      .arg(column)
+                      .arg(owner.subgroup)
+                      .arg(owner.lane)
+                      .arg(owner.registerIndex);
+    return info;
+  };
+  scene.panels.push_back(std::move(panel));
+  scene.footer =
+      QString("%1 subgroup(s) x %2 lanes; each thread holds vector%3 "
+              "(%4 registers)")
+          .arg(layout->subgroupCount())
+          .arg(layout->subgroupSize())
+          .arg(listText(layout->simtShape()))
+          .arg(layout->registersPerThread());
+  for (const std::string &problem : layout->problems())
+    scene.footer += "\n" + QString::fromStdString(problem);
+  return scene;
+}
+
+GridScene basisScene(std::shared_ptr<const layout::BasisMap> basis,
+                     const QString &subtitle) {
+  GridScene scene;
+  scene.title = QString("basis %1 over the iteration space")
+                    .arg(listText(basis->basis().counts));
+  scene.subtitle = subtitle;
+  scene.colorBy = ColorBy::Thread;
+  const auto sizes = basis->sizes();
+  Panel panel;
+  // The first two iteration dimensions the basis spans.
+  std::vector<size_t> dims;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] > 1)
+      dims.push_back(i);
+  while (dims.size() < 2)
+    dims.insert(dims.begin(), dims.empty() ? 0 : (dims.front() == 0 ? 1 : 0));
+  const size_t rowDim = std::min(dims[0], sizes.size() - 1);
+  const size_t columnDim = std::min(dims[1], sizes.size() - 1);
+  panel.rows = sizes.size() > 1 ? sizes[rowDim] : 1;
+  panel.columns = sizes.empty() ? 0 : sizes[columnDim];
+  panel.rowAxis = QString("d%1").arg(rowDim);
+  panel.columnAxis = QString("d%1").arg(columnDim);
+  panel.title = "thread at each iteration coordinate";
+  const size_t rank = sizes.size();
+  panel.cell = [basis, rowDim, columnDim, rank](int64_t row, int64_t column) {
+    std::vector<int64_t> coordinates(rank, 0);
+    if (rank > 1)
+      coordinates[rowDim] = row;
+    coordinates[columnDim] = column;
+    const auto ids = basis->idsAt(coordinates);
+    CellInfo info;
+    if (ids.empty())
+      return info;
+    info.colorKey = ids.front();
+    info.label = QString::number(ids.front());
+    info.marked = ids.size() > 1;
+    info.detail =
+        QString("iteration %1: thread %2 (digits %3)%4")
+            .arg(listText(coordinates))
+            .arg(ids.front())
+            .arg(listText(basis->digits(ids.front())))
+            .arg(ids.size() > 1 ? QString(", and %1 more").arg(ids.size() - 1)
+                                : QString());
+    return info;
+  };
+  scene.panels.push_back(std::move(panel));
+  addLegend(scene, basis->idCount(), "thread");
+  scene.footer = QString("dimension i takes basis digit mapping[i] (IREE's "
+                         "rule); sizes %1, strides %2")
+                     .arg(listText(basis->sizes()))
+                     .arg(listText(basis->strides()));
+  return scene;
+}
+
+GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
+                      ColorBy colorBy, size_t rowDim, size_t columnDim,
+                      int64_t step, const QString &subtitle) {
+  GridScene scene;
+  scene.title = QString("%1 on %2, workgroup 0, reduction step %3")
+                    .arg(colorByName(colorBy))
+                    .arg(QString::fromStdString(derived->space.toString()))
+                    .arg(step);
+  scene.subtitle = subtitle;
+  scene.colorBy = colorBy;
+  auto created = layout::NestedLayout::create(
+      derived->layout, derived->subgroups, derived->subgroupSize);
+  if (!created) {
+    scene.footer = QString::fromStdString(created.error());
+    return scene;
+  }
+  auto nested =
+      std::make_shared<const layout::NestedLayout>(std::move(*created));
+  const auto &dims = derived->dimensions;
+  const size_t rank = dims.size();
+  rowDim = std::min(rowDim, rank - 1);
+  columnDim = std::min(columnDim, rank - 1);
+  const auto &shape = nested->shape();
+  std::vector<int64_t> strides(rank, 1);
+  for (size_t k = rank; k-- > 1;)
+    strides[k - 1] = strides[k] * shape[k];
+
+  Panel panel;
+  panel.rows = rowDim == columnDim ? 1 : dims[rowDim].bound;
+  panel.columns = dims[columnDim].bound;
+  panel.rowAxis = QString::fromStdString(dims[rowDim].name);
+  panel.columnAxis = QString::fromStdString(dims[columnDim].name);
+  const auto &attr = derived->layout;
+  panel.rowGroup = attr.threadTile[rowDim] * attr.elementTile[rowDim];
+  panel.columnGroup = attr.threadTile[columnDim] * attr.elementTile[columnDim];
+  // Where this step's chunk starts in each reduction loop.
+  QStringList ranges;
+  for (const layout::ReductionLoop &loop : derived->reductionLoops) {
+    const int64_t s = std::clamp<int64_t>(step, 0, loop.iterations - 1);
+    ranges << QString("d%1 in [%2, %3)")
+                  .arg(loop.dimension)
+                  .arg(s * loop.chunk)
+                  .arg(std::min(loop.size, (s + 1) * loop.chunk));
+  }
+  panel.title =
+      QString("%1 x %2%3")
+          .arg(panel.rowAxis, panel.columnAxis,
+               ranges.isEmpty() ? QString() : ", " + ranges.join(", "));
+  const int64_t rowStride = rowDim == columnDim ? 0 : strides[rowDim];
+  const int64_t columnStride = strides[columnDim];
+  panel.cell = [nested, colorBy, rowStride, columnStride,
+                panelTitle = panel.title](int64_t row, int64_t column) {
+    CellInfo info;
+    layout::Owner owner;
+    if (!nested->primaryOwner(row * rowStride + column * columnStride, owner))
+      return info;
+    info.colorKey = keyFor(colorBy, owner);
+    info.label = ownerLabel(colorBy, owner);
+    info.detail = QString("(%1, %2) of %3: subgroup %4, lane %5, register %6")
+                      .arg(row)
+                      .arg(column)
+                      .arg(panelTitle)
+                      .arg(owner.subgroup)
+                      .arg(owner.lane)
+                      .arg(owner.registerIndex);
+    return info;
+  };
+  scene.panels.push_back(std::move(panel));
+  const int64_t keys = colorBy == ColorBy::Subgroup ? derived->subgroups
+                       : colorBy == ColorBy::Register
+                           ? nested->registersPerThread()
+                           : derived->subgroupSize;
+  addLegend(scene, keys, colorByName(colorBy));
+  scene.footer = QString("grid %1 = %2 workgroups")
+                     .arg(listText(derived->workgroupCounts))
+                     .arg(derived->workgroupCount);
+  for (const layout::ReductionLoop &loop : derived->reductionLoops)
+    scene.footer += QString("; d%1: %2 iterations of %3")
+                        .arg(loop.dimension)
+                        .arg(loop.iterations)
+                        .arg(loop.chunk);
+  if (derived->reductionElementsPerSubgroup > 0)
+    scene.footer +=
+        QString("\nper iteration: %1 reduction elements per subgroup, "
+                "%2 per thread")
+            .arg(derived->reductionElementsPerSubgroup)
+            .arg(derived->reductionElementsPerThread);
+  for (const std::string &note : derived->notes)
+    scene.footer += "\n" + QString::fromStdString(note);
+  return scene;
+}
+
+GridScene
+workgroupGridScene(std::shared_ptr<const layout::DerivedLayout> derived,
+                   size_t rowDim, size_t columnDim) {
+  GridScene scene;
+  scene.title = QString("workgroup grid over %1")
+                    .arg(QString::fromStdString(derived->space.toString()));
+  scene.colorBy = ColorBy::Custom;
+  const size_t rank = derived->workgroupCounts.size();
+  rowDim = std::min(rowDim, rank - 1);
+  columnDim = std::min(columnDim, rank - 1);
+  Panel panel;
+  panel.rows = rowDim == columnDim ? 1 : derived->workgroupCounts[rowDim];
+  panel.columns = derived->workgroupCounts[columnDim];
+  panel.rowAxis = QString("d%1 tiles").arg(rowDim);
+  panel.columnAxis = QString("d%1 tiles").arg(columnDim);
+  panel.title = QString("tile %1").arg(listText(derived->workgroupTile));
+  const int64_t rowTile = derived->workgroupTile[rowDim];
+  const int64_t columnTile = derived->workgroupTile[columnDim];
+  const int64_t columns = panel.columns;
+  panel.cell = [rowTile, columnTile, columns, rowDim,
+                columnDim](int64_t row, int64_t column) {
+    CellInfo info;
+    info.colorKey = (row * columns + column) % 12;
+    info.label = QString::number(row * columns + column);
+    info.detail = QString("workgroup %1: d%2 [%3, %4), d%5 [%6, %7)")
+                      .arg(row * columns + column)
+                      .arg(rowDim)
+                      .arg(row * rowTile)
+                      .arg((row + 1) * rowTile)
+                      .arg(columnDim)
+                      .arg(column * columnTile)
+                      .arg((column + 1) * columnTile);
+    return info;
+  };
+  scene.panels.push_back(std::move(panel));
+  scene.colorCount = 12;
+  scene.footer = QString("%1 workgroups").arg(derived->workgroupCount);
+  return scene;
+}
+
+GridScene mmaScene(const layout::MmaIntrinsic &intrinsic, ColorBy colorBy,
+                   int64_t lane) {
+  GridScene scene;
+  scene.title = QString::fromStdString(intrinsic.name);
+  scene.subtitle = QString("M %1, N %2, K %3, subgroup of %4")
+                       .arg(intrinsic.m)
+                       .arg(intrinsic.n)
+                       .arg(intrinsic.k)
+                       .arg(intrinsic.subgroupSize);
+  scene.colorBy = colorBy;
+  const char *names[] = {"LHS (M x K)", "RHS (K x N)", "ACC (M x N)"};
+  int64_t maxRegisters = 1;
+  for (int operand = 0; operand < 3; ++operand) {
+    const layout::FragmentLayout &f =
+        intrinsic.fragment(static_cast<layout::MmaOperand>(operand));
+    if (f.outer.empty())
+      continue;
+    maxRegisters = std::max(maxRegisters, f.elementsPerLane());
+    const auto shape = f.shape();
+    Panel panel;
+    panel.title =
+        QString("%1: %2 per lane").arg(names[operand]).arg(f.elementsPerLane());
+    // 3-D block layouts: blocks stacked along the rows.
+    const size_t r = shape.size();
+    panel.rows = r >= 2 ? shape[r - 2] * (r == 3 ? shape[0] : 1) : 1;
+    panel.columns = shape.back();
+    panel.rowAxis = operand == 1 ? "K" : "M";
+    panel.columnAxis = operand == 0 ? "K" : "N";
+    panel.rowGroup = f.thread[r - 2] * f.element[r - 2];
+    panel.columnGroup = f.thread[r - 1] * f.element[r - 1];
+    const int64_t blockRows = r == 3 ? shape[1] : panel.rows;
+    int64_t elementCount = 1;
+    for (int64_t e : f.element)
+      elementCount *= e;
+    panel.cell = [f, r, blockRows, colorBy, lane,
+                  elementCount](int64_t row, int64_t column) {
+      std::vector<int64_t> coordinate(r);
+      if (r == 3) {
+        coordinate = {row / blockRows, row % blockRows, column};
+      } else {
+        coordinate = {row, column};
+      }
+      int64_t laneId = 0, outerIndex = 0, elementIndex = 0;
+      for (size_t i = 0; i < r; ++i) {
+        const int64_t t = (coordinate[i] / f.element[i]) % f.thread[i];
+        laneId += t * f.tstrides[i];
+        outerIndex = outerIndex * f.outer[i] +
+                     coordinate[i] / (f.thread[i] * f.element[i]);
+        elementIndex =
+            elementIndex * f.element[i] + coordinate[i] % f.element[i];
+      }
+      const int64_t reg = outerIndex * elementCount + elementIndex;
+      CellInfo info;
+      info.colorKey = colorBy == ColorBy::Register ? reg : laneId;
+      info.label = colorBy == ColorBy::Register ? QString("r%1").arg(reg)
+                                                : QString::number(laneId);
+      info.marked = lane >= 0 && laneId == lane;
+      info.detail = QString("%1: lane %2, register %3")
+                        .arg(listText(coordinate))
+                        .arg(laneId)
+                        .arg(reg);
+      return info;
+    };
+    scene.panels.push_back(std::move(panel));
+  }
+  if (colorBy == ColorBy::Register)
+    addLegend(scene, maxRegisters, "register");
+  else
+    addLegend(scene, intrinsic.subgroupSize, "lane");
+  if (scene.panels.empty())
+    scene.footer = "IREE gives this intrinsic no per-lane layout";
+  return scene;
+}
+
+GridScene swizzleScene(const layout::Swizzle &swizzle,
+                       const std::vector<layout::LaneAccess> &accesses,
+                       int64_t elementBytes, const layout::BankModel &banks) {
+  GridScene scene;
+  scene.title = QString::fromStdString(swizzle.describe());
+  scene.colorBy = ColorBy::Bank;
+  const auto identity =
+      layout::Swizzle::identity(swizzle.rowWidth(), swizzle.accessWidth());
+  const auto before = layout::analyzeBanks(accesses, swizzle.accessWidth(),
+                                           elementBytes, identity, banks);
+  const auto after = layout::analyzeBanks(accesses, swizzle.accessWidth(),
+                                          elementBytes, swizzle, banks);
+  scene.subtitle =
+      QString("%1 lanes, %2 x %3-byte elements per access; worst bank "
+              "conflict %4-way before, %5-way after")
+          .arg(accesses.size())
+          .arg(swizzle.accessWidth())
+          .arg(elementBytes)
+          .arg(before.worstConflictDegree)
+          .arg(after.worstConflictDegree);
+  int64_t rows = 1;
+  for (const auto &a : accesses)
+    rows = std::max(rows, a.row + 1);
+
+  const int64_t accessBytes = swizzle.accessWidth() * elementBytes;
+  const int64_t lanesPerPhase =
+      std::clamp<int64_t>(banks.bankCount * banks.bankWidthBytes /
+                              std::max<int64_t>(accessBytes, 1),
+                          1, std::min(banks.lanesPerPhase, banks.subgroupSize));
+  auto makePanel = [&](const layout::BankReport &report, const QString &title) {
+    // (row, physical access column) -> the access there; conflicting lanes:
+    // another lane of the same phase on one of its banks at another word.
+    struct Slot {
+      int64_t lane, bank, logicalColumn;
+      bool conflict;
+    };
+    std::map<std::pair<int64_t, int64_t>, Slot> occupied;
+    std::map<std::pair<int64_t, int64_t>, std::set<int64_t>> wordsOnBank;
+    for (const auto &a : report.accesses) {
+      const int64_t firstWord =
+          (a.row * swizzle.rowStride() + a.physicalColumn) * elementBytes /
+          banks.bankWidthBytes;
+      for (int64_t w = 0; w < a.bankCount; ++w)
+        wordsOnBank[{a.lane / lanesPerPhase,
+                     (a.firstBank + w) % banks.bankCount}]
+            .insert(firstWord + w);
+    }
+    for (const auto &a : report.accesses) {
+      bool conflict = false;
+      for (int64_t w = 0; w < a.bankCount; ++w)
+        conflict |= wordsOnBank[{a.lane / lanesPerPhase,
+                                 (a.firstBank + w) % banks.bankCount}]
+                        .size() > 1;
+      occupied[{a.row, a.physicalColumn / swizzle.accessWidth()}] = {
+          a.lane, a.firstBank, a.column / swizzle.accessWidth(), conflict};
+    }
+    Panel panel;
+    panel.title = title;
+    panel.rows = rows;
+    panel.columns = swizzle.accessesPerRow();
+    panel.rowAxis = "row";
+    panel.columnAxis = "access column";
+    auto table = std::make_shared<decltype(occupied)>(std::move(occupied));
+    panel.cell = [table](int64_t row, int64_t column) {
+      CellInfo info;
+      auto it = table->find({row, column});
+      if (it == table->end())
+        return info;
+      const Slot &s = it->second;
+      info.colorKey = s.bank;
+      info.label = QString("l%1").arg(s.lane);
+      info.marked = s.conflict;
+      info.detail = QString("lane %1 reads logical column %2 here (row %3, "
+                            "column %4), bank %5%6")
+                        .arg(s.lane)
+                        .arg(s.logicalColumn)
+                        .arg(row)
+                        .arg(column)
+                        .arg(s.bank)
+                        .arg(s.conflict ? ", conflicting" : "");
+      return info;
+    };
+    return panel;
+  };
+  scene.panels.push_back(makePanel(before, "before the swizzle"));
+  scene.panels.push_back(makePanel(after, "after the swizzle"));
+  addLegend(scene, banks.bankCount, "bank");
+  scene.footer =
+      QString("%1 banks of %2 bytes; %3 lanes served per phase; marked "
+              "cells conflict")
+          .arg(banks.bankCount)
+          .arg(banks.bankWidthBytes)
+          .arg(lanesPerPhase);
+  return scene;
+}
+
+} // namespace tilescope::render

@@ -1,0 +1,51 @@
+// Scenes built from core/layout answers: what the views and
+// `tilescope-cli render` draw. Each cell is computed on demand from the
+// layout math, so scenes of millions of elements cost nothing to build.
+#pragma once
+
+#include "core/layout/Basis.h"
+#include "core/layout/ConfigLayout.h"
+#include "core/layout/MmaLayouts.h"
+#include "core/layout/NestedLayout.h"
+#include "core/layout/Swizzle.h"
+#include "widgets/render/GridScene.h"
+
+#include <memory>
+
+namespace tilescope::render {
+
+// A 2-D slice of a nested layout: `rowDim` x `columnDim`, other dimensions
+// fixed at `fixedIndex` (one entry per dimension; rowDim/columnDim ignored).
+GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
+                            ColorBy colorBy, size_t rowDim, size_t columnDim,
+                            std::vector<int64_t> fixedIndex,
+                            const QString &subtitle = {});
+
+// A basis over its own digits: which iteration coordinates each thread takes.
+GridScene basisScene(std::shared_ptr<const layout::BasisMap> basis,
+                     const QString &subtitle = {});
+
+// A config on an iteration space: the iteration points of one workgroup tile
+// at partial-reduction step `step`, coloured by the thread (or subgroup)
+// covering each, over iteration dimensions rowDim x columnDim.
+GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
+                      ColorBy colorBy, size_t rowDim, size_t columnDim,
+                      int64_t step, const QString &subtitle = {});
+
+// The workgroup grid over two parallel dimensions.
+GridScene
+workgroupGridScene(std::shared_ptr<const layout::DerivedLayout> derived,
+                   size_t rowDim, size_t columnDim);
+
+// An MMA intrinsic's LHS, RHS and ACC fragments, coloured by lane (or
+// register); `lane` >= 0 marks that lane's elements.
+GridScene mmaScene(const layout::MmaIntrinsic &intrinsic, ColorBy colorBy,
+                   int64_t lane = -1);
+
+// A swizzle before and after: rows x access columns, coloured by bank, the
+// accesses of conflicting lanes marked.
+GridScene swizzleScene(const layout::Swizzle &swizzle,
+                       const std::vector<layout::LaneAccess> &accesses,
+                       int64_t elementBytes, const layout::BankModel &banks);
+
+} // namespace tilescope::render
