@@ -40,6 +40,10 @@ struct Panel {
   int64_t rowGroup = 0;
   int64_t columnGroup = 0;
   std::function<CellInfo(int64_t row, int64_t column)> cell;
+  // Optional fast path: the colour key alone, used when cells are drawn too
+  // small for text (sampling, one call per pixel). Set it when cell()
+  // formats labels or details; marks are not drawn on that path.
+  std::function<int64_t(int64_t row, int64_t column)> colorKey;
 };
 
 enum class ColorBy { Subgroup, Lane, Register, Bank, Thread, Custom };

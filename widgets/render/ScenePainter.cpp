@@ -686,6 +686,15 @@ void drawCellsAsImage(Frame &f, const Panel &panel, const QRectF &grid,
     if (r != previousRow) {
       anyMarked = false;
       for (size_t k = 0; k < count; ++k) {
+        if (panel.colorKey) {
+          // The fast path: no text is drawn at this size.
+          const ColorCache::Entry &entry =
+              f.colors.entry(panel.colorKey(r, columns[k]));
+          fill[k] = entry.fill;
+          hatch[k] = entry.hatch;
+          marked[k] = false;
+          continue;
+        }
         const CellInfo info = cellAt(panel, r, columns[k]);
         const ColorCache::Entry &entry = f.colors.entry(info.colorKey);
         fill[k] = entry.fill;

@@ -129,6 +129,14 @@ GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
                       .arg(owner.registerIndex);
     return info;
   };
+  panel.colorKey = [layout, colorBy, base, rowStride,
+                    columnStride](int64_t row, int64_t column) -> int64_t {
+    layout::Owner owner;
+    if (!layout->primaryOwner(base + row * rowStride + column * columnStride,
+                              owner))
+      return -1;
+    return keyFor(colorBy, owner);
+  };
   scene.panels.push_back(std::move(panel));
   scene.footer =
       QString("%1 subgroup(s) x %2 lanes; each thread holds vector%3 "
@@ -263,6 +271,13 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                       .arg(owner.registerIndex);
     return info;
   };
+  panel.colorKey = [nested, colorBy, rowStride,
+                    columnStride](int64_t row, int64_t column) -> int64_t {
+    layout::Owner owner;
+    if (!nested->primaryOwner(row * rowStride + column * columnStride, owner))
+      return -1;
+    return keyFor(colorBy, owner);
+  };
   scene.panels.push_back(std::move(panel));
   const int64_t keys = colorBy == ColorBy::Subgroup ? derived->subgroups
                        : colorBy == ColorBy::Register
@@ -321,6 +336,9 @@ workgroupGridScene(std::shared_ptr<const layout::DerivedLayout> derived,
                       .arg(column * columnTile)
                       .arg((column + 1) * columnTile);
     return info;
+  };
+  panel.colorKey = [columns](int64_t row, int64_t column) -> int64_t {
+    return (row * columns + column) % 12;
   };
   scene.panels.push_back(std::move(panel));
   scene.colorCount = 12;

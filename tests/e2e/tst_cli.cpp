@@ -1,0 +1,163 @@
+// tilescope-cli as a user runs it: doctor, dispatches, check, convert,
+// explain and render, with clear errors for bad input. check, convert,
+// explain and render need no IREE: they run with TILESCOPE_IREE_DIR pointing
+// nowhere.
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QString out, err;
+};
+
+Run cli(const QStringList &arguments, bool withoutIree = false) {
+  QProcess process;
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.insert("QT_QPA_PLATFORM", "offscreen");
+  if (withoutIree)
+    environment.insert("TILESCOPE_IREE_DIR", "/nonexistent/iree");
+  process.setProcessEnvironment(environment);
+  process.start(TILESCOPE_BINARY_DIR "/app/tilescope-cli", arguments);
+  process.waitForFinished(120000);
+  return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+          QString::fromUtf8(process.readAllStandardError())};
+}
+
+const QString kSeedReduction =
+    "#iree_gpu.lowering_config<{expand_dims = #iree_gpu.expand_dims<[[0], [1], "
+    "[2, 3]], output_shape = [?, ?, ?, 8]>, lane_basis = [[1, 1, 64, 1], [0, 1, 2, "
+    "3]], partial_reduction = [0, 0, 64, 0], subgroup_basis = [[1, 1, 1, 1], [0, "
+    "1, 2, 3]], thread = [0, 0, 1, 8], workgroup = [4, 1, 0, 0]}>";
+const QString kLayout =
+    "#iree_vector_ext.nested_layout<subgroup_tile = [2, 1], batch_tile = [2, 4], "
+    "outer_tile = [1, 1], thread_tile = [16, 4], element_tile = [1, 4], "
+    "subgroup_strides = [1, 0], thread_strides = [1, 16]>";
+
+} // namespace
+
+class CliTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  void doctorReportsTheRealIree() {
+    const Run text = cli({"doctor"});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(text.out.contains("IREE revision:"));
+    QVERIFY(text.out.contains("rocm"));
+    QVERIFY(text.out.contains("local-task"));
+    QVERIFY(text.out.contains("GPUs:"));
+    const Run json = cli({"doctor", "--json"});
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QVERIFY(report["iree"].toObject()["revision"].toString().contains("@"));
+    QVERIFY(report.contains("gpus"));
+    // Pointed at nothing: a clear error, not a crash.
+    const Run missing = cli({"doctor", "--iree", "/nonexistent/iree"});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY(missing.out.contains("/nonexistent/iree"));
+  }
+
+  void listsDispatches() {
+    const Run run = cli({"dispatches", TILESCOPE_SOURCE_DIR
+                         "/examples/rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("1 dispatch"));
+    QVERIFY(run.out.contains("partial_reduction = [0, 512]"));
+  }
+
+  void checksWithoutIree() {
+    const Run seed = cli({"check", "--config", kSeedReduction, "--iteration-space",
+                          "4x6656x16384:ppr", "--target", "gfx942", "--iree-release",
+                          "3.11"},
+                         true);
+    QCOMPARE(seed.exitCode, 0);
+    QVERIFY2(seed.out.contains("no problems found"), qPrintable(seed.out));
+    const Run bad = cli({"check", "--config",
+                         "#iree_gpu.lowering_config<{workgroup = [1, 96, 0]}>",
+                         "--iteration-space", "4x6656x16384:ppr", "--json"},
+                        true);
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY(bad.out.contains("workgroup[1]=96 does not divide 6656 (6656 = 69 x 96 + 32)"));
+    const Run broken = cli({"check", "--config", "#iree_gpu.lowering_config<{workgroup = [1, 96"},
+                           true);
+    QCOMPARE(broken.exitCode, 1);
+    QVERIFY2(broken.err.contains("line 1, column"), qPrintable(broken.err));
+  }
+
+  void convertsWithoutIree() {
+    const Run run = cli({"convert", "--to", "3.13",
+                         "#iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute "
+                         "workgroup_size = [64, 1, 1] subgroup_size = 64>"},
+                        true);
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("#iree_gpu.pipeline<VectorDistribute>"));
+    QVERIFY(run.err.contains("pipeline-keyword-to-attribute"));
+  }
+
+  void explainsWithoutIree() {
+    const Run basis = cli({"explain", "--basis", "[[16, 4], [1, 0]]", "--thread", "42"}, true);
+    QCOMPARE(basis.exitCode, 0);
+    QVERIFY(basis.out.contains("thread 42 -> basis digits [10, 2] -> iteration [2, 10]"));
+    const Run layout = cli({"explain", "--layout", kLayout, "--subgroups", "4",
+                            "--subgroup-size", "64", "--element", "16,17", "--json"},
+                           true);
+    QCOMPARE(layout.exitCode, 0);
+    const QJsonObject json = QJsonDocument::fromJson(layout.out.toUtf8()).object();
+    QCOMPARE(json["owners"].toArray().size(), 2); // replicated in subgroups 0 and 2
+    const Run config = cli({"explain", "--config", kSeedReduction, "--iteration-space",
+                            "4x6656x16384:ppr", "--iree-release", "3.11"},
+                           true);
+    QCOMPARE(config.exitCode, 0);
+    QVERIFY(config.out.contains("32 iterations"));
+    QVERIFY(config.out.contains("512 reduction elements per subgroup"));
+    const Run outside = cli({"explain", "--layout", kLayout, "--element", "64,0"}, true);
+    QCOMPARE(outside.exitCode, 1);
+    QVERIFY(outside.err.contains("outside dimension 0"));
+  }
+
+  void rendersEverySceneKindWithoutIree_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("layout") << QStringList{"--layout", kLayout, "--shape", "64x64"};
+    QTest::newRow("basis") << QStringList{"--basis", "[[16, 4], [1, 0]]"};
+    QTest::newRow("config") << QStringList{"--config", kSeedReduction, "--iteration-space",
+                                           "4x6656x16384:ppr", "--iree-release", "3.11",
+                                           "--step", "5"};
+    QTest::newRow("grid") << QStringList{"--config", kSeedReduction, "--iteration-space",
+                                         "4x6656x16384:ppr", "--grid"};
+    QTest::newRow("mma") << QStringList{"--mma", "MFMA_F32_32x32x8_F16"};
+    QTest::newRow("swizzle") << QStringList{"--swizzle", "#iree_codegen.xor_shuffle<128, 8>"};
+  }
+
+  void rendersEverySceneKindWithoutIree() {
+    QFETCH(QStringList, arguments);
+    QTemporaryDir dir;
+    for (const char *extension : {"png", "svg", "pdf"}) {
+      const QString path = dir.filePath(QString("scene.") + extension);
+      const Run run = cli(QStringList{"render"} + arguments + QStringList{"-o", path}, true);
+      QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+      QVERIFY(QFileInfo(path).size() > 100);
+    }
+    QVERIFY(!QImage(dir.filePath("scene.png")).isNull());
+  }
+
+  void renderErrorsSayWhat() {
+    const Run shape = cli({"render", "--layout", kLayout, "--shape", "64x32", "-o", "/tmp/x.png"}, true);
+    QCOMPARE(shape.exitCode, 1);
+    QVERIFY(shape.err.contains("the layout's tiles multiply to 64x64; --shape says 64x32"));
+    const Run format = cli({"render", "--mma", "MFMA_F32_32x32x8_F16", "-o", "/tmp/x.bmp"}, true);
+    QCOMPARE(format.exitCode, 1);
+    QVERIFY(format.err.contains(".png"));
+    const Run unknown = cli({"render", "--mma", "NOT_AN_MMA", "-o", "/tmp/x.png"}, true);
+    QCOMPARE(unknown.exitCode, 1);
+    QVERIFY(unknown.err.contains("NOT_AN_MMA"));
+  }
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "tst_cli.moc"

@@ -1,0 +1,115 @@
+// The scenes built from the layout math: their cells say what the math says,
+// the fast colour path agrees with the full one, and every kind of scene
+// writes a PNG and an SVG.
+#include "TestSupport.h"
+
+#include "widgets/render/SceneExport.h"
+#include "widgets/render/Scenes.h"
+
+#include <QTemporaryDir>
+
+using namespace tilescope;
+
+namespace {
+
+void checkFastPathAgrees(const render::GridScene &scene) {
+  for (const render::Panel &panel : scene.panels) {
+    if (!panel.colorKey)
+      continue;
+    for (int64_t r = 0; r < panel.rows; r += std::max<int64_t>(1, panel.rows / 17))
+      for (int64_t c = 0; c < panel.columns; c += std::max<int64_t>(1, panel.columns / 13))
+        QCOMPARE(panel.colorKey(r, c), panel.cell(r, c).colorKey);
+  }
+}
+
+void checkWrites(const render::GridScene &scene, const QString &name) {
+  QTemporaryDir dir;
+  for (const char *extension : {"png", "svg"}) {
+    const QString path = dir.filePath(name + "." + extension);
+    QString error;
+    QVERIFY2(render::writeScene(scene, path, render::Theme::light(), 16, &error),
+             qPrintable(error));
+    QVERIFY(QFileInfo(path).size() > 100);
+  }
+  QImage image(dir.filePath(name + ".png"));
+  QVERIFY(!image.isNull());
+}
+
+} // namespace
+
+class ScenesTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  void nestedLayoutCellsAreTheOwners() {
+    auto layout = std::make_shared<const layout::NestedLayout>(*layout::NestedLayout::create(
+        {{2, 1}, {2, 4}, {1, 1}, {16, 4}, {1, 4}, {1, 0}, {1, 16}}, 4, 64));
+    const auto scene =
+        render::nestedLayoutScene(layout, render::ColorBy::Lane, 0, 1, {0, 0});
+    QCOMPARE(scene.panels.size(), size_t(1));
+    const render::Panel &panel = scene.panels.front();
+    QCOMPARE(panel.rows, int64_t(64));
+    QCOMPARE(panel.columns, int64_t(64));
+    for (int64_t r : {0, 5, 17, 63})
+      for (int64_t c : {0, 3, 17, 60}) {
+        const auto owners = layout->ownersOf({r, c});
+        QCOMPARE(panel.cell(r, c).colorKey, owners.front().lane);
+      }
+    checkFastPathAgrees(scene);
+    checkFastPathAgrees(
+        render::nestedLayoutScene(layout, render::ColorBy::Register, 0, 1, {0, 0}));
+    checkWrites(scene, "layout");
+  }
+
+  void everySceneKindDraws() {
+    auto basis = std::make_shared<const layout::BasisMap>(
+        *layout::BasisMap::create({{16, 4}, {1, 0}}));
+    const auto basisScene = render::basisScene(basis);
+    QCOMPARE(basisScene.panels.front().cell(2, 10).colorKey, int64_t(42));
+    checkWrites(basisScene, "basis");
+
+    auto config = config::LoweringConfig::parse(
+        "#iree_gpu.lowering_config<{lane_basis = [[1, 64], [0, 1]], "
+        "partial_reduction = [0, 512], subgroup_basis = [[1, 1], [0, 1]], thread "
+        "= [0, 8], workgroup = [1, 0]}>");
+    auto derived = std::make_shared<const layout::DerivedLayout>(*layout::deriveLayout(
+        *config, *config::IterationSpace::parse("26624x16384:pr")));
+    const auto configScene =
+        render::configScene(derived, render::ColorBy::Lane, 1, 2, 3);
+    // d1.outer x d1.inner: row r is lane r, its 8 elements across.
+    QCOMPARE(configScene.panels.front().rows, int64_t(64));
+    QCOMPARE(configScene.panels.front().columns, int64_t(8));
+    QCOMPARE(configScene.panels.front().cell(42, 7).colorKey, int64_t(42));
+    QVERIFY(configScene.panels.front().title.contains("d1 in [1536, 2048)"));
+    checkFastPathAgrees(configScene);
+    checkWrites(configScene, "config");
+
+    const auto grid = render::workgroupGridScene(derived, 0, 1);
+    QCOMPARE(grid.panels.front().columns, int64_t(1));
+    QCOMPARE(grid.panels.front().rows, int64_t(26624));
+    checkWrites(grid, "grid");
+
+    const auto mma = render::mmaScene(*layout::findMmaIntrinsic("MFMA_F32_32x32x8_F16"),
+                                      render::ColorBy::Lane, 0);
+    QCOMPARE(mma.panels.size(), size_t(3));
+    QCOMPARE(mma.panels[2].rows, int64_t(32));
+    // ACC: lane 0 holds C[0..3, 0], C[8..11, 0], ...
+    QCOMPARE(mma.panels[2].cell(9, 0).colorKey, int64_t(0));
+    QVERIFY(mma.panels[2].cell(9, 0).marked);
+    QCOMPARE(mma.panels[2].cell(4, 0).colorKey, int64_t(32));
+    checkWrites(mma, "mma");
+
+    auto swizzle = *layout::Swizzle::xorShuffle({128, 8, std::nullopt, std::nullopt});
+    const auto swizzleScene = render::swizzleScene(
+        swizzle, layout::columnMajorAccesses(32, 32, 8), 2,
+        layout::BankModel::forArch("gfx942"));
+    QCOMPARE(swizzleScene.panels.size(), size_t(2));
+    QVERIFY(swizzleScene.panels[0].cell(3, 0).marked);  // conflicts before
+    QVERIFY(!swizzleScene.panels[1].cell(3, 3).marked); // none after
+    QCOMPARE(swizzleScene.panels[1].cell(3, 3).label, QString("l3"));
+    checkWrites(swizzleScene, "swizzle");
+  }
+};
+
+QTEST_MAIN(ScenesTest)
+#include "tst_scenes.moc"
