@@ -127,8 +127,24 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
   in.targetText = parser.value(target).toStdString();
   in.ireeRelease = parser.value(release).toStdString();
   in.accessPattern = parser.value(access).toStdString();
-  if (in.accessPattern != "column" && in.accessPattern != "row")
-    return Error{"--access must be column or row"};
+  if (in.accessPattern != "column" && in.accessPattern != "row" &&
+      in.accessPattern.rfind("mma:", 0) != 0)
+    return Error{"--access must be column, row or mma:INTRINSIC:OPERAND (e.g. "
+                 "mma:MFMA_F32_16x16x16_F16:lhs)"};
+  if (in.accessPattern.rfind("mma:", 0) == 0) {
+    const QStringList parts =
+        QString::fromStdString(in.accessPattern).split(':');
+    const layout::MmaIntrinsic *intrinsic =
+        parts.size() == 3 ? layout::findMmaIntrinsic(parts[1].toStdString())
+                          : nullptr;
+    const QString operandName =
+        parts.size() == 3 ? parts[2].toLower() : QString();
+    if (!intrinsic ||
+        !(operandName == "lhs" || operandName == "rhs" || operandName == "acc"))
+      return Error{
+          "--access " + in.accessPattern +
+          ": expected mma:INTRINSIC:lhs|rhs|acc with a known intrinsic"};
+  }
   return in;
 }
 
@@ -229,6 +245,18 @@ Result<layout::Swizzle> LayoutInputs::swizzle() const {
 
 std::vector<layout::LaneAccess>
 LayoutInputs::accesses(const layout::Swizzle &swizzle) const {
+  if (accessPattern.rfind("mma:", 0) == 0) {
+    const QStringList parts = QString::fromStdString(accessPattern).split(':');
+    const layout::MmaIntrinsic *intrinsic =
+        layout::findMmaIntrinsic(parts[1].toStdString());
+    const QString name = parts[2].toLower();
+    const layout::MmaOperand operand = name == "lhs" ? layout::MmaOperand::Lhs
+                                       : name == "rhs"
+                                           ? layout::MmaOperand::Rhs
+                                           : layout::MmaOperand::Acc;
+    return layout::fragmentAccesses(intrinsic->fragment(operand),
+                                    intrinsic->subgroupSize);
+  }
   if (accessPattern == "row")
     return layout::rowMajorAccesses(lanes, swizzle.rowWidth(),
                                     swizzle.accessWidth());

@@ -33,7 +33,8 @@ struct LayoutInputs {
   int64_t subgroups = 0, subgroupSize = 0;
   std::string iterationSpaceText, typesText, targetText, translationText;
   std::string ireeRelease = "3.13";
-  std::string accessPattern = "column"; // swizzle: "column" or "row"
+  // swizzle: "column", "row" or "mma:INTRINSIC:lhs|rhs|acc"
+  std::string accessPattern = "column";
   int64_t elementBytes = 2;
   int64_t lanes = 64;
   int64_t step = 0; // partial-reduction iteration to draw

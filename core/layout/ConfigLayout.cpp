@@ -236,6 +236,54 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
   return result;
 }
 
+std::vector<config::NestedLayoutAttr>
+operandLayouts(const DerivedLayout &derived,
+               const config::IterationSpace &space) {
+  std::vector<config::NestedLayoutAttr> layouts;
+  const bool packed =
+      std::any_of(derived.dimensions.begin(), derived.dimensions.end(),
+                  [](const LayoutDimension &d) {
+                    return d.name.find(".outer") != std::string::npos;
+                  });
+  const config::NestedLayoutAttr &op = derived.layout;
+  for (const config::OperandAccess &operand : space.operands) {
+    if (operand.isOutput && packed) {
+      layouts.push_back(derived.accumulatorLayout);
+      continue;
+    }
+    config::NestedLayoutAttr projected;
+    for (int loop : operand.dims) {
+      bool found = false;
+      for (size_t i = 0; i < derived.dimensions.size(); ++i) {
+        if (loop < 0 ||
+            derived.dimensions[i].source != static_cast<size_t>(loop))
+          continue;
+        found = true;
+        projected.subgroupTile.push_back(op.subgroupTile[i]);
+        projected.batchTile.push_back(op.batchTile[i]);
+        projected.outerTile.push_back(op.outerTile[i]);
+        projected.threadTile.push_back(op.threadTile[i]);
+        projected.elementTile.push_back(op.elementTile[i]);
+        projected.subgroupStrides.push_back(op.subgroupStrides[i]);
+        projected.threadStrides.push_back(op.threadStrides[i]);
+      }
+      if (!found)
+        for (auto *field : {&projected.subgroupTile, &projected.batchTile,
+                            &projected.outerTile, &projected.threadTile,
+                            &projected.elementTile})
+          field->push_back(1);
+      if (!found) {
+        projected.subgroupStrides.push_back(0);
+        projected.threadStrides.push_back(0);
+      }
+    }
+    layouts.push_back(projected);
+  }
+  if (space.operands.empty())
+    layouts.push_back(op);
+  return layouts;
+}
+
 Result<ContractionLayouts>
 deriveContractionLayouts(const config::LoweringConfig &cfg,
                          const config::IterationSpace &space) {

@@ -58,6 +58,15 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &config,
                                    const config::IterationSpace &space,
                                    const DeriveOptions &options = {});
 
+// Each operand's layout: the op's layout applied to the operand's indexing
+// map (IREE's NestedLayoutAttr::apply): the operand's dimensions take the
+// layout of the loop dimension they index (both halves of a packed one); a
+// constant index gets unit tiles. The output of a partial reduction is the
+// accumulator layout.
+std::vector<config::NestedLayoutAttr>
+operandLayouts(const DerivedLayout &derived,
+               const config::IterationSpace &space);
+
 // A contraction with mma_kind under VectorDistribute: the operand layouts
 // IREE's getContractionLayout derives (subgroup tiles from subgroup_basis,
 // the intrinsic's fragment on the innermost M/N/K dimensions, batches for

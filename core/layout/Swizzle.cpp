@@ -183,4 +183,17 @@ std::vector<LaneAccess> columnMajorAccesses(int64_t lanes, int64_t rows,
   return accesses;
 }
 
+std::vector<LaneAccess> fragmentAccesses(const FragmentLayout &fragment,
+                                         int64_t subgroupSize) {
+  std::vector<LaneAccess> accesses;
+  if (fragment.outer.size() != 2)
+    return accesses;
+  for (int64_t lane = 0; lane < subgroupSize; ++lane) {
+    const auto held = fragment.elementsOf(lane);
+    if (!held.empty())
+      accesses.push_back({lane, held.front()[0], held.front()[1]});
+  }
+  return accesses;
+}
+
 } // namespace tilescope::layout

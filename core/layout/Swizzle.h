@@ -9,6 +9,7 @@
 
 #include "core/config/GpuTarget.h"
 #include "core/config/LayoutAttributes.h"
+#include "core/layout/MmaLayouts.h"
 #include "core/util/Result.h"
 
 #include <cstdint>
@@ -90,5 +91,10 @@ std::vector<LaneAccess> rowMajorAccesses(int64_t lanes, int64_t rowWidth,
 // contiguous elements (see MmaLayouts), rows being the operand's outer dim.
 std::vector<LaneAccess> columnMajorAccesses(int64_t lanes, int64_t rows,
                                             int64_t accessElements);
+// The reads an MMA operand fragment implies, the operand tile stored
+// row-major: each lane reads its first contiguous run of elements (its first
+// outer tile), at the row and column of the run's first element.
+std::vector<LaneAccess> fragmentAccesses(const FragmentLayout &fragment,
+                                         int64_t subgroupSize);
 
 } // namespace tilescope::layout

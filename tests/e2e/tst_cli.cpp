@@ -25,17 +25,21 @@ Run cli(const QStringList &arguments, bool withoutIree = false) {
   process.setProcessEnvironment(environment);
   process.start(TILESCOPE_BINARY_DIR "/app/tilescope-cli", arguments);
   process.waitForFinished(120000);
-  return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+  return {process.exitCode(),
+          QString::fromUtf8(process.readAllStandardOutput()),
           QString::fromUtf8(process.readAllStandardError())};
 }
 
 const QString kSeedReduction =
     "#iree_gpu.lowering_config<{expand_dims = #iree_gpu.expand_dims<[[0], [1], "
-    "[2, 3]], output_shape = [?, ?, ?, 8]>, lane_basis = [[1, 1, 64, 1], [0, 1, 2, "
-    "3]], partial_reduction = [0, 0, 64, 0], subgroup_basis = [[1, 1, 1, 1], [0, "
+    "[2, 3]], output_shape = [?, ?, ?, 8]>, lane_basis = [[1, 1, 64, 1], [0, "
+    "1, 2, "
+    "3]], partial_reduction = [0, 0, 64, 0], subgroup_basis = [[1, 1, 1, 1], "
+    "[0, "
     "1, 2, 3]], thread = [0, 0, 1, 8], workgroup = [4, 1, 0, 0]}>";
 const QString kLayout =
-    "#iree_vector_ext.nested_layout<subgroup_tile = [2, 1], batch_tile = [2, 4], "
+    "#iree_vector_ext.nested_layout<subgroup_tile = [2, 1], batch_tile = [2, "
+    "4], "
     "outer_tile = [1, 1], thread_tile = [16, 4], element_tile = [1, 4], "
     "subgroup_strides = [1, 0], thread_strides = [1, 16]>";
 
@@ -54,7 +58,8 @@ private slots:
     QVERIFY(text.out.contains("GPUs:"));
     const Run json = cli({"doctor", "--json"});
     QCOMPARE(json.exitCode, 0);
-    const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    const QJsonObject report =
+        QJsonDocument::fromJson(json.out.toUtf8()).object();
     QVERIFY(report["iree"].toObject()["revision"].toString().contains("@"));
     QVERIFY(report.contains("gpus"));
     // Pointed at nothing: a clear error, not a crash.
@@ -65,16 +70,17 @@ private slots:
 
   void listsDispatches() {
     const Run run = cli({"dispatches", TILESCOPE_SOURCE_DIR
-                         "/examples/rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir"});
+                         "/examples/rocm_gfx942/"
+                         "reduction_4x6656x16384_dispatch_0.benchmark.mlir"});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("1 dispatch"));
     QVERIFY(run.out.contains("partial_reduction = [0, 512]"));
   }
 
   void checksWithoutIree() {
-    const Run seed = cli({"check", "--config", kSeedReduction, "--iteration-space",
-                          "4x6656x16384:ppr", "--target", "gfx942", "--iree-release",
-                          "3.11"},
+    const Run seed = cli({"check", "--config", kSeedReduction,
+                          "--iteration-space", "4x6656x16384:ppr", "--target",
+                          "gfx942", "--iree-release", "3.11"},
                          true);
     QCOMPARE(seed.exitCode, 0);
     QVERIFY2(seed.out.contains("no problems found"), qPrintable(seed.out));
@@ -83,55 +89,73 @@ private slots:
                          "--iteration-space", "4x6656x16384:ppr", "--json"},
                         true);
     QCOMPARE(bad.exitCode, 1);
-    QVERIFY(bad.out.contains("workgroup[1]=96 does not divide 6656 (6656 = 69 x 96 + 32)"));
-    const Run broken = cli({"check", "--config", "#iree_gpu.lowering_config<{workgroup = [1, 96"},
-                           true);
+    QVERIFY(bad.out.contains(
+        "workgroup[1]=96 does not divide 6656 (6656 = 69 x 96 + 32)"));
+    const Run broken = cli(
+        {"check", "--config", "#iree_gpu.lowering_config<{workgroup = [1, 96"},
+        true);
     QCOMPARE(broken.exitCode, 1);
     QVERIFY2(broken.err.contains("line 1, column"), qPrintable(broken.err));
   }
 
   void convertsWithoutIree() {
-    const Run run = cli({"convert", "--to", "3.13",
-                         "#iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute "
-                         "workgroup_size = [64, 1, 1] subgroup_size = 64>"},
-                        true);
+    const Run run = cli(
+        {"convert", "--to", "3.13",
+         "#iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute "
+         "workgroup_size = [64, 1, 1] subgroup_size = 64>"},
+        true);
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("#iree_gpu.pipeline<VectorDistribute>"));
     QVERIFY(run.err.contains("pipeline-keyword-to-attribute"));
   }
 
   void explainsWithoutIree() {
-    const Run basis = cli({"explain", "--basis", "[[16, 4], [1, 0]]", "--thread", "42"}, true);
+    const Run basis = cli(
+        {"explain", "--basis", "[[16, 4], [1, 0]]", "--thread", "42"}, true);
     QCOMPARE(basis.exitCode, 0);
-    QVERIFY(basis.out.contains("thread 42 -> basis digits [10, 2] -> iteration [2, 10]"));
-    const Run layout = cli({"explain", "--layout", kLayout, "--subgroups", "4",
-                            "--subgroup-size", "64", "--element", "16,17", "--json"},
-                           true);
+    QVERIFY(basis.out.contains(
+        "thread 42 -> basis digits [10, 2] -> iteration [2, 10]"));
+    const Run layout =
+        cli({"explain", "--layout", kLayout, "--subgroups", "4",
+             "--subgroup-size", "64", "--element", "16,17", "--json"},
+            true);
     QCOMPARE(layout.exitCode, 0);
-    const QJsonObject json = QJsonDocument::fromJson(layout.out.toUtf8()).object();
-    QCOMPARE(json["owners"].toArray().size(), 2); // replicated in subgroups 0 and 2
-    const Run config = cli({"explain", "--config", kSeedReduction, "--iteration-space",
-                            "4x6656x16384:ppr", "--iree-release", "3.11"},
-                           true);
+    const QJsonObject json =
+        QJsonDocument::fromJson(layout.out.toUtf8()).object();
+    QCOMPARE(json["owners"].toArray().size(),
+             2); // replicated in subgroups 0 and 2
+    const Run config =
+        cli({"explain", "--config", kSeedReduction, "--iteration-space",
+             "4x6656x16384:ppr", "--iree-release", "3.11"},
+            true);
     QCOMPARE(config.exitCode, 0);
     QVERIFY(config.out.contains("32 iterations"));
     QVERIFY(config.out.contains("512 reduction elements per subgroup"));
-    const Run outside = cli({"explain", "--layout", kLayout, "--element", "64,0"}, true);
+    const Run outside =
+        cli({"explain", "--layout", kLayout, "--element", "64,0"}, true);
     QCOMPARE(outside.exitCode, 1);
     QVERIFY(outside.err.contains("outside dimension 0"));
   }
 
   void rendersEverySceneKindWithoutIree_data() {
     QTest::addColumn<QStringList>("arguments");
-    QTest::newRow("layout") << QStringList{"--layout", kLayout, "--shape", "64x64"};
+    QTest::newRow("layout")
+        << QStringList{"--layout", kLayout, "--shape", "64x64"};
     QTest::newRow("basis") << QStringList{"--basis", "[[16, 4], [1, 0]]"};
-    QTest::newRow("config") << QStringList{"--config", kSeedReduction, "--iteration-space",
-                                           "4x6656x16384:ppr", "--iree-release", "3.11",
-                                           "--step", "5"};
-    QTest::newRow("grid") << QStringList{"--config", kSeedReduction, "--iteration-space",
+    QTest::newRow("config") << QStringList{"--config",
+                                           kSeedReduction,
+                                           "--iteration-space",
+                                           "4x6656x16384:ppr",
+                                           "--iree-release",
+                                           "3.11",
+                                           "--step",
+                                           "5"};
+    QTest::newRow("grid") << QStringList{"--config", kSeedReduction,
+                                         "--iteration-space",
                                          "4x6656x16384:ppr", "--grid"};
     QTest::newRow("mma") << QStringList{"--mma", "MFMA_F32_32x32x8_F16"};
-    QTest::newRow("swizzle") << QStringList{"--swizzle", "#iree_codegen.xor_shuffle<128, 8>"};
+    QTest::newRow("swizzle")
+        << QStringList{"--swizzle", "#iree_codegen.xor_shuffle<128, 8>"};
   }
 
   void rendersEverySceneKindWithoutIree() {
@@ -139,7 +163,8 @@ private slots:
     QTemporaryDir dir;
     for (const char *extension : {"png", "svg", "pdf"}) {
       const QString path = dir.filePath(QString("scene.") + extension);
-      const Run run = cli(QStringList{"render"} + arguments + QStringList{"-o", path}, true);
+      const Run run = cli(
+          QStringList{"render"} + arguments + QStringList{"-o", path}, true);
       QVERIFY2(run.exitCode == 0, qPrintable(run.err));
       QVERIFY(QFileInfo(path).size() > 100);
     }
@@ -147,13 +172,18 @@ private slots:
   }
 
   void renderErrorsSayWhat() {
-    const Run shape = cli({"render", "--layout", kLayout, "--shape", "64x32", "-o", "/tmp/x.png"}, true);
+    const Run shape = cli(
+        {"render", "--layout", kLayout, "--shape", "64x32", "-o", "/tmp/x.png"},
+        true);
     QCOMPARE(shape.exitCode, 1);
-    QVERIFY(shape.err.contains("the layout's tiles multiply to 64x64; --shape says 64x32"));
-    const Run format = cli({"render", "--mma", "MFMA_F32_32x32x8_F16", "-o", "/tmp/x.bmp"}, true);
+    QVERIFY(shape.err.contains(
+        "the layout's tiles multiply to 64x64; --shape says 64x32"));
+    const Run format = cli(
+        {"render", "--mma", "MFMA_F32_32x32x8_F16", "-o", "/tmp/x.bmp"}, true);
     QCOMPARE(format.exitCode, 1);
     QVERIFY(format.err.contains(".png"));
-    const Run unknown = cli({"render", "--mma", "NOT_AN_MMA", "-o", "/tmp/x.png"}, true);
+    const Run unknown =
+        cli({"render", "--mma", "NOT_AN_MMA", "-o", "/tmp/x.png"}, true);
     QCOMPARE(unknown.exitCode, 1);
     QVERIFY(unknown.err.contains("NOT_AN_MMA"));
   }

@@ -16,8 +16,10 @@ void checkFastPathAgrees(const render::GridScene &scene) {
   for (const render::Panel &panel : scene.panels) {
     if (!panel.colorKey)
       continue;
-    for (int64_t r = 0; r < panel.rows; r += std::max<int64_t>(1, panel.rows / 17))
-      for (int64_t c = 0; c < panel.columns; c += std::max<int64_t>(1, panel.columns / 13))
+    for (int64_t r = 0; r < panel.rows;
+         r += std::max<int64_t>(1, panel.rows / 17))
+      for (int64_t c = 0; c < panel.columns;
+           c += std::max<int64_t>(1, panel.columns / 13))
         QCOMPARE(panel.colorKey(r, c), panel.cell(r, c).colorKey);
   }
 }
@@ -27,8 +29,9 @@ void checkWrites(const render::GridScene &scene, const QString &name) {
   for (const char *extension : {"png", "svg"}) {
     const QString path = dir.filePath(name + "." + extension);
     QString error;
-    QVERIFY2(render::writeScene(scene, path, render::Theme::light(), 16, &error),
-             qPrintable(error));
+    QVERIFY2(
+        render::writeScene(scene, path, render::Theme::light(), 16, &error),
+        qPrintable(error));
     QVERIFY(QFileInfo(path).size() > 100);
   }
   QImage image(dir.filePath(name + ".png"));
@@ -42,8 +45,9 @@ class ScenesTest : public QObject {
 
 private slots:
   void nestedLayoutCellsAreTheOwners() {
-    auto layout = std::make_shared<const layout::NestedLayout>(*layout::NestedLayout::create(
-        {{2, 1}, {2, 4}, {1, 1}, {16, 4}, {1, 4}, {1, 0}, {1, 16}}, 4, 64));
+    auto layout = std::make_shared<const layout::NestedLayout>(
+        *layout::NestedLayout::create(
+            {{2, 1}, {2, 4}, {1, 1}, {16, 4}, {1, 4}, {1, 0}, {1, 16}}, 4, 64));
     const auto scene =
         render::nestedLayoutScene(layout, render::ColorBy::Lane, 0, 1, {0, 0});
     QCOMPARE(scene.panels.size(), size_t(1));
@@ -56,8 +60,8 @@ private slots:
         QCOMPARE(panel.cell(r, c).colorKey, owners.front().lane);
       }
     checkFastPathAgrees(scene);
-    checkFastPathAgrees(
-        render::nestedLayoutScene(layout, render::ColorBy::Register, 0, 1, {0, 0}));
+    checkFastPathAgrees(render::nestedLayoutScene(
+        layout, render::ColorBy::Register, 0, 1, {0, 0}));
     checkWrites(scene, "layout");
   }
 
@@ -65,15 +69,21 @@ private slots:
     auto basis = std::make_shared<const layout::BasisMap>(
         *layout::BasisMap::create({{16, 4}, {1, 0}}));
     const auto basisScene = render::basisScene(basis);
-    QCOMPARE(basisScene.panels.front().cell(2, 10).colorKey, int64_t(42));
+    QCOMPARE(basisScene.panels.size(), size_t(2));
+    QCOMPARE(basisScene.panels[0].cell(10, 2).colorKey,
+             int64_t(42)); // digits [10, 2]
+    QCOMPARE(basisScene.panels[1].cell(2, 10).colorKey,
+             int64_t(42)); // iteration [2, 10]
     checkWrites(basisScene, "basis");
 
     auto config = config::LoweringConfig::parse(
         "#iree_gpu.lowering_config<{lane_basis = [[1, 64], [0, 1]], "
-        "partial_reduction = [0, 512], subgroup_basis = [[1, 1], [0, 1]], thread "
+        "partial_reduction = [0, 512], subgroup_basis = [[1, 1], [0, 1]], "
+        "thread "
         "= [0, 8], workgroup = [1, 0]}>");
-    auto derived = std::make_shared<const layout::DerivedLayout>(*layout::deriveLayout(
-        *config, *config::IterationSpace::parse("26624x16384:pr")));
+    auto derived =
+        std::make_shared<const layout::DerivedLayout>(*layout::deriveLayout(
+            *config, *config::IterationSpace::parse("26624x16384:pr")));
     const auto configScene =
         render::configScene(derived, render::ColorBy::Lane, 1, 2, 3);
     // d1.outer x d1.inner: row r is lane r, its 8 elements across.
@@ -89,8 +99,9 @@ private slots:
     QCOMPARE(grid.panels.front().rows, int64_t(26624));
     checkWrites(grid, "grid");
 
-    const auto mma = render::mmaScene(*layout::findMmaIntrinsic("MFMA_F32_32x32x8_F16"),
-                                      render::ColorBy::Lane, 0);
+    const auto mma =
+        render::mmaScene(*layout::findMmaIntrinsic("MFMA_F32_32x32x8_F16"),
+                         render::ColorBy::Lane, 0);
     QCOMPARE(mma.panels.size(), size_t(3));
     QCOMPARE(mma.panels[2].rows, int64_t(32));
     // ACC: lane 0 holds C[0..3, 0], C[8..11, 0], ...
@@ -99,10 +110,11 @@ private slots:
     QCOMPARE(mma.panels[2].cell(4, 0).colorKey, int64_t(32));
     checkWrites(mma, "mma");
 
-    auto swizzle = *layout::Swizzle::xorShuffle({128, 8, std::nullopt, std::nullopt});
-    const auto swizzleScene = render::swizzleScene(
-        swizzle, layout::columnMajorAccesses(32, 32, 8), 2,
-        layout::BankModel::forArch("gfx942"));
+    auto swizzle =
+        *layout::Swizzle::xorShuffle({128, 8, std::nullopt, std::nullopt});
+    const auto swizzleScene =
+        render::swizzleScene(swizzle, layout::columnMajorAccesses(32, 32, 8), 2,
+                             layout::BankModel::forArch("gfx942"));
     QCOMPARE(swizzleScene.panels.size(), size_t(2));
     QVERIFY(swizzleScene.panels[0].cell(3, 0).marked);  // conflicts before
     QVERIFY(!swizzleScene.panels[1].cell(3, 3).marked); // none after

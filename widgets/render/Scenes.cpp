@@ -153,30 +153,62 @@ GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
 GridScene basisScene(std::shared_ptr<const layout::BasisMap> basis,
                      const QString &subtitle) {
   GridScene scene;
-  scene.title = QString("basis %1 over the iteration space")
-                    .arg(listText(basis->basis().counts));
+  scene.title = QString("basis %1 -> iteration dimensions, mapping %2")
+                    .arg(listText(basis->basis().counts))
+                    .arg(listText(basis->basis().mapping));
   scene.subtitle = subtitle;
   scene.colorBy = ColorBy::Thread;
+  const auto &counts = basis->basis().counts;
+
+  // Basis space: the thread ids laid out over their digits (the last two
+  // axes; earlier axes fixed at 0).
+  Panel digits;
+  const size_t axes = counts.size();
+  digits.rows = axes >= 2 ? counts[axes - 2] : 1;
+  digits.columns = counts.back();
+  digits.rowAxis = axes >= 2 ? QString("digit %1").arg(axes - 2) : QString();
+  digits.columnAxis = QString("digit %1").arg(axes - 1);
+  digits.title = "basis space: thread id by digit";
+  digits.cell = [basis, axes](int64_t row, int64_t column) {
+    const auto &c = basis->basis().counts;
+    const int64_t id = (axes >= 2 ? row * c[axes - 1] : 0) + column;
+    CellInfo info;
+    info.colorKey = id;
+    info.label = QString::number(id);
+    info.detail = QString("thread %1: digits %2 -> iteration %3")
+                      .arg(id)
+                      .arg(listText(basis->digits(id)))
+                      .arg(listText(basis->coordinates(id)));
+    return info;
+  };
+  scene.panels.push_back(std::move(digits));
+
+  // Iteration space: the thread at each coordinate (first two dimensions the
+  // basis spans; others 0).
   const auto sizes = basis->sizes();
-  Panel panel;
-  // The first two iteration dimensions the basis spans.
-  std::vector<size_t> dims;
+  std::vector<size_t> spanned;
   for (size_t i = 0; i < sizes.size(); ++i)
     if (sizes[i] > 1)
-      dims.push_back(i);
-  while (dims.size() < 2)
-    dims.insert(dims.begin(), dims.empty() ? 0 : (dims.front() == 0 ? 1 : 0));
-  const size_t rowDim = std::min(dims[0], sizes.size() - 1);
-  const size_t columnDim = std::min(dims[1], sizes.size() - 1);
-  panel.rows = sizes.size() > 1 ? sizes[rowDim] : 1;
-  panel.columns = sizes.empty() ? 0 : sizes[columnDim];
-  panel.rowAxis = QString("d%1").arg(rowDim);
-  panel.columnAxis = QString("d%1").arg(columnDim);
-  panel.title = "thread at each iteration coordinate";
+      spanned.push_back(i);
+  size_t rowDim = 0, columnDim = sizes.empty() ? 0 : sizes.size() - 1;
+  if (spanned.size() >= 2) {
+    rowDim = spanned[spanned.size() - 2];
+    columnDim = spanned.back();
+  } else if (spanned.size() == 1) {
+    columnDim = spanned.front();
+    rowDim = columnDim == 0 ? (sizes.size() > 1 ? 1 : 0) : 0;
+  }
+  Panel iteration;
+  iteration.rows = rowDim == columnDim ? 1 : sizes[rowDim];
+  iteration.columns = sizes.empty() ? 0 : sizes[columnDim];
+  iteration.rowAxis = QString("d%1").arg(rowDim);
+  iteration.columnAxis = QString("d%1").arg(columnDim);
+  iteration.title = "iteration space: thread at each coordinate";
   const size_t rank = sizes.size();
-  panel.cell = [basis, rowDim, columnDim, rank](int64_t row, int64_t column) {
+  iteration.cell = [basis, rowDim, columnDim, rank](int64_t row,
+                                                    int64_t column) {
     std::vector<int64_t> coordinates(rank, 0);
-    if (rank > 1)
+    if (rowDim != columnDim)
       coordinates[rowDim] = row;
     coordinates[columnDim] = column;
     const auto ids = basis->idsAt(coordinates);
@@ -195,10 +227,10 @@ GridScene basisScene(std::shared_ptr<const layout::BasisMap> basis,
                                 : QString());
     return info;
   };
-  scene.panels.push_back(std::move(panel));
+  scene.panels.push_back(std::move(iteration));
   addLegend(scene, basis->idCount(), "thread");
-  scene.footer = QString("dimension i takes basis digit mapping[i] (IREE's "
-                         "rule); sizes %1, strides %2")
+  scene.footer = QString("iteration dimension i takes basis digit mapping[i] "
+                         "(IREE's rule); sizes %1, strides %2")
                      .arg(listText(basis->sizes()))
                      .arg(listText(basis->strides()));
   return scene;

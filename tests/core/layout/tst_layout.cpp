@@ -319,6 +319,26 @@ private slots:
     QCOMPARE(after.accesses[1].physicalColumn, int64_t(8));
   }
 
+  void mmaOperandReadsThroughASwizzle() {
+    // MFMA_F32_16x16x16_F16's LHS: lane l reads 4 f16 of row l % 16 at
+    // column 4 * (l / 16). A 16x16 tile (32-byte rows): without a swizzle
+    // the 8 lanes of a phase (8-byte reads) collide 2 ways.
+    const layout::MmaIntrinsic *mfma =
+        findMmaIntrinsic("MFMA_F32_16x16x16_F16");
+    const auto accesses = fragmentAccesses(mfma->lhs, 64);
+    QCOMPARE(accesses.size(), size_t(64));
+    QCOMPARE(accesses[17].row, int64_t(1));
+    QCOMPARE(accesses[17].column, int64_t(4));
+    const BankModel banks = BankModel::forArch("gfx942");
+    const auto plain =
+        analyzeBanks(accesses, 4, 2, Swizzle::identity(16, 4), banks);
+    QVERIFY(plain.worstConflictDegree >= 2);
+    const auto swizzled = analyzeBanks(
+        accesses, 4, 2,
+        *Swizzle::xorShuffle({16, 4, std::nullopt, std::nullopt}), banks);
+    QVERIFY(swizzled.worstConflictDegree <= plain.worstConflictDegree);
+  }
+
   // iree_gpu seed / IREEGPUAttrs: MFMA_F32_32x32x8_F16 lane shares.
   void mfma32x32x8LaneShares() {
     const MmaIntrinsic *mfma = findMmaIntrinsic("MFMA_F32_32x32x8_F16");
