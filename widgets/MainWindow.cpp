@@ -1,17 +1,27 @@
 #include "widgets/MainWindow.h"
 
+#include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
+#include "core/layout/ConfigLayout.h"
+#include "widgets/SceneView.h"
+#include "widgets/render/Scenes.h"
+
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTextBlock>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -62,7 +72,77 @@ QString pipelineSummary(const iree::Dispatch &dispatch) {
       break;
     ++end;
   }
-  return info.mid(begin, end - begin);
+  const QString name = info.mid(begin, end - begin);
+  // "#iree_gpu.pipeline<VectorDistribute>" -> "VectorDistribute"
+  if (name.startsWith("#iree_gpu.pipeline<") && name.endsWith('>'))
+    return name.mid(19, name.size() - 20);
+  return name;
+}
+
+// The picture for a root op: its config applied to its iteration space (or
+// its MMA intrinsic's fragments), and a note saying what was drawn or why
+// nothing could be.
+std::pair<render::GridScene, QString>
+rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
+            render::ColorBy colorBy, int64_t step) {
+  render::GridScene empty;
+  if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0)
+    return {empty, op.loweringConfig.empty()
+                       ? QString("This op carries no lowering_config.")
+                       : QString("No GPU layout: %1")
+                             .arg(qs(op.loweringConfig.substr(
+                                 0, op.loweringConfig.find('<'))))};
+  auto config = config::LoweringConfig::parse(op.loweringConfig);
+  if (!config)
+    return {empty, qs(config.error())};
+  if (auto mma = config->mmaKind()) {
+    const layout::MmaIntrinsic *intrinsic =
+        layout::findMmaIntrinsic(mma->intrinsic);
+    if (!intrinsic)
+      return {empty, "Unknown intrinsic " + qs(mma->intrinsic)};
+    return {render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
+                             colorBy == render::ColorBy::Register
+                                 ? render::ColorBy::Register
+                                 : render::ColorBy::Lane),
+            "mma_kind " + qs(mma->intrinsic) +
+                ": the fragment each lane holds"};
+  }
+  auto space = config::IterationSpace::fromLinalgOp(
+      op.indexingMaps, op.iteratorTypes, op.operandTypes, op.name);
+  if (!space)
+    return {empty, "No iteration space: " + qs(space.error())};
+  layout::DeriveOptions options;
+  if (auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+      info && info->subgroupSize)
+    options.subgroupSize = *info->subgroupSize;
+  auto derived = layout::deriveLayout(*config, *space, options);
+  if (!derived)
+    return {empty, qs(derived.error())};
+  auto shared =
+      std::make_shared<const layout::DerivedLayout>(std::move(*derived));
+  std::vector<size_t> wide;
+  for (size_t i = 0; i < shared->dimensions.size(); ++i)
+    if (shared->dimensions[i].bound > 1)
+      wide.push_back(i);
+  size_t row = 0, column = shared->dimensions.empty()
+                               ? 0
+                               : shared->dimensions.size() - 1;
+  if (wide.size() >= 2) {
+    row = wide[wide.size() - 2];
+    column = wide.back();
+  } else if (wide.size() == 1) {
+    column = wide.front();
+    row = column;
+  }
+  // The view is wider than tall: put the longer dimension across.
+  if (row != column &&
+      shared->dimensions[row].bound > shared->dimensions[column].bound)
+    std::swap(row, column);
+  return {render::configScene(shared, colorBy, row, column, step,
+                              qs(config->print())),
+          QString("%1 on %2: one workgroup tile, reduction step %3")
+              .arg(op.name.c_str(), qs(space->toString()))
+              .arg(step)};
 }
 
 } // namespace
@@ -100,11 +180,42 @@ MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
   problemList->setObjectName("problemList");
   problemList->hide();
 
+  // The layout picture of the selected root op, with its controls.
+  sceneView = new SceneView;
+  colorByBox = new QComboBox;
+  colorByBox->setObjectName("colorByBox");
+  colorByBox->addItem("lane", static_cast<int>(render::ColorBy::Lane));
+  colorByBox->addItem("subgroup", static_cast<int>(render::ColorBy::Subgroup));
+  colorByBox->addItem("register", static_cast<int>(render::ColorBy::Register));
+  stepBox = new QSpinBox;
+  stepBox->setObjectName("stepBox");
+  stepBox->setRange(0, 1 << 30);
+  stepBox->setToolTip("Partial-reduction iteration to draw");
+  layoutNote = new QLabel;
+  layoutNote->setObjectName("layoutNote");
+  layoutNote->setWordWrap(true);
+  auto *controls = new QHBoxLayout;
+  controls->addWidget(new QLabel("Colour by"));
+  controls->addWidget(colorByBox);
+  controls->addWidget(new QLabel("Reduction step"));
+  controls->addWidget(stepBox);
+  controls->addWidget(layoutNote, 1);
+  auto *layoutPage = new QWidget;
+  auto *layoutColumn = new QVBoxLayout(layoutPage);
+  layoutColumn->setContentsMargins(4, 4, 4, 4);
+  layoutColumn->addLayout(controls);
+  layoutColumn->addWidget(sceneView, 1);
+
+  detailTabs = new QTabWidget;
+  detailTabs->setObjectName("detailTabs");
+  detailTabs->addTab(layoutPage, "Layout");
+  detailTabs->addTab(configView, "Configuration");
+
   auto *right = new QSplitter(Qt::Vertical);
   right->addWidget(sourceView);
-  right->addWidget(configView);
-  right->setStretchFactor(0, 3);
-  right->setStretchFactor(1, 1);
+  right->addWidget(detailTabs);
+  right->setStretchFactor(0, 2);
+  right->setStretchFactor(1, 3);
 
   auto *left = new QWidget;
   auto *leftLayout = new QVBoxLayout(left);
@@ -117,6 +228,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
   splitter->addWidget(right);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
+  splitter->setSizes({460, 820});
   setCentralWidget(splitter);
 
   statusLabel = new QLabel("No file open");
@@ -128,6 +240,9 @@ MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
           &MainWindow::onLoadFinished);
   connect(dispatchTree, &QTreeWidget::currentItemChanged, this,
           [this](QTreeWidgetItem *item) { onDispatchSelected(item); });
+  connect(colorByBox, &QComboBox::currentIndexChanged, this,
+          [this] { showLayout(); });
+  connect(stepBox, &QSpinBox::valueChanged, this, [this] { showLayout(); });
   connect(problemList, &QListWidget::itemActivated, this,
           [this](QListWidgetItem *item) {
             goToLine(item->data(kLineRole).toInt());
@@ -277,7 +392,35 @@ void MainWindow::onDispatchSelected(QTreeWidgetItem *item) {
   if (!dispatch.target.empty())
     details += "target: " + qs(dispatch.target) + "\n";
   configView->setPlainText(details);
+  selectedDispatch = d;
+  selectedRootOp = r;
+  showLayout();
   goToLine(item->data(0, kLineRole).toInt());
+}
+
+void MainWindow::showLayout() {
+  if (!current || selectedDispatch < 0 ||
+      selectedDispatch >= static_cast<int>(current->dispatches.size()))
+    return;
+  const iree::Dispatch &dispatch =
+      current->dispatches[static_cast<size_t>(selectedDispatch)];
+  // A dispatch row shows its first configured op.
+  int r = selectedRootOp;
+  if (r < 0)
+    for (size_t i = 0; i < dispatch.rootOps.size() && r < 0; ++i)
+      if (!dispatch.rootOps[i].loweringConfig.empty())
+        r = static_cast<int>(i);
+  if (r < 0 || r >= static_cast<int>(dispatch.rootOps.size())) {
+    sceneView->setScene({});
+    layoutNote->setText("No configured op in this dispatch.");
+    return;
+  }
+  auto [scene, note] = rootOpScene(
+      dispatch, dispatch.rootOps[static_cast<size_t>(r)],
+      static_cast<render::ColorBy>(colorByBox->currentData().toInt()),
+      stepBox->value());
+  sceneView->setScene(std::move(scene));
+  layoutNote->setText(note);
 }
 
 void MainWindow::goToLine(int line) {

@@ -11,8 +11,11 @@
 #include <filesystem>
 #include <functional>
 
+class QComboBox;
 class QLabel;
 class QListWidget;
+class QSpinBox;
+class QTabWidget;
 class QPlainTextEdit;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -47,6 +50,7 @@ private:
   void showError(const QString &message);
   void onDispatchSelected(QTreeWidgetItem *item);
   void goToLine(int line);
+  void showLayout();
 
   DocumentLoader loader;
   QString loadingPath;
@@ -57,6 +61,13 @@ private:
   QPlainTextEdit *sourceView;
   QPlainTextEdit *configView;
   QListWidget *problemList;
+  class SceneView *sceneView;
+  QTabWidget *detailTabs;
+  QComboBox *colorByBox;
+  QSpinBox *stepBox;
+  QLabel *layoutNote;
+  int selectedDispatch = -1;
+  int selectedRootOp = -1;
   QLabel *statusLabel;
 };
 

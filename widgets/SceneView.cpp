@@ -1,0 +1,146 @@
+#include "widgets/SceneView.h"
+
+#include "widgets/render/Palette.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilescope::widgets {
+
+namespace {
+constexpr double kMinimumCell = 0.01;
+constexpr double kMaximumCell = 96;
+} // namespace
+
+SceneView::SceneView(QWidget *parent) : QAbstractScrollArea(parent) {
+  setObjectName("sceneView");
+  viewport()->setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+}
+
+void SceneView::setScene(render::GridScene scene) {
+  current = std::move(scene);
+  fitToView();
+}
+
+void SceneView::fitToView() {
+  fitted = true;
+  cell =
+      std::clamp(painter.fitCellSize(current, QSizeF(viewport()->size()), 32.0),
+                 kMinimumCell, kMaximumCell);
+  updateScrollBars();
+  horizontalScrollBar()->setValue(0);
+  verticalScrollBar()->setValue(0);
+  viewport()->update();
+}
+
+void SceneView::setCellSize(double size, QPointF anchor) {
+  size = std::clamp(size, kMinimumCell, kMaximumCell);
+  const QPointF scroll(horizontalScrollBar()->value(),
+                       verticalScrollBar()->value());
+  // Keep the drawing point under `anchor` in place.
+  const double ratio = size / cell;
+  const QPointF pointUnder = (scroll + anchor) * ratio;
+  cell = size;
+  fitted = false;
+  updateScrollBars();
+  horizontalScrollBar()->setValue(
+      static_cast<int>(std::lround(pointUnder.x() - anchor.x())));
+  verticalScrollBar()->setValue(
+      static_cast<int>(std::lround(pointUnder.y() - anchor.y())));
+  viewport()->update();
+}
+
+void SceneView::updateScrollBars() {
+  const QSizeF natural = painter.naturalSize(current, cell);
+  const QSize view = viewport()->size();
+  horizontalScrollBar()->setRange(
+      0, std::max(0, static_cast<int>(natural.width()) - view.width()));
+  verticalScrollBar()->setRange(
+      0, std::max(0, static_cast<int>(natural.height()) - view.height()));
+  horizontalScrollBar()->setPageStep(view.width());
+  verticalScrollBar()->setPageStep(view.height());
+}
+
+bool SceneView::darkTheme() const {
+  return palette().color(QPalette::Window).lightness() < 128;
+}
+
+void SceneView::paintEvent(QPaintEvent *) {
+  QPainter p(viewport());
+  painter.paint(
+      p, current, QRectF(viewport()->rect()),
+      darkTheme() ? render::Theme::darkTheme() : render::Theme::light(), cell,
+      QPointF(horizontalScrollBar()->value(), verticalScrollBar()->value()));
+}
+
+void SceneView::resizeEvent(QResizeEvent *event) {
+  QAbstractScrollArea::resizeEvent(event);
+  if (fitted)
+    fitToView();
+  else
+    updateScrollBars();
+}
+
+void SceneView::wheelEvent(QWheelEvent *event) {
+  if (!(event->modifiers() & Qt::ControlModifier)) {
+    QAbstractScrollArea::wheelEvent(event);
+    return;
+  }
+  const double steps = event->angleDelta().y() / 120.0;
+  setCellSize(cell * std::pow(1.25, steps), event->position());
+  event->accept();
+}
+
+void SceneView::keyPressEvent(QKeyEvent *event) {
+  if (event->modifiers() & Qt::ControlModifier) {
+    const QPointF centre(viewport()->width() / 2.0, viewport()->height() / 2.0);
+    if (event->key() == Qt::Key_0) {
+      fitToView();
+      return;
+    }
+    if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal) {
+      setCellSize(cell * 1.25, centre);
+      return;
+    }
+    if (event->key() == Qt::Key_Minus) {
+      setCellSize(cell / 1.25, centre);
+      return;
+    }
+  }
+  QAbstractScrollArea::keyPressEvent(event);
+}
+
+bool SceneView::viewportEvent(QEvent *event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto *help = static_cast<QHelpEvent *>(event);
+    const QPointF scroll(horizontalScrollBar()->value(),
+                         verticalScrollBar()->value());
+    const render::CellHit hit =
+        painter.hitTest(current, help->pos(), cell, scroll);
+    if (hit.isValid()) {
+      const render::Panel &panel =
+          current.panels[static_cast<size_t>(hit.panel)];
+      const QString detail =
+          panel.cell ? panel.cell(hit.row, hit.column).detail : QString();
+      QToolTip::showText(help->globalPos(),
+                         detail.isEmpty()
+                             ? QString("(%1, %2)").arg(hit.row).arg(hit.column)
+                             : detail,
+                         viewport());
+    } else {
+      QToolTip::hideText();
+    }
+    return true;
+  }
+  return QAbstractScrollArea::viewportEvent(event);
+}
+
+} // namespace tilescope::widgets

@@ -1,0 +1,43 @@
+// A scrollable, zoomable view of a GridScene: Ctrl+wheel (or Ctrl+= / Ctrl+-)
+// zooms around the cursor, Ctrl+0 fits the scene, hovering a cell shows
+// what it holds. Painting goes through render::ScenePainter, whose level of
+// detail keeps every frame cheap whatever the element count.
+#pragma once
+
+#include "widgets/render/GridScene.h"
+#include "widgets/render/ScenePainter.h"
+
+#include <QAbstractScrollArea>
+
+namespace tilescope::widgets {
+
+class SceneView : public QAbstractScrollArea {
+  Q_OBJECT
+
+public:
+  explicit SceneView(QWidget *parent = nullptr);
+
+  void setScene(render::GridScene scene);
+  const render::GridScene &scene() const { return current; }
+  double cellSize() const { return cell; }
+  void setCellSize(double size, QPointF anchor = {});
+  void fitToView();
+
+protected:
+  void paintEvent(QPaintEvent *event) override;
+  void resizeEvent(QResizeEvent *event) override;
+  void wheelEvent(QWheelEvent *event) override;
+  void keyPressEvent(QKeyEvent *event) override;
+  bool viewportEvent(QEvent *event) override;
+
+private:
+  void updateScrollBars();
+  bool darkTheme() const;
+
+  render::GridScene current;
+  render::ScenePainter painter;
+  double cell = 24;
+  bool fitted = true;
+};
+
+} // namespace tilescope::widgets
