@@ -18,22 +18,6 @@ namespace {
 
 constexpr const char *kPinnedRelease = "3.13";
 
-bool parseArguments(QCommandLineParser &parser, const QStringList &arguments,
-                    const QString &command) {
-  parser.setApplicationDescription("tilescope-cli " + command);
-  parser.addHelpOption();
-  if (!parser.parse(arguments)) {
-    std::cerr << "tilescope-cli " << command.toStdString() << ": "
-              << parser.errorText().toStdString() << "\n";
-    return false;
-  }
-  if (parser.isSet("help")) {
-    std::cout << parser.helpText().toStdString();
-    std::exit(kExitOk);
-  }
-  return true;
-}
-
 void printProblems(const std::vector<config::Problem> &problems) {
   if (problems.empty()) {
     std::cout << "no problems found\n";
@@ -109,7 +93,7 @@ int check(const QStringList &arguments) {
   const QCommandLineOption jsonOption("json", "Print JSON.");
   parser.addOptions({configOption, translationOption, spaceOption, typesOption,
                      targetOption, releaseOption, jsonOption});
-  if (!parseArguments(parser, arguments, "check"))
+  if (!parseCommandLine(parser, arguments, "check"))
     return kExitUsage;
   if (!parser.isSet(configOption)) {
     std::cerr << "tilescope-cli check: --config is required\n";
@@ -242,7 +226,7 @@ int convert(const QStringList &arguments) {
                                     "X.Y", kPinnedRelease);
   parser.addOption(toOption);
   parser.addPositionalArgument("TEXT", "Attribute text (aliases allowed).");
-  if (!parseArguments(parser, arguments, "convert"))
+  if (!parseCommandLine(parser, arguments, "convert"))
     return kExitUsage;
   if (parser.positionalArguments().size() != 1) {
     std::cerr << "tilescope-cli convert: expected one attribute TEXT\n";

@@ -298,20 +298,12 @@ int explain(const QStringList &arguments) {
   parser.setApplicationDescription(
       "tilescope-cli explain: who holds what. Give one of --basis, --layout, "
       "--mma, --config, --swizzle.");
-  parser.addHelpOption();
   LayoutOptions options;
   options.addTo(parser);
   const QCommandLineOption jsonOption("json", "Print JSON.");
   parser.addOption(jsonOption);
-  if (!parser.parse(arguments)) {
-    std::cerr << "tilescope-cli explain: " << parser.errorText().toStdString()
-              << "\n";
+  if (!parseCommandLine(parser, arguments, "explain"))
     return kExitUsage;
-  }
-  if (parser.isSet("help")) {
-    std::cout << parser.helpText().toStdString();
-    return kExitOk;
-  }
   auto inputs = options.read(parser);
   if (!inputs)
     return fail("explain", inputs.error());

@@ -24,14 +24,11 @@ std::string list(const std::vector<int64_t> &values) {
 int mmaLayouts(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription("tilescope-cli mma-layouts");
-  parser.addHelpOption();
   const QCommandLineOption cppOption("cpp", "Print as a C++ table.");
   const QCommandLineOption ireeOption("iree", "IREE compiler library.", "PATH");
   parser.addOptions({cppOption, ireeOption});
-  if (!parser.parse(arguments)) {
-    std::cerr << parser.errorText().toStdString() << "\n";
+  if (!parseCommandLine(parser, arguments, "mma-layouts"))
     return kExitUsage;
-  }
   std::optional<QString> ireePath;
   if (parser.isSet(ireeOption))
     ireePath = parser.value(ireeOption);

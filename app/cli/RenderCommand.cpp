@@ -45,6 +45,9 @@ pickDims(const std::vector<int64_t> &sizes,
       wide.push_back(i);
   if (wide.size() >= 2)
     return {wide[wide.size() - 2], wide.back()};
+  // One wide dimension: draw it across, against a unit one.
+  if (wide.size() == 1 && sizes.size() >= 2)
+    return {wide.front() == 0 ? 1 : 0, wide.front()};
   if (sizes.size() >= 2)
     return {sizes.size() - 2, sizes.size() - 1};
   return {0, 0};
@@ -56,7 +59,6 @@ int render(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "tilescope-cli render: draw a layout, config, MMA, swizzle or basis.");
-  parser.addHelpOption();
   LayoutOptions options;
   options.addTo(parser);
   const QCommandLineOption outputOption({"o", "output"},
@@ -72,15 +74,8 @@ int render(const QStringList &arguments) {
       "cell-size", "Cell size in pixels (default 24).", "PX", "24");
   parser.addOptions({outputOption, colorOption, dimsOption, gridOption,
                      darkOption, cellOption});
-  if (!parser.parse(arguments)) {
-    std::cerr << "tilescope-cli render: " << parser.errorText().toStdString()
-              << "\n";
+  if (!parseCommandLine(parser, arguments, "render"))
     return kExitUsage;
-  }
-  if (parser.isSet("help")) {
-    std::cout << parser.helpText().toStdString();
-    return kExitOk;
-  }
   if (!parser.isSet(outputOption)) {
     std::cerr
         << "tilescope-cli render: -o FILE (.png, .svg or .pdf) is required\n";

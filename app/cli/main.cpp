@@ -68,27 +68,12 @@ std::optional<QString> ireeOption(const QCommandLineParser &parser,
   return std::nullopt;
 }
 
-// Parses `arguments` (the command's own, after its name) or exits.
-void parseOrExit(QCommandLineParser &parser, const QStringList &arguments,
-                 const QString &command) {
-  parser.setApplicationDescription("tilescope-cli " + command);
-  parser.addHelpOption();
-  if (!parser.parse(arguments)) {
-    std::cerr << "tilescope-cli " << command.toStdString() << ": "
-              << parser.errorText().toStdString() << "\n";
-    std::exit(kExitUsage);
-  }
-  if (parser.isSet("help")) {
-    std::cout << parser.helpText().toStdString();
-    std::exit(kExitOk);
-  }
-}
-
 int doctor(const QStringList &arguments) {
   QCommandLineParser parser;
   CommonOptions options;
   parser.addOptions({options.json, options.iree});
-  parseOrExit(parser, arguments, "doctor");
+  if (!cli::parseCommandLine(parser, arguments, "doctor"))
+    return kExitUsage;
 
   json report;
   report["qt"] = qVersion();
@@ -252,7 +237,8 @@ int dispatches(const QStringList &arguments) {
   CommonOptions options;
   parser.addOptions({options.json, options.iree});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
-  parseOrExit(parser, arguments, "dispatches");
+  if (!cli::parseCommandLine(parser, arguments, "dispatches"))
+    return kExitUsage;
   if (parser.positionalArguments().size() != 1) {
     std::cerr << "tilescope-cli dispatches: expected one FILE\n";
     return kExitUsage;

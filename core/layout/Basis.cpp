@@ -1,5 +1,7 @@
 #include "core/layout/Basis.h"
 
+#include "core/layout/Odometer.h"
+
 #include <set>
 
 namespace tilescope::layout {
@@ -76,27 +78,23 @@ BasisMap::idsAt(const std::vector<int64_t> &coordinates) const {
       return ids;
     fixed[axis] = coordinates[i];
   }
-  std::vector<int64_t> digit(value.counts.size(), 0);
+  // Odometer over the axes no dimension takes.
+  std::vector<int64_t> counter, limits;
   for (size_t k = 0; k < fixed.size(); ++k)
-    if (fixed[k] >= 0)
-      digit[k] = fixed[k];
-  while (true) {
-    int64_t id = 0;
-    for (size_t k = 0; k < digit.size(); ++k)
-      id = id * value.counts[k] + digit[k];
-    ids.push_back(id);
-    int d = static_cast<int>(digit.size()) - 1;
-    while (d >= 0) {
-      const size_t k = static_cast<size_t>(d);
-      if (fixed[k] < 0 && ++digit[k] < value.counts[k])
-        break;
-      if (fixed[k] < 0)
-        digit[k] = 0;
-      --d;
+    if (fixed[k] < 0) {
+      counter.push_back(0);
+      limits.push_back(value.counts[k]);
     }
-    if (d < 0)
-      return ids;
-  }
+  do {
+    int64_t id = 0;
+    size_t next = 0;
+    for (size_t k = 0; k < fixed.size(); ++k) {
+      const int64_t digit = fixed[k] >= 0 ? fixed[k] : counter[next++];
+      id = id * value.counts[k] + digit;
+    }
+    ids.push_back(id);
+  } while (advanceOdometer(counter, limits));
+  return ids;
 }
 
 } // namespace tilescope::layout

@@ -39,6 +39,24 @@ void basisTiles(const std::optional<config::Basis> &basis, size_t rank,
   strides = map->strides();
 }
 
+// Copies dimension `i` of `from` onto the end of `to`.
+void appendDimension(config::NestedLayoutAttr &to,
+                     const config::NestedLayoutAttr &from, size_t i) {
+  to.subgroupTile.push_back(from.subgroupTile[i]);
+  to.batchTile.push_back(from.batchTile[i]);
+  to.outerTile.push_back(from.outerTile[i]);
+  to.threadTile.push_back(from.threadTile[i]);
+  to.elementTile.push_back(from.elementTile[i]);
+  to.subgroupStrides.push_back(from.subgroupStrides[i]);
+  to.threadStrides.push_back(from.threadStrides[i]);
+}
+
+// A dimension nobody distributes: unit tiles, zero strides.
+void appendUnitDimension(config::NestedLayoutAttr &to) {
+  config::NestedLayoutAttr unit{{1}, {1}, {1}, {1}, {1}, {0}, {0}};
+  appendDimension(to, unit, 0);
+}
+
 } // namespace
 
 Result<config::IterationSpace> expandSpace(const config::IterationSpace &space,
@@ -206,14 +224,7 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
         dim.reduction && dim.name.find(".outer") == std::string::npos;
     if (reducedAway)
       continue;
-    config::NestedLayoutAttr &acc = result.accumulatorLayout;
-    acc.subgroupTile.push_back(layout.subgroupTile[i]);
-    acc.batchTile.push_back(layout.batchTile[i]);
-    acc.outerTile.push_back(layout.outerTile[i]);
-    acc.threadTile.push_back(layout.threadTile[i]);
-    acc.elementTile.push_back(layout.elementTile[i]);
-    acc.subgroupStrides.push_back(layout.subgroupStrides[i]);
-    acc.threadStrides.push_back(layout.threadStrides[i]);
+    appendDimension(result.accumulatorLayout, layout, i);
     result.accumulatorDimensions.push_back(dim.name);
   }
 
@@ -259,23 +270,10 @@ operandLayouts(const DerivedLayout &derived,
             derived.dimensions[i].source != static_cast<size_t>(loop))
           continue;
         found = true;
-        projected.subgroupTile.push_back(op.subgroupTile[i]);
-        projected.batchTile.push_back(op.batchTile[i]);
-        projected.outerTile.push_back(op.outerTile[i]);
-        projected.threadTile.push_back(op.threadTile[i]);
-        projected.elementTile.push_back(op.elementTile[i]);
-        projected.subgroupStrides.push_back(op.subgroupStrides[i]);
-        projected.threadStrides.push_back(op.threadStrides[i]);
+        appendDimension(projected, op, i);
       }
       if (!found)
-        for (auto *field : {&projected.subgroupTile, &projected.batchTile,
-                            &projected.outerTile, &projected.threadTile,
-                            &projected.elementTile})
-          field->push_back(1);
-      if (!found) {
-        projected.subgroupStrides.push_back(0);
-        projected.threadStrides.push_back(0);
-      }
+        appendUnitDimension(projected);
     }
     layouts.push_back(projected);
   }

@@ -1,6 +1,7 @@
 #include "core/layout/MmaLayouts.h"
 
 #include "core/config/Validation.h"
+#include "core/layout/Odometer.h"
 
 #include <algorithm>
 
@@ -106,13 +107,7 @@ FragmentLayout::elementsOf(int64_t lane) const {
       coordinate[i] = counter[i] * thread[i] * element[i] +
                       threadId[i] * element[i] + counter[rank + i];
     result.push_back(std::move(coordinate));
-    int d = static_cast<int>(2 * rank) - 1;
-    while (d >= 0 && ++counter[static_cast<size_t>(d)] ==
-                         limits[static_cast<size_t>(d)]) {
-      counter[static_cast<size_t>(d)] = 0;
-      --d;
-    }
-    if (d < 0)
+    if (!advanceOdometer(counter, limits))
       return result;
   }
 }

@@ -1,5 +1,7 @@
 #include "core/layout/NestedLayout.h"
 
+#include "core/layout/Odometer.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -259,13 +261,7 @@ std::vector<std::vector<int64_t>> NestedLayout::elementsOf(int64_t subgroup,
       c.element[i] = counter[2 * r + i];
     }
     result.push_back(compose(c));
-    int d = static_cast<int>(3 * r) - 1;
-    while (d >= 0 && ++counter[static_cast<size_t>(d)] ==
-                         limits[static_cast<size_t>(d)]) {
-      counter[static_cast<size_t>(d)] = 0;
-      --d;
-    }
-    if (d < 0)
+    if (!advanceOdometer(counter, limits))
       return result;
   }
 }

@@ -530,8 +530,95 @@ private slots:
     QVERIFY2(problems.empty(), describe(problems).c_str());
   }
 
-  // --- and silent on what IREE itself configured
-  // ------------------------------
+  void everyRuleFiresOnAMinimalBadExample_data() {
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<QString>("config");
+    QTest::addColumn<QString>("space");
+    QTest::addColumn<QString>("translationText");
+    QTest::addColumn<QString>("target");
+    const QString vd64 =
+        "#iree_codegen.translation_info<pipeline = "
+        "#iree_gpu.pipeline<VectorDistribute> workgroup_size = "
+        "[64, 1, 1] subgroup_size = 64>";
+    auto withWorkgroupSize = [](const char *size, const char *subgroup = "64") {
+      return QString("#iree_codegen.translation_info<pipeline = "
+                     "#iree_gpu.pipeline<VectorDistribute> workgroup_size = %1 "
+                     "subgroup_size = %2>")
+          .arg(size, subgroup);
+    };
+    auto row =
+        [&](const char *rule, const char *config, const char *space = "4x16:pr",
+            QString translationText = {}, const char *target = "gfx942") {
+          QTest::newRow(rule)
+              << rule << QString("#iree_gpu.lowering_config<{%1}>").arg(config)
+              << space << (translationText.isEmpty() ? vd64 : translationText)
+              << target;
+        };
+    row("unknown-key", "bogus");
+    row("value-shape", "workgroup = 5");
+    row("key-release", "thread_basis = [[1, 64], [0, 1]]");
+    row("tile-rank", "workgroup = [1]");
+    row("tile-negative", "workgroup = [-1, 0]");
+    row("workgroup-on-reduction", "workgroup = [1, 4]");
+    row("reduction-on-parallel", "partial_reduction = [4, 0]");
+    row("tile-exceeds-bound", "workgroup = [8, 0]");
+    row("workgroup-divides-bound", "workgroup = [3, 0]");
+    row("partial-reduction-divides-bound", "partial_reduction = [0, 5]");
+    row("basis-count", "lane_basis = [[0, 64], [0, 1]]");
+    row("basis-mapping-range", "lane_basis = [[64], [0, 3]]");
+    row("basis-permutation", "lane_basis = [[8, 8], [0, 0]]");
+    row("basis-rank", "lane_basis = [[64], [0]]");
+    row("basis-product", "lane_basis = [[1, 32], [0, 1]]");
+    row("workgroup-size-from-bases", "subgroup_basis = [[2, 1], [0, 1]]");
+    row("promotion-length", "promote_operands = [0], promotion_types = []");
+    row("promotion-operand", "promote_operands = [5]", "64x64x64:ppr");
+    row("pipeline-syntax", "workgroup = [1, 0]", "4x16:pr",
+        "#iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute "
+        "workgroup_size = [64, 1, 1] subgroup_size = 64>");
+    row("pipeline-name", "workgroup = [1, 0]", "4x16:pr",
+        "#iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<Bogus> "
+        "workgroup_size = [64, 1, 1] subgroup_size = 64>");
+    row("pipeline-options-release", "workgroup = [1, 0]", "4x16:pr",
+        "#iree_codegen.translation_info<pipeline = "
+        "#iree_gpu.pipeline<VectorDistribute> workgroup_size = [64, 1, 1] "
+        "subgroup_size = 64, {gpu_pipeline_options = "
+        "#iree_gpu.pipeline_options<prefetch_shared_memory = true>}>");
+    row("target-subgroup-size", "workgroup = [1, 0]", "4x16:pr",
+        withWorkgroupSize("[64, 1, 1]", "32"));
+    row("target-workgroup-size", "workgroup = [1, 0]", "4x16:pr",
+        withWorkgroupSize("[1, 2048, 1]"));
+    row("target-thread-count", "workgroup = [1, 0]", "4x16:pr",
+        withWorkgroupSize("[512, 4, 1]"));
+    row("target-mma", "mma_kind = #iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>",
+        "64x64x64:ppr", vd64, "sm_90");
+    row("mma-subgroup-size",
+        "mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>",
+        "64x64x64:ppr");
+  }
+
+  void everyRuleFiresOnAMinimalBadExample() {
+    QFETCH(QString, rule);
+    QFETCH(QString, config);
+    QFETCH(QString, space);
+    QFETCH(QString, translationText);
+    QFETCH(QString, target);
+    ValidationContext context;
+    context.iterationSpace = *IterationSpace::parse(space.toStdString());
+    if (context.iterationSpace->rank() == 3)
+      context.iterationSpace->operands = {{"f16", {0, 2}, false},
+                                          {"f16", {1, 2}, false},
+                                          {"f32", {0, 1}, true}};
+    context.translationInfo = translation(translationText.toStdString());
+    context.target = *builtinTarget(target.toStdString());
+    const auto problems = validate(makeConfig(config.toStdString()), context);
+    const auto names = rules(problems);
+    QVERIFY2(std::find(names.begin(), names.end(), rule.toStdString()) !=
+                 names.end(),
+             qPrintable(rule + " did not fire:" +
+                        QString::fromStdString(describe(problems))));
+  }
+
+  // --- and silent on what IREE itself configured ---
 
   void silentOnTheExamplesIreeConfigured() {
     iree::DocumentParser parser(test::projectCompiler());
