@@ -12,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 
 #include <iostream>
@@ -41,6 +42,7 @@ int main(int argc, char **argv) {
   QApplication application(argc, argv);
   QApplication::setOrganizationName(app::kOrganization);
   QApplication::setApplicationName(app::kApplication);
+  QApplication::setWindowIcon(QIcon(":/tilescope/tilescope.svg"));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(
