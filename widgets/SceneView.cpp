@@ -4,6 +4,7 @@
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QToolTip>
@@ -26,8 +27,51 @@ SceneView::SceneView(QWidget *parent) : QAbstractScrollArea(parent) {
 }
 
 void SceneView::setScene(render::GridScene scene) {
-  current = std::move(scene);
+  original = std::move(scene);
+  current = original;
+  selected = -1;
   fitToView();
+}
+
+void SceneView::selectKey(int64_t key) {
+  selected = key;
+  current = original;
+  if (key >= 0) {
+    for (render::Panel &panel : current.panels) {
+      if (!panel.cell)
+        continue;
+      // Marks must be drawn even where cells are tiny: no colour-only path.
+      panel.colorKey = nullptr;
+      panel.cell = [cell = panel.cell, key](int64_t row, int64_t column) {
+        render::CellInfo info = cell(row, column);
+        info.marked = info.colorKey == key;
+        return info;
+      };
+    }
+    for (const render::LegendEntry &entry : original.legend)
+      if (entry.colorKey == key)
+        current.footer = "selected: " + entry.text + "\n" + current.footer;
+  }
+  viewport()->update();
+}
+
+void SceneView::mousePressEvent(QMouseEvent *event) {
+  if (event->button() != Qt::LeftButton) {
+    QAbstractScrollArea::mousePressEvent(event);
+    return;
+  }
+  const QPointF scroll(horizontalScrollBar()->value(),
+                       verticalScrollBar()->value());
+  const render::CellHit hit =
+      painter.hitTest(current, event->position(), cell, scroll);
+  if (!hit.isValid()) {
+    selectKey(-1);
+    return;
+  }
+  const render::Panel &panel = original.panels[static_cast<size_t>(hit.panel)];
+  const int64_t key =
+      panel.cell ? panel.cell(hit.row, hit.column).colorKey : -1;
+  selectKey(key == selected ? -1 : key);
 }
 
 void SceneView::fitToView() {
@@ -100,6 +144,10 @@ void SceneView::wheelEvent(QWheelEvent *event) {
 }
 
 void SceneView::keyPressEvent(QKeyEvent *event) {
+  if (event->key() == Qt::Key_Escape) {
+    selectKey(-1);
+    return;
+  }
   if (event->modifiers() & Qt::ControlModifier) {
     const QPointF centre(viewport()->width() / 2.0, viewport()->height() / 2.0);
     if (event->key() == Qt::Key_0) {

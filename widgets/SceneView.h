@@ -1,6 +1,8 @@
 // A scrollable, zoomable view of a GridScene: Ctrl+wheel (or Ctrl+= / Ctrl+-)
 // zooms around the cursor, Ctrl+0 fits the scene, hovering a cell shows
-// what it holds. Painting goes through render::ScenePainter, whose level of
+// what it holds, clicking a cell marks every cell of the same owner (lane,
+// subgroup, register or bank; click again or Escape to clear). Painting goes
+// through render::ScenePainter, whose level of
 // detail keeps every frame cheap whatever the element count.
 #pragma once
 
@@ -22,6 +24,9 @@ public:
   double cellSize() const { return cell; }
   void setCellSize(double size, QPointF anchor = {});
   void fitToView();
+  // Marks every cell whose colour key is `key` (-1: none).
+  void selectKey(int64_t key);
+  int64_t selectedKey() const { return selected; }
 
 protected:
   void paintEvent(QPaintEvent *event) override;
@@ -29,12 +34,15 @@ protected:
   void wheelEvent(QWheelEvent *event) override;
   void keyPressEvent(QKeyEvent *event) override;
   bool viewportEvent(QEvent *event) override;
+  void mousePressEvent(QMouseEvent *event) override;
 
 private:
   void updateScrollBars();
   bool darkTheme() const;
 
+  render::GridScene original; // as given; `current` adds the selection marks
   render::GridScene current;
+  int64_t selected = -1;
   render::ScenePainter painter;
   double cell = 24;
   bool fitted = true;

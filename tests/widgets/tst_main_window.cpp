@@ -64,6 +64,21 @@ private slots:
     QCOMPARE(scene->scene().panels.front().rows, int64_t(8));
     QCOMPARE(scene->scene().panels.front().columns, int64_t(64));
     QCOMPARE(scene->scene().panels.front().cell(0, 42).colorKey, int64_t(42));
+    // Selecting lane 42 marks exactly its 8 elements of this step.
+    scene->selectKey(42);
+    int marked = 0;
+    const auto &panel = scene->scene().panels.front();
+    for (int64_t r = 0; r < panel.rows; ++r)
+      for (int64_t c = 0; c < panel.columns; ++c)
+        marked += panel.cell(r, c).marked ? 1 : 0;
+    QCOMPARE(marked, 8);
+    QVERIFY(scene->scene().footer.startsWith("selected: lane 42"));
+    // For looking at it: TILESCOPE_SCREENSHOT_DIR=/tmp ctest -R widgets_main
+    if (const QString dir = qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
+        !dir.isEmpty())
+      window.grab().save(dir + "/main-window-selected-lane.png");
+    scene->selectKey(-1);
+
     auto *step = window.findChild<QSpinBox *>("stepBox");
     step->setValue(31);
     QVERIFY(scene->scene().panels.front().title.contains("[15872, 16384)"));
