@@ -553,13 +553,17 @@ void drawPanelAxes(Frame &f, const Panel &panel, const PanelGeometry &g,
     if (bottom > top) {
       painter.save();
       painter.setPen(f.secondary());
-      const double textWidth = small.horizontalAdvance(rowAxis);
+      // A grid shorter than the label gets the label elided, not spilling
+      // over what lies below the panel.
+      const QString shown = small.elidedText(
+          rowAxis, Qt::ElideRight, static_cast<int>(bottom - top));
+      const double textWidth = small.horizontalAdvance(shown);
       const double y = std::max(top, (top + bottom) / 2 - textWidth / 2);
       // Reads top to bottom, glyph tops towards the grid: the baseline is
       // at the band's left edge, the glyphs extend to its right.
       painter.translate(g.left + small.descent() + 1, y);
       painter.rotate(90);
-      painter.drawText(QPointF(0, 0), rowAxis);
+      painter.drawText(QPointF(0, 0), shown);
       painter.restore();
     }
   }
