@@ -125,6 +125,9 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
   in.iterationSpaceText = parser.value(iterationSpace).toStdString();
   in.typesText = parser.value(types).toStdString();
   in.targetText = parser.value(target).toStdString();
+  if (!in.targetText.empty())
+    if (auto resolved = config::resolveTarget(in.targetText); !resolved)
+      return Error{"--target: " + resolved.error()};
   in.ireeRelease = parser.value(release).toStdString();
   in.accessPattern = parser.value(access).toStdString();
   if (in.accessPattern != "column" && in.accessPattern != "row" &&
