@@ -1027,45 +1027,72 @@ parseAttributeDocument(std::string_view text, const ParseLimits &limits) {
 
 namespace {
 
-Result<Attribute> resolve(const Attribute &attribute,
-                          const std::map<std::string, Attribute> &aliases,
-                          std::vector<std::string> &stack) {
-  if (attribute.is(Attribute::Kind::AliasReference)) {
-    auto it = aliases.find(attribute.text);
-    if (it == aliases.end())
+// Aliases may name aliases, so what resolving builds can be far deeper and
+// larger than the text (nine aliases of eight copies each make 8^9 nodes):
+// both are bounded, with the parser's default depth and a node budget far
+// above any real config.
+struct AliasResolver {
+  const std::map<std::string, Attribute> &aliases;
+  std::vector<std::string> stack;
+  int depth = 0;
+  size_t nodes = 0;
+  static constexpr int kMaximumDepth = ParseLimits{}.maximumDepth;
+  static constexpr size_t kMaximumNodes = 1u << 20;
+
+  Result<Attribute> resolve(const Attribute &attribute) {
+    if (++nodes > kMaximumNodes)
+      return Error{"resolving aliases builds more than " +
+                   std::to_string(kMaximumNodes) +
+                   " attributes; aliases that repeat each other this much "
+                   "are not a config"};
+    if (depth >= kMaximumDepth)
       return Error{"line " + std::to_string(attribute.location.line) +
                    ", column " + std::to_string(attribute.location.column) +
-                   ": #" + attribute.text + " is not defined"};
-    if (std::find(stack.begin(), stack.end(), attribute.text) != stack.end())
-      return Error{"alias #" + attribute.text + " refers to itself"};
-    stack.push_back(attribute.text);
-    auto resolved = resolve(it->second, aliases, stack);
-    stack.pop_back();
-    return resolved;
+                   ": resolving aliases nests deeper than " +
+                   std::to_string(kMaximumDepth) + " levels"};
+    ++depth;
+    auto result = resolveNested(attribute);
+    --depth;
+    return result;
   }
-  Attribute copy = attribute;
-  for (Attribute &element : copy.elements) {
-    auto resolved = resolve(element, aliases, stack);
-    if (!resolved)
+
+  Result<Attribute> resolveNested(const Attribute &attribute) {
+    if (attribute.is(Attribute::Kind::AliasReference)) {
+      auto it = aliases.find(attribute.text);
+      if (it == aliases.end())
+        return Error{"line " + std::to_string(attribute.location.line) +
+                     ", column " + std::to_string(attribute.location.column) +
+                     ": #" + attribute.text + " is not defined"};
+      if (std::find(stack.begin(), stack.end(), attribute.text) != stack.end())
+        return Error{"alias #" + attribute.text + " refers to itself"};
+      stack.push_back(attribute.text);
+      auto resolved = resolve(it->second);
+      stack.pop_back();
       return resolved;
-    element = std::move(*resolved);
+    }
+    Attribute copy = attribute;
+    for (Attribute &element : copy.elements) {
+      auto resolved = resolve(element);
+      if (!resolved)
+        return resolved;
+      element = std::move(*resolved);
+    }
+    for (Parameter &parameter : copy.parameters) {
+      auto resolved = resolve(parameter.get());
+      if (!resolved)
+        return resolved;
+      parameter.get() = std::move(*resolved);
+    }
+    return copy;
   }
-  for (Parameter &parameter : copy.parameters) {
-    auto resolved = resolve(parameter.get(), aliases, stack);
-    if (!resolved)
-      return resolved;
-    parameter.get() = std::move(*resolved);
-  }
-  return copy;
-}
+};
 
 } // namespace
 
 Result<Attribute>
 resolveAliases(const Attribute &attribute,
                const std::map<std::string, Attribute> &aliases) {
-  std::vector<std::string> stack;
-  return resolve(attribute, aliases, stack);
+  return AliasResolver{aliases, {}}.resolve(attribute);
 }
 
 std::string printAttribute(const Attribute &attribute) {

@@ -130,7 +130,8 @@ std::variant<AttributeDocument, ParseError>
 parseAttributeDocument(std::string_view text, const ParseLimits &limits = {});
 
 // Replaces alias references by their definitions (recursively). Fails on an
-// undefined alias or a cycle.
+// undefined alias, a cycle, or a result nested deeper than the parser's
+// default depth or larger than a million attributes.
 Result<Attribute>
 resolveAliases(const Attribute &attribute,
                const std::map<std::string, Attribute> &aliases);

@@ -1,5 +1,7 @@
 #include "core/config/LoweringConfig.h"
 
+#include "core/util/Numbers.h"
+
 #include <algorithm>
 
 namespace tilescope::config {
@@ -50,12 +52,7 @@ const char *keyOf(TilingLevel level) {
   return "";
 }
 
-int64_t Basis::product() const {
-  int64_t result = 1;
-  for (int64_t count : counts)
-    result *= count;
-  return result;
-}
+int64_t Basis::product() const { return saturatingProduct(counts); }
 
 Attribute Basis::toAttribute() const {
   return Attribute::array(

@@ -1,8 +1,11 @@
-// Integer parsing that reports failure instead of throwing or wrapping.
+// Integer parsing and arithmetic that report failure or saturate instead of
+// throwing or wrapping: configs come from users, and a tile size of 2^62 must
+// give a message, not undefined behaviour.
 #pragma once
 
 #include <charconv>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -16,6 +19,32 @@ inline std::optional<int64_t> parseInt64(std::string_view text) {
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
     return std::nullopt;
   return value;
+}
+
+// a * b, clamped to the int64_t range instead of overflowing.
+inline int64_t saturatingMultiply(int64_t a, int64_t b) {
+  int64_t result = 0;
+  if (!__builtin_mul_overflow(a, b, &result))
+    return result;
+  return (a < 0) != (b < 0) ? std::numeric_limits<int64_t>::min()
+                            : std::numeric_limits<int64_t>::max();
+}
+
+// a + b, clamped to the int64_t range instead of overflowing.
+inline int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t result = 0;
+  if (!__builtin_add_overflow(a, b, &result))
+    return result;
+  return b < 0 ? std::numeric_limits<int64_t>::min()
+               : std::numeric_limits<int64_t>::max();
+}
+
+// The product of `values` (1 when empty), clamped to the int64_t range.
+template <typename Range> int64_t saturatingProduct(const Range &values) {
+  int64_t result = 1;
+  for (int64_t value : values)
+    result = saturatingMultiply(result, value);
+  return result;
 }
 
 } // namespace tilescope

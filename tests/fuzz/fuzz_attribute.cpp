@@ -4,6 +4,7 @@
 #include "core/config/Conversions.h"
 #include "core/config/LayoutAttributes.h"
 #include "core/config/LoweringConfig.h"
+#include "core/config/OtherConfigs.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
@@ -15,28 +16,57 @@ using namespace tilescope::config;
 
 namespace {
 
+// Validation sees both pipelines' rules: a reduction space and a matmul
+// whose operands make a contraction, each with a translation_info.
+std::vector<ValidationContext> validationContexts() {
+  std::vector<ValidationContext> contexts;
+  for (const char *pipeline : {"VectorDistribute", "TileAndFuse"}) {
+    ValidationContext reduction;
+    reduction.iterationSpace = *IterationSpace::parse("4x6656x16384:ppr");
+    reduction.target = builtinTarget("gfx942");
+    reduction.translationInfo = *TranslationInfo::parse(
+        std::string("#iree_codegen.translation_info<pipeline = "
+                    "#iree_gpu.pipeline<") +
+        pipeline + "> workgroup_size = [256, 1, 1] subgroup_size = 64>");
+    ValidationContext matmul = reduction;
+    matmul.iterationSpace = *IterationSpace::parse("1024x1024x1024:ppr");
+    matmul.iterationSpace->operands = {{"f16", {0, 2}, false},
+                                       {"f16", {1, 2}, false},
+                                       {"f32", {0, 1}, true}};
+    contexts.push_back(std::move(reduction));
+    contexts.push_back(std::move(matmul));
+  }
+  return contexts;
+}
+
 void exercise(const Attribute &attribute) {
+  static const std::vector<ValidationContext> contexts = validationContexts();
   if (auto config = LoweringConfig::fromAttribute(attribute)) {
-    ValidationContext context;
-    context.iterationSpace = *IterationSpace::parse("4x6656x16384:ppr");
-    context.target = builtinTarget("gfx942");
-    (void)validate(*config, context);
+    for (const ValidationContext &context : contexts)
+      (void)validate(*config, context);
+    (void)promotionTypes(*config);
     (void)config->print();
   }
-  (void)TranslationInfo::fromAttribute(attribute);
+  if (auto info = TranslationInfo::fromAttribute(attribute))
+    (void)info->print();
   (void)CompilationInfo::fromAttribute(attribute);
+  (void)DecompositionConfig::fromAttribute(attribute);
+  (void)CpuLoweringConfig::fromAttribute(attribute);
+  (void)PromotionType::fromAttribute(attribute);
   (void)NestedLayoutAttr::fromAttribute(attribute);
   (void)XorShuffleAttr::fromAttribute(attribute);
+  (void)RotateRowsAttr::fromAttribute(attribute);
   (void)gpuTargetFromAttribute(attribute);
   (void)convertForRelease(attribute, "3.11");
+  (void)convertForRelease(attribute, "3.13");
 }
 
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const std::string_view text(reinterpret_cast<const char *>(data), size);
-  ParseLimits limits;
-  limits.maximumDepth = 64;
+  // The limits every caller gets.
+  const ParseLimits limits;
   auto document = parseAttributeDocument(text, limits);
   auto *parsed = std::get_if<AttributeDocument>(&document);
   if (!parsed)

@@ -193,7 +193,9 @@ private slots:
     parseFails(deepAngles);
     // A 10 MB string is read as a value, then printed back.
     const std::string huge = "\"" + std::string(10u << 20, 'x') + "\"";
-    QCOMPARE(parseOk(huge).text.size(), size_t(10u << 20));
+    const Attribute hugeString = parseOk(huge);
+    QCOMPARE(hugeString.text.size(), size_t(10u << 20));
+    QCOMPARE(config::printAttribute(hugeString), huge);
     // Integers too large for 64 bits are kept as text, not as a wrong value.
     const Attribute big =
         parseOk("[99999999999999999999999, -9223372036854775808]");
@@ -209,6 +211,39 @@ private slots:
                              "64], [0, 1]], workgroup = [1, 0]}>";
     for (size_t cut = full.find('<') + 1; cut < full.size(); ++cut)
       parseFails(full.substr(0, cut));
+    // Aliases that nest each other past the depth limit, and aliases that
+    // multiply (8^9 elements from 500 bytes), are errors when resolved.
+    std::string chain =
+        "#a0 = " + std::string(200, '[') + std::string(200, ']');
+    for (int i = 1; i < 300; ++i)
+      chain += "\n#a" + std::to_string(i) + " = " + std::string(100, '[') +
+               "#a" + std::to_string(i - 1) + std::string(100, ']');
+    chain += "\n#a299";
+    auto chained = config::parseAttributeDocument(chain);
+    QVERIFY(std::holds_alternative<config::AttributeDocument>(chained));
+    const auto &chainedDocument = std::get<config::AttributeDocument>(chained);
+    auto deepResolved = config::resolveAliases(
+        chainedDocument.attributes.front(), chainedDocument.aliases);
+    QVERIFY(!deepResolved);
+    QVERIFY2(deepResolved.error().find("nests deeper") != std::string::npos,
+             deepResolved.error().c_str());
+    std::string bomb = "#b0 = [1, 1, 1, 1, 1, 1, 1, 1]";
+    for (int i = 1; i < 10; ++i) {
+      const std::string previous = "#b" + std::to_string(i - 1);
+      bomb += "\n#b" + std::to_string(i) + " = [" + previous;
+      for (int copy = 1; copy < 8; ++copy)
+        bomb += ", " + previous;
+      bomb += "]";
+    }
+    bomb += "\n#b9";
+    auto bombed = config::parseAttributeDocument(bomb);
+    QVERIFY(std::holds_alternative<config::AttributeDocument>(bombed));
+    const auto &bombDocument = std::get<config::AttributeDocument>(bombed);
+    auto bombResolved = config::resolveAliases(bombDocument.attributes.front(),
+                                               bombDocument.aliases);
+    QVERIFY(!bombResolved);
+    QVERIFY2(bombResolved.error().find("more than") != std::string::npos,
+             bombResolved.error().c_str());
     // Over the size limit.
     config::ParseLimits small;
     small.maximumBytes = 10;
