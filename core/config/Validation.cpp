@@ -261,31 +261,21 @@ private:
       checkBasis(key, *lane, subgroupSize(), "subgroup size");
     }
     if (auto subgroup = config.subgroupBasis()) {
-      std::optional<int64_t> subgroups;
-      if (context.translationInfo && context.translationInfo->workgroupSize &&
-          subgroupSize() && *subgroupSize() > 0) {
-        const auto &w = *context.translationInfo->workgroupSize;
-        const int64_t threads = std::accumulate(w.begin(), w.end(), int64_t{1},
-                                                std::multiplies<>());
-        if (threads % *subgroupSize() == 0)
-          subgroups = threads / *subgroupSize();
-      }
       checkBasis("subgroup_basis", *subgroup, std::nullopt, "");
       if (context.translationInfo && context.translationInfo->workgroupSize &&
           subgroupSize()) {
         const auto &w = *context.translationInfo->workgroupSize;
-        const int64_t threads = std::accumulate(w.begin(), w.end(), int64_t{1},
-                                                std::multiplies<>());
-        if (threads != subgroup->product() * *subgroupSize())
+        const int64_t threads = saturatingProduct(w);
+        const int64_t expected =
+            saturatingMultiply(subgroup->product(), *subgroupSize());
+        if (threads != expected)
           add(Severity::Error, "translation_info.workgroup_size",
               "workgroup_size " + list(w) + " is not subgroup_basis (" +
                   join(subgroup->counts, " x ") + ") x subgroup_size " +
                   std::to_string(*subgroupSize()) + " = " +
-                  std::to_string(subgroup->product() * *subgroupSize()) +
-                  " threads",
+                  std::to_string(expected) + " threads",
               "workgroup-size-from-bases");
       }
-      (void)subgroups;
     }
   }
 
@@ -376,7 +366,7 @@ private:
       const auto &w = *info->workgroupSize;
       int64_t threads = 1;
       for (size_t i = 0; i < w.size(); ++i) {
-        threads *= w[i];
+        threads = saturatingMultiply(threads, w[i]);
         if (i < 3 && target.maxWorkgroupSizes[i] > 0 &&
             w[i] > target.maxWorkgroupSizes[i])
           add(Severity::Error,
@@ -409,6 +399,62 @@ private:
     }
   }
 
+  // TileAndFuse (LLVMGPUConstraintGenerator.cpp, emitTileAndFuseConstraints):
+  // each of M and N runs workgroup / (subgroup x intrinsic) subgroups,
+  // workgroup_size is [subgroups x subgroup_size, 1, 1], and the K dimension
+  // (aligned up to the intrinsic's K) is a multiple of reduction x mma K.
+  void checkTileAndFuseStructure(
+      const IterationSpace &s, int k, int64_t wgM, int64_t wgN, int64_t sgM,
+      int64_t sgN, const IntrinsicShape &shape, const std::string &intrinsic,
+      const std::optional<std::vector<int64_t>> &reduction) {
+    const int64_t unitM = saturatingMultiply(sgM, shape.m);
+    const int64_t unitN = saturatingMultiply(sgN, shape.n);
+    const TranslationInfo *info =
+        context.translationInfo ? &*context.translationInfo : nullptr;
+    if (info && info->workgroupSize && subgroupSize() && unitM > 0 &&
+        unitN > 0 && wgM > 0 && wgN > 0 && wgM % unitM == 0 &&
+        wgN % unitN == 0) {
+      const int64_t countM = wgM / unitM, countN = wgN / unitN;
+      std::vector<int64_t> expected = {
+          saturatingMultiply(saturatingMultiply(countM, countN),
+                             *subgroupSize()),
+          1, 1};
+      std::vector<int64_t> actual = *info->workgroupSize;
+      actual.resize(3, 1);
+      if (actual != expected)
+        add(Severity::Error, "translation_info.workgroup_size",
+            "workgroup_size " + list(*info->workgroupSize) + " is not " +
+                list(expected) + ": TileAndFuse runs (" + std::to_string(wgM) +
+                " / (" + std::to_string(sgM) + " x " + intrinsic + " M " +
+                std::to_string(shape.m) + ") = " + std::to_string(countM) +
+                ") x (" + std::to_string(wgN) + " / (" + std::to_string(sgN) +
+                " x N " + std::to_string(shape.n) + ") = " +
+                std::to_string(countN) + ") subgroups x subgroup_size " +
+                std::to_string(*subgroupSize()),
+            "tile-and-fuse-workgroup-size");
+    }
+    if (!reduction || reduction->size() != s.rank())
+      return;
+    const int64_t redK = (*reduction)[static_cast<size_t>(k)];
+    const int64_t boundK = s.bounds[static_cast<size_t>(k)];
+    if (redK <= 0 || boundK == kDynamicSize || boundK <= 0 || shape.k <= 0)
+      return;
+    const int64_t alignedK =
+        saturatingMultiply((boundK + shape.k - 1) / shape.k, shape.k);
+    const int64_t packedK = saturatingMultiply(redK, shape.k);
+    if (alignedK % packedK != 0)
+      add(Severity::Error, "reduction[" + std::to_string(k) + "]",
+          "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
+              " x " + intrinsic + " K " + std::to_string(shape.k) + " = " +
+              std::to_string(packedK) + " does not divide d" +
+              std::to_string(k) + " = " + std::to_string(alignedK) +
+              (alignedK != boundK ? " (" + std::to_string(boundK) +
+                                        " aligned to the intrinsic's K)"
+                                  : std::string()) +
+              " (TileAndFuse counts reduction in intrinsic tiles)",
+          "tile-and-fuse-reduction-multiple");
+  }
+
   // Contractions with mma_kind: IREE's constraint generators
   // (LLVMGPUConstraintGenerator.cpp) for VectorDistribute (tiles in elements)
   // and TileAndFuse (subgroup/reduction in intrinsic tiles).
@@ -431,11 +477,13 @@ private:
     const int64_t wgN = (*workgroup)[static_cast<size_t>(n)];
     int64_t redK = 0;
     if (reduction && reduction->size() == s->rank())
-      redK =
-          (*reduction)[static_cast<size_t>(k)] * (tileAndFuse ? shape->k : 1);
+      redK = saturatingMultiply((*reduction)[static_cast<size_t>(k)],
+                                tileAndFuse ? shape->k : 1);
 
-    const int64_t mmaM = mma->colMajor ? shape->n : shape->m;
-    const int64_t mmaN = mma->colMajor ? shape->m : shape->n;
+    // col_major only transposes the accumulator's registers; the intrinsic
+    // still covers M x N (IREE's getMNKShape ignores it).
+    const int64_t mmaM = shape->m;
+    const int64_t mmaN = shape->n;
     std::vector<int64_t> subgroupCounts(s->rank(), 1);
     if (auto basis = config.subgroupBasis();
         basis && basis->mapping.size() == s->rank()) {
@@ -460,23 +508,29 @@ private:
     if (tileAndFuse && subgroupTiles && subgroupTiles->size() == s->rank()) {
       const int64_t sgM = (*subgroupTiles)[static_cast<size_t>(m)];
       const int64_t sgN = (*subgroupTiles)[static_cast<size_t>(n)];
-      checkDivides("M", m, wgM, sgM * mmaM,
+      checkDivides("M", m, wgM, saturatingMultiply(sgM, mmaM),
                    "subgroup[" + std::to_string(m) + "] " +
                        std::to_string(sgM) + " x " + mma->intrinsic + " M " +
                        std::to_string(mmaM));
-      checkDivides("N", n, wgN, sgN * mmaN,
+      checkDivides("N", n, wgN, saturatingMultiply(sgN, mmaN),
                    "subgroup[" + std::to_string(n) + "] " +
                        std::to_string(sgN) + " x " + mma->intrinsic + " N " +
                        std::to_string(mmaN));
+      checkTileAndFuseStructure(*s, k, wgM, wgN, sgM, sgN, *shape,
+                                mma->intrinsic, reduction);
     } else if (!tileAndFuse) {
-      checkDivides("M", m, wgM, mmaM * subgroupCounts[static_cast<size_t>(m)],
-                   mma->intrinsic + " M " + std::to_string(mmaM) + " x " +
-                       std::to_string(subgroupCounts[static_cast<size_t>(m)]) +
-                       " subgroups");
-      checkDivides("N", n, wgN, mmaN * subgroupCounts[static_cast<size_t>(n)],
-                   mma->intrinsic + " N " + std::to_string(mmaN) + " x " +
-                       std::to_string(subgroupCounts[static_cast<size_t>(n)]) +
-                       " subgroups");
+      checkDivides(
+          "M", m, wgM,
+          saturatingMultiply(mmaM, subgroupCounts[static_cast<size_t>(m)]),
+          mma->intrinsic + " M " + std::to_string(mmaM) + " x " +
+              std::to_string(subgroupCounts[static_cast<size_t>(m)]) +
+              " subgroups");
+      checkDivides(
+          "N", n, wgN,
+          saturatingMultiply(mmaN, subgroupCounts[static_cast<size_t>(n)]),
+          mma->intrinsic + " N " + std::to_string(mmaN) + " x " +
+              std::to_string(subgroupCounts[static_cast<size_t>(n)]) +
+              " subgroups");
       if (redK > 0 && redK % shape->k != 0)
         add(Severity::Error, "reduction[" + std::to_string(k) + "]",
             "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
@@ -497,9 +551,11 @@ private:
     const int64_t rhsBytes = elementBytes(s->operands[1].elementType);
     int64_t bytes = 0;
     if (isPromoted(0))
-      bytes += lhsBytes * wgM * redK;
+      bytes = saturatingAdd(
+          bytes, saturatingMultiply(saturatingMultiply(lhsBytes, wgM), redK));
     if (isPromoted(1))
-      bytes += rhsBytes * wgN * redK;
+      bytes = saturatingAdd(
+          bytes, saturatingMultiply(saturatingMultiply(rhsBytes, wgN), redK));
     const int64_t limit = context.target->maxWorkgroupMemoryBytes;
     if (limit > 0 && bytes > limit)
       add(Severity::Error, "promote_operands",

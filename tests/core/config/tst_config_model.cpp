@@ -439,6 +439,46 @@ private slots:
              describe(problems).c_str());
   }
 
+  void ruleTileAndFuseWorkgroupSize() {
+    ValidationContext context;
+    context.iterationSpace = *IterationSpace::parse("1024x1024x1024:ppr");
+    context.iterationSpace->operands = {
+        {"f16", {0, 2}, false}, {"f16", {1, 2}, false}, {"f32", {0, 1}, true}};
+    context.translationInfo =
+        translation("#iree_codegen.translation_info<pipeline = "
+                    "#iree_gpu.pipeline<TileAndFuse> workgroup_size = [512, 1, "
+                    "1] subgroup_size = 64>");
+    context.target = builtinTarget("gfx942");
+    const auto problems =
+        validate(makeConfig("#iree_gpu.lowering_config<{mma_kind = "
+                            "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>, "
+                            "promote_operands = [0, 1], reduction = [0, 0, 8], "
+                            "subgroup = [2, 4, 0], workgroup = [64, 128, 0]}>"),
+                 context);
+    QVERIFY2(hasMessage(problems,
+                        "workgroup_size [512, 1, 1] is not [256, 1, 1]: "
+                        "TileAndFuse runs (64 / (2 x MFMA_F32_16x16x16_F16 M "
+                        "16) = 2) x (128 / (4 x N 16) = 2) subgroups x "
+                        "subgroup_size 64"),
+             describe(problems).c_str());
+  }
+
+  // Tile sizes near the top of int64_t give a message, not an overflow.
+  void absurdSizesDoNotOverflow() {
+    ValidationContext context = vectorDistribute("4x6656x16384:ppr", 64);
+    const auto problems = validate(
+        makeConfig("#iree_gpu.lowering_config<{lane_basis = [[4294967296, "
+                   "4294967296, 9223372036854775807], [0, 1, 2]], "
+                   "subgroup_basis = [[9223372036854775807, 2, 1], [0, 1, "
+                   "2]], workgroup = [9223372036854775807, 1, 0]}>"),
+        context);
+    QVERIFY2(hasMessage(problems, "lane_basis counts multiply to "
+                                  "9223372036854775807; subgroup size is 64"),
+             describe(problems).c_str());
+    QVERIFY(std::find(rules(problems).begin(), rules(problems).end(),
+                      "workgroup-size-from-bases") != rules(problems).end());
+  }
+
   void ruleSharedMemory() {
     ValidationContext context = vectorDistribute("1024x1024x1024:ppr", 256);
     context.iterationSpace->operands = {
@@ -594,6 +634,34 @@ private slots:
     row("mma-subgroup-size",
         "mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>",
         "64x64x64:ppr");
+    const QString tileAndFuse256 =
+        "#iree_codegen.translation_info<pipeline = "
+        "#iree_gpu.pipeline<TileAndFuse> workgroup_size = [256, 1, 1] "
+        "subgroup_size = 64>";
+    const char *mfma16 =
+        "mma_kind = #iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>";
+    auto tileAndFuseRow = [&](const char *rule, const std::string &tiles,
+                              QString translationText) {
+      const std::string config = std::string(mfma16) + ", " + tiles;
+      QTest::newRow(rule) << rule
+                          << QString("#iree_gpu.lowering_config<{%1}>")
+                                 .arg(QString::fromStdString(config))
+                          << "64x64x64:ppr" << translationText << "gfx942";
+    };
+    // 64 / (2 x 16) = 2 subgroups on M and on N: 4 x 64 = 256 threads.
+    tileAndFuseRow(
+        "tile-and-fuse-workgroup-size",
+        "reduction = [0, 0, 2], subgroup = [2, 2, 0], workgroup = "
+        "[64, 64, 0]",
+        QString(tileAndFuse256).replace("[256, 1, 1]", "[512, 1, 1]"));
+    tileAndFuseRow("tile-and-fuse-reduction-multiple",
+                   "reduction = [0, 0, 3], subgroup = [2, 2, 0], workgroup = "
+                   "[64, 64, 0]",
+                   tileAndFuse256);
+    tileAndFuseRow("contraction-workgroup-multiple",
+                   "reduction = [0, 0, 2], subgroup = [3, 2, 0], workgroup = "
+                   "[64, 64, 0]",
+                   tileAndFuse256);
   }
 
   void everyRuleFiresOnAMinimalBadExample() {
@@ -637,8 +705,10 @@ private slots:
           std::vector<std::string> types = op.operandTypes;
           auto space = IterationSpace::fromLinalgOp(
               op.indexingMaps, op.iteratorTypes, types, op.name);
-          if (space)
-            context.iterationSpace = *space;
+          QVERIFY2(space, (path.filename().string() + ": " + op.name +
+                           " has no iteration space")
+                              .c_str());
+          context.iterationSpace = *space;
           const auto problems =
               validate(makeConfig(op.loweringConfig), context);
           QVERIFY2(problems.empty(),
