@@ -51,9 +51,11 @@ std::vector<MmaIntrinsic> buildIntrinsics() {
   return intrinsics;
 }
 
-void swapInnerDims(std::vector<int64_t> &values) {
+// IREE's getSingleSubgroupLayout(intrinsic, operand, colMajor) swaps dims 0
+// and 1 (also of a 3-D block layout, whose block dim is last).
+void swapFirstTwoDims(std::vector<int64_t> &values) {
   if (values.size() >= 2)
-    std::swap(values[values.size() - 1], values[values.size() - 2]);
+    std::swap(values[0], values[1]);
 }
 
 } // namespace
@@ -148,13 +150,16 @@ const FragmentLayout &MmaIntrinsic::fragment(MmaOperand operand) const {
 }
 
 MmaIntrinsic MmaIntrinsic::colMajor() const {
+  // IREE (IREEGPUAttrs.cpp, getSingleSubgroupLayout(mmaKind, operandIndex))
+  // passes `operandIndex == kMMAOperandAcc && getColMajor()`: only the
+  // accumulator is transposed; the MFMA/WMMA swaps its LHS and RHS inputs to
+  // produce it, and M, N, K stay as they are.
   MmaIntrinsic swapped = *this;
-  for (FragmentLayout *f : {&swapped.lhs, &swapped.rhs, &swapped.acc}) {
-    swapInnerDims(f->outer);
-    swapInnerDims(f->thread);
-    swapInnerDims(f->tstrides);
-    swapInnerDims(f->element);
-  }
+  FragmentLayout &acc = swapped.acc;
+  swapFirstTwoDims(acc.outer);
+  swapFirstTwoDims(acc.thread);
+  swapFirstTwoDims(acc.tstrides);
+  swapFirstTwoDims(acc.element);
   return swapped;
 }
 

@@ -37,7 +37,8 @@ struct MmaIntrinsic {
   std::string aType, bType, cType;
   FragmentLayout lhs, rhs, acc;
   const FragmentLayout &fragment(MmaOperand operand) const;
-  // col_major swaps the two (innermost) dims of every operand layout.
+  // col_major transposes the accumulator's layout (dims 0 and 1) and leaves
+  // LHS, RHS and M, N, K as they are, as IREE does.
   MmaIntrinsic colMajor() const;
 };
 

@@ -371,8 +371,20 @@ private slots:
       for (int64_t r = base; r < base + 4; ++r)
         expected.push_back({r, 0});
     QCOMPARE(lane0, expected);
-    // col_major swaps the operand dims.
-    QCOMPARE(mfma->colMajor().lhs.thread, (V{2, 32}));
+    // col_major transposes only the accumulator (IREEGPUAttrs.cpp passes
+    // `operandIndex == kMMAOperandAcc && getColMajor()`).
+    const MmaIntrinsic colMajor = mfma->colMajor();
+    QCOMPARE(colMajor.lhs.thread, mfma->lhs.thread);
+    QCOMPARE(colMajor.rhs.thread, mfma->rhs.thread);
+    QCOMPARE(colMajor.acc.thread,
+             (V{mfma->acc.thread[1], mfma->acc.thread[0]}));
+    QCOMPARE(colMajor.acc.outer, (V{mfma->acc.outer[1], mfma->acc.outer[0]}));
+    QCOMPARE(colMajor.acc.element,
+             (V{mfma->acc.element[1], mfma->acc.element[0]}));
+    QCOMPARE(colMajor.acc.shape(), (V{32, 32}));
+    QCOMPARE(colMajor.m, mfma->m);
+    // Lane 0's first accumulator registers run along a row now, not a column.
+    QCOMPARE(i8->colMajor().acc.elementsOf(0).at(1), (V{0, 1}));
     QVERIFY(mmaIntrinsics().size() >= 100);
   }
 
