@@ -217,7 +217,7 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
                      {"iterations", loop.iterations}});
   }
   out["reduction_loops"] = loops;
-  if (derived->reductionElementsPerSubgroup > 0) {
+  if (derived->reductionElementsPerSubgroup > 0 && !config->mmaKind()) {
     text << "per iteration: " << derived->reductionElementsPerSubgroup
          << " reduction elements per subgroup, "
          << derived->reductionElementsPerThread << " per thread\n";
@@ -225,12 +225,46 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
         derived->reductionElementsPerSubgroup;
     out["reduction_elements_per_thread"] = derived->reductionElementsPerThread;
   }
-  text << "layout (";
-  for (size_t i = 0; i < derived->dimensions.size(); ++i)
-    text << (i ? ", " : "") << derived->dimensions[i].name;
-  text << "): " << derived->layout.print() << "\n";
-  if (!derived->accumulatorLayout.subgroupTile.empty())
-    text << "accumulator: " << derived->accumulatorLayout.print() << "\n";
+  if (config->mmaKind()) {
+    // IREE lays out an mma_kind contraction with getContractionLayout, not
+    // with the op-wide layout of setGPULoweringConfigLayout.
+    out.erase("layout");
+    out.erase("accumulator_layout");
+    auto contraction = layout::deriveContractionLayouts(*config, *space);
+    if (!contraction)
+      return fail("--config", contraction.error());
+    text << "contraction layouts (" << contraction->intrinsic
+         << ", per operand):\n"
+         << "  lhs: " << contraction->lhs.print() << "\n"
+         << "  rhs: " << contraction->rhs.print() << "\n"
+         << "  acc: " << contraction->acc.print() << "\n";
+    out["operand_layouts"] = {{"lhs", contraction->lhs.print()},
+                              {"rhs", contraction->rhs.print()},
+                              {"acc", contraction->acc.print()}};
+  } else {
+    text << "layout (";
+    for (size_t i = 0; i < derived->dimensions.size(); ++i)
+      text << (i ? ", " : "") << derived->dimensions[i].name;
+    text << "): " << derived->layout.print() << "\n";
+    if (!derived->accumulatorLayout.subgroupTile.empty())
+      text << "accumulator: " << derived->accumulatorLayout.print() << "\n";
+    if (!space->operands.empty()) {
+      json operands = json::array();
+      const auto layouts = layout::operandLayouts(*derived, *space);
+      for (size_t i = 0; i < layouts.size() && i < space->operands.size();
+           ++i) {
+        const auto &operand = space->operands[i];
+        text << "  operand " << i << (operand.isOutput ? " (output)" : "")
+             << " " << operand.elementType << ": " << layouts[i].print()
+             << "\n";
+        operands.push_back({{"operand", i},
+                            {"output", operand.isOutput},
+                            {"element_type", operand.elementType},
+                            {"layout", layouts[i].print()}});
+      }
+      out["operand_layouts"] = operands;
+    }
+  }
   for (const std::string &note : derived->notes)
     text << "note: " << note << "\n";
   if (auto target = in.target()) {

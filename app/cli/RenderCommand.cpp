@@ -145,7 +145,17 @@ int render(const QStringList &arguments) {
       return fail("--config", derived.error());
     auto shared =
         std::make_shared<const layout::DerivedLayout>(std::move(*derived));
-    if (parser.isSet(gridOption)) {
+    if (config->mmaKind() && !parser.isSet(gridOption)) {
+      // An mma_kind contraction: the operand layouts IREE derives for it.
+      auto contraction = layout::deriveContractionLayouts(*config, *space);
+      if (!contraction)
+        return fail("--config", contraction.error());
+      auto drawn = render::contractionScene(
+          *contraction, *color, QString::fromStdString(config->print()));
+      if (!drawn)
+        return fail("--config", drawn.error());
+      scene = std::move(*drawn);
+    } else if (parser.isSet(gridOption)) {
       const auto [row, column] = pickDims(shared->workgroupCounts, dims);
       scene = render::workgroupGridScene(shared, row, column);
     } else {

@@ -399,6 +399,25 @@ private:
     }
   }
 
+  // The intrinsic reads LHS and RHS of its own element types (IREE only
+  // offers an intrinsic whose A and B types are the operands' types; the
+  // accumulator may differ, e.g. convert_acc_gemm).
+  void checkIntrinsicInputTypes(const IterationSpace &s,
+                                const IntrinsicShape &shape,
+                                const std::string &intrinsic) {
+    if (s.operands.size() < 2)
+      return;
+    const std::string &lhs = s.operands[0].elementType;
+    const std::string &rhs = s.operands[1].elementType;
+    if (lhs.empty() || rhs.empty() ||
+        (lhs == shape.aType && rhs == shape.bType))
+      return;
+    add(Severity::Error, "mma_kind",
+        intrinsic + " reads " + shape.aType + " x " + shape.bType +
+            "; the op's LHS and RHS are " + lhs + " x " + rhs,
+        "mma-element-types");
+  }
+
   // TileAndFuse (LLVMGPUConstraintGenerator.cpp, emitTileAndFuseConstraints):
   // each of M and N runs workgroup / (subgroup x intrinsic) subgroups,
   // workgroup_size is [subgroups x subgroup_size, 1, 1], and the K dimension
@@ -468,6 +487,7 @@ private:
     if (!dims || !shape)
       return;
     const int m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
+    checkIntrinsicInputTypes(*s, *shape, mma->intrinsic);
     auto workgroup = config.tileSizes(TilingLevel::Workgroup);
     auto reduction = config.tileSizes(TilingLevel::Reduction);
     if (!workgroup || workgroup->size() != s->rank())
@@ -599,7 +619,9 @@ std::optional<IntrinsicShape> intrinsicShape(std::string_view name) {
        k = parseInt64(match[5].str());
   auto blocks =
       match[6].matched ? parseInt64(match[6].str()) : std::optional<int64_t>(1);
-  if (!m || !n || !k || !blocks)
+  // A name with a zero size (MFMA_F32_16x16x0_F16) names no intrinsic.
+  if (!m || !n || !k || !blocks || *m <= 0 || *n <= 0 || *k <= 0 ||
+      *blocks <= 0)
     return std::nullopt;
   shape.m = *m;
   shape.n = *n;

@@ -311,6 +311,11 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
     result.bounds.push_back(tile > 0 ? std::min(tile, space.bounds[d])
                                      : space.bounds[d]);
   }
+  // IREE (distributeTilingSizes) fails without a subgroup basis.
+  if (!cfg.subgroupBasis())
+    return Error{"the config has no subgroup_basis: IREE's "
+                 "LLVMGPUConfigureTensorLayouts cannot distribute the "
+                 "contraction over subgroups"};
   std::vector<int64_t> sgTile, sgStride;
   std::vector<std::string> notes;
   basisTiles(cfg.subgroupBasis(), rank, sgTile, sgStride, notes,
@@ -333,8 +338,9 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
           f < 0 ? 0 : fragment.tstrides[static_cast<size_t>(f)];
       const int64_t element =
           f < 0 ? 1 : fragment.element[static_cast<size_t>(f)];
-      // K is never split across subgroups.
-      const int64_t subgroup = loop == k ? 1 : sgTile[d];
+      // Every dimension, K included, takes the subgroup basis's count
+      // (IREE's distributeTilingSizes applies it to all of them).
+      const int64_t subgroup = loop < 0 ? 1 : sgTile[d];
       const int64_t bound = loop < 0 ? 1 : result.bounds[d];
       layout.subgroupTile.push_back(subgroup);
       layout.batchTile.push_back(std::max<int64_t>(

@@ -52,7 +52,7 @@ std::vector<MmaIntrinsic> buildIntrinsics() {
 }
 
 // IREE's getSingleSubgroupLayout(intrinsic, operand, colMajor) swaps dims 0
-// and 1 (also of a 3-D block layout, whose block dim is last).
+// and 1, also of a 3-D block layout (block, outer, inner), as its code does.
 void swapFirstTwoDims(std::vector<int64_t> &values) {
   if (values.size() >= 2)
     std::swap(values[0], values[1]);

@@ -2,10 +2,12 @@
 // explain and render, with clear errors for bad input. check, convert,
 // explain and render need no IREE: they run with TILESCOPE_IREE_DIR pointing
 // nowhere.
+#include <QFile>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -37,6 +39,11 @@ const QString kSeedReduction =
     "3]], partial_reduction = [0, 0, 64, 0], subgroup_basis = [[1, 1, 1, 1], "
     "[0, "
     "1, 2, 3]], thread = [0, 0, 1, 8], workgroup = [4, 1, 0, 0]}>";
+const QString kMatmulConfig =
+    "#iree_gpu.lowering_config<{mma_kind = "
+    "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>, promote_operands = [0, 1], "
+    "reduction = [0, 0, 64], subgroup_basis = [[2, 2, 1], [0, 1, 2]], "
+    "workgroup = [64, 64, 0]}>";
 const QString kLayout =
     "#iree_vector_ext.nested_layout<subgroup_tile = [2, 1], batch_tile = [2, "
     "4], "
@@ -131,6 +138,29 @@ private slots:
     QCOMPARE(config.exitCode, 0);
     QVERIFY(config.out.contains("32 iterations"));
     QVERIFY(config.out.contains("512 reduction elements per subgroup"));
+    // An mma_kind config: IREE's getContractionLayout per operand. M and N
+    // are split over 2 x 2 subgroups (basis strides 2 and 1); the 64x64 LHS
+    // tile is 2 subgroups x 2 batches x 16 lanes on M, 4 batches x 4 lanes x
+    // 4 elements on K.
+    const Run contraction =
+        cli({"explain", "--config", kMatmulConfig, "--iteration-space",
+             "1024x1024x1024:ppr", "--types", "f16,f16,f32", "--json"},
+            true);
+    QVERIFY2(contraction.exitCode == 0, qPrintable(contraction.err));
+    const QJsonObject layouts =
+        QJsonDocument::fromJson(contraction.out.toUtf8())
+            .object()["operand_layouts"]
+            .toObject();
+    QCOMPARE(layouts["lhs"].toString(),
+             QString("#iree_vector_ext.nested_layout<subgroup_tile = [2, 1], "
+                     "batch_tile = [2, 4], outer_tile = [1, 1], thread_tile = "
+                     "[16, 4], element_tile = [1, 4], subgroup_strides = [2, "
+                     "0], thread_strides = [1, 16]>"));
+    QCOMPARE(layouts["acc"].toString(),
+             QString("#iree_vector_ext.nested_layout<subgroup_tile = [2, 2], "
+                     "batch_tile = [2, 2], outer_tile = [1, 1], thread_tile = "
+                     "[4, 16], element_tile = [4, 1], subgroup_strides = [2, "
+                     "1], thread_strides = [16, 1]>"));
     const Run outside =
         cli({"explain", "--layout", kLayout, "--element", "64,0"}, true);
     QCOMPARE(outside.exitCode, 1);
@@ -153,6 +183,9 @@ private slots:
     QTest::newRow("grid") << QStringList{"--config", kSeedReduction,
                                          "--iteration-space",
                                          "4x6656x16384:ppr", "--grid"};
+    QTest::newRow("contraction")
+        << QStringList{"--config",           kMatmulConfig, "--iteration-space",
+                       "1024x1024x1024:ppr", "--types",     "f16,f16,f32"};
     QTest::newRow("mma") << QStringList{"--mma", "MFMA_F32_32x32x8_F16"};
     QTest::newRow("swizzle")
         << QStringList{"--swizzle", "#iree_codegen.xor_shuffle<128, 8>"};
@@ -168,7 +201,19 @@ private slots:
       QVERIFY2(run.exitCode == 0, qPrintable(run.err));
       QVERIFY(QFileInfo(path).size() > 100);
     }
-    QVERIFY(!QImage(dir.filePath("scene.png")).isNull());
+    // The picture holds a scene, not a blank page: many colours (owners,
+    // banks) and text in the SVG.
+    const QImage image(dir.filePath("scene.png"));
+    QVERIFY(!image.isNull());
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+      for (int x = 0; x < image.width(); x += 7)
+        colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() >= 8, qPrintable(QString::number(colours.size())));
+    QFile svg(dir.filePath("scene.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray svgText = svg.readAll();
+    QVERIFY(svgText.contains("<svg") && svgText.contains("<text"));
   }
 
   void renderErrorsSayWhat() {

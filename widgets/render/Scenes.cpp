@@ -16,6 +16,14 @@ QString listText(const std::vector<int64_t> &values) {
   return "[" + parts.join(", ") + "]";
 }
 
+// "64x64", as in vector<64x64xf16>.
+QString shapeText(const std::vector<int64_t> &shape) {
+  QStringList dims;
+  for (int64_t s : shape)
+    dims << QString::number(s);
+  return dims.join("x");
+}
+
 int64_t keyFor(ColorBy colorBy, const layout::Owner &owner) {
   switch (colorBy) {
   case ColorBy::Subgroup:
@@ -68,12 +76,7 @@ GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
   GridScene scene;
   const auto &shape = layout->shape();
   fixedIndex.resize(layout->rank(), 0);
-  scene.title = QString("nested_layout on vector<%1>").arg([&] {
-    QStringList dims;
-    for (int64_t s : shape)
-      dims << QString::number(s);
-    return dims.join("x");
-  }());
+  scene.title = QString("nested_layout on vector<%1>").arg(shapeText(shape));
   scene.subtitle = subtitle;
   scene.colorBy = colorBy;
   const int64_t keys = colorBy == ColorBy::Subgroup ? layout->subgroupCount()
@@ -375,6 +378,47 @@ workgroupGridScene(std::shared_ptr<const layout::DerivedLayout> derived,
   scene.panels.push_back(std::move(panel));
   scene.colorCount = 12;
   scene.footer = QString("%1 workgroups").arg(derived->workgroupCount);
+  return scene;
+}
+
+Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
+                                   ColorBy colorBy, const QString &subtitle) {
+  GridScene scene;
+  scene.title = QString("mma_kind %1: operand layouts")
+                    .arg(QString::fromStdString(layouts.intrinsic));
+  scene.subtitle = subtitle;
+  scene.colorBy = colorBy;
+  struct Operand {
+    const char *name;
+    const config::NestedLayoutAttr &attr;
+  };
+  const Operand operands[] = {
+      {"LHS", layouts.lhs}, {"RHS", layouts.rhs}, {"ACC", layouts.acc}};
+  int64_t keys = 1;
+  QStringList footer;
+  for (const Operand &operand : operands) {
+    auto created = layout::NestedLayout::create(operand.attr);
+    if (!created)
+      return Error{std::string(operand.name) + ": " + created.error()};
+    auto shared =
+        std::make_shared<const layout::NestedLayout>(std::move(*created));
+    const size_t rank = shared->rank();
+    const size_t row = rank >= 2 ? rank - 2 : 0, column = rank ? rank - 1 : 0;
+    GridScene one = nestedLayoutScene(shared, colorBy, row, column, {});
+    Panel panel = std::move(one.panels.front());
+    panel.title =
+        QString("%1 vector<%2>").arg(operand.name, shapeText(shared->shape()));
+    keys = std::max(keys, colorBy == ColorBy::Subgroup ? shared->subgroupCount()
+                          : colorBy == ColorBy::Register
+                              ? shared->registersPerThread()
+                              : shared->subgroupSize());
+    footer << QString("%1: each thread holds vector%2")
+                  .arg(operand.name)
+                  .arg(listText(shared->simtShape()));
+    scene.panels.push_back(std::move(panel));
+  }
+  addLegend(scene, keys, colorByName(colorBy));
+  scene.footer = footer.join("; ");
   return scene;
 }
 

@@ -32,6 +32,13 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                       ColorBy colorBy, size_t rowDim, size_t columnDim,
                       int64_t step, const QString &subtitle = {});
 
+// A contraction with mma_kind: the LHS, RHS and ACC layouts IREE derives
+// (getContractionLayout), each over its operand's two innermost dimensions
+// (outer ones at index 0).
+Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
+                                   ColorBy colorBy,
+                                   const QString &subtitle = {});
+
 // The workgroup grid over two parallel dimensions.
 GridScene
 workgroupGridScene(std::shared_ptr<const layout::DerivedLayout> derived,

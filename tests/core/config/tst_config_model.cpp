@@ -390,6 +390,7 @@ private slots:
         intrinsicShape("MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ").value();
     QCOMPARE(fp8.bType, std::string("f8E4M3FNUZ"));
     QVERIFY(!intrinsicShape("NOT_AN_INTRINSIC").has_value());
+    QVERIFY(!intrinsicShape("MFMA_F32_16x16x0_F16").has_value());
   }
 
   // --- validation: each rule fires on a minimal bad example -----------------
@@ -631,6 +632,9 @@ private slots:
         withWorkgroupSize("[512, 4, 1]"));
     row("target-mma", "mma_kind = #iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>",
         "64x64x64:ppr", vd64, "sm_90");
+    row("mma-element-types",
+        "mma_kind = #iree_gpu.mma_layout<MFMA_I32_16x16x32_I8>",
+        "64x64x64:ppr");
     row("mma-subgroup-size",
         "mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>",
         "64x64x64:ppr");
