@@ -29,7 +29,7 @@ CPU_FLAGS=(--iree-hal-target-device=local --iree-hal-local-target-device-backend
 GPU_SOURCES=(matmul_f16_1024 reduction_4x6656x16384 softmax_f32 matmul_f32_small)
 CPU_SOURCES=(matmul_f32_small softmax_f32)
 # Sources whose compilation_info names an AMD intrinsic.
-ROCM_ONLY_SOURCES=(matmul_f16_vector_distribute)
+ROCM_ONLY_SOURCES=(matmul_f16_vector_distribute reduce_middle)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -95,7 +95,21 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
   auto config = config::LoweringConfig::parse(op.loweringConfig);
   if (!config)
     return {empty, qs(config.error())};
+  auto spaceOf = [](const iree::RootOp &of) {
+    return config::IterationSpace::fromLinalgOp(
+        of.indexingMaps, of.iteratorTypes, of.operandTypes, of.name);
+  };
+  auto space = spaceOf(op);
   if (auto mma = config->mmaKind()) {
+    // VectorDistribute lays a contraction out per operand (subgroup_basis);
+    // TileAndFuse has no nested layouts: draw the intrinsic's fragments.
+    if (space && config->subgroupBasis()) {
+      if (auto layouts = layout::deriveContractionLayouts(*config, *space)) {
+        if (auto scene = render::contractionScene(*layouts, colorBy))
+          return {*scene, "mma_kind " + qs(mma->intrinsic) +
+                              ": each operand's layout on one workgroup tile"};
+      }
+    }
     const layout::MmaIntrinsic *intrinsic =
         layout::findMmaIntrinsic(mma->intrinsic);
     if (!intrinsic)
@@ -107,11 +121,19 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
             "mma_kind " + qs(mma->intrinsic) +
                 ": the fragment each lane holds"};
   }
-  auto space = config::IterationSpace::fromLinalgOp(
-      op.indexingMaps, op.iteratorTypes, op.operandTypes, op.name);
   if (!space)
     return {empty, "No iteration space: " + qs(space.error())};
   layout::DeriveOptions options;
+  // Ops fused into the root op run on the root's workgroup tile.
+  for (const iree::RootOp &other : dispatch.rootOps) {
+    if (!other.rootOpSet || &other == &op)
+      continue;
+    auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);
+    auto rootSpace = spaceOf(other);
+    if (rootConfig && rootSpace)
+      options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
+          *config, *space, *rootConfig, *rootSpace);
+  }
   if (auto info = config::TranslationInfo::parse(dispatch.translationInfo);
       info && info->subgroupSize)
     options.subgroupSize = *info->subgroupSize;

@@ -13,18 +13,8 @@ namespace {
 
 using Severity = Problem::Severity;
 
-std::string join(const std::vector<int64_t> &values, const char *separator) {
-  std::string out;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i)
-      out += separator;
-    out += std::to_string(values[i]);
-  }
-  return out;
-}
-
 std::string list(const std::vector<int64_t> &values) {
-  return "[" + join(values, ", ") + "]";
+  return bracketedList(values);
 }
 
 std::string kib(int64_t bytes) {

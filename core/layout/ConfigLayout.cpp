@@ -3,6 +3,7 @@
 #include "core/config/Validation.h"
 #include "core/layout/Basis.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/util/Numbers.h"
 
 #include <algorithm>
 
@@ -136,8 +137,16 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
       return Error{"the iteration space " + space.toString() +
                    " has dynamic sizes; layouts need static bounds"};
 
+  auto ownWorkgroup = cfg.tileSizes(config::TilingLevel::Workgroup);
   const auto workgroup =
-      sizesOr(cfg.tileSizes(config::TilingLevel::Workgroup), rank);
+      !ownWorkgroup && options.fusedWorkgroupTile.size() == rank
+          ? options.fusedWorkgroupTile
+          : sizesOr(ownWorkgroup, rank);
+  if (!ownWorkgroup && options.fusedWorkgroupTile.size() == rank)
+    result.notes.push_back("workgroup tile " +
+                           bracketedList(options.fusedWorkgroupTile) +
+                           " from the root op this op is fused into");
+  const auto serial = sizesOr(cfg.tileSizes(config::TilingLevel::Serial), rank);
   const auto reduction =
       sizesOr(cfg.tileSizes(config::TilingLevel::Reduction), rank);
   const auto partial =
@@ -164,6 +173,15 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
       bounds[d] = chunk;
       if (chunk < size)
         result.reductionLoops.push_back({d, size, chunk, ceilDiv(size, chunk)});
+    }
+    // `serial` tiles the dimension again, in a loop inside the workgroup.
+    if (serial[d] > 0 && serial[d] < bounds[d]) {
+      result.notes.push_back("serial loop over d" + std::to_string(d) + ": " +
+                             std::to_string(bounds[d]) + " / " +
+                             std::to_string(serial[d]) + " = " +
+                             std::to_string(ceilDiv(bounds[d], serial[d])) +
+                             " iterations");
+      bounds[d] = serial[d];
     }
   }
 
@@ -247,6 +265,20 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
   return result;
 }
 
+std::vector<int64_t>
+inheritedWorkgroupTile(const config::LoweringConfig &op,
+                       const config::IterationSpace &opSpace,
+                       const config::LoweringConfig &root,
+                       const config::IterationSpace &rootSpace) {
+  if (op.tileSizes(config::TilingLevel::Workgroup) ||
+      opSpace.bounds != rootSpace.bounds)
+    return {};
+  auto tiles = root.tileSizes(config::TilingLevel::Workgroup);
+  if (!tiles || tiles->size() != rootSpace.rank())
+    return {};
+  return *tiles;
+}
+
 std::vector<config::NestedLayoutAttr>
 operandLayouts(const DerivedLayout &derived,
                const config::IterationSpace &space) {
@@ -262,7 +294,11 @@ operandLayouts(const DerivedLayout &derived,
       layouts.push_back(derived.accumulatorLayout);
       continue;
     }
+    // GPUPackPartialReductions packs the operand with linalg.pack: each
+    // packed dimension keeps its outer part in place and its inner tile goes
+    // to the end, after every other dimension of the operand.
     config::NestedLayoutAttr projected;
+    std::vector<size_t> innerParts;
     for (int loop : operand.dims) {
       bool found = false;
       for (size_t i = 0; i < derived.dimensions.size(); ++i) {
@@ -270,11 +306,16 @@ operandLayouts(const DerivedLayout &derived,
             derived.dimensions[i].source != static_cast<size_t>(loop))
           continue;
         found = true;
-        appendDimension(projected, op, i);
+        if (derived.dimensions[i].name.find(".inner") != std::string::npos)
+          innerParts.push_back(i);
+        else
+          appendDimension(projected, op, i);
       }
       if (!found)
         appendUnitDimension(projected);
     }
+    for (size_t i : innerParts)
+      appendDimension(projected, op, i);
     layouts.push_back(projected);
   }
   if (space.operands.empty())

@@ -52,7 +52,21 @@ struct DerivedLayout {
 struct DeriveOptions {
   std::string ireeRelease = "3.13";
   int64_t subgroupSize = 0; // 0: the lane basis's count product
+  // The workgroup tile of the dispatch, for an op whose own config has no
+  // `workgroup` level: IREE tiles the root op and fuses the others into its
+  // tiles (see inheritedWorkgroupTile). Empty: the op's own, or none.
+  std::vector<int64_t> fusedWorkgroupTile;
 };
+
+// The workgroup tile an op fused into the root op's tiles runs on: the root's
+// `workgroup` tiles when the two ops have the same loop bounds (softmax's
+// reductions and its elementwise tail), empty when they differ or the op has
+// workgroup tiles of its own.
+std::vector<int64_t>
+inheritedWorkgroupTile(const config::LoweringConfig &op,
+                       const config::IterationSpace &opSpace,
+                       const config::LoweringConfig &root,
+                       const config::IterationSpace &rootSpace);
 
 Result<DerivedLayout> deriveLayout(const config::LoweringConfig &config,
                                    const config::IterationSpace &space,
@@ -60,9 +74,10 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &config,
 
 // Each operand's layout: the op's layout applied to the operand's indexing
 // map (IREE's NestedLayoutAttr::apply): the operand's dimensions take the
-// layout of the loop dimension they index (both halves of a packed one); a
-// constant index gets unit tiles. The output of a partial reduction is the
-// accumulator layout.
+// layout of the loop dimension they index (the outer half of a packed one in
+// place, its inner half after the operand's dimensions, as linalg.pack puts
+// it); a constant index gets unit tiles. The output of a partial reduction is
+// the accumulator layout.
 std::vector<config::NestedLayoutAttr>
 operandLayouts(const DerivedLayout &derived,
                const config::IterationSpace &space);

@@ -1,6 +1,7 @@
 #include "core/layout/NestedLayout.h"
 
 #include "core/layout/Odometer.h"
+#include "core/util/Numbers.h"
 
 #include <algorithm>
 #include <numeric>
@@ -14,10 +15,7 @@ int64_t product(const std::vector<int64_t> &values) {
 }
 
 std::string list(const std::vector<int64_t> &values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
+  return bracketedList(values);
 }
 
 // The highest id a set of (tile, stride) pairs reaches, plus one.

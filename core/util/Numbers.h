@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilescope {
 
@@ -19,6 +21,23 @@ inline std::optional<int64_t> parseInt64(std::string_view text) {
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
     return std::nullopt;
   return value;
+}
+
+// "4 x 1" for join({4, 1}, " x ").
+inline std::string join(const std::vector<int64_t> &values,
+                        const char *separator) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i)
+      out += separator;
+    out += std::to_string(values[i]);
+  }
+  return out;
+}
+
+// "[4, 1]", as MLIR prints an integer array.
+inline std::string bracketedList(const std::vector<int64_t> &values) {
+  return "[" + join(values, ", ") + "]";
 }
 
 // a * b, clamped to the int64_t range instead of overflowing.

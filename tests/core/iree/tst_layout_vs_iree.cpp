@@ -12,10 +12,15 @@
 #include "core/layout/Swizzle.h"
 
 #include <QTemporaryDir>
+#include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 
 using namespace tilescope;
+
+const char *const kReduceMiddle =
+    "rocm_gfx942/reduce_middle_dispatch_0.benchmark.mlir";
 
 class LayoutVsIreeTest : public QObject {
   Q_OBJECT
@@ -114,16 +119,51 @@ private slots:
   // with the layouts Tilescope derives for the root op's config.
   void configureTensorLayoutsAgrees_data() {
     QTest::addColumn<QString>("example");
+    // Replaces the root op's lowering_config before compiling, if not empty.
+    QTest::addColumn<QString>("replacement");
     QTest::newRow("reduction")
-        << "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
+        << "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir"
+        << QString();
     QTest::newRow("contraction")
-        << "rocm_gfx942/matmul_f16_vector_distribute_dispatch_0.benchmark.mlir";
+        << "rocm_gfx942/matmul_f16_vector_distribute_dispatch_0.benchmark.mlir"
+        << QString();
+    QTest::newRow("softmax")
+        << "rocm_gfx942/softmax_f32_dispatch_0.benchmark.mlir" << QString();
+    QTest::newRow("reduction sm_90")
+        << "cuda_sm_90/reduction_4x6656x16384_dispatch_0.benchmark.mlir"
+        << QString();
+    QTest::newRow("softmax sm_90")
+        << "cuda_sm_90/softmax_f32_dispatch_0.benchmark.mlir" << QString();
+    QTest::newRow("reduce middle") << kReduceMiddle << QString();
+    // A 3-cycle lane_basis mapping tells IREE's reading (dimension i takes
+    // basis axis mapping[i]) from the seed's inverse one: d0 gets axis 1
+    // (2 lanes, stride 8), d1 axis 2 (8 lanes, stride 1), d2 axis 0 (4 lanes,
+    // stride 16).
+    QTest::newRow("3-cycle lane_basis")
+        << kReduceMiddle
+        << "#iree_gpu.lowering_config<{lane_basis = [[4, 2, 8], [1, 2, 0]], "
+           "partial_reduction = [0, 0, 256], subgroup_basis = [[1, 1, 1], [0, "
+           "1, 2]], thread = [0, 0, 4], workgroup = [2, 8, 0]}>";
   }
 
   void configureTensorLayoutsAgrees() {
     QFETCH(QString, example);
-    const auto path = test::examplesDir() / example.toStdString();
+    QFETCH(QString, replacement);
     QTemporaryDir dir;
+    auto path = test::examplesDir() / example.toStdString();
+    if (!replacement.isEmpty()) {
+      std::ifstream in(path);
+      std::stringstream text;
+      text << in.rdbuf();
+      static const std::regex rootConfig(
+          "lowering_config = #iree_gpu\\.lowering_config<\\{[^>]*\\}>");
+      const std::string edited =
+          std::regex_replace(text.str(), rootConfig,
+                             "lowering_config = " + replacement.toStdString());
+      QVERIFY(edited != text.str());
+      path = dir.filePath("edited.mlir").toStdString();
+      std::ofstream(path) << edited;
+    }
     jobs::ProcessSpec spec;
     spec.program = *test::projectIree().tool(iree::kIreeCompile);
     spec.arguments = {
@@ -146,23 +186,39 @@ private slots:
     iree::DocumentParser parser(test::projectCompiler());
     auto document = parser.parseFile(path);
     QVERIFY(document.ok());
-    // Every configured op of the dispatch: the layouts of each.
+    // Every configured op of the dispatch: the layouts of each, the ops
+    // fused into the root op on the root's workgroup tile.
+    const auto &ops = document->dispatches.front().rootOps;
+    auto spaceOf = [](const iree::RootOp &op) {
+      return config::IterationSpace::fromLinalgOp(
+          op.indexingMaps, op.iteratorTypes, op.operandTypes, op.name);
+    };
+    const auto root =
+        std::find_if(ops.begin(), ops.end(),
+                     [](const iree::RootOp &op) { return op.rootOpSet; });
+    // A dispatch of one configured op may carry no root_op mark.
+    const iree::RootOp &rootOp = root != ops.end() ? *root : ops.front();
+    auto rootConfig = config::LoweringConfig::parse(rootOp.loweringConfig);
+    auto rootSpace = spaceOf(rootOp);
+    QVERIFY(rootConfig.ok() && rootSpace.ok());
     std::set<std::string> ours;
-    for (const iree::RootOp &op : document->dispatches.front().rootOps) {
+    for (const iree::RootOp &op : ops) {
       if (op.loweringConfig.empty())
         continue;
-      auto space = config::IterationSpace::fromLinalgOp(
-          op.indexingMaps, op.iteratorTypes, op.operandTypes, op.name);
+      auto space = spaceOf(op);
       QVERIFY2(space.ok(), space.ok() ? "" : space.error().c_str());
       auto config = config::LoweringConfig::parse(op.loweringConfig);
       QVERIFY(config.ok());
+      layout::DeriveOptions options;
+      options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
+          *config, *space, *rootConfig, *rootSpace);
       if (config->mmaKind()) {
         auto layouts = layout::deriveContractionLayouts(*config, *space);
         QVERIFY2(layouts.ok(), layouts.ok() ? "" : layouts.error().c_str());
         ours.insert(
             {layouts->lhs.print(), layouts->rhs.print(), layouts->acc.print()});
       } else {
-        auto derived = layout::deriveLayout(*config, *space);
+        auto derived = layout::deriveLayout(*config, *space, options);
         QVERIFY2(derived.ok(), derived.ok() ? "" : derived.error().c_str());
         for (const auto &projected : layout::operandLayouts(*derived, *space))
           ours.insert(projected.print());
