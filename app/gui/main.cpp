@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
+#include <QTreeWidget>
 
 #include <iostream>
 
@@ -37,6 +38,21 @@ QString bundledExample() {
 }
 
 } // namespace
+
+static void printDispatchList(const QWidget &window) {
+  const auto *tree = window.findChild<QTreeWidget *>("dispatchTree");
+  if (!tree)
+    return;
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+    const QTreeWidgetItem *dispatch = tree->topLevelItem(i);
+    std::cout << "dispatch " << dispatch->text(0).toStdString() << " ("
+              << dispatch->text(1).toStdString() << ", "
+              << dispatch->text(2).toStdString() << ")\n";
+    for (int j = 0; j < dispatch->childCount(); ++j)
+      std::cout << "  " << dispatch->child(j)->text(0).toStdString() << "\n";
+  }
+  std::cout.flush();
+}
 
 int main(int argc, char **argv) {
   QApplication application(argc, argv);
@@ -89,9 +105,13 @@ int main(int argc, char **argv) {
       }
       QApplication::exit(ok ? 0 : 1);
     };
-    QObject::connect(&window, &widgets::MainWindow::documentLoaded, [save] {
-      QTimer::singleShot(200, [save] { save(true); });
-    });
+    // What the dispatch list shows, on stdout, so a script (and the startup
+    // test) can check what the window listed.
+    QObject::connect(&window, &widgets::MainWindow::documentLoaded,
+                     [save, &window] {
+                       printDispatchList(window);
+                       QTimer::singleShot(200, [save] { save(true); });
+                     });
     QObject::connect(&window, &widgets::MainWindow::loadFailed,
                      [save](const QString &message) {
                        std::cerr << message.toStdString() << "\n";

@@ -11,7 +11,8 @@ class GuiStartupTest : public QObject {
 
   QString executable() const { return TILESCOPE_BINARY_DIR "/app/tilescope"; }
 
-  void runAndScreenshot(const QStringList &arguments, bool expectSuccess) {
+  // Returns what the window listed (its dispatch list, printed on stdout).
+  QString runAndScreenshot(const QStringList &arguments, bool expectSuccess) {
     QTemporaryDir dir;
     const QString png = dir.filePath("window.png");
     QProcess process;
@@ -19,28 +20,44 @@ class GuiStartupTest : public QObject {
     environment.insert("QT_QPA_PLATFORM", "offscreen");
     process.setProcessEnvironment(environment);
     process.start(executable(), QStringList{"--screenshot", png} + arguments);
-    QVERIFY2(process.waitForFinished(60000), "tilescope did not exit");
+    if (!process.waitForFinished(60000))
+      return "tilescope did not exit";
     const QString errors =
         QString::fromLocal8Bit(process.readAllStandardError());
-    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(process.exitCode() == 0, expectSuccess);
-    if (!expectSuccess) {
-      QVERIFY2(errors.contains("nonexistent.mlir"), qPrintable(errors));
-      return;
-    }
-    QImage image(png);
-    QVERIFY2(!image.isNull(), qPrintable(errors));
-    QVERIFY(image.width() >= 800 && image.height() >= 600);
+    const QString listed =
+        QString::fromLocal8Bit(process.readAllStandardOutput());
+    [&] {
+      QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+      QCOMPARE(process.exitCode() == 0, expectSuccess);
+      if (!expectSuccess) {
+        QVERIFY2(errors.contains("nonexistent.mlir"), qPrintable(errors));
+        return;
+      }
+      QImage image(png);
+      QVERIFY2(!image.isNull(), qPrintable(errors));
+      QVERIFY(image.width() >= 800 && image.height() >= 600);
+    }();
+    return listed;
   }
 
 private slots:
-  void opensTheBundledExample() { runAndScreenshot({}, true); }
+  void opensTheBundledExample() {
+    const QString listed = runAndScreenshot({}, true);
+    QVERIFY2(listed.contains("dispatch matmul_f16_1024_dispatch_0") &&
+                 listed.contains("(TileAndFuse, rocm gfx942)"),
+             qPrintable(listed));
+  }
 
   void opensAGivenFile() {
-    runAndScreenshot(
+    const QString listed = runAndScreenshot(
         {TILESCOPE_SOURCE_DIR
          "/examples/cuda_sm_90/softmax_f32_dispatch_0.benchmark.mlir"},
         true);
+    // One dispatch and its three configured ops, the root op marked.
+    QVERIFY2(listed.startsWith("dispatch softmax_f32_dispatch_0") &&
+                 listed.count("\n  linalg.generic") == 3 &&
+                 listed.contains("(root op, set 0)"),
+             qPrintable(listed));
   }
 
   void aMissingFileIsReportedNotFatal() {
