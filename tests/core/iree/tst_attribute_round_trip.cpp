@@ -5,6 +5,7 @@
 
 #include "core/config/LayoutAttributes.h"
 #include "core/config/LoweringConfig.h"
+#include "core/config/OtherConfigs.h"
 #include "core/config/TranslationInfo.h"
 #include "core/iree/Document.h"
 
@@ -120,6 +121,59 @@ private slots:
       bare.subgroupSize.reset();
       compareWithIree(bare.print());
     }
+  }
+
+  // The keys and attributes the examples do not carry: every one read into
+  // the typed model, written back, and printed by IREE the same way.
+  void keysTheExamplesLackMatchIree() {
+    for (const char *text : {
+             "#iree_gpu.lowering_config<{padding = [64, 128, 16], "
+             "padding_conv = [1, 8, 32, 0, 0, 0, 16], workgroup = [1, 8, 32, "
+             "0]}>",
+             "#iree_gpu.lowering_config<{serial = [0, 0, 1], "
+             "workgroup_reordering_strategy = "
+             "#iree_gpu.conditional_transpose<8, 38>}>",
+             "#iree_gpu.lowering_config<{promote_operands = [0, 1, 2], "
+             "promotion_types = [#iree_gpu.swizzle_operand<copy_config = "
+             "#iree_gpu.use_global_load_dma, swizzle = "
+             "#iree_codegen.xor_shuffle<128, 16>>, "
+             "#iree_gpu.promote_with_cache_swizzle<#iree_gpu.derived_thread_"
+             "config>, #iree_gpu.swizzle_operand<copy_config = "
+             "#iree_gpu.derived_thread_config, swizzle = "
+             "#iree_codegen.rotate_rows<64, 4>>]}>",
+             "#iree_gpu.lowering_config<{lane = [1, 2], mma_kind = "
+             "#iree_gpu.virtual_mma_layout<VMFMA_F32_32x32x16_F16, col_major "
+             "= true>, subgroup_m_count = 2 : i64, thread_basis = [[16, 4], "
+             "[1, 0]], zzz_unknown = 3 : i64}>",
+         }) {
+      auto config = LoweringConfig::parse(text);
+      QVERIFY2(config.ok(), text);
+      compareWithIree(config->print());
+    }
+    for (const char *text : {
+             "#iree_codegen.translation_info<pipeline = "
+             "#iree_gpu.pipeline<VectorDistribute> workgroup_size = [64, 1, "
+             "1] subgroup_size = 64, {iree_codegen.denormal_fp_math_f32 = "
+             "#iree_codegen.denormal_fp_math<\"preserve-sign\">, "
+             "llvm_func_attrs = {\"amdgpu-waves-per-eu\" = \"2\"}}>",
+             "#iree_codegen.translation_info<pipeline = "
+             "#iree_codegen.transform_dialect_codegen codegen_spec = "
+             "@my_spec workgroup_size = [128, 1, 1]>",
+         }) {
+      auto info = TranslationInfo::parse(text);
+      QVERIFY2(info.ok(), text);
+      compareWithIree(info->print());
+    }
+    // Attention's decomposition_config is a dictionary of per-matmul
+    // attribute dictionaries, kept as written.
+    auto decomposition =
+        DecompositionConfig::fromAttribute(*parseResolvedAttribute(
+            "{pv_attrs = {lowering_config = #iree_gpu.lowering_config<{thread "
+            "= [0, 0, 4]}>}, qk_attrs = {attention_qk_matmul, lowering_config "
+            "= #iree_gpu.lowering_config<{lane_basis = [[1, 1, 64], [0, 1, "
+            "2]]}>}}"));
+    QVERIFY(decomposition.ok());
+    compareWithIree(printAttribute(decomposition->attribute));
   }
 
   void layoutsAndSwizzlesMatchIree() {
