@@ -1,6 +1,7 @@
 #include "widgets/SceneView.h"
 
 #include "widgets/render/Palette.h"
+#include "widgets/render/Scenes.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -35,23 +36,7 @@ void SceneView::setScene(render::GridScene scene) {
 
 void SceneView::selectKey(int64_t key) {
   selected = key;
-  current = original;
-  if (key >= 0) {
-    for (render::Panel &panel : current.panels) {
-      if (!panel.cell)
-        continue;
-      // Marks must be drawn even where cells are tiny: no colour-only path.
-      panel.colorKey = nullptr;
-      panel.cell = [cell = panel.cell, key](int64_t row, int64_t column) {
-        render::CellInfo info = cell(row, column);
-        info.marked = info.colorKey == key;
-        return info;
-      };
-    }
-    for (const render::LegendEntry &entry : original.legend)
-      if (entry.colorKey == key)
-        current.footer = "selected: " + entry.text + "\n" + current.footer;
-  }
+  current = render::markColorKey(original, key);
   viewport()->update();
 }
 

@@ -5,8 +5,12 @@
 //   render --config '<lowering_config>' --iteration-space 4x6656x16384:ppr
 //          [--step 3] [--grid] -o out.png
 //   render --mma MFMA_F32_32x32x8_F16 [--operand acc] -o out.png
-//   render --swizzle '#iree_codegen.xor_shuffle<128, 8>' [--access column] -o
-//   out.png render --basis '[[16, 4], [1, 0]]' -o out.png
+//   render --swizzle '#iree_codegen.xor_shuffle<128, 8>' [--access column]
+//          -o out.png
+//   render --basis '[[16, 4], [1, 0]]' -o out.png
+//
+// --lane N or --subgroup N (layouts, configs, MMA lanes) and --thread N
+// (bases) mark that owner's cells.
 #include "app/cli/Commands.h"
 #include "app/cli/LayoutInputs.h"
 #include "core/util/Numbers.h"
@@ -53,6 +57,50 @@ pickDims(const std::vector<int64_t> &sizes,
   return {0, 0};
 }
 
+// What --thread, --subgroup or --lane marks: the colour key and the
+// colouring it is a key of (Custom: the scene's own, a basis's threads).
+// Options a picture cannot show are errors, not silently dropped.
+Result<std::pair<int64_t, render::ColorBy>> markedKey(const LayoutInputs &in,
+                                                      bool grid) {
+  using Kind = LayoutInputs::Kind;
+  const bool owner = in.subgroup || in.lane;
+  if (in.subgroup && in.lane)
+    return Error{"a picture marks one colour: give --subgroup or --lane, not "
+                 "both (`tilescope-cli explain --subgroup S --lane L` lists "
+                 "one thread's elements)"};
+  if (in.thread && in.kind != Kind::Basis)
+    return Error{"--thread marks a thread of a --basis picture; for a "
+                 "layout or config give --lane or --subgroup"};
+  switch (in.kind) {
+  case Kind::Basis:
+    if (owner)
+      return Error{"a --basis picture marks --thread, not --subgroup/--lane"};
+    return std::pair{in.thread.value_or(-1), render::ColorBy::Custom};
+  case Kind::Mma:
+    if (in.subgroup)
+      return Error{"an MMA fragment is one subgroup's: mark a --lane"};
+    // mmaScene marks the lane itself, whatever the colouring.
+    return std::pair{int64_t{-1},
+                     in.lane ? render::ColorBy::Lane : render::ColorBy::Custom};
+  case Kind::Swizzle:
+    if (owner)
+      return Error{"a swizzle picture is coloured by bank; --subgroup and "
+                   "--lane do not apply (--lanes sets how many read)"};
+    return std::pair{int64_t{-1}, render::ColorBy::Custom};
+  case Kind::Config:
+    if (owner && grid)
+      return Error{"the workgroup grid has no lanes or subgroups to mark"};
+    break;
+  case Kind::Layout:
+    break;
+  }
+  if (in.subgroup)
+    return std::pair{*in.subgroup, render::ColorBy::Subgroup};
+  if (in.lane)
+    return std::pair{*in.lane, render::ColorBy::Lane};
+  return std::pair{int64_t{-1}, render::ColorBy::Custom};
+}
+
 } // namespace
 
 int render(const QStringList &arguments) {
@@ -87,6 +135,25 @@ int render(const QStringList &arguments) {
   auto color = colorBy(parser.value(colorOption));
   if (!color)
     return fail("--color-by", color.error());
+  auto mark = markedKey(*inputs, parser.isSet(gridOption));
+  if (!mark)
+    return fail("render", mark.error());
+  // A marked subgroup or lane is a colour of the picture.
+  if (mark->second != render::ColorBy::Custom) {
+    if (parser.isSet(colorOption) && *color != mark->second &&
+        !(inputs->kind == LayoutInputs::Kind::Mma &&
+          *color == render::ColorBy::Register))
+      return fail("render",
+                  "marking a " +
+                      std::string(mark->second == render::ColorBy::Subgroup
+                                      ? "subgroup"
+                                      : "lane") +
+                      " needs --color-by " +
+                      (mark->second == render::ColorBy::Subgroup ? "subgroup"
+                                                                 : "lane"));
+    if (!parser.isSet(colorOption))
+      color = mark->second;
+  }
   std::optional<std::vector<int64_t>> dims;
   if (parser.isSet(dimsOption)) {
     std::vector<int64_t> values;
@@ -172,6 +239,13 @@ int render(const QStringList &arguments) {
     const layout::MmaIntrinsic *found = layout::findMmaIntrinsic(inputs->mma);
     if (!found)
       return fail("--mma", "unknown intrinsic '" + inputs->mma + "'");
+    if (inputs->lane &&
+        (*inputs->lane < 0 || *inputs->lane >= found->subgroupSize))
+      return fail("--lane", "lane " + std::to_string(*inputs->lane) +
+                                " is not in " + inputs->mma + "'s " +
+                                std::to_string(found->subgroupSize) +
+                                " lanes (0 to " +
+                                std::to_string(found->subgroupSize - 1) + ")");
     layout::MmaIntrinsic intrinsic =
         inputs->colMajor ? found->colMajor() : *found;
     scene = render::mmaScene(intrinsic,
@@ -194,6 +268,15 @@ int render(const QStringList &arguments) {
                                  inputs->elementBytes, inputs->bankModel());
     break;
   }
+  }
+  if (mark->first >= 0 && inputs->kind != LayoutInputs::Kind::Mma) {
+    if (scene.colorCount > 0 && mark->first >= scene.colorCount)
+      return fail("render", std::string(render::colorByName(scene.colorBy)) +
+                                " " + std::to_string(mark->first) +
+                                " is not in the picture (it has " +
+                                std::to_string(scene.colorCount) + ": 0 to " +
+                                std::to_string(scene.colorCount - 1) + ")");
+    scene = render::markColorKey(std::move(scene), mark->first);
   }
   QString error;
   const render::Theme theme = parser.isSet(darkOption)

@@ -14,13 +14,16 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFile>
 #include <QGuiApplication>
+#include <QTemporaryDir>
 #include <QtGlobal>
 
 #include <nlohmann/json.hpp>
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 using nlohmann::json;
@@ -306,6 +309,14 @@ int main(int argc, char **argv) {
       qEnvironmentVariableIsEmpty("DISPLAY") &&
       qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
+  // A QGuiApplication wants a runtime directory and warns on every run
+  // where none is set (root in a container, CI): give it a private one.
+  std::optional<QTemporaryDir> runtimeDirectory;
+  if (drawing && qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+    runtimeDirectory.emplace();
+    if (runtimeDirectory->isValid())
+      qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtimeDirectory->path()));
+  }
   const std::unique_ptr<QCoreApplication> application =
       drawing ? std::make_unique<QGuiApplication>(argc, argv)
               : std::make_unique<QCoreApplication>(argc, argv);

@@ -216,6 +216,55 @@ private slots:
     QVERIFY(svgText.contains("<svg") && svgText.contains("<text"));
   }
 
+  // --thread, --subgroup and --lane mark an owner's cells; what a picture
+  // cannot mark is an error, not a silently plain picture.
+  void renderMarksAnOwner() {
+    QTemporaryDir dir;
+    const QString svg = dir.filePath("marked.svg");
+    const auto footerOf = [&](const QStringList &arguments) {
+      const Run run =
+          cli(QStringList{"render"} + arguments + QStringList{"-o", svg}, true);
+      QFile file(svg);
+      return run.exitCode == 0 && file.open(QIODevice::ReadOnly)
+                 ? QString::fromUtf8(file.readAll())
+                 : "exit " + QString::number(run.exitCode) + ": " + run.err;
+    };
+    QVERIFY(footerOf({"--basis", "[[16, 4], [1, 0]]", "--thread", "42"})
+                .contains("marked: thread 42"));
+    QVERIFY(
+        footerOf({"--layout", kLayout, "--subgroups", "2", "--subgroup", "1"})
+            .contains("marked: subgroup 1"));
+    QVERIFY(footerOf({"--config", kMatmulConfig, "--iteration-space",
+                      "1024x1024x1024:ppr", "--types", "f16,f16,f32", "--lane",
+                      "5"})
+                .contains("marked: lane 5"));
+    const struct {
+      QStringList arguments;
+      const char *message;
+    } errors[] = {
+        {{"--layout", kLayout, "--lane", "64"},
+         "lane 64 is not in the picture"},
+        {{"--layout", kLayout, "--subgroup", "1", "--lane", "3"},
+         "give --subgroup or --lane, not both"},
+        {{"--layout", kLayout, "--thread", "3"}, "--thread marks a thread"},
+        {{"--layout", kLayout, "--subgroup", "1", "--color-by", "lane"},
+         "needs --color-by subgroup"},
+        {{"--mma", "MFMA_F32_32x32x8_F16", "--lane", "70"},
+         "lane 70 is not in MFMA_F32_32x32x8_F16's 64 lanes"},
+        {{"--swizzle", "#iree_codegen.xor_shuffle<128, 8>", "--lane", "3"},
+         "coloured by bank"},
+        {{"--basis", "[[16, 4], [1, 0]]", "--thread", "64"},
+         "thread 64 is not in the picture"},
+    };
+    for (const auto &error : errors) {
+      const Run run =
+          cli(QStringList{"render"} + error.arguments + QStringList{"-o", svg},
+              true);
+      QCOMPARE(run.exitCode, 1);
+      QVERIFY2(run.err.contains(error.message), qPrintable(run.err));
+    }
+  }
+
   void renderErrorsSayWhat() {
     const Run shape = cli(
         {"render", "--layout", kLayout, "--shape", "64x32", "-o", "/tmp/x.png"},

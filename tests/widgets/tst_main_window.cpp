@@ -72,7 +72,7 @@ private slots:
       for (int64_t c = 0; c < panel.columns; ++c)
         marked += panel.cell(r, c).marked ? 1 : 0;
     QCOMPARE(marked, 8);
-    QVERIFY(scene->scene().footer.startsWith("selected: lane 42"));
+    QVERIFY(scene->scene().footer.startsWith("marked: lane 42"));
     // For looking at it: TILESCOPE_SCREENSHOT_DIR=/tmp ctest -R widgets_main
     if (const QString dir = qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
         !dir.isEmpty())

@@ -75,6 +75,16 @@ private slots:
     QCOMPARE(basisScene.panels[1].cell(2, 10).colorKey,
              int64_t(42)); // iteration [2, 10]
     checkWrites(basisScene, "basis");
+    // Marking thread 42: its cells (and only those) in both panels, named in
+    // the footer, and drawn at every zoom (no colour-only path).
+    const auto marked = render::markColorKey(basisScene, 42);
+    QVERIFY(marked.panels[0].cell(10, 2).marked);
+    QVERIFY(marked.panels[1].cell(2, 10).marked);
+    QVERIFY(!marked.panels[0].cell(10, 1).marked);
+    QVERIFY(!marked.panels[1].cell(2, 9).marked);
+    QVERIFY(!marked.panels[0].colorKey && !marked.panels[1].colorKey);
+    QVERIFY(marked.footer.startsWith("marked: thread 42\n"));
+    QVERIFY(!render::markColorKey(basisScene, -1).footer.contains("marked"));
 
     auto config = config::LoweringConfig::parse(
         "#iree_gpu.lowering_config<{lane_basis = [[1, 64], [0, 1]], "

@@ -46,6 +46,14 @@ QString ownerLabel(ColorBy colorBy, const layout::Owner &owner) {
   }
 }
 
+void addLegend(GridScene &scene, int64_t count, const QString &prefix) {
+  scene.colorCount = count;
+  for (int64_t key = 0; key < count && key < 256; ++key)
+    scene.legend.push_back({key, QString("%1 %2").arg(prefix).arg(key)});
+}
+
+} // namespace
+
 const char *colorByName(ColorBy colorBy) {
   switch (colorBy) {
   case ColorBy::Subgroup:
@@ -60,14 +68,6 @@ const char *colorByName(ColorBy colorBy) {
     return "lane";
   }
 }
-
-void addLegend(GridScene &scene, int64_t count, const QString &prefix) {
-  scene.colorCount = count;
-  for (int64_t key = 0; key < count && key < 256; ++key)
-    scene.legend.push_back({key, QString("%1 %2").arg(prefix).arg(key)});
-}
-
-} // namespace
 
 GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
                             ColorBy colorBy, size_t rowDim, size_t columnDim,
@@ -589,6 +589,29 @@ GridScene swizzleScene(const layout::Swizzle &swizzle,
           .arg(banks.bankCount)
           .arg(banks.bankWidthBytes)
           .arg(lanesPerPhase);
+  return scene;
+}
+
+GridScene markColorKey(GridScene scene, int64_t key) {
+  if (key < 0)
+    return scene;
+  for (Panel &panel : scene.panels) {
+    if (!panel.cell)
+      continue;
+    // Marks are drawn at every zoom: no colour-only fast path.
+    panel.colorKey = nullptr;
+    panel.cell = [cell = std::move(panel.cell), key](int64_t row,
+                                                     int64_t column) {
+      CellInfo info = cell(row, column);
+      info.marked = info.colorKey == key;
+      return info;
+    };
+  }
+  for (const LegendEntry &entry : scene.legend)
+    if (entry.colorKey == key) {
+      scene.footer = "marked: " + entry.text + "\n" + scene.footer;
+      break;
+    }
   return scene;
 }
 

@@ -14,6 +14,9 @@
 
 namespace tilescope::render {
 
+// "subgroup", "lane", "register", "bank", "thread" (Custom: "lane").
+const char *colorByName(ColorBy colorBy);
+
 // A 2-D slice of a nested layout: `rowDim` x `columnDim`, other dimensions
 // fixed at `fixedIndex` (one entry per dimension; rowDim/columnDim ignored).
 GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
@@ -54,5 +57,10 @@ GridScene mmaScene(const layout::MmaIntrinsic &intrinsic, ColorBy colorBy,
 GridScene swizzleScene(const layout::Swizzle &swizzle,
                        const std::vector<layout::LaneAccess> &accesses,
                        int64_t elementBytes, const layout::BankModel &banks);
+
+// The scene with every cell of colour key `key` marked (hatched, outlined)
+// and the key's legend entry named in the footer: one lane's, subgroup's or
+// thread's elements. key < 0: the scene as it is.
+GridScene markColorKey(GridScene scene, int64_t key);
 
 } // namespace tilescope::render
