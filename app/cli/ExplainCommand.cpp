@@ -208,10 +208,10 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
        << " workgroups\n";
   json loops = json::array();
   for (const layout::ReductionLoop &loop : derived->reductionLoops) {
-    text << "partial-reduction loop over d" << loop.dimension << ": "
-         << loop.size << " / " << loop.chunk << " = " << loop.iterations
-         << " iterations\n";
-    loops.push_back({{"dimension", loop.dimension},
+    text << loop.level << " loop over d" << loop.dimension << ": " << loop.size
+         << " / " << loop.chunk << " = " << loop.iterations << " iterations\n";
+    loops.push_back({{"level", loop.level},
+                     {"dimension", loop.dimension},
                      {"size", loop.size},
                      {"chunk", loop.chunk},
                      {"iterations", loop.iterations}});

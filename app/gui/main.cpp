@@ -17,6 +17,7 @@
 #include <QTreeWidget>
 
 #include <iostream>
+#include <string_view>
 
 using namespace tilescope;
 
@@ -37,9 +38,7 @@ QString bundledExample() {
   return {};
 }
 
-} // namespace
-
-static void printDispatchList(const QWidget &window) {
+void printDispatchList(const QWidget &window) {
   const auto *tree = window.findChild<QTreeWidget *>("dispatchTree");
   if (!tree)
     return;
@@ -54,7 +53,31 @@ static void printDispatchList(const QWidget &window) {
   std::cout.flush();
 }
 
+// With no display, Qt's xcb plugin aborts with a message about plugins. Say
+// what is missing instead; a screenshot needs no display and draws
+// offscreen.
+bool haveDisplay(int argc, char **argv) {
+  if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") ||
+      !qEnvironmentVariableIsEmpty("DISPLAY") ||
+      !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+    return true;
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]).starts_with("--screenshot")) {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+      return true;
+    }
+  std::cerr << "tilescope: no display (DISPLAY and WAYLAND_DISPLAY are not "
+               "set). scripts/tilescope.sh run starts the window under Xvfb; "
+               "tilescope --screenshot out.png draws it offscreen; "
+               "tilescope-cli works without one.\n";
+  return false;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
+  if (!haveDisplay(argc, argv))
+    return 1;
   QApplication application(argc, argv);
   QApplication::setOrganizationName(app::kOrganization);
   QApplication::setApplicationName(app::kApplication);

@@ -172,7 +172,9 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
                                                : size;
       bounds[d] = chunk;
       if (chunk < size)
-        result.reductionLoops.push_back({d, size, chunk, ceilDiv(size, chunk)});
+        result.reductionLoops.push_back(
+            {d, size, chunk, ceilDiv(size, chunk),
+             partial[d] > 0 ? "partial_reduction" : "reduction"});
     }
     // `serial` tiles the dimension again, in a loop inside the workgroup.
     if (serial[d] > 0 && serial[d] < bounds[d]) {
@@ -394,6 +396,24 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
     }
     return layout;
   };
+  auto axes = [&](const config::OperandAccess &operand) {
+    std::vector<std::string> names;
+    for (int loop : operand.dims) {
+      const auto in = [loop](const std::vector<int> &set) {
+        return std::find(set.begin(), set.end(), loop) != set.end();
+      };
+      names.push_back(loop < 0 ? std::string("unit")
+                               : "d" + std::to_string(loop) +
+                                     (in(dims->m)   ? " (M)"
+                                      : in(dims->n) ? " (N)"
+                                      : in(dims->k) ? " (K)"
+                                                    : " (batch)"));
+    }
+    return names;
+  };
+  result.lhsAxes = axes(space.operands[0]);
+  result.rhsAxes = axes(space.operands[1]);
+  result.accAxes = axes(space.operands[2]);
   result.lhs = build(space.operands[0], intrinsic.lhs, m, k);
   result.rhs = build(space.operands[1], intrinsic.rhs, k, n);
   result.acc = build(space.operands[2], intrinsic.acc, m, n);

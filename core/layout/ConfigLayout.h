@@ -18,8 +18,11 @@ namespace tilescope::layout {
 struct ReductionLoop {
   size_t dimension = 0;   // in the original iteration space
   int64_t size = 0;       // the dimension's bound
-  int64_t chunk = 0;      // elements per iteration (partial_reduction)
+  int64_t chunk = 0;      // elements per iteration
   int64_t iterations = 0; // ceil(size / chunk)
+  // The tiling level that makes the loop: "partial_reduction" (per-thread
+  // partial sums kept across iterations) or "reduction".
+  std::string level;
 };
 
 // One dimension of the space the layout is expressed over.
@@ -90,6 +93,10 @@ struct ContractionLayouts {
   config::NestedLayoutAttr lhs, rhs, acc;
   std::string intrinsic;
   std::vector<int64_t> bounds; // per loop dimension: workgroup / reduction tile
+  // Per operand (LHS, RHS, ACC), per vector dimension: the loop dimension it
+  // indexes and its role, "d2 (K)", as the operand's indexing map orders
+  // them (a transposed B is N x K).
+  std::vector<std::string> lhsAxes, rhsAxes, accAxes;
 };
 Result<ContractionLayouts>
 deriveContractionLayouts(const config::LoweringConfig &config,

@@ -4,6 +4,7 @@
 // nowhere.
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -161,6 +162,14 @@ private slots:
                      "batch_tile = [2, 2], outer_tile = [1, 1], thread_tile = "
                      "[4, 16], element_tile = [4, 1], subgroup_strides = [2, "
                      "1], thread_strides = [16, 1]>"));
+    // `reduction` (not partial_reduction) makes the K loop: 1024 / 64.
+    const QJsonObject loop = QJsonDocument::fromJson(contraction.out.toUtf8())
+                                 .object()["reduction_loops"]
+                                 .toArray()
+                                 .first()
+                                 .toObject();
+    QCOMPARE(loop["level"].toString(), QString("reduction"));
+    QCOMPARE(loop["iterations"].toInt(), 16);
     const Run outside =
         cli({"explain", "--layout", kLayout, "--element", "64,0"}, true);
     QCOMPARE(outside.exitCode, 1);

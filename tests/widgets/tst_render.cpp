@@ -142,6 +142,25 @@ private slots:
     QVERIFY(size.width() <= 600 && size.height() <= 500);
   }
 
+  // Side-by-side panels whose titles need more width than the viewport: the
+  // grids still get cells that can be seen (the view scrolls), not 1e-4 px.
+  void panelsWiderThanTheViewStillShowTheirGrids() {
+    GridScene scene = smallScene();
+    const Panel panel = scene.panels.front();
+    scene.panels.clear();
+    for (int i = 0; i < 4; ++i) {
+      scene.panels.push_back(panel);
+      scene.panels.back().title =
+          QString("operand %1 with a long title that takes the room").arg(i);
+    }
+    const ScenePainter painter;
+    const QSizeF view(500, 400);
+    QVERIFY(painter.naturalSize(scene, 1e-4).width() > view.width());
+    const double fitted = painter.fitCellSize(scene, view);
+    QVERIFY2(fitted > 2, qPrintable(QString::number(fitted)));
+    QVERIFY(painter.naturalSize(scene, fitted).height() <= view.height());
+  }
+
   // Through the file renderer, and through paint() on a high-DPI image with
   // the view scrolled (rectangles at 24 px; sampled images below 12 device
   // pixels).

@@ -104,6 +104,30 @@ private slots:
     checkFastPathAgrees(configScene);
     checkWrites(configScene, "config");
 
+    // A contraction's panels name the loop dimension of each drawn axis, in
+    // the operand's own order (the CLI's matmul has a transposed B: N x K).
+    auto matmul = config::LoweringConfig::parse(
+        "#iree_gpu.lowering_config<{mma_kind = "
+        "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>, reduction = [0, 0, 64], "
+        "subgroup_basis = [[2, 2, 1], [0, 1, 2]], workgroup = [64, 64, 0]}>");
+    auto matmulSpace = config::IterationSpace::fromLinalgOp(
+        "[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> "
+        "(d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]",
+        "[\"parallel\", \"parallel\", \"reduction\"]",
+        {"tensor<1024x1024xf16>", "tensor<1024x1024xf16>",
+         "tensor<1024x1024xf32>"});
+    QVERIFY(matmulSpace.ok());
+    auto contraction = render::contractionScene(
+        *layout::deriveContractionLayouts(*matmul, *matmulSpace),
+        render::ColorBy::Lane);
+    QVERIFY(contraction.ok());
+    QCOMPARE(contraction->panels.size(), size_t(3));
+    QCOMPARE(contraction->panels[0].rowAxis, QString("d0 (M)"));
+    QCOMPARE(contraction->panels[0].columnAxis, QString("d2 (K)"));
+    QCOMPARE(contraction->panels[1].rowAxis, QString("d1 (N)"));
+    QCOMPARE(contraction->panels[1].columnAxis, QString("d2 (K)"));
+    QCOMPARE(contraction->panels[2].columnAxis, QString("d1 (N)"));
+
     const auto grid = render::workgroupGridScene(derived, 0, 1);
     QCOMPARE(grid.panels.front().columns, int64_t(1));
     QCOMPARE(grid.panels.front().rows, int64_t(26624));

@@ -555,8 +555,8 @@ void drawPanelAxes(Frame &f, const Panel &panel, const PanelGeometry &g,
       painter.setPen(f.secondary());
       // A grid shorter than the label gets the label elided, not spilling
       // over what lies below the panel.
-      const QString shown = small.elidedText(
-          rowAxis, Qt::ElideRight, static_cast<int>(bottom - top));
+      const QString shown = small.elidedText(rowAxis, Qt::ElideRight,
+                                             static_cast<int>(bottom - top));
       const double textWidth = small.horizontalAdvance(shown);
       const double y = std::max(top, (top + bottom) / 2 - textWidth / 2);
       // Reads top to bottom, glyph tops towards the grid: the baseline is
@@ -1238,18 +1238,21 @@ QSizeF ScenePainter::naturalSize(const GridScene &scene,
 double ScenePainter::fitCellSize(const GridScene &scene, QSizeF viewport,
                                  double maxCellSize) const {
   const Fixed fixed(scene);
+  constexpr double kSmallest = 1e-4;
+  // Titles, legends and side-by-side panels may need more room than the
+  // viewport at any cell size: then the grids fit the room those need
+  // anyway (the view scrolls), instead of shrinking to nothing.
+  const QSizeF floor = computeLayout(fixed, scene, kSmallest).size;
+  const QSizeF room(std::max(viewport.width(), floor.width()),
+                    std::max(viewport.height(), floor.height()));
   auto fits = [&](double cellSize) {
     const QSizeF size = computeLayout(fixed, scene, cellSize).size;
-    return size.width() <= viewport.width() &&
-           size.height() <= viewport.height();
+    return size.width() <= room.width() && size.height() <= room.height();
   };
-  constexpr double kSmallest = 1e-4;
   double high = sanitizeCellSize(maxCellSize);
   if (fits(high))
     return high;
   double low = kSmallest;
-  if (!fits(low))
-    return low;
   // Bisection in log space: the natural size grows with the cell size.
   for (int i = 0; i < 48; ++i) {
     const double middle = std::sqrt(low * high);

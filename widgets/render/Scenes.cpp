@@ -391,9 +391,11 @@ Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
   struct Operand {
     const char *name;
     const config::NestedLayoutAttr &attr;
+    const std::vector<std::string> &axes;
   };
-  const Operand operands[] = {
-      {"LHS", layouts.lhs}, {"RHS", layouts.rhs}, {"ACC", layouts.acc}};
+  const Operand operands[] = {{"LHS", layouts.lhs, layouts.lhsAxes},
+                              {"RHS", layouts.rhs, layouts.rhsAxes},
+                              {"ACC", layouts.acc, layouts.accAxes}};
   int64_t keys = 1;
   QStringList footer;
   for (const Operand &operand : operands) {
@@ -408,6 +410,11 @@ Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
     Panel panel = std::move(one.panels.front());
     panel.title =
         QString("%1 vector<%2>").arg(operand.name, shapeText(shared->shape()));
+    // Name the drawn axes by the loop dimension they index: "d2 (K)".
+    if (operand.axes.size() == rank && rank >= 2) {
+      panel.rowAxis = QString::fromStdString(operand.axes[row]);
+      panel.columnAxis = QString::fromStdString(operand.axes[column]);
+    }
     keys = std::max(keys, colorBy == ColorBy::Subgroup ? shared->subgroupCount()
                           : colorBy == ColorBy::Register
                               ? shared->registersPerThread()
