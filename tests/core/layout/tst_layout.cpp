@@ -268,9 +268,37 @@ private slots:
   }
 
   void layoutProblems() {
-    const NestedLayout overlapping =
-        makeLayout({{1, 1}, {1, 1}, {1, 1}, {4, 4}, {1, 1}, {0, 0}, {1, 2}});
-    QVERIFY(!overlapping.problems().empty());
+    const auto only = [](const NestedLayout &layout, const std::string &text) {
+      const auto problems = layout.problems();
+      return problems.size() == 1 &&
+             problems.front().find(text) != std::string::npos;
+    };
+    // d0's 4 lanes span ids 0..3, d1 starts at stride 2: lanes 2 and 3 would
+    // hold elements of two rows.
+    QVERIFY(only(
+        makeLayout({{1, 1}, {1, 1}, {1, 1}, {4, 4}, {1, 1}, {0, 0}, {1, 2}}),
+        "thread_strides [1, 2] overlap: dimension 0 spans 4 ids but "
+        "dimension 1 starts at stride 2"));
+    // A thread tile of 4 with stride 0: every lane sits at index 0 of d1.
+    QVERIFY(only(
+        makeLayout({{1, 1}, {1, 1}, {1, 1}, {4, 4}, {1, 1}, {0, 0}, {1, 0}}),
+        "thread_tile[1]=4 with stride 0"));
+    // 16 x 8 lanes named, 64 in the subgroup.
+    QVERIFY(only(
+        makeLayout({{1, 1}, {1, 1}, {1, 1}, {16, 8}, {1, 1}, {0, 0}, {1, 16}},
+                   1, 64),
+        "thread tiles name 128 lanes; the subgroup has 64"));
+    // 8 subgroups named, 4 in the workgroup: ids wrap.
+    QVERIFY(only(
+        makeLayout({{8, 1}, {1, 1}, {1, 1}, {16, 4}, {1, 1}, {1, 0}, {1, 16}},
+                   4, 64),
+        "the layout names 8 subgroups; the workgroup has 4"));
+    // A clean layout has none.
+    QVERIFY(
+        makeLayout({{2, 1}, {2, 4}, {1, 1}, {16, 4}, {1, 4}, {1, 0}, {1, 16}},
+                   2, 64)
+            .problems()
+            .empty());
     QVERIFY(!NestedLayout::create({{1}, {0}, {1}, {1}, {1}, {0}, {0}}).ok());
   }
 
