@@ -7,6 +7,7 @@
 //   tilescope-cli convert --to 3.11 TEXT
 #include "app/cli/Commands.h"
 #include "app/common/IreeSettings.h"
+#include "app/common/RuntimeDirectory.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
 #include "core/jobs/GpuDiscovery.h"
@@ -14,9 +15,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFile>
 #include <QGuiApplication>
-#include <QTemporaryDir>
 #include <QtGlobal>
 
 #include <nlohmann/json.hpp>
@@ -309,14 +308,8 @@ int main(int argc, char **argv) {
       qEnvironmentVariableIsEmpty("DISPLAY") &&
       qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
-  // A QGuiApplication wants a runtime directory and warns on every run
-  // where none is set (root in a container, CI): give it a private one.
-  std::optional<QTemporaryDir> runtimeDirectory;
-  if (drawing && qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-    runtimeDirectory.emplace();
-    if (runtimeDirectory->isValid())
-      qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtimeDirectory->path()));
-  }
+  const auto runtimeDirectory =
+      drawing ? app::provideRuntimeDirectory() : nullptr;
   const std::unique_ptr<QCoreApplication> application =
       drawing ? std::make_unique<QGuiApplication>(argc, argv)
               : std::make_unique<QCoreApplication>(argc, argv);

@@ -4,6 +4,7 @@
 //
 // With no FILE it opens a bundled example.
 #include "app/common/IreeSettings.h"
+#include "app/common/RuntimeDirectory.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
 #include "widgets/MainWindow.h"
@@ -78,6 +79,7 @@ bool haveDisplay(int argc, char **argv) {
 int main(int argc, char **argv) {
   if (!haveDisplay(argc, argv))
     return 1;
+  const auto runtimeDirectory = app::provideRuntimeDirectory();
   QApplication application(argc, argv);
   QApplication::setOrganizationName(app::kOrganization);
   QApplication::setApplicationName(app::kApplication);
