@@ -110,6 +110,13 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
     return Error{
         "--element-bytes, --lanes, --subgroups and --subgroup-size must be "
         "positive and reasonable (lanes <= 4096, subgroups <= 65536)"};
+  for (const auto &[value, name] :
+       {std::pair{in.thread, "--thread"}, std::pair{in.subgroup, "--subgroup"},
+        std::pair{in.lane, "--lane"},
+        std::pair{std::optional<int64_t>(in.step), "--step"}})
+    if (value && *value < 0)
+      return Error{std::string(name) + " " + std::to_string(*value) +
+                   ": ids and steps count from 0"};
   if (parser.isSet(element)) {
     auto index = integers(parser.value(element), ',', "--element");
     if (!index)

@@ -264,6 +264,8 @@ private slots:
          "coloured by bank"},
         {{"--basis", "[[16, 4], [1, 0]]", "--thread", "64"},
          "thread 64 is not in the picture"},
+        {{"--layout", kLayout, "--lane", "-3"},
+         "--lane -3: ids and steps count from 0"},
     };
     for (const auto &error : errors) {
       const Run run =

@@ -159,6 +159,15 @@ private slots:
     const double fitted = painter.fitCellSize(scene, view);
     QVERIFY2(fitted > 2, qPrintable(QString::number(fitted)));
     QVERIFY(painter.naturalSize(scene, fitted).height() <= view.height());
+    // A footer taller than the view: the grids still get cells.
+    GridScene tall = smallScene();
+    tall.footer = QStringList(8, "a footer line").join('\n');
+    const QSizeF shortView(600, 120);
+    QVERIFY(painter.naturalSize(tall, 1e-4).height() > shortView.height());
+    QVERIFY(painter.fitCellSize(tall, shortView) >= 8);
+    // A view with room to spare is still filled exactly, never overflowed.
+    const double roomy = painter.fitCellSize(smallScene(), QSizeF(600, 500));
+    QVERIFY(painter.naturalSize(smallScene(), roomy).height() <= 500);
   }
 
   // Through the file renderer, and through paint() on a high-DPI image with

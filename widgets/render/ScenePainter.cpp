@@ -1239,12 +1239,18 @@ double ScenePainter::fitCellSize(const GridScene &scene, QSizeF viewport,
                                  double maxCellSize) const {
   const Fixed fixed(scene);
   constexpr double kSmallest = 1e-4;
-  // Titles, legends and side-by-side panels may need more room than the
-  // viewport at any cell size: then the grids fit the room those need
-  // anyway (the view scrolls), instead of shrinking to nothing.
+  // Titles, legends and side-by-side panels may leave the grids (almost) no
+  // room in the viewport at any cell size: then the grids get at least
+  // kMinGridExtent beyond what those need (the view scrolls), instead of
+  // shrinking to nothing.
+  constexpr double kMinGridExtent = 120;
   const QSizeF floor = computeLayout(fixed, scene, kSmallest).size;
-  const QSizeF room(std::max(viewport.width(), floor.width()),
-                    std::max(viewport.height(), floor.height()));
+  const auto roomFor = [&](double view, double fixedPart) {
+    return fixedPart + kMinGridExtent > view ? fixedPart + kMinGridExtent
+                                             : view;
+  };
+  const QSizeF room(roomFor(viewport.width(), floor.width()),
+                    roomFor(viewport.height(), floor.height()));
   auto fits = [&](double cellSize) {
     const QSizeF size = computeLayout(fixed, scene, cellSize).size;
     return size.width() <= room.width() && size.height() <= room.height();
