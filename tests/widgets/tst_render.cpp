@@ -165,6 +165,18 @@ private slots:
     const QSizeF shortView(600, 120);
     QVERIFY(painter.naturalSize(tall, 1e-4).height() > shortView.height());
     QVERIFY(painter.fitCellSize(tall, shortView) >= 8);
+    // A softmax row's 4 x 1024 tile would fit as a 2 px line: its short side
+    // gets 24 px and the view scrolls along the long one.
+    GridScene flat = smallScene();
+    flat.panels.front().rows = 4;
+    flat.panels.front().columns = 1024;
+    const double flatCell = painter.fitCellSize(flat, QSizeF(600, 500));
+    QVERIFY2(4 * flatCell >= 24 - 1e-6, qPrintable(QString::number(flatCell)));
+    // ... but never more than 16 viewports of drawing (26624 workgroups).
+    flat.panels.front().rows = 26624;
+    flat.panels.front().columns = 1;
+    const double tallCell = painter.fitCellSize(flat, QSizeF(600, 500));
+    QVERIFY(painter.naturalSize(flat, tallCell).height() <= 16 * 500);
     // A view with room to spare is still filled exactly, never overflowed.
     const double roomy = painter.fitCellSize(smallScene(), QSizeF(600, 500));
     QVERIFY(painter.naturalSize(smallScene(), roomy).height() <= 500);

@@ -1255,16 +1255,42 @@ double ScenePainter::fitCellSize(const GridScene &scene, QSizeF viewport,
     const QSizeF size = computeLayout(fixed, scene, cellSize).size;
     return size.width() <= room.width() && size.height() <= room.height();
   };
-  double high = sanitizeCellSize(maxCellSize);
-  if (fits(high))
-    return high;
-  double low = kSmallest;
-  // Bisection in log space: the natural size grows with the cell size.
-  for (int i = 0; i < 48; ++i) {
-    const double middle = std::sqrt(low * high);
-    (fits(middle) ? low : high) = middle;
-  }
-  return low;
+  const double largest = sanitizeCellSize(maxCellSize);
+  // The largest cell size in [low, high] that `within` accepts, by
+  // bisection in log space (the natural size grows with the cell size).
+  const auto largestWithin = [](double low, double high, auto within) {
+    for (int i = 0; i < 48; ++i) {
+      const double middle = std::sqrt(low * high);
+      (within(middle) ? low : high) = middle;
+    }
+    return low;
+  };
+  if (fits(largest))
+    return largest;
+  const double fitted = largestWithin(kSmallest, largest, fits);
+
+  // A very elongated grid (a softmax row's 4 x 1024 elements) fits only as a
+  // hairline: give its short side kMinShortSide px and let the view scroll
+  // along the long side, up to kMaxViewports viewports of drawing.
+  constexpr double kMinShortSide = 24;
+  constexpr double kMaxViewports = 16;
+  int64_t shortSide = 0;
+  for (const Panel &panel : scene.panels)
+    if (panel.rows > 0 && panel.columns > 0)
+      shortSide = std::max(shortSide, std::min(panel.rows, panel.columns));
+  if (shortSide == 0 ||
+      static_cast<double>(shortSide) * fitted >= kMinShortSide)
+    return fitted;
+  const auto scrollable = [&](double cellSize) {
+    const QSizeF size = computeLayout(fixed, scene, cellSize).size;
+    return size.width() <= kMaxViewports * room.width() &&
+           size.height() <= kMaxViewports * room.height();
+  };
+  const double wanted =
+      std::min(largest, kMinShortSide / static_cast<double>(shortSide));
+  if (scrollable(wanted))
+    return std::max(wanted, fitted);
+  return std::max(fitted, largestWithin(fitted, wanted, scrollable));
 }
 
 void ScenePainter::paint(QPainter &painter, const GridScene &scene,
@@ -1287,21 +1313,12 @@ void ScenePainter::paint(QPainter &painter, const GridScene &scene,
   painter.translate(origin);
   visible.translate(-origin);
 
-  Frame f{painter,
-          scene,
-          theme,
-          options,
-          fixed,
-          layout,
-          visible,
-          cellSize,
-          std::max(layout.contentWidth, target.width() - 2 * kMargin),
-          isVectorDevice(painter),
-          true,
-          true,
-          1,
-          1,
-          painter.deviceTransform(),
+  Frame f{painter, scene, theme, options, fixed, layout, visible, cellSize,
+          // Text and the legend flow within the target (a view's viewport,
+          // an exported image's page), even when the grids run wider and
+          // scroll: a legend laid out past the view's edge is not seen.
+          std::max(1.0, target.width() - 2 * kMargin), isVectorDevice(painter),
+          true, true, 1, 1, painter.deviceTransform(),
           ColorCache(scene.colorCount, theme)};
   if (f.toDevice.type() <= QTransform::TxScale && f.toDevice.m11() > 0 &&
       f.toDevice.m22() > 0) {

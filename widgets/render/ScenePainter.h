@@ -61,7 +61,10 @@ public:
   QSizeF naturalSize(const GridScene &scene, double cellSize) const;
 
   // The largest cell size (capped at `maxCellSize`) whose natural size fits
-  // `viewport`; a tiny positive value when even that does not fit.
+  // `viewport`, with two exceptions that keep the grids visible (the view
+  // then scrolls): grids get at least 120 px beyond what titles, legends and
+  // footers need, and a grid so elongated that it would fit only as a
+  // hairline gets a short side of 24 px, within 16 viewports of drawing.
   double fitCellSize(const GridScene &scene, QSizeF viewport,
                      double maxCellSize = 64.0) const;
 
