@@ -177,6 +177,15 @@ private slots:
     flat.panels.front().columns = 1;
     const double tallCell = painter.fitCellSize(flat, QSizeF(600, 500));
     QVERIFY(painter.naturalSize(flat, tallCell).height() <= 16 * 500);
+    // A subtitle as wide as the view (elided when drawn) does not make an
+    // ordinary wide grid overflow it.
+    GridScene wide = smallScene();
+    wide.subtitle = QString(200, 'x');
+    wide.panels.front().rows = 4;
+    wide.panels.front().columns = 64;
+    const QSizeF wideView(painter.naturalSize(wide, 1e-4).width() + 40, 500);
+    QVERIFY(painter.naturalSize(wide, painter.fitCellSize(wide, wideView))
+                .width() <= wideView.width());
     // A view with room to spare is still filled exactly, never overflowed.
     const double roomy = painter.fitCellSize(smallScene(), QSizeF(600, 500));
     QVERIFY(painter.naturalSize(smallScene(), roomy).height() <= 500);

@@ -1239,15 +1239,15 @@ double ScenePainter::fitCellSize(const GridScene &scene, QSizeF viewport,
                                  double maxCellSize) const {
   const Fixed fixed(scene);
   constexpr double kSmallest = 1e-4;
-  // Titles, legends and side-by-side panels may leave the grids (almost) no
-  // room in the viewport at any cell size: then the grids get at least
-  // kMinGridExtent beyond what those need (the view scrolls), instead of
-  // shrinking to nothing.
+  // Titles, legends and side-by-side panels may need more than the
+  // viewport at any cell size: then the grids get kMinGridExtent beyond what
+  // those need (the view scrolls), instead of shrinking to nothing. (Only
+  // then: header text near the view's width is elided, and must not make
+  // an ordinary scene overflow.)
   constexpr double kMinGridExtent = 120;
   const QSizeF floor = computeLayout(fixed, scene, kSmallest).size;
   const auto roomFor = [&](double view, double fixedPart) {
-    return fixedPart + kMinGridExtent > view ? fixedPart + kMinGridExtent
-                                             : view;
+    return fixedPart >= view ? fixedPart + kMinGridExtent : view;
   };
   const QSizeF room(roomFor(viewport.width(), floor.width()),
                     roomFor(viewport.height(), floor.height()));

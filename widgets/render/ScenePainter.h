@@ -62,9 +62,10 @@ public:
 
   // The largest cell size (capped at `maxCellSize`) whose natural size fits
   // `viewport`, with two exceptions that keep the grids visible (the view
-  // then scrolls): grids get at least 120 px beyond what titles, legends and
-  // footers need, and a grid so elongated that it would fit only as a
-  // hairline gets a short side of 24 px, within 16 viewports of drawing.
+  // then scrolls): grids get 120 px beyond what titles, legends and footers
+  // need when those alone overflow the viewport, and a grid so elongated that
+  // it would fit only as a hairline gets a short side of 24 px, within 16
+  // viewports of drawing.
   double fitCellSize(const GridScene &scene, QSizeF viewport,
                      double maxCellSize = 64.0) const;
 
