@@ -37,6 +37,7 @@ void SceneView::setScene(render::GridScene scene) {
 void SceneView::selectKey(int64_t key) {
   selected = key;
   current = render::markColorKey(original, key);
+  updateScrollBars(); // the footer gained a line
   viewport()->update();
 }
 

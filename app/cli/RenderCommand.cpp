@@ -69,8 +69,11 @@ Result<std::pair<int64_t, render::ColorBy>> markedKey(const LayoutInputs &in,
                  "both (`tilescope-cli explain --subgroup S --lane L` lists "
                  "one thread's elements)"};
   if (in.thread && in.kind != Kind::Basis)
-    return Error{"--thread marks a thread of a --basis picture; for a "
-                 "layout or config give --lane or --subgroup"};
+    return Error{std::string("--thread marks a thread of a --basis picture") +
+                 (in.kind == Kind::Layout || in.kind == Kind::Config
+                      ? "; for a layout or config give --lane or --subgroup"
+                  : in.kind == Kind::Mma ? "; for an MMA give --lane"
+                                         : "")};
   switch (in.kind) {
   case Kind::Basis:
     if (owner)
@@ -144,13 +147,11 @@ int render(const QStringList &arguments) {
         !(inputs->kind == LayoutInputs::Kind::Mma &&
           *color == render::ColorBy::Register))
       return fail("render",
-                  "marking a " +
-                      std::string(mark->second == render::ColorBy::Subgroup
-                                      ? "subgroup"
-                                      : "lane") +
-                      " needs --color-by " +
-                      (mark->second == render::ColorBy::Subgroup ? "subgroup"
-                                                                 : "lane"));
+                  mark->second == render::ColorBy::Subgroup
+                      ? "marking a subgroup needs --color-by subgroup"
+                  : inputs->kind == LayoutInputs::Kind::Mma
+                      ? "marking an MMA lane needs --color-by lane or register"
+                      : "marking a lane needs --color-by lane");
     if (!parser.isSet(colorOption))
       color = mark->second;
   }
@@ -239,8 +240,7 @@ int render(const QStringList &arguments) {
     const layout::MmaIntrinsic *found = layout::findMmaIntrinsic(inputs->mma);
     if (!found)
       return fail("--mma", "unknown intrinsic '" + inputs->mma + "'");
-    if (inputs->lane &&
-        (*inputs->lane < 0 || *inputs->lane >= found->subgroupSize))
+    if (inputs->lane && *inputs->lane >= found->subgroupSize)
       return fail("--lane", "lane " + std::to_string(*inputs->lane) +
                                 " is not in " + inputs->mma + "'s " +
                                 std::to_string(found->subgroupSize) +

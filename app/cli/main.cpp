@@ -308,8 +308,8 @@ int main(int argc, char **argv) {
       qEnvironmentVariableIsEmpty("DISPLAY") &&
       qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
-  const auto runtimeDirectory =
-      drawing ? app::provideRuntimeDirectory() : nullptr;
+  if (drawing)
+    app::provideRuntimeDirectory();
   const std::unique_ptr<QCoreApplication> application =
       drawing ? std::make_unique<QGuiApplication>(argc, argv)
               : std::make_unique<QCoreApplication>(argc, argv);

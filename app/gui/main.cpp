@@ -62,11 +62,21 @@ bool haveDisplay(int argc, char **argv) {
       !qEnvironmentVariableIsEmpty("DISPLAY") ||
       !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
     return true;
-  for (int i = 1; i < argc; ++i)
-    if (std::string_view(argv[i]).starts_with("--screenshot")) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view argument(argv[i]);
+    // Qt's own -platform NAME picks the platform.
+    if (argument == "-platform" || argument == "--platform" ||
+        argument.starts_with("-platform=") ||
+        argument.starts_with("--platform="))
+      return true;
+    // A screenshot and the help text need no display.
+    if (argument.starts_with("--screenshot") || argument == "--help" ||
+        argument == "-h" || argument == "--help-all" ||
+        argument == "--version" || argument == "-v") {
       qputenv("QT_QPA_PLATFORM", "offscreen");
       return true;
     }
+  }
   std::cerr << "tilescope: no display (DISPLAY and WAYLAND_DISPLAY are not "
                "set). scripts/tilescope.sh run starts the window under Xvfb; "
                "tilescope --screenshot out.png draws it offscreen; "
@@ -79,7 +89,7 @@ bool haveDisplay(int argc, char **argv) {
 int main(int argc, char **argv) {
   if (!haveDisplay(argc, argv))
     return 1;
-  const auto runtimeDirectory = app::provideRuntimeDirectory();
+  app::provideRuntimeDirectory();
   QApplication application(argc, argv);
   QApplication::setOrganizationName(app::kOrganization);
   QApplication::setApplicationName(app::kApplication);

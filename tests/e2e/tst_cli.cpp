@@ -247,6 +247,24 @@ private slots:
                       "1024x1024x1024:ppr", "--types", "f16,f16,f32", "--lane",
                       "5"})
                 .contains("marked: lane 5"));
+    QVERIFY(footerOf({"--mma", "MFMA_F32_32x32x8_F16", "--lane", "7",
+                      "--color-by", "register"})
+                .contains("marked: lane 7"));
+    // No Qt warning about a missing runtime directory on any render.
+    {
+      QProcess process;
+      QProcessEnvironment environment =
+          QProcessEnvironment::systemEnvironment();
+      environment.remove("XDG_RUNTIME_DIR");
+      environment.insert("QT_QPA_PLATFORM", "offscreen");
+      process.setProcessEnvironment(environment);
+      process.start(TILESCOPE_BINARY_DIR "/app/tilescope-cli",
+                    {"render", "--basis", "[[16, 4], [1, 0]]", "-o", svg});
+      QVERIFY(process.waitForFinished(120000));
+      QCOMPARE(process.exitCode(), 0);
+      const QString errors = QString::fromUtf8(process.readAllStandardError());
+      QVERIFY2(!errors.contains("XDG_RUNTIME_DIR"), qPrintable(errors));
+    }
     const struct {
       QStringList arguments;
       const char *message;
@@ -256,6 +274,14 @@ private slots:
         {{"--layout", kLayout, "--subgroup", "1", "--lane", "3"},
          "give --subgroup or --lane, not both"},
         {{"--layout", kLayout, "--thread", "3"}, "--thread marks a thread"},
+        {{"--mma", "MFMA_F32_32x32x8_F16", "--thread", "3"},
+         "for an MMA give --lane"},
+        {{"--mma", "MFMA_F32_32x32x8_F16", "--lane", "3", "--color-by",
+          "subgroup"},
+         "needs --color-by lane or register"},
+        {{"--config", kSeedReduction, "--iteration-space", "4x6656x16384:ppr",
+          "--grid", "--lane", "3"},
+         "no lanes or subgroups to mark"},
         {{"--layout", kLayout, "--subgroup", "1", "--color-by", "lane"},
          "needs --color-by subgroup"},
         {{"--mma", "MFMA_F32_32x32x8_F16", "--lane", "70"},

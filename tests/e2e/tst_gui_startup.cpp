@@ -63,6 +63,36 @@ private slots:
   void aMissingFileIsReportedNotFatal() {
     runAndScreenshot({"/nonexistent/nonexistent.mlir"}, false);
   }
+
+  // With no display and no screenshot asked for, the window cannot open:
+  // say so (not Qt's plugin abort). With no XDG_RUNTIME_DIR, no warning.
+  void noDisplayIsSaidPlainly() {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char *name :
+         {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR"})
+      environment.remove(name);
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(executable(), {});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 1);
+    const QString errors =
+        QString::fromLocal8Bit(process.readAllStandardError());
+    QVERIFY2(errors.startsWith("tilescope: no display") &&
+                 errors.contains("scripts/tilescope.sh run"),
+             qPrintable(errors));
+
+    QTemporaryDir dir;
+    process.start(executable(), {"--screenshot", dir.filePath("window.png")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    const QString screenshotErrors =
+        QString::fromLocal8Bit(process.readAllStandardError());
+    QVERIFY2(!screenshotErrors.contains("XDG_RUNTIME_DIR"),
+             qPrintable(screenshotErrors));
+    QVERIFY(!QImage(dir.filePath("window.png")).isNull());
+  }
 };
 
 QTEST_GUILESS_MAIN(GuiStartupTest)

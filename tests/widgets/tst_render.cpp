@@ -186,9 +186,15 @@ private slots:
     const QSizeF wideView(painter.naturalSize(wide, 1e-4).width() + 40, 500);
     QVERIFY(painter.naturalSize(wide, painter.fitCellSize(wide, wideView))
                 .width() <= wideView.width());
-    // A view with room to spare is still filled exactly, never overflowed.
+    // ... nor, in a view narrower than that subtitle, stretch the grid past
+    // the view (the subtitle is elided there when drawn).
+    const double narrowCell = painter.fitCellSize(wide, QSizeF(500, 500));
+    QVERIFY2(64 * narrowCell <= 500, qPrintable(QString::number(narrowCell)));
+    // A view with room to spare is filled along one side, never overflowed.
     const double roomy = painter.fitCellSize(smallScene(), QSizeF(600, 500));
-    QVERIFY(painter.naturalSize(smallScene(), roomy).height() <= 500);
+    const QSizeF filled = painter.naturalSize(smallScene(), roomy);
+    QVERIFY(filled.width() <= 600 && filled.height() <= 500);
+    QVERIFY(filled.width() > 590 || filled.height() > 490);
   }
 
   // Through the file renderer, and through paint() on a high-DPI image with

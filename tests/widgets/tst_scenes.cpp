@@ -85,6 +85,14 @@ private slots:
     QVERIFY(!marked.panels[0].colorKey && !marked.panels[1].colorKey);
     QVERIFY(marked.footer.startsWith("marked: thread 42\n"));
     QVERIFY(!render::markColorKey(basisScene, -1).footer.contains("marked"));
+    // A basis with an unmapped digit: threads 0 and 16 share iteration
+    // [0, 0]; marking either marks the shared cell.
+    auto replicated = std::make_shared<const layout::BasisMap>(
+        *layout::BasisMap::create({{4, 16}, {1}}));
+    const auto shared = render::basisScene(replicated);
+    QCOMPARE(shared.panels[1].cell(0, 0).colorKey, int64_t(0));
+    QVERIFY(render::markColorKey(shared, 16).panels[1].cell(0, 0).marked);
+    QVERIFY(!render::markColorKey(shared, 17).panels[1].cell(0, 0).marked);
 
     auto config = config::LoweringConfig::parse(
         "#iree_gpu.lowering_config<{lane_basis = [[1, 64], [0, 1]], "
@@ -116,10 +124,11 @@ private slots:
         "[\"parallel\", \"parallel\", \"reduction\"]",
         {"tensor<1024x1024xf16>", "tensor<1024x1024xf16>",
          "tensor<1024x1024xf32>"});
-    QVERIFY(matmulSpace.ok());
-    auto contraction = render::contractionScene(
-        *layout::deriveContractionLayouts(*matmul, *matmulSpace),
-        render::ColorBy::Lane);
+    QVERIFY(matmul.ok() && matmulSpace.ok());
+    auto layouts = layout::deriveContractionLayouts(*matmul, *matmulSpace);
+    QVERIFY(layouts.ok());
+    auto contraction =
+        render::contractionScene(*layouts, render::ColorBy::Lane);
     QVERIFY(contraction.ok());
     QCOMPARE(contraction->panels.size(), size_t(3));
     QCOMPARE(contraction->panels[0].rowAxis, QString("d0 (M)"));

@@ -24,17 +24,20 @@ struct CellInfo {
   // Marked cells get a hatched overlay and a thick outline (bank conflicts,
   // the selected thread's elements, replicated elements).
   bool marked = false;
+  // The keys of the cell's other owners, where several hold it (a basis
+  // whose unmapped digit replicates): marking any of them marks the cell.
+  std::vector<int64_t> otherKeys;
   // Tool tip / hover text: the full answer ("element [3, 17]: subgroup 1, lane
   // 42, register 5").
   QString detail;
 };
 
 struct Panel {
-  QString title;        // "LHS 16x16 (M x K)", "before swizzle", ...
+  QString title; // "LHS 16x16 (M x K)", "before swizzle", ...
   int64_t rows = 0;
   int64_t columns = 0;
-  QString rowAxis;      // "M", "row", "d0"
-  QString columnAxis;   // "K", "access column", "d1"
+  QString rowAxis;    // "M", "row", "d0"
+  QString columnAxis; // "K", "access column", "d1"
   // Thin separators every `rowGroup` rows / `columnGroup` columns (tile
   // boundaries); 0: none.
   int64_t rowGroup = 0;
@@ -54,13 +57,13 @@ struct LegendEntry {
 };
 
 struct GridScene {
-  QString title;        // "nested_layout on vector<64x64xf16>"
-  QString subtitle;     // the attribute text or a short explanation
+  QString title;    // "nested_layout on vector<64x64xf16>"
+  QString subtitle; // the attribute text or a short explanation
   ColorBy colorBy = ColorBy::Custom;
   int64_t colorCount = 0; // distinct colour keys, for the palette (0: unknown)
   std::vector<Panel> panels;
   std::vector<LegendEntry> legend; // may be long: the painter shows what fits
-  QString footer;       // summary lines ("4 subgroups x 64 lanes, 16 registers")
+  QString footer; // summary lines ("4 subgroups x 64 lanes, 16 registers")
 };
 
 } // namespace tilescope::render

@@ -1239,20 +1239,27 @@ double ScenePainter::fitCellSize(const GridScene &scene, QSizeF viewport,
                                  double maxCellSize) const {
   const Fixed fixed(scene);
   constexpr double kSmallest = 1e-4;
-  // Titles, legends and side-by-side panels may need more than the
+  // What must fit: the panels across (header and footer text is elided to
+  // the view when drawn, so it does not count), everything down.
+  const auto extent = [&](double cellSize) {
+    const Layout layout = computeLayout(fixed, scene, cellSize);
+    double right = 0;
+    for (const PanelGeometry &panel : layout.panels)
+      right = std::max(right, panel.frame.right());
+    return QSizeF(right + kMargin, layout.size.height());
+  };
+  // Panel titles and axes, legends and footers may need more than the
   // viewport at any cell size: then the grids get kMinGridExtent beyond what
-  // those need (the view scrolls), instead of shrinking to nothing. (Only
-  // then: header text near the view's width is elided, and must not make
-  // an ordinary scene overflow.)
+  // those need (the view scrolls), instead of shrinking to nothing.
   constexpr double kMinGridExtent = 120;
-  const QSizeF floor = computeLayout(fixed, scene, kSmallest).size;
+  const QSizeF floor = extent(kSmallest);
   const auto roomFor = [&](double view, double fixedPart) {
     return fixedPart >= view ? fixedPart + kMinGridExtent : view;
   };
   const QSizeF room(roomFor(viewport.width(), floor.width()),
                     roomFor(viewport.height(), floor.height()));
   auto fits = [&](double cellSize) {
-    const QSizeF size = computeLayout(fixed, scene, cellSize).size;
+    const QSizeF size = extent(cellSize);
     return size.width() <= room.width() && size.height() <= room.height();
   };
   const double largest = sanitizeCellSize(maxCellSize);
@@ -1282,7 +1289,7 @@ double ScenePainter::fitCellSize(const GridScene &scene, QSizeF viewport,
       static_cast<double>(shortSide) * fitted >= kMinShortSide)
     return fitted;
   const auto scrollable = [&](double cellSize) {
-    const QSizeF size = computeLayout(fixed, scene, cellSize).size;
+    const QSizeF size = extent(cellSize);
     return size.width() <= kMaxViewports * room.width() &&
            size.height() <= kMaxViewports * room.height();
   };

@@ -221,6 +221,7 @@ GridScene basisScene(std::shared_ptr<const layout::BasisMap> basis,
     info.colorKey = ids.front();
     info.label = QString::number(ids.front());
     info.marked = ids.size() > 1;
+    info.otherKeys.assign(ids.begin() + 1, ids.end());
     info.detail =
         QString("iteration %1: thread %2 (digits %3)%4")
             .arg(listText(coordinates))
@@ -500,6 +501,8 @@ GridScene mmaScene(const layout::MmaIntrinsic &intrinsic, ColorBy colorBy,
     addLegend(scene, intrinsic.subgroupSize, "lane");
   if (scene.panels.empty())
     scene.footer = "IREE gives this intrinsic no per-lane layout";
+  else if (lane >= 0)
+    scene.footer = QString("marked: lane %1").arg(lane);
   return scene;
 }
 
@@ -610,15 +613,21 @@ GridScene markColorKey(GridScene scene, int64_t key) {
     panel.cell = [cell = std::move(panel.cell), key](int64_t row,
                                                      int64_t column) {
       CellInfo info = cell(row, column);
-      info.marked = info.colorKey == key;
+      info.marked = info.colorKey == key ||
+                    std::find(info.otherKeys.begin(), info.otherKeys.end(),
+                              key) != info.otherKeys.end();
       return info;
     };
   }
+  // The legend names the key (it stops at 256 entries; past those, the
+  // colouring's name does).
+  QString name = QString("%1 %2").arg(colorByName(scene.colorBy)).arg(key);
   for (const LegendEntry &entry : scene.legend)
     if (entry.colorKey == key) {
-      scene.footer = "marked: " + entry.text + "\n" + scene.footer;
+      name = entry.text;
       break;
     }
+  scene.footer = "marked: " + name + "\n" + scene.footer;
   return scene;
 }
 
