@@ -1,7 +1,7 @@
 # The layering ARCHITECTURE.md draws, checked on the sources on every ctest run
 # (cmake -P tests/layering.cmake, with SOURCE_DIR set):
 #   - core/ includes no Qt header;
-#   - only core/iree/ includes core/iree/CApi.h or names an IREE / MLIR C API
+#   - only core/iree/ includes core/iree/detail/CApi.h or names an IREE / MLIR C API
 #     function (ireeCompiler..., ireeGPU..., ireeCodegen..., mlir...);
 #   - widgets/ and app/ never call IREE: no CompilerLibrary, no DocumentParser
 #     construction outside the core services they are given.
@@ -28,7 +28,7 @@ foreach(file IN LISTS all_files)
   if(inside_iree EQUAL 0)
     continue()
   endif()
-  file(STRINGS "${file}" lines REGEX "core/iree/CApi\\.h|[^A-Za-z_](ireeCompiler|ireeGPU|ireeCodegen|ireeAttributeIsA|mlir[A-Z][A-Za-z]*)[ \t]*\\(")
+  file(STRINGS "${file}" lines REGEX "core/iree/detail/|[^A-Za-z_](ireeCompiler|ireeGPU|ireeCodegen|ireeAttributeIsA|mlir[A-Z][A-Za-z]*)[ \t]*\\(")
   if(lines)
     list(APPEND violations "${file}: uses IREE's C API outside core/iree/")
   endif()

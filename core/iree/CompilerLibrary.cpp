@@ -1,6 +1,6 @@
 #include "core/iree/CompilerLibrary.h"
 
-#include "core/iree/CApi.h"
+#include "core/iree/detail/CApi.h"
 
 #include <algorithm>
 #include <dlfcn.h>

@@ -6,6 +6,8 @@
 // here is plain C++: the MLIR handles stay inside core/iree/.
 #pragma once
 
+#include "core/iree/Diagnostic.h"
+#include "core/iree/SplitInput.h"
 #include "core/util/Result.h"
 
 #include <filesystem>
@@ -17,19 +19,6 @@
 namespace tilescope::iree {
 
 class CompilerLibrary;
-
-enum class Severity { Note, Warning, Error, Remark };
-std::string toString(Severity severity);
-
-// A compiler diagnostic, with the place it points at in the user's file.
-struct Diagnostic {
-  Severity severity = Severity::Error;
-  std::string file;
-  int line = 0; // 1-based, in the whole file (split parts included); 0 if none
-  int column = 0;               // 1-based; 0 if none
-  std::string message;          // the diagnostic text without its location
-  std::string toString() const; // "file:line:column: error: message"
-};
 
 // An operation IREE configured: it carries lowering_config, compilation_info
 // or root_op. All attribute values are the text IREE prints for them.
@@ -67,17 +56,22 @@ struct Document {
 };
 
 struct ParseOptions {
-  // Split on `// -----` lines like iree-opt --split-input-file. Detected
-  // automatically when unset.
+  // Split on `// -----` as iree-opt --split-input-file does. Unset: split
+  // when the file holds a marker.
   std::optional<bool> splitInputFile;
 };
 
 // Parses a file with the loaded compiler. A file that does not parse gives an
 // error whose text holds every diagnostic as "file:line:column: error: ...";
 // lastDiagnostics() holds them as data.
+namespace detail {
+class Session;
+}
+
 class DocumentParser {
 public:
   explicit DocumentParser(std::shared_ptr<CompilerLibrary> library);
+  ~DocumentParser();
 
   Result<Document> parseFile(const std::filesystem::path &path,
                              const ParseOptions &options = {});
@@ -89,6 +83,7 @@ public:
 
 private:
   std::shared_ptr<CompilerLibrary> library;
+  std::shared_ptr<detail::Session> session;
   std::vector<Diagnostic> diagnostics;
 };
 
@@ -99,13 +94,5 @@ Result<std::string>
 printAttributeWithIree(const std::shared_ptr<CompilerLibrary> &library,
                        const std::string &attributeText,
                        const std::string &aliasDefinitions = "");
-
-// Splits text on `// -----` lines as MLIR's split-input-file does, returning
-// each part with the 0-based line number where it starts.
-struct TextPart {
-  std::string text;
-  int firstLine = 0;
-};
-std::vector<TextPart> splitInputFile(const std::string &text);
 
 } // namespace tilescope::iree

@@ -1,6 +1,6 @@
 #include "core/iree/MmaQuery.h"
 
-#include "core/iree/CApi.h"
+#include "core/iree/detail/CApi.h"
 #include "core/iree/CompilerLibrary.h"
 
 namespace tilescope::iree {

@@ -62,6 +62,25 @@ struct MlirLocation {
 struct MlirValue {
   const void *ptr;
 };
+struct MlirAffineMap {
+  const void *ptr;
+};
+struct MlirAffineExpr {
+  const void *ptr;
+};
+struct MlirDiagnostic {
+  void *ptr;
+};
+struct MlirLogicalResult {
+  int8_t value;
+};
+using MlirDiagnosticHandlerID = uint64_t;
+enum MlirDiagnosticSeverity : int {
+  MlirDiagnosticError = 0,
+  MlirDiagnosticWarning = 1,
+  MlirDiagnosticNote = 2,
+  MlirDiagnosticRemark = 3,
+};
 struct MlirStringRef {
   const char *data;
   size_t length;
@@ -79,6 +98,8 @@ enum MlirWalkResult : int {
 enum MlirWalkOrder : int { MlirWalkPreOrder = 0, MlirWalkPostOrder = 1 };
 
 using MlirStringCallback = void (*)(MlirStringRef, void *userData);
+using MlirDiagnosticHandler = MlirLogicalResult (*)(MlirDiagnostic,
+                                                    void *userData);
 using MlirOperationWalkCallback = MlirWalkResult (*)(MlirOperation,
                                                      void *userData);
 
@@ -172,6 +193,50 @@ struct ireeGPUMMASingleSubgroupLayout {
   X(mlirLocationFileLineColRangeGetStartLine, int, (MlirLocation))             \
   X(mlirLocationFileLineColRangeGetStartColumn, int, (MlirLocation))           \
   X(mlirLocationPrint, void, (MlirLocation, MlirStringCallback, void *))       \
+  X(mlirContextAttachDiagnosticHandler, MlirDiagnosticHandlerID,              \
+    (MlirContext, MlirDiagnosticHandler, void *, void (*)(void *)))            \
+  X(mlirContextDetachDiagnosticHandler, void,                                  \
+    (MlirContext, MlirDiagnosticHandlerID))                                    \
+  X(mlirContextSetAllowUnregisteredDialects, void, (MlirContext, bool))        \
+  X(mlirDiagnosticPrint, void, (MlirDiagnostic, MlirStringCallback, void *))   \
+  X(mlirDiagnosticGetLocation, MlirLocation, (MlirDiagnostic))                 \
+  X(mlirDiagnosticGetSeverity, MlirDiagnosticSeverity, (MlirDiagnostic))       \
+  X(mlirDiagnosticGetNumNotes, intptr_t, (MlirDiagnostic))                     \
+  X(mlirDiagnosticGetNote, MlirDiagnostic, (MlirDiagnostic, intptr_t))         \
+  X(mlirLocationFileLineColRangeGetFilename, MlirIdentifier, (MlirLocation))   \
+  X(mlirLocationIsAName, bool, (MlirLocation))                                 \
+  X(mlirLocationNameGetChildLoc, MlirLocation, (MlirLocation))                 \
+  X(mlirLocationIsAFused, bool, (MlirLocation))                                \
+  X(mlirLocationFusedGetNumLocations, unsigned, (MlirLocation))                \
+  X(mlirLocationFusedGetLocations, void, (MlirLocation, MlirLocation *))       \
+  X(mlirLocationIsACallSite, bool, (MlirLocation))                             \
+  X(mlirLocationCallSiteGetCallee, MlirLocation, (MlirLocation))               \
+  X(mlirLocationIsAUnknown, bool, (MlirLocation))                              \
+  X(mlirValueIsAOpResult, bool, (MlirValue))                                   \
+  X(mlirValueIsABlockArgument, bool, (MlirValue))                              \
+  X(mlirOpResultGetOwner, MlirOperation, (MlirValue))                          \
+  X(mlirOpResultGetResultNumber, intptr_t, (MlirValue))                        \
+  X(mlirTypeIsAShaped, bool, (MlirType))                                       \
+  X(mlirShapedTypeHasRank, bool, (MlirType))                                   \
+  X(mlirShapedTypeGetRank, int64_t, (MlirType))                                \
+  X(mlirShapedTypeGetDimSize, int64_t, (MlirType, intptr_t))                   \
+  X(mlirShapedTypeIsDynamicDim, bool, (MlirType, intptr_t))                    \
+  X(mlirShapedTypeGetElementType, MlirType, (MlirType))                        \
+  X(mlirAttributeIsAArray, bool, (MlirAttribute))                              \
+  X(mlirAttributeIsADenseI64Array, bool, (MlirAttribute))                      \
+  X(mlirDenseArrayGetNumElements, intptr_t, (MlirAttribute))                   \
+  X(mlirDenseI64ArrayGetElement, int64_t, (MlirAttribute, intptr_t))          \
+  X(mlirAttributeIsAInteger, bool, (MlirAttribute))                            \
+  X(mlirAttributeIsAAffineMap, bool, (MlirAttribute))                          \
+  X(mlirAffineMapAttrGetValue, MlirAffineMap, (MlirAttribute))                 \
+  X(mlirAffineMapGetNumDims, intptr_t, (MlirAffineMap))                        \
+  X(mlirAffineMapGetNumResults, intptr_t, (MlirAffineMap))                     \
+  X(mlirAffineMapGetResult, MlirAffineExpr, (MlirAffineMap, intptr_t))         \
+  X(mlirAffineExprIsADim, bool, (MlirAffineExpr))                              \
+  X(mlirAffineDimExprGetPosition, intptr_t, (MlirAffineExpr))                  \
+  X(mlirAffineExprIsAConstant, bool, (MlirAffineExpr))                         \
+  X(mlirAffineConstantExprGetValue, int64_t, (MlirAffineExpr))                 \
+  X(mlirLinalgGetIndexingMapsAttribute, MlirAttribute, (MlirOperation))        \
   /* dialects/iree_gpu.h */                                                    \
   X(ireeGPUMMAIntrinsicAttrGet, MlirAttribute,                                 \
     (MlirContext, mma_intrinsic_enum_t))                                       \

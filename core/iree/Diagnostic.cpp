@@ -1,0 +1,107 @@
+#include "core/iree/Diagnostic.h"
+
+#include <sstream>
+
+namespace tilescope::iree {
+namespace {
+
+void appendHeader(std::ostringstream &out, const Diagnostic &d) {
+  out << (d.file.empty() ? "<unknown>" : d.file);
+  if (d.line > 0)
+    out << ':' << d.line;
+  if (d.column > 0)
+    out << ':' << d.column;
+  out << ": " << iree::toString(d.severity) << ": " << d.message << '\n';
+}
+
+// Line `line` (1-based) of the text, without its newline.
+std::string_view lineOf(std::string_view text, int line) {
+  size_t start = 0;
+  for (int i = 1; i < line; ++i) {
+    const size_t newline = text.find('\n', start);
+    if (newline == std::string_view::npos)
+      return {};
+    start = newline + 1;
+  }
+  size_t end = text.find('\n', start);
+  if (end == std::string_view::npos)
+    end = text.size();
+  return text.substr(start, end - start);
+}
+
+// LLVM's SMDiagnostic::print: the source line with tabs expanded to the next
+// multiple of 8, and a caret line whose spaces follow the same expansion.
+void appendSource(std::ostringstream &out, std::string_view fileText, int line,
+                  int column) {
+  if (line <= 0)
+    return;
+  std::string_view source = lineOf(fileText, line);
+  if (!source.empty() && source.back() == '\r')
+    source.remove_suffix(1);
+  std::string expanded, caret;
+  for (size_t i = 0; i < source.size(); ++i) {
+    const char mark = static_cast<int>(i) + 1 == column ? '^' : ' ';
+    if (source[i] == '\t') {
+      // A tab fills up to the next multiple of 8, in both lines.
+      do {
+        expanded += ' ';
+        caret += mark;
+      } while (expanded.size() % 8 != 0);
+    } else {
+      expanded += source[i];
+      caret += mark;
+    }
+  }
+  if (column > 0 && static_cast<size_t>(column) > source.size())
+    caret += std::string(static_cast<size_t>(column) - 1 - source.size(), ' ') + "^";
+  while (!caret.empty() && caret.back() == ' ')
+    caret.pop_back();
+  out << expanded << '\n' << caret << '\n';
+}
+
+} // namespace
+
+std::string toString(Severity severity) {
+  switch (severity) {
+  case Severity::Note:
+    return "note";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Remark:
+    return "remark";
+  case Severity::Error:
+    break;
+  }
+  return "error";
+}
+
+std::string Diagnostic::toString() const {
+  std::ostringstream out;
+  appendHeader(out, *this);
+  for (const Diagnostic &note : notes)
+    appendHeader(out, note);
+  std::string text = out.str();
+  if (!text.empty())
+    text.pop_back();
+  return text;
+}
+
+std::string formatLikeIreeOpt(const Diagnostic &diagnostic,
+                              std::string_view fileText) {
+  std::ostringstream out;
+  appendHeader(out, diagnostic);
+  appendSource(out, fileText, diagnostic.line, diagnostic.column);
+  int line = diagnostic.line, column = diagnostic.column;
+  std::string file = diagnostic.file;
+  for (const Diagnostic &note : diagnostic.notes) {
+    appendHeader(out, note);
+    if (note.line != line || note.column != column || note.file != file)
+      appendSource(out, fileText, note.line, note.column);
+    line = note.line;
+    column = note.column;
+    file = note.file;
+  }
+  return out.str();
+}
+
+} // namespace tilescope::iree

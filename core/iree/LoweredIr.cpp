@@ -1,0 +1,162 @@
+#include "core/iree/LoweredIr.h"
+
+#include "core/iree/CompilerLibrary.h"
+#include "core/iree/detail/Ir.h"
+
+#include <map>
+#include <regex>
+
+namespace tilescope::iree {
+
+using namespace detail;
+
+std::vector<int64_t> ForallLoop::tripCounts() const {
+  std::vector<int64_t> trips;
+  for (size_t i = 0; i < upperBounds.size(); ++i) {
+    const int64_t lower = i < lowerBounds.size() ? lowerBounds[i] : 0;
+    const int64_t step = i < steps.size() && steps[i] > 0 ? steps[i] : 1;
+    trips.push_back((upperBounds[i] - lower + step - 1) / step);
+  }
+  return trips;
+}
+
+bool ForallLoop::mappedTo(const std::string &kind) const {
+  if (mapping.empty())
+    return false;
+  const std::string prefix = "#gpu." + kind + "<";
+  for (const std::string &m : mapping)
+    if (m.rfind(prefix, 0) != 0)
+      return false;
+  return true;
+}
+
+std::vector<int> ForallLoop::linearDims() const {
+  static const std::regex linear(R"(linear_dim_(\d+))");
+  std::vector<int> dims;
+  for (const std::string &m : mapping) {
+    std::smatch match;
+    dims.push_back(std::regex_search(m, match, linear) ? std::stoi(match[1])
+                                                       : -1);
+  }
+  return dims;
+}
+
+Result<LoweredIrReader>
+LoweredIrReader::create(std::shared_ptr<CompilerLibrary> library) {
+  auto required = requireFunctions(
+      *library, {"mlirValueIsAOpResult", "mlirOpResultGetOwner",
+                 "mlirOpResultGetResultNumber", "mlirShapedTypeGetRank",
+                 "mlirDenseI64ArrayGetElement"});
+  if (!required)
+    return Error{required.error()};
+  auto session = Session::create(*library);
+  if (!session)
+    return Error{session.error()};
+  LoweredIrReader reader;
+  reader.library = std::move(library);
+  reader.session = std::move(*session);
+  return reader;
+}
+
+LoweredIrReader::~LoweredIrReader() = default;
+LoweredIrReader::LoweredIrReader(LoweredIrReader &&) noexcept = default;
+LoweredIrReader &LoweredIrReader::operator=(LoweredIrReader &&) noexcept = default;
+
+Result<LoweredFunction> LoweredIrReader::read(const std::string &dumpText) const {
+  std::vector<Diagnostic> diagnostics;
+  auto parsed = ParsedModule::parse(session, dumpText,
+                                    SourcePosition{"<lowered IR>", "<lowered IR>"},
+                                    diagnostics);
+  if (!parsed) {
+    std::string message = "IREE cannot read back its own lowered IR";
+    for (const Diagnostic &d : diagnostics)
+      message += "\n" + d.toString();
+    return Error{message};
+  }
+  const Ir ir(session->api);
+  const FunctionTable &api = ir.api;
+
+  // to_layout results, and the to_layout that wraps each value.
+  struct Layout {
+    AnchorLayout anchor;
+    MlirValue source{nullptr};
+  };
+  std::map<const void *, Layout> byResult; // to_layout result -> it
+  std::map<const void *, Layout> bySource; // wrapped value -> its to_layout
+  std::vector<MlirOperation> candidates;
+  LoweredFunction function;
+
+  ir.walk((*parsed)->operation(), [&](MlirOperation op) {
+    const std::string name = ir.name(op);
+    if (name == "func.func" && function.name.empty())
+      function.name = ir.symbolName(op);
+    if (name == "iree_vector_ext.to_layout") {
+      Layout layout;
+      layout.anchor.layout = ir.attributeText(op, "layout");
+      layout.anchor.sharedMemoryConversion =
+          ir.attributeText(op, "shared_memory_conversion");
+      MlirValue result = api.mlirOperationGetResult(op, 0);
+      if (auto shaped = ir.shaped(api.mlirValueGetType(result))) {
+        layout.anchor.shape = shaped->shape;
+        layout.anchor.elementType = shaped->elementType;
+      }
+      layout.source = api.mlirOperationGetOperand(op, 0);
+      byResult[result.ptr] = layout;
+      bySource[layout.source.ptr] = layout;
+      return true;
+    }
+    if (name == "scf.forall") {
+      ForallLoop loop;
+      loop.lowerBounds =
+          ir.integers(ir.attribute(op, "staticLowerBound")).value_or(std::vector<int64_t>{});
+      loop.upperBounds =
+          ir.integers(ir.attribute(op, "staticUpperBound")).value_or(std::vector<int64_t>{});
+      loop.steps =
+          ir.integers(ir.attribute(op, "staticStep")).value_or(std::vector<int64_t>{});
+      MlirAttribute mapping = ir.attribute(op, "mapping");
+      if (mapping.ptr && api.mlirAttributeIsAArray(mapping))
+        for (intptr_t i = 0, e = api.mlirArrayAttrGetNumElements(mapping); i < e; ++i)
+          loop.mapping.push_back(ir.print(api.mlirArrayAttrGetElement(mapping, i)));
+      function.foralls.push_back(std::move(loop));
+      return true;
+    }
+    candidates.push_back(op);
+    return true;
+  });
+
+  for (MlirOperation op : candidates) {
+    AnchoredOp anchored;
+    bool any = false;
+    for (intptr_t i = 0, e = api.mlirOperationGetNumOperands(op); i < e; ++i) {
+      auto it = byResult.find(api.mlirOperationGetOperand(op, i).ptr);
+      if (it != byResult.end()) {
+        anchored.operands.push_back(it->second.anchor);
+        any = true;
+      } else {
+        anchored.operands.push_back(std::nullopt);
+      }
+    }
+    for (intptr_t i = 0, e = api.mlirOperationGetNumResults(op); i < e; ++i) {
+      auto it = bySource.find(api.mlirOperationGetResult(op, i).ptr);
+      if (it != bySource.end()) {
+        anchored.results.push_back(it->second.anchor);
+        any = true;
+      } else {
+        anchored.results.push_back(std::nullopt);
+      }
+    }
+    if (!any)
+      continue;
+    anchored.name = ir.name(op);
+    anchored.loweringConfig = ir.attributeText(op, "lowering_config");
+    const std::string iterators = ir.attributeText(op, "iterator_types");
+    static const std::regex kind(R"(parallel|reduction)");
+    for (auto it = std::sregex_iterator(iterators.begin(), iterators.end(), kind);
+         it != std::sregex_iterator(); ++it)
+      anchored.iteratorTypes.push_back(it->str());
+    function.anchoredOps.push_back(std::move(anchored));
+  }
+  return function;
+}
+
+} // namespace tilescope::iree

@@ -1,0 +1,102 @@
+#include "core/iree/SplitInput.h"
+
+#include <algorithm>
+
+namespace tilescope::iree {
+namespace {
+
+constexpr std::string_view kMarker = "// -----";
+constexpr size_t kCheckLength = 2;
+
+struct Position {
+  int line = 1;
+  int column = 1;
+};
+
+// Line and column of byte `offset`, counting from `from` at `start`.
+Position advance(std::string_view text, size_t from, size_t offset,
+                 Position start) {
+  for (size_t i = from; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++start.line;
+      start.column = 1;
+    } else {
+      ++start.column;
+    }
+  }
+  return start;
+}
+
+} // namespace
+
+bool hasSplitMarker(std::string_view text) {
+  return text.find(kMarker.substr(0, kMarker.size() - kCheckLength)) !=
+         std::string_view::npos;
+}
+
+SplitInput splitInputFile(std::string_view text, const std::string &fileName) {
+  // llvm::StringRef::split(marker minus its last two characters): every
+  // occurrence, left to right, without overlap.
+  const std::string_view probe =
+      kMarker.substr(0, kMarker.size() - kCheckLength);
+  const std::string_view suffix = kMarker.substr(kMarker.size() - kCheckLength);
+  struct Raw {
+    size_t offset, length;
+  };
+  std::vector<Raw> raw;
+  size_t start = 0;
+  while (true) {
+    const size_t found = text.find(probe, start);
+    if (found == std::string_view::npos) {
+      raw.push_back({start, text.size() - start});
+      break;
+    }
+    raw.push_back({start, found - start});
+    start = found + probe.size();
+  }
+
+  SplitInput result;
+  std::vector<Raw> parts;
+  Raw prev{0, 0};
+  bool havePrev = false;
+  for (const Raw &buffer : raw) {
+    const std::string_view body = text.substr(buffer.offset, buffer.length);
+    if (!havePrev || prev.length == 0) {
+      // MLIR takes the first non-empty piece as is.
+      prev = buffer;
+      havePrev = true;
+      continue;
+    }
+    // MLIR's check compares the third character with '0' (not '-').
+    const bool expected = body.starts_with(suffix) &&
+                          body.size() > kCheckLength &&
+                          body[kCheckLength] != '0';
+    if (expected) {
+      parts.push_back(prev);
+      prev = {buffer.offset + kCheckLength, buffer.length - kCheckLength};
+    } else {
+      const Position at = advance(text, 0, buffer.offset, {});
+      result.nearMisses.push_back(Diagnostic{Severity::Warning,
+                                             fileName,
+                                             at.line,
+                                             at.column,
+                                             "near miss with file split marker",
+                                             {}});
+      prev.length = buffer.offset + buffer.length - prev.offset;
+    }
+  }
+  if (havePrev && prev.length != 0)
+    parts.push_back(prev);
+
+  Position position;
+  size_t scanned = 0;
+  for (const Raw &part : parts) {
+    position = advance(text, scanned, part.offset, position);
+    scanned = part.offset;
+    result.parts.push_back(TextPart{part.offset, part.length, position.line,
+                                    position.column});
+  }
+  return result;
+}
+
+} // namespace tilescope::iree

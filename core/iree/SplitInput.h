@@ -1,0 +1,38 @@
+// Splits a file on `// -----` exactly as iree-opt --split-input-file does
+// (MLIR's splitAndProcessBuffer): on the raw text "// ---" followed by "--"
+// anywhere, mid-line included, with a "near miss with file split marker"
+// warning where "// ---" is followed by something else, and MLIR's quirks
+// kept (a file that starts with the marker keeps its "--"; a marker at the
+// very end of the file is a near miss).
+#pragma once
+
+#include "core/iree/Diagnostic.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilescope::iree {
+
+struct TextPart {
+  size_t offset = 0; // in the file
+  size_t length = 0;
+  int firstLine = 1;   // 1-based line of the part's first character
+  int firstColumn = 1; // 1-based column of it (a part can start mid-line)
+  std::string_view in(std::string_view file) const {
+    return file.substr(offset, length);
+  }
+};
+
+struct SplitInput {
+  std::vector<TextPart> parts;
+  std::vector<Diagnostic> nearMisses; // warnings, as iree-opt gives them
+};
+
+SplitInput splitInputFile(std::string_view text, const std::string &fileName);
+
+// Whether the text holds a split marker at all (a file without one is one
+// part whatever the options say).
+bool hasSplitMarker(std::string_view text);
+
+} // namespace tilescope::iree

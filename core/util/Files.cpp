@@ -1,0 +1,127 @@
+#include "core/util/Files.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace tilescope {
+
+Result<std::string> readTextFile(const fs::path &path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    return Error{path.string() + ": no such file"};
+  if (fs::is_directory(path, ec))
+    return Error{path.string() + ": is a directory, not a file"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error{path.string() + ": cannot open for reading: " +
+                 std::strerror(errno)};
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  if (in.bad())
+    return Error{path.string() + ": read failed"};
+  return text;
+}
+
+Result<bool> writeFileAtomically(const fs::path &path, const std::string &text) {
+  const fs::path directory =
+      path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::string pattern =
+      (directory / ("." + path.filename().string() + ".tilescope-XXXXXX"))
+          .string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0)
+    return Error{"cannot write " + path.string() +
+                 ": cannot create a file in " + directory.string() + ": " +
+                 std::strerror(errno)};
+  auto fail = [&](const std::string &what) -> Result<bool> {
+    const std::string reason = std::strerror(errno);
+    ::close(fd);
+    ::unlink(pattern.c_str());
+    return Error{"cannot write " + path.string() + ": " + what + ": " + reason};
+  };
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return fail("write failed");
+    }
+    written += static_cast<size_t>(n);
+  }
+  struct stat old {};
+  if (::stat(path.c_str(), &old) == 0)
+    ::fchmod(fd, old.st_mode & 07777);
+  else
+    ::fchmod(fd, 0644);
+  if (::fsync(fd) != 0)
+    return fail("flush to disk failed");
+  if (::close(fd) != 0) {
+    ::unlink(pattern.c_str());
+    return Error{"cannot write " + path.string() + ": close failed"};
+  }
+  if (::rename(pattern.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(pattern.c_str());
+    return Error{"cannot write " + path.string() + ": rename failed: " +
+                 reason};
+  }
+  // Make the rename itself durable.
+  if (const int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY);
+      dirFd >= 0) {
+    ::fsync(dirFd);
+    ::close(dirFd);
+  }
+  return true;
+}
+
+Result<TemporaryDirectory> TemporaryDirectory::create(const std::string &prefix,
+                                                      const fs::path &parent) {
+  std::error_code ec;
+  fs::path base = parent.empty() ? fs::temp_directory_path(ec) : parent;
+  if (ec)
+    base = "/tmp";
+  fs::create_directories(base, ec);
+  std::string pattern = (base / (prefix + "-XXXXXX")).string();
+  if (!::mkdtemp(pattern.data()))
+    return Error{"cannot create a temporary directory in " + base.string() +
+                 ": " + std::strerror(errno)};
+  TemporaryDirectory directory;
+  directory.directory = pattern;
+  return directory;
+}
+
+TemporaryDirectory::TemporaryDirectory(TemporaryDirectory &&other) noexcept
+    : directory(std::move(other.directory)), kept(other.kept) {
+  other.directory.clear();
+}
+
+TemporaryDirectory &
+TemporaryDirectory::operator=(TemporaryDirectory &&other) noexcept {
+  if (this != &other) {
+    if (!directory.empty() && !kept) {
+      std::error_code ec;
+      fs::remove_all(directory, ec);
+    }
+    directory = std::move(other.directory);
+    kept = other.kept;
+    other.directory.clear();
+  }
+  return *this;
+}
+
+TemporaryDirectory::~TemporaryDirectory() {
+  if (!directory.empty() && !kept) {
+    std::error_code ec;
+    fs::remove_all(directory, ec);
+  }
+}
+
+} // namespace tilescope

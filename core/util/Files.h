@@ -1,0 +1,48 @@
+// Files the core reads and writes: whole-file reads that say why they fail,
+// atomic writes (a crash mid-write leaves the old file), and temporary
+// directories that clean up after themselves.
+#pragma once
+
+#include "core/util/Result.h"
+
+#include <filesystem>
+#include <string>
+
+namespace tilescope {
+
+// The whole file, or an error naming the path and the reason.
+Result<std::string> readTextFile(const std::filesystem::path &path);
+
+// Writes `text` to a new file beside `path`, flushes it to disk and renames
+// it over `path`: readers see the old file or the new one, never a part. The
+// file keeps the old file's permissions when it replaces one.
+Result<bool> writeFileAtomically(const std::filesystem::path &path,
+                                 const std::string &text);
+
+// A fresh directory under the system's temporary directory (or `parent`),
+// removed with everything in it when the object goes away, unless kept.
+class TemporaryDirectory {
+public:
+  static Result<TemporaryDirectory>
+  create(const std::string &prefix = "tilescope",
+         const std::filesystem::path &parent = {});
+  TemporaryDirectory(TemporaryDirectory &&other) noexcept;
+  TemporaryDirectory &operator=(TemporaryDirectory &&other) noexcept;
+  TemporaryDirectory(const TemporaryDirectory &) = delete;
+  TemporaryDirectory &operator=(const TemporaryDirectory &) = delete;
+  ~TemporaryDirectory();
+
+  const std::filesystem::path &path() const { return directory; }
+  std::filesystem::path file(const std::string &name) const {
+    return directory / name;
+  }
+  // Leaves the directory on disk (a job's artifacts, a reproducer).
+  void keep() { kept = true; }
+
+private:
+  TemporaryDirectory() = default;
+  std::filesystem::path directory;
+  bool kept = false;
+};
+
+} // namespace tilescope
