@@ -3,6 +3,8 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
 #include "core/layout/ConfigLayout.h"
+#include "core/layout/OpLayouts.h"
+#include "widgets/render/OpScenes.h"
 #include "widgets/SceneView.h"
 #include "widgets/render/Scenes.h"
 
@@ -100,27 +102,6 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
         of.indexingMaps, of.iteratorTypes, of.operandTypes, of.name);
   };
   auto space = spaceOf(op);
-  if (auto mma = config->mmaKind()) {
-    // VectorDistribute lays a contraction out per operand (subgroup_basis);
-    // TileAndFuse has no nested layouts: draw the intrinsic's fragments.
-    if (space && config->subgroupBasis()) {
-      if (auto layouts = layout::deriveContractionLayouts(*config, *space)) {
-        if (auto scene = render::contractionScene(*layouts, colorBy))
-          return {*scene, "mma_kind " + qs(mma->intrinsic) +
-                              ": each operand's layout on one workgroup tile"};
-      }
-    }
-    const layout::MmaIntrinsic *intrinsic =
-        layout::findMmaIntrinsic(mma->intrinsic);
-    if (!intrinsic)
-      return {empty, "Unknown intrinsic " + qs(mma->intrinsic)};
-    return {render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
-                             colorBy == render::ColorBy::Register
-                                 ? render::ColorBy::Register
-                                 : render::ColorBy::Lane),
-            "mma_kind " + qs(mma->intrinsic) +
-                ": the fragment each lane holds"};
-  }
   if (!space)
     return {empty, "No iteration space: " + qs(space.error())};
   layout::DeriveOptions options;
@@ -134,37 +115,61 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
       options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
           *config, *space, *rootConfig, *rootSpace);
   }
-  if (auto info = config::TranslationInfo::parse(dispatch.translationInfo);
-      info && info->subgroupSize)
+  auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+  if (info && info->subgroupSize)
     options.subgroupSize = *info->subgroupSize;
-  auto derived = layout::deriveLayout(*config, *space, options);
-  if (!derived)
-    return {empty, qs(derived.error())};
-  auto shared =
-      std::make_shared<const layout::DerivedLayout>(std::move(*derived));
-  std::vector<size_t> wide;
-  for (size_t i = 0; i < shared->dimensions.size(); ++i)
-    if (shared->dimensions[i].bound > 1)
-      wide.push_back(i);
-  size_t row = 0, column = shared->dimensions.empty()
-                               ? 0
-                               : shared->dimensions.size() - 1;
-  if (wide.size() >= 2) {
-    row = wide[wide.size() - 2];
-    column = wide.back();
-  } else if (wide.size() == 1) {
-    column = wide.front();
-    row = column;
+  layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
+                                  options};
+  auto layouts = layout::opLayouts(request);
+  if (!layouts) {
+    // Nothing to lay out over the op (say an mma_kind without a
+    // subgroup_basis under VectorDistribute): the intrinsic's fragments.
+    if (auto mma = config->mmaKind()) {
+      if (const layout::MmaIntrinsic *intrinsic =
+              layout::findMmaIntrinsic(mma->intrinsic))
+        return {render::mmaScene(mma->colMajor ? intrinsic->colMajor()
+                                                : *intrinsic,
+                                 colorBy == render::ColorBy::Register
+                                     ? render::ColorBy::Register
+                                     : render::ColorBy::Lane),
+                "mma_kind " + qs(mma->intrinsic) +
+                    ": the fragment each lane holds (" + qs(layouts.error()) +
+                    ")"};
+    }
+    return {empty, qs(layouts.error())};
   }
-  // The view is wider than tall: put the longer dimension across.
-  if (row != column &&
-      shared->dimensions[row].bound > shared->dimensions[column].bound)
-    std::swap(row, column);
-  return {render::configScene(shared, colorBy, row, column, step,
-                              qs(config->print())),
-          QString("%1 on %2: one workgroup tile, reduction step %3")
-              .arg(op.name.c_str(), qs(space->toString()))
-              .arg(step)};
+  render::OpSceneOptions sceneOptions;
+  sceneOptions.colorBy = colorBy;
+  sceneOptions.step = step;
+  sceneOptions.subtitle = qs(config->print());
+  auto scene = render::opScene(*layouts, sceneOptions);
+  if (!scene)
+    return {empty, qs(scene.error())};
+  QString note;
+  switch (layouts->view) {
+  case layout::OpView::ContractionLayout:
+    note = "mma_kind " + qs(layouts->intrinsic) +
+           ": each operand's layout on one workgroup tile";
+    break;
+  case layout::OpView::ThreadTiles:
+    note = QString("%1 on %2 (TileAndFuse): which thread runs each tile")
+               .arg(op.name.c_str(), qs(space->toString()));
+    break;
+  case layout::OpView::SubgroupTiles:
+    note = QString("%1 on %2 (TileAndFuse, %3): which subgroup runs each "
+                   "intrinsic tile")
+               .arg(op.name.c_str(), qs(space->toString()),
+                    qs(layouts->intrinsic));
+    break;
+  case layout::OpView::VectorLayout:
+    note = QString("%1 on %2: one workgroup tile, reduction step %3")
+               .arg(op.name.c_str(), qs(space->toString()))
+               .arg(step);
+    break;
+  }
+  for (const std::string &extra : layouts->notes)
+    note += "; " + qs(extra);
+  return {*scene, note};
 }
 
 } // namespace

@@ -42,7 +42,7 @@ void LayoutOptions::addTo(QCommandLineParser &parser) const {
                      config, swizzle, element,   thread,       subgroup,
                      lane,   shape,   subgroups, subgroupSize, iterationSpace,
                      types,  target,  release,   access,       elementBytes,
-                     lanes,  step});
+                     lanes,  step,    translationInfo});
 }
 
 Result<LayoutInputs>
@@ -132,6 +132,7 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
   in.iterationSpaceText = parser.value(iterationSpace).toStdString();
   in.typesText = parser.value(types).toStdString();
   in.targetText = parser.value(target).toStdString();
+  in.translationText = parser.value(translationInfo).toStdString();
   if (!in.targetText.empty())
     if (auto resolved = config::resolveTarget(in.targetText); !resolved)
       return Error{"--target: " + resolved.error()};

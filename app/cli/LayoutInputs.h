@@ -91,6 +91,12 @@ struct LayoutOptions {
   QCommandLineOption lanes{"lanes", "Lanes accessing (default 64).", "N", "64"};
   QCommandLineOption step{
       "step", "Partial-reduction iteration to draw (default 0).", "N", "0"};
+  QCommandLineOption translationInfo{
+      "translation-info",
+      "The #iree_codegen.translation_info<...>: its pipeline decides what a "
+      "--config means (TileAndFuse: thread tiles; VectorDistribute: nested "
+      "layouts), its workgroup and subgroup size how it spreads.",
+      "TEXT"};
 
   void addTo(QCommandLineParser &parser) const;
   Result<LayoutInputs> read(const QCommandLineParser &parser) const;

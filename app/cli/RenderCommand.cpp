@@ -15,6 +15,9 @@
 #include "app/cli/LayoutInputs.h"
 #include "core/util/Numbers.h"
 #include "widgets/render/SceneExport.h"
+#include "core/config/TranslationInfo.h"
+#include "core/layout/OpLayouts.h"
+#include "widgets/render/OpScenes.h"
 #include "widgets/render/Scenes.h"
 
 #include <QCommandLineParser>
@@ -39,22 +42,10 @@ Result<render::ColorBy> colorBy(const QString &name) {
 std::pair<size_t, size_t>
 pickDims(const std::vector<int64_t> &sizes,
          const std::optional<std::vector<int64_t>> &asked) {
-  if (asked && asked->size() == 2 && (*asked)[0] >= 0 && (*asked)[1] >= 0 &&
-      static_cast<size_t>((*asked)[0]) < sizes.size() &&
-      static_cast<size_t>((*asked)[1]) < sizes.size())
-    return {static_cast<size_t>((*asked)[0]), static_cast<size_t>((*asked)[1])};
-  std::vector<size_t> wide;
-  for (size_t i = 0; i < sizes.size(); ++i)
-    if (sizes[i] > 1)
-      wide.push_back(i);
-  if (wide.size() >= 2)
-    return {wide[wide.size() - 2], wide.back()};
-  // One wide dimension: draw it across, against a unit one.
-  if (wide.size() == 1 && sizes.size() >= 2)
-    return {wide.front() == 0 ? 1 : 0, wide.front()};
-  if (sizes.size() >= 2)
-    return {sizes.size() - 2, sizes.size() - 1};
-  return {0, 0};
+  std::optional<std::pair<size_t, size_t>> pair;
+  if (asked && asked->size() == 2 && (*asked)[0] >= 0 && (*asked)[1] >= 0)
+    pair = {static_cast<size_t>((*asked)[0]), static_cast<size_t>((*asked)[1])};
+  return render::pickDims(sizes, pair);
 }
 
 // What --thread, --subgroup or --lane marks: the colour key and the
@@ -208,32 +199,39 @@ int render(const QStringList &arguments) {
     layout::DeriveOptions deriveOptions;
     deriveOptions.ireeRelease = inputs->ireeRelease;
     deriveOptions.subgroupSize = inputs->subgroupSize;
-    auto derived = layout::deriveLayout(*config, *space, deriveOptions);
-    if (!derived)
-      return fail("--config", derived.error());
-    auto shared =
-        std::make_shared<const layout::DerivedLayout>(std::move(*derived));
-    if (config->mmaKind() && !parser.isSet(gridOption)) {
-      // An mma_kind contraction: the operand layouts IREE derives for it.
-      auto contraction = layout::deriveContractionLayouts(*config, *space);
-      if (!contraction)
-        return fail("--config", contraction.error());
-      auto drawn = render::contractionScene(
-          *contraction, *color, QString::fromStdString(config->print()));
-      if (!drawn)
-        return fail("--config", drawn.error());
-      scene = std::move(*drawn);
-    } else if (parser.isSet(gridOption)) {
+    std::optional<config::TranslationInfo> info;
+    if (!inputs->translationText.empty()) {
+      auto parsed = config::TranslationInfo::parse(inputs->translationText);
+      if (!parsed)
+        return fail("--translation-info", parsed.error());
+      info = std::move(*parsed);
+    }
+    if (parser.isSet(gridOption)) {
+      auto derived = layout::deriveLayout(*config, *space, deriveOptions);
+      if (!derived)
+        return fail("--config", derived.error());
+      auto shared =
+          std::make_shared<const layout::DerivedLayout>(std::move(*derived));
       const auto [row, column] = pickDims(shared->workgroupCounts, dims);
       scene = render::workgroupGridScene(shared, row, column);
-    } else {
-      std::vector<int64_t> bounds;
-      for (const auto &d : shared->dimensions)
-        bounds.push_back(d.bound);
-      const auto [row, column] = pickDims(bounds, dims);
-      scene = render::configScene(shared, *color, row, column, inputs->step,
-                                  QString::fromStdString(config->print()));
+      break;
     }
+    layout::OpLayoutRequest request{&*config, &*space,
+                                    info ? &*info : nullptr, deriveOptions};
+    auto layouts = layout::opLayouts(request);
+    if (!layouts)
+      return fail("--config", layouts.error());
+    render::OpSceneOptions sceneOptions;
+    sceneOptions.colorBy = *color;
+    sceneOptions.step = inputs->step;
+    sceneOptions.subtitle = QString::fromStdString(config->print());
+    if (dims && dims->size() == 2 && (*dims)[0] >= 0 && (*dims)[1] >= 0)
+      sceneOptions.dims = std::pair<size_t, size_t>{
+          static_cast<size_t>((*dims)[0]), static_cast<size_t>((*dims)[1])};
+    auto drawn = render::opScene(*layouts, sceneOptions);
+    if (!drawn)
+      return fail("--config", drawn.error());
+    scene = std::move(*drawn);
     break;
   }
   case LayoutInputs::Kind::Mma: {

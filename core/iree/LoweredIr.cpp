@@ -3,6 +3,7 @@
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/detail/Ir.h"
 
+#include <limits>
 #include <map>
 #include <regex>
 
@@ -107,12 +108,31 @@ Result<LoweredFunction> LoweredIrReader::read(const std::string &dumpText) const
     }
     if (name == "scf.forall") {
       ForallLoop loop;
-      loop.lowerBounds =
-          ir.integers(ir.attribute(op, "staticLowerBound")).value_or(std::vector<int64_t>{});
-      loop.upperBounds =
-          ir.integers(ir.attribute(op, "staticUpperBound")).value_or(std::vector<int64_t>{});
-      loop.steps =
-          ir.integers(ir.attribute(op, "staticStep")).value_or(std::vector<int64_t>{});
+      // Static entries hold MLIR's dynamic sentinel where the value is an
+      // operand (lower bounds, then upper bounds, then steps): read those
+      // through their arith.constant.
+      intptr_t operand = 0;
+      auto resolve = [&](const char *field) {
+        std::vector<int64_t> values =
+            ir.integers(ir.attribute(op, field)).value_or(std::vector<int64_t>{});
+        for (int64_t &value : values) {
+          if (value != std::numeric_limits<int64_t>::min())
+            continue;
+          value = -1;
+          if (operand >= api.mlirOperationGetNumOperands(op))
+            continue;
+          auto defining = ir.definingOp(api.mlirOperationGetOperand(op, operand++));
+          if (defining && ir.name(*defining) == "arith.constant") {
+            MlirAttribute constant = ir.attribute(*defining, "value");
+            if (constant.ptr && api.mlirAttributeIsAInteger(constant))
+              value = api.mlirIntegerAttrGetValueInt(constant);
+          }
+        }
+        return values;
+      };
+      loop.lowerBounds = resolve("staticLowerBound");
+      loop.upperBounds = resolve("staticUpperBound");
+      loop.steps = resolve("staticStep");
       MlirAttribute mapping = ir.attribute(op, "mapping");
       if (mapping.ptr && api.mlirAttributeIsAArray(mapping))
         for (intptr_t i = 0, e = api.mlirArrayAttrGetNumElements(mapping); i < e; ++i)

@@ -39,7 +39,8 @@ struct AnchoredOp {
 };
 
 struct ForallLoop {
-  std::vector<int64_t> lowerBounds, upperBounds, steps; // static (dynamic: nullopt in trips)
+  // Constant bounds and steps (-1 where IREE left a value that is not one).
+  std::vector<int64_t> lowerBounds, upperBounds, steps;
   std::vector<std::string> mapping; // "#gpu.thread<linear_dim_1>", ...
   // Iterations per dimension: ceil((upper - lower) / step).
   std::vector<int64_t> tripCounts() const;

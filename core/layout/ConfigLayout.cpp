@@ -20,7 +20,8 @@ std::vector<int64_t> sizesOr(const std::optional<std::vector<int64_t>> &sizes,
 }
 
 // Tile and stride per iteration dimension from a basis (counts[mapping[i]],
-// row-major stride of that axis), or 1 / 0 without one.
+// row-major stride of that axis), or 1 / 0 without one: for contractions,
+// whose loops are the iteration space's.
 void basisTiles(const std::optional<config::Basis> &basis, size_t rank,
                 std::vector<int64_t> &tiles, std::vector<int64_t> &strides,
                 std::vector<std::string> &notes, const char *name) {
@@ -109,6 +110,83 @@ Result<config::IterationSpace> expandSpace(const config::IterationSpace &space,
   return expanded;
 }
 
+namespace {
+
+// IREE's divideTile step of setGPULoweringConfigLayout: bound = ceil(bound /
+// tile), a tile of 0 counting as 1.
+int64_t divideBound(int64_t &bound, int64_t tile) {
+  const int64_t divisor = tile > 0 ? tile : 1;
+  bound = ceilDiv(bound, divisor);
+  return divisor;
+}
+
+// Tile and stride per loop from a basis (counts[mapping[i]], row-major stride
+// of that axis), as distributeTilingSizes applies it; 1 / 0 without a basis.
+void basisTilesOverLoops(const std::optional<config::Basis> &basis,
+                         size_t loops, std::vector<int64_t> &tiles,
+                         std::vector<int64_t> &strides,
+                         std::vector<std::string> &notes, const char *name) {
+  tiles.assign(loops, 1);
+  strides.assign(loops, 0);
+  if (!basis)
+    return;
+  if (basis->mapping.size() != loops) {
+    notes.push_back(std::string(name) + " maps " +
+                    std::to_string(basis->mapping.size()) +
+                    " dimensions; the op has " + std::to_string(loops) +
+                    " loops: ignored");
+    return;
+  }
+  std::vector<int64_t> axisStrides(basis->counts.size(), 1);
+  for (size_t i = basis->counts.size(); i-- > 1;)
+    axisStrides[i - 1] = saturatingMultiply(axisStrides[i], basis->counts[i]);
+  for (size_t i = 0; i < loops; ++i) {
+    const int64_t axis = basis->mapping[i];
+    if (axis < 0 || axis >= static_cast<int64_t>(basis->counts.size())) {
+      notes.push_back(std::string(name) + " mapping names axis " +
+                      std::to_string(axis) + " of " +
+                      std::to_string(basis->counts.size()) + ": ignored");
+      tiles.assign(loops, 1);
+      strides.assign(loops, 0);
+      return;
+    }
+    tiles[i] = basis->counts[static_cast<size_t>(axis)];
+    strides[i] = axisStrides[static_cast<size_t>(axis)];
+  }
+}
+
+// GPUPackPartialReductions' rewrite of a basis for the packed op: the first
+// `rank` counts and mapping entries stay (any count past the rank is
+// dropped), each inner loop gets a count of 1 and maps to its own axis.
+std::optional<config::Basis> repackBasis(const std::optional<config::Basis> &basis,
+                                         size_t rank, size_t packed,
+                                         std::vector<std::string> &notes,
+                                         const char *name) {
+  if (!basis)
+    return std::nullopt;
+  config::Basis repacked;
+  repacked.counts.assign(rank + packed, 1);
+  repacked.mapping.resize(rank + packed);
+  for (size_t d = 0; d < rank; ++d) {
+    repacked.counts[d] = d < basis->counts.size() ? basis->counts[d] : 1;
+    repacked.mapping[d] =
+        d < basis->mapping.size() ? basis->mapping[d] : static_cast<int64_t>(d);
+  }
+  for (size_t i = 0; i < packed; ++i)
+    repacked.mapping[rank + i] = static_cast<int64_t>(rank + i);
+  if (basis->counts.size() > rank)
+    notes.push_back(std::string(name) + " " +
+                    bracketedList(basis->counts) +
+                    " has counts past the iteration space's rank: "
+                    "GPUPackPartialReductions keeps only the first " +
+                    std::to_string(rank) + ", so it becomes " +
+                    bracketedList(repacked.counts) + " / " +
+                    bracketedList(repacked.mapping));
+  return repacked;
+}
+
+} // namespace
+
 Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
                                    const config::IterationSpace &original,
                                    const DeriveOptions &options) {
@@ -138,11 +216,11 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
                    " has dynamic sizes; layouts need static bounds"};
 
   auto ownWorkgroup = cfg.tileSizes(config::TilingLevel::Workgroup);
+  const bool inherits =
+      !ownWorkgroup && options.fusedWorkgroupTile.size() == rank;
   const auto workgroup =
-      !ownWorkgroup && options.fusedWorkgroupTile.size() == rank
-          ? options.fusedWorkgroupTile
-          : sizesOr(ownWorkgroup, rank);
-  if (!ownWorkgroup && options.fusedWorkgroupTile.size() == rank)
+      inherits ? options.fusedWorkgroupTile : sizesOr(ownWorkgroup, rank);
+  if (inherits)
     result.notes.push_back("workgroup tile " +
                            bracketedList(options.fusedWorkgroupTile) +
                            " from the root op this op is fused into");
@@ -153,7 +231,10 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
       sizesOr(cfg.tileSizes(config::TilingLevel::PartialReduction), rank);
   const auto thread = sizesOr(cfg.tileSizes(config::TilingLevel::Thread), rank);
 
-  // The workgroup grid and the bounds of one workgroup tile and iteration.
+  // The workgroup grid and the bounds of one workgroup tile and iteration: a
+  // tile that does not divide its dimension leaves a dynamic size whose upper
+  // bound (the tile) IREE lays out; partial_reduction is padded to a multiple
+  // of its tile first (GPUApplyPaddingLevel).
   std::vector<int64_t> bounds(rank);
   for (size_t d = 0; d < rank; ++d) {
     const int64_t size = space.bounds[d];
@@ -162,14 +243,17 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
           workgroup[d] > 0 ? std::min(workgroup[d], size) : size;
       result.workgroupTile.push_back(tile);
       result.workgroupCounts.push_back(ceilDiv(size, tile));
-      result.workgroupCount *= result.workgroupCounts.back();
+      result.workgroupCount =
+          saturatingMultiply(result.workgroupCount, result.workgroupCounts.back());
       bounds[d] = tile;
     } else {
       result.workgroupTile.push_back(size);
       result.workgroupCounts.push_back(1);
-      const int64_t chunk = partial[d] > 0     ? std::min(partial[d], size)
-                            : reduction[d] > 0 ? std::min(reduction[d], size)
-                                               : size;
+      int64_t chunk = size;
+      if (reduction[d] > 0)
+        chunk = std::min(reduction[d], chunk);
+      if (partial[d] > 0)
+        chunk = partial[d] < chunk ? partial[d] : chunk;
       bounds[d] = chunk;
       if (chunk < size)
         result.reductionLoops.push_back(
@@ -187,11 +271,73 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
     }
   }
 
+  // GPUPackPartialReductions (3.12+): each reduction dimension with
+  // partial_reduction > 1 and thread > 1 splits into an outer loop in place
+  // (partial / thread, no thread tile) and an inner loop of `thread`
+  // elements appended after all loops.
+  std::vector<size_t> packed;
+  if (!release311)
+    for (size_t d = 0; d < rank; ++d)
+      if (space.isReduction(d) && partial[d] > 1 && thread[d] > 1)
+        packed.push_back(d);
+  for (size_t d : packed) {
+    if (bounds[d] % thread[d] != 0)
+      result.notes.push_back(
+          "d" + std::to_string(d) + ": partial_reduction " +
+          std::to_string(bounds[d]) + " is not a multiple of thread " +
+          std::to_string(thread[d]) +
+          "; IREE's GPUPackPartialReductions asserts it is (undefined in a "
+          "release build)");
+  }
+  std::vector<int64_t> elementTiles;
+  for (size_t d = 0; d < rank; ++d) {
+    const bool isPacked =
+        std::find(packed.begin(), packed.end(), d) != packed.end();
+    LayoutDimension dim;
+    dim.name = "d" + std::to_string(d) + (isPacked ? ".outer" : "");
+    dim.source = d;
+    dim.bound = isPacked ? bounds[d] / thread[d] : bounds[d];
+    dim.reduction = space.isReduction(d);
+    dim.packedOuter = isPacked;
+    dim.partiallyReduced =
+        space.isReduction(d) &&
+        (isPacked ? partial[d] / thread[d] > 0 : partial[d] > 0);
+    result.dimensions.push_back(std::move(dim));
+    elementTiles.push_back(isPacked ? 1 : thread[d]);
+  }
+  for (size_t d : packed) {
+    LayoutDimension dim;
+    dim.name = "d" + std::to_string(d) + ".inner";
+    dim.source = d;
+    dim.bound = thread[d];
+    dim.reduction = true;
+    dim.packedInner = true;
+    result.dimensions.push_back(std::move(dim));
+    elementTiles.push_back(thread[d]);
+  }
+  for (size_t d : packed)
+    result.notes.push_back("d" + std::to_string(d) +
+                           " packed by GPUPackPartialReductions: " +
+                           std::to_string(bounds[d]) + " = " +
+                           std::to_string(bounds[d] / thread[d]) + " x " +
+                           std::to_string(thread[d]));
+
+  const size_t loops = result.dimensions.size();
+  if (packed.empty()) {
+    result.effectiveLaneBasis = cfg.laneBasis();
+    result.effectiveSubgroupBasis = cfg.subgroupBasis();
+  } else {
+    result.effectiveLaneBasis = repackBasis(cfg.laneBasis(), rank, packed.size(),
+                                            result.notes, "lane_basis");
+    result.effectiveSubgroupBasis =
+        repackBasis(cfg.subgroupBasis(), rank, packed.size(), result.notes,
+                    "subgroup_basis");
+  }
   std::vector<int64_t> subgroupTile, subgroupStride, laneTile, laneStride;
-  basisTiles(cfg.subgroupBasis(), rank, subgroupTile, subgroupStride,
-             result.notes, "subgroup_basis");
-  basisTiles(cfg.laneBasis(), rank, laneTile, laneStride, result.notes,
-             "lane_basis");
+  basisTilesOverLoops(result.effectiveSubgroupBasis, loops, subgroupTile,
+                      subgroupStride, result.notes, "subgroup_basis");
+  basisTilesOverLoops(result.effectiveLaneBasis, loops, laneTile, laneStride,
+                      result.notes, "lane_basis");
   if (auto basis = cfg.subgroupBasis())
     result.subgroups = basis->product();
   result.subgroupSize =
@@ -199,68 +345,70 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
           ? options.subgroupSize
           : (cfg.laneBasis() ? cfg.laneBasis()->product() : 1);
 
-  // GPUPackPartialReductions (3.12+): a partially reduced dimension whose
-  // thread tile T > 1 is split into (outer, inner = T): the lanes spread over
-  // the outer part, each lane keeps T elements of the inner part.
+  // setGPULoweringConfigLayout: subgroup, thread, then element tiles divide
+  // the bounds in turn; what remains is the batch.
   config::NestedLayoutAttr &layout = result.layout;
-  auto push = [&](LayoutDimension dim, int64_t sgTile, int64_t sgStride,
-                  int64_t thTile, int64_t thStride, int64_t element) {
-    const int64_t batch =
-        std::max<int64_t>(ceilDiv(dim.bound, sgTile * thTile * element), 1);
-    layout.subgroupTile.push_back(sgTile);
-    layout.batchTile.push_back(batch);
+  for (size_t i = 0; i < loops; ++i) {
+    int64_t bound = result.dimensions[i].bound;
+    const int64_t sg = divideBound(bound, subgroupTile[i]);
+    const int64_t th = divideBound(bound, laneTile[i]);
+    const int64_t element = divideBound(bound, elementTiles[i]);
+    layout.subgroupTile.push_back(sg);
+    layout.batchTile.push_back(bound);
     layout.outerTile.push_back(1);
-    layout.threadTile.push_back(thTile);
+    layout.threadTile.push_back(th);
     layout.elementTile.push_back(element);
     // NestedLayoutAttr::get normalizes the stride of a unit tile to 0.
-    layout.subgroupStrides.push_back(sgTile == 1 ? 0 : sgStride);
-    layout.threadStrides.push_back(thTile == 1 ? 0 : thStride);
-    result.dimensions.push_back(std::move(dim));
-  };
-  for (size_t d = 0; d < rank; ++d) {
-    const std::string name = "d" + std::to_string(d);
-    const int64_t element = std::max<int64_t>(thread[d], 1);
-    const bool pack = !release311 && space.isReduction(d) && partial[d] > 0 &&
-                      element > 1 && bounds[d] % element == 0;
-    if (pack) {
-      push({name + ".outer", d, bounds[d] / element, true}, subgroupTile[d],
-           subgroupStride[d], laneTile[d], laneStride[d], 1);
-      push({name + ".inner", d, element, true}, 1, 0, 1, 0, element);
-      result.notes.push_back(name + " packed by GPUPackPartialReductions: " +
-                             std::to_string(bounds[d]) + " = " +
-                             std::to_string(bounds[d] / element) + " x " +
-                             std::to_string(element));
-    } else {
-      push({name, d, bounds[d], space.isReduction(d)}, subgroupTile[d],
-           subgroupStride[d], laneTile[d], laneStride[d], element);
-    }
+    layout.subgroupStrides.push_back(sg == 1 ? 0 : subgroupStride[i]);
+    layout.threadStrides.push_back(th == 1 ? 0 : laneStride[i]);
   }
 
-  // The accumulator: every dimension but the reduced ones (a packed
-  // dimension keeps its outer part: one partial sum per lane).
-  for (size_t i = 0; i < result.dimensions.size(); ++i) {
-    const LayoutDimension &dim = result.dimensions[i];
-    const bool reducedAway =
-        dim.reduction && dim.name.find(".outer") == std::string::npos;
-    if (reducedAway)
-      continue;
-    appendDimension(result.accumulatorLayout, layout, i);
-    result.accumulatorDimensions.push_back(dim.name);
+  // The accumulator of a partial reduction: the output's dimensions, then the
+  // partially reduced loops in loop order.
+  const bool anyPartial =
+      std::any_of(result.dimensions.begin(), result.dimensions.end(),
+                  [](const LayoutDimension &d) { return d.partiallyReduced; });
+  if (anyPartial) {
+    std::vector<int> outputDims;
+    if (!space.operands.empty() && space.operands.back().isOutput) {
+      outputDims = space.operands.back().dims;
+    } else {
+      for (size_t d = 0; d < rank; ++d)
+        if (!space.isReduction(d))
+          outputDims.push_back(static_cast<int>(d));
+    }
+    for (int loop : outputDims) {
+      if (loop < 0) {
+        appendUnitDimension(result.accumulatorLayout);
+        result.accumulatorDimensions.push_back("unit");
+        continue;
+      }
+      appendDimension(result.accumulatorLayout, layout, static_cast<size_t>(loop));
+      result.accumulatorDimensions.push_back(
+          result.dimensions[static_cast<size_t>(loop)].name);
+    }
+    for (size_t i = 0; i < rank; ++i)
+      if (result.dimensions[i].partiallyReduced) {
+        appendDimension(result.accumulatorLayout, layout, i);
+        result.accumulatorDimensions.push_back(result.dimensions[i].name);
+      }
   }
 
   // Along the reduction dimensions, per iteration.
   result.reductionElementsPerSubgroup = 1;
   result.reductionElementsPerThread = 1;
   bool anyReduction = false;
-  for (size_t i = 0; i < result.dimensions.size(); ++i) {
+  for (size_t i = 0; i < loops; ++i) {
     if (!result.dimensions[i].reduction)
       continue;
     anyReduction = true;
-    result.reductionElementsPerSubgroup *=
-        result.dimensions[i].bound /
-        std::max<int64_t>(layout.subgroupTile[i], 1);
-    result.reductionElementsPerThread *=
-        layout.batchTile[i] * layout.outerTile[i] * layout.elementTile[i];
+    result.reductionElementsPerSubgroup = saturatingMultiply(
+        result.reductionElementsPerSubgroup,
+        ceilDiv(result.dimensions[i].bound,
+                std::max<int64_t>(layout.subgroupTile[i], 1)));
+    result.reductionElementsPerThread = saturatingMultiply(
+        result.reductionElementsPerThread,
+        layout.batchTile[i] * layout.outerTile[i] * layout.elementTile[i]);
   }
   if (!anyReduction)
     result.reductionElementsPerSubgroup = result.reductionElementsPerThread = 0;
@@ -285,39 +433,29 @@ std::vector<config::NestedLayoutAttr>
 operandLayouts(const DerivedLayout &derived,
                const config::IterationSpace &space) {
   std::vector<config::NestedLayoutAttr> layouts;
-  const bool packed =
-      std::any_of(derived.dimensions.begin(), derived.dimensions.end(),
-                  [](const LayoutDimension &d) {
-                    return d.name.find(".outer") != std::string::npos;
-                  });
   const config::NestedLayoutAttr &op = derived.layout;
+  const bool partial = !derived.accumulatorLayout.subgroupTile.empty();
   for (const config::OperandAccess &operand : space.operands) {
-    if (operand.isOutput && packed) {
+    if (operand.isOutput && partial) {
       layouts.push_back(derived.accumulatorLayout);
       continue;
     }
-    // GPUPackPartialReductions packs the operand with linalg.pack: each
-    // packed dimension keeps its outer part in place and its inner tile goes
-    // to the end, after every other dimension of the operand.
+    // linalg.pack keeps a packed dimension's outer part in place and puts
+    // its inner tile after all of the operand's dimensions.
     config::NestedLayoutAttr projected;
-    std::vector<size_t> innerParts;
     for (int loop : operand.dims) {
-      bool found = false;
-      for (size_t i = 0; i < derived.dimensions.size(); ++i) {
-        if (loop < 0 ||
-            derived.dimensions[i].source != static_cast<size_t>(loop))
-          continue;
-        found = true;
-        if (derived.dimensions[i].name.find(".inner") != std::string::npos)
-          innerParts.push_back(i);
-        else
-          appendDimension(projected, op, i);
-      }
-      if (!found)
+      if (loop < 0 || static_cast<size_t>(loop) >= space.rank())
         appendUnitDimension(projected);
+      else
+        appendDimension(projected, op, static_cast<size_t>(loop));
     }
-    for (size_t i : innerParts)
-      appendDimension(projected, op, i);
+    // The inner tiles follow in the order the loops were packed (loop
+    // order), whatever order the operand lists its dimensions in.
+    for (size_t i = space.rank(); i < derived.dimensions.size(); ++i)
+      if (std::find(operand.dims.begin(), operand.dims.end(),
+                    static_cast<int>(derived.dimensions[i].source)) !=
+          operand.dims.end())
+        appendDimension(projected, op, i);
     layouts.push_back(projected);
   }
   if (space.operands.empty())
@@ -386,8 +524,16 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
       const int64_t subgroup = loop < 0 ? 1 : sgTile[d];
       const int64_t bound = loop < 0 ? 1 : result.bounds[d];
       layout.subgroupTile.push_back(subgroup);
-      layout.batchTile.push_back(std::max<int64_t>(
-          ceilDiv(bound, subgroup * outer * thread * element), 1));
+      // getContractionLayout computes one set of batch counts for all three
+      // operands from the intrinsic's M, N and K (getMNKShape), not from each
+      // operand's fragment: with col_major the accumulator's fragment is
+      // transposed but its batch counts are not.
+      const int64_t intrinsicSize = loop == m   ? intrinsic.m
+                                    : loop == n ? intrinsic.n
+                                    : loop == k ? intrinsic.k
+                                                : 1;
+      layout.batchTile.push_back(
+          ceilDiv(ceilDiv(bound, subgroup), std::max<int64_t>(intrinsicSize, 1)));
       layout.outerTile.push_back(outer);
       layout.threadTile.push_back(thread);
       layout.elementTile.push_back(element);
@@ -417,6 +563,35 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
   result.lhs = build(space.operands[0], intrinsic.lhs, m, k);
   result.rhs = build(space.operands[1], intrinsic.rhs, k, n);
   result.acc = build(space.operands[2], intrinsic.acc, m, n);
+  const std::pair<const char *, std::pair<const config::NestedLayoutAttr *,
+                                          const config::OperandAccess *>>
+      operands[] = {{"LHS", {&result.lhs, &space.operands[0]}},
+                    {"RHS", {&result.rhs, &space.operands[1]}},
+                    {"ACC", {&result.acc, &space.operands[2]}}};
+  for (const auto &[name, pair] : operands) {
+    const auto &[layout, operand] = pair;
+    std::vector<int64_t> covered, tile;
+    bool short_ = false;
+    for (size_t i = 0; i < operand->dims.size(); ++i) {
+      const int loop = operand->dims[i];
+      const int64_t extent = layout->subgroupTile[i] * layout->batchTile[i] *
+                             layout->outerTile[i] * layout->threadTile[i] *
+                             layout->elementTile[i];
+      const int64_t bound = loop < 0 ? 1 : result.bounds[static_cast<size_t>(loop)];
+      covered.push_back(extent);
+      tile.push_back(bound);
+      short_ = short_ || extent < bound;
+    }
+    if (short_)
+      result.notes.push_back(
+          std::string(name) + ": IREE's layout covers " + join(covered, " x ") +
+          " of the " + join(tile, " x ") +
+          " tile (getContractionLayout counts batches by the intrinsic's M, "
+          "N, K" +
+          (mma->colMajor ? ", which col_major transposes for the accumulator only"
+                         : "") +
+          "); IREE's vector distribution cannot cover the rest");
+  }
   return result;
 }
 

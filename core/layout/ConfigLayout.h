@@ -10,6 +10,7 @@
 #include "core/config/LoweringConfig.h"
 #include "core/util/Result.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,19 @@ struct ReductionLoop {
   std::string level;
 };
 
-// One dimension of the space the layout is expressed over.
+// One loop of the op IREE lays out: the iteration space's dimensions, in
+// order (a packed one as its outer part), then the inner part of each packed
+// dimension, as GPUPackPartialReductions appends them.
 struct LayoutDimension {
   std::string name;  // "d0", "d1", or "d1.outer" / "d1.inner" when packed
   size_t source = 0; // original iteration dimension
   int64_t bound = 0; // extent within one workgroup tile and iteration
   bool reduction = false;
+  bool packedOuter = false;
+  bool packedInner = false;
+  // Tiled by partial_reduction: a parallel loop of the tiled op, kept in the
+  // accumulator (each thread's partial sums).
+  bool partiallyReduced = false;
 };
 
 struct DerivedLayout {
@@ -41,9 +49,14 @@ struct DerivedLayout {
   std::vector<ReductionLoop> reductionLoops;
   std::vector<LayoutDimension> dimensions; // the layout's dimensions
   config::NestedLayoutAttr layout;         // over `dimensions`
-  // The accumulator's layout: the parallel and packed-outer dimensions.
+  // The accumulator of a partial reduction: the output's dimensions, then the
+  // partially reduced ones in loop order (IREE's partial-reduction tiling).
+  // Empty when nothing is partially reduced.
   config::NestedLayoutAttr accumulatorLayout;
   std::vector<std::string> accumulatorDimensions;
+  // The bases as IREE applies them: after GPUPackPartialReductions rewrote
+  // them for the packed loops (counts past the original rank dropped).
+  std::optional<config::Basis> effectiveLaneBasis, effectiveSubgroupBasis;
   int64_t subgroups = 1;
   int64_t subgroupSize = 1;
   // Per iteration of the reduction loop, along the reduction dimensions:
@@ -75,12 +88,11 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &config,
                                    const config::IterationSpace &space,
                                    const DeriveOptions &options = {});
 
-// Each operand's layout: the op's layout applied to the operand's indexing
-// map (IREE's NestedLayoutAttr::apply): the operand's dimensions take the
-// layout of the loop dimension they index (the outer half of a packed one in
-// place, its inner half after the operand's dimensions, as linalg.pack puts
-// it); a constant index gets unit tiles. The output of a partial reduction is
-// the accumulator layout.
+// Each operand's layout, inputs then the output: the op's layout applied to
+// the operand's indexing map (IREE's NestedLayoutAttr::apply). A packed
+// dimension keeps its outer part in place and its inner part goes after the
+// operand's dimensions, as linalg.pack puts it; a constant index gets unit
+// tiles. The output of a partial reduction is the accumulator layout.
 std::vector<config::NestedLayoutAttr>
 operandLayouts(const DerivedLayout &derived,
                const config::IterationSpace &space);
@@ -97,6 +109,10 @@ struct ContractionLayouts {
   // indexes and its role, "d2 (K)", as the operand's indexing map orders
   // them (a transposed B is N x K).
   std::vector<std::string> lhsAxes, rhsAxes, accAxes;
+  // Where IREE's layouts do not cover their operand's tile (col_major: the
+  // batch counts follow the intrinsic's M x N, not the transposed
+  // accumulator fragment).
+  std::vector<std::string> notes;
 };
 Result<ContractionLayouts>
 deriveContractionLayouts(const config::LoweringConfig &config,

@@ -7,7 +7,10 @@
 #include "core/iree/Document.h"
 #include "core/iree/MmaQuery.h"
 #include "core/jobs/Process.h"
+#include "core/iree/LoweredIr.h"
+#include "core/jobs/IreeLowering.h"
 #include "core/layout/ConfigLayout.h"
+#include "core/layout/OpLayouts.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/Swizzle.h"
 
@@ -114,27 +117,22 @@ private slots:
     }
   }
 
-  // Compile each VectorDistribute example with IREE, print the IR after
-  // iree-llvmgpu-configure-tensor-layouts, and compare IREE's to_layout ops
-  // with the layouts Tilescope derives for the root op's config.
-  void configureTensorLayoutsAgrees_data() {
+  // Compile each example with IREE, print the IR after its
+  // configure-tensor-layouts pass (VectorDistribute) and after its thread and
+  // subgroup tiling (TileAndFuse), and compare what IREE decided for every
+  // configured op with what Tilescope's views show for it (opLayouts, the
+  // function the window and `render` draw from): per op, every operand's
+  // layout; per TileAndFuse root op, the thread or subgroup forall.
+  void examplesAgreeWithIree_data() {
     QTest::addColumn<QString>("example");
     // Replaces the root op's lowering_config before compiling, if not empty.
     QTest::addColumn<QString>("replacement");
-    QTest::newRow("reduction")
-        << "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir"
-        << QString();
-    QTest::newRow("contraction")
-        << "rocm_gfx942/matmul_f16_vector_distribute_dispatch_0.benchmark.mlir"
-        << QString();
-    QTest::newRow("softmax")
-        << "rocm_gfx942/softmax_f32_dispatch_0.benchmark.mlir" << QString();
-    QTest::newRow("reduction sm_90")
-        << "cuda_sm_90/reduction_4x6656x16384_dispatch_0.benchmark.mlir"
-        << QString();
-    QTest::newRow("softmax sm_90")
-        << "cuda_sm_90/softmax_f32_dispatch_0.benchmark.mlir" << QString();
-    QTest::newRow("reduce middle") << kReduceMiddle << QString();
+    for (const char *folder : {"rocm_gfx942", "cuda_sm_90"})
+      for (const auto &path : test::exampleBenchmarks(folder)) {
+        const std::string name = std::string(folder) + "/" +
+                                 path.filename().string();
+        QTest::newRow(name.c_str()) << QString::fromStdString(name) << QString();
+      }
     // A 3-cycle lane_basis mapping tells IREE's reading (dimension i takes
     // basis axis mapping[i]) from the seed's inverse one: d0 gets axis 1
     // (2 lanes, stride 8), d1 axis 2 (8 lanes, stride 1), d2 axis 0 (4 lanes,
@@ -146,49 +144,43 @@ private slots:
            "1, 2]], thread = [0, 0, 4], workgroup = [2, 8, 0]}>";
   }
 
-  void configureTensorLayoutsAgrees() {
+  void examplesAgreeWithIree() {
     QFETCH(QString, example);
     QFETCH(QString, replacement);
     QTemporaryDir dir;
     auto path = test::examplesDir() / example.toStdString();
     if (!replacement.isEmpty()) {
-      std::ifstream in(path);
-      std::stringstream text;
-      text << in.rdbuf();
+      const std::string text = test::readFile(path);
       static const std::regex rootConfig(
           "lowering_config = #iree_gpu\\.lowering_config<\\{[^>]*\\}>");
-      const std::string edited =
-          std::regex_replace(text.str(), rootConfig,
-                             "lowering_config = " + replacement.toStdString());
-      QVERIFY(edited != text.str());
+      const std::string edited = std::regex_replace(
+          text, rootConfig, "lowering_config = " + replacement.toStdString());
+      QVERIFY(edited != text);
       path = dir.filePath("edited.mlir").toStdString();
-      std::ofstream(path) << edited;
+      test::writeFile(path, edited);
     }
     jobs::ProcessSpec spec;
     spec.program = *test::projectIree().tool(iree::kIreeCompile);
-    spec.arguments = {
-        path.string(), "-o", dir.filePath("out.vmfb").toStdString(),
-        "--mlir-print-ir-after=iree-llvmgpu-configure-tensor-layouts",
-        "--mlir-disable-threading"};
+    spec.arguments = {path.string(), "-o",
+                      dir.filePath("out.vmfb").toStdString(),
+                      std::string("--mlir-print-ir-after=") +
+                          jobs::kConfigureTensorLayoutsPass,
+                      std::string("--mlir-print-ir-after=") +
+                          jobs::kApplyTilingLevelPass,
+                      "--mlir-disable-threading"};
     spec.timeout = std::chrono::minutes(5);
     const jobs::ProcessResult result = jobs::runProcess(spec);
     QVERIFY2(result.succeeded(), result.describe().c_str());
-    static const std::regex toLayout(
-        "to_layout %[A-Za-z0-9_]+ to "
-        "layout\\((#iree_vector_ext\\.nested_layout<[^>]*>)\\)");
-    std::set<std::string> ireeLayouts;
-    for (auto it = std::sregex_iterator(result.standardError.begin(),
-                                        result.standardError.end(), toLayout);
-         it != std::sregex_iterator(); ++it)
-      ireeLayouts.insert((*it)[1]);
-    QVERIFY2(!ireeLayouts.empty(), "IREE printed no to_layout");
+    jobs::LoweringProbeResult dumps;
+    jobs::parseLoweringOutput(result.standardError, path.string(), dumps, {});
 
     iree::DocumentParser parser(test::projectCompiler());
     auto document = parser.parseFile(path);
     QVERIFY(document.ok());
-    // Every configured op of the dispatch: the layouts of each, the ops
-    // fused into the root op on the root's workgroup tile.
-    const auto &ops = document->dispatches.front().rootOps;
+    const iree::Dispatch &dispatch = document->dispatches.front();
+    auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+    QVERIFY(info.ok());
+    const auto &ops = dispatch.rootOps;
     auto spaceOf = [](const iree::RootOp &op) {
       return config::IterationSpace::fromLinalgOp(
           op.indexingMaps, op.iteratorTypes, op.operandTypes, op.name);
@@ -201,7 +193,53 @@ private slots:
     auto rootConfig = config::LoweringConfig::parse(rootOp.loweringConfig);
     auto rootSpace = spaceOf(rootOp);
     QVERIFY(rootConfig.ok() && rootSpace.ok());
-    std::set<std::string> ours;
+
+    auto reader = iree::LoweredIrReader::create(test::projectCompiler());
+    QVERIFY(reader.ok());
+    const std::string function = dumps.dumps.empty() ? "" : dumps.dumps.front().function;
+    QVERIFY2(!function.empty(), "IREE printed no IR for the dispatch");
+
+    if (info->pipelineName() == "TileAndFuse") {
+      const jobs::IrDump *dump = dumps.dump(function, jobs::kApplyTilingLevelPass,
+                                            "tiling-level", "subgroup");
+      QVERIFY(dump);
+      auto lowered = reader->read(dump->text);
+      QVERIFY2(lowered.ok(), lowered.ok() ? "" : lowered.error().c_str());
+      layout::OpLayoutRequest request{&*rootConfig, &*rootSpace, &*info, {}};
+      auto ours = layout::opLayouts(request);
+      QVERIFY2(ours.ok(), ours.ok() ? "" : ours.error().c_str());
+      const layout::ForallDistribution &distribution =
+          ours->view == layout::OpView::ThreadTiles ? *ours->threads
+                                                    : *ours->subgroups;
+      const std::string kind =
+          ours->view == layout::OpView::ThreadTiles ? "thread" : "warp";
+      std::vector<const iree::ForallLoop *> loops;
+      for (const iree::ForallLoop &loop : lowered->foralls)
+        if (loop.mappedTo(kind))
+          loops.push_back(&loop);
+      QCOMPARE(loops.size(), size_t(1));
+      QCOMPARE(loops.front()->tripCounts(), distribution.tripCounts);
+      std::vector<int> linear = loops.front()->linearDims();
+      QCOMPARE(linear, distribution.linearDims);
+      return;
+    }
+
+    const jobs::IrDump *dump = dumps.dump(function, jobs::kConfigureTensorLayoutsPass);
+    QVERIFY2(dump, "IREE printed no IR after configure-tensor-layouts");
+    auto lowered = reader->read(dump->text);
+    QVERIFY2(lowered.ok(), lowered.ok() ? "" : lowered.error().c_str());
+    // IREE's anchored ops, each as the tuple of its operand layouts.
+    std::multiset<std::vector<std::string>> theirs;
+    for (const iree::AnchoredOp &op : lowered->anchoredOps) {
+      if (op.loweringConfig.empty())
+        continue;
+      std::vector<std::string> layouts;
+      for (const auto &operand : op.operands)
+        layouts.push_back(operand ? operand->layout : "(none)");
+      theirs.insert(layouts);
+    }
+    QVERIFY2(!theirs.empty(), "IREE anchored no configured op");
+    std::multiset<std::vector<std::string>> ours;
     for (const iree::RootOp &op : ops) {
       if (op.loweringConfig.empty())
         continue;
@@ -212,24 +250,33 @@ private slots:
       layout::DeriveOptions options;
       options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
           *config, *space, *rootConfig, *rootSpace);
-      if (config->mmaKind()) {
-        auto layouts = layout::deriveContractionLayouts(*config, *space);
-        QVERIFY2(layouts.ok(), layouts.ok() ? "" : layouts.error().c_str());
-        ours.insert(
-            {layouts->lhs.print(), layouts->rhs.print(), layouts->acc.print()});
+      if (info->subgroupSize)
+        options.subgroupSize = *info->subgroupSize;
+      layout::OpLayoutRequest request{&*config, &*space, &*info, options};
+      auto derived = layout::opLayouts(request);
+      QVERIFY2(derived.ok(), derived.ok() ? "" : derived.error().c_str());
+      std::vector<std::string> layouts;
+      if (derived->view == layout::OpView::ContractionLayout) {
+        layouts = {derived->contraction->lhs.print(),
+                   derived->contraction->rhs.print(),
+                   derived->contraction->acc.print()};
       } else {
-        auto derived = layout::deriveLayout(*config, *space, options);
-        QVERIFY2(derived.ok(), derived.ok() ? "" : derived.error().c_str());
-        for (const auto &projected : layout::operandLayouts(*derived, *space))
-          ours.insert(projected.print());
+        for (const auto &projected : layout::operandLayouts(*derived->derived, *space))
+          layouts.push_back(projected.print());
       }
+      ours.insert(layouts);
     }
-    std::string oursText;
-    for (const std::string &layout : ours)
-      oursText += "\n  " + layout;
-    for (const std::string &theirs : ireeLayouts)
-      QVERIFY2(ours.count(theirs),
-               ("IREE: " + theirs + "\nours:" + oursText).c_str());
+    auto text = [](const std::multiset<std::vector<std::string>> &set) {
+      std::string out;
+      for (const auto &op : set) {
+        out += "\n  op:";
+        for (const std::string &layout : op)
+          out += "\n    " + layout;
+      }
+      return out;
+    };
+    QVERIFY2(theirs == ours,
+             ("IREE:" + text(theirs) + "\nours:" + text(ours)).c_str());
   }
 };
 

@@ -40,6 +40,25 @@ std::vector<V> rowsOf(const Swizzle &s, int64_t rows) {
   return table;
 }
 
+// An iteration space with operands: `maps` lists each operand's loop dims,
+// inputs first, the output last.
+config::IterationSpace spaceWith(const char *shape,
+                                 std::vector<std::vector<int>> maps) {
+  config::IterationSpace space = *config::IterationSpace::parse(shape);
+  for (size_t i = 0; i < maps.size(); ++i)
+    space.operands.push_back(
+        {"f32", maps[i], /*isOutput=*/i + 1 == maps.size()});
+  return space;
+}
+
+config::LoweringConfig configOf(const char *dictionary) {
+  auto config = config::LoweringConfig::parse(
+      std::string("#iree_gpu.lowering_config<") + dictionary + ">");
+  if (!config)
+    qFatal("%s", config.error().c_str());
+  return *config;
+}
+
 } // namespace
 
 class LayoutTest : public QObject {
@@ -435,6 +454,108 @@ private slots:
     QCOMPARE(floor->computePeak, std::string("f16 matrix"));
     QVERIFY(floor->floorSeconds > 0);
     QCOMPARE(floor->boundBy, std::string("compute"));
+  }
+
+  // The patterns IREE 3.13's configure-tensor-layouts showed on generated
+  // partial-reduction configs (tests/property/property_layouts.cpp finds
+  // them; the expected layouts here are what IREE printed for each).
+
+  // A partially reduced loop keeps its place in the accumulator even when
+  // GPUPackPartialReductions does not pack it (thread tile 1).
+  void unpackedPartialReductionStaysInTheAccumulator() {
+    auto derived = deriveLayout(
+        configOf("{lane_basis = [[1, 64], [0, 1]], partial_reduction = [0, "
+                 "512], subgroup_basis = [[1, 1], [0, 1]], thread = [0, 1], "
+                 "workgroup = [1, 0]}"),
+        spaceWith("256x4096:pr", {{0, 1}, {0}}));
+    QVERIFY(derived.ok());
+    QCOMPARE(derived->accumulatorDimensions,
+             (std::vector<std::string>{"d0", "d1"}));
+    QCOMPARE(derived->accumulatorLayout.print(),
+             std::string("#iree_vector_ext.nested_layout<subgroup_tile = [1, "
+                         "1], batch_tile = [1, 8], outer_tile = [1, 1], "
+                         "thread_tile = [1, 64], element_tile = [1, 1], "
+                         "subgroup_strides = [0, 0], thread_strides = [0, 1]>"));
+  }
+
+  // The accumulator lists the output's dimensions first, then the partially
+  // reduced ones, whatever the loop order (here the reduction comes first).
+  void accumulatorPutsTheOutputFirst() {
+    const config::IterationSpace space = spaceWith("4096x256:rp", {{0, 1}, {1}});
+    auto derived = deriveLayout(
+        configOf("{lane_basis = [[64, 1], [0, 1]], partial_reduction = [512, "
+                 "0], subgroup_basis = [[1, 1], [0, 1]], thread = [8, 0], "
+                 "workgroup = [0, 1]}"),
+        space);
+    QVERIFY(derived.ok());
+    QCOMPARE(derived->accumulatorDimensions,
+             (std::vector<std::string>{"d1", "d0.outer"}));
+    const auto layouts = operandLayouts(*derived, space);
+    // Input tensor<64x1x8>: d0.outer, d1, then d0's inner tile.
+    QCOMPARE(layouts[0].threadTile, (V{64, 1, 1}));
+    QCOMPARE(layouts[0].elementTile, (V{1, 1, 8}));
+    QCOMPARE(layouts[0].threadStrides, (V{1, 0, 0}));
+    // Accumulator tensor<1x64>.
+    QCOMPARE(layouts[1].threadTile, (V{1, 64}));
+    QCOMPARE(layouts[1].threadStrides, (V{0, 1}));
+  }
+
+  // A basis with more counts than loops: packing keeps only the first `rank`
+  // counts, so the lanes' stride along d1 changes from 4 to 1.
+  void packingDropsBasisCountsPastTheRank() {
+    const char *config = "{lane_basis = [[1, 16, 4], [0, 1]], "
+                         "partial_reduction = [0, 512], subgroup_basis = [[1, "
+                         "1], [0, 1]], thread = [0, %d], workgroup = [1, 0]}";
+    char packedText[256], unpackedText[256];
+    std::snprintf(packedText, sizeof packedText, config, 8);
+    std::snprintf(unpackedText, sizeof unpackedText, config, 1);
+    const config::IterationSpace space = spaceWith("256x4096:pr", {{0, 1}, {0}});
+    auto packed = deriveLayout(configOf(packedText), space);
+    auto unpacked = deriveLayout(configOf(unpackedText), space);
+    QVERIFY(packed.ok() && unpacked.ok());
+    QCOMPARE(packed->layout.threadStrides, (V{0, 1, 0}));
+    QCOMPARE(packed->layout.batchTile, (V{1, 4, 1}));
+    QCOMPARE(packed->effectiveLaneBasis->counts, (V{1, 16, 1}));
+    QCOMPARE(unpacked->layout.threadStrides, (V{0, 4}));
+    QCOMPARE(unpacked->layout.batchTile, (V{1, 32}));
+  }
+
+  // Two packed loops: an operand gets their inner tiles in loop order, even
+  // when it lists the loops the other way round.
+  void innerTilesFollowLoopOrder() {
+    const config::IterationSpace space =
+        spaceWith("32x32x32:rrp", {{1, 2, 0}, {2}});
+    auto derived = deriveLayout(
+        configOf("{lane_basis = [[1, 8, 4], [2, 1, 0]], partial_reduction = "
+                 "[16, 32, 0], subgroup_basis = [[1, 1, 1], [0, 1, 2]], thread "
+                 "= [4, 2, 2], workgroup = [0, 0, 8]}"),
+        space);
+    QVERIFY(derived.ok());
+    const auto layouts = operandLayouts(*derived, space);
+    // IREE: tensor<16x8x4x4x2>, element_tile = [1, 2, 1, 4, 2].
+    QCOMPARE(layouts[0].elementTile, (V{1, 2, 1, 4, 2}));
+    QCOMPARE(layouts[0].threadTile, (V{8, 1, 4, 1, 1}));
+    QCOMPARE(layouts[0].threadStrides, (V{4, 0, 1, 0, 0}));
+    QCOMPARE(layouts[0].batchTile, (V{2, 4, 1, 1, 1}));
+    // The accumulator tensor<8x4x16>: d2, then d0.outer and d1.outer.
+    QCOMPARE(layouts[1].batchTile, (V{4, 1, 2}));
+    QCOMPARE(layouts[1].threadTile, (V{1, 4, 8}));
+  }
+
+  // getContractionLayout takes the batch counts of all three operands from
+  // the intrinsic's M, N, K; col_major transposes the accumulator's fragment
+  // but not its batch counts (IREE: ACC batch_tile = [2, 1] on 32 x 8).
+  void colMajorKeepsTheIntrinsicsBatchCounts() {
+    config::IterationSpace space = spaceWith("32x8x64:ppr", {{0, 2}, {2, 1}, {0, 1}});
+    space.operands[0].elementType = space.operands[1].elementType = "f16";
+    auto layouts = deriveContractionLayouts(
+        configOf("{mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16, "
+                 "col_major = true>, reduction = [0, 0, 64], subgroup_basis = "
+                 "[[1, 1, 1], [0, 1, 2]], workgroup = [32, 8, 0]}"),
+        space);
+    QVERIFY2(layouts.ok(), layouts.ok() ? "" : layouts.error().c_str());
+    QCOMPARE(layouts->acc.batchTile, (V{2, 1}));
+    QCOMPARE(layouts->lhs.batchTile, (V{2, 4}));
   }
 };
 

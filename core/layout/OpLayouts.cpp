@@ -1,0 +1,101 @@
+#include "core/layout/OpLayouts.h"
+
+#include "core/config/Validation.h"
+#include "core/util/Numbers.h"
+
+namespace tilescope::layout {
+namespace {
+
+std::string inferPipeline(const config::LoweringConfig &config) {
+  if (config.laneBasis() || config.subgroupBasis())
+    return "VectorDistribute";
+  if (config.tileSizes(config::TilingLevel::Thread) ||
+      config.tileSizes(config::TilingLevel::Subgroup))
+    return "TileAndFuse";
+  return "VectorDistribute";
+}
+
+} // namespace
+
+Result<OpLayouts> opLayouts(const OpLayoutRequest &request) {
+  const config::LoweringConfig &config = *request.config;
+  const config::IterationSpace &space = *request.space;
+  OpLayouts result;
+  if (request.translationInfo &&
+      request.translationInfo->pipelineSyntax() != config::PipelineSyntax::Other) {
+    result.pipeline = request.translationInfo->pipelineName();
+  } else {
+    result.pipeline = inferPipeline(config);
+    result.pipelineInferred = true;
+    result.notes.push_back("no GPU translation_info: drawn as " +
+                           result.pipeline + " (inferred from the config's keys)");
+  }
+  if (auto mma = config.mmaKind()) {
+    result.intrinsic = mma->intrinsic;
+    result.colMajor = mma->colMajor;
+  }
+
+  if (result.pipeline == "TileAndFuse") {
+    std::vector<int64_t> workgroupSize{1, 1, 1};
+    int64_t subgroupSize = request.options.subgroupSize;
+    if (request.translationInfo) {
+      if (request.translationInfo->workgroupSize)
+        workgroupSize = *request.translationInfo->workgroupSize;
+      if (request.translationInfo->subgroupSize)
+        subgroupSize = *request.translationInfo->subgroupSize;
+    }
+    if (saturatingProduct(workgroupSize) <= 1)
+      result.notes.push_back("no workgroup_size: one thread assumed");
+    if (config.mmaKind()) {
+      auto subgroups =
+          tileAndFuseSubgroups(config, space, workgroupSize,
+                               subgroupSize > 0 ? subgroupSize
+                                                : config::intrinsicShape(
+                                                      result.intrinsic)
+                                                      .value_or(config::IntrinsicShape{})
+                                                      .subgroupSize);
+      if (!subgroups)
+        return Error{subgroups.error()};
+      result.view = OpView::SubgroupTiles;
+      result.subgroups = std::move(*subgroups);
+      return result;
+    }
+    auto threads = tileAndFuseThreads(config, space, workgroupSize);
+    if (!threads)
+      return Error{threads.error()};
+    result.view = OpView::ThreadTiles;
+    result.threads = std::move(*threads);
+    if (result.threads->idleWorkers() > 0)
+      result.notes.push_back(std::to_string(result.threads->idleWorkers()) +
+                             " of " + std::to_string(result.threads->workers) +
+                             " threads get no tile");
+    if (result.threads->rounds() > 1)
+      result.notes.push_back("each thread runs " +
+                             std::to_string(result.threads->rounds()) +
+                             " tiles (the forall has " +
+                             std::to_string(result.threads->iterations()) +
+                             " iterations for " +
+                             std::to_string(result.threads->workers) +
+                             " threads)");
+    return result;
+  }
+
+  if (config.mmaKind()) {
+    auto contraction = deriveContractionLayouts(config, space);
+    if (!contraction)
+      return Error{contraction.error()};
+    result.view = OpView::ContractionLayout;
+    result.contraction = std::move(*contraction);
+    result.notes.insert(result.notes.end(), result.contraction->notes.begin(),
+                        result.contraction->notes.end());
+    return result;
+  }
+  auto derived = deriveLayout(config, space, request.options);
+  if (!derived)
+    return Error{derived.error()};
+  result.view = OpView::VectorLayout;
+  result.derived = std::move(*derived);
+  return result;
+}
+
+} // namespace tilescope::layout

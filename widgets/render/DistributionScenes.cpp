@@ -1,0 +1,135 @@
+#include "widgets/render/DistributionScenes.h"
+
+#include <QStringList>
+
+#include <algorithm>
+
+namespace tilescope::render {
+namespace {
+
+QString join(const std::vector<int64_t> &values, const char *separator) {
+  QStringList parts;
+  for (int64_t v : values)
+    parts << QString::number(v);
+  return parts.join(separator);
+}
+
+} // namespace
+
+GridScene distributionScene(
+    std::shared_ptr<const layout::ForallDistribution> distribution,
+    size_t rowLoop, size_t columnLoop, const QString &subtitle) {
+  const layout::ForallDistribution &d = *distribution;
+  const bool subgroups = d.level == "subgroup";
+  const QString worker = subgroups ? "subgroup" : "thread";
+  const QString prefix = subgroups ? "sg" : "t";
+  const size_t rank = d.bounds.size();
+  rowLoop = std::min(rowLoop, rank - 1);
+  columnLoop = std::min(columnLoop, rank - 1);
+  auto extent = [&](size_t loop) { return d.bounds[loop] * d.unit[loop]; };
+
+  GridScene scene;
+  scene.title = QString("%1 tiles of one workgroup tile").arg(worker);
+  scene.subtitle = subtitle;
+  scene.colorBy = subgroups ? ColorBy::Subgroup : ColorBy::Thread;
+  scene.colorCount = d.workers;
+  for (int64_t key = 0; key < d.workers && key < 256; ++key)
+    scene.legend.push_back({key, QString("%1 %2").arg(worker).arg(key)});
+
+  Panel panel;
+  panel.rows = rowLoop == columnLoop ? 1 : extent(rowLoop);
+  panel.columns = extent(columnLoop);
+  panel.rowAxis = QString("d%1").arg(rowLoop);
+  panel.columnAxis = QString("d%1").arg(columnLoop);
+  panel.rowGroup = d.tiles[rowLoop] > 0 ? d.tiles[rowLoop] * d.unit[rowLoop] : 0;
+  panel.columnGroup =
+      d.tiles[columnLoop] > 0 ? d.tiles[columnLoop] * d.unit[columnLoop] : 0;
+  panel.title = QString("d%1 x d%2 of the workgroup tile%3")
+                    .arg(rowLoop)
+                    .arg(columnLoop)
+                    .arg(rank > 2 ? QString(", other loops at 0") : QString());
+  const size_t rows = rowLoop, columns = columnLoop;
+  const bool oneRow = rowLoop == columnLoop;
+  auto coordinate = [rank, rows, columns, oneRow](int64_t row, int64_t column) {
+    std::vector<int64_t> at(rank, 0);
+    if (!oneRow)
+      at[rows] = row;
+    at[columns] = column;
+    return at;
+  };
+  const int64_t rounds = d.rounds();
+  panel.cell = [distribution, coordinate, worker, prefix, rounds](int64_t row,
+                                                                  int64_t column) {
+    const layout::ForallDistribution &dist = *distribution;
+    const std::vector<int64_t> at = coordinate(row, column);
+    const int64_t iteration = dist.iterationOf(at);
+    const int64_t who = iteration % std::max<int64_t>(dist.workers, 1);
+    const int64_t round = iteration / std::max<int64_t>(dist.workers, 1);
+    CellInfo info;
+    info.colorKey = who;
+    info.label = rounds > 1 ? QString("%1%2·%3").arg(prefix).arg(who).arg(round)
+                            : QString("%1%2").arg(prefix).arg(who);
+    const std::vector<int64_t> origin = dist.tileOrigin(iteration);
+    QStringList span;
+    for (size_t i = 0; i < dist.loops.size(); ++i) {
+      const size_t loop = dist.loops[i];
+      const int64_t size = dist.tiles[loop] * dist.unit[loop];
+      span << QString("d%1 [%2, %3)")
+                  .arg(loop)
+                  .arg(origin[loop])
+                  .arg(std::min(origin[loop] + size, dist.bounds[loop] * dist.unit[loop]));
+    }
+    QString whoText = QString("%1 %2").arg(worker).arg(who);
+    if (worker == "thread" && !dist.workgroupSize.empty()) {
+      const auto xyz = dist.threadCoordinates(who);
+      whoText += QString(" (x %1, y %2, z %3)").arg(xyz[0]).arg(xyz[1]).arg(xyz[2]);
+    } else if (worker == "subgroup" && dist.subgroupSize > 0) {
+      whoText += QString(" (threads %1 to %2)")
+                     .arg(who * dist.subgroupSize)
+                     .arg((who + 1) * dist.subgroupSize - 1);
+    }
+    info.detail = QString("element [%1]: %2, forall iteration %3 (round %4); its "
+                          "tile: %5")
+                      .arg(join(at, ", "), whoText)
+                      .arg(iteration)
+                      .arg(round)
+                      .arg(span.join(" x "));
+    return info;
+  };
+  panel.colorKey = [distribution, coordinate](int64_t row, int64_t column) {
+    return distribution->workerOf(coordinate(row, column));
+  };
+  scene.panels.push_back(std::move(panel));
+
+  QStringList forall;
+  for (size_t i = 0; i < d.loops.size(); ++i)
+    forall << QString("d%1: %2 (linear_dim_%3)")
+                  .arg(d.loops[i])
+                  .arg(d.tripCounts[i])
+                  .arg(d.linearDims[i]);
+  QStringList tile;
+  for (size_t loop = 0; loop < rank; ++loop)
+    tile << (d.tiles[loop] > 0 ? QString::number(d.tiles[loop] * d.unit[loop])
+                               : QString("all"));
+  scene.footer =
+      QString("%1 %2s%3. scf.forall over %4 = %5 iterations; %2 w runs "
+              "iterations w, w + %1, ... (%6 round%7)%8. %9 tile: %10%11.")
+          .arg(d.workers)
+          .arg(worker)
+          .arg(d.workgroupSize.empty()
+                   ? QString()
+                   : QString(" (workgroup_size [%1])").arg(join(d.workgroupSize, ", ")))
+          .arg(forall.join(", "))
+          .arg(d.iterations())
+          .arg(rounds)
+          .arg(rounds == 1 ? "" : "s")
+          .arg(d.idleWorkers() > 0
+                   ? QString("; %1 %2s idle").arg(d.idleWorkers()).arg(worker)
+                   : QString())
+          .arg(subgroups ? "Subgroup" : "Thread")
+          .arg(tile.join(" x "))
+          .arg(subgroups ? QString(" elements (intrinsic tiles)") : QString(" elements"));
+  return scene;
+}
+
+} // namespace tilescope::render

@@ -1,0 +1,20 @@
+// TileAndFuse pictures: which linear thread (or subgroup) runs which tile of
+// the workgroup tile, as IREE's thread/subgroup tiling and
+// GPUDistributeForall hand them out.
+#pragma once
+
+#include "core/layout/ThreadDistribution.h"
+#include "widgets/render/GridScene.h"
+
+#include <memory>
+
+namespace tilescope::render {
+
+// The workgroup tile over loops `rowLoop` x `columnLoop` (others at 0), each
+// element coloured by the thread (or subgroup) that runs it; labels add the
+// round when workers run several tiles.
+GridScene distributionScene(
+    std::shared_ptr<const layout::ForallDistribution> distribution,
+    size_t rowLoop, size_t columnLoop, const QString &subtitle = {});
+
+} // namespace tilescope::render
