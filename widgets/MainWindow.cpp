@@ -4,8 +4,8 @@
 #include "core/config/TranslationInfo.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/OpLayouts.h"
-#include "widgets/render/OpScenes.h"
 #include "widgets/SceneView.h"
+#include "widgets/render/OpScenes.h"
 #include "widgets/render/Scenes.h"
 
 #include <QAction>
@@ -127,14 +127,13 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
     if (auto mma = config->mmaKind()) {
       if (const layout::MmaIntrinsic *intrinsic =
               layout::findMmaIntrinsic(mma->intrinsic))
-        return {render::mmaScene(mma->colMajor ? intrinsic->colMajor()
-                                                : *intrinsic,
-                                 colorBy == render::ColorBy::Register
-                                     ? render::ColorBy::Register
-                                     : render::ColorBy::Lane),
-                "mma_kind " + qs(mma->intrinsic) +
-                    ": the fragment each lane holds (" + qs(layouts.error()) +
-                    ")"};
+        return {
+            render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
+                             colorBy == render::ColorBy::Register
+                                 ? render::ColorBy::Register
+                                 : render::ColorBy::Lane),
+            "mma_kind " + qs(mma->intrinsic) +
+                ": the fragment each lane holds (" + qs(layouts.error()) + ")"};
     }
     return {empty, qs(layouts.error())};
   }

@@ -1,6 +1,7 @@
 // tilescope-cli check / convert: the config model with no IREE installed.
 #include "app/cli/Commands.h"
 #include "core/config/Conversions.h"
+#include "core/config/IreeSyntax.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
@@ -240,7 +241,7 @@ int convert(const QStringList &arguments) {
   }
   const auto result = config::convertForRelease(
       *attribute, parser.value(toOption).toStdString());
-  std::cout << config::printAttribute(result.attribute) << "\n";
+  std::cout << config::printLikeIree(result.attribute) << "\n";
   for (const std::string &name : result.applied)
     std::cerr << "applied: " << name << "\n";
   for (const std::string &note : result.impossible)

@@ -38,11 +38,14 @@ int fail(const std::string &what, const std::string &message) {
 }
 
 void LayoutOptions::addTo(QCommandLineParser &parser) const {
-  parser.addOptions({basis,  layout,  mma,       colMajor,     operand,
-                     config, swizzle, element,   thread,       subgroup,
-                     lane,   shape,   subgroups, subgroupSize, iterationSpace,
-                     types,  target,  release,   access,       elementBytes,
-                     lanes,  step,    translationInfo});
+  parser.addOptions({basis,     layout,         mma,
+                     colMajor,  operand,        config,
+                     swizzle,   element,        thread,
+                     subgroup,  lane,           shape,
+                     subgroups, subgroupSize,   iterationSpace,
+                     types,     target,         release,
+                     access,    elementBytes,   lanes,
+                     step,      translationInfo});
 }
 
 Result<LayoutInputs>

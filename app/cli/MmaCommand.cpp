@@ -1,5 +1,5 @@
 // tilescope-cli mma-layouts: the MMA intrinsics and fragment layouts the
-// loaded IREE reports (--cpp: as core/layout/MmaIntrinsicTable.inc).
+// loaded IREE reports (--cpp: as core/config/MmaIntrinsicTable.inc).
 #include "app/cli/Commands.h"
 #include "app/common/IreeSettings.h"
 #include "core/iree/CompilerLibrary.h"
@@ -54,7 +54,7 @@ int mmaLayouts(const QStringList &arguments) {
            "layouts, as IREE\n// reports them through "
            "ireeGPUGetSingleSubgroupLayout. Regenerate with\n//   "
            "tilescope-cli mma-layouts --cpp > "
-           "core/layout/MmaIntrinsicTable.inc\n// "
+           "core/config/MmaIntrinsicTable.inc\n// "
            "tests/core/iree/tst_layout_vs_iree.cpp checks every entry against "
            "the\n// loaded IREE and fails on any intrinsic missing here.\n// "
            "From IREE "

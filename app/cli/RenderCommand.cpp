@@ -13,11 +13,11 @@
 // (bases) mark that owner's cells.
 #include "app/cli/Commands.h"
 #include "app/cli/LayoutInputs.h"
-#include "core/util/Numbers.h"
-#include "widgets/render/SceneExport.h"
 #include "core/config/TranslationInfo.h"
 #include "core/layout/OpLayouts.h"
+#include "core/util/Numbers.h"
 #include "widgets/render/OpScenes.h"
+#include "widgets/render/SceneExport.h"
 #include "widgets/render/Scenes.h"
 
 #include <QCommandLineParser>
@@ -216,8 +216,8 @@ int render(const QStringList &arguments) {
       scene = render::workgroupGridScene(shared, row, column);
       break;
     }
-    layout::OpLayoutRequest request{&*config, &*space,
-                                    info ? &*info : nullptr, deriveOptions};
+    layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
+                                    deriveOptions};
     auto layouts = layout::opLayouts(request);
     if (!layouts)
       return fail("--config", layouts.error());

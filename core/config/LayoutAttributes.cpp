@@ -1,3 +1,4 @@
+#include "core/config/IreeSyntax.h"
 #include "core/config/LayoutAttributes.h"
 
 #include "core/config/TranslationInfo.h"
@@ -114,7 +115,7 @@ Attribute NestedLayoutAttr::toAttribute() const {
 }
 
 std::string NestedLayoutAttr::print() const {
-  return printAttribute(toAttribute());
+  return printLikeIree(toAttribute());
 }
 
 Result<XorShuffleAttr> XorShuffleAttr::fromAttribute(const Attribute &a) {

@@ -1,3 +1,4 @@
+#include "core/config/IreeSyntax.h"
 #include "core/config/LoweringConfig.h"
 
 #include "core/util/Numbers.h"
@@ -433,7 +434,7 @@ Attribute LoweringConfig::toAttribute() const {
 }
 
 std::string LoweringConfig::print() const {
-  return printAttribute(toAttribute());
+  return printLikeIree(toAttribute());
 }
 
 } // namespace tilescope::config

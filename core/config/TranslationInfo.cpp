@@ -1,3 +1,4 @@
+#include "core/config/IreeSyntax.h"
 #include "core/config/TranslationInfo.h"
 
 #include <algorithm>
@@ -244,7 +245,7 @@ Attribute TranslationInfo::toAttribute(bool elided) const {
 }
 
 std::string TranslationInfo::print() const {
-  return printAttribute(toAttribute());
+  return printLikeIree(toAttribute());
 }
 
 Result<CompilationInfo> CompilationInfo::fromAttribute(const Attribute &a) {
@@ -288,7 +289,7 @@ Attribute CompilationInfo::toAttribute() const {
 }
 
 std::string CompilationInfo::print() const {
-  return printAttribute(toAttribute());
+  return printLikeIree(toAttribute());
 }
 
 } // namespace tilescope::config

@@ -53,7 +53,8 @@ void appendSource(std::ostringstream &out, std::string_view fileText, int line,
     }
   }
   if (column > 0 && static_cast<size_t>(column) > source.size())
-    caret += std::string(static_cast<size_t>(column) - 1 - source.size(), ' ') + "^";
+    caret +=
+        std::string(static_cast<size_t>(column) - 1 - source.size(), ' ') + "^";
   while (!caret.empty() && caret.back() == ' ')
     caret.pop_back();
   out << expanded << '\n' << caret << '\n';

@@ -198,22 +198,22 @@ Result<Document> DocumentParser::parseText(const std::string &text,
     SourcePosition position;
     position.fileName = bufferName;
     position.bufferName =
-        parts.size() == 1 ? bufferName
-                          : bufferName + " (part " +
-                                std::to_string(partIndex + 1) + ")";
+        parts.size() == 1
+            ? bufferName
+            : bufferName + " (part " + std::to_string(partIndex + 1) + ")";
     position.firstLine = part.firstLine;
     position.firstColumn = part.firstColumn;
     std::vector<Diagnostic> partDiagnostics;
-    auto parsed = ParsedModule::parse(session, part.in(text), position,
-                                      partDiagnostics);
+    auto parsed =
+        ParsedModule::parse(session, part.in(text), position, partDiagnostics);
     if (!parsed) {
       diagnostics = warnings;
       diagnostics.insert(diagnostics.end(), partDiagnostics.begin(),
                          partDiagnostics.end());
       std::string message;
       for (const Diagnostic &diagnostic : diagnostics)
-        message += (message.empty() ? "" : "\n") +
-                   formatLikeIreeOpt(diagnostic, text);
+        message +=
+            (message.empty() ? "" : "\n") + formatLikeIreeOpt(diagnostic, text);
       if (!message.empty() && message.back() == '\n')
         message.pop_back();
       if (partDiagnostics.empty())

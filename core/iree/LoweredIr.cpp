@@ -61,13 +61,15 @@ LoweredIrReader::create(std::shared_ptr<CompilerLibrary> library) {
 
 LoweredIrReader::~LoweredIrReader() = default;
 LoweredIrReader::LoweredIrReader(LoweredIrReader &&) noexcept = default;
-LoweredIrReader &LoweredIrReader::operator=(LoweredIrReader &&) noexcept = default;
+LoweredIrReader &
+LoweredIrReader::operator=(LoweredIrReader &&) noexcept = default;
 
-Result<LoweredFunction> LoweredIrReader::read(const std::string &dumpText) const {
+Result<LoweredFunction>
+LoweredIrReader::read(const std::string &dumpText) const {
   std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(session, dumpText,
-                                    SourcePosition{"<lowered IR>", "<lowered IR>"},
-                                    diagnostics);
+  auto parsed = ParsedModule::parse(
+      session, dumpText, SourcePosition{"<lowered IR>", "<lowered IR>"},
+      diagnostics);
   if (!parsed) {
     std::string message = "IREE cannot read back its own lowered IR";
     for (const Diagnostic &d : diagnostics)
@@ -113,15 +115,16 @@ Result<LoweredFunction> LoweredIrReader::read(const std::string &dumpText) const
       // through their arith.constant.
       intptr_t operand = 0;
       auto resolve = [&](const char *field) {
-        std::vector<int64_t> values =
-            ir.integers(ir.attribute(op, field)).value_or(std::vector<int64_t>{});
+        std::vector<int64_t> values = ir.integers(ir.attribute(op, field))
+                                          .value_or(std::vector<int64_t>{});
         for (int64_t &value : values) {
           if (value != std::numeric_limits<int64_t>::min())
             continue;
           value = -1;
           if (operand >= api.mlirOperationGetNumOperands(op))
             continue;
-          auto defining = ir.definingOp(api.mlirOperationGetOperand(op, operand++));
+          auto defining =
+              ir.definingOp(api.mlirOperationGetOperand(op, operand++));
           if (defining && ir.name(*defining) == "arith.constant") {
             MlirAttribute constant = ir.attribute(*defining, "value");
             if (constant.ptr && api.mlirAttributeIsAInteger(constant))
@@ -135,8 +138,10 @@ Result<LoweredFunction> LoweredIrReader::read(const std::string &dumpText) const
       loop.steps = resolve("staticStep");
       MlirAttribute mapping = ir.attribute(op, "mapping");
       if (mapping.ptr && api.mlirAttributeIsAArray(mapping))
-        for (intptr_t i = 0, e = api.mlirArrayAttrGetNumElements(mapping); i < e; ++i)
-          loop.mapping.push_back(ir.print(api.mlirArrayAttrGetElement(mapping, i)));
+        for (intptr_t i = 0, e = api.mlirArrayAttrGetNumElements(mapping);
+             i < e; ++i)
+          loop.mapping.push_back(
+              ir.print(api.mlirArrayAttrGetElement(mapping, i)));
       function.foralls.push_back(std::move(loop));
       return true;
     }
@@ -171,7 +176,8 @@ Result<LoweredFunction> LoweredIrReader::read(const std::string &dumpText) const
     anchored.loweringConfig = ir.attributeText(op, "lowering_config");
     const std::string iterators = ir.attributeText(op, "iterator_types");
     static const std::regex kind(R"(parallel|reduction)");
-    for (auto it = std::sregex_iterator(iterators.begin(), iterators.end(), kind);
+    for (auto it =
+             std::sregex_iterator(iterators.begin(), iterators.end(), kind);
          it != std::sregex_iterator(); ++it)
       anchored.iteratorTypes.push_back(it->str());
     function.anchoredOps.push_back(std::move(anchored));

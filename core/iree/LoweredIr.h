@@ -30,8 +30,8 @@ struct AnchorLayout {
 };
 
 struct AnchoredOp {
-  std::string name;           // "linalg.generic"
-  std::string loweringConfig; // as IREE printed it
+  std::string name;                                  // "linalg.generic"
+  std::string loweringConfig;                        // as IREE printed it
   std::vector<std::optional<AnchorLayout>> operands; // per operand
   std::vector<std::optional<AnchorLayout>> results;  // per result
   // Iterator kinds, "parallel"/"reduction", when the op states them.
@@ -63,7 +63,8 @@ class Session;
 // kept for all of them.
 class LoweredIrReader {
 public:
-  static Result<LoweredIrReader> create(std::shared_ptr<CompilerLibrary> library);
+  static Result<LoweredIrReader>
+  create(std::shared_ptr<CompilerLibrary> library);
   ~LoweredIrReader();
   LoweredIrReader(LoweredIrReader &&) noexcept;
   LoweredIrReader &operator=(LoweredIrReader &&) noexcept;

@@ -1,7 +1,7 @@
 #include "core/iree/MmaQuery.h"
 
-#include "core/iree/detail/CApi.h"
 #include "core/iree/CompilerLibrary.h"
+#include "core/iree/detail/CApi.h"
 
 namespace tilescope::iree {
 

@@ -93,8 +93,8 @@ SplitInput splitInputFile(std::string_view text, const std::string &fileName) {
   for (const Raw &part : parts) {
     position = advance(text, scanned, part.offset, position);
     scanned = part.offset;
-    result.parts.push_back(TextPart{part.offset, part.length, position.line,
-                                    position.column});
+    result.parts.push_back(
+        TextPart{part.offset, part.length, position.line, position.column});
   }
   return result;
 }

@@ -32,8 +32,9 @@ partFunctions(const std::string &text) {
   return parts;
 }
 
-std::string functionAtLine(
-    const std::vector<std::pair<int, std::string>> &parts, int line) {
+std::string
+functionAtLine(const std::vector<std::pair<int, std::string>> &parts,
+               int line) {
   std::string name;
   for (const auto &[first, function] : parts)
     if (first <= line)
@@ -72,8 +73,9 @@ bool LoweringProbeResult::failed(const std::string &function) const {
   auto it = diagnostics.find(function);
   if (it == diagnostics.end())
     return false;
-  return std::any_of(it->second.begin(), it->second.end(),
-                     [](const ProbeDiagnostic &d) { return d.severity == "error"; });
+  return std::any_of(
+      it->second.begin(), it->second.end(),
+      [](const ProbeDiagnostic &d) { return d.severity == "error"; });
 }
 
 std::string LoweringProbeResult::crashedIn() const {
@@ -115,9 +117,10 @@ void parseLoweringOutput(
       const int lineNumber =
           static_cast<int>(parseInt64(match[2].str()).value_or(0));
       result.diagnostics[functionAtLine(parts, lineNumber)].push_back(
-          ProbeDiagnostic{lineNumber,
-                          static_cast<int>(parseInt64(match[3].str()).value_or(0)),
-                          match[4], match[5]});
+          ProbeDiagnostic{
+              lineNumber,
+              static_cast<int>(parseInt64(match[3].str()).value_or(0)),
+              match[4], match[5]});
       continue;
     }
     if (!open)

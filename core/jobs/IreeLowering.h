@@ -79,9 +79,9 @@ runLoweringProbe(const iree::IreeInstallation &iree,
 // Splits IREE's textual output (stderr of --mlir-print-ir-after) into dumps
 // and diagnostics; `partFunctions` maps each part of the input (by its first
 // line) to its function, for the diagnostics.
-void parseLoweringOutput(const std::string &output,
-                         const std::string &inputPath,
-                         LoweringProbeResult &result,
-                         const std::vector<std::pair<int, std::string>> &partFunctions);
+void parseLoweringOutput(
+    const std::string &output, const std::string &inputPath,
+    LoweringProbeResult &result,
+    const std::vector<std::pair<int, std::string>> &partFunctions);
 
 } // namespace tilescope::jobs

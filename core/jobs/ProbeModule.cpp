@@ -115,9 +115,9 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
   const size_t inputs = space.operands.size() - 1;
   const config::OperandAccess &output = space.operands.back();
   const std::string &outType = output.elementType;
-  const bool hasReduction =
-      std::any_of(space.kinds.begin(), space.kinds.end(),
-                  [](config::LoopKind k) { return k == config::LoopKind::Reduction; });
+  const bool hasReduction = std::any_of(
+      space.kinds.begin(), space.kinds.end(),
+      [](config::LoopKind k) { return k == config::LoopKind::Reduction; });
   ProbeBody body = op.body;
   if (body == ProbeBody::Automatic)
     body = inputs == 2 && config::inferContraction(space)
@@ -137,21 +137,22 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
        << ", translation_info = " << op.translationInfo << "} {\n";
   text << "  %c0 = arith.constant 0 : index\n";
   text << "  %zero = arith.constant " << zero << "\n";
-  const std::string layout =
-      "#hal.pipeline.layout<bindings = [" + [&] {
-        std::string bindings;
-        for (size_t i = 0; i < space.operands.size(); ++i)
-          bindings += std::string(i ? ", " : "") +
-                      "#hal.pipeline.binding<storage_buffer" +
-                      (i + 1 < space.operands.size() ? ", ReadOnly" : "") + ">";
-        return bindings;
-      }() + "]>";
+  const std::string layout = "#hal.pipeline.layout<bindings = [" + [&] {
+    std::string bindings;
+    for (size_t i = 0; i < space.operands.size(); ++i)
+      bindings += std::string(i ? ", " : "") +
+                  "#hal.pipeline.binding<storage_buffer" +
+                  (i + 1 < space.operands.size() ? ", ReadOnly" : "") + ">";
+    return bindings;
+  }() + "]>";
   std::vector<std::string> loaded;
   for (size_t i = 0; i < space.operands.size(); ++i) {
     const bool isInput = i < inputs;
-    const std::string tensor = tensorType(shapes[i], space.operands[i].elementType);
-    const std::string dispatch = std::string("!iree_tensor_ext.dispatch.tensor<") +
-                                 (isInput ? "readonly:" : "writeonly:") + tensor + ">";
+    const std::string tensor =
+        tensorType(shapes[i], space.operands[i].elementType);
+    const std::string dispatch =
+        std::string("!iree_tensor_ext.dispatch.tensor<") +
+        (isInput ? "readonly:" : "writeonly:") + tensor + ">";
     text << "  %b" << i << " = hal.interface.binding.subspan layout(" << layout
          << ") binding(" << i << ") alignment(64) offset(%c0)"
          << (isInput ? " flags(ReadOnly)" : "") << " : " << dispatch << "\n";
@@ -195,8 +196,8 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
                  (space.isReduction(d) ? "\"reduction\"" : "\"parallel\"");
   for (size_t i = 0; i < inputs; ++i) {
     ins += (i ? ", " : "") + loaded[i];
-    insTypes += (i ? ", " : "") +
-                tensorType(shapes[i], space.operands[i].elementType);
+    insTypes +=
+        (i ? ", " : "") + tensorType(shapes[i], space.operands[i].elementType);
   }
 
   std::ostringstream region;
@@ -250,9 +251,10 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
   }
   text << "  iree_tensor_ext.dispatch.tensor.store %result, %b"
        << space.operands.size() - 1 << ", offsets = [" << offsets
-       << "], sizes = [" << sizes << "], strides = [" << strides << "] : "
-       << outTensor << " -> !iree_tensor_ext.dispatch.tensor<writeonly:"
-       << outTensor << ">\n";
+       << "], sizes = [" << sizes << "], strides = [" << strides
+       << "] : " << outTensor
+       << " -> !iree_tensor_ext.dispatch.tensor<writeonly:" << outTensor
+       << ">\n";
   text << "  return\n}\n";
   return text.str();
 }

@@ -131,10 +131,9 @@ void basisTilesOverLoops(const std::optional<config::Basis> &basis,
   if (!basis)
     return;
   if (basis->mapping.size() != loops) {
-    notes.push_back(std::string(name) + " maps " +
-                    std::to_string(basis->mapping.size()) +
-                    " dimensions; the op has " + std::to_string(loops) +
-                    " loops: ignored");
+    notes.push_back(
+        std::string(name) + " maps " + std::to_string(basis->mapping.size()) +
+        " dimensions; the op has " + std::to_string(loops) + " loops: ignored");
     return;
   }
   std::vector<int64_t> axisStrides(basis->counts.size(), 1);
@@ -158,10 +157,9 @@ void basisTilesOverLoops(const std::optional<config::Basis> &basis,
 // GPUPackPartialReductions' rewrite of a basis for the packed op: the first
 // `rank` counts and mapping entries stay (any count past the rank is
 // dropped), each inner loop gets a count of 1 and maps to its own axis.
-std::optional<config::Basis> repackBasis(const std::optional<config::Basis> &basis,
-                                         size_t rank, size_t packed,
-                                         std::vector<std::string> &notes,
-                                         const char *name) {
+std::optional<config::Basis>
+repackBasis(const std::optional<config::Basis> &basis, size_t rank,
+            size_t packed, std::vector<std::string> &notes, const char *name) {
   if (!basis)
     return std::nullopt;
   config::Basis repacked;
@@ -175,8 +173,7 @@ std::optional<config::Basis> repackBasis(const std::optional<config::Basis> &bas
   for (size_t i = 0; i < packed; ++i)
     repacked.mapping[rank + i] = static_cast<int64_t>(rank + i);
   if (basis->counts.size() > rank)
-    notes.push_back(std::string(name) + " " +
-                    bracketedList(basis->counts) +
+    notes.push_back(std::string(name) + " " + bracketedList(basis->counts) +
                     " has counts past the iteration space's rank: "
                     "GPUPackPartialReductions keeps only the first " +
                     std::to_string(rank) + ", so it becomes " +
@@ -243,8 +240,8 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
           workgroup[d] > 0 ? std::min(workgroup[d], size) : size;
       result.workgroupTile.push_back(tile);
       result.workgroupCounts.push_back(ceilDiv(size, tile));
-      result.workgroupCount =
-          saturatingMultiply(result.workgroupCount, result.workgroupCounts.back());
+      result.workgroupCount = saturatingMultiply(result.workgroupCount,
+                                                 result.workgroupCounts.back());
       bounds[d] = tile;
     } else {
       result.workgroupTile.push_back(size);
@@ -316,19 +313,19 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
     elementTiles.push_back(thread[d]);
   }
   for (size_t d : packed)
-    result.notes.push_back("d" + std::to_string(d) +
-                           " packed by GPUPackPartialReductions: " +
-                           std::to_string(bounds[d]) + " = " +
-                           std::to_string(bounds[d] / thread[d]) + " x " +
-                           std::to_string(thread[d]));
+    result.notes.push_back(
+        "d" + std::to_string(d) +
+        " packed by GPUPackPartialReductions: " + std::to_string(bounds[d]) +
+        " = " + std::to_string(bounds[d] / thread[d]) + " x " +
+        std::to_string(thread[d]));
 
   const size_t loops = result.dimensions.size();
   if (packed.empty()) {
     result.effectiveLaneBasis = cfg.laneBasis();
     result.effectiveSubgroupBasis = cfg.subgroupBasis();
   } else {
-    result.effectiveLaneBasis = repackBasis(cfg.laneBasis(), rank, packed.size(),
-                                            result.notes, "lane_basis");
+    result.effectiveLaneBasis = repackBasis(
+        cfg.laneBasis(), rank, packed.size(), result.notes, "lane_basis");
     result.effectiveSubgroupBasis =
         repackBasis(cfg.subgroupBasis(), rank, packed.size(), result.notes,
                     "subgroup_basis");
@@ -383,7 +380,8 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
         result.accumulatorDimensions.push_back("unit");
         continue;
       }
-      appendDimension(result.accumulatorLayout, layout, static_cast<size_t>(loop));
+      appendDimension(result.accumulatorLayout, layout,
+                      static_cast<size_t>(loop));
       result.accumulatorDimensions.push_back(
           result.dimensions[static_cast<size_t>(loop)].name);
     }
@@ -532,8 +530,8 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
                                     : loop == n ? intrinsic.n
                                     : loop == k ? intrinsic.k
                                                 : 1;
-      layout.batchTile.push_back(
-          ceilDiv(ceilDiv(bound, subgroup), std::max<int64_t>(intrinsicSize, 1)));
+      layout.batchTile.push_back(ceilDiv(ceilDiv(bound, subgroup),
+                                         std::max<int64_t>(intrinsicSize, 1)));
       layout.outerTile.push_back(outer);
       layout.threadTile.push_back(thread);
       layout.elementTile.push_back(element);
@@ -577,7 +575,8 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
       const int64_t extent = layout->subgroupTile[i] * layout->batchTile[i] *
                              layout->outerTile[i] * layout->threadTile[i] *
                              layout->elementTile[i];
-      const int64_t bound = loop < 0 ? 1 : result.bounds[static_cast<size_t>(loop)];
+      const int64_t bound =
+          loop < 0 ? 1 : result.bounds[static_cast<size_t>(loop)];
       covered.push_back(extent);
       tile.push_back(bound);
       short_ = short_ || extent < bound;
@@ -588,8 +587,9 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
           " of the " + join(tile, " x ") +
           " tile (getContractionLayout counts batches by the intrinsic's M, "
           "N, K" +
-          (mma->colMajor ? ", which col_major transposes for the accumulator only"
-                         : "") +
+          (mma->colMajor
+               ? ", which col_major transposes for the accumulator only"
+               : "") +
           "); IREE's vector distribution cannot cover the rest");
   }
   return result;

@@ -18,7 +18,7 @@ struct TableEntry {
 
 const std::vector<TableEntry> &table() {
   static const std::vector<TableEntry> entries = {
-#include "core/layout/MmaIntrinsicTable.inc"
+#include "core/config/MmaIntrinsicTable.inc"
   };
   return entries;
 }

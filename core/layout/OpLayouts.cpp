@@ -21,14 +21,15 @@ Result<OpLayouts> opLayouts(const OpLayoutRequest &request) {
   const config::LoweringConfig &config = *request.config;
   const config::IterationSpace &space = *request.space;
   OpLayouts result;
-  if (request.translationInfo &&
-      request.translationInfo->pipelineSyntax() != config::PipelineSyntax::Other) {
+  if (request.translationInfo && request.translationInfo->pipelineSyntax() !=
+                                     config::PipelineSyntax::Other) {
     result.pipeline = request.translationInfo->pipelineName();
   } else {
     result.pipeline = inferPipeline(config);
     result.pipelineInferred = true;
     result.notes.push_back("no GPU translation_info: drawn as " +
-                           result.pipeline + " (inferred from the config's keys)");
+                           result.pipeline +
+                           " (inferred from the config's keys)");
   }
   if (auto mma = config.mmaKind()) {
     result.intrinsic = mma->intrinsic;
@@ -47,13 +48,12 @@ Result<OpLayouts> opLayouts(const OpLayoutRequest &request) {
     if (saturatingProduct(workgroupSize) <= 1)
       result.notes.push_back("no workgroup_size: one thread assumed");
     if (config.mmaKind()) {
-      auto subgroups =
-          tileAndFuseSubgroups(config, space, workgroupSize,
-                               subgroupSize > 0 ? subgroupSize
-                                                : config::intrinsicShape(
-                                                      result.intrinsic)
-                                                      .value_or(config::IntrinsicShape{})
-                                                      .subgroupSize);
+      auto subgroups = tileAndFuseSubgroups(
+          config, space, workgroupSize,
+          subgroupSize > 0 ? subgroupSize
+                           : config::intrinsicShape(result.intrinsic)
+                                 .value_or(config::IntrinsicShape{})
+                                 .subgroupSize);
       if (!subgroups)
         return Error{subgroups.error()};
       result.view = OpView::SubgroupTiles;
@@ -70,13 +70,11 @@ Result<OpLayouts> opLayouts(const OpLayoutRequest &request) {
                              " of " + std::to_string(result.threads->workers) +
                              " threads get no tile");
     if (result.threads->rounds() > 1)
-      result.notes.push_back("each thread runs " +
-                             std::to_string(result.threads->rounds()) +
-                             " tiles (the forall has " +
-                             std::to_string(result.threads->iterations()) +
-                             " iterations for " +
-                             std::to_string(result.threads->workers) +
-                             " threads)");
+      result.notes.push_back(
+          "each thread runs " + std::to_string(result.threads->rounds()) +
+          " tiles (the forall has " +
+          std::to_string(result.threads->iterations()) + " iterations for " +
+          std::to_string(result.threads->workers) + " threads)");
     return result;
   }
 

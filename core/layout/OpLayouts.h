@@ -3,9 +3,10 @@
 //
 //   VectorDistribute, no intrinsic   the nested layout IREE's
 //                                    configure-tensor-layouts gives the op
-//   VectorDistribute, mma_kind       LHS / RHS / ACC layouts (getContractionLayout)
-//   TileAndFuse, thread tiles        which linear thread runs which tile
-//   TileAndFuse, mma_kind            which subgroup runs which intrinsic tiles,
+//   VectorDistribute, mma_kind       LHS / RHS / ACC layouts
+//   (getContractionLayout) TileAndFuse, thread tiles        which linear thread
+//   runs which tile TileAndFuse, mma_kind            which subgroup runs which
+//   intrinsic tiles,
 //                                    and the intrinsic's fragments
 //
 // Without a translation_info the pipeline is inferred from the config's keys

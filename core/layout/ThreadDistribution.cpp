@@ -52,20 +52,21 @@ int64_t ForallDistribution::idleWorkers() const {
   return std::max<int64_t>(workers - iterations(), 0);
 }
 
-int64_t ForallDistribution::iterationOf(
-    const std::vector<int64_t> &coordinate) const {
+int64_t
+ForallDistribution::iterationOf(const std::vector<int64_t> &coordinate) const {
   int64_t iteration = 0;
   for (size_t i = 0; i < loops.size(); ++i) {
     const size_t loop = loops[i];
     const int64_t value = loop < coordinate.size() ? coordinate[loop] : 0;
-    const int64_t index = value / std::max<int64_t>(tiles[loop] * unit[loop], 1);
+    const int64_t index =
+        value / std::max<int64_t>(tiles[loop] * unit[loop], 1);
     iteration = iteration * tripCounts[i] + std::min(index, tripCounts[i] - 1);
   }
   return iteration;
 }
 
-int64_t ForallDistribution::workerOf(
-    const std::vector<int64_t> &coordinate) const {
+int64_t
+ForallDistribution::workerOf(const std::vector<int64_t> &coordinate) const {
   return iterationOf(coordinate) % std::max<int64_t>(workers, 1);
 }
 
@@ -144,11 +145,9 @@ tileAndFuseThreads(const config::LoweringConfig &config,
   return result;
 }
 
-Result<ForallDistribution>
-tileAndFuseSubgroups(const config::LoweringConfig &config,
-                     const config::IterationSpace &space,
-                     const std::vector<int64_t> &workgroupSize,
-                     int64_t subgroupSize) {
+Result<ForallDistribution> tileAndFuseSubgroups(
+    const config::LoweringConfig &config, const config::IterationSpace &space,
+    const std::vector<int64_t> &workgroupSize, int64_t subgroupSize) {
   auto mma = config.mmaKind();
   if (!mma)
     return Error{"the config has no mma_kind"};

@@ -32,7 +32,7 @@ struct ForallDistribution {
   std::vector<size_t> loops;
   std::vector<int64_t> tripCounts;
   std::vector<int> linearDims;
-  int64_t workers = 1; // threads (or subgroups) of the workgroup
+  int64_t workers = 1;                // threads (or subgroups) of the workgroup
   std::vector<int64_t> workgroupSize; // x, y, z (threads)
   int64_t subgroupSize = 0;           // the subgroup level's lanes
   // Loop units: 1 element, or an intrinsic's M/N/K for the subgroup level of
@@ -64,19 +64,18 @@ tileAndFuseThreads(const config::LoweringConfig &config,
 
 // The subgroup level of a TileAndFuse config with mma_kind: `subgroup`
 // counts intrinsic tiles of the workgroup tile's M and N.
-Result<ForallDistribution>
-tileAndFuseSubgroups(const config::LoweringConfig &config,
-                     const config::IterationSpace &space,
-                     const std::vector<int64_t> &workgroupSize,
-                     int64_t subgroupSize);
+Result<ForallDistribution> tileAndFuseSubgroups(
+    const config::LoweringConfig &config, const config::IterationSpace &space,
+    const std::vector<int64_t> &workgroupSize, int64_t subgroupSize);
 
 // #iree_gpu.derived_thread_config: IREE's deriveThreadTileSizes for a linalg
 // op with these loop ranges (reduction loops get 0), `threads` threads and
 // results of `elementBits` bits: 128-bit vectors along the innermost loop,
 // widened across whole inner loops where the trips allow.
-std::vector<int64_t> derivedThreadTileSizes(const std::vector<int64_t> &loopRanges,
-                                            const std::vector<config::LoopKind> &kinds,
-                                            int64_t threads, int64_t elementBits);
+std::vector<int64_t>
+derivedThreadTileSizes(const std::vector<int64_t> &loopRanges,
+                       const std::vector<config::LoopKind> &kinds,
+                       int64_t threads, int64_t elementBits);
 
 // The nested layout VectorDistribute gives a derived_thread_config op
 // (getDerivedThreadLayout): threads fill the loops innermost first.

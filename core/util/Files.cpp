@@ -20,8 +20,8 @@ Result<std::string> readTextFile(const fs::path &path) {
     return Error{path.string() + ": is a directory, not a file"};
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return Error{path.string() + ": cannot open for reading: " +
-                 std::strerror(errno)};
+    return Error{path.string() +
+                 ": cannot open for reading: " + std::strerror(errno)};
   std::string text((std::istreambuf_iterator<char>(in)),
                    std::istreambuf_iterator<char>());
   if (in.bad())
@@ -29,7 +29,8 @@ Result<std::string> readTextFile(const fs::path &path) {
   return text;
 }
 
-Result<bool> writeFileAtomically(const fs::path &path, const std::string &text) {
+Result<bool> writeFileAtomically(const fs::path &path,
+                                 const std::string &text) {
   const fs::path directory =
       path.has_parent_path() ? path.parent_path() : fs::path(".");
   std::string pattern =
@@ -70,8 +71,8 @@ Result<bool> writeFileAtomically(const fs::path &path, const std::string &text) 
   if (::rename(pattern.c_str(), path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     ::unlink(pattern.c_str());
-    return Error{"cannot write " + path.string() + ": rename failed: " +
-                 reason};
+    return Error{"cannot write " + path.string() +
+                 ": rename failed: " + reason};
   }
   // Make the rename itself durable.
   if (const int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY);

@@ -2,6 +2,7 @@
 // output: no input may crash, hang or trip a sanitizer, and what the writer
 // prints must read back to the same text.
 #include "core/config/Conversions.h"
+#include "core/config/IreeSyntax.h"
 #include "core/config/LayoutAttributes.h"
 #include "core/config/LoweringConfig.h"
 #include "core/config/OtherConfigs.h"
@@ -58,6 +59,8 @@ void exercise(const Attribute &attribute) {
   (void)RotateRowsAttr::fromAttribute(attribute);
   (void)gpuTargetFromAttribute(attribute);
   (void)convertForRelease(attribute, "3.11");
+  (void)ireeParserProblems(attribute, "3.13");
+  (void)printLikeIree(attribute);
   (void)convertForRelease(attribute, "3.13");
 }
 

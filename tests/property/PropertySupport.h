@@ -62,7 +62,8 @@ public:
   }
   bool chance(double p) { return std::bernoulli_distribution(p)(engine); }
   template <typename T> const T &pick(const std::vector<T> &values) {
-    return values[static_cast<size_t>(range(0, static_cast<int64_t>(values.size()) - 1))];
+    return values[static_cast<size_t>(
+        range(0, static_cast<int64_t>(values.size()) - 1))];
   }
   // A power of two in [low, high] (both powers of two).
   int64_t powerOfTwo(int64_t low, int64_t high) {
@@ -85,7 +86,8 @@ public:
   std::vector<int64_t> split(int64_t total, size_t parts) {
     std::vector<int64_t> counts(parts, 1);
     while (total > 1 && parts > 0) {
-      counts[static_cast<size_t>(range(0, static_cast<int64_t>(parts) - 1))] *= 2;
+      counts[static_cast<size_t>(range(0, static_cast<int64_t>(parts) - 1))] *=
+          2;
       total /= 2;
     }
     return counts;
@@ -124,8 +126,8 @@ public:
   void print(std::ostream &out, uint64_t seed) const {
     out << "seed " << seed << "\n";
     for (const auto &[name, f] : families) {
-      out << "  " << name << ": " << f.generated << " generated, "
-          << f.agreed << " agree with IREE, " << f.disagreed << " disagree";
+      out << "  " << name << ": " << f.generated << " generated, " << f.agreed
+          << " agree with IREE, " << f.disagreed << " disagree";
       for (const auto &[why, count] : f.skipped)
         out << ", " << count << " " << why;
       out << "\n";

@@ -41,7 +41,8 @@ GridScene distributionScene(
   panel.columns = extent(columnLoop);
   panel.rowAxis = QString("d%1").arg(rowLoop);
   panel.columnAxis = QString("d%1").arg(columnLoop);
-  panel.rowGroup = d.tiles[rowLoop] > 0 ? d.tiles[rowLoop] * d.unit[rowLoop] : 0;
+  panel.rowGroup =
+      d.tiles[rowLoop] > 0 ? d.tiles[rowLoop] * d.unit[rowLoop] : 0;
   panel.columnGroup =
       d.tiles[columnLoop] > 0 ? d.tiles[columnLoop] * d.unit[columnLoop] : 0;
   panel.title = QString("d%1 x d%2 of the workgroup tile%3")
@@ -58,8 +59,8 @@ GridScene distributionScene(
     return at;
   };
   const int64_t rounds = d.rounds();
-  panel.cell = [distribution, coordinate, worker, prefix, rounds](int64_t row,
-                                                                  int64_t column) {
+  panel.cell = [distribution, coordinate, worker, prefix,
+                rounds](int64_t row, int64_t column) {
     const layout::ForallDistribution &dist = *distribution;
     const std::vector<int64_t> at = coordinate(row, column);
     const int64_t iteration = dist.iterationOf(at);
@@ -77,23 +78,26 @@ GridScene distributionScene(
       span << QString("d%1 [%2, %3)")
                   .arg(loop)
                   .arg(origin[loop])
-                  .arg(std::min(origin[loop] + size, dist.bounds[loop] * dist.unit[loop]));
+                  .arg(std::min(origin[loop] + size,
+                                dist.bounds[loop] * dist.unit[loop]));
     }
     QString whoText = QString("%1 %2").arg(worker).arg(who);
     if (worker == "thread" && !dist.workgroupSize.empty()) {
       const auto xyz = dist.threadCoordinates(who);
-      whoText += QString(" (x %1, y %2, z %3)").arg(xyz[0]).arg(xyz[1]).arg(xyz[2]);
+      whoText +=
+          QString(" (x %1, y %2, z %3)").arg(xyz[0]).arg(xyz[1]).arg(xyz[2]);
     } else if (worker == "subgroup" && dist.subgroupSize > 0) {
       whoText += QString(" (threads %1 to %2)")
                      .arg(who * dist.subgroupSize)
                      .arg((who + 1) * dist.subgroupSize - 1);
     }
-    info.detail = QString("element [%1]: %2, forall iteration %3 (round %4); its "
-                          "tile: %5")
-                      .arg(join(at, ", "), whoText)
-                      .arg(iteration)
-                      .arg(round)
-                      .arg(span.join(" x "));
+    info.detail =
+        QString("element [%1]: %2, forall iteration %3 (round %4); its "
+                "tile: %5")
+            .arg(join(at, ", "), whoText)
+            .arg(iteration)
+            .arg(round)
+            .arg(span.join(" x "));
     return info;
   };
   panel.colorKey = [distribution, coordinate](int64_t row, int64_t column) {
@@ -116,9 +120,9 @@ GridScene distributionScene(
               "iterations w, w + %1, ... (%6 round%7)%8. %9 tile: %10%11.")
           .arg(d.workers)
           .arg(worker)
-          .arg(d.workgroupSize.empty()
-                   ? QString()
-                   : QString(" (workgroup_size [%1])").arg(join(d.workgroupSize, ", ")))
+          .arg(d.workgroupSize.empty() ? QString()
+                                       : QString(" (workgroup_size [%1])")
+                                             .arg(join(d.workgroupSize, ", ")))
           .arg(forall.join(", "))
           .arg(d.iterations())
           .arg(rounds)
@@ -128,7 +132,8 @@ GridScene distributionScene(
                    : QString())
           .arg(subgroups ? "Subgroup" : "Thread")
           .arg(tile.join(" x "))
-          .arg(subgroups ? QString(" elements (intrinsic tiles)") : QString(" elements"));
+          .arg(subgroups ? QString(" elements (intrinsic tiles)")
+                         : QString(" elements"));
   return scene;
 }
 

@@ -193,7 +193,7 @@ struct ireeGPUMMASingleSubgroupLayout {
   X(mlirLocationFileLineColRangeGetStartLine, int, (MlirLocation))             \
   X(mlirLocationFileLineColRangeGetStartColumn, int, (MlirLocation))           \
   X(mlirLocationPrint, void, (MlirLocation, MlirStringCallback, void *))       \
-  X(mlirContextAttachDiagnosticHandler, MlirDiagnosticHandlerID,              \
+  X(mlirContextAttachDiagnosticHandler, MlirDiagnosticHandlerID,               \
     (MlirContext, MlirDiagnosticHandler, void *, void (*)(void *)))            \
   X(mlirContextDetachDiagnosticHandler, void,                                  \
     (MlirContext, MlirDiagnosticHandlerID))                                    \
@@ -225,7 +225,7 @@ struct ireeGPUMMASingleSubgroupLayout {
   X(mlirAttributeIsAArray, bool, (MlirAttribute))                              \
   X(mlirAttributeIsADenseI64Array, bool, (MlirAttribute))                      \
   X(mlirDenseArrayGetNumElements, intptr_t, (MlirAttribute))                   \
-  X(mlirDenseI64ArrayGetElement, int64_t, (MlirAttribute, intptr_t))          \
+  X(mlirDenseI64ArrayGetElement, int64_t, (MlirAttribute, intptr_t))           \
   X(mlirAttributeIsAInteger, bool, (MlirAttribute))                            \
   X(mlirAttributeIsAAffineMap, bool, (MlirAttribute))                          \
   X(mlirAffineMapAttrGetValue, MlirAffineMap, (MlirAttribute))                 \

@@ -33,17 +33,18 @@ Severity severityOf(MlirDiagnosticSeverity severity) {
 
 // --- Session ----------------------------------------------------------------
 
-Result<std::shared_ptr<Session>> Session::create(const CompilerLibrary &library) {
+Result<std::shared_ptr<Session>>
+Session::create(const CompilerLibrary &library) {
   auto required = requireFunctions(
-      library, {"ireeCompilerSessionBorrowContext",
-                "ireeCompilerInvocationExportStealModule",
-                "mlirContextAttachDiagnosticHandler",
-                "mlirContextDetachDiagnosticHandler",
-                "mlirContextSetAllowUnregisteredDialects",
-                "mlirDiagnosticPrint", "mlirDiagnosticGetLocation",
-                "mlirDiagnosticGetSeverity", "mlirDiagnosticGetNumNotes",
-                "mlirDiagnosticGetNote", "mlirOperationDestroy",
-                "mlirOperationWalk"});
+      library,
+      {"ireeCompilerSessionBorrowContext",
+       "ireeCompilerInvocationExportStealModule",
+       "mlirContextAttachDiagnosticHandler",
+       "mlirContextDetachDiagnosticHandler",
+       "mlirContextSetAllowUnregisteredDialects", "mlirDiagnosticPrint",
+       "mlirDiagnosticGetLocation", "mlirDiagnosticGetSeverity",
+       "mlirDiagnosticGetNumNotes", "mlirDiagnosticGetNote",
+       "mlirOperationDestroy", "mlirOperationWalk"});
   if (!required)
     return Error{required.error()};
   const FunctionTable &api = library.functions();
@@ -151,8 +152,9 @@ ParsedModule::parse(std::shared_ptr<Session> session, std::string_view text,
   const FunctionTable &api = session->api;
   std::unique_ptr<ParsedModule> parsed(new ParsedModule(session));
   DiagnosticSink sink{api, position, diagnostics};
-  const MlirDiagnosticHandlerID handler = api.mlirContextAttachDiagnosticHandler(
-      session->context, &DiagnosticSink::handle, &sink, nullptr);
+  const MlirDiagnosticHandlerID handler =
+      api.mlirContextAttachDiagnosticHandler(
+          session->context, &DiagnosticSink::handle, &sink, nullptr);
   struct Detach {
     const FunctionTable &api;
     MlirContext context;
@@ -171,11 +173,13 @@ ParsedModule::parse(std::shared_ptr<Session> session, std::string_view text,
     api.ireeCompilerErrorDestroy(error);
     return Error{position.fileName + ": " + message};
   }
-  const bool ok = api.ireeCompilerInvocationParseSource(parsed->invocation, source);
+  const bool ok =
+      api.ireeCompilerInvocationParseSource(parsed->invocation, source);
   api.ireeCompilerSourceDestroy(source);
   if (!ok)
     return Error{position.fileName + ": IREE could not parse it"};
-  parsed->module = api.ireeCompilerInvocationExportStealModule(parsed->invocation);
+  parsed->module =
+      api.ireeCompilerInvocationExportStealModule(parsed->invocation);
   if (!parsed->module.ptr)
     return Error{position.fileName + ": IREE parsed it but returned no module"};
   return parsed;
@@ -257,7 +261,8 @@ std::optional<Ir::Shaped> Ir::shaped(MlirType type) const {
   return result;
 }
 
-std::optional<std::vector<int64_t>> Ir::integers(MlirAttribute attribute) const {
+std::optional<std::vector<int64_t>>
+Ir::integers(MlirAttribute attribute) const {
   if (!attribute.ptr)
     return std::nullopt;
   std::vector<int64_t> values;

@@ -9,8 +9,8 @@
 
 #include <memory>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilescope::iree {
@@ -25,7 +25,8 @@ using namespace capi;
 // unregistered dialects are refused, as iree-opt refuses them.
 class Session {
 public:
-  static Result<std::shared_ptr<Session>> create(const CompilerLibrary &library);
+  static Result<std::shared_ptr<Session>>
+  create(const CompilerLibrary &library);
   ~Session();
   Session(const Session &) = delete;
   Session &operator=(const Session &) = delete;

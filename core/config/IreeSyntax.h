@@ -1,0 +1,41 @@
+// IREE's parser and printer for the attributes Tilescope reads, mirrored
+// without IREE: what the pinned release's parser (and the verifiers it runs
+// on an attribute) refuses in a text, and the exact text IREE prints for an
+// attribute it accepts. tests/property/property_attributes.cpp holds both
+// to the real IREE on random texts.
+#pragma once
+
+#include "core/config/Attribute.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilescope::config {
+
+// What IREE `release` (3.12 or later: the forms Tilescope knows) refuses in
+// this attribute, in IREE's own words where it has them: duplicate
+// dictionary keys, fields out of order or unknown, commas where
+// translation_info wants spaces, sizes out of range, unknown intrinsics and
+// pipelines, promote_operands / promotion_types of different lengths, a
+// nested_layout whose fields differ in rank. Empty: IREE parses it.
+struct SyntaxProblem {
+  // Where: a dictionary key ("mma_kind", "promotion_types"), a parameter
+  // ("translation_info.workgroup_size", "nested_layout.thread_tile"), or
+  // empty for the attribute as a whole.
+  std::string field;
+  std::string message;
+};
+std::vector<SyntaxProblem> ireeParserProblems(const Attribute &attribute,
+                                              std::string_view release);
+
+// The attribute as IREE prints it: dictionaries sorted, a nested_layout's
+// strides 0 wherever the tile is 1, col_major = false dropped,
+// pipeline_options fields in declaration order, translation_info
+// type-elided inside compilation_info, integer types as MLIR shows them.
+std::string printLikeIree(const Attribute &attribute);
+
+// The MMA intrinsics IREE knows (the table core/layout mirrors), by name.
+bool isKnownIntrinsic(std::string_view name, bool isVirtual);
+
+} // namespace tilescope::config
