@@ -6,6 +6,7 @@
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
 #include "core/export/ConfigJson.h"
+#include "core/layout/LayoutValidation.h"
 
 #include <QCommandLineParser>
 
@@ -24,9 +25,13 @@ void printProblems(const std::vector<config::Problem> &problems) {
     std::cout << "no problems found\n";
     return;
   }
-  for (const config::Problem &p : problems)
+  for (const config::Problem &p : problems) {
     std::cout << config::toString(p.severity) << ": " << p.field << ": "
               << p.message << "  [" << p.rule << "]\n";
+    if (!p.source.empty())
+      std::cout << "    " << config::toString(p.iree) << "; the rule mirrors "
+                << p.source << "\n";
+  }
 }
 
 void printModel(const config::LoweringConfig &cfg) {
@@ -113,6 +118,8 @@ int check(const QStringList &arguments) {
       config::parseResolvedAttribute(parser.value(configOption).toStdString());
   if (!attribute)
     return fail("--config", attribute.error());
+  // IREE's parser judges the text as written (a compilation_info whole).
+  context.loweringConfigText = *attribute;
   std::optional<config::LoweringConfig> loweringConfig;
   if (attribute->isDialect("iree_codegen", "compilation_info")) {
     auto info = config::CompilationInfo::fromAttribute(*attribute);
@@ -130,11 +137,13 @@ int check(const QStringList &arguments) {
     loweringConfig = *cfg;
   }
   if (parser.isSet(translationOption)) {
-    auto info = config::TranslationInfo::parse(
-        parser.value(translationOption).toStdString());
+    const std::string text = parser.value(translationOption).toStdString();
+    auto info = config::TranslationInfo::parse(text);
     if (!info)
       return fail("--translation-info", info.error());
     context.translationInfo = *info;
+    if (auto written = config::parseResolvedAttribute(text))
+      context.translationInfoText = *written;
   }
   if (parser.isSet(spaceOption)) {
     auto space =
@@ -183,7 +192,7 @@ int check(const QStringList &arguments) {
     context.target = *target;
   }
 
-  const auto problems = config::validate(*loweringConfig, context);
+  const auto problems = layout::validate(*loweringConfig, context);
   const bool hasErrors =
       std::any_of(problems.begin(), problems.end(), [](const auto &p) {
         return p.severity == config::Problem::Severity::Error;

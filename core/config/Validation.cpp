@@ -1,29 +1,27 @@
 #include "core/config/Validation.h"
 
+#include "core/config/IreeSyntax.h"
+#include "core/config/detail/ValidationReporter.h"
+
 #include "core/util/Numbers.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <regex>
 #include <set>
 #include <sstream>
 
 namespace tilescope::config {
+
+using detail::Reporter;
+
 namespace {
 
 using Severity = Problem::Severity;
 
 std::string list(const std::vector<int64_t> &values) {
   return bracketedList(values);
-}
-
-std::string kib(int64_t bytes) {
-  std::ostringstream out;
-  if (bytes % 1024 == 0)
-    out << bytes / 1024 << " KiB";
-  else
-    out << static_cast<double>(bytes) / 1024.0 << " KiB";
-  return out.str();
 }
 
 std::string mmaTypeName(const std::string &token) {
@@ -37,545 +35,555 @@ std::string mmaTypeName(const std::string &token) {
   return name;
 }
 
-class Checker {
-public:
-  Checker(const LoweringConfig &config, const ValidationContext &context)
-      : config(config), context(context) {}
+struct RuleInfo {
+  const char *source; // the IREE code the rule mirrors
+  Problem::IreeResponse response;
+};
 
-  std::vector<Problem> run() {
-    checkKeys();
-    checkTileShapes();
-    checkBases();
-    checkPromotion();
-    checkTranslationInfo();
-    checkTarget();
-    checkContraction();
-    return std::move(problems);
-  }
+// The IREE code each rule mirrors (IREE 3.13 paths under
+// compiler/src/iree/compiler/Codegen/) and what IREE does with a config
+// that breaks it. tests/property/property_validation.cpp holds the
+// responses to the real IREE.
+const std::map<std::string, RuleInfo> &ruleTable() {
+  using R = Problem::IreeResponse;
+  static const std::map<std::string, RuleInfo> rules = {
+      {"iree-parser",
+       {"the attribute parsers and verifiers of the iree_gpu, "
+        "iree_codegen and iree_vector_ext dialects",
+        R::Refuses}},
+      {"unknown-key",
+       {"Dialect/GPU/IR/IREEGPUAttrs.cpp, LoweringConfigAttr "
+        "(unknown keys are ignored)",
+        R::Compiles}},
+      {"value-shape",
+       {"Dialect/GPU/IR/GPULoweringConfigUtils.cpp, getBasis and "
+        "getStaticTilingLevelSizes",
+        R::Refuses}},
+      {"key-release",
+       {"Dialect/GPU/IR/IREEGPUAttrs.td (the keys of each "
+        "release)",
+        R::Refuses}},
+      {"tile-rank",
+       {"Common/TileAndFuseUtils.cpp, applyTileAndFuseToEachRoot "
+        "(more tile sizes than loops fails)",
+        R::Refuses}},
+      {"tile-negative",
+       {"Common/GPU/GPUApplyTilingLevel.cpp and "
+        "scf::tileUsingSCF (tile sizes are sizes)",
+        R::Unchecked}},
+      {"workgroup-on-reduction",
+       {"Common/TileDispatchUsingForall.cpp (non-partitionable loops get a "
+        "workgroup tile of 0)",
+        R::Compiles}},
+      {"reduction-on-parallel",
+       {"Common/GPU/GPUApplyTilingLevel.cpp "
+        "(reduction levels tile reduction loops)",
+        R::Refuses}},
+      {"tile-exceeds-bound",
+       {"scf::tileUsingSCF (a tile is clamped to its "
+        "loop)",
+        R::Compiles}},
+      {"workgroup-divides-bound",
+       {"Common/TileDispatchUsingForall.cpp (the "
+        "last workgroup tile is partial)",
+        R::Compiles}},
+      {"partial-reduction-divides-bound",
+       {"Common/GPU/GPUApplyPaddingLevel.cpp (partial_reduction is padded)",
+        R::Compiles}},
+      {"basis-count",
+       {"Dialect/GPU/IR/GPULoweringConfigUtils.cpp, getBasis", R::Refuses}},
+      {"basis-mapping-range",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, distributeTilingSizes "
+        "(mapping indexes counts)",
+        R::Unchecked}},
+      {"basis-permutation",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, distributeTilingSizes",
+        R::Unchecked}},
+      {"basis-rank",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, distributeTilingSizes "
+        "(one mapping entry per loop)",
+        R::Asserts}},
+      {"basis-product",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, distributeTilingSizes "
+        "(lane ids past the basis replicate)",
+        R::Compiles}},
+      {"workgroup-size-from-bases",
+       {"LLVMGPU/LLVMGPUConstraintGenerator.cpp (workgroup_size = subgroups x "
+        "subgroup_size)",
+        R::Compiles}},
+      {"promotion-length",
+       {"Dialect/GPU/IR/IREEGPUAttrs.cpp, verifyPromotedOperandsList",
+        R::Refuses}},
+      {"promotion-operand",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, getPromotedOperandAttrs "
+        "(assert: the operand index is in range)",
+        R::Asserts}},
+      {"pipeline-syntax",
+       {"Dialect/Codegen/IR/IREECodegenAttrs.td, "
+        "TranslationInfoAttr's parser",
+        R::Refuses}},
+      {"pipeline-name",
+       {"Dialect/GPU/IR/IREEGPUEnums.td, LoweringPipeline", R::Refuses}},
+      {"pipeline-options-release",
+       {"Dialect/GPU/IR/IREEGPUAttrs.td, GPUPipelineOptionsAttr", R::Refuses}},
+      {"target-subgroup-size",
+       {"the target's #iree_gpu.target subgroup_size_choices", R::Unchecked}},
+      {"target-workgroup-size",
+       {"the target's #iree_gpu.target max_workgroup_sizes", R::Unchecked}},
+      {"target-thread-count",
+       {"the target's #iree_gpu.target max_thread_count_per_workgroup",
+        R::Unchecked}},
+      {"target-mma", {"the target's #iree_gpu.target mma list", R::Unchecked}},
+      {"mma-subgroup-size",
+       {"Dialect/GPU/IR/IREEGPUAttrs.cpp, getIntrinsicSubgroupSize",
+        R::Unchecked}},
+      {"mma-element-types",
+       {"Dialect/GPU/IR/IREEGPUAttrs.cpp, getABCElementTypes", R::Refuses}},
+      {"tile-and-fuse-workgroup-size",
+       {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, TileAndFuse constraints",
+        R::Compiles}},
+      {"tile-and-fuse-reduction-multiple",
+       {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, TileAndFuse constraints",
+        R::Compiles}},
+      {"contraction-workgroup-padded",
+       {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, VectorDistribute and "
+        "TileAndFuse constraints",
+        R::Compiles}},
+      {"contraction-reduction-multiple",
+       {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, VectorDistribute "
+        "constraints",
+        R::Compiles}},
+      {"shared-memory",
+       {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, shared "
+        "memory estimate",
+        R::Refuses}},
+      {"partial-reduction-thread-multiple",
+       {"Common/GPU/GPUPackPartialReductions.cpp (assert: partial_reduction "
+        "is a multiple of thread)",
+        R::Asserts}},
+      {"basis-product-over",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, distributeTilingSizes (a "
+        "basis of more lanes than the subgroup has names lanes that do not "
+        "exist)",
+        R::Unchecked}},
+      {"workgroup-size-short",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, distributeTilingSizes "
+        "(subgroup ids past the workgroup do not exist)",
+        R::Unchecked}},
+      {"mma-pipeline",
+       {"Dialect/GPU/IR/IREEGPUAttrs.cpp, VirtualMMAAttr, and the "
+        "inner_tiled verifier and lane distribution (measured with the "
+        "pinned IREE)",
+        R::Refuses}},
+      {"mma-col-major-shape",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, getContractionLayout "
+        "(batch counts from getMNKShape)",
+        R::Refuses}},
+      {"tile-and-fuse-subgroup-share",
+       {"Common/GPU/GPUApplyTilingLevel.cpp, subgroup tiling of the packed "
+        "intrinsic tiles",
+        R::Refuses}},
+      {"promoted-copy-layout",
+       {"Common/GPU/GPUVectorAlloc.cpp and GPUNestedLayoutUtils.cpp, "
+        "getDerivedThreadLayout for a promoted operand",
+        R::Refuses}},
+      {"tile-and-fuse-mma-partial-tile",
+       {"LLVMGPU/Passes.cpp, addGPUTileAndFusePassPipeline (a partial "
+        "workgroup tile through GPUPackToIntrinsics, subgroup tiling and "
+        "bufferization; measured with the pinned IREE)",
+        R::Refuses}},
+  };
+  return rules;
+}
 
-private:
-  const LoweringConfig &config;
-  const ValidationContext &context;
-  std::vector<Problem> problems;
+// A rule missing from the table is a programming error the rule tests
+// catch (tst_config_model checks every problem names a source).
+const RuleInfo &ruleInfo(const std::string &rule) {
+  static const RuleInfo unknown{"", Problem::IreeResponse::Refuses};
+  auto it = ruleTable().find(rule);
+  return it == ruleTable().end() ? unknown : it->second;
+}
 
-  void add(Severity severity, std::string field, std::string message,
-           std::string rule) {
-    problems.push_back(
-        {severity, std::move(field), std::move(message), std::move(rule)});
-  }
-
-  const IterationSpace *space() const {
-    return context.iterationSpace ? &*context.iterationSpace : nullptr;
-  }
-
-  std::string pipeline() const {
-    return context.translationInfo ? context.translationInfo->pipelineName()
-                                   : std::string();
-  }
-
-  std::optional<int64_t> subgroupSize() const {
-    if (context.translationInfo && context.translationInfo->subgroupSize)
-      return context.translationInfo->subgroupSize;
-    if (context.target && context.target->subgroupSizeChoices.size() == 1)
-      return context.target->subgroupSizeChoices.front();
-    return std::nullopt;
-  }
-
-  void checkKeys() {
-    for (const ReadNote &note : config.notes()) {
-      switch (note.kind) {
-      case ReadNote::Kind::UnknownKey:
-        add(Severity::Warning, note.key, note.message, "unknown-key");
-        break;
-      case ReadNote::Kind::BadValue:
-        add(Severity::Error, note.key, note.message, "value-shape");
-        break;
-      case ReadNote::Kind::LegacyKey: {
-        const auto &keys = loweringConfigKeys();
-        auto it = std::find_if(keys.begin(), keys.end(), [&](const auto &k) {
-          return note.key == k.name;
-        });
-        // expand_dims has its own, more specific message below.
-        if (it != keys.end() && note.key != "expand_dims" &&
-            compareRelease(context.ireeRelease, it->removed) >= 0) {
-          std::string advice;
-          if (note.key == "thread_basis")
-            advice = "; rename it lane_basis (conversion "
-                     "thread-basis-to-lane-basis)";
-          else if (note.key == "subgroup_m_count" ||
-                   note.key == "subgroup_n_count")
-            advice = "; write subgroup_basis = [[m_count, n_count, 1], [...]] "
-                     "instead";
-          add(Severity::Error, note.key,
-              note.key + " is not read by IREE " + context.ireeRelease +
+void checkKeys(Reporter &r) {
+  for (const ReadNote &note : r.config.notes()) {
+    switch (note.kind) {
+    case ReadNote::Kind::UnknownKey:
+      r.add(note.key, note.message, "unknown-key");
+      break;
+    case ReadNote::Kind::BadValue:
+      r.add(note.key, note.message, "value-shape");
+      break;
+    case ReadNote::Kind::LegacyKey: {
+      const auto &keys = loweringConfigKeys();
+      auto it = std::find_if(keys.begin(), keys.end(),
+                             [&](const auto &k) { return note.key == k.name; });
+      // expand_dims has its own, more specific message below.
+      if (it != keys.end() && note.key != "expand_dims" &&
+          compareRelease(r.context.ireeRelease, it->removed) >= 0) {
+        std::string advice;
+        if (note.key == "thread_basis")
+          advice = "; rename it lane_basis (conversion "
+                   "thread-basis-to-lane-basis)";
+        else if (note.key == "subgroup_m_count" ||
+                 note.key == "subgroup_n_count")
+          advice = "; write subgroup_basis = [[m_count, n_count, 1], [...]] "
+                   "instead";
+        r.add(note.key,
+              note.key + " is not read by IREE " + r.context.ireeRelease +
                   " (removed in " + it->removed + ")" + advice,
               "key-release");
-        }
-        break;
       }
-      }
+      break;
     }
-    if (config.has("expand_dims") &&
-        compareRelease(context.ireeRelease, "3.12") >= 0)
-      add(Severity::Error, "expand_dims",
-          "expand_dims exists only in IREE 3.11; IREE " + context.ireeRelease +
+    }
+  }
+  if (r.config.has("expand_dims") &&
+      compareRelease(r.context.ireeRelease, "3.12") >= 0)
+    r.add("expand_dims",
+          "expand_dims exists only in IREE 3.11; IREE " +
+              r.context.ireeRelease +
               " rejects the attribute. There is no conversion: drop it and "
               "keep "
               "partial_reduction and thread tiles on the original reduction "
               "dimension; since 3.12 GPUPackPartialReductions splits the "
               "partial reduction itself",
           "key-release");
-  }
+}
 
-  void checkTileShapes() {
-    const IterationSpace *s = space();
-    for (TilingLevel level : kAllTilingLevels) {
-      auto sizes = config.tileSizes(level);
-      if (!sizes)
-        continue;
-      const std::string key = keyOf(level);
-      const bool expanded = config.has("expand_dims") && config.expandDims();
-      size_t rank = s ? s->rank() : sizes->size();
-      if (expanded)
-        rank = config.expandDims()->outputShape.size();
-      if (s && sizes->size() != rank) {
-        add(Severity::Error, key,
+void checkTileShapes(Reporter &r) {
+  const IterationSpace *s = r.space();
+  for (TilingLevel level : kAllTilingLevels) {
+    auto sizes = r.config.tileSizes(level);
+    if (!sizes)
+      continue;
+    const std::string key = keyOf(level);
+    const bool expanded = r.config.has("expand_dims") && r.config.expandDims();
+    size_t rank = s ? s->rank() : sizes->size();
+    if (expanded)
+      rank = r.config.expandDims()->outputShape.size();
+    if (s && sizes->size() != rank) {
+      r.add(key,
             key + " has " + std::to_string(sizes->size()) +
                 " entries; the iteration space has " + std::to_string(rank) +
                 " dimensions" + (expanded ? " after expand_dims" : ""),
             "tile-rank");
+      continue;
+    }
+    for (size_t d = 0; d < sizes->size(); ++d) {
+      const int64_t t = (*sizes)[d];
+      const std::string field = key + "[" + std::to_string(d) + "]";
+      if (t < 0) {
+        r.add(field,
+              field + "=" + std::to_string(t) +
+                  " is negative: IREE does not check it and builds layouts "
+                  "and loops with a tile of " +
+                  std::to_string(t) + "; use 0 for \"not tiled\"",
+              "tile-negative");
         continue;
       }
-      for (size_t d = 0; d < sizes->size(); ++d) {
-        const int64_t t = (*sizes)[d];
-        const std::string field = key + "[" + std::to_string(d) + "]";
-        if (t < 0) {
-          add(Severity::Error, field,
-              field + "=" + std::to_string(t) +
-                  " is negative; use 0 for "
-                  "\"not tiled\"",
-              "tile-negative");
-          continue;
-        }
-        if (!s || expanded || t == 0)
-          continue;
-        const int64_t bound = s->bounds[d];
-        const bool reduction = s->isReduction(d);
-        if (level == TilingLevel::Workgroup && reduction &&
-            pipeline() != "TileAndFuse")
-          add(Severity::Error, field,
-              field + "=" + std::to_string(t) + " tiles reduction dimension d" +
+      if (!s || expanded || t == 0)
+        continue;
+      const int64_t bound = s->bounds[d];
+      const bool reduction = s->isReduction(d);
+      if (level == TilingLevel::Workgroup && reduction &&
+          r.pipeline() != "TileAndFuse")
+        r.add(field,
+              field + "=" + std::to_string(t) + " is on reduction dimension d" +
                   std::to_string(d) +
-                  "; workgroup tiles apply to parallel dimensions (use 0)",
+                  ": IREE ignores it (workgroup tiling only partitions "
+                  "parallel loops and sets this tile to 0); use 0",
               "workgroup-on-reduction");
-        if ((level == TilingLevel::PartialReduction ||
-             level == TilingLevel::Reduction) &&
-            !reduction)
-          add(Severity::Error, field,
+      if ((level == TilingLevel::PartialReduction ||
+           level == TilingLevel::Reduction) &&
+          !reduction)
+        r.add(field,
               field + "=" + std::to_string(t) + " is on parallel dimension d" +
                   std::to_string(d) + "; " + key +
                   " tiles apply to reduction dimensions only (use 0)",
               "reduction-on-parallel");
-        if (bound == kDynamicSize)
-          continue;
-        if (t > bound && level != TilingLevel::Thread)
-          add(Severity::Warning, field,
+      if (bound == kDynamicSize)
+        continue;
+      if (t > bound && level != TilingLevel::Thread)
+        r.add(field,
               field + "=" + std::to_string(t) + " is larger than dimension d" +
                   std::to_string(d) + " (" + std::to_string(bound) +
                   "); the tile is mostly padding",
               "tile-exceeds-bound");
-        else if ((level == TilingLevel::Workgroup ||
-                  level == TilingLevel::PartialReduction) &&
-                 bound % t != 0)
-          add(Severity::Error, field,
+      else if ((level == TilingLevel::Workgroup ||
+                level == TilingLevel::PartialReduction) &&
+               bound % t != 0)
+        r.add(field,
               field + "=" + std::to_string(t) + " does not divide " +
                   std::to_string(bound) + " (" + std::to_string(bound) + " = " +
                   std::to_string(bound / t) + " x " + std::to_string(t) +
-                  " + " + std::to_string(bound % t) + ")",
+                  " + " + std::to_string(bound % t) + "): IREE compiles it" +
+                  (level == TilingLevel::Workgroup
+                       ? ", the last workgroup along d" + std::to_string(d) +
+                             " covering only " + std::to_string(bound % t) +
+                             " of its " + std::to_string(t) +
+                             " (its loads and stores are masked)"
+                       : ", padding the last chunk of d" + std::to_string(d) +
+                             " from " + std::to_string(bound % t) + " to " +
+                             std::to_string(t) + " elements"),
               level == TilingLevel::Workgroup
                   ? "workgroup-divides-bound"
                   : "partial-reduction-divides-bound");
-      }
     }
   }
+}
 
-  void checkBasis(const std::string &key, const Basis &basis,
-                  std::optional<int64_t> expectedProduct,
-                  const std::string &expectedWhat) {
-    const IterationSpace *s = space();
-    for (size_t i = 0; i < basis.counts.size(); ++i)
-      if (basis.counts[i] <= 0)
-        add(Severity::Error, key + ".counts[" + std::to_string(i) + "]",
+// GPUPackPartialReductions packs a reduction loop with partial_reduction > 1
+// and thread > 1 by the thread tile, asserting the first is a multiple of
+// the second (3.12 and later).
+void checkPartialReductionPacking(Reporter &r) {
+  if (compareRelease(r.context.ireeRelease, "3.12") < 0)
+    return;
+  auto partial = r.config.tileSizes(TilingLevel::PartialReduction);
+  auto thread = r.config.tileSizes(TilingLevel::Thread);
+  const IterationSpace *s = r.space();
+  if (!partial || !thread)
+    return;
+  for (size_t d = 0; d < partial->size() && d < thread->size(); ++d) {
+    const int64_t p = (*partial)[d], t = (*thread)[d];
+    if (p <= 1 || t <= 1 || p % t == 0 || (s && !s->isReduction(d)))
+      continue;
+    r.add("partial_reduction[" + std::to_string(d) + "]",
+          "partial_reduction[" + std::to_string(d) + "]=" + std::to_string(p) +
+              " is not a multiple of thread[" + std::to_string(d) +
+              "]=" + std::to_string(t) + ": GPUPackPartialReductions splits d" +
+              std::to_string(d) + " into " + std::to_string(p) + " / " +
+              std::to_string(t) + " x " + std::to_string(t) +
+              " and asserts it divides (a release build drops the " +
+              std::to_string(p % t) + " left over)",
+          "partial-reduction-thread-multiple");
+  }
+}
+
+void checkBasis(Reporter &r, const std::string &key, const Basis &basis,
+                std::optional<int64_t> expectedProduct,
+                const std::string &expectedWhat) {
+  const IterationSpace *s = r.space();
+  for (size_t i = 0; i < basis.counts.size(); ++i)
+    if (basis.counts[i] <= 0)
+      r.add(key + ".counts[" + std::to_string(i) + "]",
             key + " count " + std::to_string(basis.counts[i]) +
                 " must be positive",
             "basis-count");
-    std::set<int64_t> seen;
-    bool duplicate = false;
-    for (int64_t m : basis.mapping) {
-      if (m < 0 || m >= static_cast<int64_t>(basis.counts.size())) {
-        add(Severity::Error, key + ".mapping",
+  std::set<int64_t> seen;
+  bool duplicate = false;
+  for (int64_t m : basis.mapping) {
+    if (m < 0 || m >= static_cast<int64_t>(basis.counts.size())) {
+      r.add(key + ".mapping",
             key + " mapping " + list(basis.mapping) + " names basis axis " +
                 std::to_string(m) + "; counts has " +
                 std::to_string(basis.counts.size()) + " axes",
             "basis-mapping-range");
-      } else if (!seen.insert(m).second) {
-        duplicate = true;
-      }
+    } else if (!seen.insert(m).second) {
+      duplicate = true;
     }
-    if (duplicate)
-      add(Severity::Error, key + ".mapping",
+  }
+  if (duplicate)
+    r.add(key + ".mapping",
           "mapping " + list(basis.mapping) +
               " is not a permutation: each "
               "iteration dimension needs its own basis axis",
           "basis-permutation");
-    size_t rank = s ? s->rank() : basis.mapping.size();
-    if (config.expandDims() && config.has("expand_dims"))
-      rank = config.expandDims()->outputShape.size();
-    if (s && basis.mapping.size() != rank)
-      add(Severity::Error, key + ".mapping",
+  size_t rank = s ? s->rank() : basis.mapping.size();
+  if (r.config.expandDims() && r.config.has("expand_dims"))
+    rank = r.config.expandDims()->outputShape.size();
+  if (s && basis.mapping.size() != rank)
+    r.add(key + ".mapping",
           key + " mapping has " + std::to_string(basis.mapping.size()) +
               " entries; the iteration space has " + std::to_string(rank) +
               " dimensions",
           "basis-rank");
-    if (expectedProduct && basis.product() != *expectedProduct)
-      add(Severity::Error, key,
-          key + " counts multiply to " + std::to_string(basis.product()) +
-              "; " + expectedWhat + " is " + std::to_string(*expectedProduct),
+  if (!expectedProduct || basis.product() == *expectedProduct)
+    return;
+  const int64_t product = basis.product(), lanes = *expectedProduct;
+  if (product < lanes)
+    r.add(key,
+          key + " counts multiply to " + std::to_string(product) + " of the " +
+              std::to_string(lanes) + " lanes of a subgroup: IREE compiles " +
+              "it, and lanes " + std::to_string(product) + " to " +
+              std::to_string(lanes - 1) +
+              " hold the same elements as lanes 0 "
+              "to " +
+              std::to_string(product - 1) +
+              " (lane ids wrap), repeating their work",
           "basis-product");
-  }
+  else
+    r.add(key,
+          key + " counts multiply to " + std::to_string(product) + "; " +
+              expectedWhat + " is " + std::to_string(lanes) +
+              ": the basis names lanes " + std::to_string(lanes) + " to " +
+              std::to_string(product - 1) +
+              " that do not exist, so no lane holds the elements it gives "
+              "them (IREE does not check this)",
+          "basis-product-over");
+}
 
-  void checkBases() {
-    if (auto lane = config.laneBasis()) {
-      const std::string key =
-          config.has("lane_basis") ? "lane_basis" : "thread_basis";
-      checkBasis(key, *lane, subgroupSize(), "subgroup size");
-    }
-    if (auto subgroup = config.subgroupBasis()) {
-      checkBasis("subgroup_basis", *subgroup, std::nullopt, "");
-      if (context.translationInfo && context.translationInfo->workgroupSize &&
-          subgroupSize()) {
-        const auto &w = *context.translationInfo->workgroupSize;
-        const int64_t threads = saturatingProduct(w);
-        const int64_t expected =
-            saturatingMultiply(subgroup->product(), *subgroupSize());
-        if (threads != expected)
-          add(Severity::Error, "translation_info.workgroup_size",
-              "workgroup_size " + list(w) + " is not subgroup_basis (" +
-                  join(subgroup->counts, " x ") + ") x subgroup_size " +
-                  std::to_string(*subgroupSize()) + " = " +
-                  std::to_string(expected) + " threads",
+void checkBases(Reporter &r) {
+  if (auto lane = r.config.laneBasis()) {
+    const std::string key =
+        r.config.has("lane_basis") ? "lane_basis" : "thread_basis";
+    checkBasis(r, key, *lane, r.subgroupSize(), "subgroup size");
+  }
+  if (auto subgroup = r.config.subgroupBasis()) {
+    checkBasis(r, "subgroup_basis", *subgroup, std::nullopt, "");
+    if (r.context.translationInfo && r.context.translationInfo->workgroupSize &&
+        r.subgroupSize()) {
+      const auto &w = *r.context.translationInfo->workgroupSize;
+      const int64_t threads = saturatingProduct(w);
+      const int64_t expected =
+          saturatingMultiply(subgroup->product(), *r.subgroupSize());
+      const std::string needs =
+          "subgroup_basis (" + join(subgroup->counts, " x ") +
+          ") x subgroup_size " + std::to_string(*r.subgroupSize()) + " = " +
+          std::to_string(expected) + " threads";
+      if (threads > expected)
+        r.add("translation_info.workgroup_size",
+              "workgroup_size " + list(w) + " has " + std::to_string(threads) +
+                  " threads; " + needs + ": IREE compiles it, and the " +
+                  "subgroups past the basis repeat the work of the first " +
+                  "ones (subgroup ids wrap)",
               "workgroup-size-from-bases");
-      }
+      else if (threads < expected)
+        r.add("translation_info.workgroup_size",
+              "workgroup_size " + list(w) + " has " + std::to_string(threads) +
+                  " threads; " + needs + ": the subgroups the basis names " +
+                  "past the workgroup do not exist, so no one holds their " +
+                  "elements (IREE does not check this)",
+              "workgroup-size-short");
     }
   }
+}
 
-  void checkPromotion() {
-    auto operands = config.promoteOperands();
-    const Attribute *types = config.promotionTypes();
-    if (types && operands && types->is(Attribute::Kind::Array) &&
-        types->elements.size() != operands->size())
-      add(Severity::Error, "promotion_types",
+void checkPromotion(Reporter &r) {
+  auto operands = r.config.promoteOperands();
+  const Attribute *types = r.config.promotionTypes();
+  if (types && operands && types->is(Attribute::Kind::Array) &&
+      types->elements.size() != operands->size())
+    r.add("promotion_types",
           "promote_operands has " + std::to_string(operands->size()) +
               " entries and promotion_types " +
               std::to_string(types->elements.size()) +
               "; IREE requires the same length",
           "promotion-length");
-    if (types && !operands)
-      add(Severity::Error, "promotion_types",
-          "promotion_types without promote_operands", "promotion-length");
-    if (operands && space() && !space()->operands.empty())
-      for (int64_t index : *operands)
-        if (index < 0 ||
-            index >= static_cast<int64_t>(space()->operands.size()))
-          add(Severity::Error, "promote_operands",
+  if (types && !operands)
+    r.add("promotion_types", "promotion_types without promote_operands",
+          "promotion-length");
+  if (operands && r.space() && !r.space()->operands.empty())
+    for (int64_t index : *operands)
+      if (index < 0 ||
+          index >= static_cast<int64_t>(r.space()->operands.size()))
+        r.add("promote_operands",
               "promote_operands names operand " + std::to_string(index) +
-                  "; the op has " + std::to_string(space()->operands.size()),
+                  "; the op has " + std::to_string(r.space()->operands.size()),
               "promotion-operand");
-  }
+}
 
-  void checkTranslationInfo() {
-    if (!context.translationInfo)
-      return;
-    const TranslationInfo &info = *context.translationInfo;
-    if (info.pipelineSyntax() == PipelineSyntax::LegacyKeyword &&
-        compareRelease(context.ireeRelease, "3.12") >= 0)
-      add(Severity::Error, "translation_info.pipeline",
+void checkTranslationInfo(Reporter &r) {
+  if (!r.context.translationInfo)
+    return;
+  const TranslationInfo &info = *r.context.translationInfo;
+  if (info.pipelineSyntax() == PipelineSyntax::LegacyKeyword &&
+      compareRelease(r.context.ireeRelease, "3.12") >= 0)
+    r.add("translation_info.pipeline",
           "pipeline = " + info.pipeline().text +
-              " is the IREE <= 3.11 syntax; " + context.ireeRelease +
+              " is the IREE <= 3.11 syntax; " + r.context.ireeRelease +
               " reads #iree_gpu.pipeline<" + info.pipelineName() +
               "> (conversion pipeline-keyword-to-attribute)",
           "pipeline-syntax");
-    if (info.pipelineSyntax() == PipelineSyntax::GpuPipelineAttribute &&
-        compareRelease(context.ireeRelease, "3.12") < 0)
-      add(Severity::Error, "translation_info.pipeline",
+  if (info.pipelineSyntax() == PipelineSyntax::GpuPipelineAttribute &&
+      compareRelease(r.context.ireeRelease, "3.12") < 0)
+    r.add("translation_info.pipeline",
           "#iree_gpu.pipeline<...> needs IREE 3.12 or later; " +
-              context.ireeRelease + " reads pipeline = LLVMGPU" +
+              r.context.ireeRelease + " reads pipeline = LLVMGPU" +
               info.pipelineName() +
               " (conversion pipeline-attribute-to-keyword)",
           "pipeline-syntax");
-    if (info.pipelineSyntax() != PipelineSyntax::Other) {
-      const auto &names = gpuPipelineNames();
-      if (std::find(names.begin(), names.end(), info.pipelineName()) ==
-          names.end())
-        add(Severity::Error, "translation_info.pipeline",
+  if (info.pipelineSyntax() != PipelineSyntax::Other) {
+    const auto &names = gpuPipelineNames();
+    if (std::find(names.begin(), names.end(), info.pipelineName()) ==
+        names.end())
+      r.add("translation_info.pipeline",
             "unknown GPU pipeline '" + info.pipelineName() + "'",
             "pipeline-name");
-    }
-    if (auto options = info.pipelineOptions()) {
-      if (options->prefetchSharedMemory &&
-          compareRelease(context.ireeRelease, "3.10") >= 0)
-        add(Severity::Error, "gpu_pipeline_options.prefetch_shared_memory",
+  }
+  if (auto options = info.pipelineOptions()) {
+    if (options->prefetchSharedMemory &&
+        compareRelease(r.context.ireeRelease, "3.10") >= 0)
+      r.add("gpu_pipeline_options.prefetch_shared_memory",
             "prefetch_shared_memory was replaced by prefetch_num_stages in "
             "IREE 3.10 (conversion prefetch-shared-memory-to-num-stages)",
             "pipeline-options-release");
-      if (options->prefetchNumStages &&
-          compareRelease(context.ireeRelease, "3.10") < 0)
-        add(Severity::Error, "gpu_pipeline_options.prefetch_num_stages",
+    if (options->prefetchNumStages &&
+        compareRelease(r.context.ireeRelease, "3.10") < 0)
+      r.add("gpu_pipeline_options.prefetch_num_stages",
             "prefetch_num_stages needs IREE 3.10 or later; earlier releases "
             "read prefetch_shared_memory",
             "pipeline-options-release");
-    }
   }
+}
 
-  void checkTarget() {
-    if (!context.target)
-      return;
-    const GpuTarget &target = *context.target;
-    const TranslationInfo *info =
-        context.translationInfo ? &*context.translationInfo : nullptr;
-    if (info && info->subgroupSize && !target.subgroupSizeChoices.empty() &&
-        !target.allowsSubgroupSize(*info->subgroupSize)) {
-      std::vector<int64_t> choices = target.subgroupSizeChoices;
-      add(Severity::Error, "translation_info.subgroup_size",
+void checkTarget(Reporter &r) {
+  if (!r.context.target)
+    return;
+  const GpuTarget &target = *r.context.target;
+  const TranslationInfo *info =
+      r.context.translationInfo ? &*r.context.translationInfo : nullptr;
+  if (info && info->subgroupSize && !target.subgroupSizeChoices.empty() &&
+      !target.allowsSubgroupSize(*info->subgroupSize)) {
+    std::vector<int64_t> choices = target.subgroupSizeChoices;
+    r.add("translation_info.subgroup_size",
           "subgroup_size " + std::to_string(*info->subgroupSize) +
               " is not offered by " + target.arch +
-              " (choices: " + join(choices, ", ") + ")",
+              " (choices: " + join(choices, ", ") +
+              "): IREE does not check it against the target and compiles "
+              "for subgroups the hardware does not have",
           "target-subgroup-size");
-    }
-    if (info && info->workgroupSize) {
-      const auto &w = *info->workgroupSize;
-      int64_t threads = 1;
-      for (size_t i = 0; i < w.size(); ++i) {
-        threads = saturatingMultiply(threads, w[i]);
-        if (i < 3 && target.maxWorkgroupSizes[i] > 0 &&
-            w[i] > target.maxWorkgroupSizes[i])
-          add(Severity::Error,
-              "translation_info.workgroup_size[" + std::to_string(i) + "]",
+  }
+  if (info && info->workgroupSize) {
+    const auto &w = *info->workgroupSize;
+    int64_t threads = 1;
+    for (size_t i = 0; i < w.size(); ++i) {
+      threads = saturatingMultiply(threads, w[i]);
+      if (i < 3 && target.maxWorkgroupSizes[i] > 0 &&
+          w[i] > target.maxWorkgroupSizes[i])
+        r.add("translation_info.workgroup_size[" + std::to_string(i) + "]",
               "workgroup_size[" + std::to_string(i) +
                   "]=" + std::to_string(w[i]) + " exceeds " + target.arch +
                   "'s maximum " + std::to_string(target.maxWorkgroupSizes[i]),
               "target-workgroup-size");
-      }
-      if (target.maxThreadCountPerWorkgroup > 0 &&
-          threads > target.maxThreadCountPerWorkgroup)
-        add(Severity::Error, "translation_info.workgroup_size",
+    }
+    if (target.maxThreadCountPerWorkgroup > 0 &&
+        threads > target.maxThreadCountPerWorkgroup)
+      r.add("translation_info.workgroup_size",
             "workgroup_size " + list(w) + " has " + std::to_string(threads) +
                 " threads; " + target.arch + " allows " +
                 std::to_string(target.maxThreadCountPerWorkgroup),
             "target-thread-count");
-    }
-    if (auto mma = config.mmaKind()) {
-      if (!mma->isVirtual() && !target.offersMma(mma->intrinsic))
-        add(Severity::Error, "mma_kind",
-            mma->intrinsic + " is not offered by " + target.arch, "target-mma");
-      if (auto shape = intrinsicShape(mma->intrinsic);
-          shape && info && info->subgroupSize &&
-          shape->subgroupSize != *info->subgroupSize)
-        add(Severity::Error, "mma_kind",
+  }
+  if (auto mma = r.config.mmaKind()) {
+    if (!mma->isVirtual() && !target.offersMma(mma->intrinsic))
+      r.add("mma_kind",
+            mma->intrinsic + " is not offered by " + target.arch +
+                ": IREE does not check mma_kind against the target before "
+                "generating code, and " +
+                target.arch + " has no such instruction",
+            "target-mma");
+    if (auto shape = intrinsicShape(mma->intrinsic);
+        shape && info && info->subgroupSize &&
+        shape->subgroupSize != *info->subgroupSize)
+      r.add("mma_kind",
             mma->intrinsic + " runs on subgroups of " +
                 std::to_string(shape->subgroupSize) + "; subgroup_size is " +
-                std::to_string(*info->subgroupSize),
+                std::to_string(*info->subgroupSize) +
+                ": IREE does not check it and lays the intrinsic's lanes "
+                "over subgroups of the wrong size",
             "mma-subgroup-size");
-    }
   }
-
-  // The intrinsic reads LHS and RHS of its own element types (IREE only
-  // offers an intrinsic whose A and B types are the operands' types; the
-  // accumulator may differ, e.g. convert_acc_gemm).
-  void checkIntrinsicInputTypes(const IterationSpace &s,
-                                const IntrinsicShape &shape,
-                                const std::string &intrinsic) {
-    if (s.operands.size() < 2)
-      return;
-    const std::string &lhs = s.operands[0].elementType;
-    const std::string &rhs = s.operands[1].elementType;
-    if (lhs.empty() || rhs.empty() ||
-        (lhs == shape.aType && rhs == shape.bType))
-      return;
-    add(Severity::Error, "mma_kind",
-        intrinsic + " reads " + shape.aType + " x " + shape.bType +
-            "; the op's LHS and RHS are " + lhs + " x " + rhs,
-        "mma-element-types");
-  }
-
-  // TileAndFuse (LLVMGPUConstraintGenerator.cpp, emitTileAndFuseConstraints):
-  // each of M and N runs workgroup / (subgroup x intrinsic) subgroups,
-  // workgroup_size is [subgroups x subgroup_size, 1, 1], and the K dimension
-  // (aligned up to the intrinsic's K) is a multiple of reduction x mma K.
-  void checkTileAndFuseStructure(
-      const IterationSpace &s, int k, int64_t wgM, int64_t wgN, int64_t sgM,
-      int64_t sgN, const IntrinsicShape &shape, const std::string &intrinsic,
-      const std::optional<std::vector<int64_t>> &reduction) {
-    const int64_t unitM = saturatingMultiply(sgM, shape.m);
-    const int64_t unitN = saturatingMultiply(sgN, shape.n);
-    const TranslationInfo *info =
-        context.translationInfo ? &*context.translationInfo : nullptr;
-    if (info && info->workgroupSize && subgroupSize() && unitM > 0 &&
-        unitN > 0 && wgM > 0 && wgN > 0 && wgM % unitM == 0 &&
-        wgN % unitN == 0) {
-      const int64_t countM = wgM / unitM, countN = wgN / unitN;
-      std::vector<int64_t> expected = {
-          saturatingMultiply(saturatingMultiply(countM, countN),
-                             *subgroupSize()),
-          1, 1};
-      std::vector<int64_t> actual = *info->workgroupSize;
-      actual.resize(3, 1);
-      if (actual != expected)
-        add(Severity::Error, "translation_info.workgroup_size",
-            "workgroup_size " + list(*info->workgroupSize) + " is not " +
-                list(expected) + ": TileAndFuse runs (" + std::to_string(wgM) +
-                " / (" + std::to_string(sgM) + " x " + intrinsic + " M " +
-                std::to_string(shape.m) + ") = " + std::to_string(countM) +
-                ") x (" + std::to_string(wgN) + " / (" + std::to_string(sgN) +
-                " x N " + std::to_string(shape.n) + ") = " +
-                std::to_string(countN) + ") subgroups x subgroup_size " +
-                std::to_string(*subgroupSize()),
-            "tile-and-fuse-workgroup-size");
-    }
-    if (!reduction || reduction->size() != s.rank())
-      return;
-    const int64_t redK = (*reduction)[static_cast<size_t>(k)];
-    const int64_t boundK = s.bounds[static_cast<size_t>(k)];
-    if (redK <= 0 || boundK == kDynamicSize || boundK <= 0 || shape.k <= 0)
-      return;
-    const int64_t alignedK =
-        saturatingMultiply((boundK + shape.k - 1) / shape.k, shape.k);
-    const int64_t packedK = saturatingMultiply(redK, shape.k);
-    if (alignedK % packedK != 0)
-      add(Severity::Error, "reduction[" + std::to_string(k) + "]",
-          "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
-              " x " + intrinsic + " K " + std::to_string(shape.k) + " = " +
-              std::to_string(packedK) + " does not divide d" +
-              std::to_string(k) + " = " + std::to_string(alignedK) +
-              (alignedK != boundK ? " (" + std::to_string(boundK) +
-                                        " aligned to the intrinsic's K)"
-                                  : std::string()) +
-              " (TileAndFuse counts reduction in intrinsic tiles)",
-          "tile-and-fuse-reduction-multiple");
-  }
-
-  // Contractions with mma_kind: IREE's constraint generators
-  // (LLVMGPUConstraintGenerator.cpp) for VectorDistribute (tiles in elements)
-  // and TileAndFuse (subgroup/reduction in intrinsic tiles).
-  void checkContraction() {
-    const IterationSpace *s = space();
-    auto mma = config.mmaKind();
-    if (!s || !mma)
-      return;
-    auto dims = inferContraction(*s);
-    auto shape = intrinsicShape(mma->intrinsic);
-    if (!dims || !shape)
-      return;
-    const int m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
-    checkIntrinsicInputTypes(*s, *shape, mma->intrinsic);
-    auto workgroup = config.tileSizes(TilingLevel::Workgroup);
-    auto reduction = config.tileSizes(TilingLevel::Reduction);
-    if (!workgroup || workgroup->size() != s->rank())
-      return;
-    const bool tileAndFuse = pipeline() == "TileAndFuse";
-    const int64_t wgM = (*workgroup)[static_cast<size_t>(m)];
-    const int64_t wgN = (*workgroup)[static_cast<size_t>(n)];
-    int64_t redK = 0;
-    if (reduction && reduction->size() == s->rank())
-      redK = saturatingMultiply((*reduction)[static_cast<size_t>(k)],
-                                tileAndFuse ? shape->k : 1);
-
-    // col_major only transposes the accumulator's registers; the intrinsic
-    // still covers M x N (IREE's getMNKShape ignores it).
-    const int64_t mmaM = shape->m;
-    const int64_t mmaN = shape->n;
-    std::vector<int64_t> subgroupCounts(s->rank(), 1);
-    if (auto basis = config.subgroupBasis();
-        basis && basis->mapping.size() == s->rank()) {
-      for (size_t d = 0; d < s->rank(); ++d) {
-        const int64_t axis = basis->mapping[d];
-        if (axis >= 0 && axis < static_cast<int64_t>(basis->counts.size()))
-          subgroupCounts[d] = basis->counts[static_cast<size_t>(axis)];
-      }
-    }
-    auto subgroupTiles = config.tileSizes(TilingLevel::Subgroup);
-    auto checkDivides = [&](const char *name, int dim, int64_t wg, int64_t unit,
-                            const std::string &why) {
-      if (wg <= 0 || unit <= 0 || wg % unit == 0)
-        return;
-      add(Severity::Error,
-          std::string("workgroup[") + std::to_string(dim) + "]",
-          std::string("workgroup[") + std::to_string(dim) +
-              "]=" + std::to_string(wg) + " (" + name +
-              ") is not a multiple of " + std::to_string(unit) + " = " + why,
-          "contraction-workgroup-multiple");
-    };
-    if (tileAndFuse && subgroupTiles && subgroupTiles->size() == s->rank()) {
-      const int64_t sgM = (*subgroupTiles)[static_cast<size_t>(m)];
-      const int64_t sgN = (*subgroupTiles)[static_cast<size_t>(n)];
-      checkDivides("M", m, wgM, saturatingMultiply(sgM, mmaM),
-                   "subgroup[" + std::to_string(m) + "] " +
-                       std::to_string(sgM) + " x " + mma->intrinsic + " M " +
-                       std::to_string(mmaM));
-      checkDivides("N", n, wgN, saturatingMultiply(sgN, mmaN),
-                   "subgroup[" + std::to_string(n) + "] " +
-                       std::to_string(sgN) + " x " + mma->intrinsic + " N " +
-                       std::to_string(mmaN));
-      checkTileAndFuseStructure(*s, k, wgM, wgN, sgM, sgN, *shape,
-                                mma->intrinsic, reduction);
-    } else if (!tileAndFuse) {
-      checkDivides(
-          "M", m, wgM,
-          saturatingMultiply(mmaM, subgroupCounts[static_cast<size_t>(m)]),
-          mma->intrinsic + " M " + std::to_string(mmaM) + " x " +
-              std::to_string(subgroupCounts[static_cast<size_t>(m)]) +
-              " subgroups");
-      checkDivides(
-          "N", n, wgN,
-          saturatingMultiply(mmaN, subgroupCounts[static_cast<size_t>(n)]),
-          mma->intrinsic + " N " + std::to_string(mmaN) + " x " +
-              std::to_string(subgroupCounts[static_cast<size_t>(n)]) +
-              " subgroups");
-      if (redK > 0 && redK % shape->k != 0)
-        add(Severity::Error, "reduction[" + std::to_string(k) + "]",
-            "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
-                " is not a multiple of " + mma->intrinsic + " K " +
-                std::to_string(shape->k),
-            "contraction-reduction-multiple");
-    }
-
-    // Shared memory: promoted LHS and RHS tiles of one reduction step.
-    if (!context.target || redK <= 0 || s->operands.size() < 2)
-      return;
-    auto promoted = config.promoteOperands().value_or(std::vector<int64_t>{});
-    auto isPromoted = [&](int64_t operand) {
-      return std::find(promoted.begin(), promoted.end(), operand) !=
-             promoted.end();
-    };
-    const int64_t lhsBytes = elementBytes(s->operands[0].elementType);
-    const int64_t rhsBytes = elementBytes(s->operands[1].elementType);
-    int64_t bytes = 0;
-    if (isPromoted(0))
-      bytes = saturatingAdd(
-          bytes, saturatingMultiply(saturatingMultiply(lhsBytes, wgM), redK));
-    if (isPromoted(1))
-      bytes = saturatingAdd(
-          bytes, saturatingMultiply(saturatingMultiply(rhsBytes, wgN), redK));
-    const int64_t limit = context.target->maxWorkgroupMemoryBytes;
-    if (limit > 0 && bytes > limit)
-      add(Severity::Error, "promote_operands",
-          "estimated shared memory " + kib(bytes) + " > " + kib(limit) +
-              " on " + context.target->arch + " (LHS " + std::to_string(wgM) +
-              "x" + std::to_string(redK) + " + RHS " + std::to_string(wgN) +
-              "x" + std::to_string(redK) + " per reduction step)",
-          "shared-memory");
-  }
-};
+}
 
 } // namespace
 
@@ -591,9 +599,104 @@ std::string toString(Problem::Severity severity) {
   return "error";
 }
 
+std::string toString(Problem::IreeResponse response) {
+  switch (response) {
+  case Problem::IreeResponse::Refuses:
+    return "IREE refuses it";
+  case Problem::IreeResponse::Asserts:
+    return "IREE's code asserts against it";
+  case Problem::IreeResponse::Unchecked:
+    return "IREE does not check it";
+  case Problem::IreeResponse::Compiles:
+    return "IREE compiles it";
+  }
+  return "";
+}
+
+std::vector<RuleDescription> validationRules() {
+  std::vector<RuleDescription> rules;
+  for (const auto &[name, info] : ruleTable())
+    rules.push_back({name, info.source, info.response});
+  return rules;
+}
+
+Problem makeProblem(std::string field, std::string message,
+                    const std::string &rule) {
+  const RuleInfo &info = ruleInfo(rule);
+  Problem problem;
+  problem.severity = info.response == Problem::IreeResponse::Compiles
+                         ? Problem::Severity::Warning
+                         : Problem::Severity::Error;
+  problem.field = std::move(field);
+  problem.message = std::move(message);
+  problem.rule = rule;
+  problem.source = info.source;
+  problem.iree = info.response;
+  return problem;
+}
+
+namespace detail {
+
+void Reporter::add(std::string field, std::string message,
+                   const std::string &rule) {
+  problems.push_back(makeProblem(std::move(field), std::move(message), rule));
+}
+
+bool Reporter::hasError(const std::string &fieldPrefix) const {
+  return std::any_of(problems.begin(), problems.end(), [&](const Problem &p) {
+    return p.severity == Problem::Severity::Error &&
+           p.field.rfind(fieldPrefix, 0) == 0;
+  });
+}
+
+std::optional<int64_t> Reporter::subgroupSize() const {
+  if (context.translationInfo && context.translationInfo->subgroupSize)
+    return context.translationInfo->subgroupSize;
+  if (context.target && context.target->subgroupSizeChoices.size() == 1)
+    return context.target->subgroupSizeChoices.front();
+  return std::nullopt;
+}
+
+} // namespace detail
+
+namespace {
+
+// What IREE's parser (3.12 and later) refuses in the texts as written.
+void checkSyntax(Reporter &r) {
+  if (compareRelease(r.context.ireeRelease, "3.12") < 0)
+    return;
+  auto report = [&](const Attribute &text, const char *prefix) {
+    for (const SyntaxProblem &problem :
+         ireeParserProblems(text, r.context.ireeRelease)) {
+      std::string field = problem.field.empty() ? prefix : problem.field;
+      // Covered by a rule with more to say.
+      if (field == "expand_dims" || field == "promotion_types")
+        continue;
+      r.add(field, problem.message, "iree-parser");
+    }
+  };
+  report(r.context.loweringConfigText ? *r.context.loweringConfigText
+                                      : r.config.toAttribute(),
+         "lowering_config");
+  if (r.context.translationInfoText)
+    report(*r.context.translationInfoText, "translation_info");
+}
+
+} // namespace
+
 std::vector<Problem> validate(const LoweringConfig &config,
                               const ValidationContext &context) {
-  return Checker(config, context).run();
+  Reporter r(config, context);
+  checkSyntax(r);
+  checkKeys(r);
+  checkTileShapes(r);
+  checkPartialReductionPacking(r);
+  checkBases(r);
+  checkPromotion(r);
+  checkTranslationInfo(r);
+  checkTarget(r);
+  detail::checkContraction(r);
+  return std::move(r.problems);
 }
 
 std::optional<IntrinsicShape> intrinsicShape(std::string_view name) {

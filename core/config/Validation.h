@@ -19,16 +19,34 @@ namespace tilescope::config {
 
 struct Problem {
   enum class Severity { Error, Warning, Note };
+  // What IREE 3.13 does with a config that has this problem.
+  enum class IreeResponse {
+    Refuses,   // it reports an error (or crashes): the compile fails
+    Asserts,   // its code asserts against it, compiled out of release
+               // builds: what a release build does is undefined
+    Unchecked, // it checks nothing and builds what cannot be right (a layout
+               // over lanes that do not exist, a negative tile)
+    Compiles,  // it compiles it; the message says what the kernel does
+  };
   Severity severity = Severity::Error;
   std::string
       field; // "workgroup[1]", "lane_basis", "translation_info.workgroup_size"
   std::string
       message; // "workgroup[1]=96 does not divide 6656 (6656 = 69 x 96 + 32)"
   std::string rule; // a stable name: "workgroup-divides-bound"
+  // The IREE code the rule mirrors ("LLVMGPUConfigureTensorLayouts.cpp,
+  // distributeTilingSizes").
+  std::string source;
+  IreeResponse iree = IreeResponse::Refuses;
 };
+std::string toString(Problem::IreeResponse response);
 std::string toString(Problem::Severity severity);
 
 struct ValidationContext {
+  // The texts as written, when the caller has them: IREE's parser verdict on
+  // them is part of validation (a translation_info with commas, a duplicate
+  // key), which the typed models above cannot see.
+  std::optional<Attribute> loweringConfigText, translationInfoText;
   std::optional<IterationSpace> iterationSpace;
   std::optional<GpuTarget> target;
   std::optional<TranslationInfo> translationInfo;
@@ -37,8 +55,25 @@ struct ValidationContext {
   std::string ireeRelease = "3.13";
 };
 
+// The rules of core/config (attribute syntax, tile shapes, bases, pipeline
+// constraints, target limits). layout::validate adds the rules that need
+// layout math and is what front ends call.
 std::vector<Problem> validate(const LoweringConfig &config,
                               const ValidationContext &context);
+
+// Every rule validation knows, by name, with the IREE code it mirrors and
+// what IREE does with a config that breaks it (layout::validate's rules
+// included).
+struct RuleDescription {
+  std::string name, source;
+  Problem::IreeResponse iree = Problem::IreeResponse::Refuses;
+};
+std::vector<RuleDescription> validationRules();
+
+// A problem of a named rule, with the rule's IREE source and response (for
+// rules that live above core/config).
+Problem makeProblem(std::string field, std::string message,
+                    const std::string &rule);
 
 // The M, N, K (and block count) an MMA intrinsic name states, with the
 // subgroup size it runs on: MFMA and virtual MFMA are wave64, the rest 32.

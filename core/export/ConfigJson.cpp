@@ -107,7 +107,9 @@ nlohmann::json toJson(const std::vector<config::Problem> &problems) {
     out.push_back({{"severity", config::toString(p.severity)},
                    {"field", p.field},
                    {"message", p.message},
-                   {"rule", p.rule}});
+                   {"rule", p.rule},
+                   {"iree", config::toString(p.iree)},
+                   {"source", p.source}});
   return out;
 }
 

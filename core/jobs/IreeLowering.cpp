@@ -160,11 +160,25 @@ runLoweringProbe(const iree::IreeInstallation &iree,
   spec.arguments = {"--split-input-file", "--mlir-disable-threading"};
   if (!request.testTarget.empty())
     spec.arguments.push_back("--iree-gpu-test-target=" + request.testTarget);
-  spec.arguments.push_back(
-      std::string(request.backend == GpuBackend::Rocdl
-                      ? "--iree-codegen-llvmgpu-rocdl-lowering-pipeline"
-                      : "--iree-codegen-llvmgpu-nvvm-lowering-pipeline") +
-      "=include-llvm-lowering=false");
+  const std::string pipeline =
+      request.backend == GpuBackend::Rocdl
+          ? "iree-codegen-llvmgpu-rocdl-lowering-pipeline"
+          : "iree-codegen-llvmgpu-nvvm-lowering-pipeline";
+  const std::string option = request.includeLlvmLowering
+                                 ? "include-llvm-lowering=true"
+                                 : "include-llvm-lowering=false";
+  // The executable form runs what IREE runs on a variant: configuration
+  // pre-processing, the module's configuration (which keeps the config a
+  // function carries) and lowering, and post-processing.
+  if (request.executableForm)
+    spec.arguments.push_back(
+        "--pass-pipeline=builtin.module(hal.executable(hal.executable.variant("
+        "iree-codegen-configuration-preprocessing-pipeline, builtin.module("
+        "iree-codegen-llvmgpu-configuration-pipeline, " +
+        pipeline + "{" + option +
+        "}), iree-codegen-translation-postprocessing-pipeline)))");
+  else
+    spec.arguments.push_back("--" + pipeline + "=" + option);
   for (const std::string &pass : request.printAfter)
     spec.arguments.push_back("--mlir-print-ir-after=" + pass);
   spec.arguments.push_back(input.string());

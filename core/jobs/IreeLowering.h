@@ -36,6 +36,12 @@ struct LoweringProbeRequest {
   // carries a full target.
   std::string testTarget;
   std::vector<std::string> printAfter; // pass arguments
+  // Run the pipeline down to the LLVM dialect (what a compile would do),
+  // not only to its vector-level passes.
+  bool includeLlvmLowering = false;
+  // The functions are wrapped in hal.executable / variant (ProbeModule's
+  // executable form): the pipeline runs nested inside each variant.
+  bool executableForm = false;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   const std::atomic<bool> *cancel = nullptr;
 };

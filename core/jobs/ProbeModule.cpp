@@ -128,23 +128,37 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
       isFloat ? "0.000000e+00 : " + outType : "0 : " + outType;
 
   std::ostringstream text;
-  const std::string target =
-      op.executableTarget.empty()
-          ? "#hal.executable.target<\"rocm\", \"rocm-hsaco-fb\">"
-          : op.executableTarget;
-  text << "func.func @" << op.function
-       << "() attributes {hal.executable.target = " << target
-       << ", translation_info = " << op.translationInfo << "} {\n";
+  std::string bindings;
+  for (size_t i = 0; i < space.operands.size(); ++i)
+    bindings += std::string(i ? ", " : "") +
+                "#hal.pipeline.binding<storage_buffer" +
+                (i + 1 < space.operands.size() ? ", ReadOnly" : "") + ">";
+  const std::string layout =
+      "#hal.pipeline.layout<bindings = [" + bindings + "]>";
+  const bool executable = usesExecutableForm(op);
+  if (executable) {
+    text << "hal.executable private @" << op.function << "_executable {\n"
+         << "hal.executable.variant public @variant target("
+         << op.executableTarget << ") {\n"
+         << "hal.executable.export public @" << op.function
+         << " ordinal(0) layout(" << layout
+         << ") count(%device: !hal.device) -> (index, index, index) {\n"
+         << "  %x, %y, %z = "
+            "iree_tensor_ext.dispatch.workgroup_count_from_slice()\n"
+         << "  hal.return %x, %y, %z : index, index, index\n}\n"
+         << "builtin.module {\n"
+         << "func.func @" << op.function
+         << "() attributes {translation_info = " << op.translationInfo
+         << "} {\n";
+  } else {
+    text << "func.func @" << op.function
+         << "() attributes {hal.executable.target = "
+            "#hal.executable.target<\"rocm\", \"rocm-hsaco-fb\">, "
+            "translation_info = "
+         << op.translationInfo << "} {\n";
+  }
   text << "  %c0 = arith.constant 0 : index\n";
   text << "  %zero = arith.constant " << zero << "\n";
-  const std::string layout = "#hal.pipeline.layout<bindings = [" + [&] {
-    std::string bindings;
-    for (size_t i = 0; i < space.operands.size(); ++i)
-      bindings += std::string(i ? ", " : "") +
-                  "#hal.pipeline.binding<storage_buffer" +
-                  (i + 1 < space.operands.size() ? ", ReadOnly" : "") + ">";
-    return bindings;
-  }() + "]>";
   std::vector<std::string> loaded;
   for (size_t i = 0; i < space.operands.size(); ++i) {
     const bool isInput = i < inputs;
@@ -256,6 +270,8 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
        << " -> !iree_tensor_ext.dispatch.tensor<writeonly:" << outTensor
        << ">\n";
   text << "  return\n}\n";
+  if (executable)
+    text << "}\n}\n}\n";
   return text.str();
 }
 

@@ -35,6 +35,15 @@ struct ProbeOp {
   ProbeBody body = ProbeBody::Automatic;
 };
 
+// With a full executableTarget, a probe is written as IREE compiles a
+// dispatch: the function inside hal.executable / hal.executable.variant
+// (which carries the target) with its export, so passes that look the
+// target up on the variant (ConvertToNVVM does) find it. Without one, as a
+// bare function for --iree-gpu-test-target.
+inline bool usesExecutableForm(const ProbeOp &op) {
+  return !op.executableTarget.empty();
+}
+
 // The MLIR text of one probe function; an error names what cannot be
 // written (a dynamic bound, an operand map that is not a projected
 // permutation, an element type with no arithmetic).

@@ -212,6 +212,19 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
       return Error{"the iteration space " + space.toString() +
                    " has dynamic sizes; layouts need static bounds"};
 
+  // A negative tile is no tile size at all: IREE does not check it and
+  // builds a layout with it; Tilescope says so instead of drawing one.
+  for (config::TilingLevel level : config::kAllTilingLevels)
+    if (auto sizes = cfg.tileSizes(level))
+      for (size_t d = 0; d < sizes->size(); ++d)
+        if ((*sizes)[d] < 0)
+          return Error{std::string(config::keyOf(level)) + "[" +
+                       std::to_string(d) + "]=" + std::to_string((*sizes)[d]) +
+                       " is negative: there is no layout to draw (IREE "
+                       "builds one with a tile of " +
+                       std::to_string((*sizes)[d]) +
+                       "); use 0 for \"not tiled\""};
+
   auto ownWorkgroup = cfg.tileSizes(config::TilingLevel::Workgroup);
   const bool inherits =
       !ownWorkgroup && options.fusedWorkgroupTile.size() == rank;

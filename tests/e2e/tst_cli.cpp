@@ -96,9 +96,22 @@ private slots:
                          "#iree_gpu.lowering_config<{workgroup = [1, 96, 0]}>",
                          "--iteration-space", "4x6656x16384:ppr", "--json"},
                         true);
-    QCOMPARE(bad.exitCode, 1);
+    // IREE compiles it (the last workgroup is masked): a warning.
+    QCOMPARE(bad.exitCode, 0);
     QVERIFY(bad.out.contains(
         "workgroup[1]=96 does not divide 6656 (6656 = 69 x 96 + 32)"));
+    QVERIFY(bad.out.contains("\"iree\": \"IREE compiles it\""));
+    // IREE refuses a partial_reduction tile on a parallel dimension.
+    const Run refused = cli({"check", "--config",
+                             "#iree_gpu.lowering_config<{partial_reduction = "
+                             "[0, 4, 0]}>",
+                             "--iteration-space", "4x6656x16384:ppr"},
+                            true);
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.out.contains("error: partial_reduction[1]"),
+             qPrintable(refused.out));
+    QVERIFY2(refused.out.contains("IREE refuses it; the rule mirrors"),
+             qPrintable(refused.out));
     const Run broken = cli(
         {"check", "--config", "#iree_gpu.lowering_config<{workgroup = [1, 96"},
         true);

@@ -9,6 +9,7 @@
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
+#include "core/layout/LayoutValidation.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -31,9 +32,8 @@ std::vector<ValidationContext> validationContexts() {
         pipeline + "> workgroup_size = [256, 1, 1] subgroup_size = 64>");
     ValidationContext matmul = reduction;
     matmul.iterationSpace = *IterationSpace::parse("1024x1024x1024:ppr");
-    matmul.iterationSpace->operands = {{"f16", {0, 2}, false},
-                                       {"f16", {1, 2}, false},
-                                       {"f32", {0, 1}, true}};
+    matmul.iterationSpace->operands = {
+        {"f16", {0, 2}, false}, {"f16", {1, 2}, false}, {"f32", {0, 1}, true}};
     contexts.push_back(std::move(reduction));
     contexts.push_back(std::move(matmul));
   }
@@ -43,8 +43,10 @@ std::vector<ValidationContext> validationContexts() {
 void exercise(const Attribute &attribute) {
   static const std::vector<ValidationContext> contexts = validationContexts();
   if (auto config = LoweringConfig::fromAttribute(attribute)) {
-    for (const ValidationContext &context : contexts)
-      (void)validate(*config, context);
+    for (ValidationContext context : contexts) {
+      context.loweringConfigText = attribute;
+      (void)tilescope::layout::validate(*config, context);
+    }
     (void)promotionTypes(*config);
     (void)config->print();
   }

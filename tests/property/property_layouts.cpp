@@ -15,6 +15,7 @@
 // IREE runs once per target on all cases of a batch (iree-opt
 // --split-input-file on probe functions); a crash is bisected to its case.
 #include "ConfigCases.h"
+#include "ProbeRunner.h"
 
 #include "core/config/Attribute.h"
 #include "core/config/GpuTarget.h"
@@ -214,65 +215,41 @@ std::string compareSubgroups(const Case &c,
   return report;
 }
 
-// Runs IREE on a batch of cases of one target; a crash is bisected so every
-// other case still gets its answer.
-void runBatch(const iree::IreeInstallation &installation,
-              const iree::LoweredIrReader &reader,
-              const std::vector<const Case *> &batch, property::Tally &tally,
-              bool verbose) {
+// Runs IREE on all cases of one target (crashes bisected to their case) and
+// compares what it decided with what Tilescope derives.
+void runTarget(const iree::IreeInstallation &installation,
+               const iree::LoweredIrReader &reader,
+               const std::vector<const Case *> &batch, property::Tally &tally,
+               bool verbose) {
   if (batch.empty())
     return;
   std::vector<jobs::ProbeOp> probes;
   for (const Case *c : batch)
     probes.push_back(c->probe);
-  auto text = jobs::probeModuleText(probes);
-  if (!text) {
-    for (const Case *c : batch)
-      tally.disagreed(c->family, "cannot write the probe: " + text.error());
-    return;
-  }
   jobs::LoweringProbeRequest request;
-  request.moduleText = *text;
   request.backend = batch.front()->target->backend;
   request.testTarget = batch.front()->target->testTarget;
+  request.executableForm = !batch.front()->target->executableTarget.empty();
   request.printAfter = {jobs::kConfigureTensorLayoutsPass,
                         jobs::kApplyTilingLevelPass};
-  request.timeout =
-      std::chrono::seconds(60 + 2 * static_cast<int>(batch.size()));
-  auto result = jobs::runLoweringProbe(installation, request);
-  if (!result) {
-    for (const Case *c : batch)
-      tally.disagreed(c->family, "iree-opt did not run: " + result.error());
-    return;
-  }
-  if (result->process.outcome == jobs::ProcessResult::Outcome::Signaled ||
-      result->process.outcome == jobs::ProcessResult::Outcome::TimedOut) {
-    if (batch.size() == 1) {
-      tally.skipped(batch.front()->family, "crash or hang IREE");
-      if (verbose)
-        std::cout << "IREE " << result->process.describe() << " on "
-                  << describeCase(*batch.front()) << "\n";
-      return;
-    }
-    const auto middle = batch.begin() + static_cast<long>(batch.size() / 2);
-    runBatch(installation, reader, {batch.begin(), middle}, tally, verbose);
-    runBatch(installation, reader, {middle, batch.end()}, tally, verbose);
-    return;
-  }
+  auto outcomes = runProbes(installation, request, probes);
   for (const Case *c : batch) {
-    const std::string &f = c->probe.function;
+    const ProbeOutcome &outcome = outcomes[c->probe.function];
     const bool vectorDistribute =
         c->family != "tile-and-fuse" && c->family != "tile-and-fuse-mma";
     const jobs::IrDump *dump =
-        vectorDistribute ? result->dump(f, jobs::kConfigureTensorLayoutsPass)
-                         : result->dump(f, jobs::kApplyTilingLevelPass,
+        vectorDistribute ? outcome.dump(jobs::kConfigureTensorLayoutsPass)
+                         : outcome.dump(jobs::kApplyTilingLevelPass,
                                         "tiling-level", "subgroup");
     if (!dump) {
-      std::string why = "refused by IREE before the layout pass";
-      tally.skipped(c->family, why);
+      tally.skipped(c->family, !outcome.notWritten.empty()
+                                   ? "no probe function for it"
+                               : outcome.crash.empty()
+                                   ? "refused by IREE before the layout pass"
+                                   : "crash or hang IREE");
       if (verbose) {
         std::cout << "IREE refused " << describeCase(*c) << "\n";
-        for (const auto &d : result->diagnostics[f])
+        for (const auto &d : outcome.diagnostics)
           std::cout << "    " << d.severity << ": " << d.message << "\n";
       }
       continue;
@@ -353,13 +330,7 @@ int main(int argc, char **argv) {
         tally.generated(c.family);
         batch.push_back(&c);
       }
-    // Batches of at most 200 functions keep each iree-opt run short.
-    for (size_t start = 0; start < batch.size(); start += 200)
-      runBatch(installation, *reader,
-               {batch.begin() + static_cast<long>(start),
-                batch.begin() +
-                    static_cast<long>(std::min(start + 200, batch.size()))},
-               tally, options.verbose);
+    runTarget(installation, *reader, batch, tally, options.verbose);
   }
   tally.print(std::cout, options.seed);
   // A family that compared nothing proves nothing.

@@ -1,0 +1,358 @@
+// Validation rules for contractions with mma_kind: the intrinsic's element
+// types, IREE's VectorDistribute and TileAndFuse constraint generators
+// (LLVMGPUConstraintGenerator.cpp), and the shared memory the promoted
+// operands take.
+#include "core/config/detail/ValidationReporter.h"
+
+#include "core/util/Numbers.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tilescope::config::detail {
+namespace {
+
+std::string list(const std::vector<int64_t> &values) {
+  return bracketedList(values);
+}
+
+std::string kib(int64_t bytes) {
+  std::ostringstream out;
+  if (bytes % 1024 == 0)
+    out << bytes / 1024 << " KiB";
+  else
+    out << static_cast<double>(bytes) / 1024.0 << " KiB";
+  return out.str();
+}
+
+// The intrinsic reads LHS and RHS of its own element types (IREE only
+// offers an intrinsic whose A and B types are the operands' types; the
+// accumulator may differ, e.g. convert_acc_gemm).
+void checkIntrinsicInputTypes(Reporter &r, const IterationSpace &s,
+                              const IntrinsicShape &shape,
+                              const std::string &intrinsic) {
+  if (s.operands.size() < 2)
+    return;
+  const std::string &lhs = s.operands[0].elementType;
+  const std::string &rhs = s.operands[1].elementType;
+  if (lhs.empty() || rhs.empty() || (lhs == shape.aType && rhs == shape.bType))
+    return;
+  r.add("mma_kind",
+        intrinsic + " reads " + shape.aType + " x " + shape.bType +
+            "; the op's LHS and RHS are " + lhs + " x " + rhs,
+        "mma-element-types");
+}
+
+// TileAndFuse (LLVMGPUConstraintGenerator.cpp, emitTileAndFuseConstraints):
+// each of M and N runs workgroup / (subgroup x intrinsic) subgroups,
+// workgroup_size is [subgroups x subgroup_size, 1, 1], and the K dimension
+// (aligned up to the intrinsic's K) is a multiple of reduction x mma K.
+void checkTileAndFuseStructure(
+    Reporter &r, const IterationSpace &s, int k, int64_t wgM, int64_t wgN,
+    int64_t sgM, int64_t sgN, const IntrinsicShape &shape,
+    const std::string &intrinsic,
+    const std::optional<std::vector<int64_t>> &reduction) {
+  const int64_t unitM = saturatingMultiply(sgM, shape.m);
+  const int64_t unitN = saturatingMultiply(sgN, shape.n);
+  const TranslationInfo *info =
+      r.context.translationInfo ? &*r.context.translationInfo : nullptr;
+  if (info && info->workgroupSize && r.subgroupSize() && unitM > 0 &&
+      unitN > 0 && wgM > 0 && wgN > 0 && wgM % unitM == 0 && wgN % unitN == 0) {
+    const int64_t countM = wgM / unitM, countN = wgN / unitN;
+    std::vector<int64_t> expected = {
+        saturatingMultiply(saturatingMultiply(countM, countN),
+                           *r.subgroupSize()),
+        1, 1};
+    std::vector<int64_t> actual = *info->workgroupSize;
+    actual.resize(3, 1);
+    if (actual != expected)
+      r.add("translation_info.workgroup_size",
+            "workgroup_size " + list(*info->workgroupSize) + " is not " +
+                list(expected) + ": TileAndFuse runs (" + std::to_string(wgM) +
+                " / (" + std::to_string(sgM) + " x " + intrinsic + " M " +
+                std::to_string(shape.m) + ") = " + std::to_string(countM) +
+                ") x (" + std::to_string(wgN) + " / (" + std::to_string(sgN) +
+                " x N " + std::to_string(shape.n) + ") = " +
+                std::to_string(countN) + ") subgroups x subgroup_size " +
+                std::to_string(*r.subgroupSize()),
+            "tile-and-fuse-workgroup-size");
+  }
+  if (!reduction || reduction->size() != s.rank())
+    return;
+  const int64_t redK = (*reduction)[static_cast<size_t>(k)];
+  const int64_t boundK = s.bounds[static_cast<size_t>(k)];
+  if (redK <= 0 || boundK == kDynamicSize || boundK <= 0 || shape.k <= 0)
+    return;
+  const int64_t alignedK =
+      saturatingMultiply((boundK + shape.k - 1) / shape.k, shape.k);
+  const int64_t packedK = saturatingMultiply(redK, shape.k);
+  if (alignedK % packedK != 0)
+    r.add("reduction[" + std::to_string(k) + "]",
+          "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
+              " x " + intrinsic + " K " + std::to_string(shape.k) + " = " +
+              std::to_string(packedK) + " does not divide d" +
+              std::to_string(k) + " = " + std::to_string(alignedK) +
+              (alignedK != boundK ? " (" + std::to_string(boundK) +
+                                        " aligned to the intrinsic's K)"
+                                  : std::string()) +
+              " (TileAndFuse counts reduction in intrinsic tiles): IREE "
+              "compiles it, padding d" +
+              std::to_string(k) + " to " +
+              std::to_string((alignedK + packedK - 1) / packedK * packedK),
+          "tile-and-fuse-reduction-multiple");
+}
+
+// A workgroup tile that leaves a partial last tile under TileAndFuse with an
+// intrinsic: IREE 3.13 compiles it only when every partial dimension gives
+// each subgroup one intrinsic tile and the reduction runs in one step;
+// otherwise the partial tile fails to bufferize ('op was not bufferized') or
+// leaves a vector.scatter to shared memory outside any lane context. This
+// is measured, not read from one check in IREE: 160 seeded cases with the
+// pinned IREE agree (tests/property/property_validation covers it on every
+// run).
+void checkTileAndFusePartialTile(
+    Reporter &r, const IterationSpace &s, const ContractionDims &dims,
+    const IntrinsicShape &shape, const std::vector<int64_t> &workgroup,
+    const std::vector<int64_t> &subgroupTiles,
+    const std::optional<std::vector<int64_t>> &reduction) {
+  // Steps of the reduction loop: each K dimension's bound over its tile (the
+  // innermost one counted in intrinsic K's).
+  int64_t steps = 1;
+  std::string stepsWhy;
+  for (int k : dims.k) {
+    const int64_t bound = s.bounds[static_cast<size_t>(k)];
+    int64_t tile = reduction && reduction->size() == s.rank()
+                       ? (*reduction)[static_cast<size_t>(k)]
+                       : 0;
+    if (k == dims.k.back())
+      tile = saturatingMultiply(tile, shape.k);
+    if (bound == kDynamicSize || bound <= 0 || tile <= 0 || tile >= bound)
+      continue;
+    const int64_t count = (bound + tile - 1) / tile;
+    steps = saturatingMultiply(steps, count);
+    if (stepsWhy.empty())
+      stepsWhy = "the reduction over d" + std::to_string(k) + " runs in " +
+                 std::to_string(count) + " steps of " + std::to_string(tile);
+  }
+  std::vector<int> parallel = dims.m;
+  parallel.insert(parallel.end(), dims.n.begin(), dims.n.end());
+  for (int d : parallel) {
+    const auto index = static_cast<size_t>(d);
+    const int64_t bound = s.bounds[index], wg = workgroup[index];
+    if (bound == kDynamicSize || wg <= 0 || bound % wg == 0)
+      continue;
+    const int64_t perSubgroup = subgroupTiles[index];
+    std::string why;
+    if (perSubgroup > 1)
+      why = "subgroup[" + std::to_string(d) +
+            "]=" + std::to_string(perSubgroup) +
+            " gives each subgroup several intrinsic tiles of it";
+    else if (steps > 1)
+      why = stepsWhy;
+    if (why.empty())
+      continue;
+    r.add("workgroup[" + std::to_string(d) + "]",
+          "workgroup[" + std::to_string(d) + "]=" + std::to_string(wg) +
+              " leaves a partial last tile of d" + std::to_string(d) + " (" +
+              std::to_string(bound % wg) + " of " + std::to_string(bound) +
+              ") and " + why + ": TileAndFuse in IREE " +
+              r.context.ireeRelease +
+              " then fails ('op was not bufferized' or a vector.scatter to "
+              "shared memory); pick a tile that divides " +
+              std::to_string(bound) +
+              ", or one intrinsic tile per subgroup and one reduction step",
+          "tile-and-fuse-mma-partial-tile");
+  }
+}
+
+// Contractions with mma_kind: IREE's constraint generators
+// (LLVMGPUConstraintGenerator.cpp) for VectorDistribute (tiles in elements)
+// and TileAndFuse (subgroup/reduction in intrinsic tiles).
+// What IREE 3.13's pipelines cannot do with an intrinsic, whatever the tile
+// sizes (measured with the pinned IREE: `property_validation
+// --intrinsic-matrix` runs every intrinsic of gfx942 and sm_90 under both
+// pipelines).
+void checkIntrinsicPipeline(Reporter &r, const MmaKind &mma) {
+  const std::string pipeline = r.pipeline();
+  if (pipeline == "VectorDistribute" && mma.intrinsic.rfind("VDMFMA_", 0) == 0)
+    r.add("mma_kind",
+          mma.intrinsic + " cannot run under VectorDistribute in IREE " +
+              r.context.ireeRelease +
+              ": each lane's LHS fragment of a VDMFMA holds twice the "
+              "elements iree_codegen.inner_tiled expects ('operand #0 inner "
+              "tile ... is incompatible with expected MMA tile type'); use "
+              "TileAndFuse, or an MFMA or VMFMA intrinsic",
+          "mma-pipeline");
+  if (pipeline == "TileAndFuse" && mma.intrinsic == "VMFMA_F32_32x32x16_F16")
+    r.add("mma_kind",
+          mma.intrinsic + " cannot run under TileAndFuse in IREE " +
+              r.context.ireeRelease +
+              ": distributing it to lanes fails ('inner_tiled op failed to "
+              "populate offsets for operand 2'); use VectorDistribute, or "
+              "VMFMA_F32_16x16x32_F16 or an MFMA intrinsic",
+          "mma-pipeline");
+}
+
+void checkContractionRules(Reporter &r) {
+  const IterationSpace *s = r.space();
+  auto mma = r.config.mmaKind();
+  if (!mma)
+    return;
+  checkIntrinsicPipeline(r, *mma);
+  if (auto shape = intrinsicShape(mma->intrinsic);
+      shape && mma->colMajor && shape->m != shape->n &&
+      r.pipeline() != "TileAndFuse")
+    r.add("mma_kind",
+          mma->intrinsic +
+              " with col_major = true: its accumulator fragment "
+              "is transposed to " +
+              std::to_string(shape->n) + " x " + std::to_string(shape->m) +
+              " but getContractionLayout counts "
+              "batches by the intrinsic's " +
+              std::to_string(shape->m) + " x " + std::to_string(shape->n) +
+              ", so the accumulator's layout does not cover its tile and "
+              "IREE's tile size analysis fails ('did not determine a valid "
+              "tile size')",
+          "mma-col-major-shape");
+  // An intrinsic the target does not have: how IREE would tile it is moot
+  // (IREE's answers on such configs are whatever its code happens to do).
+  if (!s || r.fired("target-mma"))
+    return;
+  auto dims = inferContraction(*s);
+  auto shape = intrinsicShape(mma->intrinsic);
+  if (!dims || !shape)
+    return;
+  const int m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
+  checkIntrinsicInputTypes(r, *s, *shape, mma->intrinsic);
+  auto workgroup = r.config.tileSizes(TilingLevel::Workgroup);
+  auto reduction = r.config.tileSizes(TilingLevel::Reduction);
+  if (!workgroup || workgroup->size() != s->rank())
+    return;
+  const bool tileAndFuse = r.pipeline() == "TileAndFuse";
+  const int64_t wgM = (*workgroup)[static_cast<size_t>(m)];
+  const int64_t wgN = (*workgroup)[static_cast<size_t>(n)];
+  int64_t redK = 0;
+  if (reduction && reduction->size() == s->rank())
+    redK = saturatingMultiply((*reduction)[static_cast<size_t>(k)],
+                              tileAndFuse ? shape->k : 1);
+
+  // col_major only transposes the accumulator's registers; the intrinsic
+  // still covers M x N (IREE's getMNKShape ignores it).
+  const int64_t mmaM = shape->m;
+  const int64_t mmaN = shape->n;
+  std::vector<int64_t> subgroupCounts(s->rank(), 1);
+  if (auto basis = r.config.subgroupBasis();
+      basis && basis->mapping.size() == s->rank()) {
+    for (size_t d = 0; d < s->rank(); ++d) {
+      const int64_t axis = basis->mapping[d];
+      if (axis >= 0 && axis < static_cast<int64_t>(basis->counts.size()))
+        subgroupCounts[d] = basis->counts[static_cast<size_t>(axis)];
+    }
+  }
+  auto subgroupTiles = r.config.tileSizes(TilingLevel::Subgroup);
+  // A workgroup tile that is not whole intrinsics: IREE pads it up to
+  // whole intrinsic tiles (VectorDistribute: per subgroup).
+  auto checkPadded = [&](const char *name, int dim, int64_t wg, int64_t unit,
+                         const std::string &why) {
+    if (wg <= 0 || unit <= 0 || wg % unit == 0)
+      return;
+    r.add(std::string("workgroup[") + std::to_string(dim) + "]",
+          std::string("workgroup[") + std::to_string(dim) +
+              "]=" + std::to_string(wg) + " (" + name +
+              ") is not a multiple of " + std::to_string(unit) + " = " + why +
+              ": IREE compiles it, " + "padding the tile to " +
+              std::to_string((wg + unit - 1) / unit * unit) +
+              " and masking the rest",
+          "contraction-workgroup-padded");
+  };
+  // TileAndFuse packs the tile into whole intrinsics and hands them to
+  // subgroups in equal shares: a share that is not whole fails.
+  auto checkSubgroupShare = [&](const char *name, int dim, int64_t wg,
+                                int64_t intrinsicSize, int64_t subgroups) {
+    if (wg <= 0 || intrinsicSize <= 0 || subgroups <= 0)
+      return;
+    const int64_t tiles = (wg + intrinsicSize - 1) / intrinsicSize;
+    if (tiles % subgroups == 0) {
+      checkPadded(name, dim, wg, intrinsicSize,
+                  mma->intrinsic + " " + name + " " +
+                      std::to_string(intrinsicSize));
+      return;
+    }
+    r.add(std::string("workgroup[") + std::to_string(dim) + "]",
+          std::string("workgroup[") + std::to_string(dim) +
+              "]=" + std::to_string(wg) + " (" + name + ") is " +
+              std::to_string(tiles) + " " + mma->intrinsic + " tiles of " +
+              std::to_string(intrinsicSize) + ", which subgroup[" +
+              std::to_string(dim) + "]=" + std::to_string(subgroups) +
+              " cannot share out: IREE cannot tile it to subgroups",
+          "tile-and-fuse-subgroup-share");
+  };
+  if (tileAndFuse && subgroupTiles && subgroupTiles->size() == s->rank()) {
+    const int64_t sgM = (*subgroupTiles)[static_cast<size_t>(m)];
+    const int64_t sgN = (*subgroupTiles)[static_cast<size_t>(n)];
+    checkSubgroupShare("M", m, wgM, mmaM, sgM);
+    checkSubgroupShare("N", n, wgN, mmaN, sgN);
+    checkTileAndFuseStructure(r, *s, k, wgM, wgN, sgM, sgN, *shape,
+                              mma->intrinsic, reduction);
+    checkTileAndFusePartialTile(r, *s, *dims, *shape, *workgroup,
+                                *subgroupTiles, reduction);
+  } else if (!tileAndFuse) {
+    checkPadded(
+        "M", m, wgM,
+        saturatingMultiply(mmaM, subgroupCounts[static_cast<size_t>(m)]),
+        mma->intrinsic + " M " + std::to_string(mmaM) + " x " +
+            std::to_string(subgroupCounts[static_cast<size_t>(m)]) +
+            " subgroups");
+    checkPadded(
+        "N", n, wgN,
+        saturatingMultiply(mmaN, subgroupCounts[static_cast<size_t>(n)]),
+        mma->intrinsic + " N " + std::to_string(mmaN) + " x " +
+            std::to_string(subgroupCounts[static_cast<size_t>(n)]) +
+            " subgroups");
+    if (redK > 0 && redK % shape->k != 0)
+      r.add("reduction[" + std::to_string(k) + "]",
+            "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
+                " is not a multiple of " + mma->intrinsic + " K " +
+                std::to_string(shape->k) + ": IREE compiles it, padding " +
+                "each K step to " +
+                std::to_string((redK + shape->k - 1) / shape->k * shape->k),
+            "contraction-reduction-multiple");
+  }
+
+  // Shared memory: promoted LHS and RHS tiles of one reduction step.
+  if (!r.context.target || redK <= 0 || s->operands.size() < 2)
+    return;
+  auto promoted = r.config.promoteOperands().value_or(std::vector<int64_t>{});
+  auto isPromoted = [&](int64_t operand) {
+    return std::find(promoted.begin(), promoted.end(), operand) !=
+           promoted.end();
+  };
+  // A K step past the dimension is clamped to it (aligned up to the
+  // intrinsic's K, which IREE pads to).
+  const int64_t boundK = s->bounds[static_cast<size_t>(k)];
+  if (boundK != kDynamicSize && boundK > 0)
+    redK = std::min(
+        redK, saturatingMultiply((boundK + shape->k - 1) / shape->k, shape->k));
+  const int64_t lhsBytes = elementBytes(s->operands[0].elementType);
+  const int64_t rhsBytes = elementBytes(s->operands[1].elementType);
+  int64_t bytes = 0;
+  if (isPromoted(0))
+    bytes = saturatingAdd(
+        bytes, saturatingMultiply(saturatingMultiply(lhsBytes, wgM), redK));
+  if (isPromoted(1))
+    bytes = saturatingAdd(
+        bytes, saturatingMultiply(saturatingMultiply(rhsBytes, wgN), redK));
+  const int64_t limit = r.context.target->maxWorkgroupMemoryBytes;
+  if (limit > 0 && bytes > limit)
+    r.add("promote_operands",
+          "estimated shared memory " + kib(bytes) + " > " + kib(limit) +
+              " on " + r.context.target->arch + " (LHS " + std::to_string(wgM) +
+              "x" + std::to_string(redK) + " + RHS " + std::to_string(wgN) +
+              "x" + std::to_string(redK) + " per reduction step)",
+          "shared-memory");
+}
+} // namespace
+
+void checkContraction(Reporter &r) { checkContractionRules(r); }
+
+} // namespace tilescope::config::detail
