@@ -6,6 +6,7 @@
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
 #include "core/export/ConfigJson.h"
+#include "core/export/JsonText.h"
 #include "core/layout/LayoutValidation.h"
 
 #include <QCommandLineParser>
@@ -208,7 +209,7 @@ int check(const QStringList &arguments) {
       out["iteration_space"] = exporting::toJson(*context.iterationSpace);
     if (context.target)
       out["target"] = exporting::toJson(*context.target);
-    std::cout << out.dump(2) << "\n";
+    std::cout << exporting::jsonText(out, 2) << "\n";
     return hasErrors ? kExitFailure : kExitOk;
   }
   printModel(*loweringConfig);

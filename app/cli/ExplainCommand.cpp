@@ -11,6 +11,7 @@
 #include "app/cli/LayoutInputs.h"
 #include "core/config/TargetAttribute.h"
 #include "core/export/ConfigJson.h"
+#include "core/export/JsonText.h"
 #include "core/layout/Basis.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/MmaLayouts.h"
@@ -67,7 +68,7 @@ int explainBasis(const LayoutInputs &in, bool asJson) {
                 << list(map->coordinates(id)) << "\n";
   }
   if (asJson)
-    std::cout << out.dump(2) << "\n";
+    std::cout << exporting::jsonText(out, 2) << "\n";
   else
     std::cout << "(iteration dimension i takes digit mapping[i]; sizes "
               << list(map->sizes()) << ", strides " << list(map->strides())
@@ -134,7 +135,7 @@ int explainLayout(const LayoutInputs &in, bool asJson) {
   }
   for (const std::string &problem : layout.problems())
     text << "note: " << problem << "\n";
-  std::cout << (asJson ? out.dump(2) + "\n" : text.str());
+  std::cout << (asJson ? exporting::jsonText(out, 2) + "\n" : text.str());
   return kExitOk;
 }
 
@@ -177,7 +178,7 @@ int explainMma(const LayoutInputs &in, bool asJson) {
       out[layout::toString(operand)]["lane_elements"] = held;
     }
   }
-  std::cout << (asJson ? out.dump(2) + "\n" : text.str());
+  std::cout << (asJson ? exporting::jsonText(out, 2) + "\n" : text.str());
   return kExitOk;
 }
 
@@ -287,7 +288,7 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
       }
     }
   }
-  std::cout << (asJson ? out.dump(2) + "\n" : text.str());
+  std::cout << (asJson ? exporting::jsonText(out, 2) + "\n" : text.str());
   return kExitOk;
 }
 
@@ -321,7 +322,7 @@ int explainSwizzle(const LayoutInputs &in, bool asJson) {
          << " -> column " << a.physicalColumn << ", bank " << a.firstBank
          << "\n";
   }
-  std::cout << (asJson ? out.dump(2) + "\n" : text.str());
+  std::cout << (asJson ? exporting::jsonText(out, 2) + "\n" : text.str());
   return kExitOk;
 }
 

@@ -8,6 +8,8 @@
 #include "app/cli/Commands.h"
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
+#include "core/export/DocumentJson.h"
+#include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
 #include "core/jobs/GpuDiscovery.h"
@@ -143,7 +145,7 @@ int doctor(const QStringList &arguments) {
   report["gpu_runtimes"] = probes;
 
   if (parser.isSet(options.json)) {
-    std::cout << report.dump(2) << "\n";
+    std::cout << exporting::jsonText(report, 2) << "\n";
     return healthy ? kExitOk : kExitFailure;
   }
 
@@ -203,37 +205,6 @@ int doctor(const QStringList &arguments) {
   return healthy ? kExitOk : kExitFailure;
 }
 
-json dispatchJson(const iree::Dispatch &dispatch) {
-  json rootOps = json::array();
-  for (const iree::RootOp &op : dispatch.rootOps) {
-    json entry = {{"name", op.name},
-                  {"line", op.line},
-                  {"operand_types", op.operandTypes},
-                  {"result_types", op.resultTypes}};
-    if (op.rootOpSet)
-      entry["root_op_set"] = *op.rootOpSet;
-    if (!op.loweringConfig.empty())
-      entry["lowering_config"] = op.loweringConfig;
-    if (!op.compilationInfo.empty())
-      entry["compilation_info"] = op.compilationInfo;
-    if (!op.decompositionConfig.empty())
-      entry["decomposition_config"] = op.decompositionConfig;
-    if (!op.indexingMaps.empty())
-      entry["indexing_maps"] = op.indexingMaps;
-    if (!op.iteratorTypes.empty())
-      entry["iterator_types"] = op.iteratorTypes;
-    rootOps.push_back(entry);
-  }
-  return {{"name", dispatch.name},
-          {"executable", dispatch.executable},
-          {"variant", dispatch.variant},
-          {"target", dispatch.target},
-          {"translation_info", dispatch.translationInfo},
-          {"line", dispatch.line},
-          {"part", dispatch.part},
-          {"root_ops", rootOps}};
-}
-
 int dispatches(const QStringList &arguments) {
   QCommandLineParser parser;
   CommonOptions options;
@@ -247,32 +218,21 @@ int dispatches(const QStringList &arguments) {
   }
   const std::string path = parser.positionalArguments().front().toStdString();
 
-  auto installation = app::locateIree(ireeOption(parser, options));
-  if (!installation) {
-    std::cerr << "tilescope-cli: " << installation.error() << "\n";
+  // IREE parses the file in a child process: a file that crashes its
+  // parser gives a message, not a dead CLI.
+  auto worker = app::documentWorker(ireeOption(parser, options));
+  if (!worker) {
+    std::cerr << "tilescope-cli: " << worker.error() << "\n";
     return kExitFailure;
   }
-  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-  if (!library) {
-    std::cerr << "tilescope-cli: " << library.error() << "\n";
-    return kExitFailure;
-  }
-  iree::DocumentParser documentParser(*library);
-  auto document = documentParser.parseFile(path);
+  auto document = worker->parseFile(path);
   if (!document) {
     std::cerr << document.error() << "\n";
     return kExitFailure;
   }
 
   if (parser.isSet(options.json)) {
-    json list = json::array();
-    for (const iree::Dispatch &dispatch : document->dispatches)
-      list.push_back(dispatchJson(dispatch));
-    std::cout << json{{"file", path},
-                      {"parts", document->partCount},
-                      {"dispatches", list}}
-                     .dump(2)
-              << "\n";
+    std::cout << exporting::jsonText(exporting::toJson(*document), 2) << "\n";
     return kExitOk;
   }
   std::cout << path << ": " << document->dispatches.size() << " dispatch"

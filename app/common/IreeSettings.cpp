@@ -1,5 +1,7 @@
 #include "app/common/IreeSettings.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QSettings>
 
 namespace tilescope::app {
@@ -14,6 +16,18 @@ locateIree(const std::optional<QString> &commandLinePath) {
   if (!saved.isEmpty())
     options.settingsPath = saved.toStdString();
   return iree::locateIree(options);
+}
+
+Result<jobs::DocumentWorker>
+documentWorker(const std::optional<QString> &commandLinePath) {
+  auto installation = locateIree(commandLinePath);
+  if (!installation)
+    return Error{installation.error()};
+  const QString program =
+      QDir(QCoreApplication::applicationDirPath())
+          .filePath(QStringLiteral("tilescope-iree-worker"));
+  return jobs::DocumentWorker(program.toStdString(),
+                              installation->compilerLibrary);
 }
 
 } // namespace tilescope::app

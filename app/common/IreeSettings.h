@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/iree/IreeInstallation.h"
+#include "core/jobs/DocumentWorker.h"
 
 #include <QString>
 #include <optional>
@@ -16,5 +17,10 @@ inline constexpr const char *kIreePathSetting = "iree/path";
 // Finds IREE; `commandLinePath` is the --iree option when given.
 Result<iree::IreeInstallation>
 locateIree(const std::optional<QString> &commandLinePath);
+
+// The parser process beside this executable (tilescope-iree-worker), set to
+// load the IREE that locateIree finds.
+Result<jobs::DocumentWorker>
+documentWorker(const std::optional<QString> &commandLinePath);
 
 } // namespace tilescope::app

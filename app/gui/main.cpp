@@ -5,7 +5,6 @@
 // With no FILE it opens a bundled example.
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
-#include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
 #include "widgets/MainWindow.h"
 
@@ -112,18 +111,16 @@ int main(int argc, char **argv) {
   if (parser.isSet(ireeOption))
     ireePath = parser.value(ireeOption);
 
-  // The compiler is loaded once, lazily, by the first parse (off the GUI
-  // thread); a failure to find or load it is reported like a parse error.
+  // Each file is parsed off the GUI thread by IREE in a child process
+  // (tilescope-iree-worker): a file that crashes IREE's parser costs an
+  // error message, not the window. A missing IREE is reported like a parse
+  // error.
   auto loader =
       [ireePath](const std::filesystem::path &path) -> Result<iree::Document> {
-    auto installation = app::locateIree(ireePath);
-    if (!installation)
-      return Error{installation.error()};
-    auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-    if (!library)
-      return Error{library.error()};
-    iree::DocumentParser documentParser(*library);
-    return documentParser.parseFile(path);
+    auto worker = app::documentWorker(ireePath);
+    if (!worker)
+      return Error{worker.error()};
+    return worker->parseFile(path);
   };
 
   widgets::MainWindow window(loader);

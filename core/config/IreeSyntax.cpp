@@ -450,17 +450,17 @@ private:
     std::vector<int64_t> v;
     for (const Attribute *value : positional)
       v.push_back(*value->asInt64());
-    // IREE's verifiers divide by the widths: a zero would crash IREE itself
-    // (SIGFPE in XORShuffleAttr/RotateRowsAttr::verify), so it is refused
-    // here first.
-    if (v[0] == 0 || v[1] == 0)
-      return add("a row or access width of 0 (IREE 3.13's verifier divides by "
-                 "it and crashes)");
+    // Where IREE's verifier would divide by zero, it crashes instead of
+    // answering: refused here first.
+    if (auto crash = swizzleCrashesIree(a.mnemonic, v))
+      return add(*crash);
     if (v[0] % v[1] != 0)
       return add("expected access width to divide row width");
     if (a.mnemonic == "xor_shuffle") {
+      // IREE stores an omitted optional parameter as 0 (the docs' "default
+      // to 1" is for the swizzle's use, not the verifier's).
       const int64_t rowStride = v.size() > 2 ? v[2] : 0;
-      const int64_t perPhase = v.size() > 3 ? v[3] : 1;
+      const int64_t perPhase = v.size() > 3 ? v[3] : 0;
       if (perPhase > v[0] / v[1])
         return add("per_phase must be smaller than max_phase");
       if (rowStride % v[0] != 0)
@@ -553,6 +553,24 @@ Attribute canonical(const Attribute &a, bool insideCompilationInfo = false) {
 }
 
 } // namespace
+
+std::optional<std::string>
+swizzleCrashesIree(std::string_view mnemonic,
+                   const std::vector<int64_t> &values) {
+  if (values.size() < 2)
+    return std::nullopt;
+  const int64_t rowWidth = values[0], accessWidth = values[1];
+  if (accessWidth == 0)
+    return "an access width of 0: IREE 3.13's verifier divides the row width "
+           "by it and crashes (SIGFPE)";
+  if (mnemonic != "xor_shuffle" || rowWidth % accessWidth != 0)
+    return std::nullopt;
+  const int64_t perPhase = values.size() > 3 ? values[3] : 0;
+  if (rowWidth == 0 && perPhase <= 0)
+    return "a row width of 0: IREE 3.13's verifier divides the row stride by "
+           "it and crashes (SIGFPE)";
+  return std::nullopt;
+}
 
 bool isKnownIntrinsic(std::string_view name, bool isVirtual) {
   for (const TableEntry &entry : intrinsicTable())

@@ -7,6 +7,8 @@
 
 #include "core/config/Attribute.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +36,17 @@ std::vector<SyntaxProblem> ireeParserProblems(const Attribute &attribute,
 // pipeline_options fields in declaration order, translation_info
 // type-elided inside compilation_info, integer types as MLIR shows them.
 std::string printLikeIree(const Attribute &attribute);
+
+// IREE 3.13's swizzle verifiers (IREECodegenAttrs.cpp) take the remainder
+// of a division by the access width, and xor_shuffle then of the row stride
+// by the row width, before checking either is non-zero: such a swizzle kills
+// IREE's parser with SIGFPE. `values` are the attribute's integers as
+// written (xor_shuffle: row_width, access_width[, row_stride[, per_phase]];
+// rotate_rows: row_width, access_width); omitted ones are 0 in IREE.
+// Returns why it crashes IREE, or nothing.
+std::optional<std::string>
+swizzleCrashesIree(std::string_view mnemonic,
+                   const std::vector<int64_t> &values);
 
 // The MMA intrinsics IREE knows (the table core/layout mirrors), by name.
 bool isKnownIntrinsic(std::string_view name, bool isVirtual);

@@ -4,7 +4,6 @@
 #include "core/iree/detail/Ir.h"
 #include "core/util/Numbers.h"
 
-#include <fstream>
 #include <map>
 #include <regex>
 
@@ -15,9 +14,6 @@ namespace tilescope::iree {
 using namespace detail;
 
 namespace {
-
-// Files up to this size are parsed; a larger one is refused with a message.
-constexpr std::uintmax_t kMaximumFileBytes = 512ull << 20;
 
 // Walks a parsed module and records its dispatches and configured ops.
 class ModuleReader {
@@ -139,25 +135,10 @@ DocumentParser::~DocumentParser() = default;
 Result<Document> DocumentParser::parseFile(const fs::path &path,
                                            const ParseOptions &options) {
   diagnostics.clear();
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    return Error{path.string() + ": no such file"};
-  if (fs::is_directory(path, ec))
-    return Error{path.string() + ": is a directory, not an MLIR file"};
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec)
-    return Error{path.string() + ": cannot read: " + ec.message()};
-  if (size > kMaximumFileBytes)
-    return Error{path.string() + ": " + std::to_string(size >> 20) +
-                 " MiB is larger than the " +
-                 std::to_string(kMaximumFileBytes >> 20) +
-                 " MiB Tilescope reads; pass a single dispatch"};
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return Error{path.string() + ": cannot open for reading"};
-  std::string text((std::istreambuf_iterator<char>(file)),
-                   std::istreambuf_iterator<char>());
-  Result<Document> document = parseText(text, path.string(), options);
+  auto text = readMlirFile(path);
+  if (!text)
+    return Error{text.error()};
+  Result<Document> document = parseText(*text, path.string(), options);
   if (document)
     document->path = path;
   return document;
@@ -173,8 +154,9 @@ Result<Document> DocumentParser::parseText(const std::string &text,
       return Error{created.error()};
     session = std::move(*created);
   }
-  if (text.find('\0') != std::string::npos)
-    return Error{bufferName + ": contains a NUL byte; not an MLIR text file"};
+  if (!options.unguarded)
+    if (auto refusal = refuseBeforeParsing(text, bufferName))
+      return Error{*refusal};
 
   std::vector<TextPart> parts;
   std::vector<Diagnostic> warnings;
@@ -204,6 +186,8 @@ Result<Document> DocumentParser::parseText(const std::string &text,
     position.firstLine = part.firstLine;
     position.firstColumn = part.firstColumn;
     std::vector<Diagnostic> partDiagnostics;
+    if (options.beforePart)
+      options.beforePart(static_cast<int>(partIndex), part.firstLine);
     auto parsed =
         ParsedModule::parse(session, part.in(text), position, partDiagnostics);
     if (!parsed) {

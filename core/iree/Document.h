@@ -11,6 +11,7 @@
 #include "core/util/Result.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,7 +60,23 @@ struct ParseOptions {
   // Split on `// -----` as iree-opt --split-input-file does. Unset: split
   // when the file holds a marker.
   std::optional<bool> splitInputFile;
+  // Told before IREE parses each part (0-based, and the file line it starts
+  // on): a parse that dies in IREE can then be pinned to its part.
+  std::function<void(int part, int firstLine)> beforePart;
+  // Hand IREE text Tilescope would refuse first (a NUL byte, nesting past
+  // kMaximumNesting, a swizzle that crashes IREE): to reproduce what IREE
+  // itself does with it. Meant for the parse worker, never in process.
+  bool unguarded = false;
 };
+
+// Reads a file for parsing: a clear error for a missing path, a directory,
+// a file past the size Tilescope reads, or one that cannot be opened.
+Result<std::string> readMlirFile(const std::filesystem::path &path);
+
+// What Tilescope refuses before IREE sees the text (a NUL byte, nesting
+// deeper than IREE's parser can take), as "name:line:column: error: ...".
+std::optional<std::string> refuseBeforeParsing(const std::string &text,
+                                               const std::string &bufferName);
 
 // Parses a file with the loaded compiler. A file that does not parse gives an
 // error whose text holds every diagnostic as "file:line:column: error: ...";

@@ -1,0 +1,168 @@
+// tilescope-iree-worker: parses one IREE MLIR file with libIREECompiler.so
+// and prints what it found as JSON on stdout, for a Tilescope process that
+// must not load IREE's parser into itself (core/jobs/DocumentWorker).
+//
+//   tilescope-iree-worker parse --iree LIBRARY [--buffer-name NAME]
+//                         [--split-input-file | --no-split-input-file]
+//                         [--unguarded] FILE
+//
+// stdout: {"ok": true, "document": {...}} or {"ok": false, "error": "...",
+// "diagnostics": [...]}; exit 0 or 1. stderr: "parsing part N from line L"
+// before each part, so a crash can be pinned to its part. A usage or
+// library error exits 2.
+//
+// The parse runs on a thread with a 256 MB stack: MLIR's parser recurses
+// once per nesting level, and the callers refuse more than
+// iree::kMaximumNesting levels before they get here.
+#include "core/export/DocumentJson.h"
+#include "core/export/JsonText.h"
+#include "core/iree/CompilerLibrary.h"
+#include "core/iree/Document.h"
+
+#include <nlohmann/json.hpp>
+
+#include <pthread.h>
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace tilescope;
+using nlohmann::json;
+
+namespace {
+
+constexpr size_t kParserStackBytes = 256u << 20;
+
+struct Request {
+  std::string library, bufferName, file;
+  iree::ParseOptions options;
+};
+
+int usage(const std::string &message) {
+  std::cerr << "tilescope-iree-worker: " << message
+            << "\nusage: tilescope-iree-worker parse --iree LIBRARY "
+               "[--buffer-name NAME] [--split-input-file | "
+               "--no-split-input-file] [--unguarded] FILE\n"
+               "  --unguarded  give IREE text Tilescope refuses first (a NUL "
+               "byte,\n               too deep a nesting, a swizzle that "
+               "crashes IREE)\n";
+  return 2;
+}
+
+std::optional<Request> parseArguments(int argc, char **argv,
+                                      std::string &error) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args.front() != "parse") {
+    error = "expected the command 'parse'";
+    return std::nullopt;
+  }
+  Request request;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= args.size())
+        return std::nullopt;
+      return args[++i];
+    };
+    if (arg == "--iree" || arg == "--buffer-name") {
+      auto v = value();
+      if (!v) {
+        error = arg + " needs a value";
+        return std::nullopt;
+      }
+      (arg == "--iree" ? request.library : request.bufferName) = *v;
+    } else if (arg == "--split-input-file") {
+      request.options.splitInputFile = true;
+    } else if (arg == "--no-split-input-file") {
+      request.options.splitInputFile = false;
+    } else if (arg == "--unguarded") {
+      request.options.unguarded = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      error = "unknown option " + arg;
+      return std::nullopt;
+    } else if (request.file.empty()) {
+      request.file = arg;
+    } else {
+      error = "expected one FILE";
+      return std::nullopt;
+    }
+  }
+  if (request.library.empty() || request.file.empty()) {
+    error = "--iree and FILE are required";
+    return std::nullopt;
+  }
+  if (request.bufferName.empty())
+    request.bufferName = request.file;
+  return request;
+}
+
+struct Job {
+  const Request *request = nullptr;
+  std::shared_ptr<iree::CompilerLibrary> library;
+  json reply;
+};
+
+void *parseOnLargeStack(void *argument) {
+  Job &job = *static_cast<Job *>(argument);
+  const Request &request = *job.request;
+  iree::ParseOptions options = request.options;
+  options.beforePart = [](int part, int firstLine) {
+    std::fprintf(stderr,
+                 "tilescope-iree-worker: parsing part %d from line %d\n",
+                 part + 1, firstLine);
+    std::fflush(stderr);
+  };
+  iree::DocumentParser parser(job.library);
+  auto text = iree::readMlirFile(request.file);
+  Result<iree::Document> document =
+      text ? parser.parseText(*text, request.bufferName, options)
+           : Result<iree::Document>(Error{text.error()});
+  if (document) {
+    document->path = request.bufferName;
+    job.reply = {{"ok", true}, {"document", exporting::toJson(*document)}};
+  } else {
+    json diagnostics = json::array();
+    for (const iree::Diagnostic &diagnostic : parser.lastDiagnostics())
+      diagnostics.push_back(exporting::toJson(diagnostic));
+    job.reply = {{"ok", false},
+                 {"error", document.error()},
+                 {"diagnostics", diagnostics}};
+  }
+  return nullptr;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string error;
+  auto request = parseArguments(argc, argv, error);
+  if (!request)
+    return usage(error);
+  auto library = iree::CompilerLibrary::load(request->library);
+  if (!library) {
+    std::cout << exporting::jsonText(
+                     json{{"ok", false}, {"error", library.error()}})
+              << "\n";
+    return 2;
+  }
+
+  Job job;
+  job.request = &*request;
+  job.library = *library;
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, kParserStackBytes);
+  pthread_t thread;
+  if (pthread_create(&thread, &attributes, parseOnLargeStack, &job) != 0) {
+    // No large stack to be had: parse here (the nesting limit still holds).
+    parseOnLargeStack(&job);
+  } else {
+    pthread_join(thread, nullptr);
+  }
+  pthread_attr_destroy(&attributes);
+  std::cout << exporting::jsonText(job.reply) << "\n";
+  return job.reply.value("ok", false) ? 0 : 1;
+}

@@ -1,0 +1,222 @@
+#include "core/export/DocumentJson.h"
+
+namespace tilescope::exporting {
+
+using nlohmann::json;
+
+namespace {
+
+iree::Severity severityFromString(const std::string &name) {
+  if (name == "warning")
+    return iree::Severity::Warning;
+  if (name == "note")
+    return iree::Severity::Note;
+  if (name == "remark")
+    return iree::Severity::Remark;
+  return iree::Severity::Error;
+}
+
+// Reads fields of one JSON object; the first missing or mistyped field is
+// remembered and named.
+class FieldReader {
+public:
+  FieldReader(const json &object, std::string where)
+      : object(object), where(std::move(where)) {
+    if (!object.is_object())
+      fail("is not an object");
+  }
+
+  template <typename T>
+  void read(const char *key, T &out, bool required = false) {
+    if (!error.empty())
+      return;
+    auto it = object.find(key);
+    if (it == object.end()) {
+      if (required)
+        fail(std::string("has no \"") + key + "\"");
+      return;
+    }
+    try {
+      out = it->template get<T>();
+    } catch (const json::exception &) {
+      fail(std::string("\"") + key + "\" has the wrong type");
+    }
+  }
+  const json *array(const char *key) {
+    auto it = object.find(key);
+    if (it == object.end())
+      return nullptr;
+    if (!it->is_array()) {
+      fail(std::string("\"") + key + "\" is not an array");
+      return nullptr;
+    }
+    return &*it;
+  }
+  void fail(const std::string &what) {
+    if (error.empty())
+      error = where + " " + what;
+  }
+
+  const json &object;
+  std::string where;
+  std::string error;
+};
+
+Result<iree::RootOp> rootOpFromJson(const json &value,
+                                    const std::string &where) {
+  FieldReader reader(value, where);
+  iree::RootOp op;
+  reader.read("name", op.name, true);
+  reader.read("line", op.line);
+  if (value.is_object() && value.contains("root_op_set")) {
+    long long set = 0;
+    reader.read("root_op_set", set);
+    op.rootOpSet = set;
+  }
+  reader.read("lowering_config", op.loweringConfig);
+  reader.read("compilation_info", op.compilationInfo);
+  reader.read("decomposition_config", op.decompositionConfig);
+  reader.read("operand_types", op.operandTypes);
+  reader.read("result_types", op.resultTypes);
+  reader.read("indexing_maps", op.indexingMaps);
+  reader.read("iterator_types", op.iteratorTypes);
+  if (!reader.error.empty())
+    return Error{reader.error};
+  return op;
+}
+
+Result<iree::Dispatch> dispatchFromJson(const json &value,
+                                        const std::string &where) {
+  FieldReader reader(value, where);
+  iree::Dispatch dispatch;
+  reader.read("name", dispatch.name, true);
+  reader.read("executable", dispatch.executable);
+  reader.read("variant", dispatch.variant);
+  reader.read("target", dispatch.target);
+  reader.read("translation_info", dispatch.translationInfo);
+  reader.read("line", dispatch.line);
+  reader.read("part", dispatch.part);
+  if (const json *ops = reader.array("root_ops"))
+    for (size_t i = 0; i < ops->size(); ++i) {
+      auto op =
+          rootOpFromJson((*ops)[i], where + " root op " + std::to_string(i));
+      if (!op)
+        return Error{op.error()};
+      dispatch.rootOps.push_back(std::move(*op));
+    }
+  if (!reader.error.empty())
+    return Error{reader.error};
+  return dispatch;
+}
+
+} // namespace
+
+json toJson(const iree::Diagnostic &diagnostic) {
+  json notes = json::array();
+  for (const iree::Diagnostic &note : diagnostic.notes)
+    notes.push_back(toJson(note));
+  return {{"severity", iree::toString(diagnostic.severity)},
+          {"file", diagnostic.file},
+          {"line", diagnostic.line},
+          {"column", diagnostic.column},
+          {"message", diagnostic.message},
+          {"notes", notes}};
+}
+
+json toJson(const iree::RootOp &op) {
+  json entry = {{"name", op.name},
+                {"line", op.line},
+                {"operand_types", op.operandTypes},
+                {"result_types", op.resultTypes}};
+  if (op.rootOpSet)
+    entry["root_op_set"] = *op.rootOpSet;
+  if (!op.loweringConfig.empty())
+    entry["lowering_config"] = op.loweringConfig;
+  if (!op.compilationInfo.empty())
+    entry["compilation_info"] = op.compilationInfo;
+  if (!op.decompositionConfig.empty())
+    entry["decomposition_config"] = op.decompositionConfig;
+  if (!op.indexingMaps.empty())
+    entry["indexing_maps"] = op.indexingMaps;
+  if (!op.iteratorTypes.empty())
+    entry["iterator_types"] = op.iteratorTypes;
+  return entry;
+}
+
+json toJson(const iree::Dispatch &dispatch) {
+  json rootOps = json::array();
+  for (const iree::RootOp &op : dispatch.rootOps)
+    rootOps.push_back(toJson(op));
+  return {{"name", dispatch.name},
+          {"executable", dispatch.executable},
+          {"variant", dispatch.variant},
+          {"target", dispatch.target},
+          {"translation_info", dispatch.translationInfo},
+          {"line", dispatch.line},
+          {"part", dispatch.part},
+          {"root_ops", rootOps}};
+}
+
+json toJson(const iree::Document &document) {
+  json dispatches = json::array();
+  for (const iree::Dispatch &dispatch : document.dispatches)
+    dispatches.push_back(toJson(dispatch));
+  json diagnostics = json::array();
+  for (const iree::Diagnostic &diagnostic : document.diagnostics)
+    diagnostics.push_back(toJson(diagnostic));
+  return {{"file", document.path.string()},
+          {"parts", document.partCount},
+          {"dispatches", dispatches},
+          {"diagnostics", diagnostics}};
+}
+
+Result<iree::Diagnostic> diagnosticFromJson(const json &value) {
+  FieldReader reader(value, "diagnostic");
+  iree::Diagnostic diagnostic;
+  std::string severity;
+  reader.read("severity", severity, true);
+  diagnostic.severity = severityFromString(severity);
+  reader.read("file", diagnostic.file);
+  reader.read("line", diagnostic.line);
+  reader.read("column", diagnostic.column);
+  reader.read("message", diagnostic.message, true);
+  if (const json *notes = reader.array("notes"))
+    for (const json &note : *notes) {
+      auto parsed = diagnosticFromJson(note);
+      if (!parsed)
+        return Error{parsed.error()};
+      diagnostic.notes.push_back(std::move(*parsed));
+    }
+  if (!reader.error.empty())
+    return Error{reader.error};
+  return diagnostic;
+}
+
+Result<iree::Document> documentFromJson(const json &value) {
+  FieldReader reader(value, "document");
+  iree::Document document;
+  std::string file;
+  reader.read("file", file);
+  document.path = file;
+  reader.read("parts", document.partCount, true);
+  if (const json *dispatches = reader.array("dispatches"))
+    for (size_t i = 0; i < dispatches->size(); ++i) {
+      auto dispatch =
+          dispatchFromJson((*dispatches)[i], "dispatch " + std::to_string(i));
+      if (!dispatch)
+        return Error{dispatch.error()};
+      document.dispatches.push_back(std::move(*dispatch));
+    }
+  if (const json *diagnostics = reader.array("diagnostics"))
+    for (const json &entry : *diagnostics) {
+      auto diagnostic = diagnosticFromJson(entry);
+      if (!diagnostic)
+        return Error{diagnostic.error()};
+      document.diagnostics.push_back(std::move(*diagnostic));
+    }
+  if (!reader.error.empty())
+    return Error{reader.error};
+  return document;
+}
+
+} // namespace tilescope::exporting

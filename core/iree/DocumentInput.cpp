@@ -1,0 +1,99 @@
+// What happens to a file before IREE's parser sees it: reading it with
+// clear errors, and refusing what IREE cannot take safely. No IREE here.
+#include "core/iree/Document.h"
+#include "core/iree/NestingScan.h"
+#include "core/util/Files.h"
+
+#include "core/config/IreeSyntax.h"
+
+#include <algorithm>
+#include <regex>
+
+namespace fs = std::filesystem;
+
+namespace tilescope::iree {
+namespace {
+
+// Files up to this size are parsed; a larger one is refused with a message.
+constexpr std::uintmax_t kMaximumFileBytes = 512ull << 20;
+
+// A swizzle IREE's parser crashes on (SIGFPE in its verifier), outside
+// comments: "line:column: error: why". Found with plain string search (a
+// regex over a 50 MB file would cost seconds), then read closely.
+std::optional<std::string> swizzleCrasher(const std::string &text) {
+  static const std::regex pattern(
+      R"(^#iree_codegen\.(xor_shuffle|rotate_rows)\s*<([-0-9,\s]*)>)");
+  static constexpr std::string_view kPrefix = "#iree_codegen.";
+  for (size_t at = text.find(kPrefix); at != std::string::npos;
+       at = text.find(kPrefix, at + 1)) {
+    const size_t lineStart = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;
+    if (text.substr(lineStart, at - lineStart).find("//") != std::string::npos)
+      continue;
+    const std::string window = text.substr(at, 200);
+    std::smatch match;
+    if (!std::regex_search(window, match, pattern))
+      continue;
+    std::vector<int64_t> values;
+    const std::string list = match[2].str();
+    for (size_t start = 0; start <= list.size();) {
+      const size_t comma = std::min(list.find(',', start), list.size());
+      try {
+        values.push_back(std::stoll(list.substr(start, comma - start)));
+      } catch (const std::exception &) {
+        values.clear(); // not plain integers: IREE's parser refuses it
+        break;
+      }
+      start = comma + 1;
+    }
+    if (auto why = config::swizzleCrashesIree(match[1].str(), values)) {
+      const auto line =
+          std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') +
+          1;
+      return std::to_string(line) + ":" + std::to_string(at - lineStart + 1) +
+             ": error: " + match[0].str() + " has " + *why +
+             "; Tilescope does not hand it to IREE's parser";
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+Result<std::string> readMlirFile(const fs::path &path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    return Error{path.string() + ": no such file"};
+  if (fs::is_directory(path, ec))
+    return Error{path.string() + ": is a directory, not an MLIR file"};
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec)
+    return Error{path.string() + ": cannot read: " + ec.message()};
+  if (size > kMaximumFileBytes)
+    return Error{path.string() + ": " + std::to_string(size >> 20) +
+                 " MiB is larger than the " +
+                 std::to_string(kMaximumFileBytes >> 20) +
+                 " MiB Tilescope reads; pass a single dispatch"};
+  return readTextFile(path);
+}
+
+std::optional<std::string> refuseBeforeParsing(const std::string &text,
+                                               const std::string &bufferName) {
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    const auto line = std::count(text.begin(), text.begin() + nul, '\n') + 1;
+    return bufferName + ":" + std::to_string(line) +
+           ": error: contains a NUL byte; not an MLIR text file";
+  }
+  if (auto excess = findExcessiveNesting(text))
+    return bufferName + ":" + std::to_string(excess->line) + ":" +
+           std::to_string(excess->column) + ": error: nests " +
+           std::to_string(excess->depth) +
+           " levels deep (brackets, braces, parentheses, angle brackets and "
+           "regions); Tilescope hands IREE's parser at most " +
+           std::to_string(kMaximumNesting) +
+           " levels, as deeper nesting overflows its stack";
+  if (auto crasher = swizzleCrasher(text))
+    return bufferName + ":" + *crasher;
+  return std::nullopt;
+}
+
+} // namespace tilescope::iree

@@ -1,0 +1,71 @@
+// libFuzzer target for what Tilescope itself does with a document's text
+// around IREE's parser: the nesting scan and NUL check that run before IREE
+// sees a file, the `// -----` split, diagnostics quoted from the file as
+// iree-opt prints them, and reading back the parser process's JSON answer.
+// No input may crash, hang or trip a sanitizer; split parts must tile the
+// file. (IREE's parser itself runs in tilescope-iree-worker, where a crash
+// is a message: tests/property/property_documents.cpp fuzzes that path.)
+#include "core/export/DocumentJson.h"
+#include "core/iree/Diagnostic.h"
+#include "core/iree/Document.h"
+#include "core/iree/NestingScan.h"
+#include "core/iree/SplitInput.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace tilescope;
+
+namespace {
+
+void check(bool condition, const char *what) {
+  if (!condition) {
+    std::fprintf(stderr, "%s\n", what);
+    std::abort();
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const std::string text(reinterpret_cast<const char *>(data), size);
+
+  (void)iree::refuseBeforeParsing(text, "fuzz.mlir");
+  if (auto excess = iree::findExcessiveNesting(text, 8))
+    check(excess->line >= 1 && excess->column >= 1 && excess->depth == 9,
+          "nesting excess out of range");
+
+  // The split: parts in order, inside the file, lines counted right.
+  const iree::SplitInput split = iree::splitInputFile(text, "fuzz.mlir");
+  size_t end = 0;
+  for (const iree::TextPart &part : split.parts) {
+    check(part.offset >= end && part.offset + part.length <= text.size(),
+          "split part outside the file or out of order");
+    end = part.offset + part.length;
+    check(part.firstLine ==
+              1 + std::count(text.begin(),
+                             text.begin() + static_cast<long>(part.offset),
+                             '\n'),
+          "split part's first line is wrong");
+  }
+  (void)iree::hasSplitMarker(text);
+
+  // Diagnostics pointing anywhere (in range or not) quote the file safely.
+  iree::Diagnostic diagnostic;
+  diagnostic.file = "fuzz.mlir";
+  diagnostic.line = size > 0 ? static_cast<int>(data[0]) % 8 : 0;
+  diagnostic.column = size > 1 ? static_cast<int>(data[1]) - 8 : 0;
+  diagnostic.message = "m";
+  diagnostic.notes.push_back(diagnostic);
+  (void)iree::formatLikeIreeOpt(diagnostic, text);
+
+  // The parser process's answer, whatever it holds.
+  const auto json = nlohmann::json::parse(text, nullptr, false);
+  if (!json.is_discarded()) {
+    (void)exporting::documentFromJson(json);
+    (void)exporting::diagnosticFromJson(json);
+    if (json.is_object() && json.contains("document"))
+      (void)exporting::documentFromJson(json["document"]);
+  }
+  return 0;
+}
