@@ -1,5 +1,6 @@
 #include "core/iree/Diagnostic.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tilescope::iree {
@@ -14,30 +15,44 @@ void appendHeader(std::ostringstream &out, const Diagnostic &d) {
   out << ": " << iree::toString(d.severity) << ": " << d.message << '\n';
 }
 
-// Line `line` (1-based) of the text, without its newline.
-std::string_view lineOf(std::string_view text, int line) {
+// Where line `line` (1-based) starts, or npos past the end of the text.
+size_t lineStart(std::string_view text, int line) {
   size_t start = 0;
   for (int i = 1; i < line; ++i) {
     const size_t newline = text.find('\n', start);
     if (newline == std::string_view::npos)
-      return {};
+      return std::string_view::npos;
     start = newline + 1;
   }
-  size_t end = text.find('\n', start);
-  if (end == std::string_view::npos)
-    end = text.size();
-  return text.substr(start, end - start);
+  return start;
 }
 
 // LLVM's SMDiagnostic::print: the source line with tabs expanded to the next
 // multiple of 8, and a caret line whose spaces follow the same expansion.
+// As MLIR's SourceMgrDiagnosticHandler finds the place (SourceMgr::
+// FindLocForLineAndColumn), a line past the end, a column past the end of
+// the text or one with a line break (\r or \n) before it print no source.
 void appendSource(std::ostringstream &out, std::string_view fileText, int line,
                   int column) {
   if (line <= 0)
     return;
-  std::string_view source = lineOf(fileText, line);
-  if (!source.empty() && source.back() == '\r')
-    source.remove_suffix(1);
+  const size_t start = lineStart(fileText, line);
+  if (start == std::string_view::npos)
+    return;
+  const size_t before = column > 0 ? static_cast<size_t>(column - 1) : 0;
+  if (start + before > fileText.size() ||
+      fileText.substr(start, before).find_first_of("\r\n") !=
+          std::string_view::npos)
+    return;
+  // The printed line stops at the first \r or \n.
+  std::string_view source = fileText.substr(start);
+  source =
+      source.substr(0, std::min(source.size(), source.find_first_of("\r\n")));
+  // A line with any non-ASCII byte has its columns unknown to LLVM: it
+  // prints the line (tabs expanded) and no caret.
+  const bool nonAscii = std::any_of(source.begin(), source.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0x80) != 0;
+  });
   std::string expanded, caret;
   for (size_t i = 0; i < source.size(); ++i) {
     const char mark = static_cast<int>(i) + 1 == column ? '^' : ' ';
@@ -57,7 +72,9 @@ void appendSource(std::ostringstream &out, std::string_view fileText, int line,
         std::string(static_cast<size_t>(column) - 1 - source.size(), ' ') + "^";
   while (!caret.empty() && caret.back() == ' ')
     caret.pop_back();
-  out << expanded << '\n' << caret << '\n';
+  out << expanded << '\n';
+  if (!nonAscii)
+    out << caret << '\n';
 }
 
 } // namespace

@@ -155,12 +155,13 @@ Result<Document> DocumentParser::parseText(const std::string &text,
     session = std::move(*created);
   }
   if (!options.unguarded)
-    if (auto refusal = refuseBeforeParsing(text, bufferName))
+    if (auto refusal =
+            refuseBeforeParsing(text, bufferName, splitsInput(text, options)))
       return Error{*refusal};
 
   std::vector<TextPart> parts;
   std::vector<Diagnostic> warnings;
-  const bool split = options.splitInputFile.value_or(hasSplitMarker(text));
+  const bool split = splitsInput(text, options);
   if (split) {
     SplitInput splitInput = splitInputFile(text, bufferName);
     parts = std::move(splitInput.parts);
@@ -175,6 +176,9 @@ Result<Document> DocumentParser::parseText(const std::string &text,
   document.diagnostics = warnings;
   const Ir ir(session->api);
 
+  bool failed = false;
+  std::vector<Diagnostic> refusals;
+  std::vector<std::string> failures; // parts that failed without a diagnostic
   for (size_t partIndex = 0; partIndex < parts.size(); ++partIndex) {
     const TextPart &part = parts[partIndex];
     SourcePosition position;
@@ -191,18 +195,14 @@ Result<Document> DocumentParser::parseText(const std::string &text,
     auto parsed =
         ParsedModule::parse(session, part.in(text), position, partDiagnostics);
     if (!parsed) {
-      diagnostics = warnings;
-      diagnostics.insert(diagnostics.end(), partDiagnostics.begin(),
-                         partDiagnostics.end());
-      std::string message;
-      for (const Diagnostic &diagnostic : diagnostics)
-        message +=
-            (message.empty() ? "" : "\n") + formatLikeIreeOpt(diagnostic, text);
-      if (!message.empty() && message.back() == '\n')
-        message.pop_back();
+      // As iree-opt --split-input-file does, the other parts are still
+      // parsed, so every broken part is reported at once.
+      failed = true;
       if (partDiagnostics.empty())
-        message += (message.empty() ? "" : "\n") + parsed.error();
-      return Error{message};
+        failures.push_back(parsed.error());
+      refusals.insert(refusals.end(), partDiagnostics.begin(),
+                      partDiagnostics.end());
+      continue;
     }
     for (Diagnostic &diagnostic : partDiagnostics)
       document.diagnostics.push_back(std::move(diagnostic));
@@ -210,6 +210,18 @@ Result<Document> DocumentParser::parseText(const std::string &text,
     reader.read((*parsed)->operation());
     for (Dispatch &dispatch : reader.takeDispatches())
       document.dispatches.push_back(std::move(dispatch));
+  }
+  if (failed) {
+    diagnostics = std::move(document.diagnostics);
+    diagnostics.insert(diagnostics.end(), refusals.begin(), refusals.end());
+    std::string message;
+    for (const Diagnostic &diagnostic : diagnostics)
+      message += formatLikeIreeOpt(diagnostic, text);
+    for (const std::string &failure : failures)
+      message += failure + "\n";
+    if (!message.empty() && message.back() == '\n')
+      message.pop_back();
+    return Error{message};
   }
   return document;
 }

@@ -58,7 +58,7 @@ struct Document {
 
 struct ParseOptions {
   // Split on `// -----` as iree-opt --split-input-file does. Unset: split
-  // when the file holds a marker.
+  // when the file holds a marker outside string literals.
   std::optional<bool> splitInputFile;
   // Told before IREE parses each part (0-based, and the file line it starts
   // on): a parse that dies in IREE can then be pinned to its part.
@@ -74,9 +74,15 @@ struct ParseOptions {
 Result<std::string> readMlirFile(const std::filesystem::path &path);
 
 // What Tilescope refuses before IREE sees the text (a NUL byte, nesting
-// deeper than IREE's parser can take), as "name:line:column: error: ...".
+// deeper than IREE's parser can take, a swizzle IREE crashes on and, when
+// the text is split, a split marker inside a string literal), as
+// "name:line:column: error: ...".
 std::optional<std::string> refuseBeforeParsing(const std::string &text,
-                                               const std::string &bufferName);
+                                               const std::string &bufferName,
+                                               bool split);
+
+// Whether a parse with these options splits the text on `// -----`.
+bool splitsInput(const std::string &text, const ParseOptions &options);
 
 // Parses a file with the loaded compiler. A file that does not parse gives an
 // error whose text holds every diagnostic as "file:line:column: error: ...";

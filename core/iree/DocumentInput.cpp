@@ -2,6 +2,7 @@
 // clear errors, and refusing what IREE cannot take safely. No IREE here.
 #include "core/iree/Document.h"
 #include "core/iree/NestingScan.h"
+#include "core/iree/SplitInput.h"
 #include "core/util/Files.h"
 
 #include "core/config/IreeSyntax.h"
@@ -57,6 +58,43 @@ std::optional<std::string> swizzleCrasher(const std::string &text) {
   return std::nullopt;
 }
 
+// A split marker that cuts a token: a string literal open at the marker, or
+// a '/' right before it. MLIR's lexer then reads past the end of the part
+// (iree-opt --split-input-file reports later parts' text twice, or crashes
+// with SIGSEGV reading past its buffer).
+std::optional<std::string> markerCutsAToken(const std::string &text) {
+  auto position = [&](size_t offset) {
+    const size_t lineStart = offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;
+    return std::to_string(std::count(text.begin(),
+                                     text.begin() + static_cast<long>(offset),
+                                     '\n') +
+                          1) +
+           ":" + std::to_string(offset - lineStart + 1);
+  };
+  const SplitInput split = splitInputFile(text, "");
+  for (size_t p = 0; p + 1 < split.parts.size(); ++p) {
+    const TextPart &part = split.parts[p];
+    const size_t end = part.offset + part.length;
+    const TokenCut cut = tokenCutAt(text, part.offset, end);
+    const std::string consequence =
+        "; IREE's parser reads past the end of the part there (iree-opt "
+        "--split-input-file reports later parts' text or crashes). ";
+    if (cut.openString != std::string::npos)
+      return position(end) +
+             ": error: this split marker cuts the string literal that starts "
+             "at " +
+             position(cut.openString) + consequence +
+             "Close the string before the marker, or open the file without "
+             "splitting";
+    if (cut.trailingSlash != std::string::npos)
+      return position(cut.trailingSlash) +
+             ": error: this '/' and the split marker after it read as one "
+             "comment" +
+             consequence + "Put the marker on a line of its own";
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 Result<std::string> readMlirFile(const fs::path &path) {
@@ -77,7 +115,8 @@ Result<std::string> readMlirFile(const fs::path &path) {
 }
 
 std::optional<std::string> refuseBeforeParsing(const std::string &text,
-                                               const std::string &bufferName) {
+                                               const std::string &bufferName,
+                                               bool split) {
   if (const size_t nul = text.find('\0'); nul != std::string::npos) {
     const auto line = std::count(text.begin(), text.begin() + nul, '\n') + 1;
     return bufferName + ":" + std::to_string(line) +
@@ -93,7 +132,14 @@ std::optional<std::string> refuseBeforeParsing(const std::string &text,
            " levels, as deeper nesting overflows its stack";
   if (auto crasher = swizzleCrasher(text))
     return bufferName + ":" + *crasher;
+  if (split)
+    if (auto cut = markerCutsAToken(text))
+      return bufferName + ":" + *cut;
   return std::nullopt;
+}
+
+bool splitsInput(const std::string &text, const ParseOptions &options) {
+  return options.splitInputFile.value_or(hasSplitMarkerOutsideStrings(text));
 }
 
 } // namespace tilescope::iree

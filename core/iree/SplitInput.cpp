@@ -34,6 +34,56 @@ bool hasSplitMarker(std::string_view text) {
          std::string_view::npos;
 }
 
+namespace {
+
+// MLIR's lexer over [from, to): strings (with escapes, ended by a quote or a
+// line break) and `//` comments. `onComment` sees each comment's text and
+// may stop the scan by returning true.
+template <typename OnComment>
+TokenCut lexStrings(std::string_view text, size_t from, size_t to,
+                    OnComment onComment) {
+  TokenCut cut;
+  for (size_t i = from; i < to; ++i) {
+    const char c = text[i];
+    if (cut.openString != std::string_view::npos) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"' || c == '\n' || c == '\v' || c == '\f')
+        cut.openString = std::string_view::npos;
+    } else if (c == '/' && i + 1 == to) {
+      cut.trailingSlash = i;
+    } else if (c == '/' && text[i + 1] == '/') {
+      const size_t newline = text.find('\n', i);
+      const size_t end = std::min(to, newline);
+      if (onComment(text.substr(i, end - i)))
+        return {};
+      i = end;
+    } else if (c == '"') {
+      cut.openString = i;
+    }
+  }
+  return cut;
+}
+
+} // namespace
+
+TokenCut tokenCutAt(std::string_view text, size_t from, size_t to) {
+  return lexStrings(text, from, to, [](std::string_view) { return false; });
+}
+
+bool hasSplitMarkerOutsideStrings(std::string_view text) {
+  if (!hasSplitMarker(text))
+    return false;
+  const std::string_view probe =
+      kMarker.substr(0, kMarker.size() - kCheckLength);
+  bool found = false;
+  (void)lexStrings(text, 0, text.size(), [&](std::string_view comment) {
+    found = comment.find(probe) != std::string_view::npos;
+    return found;
+  });
+  return found;
+}
+
 SplitInput splitInputFile(std::string_view text, const std::string &fileName) {
   // llvm::StringRef::split(marker minus its last two characters): every
   // occurrence, left to right, without overlap.

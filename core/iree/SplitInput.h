@@ -35,4 +35,18 @@ SplitInput splitInputFile(std::string_view text, const std::string &fileName);
 // part whatever the options say).
 bool hasSplitMarker(std::string_view text);
 
+// Whether it holds one outside string literals: what Tilescope splits on
+// when not told (a string that happens to hold "// -----" is no marker).
+bool hasSplitMarkerOutsideStrings(std::string_view text);
+
+// Lexing [from, to) as MLIR's lexer reads strings and `//` comments: a
+// token that would run on past `to` (MLIR's lexer does, when `to` ends a
+// split part): a string literal still open there, or a lone '/' just before
+// it (which the marker's "//" turns into a comment).
+struct TokenCut {
+  size_t openString = std::string_view::npos;
+  size_t trailingSlash = std::string_view::npos;
+};
+TokenCut tokenCutAt(std::string_view text, size_t from, size_t to);
+
 } // namespace tilescope::iree

@@ -29,8 +29,7 @@ std::string lastPart(const std::string &standardError, int partCount) {
 }
 
 int countParts(const std::string &text, const iree::ParseOptions &options) {
-  const bool split =
-      options.splitInputFile.value_or(iree::hasSplitMarker(text));
+  const bool split = iree::splitsInput(text, options);
   return split ? static_cast<int>(iree::splitInputFile(text, "").parts.size())
                : 1;
 }
@@ -68,7 +67,8 @@ Result<iree::Document> DocumentWorker::run(const std::string &text,
                                            const iree::ParseOptions &options) {
   // What can be refused without IREE is refused here, with a precise place.
   if (!options.unguarded)
-    if (auto refusal = iree::refuseBeforeParsing(text, bufferName))
+    if (auto refusal = iree::refuseBeforeParsing(
+            text, bufferName, iree::splitsInput(text, options)))
       return Error{*refusal};
 
   // Text not on disk goes to the worker through a private file.

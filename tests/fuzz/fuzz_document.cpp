@@ -30,7 +30,7 @@ void check(bool condition, const char *what) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const std::string text(reinterpret_cast<const char *>(data), size);
 
-  (void)iree::refuseBeforeParsing(text, "fuzz.mlir");
+  (void)iree::refuseBeforeParsing(text, "fuzz.mlir", true);
   if (auto excess = iree::findExcessiveNesting(text, 8))
     check(excess->line >= 1 && excess->column >= 1 && excess->depth == 9,
           "nesting excess out of range");

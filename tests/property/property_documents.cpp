@@ -3,15 +3,24 @@
 // MLIR tokens, split markers and deep nests) parsed through
 // tilescope-iree-worker. Whatever the text, the answer is a document or a
 // message that names the buffer; the parser process's protocol never breaks;
-// and where IREE parses a mutant, the worker's document equals the in-process
-// parser's. IREE crashing on a mutant is IREE's bug, not a failure: it is
-// counted, and `--save-crashers DIR` keeps each such file for
+// where IREE parses a mutant, the worker's document equals the in-process
+// parser's; and Tilescope agrees with the pinned `iree-opt` on the same file
+// (with --split-input-file where it has a marker): it opens what iree-opt
+// parses, refuses what iree-opt refuses (unregistered dialects included) and
+// prints the very diagnostics iree-opt prints, notes, whole-file lines and
+// carets included. IREE crashing on a mutant is IREE's bug, not a failure: it
+// is counted, and `--save-crashers DIR` keeps each such file (and any whose
+// diagnostics differ from iree-opt's, with both texts) for
 // tests/fuzz/document-corpus/ (whose crashers every run replays).
 #include "PropertySupport.h"
 
+#include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
+#include "core/iree/Diagnostic.h"
 #include "core/iree/Document.h"
+#include "core/iree/SplitInput.h"
 #include "core/jobs/DocumentWorker.h"
+#include "core/jobs/Process.h"
 #include "core/util/Files.h"
 
 #include <filesystem>
@@ -171,6 +180,34 @@ std::string summary(const iree::Document &document) {
   return out;
 }
 
+// What iree-opt says about the same file.
+jobs::ProcessResult runIreeOpt(const fs::path &ireeOpt, const fs::path &file,
+                               bool split) {
+  jobs::ProcessSpec spec;
+  spec.program = ireeOpt;
+  if (split)
+    spec.arguments.push_back("--split-input-file");
+  spec.arguments.push_back(file.string());
+  spec.arguments.push_back("-o");
+  spec.arguments.push_back("/dev/null");
+  spec.timeout = std::chrono::seconds(60);
+  return jobs::runProcess(spec);
+}
+
+std::string asJsonCarriesIt(const std::string &text) {
+  return nlohmann::json::parse(exporting::jsonText(nlohmann::json(text)))
+      .get<std::string>();
+}
+
+std::string firstDifference(const std::string &a, const std::string &b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i])
+    ++i;
+  const size_t from = i > 200 ? i - 200 : 0;
+  return "  Tilescope: ..." + a.substr(from, 400) + "\n  iree-opt:  ..." +
+         b.substr(from, 400);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -198,6 +235,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   iree::DocumentParser inProcess(*library);
+  auto ireeOpt = installation.tool("iree-opt");
+  if (!ireeOpt) {
+    std::cerr << ireeOpt.error() << "\n";
+    return 1;
+  }
+  auto scratch = TemporaryDirectory::create("tilescope-property-documents");
+  if (!scratch) {
+    std::cerr << scratch.error() << "\n";
+    return 1;
+  }
 
   std::vector<fs::path> seeds;
   for (const char *folder : {"examples/rocm_gfx942", "examples/cuda_sm_90",
@@ -211,16 +258,92 @@ int main(int argc, char **argv) {
   Tally tally;
   Random random(options.seed);
   int crashers = 0;
+  // The worker against iree-opt on the same file. Text Tilescope refuses
+  // before IREE sees it (nesting past its limit, a NUL byte, a swizzle that
+  // crashes IREE) is only checked for a clean message.
+  auto compareWithIreeOpt = [&](const std::string &family, const fs::path &file,
+                                const std::string &text,
+                                const Result<iree::Document> &document,
+                                const std::string &how) -> bool {
+    if (iree::refuseBeforeParsing(text, file.string(),
+                                  iree::splitsInput(text, {}))) {
+      tally.skipped(family, "refused by Tilescope before IREE (no iree-opt)");
+      return true;
+    }
+    const jobs::ProcessResult opt =
+        runIreeOpt(*ireeOpt, file, iree::splitsInput(text, {}));
+    const bool optCrashed = opt.outcome != jobs::ProcessResult::Outcome::Exited;
+    const bool workerCrashed =
+        !document &&
+        (document.error().find("IREE's parser crashed") != std::string::npos ||
+         document.error().find("did not finish") != std::string::npos);
+    if (optCrashed || workerCrashed) {
+      if (optCrashed != workerCrashed) {
+        tally.disagreed(
+            family,
+            file.filename().string() + " (" + how + "): iree-opt " +
+                opt.describe() + ", Tilescope's worker " +
+                (document ? "parsed it" : document.error().substr(0, 300)));
+        return false;
+      }
+      ++crashers;
+      tally.skipped(family, "crash or hang IREE (reported cleanly)");
+      if (!saveCrashers.empty())
+        (void)writeFileAtomically(fs::path(saveCrashers) / file.filename(),
+                                  text);
+      return false;
+    }
+    if (document.ok() != (opt.exitCode == 0)) {
+      tally.disagreed(
+          family,
+          file.filename().string() + " (" + how + "): iree-opt " +
+              opt.describe() + ", Tilescope " +
+              (document ? "opened it"
+                        : "refused it: " + document.error().substr(0, 300)));
+      return false;
+    }
+    if (!document) {
+      std::string printed;
+      for (const iree::Diagnostic &diagnostic : worker.lastDiagnostics())
+        printed += iree::formatLikeIreeOpt(diagnostic, text);
+      // The worker's answer travels as JSON, where invalid UTF-8 in a
+      // message becomes U+FFFD (docs/parse-safety.md): both texts are
+      // compared after the same replacement.
+      printed = asJsonCarriesIt(printed);
+      const std::string expected = asJsonCarriesIt(opt.standardError);
+      if (printed != expected) {
+        if (!saveCrashers.empty()) {
+          const fs::path kept = fs::path(saveCrashers) / file.filename();
+          (void)writeFileAtomically(kept, text);
+          (void)writeFileAtomically(kept.string() + ".tilescope", printed);
+          (void)writeFileAtomically(kept.string() + ".iree-opt",
+                                    opt.standardError);
+        }
+        tally.disagreed(family, file.filename().string() + " (" + how +
+                                    "): the diagnostics differ from "
+                                    "iree-opt's\n" +
+                                    firstDifference(printed, expected));
+        return false;
+      }
+    }
+    return true;
+  };
+
   auto check = [&](const std::string &family, const std::string &text,
                    const std::string &name, const std::string &how) {
     tally.generated(family);
-    auto document = worker.parseText(text, name);
+    const fs::path file = scratch->file(name + ".mlir");
+    if (auto written = writeFileAtomically(file, text); !written) {
+      std::cerr << written.error() << "\n";
+      std::exit(1);
+    }
+    auto document = worker.parseFile(file);
     if (!document) {
       const std::string &error = document.error();
-      if (error.rfind(name, 0) != 0) {
+      if (error.rfind(file.string(), 0) != 0) {
         tally.disagreed(family, name + " (" + how +
                                     "): the message does not name the "
-                                    "buffer first:\n  " +
+                                    "file first:\n  " +
                                     error.substr(0, 400));
         return;
       }
@@ -233,30 +356,22 @@ int main(int argc, char **argv) {
                                     error.substr(0, 400));
         return;
       }
-      if (error.find("IREE's parser crashed") != std::string::npos ||
-          error.find("did not finish") != std::string::npos) {
-        ++crashers;
-        tally.skipped(family, "crash or hang IREE (reported cleanly)");
-        if (options.verbose)
-          std::cout << "IREE crashed on " << name << " (" << how
-                    << "): " << error << "\n";
-        if (!saveCrashers.empty())
-          (void)writeFileAtomically(fs::path(saveCrashers) / (name + ".mlir"),
-                                    text);
+    }
+    if (!compareWithIreeOpt(family, file, text, document, how))
+      return;
+    if (document) {
+      // IREE parsed it in the worker, so it parses here too: same answer.
+      auto expected = inProcess.parseText(text, file.string());
+      if (!expected || summary(*expected) != summary(*document)) {
+        tally.disagreed(family, name + " (" + how +
+                                    "): the worker's document differs from "
+                                    "the in-process parser's");
         return;
       }
-      tally.agreed(family); // a clean refusal
-      return;
-    }
-    // IREE parsed it in the worker, so it parses here too: same answer.
-    auto expected = inProcess.parseText(text, name);
-    if (!expected || summary(*expected) != summary(*document)) {
-      tally.disagreed(family, name + " (" + how +
-                                  "): the worker's document differs from "
-                                  "the in-process parser's");
-      return;
     }
     tally.agreed(family);
+    std::error_code ignored;
+    fs::remove(file, ignored);
   };
 
   for (int i = 0; i < cases; ++i) {

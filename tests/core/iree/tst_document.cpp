@@ -136,6 +136,76 @@ private slots:
     QCOMPARE(parsed->partCount, 2);
   }
 
+  // Found by property_documents against iree-opt: every broken part is
+  // reported, in part order, as iree-opt --split-input-file reports them.
+  void everyBrokenPartIsReported() {
+    const std::string text = "a // -----\nb // ----- c\n// ----\n"
+                             "module {}\n// -----\nmodule @m {}\n";
+    iree::DocumentParser parser(library);
+    auto document = parser.parseText(text, "parts.mlir");
+    QVERIFY(!document.ok());
+    QCOMPARE(document.error(),
+             std::string(
+                 "parts.mlir:3:7: warning: near miss with file split marker\n"
+                 "// ----\n"
+                 "      ^\n"
+                 "parts.mlir:1:1: error: custom op 'a' is unknown (tried "
+                 "'builtin.a' as well)\n"
+                 "a // -----\n"
+                 "^\n"
+                 "parts.mlir:2:1: error: custom op 'b' is unknown (tried "
+                 "'builtin.b' as well)\n"
+                 "b // ----- c\n"
+                 "^\n"
+                 "parts.mlir:2:12: error: custom op 'c' is unknown (tried "
+                 "'builtin.c' as well)\n"
+                 "b // ----- c\n"
+                 "           ^"));
+  }
+
+  // A split marker inside a string literal makes MLIR's lexer read past the
+  // part (iree-opt crashes on this file): refused, saying where.
+  void markerInsideAStringIsRefused() {
+    const std::string text = "module {}\n// -----\n"
+                             "module attributes {x = \"a // ----- b\"} {}\n"
+                             "// -----\nmodule @m {}\n";
+    iree::DocumentParser parser(library);
+    auto document = parser.parseText(text, "cut.mlir");
+    QVERIFY(!document.ok());
+    QVERIFY2(document.error().rfind(
+                 "cut.mlir:3:27: error: this split marker cuts the string "
+                 "literal that starts at 3:24",
+                 0) == 0,
+             document.error().c_str());
+    // Unsplit, the same text is one module with a string attribute.
+    iree::ParseOptions whole;
+    whole.splitInputFile = false;
+    QVERIFY(!parser.parseText(text, "cut.mlir", whole).ok()); // two modules
+    const std::string one = "module attributes {t.x = \"a // ----- b\"} {}\n";
+    auto parsed = parser.parseText(one, "one.mlir", whole);
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().c_str());
+    // Not told, Tilescope does not split on a marker inside a string.
+    QVERIFY(parser.parseText(one, "one.mlir").ok());
+  }
+
+  // LLVM prints no caret under a line with non-ASCII bytes, and no source
+  // at all when a line break (\r) stands between the line start and the
+  // column.
+  void diagnosticsPrintSourceAsLlvmDoes() {
+    iree::DocumentParser parser(library);
+    auto accented = parser.parseText("module {} \xc3\xa9\n", "utf8.mlir");
+    QVERIFY(!accented.ok());
+    QCOMPARE(accented.error(),
+             std::string("utf8.mlir:1:11: error: unexpected character\n"
+                         "module {} \xc3\xa9"));
+    auto carriage = parser.parseText(
+        "module attributes {x = \"abc\r\ndef\"} {}\n", "cr.mlir");
+    QVERIFY(!carriage.ok());
+    QCOMPARE(
+        carriage.error(),
+        std::string("cr.mlir:1:29: error: expected '\"' in string literal"));
+  }
+
   void configuredFunctionsOutsideExecutablesAreDispatches() {
     // A lit-test style function: a bare func.func carrying translation_info.
     const std::string text =
