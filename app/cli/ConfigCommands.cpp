@@ -1,5 +1,6 @@
 // tilescope-cli check / convert: the config model with no IREE installed.
 #include "app/cli/Commands.h"
+#include "app/cli/LayoutInputs.h"
 #include "core/config/Conversions.h"
 #include "core/config/IreeSyntax.h"
 #include "core/config/TargetAttribute.h"
@@ -84,11 +85,8 @@ int check(const QStringList &arguments) {
       "iteration-space",
       "Bounds and kinds of the root op's loops, e.g. 4x6656x16384:ppr.",
       "SPACE");
-  const QCommandLineOption typesOption(
-      "types",
-      "Operand element types, inputs then output, e.g. f16,f16,f32 "
-      "(for contractions: LHS, RHS, ACC with M,K / N,K / M,N maps).",
-      "TYPES");
+  const QCommandLineOption typesOption("types", kTypesHelp, "TYPES");
+  const QCommandLineOption mapsOption("maps", kMapsHelp, "MAPS");
   const QCommandLineOption targetOption(
       "target",
       "gfx942, gfx950, gfx1100, sm_80, sm_90 (or mi300x, h100, ...), "
@@ -99,7 +97,7 @@ int check(const QStringList &arguments) {
       "X.Y", kPinnedRelease);
   const QCommandLineOption jsonOption("json", "Print JSON.");
   parser.addOptions({configOption, translationOption, spaceOption, typesOption,
-                     targetOption, releaseOption, jsonOption});
+                     mapsOption, targetOption, releaseOption, jsonOption});
   if (!parseCommandLine(parser, arguments, "check"))
     return kExitUsage;
   if (!parser.isSet(configOption)) {
@@ -152,38 +150,14 @@ int check(const QStringList &arguments) {
     if (!space)
       return fail("--iteration-space", space.error());
     context.iterationSpace = *space;
-    if (parser.isSet(typesOption)) {
-      const QStringList types = parser.value(typesOption).split(',');
-      // Contraction operands: the maps of a plain (M, N, K) matmul with
-      // B transposed, LHS (M, K), RHS (N, K), ACC (M, N), on the innermost
-      // dims.
-      std::vector<int> reductions, parallels;
-      for (size_t d = 0; d < space->rank(); ++d)
-        (space->isReduction(d) ? reductions : parallels)
-            .push_back(static_cast<int>(d));
-      if (types.size() == 3 && reductions.size() == 1 &&
-          parallels.size() >= 2) {
-        const int m = parallels[parallels.size() - 2], n = parallels.back(),
-                  k = reductions.front();
-        std::vector<int> batch(parallels.begin(), parallels.end() - 2);
-        auto dims = [&](std::vector<int> tail) {
-          std::vector<int> all = batch;
-          all.insert(all.end(), tail.begin(), tail.end());
-          return all;
-        };
-        context.iterationSpace->operands = {
-            {types[0].toStdString(), dims({m, k}), false},
-            {types[1].toStdString(), dims({n, k}), false},
-            {types[2].toStdString(), dims({m, n}), true}};
-      } else {
-        for (int i = 0; i < types.size(); ++i) {
-          config::OperandAccess access;
-          access.elementType = types[i].toStdString();
-          access.isOutput = i + 1 == types.size();
-          context.iterationSpace->operands.push_back(access);
-        }
-      }
-    }
+    auto operands = operandsFor(*space, parser.value(typesOption).toStdString(),
+                                parser.value(mapsOption).toStdString());
+    if (!operands)
+      return fail(parser.isSet(mapsOption) ? "--maps" : "--types",
+                  operands.error());
+    context.iterationSpace->operands = std::move(*operands);
+  } else if (parser.isSet(typesOption) || parser.isSet(mapsOption)) {
+    return fail("--types", "needs --iteration-space, e.g. 4x6656x16384:ppr");
   }
   if (parser.isSet(targetOption)) {
     auto target =

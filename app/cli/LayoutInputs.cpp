@@ -32,20 +32,35 @@ Result<int64_t> integer(const QString &text, const char *what) {
 
 } // namespace
 
+Result<std::vector<config::OperandAccess>>
+operandsFor(const config::IterationSpace &space, const std::string &typesText,
+            const std::string &mapsText) {
+  std::vector<std::string> types;
+  for (const QString &type :
+       QString::fromStdString(typesText).split(',', Qt::SkipEmptyParts))
+    types.push_back(type.trimmed().toStdString());
+  if (!mapsText.empty()) {
+    if (types.empty())
+      return Error{"--maps needs --types, one element type per map"};
+    return config::operandsFromMaps(mapsText, types, space.rank());
+  }
+  if (types.empty())
+    return std::vector<config::OperandAccess>{};
+  return config::operandsFromPattern(space, types);
+}
+
 int fail(const std::string &what, const std::string &message) {
   std::cerr << "tilescope-cli: " << what << ": " << message << "\n";
   return kExitFailure;
 }
 
 void LayoutOptions::addTo(QCommandLineParser &parser) const {
-  parser.addOptions({basis,     layout,         mma,
-                     colMajor,  operand,        config,
-                     swizzle,   element,        thread,
-                     subgroup,  lane,           shape,
-                     subgroups, subgroupSize,   iterationSpace,
-                     types,     target,         release,
-                     access,    elementBytes,   lanes,
-                     step,      translationInfo});
+  parser.addOptions(
+      {basis,        layout,  mma,       colMajor,       operand,
+       config,       swizzle, element,   thread,         subgroup,
+       lane,         shape,   subgroups, subgroupSize,   iterationSpace,
+       types,        maps,    target,    release,        access,
+       elementBytes, lanes,   step,      translationInfo});
 }
 
 Result<LayoutInputs>
@@ -134,6 +149,7 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
   }
   in.iterationSpaceText = parser.value(iterationSpace).toStdString();
   in.typesText = parser.value(types).toStdString();
+  in.mapsText = parser.value(maps).toStdString();
   in.targetText = parser.value(target).toStdString();
   in.translationText = parser.value(translationInfo).toStdString();
   if (!in.targetText.empty())
@@ -207,32 +223,12 @@ Result<config::IterationSpace> LayoutInputs::iterationSpace() const {
   if (iterationSpaceText.empty())
     return Error{"needs --iteration-space, e.g. 4x6656x16384:ppr"};
   auto space = config::IterationSpace::parse(iterationSpaceText);
-  if (!space || typesText.empty())
+  if (!space)
     return space;
-  const QStringList types = QString::fromStdString(typesText).split(',');
-  std::vector<int> reductions, parallels;
-  for (size_t d = 0; d < space->rank(); ++d)
-    (space->isReduction(d) ? reductions : parallels)
-        .push_back(static_cast<int>(d));
-  std::vector<int> all(space->rank());
-  for (size_t d = 0; d < all.size(); ++d)
-    all[d] = static_cast<int>(d);
-  if (types.size() == 3 && reductions.size() == 1 && parallels.size() >= 2) {
-    // A matmul: LHS (M, K), RHS (N, K), ACC (M, N) on the innermost dims.
-    const int m = parallels[parallels.size() - 2], n = parallels.back(),
-              k = reductions.front();
-    space->operands = {{types[0].toStdString(), {m, k}, false},
-                       {types[1].toStdString(), {n, k}, false},
-                       {types[2].toStdString(), {m, n}, true}};
-  } else if (types.size() == 2) {
-    // A reduction: the input over every dimension, the output over the
-    // parallel ones.
-    space->operands = {{types[0].toStdString(), all, false},
-                       {types[1].toStdString(), parallels, true}};
-  } else {
-    return Error{"--types takes 3 types for a matmul (LHS, RHS, ACC) or 2 for "
-                 "a reduction (input, output)"};
-  }
+  auto operands = operandsFor(*space, typesText, mapsText);
+  if (!operands)
+    return Error{operands.error()};
+  space->operands = std::move(*operands);
   return space;
 }
 

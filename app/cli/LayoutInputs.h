@@ -21,6 +21,21 @@ namespace tilescope::cli {
 // Prints "tilescope-cli: <what>: <message>" and returns kExitFailure.
 int fail(const std::string &what, const std::string &message);
 
+inline constexpr const char *kTypesHelp =
+    "Operand element types, inputs then output, e.g. f16,f16,f32. Without "
+    "--maps: 3 types for a (batch) matmul, LHS (B..., M, K), RHS (B..., N, "
+    "K), ACC (B..., M, N), or 2 for a reduction (input, output).";
+inline constexpr const char *kMapsHelp =
+    "The root op's indexing maps, one per operand, output last, e.g. "
+    "'(d0, d1, d2) -> (d0, d2), (d0, d1, d2) -> (d2, d1), (d0, d1, d2) -> "
+    "(d0, d1)' (affine_map<...> as IREE prints them also taken).";
+
+// The operands of --iteration-space from --types and, when given, --maps
+// (empty texts: no operands).
+Result<std::vector<config::OperandAccess>>
+operandsFor(const config::IterationSpace &space, const std::string &typesText,
+            const std::string &mapsText);
+
 struct LayoutInputs {
   enum class Kind { Basis, Layout, Mma, Config, Swizzle } kind = Kind::Layout;
   std::string text; // the --basis/--layout/--config/--swizzle text
@@ -31,7 +46,8 @@ struct LayoutInputs {
   std::optional<int64_t> thread, subgroup, lane;
   std::optional<std::vector<int64_t>> shape;
   int64_t subgroups = 0, subgroupSize = 0;
-  std::string iterationSpaceText, typesText, targetText, translationText;
+  std::string iterationSpaceText, typesText, mapsText, targetText,
+      translationText;
   std::string ireeRelease = "3.13";
   // swizzle: "column", "row" or "mma:INTRINSIC:lhs|rhs|acc"
   std::string accessPattern = "column";
@@ -76,8 +92,8 @@ struct LayoutOptions {
   QCommandLineOption subgroupSize{"subgroup-size", "Lanes per subgroup.", "N"};
   QCommandLineOption iterationSpace{"iteration-space", "e.g. 4x6656x16384:ppr.",
                                     "SPACE"};
-  QCommandLineOption types{"types", "Operand element types, e.g. f16,f16,f32.",
-                           "TYPES"};
+  QCommandLineOption types{"types", kTypesHelp, "TYPES"};
+  QCommandLineOption maps{"maps", kMapsHelp, "MAPS"};
   QCommandLineOption target{
       "target", "gfx942, sm_90, ... or an #iree_gpu.target<...>.", "TARGET"};
   QCommandLineOption release{"iree-release", "IREE release (default 3.13).",

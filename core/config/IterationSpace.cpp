@@ -105,6 +105,120 @@ Result<IterationSpace> IterationSpace::parse(std::string_view text) {
   return space;
 }
 
+std::vector<IndexingMap> parseIndexingMaps(const std::string &text) {
+  // "affine_map<(d0, d1) -> (d1, 0)>" or the bare "(d0, d1) -> (d1, 0)".
+  static const std::regex map(
+      R"re((?:affine_map<)?\(([^)]*)\)\s*->\s*\(([^)]*)\)>?)re");
+  static const std::regex name(R"re(\s*([A-Za-z_][A-Za-z0-9_]*)\s*)re");
+  std::vector<IndexingMap> maps;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), map);
+       it != std::sregex_iterator(); ++it) {
+    IndexingMap parsed;
+    parsed.text = (*it)[0];
+    std::vector<std::string> inputs;
+    const std::string list = (*it)[1];
+    for (auto n = std::sregex_iterator(list.begin(), list.end(), name);
+         n != std::sregex_iterator(); ++n)
+      inputs.push_back((*n)[1]);
+    parsed.inputs = static_cast<int>(inputs.size());
+    const std::string results = (*it)[2];
+    for (size_t start = 0; start < results.size();) {
+      size_t comma = results.find(',', start);
+      if (comma == std::string::npos)
+        comma = results.size();
+      std::string expr = results.substr(start, comma - start);
+      expr.erase(std::remove(expr.begin(), expr.end(), ' '), expr.end());
+      const auto found = std::find(inputs.begin(), inputs.end(), expr);
+      if (found != inputs.end())
+        parsed.dims.push_back(static_cast<int>(found - inputs.begin()));
+      else if (expr == "0")
+        parsed.dims.push_back(-1);
+      else {
+        parsed.dims.push_back(-1);
+        parsed.unsupported.push_back(expr);
+      }
+      start = comma + 1;
+    }
+    maps.push_back(std::move(parsed));
+  }
+  return maps;
+}
+
+Result<std::vector<OperandAccess>>
+operandsFromMaps(const std::string &text, const std::vector<std::string> &types,
+                 size_t rank) {
+  const std::vector<IndexingMap> maps = parseIndexingMaps(text);
+  if (maps.empty())
+    return Error{"no indexing map in '" + text +
+                 "'; give them as affine_map<(d0, d1, d2) -> (d0, d2)>, ... "
+                 "(or without affine_map<>), one per operand, output last"};
+  if (maps.size() != types.size())
+    return Error{std::to_string(maps.size()) + " indexing maps for " +
+                 std::to_string(types.size()) +
+                 " operand types: give one type per map"};
+  std::vector<OperandAccess> operands;
+  for (size_t i = 0; i < maps.size(); ++i) {
+    const IndexingMap &map = maps[i];
+    if (static_cast<size_t>(map.inputs) != rank)
+      return Error{"map " + std::to_string(i + 1) + " (" + map.text + ") has " +
+                   std::to_string(map.inputs) +
+                   " dimensions; the iteration space has " +
+                   std::to_string(rank)};
+    if (!map.unsupported.empty())
+      return Error{"map " + std::to_string(i + 1) + " (" + map.text +
+                   ") has the result '" + map.unsupported.front() +
+                   "': Tilescope draws projected permutations (each result "
+                   "a loop dimension or 0), as IREE's GPU layouts need"};
+    std::vector<int> seen;
+    for (int d : map.dims)
+      if (d >= 0 && std::find(seen.begin(), seen.end(), d) != seen.end())
+        return Error{"map " + std::to_string(i + 1) + " (" + map.text +
+                     ") uses d" + std::to_string(d) +
+                     " twice: not a projected permutation"};
+      else if (d >= 0)
+        seen.push_back(d);
+    operands.push_back(OperandAccess{types[i], map.dims, i + 1 == maps.size()});
+  }
+  return operands;
+}
+
+Result<std::vector<OperandAccess>>
+operandsFromPattern(const IterationSpace &space,
+                    const std::vector<std::string> &types) {
+  std::vector<int> reductions, parallels, all;
+  for (size_t d = 0; d < space.rank(); ++d) {
+    (space.isReduction(d) ? reductions : parallels)
+        .push_back(static_cast<int>(d));
+    all.push_back(static_cast<int>(d));
+  }
+  if (types.size() == 3 && reductions.size() == 1 && parallels.size() >= 2) {
+    // A (batch) matmul: LHS (B..., M, K), RHS (B..., N, K), ACC (B..., M, N)
+    // with M and N the last two parallel dimensions.
+    const int m = parallels[parallels.size() - 2], n = parallels.back(),
+              k = reductions.front();
+    std::vector<int> batch(parallels.begin(), parallels.end() - 2);
+    auto dims = [&](std::initializer_list<int> tail) {
+      std::vector<int> out = batch;
+      out.insert(out.end(), tail);
+      return out;
+    };
+    return std::vector<OperandAccess>{{types[0], dims({m, k}), false},
+                                      {types[1], dims({n, k}), false},
+                                      {types[2], dims({m, n}), true}};
+  }
+  if (types.size() == 2 && !reductions.empty())
+    // A reduction: the input over every dimension, the output over the
+    // parallel ones.
+    return std::vector<OperandAccess>{{types[0], all, false},
+                                      {types[1], parallels, true}};
+  return Error{
+      "--types states two patterns only: 3 types (LHS, RHS, ACC) for a "
+      "matmul with one reduction dimension and M, N the last two parallel "
+      "ones, or 2 (input, output) for a reduction; this iteration space (" +
+      space.toString() + ") with " + std::to_string(types.size()) +
+      " types is neither: give --maps with one indexing map per operand"};
+}
+
 Result<IterationSpace> IterationSpace::fromLinalgOp(
     const std::string &givenMaps, const std::string &givenIterators,
     const std::vector<std::string> &operandTypes, const std::string &opName) {
@@ -130,35 +244,9 @@ Result<IterationSpace> IterationSpace::fromLinalgOp(
   if (space.kinds.empty())
     return Error{"no iterator_types on this op (a named op? Tilescope reads "
                  "linalg ops with explicit indexing_maps and iterator_types)"};
-  static const std::regex map(
-      R"re(affine_map<\(([^)]*)\)\s*->\s*\(([^)]*)\)>)re");
   std::vector<std::vector<int>> maps;
-  for (auto it =
-           std::sregex_iterator(indexingMaps.begin(), indexingMaps.end(), map);
-       it != std::sregex_iterator(); ++it) {
-    std::vector<std::string> inputs;
-    std::string list = (*it)[1];
-    std::regex name(R"re(\s*([A-Za-z_][A-Za-z0-9_]*)\s*)re");
-    for (auto n = std::sregex_iterator(list.begin(), list.end(), name);
-         n != std::sregex_iterator(); ++n)
-      inputs.push_back((*n)[1]);
-    std::vector<int> dims;
-    std::string results = (*it)[2];
-    size_t start = 0;
-    while (start < results.size()) {
-      size_t comma = results.find(',', start);
-      if (comma == std::string::npos)
-        comma = results.size();
-      std::string expr = results.substr(start, comma - start);
-      expr.erase(std::remove(expr.begin(), expr.end(), ' '), expr.end());
-      auto found = std::find(inputs.begin(), inputs.end(), expr);
-      dims.push_back(found == inputs.end()
-                         ? -1
-                         : static_cast<int>(found - inputs.begin()));
-      start = comma + 1;
-    }
-    maps.push_back(std::move(dims));
-  }
+  for (const IndexingMap &parsed : parseIndexingMaps(indexingMaps))
+    maps.push_back(parsed.dims);
   if (maps.size() != operandTypes.size())
     return Error{std::to_string(maps.size()) + " indexing maps for " +
                  std::to_string(operandTypes.size()) + " operands"};

@@ -48,6 +48,28 @@ struct IterationSpace {
   std::string toString() const; // "4x6656x16384:ppr"
 };
 
+// Indexing maps as a person or IREE writes them: "affine_map<(d0, d1) ->
+// (d1, 0)>" or the bare "(d0, d1) -> (d1, 0)", any number, in any list.
+struct IndexingMap {
+  std::string text;
+  int inputs = 0;
+  std::vector<int> dims;                // loop dim per result; -1 for 0
+  std::vector<std::string> unsupported; // results not a dim or 0
+};
+std::vector<IndexingMap> parseIndexingMaps(const std::string &text);
+
+// Operands from indexing maps and element types (one per map, output
+// last), refusing maps that are not projected permutations of the space.
+Result<std::vector<OperandAccess>>
+operandsFromMaps(const std::string &text, const std::vector<std::string> &types,
+                 size_t rank);
+
+// Operands from types alone, for the two patterns Tilescope states (a
+// (batch) matmul and a reduction); anything else is refused, naming --maps.
+Result<std::vector<OperandAccess>>
+operandsFromPattern(const IterationSpace &space,
+                    const std::vector<std::string> &types);
+
 // Contraction dimensions, when the indexing maps make one: M and N are the
 // parallel dims of LHS+OUT and RHS+OUT, K the reduction dims of LHS+RHS.
 struct ContractionDims {

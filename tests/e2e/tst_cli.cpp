@@ -189,6 +189,71 @@ private slots:
     QVERIFY(outside.err.contains("outside dimension 0"));
   }
 
+  // --maps states any projected-permutation contraction; --types alone only
+  // the two patterns it names, and refuses the rest instead of guessing.
+  void explainTakesIndexingMaps() {
+    auto lhsOf = [](const Run &run) {
+      return QJsonDocument::fromJson(run.out.toUtf8())
+          .object()["operand_layouts"]
+          .toObject()["lhs"]
+          .toString();
+    };
+    // The default maps written out give the pattern's answer.
+    const Run plain =
+        cli({"explain", "--config", kMatmulConfig, "--iteration-space",
+             "1024x1024x1024:ppr", "--types", "f16,f16,f32", "--json"},
+            true);
+    const Run stated =
+        cli({"explain", "--config", kMatmulConfig, "--iteration-space",
+             "1024x1024x1024:ppr", "--types", "f16,f16,f32", "--maps",
+             "affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> "
+             "(d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>",
+             "--json"},
+            true);
+    QVERIFY2(stated.exitCode == 0, qPrintable(stated.err));
+    QCOMPARE(lhsOf(stated), lhsOf(plain));
+    // A transposed LHS (K, M): the same layout over swapped dimensions.
+    const Run transposed =
+        cli({"explain", "--config", kMatmulConfig, "--iteration-space",
+             "1024x1024x1024:ppr", "--types", "f16,f16,f32", "--maps",
+             "(d0, d1, d2) -> (d2, d0), (d0, d1, d2) -> (d1, d2), "
+             "(d0, d1, d2) -> (d0, d1)",
+             "--json"},
+            true);
+    QVERIFY2(transposed.exitCode == 0, qPrintable(transposed.err));
+    QCOMPARE(lhsOf(transposed),
+             QString("#iree_vector_ext.nested_layout<subgroup_tile = [1, 2], "
+                     "batch_tile = [4, 2], outer_tile = [1, 1], thread_tile = "
+                     "[4, 16], element_tile = [4, 1], subgroup_strides = [0, "
+                     "2], thread_strides = [16, 1]>"));
+    // Two reduction dims with three types: not a stated pattern.
+    const Run unstated =
+        cli({"explain", "--config", kMatmulConfig, "--iteration-space",
+             "64x64x16x4:pprr", "--types", "f16,f16,f32"},
+            true);
+    QCOMPARE(unstated.exitCode, 1);
+    QVERIFY2(unstated.err.contains("give --maps"), qPrintable(unstated.err));
+    const Run affine =
+        cli({"check", "--config", kMatmulConfig, "--iteration-space",
+             "64x64x16:ppr", "--types", "f16,f16,f32", "--maps",
+             "(d0, d1, d2) -> (d0 + d2, d2), (d0, d1, d2) -> (d1, d2), "
+             "(d0, d1, d2) -> (d0, d1)"},
+            true);
+    QCOMPARE(affine.exitCode, 1);
+    QVERIFY2(affine.err.contains("--maps: map 1") &&
+                 affine.err.contains("projected permutations"),
+             qPrintable(affine.err));
+    const Run rankMismatch =
+        cli({"explain", "--config", kMatmulConfig, "--iteration-space",
+             "64x64x16:ppr", "--types", "f16,f32", "--maps",
+             "(d0, d1) -> (d0, d1), (d0, d1) -> (d0)"},
+            true);
+    QCOMPARE(rankMismatch.exitCode, 1);
+    QVERIFY2(rankMismatch.err.contains("has 2 dimensions; the iteration space "
+                                       "has 3"),
+             qPrintable(rankMismatch.err));
+  }
+
   void rendersEverySceneKindWithoutIree_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::newRow("layout")
