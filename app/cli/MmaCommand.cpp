@@ -1,9 +1,11 @@
 // tilescope-cli mma-layouts: the MMA intrinsics and fragment layouts the
-// loaded IREE reports (--cpp: as core/config/MmaIntrinsicTable.inc).
+// loaded IREE reports (--cpp: as core/config/MmaIntrinsicTable.inc). With
+// no IREE to ask, the built-in table (taken from the pinned IREE), saying so.
 #include "app/cli/Commands.h"
 #include "app/common/IreeSettings.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/MmaQuery.h"
+#include "core/layout/MmaLayouts.h"
 
 #include <QCommandLineParser>
 
@@ -19,6 +21,36 @@ std::string list(const std::vector<int64_t> &values) {
   return out + "}";
 }
 
+void printIntrinsic(
+    const std::string &name, bool isVirtual,
+    const std::vector<const layout::FragmentLayout *> &fragments) {
+  std::cout << name << (isVirtual ? " (virtual)" : "") << "\n";
+  const char *names[] = {"LHS", "RHS", "ACC"};
+  for (size_t i = 0; i < 3; ++i) {
+    const layout::FragmentLayout &f = *fragments[i];
+    std::cout << "  " << names[i] << ": outer " << list(f.outer) << " thread "
+              << list(f.thread) << " tstrides " << list(f.tstrides)
+              << " element " << list(f.element) << "\n";
+  }
+}
+
+// Without IREE: Tilescope's own table, and why IREE was not asked.
+int printBuiltInTable(const std::string &why, bool cpp) {
+  if (cpp) {
+    std::cerr << "tilescope-cli mma-layouts: --cpp regenerates the built-in "
+                 "table from a loaded IREE, and none could be loaded: "
+              << why << "\n";
+    return kExitFailure;
+  }
+  std::cerr << "tilescope-cli mma-layouts: no IREE to ask (" << why
+            << "); showing Tilescope's built-in table, taken from IREE "
+               "3.13.0 (the pinned release)\n";
+  for (const layout::MmaIntrinsic &intrinsic : layout::mmaIntrinsics())
+    printIntrinsic(intrinsic.name, intrinsic.isVirtual,
+                   {&intrinsic.lhs, &intrinsic.rhs, &intrinsic.acc});
+  return kExitOk;
+}
+
 } // namespace
 
 int mmaLayouts(const QStringList &arguments) {
@@ -32,22 +64,16 @@ int mmaLayouts(const QStringList &arguments) {
   std::optional<QString> ireePath;
   if (parser.isSet(ireeOption))
     ireePath = parser.value(ireeOption);
-  auto installation = app::locateIree(ireePath);
-  if (!installation) {
-    std::cerr << installation.error() << "\n";
-    return kExitFailure;
-  }
-  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return kExitFailure;
-  }
-  auto query = iree::MmaQuery::create(*library);
-  if (!query) {
-    std::cerr << query.error() << "\n";
-    return kExitFailure;
-  }
   const bool cpp = parser.isSet(cppOption);
+  auto installation = app::locateIree(ireePath);
+  if (!installation)
+    return printBuiltInTable(installation.error(), cpp);
+  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+  if (!library)
+    return printBuiltInTable(library.error(), cpp);
+  auto query = iree::MmaQuery::create(*library);
+  if (!query)
+    return printBuiltInTable(query.error(), cpp);
   if (cpp)
     std::cout
         << "// The MMA intrinsics of the pinned IREE and their fragment "
@@ -76,15 +102,11 @@ int mmaLayouts(const QStringList &arguments) {
       std::cout << "},\n";
       continue;
     }
-    std::cout << intrinsic.name << (intrinsic.isVirtual ? " (virtual)" : "")
-              << "\n";
-    const char *names[] = {"LHS", "RHS", "ACC"};
-    for (size_t i = 0; i < 3; ++i) {
-      const iree::QueriedFragment &f = (*fragments)[i];
-      std::cout << "  " << names[i] << ": outer " << list(f.outer) << " thread "
-                << list(f.thread) << " tstrides " << list(f.tstrides)
-                << " element " << list(f.element) << "\n";
-    }
+    std::vector<layout::FragmentLayout> layouts;
+    for (const iree::QueriedFragment &f : *fragments)
+      layouts.push_back({f.outer, f.thread, f.tstrides, f.element});
+    printIntrinsic(intrinsic.name, intrinsic.isVirtual,
+                   {&layouts[0], &layouts[1], &layouts[2]});
   }
   return kExitOk;
 }

@@ -254,6 +254,23 @@ private slots:
              qPrintable(rankMismatch.err));
   }
 
+  // mma-layouts asks the loaded IREE; with none it shows the built-in table
+  // (which equals IREE's answer for the pin) and says so.
+  void mmaLayoutsFallsBackToTheBuiltInTable() {
+    const Run fromIree = cli({"mma-layouts"});
+    QVERIFY2(fromIree.exitCode == 0, qPrintable(fromIree.err));
+    QVERIFY(fromIree.err.isEmpty());
+    const Run builtIn = cli({"mma-layouts"}, true);
+    QCOMPARE(builtIn.exitCode, 0);
+    QVERIFY2(builtIn.err.contains("showing Tilescope's built-in table") &&
+                 builtIn.err.contains("/nonexistent/iree"),
+             qPrintable(builtIn.err));
+    QCOMPARE(builtIn.out, fromIree.out);
+    const Run regenerate = cli({"mma-layouts", "--cpp"}, true);
+    QCOMPARE(regenerate.exitCode, 1);
+    QVERIFY(regenerate.out.isEmpty());
+  }
+
   void rendersEverySceneKindWithoutIree_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::newRow("layout")
