@@ -204,6 +204,10 @@ MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
 
   problemList = new QListWidget;
   problemList->setObjectName("problemList");
+  // A diagnostic names file, line, column and why: show it whole.
+  problemList->setWordWrap(true);
+  problemList->setResizeMode(QListView::Adjust);
+  problemList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   problemList->hide();
 
   // The layout picture of the selected root op, with its controls.
