@@ -1,5 +1,6 @@
 #include "core/config/IreeSyntax.h"
 
+#include "core/config/MmaIntrinsicTable.h"
 #include "core/config/Validation.h"
 
 #include <algorithm>
@@ -9,21 +10,6 @@
 
 namespace tilescope::config {
 namespace {
-
-struct TableEntry {
-  const char *name;
-  bool isVirtual;
-  struct Fragment {
-    std::vector<int64_t> outer, thread, tstrides, element;
-  } lhs, rhs, acc;
-};
-
-const std::vector<TableEntry> &intrinsicTable() {
-  static const std::vector<TableEntry> entries = {
-#include "core/config/MmaIntrinsicTable.inc"
-  };
-  return entries;
-}
 
 // The GPU pipelines of #iree_gpu.pipeline<...> (IREEGPU_LoweringPipeline).
 const std::vector<std::string> &gpuPipelines() { return gpuPipelineNames(); }
@@ -573,7 +559,7 @@ swizzleCrashesIree(std::string_view mnemonic,
 }
 
 bool isKnownIntrinsic(std::string_view name, bool isVirtual) {
-  for (const TableEntry &entry : intrinsicTable())
+  for (const MmaTableEntry &entry : mmaIntrinsicTable())
     if (entry.isVirtual == isVirtual && name == entry.name)
       return true;
   return false;

@@ -10,15 +10,6 @@
 namespace tilescope::layout {
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
-
-std::vector<int64_t> sizesOr(const std::optional<std::vector<int64_t>> &sizes,
-                             size_t rank) {
-  std::vector<int64_t> result = sizes.value_or(std::vector<int64_t>{});
-  result.resize(rank, 0);
-  return result;
-}
-
 // Tile and stride per iteration dimension from a basis (counts[mapping[i]],
 // row-major stride of that axis), or 1 / 0 without one: for contractions,
 // whose loops are the iteration space's.
@@ -229,17 +220,19 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
   const bool inherits =
       !ownWorkgroup && options.fusedWorkgroupTile.size() == rank;
   const auto workgroup =
-      inherits ? options.fusedWorkgroupTile : sizesOr(ownWorkgroup, rank);
+      inherits ? options.fusedWorkgroupTile : zeroPadded(ownWorkgroup, rank);
   if (inherits)
     result.notes.push_back("workgroup tile " +
                            bracketedList(options.fusedWorkgroupTile) +
                            " from the root op this op is fused into");
-  const auto serial = sizesOr(cfg.tileSizes(config::TilingLevel::Serial), rank);
+  const auto serial =
+      zeroPadded(cfg.tileSizes(config::TilingLevel::Serial), rank);
   const auto reduction =
-      sizesOr(cfg.tileSizes(config::TilingLevel::Reduction), rank);
+      zeroPadded(cfg.tileSizes(config::TilingLevel::Reduction), rank);
   const auto partial =
-      sizesOr(cfg.tileSizes(config::TilingLevel::PartialReduction), rank);
-  const auto thread = sizesOr(cfg.tileSizes(config::TilingLevel::Thread), rank);
+      zeroPadded(cfg.tileSizes(config::TilingLevel::PartialReduction), rank);
+  const auto thread =
+      zeroPadded(cfg.tileSizes(config::TilingLevel::Thread), rank);
 
   // The workgroup grid and the bounds of one workgroup tile and iteration: a
   // tile that does not divide its dimension leaves a dynamic size whose upper
@@ -493,9 +486,9 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
                  "with M, N and K dimensions)"};
   const size_t rank = space.rank();
   const auto workgroup =
-      sizesOr(cfg.tileSizes(config::TilingLevel::Workgroup), rank);
+      zeroPadded(cfg.tileSizes(config::TilingLevel::Workgroup), rank);
   const auto reduction =
-      sizesOr(cfg.tileSizes(config::TilingLevel::Reduction), rank);
+      zeroPadded(cfg.tileSizes(config::TilingLevel::Reduction), rank);
   ContractionLayouts result;
   result.intrinsic = intrinsic.name;
   for (size_t d = 0; d < rank; ++d) {

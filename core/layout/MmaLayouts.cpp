@@ -1,5 +1,6 @@
 #include "core/layout/MmaLayouts.h"
 
+#include "core/config/MmaIntrinsicTable.h"
 #include "core/config/Validation.h"
 #include "core/layout/Odometer.h"
 
@@ -8,28 +9,13 @@
 namespace tilescope::layout {
 namespace {
 
-struct TableEntry {
-  const char *name;
-  bool isVirtual;
-  struct Fragment {
-    std::vector<int64_t> outer, thread, tstrides, element;
-  } lhs, rhs, acc;
-};
-
-const std::vector<TableEntry> &table() {
-  static const std::vector<TableEntry> entries = {
-#include "core/config/MmaIntrinsicTable.inc"
-  };
-  return entries;
-}
-
-FragmentLayout toFragment(const TableEntry::Fragment &f) {
+FragmentLayout toFragment(const config::MmaTableEntry::Fragment &f) {
   return FragmentLayout{f.outer, f.thread, f.tstrides, f.element};
 }
 
 std::vector<MmaIntrinsic> buildIntrinsics() {
   std::vector<MmaIntrinsic> intrinsics;
-  for (const TableEntry &entry : table()) {
+  for (const config::MmaTableEntry &entry : config::mmaIntrinsicTable()) {
     MmaIntrinsic intrinsic;
     intrinsic.name = entry.name;
     intrinsic.isVirtual = entry.isVirtual;

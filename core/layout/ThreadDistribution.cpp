@@ -8,24 +8,15 @@
 namespace tilescope::layout {
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
-
-std::vector<int64_t> sized(const std::optional<std::vector<int64_t>> &sizes,
-                           size_t rank) {
-  std::vector<int64_t> result = sizes.value_or(std::vector<int64_t>{});
-  result.resize(rank, 0);
-  return result;
-}
-
 // Bounds of one workgroup tile after reduction tiling: what the thread and
 // subgroup levels tile.
 std::vector<int64_t> workgroupTileBounds(const config::LoweringConfig &config,
                                          const config::IterationSpace &space) {
   const size_t rank = space.rank();
   const auto workgroup =
-      sized(config.tileSizes(config::TilingLevel::Workgroup), rank);
+      zeroPadded(config.tileSizes(config::TilingLevel::Workgroup), rank);
   const auto reduction =
-      sized(config.tileSizes(config::TilingLevel::Reduction), rank);
+      zeroPadded(config.tileSizes(config::TilingLevel::Reduction), rank);
   std::vector<int64_t> bounds(rank);
   for (size_t d = 0; d < rank; ++d) {
     const int64_t size = space.bounds[d];
@@ -138,9 +129,9 @@ tileAndFuseThreads(const config::LoweringConfig &config,
   if (thread->size() > rank)
     return Error{"thread has " + std::to_string(thread->size()) +
                  " sizes for a " + std::to_string(rank) + "-D op"};
-  ForallDistribution result =
-      distributeForall("thread", workgroupTileBounds(config, space),
-                       sized(thread, rank), saturatingProduct(workgroupSize));
+  ForallDistribution result = distributeForall(
+      "thread", workgroupTileBounds(config, space), zeroPadded(thread, rank),
+      saturatingProduct(workgroupSize));
   result.workgroupSize = workgroupSize;
   return result;
 }
@@ -166,9 +157,9 @@ Result<ForallDistribution> tileAndFuseSubgroups(
   // With mma_kind, `workgroup` is in elements but `reduction` counts
   // intrinsic K tiles (GPUPackToIntrinsics runs before reduction tiling).
   const auto workgroup =
-      sized(config.tileSizes(config::TilingLevel::Workgroup), rank);
+      zeroPadded(config.tileSizes(config::TilingLevel::Workgroup), rank);
   const auto reduction =
-      sized(config.tileSizes(config::TilingLevel::Reduction), rank);
+      zeroPadded(config.tileSizes(config::TilingLevel::Reduction), rank);
   std::vector<int64_t> bounds(rank), unit(rank, 1);
   for (size_t d = 0; d < rank; ++d)
     bounds[d] = !space.isReduction(d) && workgroup[d] > 0
@@ -189,7 +180,7 @@ Result<ForallDistribution> tileAndFuseSubgroups(
     if (space.isReduction(d) && reduction[d] > 0)
       bounds[d] = std::min(reduction[d], bounds[d]);
   ForallDistribution result =
-      distributeForall("subgroup", bounds, sized(subgroup, rank),
+      distributeForall("subgroup", bounds, zeroPadded(subgroup, rank),
                        saturatingProduct(workgroupSize) / subgroupSize);
   result.unit = unit;
   result.workgroupSize = workgroupSize;

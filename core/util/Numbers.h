@@ -58,6 +58,20 @@ inline int64_t saturatingAdd(int64_t a, int64_t b) {
                : std::numeric_limits<int64_t>::max();
 }
 
+// a / b rounded up; `a` itself when b is not positive (no tile: one step).
+inline int64_t ceilDiv(int64_t a, int64_t b) {
+  return b <= 0 ? a : (a + b - 1) / b;
+}
+
+// A config's optional tile sizes as exactly `rank` values, 0 (no tile) where
+// absent or short.
+inline std::vector<int64_t>
+zeroPadded(const std::optional<std::vector<int64_t>> &sizes, size_t rank) {
+  std::vector<int64_t> result = sizes.value_or(std::vector<int64_t>{});
+  result.resize(rank, 0);
+  return result;
+}
+
 // The product of `values` (1 when empty), clamped to the int64_t range.
 template <typename Range> int64_t saturatingProduct(const Range &values) {
   int64_t result = 1;
