@@ -22,6 +22,7 @@ APT_PACKAGES=(
   qt6-base-dev qt6-base-dev-tools   # Qt Widgets, Gui, Core, Concurrent, Test
   qt6-svg-dev libgl-dev             # Qt Svg; Qt6Gui's CMake config needs the GL headers
   nlohmann-json3-dev                # JSON in core/ (no Qt there): doctor --json, benchmark output
+  libdtl-dev                        # the shortest edit script behind `tilescope-cli diff` (header only)
   python3 python3-pip unzip         # pip downloads the pinned IREE wheels; unzip unpacks them
   xvfb xauth fonts-dejavu-core      # a display for screenshots and a font for the scenes
   clang libclang-rt-14-dev          # libFuzzer for the attribute reader's fuzz target

@@ -17,7 +17,7 @@ bool parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
     return false;
   }
   if (parser.isSet("help")) {
-    std::cout << parser.helpText().toStdString();
+    std::cout << parser.helpText().toStdString() << "\n" << kExitCodesHelp;
     std::exit(kExitOk);
   }
   return true;

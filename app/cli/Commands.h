@@ -8,9 +8,16 @@ class QCommandLineParser;
 
 namespace tilescope::cli {
 
+// Exit codes, the same for every command (and listed in --help):
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;
-inline constexpr int kExitUsage = 2;
+inline constexpr int kExitFailure = 1; // problems found, an edit refused
+inline constexpr int kExitUsage = 2;   // bad options or arguments
+inline constexpr int kExitIreeUnavailable = 3; // no IREE to load or run
+inline constexpr int kExitBadInput = 4;        // a file unreadable or unparsable
+
+inline constexpr const char *kExitCodesHelp =
+    "Exit codes: 0 ok, 1 problems found or an edit refused, 2 usage, 3 IREE "
+    "unavailable, 4 a file unreadable or unparsable.\n";
 
 // Adds --help, parses `arguments`, prints "tilescope-cli COMMAND: error" and
 // returns false on bad options; prints the help and exits on --help.
@@ -22,5 +29,8 @@ int convert(const QStringList &arguments);
 int mmaLayouts(const QStringList &arguments);
 int explain(const QStringList &arguments);
 int render(const QStringList &arguments);
+int show(const QStringList &arguments);
+int setConfig(const QStringList &arguments);
+int diff(const QStringList &arguments);
 
 } // namespace tilescope::cli

@@ -44,6 +44,13 @@ const char *kUsage =
     "GPUs\n"
     "  dispatches FILE     the dispatches, root ops and configs in an IREE "
     "MLIR file\n"
+    "  show FILE --op D:O  one root op in context: kind, loops, operands, "
+    "configs,\n"
+    "                      target limits, problems\n"
+    "  set-config FILE     change config fields, through IREE, into the "
+    "file\n"
+    "  diff BEFORE AFTER   how two versions' configs differ, field by "
+    "field\n"
     "  check               read and validate a lowering config (no IREE "
     "needed)\n"
     "  convert             rewrite a config for another IREE release\n"
@@ -54,7 +61,9 @@ const char *kUsage =
     "  mma-layouts         MMA intrinsics and fragment layouts, as the loaded "
     "IREE reports them\n"
     "\n"
-    "Run 'tilescope-cli <command> --help' for a command's options.\n";
+    "Run 'tilescope-cli <command> --help' for a command's options.\n"
+    "Exit codes: 0 ok, 1 problems found or an edit refused, 2 usage, 3 IREE "
+    "unavailable, 4 a file unreadable or unparsable.\n";
 
 struct CommonOptions {
   QCommandLineOption json{"json", "Print JSON instead of text."};
@@ -293,6 +302,12 @@ int main(int argc, char **argv) {
     return dispatches(commandArguments);
   if (command == "check")
     return cli::check(commandArguments);
+  if (command == "show")
+    return cli::show(commandArguments);
+  if (command == "set-config")
+    return cli::setConfig(commandArguments);
+  if (command == "diff")
+    return cli::diff(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
   if (command == "mma-layouts")

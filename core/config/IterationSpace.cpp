@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <regex>
+#include <utility>
 
 namespace tilescope::config {
 namespace {
@@ -310,6 +311,54 @@ std::optional<ContractionDims> inferContraction(const IterationSpace &space) {
   if (dims.m.empty() || dims.n.empty() || dims.k.empty())
     return std::nullopt;
   return dims;
+}
+
+namespace {
+constexpr std::pair<OpKind, const char *> kOpKindNames[] = {
+    {OpKind::Contraction, "contraction"}, {OpKind::Convolution, "convolution"},
+    {OpKind::Attention, "attention"},     {OpKind::Reduction, "reduction"},
+    {OpKind::Elementwise, "elementwise"}, {OpKind::ArgCompare, "arg_compare"},
+    {OpKind::Scan, "scan"},               {OpKind::Pack, "pack"},
+    {OpKind::Unpack, "unpack"},           {OpKind::Other, "other"},
+};
+} // namespace
+
+const char *toString(OpKind kind) {
+  for (const auto &[k, name] : kOpKindNames)
+    if (k == kind)
+      return name;
+  return "other";
+}
+
+std::optional<OpKind> opKindFromString(std::string_view text) {
+  for (const auto &[k, name] : kOpKindNames)
+    if (text == name)
+      return k;
+  return std::nullopt;
+}
+
+OpKind opKindFromNameAndLoops(std::string_view opName,
+                              const IterationSpace *space) {
+  auto endsWith = [&](std::string_view suffix) {
+    return opName.size() >= suffix.size() &&
+           opName.substr(opName.size() - suffix.size()) == suffix;
+  };
+  if (endsWith(".arg_compare"))
+    return OpKind::ArgCompare;
+  if (endsWith(".scan"))
+    return OpKind::Scan;
+  if (endsWith(".unpack"))
+    return OpKind::Unpack;
+  if (endsWith(".pack"))
+    return OpKind::Pack;
+  if (endsWith(".attention") || endsWith(".online_attention"))
+    return OpKind::Attention;
+  if (!space || space->rank() == 0)
+    return OpKind::Other;
+  for (size_t d = 0; d < space->rank(); ++d)
+    if (space->isReduction(d))
+      return OpKind::Reduction;
+  return OpKind::Elementwise;
 }
 
 } // namespace tilescope::config

@@ -77,6 +77,28 @@ struct ContractionDims {
 };
 std::optional<ContractionDims> inferContraction(const IterationSpace &space);
 
+// What a root op computes, as Tilescope tells kinds apart: IREE's own
+// interfaces decide contraction, convolution and attention; the op's name
+// the linalg_ext kinds; its loops the rest.
+enum class OpKind {
+  Contraction,
+  Convolution,
+  Attention,
+  Reduction,
+  Elementwise,
+  ArgCompare,
+  Scan,
+  Pack,
+  Unpack,
+  Other,
+};
+const char *toString(OpKind kind); // "contraction", "arg_compare", ...
+std::optional<OpKind> opKindFromString(std::string_view text);
+// The kind an op's name and loops give, for ops IREE's interfaces do not
+// classify (contraction, convolution and attention come from IREE).
+OpKind opKindFromNameAndLoops(std::string_view opName,
+                              const IterationSpace *space);
+
 // Bytes of one element of a builtin type ("f16" -> 2), 0 when unknown.
 int64_t elementBytes(std::string_view type);
 

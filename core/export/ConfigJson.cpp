@@ -97,8 +97,58 @@ nlohmann::json toJson(const config::IterationSpace &space) {
   for (config::LoopKind kind : space.kinds)
     kinds.push_back(kind == config::LoopKind::Parallel ? "parallel"
                                                        : "reduction");
-  return {
-      {"bounds", space.bounds}, {"kinds", kinds}, {"text", space.toString()}};
+  json operands = json::array();
+  for (const config::OperandAccess &operand : space.operands)
+    operands.push_back({{"element_type", operand.elementType},
+                        {"dims", operand.dims},
+                        {"output", operand.isOutput}});
+  return {{"bounds", space.bounds},
+          {"kinds", kinds},
+          {"text", space.toString()},
+          {"operands", operands}};
+}
+
+Result<config::IterationSpace> iterationSpaceFromJson(const json &value) {
+  try {
+    config::IterationSpace space;
+    space.bounds = value.at("bounds").get<std::vector<int64_t>>();
+    for (const json &kind : value.at("kinds"))
+      space.kinds.push_back(kind.get<std::string>() == "reduction"
+                                ? config::LoopKind::Reduction
+                                : config::LoopKind::Parallel);
+    if (space.kinds.size() != space.bounds.size())
+      return Error{"iteration space: " + std::to_string(space.kinds.size()) +
+                   " loop kinds for " + std::to_string(space.bounds.size()) +
+                   " bounds"};
+    if (auto it = value.find("operands"); it != value.end())
+      for (const json &entry : *it) {
+        config::OperandAccess operand;
+        operand.elementType = entry.at("element_type").get<std::string>();
+        operand.dims = entry.at("dims").get<std::vector<int>>();
+        operand.isOutput = entry.at("output").get<bool>();
+        space.operands.push_back(std::move(operand));
+      }
+    return space;
+  } catch (const json::exception &error) {
+    return Error{std::string("iteration space: ") + error.what()};
+  }
+}
+
+json toJson(const config::ContractionDims &dims) {
+  return {{"batch", dims.batch}, {"m", dims.m}, {"n", dims.n}, {"k", dims.k}};
+}
+
+Result<config::ContractionDims> contractionDimsFromJson(const json &value) {
+  try {
+    config::ContractionDims dims;
+    dims.batch = value.at("batch").get<std::vector<int>>();
+    dims.m = value.at("m").get<std::vector<int>>();
+    dims.n = value.at("n").get<std::vector<int>>();
+    dims.k = value.at("k").get<std::vector<int>>();
+    return dims;
+  } catch (const json::exception &error) {
+    return Error{std::string("contraction dimensions: ") + error.what()};
+  }
 }
 
 nlohmann::json toJson(const std::vector<config::Problem> &problems) {

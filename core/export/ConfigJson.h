@@ -16,6 +16,10 @@ nlohmann::json toJson(const config::LoweringConfig &config);
 nlohmann::json toJson(const config::TranslationInfo &info);
 nlohmann::json toJson(const config::GpuTarget &target);
 nlohmann::json toJson(const config::IterationSpace &space);
+Result<config::IterationSpace> iterationSpaceFromJson(const nlohmann::json &);
+nlohmann::json toJson(const config::ContractionDims &dims);
+Result<config::ContractionDims>
+contractionDimsFromJson(const nlohmann::json &value);
 nlohmann::json toJson(const std::vector<config::Problem> &problems);
 
 } // namespace tilescope::exporting

@@ -1,5 +1,7 @@
 #include "core/export/DocumentJson.h"
 
+#include "core/export/ConfigJson.h"
+
 namespace tilescope::exporting {
 
 using nlohmann::json;
@@ -80,8 +82,27 @@ Result<iree::RootOp> rootOpFromJson(const json &value,
   reader.read("result_types", op.resultTypes);
   reader.read("indexing_maps", op.indexingMaps);
   reader.read("iterator_types", op.iteratorTypes);
+  reader.read("column", op.column);
+  std::string kind = "other";
+  reader.read("kind", kind);
+  if (auto parsed = config::opKindFromString(kind))
+    op.kind = *parsed;
+  else
+    reader.fail("has an unknown kind \"" + kind + "\"");
   if (!reader.error.empty())
     return Error{reader.error};
+  if (auto it = value.find("iteration_space"); it != value.end()) {
+    auto space = iterationSpaceFromJson(*it);
+    if (!space)
+      return Error{where + " " + space.error()};
+    op.space = std::move(*space);
+  }
+  if (auto it = value.find("contraction"); it != value.end()) {
+    auto dims = contractionDimsFromJson(*it);
+    if (!dims)
+      return Error{where + " " + dims.error()};
+    op.contraction = std::move(*dims);
+  }
   return op;
 }
 
@@ -95,7 +116,18 @@ Result<iree::Dispatch> dispatchFromJson(const json &value,
   reader.read("target", dispatch.target);
   reader.read("translation_info", dispatch.translationInfo);
   reader.read("line", dispatch.line);
+  reader.read("column", dispatch.column);
   reader.read("part", dispatch.part);
+  if (const json *fused = reader.array("fused_ops"))
+    for (const json &entry : *fused) {
+      FieldReader fusedReader(entry, where + " fused op");
+      iree::FusedOp op;
+      fusedReader.read("name", op.name, true);
+      fusedReader.read("line", op.line);
+      if (!fusedReader.error.empty())
+        return Error{fusedReader.error};
+      dispatch.fusedOps.push_back(std::move(op));
+    }
   if (const json *ops = reader.array("root_ops"))
     for (size_t i = 0; i < ops->size(); ++i) {
       auto op =
@@ -126,6 +158,8 @@ json toJson(const iree::Diagnostic &diagnostic) {
 json toJson(const iree::RootOp &op) {
   json entry = {{"name", op.name},
                 {"line", op.line},
+                {"column", op.column},
+                {"kind", config::toString(op.kind)},
                 {"operand_types", op.operandTypes},
                 {"result_types", op.resultTypes}};
   if (op.rootOpSet)
@@ -140,6 +174,10 @@ json toJson(const iree::RootOp &op) {
     entry["indexing_maps"] = op.indexingMaps;
   if (!op.iteratorTypes.empty())
     entry["iterator_types"] = op.iteratorTypes;
+  if (op.space)
+    entry["iteration_space"] = toJson(*op.space);
+  if (op.contraction)
+    entry["contraction"] = toJson(*op.contraction);
   return entry;
 }
 
@@ -147,14 +185,19 @@ json toJson(const iree::Dispatch &dispatch) {
   json rootOps = json::array();
   for (const iree::RootOp &op : dispatch.rootOps)
     rootOps.push_back(toJson(op));
+  json fused = json::array();
+  for (const iree::FusedOp &op : dispatch.fusedOps)
+    fused.push_back({{"name", op.name}, {"line", op.line}});
   return {{"name", dispatch.name},
           {"executable", dispatch.executable},
           {"variant", dispatch.variant},
           {"target", dispatch.target},
           {"translation_info", dispatch.translationInfo},
           {"line", dispatch.line},
+          {"column", dispatch.column},
           {"part", dispatch.part},
-          {"root_ops", rootOps}};
+          {"root_ops", rootOps},
+          {"fused_ops", fused}};
 }
 
 json toJson(const iree::Document &document) {

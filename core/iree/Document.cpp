@@ -2,8 +2,10 @@
 
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/detail/Ir.h"
+#include "core/iree/detail/RootOpReader.h"
 #include "core/util/Numbers.h"
 
+#include <algorithm>
 #include <map>
 #include <regex>
 
@@ -62,12 +64,18 @@ private:
     const std::string decomposition =
         ir.attributeText(op, "decomposition_config");
     if (loweringConfig.empty() && compilationInfo.empty() && rootOp.empty() &&
-        decomposition.empty())
+        decomposition.empty()) {
+      if (isComputeOp(opName))
+        if (FunctionEntry *function = enclosingFunction(op))
+          function->dispatch.fusedOps.push_back(
+              FusedOp{opName, ir.line(op, lineOffset)});
       return;
+    }
 
     RootOp root;
     root.name = opName;
     root.line = ir.line(op, lineOffset);
+    root.column = ir.column(op);
     root.loweringConfig = loweringConfig;
     root.compilationInfo = compilationInfo;
     root.decompositionConfig = decomposition;
@@ -84,20 +92,25 @@ private:
           ir.print(api.mlirValueGetType(api.mlirOperationGetResult(op, i))));
     root.indexingMaps = ir.attributeText(op, "indexing_maps");
     root.iteratorTypes = ir.attributeText(op, "iterator_types");
+    describeRootOp(ir, op, root);
+    if (FunctionEntry *function = enclosingFunction(op))
+      function->dispatch.rootOps.push_back(std::move(root));
+  }
 
+  FunctionEntry *enclosingFunction(MlirOperation op) {
+    const FunctionTable &api = ir.api;
     for (MlirOperation parent = api.mlirOperationGetParentOperation(op);
-         parent.ptr; parent = api.mlirOperationGetParentOperation(parent)) {
-      if (auto it = functions.find(parent.ptr); it != functions.end()) {
-        it->second.dispatch.rootOps.push_back(std::move(root));
-        return;
-      }
-    }
+         parent.ptr; parent = api.mlirOperationGetParentOperation(parent))
+      if (auto it = functions.find(parent.ptr); it != functions.end())
+        return &it->second;
+    return nullptr;
   }
 
   void visitFunction(MlirOperation op) {
     FunctionEntry entry;
     entry.dispatch.name = ir.symbolName(op);
     entry.dispatch.line = ir.line(op, lineOffset);
+    entry.dispatch.column = ir.column(op);
     entry.dispatch.part = part;
     entry.dispatch.translationInfo = ir.attributeText(op, "translation_info");
     const FunctionTable &api = ir.api;
@@ -230,23 +243,54 @@ Result<std::string>
 printAttributeWithIree(const std::shared_ptr<CompilerLibrary> &library,
                        const std::string &attributeText,
                        const std::string &aliasDefinitions) {
-  auto session = Session::create(*library);
-  if (!session)
-    return Error{session.error()};
+  return AttributeParser(library).print(attributeText, aliasDefinitions);
+}
+
+AttributeParser::AttributeParser(std::shared_ptr<CompilerLibrary> library)
+    : library(std::move(library)) {}
+
+AttributeParser::~AttributeParser() = default;
+
+Result<std::string> AttributeParser::print(const std::string &attributeText,
+                                           const std::string &aliasDefinitions) {
+  if (!session) {
+    auto created = Session::create(*library);
+    if (!created)
+      return Error{created.error()};
+    session = std::move(*created);
+  }
   static constexpr const char *kProbe = "tilescope.probe";
-  const std::string text = aliasDefinitions + "\nmodule attributes {" + kProbe +
-                           " = " + attributeText + "} {}\n";
+  static constexpr const char *kBuffer = "<attribute>";
+  // The attribute on a line of its own, so IREE's columns are its own.
+  const std::string prefix = "module attributes {" + std::string(kProbe) +
+                             " =\n";
+  const std::string text =
+      aliasDefinitions + "\n" + prefix + attributeText + "\n} {}\n";
+  if (auto refusal = refuseBeforeParsing(text, kBuffer, false))
+    return Error{*refusal};
   std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(
-      *session, text, SourcePosition{"<attribute>", "<attribute>"},
-      diagnostics);
+  auto parsed = ParsedModule::parse(session, text,
+                                    SourcePosition{kBuffer, kBuffer},
+                                    diagnostics);
   if (!parsed) {
-    std::string message = "IREE rejects the attribute";
-    for (const Diagnostic &diagnostic : diagnostics)
-      message += "\n" + diagnostic.toString();
+    // Lines of the wrapper are counted off, so line 1 is the attribute's.
+    const int attributeLine =
+        static_cast<int>(std::count(aliasDefinitions.begin(),
+                                    aliasDefinitions.end(), '\n')) +
+        3;
+    std::string message;
+    for (Diagnostic diagnostic : diagnostics) {
+      if (diagnostic.file == kBuffer && diagnostic.line >= attributeLine)
+        diagnostic.line -= attributeLine - 1;
+      if (!message.empty())
+        message += "\n";
+      message += diagnostic.toString();
+    }
+    if (message.empty())
+      message = parsed.error();
     return Error{message};
   }
-  const Ir ir((*session)->api);
+  const Ir ir(session->api);
   MlirAttribute attribute = ir.attribute((*parsed)->operation(), kProbe);
   if (!attribute.ptr)
     return Error{"IREE dropped the attribute"};

@@ -6,6 +6,7 @@
 // here is plain C++: the MLIR handles stay inside core/iree/.
 #pragma once
 
+#include "core/config/IterationSpace.h"
 #include "core/iree/Diagnostic.h"
 #include "core/iree/SplitInput.h"
 #include "core/util/Result.h"
@@ -26,6 +27,7 @@ class CompilerLibrary;
 struct RootOp {
   std::string name; // e.g. "linalg.matmul", "linalg.generic"
   int line = 0;
+  int column = 0;
   std::optional<long long> rootOpSet; // from #iree_codegen.root_op<set = N>
   std::string loweringConfig;         // "#iree_gpu.lowering_config<{...}>"
   std::string compilationInfo;        // "#iree_codegen.compilation_info<...>"
@@ -34,6 +36,21 @@ struct RootOp {
   std::vector<std::string> resultTypes;
   std::string indexingMaps;  // linalg.generic and friends
   std::string iteratorTypes; // linalg.generic and friends
+
+  // Read from IREE's IR through the C API (the op's indexing maps, iterator
+  // types and operand types): what it computes and over which loops.
+  config::OpKind kind = config::OpKind::Other;
+  // Unset when IREE gives the op no indexing maps (pack, scan, ...).
+  std::optional<config::IterationSpace> space;
+  // As IREE's linalg::inferContractionDims finds them (contractions only).
+  std::optional<config::ContractionDims> contraction;
+};
+
+// Another compute op of the same dispatch (fills, fused elementwise
+// consumers and producers): what the root op shares its kernel with.
+struct FusedOp {
+  std::string name;
+  int line = 0;
 };
 
 // One function that becomes a GPU (or CPU) kernel.
@@ -44,8 +61,10 @@ struct Dispatch {
   std::string target;     // #hal.executable.target<...> text, if any
   std::string translationInfo;
   int line = 0; // where the function starts
+  int column = 0;
   int part = 0; // index of the `// -----` part it came from
   std::vector<RootOp> rootOps;
+  std::vector<FusedOp> fusedOps; // compute ops that are not root ops
 };
 
 struct Document {
@@ -117,5 +136,21 @@ Result<std::string>
 printAttributeWithIree(const std::shared_ptr<CompilerLibrary> &library,
                        const std::string &attributeText,
                        const std::string &aliasDefinitions = "");
+
+// The same, for many attributes in a row on one IREE session (an editor
+// asking on every change). A refusal is IREE's diagnostics, one per line,
+// as "<attribute>:1:COLUMN: error: ..." against the attribute's own text;
+// what crashes IREE (see refuseBeforeParsing) is refused before it.
+class AttributeParser {
+public:
+  explicit AttributeParser(std::shared_ptr<CompilerLibrary> library);
+  ~AttributeParser();
+  Result<std::string> print(const std::string &attributeText,
+                            const std::string &aliasDefinitions = "");
+
+private:
+  std::shared_ptr<CompilerLibrary> library;
+  std::shared_ptr<detail::Session> session;
+};
 
 } // namespace tilescope::iree

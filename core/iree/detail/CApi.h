@@ -113,6 +113,19 @@ struct ireeGPUMMASingleSubgroupLayout {
   MlirAttribute element;
 };
 
+// --- mlir-c/Dialect/Linalg.h ----------------------------------------------
+// Each field a DenseI32ArrayAttr of loop dimensions; null when not inferred.
+struct MlirLinalgContractionDimensions {
+  MlirAttribute batch;
+  MlirAttribute m;
+  MlirAttribute n;
+  MlirAttribute k;
+};
+
+struct MlirOpPrintingFlags {
+  void *ptr;
+};
+
 // The functions Tilescope resolves, as X-macros:
 //   X(name, return type, (parameter types))
 // Required ones must all be present for the library to count as IREE.
@@ -237,6 +250,19 @@ struct ireeGPUMMASingleSubgroupLayout {
   X(mlirAffineExprIsAConstant, bool, (MlirAffineExpr))                         \
   X(mlirAffineConstantExprGetValue, int64_t, (MlirAffineExpr))                 \
   X(mlirLinalgGetIndexingMapsAttribute, MlirAttribute, (MlirOperation))        \
+  X(mlirLinalgIsAContractionOp, bool, (MlirOperation))                         \
+  X(mlirLinalgInferContractionDimensions, MlirLinalgContractionDimensions,     \
+    (MlirOperation))                                                           \
+  X(mlirLinalgIsAConvolutionOp, bool, (MlirOperation))                         \
+  X(mlirDenseI32ArrayGetElement, int32_t, (MlirAttribute, intptr_t))           \
+  X(mlirAttributeIsADenseI32Array, bool, (MlirAttribute))                      \
+  X(mlirOperationSetAttributeByName, void,                                     \
+    (MlirOperation, MlirStringRef, MlirAttribute))                             \
+  X(mlirOperationRemoveAttributeByName, bool, (MlirOperation, MlirStringRef))  \
+  X(mlirOpPrintingFlagsCreate, MlirOpPrintingFlags, ())                        \
+  X(mlirOpPrintingFlagsDestroy, void, (MlirOpPrintingFlags))                   \
+  X(mlirOperationPrintWithFlags, void,                                         \
+    (MlirOperation, MlirOpPrintingFlags, MlirStringCallback, void *))          \
   /* dialects/iree_gpu.h */                                                    \
   X(ireeGPUMMAIntrinsicAttrGet, MlirAttribute,                                 \
     (MlirContext, mma_intrinsic_enum_t))                                       \
@@ -250,7 +276,8 @@ struct ireeGPUMMASingleSubgroupLayout {
   /* dialects/iree_codegen.h */                                                \
   X(ireeAttributeIsACodegenTranslationInfoAttr, bool, (MlirAttribute))         \
   X(ireeAttributeIsAGPULoweringConfigAttr, bool, (MlirAttribute))              \
-  X(ireeAttributeIsACodegenCompilationInfoAttr, bool, (MlirAttribute))
+  X(ireeAttributeIsACodegenCompilationInfoAttr, bool, (MlirAttribute))        \
+  X(ireeCodegenMlirOperationIsACodegenAttentionOp, bool, (MlirOperation))
 
 // One pointer per function; null when the library does not export it.
 struct FunctionTable {

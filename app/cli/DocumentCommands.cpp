@@ -1,0 +1,516 @@
+// tilescope-cli show / set-config / diff: root ops of real IREE files, in
+// context, edited through the core's edit model and read back by IREE.
+#include "app/cli/Commands.h"
+#include "app/common/IreeSettings.h"
+#include "core/config/Attribute.h"
+#include "core/edit/ConfigDiff.h"
+#include "core/edit/EditableDocument.h"
+#include "core/edit/RootOpContext.h"
+#include "core/export/ConfigJson.h"
+#include "core/export/DocumentJson.h"
+#include "core/export/JsonText.h"
+#include "core/iree/CompilerLibrary.h"
+#include "core/iree/Document.h"
+#include "core/util/UnifiedDiff.h"
+
+#include <QCommandLineParser>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+using nlohmann::json;
+using namespace tilescope;
+
+namespace tilescope::cli {
+namespace {
+
+const QCommandLineOption kJsonOption{"json", "Print JSON."};
+const QCommandLineOption kIreeOption{
+    "iree",
+    "Use the IREE compiler library at PATH (libIREECompiler.so, its "
+    "directory, or an unpacked wheel / IREE build).",
+    "PATH"};
+const QCommandLineOption kOpOption{
+    "op",
+    "The root op: DISPATCH:OP, where DISPATCH is an index or a dispatch name "
+    "(a unique prefix will do) and OP an index into its root ops (default "
+    "0). As listed by 'tilescope-cli dispatches'.",
+    "DISPATCH:OP"};
+
+std::optional<QString> ireePath(const QCommandLineParser &parser) {
+  if (parser.isSet(kIreeOption))
+    return parser.value(kIreeOption);
+  return std::nullopt;
+}
+
+// A failure that ends the command: what, and the exit code it means.
+struct Failure {
+  int code = kExitFailure;
+  std::string message;
+};
+
+// The file read and parsed by IREE in the worker process, with its text.
+Result<iree::Document> openDocument(const std::string &path,
+                                    const std::optional<QString> &iree,
+                                    int &exitCode) {
+  auto text = iree::readMlirFile(path);
+  if (!text) {
+    exitCode = kExitBadInput;
+    return Error{text.error()};
+  }
+  auto worker = app::documentWorker(iree);
+  if (!worker) {
+    exitCode = kExitIreeUnavailable;
+    return Error{worker.error()};
+  }
+  auto document = worker->parseText(*text, path);
+  if (!document) {
+    exitCode = kExitBadInput;
+    return Error{document.error()};
+  }
+  document->path = path;
+  document->text = std::move(*text);
+  return document;
+}
+
+// IREE's own reading of an attribute, from the loaded library.
+Result<edit::AttributeReader> ireeAttributeReader(
+    const std::optional<QString> &path) {
+  auto installation = app::locateIree(path);
+  if (!installation)
+    return Error{installation.error()};
+  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+  if (!library)
+    return Error{library.error()};
+  auto parser = std::make_shared<iree::AttributeParser>(std::move(*library));
+  return edit::AttributeReader(
+      [parser](const std::string &text) { return parser->print(text); });
+}
+
+std::string list(const std::vector<int> &values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
+}
+
+std::string dimName(int dim) { return "d" + std::to_string(dim); }
+
+json targetJson(const edit::RootOpContext &context) {
+  if (context.target)
+    return exporting::toJson(*context.target);
+  json out = {{"none", context.targetNote}};
+  if (context.dispatch && !context.dispatch->target.empty())
+    out["attribute"] = context.dispatch->target;
+  return out;
+}
+
+json problemsJson(const std::vector<config::Problem> &problems) {
+  return exporting::toJson(problems);
+}
+
+void printProblems(const std::vector<config::Problem> &problems,
+                   std::ostream &out) {
+  for (const config::Problem &p : problems)
+    out << "  " << config::toString(p.severity) << ": " << p.field << ": "
+        << p.message << "  [" << p.rule << "]\n";
+}
+
+bool hasErrors(const std::vector<config::Problem> &problems) {
+  return std::any_of(problems.begin(), problems.end(), [](const auto &p) {
+    return p.severity == config::Problem::Severity::Error;
+  });
+}
+
+json opJson(const iree::Document &document, edit::OpRef ref,
+            const edit::RootOpContext &context,
+            const std::vector<config::Problem> &problems) {
+  const iree::Dispatch &dispatch = *context.dispatch;
+  json fused = json::array();
+  for (const iree::FusedOp &op : dispatch.fusedOps)
+    fused.push_back({{"name", op.name}, {"line", op.line}});
+  json out = {{"file", document.path.string()},
+              {"dispatch_index", ref.dispatch},
+              {"op_index", ref.op},
+              {"dispatch", exporting::toJson(dispatch)},
+              {"root_op", exporting::toJson(*context.op)},
+              {"target", targetJson(context)},
+              {"problems", problemsJson(problems)}};
+  out["dispatch"].erase("root_ops");
+  if (!context.loweringConfigError.empty())
+    out["lowering_config_note"] = context.loweringConfigError;
+  return out;
+}
+
+void printOp(const edit::RootOpContext &context,
+             const std::vector<config::Problem> &problems) {
+  const iree::Dispatch &dispatch = *context.dispatch;
+  const iree::RootOp &op = *context.op;
+  std::cout << "@" << dispatch.name << ": " << op.name << " (line " << op.line
+            << ")\n";
+  std::cout << "  kind:        " << config::toString(op.kind);
+  if (op.contraction)
+    std::cout << " (batch " << list(op.contraction->batch) << ", m "
+              << list(op.contraction->m) << ", n " << list(op.contraction->n)
+              << ", k " << list(op.contraction->k) << ")";
+  std::cout << "\n";
+  if (op.space) {
+    std::cout << "  loops:      ";
+    for (size_t d = 0; d < op.space->rank(); ++d)
+      std::cout << " " << dimName(static_cast<int>(d)) << "="
+                << (op.space->bounds[d] == config::kDynamicSize
+                        ? std::string("?")
+                        : std::to_string(op.space->bounds[d]))
+                << (op.space->isReduction(d) ? " reduction" : " parallel")
+                << (d + 1 < op.space->rank() ? "," : "");
+    std::cout << "\n  operands:\n";
+    for (size_t i = 0; i < op.space->operands.size(); ++i) {
+      const config::OperandAccess &operand = op.space->operands[i];
+      std::cout << "    " << (operand.isOutput ? "out " : "in  ") << i << "  "
+                << (i < op.operandTypes.size() ? op.operandTypes[i]
+                                               : operand.elementType)
+                << "  (";
+      for (size_t j = 0; j < operand.dims.size(); ++j)
+        std::cout << (j ? ", " : "")
+                  << (operand.dims[j] < 0 ? std::string("·")
+                                          : dimName(operand.dims[j]));
+      std::cout << ")\n";
+    }
+  } else {
+    std::cout << "  loops:       IREE gives this op no indexing maps\n";
+  }
+  if (!dispatch.fusedOps.empty()) {
+    std::cout << "  fused with:  ";
+    for (size_t i = 0; i < dispatch.fusedOps.size(); ++i)
+      std::cout << (i ? ", " : "") << dispatch.fusedOps[i].name << " (line "
+                << dispatch.fusedOps[i].line << ")";
+    std::cout << "\n";
+  }
+  if (!op.loweringConfig.empty())
+    std::cout << "  lowering_config:  " << op.loweringConfig << "\n";
+  if (!op.compilationInfo.empty())
+    std::cout << "  compilation_info: " << op.compilationInfo << "\n";
+  if (!dispatch.translationInfo.empty())
+    std::cout << "  translation_info: " << dispatch.translationInfo << "\n";
+  if (context.target) {
+    const config::GpuTarget &t = *context.target;
+    std::cout << "  target:      " << t.arch
+              << (t.product.empty() ? "" : " (" + t.product + ")")
+              << ": subgroup size";
+    for (int64_t size : t.subgroupSizeChoices)
+      std::cout << " " << size;
+    std::cout << ", workgroup at most [" << t.maxWorkgroupSizes[0] << ", "
+              << t.maxWorkgroupSizes[1] << ", " << t.maxWorkgroupSizes[2]
+              << "] and " << t.maxThreadCountPerWorkgroup << " threads, "
+              << t.maxWorkgroupMemoryBytes << " bytes of workgroup memory, "
+              << t.mmaIntrinsics.size() << " MMA intrinsics\n";
+  } else if (!context.targetNote.empty()) {
+    std::cout << "  target:      " << context.targetNote << "\n";
+  }
+  if (!context.loweringConfigError.empty())
+    std::cout << "  rules:       not run: " << context.loweringConfigError
+              << "\n";
+  else if (problems.empty())
+    std::cout << "  problems:    none found\n";
+  else {
+    std::cout << "  problems:\n";
+    printProblems(problems, std::cout);
+  }
+}
+
+} // namespace
+
+int show(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli show: one root op of an IREE file in context: its kind, "
+      "loops and operands (read from IREE's IR), configs, the target's "
+      "limits and the problems the rules find.");
+  parser.addOptions({kOpOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file.");
+  if (!parseCommandLine(parser, arguments, "show"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 1) {
+    std::cerr << "tilescope-cli show: expected one FILE\n";
+    return kExitUsage;
+  }
+  const std::string path = parser.positionalArguments().front().toStdString();
+  int code = kExitOk;
+  auto document = openDocument(path, ireePath(parser), code);
+  if (!document) {
+    std::cerr << "tilescope-cli show: " << document.error() << "\n";
+    return code;
+  }
+  auto ref = edit::findOp(*document, parser.isSet(kOpOption)
+                                         ? parser.value(kOpOption).toStdString()
+                                         : "0:0");
+  if (!ref) {
+    std::cerr << "tilescope-cli show: " << path << ": --op: " << ref.error()
+              << "\n";
+    return kExitUsage;
+  }
+  const edit::RootOpContext context = edit::contextOf(*document, *ref);
+  const auto problems = edit::validateRootOp(context);
+  if (parser.isSet(kJsonOption))
+    std::cout << exporting::jsonText(opJson(*document, *ref, context, problems),
+                                     2)
+              << "\n";
+  else
+    printOp(context, problems);
+  return hasErrors(problems) ? kExitFailure : kExitOk;
+}
+
+int setConfig(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli set-config: change fields of a root op's lowering "
+      "config or translation_info in an IREE file. Each new attribute is "
+      "read by the loaded IREE (what it refuses is refused, in its words); "
+      "only those characters of the file change, and IREE reads the result "
+      "back before it is written.\n\n"
+      "Fields: any lowering-config key (workgroup, reduction, "
+      "partial_reduction, thread, subgroup, lane_basis, subgroup_basis, "
+      "mma_kind, promote_operands, padding, ...); translation_info's "
+      "pipeline, workgroup_size, subgroup_size and pipeline options "
+      "(prefetch_num_stages, no_reduce_shared_memory_bank_conflicts, "
+      "use_igemm_convolution, reorder_workgroups_strategy); "
+      "translation_info.KEY for its other entries; lowering_config or "
+      "translation_info for the whole attribute.");
+  const QCommandLineOption setOption(
+      "set", "FIELD=VALUE, VALUE as MLIR attribute text; repeatable, applied "
+      "in order.",
+      "FIELD=VALUE");
+  const QCommandLineOption unsetOption("unset", "Remove FIELD; repeatable.",
+                                       "FIELD");
+  const QCommandLineOption outputOption({"o", "output"},
+                                        "Write the edited file to OUT.", "OUT");
+  const QCommandLineOption inPlaceOption("in-place",
+                                         "Replace FILE (atomically).");
+  const QCommandLineOption diffOption(
+      "diff", "Print the unified diff instead of the edited file.");
+  parser.addOptions({kOpOption, setOption, unsetOption, outputOption,
+                     inPlaceOption, diffOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file.");
+  if (!parseCommandLine(parser, arguments, "set-config"))
+    return kExitUsage;
+  auto usage = [](const std::string &message) {
+    std::cerr << "tilescope-cli set-config: " << message << "\n";
+    return kExitUsage;
+  };
+  if (parser.positionalArguments().size() != 1)
+    return usage("expected one FILE");
+  if (!parser.isSet(kOpOption))
+    return usage("--op is required (DISPATCH:OP)");
+  if (!parser.isSet(setOption) && !parser.isSet(unsetOption))
+    return usage("nothing to change: give --set FIELD=VALUE or --unset FIELD");
+  if (parser.isSet(outputOption) && parser.isSet(inPlaceOption))
+    return usage("--output and --in-place exclude each other");
+
+  // The changes in the order given on the command line.
+  struct Change {
+    std::string field;
+    std::optional<std::string> value;
+  };
+  std::vector<Change> changes;
+  for (int i = 1; i < arguments.size(); ++i) {
+    const QString &argument = arguments[i];
+    auto valueOf = [&](const QString &name) -> std::optional<QString> {
+      if (argument == "--" + name && i + 1 < arguments.size())
+        return arguments[++i];
+      if (argument.startsWith("--" + name + "="))
+        return argument.mid(name.size() + 3);
+      return std::nullopt;
+    };
+    if (auto set = valueOf("set")) {
+      const std::string text = set->toStdString();
+      const size_t equals = text.find('=');
+      if (equals == std::string::npos || equals == 0)
+        return usage("--set \"" + text + "\": expected FIELD=VALUE");
+      changes.push_back({text.substr(0, equals), text.substr(equals + 1)});
+    } else if (auto unset = valueOf("unset")) {
+      changes.push_back({unset->toStdString(), std::nullopt});
+    }
+  }
+
+  const std::string path = parser.positionalArguments().front().toStdString();
+  int code = kExitOk;
+  auto document = openDocument(path, ireePath(parser), code);
+  if (!document) {
+    std::cerr << "tilescope-cli set-config: " << document.error() << "\n";
+    return code;
+  }
+  const std::string opSpec = parser.value(kOpOption).toStdString();
+  auto ref = edit::findOp(*document, opSpec);
+  if (!ref)
+    return usage(path + ": --op " + opSpec + ": " + ref.error());
+  auto reader = ireeAttributeReader(ireePath(parser));
+  if (!reader) {
+    std::cerr << "tilescope-cli set-config: " << reader.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+
+  edit::EditableDocument editable(std::move(*document), *reader);
+  json appliedJson = json::array();
+  for (const Change &change : changes) {
+    auto applied = editable.set(*ref, change.field, change.value);
+    if (!applied) {
+      // Nothing is written: the file stays as it was.
+      if (parser.isSet(kJsonOption))
+        std::cout << exporting::jsonText(
+                         {{"file", path},
+                          {"op", opSpec},
+                          {"refused", {{"field", change.field},
+                                       {"message", applied.error()}}},
+                          {"written", false}},
+                         2)
+                  << "\n";
+      else
+        std::cerr << path << ": op " << opSpec << ": " << applied.error()
+                  << "\n(nothing written)\n";
+      return kExitFailure;
+    }
+    appliedJson.push_back({{"field", applied->field.name()},
+                           {"old", applied->oldValue},
+                           {"new", applied->newValue},
+                           {"attribute", applied->attributeKey},
+                           {"line", applied->line},
+                           {"read_by_iree", applied->readByIree},
+                           {"description",
+                            applied->describe(editable.document())}});
+  }
+
+  // IREE reads the edited text back before anything is written.
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli set-config: " << worker.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  auto reparsed = worker->parseText(editable.text(), path);
+  Result<bool> agrees =
+      reparsed ? editable.agreesWith(*reparsed) : Result<bool>(Error{reparsed.error()});
+  if (!agrees) {
+    std::cerr << path << ": op " << opSpec
+              << ": IREE does not read the edited file back as edited; "
+                 "nothing written:\n"
+              << agrees.error() << "\n";
+    return kExitFailure;
+  }
+
+  std::string writtenTo;
+  if (parser.isSet(inPlaceOption) || parser.isSet(outputOption)) {
+    writtenTo = parser.isSet(inPlaceOption)
+                    ? path
+                    : parser.value(outputOption).toStdString();
+    auto saved = editable.save(writtenTo);
+    if (!saved) {
+      std::cerr << "tilescope-cli set-config: " << saved.error() << "\n";
+      return kExitBadInput;
+    }
+  }
+
+  const edit::RootOpContext context =
+      edit::contextOf(editable.document(), *ref);
+  const auto problems = edit::validateRootOp(context);
+  if (parser.isSet(kJsonOption)) {
+    json out = {{"file", path},
+                {"op", opSpec},
+                {"edits", appliedJson},
+                {"written", writtenTo.empty() ? json(nullptr) : json(writtenTo)},
+                {"problems", problemsJson(problems)},
+                {"diff", editable.diff()}};
+    if (writtenTo.empty() && !parser.isSet(diffOption))
+      out["text"] = editable.text();
+    std::cout << exporting::jsonText(out, 2) << "\n";
+  } else {
+    if (parser.isSet(diffOption))
+      std::cout << editable.diff();
+    else if (writtenTo.empty())
+      std::cout << editable.text();
+    for (const edit::Edit &e : editable.edits())
+      std::cerr << "set " << e.describe(editable.document()) << "\n";
+    if (!writtenTo.empty())
+      std::cerr << "wrote " << writtenTo << "\n";
+    if (!problems.empty()) {
+      std::cerr << "problems the rules find in the edited config:\n";
+      printProblems(problems, std::cerr);
+    }
+  }
+  return hasErrors(problems) ? kExitFailure : kExitOk;
+}
+
+int diff(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli diff: how the configs of two versions of an IREE file "
+      "differ, field by field per root op (dispatches matched by name); "
+      "--text adds the unified diff of the files.");
+  const QCommandLineOption textOption("text",
+                                      "Also print the unified text diff.");
+  parser.addOptions({textOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument("BEFORE", "An IREE MLIR file.");
+  parser.addPositionalArgument("AFTER", "The same file, edited.");
+  if (!parseCommandLine(parser, arguments, "diff"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 2) {
+    std::cerr << "tilescope-cli diff: expected BEFORE and AFTER\n";
+    return kExitUsage;
+  }
+  const std::string beforePath = parser.positionalArguments()[0].toStdString();
+  const std::string afterPath = parser.positionalArguments()[1].toStdString();
+  int code = kExitOk;
+  auto before = openDocument(beforePath, ireePath(parser), code);
+  if (!before) {
+    std::cerr << "tilescope-cli diff: " << before.error() << "\n";
+    return code;
+  }
+  auto after = openDocument(afterPath, ireePath(parser), code);
+  if (!after) {
+    std::cerr << "tilescope-cli diff: " << after.error() << "\n";
+    return code;
+  }
+  const edit::DocumentDifference difference =
+      edit::documentDifferences(*before, *after);
+  const std::string text =
+      parser.isSet(textOption)
+          ? unifiedDiff(before->text, after->text, beforePath, afterPath)
+          : std::string();
+  if (parser.isSet(kJsonOption)) {
+    json ops = json::array();
+    for (const edit::OpDifference &op : difference.ops) {
+      json fields = json::array();
+      for (const edit::FieldDifference &f : op.fields)
+        fields.push_back(
+            {{"field", f.field}, {"before", f.before}, {"after", f.after}});
+      ops.push_back(
+          {{"dispatch", op.dispatch}, {"op", op.op}, {"fields", fields}});
+    }
+    json out = {{"before", beforePath},
+                {"after", afterPath},
+                {"ops", ops},
+                {"only_before", difference.onlyBefore},
+                {"only_after", difference.onlyAfter}};
+    if (parser.isSet(textOption))
+      out["text"] = text;
+    std::cout << exporting::jsonText(out, 2) << "\n";
+  } else {
+    if (difference.empty())
+      std::cout << "the configs are the same\n";
+    for (const edit::OpDifference &op : difference.ops) {
+      std::cout << "@" << op.dispatch
+                << (op.op.empty() ? "" : ": " + op.op) << "\n";
+      for (const edit::FieldDifference &f : op.fields)
+        std::cout << "  " << f.field << ": "
+                  << (f.before.empty() ? "(unset)" : f.before) << " -> "
+                  << (f.after.empty() ? "(unset)" : f.after) << "\n";
+    }
+    for (const std::string &name : difference.onlyBefore)
+      std::cout << "only in " << beforePath << ": @" << name << "\n";
+    for (const std::string &name : difference.onlyAfter)
+      std::cout << "only in " << afterPath << ": @" << name << "\n";
+    std::cout << text;
+  }
+  return difference.empty() ? kExitOk : kExitFailure;
+}
+
+} // namespace tilescope::cli

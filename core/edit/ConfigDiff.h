@@ -1,0 +1,45 @@
+// What differs between two versions of a root op's configs, field by field
+// (the lowering config's keys, translation_info's parameters and its
+// configuration entries), in the names FieldEdit takes: the diff a person
+// reads beside the text diff, and what `tilescope-cli diff` prints.
+#pragma once
+
+#include "core/iree/Document.h"
+
+#include <string>
+#include <vector>
+
+namespace tilescope::edit {
+
+struct FieldDifference {
+  std::string field;  // "workgroup", "translation_info.workgroup_size", ...
+  std::string before; // "" = absent
+  std::string after;
+};
+
+// Lowering config (standalone or in compilation_info) of two versions of a
+// root op; a config Tilescope cannot read field by field differs as a whole.
+std::vector<FieldDifference> loweringConfigDifferences(const iree::RootOp &a,
+                                                       const iree::RootOp &b);
+// translation_info texts (a dispatch's, or a compilation_info's).
+std::vector<FieldDifference>
+translationInfoDifferences(const std::string &a, const std::string &b);
+
+// Root ops of two documents matched up: dispatches by name (else by
+// position), root ops by position. Unmatched ones are listed.
+struct OpDifference {
+  std::string dispatch;
+  std::string op; // "linalg.generic (line 23)"; empty for the dispatch itself
+  std::vector<FieldDifference> fields;
+};
+struct DocumentDifference {
+  std::vector<OpDifference> ops;
+  std::vector<std::string> onlyBefore, onlyAfter; // dispatch names
+  bool empty() const {
+    return ops.empty() && onlyBefore.empty() && onlyAfter.empty();
+  }
+};
+DocumentDifference documentDifferences(const iree::Document &before,
+                                       const iree::Document &after);
+
+} // namespace tilescope::edit

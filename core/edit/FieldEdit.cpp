@@ -1,0 +1,333 @@
+#include "core/edit/FieldEdit.h"
+
+#include "core/config/Attribute.h"
+#include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
+
+#include <array>
+#include <cctype>
+#include <variant>
+
+namespace tilescope::edit {
+
+using config::Attribute;
+
+namespace {
+
+constexpr std::string_view kLoweringPrefix = "lowering_config.";
+constexpr std::string_view kTranslationPrefix = "translation_info.";
+
+// translation_info's own parameters, and #iree_gpu.pipeline_options' fields.
+constexpr std::array<std::string_view, 3> kTranslationKeys = {
+    "pipeline", "workgroup_size", "subgroup_size"};
+constexpr std::array<std::string_view, 4> kPipelineOptionKeys = {
+    "prefetch_num_stages", "no_reduce_shared_memory_bank_conflicts",
+    "use_igemm_convolution", "reorder_workgroups_strategy"};
+
+template <size_t N>
+bool oneOf(std::string_view key, const std::array<std::string_view, N> &keys) {
+  for (std::string_view k : keys)
+    if (k == key)
+      return true;
+  return false;
+}
+
+Result<Attribute> parseValue(const Field &field, const std::string &text) {
+  auto parsed = config::parseAttribute(text);
+  if (auto *error = std::get_if<config::ParseError>(&parsed))
+    return Error{field.name() + ": \"" + text +
+                 "\" is not an attribute: " + error->toString()};
+  return std::get<Attribute>(std::move(parsed));
+}
+
+std::string printed(const Attribute *attribute) {
+  return attribute ? config::printAttribute(*attribute) : std::string();
+}
+
+Result<int64_t> integerValue(const Field &field, const Attribute &value) {
+  if (auto number = value.asInt64())
+    return *number;
+  return Error{field.name() + " takes an integer, not " +
+               config::printAttribute(value)};
+}
+
+Result<bool> booleanValue(const Field &field, const std::string &text) {
+  if (text == "true")
+    return true;
+  if (text == "false")
+    return false;
+  return Error{field.name() + " takes true or false, not \"" + text + "\""};
+}
+
+// A whole attribute, any kind (a CPU config too): `#alias = ...` lines
+// allowed, printed as IREE prints it.
+Result<FieldChange> replaceWhole(const std::string &text, const Field &field,
+                                 const std::string &value) {
+  auto parsed = config::parseResolvedAttribute(value);
+  if (!parsed)
+    return Error{field.name() + ": " + parsed.error()};
+  FieldChange change;
+  change.oldValue = text;
+  change.attribute = config::printAttribute(*parsed);
+  change.newValue = change.attribute;
+  return change;
+}
+
+Result<FieldChange> changeLowering(const std::string &text, const Field &field,
+                                   const std::optional<std::string> &value) {
+  FieldChange change;
+  if (field.key.empty()) {
+    if (!value)
+      return Error{"lowering_config cannot be removed here: set it instead"};
+    return replaceWhole(text, field, *value);
+  }
+  auto parsed = config::LoweringConfig::parse(text);
+  if (!parsed)
+    return Error{field.name() +
+                 ": this op's lowering config is not one Tilescope edits field "
+                 "by field (" +
+                 parsed.error() +
+                 "); replace the whole attribute with lowering_config=..."};
+  config::LoweringConfig loweringConfig = std::move(*parsed);
+  change.oldValue = printed(loweringConfig.get(field.key));
+  if (value) {
+    auto attribute = parseValue(field, *value);
+    if (!attribute)
+      return Error{attribute.error()};
+    loweringConfig.set(field.key, std::move(*attribute));
+    change.newValue = printed(loweringConfig.get(field.key));
+  } else {
+    if (!loweringConfig.has(field.key))
+      return Error{field.name() + " is not set on this op"};
+    loweringConfig.erase(field.key);
+  }
+  change.attribute = loweringConfig.print();
+  return change;
+}
+
+Result<bool> setPipelineOption(config::TranslationInfo &info,
+                               const Field &field,
+                               const std::optional<std::string> &value,
+                               std::string &oldValue, std::string &newValue) {
+  config::PipelineOptions options =
+      info.pipelineOptions().value_or(config::PipelineOptions{});
+  const Attribute before = options.toAttribute();
+  auto current = [&](const Attribute &attribute) {
+    for (const auto &parameter : attribute.parameters)
+      if (parameter.name == field.key)
+        return config::printAttribute(parameter.value.front());
+    return std::string();
+  };
+  oldValue = current(before);
+  if (field.key == "prefetch_num_stages") {
+    options.prefetchNumStages.reset();
+    if (value) {
+      auto attribute = parseValue(field, *value);
+      if (!attribute)
+        return Error{attribute.error()};
+      auto number = integerValue(field, *attribute);
+      if (!number)
+        return Error{number.error()};
+      options.prefetchNumStages = *number;
+    }
+  } else if (field.key == "reorder_workgroups_strategy") {
+    options.reorderWorkgroupsStrategy.reset();
+    if (value) {
+      // `Transpose` or `#iree_gpu.reorder_workgroups_strategy<Transpose>`.
+      std::string name = *value;
+      if (const size_t open = name.find('<'); open != std::string::npos) {
+        const size_t close = name.rfind('>');
+        name = close > open ? name.substr(open + 1, close - open - 1) : "";
+      }
+      if (name.empty())
+        return Error{field.name() + " takes None or Transpose, not \"" +
+                     *value + "\""};
+      options.reorderWorkgroupsStrategy = name;
+    }
+  } else {
+    std::optional<bool> flag;
+    if (value) {
+      auto parsed = booleanValue(field, *value);
+      if (!parsed)
+        return Error{parsed.error()};
+      flag = *parsed;
+    }
+    if (field.key == "no_reduce_shared_memory_bank_conflicts")
+      options.noReduceSharedMemoryBankConflicts = flag;
+    else
+      options.useIgemmConvolution = flag;
+  }
+  info.setPipelineOptions(options);
+  newValue = current(options.toAttribute());
+  return true;
+}
+
+Result<FieldChange>
+changeTranslation(const std::string &text, const Field &field,
+                  const std::optional<std::string> &value) {
+  FieldChange change;
+  if (field.key.empty()) {
+    if (!value)
+      return Error{"translation_info cannot be removed here: set it instead"};
+    return replaceWhole(text, field, *value);
+  }
+  auto parsed = config::TranslationInfo::parse(text);
+  if (!parsed)
+    return Error{field.name() + ": " + parsed.error()};
+  config::TranslationInfo info = std::move(*parsed);
+  const std::string &key = field.key;
+  if (key == "pipeline") {
+    change.oldValue = config::printAttribute(info.pipeline());
+    if (!value)
+      return Error{"translation_info.pipeline cannot be removed"};
+    if (!value->empty() && (*value)[0] == '#') {
+      auto attribute = parseValue(field, *value);
+      if (!attribute)
+        return Error{attribute.error()};
+      info.setPipelineAttribute(std::move(*attribute));
+    } else if (value->rfind("LLVMGPU", 0) == 0 ||
+               value->rfind("LLVMCPU", 0) == 0) {
+      info.setPipelineAttribute(Attribute::keyword(*value)); // IREE <= 3.11
+    } else {
+      info.setPipeline(*value, info.pipelineSyntax() ==
+                                       config::PipelineSyntax::LegacyKeyword
+                                   ? config::PipelineSyntax::LegacyKeyword
+                                   : config::PipelineSyntax::GpuPipelineAttribute);
+    }
+    change.newValue = config::printAttribute(info.pipeline());
+  } else if (key == "workgroup_size") {
+    if (info.workgroupSize)
+      change.oldValue =
+          config::printAttribute(Attribute::integerArray(*info.workgroupSize));
+    info.workgroupSize.reset();
+    if (value) {
+      auto attribute = parseValue(field, *value);
+      if (!attribute)
+        return Error{attribute.error()};
+      auto sizes = attribute->asInt64Array();
+      if (!sizes)
+        return Error{field.name() + " takes a list of integers, not " +
+                     config::printAttribute(*attribute)};
+      info.workgroupSize = *sizes;
+      change.newValue = config::printAttribute(Attribute::integerArray(*sizes));
+    }
+  } else if (key == "subgroup_size") {
+    if (info.subgroupSize)
+      change.oldValue = std::to_string(*info.subgroupSize);
+    info.subgroupSize.reset();
+    if (value) {
+      auto attribute = parseValue(field, *value);
+      if (!attribute)
+        return Error{attribute.error()};
+      auto number = integerValue(field, *attribute);
+      if (!number)
+        return Error{number.error()};
+      info.subgroupSize = *number;
+      change.newValue = std::to_string(*number);
+    }
+  } else if (oneOf(key, kPipelineOptionKeys)) {
+    auto set = setPipelineOption(info, field, value, change.oldValue,
+                                 change.newValue);
+    if (!set)
+      return Error{set.error()};
+  } else {
+    // An entry of the configuration dictionary (gpu_pipeline_options,
+    // llvm_func_attrs, ...).
+    Attribute dictionary =
+        info.configuration.value_or(Attribute::dictionary({}));
+    change.oldValue = printed(dictionary.find(key));
+    std::vector<config::Parameter> kept;
+    for (auto &parameter : dictionary.parameters)
+      if (parameter.name != key)
+        kept.push_back(std::move(parameter));
+    if (value) {
+      auto attribute = parseValue(field, *value);
+      if (!attribute)
+        return Error{attribute.error()};
+      change.newValue = config::printAttribute(*attribute);
+      kept.push_back(Attribute::parameter(key, std::move(*attribute)));
+    } else if (change.oldValue.empty()) {
+      return Error{field.name() + " is not set on this op"};
+    }
+    if (kept.empty())
+      info.configuration.reset();
+    else
+      info.configuration = Attribute::dictionary(std::move(kept));
+  }
+  change.attribute = info.print();
+  return change;
+}
+
+} // namespace
+
+std::string Field::name() const {
+  if (part == ConfigPart::LoweringConfig)
+    return key.empty() ? "lowering_config" : key;
+  if (key.empty())
+    return "translation_info";
+  return "translation_info." + key;
+}
+
+Result<Field> parseField(std::string_view name) {
+  if (name.empty())
+    return Error{"an empty field name"};
+  Field field;
+  if (name == "lowering_config")
+    return field;
+  if (name == "translation_info") {
+    field.part = ConfigPart::TranslationInfo;
+    return field;
+  }
+  if (name.substr(0, kLoweringPrefix.size()) == kLoweringPrefix) {
+    field.key = std::string(name.substr(kLoweringPrefix.size()));
+  } else if (name.substr(0, kTranslationPrefix.size()) == kTranslationPrefix) {
+    field.part = ConfigPart::TranslationInfo;
+    field.key = std::string(name.substr(kTranslationPrefix.size()));
+  } else {
+    field.key = std::string(name);
+    if (oneOf(name, kTranslationKeys) || oneOf(name, kPipelineOptionKeys))
+      field.part = ConfigPart::TranslationInfo;
+  }
+  if (field.key.empty())
+    return Error{"\"" + std::string(name) + "\" names no field"};
+  for (char c : field.key)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+          c == '.' || c == '$'))
+      return Error{"\"" + std::string(name) + "\" is not a field name"};
+  return field;
+}
+
+Result<FieldChange> changeField(const std::string &attributeText,
+                                const Field &field,
+                                const std::optional<std::string> &value) {
+  if (attributeText.rfind("#iree_codegen.compilation_info", 0) != 0)
+    return field.part == ConfigPart::LoweringConfig
+               ? changeLowering(attributeText, field, value)
+               : changeTranslation(attributeText, field, value);
+  // Both halves live in the compilation info: change one, print the whole.
+  auto info = config::CompilationInfo::parse(attributeText);
+  if (!info)
+    return Error{field.name() + ": " + info.error()};
+  Result<FieldChange> inner =
+      field.part == ConfigPart::LoweringConfig
+          ? changeLowering(config::printAttribute(info->loweringConfig), field,
+                           value)
+          : changeTranslation(info->translationInfo.print(), field, value);
+  if (!inner)
+    return inner;
+  if (field.part == ConfigPart::LoweringConfig) {
+    auto parsed = config::parseAttribute(inner->attribute);
+    if (auto *error = std::get_if<config::ParseError>(&parsed))
+      return Error{field.name() + ": " + error->toString()};
+    info->loweringConfig = std::get<Attribute>(std::move(parsed));
+  } else {
+    auto parsed = config::TranslationInfo::parse(inner->attribute);
+    if (!parsed)
+      return Error{field.name() + ": " + parsed.error()};
+    info->translationInfo = std::move(*parsed);
+  }
+  inner->attribute = info->print();
+  return inner;
+}
+
+} // namespace tilescope::edit

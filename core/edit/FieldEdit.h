@@ -1,0 +1,48 @@
+// One field of a config changed, as text in and text out: the field names a
+// person types (`workgroup`, `lane_basis`, `workgroup_size`, `pipeline`,
+// `prefetch_num_stages`, ...), the value as MLIR attribute text, and the
+// whole attribute printed back as IREE prints it.
+//
+// Pure config work (core/config's reader and printer): whether IREE takes
+// the result is asked separately, by whoever owns the loaded IREE.
+#pragma once
+
+#include "core/util/Result.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tilescope::edit {
+
+enum class ConfigPart { LoweringConfig, TranslationInfo };
+
+struct Field {
+  ConfigPart part = ConfigPart::LoweringConfig;
+  std::string key; // empty: the whole attribute
+  // "workgroup", "translation_info.workgroup_size", "lowering_config", ...
+  std::string name() const;
+};
+
+// `workgroup`, `lowering_config.workgroup`, `lowering_config` (whole),
+// `workgroup_size`, `subgroup_size`, `pipeline`, the pipeline options
+// (`prefetch_num_stages`, ...), `translation_info.KEY` (an entry of its
+// configuration dictionary) and `translation_info` (whole). Any other name
+// is a lowering-config key: IREE keeps keys it does not read.
+Result<Field> parseField(std::string_view name);
+
+// The attribute after the change (value unset: the field removed), printed
+// as IREE prints it, and the field's text before and after ("" = absent).
+struct FieldChange {
+  std::string attribute;
+  std::string oldValue;
+  std::string newValue;
+};
+
+// `attributeText` is the config as it stands: a lowering config, a
+// translation info, or a compilation info holding both.
+Result<FieldChange> changeField(const std::string &attributeText,
+                                const Field &field,
+                                const std::optional<std::string> &value);
+
+} // namespace tilescope::edit

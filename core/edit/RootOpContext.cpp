@@ -1,0 +1,126 @@
+#include "core/edit/RootOpContext.h"
+
+#include "core/config/Attribute.h"
+#include "core/config/TargetAttribute.h"
+#include "core/layout/LayoutValidation.h"
+#include "core/util/Numbers.h"
+
+#include <variant>
+
+namespace tilescope::edit {
+
+RootOpContext contextOf(const iree::Document &document, OpRef ref) {
+  RootOpContext context;
+  if (ref.dispatch >= document.dispatches.size())
+    return context;
+  const iree::Dispatch &dispatch = document.dispatches[ref.dispatch];
+  if (ref.op >= dispatch.rootOps.size())
+    return context;
+  const iree::RootOp &op = dispatch.rootOps[ref.op];
+  context.dispatch = &dispatch;
+  context.op = &op;
+  config::ValidationContext &validation = context.validation;
+  validation.iterationSpace = op.space;
+
+  auto written = [](const std::string &text) -> std::optional<config::Attribute> {
+    auto parsed = config::parseAttribute(text);
+    if (auto *attribute = std::get_if<config::Attribute>(&parsed))
+      return *attribute;
+    return std::nullopt;
+  };
+  if (!dispatch.translationInfo.empty()) {
+    if (auto info = config::TranslationInfo::parse(dispatch.translationInfo))
+      validation.translationInfo = *info;
+    validation.translationInfoText = written(dispatch.translationInfo);
+  }
+  if (!op.compilationInfo.empty()) {
+    validation.loweringConfigText = written(op.compilationInfo);
+    if (auto info = config::CompilationInfo::parse(op.compilationInfo)) {
+      if (!validation.translationInfo)
+        validation.translationInfo = info->translationInfo;
+      if (auto cfg = info->gpuLoweringConfig())
+        context.loweringConfig = *cfg;
+      else
+        context.loweringConfigError =
+            "its compilation_info holds no #iree_gpu.lowering_config";
+    } else {
+      context.loweringConfigError = info.error();
+    }
+  } else if (!op.loweringConfig.empty()) {
+    validation.loweringConfigText = written(op.loweringConfig);
+    if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0) {
+      context.loweringConfigError =
+          "not an #iree_gpu.lowering_config (the GPU rules do not apply)";
+    } else if (auto cfg = config::LoweringConfig::parse(op.loweringConfig)) {
+      context.loweringConfig = *cfg;
+    } else {
+      context.loweringConfigError = cfg.error();
+    }
+  } else {
+    context.loweringConfigError = "the op carries no lowering config";
+  }
+
+  if (dispatch.target.find("#iree_gpu.target") != std::string::npos) {
+    if (auto target = config::gpuTargetFromText(dispatch.target))
+      context.target = *target;
+    else
+      context.targetNote = target.error();
+  } else if (!dispatch.target.empty()) {
+    context.targetNote = "not a GPU target";
+  }
+  validation.target = context.target;
+  return context;
+}
+
+std::vector<config::Problem> validateRootOp(const RootOpContext &context) {
+  if (!context.loweringConfig)
+    return {};
+  return layout::validate(*context.loweringConfig, context.validation);
+}
+
+Result<OpRef> findOp(const iree::Document &document, const std::string &spec) {
+  if (document.dispatches.empty())
+    return Error{"the file has no dispatches"};
+  std::string dispatchPart = spec;
+  std::string opPart = "0";
+  if (const size_t colon = spec.rfind(':'); colon != std::string::npos) {
+    dispatchPart = spec.substr(0, colon);
+    opPart = spec.substr(colon + 1);
+  }
+  OpRef ref;
+  if (auto index = parseInt64(dispatchPart)) {
+    if (*index < 0 ||
+        static_cast<size_t>(*index) >= document.dispatches.size())
+      return Error{"dispatch " + dispatchPart + " is not in the file (it has " +
+                   std::to_string(document.dispatches.size()) + ", from 0)"};
+    ref.dispatch = static_cast<size_t>(*index);
+  } else {
+    std::vector<size_t> matches;
+    for (size_t i = 0; i < document.dispatches.size(); ++i) {
+      const std::string &name = document.dispatches[i].name;
+      if (name == dispatchPart) {
+        matches = {i};
+        break;
+      }
+      if (name.rfind(dispatchPart, 0) == 0)
+        matches.push_back(i);
+    }
+    if (matches.empty())
+      return Error{"no dispatch is named \"" + dispatchPart + "\""};
+    if (matches.size() > 1)
+      return Error{"\"" + dispatchPart + "\" names " +
+                   std::to_string(matches.size()) +
+                   " dispatches; give more of the name or an index"};
+    ref.dispatch = matches.front();
+  }
+  const iree::Dispatch &dispatch = document.dispatches[ref.dispatch];
+  auto op = parseInt64(opPart);
+  if (!op || *op < 0 || static_cast<size_t>(*op) >= dispatch.rootOps.size())
+    return Error{"@" + dispatch.name + " has no root op \"" + opPart +
+                 "\" (it has " + std::to_string(dispatch.rootOps.size()) +
+                 ", from 0)"};
+  ref.op = static_cast<size_t>(*op);
+  return ref;
+}
+
+} // namespace tilescope::edit

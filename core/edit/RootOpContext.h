@@ -1,0 +1,41 @@
+// Everything known about one root op of a document, gathered for the rules
+// and for a person: its loops and operands (read from IREE's IR), the
+// dispatch's translation_info, and the target of its executable variant.
+#pragma once
+
+#include "core/config/GpuTarget.h"
+#include "core/config/Validation.h"
+#include "core/edit/EditableDocument.h"
+#include "core/iree/Document.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::edit {
+
+struct RootOpContext {
+  const iree::Dispatch *dispatch = nullptr;
+  const iree::RootOp *op = nullptr;
+  // The GPU lowering config (standalone or inside compilation_info), when
+  // the op has one Tilescope reads; otherwise why not.
+  std::optional<config::LoweringConfig> loweringConfig;
+  std::string loweringConfigError;
+  // The variant's target, when it is a GPU target; otherwise why not
+  // ("" for a CPU target or none at all).
+  std::optional<config::GpuTarget> target;
+  std::string targetNote;
+  config::ValidationContext validation;
+};
+
+RootOpContext contextOf(const iree::Document &document, OpRef op);
+
+// The rules (core/config and core/layout) on the op's config as it stands.
+std::vector<config::Problem> validateRootOp(const RootOpContext &context);
+
+// An op named the way a person does: "DISPATCH:OP" where DISPATCH is an
+// index or a dispatch name (a unique prefix will do) and OP an index into
+// its root ops (":0" when omitted).
+Result<OpRef> findOp(const iree::Document &document, const std::string &spec);
+
+} // namespace tilescope::edit

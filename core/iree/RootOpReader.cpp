@@ -1,0 +1,160 @@
+#include "core/iree/detail/RootOpReader.h"
+
+#include <algorithm>
+
+namespace tilescope::iree::detail {
+namespace {
+
+constexpr int64_t kUnset = -2;
+
+std::vector<int> dimsOf(const FunctionTable &api, MlirAttribute attribute) {
+  std::vector<int> dims;
+  if (!attribute.ptr || !api.mlirAttributeIsADenseI32Array ||
+      !api.mlirAttributeIsADenseI32Array(attribute))
+    return dims;
+  for (intptr_t i = 0, e = api.mlirDenseArrayGetNumElements(attribute); i < e;
+       ++i)
+    dims.push_back(api.mlirDenseI32ArrayGetElement(attribute, i));
+  return dims;
+}
+
+// The element type of a shaped operand, or the type itself for a scalar.
+std::string elementTypeOf(const Ir &ir, MlirType type) {
+  if (auto shaped = ir.shaped(type))
+    return shaped->elementType;
+  if (type.ptr && ir.api.mlirTypeIsAShaped(type))
+    return ir.print(ir.api.mlirShapedTypeGetElementType(type));
+  return ir.print(type);
+}
+
+// Loop kinds from an `iterator_types` array, when the op carries one.
+std::optional<std::vector<config::LoopKind>>
+iteratorKinds(const Ir &ir, MlirOperation op, size_t rank) {
+  MlirAttribute types = ir.attribute(op, "iterator_types");
+  if (!types.ptr || !ir.api.mlirAttributeIsAArray(types) ||
+      static_cast<size_t>(ir.api.mlirArrayAttrGetNumElements(types)) != rank)
+    return std::nullopt;
+  std::vector<config::LoopKind> kinds;
+  for (size_t i = 0; i < rank; ++i) {
+    // #linalg.iterator_type<reduction> (or a string in older IR): the enum
+    // has no C API, its spelling is the only reading there is.
+    const std::string text = ir.print(
+        ir.api.mlirArrayAttrGetElement(types, static_cast<intptr_t>(i)));
+    kinds.push_back(text.find("reduction") != std::string::npos
+                        ? config::LoopKind::Reduction
+                        : config::LoopKind::Parallel);
+  }
+  return kinds;
+}
+
+std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
+                                                       MlirOperation op) {
+  const FunctionTable &api = ir.api;
+  MlirAttribute maps{nullptr};
+  if (api.mlirLinalgGetIndexingMapsAttribute)
+    maps = api.mlirLinalgGetIndexingMapsAttribute(op);
+  if (!maps.ptr)
+    maps = ir.attribute(op, "indexing_maps"); // linalg_ext ops
+  if (!maps.ptr || !api.mlirAttributeIsAArray(maps))
+    return std::nullopt;
+  const intptr_t mapCount = api.mlirArrayAttrGetNumElements(maps);
+  const intptr_t operandCount = api.mlirOperationGetNumOperands(op);
+  if (mapCount == 0 || mapCount != operandCount)
+    return std::nullopt;
+  // Destination-passing style: the last operands are the inits, one per
+  // tensor result (a memref op has none; its last operand is the output).
+  const intptr_t outputs =
+      std::max<intptr_t>(1, api.mlirOperationGetNumResults(op));
+
+  std::vector<Ir::MapDims> accesses;
+  for (intptr_t i = 0; i < mapCount; ++i) {
+    auto dims = ir.mapDims(api.mlirArrayAttrGetElement(maps, i));
+    if (!dims)
+      return std::nullopt;
+    accesses.push_back(std::move(*dims));
+  }
+  const size_t rank = accesses.front().numDims;
+  config::IterationSpace space;
+  space.bounds.assign(rank, kUnset);
+  for (intptr_t i = 0; i < mapCount; ++i) {
+    const Ir::MapDims &access = accesses[static_cast<size_t>(i)];
+    if (access.numDims != rank)
+      return std::nullopt;
+    MlirType type = api.mlirValueGetType(api.mlirOperationGetOperand(op, i));
+    config::OperandAccess operand;
+    operand.elementType = elementTypeOf(ir, type);
+    operand.dims = access.results;
+    operand.isOutput = i >= mapCount - outputs;
+    if (auto shaped = ir.shaped(type);
+        shaped && shaped->shape.size() == access.results.size()) {
+      for (size_t j = 0; j < access.results.size(); ++j) {
+        const int dim = access.results[j];
+        if (dim >= 0 && static_cast<size_t>(dim) < rank &&
+            space.bounds[static_cast<size_t>(dim)] == kUnset)
+          space.bounds[static_cast<size_t>(dim)] =
+              shaped->shape[j] < 0 ? config::kDynamicSize : shaped->shape[j];
+      }
+    }
+    space.operands.push_back(std::move(operand));
+  }
+  for (int64_t &bound : space.bounds)
+    if (bound == kUnset)
+      bound = config::kDynamicSize;
+
+  if (auto kinds = iteratorKinds(ir, op, rank)) {
+    space.kinds = std::move(*kinds);
+  } else {
+    // Named ops and attention: a loop no output reads is a reduction.
+    space.kinds.assign(rank, config::LoopKind::Reduction);
+    for (const config::OperandAccess &operand : space.operands)
+      if (operand.isOutput)
+        for (int dim : operand.dims)
+          if (dim >= 0 && static_cast<size_t>(dim) < rank)
+            space.kinds[static_cast<size_t>(dim)] = config::LoopKind::Parallel;
+  }
+  return space;
+}
+
+} // namespace
+
+void describeRootOp(const Ir &ir, MlirOperation op, RootOp &root) {
+  const FunctionTable &api = ir.api;
+  root.space = iterationSpaceOf(ir, op);
+  if (api.mlirLinalgIsAContractionOp && api.mlirLinalgIsAContractionOp(op)) {
+    root.kind = config::OpKind::Contraction;
+    if (api.mlirLinalgInferContractionDimensions) {
+      const MlirLinalgContractionDimensions dims =
+          api.mlirLinalgInferContractionDimensions(op);
+      config::ContractionDims contraction;
+      contraction.batch = dimsOf(api, dims.batch);
+      contraction.m = dimsOf(api, dims.m);
+      contraction.n = dimsOf(api, dims.n);
+      contraction.k = dimsOf(api, dims.k);
+      if (dims.m.ptr)
+        root.contraction = std::move(contraction);
+    }
+    return;
+  }
+  if (api.mlirLinalgIsAConvolutionOp && api.mlirLinalgIsAConvolutionOp(op)) {
+    root.kind = config::OpKind::Convolution;
+    return;
+  }
+  if (api.ireeCodegenMlirOperationIsACodegenAttentionOp &&
+      api.ireeCodegenMlirOperationIsACodegenAttentionOp(op)) {
+    root.kind = config::OpKind::Attention;
+    return;
+  }
+  root.kind = config::opKindFromNameAndLoops(
+      root.name, root.space ? &*root.space : nullptr);
+}
+
+bool isComputeOp(const std::string &opName) {
+  const bool linalg = opName.rfind("linalg.", 0) == 0 ||
+                      opName.rfind("iree_linalg_ext.", 0) == 0;
+  if (!linalg)
+    return opName == "tensor.pack" || opName == "tensor.unpack";
+  return opName != "linalg.yield" && opName != "linalg.index" &&
+         opName != "iree_linalg_ext.yield" && opName != "iree_linalg_ext.index";
+}
+
+} // namespace tilescope::iree::detail

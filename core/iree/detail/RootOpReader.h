@@ -1,0 +1,18 @@
+// Private to core/iree/: what a configured op computes, read through the C
+// API from IREE's own IR (indexing maps, iterator types, operand types and
+// IREE's op interfaces), never from printed text.
+#pragma once
+
+#include "core/iree/Document.h"
+#include "core/iree/detail/Ir.h"
+
+namespace tilescope::iree::detail {
+
+// Fills root.kind, root.space and root.contraction.
+void describeRootOp(const Ir &ir, MlirOperation op, RootOp &root);
+
+// Whether an op of this name computes (linalg and linalg_ext ops, packs),
+// as opposed to terminators, index ops and data movement.
+bool isComputeOp(const std::string &opName);
+
+} // namespace tilescope::iree::detail
