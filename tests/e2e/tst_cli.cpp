@@ -2,6 +2,8 @@
 // explain and render, with clear errors for bad input. check, convert,
 // explain and render need no IREE: they run with TILESCOPE_IREE_DIR pointing
 // nowhere.
+#include "CliRunner.h"
+
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -14,24 +16,8 @@
 
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QString out, err;
-};
-
-Run cli(const QStringList &arguments, bool withoutIree = false) {
-  QProcess process;
-  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-  environment.insert("QT_QPA_PLATFORM", "offscreen");
-  if (withoutIree)
-    environment.insert("TILESCOPE_IREE_DIR", "/nonexistent/iree");
-  process.setProcessEnvironment(environment);
-  process.start(TILESCOPE_BINARY_DIR "/app/tilescope-cli", arguments);
-  process.waitForFinished(120000);
-  return {process.exitCode(),
-          QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
+using Run = tilescope::test::CliRun;
+using tilescope::test::cli;
 
 const QString kSeedReduction =
     "#iree_gpu.lowering_config<{expand_dims = #iree_gpu.expand_dims<[[0], [1], "

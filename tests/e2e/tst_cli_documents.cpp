@@ -1,0 +1,163 @@
+// tilescope-cli show / set-config / diff on real IREE files, as a user runs
+// them: a root op in context, edits written back through IREE (atomically,
+// refused ones changing nothing), and configs compared field by field.
+#include "CliRunner.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using tilescope::test::cli;
+using tilescope::test::CliRun;
+
+namespace {
+
+const QString kMatmul = TILESCOPE_SOURCE_DIR
+    "/examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+const QString kAliases =
+    TILESCOPE_SOURCE_DIR "/tests/core/edit/data/aliases.mlir";
+
+QByteArray read(const QString &path) {
+  QFile file(path);
+  file.open(QIODevice::ReadOnly);
+  return file.readAll();
+}
+
+QJsonObject json(const CliRun &run) {
+  return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+} // namespace
+
+class CliDocumentsTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  void showsARootOpInContext() {
+    const CliRun text = cli({"show", kMatmul, "--op", "0:0"});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("kind:        contraction (batch [], m [0], "
+                               "n [1], k [2])"),
+             qPrintable(text.out));
+    QVERIFY(text.out.contains("d0=1024 parallel, d1=1024 parallel, d2=1024 "
+                              "reduction"));
+    QVERIFY(text.out.contains("fused with:  linalg.fill"));
+    QVERIFY(text.out.contains("gfx942 (AMD Instinct MI300X)"));
+    QVERIFY(text.out.contains("problems:    none found"));
+
+    const CliRun data = cli({"show", kMatmul, "--op",
+                             "matmul_f16_1024_dispatch_0", "--json"});
+    QCOMPARE(data.exitCode, 0);
+    const QJsonObject op = json(data)["root_op"].toObject();
+    QCOMPARE(op["kind"].toString(), QString("contraction"));
+    QCOMPARE(op["iteration_space"].toObject()["text"].toString(),
+             QString("1024x1024x1024:ppr"));
+    QCOMPARE(json(data)["target"].toObject()["arch"].toString(),
+             QString("gfx942"));
+
+    const CliRun noOp = cli({"show", kMatmul, "--op", "0:5"});
+    QCOMPARE(noOp.exitCode, 2);
+    QVERIFY2(noOp.err.contains("has no root op \"5\""), qPrintable(noOp.err));
+    const CliRun noFile = cli({"show", "/nonexistent.mlir"});
+    QCOMPARE(noFile.exitCode, 4);
+    QVERIFY(noFile.err.contains("/nonexistent.mlir"));
+  }
+
+  void setConfigWritesThroughIree() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("edited.mlir");
+    const CliRun run = cli({"set-config", kAliases, "--op", "shared_b:1",
+                            "--set", "thread=[2,2,0]", "--set",
+                            "workgroup_size=[128, 1, 1]", "-o", out, "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject report = json(run);
+    QCOMPARE(report["edits"].toArray().size(), 2);
+    QCOMPARE(report["edits"].toArray()[0].toObject()["new"].toString(),
+             QString("[2, 2, 0]"));
+    QVERIFY(report["edits"].toArray()[0].toObject()["read_by_iree"].toBool());
+    QCOMPARE(report["written"].toString(), out);
+    const QByteArray edited = read(out);
+    // #config_once is this op's alone: its definition changed.
+    QVERIFY(edited.contains("#config_once = #iree_gpu.lowering_config<{"
+                            "reduction = [0, 0, 8], thread = [2, 2, 0], "
+                            "workgroup = [32, 32, 0]}>"));
+    // The edited file opens, and diff names exactly the two fields.
+    const CliRun difference = cli({"diff", kAliases, out});
+    QCOMPARE(difference.exitCode, 1);
+    QVERIFY2(difference.out.contains(
+                 "  thread: [1, 4, 0] -> [2, 2, 0]"),
+             qPrintable(difference.out));
+    QVERIFY(difference.out.contains(
+        "  translation_info.workgroup_size: [64, 1, 1] -> [128, 1, 1]"));
+    const CliRun same = cli({"diff", kAliases, kAliases});
+    QCOMPARE(same.exitCode, 0);
+    QVERIFY(same.out.contains("the configs are the same"));
+
+    // --in-place on a copy; without -o, the edited text goes to stdout.
+    const QString copy = dir.filePath("copy.mlir");
+    QVERIFY(QFile::copy(kMatmul, copy));
+    const CliRun inPlace = cli({"set-config", copy, "--op", "0", "--set",
+                                "workgroup=[128,128,0]", "--in-place"});
+    QCOMPARE(inPlace.exitCode, 0);
+    QVERIFY(read(copy).contains("workgroup = [128, 128, 0]"));
+    const CliRun toStdout = cli({"set-config", kMatmul, "--op", "0", "--set",
+                                 "workgroup=[128,128,0]"});
+    QCOMPARE(toStdout.exitCode, 0);
+    QCOMPARE(toStdout.out.toUtf8(), read(copy));
+    const CliRun asDiff = cli({"set-config", kMatmul, "--op", "0", "--unset",
+                               "promote_operands", "--diff"});
+    QCOMPARE(asDiff.exitCode, 0);
+    QVERIFY(asDiff.out.startsWith("--- a/"));
+    QVERIFY(asDiff.out.contains("\n-") && asDiff.out.contains("\n+"));
+  }
+
+  void refusedEditsWriteNothing() {
+    QTemporaryDir dir;
+    const QString copy = dir.filePath("copy.mlir");
+    QVERIFY(QFile::copy(kMatmul, copy));
+    const QByteArray before = read(copy);
+    // The first edit is fine, the second refused by IREE: nothing written.
+    const CliRun refused = cli(
+        {"set-config", copy, "--op", "0", "--set", "workgroup=[32,32,0]",
+         "--set", "mma_kind=#iree_gpu.mma_layout<MFMA_NOT_AN_INTRINSIC>",
+         "--in-place"});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("mma_kind: IREE refuses the new "
+                                  "lowering_config"),
+             qPrintable(refused.err));
+    QVERIFY(refused.err.contains("nothing written"));
+    QCOMPARE(read(copy), before);
+    const CliRun unreadable = cli({"set-config", copy, "--op", "0", "--set",
+                                   "workgroup=[1,2", "--json"});
+    QCOMPARE(unreadable.exitCode, 1);
+    QCOMPARE(json(unreadable)["refused"].toObject()["field"].toString(),
+             QString("workgroup"));
+    QCOMPARE(json(unreadable)["written"].toBool(), false);
+    const CliRun usage = cli({"set-config", copy, "--set", "workgroup=[1]"});
+    QCOMPARE(usage.exitCode, 2);
+    QVERIFY(usage.err.contains("--op is required"));
+    const CliRun noIree = cli(
+        {"set-config", copy, "--op", "0", "--set", "workgroup=[1, 1, 0]",
+         "--iree", "/nonexistent/iree"});
+    QCOMPARE(noIree.exitCode, 3);
+    QCOMPARE(read(copy), before);
+  }
+
+  // An edit the rules find wrong is written (it is the user's to make) and
+  // its problems reported, with exit code 1.
+  void editsAreValidated() {
+    const CliRun run = cli({"set-config", kAliases, "--op", "reduce",
+                            "--set", "subgroup_size=32", "--diff"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("lane_basis counts multiply to 64; subgroup "
+                              "size is 32"),
+             qPrintable(run.err));
+    QVERIFY(run.out.contains("+#translation = "));
+  }
+};
+
+QTEST_GUILESS_MAIN(CliDocumentsTest)
+#include "tst_cli_documents.moc"
