@@ -8,8 +8,9 @@
 //
 // stdout: {"ok": true, "document": {...}} or {"ok": false, "error": "...",
 // "diagnostics": [...]}; exit 0 or 1. stderr: "parsing part N from line L"
-// before each part, so a crash can be pinned to its part. A usage or
-// library error exits 2.
+// before each part, so a crash can be pinned to its part; with
+// TILESCOPE_WORKER_TIMING set, how long the parse and the reply took. A usage
+// or library error exits 2.
 //
 // The parse runs on a thread with a 256 MB stack: MLIR's parser recurses
 // once per nesting level, and the callers refuse more than
@@ -20,6 +21,9 @@
 #include "core/iree/Document.h"
 
 #include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
 
 #include <pthread.h>
 
@@ -103,6 +107,7 @@ struct Job {
   const Request *request = nullptr;
   std::shared_ptr<iree::CompilerLibrary> library;
   json reply;
+  double parseMilliseconds = 0;
 };
 
 void *parseOnLargeStack(void *argument) {
@@ -117,9 +122,13 @@ void *parseOnLargeStack(void *argument) {
   };
   iree::DocumentParser parser(job.library);
   auto text = iree::readMlirFile(request.file);
+  const auto start = std::chrono::steady_clock::now();
   Result<iree::Document> document =
       text ? parser.parseText(*text, request.bufferName, options)
            : Result<iree::Document>(Error{text.error()});
+  job.parseMilliseconds = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
   if (document) {
     document->path = request.bufferName;
     job.reply = {{"ok", true}, {"document", exporting::toJson(*document)}};
@@ -163,6 +172,15 @@ int main(int argc, char **argv) {
     pthread_join(thread, nullptr);
   }
   pthread_attr_destroy(&attributes);
-  std::cout << exporting::jsonText(job.reply) << "\n";
+  const auto replyStart = std::chrono::steady_clock::now();
+  const std::string reply = exporting::jsonText(job.reply);
+  std::cout << reply << "\n";
+  std::cout.flush();
+  if (std::getenv("TILESCOPE_WORKER_TIMING"))
+    std::fprintf(stderr, "tilescope-iree-worker: parse %.1f ms, reply %.1f ms\n",
+                 job.parseMilliseconds,
+                 std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - replyStart)
+                     .count());
   return job.reply.value("ok", false) ? 0 : 1;
 }
