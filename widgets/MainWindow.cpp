@@ -97,7 +97,11 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
   auto config = config::LoweringConfig::parse(op.loweringConfig);
   if (!config)
     return {empty, qs(config.error())};
-  auto spaceOf = [](const iree::RootOp &of) {
+  // The loops IREE's IR gives (named ops included); the printed maps only
+  // for a document read without them.
+  auto spaceOf = [](const iree::RootOp &of) -> Result<config::IterationSpace> {
+    if (of.space)
+      return *of.space;
     return config::IterationSpace::fromLinalgOp(
         of.indexingMaps, of.iteratorTypes, of.operandTypes, of.name);
   };
@@ -181,7 +185,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
 
   dispatchTree = new QTreeWidget;
   dispatchTree->setObjectName("dispatchTree");
-  dispatchTree->setHeaderLabels({"Dispatch / root op", "Pipeline", "Target"});
+  dispatchTree->setHeaderLabels({"Dispatch / root op", "Pipeline / kind, loops", "Target"});
   dispatchTree->setUniformRowHeights(true);
   dispatchTree->setAlternatingRowColors(true);
   dispatchTree->setTextElideMode(Qt::ElideMiddle);
@@ -349,7 +353,11 @@ void MainWindow::showDocument(iree::Document document) {
       QString label = qs(op.name);
       if (op.rootOpSet)
         label += QString("  (root op, set %1)").arg(*op.rootOpSet);
-      auto *child = new QTreeWidgetItem(item, {label});
+      // What it computes and over which loops, as IREE's IR says.
+      QString shape = config::toString(op.kind);
+      if (op.space)
+        shape += " " + qs(op.space->toString());
+      auto *child = new QTreeWidgetItem(item, {label, shape});
       child->setData(0, kLineRole, op.line);
       child->setData(0, kDispatchIndexRole, static_cast<int>(d));
       child->setData(0, kRootOpIndexRole, static_cast<int>(r));
