@@ -32,5 +32,6 @@ int render(const QStringList &arguments);
 int show(const QStringList &arguments);
 int setConfig(const QStringList &arguments);
 int diff(const QStringList &arguments);
+int configure(const QStringList &arguments);
 
 } // namespace tilescope::cli

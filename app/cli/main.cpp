@@ -44,6 +44,10 @@ const char *kUsage =
     "GPUs\n"
     "  dispatches FILE     the dispatches, root ops and configs in an IREE "
     "MLIR file\n"
+    "  configure SOURCE    run IREE on a program up to configured "
+    "dispatches\n"
+    "                      (--target gfx942, sm_90, llvm-cpu), linked to "
+    "its ops\n"
     "  show FILE --op D:O  one root op in context: kind, loops, operands, "
     "configs,\n"
     "                      target limits, problems\n"
@@ -308,6 +312,8 @@ int main(int argc, char **argv) {
     return cli::setConfig(commandArguments);
   if (command == "diff")
     return cli::diff(commandArguments);
+  if (command == "configure")
+    return cli::configure(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
   if (command == "mma-layouts")

@@ -97,6 +97,16 @@ Result<iree::RootOp> rootOpFromJson(const json &value,
       return Error{where + " " + space.error()};
     op.space = std::move(*space);
   }
+  if (auto it = value.find("source"); it != value.end()) {
+    FieldReader source(*it, where + " source");
+    iree::SourceLocation location;
+    source.read("file", location.file, true);
+    source.read("line", location.line);
+    source.read("column", location.column);
+    if (!source.error.empty())
+      return Error{source.error};
+    op.source = std::move(location);
+  }
   if (auto it = value.find("contraction"); it != value.end()) {
     auto dims = contractionDimsFromJson(*it);
     if (!dims)
@@ -178,6 +188,10 @@ json toJson(const iree::RootOp &op) {
     entry["iteration_space"] = toJson(*op.space);
   if (op.contraction)
     entry["contraction"] = toJson(*op.contraction);
+  if (op.source)
+    entry["source"] = {{"file", op.source->file},
+                       {"line", op.source->line},
+                       {"column", op.source->column}};
   return entry;
 }
 

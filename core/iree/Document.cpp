@@ -20,8 +20,9 @@ namespace {
 // Walks a parsed module and records its dispatches and configured ops.
 class ModuleReader {
 public:
-  ModuleReader(const Ir &ir, int lineOffset, int part)
-      : ir(ir), lineOffset(lineOffset), part(part) {}
+  ModuleReader(const Ir &ir, int lineOffset, int part, std::string bufferName)
+      : ir(ir), lineOffset(lineOffset), part(part),
+        bufferName(std::move(bufferName)) {}
 
   void read(MlirOperation module) {
     ir.walk(module, [this](MlirOperation op) {
@@ -93,6 +94,10 @@ private:
     root.indexingMaps = ir.attributeText(op, "indexing_maps");
     root.iteratorTypes = ir.attributeText(op, "iterator_types");
     describeRootOp(ir, op, root);
+    if (auto position = ir.filePosition(api.mlirOperationGetLocation(op));
+        position && position->file != bufferName)
+      root.source =
+          SourceLocation{position->file, position->line, position->column};
     if (FunctionEntry *function = enclosingFunction(op))
       function->dispatch.rootOps.push_back(std::move(root));
   }
@@ -135,6 +140,7 @@ private:
   const Ir &ir;
   int lineOffset;
   int part;
+  std::string bufferName;
   std::map<const void *, FunctionEntry> functions;
 };
 
@@ -219,7 +225,8 @@ Result<Document> DocumentParser::parseText(const std::string &text,
     }
     for (Diagnostic &diagnostic : partDiagnostics)
       document.diagnostics.push_back(std::move(diagnostic));
-    ModuleReader reader(ir, part.firstLine - 1, static_cast<int>(partIndex));
+    ModuleReader reader(ir, part.firstLine - 1, static_cast<int>(partIndex),
+                        position.bufferName);
     reader.read((*parsed)->operation());
     for (Dispatch &dispatch : reader.takeDispatches())
       document.dispatches.push_back(std::move(dispatch));

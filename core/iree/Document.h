@@ -22,6 +22,14 @@ namespace tilescope::iree {
 
 class CompilerLibrary;
 
+// Where an op came from in the program IREE compiled (its location, when
+// the file was printed with debug info): file, line and column.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
 // An operation IREE configured: it carries lowering_config, compilation_info
 // or root_op. All attribute values are the text IREE prints for them.
 struct RootOp {
@@ -44,6 +52,8 @@ struct RootOp {
   std::optional<config::IterationSpace> space;
   // As IREE's linalg::inferContractionDims finds them (contractions only).
   std::optional<config::ContractionDims> contraction;
+  // The source op it came from, when its location names another file.
+  std::optional<SourceLocation> source;
 };
 
 // Another compute op of the same dispatch (fills, fused elementwise

@@ -146,6 +146,47 @@ private slots:
     QCOMPARE(read(copy), before);
   }
 
+  // A source program opens as configured dispatches, each root op linked
+  // to the source op it came from; the result is a file like any other.
+  void configuresASourceProgram() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("softmax.configured.mlir");
+    const CliRun run = cli({"configure",
+                            TILESCOPE_SOURCE_DIR "/examples/sources/softmax_f32.mlir",
+                            "--target", "gfx942", "-o", out, "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject report = json(run);
+    const QJsonArray dispatches = report["dispatches"].toArray();
+    QCOMPARE(dispatches.size(), 1);
+    const QJsonArray ops = dispatches[0].toObject()["root_ops"].toArray();
+    QCOMPARE(ops.size(), 3);
+    for (const QJsonValue &op : ops) {
+      const QJsonObject source = op.toObject()["source"].toObject();
+      QVERIFY(source["file"].toString().endsWith("examples/sources/softmax_f32.mlir"));
+      QCOMPARE(source["line"].toInt(), 5); // the linalg.softmax
+    }
+    QCOMPARE(report["commands"].toArray().size(), 2);
+    QVERIFY(QFile::exists(out));
+    QVERIFY(QFile::exists(dir.filePath("softmax.configured.located.mlir")));
+    // The configured file is edited like any other.
+    const CliRun edited = cli({"set-config", out, "--op", "0:2", "--set",
+                               "workgroup=[2, 0]", "--in-place"});
+    QCOMPARE(edited.exitCode, 0);
+    QVERIFY(read(out).contains("workgroup = [2, 0]"));
+
+    // A target the loaded IREE cannot name by flag: the compiler's error
+    // without its IR dump, and what to do.
+    const CliRun cuda = cli({"configure",
+                             TILESCOPE_SOURCE_DIR "/examples/sources/matmul_f16_1024.mlir",
+                             "--target", "sm_90", "-o", dir.filePath("x.mlir")});
+    QCOMPARE(cuda.exitCode, 4);
+    QVERIFY2(cuda.err.contains("missing GPU target"), qPrintable(cuda.err));
+    QVERIFY(cuda.err.contains("cuda_sm_90.device.mlir"));
+    QVERIFY(!cuda.err.contains("hal.interface.binding.subspan"));
+    const CliRun noTarget = cli({"configure", "x.mlir"});
+    QCOMPARE(noTarget.exitCode, 2);
+  }
+
   // An edit the rules find wrong is written (it is the user's to make) and
   // its problems reported, with exit code 1.
   void editsAreValidated() {

@@ -73,45 +73,14 @@ struct DiagnosticSink {
   const SourcePosition &position;
   std::vector<Diagnostic> &out;
 
-  // The file location to show for a location, as IREE's and MLIR's
-  // diagnostic printers find it: through names, fused locations and the
-  // callee of call sites.
-  bool fileLocation(MlirLocation location, std::string &file, int &line,
-                    int &column, int depth = 0) const {
-    if (!location.ptr || depth > 64)
-      return false;
-    if (api.mlirLocationIsAFileLineColRange(location)) {
-      file = toStdString(api.mlirIdentifierStr(
-          api.mlirLocationFileLineColRangeGetFilename(location)));
-      line = api.mlirLocationFileLineColRangeGetStartLine(location);
-      column = api.mlirLocationFileLineColRangeGetStartColumn(location);
-      return true;
-    }
-    if (api.mlirLocationIsAName(location))
-      return fileLocation(api.mlirLocationNameGetChildLoc(location), file, line,
-                          column, depth + 1);
-    if (api.mlirLocationIsACallSite(location))
-      return fileLocation(api.mlirLocationCallSiteGetCallee(location), file,
-                          line, column, depth + 1);
-    if (api.mlirLocationIsAFused(location)) {
-      const unsigned count = api.mlirLocationFusedGetNumLocations(location);
-      std::vector<MlirLocation> children(count);
-      api.mlirLocationFusedGetLocations(location, children.data());
-      for (MlirLocation child : children)
-        if (fileLocation(child, file, line, column, depth + 1))
-          return true;
-    }
-    return false;
-  }
-
   Diagnostic convert(MlirDiagnostic diagnostic) const {
     Diagnostic result;
     result.severity = severityOf(api.mlirDiagnosticGetSeverity(diagnostic));
     api.mlirDiagnosticPrint(diagnostic, appendToString, &result.message);
-    std::string file;
-    int line = 0, column = 0;
-    if (fileLocation(api.mlirDiagnosticGetLocation(diagnostic), file, line,
-                     column)) {
+    auto found = Ir(api).filePosition(api.mlirDiagnosticGetLocation(diagnostic));
+    if (found) {
+      const std::string &file = found->file;
+      int line = found->line, column = found->column;
       if (file == position.bufferName) {
         result.file = position.fileName;
         // A part of a split file: whole-file line and, on the part's first
@@ -233,6 +202,33 @@ int Ir::line(MlirOperation op, int lineOffset) const {
   if (location.ptr && api.mlirLocationIsAFileLineColRange(location))
     return api.mlirLocationFileLineColRangeGetStartLine(location) + lineOffset;
   return 0;
+}
+
+std::optional<Ir::FilePosition> Ir::filePosition(MlirLocation location) const {
+  for (int depth = 0; location.ptr && depth <= 64; ++depth) {
+    if (api.mlirLocationIsAFileLineColRange(location))
+      return FilePosition{
+          toStdString(api.mlirIdentifierStr(
+              api.mlirLocationFileLineColRangeGetFilename(location))),
+          api.mlirLocationFileLineColRangeGetStartLine(location),
+          api.mlirLocationFileLineColRangeGetStartColumn(location)};
+    if (api.mlirLocationIsAName(location)) {
+      location = api.mlirLocationNameGetChildLoc(location);
+    } else if (api.mlirLocationIsACallSite(location)) {
+      location = api.mlirLocationCallSiteGetCallee(location);
+    } else if (api.mlirLocationIsAFused(location)) {
+      const unsigned count = api.mlirLocationFusedGetNumLocations(location);
+      std::vector<MlirLocation> children(count);
+      api.mlirLocationFusedGetLocations(location, children.data());
+      for (MlirLocation child : children)
+        if (auto found = filePosition(child))
+          return found;
+      return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
 }
 
 int Ir::column(MlirOperation op) const {

@@ -84,6 +84,14 @@ public:
   std::string print(MlirType type) const;
   std::string symbolName(MlirOperation op) const;
   int line(MlirOperation op, int lineOffset = 0) const;
+  // The file position a location names, as MLIR's diagnostic printer finds
+  // it: through names, fused locations and the callee of call sites.
+  struct FilePosition {
+    std::string file;
+    int line = 0;
+    int column = 0;
+  };
+  std::optional<FilePosition> filePosition(MlirLocation location) const;
   int column(MlirOperation op) const;
 
   // A value's defining op, if it is an op result.

@@ -1,0 +1,54 @@
+// Opens what people hold, a model's MLIR, as configured executables: the
+// pinned iree-compile runs up to executable configurations for a target
+// (in a child process, with a time limit and cancel), and every root op of
+// the result is linked back to the source op it came from, by IREE's own
+// locations.
+#pragma once
+
+#include "core/iree/Document.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/DocumentWorker.h"
+#include "core/jobs/IreeCommands.h"
+#include "core/util/Result.h"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+struct ConfigureRequest {
+  std::filesystem::path source;
+  CompileTarget target;
+  // The configured MLIR, printed without locations (what is opened and
+  // edited); beside it, NAME.located.mlir holds the same IR with IREE's
+  // locations.
+  std::filesystem::path output;
+  std::vector<std::string> extraFlags;
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  const std::atomic<bool> *cancel = nullptr;
+  // Told each step as it starts ("configuring with iree-compile", ...).
+  std::function<void(const std::string &step)> progress;
+};
+
+struct ConfiguredProgram {
+  iree::Document document; // of `output`, its text included
+  std::filesystem::path located;
+  std::vector<std::string> commands; // each step, as a shell command
+};
+
+// The three commands a configure runs: iree-compile to the located file,
+// iree-opt printing it without locations.
+Result<ProcessSpec> configureCommand(const iree::IreeInstallation &iree,
+                                     const ConfigureRequest &request);
+Result<ProcessSpec> stripLocationsCommand(const iree::IreeInstallation &iree,
+                                          const ConfigureRequest &request);
+
+Result<ConfiguredProgram> configureProgram(const iree::IreeInstallation &iree,
+                                           DocumentWorker &worker,
+                                           const ConfigureRequest &request);
+
+} // namespace tilescope::jobs
