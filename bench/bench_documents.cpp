@@ -8,6 +8,7 @@
 // program of 1000 matmuls of distinct shapes, for gfx942.
 //
 //   bench_documents [--dispatches N]
+#include "BenchTiming.h"
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/CompilerLibrary.h"
@@ -26,19 +27,9 @@
 #include <vector>
 
 using namespace tilescope;
-using Clock = std::chrono::steady_clock;
+using namespace tilescope::bench;
 
 namespace {
-
-double millisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
 
 std::string program(int dispatches) {
   std::string text;

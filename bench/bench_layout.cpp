@@ -4,6 +4,7 @@
 //     16M elements at whole-view and 1:1 zoom (a 1280x800 view),
 //   - a config edit re-derived and redrawn (64K-element tile).
 // Goal: every frame under 16 ms; an edit re-derived and redrawn under 16 ms.
+#include "BenchTiming.h"
 #include "core/config/LoweringConfig.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/NestedLayout.h"
@@ -21,25 +22,9 @@
 #include <vector>
 
 using namespace tilescope;
-using Clock = std::chrono::steady_clock;
+using namespace tilescope::bench;
 
 namespace {
-
-double millisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
-
-template <typename F> double medianMilliseconds(int runs, F &&f) {
-  std::vector<double> times;
-  for (int i = 0; i < runs; ++i) {
-    const auto start = Clock::now();
-    f();
-    times.push_back(millisecondsSince(start));
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 // A square layout of side `side` (a power of two >= 64): 4 subgroups of 64
 // lanes, 4-element vectors, batches for the rest.

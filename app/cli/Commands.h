@@ -33,5 +33,6 @@ int show(const QStringList &arguments);
 int setConfig(const QStringList &arguments);
 int diff(const QStringList &arguments);
 int configure(const QStringList &arguments);
+int defaultConfig(const QStringList &arguments);
 
 } // namespace tilescope::cli

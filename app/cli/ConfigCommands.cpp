@@ -1,11 +1,14 @@
-// tilescope-cli check / convert: the config model with no IREE installed.
+// tilescope-cli check / convert: the config model with no IREE installed
+// (check FILE --op reads the root op from a file, through IREE).
 #include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
 #include "app/cli/LayoutInputs.h"
 #include "core/config/Conversions.h"
 #include "core/config/IreeSyntax.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
+#include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
 #include "core/layout/LayoutValidation.h"
@@ -97,11 +100,19 @@ int check(const QStringList &arguments) {
       "X.Y", kPinnedRelease);
   const QCommandLineOption jsonOption("json", "Print JSON.");
   parser.addOptions({configOption, translationOption, spaceOption, typesOption,
-                     mapsOption, targetOption, releaseOption, jsonOption});
+                     mapsOption, targetOption, releaseOption, jsonOption,
+                     kOpOption, kIreeOption});
+  parser.addPositionalArgument(
+      "[FILE]", "An IREE file: check the config of its root op --op (its "
+                "loops, types and target from the file) instead of --config.");
   if (!parseCommandLine(parser, arguments, "check"))
     return kExitUsage;
-  if (!parser.isSet(configOption)) {
-    std::cerr << "tilescope-cli check: --config is required\n";
+  const bool fromFile = parser.positionalArguments().size() == 1;
+  if (parser.positionalArguments().size() > 1 ||
+      (fromFile && parser.isSet(configOption)) ||
+      (!fromFile && !parser.isSet(configOption))) {
+    std::cerr << "tilescope-cli check: give --config TEXT, or FILE --op "
+                 "DISPATCH:OP\n";
     return kExitUsage;
   }
 
@@ -111,16 +122,42 @@ int check(const QStringList &arguments) {
   };
 
   config::ValidationContext context;
+  std::optional<config::LoweringConfig> loweringConfig;
+  if (fromFile) {
+    const std::string path = parser.positionalArguments().front().toStdString();
+    int code = kExitOk;
+    auto document = openDocument(path, ireePath(parser), code);
+    if (!document) {
+      std::cerr << "tilescope-cli check: " << document.error() << "\n";
+      return code;
+    }
+    auto ref = edit::findOp(*document, parser.isSet(kOpOption)
+                                           ? parser.value(kOpOption).toStdString()
+                                           : "0:0");
+    if (!ref) {
+      std::cerr << "tilescope-cli check: " << path << ": --op: " << ref.error()
+                << "\n";
+      return kExitUsage;
+    }
+    const edit::RootOpContext op = edit::contextOf(*document, *ref);
+    if (!op.loweringConfig)
+      return fail(path, op.op->name + " (line " + std::to_string(op.op->line) +
+                            "): " + op.loweringConfigError);
+    context = op.validation;
+    loweringConfig = op.loweringConfig;
+  }
   context.ireeRelease = parser.value(releaseOption).toStdString();
 
-  auto attribute =
-      config::parseResolvedAttribute(parser.value(configOption).toStdString());
+  auto attribute = fromFile ? Result<config::Attribute>(config::Attribute{})
+                            : config::parseResolvedAttribute(
+                                  parser.value(configOption).toStdString());
   if (!attribute)
     return fail("--config", attribute.error());
-  // IREE's parser judges the text as written (a compilation_info whole).
-  context.loweringConfigText = *attribute;
-  std::optional<config::LoweringConfig> loweringConfig;
-  if (attribute->isDialect("iree_codegen", "compilation_info")) {
+  if (fromFile) {
+    // The file's config, loops, types and target are in `context`.
+  } else if (attribute->isDialect("iree_codegen", "compilation_info")) {
+    // IREE's parser judges the text as written (a compilation_info whole).
+    context.loweringConfigText = *attribute;
     auto info = config::CompilationInfo::fromAttribute(*attribute);
     if (!info)
       return fail("--config", info.error());
@@ -130,6 +167,7 @@ int check(const QStringList &arguments) {
       return fail("--config", cfg.error());
     loweringConfig = *cfg;
   } else {
+    context.loweringConfigText = *attribute;
     auto cfg = config::LoweringConfig::fromAttribute(*attribute);
     if (!cfg)
       return fail("--config", cfg.error());

@@ -1,6 +1,7 @@
 // tilescope-cli show / set-config / diff: root ops of real IREE files, in
 // context, edited through the core's edit model and read back by IREE.
 #include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/config/Attribute.h"
 #include "core/edit/ConfigDiff.h"
@@ -11,7 +12,6 @@
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
-#include "core/jobs/ConfigureProgram.h"
 #include "core/util/UnifiedDiff.h"
 
 #include <QCommandLineParser>
@@ -25,69 +25,6 @@ using namespace tilescope;
 
 namespace tilescope::cli {
 namespace {
-
-const QCommandLineOption kJsonOption{"json", "Print JSON."};
-const QCommandLineOption kIreeOption{
-    "iree",
-    "Use the IREE compiler library at PATH (libIREECompiler.so, its "
-    "directory, or an unpacked wheel / IREE build).",
-    "PATH"};
-const QCommandLineOption kOpOption{
-    "op",
-    "The root op: DISPATCH:OP, where DISPATCH is an index or a dispatch name "
-    "(a unique prefix will do) and OP an index into its root ops (default "
-    "0). As listed by 'tilescope-cli dispatches'.",
-    "DISPATCH:OP"};
-
-std::optional<QString> ireePath(const QCommandLineParser &parser) {
-  if (parser.isSet(kIreeOption))
-    return parser.value(kIreeOption);
-  return std::nullopt;
-}
-
-// A failure that ends the command: what, and the exit code it means.
-struct Failure {
-  int code = kExitFailure;
-  std::string message;
-};
-
-// The file read and parsed by IREE in the worker process, with its text.
-Result<iree::Document> openDocument(const std::string &path,
-                                    const std::optional<QString> &iree,
-                                    int &exitCode) {
-  auto text = iree::readMlirFile(path);
-  if (!text) {
-    exitCode = kExitBadInput;
-    return Error{text.error()};
-  }
-  auto worker = app::documentWorker(iree);
-  if (!worker) {
-    exitCode = kExitIreeUnavailable;
-    return Error{worker.error()};
-  }
-  auto document = worker->parseText(*text, path);
-  if (!document) {
-    exitCode = kExitBadInput;
-    return Error{document.error()};
-  }
-  document->path = path;
-  document->text = std::move(*text);
-  return document;
-}
-
-// IREE's own reading of an attribute, from the loaded library.
-Result<edit::AttributeReader> ireeAttributeReader(
-    const std::optional<QString> &path) {
-  auto installation = app::locateIree(path);
-  if (!installation)
-    return Error{installation.error()};
-  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-  if (!library)
-    return Error{library.error()};
-  auto parser = std::make_shared<iree::AttributeParser>(std::move(*library));
-  return edit::AttributeReader(
-      [parser](const std::string &text) { return parser->print(text); });
-}
 
 std::string list(const std::vector<int> &values) {
   std::string out = "[";
@@ -512,105 +449,6 @@ int diff(const QStringList &arguments) {
     std::cout << text;
   }
   return difference.empty() ? kExitOk : kExitFailure;
-}
-
-int configure(const QStringList &arguments) {
-  QCommandLineParser parser;
-  parser.setApplicationDescription(
-      "tilescope-cli configure: run the pinned iree-compile on a program up "
-      "to executable configurations for a target, and list the configured "
-      "dispatches, each root op linked to the source op it came from.");
-  const QCommandLineOption targetOption(
-      "target", "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu.",
-      "TARGET");
-  const QCommandLineOption outputOption(
-      {"o", "output"},
-      "The configured MLIR (default: SOURCE's name with "
-      ".TARGET.configured.mlir, in the current folder).",
-      "OUT");
-  parser.addOptions({targetOption, outputOption, kJsonOption, kIreeOption});
-  parser.addPositionalArgument("SOURCE", "An MLIR program (e.g. a model).");
-  if (!parseCommandLine(parser, arguments, "configure"))
-    return kExitUsage;
-  if (parser.positionalArguments().size() != 1) {
-    std::cerr << "tilescope-cli configure: expected one SOURCE\n";
-    return kExitUsage;
-  }
-  if (!parser.isSet(targetOption)) {
-    std::cerr << "tilescope-cli configure: --target is required\n";
-    return kExitUsage;
-  }
-  auto target = jobs::compileTarget(parser.value(targetOption).toStdString());
-  if (!target) {
-    std::cerr << "tilescope-cli configure: --target: " << target.error()
-              << "\n";
-    return kExitUsage;
-  }
-  const std::filesystem::path source =
-      parser.positionalArguments().front().toStdString();
-  if (!std::filesystem::is_regular_file(source)) {
-    std::cerr << "tilescope-cli configure: " << source.string()
-              << ": no such file\n";
-    return kExitBadInput;
-  }
-  std::filesystem::path output =
-      parser.isSet(outputOption)
-          ? std::filesystem::path(parser.value(outputOption).toStdString())
-          : std::filesystem::path(source.stem().string() + "." +
-                                  target->name + ".configured.mlir");
-  auto installation = app::locateIree(ireePath(parser));
-  if (!installation) {
-    std::cerr << "tilescope-cli configure: " << installation.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  auto worker = app::documentWorker(ireePath(parser));
-  if (!worker) {
-    std::cerr << "tilescope-cli configure: " << worker.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  jobs::ConfigureRequest request;
-  request.source = source;
-  request.target = *target;
-  request.output = output;
-  const bool asJson = parser.isSet(kJsonOption);
-  request.progress = [asJson](const std::string &step) {
-    if (!asJson)
-      std::cerr << step << "...\n";
-  };
-  auto program = jobs::configureProgram(*installation, *worker, request);
-  if (!program) {
-    std::cerr << "tilescope-cli configure: " << source.string() << ": "
-              << program.error() << "\n";
-    return kExitBadInput;
-  }
-  const iree::Document &document = program->document;
-  if (asJson) {
-    json out = exporting::toJson(document);
-    out["source"] = source.string();
-    out["located"] = program->located.string();
-    out["commands"] = program->commands;
-    std::cout << exporting::jsonText(out, 2) << "\n";
-    return kExitOk;
-  }
-  std::cout << output.string() << ": " << document.dispatches.size()
-            << " dispatch" << (document.dispatches.size() == 1 ? "" : "es")
-            << " configured for " << target->name << "\n";
-  for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = document.dispatches[d];
-    std::cout << "\n" << d << "  @" << dispatch.name << "  (line "
-              << dispatch.line << ")\n";
-    for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
-      const iree::RootOp &op = dispatch.rootOps[k];
-      std::cout << "   " << d << ":" << k << "  " << op.name << "  "
-                << config::toString(op.kind)
-                << (op.space ? " " + op.space->toString() : "");
-      if (op.source)
-        std::cout << "  from " << op.source->file << ":" << op.source->line
-                  << ":" << op.source->column;
-      std::cout << "\n";
-    }
-  }
-  return kExitOk;
 }
 
 } // namespace tilescope::cli

@@ -7,6 +7,7 @@
 //   explain --config '...' --iteration-space 4x6656x16384:ppr
 //           [--target gfx942 --types f16,f32]
 //   explain --swizzle '#iree_codegen.xor_shuffle<128, 8>' --access column
+//   explain FILE --op DISPATCH:OP  (a root op of an IREE file, as --config)
 #include "app/cli/Commands.h"
 #include "app/cli/LayoutInputs.h"
 #include "core/config/TargetAttribute.h"
@@ -332,7 +333,7 @@ int explain(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "tilescope-cli explain: who holds what. Give one of --basis, --layout, "
-      "--mma, --config, --swizzle.");
+      "--mma, --config, --swizzle, or an IREE FILE and --op DISPATCH:OP.");
   LayoutOptions options;
   options.addTo(parser);
   const QCommandLineOption jsonOption("json", "Print JSON.");

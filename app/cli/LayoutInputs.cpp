@@ -1,5 +1,6 @@
 #include "app/cli/LayoutInputs.h"
 
+#include "app/cli/DocumentInputs.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/util/Numbers.h"
@@ -60,7 +61,11 @@ void LayoutOptions::addTo(QCommandLineParser &parser) const {
        config,       swizzle, element,   thread,         subgroup,
        lane,         shape,   subgroups, subgroupSize,   iterationSpace,
        types,        maps,    target,    release,        access,
-       elementBytes, lanes,   step,      translationInfo});
+       elementBytes, lanes,   step,      translationInfo, kOpOption,
+       kIreeOption});
+  parser.addPositionalArgument(
+      "[FILE]", "An IREE file: draw the config of its root op --op on the "
+                "op's own loops, types, target and translation_info.");
 }
 
 Result<LayoutInputs>
@@ -80,9 +85,18 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
     (kind == LayoutInputs::Kind::Mma ? in.mma : in.text) =
         parser.value(*option).toStdString();
   }
-  if (kinds != 1)
+  const QStringList files = parser.positionalArguments();
+  if (files.size() > 1)
+    return Error{"expected at most one FILE"};
+  if (files.size() == 1 && kinds != 0)
+    return Error{"give FILE --op DISPATCH:OP or one of --basis, --layout, "
+                 "--mma, --config, --swizzle, not both"};
+  if (files.size() == 1)
+    in.kind = LayoutInputs::Kind::Config;
+  else if (kinds != 1)
     return Error{
-        "give exactly one of --basis, --layout, --mma, --config, --swizzle"};
+        "give exactly one of --basis, --layout, --mma, --config, --swizzle "
+        "(or FILE --op DISPATCH:OP)"};
   in.colMajor = parser.isSet(colMajor);
   if (parser.isSet(operand)) {
     const QString name = parser.value(operand).toLower();
@@ -152,6 +166,28 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
   in.mapsText = parser.value(maps).toStdString();
   in.targetText = parser.value(target).toStdString();
   in.translationText = parser.value(translationInfo).toStdString();
+  if (files.size() == 1) {
+    // The root op's own texts; options given beside FILE still override.
+    int code = kExitOk;
+    auto op = rootOpTexts(files.front().toStdString(),
+                          parser.isSet(kOpOption)
+                              ? parser.value(kOpOption).toStdString()
+                              : "0:0",
+                          ireePath(parser), code);
+    if (!op)
+      return Error{op.error()};
+    in.text = op->config;
+    auto orDefault = [&](const QCommandLineOption &option, std::string &value,
+                         const std::string &fromFile) {
+      if (!parser.isSet(option))
+        value = fromFile;
+    };
+    orDefault(iterationSpace, in.iterationSpaceText, op->iterationSpace);
+    orDefault(types, in.typesText, op->types);
+    orDefault(maps, in.mapsText, op->maps);
+    orDefault(target, in.targetText, op->target);
+    orDefault(translationInfo, in.translationText, op->translationInfo);
+  }
   if (!in.targetText.empty())
     if (auto resolved = config::resolveTarget(in.targetText); !resolved)
       return Error{"--target: " + resolved.error()};

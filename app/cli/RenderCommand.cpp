@@ -100,7 +100,8 @@ Result<std::pair<int64_t, render::ColorBy>> markedKey(const LayoutInputs &in,
 int render(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
-      "tilescope-cli render: draw a layout, config, MMA, swizzle or basis.");
+      "tilescope-cli render: draw a layout, config, MMA, swizzle or basis, "
+      "or the config of an IREE FILE's root op --op DISPATCH:OP.");
   LayoutOptions options;
   options.addTo(parser);
   const QCommandLineOption outputOption({"o", "output"},

@@ -55,6 +55,9 @@ const char *kUsage =
     "file\n"
     "  diff BEFORE AFTER   how two versions' configs differ, field by "
     "field\n"
+    "  default-config FILE what IREE would choose for each root op, and how "
+    "the\n"
+    "                      file differs from it\n"
     "  check               read and validate a lowering config (no IREE "
     "needed)\n"
     "  convert             rewrite a config for another IREE release\n"
@@ -314,6 +317,8 @@ int main(int argc, char **argv) {
     return cli::diff(commandArguments);
   if (command == "configure")
     return cli::configure(commandArguments);
+  if (command == "default-config")
+    return cli::defaultConfig(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
   if (command == "mma-layouts")

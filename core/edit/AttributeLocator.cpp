@@ -30,6 +30,20 @@ size_t skipLine(std::string_view text, size_t i) {
   return newline == std::string_view::npos ? text.size() : newline;
 }
 
+// Steps `i` past a string literal or a `//` comment starting there; false
+// when neither starts at `i`.
+bool skipStringOrComment(std::string_view text, size_t &i, size_t end) {
+  if (text[i] == '"') {
+    i = skipString(text, i);
+    return true;
+  }
+  if (text[i] == '/' && i + 1 < end && text[i + 1] == '/') {
+    i = skipLine(text, i);
+    return true;
+  }
+  return false;
+}
+
 size_t skipSpaces(std::string_view text, size_t i, size_t end) {
   while (i < end && std::isspace(static_cast<unsigned char>(text[i])))
     ++i;
@@ -42,15 +56,9 @@ size_t skipSpaces(std::string_view text, size_t i, size_t end) {
 size_t valueEnd(std::string_view text, size_t i, size_t end) {
   int depth = 0;
   while (i < end) {
+    if (skipStringOrComment(text, i, end))
+      continue;
     const char c = text[i];
-    if (c == '"') {
-      i = skipString(text, i);
-      continue;
-    }
-    if (c == '/' && i + 1 < end && text[i + 1] == '/') {
-      i = skipLine(text, i);
-      continue;
-    }
     if (c == '(' || c == '[' || c == '{' || c == '<') {
       ++depth;
     } else if (c == ')' || c == ']' || c == '}' ||
@@ -75,15 +83,8 @@ size_t findKey(std::string_view text, std::string_view key, size_t from,
                size_t end, size_t &valueStart) {
   size_t i = from;
   while (i < end) {
-    const char c = text[i];
-    if (c == '"') {
-      i = skipString(text, i);
+    if (skipStringOrComment(text, i, end))
       continue;
-    }
-    if (c == '/' && i + 1 < end && text[i + 1] == '/') {
-      i = skipLine(text, i);
-      continue;
-    }
     if (text.compare(i, key.size(), key) == 0 && i + key.size() <= end &&
         (i == 0 || !isIdentifierChar(text[i - 1])) &&
         (i + key.size() == end || !isIdentifierChar(text[i + key.size()]))) {
@@ -163,14 +164,8 @@ Result<AttributeSite> locateAttribute(std::string_view text, size_t opOffset,
   int references = 0;
   size_t definitionAt = std::string_view::npos;
   for (size_t i = part.offset; i < end;) {
-    if (text[i] == '"') {
-      i = skipString(text, i);
+    if (skipStringOrComment(text, i, end))
       continue;
-    }
-    if (text[i] == '/' && i + 1 < end && text[i + 1] == '/') {
-      i = skipLine(text, i);
-      continue;
-    }
     if (text.compare(i, alias.size(), alias) == 0 &&
         (i + alias.size() == end || !isIdentifierChar(text[i + alias.size()]))) {
       const size_t after = skipSpaces(text, i + alias.size(), end);

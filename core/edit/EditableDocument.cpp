@@ -99,6 +99,9 @@ Result<EditableDocument::Site> EditableDocument::siteOf(OpRef ref,
 Result<Edit> EditableDocument::prepare(
     OpRef ref, const std::string &fieldName,
     const std::optional<std::string> &value) const {
+  if (current.text.empty() && !current.dispatches.empty())
+    return Error{"the document was opened without its text: nothing to "
+                 "edit"};
   auto field = parseField(fieldName);
   if (!field)
     return Error{field.error()};

@@ -76,11 +76,6 @@ Result<FieldChange> replaceWhole(const std::string &text, const Field &field,
 Result<FieldChange> changeLowering(const std::string &text, const Field &field,
                                    const std::optional<std::string> &value) {
   FieldChange change;
-  if (field.key.empty()) {
-    if (!value)
-      return Error{"lowering_config cannot be removed here: set it instead"};
-    return replaceWhole(text, field, *value);
-  }
   auto parsed = config::LoweringConfig::parse(text);
   if (!parsed)
     return Error{field.name() +
@@ -166,11 +161,6 @@ Result<FieldChange>
 changeTranslation(const std::string &text, const Field &field,
                   const std::optional<std::string> &value) {
   FieldChange change;
-  if (field.key.empty()) {
-    if (!value)
-      return Error{"translation_info cannot be removed here: set it instead"};
-    return replaceWhole(text, field, *value);
-  }
   auto parsed = config::TranslationInfo::parse(text);
   if (!parsed)
     return Error{field.name() + ": " + parsed.error()};
@@ -258,6 +248,19 @@ changeTranslation(const std::string &text, const Field &field,
   return change;
 }
 
+// One half (a lowering config or a translation_info) whole or by field.
+Result<FieldChange> changeHalf(const std::string &text, const Field &field,
+                               const std::optional<std::string> &value) {
+  if (field.key.empty()) {
+    if (!value)
+      return Error{field.name() + " cannot be removed here: set it instead"};
+    return replaceWhole(text, field, *value);
+  }
+  return field.part == ConfigPart::LoweringConfig
+             ? changeLowering(text, field, value)
+             : changeTranslation(text, field, value);
+}
+
 } // namespace
 
 std::string Field::name() const {
@@ -301,18 +304,16 @@ Result<FieldChange> changeField(const std::string &attributeText,
                                 const Field &field,
                                 const std::optional<std::string> &value) {
   if (attributeText.rfind("#iree_codegen.compilation_info", 0) != 0)
-    return field.part == ConfigPart::LoweringConfig
-               ? changeLowering(attributeText, field, value)
-               : changeTranslation(attributeText, field, value);
+    return changeHalf(attributeText, field, value);
   // Both halves live in the compilation info: change one, print the whole.
   auto info = config::CompilationInfo::parse(attributeText);
   if (!info)
     return Error{field.name() + ": " + info.error()};
-  Result<FieldChange> inner =
+  Result<FieldChange> inner = changeHalf(
       field.part == ConfigPart::LoweringConfig
-          ? changeLowering(config::printAttribute(info->loweringConfig), field,
-                           value)
-          : changeTranslation(info->translationInfo.print(), field, value);
+          ? config::printAttribute(info->loweringConfig)
+          : info->translationInfo.print(),
+      field, value);
   if (!inner)
     return inner;
   if (field.part == ConfigPart::LoweringConfig) {

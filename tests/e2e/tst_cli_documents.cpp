@@ -3,6 +3,7 @@
 // refused ones changing nothing), and configs compared field by field.
 #include "CliRunner.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -144,6 +145,93 @@ private slots:
          "--iree", "/nonexistent/iree"});
     QCOMPARE(noIree.exitCode, 3);
     QCOMPARE(read(copy), before);
+  }
+
+  // check, explain and render take a root op of a file instead of typed
+  // configs, loops and targets.
+  void layoutCommandsTakeARootOp() {
+    const QString reduction = TILESCOPE_SOURCE_DIR
+        "/examples/rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
+    const CliRun check = cli({"check", reduction, "--op", "0:0", "--json"});
+    QCOMPARE(check.exitCode, 0);
+    const QJsonObject report = json(check);
+    QCOMPARE(report["iteration_space"].toObject()["text"].toString(),
+             QString("26624x16384:pr"));
+    QCOMPARE(report["target"].toObject()["arch"].toString(), QString("gfx942"));
+    QVERIFY(report["translation_info"].toObject().contains("pipeline"));
+
+    const CliRun explain = cli(
+        {"explain",
+         TILESCOPE_SOURCE_DIR "/examples/rocm_gfx942/"
+                              "matmul_f16_vector_distribute_dispatch_0.benchmark.mlir",
+         "--op", "0"});
+    QCOMPARE(explain.exitCode, 0);
+    QVERIFY2(explain.out.contains("iteration space 256x256x64:ppr"),
+             qPrintable(explain.out));
+    QVERIFY(explain.out.contains("MFMA_F32_32x32x8_F16"));
+    QTemporaryDir dir;
+    const QString png = dir.filePath("op.png");
+    const CliRun render = cli({"render", reduction, "--op", "0", "-o", png});
+    QCOMPARE(render.exitCode, 0);
+    QVERIFY(QFile::exists(png));
+
+    const CliRun both = cli({"explain", kMatmul, "--op", "0", "--basis",
+                             "[[1],[0]]"});
+    QCOMPARE(both.exitCode, 1);
+    QVERIFY(both.err.contains("not both"));
+    const CliRun cpu = cli({"check", TILESCOPE_SOURCE_DIR
+                            "/examples/llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
+                            "--op", "0:1"});
+    QCOMPARE(cpu.exitCode, 1);
+    QVERIFY2(cpu.err.contains("not an #iree_gpu.lowering_config"),
+             qPrintable(cpu.err));
+  }
+
+  // IREE's own default beside the file's config: every example gets one;
+  // an IREE-chosen config is its default, an edited one differs by field.
+  void defaultConfigOfEveryExample_data() {
+    QTest::addColumn<QString>("path");
+    for (const char *folder : {"rocm_gfx942", "cuda_sm_90", "llvm_cpu"}) {
+      const QDir dir(QString(TILESCOPE_SOURCE_DIR "/examples/") + folder);
+      for (const QString &name :
+           dir.entryList({"*.benchmark.mlir"}, QDir::Files, QDir::Name))
+        QTest::newRow(qPrintable(QString(folder) + "/" + name))
+            << dir.filePath(name);
+    }
+  }
+
+  void defaultConfigOfEveryExample() {
+    QFETCH(QString, path);
+    const CliRun run = cli({"default-config", path, "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject report = json(run);
+    QCOMPARE(report["iree_defaults"].toArray().size(), 1);
+    const QJsonArray ops =
+        report["iree_defaults"].toArray()[0].toObject()["root_ops"].toArray();
+    QVERIFY(!ops.isEmpty());
+    QVERIFY(report["command"].toString().contains("select-lowering-strategy"));
+  }
+
+  void defaultConfigBesideAnEdit() {
+    const CliRun same = cli({"default-config", kMatmul});
+    QCOMPARE(same.exitCode, 0);
+    QVERIFY2(same.out.contains("the file's configs are IREE's defaults"),
+             qPrintable(same.out));
+    QTemporaryDir dir;
+    const QString edited = dir.filePath("edited.mlir");
+    QCOMPARE(cli({"set-config", kMatmul, "--op", "0", "--set",
+                  "workgroup=[128,128,0]", "-o", edited})
+                 .exitCode,
+             0);
+    const CliRun differs = cli({"default-config", edited, "--op", "0:0"});
+    QCOMPARE(differs.exitCode, 0);
+    QVERIFY2(differs.out.contains(
+                 "  workgroup: [128, 128, 0] -> [64, 128, 0]"),
+             qPrintable(differs.out));
+    const CliRun bare = cli({"default-config", kAliases});
+    QCOMPARE(bare.exitCode, 1);
+    QVERIFY2(bare.err.contains("configure the source program"),
+             qPrintable(bare.err));
   }
 
   // A source program opens as configured dispatches, each root op linked

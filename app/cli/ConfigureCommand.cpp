@@ -1,0 +1,118 @@
+// tilescope-cli configure: a source program configured by the pinned
+// iree-compile, each root op linked to the source op it came from.
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/common/IreeSettings.h"
+#include "core/export/DocumentJson.h"
+#include "core/export/JsonText.h"
+#include "core/jobs/ConfigureProgram.h"
+
+#include <QCommandLineParser>
+
+#include <iostream>
+
+using nlohmann::json;
+using namespace tilescope;
+
+namespace tilescope::cli {
+
+int configure(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli configure: run the pinned iree-compile on a program up "
+      "to executable configurations for a target, and list the configured "
+      "dispatches, each root op linked to the source op it came from.");
+  const QCommandLineOption targetOption(
+      "target", "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu.",
+      "TARGET");
+  const QCommandLineOption outputOption(
+      {"o", "output"},
+      "The configured MLIR (default: SOURCE's name with "
+      ".TARGET.configured.mlir, in the current folder).",
+      "OUT");
+  parser.addOptions({targetOption, outputOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument("SOURCE", "An MLIR program (e.g. a model).");
+  if (!parseCommandLine(parser, arguments, "configure"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 1) {
+    std::cerr << "tilescope-cli configure: expected one SOURCE\n";
+    return kExitUsage;
+  }
+  if (!parser.isSet(targetOption)) {
+    std::cerr << "tilescope-cli configure: --target is required\n";
+    return kExitUsage;
+  }
+  auto target = jobs::compileTarget(parser.value(targetOption).toStdString());
+  if (!target) {
+    std::cerr << "tilescope-cli configure: --target: " << target.error()
+              << "\n";
+    return kExitUsage;
+  }
+  const std::filesystem::path source =
+      parser.positionalArguments().front().toStdString();
+  if (!std::filesystem::is_regular_file(source)) {
+    std::cerr << "tilescope-cli configure: " << source.string()
+              << ": no such file\n";
+    return kExitBadInput;
+  }
+  std::filesystem::path output =
+      parser.isSet(outputOption)
+          ? std::filesystem::path(parser.value(outputOption).toStdString())
+          : std::filesystem::path(source.stem().string() + "." +
+                                  target->name + ".configured.mlir");
+  auto installation = app::locateIree(ireePath(parser));
+  if (!installation) {
+    std::cerr << "tilescope-cli configure: " << installation.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli configure: " << worker.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  jobs::ConfigureRequest request;
+  request.source = source;
+  request.target = *target;
+  request.output = output;
+  const bool asJson = parser.isSet(kJsonOption);
+  request.progress = [asJson](const std::string &step) {
+    if (!asJson)
+      std::cerr << step << "...\n";
+  };
+  auto program = jobs::configureProgram(*installation, *worker, request);
+  if (!program) {
+    std::cerr << "tilescope-cli configure: " << source.string() << ": "
+              << program.error() << "\n";
+    return kExitBadInput;
+  }
+  const iree::Document &document = program->document;
+  if (asJson) {
+    json out = exporting::toJson(document);
+    out["source"] = source.string();
+    out["located"] = program->located.string();
+    out["commands"] = program->commands;
+    std::cout << exporting::jsonText(out, 2) << "\n";
+    return kExitOk;
+  }
+  std::cout << output.string() << ": " << document.dispatches.size()
+            << " dispatch" << (document.dispatches.size() == 1 ? "" : "es")
+            << " configured for " << target->name << "\n";
+  for (size_t d = 0; d < document.dispatches.size(); ++d) {
+    const iree::Dispatch &dispatch = document.dispatches[d];
+    std::cout << "\n" << d << "  @" << dispatch.name << "  (line "
+              << dispatch.line << ")\n";
+    for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
+      const iree::RootOp &op = dispatch.rootOps[k];
+      std::cout << "   " << d << ":" << k << "  " << op.name << "  "
+                << config::toString(op.kind)
+                << (op.space ? " " + op.space->toString() : "");
+      if (op.source)
+        std::cout << "  from " << op.source->file << ":" << op.source->line
+                  << ":" << op.source->column;
+      std::cout << "\n";
+    }
+  }
+  return kExitOk;
+}
+
+} // namespace tilescope::cli

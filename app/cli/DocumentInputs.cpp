@@ -1,0 +1,114 @@
+#include "app/cli/DocumentInputs.h"
+
+#include "app/cli/Commands.h"
+#include "app/common/IreeSettings.h"
+#include "core/edit/RootOpContext.h"
+#include "core/iree/CompilerLibrary.h"
+
+#include <memory>
+
+namespace tilescope::cli {
+
+const QCommandLineOption kJsonOption{"json", "Print JSON."};
+const QCommandLineOption kIreeOption{
+    "iree",
+    "Use the IREE compiler library at PATH (libIREECompiler.so, its "
+    "directory, or an unpacked wheel / IREE build).",
+    "PATH"};
+const QCommandLineOption kOpOption{
+    "op",
+    "The root op: DISPATCH:OP, where DISPATCH is an index or a dispatch name "
+    "(a unique prefix will do) and OP an index into its root ops (default "
+    "0). As listed by 'tilescope-cli dispatches'.",
+    "DISPATCH:OP"};
+
+std::optional<QString> ireePath(const QCommandLineParser &parser) {
+  if (parser.isSet(kIreeOption))
+    return parser.value(kIreeOption);
+  return std::nullopt;
+}
+
+// The file read and parsed by IREE in the worker process, with its text.
+Result<iree::Document> openDocument(const std::string &path,
+                                    const std::optional<QString> &iree,
+                                    int &exitCode) {
+  auto text = iree::readMlirFile(path);
+  if (!text) {
+    exitCode = kExitBadInput;
+    return Error{text.error()};
+  }
+  auto worker = app::documentWorker(iree);
+  if (!worker) {
+    exitCode = kExitIreeUnavailable;
+    return Error{worker.error()};
+  }
+  auto document = worker->parseText(*text, path);
+  if (!document) {
+    exitCode = kExitBadInput;
+    return Error{document.error()};
+  }
+  document->path = path;
+  document->text = std::move(*text);
+  return document;
+}
+
+// IREE's own reading of an attribute, from the loaded library.
+Result<edit::AttributeReader> ireeAttributeReader(
+    const std::optional<QString> &path) {
+  auto installation = app::locateIree(path);
+  if (!installation)
+    return Error{installation.error()};
+  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+  if (!library)
+    return Error{library.error()};
+  auto parser = std::make_shared<iree::AttributeParser>(std::move(*library));
+  return edit::AttributeReader(
+      [parser](const std::string &text) { return parser->print(text); });
+}
+
+Result<RootOpTexts> rootOpTexts(const std::string &path,
+                                const std::string &opSpec,
+                                const std::optional<QString> &iree,
+                                int &exitCode) {
+  auto document = openDocument(path, iree, exitCode);
+  if (!document)
+    return Error{document.error()};
+  auto ref = edit::findOp(*document, opSpec);
+  if (!ref) {
+    exitCode = kExitUsage;
+    return Error{path + ": --op " + opSpec + ": " + ref.error()};
+  }
+  const edit::RootOpContext context = edit::contextOf(*document, *ref);
+  const iree::RootOp &op = *context.op;
+  const std::string where = path + ": " + op.name + " (line " +
+                            std::to_string(op.line) + ")";
+  exitCode = kExitFailure;
+  if (!context.loweringConfig)
+    return Error{where + ": " + context.loweringConfigError};
+  if (!op.space)
+    return Error{where + ": IREE gives this op no indexing maps to draw on"};
+  RootOpTexts texts;
+  texts.config = context.loweringConfig->print();
+  texts.iterationSpace = op.space->toString();
+  for (size_t i = 0; i < op.space->operands.size(); ++i) {
+    const config::OperandAccess &operand = op.space->operands[i];
+    texts.types += (i ? "," : "") + operand.elementType;
+    std::string map = "(";
+    for (size_t d = 0; d < op.space->rank(); ++d)
+      map += (d ? ", d" : "d") + std::to_string(d);
+    map += ") -> (";
+    for (size_t j = 0; j < operand.dims.size(); ++j)
+      map += (j ? ", " : "") + (operand.dims[j] < 0
+                                    ? std::string("0")
+                                    : "d" + std::to_string(operand.dims[j]));
+    texts.maps += (i ? ", " : "") + map + ")";
+  }
+  if (context.target)
+    texts.target = context.dispatch->target;
+  if (context.validation.translationInfo)
+    texts.translationInfo = context.validation.translationInfo->print();
+  exitCode = kExitOk;
+  return texts;
+}
+
+} // namespace tilescope::cli

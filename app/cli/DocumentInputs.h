@@ -1,0 +1,47 @@
+// What the commands that read IREE files share: the --op, --json and --iree
+// options, a file read and parsed by IREE in the worker, and IREE's reading
+// of attributes for edits.
+#pragma once
+
+#include "core/edit/EditableDocument.h"
+#include "core/iree/Document.h"
+#include "core/util/Result.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+
+#include <optional>
+#include <string>
+
+namespace tilescope::cli {
+
+extern const QCommandLineOption kJsonOption;
+extern const QCommandLineOption kIreeOption;
+extern const QCommandLineOption kOpOption;
+
+// --iree's value, when given.
+std::optional<QString> ireePath(const QCommandLineParser &parser);
+
+// The file read and parsed by IREE in the worker process, with its text;
+// `exitCode` says why not (kExitBadInput, kExitIreeUnavailable).
+Result<iree::Document> openDocument(const std::string &path,
+                                    const std::optional<QString> &iree,
+                                    int &exitCode);
+
+// IREE's own reading of an attribute, from the loaded library.
+Result<edit::AttributeReader>
+ireeAttributeReader(const std::optional<QString> &path);
+
+// A root op of a file as the texts `explain` and `render` take: its GPU
+// lowering config, loops, element types, indexing maps, target and
+// translation_info (empty where the file has none).
+struct RootOpTexts {
+  std::string config, iterationSpace, types, maps, target, translationInfo;
+};
+Result<RootOpTexts> rootOpTexts(const std::string &path,
+                                const std::string &opSpec,
+                                const std::optional<QString> &iree,
+                                int &exitCode);
+
+} // namespace tilescope::cli
