@@ -126,20 +126,17 @@ int check(const QStringList &arguments) {
   if (fromFile) {
     const std::string path = parser.positionalArguments().front().toStdString();
     int code = kExitOk;
-    auto document = openDocument(path, ireePath(parser), code);
-    if (!document) {
-      std::cerr << "tilescope-cli check: " << document.error() << "\n";
+    auto opened = openRootOp(path,
+                             parser.isSet(kOpOption)
+                                 ? parser.value(kOpOption).toStdString()
+                                 : "0:0",
+                             ireePath(parser), code);
+    if (!opened) {
+      std::cerr << "tilescope-cli check: " << opened.error() << "\n";
       return code;
     }
-    auto ref = edit::findOp(*document, parser.isSet(kOpOption)
-                                           ? parser.value(kOpOption).toStdString()
-                                           : "0:0");
-    if (!ref) {
-      std::cerr << "tilescope-cli check: " << path << ": --op: " << ref.error()
-                << "\n";
-      return kExitUsage;
-    }
-    const edit::RootOpContext op = edit::contextOf(*document, *ref);
+    const edit::RootOpContext op =
+        edit::contextOf(opened->document, opened->ref);
     if (!op.loweringConfig)
       return fail(path, op.op->name + " (line " + std::to_string(op.op->line) +
                             "): " + op.loweringConfigError);

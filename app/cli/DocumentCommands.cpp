@@ -175,24 +175,22 @@ int show(const QStringList &arguments) {
   }
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, ireePath(parser), code);
-  if (!document) {
-    std::cerr << "tilescope-cli show: " << document.error() << "\n";
+  auto opened = openRootOp(path,
+                           parser.isSet(kOpOption)
+                               ? parser.value(kOpOption).toStdString()
+                               : "0:0",
+                           ireePath(parser), code);
+  if (!opened) {
+    std::cerr << "tilescope-cli show: " << opened.error() << "\n";
     return code;
   }
-  auto ref = edit::findOp(*document, parser.isSet(kOpOption)
-                                         ? parser.value(kOpOption).toStdString()
-                                         : "0:0");
-  if (!ref) {
-    std::cerr << "tilescope-cli show: " << path << ": --op: " << ref.error()
-              << "\n";
-    return kExitUsage;
-  }
-  const edit::RootOpContext context = edit::contextOf(*document, *ref);
+  const edit::RootOpContext context =
+      edit::contextOf(opened->document, opened->ref);
   const auto problems = edit::validateRootOp(context);
   if (parser.isSet(kJsonOption))
-    std::cout << exporting::jsonText(opJson(*document, *ref, context, problems),
-                                     2)
+    std::cout << exporting::jsonText(
+                     opJson(opened->document, opened->ref, context, problems),
+                     2)
               << "\n";
   else
     printOp(context, problems);

@@ -52,6 +52,19 @@ Result<iree::Document> openDocument(const std::string &path,
   return document;
 }
 
+Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,
+                            const std::optional<QString> &iree, int &exitCode) {
+  auto document = openDocument(path, iree, exitCode);
+  if (!document)
+    return Error{document.error()};
+  auto ref = edit::findOp(*document, opSpec);
+  if (!ref) {
+    exitCode = kExitUsage;
+    return Error{path + ": --op " + opSpec + ": " + ref.error()};
+  }
+  return OpenedOp{std::move(*document), *ref};
+}
+
 // IREE's own reading of an attribute, from the loaded library.
 Result<edit::AttributeReader> ireeAttributeReader(
     const std::optional<QString> &path) {
@@ -70,15 +83,11 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::string &opSpec,
                                 const std::optional<QString> &iree,
                                 int &exitCode) {
-  auto document = openDocument(path, iree, exitCode);
-  if (!document)
-    return Error{document.error()};
-  auto ref = edit::findOp(*document, opSpec);
-  if (!ref) {
-    exitCode = kExitUsage;
-    return Error{path + ": --op " + opSpec + ": " + ref.error()};
-  }
-  const edit::RootOpContext context = edit::contextOf(*document, *ref);
+  auto opened = openRootOp(path, opSpec, iree, exitCode);
+  if (!opened)
+    return Error{opened.error()};
+  const edit::RootOpContext context =
+      edit::contextOf(opened->document, opened->ref);
   const iree::RootOp &op = *context.op;
   const std::string where = path + ": " + op.name + " (line " +
                             std::to_string(op.line) + ")";

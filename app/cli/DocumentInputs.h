@@ -29,6 +29,15 @@ Result<iree::Document> openDocument(const std::string &path,
                                     const std::optional<QString> &iree,
                                     int &exitCode);
 
+// A root op of a file: the file opened as above and `opSpec` (DISPATCH:OP)
+// found in it; an unknown op is a usage error naming the file.
+struct OpenedOp {
+  iree::Document document;
+  edit::OpRef ref;
+};
+Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,
+                            const std::optional<QString> &iree, int &exitCode);
+
 // IREE's own reading of an attribute, from the loaded library.
 Result<edit::AttributeReader>
 ireeAttributeReader(const std::optional<QString> &path);

@@ -44,11 +44,15 @@ std::string printed(const Attribute *attribute) {
   return attribute ? config::printAttribute(*attribute) : std::string();
 }
 
-Result<int64_t> integerValue(const Field &field, const Attribute &value) {
-  if (auto number = value.asInt64())
+// An integer field's value text.
+Result<int64_t> integerValue(const Field &field, const std::string &text) {
+  auto value = parseValue(field, text);
+  if (!value)
+    return Error{value.error()};
+  if (auto number = value->asInt64())
     return *number;
   return Error{field.name() + " takes an integer, not " +
-               config::printAttribute(value)};
+               config::printAttribute(*value)};
 }
 
 Result<bool> booleanValue(const Field &field, const std::string &text) {
@@ -117,10 +121,7 @@ Result<bool> setPipelineOption(config::TranslationInfo &info,
   if (field.key == "prefetch_num_stages") {
     options.prefetchNumStages.reset();
     if (value) {
-      auto attribute = parseValue(field, *value);
-      if (!attribute)
-        return Error{attribute.error()};
-      auto number = integerValue(field, *attribute);
+      auto number = integerValue(field, *value);
       if (!number)
         return Error{number.error()};
       options.prefetchNumStages = *number;
@@ -206,10 +207,7 @@ changeTranslation(const std::string &text, const Field &field,
       change.oldValue = std::to_string(*info.subgroupSize);
     info.subgroupSize.reset();
     if (value) {
-      auto attribute = parseValue(field, *value);
-      if (!attribute)
-        return Error{attribute.error()};
-      auto number = integerValue(field, *attribute);
+      auto number = integerValue(field, *value);
       if (!number)
         return Error{number.error()};
       info.subgroupSize = *number;
