@@ -41,8 +41,11 @@ std::string program(int dispatches) {
     text += "func.func @mm" + std::to_string(i) + "(%a: tensor<" + a +
             ">, %b: tensor<" + b + ">) -> tensor<" + c +
             "> {\n  %z = arith.constant 0.0 : f32\n  %e = tensor.empty() : "
-            "tensor<" + c + ">\n  %f = linalg.fill ins(%z : f32) outs(%e : "
-            "tensor<" + c + ">) -> tensor<" + c +
+            "tensor<" +
+            c +
+            ">\n  %f = linalg.fill ins(%z : f32) outs(%e : "
+            "tensor<" +
+            c + ">) -> tensor<" + c +
             ">\n  %r = linalg.matmul ins(%a, %b : tensor<" + a + ">, tensor<" +
             b + ">) outs(%f : tensor<" + c + ">) -> tensor<" + c +
             ">\n  return %r : tensor<" + c + ">\n}\n";
@@ -86,7 +89,9 @@ int main(int argc, char **argv) {
     spec.program = *compile;
     spec.arguments = {"--compile-to=executable-configurations",
                       "--iree-hal-target-backends=rocm",
-                      "--iree-rocm-target=gfx942", source.string(), "-o",
+                      "--iree-rocm-target=gfx942",
+                      source.string(),
+                      "-o",
                       dump.string()};
     std::cout << "making the dump: " << spec.shellCommand() << "\n";
     const auto start = Clock::now();
@@ -119,9 +124,9 @@ int main(int argc, char **argv) {
 
   // Tilescope opening it as the GUI and CLI do: the parse worker (a child
   // process: IREE parses, the document comes back as data).
-  jobs::DocumentWorker worker(
-      std::filesystem::path(TILESCOPE_BINARY_DIR) / "app/tilescope-iree-worker",
-      installation->compilerLibrary);
+  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                  "app/tilescope-iree-worker",
+                              installation->compilerLibrary);
   std::vector<double> opened, inProcess;
   size_t found = 0;
   for (int i = 0; i < 3; ++i) {
@@ -168,9 +173,10 @@ int main(int argc, char **argv) {
 
   // One edit written back and re-validated, on a dispatch in the middle.
   auto attributes = std::make_shared<iree::AttributeParser>(*library);
-  edit::EditableDocument editable(
-      std::move(*document),
-      [attributes](const std::string &text) { return attributes->print(text); });
+  edit::EditableDocument editable(std::move(*document),
+                                  [attributes](const std::string &text) {
+                                    return attributes->print(text);
+                                  });
   const edit::OpRef ref{editable.document().dispatches.size() / 2, 0};
   std::vector<double> edits;
   size_t problems = 0;
@@ -178,7 +184,8 @@ int main(int argc, char **argv) {
     const std::string value = i % 2 ? "[32, 64, 0]" : "[64, 32, 0]";
     const auto start = Clock::now();
     auto applied = editable.set(ref, "workgroup", value);
-    const edit::RootOpContext context = edit::contextOf(editable.document(), ref);
+    const edit::RootOpContext context =
+        edit::contextOf(editable.document(), ref);
     problems = edit::validateRootOp(context).size();
     edits.push_back(millisecondsSince(start));
     if (!applied) {

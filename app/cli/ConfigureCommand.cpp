@@ -23,8 +23,7 @@ int configure(const QStringList &arguments) {
       "to executable configurations for a target, and list the configured "
       "dispatches, each root op linked to the source op it came from.");
   const QCommandLineOption targetOption(
-      "target", "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu.",
-      "TARGET");
+      "target", "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu.", "TARGET");
   const QCommandLineOption outputOption(
       {"o", "output"},
       "The configured MLIR (default: SOURCE's name with "
@@ -58,8 +57,8 @@ int configure(const QStringList &arguments) {
   std::filesystem::path output =
       parser.isSet(outputOption)
           ? std::filesystem::path(parser.value(outputOption).toStdString())
-          : std::filesystem::path(source.stem().string() + "." +
-                                  target->name + ".configured.mlir");
+          : std::filesystem::path(source.stem().string() + "." + target->name +
+                                  ".configured.mlir");
   auto installation = app::locateIree(ireePath(parser));
   if (!installation) {
     std::cerr << "tilescope-cli configure: " << installation.error() << "\n";
@@ -99,8 +98,9 @@ int configure(const QStringList &arguments) {
             << " configured for " << target->name << "\n";
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
     const iree::Dispatch &dispatch = document.dispatches[d];
-    std::cout << "\n" << d << "  @" << dispatch.name << "  (line "
-              << dispatch.line << ")\n";
+    std::cout << "\n"
+              << d << "  @" << dispatch.name << "  (line " << dispatch.line
+              << ")\n";
     for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
       const iree::RootOp &op = dispatch.rootOps[k];
       std::cout << "   " << d << ":" << k << "  " << op.name << "  "

@@ -175,11 +175,10 @@ int show(const QStringList &arguments) {
   }
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto opened = openRootOp(path,
-                           parser.isSet(kOpOption)
-                               ? parser.value(kOpOption).toStdString()
-                               : "0:0",
-                           ireePath(parser), code);
+  auto opened = openRootOp(
+      path,
+      parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString() : "0:0",
+      ireePath(parser), code);
   if (!opened) {
     std::cerr << "tilescope-cli show: " << opened.error() << "\n";
     return code;
@@ -214,7 +213,8 @@ int setConfig(const QStringList &arguments) {
       "translation_info.KEY for its other entries; lowering_config or "
       "translation_info for the whole attribute.");
   const QCommandLineOption setOption(
-      "set", "FIELD=VALUE, VALUE as MLIR attribute text; repeatable, applied "
+      "set",
+      "FIELD=VALUE, VALUE as MLIR attribute text; repeatable, applied "
       "in order.",
       "FIELD=VALUE");
   const QCommandLineOption unsetOption("unset", "Remove FIELD; repeatable.",
@@ -293,27 +293,27 @@ int setConfig(const QStringList &arguments) {
     if (!applied) {
       // Nothing is written: the file stays as it was.
       if (parser.isSet(kJsonOption))
-        std::cout << exporting::jsonText(
-                         {{"file", path},
-                          {"op", opSpec},
-                          {"refused", {{"field", change.field},
-                                       {"message", applied.error()}}},
-                          {"written", false}},
-                         2)
+        std::cout << exporting::jsonText({{"file", path},
+                                          {"op", opSpec},
+                                          {"refused",
+                                           {{"field", change.field},
+                                            {"message", applied.error()}}},
+                                          {"written", false}},
+                                         2)
                   << "\n";
       else
         std::cerr << path << ": op " << opSpec << ": " << applied.error()
                   << "\n(nothing written)\n";
       return kExitFailure;
     }
-    appliedJson.push_back({{"field", applied->field.name()},
-                           {"old", applied->oldValue},
-                           {"new", applied->newValue},
-                           {"attribute", applied->attributeKey},
-                           {"line", applied->line},
-                           {"read_by_iree", applied->readByIree},
-                           {"description",
-                            applied->describe(editable.document())}});
+    appliedJson.push_back(
+        {{"field", applied->field.name()},
+         {"old", applied->oldValue},
+         {"new", applied->newValue},
+         {"attribute", applied->attributeKey},
+         {"line", applied->line},
+         {"read_by_iree", applied->readByIree},
+         {"description", applied->describe(editable.document())}});
   }
 
   // IREE reads the edited text back before anything is written.
@@ -323,8 +323,8 @@ int setConfig(const QStringList &arguments) {
     return kExitIreeUnavailable;
   }
   auto reparsed = worker->parseText(editable.text(), path);
-  Result<bool> agrees =
-      reparsed ? editable.agreesWith(*reparsed) : Result<bool>(Error{reparsed.error()});
+  Result<bool> agrees = reparsed ? editable.agreesWith(*reparsed)
+                                 : Result<bool>(Error{reparsed.error()});
   if (!agrees) {
     std::cerr << path << ": op " << opSpec
               << ": IREE does not read the edited file back as edited; "
@@ -349,12 +349,13 @@ int setConfig(const QStringList &arguments) {
       edit::contextOf(editable.document(), *ref);
   const auto problems = edit::validateRootOp(context);
   if (parser.isSet(kJsonOption)) {
-    json out = {{"file", path},
-                {"op", opSpec},
-                {"edits", appliedJson},
-                {"written", writtenTo.empty() ? json(nullptr) : json(writtenTo)},
-                {"problems", problemsJson(problems)},
-                {"diff", editable.diff()}};
+    json out = {
+        {"file", path},
+        {"op", opSpec},
+        {"edits", appliedJson},
+        {"written", writtenTo.empty() ? json(nullptr) : json(writtenTo)},
+        {"problems", problemsJson(problems)},
+        {"diff", editable.diff()}};
     if (writtenTo.empty() && !parser.isSet(diffOption))
       out["text"] = editable.text();
     std::cout << exporting::jsonText(out, 2) << "\n";
@@ -412,18 +413,9 @@ int diff(const QStringList &arguments) {
           ? unifiedDiff(before->text, after->text, beforePath, afterPath)
           : std::string();
   if (parser.isSet(kJsonOption)) {
-    json ops = json::array();
-    for (const edit::OpDifference &op : difference.ops) {
-      json fields = json::array();
-      for (const edit::FieldDifference &f : op.fields)
-        fields.push_back(
-            {{"field", f.field}, {"before", f.before}, {"after", f.after}});
-      ops.push_back(
-          {{"dispatch", op.dispatch}, {"op", op.op}, {"fields", fields}});
-    }
     json out = {{"before", beforePath},
                 {"after", afterPath},
-                {"ops", ops},
+                {"ops", differencesJson(difference, "before", "after")},
                 {"only_before", difference.onlyBefore},
                 {"only_after", difference.onlyAfter}};
     if (parser.isSet(textOption))
@@ -432,14 +424,7 @@ int diff(const QStringList &arguments) {
   } else {
     if (difference.empty())
       std::cout << "the configs are the same\n";
-    for (const edit::OpDifference &op : difference.ops) {
-      std::cout << "@" << op.dispatch
-                << (op.op.empty() ? "" : ": " + op.op) << "\n";
-      for (const edit::FieldDifference &f : op.fields)
-        std::cout << "  " << f.field << ": "
-                  << (f.before.empty() ? "(unset)" : f.before) << " -> "
-                  << (f.after.empty() ? "(unset)" : f.after) << "\n";
-    }
+    printDifferences(difference, std::cout);
     for (const std::string &name : difference.onlyBefore)
       std::cout << "only in " << beforePath << ": @" << name << "\n";
     for (const std::string &name : difference.onlyAfter)

@@ -66,8 +66,8 @@ Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,
 }
 
 // IREE's own reading of an attribute, from the loaded library.
-Result<edit::AttributeReader> ireeAttributeReader(
-    const std::optional<QString> &path) {
+Result<edit::AttributeReader>
+ireeAttributeReader(const std::optional<QString> &path) {
   auto installation = app::locateIree(path);
   if (!installation)
     return Error{installation.error()};
@@ -89,8 +89,8 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
   const edit::RootOpContext context =
       edit::contextOf(opened->document, opened->ref);
   const iree::RootOp &op = *context.op;
-  const std::string where = path + ": " + op.name + " (line " +
-                            std::to_string(op.line) + ")";
+  const std::string where =
+      path + ": " + op.name + " (line " + std::to_string(op.line) + ")";
   exitCode = kExitFailure;
   if (!context.loweringConfig)
     return Error{where + ": " + context.loweringConfigError};
@@ -118,6 +118,33 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
     texts.translationInfo = context.validation.translationInfo->print();
   exitCode = kExitOk;
   return texts;
+}
+
+nlohmann::json differencesJson(const edit::DocumentDifference &difference,
+                               const char *beforeKey, const char *afterKey) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const edit::OpDifference &op : difference.ops) {
+    nlohmann::json fields = nlohmann::json::array();
+    for (const edit::FieldDifference &f : op.fields)
+      fields.push_back(
+          {{"field", f.field}, {beforeKey, f.before}, {afterKey, f.after}});
+    ops.push_back(
+        {{"dispatch", op.dispatch}, {"op", op.op}, {"fields", fields}});
+  }
+  return ops;
+}
+
+void printDifferences(const edit::DocumentDifference &difference,
+                      std::ostream &out) {
+  auto shown = [](const std::string &value) {
+    return value.empty() ? std::string("(unset)") : value;
+  };
+  for (const edit::OpDifference &op : difference.ops) {
+    out << "@" << op.dispatch << (op.op.empty() ? "" : ": " + op.op) << "\n";
+    for (const edit::FieldDifference &f : op.fields)
+      out << "  " << f.field << ": " << shown(f.before) << " -> "
+          << shown(f.after) << "\n";
+  }
 }
 
 } // namespace tilescope::cli

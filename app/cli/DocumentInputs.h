@@ -1,8 +1,9 @@
 // What the commands that read IREE files share: the --op, --json and --iree
-// options, a file read and parsed by IREE in the worker, and IREE's reading
-// of attributes for edits.
+// options, a file read and parsed by IREE in the worker, IREE's reading of
+// attributes for edits, and config differences printed and as JSON.
 #pragma once
 
+#include "core/edit/ConfigDiff.h"
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/util/Result.h"
@@ -11,7 +12,10 @@
 #include <QCommandLineParser>
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
+#include <ostream>
 #include <string>
 
 namespace tilescope::cli {
@@ -52,5 +56,13 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::string &opSpec,
                                 const std::optional<QString> &iree,
                                 int &exitCode);
+
+// The differing fields per op as JSON, each field's two values under the
+// keys given ("before"/"after", "file"/"iree").
+nlohmann::json differencesJson(const edit::DocumentDifference &difference,
+                               const char *beforeKey, const char *afterKey);
+// "@dispatch: op" and "  field: before -> after" lines ("(unset)" for none).
+void printDifferences(const edit::DocumentDifference &difference,
+                      std::ostream &out);
 
 } // namespace tilescope::cli

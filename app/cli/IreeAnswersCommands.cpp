@@ -53,8 +53,7 @@ int defaultConfig(const QStringList &arguments) {
   auto worker = app::documentWorker(ireePath(parser));
   if (!installation || !worker) {
     std::cerr << "tilescope-cli default-config: "
-              << (installation ? worker.error() : installation.error())
-              << "\n";
+              << (installation ? worker.error() : installation.error()) << "\n";
     return kExitIreeUnavailable;
   }
   auto defaults = jobs::ireeDefaultConfigs(*installation, *worker, *document);
@@ -82,24 +81,17 @@ int defaultConfig(const QStringList &arguments) {
       edit::documentDifferences(mine, iree);
 
   if (parser.isSet(kJsonOption)) {
-    json ops = json::array();
-    for (const edit::OpDifference &op : difference.ops) {
-      json fields = json::array();
-      for (const edit::FieldDifference &f : op.fields)
-        fields.push_back(
-            {{"field", f.field}, {"file", f.before}, {"iree", f.after}});
-      ops.push_back(
-          {{"dispatch", op.dispatch}, {"op", op.op}, {"fields", fields}});
-    }
     json dispatches = json::array();
     for (const iree::Dispatch &dispatch : iree.dispatches)
       dispatches.push_back(exporting::toJson(dispatch));
-    std::cout << exporting::jsonText({{"file", path},
-                                      {"command", defaults->command},
-                                      {"iree_defaults", dispatches},
-                                      {"differences", ops},
-                                      {"same", difference.empty()}},
-                                     2)
+    std::cout << exporting::jsonText(
+                     {{"file", path},
+                      {"command", defaults->command},
+                      {"iree_defaults", dispatches},
+                      {"differences",
+                       differencesJson(difference, "file", "iree")},
+                      {"same", difference.empty()}},
+                     2)
               << "\n";
     return kExitOk;
   }
@@ -119,14 +111,7 @@ int defaultConfig(const QStringList &arguments) {
     return kExitOk;
   }
   std::cout << "\nwhere the file differs from IREE's default (file -> IREE):\n";
-  for (const edit::OpDifference &op : difference.ops) {
-    std::cout << "@" << op.dispatch << (op.op.empty() ? "" : ": " + op.op)
-              << "\n";
-    for (const edit::FieldDifference &f : op.fields)
-      std::cout << "  " << f.field << ": "
-                << (f.before.empty() ? "(unset)" : f.before) << " -> "
-                << (f.after.empty() ? "(unset)" : f.after) << "\n";
-  }
+  printDifferences(difference, std::cout);
   return kExitOk;
 }
 

@@ -131,11 +131,8 @@ size_t offsetOf(std::string_view text, int line, int column) {
 }
 
 int lineOf(std::string_view text, size_t offset) {
-  int line = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i)
-    if (text[i] == '\n')
-      ++line;
-  return line;
+  const std::string_view before = text.substr(0, offset);
+  return 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
 }
 
 Result<AttributeSite> locateAttribute(std::string_view text, size_t opOffset,
@@ -167,7 +164,8 @@ Result<AttributeSite> locateAttribute(std::string_view text, size_t opOffset,
     if (skipStringOrComment(text, i, end))
       continue;
     if (text.compare(i, alias.size(), alias) == 0 &&
-        (i + alias.size() == end || !isIdentifierChar(text[i + alias.size()]))) {
+        (i + alias.size() == end ||
+         !isIdentifierChar(text[i + alias.size()]))) {
       const size_t after = skipSpaces(text, i + alias.size(), end);
       if (startsLine(text, i) && after < end && text[after] == '=')
         definitionAt = skipSpaces(text, after + 1, end);
@@ -193,8 +191,8 @@ Splice replaceAttribute(std::string_view text, const AttributeSite &site,
                         const std::string &newText) {
   const TextRange &range =
       !site.alias.empty() && !site.aliasShared ? site.definition : site.value;
-  return Splice{range.offset, std::string(text.substr(range.offset, range.length)),
-                newText};
+  return Splice{range.offset,
+                std::string(text.substr(range.offset, range.length)), newText};
 }
 
 } // namespace tilescope::edit

@@ -81,12 +81,13 @@ std::vector<FieldDifference> translationInfoDifferences(const std::string &a,
     list.emplace_back("pipeline", config::printAttribute(info.pipeline()));
     if (info.workgroupSize)
       list.emplace_back("workgroup_size",
-                        config::printAttribute(
-                            config::Attribute::integerArray(*info.workgroupSize)));
+                        config::printAttribute(config::Attribute::integerArray(
+                            *info.workgroupSize)));
     if (info.subgroupSize)
       list.emplace_back("subgroup_size", std::to_string(*info.subgroupSize));
     if (info.codegenSpec)
-      list.emplace_back("codegen_spec", config::printAttribute(*info.codegenSpec));
+      list.emplace_back("codegen_spec",
+                        config::printAttribute(*info.codegenSpec));
     if (info.configuration)
       for (const config::Parameter &p : info.configuration->parameters)
         list.emplace_back(p.name, config::printAttribute(p.value.front()));
@@ -131,7 +132,8 @@ DocumentDifference documentDifferences(const iree::Document &before,
         const iree::RootOp &only =
             k < a.rootOps.size() ? a.rootOps[k] : b.rootOps[k];
         result.ops.push_back(
-            {a.name, opLabel(only),
+            {a.name,
+             opLabel(only),
              {{"root op", k < a.rootOps.size() ? only.name : "",
                k < b.rootOps.size() ? only.name : ""}}});
         continue;
@@ -145,11 +147,12 @@ DocumentDifference documentDifferences(const iree::Document &before,
         auto info = config::CompilationInfo::parse(op.compilationInfo);
         return info ? info->translationInfo.print() : op.compilationInfo;
       };
-      for (FieldDifference &d : translationInfoDifferences(
-               inner(a.rootOps[k]), inner(b.rootOps[k])))
+      for (FieldDifference &d :
+           translationInfoDifferences(inner(a.rootOps[k]), inner(b.rootOps[k])))
         fields.push_back(std::move(d));
       if (!fields.empty())
-        result.ops.push_back({a.name, opLabel(b.rootOps[k]), std::move(fields)});
+        result.ops.push_back(
+            {a.name, opLabel(b.rootOps[k]), std::move(fields)});
     }
   }
   for (size_t j = 0; j < after.dispatches.size(); ++j)

@@ -22,8 +22,8 @@ struct FieldDifference {
 std::vector<FieldDifference> loweringConfigDifferences(const iree::RootOp &a,
                                                        const iree::RootOp &b);
 // translation_info texts (a dispatch's, or a compilation_info's).
-std::vector<FieldDifference>
-translationInfoDifferences(const std::string &a, const std::string &b);
+std::vector<FieldDifference> translationInfoDifferences(const std::string &a,
+                                                        const std::string &b);
 
 // Root ops of two documents matched up: dispatches by name (else by
 // position), root ops by position. Unmatched ones are listed.

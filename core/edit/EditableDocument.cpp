@@ -9,7 +9,7 @@
 namespace tilescope::edit {
 namespace {
 
-int countNewlines(const std::string &text) {
+int countNewlines(std::string_view text) {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
 
@@ -61,9 +61,8 @@ Result<size_t> EditableDocument::offsetOfOp(int part, int line,
   const std::string_view partText =
       std::string_view(current.text).substr(range.offset, range.length);
   // IREE's columns on a part's first line count from the part's start.
-  const size_t offset =
-      offsetOf(partText, line - partFirstLines[static_cast<size_t>(part)] + 1,
-               column);
+  const size_t offset = offsetOf(
+      partText, line - partFirstLines[static_cast<size_t>(part)] + 1, column);
   if (offset == std::string_view::npos)
     return Error{"line " + std::to_string(line) + ", column " +
                  std::to_string(column) + " is not in the file"};
@@ -96,9 +95,9 @@ Result<EditableDocument::Site> EditableDocument::siteOf(OpRef ref,
                ") has no lowering_config or compilation_info to edit"};
 }
 
-Result<Edit> EditableDocument::prepare(
-    OpRef ref, const std::string &fieldName,
-    const std::optional<std::string> &value) const {
+Result<Edit>
+EditableDocument::prepare(OpRef ref, const std::string &fieldName,
+                          const std::optional<std::string> &value) const {
   if (current.text.empty() && !current.dispatches.empty())
     return Error{"the document was opened without its text: nothing to "
                  "edit"};
@@ -147,7 +146,15 @@ Result<Edit> EditableDocument::prepare(
   if (!located)
     return Error{field->name() + ": " + located.error()};
   edit.splice = replaceAttribute(current.text, *located, edit.newAttribute);
-  edit.line = lineOf(current.text, edit.splice.offset);
+  // Its line, counted from the nearest known position before it: the op
+  // (an inline attribute) or the start of its part (an alias definition).
+  const TextRange &part = parts[static_cast<size_t>(dispatch.part)];
+  const bool afterOp = edit.splice.offset >= *opOffset;
+  const size_t from = afterOp ? *opOffset : part.offset;
+  edit.line =
+      (afterOp ? line : partFirstLines[static_cast<size_t>(dispatch.part)]) +
+      countNewlines(std::string_view(current.text)
+                        .substr(from, edit.splice.offset - from));
   return edit;
 }
 
@@ -240,18 +247,20 @@ void EditableDocument::shiftParts(size_t offset, long long delta,
                                   int lineDelta) {
   for (size_t i = 0; i < parts.size(); ++i) {
     TextRange &part = parts[i];
-    if (offset >= part.offset && offset < part.end() + (i + 1 == parts.size())) {
-      part.length = static_cast<size_t>(static_cast<long long>(part.length) +
-                                        delta);
+    // A splice replaces a value (never empty), so it starts inside a part.
+    if (offset >= part.offset && offset < part.end()) {
+      part.length =
+          static_cast<size_t>(static_cast<long long>(part.length) + delta);
     } else if (part.offset > offset) {
-      part.offset = static_cast<size_t>(static_cast<long long>(part.offset) +
-                                        delta);
+      part.offset =
+          static_cast<size_t>(static_cast<long long>(part.offset) + delta);
       partFirstLines[i] += lineDelta;
     }
   }
 }
 
-Result<bool> EditableDocument::agreesWith(const iree::Document &reparsed) const {
+Result<bool>
+EditableDocument::agreesWith(const iree::Document &reparsed) const {
   auto differ = [](const std::string &where, const std::string &what,
                    const std::string &expected, const std::string &found) {
     return Error{where + ": IREE reads " + what + " back as\n  " + found +
@@ -279,8 +288,8 @@ Result<bool> EditableDocument::agreesWith(const iree::Document &reparsed) const 
     for (size_t k = 0; k < a.rootOps.size(); ++k) {
       const iree::RootOp &x = a.rootOps[k];
       const iree::RootOp &y = b.rootOps[k];
-      const std::string opWhere = where + " " + x.name + " (line " +
-                                  std::to_string(x.line) + ")";
+      const std::string opWhere =
+          where + " " + x.name + " (line " + std::to_string(x.line) + ")";
       if (x.name != y.name || x.line != y.line)
         return differ(opWhere, "root op " + std::to_string(k),
                       x.name + " at line " + std::to_string(x.line),
@@ -297,11 +306,9 @@ Result<bool> EditableDocument::agreesWith(const iree::Document &reparsed) const 
 }
 
 std::string EditableDocument::diff(int context) const {
-  const std::string name = current.path.empty()
-                               ? std::string("document.mlir")
-                               : current.path.generic_string();
-  return unifiedDiff(original, current.text, "a/" + name, "b/" + name,
-                     context);
+  const std::string name = current.path.empty() ? std::string("document.mlir")
+                                                : current.path.generic_string();
+  return unifiedDiff(original, current.text, "a/" + name, "b/" + name, context);
 }
 
 Result<bool> EditableDocument::save(const std::filesystem::path &path) const {

@@ -44,8 +44,9 @@ struct Edit {
   std::string newValue; // and after ("" = removed)
   // The attribute that holds the field, where it is, and its text (as IREE
   // prints it) before and after.
-  std::string attributeKey; // lowering_config, compilation_info, translation_info
-  bool onFunction = false;  // translation_info on the dispatch's function
+  std::string
+      attributeKey; // lowering_config, compilation_info, translation_info
+  bool onFunction = false; // translation_info on the dispatch's function
   std::string oldAttribute;
   std::string newAttribute;
   bool readByIree = false; // newAttribute is IREE's print, not only ours

@@ -158,9 +158,9 @@ Result<bool> setPipelineOption(config::TranslationInfo &info,
   return true;
 }
 
-Result<FieldChange>
-changeTranslation(const std::string &text, const Field &field,
-                  const std::optional<std::string> &value) {
+Result<FieldChange> changeTranslation(const std::string &text,
+                                      const Field &field,
+                                      const std::optional<std::string> &value) {
   FieldChange change;
   auto parsed = config::TranslationInfo::parse(text);
   if (!parsed)
@@ -180,10 +180,10 @@ changeTranslation(const std::string &text, const Field &field,
                value->rfind("LLVMCPU", 0) == 0) {
       info.setPipelineAttribute(Attribute::keyword(*value)); // IREE <= 3.11
     } else {
-      info.setPipeline(*value, info.pipelineSyntax() ==
-                                       config::PipelineSyntax::LegacyKeyword
-                                   ? config::PipelineSyntax::LegacyKeyword
-                                   : config::PipelineSyntax::GpuPipelineAttribute);
+      info.setPipeline(
+          *value, info.pipelineSyntax() == config::PipelineSyntax::LegacyKeyword
+                      ? config::PipelineSyntax::LegacyKeyword
+                      : config::PipelineSyntax::GpuPipelineAttribute);
     }
     change.newValue = config::printAttribute(info.pipeline());
   } else if (key == "workgroup_size") {
@@ -214,8 +214,8 @@ changeTranslation(const std::string &text, const Field &field,
       change.newValue = std::to_string(*number);
     }
   } else if (oneOf(key, kPipelineOptionKeys)) {
-    auto set = setPipelineOption(info, field, value, change.oldValue,
-                                 change.newValue);
+    auto set =
+        setPipelineOption(info, field, value, change.oldValue, change.newValue);
     if (!set)
       return Error{set.error()};
   } else {
@@ -292,8 +292,8 @@ Result<Field> parseField(std::string_view name) {
   if (field.key.empty())
     return Error{"\"" + std::string(name) + "\" names no field"};
   for (char c : field.key)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-          c == '.' || c == '$'))
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+          c == '$'))
       return Error{"\"" + std::string(name) + "\" is not a field name"};
   return field;
 }
@@ -307,11 +307,11 @@ Result<FieldChange> changeField(const std::string &attributeText,
   auto info = config::CompilationInfo::parse(attributeText);
   if (!info)
     return Error{field.name() + ": " + info.error()};
-  Result<FieldChange> inner = changeHalf(
-      field.part == ConfigPart::LoweringConfig
-          ? config::printAttribute(info->loweringConfig)
-          : info->translationInfo.print(),
-      field, value);
+  Result<FieldChange> inner =
+      changeHalf(field.part == ConfigPart::LoweringConfig
+                     ? config::printAttribute(info->loweringConfig)
+                     : info->translationInfo.print(),
+                 field, value);
   if (!inner)
     return inner;
   if (field.part == ConfigPart::LoweringConfig) {

@@ -2,10 +2,9 @@
 
 #include "core/config/Attribute.h"
 #include "core/config/TargetAttribute.h"
+#include "core/config/TranslationInfo.h"
 #include "core/layout/LayoutValidation.h"
 #include "core/util/Numbers.h"
-
-#include <variant>
 
 namespace tilescope::edit {
 
@@ -22,20 +21,23 @@ RootOpContext contextOf(const iree::Document &document, OpRef ref) {
   config::ValidationContext &validation = context.validation;
   validation.iterationSpace = op.space;
 
-  auto written = [](const std::string &text) -> std::optional<config::Attribute> {
-    auto parsed = config::parseAttribute(text);
-    if (auto *attribute = std::get_if<config::Attribute>(&parsed))
-      return *attribute;
-    return std::nullopt;
-  };
-  if (!dispatch.translationInfo.empty()) {
-    if (auto info = config::TranslationInfo::parse(dispatch.translationInfo))
-      validation.translationInfo = *info;
-    validation.translationInfoText = written(dispatch.translationInfo);
-  }
+  // Each config text is read once: the attribute as written (IREE's
+  // parser judges it) and the typed model made from it.
+  if (!dispatch.translationInfo.empty())
+    if (auto written =
+            config::parseResolvedAttribute(dispatch.translationInfo)) {
+      validation.translationInfoText = *written;
+      if (auto info = config::TranslationInfo::fromAttribute(*written))
+        validation.translationInfo = *info;
+    }
   if (!op.compilationInfo.empty()) {
-    validation.loweringConfigText = written(op.compilationInfo);
-    if (auto info = config::CompilationInfo::parse(op.compilationInfo)) {
+    auto written = config::parseResolvedAttribute(op.compilationInfo);
+    auto info = written
+                    ? config::CompilationInfo::fromAttribute(*written)
+                    : Result<config::CompilationInfo>(Error{written.error()});
+    if (written)
+      validation.loweringConfigText = *written;
+    if (info) {
       if (!validation.translationInfo)
         validation.translationInfo = info->translationInfo;
       if (auto cfg = info->gpuLoweringConfig())
@@ -47,11 +49,15 @@ RootOpContext contextOf(const iree::Document &document, OpRef ref) {
       context.loweringConfigError = info.error();
     }
   } else if (!op.loweringConfig.empty()) {
-    validation.loweringConfigText = written(op.loweringConfig);
+    auto written = config::parseResolvedAttribute(op.loweringConfig);
+    if (written)
+      validation.loweringConfigText = *written;
     if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0) {
       context.loweringConfigError =
           "not an #iree_gpu.lowering_config (the GPU rules do not apply)";
-    } else if (auto cfg = config::LoweringConfig::parse(op.loweringConfig)) {
+    } else if (!written) {
+      context.loweringConfigError = written.error();
+    } else if (auto cfg = config::LoweringConfig::fromAttribute(*written)) {
       context.loweringConfig = *cfg;
     } else {
       context.loweringConfigError = cfg.error();
@@ -89,8 +95,7 @@ Result<OpRef> findOp(const iree::Document &document, const std::string &spec) {
   }
   OpRef ref;
   if (auto index = parseInt64(dispatchPart)) {
-    if (*index < 0 ||
-        static_cast<size_t>(*index) >= document.dispatches.size())
+    if (*index < 0 || static_cast<size_t>(*index) >= document.dispatches.size())
       return Error{"dispatch " + dispatchPart + " is not in the file (it has " +
                    std::to_string(document.dispatches.size()) + ", from 0)"};
     ref.dispatch = static_cast<size_t>(*index);

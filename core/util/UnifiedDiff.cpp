@@ -121,8 +121,8 @@ std::string unifiedDiff(const std::string &before, const std::string &after,
       if (steps[s].type != dtl::SES_DELETE)
         ++bCount;
     }
-    out += "@@ -" + range(aLine, aCount) + " +" + range(bLine, bCount) +
-           " @@\n";
+    out +=
+        "@@ -" + range(aLine, aCount) + " +" + range(bLine, bCount) + " @@\n";
     for (long long s = start; s < stop; ++s) {
       const char mark = steps[s].type == dtl::SES_ADD      ? '+'
                         : steps[s].type == dtl::SES_DELETE ? '-'

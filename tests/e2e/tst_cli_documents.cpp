@@ -49,8 +49,8 @@ private slots:
     QVERIFY(text.out.contains("gfx942 (AMD Instinct MI300X)"));
     QVERIFY(text.out.contains("problems:    none found"));
 
-    const CliRun data = cli({"show", kMatmul, "--op",
-                             "matmul_f16_1024_dispatch_0", "--json"});
+    const CliRun data =
+        cli({"show", kMatmul, "--op", "matmul_f16_1024_dispatch_0", "--json"});
     QCOMPARE(data.exitCode, 0);
     const QJsonObject op = json(data)["root_op"].toObject();
     QCOMPARE(op["kind"].toString(), QString("contraction"));
@@ -88,8 +88,7 @@ private slots:
     // The edited file opens, and diff names exactly the two fields.
     const CliRun difference = cli({"diff", kAliases, out});
     QCOMPARE(difference.exitCode, 1);
-    QVERIFY2(difference.out.contains(
-                 "  thread: [1, 4, 0] -> [2, 2, 0]"),
+    QVERIFY2(difference.out.contains("  thread: [1, 4, 0] -> [2, 2, 0]"),
              qPrintable(difference.out));
     QVERIFY(difference.out.contains(
         "  translation_info.workgroup_size: [64, 1, 1] -> [128, 1, 1]"));
@@ -104,8 +103,8 @@ private slots:
                                 "workgroup=[128,128,0]", "--in-place"});
     QCOMPARE(inPlace.exitCode, 0);
     QVERIFY(read(copy).contains("workgroup = [128, 128, 0]"));
-    const CliRun toStdout = cli({"set-config", kMatmul, "--op", "0", "--set",
-                                 "workgroup=[128,128,0]"});
+    const CliRun toStdout = cli(
+        {"set-config", kMatmul, "--op", "0", "--set", "workgroup=[128,128,0]"});
     QCOMPARE(toStdout.exitCode, 0);
     QCOMPARE(toStdout.out.toUtf8(), read(copy));
     const CliRun asDiff = cli({"set-config", kMatmul, "--op", "0", "--unset",
@@ -121,18 +120,18 @@ private slots:
     QVERIFY(QFile::copy(kMatmul, copy));
     const QByteArray before = read(copy);
     // The first edit is fine, the second refused by IREE: nothing written.
-    const CliRun refused = cli(
-        {"set-config", copy, "--op", "0", "--set", "workgroup=[32,32,0]",
-         "--set", "mma_kind=#iree_gpu.mma_layout<MFMA_NOT_AN_INTRINSIC>",
-         "--in-place"});
+    const CliRun refused =
+        cli({"set-config", copy, "--op", "0", "--set", "workgroup=[32,32,0]",
+             "--set", "mma_kind=#iree_gpu.mma_layout<MFMA_NOT_AN_INTRINSIC>",
+             "--in-place"});
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains("mma_kind: IREE refuses the new "
                                   "lowering_config"),
              qPrintable(refused.err));
     QVERIFY(refused.err.contains("nothing written"));
     QCOMPARE(read(copy), before);
-    const CliRun unreadable = cli({"set-config", copy, "--op", "0", "--set",
-                                   "workgroup=[1,2", "--json"});
+    const CliRun unreadable = cli(
+        {"set-config", copy, "--op", "0", "--set", "workgroup=[1,2", "--json"});
     QCOMPARE(unreadable.exitCode, 1);
     QCOMPARE(json(unreadable)["refused"].toObject()["field"].toString(),
              QString("workgroup"));
@@ -140,9 +139,9 @@ private slots:
     const CliRun usage = cli({"set-config", copy, "--set", "workgroup=[1]"});
     QCOMPARE(usage.exitCode, 2);
     QVERIFY(usage.err.contains("--op is required"));
-    const CliRun noIree = cli(
-        {"set-config", copy, "--op", "0", "--set", "workgroup=[1, 1, 0]",
-         "--iree", "/nonexistent/iree"});
+    const CliRun noIree =
+        cli({"set-config", copy, "--op", "0", "--set", "workgroup=[1, 1, 0]",
+             "--iree", "/nonexistent/iree"});
     QCOMPARE(noIree.exitCode, 3);
     QCOMPARE(read(copy), before);
   }
@@ -150,8 +149,9 @@ private slots:
   // check, explain and render take a root op of a file instead of typed
   // configs, loops and targets.
   void layoutCommandsTakeARootOp() {
-    const QString reduction = TILESCOPE_SOURCE_DIR
-        "/examples/rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
+    const QString reduction =
+        TILESCOPE_SOURCE_DIR "/examples/rocm_gfx942/"
+                             "reduction_4x6656x16384_dispatch_0.benchmark.mlir";
     const CliRun check = cli({"check", reduction, "--op", "0:0", "--json"});
     QCOMPARE(check.exitCode, 0);
     const QJsonObject report = json(check);
@@ -160,11 +160,12 @@ private slots:
     QCOMPARE(report["target"].toObject()["arch"].toString(), QString("gfx942"));
     QVERIFY(report["translation_info"].toObject().contains("pipeline"));
 
-    const CliRun explain = cli(
-        {"explain",
-         TILESCOPE_SOURCE_DIR "/examples/rocm_gfx942/"
-                              "matmul_f16_vector_distribute_dispatch_0.benchmark.mlir",
-         "--op", "0"});
+    const CliRun explain =
+        cli({"explain",
+             TILESCOPE_SOURCE_DIR
+             "/examples/rocm_gfx942/"
+             "matmul_f16_vector_distribute_dispatch_0.benchmark.mlir",
+             "--op", "0"});
     QCOMPARE(explain.exitCode, 0);
     QVERIFY2(explain.out.contains("iteration space 256x256x64:ppr"),
              qPrintable(explain.out));
@@ -175,13 +176,15 @@ private slots:
     QCOMPARE(render.exitCode, 0);
     QVERIFY(QFile::exists(png));
 
-    const CliRun both = cli({"explain", kMatmul, "--op", "0", "--basis",
-                             "[[1],[0]]"});
+    const CliRun both =
+        cli({"explain", kMatmul, "--op", "0", "--basis", "[[1],[0]]"});
     QCOMPARE(both.exitCode, 1);
     QVERIFY(both.err.contains("not both"));
-    const CliRun cpu = cli({"check", TILESCOPE_SOURCE_DIR
-                            "/examples/llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
-                            "--op", "0:1"});
+    const CliRun cpu =
+        cli({"check",
+             TILESCOPE_SOURCE_DIR
+             "/examples/llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
+             "--op", "0:1"});
     QCOMPARE(cpu.exitCode, 1);
     QVERIFY2(cpu.err.contains("not an #iree_gpu.lowering_config"),
              qPrintable(cpu.err));
@@ -225,8 +228,7 @@ private slots:
              0);
     const CliRun differs = cli({"default-config", edited, "--op", "0:0"});
     QCOMPARE(differs.exitCode, 0);
-    QVERIFY2(differs.out.contains(
-                 "  workgroup: [128, 128, 0] -> [64, 128, 0]"),
+    QVERIFY2(differs.out.contains("  workgroup: [128, 128, 0] -> [64, 128, 0]"),
              qPrintable(differs.out));
     const CliRun bare = cli({"default-config", kAliases});
     QCOMPARE(bare.exitCode, 1);
@@ -239,9 +241,9 @@ private slots:
   void configuresASourceProgram() {
     QTemporaryDir dir;
     const QString out = dir.filePath("softmax.configured.mlir");
-    const CliRun run = cli({"configure",
-                            TILESCOPE_SOURCE_DIR "/examples/sources/softmax_f32.mlir",
-                            "--target", "gfx942", "-o", out, "--json"});
+    const CliRun run = cli(
+        {"configure", TILESCOPE_SOURCE_DIR "/examples/sources/softmax_f32.mlir",
+         "--target", "gfx942", "-o", out, "--json"});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject report = json(run);
     const QJsonArray dispatches = report["dispatches"].toArray();
@@ -250,7 +252,8 @@ private slots:
     QCOMPARE(ops.size(), 3);
     for (const QJsonValue &op : ops) {
       const QJsonObject source = op.toObject()["source"].toObject();
-      QVERIFY(source["file"].toString().endsWith("examples/sources/softmax_f32.mlir"));
+      QVERIFY(source["file"].toString().endsWith(
+          "examples/sources/softmax_f32.mlir"));
       QCOMPARE(source["line"].toInt(), 5); // the linalg.softmax
     }
     QCOMPARE(report["commands"].toArray().size(), 2);
@@ -264,9 +267,10 @@ private slots:
 
     // A target the loaded IREE cannot name by flag: the compiler's error
     // without its IR dump, and what to do.
-    const CliRun cuda = cli({"configure",
-                             TILESCOPE_SOURCE_DIR "/examples/sources/matmul_f16_1024.mlir",
-                             "--target", "sm_90", "-o", dir.filePath("x.mlir")});
+    const CliRun cuda =
+        cli({"configure",
+             TILESCOPE_SOURCE_DIR "/examples/sources/matmul_f16_1024.mlir",
+             "--target", "sm_90", "-o", dir.filePath("x.mlir")});
     QCOMPARE(cuda.exitCode, 4);
     QVERIFY2(cuda.err.contains("missing GPU target"), qPrintable(cuda.err));
     QVERIFY(cuda.err.contains("cuda_sm_90.device.mlir"));
@@ -278,8 +282,8 @@ private slots:
   // An edit the rules find wrong is written (it is the user's to make) and
   // its problems reported, with exit code 1.
   void editsAreValidated() {
-    const CliRun run = cli({"set-config", kAliases, "--op", "reduce",
-                            "--set", "subgroup_size=32", "--diff"});
+    const CliRun run = cli({"set-config", kAliases, "--op", "reduce", "--set",
+                            "subgroup_size=32", "--diff"});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains("lane_basis counts multiply to 64; subgroup "
                               "size is 32"),

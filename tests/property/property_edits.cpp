@@ -51,8 +51,8 @@ const std::vector<std::string> kMmaKinds = {
     "#iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>",
     "#iree_gpu.virtual_mma_layout<VMFMA_F32_16x16x32_F16>",
     "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16, col_major = true>",
-    "#iree_gpu.mma_layout<MFMA_NOT_AN_INTRINSIC>",       // IREE refuses
-    "#iree_gpu.mma_layout<>",                            // IREE refuses
+    "#iree_gpu.mma_layout<MFMA_NOT_AN_INTRINSIC>",         // IREE refuses
+    "#iree_gpu.mma_layout<>",                              // IREE refuses
     "#iree_gpu.virtual_mma_layout<MFMA_F32_16x16x16_F16>", // IREE refuses
 };
 
@@ -65,8 +65,8 @@ std::string ints(Random &random, size_t rank, int64_t low, int64_t high) {
 
 // A field and a value for it: mostly well formed for the op's rank, some
 // of the wrong shape, some text IREE refuses.
-std::pair<std::string, std::optional<std::string>>
-randomChange(Random &random, size_t rank) {
+std::pair<std::string, std::optional<std::string>> randomChange(Random &random,
+                                                                size_t rank) {
   const int pick = static_cast<int>(random.range(0, 15));
   const size_t r = random.chance(0.85) ? rank : rank + 1;
   switch (pick) {
@@ -126,8 +126,8 @@ struct Runner {
   Tally tally;
   bool verbose = false;
 
-  Result<iree::Document> parse(const std::string &text,
-                               const std::string &name, bool split) {
+  Result<iree::Document> parse(const std::string &text, const std::string &name,
+                               bool split) {
     iree::DocumentParser parser(library);
     iree::ParseOptions options;
     options.splitInputFile = split;
@@ -185,12 +185,14 @@ struct Runner {
       if (!applied) {
         if (document.text() != before ||
             document.edits().size() != editsBefore) {
-          tally.disagreed("edits", label + ": a refused edit changed the "
-                                           "document\n" + log);
+          tally.disagreed("edits", label +
+                                       ": a refused edit changed the "
+                                       "document\n" +
+                                       log);
           return;
         }
         if (applied.error().find("IREE refuses") != std::string::npos)
-          confirmRefusal(document, ref, field, value, split, label, log);
+          confirmRefusal(document, ours, split, label, log);
         else
           tally.skipped("edits", "refused before IREE");
         continue;
@@ -200,8 +202,10 @@ struct Runner {
       if (document.text().compare(0, at, before, 0, at) != 0 ||
           document.text().substr(at + applied->splice.inserted.size()) !=
               before.substr(at + applied->splice.removed.size())) {
-        tally.disagreed("edits", label + ": text outside the attribute "
-                                         "changed\n" + log);
+        tally.disagreed("edits", label +
+                                     ": text outside the attribute "
+                                     "changed\n" +
+                                     log);
         return;
       }
       // Tilescope's print is IREE's.
@@ -210,8 +214,8 @@ struct Runner {
         tally.disagreed("printing",
                         label + ": Tilescope prints\n  " +
                             (ours ? ours->newAttribute : ours.error()) +
-                            "\nIREE prints\n  " + applied->newAttribute +
-                            "\n" + log);
+                            "\nIREE prints\n  " + applied->newAttribute + "\n" +
+                            log);
       } else {
         tally.agreed("printing");
       }
@@ -226,8 +230,10 @@ struct Runner {
     while (document.undo()) {
     }
     if (document.text() != original) {
-      tally.disagreed("undo all", label + ": undo of all edits is not the "
-                                          "original text\n" + log);
+      tally.disagreed("undo all", label +
+                                      ": undo of all edits is not the "
+                                      "original text\n" +
+                                      log);
       return;
     }
     // Redo replays the undone edits oldest first: `count` of them is where
@@ -235,8 +241,10 @@ struct Runner {
     for (size_t i = 0; i < count; ++i)
       document.redo();
     if (document.text() != edited) {
-      tally.disagreed("undo all", label + ": redo of all edits is not the "
-                                          "edited text\n" + log);
+      tally.disagreed("undo all", label +
+                                      ": redo of all edits is not the "
+                                      "edited text\n" +
+                                      log);
       return;
     }
     if (!check(document, split, label, log, "undo all"))
@@ -253,9 +261,10 @@ struct Runner {
     auto reparsed =
         parse(document.text(), document.document().path.string(), split);
     if (!reparsed) {
-      tally.disagreed(family, label + ": IREE does not parse the edited "
-                                      "text:\n" + reparsed.error() + "\n" +
-                                  log);
+      tally.disagreed(family, label +
+                                  ": IREE does not parse the edited "
+                                  "text:\n" +
+                                  reparsed.error() + "\n" + log);
       return false;
     }
     auto agrees = document.agreesWith(*reparsed);
@@ -268,12 +277,9 @@ struct Runner {
 
   // IREE refused the attribute alone: the whole file with Tilescope's
   // print of it spliced in is refused by IREE too.
-  void confirmRefusal(const edit::EditableDocument &document, edit::OpRef ref,
-                      const std::string &field,
-                      const std::optional<std::string> &value, bool split,
+  void confirmRefusal(const edit::EditableDocument &document,
+                      const Result<edit::Edit> &prepared, bool split,
                       const std::string &label, const std::string &log) {
-    edit::EditableDocument ours(document.document());
-    auto prepared = ours.prepare(ref, field, value);
     if (!prepared) {
       tally.disagreed("refusals", label + ": " + prepared.error() + "\n" + log);
       return;
@@ -285,8 +291,10 @@ struct Runner {
     auto parsed = parse(text, "spliced", split);
     if (parsed)
       tally.disagreed("refusals",
-                      label + ": IREE refused the attribute alone but takes "
-                              "the file with it\n" + log);
+                      label +
+                          ": IREE refused the attribute alone but takes "
+                          "the file with it\n" +
+                          log);
     else
       tally.agreed("refusals");
   }

@@ -35,7 +35,8 @@ std::string patched(const std::string &before, const std::string &diff) {
   const std::filesystem::path file = dir.filePath("file.mlir").toStdString();
   test::writeFile(file, before);
   QProcess patch;
-  patch.start("patch", {"--quiet", "--force", QString::fromStdString(file.string())});
+  patch.start("patch",
+              {"--quiet", "--force", QString::fromStdString(file.string())});
   patch.waitForStarted();
   patch.write(QByteArray::fromStdString(diff));
   patch.closeWriteChannel();
@@ -74,8 +75,8 @@ class EditModelTest : public QObject {
     iree::DocumentParser parser(library);
     iree::ParseOptions options;
     options.splitInputFile = document.document().partCount > 1;
-    auto reparsed = parser.parseText(document.text(),
-                                     document.document().path.string(), options);
+    auto reparsed = parser.parseText(
+        document.text(), document.document().path.string(), options);
     QVERIFY2(reparsed.ok(), reparsed.ok() ? "" : reparsed.error().c_str());
     auto agrees = document.agreesWith(*reparsed);
     QVERIFY2(agrees.ok(), agrees.ok() ? "" : agrees.error().c_str());
@@ -95,8 +96,8 @@ private slots:
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("space");
     QTest::addColumn<QString>("types");
-    const std::vector<std::tuple<const char *, int, const char *, const char *,
-                                 const char *>>
+    const std::vector<
+        std::tuple<const char *, int, const char *, const char *, const char *>>
         rows = {
             {"rocm_gfx942/matmul_f16_1024", 0, "contraction",
              "1024x1024x1024:ppr", "f16 f16 f32"},
@@ -116,8 +117,8 @@ private slots:
              "f32 f32 f32 f32"},
             {"cuda_sm_90/matmul_f16_1024", 0, "contraction",
              "1024x1024x1024:ppr", "f16 f16 f32"},
-            {"cuda_sm_90/matmul_f32_small", 0, "contraction",
-             "128x128x128:ppr", "f32 f32 f32"},
+            {"cuda_sm_90/matmul_f32_small", 0, "contraction", "128x128x128:ppr",
+             "f32 f32 f32"},
             {"cuda_sm_90/reduction_4x6656x16384", 0, "reduction",
              "26624x16384:pr", "f16 f32"},
             {"cuda_sm_90/softmax_f32", 2, "elementwise", "32x4096:pp",
@@ -140,8 +141,9 @@ private slots:
     QFETCH(QString, kind);
     QFETCH(QString, space);
     QFETCH(QString, types);
-    const iree::Document document = open(
-        test::examplesDir() / (file.toStdString() + "_dispatch_0.benchmark.mlir"));
+    const iree::Document document =
+        open(test::examplesDir() /
+             (file.toStdString() + "_dispatch_0.benchmark.mlir"));
     QCOMPARE(document.dispatches.size(), size_t(1));
     const iree::Dispatch &dispatch = document.dispatches.front();
     QVERIFY(static_cast<size_t>(op) < dispatch.rootOps.size());
@@ -203,7 +205,8 @@ private slots:
     // none; its last op does).
     edit::OpRef ref{0, 0};
     std::optional<std::vector<int64_t>> workgroup;
-    for (; ref.op < document.document().dispatches[0].rootOps.size(); ++ref.op) {
+    for (; ref.op < document.document().dispatches[0].rootOps.size();
+         ++ref.op) {
       auto context = edit::contextOf(document.document(), ref);
       QVERIFY(context.loweringConfig.has_value());
       workgroup =
@@ -223,7 +226,8 @@ private slots:
     auto first = document.set(ref, "workgroup", value);
     QVERIFY2(first.ok(), first.ok() ? "" : first.error().c_str());
     QVERIFY(first->readByIree);
-    QCOMPARE(QString::fromStdString(first->newValue), QString::fromStdString(value));
+    QCOMPARE(QString::fromStdString(first->newValue),
+             QString::fromStdString(value));
     // Only the attribute's characters changed.
     const std::string &text = document.text();
     const size_t at = first->splice.offset;
@@ -240,7 +244,8 @@ private slots:
 
     // Saved, the file parses to the model.
     QTemporaryDir dir;
-    const std::filesystem::path saved = dir.filePath("saved.mlir").toStdString();
+    const std::filesystem::path saved =
+        dir.filePath("saved.mlir").toStdString();
     QVERIFY(document.save(saved).ok());
     QCOMPARE(test::readFile(saved), document.text());
     const iree::Document reopened = open(saved);
@@ -269,9 +274,9 @@ private slots:
   // What IREE refuses is refused with IREE's words, against the field, and
   // nothing changes; so is what Tilescope cannot read as a value.
   void refusedEditChangesNothing() {
-    edit::EditableDocument document = editable(
-        test::examplesDir() /
-        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    edit::EditableDocument document =
+        editable(test::examplesDir() /
+                 "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     const std::string original = document.text();
     const std::string config =
         document.document().dispatches[0].rootOps[0].loweringConfig;
@@ -368,16 +373,16 @@ private slots:
       for (const edit::FieldDifference &f : op.fields)
         fields << QString::fromStdString("@" + op.dispatch + " " + f.field +
                                          ": " + f.before + " -> " + f.after);
-    QCOMPARE(fields,
-             QStringList(
-                 {"@shared_a workgroup: [64, 64, 0] -> [128, 64, 0]",
-                  "@shared_b translation_info.gpu_pipeline_options:  -> "
-                  "#iree_gpu.pipeline_options<prefetch_num_stages = 2>",
-                  "@shared_b thread: [1, 4, 0] -> [2, 2, 0]",
-                  "@reduce translation_info.pipeline: "
-                  "#iree_gpu.pipeline<VectorDistribute> -> "
-                  "#iree_gpu.pipeline<TileAndFuse>",
-                  "@reduce partial_reduction: [0, 256] -> [0, 512]"}));
+    QCOMPARE(
+        fields,
+        QStringList({"@shared_a workgroup: [64, 64, 0] -> [128, 64, 0]",
+                     "@shared_b translation_info.gpu_pipeline_options:  -> "
+                     "#iree_gpu.pipeline_options<prefetch_num_stages = 2>",
+                     "@shared_b thread: [1, 4, 0] -> [2, 2, 0]",
+                     "@reduce translation_info.pipeline: "
+                     "#iree_gpu.pipeline<VectorDistribute> -> "
+                     "#iree_gpu.pipeline<TileAndFuse>",
+                     "@reduce partial_reduction: [0, 256] -> [0, 512]"}));
 
     QCOMPARE(patched(original, document.diff()), document.text());
     while (document.undo()) {
@@ -467,17 +472,22 @@ private slots:
     QTest::addColumn<QString>("after");
     QTest::newRow("middle") << "a\nb\nc\nd\ne\nf\ng\nh\n"
                             << "a\nb\nc\nD\ne\nf\ng\nh\n";
-    QTest::newRow("first") << "a\nb\nc\n" << "A\nb\nc\n";
-    QTest::newRow("last, no newline") << "a\nb\nc" << "a\nb\nC";
-    QTest::newRow("newline added") << "a\nb" << "a\nb\n";
-    QTest::newRow("two hunks")
-        << "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"
-        << "1\nX\n3\n4\n5\n6\n7\n8\n9\n10\nY\n12\n";
+    QTest::newRow("first") << "a\nb\nc\n"
+                           << "A\nb\nc\n";
+    QTest::newRow("last, no newline") << "a\nb\nc"
+                                      << "a\nb\nC";
+    QTest::newRow("newline added") << "a\nb"
+                                   << "a\nb\n";
+    QTest::newRow("two hunks") << "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"
+                               << "1\nX\n3\n4\n5\n6\n7\n8\n9\n10\nY\n12\n";
     QTest::newRow("joined hunks") << "1\n2\n3\n4\n5\n6\n7\n8\n"
                                   << "1\nX\n3\n4\n5\n6\nY\n8\n";
-    QTest::newRow("from empty") << "" << "a\n";
-    QTest::newRow("to empty") << "a\nb\n" << "";
-    QTest::newRow("insert") << "a\nb\n" << "a\nnew\nb\n";
+    QTest::newRow("from empty") << ""
+                                << "a\n";
+    QTest::newRow("to empty") << "a\nb\n"
+                              << "";
+    QTest::newRow("insert") << "a\nb\n"
+                            << "a\nnew\nb\n";
   }
 
   void unifiedDiffAgreesWithGnuDiff() {
