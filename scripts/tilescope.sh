@@ -15,6 +15,10 @@ BUILD_DIR="${TILESCOPE_BUILD_DIR:-$ROOT/build}"
 # The pinned IREE release. Both wheels must carry the same version.
 IREE_VERSION="3.13.0"
 IREE_PREFIX="$ROOT/.deps/iree-$IREE_VERSION"
+# ptxas, for NVIDIA resource usage (registers, spills) of compiled PTX: from
+# NVIDIA's nvidia-cuda-nvcc-cu12 wheel, the same way as IREE's wheels.
+NVCC_VERSION="12.9.86"
+NVCC_PREFIX="$ROOT/.deps/cuda-nvcc-$NVCC_VERSION"
 
 # Debian packages, each with why it is here.
 APT_PACKAGES=(
@@ -23,6 +27,8 @@ APT_PACKAGES=(
   qt6-svg-dev libgl-dev             # Qt Svg; Qt6Gui's CMake config needs the GL headers
   nlohmann-json3-dev                # JSON in core/ (no Qt there): doctor --json, benchmark output
   libdtl-dev                        # the shortest edit script behind `tilescope-cli diff` (header only)
+  libyaml-cpp-dev                   # reads the AMDGPU kernel metadata (YAML) in compiled ISA
+  libsqlite3-dev                    # the history of compiles and runs (one file, safe across processes)
   python3 python3-pip unzip         # pip downloads the pinned IREE wheels; unzip unpacks them
   xvfb xauth fonts-dejavu-core      # a display for screenshots and a font for the scenes
   clang libclang-rt-14-dev          # libFuzzer for the attribute reader's fuzz target
@@ -82,14 +88,44 @@ install_iree() {
   log "IREE $IREE_VERSION: unpacked into ${IREE_PREFIX#"$ROOT"/}"
 }
 
+# Only ptxas is kept from the wheel (it needs nothing but libc).
+install_ptxas() {
+  local stamp="$NVCC_PREFIX/.complete"
+  if [ -f "$stamp" ]; then
+    log "ptxas (CUDA $NVCC_VERSION): present in ${NVCC_PREFIX#"$ROOT"/}"
+    return
+  fi
+  log "ptxas (CUDA $NVCC_VERSION): downloading nvidia-cuda-nvcc-cu12 from PyPI"
+  local wheels="$ROOT/.deps/wheels-nvcc"
+  mkdir -p "$wheels"
+  python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+    --platform manylinux2010_x86_64 --python-version 3.11 --implementation cp \
+    -d "$wheels" "nvidia-cuda-nvcc-cu12==$NVCC_VERSION" ||
+    die "could not download nvidia-cuda-nvcc-cu12 $NVCC_VERSION from PyPI"
+  rm -rf "$NVCC_PREFIX.partial"
+  mkdir -p "$NVCC_PREFIX.partial"
+  unzip -q -o "$wheels"/nvidia_cuda_nvcc_cu12-"$NVCC_VERSION"-*.whl 'nvidia/cuda_nvcc/bin/ptxas' \
+    -d "$NVCC_PREFIX.partial" || die "the nvcc wheel has no nvidia/cuda_nvcc/bin/ptxas"
+  mkdir -p "$NVCC_PREFIX.partial/bin"
+  mv "$NVCC_PREFIX.partial/nvidia/cuda_nvcc/bin/ptxas" "$NVCC_PREFIX.partial/bin/ptxas"
+  rm -rf "$NVCC_PREFIX.partial/nvidia"
+  chmod +x "$NVCC_PREFIX.partial/bin/ptxas"
+  rm -rf "$NVCC_PREFIX"
+  mv "$NVCC_PREFIX.partial" "$NVCC_PREFIX"
+  touch "$stamp"
+  rm -rf "$wheels"
+  log "ptxas: unpacked into ${NVCC_PREFIX#"$ROOT"/}"
+}
+
 configure_and_build() {
   local werror=OFF
   [ "${CI:-}" = "true" ] && werror=ON
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX"
+      -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas"
   else
-    cmake "$BUILD_DIR" -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" >/dev/null
+    cmake "$BUILD_DIR" -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" \
+      -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas" >/dev/null
   fi
   # Two cores on our machines: build with both.
   cmake --build "$BUILD_DIR" --parallel "${TILESCOPE_JOBS:-$(nproc)}"
@@ -118,10 +154,10 @@ open_gui() {
 main() {
   local command="${1:-}"
   case "$command" in
-  deps) install_apt_packages; install_iree ;;
-  build) install_apt_packages; install_iree; configure_and_build ;;
-  run) install_apt_packages; install_iree; configure_and_build; open_gui ;;
-  test) install_apt_packages; install_iree; configure_and_build; run_tests ;;
+  deps) install_apt_packages; install_iree; install_ptxas ;;
+  build) install_apt_packages; install_iree; install_ptxas; configure_and_build ;;
+  run) install_apt_packages; install_iree; install_ptxas; configure_and_build; open_gui ;;
+  test) install_apt_packages; install_iree; install_ptxas; configure_and_build; run_tests ;;
   *) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 }
