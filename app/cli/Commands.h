@@ -13,11 +13,14 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1; // problems found, an edit refused
 inline constexpr int kExitUsage = 2;   // bad options or arguments
 inline constexpr int kExitIreeUnavailable = 3; // no IREE to load or run
-inline constexpr int kExitBadInput = 4;        // a file unreadable or unparsable
+inline constexpr int kExitBadInput = 4; // a file unreadable or unparsable
+inline constexpr int kExitCannotRunHere =
+    5; // needs a device this machine lacks
 
 inline constexpr const char *kExitCodesHelp =
-    "Exit codes: 0 ok, 1 problems found or an edit refused, 2 usage, 3 IREE "
-    "unavailable, 4 a file unreadable or unparsable.\n";
+    "Exit codes: 0 ok, 1 problems found, an edit refused, a compile, run or "
+    "check failed, 2 usage, 3 IREE unavailable, 4 a file unreadable or "
+    "unparsable, 5 it needs a device this machine lacks.\n";
 
 // Adds --help, parses `arguments`, prints "tilescope-cli COMMAND: error" and
 // returns false on bad options; prints the help and exits on --help.
@@ -34,5 +37,11 @@ int setConfig(const QStringList &arguments);
 int diff(const QStringList &arguments);
 int configure(const QStringList &arguments);
 int defaultConfig(const QStringList &arguments);
+int compile(const QStringList &arguments);
+int resources(const QStringList &arguments);
+int bench(const QStringList &arguments);
+int verify(const QStringList &arguments);
+int history(const QStringList &arguments);
+int compare(const QStringList &arguments);
 
 } // namespace tilescope::cli

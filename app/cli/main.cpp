@@ -58,6 +58,22 @@ const char *kUsage =
     "  default-config FILE what IREE would choose for each root op, and how "
     "the\n"
     "                      file differs from it\n"
+    "  compile FILE        compile with the pinned iree-compile into a try "
+    "folder\n"
+    "                      (vmfb, ISA/PTX, command, log), recorded in the "
+    "history\n"
+    "  resources FILE      compile and read registers, spills, LDS / shared "
+    "memory\n"
+    "                      and occupancy from the real ISA / PTX\n"
+    "  bench FILE          compile and time it on a device found here, "
+    "against\n"
+    "                      the roofline floor\n"
+    "  verify FILE         a checked run: the program with FILE's dispatch "
+    "in it,\n"
+    "                      on random inputs, against a CPU reference\n"
+    "  history             the tries: list, filter, JSON or CSV\n"
+    "  compare A B         two tries side by side: configs, resources, "
+    "times\n"
     "  check               read and validate a lowering config (no IREE "
     "needed)\n"
     "  convert             rewrite a config for another IREE release\n"
@@ -69,8 +85,9 @@ const char *kUsage =
     "IREE reports them\n"
     "\n"
     "Run 'tilescope-cli <command> --help' for a command's options.\n"
-    "Exit codes: 0 ok, 1 problems found or an edit refused, 2 usage, 3 IREE "
-    "unavailable, 4 a file unreadable or unparsable.\n";
+    "Exit codes: 0 ok, 1 problems found, an edit refused, a compile, run or "
+    "check failed, 2 usage, 3 IREE unavailable, 4 a file unreadable or "
+    "unparsable, 5 it needs a device this machine lacks.\n";
 
 struct CommonOptions {
   QCommandLineOption json{"json", "Print JSON instead of text."};
@@ -319,6 +336,18 @@ int main(int argc, char **argv) {
     return cli::configure(commandArguments);
   if (command == "default-config")
     return cli::defaultConfig(commandArguments);
+  if (command == "compile")
+    return cli::compile(commandArguments);
+  if (command == "resources")
+    return cli::resources(commandArguments);
+  if (command == "bench")
+    return cli::bench(commandArguments);
+  if (command == "verify")
+    return cli::verify(commandArguments);
+  if (command == "history")
+    return cli::history(commandArguments);
+  if (command == "compare")
+    return cli::compare(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
   if (command == "mma-layouts")

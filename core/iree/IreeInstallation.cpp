@@ -115,8 +115,8 @@ IreeInstallation describeInstallation(const fs::path &compilerLibrary,
       libraryDir.parent_path() / "tools", // an IREE build tree
       libraryDir.parent_path() / "bin",   // an IREE install tree
   };
-  for (const char *name :
-       {kIreeCompile, kIreeOpt, kIreeRunModule, kIreeBenchmarkModule}) {
+  for (const char *name : {kIreeCompile, kIreeOpt, kIreeRunModule,
+                           kIreeBenchmarkModule, kIreeDumpModule}) {
     std::optional<fs::path> found;
     for (const fs::path &directory : directories) {
       if (isExecutable(directory / name)) {

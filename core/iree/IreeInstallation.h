@@ -34,6 +34,7 @@ inline constexpr const char *kIreeCompile = "iree-compile";
 inline constexpr const char *kIreeOpt = "iree-opt";
 inline constexpr const char *kIreeRunModule = "iree-run-module";
 inline constexpr const char *kIreeBenchmarkModule = "iree-benchmark-module";
+inline constexpr const char *kIreeDumpModule = "iree-dump-module";
 
 struct IreeInstallation {
   std::filesystem::path compilerLibrary; // .../libIREECompiler.so

@@ -171,10 +171,11 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   struct Stream {
     int fd;
     std::string *text;
+    bool isError;
     bool open = true;
   };
-  Stream streams[2] = {{out.read, &result.standardOutput},
-                       {err.read, &result.standardError}};
+  Stream streams[2] = {{out.read, &result.standardOutput, false},
+                       {err.read, &result.standardError, true}};
   bool stopped = false;
   char buffer[65536];
   while (streams[0].open || streams[1].open) {
@@ -210,6 +211,9 @@ ProcessResult runProcess(const ProcessSpec &spec) {
         polled[i]->open = false;
         continue;
       }
+      if (spec.onOutput)
+        spec.onOutput(std::string_view(buffer, static_cast<size_t>(n)),
+                      polled[i]->isError);
       std::string &text = *polled[i]->text;
       if (text.size() < spec.maximumOutputBytes)
         text.append(buffer,

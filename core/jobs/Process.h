@@ -6,9 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilescope::jobs {
@@ -23,6 +25,9 @@ struct ProcessSpec {
   const std::atomic<bool> *cancel = nullptr;
   // Output past this many bytes per stream is dropped (and noted).
   size_t maximumOutputBytes = 64u << 20;
+  // Told each piece of output as it arrives (on the calling thread), for
+  // live output: `fromStandardError` says which stream.
+  std::function<void(std::string_view text, bool fromStandardError)> onOutput;
 
   // The exact shell command that reproduces this run.
   std::string shellCommand() const;

@@ -1,0 +1,270 @@
+// tilescope-cli history and compare: the tries the workspace's history
+// holds, listed and filtered (text, JSON or CSV), and two of them side by
+// side: their configs field by field, their resources and their times.
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/cli/JobInputs.h"
+#include "core/edit/ConfigDiff.h"
+#include "core/export/JsonText.h"
+#include "core/jobs/History.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+using nlohmann::json;
+
+namespace tilescope::cli {
+namespace {
+
+std::string timeText(const std::optional<double> &microseconds) {
+  if (!microseconds)
+    return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f us", *microseconds);
+  return text;
+}
+
+// The configs a try recorded, as a document the config diff reads.
+iree::Document documentFromConfigs(const json &configs) {
+  iree::Document document;
+  std::map<std::string, size_t> dispatchIndex;
+  if (!configs.is_object())
+    return document;
+  for (const auto &[key, entry] : configs.items()) {
+    const std::string name = entry.value("dispatch", "");
+    auto [it, inserted] =
+        dispatchIndex.emplace(name, document.dispatches.size());
+    if (inserted) {
+      iree::Dispatch dispatch;
+      dispatch.name = name;
+      dispatch.translationInfo = entry.value("translation_info", "");
+      document.dispatches.push_back(std::move(dispatch));
+    }
+    iree::RootOp op;
+    op.name = entry.value("op", "");
+    op.line = entry.value("line", 0);
+    op.loweringConfig = entry.value("lowering_config", "");
+    op.compilationInfo = entry.value("compilation_info", "");
+    document.dispatches[it->second].rootOps.push_back(std::move(op));
+  }
+  return document;
+}
+
+// Each kernel's resources of a try, by kernel name.
+std::map<std::string, json> kernelsOf(const jobs::TryRecord &record) {
+  std::map<std::string, json> kernels;
+  if (record.details.contains("resources"))
+    for (const json &kernel : record.details["resources"]["kernels"])
+      kernels[kernel.value("kernel", "")] = kernel;
+  return kernels;
+}
+
+const char *kResourceKeys[] = {"vgprs",
+                               "agprs",
+                               "sgprs",
+                               "vgpr_spills",
+                               "sgpr_spills",
+                               "registers",
+                               "spill_store_bytes",
+                               "spill_load_bytes",
+                               "shared_memory_bytes",
+                               "scratch_bytes",
+                               "workgroup_size"};
+
+std::string scalarText(const json &value) {
+  if (value.is_null())
+    return "-";
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+} // namespace
+
+int history(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli history: the tries (compiles, resource reads, timed and "
+      "checked runs) in the workspace's history, newest first.");
+  const QCommandLineOption documentOption("document", "Only tries of FILE.",
+                                          "FILE");
+  const QCommandLineOption kindOption(
+      "kind", "Only compile, resources, bench or verify tries.", "KIND");
+  const QCommandLineOption outcomeOption(
+      "outcome",
+      "Only tries that ended so: ok, compile-failed, compiler-crashed, "
+      "timed-out, cancelled, run-failed, check-failed, cannot-run-here.",
+      "OUTCOME");
+  const QCommandLineOption sweepOption("sweep", "Only a sweep's tries.", "ID");
+  const QCommandLineOption limitOption("limit", "At most N tries.", "N");
+  const QCommandLineOption csvOption("csv", "Print CSV.");
+  const QCommandLineOption showOption("show", "Everything about try ID.", "ID");
+  parser.addOptions({documentOption, kOpOption, kindOption, outcomeOption,
+                     sweepOption, limitOption, showOption, csvOption,
+                     kJsonOption, kWorkspaceOption});
+  if (!parseCommandLine(parser, arguments, "history"))
+    return kExitUsage;
+  auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
+  if (!history) {
+    std::cerr << "tilescope-cli history: " << history.error() << "\n";
+    return kExitBadInput;
+  }
+  if (parser.isSet(showOption)) {
+    bool ok = false;
+    const long long id = parser.value(showOption).toLongLong(&ok);
+    auto record = ok ? history->get(id)
+                     : Result<jobs::TryRecord>(Error{"--show: expected an id"});
+    if (!record) {
+      std::cerr << "tilescope-cli history: " << record.error() << "\n";
+      return kExitUsage;
+    }
+    std::cout << exporting::jsonText(jobs::toJson(*record), 2) << "\n";
+    return kExitOk;
+  }
+  jobs::HistoryFilter filter;
+  if (parser.isSet(documentOption))
+    filter.document =
+        std::filesystem::absolute(parser.value(documentOption).toStdString());
+  filter.op = parser.value(kOpOption).toStdString();
+  filter.kind = parser.value(kindOption).toStdString();
+  filter.outcome = parser.value(outcomeOption).toStdString();
+  filter.sweep = parser.value(sweepOption).toStdString();
+  filter.limit = parser.value(limitOption).toInt();
+  auto records = history->list(filter);
+  if (!records) {
+    std::cerr << "tilescope-cli history: " << records.error() << "\n";
+    return kExitBadInput;
+  }
+  if (parser.isSet(csvOption)) {
+    std::cout << jobs::historyCsv(*records);
+  } else if (parser.isSet(kJsonOption)) {
+    json out = json::array();
+    for (const jobs::TryRecord &record : *records)
+      out.push_back(jobs::toJson(record));
+    std::cout << exporting::jsonText(out, 2) << "\n";
+  } else {
+    for (const jobs::TryRecord &r : *records)
+      std::cout << "#" << r.id << "  " << r.createdAt << "  " << r.kind << "  "
+                << r.outcome << "  " << timeText(r.medianMicroseconds) << "  "
+                << std::filesystem::path(r.document).filename().string()
+                << (r.op.empty() ? "" : " --op " + r.op) << "  " << r.target
+                << (r.device.empty() ? "" : " on " + r.device) << "\n    "
+                << r.summary << "\n";
+    if (records->empty())
+      std::cout << "no tries in " << history->file().string() << "\n";
+  }
+  return kExitOk;
+}
+
+int compare(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli compare: two tries of the history side by side: how "
+      "their configs differ field by field, their resources per kernel and "
+      "their times.");
+  parser.addOptions({kJsonOption, kWorkspaceOption});
+  parser.addPositionalArgument("A", "A try id (see tilescope-cli history).");
+  parser.addPositionalArgument("B", "Another try id.");
+  if (!parseCommandLine(parser, arguments, "compare"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 2) {
+    std::cerr << "tilescope-cli compare: expected two try ids\n";
+    return kExitUsage;
+  }
+  auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
+  if (!history) {
+    std::cerr << "tilescope-cli compare: " << history.error() << "\n";
+    return kExitBadInput;
+  }
+  std::vector<jobs::TryRecord> tries;
+  for (const QString &argument : parser.positionalArguments()) {
+    bool ok = false;
+    const long long id = argument.toLongLong(&ok);
+    auto record = ok ? history->get(id)
+                     : Result<jobs::TryRecord>(Error{
+                           "'" + argument.toStdString() + "' is not a try id"});
+    if (!record) {
+      std::cerr << "tilescope-cli compare: " << record.error() << "\n";
+      return kExitUsage;
+    }
+    tries.push_back(std::move(*record));
+  }
+  const jobs::TryRecord &a = tries[0], &b = tries[1];
+  const edit::DocumentDifference configs = edit::documentDifferences(
+      documentFromConfigs(a.details.value("configs", json())),
+      documentFromConfigs(b.details.value("configs", json())));
+
+  const auto kernelsA = kernelsOf(a), kernelsB = kernelsOf(b);
+  json resources = json::array();
+  for (const auto &[name, kernelA] : kernelsA) {
+    auto found = kernelsB.find(name);
+    if (found == kernelsB.end())
+      continue;
+    json fields = json::object();
+    for (const char *key : kResourceKeys)
+      if (kernelA.contains(key) || found->second.contains(key))
+        fields[key] = {kernelA.value(key, json()),
+                       found->second.value(key, json())};
+    const json occupancyA = kernelA.value("occupancy", json());
+    const json occupancyB = found->second.value("occupancy", json());
+    fields["occupancy"] = {
+        occupancyA.is_object() ? occupancyA["active"] : json(),
+        occupancyB.is_object() ? occupancyB["active"] : json()};
+    resources.push_back({{"kernel", name}, {"fields", fields}});
+  }
+  json times = {
+      {"a_us", a.medianMicroseconds ? json(*a.medianMicroseconds) : json()},
+      {"b_us", b.medianMicroseconds ? json(*b.medianMicroseconds) : json()}};
+  if (a.medianMicroseconds && b.medianMicroseconds)
+    times["speedup_b_over_a"] = *a.medianMicroseconds / *b.medianMicroseconds;
+
+  if (parser.isSet(kJsonOption)) {
+    json out = {{"a", jobs::toJson(a)},
+                {"b", jobs::toJson(b)},
+                {"configs", differencesJson(configs, "a", "b")},
+                {"resources", resources},
+                {"times", times}};
+    out["a"].erase("details");
+    out["b"].erase("details");
+    std::cout << exporting::jsonText(out, 2) << "\n";
+    return kExitOk;
+  }
+  for (const jobs::TryRecord *r : {&a, &b})
+    std::cout << (r == &a ? "A" : "B") << ": try " << r->id << ", " << r->kind
+              << " of "
+              << std::filesystem::path(r->document).filename().string()
+              << " for " << r->target << ", " << r->outcome << " ("
+              << r->createdAt << ")\n";
+  std::cout << "configs:\n";
+  if (configs.empty())
+    std::cout << "  the same\n";
+  else
+    printDifferences(configs, std::cout);
+  std::cout << "resources:\n";
+  if (resources.empty())
+    std::cout << "  none to compare\n";
+  for (const json &kernel : resources) {
+    std::cout << "  " << kernel["kernel"].get<std::string>() << "\n";
+    for (const auto &[key, pair] : kernel["fields"].items()) {
+      const std::string before = scalarText(pair[0]),
+                        after = scalarText(pair[1]);
+      std::cout << "    " << key << ": " << before;
+      if (before != after)
+        std::cout << " -> " << after;
+      std::cout << "\n";
+    }
+  }
+  std::cout << "time: " << timeText(a.medianMicroseconds) << " -> "
+            << timeText(b.medianMicroseconds);
+  if (times.contains("speedup_b_over_a")) {
+    char text[32];
+    std::snprintf(text, sizeof text, " (B is %.2fx A's speed)",
+                  times["speedup_b_over_a"].get<double>());
+    std::cout << text;
+  }
+  std::cout << "\n";
+  return kExitOk;
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,309 @@
+// tilescope-cli compile, resources and bench: a file as it stands compiled
+// by the pinned iree-compile into a try folder, the resources its kernels
+// use read from the real ISA, and its time on a device found here. Every
+// try lands in the history.
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/cli/JobInputs.h"
+#include "app/common/IreeSettings.h"
+#include "core/edit/RootOpContext.h"
+#include "core/export/JsonText.h"
+#include "core/jobs/BenchJob.h"
+#include "core/jobs/GpuDiscovery.h"
+#include "core/jobs/JobJson.h"
+#include "core/jobs/Resources.h"
+#include "core/layout/Roofline.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <iostream>
+
+using nlohmann::json;
+
+namespace tilescope::cli {
+namespace {
+
+enum class Stage { Compile, Resources, Bench };
+
+const char *commandName(Stage stage) {
+  switch (stage) {
+  case Stage::Compile:
+    return "compile";
+  case Stage::Resources:
+    return "resources";
+  case Stage::Bench:
+    return "bench";
+  }
+  return "";
+}
+
+std::string format(const char *pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+void printKernel(const jobs::KernelResources &k, std::ostream &out) {
+  out << "  " << k.kernel << " (" << k.arch << ")\n";
+  if (k.backend == "rocm")
+    out << "    VGPRs " << k.vgprs.value_or(0) << ", AGPRs "
+        << k.agprs.value_or(0) << ", SGPRs " << k.sgprs.value_or(0)
+        << "; spills: " << k.vgprSpills.value_or(0) << " VGPR, "
+        << k.sgprSpills.value_or(0) << " SGPR\n";
+  else
+    out << "    registers " << k.registers.value_or(0)
+        << " per thread; spills: " << k.spillStoreBytes.value_or(0)
+        << " B stored, " << k.spillLoadBytes.value_or(0) << " B loaded\n";
+  out << "    " << (k.backend == "rocm" ? "LDS " : "shared memory ")
+      << k.sharedMemoryBytes << " B, scratch " << k.scratchBytes
+      << " B per thread, workgroup " << k.workgroupSize << " threads\n";
+  if (k.occupancy) {
+    out << "    occupancy " << k.occupancy->active << " of "
+        << k.occupancy->maximum << " " << k.occupancy->unit << ", limited by "
+        << k.occupancy->limitedBy << " (";
+    bool first = true;
+    for (const jobs::OccupancyLimit &limit : k.occupancy->limits) {
+      out << (first ? "" : ", ") << limit.resource << " " << limit.active;
+      first = false;
+    }
+    out << ")\n";
+  } else {
+    out << "    occupancy unknown: " << k.occupancyNote << "\n";
+  }
+}
+
+int runJobCommand(const QStringList &arguments, Stage stage) {
+  const char *name = commandName(stage);
+  QCommandLineParser parser;
+  const QString descriptions[] = {
+      "tilescope-cli compile: compile an IREE file as it stands (a dispatch "
+      "benchmark, edited or not, or a program with --target) with the pinned "
+      "iree-compile in a child process. The try folder keeps the input, the "
+      "command, the log, the vmfb and the executables' ISA / PTX / assembly; "
+      "diagnostics point at the file and, where they name one, the config "
+      "field. The try is recorded in the history.",
+      "tilescope-cli resources: compile as `compile` does and read what each "
+      "kernel uses from the real artifacts: VGPRs, AGPRs, SGPRs, spills, "
+      "scratch and LDS from AMD ISA metadata; registers and spills from "
+      "ptxas -v on the PTX and shared memory from IREE's export; and the "
+      "occupancy those allow on the target.",
+      "tilescope-cli bench: compile, read resources and time the dispatch "
+      "with iree-benchmark-module on a device found here (the CPU for "
+      "llvm-cpu files, a GPU from discovery for rocm and cuda ones; with no "
+      "such GPU it says so and exits 5), against the root op's roofline "
+      "floor."};
+  parser.setApplicationDescription(descriptions[static_cast<int>(stage)]);
+  const QCommandLineOption deviceOption(
+      "device", "Run on DEVICE (local-task, hip://0, cuda://0).", "DEVICE");
+  const QCommandLineOption repetitionsOption(
+      "repetitions", "Benchmark repetitions (default 5).", "N");
+  parser.addOptions({kTargetOption, kOpOption, kTryFolderOption,
+                     kWorkspaceOption, kTimeoutOption, kJsonOption,
+                     kIreeOption});
+  if (stage == Stage::Bench)
+    parser.addOptions({deviceOption, repetitionsOption});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file.");
+  if (!parseCommandLine(parser, arguments, name))
+    return kExitUsage;
+  auto usage = [name](const std::string &message) {
+    std::cerr << "tilescope-cli " << name << ": " << message << "\n";
+    return kExitUsage;
+  };
+  if (parser.positionalArguments().size() != 1)
+    return usage("expected one FILE");
+  auto target = targetOf(parser);
+  if (!target)
+    return usage(target.error());
+  int repetitions = 5;
+  if (stage == Stage::Bench && parser.isSet(repetitionsOption)) {
+    bool ok = false;
+    repetitions = parser.value(repetitionsOption).toInt(&ok);
+    if (!ok || repetitions < 1 || repetitions > 1000)
+      return usage("--repetitions: expected a count from 1 to 1000");
+  }
+  const bool asJson = parser.isSet(kJsonOption);
+
+  const std::string path = parser.positionalArguments().front().toStdString();
+  int code = kExitOk;
+  auto document = openDocument(path, ireePath(parser), code);
+  if (!document) {
+    std::cerr << "tilescope-cli " << name << ": " << document.error() << "\n";
+    return code;
+  }
+  document->path = std::filesystem::absolute(path);
+  std::optional<edit::OpRef> op;
+  if (parser.isSet(kOpOption)) {
+    auto ref = edit::findOp(*document, parser.value(kOpOption).toStdString());
+    if (!ref)
+      return usage(path + ": --op: " + ref.error());
+    op = *ref;
+  }
+  auto installation = app::locateIree(ireePath(parser));
+  if (!installation) {
+    std::cerr << "tilescope-cli " << name << ": " << installation.error()
+              << "\n";
+    return kExitIreeUnavailable;
+  }
+  auto folder = tryFolderOf(parser);
+  if (!folder) {
+    std::cerr << "tilescope-cli " << name << ": " << folder.error() << "\n";
+    return kExitBadInput;
+  }
+
+  TerminalProgress progress(!asJson);
+  progress.step("compiling " + path + " with iree-compile");
+  jobs::CompileJobRequest request;
+  request.document = &*document;
+  request.target = *target;
+  request.directory = *folder;
+  request.timeout = timeoutOf(parser);
+  auto compiled = jobs::compileDocument(*installation, request);
+  if (!compiled) {
+    std::cerr << "tilescope-cli " << name << ": " << compiled.error() << "\n";
+    return kExitBadInput;
+  }
+
+  jobs::TryRecord record;
+  record.kind = name;
+  record.document = document->path.string();
+  record.op =
+      op ? std::to_string(op->dispatch) + ":" + std::to_string(op->op) : "";
+  record.target = target->has_value() ? (*target)->name : compiled->backend;
+  record.outcome = jobs::outcomeOf(*compiled);
+  record.summary = compiled->summary();
+  record.directory = compiled->artifacts.directory.string();
+  record.wallSeconds = compiled->process.elapsed.count() / 1000.0;
+  record.details = {{"configs", configsJson(*document)},
+                    {"compile", jobs::toJson(*compiled)}};
+  json out = {{"file", path}, {"compile", jobs::toJson(*compiled)}};
+
+  int exit = compiled->succeeded() ? kExitOk : kExitFailure;
+  std::optional<jobs::ResourceReport> resourceReport;
+  if (compiled->succeeded() && stage != Stage::Compile) {
+    progress.step("reading resources");
+    jobs::ResourceOptions options;
+    options.timeout = timeoutOf(parser);
+    auto resources = jobs::readResources(*compiled, options);
+    if (resources) {
+      record.details["resources"] = jobs::toJson(*resources);
+      out["resources"] = jobs::toJson(*resources);
+      resourceReport = std::move(*resources);
+    }
+  }
+  if (compiled->succeeded() && stage == Stage::Bench) {
+    std::string device = stage == Stage::Bench
+                             ? parser.value(deviceOption).toStdString()
+                             : std::string();
+    std::string cannotRun;
+    if (device.empty()) {
+      progress.step("looking for a device");
+      auto found =
+          jobs::deviceForBackend(compiled->backend, jobs::discoverGpus());
+      if (found)
+        device = *found;
+      else
+        cannotRun = found.error();
+    }
+    record.device = device;
+    if (!cannotRun.empty()) {
+      record.outcome = "cannot-run-here";
+      record.summary = cannotRun;
+      out["bench"] = {{"ran", false}, {"why", cannotRun}};
+      exit = kExitCannotRunHere;
+    } else {
+      progress.step("timing on " + device + " with iree-benchmark-module");
+      jobs::BenchJobRequest bench;
+      bench.module = compiled->artifacts.module;
+      bench.device = device;
+      bench.repetitions = repetitions;
+      bench.timeout = timeoutOf(parser);
+      auto timed = jobs::benchModule(*installation, bench);
+      if (!timed) {
+        std::cerr << "tilescope-cli bench: " << timed.error() << "\n";
+        return kExitIreeUnavailable;
+      }
+      json benchJson = jobs::toJson(*timed);
+      benchJson["ran"] = true;
+      // The root op's roofline floor, for GPU targets Tilescope knows.
+      const edit::RootOpContext context =
+          edit::contextOf(*document, op.value_or(edit::OpRef{0, 0}));
+      if (timed->succeeded() && context.target && context.op &&
+          context.op->space) {
+        auto floor = layout::rooflineFloor(*context.op->space, *context.target);
+        if (floor) {
+          const double floorMicroseconds = floor->floorSeconds * 1e6;
+          benchJson["floor_us"] = floorMicroseconds;
+          benchJson["efficiency"] =
+              floorMicroseconds / timed->medianMicroseconds;
+          benchJson["bound_by"] = floor->boundBy;
+        }
+      }
+      record.outcome =
+          timed->succeeded() ? "ok" : jobs::outcomeOf(timed->process);
+      if (timed->succeeded())
+        record.medianMicroseconds = timed->medianMicroseconds;
+      else
+        record.outcome = record.outcome == "ok" ? "run-failed" : record.outcome;
+      record.summary = timed->summary();
+      record.wallSeconds += timed->process.elapsed.count() / 1000.0;
+      record.details["bench"] = benchJson;
+      out["bench"] = benchJson;
+      if (!timed->succeeded())
+        exit = kExitFailure;
+    }
+  }
+
+  const auto id = recordTry(parser, record, asJson);
+  out["try"] = id ? json(*id) : json(nullptr);
+  out["outcome"] = record.outcome;
+  if (asJson) {
+    std::cout << exporting::jsonText(out, 2) << "\n";
+    return exit;
+  }
+  std::cout << compiled->summary() << "\n";
+  for (const jobs::CompileDiagnostic &d : compiled->diagnostics)
+    std::cout << d.toString() << "\n";
+  std::cout << "try folder: " << compiled->artifacts.directory.string()
+            << "\n  reproduce: " << compiled->artifacts.command.string()
+            << "\n";
+  for (const auto &file : compiled->artifacts.assembly())
+    std::cout << "  assembly: " << file.string() << "\n";
+  if (resourceReport) {
+    std::cout << "resources:\n";
+    for (const jobs::KernelResources &kernel : resourceReport->kernels)
+      printKernel(kernel, std::cout);
+    for (const std::string &note : resourceReport->notes)
+      std::cout << "  note: " << note << "\n";
+  }
+  if (out.contains("bench")) {
+    const json &bench = out["bench"];
+    if (!bench.value("ran", false))
+      std::cout << "not run: " << bench["why"].get<std::string>() << "\n";
+    else {
+      std::cout << bench["summary"].get<std::string>() << "\n";
+      if (bench.contains("floor_us"))
+        std::cout << "roofline floor "
+                  << format("%.3f us", bench["floor_us"].get<double>()) << " ("
+                  << bench["bound_by"].get<std::string>()
+                  << " bound): efficiency "
+                  << format("%.1f%%", 100 * bench["efficiency"].get<double>())
+                  << "\n";
+    }
+  }
+  return exit;
+}
+
+} // namespace
+
+int compile(const QStringList &arguments) {
+  return runJobCommand(arguments, Stage::Compile);
+}
+int resources(const QStringList &arguments) {
+  return runJobCommand(arguments, Stage::Resources);
+}
+int bench(const QStringList &arguments) {
+  return runJobCommand(arguments, Stage::Bench);
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,129 @@
+#include "app/cli/JobInputs.h"
+
+#include "core/jobs/Workspace.h"
+
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+namespace tilescope::cli {
+
+const QCommandLineOption kTargetOption{
+    "target",
+    "Compile for TARGET: gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu. "
+    "A dispatch benchmark carries its own target and needs none.",
+    "TARGET"};
+const QCommandLineOption kWorkspaceOption{
+    "workspace",
+    "Where tries and the history live (default: $TILESCOPE_WORKSPACE, else "
+    "~/.local/share/tilescope).",
+    "DIR"};
+const QCommandLineOption kTryFolderOption{
+    "out", "The try folder (default: a new one under the workspace's tries/).",
+    "DIR"};
+const QCommandLineOption kTimeoutOption{
+    "timeout", "Stop each step after SECONDS (default 300).", "SECONDS"};
+
+std::filesystem::path workspaceOf(const QCommandLineParser &parser) {
+  if (parser.isSet(kWorkspaceOption))
+    return parser.value(kWorkspaceOption).toStdString();
+  return jobs::defaultWorkspace();
+}
+
+Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser) {
+  if (parser.isSet(kTryFolderOption))
+    return std::filesystem::path(parser.value(kTryFolderOption).toStdString());
+  return jobs::newTryDirectory(workspaceOf(parser));
+}
+
+std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser) {
+  bool ok = false;
+  const double seconds = parser.value(kTimeoutOption).toDouble(&ok);
+  if (!parser.isSet(kTimeoutOption) || !ok || seconds <= 0)
+    return std::chrono::minutes(5);
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+Result<std::optional<jobs::CompileTarget>>
+targetOf(const QCommandLineParser &parser) {
+  if (!parser.isSet(kTargetOption))
+    return std::optional<jobs::CompileTarget>();
+  auto target = jobs::compileTarget(parser.value(kTargetOption).toStdString());
+  if (!target)
+    return Error{"--target: " + target.error()};
+  return std::optional<jobs::CompileTarget>(*target);
+}
+
+nlohmann::json configsJson(const iree::Document &document) {
+  nlohmann::json configs = nlohmann::json::object();
+  for (size_t d = 0; d < document.dispatches.size(); ++d) {
+    const iree::Dispatch &dispatch = document.dispatches[d];
+    for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
+      const iree::RootOp &op = dispatch.rootOps[k];
+      nlohmann::json entry = {{"dispatch", dispatch.name},
+                              {"op", op.name},
+                              {"line", op.line},
+                              {"translation_info", dispatch.translationInfo}};
+      if (!op.loweringConfig.empty())
+        entry["lowering_config"] = op.loweringConfig;
+      if (!op.compilationInfo.empty())
+        entry["compilation_info"] = op.compilationInfo;
+      configs[std::to_string(d) + ":" + std::to_string(k)] = entry;
+    }
+  }
+  return configs;
+}
+
+std::optional<long long> recordTry(const QCommandLineParser &parser,
+                                   jobs::TryRecord record, bool quiet) {
+  const std::filesystem::path file = jobs::historyFile(workspaceOf(parser));
+  auto history = jobs::History::open(file);
+  if (!history) {
+    std::cerr << "warning: not recorded: " << history.error() << "\n";
+    return std::nullopt;
+  }
+  auto id = history->add(std::move(record));
+  if (!id) {
+    std::cerr << "warning: not recorded: " << id.error() << "\n";
+    return std::nullopt;
+  }
+  if (!quiet)
+    std::cerr << "recorded as try " << *id << " in " << file.string() << "\n";
+  return *id;
+}
+
+TerminalProgress::TerminalProgress(bool enabled)
+    : enabled(enabled && ::isatty(STDERR_FILENO)),
+      started(std::chrono::steady_clock::now()) {
+  if (this->enabled)
+    ticker = std::thread([this] { tick(); });
+}
+
+TerminalProgress::~TerminalProgress() {
+  stopping = true;
+  if (ticker.joinable())
+    ticker.join();
+  if (shown)
+    std::cerr << "\r\033[K" << std::flush;
+}
+
+void TerminalProgress::step(const std::string &what) {
+  std::lock_guard lock(mutex);
+  current = what;
+}
+
+void TerminalProgress::tick() {
+  using namespace std::chrono;
+  while (!stopping) {
+    std::this_thread::sleep_for(milliseconds(200));
+    const auto elapsed = steady_clock::now() - started;
+    if (elapsed < seconds(1))
+      continue;
+    std::lock_guard lock(mutex);
+    std::cerr << "\r\033[K" << current << " ("
+              << duration_cast<seconds>(elapsed).count() << " s)" << std::flush;
+    shown = true;
+  }
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,67 @@
+// What the commands that compile and run share: the --target, --workspace,
+// --out and --timeout options, a try folder, a progress line on a terminal,
+// and the record each try leaves in the history.
+#pragma once
+
+#include "core/iree/Document.h"
+#include "core/jobs/History.h"
+#include "core/jobs/IreeCommands.h"
+#include "core/util/Result.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace tilescope::cli {
+
+extern const QCommandLineOption kTargetOption;
+extern const QCommandLineOption kWorkspaceOption;
+extern const QCommandLineOption kTryFolderOption;
+extern const QCommandLineOption kTimeoutOption;
+
+std::filesystem::path workspaceOf(const QCommandLineParser &parser);
+// --out, or a new folder under the workspace.
+Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser);
+std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser);
+// --target when given (an Error for a bad one), else nullopt.
+Result<std::optional<jobs::CompileTarget>>
+targetOf(const QCommandLineParser &parser);
+
+// Each root op's configs as compiled: {"DISPATCH:OP": {"lowering_config":
+// ..., "translation_info": ...}}.
+nlohmann::json configsJson(const iree::Document &document);
+
+// Adds the try to the workspace's history; says where on stderr unless
+// quiet. A history that cannot be written is a warning, not a failure.
+std::optional<long long> recordTry(const QCommandLineParser &parser,
+                                   jobs::TryRecord record, bool quiet);
+
+// "step (12 s)" rewritten once a second on stderr while a job runs, from the
+// first second on, only when stderr is a terminal.
+class TerminalProgress {
+public:
+  explicit TerminalProgress(bool enabled);
+  ~TerminalProgress();
+  void step(const std::string &what);
+
+private:
+  void tick();
+  bool enabled;
+  std::mutex mutex;
+  std::string current;
+  std::chrono::steady_clock::time_point started;
+  bool shown = false;
+  std::atomic<bool> stopping{false};
+  std::thread ticker;
+};
+
+} // namespace tilescope::cli

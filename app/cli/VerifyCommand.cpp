@@ -1,0 +1,207 @@
+// tilescope-cli verify: a checked run. The program a dispatch came from is
+// compiled with the (edited) dispatch file's executables in place of
+// IREE's, run on deterministic random inputs and compared with the same
+// program compiled for the CPU with IREE's defaults (core/jobs/CheckJob).
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/cli/JobInputs.h"
+#include "app/common/IreeSettings.h"
+#include "core/export/JsonText.h"
+#include "core/jobs/BenchJob.h"
+#include "core/jobs/CheckJob.h"
+#include "core/jobs/CompileJob.h"
+#include "core/jobs/GpuDiscovery.h"
+#include "core/jobs/JobJson.h"
+
+#include <QCommandLineParser>
+
+#include <iostream>
+
+using nlohmann::json;
+
+namespace tilescope::cli {
+
+int verify(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli verify: a checked run. FILE is a dispatch file (a "
+      "dispatch benchmark, edited or not) and --program the program it came "
+      "from: the program is compiled for FILE's device with FILE's "
+      "executables substituted for IREE's, run on deterministic random "
+      "inputs, and every output compared element by element with the "
+      "program compiled for the CPU with IREE's own configs (or with "
+      "--reference). FILE may also be a program itself: then IREE's own "
+      "configs for --target are checked. Tolerance per element type (f32: "
+      "1e-3 absolute + 1e-3 relative; f16 2e-2; bf16 8e-2; integers exact) "
+      "unless --atol/--rtol are given.");
+  const QCommandLineOption programOption(
+      "program", "The program FILE's dispatch came from.", "SOURCE");
+  const QCommandLineOption referenceOption(
+      "reference", "Compare with this program instead (same signature).",
+      "REFERENCE");
+  const QCommandLineOption functionOption(
+      "function", "The function to run (default: the program's one).", "NAME");
+  const QCommandLineOption seedOption("seed",
+                                      "Random inputs' seed (default 1).", "N");
+  const QCommandLineOption atolOption("atol", "Absolute tolerance.", "VALUE");
+  const QCommandLineOption rtolOption("rtol", "Relative tolerance.", "VALUE");
+  const QCommandLineOption deviceOption(
+      "device", "Run on DEVICE (local-task, hip://0, cuda://0).", "DEVICE");
+  parser.addOptions({programOption, referenceOption, functionOption, seedOption,
+                     atolOption, rtolOption, deviceOption, kTargetOption,
+                     kTryFolderOption, kWorkspaceOption, kTimeoutOption,
+                     kJsonOption, kIreeOption});
+  parser.addPositionalArgument("FILE", "A dispatch file, or a program.");
+  if (!parseCommandLine(parser, arguments, "verify"))
+    return kExitUsage;
+  auto usage = [](const std::string &message) {
+    std::cerr << "tilescope-cli verify: " << message << "\n";
+    return kExitUsage;
+  };
+  if (parser.positionalArguments().size() != 1)
+    return usage("expected one FILE");
+  auto target = targetOf(parser);
+  if (!target)
+    return usage(target.error());
+  const bool asJson = parser.isSet(kJsonOption);
+
+  jobs::CheckRequest request;
+  bool ok = true;
+  if (parser.isSet(seedOption)) {
+    request.seed = parser.value(seedOption).toULongLong(&ok);
+    if (!ok)
+      return usage("--seed: expected a whole number");
+  }
+  if (parser.isSet(atolOption) || parser.isSet(rtolOption)) {
+    bool aOk = true, rOk = true;
+    request.tolerance = jobs::Tolerance{
+        parser.isSet(atolOption) ? parser.value(atolOption).toDouble(&aOk) : 0,
+        parser.isSet(rtolOption) ? parser.value(rtolOption).toDouble(&rOk) : 0};
+    if (!aOk || !rOk || request.tolerance->absolute < 0 ||
+        request.tolerance->relative < 0)
+      return usage("--atol/--rtol: expected numbers of at least 0");
+  }
+
+  const std::string path = parser.positionalArguments().front().toStdString();
+  int code = kExitOk;
+  auto document = openDocument(path, ireePath(parser), code);
+  if (!document) {
+    std::cerr << "tilescope-cli verify: " << document.error() << "\n";
+    return code;
+  }
+  document->path = std::filesystem::absolute(path);
+  const bool isDispatchFile = !document->dispatches.empty();
+  if (isDispatchFile) {
+    if (!parser.isSet(programOption))
+      return usage(path + " is a dispatch file: give the program it came from "
+                          "with --program SOURCE");
+    request.program = parser.value(programOption).toStdString();
+    request.edited = &*document;
+  } else {
+    request.program = path;
+    request.target = target->value_or(*jobs::compileTarget("llvm-cpu"));
+  }
+  if (parser.isSet(referenceOption))
+    request.reference = parser.value(referenceOption).toStdString();
+  request.function = parser.value(functionOption).toStdString();
+  request.timeout = timeoutOf(parser);
+
+  auto installation = app::locateIree(ireePath(parser));
+  if (!installation) {
+    std::cerr << "tilescope-cli verify: " << installation.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  auto folder = tryFolderOf(parser);
+  if (!folder) {
+    std::cerr << "tilescope-cli verify: " << folder.error() << "\n";
+    return kExitBadInput;
+  }
+  request.directory = *folder;
+
+  // The tested module runs where its backend can: the CPU, or a GPU found
+  // here. Without one, the checked run is compiled but not run.
+  const std::string backend =
+      isDispatchFile ? (jobs::documentBackends(*document).empty()
+                            ? std::string()
+                            : jobs::documentBackends(*document).front())
+                     : request.target->backend;
+  request.device = parser.value(deviceOption).toStdString();
+  if (request.device.empty()) {
+    auto found = jobs::deviceForBackend(backend, jobs::discoverGpus());
+    if (found)
+      request.device = *found;
+    else {
+      request.compileOnly = true;
+      request.notRunBecause = found.error();
+    }
+  }
+
+  TerminalProgress progress(!asJson);
+  request.progress = [&progress](const std::string &step) {
+    progress.step(step);
+  };
+  auto checked = jobs::checkProgram(*installation, request);
+  if (!checked) {
+    std::cerr << "tilescope-cli verify: " << checked.error() << "\n";
+    return kExitBadInput;
+  }
+
+  jobs::TryRecord record;
+  record.kind = "verify";
+  record.document = document->path.string();
+  record.target = backend;
+  record.device = checked->device;
+  record.outcome =
+      checked->compiledOnly ? "cannot-run-here"
+      : !checked->hasVerdict()
+          ? (checked->failedStep.find("compile") != std::string::npos
+                 ? "compile-failed"
+                 : "run-failed")
+      : checked->passed() ? "ok"
+                          : "check-failed";
+  if (checked->hasVerdict())
+    record.checkPassed = checked->passed();
+  record.summary = checked->summary();
+  record.directory = checked->directory.string();
+  record.wallSeconds = checked->elapsed.count() / 1000.0;
+  record.details = {{"configs", configsJson(*document)},
+                    {"program", std::filesystem::absolute(request.program)},
+                    {"check", jobs::toJson(*checked)}};
+  const auto id = recordTry(parser, record, asJson);
+
+  const int exit = checked->compiledOnly ? kExitCannotRunHere
+                   : checked->passed()   ? kExitOk
+                                         : kExitFailure;
+  if (asJson) {
+    json out = jobs::toJson(*checked);
+    out["file"] = path;
+    out["try"] = id ? json(*id) : json(nullptr);
+    out["outcome"] = record.outcome;
+    std::cout << exporting::jsonText(out, 2) << "\n";
+    return exit;
+  }
+  std::cout << checked->summary() << "\n";
+  for (const jobs::OutputCheck &output : checked->outputs) {
+    const jobs::TensorComparison &c = output.comparison;
+    std::cout << "  output " << output.index << " (" << c.type.toString()
+              << "): " << (c.passed() ? "passed" : "FAILED") << ", "
+              << c.mismatches << " mismatches, max abs error "
+              << c.maxAbsoluteError << ", max rel error " << c.maxRelativeError
+              << "\n";
+    for (const jobs::Mismatch &m : c.firstMismatches) {
+      std::cout << "    at [";
+      for (size_t i = 0; i < m.index.size(); ++i)
+        std::cout << (i ? ", " : "") << m.index[i];
+      std::cout << "]: " << m.value << ", reference " << m.reference << "\n";
+    }
+  }
+  // The summary holds the error's first line; the rest follows it.
+  if (const size_t rest = checked->error.find('\n'); rest != std::string::npos)
+    std::cout << checked->error.substr(rest + 1) << "\n";
+  std::cout << "try folder: " << checked->directory.string() << "\n";
+  for (const std::string &command : checked->commands)
+    std::cout << "  " << command << "\n";
+  return exit;
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,79 @@
+// Every try (a compile, a timed run, a checked run) as a row in a local
+// SQLite database: the GUI's results table, the CLI's history and compare,
+// and a sweep's resume read the same store. Write-ahead logging and a busy
+// timeout let several processes add tries at once without losing any.
+#pragma once
+
+#include "core/util/Result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+struct TryRecord {
+  long long id = 0;      // given by add()
+  std::string createdAt; // UTC, "2026-11-23T18:25:01Z"; set by add() if empty
+  std::string kind;      // "compile", "bench", "verify"
+  std::string document;  // the file compiled (absolute path)
+  std::string op;        // "DISPATCH:OP" when the try concerns one root op
+  std::string target;    // "rocm-gfx942", "cuda-sm_90", "llvm-cpu"
+  std::string device;    // where it ran ("local-task", "cuda://0"), or ""
+  // "ok", "compile-failed", "compiler-crashed", "timed-out", "cancelled",
+  // "run-failed", "check-failed", "cannot-run-here".
+  std::string outcome;
+  std::string summary; // one line, in words
+  std::optional<double> medianMicroseconds;
+  std::optional<bool> checkPassed;
+  std::string directory; // the try folder
+  double wallSeconds = 0;
+  std::string sweep;     // the sweep it belongs to, if any
+  std::string candidate; // its name within the sweep
+  // Everything else: configs, commands, resources, measurements, errors.
+  nlohmann::json details = nlohmann::json::object();
+};
+
+struct HistoryFilter {
+  std::string document; // exact path
+  std::string op;
+  std::string kind;
+  std::string outcome;
+  std::string sweep;
+  int limit = 0; // 0: all; newest first
+};
+
+class History {
+public:
+  // Opens (creating if needed) the database file and its schema.
+  static Result<History> open(const std::filesystem::path &file);
+  History(History &&) noexcept;
+  History &operator=(History &&) noexcept;
+  ~History();
+
+  const std::filesystem::path &file() const { return path; }
+
+  // Stores a new try; returns its id.
+  Result<long long> add(TryRecord record);
+  Result<TryRecord> get(long long id) const;
+  Result<std::vector<TryRecord>> list(const HistoryFilter &filter = {}) const;
+
+private:
+  struct Connection;
+  History(std::filesystem::path path, std::unique_ptr<Connection> connection);
+  std::filesystem::path path;
+  std::unique_ptr<Connection> connection;
+};
+
+// WORKSPACE/history.sqlite
+std::filesystem::path historyFile(const std::filesystem::path &workspace);
+
+nlohmann::json toJson(const TryRecord &record);
+// One line per try, RFC 4180 quoting; the columns of TryRecord but details.
+std::string historyCsv(const std::vector<TryRecord> &records);
+
+} // namespace tilescope::jobs

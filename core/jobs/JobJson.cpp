@@ -1,0 +1,193 @@
+#include "core/jobs/JobJson.h"
+
+namespace tilescope::jobs {
+namespace {
+
+using nlohmann::json;
+
+template <typename T> json optional(const std::optional<T> &value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json processJson(const ProcessSpec &spec, const ProcessResult &process) {
+  return {{"command", spec.shellCommand()},
+          {"outcome", outcomeOf(process)},
+          {"status", process.describe()},
+          {"seconds", process.elapsed.count() / 1000.0}};
+}
+
+} // namespace
+
+std::string outcomeOf(const ProcessResult &process) {
+  switch (process.outcome) {
+  case ProcessResult::Outcome::Exited:
+    return process.exitCode == 0 ? "ok" : "failed";
+  case ProcessResult::Outcome::Signaled:
+    return "crashed";
+  case ProcessResult::Outcome::TimedOut:
+    return "timed-out";
+  case ProcessResult::Outcome::Cancelled:
+    return "cancelled";
+  case ProcessResult::Outcome::FailedToStart:
+    return "failed-to-start";
+  }
+  return "failed";
+}
+
+std::string outcomeOf(const CompileJobResult &compiled) {
+  if (compiled.succeeded())
+    return "ok";
+  switch (compiled.process.outcome) {
+  case ProcessResult::Outcome::Signaled:
+    return "compiler-crashed";
+  case ProcessResult::Outcome::TimedOut:
+    return "timed-out";
+  case ProcessResult::Outcome::Cancelled:
+    return "cancelled";
+  default:
+    return "compile-failed";
+  }
+}
+
+json toJson(const CompileJobResult &compiled) {
+  json diagnostics = json::array();
+  for (const CompileDiagnostic &d : compiled.diagnostics) {
+    json notes = json::array();
+    for (const iree::Diagnostic &note : d.diagnostic.notes)
+      notes.push_back({{"file", note.file},
+                       {"line", note.line},
+                       {"column", note.column},
+                       {"message", note.message}});
+    diagnostics.push_back({{"severity", iree::toString(d.diagnostic.severity)},
+                           {"file", d.diagnostic.file},
+                           {"line", d.diagnostic.line},
+                           {"column", d.diagnostic.column},
+                           {"message", d.diagnostic.message},
+                           {"notes", notes},
+                           {"dispatch", d.dispatch},
+                           {"root_op", d.rootOp},
+                           {"field", d.field}});
+  }
+  const CompileArtifacts &a = compiled.artifacts;
+  json assembly = json::array();
+  for (const auto &file : a.assembly())
+    assembly.push_back(file.string());
+  std::error_code error;
+  json out = processJson(compiled.spec, compiled.process);
+  out["outcome"] = outcomeOf(compiled);
+  out["summary"] = compiled.summary();
+  out["backend"] = compiled.backend;
+  out["diagnostics"] = diagnostics;
+  out["artifacts"] = {
+      {"directory", a.directory.string()},
+      {"input", a.input.string()},
+      {"command", a.command.string()},
+      {"log", a.log.string()},
+      {"module",
+       compiled.succeeded() ? json(a.module.string()) : json(nullptr)},
+      {"assembly", assembly},
+      {"reproducer", std::filesystem::exists(a.reproducer, error)
+                         ? json(a.reproducer.string())
+                         : json(nullptr)}};
+  return out;
+}
+
+json toJson(const KernelResources &k) {
+  json out = {{"kernel", k.kernel},
+              {"backend", k.backend},
+              {"arch", k.arch},
+              {"read_from", k.readFrom.string()},
+              {"scratch_bytes", k.scratchBytes},
+              {"shared_memory_bytes", k.sharedMemoryBytes},
+              {"workgroup_size", k.workgroupSize},
+              {"subgroup_size", k.subgroupSize},
+              {"spills", k.spills()}};
+  if (k.backend == "rocm") {
+    out["vgprs"] = optional(k.vgprs);
+    out["agprs"] = optional(k.agprs);
+    out["sgprs"] = optional(k.sgprs);
+    out["vgpr_spills"] = optional(k.vgprSpills);
+    out["sgpr_spills"] = optional(k.sgprSpills);
+  } else {
+    out["registers"] = optional(k.registers);
+    out["spill_store_bytes"] = optional(k.spillStoreBytes);
+    out["spill_load_bytes"] = optional(k.spillLoadBytes);
+  }
+  if (k.occupancy) {
+    json limits = json::object();
+    for (const OccupancyLimit &limit : k.occupancy->limits)
+      limits[limit.resource] = limit.active;
+    out["occupancy"] = {{"active", k.occupancy->active},
+                        {"maximum", k.occupancy->maximum},
+                        {"unit", k.occupancy->unit},
+                        {"limited_by", k.occupancy->limitedBy},
+                        {"limits", limits}};
+  } else {
+    out["occupancy"] = nullptr;
+    out["occupancy_note"] = k.occupancyNote;
+  }
+  return out;
+}
+
+json toJson(const ResourceReport &report) {
+  json kernels = json::array();
+  for (const KernelResources &kernel : report.kernels)
+    kernels.push_back(toJson(kernel));
+  return {{"kernels", kernels},
+          {"commands", report.commands},
+          {"notes", report.notes}};
+}
+
+json toJson(const BenchJobResult &bench) {
+  json out = processJson(bench.spec, bench.process);
+  out["device"] = bench.device;
+  out["benchmark"] = bench.benchmark;
+  out["summary"] = bench.summary();
+  if (bench.succeeded()) {
+    out["median_us"] = bench.medianMicroseconds;
+    out["spread_us"] = bench.spreadMicroseconds;
+    out["min_us"] = bench.minimumMicroseconds;
+    out["max_us"] = bench.maximumMicroseconds;
+    out["repetitions"] = bench.repetitions;
+  } else {
+    out["error"] = bench.error;
+  }
+  return out;
+}
+
+json toJson(const CheckResult &check) {
+  json outputs = json::array();
+  for (const OutputCheck &output : check.outputs) {
+    const TensorComparison &c = output.comparison;
+    json mismatches = json::array();
+    for (const Mismatch &m : c.firstMismatches)
+      mismatches.push_back(
+          {{"index", m.index}, {"value", m.value}, {"reference", m.reference}});
+    outputs.push_back({{"index", output.index},
+                       {"type", c.type.toString()},
+                       {"passed", c.passed()},
+                       {"mismatches", c.mismatches},
+                       {"max_abs_error", c.maxAbsoluteError},
+                       {"max_rel_error", c.maxRelativeError},
+                       {"tolerance",
+                        {{"absolute", c.tolerance.absolute},
+                         {"relative", c.tolerance.relative}}},
+                       {"first_mismatches", mismatches}});
+  }
+  json out = {{"directory", check.directory.string()},
+              {"backend", check.backend},
+              {"device", check.device},
+              {"function", check.function},
+              {"commands", check.commands},
+              {"outputs", outputs},
+              {"summary", check.summary()},
+              {"seconds", check.elapsed.count() / 1000.0}};
+  out["passed"] = check.hasVerdict() ? json(check.passed()) : json(nullptr);
+  if (!check.error.empty()) {
+    out["failed_step"] = check.failedStep;
+    out["error"] = check.error;
+  }
+  return out;
+}
+
+} // namespace tilescope::jobs

@@ -1,0 +1,20 @@
+// Where Tilescope keeps what jobs leave behind: one folder per try (the input
+// as compiled, the command, logs, the vmfb, ISA) and the history database.
+#pragma once
+
+#include "core/util/Result.h"
+
+#include <filesystem>
+
+namespace tilescope::jobs {
+
+// $TILESCOPE_WORKSPACE, else $XDG_DATA_HOME/tilescope, else
+// ~/.local/share/tilescope.
+std::filesystem::path defaultWorkspace();
+
+// A new, empty folder WORKSPACE/tries/YYYYMMDD-HHMMSS-PID-N, unique across
+// processes (created with mkdir, which fails when it exists).
+Result<std::filesystem::path>
+newTryDirectory(const std::filesystem::path &workspace);
+
+} // namespace tilescope::jobs

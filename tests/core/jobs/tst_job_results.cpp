@@ -1,0 +1,360 @@
+// What jobs read back, without running anything: occupancy from register and
+// memory use, AMD ISA metadata, ptxas -v and PTX, the shared memory IREE
+// gives an export, compiler diagnostics placed in the document, checked-run
+// data (tensor types, random inputs, comparisons) and the history, written
+// by two processes at once.
+#include "TestSupport.h"
+
+#include "core/jobs/CheckJob.h"
+#include "core/jobs/CompileJob.h"
+#include "core/jobs/History.h"
+#include "core/jobs/Occupancy.h"
+#include "core/jobs/Resources.h"
+#include "core/jobs/TensorData.h"
+
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace tilescope;
+using namespace tilescope::jobs;
+
+namespace {
+
+int limitOf(const Occupancy &occupancy, const std::string &resource) {
+  for (const OccupancyLimit &limit : occupancy.limits)
+    if (limit.resource == resource)
+      return limit.active;
+  return -1;
+}
+
+// The metadata of the gfx942 f16 matmul example as the pinned IREE compiles
+// it (trimmed to the lines read).
+constexpr const char *kAmdAssembly = R"(
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .agpr_count:     4
+    .group_segment_fixed_size: 50688
+    .max_flat_workgroup_size: 256
+    .name:           matmul_dispatch_0
+    .private_segment_fixed_size: 16
+    .reqd_workgroup_size:
+      - 256
+      - 1
+      - 1
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .vgpr_count:     132
+    .vgpr_spill_count: 3
+    .wavefront_size: 64
+amdhsa.target:   amdgcn-amd-amdhsa--gfx942
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata
+)";
+
+constexpr const char *kPtxasOutput = R"(ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'matmul_dispatch_0' for 'sm_90'
+ptxas info    : Function properties for matmul_dispatch_0
+    8 bytes stack frame, 12 bytes spill stores, 16 bytes spill loads
+ptxas info    : Used 96 registers, used 1 barriers, 1024 bytes smem, 360 bytes cmem[0]
+ptxas info    : Compile time = 32.985 ms
+)";
+
+} // namespace
+
+class JobResultsTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  void amdOccupancyTakesTheTightestLimit() {
+    // 132 VGPRs -> 136 of 512 per lane: 3 waves; 50688 B of 64 KiB LDS: one
+    // 4-wave workgroup per CU, one wave per SIMD.
+    auto occupancy = amdOccupancy("gfx942", {132, 0, 22, 50688, 256, 64});
+    QVERIFY(occupancy.ok());
+    QCOMPARE(occupancy->maximum, 8);
+    QCOMPARE(limitOf(*occupancy, "VGPRs"), 3);
+    QCOMPARE(limitOf(*occupancy, "LDS"), 1);
+    QCOMPARE(occupancy->active, 1);
+    QCOMPARE(occupancy->limitedBy, std::string("LDS"));
+    // AGPRs share gfx942's file: 130 + 64 -> 196 -> 200: 2 waves.
+    auto withAgprs = amdOccupancy("gfx942", {130, 64, 22, 0, 256, 64});
+    QVERIFY(withAgprs.ok());
+    QCOMPARE(limitOf(*withAgprs, "VGPRs and AGPRs"), 2);
+    QCOMPARE(withAgprs->active, 2);
+    // A light kernel reaches the hardware's 8 waves.
+    auto light = amdOccupancy("gfx942", {32, 0, 16, 0, 256, 64});
+    QVERIFY(light.ok());
+    QCOMPARE(light->active, 8);
+    QVERIFY(!amdOccupancy("gfx1100", {32, 0, 16, 0, 256, 32}).ok());
+  }
+
+  void nvidiaOccupancyFollowsTheCalculator() {
+    // 96 registers x 32 = 3072 per warp: 21 warps of registers, 5 blocks of
+    // 4 warps = 20 warps of 64; 33 KiB (+1 KiB) of 228 KiB allows 6 blocks.
+    auto occupancy = nvidiaOccupancy("sm_90", {96, 33792, 128});
+    QVERIFY(occupancy.ok());
+    QCOMPARE(occupancy->maximum, 64);
+    QCOMPARE(limitOf(*occupancy, "registers"), 20);
+    QCOMPARE(limitOf(*occupancy, "shared memory"), 24);
+    QCOMPARE(occupancy->active, 20);
+    QCOMPARE(occupancy->limitedBy, std::string("registers"));
+    // 100 KiB of shared memory: two blocks of 8 warps.
+    auto shared = nvidiaOccupancy("sm_90", {32, 100 * 1024, 256});
+    QVERIFY(shared.ok());
+    QCOMPARE(shared->active, 16);
+    QCOMPARE(shared->limitedBy, std::string("shared memory"));
+    QVERIFY(!nvidiaOccupancy("sm_42", {32, 0, 128}).ok());
+  }
+
+  void readsAmdKernelMetadata() {
+    auto kernels = parseAmdgpuAssembly(kAmdAssembly);
+    QVERIFY2(kernels.ok(), kernels.ok() ? "" : kernels.error().c_str());
+    QCOMPARE(kernels->size(), size_t(1));
+    const KernelResources &k = kernels->front();
+    QCOMPARE(k.kernel, std::string("matmul_dispatch_0"));
+    QCOMPARE(k.arch, std::string("gfx942"));
+    QCOMPARE(k.vgprs.value_or(0), 132);
+    QCOMPARE(k.agprs.value_or(0), 4);
+    QCOMPARE(k.sgprs.value_or(0), 22);
+    QCOMPARE(k.vgprSpills.value_or(0), 3);
+    QVERIFY(k.spills());
+    QCOMPARE(k.sharedMemoryBytes, 50688LL);
+    QCOMPARE(k.scratchBytes, 16LL);
+    QCOMPARE(k.workgroupSize, 256);
+    QVERIFY(!parseAmdgpuAssembly("s_endpgm\n").ok());
+    QVERIFY(!parseAmdgpuAssembly(".amdgpu_metadata\n: [\n.end_amdgpu_metadata")
+                 .ok());
+  }
+
+  void readsPtxasAndPtx() {
+    auto kernels = parsePtxasVerbose(kPtxasOutput);
+    QVERIFY(kernels.ok());
+    QCOMPARE(kernels->size(), size_t(1));
+    const KernelResources &k = kernels->front();
+    QCOMPARE(k.kernel, std::string("matmul_dispatch_0"));
+    QCOMPARE(k.arch, std::string("sm_90"));
+    QCOMPARE(k.registers.value_or(0), 96);
+    QCOMPARE(k.spillStoreBytes.value_or(0), 12LL);
+    QCOMPARE(k.spillLoadBytes.value_or(0), 16LL);
+    QCOMPARE(k.scratchBytes, 8LL);
+    QCOMPARE(k.sharedMemoryBytes, 1024LL);
+    QVERIFY(!parsePtxasVerbose("ptxas info    : 0 bytes gmem\n").ok());
+
+    const PtxFacts facts = parsePtx(".version 8.0\n.target sm_90\n"
+                                    ".visible .entry matmul_dispatch_0(\n"
+                                    "  .param .u64 p0\n)\n.maxntid 128, 1, 1\n"
+                                    "{\n}\n.visible .entry other()\n"
+                                    ".reqntid 32, 2\n{\n}\n");
+    QCOMPARE(facts.target, std::string("sm_90"));
+    QCOMPARE(facts.blockSize.at("matmul_dispatch_0"), 128);
+    QCOMPARE(facts.blockSize.at("other"), 64);
+
+    const auto local = parseWorkgroupLocalMemory(
+        "hal.executable.export public @a ordinal(0) layout(#l) count(%d: "
+        "!hal.device) -> (index, index, index) {\n} attributes "
+        "{workgroup_local_memory = 33792 : index, workgroup_size = [128 : "
+        "index, 1 : index, 1 : index]}\nbuiltin.module {\n}\n"
+        "hal.executable.export public @b ordinal(1) layout(#l)\nbuiltin.module "
+        "{ workgroup_local_memory = 5 }\n");
+    QCOMPARE(local.size(), size_t(1));
+    QCOMPARE(local.at("a"), 33792LL);
+  }
+
+  void placesCompilerDiagnostics() {
+    const std::string stderrText =
+        "/tmp/try/input.mlir:23:17: error: 'iree_codegen.inner_tiled' op "
+        "failed to populate offsets for operand 2\n"
+        "  %1 = linalg.matmul\n"
+        "       ^\n"
+        "/tmp/try/input.mlir:23:17: note: see current operation: "
+        "lowering_config = {workgroup = [1]}\n"
+        "/tmp/try/input.mlir:10:9: error: workgroup tile sizes do not divide "
+        "the loops: workgroup = [48, 64, 0]\n"
+        "other.mlir:1:1: warning: elsewhere\n";
+    const auto diagnostics =
+        parseToolDiagnostics(stderrText, "input.mlir", "mine.mlir");
+    QCOMPARE(diagnostics.size(), size_t(3));
+    QCOMPARE(diagnostics[0].file, std::string("mine.mlir"));
+    QCOMPARE(diagnostics[0].line, 23);
+    QCOMPARE(diagnostics[0].notes.size(), size_t(1));
+    QCOMPARE(diagnostics[2].file, std::string("other.mlir"));
+    QVERIFY(diagnostics[2].severity == iree::Severity::Warning);
+
+    iree::Document document;
+    iree::Dispatch dispatch;
+    dispatch.name = "matmul";
+    dispatch.line = 9;
+    dispatch.translationInfo =
+        "#iree_codegen.translation_info<pipeline = "
+        "#iree_gpu.pipeline<TileAndFuse> workgroup_size = [256, 1, 1]>";
+    iree::RootOp op;
+    op.line = 23;
+    op.loweringConfig = "#iree_gpu.lowering_config<{mma_kind = "
+                        "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>, "
+                        "workgroup = [64, 128, 0]}>";
+    dispatch.rootOps.push_back(op);
+    document.dispatches.push_back(dispatch);
+    const auto placed = placeDiagnostics(diagnostics, document);
+    QCOMPARE(placed[0].dispatch, std::string("matmul"));
+    QCOMPARE(placed[0].rootOp, 0);
+    // The note names `workgroup` but only the message counts; IREE's
+    // "inner_tiled" is the MMA.
+    QCOMPARE(placed[0].field, std::string("mma_kind"));
+    QVERIFY(placed[0].toString().find("[config field: mma_kind]") !=
+            std::string::npos);
+    // On the function: translation_info's fields only.
+    QCOMPARE(placed[1].rootOp, -1);
+    QCOMPARE(placed[1].field, std::string(""));
+    QCOMPARE(placed[2].dispatch, std::string(""));
+  }
+
+  void tensorTypesAndSignatures() {
+    auto type = parseTensorType("tensor<4x8xf16>");
+    QVERIFY(type.ok());
+    QCOMPARE(type->toString(), std::string("4x8xf16"));
+    QCOMPARE(type->elementCount(), size_t(32));
+    QCOMPARE(type->elementBytes(), size_t(2));
+    QVERIFY(!parseTensorType("tensor<?x8xf32>").ok());
+    QVERIFY(!parseTensorType("4xcomplex<f32>").ok());
+    auto scalar = parseTensorType("i32");
+    QVERIFY(scalar.ok());
+    QCOMPARE(scalar->elementCount(), size_t(1));
+
+    auto signatures = parseAbiDeclarations(
+        "  [  0] f(!vm.ref<?>) -> (!vm.ref<?>)\n"
+        "        iree.abi.declaration: sync func @f(%input0: "
+        "tensor<128x128xf32>, %input1: tensor<4xi8>) -> (%output0: "
+        "tensor<128xf32>, %output1: tensor<2x2xbf16>)\n"
+        "  [  1] __init() -> ()\n");
+    QVERIFY(signatures.ok());
+    QCOMPARE(signatures->size(), size_t(1));
+    QCOMPARE(signatures->front().name, std::string("f"));
+    QCOMPARE(signatures->front().inputs.size(), size_t(2));
+    QCOMPARE(signatures->front().results[1].toString(),
+             std::string("2x2xbf16"));
+  }
+
+  void randomInputsAreFixedAndRoundTrip() {
+    for (const char *element : {"f32", "f16", "bf16", "f64", "i8", "i32"}) {
+      auto type = parseTensorType(std::string("16x16x") + element);
+      QVERIFY(type.ok());
+      const std::string a = randomTensorBytes(*type, 7);
+      QCOMPARE(a, randomTensorBytes(*type, 7));
+      QVERIFY(a != randomTensorBytes(*type, 8));
+      QCOMPARE(a.size(), type->elementCount() * type->elementBytes());
+      auto values = tensorValues(*type, a);
+      QVERIFY(values.ok());
+      for (double v : *values)
+        QVERIFY2(v >= -8 && v < 8, element);
+      // The values read back compare equal to themselves.
+      QVERIFY(compareTensors(*type, *values, *values,
+                             defaultTolerance(type->element))
+                  .passed());
+    }
+    // A known f16: 1.0 is 0x3c00, -2.0 is 0xc000.
+    auto half = parseTensorType("2xf16");
+    auto values = tensorValues(*half, std::string("\x00\x3c\x00\xc0", 4));
+    QVERIFY(values.ok());
+    QCOMPARE((*values)[0], 1.0);
+    QCOMPARE((*values)[1], -2.0);
+    QVERIFY(!tensorValues(*half, "abc").ok());
+  }
+
+  void comparisonsNameTheFirstMismatches() {
+    auto type = parseTensorType("2x3xf32");
+    const std::vector<double> reference = {1, 2, 3, 4, 5, 6};
+    std::vector<double> values = reference;
+    values[4] = 5.5;
+    values[5] = 6.0000001;
+    const TensorComparison c =
+        compareTensors(*type, values, reference, defaultTolerance("f32"));
+    QVERIFY(!c.passed());
+    QCOMPARE(c.mismatches, size_t(1));
+    QCOMPARE(c.firstMismatches.front().index, (std::vector<int64_t>{1, 1}));
+    QCOMPARE(c.firstMismatches.front().reference, 5.0);
+    QCOMPARE(c.maxAbsoluteError, 0.5);
+    // Integers are exact.
+    auto integer = parseTensorType("2xi32");
+    QVERIFY(!compareTensors(*integer, {1, 2}, {1, 3}, defaultTolerance("i32"))
+                 .passed());
+    // NaN only matches NaN.
+    QVERIFY(!compareTensors(*integer, {NAN, 2}, {1, 2}, {1, 1}).passed());
+    QVERIFY(compareTensors(*integer, {NAN, 2}, {NAN, 2}, {0, 0}).passed());
+  }
+
+  void findsTheDeviceTargetOfADispatchFile() {
+    const std::string text =
+        "util.global private @__device_0 = #hal.device.target<\"hip\", "
+        "[#hal.executable.target<\"rocm\", \"rocm-hsaco-fb\", {abi = \"h>p\", "
+        "x = [1, 2]}>]> : !hal.device\n";
+    QCOMPARE(deviceTargetText(text),
+             std::string("#hal.device.target<\"hip\", "
+                         "[#hal.executable.target<\"rocm\", \"rocm-hsaco-fb\", "
+                         "{abi = \"h>p\", x = [1, 2]}>]>"));
+    QCOMPARE(deviceTargetText("func.func @f()"), std::string());
+  }
+
+  void historyKeepsEveryTryOfTwoProcesses() {
+    QTemporaryDir dir;
+    const std::filesystem::path file =
+        std::filesystem::path(dir.path().toStdString()) / "history.sqlite";
+    auto opened = History::open(file);
+    QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().c_str());
+    constexpr int kPerProcess = 40;
+    pid_t children[2];
+    for (int c = 0; c < 2; ++c) {
+      children[c] = ::fork();
+      if (children[c] == 0) {
+        auto history = History::open(file);
+        int failures = history.ok() ? 0 : 1;
+        for (int i = 0; history.ok() && i < kPerProcess; ++i) {
+          TryRecord record;
+          record.kind = "compile";
+          record.document = "/w/file" + std::to_string(c) + ".mlir";
+          record.outcome = i % 2 ? "ok" : "compile-failed";
+          record.summary = "child " + std::to_string(c) + " try " +
+                           std::to_string(i) + ", with \"quotes\", and commas";
+          record.medianMicroseconds = i * 1.5;
+          record.details = {{"i", i}};
+          failures += history->add(record).ok() ? 0 : 1;
+        }
+        ::_exit(failures == 0 ? 0 : 1);
+      }
+    }
+    for (pid_t child : children) {
+      int status = 0;
+      ::waitpid(child, &status, 0);
+      QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    auto all = opened->list();
+    QVERIFY(all.ok());
+    QCOMPARE(all->size(), size_t(2 * kPerProcess));
+    // Newest first, ids unique.
+    QVERIFY(all->front().id > all->back().id);
+    HistoryFilter filter;
+    filter.document = "/w/file1.mlir";
+    filter.outcome = "ok";
+    auto some = opened->list(filter);
+    QVERIFY(some.ok());
+    QCOMPARE(some->size(), size_t(kPerProcess / 2));
+    auto one = opened->get(some->front().id);
+    QVERIFY(one.ok());
+    QCOMPARE(one->details["i"].get<int>() % 2, 1);
+    QVERIFY(!opened->get(999999).ok());
+    const std::string csv = historyCsv(*some);
+    QVERIFY(csv.find("\"child 1 try ") != std::string::npos);
+    QVERIFY(csv.find("\"\"quotes\"\"") != std::string::npos);
+    filter.limit = 3;
+    QCOMPARE(opened->list(filter)->size(), size_t(3));
+  }
+};
+
+QTEST_GUILESS_MAIN(JobResultsTest)
+#include "tst_job_results.moc"

@@ -1,0 +1,264 @@
+// The compile / resources / bench / verify / history / compare loop from
+// tilescope-cli, as a user runs it, against the pinned IREE: an edit to the
+// CPU example compiled, timed and checked end to end on local-task (and
+// failing visibly against a wrong reference); resources read from the real
+// gfx942 ISA and sm_90 PTX, an edited gfx942 tile seen in the compiled
+// kernel; a config that makes iree-compile run away stopped by the time
+// limit with the file untouched; every try in the history.
+#include "CliRunner.h"
+#include "TestSupport.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+using namespace tilescope;
+using test::cli;
+
+namespace {
+
+const QString kExamples = TILESCOPE_SOURCE_DIR "/examples/";
+
+QJsonObject jsonOf(const test::CliRun &run) {
+  return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+QByteArray hashOf(const QString &path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly))
+    return {};
+  return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
+}
+
+QString failure(const test::CliRun &run) {
+  return "exit " + QString::number(run.exitCode) + "\n" + run.out + "\n" +
+         run.err;
+}
+
+} // namespace
+
+class CliJobsTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir workspace;
+  QStringList inWorkspace(QStringList arguments) {
+    return arguments << "--workspace" << workspace.path();
+  }
+
+private slots:
+  void editCompileBenchAndCheckOnTheCpu() {
+    // The matmul's config (op 1; op 0 is its fill), retiled.
+    const QString edited = workspace.filePath("matmul_edited.mlir");
+    auto set =
+        cli({"set-config",
+             kExamples + "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
+             "--op", "0:1", "--set",
+             "lowering_config=#iree_cpu.lowering_config<cache_parallel = "
+             "[32, 32, 0], distribution = [32, 32, 0], "
+             "vector_common_parallel = [8, 8, 0], vector_reduction = "
+             "[0, 0, 8]>",
+             "-o", edited});
+    QVERIFY2(set.exitCode == 0, qPrintable(failure(set)));
+
+    auto bench =
+        cli(inWorkspace({"bench", edited, "--repetitions", "3", "--json"}));
+    QVERIFY2(bench.exitCode == 0, qPrintable(failure(bench)));
+    const QJsonObject timed = jsonOf(bench);
+    QCOMPARE(timed["outcome"].toString(), QString("ok"));
+    QVERIFY(timed["bench"]["median_us"].toDouble() > 0);
+    QCOMPARE(timed["bench"]["repetitions"].toInt(), 3);
+    QCOMPARE(timed["bench"]["device"].toString(), QString("local-task"));
+    // The try folder keeps what was compiled, and the command reproduces it.
+    const QString folder =
+        timed["compile"]["artifacts"]["directory"].toString();
+    QVERIFY(QFile::exists(folder + "/module.vmfb"));
+    QVERIFY(QFile::exists(folder + "/command.sh"));
+    QCOMPARE(hashOf(folder + "/input.mlir"), hashOf(edited));
+    QVERIFY(timed["compile"]["artifacts"]["assembly"].toArray().size() >= 1);
+
+    auto check = cli(
+        inWorkspace({"verify", edited, "--program",
+                     kExamples + "sources/matmul_f32_small.mlir", "--json"}));
+    QVERIFY2(check.exitCode == 0, qPrintable(failure(check)));
+    const QJsonObject passed = jsonOf(check);
+    QCOMPARE(passed["passed"].toBool(), true);
+    QCOMPARE(passed["outputs"][0]["type"].toString(), QString("128x128xf32"));
+    QCOMPARE(passed["outputs"][0]["mismatches"].toInt(), 0);
+
+    // Against a reference that computes something else, the check fails
+    // and says where.
+    auto wrong = cli(
+        inWorkspace({"verify", edited, "--program",
+                     kExamples + "sources/matmul_f32_small.mlir", "--reference",
+                     TILESCOPE_SOURCE_DIR
+                     "/tests/e2e/data/matmul_f32_small_wrong_reference.mlir",
+                     "--json"}));
+    QCOMPARE(wrong.exitCode, 1);
+    const QJsonObject failed = jsonOf(wrong);
+    QCOMPARE(failed["passed"].toBool(), false);
+    QCOMPARE(failed["outcome"].toString(), QString("check-failed"));
+    QVERIFY(failed["outputs"][0]["mismatches"].toInt() > 1000);
+    QCOMPARE(failed["outputs"][0]["first_mismatches"][0]["index"].toArray(),
+             (QJsonArray{0, 0}));
+
+    // A dispatch file that does not come from the program is refused, not
+    // checked against IREE's own config.
+    auto unrelated =
+        cli(inWorkspace({"verify", edited, "--program",
+                         kExamples + "sources/softmax_f32.mlir", "--json"}));
+    QCOMPARE(unrelated.exitCode, 1);
+    QVERIFY2(
+        jsonOf(unrelated)["error"].toString().contains("did not substitute"),
+        qPrintable(failure(unrelated)));
+
+    // All of it is in the history, newest first, and two tries compare.
+    auto listed = cli(inWorkspace({"history", "--json"}));
+    QCOMPARE(listed.exitCode, 0);
+    const QJsonArray tries =
+        QJsonDocument::fromJson(listed.out.toUtf8()).array();
+    QCOMPARE(tries.size(), 4);
+    QCOMPARE(tries[0]["outcome"].toString(), QString("compile-failed"));
+    QCOMPARE(tries[1]["outcome"].toString(), QString("check-failed"));
+    QCOMPARE(tries[2]["check_passed"].toBool(), true);
+    QCOMPARE(tries[3]["kind"].toString(), QString("bench"));
+    auto csv = cli(inWorkspace({"history", "--csv", "--kind", "verify"}));
+    QCOMPARE(csv.out.count('\n'), 4); // a header and three tries
+
+    auto original = cli(inWorkspace(
+        {"bench",
+         kExamples + "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
+         "--repetitions", "2", "--json"}));
+    QVERIFY2(original.exitCode == 0, qPrintable(failure(original)));
+    const QString a = QString::number(jsonOf(original)["try"].toInt());
+    const QString b = QString::number(tries[3]["id"].toInt());
+    auto compared = cli(inWorkspace({"compare", a, b, "--json"}));
+    QVERIFY2(compared.exitCode == 0, qPrintable(failure(compared)));
+    const QJsonObject comparison = jsonOf(compared);
+    const QString configs =
+        QJsonDocument(comparison["configs"].toArray()).toJson();
+    QVERIFY2(configs.contains("distribution = [32, 32, 0]"),
+             qPrintable(configs));
+    QVERIFY(comparison["times"]["speedup_b_over_a"].toDouble() > 0);
+  }
+
+  void resourcesFromTheRealIsaAndPtx() {
+    auto amd = cli(inWorkspace(
+        {"resources",
+         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir",
+         "--json"}));
+    QVERIFY2(amd.exitCode == 0, qPrintable(failure(amd)));
+    const QJsonObject kernel =
+        jsonOf(amd)["resources"].toObject()["kernels"].toArray()[0].toObject();
+    QCOMPARE(kernel["arch"].toString(), QString("gfx942"));
+    QVERIFY(kernel["vgprs"].toInt() > 0);
+    QVERIFY(kernel["sgprs"].toInt() > 0);
+    QVERIFY(kernel["shared_memory_bytes"].toInt() > 0);
+    QCOMPARE(kernel["workgroup_size"].toInt(), 256);
+    QCOMPARE(kernel["occupancy"]["unit"].toString(), QString("waves per SIMD"));
+    QVERIFY(kernel["occupancy"]["active"].toInt() >= 1);
+
+    auto nvidia = cli(inWorkspace(
+        {"resources",
+         kExamples + "cuda_sm_90/matmul_f16_1024_dispatch_0.benchmark.mlir",
+         "--json"}));
+    QVERIFY2(nvidia.exitCode == 0, qPrintable(failure(nvidia)));
+    const QJsonObject resources = jsonOf(nvidia)["resources"].toObject();
+    QVERIFY2(resources["kernels"].toArray().size() == 1,
+             qPrintable(nvidia.out)); // ptxas ran
+    const QJsonObject ptx = resources["kernels"][0].toObject();
+    QCOMPARE(ptx["arch"].toString(), QString("sm_90"));
+    QVERIFY(ptx["registers"].toInt() > 0);
+    // IREE's dynamic shared memory, which ptxas cannot see.
+    QVERIFY(ptx["shared_memory_bytes"].toInt() > 0);
+    QCOMPARE(ptx["workgroup_size"].toInt(), 128);
+    QCOMPARE(ptx["occupancy"]["unit"].toString(), QString("warps per SM"));
+
+    // A GPU dispatch compiles here but is not run, and says so.
+    auto notHere = cli(inWorkspace(
+        {"bench",
+         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir",
+         "--json"}));
+    QCOMPARE(notHere.exitCode, 5);
+    QCOMPARE(jsonOf(notHere)["outcome"].toString(), QString("cannot-run-here"));
+    QVERIFY(jsonOf(notHere)["bench"].toObject()["why"].toString().contains(
+        "no AMD GPU"));
+  }
+
+  void anEditedTileReachesTheCompiledKernel() {
+    const QString original =
+        kExamples +
+        "rocm_gfx942/matmul_f16_vector_distribute_dispatch_0.benchmark.mlir";
+    const QString edited = workspace.filePath("vd_edited.mlir");
+    auto set = cli({"set-config", original, "--op", "0:0", "--set",
+                    "workgroup=[128, 64, 0]", "--set",
+                    "subgroup_basis=[[4, 1, 1], [0, 1, 2]]", "-o", edited});
+    QVERIFY2(set.exitCode == 0, qPrintable(failure(set)));
+    auto before = cli(inWorkspace({"resources", original, "--json"}));
+    auto after = cli(inWorkspace({"resources", edited, "--json"}));
+    QVERIFY2(before.exitCode == 0, qPrintable(failure(before)));
+    QVERIFY2(after.exitCode == 0, qPrintable(failure(after)));
+    const QJsonObject a = jsonOf(before)["resources"]
+                              .toObject()["kernels"]
+                              .toArray()[0]
+                              .toObject();
+    const QJsonObject b = jsonOf(after)["resources"]
+                              .toObject()["kernels"]
+                              .toArray()[0]
+                              .toObject();
+    // The workgroup is the translation_info's 256 threads, and the promoted
+    // LHS tile doubled with the workgroup's M tile: LDS grows.
+    QCOMPARE(b["workgroup_size"].toInt(), 256);
+    QVERIFY2(
+        b["shared_memory_bytes"].toInt() > a["shared_memory_bytes"].toInt(),
+        qPrintable(QString::number(a["shared_memory_bytes"].toInt()) + " -> " +
+                   QString::number(b["shared_memory_bytes"].toInt())));
+  }
+
+  void aRunawayCompileIsStoppedAndHarmsNothing() {
+    // Swapping the reduction's lane_basis mapping makes the pinned
+    // iree-compile grind for about a minute: the time limit stops it.
+    const QString edited = workspace.filePath("runaway.mlir");
+    auto set = cli(
+        {"set-config",
+         kExamples +
+             "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir",
+         "--op", "0:0", "--set", "lane_basis=[[1, 64], [1, 0]]", "-o", edited});
+    QVERIFY2(set.exitCode == 0, qPrintable(failure(set)));
+    const QByteArray hash = hashOf(edited);
+    auto compiled =
+        cli(inWorkspace({"compile", edited, "--timeout", "3", "--json"}));
+    QCOMPARE(compiled.exitCode, 1);
+    const QJsonObject result = jsonOf(compiled);
+    QCOMPARE(result["outcome"].toString(), QString("timed-out"));
+    QVERIFY2(result["compile"]["summary"].toString().contains("time limit"),
+             qPrintable(compiled.out));
+    QCOMPARE(hashOf(edited), hash);
+    auto listed =
+        cli(inWorkspace({"history", "--outcome", "timed-out", "--json"}));
+    QCOMPARE(QJsonDocument::fromJson(listed.out.toUtf8()).array().size(), 1);
+  }
+
+  void aFileWithoutATargetNeedsOne() {
+    auto compiled = cli(inWorkspace(
+        {"compile", kExamples + "sources/matmul_f32_small.mlir", "--json"}));
+    QCOMPARE(compiled.exitCode, 4);
+    QVERIFY2(compiled.err.contains("carries no target"),
+             qPrintable(compiled.err));
+    auto forCpu =
+        cli(inWorkspace({"compile", kExamples + "sources/matmul_f32_small.mlir",
+                         "--target", "llvm-cpu", "--json"}));
+    QVERIFY2(forCpu.exitCode == 0, qPrintable(failure(forCpu)));
+    auto clash = cli(inWorkspace(
+        {"compile",
+         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir",
+         "--target", "sm_90"}));
+    QCOMPARE(clash.exitCode, 4);
+    QVERIFY2(clash.err.contains("is compiled for rocm"), qPrintable(clash.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(CliJobsTest)
+#include "tst_cli_jobs.moc"
