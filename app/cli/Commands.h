@@ -43,5 +43,6 @@ int bench(const QStringList &arguments);
 int verify(const QStringList &arguments);
 int history(const QStringList &arguments);
 int compare(const QStringList &arguments);
+int exportSpec(const QStringList &arguments);
 
 } // namespace tilescope::cli

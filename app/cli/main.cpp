@@ -74,6 +74,9 @@ const char *kUsage =
     "  history             the tries: list, filter, JSON or CSV\n"
     "  compare A B         two tries side by side: configs, resources, "
     "times\n"
+    "  export-spec FILE    a tuning spec giving the root ops their configs "
+    "(-o OUT,\n"
+    "                      --program SOURCE proves IREE takes it)\n"
     "  check               read and validate a lowering config (no IREE "
     "needed)\n"
     "  convert             rewrite a config for another IREE release\n"
@@ -348,6 +351,8 @@ int main(int argc, char **argv) {
     return cli::history(commandArguments);
   if (command == "compare")
     return cli::compare(commandArguments);
+  if (command == "export-spec")
+    return cli::exportSpec(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
   if (command == "mma-layouts")

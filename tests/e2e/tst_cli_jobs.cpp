@@ -4,7 +4,8 @@
 // failing visibly against a wrong reference); resources read from the real
 // gfx942 ISA and sm_90 PTX, an edited gfx942 tile seen in the compiled
 // kernel; a config that makes iree-compile run away stopped by the time
-// limit with the file untouched; every try in the history.
+// limit with the file untouched; every try in the history; an exported
+// tuning spec that makes IREE choose the edited config.
 #include "CliRunner.h"
 #include "TestSupport.h"
 
@@ -239,6 +240,47 @@ private slots:
     auto listed =
         cli(inWorkspace({"history", "--outcome", "timed-out", "--json"}));
     QCOMPARE(QJsonDocument::fromJson(listed.out.toUtf8()).array().size(), 1);
+  }
+
+  void anExportedSpecChangesWhatIreeChooses() {
+    // IREE's own choice for this matmul is workgroup [64, 128, 0]; the
+    // spec carries the edit, and configuring the source with it yields the
+    // edited config, field for field.
+    const QString edited = workspace.filePath("mm_edited.mlir");
+    auto set = cli(
+        {"set-config",
+         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir",
+         "--op", "0:0", "--set", "workgroup=[128, 128, 0]", "--set",
+         "subgroup=[4, 4, 0]", "-o", edited});
+    QVERIFY2(set.exitCode == 0, qPrintable(failure(set)));
+    const QString spec = workspace.filePath("spec.mlir");
+    auto exported = cli({"export-spec", edited, "-o", spec, "--program",
+                         kExamples + "sources/matmul_f16_1024.mlir", "--json"});
+    QVERIFY2(exported.exitCode == 0, qPrintable(failure(exported)));
+    const QJsonObject proof = jsonOf(exported)["proof"].toArray()[0].toObject();
+    QCOMPARE(proof["applied"].toBool(), true);
+    QFile file(spec);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    QVERIFY(text.contains("iree_codegen.tuning_spec_entrypoint"));
+    QVERIFY(text.contains("workgroup = [128, 128, 0]"));
+    QVERIFY(text.contains("transform.iree.match.dims_equal %k, [1024]"));
+
+    // The unedited file's spec against another program: no dispatch of
+    // that name, so IREE's config cannot be the exported one.
+    auto unrelated =
+        cli({"export-spec", edited, "-o", workspace.filePath("spec2.mlir"),
+             "--program", kExamples + "sources/matmul_f32_small.mlir"});
+    QCOMPARE(unrelated.exitCode, 1);
+    QVERIFY(unrelated.out.contains("no dispatch"));
+    // Reductions have no matcher: said, not written wrong.
+    auto reduction = cli(
+        {"export-spec",
+         kExamples +
+             "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir"});
+    QCOMPARE(reduction.exitCode, 1);
+    QVERIFY2(reduction.err.contains("no contraction"),
+             qPrintable(reduction.err));
   }
 
   void aFileWithoutATargetNeedsOne() {

@@ -1,0 +1,216 @@
+// tilescope-cli export-spec: the root ops' configs as a tuning spec IREE
+// consumes, and with --program the proof that it does: the program is
+// configured by the pinned iree-compile with the spec, and each exported op's
+// config is looked for, field by field, in what IREE chose.
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/common/IreeSettings.h"
+#include "core/edit/ConfigDiff.h"
+#include "core/edit/RootOpContext.h"
+#include "core/export/JsonText.h"
+#include "core/export/TuningSpec.h"
+#include "core/jobs/CheckJob.h"
+#include "core/jobs/CompileJob.h"
+#include "core/jobs/ConfigureProgram.h"
+#include "core/util/Files.h"
+
+#include <QCommandLineParser>
+
+#include <iostream>
+
+using nlohmann::json;
+
+namespace tilescope::cli {
+namespace {
+
+// Configures `program` for the dispatch file's own device with the spec and
+// says, per exported op, whether IREE gave it the exported config.
+Result<json> proveSpec(const iree::Document &document,
+                       const std::vector<exporting::SpecOp> &ops,
+                       const std::filesystem::path &program,
+                       const std::filesystem::path &spec,
+                       const std::optional<QString> &ireeOption) {
+  auto installation = app::locateIree(ireeOption);
+  if (!installation)
+    return Error{installation.error()};
+  auto worker = app::documentWorker(ireeOption);
+  if (!worker)
+    return Error{worker.error()};
+  auto source = readTextFile(program);
+  if (!source)
+    return Error{source.error()};
+  const std::string device = jobs::deviceTargetText(document.text);
+  if (device.empty())
+    return Error{"the file names no device target to configure the program "
+                 "for"};
+  auto folder = TemporaryDirectory::create("tilescope-spec");
+  if (!folder)
+    return Error{folder.error()};
+  const std::filesystem::path wrapped = folder->file("program.mlir");
+  if (auto written = writeFileAtomically(
+          wrapped, "module attributes {hal.device.targets = [" + device +
+                       "]} {\n" + *source + "\n}\n");
+      !written)
+    return Error{written.error()};
+  jobs::ConfigureRequest request;
+  request.source = wrapped;
+  const std::vector<std::string> backends = jobs::documentBackends(document);
+  // The device is in the program: no target flags.
+  request.target = {
+      "from-file", backends.empty() ? "" : backends.front(), "", "", {}};
+  request.output = folder->file("configured.mlir");
+  request.extraFlags = {"--iree-codegen-tuning-spec-path=" +
+                        std::filesystem::absolute(spec).string()};
+  auto configured = jobs::configureProgram(*installation, *worker, request);
+  if (!configured)
+    return Error{configured.error()};
+
+  json results = json::array();
+  for (const exporting::SpecOp &ref : ops) {
+    const iree::Dispatch &dispatch =
+        document.dispatches[static_cast<size_t>(ref.dispatch)];
+    const iree::RootOp &op = dispatch.rootOps[static_cast<size_t>(ref.op)];
+    json entry = {
+        {"op", std::to_string(ref.dispatch) + ":" + std::to_string(ref.op)},
+        {"dispatch", dispatch.name}};
+    const iree::Dispatch *found = nullptr;
+    for (const iree::Dispatch &candidate : configured->document.dispatches)
+      if (candidate.executable == dispatch.executable)
+        found = &candidate;
+    if (!found || found->rootOps.size() <= static_cast<size_t>(ref.op)) {
+      entry["applied"] = false;
+      entry["why"] = "the program has no dispatch @" + dispatch.executable;
+      results.push_back(entry);
+      continue;
+    }
+    const iree::RootOp &chosen = found->rootOps[static_cast<size_t>(ref.op)];
+    auto differences = edit::loweringConfigDifferences(op, chosen);
+    if (op.compilationInfo.empty())
+      for (auto &difference : edit::translationInfoDifferences(
+               dispatch.translationInfo, found->translationInfo))
+        differences.push_back(std::move(difference));
+    json fields = json::array();
+    for (const edit::FieldDifference &d : differences)
+      fields.push_back(
+          {{"field", d.field}, {"exported", d.before}, {"iree", d.after}});
+    entry["applied"] = differences.empty();
+    entry["differences"] = fields;
+    results.push_back(entry);
+  }
+  return results;
+}
+
+} // namespace
+
+int exportSpec(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli export-spec: a tuning spec (transform dialect, "
+      "--iree-codegen-tuning-spec-path) that gives each chosen root op the "
+      "config the file holds, edits included; one matcher per op, by its "
+      "element types, indexing maps and sizes, as IREE's default specs "
+      "match. Contractions only. With --program, the program is configured "
+      "by the pinned iree-compile with the spec and each op's config is "
+      "looked for in IREE's choice.");
+  const QCommandLineOption opsOption(
+      "op",
+      "A root op to export, DISPATCH:OP; repeatable (default: every "
+      "contraction root op).",
+      "DISPATCH:OP");
+  const QCommandLineOption outputOption({"o", "output"},
+                                        "Write the spec to OUT.", "OUT");
+  const QCommandLineOption programOption(
+      "program", "Prove the spec on the program the file came from.", "SOURCE");
+  parser.addOptions(
+      {opsOption, outputOption, programOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file with configs.");
+  if (!parseCommandLine(parser, arguments, "export-spec"))
+    return kExitUsage;
+  auto usage = [](const std::string &message) {
+    std::cerr << "tilescope-cli export-spec: " << message << "\n";
+    return kExitUsage;
+  };
+  if (parser.positionalArguments().size() != 1)
+    return usage("expected one FILE");
+  if (parser.isSet(programOption) && !parser.isSet(outputOption))
+    return usage("--program needs the spec in a file: give -o OUT");
+  const std::string path = parser.positionalArguments().front().toStdString();
+  int code = kExitOk;
+  auto document = openDocument(path, ireePath(parser), code);
+  if (!document) {
+    std::cerr << "tilescope-cli export-spec: " << document.error() << "\n";
+    return code;
+  }
+  std::vector<exporting::SpecOp> ops;
+  for (const QString &spec : parser.values(opsOption)) {
+    auto ref = edit::findOp(*document, spec.toStdString());
+    if (!ref)
+      return usage(path + ": --op " + spec.toStdString() + ": " + ref.error());
+    ops.push_back({static_cast<int>(ref->dispatch), static_cast<int>(ref->op)});
+  }
+  if (ops.empty())
+    for (size_t d = 0; d < document->dispatches.size(); ++d)
+      for (size_t k = 0; k < document->dispatches[d].rootOps.size(); ++k)
+        if (document->dispatches[d].rootOps[k].contraction)
+          ops.push_back({static_cast<int>(d), static_cast<int>(k)});
+  if (ops.empty()) {
+    std::cerr << "tilescope-cli export-spec: " << path
+              << " has no contraction root op to export\n";
+    return kExitFailure;
+  }
+  auto spec = exporting::tuningSpec(*document, ops);
+  if (!spec) {
+    std::cerr << "tilescope-cli export-spec: " << path << ": " << spec.error()
+              << "\n";
+    return kExitFailure;
+  }
+  if (!parser.isSet(outputOption)) {
+    std::cout << *spec;
+    return kExitOk;
+  }
+  const std::filesystem::path output = parser.value(outputOption).toStdString();
+  if (auto written = writeFileAtomically(output, *spec); !written) {
+    std::cerr << "tilescope-cli export-spec: " << written.error() << "\n";
+    return kExitBadInput;
+  }
+  json out = {{"file", path}, {"spec", output.string()}};
+  int exit = kExitOk;
+  if (parser.isSet(programOption)) {
+    auto proof =
+        proveSpec(*document, ops, parser.value(programOption).toStdString(),
+                  output, ireePath(parser));
+    if (!proof) {
+      std::cerr << "tilescope-cli export-spec: configuring the program with "
+                   "the spec failed: "
+                << proof.error() << "\n";
+      return kExitFailure;
+    }
+    out["proof"] = *proof;
+    for (const json &entry : *proof)
+      if (!entry["applied"].get<bool>())
+        exit = kExitFailure;
+  }
+  if (parser.isSet(kJsonOption)) {
+    std::cout << exporting::jsonText(out, 2) << "\n";
+    return exit;
+  }
+  std::cout << "wrote " << output.string() << "\n";
+  if (out.contains("proof"))
+    for (const json &entry : out["proof"]) {
+      std::cout << "  " << entry["op"].get<std::string>() << " @"
+                << entry["dispatch"].get<std::string>() << ": "
+                << (entry["applied"].get<bool>()
+                        ? "IREE chose the exported config"
+                        : "IREE's config differs")
+                << "\n";
+      if (entry.contains("why"))
+        std::cout << "    " << entry["why"].get<std::string>() << "\n";
+      for (const json &d : entry.value("differences", json::array()))
+        std::cout << "    " << d["field"].get<std::string>() << ": exported "
+                  << d["exported"].get<std::string>() << ", IREE "
+                  << d["iree"].get<std::string>() << "\n";
+    }
+  return exit;
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,137 @@
+#include "core/export/TuningSpec.h"
+
+#include <cctype>
+
+namespace tilescope::exporting {
+namespace {
+
+std::string sizesOf(const std::vector<int> &dims,
+                    const std::vector<int64_t> &bounds) {
+  std::string list = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    list +=
+        (i ? ", " : "") + std::to_string(bounds[static_cast<size_t>(dims[i])]);
+  return list + "]";
+}
+
+// A symbol-safe name for the matcher.
+std::string symbolOf(const std::string &name) {
+  std::string symbol;
+  for (char c : name)
+    symbol += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return symbol;
+}
+
+std::string where(const iree::Dispatch &dispatch, const iree::RootOp &op) {
+  return "@" + dispatch.name + ": " + op.name + " (line " +
+         std::to_string(op.line) + ")";
+}
+
+} // namespace
+
+Result<std::string> compilationInfoOf(const iree::Dispatch &dispatch,
+                                      const iree::RootOp &op) {
+  if (!op.compilationInfo.empty())
+    return op.compilationInfo;
+  if (op.loweringConfig.empty())
+    return Error{where(dispatch, op) + " has no lowering_config to export"};
+  if (dispatch.translationInfo.empty())
+    return Error{where(dispatch, op) +
+                 ": its dispatch has no translation_info to export"};
+  return "#iree_codegen.compilation_info<lowering_config = " +
+         op.loweringConfig +
+         ", translation_info = " + dispatch.translationInfo + ">";
+}
+
+Result<std::string> tuningSpec(const iree::Document &document,
+                               const std::vector<SpecOp> &ops) {
+  if (ops.empty())
+    return Error{"no root op to export"};
+  std::string matchers, entries;
+  for (const SpecOp &ref : ops) {
+    if (ref.dispatch < 0 ||
+        ref.dispatch >= static_cast<int>(document.dispatches.size()))
+      return Error{"no dispatch " + std::to_string(ref.dispatch)};
+    const iree::Dispatch &dispatch =
+        document.dispatches[static_cast<size_t>(ref.dispatch)];
+    if (ref.op < 0 || ref.op >= static_cast<int>(dispatch.rootOps.size()))
+      return Error{"@" + dispatch.name + " has no root op " +
+                   std::to_string(ref.op)};
+    const iree::RootOp &op = dispatch.rootOps[static_cast<size_t>(ref.op)];
+    if (!op.contraction || !op.space || op.space->operands.size() != 3 ||
+        op.indexingMaps.empty())
+      return Error{where(dispatch, op) +
+                   " is not a contraction: a tuning spec matches "
+                   "contractions only (by types, maps and sizes)"};
+    for (int64_t bound : op.space->bounds)
+      if (bound < 0)
+        return Error{where(dispatch, op) +
+                     " has a dynamic size: the spec matches static sizes"};
+    auto info = compilationInfoOf(dispatch, op);
+    if (!info)
+      return Error{info.error()};
+    const auto &operands = op.space->operands;
+    const std::string name =
+        "match_" + symbolOf(dispatch.name) + "_op" + std::to_string(ref.op);
+    const auto &bounds = op.space->bounds;
+    const config::ContractionDims &dims = *op.contraction;
+    matchers += "transform.named_sequence @" + name +
+                "(%op: !transform.any_op {transform.readonly})\n"
+                "    -> (!transform.any_op, !transform.any_param) {\n"
+                "  transform.iree.match.has_no_lowering_config %op : "
+                "!transform.any_op\n"
+                "  %batch, %m, %n, %k = transform.iree.match.contraction %op,\n"
+                "    lhs_type = " +
+                operands[0].elementType +
+                ", rhs_type = " + operands[1].elementType +
+                ", output_type = " + operands[2].elementType +
+                ",\n    indexing_maps = " + op.indexingMaps +
+                " : !transform.any_op -> !transform.param<i64>\n"
+                "  transform.iree.match.dims_equal %batch, " +
+                sizesOf(dims.batch, bounds) +
+                " : !transform.param<i64>\n"
+                "  transform.iree.match.dims_equal %m, " +
+                sizesOf(dims.m, bounds) +
+                " : !transform.param<i64>\n"
+                "  transform.iree.match.dims_equal %n, " +
+                sizesOf(dims.n, bounds) +
+                " : !transform.param<i64>\n"
+                "  transform.iree.match.dims_equal %k, " +
+                sizesOf(dims.k, bounds) +
+                " : !transform.param<i64>\n"
+                "  %config = transform.param.constant " +
+                *info +
+                " -> !transform.any_param\n"
+                "  transform.yield %op, %config : !transform.any_op, "
+                "!transform.any_param\n"
+                "}\n\n";
+    entries += std::string(entries.empty() ? "" : ",\n") + "    @" + name +
+               " -> @apply_op_config";
+  }
+  return "// A tuning spec written by Tilescope: each matcher finds one root "
+         "op\n// (a contraction, by its element types, indexing maps and "
+         "sizes) and\n// gives it the compilation_info below. Use with\n"
+         "//   iree-compile ... --iree-codegen-tuning-spec-path=THIS_FILE\n"
+         "module @tilescope_tuning_spec attributes "
+         "{transform.with_named_sequence, "
+         "iree_codegen.tuning_spec_with_default_entrypoint} {\n\n"
+         "transform.named_sequence @apply_op_config(%op: !transform.any_op "
+         "{transform.readonly},\n"
+         "    %config: !transform.any_param {transform.readonly}) {\n"
+         "  transform.annotate %op \"compilation_info\" = %config : "
+         "!transform.any_op, !transform.any_param\n"
+         "  transform.yield\n"
+         "}\n\n" +
+         matchers +
+         "transform.named_sequence @__kernel_config(%variant_op: "
+         "!transform.any_op {transform.consumed})\n"
+         "    -> !transform.any_op attributes "
+         "{iree_codegen.tuning_spec_entrypoint} {\n"
+         "  %result = transform.foreach_match in %variant_op\n" +
+         entries +
+         "\n    : (!transform.any_op) -> !transform.any_op\n"
+         "  transform.yield %result : !transform.any_op\n"
+         "}\n\n}\n";
+}
+
+} // namespace tilescope::exporting
