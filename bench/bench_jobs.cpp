@@ -1,0 +1,153 @@
+// Edit -> compiled -> timed on the CPU example, through Tilescope's jobs
+// (an edit through IREE's attribute reader, the try folder, the compile
+// with its dumps, the timed run) against the bare iree-compile and
+// iree-benchmark-module commands a person would type. Prints both and the
+// ratio (goal: <= 1.1x). Median of 3 rounds each, alternated so both see the
+// same machine.
+#include "BenchTiming.h"
+
+#include "core/edit/EditableDocument.h"
+#include "core/iree/CompilerLibrary.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/BenchJob.h"
+#include "core/jobs/CompileJob.h"
+#include "core/jobs/DocumentWorker.h"
+#include "core/util/Files.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+using namespace tilescope;
+using bench::Clock;
+using bench::millisecondsSince;
+
+namespace {
+
+constexpr const char *kExample =
+    "examples/llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir";
+constexpr const char *kConfig =
+    "#iree_cpu.lowering_config<cache_parallel = [32, 32, 0], distribution = "
+    "[32, 32, 0], vector_common_parallel = [8, 8, 0], vector_reduction = [0, "
+    "0, 8]>";
+constexpr int kRepetitions = 3;
+
+bool ran(const jobs::ProcessResult &result, const std::string &what) {
+  if (result.succeeded())
+    return true;
+  std::cerr << what << " " << result.describe() << "\n"
+            << result.standardError << "\n";
+  return false;
+}
+
+} // namespace
+
+int main() {
+  iree::IreeSearchOptions search;
+  search.commandLinePath = std::filesystem::path(TILESCOPE_IREE_PREFIX);
+  auto installation = iree::locateIree(search);
+  if (!installation) {
+    std::cerr << installation.error() << "\n";
+    return 1;
+  }
+  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+  if (!library) {
+    std::cerr << library.error() << "\n";
+    return 1;
+  }
+  auto parser = std::make_shared<iree::AttributeParser>(*library);
+  const edit::AttributeReader reader = [parser](const std::string &text) {
+    return parser->print(text);
+  };
+  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                  "app/tilescope-iree-worker",
+                              installation->compilerLibrary);
+  const std::filesystem::path example =
+      std::filesystem::path(TILESCOPE_SOURCE_DIR) / kExample;
+  auto opened = worker.parseFile(example);
+  auto text = readTextFile(example);
+  if (!opened || !text) {
+    std::cerr << (opened ? text.error() : opened.error()) << "\n";
+    return 1;
+  }
+  opened->path = example;
+  opened->text = *text;
+  auto work = TemporaryDirectory::create("tilescope-bench-jobs");
+  if (!work) {
+    std::cerr << work.error() << "\n";
+    return 1;
+  }
+
+  // The edited file a person would compile by hand.
+  edit::EditableDocument once(*opened, reader);
+  if (auto applied = once.set({0, 1}, "lowering_config", kConfig); !applied) {
+    std::cerr << applied.error() << "\n";
+    return 1;
+  }
+  const std::filesystem::path byHandInput = work->file("edited.mlir");
+  if (!writeFileAtomically(byHandInput, once.text())) {
+    std::cerr << "cannot write " << byHandInput << "\n";
+    return 1;
+  }
+
+  std::vector<double> byHand, throughJobs;
+  for (int round = 0; round < 3; ++round) {
+    // By hand: iree-compile, then iree-benchmark-module.
+    {
+      const auto start = Clock::now();
+      jobs::ProcessSpec compile;
+      compile.program = *installation->tool(iree::kIreeCompile);
+      compile.arguments = {byHandInput.string(), "-o",
+                           work->file("hand.vmfb").string()};
+      if (!ran(jobs::runProcess(compile), "iree-compile"))
+        return 1;
+      auto timed = jobs::benchJobCommand(
+          *installation, {work->file("hand.vmfb"), "local-task", kRepetitions,
+                          0.1, std::chrono::minutes(5), nullptr, nullptr});
+      if (!timed || !ran(jobs::runProcess(*timed), "iree-benchmark-module"))
+        return 1;
+      byHand.push_back(millisecondsSince(start));
+    }
+    // Through Tilescope: the edit, the compile job, the timed run.
+    {
+      const auto start = Clock::now();
+      edit::EditableDocument editable(*opened, reader);
+      if (!editable.set({0, 1}, "lowering_config", kConfig)) {
+        std::cerr << "the edit was refused\n";
+        return 1;
+      }
+      iree::Document edited = *opened;
+      edited.text = editable.text();
+      jobs::CompileJobRequest request;
+      request.document = &edited;
+      request.directory = work->file("try" + std::to_string(round));
+      auto compiled = jobs::compileDocument(*installation, request);
+      if (!compiled || !compiled->succeeded()) {
+        std::cerr << (compiled ? compiled->summary() : compiled.error())
+                  << "\n";
+        return 1;
+      }
+      auto timed = jobs::benchModule(
+          *installation,
+          {compiled->artifacts.module, "local-task", kRepetitions, 0.1,
+           std::chrono::minutes(5), nullptr, nullptr});
+      if (!timed || !timed->succeeded()) {
+        std::cerr << (timed ? timed->summary() : timed.error()) << "\n";
+        return 1;
+      }
+      throughJobs.push_back(millisecondsSince(start));
+    }
+  }
+  const double hand = bench::median(byHand);
+  const double jobsTime = bench::median(throughJobs);
+  std::printf("edit -> compiled -> timed, CPU example (%s):\n", kExample);
+  std::printf("  by hand (iree-compile; iree-benchmark-module): %8.1f ms\n",
+              hand);
+  std::printf("  through Tilescope's jobs (edit, try folder, dumps): %8.1f "
+              "ms\n",
+              jobsTime);
+  std::printf("  ratio: %.2fx (goal <= 1.1x)\n", jobsTime / hand);
+  std::printf("sweep of 16 candidates vs one after another: not measured "
+              "(sweep not built yet)\n");
+  return 0;
+}
