@@ -57,6 +57,15 @@ install_apt_packages() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# Downloads wheels (zips) for CPython 3.11 on x86-64 into DIR, nothing installed.
+download_wheels() { # DIR PLATFORM PACKAGE...
+  local wheels="$1" platform="$2"
+  shift 2
+  mkdir -p "$wheels"
+  python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+    --platform "$platform" --python-version 3.11 --implementation cp -d "$wheels" "$@"
+}
+
 # The IREE wheels are zips: we download them with pip (no install, no Python
 # environment touched) and unpack them into a project-local prefix. The C++ app
 # loads libIREECompiler.so in place from there and runs the tools beside it.
@@ -68,10 +77,8 @@ install_iree() {
   fi
   log "IREE $IREE_VERSION: downloading iree-base-compiler and iree-base-runtime wheels from PyPI"
   local wheels="$ROOT/.deps/wheels"
-  mkdir -p "$wheels"
-  python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-    --platform manylinux_2_28_x86_64 --python-version 3.11 --implementation cp \
-    -d "$wheels" "iree-base-compiler==$IREE_VERSION" "iree-base-runtime==$IREE_VERSION" ||
+  download_wheels "$wheels" manylinux_2_28_x86_64 \
+    "iree-base-compiler==$IREE_VERSION" "iree-base-runtime==$IREE_VERSION" ||
     die "could not download IREE $IREE_VERSION wheels from PyPI"
   rm -rf "$IREE_PREFIX.partial"
   mkdir -p "$IREE_PREFIX.partial"
@@ -97,10 +104,7 @@ install_ptxas() {
   fi
   log "ptxas (CUDA $NVCC_VERSION): downloading nvidia-cuda-nvcc-cu12 from PyPI"
   local wheels="$ROOT/.deps/wheels-nvcc"
-  mkdir -p "$wheels"
-  python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-    --platform manylinux2010_x86_64 --python-version 3.11 --implementation cp \
-    -d "$wheels" "nvidia-cuda-nvcc-cu12==$NVCC_VERSION" ||
+  download_wheels "$wheels" manylinux2010_x86_64 "nvidia-cuda-nvcc-cu12==$NVCC_VERSION" ||
     die "could not download nvidia-cuda-nvcc-cu12 $NVCC_VERSION from PyPI"
   rm -rf "$NVCC_PREFIX.partial"
   mkdir -p "$NVCC_PREFIX.partial"

@@ -254,6 +254,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
     }
   }
 
+  progress.done();
   const auto id = recordTry(parser, record, asJson);
   out["try"] = id ? json(*id) : json(nullptr);
   out["outcome"] = record.outcome;

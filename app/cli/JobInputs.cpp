@@ -99,12 +99,15 @@ TerminalProgress::TerminalProgress(bool enabled)
     ticker = std::thread([this] { tick(); });
 }
 
-TerminalProgress::~TerminalProgress() {
+TerminalProgress::~TerminalProgress() { done(); }
+
+void TerminalProgress::done() {
   stopping = true;
   if (ticker.joinable())
     ticker.join();
   if (shown)
     std::cerr << "\r\033[K" << std::flush;
+  shown = false;
 }
 
 void TerminalProgress::step(const std::string &what) {

@@ -52,6 +52,8 @@ public:
   explicit TerminalProgress(bool enabled);
   ~TerminalProgress();
   void step(const std::string &what);
+  // Stops the line and clears it, before results are printed.
+  void done();
 
 private:
   void tick();

@@ -141,6 +141,7 @@ int verify(const QStringList &arguments) {
     progress.step(step);
   };
   auto checked = jobs::checkProgram(*installation, request);
+  progress.done();
   if (!checked) {
     std::cerr << "tilescope-cli verify: " << checked.error() << "\n";
     return kExitBadInput;

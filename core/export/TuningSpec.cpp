@@ -75,6 +75,13 @@ Result<std::string> tuningSpec(const iree::Document &document,
         "match_" + symbolOf(dispatch.name) + "_op" + std::to_string(ref.op);
     const auto &bounds = op.space->bounds;
     const config::ContractionDims &dims = *op.contraction;
+    std::string sizeChecks;
+    for (const auto &[handle, loops] :
+         {std::pair{"batch", &dims.batch}, std::pair{"m", &dims.m},
+          std::pair{"n", &dims.n}, std::pair{"k", &dims.k}})
+      sizeChecks += std::string("  transform.iree.match.dims_equal %") +
+                    handle + ", " + sizesOf(*loops, bounds) +
+                    " : !transform.param<i64>\n";
     matchers += "transform.named_sequence @" + name +
                 "(%op: !transform.any_op {transform.readonly})\n"
                 "    -> (!transform.any_op, !transform.any_param) {\n"
@@ -86,21 +93,8 @@ Result<std::string> tuningSpec(const iree::Document &document,
                 ", rhs_type = " + operands[1].elementType +
                 ", output_type = " + operands[2].elementType +
                 ",\n    indexing_maps = " + op.indexingMaps +
-                " : !transform.any_op -> !transform.param<i64>\n"
-                "  transform.iree.match.dims_equal %batch, " +
-                sizesOf(dims.batch, bounds) +
-                " : !transform.param<i64>\n"
-                "  transform.iree.match.dims_equal %m, " +
-                sizesOf(dims.m, bounds) +
-                " : !transform.param<i64>\n"
-                "  transform.iree.match.dims_equal %n, " +
-                sizesOf(dims.n, bounds) +
-                " : !transform.param<i64>\n"
-                "  transform.iree.match.dims_equal %k, " +
-                sizesOf(dims.k, bounds) +
-                " : !transform.param<i64>\n"
-                "  %config = transform.param.constant " +
-                *info +
+                " : !transform.any_op -> !transform.param<i64>\n" + sizeChecks +
+                "  %config = transform.param.constant " + *info +
                 " -> !transform.any_param\n"
                 "  transform.yield %op, %config : !transform.any_op, "
                 "!transform.any_param\n"

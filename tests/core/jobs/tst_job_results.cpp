@@ -12,9 +12,11 @@
 #include "core/jobs/Resources.h"
 #include "core/jobs/TensorData.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -213,6 +215,31 @@ private slots:
     QCOMPARE(placed[1].rootOp, -1);
     QCOMPARE(placed[1].field, std::string(""));
     QCOMPARE(placed[2].dispatch, std::string(""));
+  }
+
+  void compileOutcomesInWords() {
+    QTemporaryDir dir;
+    CompileJobResult result;
+    result.artifacts.directory = dir.path().toStdString();
+    result.artifacts.input = dir.filePath("input.mlir").toStdString();
+    result.artifacts.module = dir.filePath("module.vmfb").toStdString();
+    result.artifacts.reproducer =
+        dir.filePath("crash-reproducer.mlir").toStdString();
+    result.process.outcome = ProcessResult::Outcome::Signaled;
+    result.process.signal = SIGSEGV;
+    result.process.elapsed = std::chrono::milliseconds(1800);
+    QCOMPARE(result.summary(),
+             "iree-compile crashed with SIGSEGV after 1.8 s; its input is "
+             "saved as " +
+                 result.artifacts.input.string());
+    QFile reproducer(dir.filePath("crash-reproducer.mlir"));
+    QVERIFY(reproducer.open(QIODevice::WriteOnly));
+    reproducer.close();
+    QVERIFY(result.summary().find("reproducer saved to") != std::string::npos);
+    result.process.outcome = ProcessResult::Outcome::TimedOut;
+    result.process.elapsed = std::chrono::milliseconds(3000);
+    QVERIFY(result.summary().find("time limit") != std::string::npos);
+    QVERIFY(!result.succeeded());
   }
 
   void tensorTypesAndSignatures() {
