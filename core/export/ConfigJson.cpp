@@ -1,5 +1,8 @@
 #include "core/export/ConfigJson.h"
 
+#include <cstdint>
+#include <limits>
+
 namespace tilescope::exporting {
 
 using nlohmann::json;
@@ -108,10 +111,42 @@ nlohmann::json toJson(const config::IterationSpace &space) {
           {"operands", operands}};
 }
 
+namespace {
+
+// The whole numbers of an array, each fitting T; a plain get<> of one that
+// does not fit is undefined behaviour (found by fuzz_document).
+template <typename T>
+Result<std::vector<T>> wholeNumbers(const json &value, const char *key) {
+  if (!value.is_array())
+    return Error{std::string("\"") + key + "\" is not an array"};
+  std::vector<T> numbers;
+  for (const json &entry : value) {
+    const bool fits =
+        entry.is_number_integer() &&
+        (entry.is_number_unsigned()
+             ? entry.get<uint64_t>() <=
+                   static_cast<uint64_t>(std::numeric_limits<T>::max())
+             : entry.get<int64_t>() >=
+                       static_cast<int64_t>(std::numeric_limits<T>::min()) &&
+                   entry.get<int64_t>() <=
+                       static_cast<int64_t>(std::numeric_limits<T>::max()));
+    if (!fits)
+      return Error{std::string("\"") + key + "\" holds " + entry.dump() +
+                   ", not a whole number in range"};
+    numbers.push_back(static_cast<T>(entry.get<int64_t>()));
+  }
+  return numbers;
+}
+
+} // namespace
+
 Result<config::IterationSpace> iterationSpaceFromJson(const json &value) {
   try {
     config::IterationSpace space;
-    space.bounds = value.at("bounds").get<std::vector<int64_t>>();
+    auto bounds = wholeNumbers<int64_t>(value.at("bounds"), "bounds");
+    if (!bounds)
+      return Error{"iteration space: " + bounds.error()};
+    space.bounds = std::move(*bounds);
     for (const json &kind : value.at("kinds"))
       space.kinds.push_back(kind.get<std::string>() == "reduction"
                                 ? config::LoopKind::Reduction
@@ -124,7 +159,10 @@ Result<config::IterationSpace> iterationSpaceFromJson(const json &value) {
       for (const json &entry : *it) {
         config::OperandAccess operand;
         operand.elementType = entry.at("element_type").get<std::string>();
-        operand.dims = entry.at("dims").get<std::vector<int>>();
+        auto dims = wholeNumbers<int>(entry.at("dims"), "dims");
+        if (!dims)
+          return Error{"iteration space: " + dims.error()};
+        operand.dims = std::move(*dims);
         operand.isOutput = entry.at("output").get<bool>();
         space.operands.push_back(std::move(operand));
       }
@@ -141,10 +179,14 @@ json toJson(const config::ContractionDims &dims) {
 Result<config::ContractionDims> contractionDimsFromJson(const json &value) {
   try {
     config::ContractionDims dims;
-    dims.batch = value.at("batch").get<std::vector<int>>();
-    dims.m = value.at("m").get<std::vector<int>>();
-    dims.n = value.at("n").get<std::vector<int>>();
-    dims.k = value.at("k").get<std::vector<int>>();
+    for (auto [key, out] :
+         {std::pair{"batch", &dims.batch}, std::pair{"m", &dims.m},
+          std::pair{"n", &dims.n}, std::pair{"k", &dims.k}}) {
+      auto numbers = wholeNumbers<int>(value.at(key), key);
+      if (!numbers)
+        return Error{"contraction dimensions: " + numbers.error()};
+      *out = std::move(*numbers);
+    }
     return dims;
   } catch (const json::exception &error) {
     return Error{std::string("contraction dimensions: ") + error.what()};
