@@ -39,18 +39,17 @@ Result<json> proveSpec(const iree::Document &document,
   auto source = readTextFile(program);
   if (!source)
     return Error{source.error()};
-  const std::string device = jobs::deviceTargetText(document.text);
-  if (device.empty())
-    return Error{"the file names no device target to configure the program "
-                 "for"};
+  const std::optional<std::string> onDevice =
+      jobs::programOnDevice(*source, document.text);
+  if (!onDevice)
+    return Error{"cannot put " + program.string() +
+                 " on the file's device: the file names no device target, "
+                 "or the program has a module of its own"};
   auto folder = TemporaryDirectory::create("tilescope-spec");
   if (!folder)
     return Error{folder.error()};
   const std::filesystem::path wrapped = folder->file("program.mlir");
-  if (auto written = writeFileAtomically(
-          wrapped, "module attributes {hal.device.targets = [" + device +
-                       "]} {\n" + *source + "\n}\n");
-      !written)
+  if (auto written = writeFileAtomically(wrapped, *onDevice); !written)
     return Error{written.error()};
   jobs::ConfigureRequest request;
   request.source = wrapped;

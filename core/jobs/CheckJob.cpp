@@ -143,6 +143,15 @@ std::string deviceTargetText(const std::string &text) {
   return end == std::string::npos ? "" : text.substr(at, end - at + 1);
 }
 
+std::optional<std::string> programOnDevice(const std::string &program,
+                                           const std::string &dispatchText) {
+  const std::string device = deviceTargetText(dispatchText);
+  if (device.empty() || hasTopLevelModule(program))
+    return std::nullopt;
+  return "module attributes {hal.device.targets = [" + device + "]} {\n" +
+         program + "\n}\n";
+}
+
 Result<CheckResult> checkProgram(const iree::IreeInstallation &iree,
                                  const CheckRequest &request) {
   auto compiler = iree.tool(iree::kIreeCompile);
@@ -183,10 +192,8 @@ Result<CheckResult> checkProgram(const iree::IreeInstallation &iree,
   if (request.edited) {
     const std::vector<std::string> backends = documentBackends(*request.edited);
     result.backend = backends.empty() ? "" : backends.front();
-    const std::string device = deviceTargetText(request.edited->text);
-    if (!device.empty() && !hasTopLevelModule(*programText)) {
-      testedProgram = "module attributes {hal.device.targets = [" + device +
-                      "]} {\n" + *programText + "\n}\n";
+    if (auto onDevice = programOnDevice(*programText, request.edited->text)) {
+      testedProgram = std::move(*onDevice);
     } else if (request.target) {
       testedFlags = request.target->compileFlags;
     } else {

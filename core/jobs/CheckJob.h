@@ -84,6 +84,13 @@ struct CheckResult {
 // or empty.
 std::string deviceTargetText(const std::string &text);
 
+// `program` on the device a dispatch file names: that #hal.device.target as
+// the module's hal.device.targets, so it compiles for exactly that device
+// with no target flags (and for sm_90, which IREE 3.13 cannot name by flag).
+// Unset when the file names no device or the program has its own module.
+std::optional<std::string> programOnDevice(const std::string &program,
+                                           const std::string &dispatchText);
+
 // Fails (an Error) only when the check cannot start (no program, a try
 // folder that cannot be made). Compiler and runtime failures are in the
 // result, with the step and the command.

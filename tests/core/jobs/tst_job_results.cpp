@@ -326,6 +326,15 @@ private slots:
                          "[#hal.executable.target<\"rocm\", \"rocm-hsaco-fb\", "
                          "{abi = \"h>p\", x = [1, 2]}>]>"));
     QCOMPARE(deviceTargetText("func.func @f()"), std::string());
+    // A bare program goes on that device; one with its own module does not.
+    const auto onDevice = programOnDevice("func.func @f() {}", text);
+    QVERIFY(onDevice.has_value());
+    QVERIFY(onDevice->rfind("module attributes {hal.device.targets = "
+                            "[#hal.device.target<\"hip\"",
+                            0) == 0);
+    QVERIFY(onDevice->find("func.func @f() {}") != std::string::npos);
+    QVERIFY(!programOnDevice("// a module\nmodule {\n}\n", text));
+    QVERIFY(!programOnDevice("func.func @f() {}", "func.func @g()"));
   }
 
   void historyKeepsEveryTryOfTwoProcesses() {
