@@ -94,15 +94,13 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
       "such GPU it says so and exits 5), against the root op's roofline "
       "floor."};
   parser.setApplicationDescription(descriptions[static_cast<int>(stage)]);
-  const QCommandLineOption deviceOption(
-      "device", "Run on DEVICE (local-task, hip://0, cuda://0).", "DEVICE");
   const QCommandLineOption repetitionsOption(
       "repetitions", "Benchmark repetitions (default 5).", "N");
   parser.addOptions({kTargetOption, kOpOption, kTryFolderOption,
                      kWorkspaceOption, kTimeoutOption, kJsonOption,
                      kIreeOption});
   if (stage == Stage::Bench)
-    parser.addOptions({deviceOption, repetitionsOption});
+    parser.addOptions({kDeviceOption, repetitionsOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, name))
     return kExitUsage;
@@ -193,7 +191,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   }
   if (compiled->succeeded() && stage == Stage::Bench) {
     std::string device = stage == Stage::Bench
-                             ? parser.value(deviceOption).toStdString()
+                             ? parser.value(kDeviceOption).toStdString()
                              : std::string();
     std::string cannotRun;
     if (device.empty()) {
@@ -239,12 +237,9 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
           benchJson["bound_by"] = floor->boundBy;
         }
       }
-      record.outcome =
-          timed->succeeded() ? "ok" : jobs::outcomeOf(timed->process);
+      record.outcome = jobs::outcomeOf(*timed);
       if (timed->succeeded())
         record.medianMicroseconds = timed->medianMicroseconds;
-      else
-        record.outcome = record.outcome == "ok" ? "run-failed" : record.outcome;
       record.summary = timed->summary();
       record.wallSeconds += timed->process.elapsed.count() / 1000.0;
       record.details["bench"] = benchJson;

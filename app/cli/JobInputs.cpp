@@ -23,6 +23,8 @@ const QCommandLineOption kTryFolderOption{
     "DIR"};
 const QCommandLineOption kTimeoutOption{
     "timeout", "Stop each step after SECONDS (default 300).", "SECONDS"};
+const QCommandLineOption kDeviceOption{
+    "device", "Run on DEVICE (local-task, hip://0, cuda://0).", "DEVICE"};
 
 std::filesystem::path workspaceOf(const QCommandLineParser &parser) {
   if (parser.isSet(kWorkspaceOption))

@@ -27,6 +27,7 @@ extern const QCommandLineOption kTargetOption;
 extern const QCommandLineOption kWorkspaceOption;
 extern const QCommandLineOption kTryFolderOption;
 extern const QCommandLineOption kTimeoutOption;
+extern const QCommandLineOption kDeviceOption;
 
 std::filesystem::path workspaceOf(const QCommandLineParser &parser);
 // --out, or a new folder under the workspace.

@@ -45,10 +45,8 @@ int verify(const QStringList &arguments) {
                                       "Random inputs' seed (default 1).", "N");
   const QCommandLineOption atolOption("atol", "Absolute tolerance.", "VALUE");
   const QCommandLineOption rtolOption("rtol", "Relative tolerance.", "VALUE");
-  const QCommandLineOption deviceOption(
-      "device", "Run on DEVICE (local-task, hip://0, cuda://0).", "DEVICE");
   parser.addOptions({programOption, referenceOption, functionOption, seedOption,
-                     atolOption, rtolOption, deviceOption, kTargetOption,
+                     atolOption, rtolOption, kDeviceOption, kTargetOption,
                      kTryFolderOption, kWorkspaceOption, kTimeoutOption,
                      kJsonOption, kIreeOption});
   parser.addPositionalArgument("FILE", "A dispatch file, or a program.");
@@ -120,12 +118,12 @@ int verify(const QStringList &arguments) {
 
   // The tested module runs where its backend can: the CPU, or a GPU found
   // here. Without one, the checked run is compiled but not run.
-  const std::string backend =
-      isDispatchFile ? (jobs::documentBackends(*document).empty()
-                            ? std::string()
-                            : jobs::documentBackends(*document).front())
-                     : request.target->backend;
-  request.device = parser.value(deviceOption).toStdString();
+  std::string backend = request.target ? request.target->backend : "";
+  if (isDispatchFile)
+    if (const auto carried = jobs::documentBackends(*document);
+        !carried.empty())
+      backend = carried.front();
+  request.device = parser.value(kDeviceOption).toStdString();
   if (request.device.empty()) {
     auto found = jobs::deviceForBackend(backend, jobs::discoverGpus());
     if (found)
@@ -152,14 +150,7 @@ int verify(const QStringList &arguments) {
   record.document = document->path.string();
   record.target = backend;
   record.device = checked->device;
-  record.outcome =
-      checked->compiledOnly ? "cannot-run-here"
-      : !checked->hasVerdict()
-          ? (checked->failedStep.find("compile") != std::string::npos
-                 ? "compile-failed"
-                 : "run-failed")
-      : checked->passed() ? "ok"
-                          : "check-failed";
+  record.outcome = jobs::outcomeOf(*checked);
   if (checked->hasVerdict())
     record.checkPassed = checked->passed();
   record.summary = checked->summary();

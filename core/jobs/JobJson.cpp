@@ -49,6 +49,29 @@ std::string outcomeOf(const CompileJobResult &compiled) {
   }
 }
 
+std::string outcomeOf(const BenchJobResult &bench) {
+  if (bench.succeeded())
+    return "ok";
+  switch (bench.process.outcome) {
+  case ProcessResult::Outcome::TimedOut:
+    return "timed-out";
+  case ProcessResult::Outcome::Cancelled:
+    return "cancelled";
+  default:
+    return "run-failed";
+  }
+}
+
+std::string outcomeOf(const CheckResult &check) {
+  if (check.compiledOnly)
+    return "cannot-run-here";
+  if (!check.hasVerdict())
+    return check.failedStep.find("compile") != std::string::npos
+               ? "compile-failed"
+               : "run-failed";
+  return check.passed() ? "ok" : "check-failed";
+}
+
 json toJson(const CompileJobResult &compiled) {
   json diagnostics = json::array();
   for (const CompileDiagnostic &d : compiled.diagnostics) {

@@ -17,9 +17,14 @@ nlohmann::json toJson(const ResourceReport &report);
 nlohmann::json toJson(const BenchJobResult &bench);
 nlohmann::json toJson(const CheckResult &check);
 
-// The history's word for how a job ended: "ok", "compile-failed",
-// "compiler-crashed", "timed-out", "cancelled".
+// The history's word for how a job ended (TryRecord::outcome): "ok",
+// "compile-failed", "compiler-crashed", "timed-out", "cancelled",
+// "run-failed", "check-failed", "cannot-run-here".
 std::string outcomeOf(const CompileJobResult &compiled);
+std::string outcomeOf(const BenchJobResult &bench);
+std::string outcomeOf(const CheckResult &check);
+// A child process's end: "ok", "failed", "crashed", "timed-out",
+// "cancelled", "failed-to-start".
 std::string outcomeOf(const ProcessResult &process);
 
 } // namespace tilescope::jobs

@@ -8,6 +8,7 @@
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/History.h"
+#include "core/jobs/JobJson.h"
 #include "core/jobs/Occupancy.h"
 #include "core/jobs/Resources.h"
 #include "core/jobs/TensorData.h"
@@ -240,6 +241,43 @@ private slots:
     result.process.elapsed = std::chrono::milliseconds(3000);
     QVERIFY(result.summary().find("time limit") != std::string::npos);
     QVERIFY(!result.succeeded());
+    QCOMPARE(outcomeOf(result), std::string("timed-out"));
+    result.process.outcome = ProcessResult::Outcome::Signaled;
+    QCOMPARE(outcomeOf(result), std::string("compiler-crashed"));
+  }
+
+  void runAndCheckOutcomesInTheHistorysWords() {
+    BenchJobResult bench;
+    bench.process.outcome = ProcessResult::Outcome::Exited;
+    bench.process.exitCode = 1;
+    bench.error = "iree-benchmark-module exited with 1";
+    QCOMPARE(outcomeOf(bench), std::string("run-failed"));
+    bench.process.outcome = ProcessResult::Outcome::TimedOut;
+    QCOMPARE(outcomeOf(bench), std::string("timed-out"));
+    bench.process.outcome = ProcessResult::Outcome::Exited;
+    bench.process.exitCode = 0;
+    bench.error.clear();
+    bench.repetitions = 3;
+    QCOMPARE(outcomeOf(bench), std::string("ok"));
+
+    CheckResult check;
+    check.compiledOnly = true;
+    QCOMPARE(outcomeOf(check), std::string("cannot-run-here"));
+    check.compiledOnly = false;
+    check.failedStep = "reference compile";
+    check.error = "iree-compile exited with 1";
+    QCOMPARE(outcomeOf(check), std::string("compile-failed"));
+    check.failedStep = "run";
+    QCOMPARE(outcomeOf(check), std::string("run-failed"));
+    check.failedStep.clear();
+    check.error.clear();
+    auto type = parseTensorType("2xf32");
+    check.outputs.push_back(
+        {0, compareTensors(*type, {1, 2}, {1, 2}, defaultTolerance("f32"))});
+    QCOMPARE(outcomeOf(check), std::string("ok"));
+    check.outputs.push_back(
+        {1, compareTensors(*type, {1, 9}, {1, 2}, defaultTolerance("f32"))});
+    QCOMPARE(outcomeOf(check), std::string("check-failed"));
   }
 
   void tensorTypesAndSignatures() {
