@@ -171,8 +171,17 @@ std::vector<std::string> documentBackends(const iree::Document &document) {
   return backends;
 }
 
-Result<ProcessSpec> compileJobCommand(const iree::IreeInstallation &iree,
-                                      const CompileJobRequest &request) {
+namespace {
+
+// The compile's command and the backend it compiles for, from one reading
+// of the file's targets.
+struct CompilePlan {
+  ProcessSpec spec;
+  std::string backend;
+};
+
+Result<CompilePlan> planCompile(const iree::IreeInstallation &iree,
+                                const CompileJobRequest &request) {
   if (!request.document)
     return Error{"nothing to compile: no document"};
   const std::string name = request.document->path.empty()
@@ -205,19 +214,31 @@ Result<ProcessSpec> compileJobCommand(const iree::IreeInstallation &iree,
                             request.extraFlags.end());
   auto spec = compileCommand(iree, compile);
   if (!spec)
-    return spec;
+    return Error{spec.error()};
   spec->workingDirectory = request.directory;
   spec->timeout = request.timeout;
   spec->cancel = request.cancel;
   spec->onOutput = request.onOutput;
-  return spec;
+  return CompilePlan{std::move(*spec), request.target ? request.target->backend
+                                                      : carried.front()};
+}
+
+} // namespace
+
+Result<ProcessSpec> compileJobCommand(const iree::IreeInstallation &iree,
+                                      const CompileJobRequest &request) {
+  auto plan = planCompile(iree, request);
+  if (!plan)
+    return Error{plan.error()};
+  return std::move(plan->spec);
 }
 
 Result<CompileJobResult> compileDocument(const iree::IreeInstallation &iree,
                                          const CompileJobRequest &request) {
-  auto spec = compileJobCommand(iree, request);
-  if (!spec)
-    return Error{spec.error()};
+  auto plan = planCompile(iree, request);
+  if (!plan)
+    return Error{plan.error()};
+  const ProcessSpec &spec = plan->spec;
   const fs::path &directory = request.directory;
   std::error_code error;
   fs::create_directories(directory, error);
@@ -237,22 +258,21 @@ Result<CompileJobResult> compileDocument(const iree::IreeInstallation &iree,
   artifacts.intermediates = directory / "intermediates";
   artifacts.binaries = directory / "binaries";
   artifacts.reproducer = directory / "crash-reproducer.mlir";
-  const std::vector<std::string> carried = documentBackends(*request.document);
-  result.backend = request.target ? request.target->backend : carried.front();
+  result.backend = plan->backend;
 
   if (auto written =
           writeFileAtomically(artifacts.input, request.document->text);
       !written)
     return Error{written.error()};
   if (auto written = writeFileAtomically(
-          artifacts.command, "#!/bin/sh\n" + spec->shellCommand() + "\n");
+          artifacts.command, "#!/bin/sh\n" + spec.shellCommand() + "\n");
       !written)
     return Error{written.error()};
   fs::permissions(artifacts.command, fs::perms::owner_exec,
                   fs::perm_options::add, error);
 
-  result.spec = *spec;
-  result.process = runProcess(*spec);
+  result.spec = spec;
+  result.process = runProcess(spec);
   (void)writeFileAtomically(artifacts.log, result.process.standardOutput +
                                                result.process.standardError);
   const std::string display = request.document->path.empty()
