@@ -8,11 +8,7 @@
 #include "app/common/IreeSettings.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/BenchJob.h"
-#include "core/jobs/GpuDiscovery.h"
-#include "core/jobs/JobJson.h"
-#include "core/jobs/Resources.h"
-#include "core/layout/Roofline.h"
+#include "core/jobs/TryJob.h"
 
 #include <QCommandLineParser>
 
@@ -150,126 +146,54 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   }
 
   TerminalProgress progress(!asJson);
-  progress.step("compiling " + path + " with iree-compile");
-  jobs::CompileJobRequest request;
+  jobs::TryRequest request;
   request.document = &*document;
+  if (op)
+    request.op = std::pair{op->dispatch, op->op};
+  request.upTo = stage == Stage::Compile     ? jobs::TryStage::Compile
+                 : stage == Stage::Resources ? jobs::TryStage::Resources
+                                             : jobs::TryStage::Bench;
   request.target = *target;
   request.directory = *folder;
+  if (stage == Stage::Bench)
+    request.device = parser.value(kDeviceOption).toStdString();
+  request.repetitions = repetitions;
   request.timeout = timeoutOf(parser);
-  auto compiled = jobs::compileDocument(*installation, request);
-  if (!compiled) {
-    std::cerr << "tilescope-cli " << name << ": " << compiled.error() << "\n";
+  request.onStep = [&progress](const std::string &what) {
+    progress.step(what);
+  };
+  auto tried = jobs::runTry(*installation, request);
+  if (!tried) {
+    std::cerr << "tilescope-cli " << name << ": " << tried.error() << "\n";
     return kExitBadInput;
   }
-
-  jobs::TryRecord record;
-  record.kind = name;
-  record.document = document->path.string();
-  record.op =
-      op ? std::to_string(op->dispatch) + ":" + std::to_string(op->op) : "";
-  record.target = target->has_value() ? (*target)->name : compiled->backend;
-  record.outcome = jobs::outcomeOf(*compiled);
-  record.summary = compiled->summary();
-  record.directory = compiled->artifacts.directory.string();
-  record.wallSeconds = compiled->process.elapsed.count() / 1000.0;
-  record.details = {{"configs", configsJson(*document)},
-                    {"compile", jobs::toJson(*compiled)}};
-  json out = {{"file", path}, {"compile", jobs::toJson(*compiled)}};
-
-  int exit = compiled->succeeded() ? kExitOk : kExitFailure;
-  std::optional<jobs::ResourceReport> resourceReport;
-  if (compiled->succeeded() && stage != Stage::Compile) {
-    progress.step("reading resources");
-    jobs::ResourceOptions options;
-    options.timeout = timeoutOf(parser);
-    auto resources = jobs::readResources(*compiled, options);
-    if (resources) {
-      record.details["resources"] = jobs::toJson(*resources);
-      out["resources"] = jobs::toJson(*resources);
-      resourceReport = std::move(*resources);
-    }
-  }
-  if (compiled->succeeded() && stage == Stage::Bench) {
-    std::string device = stage == Stage::Bench
-                             ? parser.value(kDeviceOption).toStdString()
-                             : std::string();
-    std::string cannotRun;
-    if (device.empty()) {
-      progress.step("looking for a device");
-      auto found =
-          jobs::deviceForBackend(compiled->backend, jobs::discoverGpus());
-      if (found)
-        device = *found;
-      else
-        cannotRun = found.error();
-    }
-    record.device = device;
-    if (!cannotRun.empty()) {
-      record.outcome = "cannot-run-here";
-      record.summary = cannotRun;
-      out["bench"] = {{"ran", false}, {"why", cannotRun}};
-      exit = kExitCannotRunHere;
-    } else {
-      progress.step("timing on " + device + " with iree-benchmark-module");
-      jobs::BenchJobRequest bench;
-      bench.module = compiled->artifacts.module;
-      bench.device = device;
-      bench.repetitions = repetitions;
-      bench.timeout = timeoutOf(parser);
-      auto timed = jobs::benchModule(*installation, bench);
-      if (!timed) {
-        std::cerr << "tilescope-cli bench: " << timed.error() << "\n";
-        return kExitIreeUnavailable;
-      }
-      json benchJson = jobs::toJson(*timed);
-      benchJson["ran"] = true;
-      // The root op's roofline floor, for GPU targets Tilescope knows.
-      const edit::RootOpContext context =
-          edit::contextOf(*document, op.value_or(edit::OpRef{0, 0}));
-      if (timed->succeeded() && context.target && context.op &&
-          context.op->space) {
-        auto floor = layout::rooflineFloor(*context.op->space, *context.target);
-        if (floor) {
-          const double floorMicroseconds = floor->floorSeconds * 1e6;
-          benchJson["floor_us"] = floorMicroseconds;
-          benchJson["efficiency"] =
-              floorMicroseconds / timed->medianMicroseconds;
-          benchJson["bound_by"] = floor->boundBy;
-        }
-      }
-      record.outcome = jobs::outcomeOf(*timed);
-      if (timed->succeeded())
-        record.medianMicroseconds = timed->medianMicroseconds;
-      record.summary = timed->summary();
-      record.wallSeconds += timed->process.elapsed.count() / 1000.0;
-      record.details["bench"] = benchJson;
-      out["bench"] = benchJson;
-      if (!timed->succeeded())
-        exit = kExitFailure;
-    }
-  }
+  const jobs::CompileJobResult &compiled = tried->compiled;
+  json out = tried->report;
+  out["file"] = path;
+  int exit = tried->succeeded() ? kExitOk : kExitFailure;
+  if (!tried->cannotRun.empty())
+    exit = kExitCannotRunHere;
 
   progress.done();
-  const auto id = recordTry(parser, record, asJson);
+  const auto id = recordTry(parser, tried->record, asJson);
   out["try"] = id ? json(*id) : json(nullptr);
-  out["outcome"] = record.outcome;
+  out["outcome"] = tried->record.outcome;
   if (asJson) {
     std::cout << exporting::jsonText(out, 2) << "\n";
     return exit;
   }
-  std::cout << compiled->summary() << "\n";
-  for (const jobs::CompileDiagnostic &d : compiled->diagnostics)
+  std::cout << compiled.summary() << "\n";
+  for (const jobs::CompileDiagnostic &d : compiled.diagnostics)
     std::cout << d.toString() << "\n";
-  std::cout << "try folder: " << compiled->artifacts.directory.string()
-            << "\n  reproduce: " << compiled->artifacts.command.string()
-            << "\n";
-  for (const auto &file : compiled->artifacts.assembly())
+  std::cout << "try folder: " << compiled.artifacts.directory.string()
+            << "\n  reproduce: " << compiled.artifacts.command.string() << "\n";
+  for (const auto &file : compiled.artifacts.assembly())
     std::cout << "  assembly: " << file.string() << "\n";
-  if (resourceReport) {
+  if (tried->resources) {
     std::cout << "resources:\n";
-    for (const jobs::KernelResources &kernel : resourceReport->kernels)
+    for (const jobs::KernelResources &kernel : tried->resources->kernels)
       printKernel(kernel, std::cout);
-    for (const std::string &note : resourceReport->notes)
+    for (const std::string &note : tried->resources->notes)
       std::cout << "  note: " << note << "\n";
   }
   if (out.contains("bench")) {

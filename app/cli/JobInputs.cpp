@@ -1,5 +1,6 @@
 #include "app/cli/JobInputs.h"
 
+#include "core/jobs/TryJob.h"
 #include "core/jobs/Workspace.h"
 
 #include <cstdio>
@@ -56,41 +57,17 @@ targetOf(const QCommandLineParser &parser) {
   return std::optional<jobs::CompileTarget>(*target);
 }
 
-nlohmann::json configsJson(const iree::Document &document) {
-  nlohmann::json configs = nlohmann::json::object();
-  for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = document.dispatches[d];
-    for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
-      const iree::RootOp &op = dispatch.rootOps[k];
-      nlohmann::json entry = {{"dispatch", dispatch.name},
-                              {"op", op.name},
-                              {"line", op.line},
-                              {"translation_info", dispatch.translationInfo}};
-      if (!op.loweringConfig.empty())
-        entry["lowering_config"] = op.loweringConfig;
-      if (!op.compilationInfo.empty())
-        entry["compilation_info"] = op.compilationInfo;
-      configs[std::to_string(d) + ":" + std::to_string(k)] = entry;
-    }
-  }
-  return configs;
-}
-
 std::optional<long long> recordTry(const QCommandLineParser &parser,
                                    jobs::TryRecord record, bool quiet) {
-  const std::filesystem::path file = jobs::historyFile(workspaceOf(parser));
-  auto history = jobs::History::open(file);
-  if (!history) {
-    std::cerr << "warning: not recorded: " << history.error() << "\n";
-    return std::nullopt;
-  }
-  auto id = history->add(std::move(record));
+  const std::filesystem::path workspace = workspaceOf(parser);
+  auto id = jobs::recordTry(workspace, std::move(record));
   if (!id) {
     std::cerr << "warning: not recorded: " << id.error() << "\n";
     return std::nullopt;
   }
   if (!quiet)
-    std::cerr << "recorded as try " << *id << " in " << file.string() << "\n";
+    std::cerr << "recorded as try " << *id << " in "
+              << jobs::historyFile(workspace).string() << "\n";
   return *id;
 }
 

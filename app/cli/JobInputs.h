@@ -37,10 +37,6 @@ std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser);
 Result<std::optional<jobs::CompileTarget>>
 targetOf(const QCommandLineParser &parser);
 
-// Each root op's configs as compiled: {"DISPATCH:OP": {"lowering_config":
-// ..., "translation_info": ...}}.
-nlohmann::json configsJson(const iree::Document &document);
-
 // Adds the try to the workspace's history; says where on stderr unless
 // quiet. A history that cannot be written is a warning, not a failure.
 std::optional<long long> recordTry(const QCommandLineParser &parser,

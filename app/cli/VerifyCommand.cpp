@@ -12,6 +12,7 @@
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/JobJson.h"
+#include "core/jobs/TryJob.h"
 
 #include <QCommandLineParser>
 
@@ -156,7 +157,7 @@ int verify(const QStringList &arguments) {
   record.summary = checked->summary();
   record.directory = checked->directory.string();
   record.wallSeconds = checked->elapsed.count() / 1000.0;
-  record.details = {{"configs", configsJson(*document)},
+  record.details = {{"configs", jobs::configsJson(*document)},
                     {"program", std::filesystem::absolute(request.program)},
                     {"check", jobs::toJson(*checked)}};
   const auto id = recordTry(parser, record, asJson);

@@ -1,0 +1,207 @@
+#include "core/jobs/TryJob.h"
+
+#include "core/config/TargetAttribute.h"
+#include "core/jobs/GpuDiscovery.h"
+#include "core/jobs/JobJson.h"
+#include "core/layout/Roofline.h"
+
+using nlohmann::json;
+
+namespace tilescope::jobs {
+namespace {
+
+void step(const TryRequest &request, const std::string &what) {
+  if (request.onStep)
+    request.onStep(what);
+}
+
+bool cancelled(const TryRequest &request) {
+  return request.cancel && request.cancel->load();
+}
+
+// The roofline floor of the try's root op on its GPU target, when Tilescope
+// knows both.
+void addFloor(const TryRequest &request, TryResult &result) {
+  const iree::Document &document = *request.document;
+  const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
+  if (d >= document.dispatches.size() ||
+      k >= document.dispatches[d].rootOps.size())
+    return;
+  const iree::Dispatch &dispatch = document.dispatches[d];
+  const iree::RootOp &op = dispatch.rootOps[k];
+  if (!op.space ||
+      dispatch.target.find("#iree_gpu.target") == std::string::npos)
+    return;
+  auto target = config::gpuTargetFromText(dispatch.target);
+  if (!target)
+    return;
+  auto floor = layout::rooflineFloor(*op.space, *target);
+  if (!floor)
+    return;
+  result.floorMicroseconds = floor->floorSeconds * 1e6;
+  result.efficiency =
+      *result.floorMicroseconds / result.bench->medianMicroseconds;
+  result.boundBy = floor->boundBy;
+}
+
+void bench(const iree::IreeInstallation &iree, const TryRequest &request,
+           TryResult &result) {
+  TryRecord &record = result.record;
+  std::string device = request.device;
+  if (device.empty()) {
+    step(request, "looking for a device");
+    auto found = deviceForBackend(result.compiled.backend, discoverGpus());
+    if (!found) {
+      result.cannotRun = found.error();
+      record.outcome = "cannot-run-here";
+      record.summary = result.cannotRun;
+      result.report["bench"] = {{"ran", false}, {"why", result.cannotRun}};
+      return;
+    }
+    device = *found;
+  }
+  record.device = device;
+  step(request, "timing on " + device + " with iree-benchmark-module");
+  BenchJobRequest benchRequest;
+  benchRequest.module = result.compiled.artifacts.module;
+  benchRequest.device = device;
+  benchRequest.repetitions = request.repetitions;
+  benchRequest.timeout = request.timeout;
+  benchRequest.cancel = request.cancel;
+  benchRequest.onOutput = request.onOutput;
+  auto timed = benchModule(iree, benchRequest);
+  if (!timed) {
+    // The benchmark tool could not start: the try is a compile that was
+    // not timed, said in words.
+    record.outcome = "run-failed";
+    record.summary = timed.error();
+    result.report["bench"] = {{"ran", false}, {"why", timed.error()}};
+    return;
+  }
+  result.bench = std::move(*timed);
+  json benchJson = toJson(*result.bench);
+  benchJson["ran"] = true;
+  if (result.bench->succeeded()) {
+    addFloor(request, result);
+    if (result.floorMicroseconds) {
+      benchJson["floor_us"] = *result.floorMicroseconds;
+      benchJson["efficiency"] = *result.efficiency;
+      benchJson["bound_by"] = result.boundBy;
+    }
+    record.medianMicroseconds = result.bench->medianMicroseconds;
+  }
+  record.outcome = outcomeOf(*result.bench);
+  record.summary = result.bench->summary();
+  record.wallSeconds += result.bench->process.elapsed.count() / 1000.0;
+  record.details["bench"] = benchJson;
+  result.report["bench"] = benchJson;
+}
+
+} // namespace
+
+const char *toString(TryStage stage) {
+  switch (stage) {
+  case TryStage::Compile:
+    return "compile";
+  case TryStage::Resources:
+    return "resources";
+  case TryStage::Bench:
+    return "bench";
+  }
+  return "";
+}
+
+bool TryResult::succeeded() const { return record.outcome == "ok"; }
+
+Result<TryResult> runTry(const iree::IreeInstallation &iree,
+                         const TryRequest &request) {
+  if (!request.document)
+    return Error{"no document to try"};
+  const iree::Document &document = *request.document;
+  step(request,
+       "compiling " + document.path.filename().string() + " with iree-compile");
+  CompileJobRequest compileRequest;
+  compileRequest.document = &document;
+  compileRequest.target = request.target;
+  compileRequest.directory = request.directory;
+  compileRequest.timeout = request.timeout;
+  compileRequest.cancel = request.cancel;
+  compileRequest.onOutput = request.onOutput;
+  auto compiled = compileDocument(iree, compileRequest);
+  if (!compiled)
+    return Error{compiled.error()};
+
+  TryResult result;
+  result.compiled = std::move(*compiled);
+  TryRecord &record = result.record;
+  record.kind = toString(request.upTo);
+  record.document = document.path.string();
+  if (request.op)
+    record.op = std::to_string(request.op->first) + ":" +
+                std::to_string(request.op->second);
+  record.target =
+      request.target ? request.target->name : result.compiled.backend;
+  record.outcome = outcomeOf(result.compiled);
+  record.summary = result.compiled.summary();
+  record.directory = result.compiled.artifacts.directory.string();
+  record.wallSeconds = result.compiled.process.elapsed.count() / 1000.0;
+  record.details = {{"configs", configsJson(document)},
+                    {"compile", toJson(result.compiled)}};
+  result.report["compile"] = toJson(result.compiled);
+  if (!result.compiled.succeeded() || request.upTo == TryStage::Compile)
+    return result;
+
+  if (!cancelled(request)) {
+    step(request, "reading resources");
+    ResourceOptions options;
+    options.timeout = request.timeout;
+    options.cancel = request.cancel;
+    if (auto resources = readResources(result.compiled, options)) {
+      record.details["resources"] = toJson(*resources);
+      result.report["resources"] = toJson(*resources);
+      result.resources = std::move(*resources);
+    } else {
+      record.details["resources_error"] = resources.error();
+      result.report["resources_error"] = resources.error();
+    }
+  }
+  if (request.upTo == TryStage::Bench) {
+    if (cancelled(request)) {
+      record.outcome = "cancelled";
+      record.summary = "cancelled before the run";
+    } else {
+      bench(iree, request, result);
+    }
+  }
+  return result;
+}
+
+json configsJson(const iree::Document &document) {
+  json configs = json::object();
+  for (size_t d = 0; d < document.dispatches.size(); ++d) {
+    const iree::Dispatch &dispatch = document.dispatches[d];
+    for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
+      const iree::RootOp &op = dispatch.rootOps[k];
+      json entry = {{"dispatch", dispatch.name},
+                    {"op", op.name},
+                    {"line", op.line},
+                    {"translation_info", dispatch.translationInfo}};
+      if (!op.loweringConfig.empty())
+        entry["lowering_config"] = op.loweringConfig;
+      if (!op.compilationInfo.empty())
+        entry["compilation_info"] = op.compilationInfo;
+      configs[std::to_string(d) + ":" + std::to_string(k)] = entry;
+    }
+  }
+  return configs;
+}
+
+Result<long long> recordTry(const std::filesystem::path &workspace,
+                            TryRecord record) {
+  auto history = History::open(historyFile(workspace));
+  if (!history)
+    return Error{history.error()};
+  return history->add(std::move(record));
+}
+
+} // namespace tilescope::jobs

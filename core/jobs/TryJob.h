@@ -1,0 +1,82 @@
+// One try of a document as it stands: compiled by the pinned iree-compile,
+// then (as asked) its kernels' resources read from the real ISA and its time
+// taken on a device found here. The command line's compile, resources and
+// bench, the window's run panel and a sweep's candidates all run this one
+// sequence, so a try means the same everywhere and lands in the history the
+// same way.
+#pragma once
+
+#include "core/iree/Document.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/BenchJob.h"
+#include "core/jobs/CompileJob.h"
+#include "core/jobs/History.h"
+#include "core/jobs/Resources.h"
+#include "core/util/Result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace tilescope::jobs {
+
+enum class TryStage { Compile, Resources, Bench };
+// "compile", "resources", "bench": the try's kind in the history.
+const char *toString(TryStage stage);
+
+struct TryRequest {
+  const iree::Document *document = nullptr;
+  // The root op the try is about (its roofline floor, the history's op
+  // column); unset: the whole file, and the first root op's floor.
+  std::optional<std::pair<size_t, size_t>> op;
+  TryStage upTo = TryStage::Compile;
+  std::optional<CompileTarget> target; // unset: the file's own
+  std::filesystem::path directory;     // the try folder
+  std::string device;                  // "": from discovery
+  int repetitions = 5;
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
+  const std::atomic<bool> *cancel = nullptr;
+  // Live output of each child process, and each step as it starts
+  // ("compiling", "reading resources", "timing on local-task").
+  std::function<void(std::string_view text, bool fromStandardError)> onOutput;
+  std::function<void(const std::string &step)> onStep;
+};
+
+struct TryResult {
+  CompileJobResult compiled;
+  std::optional<ResourceReport> resources;
+  std::optional<BenchJobResult> bench;
+  // Why it did not run, when it asked for a device this machine lacks.
+  std::string cannotRun;
+  // The roofline floor of the op on the target and the efficiency the
+  // measured time reaches against it, where both are known.
+  std::optional<double> floorMicroseconds, efficiency;
+  std::string boundBy;
+  // The history row (id unset) and the report --json prints: {"compile",
+  // "resources", "bench"}.
+  TryRecord record;
+  nlohmann::json report = nlohmann::json::object();
+
+  bool succeeded() const;
+};
+
+// Fails only when the try cannot start (no document, a try folder that
+// cannot be made, a clashing target, a benchmark tool missing); everything
+// the compiler and the kernel do is in the result.
+Result<TryResult> runTry(const iree::IreeInstallation &iree,
+                         const TryRequest &request);
+
+// Each root op's configs as compiled: {"DISPATCH:OP": {"dispatch", "op",
+// "line", "translation_info", "lowering_config" | "compilation_info"}}.
+nlohmann::json configsJson(const iree::Document &document);
+
+// Adds a try to the history in `workspace`; an Error says why it could not.
+Result<long long> recordTry(const std::filesystem::path &workspace,
+                            TryRecord record);
+
+} // namespace tilescope::jobs
