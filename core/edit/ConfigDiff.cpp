@@ -37,11 +37,56 @@ std::string loweringText(const iree::RootOp &op) {
   return op.loweringConfig;
 }
 
+Entries entriesOf(const config::LoweringConfig &cfg) {
+  Entries list;
+  for (const config::Parameter &p : cfg.dictionary().parameters)
+    list.emplace_back(p.name, config::printAttribute(p.value.front()));
+  return list;
+}
+
+Entries entriesOf(const config::TranslationInfo &info) {
+  Entries list;
+  list.emplace_back("pipeline", config::printAttribute(info.pipeline()));
+  if (info.workgroupSize)
+    list.emplace_back("workgroup_size",
+                      config::printAttribute(config::Attribute::integerArray(
+                          *info.workgroupSize)));
+  if (info.subgroupSize)
+    list.emplace_back("subgroup_size", std::to_string(*info.subgroupSize));
+  if (info.codegenSpec)
+    list.emplace_back("codegen_spec",
+                      config::printAttribute(*info.codegenSpec));
+  if (info.configuration)
+    for (const config::Parameter &p : info.configuration->parameters)
+      list.emplace_back(p.name, config::printAttribute(p.value.front()));
+  return list;
+}
+
 std::string opLabel(const iree::RootOp &op) {
   return op.name + " (line " + std::to_string(op.line) + ")";
 }
 
 } // namespace
+
+std::vector<FieldValue> opFields(const iree::Dispatch &dispatch,
+                                 const iree::RootOp &op) {
+  std::vector<FieldValue> fields;
+  if (auto cfg = config::LoweringConfig::parse(loweringText(op)))
+    for (auto &[key, value] : entriesOf(*cfg))
+      fields.push_back({key, value});
+  std::optional<config::TranslationInfo> info;
+  if (!op.compilationInfo.empty()) {
+    if (auto compilation = config::CompilationInfo::parse(op.compilationInfo))
+      info = compilation->translationInfo;
+  } else if (auto parsed =
+                 config::TranslationInfo::parse(dispatch.translationInfo)) {
+    info = *parsed;
+  }
+  if (info)
+    for (auto &[key, value] : entriesOf(*info))
+      fields.push_back({"translation_info." + key, value});
+  return fields;
+}
 
 std::vector<FieldDifference> loweringConfigDifferences(const iree::RootOp &a,
                                                        const iree::RootOp &b) {
@@ -55,13 +100,7 @@ std::vector<FieldDifference> loweringConfigDifferences(const iree::RootOp &a,
     out.push_back({"lowering_config", textA, textB});
     return out;
   }
-  auto entries = [](const config::LoweringConfig &cfg) {
-    Entries list;
-    for (const config::Parameter &p : cfg.dictionary().parameters)
-      list.emplace_back(p.name, config::printAttribute(p.value.front()));
-    return list;
-  };
-  compareEntries(entries(*configA), entries(*configB), "", out);
+  compareEntries(entriesOf(*configA), entriesOf(*configB), "", out);
   return out;
 }
 
@@ -76,24 +115,8 @@ std::vector<FieldDifference> translationInfoDifferences(const std::string &a,
     out.push_back({"translation_info", a, b});
     return out;
   }
-  auto entries = [](const config::TranslationInfo &info) {
-    Entries list;
-    list.emplace_back("pipeline", config::printAttribute(info.pipeline()));
-    if (info.workgroupSize)
-      list.emplace_back("workgroup_size",
-                        config::printAttribute(config::Attribute::integerArray(
-                            *info.workgroupSize)));
-    if (info.subgroupSize)
-      list.emplace_back("subgroup_size", std::to_string(*info.subgroupSize));
-    if (info.codegenSpec)
-      list.emplace_back("codegen_spec",
-                        config::printAttribute(*info.codegenSpec));
-    if (info.configuration)
-      for (const config::Parameter &p : info.configuration->parameters)
-        list.emplace_back(p.name, config::printAttribute(p.value.front()));
-    return list;
-  };
-  compareEntries(entries(*infoA), entries(*infoB), "translation_info.", out);
+  compareEntries(entriesOf(*infoA), entriesOf(*infoB), "translation_info.",
+                 out);
   return out;
 }
 

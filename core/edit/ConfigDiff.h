@@ -17,6 +17,20 @@ struct FieldDifference {
   std::string after;
 };
 
+// Every field of a root op's GPU lowering config (standalone or in
+// compilation_info) and of the translation_info it compiles with (its
+// compilation_info's, else its dispatch's), in the names FieldEdit takes
+// ("workgroup", "translation_info.workgroup_size") with their printed
+// values, in the attributes' order. A config Tilescope cannot read field by
+// field has none.
+struct FieldValue {
+  std::string field;
+  std::string value;
+  bool operator==(const FieldValue &) const = default;
+};
+std::vector<FieldValue> opFields(const iree::Dispatch &dispatch,
+                                 const iree::RootOp &op);
+
 // Lowering config (standalone or in compilation_info) of two versions of a
 // root op; a config Tilescope cannot read field by field differs as a whole.
 std::vector<FieldDifference> loweringConfigDifferences(const iree::RootOp &a,

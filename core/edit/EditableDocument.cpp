@@ -13,6 +13,20 @@ int countNewlines(std::string_view text) {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
 
+// Puts an edit's attribute text where the model keeps it.
+void setAttribute(iree::Dispatch &dispatch, const Edit &edit,
+                  const std::string &attribute) {
+  if (edit.onFunction) {
+    dispatch.translationInfo = attribute;
+    return;
+  }
+  iree::RootOp &op = dispatch.rootOps.at(edit.op.op);
+  if (edit.attributeKey == "lowering_config")
+    op.loweringConfig = attribute;
+  else
+    op.compilationInfo = attribute;
+}
+
 } // namespace
 
 std::string Edit::describe(const iree::Document &document) const {
@@ -201,6 +215,12 @@ bool EditableDocument::redo() {
   return true;
 }
 
+iree::Dispatch EditableDocument::preview(const Edit &edit) const {
+  iree::Dispatch dispatch = current.dispatches.at(edit.op.dispatch);
+  setAttribute(dispatch, edit, edit.newAttribute);
+  return dispatch;
+}
+
 void EditableDocument::applyToModel(const Edit &edit, bool forward) {
   const std::string &removed =
       forward ? edit.splice.removed : edit.splice.inserted;
@@ -216,18 +236,8 @@ void EditableDocument::applyToModel(const Edit &edit, bool forward) {
   if (lineDelta != 0)
     shiftLines(edit.line, lineDelta);
 
-  const std::string &attribute =
-      forward ? edit.newAttribute : edit.oldAttribute;
-  iree::Dispatch &dispatch = current.dispatches[edit.op.dispatch];
-  if (edit.onFunction) {
-    dispatch.translationInfo = attribute;
-    return;
-  }
-  iree::RootOp &op = dispatch.rootOps[edit.op.op];
-  if (edit.attributeKey == "lowering_config")
-    op.loweringConfig = attribute;
-  else
-    op.compilationInfo = attribute;
+  setAttribute(current.dispatches[edit.op.dispatch], edit,
+               forward ? edit.newAttribute : edit.oldAttribute);
 }
 
 void EditableDocument::shiftLines(int afterLine, int delta) {

@@ -74,6 +74,9 @@ public:
   // Applies a prepared edit (made against the current text); the redo list
   // is dropped. An edit that changes no character is refused.
   Result<bool> apply(Edit edit);
+  // The op's dispatch as it would be after `edit` (made by prepare(), not
+  // applied): what live validation and drawing show while a person types.
+  iree::Dispatch preview(const Edit &edit) const;
   // prepare() and apply() in one.
   Result<Edit> set(OpRef op, const std::string &field,
                    const std::optional<std::string> &value);

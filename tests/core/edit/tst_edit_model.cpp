@@ -413,10 +413,43 @@ private slots:
                                  "config = #iree_gpu.lowering_config<") !=
             std::string::npos);
     verifyWithIree(document);
+    // The fields a person edits: the lowering config's and the
+    // translation_info inside the compilation_info.
+    const auto fields =
+        edit::opFields(document.document().dispatches[0],
+                       document.document().dispatches[0].rootOps[0]);
+    auto valueOf = [&fields](const std::string &name) {
+      for (const edit::FieldValue &f : fields)
+        if (f.field == name)
+          return f.value;
+      return std::string("absent");
+    };
+    QCOMPARE(valueOf("workgroup"), std::string("[128, 64, 0]"));
+    QCOMPARE(valueOf("translation_info.workgroup_size"),
+             std::string("[512, 1, 1]"));
     auto context = edit::contextOf(document.document(), {0, 0});
     QVERIFY(context.loweringConfig.has_value());
     QCOMPARE(context.validation.translationInfo->workgroupSize,
              std::optional<std::vector<int64_t>>({512, 1, 1}));
+  }
+
+  // A prepared edit previews the op's dispatch as it would be, and changes
+  // nothing until applied.
+  void previewBeforeApply() {
+    edit::EditableDocument document =
+        editable(test::exampleBenchmarks("rocm_gfx942").front());
+    const std::string before = document.text();
+    auto edit = document.prepare({0, 0}, "workgroup_size", "[512, 1, 1]");
+    QVERIFY2(edit.ok(), edit.ok() ? "" : edit.error().c_str());
+    const iree::Dispatch preview = document.preview(*edit);
+    QCOMPARE(document.text(), before);
+    QVERIFY(preview.translationInfo.find("workgroup_size = [512, 1, 1]") !=
+            std::string::npos);
+    QCOMPARE(preview.rootOps.size(),
+             document.document().dispatches[0].rootOps.size());
+    QVERIFY(document.apply(*edit).ok());
+    QCOMPARE(document.document().dispatches[0].translationInfo,
+             preview.translationInfo);
   }
 
   // CPU configs are not edited field by field; the whole attribute is.
