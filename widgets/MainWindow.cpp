@@ -1,31 +1,38 @@
 #include "widgets/MainWindow.h"
 
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
-#include "core/layout/ConfigLayout.h"
-#include "core/layout/OpLayouts.h"
+#include "core/edit/RootOpContext.h"
+#include "widgets/ConfigEditor.h"
+#include "widgets/EditSession.h"
+#include "widgets/RootOpScene.h"
+#include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
-#include "widgets/render/OpScenes.h"
-#include "widgets/render/Scenes.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QSettings>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTextBlock>
+#include <QTimer>
 #include <QTreeWidget>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -35,187 +42,93 @@ namespace {
 constexpr int kLineRole = Qt::UserRole;
 constexpr int kDispatchIndexRole = Qt::UserRole + 1;
 constexpr int kRootOpIndexRole = Qt::UserRole + 2;
+constexpr int kFieldRole = Qt::UserRole + 3;
+
+// Past this many root ops, markers are refreshed for the edited dispatch
+// only: validating every op on each keystroke would stall the window.
+constexpr size_t kMarkAllOpsUpTo = 400;
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-// The short name of a dispatch's target: "rocm gfx942", "cuda sm_90", ...
-QString targetSummary(const iree::Dispatch &dispatch) {
-  const QString target = qs(dispatch.target);
-  QString backend;
-  if (target.startsWith("#hal.executable.target<\"")) {
-    const int begin = target.indexOf('"') + 1;
-    backend = target.mid(begin, target.indexOf('"', begin) - begin);
-  }
-  const int arch = target.indexOf("arch = \"");
-  if (arch >= 0) {
-    const int begin = arch + 8;
-    backend += " " + target.mid(begin, target.indexOf('"', begin) - begin);
-  }
-  return backend.trimmed();
+QString opLabel(const iree::RootOp &op) {
+  QString label = qs(op.name);
+  if (op.rootOpSet)
+    label += QString("  (root op, set %1)").arg(*op.rootOpSet);
+  return label;
 }
 
-QString pipelineSummary(const iree::Dispatch &dispatch) {
-  const QString info = qs(dispatch.translationInfo);
-  const int pipeline = info.indexOf("pipeline = ");
-  if (pipeline < 0)
-    return {};
-  const int begin = pipeline + 11;
-  int end = begin;
-  int depth = 0;
-  while (end < info.size()) {
-    const QChar c = info[end];
-    if (c == '<')
-      ++depth;
-    else if (c == '>') {
-      if (depth == 0)
-        break;
-      --depth;
-    } else if ((c == ' ' || c == ',') && depth == 0)
-      break;
-    ++end;
+// The configs of a root op and its dispatch as text, what a person tunes
+// first.
+QString configText(const iree::Dispatch &dispatch, const iree::RootOp *op) {
+  QString details;
+  if (op) {
+    details += opLabel(*op) + "\n";
+    if (!op->loweringConfig.empty())
+      details += "lowering_config: " + qs(op->loweringConfig) + "\n";
+    if (!op->compilationInfo.empty())
+      details += "compilation_info: " + qs(op->compilationInfo) + "\n";
+    if (!op->decompositionConfig.empty())
+      details += "decomposition_config: " + qs(op->decompositionConfig) + "\n";
+    QStringList operands, results;
+    for (const std::string &type : op->operandTypes)
+      operands << qs(type);
+    for (const std::string &type : op->resultTypes)
+      results << qs(type);
+    details += "operands: " + operands.join(", ") + "\n";
+    details += "results: " + results.join(", ") + "\n\n";
   }
-  const QString name = info.mid(begin, end - begin);
-  // "#iree_gpu.pipeline<VectorDistribute>" -> "VectorDistribute"
-  if (name.startsWith("#iree_gpu.pipeline<") && name.endsWith('>'))
-    return name.mid(19, name.size() - 20);
-  return name;
+  details += "dispatch: " + qs(dispatch.name) + "\n";
+  if (!dispatch.translationInfo.empty())
+    details += "translation_info: " + qs(dispatch.translationInfo) + "\n";
+  if (!dispatch.target.empty())
+    details += "target: " + qs(dispatch.target) + "\n";
+  return details;
 }
 
-// The picture for a root op: its config applied to its iteration space (or
-// its MMA intrinsic's fragments), and a note saying what was drawn or why
-// nothing could be.
-std::pair<render::GridScene, QString>
-rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
-            render::ColorBy colorBy, int64_t step) {
-  render::GridScene empty;
-  if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0)
-    return {empty, op.loweringConfig.empty()
-                       ? QString("This op carries no lowering_config.")
-                       : QString("No GPU layout: %1")
-                             .arg(qs(op.loweringConfig.substr(
-                                 0, op.loweringConfig.find('<'))))};
-  auto config = config::LoweringConfig::parse(op.loweringConfig);
-  if (!config)
-    return {empty, qs(config.error())};
-  // The loops IREE's IR gives (named ops included); the printed maps only
-  // for a document read without them.
-  auto spaceOf = [](const iree::RootOp &of) -> Result<config::IterationSpace> {
-    if (of.space)
-      return *of.space;
-    return config::IterationSpace::fromLinalgOp(
-        of.indexingMaps, of.iteratorTypes, of.operandTypes, of.name);
-  };
-  auto space = spaceOf(op);
-  if (!space)
-    return {empty, "No iteration space: " + qs(space.error())};
-  layout::DeriveOptions options;
-  // Ops fused into the root op run on the root's workgroup tile.
-  for (const iree::RootOp &other : dispatch.rootOps) {
-    if (!other.rootOpSet || &other == &op)
-      continue;
-    auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);
-    auto rootSpace = spaceOf(other);
-    if (rootConfig && rootSpace)
-      options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
-          *config, *space, *rootConfig, *rootSpace);
+// The op a dispatch stands for: its root op (IREE's root_op marker), else
+// its first configured op; -1 for none.
+int preferredOp(const iree::Dispatch &dispatch) {
+  int configured = -1;
+  for (size_t i = 0; i < dispatch.rootOps.size(); ++i) {
+    const iree::RootOp &op = dispatch.rootOps[i];
+    if (op.rootOpSet)
+      return static_cast<int>(i);
+    if (configured < 0 &&
+        (!op.loweringConfig.empty() || !op.compilationInfo.empty()))
+      configured = static_cast<int>(i);
   }
-  auto info = config::TranslationInfo::parse(dispatch.translationInfo);
-  if (info && info->subgroupSize)
-    options.subgroupSize = *info->subgroupSize;
-  layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
-                                  options};
-  auto layouts = layout::opLayouts(request);
-  if (!layouts) {
-    // Nothing to lay out over the op (say an mma_kind without a
-    // subgroup_basis under VectorDistribute): the intrinsic's fragments.
-    if (auto mma = config->mmaKind()) {
-      if (const layout::MmaIntrinsic *intrinsic =
-              layout::findMmaIntrinsic(mma->intrinsic))
-        return {
-            render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
-                             colorBy == render::ColorBy::Register
-                                 ? render::ColorBy::Register
-                                 : render::ColorBy::Lane),
-            "mma_kind " + qs(mma->intrinsic) +
-                ": the fragment each lane holds (" + qs(layouts.error()) + ")"};
-    }
-    return {empty, qs(layouts.error())};
-  }
-  render::OpSceneOptions sceneOptions;
-  sceneOptions.colorBy = colorBy;
-  sceneOptions.step = step;
-  sceneOptions.subtitle = qs(config->print());
-  auto scene = render::opScene(*layouts, sceneOptions);
-  if (!scene)
-    return {empty, qs(scene.error())};
-  QString note;
-  switch (layouts->view) {
-  case layout::OpView::ContractionLayout:
-    note = "mma_kind " + qs(layouts->intrinsic) +
-           ": each operand's layout on one workgroup tile";
-    break;
-  case layout::OpView::ThreadTiles:
-    note = QString("%1 on %2 (TileAndFuse): which thread runs each tile")
-               .arg(op.name.c_str(), qs(space->toString()));
-    break;
-  case layout::OpView::SubgroupTiles:
-    note = QString("%1 on %2 (TileAndFuse, %3): which subgroup runs each "
-                   "intrinsic tile")
-               .arg(op.name.c_str(), qs(space->toString()),
-                    qs(layouts->intrinsic));
-    break;
-  case layout::OpView::VectorLayout:
-    note = QString("%1 on %2: one workgroup tile, reduction step %3")
-               .arg(op.name.c_str(), qs(space->toString()))
-               .arg(step);
-    break;
-  }
-  for (const std::string &extra : layouts->notes)
-    note += "; " + qs(extra);
-  return {*scene, note};
+  return configured;
+}
+
+QDockWidget *dock(const QString &title, const QString &name, QWidget *content,
+                  QMainWindow *window, Qt::DockWidgetArea area) {
+  auto *widget = new QDockWidget(title, window);
+  widget->setObjectName(name);
+  widget->setWidget(content);
+  window->addDockWidget(area, widget);
+  return widget;
 }
 
 } // namespace
 
 MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
+    : MainWindow(std::move(documentLoader), Services{}, parent) {}
+
+MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
+                       QWidget *parent)
     : QMainWindow(parent), loader(std::move(documentLoader)),
-      watcher(new QFutureWatcher<Result<iree::Document>>(this)) {
+      services(std::move(windowServices)),
+      watcher(new QFutureWatcher<Result<iree::Document>>(this)),
+      verdictWatcher(new QFutureWatcher<Result<iree::Document>>(this)),
+      verdictTimer(new QTimer(this)), edits(new EditSession(this)) {
   setWindowTitle("Tilescope");
-  resize(1280, 800);
+  resize(1440, 900);
+  setDockNestingEnabled(true);
 
-  dispatchTree = new QTreeWidget;
-  dispatchTree->setObjectName("dispatchTree");
-  dispatchTree->setHeaderLabels({"Dispatch / root op", "Pipeline / kind, loops", "Target"});
-  dispatchTree->setUniformRowHeights(true);
-  dispatchTree->setAlternatingRowColors(true);
-  dispatchTree->setTextElideMode(Qt::ElideMiddle);
-  dispatchTree->header()->setStretchLastSection(false);
-  dispatchTree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-
-  const QFont monospace = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  sourceView = new QPlainTextEdit;
-  sourceView->setObjectName("sourceView");
-  sourceView->setReadOnly(true);
-  sourceView->setLineWrapMode(QPlainTextEdit::NoWrap);
-  sourceView->setFont(monospace);
-
-  configView = new QPlainTextEdit;
-  configView->setObjectName("configView");
-  configView->setReadOnly(true);
-  configView->setFont(monospace);
-  configView->setPlaceholderText(
-      "Select a dispatch or root op to see its configuration.");
-
-  problemList = new QListWidget;
-  problemList->setObjectName("problemList");
-  // A diagnostic names file, line, column and why: show it whole.
-  problemList->setWordWrap(true);
-  problemList->setResizeMode(QListView::Adjust);
-  problemList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  problemList->hide();
-
-  // The layout picture of the selected root op, with its controls.
+  // The layout picture of the selected root op, with its controls: the
+  // central view.
   sceneView = new SceneView;
+  sceneView->setObjectName("sceneView");
   colorByBox = new QComboBox;
   colorByBox->setObjectName("colorByBox");
   colorByBox->addItem("lane", static_cast<int>(render::ColorBy::Lane));
@@ -233,45 +146,144 @@ MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
   controls->addWidget(colorByBox);
   controls->addWidget(new QLabel("Reduction step"));
   controls->addWidget(stepBox);
-  controls->addWidget(layoutNote, 1);
+  controls->addStretch(1);
   auto *layoutPage = new QWidget;
   auto *layoutColumn = new QVBoxLayout(layoutPage);
   layoutColumn->setContentsMargins(4, 4, 4, 4);
   layoutColumn->addLayout(controls);
+  layoutColumn->addWidget(layoutNote);
   layoutColumn->addWidget(sceneView, 1);
+
+  const QFont monospace = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  configView = new QPlainTextEdit;
+  configView->setObjectName("configView");
+  configView->setReadOnly(true);
+  configView->setFont(monospace);
+  configView->setPlaceholderText(
+      "Select a dispatch or root op to see its configuration.");
+  diffView = new QPlainTextEdit;
+  diffView->setObjectName("diffView");
+  diffView->setReadOnly(true);
+  diffView->setLineWrapMode(QPlainTextEdit::NoWrap);
+  diffView->setFont(monospace);
+  diffView->setPlaceholderText("No edits yet: the diff against the file as "
+                               "opened shows here.");
 
   detailTabs = new QTabWidget;
   detailTabs->setObjectName("detailTabs");
   detailTabs->addTab(layoutPage, "Layout");
   detailTabs->addTab(configView, "Configuration");
-
-  auto *right = new QSplitter(Qt::Vertical);
-  right->addWidget(sourceView);
-  right->addWidget(detailTabs);
-  right->setStretchFactor(0, 2);
-  right->setStretchFactor(1, 3);
-
-  auto *left = new QWidget;
-  auto *leftLayout = new QVBoxLayout(left);
-  leftLayout->setContentsMargins(0, 0, 0, 0);
-  leftLayout->addWidget(dispatchTree, 1);
-  leftLayout->addWidget(problemList);
-
-  auto *splitter = new QSplitter(Qt::Horizontal);
-  splitter->addWidget(left);
-  splitter->addWidget(right);
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 3);
-  splitter->setSizes({460, 820});
-  setCentralWidget(splitter);
+  detailTabs->addTab(diffView, "Diff");
+  setCentralWidget(detailTabs);
 
   statusLabel = new QLabel("No file open");
   statusBar()->addWidget(statusLabel, 1);
 
+  buildDocks();
   buildMenus();
 
+  verdictTimer->setSingleShot(true);
+  verdictTimer->setInterval(400);
+  connect(verdictTimer, &QTimer::timeout, this, &MainWindow::askIree);
   connect(watcher, &QFutureWatcher<Result<iree::Document>>::finished, this,
           &MainWindow::onLoadFinished);
+  connect(verdictWatcher, &QFutureWatcher<Result<iree::Document>>::finished,
+          this, [this] {
+            Result<iree::Document> reparsed = verdictWatcher->result();
+            if (!edits->hasDocument() || edits->model().text() != verdictText) {
+              verdictTimer->start(); // the text moved on: ask again
+              return;
+            }
+            ireeProblems.clear();
+            QString message;
+            if (!reparsed) {
+              message = qs(reparsed.error());
+              for (const QString &line :
+                   message.split('\n', Qt::SkipEmptyParts))
+                ireeProblems << line;
+            } else if (auto agrees = edits->model().agreesWith(*reparsed);
+                       !agrees) {
+              message = "IREE reads the edited file differently: " +
+                        qs(agrees.error());
+              ireeProblems << message;
+            } else {
+              message = "IREE reads the edited file as Tilescope does";
+            }
+            statusLabel->setText(message.section('\n', 0, 0));
+            showProblems();
+            emit ireeVerdict(ireeProblems.isEmpty(), message);
+          });
+  connect(edits, &EditSession::changed, this, &MainWindow::onDocumentChanged);
+  connect(edits->undoStack(), &QUndoStack::cleanChanged, this,
+          [this](bool clean) { setWindowModified(!clean); });
+
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+}
+
+MainWindow::~MainWindow() {
+  watcher->waitForFinished();
+  verdictWatcher->waitForFinished();
+}
+
+void MainWindow::buildDocks() {
+  dispatchTree = new QTreeWidget;
+  dispatchTree->setObjectName("dispatchTree");
+  dispatchTree->setHeaderLabels(
+      {"Dispatch / root op", "Pipeline / kind, loops", "Target"});
+  dispatchTree->setUniformRowHeights(true);
+  dispatchTree->setAlternatingRowColors(true);
+  dispatchTree->setTextElideMode(Qt::ElideMiddle);
+  dispatchTree->header()->setStretchLastSection(false);
+  dispatchTree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  filterBox = new QLineEdit;
+  filterBox->setObjectName("dispatchFilter");
+  filterBox->setPlaceholderText("Filter dispatches and ops…");
+  filterBox->setClearButtonEnabled(true);
+  auto *browser = new QWidget;
+  auto *browserColumn = new QVBoxLayout(browser);
+  browserColumn->setContentsMargins(2, 2, 2, 2);
+  browserColumn->addWidget(filterBox);
+  browserColumn->addWidget(dispatchTree, 1);
+
+  sourceView = new QPlainTextEdit;
+  sourceView->setObjectName("sourceView");
+  sourceView->setReadOnly(true);
+  sourceView->setLineWrapMode(QPlainTextEdit::NoWrap);
+  sourceView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+
+  configEditor = new ConfigEditor;
+  configEditor->setObjectName("configEditor");
+
+  problemList = new QListWidget;
+  problemList->setObjectName("problemList");
+  // A problem names its field and says why: show it whole.
+  problemList->setWordWrap(true);
+  problemList->setResizeMode(QListView::Adjust);
+  problemList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+  runPanel = new RunPanel(services.installation, services.workspace);
+  runPanel->setObjectName("runPanel");
+
+  QDockWidget *browserDock =
+      dock("Dispatches", "dispatchDock", browser, this, Qt::LeftDockWidgetArea);
+  QDockWidget *sourceDock =
+      dock("MLIR", "sourceDock", sourceView, this, Qt::LeftDockWidgetArea);
+  splitDockWidget(browserDock, sourceDock, Qt::Vertical);
+  QDockWidget *editorDock = dock("Config editor", "configEditorDock",
+                                 configEditor, this, Qt::RightDockWidgetArea);
+  QDockWidget *problemsDock = dock("Problems", "problemsDock", problemList,
+                                   this, Qt::RightDockWidgetArea);
+  splitDockWidget(editorDock, problemsDock, Qt::Vertical);
+  QDockWidget *runDock =
+      dock("Run", "runDock", runPanel, this, Qt::BottomDockWidgetArea);
+  resizeDocks({browserDock, editorDock}, {430, 470}, Qt::Horizontal);
+  resizeDocks({browserDock, sourceDock}, {330, 470}, Qt::Vertical);
+  resizeDocks({editorDock, problemsDock}, {520, 280}, Qt::Vertical);
+  resizeDocks({runDock}, {250}, Qt::Vertical);
+
+  connect(filterBox, &QLineEdit::textChanged, this, &MainWindow::filterTree);
   connect(dispatchTree, &QTreeWidget::currentItemChanged, this,
           [this](QTreeWidgetItem *item) { onDispatchSelected(item); });
   connect(colorByBox, &QComboBox::currentIndexChanged, this,
@@ -279,19 +291,66 @@ MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
   connect(stepBox, &QSpinBox::valueChanged, this, [this] { showLayout(); });
   connect(problemList, &QListWidget::itemActivated, this,
           [this](QListWidgetItem *item) {
+            const QString field = item->data(kFieldRole).toString();
+            if (!field.isEmpty() && configEditor->focusField(field))
+              return;
             goToLine(item->data(kLineRole).toInt());
           });
+  connect(configEditor, &ConfigEditor::drafting, this, &MainWindow::onDrafting);
+  // Queued: a commit rebuilds the editor's rows, which must not happen
+  // inside the signal of the box being committed.
+  connect(
+      configEditor, &ConfigEditor::commit, this,
+      [this](const QString &field, const QString &value) {
+        onCommit(field, value);
+      },
+      Qt::QueuedConnection);
+  connect(
+      configEditor, &ConfigEditor::removeField, this,
+      [this](const QString &field) { onCommit(field, std::nullopt); },
+      Qt::QueuedConnection);
+  connect(runPanel, &RunPanel::fieldActivated, this,
+          [this](edit::OpRef op, const QString &field, int line) {
+            selectOp(op);
+            if (field.isEmpty() || !configEditor->focusField(field))
+              goToLine(line);
+          });
 }
-
-MainWindow::~MainWindow() { watcher->waitForFinished(); }
 
 void MainWindow::buildMenus() {
   QMenu *file = menuBar()->addMenu("&File");
   QAction *open = file->addAction("&Open…", this, &MainWindow::chooseFile);
   open->setShortcut(QKeySequence::Open);
+  QAction *save = file->addAction("&Save", this, [this] {
+    if (edits->hasDocument())
+      saveTo(qs(edits->document().path.string()));
+  });
+  save->setShortcut(QKeySequence::Save);
+  QAction *saveAsAction =
+      file->addAction("Save &As…", this, &MainWindow::saveAs);
+  saveAsAction->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
-  QAction *quit = file->addAction("&Quit", qApp, &QApplication::quit);
+  QAction *quit = file->addAction("&Quit", this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
+
+  QMenu *editMenu = menuBar()->addMenu("&Edit");
+  QAction *undo = edits->undoStack()->createUndoAction(this, "&Undo");
+  undo->setShortcut(QKeySequence::Undo);
+  QAction *redo = edits->undoStack()->createRedoAction(this, "&Redo");
+  redo->setShortcut(QKeySequence::Redo);
+  editMenu->addAction(undo);
+  editMenu->addAction(redo);
+  editMenu->addSeparator();
+  editMenu->addAction("Ask IREE about the edited file", this,
+                      &MainWindow::askIree);
+
+  QMenu *runMenu = menuBar()->addMenu("&Run");
+  for (QAction *action : runPanel->actions())
+    runMenu->addAction(action);
+
+  QMenu *view = menuBar()->addMenu("&View");
+  for (QDockWidget *widget : findChildren<QDockWidget *>())
+    view->addAction(widget->toggleViewAction());
 }
 
 void MainWindow::chooseFile() {
@@ -302,11 +361,55 @@ void MainWindow::chooseFile() {
     openFile(path);
 }
 
+void MainWindow::saveAs() {
+  if (!edits->hasDocument())
+    return;
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Save the edited MLIR", qs(edits->document().path.string()),
+      "MLIR files (*.mlir);;All files (*)");
+  if (!path.isEmpty())
+    saveTo(path);
+}
+
+bool MainWindow::saveTo(const QString &path) {
+  auto saved = edits->save(path.toStdString());
+  if (!saved) {
+    QMessageBox::warning(this, "Not saved", qs(saved.error()));
+    return false;
+  }
+  statusLabel->setText("Saved " + path);
+  return true;
+}
+
+bool MainWindow::confirmDiscard() {
+  if (!edits->hasDocument() || edits->undoStack()->isClean())
+    return true;
+  const auto answer = QMessageBox::question(
+      this, "Unsaved edits",
+      "The open file has edits that are not saved. Discard them?",
+      QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event) {
+  if (!confirmDiscard()) {
+    event->ignore();
+    return;
+  }
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  runPanel->cancel();
+  event->accept();
+}
+
 void MainWindow::openFile(const QString &path) {
   if (watcher->isRunning()) {
     statusLabel->setText("Still loading " + loadingPath + "…");
     return;
   }
+  if (!confirmDiscard())
+    return;
   loadingPath = path;
   statusLabel->setText("Loading " + path + "…");
   const std::filesystem::path file = path.toStdString();
@@ -316,30 +419,67 @@ void MainWindow::openFile(const QString &path) {
 
 bool MainWindow::isLoading() const { return watcher->isRunning(); }
 
-const iree::Document *MainWindow::document() const { return current.get(); }
+const iree::Document *MainWindow::document() const {
+  return edits->hasDocument() ? &edits->document() : nullptr;
+}
 
 void MainWindow::onLoadFinished() {
   Result<iree::Document> result = watcher->result();
   if (!result) {
-    // The previous document (if any) stays on screen: nothing is lost.
+    // The previous document (and its edits) stays on screen.
     showError(qs(result.error()));
     emit loadFailed(qs(result.error()));
     return;
   }
-  showDocument(std::move(*result));
+  selectedDispatch = selectedRootOp = -1;
+  verdictText = result->text; // IREE has just read it
+  ireeProblems.clear();
+  dispatchTree->clear(); // its rows index the old document
+  edits->reset(std::move(*result));
+  rebuildTree();
+  const iree::Document &current = edits->document();
+  const QString name = QFileInfo(qs(current.path.string())).fileName();
+  setWindowTitle(name + "[*] — Tilescope");
+  statusLabel->setText(QString("%1: %2 dispatch%3, %4 part%5")
+                           .arg(qs(current.path.string()))
+                           .arg(current.dispatches.size())
+                           .arg(current.dispatches.size() == 1 ? "" : "es")
+                           .arg(current.partCount)
+                           .arg(current.partCount == 1 ? "" : "s"));
+  // The first dispatch's root op is what a person came to see.
+  QTreeWidgetItem *first = dispatchTree->topLevelItem(0);
+  if (first && !current.dispatches.empty())
+    if (const int r = preferredOp(current.dispatches.front());
+        r >= 0 && first->child(r))
+      first = first->child(r);
+  if (first)
+    dispatchTree->setCurrentItem(first);
+  else
+    configEditor->clear("This file holds no dispatches: open a dispatch "
+                        "benchmark, a configuration dump or a program "
+                        "configured by `tilescope-cli configure`.");
   emit documentLoaded();
 }
 
-void MainWindow::showDocument(iree::Document document) {
-  current = std::make_unique<iree::Document>(std::move(document));
+void MainWindow::showError(const QString &message) {
   problemList->clear();
-  problemList->hide();
-  sourceView->setPlainText(qs(current->text));
-  configView->clear();
-  dispatchTree->clear();
+  for (const QString &line : message.split('\n', Qt::SkipEmptyParts)) {
+    auto *item = new QListWidgetItem(
+        style()->standardIcon(QStyle::SP_MessageBoxCritical), line,
+        problemList);
+    // "file:line:column: error: ..." → jump target when it is this file.
+    const QStringList fields = line.split(':');
+    if (fields.size() > 2)
+      item->setData(kLineRole, fields[1].toInt());
+  }
+  statusLabel->setText("Could not open " + loadingPath);
+}
 
-  for (size_t d = 0; d < current->dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = current->dispatches[d];
+void MainWindow::rebuildTree() {
+  dispatchTree->clear();
+  const iree::Document &current = edits->document();
+  for (size_t d = 0; d < current.dispatches.size(); ++d) {
+    const iree::Dispatch &dispatch = current.dispatches[d];
     auto *item = new QTreeWidgetItem(dispatchTree, {qs(dispatch.name),
                                                     pipelineSummary(dispatch),
                                                     targetSummary(dispatch)});
@@ -350,14 +490,11 @@ void MainWindow::showDocument(iree::Document document) {
                            " :: " + dispatch.variant));
     for (size_t r = 0; r < dispatch.rootOps.size(); ++r) {
       const iree::RootOp &op = dispatch.rootOps[r];
-      QString label = qs(op.name);
-      if (op.rootOpSet)
-        label += QString("  (root op, set %1)").arg(*op.rootOpSet);
       // What it computes and over which loops, as IREE's IR says.
       QString shape = config::toString(op.kind);
       if (op.space)
         shape += " " + qs(op.space->toString());
-      auto *child = new QTreeWidgetItem(item, {label, shape});
+      auto *child = new QTreeWidgetItem(item, {opLabel(op), shape});
       child->setData(0, kLineRole, op.line);
       child->setData(0, kDispatchIndexRole, static_cast<int>(d));
       child->setData(0, kRootOpIndexRole, static_cast<int>(r));
@@ -366,88 +503,269 @@ void MainWindow::showDocument(iree::Document document) {
   }
   dispatchTree->resizeColumnToContents(1);
   dispatchTree->resizeColumnToContents(2);
-
-  const QString name = QFileInfo(qs(current->path.string())).fileName();
-  setWindowTitle(name + " — Tilescope");
-  statusLabel->setText(QString("%1: %2 dispatch%3, %4 part%5")
-                           .arg(qs(current->path.string()))
-                           .arg(current->dispatches.size())
-                           .arg(current->dispatches.size() == 1 ? "" : "es")
-                           .arg(current->partCount)
-                           .arg(current->partCount == 1 ? "" : "s"));
-  if (QTreeWidgetItem *first = dispatchTree->topLevelItem(0))
-    dispatchTree->setCurrentItem(first->childCount() ? first->child(0) : first);
+  refreshTreeMarkers();
+  filterTree(filterBox->text());
 }
 
-void MainWindow::showError(const QString &message) {
-  problemList->clear();
-  for (const QString &line : message.split('\n', Qt::SkipEmptyParts)) {
-    auto *item = new QListWidgetItem(line, problemList);
-    // "file:line:column: error: ..." → jump target when it is this file.
-    const QStringList fields = line.split(':');
-    if (fields.size() > 2)
-      item->setData(kLineRole, fields[1].toInt());
+// Each op row says whether it is edited (✎, bold) and whether its config
+// breaks a rule (a warning icon, the first problem as tooltip).
+void MainWindow::refreshTreeMarkers() {
+  const iree::Document &current = edits->document();
+  size_t total = 0;
+  for (const iree::Dispatch &dispatch : current.dispatches)
+    total += dispatch.rootOps.size();
+  for (int i = 0; i < dispatchTree->topLevelItemCount(); ++i) {
+    QTreeWidgetItem *item = dispatchTree->topLevelItem(i);
+    const size_t d = static_cast<size_t>(i);
+    if (total > kMarkAllOpsUpTo && i != selectedDispatch)
+      continue;
+    for (int j = 0; j < item->childCount(); ++j) {
+      QTreeWidgetItem *child = item->child(j);
+      const edit::OpRef ref{d, static_cast<size_t>(j)};
+      const iree::RootOp &op = current.dispatches[d].rootOps[ref.op];
+      const bool edited = edits->edited(ref);
+      QFont font = child->font(0);
+      font.setBold(edited);
+      child->setFont(0, font);
+      child->setText(0, (edited ? "✎ " : "") + opLabel(op));
+      child->setData(0, kLineRole, op.line);
+      const auto problems = edit::validateRootOp(edit::contextOf(current, ref));
+      const config::Problem *first = nullptr;
+      for (const config::Problem &p : problems)
+        if (p.severity == config::Problem::Severity::Error && !first)
+          first = &p;
+      child->setIcon(0,
+                     first ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
+                           : QIcon());
+      child->setToolTip(0, first ? qs(first->field + ": " + first->message)
+                                 : QString());
+    }
+    item->setData(0, kLineRole, current.dispatches[d].line);
   }
-  problemList->show();
-  statusLabel->setText("Could not open " + loadingPath);
+}
+
+void MainWindow::filterTree(const QString &text) {
+  for (int i = 0; i < dispatchTree->topLevelItemCount(); ++i) {
+    QTreeWidgetItem *item = dispatchTree->topLevelItem(i);
+    bool anyChild = false;
+    for (int j = 0; j < item->childCount(); ++j) {
+      QTreeWidgetItem *child = item->child(j);
+      const bool match = text.isEmpty() ||
+                         child->text(0).contains(text, Qt::CaseInsensitive) ||
+                         child->text(1).contains(text, Qt::CaseInsensitive);
+      child->setHidden(!match);
+      anyChild = anyChild || match;
+    }
+    const bool self = text.isEmpty() ||
+                      item->text(0).contains(text, Qt::CaseInsensitive) ||
+                      item->text(1).contains(text, Qt::CaseInsensitive) ||
+                      item->text(2).contains(text, Qt::CaseInsensitive);
+    item->setHidden(!self && !anyChild);
+    if (self && !anyChild)
+      for (int j = 0; j < item->childCount(); ++j)
+        item->child(j)->setHidden(false);
+  }
+}
+
+void MainWindow::selectOp(edit::OpRef op) {
+  QTreeWidgetItem *dispatch =
+      dispatchTree->topLevelItem(static_cast<int>(op.dispatch));
+  if (!dispatch)
+    return;
+  QTreeWidgetItem *child = dispatch->child(static_cast<int>(op.op));
+  dispatchTree->setCurrentItem(child ? child : dispatch);
+}
+
+std::optional<edit::OpRef> MainWindow::selectedOp() const {
+  if (selectedDispatch < 0 || selectedRootOp < 0)
+    return std::nullopt;
+  return edit::OpRef{static_cast<size_t>(selectedDispatch),
+                     static_cast<size_t>(selectedRootOp)};
 }
 
 void MainWindow::onDispatchSelected(QTreeWidgetItem *item) {
-  if (!item || !current)
+  if (!item || !edits->hasDocument())
     return;
   const int d = item->data(0, kDispatchIndexRole).toInt();
-  const int r = item->data(0, kRootOpIndexRole).toInt();
-  if (d < 0 || d >= static_cast<int>(current->dispatches.size()))
+  int r = item->data(0, kRootOpIndexRole).toInt();
+  const iree::Document &current = edits->document();
+  if (d < 0 || d >= static_cast<int>(current.dispatches.size()))
     return;
-  const iree::Dispatch &dispatch = current->dispatches[d];
-  // What a person tunes comes first: the root op's config, then the
-  // dispatch's translation_info; the (long) target description last.
-  QString details;
-  if (r >= 0 && r < static_cast<int>(dispatch.rootOps.size())) {
-    const iree::RootOp &op = dispatch.rootOps[r];
-    details += qs(op.name);
-    if (op.rootOpSet)
-      details += QString("  (root op, set %1)").arg(*op.rootOpSet);
-    details += "\n";
-    if (!op.loweringConfig.empty())
-      details += "lowering_config: " + qs(op.loweringConfig) + "\n";
-    if (!op.compilationInfo.empty())
-      details += "compilation_info: " + qs(op.compilationInfo) + "\n";
-    if (!op.decompositionConfig.empty())
-      details += "decomposition_config: " + qs(op.decompositionConfig) + "\n";
-    QStringList operands;
-    for (const std::string &type : op.operandTypes)
-      operands << qs(type);
-    QStringList results;
-    for (const std::string &type : op.resultTypes)
-      results << qs(type);
-    details += "operands: " + operands.join(", ") + "\n";
-    details += "results: " + results.join(", ") + "\n\n";
-  }
-  details += "dispatch: " + qs(dispatch.name) + "\n";
-  if (!dispatch.translationInfo.empty())
-    details += "translation_info: " + qs(dispatch.translationInfo) + "\n";
-  if (!dispatch.target.empty())
-    details += "target: " + qs(dispatch.target) + "\n";
-  configView->setPlainText(details);
+  // A dispatch row stands for its root op.
+  if (r < 0)
+    r = preferredOp(current.dispatches[static_cast<size_t>(d)]);
   selectedDispatch = d;
   selectedRootOp = r;
-  showLayout();
+  draftField.clear();
+  draftError.clear();
+  showSelection();
   goToLine(item->data(0, kLineRole).toInt());
 }
 
-void MainWindow::showLayout() {
-  if (!current || selectedDispatch < 0 ||
-      selectedDispatch >= static_cast<int>(current->dispatches.size()))
+void MainWindow::onDocumentChanged() {
+  if (!edits->hasDocument())
+    return;
+  const iree::Document &current = edits->document();
+  // The text follows the model at once, where the reader was.
+  const int scroll = sourceView->verticalScrollBar()->value();
+  if (sourceView->toPlainText().toStdString() != current.text) {
+    sourceView->setPlainText(qs(current.text));
+    sourceView->verticalScrollBar()->setValue(scroll);
+  }
+  const std::string diff = edits->model().diff();
+  diffView->setPlainText(qs(diff));
+  detailTabs->setTabText(
+      2, diff.empty()
+             ? "Diff"
+             : QString("Diff (%1 edit%2)")
+                   .arg(edits->model().edits().size())
+                   .arg(edits->model().edits().size() == 1 ? "" : "s"));
+  if (dispatchTree->topLevelItemCount() ==
+      static_cast<int>(current.dispatches.size()))
+    refreshTreeMarkers();
+  draftField.clear();
+  draftError.clear();
+  showSelection();
+  if (const auto op = selectedOp())
+    if (op->dispatch < current.dispatches.size() &&
+        op->op < current.dispatches[op->dispatch].rootOps.size())
+      goToLine(current.dispatches[op->dispatch].rootOps[op->op].line);
+  if (services.parseText && current.text != verdictText)
+    verdictTimer->start();
+}
+
+// Every view of the selected op: the editor's rows, the configs as text, the
+// picture and the problems; `draft` is the op's dispatch as typed.
+void MainWindow::showSelection(const iree::Dispatch *draft) {
+  runPanel->setDocument(document(), selectedOp());
+  if (!edits->hasDocument() || selectedDispatch < 0)
+    return;
+  const iree::Document &current = edits->document();
+  const size_t d = static_cast<size_t>(selectedDispatch);
+  const iree::Dispatch &dispatch = draft ? *draft : current.dispatches[d];
+  const iree::RootOp *op =
+      selectedRootOp >= 0
+          ? &dispatch.rootOps[static_cast<size_t>(selectedRootOp)]
+          : nullptr;
+  configView->setPlainText(configText(dispatch, op));
+  if (!draft) {
+    if (op && d < edits->original().dispatches.size())
+      configEditor->showOp(dispatch, *op, edits->original().dispatches[d],
+                           edits->original()
+                               .dispatches[d]
+                               .rootOps[static_cast<size_t>(selectedRootOp)]);
+    else
+      configEditor->clear("This dispatch has no configured root op.");
+  }
+  ruleProblems.clear();
+  if (op) {
+    iree::Document single;
+    single.dispatches.push_back(dispatch);
+    ruleProblems = edit::validateRootOp(
+        edit::contextOf(single, {0, static_cast<size_t>(selectedRootOp)}));
+  }
+  showProblems();
+  showLayout(draft);
+}
+
+void MainWindow::showProblems() {
+  problemList->clear();
+  configEditor->clearFieldMessages();
+  auto add = [this](QStyle::StandardPixmap icon, const QString &text,
+                    const QString &field, int line) {
+    auto *item =
+        new QListWidgetItem(style()->standardIcon(icon), text, problemList);
+    item->setData(kFieldRole, field);
+    item->setData(kLineRole, line);
+  };
+  if (!draftError.isEmpty()) {
+    add(QStyle::SP_MessageBoxCritical,
+        draftField + ": not applied: " + draftError, draftField, 0);
+    configEditor->setFieldMessage(draftField, draftError, true);
+  }
+  for (const config::Problem &p : ruleProblems) {
+    const bool error = p.severity == config::Problem::Severity::Error;
+    const QString field = qs(p.field);
+    QString text = field + ": " + qs(p.message);
+    if (error)
+      text += "  [IREE " + qs(config::toString(p.iree)) + "; rule " +
+              qs(p.rule) + "]";
+    add(error ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation,
+        text, field, 0);
+    configEditor->setFieldMessage(field, qs(p.message), error);
+  }
+  for (const QString &line : ireeProblems) {
+    const QStringList parts = line.split(':');
+    add(QStyle::SP_MessageBoxCritical, "IREE: " + line, {},
+        parts.size() > 2 ? parts[1].toInt() : 0);
+  }
+  if (problemList->count() == 0)
+    add(QStyle::SP_DialogApplyButton, "No problems found", {}, 0);
+}
+
+void MainWindow::onDrafting(const QString &field, const QString &value) {
+  const auto op = selectedOp();
+  if (!op)
+    return;
+  draftField = field;
+  draftError.clear();
+  if (value.trimmed().isEmpty()) {
+    showSelection(nullptr);
+    return;
+  }
+  auto draft = edits->draft(*op, field.toStdString(), value.toStdString());
+  if (!draft) {
+    draftError = qs(draft.error());
+    showProblems();
+    return;
+  }
+  showSelection(&*draft);
+}
+
+void MainWindow::onCommit(const QString &field,
+                          const std::optional<QString> &value) {
+  const auto op = selectedOp();
+  if (!op)
+    return;
+  std::optional<std::string> text;
+  if (value)
+    text = value->toStdString();
+  auto made = edits->setField(*op, field.toStdString(), text);
+  if (!made) {
+    // The typed value stays in its box, marked, with the reason.
+    draftField = field;
+    draftError = qs(made.error());
+    showProblems();
+    statusLabel->setText(field + ": " + draftError.section('\n', 0, 0));
+    return;
+  }
+  statusLabel->setText(qs(made->describe(edits->document())));
+}
+
+void MainWindow::askIree() {
+  if (!services.parseText || !edits->hasDocument())
+    return;
+  if (verdictWatcher->isRunning()) {
+    verdictTimer->start();
+    return;
+  }
+  verdictText = edits->model().text();
+  statusLabel->setText("Asking IREE about the edited file…");
+  const std::string name = edits->document().path.string();
+  const auto parse = services.parseText;
+  const std::string text = verdictText;
+  verdictWatcher->setFuture(
+      QtConcurrent::run([parse, text, name] { return parse(text, name); }));
+}
+
+void MainWindow::showLayout(const iree::Dispatch *draft) {
+  if (!edits->hasDocument() || selectedDispatch < 0)
     return;
   const iree::Dispatch &dispatch =
-      current->dispatches[static_cast<size_t>(selectedDispatch)];
-  // A dispatch row shows its first configured op.
-  int r = selectedRootOp;
-  if (r < 0)
-    for (size_t i = 0; i < dispatch.rootOps.size() && r < 0; ++i)
-      if (!dispatch.rootOps[i].loweringConfig.empty())
-        r = static_cast<int>(i);
+      draft
+          ? *draft
+          : edits->document().dispatches[static_cast<size_t>(selectedDispatch)];
+  const int r = selectedRootOp;
   if (r < 0 || r >= static_cast<int>(dispatch.rootOps.size())) {
     sceneView->setScene({});
     layoutNote->setText("No configured op in this dispatch.");
@@ -458,7 +776,7 @@ void MainWindow::showLayout() {
       static_cast<render::ColorBy>(colorByBox->currentData().toInt()),
       stepBox->value());
   sceneView->setScene(std::move(scene));
-  layoutNote->setText(note);
+  layoutNote->setText((draft ? "Draft (not applied): " : "") + note);
 }
 
 void MainWindow::goToLine(int line) {

@@ -1,26 +1,44 @@
-// Tilescope's main window: the dispatches of an IREE file, its MLIR text and
-// the configs IREE attached. Parsing happens in core (through a loader the app
-// hands in), off the GUI thread; this class never calls IREE itself.
+// Tilescope's main window: the editor. Docks the user can rearrange (the
+// layout is remembered): the dispatches of an IREE file, its MLIR text, the
+// config editor of the selected root op, the problems of that op as typed,
+// and the run panel; in the middle, the op's layout picture, its configs as
+// text and the diff of every edit.
+//
+// A client of the core, like qrenderdoc over RenderDoc's core: parsing and
+// IREE's verdict come from the functions the app hands in (a child process
+// there), edits go through the core's edit model, jobs through core/jobs.
+// This class never calls IREE itself.
 #pragma once
 
+#include "core/config/Validation.h"
+#include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
+#include "core/iree/IreeInstallation.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QSpinBox;
 class QTabWidget;
 class QPlainTextEdit;
+class QTimer;
 class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace tilescope::widgets {
+
+class ConfigEditor;
+class EditSession;
+class RunPanel;
+class SceneView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -28,47 +46,96 @@ class MainWindow : public QMainWindow {
 public:
   using DocumentLoader =
       std::function<Result<iree::Document>(const std::filesystem::path &path)>;
+  // What the window asks of the app beyond loading files.
+  struct Services {
+    // IREE's reading of edited text (its verdict on an edit); unset: edits
+    // are checked by Tilescope's rules only.
+    std::function<Result<iree::Document>(const std::string &text,
+                                         const std::string &bufferName)>
+        parseText;
+    // The IREE whose tools the run panel drives; an Error says why none.
+    std::function<Result<iree::IreeInstallation>()> installation;
+    // Where tries and their history live.
+    std::filesystem::path workspace;
+  };
 
   explicit MainWindow(DocumentLoader loader, QWidget *parent = nullptr);
+  MainWindow(DocumentLoader loader, Services services,
+             QWidget *parent = nullptr);
   ~MainWindow() override;
 
   // Starts loading `path` in the background; documentLoaded or loadFailed
   // follows.
   void openFile(const QString &path);
   const iree::Document *document() const;
+  EditSession *session() const { return edits; }
   bool isLoading() const;
+  // Selects a root op (as the dispatch tree does).
+  void selectOp(edit::OpRef op);
+  std::optional<edit::OpRef> selectedOp() const;
 
 signals:
   void documentLoaded();
   void loadFailed(const QString &message);
+  // IREE's verdict on the edited text came back (ok: IREE reads it as the
+  // model says).
+  void ireeVerdict(bool ok, const QString &message);
+
+protected:
+  void closeEvent(QCloseEvent *event) override;
 
 private:
+  void buildDocks();
   void buildMenus();
   void chooseFile();
+  void saveAs();
+  bool saveTo(const QString &path);
+  bool confirmDiscard();
   void onLoadFinished();
-  void showDocument(iree::Document document);
   void showError(const QString &message);
+  void rebuildTree();
+  void refreshTreeMarkers();
   void onDispatchSelected(QTreeWidgetItem *item);
+  void onDocumentChanged();
+  void showSelection(const iree::Dispatch *draft = nullptr);
+  void showProblems();
+  void onDrafting(const QString &field, const QString &value);
+  void onCommit(const QString &field, const std::optional<QString> &value);
+  void askIree();
   void goToLine(int line);
-  void showLayout();
+  void showLayout(const iree::Dispatch *draft = nullptr);
+  void filterTree(const QString &text);
 
   DocumentLoader loader;
+  Services services;
   QString loadingPath;
   QFutureWatcher<Result<iree::Document>> *watcher;
-  std::unique_ptr<iree::Document> current;
+  QFutureWatcher<Result<iree::Document>> *verdictWatcher;
+  QTimer *verdictTimer;
+  std::string verdictText; // the text IREE was last asked about
+  EditSession *edits;
 
   QTreeWidget *dispatchTree;
+  QLineEdit *filterBox;
   QPlainTextEdit *sourceView;
   QPlainTextEdit *configView;
+  QPlainTextEdit *diffView;
   QListWidget *problemList;
-  class SceneView *sceneView;
+  ConfigEditor *configEditor;
+  RunPanel *runPanel;
+  SceneView *sceneView;
   QTabWidget *detailTabs;
   QComboBox *colorByBox;
   QSpinBox *stepBox;
   QLabel *layoutNote;
+  QLabel *statusLabel;
   int selectedDispatch = -1;
   int selectedRootOp = -1;
-  QLabel *statusLabel;
+
+  // What the Problems dock lists for the selected op.
+  std::vector<config::Problem> ruleProblems;
+  QString draftField, draftError; // a typed value the model cannot take
+  QStringList ireeProblems;       // IREE's words on the edited text
 };
 
 } // namespace tilescope::widgets

@@ -40,35 +40,6 @@ std::string format(const char *pattern, double value) {
   return text;
 }
 
-void printKernel(const jobs::KernelResources &k, std::ostream &out) {
-  out << "  " << k.kernel << " (" << k.arch << ")\n";
-  if (k.backend == "rocm")
-    out << "    VGPRs " << k.vgprs.value_or(0) << ", AGPRs "
-        << k.agprs.value_or(0) << ", SGPRs " << k.sgprs.value_or(0)
-        << "; spills: " << k.vgprSpills.value_or(0) << " VGPR, "
-        << k.sgprSpills.value_or(0) << " SGPR\n";
-  else
-    out << "    registers " << k.registers.value_or(0)
-        << " per thread; spills: " << k.spillStoreBytes.value_or(0)
-        << " B stored, " << k.spillLoadBytes.value_or(0) << " B loaded\n";
-  out << "    " << (k.backend == "rocm" ? "LDS " : "shared memory ")
-      << k.sharedMemoryBytes << " B, scratch " << k.scratchBytes
-      << " B per thread, workgroup " << k.workgroupSize << " threads\n";
-  if (k.occupancy) {
-    out << "    occupancy " << k.occupancy->active << " of "
-        << k.occupancy->maximum << " " << k.occupancy->unit << ", limited by "
-        << k.occupancy->limitedBy << " (";
-    bool first = true;
-    for (const jobs::OccupancyLimit &limit : k.occupancy->limits) {
-      out << (first ? "" : ", ") << limit.resource << " " << limit.active;
-      first = false;
-    }
-    out << ")\n";
-  } else {
-    out << "    occupancy unknown: " << k.occupancyNote << "\n";
-  }
-}
-
 int runJobCommand(const QStringList &arguments, Stage stage) {
   const char *name = commandName(stage);
   QCommandLineParser parser;
@@ -192,7 +163,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   if (tried->resources) {
     std::cout << "resources:\n";
     for (const jobs::KernelResources &kernel : tried->resources->kernels)
-      printKernel(kernel, std::cout);
+      std::cout << jobs::describe(kernel);
     for (const std::string &note : tried->resources->notes)
       std::cout << "  note: " << note << "\n";
   }

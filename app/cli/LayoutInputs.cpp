@@ -57,10 +57,10 @@ int fail(const std::string &what, const std::string &message) {
 
 void LayoutOptions::addTo(QCommandLineParser &parser) const {
   parser.addOptions(
-      {basis,        layout,  mma,       colMajor,       operand,
-       config,       swizzle, element,   thread,         subgroup,
-       lane,         shape,   subgroups, subgroupSize,   iterationSpace,
-       types,        maps,    target,    release,        access,
+      {basis,        layout,  mma,       colMajor,        operand,
+       config,       swizzle, element,   thread,          subgroup,
+       lane,         shape,   subgroups, subgroupSize,    iterationSpace,
+       types,        maps,    target,    release,         access,
        elementBytes, lanes,   step,      translationInfo, kOpOption,
        kIreeOption});
   parser.addPositionalArgument(
@@ -169,11 +169,10 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
   if (files.size() == 1) {
     // The root op's own texts; options given beside FILE still override.
     int code = kExitOk;
-    auto op = rootOpTexts(files.front().toStdString(),
-                          parser.isSet(kOpOption)
-                              ? parser.value(kOpOption).toStdString()
-                              : "0:0",
-                          ireePath(parser), code);
+    auto op = rootOpTexts(
+        files.front().toStdString(),
+        parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString() : "0:0",
+        ireePath(parser), code);
     if (!op)
       return Error{op.error()};
     in.text = op->config;

@@ -124,16 +124,7 @@ int verify(const QStringList &arguments) {
     if (const auto carried = jobs::documentBackends(*document);
         !carried.empty())
       backend = carried.front();
-  request.device = parser.value(kDeviceOption).toStdString();
-  if (request.device.empty()) {
-    auto found = jobs::deviceForBackend(backend, jobs::discoverGpus());
-    if (found)
-      request.device = *found;
-    else {
-      request.compileOnly = true;
-      request.notRunBecause = found.error();
-    }
-  }
+  jobs::placeCheck(request, backend, parser.value(kDeviceOption).toStdString());
 
   TerminalProgress progress(!asJson);
   request.progress = [&progress](const std::string &step) {
@@ -146,20 +137,8 @@ int verify(const QStringList &arguments) {
     return kExitBadInput;
   }
 
-  jobs::TryRecord record;
-  record.kind = "verify";
-  record.document = document->path.string();
-  record.target = backend;
-  record.device = checked->device;
-  record.outcome = jobs::outcomeOf(*checked);
-  if (checked->hasVerdict())
-    record.checkPassed = checked->passed();
-  record.summary = checked->summary();
-  record.directory = checked->directory.string();
-  record.wallSeconds = checked->elapsed.count() / 1000.0;
-  record.details = {{"configs", jobs::configsJson(*document)},
-                    {"program", std::filesystem::absolute(request.program)},
-                    {"check", jobs::toJson(*checked)}};
+  const jobs::TryRecord record =
+      jobs::checkRecord(request, *checked, *document, backend);
   const auto id = recordTry(parser, record, asJson);
 
   const int exit = checked->compiledOnly ? kExitCannotRunHere

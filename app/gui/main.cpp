@@ -6,6 +6,7 @@
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
 #include "core/iree/Document.h"
+#include "core/jobs/Workspace.h"
 #include "widgets/MainWindow.h"
 
 #include <QApplication>
@@ -123,7 +124,21 @@ int main(int argc, char **argv) {
     return worker->parseFile(path);
   };
 
-  widgets::MainWindow window(loader);
+  // IREE's verdict on edited text comes from the same worker; the run
+  // panel drives the same IREE's tools in child processes.
+  widgets::MainWindow::Services services;
+  services.parseText =
+      [ireePath](const std::string &text,
+                 const std::string &bufferName) -> Result<iree::Document> {
+    auto worker = app::documentWorker(ireePath);
+    if (!worker)
+      return Error{worker.error()};
+    return worker->parseText(text, bufferName);
+  };
+  services.installation = [ireePath] { return app::locateIree(ireePath); };
+  services.workspace = jobs::defaultWorkspace();
+
+  widgets::MainWindow window(loader, services);
   const QStringList files = parser.positionalArguments();
   const QString file = files.isEmpty() ? bundledExample() : files.front();
 

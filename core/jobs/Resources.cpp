@@ -374,4 +374,35 @@ Result<ResourceReport> readResources(const CompileJobResult &compiled,
   return report;
 }
 
+std::string describe(const KernelResources &k) {
+  std::ostringstream out;
+  out << "  " << k.kernel << " (" << k.arch << ")\n";
+  if (k.backend == "rocm")
+    out << "    VGPRs " << k.vgprs.value_or(0) << ", AGPRs "
+        << k.agprs.value_or(0) << ", SGPRs " << k.sgprs.value_or(0)
+        << "; spills: " << k.vgprSpills.value_or(0) << " VGPR, "
+        << k.sgprSpills.value_or(0) << " SGPR\n";
+  else
+    out << "    registers " << k.registers.value_or(0)
+        << " per thread; spills: " << k.spillStoreBytes.value_or(0)
+        << " B stored, " << k.spillLoadBytes.value_or(0) << " B loaded\n";
+  out << "    " << (k.backend == "rocm" ? "LDS " : "shared memory ")
+      << k.sharedMemoryBytes << " B, scratch " << k.scratchBytes
+      << " B per thread, workgroup " << k.workgroupSize << " threads\n";
+  if (k.occupancy) {
+    out << "    occupancy " << k.occupancy->active << " of "
+        << k.occupancy->maximum << " " << k.occupancy->unit << ", limited by "
+        << k.occupancy->limitedBy << " (";
+    bool first = true;
+    for (const OccupancyLimit &limit : k.occupancy->limits) {
+      out << (first ? "" : ", ") << limit.resource << " " << limit.active;
+      first = false;
+    }
+    out << ")\n";
+  } else {
+    out << "    occupancy unknown: " << k.occupancyNote << "\n";
+  }
+  return out.str();
+}
+
 } // namespace tilescope::jobs

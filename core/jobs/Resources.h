@@ -84,4 +84,8 @@ struct ResourceOptions {
 Result<ResourceReport> readResources(const CompileJobResult &compiled,
                                      const ResourceOptions &options = {});
 
+// A kernel's resources in words, a few indented lines: registers, spills,
+// shared memory, scratch, workgroup and occupancy with its limits.
+std::string describe(const KernelResources &kernel);
+
 } // namespace tilescope::jobs

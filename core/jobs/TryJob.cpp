@@ -196,6 +196,39 @@ json configsJson(const iree::Document &document) {
   return configs;
 }
 
+void placeCheck(CheckRequest &request, const std::string &backend,
+                const std::string &device) {
+  request.device = device;
+  if (!request.device.empty())
+    return;
+  if (auto found = deviceForBackend(backend, discoverGpus())) {
+    request.device = *found;
+  } else {
+    request.compileOnly = true;
+    request.notRunBecause = found.error();
+  }
+}
+
+TryRecord checkRecord(const CheckRequest &request, const CheckResult &result,
+                      const iree::Document &document,
+                      const std::string &backend) {
+  TryRecord record;
+  record.kind = "verify";
+  record.document = document.path.string();
+  record.target = backend;
+  record.device = result.device;
+  record.outcome = outcomeOf(result);
+  if (result.hasVerdict())
+    record.checkPassed = result.passed();
+  record.summary = result.summary();
+  record.directory = result.directory.string();
+  record.wallSeconds = result.elapsed.count() / 1000.0;
+  record.details = {{"configs", configsJson(document)},
+                    {"program", std::filesystem::absolute(request.program)},
+                    {"check", toJson(result)}};
+  return record;
+}
+
 Result<long long> recordTry(const std::filesystem::path &workspace,
                             TryRecord record) {
   auto history = History::open(historyFile(workspace));

@@ -9,6 +9,7 @@
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/BenchJob.h"
+#include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/History.h"
 #include "core/jobs/Resources.h"
@@ -74,6 +75,16 @@ Result<TryResult> runTry(const iree::IreeInstallation &iree,
 // Each root op's configs as compiled: {"DISPATCH:OP": {"dispatch", "op",
 // "line", "translation_info", "lowering_config" | "compilation_info"}}.
 nlohmann::json configsJson(const iree::Document &document);
+
+// Where a checked run's tested module runs: `device` when given, else the
+// CPU for llvm-cpu and a GPU from discovery for rocm / cuda; with none here,
+// the request becomes compile-only with the reason.
+void placeCheck(CheckRequest &request, const std::string &backend,
+                const std::string &device);
+// The history row of a checked run of `document` (id unset).
+TryRecord checkRecord(const CheckRequest &request, const CheckResult &result,
+                      const iree::Document &document,
+                      const std::string &backend);
 
 // Adds a try to the history in `workspace`; an Error says why it could not.
 Result<long long> recordTry(const std::filesystem::path &workspace,

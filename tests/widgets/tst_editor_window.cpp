@@ -1,0 +1,304 @@
+// The window as an editor and a runner, with the real IREE behind it: a
+// value typed into the config editor redraws and revalidates before it is
+// applied, Enter applies it through the core's edit model (text, diff and
+// markers follow), a refused value stays in its box with the reason, undo
+// and redo walk the same stack, IREE's verdict on the edited text comes
+// back, and from the run panel the CPU example compiles, runs and lands in
+// the history, a gfx942 compile shows its resources, and a running compile
+// can be cancelled.
+#include "TestSupport.h"
+
+#include "core/iree/Document.h"
+#include "core/jobs/History.h"
+#include "widgets/ConfigEditor.h"
+#include "widgets/EditSession.h"
+#include "widgets/MainWindow.h"
+#include "widgets/RunPanel.h"
+#include "widgets/SceneView.h"
+
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+using namespace tilescope;
+
+namespace {
+
+QString screenshotDir() {
+  return qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
+}
+
+void screenshot(QWidget &window, const QString &name) {
+  if (const QString dir = screenshotDir(); !dir.isEmpty())
+    window.grab().save(dir + "/" + name + ".png");
+}
+
+bool listHas(const QListWidget *list, const QString &text) {
+  for (int i = 0; i < list->count(); ++i)
+    if (list->item(i)->text().contains(text))
+      return true;
+  return false;
+}
+
+} // namespace
+
+class EditorWindowTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir workspace;
+
+  widgets::MainWindow::Services services() {
+    widgets::MainWindow::Services s;
+    auto library = test::projectCompiler();
+    s.parseText = [library](const std::string &text, const std::string &name) {
+      iree::DocumentParser parser(library);
+      return parser.parseText(text, name);
+    };
+    s.installation = [] {
+      return Result<iree::IreeInstallation>(test::projectIree());
+    };
+    s.workspace = workspace.path().toStdString();
+    return s;
+  }
+
+  std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
+    auto library = test::projectCompiler();
+    auto window = std::make_unique<widgets::MainWindow>(
+        [library](const std::filesystem::path &path) {
+          iree::DocumentParser parser(library);
+          return parser.parseFile(path);
+        },
+        services());
+    window->resize(1440, 900);
+    window->show();
+    QSignalSpy loaded(window.get(), &widgets::MainWindow::documentLoaded);
+    window->openFile(QString::fromStdString(file.string()));
+    if (!loaded.wait(30000))
+      qFatal("%s did not load", file.string().c_str());
+    return window;
+  }
+
+  // Types `text` into a field's box and presses Enter, as a person would.
+  void typeAndEnter(widgets::MainWindow &window, const QString &field,
+                    const QString &text) {
+    auto *box = window.findChild<QLineEdit *>("field:" + field);
+    QVERIFY2(box, qPrintable("no box for " + field));
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, text);
+    QTest::keyClick(box, Qt::Key_Return);
+    QCoreApplication::processEvents(); // the queued commit
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+  }
+
+private slots:
+  void initTestCase() { QVERIFY(workspace.isValid()); }
+
+  void typingRedrawsThenEnterApplies() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *editor = window->findChild<widgets::ConfigEditor *>("configEditor");
+    auto *scene = window->findChild<widgets::SceneView *>("sceneView");
+    auto *problems = window->findChild<QListWidget *>("problemList");
+    auto *source = window->findChild<QPlainTextEdit *>("sourceView");
+    auto *diff = window->findChild<QPlainTextEdit *>("diffView");
+    QVERIFY(editor && scene && problems && source && diff);
+    QVERIFY(editor->fields().contains("workgroup"));
+    QVERIFY(editor->fields().contains("translation_info.workgroup_size"));
+    // 2x2 subgroups of 64x64 on a 64x128 workgroup tile.
+    QCOMPARE(scene->scene().panels.front().columns, int64_t(128));
+
+    // Typing redraws at once, nothing applied: a 128x128 workgroup tile.
+    const std::string before = window->document()->text;
+    editor->typeValue("workgroup", "[128, 128, 0]");
+    QCOMPARE(scene->scene().panels.front().rows, int64_t(128));
+    QCOMPARE(window->document()->text, before);
+    // ... and revalidates: 2x4 subgroups of 64x32 no longer cover 128x128
+    // with 4 subgroups, or whatever the rules say, each naming its field.
+    editor->typeValue("workgroup", "[128, 128");
+    QVERIFY(listHas(problems, "workgroup: not applied"));
+
+    // Enter applies: the text, the diff and the tree follow.
+    typeAndEnter(*window, "workgroup", "[128, 64, 0]");
+    QVERIFY(window->document()->text.find("workgroup = [128, 64, 0]") !=
+            std::string::npos);
+    QVERIFY(source->toPlainText().contains("workgroup = [128, 64, 0]"));
+    QVERIFY(diff->toPlainText().contains("+"));
+    QVERIFY(diff->toPlainText().contains("workgroup = [128, 64, 0]"));
+    auto *tree = window->findChild<QTreeWidget *>("dispatchTree");
+    QVERIFY(tree->topLevelItem(0)->child(0)->text(0).startsWith("✎"));
+    QUndoStack *stack = window->session()->undoStack();
+    QCOMPARE(stack->count(), 1);
+    QVERIFY(stack->text(0).startsWith("workgroup of linalg.generic"));
+
+    // IREE reads the edited text as the model says.
+    QSignalSpy verdict(window.get(), &widgets::MainWindow::ireeVerdict);
+    QVERIFY(verdict.wait(20000));
+    QVERIFY2(verdict.front().at(0).toBool(),
+             qPrintable(verdict.front().at(1).toString()));
+
+    // A value the config model refuses stays typed, marked, with the reason.
+    typeAndEnter(*window, "translation_info.workgroup_size", "[256, 1");
+    QCOMPARE(editor->typedValue("translation_info.workgroup_size"),
+             QString("[256, 1"));
+    QVERIFY(listHas(problems, "workgroup_size: not applied"));
+    QCOMPARE(stack->count(), 1);
+
+    // A value that breaks a rule is applied and shown as a problem of its
+    // field: 4 subgroups cannot hold a 2x4 subgroup tile grid... the rule
+    // names workgroup_size.
+    typeAndEnter(*window, "translation_info.workgroup_size", "[100, 1, 1]");
+    QCOMPARE(stack->count(), 2);
+    QVERIFY(listHas(problems, "workgroup_size"));
+    screenshot(*window, "editor-problem");
+
+    // Undo twice: back to the file as opened, byte for byte.
+    stack->undo();
+    stack->undo();
+    QCOMPARE(window->document()->text, before);
+    QVERIFY(diff->toPlainText().isEmpty());
+    QVERIFY(!tree->topLevelItem(0)->child(0)->text(0).startsWith("✎"));
+    stack->redo();
+    QVERIFY(window->document()->text.find("workgroup = [128, 64, 0]") !=
+            std::string::npos);
+    QCOMPARE(window->session()->model().edits().size(), size_t(1));
+    screenshot(*window, "editor-edited");
+  }
+
+  void problemClickFocusesField() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    // 4 intrinsic tiles of M cannot be shared by 3 subgroups: the rule
+    // names workgroup[0].
+    typeAndEnter(*window, "subgroup", "[3, 4, 0]");
+    auto *problems = window->findChild<QListWidget *>("problemList");
+    QListWidgetItem *problem = nullptr;
+    for (int i = 0; i < problems->count() && !problem; ++i)
+      if (problems->item(i)->text().startsWith("workgroup[0]"))
+        problem = problems->item(i);
+    QVERIFY2(problem, "no problem names workgroup[0]");
+    QVERIFY(problem->text().contains("subgroup[0]=3"));
+    emit problems->itemActivated(problem);
+    QVERIFY(QApplication::focusWidget());
+    QCOMPARE(QApplication::focusWidget()->objectName(),
+             QString("field:workgroup"));
+    // The tree marks the op: edited, with a problem.
+    auto *tree = window->findChild<QTreeWidget *>("dispatchTree");
+    QVERIFY(!tree->topLevelItem(0)->child(0)->icon(0).isNull());
+  }
+
+  void savesAtomicallyAndReopens() {
+    QTemporaryDir dir;
+    const QString copy = dir.filePath("edited.mlir");
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    typeAndEnter(*window, "reduction", "[0, 0, 16]");
+    QVERIFY(window->isWindowModified());
+    QVERIFY(window->session()->save(copy.toStdString()).ok());
+    QVERIFY(!window->isWindowModified());
+    auto reopened = open(copy.toStdString());
+    QVERIFY(reopened->document()->dispatches[0].rootOps[0].loweringConfig.find(
+                "reduction = [0, 0, 16]") != std::string::npos);
+  }
+
+  void cpuExampleCompilesRunsAndChecks() {
+    auto window = open(test::examplesDir() /
+                       "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QVERIFY(panel);
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Run);
+    QVERIFY(panel->busy());
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    QVERIFY2(panel->lastSummary().contains("median"),
+             qPrintable(panel->lastSummary()));
+    QVERIFY(panel->lastCommand().contains("iree-compile"));
+    QVERIFY(panel->lastCommand().contains("iree-benchmark-module"));
+
+    // The checked run against the program it came from (guessed from the
+    // examples' naming).
+    finished.clear();
+    panel->start(widgets::RunPanel::Job::Check);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    QVERIFY2(panel->lastSummary().contains("passed"),
+             qPrintable(panel->lastSummary()));
+
+    auto *history = window->findChild<QTableWidget *>("historyTable");
+    QCOMPARE(history->rowCount(), 2);
+    QCOMPARE(history->item(0, 2)->text(), QString("verify"));
+    QCOMPARE(history->item(0, 5)->text(), QString("passed"));
+    QCOMPARE(history->item(1, 2)->text(), QString("bench"));
+    QVERIFY(!history->item(1, 4)->text().isEmpty());
+    screenshot(*window, "run-panel-cpu");
+  }
+
+  void gpuCompileShowsResources() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    auto *resources = window->findChild<QPlainTextEdit *>("jobResources");
+    QVERIFY2(resources->toPlainText().contains("VGPRs"),
+             qPrintable(resources->toPlainText()));
+    QVERIFY(resources->toPlainText().contains("occupancy"));
+    screenshot(*window, "run-panel-resources");
+  }
+
+  void failedCompileLeavesTheDocument() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    // An intrinsic gfx942 lacks, on tiles that then need 80 KiB of LDS:
+    // IREE refuses it when it compiles.
+    typeAndEnter(*window, "mma_kind",
+                 "#iree_gpu.mma_layout<WMMAR3_F32_16x16x16_F16>");
+    const std::string edited = window->document()->text;
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Compile);
+    QVERIFY(finished.wait(240000));
+    QVERIFY(!finished.front().at(0).toBool());
+    QVERIFY2(panel->lastSummary().contains("failed"),
+             qPrintable(panel->lastSummary()));
+    auto *diagnostics = window->findChild<QListWidget *>("jobDiagnostics");
+    QVERIFY(diagnostics->count() > 0);
+    QVERIFY(listHas(diagnostics, "shared memory"));
+    // The document is as the user left it, and the try is in the history.
+    QCOMPARE(window->document()->text, edited);
+    auto *history = window->findChild<QTableWidget *>("historyTable");
+    QVERIFY(history->rowCount() >= 1);
+    QCOMPARE(history->item(0, 3)->text(), QString("compile-failed"));
+    screenshot(*window, "run-panel-failed");
+  }
+
+  void cancelsARunningCompile() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Compile);
+    QTest::qWait(300);
+    panel->cancel();
+    QVERIFY(finished.wait(60000));
+    QVERIFY(!finished.front().at(0).toBool());
+    QVERIFY2(panel->lastSummary().contains("cancel"),
+             qPrintable(panel->lastSummary()));
+  }
+};
+
+QTEST_MAIN(EditorWindowTest)
+#include "tst_editor_window.moc"

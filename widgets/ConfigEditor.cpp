@@ -1,0 +1,374 @@
+#include "widgets/ConfigEditor.h"
+
+#include "core/config/TargetAttribute.h"
+#include "core/edit/ConfigDiff.h"
+
+#include <QComboBox>
+#include <QCompleter>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+namespace tilescope::widgets {
+namespace {
+
+enum Column { kField, kValue, kOriginal, kColumns };
+
+constexpr int kFieldNameRole = Qt::UserRole;
+
+constexpr const char *kTileKeys[] = {
+    "workgroup", "reduction", "partial_reduction", "thread",
+    "subgroup",  "padding",   "padding_conv"};
+
+// Fields a GPU lowering config or translation_info may hold, offered by the
+// "add" row.
+constexpr const char *kKnownFields[] = {
+    "workgroup",
+    "reduction",
+    "partial_reduction",
+    "thread",
+    "subgroup",
+    "lane_basis",
+    "subgroup_basis",
+    "mma_kind",
+    "promote_operands",
+    "padding",
+    "expand_dims",
+    "translation_info.workgroup_size",
+    "translation_info.subgroup_size",
+    "prefetch_num_stages",
+    "no_reduce_shared_memory_bank_conflicts"};
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+// "d0 1024 · d1 1024 · d2 1024 red.": which loop each entry of a tile list
+// runs over.
+QString loopsOf(const config::IterationSpace &space) {
+  QStringList loops;
+  for (size_t d = 0; d < space.rank(); ++d) {
+    const int64_t bound = space.bounds[d];
+    loops << QString("d%1 %2%3")
+                 .arg(d)
+                 .arg(bound < 0 ? QString("?") : QString::number(bound))
+                 .arg(space.isReduction(d) ? " red." : "");
+  }
+  return loops.join(" · ");
+}
+
+} // namespace
+
+ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
+  for (const char *key : kTileKeys)
+    tileFields << key;
+  heading = new QLabel;
+  heading->setObjectName("configEditorHeading");
+  heading->setWordWrap(true);
+  heading->setTextFormat(Qt::PlainText);
+
+  table = new QTableWidget(0, kColumns);
+  table->setObjectName("configTable");
+  table->setHorizontalHeaderLabels({"Field", "Value", "Original"});
+  table->verticalHeader()->hide();
+  table->setSelectionMode(QAbstractItemView::NoSelection);
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table->horizontalHeader()->setSectionResizeMode(
+      kField, QHeaderView::ResizeToContents);
+  table->horizontalHeader()->setSectionResizeMode(kValue, QHeaderView::Stretch);
+  table->horizontalHeader()->setSectionResizeMode(kOriginal,
+                                                  QHeaderView::Interactive);
+  table->horizontalHeader()->resizeSection(kOriginal, 130);
+  table->setWordWrap(false);
+
+  newField = new QComboBox;
+  newField->setObjectName("newFieldBox");
+  newField->setEditable(true);
+  newField->setMinimumContentsLength(18);
+  newField->setToolTip("A field to add: a lowering-config key or a "
+                       "translation_info field");
+  newValue = new QLineEdit;
+  newValue->setObjectName("newFieldValue");
+  newValue->setPlaceholderText("value, e.g. [64, 64, 0]");
+  newValue->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  auto *add = new QPushButton("Add");
+  add->setObjectName("addFieldButton");
+  auto addField = [this] {
+    const QString field = newField->currentText().trimmed();
+    if (!field.isEmpty() && !newValue->text().trimmed().isEmpty())
+      emit commit(field, newValue->text().trimmed());
+  };
+  connect(add, &QPushButton::clicked, this, addField);
+  connect(newValue, &QLineEdit::returnPressed, this, addField);
+
+  auto *addRow = new QHBoxLayout;
+  addRow->addWidget(new QLabel("Add"));
+  addRow->addWidget(newField);
+  addRow->addWidget(newValue, 1);
+  addRow->addWidget(add);
+
+  auto *column = new QVBoxLayout(this);
+  column->setContentsMargins(4, 4, 4, 4);
+  column->addWidget(heading);
+  column->addWidget(table, 1);
+  column->addLayout(addRow);
+  clear("Select a root op to edit its configuration.");
+}
+
+void ConfigEditor::clear(const QString &why) {
+  table->setRowCount(0);
+  heading->setText(why);
+  newField->clear();
+  setEnabled(false);
+}
+
+void ConfigEditor::showOp(const iree::Dispatch &dispatch,
+                          const iree::RootOp &op,
+                          const iree::Dispatch &originalDispatch,
+                          const iree::RootOp &originalOp) {
+  setEnabled(true);
+  space = op.space;
+  intrinsics.clear();
+  QString targetNote;
+  if (auto target = config::gpuTargetFromText(dispatch.target)) {
+    intrinsics = target->mmaIntrinsics;
+    targetNote = " on " + qs(target->arch);
+  }
+  heading->setText(qs(op.name) + " (line " + QString::number(op.line) + ")" +
+                   targetNote +
+                   (op.space ? "\nloops: " + loopsOf(*op.space) : "") +
+                   "\nEnter applies a value, Ctrl+Z undoes it, an empty "
+                   "value removes the field.");
+
+  const auto now = edit::opFields(dispatch, op);
+  const auto before = edit::opFields(originalDispatch, originalOp);
+  std::map<std::string, std::string> originalValue;
+  for (const edit::FieldValue &f : before)
+    originalValue[f.field] = f.value;
+  // Rows keep their boxes (and what is typed in them) when the model did
+  // not change that field.
+  std::map<QString, QString> typing;
+  for (int row = 0; row < table->rowCount(); ++row)
+    if (QLineEdit *box = boxOf(row)) {
+      if (box->isModified() && box->text() != box->property("modelValue"))
+        typing[table->item(row, kField)->data(kFieldNameRole).toString()] =
+            box->text();
+      // A box losing focus as it goes must not commit, nor be found by
+      // name until Qt deletes it.
+      box->disconnect(this);
+      box->setObjectName({});
+    }
+  table->setRowCount(0);
+
+  std::vector<edit::FieldValue> rows = now;
+  // A config Tilescope cannot read field by field (a CPU config, another
+  // dialect's) is edited whole, as text.
+  const bool byField =
+      std::any_of(now.begin(), now.end(), [](const edit::FieldValue &f) {
+        return f.field.rfind("translation_info.", 0) != 0;
+      });
+  auto wholeOf = [](const iree::RootOp &of) {
+    return of.compilationInfo.empty() ? of.loweringConfig : of.compilationInfo;
+  };
+  if (!byField && !wholeOf(op).empty()) {
+    rows.insert(rows.begin(), {"lowering_config", wholeOf(op)});
+    originalValue["lowering_config"] = wholeOf(originalOp);
+  }
+  for (const edit::FieldValue &f : before) {
+    bool present = false;
+    for (const edit::FieldValue &g : now)
+      present = present || g.field == f.field;
+    if (!present)
+      rows.push_back({f.field, ""}); // removed: re-added by typing a value
+  }
+  bool translationHeader = false;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const edit::FieldValue &f = rows[i];
+    const QString field = qs(f.field);
+    if (i == 0 ||
+        (!translationHeader && field.startsWith("translation_info."))) {
+      translationHeader = field.startsWith("translation_info.");
+      addSection(translationHeader ? "translation_info" : "lowering_config");
+    }
+    auto it = originalValue.find(f.field);
+    const QString original =
+        it == originalValue.end() ? QString("(absent)") : qs(it->second);
+    QString loops;
+    if (tileFields.contains(field) && space)
+      loops = loopsOf(*space);
+    addRow(field, qs(f.value), original, loops);
+    if (auto typed = typing.find(field); typed != typing.end()) {
+      boxOf(table->rowCount() - 1)->setText(typed->second);
+      boxOf(table->rowCount() - 1)->setModified(true);
+    }
+  }
+
+  const QString kept = newField->currentText();
+  newField->clear();
+  for (const char *field : kKnownFields)
+    if (rowOf(field) < 0 && rowOf(QString("translation_info.") + field) < 0)
+      newField->addItem(field);
+  newField->addItem("lowering_config");
+  newField->addItem("translation_info");
+  if (!kept.isEmpty())
+    newField->setCurrentText(kept);
+}
+
+void ConfigEditor::addRow(const QString &field, const QString &value,
+                          const QString &original, const QString &loops) {
+  const int row = table->rowCount();
+  table->insertRow(row);
+  QString shown = field;
+  shown.remove("translation_info.");
+  auto *name = new QTableWidgetItem(shown);
+  name->setData(kFieldNameRole, field);
+  table->setItem(row, kField, name);
+  auto *box = new QLineEdit(value);
+  box->setObjectName("field:" + field);
+  box->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  box->setFrame(false);
+  box->setProperty("modelValue", value);
+  box->setCursorPosition(0); // a long attribute shows its start
+  if (field == "mma_kind" && !intrinsics.empty()) {
+    QStringList choices;
+    for (const std::string &intrinsic : intrinsics)
+      choices << "#iree_gpu.mma_layout<" + qs(intrinsic) + ">";
+    auto *completer = new QCompleter(choices, box);
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    completer->setFilterMode(Qt::MatchContains);
+    box->setCompleter(completer);
+    box->setToolTip("The target's intrinsics: type part of a name");
+  }
+  table->setCellWidget(row, kValue, box);
+  auto *before = new QTableWidgetItem(original);
+  before->setToolTip(original);
+  table->setItem(row, kOriginal, before);
+  if (!loops.isEmpty())
+    box->setToolTip("One entry per loop: " + loops);
+  if (original != value && !(original == "(absent)" && value.isEmpty())) {
+    QFont bold = name->font();
+    bold.setBold(true);
+    name->setFont(bold);
+    name->setToolTip("Changed from " + original);
+  }
+  connect(box, &QLineEdit::textEdited, this,
+          [this, field](const QString &t) { emit drafting(field, t); });
+  connect(box, &QLineEdit::returnPressed, this,
+          [this, field] { commitRow(rowOf(field)); });
+  connect(box, &QLineEdit::editingFinished, this,
+          [this, field] { commitRow(rowOf(field)); });
+}
+
+// A row naming the attribute the rows below it belong to.
+void ConfigEditor::addSection(const QString &title) {
+  const int row = table->rowCount();
+  table->insertRow(row);
+  auto *item = new QTableWidgetItem(title);
+  QFont bold = item->font();
+  bold.setBold(true);
+  item->setFont(bold);
+  item->setBackground(palette().alternateBase());
+  table->setItem(row, kField, item);
+  table->setSpan(row, 0, 1, kColumns);
+}
+
+void ConfigEditor::commitRow(int row) {
+  QLineEdit *box = boxOf(row);
+  // Enter is followed by editingFinished: one commit per typed value.
+  if (!box || box->text() == box->property("modelValue").toString() ||
+      box->text() == box->property("submitted").toString())
+    return;
+  box->setProperty("submitted", box->text());
+  const QString field =
+      table->item(row, kField)->data(kFieldNameRole).toString();
+  if (box->text().trimmed().isEmpty())
+    emit removeField(field);
+  else
+    emit commit(field, box->text().trimmed());
+}
+
+int ConfigEditor::rowOf(const QString &field) const {
+  for (int row = 0; row < table->rowCount(); ++row)
+    if (table->item(row, kField)->data(kFieldNameRole).toString() == field)
+      return row;
+  return -1;
+}
+
+QLineEdit *ConfigEditor::boxOf(int row) const {
+  if (row < 0)
+    return nullptr;
+  return qobject_cast<QLineEdit *>(table->cellWidget(row, kValue));
+}
+
+void ConfigEditor::setFieldMessage(const QString &field, const QString &message,
+                                   bool error) {
+  // "workgroup[1]" is a problem of the workgroup row.
+  QString key = field.section('[', 0, 0);
+  int row = rowOf(key);
+  if (row < 0)
+    row = rowOf("translation_info." + key.section('.', -1));
+  QLineEdit *box = boxOf(row);
+  if (!box)
+    return;
+  if (message.isEmpty()) {
+    box->setStyleSheet({});
+    box->setToolTip({});
+    return;
+  }
+  box->setStyleSheet(error ? "background: #fbe3e4; color: #8a1f11;"
+                           : "background: #fff6d5;");
+  box->setToolTip(message);
+}
+
+void ConfigEditor::clearFieldMessages() {
+  for (int row = 0; row < table->rowCount(); ++row)
+    if (QLineEdit *box = boxOf(row)) {
+      box->setStyleSheet({});
+      box->setToolTip({});
+    }
+}
+
+bool ConfigEditor::focusField(const QString &field) {
+  int row = rowOf(field.section('[', 0, 0));
+  if (row < 0)
+    row =
+        rowOf("translation_info." + field.section('[', 0, 0).section('.', -1));
+  QLineEdit *box = boxOf(row);
+  if (!box)
+    return false;
+  table->scrollToItem(table->item(row, kField));
+  box->setFocus(Qt::OtherFocusReason);
+  box->selectAll();
+  return true;
+}
+
+QString ConfigEditor::typedValue(const QString &field) const {
+  QLineEdit *box = boxOf(rowOf(field));
+  return box ? box->text() : QString();
+}
+
+void ConfigEditor::typeValue(const QString &field, const QString &text) {
+  QLineEdit *box = boxOf(rowOf(field));
+  if (!box)
+    return;
+  box->setText(text);
+  box->setModified(true);
+  emit drafting(field, text);
+}
+
+QStringList ConfigEditor::fields() const {
+  QStringList names;
+  for (int row = 0; row < table->rowCount(); ++row)
+    if (boxOf(row))
+      names << table->item(row, kField)->data(kFieldNameRole).toString();
+  return names;
+}
+
+} // namespace tilescope::widgets

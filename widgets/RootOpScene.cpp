@@ -1,0 +1,151 @@
+#include "widgets/RootOpScene.h"
+
+#include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
+#include "core/layout/ConfigLayout.h"
+#include "core/layout/OpLayouts.h"
+#include "widgets/render/OpScenes.h"
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+} // namespace
+
+QString targetSummary(const iree::Dispatch &dispatch) {
+  const QString target = qs(dispatch.target);
+  QString backend;
+  if (target.startsWith("#hal.executable.target<\"")) {
+    const int begin = target.indexOf('"') + 1;
+    backend = target.mid(begin, target.indexOf('"', begin) - begin);
+  }
+  const int arch = target.indexOf("arch = \"");
+  if (arch >= 0) {
+    const int begin = arch + 8;
+    backend += " " + target.mid(begin, target.indexOf('"', begin) - begin);
+  }
+  return backend.trimmed();
+}
+
+QString pipelineSummary(const iree::Dispatch &dispatch) {
+  const QString info = qs(dispatch.translationInfo);
+  const int pipeline = info.indexOf("pipeline = ");
+  if (pipeline < 0)
+    return {};
+  const int begin = pipeline + 11;
+  int end = begin;
+  int depth = 0;
+  while (end < info.size()) {
+    const QChar c = info[end];
+    if (c == '<')
+      ++depth;
+    else if (c == '>') {
+      if (depth == 0)
+        break;
+      --depth;
+    } else if ((c == ' ' || c == ',') && depth == 0)
+      break;
+    ++end;
+  }
+  const QString name = info.mid(begin, end - begin);
+  // "#iree_gpu.pipeline<VectorDistribute>" -> "VectorDistribute", and
+  // the same for #iree_cpu.pipeline<...>.
+  const int open = name.indexOf(".pipeline<");
+  if (name.startsWith('#') && open > 0 && name.endsWith('>'))
+    return name.mid(open + 10, name.size() - open - 11);
+  return name;
+}
+
+std::pair<render::GridScene, QString>
+rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
+            render::ColorBy colorBy, int64_t step) {
+  render::GridScene empty;
+  if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0)
+    return {empty, op.loweringConfig.empty()
+                       ? QString("This op carries no lowering_config.")
+                       : QString("No GPU layout: %1")
+                             .arg(qs(op.loweringConfig.substr(
+                                 0, op.loweringConfig.find('<'))))};
+  auto config = config::LoweringConfig::parse(op.loweringConfig);
+  if (!config)
+    return {empty, qs(config.error())};
+  // The loops IREE's IR gives (named ops included); the printed maps only
+  // for a document read without them.
+  auto spaceOf = [](const iree::RootOp &of) -> Result<config::IterationSpace> {
+    if (of.space)
+      return *of.space;
+    return config::IterationSpace::fromLinalgOp(
+        of.indexingMaps, of.iteratorTypes, of.operandTypes, of.name);
+  };
+  auto space = spaceOf(op);
+  if (!space)
+    return {empty, "No iteration space: " + qs(space.error())};
+  layout::DeriveOptions options;
+  // Ops fused into the root op run on the root's workgroup tile.
+  for (const iree::RootOp &other : dispatch.rootOps) {
+    if (!other.rootOpSet || &other == &op)
+      continue;
+    auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);
+    auto rootSpace = spaceOf(other);
+    if (rootConfig && rootSpace)
+      options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
+          *config, *space, *rootConfig, *rootSpace);
+  }
+  auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+  if (info && info->subgroupSize)
+    options.subgroupSize = *info->subgroupSize;
+  layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
+                                  options};
+  auto layouts = layout::opLayouts(request);
+  if (!layouts) {
+    // Nothing to lay out over the op (say an mma_kind without a
+    // subgroup_basis under VectorDistribute): the intrinsic's fragments.
+    if (auto mma = config->mmaKind()) {
+      if (const layout::MmaIntrinsic *intrinsic =
+              layout::findMmaIntrinsic(mma->intrinsic))
+        return {
+            render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
+                             colorBy == render::ColorBy::Register
+                                 ? render::ColorBy::Register
+                                 : render::ColorBy::Lane),
+            "mma_kind " + qs(mma->intrinsic) +
+                ": the fragment each lane holds (" + qs(layouts.error()) + ")"};
+    }
+    return {empty, qs(layouts.error())};
+  }
+  render::OpSceneOptions sceneOptions;
+  sceneOptions.colorBy = colorBy;
+  sceneOptions.step = step;
+  sceneOptions.subtitle = qs(config->print());
+  auto scene = render::opScene(*layouts, sceneOptions);
+  if (!scene)
+    return {empty, qs(scene.error())};
+  QString note;
+  switch (layouts->view) {
+  case layout::OpView::ContractionLayout:
+    note = "mma_kind " + qs(layouts->intrinsic) +
+           ": each operand's layout on one workgroup tile";
+    break;
+  case layout::OpView::ThreadTiles:
+    note = QString("%1 on %2 (TileAndFuse): which thread runs each tile")
+               .arg(op.name.c_str(), qs(space->toString()));
+    break;
+  case layout::OpView::SubgroupTiles:
+    note = QString("%1 on %2 (TileAndFuse, %3): which subgroup runs each "
+                   "intrinsic tile")
+               .arg(op.name.c_str(), qs(space->toString()),
+                    qs(layouts->intrinsic));
+    break;
+  case layout::OpView::VectorLayout:
+    note = QString("%1 on %2: one workgroup tile, reduction step %3")
+               .arg(op.name.c_str(), qs(space->toString()))
+               .arg(step);
+    break;
+  }
+  for (const std::string &extra : layouts->notes)
+    note += "; " + qs(extra);
+  return {*scene, note};
+}
+
+} // namespace tilescope::widgets

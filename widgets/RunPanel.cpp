@@ -1,0 +1,499 @@
+#include "widgets/RunPanel.h"
+
+#include "core/jobs/BenchJob.h"
+#include "core/jobs/CheckJob.h"
+#include "core/jobs/CompileJob.h"
+#include "core/jobs/History.h"
+#include "core/jobs/TryJob.h"
+#include "core/jobs/Workspace.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+constexpr int kOpRole = Qt::UserRole;
+constexpr int kFieldRole = Qt::UserRole + 1;
+constexpr int kLineRole = Qt::UserRole + 2;
+
+// The program a dispatch benchmark came from, by the examples' naming:
+// DIR/NAME_dispatch_N.benchmark.mlir comes from DIR/../sources/NAME.mlir.
+QString guessProgram(const std::filesystem::path &file) {
+  const std::string stem = file.filename().string();
+  const size_t at = stem.find("_dispatch_");
+  if (at == std::string::npos)
+    return {};
+  const std::filesystem::path candidate = file.parent_path().parent_path() /
+                                          "sources" /
+                                          (stem.substr(0, at) + ".mlir");
+  return std::filesystem::exists(candidate) ? qs(candidate.string())
+                                            : QString();
+}
+
+QString microseconds(double value) {
+  return QString::number(value, 'f', value < 10 ? 2 : 1);
+}
+
+} // namespace
+
+// What a job leaves for the GUI thread.
+struct RunPanel::Outcome {
+  bool ok = false;
+  QString summary;
+  QString command;
+  QString details; // resources in words
+  std::vector<jobs::CompileDiagnostic> diagnostics;
+  QString error; // the job could not start
+};
+
+RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
+                   QWidget *parent)
+    : QWidget(parent), installation(std::move(source)),
+      workspaceFolder(workspace.empty() ? jobs::defaultWorkspace()
+                                        : std::move(workspace)),
+      watcher(new QFutureWatcher<std::shared_ptr<Outcome>>(this)) {
+  const QFont monospace = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  targetLabel = new QLabel("No file");
+  targetLabel->setObjectName("runTarget");
+  deviceLabel = new QLabel;
+  deviceLabel->setObjectName("runDevice");
+  deviceLabel->setWordWrap(true);
+  stateLabel = new QLabel("Idle");
+  stateLabel->setObjectName("runState");
+  stateLabel->setWordWrap(false);
+  programBox = new QLineEdit;
+  programBox->setObjectName("checkProgram");
+  programBox->setPlaceholderText("the program the dispatch came from");
+  programBox->setToolTip("A checked run compiles this program with the "
+                         "edited dispatch substituted and compares its "
+                         "outputs with the CPU's");
+  auto *browse = new QPushButton("…");
+  browse->setMaximumWidth(28);
+  connect(browse, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, "The program the dispatch came from", programBox->text(),
+        "MLIR files (*.mlir);;All files (*)");
+    if (!path.isEmpty())
+      programBox->setText(path);
+  });
+
+  struct Button {
+    const char *text, *name, *tip;
+    QKeySequence keys;
+    Job job;
+  };
+  const Button buttons[] = {
+      {"Compile", "compileButton",
+       "Compile the file as it stands (edits included) with iree-compile",
+       QKeySequence(Qt::CTRL | Qt::Key_B), Job::Compile},
+      {"Resources", "resourcesButton",
+       "Compile and read registers, spills, shared memory and occupancy "
+       "from the real ISA",
+       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), Job::Resources},
+      {"Compile && run", "runButton",
+       "Compile, read resources and time the dispatch on a device here",
+       QKeySequence(Qt::CTRL | Qt::Key_R), Job::Run},
+      {"Check", "checkButton",
+       "Run the program with this dispatch on random inputs and compare "
+       "with the CPU",
+       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), Job::Check},
+  };
+  auto *buttonRow = new QGridLayout;
+  int column = 0;
+  for (const Button &b : buttons) {
+    auto *button = new QPushButton(b.text);
+    button->setObjectName(b.name);
+    button->setToolTip(QString(b.tip) + " (" +
+                       b.keys.toString(QKeySequence::NativeText) + ")");
+    const Job job = b.job;
+    connect(button, &QPushButton::clicked, this, [this, job] { start(job); });
+    auto *action = new QAction(QString(b.text).replace("&&", "and"), this);
+    action->setShortcut(b.keys);
+    action->setShortcutContext(Qt::ApplicationShortcut);
+    connect(action, &QAction::triggered, this, [this, job] { start(job); });
+    addAction(action);
+    jobButtons << button;
+    buttonRow->addWidget(button, 0, column++);
+  }
+  cancelButton = new QPushButton("Cancel");
+  cancelButton->setObjectName("cancelButton");
+  cancelButton->setEnabled(false);
+  connect(cancelButton, &QPushButton::clicked, this, &RunPanel::cancel);
+  auto *copy = new QPushButton("Copy command");
+  copy->setObjectName("copyCommandButton");
+  copy->setToolTip("Copy the shell command that reproduces the last job");
+  connect(copy, &QPushButton::clicked, this, [this] {
+    if (!commandLine.isEmpty())
+      QApplication::clipboard()->setText(commandLine);
+  });
+  buttonRow->addWidget(cancelButton, 1, 0);
+  buttonRow->addWidget(copy, 1, 1, 1, 2);
+
+  auto *programRow = new QHBoxLayout;
+  programRow->addWidget(new QLabel("Check against"));
+  programRow->addWidget(programBox, 1);
+  programRow->addWidget(browse);
+
+  auto *left = new QVBoxLayout;
+  left->addWidget(targetLabel);
+  left->addWidget(deviceLabel);
+  left->addLayout(buttonRow);
+  left->addLayout(programRow);
+  left->addWidget(stateLabel);
+  left->addStretch(1);
+
+  output = new QPlainTextEdit;
+  output->setObjectName("jobOutput");
+  output->setReadOnly(true);
+  output->setFont(monospace);
+  output->setMaximumBlockCount(20000);
+  diagnostics = new QListWidget;
+  diagnostics->setObjectName("jobDiagnostics");
+  diagnostics->setWordWrap(true);
+  resources = new QPlainTextEdit;
+  resources->setObjectName("jobResources");
+  resources->setReadOnly(true);
+  resources->setFont(monospace);
+  resources->setPlaceholderText("Compile with Resources or Compile && run to "
+                                "read what the kernels use.");
+  history = new QTableWidget(0, 8);
+  history->setObjectName("historyTable");
+  history->setHorizontalHeaderLabels({"Try", "When", "Kind", "Outcome",
+                                      "Median µs", "Check", "Target",
+                                      "Summary"});
+  history->verticalHeader()->hide();
+  history->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  history->setSelectionBehavior(QAbstractItemView::SelectRows);
+  history->horizontalHeader()->setStretchLastSection(true);
+  history->setWordWrap(false);
+  tabs = new QTabWidget;
+  tabs->setObjectName("runTabs");
+  tabs->addTab(output, "Output");
+  tabs->addTab(diagnostics, "Diagnostics");
+  tabs->addTab(resources, "Resources");
+  tabs->addTab(history, "History");
+
+  auto *leftWidget = new QWidget;
+  leftWidget->setLayout(left);
+  leftWidget->setMaximumWidth(560);
+  auto *row = new QHBoxLayout(this);
+  row->setContentsMargins(4, 4, 4, 4);
+  row->addWidget(leftWidget);
+  row->addWidget(tabs, 1);
+
+  connect(watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this,
+          &RunPanel::onFinished);
+  connect(diagnostics, &QListWidget::itemActivated, this,
+          [this](QListWidgetItem *item) {
+            const QPoint op = item->data(kOpRole).toPoint();
+            if (op.x() < 0)
+              return;
+            emit fieldActivated(edit::OpRef{static_cast<size_t>(op.x()),
+                                            static_cast<size_t>(op.y())},
+                                item->data(kFieldRole).toString(),
+                                item->data(kLineRole).toInt());
+          });
+  setDocument(nullptr, std::nullopt);
+}
+
+RunPanel::~RunPanel() {
+  cancel();
+  watcher->waitForFinished();
+}
+
+void RunPanel::setDocument(const iree::Document *document,
+                           std::optional<edit::OpRef> op) {
+  const bool newFile = !current || !document || current->path != document->path;
+  current = document;
+  currentOp = op;
+  if (!busy())
+    for (QPushButton *button : jobButtons)
+      button->setEnabled(document != nullptr);
+  if (!document) {
+    targetLabel->setText("No file open");
+    deviceLabel->clear();
+    return;
+  }
+  if (newFile) {
+    if (programBox->text().isEmpty() ||
+        programBox->property("guessed").toBool()) {
+      programBox->setText(guessProgram(document->path));
+      programBox->setProperty("guessed", true);
+    }
+    refreshDevice();
+    refreshHistory();
+  }
+}
+
+void RunPanel::setProgram(const QString &path) {
+  programBox->setText(path);
+  programBox->setProperty("guessed", false);
+}
+
+// What runs where: the file's backend, and the device discovery found for
+// it (or why GPU dispatches are compile-only here).
+void RunPanel::refreshDevice() {
+  const auto backends = jobs::documentBackends(*current);
+  if (backends.empty()) {
+    targetLabel->setText("Target: none in the file (a program: configure it "
+                         "for a target first)");
+    deviceLabel->clear();
+    return;
+  }
+  targetLabel->setText("Target: " + qs(backends.front()));
+  if (!discovery)
+    discovery = jobs::discoverGpus();
+  auto device = jobs::deviceForBackend(backends.front(), *discovery);
+  if (device)
+    deviceLabel->setText("Runs on: " + qs(*device));
+  else
+    // The reason's first clause; the runtime's own words in the tooltip.
+    deviceLabel->setText("Compile only here: " +
+                         qs(device.error()).section(" (", 0, 0));
+  deviceLabel->setToolTip(device ? QString() : qs(device.error()));
+  deviceLabel->setStyleSheet(device ? "" : "color: #8a5a00;");
+}
+
+bool RunPanel::busy() const { return watcher->isRunning(); }
+
+void RunPanel::setBusy(bool running) {
+  for (QPushButton *button : jobButtons)
+    button->setEnabled(!running && current);
+  cancelButton->setEnabled(running);
+}
+
+void RunPanel::cancel() {
+  if (cancelFlag)
+    cancelFlag->store(true);
+}
+
+void RunPanel::append(const QString &text) {
+  output->moveCursor(QTextCursor::End);
+  output->insertPlainText(text);
+  output->verticalScrollBar()->setValue(output->verticalScrollBar()->maximum());
+}
+
+void RunPanel::start(Job job) {
+  if (busy() || !current)
+    return;
+  auto iree = installation ? installation()
+                           : Result<iree::IreeInstallation>(
+                                 Error{"no IREE installation was given"});
+  if (!iree) {
+    stateLabel->setText("Cannot run: " + qs(iree.error()));
+    return;
+  }
+  auto folder = jobs::newTryDirectory(workspaceFolder);
+  if (!folder) {
+    stateLabel->setText("Cannot run: " + qs(folder.error()));
+    return;
+  }
+  const std::filesystem::path program = programBox->text().toStdString();
+  if (job == Job::Check && programBox->text().isEmpty()) {
+    stateLabel->setText("Check: give the program the dispatch came from "
+                        "(Check against …)");
+    return;
+  }
+  snapshot = std::make_unique<iree::Document>(*current);
+  cancelFlag = std::make_shared<std::atomic<bool>>(false);
+  output->clear();
+  diagnostics->clear();
+  setBusy(true);
+  static const char *names[] = {"Compiling", "Compiling for resources",
+                                "Compiling and running", "Checking"};
+  stateLabel->setText(QString(names[static_cast<int>(job)]) + "…");
+  tabs->setCurrentWidget(output);
+
+  // Live output and steps come from the worker thread; they are queued to
+  // this one.
+  QPointer<RunPanel> self(this);
+  auto post = [self](QString text) {
+    QMetaObject::invokeMethod(
+        qApp,
+        [self, text] {
+          if (self)
+            self->append(text);
+        },
+        Qt::QueuedConnection);
+  };
+  const iree::Document *document = snapshot.get();
+  const std::optional<edit::OpRef> op = currentOp;
+  const std::filesystem::path workspace = workspaceFolder;
+  auto cancel = cancelFlag;
+  auto discovered = discovery;
+  watcher->setFuture(QtConcurrent::run([=, iree = *iree,
+                                        directory = *folder]() {
+    auto outcome = std::make_shared<Outcome>();
+    auto onOutput = [post](std::string_view text, bool) {
+      post(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
+    };
+    auto onStep = [post](const std::string &step) {
+      post("── " + qs(step) + "\n");
+    };
+    jobs::TryRecord record;
+    if (job == Job::Check) {
+      jobs::CheckRequest request;
+      request.program = program;
+      request.edited = document;
+      request.directory = directory;
+      request.cancel = cancel.get();
+      request.progress = onStep;
+      const auto backends = jobs::documentBackends(*document);
+      const std::string backend = backends.empty() ? "" : backends.front();
+      jobs::placeCheck(request, backend, "");
+      auto checked = jobs::checkProgram(iree, request);
+      if (!checked) {
+        outcome->error = qs(checked.error());
+        return outcome;
+      }
+      outcome->ok = checked->passed() || checked->compiledOnly;
+      outcome->summary = qs(checked->summary());
+      for (const std::string &command : checked->commands)
+        outcome->command += qs(command) + "\n";
+      record = jobs::checkRecord(request, *checked, *document, backend);
+    } else {
+      jobs::TryRequest request;
+      request.document = document;
+      if (op)
+        request.op = std::pair{op->dispatch, op->op};
+      request.upTo = job == Job::Compile     ? jobs::TryStage::Compile
+                     : job == Job::Resources ? jobs::TryStage::Resources
+                                             : jobs::TryStage::Bench;
+      request.directory = directory;
+      request.cancel = cancel.get();
+      request.onOutput = onOutput;
+      request.onStep = onStep;
+      auto tried = jobs::runTry(iree, request);
+      if (!tried) {
+        outcome->error = qs(tried.error());
+        return outcome;
+      }
+      outcome->ok = tried->succeeded() || !tried->cannotRun.empty();
+      outcome->summary = qs(tried->record.summary);
+      if (tried->record.outcome != "ok" || !tried->bench)
+        outcome->summary = qs(tried->compiled.summary()) +
+                           (tried->record.summary != tried->compiled.summary()
+                                ? "; " + qs(tried->record.summary)
+                                : QString());
+      if (tried->efficiency)
+        outcome->summary += QString("; %1% of the roofline floor (%2 bound)")
+                                .arg(100 * *tried->efficiency, 0, 'f', 1)
+                                .arg(qs(tried->boundBy));
+      outcome->command = qs(tried->compiled.spec.shellCommand());
+      if (tried->bench)
+        outcome->command += "\n" + qs(tried->bench->spec.shellCommand());
+      if (tried->resources) {
+        for (const jobs::KernelResources &kernel : tried->resources->kernels)
+          outcome->details += qs(jobs::describe(kernel));
+        for (const std::string &note : tried->resources->notes)
+          outcome->details += "note: " + qs(note) + "\n";
+      }
+      outcome->diagnostics = tried->compiled.diagnostics;
+      record = tried->record;
+    }
+    if (auto id = jobs::recordTry(workspace, record); !id)
+      outcome->summary += " (not recorded: " + qs(id.error()) + ")";
+    return outcome;
+  }));
+}
+
+void RunPanel::onFinished() {
+  std::shared_ptr<Outcome> outcome = watcher->result();
+  setBusy(false);
+  snapshot.reset();
+  if (!outcome->error.isEmpty()) {
+    summaryLine = "Could not start: " + outcome->error;
+    stateLabel->setText(summaryLine);
+    emit finished(false, summaryLine);
+    return;
+  }
+  summaryLine = outcome->summary;
+  commandLine = outcome->command.trimmed();
+  // The whole line ends the output; the label holds its start.
+  append("══ " + summaryLine + "\n");
+  stateLabel->setText(summaryLine.size() > 110 ? summaryLine.left(107) + "…"
+                                               : summaryLine);
+  stateLabel->setToolTip(summaryLine);
+  stateLabel->setStyleSheet(outcome->ok ? "" : "color: #a61b1b;");
+  if (!outcome->details.isEmpty())
+    resources->setPlainText(outcome->details);
+  for (const jobs::CompileDiagnostic &d : outcome->diagnostics) {
+    auto *item = new QListWidgetItem(qs(d.toString()), diagnostics);
+    size_t dispatch = 0;
+    bool found = false;
+    if (current)
+      for (size_t i = 0; i < current->dispatches.size() && !found; ++i)
+        if (current->dispatches[i].name == d.dispatch) {
+          dispatch = i;
+          found = true;
+        }
+    item->setData(kOpRole, found && d.rootOp >= 0
+                               ? QPoint(static_cast<int>(dispatch), d.rootOp)
+                               : QPoint(-1, -1));
+    item->setData(kFieldRole, qs(d.field));
+    item->setData(kLineRole, d.diagnostic.line);
+  }
+  if (!outcome->diagnostics.empty())
+    tabs->setCurrentWidget(diagnostics);
+  else if (!outcome->details.isEmpty() && outcome->ok)
+    tabs->setCurrentWidget(resources);
+  refreshHistory();
+  emit finished(outcome->ok, summaryLine);
+}
+
+void RunPanel::refreshHistory() {
+  history->setRowCount(0);
+  if (!current)
+    return;
+  auto store = jobs::History::open(jobs::historyFile(workspaceFolder));
+  if (!store)
+    return;
+  jobs::HistoryFilter filter;
+  filter.document = current->path.string();
+  filter.limit = 200;
+  auto records = store->list(filter);
+  if (!records)
+    return;
+  for (const jobs::TryRecord &r : *records) {
+    const int row = history->rowCount();
+    history->insertRow(row);
+    const QStringList cells = {
+        QString::number(r.id),
+        qs(r.createdAt),
+        qs(r.kind),
+        qs(r.outcome),
+        r.medianMicroseconds ? microseconds(*r.medianMicroseconds) : "",
+        r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "",
+        qs(r.target) + (r.device.empty() ? "" : " on " + qs(r.device)),
+        qs(r.summary)};
+    for (int c = 0; c < cells.size(); ++c) {
+      auto *item = new QTableWidgetItem(cells[c]);
+      item->setToolTip(qs(r.directory));
+      history->setItem(row, c, item);
+    }
+  }
+  history->resizeColumnsToContents();
+}
+
+} // namespace tilescope::widgets

@@ -1,0 +1,97 @@
+// The run panel: compile the document as it stands, read its kernels'
+// resources, time it on a device found here and check it against a CPU
+// reference, from the window. Each job is core/jobs' own (the same try the
+// command line runs), in child processes on a worker thread, on a copy of
+// the document taken when it starts: a crash, a hang or a cancel costs the
+// try, never the window or the user's edits. Every try lands in the
+// history, shown here for the open file.
+#pragma once
+
+#include "core/edit/EditableDocument.h"
+#include "core/iree/Document.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/GpuDiscovery.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTableWidget;
+
+namespace tilescope::widgets {
+
+class RunPanel : public QWidget {
+  Q_OBJECT
+
+public:
+  using InstallationSource = std::function<Result<iree::IreeInstallation>()>;
+  enum class Job { Compile, Resources, Run, Check };
+
+  RunPanel(InstallationSource installation, std::filesystem::path workspace,
+           QWidget *parent = nullptr);
+  ~RunPanel() override;
+
+  // The document the next job runs on (copied when it starts) and the
+  // root op it is about.
+  void setDocument(const iree::Document *document,
+                   std::optional<edit::OpRef> op);
+  void start(Job job);
+  void cancel();
+  bool busy() const;
+  // The checked run's program (guessed from the file's name when unset).
+  void setProgram(const QString &path);
+  const std::filesystem::path &workspace() const { return workspaceFolder; }
+  // The last job's summary line and the command that reproduces it.
+  QString lastSummary() const { return summaryLine; }
+  QString lastCommand() const { return commandLine; }
+
+signals:
+  void finished(bool ok, const QString &summary);
+  // A diagnostic was clicked: the op, the config field it names (may be
+  // empty) and the line.
+  void fieldActivated(edit::OpRef op, const QString &field, int line);
+
+private:
+  struct Outcome;
+  void onFinished();
+  void append(const QString &text);
+  void refreshHistory();
+  void refreshDevice();
+  void setBusy(bool running);
+
+  InstallationSource installation;
+  std::filesystem::path workspaceFolder;
+  std::unique_ptr<iree::Document> snapshot; // what the running job reads
+  const iree::Document *current = nullptr;
+  std::optional<edit::OpRef> currentOp;
+  std::optional<jobs::GpuDiscovery> discovery;
+  std::shared_ptr<std::atomic<bool>> cancelFlag;
+  QFutureWatcher<std::shared_ptr<Outcome>> *watcher;
+  QString summaryLine, commandLine;
+
+  QLabel *targetLabel;
+  QLabel *deviceLabel;
+  QLabel *stateLabel;
+  QLineEdit *programBox;
+  QPushButton *cancelButton;
+  QList<QPushButton *> jobButtons;
+  QTabWidget *tabs;
+  QPlainTextEdit *output;
+  QListWidget *diagnostics;
+  QPlainTextEdit *resources;
+  QTableWidget *history;
+};
+
+} // namespace tilescope::widgets
