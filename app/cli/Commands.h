@@ -44,5 +44,6 @@ int verify(const QStringList &arguments);
 int history(const QStringList &arguments);
 int compare(const QStringList &arguments);
 int exportSpec(const QStringList &arguments);
+int sweep(const QStringList &arguments);
 
 } // namespace tilescope::cli

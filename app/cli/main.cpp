@@ -74,6 +74,9 @@ const char *kUsage =
     "  history             the tries: list, filter, JSON or CSV\n"
     "  compare A B         two tries side by side: configs, resources, "
     "times\n"
+    "  sweep FILE          vary config fields, compile and time every valid "
+    "candidate\n"
+    "                      in parallel, ranked; resumable\n"
     "  export-spec FILE    a tuning spec giving the root ops their configs "
     "(-o OUT,\n"
     "                      --program SOURCE proves IREE takes it)\n"
@@ -353,6 +356,8 @@ int main(int argc, char **argv) {
     return cli::compare(commandArguments);
   if (command == "export-spec")
     return cli::exportSpec(commandArguments);
+  if (command == "sweep")
+    return cli::sweep(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
   if (command == "mma-layouts")

@@ -300,6 +300,62 @@ private slots:
     QCOMPARE(clash.exitCode, 4);
     QVERIFY2(clash.err.contains("is compiled for rocm"), qPrintable(clash.err));
   }
+
+  // A sweep lists its candidates with the editor's rules (those IREE
+  // refuses never compile), compiles the valid ones in parallel, keeps each
+  // in the history under its name, and resumes without redoing them.
+  void aSweepPlansRunsAndResumes() {
+    const QString file =
+        kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+    auto plan = cli({"sweep", file, "--plan", "--json"});
+    QVERIFY2(plan.exitCode == 0, qPrintable(failure(plan)));
+    // Neighbours: workgroup [64, 128, 0] and reduction [0, 0, 8], each
+    // non-zero entry halved and doubled; those past gfx942's 64 KiB of LDS
+    // are invalid, with the rule's reason.
+    const QJsonObject planned = jsonOf(plan);
+    QCOMPARE(planned["total"].toInt(), 27);
+    QCOMPARE(planned["valid"].toInt(), 17);
+    bool sawSharedMemory = false;
+    for (const QJsonValue &c : planned["candidates"].toArray())
+      if (!c.toObject()["valid"].toBool())
+        sawSharedMemory =
+            sawSharedMemory ||
+            c.toObject()["why_not"].toString().contains("[shared-memory]");
+    QVERIFY(sawSharedMemory);
+
+    const QStringList sweep =
+        inWorkspace({"sweep", file, "--vary", "workgroup[0]=32,64", "--vary",
+                     "reduction[2]=4,8,32", "--compile-only", "--jobs", "2",
+                     "--name", "resume-test", "--json"});
+    auto first = cli(sweep);
+    QVERIFY2(first.exitCode == 0, qPrintable(failure(first)));
+    const QJsonObject ran = jsonOf(first);
+    QCOMPARE(ran["ran"].toInt(), 4);
+    QCOMPARE(ran["invalid"].toInt(), 2); // reduction 32: 128+ KiB of LDS
+    const QJsonArray candidates = ran["candidates"].toArray();
+    QCOMPARE(candidates.size(), 6);
+    // The compiled ones carry their real resources.
+    const QJsonObject best = candidates[0].toObject();
+    QCOMPARE(best["outcome"].toString(), QString("ok"));
+    QVERIFY(best["resources"]
+                .toObject()["kernels"]
+                .toArray()[0]
+                .toObject()
+                .contains("vgprs"));
+
+    auto again = cli(sweep);
+    QVERIFY2(again.exitCode == 0, qPrintable(failure(again)));
+    QCOMPARE(jsonOf(again)["ran"].toInt(), 0);
+    QCOMPARE(jsonOf(again)["resumed"].toInt(), 4);
+    auto history =
+        cli(inWorkspace({"history", "--sweep", "resume-test", "--json"}));
+    QVERIFY2(history.exitCode == 0, qPrintable(failure(history)));
+    QCOMPARE(QJsonDocument::fromJson(history.out.toUtf8()).array().size(), 4);
+
+    auto bad = cli({"sweep", file, "--vary", "workgroup[7]=1,2", "--plan"});
+    QCOMPARE(bad.exitCode, 0);
+    QVERIFY2(bad.out.contains("has 3 entries"), qPrintable(bad.out));
+  }
 };
 
 QTEST_GUILESS_MAIN(CliJobsTest)

@@ -1,0 +1,250 @@
+// tilescope-cli sweep: one root op's config varied over a few fields, every
+// valid candidate compiled (its resources read, timed where a device is
+// here) in parallel, ranked; resumable under its name.
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/cli/JobInputs.h"
+#include "app/common/IreeSettings.h"
+#include "core/edit/RootOpContext.h"
+#include "core/export/JsonText.h"
+#include "core/jobs/Sweep.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+using nlohmann::json;
+
+namespace tilescope::cli {
+namespace {
+
+json candidateJson(const jobs::SweepCandidate &c) {
+  json out = {{"candidate", c.name}, {"valid", c.valid}};
+  json settings = json::object();
+  for (const auto &[field, value] : c.settings)
+    settings[field] = value;
+  out["settings"] = settings;
+  if (!c.valid) {
+    out["why_not"] = c.whyNot;
+    return out;
+  }
+  if (c.record) {
+    out["try"] = c.record->id;
+    out["outcome"] = c.record->outcome;
+    out["summary"] = c.record->summary;
+    out["resumed"] = c.resumed;
+    out["median_us"] = c.record->medianMicroseconds
+                           ? json(*c.record->medianMicroseconds)
+                           : json(nullptr);
+    out["directory"] = c.record->directory;
+    if (c.record->details.contains("resources"))
+      out["resources"] = c.record->details["resources"];
+  }
+  return out;
+}
+
+// "132 VGPRs, LDS 50688 B, 1 of 8 waves": the first kernel's resources.
+std::string resourceBrief(const json &details) {
+  if (!details.contains("resources") ||
+      details["resources"].value("kernels", json::array()).empty())
+    return {};
+  const json &k = details["resources"]["kernels"][0];
+  std::string text;
+  if (k.contains("vgprs") && k["vgprs"].is_number())
+    text = std::to_string(k["vgprs"].get<long long>()) + " VGPRs";
+  else if (k.contains("registers") && k["registers"].is_number())
+    text = std::to_string(k["registers"].get<long long>()) + " registers";
+  text += (text.empty() ? "" : ", ") + std::string("shared ") +
+          std::to_string(k.value("shared_memory_bytes", 0LL)) + " B";
+  if (k.value("spills", 0LL) > 0)
+    text += ", spills";
+  if (k.contains("occupancy"))
+    text += ", " + std::to_string(k["occupancy"].value("active", 0LL)) +
+            " of " + std::to_string(k["occupancy"].value("maximum", 0LL)) +
+            " " + k["occupancy"].value("unit", std::string());
+  return text;
+}
+
+std::string line(const jobs::SweepCandidate &c) {
+  if (!c.valid)
+    return "  invalid   " + c.name + ": " + c.whyNot;
+  if (!c.record)
+    return "  not run   " + c.name;
+  char time[32] = "";
+  if (c.record->medianMicroseconds)
+    std::snprintf(time, sizeof time, "%10.2f us",
+                  *c.record->medianMicroseconds);
+  std::string text = "  " + std::string(time[0] ? time : "          ") + "  " +
+                     c.record->outcome + "  " + c.name;
+  if (const std::string brief = resourceBrief(c.record->details);
+      !brief.empty())
+    text += "  [" + brief + "]";
+  if (c.resumed)
+    text += "  (from try " + std::to_string(c.record->id) + ")";
+  return text;
+}
+
+} // namespace
+
+int sweep(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli sweep: vary fields of a root op's config, check each "
+      "candidate with the rules the editor uses (one IREE refuses is listed "
+      "with its reason and never compiled), compile the valid ones in "
+      "parallel, read their resources and time them where a device is here, "
+      "and rank them. Every candidate lands in the history under the sweep's "
+      "name; running the same sweep again resumes it. With no --vary, each "
+      "non-zero workgroup and reduction tile entry is halved and doubled.");
+  const QCommandLineOption varyOption(
+      "vary",
+      "FIELD=V1,V2,...: workgroup[1]=32,64,128 varies one entry of a list; "
+      "mma_kind=A,B a whole field. Repeatable: every combination is tried.",
+      "FIELD=VALUES");
+  const QCommandLineOption nameOption(
+      "name",
+      "The sweep's name in the history (default: from the file, op "
+      "and fields); the same name resumes it.",
+      "NAME");
+  const QCommandLineOption jobsOption(
+      "jobs", "Candidates at a time (default: the cores here).", "N");
+  const QCommandLineOption planOption(
+      "plan", "List the candidates and whether each is valid; run nothing.");
+  const QCommandLineOption compileOnlyOption(
+      "compile-only", "Compile and read resources; time nothing.");
+  parser.addOptions({kOpOption, varyOption, nameOption, jobsOption, planOption,
+                     compileOnlyOption, kTargetOption, kWorkspaceOption,
+                     kTimeoutOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file.");
+  if (!parseCommandLine(parser, arguments, "sweep"))
+    return kExitUsage;
+  auto usage = [](const std::string &message) {
+    std::cerr << "tilescope-cli sweep: " << message << "\n";
+    return kExitUsage;
+  };
+  if (parser.positionalArguments().size() != 1)
+    return usage("expected one FILE");
+  auto target = targetOf(parser);
+  if (!target)
+    return usage(target.error());
+  int parallel = 0;
+  if (parser.isSet(jobsOption)) {
+    bool ok = false;
+    parallel = parser.value(jobsOption).toInt(&ok);
+    if (!ok || parallel < 1 || parallel > 256)
+      return usage("--jobs: expected a count from 1 to 256");
+  }
+  const bool asJson = parser.isSet(kJsonOption);
+  const std::string path = parser.positionalArguments().front().toStdString();
+  int code = kExitOk;
+  auto document = openDocument(path, ireePath(parser), code);
+  if (!document) {
+    std::cerr << "tilescope-cli sweep: " << document.error() << "\n";
+    return code;
+  }
+  document->path = std::filesystem::absolute(path);
+  auto op = edit::findOp(*document, parser.isSet(kOpOption)
+                                        ? parser.value(kOpOption).toStdString()
+                                        : "0:0");
+  if (!op)
+    return usage(path + ": --op: " + op.error());
+
+  jobs::SweepRequest request;
+  request.document = &*document;
+  request.op = *op;
+  for (const QString &text : parser.values(varyOption)) {
+    auto axis = jobs::parseSweepAxis(text.toStdString());
+    if (!axis)
+      return usage("--vary " + axis.error());
+    request.axes.push_back(*axis);
+  }
+  if (request.axes.empty())
+    request.axes = jobs::neighbourAxes(*document, *op);
+  std::string name = parser.value(nameOption).toStdString();
+  if (name.empty()) {
+    name = document->path.filename().string() + " " +
+           std::to_string(op->dispatch) + ":" + std::to_string(op->op);
+    for (const jobs::SweepAxis &axis : request.axes) {
+      name += " " + axis.field + "=";
+      for (size_t i = 0; i < axis.values.size(); ++i)
+        name += (i ? "," : "") + axis.values[i];
+    }
+  }
+  request.name = name;
+  request.upTo = parser.isSet(compileOnlyOption) ? jobs::TryStage::Resources
+                                                 : jobs::TryStage::Bench;
+  request.target = *target;
+  request.workspace = workspaceOf(parser);
+  request.parallel = parallel;
+  request.timeout = timeoutOf(parser);
+
+  if (parser.isSet(planOption)) {
+    auto plan = jobs::planSweep(request);
+    if (!plan)
+      return usage(plan.error());
+    size_t valid = 0;
+    json list = json::array();
+    for (const jobs::SweepCandidate &c : *plan) {
+      valid += c.valid ? 1 : 0;
+      list.push_back(candidateJson(c));
+    }
+    if (asJson) {
+      std::cout << exporting::jsonText({{"sweep", name},
+                                        {"candidates", list},
+                                        {"valid", valid},
+                                        {"total", plan->size()}},
+                                       2)
+                << "\n";
+      return kExitOk;
+    }
+    std::cout << "sweep \"" << name << "\": " << valid << " valid of "
+              << plan->size() << " candidates\n";
+    for (const jobs::SweepCandidate &c : *plan)
+      std::cout << (c.valid ? "  valid     " + c.name : line(c)) << "\n";
+    return kExitOk;
+  }
+
+  auto installation = app::locateIree(ireePath(parser));
+  if (!installation) {
+    std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  TerminalProgress progress(!asJson);
+  progress.step("sweeping " + name);
+  request.onCandidate = [&progress, &name](const jobs::SweepCandidate &c,
+                                           size_t done, size_t total) {
+    progress.step("sweep " + name + ": " + std::to_string(done) + " of " +
+                  std::to_string(total) + ", last " + c.name);
+  };
+  auto swept = jobs::runSweep(*installation, request);
+  progress.done();
+  if (!swept)
+    return usage(swept.error());
+  if (asJson) {
+    json list = json::array();
+    for (const jobs::SweepCandidate &c : swept->candidates)
+      list.push_back(candidateJson(c));
+    std::cout << exporting::jsonText({{"sweep", name},
+                                      {"ran", swept->ran},
+                                      {"resumed", swept->resumed},
+                                      {"invalid", swept->invalid},
+                                      {"candidates", list}},
+                                     2)
+              << "\n";
+  } else {
+    std::cout << "sweep \"" << name << "\": " << swept->ran << " run, "
+              << swept->resumed << " from the history, " << swept->invalid
+              << " invalid, ranked:\n";
+    for (const jobs::SweepCandidate &c : swept->candidates)
+      std::cout << line(c) << "\n";
+  }
+  for (const jobs::SweepCandidate &c : swept->candidates)
+    if (c.valid && (!c.record || (c.record->outcome != "ok" &&
+                                  c.record->outcome != "cannot-run-here")))
+      return kExitFailure;
+  return kExitOk;
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,353 @@
+#include "core/jobs/Sweep.h"
+
+#include "core/config/Attribute.h"
+#include "core/edit/ConfigDiff.h"
+#include "core/edit/RootOpContext.h"
+#include "core/jobs/Workspace.h"
+#include "core/util/Numbers.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace tilescope::jobs {
+namespace {
+
+constexpr size_t kMaximumCandidates = 4096;
+
+// An integer list's entries ("[64, 128, 0]"), unset for anything else.
+std::optional<std::vector<int64_t>> integerList(const std::string &text) {
+  auto parsed = config::parseAttribute(text);
+  if (const auto *attribute = std::get_if<config::Attribute>(&parsed))
+    return attribute->asInt64Array();
+  return std::nullopt;
+}
+
+// "workgroup[1]" -> {"workgroup", 1}; "mma_kind" -> {"mma_kind", nullopt}.
+std::pair<std::string, std::optional<size_t>>
+splitIndex(const std::string &field) {
+  const size_t open = field.find('[');
+  if (open == std::string::npos || field.back() != ']')
+    return {field, std::nullopt};
+  auto index = parseInt64(field.substr(open + 1, field.size() - open - 2));
+  if (!index || *index < 0)
+    return {field, std::nullopt};
+  return {field.substr(0, open), static_cast<size_t>(*index)};
+}
+
+std::string currentValue(const iree::Document &document, edit::OpRef op,
+                         const std::string &field) {
+  const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
+  for (const edit::FieldValue &f :
+       edit::opFields(dispatch, dispatch.rootOps[op.op]))
+    if (f.field == field || f.field == "translation_info." + field)
+      return f.value;
+  return {};
+}
+
+// The settings as (field, whole value) pairs: entries of one list field
+// gathered into its new list.
+Result<std::vector<std::pair<std::string, std::string>>> wholeSettings(
+    const iree::Document &document, edit::OpRef op,
+    const std::vector<std::pair<std::string, std::string>> &settings) {
+  std::vector<std::pair<std::string, std::string>> whole;
+  std::map<std::string, std::vector<int64_t>> lists;
+  std::vector<std::string> order;
+  for (const auto &[field, value] : settings) {
+    auto [name, index] = splitIndex(field);
+    if (!index) {
+      whole.emplace_back(field, value);
+      continue;
+    }
+    if (!lists.count(name)) {
+      const std::string text = currentValue(document, op, name);
+      auto numbers = integerList(text);
+      if (!numbers)
+        return Error{field + ": the op's " + name +
+                     " is not a list of integers (" +
+                     (text.empty() ? "it has none" : text) + ")"};
+      lists[name] = *numbers;
+      order.push_back(name);
+    }
+    auto number = parseInt64(value);
+    if (!number)
+      return Error{field + "=" + value + ": expected an integer"};
+    std::vector<int64_t> &list = lists[name];
+    if (*index >= list.size())
+      return Error{field + ": " + name + " has " + std::to_string(list.size()) +
+                   " entries"};
+    list[*index] = *number;
+  }
+  for (const std::string &name : order)
+    whole.emplace_back(name, config::printAttribute(
+                                 config::Attribute::integerArray(lists[name])));
+  return whole;
+}
+
+// Splits on commas outside brackets and angle brackets.
+std::vector<std::string> splitValues(const std::string &text) {
+  std::vector<std::string> values;
+  std::string current;
+  int depth = 0;
+  for (char c : text) {
+    if (c == '[' || c == '<' || c == '(' || c == '{')
+      ++depth;
+    else if (c == ']' || c == '>' || c == ')' || c == '}')
+      --depth;
+    if (c == ',' && depth == 0) {
+      values.push_back(current);
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  values.push_back(current);
+  for (std::string &value : values) {
+    const size_t begin = value.find_first_not_of(' ');
+    const size_t end = value.find_last_not_of(' ');
+    value =
+        begin == std::string::npos ? "" : value.substr(begin, end - begin + 1);
+  }
+  return values;
+}
+
+int rank(const SweepCandidate &c) {
+  if (!c.valid)
+    return 4;
+  if (!c.record)
+    return 3;
+  if (c.record->medianMicroseconds)
+    return 0;
+  return c.record->outcome == "ok" || c.record->outcome == "cannot-run-here"
+             ? 1
+             : 2;
+}
+
+} // namespace
+
+Result<SweepAxis> parseSweepAxis(const std::string &text) {
+  const size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 >= text.size())
+    return Error{"\"" + text +
+                 "\": expected FIELD=V1,V2,... "
+                 "(e.g. workgroup[1]=32,64,128)"};
+  SweepAxis axis;
+  axis.field = text.substr(0, equals);
+  axis.values = splitValues(text.substr(equals + 1));
+  for (const std::string &value : axis.values)
+    if (value.empty())
+      return Error{"\"" + text + "\": an empty value"};
+  return axis;
+}
+
+std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
+                                     edit::OpRef op) {
+  std::vector<SweepAxis> axes;
+  for (const char *name : {"workgroup", "reduction"}) {
+    auto numbers = integerList(currentValue(document, op, name));
+    if (!numbers)
+      continue;
+    for (size_t i = 0; i < numbers->size(); ++i) {
+      const int64_t v = (*numbers)[i];
+      if (v <= 0)
+        continue;
+      SweepAxis axis;
+      axis.field = std::string(name) + "[" + std::to_string(i) + "]";
+      if (v > 1)
+        axis.values.push_back(std::to_string(v / 2));
+      axis.values.push_back(std::to_string(v));
+      axis.values.push_back(std::to_string(v * 2));
+      axes.push_back(std::move(axis));
+    }
+  }
+  return axes;
+}
+
+Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
+  if (!request.document)
+    return Error{"no document to sweep"};
+  const iree::Document &document = *request.document;
+  if (request.op.dispatch >= document.dispatches.size() ||
+      request.op.op >= document.dispatches[request.op.dispatch].rootOps.size())
+    return Error{"the sweep's root op is not in the document"};
+  if (request.axes.empty())
+    return Error{"nothing to vary: give at least one field and its values"};
+  size_t total = 1;
+  for (const SweepAxis &axis : request.axes) {
+    if (axis.values.empty())
+      return Error{axis.field + ": no values"};
+    total *= axis.values.size();
+    if (total > kMaximumCandidates)
+      return Error{"the sweep would make more than " +
+                   std::to_string(kMaximumCandidates) +
+                   " candidates: vary fewer fields or values"};
+  }
+
+  std::vector<SweepCandidate> candidates;
+  std::vector<size_t> digit(request.axes.size(), 0);
+  for (size_t n = 0; n < total; ++n) {
+    SweepCandidate candidate;
+    for (size_t a = 0; a < request.axes.size(); ++a) {
+      const SweepAxis &axis = request.axes[a];
+      candidate.settings.emplace_back(axis.field, axis.values[digit[a]]);
+      candidate.name +=
+          (a ? " " : "") + axis.field + "=" + axis.values[digit[a]];
+    }
+    // The next combination: the last axis turns fastest.
+    for (size_t a = request.axes.size(); a-- > 0;) {
+      if (++digit[a] < request.axes[a].values.size())
+        break;
+      digit[a] = 0;
+    }
+    auto whole = wholeSettings(document, request.op, candidate.settings);
+    if (!whole) {
+      candidate.whyNot = whole.error();
+      candidates.push_back(std::move(candidate));
+      continue;
+    }
+    edit::EditableDocument editable(document);
+    std::string refused;
+    for (const auto &[field, value] : *whole)
+      if (auto set = editable.set(request.op, field, value);
+          !set && set.error().find(" is already ") == std::string::npos &&
+          refused.empty())
+        refused = field + "=" + value + ": " + set.error();
+    // An edit that changes nothing is the original value: not a refusal.
+    if (!refused.empty()) {
+      candidate.whyNot = refused;
+      candidates.push_back(std::move(candidate));
+      continue;
+    }
+    candidate.problems =
+        edit::validateRootOp(edit::contextOf(editable.document(), request.op));
+    candidate.valid = true;
+    for (const config::Problem &p : candidate.problems)
+      if (p.severity == config::Problem::Severity::Error &&
+          p.iree == config::Problem::IreeResponse::Refuses) {
+        candidate.valid = false;
+        candidate.whyNot = p.field + ": " + p.message + " [" + p.rule + "]";
+        break;
+      }
+    candidate.text = editable.text();
+    candidates.push_back(std::move(candidate));
+  }
+  return candidates;
+}
+
+Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
+                             const SweepRequest &request) {
+  auto planned = planSweep(request);
+  if (!planned)
+    return Error{planned.error()};
+  SweepResult result;
+  result.candidates = std::move(*planned);
+  const std::string opName =
+      std::to_string(request.op.dispatch) + ":" + std::to_string(request.op.op);
+
+  // Resume: a candidate already finished under this sweep's name is taken
+  // from the history, not run again.
+  auto history = History::open(historyFile(request.workspace));
+  if (!history)
+    return Error{history.error()};
+  HistoryFilter filter;
+  filter.sweep = request.name;
+  filter.document = request.document->path.string();
+  if (auto earlier = history->list(filter))
+    for (SweepCandidate &candidate : result.candidates)
+      for (const TryRecord &record : *earlier)
+        if (candidate.valid && record.candidate == candidate.name &&
+            record.kind == toString(request.upTo) &&
+            record.outcome != "cancelled" && record.outcome != "timed-out") {
+          candidate.record = record;
+          candidate.resumed = true;
+          ++result.resumed;
+          break;
+        }
+
+  std::vector<SweepCandidate *> queue;
+  for (SweepCandidate &candidate : result.candidates) {
+    if (!candidate.valid)
+      ++result.invalid;
+    else if (!candidate.resumed)
+      queue.push_back(&candidate);
+  }
+  const size_t total = result.candidates.size();
+  size_t done = total - queue.size();
+  size_t ran = 0;
+  std::mutex mutex; // guards the counts, the history and the callback
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (;;) {
+      if (request.cancel && request.cancel->load())
+        return;
+      const size_t i = next++;
+      if (i >= queue.size())
+        return;
+      SweepCandidate &candidate = *queue[i];
+      iree::Document document = *request.document;
+      document.text = candidate.text;
+      TryRecord record;
+      auto folder = newTryDirectory(request.workspace);
+      Result<TryResult> tried = Error{folder ? "" : folder.error()};
+      if (folder) {
+        TryRequest tryRequest;
+        tryRequest.document = &document;
+        tryRequest.op = std::pair{request.op.dispatch, request.op.op};
+        tryRequest.upTo = request.upTo;
+        tryRequest.target = request.target;
+        tryRequest.directory = *folder;
+        tryRequest.repetitions = request.repetitions;
+        tryRequest.timeout = request.timeout;
+        tryRequest.cancel = request.cancel;
+        tried = runTry(iree, tryRequest);
+      }
+      if (tried) {
+        record = tried->record;
+      } else {
+        record.kind = toString(request.upTo);
+        record.document = request.document->path.string();
+        record.outcome = "compile-failed";
+        record.summary = tried.error();
+      }
+      record.op = opName;
+      record.sweep = request.name;
+      record.candidate = candidate.name;
+      std::lock_guard lock(mutex);
+      if (auto id = history->add(record))
+        record.id = *id;
+      candidate.record = std::move(record);
+      ++done;
+      ++ran;
+      if (request.onCandidate)
+        request.onCandidate(candidate, done, total);
+    }
+  };
+  int parallel =
+      request.parallel > 0
+          ? request.parallel
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  parallel = std::min<int>(parallel,
+                           static_cast<int>(std::max<size_t>(queue.size(), 1)));
+  std::vector<std::thread> workers;
+  for (int i = 0; i < parallel; ++i)
+    workers.emplace_back(work);
+  for (std::thread &worker : workers)
+    worker.join();
+  result.ran = ran;
+  result.cancelled = request.cancel && request.cancel->load();
+
+  std::stable_sort(result.candidates.begin(), result.candidates.end(),
+                   [](const SweepCandidate &a, const SweepCandidate &b) {
+                     const int ra = rank(a), rb = rank(b);
+                     if (ra != rb)
+                       return ra < rb;
+                     if (ra == 0)
+                       return *a.record->medianMicroseconds <
+                              *b.record->medianMicroseconds;
+                     return false;
+                   });
+  return result;
+}
+
+} // namespace tilescope::jobs

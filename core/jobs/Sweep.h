@@ -1,0 +1,93 @@
+// A sweep: one root op's config varied over a few fields, every valid
+// candidate tried (compiled, its resources read, timed where a device is
+// here) in parallel, ranked, and each landing in the history under the
+// sweep's name, so an interrupted sweep resumes without redoing what
+// finished.
+//
+// Candidates are the config model's: each is the document with the
+// settings applied by the edit model, checked by the same rules the editor
+// shows (core/config and core/layout, each mirroring IREE's code); one that
+// breaks a rule IREE refuses is listed with its reason and never compiled.
+#pragma once
+
+#include "core/config/Validation.h"
+#include "core/edit/EditableDocument.h"
+#include "core/iree/Document.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/TryJob.h"
+#include "core/util/Result.h"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+// One field varied: "workgroup[1]" over {"32", "64", "128"}, or a whole
+// field ("mma_kind", "lane_basis") over attribute texts.
+struct SweepAxis {
+  std::string field;
+  std::vector<std::string> values;
+};
+
+// "workgroup[1]=32,64,128" (values split on commas outside brackets).
+Result<SweepAxis> parseSweepAxis(const std::string &text);
+
+// The neighbours of an op's config when no axes are given: each non-zero
+// entry of its workgroup and reduction tiles halved and doubled.
+std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
+                                     edit::OpRef op);
+
+struct SweepCandidate {
+  std::string name; // "workgroup[1]=64 reduction[2]=8": the history key
+  std::vector<std::pair<std::string, std::string>> settings;
+  bool valid = false;
+  std::string whyNot; // the first rule it breaks that IREE refuses, or the
+                      // edit model's refusal
+  std::vector<config::Problem> problems;
+  std::string text; // the document with the settings applied
+  // Filled as it runs (or from the history when resumed).
+  std::optional<TryRecord> record;
+  bool resumed = false;
+};
+
+struct SweepRequest {
+  const iree::Document *document = nullptr;
+  edit::OpRef op;
+  std::vector<SweepAxis> axes;
+  std::string name; // the sweep's name in the history
+  TryStage upTo = TryStage::Bench;
+  std::optional<CompileTarget> target;
+  std::filesystem::path workspace; // tries and the history
+  int parallel = 0;                // 0: the cores here
+  int repetitions = 3;
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
+  const std::atomic<bool> *cancel = nullptr;
+  // Each candidate as it finishes (from a worker thread, one at a time).
+  std::function<void(const SweepCandidate &candidate, size_t done,
+                     size_t total)>
+      onCandidate;
+};
+
+// Every combination of the axes' values, each applied and validated; none
+// compiled. Fails on an axis that names no field of the op or a plan past
+// 4096 candidates.
+Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request);
+
+struct SweepResult {
+  std::vector<SweepCandidate> candidates; // ranked: fastest first, then
+                                          // compiled, then failed, invalid
+  size_t ran = 0, resumed = 0, invalid = 0;
+  bool cancelled = false;
+};
+
+// Plans and runs the sweep: valid candidates not already finished in the
+// history under the sweep's name, `parallel` at a time.
+Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
+                             const SweepRequest &request);
+
+} // namespace tilescope::jobs
