@@ -5,26 +5,22 @@
 
 namespace tilescope::widgets {
 
-// One edit of the core's model. The first redo applies the prepared edit;
-// later ones redo it from the model's redo list, so the two stacks move
-// together.
+// One edit of the core's model, already applied when it is pushed (so a
+// refusal never leaves a command on the stack); later redos take it from
+// the model's redo list, so the two stacks move together.
 class EditCommand : public QUndoCommand {
 public:
-  EditCommand(EditSession &session, edit::Edit edit)
-      : session(session), pending(std::move(edit)) {
+  EditCommand(EditSession &session, const edit::Edit &edit) : session(session) {
     setText(QString::fromStdString(
-        pending->field.name() + " of " + opName(pending->op) + ": " +
-        shortValue(pending->oldValue) + " → " + shortValue(pending->newValue)));
+        edit.field.name() + " of " + opName(edit.op) + ": " +
+        shortValue(edit.oldValue) + " → " + shortValue(edit.newValue)));
   }
 
   void redo() override {
-    if (pending) {
-      // apply() refuses only what prepare() already caught.
-      (void)session.editable->apply(std::move(*pending));
-      pending.reset();
-    } else {
+    if (firstRedo)
+      firstRedo = false; // push() calls it; the model has the edit already
+    else
       session.editable->redo();
-    }
     emit session.changed();
   }
   void undo() override {
@@ -45,7 +41,7 @@ private:
   }
 
   EditSession &session;
-  std::optional<edit::Edit> pending;
+  bool firstRedo = true;
 };
 
 EditSession::EditSession(QObject *parent)
@@ -68,10 +64,10 @@ EditSession::setField(edit::OpRef op, const std::string &field,
   auto edit = editable->prepare(op, field, value);
   if (!edit)
     return Error{edit.error()};
-  if (edit->splice.removed == edit->splice.inserted)
-    return Error{field + " is already " + (value ? *value : "absent")};
-  edit::Edit made = *edit;
-  stack->push(new EditCommand(*this, std::move(*edit)));
+  const edit::Edit made = *edit;
+  if (auto applied = editable->apply(std::move(*edit)); !applied)
+    return Error{applied.error()};
+  stack->push(new EditCommand(*this, made));
   return made;
 }
 

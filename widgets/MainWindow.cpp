@@ -1,6 +1,9 @@
 #include "widgets/MainWindow.h"
 
 #include "core/edit/RootOpContext.h"
+#include "core/export/TuningSpec.h"
+#include "core/jobs/History.h"
+#include "core/util/Files.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/EditSession.h"
 #include "widgets/RootOpScene.h"
@@ -34,7 +37,9 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
+
 #include <QtConcurrent/QtConcurrentRun>
+#include <tuple>
 
 namespace tilescope::widgets {
 namespace {
@@ -309,6 +314,16 @@ void MainWindow::buildDocks() {
       configEditor, &ConfigEditor::removeField, this,
       [this](const QString &field) { onCommit(field, std::nullopt); },
       Qt::QueuedConnection);
+  connect(runPanel, &RunPanel::tryActivated, this, [this](long long id) {
+    auto loaded = loadTry(id);
+    statusLabel->setText(
+        loaded
+            ? QString("Try %1: %2 config%3 loaded (Ctrl+Z undoes it)")
+                  .arg(id)
+                  .arg(*loaded)
+                  .arg(*loaded == 1 ? "" : "s")
+            : QString("Try %1 not loaded: %2").arg(id).arg(qs(loaded.error())));
+  });
   connect(runPanel, &RunPanel::fieldActivated, this,
           [this](edit::OpRef op, const QString &field, int line) {
             selectOp(op);
@@ -329,6 +344,7 @@ void MainWindow::buildMenus() {
   QAction *saveAsAction =
       file->addAction("Save &As…", this, &MainWindow::saveAs);
   saveAsAction->setShortcut(QKeySequence::SaveAs);
+  file->addAction("Export &tuning spec…", this, &MainWindow::exportSpec);
   file->addSeparator();
   QAction *quit = file->addAction("&Quit", this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -369,6 +385,44 @@ void MainWindow::saveAs() {
       "MLIR files (*.mlir);;All files (*)");
   if (!path.isEmpty())
     saveTo(path);
+}
+
+Result<std::string> MainWindow::tuningSpec() const {
+  if (!edits->hasDocument())
+    return Error{"no file is open"};
+  const iree::Document &current = edits->document();
+  std::vector<exporting::SpecOp> ops;
+  for (size_t d = 0; d < current.dispatches.size(); ++d)
+    for (size_t k = 0; k < current.dispatches[d].rootOps.size(); ++k)
+      if (current.dispatches[d].rootOps[k].contraction && edits->edited({d, k}))
+        ops.push_back({static_cast<int>(d), static_cast<int>(k)});
+  if (ops.empty()) {
+    const auto op = selectedOp();
+    if (!op)
+      return Error{"select a root op, or edit a contraction, to export"};
+    ops.push_back({static_cast<int>(op->dispatch), static_cast<int>(op->op)});
+  }
+  return exporting::tuningSpec(current, ops);
+}
+
+void MainWindow::exportSpec() {
+  auto spec = tuningSpec();
+  if (!spec) {
+    QMessageBox::warning(this, "No tuning spec", qs(spec.error()));
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Export a tuning spec", "tuning_spec.mlir",
+      "MLIR files (*.mlir);;All files (*)");
+  if (path.isEmpty())
+    return;
+  if (!writeFileAtomically(path.toStdString(), *spec)) {
+    QMessageBox::warning(this, "Not exported", "Could not write " + path);
+    return;
+  }
+  statusLabel->setText(
+      "Tuning spec written to " + path +
+      " (iree-compile --iree-codegen-tuning-spec-path=" + path + ")");
 }
 
 bool MainWindow::saveTo(const QString &path) {
@@ -740,6 +794,68 @@ void MainWindow::onCommit(const QString &field,
     return;
   }
   statusLabel->setText(qs(made->describe(edits->document())));
+}
+
+Result<int> MainWindow::loadTry(long long id) {
+  if (!edits->hasDocument())
+    return Error{"no file is open"};
+  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  if (!history)
+    return Error{history.error()};
+  auto record = history->get(id);
+  if (!record)
+    return Error{record.error()};
+  const nlohmann::json configs =
+      record->details.value("configs", nlohmann::json::object());
+  const iree::Document &current = edits->document();
+  // Each op of the try, matched by dispatch name and index, gets the try's
+  // whole attributes; what is already so is skipped.
+  std::vector<std::tuple<edit::OpRef, std::string, std::string>> changes;
+  for (const auto &[key, entry] : configs.items()) {
+    const std::string dispatchName = entry.value("dispatch", std::string());
+    const size_t colon = key.find(':');
+    if (colon == std::string::npos)
+      continue;
+    const size_t opIndex = std::stoul(key.substr(colon + 1));
+    for (size_t d = 0; d < current.dispatches.size(); ++d) {
+      if (current.dispatches[d].name != dispatchName ||
+          opIndex >= current.dispatches[d].rootOps.size())
+        continue;
+      const edit::OpRef ref{d, opIndex};
+      const iree::RootOp &op = current.dispatches[d].rootOps[opIndex];
+      const std::string config =
+          entry.contains("compilation_info")
+              ? entry["compilation_info"].get<std::string>()
+              : entry.value("lowering_config", std::string());
+      if (!config.empty() && config != op.loweringConfig &&
+          config != op.compilationInfo)
+        changes.emplace_back(ref, "lowering_config", config);
+      const std::string info = entry.value("translation_info", std::string());
+      if (!info.empty() && op.compilationInfo.empty() &&
+          info != current.dispatches[d].translationInfo)
+        changes.emplace_back(ref, "translation_info", info);
+    }
+  }
+  if (changes.empty())
+    return Error{"its configs are the ones the file has"};
+  const int before = edits->undoStack()->count();
+  edits->undoStack()->beginMacro(QString("load try %1").arg(id));
+  int applied = 0;
+  std::string refused;
+  for (const auto &[ref, field, value] : changes) {
+    if (auto made = edits->setField(ref, field, value))
+      ++applied;
+    else if (refused.empty())
+      refused = field + ": " + made.error();
+  }
+  edits->undoStack()->endMacro();
+  if (applied == 0) {
+    // Nothing took: no empty step is left on the stack.
+    if (edits->undoStack()->count() > before)
+      edits->undoStack()->undo();
+    return Error{refused};
+  }
+  return applied;
 }
 
 void MainWindow::askIree() {

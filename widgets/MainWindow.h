@@ -73,6 +73,12 @@ public:
   // Selects a root op (as the dispatch tree does).
   void selectOp(edit::OpRef op);
   std::optional<edit::OpRef> selectedOp() const;
+  // Puts a try's configs (from the history) back on the open file's ops,
+  // as one undoable step; an Error says why not.
+  Result<int> loadTry(long long id);
+  // A tuning spec giving the edited contraction ops (else the selected op)
+  // their configs, as IREE's default specs match them.
+  Result<std::string> tuningSpec() const;
 
 signals:
   void documentLoaded();
@@ -89,6 +95,7 @@ private:
   void buildMenus();
   void chooseFile();
   void saveAs();
+  void exportSpec();
   bool saveTo(const QString &path);
   bool confirmDiscard();
   void onLoadFinished();

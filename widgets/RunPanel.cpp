@@ -187,6 +187,13 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   history->setSelectionBehavior(QAbstractItemView::SelectRows);
   history->horizontalHeader()->setStretchLastSection(true);
   history->setWordWrap(false);
+  history->setToolTip("Double-click a try to load its configs into the "
+                      "editor (one undoable step)");
+  connect(history, &QTableWidget::itemDoubleClicked, this,
+          [this](QTableWidgetItem *item) {
+            if (QTableWidgetItem *id = history->item(item->row(), 0))
+              emit tryActivated(id->text().toLongLong());
+          });
   tabs = new QTabWidget;
   tabs->setObjectName("runTabs");
   tabs->addTab(output, "Output");
@@ -341,7 +348,6 @@ void RunPanel::start(Job job) {
   const std::optional<edit::OpRef> op = currentOp;
   const std::filesystem::path workspace = workspaceFolder;
   auto cancel = cancelFlag;
-  auto discovered = discovery;
   watcher->setFuture(QtConcurrent::run([=, iree = *iree,
                                         directory = *folder]() {
     auto outcome = std::make_shared<Outcome>();

@@ -59,6 +59,8 @@ public:
 
 signals:
   void finished(bool ok, const QString &summary);
+  // A try of the history table was double-clicked: load it.
+  void tryActivated(long long id);
   // A diagnostic was clicked: the op, the config field it names (may be
   // empty) and the line.
   void fieldActivated(edit::OpRef op, const QString &field, int line);

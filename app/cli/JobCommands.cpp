@@ -20,19 +20,7 @@ using nlohmann::json;
 namespace tilescope::cli {
 namespace {
 
-enum class Stage { Compile, Resources, Bench };
-
-const char *commandName(Stage stage) {
-  switch (stage) {
-  case Stage::Compile:
-    return "compile";
-  case Stage::Resources:
-    return "resources";
-  case Stage::Bench:
-    return "bench";
-  }
-  return "";
-}
+using Stage = jobs::TryStage;
 
 std::string format(const char *pattern, double value) {
   char text[64];
@@ -41,7 +29,7 @@ std::string format(const char *pattern, double value) {
 }
 
 int runJobCommand(const QStringList &arguments, Stage stage) {
-  const char *name = commandName(stage);
+  const char *name = jobs::toString(stage);
   QCommandLineParser parser;
   const QString descriptions[] = {
       "tilescope-cli compile: compile an IREE file as it stands (a dispatch "
@@ -80,13 +68,12 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   auto target = targetOf(parser);
   if (!target)
     return usage(target.error());
-  int repetitions = 5;
-  if (stage == Stage::Bench && parser.isSet(repetitionsOption)) {
-    bool ok = false;
-    repetitions = parser.value(repetitionsOption).toInt(&ok);
-    if (!ok || repetitions < 1 || repetitions > 1000)
-      return usage("--repetitions: expected a count from 1 to 1000");
-  }
+  // --repetitions is bench's alone; asking the parser of another is a warning.
+  auto repetitions = stage == Stage::Bench
+                         ? countOf(parser, repetitionsOption, 5, 1, 1000)
+                         : Result<int>(5);
+  if (!repetitions)
+    return usage(repetitions.error());
   const bool asJson = parser.isSet(kJsonOption);
 
   const std::string path = parser.positionalArguments().front().toStdString();
@@ -121,14 +108,12 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   request.document = &*document;
   if (op)
     request.op = std::pair{op->dispatch, op->op};
-  request.upTo = stage == Stage::Compile     ? jobs::TryStage::Compile
-                 : stage == Stage::Resources ? jobs::TryStage::Resources
-                                             : jobs::TryStage::Bench;
+  request.upTo = stage;
   request.target = *target;
   request.directory = *folder;
   if (stage == Stage::Bench)
     request.device = parser.value(kDeviceOption).toStdString();
-  request.repetitions = repetitions;
+  request.repetitions = *repetitions;
   request.timeout = timeoutOf(parser);
   request.onStep = [&progress](const std::string &what) {
     progress.step(what);

@@ -47,6 +47,20 @@ std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
+Result<int> countOf(const QCommandLineParser &parser,
+                    const QCommandLineOption &option, int fallback, int low,
+                    int high) {
+  if (!parser.isSet(option))
+    return fallback;
+  bool ok = false;
+  const int value = parser.value(option).toInt(&ok);
+  if (!ok || value < low || value > high)
+    return Error{"--" + option.names().front().toStdString() +
+                 ": expected a count from " + std::to_string(low) + " to " +
+                 std::to_string(high)};
+  return value;
+}
+
 Result<std::optional<jobs::CompileTarget>>
 targetOf(const QCommandLineParser &parser) {
   if (!parser.isSet(kTargetOption))

@@ -33,6 +33,10 @@ std::filesystem::path workspaceOf(const QCommandLineParser &parser);
 // --out, or a new folder under the workspace.
 Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser);
 std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser);
+// A count option's value from `low` to `high`; `fallback` when not given.
+Result<int> countOf(const QCommandLineParser &parser,
+                    const QCommandLineOption &option, int fallback, int low,
+                    int high);
 // --target when given (an Error for a bad one), else nullopt.
 Result<std::optional<jobs::CompileTarget>>
 targetOf(const QCommandLineParser &parser);

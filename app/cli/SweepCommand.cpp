@@ -129,13 +129,9 @@ int sweep(const QStringList &arguments) {
   auto target = targetOf(parser);
   if (!target)
     return usage(target.error());
-  int parallel = 0;
-  if (parser.isSet(jobsOption)) {
-    bool ok = false;
-    parallel = parser.value(jobsOption).toInt(&ok);
-    if (!ok || parallel < 1 || parallel > 256)
-      return usage("--jobs: expected a count from 1 to 256");
-  }
+  auto parallel = countOf(parser, jobsOption, 0, 1, 256);
+  if (!parallel)
+    return usage(parallel.error());
   const bool asJson = parser.isSet(kJsonOption);
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
@@ -177,7 +173,7 @@ int sweep(const QStringList &arguments) {
                                                  : jobs::TryStage::Bench;
   request.target = *target;
   request.workspace = workspaceOf(parser);
-  request.parallel = parallel;
+  request.parallel = *parallel;
   request.timeout = timeoutOf(parser);
 
   if (parser.isSet(planOption)) {

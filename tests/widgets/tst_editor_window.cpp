@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -170,6 +171,22 @@ private slots:
             std::string::npos);
     QCOMPARE(window->session()->model().edits().size(), size_t(1));
     screenshot(*window, "editor-edited");
+
+    // The edit as a tuning spec IREE reads.
+    auto spec = window->tuningSpec();
+    QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().c_str());
+    QVERIFY(spec->find("iree_codegen.tuning_spec_entrypoint") !=
+            std::string::npos);
+    QVERIFY(spec->find("workgroup = [128, 64, 0]") != std::string::npos);
+    QTemporaryDir dir;
+    const QString specFile = dir.filePath("spec.mlir");
+    test::writeFile(specFile.toStdString(), *spec);
+    QProcess opt;
+    opt.start(QString::fromStdString(
+                  test::projectIree().tool(iree::kIreeOpt)->string()),
+              {specFile, "-o", "/dev/null"});
+    QVERIFY(opt.waitForFinished(60000));
+    QVERIFY2(opt.exitCode() == 0, opt.readAllStandardError().constData());
   }
 
   void problemClickFocusesField() {
@@ -246,6 +263,7 @@ private slots:
   void gpuCompileShowsResources() {
     auto window = open(test::examplesDir() /
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    typeAndEnter(*window, "reduction", "[0, 0, 4]");
     auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
     QSignalSpy finished(panel, &widgets::RunPanel::finished);
     panel->start(widgets::RunPanel::Job::Resources);
@@ -257,6 +275,22 @@ private slots:
              qPrintable(resources->toPlainText()));
     QVERIFY(resources->toPlainText().contains("occupancy"));
     screenshot(*window, "run-panel-resources");
+
+    // The try goes back into the editor after the edit is undone: one
+    // undoable step.
+    auto *history = window->findChild<QTableWidget *>("historyTable");
+    const long long id = history->item(0, 0)->text().toLongLong();
+    window->session()->undoStack()->undo();
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 8]") !=
+            std::string::npos);
+    auto loaded = window->loadTry(id);
+    QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().c_str());
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 4]") !=
+            std::string::npos);
+    QCOMPARE(window->session()->undoStack()->undoText(),
+             QString("load try %1").arg(id));
+    // Loading it again changes nothing and says so.
+    QVERIFY(!window->loadTry(id).ok());
   }
 
   void failedCompileLeavesTheDocument() {
