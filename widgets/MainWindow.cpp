@@ -5,6 +5,7 @@
 #include "core/jobs/History.h"
 #include "core/util/Files.h"
 #include "widgets/ConfigEditor.h"
+#include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
@@ -45,22 +46,9 @@ namespace tilescope::widgets {
 namespace {
 
 constexpr int kLineRole = Qt::UserRole;
-constexpr int kDispatchIndexRole = Qt::UserRole + 1;
-constexpr int kRootOpIndexRole = Qt::UserRole + 2;
-constexpr int kFieldRole = Qt::UserRole + 3;
-
-// Past this many root ops, markers are refreshed for the edited dispatch
-// only: validating every op on each keystroke would stall the window.
-constexpr size_t kMarkAllOpsUpTo = 400;
+constexpr int kFieldRole = Qt::UserRole + 1;
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
-
-QString opLabel(const iree::RootOp &op) {
-  QString label = qs(op.name);
-  if (op.rootOpSet)
-    label += QString("  (root op, set %1)").arg(*op.rootOpSet);
-  return label;
-}
 
 // The configs of a root op and its dispatch as text, what a person tunes
 // first.
@@ -88,21 +76,6 @@ QString configText(const iree::Dispatch &dispatch, const iree::RootOp *op) {
   if (!dispatch.target.empty())
     details += "target: " + qs(dispatch.target) + "\n";
   return details;
-}
-
-// The op a dispatch stands for: its root op (IREE's root_op marker), else
-// its first configured op; -1 for none.
-int preferredOp(const iree::Dispatch &dispatch) {
-  int configured = -1;
-  for (size_t i = 0; i < dispatch.rootOps.size(); ++i) {
-    const iree::RootOp &op = dispatch.rootOps[i];
-    if (op.rootOpSet)
-      return static_cast<int>(i);
-    if (configured < 0 &&
-        (!op.loweringConfig.empty() || !op.compilationInfo.empty()))
-      configured = static_cast<int>(i);
-  }
-  return configured;
 }
 
 QDockWidget *dock(const QString &title, const QString &name, QWidget *content,
@@ -233,24 +206,8 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::buildDocks() {
-  dispatchTree = new QTreeWidget;
-  dispatchTree->setObjectName("dispatchTree");
-  dispatchTree->setHeaderLabels(
-      {"Dispatch / root op", "Pipeline / kind, loops", "Target"});
-  dispatchTree->setUniformRowHeights(true);
-  dispatchTree->setAlternatingRowColors(true);
-  dispatchTree->setTextElideMode(Qt::ElideMiddle);
-  dispatchTree->header()->setStretchLastSection(false);
-  dispatchTree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-  filterBox = new QLineEdit;
-  filterBox->setObjectName("dispatchFilter");
-  filterBox->setPlaceholderText("Filter dispatches and ops…");
-  filterBox->setClearButtonEnabled(true);
-  auto *browser = new QWidget;
-  auto *browserColumn = new QVBoxLayout(browser);
-  browserColumn->setContentsMargins(2, 2, 2, 2);
-  browserColumn->addWidget(filterBox);
-  browserColumn->addWidget(dispatchTree, 1);
+  browser = new DispatchBrowser;
+  browser->setObjectName("dispatchBrowser");
 
   sourceView = new QPlainTextEdit;
   sourceView->setObjectName("sourceView");
@@ -288,9 +245,7 @@ void MainWindow::buildDocks() {
   resizeDocks({editorDock, problemsDock}, {520, 280}, Qt::Vertical);
   resizeDocks({runDock}, {250}, Qt::Vertical);
 
-  connect(filterBox, &QLineEdit::textChanged, this, &MainWindow::filterTree);
-  connect(dispatchTree, &QTreeWidget::currentItemChanged, this,
-          [this](QTreeWidgetItem *item) { onDispatchSelected(item); });
+  connect(browser, &DispatchBrowser::selected, this, &MainWindow::onOpSelected);
   connect(colorByBox, &QComboBox::currentIndexChanged, this,
           [this] { showLayout(); });
   connect(stepBox, &QSpinBox::valueChanged, this, [this] { showLayout(); });
@@ -488,9 +443,9 @@ void MainWindow::onLoadFinished() {
   selectedDispatch = selectedRootOp = -1;
   verdictText = result->text; // IREE has just read it
   ireeProblems.clear();
-  dispatchTree->clear(); // its rows index the old document
+  browser->clear(); // its rows index the old document
   edits->reset(std::move(*result));
-  rebuildTree();
+  browser->rebuild(*edits);
   const iree::Document &current = edits->document();
   const QString name = QFileInfo(qs(current.path.string())).fileName();
   setWindowTitle(name + "[*] — Tilescope");
@@ -501,14 +456,7 @@ void MainWindow::onLoadFinished() {
                            .arg(current.partCount)
                            .arg(current.partCount == 1 ? "" : "s"));
   // The first dispatch's root op is what a person came to see.
-  QTreeWidgetItem *first = dispatchTree->topLevelItem(0);
-  if (first && !current.dispatches.empty())
-    if (const int r = preferredOp(current.dispatches.front());
-        r >= 0 && first->child(r))
-      first = first->child(r);
-  if (first)
-    dispatchTree->setCurrentItem(first);
-  else
+  if (!browser->selectFirst())
     configEditor->clear("This file holds no dispatches: open a dispatch "
                         "benchmark, a configuration dump or a program "
                         "configured by `tilescope-cli configure`.");
@@ -529,106 +477,7 @@ void MainWindow::showError(const QString &message) {
   statusLabel->setText("Could not open " + loadingPath);
 }
 
-void MainWindow::rebuildTree() {
-  dispatchTree->clear();
-  const iree::Document &current = edits->document();
-  for (size_t d = 0; d < current.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = current.dispatches[d];
-    auto *item = new QTreeWidgetItem(dispatchTree, {qs(dispatch.name),
-                                                    pipelineSummary(dispatch),
-                                                    targetSummary(dispatch)});
-    item->setData(0, kLineRole, dispatch.line);
-    item->setData(0, kDispatchIndexRole, static_cast<int>(d));
-    item->setData(0, kRootOpIndexRole, -1);
-    item->setToolTip(0, qs(dispatch.name + "\n" + dispatch.executable +
-                           " :: " + dispatch.variant));
-    for (size_t r = 0; r < dispatch.rootOps.size(); ++r) {
-      const iree::RootOp &op = dispatch.rootOps[r];
-      // What it computes and over which loops, as IREE's IR says.
-      QString shape = config::toString(op.kind);
-      if (op.space)
-        shape += " " + qs(op.space->toString());
-      auto *child = new QTreeWidgetItem(item, {opLabel(op), shape});
-      child->setData(0, kLineRole, op.line);
-      child->setData(0, kDispatchIndexRole, static_cast<int>(d));
-      child->setData(0, kRootOpIndexRole, static_cast<int>(r));
-    }
-    item->setExpanded(true);
-  }
-  dispatchTree->resizeColumnToContents(1);
-  dispatchTree->resizeColumnToContents(2);
-  refreshTreeMarkers();
-  filterTree(filterBox->text());
-}
-
-// Each op row says whether it is edited (✎, bold) and whether its config
-// breaks a rule (a warning icon, the first problem as tooltip).
-void MainWindow::refreshTreeMarkers() {
-  const iree::Document &current = edits->document();
-  size_t total = 0;
-  for (const iree::Dispatch &dispatch : current.dispatches)
-    total += dispatch.rootOps.size();
-  for (int i = 0; i < dispatchTree->topLevelItemCount(); ++i) {
-    QTreeWidgetItem *item = dispatchTree->topLevelItem(i);
-    const size_t d = static_cast<size_t>(i);
-    if (total > kMarkAllOpsUpTo && i != selectedDispatch)
-      continue;
-    for (int j = 0; j < item->childCount(); ++j) {
-      QTreeWidgetItem *child = item->child(j);
-      const edit::OpRef ref{d, static_cast<size_t>(j)};
-      const iree::RootOp &op = current.dispatches[d].rootOps[ref.op];
-      const bool edited = edits->edited(ref);
-      QFont font = child->font(0);
-      font.setBold(edited);
-      child->setFont(0, font);
-      child->setText(0, (edited ? "✎ " : "") + opLabel(op));
-      child->setData(0, kLineRole, op.line);
-      const auto problems = edit::validateRootOp(edit::contextOf(current, ref));
-      const config::Problem *first = nullptr;
-      for (const config::Problem &p : problems)
-        if (p.severity == config::Problem::Severity::Error && !first)
-          first = &p;
-      child->setIcon(0,
-                     first ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
-                           : QIcon());
-      child->setToolTip(0, first ? qs(first->field + ": " + first->message)
-                                 : QString());
-    }
-    item->setData(0, kLineRole, current.dispatches[d].line);
-  }
-}
-
-void MainWindow::filterTree(const QString &text) {
-  for (int i = 0; i < dispatchTree->topLevelItemCount(); ++i) {
-    QTreeWidgetItem *item = dispatchTree->topLevelItem(i);
-    bool anyChild = false;
-    for (int j = 0; j < item->childCount(); ++j) {
-      QTreeWidgetItem *child = item->child(j);
-      const bool match = text.isEmpty() ||
-                         child->text(0).contains(text, Qt::CaseInsensitive) ||
-                         child->text(1).contains(text, Qt::CaseInsensitive);
-      child->setHidden(!match);
-      anyChild = anyChild || match;
-    }
-    const bool self = text.isEmpty() ||
-                      item->text(0).contains(text, Qt::CaseInsensitive) ||
-                      item->text(1).contains(text, Qt::CaseInsensitive) ||
-                      item->text(2).contains(text, Qt::CaseInsensitive);
-    item->setHidden(!self && !anyChild);
-    if (self && !anyChild)
-      for (int j = 0; j < item->childCount(); ++j)
-        item->child(j)->setHidden(false);
-  }
-}
-
-void MainWindow::selectOp(edit::OpRef op) {
-  QTreeWidgetItem *dispatch =
-      dispatchTree->topLevelItem(static_cast<int>(op.dispatch));
-  if (!dispatch)
-    return;
-  QTreeWidgetItem *child = dispatch->child(static_cast<int>(op.op));
-  dispatchTree->setCurrentItem(child ? child : dispatch);
-}
+void MainWindow::selectOp(edit::OpRef op) { browser->select(op); }
 
 std::optional<edit::OpRef> MainWindow::selectedOp() const {
   if (selectedDispatch < 0 || selectedRootOp < 0)
@@ -637,23 +486,13 @@ std::optional<edit::OpRef> MainWindow::selectedOp() const {
                      static_cast<size_t>(selectedRootOp)};
 }
 
-void MainWindow::onDispatchSelected(QTreeWidgetItem *item) {
-  if (!item || !edits->hasDocument())
-    return;
-  const int d = item->data(0, kDispatchIndexRole).toInt();
-  int r = item->data(0, kRootOpIndexRole).toInt();
-  const iree::Document &current = edits->document();
-  if (d < 0 || d >= static_cast<int>(current.dispatches.size()))
-    return;
-  // A dispatch row stands for its root op.
-  if (r < 0)
-    r = preferredOp(current.dispatches[static_cast<size_t>(d)]);
-  selectedDispatch = d;
-  selectedRootOp = r;
+void MainWindow::onOpSelected(int dispatch, int op, int line) {
+  selectedDispatch = dispatch;
+  selectedRootOp = op;
   draftField.clear();
   draftError.clear();
   showSelection();
-  goToLine(item->data(0, kLineRole).toInt());
+  goToLine(line);
 }
 
 void MainWindow::onDocumentChanged() {
@@ -674,9 +513,7 @@ void MainWindow::onDocumentChanged() {
              : QString("Diff (%1 edit%2)")
                    .arg(edits->model().edits().size())
                    .arg(edits->model().edits().size() == 1 ? "" : "s"));
-  if (dispatchTree->topLevelItemCount() ==
-      static_cast<int>(current.dispatches.size()))
-    refreshTreeMarkers();
+  browser->refreshMarkers(selectedDispatch);
   draftField.clear();
   draftError.clear();
   showSelection();

@@ -24,18 +24,16 @@
 
 class QComboBox;
 class QLabel;
-class QLineEdit;
 class QListWidget;
 class QSpinBox;
 class QTabWidget;
 class QPlainTextEdit;
 class QTimer;
-class QTreeWidget;
-class QTreeWidgetItem;
 
 namespace tilescope::widgets {
 
 class ConfigEditor;
+class DispatchBrowser;
 class EditSession;
 class RunPanel;
 class SceneView;
@@ -100,9 +98,7 @@ private:
   bool confirmDiscard();
   void onLoadFinished();
   void showError(const QString &message);
-  void rebuildTree();
-  void refreshTreeMarkers();
-  void onDispatchSelected(QTreeWidgetItem *item);
+  void onOpSelected(int dispatch, int op, int line);
   void onDocumentChanged();
   void showSelection(const iree::Dispatch *draft = nullptr);
   void showProblems();
@@ -111,7 +107,6 @@ private:
   void askIree();
   void goToLine(int line);
   void showLayout(const iree::Dispatch *draft = nullptr);
-  void filterTree(const QString &text);
 
   DocumentLoader loader;
   Services services;
@@ -122,8 +117,7 @@ private:
   std::string verdictText; // the text IREE was last asked about
   EditSession *edits;
 
-  QTreeWidget *dispatchTree;
-  QLineEdit *filterBox;
+  DispatchBrowser *browser;
   QPlainTextEdit *sourceView;
   QPlainTextEdit *configView;
   QPlainTextEdit *diffView;

@@ -1,0 +1,56 @@
+// The dispatch browser: the open file's dispatches and their root ops, each
+// with its kind, loops, pipeline and target, a filter box, and markers on
+// ops that are edited (✎, bold) or whose config breaks a rule (a warning
+// icon, the first problem as tooltip). Selecting a row says which op a
+// person chose; a dispatch row stands for its root op.
+#pragma once
+
+#include "core/edit/EditableDocument.h"
+#include "core/iree/Document.h"
+
+#include <QWidget>
+
+class QLineEdit;
+class QTreeWidget;
+
+namespace tilescope::widgets {
+
+class EditSession;
+
+// "linalg.generic  (root op, set 0)".
+QString opLabel(const iree::RootOp &op);
+
+class DispatchBrowser : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit DispatchBrowser(QWidget *parent = nullptr);
+
+  // Rows for the session's document (kept to refresh markers from).
+  void rebuild(const EditSession &session);
+  void clear();
+  // Whether the rows are the document's dispatches.
+  bool holds(const iree::Document &document) const;
+  // Markers from the session's document as it stands; in a file with many
+  // ops, only `focusDispatch`'s (-1: all).
+  void refreshMarkers(int focusDispatch);
+  void select(edit::OpRef op);
+  // Selects the first dispatch's root op; false when there is none.
+  bool selectFirst();
+
+  // The op a dispatch stands for: its root op (IREE's root_op marker), else
+  // its first configured op; -1 for none.
+  static int preferredOp(const iree::Dispatch &dispatch);
+
+signals:
+  void selected(int dispatch, int op, int line);
+
+private:
+  void filterTree(const QString &text);
+
+  const EditSession *session = nullptr;
+  QTreeWidget *dispatchTree;
+  QLineEdit *filterBox;
+};
+
+} // namespace tilescope::widgets
