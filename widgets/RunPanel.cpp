@@ -311,21 +311,22 @@ void RunPanel::start(Job job) {
     stateLabel->setText("Cannot run: " + qs(iree.error()));
     return;
   }
-  auto folder = jobs::newTryDirectory(workspaceFolder);
-  if (!folder) {
-    stateLabel->setText("Cannot run: " + qs(folder.error()));
-    return;
-  }
   const std::filesystem::path program = programBox->text().toStdString();
   if (job == Job::Check && programBox->text().isEmpty()) {
     stateLabel->setText("Check: give the program the dispatch came from "
                         "(Check against …)");
     return;
   }
+  auto folder = jobs::newTryDirectory(workspaceFolder);
+  if (!folder) {
+    stateLabel->setText("Cannot run: " + qs(folder.error()));
+    return;
+  }
   snapshot = std::make_unique<iree::Document>(*current);
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
   output->clear();
   diagnostics->clear();
+  stateLabel->setStyleSheet({});
   setBusy(true);
   static const char *names[] = {"Compiling", "Compiling for resources",
                                 "Compiling and running", "Checking"};
