@@ -126,10 +126,7 @@ int check(const QStringList &arguments) {
   if (fromFile) {
     const std::string path = parser.positionalArguments().front().toStdString();
     int code = kExitOk;
-    auto opened = openRootOp(
-        path,
-        parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString() : "0:0",
-        ireePath(parser), code);
+    auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), code);
     if (!opened) {
       std::cerr << "tilescope-cli check: " << opened.error() << "\n";
       return code;

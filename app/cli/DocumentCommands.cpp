@@ -175,10 +175,7 @@ int show(const QStringList &arguments) {
   }
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto opened = openRootOp(
-      path,
-      parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString() : "0:0",
-      ireePath(parser), code);
+  auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), code);
   if (!opened) {
     std::cerr << "tilescope-cli show: " << opened.error() << "\n";
     return code;

@@ -28,6 +28,11 @@ std::optional<QString> ireePath(const QCommandLineParser &parser) {
   return std::nullopt;
 }
 
+std::string opSpecOf(const QCommandLineParser &parser) {
+  return parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString()
+                                 : "0:0";
+}
+
 // The file read and parsed by IREE in the worker process, with its text.
 Result<iree::Document> openDocument(const std::string &path,
                                     const std::optional<QString> &iree,

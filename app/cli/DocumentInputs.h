@@ -24,6 +24,9 @@ extern const QCommandLineOption kJsonOption;
 extern const QCommandLineOption kIreeOption;
 extern const QCommandLineOption kOpOption;
 
+// --op's value, "0:0" (the first dispatch's first root op) when not given.
+std::string opSpecOf(const QCommandLineParser &parser);
+
 // --iree's value, when given.
 std::optional<QString> ireePath(const QCommandLineParser &parser);
 

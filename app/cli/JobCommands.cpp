@@ -78,12 +78,11 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
 
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, ireePath(parser), code);
+  auto document = openJobFile(parser, code);
   if (!document) {
     std::cerr << "tilescope-cli " << name << ": " << document.error() << "\n";
     return code;
   }
-  document->path = std::filesystem::absolute(path);
   std::optional<edit::OpRef> op;
   if (parser.isSet(kOpOption)) {
     auto ref = edit::findOp(*document, parser.value(kOpOption).toStdString());

@@ -1,5 +1,6 @@
 #include "app/cli/JobInputs.h"
 
+#include "app/cli/DocumentInputs.h"
 #include "core/jobs/TryJob.h"
 #include "core/jobs/Workspace.h"
 
@@ -31,6 +32,15 @@ std::filesystem::path workspaceOf(const QCommandLineParser &parser) {
   if (parser.isSet(kWorkspaceOption))
     return parser.value(kWorkspaceOption).toStdString();
   return jobs::defaultWorkspace();
+}
+
+Result<iree::Document> openJobFile(const QCommandLineParser &parser,
+                                   int &exitCode) {
+  const std::string path = parser.positionalArguments().front().toStdString();
+  auto document = openDocument(path, ireePath(parser), exitCode);
+  if (document)
+    document->path = std::filesystem::absolute(path);
+  return document;
 }
 
 Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser) {

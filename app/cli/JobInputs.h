@@ -30,6 +30,11 @@ extern const QCommandLineOption kTimeoutOption;
 extern const QCommandLineOption kDeviceOption;
 
 std::filesystem::path workspaceOf(const QCommandLineParser &parser);
+// The command's FILE read and parsed by IREE in the worker, its path made
+// absolute (what the history records tries under); `exitCode` says why not.
+Result<iree::Document> openJobFile(const QCommandLineParser &parser,
+                                   int &exitCode);
+
 // --out, or a new folder under the workspace.
 Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser);
 std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser);

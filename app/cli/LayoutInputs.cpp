@@ -169,10 +169,8 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
   if (files.size() == 1) {
     // The root op's own texts; options given beside FILE still override.
     int code = kExitOk;
-    auto op = rootOpTexts(
-        files.front().toStdString(),
-        parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString() : "0:0",
-        ireePath(parser), code);
+    auto op = rootOpTexts(files.front().toStdString(), opSpecOf(parser),
+                          ireePath(parser), code);
     if (!op)
       return Error{op.error()};
     in.text = op->config;

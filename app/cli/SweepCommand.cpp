@@ -135,15 +135,12 @@ int sweep(const QStringList &arguments) {
   const bool asJson = parser.isSet(kJsonOption);
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, ireePath(parser), code);
+  auto document = openJobFile(parser, code);
   if (!document) {
     std::cerr << "tilescope-cli sweep: " << document.error() << "\n";
     return code;
   }
-  document->path = std::filesystem::absolute(path);
-  auto op = edit::findOp(*document, parser.isSet(kOpOption)
-                                        ? parser.value(kOpOption).toStdString()
-                                        : "0:0");
+  auto op = edit::findOp(*document, opSpecOf(parser));
   if (!op)
     return usage(path + ": --op: " + op.error());
 

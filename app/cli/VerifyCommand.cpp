@@ -83,12 +83,11 @@ int verify(const QStringList &arguments) {
 
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, ireePath(parser), code);
+  auto document = openJobFile(parser, code);
   if (!document) {
     std::cerr << "tilescope-cli verify: " << document.error() << "\n";
     return code;
   }
-  document->path = std::filesystem::absolute(path);
   const bool isDispatchFile = !document->dispatches.empty();
   if (isDispatchFile) {
     if (!parser.isSet(programOption))
