@@ -3,6 +3,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/TuningSpec.h"
 #include "core/jobs/History.h"
+#include "core/jobs/TryJob.h"
 #include "core/util/Files.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/DispatchBrowser.h"
@@ -40,7 +41,6 @@
 #include <QVBoxLayout>
 
 #include <QtConcurrent/QtConcurrentRun>
-#include <tuple>
 
 namespace tilescope::widgets {
 namespace {
@@ -642,48 +642,20 @@ Result<int> MainWindow::loadTry(long long id) {
   auto record = history->get(id);
   if (!record)
     return Error{record.error()};
-  const nlohmann::json configs =
-      record->details.value("configs", nlohmann::json::object());
-  const iree::Document &current = edits->document();
-  // Each op of the try, matched by dispatch name and index, gets the try's
-  // whole attributes; what is already so is skipped.
-  std::vector<std::tuple<edit::OpRef, std::string, std::string>> changes;
-  for (const auto &[key, entry] : configs.items()) {
-    const std::string dispatchName = entry.value("dispatch", std::string());
-    const size_t colon = key.find(':');
-    if (colon == std::string::npos)
-      continue;
-    const size_t opIndex = std::stoul(key.substr(colon + 1));
-    for (size_t d = 0; d < current.dispatches.size(); ++d) {
-      if (current.dispatches[d].name != dispatchName ||
-          opIndex >= current.dispatches[d].rootOps.size())
-        continue;
-      const edit::OpRef ref{d, opIndex};
-      const iree::RootOp &op = current.dispatches[d].rootOps[opIndex];
-      const std::string config =
-          entry.contains("compilation_info")
-              ? entry["compilation_info"].get<std::string>()
-              : entry.value("lowering_config", std::string());
-      if (!config.empty() && config != op.loweringConfig &&
-          config != op.compilationInfo)
-        changes.emplace_back(ref, "lowering_config", config);
-      const std::string info = entry.value("translation_info", std::string());
-      if (!info.empty() && op.compilationInfo.empty() &&
-          info != current.dispatches[d].translationInfo)
-        changes.emplace_back(ref, "translation_info", info);
-    }
-  }
+  const auto changes = jobs::configChanges(
+      record->details.value("configs", nlohmann::json::object()),
+      edits->document());
   if (changes.empty())
     return Error{"its configs are the ones the file has"};
   const int before = edits->undoStack()->count();
   edits->undoStack()->beginMacro(QString("load try %1").arg(id));
   int applied = 0;
   std::string refused;
-  for (const auto &[ref, field, value] : changes) {
-    if (auto made = edits->setField(ref, field, value))
+  for (const jobs::ConfigChange &change : changes) {
+    if (auto made = edits->setField(change.op, change.field, change.value))
       ++applied;
     else if (refused.empty())
-      refused = field + ": " + made.error();
+      refused = change.field + ": " + made.error();
   }
   edits->undoStack()->endMacro();
   if (applied == 0) {

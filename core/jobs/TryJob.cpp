@@ -4,6 +4,7 @@
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/JobJson.h"
 #include "core/layout/Roofline.h"
+#include "core/util/Numbers.h"
 
 using nlohmann::json;
 
@@ -194,6 +195,45 @@ json configsJson(const iree::Document &document) {
     }
   }
   return configs;
+}
+
+std::vector<ConfigChange> configChanges(const json &configs,
+                                        const iree::Document &document) {
+  std::vector<ConfigChange> changes;
+  if (!configs.is_object())
+    return changes;
+  auto text = [](const json &entry, const char *key) {
+    auto it = entry.find(key);
+    return it != entry.end() && it->is_string() ? it->get<std::string>()
+                                                : std::string();
+  };
+  for (const auto &[key, entry] : configs.items()) {
+    const size_t colon = key.find(':');
+    auto index = colon == std::string::npos ? std::nullopt
+                                            : parseInt64(key.substr(colon + 1));
+    if (!entry.is_object() || !index || *index < 0)
+      continue;
+    const std::string dispatchName = text(entry, "dispatch");
+    const std::string config = entry.contains("compilation_info")
+                                   ? text(entry, "compilation_info")
+                                   : text(entry, "lowering_config");
+    const std::string info = text(entry, "translation_info");
+    for (size_t d = 0; d < document.dispatches.size(); ++d) {
+      const iree::Dispatch &dispatch = document.dispatches[d];
+      const size_t k = static_cast<size_t>(*index);
+      if (dispatch.name != dispatchName || k >= dispatch.rootOps.size())
+        continue;
+      const iree::RootOp &op = dispatch.rootOps[k];
+      if (!config.empty() && config != op.loweringConfig &&
+          config != op.compilationInfo)
+        changes.push_back({{d, k}, "lowering_config", config});
+      // A compilation_info carries its own translation_info.
+      if (!info.empty() && op.compilationInfo.empty() &&
+          info != dispatch.translationInfo)
+        changes.push_back({{d, k}, "translation_info", info});
+    }
+  }
+  return changes;
 }
 
 void placeCheck(CheckRequest &request, const std::string &backend,

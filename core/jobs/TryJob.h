@@ -6,6 +6,7 @@
 // same way.
 #pragma once
 
+#include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/BenchJob.h"
@@ -75,6 +76,19 @@ Result<TryResult> runTry(const iree::IreeInstallation &iree,
 // Each root op's configs as compiled: {"DISPATCH:OP": {"dispatch", "op",
 // "line", "translation_info", "lowering_config" | "compilation_info"}}.
 nlohmann::json configsJson(const iree::Document &document);
+
+// What putting a try's configs (configsJson's form, as the history keeps
+// them) back on `document` changes: for each op of the try found in it (its
+// dispatch by name, the op by index), the whole lowering config (or
+// compilation_info) and the dispatch's translation_info, where they differ.
+// Entries that are not of that form are skipped.
+struct ConfigChange {
+  edit::OpRef op;
+  std::string field; // "lowering_config" or "translation_info"
+  std::string value;
+};
+std::vector<ConfigChange> configChanges(const nlohmann::json &configs,
+                                        const iree::Document &document);
 
 // Where a checked run's tested module runs: `device` when given, else the
 // CPU for llvm-cpu and a GPU from discovery for rocm / cuda; with none here,

@@ -12,6 +12,7 @@
 #include "core/jobs/Occupancy.h"
 #include "core/jobs/Resources.h"
 #include "core/jobs/TensorData.h"
+#include "core/jobs/TryJob.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -76,6 +77,48 @@ class JobResultsTest : public QObject {
   Q_OBJECT
 
 private slots:
+  // A try's configs, as the history keeps them, put back on a document
+  // that has moved on: only what differs, matched by dispatch name and op
+  // index; entries of another form are skipped, never thrown on.
+  void tryConfigsGoBack() {
+    iree::Document tried;
+    iree::Dispatch dispatch;
+    dispatch.name = "d0";
+    dispatch.translationInfo = "#iree_codegen.translation_info<pipeline = "
+                               "#iree_gpu.pipeline<TileAndFuse> "
+                               "workgroup_size = [256, 1, 1]>";
+    iree::RootOp op;
+    op.name = "linalg.matmul";
+    op.loweringConfig = "#iree_gpu.lowering_config<{workgroup = [64, 64, 0]}>";
+    dispatch.rootOps = {op};
+    tried.dispatches = {dispatch};
+    nlohmann::json configs = jobs::configsJson(tried);
+
+    iree::Document now = tried;
+    QVERIFY(jobs::configChanges(configs, now).empty());
+    now.dispatches[0].rootOps[0].loweringConfig =
+        "#iree_gpu.lowering_config<{workgroup = [128, 64, 0]}>";
+    now.dispatches[0].translationInfo = "#iree_codegen.translation_info<"
+                                        "pipeline = #iree_gpu.pipeline<"
+                                        "TileAndFuse> workgroup_size = [512, "
+                                        "1, 1]>";
+    auto changes = jobs::configChanges(configs, now);
+    QCOMPARE(changes.size(), size_t(2));
+    QCOMPARE(changes[0].field, std::string("lowering_config"));
+    QCOMPARE(changes[0].value, op.loweringConfig);
+    QCOMPARE(changes[1].field, std::string("translation_info"));
+    QCOMPARE(changes[1].value, dispatch.translationInfo);
+    QVERIFY(changes[0].op == (edit::OpRef{0, 0}));
+
+    // Another dispatch's name, an op past the end, malformed entries.
+    nlohmann::json odd = {
+        {"0:0", {{"dispatch", "other"}}}, {"0:7", configs["0:0"]},
+        {"0:x", configs["0:0"]},          {"nocolon", configs["0:0"]},
+        {"0:-1", configs["0:0"]},         {"0:1", 42}};
+    QVERIFY(jobs::configChanges(odd, now).empty());
+    QVERIFY(jobs::configChanges(nlohmann::json::array(), now).empty());
+  }
+
   void amdOccupancyTakesTheTightestLimit() {
     // 132 VGPRs -> 136 of 512 per lane: 3 waves; 50688 B of 64 KiB LDS: one
     // 4-wave workgroup per CU, one wave per SIMD.
