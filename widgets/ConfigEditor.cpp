@@ -64,11 +64,27 @@ QString loopsOf(const config::IterationSpace &space) {
   return loops.join(" · ");
 }
 
+bool isTileField(const QString &field) {
+  return std::any_of(std::begin(kTileKeys), std::end(kTileKeys),
+                     [&field](const char *key) { return field == key; });
+}
+
+// A box's own tooltip (its loops, the intrinsics) shows again when a
+// problem's message is cleared.
+void setMessage(QLineEdit *box, const QString &message, bool error) {
+  if (message.isEmpty()) {
+    box->setStyleSheet({});
+    box->setToolTip(box->property("baseToolTip").toString());
+    return;
+  }
+  box->setStyleSheet(error ? "background: #fbe3e4; color: #8a1f11;"
+                           : "background: #fff6d5;");
+  box->setToolTip(message);
+}
+
 } // namespace
 
 ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
-  for (const char *key : kTileKeys)
-    tileFields << key;
   heading = new QLabel;
   heading->setObjectName("configEditorHeading");
   heading->setWordWrap(true);
@@ -134,7 +150,6 @@ void ConfigEditor::showOp(const iree::Dispatch &dispatch,
                           const iree::Dispatch &originalDispatch,
                           const iree::RootOp &originalOp) {
   setEnabled(true);
-  space = op.space;
   intrinsics.clear();
   QString targetNote;
   if (auto target = config::gpuTargetFromText(dispatch.target)) {
@@ -201,8 +216,8 @@ void ConfigEditor::showOp(const iree::Dispatch &dispatch,
     const QString original =
         it == originalValue.end() ? QString("(absent)") : qs(it->second);
     QString loops;
-    if (tileFields.contains(field) && space)
-      loops = loopsOf(*space);
+    if (isTileField(field) && op.space)
+      loops = loopsOf(*op.space);
     addRow(field, qs(f.value), original, loops);
     if (auto typed = typing.find(field); typed != typing.end()) {
       boxOf(table->rowCount() - 1)->setText(typed->second);
@@ -252,6 +267,7 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
   table->setItem(row, kOriginal, before);
   if (!loops.isEmpty())
     box->setToolTip("One entry per loop: " + loops);
+  box->setProperty("baseToolTip", box->toolTip());
   if (original != value && !(original == "(absent)" && value.isEmpty())) {
     QFont bold = name->font();
     bold.setBold(true);
@@ -309,37 +325,27 @@ QLineEdit *ConfigEditor::boxOf(int row) const {
 
 void ConfigEditor::setFieldMessage(const QString &field, const QString &message,
                                    bool error) {
-  // "workgroup[1]" is a problem of the workgroup row.
-  QString key = field.section('[', 0, 0);
-  int row = rowOf(key);
-  if (row < 0)
-    row = rowOf("translation_info." + key.section('.', -1));
-  QLineEdit *box = boxOf(row);
-  if (!box)
-    return;
-  if (message.isEmpty()) {
-    box->setStyleSheet({});
-    box->setToolTip({});
-    return;
-  }
-  box->setStyleSheet(error ? "background: #fbe3e4; color: #8a1f11;"
-                           : "background: #fff6d5;");
-  box->setToolTip(message);
+  if (QLineEdit *box = boxOf(rowOfProblem(field)))
+    setMessage(box, message, error);
 }
 
 void ConfigEditor::clearFieldMessages() {
   for (int row = 0; row < table->rowCount(); ++row)
-    if (QLineEdit *box = boxOf(row)) {
-      box->setStyleSheet({});
-      box->setToolTip({});
-    }
+    if (QLineEdit *box = boxOf(row))
+      setMessage(box, {}, false);
+}
+
+// "workgroup[1]" is a problem of the workgroup row; a rule's
+// "translation_info.workgroup_size" or a bare "workgroup_size" of the
+// translation_info row.
+int ConfigEditor::rowOfProblem(const QString &field) const {
+  const QString key = field.section('[', 0, 0);
+  const int row = rowOf(key);
+  return row >= 0 ? row : rowOf("translation_info." + key.section('.', -1));
 }
 
 bool ConfigEditor::focusField(const QString &field) {
-  int row = rowOf(field.section('[', 0, 0));
-  if (row < 0)
-    row =
-        rowOf("translation_info." + field.section('[', 0, 0).section('.', -1));
+  const int row = rowOfProblem(field);
   QLineEdit *box = boxOf(row);
   if (!box)
     return false;

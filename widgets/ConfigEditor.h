@@ -53,6 +53,7 @@ signals:
 
 private:
   int rowOf(const QString &field) const;
+  int rowOfProblem(const QString &field) const;
   QLineEdit *boxOf(int row) const;
   void addRow(const QString &field, const QString &value,
               const QString &original, const QString &loops);
@@ -63,8 +64,6 @@ private:
   QTableWidget *table;
   QComboBox *newField;
   QLineEdit *newValue;
-  QStringList tileFields;
-  std::optional<config::IterationSpace> space;
   std::vector<std::string> intrinsics;
 };
 

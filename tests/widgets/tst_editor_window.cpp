@@ -171,6 +171,11 @@ private slots:
             std::string::npos);
     QCOMPARE(window->session()->model().edits().size(), size_t(1));
     screenshot(*window, "editor-edited");
+    // With its problem gone, a tile row's tooltip names its loops again.
+    auto *workgroupBox = window->findChild<QLineEdit *>("field:workgroup");
+    QVERIFY(workgroupBox);
+    QVERIFY2(workgroupBox->toolTip().startsWith("One entry per loop: d0 1024"),
+             qPrintable(workgroupBox->toolTip()));
 
     // The edit as a tuning spec IREE reads.
     auto spec = window->tuningSpec();
