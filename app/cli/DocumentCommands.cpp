@@ -8,6 +8,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
+#include "core/export/DifferenceJson.h"
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
@@ -410,11 +411,12 @@ int diff(const QStringList &arguments) {
           ? unifiedDiff(before->text, after->text, beforePath, afterPath)
           : std::string();
   if (parser.isSet(kJsonOption)) {
-    json out = {{"before", beforePath},
-                {"after", afterPath},
-                {"ops", differencesJson(difference, "before", "after")},
-                {"only_before", difference.onlyBefore},
-                {"only_after", difference.onlyAfter}};
+    json out = {
+        {"before", beforePath},
+        {"after", afterPath},
+        {"ops", exporting::differencesJson(difference, "before", "after")},
+        {"only_before", difference.onlyBefore},
+        {"only_after", difference.onlyAfter}};
     if (parser.isSet(textOption))
       out["text"] = text;
     std::cout << exporting::jsonText(out, 2) << "\n";

@@ -125,20 +125,6 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
   return texts;
 }
 
-nlohmann::json differencesJson(const edit::DocumentDifference &difference,
-                               const char *beforeKey, const char *afterKey) {
-  nlohmann::json ops = nlohmann::json::array();
-  for (const edit::OpDifference &op : difference.ops) {
-    nlohmann::json fields = nlohmann::json::array();
-    for (const edit::FieldDifference &f : op.fields)
-      fields.push_back(
-          {{"field", f.field}, {beforeKey, f.before}, {afterKey, f.after}});
-    ops.push_back(
-        {{"dispatch", op.dispatch}, {"op", op.op}, {"fields", fields}});
-  }
-  return ops;
-}
-
 void printDifferences(const edit::DocumentDifference &difference,
                       std::ostream &out) {
   auto shown = [](const std::string &value) {

@@ -60,10 +60,6 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::optional<QString> &iree,
                                 int &exitCode);
 
-// The differing fields per op as JSON, each field's two values under the
-// keys given ("before"/"after", "file"/"iree").
-nlohmann::json differencesJson(const edit::DocumentDifference &difference,
-                               const char *beforeKey, const char *afterKey);
 // "@dispatch: op" and "  field: before -> after" lines ("(unset)" for none).
 void printDifferences(const edit::DocumentDifference &difference,
                       std::ostream &out);

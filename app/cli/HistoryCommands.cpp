@@ -7,12 +7,12 @@
 #include "core/edit/ConfigDiff.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/History.h"
+#include "core/jobs/TryComparison.h"
 
 #include <QCommandLineParser>
 
 #include <cstdio>
 #include <iostream>
-#include <map>
 
 using nlohmann::json;
 
@@ -26,53 +26,6 @@ std::string timeText(const std::optional<double> &microseconds) {
   std::snprintf(text, sizeof text, "%.3f us", *microseconds);
   return text;
 }
-
-// The configs a try recorded, as a document the config diff reads.
-iree::Document documentFromConfigs(const json &configs) {
-  iree::Document document;
-  std::map<std::string, size_t> dispatchIndex;
-  if (!configs.is_object())
-    return document;
-  for (const auto &[key, entry] : configs.items()) {
-    const std::string name = entry.value("dispatch", "");
-    auto [it, inserted] =
-        dispatchIndex.emplace(name, document.dispatches.size());
-    if (inserted) {
-      iree::Dispatch dispatch;
-      dispatch.name = name;
-      dispatch.translationInfo = entry.value("translation_info", "");
-      document.dispatches.push_back(std::move(dispatch));
-    }
-    iree::RootOp op;
-    op.name = entry.value("op", "");
-    op.line = entry.value("line", 0);
-    op.loweringConfig = entry.value("lowering_config", "");
-    op.compilationInfo = entry.value("compilation_info", "");
-    document.dispatches[it->second].rootOps.push_back(std::move(op));
-  }
-  return document;
-}
-
-// Each kernel's resources of a try, by kernel name.
-std::map<std::string, json> kernelsOf(const jobs::TryRecord &record) {
-  std::map<std::string, json> kernels;
-  if (record.details.contains("resources"))
-    for (const json &kernel : record.details["resources"]["kernels"])
-      kernels[kernel.value("kernel", "")] = kernel;
-  return kernels;
-}
-
-const char *kResourceKeys[] = {"vgprs",
-                               "agprs",
-                               "sgprs",
-                               "vgpr_spills",
-                               "sgpr_spills",
-                               "registers",
-                               "spill_store_bytes",
-                               "spill_load_bytes",
-                               "shared_memory_bytes",
-                               "scratch_bytes",
-                               "workgroup_size"};
 
 std::string scalarText(const json &value) {
   if (value.is_null())
@@ -191,43 +144,9 @@ int compare(const QStringList &arguments) {
     tries.push_back(std::move(*record));
   }
   const jobs::TryRecord &a = tries[0], &b = tries[1];
-  const edit::DocumentDifference configs = edit::documentDifferences(
-      documentFromConfigs(a.details.value("configs", json())),
-      documentFromConfigs(b.details.value("configs", json())));
-
-  const auto kernelsA = kernelsOf(a), kernelsB = kernelsOf(b);
-  json resources = json::array();
-  for (const auto &[name, kernelA] : kernelsA) {
-    auto found = kernelsB.find(name);
-    if (found == kernelsB.end())
-      continue;
-    json fields = json::object();
-    for (const char *key : kResourceKeys)
-      if (kernelA.contains(key) || found->second.contains(key))
-        fields[key] = {kernelA.value(key, json()),
-                       found->second.value(key, json())};
-    const json occupancyA = kernelA.value("occupancy", json());
-    const json occupancyB = found->second.value("occupancy", json());
-    fields["occupancy"] = {
-        occupancyA.is_object() ? occupancyA["active"] : json(),
-        occupancyB.is_object() ? occupancyB["active"] : json()};
-    resources.push_back({{"kernel", name}, {"fields", fields}});
-  }
-  json times = {
-      {"a_us", a.medianMicroseconds ? json(*a.medianMicroseconds) : json()},
-      {"b_us", b.medianMicroseconds ? json(*b.medianMicroseconds) : json()}};
-  if (a.medianMicroseconds && b.medianMicroseconds)
-    times["speedup_b_over_a"] = *a.medianMicroseconds / *b.medianMicroseconds;
-
+  const jobs::TryComparison comparison = jobs::compareTries(a, b);
   if (parser.isSet(kJsonOption)) {
-    json out = {{"a", jobs::toJson(a)},
-                {"b", jobs::toJson(b)},
-                {"configs", differencesJson(configs, "a", "b")},
-                {"resources", resources},
-                {"times", times}};
-    out["a"].erase("details");
-    out["b"].erase("details");
-    std::cout << exporting::jsonText(out, 2) << "\n";
+    std::cout << exporting::jsonText(jobs::toJson(comparison, a, b), 2) << "\n";
     return kExitOk;
   }
   for (const jobs::TryRecord *r : {&a, &b})
@@ -237,19 +156,18 @@ int compare(const QStringList &arguments) {
               << " for " << r->target << ", " << r->outcome << " ("
               << r->createdAt << ")\n";
   std::cout << "configs:\n";
-  if (configs.empty())
+  if (comparison.configs.empty())
     std::cout << "  the same\n";
   else
-    printDifferences(configs, std::cout);
+    printDifferences(comparison.configs, std::cout);
   std::cout << "resources:\n";
-  if (resources.empty())
+  if (comparison.kernels.empty())
     std::cout << "  none to compare\n";
-  for (const json &kernel : resources) {
-    std::cout << "  " << kernel["kernel"].get<std::string>() << "\n";
-    for (const auto &[key, pair] : kernel["fields"].items()) {
-      const std::string before = scalarText(pair[0]),
-                        after = scalarText(pair[1]);
-      std::cout << "    " << key << ": " << before;
+  for (const jobs::KernelComparison &kernel : comparison.kernels) {
+    std::cout << "  " << kernel.kernel << "\n";
+    for (const jobs::ResourcePair &pair : kernel.resources) {
+      const std::string before = scalarText(pair.a), after = scalarText(pair.b);
+      std::cout << "    " << pair.key << ": " << before;
       if (before != after)
         std::cout << " -> " << after;
       std::cout << "\n";
@@ -257,10 +175,9 @@ int compare(const QStringList &arguments) {
   }
   std::cout << "time: " << timeText(a.medianMicroseconds) << " -> "
             << timeText(b.medianMicroseconds);
-  if (times.contains("speedup_b_over_a")) {
+  if (auto speedup = comparison.speedup()) {
     char text[32];
-    std::snprintf(text, sizeof text, " (B is %.2fx A's speed)",
-                  times["speedup_b_over_a"].get<double>());
+    std::snprintf(text, sizeof text, " (B is %.2fx A's speed)", *speedup);
     std::cout << text;
   }
   std::cout << "\n";

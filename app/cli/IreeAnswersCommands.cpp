@@ -4,6 +4,7 @@
 #include "app/common/IreeSettings.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/RootOpContext.h"
+#include "core/export/DifferenceJson.h"
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/IreeDefaults.h"
@@ -89,7 +90,7 @@ int defaultConfig(const QStringList &arguments) {
                       {"command", defaults->command},
                       {"iree_defaults", dispatches},
                       {"differences",
-                       differencesJson(difference, "file", "iree")},
+                       exporting::differencesJson(difference, "file", "iree")},
                       {"same", difference.empty()}},
                      2)
               << "\n";

@@ -8,6 +8,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/Sweep.h"
+#include "core/jobs/TryComparison.h"
 
 #include <QCommandLineParser>
 
@@ -45,28 +46,6 @@ json candidateJson(const jobs::SweepCandidate &c) {
   return out;
 }
 
-// "132 VGPRs, LDS 50688 B, 1 of 8 waves": the first kernel's resources.
-std::string resourceBrief(const json &details) {
-  if (!details.contains("resources") ||
-      details["resources"].value("kernels", json::array()).empty())
-    return {};
-  const json &k = details["resources"]["kernels"][0];
-  std::string text;
-  if (k.contains("vgprs") && k["vgprs"].is_number())
-    text = std::to_string(k["vgprs"].get<long long>()) + " VGPRs";
-  else if (k.contains("registers") && k["registers"].is_number())
-    text = std::to_string(k["registers"].get<long long>()) + " registers";
-  text += (text.empty() ? "" : ", ") + std::string("shared ") +
-          std::to_string(k.value("shared_memory_bytes", 0LL)) + " B";
-  if (k.value("spills", 0LL) > 0)
-    text += ", spills";
-  if (k.contains("occupancy"))
-    text += ", " + std::to_string(k["occupancy"].value("active", 0LL)) +
-            " of " + std::to_string(k["occupancy"].value("maximum", 0LL)) +
-            " " + k["occupancy"].value("unit", std::string());
-  return text;
-}
-
 std::string line(const jobs::SweepCandidate &c) {
   if (!c.valid)
     return "  invalid   " + c.name + ": " + c.whyNot;
@@ -78,8 +57,7 @@ std::string line(const jobs::SweepCandidate &c) {
                   *c.record->medianMicroseconds);
   std::string text = "  " + std::string(time[0] ? time : "          ") + "  " +
                      c.record->outcome + "  " + c.name;
-  if (const std::string brief = resourceBrief(c.record->details);
-      !brief.empty())
+  if (const std::string brief = jobs::resourceBrief(*c.record); !brief.empty())
     text += "  [" + brief + "]";
   if (c.resumed)
     text += "  (from try " + std::to_string(c.record->id) + ")";

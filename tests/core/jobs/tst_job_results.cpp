@@ -12,6 +12,7 @@
 #include "core/jobs/Occupancy.h"
 #include "core/jobs/Resources.h"
 #include "core/jobs/TensorData.h"
+#include "core/jobs/TryComparison.h"
 #include "core/jobs/TryJob.h"
 
 #include <QFile>
@@ -117,6 +118,88 @@ private slots:
         {"0:-1", configs["0:0"]},         {"0:1", 42}};
     QVERIFY(jobs::configChanges(odd, now).empty());
     QVERIFY(jobs::configChanges(nlohmann::json::array(), now).empty());
+  }
+
+  // Two tries side by side: the configs field by field, each kernel's
+  // resources in both, the times; and the earlier try of the same op with
+  // resources (what "changed since the previous try" reads).
+  void comparesTwoTries() {
+    iree::Document document;
+    iree::Dispatch dispatch;
+    dispatch.name = "d0";
+    dispatch.translationInfo = "#iree_codegen.translation_info<pipeline = "
+                               "#iree_gpu.pipeline<TileAndFuse> "
+                               "workgroup_size = [256, 1, 1]>";
+    iree::RootOp op;
+    op.name = "linalg.matmul";
+    op.loweringConfig = "#iree_gpu.lowering_config<{workgroup = [64, 64, 0]}>";
+    dispatch.rootOps = {op};
+    document.dispatches = {dispatch};
+    auto kernel = [](int vgprs, int active, bool spills) {
+      return nlohmann::json{
+          {"kernel", "k0"},
+          {"vgprs", vgprs},
+          {"shared_memory_bytes", 4096},
+          {"spills", spills},
+          {"occupancy",
+           {{"active", active}, {"maximum", 8}, {"unit", "waves per SIMD"}}}};
+    };
+    jobs::TryRecord a;
+    a.document = "/x/file.mlir";
+    a.op = "0:0";
+    a.medianMicroseconds = 30.0;
+    a.details = {{"configs", jobs::configsJson(document)},
+                 {"resources", {{"kernels", {kernel(128, 4, false)}}}}};
+    document.dispatches[0].rootOps[0].loweringConfig =
+        "#iree_gpu.lowering_config<{workgroup = [128, 64, 0]}>";
+    jobs::TryRecord b = a;
+    b.medianMicroseconds = 20.0;
+    b.details = {{"configs", jobs::configsJson(document)},
+                 {"resources", {{"kernels", {kernel(200, 2, true)}}}}};
+
+    const jobs::TryComparison c = jobs::compareTries(a, b);
+    QCOMPARE(c.configs.ops.size(), size_t(1));
+    QCOMPARE(c.configs.ops[0].fields.size(), size_t(1));
+    QCOMPARE(c.configs.ops[0].fields[0].field, std::string("workgroup"));
+    QCOMPARE(c.configs.ops[0].fields[0].before, std::string("[64, 64, 0]"));
+    QCOMPARE(c.configs.ops[0].fields[0].after, std::string("[128, 64, 0]"));
+    QCOMPARE(c.kernels.size(), size_t(1));
+    int changed = 0;
+    for (const jobs::ResourcePair &pair : c.kernels[0].resources)
+      changed += pair.changed();
+    QCOMPARE(changed, 2); // vgprs and occupancy; shared memory the same
+    QVERIFY(c.speedup() && std::abs(*c.speedup() - 1.5) < 1e-9);
+    const nlohmann::json out = jobs::toJson(c, a, b);
+    QCOMPARE(out["times"]["speedup_b_over_a"].get<double>(), 1.5);
+    QVERIFY(!out["a"].contains("details"));
+    QCOMPARE(jobs::resourceBrief(b),
+             std::string("200 VGPRs, shared 4096 B, spills, 2 of 8 waves "
+                         "per SIMD"));
+    QCOMPARE(jobs::resourceBrief(jobs::TryRecord{}), std::string());
+
+    // Odd details (a try of an older form) compare as nothing, never throw.
+    jobs::TryRecord odd = a;
+    odd.details = {{"configs", 42}, {"resources", {{"kernels", 7}}}};
+    QVERIFY(jobs::compareTries(a, odd).kernels.empty());
+    QVERIFY(jobs::resourceBrief(odd).empty());
+
+    QTemporaryDir folder;
+    auto history = jobs::History::open(
+        std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
+    QVERIFY(history.ok());
+    jobs::TryRecord plain = a;
+    plain.details = nlohmann::json::object(); // a compile: no resources
+    QVERIFY(history->add(a).ok());
+    QVERIFY(history->add(plain).ok());
+    auto id = history->add(b);
+    QVERIFY(id.ok());
+    b.id = *id;
+    auto previous = jobs::previousWithResources(*history, b);
+    QVERIFY(previous.has_value());
+    QCOMPARE(previous->medianMicroseconds.value_or(0), 30.0);
+    jobs::TryRecord otherOp = b;
+    otherOp.op = "0:1";
+    QVERIFY(!jobs::previousWithResources(*history, otherOp));
   }
 
   void amdOccupancyTakesTheTightestLimit() {
