@@ -11,11 +11,13 @@
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
+#include "widgets/TryComparisonView.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDialog>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -279,6 +281,14 @@ void MainWindow::buildDocks() {
                   .arg(*loaded == 1 ? "" : "s")
             : QString("Try %1 not loaded: %2").arg(id).arg(qs(loaded.error())));
   });
+  connect(runPanel, &RunPanel::compareRequested, this,
+          [this](long long a, long long b) {
+            if (auto opened = compareTries(a, b); !opened)
+              statusLabel->setText(QString("Tries %1 and %2 not compared: %3")
+                                       .arg(a)
+                                       .arg(b)
+                                       .arg(qs(opened.error())));
+          });
   connect(runPanel, &RunPanel::fieldActivated, this,
           [this](edit::OpRef op, const QString &field, int line) {
             selectOp(op);
@@ -665,6 +675,42 @@ Result<int> MainWindow::loadTry(long long id) {
     return Error{refused};
   }
   return applied;
+}
+
+Result<TryComparisonView *> MainWindow::compareTries(long long a, long long b) {
+  if (!edits->hasDocument())
+    return Error{"no file is open"};
+  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  if (!history)
+    return Error{history.error()};
+  auto first = history->get(a);
+  auto second = history->get(b);
+  if (!first || !second)
+    return Error{first ? second.error() : first.error()};
+  const auto colorBy =
+      static_cast<render::ColorBy>(colorByBox->currentData().toInt());
+  const jobs::TryComparison comparison = jobs::compareTries(*first, *second);
+  auto *view = new TryComparisonView(
+      TryComparisonView::sideOf(*first, edits->document(), selectedOp(),
+                                colorBy),
+      TryComparisonView::sideOf(*second, edits->document(), selectedOp(),
+                                colorBy),
+      comparison);
+  auto *dialog = new QDialog(this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setWindowTitle(QString("Try %1 and try %2").arg(a).arg(b));
+  auto *layout = new QVBoxLayout(dialog);
+  layout->addWidget(view);
+  dialog->resize(1100, 820);
+  connect(view, &TryComparisonView::loadRequested, this, [this](long long id) {
+    auto loaded = loadTry(id);
+    statusLabel->setText(
+        loaded
+            ? QString("Try %1 loaded (Ctrl+Z undoes it)").arg(id)
+            : QString("Try %1 not loaded: %2").arg(id).arg(qs(loaded.error())));
+  });
+  dialog->show();
+  return view;
 }
 
 void MainWindow::askIree() {

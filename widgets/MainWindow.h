@@ -37,6 +37,7 @@ class DispatchBrowser;
 class EditSession;
 class RunPanel;
 class SceneView;
+class TryComparisonView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -74,6 +75,9 @@ public:
   // Puts a try's configs (from the history) back on the open file's ops,
   // as one undoable step; an Error says why not.
   Result<int> loadTry(long long id);
+  // Opens two tries of the history side by side in a window of their own;
+  // an Error says why not.
+  Result<TryComparisonView *> compareTries(long long a, long long b);
   // A tuning spec giving the edited contraction ops (else the selected op)
   // their configs, as IREE's default specs match them.
   Result<std::string> tuningSpec() const;

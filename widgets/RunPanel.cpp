@@ -4,6 +4,7 @@
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/History.h"
+#include "core/jobs/TryComparison.h"
 #include "core/jobs/TryJob.h"
 #include "core/jobs/Workspace.h"
 
@@ -28,6 +29,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace tilescope::widgets {
 namespace {
 
@@ -49,6 +52,33 @@ QString guessProgram(const std::filesystem::path &file) {
                                           (stem.substr(0, at) + ".mlir");
   return std::filesystem::exists(candidate) ? qs(candidate.string())
                                             : QString();
+}
+
+// What the kernels' resources did since the previous try of the same file
+// and op that read them: "since try 7: vgprs 128 → 200, occupancy 4 → 2".
+QString sincePrevious(const std::filesystem::path &workspace,
+                      const jobs::TryRecord &record) {
+  auto store = jobs::History::open(jobs::historyFile(workspace));
+  if (!store || record.details.value("resources", nlohmann::json()).is_null())
+    return {};
+  auto previous = jobs::previousWithResources(*store, record);
+  if (!previous)
+    return {};
+  const jobs::TryComparison comparison = jobs::compareTries(*previous, record);
+  QStringList changes;
+  for (const jobs::KernelComparison &kernel : comparison.kernels)
+    for (const jobs::ResourcePair &pair : kernel.resources)
+      if (pair.changed())
+        changes << QString("%1%2 %3 → %4")
+                       .arg(comparison.kernels.size() > 1
+                                ? qs(kernel.kernel) + " "
+                                : QString())
+                       .arg(qs(pair.key), qs(pair.a.dump()), qs(pair.b.dump()));
+  QString text = QString("\nSince try %1: ").arg(previous->id);
+  if (comparison.configs.empty())
+    text += "same configs; ";
+  text += changes.isEmpty() ? "no resource changed" : changes.join(", ");
+  return text + "\n";
 }
 
 QString microseconds(double value) {
@@ -185,10 +215,12 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   history->verticalHeader()->hide();
   history->setEditTriggers(QAbstractItemView::NoEditTriggers);
   history->setSelectionBehavior(QAbstractItemView::SelectRows);
+  history->setSelectionMode(QAbstractItemView::ExtendedSelection);
   history->horizontalHeader()->setStretchLastSection(true);
   history->setWordWrap(false);
   history->setToolTip("Double-click a try to load its configs into the "
-                      "editor (one undoable step)");
+                      "editor (one undoable step); pick two (Ctrl+click) to "
+                      "compare them");
   connect(history, &QTableWidget::itemDoubleClicked, this,
           [this](QTableWidgetItem *item) {
             if (QTableWidgetItem *id = history->item(item->row(), 0))
@@ -199,7 +231,37 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   tabs->addTab(output, "Output");
   tabs->addTab(diagnostics, "Diagnostics");
   tabs->addTab(resources, "Resources");
-  tabs->addTab(history, "History");
+  compareButton = new QPushButton("Compare the two selected");
+  compareButton->setObjectName("compareButton");
+  compareButton->setToolTip("Two tries side by side: configs, resources, "
+                            "pictures and times");
+  compareButton->setEnabled(false);
+  connect(history, &QTableWidget::itemSelectionChanged, this,
+          [this] { compareButton->setEnabled(selectedTries().size() == 2); });
+  connect(compareButton, &QPushButton::clicked, this, [this] {
+    QList<long long> picked = selectedTries();
+    if (picked.size() != 2)
+      return;
+    std::sort(picked.begin(), picked.end());
+    emit compareRequested(picked[0], picked[1]);
+  });
+  auto *loadButton = new QPushButton("Load into the editor");
+  loadButton->setObjectName("loadTryButton");
+  connect(loadButton, &QPushButton::clicked, this, [this] {
+    const QList<long long> picked = selectedTries();
+    if (picked.size() == 1)
+      emit tryActivated(picked.front());
+  });
+  auto *historyPage = new QWidget;
+  auto *historyColumn = new QVBoxLayout(historyPage);
+  historyColumn->setContentsMargins(0, 0, 0, 0);
+  historyColumn->addWidget(history, 1);
+  auto *historyButtons = new QHBoxLayout;
+  historyButtons->addWidget(compareButton);
+  historyButtons->addWidget(loadButton);
+  historyButtons->addStretch(1);
+  historyColumn->addLayout(historyButtons);
+  tabs->addTab(historyPage, "History");
 
   auto *leftWidget = new QWidget;
   leftWidget->setLayout(left);
@@ -419,8 +481,13 @@ void RunPanel::start(Job job) {
       outcome->diagnostics = tried->compiled.diagnostics;
       record = tried->record;
     }
-    if (auto id = jobs::recordTry(workspace, record); !id)
+    auto id = jobs::recordTry(workspace, record);
+    if (!id) {
       outcome->summary += " (not recorded: " + qs(id.error()) + ")";
+      return outcome;
+    }
+    record.id = *id;
+    outcome->details += sincePrevious(workspace, record);
     return outcome;
   }));
 }
@@ -467,6 +534,14 @@ void RunPanel::onFinished() {
     tabs->setCurrentWidget(resources);
   refreshHistory();
   emit finished(outcome->ok, summaryLine);
+}
+
+QList<long long> RunPanel::selectedTries() const {
+  QList<long long> ids;
+  for (const QModelIndex &row : history->selectionModel()->selectedRows())
+    if (const QTableWidgetItem *id = history->item(row.row(), 0))
+      ids << id->text().toLongLong();
+  return ids;
 }
 
 void RunPanel::refreshHistory() {

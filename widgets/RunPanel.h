@@ -61,6 +61,9 @@ signals:
   void finished(bool ok, const QString &summary);
   // A try of the history table was double-clicked: load it.
   void tryActivated(long long id);
+  // Two tries of the history table were picked to see side by side (the
+  // older as A).
+  void compareRequested(long long a, long long b);
   // A diagnostic was clicked: the op, the config field it names (may be
   // empty) and the line.
   void fieldActivated(edit::OpRef op, const QString &field, int line);
@@ -70,6 +73,7 @@ private:
   void onFinished();
   void append(const QString &text);
   void refreshHistory();
+  QList<long long> selectedTries() const;
   void refreshDevice();
   void setBusy(bool running);
 
@@ -94,6 +98,7 @@ private:
   QListWidget *diagnostics;
   QPlainTextEdit *resources;
   QTableWidget *history;
+  QPushButton *compareButton;
 };
 
 } // namespace tilescope::widgets

@@ -7,6 +7,7 @@
 #include "core/util/Numbers.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -124,7 +125,46 @@ int rank(const SweepCandidate &c) {
              : 2;
 }
 
+// A compiled candidate's first kernel's occupancy (active waves or blocks)
+// and registers, as its try read them; unknown: 0 and a very large count.
+std::pair<long long, long long> occupancyAndRegisters(const SweepCandidate &c) {
+  long long active = 0, registers = std::numeric_limits<long long>::max();
+  const nlohmann::json resources =
+      c.record->details.value("resources", nlohmann::json());
+  if (!resources.is_object() ||
+      !resources.value("kernels", nlohmann::json()).is_array() ||
+      resources["kernels"].empty() || !resources["kernels"][0].is_object())
+    return {active, registers};
+  const nlohmann::json &kernel = resources["kernels"][0];
+  const nlohmann::json occupancy = kernel.value("occupancy", nlohmann::json());
+  if (occupancy.is_object() &&
+      occupancy.value("active", nlohmann::json()).is_number())
+    active = occupancy["active"].get<long long>();
+  for (const char *key : {"vgprs", "registers"})
+    if (kernel.value(key, nlohmann::json()).is_number()) {
+      registers = kernel[key].get<long long>();
+      break;
+    }
+  return {active, registers};
+}
+
 } // namespace
+
+bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b) {
+  const int ra = rank(a), rb = rank(b);
+  if (ra != rb)
+    return ra < rb;
+  if (ra == 0)
+    return *a.record->medianMicroseconds < *b.record->medianMicroseconds;
+  if (ra == 1) {
+    const auto [activeA, registersA] = occupancyAndRegisters(a);
+    const auto [activeB, registersB] = occupancyAndRegisters(b);
+    if (activeA != activeB)
+      return activeA > activeB;
+    return registersA < registersB;
+  }
+  return false;
+}
 
 Result<SweepAxis> parseSweepAxis(const std::string &text) {
   const size_t equals = text.find('=');
@@ -230,6 +270,7 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
         break;
       }
     candidate.text = editable.text();
+    candidate.dispatch = editable.document().dispatches[request.op.dispatch];
     candidates.push_back(std::move(candidate));
   }
   return candidates;
@@ -273,7 +314,12 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
       queue.push_back(&candidate);
   }
   const size_t total = result.candidates.size();
-  size_t done = total - queue.size();
+  size_t done = result.invalid;
+  if (request.onCandidate)
+    for (const SweepCandidate &candidate : result.candidates)
+      if (candidate.resumed)
+        request.onCandidate(candidate, ++done, total);
+  done = total - queue.size();
   size_t ran = 0;
   std::mutex mutex; // guards the counts, the history and the callback
   std::atomic<size_t> next{0};
@@ -338,15 +384,7 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
   result.cancelled = request.cancel && request.cancel->load();
 
   std::stable_sort(result.candidates.begin(), result.candidates.end(),
-                   [](const SweepCandidate &a, const SweepCandidate &b) {
-                     const int ra = rank(a), rb = rank(b);
-                     if (ra != rb)
-                       return ra < rb;
-                     if (ra == 0)
-                       return *a.record->medianMicroseconds <
-                              *b.record->medianMicroseconds;
-                     return false;
-                   });
+                   rankedBefore);
   return result;
 }
 

@@ -50,6 +50,8 @@ struct SweepCandidate {
                       // edit model's refusal
   std::vector<config::Problem> problems;
   std::string text; // the document with the settings applied
+  // The op's dispatch with the settings applied (what a thumbnail draws).
+  std::optional<iree::Dispatch> dispatch;
   // Filled as it runs (or from the history when resumed).
   std::optional<TryRecord> record;
   bool resumed = false;
@@ -67,7 +69,8 @@ struct SweepRequest {
   int repetitions = 3;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
   const std::atomic<bool> *cancel = nullptr;
-  // Each candidate as it finishes (from a worker thread, one at a time).
+  // Each candidate as it finishes, and first those resumed from the
+  // history (from a worker thread, one at a time).
   std::function<void(const SweepCandidate &candidate, size_t done,
                      size_t total)>
       onCandidate;
@@ -84,6 +87,11 @@ struct SweepResult {
   size_t ran = 0, resumed = 0, invalid = 0;
   bool cancelled = false;
 };
+
+// The ranking runSweep returns: timed fastest first; then compiled (those
+// with more waves or blocks per unit of occupancy first, then fewer
+// registers), failed, not run, invalid.
+bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b);
 
 // Plans and runs the sweep: valid candidates not already finished in the
 // history under the sweep's name, `parallel` at a time.

@@ -236,6 +236,14 @@ std::vector<ConfigChange> configChanges(const json &configs,
   return changes;
 }
 
+iree::Document withConfigs(const json &configs,
+                           const iree::Document &document) {
+  edit::EditableDocument editable(document);
+  for (const ConfigChange &change : configChanges(configs, document))
+    (void)editable.set(change.op, change.field, change.value);
+  return editable.document();
+}
+
 void placeCheck(CheckRequest &request, const std::string &backend,
                 const std::string &device) {
   request.device = device;

@@ -89,6 +89,10 @@ struct ConfigChange {
 };
 std::vector<ConfigChange> configChanges(const nlohmann::json &configs,
                                         const iree::Document &document);
+// `document` as it would be with a try's configs put back (changes the edit
+// model refuses are left out): what the window draws for a try.
+iree::Document withConfigs(const nlohmann::json &configs,
+                           const iree::Document &document);
 
 // Where a checked run's tested module runs: `device` when given, else the
 // CPU for llvm-cpu and a GPU from discovery for rocm / cuda; with none here,

@@ -15,7 +15,9 @@
 #include "widgets/MainWindow.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
+#include "widgets/TryComparisonView.h"
 
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -268,9 +270,16 @@ private slots:
   void gpuCompileShowsResources() {
     auto window = open(test::examplesDir() /
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
-    typeAndEnter(*window, "reduction", "[0, 0, 4]");
     auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
     QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    // The original first, then the edit: the second try says what its
+    // resources did since the first.
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    finished.clear();
+    typeAndEnter(*window, "reduction", "[0, 0, 4]");
     panel->start(widgets::RunPanel::Job::Resources);
     QVERIFY(finished.wait(240000));
     QVERIFY2(finished.front().at(0).toBool(),
@@ -279,7 +288,42 @@ private slots:
     QVERIFY2(resources->toPlainText().contains("VGPRs"),
              qPrintable(resources->toPlainText()));
     QVERIFY(resources->toPlainText().contains("occupancy"));
+    // Half the K tile halves the LDS the operands take.
+    QVERIFY2(resources->toPlainText().contains("Since try") &&
+                 resources->toPlainText().contains("shared_memory_bytes"),
+             qPrintable(resources->toPlainText()));
     screenshot(*window, "run-panel-resources");
+
+    // The two tries side by side, picked in the history table.
+    auto *table = window->findChild<QTableWidget *>("historyTable");
+    QCOMPARE(table->rowCount(), 2);
+    auto *compare = window->findChild<QPushButton *>("compareButton");
+    QVERIFY(!compare->isEnabled());
+    table->selectAll();
+    QVERIFY(compare->isEnabled());
+    compare->click();
+    auto *comparison = window->findChild<widgets::TryComparisonView *>();
+    QVERIFY(comparison);
+    const QStringList changed = comparison->changedRows();
+    QVERIFY2(changed.contains("reduction") &&
+                 changed.contains("shared_memory_bytes"),
+             qPrintable(changed.join(", ")));
+    QVERIFY(!changed.contains("workgroup"));
+    for (const char *name : {"compareSceneA", "compareSceneB"}) {
+      auto *view = comparison->findChild<widgets::SceneView *>(name);
+      QVERIFY(view && !view->scene().panels.empty());
+    }
+    QVERIFY(comparison->findChild<QLabel *>("compareHeadingB")
+                ->text()
+                .contains("resources, ok"));
+    comparison->window()->resize(1100, 820);
+    screenshot(*comparison->window(), "compare-tries");
+    // "Load A" puts the original back: one undoable step.
+    comparison->findChild<QPushButton *>("loadAButton")->click();
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 8]") !=
+            std::string::npos);
+    window->session()->undoStack()->undo();
+    comparison->window()->close();
 
     // The try goes back into the editor after the edit is undone: one
     // undoable step.

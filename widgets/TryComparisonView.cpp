@@ -1,0 +1,211 @@
+#include "widgets/TryComparisonView.h"
+
+#include "core/jobs/TryJob.h"
+#include "core/util/Numbers.h"
+#include "widgets/RootOpScene.h"
+#include "widgets/SceneView.h"
+
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+QString valueText(const nlohmann::json &value) {
+  if (value.is_null())
+    return "–";
+  return qs(value.is_string() ? value.get<std::string>() : value.dump());
+}
+
+QString timeText(const std::optional<double> &microseconds) {
+  return microseconds ? QString::number(*microseconds, 'f', 2) + " µs" : "–";
+}
+
+// "Try 12: bench, ok, 2026-11-23T18:25:01Z\n31.20 µs, check passed, on
+// llvm-cpu (local-task)"
+QString heading(const char *letter, const jobs::TryRecord &r) {
+  QString text = QString("%1: try %2, %3, %4 (%5)")
+                     .arg(letter)
+                     .arg(r.id)
+                     .arg(qs(r.kind), qs(r.outcome), qs(r.createdAt));
+  text += "\n" + (r.medianMicroseconds ? timeText(r.medianMicroseconds)
+                                        : QString("not timed"));
+  if (r.checkPassed)
+    text += *r.checkPassed ? ", check passed" : ", check FAILED";
+  text += ", " + qs(r.target) + (r.device.empty() ? "" : " on " + qs(r.device));
+  if (!r.candidate.empty())
+    text += "\nsweep " + qs(r.sweep) + ": " + qs(r.candidate);
+  return text;
+}
+
+} // namespace
+
+TryComparisonView::TryComparisonView(Side a, Side b,
+                                     const jobs::TryComparison &comparison,
+                                     QWidget *parent)
+    : QWidget(parent) {
+  setObjectName("tryComparison");
+  auto *top = new QGridLayout;
+  const Side *sides[] = {&a, &b};
+  for (int column = 0; column < 2; ++column) {
+    const Side &side = *sides[column];
+    auto *label = new QLabel(heading(column ? "B" : "A", side.record));
+    label->setObjectName(column ? "compareHeadingB" : "compareHeadingA");
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setToolTip(qs(side.record.directory));
+    top->addWidget(label, 0, column);
+    auto *load = new QPushButton(
+        QString("Load %1 into the editor").arg(column ? "B" : "A"));
+    load->setObjectName(column ? "loadBButton" : "loadAButton");
+    const long long id = side.record.id;
+    connect(load, &QPushButton::clicked, this,
+            [this, id] { emit loadRequested(id); });
+    top->addWidget(load, 1, column, Qt::AlignLeft);
+  }
+
+  QString speed = "Times: " + timeText(comparison.aMicroseconds) + " → " +
+                  timeText(comparison.bMicroseconds);
+  if (auto speedup = comparison.speedup())
+    speed += QString(": B runs at %1× A's speed").arg(*speedup, 0, 'f', 2);
+  else
+    speed += " (both must be timed runs to compare speed)";
+  auto *speedLabel = new QLabel(speed);
+  speedLabel->setObjectName("compareSpeed");
+  QFont bold = speedLabel->font();
+  bold.setBold(true);
+  speedLabel->setFont(bold);
+
+  table = new QTreeWidget;
+  table->setObjectName("compareTable");
+  table->setColumnCount(3);
+  table->setHeaderLabels({"", QString("A (try %1)").arg(a.record.id),
+                          QString("B (try %1)").arg(b.record.id)});
+  table->setRootIsDecorated(true);
+  table->setAlternatingRowColors(true);
+  auto addRow = [this, bold](QTreeWidgetItem *parent, const QString &name,
+                             const QString &before, const QString &after) {
+    auto *item = new QTreeWidgetItem(parent, {name, before, after});
+    for (int c = 0; c < 3; ++c)
+      item->setToolTip(c, item->text(c));
+    if (before != after) {
+      for (int c = 0; c < 3; ++c)
+        item->setFont(c, bold);
+      item->setForeground(2, QColor("#1f5fbf"));
+    }
+    return item;
+  };
+  auto *configs = new QTreeWidgetItem(table, {"Configs"});
+  if (comparison.configs.empty())
+    new QTreeWidgetItem(configs, {"the same in both"});
+  for (const edit::OpDifference &op : comparison.configs.ops) {
+    auto *opItem =
+        new QTreeWidgetItem(configs, {"@" + qs(op.dispatch) +
+                                      (op.op.empty() ? "" : ": " + qs(op.op))});
+    for (const edit::FieldDifference &f : op.fields)
+      addRow(opItem, qs(f.field), f.before.empty() ? "(unset)" : qs(f.before),
+             f.after.empty() ? "(unset)" : qs(f.after));
+  }
+  for (const std::string &name : comparison.configs.onlyBefore)
+    addRow(configs, "@" + qs(name), "present", "absent");
+  for (const std::string &name : comparison.configs.onlyAfter)
+    addRow(configs, "@" + qs(name), "absent", "present");
+  auto *resources = new QTreeWidgetItem(table, {"Resources"});
+  if (comparison.kernels.empty())
+    new QTreeWidgetItem(resources,
+                        {"both tries must have read resources to compare"});
+  for (const jobs::KernelComparison &kernel : comparison.kernels) {
+    auto *kernelItem = new QTreeWidgetItem(resources, {qs(kernel.kernel)});
+    for (const jobs::ResourcePair &pair : kernel.resources)
+      addRow(kernelItem, qs(pair.key), valueText(pair.a), valueText(pair.b));
+  }
+  auto *times = new QTreeWidgetItem(table, {"Run"});
+  addRow(times, "median", timeText(a.record.medianMicroseconds),
+         timeText(b.record.medianMicroseconds));
+  auto check = [](const jobs::TryRecord &r) -> QString {
+    return r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "–";
+  };
+  addRow(times, "check", check(a.record), check(b.record));
+  addRow(times, "outcome", qs(a.record.outcome), qs(b.record.outcome));
+  table->expandAll();
+  table->header()->setSectionResizeMode(QHeaderView::Interactive);
+  table->resizeColumnToContents(0);
+  table->setColumnWidth(1, 260);
+
+  auto *pictures = new QSplitter(Qt::Horizontal);
+  for (Side *side : {&a, &b}) {
+    auto *box = new QWidget;
+    auto *column = new QVBoxLayout(box);
+    column->setContentsMargins(0, 0, 0, 0);
+    auto *caption = new QLabel(QString("%1 (try %2): %3")
+                                   .arg(side == &a ? "A" : "B")
+                                   .arg(side->record.id)
+                                   .arg(side->note));
+    caption->setWordWrap(true);
+    auto *view = new SceneView;
+    view->setObjectName(side == &a ? "compareSceneA" : "compareSceneB");
+    view->setScene(std::move(side->scene));
+    column->addWidget(caption);
+    column->addWidget(view, 1);
+    pictures->addWidget(box);
+  }
+
+  auto *split = new QSplitter(Qt::Vertical);
+  split->addWidget(table);
+  split->addWidget(pictures);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
+  auto *layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(speedLabel);
+  layout->addWidget(split, 1);
+}
+
+TryComparisonView::Side
+TryComparisonView::sideOf(jobs::TryRecord record, const iree::Document &open,
+                          std::optional<edit::OpRef> fallback,
+                          render::ColorBy colorBy) {
+  Side side;
+  side.record = std::move(record);
+  const jobs::TryRecord &r = side.record;
+  if (r.document != open.path.string()) {
+    side.note = "a try of " + qs(r.document) + ", not the open file: not drawn";
+    return side;
+  }
+  std::optional<edit::OpRef> op = fallback;
+  if (const size_t colon = r.op.find(':'); colon != std::string::npos) {
+    auto d = parseInt64(r.op.substr(0, colon));
+    auto o = parseInt64(r.op.substr(colon + 1));
+    if (d && o && *d >= 0 && *o >= 0)
+      op = edit::OpRef{static_cast<size_t>(*d), static_cast<size_t>(*o)};
+  }
+  const iree::Document tried =
+      jobs::withConfigs(r.details.value("configs", nlohmann::json()), open);
+  if (!op || op->dispatch >= tried.dispatches.size() ||
+      op->op >= tried.dispatches[op->dispatch].rootOps.size()) {
+    side.note = "no root op of the open file to draw";
+    return side;
+  }
+  const iree::Dispatch &dispatch = tried.dispatches[op->dispatch];
+  auto [scene, note] =
+      rootOpScene(dispatch, dispatch.rootOps[op->op], colorBy, 0);
+  side.scene = std::move(scene);
+  side.note = note;
+  return side;
+}
+
+QStringList TryComparisonView::changedRows() const {
+  QStringList rows;
+  for (QTreeWidgetItemIterator it(table); *it; ++it)
+    if ((*it)->font(0).bold())
+      rows << (*it)->text(0);
+  return rows;
+}
+
+} // namespace tilescope::widgets

@@ -1,0 +1,56 @@
+// Two tries of the history side by side, as the window shows them: each
+// try's row (kind, outcome, time, check, target), how many times faster B
+// is, their configs field by field, each kernel's resources in both (what
+// changed in bold), and the root op's picture under each try's configs. The
+// numbers come from core/jobs' comparison, the same `tilescope-cli compare`
+// prints; either try loads back into the editor from here.
+#pragma once
+
+#include "core/edit/EditableDocument.h"
+#include "core/iree/Document.h"
+#include "core/jobs/History.h"
+#include "core/jobs/TryComparison.h"
+#include "widgets/render/GridScene.h"
+#include "widgets/render/Scenes.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QTreeWidget;
+
+namespace tilescope::widgets {
+
+class TryComparisonView : public QWidget {
+  Q_OBJECT
+
+public:
+  // A try and the picture of its op under its configs (with a note saying
+  // what was drawn or why nothing could be).
+  struct Side {
+    jobs::TryRecord record;
+    render::GridScene scene;
+    QString note;
+  };
+  TryComparisonView(Side a, Side b, const jobs::TryComparison &comparison,
+                    QWidget *parent = nullptr);
+
+  // The rows that differ between the two ("workgroup", "vgprs", ...).
+  QStringList changedRows() const;
+
+  // A try's side: the root op it concerns (its "D:O", else `fallback`)
+  // drawn from `open` with the try's configs put back; a try of another
+  // file, or one that names no op here, is listed but not drawn.
+  static Side sideOf(jobs::TryRecord record, const iree::Document &open,
+                     std::optional<edit::OpRef> fallback,
+                     render::ColorBy colorBy);
+
+signals:
+  // "Load A" / "Load B": put that try's configs back on the editor.
+  void loadRequested(long long id);
+
+private:
+  QTreeWidget *table;
+};
+
+} // namespace tilescope::widgets
