@@ -11,6 +11,7 @@
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
+#include "widgets/SweepPanel.h"
 #include "widgets/TryComparisonView.h"
 
 #include <QAction>
@@ -157,6 +158,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   setCentralWidget(detailTabs);
 
   statusLabel = new QLabel("No file open");
+  statusLabel->setObjectName("statusLabel");
   statusBar()->addWidget(statusLabel, 1);
 
   buildDocks();
@@ -229,6 +231,7 @@ void MainWindow::buildDocks() {
 
   runPanel = new RunPanel(services.installation, services.workspace);
   runPanel->setObjectName("runPanel");
+  sweepPanel = new SweepPanel(services.installation, services.workspace);
 
   QDockWidget *browserDock =
       dock("Dispatches", "dispatchDock", browser, this, Qt::LeftDockWidgetArea);
@@ -242,6 +245,10 @@ void MainWindow::buildDocks() {
   splitDockWidget(editorDock, problemsDock, Qt::Vertical);
   QDockWidget *runDock =
       dock("Run", "runDock", runPanel, this, Qt::BottomDockWidgetArea);
+  QDockWidget *sweepDock =
+      dock("Sweep", "sweepDock", sweepPanel, this, Qt::BottomDockWidgetArea);
+  tabifyDockWidget(runDock, sweepDock);
+  runDock->raise();
   resizeDocks({browserDock, editorDock}, {430, 470}, Qt::Horizontal);
   resizeDocks({browserDock, sourceDock}, {330, 470}, Qt::Vertical);
   resizeDocks({editorDock, problemsDock}, {520, 280}, Qt::Vertical);
@@ -271,16 +278,9 @@ void MainWindow::buildDocks() {
       configEditor, &ConfigEditor::removeField, this,
       [this](const QString &field) { onCommit(field, std::nullopt); },
       Qt::QueuedConnection);
-  connect(runPanel, &RunPanel::tryActivated, this, [this](long long id) {
-    auto loaded = loadTry(id);
-    statusLabel->setText(
-        loaded
-            ? QString("Try %1: %2 config%3 loaded (Ctrl+Z undoes it)")
-                  .arg(id)
-                  .arg(*loaded)
-                  .arg(*loaded == 1 ? "" : "s")
-            : QString("Try %1 not loaded: %2").arg(id).arg(qs(loaded.error())));
-  });
+  connect(runPanel, &RunPanel::tryActivated, this, &MainWindow::loadTryAndSay);
+  connect(sweepPanel, &SweepPanel::tryActivated, this,
+          &MainWindow::loadTryAndSay);
   connect(runPanel, &RunPanel::compareRequested, this,
           [this](long long a, long long b) {
             if (auto opened = compareTries(a, b); !opened)
@@ -419,6 +419,7 @@ void MainWindow::closeEvent(QCloseEvent *event) {
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());
   runPanel->cancel();
+  sweepPanel->stop();
   event->accept();
 }
 
@@ -539,6 +540,8 @@ void MainWindow::onDocumentChanged() {
 // picture and the problems; `draft` is the op's dispatch as typed.
 void MainWindow::showSelection(const iree::Dispatch *draft) {
   runPanel->setDocument(document(), selectedOp());
+  if (!draft)
+    sweepPanel->setDocument(document(), selectedOp());
   if (!edits->hasDocument() || selectedDispatch < 0)
     return;
   const iree::Document &current = edits->document();
@@ -702,15 +705,21 @@ Result<TryComparisonView *> MainWindow::compareTries(long long a, long long b) {
   auto *layout = new QVBoxLayout(dialog);
   layout->addWidget(view);
   dialog->resize(1100, 820);
-  connect(view, &TryComparisonView::loadRequested, this, [this](long long id) {
-    auto loaded = loadTry(id);
-    statusLabel->setText(
-        loaded
-            ? QString("Try %1 loaded (Ctrl+Z undoes it)").arg(id)
-            : QString("Try %1 not loaded: %2").arg(id).arg(qs(loaded.error())));
-  });
+  connect(view, &TryComparisonView::loadRequested, this,
+          &MainWindow::loadTryAndSay);
   dialog->show();
   return view;
+}
+
+void MainWindow::loadTryAndSay(long long id) {
+  auto loaded = loadTry(id);
+  statusLabel->setText(
+      loaded
+          ? QString("Try %1: %2 config%3 loaded (Ctrl+Z undoes it)")
+                .arg(id)
+                .arg(*loaded)
+                .arg(*loaded == 1 ? "" : "s")
+          : QString("Try %1 not loaded: %2").arg(id).arg(qs(loaded.error())));
 }
 
 void MainWindow::askIree() {

@@ -1,8 +1,8 @@
 // Tilescope's main window: the editor. Docks the user can rearrange (the
 // layout is remembered): the dispatches of an IREE file, its MLIR text, the
 // config editor of the selected root op, the problems of that op as typed,
-// and the run panel; in the middle, the op's layout picture, its configs as
-// text and the diff of every edit.
+// the run panel and the sweep panel; in the middle, the op's layout picture,
+// its configs as text and the diff of every edit.
 //
 // A client of the core, like qrenderdoc over RenderDoc's core: parsing and
 // IREE's verdict come from the functions the app hands in (a child process
@@ -37,6 +37,7 @@ class DispatchBrowser;
 class EditSession;
 class RunPanel;
 class SceneView;
+class SweepPanel;
 class TryComparisonView;
 
 class MainWindow : public QMainWindow {
@@ -109,6 +110,8 @@ private:
   void onDrafting(const QString &field, const QString &value);
   void onCommit(const QString &field, const std::optional<QString> &value);
   void askIree();
+  // loadTry, and the outcome on the status line.
+  void loadTryAndSay(long long id);
   void goToLine(int line);
   void showLayout(const iree::Dispatch *draft = nullptr);
 
@@ -128,6 +131,7 @@ private:
   QListWidget *problemList;
   ConfigEditor *configEditor;
   RunPanel *runPanel;
+  SweepPanel *sweepPanel;
   SceneView *sceneView;
   QTabWidget *detailTabs;
   QComboBox *colorByBox;

@@ -134,15 +134,8 @@ int sweep(const QStringList &arguments) {
   if (request.axes.empty())
     request.axes = jobs::neighbourAxes(*document, *op);
   std::string name = parser.value(nameOption).toStdString();
-  if (name.empty()) {
-    name = document->path.filename().string() + " " +
-           std::to_string(op->dispatch) + ":" + std::to_string(op->op);
-    for (const jobs::SweepAxis &axis : request.axes) {
-      name += " " + axis.field + "=";
-      for (size_t i = 0; i < axis.values.size(); ++i)
-        name += (i ? "," : "") + axis.values[i];
-    }
-  }
+  if (name.empty())
+    name = jobs::defaultSweepName(*document, *op, request.axes);
   request.name = name;
   request.upTo = parser.isSet(compileOnlyOption) ? jobs::TryStage::Resources
                                                  : jobs::TryStage::Bench;

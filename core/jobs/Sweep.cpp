@@ -204,6 +204,18 @@ std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
   return axes;
 }
 
+std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
+                             const std::vector<SweepAxis> &axes) {
+  std::string name = document.path.filename().string() + " " +
+                     std::to_string(op.dispatch) + ":" + std::to_string(op.op);
+  for (const SweepAxis &axis : axes) {
+    name += " " + axis.field + "=";
+    for (size_t i = 0; i < axis.values.size(); ++i)
+      name += (i ? "," : "") + axis.values[i];
+  }
+  return name;
+}
+
 Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
   if (!request.document)
     return Error{"no document to sweep"};
@@ -331,8 +343,12 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
       if (i >= queue.size())
         return;
       SweepCandidate &candidate = *queue[i];
+      // The candidate's document: its text and its configs as the edit
+      // model left them (the history records these configs).
       iree::Document document = *request.document;
       document.text = candidate.text;
+      if (candidate.dispatch)
+        document.dispatches[request.op.dispatch] = *candidate.dispatch;
       TryRecord record;
       auto folder = newTryDirectory(request.workspace);
       Result<TryResult> tried = Error{folder ? "" : folder.error()};

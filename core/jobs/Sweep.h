@@ -42,6 +42,11 @@ Result<SweepAxis> parseSweepAxis(const std::string &text);
 std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
                                      edit::OpRef op);
 
+// "FILE D:O workgroup[1]=32,64": a sweep's name in the history when none is
+// given; the same file, op and axes resume the same sweep.
+std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
+                             const std::vector<SweepAxis> &axes);
+
 struct SweepCandidate {
   std::string name; // "workgroup[1]=64 reduction[2]=8": the history key
   std::vector<std::pair<std::string, std::string>> settings;

@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTemporaryDir>
 
 using namespace tilescope;
@@ -350,7 +351,18 @@ private slots:
     auto history =
         cli(inWorkspace({"history", "--sweep", "resume-test", "--json"}));
     QVERIFY2(history.exitCode == 0, qPrintable(failure(history)));
-    QCOMPARE(QJsonDocument::fromJson(history.out.toUtf8()).array().size(), 4);
+    const QJsonArray tries =
+        QJsonDocument::fromJson(history.out.toUtf8()).array();
+    QCOMPARE(tries.size(), 4);
+    // Each try records its candidate's configs, not the file's.
+    QSet<QString> configs;
+    for (const QJsonValue &t : tries)
+      configs << t.toObject()["details"]
+                     .toObject()["configs"]
+                     .toObject()["0:0"]
+                     .toObject()["lowering_config"]
+                     .toString();
+    QCOMPARE(configs.size(), 4);
 
     auto bad = cli({"sweep", file, "--vary", "workgroup[7]=1,2", "--plan"});
     QCOMPARE(bad.exitCode, 0);

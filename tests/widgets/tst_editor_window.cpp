@@ -15,8 +15,11 @@
 #include "widgets/MainWindow.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
+#include "widgets/SweepPanel.h"
+#include "widgets/SweepPlot.h"
 #include "widgets/TryComparisonView.h"
 
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -366,6 +369,84 @@ private slots:
     QVERIFY(history->rowCount() >= 1);
     QCOMPARE(history->item(0, 3)->text(), QString("compile-failed"));
     screenshot(*window, "run-panel-failed");
+  }
+
+  // A small sweep from the window: the plan counts what the rules refuse,
+  // Stop keeps what finished, running it again resumes it, candidates
+  // arrive ranked with their pictures, and the best loads into the editor.
+  void sweepsStopsResumesAndLoadsTheBest() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QVERIFY(sweep);
+    // It starts from the op's neighbours: 27 candidates, those past
+    // gfx942's LDS refused.
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    QCOMPARE(sweep->plannedCount(), 27);
+    QCOMPARE(sweep->validCount(), 17);
+
+    QSignalSpy planned(sweep, &widgets::SweepPanel::planned);
+    sweep->setAxes({"workgroup[0]=32,64", "reduction[2]=4,8,32"});
+    QVERIFY(planned.wait(30000));
+    QCOMPARE(sweep->plannedCount(), 6);
+    QCOMPARE(sweep->validCount(), 4); // reduction 32: 128+ KiB of LDS
+    sweep->setTimed(false);
+    sweep->setParallel(2);
+
+    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
+    sweep->start();
+    QVERIFY(sweep->busy());
+    sweep->stop();
+    QVERIFY(finished.wait(240000));
+    QVERIFY(finished.front().at(0).toBool()); // stopped
+    QVERIFY2(finished.front().at(1).toString().contains("resume"),
+             qPrintable(finished.front().at(1).toString()));
+    finished.clear();
+    sweep->start();
+    QVERIFY(finished.wait(600000));
+    QVERIFY(!finished.front().at(0).toBool());
+    const QString summary = finished.front().at(1).toString();
+    QVERIFY2(summary.contains("Best: "), qPrintable(summary));
+
+    // Ranked: compiled ones first (most waves), refused ones last, each
+    // compiled one with its picture and resources.
+    auto *results = window->findChild<QTableWidget *>("sweepResults");
+    QCOMPARE(results->rowCount(), 6);
+    for (int row = 0; row < 4; ++row) {
+      QCOMPARE(results->item(row, 4)->text().section(' ', 0, 0), QString("ok"));
+      QVERIFY(!results->item(row, 1)->icon().isNull());
+      QVERIFY2(results->item(row, 5)->text().contains("VGPRs"),
+               qPrintable(results->item(row, 5)->text()));
+    }
+    QCOMPARE(results->item(5, 4)->text(), QString("invalid"));
+    auto *plot = window->findChild<widgets::SweepPlot *>("sweepPlot");
+    QCOMPARE(plot->pointCount(), 4);
+    window->findChild<QDockWidget *>("sweepDock")->raise();
+    screenshot(*window, "sweep-panel");
+
+    // Running it again finds every candidate in the history.
+    finished.clear();
+    sweep->start();
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.front().at(1).toString().startsWith(
+                 "0 run, 4 from the history"),
+             qPrintable(finished.front().at(1).toString()));
+
+    // The best loads into the editor as one undoable step.
+    const QString best = sweep->ranking().front();
+    QVERIFY(sweep->loadRanked(0));
+    const std::string text = window->document()->text;
+    for (const QString &setting : best.split(' ')) {
+      const QString field = setting.section('[', 0, 0);
+      const int index = setting.section('[', 1).section(']', 0, 0).toInt();
+      const QString value = setting.section('=', 1);
+      // The list the setting changed, as the file now prints it.
+      const QString list = QString::fromStdString(text)
+                               .section(field + " = [", 1)
+                               .section(']', 0, 0);
+      QCOMPARE(list.split(", ").value(index), value);
+    }
+    QVERIFY(window->session()->undoStack()->undoText().startsWith("load try"));
   }
 
   void cancelsARunningCompile() {

@@ -1,0 +1,797 @@
+#include "widgets/SweepPanel.h"
+
+#include "core/edit/ConfigDiff.h"
+#include "core/jobs/BenchJob.h"
+#include "core/jobs/CompileJob.h"
+#include "core/jobs/GpuDiscovery.h"
+#include "core/jobs/TryComparison.h"
+#include "core/jobs/Workspace.h"
+#include "widgets/RootOpScene.h"
+#include "widgets/SweepPlot.h"
+#include "widgets/render/Palette.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <thread>
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+constexpr QSize kThumbnail(96, 64);
+// Thumbnails drawn while planning; the rest as candidates finish.
+constexpr size_t kPlannedThumbnails = 128;
+
+// A candidate's layout, small: the first panel of the op's picture, one
+// pixel block per cell in its owner's colour, no text.
+QImage thumbnailOf(const jobs::SweepCandidate &candidate, edit::OpRef op) {
+  if (!candidate.dispatch || op.op >= candidate.dispatch->rootOps.size())
+    return {};
+  auto [scene, note] =
+      rootOpScene(*candidate.dispatch, candidate.dispatch->rootOps[op.op],
+                  render::ColorBy::Subgroup, 0);
+  if (scene.panels.empty() || scene.panels[0].rows <= 0 ||
+      scene.panels[0].columns <= 0)
+    return {};
+  const render::Panel &panel = scene.panels[0];
+  // The panel's shape, fitted into the thumbnail.
+  const double scale = std::min(kThumbnail.width() / double(panel.columns),
+                                kThumbnail.height() / double(panel.rows));
+  const int width = std::max(1, static_cast<int>(panel.columns * scale));
+  const int height = std::max(1, static_cast<int>(panel.rows * scale));
+  QImage image(kThumbnail, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::transparent);
+  const int left = (kThumbnail.width() - width) / 2;
+  const int top = (kThumbnail.height() - height) / 2;
+  const render::Theme theme = render::Theme::light();
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const int64_t row = std::min<int64_t>(panel.rows - 1, y / scale);
+      const int64_t column = std::min<int64_t>(panel.columns - 1, x / scale);
+      const int64_t key = panel.colorKey ? panel.colorKey(row, column)
+                                         : panel.cell(row, column).colorKey;
+      image.setPixelColor(left + x, top + y,
+                          key < 0
+                              ? theme.emptyCell
+                              : render::colorFor(key, scene.colorCount, false));
+    }
+  return image;
+}
+
+// The fields a sweep can vary for an op: each entry of an integer-list
+// field ("workgroup[1]") and each other field whole ("mma_kind"), with the
+// values a new axis starts from.
+std::vector<std::pair<QString, QString>>
+fieldChoices(const iree::Dispatch &dispatch, const iree::RootOp &op) {
+  std::vector<std::pair<QString, QString>> choices;
+  for (const edit::FieldValue &f : edit::opFields(dispatch, op)) {
+    const QString field = qs(f.field);
+    const QString value = qs(f.value).trimmed();
+    if (value.startsWith('[') && value.endsWith(']') &&
+        value.indexOf('[', 1) < 0) {
+      const QStringList entries =
+          value.mid(1, value.size() - 2).split(',', Qt::SkipEmptyParts);
+      bool numbers = !entries.isEmpty();
+      for (const QString &e : entries) {
+        bool ok = false;
+        e.trimmed().toLongLong(&ok);
+        numbers = numbers && ok;
+      }
+      if (numbers) {
+        for (int i = 0; i < entries.size(); ++i) {
+          const long long v = entries[i].trimmed().toLongLong();
+          QStringList values;
+          if (v > 1)
+            values << QString::number(v / 2);
+          values << QString::number(v);
+          if (v > 0)
+            values << QString::number(v * 2);
+          choices.emplace_back(QString("%1[%2]").arg(field).arg(i),
+                               values.join(","));
+        }
+        continue;
+      }
+    }
+    choices.emplace_back(field, value);
+  }
+  return choices;
+}
+
+QString microseconds(double value) {
+  return QString::number(value, 'f', value < 10 ? 2 : 1);
+}
+
+// What the plot's y shows for a candidate, where its try measured it.
+std::optional<double> registersOf(const jobs::TryRecord &record) {
+  const nlohmann::json resources =
+      record.details.value("resources", nlohmann::json());
+  if (!resources.is_object() ||
+      !resources.value("kernels", nlohmann::json()).is_array() ||
+      resources["kernels"].empty() || !resources["kernels"][0].is_object())
+    return std::nullopt;
+  const nlohmann::json &kernel = resources["kernels"][0];
+  for (const char *key : {"vgprs", "registers"})
+    if (kernel.value(key, nlohmann::json()).is_number())
+      return kernel[key].get<double>();
+  return std::nullopt;
+}
+
+} // namespace
+
+// A plan and its first thumbnails (drawn on the worker), for the GUI thread.
+struct SweepPanel::Planned {
+  std::string error;
+  std::vector<jobs::SweepCandidate> candidates;
+  std::vector<QImage> thumbnails; // by candidate; null: not drawn
+};
+
+// A finished candidate, on its way to the GUI thread.
+struct SweepPanel::Arrival {
+  jobs::SweepCandidate candidate;
+  QImage thumbnail;
+  size_t done = 0, total = 0;
+};
+
+SweepPanel::SweepPanel(InstallationSource source,
+                       std::filesystem::path workspace, QWidget *parent)
+    : QWidget(parent), installation(std::move(source)),
+      workspaceFolder(workspace.empty() ? jobs::defaultWorkspace()
+                                        : std::move(workspace)),
+      planWatcher(new QFutureWatcher<std::shared_ptr<Planned>>(this)),
+      runWatcher(new QFutureWatcher<Result<jobs::SweepResult>>(this)),
+      planTimer(new QTimer(this)), refreshTimer(new QTimer(this)) {
+  setObjectName("sweepPanel");
+  planTimer->setSingleShot(true);
+  planTimer->setInterval(200);
+  connect(planTimer, &QTimer::timeout, this, &SweepPanel::plan);
+  // Arrivals are shown at most four times a second, so a fast sweep never
+  // rebuilds the table for every candidate.
+  refreshTimer->setSingleShot(true);
+  refreshTimer->setInterval(250);
+  connect(refreshTimer, &QTimer::timeout, this, &SweepPanel::refresh);
+
+  axesTable = new QTableWidget(0, 2);
+  axesTable->setObjectName("sweepAxes");
+  axesTable->setHorizontalHeaderLabels({"Field", "Values (comma-separated)"});
+  axesTable->verticalHeader()->hide();
+  axesTable->horizontalHeader()->setStretchLastSection(true);
+  axesTable->setToolTip("Every combination of these values is a candidate; "
+                        "edit a cell to change the sweep");
+  connect(axesTable, &QTableWidget::itemChanged, planTimer,
+          qOverload<>(&QTimer::start));
+  fieldBox = new QComboBox;
+  fieldBox->setObjectName("sweepFieldBox");
+  fieldBox->setToolTip("A field of the op's config to vary");
+  auto *addButton = new QPushButton("Add");
+  connect(addButton, &QPushButton::clicked, this,
+          [this] { addAxis(fieldBox->currentText()); });
+  auto *removeButton = new QPushButton("Remove");
+  connect(removeButton, &QPushButton::clicked, this, [this] {
+    if (axesTable->currentRow() >= 0) {
+      axesTable->removeRow(axesTable->currentRow());
+      planTimer->start();
+    }
+  });
+  auto *neighbours = new QPushButton("Neighbours");
+  neighbours->setToolTip("Each non-zero workgroup and reduction entry "
+                         "halved, kept and doubled");
+  connect(neighbours, &QPushButton::clicked, this, [this] {
+    if (!current || !currentOp)
+      return;
+    QStringList lines;
+    for (const jobs::SweepAxis &axis :
+         jobs::neighbourAxes(*current, *currentOp)) {
+      QStringList values;
+      for (const std::string &v : axis.values)
+        values << qs(v);
+      lines << qs(axis.field) + "=" + values.join(",");
+    }
+    setAxes(lines);
+  });
+  auto *axisButtons = new QHBoxLayout;
+  axisButtons->addWidget(fieldBox, 1);
+  axisButtons->addWidget(addButton);
+  axisButtons->addWidget(removeButton);
+  axisButtons->addWidget(neighbours);
+
+  nameBox = new QLineEdit;
+  nameBox->setObjectName("sweepName");
+  nameBox->setToolTip("The sweep's name in the history; running a sweep of "
+                      "the same name again resumes it");
+  stageBox = new QComboBox;
+  stageBox->setObjectName("sweepStage");
+  stageBox->addItem("Compile and read resources",
+                    static_cast<int>(jobs::TryStage::Resources));
+  stageBox->addItem("Compile, read resources and time",
+                    static_cast<int>(jobs::TryStage::Bench));
+  parallelBox = new QSpinBox;
+  parallelBox->setObjectName("sweepParallel");
+  parallelBox->setRange(1, 64);
+  parallelBox->setValue(
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  auto *form = new QGridLayout;
+  form->addWidget(new QLabel("Name"), 0, 0);
+  form->addWidget(nameBox, 0, 1, 1, 3);
+  form->addWidget(stageBox, 1, 0, 1, 2);
+  form->addWidget(new QLabel("at a time"), 1, 2, Qt::AlignRight);
+  form->addWidget(parallelBox, 1, 3);
+  form->setColumnStretch(1, 1);
+
+  countLabel = new QLabel("No root op selected");
+  countLabel->setObjectName("sweepCount");
+  countLabel->setWordWrap(true);
+  runButton = new QPushButton("Run sweep");
+  runButton->setObjectName("sweepRunButton");
+  runButton->setToolTip("Run the valid candidates not yet finished under "
+                        "this sweep's name");
+  connect(runButton, &QPushButton::clicked, this, &SweepPanel::start);
+  stopButton = new QPushButton("Stop");
+  stopButton->setObjectName("sweepStopButton");
+  stopButton->setEnabled(false);
+  stopButton->setToolTip("Stop after the running candidates; run the sweep "
+                         "again to resume");
+  connect(stopButton, &QPushButton::clicked, this, &SweepPanel::stop);
+  progress = new QProgressBar;
+  progress->setObjectName("sweepProgress");
+  progress->setRange(0, 1);
+  progress->setValue(0);
+  stateLabel = new QLabel;
+  stateLabel->setObjectName("sweepState");
+  stateLabel->setWordWrap(true);
+  auto *runRow = new QHBoxLayout;
+  runRow->addWidget(runButton);
+  runRow->addWidget(stopButton);
+  runRow->addWidget(progress, 1);
+
+  auto *left = new QVBoxLayout;
+  left->addWidget(axesTable, 1);
+  left->addLayout(axisButtons);
+  left->addLayout(form);
+  left->addWidget(countLabel);
+  left->addLayout(runRow);
+  left->addWidget(stateLabel);
+  auto *leftWidget = new QWidget;
+  leftWidget->setLayout(left);
+
+  results = new QTableWidget(0, 7);
+  results->setObjectName("sweepResults");
+  results->setHorizontalHeaderLabels(
+      {"#", "Layout", "Candidate", "Median µs", "Outcome", "Resources", "Try"});
+  results->verticalHeader()->hide();
+  results->verticalHeader()->setDefaultSectionSize(kThumbnail.height() + 4);
+  results->setIconSize(kThumbnail);
+  results->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  results->setSelectionBehavior(QAbstractItemView::SelectRows);
+  results->setSelectionMode(QAbstractItemView::SingleSelection);
+  results->horizontalHeader()->setStretchLastSection(true);
+  results->setColumnWidth(1, kThumbnail.width() + 8);
+  results->setToolTip("Ranked: fastest first (compile-only: most waves, "
+                      "then fewest registers); double-click to load one "
+                      "into the editor");
+  connect(results, &QTableWidget::itemDoubleClicked, this,
+          [this](QTableWidgetItem *item) { loadRanked(item->row()); });
+  loadButton = new QPushButton("Load into the editor");
+  loadButton->setObjectName("sweepLoadButton");
+  connect(loadButton, &QPushButton::clicked, this, [this] {
+    if (results->currentRow() >= 0)
+      loadRanked(results->currentRow());
+  });
+  plotAxisBox = new QComboBox;
+  plotAxisBox->setObjectName("sweepPlotAxis");
+  connect(plotAxisBox, &QComboBox::currentIndexChanged, this,
+          &SweepPanel::refreshPlot);
+  plot = new SweepPlot;
+  plot->setObjectName("sweepPlot");
+  connect(plot, &SweepPlot::pointClicked, this, [this](int id) {
+    const std::vector<int> order = ranked();
+    auto at = std::find(order.begin(), order.end(), id);
+    if (at != order.end())
+      results->selectRow(static_cast<int>(at - order.begin()));
+  });
+  connect(results, &QTableWidget::itemSelectionChanged, this, [this] {
+    const std::vector<int> order = ranked();
+    const int row = results->currentRow();
+    plot->setSelected(
+        row >= 0 && row < static_cast<int>(order.size()) ? order[row] : -1);
+  });
+  auto *plotRow = new QHBoxLayout;
+  plotRow->addWidget(new QLabel("Plot against"));
+  plotRow->addWidget(plotAxisBox, 1);
+  plotRow->addWidget(loadButton);
+  auto *plotBox = new QWidget;
+  auto *plotColumn = new QVBoxLayout(plotBox);
+  plotColumn->setContentsMargins(0, 0, 0, 0);
+  plotColumn->addLayout(plotRow);
+  plotColumn->addWidget(plot, 1);
+
+  auto *right = new QSplitter(Qt::Horizontal);
+  right->addWidget(results);
+  right->addWidget(plotBox);
+  right->setStretchFactor(0, 3);
+  right->setStretchFactor(1, 2);
+  auto *row = new QHBoxLayout(this);
+  row->setContentsMargins(4, 4, 4, 4);
+  leftWidget->setMinimumWidth(380);
+  leftWidget->setMaximumWidth(480);
+  axesTable->setMinimumHeight(84);
+  row->addWidget(leftWidget);
+  row->addWidget(right, 1);
+
+  connect(planWatcher, &QFutureWatcher<std::shared_ptr<Planned>>::finished,
+          this, &SweepPanel::onPlanned);
+  connect(runWatcher, &QFutureWatcher<Result<jobs::SweepResult>>::finished,
+          this, &SweepPanel::onFinished);
+  setDocument(nullptr, std::nullopt);
+}
+
+SweepPanel::~SweepPanel() {
+  stop();
+  runWatcher->waitForFinished();
+  planWatcher->waitForFinished();
+}
+
+void SweepPanel::setDocument(const iree::Document *document,
+                             std::optional<edit::OpRef> op) {
+  const bool sameOp = document && current && currentOp && op &&
+                      document->path == current->path &&
+                      op->dispatch == currentOp->dispatch &&
+                      op->op == currentOp->op;
+  current = document;
+  currentOp = document ? op : std::nullopt;
+  if (busy())
+    return; // the running sweep keeps its own copy
+  if (!current || !currentOp) {
+    entries.clear();
+    byName.clear();
+    refresh();
+    countLabel->setText("Select a root op to sweep its config");
+    runButton->setEnabled(false);
+    return;
+  }
+  fillFieldChoices();
+  if (!sameOp) {
+    QStringList lines;
+    for (const jobs::SweepAxis &axis :
+         jobs::neighbourAxes(*current, *currentOp)) {
+      QStringList values;
+      for (const std::string &v : axis.values)
+        values << qs(v);
+      lines << qs(axis.field) + "=" + values.join(",");
+    }
+    setAxes(lines);
+    // Timing needs a device for the file's backend here.
+    const auto backends = jobs::documentBackends(*current);
+    static const jobs::GpuDiscovery discovery = jobs::discoverGpus();
+    const bool timed = !backends.empty() &&
+                       jobs::deviceForBackend(backends.front(), discovery).ok();
+    stageBox->setCurrentIndex(timed ? 1 : 0);
+    stageBox->setItemData(1,
+                          timed ? QString()
+                                : QString("No device for this file's backend "
+                                          "here: candidates compile only"),
+                          Qt::ToolTipRole);
+  }
+  planTimer->start();
+}
+
+void SweepPanel::fillFieldChoices() {
+  fieldBox->clear();
+  const iree::Dispatch &dispatch = current->dispatches[currentOp->dispatch];
+  for (const auto &[field, values] :
+       fieldChoices(dispatch, dispatch.rootOps[currentOp->op])) {
+    fieldBox->addItem(field, values);
+  }
+}
+
+void SweepPanel::addAxis(const QString &field) {
+  if (field.isEmpty())
+    return;
+  const int index = fieldBox->findText(field);
+  const QString values =
+      index >= 0 ? fieldBox->itemData(index).toString() : QString();
+  QStringList lines = axes();
+  lines << field + "=" + values;
+  setAxes(lines);
+  axesTable->setCurrentCell(axesTable->rowCount() - 1, 1);
+}
+
+void SweepPanel::setAxes(const QStringList &lines) {
+  const QSignalBlocker block(axesTable);
+  axesTable->setRowCount(0);
+  for (const QString &line : lines) {
+    const int row = axesTable->rowCount();
+    axesTable->insertRow(row);
+    const int equals = static_cast<int>(line.indexOf('='));
+    axesTable->setItem(row, 0, new QTableWidgetItem(line.left(equals)));
+    axesTable->setItem(
+        row, 1,
+        new QTableWidgetItem(equals < 0 ? QString() : line.mid(equals + 1)));
+  }
+  axesTable->resizeColumnToContents(0);
+  planTimer->start();
+}
+
+QStringList SweepPanel::axes() const {
+  QStringList lines;
+  for (int row = 0; row < axesTable->rowCount(); ++row) {
+    const QTableWidgetItem *field = axesTable->item(row, 0);
+    const QTableWidgetItem *values = axesTable->item(row, 1);
+    if (field && !field->text().trimmed().isEmpty())
+      lines << field->text().trimmed() + "=" +
+                   (values ? values->text().trimmed() : QString());
+  }
+  return lines;
+}
+
+void SweepPanel::setTimed(bool timed) { stageBox->setCurrentIndex(timed); }
+void SweepPanel::setParallel(int n) { parallelBox->setValue(n); }
+
+// The axes as typed; the first that does not parse, in words.
+QString SweepPanel::axisProblem() const {
+  for (const QString &line : axes())
+    if (auto axis = jobs::parseSweepAxis(line.toStdString()); !axis)
+      return qs(axis.error());
+  return axes().isEmpty() ? "Add a field to vary" : QString();
+}
+
+jobs::SweepRequest SweepPanel::request() const {
+  jobs::SweepRequest r;
+  r.document = snapshot.get();
+  if (currentOp)
+    r.op = *currentOp;
+  for (const QString &line : axes())
+    if (auto axis = jobs::parseSweepAxis(line.toStdString()))
+      r.axes.push_back(*axis);
+  r.name = nameBox->text().trimmed().toStdString();
+  if (r.name.empty() && snapshot && currentOp)
+    r.name = jobs::defaultSweepName(*snapshot, *currentOp, r.axes);
+  r.upTo = static_cast<jobs::TryStage>(stageBox->currentData().toInt());
+  r.workspace = workspaceFolder;
+  r.parallel = parallelBox->value();
+  return r;
+}
+
+bool SweepPanel::busy() const { return runWatcher->isRunning(); }
+bool SweepPanel::planning() const {
+  return planPending || planTimer->isActive();
+}
+
+void SweepPanel::plan() {
+  if (busy() || !current || !currentOp)
+    return;
+  if (planPending) {
+    replan = true; // once this plan is in
+    return;
+  }
+  if (const QString problem = axisProblem(); !problem.isEmpty()) {
+    countLabel->setText(problem);
+    countLabel->setStyleSheet("color: #a61b1b;");
+    runButton->setEnabled(false);
+    return;
+  }
+  snapshot = std::make_unique<iree::Document>(*current);
+  nameBox->setPlaceholderText(qs(request().name));
+  countLabel->setText("Planning…");
+  countLabel->setStyleSheet({});
+  runButton->setEnabled(false);
+  planPending = true;
+  planWatcher->setFuture(QtConcurrent::run([r = request(), op = *currentOp] {
+    auto out = std::make_shared<Planned>();
+    auto planned = jobs::planSweep(r);
+    if (!planned) {
+      out->error = planned.error();
+      return out;
+    }
+    out->candidates = std::move(*planned);
+    size_t drawn = 0;
+    for (const jobs::SweepCandidate &c : out->candidates)
+      out->thumbnails.push_back(c.valid && drawn++ < kPlannedThumbnails
+                                    ? thumbnailOf(c, op)
+                                    : QImage());
+    return out;
+  }));
+}
+
+void SweepPanel::onPlanned() {
+  std::shared_ptr<Planned> answer = planWatcher->result();
+  planPending = false;
+  if (replan) {
+    replan = false;
+    plan();
+    return;
+  }
+  entries.clear();
+  byName.clear();
+  if (!answer->error.empty()) {
+    countLabel->setText(qs(answer->error));
+    countLabel->setStyleSheet("color: #a61b1b;");
+    refresh();
+    return;
+  }
+  for (size_t i = 0; i < answer->candidates.size(); ++i) {
+    Entry entry;
+    entry.thumbnail = std::move(answer->thumbnails[i]);
+    if (!entry.thumbnail.isNull())
+      entry.icon = QIcon(QPixmap::fromImage(entry.thumbnail));
+    byName[answer->candidates[i].name] = static_cast<int>(entries.size());
+    entry.candidate = std::move(answer->candidates[i]);
+    entries.push_back(std::move(entry));
+  }
+  const int valid = validCount();
+  countLabel->setText(
+      QString("%1 candidate%2: %3 valid%4")
+          .arg(entries.size())
+          .arg(entries.size() == 1 ? "" : "s")
+          .arg(valid)
+          .arg(valid < plannedCount()
+                   ? QString(", %1 refused by the rules (see the table)")
+                         .arg(plannedCount() - valid)
+                   : QString()));
+  runButton->setEnabled(valid > 0);
+  plotAxisBox->blockSignals(true);
+  const QString axis = plotAxisBox->currentText();
+  plotAxisBox->clear();
+  for (const QString &line : axes())
+    plotAxisBox->addItem(line.section('=', 0, 0));
+  if (plotAxisBox->findText(axis) >= 0)
+    plotAxisBox->setCurrentText(axis);
+  plotAxisBox->blockSignals(false);
+  progress->setRange(0, std::max(1, valid));
+  progress->setValue(0);
+  refresh();
+  emit planned(plannedCount(), valid);
+}
+
+int SweepPanel::validCount() const {
+  return static_cast<int>(
+      std::count_if(entries.begin(), entries.end(),
+                    [](const Entry &e) { return e.candidate.valid; }));
+}
+
+void SweepPanel::start() {
+  if (busy() || !current || !currentOp || planning() || validCount() == 0)
+    return;
+  auto iree = installation ? installation()
+                           : Result<iree::IreeInstallation>(
+                                 Error{"no IREE installation was given"});
+  if (!iree) {
+    stateLabel->setText("Cannot sweep: " + qs(iree.error()));
+    return;
+  }
+  snapshot = std::make_unique<iree::Document>(*current);
+  cancelFlag = std::make_shared<std::atomic<bool>>(false);
+  jobs::SweepRequest r = request();
+  r.cancel = cancelFlag.get();
+  // Each candidate as it finishes: its thumbnail drawn here on the worker,
+  // then handed to the GUI thread.
+  QPointer<SweepPanel> self(this);
+  const edit::OpRef op = *currentOp;
+  r.onCandidate = [self, op](const jobs::SweepCandidate &c, size_t done,
+                             size_t total) {
+    auto arrival = std::make_shared<Arrival>();
+    arrival->candidate = c;
+    arrival->thumbnail = thumbnailOf(c, op);
+    arrival->done = done;
+    arrival->total = total;
+    QMetaObject::invokeMethod(
+        qApp,
+        [self, arrival] {
+          if (self)
+            self->onArrived(arrival);
+        },
+        Qt::QueuedConnection);
+  };
+  done = 0;
+  setRunning(true);
+  stateLabel->setText(QString("Sweeping \"%1\"…").arg(qs(r.name)));
+  stateLabel->setStyleSheet({});
+  runWatcher->setFuture(
+      QtConcurrent::run([iree = *iree, r] { return jobs::runSweep(iree, r); }));
+}
+
+void SweepPanel::stop() {
+  if (cancelFlag)
+    cancelFlag->store(true);
+}
+
+void SweepPanel::setRunning(bool running) {
+  runButton->setEnabled(!running && validCount() > 0);
+  stopButton->setEnabled(running);
+  axesTable->setEnabled(!running);
+  stageBox->setEnabled(!running);
+  nameBox->setEnabled(!running);
+}
+
+void SweepPanel::onArrived(const std::shared_ptr<Arrival> &arrival) {
+  auto found = byName.find(arrival->candidate.name);
+  if (found == byName.end())
+    return;
+  Entry &entry = entries[found->second];
+  entry.candidate = std::move(arrival->candidate);
+  if (!arrival->thumbnail.isNull()) {
+    entry.thumbnail = std::move(arrival->thumbnail);
+    entry.icon = QIcon(QPixmap::fromImage(entry.thumbnail));
+  }
+  ++done;
+  progress->setValue(std::min(progress->maximum(), done));
+  if (!refreshTimer->isActive())
+    refreshTimer->start();
+}
+
+void SweepPanel::onFinished() {
+  auto result = runWatcher->result();
+  setRunning(false);
+  refreshTimer->stop();
+  if (!result) {
+    stateLabel->setText("Sweep not run: " + qs(result.error()));
+    stateLabel->setStyleSheet("color: #a61b1b;");
+    refresh();
+    emit finished(false, stateLabel->text());
+    return;
+  }
+  for (jobs::SweepCandidate &c : result->candidates)
+    if (auto found = byName.find(c.name); found != byName.end()) {
+      Entry &entry = entries[found->second];
+      const bool draw = entry.thumbnail.isNull() && c.valid && currentOp;
+      entry.candidate = std::move(c);
+      if (draw) {
+        entry.thumbnail = thumbnailOf(entry.candidate, *currentOp);
+        entry.icon = QIcon(QPixmap::fromImage(entry.thumbnail));
+      }
+    }
+  refresh();
+  QString summary = QString("%1 run, %2 from the history, %3 invalid")
+                        .arg(result->ran)
+                        .arg(result->resumed)
+                        .arg(result->invalid);
+  if (result->cancelled)
+    summary = "Stopped: " + summary + "; run again to resume";
+  const std::vector<int> order = ranked();
+  if (!order.empty() && entries[order[0]].candidate.record &&
+      entries[order[0]].candidate.record->outcome == "ok") {
+    const jobs::SweepCandidate &best = entries[order[0]].candidate;
+    summary += ". Best: " + qs(best.name);
+    if (best.record->medianMicroseconds)
+      summary += " (" + microseconds(*best.record->medianMicroseconds) + " µs)";
+  }
+  stateLabel->setText(summary);
+  emit finished(result->cancelled, summary);
+}
+
+std::vector<int> SweepPanel::ranked() const {
+  std::vector<int> order(entries.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+    return jobs::rankedBefore(entries[a].candidate, entries[b].candidate);
+  });
+  return order;
+}
+
+QStringList SweepPanel::ranking() const {
+  QStringList names;
+  for (int i : ranked())
+    names << qs(entries[i].candidate.name);
+  return names;
+}
+
+bool SweepPanel::loadRanked(int rank) {
+  const std::vector<int> order = ranked();
+  if (rank < 0 || rank >= static_cast<int>(order.size()))
+    return false;
+  const jobs::SweepCandidate &c = entries[order[rank]].candidate;
+  if (!c.record || c.record->id <= 0) {
+    stateLabel->setText(qs(c.name) + ": " +
+                        (c.valid ? "not run yet: nothing to load"
+                                 : "refused by the rules: " + qs(c.whyNot)));
+    return false;
+  }
+  emit tryActivated(c.record->id);
+  return true;
+}
+
+void SweepPanel::refresh() {
+  const std::vector<int> order = ranked();
+  const long long selected =
+      results->currentRow() >= 0 &&
+              results->currentRow() < static_cast<int>(order.size())
+          ? order[results->currentRow()]
+          : -1;
+  results->setUpdatesEnabled(false);
+  results->setRowCount(static_cast<int>(order.size()));
+  for (int row = 0; row < static_cast<int>(order.size()); ++row) {
+    const Entry &e = entries[order[row]];
+    const jobs::SweepCandidate &c = e.candidate;
+    QString time, outcome, brief, tryId;
+    if (!c.valid) {
+      outcome = "invalid";
+      brief = qs(c.whyNot);
+    } else if (!c.record) {
+      outcome = busy() ? "waiting" : "not run";
+    } else {
+      outcome = qs(c.record->outcome) + (c.resumed ? " (resumed)" : "");
+      if (c.record->medianMicroseconds)
+        time = microseconds(*c.record->medianMicroseconds);
+      brief = qs(jobs::resourceBrief(*c.record));
+      if (brief.isEmpty())
+        brief = qs(c.record->summary);
+      tryId = QString::number(c.record->id);
+    }
+    const QStringList cells = {QString::number(row + 1),
+                               QString(),
+                               qs(c.name),
+                               time,
+                               outcome,
+                               brief,
+                               tryId};
+    for (int column = 0; column < cells.size(); ++column) {
+      QTableWidgetItem *item = results->item(row, column);
+      if (!item) {
+        item = new QTableWidgetItem;
+        results->setItem(row, column, item);
+      }
+      item->setText(cells[column]);
+      item->setToolTip(column == 5 || column == 2 ? cells[column] : QString());
+      item->setForeground(c.valid ? palette().color(QPalette::Text)
+                                  : QColor("#8a8a8a"));
+    }
+    results->item(row, 1)->setIcon(e.icon);
+  }
+  results->resizeColumnToContents(0);
+  results->resizeColumnToContents(2);
+  results->resizeColumnToContents(3);
+  results->setUpdatesEnabled(true);
+  if (selected >= 0) {
+    auto at = std::find(order.begin(), order.end(), selected);
+    results->selectRow(static_cast<int>(at - order.begin()));
+  }
+  refreshPlot();
+}
+
+void SweepPanel::refreshPlot() {
+  const QString field = plotAxisBox->currentText();
+  bool anyTimed = false;
+  for (const Entry &e : entries)
+    anyTimed = anyTimed ||
+               (e.candidate.record && e.candidate.record->medianMicroseconds);
+  std::vector<SweepPlot::Point> points;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const jobs::SweepCandidate &c = entries[i].candidate;
+    if (!c.record)
+      continue;
+    const std::optional<double> y =
+        anyTimed ? c.record->medianMicroseconds : registersOf(*c.record);
+    if (!y)
+      continue;
+    QString x;
+    for (const auto &[f, value] : c.settings)
+      if (qs(f) == field)
+        x = qs(value);
+    points.push_back({x, *y, static_cast<int>(i)});
+  }
+  const std::vector<int> order = ranked();
+  const int best =
+      !order.empty() && entries[order[0]].candidate.record ? order[0] : -1;
+  plot->setPoints(field,
+                  anyTimed ? "median µs" : "registers (not timed)",
+                  std::move(points), best);
+}
+
+} // namespace tilescope::widgets

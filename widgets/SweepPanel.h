@@ -1,0 +1,136 @@
+// The sweep panel: choose the fields of the selected root op's config to
+// vary and their values, see how many candidates that makes and which the
+// rules refuse (and why), run the valid ones, and watch them arrive as they
+// finish, each with a thumbnail of its layout, its resources and its time,
+// ranked, and plotted against a varied field. A candidate loads back into
+// the editor; Stop keeps what finished, and running the same sweep again
+// resumes it from the history.
+//
+// The sweep is core/jobs' own (the one `tilescope-cli sweep` runs): planned
+// and run on worker threads over a copy of the document, each try in child
+// processes, so the window stays responsive and nothing a candidate does
+// reaches the user's edits.
+#pragma once
+
+#include "core/edit/EditableDocument.h"
+#include "core/iree/Document.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/Sweep.h"
+
+#include <QFutureWatcher>
+#include <QIcon>
+#include <QImage>
+#include <QWidget>
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace tilescope::widgets {
+
+class SweepPlot;
+
+class SweepPanel : public QWidget {
+  Q_OBJECT
+
+public:
+  using InstallationSource = std::function<Result<iree::IreeInstallation>()>;
+
+  SweepPanel(InstallationSource installation, std::filesystem::path workspace,
+             QWidget *parent = nullptr);
+  ~SweepPanel() override;
+
+  // The document a sweep varies (copied when it plans and runs) and its
+  // root op; a new op starts from its neighbours (each non-zero workgroup
+  // and reduction entry halved and doubled).
+  void setDocument(const iree::Document *document,
+                   std::optional<edit::OpRef> op);
+  // The axes, one "FIELD=V1,V2,..." each (the command line's --vary).
+  void setAxes(const QStringList &axes);
+  QStringList axes() const;
+  // Time the candidates (where a device for the file's backend is here);
+  // otherwise compile them and read their resources.
+  void setTimed(bool timed);
+  void setParallel(int candidates);
+
+  void start();
+  void stop();
+  bool busy() const;
+  bool planning() const;
+  // Candidates planned and how many of them are valid (-1: no plan).
+  int plannedCount() const { return static_cast<int>(entries.size()); }
+  int validCount() const;
+  // Candidate names, best first, as the table shows them.
+  QStringList ranking() const;
+  // Loads the candidate at `rank` (0: best) into the editor.
+  bool loadRanked(int rank);
+
+signals:
+  void planned(int total, int valid);
+  void finished(bool cancelled, const QString &summary);
+  // A candidate's try to put back on the editor.
+  void tryActivated(long long id);
+
+private:
+  struct Entry {
+    jobs::SweepCandidate candidate;
+    QImage thumbnail;
+    QIcon icon;
+  };
+  struct Arrival;
+  struct Planned;
+  jobs::SweepRequest request() const;
+  QString axisProblem() const;
+  void plan();
+  void onPlanned();
+  void onArrived(const std::shared_ptr<Arrival> &arrival);
+  void onFinished();
+  void refresh();
+  void refreshPlot();
+  void addAxis(const QString &field);
+  void fillFieldChoices();
+  void setRunning(bool running);
+  std::vector<int> ranked() const;
+
+  InstallationSource installation;
+  std::filesystem::path workspaceFolder;
+  const iree::Document *current = nullptr;
+  std::optional<edit::OpRef> currentOp;
+  std::unique_ptr<iree::Document> snapshot; // what a plan or run reads
+  std::vector<Entry> entries;               // in plan order
+  std::map<std::string, int> byName;
+  std::shared_ptr<std::atomic<bool>> cancelFlag;
+  QFutureWatcher<std::shared_ptr<Planned>> *planWatcher;
+  QFutureWatcher<Result<jobs::SweepResult>> *runWatcher;
+  QTimer *planTimer, *refreshTimer;
+  bool replan = false;
+  bool planPending = false; // a plan's answer is not in yet
+  int done = 0;
+
+  QTableWidget *axesTable;
+  QComboBox *fieldBox;
+  QLineEdit *nameBox;
+  QComboBox *stageBox;
+  QSpinBox *parallelBox;
+  QLabel *countLabel;
+  QLabel *stateLabel;
+  QProgressBar *progress;
+  QPushButton *runButton, *stopButton, *loadButton;
+  QTableWidget *results;
+  QComboBox *plotAxisBox;
+  SweepPlot *plot;
+};
+
+} // namespace tilescope::widgets
