@@ -1,9 +1,6 @@
 #include "widgets/MainWindow.h"
 
 #include "core/edit/RootOpContext.h"
-#include "core/export/TuningSpec.h"
-#include "core/jobs/History.h"
-#include "core/jobs/TryJob.h"
 #include "core/util/Files.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/DispatchBrowser.h"
@@ -12,13 +9,11 @@
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SweepPanel.h"
-#include "widgets/TryComparisonView.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDialog>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -310,6 +305,7 @@ void MainWindow::buildMenus() {
       file->addAction("Save &As…", this, &MainWindow::saveAs);
   saveAsAction->setShortcut(QKeySequence::SaveAs);
   file->addAction("Export &tuning spec…", this, &MainWindow::exportSpec);
+  file->addAction("Export &report (JSON)…", this, &MainWindow::exportReport);
   file->addSeparator();
   QAction *quit = file->addAction("&Quit", this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -350,44 +346,6 @@ void MainWindow::saveAs() {
       "MLIR files (*.mlir);;All files (*)");
   if (!path.isEmpty())
     saveTo(path);
-}
-
-Result<std::string> MainWindow::tuningSpec() const {
-  if (!edits->hasDocument())
-    return Error{"no file is open"};
-  const iree::Document &current = edits->document();
-  std::vector<exporting::SpecOp> ops;
-  for (size_t d = 0; d < current.dispatches.size(); ++d)
-    for (size_t k = 0; k < current.dispatches[d].rootOps.size(); ++k)
-      if (current.dispatches[d].rootOps[k].contraction && edits->edited({d, k}))
-        ops.push_back({static_cast<int>(d), static_cast<int>(k)});
-  if (ops.empty()) {
-    const auto op = selectedOp();
-    if (!op)
-      return Error{"select a root op, or edit a contraction, to export"};
-    ops.push_back({static_cast<int>(op->dispatch), static_cast<int>(op->op)});
-  }
-  return exporting::tuningSpec(current, ops);
-}
-
-void MainWindow::exportSpec() {
-  auto spec = tuningSpec();
-  if (!spec) {
-    QMessageBox::warning(this, "No tuning spec", qs(spec.error()));
-    return;
-  }
-  const QString path = QFileDialog::getSaveFileName(
-      this, "Export a tuning spec", "tuning_spec.mlir",
-      "MLIR files (*.mlir);;All files (*)");
-  if (path.isEmpty())
-    return;
-  if (!writeFileAtomically(path.toStdString(), *spec)) {
-    QMessageBox::warning(this, "Not exported", "Could not write " + path);
-    return;
-  }
-  statusLabel->setText(
-      "Tuning spec written to " + path +
-      " (iree-compile --iree-codegen-tuning-spec-path=" + path + ")");
 }
 
 bool MainWindow::saveTo(const QString &path) {
@@ -644,82 +602,6 @@ void MainWindow::onCommit(const QString &field,
     return;
   }
   statusLabel->setText(qs(made->describe(edits->document())));
-}
-
-Result<int> MainWindow::loadTry(long long id) {
-  if (!edits->hasDocument())
-    return Error{"no file is open"};
-  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
-  if (!history)
-    return Error{history.error()};
-  auto record = history->get(id);
-  if (!record)
-    return Error{record.error()};
-  const auto changes = jobs::configChanges(
-      record->details.value("configs", nlohmann::json::object()),
-      edits->document());
-  if (changes.empty())
-    return Error{"its configs are the ones the file has"};
-  const int before = edits->undoStack()->count();
-  edits->undoStack()->beginMacro(QString("load try %1").arg(id));
-  int applied = 0;
-  std::string refused;
-  for (const jobs::ConfigChange &change : changes) {
-    if (auto made = edits->setField(change.op, change.field, change.value))
-      ++applied;
-    else if (refused.empty())
-      refused = change.field + ": " + made.error();
-  }
-  edits->undoStack()->endMacro();
-  if (applied == 0) {
-    // Nothing took: no empty step is left on the stack.
-    if (edits->undoStack()->count() > before)
-      edits->undoStack()->undo();
-    return Error{refused};
-  }
-  return applied;
-}
-
-Result<TryComparisonView *> MainWindow::compareTries(long long a, long long b) {
-  if (!edits->hasDocument())
-    return Error{"no file is open"};
-  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
-  if (!history)
-    return Error{history.error()};
-  auto first = history->get(a);
-  auto second = history->get(b);
-  if (!first || !second)
-    return Error{first ? second.error() : first.error()};
-  const auto colorBy =
-      static_cast<render::ColorBy>(colorByBox->currentData().toInt());
-  const jobs::TryComparison comparison = jobs::compareTries(*first, *second);
-  auto *view = new TryComparisonView(
-      TryComparisonView::sideOf(*first, edits->document(), selectedOp(),
-                                colorBy),
-      TryComparisonView::sideOf(*second, edits->document(), selectedOp(),
-                                colorBy),
-      comparison);
-  auto *dialog = new QDialog(this);
-  dialog->setAttribute(Qt::WA_DeleteOnClose);
-  dialog->setWindowTitle(QString("Try %1 and try %2").arg(a).arg(b));
-  auto *layout = new QVBoxLayout(dialog);
-  layout->addWidget(view);
-  dialog->resize(1100, 820);
-  connect(view, &TryComparisonView::loadRequested, this,
-          &MainWindow::loadTryAndSay);
-  dialog->show();
-  return view;
-}
-
-void MainWindow::loadTryAndSay(long long id) {
-  auto loaded = loadTry(id);
-  statusLabel->setText(
-      loaded
-          ? QString("Try %1: %2 config%3 loaded (Ctrl+Z undoes it)")
-                .arg(id)
-                .arg(*loaded)
-                .arg(*loaded == 1 ? "" : "s")
-          : QString("Try %1 not loaded: %2").arg(id).arg(qs(loaded.error())));
 }
 
 void MainWindow::askIree() {

@@ -99,6 +99,7 @@ private:
   void chooseFile();
   void saveAs();
   void exportSpec();
+  void exportReport();
   bool saveTo(const QString &path);
   bool confirmDiscard();
   void onLoadFinished();

@@ -43,6 +43,7 @@ int bench(const QStringList &arguments);
 int verify(const QStringList &arguments);
 int history(const QStringList &arguments);
 int compare(const QStringList &arguments);
+int report(const QStringList &arguments);
 int exportSpec(const QStringList &arguments);
 int sweep(const QStringList &arguments);
 

@@ -1,12 +1,14 @@
-// tilescope-cli history and compare: the tries the workspace's history
-// holds, listed and filtered (text, JSON or CSV), and two of them side by
-// side: their configs field by field, their resources and their times.
+// tilescope-cli history, compare and report: the tries the workspace's
+// history holds, listed and filtered (text, JSON or CSV); two of them side
+// by side (their configs field by field, their resources and their times);
+// and the JSON report of one file's tuning with its tries.
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/cli/JobInputs.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/History.h"
+#include "core/jobs/Report.h"
 #include "core/jobs/TryComparison.h"
 
 #include <QCommandLineParser>
@@ -181,6 +183,58 @@ int compare(const QStringList &arguments) {
     std::cout << text;
   }
   std::cout << "\n";
+  return kExitOk;
+}
+
+int report(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli report: the JSON report of a file's tuning: its "
+      "dispatches, each root op's configs with the problems the rules find, "
+      "the edits against --original, and the file's tries in the history "
+      "(what the window's File > Export report writes).");
+  const QCommandLineOption originalOption(
+      "original", "The file as it was before the edits (default: FILE).",
+      "FILE");
+  parser.addOptions({originalOption, kWorkspaceOption, kIreeOption});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file.");
+  if (!parseCommandLine(parser, arguments, "report"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 1) {
+    std::cerr << "tilescope-cli report: expected one FILE\n";
+    return kExitUsage;
+  }
+  int code = kExitOk;
+  auto edited = openJobFile(parser, code);
+  if (!edited) {
+    std::cerr << "tilescope-cli report: " << edited.error() << "\n";
+    return code;
+  }
+  iree::Document original = *edited;
+  if (parser.isSet(originalOption)) {
+    auto opened = openDocument(parser.value(originalOption).toStdString(),
+                               ireePath(parser), code);
+    if (!opened) {
+      std::cerr << "tilescope-cli report: " << opened.error() << "\n";
+      return code;
+    }
+    original = std::move(*opened);
+  }
+  auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
+  if (!history) {
+    std::cerr << "tilescope-cli report: " << history.error() << "\n";
+    return kExitBadInput;
+  }
+  jobs::HistoryFilter filter;
+  filter.document = edited->path.string();
+  auto tries = history->list(filter);
+  if (!tries) {
+    std::cerr << "tilescope-cli report: " << tries.error() << "\n";
+    return kExitBadInput;
+  }
+  std::cout << exporting::jsonText(
+                   jobs::tuningReport(original, *edited, *tries), 2)
+            << "\n";
   return kExitOk;
 }
 

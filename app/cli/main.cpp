@@ -74,6 +74,8 @@ const char *kUsage =
     "  history             the tries: list, filter, JSON or CSV\n"
     "  compare A B         two tries side by side: configs, resources, "
     "times\n"
+    "  report FILE         JSON: a file's configs, problems, edits and "
+    "tries\n"
     "  sweep FILE          vary config fields, compile and time every valid "
     "candidate\n"
     "                      in parallel, ranked; resumable\n"
@@ -354,6 +356,8 @@ int main(int argc, char **argv) {
     return cli::history(commandArguments);
   if (command == "compare")
     return cli::compare(commandArguments);
+  if (command == "report")
+    return cli::report(commandArguments);
   if (command == "export-spec")
     return cli::exportSpec(commandArguments);
   if (command == "sweep")

@@ -144,6 +144,24 @@ private slots:
     QVERIFY2(configs.contains("distribution = [32, 32, 0]"),
              qPrintable(configs));
     QVERIFY(comparison["times"]["speedup_b_over_a"].toDouble() > 0);
+
+    // The report of the edited file: its ops with their problems, the edit
+    // against the original, and its tries (the bench and the checks).
+    auto reported = cli(inWorkspace(
+        {"report", edited, "--original",
+         kExamples + "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir"}));
+    QVERIFY2(reported.exitCode == 0, qPrintable(failure(reported)));
+    const QJsonObject report = jsonOf(reported);
+    QCOMPARE(report["tilescope_report"].toInt(), 1);
+    QVERIFY(report["ops"].toArray().size() >= 2);
+    QVERIFY(report["ops"].toArray()[1].toObject()["problems"].isArray());
+    const QJsonArray reportEdits = report["edits"].toArray();
+    QCOMPARE(reportEdits.size(), 1);
+    QVERIFY(QJsonDocument(reportEdits)
+                .toJson()
+                .contains("distribution = [32, 32, 0]"));
+    QCOMPARE(report["tries"].toArray().size(), 4);
+    QVERIFY(report["tries"].toArray()[3].toObject()["details"].isObject());
   }
 
   void resourcesFromTheRealIsaAndPtx() {

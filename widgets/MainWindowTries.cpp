@@ -1,0 +1,175 @@
+// What the main window does with tries and exports: put a try's configs
+// back on the editor, open two tries side by side, and export a tuning spec
+// or the JSON report. All of it through core/jobs and core/export.
+#include "widgets/MainWindow.h"
+
+#include "core/export/JsonText.h"
+#include "core/export/TuningSpec.h"
+#include "core/jobs/History.h"
+#include "core/jobs/Report.h"
+#include "core/jobs/TryComparison.h"
+#include "core/jobs/TryJob.h"
+#include "core/util/Files.h"
+#include "widgets/EditSession.h"
+#include "widgets/RunPanel.h"
+#include "widgets/TryComparisonView.h"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+} // namespace
+
+Result<std::string> MainWindow::tuningSpec() const {
+  if (!edits->hasDocument())
+    return Error{"no file is open"};
+  const iree::Document &current = edits->document();
+  std::vector<exporting::SpecOp> ops;
+  for (size_t d = 0; d < current.dispatches.size(); ++d)
+    for (size_t k = 0; k < current.dispatches[d].rootOps.size(); ++k)
+      if (current.dispatches[d].rootOps[k].contraction && edits->edited({d, k}))
+        ops.push_back({static_cast<int>(d), static_cast<int>(k)});
+  if (ops.empty()) {
+    const auto op = selectedOp();
+    if (!op)
+      return Error{"select a root op, or edit a contraction, to export"};
+    ops.push_back({static_cast<int>(op->dispatch), static_cast<int>(op->op)});
+  }
+  return exporting::tuningSpec(current, ops);
+}
+
+void MainWindow::exportSpec() {
+  auto spec = tuningSpec();
+  if (!spec) {
+    QMessageBox::warning(this, "No tuning spec", qs(spec.error()));
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Export a tuning spec", "tuning_spec.mlir",
+      "MLIR files (*.mlir);;All files (*)");
+  if (path.isEmpty())
+    return;
+  if (!writeFileAtomically(path.toStdString(), *spec)) {
+    QMessageBox::warning(this, "Not exported", "Could not write " + path);
+    return;
+  }
+  statusLabel->setText(
+      "Tuning spec written to " + path +
+      " (iree-compile --iree-codegen-tuning-spec-path=" + path + ")");
+}
+
+Result<int> MainWindow::loadTry(long long id) {
+  if (!edits->hasDocument())
+    return Error{"no file is open"};
+  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  if (!history)
+    return Error{history.error()};
+  auto record = history->get(id);
+  if (!record)
+    return Error{record.error()};
+  const auto changes = jobs::configChanges(
+      record->details.value("configs", nlohmann::json::object()),
+      edits->document());
+  if (changes.empty())
+    return Error{"its configs are the ones the file has"};
+  const int before = edits->undoStack()->count();
+  edits->undoStack()->beginMacro(QString("load try %1").arg(id));
+  int applied = 0;
+  std::string refused;
+  for (const jobs::ConfigChange &change : changes) {
+    if (auto made = edits->setField(change.op, change.field, change.value))
+      ++applied;
+    else if (refused.empty())
+      refused = change.field + ": " + made.error();
+  }
+  edits->undoStack()->endMacro();
+  if (applied == 0) {
+    // Nothing took: no empty step is left on the stack.
+    if (edits->undoStack()->count() > before)
+      edits->undoStack()->undo();
+    return Error{refused};
+  }
+  return applied;
+}
+
+Result<TryComparisonView *> MainWindow::compareTries(long long a, long long b) {
+  if (!edits->hasDocument())
+    return Error{"no file is open"};
+  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  if (!history)
+    return Error{history.error()};
+  auto first = history->get(a);
+  auto second = history->get(b);
+  if (!first || !second)
+    return Error{first ? second.error() : first.error()};
+  const auto colorBy =
+      static_cast<render::ColorBy>(colorByBox->currentData().toInt());
+  const jobs::TryComparison comparison = jobs::compareTries(*first, *second);
+  auto *view = new TryComparisonView(
+      TryComparisonView::sideOf(*first, edits->document(), selectedOp(),
+                                colorBy),
+      TryComparisonView::sideOf(*second, edits->document(), selectedOp(),
+                                colorBy),
+      comparison);
+  auto *dialog = new QDialog(this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setWindowTitle(QString("Try %1 and try %2").arg(a).arg(b));
+  auto *layout = new QVBoxLayout(dialog);
+  layout->addWidget(view);
+  dialog->resize(1100, 820);
+  connect(view, &TryComparisonView::loadRequested, this,
+          &MainWindow::loadTryAndSay);
+  dialog->show();
+  return view;
+}
+
+void MainWindow::loadTryAndSay(long long id) {
+  auto loaded = loadTry(id);
+  statusLabel->setText(
+      loaded
+          ? QString("Try %1: %2 config%3 loaded (Ctrl+Z undoes it)")
+                .arg(id)
+                .arg(*loaded)
+                .arg(*loaded == 1 ? "" : "s")
+          : QString("Try %1 not loaded: %2").arg(id).arg(qs(loaded.error())));
+}
+
+void MainWindow::exportReport() {
+  if (!edits->hasDocument())
+    return;
+  const iree::Document &current = edits->document();
+  std::vector<jobs::TryRecord> tries;
+  if (auto history =
+          jobs::History::open(jobs::historyFile(runPanel->workspace()))) {
+    jobs::HistoryFilter filter;
+    filter.document = current.path.string();
+    if (auto listed = history->list(filter))
+      tries = std::move(*listed);
+  }
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Export the JSON report",
+      QFileInfo(qs(current.path.string())).completeBaseName() + ".report.json",
+      "JSON (*.json)");
+  if (path.isEmpty())
+    return;
+  const std::string text =
+      exporting::jsonText(jobs::tuningReport(edits->original(), current, tries),
+                          2) +
+      "\n";
+  if (auto written = writeFileAtomically(path.toStdString(), text); !written)
+    QMessageBox::warning(this, "Not exported", qs(written.error()));
+  else
+    statusLabel->setText("Report written to " + path);
+}
+
+} // namespace tilescope::widgets
