@@ -192,19 +192,8 @@ SweepPanel::SweepPanel(InstallationSource source,
   auto *neighbours = new QPushButton("Neighbours");
   neighbours->setToolTip("Each non-zero workgroup and reduction entry "
                          "halved, kept and doubled");
-  connect(neighbours, &QPushButton::clicked, this, [this] {
-    if (!current || !currentOp)
-      return;
-    QStringList lines;
-    for (const jobs::SweepAxis &axis :
-         jobs::neighbourAxes(*current, *currentOp)) {
-      QStringList values;
-      for (const std::string &v : axis.values)
-        values << qs(v);
-      lines << qs(axis.field) + "=" + values.join(",");
-    }
-    setAxes(lines);
-  });
+  connect(neighbours, &QPushButton::clicked, this,
+          &SweepPanel::resetToNeighbours);
   auto *axisButtons = new QHBoxLayout;
   axisButtons->addWidget(fieldBox, 1);
   axisButtons->addWidget(addButton);
@@ -367,15 +356,7 @@ void SweepPanel::setDocument(const iree::Document *document,
   }
   fillFieldChoices();
   if (!sameOp) {
-    QStringList lines;
-    for (const jobs::SweepAxis &axis :
-         jobs::neighbourAxes(*current, *currentOp)) {
-      QStringList values;
-      for (const std::string &v : axis.values)
-        values << qs(v);
-      lines << qs(axis.field) + "=" + values.join(",");
-    }
-    setAxes(lines);
+    resetToNeighbours();
     // Timing needs a device for the file's backend here.
     const auto backends = jobs::documentBackends(*current);
     static const jobs::GpuDiscovery discovery = jobs::discoverGpus();
@@ -389,6 +370,20 @@ void SweepPanel::setDocument(const iree::Document *document,
                           Qt::ToolTipRole);
   }
   planTimer->start();
+}
+
+void SweepPanel::resetToNeighbours() {
+  if (!current || !currentOp)
+    return;
+  QStringList lines;
+  for (const jobs::SweepAxis &axis :
+       jobs::neighbourAxes(*current, *currentOp)) {
+    QStringList values;
+    for (const std::string &v : axis.values)
+      values << qs(v);
+    lines << qs(axis.field) + "=" + values.join(",");
+  }
+  setAxes(lines);
 }
 
 void SweepPanel::fillFieldChoices() {
@@ -789,8 +784,7 @@ void SweepPanel::refreshPlot() {
   const std::vector<int> order = ranked();
   const int best =
       !order.empty() && entries[order[0]].candidate.record ? order[0] : -1;
-  plot->setPoints(field,
-                  anyTimed ? "median µs" : "registers (not timed)",
+  plot->setPoints(field, anyTimed ? "median µs" : "registers (not timed)",
                   std::move(points), best);
 }
 

@@ -101,6 +101,7 @@ private:
   void refreshPlot();
   void addAxis(const QString &field);
   void fillFieldChoices();
+  void resetToNeighbours();
   void setRunning(bool running);
   std::vector<int> ranked() const;
 

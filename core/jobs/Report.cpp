@@ -5,6 +5,7 @@
 #include "core/export/ConfigJson.h"
 #include "core/export/DifferenceJson.h"
 #include "core/export/DocumentJson.h"
+#include "core/jobs/TryJob.h"
 
 using nlohmann::json;
 
@@ -12,24 +13,16 @@ namespace tilescope::jobs {
 
 json tuningReport(const iree::Document &original, const iree::Document &edited,
                   const std::vector<TryRecord> &tries) {
+  // Each root op's configs as the history keeps them, with its problems.
   json ops = json::array();
-  for (size_t d = 0; d < edited.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = edited.dispatches[d];
-    for (size_t o = 0; o < dispatch.rootOps.size(); ++o) {
-      const iree::RootOp &op = dispatch.rootOps[o];
-      json entry = {{"dispatch", dispatch.name},
-                    {"op", op.name},
-                    {"line", op.line},
-                    {"translation_info", dispatch.translationInfo}};
-      if (!op.compilationInfo.empty())
-        entry["compilation_info"] = op.compilationInfo;
-      else
-        entry["lowering_config"] = op.loweringConfig;
+  const json configs = configsJson(edited);
+  for (size_t d = 0; d < edited.dispatches.size(); ++d)
+    for (size_t o = 0; o < edited.dispatches[d].rootOps.size(); ++o) {
+      json entry = configs[std::to_string(d) + ":" + std::to_string(o)];
       entry["problems"] = exporting::toJson(
           edit::validateRootOp(edit::contextOf(edited, edit::OpRef{d, o})));
       ops.push_back(std::move(entry));
     }
-  }
   const edit::DocumentDifference edits =
       edit::documentDifferences(original, edited);
   json triesJson = json::array();

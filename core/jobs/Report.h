@@ -15,9 +15,10 @@
 namespace tilescope::jobs {
 
 // {"tilescope_report": 1, "file", "document" (dispatches, as `dispatches
-// --json`), "ops": [{"dispatch", "op", "line", "lowering_config",
-// "translation_info", "problems"}], "edits" (field by field against
-// `original`), "tries" (newest first, with their details)}.
+// --json`), "ops": [{"dispatch", "op", "line", "translation_info",
+// "lowering_config" | "compilation_info" (configsJson's entries),
+// "problems"}], "edits" (field by field against `original`), "tries"
+// (newest first, with their details)}.
 nlohmann::json tuningReport(const iree::Document &original,
                             const iree::Document &edited,
                             const std::vector<TryRecord> &tries);
