@@ -497,7 +497,8 @@ void MainWindow::onDocumentChanged() {
 // Every view of the selected op: the editor's rows, the configs as text, the
 // picture and the problems; `draft` is the op's dispatch as typed.
 void MainWindow::showSelection(const iree::Dispatch *draft) {
-  runPanel->setDocument(document(), selectedOp());
+  runPanel->setDocument(document(), selectedOp(),
+                        edits->hasDocument() ? &edits->original() : nullptr);
   if (!draft)
     sweepPanel->setDocument(document(), selectedOp());
   if (!edits->hasDocument() || selectedDispatch < 0)

@@ -1,5 +1,6 @@
 #include "widgets/RunPanel.h"
 
+#include "core/edit/ConfigDiff.h"
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
@@ -207,11 +208,11 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   resources->setFont(monospace);
   resources->setPlaceholderText("Compile with Resources or Compile && run to "
                                 "read what the kernels use.");
-  history = new QTableWidget(0, 8);
+  history = new QTableWidget(0, 11);
   history->setObjectName("historyTable");
-  history->setHorizontalHeaderLabels({"Try", "When", "Kind", "Outcome",
-                                      "Median µs", "Check", "Target",
-                                      "Summary"});
+  history->setHorizontalHeaderLabels(
+      {"Try", "When", "Kind", "Outcome", "Median µs", "± µs", "Check",
+       "Of floor", "Resources", "Configs vs opened", "Target"});
   history->verticalHeader()->hide();
   history->setEditTriggers(QAbstractItemView::NoEditTriggers);
   history->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -292,9 +293,11 @@ RunPanel::~RunPanel() {
 }
 
 void RunPanel::setDocument(const iree::Document *document,
-                           std::optional<edit::OpRef> op) {
-  const bool newFile = !current || !document || current->path != document->path;
+                           std::optional<edit::OpRef> op,
+                           const iree::Document *original) {
+  const bool newFile = !document || document->path != currentPath;
   current = document;
+  currentPath = document ? document->path : std::filesystem::path();
   currentOp = op;
   if (!busy())
     for (QPushButton *button : jobButtons)
@@ -305,6 +308,7 @@ void RunPanel::setDocument(const iree::Document *document,
     return;
   }
   if (newFile) {
+    originalConfigs = jobs::configsJson(original ? *original : *document);
     if (programBox->text().isEmpty() ||
         programBox->property("guessed").toBool()) {
       programBox->setText(guessProgram(document->path));
@@ -536,6 +540,25 @@ void RunPanel::onFinished() {
   emit finished(outcome->ok, summaryLine);
 }
 
+// How a try's configs differ from the file as opened: "as opened", or the
+// fields that differ with their values ("reduction [0, 0, 4]").
+QString RunPanel::configsAgainstOpened(const jobs::TryRecord &record) const {
+  const nlohmann::json configs =
+      record.details.value("configs", nlohmann::json());
+  if (!configs.is_object())
+    return {};
+  const edit::DocumentDifference difference =
+      edit::documentDifferences(jobs::documentFromConfigs(originalConfigs),
+                                jobs::documentFromConfigs(configs));
+  if (difference.empty())
+    return "as opened";
+  QStringList fields;
+  for (const edit::OpDifference &op : difference.ops)
+    for (const edit::FieldDifference &f : op.fields)
+      fields << qs(f.field) + " " + (f.after.empty() ? "(unset)" : qs(f.after));
+  return fields.join("; ");
+}
+
 QList<long long> RunPanel::selectedTries() const {
   QList<long long> ids;
   for (const QModelIndex &row : history->selectionModel()->selectedRows())
@@ -560,18 +583,29 @@ void RunPanel::refreshHistory() {
   for (const jobs::TryRecord &r : *records) {
     const int row = history->rowCount();
     history->insertRow(row);
+    const nlohmann::json bench = r.details.value("bench", nlohmann::json());
+    auto number = [&bench](const char *key) -> std::optional<double> {
+      if (bench.is_object() && bench.value(key, nlohmann::json()).is_number())
+        return bench[key].get<double>();
+      return std::nullopt;
+    };
+    const auto spread = number("spread_us");
+    const auto efficiency = number("efficiency");
     const QStringList cells = {
         QString::number(r.id),
         qs(r.createdAt),
         qs(r.kind),
         qs(r.outcome),
         r.medianMicroseconds ? microseconds(*r.medianMicroseconds) : "",
+        spread ? microseconds(*spread) : "",
         r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "",
-        qs(r.target) + (r.device.empty() ? "" : " on " + qs(r.device)),
-        qs(r.summary)};
+        efficiency ? QString("%1%").arg(100 * *efficiency, 0, 'f', 1) : "",
+        qs(jobs::resourceBrief(r)),
+        configsAgainstOpened(r),
+        qs(r.target) + (r.device.empty() ? "" : " on " + qs(r.device))};
     for (int c = 0; c < cells.size(); ++c) {
       auto *item = new QTableWidgetItem(cells[c]);
-      item->setToolTip(qs(r.directory));
+      item->setToolTip(qs(r.summary) + "\n" + qs(r.directory));
       history->setItem(row, c, item);
     }
   }

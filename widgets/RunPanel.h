@@ -11,6 +11,9 @@
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/GpuDiscovery.h"
+#include "core/jobs/History.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -43,10 +46,12 @@ public:
            QWidget *parent = nullptr);
   ~RunPanel() override;
 
-  // The document the next job runs on (copied when it starts) and the
-  // root op it is about.
+  // The document the next job runs on (copied when it starts), the root op
+  // it is about, and the file as opened (the history's configs are
+  // compared with it; unset: with `document`).
   void setDocument(const iree::Document *document,
-                   std::optional<edit::OpRef> op);
+                   std::optional<edit::OpRef> op,
+                   const iree::Document *original = nullptr);
   void start(Job job);
   void cancel();
   bool busy() const;
@@ -74,6 +79,7 @@ private:
   void append(const QString &text);
   void refreshHistory();
   QList<long long> selectedTries() const;
+  QString configsAgainstOpened(const jobs::TryRecord &record) const;
   void refreshDevice();
   void setBusy(bool running);
 
@@ -81,6 +87,10 @@ private:
   std::filesystem::path workspaceFolder;
   std::unique_ptr<iree::Document> snapshot; // what the running job reads
   const iree::Document *current = nullptr;
+  // The file last shown, by value (`current` may be gone when the next
+  // document arrives).
+  std::filesystem::path currentPath;
+  nlohmann::json originalConfigs; // configsJson of the file as opened
   std::optional<edit::OpRef> currentOp;
   std::optional<jobs::GpuDiscovery> discovery;
   std::shared_ptr<std::atomic<bool>> cancelFlag;

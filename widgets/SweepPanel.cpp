@@ -338,11 +338,11 @@ SweepPanel::~SweepPanel() {
 
 void SweepPanel::setDocument(const iree::Document *document,
                              std::optional<edit::OpRef> op) {
-  const bool sameOp = document && current && currentOp && op &&
-                      document->path == current->path &&
-                      op->dispatch == currentOp->dispatch &&
-                      op->op == currentOp->op;
+  const bool sameOp =
+      document && currentOp && op && document->path == currentPath &&
+      op->dispatch == currentOp->dispatch && op->op == currentOp->op;
   current = document;
+  currentPath = document ? document->path : std::filesystem::path();
   currentOp = document ? op : std::nullopt;
   if (busy())
     return; // the running sweep keeps its own copy
@@ -463,7 +463,7 @@ jobs::SweepRequest SweepPanel::request() const {
   return r;
 }
 
-bool SweepPanel::busy() const { return runWatcher->isRunning(); }
+bool SweepPanel::busy() const { return sweepRunning; }
 bool SweepPanel::planning() const {
   return planPending || planTimer->isActive();
 }
@@ -481,27 +481,29 @@ void SweepPanel::plan() {
     runButton->setEnabled(false);
     return;
   }
-  snapshot = std::make_unique<iree::Document>(*current);
+  snapshot = std::make_shared<const iree::Document>(*current);
   nameBox->setPlaceholderText(qs(request().name));
   countLabel->setText("Planning…");
   countLabel->setStyleSheet({});
   runButton->setEnabled(false);
   planPending = true;
-  planWatcher->setFuture(QtConcurrent::run([r = request(), op = *currentOp] {
-    auto out = std::make_shared<Planned>();
-    auto planned = jobs::planSweep(r);
-    if (!planned) {
-      out->error = planned.error();
-      return out;
-    }
-    out->candidates = std::move(*planned);
-    size_t drawn = 0;
-    for (const jobs::SweepCandidate &c : out->candidates)
-      out->thumbnails.push_back(c.valid && drawn++ < kPlannedThumbnails
-                                    ? thumbnailOf(c, op)
-                                    : QImage());
-    return out;
-  }));
+  // `document` keeps the request's document alive while the plan runs.
+  planWatcher->setFuture(
+      QtConcurrent::run([r = request(), op = *currentOp, document = snapshot] {
+        auto out = std::make_shared<Planned>();
+        auto planned = jobs::planSweep(r);
+        if (!planned) {
+          out->error = planned.error();
+          return out;
+        }
+        out->candidates = std::move(*planned);
+        size_t drawn = 0;
+        for (const jobs::SweepCandidate &c : out->candidates)
+          out->thumbnails.push_back(c.valid && drawn++ < kPlannedThumbnails
+                                        ? thumbnailOf(c, op)
+                                        : QImage());
+        return out;
+      }));
 }
 
 void SweepPanel::onPlanned() {
@@ -570,7 +572,7 @@ void SweepPanel::start() {
     stateLabel->setText("Cannot sweep: " + qs(iree.error()));
     return;
   }
-  snapshot = std::make_unique<iree::Document>(*current);
+  snapshot = std::make_shared<const iree::Document>(*current);
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
   jobs::SweepRequest r = request();
   r.cancel = cancelFlag.get();
@@ -594,11 +596,15 @@ void SweepPanel::start() {
         Qt::QueuedConnection);
   };
   done = 0;
+  sweepRunning = true;
   setRunning(true);
   stateLabel->setText(QString("Sweeping \"%1\"…").arg(qs(r.name)));
   stateLabel->setStyleSheet({});
-  runWatcher->setFuture(
-      QtConcurrent::run([iree = *iree, r] { return jobs::runSweep(iree, r); }));
+  // The worker holds the document and the cancel flag the request points at.
+  runWatcher->setFuture(QtConcurrent::run(
+      [iree = *iree, r, document = snapshot, cancel = cancelFlag] {
+        return jobs::runSweep(iree, r);
+      }));
 }
 
 void SweepPanel::stop() {
@@ -632,6 +638,7 @@ void SweepPanel::onArrived(const std::shared_ptr<Arrival> &arrival) {
 
 void SweepPanel::onFinished() {
   auto result = runWatcher->result();
+  sweepRunning = false;
   setRunning(false);
   refreshTimer->stop();
   if (!result) {

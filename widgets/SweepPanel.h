@@ -108,16 +108,21 @@ private:
   InstallationSource installation;
   std::filesystem::path workspaceFolder;
   const iree::Document *current = nullptr;
+  // The file and op last shown (kept by value: `current` may be gone by
+  // the time the next document arrives).
+  std::filesystem::path currentPath;
   std::optional<edit::OpRef> currentOp;
-  std::unique_ptr<iree::Document> snapshot; // what a plan or run reads
-  std::vector<Entry> entries;               // in plan order
+  // What a plan or a run reads; each worker holds its own reference.
+  std::shared_ptr<const iree::Document> snapshot;
+  std::vector<Entry> entries; // in plan order
   std::map<std::string, int> byName;
   std::shared_ptr<std::atomic<bool>> cancelFlag;
   QFutureWatcher<std::shared_ptr<Planned>> *planWatcher;
   QFutureWatcher<Result<jobs::SweepResult>> *runWatcher;
   QTimer *planTimer, *refreshTimer;
   bool replan = false;
-  bool planPending = false; // a plan's answer is not in yet
+  bool planPending = false;  // a plan's answer is not in yet
+  bool sweepRunning = false; // a run's answer is not in yet
   int done = 0;
 
   QTableWidget *axesTable;

@@ -89,9 +89,9 @@ TryComparisonView::TryComparisonView(Side a, Side b,
                           QString("B (try %1)").arg(b.record.id)});
   table->setRootIsDecorated(true);
   table->setAlternatingRowColors(true);
-  auto addRow = [this, bold](QTreeWidgetItem *parent, const QString &name,
-                             const QString &before, const QString &after) {
-    auto *item = new QTreeWidgetItem(parent, {name, before, after});
+  auto addRow = [bold](QTreeWidgetItem *under, const QString &name,
+                       const QString &before, const QString &after) {
+    auto *item = new QTreeWidgetItem(under, {name, before, after});
     for (int c = 0; c < 3; ++c)
       item->setToolTip(c, item->text(c));
     if (before != after) {

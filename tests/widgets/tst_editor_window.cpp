@@ -20,6 +20,7 @@
 #include "widgets/TryComparisonView.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -191,12 +192,24 @@ private slots:
     QTemporaryDir dir;
     const QString specFile = dir.filePath("spec.mlir");
     test::writeFile(specFile.toStdString(), *spec);
-    QProcess opt;
-    opt.start(QString::fromStdString(
-                  test::projectIree().tool(iree::kIreeOpt)->string()),
-              {specFile, "-o", "/dev/null"});
-    QVERIFY(opt.waitForFinished(60000));
-    QVERIFY2(opt.exitCode() == 0, opt.readAllStandardError().constData());
+    // iree-compile takes it and gives the program's matmul the edited
+    // config.
+    const QString configured = dir.filePath("configured.mlir");
+    QProcess compile;
+    compile.start(
+        QString::fromStdString(
+            test::projectIree().tool(iree::kIreeCompile)->string()),
+        {QString::fromStdString(
+             (test::examplesDir() / "sources/matmul_f16_1024.mlir").string()),
+         "--iree-hal-target-device=hip", "--iree-rocm-target=gfx942",
+         "--iree-codegen-tuning-spec-path=" + specFile,
+         "--compile-to=executable-configurations", "-o", configured});
+    QVERIFY(compile.waitForFinished(120000));
+    QVERIFY2(compile.exitCode() == 0,
+             compile.readAllStandardError().constData());
+    QFile out(configured);
+    QVERIFY(out.open(QIODevice::ReadOnly));
+    QVERIFY(out.readAll().contains("workgroup = [128, 64, 0]"));
   }
 
   void problemClickFocusesField() {
@@ -264,9 +277,11 @@ private slots:
     auto *history = window->findChild<QTableWidget *>("historyTable");
     QCOMPARE(history->rowCount(), 2);
     QCOMPARE(history->item(0, 2)->text(), QString("verify"));
-    QCOMPARE(history->item(0, 5)->text(), QString("passed"));
+    QCOMPARE(history->item(0, 6)->text(), QString("passed"));
     QCOMPARE(history->item(1, 2)->text(), QString("bench"));
-    QVERIFY(!history->item(1, 4)->text().isEmpty());
+    QVERIFY(!history->item(1, 4)->text().isEmpty()); // median
+    QVERIFY(!history->item(1, 5)->text().isEmpty()); // spread
+    QCOMPARE(history->item(1, 9)->text(), QString("as opened"));
     screenshot(*window, "run-panel-cpu");
   }
 
@@ -300,6 +315,12 @@ private slots:
     // The two tries side by side, picked in the history table.
     auto *table = window->findChild<QTableWidget *>("historyTable");
     QCOMPARE(table->rowCount(), 2);
+    // Each row says what it read and how its configs differ from the file
+    // as opened.
+    QCOMPARE(table->item(0, 9)->text(), QString("reduction [0, 0, 4]"));
+    QCOMPARE(table->item(1, 9)->text(), QString("as opened"));
+    QVERIFY2(table->item(0, 8)->text().contains("VGPRs"),
+             qPrintable(table->item(0, 8)->text()));
     auto *compare = window->findChild<QPushButton *>("compareButton");
     QVERIFY(!compare->isEnabled());
     table->selectAll();
