@@ -28,6 +28,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -282,6 +283,7 @@ private slots:
     QVERIFY(!history->item(1, 4)->text().isEmpty()); // median
     QVERIFY(!history->item(1, 5)->text().isEmpty()); // spread
     QCOMPARE(history->item(1, 9)->text(), QString("as opened"));
+    window->findChild<QTabWidget *>("runTabs")->setCurrentIndex(3);
     screenshot(*window, "run-panel-cpu");
   }
 
