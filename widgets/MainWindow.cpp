@@ -3,6 +3,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/util/Files.h"
 #include "widgets/ConfigEditor.h"
+#include "widgets/DefaultConfigView.h"
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
 #include "widgets/RootOpScene.h"
@@ -96,7 +97,9 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
       services(std::move(windowServices)),
       watcher(new QFutureWatcher<Result<iree::Document>>(this)),
       verdictWatcher(new QFutureWatcher<Result<iree::Document>>(this)),
-      verdictTimer(new QTimer(this)), edits(new EditSession(this)) {
+      verdictTimer(new QTimer(this)),
+      defaultWatcher(new QFutureWatcher<Result<jobs::DefaultConfigs>>(this)),
+      edits(new EditSession(this)) {
   setWindowTitle("Tilescope");
   resize(1440, 900);
   setDockNestingEnabled(true);
@@ -150,6 +153,15 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   detailTabs->addTab(layoutPage, "Layout");
   detailTabs->addTab(configView, "Configuration");
   detailTabs->addTab(diffView, "Diff");
+  defaultView = new DefaultConfigView;
+  detailTabs->addTab(defaultView, "IREE default");
+  connect(defaultView, &DefaultConfigView::askRequested, this,
+          &MainWindow::askIreeDefault);
+  connect(defaultView, &DefaultConfigView::useRequested, this,
+          &MainWindow::useIreeDefault);
+  connect(defaultWatcher,
+          &QFutureWatcher<Result<jobs::DefaultConfigs>>::finished, this,
+          &MainWindow::onIreeDefault);
   setCentralWidget(detailTabs);
 
   statusLabel = new QLabel("No file open");
@@ -202,6 +214,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
 MainWindow::~MainWindow() {
   watcher->waitForFinished();
   verdictWatcher->waitForFinished();
+  defaultWatcher->waitForFinished();
 }
 
 void MainWindow::buildDocks() {
@@ -320,6 +333,9 @@ void MainWindow::buildMenus() {
   editMenu->addSeparator();
   editMenu->addAction("Ask IREE about the edited file", this,
                       &MainWindow::askIree);
+  QAction *defaults = editMenu->addAction("IREE's &default for this file", this,
+                                          &MainWindow::askIreeDefault);
+  defaults->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
 
   QMenu *runMenu = menuBar()->addMenu("&Run");
   for (QAction *action : runPanel->actions())
@@ -412,7 +428,8 @@ void MainWindow::onLoadFinished() {
   selectedDispatch = selectedRootOp = -1;
   verdictText = result->text; // IREE has just read it
   ireeProblems.clear();
-  browser->clear(); // its rows index the old document
+  ireeDefault.reset(); // IREE's choice was for the previous file
+  browser->clear();    // its rows index the old document
   edits->reset(std::move(*result));
   browser->rebuild(*edits);
   const iree::Document &current = edits->document();
@@ -529,6 +546,8 @@ void MainWindow::showSelection(const iree::Dispatch *draft) {
   }
   showProblems();
   showLayout(draft);
+  if (!draft)
+    showIreeDefault();
 }
 
 void MainWindow::showProblems() {

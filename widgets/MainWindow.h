@@ -14,6 +14,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
+#include "core/jobs/IreeDefaults.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -33,6 +34,7 @@ class QTimer;
 namespace tilescope::widgets {
 
 class ConfigEditor;
+class DefaultConfigView;
 class DispatchBrowser;
 class EditSession;
 class RunPanel;
@@ -57,6 +59,10 @@ public:
     std::function<Result<iree::IreeInstallation>()> installation;
     // Where tries and their history live.
     std::filesystem::path workspace;
+    // IREE's own configs for a document (its configs stripped and chosen
+    // again); unset: the window cannot show IREE's default.
+    std::function<Result<jobs::DefaultConfigs>(const iree::Document &)>
+        ireeDefaults;
   };
 
   explicit MainWindow(DocumentLoader loader, QWidget *parent = nullptr);
@@ -79,6 +85,10 @@ public:
   // Opens two tries of the history side by side in a window of their own;
   // an Error says why not.
   Result<TryComparisonView *> compareTries(long long a, long long b);
+  // Asks IREE what it would choose for the open file (in the background);
+  // ireeDefaultShown follows, and the IREE default tab shows the selected
+  // op against IREE's choice.
+  void askIreeDefault();
   // A tuning spec giving the edited contraction ops (else the selected op)
   // their configs, as IREE's default specs match them.
   Result<std::string> tuningSpec() const;
@@ -89,6 +99,8 @@ signals:
   // IREE's verdict on the edited text came back (ok: IREE reads it as the
   // model says).
   void ireeVerdict(bool ok, const QString &message);
+  // IREE's default configs came back (or why not).
+  void ireeDefaultShown(bool ok, const QString &message);
 
 protected:
   void closeEvent(QCloseEvent *event) override;
@@ -113,6 +125,10 @@ private:
   void askIree();
   // loadTry, and the outcome on the status line.
   void loadTryAndSay(long long id);
+  void onIreeDefault();
+  void showIreeDefault();
+  void useIreeDefault(const QString &loweringConfig,
+                      const QString &translationInfo);
   void goToLine(int line);
   void showLayout(const iree::Dispatch *draft = nullptr);
 
@@ -122,6 +138,10 @@ private:
   QFutureWatcher<Result<iree::Document>> *watcher;
   QFutureWatcher<Result<iree::Document>> *verdictWatcher;
   QTimer *verdictTimer;
+  QFutureWatcher<Result<jobs::DefaultConfigs>> *defaultWatcher;
+  // IREE's choice for the open file, once asked.
+  std::optional<iree::Document> ireeDefault;
+  std::filesystem::path defaultAskedFor;
   std::string verdictText; // the text IREE was last asked about
   EditSession *edits;
 
@@ -135,6 +155,7 @@ private:
   SweepPanel *sweepPanel;
   SceneView *sceneView;
   QTabWidget *detailTabs;
+  DefaultConfigView *defaultView;
   QComboBox *colorByBox;
   QSpinBox *stepBox;
   QLabel *layoutNote;

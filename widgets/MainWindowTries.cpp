@@ -1,6 +1,8 @@
-// What the main window does with tries and exports: put a try's configs
-// back on the editor, open two tries side by side, and export a tuning spec
-// or the JSON report. All of it through core/jobs and core/export.
+// What the main window does with tries, exports and IREE's default: put a
+// try's configs back on the editor, open two tries side by side, export a
+// tuning spec or the JSON report, and show (and use) what IREE would choose.
+// All of it through core/jobs and core/export and the services the app
+// hands in.
 #include "widgets/MainWindow.h"
 
 #include "core/export/JsonText.h"
@@ -10,7 +12,9 @@
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/TryJob.h"
 #include "core/util/Files.h"
+#include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
+#include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/TryComparisonView.h"
 
@@ -22,6 +26,7 @@
 #include <QMessageBox>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace tilescope::widgets {
 namespace {
@@ -170,6 +175,97 @@ void MainWindow::exportReport() {
     QMessageBox::warning(this, "Not exported", qs(written.error()));
   else
     statusLabel->setText("Report written to " + path);
+}
+
+void MainWindow::askIreeDefault() {
+  if (!edits->hasDocument() || defaultWatcher->isRunning())
+    return;
+  detailTabs->setCurrentWidget(defaultView);
+  if (!services.ireeDefaults) {
+    defaultView->showMessage("No IREE to ask: this window was started "
+                             "without one.");
+    emit ireeDefaultShown(false, "no IREE to ask");
+    return;
+  }
+  defaultAskedFor = edits->document().path;
+  defaultView->showMessage(
+      "Asking IREE what it would choose for " +
+      QFileInfo(qs(edits->document().path.string())).fileName() + "…");
+  defaultWatcher->setFuture(QtConcurrent::run(
+      [ask = services.ireeDefaults, document = edits->document()] {
+        return ask(document);
+      }));
+}
+
+void MainWindow::onIreeDefault() {
+  Result<jobs::DefaultConfigs> answer = defaultWatcher->result();
+  if (!answer) {
+    ireeDefault.reset();
+    defaultView->showMessage("IREE could not choose: " + qs(answer.error()));
+    emit ireeDefaultShown(false, qs(answer.error()));
+    return;
+  }
+  // Kept only for the file it was asked about.
+  if (!edits->hasDocument() || edits->document().path != defaultAskedFor) {
+    emit ireeDefaultShown(false, "another file was opened meanwhile");
+    return;
+  }
+  ireeDefault = std::move(answer->document);
+  showIreeDefault();
+  statusLabel->setText("IREE's default: " + qs(answer->command));
+  emit ireeDefaultShown(true, qs(answer->command));
+}
+
+// The selected op against IREE's choice for it (dispatches and root ops in
+// the same order), drawn under IREE's choice.
+void MainWindow::showIreeDefault() {
+  const auto op = selectedOp();
+  if (!ireeDefault || !edits->hasDocument() || !op)
+    return;
+  const iree::Document &current = edits->document();
+  if (op->dispatch >= current.dispatches.size() ||
+      op->dispatch >= ireeDefault->dispatches.size() ||
+      op->op >= ireeDefault->dispatches[op->dispatch].rootOps.size()) {
+    defaultView->showMessage("IREE's choice has no root op to match this "
+                             "one.");
+    return;
+  }
+  const iree::Dispatch &dispatch = current.dispatches[op->dispatch];
+  const iree::Dispatch &chosen = ireeDefault->dispatches[op->dispatch];
+  auto [scene, note] = rootOpScene(
+      chosen, chosen.rootOps[op->op],
+      static_cast<render::ColorBy>(colorByBox->currentData().toInt()), 0);
+  defaultView->showDefault(dispatch, dispatch.rootOps[op->op], chosen,
+                           chosen.rootOps[op->op], std::move(scene), note);
+}
+
+void MainWindow::useIreeDefault(const QString &loweringConfig,
+                                const QString &translationInfo) {
+  const auto op = selectedOp();
+  if (!op || !edits->hasDocument())
+    return;
+  const iree::Dispatch &dispatch = edits->document().dispatches[op->dispatch];
+  const iree::RootOp &now = dispatch.rootOps[op->op];
+  std::vector<std::pair<std::string, std::string>> changes;
+  const std::string config = loweringConfig.toStdString();
+  if (!config.empty() && config != now.loweringConfig &&
+      config != now.compilationInfo)
+    changes.emplace_back("lowering_config", config);
+  const std::string info = translationInfo.toStdString();
+  if (!info.empty() && now.compilationInfo.empty() &&
+      info != dispatch.translationInfo)
+    changes.emplace_back("translation_info", info);
+  if (changes.empty())
+    return;
+  edits->undoStack()->beginMacro("use IREE's default");
+  QString refused;
+  for (const auto &[field, value] : changes)
+    if (auto made = edits->setField(*op, field, value); !made)
+      refused = qs(field) + ": " + qs(made.error());
+  edits->undoStack()->endMacro();
+  statusLabel->setText(refused.isEmpty()
+                           ? "IREE's default put on the op (Ctrl+Z undoes it)"
+                           : "IREE's default not fully used: " + refused);
 }
 
 } // namespace tilescope::widgets

@@ -6,6 +6,7 @@
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
 #include "core/iree/Document.h"
+#include "core/jobs/IreeDefaults.h"
 #include "core/jobs/Workspace.h"
 #include "widgets/MainWindow.h"
 
@@ -136,6 +137,19 @@ int main(int argc, char **argv) {
     return worker->parseText(text, bufferName);
   };
   services.installation = [ireePath] { return app::locateIree(ireePath); };
+  // IREE's own choice: the document's configs stripped and chosen again by
+  // the pinned iree-opt, read back by the same worker.
+  services.ireeDefaults =
+      [ireePath](
+          const iree::Document &document) -> Result<jobs::DefaultConfigs> {
+    auto installation = app::locateIree(ireePath);
+    if (!installation)
+      return Error{installation.error()};
+    auto worker = app::documentWorker(ireePath);
+    if (!worker)
+      return Error{worker.error()};
+    return jobs::ireeDefaultConfigs(*installation, *worker, document);
+  };
   services.workspace = jobs::defaultWorkspace();
 
   widgets::MainWindow window(loader, services);

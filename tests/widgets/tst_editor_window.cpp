@@ -9,8 +9,11 @@
 #include "TestSupport.h"
 
 #include "core/iree/Document.h"
+#include "core/jobs/DocumentWorker.h"
 #include "core/jobs/History.h"
+#include "core/jobs/IreeDefaults.h"
 #include "widgets/ConfigEditor.h"
+#include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
 #include "widgets/RunPanel.h"
@@ -73,6 +76,12 @@ class EditorWindowTest : public QObject {
       return Result<iree::IreeInstallation>(test::projectIree());
     };
     s.workspace = workspace.path().toStdString();
+    s.ireeDefaults = [](const iree::Document &document) {
+      jobs::DocumentWorker worker(test::binaryDir() / "app" /
+                                      "tilescope-iree-worker",
+                                  test::projectIree().compilerLibrary);
+      return jobs::ireeDefaultConfigs(test::projectIree(), worker, document);
+    };
     return s;
   }
 
@@ -470,6 +479,33 @@ private slots:
       QCOMPARE(list.split(", ").value(index), value);
     }
     QVERIFY(window->session()->undoStack()->undoText().startsWith("load try"));
+  }
+
+  // IREE's default beside the edit: one click asks IREE in a child
+  // process, the tab lists the field the edit changed against IREE's
+  // choice and draws IREE's choice, and "Use IREE's config" puts it on the
+  // op as one undoable step.
+  void showsAndUsesIreesDefault() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    typeAndEnter(*window, "reduction", "[0, 0, 4]");
+    QSignalSpy shown(window.get(), &widgets::MainWindow::ireeDefaultShown);
+    window->askIreeDefault();
+    QVERIFY(shown.wait(240000));
+    QVERIFY2(shown.front().at(0).toBool(),
+             qPrintable(shown.front().at(1).toString()));
+    auto *view = window->findChild<widgets::DefaultConfigView *>();
+    QVERIFY(view);
+    QCOMPARE(view->differingFields(), QStringList{"reduction"});
+    auto *scene = view->findChild<widgets::SceneView *>("defaultScene");
+    QVERIFY(scene && !scene->scene().panels.empty());
+    screenshot(*window, "iree-default");
+    view->findChild<QPushButton *>("useDefaultButton")->click();
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 8]") !=
+            std::string::npos);
+    QCOMPARE(window->session()->undoStack()->undoText(),
+             QString("use IREE's default"));
+    QVERIFY(view->differingFields().isEmpty());
   }
 
   void cancelsARunningCompile() {
