@@ -37,7 +37,7 @@ DefaultConfigView::DefaultConfigView(QWidget *parent) : QWidget(parent) {
   useButton->setToolTip("Put IREE's choice on this op (one undoable step)");
   useButton->setEnabled(false);
   connect(useButton, &QPushButton::clicked, this,
-          [this] { emit useRequested(chosenConfig, chosenInfo); });
+          &DefaultConfigView::useRequested);
   auto *top = new QHBoxLayout;
   top->addWidget(summary, 1);
   top->addWidget(askButton);
@@ -103,19 +103,14 @@ void DefaultConfigView::showDefault(const iree::Dispatch &dispatch,
   }
   fields->resizeColumnToContents(0);
   fields->setColumnWidth(1, 300);
-  chosenConfig =
-      qs(chosenOp.compilationInfo.empty() ? chosenOp.loweringConfig
-                                          : chosenOp.compilationInfo);
-  chosenInfo = qs(chosen.translationInfo);
   summary->setText(differences.empty()
                        ? "IREE chooses what this op has now."
                        : QString("IREE would choose differently in %1 field%2.")
                              .arg(differences.size())
                              .arg(differences.size() == 1 ? "" : "s"));
-  caption->setText("Under IREE's choice: " +
-                   note.section(':', 0, 0).left(120));
+  caption->setText("Under IREE's choice: " + note.section(':', 0, 0).left(120));
   caption->setToolTip(note);
-  useButton->setEnabled(!differences.empty() && !chosenConfig.isEmpty());
+  useButton->setEnabled(!differences.empty());
   view->setScene(std::move(scene));
 }
 

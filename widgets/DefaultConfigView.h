@@ -39,15 +39,13 @@ signals:
   void askRequested();
   // Put IREE's lowering config (or compilation_info) and translation_info
   // on the op.
-  void useRequested(const QString &loweringConfig,
-                    const QString &translationInfo);
+  void useRequested();
 
 private:
   QLabel *summary, *caption;
   QPushButton *askButton, *useButton;
   QTreeWidget *fields;
   SceneView *view;
-  QString chosenConfig, chosenInfo;
 };
 
 } // namespace tilescope::widgets

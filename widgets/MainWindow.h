@@ -15,6 +15,7 @@
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/IreeDefaults.h"
+#include "core/jobs/TryJob.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -127,8 +128,11 @@ private:
   void loadTryAndSay(long long id);
   void onIreeDefault();
   void showIreeDefault();
-  void useIreeDefault(const QString &loweringConfig,
-                      const QString &translationInfo);
+  void useIreeDefault();
+  // Puts `changes` on the document as one undoable step named `stepName`
+  // (none when nothing took); how many took, or the first refusal.
+  Result<int> applyChanges(const QString &stepName,
+                           const std::vector<jobs::ConfigChange> &changes);
   void goToLine(int line);
   void showLayout(const iree::Dispatch *draft = nullptr);
 

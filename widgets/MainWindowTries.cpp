@@ -87,8 +87,14 @@ Result<int> MainWindow::loadTry(long long id) {
       edits->document());
   if (changes.empty())
     return Error{"its configs are the ones the file has"};
+  return applyChanges(QString("load try %1").arg(id), changes);
+}
+
+Result<int>
+MainWindow::applyChanges(const QString &stepName,
+                         const std::vector<jobs::ConfigChange> &changes) {
   const int before = edits->undoStack()->count();
-  edits->undoStack()->beginMacro(QString("load try %1").arg(id));
+  edits->undoStack()->beginMacro(stepName);
   int applied = 0;
   std::string refused;
   for (const jobs::ConfigChange &change : changes) {
@@ -239,33 +245,24 @@ void MainWindow::showIreeDefault() {
                            chosen.rootOps[op->op], std::move(scene), note);
 }
 
-void MainWindow::useIreeDefault(const QString &loweringConfig,
-                                const QString &translationInfo) {
+// IREE's choice for the selected op, put on it the way a try's configs
+// are (jobs::configChanges), as one undoable step.
+void MainWindow::useIreeDefault() {
   const auto op = selectedOp();
-  if (!op || !edits->hasDocument())
+  if (!op || !ireeDefault || !edits->hasDocument())
     return;
-  const iree::Dispatch &dispatch = edits->document().dispatches[op->dispatch];
-  const iree::RootOp &now = dispatch.rootOps[op->op];
-  std::vector<std::pair<std::string, std::string>> changes;
-  const std::string config = loweringConfig.toStdString();
-  if (!config.empty() && config != now.loweringConfig &&
-      config != now.compilationInfo)
-    changes.emplace_back("lowering_config", config);
-  const std::string info = translationInfo.toStdString();
-  if (!info.empty() && now.compilationInfo.empty() &&
-      info != dispatch.translationInfo)
-    changes.emplace_back("translation_info", info);
+  std::vector<jobs::ConfigChange> changes;
+  for (jobs::ConfigChange &change :
+       jobs::configChanges(jobs::configsJson(*ireeDefault), edits->document()))
+    if (change.op == *op)
+      changes.push_back(std::move(change));
   if (changes.empty())
     return;
-  edits->undoStack()->beginMacro("use IREE's default");
-  QString refused;
-  for (const auto &[field, value] : changes)
-    if (auto made = edits->setField(*op, field, value); !made)
-      refused = qs(field) + ": " + qs(made.error());
-  edits->undoStack()->endMacro();
-  statusLabel->setText(refused.isEmpty()
-                           ? "IREE's default put on the op (Ctrl+Z undoes it)"
-                           : "IREE's default not fully used: " + refused);
+  auto applied = applyChanges("use IREE's default", changes);
+  statusLabel->setText(applied
+                           ? "IREE's default put on the op (Ctrl+Z "
+                             "undoes it)"
+                           : "IREE's default not used: " + qs(applied.error()));
 }
 
 } // namespace tilescope::widgets

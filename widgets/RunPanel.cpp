@@ -308,7 +308,8 @@ void RunPanel::setDocument(const iree::Document *document,
     return;
   }
   if (newFile) {
-    originalConfigs = jobs::configsJson(original ? *original : *document);
+    originalConfigs = jobs::documentFromConfigs(
+        jobs::configsJson(original ? *original : *document));
     if (programBox->text().isEmpty() ||
         programBox->property("guessed").toBool()) {
       programBox->setText(guessProgram(document->path));
@@ -547,9 +548,8 @@ QString RunPanel::configsAgainstOpened(const jobs::TryRecord &record) const {
       record.details.value("configs", nlohmann::json());
   if (!configs.is_object())
     return {};
-  const edit::DocumentDifference difference =
-      edit::documentDifferences(jobs::documentFromConfigs(originalConfigs),
-                                jobs::documentFromConfigs(configs));
+  const edit::DocumentDifference difference = edit::documentDifferences(
+      originalConfigs, jobs::documentFromConfigs(configs));
   if (difference.empty())
     return "as opened";
   QStringList fields;

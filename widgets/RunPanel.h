@@ -13,8 +13,6 @@
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/History.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QFutureWatcher>
 #include <QWidget>
 
@@ -90,7 +88,9 @@ private:
   // The file last shown, by value (`current` may be gone when the next
   // document arrives).
   std::filesystem::path currentPath;
-  nlohmann::json originalConfigs; // configsJson of the file as opened
+  // The configs of the file as opened, in the form a try's configs are
+  // read back in (documentFromConfigs), for the history's comparison.
+  iree::Document originalConfigs;
   std::optional<edit::OpRef> currentOp;
   std::optional<jobs::GpuDiscovery> discovery;
   std::shared_ptr<std::atomic<bool>> cancelFlag;

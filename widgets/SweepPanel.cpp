@@ -118,21 +118,6 @@ QString microseconds(double value) {
   return QString::number(value, 'f', value < 10 ? 2 : 1);
 }
 
-// What the plot's y shows for a candidate, where its try measured it.
-std::optional<double> registersOf(const jobs::TryRecord &record) {
-  const nlohmann::json resources =
-      record.details.value("resources", nlohmann::json());
-  if (!resources.is_object() ||
-      !resources.value("kernels", nlohmann::json()).is_array() ||
-      resources["kernels"].empty() || !resources["kernels"][0].is_object())
-    return std::nullopt;
-  const nlohmann::json &kernel = resources["kernels"][0];
-  for (const char *key : {"vgprs", "registers"})
-    if (kernel.value(key, nlohmann::json()).is_number())
-      return kernel[key].get<double>();
-  return std::nullopt;
-}
-
 } // namespace
 
 // A plan and its first thumbnails (drawn on the worker), for the GUI thread.
@@ -778,8 +763,11 @@ void SweepPanel::refreshPlot() {
     const jobs::SweepCandidate &c = entries[i].candidate;
     if (!c.record)
       continue;
-    const std::optional<double> y =
-        anyTimed ? c.record->medianMicroseconds : registersOf(*c.record);
+    std::optional<double> y;
+    if (anyTimed)
+      y = c.record->medianMicroseconds;
+    else if (const auto registers = jobs::registersOf(*c.record))
+      y = static_cast<double>(*registers);
     if (!y)
       continue;
     QString x;

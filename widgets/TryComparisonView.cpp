@@ -1,7 +1,7 @@
 #include "widgets/TryComparisonView.h"
 
+#include "core/edit/RootOpContext.h"
 #include "core/jobs/TryJob.h"
-#include "core/util/Numbers.h"
 #include "widgets/RootOpScene.h"
 #include "widgets/SceneView.h"
 
@@ -36,7 +36,7 @@ QString heading(const char *letter, const jobs::TryRecord &r) {
                      .arg(r.id)
                      .arg(qs(r.kind), qs(r.outcome), qs(r.createdAt));
   text += "\n" + (r.medianMicroseconds ? timeText(r.medianMicroseconds)
-                                        : QString("not timed"));
+                                       : QString("not timed"));
   if (r.checkPassed)
     text += *r.checkPassed ? ", check passed" : ", check FAILED";
   text += ", " + qs(r.target) + (r.device.empty() ? "" : " on " + qs(r.device));
@@ -178,12 +178,12 @@ TryComparisonView::sideOf(jobs::TryRecord record, const iree::Document &open,
     side.note = "a try of " + qs(r.document) + ", not the open file: not drawn";
     return side;
   }
+  // The op the try names (none if it names one the file lacks), else the
+  // selected one.
   std::optional<edit::OpRef> op = fallback;
-  if (const size_t colon = r.op.find(':'); colon != std::string::npos) {
-    auto d = parseInt64(r.op.substr(0, colon));
-    auto o = parseInt64(r.op.substr(colon + 1));
-    if (d && o && *d >= 0 && *o >= 0)
-      op = edit::OpRef{static_cast<size_t>(*d), static_cast<size_t>(*o)};
+  if (!r.op.empty()) {
+    auto named = edit::findOp(open, r.op);
+    op = named ? std::optional<edit::OpRef>(*named) : std::nullopt;
   }
   const iree::Document tried =
       jobs::withConfigs(r.details.value("configs", nlohmann::json()), open);

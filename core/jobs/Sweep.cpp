@@ -3,6 +3,7 @@
 #include "core/config/Attribute.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/RootOpContext.h"
+#include "core/jobs/TryComparison.h"
 #include "core/jobs/Workspace.h"
 #include "core/util/Numbers.h"
 
@@ -125,29 +126,6 @@ int rank(const SweepCandidate &c) {
              : 2;
 }
 
-// A compiled candidate's first kernel's occupancy (active waves or blocks)
-// and registers, as its try read them; unknown: 0 and a very large count.
-std::pair<long long, long long> occupancyAndRegisters(const SweepCandidate &c) {
-  long long active = 0, registers = std::numeric_limits<long long>::max();
-  const nlohmann::json resources =
-      c.record->details.value("resources", nlohmann::json());
-  if (!resources.is_object() ||
-      !resources.value("kernels", nlohmann::json()).is_array() ||
-      resources["kernels"].empty() || !resources["kernels"][0].is_object())
-    return {active, registers};
-  const nlohmann::json &kernel = resources["kernels"][0];
-  const nlohmann::json occupancy = kernel.value("occupancy", nlohmann::json());
-  if (occupancy.is_object() &&
-      occupancy.value("active", nlohmann::json()).is_number())
-    active = occupancy["active"].get<long long>();
-  for (const char *key : {"vgprs", "registers"})
-    if (kernel.value(key, nlohmann::json()).is_number()) {
-      registers = kernel[key].get<long long>();
-      break;
-    }
-  return {active, registers};
-}
-
 } // namespace
 
 bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b) {
@@ -157,11 +135,14 @@ bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b) {
   if (ra == 0)
     return *a.record->medianMicroseconds < *b.record->medianMicroseconds;
   if (ra == 1) {
-    const auto [activeA, registersA] = occupancyAndRegisters(a);
-    const auto [activeB, registersB] = occupancyAndRegisters(b);
+    // Unknown occupancy ranks as none, unknown registers as the most.
+    const long long activeA = activeOccupancyOf(*a.record).value_or(0);
+    const long long activeB = activeOccupancyOf(*b.record).value_or(0);
     if (activeA != activeB)
       return activeA > activeB;
-    return registersA < registersB;
+    constexpr long long kUnknown = std::numeric_limits<long long>::max();
+    return registersOf(*a.record).value_or(kUnknown) <
+           registersOf(*b.record).value_or(kUnknown);
   }
   return false;
 }

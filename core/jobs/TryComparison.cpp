@@ -125,14 +125,40 @@ json toJson(const TryComparison &comparison, const TryRecord &a,
   return out;
 }
 
+std::optional<json> firstKernel(const TryRecord &record) {
+  const json resources = record.details.value("resources", json());
+  if (!resources.is_object() ||
+      !resources.value("kernels", json()).is_array() ||
+      resources["kernels"].empty() || !resources["kernels"][0].is_object())
+    return std::nullopt;
+  return resources["kernels"][0];
+}
+
+std::optional<long long> registersOf(const TryRecord &record) {
+  const auto kernel = firstKernel(record);
+  if (!kernel)
+    return std::nullopt;
+  for (const char *key : {"vgprs", "registers"})
+    if (kernel->value(key, json()).is_number())
+      return (*kernel)[key].get<long long>();
+  return std::nullopt;
+}
+
+std::optional<long long> activeOccupancyOf(const TryRecord &record) {
+  const auto kernel = firstKernel(record);
+  if (!kernel)
+    return std::nullopt;
+  const json active = activeWaves(*kernel);
+  if (!active.is_number())
+    return std::nullopt;
+  return active.get<long long>();
+}
+
 std::string resourceBrief(const TryRecord &record) {
-  const auto kernels = kernelsOf(record);
-  if (kernels.empty())
+  const auto kernel = firstKernel(record);
+  if (!kernel)
     return {};
-  // The first kernel the resources list, as read.
-  const json &k = record.details["resources"]["kernels"][0];
-  if (!k.is_object())
-    return {};
+  const json &k = *kernel;
   std::string text;
   if (k.contains("vgprs") && k["vgprs"].is_number())
     text = std::to_string(k["vgprs"].get<long long>()) + " VGPRs";

@@ -46,6 +46,15 @@ nlohmann::json toJson(const TryComparison &comparison, const TryRecord &a,
 // diff reads: dispatches by name, their translation_info and root ops.
 iree::Document documentFromConfigs(const nlohmann::json &configs);
 
+// The first kernel a try read resources for, as the history keeps it
+// ({"kernel", "vgprs" | "registers", "occupancy", ...}); unset when it read
+// none or its details are of another form.
+std::optional<nlohmann::json> firstKernel(const TryRecord &record);
+// That kernel's registers per thread (VGPRs on AMD, registers on NVIDIA)
+// and its active waves or blocks, where the try read them.
+std::optional<long long> registersOf(const TryRecord &record);
+std::optional<long long> activeOccupancyOf(const TryRecord &record);
+
 // "132 VGPRs, shared 50688 B, 1 of 8 waves": a try's first kernel's
 // resources in a line; "" when it read none.
 std::string resourceBrief(const TryRecord &record);

@@ -77,12 +77,9 @@ ptxas info    : Compile time = 32.985 ms
 class JobResultsTest : public QObject {
   Q_OBJECT
 
-private slots:
-  // A try's configs, as the history keeps them, put back on a document
-  // that has moved on: only what differs, matched by dispatch name and op
-  // index; entries of another form are skipped, never thrown on.
-  void tryConfigsGoBack() {
-    iree::Document tried;
+  // A document of one TileAndFuse dispatch "d0" holding one matmul with a
+  // 64x64 workgroup tile: the configs a try records.
+  static iree::Document oneMatmul() {
     iree::Dispatch dispatch;
     dispatch.name = "d0";
     dispatch.translationInfo = "#iree_codegen.translation_info<pipeline = "
@@ -92,7 +89,19 @@ private slots:
     op.name = "linalg.matmul";
     op.loweringConfig = "#iree_gpu.lowering_config<{workgroup = [64, 64, 0]}>";
     dispatch.rootOps = {op};
-    tried.dispatches = {dispatch};
+    iree::Document document;
+    document.dispatches = {dispatch};
+    return document;
+  }
+
+private slots:
+  // A try's configs, as the history keeps them, put back on a document
+  // that has moved on: only what differs, matched by dispatch name and op
+  // index; entries of another form are skipped, never thrown on.
+  void tryConfigsGoBack() {
+    const iree::Document tried = oneMatmul();
+    const iree::Dispatch &dispatch = tried.dispatches[0];
+    const iree::RootOp &op = dispatch.rootOps[0];
     nlohmann::json configs = jobs::configsJson(tried);
 
     iree::Document now = tried;
@@ -124,17 +133,7 @@ private slots:
   // resources in both, the times; and the earlier try of the same op with
   // resources (what "changed since the previous try" reads).
   void comparesTwoTries() {
-    iree::Document document;
-    iree::Dispatch dispatch;
-    dispatch.name = "d0";
-    dispatch.translationInfo = "#iree_codegen.translation_info<pipeline = "
-                               "#iree_gpu.pipeline<TileAndFuse> "
-                               "workgroup_size = [256, 1, 1]>";
-    iree::RootOp op;
-    op.name = "linalg.matmul";
-    op.loweringConfig = "#iree_gpu.lowering_config<{workgroup = [64, 64, 0]}>";
-    dispatch.rootOps = {op};
-    document.dispatches = {dispatch};
+    iree::Document document = oneMatmul();
     auto kernel = [](int vgprs, int active, bool spills) {
       return nlohmann::json{
           {"kernel", "k0"},
@@ -176,12 +175,15 @@ private slots:
              std::string("200 VGPRs, shared 4096 B, spills, 2 of 8 waves "
                          "per SIMD"));
     QCOMPARE(jobs::resourceBrief(jobs::TryRecord{}), std::string());
+    QCOMPARE(jobs::registersOf(b).value_or(0), 200LL);
+    QCOMPARE(jobs::activeOccupancyOf(b).value_or(0), 2LL);
 
     // Odd details (a try of an older form) compare as nothing, never throw.
     jobs::TryRecord odd = a;
     odd.details = {{"configs", 42}, {"resources", {{"kernels", 7}}}};
     QVERIFY(jobs::compareTries(a, odd).kernels.empty());
     QVERIFY(jobs::resourceBrief(odd).empty());
+    QVERIFY(!jobs::firstKernel(odd) && !jobs::registersOf(odd));
 
     QTemporaryDir folder;
     auto history = jobs::History::open(
