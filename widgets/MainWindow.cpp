@@ -6,6 +6,7 @@
 #include "widgets/DefaultConfigView.h"
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
+#include "widgets/OpViews.h"
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
@@ -29,6 +30,7 @@
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
@@ -113,18 +115,40 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   colorByBox->addItem("lane", static_cast<int>(render::ColorBy::Lane));
   colorByBox->addItem("subgroup", static_cast<int>(render::ColorBy::Subgroup));
   colorByBox->addItem("register", static_cast<int>(render::ColorBy::Register));
+  viewBox = new QComboBox;
+  viewBox->setObjectName("viewBox");
+  for (OpViewKind kind : allOpViews())
+    viewBox->addItem(opViewTitle(kind), static_cast<int>(kind));
+  viewBox->setToolTip("What to draw of the selected op (tilescope --view)");
   stepBox = new QSpinBox;
   stepBox->setObjectName("stepBox");
-  stepBox->setRange(0, 1 << 30);
-  stepBox->setToolTip("Partial-reduction iteration to draw");
+  stepBox->setRange(0, 0);
+  stepBox->setToolTip("Partial-reduction iteration to draw (the op's "
+                      "reduction loop bounds it)");
+  markBox = new QSpinBox;
+  markBox->setObjectName("markBox");
+  markBox->setRange(-1, 0);
+  markBox->setSpecialValueText("none");
+  markBox->setToolTip("Mark one lane, subgroup, register or bank in the "
+                      "picture (or click a cell; Escape clears)");
   layoutNote = new QLabel;
   layoutNote->setObjectName("layoutNote");
   layoutNote->setWordWrap(true);
+  layoutNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // A tab page does not pass a wrapped label's height for its width on:
+  // room for two lines, and the whole note in the tool tip.
+  layoutNote->setMinimumHeight(2 * layoutNote->fontMetrics().lineSpacing() +
+                               4);
+  layoutNote->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   auto *controls = new QHBoxLayout;
+  controls->addWidget(new QLabel("View"));
+  controls->addWidget(viewBox);
   controls->addWidget(new QLabel("Colour by"));
   controls->addWidget(colorByBox);
   controls->addWidget(new QLabel("Reduction step"));
   controls->addWidget(stepBox);
+  controls->addWidget(new QLabel("Mark"));
+  controls->addWidget(markBox);
   controls->addStretch(1);
   auto *layoutPage = new QWidget;
   auto *layoutColumn = new QVBoxLayout(layoutPage);
@@ -266,6 +290,16 @@ void MainWindow::buildDocks() {
   connect(colorByBox, &QComboBox::currentIndexChanged, this,
           [this] { showLayout(); });
   connect(stepBox, &QSpinBox::valueChanged, this, [this] { showLayout(); });
+  connect(viewBox, &QComboBox::currentIndexChanged, this,
+          [this] { showLayout(); });
+  connect(markBox, &QSpinBox::valueChanged, this, [this](int key) {
+    if (sceneView->selectedKey() != key)
+      sceneView->selectKey(key);
+  });
+  connect(sceneView, &SceneView::keySelected, this, [this](qint64 key) {
+    const QSignalBlocker quiet(markBox);
+    markBox->setValue(static_cast<int>(key));
+  });
   connect(problemList, &QListWidget::itemActivated, this,
           [this](QListWidgetItem *item) {
             const QString field = item->data(kFieldRole).toString();
@@ -426,6 +460,7 @@ void MainWindow::onLoadFinished() {
     return;
   }
   selectedDispatch = selectedRootOp = -1;
+  stepBox->setValue(0); // a step of the previous file's loop means nothing here
   verdictText = result->text; // IREE has just read it
   ireeProblems.clear();
   ireeDefault.reset(); // IREE's choice was for the previous file
@@ -570,7 +605,7 @@ void MainWindow::showProblems() {
     const QString field = qs(p.field);
     QString text = field + ": " + qs(p.message);
     if (error)
-      text += "  [IREE " + qs(config::toString(p.iree)) + "; rule " +
+      text += "  [" + qs(config::toString(p.iree)) + "; rule " +
               qs(p.rule) + "]";
     add(error ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation,
         text, field, 0);
@@ -653,12 +688,49 @@ void MainWindow::showLayout(const iree::Dispatch *draft) {
     layoutNote->setText("No configured op in this dispatch.");
     return;
   }
-  auto [scene, note] = rootOpScene(
-      dispatch, dispatch.rootOps[static_cast<size_t>(r)],
-      static_cast<render::ColorBy>(colorByBox->currentData().toInt()),
-      stepBox->value());
-  sceneView->setScene(std::move(scene));
-  layoutNote->setText((draft ? "Draft (not applied): " : "") + note);
+  OpViewRequest request;
+  request.kind = static_cast<OpViewKind>(viewBox->currentData().toInt());
+  request.colorBy =
+      static_cast<render::ColorBy>(colorByBox->currentData().toInt());
+  request.step = stepBox->value();
+  OpPicture picture =
+      opPicture(dispatch, static_cast<size_t>(r), request);
+  // The step box offers the op's reduction loop, no more; the colouring
+  // applies where the view is coloured by owner.
+  {
+    const QSignalBlocker quiet(stepBox);
+    stepBox->setRange(0, static_cast<int>(std::min<int64_t>(
+                             picture.reductionSteps - 1, 1 << 30)));
+  }
+  stepBox->setEnabled(request.kind == OpViewKind::Layouts &&
+                      picture.reductionSteps > 1);
+  colorByBox->setEnabled(request.kind == OpViewKind::Layouts ||
+                         request.kind == OpViewKind::Mma);
+  markBox->setPrefix(QString("%1 ").arg(
+      request.kind == OpViewKind::Grid
+          ? "workgroup"
+          : render::colorByName(picture.scene.colorBy)));
+  {
+    const QSignalBlocker quiet(markBox);
+    markBox->setRange(-1, static_cast<int>(std::max<int64_t>(
+                              picture.scene.colorCount - 1, 0)));
+  }
+  sceneView->setScene(std::move(picture.scene));
+  {
+    const QSignalBlocker quiet(markBox);
+    markBox->setValue(static_cast<int>(sceneView->selectedKey()));
+  }
+  layoutNote->setText((draft ? "Draft (not applied): " : "") + picture.note);
+  layoutNote->setToolTip(layoutNote->text());
+}
+
+void MainWindow::setView(OpViewKind kind) {
+  detailTabs->setCurrentIndex(0);
+  viewBox->setCurrentIndex(viewBox->findData(static_cast<int>(kind)));
+}
+
+OpViewKind MainWindow::view() const {
+  return static_cast<OpViewKind>(viewBox->currentData().toInt());
 }
 
 void MainWindow::goToLine(int line) {

@@ -16,6 +16,7 @@
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/TryJob.h"
+#include "widgets/OpViews.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -80,6 +81,9 @@ public:
   // Selects a root op (as the dispatch tree does).
   void selectOp(edit::OpRef op);
   std::optional<edit::OpRef> selectedOp() const;
+  // Shows `kind` of the selected op in the Layout tab (tilescope --view).
+  void setView(OpViewKind kind);
+  OpViewKind view() const;
   // Puts a try's configs (from the history) back on the open file's ops,
   // as one undoable step; an Error says why not.
   Result<int> loadTry(long long id);
@@ -160,8 +164,10 @@ private:
   SceneView *sceneView;
   QTabWidget *detailTabs;
   DefaultConfigView *defaultView;
+  QComboBox *viewBox;
   QComboBox *colorByBox;
   QSpinBox *stepBox;
+  QSpinBox *markBox;
   QLabel *layoutNote;
   QLabel *statusLabel;
   int selectedDispatch = -1;

@@ -57,19 +57,16 @@ QString pipelineSummary(const iree::Dispatch &dispatch) {
   return name;
 }
 
-std::pair<render::GridScene, QString>
-rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
-            render::ColorBy colorBy, int64_t step) {
-  render::GridScene empty;
+Result<RootOpInputs> rootOpInputs(const iree::Dispatch &dispatch,
+                                  const iree::RootOp &op) {
   if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0)
-    return {empty, op.loweringConfig.empty()
-                       ? QString("This op carries no lowering_config.")
-                       : QString("No GPU layout: %1")
-                             .arg(qs(op.loweringConfig.substr(
-                                 0, op.loweringConfig.find('<'))))};
+    return Error{op.loweringConfig.empty()
+                     ? std::string("This op carries no lowering_config.")
+                     : "No GPU layout: " + op.loweringConfig.substr(
+                                               0, op.loweringConfig.find('<'))};
   auto config = config::LoweringConfig::parse(op.loweringConfig);
   if (!config)
-    return {empty, qs(config.error())};
+    return Error{config.error()};
   // The loops IREE's IR gives (named ops included); the printed maps only
   // for a document read without them.
   auto spaceOf = [](const iree::RootOp &of) -> Result<config::IterationSpace> {
@@ -80,8 +77,8 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
   };
   auto space = spaceOf(op);
   if (!space)
-    return {empty, "No iteration space: " + qs(space.error())};
-  layout::DeriveOptions options;
+    return Error{"No iteration space: " + space.error()};
+  RootOpInputs inputs{std::move(*config), std::move(*space), std::nullopt, {}};
   // Ops fused into the root op run on the root's workgroup tile.
   for (const iree::RootOp &other : dispatch.rootOps) {
     if (!other.rootOpSet || &other == &op)
@@ -89,14 +86,29 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
     auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);
     auto rootSpace = spaceOf(other);
     if (rootConfig && rootSpace)
-      options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
-          *config, *space, *rootConfig, *rootSpace);
+      inputs.options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
+          inputs.config, inputs.space, *rootConfig, *rootSpace);
   }
-  auto info = config::TranslationInfo::parse(dispatch.translationInfo);
-  if (info && info->subgroupSize)
-    options.subgroupSize = *info->subgroupSize;
-  layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
-                                  options};
+  if (auto info = config::TranslationInfo::parse(dispatch.translationInfo)) {
+    if (info->subgroupSize)
+      inputs.options.subgroupSize = *info->subgroupSize;
+    inputs.info = std::move(*info);
+  }
+  return inputs;
+}
+
+std::pair<render::GridScene, QString>
+rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
+            render::ColorBy colorBy, int64_t step) {
+  render::GridScene empty;
+  auto inputs = rootOpInputs(dispatch, op);
+  if (!inputs)
+    return {empty, qs(inputs.error())};
+  const config::LoweringConfig *config = &inputs->config;
+  const config::IterationSpace *space = &inputs->space;
+  const config::TranslationInfo *info = inputs->info ? &*inputs->info : nullptr;
+  const layout::DeriveOptions &options = inputs->options;
+  layout::OpLayoutRequest request{config, space, info, options};
   auto layouts = layout::opLayouts(request);
   if (!layouts) {
     // Nothing to lay out over the op (say an mma_kind without a

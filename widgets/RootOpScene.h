@@ -3,12 +3,17 @@
 // note in words, and the short labels of a dispatch's pipeline and target.
 #pragma once
 
+#include "core/config/IterationSpace.h"
+#include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
 #include "core/iree/Document.h"
+#include "core/layout/ConfigLayout.h"
 #include "widgets/render/GridScene.h"
 #include "widgets/render/Scenes.h"
 
 #include <QString>
 
+#include <optional>
 #include <utility>
 
 namespace tilescope::widgets {
@@ -17,6 +22,19 @@ namespace tilescope::widgets {
 QString targetSummary(const iree::Dispatch &dispatch);
 // Its pipeline: "VectorDistribute", "TileAndFuse", "CPUDoubleTilingExpert".
 QString pipelineSummary(const iree::Dispatch &dispatch);
+
+// What the layout engine needs of a root op: its GPU lowering config, its
+// loops, its dispatch's translation_info (if it reads), and the workgroup
+// tile it inherits from the dispatch's root op; an Error says why the op
+// cannot be drawn ("This op carries no lowering_config.").
+struct RootOpInputs {
+  config::LoweringConfig config;
+  config::IterationSpace space;
+  std::optional<config::TranslationInfo> info;
+  layout::DeriveOptions options;
+};
+Result<RootOpInputs> rootOpInputs(const iree::Dispatch &dispatch,
+                                  const iree::RootOp &op);
 
 // The picture for a root op: its config applied to its iteration space (or
 // its MMA intrinsic's fragments), and a note saying what was drawn or why

@@ -27,18 +27,50 @@ SceneView::SceneView(QWidget *parent) : QAbstractScrollArea(parent) {
   setFocusPolicy(Qt::StrongFocus);
 }
 
+namespace {
+
+// Whether two scenes have the same panels, cell for cell: a redraw after an
+// edit that keeps the shape keeps the reader's zoom and place.
+bool sameShape(const render::GridScene &a, const render::GridScene &b) {
+  if (a.panels.size() != b.panels.size())
+    return false;
+  for (size_t i = 0; i < a.panels.size(); ++i)
+    if (a.panels[i].rows != b.panels[i].rows ||
+        a.panels[i].columns != b.panels[i].columns)
+      return false;
+  return true;
+}
+
+} // namespace
+
 void SceneView::setScene(render::GridScene scene) {
+  const bool keepView = !fitted && sameShape(original, scene);
+  // The marked lane (subgroup, register, bank) stays marked while the
+  // picture keeps its colouring and still has it.
+  const bool keepMark = selected >= 0 && scene.colorBy == original.colorBy &&
+                        (scene.colorCount == 0 || selected < scene.colorCount);
   original = std::move(scene);
-  current = original;
-  selected = -1;
-  fitToView();
+  const int64_t before = selected;
+  selected = keepMark ? before : -1;
+  current = selected >= 0 ? render::markColorKey(original, selected) : original;
+  if (keepView) {
+    updateScrollBars();
+    viewport()->update();
+  } else {
+    fitToView();
+  }
+  if (selected != before)
+    emit keySelected(selected);
 }
 
 void SceneView::selectKey(int64_t key) {
+  const bool changed = key != selected;
   selected = key;
   current = render::markColorKey(original, key);
   updateScrollBars(); // the footer gained a line
   viewport()->update();
+  if (changed)
+    emit keySelected(key);
 }
 
 void SceneView::mousePressEvent(QMouseEvent *event) {

@@ -1,7 +1,9 @@
 // A scrollable, zoomable view of a GridScene: Ctrl+wheel (or Ctrl+= / Ctrl+-)
 // zooms around the cursor, Ctrl+0 fits the scene, hovering a cell shows
 // what it holds, clicking a cell marks every cell of the same owner (lane,
-// subgroup, register or bank; click again or Escape to clear). Painting goes
+// subgroup, register or bank; click again or Escape to clear; a redrawn
+// picture with the same colouring keeps the mark, and with the same shape
+// keeps the zoom). Painting goes
 // through render::ScenePainter, whose level of
 // detail keeps every frame cheap whatever the element count.
 #pragma once
@@ -27,6 +29,11 @@ public:
   // Marks every cell whose colour key is `key` (-1: none).
   void selectKey(int64_t key);
   int64_t selectedKey() const { return selected; }
+
+signals:
+  // The marked colour key changed (a click, Escape, or a new picture
+  // without it); -1: none.
+  void keySelected(qint64 key);
 
 protected:
   void paintEvent(QPaintEvent *event) override;

@@ -1,13 +1,19 @@
 // tilescope: the desktop app.
 //
-//   tilescope [FILE] [--iree PATH] [--screenshot PNG]
+//   tilescope [FILE] [--iree PATH] [--op DISPATCH:OP] [--set FIELD=VALUE]...
+//             [--view layouts|lane-basis|subgroup-basis|mma|swizzle|grid]
+//             [--screenshot PNG]
 //
-// With no FILE it opens a bundled example.
+// With no FILE it opens a bundled example. --op, --set and --view put the
+// window in a state (the op selected, its fields edited as undoable steps,
+// a view shown), so a test, the README or a doc can reproduce any picture.
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
+#include "core/edit/RootOpContext.h"
 #include "core/iree/Document.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/Workspace.h"
+#include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
 
 #include <QApplication>
@@ -15,6 +21,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QStatusBar>
 #include <QTimer>
 #include <QTreeWidget>
 
@@ -85,6 +92,44 @@ bool haveDisplay(int argc, char **argv) {
   return false;
 }
 
+// What --op, --dispatch, --set and --view ask of the window once its file
+// is open.
+struct StartState {
+  std::optional<std::string> op; // DISPATCH:OP
+  QStringList sets;               // FIELD=VALUE
+  std::optional<widgets::OpViewKind> view;
+};
+
+Result<bool> applyStartState(widgets::MainWindow &window,
+                             const StartState &state) {
+  const iree::Document *document = window.document();
+  if (!document)
+    return Error{"no document is open"};
+  if (state.op) {
+    auto ref = edit::findOp(*document, *state.op);
+    if (!ref)
+      return Error{"--op " + *state.op + ": " + ref.error()};
+    window.selectOp(*ref);
+  }
+  for (const QString &set : state.sets) {
+    const qsizetype equals = set.indexOf('=');
+    if (equals <= 0)
+      return Error{"--set " + set.toStdString() +
+                   ": expected FIELD=VALUE, e.g. 'workgroup=[64, 64, 0]'"};
+    const auto op = window.selectedOp();
+    if (!op)
+      return Error{"--set " + set.toStdString() + ": no root op is selected"};
+    auto made = window.session()->setField(
+        *op, set.left(equals).trimmed().toStdString(),
+        set.mid(equals + 1).trimmed().toStdString());
+    if (!made)
+      return Error{"--set " + set.toStdString() + ": " + made.error()};
+  }
+  if (state.view)
+    window.setView(*state.view);
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -94,6 +139,7 @@ int main(int argc, char **argv) {
   QApplication application(argc, argv);
   QApplication::setOrganizationName(app::kOrganization);
   QApplication::setApplicationName(app::kApplication);
+  QApplication::setApplicationVersion(TILESCOPE_VERSION);
   QApplication::setWindowIcon(QIcon(":/tilescope/tilescope.svg"));
 
   QCommandLineParser parser;
@@ -101,17 +147,54 @@ int main(int argc, char **argv) {
       "Tilescope: how IREE spreads a GPU dispatch over workgroups, subgroups, "
       "lanes and registers.");
   parser.addHelpOption();
+  parser.addVersionOption();
   const QCommandLineOption ireeOption(
       "iree", "Use the IREE compiler library at PATH.", "PATH");
   const QCommandLineOption screenshotOption(
       "screenshot", "Open FILE, save the window as PNG and quit.", "PNG");
-  parser.addOptions({ireeOption, screenshotOption});
+  const QCommandLineOption opOption(
+      "op",
+      "Select the root op DISPATCH:OP (DISPATCH an index or a name prefix, "
+      "OP an index; as 'tilescope-cli dispatches' lists them).",
+      "DISPATCH:OP");
+  const QCommandLineOption dispatchOption(
+      "dispatch", "Select dispatch N (with --op M: its root op M).", "N");
+  const QCommandLineOption setOption(
+      "set",
+      "Edit a field of the selected op, e.g. 'workgroup=[64, 64, 0]' "
+      "(repeat for more; each is one undoable step).",
+      "FIELD=VALUE");
+  QStringList viewNames;
+  for (widgets::OpViewKind kind : widgets::allOpViews())
+    viewNames << widgets::opViewName(kind);
+  const QCommandLineOption viewOption(
+      "view", "Show this view of the op: " + viewNames.join(", ") + ".",
+      "VIEW");
+  parser.addOptions({ireeOption, screenshotOption, opOption, dispatchOption,
+                     setOption, viewOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file to open.", "[FILE]");
   parser.process(application);
 
   std::optional<QString> ireePath;
   if (parser.isSet(ireeOption))
     ireePath = parser.value(ireeOption);
+  StartState state;
+  if (parser.isSet(dispatchOption))
+    state.op = (parser.value(dispatchOption) + ":" +
+                (parser.isSet(opOption) ? parser.value(opOption) : "0"))
+                   .toStdString();
+  else if (parser.isSet(opOption))
+    state.op = parser.value(opOption).toStdString();
+  state.sets = parser.values(setOption);
+  if (parser.isSet(viewOption)) {
+    state.view = widgets::opViewFromName(parser.value(viewOption));
+    if (!state.view) {
+      std::cerr << "tilescope: --view " << parser.value(viewOption).toStdString()
+                << ": not a view; one of " << viewNames.join(", ").toStdString()
+                << "\n";
+      return 2;
+    }
+  }
 
   // Each file is parsed off the GUI thread by IREE in a child process
   // (tilescope-iree-worker): a file that crashes IREE's parser costs an
@@ -156,7 +239,19 @@ int main(int argc, char **argv) {
   const QStringList files = parser.positionalArguments();
   const QString file = files.isEmpty() ? bundledExample() : files.front();
 
-  if (parser.isSet(screenshotOption)) {
+  const bool screenshot = parser.isSet(screenshotOption);
+  // The asked state, once the file is open; what cannot be done is said on
+  // stderr and the status line (a screenshot then fails).
+  QObject::connect(&window, &widgets::MainWindow::documentLoaded, [&] {
+    if (auto applied = applyStartState(window, state); !applied) {
+      std::cerr << "tilescope: " << applied.error() << "\n";
+      window.statusBar()->showMessage(
+          QString::fromStdString(applied.error()));
+      if (screenshot)
+        QApplication::exit(1);
+    }
+  });
+  if (screenshot) {
     const QString png = parser.value(screenshotOption);
     auto save = [&window, png](bool ok) {
       if (!window.grab().save(png)) {
@@ -183,7 +278,7 @@ int main(int argc, char **argv) {
   window.show();
   if (!file.isEmpty())
     window.openFile(file);
-  else if (parser.isSet(screenshotOption))
+  else if (screenshot)
     return 1;
   return application.exec();
 }

@@ -41,18 +41,21 @@ Result<Swizzle> Swizzle::rotateRows(const config::RotateRowsAttr &attr) {
   return s;
 }
 
-Swizzle Swizzle::identity(int64_t rowWidth, int64_t accessWidth) {
+Swizzle Swizzle::identity(int64_t rowWidth, int64_t accessWidth,
+                          int64_t rowStride) {
   Swizzle s;
   s.width = std::max<int64_t>(rowWidth, 1);
   s.access = std::max<int64_t>(accessWidth, 1);
-  s.stride = s.width;
+  s.stride = std::max(rowStride, s.width);
   return s;
 }
 
 std::string Swizzle::describe() const {
   switch (kind) {
   case Kind::Identity:
-    return "no swizzle";
+    return stride == width ? "no swizzle"
+                           : "no swizzle, rows padded to " +
+                                 std::to_string(stride) + " elements";
   case Kind::Xor:
     return "#iree_codegen.xor_shuffle<" + std::to_string(width) + ", " +
            std::to_string(access) + ", " + std::to_string(stride) + ", " +

@@ -23,7 +23,10 @@ class Swizzle {
 public:
   static Result<Swizzle> xorShuffle(const config::XorShuffleAttr &attr);
   static Result<Swizzle> rotateRows(const config::RotateRowsAttr &attr);
-  static Swizzle identity(int64_t rowWidth, int64_t accessWidth);
+  // No swizzle; rows `rowStride` elements apart (0 or less than rowWidth:
+  // packed), as IREE's GPUReduceBankConflicts pads shared-memory rows.
+  static Swizzle identity(int64_t rowWidth, int64_t accessWidth,
+                          int64_t rowStride = 0);
 
   int64_t rowWidth() const { return width; }
   int64_t accessWidth() const { return access; }

@@ -22,6 +22,7 @@
 #include "widgets/SweepPlot.h"
 #include "widgets/TryComparisonView.h"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -31,6 +32,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -242,6 +244,93 @@ private slots:
     // The tree marks the op: edited, with a problem.
     auto *tree = window->findChild<QTreeWidget *>("dispatchTree");
     QVERIFY(!tree->topLevelItem(0)->child(0)->icon(0).isNull());
+  }
+
+  // Each view draws the selected op as it stands and follows an edit; the
+  // reduction step is bounded by the op's loop and starts again at 0 in the
+  // next file; a marked lane stays marked through a redraw.
+  void everyViewFollowsTheEdit() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *scene = window->findChild<widgets::SceneView *>("sceneView");
+    auto *note = window->findChild<QLabel *>("layoutNote");
+    auto *markBox = window->findChild<QSpinBox *>("markBox");
+
+    // Shared memory: the MFMA's LHS and RHS reads collide on banks in
+    // packed rows, and not once IREE pads each row by 4 f16 (64 bits).
+    window->setView(widgets::OpViewKind::Swizzle);
+    const render::GridScene &banks = scene->scene();
+    QCOMPARE(banks.panels.size(), size_t(4));
+    QVERIFY(banks.panels[0].title.startsWith("LHS (128 wide): rows packed"));
+    QVERIFY(banks.panels[3].title.startsWith("RHS"));
+    auto anyMarked = [](const render::Panel &panel) {
+      for (int64_t r = 0; r < panel.rows; ++r)
+        for (int64_t c = 0; c < panel.columns; ++c)
+          if (panel.cell(r, c).marked)
+            return true;
+      return false;
+    };
+    QVERIFY(anyMarked(banks.panels[0]));
+    QVERIFY(!anyMarked(banks.panels[1]));
+    QVERIFY(note->text().contains("pads each row by 4 elements"));
+    screenshot(*window, "view-swizzle");
+    // A swizzle put on the LHS through the editor is what the view draws.
+    // (promotion_types is not on the op yet: the editor's Add row.)
+    window->findChild<QComboBox *>("newFieldBox")
+        ->setEditText("promotion_types");
+    auto *value = window->findChild<QLineEdit *>("newFieldValue");
+    value->setText("[#iree_gpu.swizzle_operand<copy_config = "
+                   "#iree_gpu.derived_thread_config, swizzle = "
+                   "#iree_codegen.xor_shuffle<128, 8>>, "
+                   "#iree_gpu.derived_thread_config]");
+    QTest::keyClick(value, Qt::Key_Return);
+    QCoreApplication::processEvents(); // the queued commit
+    QVERIFY2(note->text().contains("LHS swizzled (#iree_codegen.xor_shuffle"),
+             qPrintable(note->text()));
+    QVERIFY(scene->scene().panels[1].title.contains("after the swizzle"));
+
+    window->setView(widgets::OpViewKind::Mma);
+    QCOMPARE(scene->scene().panels.size(), size_t(3)); // LHS, RHS, ACC
+    markBox->setValue(5);
+    QCOMPARE(scene->selectedKey(), int64_t(5));
+    screenshot(*window, "view-mma");
+    window->setView(widgets::OpViewKind::Grid);
+    QVERIFY(note->text().startsWith("128 workgroups"));
+    QCOMPARE(markBox->value(), -1); // a grid has no lane 5
+    window->setView(widgets::OpViewKind::LaneBasis);
+    QVERIFY(scene->scene().panels.empty());
+    QVERIFY(note->text().contains("no lane_basis"));
+
+    auto reduction = open(test::examplesDir() /
+                          "rocm_gfx942/reduction_4x6656x16384_dispatch_0."
+                          "benchmark.mlir");
+    auto *steps = reduction->findChild<QSpinBox *>("stepBox");
+    auto *view = reduction->findChild<widgets::SceneView *>("sceneView");
+    // partial_reduction 512 over 16384: 32 steps.
+    QVERIFY(steps->isEnabled());
+    QCOMPARE(steps->maximum(), 31);
+    steps->setValue(99);
+    QCOMPARE(steps->value(), 31);
+    QVERIFY(view->scene().title.endsWith("reduction step 31"));
+    reduction->findChild<QSpinBox *>("markBox")->setValue(7);
+    typeAndEnter(*reduction, "thread", "[0, 4]");
+    QCOMPARE(view->selectedKey(), int64_t(7)); // kept through the redraw
+    reduction->setView(widgets::OpViewKind::LaneBasis);
+    QCOMPARE(view->scene().panels.size(), size_t(2));
+    screenshot(*reduction, "view-lane-basis");
+    // The next file starts at step 0 (the edit undone first, so nothing
+    // asks to discard it).
+    reduction->setView(widgets::OpViewKind::Layouts);
+    reduction->session()->undoStack()->undo();
+    QVERIFY(steps->value() > 0);
+    QSignalSpy loaded(reduction.get(), &widgets::MainWindow::documentLoaded);
+    reduction->openFile(QString::fromStdString(
+        (test::examplesDir() /
+         "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir")
+            .string()));
+    QVERIFY(loaded.wait(30000));
+    QCOMPARE(steps->value(), 0);
+    QVERIFY(!steps->isEnabled()); // the matmul has no partial reduction
   }
 
   void savesAtomicallyAndReopens() {

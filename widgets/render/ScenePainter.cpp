@@ -1,5 +1,7 @@
 #include "widgets/render/ScenePainter.h"
 
+#include "widgets/render/LegendPainter.h"
+
 #include <QFont>
 #include <QFontMetricsF>
 #include <QGlyphRun>
@@ -38,9 +40,6 @@ constexpr int kMaxLegendLines = 4;
 constexpr double kTickLength = 3;
 constexpr double kTickGap = 2;
 constexpr double kMinTickSpacing = 30;
-constexpr double kLegendSwatch = 12;
-constexpr double kLegendSwatchGap = 5;
-constexpr double kLegendEntryGap = 14;
 
 // Level of detail, in pixels per cell.
 constexpr double kGridLinesFrom = 4;
@@ -95,14 +94,6 @@ QStringList textLines(const QString &text, int maxLines) {
   return lines;
 }
 
-QString moreText(int64_t remaining) {
-  return QStringLiteral("… and %1 more").arg(remaining);
-}
-
-double legendEntryWidth(const QFontMetricsF &metrics, const LegendEntry &e) {
-  return kLegendSwatch + kLegendSwatchGap + metrics.horizontalAdvance(e.text);
-}
-
 // What does not depend on the cell size: fonts, text extents, legend lines.
 struct PanelFixed {
   double rowAxisWidth = 0;
@@ -120,13 +111,15 @@ struct Fixed {
   double columnAxisHeight = 0;
   double columnTickHeight = 0;
   std::vector<PanelFixed> panels;
+  LegendPainter legendPainter;
   int legendLines = 0;
   double legendLineHeight = 0;
   QStringList footerLines;
 
   explicit Fixed(const GridScene &scene)
       : fonts(makeFonts()), title(fonts.title), text(fonts.text),
-        panelTitle(fonts.panelTitle), small(fonts.small), legend(fonts.legend) {
+        panelTitle(fonts.panelTitle), small(fonts.small), legend(fonts.legend),
+        legendPainter(scene.legend, fonts.legend) {
     if (!scene.title.isEmpty()) {
       titleHeight = title.height() + 4;
       headerWidth = title.horizontalAdvance(scene.title);
@@ -160,20 +153,8 @@ struct Fixed {
 
     // The legend gets as many lines as it needs at the narrowest content
     // width (so at least as many as any wider drawing needs), up to a cap.
-    legendLineHeight = std::max(legend.height(), kLegendSwatch) + 6;
-    if (!scene.legend.empty()) {
-      legendLines = 1;
-      double x = 0;
-      for (const LegendEntry &entry : scene.legend) {
-        const double width = legendEntryWidth(legend, entry);
-        if (x > 0 && x + width > kMinContentWidth) {
-          if (++legendLines >= kMaxLegendLines)
-            break;
-          x = 0;
-        }
-        x += width + kLegendEntryGap;
-      }
-    }
+    legendLineHeight = legendPainter.lineHeight();
+    legendLines = legendPainter.linesAt(kMinContentWidth, kMaxLegendLines);
   }
 };
 
@@ -435,82 +416,20 @@ void drawFooter(Frame &f) {
 }
 
 void drawLegend(Frame &f) {
-  const std::vector<LegendEntry> &entries = f.scene.legend;
-  if (entries.empty() || f.fixed.legendLines == 0)
+  if (f.fixed.legendLines == 0)
     return;
   const double top = f.layout.legendTop;
-  const double lineHeight = f.fixed.legendLineHeight;
-  const double bottom = top + f.fixed.legendLines * lineHeight;
+  const double bottom = top + f.fixed.legendLines * f.fixed.legendLineHeight;
   if (bottom < f.visible.top() || top > f.visible.bottom())
     return;
-  const QFontMetricsF &metrics = f.fixed.legend;
-  const double width = f.textWidth;
-
-  struct Placed {
-    size_t index;
-    int line;
-    double x;
-    double width;
+  LegendPainter::Style style;
+  style.fill = [&f](int64_t key) {
+    return QColor::fromRgb(f.colors.entry(key).fill);
   };
-  std::vector<Placed> placed;
-  int line = 0;
-  double x = 0;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const double w = legendEntryWidth(metrics, entries[i]);
-    if (x > 0 && x + w > width) {
-      ++line;
-      x = 0;
-    }
-    if (line >= f.fixed.legendLines)
-      break;
-    placed.push_back({i, line, x, w});
-    x += w + kLegendEntryGap;
-  }
-  // Make room for "… and N more" on the last line.
-  QString more;
-  double moreX = 0;
-  int moreLine = f.fixed.legendLines - 1;
-  if (placed.size() < entries.size()) {
-    while (true) {
-      more = moreText(static_cast<int64_t>(entries.size() - placed.size()));
-      const double moreWidth = metrics.horizontalAdvance(more);
-      moreX = 0;
-      if (!placed.empty() && placed.back().line == moreLine)
-        moreX = placed.back().x + placed.back().width + kLegendEntryGap;
-      if (moreX + moreWidth <= width || placed.empty() ||
-          placed.back().line != moreLine)
-        break;
-      placed.pop_back();
-    }
-  }
-
-  QPainter &painter = f.painter;
-  painter.setFont(f.fixed.fonts.legend);
-  QColor border = f.theme.foreground;
-  border.setAlphaF(0.35f);
-  const double textOffset = (lineHeight - metrics.height()) / 2;
-  const double swatchOffset = (lineHeight - kLegendSwatch) / 2;
-  for (const Placed &p : placed) {
-    const LegendEntry &entry = entries[p.index];
-    const double y = top + p.line * lineHeight;
-    const QRectF swatch(kMargin + p.x, y + swatchOffset, kLegendSwatch,
-                        kLegendSwatch);
-    painter.fillRect(swatch,
-                     QColor::fromRgb(f.colors.entry(entry.colorKey).fill));
-    painter.setPen(QPen(border, 0));
-    painter.drawRect(swatch);
-    painter.setPen(f.theme.foreground);
-    painter.drawText(QPointF(swatch.right() + kLegendSwatchGap,
-                             y + textOffset + metrics.ascent()),
-                     entry.text);
-  }
-  if (!more.isEmpty()) {
-    painter.setPen(f.secondary());
-    painter.drawText(
-        QPointF(kMargin + moreX,
-                top + moreLine * lineHeight + textOffset + metrics.ascent()),
-        more);
-  }
+  style.foreground = f.theme.foreground;
+  style.secondary = f.secondary();
+  f.fixed.legendPainter.draw(f.painter, QPointF(kMargin, top), f.textWidth,
+                             f.fixed.legendLines, style);
 }
 
 // Panel titles, axis names and index ticks.

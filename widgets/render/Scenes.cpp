@@ -512,6 +512,7 @@ GridScene swizzleScene(const layout::Swizzle &swizzle,
   GridScene scene;
   scene.title = QString::fromStdString(swizzle.describe());
   scene.colorBy = ColorBy::Bank;
+  // "Before": the same rows, packed and unswizzled.
   const auto identity =
       layout::Swizzle::identity(swizzle.rowWidth(), swizzle.accessWidth());
   const auto before = layout::analyzeBanks(accesses, swizzle.accessWidth(),

@@ -1,0 +1,371 @@
+#include "widgets/OpViews.h"
+
+#include "core/config/OtherConfigs.h"
+#include "core/edit/RootOpContext.h"
+#include "core/layout/Basis.h"
+#include "core/layout/OpLayouts.h"
+#include "core/layout/Swizzle.h"
+#include "widgets/RootOpScene.h"
+#include "widgets/render/OpScenes.h"
+#include "widgets/render/Scenes.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+struct ViewName {
+  OpViewKind kind;
+  const char *name;
+  const char *title;
+};
+constexpr std::array<ViewName, 6> kViews{{
+    {OpViewKind::Layouts, "layouts", "Layouts"},
+    {OpViewKind::LaneBasis, "lane-basis", "Lane basis"},
+    {OpViewKind::SubgroupBasis, "subgroup-basis", "Subgroup basis"},
+    {OpViewKind::Mma, "mma", "MMA fragments"},
+    {OpViewKind::Swizzle, "swizzle", "Shared-memory banks"},
+    {OpViewKind::Grid, "grid", "Workgroup grid"},
+}};
+
+// The steps of the longest reduction loop the Layouts view walks: those of
+// a VectorDistribute layout (TileAndFuse's thread and subgroup tiles are
+// drawn for the whole workgroup tile).
+int64_t reductionSteps(const RootOpInputs &inputs) {
+  layout::OpLayoutRequest request{&inputs.config, &inputs.space,
+                                  inputs.info ? &*inputs.info : nullptr,
+                                  inputs.options};
+  auto layouts = layout::opLayouts(request);
+  int64_t steps = 1;
+  if (layouts && layouts->view == layout::OpView::VectorLayout &&
+      layouts->derived)
+    for (const layout::ReductionLoop &loop : layouts->derived->reductionLoops)
+      steps = std::max(steps, loop.iterations);
+  return steps;
+}
+
+OpPicture basisPicture(const RootOpInputs &inputs, bool lanes) {
+  const char *key = lanes ? "lane_basis" : "subgroup_basis";
+  std::optional<config::Basis> basis =
+      lanes ? inputs.config.laneBasis() : inputs.config.subgroupBasis();
+  if (!basis)
+    return {{},
+            QString("This op's config has no %1: VectorDistribute reductions "
+                    "and elementwise ops carry one (TileAndFuse spreads "
+                    "thread tiles instead; see Layouts).")
+                .arg(key),
+            1};
+  QString note = QString("%1 %2: which coordinates of the op's tile each "
+                         "%3 takes")
+                     .arg(key, qs(config::printAttribute(basis->toAttribute())),
+                          lanes ? "lane" : "subgroup");
+  // What IREE applies once GPUPackPartialReductions rewrote it.
+  if (auto derived = layout::deriveLayout(inputs.config, inputs.space,
+                                          inputs.options)) {
+    const auto &effective = lanes ? derived->effectiveLaneBasis
+                                  : derived->effectiveSubgroupBasis;
+    if (effective && (effective->counts != basis->counts ||
+                      effective->mapping != basis->mapping)) {
+      note += QString("; drawn as IREE applies it after packing the partial "
+                      "reduction: %1")
+                  .arg(qs(config::printAttribute(effective->toAttribute())));
+      basis = effective;
+    }
+  }
+  auto map = layout::BasisMap::create(*basis);
+  if (!map)
+    return {{}, QString("%1: %2").arg(key, qs(map.error())), 1};
+  return {render::basisScene(
+              std::make_shared<const layout::BasisMap>(std::move(*map)),
+              qs(config::printAttribute(basis->toAttribute()))),
+          note, 1};
+}
+
+OpPicture mmaPicture(const RootOpInputs &inputs, render::ColorBy colorBy) {
+  const auto mma = inputs.config.mmaKind();
+  if (!mma)
+    return {{}, "This op's config has no mma_kind: no intrinsic to draw.", 1};
+  const layout::MmaIntrinsic *intrinsic =
+      layout::findMmaIntrinsic(mma->intrinsic);
+  if (!intrinsic)
+    return {{},
+            QString("mma_kind %1 is not in Tilescope's intrinsic table")
+                .arg(qs(mma->intrinsic)),
+            1};
+  return {render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
+                           colorBy == render::ColorBy::Register
+                               ? render::ColorBy::Register
+                               : render::ColorBy::Lane),
+          QString("mma_kind %1%2: the LHS, RHS and ACC fragments each lane "
+                  "of a subgroup holds")
+              .arg(qs(mma->intrinsic), mma->colMajor ? ", col_major" : ""),
+          1};
+}
+
+OpPicture gridPicture(const RootOpInputs &inputs) {
+  auto derived =
+      layout::deriveLayout(inputs.config, inputs.space, inputs.options);
+  if (!derived)
+    return {{}, "No workgroup grid: " + qs(derived.error()), 1};
+  auto shared =
+      std::make_shared<const layout::DerivedLayout>(std::move(*derived));
+  const auto [row, column] = render::pickDims(shared->workgroupCounts, {});
+  return {render::workgroupGridScene(shared, row, column),
+          QString("%1 workgroups over %2: which workgroup runs each tile")
+              .arg(shared->workgroupCount)
+              .arg(qs(inputs.space.toString())),
+          1};
+}
+
+// A 2-D fragment with its two dimensions swapped (an operand stored
+// transposed to the intrinsic's view of it).
+layout::FragmentLayout transposed(layout::FragmentLayout fragment) {
+  for (auto *v : {&fragment.outer, &fragment.thread, &fragment.tstrides,
+                  &fragment.element})
+    if (v->size() == 2)
+      std::swap((*v)[0], (*v)[1]);
+  return fragment;
+}
+
+// The banks the MMA reads of the op's promoted LHS and RHS land in, through
+// each operand's swizzle (promotion_types' swizzle_operand), or unswizzled
+// with the row padding IREE's GPUReduceBankConflicts adds (64 bits a row,
+// unless the pipeline options turn it off).
+OpPicture swizzlePicture(const iree::Dispatch &dispatch, size_t opIndex,
+                         const RootOpInputs &inputs) {
+  const config::LoweringConfig &config = inputs.config;
+  const auto mma = config.mmaKind();
+  if (!mma)
+    return {{},
+            "The bank view draws the shared-memory reads of an MMA's "
+            "promoted operands: this op has no mma_kind.",
+            1};
+  const layout::MmaIntrinsic *intrinsic =
+      layout::findMmaIntrinsic(mma->intrinsic);
+  const auto contraction = config::inferContraction(inputs.space);
+  if (!intrinsic || !contraction || contraction->k.empty() ||
+      inputs.space.operands.size() < 3)
+    return {{},
+            "The bank view needs a contraction with a known intrinsic "
+            "(LHS, RHS and ACC operands).",
+            1};
+  const std::vector<int64_t> promoted =
+      config.promoteOperands().value_or(std::vector<int64_t>{});
+  const std::vector<config::PromotionType> types =
+      config::promotionTypes(config);
+  iree::Document single;
+  single.dispatches.push_back(dispatch);
+  const edit::RootOpContext context = edit::contextOf(single, {0, opIndex});
+  const layout::BankModel banks =
+      context.target ? layout::BankModel::forTarget(*context.target)
+                     : layout::BankModel::forArch("gfx942");
+  layout::OpLayoutRequest request{&config, &inputs.space,
+                                  inputs.info ? &*inputs.info : nullptr,
+                                  inputs.options};
+  const auto layouts = layout::opLayouts(request);
+  const bool tileAndFuse = layouts && layouts->pipeline == "TileAndFuse";
+  const bool padded =
+      dispatch.translationInfo.find(
+          "no_reduce_shared_memory_bank_conflicts = true") == std::string::npos;
+  const std::vector<int64_t> workgroup =
+      config.tileSizes(config::TilingLevel::Workgroup).value_or(std::vector<int64_t>{});
+  const std::vector<int64_t> reduction =
+      config.tileSizes(config::TilingLevel::Reduction).value_or(std::vector<int64_t>{});
+  // A loop's extent in the operand's shared-memory tile: the workgroup tile,
+  // else the reduction tile (counted in intrinsic K steps under TileAndFuse,
+  // which packs to intrinsics first).
+  auto extent = [&](int d) -> int64_t {
+    const auto i = static_cast<size_t>(d);
+    if (i < workgroup.size() && workgroup[i] > 0)
+      return workgroup[i];
+    if (i < reduction.size() && reduction[i] > 0)
+      return reduction[i] * (tileAndFuse ? intrinsic->k : 1);
+    return 0;
+  };
+
+  render::GridScene scene;
+  QStringList notes, subtitles;
+  for (int64_t operand : {int64_t{0}, int64_t{1}}) {
+    const auto at = std::find(promoted.begin(), promoted.end(), operand);
+    const QString name = operand == 0 ? "LHS" : "RHS";
+    if (at == promoted.end()) {
+      notes << name + " is not promoted (not in promote_operands)";
+      continue;
+    }
+    const config::OperandAccess &access =
+        inputs.space.operands[static_cast<size_t>(operand)];
+    if (access.dims.size() < 2 || access.dims.back() < 0) {
+      notes << name + ": no 2-D tile to draw";
+      continue;
+    }
+    const int inner = access.dims.back();
+    const auto &columnRole = operand == 0 ? contraction->k : contraction->n;
+    layout::FragmentLayout fragment = intrinsic->fragment(
+        operand == 0 ? layout::MmaOperand::Lhs : layout::MmaOperand::Rhs);
+    if (fragment.element.size() != 2)
+      return {{},
+              QString("%1's fragments are not 2-D: the bank view draws 2-D "
+                      "tiles only")
+                  .arg(qs(intrinsic->name)),
+              1};
+    if (std::find(columnRole.begin(), columnRole.end(), inner) ==
+        columnRole.end())
+      fragment = transposed(std::move(fragment));
+    const int64_t rowWidth = extent(inner);
+    const int64_t bytes = config::elementBytes(access.elementType);
+    if (rowWidth <= 0 || bytes <= 0) {
+      notes << name + ": its tile's row width is unknown";
+      continue;
+    }
+    const size_t slot = static_cast<size_t>(at - promoted.begin());
+    const config::PromotionType *type =
+        slot < types.size() ? &types[slot] : nullptr;
+    Result<layout::Swizzle> swizzle = Error{""};
+    QString how;
+    if (type && type->xorShuffle) {
+      swizzle = layout::Swizzle::xorShuffle(*type->xorShuffle);
+      how = "swizzled";
+    } else if (type && type->rotateRows) {
+      swizzle = layout::Swizzle::rotateRows(*type->rotateRows);
+      how = "swizzled";
+    } else {
+      const int64_t pad = padded ? std::max<int64_t>(8 / bytes, 1) : 0;
+      swizzle = layout::Swizzle::identity(rowWidth, fragment.element.back(),
+                                          rowWidth + pad);
+      how = padded ? QString("not swizzled; IREE pads each row by %1 "
+                             "element%2 (GPUReduceBankConflicts, 64 bits)")
+                         .arg(pad)
+                         .arg(pad == 1 ? "" : "s")
+                   : QString("not swizzled, not padded "
+                             "(no_reduce_shared_memory_bank_conflicts)");
+    }
+    if (!swizzle) {
+      notes << name + ": " + qs(swizzle.error());
+      continue;
+    }
+    render::GridScene part = render::swizzleScene(
+        *swizzle, layout::fragmentAccesses(fragment, intrinsic->subgroupSize),
+        bytes, banks);
+    const bool swizzled = type && (type->xorShuffle || type->rotateRows);
+    for (size_t i = 0; i < part.panels.size(); ++i) {
+      render::Panel &panel = part.panels[i];
+      // Unswizzled, the two panels are the packed rows and the rows as
+      // IREE lays them out.
+      const QString which =
+          swizzled ? panel.title
+          : i == 0 ? QString("rows packed")
+                   : QString(padded ? "rows as IREE pads them"
+                                    : "rows as IREE lays them out");
+      panel.title = QString("%1 (%2 wide): %3").arg(name).arg(rowWidth).arg(which);
+      scene.panels.push_back(std::move(panel));
+    }
+    if (scene.legend.empty())
+      scene.legend = part.legend;
+    scene.colorCount = std::max(scene.colorCount, part.colorCount);
+    scene.footer = part.footer;
+    subtitles << name + ": " + part.subtitle;
+    notes << QString("%1 %2 (%3)").arg(name, how, part.title);
+  }
+  if (scene.panels.empty())
+    return {{},
+            "No promoted LHS or RHS to draw: " + notes.join("; ") + ".", 1};
+  scene.title = QString("Shared-memory banks of %1 reads").arg(
+      qs(intrinsic->name));
+  scene.colorBy = render::ColorBy::Bank;
+  scene.subtitle = subtitles.join("; ");
+  return {std::move(scene),
+          QString("%1 fragment reads from shared memory, %2 banks of %3 "
+                  "bytes: %4")
+              .arg(qs(intrinsic->name))
+              .arg(banks.bankCount)
+              .arg(banks.bankWidthBytes)
+              .arg(notes.join("; ")),
+          1};
+}
+
+} // namespace
+
+const std::vector<OpViewKind> &allOpViews() {
+  static const std::vector<OpViewKind> views = [] {
+    std::vector<OpViewKind> all;
+    for (const ViewName &view : kViews)
+      all.push_back(view.kind);
+    return all;
+  }();
+  return views;
+}
+
+QString opViewName(OpViewKind kind) {
+  for (const ViewName &view : kViews)
+    if (view.kind == kind)
+      return view.name;
+  return {};
+}
+
+QString opViewTitle(OpViewKind kind) {
+  for (const ViewName &view : kViews)
+    if (view.kind == kind)
+      return view.title;
+  return {};
+}
+
+std::optional<OpViewKind> opViewFromName(const QString &name) {
+  for (const ViewName &view : kViews)
+    if (name.compare(view.name, Qt::CaseInsensitive) == 0)
+      return view.kind;
+  return std::nullopt;
+}
+
+OpPicture opPicture(const iree::Dispatch &dispatch, size_t op,
+                    const OpViewRequest &request) {
+  if (op >= dispatch.rootOps.size())
+    return {{}, "No configured op in this dispatch.", 1};
+  const iree::RootOp &rootOp = dispatch.rootOps[op];
+  auto inputs = rootOpInputs(dispatch, rootOp);
+  if (!inputs) {
+    // The Layouts view says why (and draws an intrinsic where it can).
+    if (request.kind == OpViewKind::Layouts) {
+      auto [scene, note] =
+          rootOpScene(dispatch, rootOp, request.colorBy, request.step);
+      return {std::move(scene), note, 1};
+    }
+    return {{}, qs(inputs.error()), 1};
+  }
+  // Every view keeps the step range, so switching views keeps the step.
+  const int64_t steps = reductionSteps(*inputs);
+  OpPicture picture;
+  switch (request.kind) {
+  case OpViewKind::Layouts: {
+    auto [scene, note] =
+        rootOpScene(dispatch, rootOp, request.colorBy,
+                    std::clamp<int64_t>(request.step, 0, steps - 1));
+    picture = {std::move(scene), note, steps};
+    break;
+  }
+  case OpViewKind::LaneBasis:
+    picture = basisPicture(*inputs, true);
+    break;
+  case OpViewKind::SubgroupBasis:
+    picture = basisPicture(*inputs, false);
+    break;
+  case OpViewKind::Mma:
+    picture = mmaPicture(*inputs, request.colorBy);
+    break;
+  case OpViewKind::Swizzle:
+    picture = swizzlePicture(dispatch, op, *inputs);
+    break;
+  case OpViewKind::Grid:
+    picture = gridPicture(*inputs);
+    break;
+  }
+  picture.reductionSteps = steps;
+  return picture;
+}
+
+} // namespace tilescope::widgets

@@ -1,0 +1,45 @@
+// The views of one root op the window offers, each drawn from core data for
+// the op as it stands (or as typed): its layouts, its lane and subgroup
+// bases, its MMA intrinsic's fragments, the banks its promoted operands'
+// shared-memory reads land in (through their swizzle, if any), and its
+// workgroup grid. `tilescope --view NAME` names them.
+#pragma once
+
+#include "core/iree/Document.h"
+#include "widgets/render/GridScene.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace tilescope::widgets {
+
+enum class OpViewKind { Layouts, LaneBasis, SubgroupBasis, Mma, Swizzle, Grid };
+
+const std::vector<OpViewKind> &allOpViews();
+// "layouts", "lane-basis", "subgroup-basis", "mma", "swizzle", "grid".
+QString opViewName(OpViewKind kind);
+// "Layouts", "Lane basis", ... as the window's menu says it.
+QString opViewTitle(OpViewKind kind);
+std::optional<OpViewKind> opViewFromName(const QString &name);
+
+struct OpPicture {
+  render::GridScene scene; // empty when the view does not apply
+  QString note;            // what was drawn, or why nothing was
+  // Iterations of the op's longest reduction loop at workgroup level (the
+  // steps the Layouts view can show); 1 when there is no such loop.
+  int64_t reductionSteps = 1;
+};
+
+struct OpViewRequest {
+  OpViewKind kind = OpViewKind::Layouts;
+  render::ColorBy colorBy = render::ColorBy::Lane;
+  int64_t step = 0; // partial-reduction iteration (Layouts)
+};
+
+// The picture of `dispatch.rootOps[op]` in view `request.kind`.
+OpPicture opPicture(const iree::Dispatch &dispatch, size_t op,
+                    const OpViewRequest &request);
+
+} // namespace tilescope::widgets
