@@ -66,10 +66,10 @@ OpPicture basisPicture(const RootOpInputs &inputs, bool lanes) {
                      .arg(key, qs(config::printAttribute(basis->toAttribute())),
                           lanes ? "lane" : "subgroup");
   // What IREE applies once GPUPackPartialReductions rewrote it.
-  if (auto derived = layout::deriveLayout(inputs.config, inputs.space,
-                                          inputs.options)) {
-    const auto &effective = lanes ? derived->effectiveLaneBasis
-                                  : derived->effectiveSubgroupBasis;
+  if (auto derived =
+          layout::deriveLayout(inputs.config, inputs.space, inputs.options)) {
+    const auto &effective =
+        lanes ? derived->effectiveLaneBasis : derived->effectiveSubgroupBasis;
     if (effective && (effective->counts != basis->counts ||
                       effective->mapping != basis->mapping)) {
       note += QString("; drawn as IREE applies it after packing the partial "
@@ -174,9 +174,11 @@ OpPicture swizzlePicture(const iree::Dispatch &dispatch, size_t opIndex,
       dispatch.translationInfo.find(
           "no_reduce_shared_memory_bank_conflicts = true") == std::string::npos;
   const std::vector<int64_t> workgroup =
-      config.tileSizes(config::TilingLevel::Workgroup).value_or(std::vector<int64_t>{});
+      config.tileSizes(config::TilingLevel::Workgroup)
+          .value_or(std::vector<int64_t>{});
   const std::vector<int64_t> reduction =
-      config.tileSizes(config::TilingLevel::Reduction).value_or(std::vector<int64_t>{});
+      config.tileSizes(config::TilingLevel::Reduction)
+          .value_or(std::vector<int64_t>{});
   // A loop's extent in the operand's shared-memory tile: the workgroup tile,
   // else the reduction tile (counted in intrinsic K steps under TileAndFuse,
   // which packs to intrinsics first).
@@ -262,7 +264,8 @@ OpPicture swizzlePicture(const iree::Dispatch &dispatch, size_t opIndex,
           : i == 0 ? QString("rows packed")
                    : QString(padded ? "rows as IREE pads them"
                                     : "rows as IREE lays them out");
-      panel.title = QString("%1 (%2 wide): %3").arg(name).arg(rowWidth).arg(which);
+      panel.title =
+          QString("%1 (%2 wide): %3").arg(name).arg(rowWidth).arg(which);
       scene.panels.push_back(std::move(panel));
     }
     if (scene.legend.empty())
@@ -273,10 +276,9 @@ OpPicture swizzlePicture(const iree::Dispatch &dispatch, size_t opIndex,
     notes << QString("%1 %2 (%3)").arg(name, how, part.title);
   }
   if (scene.panels.empty())
-    return {{},
-            "No promoted LHS or RHS to draw: " + notes.join("; ") + ".", 1};
-  scene.title = QString("Shared-memory banks of %1 reads").arg(
-      qs(intrinsic->name));
+    return {{}, "No promoted LHS or RHS to draw: " + notes.join("; ") + ".", 1};
+  scene.title =
+      QString("Shared-memory banks of %1 reads").arg(qs(intrinsic->name));
   scene.colorBy = render::ColorBy::Bank;
   scene.subtitle = subtitles.join("; ");
   return {std::move(scene),

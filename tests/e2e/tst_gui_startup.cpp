@@ -12,7 +12,8 @@ class GuiStartupTest : public QObject {
   QString executable() const { return TILESCOPE_BINARY_DIR "/app/tilescope"; }
 
   // Returns what the window listed (its dispatch list, printed on stdout).
-  QString runAndScreenshot(const QStringList &arguments, bool expectSuccess) {
+  QString runAndScreenshot(const QStringList &arguments, bool expectSuccess,
+                           const QString &expectedError = "nonexistent.mlir") {
     QTemporaryDir dir;
     const QString png = dir.filePath("window.png");
     QProcess process;
@@ -30,7 +31,7 @@ class GuiStartupTest : public QObject {
       QCOMPARE(process.exitStatus(), QProcess::NormalExit);
       QCOMPARE(process.exitCode() == 0, expectSuccess);
       if (!expectSuccess) {
-        QVERIFY2(errors.contains("nonexistent.mlir"), qPrintable(errors));
+        QVERIFY2(errors.contains(expectedError), qPrintable(errors));
         return;
       }
       QImage image(png);
@@ -62,6 +63,27 @@ private slots:
 
   void aMissingFileIsReportedNotFatal() {
     runAndScreenshot({"/nonexistent/nonexistent.mlir"}, false);
+  }
+
+  // --op, --set and --view put the window in a state before the picture:
+  // the op selected, its field edited (the list marks it), the view shown.
+  void putsTheWindowInAState() {
+    const QString listed = runAndScreenshot(
+        {"--op", "0:0", "--set", "reduction=[0, 0, 16]", "--view", "swizzle"},
+        true);
+    QVERIFY2(listed.contains("✎"), qPrintable(listed));
+    // What cannot be done fails the screenshot, naming the option.
+    runAndScreenshot({"--set", "reduction=[0, 0"}, false, "--set reduction=");
+    runAndScreenshot({"--op", "7:0"}, false, "--op 7:0");
+    QProcess process;
+    process.start(executable(), {"--view", "nothing", "--screenshot", "x.png"});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 2);
+    QVERIFY(process.readAllStandardError().contains("one of layouts"));
+    process.start(executable(), {"--version"});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY(process.readAllStandardOutput().startsWith("Tilescope 0."));
   }
 
   // With no display and no screenshot asked for, the window cannot open:

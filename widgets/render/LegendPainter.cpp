@@ -63,9 +63,9 @@ double LegendPainter::gap() const {
   return compact() ? kCompactGap : kEntryGap;
 }
 
-std::vector<LegendPainter::Placed>
-LegendPainter::place(double width, int lines, QString &more,
-                     double &moreX) const {
+std::vector<LegendPainter::Placed> LegendPainter::place(double width, int lines,
+                                                        QString &more,
+                                                        double &moreX) const {
   std::vector<Placed> placed;
   const double start = compact() ? wordWidth : 0;
   int line = 0;
@@ -155,16 +155,16 @@ void LegendPainter::draw(QPainter &painter, QPointF topLeft, double width,
     painter.setPen(QPen(border, 0));
     painter.drawRect(swatch);
     painter.setPen(style.foreground);
-    painter.drawText(QPointF(swatch.right() + kSwatchGap,
-                             y + textOffset + metrics.ascent()),
-                     entry.text);
+    painter.drawText(
+        QPointF(swatch.right() + kSwatchGap, y + textOffset + metrics.ascent()),
+        entry.text);
   }
   if (!more.isEmpty()) {
     painter.setPen(style.secondary);
-    painter.drawText(QPointF(topLeft.x() + moreX,
-                             topLeft.y() + (lines - 1) * height + textOffset +
-                                 metrics.ascent()),
-                     more);
+    painter.drawText(
+        QPointF(topLeft.x() + moreX, topLeft.y() + (lines - 1) * height +
+                                         textOffset + metrics.ascent()),
+        more);
   }
 }
 
