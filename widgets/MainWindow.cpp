@@ -137,8 +137,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   layoutNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
   // A tab page does not pass a wrapped label's height for its width on:
   // room for two lines, and the whole note in the tool tip.
-  layoutNote->setMinimumHeight(2 * layoutNote->fontMetrics().lineSpacing() +
-                               4);
+  layoutNote->setMinimumHeight(2 * layoutNote->fontMetrics().lineSpacing() + 4);
   layoutNote->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   auto *controls = new QHBoxLayout;
   controls->addWidget(new QLabel("View"));
@@ -605,8 +604,8 @@ void MainWindow::showProblems() {
     const QString field = qs(p.field);
     QString text = field + ": " + qs(p.message);
     if (error)
-      text += "  [" + qs(config::toString(p.iree)) + "; rule " +
-              qs(p.rule) + "]";
+      text +=
+          "  [" + qs(config::toString(p.iree)) + "; rule " + qs(p.rule) + "]";
     add(error ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation,
         text, field, 0);
     configEditor->setFieldMessage(field, qs(p.message), error);
@@ -693,8 +692,7 @@ void MainWindow::showLayout(const iree::Dispatch *draft) {
   request.colorBy =
       static_cast<render::ColorBy>(colorByBox->currentData().toInt());
   request.step = stepBox->value();
-  OpPicture picture =
-      opPicture(dispatch, static_cast<size_t>(r), request);
+  OpPicture picture = opPicture(dispatch, static_cast<size_t>(r), request);
   // The step box offers the op's reduction loop, no more; the colouring
   // applies where the view is coloured by owner.
   {
@@ -706,10 +704,10 @@ void MainWindow::showLayout(const iree::Dispatch *draft) {
                       picture.reductionSteps > 1);
   colorByBox->setEnabled(request.kind == OpViewKind::Layouts ||
                          request.kind == OpViewKind::Mma);
-  markBox->setPrefix(QString("%1 ").arg(
-      request.kind == OpViewKind::Grid
-          ? "workgroup"
-          : render::colorByName(picture.scene.colorBy)));
+  markBox->setPrefix(
+      QString("%1 ").arg(request.kind == OpViewKind::Grid
+                             ? "workgroup"
+                             : render::colorByName(picture.scene.colorBy)));
   {
     const QSignalBlocker quiet(markBox);
     markBox->setRange(-1, static_cast<int>(std::max<int64_t>(

@@ -96,7 +96,7 @@ bool haveDisplay(int argc, char **argv) {
 // is open.
 struct StartState {
   std::optional<std::string> op; // DISPATCH:OP
-  QStringList sets;               // FIELD=VALUE
+  QStringList sets;              // FIELD=VALUE
   std::optional<widgets::OpViewKind> view;
 };
 
@@ -189,7 +189,8 @@ int main(int argc, char **argv) {
   if (parser.isSet(viewOption)) {
     state.view = widgets::opViewFromName(parser.value(viewOption));
     if (!state.view) {
-      std::cerr << "tilescope: --view " << parser.value(viewOption).toStdString()
+      std::cerr << "tilescope: --view "
+                << parser.value(viewOption).toStdString()
                 << ": not a view; one of " << viewNames.join(", ").toStdString()
                 << "\n";
       return 2;
@@ -245,8 +246,7 @@ int main(int argc, char **argv) {
   QObject::connect(&window, &widgets::MainWindow::documentLoaded, [&] {
     if (auto applied = applyStartState(window, state); !applied) {
       std::cerr << "tilescope: " << applied.error() << "\n";
-      window.statusBar()->showMessage(
-          QString::fromStdString(applied.error()));
+      window.statusBar()->showMessage(QString::fromStdString(applied.error()));
       if (screenshot)
         QApplication::exit(1);
     }
