@@ -185,7 +185,15 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   connect(defaultWatcher,
           &QFutureWatcher<Result<jobs::DefaultConfigs>>::finished, this,
           &MainWindow::onIreeDefault);
-  setCentralWidget(detailTabs);
+  // The views, under the bar that offers edits a crash left behind.
+  auto *central = new QWidget;
+  auto *centralColumn = new QVBoxLayout(central);
+  centralColumn->setContentsMargins(0, 0, 0, 0);
+  centralColumn->setSpacing(2);
+  centralColumn->addWidget(buildRecoveryBar());
+  centralColumn->addWidget(detailTabs, 1);
+  setCentralWidget(central);
+  setAcceptDrops(true);
 
   statusLabel = new QLabel("No file open");
   statusLabel->setObjectName("statusLabel");
@@ -226,8 +234,12 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
             emit ireeVerdict(ireeProblems.isEmpty(), message);
           });
   connect(edits, &EditSession::changed, this, &MainWindow::onDocumentChanged);
+  connect(edits, &EditSession::changed, this, &MainWindow::recordEdits);
   connect(edits->undoStack(), &QUndoStack::cleanChanged, this,
-          [this](bool clean) { setWindowModified(!clean); });
+          [this](bool clean) {
+            setWindowModified(!clean);
+            recordEdits(); // saved: nothing left to recover
+          });
 
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -235,6 +247,11 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
 }
 
 MainWindow::~MainWindow() {
+  // The undo stack announces itself clean as it is torn down: that is not a
+  // save, and must not reach this half-destroyed window (nor drop the edits
+  // kept for recovery).
+  disconnect(edits->undoStack(), nullptr, this, nullptr);
+  disconnect(edits, nullptr, this, nullptr);
   watcher->waitForFinished();
   verdictWatcher->waitForFinished();
   defaultWatcher->waitForFinished();
@@ -342,6 +359,10 @@ void MainWindow::buildMenus() {
   QMenu *file = menuBar()->addMenu("&File");
   QAction *open = file->addAction("&Open…", this, &MainWindow::chooseFile);
   open->setShortcut(QKeySequence::Open);
+  QMenu *recent = file->addMenu("Open &Recent");
+  recent->setObjectName("recentMenu");
+  connect(recent, &QMenu::aboutToShow, this,
+          [this, recent] { fillRecentMenu(recent); });
   QAction *save = file->addAction("&Save", this, [this] {
     if (edits->hasDocument())
       saveTo(qs(edits->document().path.string()));
@@ -375,8 +396,17 @@ void MainWindow::buildMenus() {
     runMenu->addAction(action);
 
   QMenu *view = menuBar()->addMenu("&View");
+  QAction *find = view->addAction("&Find a dispatch or op", this, [this] {
+    if (auto *filter = browser->findChild<QLineEdit *>("dispatchFilter")) {
+      filter->setFocus();
+      filter->selectAll();
+    }
+  });
+  find->setShortcut(QKeySequence::Find);
+  view->addSeparator();
   for (QDockWidget *widget : findChildren<QDockWidget *>())
     view->addAction(widget->toggleViewAction());
+  buildHelpMenu();
 }
 
 void MainWindow::chooseFile() {
@@ -414,7 +444,10 @@ bool MainWindow::confirmDiscard() {
       this, "Unsaved edits",
       "The open file has edits that are not saved. Discard them?",
       QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
-  return answer == QMessageBox::Discard;
+  if (answer != QMessageBox::Discard)
+    return false;
+  forgetEdits(); // discarded on purpose: nothing to offer next time
+  return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
@@ -464,6 +497,8 @@ void MainWindow::onLoadFinished() {
   ireeProblems.clear();
   ireeDefault.reset(); // IREE's choice was for the previous file
   browser->clear();    // its rows index the old document
+  journalWritten = false;
+  pendingJournal.reset();
   edits->reset(std::move(*result));
   browser->rebuild(*edits);
   const iree::Document &current = edits->document();
@@ -475,6 +510,8 @@ void MainWindow::onLoadFinished() {
                            .arg(current.dispatches.size() == 1 ? "" : "es")
                            .arg(current.partCount)
                            .arg(current.partCount == 1 ? "" : "s"));
+  rememberRecent(qs(current.path.string()));
+  offerRecovery();
   // The first dispatch's root op is what a person came to see.
   if (!browser->selectFirst())
     configEditor->clear("This file holds no dispatches: open a dispatch "

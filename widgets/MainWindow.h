@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/config/Validation.h"
+#include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
@@ -26,6 +27,11 @@
 #include <optional>
 
 class QComboBox;
+class QDragEnterEvent;
+class QDropEvent;
+class QFrame;
+class QMenu;
+class QPushButton;
 class QLabel;
 class QListWidget;
 class QSpinBox;
@@ -65,6 +71,8 @@ public:
     // again); unset: the window cannot show IREE's default.
     std::function<Result<jobs::DefaultConfigs>(const iree::Document &)>
         ireeDefaults;
+    // The IREE in use, in its own words (Help > About); unset: unknown.
+    std::function<std::string()> ireeVersion;
   };
 
   explicit MainWindow(DocumentLoader loader, QWidget *parent = nullptr);
@@ -94,6 +102,14 @@ public:
   // ireeDefaultShown follows, and the IREE default tab shows the selected
   // op against IREE's choice.
   void askIreeDefault();
+  // The files opened last, newest first (File > Open Recent).
+  static QStringList recentFiles();
+  // Unsaved edits left by a crash or a kill for the open file, as the bar
+  // over the views offers them.
+  bool offersRecovery() const;
+  // Replays them as undoable steps; how many took, or why one did not.
+  Result<size_t> restoreEdits();
+  void discardRecovery();
   // A tuning spec giving the edited contraction ops (else the selected op)
   // their configs, as IREE's default specs match them.
   Result<std::string> tuningSpec() const;
@@ -109,6 +125,8 @@ signals:
 
 protected:
   void closeEvent(QCloseEvent *event) override;
+  void dragEnterEvent(QDragEnterEvent *event) override;
+  void dropEvent(QDropEvent *event) override;
 
 private:
   void buildDocks();
@@ -138,6 +156,17 @@ private:
   Result<int> applyChanges(const QString &stepName,
                            const std::vector<jobs::ConfigChange> &changes);
   void goToLine(int line);
+  // Files and help (MainWindowFiles.cpp).
+  void rememberRecent(const QString &path);
+  void fillRecentMenu(QMenu *menu);
+  std::filesystem::path journalPath() const;
+  void recordEdits();
+  void forgetEdits();
+  void offerRecovery();
+  QWidget *buildRecoveryBar();
+  void buildHelpMenu();
+  void showHelp();
+  void showAbout();
   void showLayout(const iree::Dispatch *draft = nullptr);
 
   DocumentLoader loader;
@@ -152,6 +181,13 @@ private:
   std::filesystem::path defaultAskedFor;
   std::string verdictText; // the text IREE was last asked about
   EditSession *edits;
+  // Edits kept on disk for recovery: one offered from a previous session,
+  // and whether this session has written the open file's.
+  std::optional<edit::EditJournal> pendingJournal;
+  bool journalWritten = false;
+  QFrame *recoveryBar = nullptr;
+  QLabel *recoveryText = nullptr;
+  QPushButton *restoreButton = nullptr;
 
   DispatchBrowser *browser;
   QPlainTextEdit *sourceView;

@@ -21,6 +21,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QProcess>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeWidget>
@@ -235,6 +236,26 @@ int main(int argc, char **argv) {
     return jobs::ireeDefaultConfigs(*installation, *worker, document);
   };
   services.workspace = jobs::defaultWorkspace();
+  // Help > About: where the IREE in use is, and what iree-compile says it is.
+  services.ireeVersion = [ireePath]() -> std::string {
+    auto installation = app::locateIree(ireePath);
+    if (!installation)
+      return installation.error();
+    std::string text = installation->compilerLibrary.string() + " (found by " +
+                       installation->foundBy + ")";
+    const auto compile = installation->tools.find("iree-compile");
+    if (compile == installation->tools.end())
+      return text + "\niree-compile not found";
+    QProcess process;
+    process.start(QString::fromStdString(compile->second.string()),
+                  {"--version"});
+    if (!process.waitForFinished(10000))
+      return text + "\niree-compile --version did not answer";
+    return text + "\n" +
+           QString::fromLocal8Bit(process.readAllStandardOutput())
+               .trimmed()
+               .toStdString();
+  };
 
   widgets::MainWindow window(loader, services);
   const QStringList files = parser.positionalArguments();

@@ -8,6 +8,7 @@
 // can be cancelled.
 #include "TestSupport.h"
 
+#include "core/edit/EditJournal.h"
 #include "core/iree/Document.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/History.h"
@@ -24,21 +25,28 @@
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 #include <QUndoStack>
+#include <QUrl>
 
 using namespace tilescope;
 
@@ -118,7 +126,14 @@ class EditorWindowTest : public QObject {
   }
 
 private slots:
-  void initTestCase() { QVERIFY(workspace.isValid()); }
+  void initTestCase() {
+    QVERIFY(workspace.isValid());
+    // Settings (recent files, window state) of this test only.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("TilescopeTest");
+    QCoreApplication::setApplicationName("EditorWindowTest");
+    QSettings().clear();
+  }
 
   void typingRedrawsThenEnterApplies() {
     auto window = open(test::examplesDir() /
@@ -331,6 +346,86 @@ private slots:
     QVERIFY(loaded.wait(30000));
     QCOMPARE(steps->value(), 0);
     QVERIFY(!steps->isEnabled()); // the matmul has no partial reduction
+  }
+
+  // Edits are kept on disk as they are made: a window that goes away
+  // without closing (a crash, a kill) leaves them, and the next window to
+  // open the file offers them back as undoable steps; saving or discarding
+  // leaves nothing to offer. The file lands in Open Recent, and a file
+  // dropped on the window opens.
+  void editsSurviveAKillAndRecentFilesARestart() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("matmul.mlir");
+    QVERIFY(QFile::copy(
+        QString::fromStdString(
+            (test::examplesDir() /
+             "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir")
+                .string()),
+        path));
+    const std::filesystem::path journal = edit::journalFile(
+        std::filesystem::path(workspace.path().toStdString()) / "recovery",
+        path.toStdString());
+    std::string edited;
+    {
+      auto window = open(path.toStdString());
+      typeAndEnter(*window, "reduction", "[0, 0, 16]");
+      typeAndEnter(*window, "workgroup", "[128, 128, 0]");
+      QVERIFY(std::filesystem::exists(journal));
+      edited = window->session()->model().text();
+      // No close event: the window is gone as if killed.
+    }
+    QVERIFY(std::filesystem::exists(journal));
+    QCOMPARE(widgets::MainWindow::recentFiles().value(0),
+             QFileInfo(path).absoluteFilePath());
+
+    auto window = open(path.toStdString());
+    QVERIFY(window->offersRecovery());
+    auto *bar = window->findChild<QWidget *>("recoveryBar");
+    QVERIFY(bar->isVisible());
+    screenshot(*window, "recovery-offered");
+    window->findChild<QPushButton *>("restoreEditsButton")->click();
+    QVERIFY(!bar->isVisible());
+    QCOMPARE(window->session()->model().text(), edited);
+    QCOMPARE(window->session()->undoStack()->count(), 2);
+    QVERIFY(window->isWindowModified());
+    // Saved: nothing left to offer.
+    QVERIFY(window->session()->save(path.toStdString()).ok());
+    QVERIFY(!std::filesystem::exists(journal));
+
+    // A file dropped on the window opens (the window is clean).
+    const QString other = QString::fromStdString(
+        (test::examplesDir() /
+         "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir")
+            .string());
+    QMimeData data;
+    data.setUrls({QUrl::fromLocalFile(other)});
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &data, Qt::LeftButton,
+                          Qt::NoModifier);
+    QCoreApplication::sendEvent(window.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QSignalSpy loaded(window.get(), &widgets::MainWindow::documentLoaded);
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &data, Qt::LeftButton,
+                    Qt::NoModifier);
+    QCoreApplication::sendEvent(window.get(), &drop);
+    QVERIFY(loaded.wait(30000));
+    QCOMPARE(QString::fromStdString(window->document()->path.string()), other);
+    QCOMPARE(widgets::MainWindow::recentFiles().value(1),
+             QFileInfo(path).absoluteFilePath());
+    // A journal written against other text is not replayed.
+    auto stale = edit::EditJournal::fromJson(test::readFile(
+        test::sourceDir() / "tests/widgets/data/stale-journal.json"));
+    QVERIFY(stale.ok());
+    stale->path = path.toStdString();
+    QVERIFY(edit::writeJournal(*stale, journal).ok());
+    auto reopened = open(path.toStdString());
+    QVERIFY(!reopened->offersRecovery());
+    QVERIFY(reopened->findChild<QWidget *>("recoveryBar")->isVisible());
+    reopened->discardRecovery();
+    QVERIFY(!std::filesystem::exists(journal));
+    // Closing keeps the window's layout for the next start.
+    QSettings().remove("window/state");
+    QVERIFY(reopened->close());
+    QVERIFY(!QSettings().value("window/state").toByteArray().isEmpty());
   }
 
   void savesAtomicallyAndReopens() {

@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 
 #include "core/edit/ConfigDiff.h"
+#include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/Document.h"
@@ -450,6 +451,55 @@ private slots:
     QVERIFY(document.apply(*edit).ok());
     QCOMPARE(document.document().dispatches[0].translationInfo,
              preview.translationInfo);
+  }
+
+  // The journal a crash leaves behind: written and read back, it replays
+  // the undo list (a removal, a translation_info field, an undone edit
+  // left out) into the same text; on a file that changed it refuses.
+  void journalReplaysTheEdits() {
+    const auto path = test::examplesDir() /
+                      "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+    edit::EditableDocument document = editable(path);
+    QVERIFY(document.set({0, 0}, "reduction", "[0, 0, 16]").ok());
+    QVERIFY(document.set({0, 0}, "workgroup_size", "[512, 1, 1]").ok());
+    QVERIFY(document.set({0, 0}, "promote_operands", std::nullopt).ok());
+    QVERIFY(document.set({0, 0}, "subgroup", "[4, 2, 0]").ok());
+    QVERIFY(document.undo());
+    const edit::EditJournal journal = edit::EditJournal::of(document, path);
+    QCOMPARE(journal.entries.size(), size_t(3));
+    QVERIFY(!journal.entries[2].value); // removed
+
+    auto read = edit::EditJournal::fromJson(journal.toJson());
+    QVERIFY2(read.ok(), read.ok() ? "" : read.error().c_str());
+    QVERIFY(read->entries == journal.entries);
+    QCOMPARE(read->path, path.string());
+    QVERIFY(read->appliesTo(document.originalText()));
+
+    edit::EditableDocument fresh = editable(path);
+    auto replayed =
+        edit::replay(*read, fresh.originalText(),
+                     [&fresh](const edit::JournalEntry &entry) -> Result<bool> {
+                       auto made =
+                           fresh.set(entry.op, entry.field, entry.value);
+                       if (!made)
+                         return Error{made.error()};
+                       return true;
+                     });
+    QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().c_str());
+    QCOMPARE(*replayed, size_t(3));
+    QCOMPARE(fresh.text(), document.text());
+    QCOMPARE(fresh.edits().size(), size_t(3));
+
+    const std::string changed = document.originalText() + "\n";
+    QVERIFY(!read->appliesTo(changed));
+    auto refused = edit::replay(*read, changed, [](const edit::JournalEntry &) {
+      return Result<bool>(true);
+    });
+    QVERIFY(!refused.ok());
+    QVERIFY(refused.error().find("changed since") != std::string::npos);
+    QVERIFY(!edit::EditJournal::fromJson("{\"edits\": []}").ok());
+    QVERIFY(!edit::EditJournal::fromJson("not json").ok());
+    QCOMPARE(edit::textHash("a"), std::string("af63dc4c8601ec8c"));
   }
 
   // CPU configs are not edited field by field; the whole attribute is.

@@ -1,0 +1,289 @@
+// The window's files and help: Open Recent, drag and drop, the edits kept
+// on disk while a person works (restored after a crash or a kill), and Help.
+#include "widgets/MainWindow.h"
+
+#include "core/edit/EditJournal.h"
+#include "widgets/EditSession.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QUndoStack>
+
+namespace tilescope::widgets {
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+constexpr const char *kRecentKey = "files/recent";
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+// "2026-11-23T23:45:34Z" as a person reads it: "2026-11-23 23:45 UTC".
+QString when(const std::string &utc) {
+  QString text = qs(utc);
+  if (text.size() == 20 && text[10] == 'T' && text.endsWith('Z'))
+    return text.left(10) + ' ' + text.mid(11, 5) + " UTC";
+  return text;
+}
+
+// The local .mlir (or any) files a drag carries.
+QStringList droppedFiles(const QMimeData *data) {
+  QStringList files;
+  if (!data || !data->hasUrls())
+    return files;
+  for (const QUrl &url : data->urls())
+    if (url.isLocalFile())
+      files << url.toLocalFile();
+  return files;
+}
+
+} // namespace
+
+QStringList MainWindow::recentFiles() {
+  return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::rememberRecent(const QString &path) {
+  QStringList files = recentFiles();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  files.removeAll(absolute);
+  files.prepend(absolute);
+  while (files.size() > kMaxRecentFiles)
+    files.removeLast();
+  QSettings().setValue(kRecentKey, files);
+}
+
+void MainWindow::fillRecentMenu(QMenu *menu) {
+  menu->clear();
+  const QStringList files = recentFiles();
+  for (int i = 0; i < files.size(); ++i) {
+    const QFileInfo info(files[i]);
+    QAction *action =
+        menu->addAction(QString("&%1 %2 — %3")
+                            .arg((i + 1) % 10)
+                            .arg(info.fileName(), info.absolutePath()),
+                        this, [this, path = files[i]] { openFile(path); });
+    action->setEnabled(info.exists());
+  }
+  if (files.isEmpty())
+    menu->addAction("No recent files")->setEnabled(false);
+  menu->addSeparator();
+  menu->addAction("Clear the list", this,
+                  [] { QSettings().remove(kRecentKey); })
+      ->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event) {
+  if (!droppedFiles(event->mimeData()).isEmpty())
+    event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event) {
+  const QStringList files = droppedFiles(event->mimeData());
+  if (files.isEmpty())
+    return;
+  event->acceptProposedAction();
+  if (files.size() > 1)
+    statusLabel->setText(
+        QString("Opening the first of %1 dropped files").arg(files.size()));
+  openFile(files.front());
+}
+
+// --- Edits kept on disk ----------------------------------------------------
+
+std::filesystem::path MainWindow::journalPath() const {
+  if (services.workspace.empty() || !edits->hasDocument())
+    return {};
+  return edit::journalFile(services.workspace / "recovery",
+                           edits->document().path);
+}
+
+void MainWindow::recordEdits() {
+  const std::filesystem::path file = journalPath();
+  if (file.empty() || pendingJournal)
+    return; // an offered journal stays as it is until restored or discarded
+  if (edits->undoStack()->isClean()) {
+    if (journalWritten) {
+      std::error_code ignored;
+      std::filesystem::remove(file, ignored);
+      journalWritten = false;
+    }
+    return;
+  }
+  auto written = writeJournal(
+      edit::EditJournal::of(edits->model(), edits->document().path), file);
+  journalWritten = written.ok();
+  if (!written)
+    statusLabel->setText("Edits not kept for recovery: " + qs(written.error()));
+}
+
+void MainWindow::forgetEdits() {
+  const std::filesystem::path file = journalPath();
+  if (file.empty())
+    return;
+  std::error_code ignored;
+  std::filesystem::remove(file, ignored);
+  journalWritten = false;
+  pendingJournal.reset();
+  recoveryBar->hide();
+}
+
+void MainWindow::offerRecovery() {
+  pendingJournal.reset();
+  recoveryBar->hide();
+  const std::filesystem::path file = journalPath();
+  if (file.empty() || !std::filesystem::exists(file))
+    return;
+  auto journal = edit::readJournal(file);
+  if (!journal) {
+    recoveryText->setText("Unsaved edits were kept for this file but cannot "
+                          "be read: " +
+                          qs(journal.error()));
+    restoreButton->setEnabled(false);
+  } else if (!journal->appliesTo(edits->model().originalText())) {
+    recoveryText->setText(
+        QString("%1 unsaved edit%2 from %3 were made to this file as it was "
+                "then; it has changed since, so they cannot be replayed.")
+            .arg(journal->entries.size())
+            .arg(journal->entries.size() == 1 ? "" : "s")
+            .arg(when(journal->writtenAt)));
+    restoreButton->setEnabled(false);
+  } else {
+    recoveryText->setText(
+        QString("Tilescope closed with %1 unsaved edit%2 to this file (last "
+                "at %3). Restore them?")
+            .arg(journal->entries.size())
+            .arg(journal->entries.size() == 1 ? "" : "s")
+            .arg(when(journal->writtenAt)));
+    restoreButton->setEnabled(true);
+    pendingJournal = std::move(*journal);
+  }
+  recoveryBar->show();
+}
+
+bool MainWindow::offersRecovery() const { return pendingJournal.has_value(); }
+
+Result<size_t> MainWindow::restoreEdits() {
+  if (!pendingJournal)
+    return Error{"no unsaved edits to restore"};
+  const edit::EditJournal journal = std::move(*pendingJournal);
+  pendingJournal.reset();
+  recoveryBar->hide();
+  auto replayed =
+      edit::replay(journal, edits->model().originalText(),
+                   [this](const edit::JournalEntry &entry) -> Result<bool> {
+                     auto made =
+                         edits->setField(entry.op, entry.field, entry.value);
+                     if (!made)
+                       return Error{made.error()};
+                     return true;
+                   });
+  recordEdits(); // what was restored is what is kept now
+  if (!replayed) {
+    statusLabel->setText("Edits restored in part: " + qs(replayed.error()));
+    return Error{replayed.error()};
+  }
+  statusLabel->setText(QString("Restored %1 edit%2 from %3")
+                           .arg(*replayed)
+                           .arg(*replayed == 1 ? "" : "s")
+                           .arg(when(journal.writtenAt)));
+  return replayed;
+}
+
+void MainWindow::discardRecovery() { forgetEdits(); }
+
+QWidget *MainWindow::buildRecoveryBar() {
+  recoveryBar = new QFrame;
+  recoveryBar->setObjectName("recoveryBar");
+  recoveryBar->setFrameShape(QFrame::StyledPanel);
+  recoveryBar->setAutoFillBackground(true);
+  QPalette tint = recoveryBar->palette();
+  tint.setColor(QPalette::Window, tint.color(QPalette::Highlight).lighter(185));
+  tint.setColor(QPalette::WindowText, QColor(Qt::black));
+  recoveryBar->setPalette(tint);
+  recoveryText = new QLabel;
+  recoveryText->setWordWrap(true);
+  restoreButton = new QPushButton("Restore edits");
+  restoreButton->setObjectName("restoreEditsButton");
+  auto *discard = new QPushButton("Discard them");
+  connect(restoreButton, &QPushButton::clicked, this, [this] {
+    if (auto restored = restoreEdits(); !restored)
+      QMessageBox::warning(this, "Edits restored in part",
+                           qs(restored.error()));
+  });
+  connect(discard, &QPushButton::clicked, this, &MainWindow::discardRecovery);
+  auto *row = new QHBoxLayout(recoveryBar);
+  row->setContentsMargins(8, 4, 8, 4);
+  row->addWidget(recoveryText, 1);
+  row->addWidget(restoreButton);
+  row->addWidget(discard);
+  recoveryBar->hide();
+  return recoveryBar;
+}
+
+// --- Help ------------------------------------------------------------------
+
+void MainWindow::buildHelpMenu() {
+  QMenu *help = menuBar()->addMenu("&Help");
+  QAction *controls =
+      help->addAction("Tilescope &help", this, &MainWindow::showHelp);
+  controls->setShortcut(QKeySequence::HelpContents);
+  help->addAction("&About Tilescope", this, &MainWindow::showAbout);
+  help->addAction("About &Qt", qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::showHelp() {
+  QMessageBox box(this);
+  box.setWindowTitle("Tilescope help");
+  box.setTextFormat(Qt::RichText);
+  box.setText(
+      "<b>Pick</b> a dispatch's root op on the left (Ctrl+F filters); its "
+      "MLIR line is highlighted.<br>"
+      "<b>Edit</b> a field in the Config editor: the views redraw as you type, "
+      "Enter applies (Ctrl+Z / Ctrl+Shift+Z undo and redo), an empty value "
+      "removes the field; Problems lists what the rules and IREE say, click "
+      "one to reach its field.<br>"
+      "<b>Views</b>: Layouts, lane and subgroup bases, MMA fragments, "
+      "shared-memory banks and the workgroup grid. Ctrl+wheel or Ctrl+= / "
+      "Ctrl+- zoom, Ctrl+0 fits, hover tells who holds a cell, a click (or "
+      "Mark) marks every cell of that lane, subgroup or bank, Escape "
+      "clears.<br>"
+      "<b>Run</b>: compile, read resources, run, check against the CPU and "
+      "compare tries in the Run dock; sweep neighbouring configs in Sweep.<br>"
+      "<b>IREE's default</b> (Ctrl+D) shows what IREE would choose.<br>"
+      "Edits are kept on disk until saved: after a crash the next start "
+      "offers them back.<br>"
+      "The same is scriptable: <tt>tilescope-cli --help</tt>, and "
+      "<tt>tilescope FILE --op D:O --set FIELD=VALUE --view VIEW "
+      "--screenshot OUT.png</tt>.");
+  box.exec();
+}
+
+void MainWindow::showAbout() {
+  QString iree = "not located";
+  if (services.ireeVersion)
+    iree = qs(services.ireeVersion()).toHtmlEscaped().replace('\n', "<br>");
+  QMessageBox::about(
+      this, "About Tilescope",
+      QString("<h3>Tilescope %1</h3>"
+              "<p>How IREE spreads a GPU dispatch over workgroups, subgroups, "
+              "lanes and registers.</p>"
+              "<p><b>Qt</b> %2 (built with %3)</p>"
+              "<p><b>IREE</b><br>%4</p>")
+          .arg(QApplication::applicationVersion(), qVersion(), QT_VERSION_STR,
+               iree));
+}
+
+} // namespace tilescope::widgets
