@@ -6,6 +6,7 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QToolTip>
@@ -135,12 +136,25 @@ bool SceneView::darkTheme() const {
   return palette().color(QPalette::Window).lightness() < 128;
 }
 
-void SceneView::paintEvent(QPaintEvent *) {
+void SceneView::paintEvent(QPaintEvent *event) {
   QPainter p(viewport());
-  painter.paint(
-      p, current, QRectF(viewport()->rect()),
-      darkTheme() ? render::Theme::darkTheme() : render::Theme::light(), cell,
-      QPointF(horizontalScrollBar()->value(), verticalScrollBar()->value()));
+  const render::Theme theme =
+      darkTheme() ? render::Theme::darkTheme() : render::Theme::light();
+  const QPointF scroll(horizontalScrollBar()->value(),
+                       verticalScrollBar()->value());
+  // Only what needs painting: after a pan, the strips that came into view,
+  // one at a time (the painter computes only the cells under its clip; the
+  // bounding box of an L-shaped region would be the whole view).
+  for (const QRect &strip : event->region()) {
+    p.setClipRect(strip);
+    painter.paint(p, current, QRectF(viewport()->rect()), theme, cell, scroll);
+  }
+}
+
+void SceneView::scrollContentsBy(int dx, int dy) {
+  // The drawing moves as a whole: shift what is on screen and repaint only
+  // the strip that came into view.
+  viewport()->scroll(dx, dy);
 }
 
 void SceneView::resizeEvent(QResizeEvent *event) {

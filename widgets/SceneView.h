@@ -38,6 +38,7 @@ signals:
 protected:
   void paintEvent(QPaintEvent *event) override;
   void resizeEvent(QResizeEvent *event) override;
+  void scrollContentsBy(int dx, int dy) override;
   void wheelEvent(QWheelEvent *event) override;
   void keyPressEvent(QKeyEvent *event) override;
   bool viewportEvent(QEvent *event) override;
