@@ -71,6 +71,10 @@ public:
     // again); unset: the window cannot show IREE's default.
     std::function<Result<jobs::DefaultConfigs>(const iree::Document &)>
         ireeDefaults;
+    // Keep each edit on disk until it is saved, and offer what a crash left
+    // (off for a scripted screenshot, whose edits came from its command
+    // line).
+    bool keepEditsForRecovery = true;
     // The IREE in use, in its own words (Help > About); unset: unknown.
     std::function<std::string()> ireeVersion;
   };

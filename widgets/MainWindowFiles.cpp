@@ -104,7 +104,8 @@ void MainWindow::dropEvent(QDropEvent *event) {
 // --- Edits kept on disk ----------------------------------------------------
 
 std::filesystem::path MainWindow::journalPath() const {
-  if (services.workspace.empty() || !edits->hasDocument())
+  if (!services.keepEditsForRecovery || services.workspace.empty() ||
+      !edits->hasDocument())
     return {};
   return edit::journalFile(services.workspace / "recovery",
                            edits->document().path);

@@ -257,11 +257,14 @@ int main(int argc, char **argv) {
                .toStdString();
   };
 
+  const bool screenshot = parser.isSet(screenshotOption);
+  // A scripted picture's edits come from its command line: nothing to keep,
+  // and no offer of a previous session's edits in the picture.
+  services.keepEditsForRecovery = !screenshot;
   widgets::MainWindow window(loader, services);
   const QStringList files = parser.positionalArguments();
   const QString file = files.isEmpty() ? bundledExample() : files.front();
 
-  const bool screenshot = parser.isSet(screenshotOption);
   // The asked state, once the file is open; what cannot be done is said on
   // stderr and the status line (a screenshot then fails).
   QObject::connect(&window, &widgets::MainWindow::documentLoaded, [&] {

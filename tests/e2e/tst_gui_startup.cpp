@@ -1,6 +1,7 @@
 // The real `tilescope` executable starts on the offscreen platform, opens an
 // example (the bundled one when given no file), lists its dispatches and exits
 // 0.
+#include <QDir>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -12,6 +13,8 @@ class GuiStartupTest : public QObject {
   QString executable() const { return TILESCOPE_BINARY_DIR "/app/tilescope"; }
 
   // Returns what the window listed (its dispatch list, printed on stdout).
+  QTemporaryDir workspace; // the app's tries and kept edits
+
   QString runAndScreenshot(const QStringList &arguments, bool expectSuccess,
                            const QString &expectedError = "nonexistent.mlir") {
     QTemporaryDir dir;
@@ -19,6 +22,7 @@ class GuiStartupTest : public QObject {
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert("QT_QPA_PLATFORM", "offscreen");
+    environment.insert("TILESCOPE_WORKSPACE", workspace.path());
     process.setProcessEnvironment(environment);
     process.start(executable(), QStringList{"--screenshot", png} + arguments);
     if (!process.waitForFinished(60000))
@@ -72,6 +76,10 @@ private slots:
         {"--op", "0:0", "--set", "reduction=[0, 0, 16]", "--view", "swizzle"},
         true);
     QVERIFY2(listed.contains("✎"), qPrintable(listed));
+    // A scripted picture's edits are not kept for recovery.
+    QVERIFY(
+        !QDir(workspace.filePath("recovery")).exists() ||
+        QDir(workspace.filePath("recovery")).entryList(QDir::Files).isEmpty());
     // What cannot be done fails the screenshot, naming the option.
     runAndScreenshot({"--set", "reduction=[0, 0"}, false, "--set reduction=");
     runAndScreenshot({"--op", "7:0"}, false, "--op 7:0");

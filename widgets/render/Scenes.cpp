@@ -164,17 +164,31 @@ GridScene basisScene(std::shared_ptr<const layout::BasisMap> basis,
   const auto &counts = basis->basis().counts;
 
   // Basis space: the thread ids laid out over their digits (the last two
-  // axes; earlier axes fixed at 0).
+  // axes that count more than one; other axes fixed at 0).
   Panel digits;
   const size_t axes = counts.size();
-  digits.rows = axes >= 2 ? counts[axes - 2] : 1;
-  digits.columns = counts.back();
-  digits.rowAxis = axes >= 2 ? QString("digit %1").arg(axes - 2) : QString();
-  digits.columnAxis = QString("digit %1").arg(axes - 1);
+  std::vector<size_t> wide;
+  for (size_t k = 0; k < axes; ++k)
+    if (counts[k] > 1)
+      wide.push_back(k);
+  const size_t columnAxis = wide.empty() ? axes - 1 : wide.back();
+  // The row axis: the next wide axis before it, else the axis just before.
+  const bool hasRow = wide.size() >= 2 || columnAxis > 0;
+  const size_t rowAxis = wide.size() >= 2 ? wide[wide.size() - 2]
+                         : columnAxis > 0 ? columnAxis - 1
+                                          : 0;
+  std::vector<int64_t> idStrides(axes, 1); // row-major over counts
+  for (size_t k = axes; k-- > 1;)
+    idStrides[k - 1] = idStrides[k] * counts[k];
+  digits.rows = hasRow ? counts[rowAxis] : 1;
+  digits.columns = counts[columnAxis];
+  digits.rowAxis = hasRow ? QString("digit %1").arg(rowAxis) : QString();
+  digits.columnAxis = QString("digit %1").arg(columnAxis);
   digits.title = "basis space: thread id by digit";
-  digits.cell = [basis, axes](int64_t row, int64_t column) {
-    const auto &c = basis->basis().counts;
-    const int64_t id = (axes >= 2 ? row * c[axes - 1] : 0) + column;
+  const int64_t rowStride = hasRow ? idStrides[rowAxis] : 0;
+  const int64_t columnStride = idStrides[columnAxis];
+  digits.cell = [basis, rowStride, columnStride](int64_t row, int64_t column) {
+    const int64_t id = row * rowStride + column * columnStride;
     CellInfo info;
     info.colorKey = id;
     info.label = QString::number(id);
