@@ -13,6 +13,8 @@
 //     painted at once. Goal: <= 16 ms.
 //
 // Prints figures, never fails on them.
+#include "BenchIree.h"
+#include "BenchSignals.h"
 #include "BenchTiming.h"
 
 #include "core/config/LayoutAttributes.h"
@@ -44,17 +46,7 @@ constexpr int kKeystrokes = 15;
 constexpr int kFrames = 40;
 
 bool waitForLoad(widgets::MainWindow &window) {
-  QEventLoop loop;
-  bool loaded = false;
-  QObject::connect(&window, &widgets::MainWindow::documentLoaded, &loop, [&] {
-    loaded = true;
-    loop.quit();
-  });
-  QObject::connect(&window, &widgets::MainWindow::loadFailed, &loop,
-                   &QEventLoop::quit);
-  QTimer::singleShot(60000, &loop, &QEventLoop::quit);
-  loop.exec();
-  return loaded;
+  return waitFor(&window, &widgets::MainWindow::documentLoaded, 60000);
 }
 
 std::filesystem::path largestExample() {
@@ -76,9 +68,7 @@ int main(int argc, char **argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
-  iree::IreeSearchOptions search;
-  search.commandLinePath = std::filesystem::path(TILESCOPE_IREE_PREFIX);
-  auto installation = iree::locateIree(search);
+  auto installation = projectIree();
   if (!installation) {
     std::cerr << installation.error() << "\n";
     return 1;

@@ -5,6 +5,7 @@
 // ratio (goal: <= 1.1x). Median of 3 rounds each, alternated so both see the
 // same machine. Then a 16-candidate sweep in parallel against the same
 // sweep one candidate at a time (goal: <= 0.6x).
+#include "BenchIree.h"
 #include "BenchTiming.h"
 
 #include "core/edit/EditableDocument.h"
@@ -46,9 +47,7 @@ bool ran(const jobs::ProcessResult &result, const std::string &what) {
 } // namespace
 
 int main() {
-  iree::IreeSearchOptions search;
-  search.commandLinePath = std::filesystem::path(TILESCOPE_IREE_PREFIX);
-  auto installation = iree::locateIree(search);
+  auto installation = bench::projectIree();
   if (!installation) {
     std::cerr << installation.error() << "\n";
     return 1;

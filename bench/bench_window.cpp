@@ -9,6 +9,8 @@
 //     longest late tick is the longest stall. Goal: <= 50 ms.
 //
 // Offscreen (no display needed); prints figures, never fails on them.
+#include "BenchIree.h"
+#include "BenchSignals.h"
 #include "BenchTiming.h"
 
 #include "core/iree/IreeInstallation.h"
@@ -35,29 +37,13 @@ namespace {
 
 constexpr int kRuns = 5;
 
-// Waits for `signal` of `object` (or `limitMs`); false on the limit.
-template <typename Object, typename Signal>
-bool waitFor(Object *object, Signal signal, int limitMs) {
-  QEventLoop loop;
-  bool fired = false;
-  QObject::connect(object, signal, &loop, [&] {
-    fired = true;
-    loop.quit();
-  });
-  QTimer::singleShot(limitMs, &loop, &QEventLoop::quit);
-  loop.exec();
-  return fired;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
-  iree::IreeSearchOptions search;
-  search.commandLinePath = std::filesystem::path(TILESCOPE_IREE_PREFIX);
-  auto installation = iree::locateIree(search);
+  auto installation = projectIree();
   if (!installation) {
     std::cerr << installation.error() << "\n";
     return 1;
