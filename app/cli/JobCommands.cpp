@@ -60,14 +60,13 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   if (!parseCommandLine(parser, arguments, name))
     return kExitUsage;
   auto usage = [name](const std::string &message) {
-    std::cerr << "tilescope-cli " << name << ": " << message << "\n";
-    return kExitUsage;
+    return usageError(name, message);
   };
-  if (parser.positionalArguments().size() != 1)
-    return usage("expected one FILE");
-  auto target = targetOf(parser);
-  if (!target)
-    return usage(target.error());
+  auto inputs = jobArguments(parser);
+  if (!inputs)
+    return usage(inputs.error());
+  const std::optional<jobs::CompileTarget> &target = inputs->target;
+  const std::string &path = inputs->path;
   // --repetitions is bench's alone; asking the parser of another is a warning.
   auto repetitions = stage == Stage::Bench
                          ? countOf(parser, repetitionsOption, 5, 1, 1000)
@@ -76,7 +75,6 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
     return usage(repetitions.error());
   const bool asJson = parser.isSet(kJsonOption);
 
-  const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
   auto document = openJobFile(parser, code);
   if (!document) {
@@ -108,7 +106,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   if (op)
     request.op = std::pair{op->dispatch, op->op};
   request.upTo = stage;
-  request.target = *target;
+  request.target = target;
   request.directory = *folder;
   if (stage == Stage::Bench)
     request.device = parser.value(kDeviceOption).toStdString();

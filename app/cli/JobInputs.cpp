@@ -1,5 +1,6 @@
 #include "app/cli/JobInputs.h"
 
+#include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "core/jobs/TryJob.h"
 #include "core/jobs/Workspace.h"
@@ -79,6 +80,21 @@ targetOf(const QCommandLineParser &parser) {
   if (!target)
     return Error{"--target: " + target.error()};
   return std::optional<jobs::CompileTarget>(*target);
+}
+
+Result<JobArguments> jobArguments(const QCommandLineParser &parser) {
+  if (parser.positionalArguments().size() != 1)
+    return Error{"expected one FILE"};
+  auto target = targetOf(parser);
+  if (!target)
+    return Error{target.error()};
+  return JobArguments{parser.positionalArguments().front().toStdString(),
+                      std::move(*target)};
+}
+
+int usageError(const std::string &command, const std::string &message) {
+  std::cerr << "tilescope-cli " << command << ": " << message << "\n";
+  return kExitUsage;
 }
 
 std::optional<long long> recordTry(const QCommandLineParser &parser,

@@ -46,6 +46,16 @@ Result<int> countOf(const QCommandLineParser &parser,
 Result<std::optional<jobs::CompileTarget>>
 targetOf(const QCommandLineParser &parser);
 
+// What every job command checks first, once its options are parsed: one
+// FILE and a readable --target. An Error is the usage message.
+struct JobArguments {
+  std::string path;
+  std::optional<jobs::CompileTarget> target;
+};
+Result<JobArguments> jobArguments(const QCommandLineParser &parser);
+// "tilescope-cli COMMAND: MESSAGE" on stderr; the usage exit code.
+int usageError(const std::string &command, const std::string &message);
+
 // Adds the try to the workspace's history; says where on stderr unless
 // quiet. A history that cannot be written is a warning, not a failure.
 std::optional<long long> recordTry(const QCommandLineParser &parser,

@@ -99,19 +99,17 @@ int sweep(const QStringList &arguments) {
   if (!parseCommandLine(parser, arguments, "sweep"))
     return kExitUsage;
   auto usage = [](const std::string &message) {
-    std::cerr << "tilescope-cli sweep: " << message << "\n";
-    return kExitUsage;
+    return usageError("sweep", message);
   };
-  if (parser.positionalArguments().size() != 1)
-    return usage("expected one FILE");
-  auto target = targetOf(parser);
-  if (!target)
-    return usage(target.error());
+  auto inputs = jobArguments(parser);
+  if (!inputs)
+    return usage(inputs.error());
+  const std::optional<jobs::CompileTarget> &target = inputs->target;
+  const std::string &path = inputs->path;
   auto parallel = countOf(parser, jobsOption, 0, 1, 256);
   if (!parallel)
     return usage(parallel.error());
   const bool asJson = parser.isSet(kJsonOption);
-  const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
   auto document = openJobFile(parser, code);
   if (!document) {
@@ -139,7 +137,7 @@ int sweep(const QStringList &arguments) {
   request.name = name;
   request.upTo = parser.isSet(compileOnlyOption) ? jobs::TryStage::Resources
                                                  : jobs::TryStage::Bench;
-  request.target = *target;
+  request.target = target;
   request.workspace = workspaceOf(parser);
   request.parallel = *parallel;
   request.timeout = timeoutOf(parser);

@@ -54,14 +54,13 @@ int verify(const QStringList &arguments) {
   if (!parseCommandLine(parser, arguments, "verify"))
     return kExitUsage;
   auto usage = [](const std::string &message) {
-    std::cerr << "tilescope-cli verify: " << message << "\n";
-    return kExitUsage;
+    return usageError("verify", message);
   };
-  if (parser.positionalArguments().size() != 1)
-    return usage("expected one FILE");
-  auto target = targetOf(parser);
-  if (!target)
-    return usage(target.error());
+  auto inputs = jobArguments(parser);
+  if (!inputs)
+    return usage(inputs.error());
+  const std::optional<jobs::CompileTarget> &target = inputs->target;
+  const std::string &path = inputs->path;
   const bool asJson = parser.isSet(kJsonOption);
 
   jobs::CheckRequest request;
@@ -81,7 +80,6 @@ int verify(const QStringList &arguments) {
       return usage("--atol/--rtol: expected numbers of at least 0");
   }
 
-  const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
   auto document = openJobFile(parser, code);
   if (!document) {
@@ -97,7 +95,7 @@ int verify(const QStringList &arguments) {
     request.edited = &*document;
   } else {
     request.program = path;
-    request.target = target->value_or(*jobs::compileTarget("llvm-cpu"));
+    request.target = target.value_or(*jobs::compileTarget("llvm-cpu"));
   }
   if (parser.isSet(referenceOption))
     request.reference = parser.value(referenceOption).toStdString();
