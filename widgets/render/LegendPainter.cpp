@@ -63,25 +63,38 @@ double LegendPainter::gap() const {
   return compact() ? kCompactGap : kEntryGap;
 }
 
-std::vector<LegendPainter::Placed> LegendPainter::place(double width, int lines,
-                                                        QString &more,
-                                                        double &moreX) const {
-  std::vector<Placed> placed;
+int LegendPainter::flow(double width, int maxLines,
+                        std::vector<Placed> *placed) const {
+  if (entries.empty())
+    return 0;
   const double start = compact() ? wordWidth : 0;
   int line = 0;
   double x = start;
   for (size_t i = 0; i < entries.size(); ++i) {
     const double w = entryWidth(i);
     if (x > start && x + w > width) {
-      ++line;
+      if (++line >= maxLines)
+        return maxLines;
       x = start;
     }
-    if (line >= lines)
-      break;
-    placed.push_back({i, line, x, w});
+    if (placed)
+      placed->push_back({i, line, x, w});
     x += w + gap();
   }
+  return line + 1;
+}
+
+int LegendPainter::linesAt(double width, int maxLines) const {
+  return flow(width, maxLines, nullptr);
+}
+
+std::vector<LegendPainter::Placed> LegendPainter::place(double width, int lines,
+                                                        QString &more,
+                                                        double &moreX) const {
+  std::vector<Placed> placed;
+  flow(width, lines, &placed);
   // Make room for "… and N more" on the last line.
+  const double start = compact() ? wordWidth : 0;
   more.clear();
   moreX = 0;
   const int moreLine = lines - 1;
@@ -99,24 +112,6 @@ std::vector<LegendPainter::Placed> LegendPainter::place(double width, int lines,
     }
   }
   return placed;
-}
-
-int LegendPainter::linesAt(double width, int maxLines) const {
-  if (entries.empty())
-    return 0;
-  const double start = compact() ? wordWidth : 0;
-  int lines = 1;
-  double x = start;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const double w = entryWidth(i);
-    if (x > start && x + w > width) {
-      if (++lines >= maxLines)
-        return maxLines;
-      x = start;
-    }
-    x += w + gap();
-  }
-  return lines;
 }
 
 void LegendPainter::draw(QPainter &painter, QPointF topLeft, double width,

@@ -47,6 +47,10 @@ private:
     double width;
   };
   double entryWidth(size_t index) const;
+  // Lays the entries out line by line at `width` (after the word, compact)
+  // into `placed` (if given), up to `maxLines` lines; the lines needed,
+  // `maxLines` at most.
+  int flow(double width, int maxLines, std::vector<Placed> *placed) const;
   double gap() const;
   // Entries placed in `lines` lines of `width` (after the word, compact),
   // room kept for "… and N more" when not all fit; `more` gets that text.
