@@ -37,11 +37,7 @@ constexpr std::array<ViewName, 6> kViews{{
 // The steps of the longest reduction loop the Layouts view walks: those of
 // a VectorDistribute layout (TileAndFuse's thread and subgroup tiles are
 // drawn for the whole workgroup tile).
-int64_t reductionSteps(const RootOpInputs &inputs) {
-  layout::OpLayoutRequest request{&inputs.config, &inputs.space,
-                                  inputs.info ? &*inputs.info : nullptr,
-                                  inputs.options};
-  auto layouts = layout::opLayouts(request);
+int64_t reductionSteps(const Result<layout::OpLayouts> &layouts) {
   int64_t steps = 1;
   if (layouts && layouts->view == layout::OpView::VectorLayout &&
       layouts->derived)
@@ -50,7 +46,19 @@ int64_t reductionSteps(const RootOpInputs &inputs) {
   return steps;
 }
 
-OpPicture basisPicture(const RootOpInputs &inputs, bool lanes) {
+// The op's config applied to its loops: what its layouts already hold
+// (VectorDistribute), else derived here (the grid and the bases of any
+// pipeline).
+Result<layout::DerivedLayout>
+derivedOf(const RootOpInputs &inputs,
+          const Result<layout::OpLayouts> &layouts) {
+  if (layouts && layouts->derived)
+    return *layouts->derived;
+  return layout::deriveLayout(inputs.config, inputs.space, inputs.options);
+}
+
+OpPicture basisPicture(const RootOpInputs &inputs,
+                       const Result<layout::OpLayouts> &layouts, bool lanes) {
   const char *key = lanes ? "lane_basis" : "subgroup_basis";
   std::optional<config::Basis> basis =
       lanes ? inputs.config.laneBasis() : inputs.config.subgroupBasis();
@@ -66,8 +74,7 @@ OpPicture basisPicture(const RootOpInputs &inputs, bool lanes) {
                      .arg(key, qs(config::printAttribute(basis->toAttribute())),
                           lanes ? "lane" : "subgroup");
   // What IREE applies once GPUPackPartialReductions rewrote it.
-  if (auto derived =
-          layout::deriveLayout(inputs.config, inputs.space, inputs.options)) {
+  if (auto derived = derivedOf(inputs, layouts)) {
     const auto &effective =
         lanes ? derived->effectiveLaneBasis : derived->effectiveSubgroupBasis;
     if (effective && (effective->counts != basis->counts ||
@@ -91,26 +98,22 @@ OpPicture mmaPicture(const RootOpInputs &inputs, render::ColorBy colorBy) {
   const auto mma = inputs.config.mmaKind();
   if (!mma)
     return {{}, "This op's config has no mma_kind: no intrinsic to draw.", 1};
-  const layout::MmaIntrinsic *intrinsic =
-      layout::findMmaIntrinsic(mma->intrinsic);
-  if (!intrinsic)
+  auto fragments = intrinsicScene(inputs.config, colorBy);
+  if (!fragments)
     return {{},
             QString("mma_kind %1 is not in Tilescope's intrinsic table")
                 .arg(qs(mma->intrinsic)),
             1};
-  return {render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
-                           colorBy == render::ColorBy::Register
-                               ? render::ColorBy::Register
-                               : render::ColorBy::Lane),
+  return {std::move(*fragments),
           QString("mma_kind %1%2: the LHS, RHS and ACC fragments each lane "
                   "of a subgroup holds")
               .arg(qs(mma->intrinsic), mma->colMajor ? ", col_major" : ""),
           1};
 }
 
-OpPicture gridPicture(const RootOpInputs &inputs) {
-  auto derived =
-      layout::deriveLayout(inputs.config, inputs.space, inputs.options);
+OpPicture gridPicture(const RootOpInputs &inputs,
+                      const Result<layout::OpLayouts> &layouts) {
+  auto derived = derivedOf(inputs, layouts);
   if (!derived)
     return {{}, "No workgroup grid: " + qs(derived.error()), 1};
   auto shared =
@@ -138,7 +141,8 @@ layout::FragmentLayout transposed(layout::FragmentLayout fragment) {
 // with the row padding IREE's GPUReduceBankConflicts adds (64 bits a row,
 // unless the pipeline options turn it off).
 OpPicture swizzlePicture(const iree::Dispatch &dispatch, size_t opIndex,
-                         const RootOpInputs &inputs) {
+                         const RootOpInputs &inputs,
+                         const Result<layout::OpLayouts> &layouts) {
   const config::LoweringConfig &config = inputs.config;
   const auto mma = config.mmaKind();
   if (!mma)
@@ -165,14 +169,12 @@ OpPicture swizzlePicture(const iree::Dispatch &dispatch, size_t opIndex,
   const layout::BankModel banks =
       context.target ? layout::BankModel::forTarget(*context.target)
                      : layout::BankModel::forArch("gfx942");
-  layout::OpLayoutRequest request{&config, &inputs.space,
-                                  inputs.info ? &*inputs.info : nullptr,
-                                  inputs.options};
-  const auto layouts = layout::opLayouts(request);
   const bool tileAndFuse = layouts && layouts->pipeline == "TileAndFuse";
+  // IREE pads unless the pipeline options say no_reduce_..._conflicts.
+  const auto options =
+      inputs.info ? inputs.info->pipelineOptions() : std::nullopt;
   const bool padded =
-      dispatch.translationInfo.find(
-          "no_reduce_shared_memory_bank_conflicts = true") == std::string::npos;
+      !(options && options->noReduceSharedMemoryBankConflicts.value_or(false));
   const std::vector<int64_t> workgroup =
       config.tileSizes(config::TilingLevel::Workgroup)
           .value_or(std::vector<int64_t>{});
@@ -330,40 +332,35 @@ OpPicture opPicture(const iree::Dispatch &dispatch, size_t op,
     return {{}, "No configured op in this dispatch.", 1};
   const iree::RootOp &rootOp = dispatch.rootOps[op];
   auto inputs = rootOpInputs(dispatch, rootOp);
-  if (!inputs) {
-    // The Layouts view says why (and draws an intrinsic where it can).
-    if (request.kind == OpViewKind::Layouts) {
-      auto [scene, note] =
-          rootOpScene(dispatch, rootOp, request.colorBy, request.step);
-      return {std::move(scene), note, 1};
-    }
+  if (!inputs)
     return {{}, qs(inputs.error()), 1};
-  }
+  // The op's layouts, derived once for whichever view is drawn.
+  const Result<layout::OpLayouts> layouts = opLayoutsOf(*inputs);
   // Every view keeps the step range, so switching views keeps the step.
-  const int64_t steps = reductionSteps(*inputs);
+  const int64_t steps = reductionSteps(layouts);
   OpPicture picture;
   switch (request.kind) {
   case OpViewKind::Layouts: {
     auto [scene, note] =
-        rootOpScene(dispatch, rootOp, request.colorBy,
+        layoutScene(rootOp, *inputs, layouts, request.colorBy,
                     std::clamp<int64_t>(request.step, 0, steps - 1));
     picture = {std::move(scene), note, steps};
     break;
   }
   case OpViewKind::LaneBasis:
-    picture = basisPicture(*inputs, true);
+    picture = basisPicture(*inputs, layouts, true);
     break;
   case OpViewKind::SubgroupBasis:
-    picture = basisPicture(*inputs, false);
+    picture = basisPicture(*inputs, layouts, false);
     break;
   case OpViewKind::Mma:
     picture = mmaPicture(*inputs, request.colorBy);
     break;
   case OpViewKind::Swizzle:
-    picture = swizzlePicture(dispatch, op, *inputs);
+    picture = swizzlePicture(dispatch, op, *inputs, layouts);
     break;
   case OpViewKind::Grid:
-    picture = gridPicture(*inputs);
+    picture = gridPicture(*inputs, layouts);
     break;
   }
   picture.reductionSteps = steps;

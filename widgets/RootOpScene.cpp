@@ -97,33 +97,52 @@ Result<RootOpInputs> rootOpInputs(const iree::Dispatch &dispatch,
   return inputs;
 }
 
+std::optional<render::GridScene>
+intrinsicScene(const config::LoweringConfig &config, render::ColorBy colorBy) {
+  const auto mma = config.mmaKind();
+  if (!mma)
+    return std::nullopt;
+  const layout::MmaIntrinsic *intrinsic =
+      layout::findMmaIntrinsic(mma->intrinsic);
+  if (!intrinsic)
+    return std::nullopt;
+  return render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
+                          colorBy == render::ColorBy::Register
+                              ? render::ColorBy::Register
+                              : render::ColorBy::Lane);
+}
+
+Result<layout::OpLayouts> opLayoutsOf(const RootOpInputs &inputs) {
+  layout::OpLayoutRequest request{&inputs.config, &inputs.space,
+                                  inputs.info ? &*inputs.info : nullptr,
+                                  inputs.options};
+  return layout::opLayouts(request);
+}
+
 std::pair<render::GridScene, QString>
 rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
             render::ColorBy colorBy, int64_t step) {
-  render::GridScene empty;
   auto inputs = rootOpInputs(dispatch, op);
   if (!inputs)
-    return {empty, qs(inputs.error())};
-  const config::LoweringConfig *config = &inputs->config;
-  const config::IterationSpace *space = &inputs->space;
-  const config::TranslationInfo *info = inputs->info ? &*inputs->info : nullptr;
-  const layout::DeriveOptions &options = inputs->options;
-  layout::OpLayoutRequest request{config, space, info, options};
-  auto layouts = layout::opLayouts(request);
+    return {render::GridScene{}, qs(inputs.error())};
+  return layoutScene(op, *inputs, opLayoutsOf(*inputs), colorBy, step);
+}
+
+std::pair<render::GridScene, QString>
+layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
+            const Result<layout::OpLayouts> &layouts, render::ColorBy colorBy,
+            int64_t step) {
+  render::GridScene empty;
+  const config::LoweringConfig *config = &inputs.config;
+  const config::IterationSpace *space = &inputs.space;
   if (!layouts) {
     // Nothing to lay out over the op (say an mma_kind without a
     // subgroup_basis under VectorDistribute): the intrinsic's fragments.
-    if (auto mma = config->mmaKind()) {
-      if (const layout::MmaIntrinsic *intrinsic =
-              layout::findMmaIntrinsic(mma->intrinsic))
-        return {
-            render::mmaScene(mma->colMajor ? intrinsic->colMajor() : *intrinsic,
-                             colorBy == render::ColorBy::Register
-                                 ? render::ColorBy::Register
-                                 : render::ColorBy::Lane),
-            "mma_kind " + qs(mma->intrinsic) +
-                ": the fragment each lane holds (" + qs(layouts.error()) + ")"};
-    }
+    if (auto fragments = intrinsicScene(*config, colorBy))
+      return {std::move(*fragments), "mma_kind " +
+                                         qs(config->mmaKind()->intrinsic) +
+                                         ": the fragment each lane holds (" +
+                                         qs(layouts.error()) + ")"};
     return {empty, qs(layouts.error())};
   }
   render::OpSceneOptions sceneOptions;

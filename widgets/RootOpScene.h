@@ -8,6 +8,7 @@
 #include "core/config/TranslationInfo.h"
 #include "core/iree/Document.h"
 #include "core/layout/ConfigLayout.h"
+#include "core/layout/OpLayouts.h"
 #include "widgets/render/GridScene.h"
 #include "widgets/render/Scenes.h"
 
@@ -43,5 +44,18 @@ Result<RootOpInputs> rootOpInputs(const iree::Dispatch &dispatch,
 std::pair<render::GridScene, QString>
 rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
             render::ColorBy colorBy, int64_t step);
+
+// The pieces of rootOpScene, for a caller that draws more than one view of
+// the same op: the op's layouts under its pipeline, once...
+Result<layout::OpLayouts> opLayoutsOf(const RootOpInputs &inputs);
+// ...the picture of them (the intrinsic's fragments when there are none)...
+std::pair<render::GridScene, QString>
+layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
+            const Result<layout::OpLayouts> &layouts, render::ColorBy colorBy,
+            int64_t step);
+// ...and the fragments of the config's mma_kind, lanes (or registers)
+// coloured; nullopt without one Tilescope knows.
+std::optional<render::GridScene>
+intrinsicScene(const config::LoweringConfig &config, render::ColorBy colorBy);
 
 } // namespace tilescope::widgets
