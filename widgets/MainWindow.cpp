@@ -6,6 +6,7 @@
 #include "widgets/DefaultConfigView.h"
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
+#include "widgets/IreeLayoutView.h"
 #include "widgets/OpViews.h"
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
@@ -182,6 +183,17 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
           &MainWindow::askIreeDefault);
   connect(defaultView, &DefaultConfigView::useRequested, this,
           &MainWindow::useIreeDefault);
+  ireeLayoutView = new IreeLayoutView;
+  if (services.ireeLayouts)
+    ireeLayoutView->setRunner(services.ireeLayouts);
+  detailTabs->addTab(ireeLayoutView, "IREE layouts");
+  connect(ireeLayoutView, &IreeLayoutView::compared, this,
+          [this](bool agrees, const QString &, const QString &error) {
+            detailTabs->setTabText(detailTabs->indexOf(ireeLayoutView),
+                                   !error.isEmpty() ? "IREE layouts (no answer)"
+                                   : agrees         ? "IREE layouts (agree)"
+                                                    : "IREE layouts (differ)");
+          });
   connect(defaultWatcher,
           &QFutureWatcher<Result<jobs::DefaultConfigs>>::finished, this,
           &MainWindow::onIreeDefault);
@@ -617,8 +629,12 @@ void MainWindow::showSelection(const iree::Dispatch *draft) {
   }
   showProblems();
   showLayout(draft);
-  if (!draft)
+  if (!draft) {
     showIreeDefault();
+    if (!comparedDocument || comparedDocument->text != current.text)
+      comparedDocument = std::make_shared<const iree::Document>(current);
+    ireeLayoutView->setSubject(comparedDocument, selectedOp());
+  }
 }
 
 void MainWindow::showProblems() {

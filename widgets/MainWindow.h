@@ -16,6 +16,7 @@
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/IreeDefaults.h"
+#include "core/jobs/IreeLayouts.h"
 #include "core/jobs/TryJob.h"
 #include "widgets/OpViews.h"
 
@@ -24,6 +25,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -44,6 +46,7 @@ namespace tilescope::widgets {
 class ConfigEditor;
 class DefaultConfigView;
 class DispatchBrowser;
+class IreeLayoutView;
 class EditSession;
 class RunPanel;
 class SceneView;
@@ -71,6 +74,12 @@ public:
     // again); unset: the window cannot show IREE's default.
     std::function<Result<jobs::DefaultConfigs>(const iree::Document &)>
         ireeDefaults;
+    // IREE's own layouts for a dispatch of a document as it stands, beside
+    // Tilescope's (core/jobs/IreeLayouts); unset: the IREE layouts tab says
+    // there is no IREE to ask.
+    std::function<Result<jobs::IreeLayoutAnswer>(const iree::Document &,
+                                                 size_t dispatch)>
+        ireeLayouts;
     // Keep each edit on disk until it is saved, and offer what a crash left
     // (off for a scripted screenshot, whose edits came from its command
     // line).
@@ -204,6 +213,9 @@ private:
   SceneView *sceneView;
   QTabWidget *detailTabs;
   DefaultConfigView *defaultView;
+  IreeLayoutView *ireeLayoutView;
+  // The document the IREE layouts tab compares, shared with its run.
+  std::shared_ptr<const iree::Document> comparedDocument;
   QComboBox *viewBox;
   QComboBox *colorByBox;
   QSpinBox *stepBox;

@@ -331,11 +331,11 @@ OpPicture opPicture(const iree::Dispatch &dispatch, size_t op,
   if (op >= dispatch.rootOps.size())
     return {{}, "No configured op in this dispatch.", 1};
   const iree::RootOp &rootOp = dispatch.rootOps[op];
-  auto inputs = rootOpInputs(dispatch, rootOp);
+  auto inputs = edit::opLayoutInputs(dispatch, rootOp);
   if (!inputs)
     return {{}, qs(inputs.error()), 1};
   // The op's layouts, derived once for whichever view is drawn.
-  const Result<layout::OpLayouts> layouts = opLayoutsOf(*inputs);
+  const Result<layout::OpLayouts> layouts = edit::opLayoutsOf(*inputs);
   // Every view keeps the step range, so switching views keeps the step.
   const int64_t steps = reductionSteps(layouts);
   OpPicture picture;

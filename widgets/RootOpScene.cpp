@@ -57,46 +57,6 @@ QString pipelineSummary(const iree::Dispatch &dispatch) {
   return name;
 }
 
-Result<RootOpInputs> rootOpInputs(const iree::Dispatch &dispatch,
-                                  const iree::RootOp &op) {
-  if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0)
-    return Error{op.loweringConfig.empty()
-                     ? std::string("This op carries no lowering_config.")
-                     : "No GPU layout: " + op.loweringConfig.substr(
-                                               0, op.loweringConfig.find('<'))};
-  auto config = config::LoweringConfig::parse(op.loweringConfig);
-  if (!config)
-    return Error{config.error()};
-  // The loops IREE's IR gives (named ops included); the printed maps only
-  // for a document read without them.
-  auto spaceOf = [](const iree::RootOp &of) -> Result<config::IterationSpace> {
-    if (of.space)
-      return *of.space;
-    return config::IterationSpace::fromLinalgOp(
-        of.indexingMaps, of.iteratorTypes, of.operandTypes, of.name);
-  };
-  auto space = spaceOf(op);
-  if (!space)
-    return Error{"No iteration space: " + space.error()};
-  RootOpInputs inputs{std::move(*config), std::move(*space), std::nullopt, {}};
-  // Ops fused into the root op run on the root's workgroup tile.
-  for (const iree::RootOp &other : dispatch.rootOps) {
-    if (!other.rootOpSet || &other == &op)
-      continue;
-    auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);
-    auto rootSpace = spaceOf(other);
-    if (rootConfig && rootSpace)
-      inputs.options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
-          inputs.config, inputs.space, *rootConfig, *rootSpace);
-  }
-  if (auto info = config::TranslationInfo::parse(dispatch.translationInfo)) {
-    if (info->subgroupSize)
-      inputs.options.subgroupSize = *info->subgroupSize;
-    inputs.info = std::move(*info);
-  }
-  return inputs;
-}
-
 std::optional<render::GridScene>
 intrinsicScene(const config::LoweringConfig &config, render::ColorBy colorBy) {
   const auto mma = config.mmaKind();
@@ -112,20 +72,13 @@ intrinsicScene(const config::LoweringConfig &config, render::ColorBy colorBy) {
                               : render::ColorBy::Lane);
 }
 
-Result<layout::OpLayouts> opLayoutsOf(const RootOpInputs &inputs) {
-  layout::OpLayoutRequest request{&inputs.config, &inputs.space,
-                                  inputs.info ? &*inputs.info : nullptr,
-                                  inputs.options};
-  return layout::opLayouts(request);
-}
-
 std::pair<render::GridScene, QString>
 rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
             render::ColorBy colorBy, int64_t step) {
-  auto inputs = rootOpInputs(dispatch, op);
+  auto inputs = edit::opLayoutInputs(dispatch, op);
   if (!inputs)
     return {render::GridScene{}, qs(inputs.error())};
-  return layoutScene(op, *inputs, opLayoutsOf(*inputs), colorBy, step);
+  return layoutScene(op, *inputs, edit::opLayoutsOf(*inputs), colorBy, step);
 }
 
 std::pair<render::GridScene, QString>

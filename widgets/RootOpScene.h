@@ -6,6 +6,7 @@
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
+#include "core/edit/OpLayoutInputs.h"
 #include "core/iree/Document.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/OpLayouts.h"
@@ -24,18 +25,8 @@ QString targetSummary(const iree::Dispatch &dispatch);
 // Its pipeline: "VectorDistribute", "TileAndFuse", "CPUDoubleTilingExpert".
 QString pipelineSummary(const iree::Dispatch &dispatch);
 
-// What the layout engine needs of a root op: its GPU lowering config, its
-// loops, its dispatch's translation_info (if it reads), and the workgroup
-// tile it inherits from the dispatch's root op; an Error says why the op
-// cannot be drawn ("This op carries no lowering_config.").
-struct RootOpInputs {
-  config::LoweringConfig config;
-  config::IterationSpace space;
-  std::optional<config::TranslationInfo> info;
-  layout::DeriveOptions options;
-};
-Result<RootOpInputs> rootOpInputs(const iree::Dispatch &dispatch,
-                                  const iree::RootOp &op);
+// What the layout engine needs of a root op (core/edit/OpLayoutInputs).
+using RootOpInputs = edit::OpLayoutInputs;
 
 // The picture for a root op: its config applied to its iteration space (or
 // its MMA intrinsic's fragments), and a note saying what was drawn or why
@@ -46,9 +37,8 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
             render::ColorBy colorBy, int64_t step);
 
 // The pieces of rootOpScene, for a caller that draws more than one view of
-// the same op: the op's layouts under its pipeline, once...
-Result<layout::OpLayouts> opLayoutsOf(const RootOpInputs &inputs);
-// ...the picture of them (the intrinsic's fragments when there are none)...
+// the same op (its layouts derived once by edit::opLayoutsOf): the picture of
+// them (the intrinsic's fragments when there are none)...
 std::pair<render::GridScene, QString>
 layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
             const Result<layout::OpLayouts> &layouts, render::ColorBy colorBy,

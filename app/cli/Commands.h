@@ -37,6 +37,7 @@ int setConfig(const QStringList &arguments);
 int diff(const QStringList &arguments);
 int configure(const QStringList &arguments);
 int defaultConfig(const QStringList &arguments);
+int ireeLayouts(const QStringList &arguments);
 int compile(const QStringList &arguments);
 int resources(const QStringList &arguments);
 int bench(const QStringList &arguments);

@@ -1,4 +1,5 @@
-// tilescope-cli default-config: IREE's own answers beside the file's.
+// tilescope-cli default-config and iree-layouts: IREE's own answers beside
+// the file's and Tilescope's.
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
@@ -8,6 +9,7 @@
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/IreeDefaults.h"
+#include "core/jobs/IreeLayouts.h"
 
 #include <QCommandLineParser>
 
@@ -114,6 +116,141 @@ int defaultConfig(const QStringList &arguments) {
   std::cout << "\nwhere the file differs from IREE's default (file -> IREE):\n";
   printDifferences(difference, std::cout);
   return kExitOk;
+}
+
+namespace {
+
+json toJson(const std::vector<jobs::LayoutFieldDifference> &differences) {
+  json out = json::array();
+  for (const jobs::LayoutFieldDifference &difference : differences)
+    out.push_back({{"field", difference.field},
+                   {"tilescope", difference.ours},
+                   {"iree", difference.iree}});
+  return out;
+}
+
+json toJson(const jobs::IreeLayoutAnswer &answer) {
+  json ops = json::array();
+  for (const jobs::OpLayoutAnswer &op : answer.ops) {
+    json entry = {
+        {"op", op.rootOp}, {"name", op.opName}, {"agrees", op.agrees()}};
+    if (!op.problem.empty())
+      entry["problem"] = op.problem;
+    json operands = json::array();
+    for (const jobs::OperandLayoutAnswer &operand : op.operands)
+      operands.push_back({{"operand", operand.operand},
+                          {"tilescope", operand.ours},
+                          {"iree", operand.iree},
+                          {"differences", toJson(operand.differences)}});
+    if (!op.operands.empty())
+      entry["operands"] = operands;
+    if (op.forall)
+      entry["forall"] = {{"level", op.forall->level},
+                         {"tilescope",
+                          {{"trip_counts", op.forall->oursTrips},
+                           {"linear_ids", op.forall->oursLinearDims}}},
+                         {"iree",
+                          {{"trip_counts", op.forall->ireeTrips},
+                           {"linear_ids", op.forall->ireeLinearDims}}},
+                         {"differences", toJson(op.forall->differences)}};
+    ops.push_back(entry);
+  }
+  return {{"dispatch", answer.dispatch},
+          {"pipeline", answer.pipeline},
+          {"agrees", answer.agrees()},
+          {"command", answer.command},
+          {"ops", ops}};
+}
+
+void printAnswer(const jobs::IreeLayoutAnswer &answer, std::ostream &out) {
+  out << "@" << answer.dispatch << " (" << answer.pipeline << "): "
+      << (answer.agrees() ? "IREE's layouts and Tilescope's agree"
+                          : "IREE and Tilescope differ")
+      << "\n";
+  for (const jobs::OpLayoutAnswer &op : answer.ops) {
+    out << "  op " << op.rootOp << " " << op.opName << ": ";
+    if (!op.problem.empty()) {
+      out << "not compared: " << op.problem << "\n";
+      continue;
+    }
+    out << (op.agrees() ? "agrees" : "DIFFERS") << "\n";
+    for (const jobs::OperandLayoutAnswer &operand : op.operands) {
+      out << "    " << operand.operand << ": "
+          << (operand.iree.empty() ? "(no layout)" : operand.iree) << "\n";
+      for (const jobs::LayoutFieldDifference &d : operand.differences)
+        out << "      " << d.field << ": Tilescope " << d.ours << ", IREE "
+            << d.iree << "\n";
+    }
+    if (op.forall) {
+      out << "    " << op.forall->level << " forall: trip counts ";
+      for (int64_t trips : op.forall->ireeTrips)
+        out << trips << " ";
+      out << "on linear ids ";
+      for (int id : op.forall->ireeLinearDims)
+        out << id << " ";
+      out << "\n";
+      for (const jobs::LayoutFieldDifference &d : op.forall->differences)
+        out << "      " << d.field << ": Tilescope " << d.ours << ", IREE "
+            << d.iree << "\n";
+    }
+  }
+  out << "IREE's run: " << answer.command << "\n";
+}
+
+} // namespace
+
+int ireeLayouts(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli iree-layouts: IREE's own layouts for a dispatch beside "
+      "Tilescope's. The file as it stands goes through IREE's GPU lowering "
+      "for its variant (the pinned iree-opt), and what IREE decided is read "
+      "back: under VectorDistribute every iree_vector_ext.to_layout its "
+      "configure-tensor-layouts pass sets on a configured op's operands, "
+      "under TileAndFuse the thread or subgroup forall of the root op. Each "
+      "is compared field by field with what Tilescope draws. Exit 0 when "
+      "they agree, 1 when they differ.");
+  parser.addOptions({kOpOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument("FILE", "An IREE file with GPU executables.");
+  if (!parseCommandLine(parser, arguments, "iree-layouts"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 1) {
+    std::cerr << "tilescope-cli iree-layouts: expected one FILE\n";
+    return kExitUsage;
+  }
+  const std::string path = parser.positionalArguments().front().toStdString();
+  int code = kExitOk;
+  auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), code);
+  if (!opened) {
+    std::cerr << "tilescope-cli iree-layouts: " << opened.error() << "\n";
+    return code;
+  }
+  auto installation = app::locateIree(ireePath(parser));
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!installation || !worker) {
+    std::cerr << "tilescope-cli iree-layouts: "
+              << (installation ? worker.error() : installation.error()) << "\n";
+    return kExitIreeUnavailable;
+  }
+  jobs::IreeLayoutRequest request;
+  request.dispatch = opened->ref.dispatch;
+  auto answer =
+      jobs::ireeLayouts(*installation, *worker, opened->document, request);
+  if (!answer) {
+    std::cerr << "tilescope-cli iree-layouts: " << path << ": "
+              << answer.error() << "\n";
+    return kExitFailure;
+  }
+  // With --op, the one op asked about.
+  if (parser.isSet(kOpOption))
+    std::erase_if(answer->ops, [&](const jobs::OpLayoutAnswer &op) {
+      return op.rootOp != opened->ref.op;
+    });
+  if (parser.isSet(kJsonOption))
+    std::cout << exporting::jsonText(toJson(*answer), 2) << "\n";
+  else
+    printAnswer(*answer, std::cout);
+  return answer->agrees() ? kExitOk : kExitFailure;
 }
 
 } // namespace tilescope::cli

@@ -58,6 +58,9 @@ const char *kUsage =
     "  default-config FILE what IREE would choose for each root op, and how "
     "the\n"
     "                      file differs from it\n"
+    "  iree-layouts FILE   IREE's own layouts (to_layout, thread foralls) "
+    "for a\n"
+    "                      dispatch beside Tilescope's, field by field\n"
     "  compile FILE        compile with the pinned iree-compile into a try "
     "folder\n"
     "                      (vmfb, ISA/PTX, command, log), recorded in the "
@@ -344,6 +347,8 @@ int main(int argc, char **argv) {
     return cli::configure(commandArguments);
   if (command == "default-config")
     return cli::defaultConfig(commandArguments);
+  if (command == "iree-layouts")
+    return cli::ireeLayouts(commandArguments);
   if (command == "compile")
     return cli::compile(commandArguments);
   if (command == "resources")

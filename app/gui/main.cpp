@@ -12,6 +12,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/iree/Document.h"
 #include "core/jobs/IreeDefaults.h"
+#include "core/jobs/IreeLayouts.h"
 #include "core/jobs/Workspace.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
@@ -234,6 +235,21 @@ int main(int argc, char **argv) {
     if (!worker)
       return Error{worker.error()};
     return jobs::ireeDefaultConfigs(*installation, *worker, document);
+  };
+  // IREE's own layouts: its GPU lowering run by the pinned iree-opt on the
+  // document as it stands, what it printed read back by the same worker.
+  services.ireeLayouts =
+      [ireePath](const iree::Document &document,
+                 size_t dispatch) -> Result<jobs::IreeLayoutAnswer> {
+    auto installation = app::locateIree(ireePath);
+    if (!installation)
+      return Error{installation.error()};
+    auto worker = app::documentWorker(ireePath);
+    if (!worker)
+      return Error{worker.error()};
+    jobs::IreeLayoutRequest request;
+    request.dispatch = dispatch;
+    return jobs::ireeLayouts(*installation, *worker, document, request);
   };
   services.workspace = jobs::defaultWorkspace();
   // Help > About: where the IREE in use is, and what iree-compile says it is.

@@ -5,9 +5,13 @@
 //   tilescope-iree-worker parse --iree LIBRARY [--buffer-name NAME]
 //                         [--split-input-file | --no-split-input-file]
 //                         [--unguarded] FILE
+//   tilescope-iree-worker lowered --iree LIBRARY FILE
 //
-// stdout: {"ok": true, "document": {...}} or {"ok": false, "error": "...",
-// "diagnostics": [...]}; exit 0 or 1. stderr: "parsing part N from line L"
+// parse, stdout: {"ok": true, "document": {...}} or {"ok": false, "error":
+// "...", "diagnostics": [...]}; exit 0 or 1. lowered reads one function as
+// IREE printed it after a pass (--mlir-print-ir-after) and answers what
+// IREE decided in it (core/iree/LoweredIr): {"ok": true, "function":
+// {...}} or {"ok": false, "error": "..."}. stderr: "parsing part N from line L"
 // before each part, so a crash can be pinned to its part; with
 // TILESCOPE_WORKER_TIMING set, how long the parse and the reply took. A usage
 // or library error exits 2.
@@ -17,8 +21,10 @@
 // iree::kMaximumNesting levels before they get here.
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
+#include "core/export/LoweredJson.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
+#include "core/iree/LoweredIr.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,6 +47,7 @@ namespace {
 constexpr size_t kParserStackBytes = 256u << 20;
 
 struct Request {
+  std::string command; // "parse" or "lowered"
   std::string library, bufferName, file;
   iree::ParseOptions options;
 };
@@ -50,6 +57,7 @@ int usage(const std::string &message) {
             << "\nusage: tilescope-iree-worker parse --iree LIBRARY "
                "[--buffer-name NAME] [--split-input-file | "
                "--no-split-input-file] [--unguarded] FILE\n"
+               "       tilescope-iree-worker lowered --iree LIBRARY FILE\n"
                "  --unguarded  give IREE text Tilescope refuses first (a NUL "
                "byte,\n               too deep a nesting, a swizzle that "
                "crashes IREE)\n";
@@ -59,11 +67,12 @@ int usage(const std::string &message) {
 std::optional<Request> parseArguments(int argc, char **argv,
                                       std::string &error) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args.front() != "parse") {
-    error = "expected the command 'parse'";
+  if (args.empty() || (args.front() != "parse" && args.front() != "lowered")) {
+    error = "expected the command 'parse' or 'lowered'";
     return std::nullopt;
   }
   Request request;
+  request.command = args.front();
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string &arg = args[i];
     auto value = [&]() -> std::optional<std::string> {
@@ -110,9 +119,33 @@ struct Job {
   double parseMilliseconds = 0;
 };
 
+// IREE's printed function, read back by IREE.
+void readLowered(Job &job) {
+  const Request &request = *job.request;
+  auto text = iree::readMlirFile(request.file);
+  if (!text) {
+    job.reply = {{"ok", false}, {"error", text.error()}};
+    return;
+  }
+  auto reader = iree::LoweredIrReader::create(job.library);
+  if (!reader) {
+    job.reply = {{"ok", false}, {"error", reader.error()}};
+    return;
+  }
+  auto function = reader->read(*text);
+  if (function)
+    job.reply = {{"ok", true}, {"function", exporting::toJson(*function)}};
+  else
+    job.reply = {{"ok", false}, {"error", function.error()}};
+}
+
 void *parseOnLargeStack(void *argument) {
   Job &job = *static_cast<Job *>(argument);
   const Request &request = *job.request;
+  if (request.command == "lowered") {
+    readLowered(job);
+    return nullptr;
+  }
   iree::ParseOptions options = request.options;
   options.beforePart = [](int part, int firstLine) {
     std::fprintf(stderr,
@@ -177,7 +210,8 @@ int main(int argc, char **argv) {
   std::cout << reply << "\n";
   std::cout.flush();
   if (std::getenv("TILESCOPE_WORKER_TIMING"))
-    std::fprintf(stderr, "tilescope-iree-worker: parse %.1f ms, reply %.1f ms\n",
+    std::fprintf(stderr,
+                 "tilescope-iree-worker: parse %.1f ms, reply %.1f ms\n",
                  job.parseMilliseconds,
                  std::chrono::duration<double, std::milli>(
                      std::chrono::steady_clock::now() - replyStart)

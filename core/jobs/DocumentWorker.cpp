@@ -1,6 +1,7 @@
 #include "core/jobs/DocumentWorker.h"
 
 #include "core/export/DocumentJson.h"
+#include "core/export/LoweredJson.h"
 #include "core/iree/SplitInput.h"
 #include "core/jobs/Process.h"
 #include "core/util/Files.h"
@@ -71,69 +72,27 @@ Result<iree::Document> DocumentWorker::run(const std::string &text,
             text, bufferName, iree::splitsInput(text, options)))
       return Error{*refusal};
 
-  // Text not on disk goes to the worker through a private file.
-  std::optional<TemporaryDirectory> directory;
-  fs::path input = file;
-  if (input.empty()) {
-    auto created = TemporaryDirectory::create("tilescope-parse");
-    if (!created)
-      return Error{created.error()};
-    directory = std::move(*created);
-    input = directory->file("buffer.mlir");
-    if (auto written = writeFileAtomically(input, text); !written)
-      return Error{written.error()};
-  }
-
-  ProcessSpec spec;
-  spec.program = program;
-  spec.arguments = {"parse", "--iree", compilerLibrary.string(),
-                    "--buffer-name", bufferName};
+  std::vector<std::string> arguments = {
+      "parse", "--iree", compilerLibrary.string(), "--buffer-name", bufferName};
   if (options.splitInputFile)
-    spec.arguments.push_back(*options.splitInputFile ? "--split-input-file"
-                                                     : "--no-split-input-file");
+    arguments.push_back(*options.splitInputFile ? "--split-input-file"
+                                                : "--no-split-input-file");
   if (options.unguarded)
-    spec.arguments.push_back("--unguarded");
-  spec.arguments.push_back(input.string());
-  spec.timeout = timeout;
-  spec.cancel = cancel;
-  command = spec.shellCommand();
-  const ProcessResult result = runProcess(spec);
-
-  switch (result.outcome) {
-  case ProcessResult::Outcome::FailedToStart:
-    return Error{"cannot start Tilescope's parser process " + program.string() +
-                 ": " + result.startError};
-  case ProcessResult::Outcome::Cancelled:
-    return Error{bufferName + ": parsing was cancelled"};
-  case ProcessResult::Outcome::TimedOut:
-  case ProcessResult::Outcome::Signaled: {
-    const std::string where =
-        lastPart(result.standardError, countParts(text, options));
-    const bool timedOut = result.outcome == ProcessResult::Outcome::TimedOut;
-    // A buffer's private copy stays on disk for the reproducer.
-    if (directory)
-      directory->keep();
-    return Error{bufferName + ": IREE's parser " +
-                 (timedOut
-                      ? "did not finish" + where + " and " + result.describe()
-                      : "crashed" + where + " (" + result.describe() + ")") +
-                 "; Tilescope parses in a separate process and is unharmed. "
-                 "To reproduce: " +
-                 command};
-  }
-  case ProcessResult::Outcome::Exited:
-    break;
-  }
+    arguments.push_back("--unguarded");
+  auto answer = exchange(std::move(arguments), text, file, bufferName,
+                         "IREE's parser", countParts(text, options));
+  if (!answer)
+    return Error{answer.error()};
 
   nlohmann::json reply;
   try {
-    reply = nlohmann::json::parse(result.standardOutput);
+    reply = nlohmann::json::parse(answer->standardOutput);
   } catch (const nlohmann::json::exception &) {
     return Error{bufferName + ": Tilescope's parser process " +
-                 result.describe() + " without an answer" +
-                 (result.standardError.empty()
+                 answer->describe() + " without an answer" +
+                 (answer->standardError.empty()
                       ? std::string()
-                      : ": " + result.standardError.substr(0, 2000))};
+                      : ": " + answer->standardError.substr(0, 2000))};
   }
   if (!reply.is_object() || !reply.contains("ok") || !reply["ok"].is_boolean())
     return Error{bufferName + ": Tilescope's parser process answered "
@@ -156,6 +115,87 @@ Result<iree::Document> DocumentWorker::run(const std::string &text,
                  document.error()};
   document->text = text;
   return document;
+}
+
+Result<ProcessResult>
+DocumentWorker::exchange(std::vector<std::string> arguments,
+                         const std::string &text, const fs::path &file,
+                         const std::string &bufferName, const std::string &what,
+                         int partCount) {
+  // Text not on disk goes to the worker through a private file.
+  std::optional<TemporaryDirectory> directory;
+  fs::path input = file;
+  if (input.empty()) {
+    auto created = TemporaryDirectory::create("tilescope-parse");
+    if (!created)
+      return Error{created.error()};
+    directory = std::move(*created);
+    input = directory->file("buffer.mlir");
+    if (auto written = writeFileAtomically(input, text); !written)
+      return Error{written.error()};
+  }
+
+  ProcessSpec spec;
+  spec.program = program;
+  spec.arguments = std::move(arguments);
+  spec.arguments.push_back(input.string());
+  spec.timeout = timeout;
+  spec.cancel = cancel;
+  command = spec.shellCommand();
+  ProcessResult result = runProcess(spec);
+
+  switch (result.outcome) {
+  case ProcessResult::Outcome::FailedToStart:
+    return Error{"cannot start Tilescope's parser process " + program.string() +
+                 ": " + result.startError};
+  case ProcessResult::Outcome::Cancelled:
+    return Error{bufferName + ": parsing was cancelled"};
+  case ProcessResult::Outcome::TimedOut:
+  case ProcessResult::Outcome::Signaled: {
+    const std::string where = lastPart(result.standardError, partCount);
+    const bool timedOut = result.outcome == ProcessResult::Outcome::TimedOut;
+    // A buffer's private copy stays on disk for the reproducer.
+    if (directory)
+      directory->keep();
+    return Error{bufferName + ": " + what + " " +
+                 (timedOut
+                      ? "did not finish" + where + " and " + result.describe()
+                      : "crashed" + where + " (" + result.describe() + ")") +
+                 "; Tilescope parses in a separate process and is unharmed. "
+                 "To reproduce: " +
+                 command};
+  }
+  case ProcessResult::Outcome::Exited:
+    break;
+  }
+  return result;
+}
+
+Result<iree::LoweredFunction>
+DocumentWorker::readLowered(const std::string &dumpText,
+                            const std::string &bufferName) {
+  diagnostics.clear();
+  auto answer =
+      exchange({"lowered", "--iree", compilerLibrary.string()}, dumpText, {},
+               bufferName, "IREE reading its own IR", 1);
+  if (!answer)
+    return Error{answer.error()};
+  nlohmann::json reply;
+  try {
+    reply = nlohmann::json::parse(answer->standardOutput);
+  } catch (const nlohmann::json::exception &) {
+    return Error{bufferName + ": Tilescope's parser process " +
+                 answer->describe() + " without an answer"};
+  }
+  if (!reply.is_object() || !reply.value("ok", false)) {
+    const auto error = reply.is_object() ? reply.find("error") : reply.end();
+    return Error{
+        bufferName + ": " +
+        (reply.is_object() && error != reply.end() && error->is_string()
+             ? error->get<std::string>()
+             : std::string("IREE could not read it"))};
+  }
+  return exporting::loweredFunctionFromJson(reply["function"]);
 }
 
 } // namespace tilescope::jobs

@@ -9,6 +9,8 @@
 #pragma once
 
 #include "core/iree/Document.h"
+#include "core/iree/LoweredIr.h"
+#include "core/jobs/Process.h"
 #include "core/util/Result.h"
 
 #include <atomic>
@@ -36,6 +38,12 @@ public:
                                    const std::string &bufferName,
                                    const iree::ParseOptions &options = {});
 
+  // A function as IREE printed it after a pass (--mlir-print-ir-after), read
+  // back by IREE: the layouts and thread mapping it decided
+  // (core/iree/LoweredIr), for a process that does not load IREE.
+  Result<iree::LoweredFunction> readLowered(const std::string &dumpText,
+                                            const std::string &bufferName);
+
   // The diagnostics of the last parse that IREE refused.
   const std::vector<iree::Diagnostic> &lastDiagnostics() const {
     return diagnostics;
@@ -48,6 +56,15 @@ private:
                              const std::filesystem::path &file,
                              const std::string &bufferName,
                              const iree::ParseOptions &options);
+
+  // Runs the worker on `text` (through a private file unless `file` is
+  // given); a crash, time-out or cancel is an Error naming `what` and the
+  // part of the text it was in.
+  Result<ProcessResult> exchange(std::vector<std::string> arguments,
+                                 const std::string &text,
+                                 const std::filesystem::path &file,
+                                 const std::string &bufferName,
+                                 const std::string &what, int partCount);
 
   std::filesystem::path program, compilerLibrary;
   std::vector<iree::Diagnostic> diagnostics;

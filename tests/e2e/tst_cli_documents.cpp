@@ -236,6 +236,42 @@ private slots:
              qPrintable(bare.err));
   }
 
+  // IREE's own layouts beside Tilescope's, after an edit made with
+  // set-config: agreement (exit 0) op by op in JSON, one op with --op, and
+  // a CPU dispatch refused by name (exit 1).
+  void ireeLayoutsBesideOurs() {
+    const QString softmax = TILESCOPE_SOURCE_DIR
+        "/examples/rocm_gfx942/softmax_f32_dispatch_0.benchmark.mlir";
+    const CliRun all = cli({"iree-layouts", softmax, "--json"});
+    QCOMPARE(all.exitCode, 0);
+    QJsonObject report = json(all);
+    QVERIFY(report["agrees"].toBool());
+    QCOMPARE(report["pipeline"].toString(), QString("VectorDistribute"));
+    QCOMPARE(report["ops"].toArray().size(), 3);
+    for (const QJsonValue op : report["ops"].toArray())
+      QVERIFY(!op.toObject()["operands"].toArray().isEmpty());
+
+    QTemporaryDir dir;
+    const QString edited = dir.filePath("edited.mlir");
+    QCOMPARE(cli({"set-config", kMatmul, "--op", "0", "--set",
+                  "subgroup=[4, 2, 0]", "-o", edited})
+                 .exitCode,
+             0);
+    const CliRun one = cli({"iree-layouts", edited, "--op", "0:0"});
+    QCOMPARE(one.exitCode, 0);
+    QVERIFY2(one.out.contains("(TileAndFuse): IREE's layouts and Tilescope's "
+                              "agree") &&
+                 one.out.contains("subgroup forall: trip counts 1 4"),
+             qPrintable(one.out));
+
+    const CliRun cpu =
+        cli({"iree-layouts", TILESCOPE_SOURCE_DIR "/examples/llvm_cpu/"
+                                                  "softmax_f32_dispatch_0."
+                                                  "benchmark.mlir"});
+    QCOMPARE(cpu.exitCode, 1);
+    QVERIFY2(cpu.err.contains("\"llvm-cpu\""), qPrintable(cpu.err));
+  }
+
   // A source program opens as configured dispatches, each root op linked
   // to the source op it came from; the result is a file like any other.
   void configuresASourceProgram() {

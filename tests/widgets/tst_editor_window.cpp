@@ -13,9 +13,11 @@
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/History.h"
 #include "core/jobs/IreeDefaults.h"
+#include "core/jobs/IreeLayouts.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
+#include "widgets/IreeLayoutView.h"
 #include "widgets/MainWindow.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
@@ -91,6 +93,14 @@ class EditorWindowTest : public QObject {
                                       "tilescope-iree-worker",
                                   test::projectIree().compilerLibrary);
       return jobs::ireeDefaultConfigs(test::projectIree(), worker, document);
+    };
+    s.ireeLayouts = [](const iree::Document &document, size_t dispatch) {
+      jobs::DocumentWorker worker(test::binaryDir() / "app" /
+                                      "tilescope-iree-worker",
+                                  test::projectIree().compilerLibrary);
+      jobs::IreeLayoutRequest request;
+      request.dispatch = dispatch;
+      return jobs::ireeLayouts(test::projectIree(), worker, document, request);
     };
     return s;
   }
@@ -690,6 +700,51 @@ private slots:
     QCOMPARE(window->session()->undoStack()->undoText(),
              QString("use IREE's default"));
     QVERIFY(view->differingFields().isEmpty());
+  }
+
+  // IREE's own layouts beside ours: asked once, then following every edit;
+  // both pictures drawn; a CPU dispatch says why there is nothing to ask.
+  void comparesLayoutsWithIree() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/reduce_middle_dispatch_0.benchmark.mlir");
+    auto *view = window->findChild<widgets::IreeLayoutView *>();
+    QVERIFY(view);
+    auto *tabs = window->findChild<QTabWidget *>("detailTabs");
+    tabs->setCurrentWidget(view);
+    QSignalSpy compared(view, &widgets::IreeLayoutView::compared);
+    view->findChild<QPushButton *>("compareIreeButton")->click();
+    QVERIFY(compared.wait(120000));
+    QVERIFY2(compared.back().at(0).toBool(),
+             qPrintable(compared.back().at(2).toString()));
+    QVERIFY(tabs->tabText(tabs->currentIndex()).contains("agree"));
+    QVERIFY(view->answer() && view->answer()->agrees());
+    QVERIFY(view->differingOperands().isEmpty());
+    for (const char *name : {"oursLayoutScene", "ireeLayoutScene"}) {
+      auto *scene = view->findChild<widgets::SceneView *>(name);
+      QVERIFY2(scene && !scene->scene().panels.empty(), name);
+    }
+
+    // An edit: IREE is asked again once typing pauses, for the new text.
+    compared.clear();
+    typeAndEnter(*window, "thread", "[0, 0, 2]");
+    QVERIFY(compared.wait(120000));
+    QVERIFY(compared.back().at(0).toBool());
+    const auto &operands = view->answer()->ops.front().operands;
+    QVERIFY(!operands.empty());
+    QVERIFY2(operands.front().iree.find("element_tile = [1, 1, 1, 2]") !=
+                 std::string::npos,
+             operands.front().iree.c_str());
+    screenshot(*window, "iree-layouts");
+
+    auto cpu = open(test::examplesDir() /
+                    "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir");
+    auto *cpuView = cpu->findChild<widgets::IreeLayoutView *>();
+    QSignalSpy refused(cpuView, &widgets::IreeLayoutView::compared);
+    cpuView->compare();
+    QVERIFY(refused.wait(60000));
+    QVERIFY(!refused.back().at(0).toBool());
+    QVERIFY2(refused.back().at(2).toString().contains("llvm-cpu"),
+             qPrintable(refused.back().at(2).toString()));
   }
 
   void cancelsARunningCompile() {

@@ -1,0 +1,71 @@
+#include "core/edit/OpLayoutInputs.h"
+
+namespace tilescope::edit {
+namespace {
+
+// The loops IREE's IR gives (named ops included); the printed maps only for
+// a document read without them.
+Result<config::IterationSpace> spaceOf(const iree::RootOp &op) {
+  if (op.space)
+    return *op.space;
+  return config::IterationSpace::fromLinalgOp(op.indexingMaps, op.iteratorTypes,
+                                              op.operandTypes, op.name);
+}
+
+} // namespace
+
+Result<OpLayoutInputs> opLayoutInputs(const iree::Dispatch &dispatch,
+                                      const iree::RootOp &op) {
+  if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0)
+    return Error{op.loweringConfig.empty()
+                     ? std::string("This op carries no lowering_config.")
+                     : "No GPU layout: " + op.loweringConfig.substr(
+                                               0, op.loweringConfig.find('<'))};
+  auto config = config::LoweringConfig::parse(op.loweringConfig);
+  if (!config)
+    return Error{config.error()};
+  auto space = spaceOf(op);
+  if (!space)
+    return Error{"No iteration space: " + space.error()};
+  OpLayoutInputs inputs{
+      std::move(*config), std::move(*space), std::nullopt, {}};
+  // Ops fused into the root op run on the root's workgroup tile.
+  for (const iree::RootOp &other : dispatch.rootOps) {
+    if (!other.rootOpSet || &other == &op)
+      continue;
+    auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);
+    auto rootSpace = spaceOf(other);
+    if (rootConfig && rootSpace)
+      inputs.options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
+          inputs.config, inputs.space, *rootConfig, *rootSpace);
+  }
+  if (auto info = config::TranslationInfo::parse(dispatch.translationInfo)) {
+    if (info->subgroupSize)
+      inputs.options.subgroupSize = *info->subgroupSize;
+    inputs.info = std::move(*info);
+  }
+  return inputs;
+}
+
+Result<layout::OpLayouts> opLayoutsOf(const OpLayoutInputs &inputs) {
+  layout::OpLayoutRequest request{&inputs.config, &inputs.space,
+                                  inputs.info ? &*inputs.info : nullptr,
+                                  inputs.options};
+  return layout::opLayouts(request);
+}
+
+std::vector<std::string>
+operandLayoutTexts(const layout::OpLayouts &layouts,
+                   const config::IterationSpace &space) {
+  std::vector<std::string> texts;
+  if (layouts.view == layout::OpView::ContractionLayout && layouts.contraction)
+    return {layouts.contraction->lhs.print(), layouts.contraction->rhs.print(),
+            layouts.contraction->acc.print()};
+  if (layouts.view == layout::OpView::VectorLayout && layouts.derived)
+    for (const auto &projected :
+         layout::operandLayouts(*layouts.derived, space))
+      texts.push_back(projected.print());
+  return texts;
+}
+
+} // namespace tilescope::edit

@@ -1,0 +1,44 @@
+// What the layout engine needs of a document's root op, gathered once for
+// every front end (the window's views, `tilescope-cli iree-layouts`): its
+// GPU lowering config, its loops as IREE's IR gives them, its dispatch's
+// translation_info, and the workgroup tile it inherits from the dispatch's
+// root op when it is fused into it.
+#pragma once
+
+#include "core/config/IterationSpace.h"
+#include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
+#include "core/iree/Document.h"
+#include "core/layout/ConfigLayout.h"
+#include "core/layout/OpLayouts.h"
+#include "core/util/Result.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::edit {
+
+struct OpLayoutInputs {
+  config::LoweringConfig config;
+  config::IterationSpace space;
+  std::optional<config::TranslationInfo> info;
+  layout::DeriveOptions options;
+};
+
+// An Error says why the op cannot be laid out ("This op carries no
+// lowering_config.").
+Result<OpLayoutInputs> opLayoutInputs(const iree::Dispatch &dispatch,
+                                      const iree::RootOp &op);
+
+// The op's layouts under its pipeline (layout::opLayouts).
+Result<layout::OpLayouts> opLayoutsOf(const OpLayoutInputs &inputs);
+
+// Each operand's nested layout as IREE prints it, inputs then outputs,
+// where the pipeline gives operands layouts (VectorDistribute); empty for
+// TileAndFuse, which tiles to threads or subgroups instead.
+std::vector<std::string>
+operandLayoutTexts(const layout::OpLayouts &layouts,
+                   const config::IterationSpace &space);
+
+} // namespace tilescope::edit

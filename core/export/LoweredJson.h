@@ -1,0 +1,19 @@
+// JSON for what IREE decided in a lowered function (core/iree/LoweredIr):
+// what tilescope-iree-worker hands back after reading IREE's printed IR for
+// a process that must not load IREE itself (core/jobs/DocumentWorker).
+// Reading it back is strict: a missing or mistyped field is an error, never
+// a crash.
+#pragma once
+
+#include "core/iree/LoweredIr.h"
+#include "core/util/Result.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tilescope::exporting {
+
+nlohmann::json toJson(const iree::LoweredFunction &function);
+Result<iree::LoweredFunction>
+loweredFunctionFromJson(const nlohmann::json &value);
+
+} // namespace tilescope::exporting
