@@ -7,6 +7,7 @@
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
 #include "widgets/IreeLayoutView.h"
+#include "widgets/MlirView.h"
 #include "widgets/OpViews.h"
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
@@ -273,11 +274,10 @@ void MainWindow::buildDocks() {
   browser = new DispatchBrowser;
   browser->setObjectName("dispatchBrowser");
 
-  sourceView = new QPlainTextEdit;
+  sourceView = new MlirView;
   sourceView->setObjectName("sourceView");
-  sourceView->setReadOnly(true);
-  sourceView->setLineWrapMode(QPlainTextEdit::NoWrap);
-  sourceView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  connect(sourceView, &MlirView::lineClicked, this,
+          &MainWindow::selectOpAtLine);
 
   configEditor = new ConfigEditor;
   configEditor->setObjectName("configEditor");
@@ -569,11 +569,8 @@ void MainWindow::onDocumentChanged() {
     return;
   const iree::Document &current = edits->document();
   // The text follows the model at once, where the reader was.
-  const int scroll = sourceView->verticalScrollBar()->value();
-  if (sourceView->toPlainText().toStdString() != current.text) {
-    sourceView->setPlainText(qs(current.text));
-    sourceView->verticalScrollBar()->setValue(scroll);
-  }
+  if (sourceView->toPlainText().toStdString() != current.text)
+    sourceView->setMlir(qs(current.text));
   const std::string diff = edits->model().diff();
   diffView->setPlainText(qs(diff));
   detailTabs->setTabText(
@@ -785,19 +782,30 @@ OpViewKind MainWindow::view() const {
 }
 
 void MainWindow::goToLine(int line) {
-  if (line <= 0)
+  sourceView->showStatement(line, !selectingFromText);
+}
+
+void MainWindow::selectOpAtLine(int line) {
+  if (!edits->hasDocument())
     return;
-  QTextBlock block = sourceView->document()->findBlockByNumber(line - 1);
-  if (!block.isValid())
+  // The innermost root op whose statement holds the line.
+  std::optional<edit::OpRef> found;
+  int foundLine = 0;
+  const auto &dispatches = edits->document().dispatches;
+  for (size_t d = 0; d < dispatches.size(); ++d)
+    for (size_t o = 0; o < dispatches[d].rootOps.size(); ++o) {
+      const int first = dispatches[d].rootOps[o].line;
+      if (first > 0 && first <= line && first > foundLine &&
+          line <= sourceView->statementEnd(first)) {
+        found = edit::OpRef{d, o};
+        foundLine = first;
+      }
+    }
+  if (!found || found == selectedOp())
     return;
-  QTextCursor cursor(block);
-  sourceView->setTextCursor(cursor);
-  sourceView->centerCursor();
-  QTextEdit::ExtraSelection highlight;
-  highlight.format.setBackground(palette().highlight().color().lighter(160));
-  highlight.format.setProperty(QTextFormat::FullWidthSelection, true);
-  highlight.cursor = cursor;
-  sourceView->setExtraSelections({highlight});
+  selectingFromText = true;
+  browser->select(*found);
+  selectingFromText = false;
 }
 
 } // namespace tilescope::widgets

@@ -47,6 +47,7 @@ class ConfigEditor;
 class DefaultConfigView;
 class DispatchBrowser;
 class IreeLayoutView;
+class MlirView;
 class EditSession;
 class RunPanel;
 class SceneView;
@@ -169,6 +170,8 @@ private:
   Result<int> applyChanges(const QString &stepName,
                            const std::vector<jobs::ConfigChange> &changes);
   void goToLine(int line);
+  // A click in the MLIR text: select the root op whose statement it is in.
+  void selectOpAtLine(int line);
   // Files and help (MainWindowFiles.cpp).
   void rememberRecent(const QString &path);
   void fillRecentMenu(QMenu *menu);
@@ -203,7 +206,8 @@ private:
   QPushButton *restoreButton = nullptr;
 
   DispatchBrowser *browser;
-  QPlainTextEdit *sourceView;
+  MlirView *sourceView;
+  bool selectingFromText = false; // keep the text where the click was
   QPlainTextEdit *configView;
   QPlainTextEdit *diffView;
   QListWidget *problemList;

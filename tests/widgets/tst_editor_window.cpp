@@ -19,6 +19,8 @@
 #include "widgets/EditSession.h"
 #include "widgets/IreeLayoutView.h"
 #include "widgets/MainWindow.h"
+#include "widgets/MlirHighlighter.h"
+#include "widgets/MlirView.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SweepPanel.h"
@@ -46,6 +48,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QUrl>
@@ -745,6 +748,71 @@ private slots:
     QVERIFY(!refused.back().at(0).toBool());
     QVERIFY2(refused.back().at(2).toString().contains("llvm-cpu"),
              qPrintable(refused.back().at(2).toString()));
+  }
+
+  // The MLIR view: line numbers, colours, the selected op's whole statement
+  // highlighted, and a click inside another op's statement selects it.
+  void mlirTextSelectsOps() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/softmax_f32_dispatch_0.benchmark.mlir");
+    auto *text = window->findChild<widgets::MlirView *>("sourceView");
+    QVERIFY(text && text->isColoured());
+    QVERIFY(text->lineNumberAreaWidth() > 0);
+    const auto &ops = window->document()->dispatches.front().rootOps;
+    QCOMPARE(ops.size(), size_t(3));
+    // The second op's region: from its line through "} -> tensor<...>".
+    const int second = ops[1].line;
+    const int end = text->statementEnd(second);
+    QVERIFY2(end > second && end < ops[2].line,
+             qPrintable(QString("%1..%2").arg(second).arg(end)));
+    QVERIFY(text->document()
+                ->findBlockByNumber(end - 1)
+                .text()
+                .trimmed()
+                .startsWith("} ->"));
+
+    // A click on a line inside the third op's region.
+    const int inside = ops[2].line + 2;
+    QTextCursor cursor(text->document()->findBlockByNumber(inside - 1));
+    text->setTextCursor(cursor);
+    text->ensureCursorVisible();
+    const QPoint at = text->cursorRect(cursor).center() + QPoint(4, 0);
+    QTest::mouseClick(text->viewport(), Qt::LeftButton, {}, at);
+    QVERIFY(window->selectedOp());
+    QCOMPARE(window->selectedOp()->op, size_t(2));
+    // Outside every root op: the selection stays.
+    QTextCursor top(text->document()->findBlockByNumber(0));
+    text->setTextCursor(top);
+    text->ensureCursorVisible();
+    QTest::mouseClick(text->viewport(), Qt::LeftButton, {},
+                      text->cursorRect(top).center() + QPoint(4, 0));
+    QCOMPARE(window->selectedOp()->op, size_t(2));
+
+    using Kind = widgets::MlirHighlighter::Kind;
+    const QString line = "    %10 = linalg.generic {a = #iree_gpu.x<1>} ins(%4 "
+                         ": tensor<32xf32>) // \"note\"";
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, 5), Kind::Value);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, 12), Kind::Op);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, line.indexOf("#iree")),
+             Kind::Attribute);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, line.indexOf("tensor")),
+             Kind::Type);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, line.indexOf("32xf")),
+             Kind::Number);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, line.indexOf("note")),
+             Kind::Comment);
+    QVERIFY(!widgets::MlirHighlighter::kindAt(line, line.indexOf("ins")));
+
+    // An edit, and its undo, reach the text at once, character for
+    // character (only the changed span is replaced).
+    window->selectOp({0, 1});
+    typeAndEnter(*window, "thread", "[0, 2]");
+    QVERIFY(window->document()->text.find("thread = [0, 2]") !=
+            std::string::npos);
+    QCOMPARE(text->toPlainText().toStdString(), window->document()->text);
+    window->session()->undoStack()->undo();
+    QCOMPARE(text->toPlainText().toStdString(), window->document()->text);
+    screenshot(*window, "mlir-view");
   }
 
   void cancelsARunningCompile() {
