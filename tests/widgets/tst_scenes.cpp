@@ -65,6 +65,25 @@ private slots:
     checkWrites(scene, "layout");
   }
 
+  // Two subgroups and a layout that names one: both hold every element.
+  // The cell is marked, the other subgroup's key marks it too, and the
+  // hover text says who else holds it.
+  void replicationIsShown() {
+    auto layout = std::make_shared<const layout::NestedLayout>(
+        *layout::NestedLayout::create(
+            {{1, 1}, {1, 1}, {1, 1}, {4, 16}, {1, 1}, {0, 0}, {16, 1}}, 2, 64));
+    const auto scene = render::nestedLayoutScene(
+        layout, render::ColorBy::Subgroup, 0, 1, {0, 0});
+    const render::CellInfo cell = scene.panels.front().cell(1, 2);
+    QVERIFY(cell.marked);
+    QCOMPARE(cell.colorKey, int64_t(0));
+    QCOMPARE(cell.otherKeys, std::vector<int64_t>{1});
+    QVERIFY2(cell.detail.contains("replicated: 2 threads hold it (also "
+                                  "subgroup 1 lane 18)"),
+             qPrintable(cell.detail));
+    QVERIFY(render::markColorKey(scene, 1).panels.front().cell(1, 2).marked);
+  }
+
   void everySceneKindDraws() {
     auto basis = std::make_shared<const layout::BasisMap>(
         *layout::BasisMap::create({{16, 4}, {1, 0}}));
@@ -109,6 +128,12 @@ private slots:
     QCOMPARE(configScene.panels.front().columns, int64_t(8));
     QCOMPARE(configScene.panels.front().cell(42, 7).colorKey, int64_t(42));
     QVERIFY(configScene.panels.front().title.contains("d1 in [1536, 2048)"));
+    // Hovering names the element by the op's own loops (step 3 starts at
+    // 1536; outer 42 x 8 + inner 7), not by the folded picture's cell.
+    const QString detail = configScene.panels.front().cell(42, 7).detail;
+    QVERIFY2(detail.startsWith("d0=0, d1=1879 (picture: d1.outer 42, "
+                               "d1.inner 7): subgroup 0, lane 42"),
+             qPrintable(detail));
     checkFastPathAgrees(configScene);
     checkWrites(configScene, "config");
 

@@ -46,6 +46,34 @@ QString ownerLabel(ColorBy colorBy, const layout::Owner &owner) {
   }
 }
 
+// Every owner of a layout element past the first (others reading the same
+// element: replication): the cell is marked, any of their keys marks it,
+// and the hover text names them.
+QString replicas(CellInfo &info, const layout::NestedLayout &layout,
+                 int64_t flatIndex, ColorBy colorBy) {
+  const std::vector<layout::Owner> owners =
+      layout.ownersOf(layout.unflatten(flatIndex));
+  if (owners.size() < 2)
+    return {};
+  info.marked = true;
+  QStringList names;
+  for (size_t i = 1; i < owners.size(); ++i) {
+    const int64_t key = keyFor(colorBy, owners[i]);
+    if (key != info.colorKey &&
+        std::find(info.otherKeys.begin(), info.otherKeys.end(), key) ==
+            info.otherKeys.end())
+      info.otherKeys.push_back(key);
+    if (names.size() < 8)
+      names << QString("subgroup %1 lane %2")
+                   .arg(owners[i].subgroup)
+                   .arg(owners[i].lane);
+  }
+  return QString("; replicated: %1 threads hold it (also %2%3)")
+      .arg(owners.size())
+      .arg(names.join(", "))
+      .arg(owners.size() - 1 > 8 ? ", ..." : "");
+}
+
 void addLegend(GridScene &scene, int64_t count, const QString &prefix) {
   scene.colorCount = count;
   for (int64_t key = 0; key < count && key < 256; ++key)
@@ -122,6 +150,7 @@ GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
     }
     info.colorKey = keyFor(colorBy, owner);
     info.label = ownerLabel(colorBy, owner);
+    const int64_t flat = base + row * rowStride + column * columnStride;
     info.detail = QString("d%1=%2, d%3=%4: subgroup %5, lane %6, register %7")
                       .arg(twoD ? rDim : 0)
                       .arg(row)
@@ -129,7 +158,8 @@ GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
                       .arg(column)
                       .arg(owner.subgroup)
                       .arg(owner.lane)
-                      .arg(owner.registerIndex);
+                      .arg(owner.registerIndex) +
+                  replicas(info, *layout, flat, colorBy);
     return info;
   };
   panel.colorKey = [layout, colorBy, base, rowStride,
@@ -304,21 +334,56 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                ranges.isEmpty() ? QString() : ", " + ranges.join(", "));
   const int64_t rowStride = rowDim == columnDim ? 0 : strides[rowDim];
   const int64_t columnStride = strides[columnDim];
-  panel.cell = [nested, colorBy, rowStride, columnStride,
-                panelTitle = panel.title](int64_t row, int64_t column) {
+  // The element's index in the op's own loops (workgroup 0, this step), as
+  // IREE's IR indexes it, not the folded picture's (row, column): a packed
+  // dimension's outer and inner parts joined again, the step's offset
+  // added along each reduction loop.
+  std::vector<int64_t> origin(derived->space.rank(), 0);
+  for (const layout::ReductionLoop &loop : derived->reductionLoops)
+    if (loop.dimension < origin.size())
+      origin[loop.dimension] =
+          std::clamp<int64_t>(step, 0, loop.iterations - 1) * loop.chunk;
+  std::vector<int64_t> innerBound(origin.size(), 1);
+  for (const layout::LayoutDimension &dim : dims)
+    if (dim.packedInner && dim.source < innerBound.size())
+      innerBound[dim.source] = dim.bound;
+  auto loopIndex = [dims, origin, innerBound, rowDim,
+                    columnDim](int64_t row, int64_t column) {
+    std::vector<int64_t> index = origin;
+    for (size_t k : {rowDim, columnDim}) {
+      const int64_t at = k == columnDim ? column : row;
+      const layout::LayoutDimension &dim = dims[k];
+      if (dim.source >= index.size() || (k == rowDim && rowDim == columnDim))
+        continue;
+      index[dim.source] += dim.packedOuter ? at * innerBound[dim.source] : at;
+    }
+    return index;
+  };
+  panel.cell = [nested, colorBy, rowStride, columnStride, loopIndex,
+                rowAxis = rowDim == columnDim ? QString() : panel.rowAxis,
+                columnAxis = panel.columnAxis](int64_t row, int64_t column) {
     CellInfo info;
     layout::Owner owner;
-    if (!nested->primaryOwner(row * rowStride + column * columnStride, owner))
+    const int64_t flat = row * rowStride + column * columnStride;
+    if (!nested->primaryOwner(flat, owner))
       return info;
     info.colorKey = keyFor(colorBy, owner);
     info.label = ownerLabel(colorBy, owner);
-    info.detail = QString("(%1, %2) of %3: subgroup %4, lane %5, register %6")
-                      .arg(row)
-                      .arg(column)
-                      .arg(panelTitle)
+    const std::vector<int64_t> index = loopIndex(row, column);
+    QStringList loops;
+    for (size_t d = 0; d < index.size(); ++d)
+      loops << QString("d%1=%2").arg(d).arg(index[d]);
+    const QString picture =
+        (rowAxis.isEmpty() ? QString()
+                           : QString("%1 %2, ").arg(rowAxis).arg(row)) +
+        QString("%1 %2").arg(columnAxis).arg(column);
+    info.detail = QString("%1 (picture: %2): subgroup %3, lane %4, "
+                          "register %5")
+                      .arg(loops.join(", "), picture)
                       .arg(owner.subgroup)
                       .arg(owner.lane)
-                      .arg(owner.registerIndex);
+                      .arg(owner.registerIndex) +
+                  replicas(info, *nested, flat, colorBy);
     return info;
   };
   panel.colorKey = [nested, colorBy, rowStride,
