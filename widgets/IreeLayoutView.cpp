@@ -170,7 +170,10 @@ IreeLayoutView::IreeLayoutView(QWidget *parent)
               "stands.");
 }
 
-IreeLayoutView::~IreeLayoutView() { watcher->waitForFinished(); }
+IreeLayoutView::~IreeLayoutView() {
+  *cancel = true;
+  watcher->waitForFinished();
+}
 
 void IreeLayoutView::setRunner(Runner newRunner) {
   runner = std::move(newRunner);
@@ -180,7 +183,8 @@ void IreeLayoutView::setSubject(
     std::shared_ptr<const iree::Document> newDocument,
     std::optional<edit::OpRef> newOp) {
   const bool sameDispatch = document && newDocument && op && newOp &&
-                            document->text == newDocument->text &&
+                            (document == newDocument ||
+                             document->text == newDocument->text) &&
                             op->dispatch == newOp->dispatch;
   document = std::move(newDocument);
   op = newOp;
@@ -246,8 +250,10 @@ void IreeLayoutView::start() {
   summary->setText("Asking IREE (its GPU lowering, in a child process)…");
   auto subject = document;
   const size_t dispatch = op->dispatch;
-  watcher->setFuture(QtConcurrent::run(
-      [run = runner, subject, dispatch] { return run(*subject, dispatch); }));
+  watcher->setFuture(
+      QtConcurrent::run([run = runner, subject, dispatch, stop = cancel] {
+        return run(*subject, dispatch, stop.get());
+      }));
 }
 
 void IreeLayoutView::onFinished() {

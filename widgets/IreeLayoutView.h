@@ -15,6 +15,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -35,9 +36,10 @@ class IreeLayoutView : public QWidget {
 
 public:
   // IREE's answer for a document's dispatch (the app runs IREE; widgets do
-  // not).
+  // not), given up when `cancel` turns true.
   using Runner = std::function<Result<jobs::IreeLayoutAnswer>(
-      const iree::Document &document, size_t dispatch)>;
+      const iree::Document &document, size_t dispatch,
+      const std::atomic<bool> *cancel)>;
 
   explicit IreeLayoutView(QWidget *parent = nullptr);
   ~IreeLayoutView() override;
@@ -79,6 +81,9 @@ private:
   quint64 generation = 0, runGeneration = 0;
   bool stale = true;
   std::optional<jobs::IreeLayoutAnswer> shown;
+  // Set when the view goes away: the run in flight stops.
+  std::shared_ptr<std::atomic<bool>> cancel =
+      std::make_shared<std::atomic<bool>>(false);
   QFutureWatcher<Result<jobs::IreeLayoutAnswer>> *watcher;
   QTimer *pause;
   QLabel *summary, *command, *oursCaption, *ireeCaption;

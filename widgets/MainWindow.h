@@ -23,6 +23,7 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -78,8 +79,9 @@ public:
     // IREE's own layouts for a dispatch of a document as it stands, beside
     // Tilescope's (core/jobs/IreeLayouts); unset: the IREE layouts tab says
     // there is no IREE to ask.
-    std::function<Result<jobs::IreeLayoutAnswer>(const iree::Document &,
-                                                 size_t dispatch)>
+    std::function<Result<jobs::IreeLayoutAnswer>(
+        const iree::Document &, size_t dispatch,
+        const std::atomic<bool> *cancel)>
         ireeLayouts;
     // Keep each edit on disk until it is saved, and offer what a crash left
     // (off for a scripted screenshot, whose edits came from its command

@@ -132,6 +132,19 @@ Result<bool> applyStartState(widgets::MainWindow &window,
   return true;
 }
 
+// Runs `job` with the IREE at `ireePath` (its tools, and the parse worker
+// that loads its library), or says why there is none.
+template <typename T, typename Job>
+Result<T> withIree(const std::optional<QString> &ireePath, Job job) {
+  auto installation = app::locateIree(ireePath);
+  if (!installation)
+    return Error{installation.error()};
+  auto worker = app::documentWorker(ireePath);
+  if (!worker)
+    return Error{worker.error()};
+  return job(*installation, *worker);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -225,31 +238,27 @@ int main(int argc, char **argv) {
   services.installation = [ireePath] { return app::locateIree(ireePath); };
   // IREE's own choice: the document's configs stripped and chosen again by
   // the pinned iree-opt, read back by the same worker.
-  services.ireeDefaults =
-      [ireePath](
-          const iree::Document &document) -> Result<jobs::DefaultConfigs> {
-    auto installation = app::locateIree(ireePath);
-    if (!installation)
-      return Error{installation.error()};
-    auto worker = app::documentWorker(ireePath);
-    if (!worker)
-      return Error{worker.error()};
-    return jobs::ireeDefaultConfigs(*installation, *worker, document);
+  services.ireeDefaults = [ireePath](const iree::Document &document) {
+    return withIree<jobs::DefaultConfigs>(
+        ireePath, [&](const iree::IreeInstallation &installation,
+                      jobs::DocumentWorker &worker) {
+          return jobs::ireeDefaultConfigs(installation, worker, document);
+        });
   };
   // IREE's own layouts: its GPU lowering run by the pinned iree-opt on the
   // document as it stands, what it printed read back by the same worker.
-  services.ireeLayouts =
-      [ireePath](const iree::Document &document,
-                 size_t dispatch) -> Result<jobs::IreeLayoutAnswer> {
-    auto installation = app::locateIree(ireePath);
-    if (!installation)
-      return Error{installation.error()};
-    auto worker = app::documentWorker(ireePath);
-    if (!worker)
-      return Error{worker.error()};
-    jobs::IreeLayoutRequest request;
-    request.dispatch = dispatch;
-    return jobs::ireeLayouts(*installation, *worker, document, request);
+  services.ireeLayouts = [ireePath](const iree::Document &document,
+                                    size_t dispatch,
+                                    const std::atomic<bool> *cancel) {
+    return withIree<jobs::IreeLayoutAnswer>(
+        ireePath, [&](const iree::IreeInstallation &installation,
+                      jobs::DocumentWorker &worker) {
+          jobs::IreeLayoutRequest request;
+          request.dispatch = dispatch;
+          request.cancel = cancel;
+          worker.cancel = cancel;
+          return jobs::ireeLayouts(installation, worker, document, request);
+        });
   };
   services.workspace = jobs::defaultWorkspace();
   // Help > About: where the IREE in use is, and what iree-compile says it is.

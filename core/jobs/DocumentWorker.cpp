@@ -29,6 +29,21 @@ std::string lastPart(const std::string &standardError, int partCount) {
   return where;
 }
 
+// The worker's JSON answer on stdout; an Error says how it ended without
+// one (with the start of what it said on stderr).
+Result<nlohmann::json> replyOf(const ProcessResult &result,
+                               const std::string &bufferName) {
+  try {
+    return nlohmann::json::parse(result.standardOutput);
+  } catch (const nlohmann::json::exception &) {
+    return Error{bufferName + ": Tilescope's parser process " +
+                 result.describe() + " without an answer" +
+                 (result.standardError.empty()
+                      ? std::string()
+                      : ": " + result.standardError.substr(0, 2000))};
+  }
+}
+
 int countParts(const std::string &text, const iree::ParseOptions &options) {
   const bool split = iree::splitsInput(text, options);
   return split ? static_cast<int>(iree::splitInputFile(text, "").parts.size())
@@ -84,16 +99,10 @@ Result<iree::Document> DocumentWorker::run(const std::string &text,
   if (!answer)
     return Error{answer.error()};
 
-  nlohmann::json reply;
-  try {
-    reply = nlohmann::json::parse(answer->standardOutput);
-  } catch (const nlohmann::json::exception &) {
-    return Error{bufferName + ": Tilescope's parser process " +
-                 answer->describe() + " without an answer" +
-                 (answer->standardError.empty()
-                      ? std::string()
-                      : ": " + answer->standardError.substr(0, 2000))};
-  }
+  auto parsed = replyOf(*answer, bufferName);
+  if (!parsed)
+    return Error{parsed.error()};
+  nlohmann::json &reply = *parsed;
   if (!reply.is_object() || !reply.contains("ok") || !reply["ok"].is_boolean())
     return Error{bufferName + ": Tilescope's parser process answered "
                               "something other than a parse result"};
@@ -180,13 +189,10 @@ DocumentWorker::readLowered(const std::string &dumpText,
                bufferName, "IREE reading its own IR", 1);
   if (!answer)
     return Error{answer.error()};
-  nlohmann::json reply;
-  try {
-    reply = nlohmann::json::parse(answer->standardOutput);
-  } catch (const nlohmann::json::exception &) {
-    return Error{bufferName + ": Tilescope's parser process " +
-                 answer->describe() + " without an answer"};
-  }
+  auto parsed = replyOf(*answer, bufferName);
+  if (!parsed)
+    return Error{parsed.error()};
+  const nlohmann::json &reply = *parsed;
   if (!reply.is_object() || !reply.value("ok", false)) {
     const auto error = reply.is_object() ? reply.find("error") : reply.end();
     return Error{

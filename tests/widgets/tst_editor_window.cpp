@@ -97,12 +97,14 @@ class EditorWindowTest : public QObject {
                                   test::projectIree().compilerLibrary);
       return jobs::ireeDefaultConfigs(test::projectIree(), worker, document);
     };
-    s.ireeLayouts = [](const iree::Document &document, size_t dispatch) {
+    s.ireeLayouts = [](const iree::Document &document, size_t dispatch,
+                       const std::atomic<bool> *cancel) {
       jobs::DocumentWorker worker(test::binaryDir() / "app" /
                                       "tilescope-iree-worker",
                                   test::projectIree().compilerLibrary);
       jobs::IreeLayoutRequest request;
       request.dispatch = dispatch;
+      request.cancel = cancel;
       return jobs::ireeLayouts(test::projectIree(), worker, document, request);
     };
     return s;
