@@ -30,6 +30,7 @@ bool parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
 int check(const QStringList &arguments);
 int convert(const QStringList &arguments);
 int mmaLayouts(const QStringList &arguments);
+int targets(const QStringList &arguments);
 int explain(const QStringList &arguments);
 int render(const QStringList &arguments);
 int show(const QStringList &arguments);

@@ -3,14 +3,15 @@
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/cli/LayoutInputs.h"
+#include "app/common/IreeSettings.h"
 #include "core/config/Conversions.h"
 #include "core/config/IreeSyntax.h"
-#include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
+#include "core/jobs/IreeTargets.h"
 #include "core/layout/LayoutValidation.h"
 
 #include <QCommandLineParser>
@@ -190,12 +191,17 @@ int check(const QStringList &arguments) {
   } else if (parser.isSet(typesOption) || parser.isSet(mapsOption)) {
     return fail("--types", "needs --iteration-space, e.g. 4x6656x16384:ppr");
   }
+  std::string targetNote;
   if (parser.isSet(targetOption)) {
-    auto target =
-        config::resolveTarget(parser.value(targetOption).toStdString());
+    // Asked of the IREE in use when there is one (its facts for the name),
+    // else the built-in table: checking needs no IREE.
+    auto installation = app::locateIree(ireePath(parser));
+    auto target = jobs::resolveTarget(installation ? &*installation : nullptr,
+                                      parser.value(targetOption).toStdString());
     if (!target)
       return fail("--target", target.error());
-    context.target = *target;
+    context.target = std::move(target->target);
+    targetNote = std::move(target->note);
   }
 
   const auto problems = layout::validate(*loweringConfig, context);
@@ -212,8 +218,11 @@ int check(const QStringList &arguments) {
       out["translation_info"] = exporting::toJson(*context.translationInfo);
     if (context.iterationSpace)
       out["iteration_space"] = exporting::toJson(*context.iterationSpace);
-    if (context.target)
+    if (context.target) {
       out["target"] = exporting::toJson(*context.target);
+      if (!targetNote.empty())
+        out["target"]["note"] = targetNote;
+    }
     std::cout << exporting::jsonText(out, 2) << "\n";
     return hasErrors ? kExitFailure : kExitOk;
   }
@@ -230,7 +239,9 @@ int check(const QStringList &arguments) {
               << (context.target->product.empty()
                       ? ""
                       : " (" + context.target->product + ")")
-              << ", " << context.target->source << "\n";
+              << ", "
+              << (targetNote.empty() ? context.target->source : targetNote)
+              << "\n";
   std::cout << "IREE release: " << context.ireeRelease << "\n\n";
   printProblems(problems);
   return hasErrors ? kExitFailure : kExitOk;

@@ -269,6 +269,8 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
   }
   for (const std::string &note : derived->notes)
     text << "note: " << note << "\n";
+  if (!in.targetNote.empty())
+    text << "note: target: " << in.targetNote << "\n";
   if (auto target = in.target()) {
     if (!space->operands.empty()) {
       auto floor = layout::rooflineFloor(*space, *target);

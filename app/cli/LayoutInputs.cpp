@@ -1,8 +1,9 @@
 #include "app/cli/LayoutInputs.h"
 
 #include "app/cli/DocumentInputs.h"
-#include "core/config/TargetAttribute.h"
+#include "app/common/IreeSettings.h"
 #include "core/config/TranslationInfo.h"
+#include "core/jobs/IreeTargets.h"
 #include "core/util/Numbers.h"
 
 #include <iostream>
@@ -185,9 +186,17 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
     orDefault(target, in.targetText, op->target);
     orDefault(translationInfo, in.translationText, op->translationInfo);
   }
-  if (!in.targetText.empty())
-    if (auto resolved = config::resolveTarget(in.targetText); !resolved)
+  if (!in.targetText.empty()) {
+    // A name is asked of the IREE in use (its target table grows with each
+    // release); the built-in table answers when there is none.
+    auto installation = app::locateIree(ireePath(parser));
+    auto resolved = jobs::resolveTarget(installation ? &*installation : nullptr,
+                                        in.targetText);
+    if (!resolved)
       return Error{"--target: " + resolved.error()};
+    in.resolvedTarget = std::move(resolved->target);
+    in.targetNote = std::move(resolved->note);
+  }
   in.ireeRelease = parser.value(release).toStdString();
   in.accessPattern = parser.value(access).toStdString();
   if (in.accessPattern != "column" && in.accessPattern != "row" &&
@@ -266,12 +275,7 @@ Result<config::IterationSpace> LayoutInputs::iterationSpace() const {
 }
 
 std::optional<config::GpuTarget> LayoutInputs::target() const {
-  if (targetText.empty())
-    return std::nullopt;
-  auto resolved = config::resolveTarget(targetText);
-  if (!resolved)
-    return std::nullopt;
-  return *resolved;
+  return resolvedTarget;
 }
 
 Result<layout::Swizzle> LayoutInputs::swizzle() const {

@@ -48,6 +48,10 @@ struct LayoutInputs {
   int64_t subgroups = 0, subgroupSize = 0;
   std::string iterationSpaceText, typesText, mapsText, targetText,
       translationText;
+  // The target --target (or the file) names, as IREE or the built-in table
+  // describes it; `targetNote` says why the table was used.
+  std::optional<config::GpuTarget> resolvedTarget;
+  std::string targetNote;
   std::string ireeRelease = "3.13";
   // swizzle: "column", "row" or "mma:INTRINSIC:lhs|rhs|acc"
   std::string accessPattern = "column";

@@ -94,6 +94,9 @@ const char *kUsage =
     "                      PNG, SVG or PDF (no display needed)\n"
     "  mma-layouts         MMA intrinsics and fragment layouts, as the loaded "
     "IREE reports them\n"
+    "  targets [NAME...]   what a GPU target offers (limits, MMA intrinsics), "
+    "as IREE\n"
+    "                      states it (gfx1250, mi300x, sm_80, ...)\n"
     "\n"
     "Run 'tilescope-cli <command> --help' for a command's options.\n"
     "Exit codes: 0 ok, 1 problems found, an edit refused, a compile, run or "
@@ -371,6 +374,8 @@ int main(int argc, char **argv) {
     return cli::convert(commandArguments);
   if (command == "mma-layouts")
     return cli::mmaLayouts(commandArguments);
+  if (command == "targets")
+    return cli::targets(commandArguments);
   if (command == "explain")
     return cli::explain(commandArguments);
   if (command == "render")

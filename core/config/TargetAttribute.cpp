@@ -3,6 +3,8 @@
 #include "core/config/TranslationInfo.h"
 
 #include <algorithm>
+#include <exception>
+#include <string>
 
 namespace tilescope::config {
 namespace {
@@ -12,6 +14,35 @@ using Kind = Attribute::Kind;
 std::optional<int64_t> integerAt(const Attribute &owner, std::string_view key) {
   const Attribute *value = owner.find(key);
   return value ? value->asInt64() : std::nullopt;
+}
+
+std::optional<double> numberAt(const Attribute &owner, std::string_view key) {
+  const Attribute *value = owner.find(key);
+  if (!value || !(value->is(Kind::Float) || value->is(Kind::Integer)))
+    return std::nullopt;
+  try {
+    return std::stod(value->text);
+  } catch (const std::exception &) {
+    return std::nullopt;
+  }
+}
+
+// chip = <wgp_count = 304, sku = "mi300x", memory_bandwidth_tbps = 5.3 : f32,
+//         perf_tflops = {fp16 = 1307.4 : f32, fp32 = ..., fp8 = ..., int8 =
+//         ...}>
+void readChipPeaks(const Attribute &chip, GpuTarget &target) {
+  if (const Attribute *sku = chip.find("sku"); sku && sku->is(Kind::String))
+    target.product = sku->text;
+  if (auto tbps = numberAt(chip, "memory_bandwidth_tbps"))
+    target.peakMemoryBytesPerSecond = *tbps * 1e12;
+  const Attribute *perf = chip.find("perf_tflops");
+  if (!perf)
+    return;
+  const std::pair<const char *, const char *> keys[] = {
+      {"fp16", "f16"}, {"fp8", "f8"}, {"int8", "i8"}, {"fp32", "f32"}};
+  for (const auto &[ireeKey, ourKey] : keys)
+    if (auto tflops = numberAt(*perf, ireeKey))
+      target.peakMatrixOpsPerSecond[ourKey] = *tflops * 1e12;
 }
 
 } // namespace
@@ -88,19 +119,28 @@ Result<GpuTarget> gpuTargetFromAttribute(const Attribute &attribute) {
       integerAt(*wgp, "workgroup_memory_bank_count");
   target.maxLoadInstructionBits = integerAt(*wgp, "max_load_instruction_bits");
   target.vgprSpaceBits = integerAt(*wgp, "vgpr_space_bits");
-  if (const Attribute *chip = attribute.find("chip"))
+  const Attribute *chip = attribute.find("chip");
+  if (chip)
     target.wgpCount = integerAt(*chip, "wgp_count");
   target.source = "#iree_gpu.target<arch = \"" + target.arch + "\", ...>";
 
-  // Peaks are not in the attribute: take them from the built-in description
-  // of the same arch, if there is one.
-  if (auto builtin = builtinTarget(target.arch)) {
+  // Peaks are figures of a product, not of an arch. A chip IREE names (sku,
+  // from --iree-rocm-target=mi325x) takes the built-in description of that
+  // product if Tilescope has one (vendor figures, cited there), else the
+  // figures IREE's chip attribute states; with no chip, the built-in
+  // description of the arch.
+  const Attribute *sku = chip ? chip->find("sku") : nullptr;
+  const bool namesProduct = sku && sku->is(Kind::String);
+  auto builtin = builtinTarget(namesProduct ? sku->text : target.arch);
+  if (builtin && builtin->arch == target.arch) {
     target.product = builtin->product;
     target.peakMemoryBytesPerSecond = builtin->peakMemoryBytesPerSecond;
     target.peakMatrixOpsPerSecond = builtin->peakMatrixOpsPerSecond;
     target.peakVectorF32OpsPerSecond = builtin->peakVectorF32OpsPerSecond;
     if (!target.wgpCount)
       target.wgpCount = builtin->wgpCount;
+  } else if (chip) {
+    readChipPeaks(*chip, target);
   }
   return target;
 }

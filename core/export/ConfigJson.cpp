@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <utility>
 
 namespace tilescope::exporting {
 
@@ -85,9 +87,17 @@ nlohmann::json toJson(const config::GpuTarget &t) {
               {"max_thread_count_per_workgroup", t.maxThreadCountPerWorkgroup},
               {"max_workgroup_memory_bytes", t.maxWorkgroupMemoryBytes},
               {"mma_intrinsics", t.mmaIntrinsics},
+              {"scaled_mma_intrinsics", t.scaledMmaIntrinsics},
               {"source", t.source}};
-  if (t.wgpCount)
-    out["wgp_count"] = *t.wgpCount;
+  const std::pair<const char *, const std::optional<int64_t> *> optional[] = {
+      {"wgp_count", &t.wgpCount},
+      {"simds_per_wgp", &t.simdsPerWgp},
+      {"workgroup_memory_bank_count", &t.workgroupMemoryBankCount},
+      {"max_load_instruction_bits", &t.maxLoadInstructionBits},
+      {"vgpr_space_bits", &t.vgprSpaceBits}};
+  for (const auto &[key, value] : optional)
+    if (*value)
+      out[key] = **value;
   if (t.peakMemoryBytesPerSecond > 0)
     out["peak_memory_bytes_per_second"] = t.peakMemoryBytesPerSecond;
   if (!t.peakMatrixOpsPerSecond.empty())

@@ -257,6 +257,40 @@ private slots:
     QVERIFY(regenerate.out.isEmpty());
   }
 
+  // Target facts come from the IREE in use (gfx1250 is in no built-in
+  // table); with none, the built-in table answers and the output says so.
+  void targetsComeFromIreeOrSayTheyDoNot() {
+    const Run gfx1250 = cli({"targets", "gfx1250", "--json"});
+    QVERIFY2(gfx1250.exitCode == 0, qPrintable(gfx1250.err));
+    QVERIFY(gfx1250.out.contains("\"from_iree\": true"));
+    QVERIFY(gfx1250.out.contains("WMMA_F32_16x16x32_F16"));
+    const Run unknownWithout = cli({"targets", "gfx1250"}, true);
+    QCOMPARE(unknownWithout.exitCode, 4);
+    QVERIFY2(unknownWithout.err.contains("no IREE to ask") &&
+                 unknownWithout.err.contains("gfx942"),
+             qPrintable(unknownWithout.err));
+    const Run builtIn = cli({"targets", "gfx942"}, true);
+    QCOMPARE(builtIn.exitCode, 0);
+    QVERIFY2(builtIn.out.contains("built-in description of gfx942"),
+             qPrintable(builtIn.out));
+    const Run bogus = cli({"targets", "gfx9999"});
+    QCOMPARE(bogus.exitCode, 4);
+    QVERIFY(bogus.err.contains("Unknown ROCM target 'gfx9999'"));
+    // check takes the facts IREE states: gfx1250's 32-wide subgroups.
+    const Run check =
+        cli({"check", "--config",
+             "#iree_gpu.lowering_config<{workgroup = [64, 64, 0], reduction "
+             "= [0, 0, 32]}>",
+             "--translation-info",
+             "#iree_codegen.translation_info<pipeline = "
+             "#iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] "
+             "subgroup_size = 64>",
+             "--target", "gfx1250"});
+    QVERIFY2(check.out.contains("target: gfx1250") &&
+                 check.out.contains("subgroup_size"),
+             qPrintable(check.out + check.err));
+  }
+
   void rendersEverySceneKindWithoutIree_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::newRow("layout")
