@@ -5,7 +5,7 @@
 #   examples/generate.sh [IREE_COMPILE]
 #
 # Each source in examples/sources/ is compiled for rocm/gfx942, cuda/sm_90 and
-# (the small ones) llvm-cpu with --iree-hal-dump-executable-benchmarks-to and
+# (the small ones) llvm-cpu (the scaled FP4 matmul for rocm/gfx950 only) with --iree-hal-dump-executable-benchmarks-to and
 # --iree-codegen-add-tuner-attributes; every dispatch benchmark IREE writes
 # (it carries the lowering_config and translation_info IREE chose) lands in
 # examples/<target>/<dispatch>.benchmark.mlir.
@@ -30,6 +30,9 @@ GPU_SOURCES=(matmul_f16_1024 reduction_4x6656x16384 softmax_f32 matmul_f32_small
 CPU_SOURCES=(matmul_f32_small softmax_f32)
 # Sources whose compilation_info names an AMD intrinsic.
 ROCM_ONLY_SOURCES=(matmul_f16_vector_distribute reduce_middle)
+# Scaled (MX) matmuls: only gfx950 (CDNA4) has the MFMA_SCALE intrinsics.
+GFX950_FLAGS=(--iree-hal-target-device=hip --iree-rocm-target=gfx950)
+GFX950_SOURCES=(scaled_matmul_f4)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -62,13 +65,17 @@ dump() { # target-dir source flags...
   done
 }
 
-rm -f "$HERE"/rocm_gfx942/*.benchmark.mlir "$HERE"/cuda_sm_90/*.benchmark.mlir "$HERE"/llvm_cpu/*.benchmark.mlir
+rm -f "$HERE"/rocm_gfx942/*.benchmark.mlir "$HERE"/rocm_gfx950/*.benchmark.mlir \
+  "$HERE"/cuda_sm_90/*.benchmark.mlir "$HERE"/llvm_cpu/*.benchmark.mlir
 for source in "${GPU_SOURCES[@]}"; do
   dump rocm_gfx942 "$source" "${ROCM_FLAGS[@]}"
   dump cuda_sm_90 "$source"
 done
 for source in "${ROCM_ONLY_SOURCES[@]}"; do
   dump rocm_gfx942 "$source" "${ROCM_FLAGS[@]}"
+done
+for source in "${GFX950_SOURCES[@]}"; do
+  dump rocm_gfx950 "$source" "${GFX950_FLAGS[@]}"
 done
 for source in "${CPU_SOURCES[@]}"; do
   dump llvm_cpu "$source" "${CPU_FLAGS[@]}"

@@ -104,10 +104,15 @@ OpPicture mmaPicture(const RootOpInputs &inputs, render::ColorBy colorBy) {
             QString("mma_kind %1 is not in Tilescope's intrinsic table")
                 .arg(qs(mma->intrinsic)),
             1};
+  const QString operands =
+      mma->isScaled()
+          ? QString("the LHS, RHS (%1 x %2), their scales and ACC")
+                .arg(qs(mma->lhsElementType), qs(mma->rhsElementType))
+          : QString("the LHS, RHS and ACC");
   return {std::move(*fragments),
-          QString("mma_kind %1%2: the LHS, RHS and ACC fragments each lane "
-                  "of a subgroup holds")
-              .arg(qs(mma->intrinsic), mma->colMajor ? ", col_major" : ""),
+          QString("mma_kind %1%2: %3 fragments each lane of a subgroup holds")
+              .arg(qs(mma->intrinsic), mma->colMajor ? ", col_major" : "",
+                   operands),
           1};
 }
 

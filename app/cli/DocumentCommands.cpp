@@ -92,7 +92,11 @@ void printOp(const edit::RootOpContext &context,
   if (op.contraction)
     std::cout << " (batch " << list(op.contraction->batch) << ", m "
               << list(op.contraction->m) << ", n " << list(op.contraction->n)
-              << ", k " << list(op.contraction->k) << ")";
+              << ", k " << list(op.contraction->k)
+              << (op.contraction->kB.empty()
+                      ? std::string()
+                      : ", k_b " + list(op.contraction->kB))
+              << ")";
   std::cout << "\n";
   if (op.space) {
     std::cout << "  loops:      ";

@@ -100,16 +100,12 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
         "(or FILE --op DISPATCH:OP)"};
   in.colMajor = parser.isSet(colMajor);
   if (parser.isSet(operand)) {
-    const QString name = parser.value(operand).toLower();
-    if (name == "lhs")
-      in.operand = layout::MmaOperand::Lhs;
-    else if (name == "rhs")
-      in.operand = layout::MmaOperand::Rhs;
-    else if (name == "acc")
-      in.operand = layout::MmaOperand::Acc;
-    else
-      return Error{"--operand must be lhs, rhs or acc, not '" +
-                   name.toStdString() + "'"};
+    const std::string name = parser.value(operand).toLower().toStdString();
+    in.operand = layout::mmaOperandNamed(name);
+    if (!in.operand)
+      return Error{"--operand must be lhs, rhs, acc, lhs_scale or rhs_scale, "
+                   "not '" +
+                   name + "'"};
   }
   auto readInteger = [&](const QCommandLineOption &option, const char *what,
                          std::optional<int64_t> &out) -> std::optional<Error> {

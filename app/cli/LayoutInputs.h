@@ -78,7 +78,9 @@ struct LayoutOptions {
   QCommandLineOption mma{"mma", "An MMA intrinsic, e.g. MFMA_F32_32x32x8_F16.",
                          "NAME"};
   QCommandLineOption colMajor{"col-major", "The MMA's col_major variant."};
-  QCommandLineOption operand{"operand", "lhs, rhs or acc.", "OPERAND"};
+  QCommandLineOption operand{
+      "operand", "lhs, rhs or acc (lhs_scale, rhs_scale of a scaled MMA).",
+      "OPERAND"};
   QCommandLineOption config{"config", "A #iree_gpu.lowering_config<...>.",
                             "TEXT"};
   QCommandLineOption swizzle{

@@ -261,6 +261,8 @@ private:
       return nestedLayout(a);
     if (name == "iree_gpu.mma_layout" || name == "iree_gpu.virtual_mma_layout")
       return mmaLayout(a, name == "iree_gpu.virtual_mma_layout");
+    if (name == "iree_gpu.scaled_mma_layout")
+      return scaledMmaLayout(a);
     if (name == "iree_gpu.pipeline")
       return pipeline(a);
     if (name == "iree_codegen.xor_shuffle")
@@ -412,6 +414,23 @@ private:
           std::string(isVirtual ? "VirtualMMAIntrinsic" : "MMAIntrinsic") +
           " to be one of the intrinsics IREE knows; '" +
           positional.front()->text + "' is not one");
+  }
+
+  // #iree_gpu.scaled_mma_layout<intrinsic = X, lhs_elem_type = ..., ...>:
+  // X must be a ScaledMMAIntrinsic (IREE's parser says so with the list).
+  void scaledMmaLayout(const Attribute &a) {
+    const Attribute *intrinsic = a.find("intrinsic");
+    if (!intrinsic || !intrinsic->is(Attribute::Kind::Keyword))
+      return add("expected 'intrinsic'");
+    std::string known;
+    for (const ScaledMmaTableEntry &entry : scaledMmaIntrinsicTable()) {
+      if (intrinsic->text == entry.name)
+        return;
+      known += (known.empty() ? "" : ", ") + std::string(entry.name);
+    }
+    add("expected one of [" + known +
+        "] for Descriptor for different scaled MMA intrinsics, got: " +
+        intrinsic->text);
   }
 
   void pipeline(const Attribute &a) {

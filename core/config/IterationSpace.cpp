@@ -55,6 +55,14 @@ int64_t elementBytes(std::string_view type) {
   return 0;
 }
 
+int64_t elementBits(std::string_view type) {
+  if (type.rfind("f4E", 0) == 0)
+    return 4;
+  if (type.rfind("f6E", 0) == 0)
+    return 6;
+  return elementBytes(type) * 8;
+}
+
 Result<IterationSpace> IterationSpace::parse(std::string_view text) {
   IterationSpace space;
   std::string_view shape = text;
@@ -285,7 +293,8 @@ std::string IterationSpace::toString() const {
 }
 
 std::optional<ContractionDims> inferContraction(const IterationSpace &space) {
-  if (space.operands.size() != 3)
+  const size_t count = space.operands.size();
+  if (count != 3 && count != 5)
     return std::nullopt;
   auto uses = [](const OperandAccess &operand, int dim) {
     return std::find(operand.dims.begin(), operand.dims.end(), dim) !=
@@ -293,7 +302,7 @@ std::optional<ContractionDims> inferContraction(const IterationSpace &space) {
   };
   const OperandAccess &lhs = space.operands[0];
   const OperandAccess &rhs = space.operands[1];
-  const OperandAccess &out = space.operands[2];
+  const OperandAccess &out = space.operands[count - 1];
   ContractionDims dims;
   for (int d = 0; d < static_cast<int>(space.rank()); ++d) {
     const bool l = uses(lhs, d), r = uses(rhs, d), o = uses(out, d);
@@ -310,16 +319,31 @@ std::optional<ContractionDims> inferContraction(const IterationSpace &space) {
   }
   if (dims.m.empty() || dims.n.empty() || dims.k.empty())
     return std::nullopt;
+  if (count == 5) {
+    // The reduction dims the LHS scales do not index are inside a block.
+    std::vector<int> k;
+    for (int d : dims.k)
+      (uses(space.operands[2], d) ? k : dims.kB).push_back(d);
+    dims.k = std::move(k);
+    if (dims.k.empty() || dims.kB.empty())
+      return std::nullopt;
+  }
   return dims;
 }
 
 namespace {
 constexpr std::pair<OpKind, const char *> kOpKindNames[] = {
-    {OpKind::Contraction, "contraction"}, {OpKind::Convolution, "convolution"},
-    {OpKind::Attention, "attention"},     {OpKind::Reduction, "reduction"},
-    {OpKind::Elementwise, "elementwise"}, {OpKind::ArgCompare, "arg_compare"},
-    {OpKind::Scan, "scan"},               {OpKind::Pack, "pack"},
-    {OpKind::Unpack, "unpack"},           {OpKind::Other, "other"},
+    {OpKind::Contraction, "contraction"},
+    {OpKind::ScaledContraction, "scaled_contraction"},
+    {OpKind::Convolution, "convolution"},
+    {OpKind::Attention, "attention"},
+    {OpKind::Reduction, "reduction"},
+    {OpKind::Elementwise, "elementwise"},
+    {OpKind::ArgCompare, "arg_compare"},
+    {OpKind::Scan, "scan"},
+    {OpKind::Pack, "pack"},
+    {OpKind::Unpack, "unpack"},
+    {OpKind::Other, "other"},
 };
 } // namespace
 

@@ -72,8 +72,11 @@ operandsFromPattern(const IterationSpace &space,
 
 // Contraction dimensions, when the indexing maps make one: M and N are the
 // parallel dims of LHS+OUT and RHS+OUT, K the reduction dims of LHS+RHS.
+// A scaled contraction (LHS, RHS, LHS scales, RHS scales, ACC) splits its
+// reduction dims as IREE's inferScaledContractionDims does: `kB` the ones
+// inside a scale block (the scales do not index them), `k` the rest.
 struct ContractionDims {
-  std::vector<int> batch, m, n, k;
+  std::vector<int> batch, m, n, k, kB;
 };
 std::optional<ContractionDims> inferContraction(const IterationSpace &space);
 
@@ -82,6 +85,7 @@ std::optional<ContractionDims> inferContraction(const IterationSpace &space);
 // the linalg_ext kinds; its loops the rest.
 enum class OpKind {
   Contraction,
+  ScaledContraction, // IREE's isaScaledContractionOpInterface
   Convolution,
   Attention,
   Reduction,
@@ -101,5 +105,8 @@ OpKind opKindFromNameAndLoops(std::string_view opName,
 
 // Bytes of one element of a builtin type ("f16" -> 2), 0 when unknown.
 int64_t elementBytes(std::string_view type);
+// Bits per element: elementBytes x 8, and the sub-byte floats of scaled
+// (MX) contractions, f4E2M1FN (4) and f6E2M3FN / f6E3M2FN (6); 0 if unknown.
+int64_t elementBits(std::string_view type);
 
 } // namespace tilescope::config

@@ -1,5 +1,5 @@
-#include "core/config/IreeSyntax.h"
 #include "core/config/LoweringConfig.h"
+#include "core/config/IreeSyntax.h"
 
 #include "core/util/Numbers.h"
 
@@ -154,14 +154,32 @@ Result<MmaKind> mmaKindFromAttribute(const Attribute &attribute) {
     kind.intrinsic = intrinsic->text;
   if (const Attribute *colMajor = attribute.find("col_major"))
     kind.colMajor = colMajor->text == "true";
+  for (auto [key, out] : {std::pair{"lhs_elem_type", &kind.lhsElementType},
+                          std::pair{"rhs_elem_type", &kind.rhsElementType},
+                          std::pair{"acc_elem_type", &kind.accElementType}})
+    if (const Attribute *type = attribute.find(key))
+      *out = type->text;
   if (kind.intrinsic.empty())
     return Error{"mma_kind names no intrinsic: " + describe(attribute)};
   return kind;
 }
 
 Attribute mmaKindToAttribute(const MmaKind &kind) {
-  std::vector<Parameter> parameters = {
-      Attribute::parameter("", Attribute::keyword(kind.intrinsic))};
+  // #iree_gpu.scaled_mma_layout<intrinsic = X, lhs_elem_type = T, ...>
+  // names every parameter; the others take the intrinsic bare.
+  std::vector<Parameter> parameters = {Attribute::parameter(
+      kind.isScaled() ? "intrinsic" : "", Attribute::keyword(kind.intrinsic))};
+  if (kind.isScaled()) {
+    for (auto [key, value] :
+         {std::pair{"lhs_elem_type", &kind.lhsElementType},
+          std::pair{"rhs_elem_type", &kind.rhsElementType},
+          std::pair{"acc_elem_type", &kind.accElementType}}) {
+      Attribute type;
+      type.kind = Kind::Type;
+      type.text = *value;
+      parameters.push_back(Attribute::parameter(key, std::move(type)));
+    }
+  }
   // IREE omits col_major when it is false.
   if (kind.colMajor)
     parameters.push_back(

@@ -48,7 +48,11 @@ struct MmaKind {
   std::string attributeName; // "mma_layout", "virtual_mma_layout", ...
   std::string intrinsic;     // "MFMA_F32_16x16x16_F16"
   bool colMajor = false;
+  // #iree_gpu.scaled_mma_layout names its element types ("f4E2M1FN",
+  // "f32"); the intrinsic's name does not.
+  std::string lhsElementType, rhsElementType, accElementType;
   bool isVirtual() const { return attributeName == "virtual_mma_layout"; }
+  bool isScaled() const { return attributeName == "scaled_mma_layout"; }
 };
 
 // #iree_gpu.expand_dims<[[0], [1], [2, 3]], output_shape = [?, ?, ?, 8]>

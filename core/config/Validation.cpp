@@ -145,6 +145,15 @@ const std::map<std::string, RuleInfo> &ruleTable() {
       {"tile-and-fuse-reduction-multiple",
        {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, TileAndFuse constraints",
         R::Compiles}},
+      // Measured with the pinned IREE (the gfx950 scaled FP4 example with
+      // reduction = [0, 0, 3, 1], and property_validation's scaled family):
+      // a reduction step that leaves a partial last step of a loop that runs
+      // more than once fails in bufferization ("Yield operand #0 is not
+      // equivalent to the corresponding iter bbArg").
+      {"tile-and-fuse-scaled-reduction-multiple",
+       {"Common/GPU/GPUPackToIntrinsics.cpp (scaled k / kB packing) and "
+        "one-shot bufferization of the padded reduction loop",
+        R::Refuses}},
       {"contraction-workgroup-padded",
        {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, VectorDistribute and "
         "TileAndFuse constraints",

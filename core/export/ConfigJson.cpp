@@ -183,7 +183,11 @@ Result<config::IterationSpace> iterationSpaceFromJson(const json &value) {
 }
 
 json toJson(const config::ContractionDims &dims) {
-  return {{"batch", dims.batch}, {"m", dims.m}, {"n", dims.n}, {"k", dims.k}};
+  json out = {
+      {"batch", dims.batch}, {"m", dims.m}, {"n", dims.n}, {"k", dims.k}};
+  if (!dims.kB.empty())
+    out["k_b"] = dims.kB; // a scaled contraction's in-block reduction dims
+  return out;
 }
 
 Result<config::ContractionDims> contractionDimsFromJson(const json &value) {
@@ -196,6 +200,12 @@ Result<config::ContractionDims> contractionDimsFromJson(const json &value) {
       if (!numbers)
         return Error{"contraction dimensions: " + numbers.error()};
       *out = std::move(*numbers);
+    }
+    if (auto it = value.find("k_b"); it != value.end()) {
+      auto numbers = wholeNumbers<int>(*it, "k_b");
+      if (!numbers)
+        return Error{"contraction dimensions: " + numbers.error()};
+      dims.kB = std::move(*numbers);
     }
     return dims;
   } catch (const json::exception &error) {

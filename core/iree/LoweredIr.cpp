@@ -2,6 +2,7 @@
 
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/detail/Ir.h"
+#include "core/iree/detail/LaneSliceReader.h"
 
 #include <limits>
 #include <map>
@@ -142,7 +143,12 @@ LoweredIrReader::read(const std::string &dumpText) const {
              i < e; ++i)
           loop.mapping.push_back(
               ir.print(api.mlirArrayAttrGetElement(mapping, i)));
+      const bool overLanes =
+          !loop.mapping.empty() &&
+          loop.mapping.front().rfind("#iree_gpu.lane_id", 0) == 0;
       function.foralls.push_back(std::move(loop));
+      if (overLanes)
+        function.laneDistributions.push_back(readLaneDistribution(ir, op));
       return true;
     }
     candidates.push_back(op);

@@ -7,9 +7,12 @@
 //   the nested layout of each.
 // - Foralls: every scf.forall with its bounds, steps and GPU mapping (the
 //   thread and subgroup tiling of TileAndFuse).
+// - Lane distributions: what each lane of a lane forall reads of the
+//   function's arguments (LaneSlices.h).
 #pragma once
 
 #include "core/iree/Diagnostic.h"
+#include "core/iree/LaneSlices.h"
 #include "core/util/Result.h"
 
 #include <cstdint>
@@ -53,6 +56,8 @@ struct LoweredFunction {
   std::string name;
   std::vector<AnchoredOp> anchoredOps;
   std::vector<ForallLoop> foralls; // pre-order
+  // Every forall mapped to #iree_gpu.lane_id, what each lane reads.
+  std::vector<LaneDistribution> laneDistributions;
 };
 
 namespace detail {

@@ -120,6 +120,27 @@ std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
 void describeRootOp(const Ir &ir, MlirOperation op, RootOp &root) {
   const FunctionTable &api = ir.api;
   root.space = iterationSpaceOf(ir, op);
+  // IREE's check casts to a linalg op unchecked: ask it of linalg ops only.
+  if (root.name.rfind("linalg.", 0) == 0 &&
+      api.ireeCodegenMlirOperationIsAScaledContractionOp &&
+      api.ireeCodegenInferScaledContractionDimensions &&
+      api.ireeCodegenMlirOperationIsAScaledContractionOp(op)) {
+    root.kind = config::OpKind::ScaledContraction;
+    const ireeCodegenScaledContractionDimensions dims =
+        api.ireeCodegenInferScaledContractionDimensions(op);
+    auto read = [&](MlirAttribute attribute) {
+      std::vector<int> out;
+      for (int64_t d : ir.integers(attribute).value_or(std::vector<int64_t>{}))
+        out.push_back(static_cast<int>(d));
+      return out;
+    };
+    config::ContractionDims contraction{read(dims.batch), read(dims.m),
+                                        read(dims.n), read(dims.k),
+                                        read(dims.kB)};
+    if (!contraction.m.empty())
+      root.contraction = std::move(contraction);
+    return;
+  }
   if (api.mlirLinalgIsAContractionOp && api.mlirLinalgIsAContractionOp(op)) {
     root.kind = config::OpKind::Contraction;
     if (api.mlirLinalgInferContractionDimensions) {

@@ -119,10 +119,13 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
       space.kinds.begin(), space.kinds.end(),
       [](config::LoopKind k) { return k == config::LoopKind::Reduction; });
   ProbeBody body = op.body;
-  if (body == ProbeBody::Automatic)
-    body = inputs == 2 && config::inferContraction(space)
-               ? ProbeBody::MultiplyAdd
+  if (body == ProbeBody::Automatic) {
+    const auto contraction = config::inferContraction(space);
+    body = inputs == 2 && contraction ? ProbeBody::MultiplyAdd
+           : inputs == 4 && contraction && !contraction->kB.empty()
+               ? ProbeBody::ScaledMultiplyAdd
                : ProbeBody::Sum;
+  }
   const bool isFloat = scalarType(outType)->isFloat;
   const std::string zero =
       isFloat ? "0.000000e+00 : " + outType : "0 : " + outType;
@@ -217,7 +220,22 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
   std::ostringstream region;
   int counter = 0;
   std::vector<std::string> converted;
-  for (size_t i = 0; i < inputs; ++i) {
+  // A scaled contraction's inputs are scaled up to f32 in pairs, value and
+  // scale (arith.scaling_extf), the form IREE's scaled-contraction matcher
+  // takes.
+  if (body == ProbeBody::ScaledMultiplyAdd) {
+    if (inputs != 4 || outType != "f32")
+      return Error{op.function + ": a scaled probe needs four inputs and an "
+                                 "f32 output"};
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string name = "%v" + std::to_string(counter++);
+      region << "    " << name << " = arith.scaling_extf %in" << i << ", %in"
+             << i + 2 << " : " << space.operands[i].elementType << ", "
+             << space.operands[i + 2].elementType << " to f32\n";
+      converted.push_back(name);
+    }
+  }
+  for (size_t i = 0; i < inputs && body != ProbeBody::ScaledMultiplyAdd; ++i) {
     auto value = convert(region, "%in" + std::to_string(i),
                          space.operands[i].elementType, outType, counter);
     if (!value)
@@ -234,8 +252,8 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
     return name;
   };
   std::string result;
-  if (body == ProbeBody::MultiplyAdd) {
-    if (inputs != 2)
+  if (body == ProbeBody::MultiplyAdd || body == ProbeBody::ScaledMultiplyAdd) {
+    if (converted.size() != 2)
       return Error{op.function + ": a multiply-add probe needs two inputs"};
     result = emit(add, "%out", emit(mul, converted[0], converted[1]));
   } else {

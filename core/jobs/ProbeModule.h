@@ -16,9 +16,13 @@
 namespace tilescope::jobs {
 
 enum class ProbeBody {
-  Automatic,   // contraction for LHS x RHS -> ACC maps, else a sum
+  Automatic,   // (scaled) contraction for LHS x RHS (x scales) -> ACC maps,
+               // else a sum
   Sum,         // out + in0 + in1 ... (a reduction), or in0 + in1 (elementwise)
   MultiplyAdd, // out + in0 * in1: what IREE recognises as a contraction
+  // out + scaling_extf(in0, in2) * scaling_extf(in1, in3): a scaled (MX)
+  // contraction, inputs LHS, RHS, LHS scales, RHS scales
+  ScaledMultiplyAdd,
 };
 
 struct ProbeOp {

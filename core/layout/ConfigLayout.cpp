@@ -477,6 +477,11 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
   if (!found)
     return Error{"unknown intrinsic " + mma->intrinsic};
   const MmaIntrinsic intrinsic = mma->colMajor ? found->colMajor() : *found;
+  if (intrinsic.isScaled)
+    return Error{mma->intrinsic +
+                 " is a scaled intrinsic: IREE gives scaled contractions no "
+                 "VectorDistribute layouts (they lower under TileAndFuse); its "
+                 "fragments are in the MMA view"};
   if (intrinsic.lhs.outer.size() != 2)
     return Error{mma->intrinsic + " has no 2-D fragment layout; block and "
                                   "layout-less intrinsics are not drawn yet"};

@@ -72,7 +72,7 @@ void checkPromotedCopies(const config::LoweringConfig &config,
     std::vector<int64_t> copy;
     for (int loop : access.dims)
       copy.push_back(loop < 0 ? 1 : tile[static_cast<size_t>(loop)]);
-    const int64_t bits = config::elementBytes(access.elementType) * 8;
+    const int64_t bits = config::elementBits(access.elementType);
     if (bits <= 0)
       continue;
     const std::vector<config::LoopKind> kinds(copy.size(),

@@ -34,6 +34,27 @@ std::vector<MmaIntrinsic> buildIntrinsics() {
     }
     intrinsics.push_back(std::move(intrinsic));
   }
+  for (const config::ScaledMmaTableEntry &entry :
+       config::scaledMmaIntrinsicTable()) {
+    MmaIntrinsic intrinsic;
+    intrinsic.name = entry.name;
+    intrinsic.isScaled = true;
+    intrinsic.blockSize = entry.blockSize;
+    intrinsic.lhs = toFragment(entry.lhs);
+    intrinsic.rhs = toFragment(entry.rhs);
+    intrinsic.lhsScale = toFragment(entry.lhsScale);
+    intrinsic.rhsScale = toFragment(entry.rhsScale);
+    intrinsic.acc = toFragment(entry.acc);
+    // M x N x K in the name; K counts elements (K/block scales).
+    if (auto shape = config::intrinsicShape(entry.name)) {
+      intrinsic.m = shape->m;
+      intrinsic.n = shape->n;
+      intrinsic.k = shape->k;
+      intrinsic.subgroupSize = shape->subgroupSize;
+      intrinsic.cType = shape->cType;
+    }
+    intrinsics.push_back(std::move(intrinsic));
+  }
   return intrinsics;
 }
 
@@ -54,8 +75,20 @@ const char *toString(MmaOperand operand) {
     return "rhs";
   case MmaOperand::Acc:
     return "acc";
+  case MmaOperand::LhsScale:
+    return "lhs_scale";
+  case MmaOperand::RhsScale:
+    return "rhs_scale";
   }
   return "";
+}
+
+std::optional<MmaOperand> mmaOperandNamed(std::string_view name) {
+  for (MmaOperand operand : {MmaOperand::Lhs, MmaOperand::Rhs, MmaOperand::Acc,
+                             MmaOperand::LhsScale, MmaOperand::RhsScale})
+    if (name == toString(operand))
+      return operand;
+  return std::nullopt;
 }
 
 std::vector<int64_t> FragmentLayout::shape() const {
@@ -129,10 +162,111 @@ const FragmentLayout &MmaIntrinsic::fragment(MmaOperand operand) const {
     return lhs;
   case MmaOperand::Rhs:
     return rhs;
+  case MmaOperand::LhsScale:
+    return lhsScale;
+  case MmaOperand::RhsScale:
+    return rhsScale;
   case MmaOperand::Acc:
     break;
   }
   return acc;
+}
+
+std::vector<MmaOperand> MmaIntrinsic::operands() const {
+  if (isScaled)
+    return {MmaOperand::Lhs, MmaOperand::Rhs, MmaOperand::LhsScale,
+            MmaOperand::RhsScale, MmaOperand::Acc};
+  return {MmaOperand::Lhs, MmaOperand::Rhs, MmaOperand::Acc};
+}
+
+std::optional<MmaIntrinsic::LaneSplit>
+MmaIntrinsic::laneSplit(MmaOperand operand) const {
+  const FragmentLayout &f = fragment(operand);
+  if (!isVirtual || f.outer.empty() || subgroupSize <= 0)
+    return std::nullopt;
+  int64_t threads = 1;
+  for (int64_t t : f.thread)
+    threads *= t;
+  if (threads <= 0 || threads >= subgroupSize || subgroupSize % threads != 0)
+    return std::nullopt;
+  LaneSplit split;
+  split.parts = subgroupSize / threads;
+  // The one element dimension divisible among the spare lanes (none, or
+  // several: IREE splits nothing).
+  std::optional<size_t> dim;
+  for (size_t d = 0; d < f.element.size(); ++d) {
+    if (f.element[d] > 1 && f.element[d] % split.parts == 0) {
+      if (dim)
+        return std::nullopt;
+      dim = d;
+    }
+  }
+  if (!dim)
+    return std::nullopt;
+  split.dim = *dim;
+  // The spare lanes are the gap in the thread strides (IREE's
+  // basisFromSizesStrides leaves it as the one unused basis entry).
+  std::vector<std::pair<int64_t, int64_t>> strides; // (tstride, thread)
+  for (size_t d = 0; d < f.thread.size(); ++d)
+    if (f.tstrides[d] > 0 && f.thread[d] > 1)
+      strides.emplace_back(f.tstrides[d], f.thread[d]);
+  std::sort(strides.begin(), strides.end());
+  int64_t covered = 1;
+  split.laneStride = -1;
+  for (const auto &[stride, size] : strides) {
+    if (stride > covered) {
+      split.laneStride = covered;
+      break;
+    }
+    covered = stride * size;
+  }
+  if (split.laneStride < 0)
+    split.laneStride = covered;
+  return split;
+}
+
+std::vector<std::vector<int64_t>>
+MmaIntrinsic::laneElements(MmaOperand operand, int64_t lane) const {
+  const FragmentLayout &f = fragment(operand);
+  auto elements = f.elementsOf(lane);
+  const auto split = laneSplit(operand);
+  if (!split)
+    return elements;
+  const int64_t group = (lane / split->laneStride) % split->parts;
+  const int64_t perLane = f.element[split->dim] / split->parts;
+  std::erase_if(elements, [&](const std::vector<int64_t> &c) {
+    return (c[split->dim] % f.element[split->dim]) / perLane != group;
+  });
+  return elements;
+}
+
+MmaIntrinsic::Owner
+MmaIntrinsic::ownerOf(MmaOperand operand,
+                      const std::vector<int64_t> &coordinate) const {
+  const FragmentLayout &f = fragment(operand);
+  const auto split = laneSplit(operand);
+  Owner owner;
+  int64_t outerIndex = 0, elementIndex = 0;
+  for (size_t i = 0; i < f.outer.size() && i < coordinate.size(); ++i) {
+    int64_t element = f.element[i];
+    int64_t within = coordinate[i] % f.element[i];
+    if (split && split->dim == i) {
+      element /= split->parts;
+      owner.lane += (within / element) * split->laneStride;
+      within %= element;
+    }
+    const int64_t t = (coordinate[i] / f.element[i]) % f.thread[i];
+    owner.lane += t * f.tstrides[i];
+    outerIndex =
+        outerIndex * f.outer[i] + coordinate[i] / (f.thread[i] * f.element[i]);
+    elementIndex = elementIndex * element + within;
+  }
+  int64_t elementCount = 1;
+  for (size_t i = 0; i < f.element.size(); ++i)
+    elementCount *=
+        split && split->dim == i ? f.element[i] / split->parts : f.element[i];
+  owner.reg = outerIndex * elementCount + elementIndex;
+  return owner;
 }
 
 MmaIntrinsic MmaIntrinsic::colMajor() const {

@@ -17,14 +17,15 @@ Result<RooflineFloor> rooflineFloor(const config::IterationSpace &space,
     points *= static_cast<double>(bound);
   }
   for (const config::OperandAccess &operand : space.operands) {
-    const int64_t bytes = config::elementBytes(operand.elementType);
-    if (bytes == 0)
+    const int64_t bits = config::elementBits(operand.elementType);
+    if (bits == 0)
       return Error{"unknown element type '" + operand.elementType + "'"};
+    const double bytes = static_cast<double>(bits) / 8;
     double elements = 1;
     for (int dim : operand.dims)
       if (dim >= 0)
         elements *= static_cast<double>(space.bounds[static_cast<size_t>(dim)]);
-    floor.bytes += elements * static_cast<double>(bytes);
+    floor.bytes += elements * bytes;
   }
   const auto contraction = config::inferContraction(space);
   double peak = target.peakVectorF32OpsPerSecond;
@@ -38,14 +39,21 @@ Result<RooflineFloor> rooflineFloor(const config::IterationSpace &space,
         it != target.peakMatrixOpsPerSecond.end()) {
       peak = it->second;
       floor.computePeak = type + " matrix";
+    } else if (config::elementBits(type) < 8) {
+      // A sub-byte (MX) contraction with no confirmed matrix peak: the
+      // vector peak would overstate its compute time, so the floor is the
+      // memory floor alone (still a lower bound).
+      peak = 0;
+      floor.computePeak = "none known for " + type + " matrix";
     }
   } else {
     floor.operations = points;
   }
-  if (peak <= 0)
+  const bool computeKnown = peak > 0;
+  if (!computeKnown && floor.computePeak.rfind("none known", 0) != 0)
     return Error{"no peak throughput is known for " + target.arch};
   floor.memorySeconds = floor.bytes / target.peakMemoryBytesPerSecond;
-  floor.computeSeconds = floor.operations / peak;
+  floor.computeSeconds = computeKnown ? floor.operations / peak : 0;
   floor.floorSeconds = std::max(floor.memorySeconds, floor.computeSeconds);
   floor.boundBy =
       floor.memorySeconds >= floor.computeSeconds ? "memory" : "compute";

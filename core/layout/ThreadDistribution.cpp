@@ -1,6 +1,7 @@
 #include "core/layout/ThreadDistribution.h"
 
 #include "core/config/Validation.h"
+#include "core/layout/MmaLayouts.h"
 #include "core/util/Numbers.h"
 
 #include <algorithm>
@@ -175,7 +176,15 @@ Result<ForallDistribution> tileAndFuseSubgroups(
   };
   place(dims->m.back(), shape->m);
   place(dims->n.back(), shape->n);
-  place(dims->k.back(), shape->k);
+  // A scaled intrinsic's K is K/block scale steps of `block` elements
+  // (GPUPackToIntrinsics packs the k and kB dims apart).
+  const MmaIntrinsic *intrinsic = findMmaIntrinsic(mma->intrinsic);
+  if (intrinsic && intrinsic->isScaled && !dims->kB.empty()) {
+    place(dims->k.back(), shape->k / intrinsic->blockSize);
+    place(dims->kB.back(), intrinsic->blockSize);
+  } else {
+    place(dims->k.back(), shape->k);
+  }
   for (size_t d = 0; d < rank; ++d)
     if (space.isReduction(d) && reduction[d] > 0)
       bounds[d] = std::min(reduction[d], bounds[d]);

@@ -476,6 +476,69 @@ inline Case tileAndFuseMmaCase(property::Random &random, const Target &target,
   return c;
 }
 
+// TileAndFuse on a scaled (MX) contraction, as IREE configures gfx950's:
+// loops M, N, K/block, block; LHS (M, K/block, block), RHS (N, K/block,
+// block), their f8E8M0FNU scales (M, K/block) and (N, K/block), ACC f32.
+// `reduction` counts intrinsic K/block steps along K/block and takes the
+// block whole, as IREE's config selection does.
+inline Case scaledContractionCase(property::Random &random,
+                                  const Target &target,
+                                  const std::string &intrinsicName, int index) {
+  const layout::MmaIntrinsic &intrinsic =
+      *layout::findMmaIntrinsic(intrinsicName);
+  Case c;
+  c.family = "tile-and-fuse-scaled";
+  c.target = &target;
+  const std::string input =
+      random.pick<std::string>({"f4E2M1FN", "f8E4M3FN", "f8E5M2"});
+  const int64_t block = intrinsic.blockSize;
+  const int64_t kSteps = intrinsic.k / block; // K/block per intrinsic
+  const int64_t sM = random.pick<int64_t>({1, 2}),
+                sN = random.pick<int64_t>({1, 2});
+  const int64_t subgroupsM = random.pick<int64_t>({1, 2}),
+                subgroupsN = random.pick<int64_t>({1, 2});
+  const int64_t wgM = intrinsic.m * sM * subgroupsM,
+                wgN = intrinsic.n * sN * subgroupsN;
+  const int64_t kTiles = random.pick<int64_t>({1, 2});
+  config::IterationSpace space;
+  space.bounds = {wgM * random.pick<int64_t>({1, 2}),
+                  wgN * random.pick<int64_t>({1, 2}),
+                  kSteps * kTiles * random.pick<int64_t>({1, 2, 4}), block};
+  space.kinds = {config::LoopKind::Parallel, config::LoopKind::Parallel,
+                 config::LoopKind::Reduction, config::LoopKind::Reduction};
+  space.operands = {{input, {0, 2, 3}, false},
+                    {input, {1, 2, 3}, false},
+                    {"f8E8M0FNU", {0, 2}, false},
+                    {"f8E8M0FNU", {1, 2}, false},
+                    {"f32", {0, 1}, true}};
+  const std::string config =
+      "#iree_gpu.lowering_config<{mma_kind = "
+      "#iree_gpu.scaled_mma_layout<intrinsic = " +
+      intrinsic.name + ", lhs_elem_type = " + input +
+      ", rhs_elem_type = " + input +
+      ", acc_elem_type = f32>, promote_operands = [0, 1, 2, 3], reduction = " +
+      list(std::vector<int64_t>{0, 0, kTiles, 1}) +
+      ", subgroup = " + list(std::vector<int64_t>{sM, sN, 0, 0}) +
+      ", workgroup = " + list(std::vector<int64_t>{wgM, wgN, 0, 0}) + "}>";
+  c.subgroupSize = intrinsic.subgroupSize;
+  c.workgroupSize = {subgroupsM * subgroupsN * intrinsic.subgroupSize, 1, 1};
+  c.probe.function = "tfs_" + std::to_string(index);
+  c.probe.space = space;
+  c.probe.loweringConfig = config;
+  c.probe.translationInfo =
+      translationInfo("TileAndFuse", c.workgroupSize, c.subgroupSize);
+  c.probe.executableTarget = target.executableTarget;
+  c.probe.body = jobs::ProbeBody::ScaledMultiplyAdd;
+  return c;
+}
+
+// gfx950 (CDNA4), for its scaled intrinsics.
+inline Target scaledTarget() {
+  return {"gfx950", jobs::GpuBackend::Rocdl,
+          "gfx950", "",
+          64,       config::builtinTarget("gfx950")->scaledMmaIntrinsics};
+}
+
 inline std::vector<Target> defaultTargets() {
   std::ifstream deviceFile(std::string(TILESCOPE_SOURCE_DIR) +
                            "/examples/targets/cuda_sm_90.device.mlir");

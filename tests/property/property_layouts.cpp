@@ -11,7 +11,10 @@
 //       thread forall's trip counts and linear_dim mapping;
 //   tile-and-fuse-mma                           TileAndFuse with mma_kind: the
 //       subgroup (warp) forall, and the derived_thread_config copies of the
-//       promoted operands.
+//       promoted operands;
+//   tile-and-fuse-scaled                        the same for scaled (MX)
+//       contractions on gfx950, all four inputs promoted (FP4 copies in
+//       bits).
 // IREE runs once per target on all cases of a batch (iree-opt
 // --split-input-file on probe functions); a crash is bisected to its case.
 #include "ConfigCases.h"
@@ -182,7 +185,11 @@ std::string compareSubgroups(const Case &c,
     const int64_t threads =
         c.workgroupSize[0] * c.workgroupSize[1] * c.workgroupSize[2];
     std::multiset<std::vector<int64_t>> expected, found;
-    for (int operand : {0, 1}) {
+    const std::vector<int64_t> promoted = *config->promoteOperands();
+    for (int64_t operand : promoted) {
+      if (operand < 0 ||
+          operand + 1 >= static_cast<int64_t>(c.probe.space.operands.size()))
+        continue;
       std::vector<int64_t> shape;
       std::vector<config::LoopKind> kinds;
       for (int loop :
@@ -191,11 +198,13 @@ std::string compareSubgroups(const Case &c,
         shape.push_back(ours->bounds[l] * ours->unit[l]);
         kinds.push_back(config::LoopKind::Parallel);
       }
-      const int64_t bits =
-          config::elementBytes(
-              c.probe.space.operands[static_cast<size_t>(operand)]
-                  .elementType) *
-          8;
+      const std::string &type =
+          c.probe.space.operands[static_cast<size_t>(operand)].elementType;
+      // Sub-byte types (a scaled contraction's f4E2M1FN) count in bits.
+      const int64_t bits = type.rfind("f4E", 0) == 0 ? 4
+                           : type.rfind("f6E", 0) == 0
+                               ? 6
+                               : config::elementBytes(type) * 8;
       auto tiles = layout::derivedThreadTileSizes(shape, kinds, threads, bits);
       expected.insert(
           layout::distributeForall("thread", shape, tiles, threads).tripCounts);
@@ -235,8 +244,9 @@ void runTarget(const iree::IreeInstallation &installation,
   auto outcomes = runProbes(installation, request, probes);
   for (const Case *c : batch) {
     const ProbeOutcome &outcome = outcomes[c->probe.function];
-    const bool vectorDistribute =
-        c->family != "tile-and-fuse" && c->family != "tile-and-fuse-mma";
+    const bool vectorDistribute = c->family != "tile-and-fuse" &&
+                                  c->family != "tile-and-fuse-mma" &&
+                                  c->family != "tile-and-fuse-scaled";
     const jobs::IrDump *dump =
         vectorDistribute ? outcome.dump(jobs::kConfigureTensorLayoutsPass)
                          : outcome.dump(jobs::kApplyTilingLevelPass,
@@ -292,11 +302,22 @@ int main(int argc, char **argv) {
     std::cerr << reader.error() << "\n";
     return 1;
   }
-  const std::vector<Target> targets = property::defaultTargets();
+  std::vector<Target> targets = property::defaultTargets();
+  targets.push_back(property::scaledTarget());
 
   std::vector<Case> cases;
   int index = 0;
   for (const Target &target : targets) {
+    if (target.name == "gfx950") {
+      // gfx950 for its scaled intrinsics only.
+      for (int i = 0; i < perFamily / 2; ++i)
+        cases.push_back(scaledContractionCase(
+            random, target,
+            target
+                .intrinsics[static_cast<size_t>(i) % target.intrinsics.size()],
+            index++));
+      continue;
+    }
     for (const std::string family :
          {"elementwise", "reduction", "partial-reduction"})
       for (int i = 0; i < perFamily / 2; ++i)
@@ -337,7 +358,7 @@ int main(int argc, char **argv) {
   int failures = tally.disagreements();
   for (const std::string family :
        {"elementwise", "reduction", "partial-reduction", "contraction",
-        "tile-and-fuse", "tile-and-fuse-mma"})
+        "tile-and-fuse", "tile-and-fuse-mma", "tile-and-fuse-scaled"})
     if (tally.agreedCount(family) < std::max(1, perFamily / 8)) {
       std::cout << "too few " << family << " cases compared\n";
       ++failures;

@@ -51,6 +51,16 @@ std::vector<Mistake> mistakes() {
   using config::TilingLevel;
   return {
       {"none", [](Random &, Case &, config::LoweringConfig &) { return true; }},
+      {"scaled reduction does not divide K",
+       [](Random &random, Case &c, config::LoweringConfig &config) {
+         if (c.family != "tile-and-fuse-scaled")
+           return false;
+         auto reduction =
+             tiles(config, TilingLevel::Reduction, c.probe.space.rank());
+         reduction[2] = random.pick<int64_t>({3, 5});
+         config.setTileSizes(TilingLevel::Reduction, reduction);
+         return true;
+       }},
       {"workgroup tile does not divide its dimension",
        [](Random &random, Case &c, config::LoweringConfig &config) {
          auto d = pickDim(random, c.probe.space, false);
@@ -314,7 +324,9 @@ int main(int argc, char **argv) {
                                           : 24;
   Random random(options.seed);
   const iree::IreeInstallation installation = projectIree();
-  const std::vector<Target> targets = defaultTargets();
+  std::vector<Target> targets = defaultTargets();
+  // gfx950 for the scaled (MX) contractions only it runs.
+  targets.push_back(scaledTarget());
   const std::vector<Mistake> all = mistakes();
 
   struct Run {
@@ -325,27 +337,32 @@ int main(int argc, char **argv) {
   std::vector<Run> runs;
   int index = 0;
   for (const Target &target : targets) {
-    for (int i = 0; i < perFamily; ++i) {
+    const bool scaledOnly = target.name == "gfx950";
+    for (int i = 0; i < (scaledOnly ? perFamily / 2 : perFamily); ++i) {
       Case c;
-      switch (i % 5) {
-      case 0:
-        c = reductionCase(random, target, "elementwise", index++);
-        break;
-      case 1:
-        c = reductionCase(random, target, "reduction", index++);
-        break;
-      case 2:
-        c = reductionCase(random, target, "partial-reduction", index++);
-        break;
-      case 3:
-        c = contractionCase(random, target, random.pick(target.intrinsics),
-                            index++);
-        break;
-      default:
-        c = tileAndFuseMmaCase(random, target, random.pick(target.intrinsics),
-                               index++);
-        break;
-      }
+      if (scaledOnly)
+        c = scaledContractionCase(random, target,
+                                  random.pick(target.intrinsics), index++);
+      else
+        switch (i % 5) {
+        case 0:
+          c = reductionCase(random, target, "elementwise", index++);
+          break;
+        case 1:
+          c = reductionCase(random, target, "reduction", index++);
+          break;
+        case 2:
+          c = reductionCase(random, target, "partial-reduction", index++);
+          break;
+        case 3:
+          c = contractionCase(random, target, random.pick(target.intrinsics),
+                              index++);
+          break;
+        default:
+          c = tileAndFuseMmaCase(random, target, random.pick(target.intrinsics),
+                                 index++);
+          break;
+        }
       auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
       // Pick a mistake that applies to this case (none half of the time).
       std::string mistake = "none";

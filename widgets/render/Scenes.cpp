@@ -518,58 +518,77 @@ GridScene mmaScene(const layout::MmaIntrinsic &intrinsic, ColorBy colorBy,
                        .arg(intrinsic.n)
                        .arg(intrinsic.k)
                        .arg(intrinsic.subgroupSize);
+  if (intrinsic.isScaled)
+    scene.subtitle += QString(", a scale per %1 K").arg(intrinsic.blockSize);
   scene.colorBy = colorBy;
-  const char *names[] = {"LHS (M x K)", "RHS (K x N)", "ACC (M x N)"};
   int64_t maxRegisters = 1;
-  for (int operand = 0; operand < 3; ++operand) {
-    const layout::FragmentLayout &f =
-        intrinsic.fragment(static_cast<layout::MmaOperand>(operand));
+  for (layout::MmaOperand operand : intrinsic.operands()) {
+    const layout::FragmentLayout &f = intrinsic.fragment(operand);
     if (f.outer.empty())
       continue;
-    maxRegisters = std::max(maxRegisters, f.elementsPerLane());
     const auto shape = f.shape();
-    Panel panel;
-    panel.title =
-        QString("%1: %2 per lane").arg(names[operand]).arg(f.elementsPerLane());
-    // 3-D block layouts: blocks stacked along the rows.
     const size_t r = shape.size();
-    panel.rows = r >= 2 ? shape[r - 2] * (r == 3 ? shape[0] : 1) : 1;
-    panel.columns = shape.back();
-    panel.rowAxis = operand == 1 ? "K" : "M";
-    panel.columnAxis = operand == 0 ? "K" : "N";
-    panel.rowGroup = f.thread[r - 2] * f.element[r - 2];
+    // Which leading dims fold into the panel's rows, the rest into its
+    // columns: [M, K] and [K, N] 1 | 1; a block intrinsic's [B, M, K] 2 | 1;
+    // a scaled LHS [M, K/block, block] 1 | 2, its RHS [K/block, block, N]
+    // 2 | 1.
+    const size_t rowDims =
+        r == 3 && !(intrinsic.isScaled && operand == layout::MmaOperand::Lhs)
+            ? 2
+            : 1;
+    const bool kRows = operand == layout::MmaOperand::Rhs ||
+                       operand == layout::MmaOperand::RhsScale;
+    const bool kColumns = operand == layout::MmaOperand::Lhs ||
+                          operand == layout::MmaOperand::LhsScale;
+    const int64_t perLane =
+        static_cast<int64_t>(intrinsic.laneElements(operand, 0).size());
+    maxRegisters = std::max(maxRegisters, perLane);
+    Panel panel;
+    const QString role = operand == layout::MmaOperand::Lhs        ? "LHS"
+                         : operand == layout::MmaOperand::Rhs      ? "RHS"
+                         : operand == layout::MmaOperand::LhsScale ? "LHS scale"
+                         : operand == layout::MmaOperand::RhsScale ? "RHS scale"
+                                                                   : "ACC";
+    // A scale has one entry per block of K; the scaled inputs' K is drawn
+    // whole (K/block runs of `block` elements).
+    const bool isScale = operand == layout::MmaOperand::LhsScale ||
+                         operand == layout::MmaOperand::RhsScale;
+    const QString kName = isScale ? "K/block" : "K";
+    const QString rowName = kRows ? kName : "M";
+    const QString columnName = kColumns ? kName : "N";
+    panel.title = QString("%1 (%2 x %3): %4 per lane")
+                      .arg(role, rowName, columnName)
+                      .arg(perLane);
+    panel.rows = 1;
+    panel.columns = 1;
+    for (size_t i = 0; i < r; ++i)
+      (i < rowDims ? panel.rows : panel.columns) *= shape[i];
+    panel.rowAxis = rowName;
+    panel.columnAxis = columnName;
+    panel.rowGroup = f.thread[rowDims - 1] * f.element[rowDims - 1];
     panel.columnGroup = f.thread[r - 1] * f.element[r - 1];
-    const int64_t blockRows = r == 3 ? shape[1] : panel.rows;
-    int64_t elementCount = 1;
-    for (int64_t e : f.element)
-      elementCount *= e;
-    panel.cell = [f, r, blockRows, colorBy, lane,
-                  elementCount](int64_t row, int64_t column) {
-      std::vector<int64_t> coordinate(r);
-      if (r == 3) {
-        coordinate = {row / blockRows, row % blockRows, column};
-      } else {
-        coordinate = {row, column};
+    panel.cell = [intrinsic, operand, shape, rowDims, colorBy,
+                  lane](int64_t row, int64_t column) {
+      // Unfold the row and column into the operand's coordinate.
+      std::vector<int64_t> coordinate(shape.size());
+      for (size_t i = rowDims; i-- > 0;) {
+        coordinate[i] = row % shape[i];
+        row /= shape[i];
       }
-      int64_t laneId = 0, outerIndex = 0, elementIndex = 0;
-      for (size_t i = 0; i < r; ++i) {
-        const int64_t t = (coordinate[i] / f.element[i]) % f.thread[i];
-        laneId += t * f.tstrides[i];
-        outerIndex = outerIndex * f.outer[i] +
-                     coordinate[i] / (f.thread[i] * f.element[i]);
-        elementIndex =
-            elementIndex * f.element[i] + coordinate[i] % f.element[i];
+      for (size_t i = shape.size(); i-- > rowDims;) {
+        coordinate[i] = column % shape[i];
+        column /= shape[i];
       }
-      const int64_t reg = outerIndex * elementCount + elementIndex;
+      const auto owner = intrinsic.ownerOf(operand, coordinate);
       CellInfo info;
-      info.colorKey = colorBy == ColorBy::Register ? reg : laneId;
-      info.label = colorBy == ColorBy::Register ? QString("r%1").arg(reg)
-                                                : QString::number(laneId);
-      info.marked = lane >= 0 && laneId == lane;
+      info.colorKey = colorBy == ColorBy::Register ? owner.reg : owner.lane;
+      info.label = colorBy == ColorBy::Register ? QString("r%1").arg(owner.reg)
+                                                : QString::number(owner.lane);
+      info.marked = lane >= 0 && owner.lane == lane;
       info.detail = QString("%1: lane %2, register %3")
                         .arg(listText(coordinate))
-                        .arg(laneId)
-                        .arg(reg);
+                        .arg(owner.lane)
+                        .arg(owner.reg);
       return info;
     };
     scene.panels.push_back(std::move(panel));

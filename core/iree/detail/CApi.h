@@ -62,6 +62,9 @@ struct MlirLocation {
 struct MlirValue {
   const void *ptr;
 };
+struct MlirBlock {
+  void *ptr;
+};
 struct MlirAffineMap {
   const void *ptr;
 };
@@ -229,6 +232,9 @@ struct MlirOpPrintingFlags {
   X(mlirValueIsABlockArgument, bool, (MlirValue))                              \
   X(mlirOpResultGetOwner, MlirOperation, (MlirValue))                          \
   X(mlirOpResultGetResultNumber, intptr_t, (MlirValue))                        \
+  X(mlirBlockArgumentGetOwner, MlirBlock, (MlirValue))                         \
+  X(mlirBlockArgumentGetArgNumber, intptr_t, (MlirValue))                      \
+  X(mlirBlockGetParentOperation, MlirOperation, (MlirBlock))                   \
   X(mlirTypeIsAShaped, bool, (MlirType))                                       \
   X(mlirShapedTypeHasRank, bool, (MlirType))                                   \
   X(mlirShapedTypeGetRank, int64_t, (MlirType))                                \
@@ -276,8 +282,15 @@ struct MlirOpPrintingFlags {
   /* dialects/iree_codegen.h */                                                \
   X(ireeAttributeIsACodegenTranslationInfoAttr, bool, (MlirAttribute))         \
   X(ireeAttributeIsAGPULoweringConfigAttr, bool, (MlirAttribute))              \
-  X(ireeAttributeIsACodegenCompilationInfoAttr, bool, (MlirAttribute))        \
-  X(ireeCodegenMlirOperationIsACodegenAttentionOp, bool, (MlirOperation))
+  X(ireeAttributeIsACodegenCompilationInfoAttr, bool, (MlirAttribute))         \
+  X(ireeCodegenMlirOperationIsACodegenAttentionOp, bool, (MlirOperation))      \
+  X(ireeCodegenMlirOperationIsAScaledContractionOp, bool, (MlirOperation))     \
+  X(ireeCodegenInferScaledContractionDimensions,                               \
+    ireeCodegenScaledContractionDimensions, (MlirOperation))
+
+struct ireeCodegenScaledContractionDimensions {
+  MlirAttribute batch, m, n, k, kB; // ArrayAttrs of i32 IntegerAttrs
+};
 
 // One pointer per function; null when the library does not export it.
 struct FunctionTable {

@@ -200,6 +200,14 @@ std::vector<RuleExample> ruleExamples() {
        mfma16 + "reduction = [0, 0, 3], subgroup = [2, 2, 0], workgroup = "
                 "[64, 64, 0]",
        matmul, tf256},
+      // 3 steps of 4 scale blocks leave a padded last step of a loop over
+      // 32 blocks (one step covering all of K would compile).
+      {"tile-and-fuse-scaled-reduction-multiple", R::Refuses,
+       "mma_kind = #iree_gpu.scaled_mma_layout<intrinsic = "
+       "MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, "
+       "rhs_elem_type = f4E2M1FN, acc_elem_type = f32>, reduction = [0, 0, "
+       "3, 1], subgroup = [2, 2, 0, 0], workgroup = [64, 64, 0, 0]",
+       "256x256x32x32:pprr", tf256, "gfx950"},
       {"tile-and-fuse-subgroup-share", R::Refuses,
        mfma16 + "reduction = [0, 0, 2], subgroup = [3, 2, 0], workgroup = "
                 "[64, 64, 0]",
@@ -756,6 +764,13 @@ private slots:
       context.iterationSpace->operands = {{"f16", {0, 2}, false},
                                           {"f16", {1, 2}, false},
                                           {"f32", {0, 1}, true}};
+    // Rank 4 (M, N, K/block, block): a scaled FP4 contraction.
+    if (context.iterationSpace->rank() == 4)
+      context.iterationSpace->operands = {{"f4E2M1FN", {0, 2, 3}, false},
+                                          {"f4E2M1FN", {1, 2, 3}, false},
+                                          {"f8E8M0FNU", {0, 2}, false},
+                                          {"f8E8M0FNU", {1, 2}, false},
+                                          {"f32", {0, 1}, true}};
     const std::string text =
         "#iree_gpu.lowering_config<{" + example.config + "}>";
     context.loweringConfigText = *parseResolvedAttribute(text);
@@ -799,7 +814,7 @@ private slots:
   void silentOnTheExamplesIreeConfigured() {
     iree::DocumentParser parser(test::projectCompiler());
     int checked = 0;
-    for (const char *folder : {"rocm_gfx942", "cuda_sm_90"}) {
+    for (const char *folder : {"rocm_gfx942", "rocm_gfx950", "cuda_sm_90"}) {
       for (const auto &path : test::exampleBenchmarks(folder)) {
         auto document = parser.parseFile(path);
         QVERIFY(document.ok());

@@ -67,8 +67,11 @@ private slots:
         QCOMPARE(rhs.back(), ours->n);
       }
     }
+    // Scaled intrinsics are no MMAIntrinsic of IREE's C API: the targets
+    // test finds them in gfx950's scaled_mma and the lane-fragments test
+    // holds their layouts to IREE's distribution.
     for (const layout::MmaIntrinsic &mine : layout::mmaIntrinsics())
-      QVERIFY2(ireeNames.count(mine.name),
+      QVERIFY2(mine.isScaled || ireeNames.count(mine.name),
                (mine.name + " is not known to the loaded IREE").c_str());
   }
 

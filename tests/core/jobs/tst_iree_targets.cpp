@@ -124,6 +124,14 @@ private slots:
                  asked.error().c_str());
         continue;
       }
+      for (const std::string &scaled : asked->target.scaledMmaIntrinsics) {
+        const layout::MmaIntrinsic *found = layout::findMmaIntrinsic(scaled);
+        QVERIFY2(found && found->isScaled,
+                 (std::string(name) + " offers scaled " + scaled +
+                  ", which Tilescope's table lacks")
+                     .c_str());
+        ++intrinsics;
+      }
       for (const std::string &mma : asked->target.mmaIntrinsics) {
         QVERIFY2(layout::findMmaIntrinsic(mma) != nullptr,
                  (std::string(name) + " offers " + mma +

@@ -1,0 +1,13 @@
+// Reads a lane-distributed scf.forall into a LaneDistribution (LaneSlices.h).
+// Private to core/iree/.
+#pragma once
+
+#include "core/iree/LaneSlices.h"
+#include "core/iree/detail/Ir.h"
+
+namespace tilescope::iree::detail {
+
+// `forall` is an scf.forall mapped to #iree_gpu.lane_id.
+LaneDistribution readLaneDistribution(const Ir &ir, MlirOperation forall);
+
+} // namespace tilescope::iree::detail
