@@ -17,6 +17,7 @@
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/NestedLayout.h"
+#include "core/layout/OpLayouts.h"
 #include "core/layout/Roofline.h"
 #include "core/layout/Swizzle.h"
 
@@ -156,22 +157,45 @@ int explainMma(const LayoutInputs &in, bool asJson) {
   text << intrinsic.name << (in.colMajor ? " (col_major)" : "") << ": M "
        << intrinsic.m << ", N " << intrinsic.n << ", K " << intrinsic.k
        << ", subgroup of " << intrinsic.subgroupSize << "\n";
-  for (layout::MmaOperand operand :
-       {layout::MmaOperand::Lhs, layout::MmaOperand::Rhs,
-        layout::MmaOperand::Acc}) {
+  if (intrinsic.isScaled) {
+    text << "scaled: LHS [M, K/block, block], RHS [K/block, block, N], one "
+            "scale per "
+         << intrinsic.blockSize
+         << " K elements; input types are parameters of "
+            "#iree_gpu.scaled_mma_layout\n";
+    out["block_size"] = intrinsic.blockSize;
+  }
+  const auto operands = intrinsic.operands();
+  if (in.operand && std::find(operands.begin(), operands.end(), *in.operand) ==
+                        operands.end())
+    return fail("--operand", intrinsic.name + " has no " +
+                                 layout::toString(*in.operand) + " operand");
+  for (layout::MmaOperand operand : operands) {
     if (in.operand && *in.operand != operand)
       continue;
     const layout::FragmentLayout &f = intrinsic.fragment(operand);
+    const int64_t perLane =
+        static_cast<int64_t>(intrinsic.laneElements(operand, 0).size());
     out[layout::toString(operand)] = {
         {"outer", f.outer},       {"thread", f.thread},
         {"tstrides", f.tstrides}, {"element", f.element},
-        {"shape", f.shape()},     {"elements_per_lane", f.elementsPerLane()}};
+        {"shape", f.shape()},     {"elements_per_lane", perLane}};
     text << layout::toString(operand) << " " << list(f.shape()) << ": outer "
          << list(f.outer) << " thread " << list(f.thread) << " tstrides "
          << list(f.tstrides) << " element " << list(f.element) << " -> "
-         << f.elementsPerLane() << " per lane\n";
+         << perLane << " per lane\n";
+    if (auto split = intrinsic.laneSplit(operand)) {
+      text << "  " << split->parts << " lanes share each thread position: "
+           << "IREE splits dimension " << split->dim
+           << "'s elements among them (lane group = (lane / "
+           << split->laneStride << ") % " << split->parts << ")\n";
+      out[layout::toString(operand)]["lane_split"] = {
+          {"dim", split->dim},
+          {"parts", split->parts},
+          {"lane_stride", split->laneStride}};
+    }
     if (in.lane) {
-      const auto held = f.elementsOf(*in.lane);
+      const auto held = intrinsic.laneElements(operand, *in.lane);
       text << "  lane " << *in.lane << " holds:";
       for (const auto &e : held)
         text << " " << list(e);
@@ -179,6 +203,87 @@ int explainMma(const LayoutInputs &in, bool asJson) {
       out[layout::toString(operand)]["lane_elements"] = held;
     }
   }
+  std::cout << (asJson ? exporting::jsonText(out, 2) + "\n" : text.str());
+  return kExitOk;
+}
+
+// TileAndFuse: which linear thread (or subgroup) runs which tile, as IREE's
+// GPUApplyTilingLevel + GPUDistributeForall do (the same OpLayouts the
+// window and render draw).
+int explainForall(const LayoutInputs &in, const layout::OpLayouts &layouts,
+                  bool asJson) {
+  const layout::ForallDistribution &f =
+      layouts.threads ? *layouts.threads : *layouts.subgroups;
+  json out = {{"pipeline", layouts.pipeline},
+              {"pipeline_inferred", layouts.pipelineInferred},
+              {"level", f.level},
+              {"bounds", f.bounds},
+              {"tiles", f.tiles},
+              {"unit", f.unit},
+              {"forall_loops", f.loops},
+              {"trip_counts", f.tripCounts},
+              {"linear_dims", f.linearDims},
+              {"workers", f.workers},
+              {"rounds", f.rounds()},
+              {"idle_workers", f.idleWorkers()},
+              {"notes", layouts.notes}};
+  std::ostringstream text;
+  text << layouts.pipeline << (layouts.pipelineInferred ? " (inferred)" : "")
+       << ": a " << f.level << " forall over";
+  for (size_t i = 0; i < f.loops.size(); ++i)
+    text << (i ? "," : "") << " d" << f.loops[i] << " (" << f.tripCounts[i]
+         << " tiles, linear_dim_" << f.linearDims[i] << ")";
+  text << "; " << f.workers << " " << f.level << "s";
+  if (f.level == "subgroup")
+    text << " of " << f.subgroupSize << " lanes";
+  text << ", " << f.iterations() << " tiles in " << f.rounds() << " round"
+       << (f.rounds() == 1 ? "" : "s");
+  if (f.idleWorkers() > 0)
+    text << ", " << f.idleWorkers() << " idle";
+  // Bounds and tiles count units (an intrinsic's M/N/K at the subgroup
+  // level of an MMA config); say them in elements.
+  std::vector<int64_t> boundElements, tileElements;
+  for (size_t d = 0; d < f.bounds.size(); ++d) {
+    const int64_t unit = d < f.unit.size() ? f.unit[d] : 1;
+    boundElements.push_back(f.bounds[d] * unit);
+    tileElements.push_back(f.tiles[d] * unit);
+  }
+  const bool units = std::any_of(f.unit.begin(), f.unit.end(),
+                                 [](int64_t u) { return u != 1; });
+  text << "\nworkgroup tile " << list(boundElements) << ", " << f.level
+       << " tile " << list(tileElements) << " elements";
+  if (units)
+    text << " (" << list(f.bounds) << " and " << list(f.tiles)
+         << " intrinsic tiles of " << list(f.unit) << ")";
+  text << "\n";
+  out["bound_elements"] = boundElements;
+  out["tile_elements"] = tileElements;
+  if (!layouts.intrinsic.empty()) {
+    text << "each subgroup tile is intrinsics of " << layouts.intrinsic
+         << (layouts.colMajor ? " (col_major)" : "")
+         << " (tilescope-cli explain --mma " << layouts.intrinsic
+         << " shows its fragments)\n";
+    out["intrinsic"] = layouts.intrinsic;
+  }
+  const std::optional<int64_t> worker =
+      f.level == "thread" ? in.thread : in.subgroup;
+  if (worker) {
+    if (*worker >= f.workers)
+      return fail(f.level == "thread" ? "--thread" : "--subgroup",
+                  std::to_string(*worker) + " is past the " +
+                      std::to_string(f.workers) + " " + f.level + "s");
+    json tiles = json::array();
+    text << f.level << " " << *worker << " runs:";
+    for (int64_t iteration : f.iterationsOf(*worker)) {
+      const auto origin = f.tileOrigin(iteration);
+      text << " tile " << iteration << " at " << list(origin);
+      tiles.push_back({{"iteration", iteration}, {"origin", origin}});
+    }
+    text << "\n";
+    out["worker"] = {{"id", *worker}, {"tiles", tiles}};
+  }
+  for (const std::string &note : layouts.notes)
+    text << "note: " << note << "\n";
   std::cout << (asJson ? exporting::jsonText(out, 2) + "\n" : text.str());
   return kExitOk;
 }
@@ -193,6 +298,22 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
   layout::DeriveOptions options;
   options.ireeRelease = in.ireeRelease;
   options.subgroupSize = in.subgroupSize;
+  std::optional<config::TranslationInfo> info;
+  if (!in.translationText.empty()) {
+    auto parsed = config::TranslationInfo::parse(in.translationText);
+    if (!parsed)
+      return fail("--translation-info", parsed.error());
+    info = std::move(*parsed);
+  }
+  {
+    layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
+                                    options};
+    auto layouts = layout::opLayouts(request);
+    if (layouts && (layouts->threads || layouts->subgroups))
+      return explainForall(in, *layouts, asJson);
+    if (!layouts && layouts.error().find("TileAndFuse") != std::string::npos)
+      return fail("--config", layouts.error());
+  }
   auto derived = layout::deriveLayout(*config, *space, options);
   if (!derived)
     return fail("--config", derived.error());
