@@ -291,6 +291,36 @@ private slots:
              qPrintable(check.out + check.err));
   }
 
+  // Scaled intrinsics list their five operands; a TileAndFuse config is
+  // explained as IREE distributes it.
+  void explainsScaledIntrinsicsAndTileAndFuse() {
+    const Run scaled = cli({"explain", "--mma", "MFMA_SCALE_F32_16x16x128_B32",
+                            "--operand", "lhs_scale", "--lane", "17"});
+    QVERIFY2(scaled.exitCode == 0, qPrintable(scaled.err));
+    QVERIFY2(scaled.out.contains("lhs_scale [16, 4]") &&
+                 scaled.out.contains("lane 17 holds: [1, 1]"),
+             qPrintable(scaled.out));
+    const Run noScale = cli({"explain", "--mma", "MFMA_F32_16x16x16_F16",
+                             "--operand", "lhs_scale"});
+    QCOMPARE(noScale.exitCode, 1);
+    QVERIFY(noScale.err.contains("has no lhs_scale operand"));
+    const Run split = cli({"explain", "--mma", "VDMFMA_F32_8x16x64x2_F16",
+                           "--operand", "lhs", "--lane", "1"});
+    QVERIFY2(split.out.contains("lane 1 holds: [0, 8]") &&
+                 split.out.contains("2 lanes share each thread position"),
+             qPrintable(split.out));
+    const Run forall =
+        cli({"explain",
+             TILESCOPE_SOURCE_DIR "/examples/rocm_gfx950/"
+                                  "scaled_matmul_f4_dispatch_0.benchmark.mlir",
+             "--subgroup", "3"});
+    QVERIFY2(forall.exitCode == 0, qPrintable(forall.err));
+    QVERIFY2(forall.out.contains("8 subgroups of 64 lanes") &&
+                 forall.out.contains("subgroup 3 runs: tile 3 at [64, 128, "
+                                     "0, 0]"),
+             qPrintable(forall.out));
+  }
+
   void rendersEverySceneKindWithoutIree_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::newRow("layout")

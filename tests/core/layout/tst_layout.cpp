@@ -10,6 +10,8 @@
 #include "core/layout/Roofline.h"
 #include "core/layout/Swizzle.h"
 
+#include <map>
+
 using namespace tilescope;
 using namespace tilescope::layout;
 using V = std::vector<int64_t>;
@@ -65,6 +67,47 @@ class LayoutTest : public QObject {
   Q_OBJECT
 
 private slots:
+  // For every intrinsic and operand, the owner the pictures draw for a
+  // coordinate is a lane that holds it, at that register: ownerOf and
+  // laneElements (split VDMFMA lanes and scaled operands included) agree.
+  void everyFragmentOwnerHoldsItsElement() {
+    int checked = 0;
+    for (const layout::MmaIntrinsic &intrinsic : layout::mmaIntrinsics()) {
+      for (layout::MmaOperand operand : intrinsic.operands()) {
+        const layout::FragmentLayout &f = intrinsic.fragment(operand);
+        if (f.outer.empty())
+          continue;
+        std::map<std::vector<int64_t>, std::pair<int64_t, int64_t>> held;
+        for (int64_t lane = intrinsic.subgroupSize; lane-- > 0;) {
+          const auto elements = intrinsic.laneElements(operand, lane);
+          for (size_t reg = 0; reg < elements.size(); ++reg)
+            held[elements[reg]] = {lane, static_cast<int64_t>(reg)};
+        }
+        // Every coordinate of the operand is held (lowest lane kept).
+        int64_t size = 1;
+        for (int64_t extent : f.shape())
+          size *= extent;
+        QCOMPARE(static_cast<int64_t>(held.size()), size);
+        for (const auto &[coordinate, owner] : held) {
+          const auto drawn = intrinsic.ownerOf(operand, coordinate);
+          QVERIFY2(drawn.lane == owner.first && drawn.reg == owner.second,
+                   (intrinsic.name + " " + layout::toString(operand)).c_str());
+        }
+        ++checked;
+      }
+    }
+    QVERIFY(checked > 300);
+    // VDMFMA's LHS: 32 threads on 64 lanes, K split between lane pairs.
+    const auto *vdmfma = layout::findMmaIntrinsic("VDMFMA_F32_8x16x64x2_F16");
+    QVERIFY(vdmfma);
+    const auto split = vdmfma->laneSplit(layout::MmaOperand::Lhs);
+    QVERIFY(split && split->parts == 2 && split->dim == 1 &&
+            split->laneStride == 1);
+    QCOMPARE(vdmfma->laneElements(layout::MmaOperand::Lhs, 1).front(),
+             (std::vector<int64_t>{0, 8}));
+    QVERIFY(!vdmfma->laneSplit(layout::MmaOperand::Acc));
+  }
+
   // lowering-configs seed: "Thread 42 with [[16, 4], [1, 0]]".
   void thread42() {
     auto basis = BasisMap::create({{16, 4}, {1, 0}});
@@ -471,17 +514,19 @@ private slots:
     QVERIFY(derived.ok());
     QCOMPARE(derived->accumulatorDimensions,
              (std::vector<std::string>{"d0", "d1"}));
-    QCOMPARE(derived->accumulatorLayout.print(),
-             std::string("#iree_vector_ext.nested_layout<subgroup_tile = [1, "
-                         "1], batch_tile = [1, 8], outer_tile = [1, 1], "
-                         "thread_tile = [1, 64], element_tile = [1, 1], "
-                         "subgroup_strides = [0, 0], thread_strides = [0, 1]>"));
+    QCOMPARE(
+        derived->accumulatorLayout.print(),
+        std::string("#iree_vector_ext.nested_layout<subgroup_tile = [1, "
+                    "1], batch_tile = [1, 8], outer_tile = [1, 1], "
+                    "thread_tile = [1, 64], element_tile = [1, 1], "
+                    "subgroup_strides = [0, 0], thread_strides = [0, 1]>"));
   }
 
   // The accumulator lists the output's dimensions first, then the partially
   // reduced ones, whatever the loop order (here the reduction comes first).
   void accumulatorPutsTheOutputFirst() {
-    const config::IterationSpace space = spaceWith("4096x256:rp", {{0, 1}, {1}});
+    const config::IterationSpace space =
+        spaceWith("4096x256:rp", {{0, 1}, {1}});
     auto derived = deriveLayout(
         configOf("{lane_basis = [[64, 1], [0, 1]], partial_reduction = [512, "
                  "0], subgroup_basis = [[1, 1], [0, 1]], thread = [8, 0], "
@@ -509,7 +554,8 @@ private slots:
     char packedText[256], unpackedText[256];
     std::snprintf(packedText, sizeof packedText, config, 8);
     std::snprintf(unpackedText, sizeof unpackedText, config, 1);
-    const config::IterationSpace space = spaceWith("256x4096:pr", {{0, 1}, {0}});
+    const config::IterationSpace space =
+        spaceWith("256x4096:pr", {{0, 1}, {0}});
     auto packed = deriveLayout(configOf(packedText), space);
     auto unpacked = deriveLayout(configOf(unpackedText), space);
     QVERIFY(packed.ok() && unpacked.ok());
@@ -546,12 +592,14 @@ private slots:
   // the intrinsic's M, N, K; col_major transposes the accumulator's fragment
   // but not its batch counts (IREE: ACC batch_tile = [2, 1] on 32 x 8).
   void colMajorKeepsTheIntrinsicsBatchCounts() {
-    config::IterationSpace space = spaceWith("32x8x64:ppr", {{0, 2}, {2, 1}, {0, 1}});
+    config::IterationSpace space =
+        spaceWith("32x8x64:ppr", {{0, 2}, {2, 1}, {0, 1}});
     space.operands[0].elementType = space.operands[1].elementType = "f16";
     auto layouts = deriveContractionLayouts(
-        configOf("{mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16, "
-                 "col_major = true>, reduction = [0, 0, 64], subgroup_basis = "
-                 "[[1, 1, 1], [0, 1, 2]], workgroup = [32, 8, 0]}"),
+        configOf(
+            "{mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16, "
+            "col_major = true>, reduction = [0, 0, 64], subgroup_basis = "
+            "[[1, 1, 1], [0, 1, 2]], workgroup = [32, 8, 0]}"),
         space);
     QVERIFY2(layouts.ok(), layouts.ok() ? "" : layouts.error().c_str());
     QCOMPARE(layouts->acc.batchTile, (V{2, 1}));
