@@ -230,6 +230,12 @@ LoweringConfig::fromAttribute(const Attribute &attribute) {
     config.entries = attribute;
     return config;
   }
+  if (attribute.isDialect("iree_gpu", "derived_thread_config")) {
+    if (!attribute.parameters.empty())
+      return Error{"#iree_gpu.derived_thread_config takes no parameters"};
+    config.derivedThreadConfig = true;
+    return config;
+  }
   if (!attribute.isDialect("iree_gpu", "lowering_config"))
     return Error{"expected #iree_gpu.lowering_config<{...}>, found " +
                  (attribute.is(Kind::Dialect) ? "#" + attribute.qualifiedName()
@@ -241,6 +247,11 @@ LoweringConfig::fromAttribute(const Attribute &attribute) {
                  "#iree_gpu.lowering_config<{workgroup = [...], ...}>"};
   config.entries = *positional.front();
   return config;
+}
+
+bool isGpuLoweringConfigText(std::string_view text) {
+  return text.rfind("#iree_gpu.lowering_config", 0) == 0 ||
+         text == "#iree_gpu.derived_thread_config";
 }
 
 Result<LoweringConfig> LoweringConfig::parse(std::string_view text) {
@@ -447,6 +458,12 @@ void LoweringConfig::setExpandDims(const ExpandDims &expandDims) {
 }
 
 Attribute LoweringConfig::toAttribute() const {
+  if (derivedThreadConfig) {
+    Attribute derived =
+        Attribute::dialectAttribute("iree_gpu", "derived_thread_config", {});
+    derived.hasBody = false;
+    return derived;
+  }
   return Attribute::dialectAttribute("iree_gpu", "lowering_config",
                                      {Attribute::parameter("", entries)});
 }

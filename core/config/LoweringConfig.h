@@ -73,7 +73,9 @@ struct ReadNote {
 
 class LoweringConfig {
 public:
-  // From `#iree_gpu.lowering_config<{...}>` (or a bare `{...}` dictionary).
+  // From `#iree_gpu.lowering_config<{...}>` (or a bare `{...}` dictionary),
+  // or `#iree_gpu.derived_thread_config` (no fields: IREE derives the op's
+  // thread tiles from its loops, see isDerivedThreadConfig).
   static Result<LoweringConfig> fromAttribute(const Attribute &attribute);
   // From text; `#alias = ...` definitions before it are honoured.
   static Result<LoweringConfig> parse(std::string_view text);
@@ -112,6 +114,11 @@ public:
   bool has(const std::string &key) const;
   const Attribute *get(const std::string &key) const;
 
+  // #iree_gpu.derived_thread_config, which IREE gives copies, gathers and
+  // other ops its passes create or promote: thread tiles of 128-bit vectors
+  // of the result along the innermost loop (IREE's deriveThreadTileSizes).
+  bool isDerivedThreadConfig() const { return derivedThreadConfig; }
+
   // --- writing --------------------------------------------------------------
   Attribute toAttribute() const;
   std::string print() const; // exactly as IREE prints it
@@ -120,7 +127,13 @@ public:
 
 private:
   Attribute entries = Attribute::dictionary({});
+  bool derivedThreadConfig = false;
 };
+
+// Whether an op's lowering_config text is one LoweringConfig reads: an
+// #iree_gpu.lowering_config or #iree_gpu.derived_thread_config (not a CPU
+// config or another dialect's).
+bool isGpuLoweringConfigText(std::string_view text);
 
 // Every key IREE's GPU lowering config reads, in one list, with the release
 // range it belongs to: for flagging unknown and out-of-release keys.

@@ -16,7 +16,7 @@ Result<config::IterationSpace> spaceOf(const iree::RootOp &op) {
 
 Result<OpLayoutInputs> opLayoutInputs(const iree::Dispatch &dispatch,
                                       const iree::RootOp &op) {
-  if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0)
+  if (!config::isGpuLoweringConfigText(op.loweringConfig))
     return Error{op.loweringConfig.empty()
                      ? std::string("This op carries no lowering_config.")
                      : "No GPU layout: " + op.loweringConfig.substr(
@@ -35,7 +35,7 @@ Result<OpLayoutInputs> opLayoutInputs(const iree::Dispatch &dispatch,
       continue;
     auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);
     auto rootSpace = spaceOf(other);
-    if (rootConfig && rootSpace)
+    if (rootConfig && rootSpace && !rootConfig->isDerivedThreadConfig())
       inputs.options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
           inputs.config, inputs.space, *rootConfig, *rootSpace);
   }

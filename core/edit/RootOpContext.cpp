@@ -52,7 +52,7 @@ RootOpContext contextOf(const iree::Document &document, OpRef ref) {
     auto written = config::parseResolvedAttribute(op.loweringConfig);
     if (written)
       validation.loweringConfigText = *written;
-    if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0) {
+    if (!config::isGpuLoweringConfigText(op.loweringConfig)) {
       context.loweringConfigError =
           "not an #iree_gpu.lowering_config (the GPU rules do not apply)";
     } else if (!written) {

@@ -17,6 +17,56 @@ std::string inferPipeline(const config::LoweringConfig &config) {
 
 } // namespace
 
+namespace {
+
+// #iree_gpu.derived_thread_config: IREE's GPUApplyTilingLevel asks the
+// attribute for the thread tiles (deriveThreadTileSizes: 128 bits of the
+// op's result along the innermost loop, widened over whole inner loops when
+// the workgroup's threads share the trips evenly) and distributes them as it
+// does a `thread` config.
+Result<OpLayouts> derivedThreadLayouts(const OpLayoutRequest &request,
+                                       OpLayouts result) {
+  const config::IterationSpace &space = *request.space;
+  std::vector<int64_t> workgroupSize{1, 1, 1};
+  if (request.translationInfo && request.translationInfo->workgroupSize)
+    workgroupSize = *request.translationInfo->workgroupSize;
+  else
+    result.notes.push_back("no workgroup_size: one thread assumed");
+  for (int64_t bound : space.bounds)
+    if (bound == config::kDynamicSize)
+      return Error{"#iree_gpu.derived_thread_config on dynamic loops: IREE "
+                   "tiles them by one vector along the innermost loop, which "
+                   "cannot be drawn without their sizes"};
+  if (space.operands.empty() || !space.operands.back().isOutput)
+    return Error{"#iree_gpu.derived_thread_config needs the op's result "
+                 "element type (IREE sizes the vectors by it)"};
+  const std::string &type = space.operands.back().elementType;
+  const int64_t bits = config::elementBits(type);
+  if (bits <= 0)
+    return Error{"#iree_gpu.derived_thread_config: unknown result element "
+                 "type '" +
+                 type + "'"};
+  const int64_t threads = saturatingProduct(workgroupSize);
+  const auto tiles =
+      derivedThreadTileSizes(space.bounds, space.kinds, threads, bits);
+  ForallDistribution threadsForall =
+      distributeForall("thread", space.bounds, tiles, threads);
+  threadsForall.workgroupSize = workgroupSize;
+  std::string tileText;
+  for (size_t d = 0; d < tiles.size(); ++d)
+    tileText += (d ? ", " : "") + std::to_string(tiles[d]);
+  result.notes.push_back(
+      "#iree_gpu.derived_thread_config: IREE derives thread tiles [" +
+      tileText + "] (vectors of 128 bits of the " + type +
+      " result along the innermost loop, over " + std::to_string(threads) +
+      " threads)");
+  result.view = OpView::ThreadTiles;
+  result.threads = std::move(threadsForall);
+  return result;
+}
+
+} // namespace
+
 Result<OpLayouts> opLayouts(const OpLayoutRequest &request) {
   const config::LoweringConfig &config = *request.config;
   const config::IterationSpace &space = *request.space;
@@ -36,6 +86,8 @@ Result<OpLayouts> opLayouts(const OpLayoutRequest &request) {
     result.colMajor = mma->colMajor;
   }
 
+  if (config.isDerivedThreadConfig())
+    return derivedThreadLayouts(request, std::move(result));
   if (result.pipeline == "TileAndFuse") {
     std::vector<int64_t> workgroupSize{1, 1, 1};
     int64_t subgroupSize = request.options.subgroupSize;

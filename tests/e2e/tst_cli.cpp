@@ -321,6 +321,24 @@ private slots:
              qPrintable(forall.out));
   }
 
+  // An op whose config is #iree_gpu.derived_thread_config is drawn with the
+  // tiles IREE derives (iree-opt's thread tiling of this file makes the same
+  // 32 x 8 forall: property_layouts holds the rule to IREE on random ops).
+  void explainsDerivedThreadConfig() {
+    const QString file =
+        TILESCOPE_SOURCE_DIR "/tests/e2e/data/derived_thread_config.mlir";
+    const Run explained = cli({"explain", file, "--thread", "127"});
+    QVERIFY2(explained.exitCode == 0, qPrintable(explained.err));
+    QVERIFY2(explained.out.contains("d0 (32 tiles, linear_dim_1), d1 (8 "
+                                    "tiles, linear_dim_0); 128 threads") &&
+                 explained.out.contains("thread 127 runs: tile 127 at [15, "
+                                        "56] tile 255 at [31, 56]"),
+             qPrintable(explained.out));
+    const Run checked = cli({"check", file});
+    QCOMPARE(checked.exitCode, 0);
+    QVERIFY(checked.out.contains("no problems found"));
+  }
+
   void rendersEverySceneKindWithoutIree_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::newRow("layout")

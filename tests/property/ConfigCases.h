@@ -476,6 +476,39 @@ inline Case tileAndFuseMmaCase(property::Random &random, const Target &target,
   return c;
 }
 
+// An elementwise op IREE gives #iree_gpu.derived_thread_config (copies,
+// gathers, promoted operands): random loops (not only powers of two),
+// result type and workgroup size; IREE derives the thread tiles.
+inline Case derivedThreadConfigCase(property::Random &random,
+                                    const Target &target, int index) {
+  Case c;
+  c.family = "derived-thread-config";
+  c.target = &target;
+  const std::string type =
+      random.pick<std::string>({"f16", "f32", "i8", "bf16", "i32"});
+  const size_t rank = static_cast<size_t>(random.range(1, 3));
+  config::IterationSpace space;
+  for (size_t d = 0; d < rank; ++d) {
+    space.bounds.push_back(random.chance(0.7) ? random.powerOfTwo(1, 256)
+                                              : random.range(2, 160));
+    space.kinds.push_back(config::LoopKind::Parallel);
+  }
+  std::vector<int> dims(rank);
+  std::iota(dims.begin(), dims.end(), 0);
+  space.operands = {{type, dims, false}, {type, dims, true}};
+  const int64_t threads = random.pick<int64_t>({64, 128, 256, 512});
+  const int64_t y = random.chance(0.3) ? random.pick<int64_t>({2, 4}) : 1;
+  c.workgroupSize = {threads / y, y, 1};
+  c.subgroupSize = target.subgroupSize;
+  c.probe.function = "dtc_" + std::to_string(index);
+  c.probe.space = space;
+  c.probe.loweringConfig = "#iree_gpu.derived_thread_config";
+  c.probe.translationInfo =
+      translationInfo("TileAndFuse", c.workgroupSize, c.subgroupSize);
+  c.probe.executableTarget = target.executableTarget;
+  return c;
+}
+
 // TileAndFuse on a scaled (MX) contraction, as IREE configures gfx950's:
 // loops M, N, K/block, block; LHS (M, K/block, block), RHS (N, K/block,
 // block), their f8E8M0FNU scales (M, K/block) and (N, K/block), ACC f32.

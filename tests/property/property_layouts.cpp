@@ -12,6 +12,9 @@
 //   tile-and-fuse-mma                           TileAndFuse with mma_kind: the
 //       subgroup (warp) forall, and the derived_thread_config copies of the
 //       promoted operands;
+//   derived-thread-config                       ops IREE gives
+//       #iree_gpu.derived_thread_config: the thread forall of the tiles it
+//       derives;
 //   tile-and-fuse-scaled                        the same for scaled (MX)
 //       contractions on gfx950, all four inputs promoted (FP4 copies in
 //       bits).
@@ -25,6 +28,7 @@
 #include "core/config/IterationSpace.h"
 #include "core/config/LayoutAttributes.h"
 #include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/LoweredIr.h"
@@ -32,6 +36,7 @@
 #include "core/jobs/ProbeModule.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/layout/OpLayouts.h"
 #include "core/layout/ThreadDistribution.h"
 
 #include <fstream>
@@ -160,6 +165,29 @@ std::string compareThreads(const Case &c,
   return compareForall(*threadLoops.front(), *ours, "thread forall");
 }
 
+// #iree_gpu.derived_thread_config: the thread forall IREE makes from the
+// tiles it derives, against the one Tilescope's OpLayouts draws.
+std::string compareDerivedThreads(const Case &c,
+                                  const iree::LoweredFunction &lowered) {
+  auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
+  auto info = config::TranslationInfo::parse(c.probe.translationInfo);
+  if (!config || !info)
+    return "the case's config or translation_info does not read back";
+  layout::OpLayoutRequest request{&*config, &c.probe.space, &*info, {}};
+  auto ours = layout::opLayouts(request);
+  if (!ours || !ours->threads)
+    return "Tilescope cannot derive the threads: " +
+           (ours ? std::string("no thread forall") : ours.error());
+  std::vector<const iree::ForallLoop *> threadLoops;
+  for (const iree::ForallLoop &loop : lowered.foralls)
+    if (loop.mappedTo("thread"))
+      threadLoops.push_back(&loop);
+  if (threadLoops.size() != 1)
+    return "IREE made " + std::to_string(threadLoops.size()) +
+           " thread foralls; expected 1";
+  return compareForall(*threadLoops.front(), *ours->threads, "thread forall");
+}
+
 std::string compareSubgroups(const Case &c,
                              const iree::LoweredFunction &lowered) {
   auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
@@ -246,7 +274,8 @@ void runTarget(const iree::IreeInstallation &installation,
     const ProbeOutcome &outcome = outcomes[c->probe.function];
     const bool vectorDistribute = c->family != "tile-and-fuse" &&
                                   c->family != "tile-and-fuse-mma" &&
-                                  c->family != "tile-and-fuse-scaled";
+                                  c->family != "tile-and-fuse-scaled" &&
+                                  c->family != "derived-thread-config";
     const jobs::IrDump *dump =
         vectorDistribute ? outcome.dump(jobs::kConfigureTensorLayoutsPass)
                          : outcome.dump(jobs::kApplyTilingLevelPass,
@@ -274,6 +303,8 @@ void runTarget(const iree::IreeInstallation &installation,
       report = compareAnchors(*c, *lowered);
     else if (c->family == "tile-and-fuse")
       report = compareThreads(*c, *lowered);
+    else if (c->family == "derived-thread-config")
+      report = compareDerivedThreads(*c, *lowered);
     else
       report = compareSubgroups(*c, *lowered);
     if (report.empty())
@@ -324,6 +355,8 @@ int main(int argc, char **argv) {
         cases.push_back(reductionCase(random, target, family, index++));
     for (int i = 0; i < perFamily / 2; ++i)
       cases.push_back(tileAndFuseCase(random, target, index++));
+    for (int i = 0; i < perFamily / 2; ++i)
+      cases.push_back(derivedThreadConfigCase(random, target, index++));
     // Every intrinsic of the target at least once, then random ones.
     const int contractions = std::max<int>(
         static_cast<int>(target.intrinsics.size()), perFamily / 2);
@@ -358,7 +391,8 @@ int main(int argc, char **argv) {
   int failures = tally.disagreements();
   for (const std::string family :
        {"elementwise", "reduction", "partial-reduction", "contraction",
-        "tile-and-fuse", "tile-and-fuse-mma", "tile-and-fuse-scaled"})
+        "tile-and-fuse", "tile-and-fuse-mma", "tile-and-fuse-scaled",
+        "derived-thread-config"})
     if (tally.agreedCount(family) < std::max(1, perFamily / 8)) {
       std::cout << "too few " << family << " cases compared\n";
       ++failures;
