@@ -482,13 +482,23 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
                  " is a scaled intrinsic: IREE gives scaled contractions no "
                  "VectorDistribute layouts (they lower under TileAndFuse); its "
                  "fragments are in the MMA view"};
-  if (intrinsic.lhs.outer.size() != 2)
-    return Error{mma->intrinsic + " has no 2-D fragment layout; block and "
-                                  "layout-less intrinsics are not drawn yet"};
+  const size_t fragmentRank = intrinsic.lhs.outer.size();
+  if (fragmentRank != 2 && fragmentRank != 3)
+    return Error{mma->intrinsic + " has no per-lane fragment layout (IREE "
+                                  "gives it none)"};
   auto dims = config::inferContraction(space);
   if (!dims)
     return Error{"the op is not a contraction (needs LHS, RHS and ACC maps "
                  "with M, N and K dimensions)"};
+  // A block intrinsic ([block, M, K] fragments) takes the innermost batch
+  // dimension for its blocks (getContractionLayout, isBlockIntrinsic).
+  const bool block = fragmentRank == 3;
+  if (block && dims->batch.empty())
+    return Error{mma->intrinsic +
+                 " is a block intrinsic: IREE requires a batch dimension for "
+                 "its blocks ('block intrinsic requires at least one batch "
+                 "dimension') and this contraction has none"};
+  const int b = block ? dims->batch.back() : -1;
   const size_t rank = space.rank();
   const auto workgroup =
       zeroPadded(cfg.tileSizes(config::TilingLevel::Workgroup), rank);
@@ -514,13 +524,18 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
     return Error{notes.front()};
   const int m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
 
-  // Operand dimension -> which fragment dimension (0 or 1) it carries.
+  // Operand dimension -> which fragment dimension it carries: (first,
+  // second) of a 2-D fragment, (block, first, second) of a 3-D one.
   auto build = [&](const config::OperandAccess &operand,
                    const FragmentLayout &fragment, int first, int second) {
     config::NestedLayoutAttr layout;
+    const int shift = block ? 1 : 0;
     for (int loop : operand.dims) {
       const size_t d = static_cast<size_t>(std::max(loop, 0));
-      const int f = loop == first ? 0 : loop == second ? 1 : -1;
+      const int f = block && loop == b ? 0
+                    : loop == first    ? shift
+                    : loop == second   ? shift + 1
+                                       : -1;
       const int64_t outer = f < 0 ? 1 : fragment.outer[static_cast<size_t>(f)];
       const int64_t thread =
           f < 0 ? 1 : fragment.thread[static_cast<size_t>(f)];
@@ -537,10 +552,11 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
       // operands from the intrinsic's M, N and K (getMNKShape), not from each
       // operand's fragment: with col_major the accumulator's fragment is
       // transposed but its batch counts are not.
-      const int64_t intrinsicSize = loop == m   ? intrinsic.m
-                                    : loop == n ? intrinsic.n
-                                    : loop == k ? intrinsic.k
-                                                : 1;
+      const int64_t intrinsicSize = loop == m            ? intrinsic.m
+                                    : loop == n          ? intrinsic.n
+                                    : loop == k          ? intrinsic.k
+                                    : block && loop == b ? intrinsic.blocks
+                                                         : 1;
       layout.batchTile.push_back(ceilDiv(ceilDiv(bound, subgroup),
                                          std::max<int64_t>(intrinsicSize, 1)));
       layout.outerTile.push_back(outer);

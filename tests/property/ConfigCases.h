@@ -249,19 +249,23 @@ struct ContractionShape {
   bool batch = false;
 };
 
+// `batchBound`: a batch loop of that size, always (a block intrinsic's
+// blocks); otherwise one of 2 or 4 a fifth of the time.
 inline ContractionShape
 contractionSpace(property::Random &random,
                  const layout::MmaIntrinsic &intrinsic,
-                 const std::vector<int64_t> &workgroupMN, int64_t kTile) {
+                 const std::vector<int64_t> &workgroupMN, int64_t kTile,
+                 std::optional<int64_t> batchBound = std::nullopt) {
   ContractionShape s;
-  s.batch = random.chance(0.2);
+  s.batch = batchBound || random.chance(0.2);
   const int offset = s.batch ? 1 : 0;
   s.m = offset;
   s.n = offset + 1;
   s.k = offset + 2;
   config::IterationSpace &space = s.space;
   if (s.batch) {
-    space.bounds.push_back(random.pick<int64_t>({2, 4}));
+    space.bounds.push_back(batchBound ? *batchBound
+                                      : random.pick<int64_t>({2, 4}));
     space.kinds.push_back(config::LoopKind::Parallel);
   }
   space.bounds.push_back(workgroupMN[0] * random.pick<int64_t>({1, 2}));
@@ -300,19 +304,27 @@ inline std::string mmaKindText(const layout::MmaIntrinsic &intrinsic,
          intrinsic.name + (colMajor ? ", col_major = true>" : ">");
 }
 
+// VectorDistribute with an intrinsic; a block intrinsic (3-D fragments)
+// gets a batch loop of its blocks (times 1 or 2) and a workgroup tile of
+// one block group along it.
 inline Case contractionCase(property::Random &random, const Target &target,
                             const std::string &intrinsicName, int index) {
   const layout::MmaIntrinsic &intrinsic =
       *layout::findMmaIntrinsic(intrinsicName);
+  const bool block = intrinsic.lhs.outer.size() == 3;
   Case c;
-  c.family = "contraction";
+  c.family = block ? "contraction-block" : "contraction";
   c.target = &target;
   const int64_t sgM = random.pick<int64_t>({1, 1, 2}),
                 sgN = random.pick<int64_t>({1, 2, 2});
   const int64_t wgM = intrinsic.m * sgM * random.pick<int64_t>({1, 2}),
                 wgN = intrinsic.n * sgN * random.pick<int64_t>({1, 2});
   const int64_t redK = intrinsic.k * random.pick<int64_t>({1, 2, 4});
-  ContractionShape s = contractionSpace(random, intrinsic, {wgM, wgN}, redK);
+  ContractionShape s = contractionSpace(
+      random, intrinsic, {wgM, wgN}, redK,
+      block ? std::optional<int64_t>(intrinsic.blocks *
+                                     random.pick<int64_t>({1, 2}))
+            : std::nullopt);
   const size_t rank = s.space.rank();
   std::vector<int64_t> workgroup(rank, 0), reduction(rank, 0);
   config::Basis subgroupBasis;
@@ -320,7 +332,7 @@ inline Case contractionCase(property::Random &random, const Target &target,
   subgroupBasis.mapping.resize(rank);
   std::iota(subgroupBasis.mapping.begin(), subgroupBasis.mapping.end(), 0);
   if (s.batch)
-    workgroup[0] = 1;
+    workgroup[0] = block ? intrinsic.blocks : 1;
   workgroup[static_cast<size_t>(s.m)] = wgM;
   workgroup[static_cast<size_t>(s.n)] = wgN;
   reduction[static_cast<size_t>(s.k)] = redK;
@@ -570,6 +582,18 @@ inline Target scaledTarget() {
   return {"gfx950", jobs::GpuBackend::Rocdl,
           "gfx950", "",
           64,       config::builtinTarget("gfx950")->scaledMmaIntrinsics};
+}
+
+// The block intrinsics (3-D [block, M, K] fragments) a target offers.
+inline std::vector<std::string> blockIntrinsics(const std::string &arch) {
+  std::vector<std::string> names;
+  const auto target = config::builtinTarget(arch);
+  for (const std::string &name : target->mmaIntrinsics) {
+    const layout::MmaIntrinsic *found = layout::findMmaIntrinsic(name);
+    if (found && found->lhs.outer.size() == 3)
+      names.push_back(name);
+  }
+  return names;
 }
 
 inline std::vector<Target> defaultTargets() {

@@ -7,6 +7,8 @@
 //       configure-tensor-layouts pass;
 //   contraction                                 VectorDistribute with each
 //       MMA intrinsic of gfx942 and sm_90: LHS, RHS, ACC layouts;
+//   contraction-block                           the same with gfx942's block
+//       intrinsics (3-D fragments) on batch contractions;
 //   tile-and-fuse                               TileAndFuse thread tiles: the
 //       thread forall's trip counts and linear_dim mapping;
 //   tile-and-fuse-mma                           TileAndFuse with mma_kind: the
@@ -367,6 +369,15 @@ int main(int argc, char **argv) {
                               ? target.intrinsics[static_cast<size_t>(i)]
                               : random.pick(target.intrinsics),
                           index++));
+    // Every block intrinsic of the target (VectorDistribute only: IREE's
+    // TileAndFuse lane distribution refuses some of them).
+    const auto blocks = property::blockIntrinsics(target.name);
+    for (size_t i = 0;
+         i < std::max<size_t>(blocks.size(), perFamily / 4) && !blocks.empty();
+         ++i)
+      cases.push_back(contractionCase(
+          random, target, i < blocks.size() ? blocks[i] : random.pick(blocks),
+          index++));
     for (int i = 0; i < contractions; ++i)
       cases.push_back(
           tileAndFuseMmaCase(random, target,
@@ -392,7 +403,7 @@ int main(int argc, char **argv) {
   for (const std::string family :
        {"elementwise", "reduction", "partial-reduction", "contraction",
         "tile-and-fuse", "tile-and-fuse-mma", "tile-and-fuse-scaled",
-        "derived-thread-config"})
+        "derived-thread-config", "contraction-block"})
     if (tally.agreedCount(family) < std::max(1, perFamily / 8)) {
       std::cout << "too few " << family << " cases compared\n";
       ++failures;
