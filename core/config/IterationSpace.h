@@ -76,7 +76,8 @@ operandsFromPattern(const IterationSpace &space,
 // reduction dims as IREE's inferScaledContractionDims does: `kB` the ones
 // inside a scale block (the scales do not index them), `k` the rest.
 struct ContractionDims {
-  std::vector<int> batch, m, n, k, kB;
+  std::vector<int> batch, m, n, k;
+  std::vector<int> kB = {};
 };
 std::optional<ContractionDims> inferContraction(const IterationSpace &space);
 

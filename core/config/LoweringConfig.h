@@ -50,7 +50,7 @@ struct MmaKind {
   bool colMajor = false;
   // #iree_gpu.scaled_mma_layout names its element types ("f4E2M1FN",
   // "f32"); the intrinsic's name does not.
-  std::string lhsElementType, rhsElementType, accElementType;
+  std::string lhsElementType = {}, rhsElementType = {}, accElementType = {};
   bool isVirtual() const { return attributeName == "virtual_mma_layout"; }
   bool isScaled() const { return attributeName == "scaled_mma_layout"; }
 };

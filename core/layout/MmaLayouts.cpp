@@ -13,31 +13,41 @@ FragmentLayout toFragment(const config::MmaTableEntry::Fragment &f) {
   return FragmentLayout{f.outer, f.thread, f.tstrides, f.element};
 }
 
+// An intrinsic with what its name says: M, N, K (and blocks), subgroup size
+// and element types.
+MmaIntrinsic named(const char *name) {
+  MmaIntrinsic intrinsic;
+  intrinsic.name = name;
+  if (auto shape = config::intrinsicShape(name)) {
+    intrinsic.m = shape->m;
+    intrinsic.n = shape->n;
+    intrinsic.k = shape->k;
+    intrinsic.blocks = shape->blocks;
+    intrinsic.subgroupSize = shape->subgroupSize;
+    intrinsic.aType = shape->aType;
+    intrinsic.bType = shape->bType;
+    intrinsic.cType = shape->cType;
+  }
+  return intrinsic;
+}
+
 std::vector<MmaIntrinsic> buildIntrinsics() {
   std::vector<MmaIntrinsic> intrinsics;
   for (const config::MmaTableEntry &entry : config::mmaIntrinsicTable()) {
-    MmaIntrinsic intrinsic;
-    intrinsic.name = entry.name;
+    MmaIntrinsic intrinsic = named(entry.name);
     intrinsic.isVirtual = entry.isVirtual;
     intrinsic.lhs = toFragment(entry.lhs);
     intrinsic.rhs = toFragment(entry.rhs);
     intrinsic.acc = toFragment(entry.acc);
-    if (auto shape = config::intrinsicShape(entry.name)) {
-      intrinsic.m = shape->m;
-      intrinsic.n = shape->n;
-      intrinsic.k = shape->k;
-      intrinsic.blocks = shape->blocks;
-      intrinsic.subgroupSize = shape->subgroupSize;
-      intrinsic.aType = shape->aType;
-      intrinsic.bType = shape->bType;
-      intrinsic.cType = shape->cType;
-    }
     intrinsics.push_back(std::move(intrinsic));
   }
   for (const config::ScaledMmaTableEntry &entry :
        config::scaledMmaIntrinsicTable()) {
-    MmaIntrinsic intrinsic;
-    intrinsic.name = entry.name;
+    // K counts elements (K/block scales); the input types are the
+    // attribute's, not the name's "B32".
+    MmaIntrinsic intrinsic = named(entry.name);
+    intrinsic.aType.clear();
+    intrinsic.bType.clear();
     intrinsic.isScaled = true;
     intrinsic.blockSize = entry.blockSize;
     intrinsic.lhs = toFragment(entry.lhs);
@@ -45,14 +55,6 @@ std::vector<MmaIntrinsic> buildIntrinsics() {
     intrinsic.lhsScale = toFragment(entry.lhsScale);
     intrinsic.rhsScale = toFragment(entry.rhsScale);
     intrinsic.acc = toFragment(entry.acc);
-    // M x N x K in the name; K counts elements (K/block scales).
-    if (auto shape = config::intrinsicShape(entry.name)) {
-      intrinsic.m = shape->m;
-      intrinsic.n = shape->n;
-      intrinsic.k = shape->k;
-      intrinsic.subgroupSize = shape->subgroupSize;
-      intrinsic.cType = shape->cType;
-    }
     intrinsics.push_back(std::move(intrinsic));
   }
   return intrinsics;

@@ -150,13 +150,9 @@ std::string compareForall(const iree::ForallLoop &theirs,
   return report;
 }
 
-std::string compareThreads(const Case &c,
-                           const iree::LoweredFunction &lowered) {
-  auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
-  auto ours =
-      layout::tileAndFuseThreads(*config, c.probe.space, c.workgroupSize);
-  if (!ours)
-    return "Tilescope cannot distribute threads: " + ours.error();
+// IREE's one thread forall against ours.
+std::string compareOneThreadForall(const iree::LoweredFunction &lowered,
+                                   const layout::ForallDistribution &ours) {
   std::vector<const iree::ForallLoop *> threadLoops;
   for (const iree::ForallLoop &loop : lowered.foralls)
     if (loop.mappedTo("thread"))
@@ -164,7 +160,17 @@ std::string compareThreads(const Case &c,
   if (threadLoops.size() != 1)
     return "IREE made " + std::to_string(threadLoops.size()) +
            " thread foralls; expected 1";
-  return compareForall(*threadLoops.front(), *ours, "thread forall");
+  return compareForall(*threadLoops.front(), ours, "thread forall");
+}
+
+std::string compareThreads(const Case &c,
+                           const iree::LoweredFunction &lowered) {
+  auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
+  auto ours =
+      layout::tileAndFuseThreads(*config, c.probe.space, c.workgroupSize);
+  if (!ours)
+    return "Tilescope cannot distribute threads: " + ours.error();
+  return compareOneThreadForall(lowered, *ours);
 }
 
 // #iree_gpu.derived_thread_config: the thread forall IREE makes from the
@@ -180,14 +186,7 @@ std::string compareDerivedThreads(const Case &c,
   if (!ours || !ours->threads)
     return "Tilescope cannot derive the threads: " +
            (ours ? std::string("no thread forall") : ours.error());
-  std::vector<const iree::ForallLoop *> threadLoops;
-  for (const iree::ForallLoop &loop : lowered.foralls)
-    if (loop.mappedTo("thread"))
-      threadLoops.push_back(&loop);
-  if (threadLoops.size() != 1)
-    return "IREE made " + std::to_string(threadLoops.size()) +
-           " thread foralls; expected 1";
-  return compareForall(*threadLoops.front(), *ours->threads, "thread forall");
+  return compareOneThreadForall(lowered, *ours->threads);
 }
 
 std::string compareSubgroups(const Case &c,
