@@ -101,8 +101,12 @@ size_t findKey(std::string_view text, std::string_view key, size_t from,
 }
 
 // `#name` if the value is a bare alias reference.
+// `#name` is an alias; `#dialect.mnemonic` with no body (MLIR reads a dotted
+// name after '#' as a dialect attribute, e.g.
+// #iree_gpu.derived_thread_config) is the attribute itself.
 std::string aliasName(std::string_view value) {
-  if (value.size() < 2 || value[0] != '#')
+  if (value.size() < 2 || value[0] != '#' ||
+      value.find('.') != std::string_view::npos)
     return {};
   for (size_t i = 1; i < value.size(); ++i)
     if (!isIdentifierChar(value[i]))

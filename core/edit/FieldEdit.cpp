@@ -88,6 +88,12 @@ Result<FieldChange> changeLowering(const std::string &text, const Field &field,
                  parsed.error() +
                  "); replace the whole attribute with lowering_config=..."};
   config::LoweringConfig loweringConfig = std::move(*parsed);
+  if (loweringConfig.isDerivedThreadConfig())
+    return Error{field.name() +
+                 ": this op's config is #iree_gpu.derived_thread_config, "
+                 "which has no fields (IREE derives its thread tiles from the "
+                 "op's loops); to give it tiles, replace the whole attribute "
+                 "with lowering_config=#iree_gpu.lowering_config<{...}>"};
   change.oldValue = printed(loweringConfig.get(field.key));
   if (value) {
     auto attribute = parseValue(field, *value);

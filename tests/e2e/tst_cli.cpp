@@ -337,6 +337,13 @@ private slots:
     const Run checked = cli({"check", file});
     QCOMPARE(checked.exitCode, 0);
     QVERIFY(checked.out.contains("no problems found"));
+    // It has no fields to set: said so (it was read as an undefined alias).
+    const Run set = cli({"set-config", file, "--op", "0:0", "--set",
+                         "workgroup=[32, 64]", "--diff"});
+    QCOMPARE(set.exitCode, 1);
+    QVERIFY2(set.err.contains("#iree_gpu.derived_thread_config, which has no "
+                              "fields"),
+             qPrintable(set.err));
   }
 
   void rendersEverySceneKindWithoutIree_data() {
