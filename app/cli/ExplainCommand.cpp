@@ -305,16 +305,24 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
       return fail("--translation-info", parsed.error());
     info = std::move(*parsed);
   }
+  // What the config means under its pipeline, derived once: a TileAndFuse
+  // forall is explained as such; a VectorDistribute layout or contraction
+  // is reused below.
+  std::optional<layout::OpLayouts> pipelineLayouts;
   {
     layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
                                     options};
-    auto layouts = layout::opLayouts(request);
-    if (layouts && (layouts->threads || layouts->subgroups))
-      return explainForall(in, *layouts, asJson);
-    if (!layouts && layouts.error().find("TileAndFuse") != std::string::npos)
-      return fail("--config", layouts.error());
+    auto computed = layout::opLayouts(request);
+    if (computed && (computed->threads || computed->subgroups))
+      return explainForall(in, *computed, asJson);
+    if (!computed && computed.error().find("TileAndFuse") != std::string::npos)
+      return fail("--config", computed.error());
+    if (computed)
+      pipelineLayouts = std::move(*computed);
   }
-  auto derived = layout::deriveLayout(*config, *space, options);
+  auto derived = pipelineLayouts && pipelineLayouts->derived
+                     ? Result<layout::DerivedLayout>(*pipelineLayouts->derived)
+                     : layout::deriveLayout(*config, *space, options);
   if (!derived)
     return fail("--config", derived.error());
   json out = {{"iteration_space", exporting::toJson(derived->space)},
@@ -353,7 +361,10 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
     // with the op-wide layout of setGPULoweringConfigLayout.
     out.erase("layout");
     out.erase("accumulator_layout");
-    auto contraction = layout::deriveContractionLayouts(*config, *space);
+    auto contraction =
+        pipelineLayouts && pipelineLayouts->contraction
+            ? Result<layout::ContractionLayouts>(*pipelineLayouts->contraction)
+            : layout::deriveContractionLayouts(*config, *space);
     if (!contraction)
       return fail("--config", contraction.error());
     text << "contraction layouts (" << contraction->intrinsic
