@@ -76,6 +76,18 @@ private:
     return basis;
   }
 
+  // A basis over `count` indices: the outer bound may be left out of it
+  // (0 stands for it, unbounded).
+  std::optional<std::vector<int64_t>>
+  withOuterBound(std::vector<int64_t> sizes, intptr_t count, const char *op) {
+    if (count == static_cast<intptr_t>(sizes.size()) + 1)
+      sizes.insert(sizes.begin(), 0);
+    if (count != static_cast<intptr_t>(sizes.size()))
+      return fail(std::string("a ") + op + " of unexpected arity"),
+             std::nullopt;
+    return sizes;
+  }
+
   // affine.delinearize_index %x into (b...): with one result more than the
   // basis, the first is the unbounded quotient.
   std::optional<int64_t> delinearize(MlirOperation op, intptr_t result,
@@ -85,16 +97,14 @@ private:
     if (!x || !basis)
       return std::nullopt;
     const intptr_t count = api.mlirOperationGetNumResults(op);
-    std::vector<int64_t> sizes = *basis;
-    if (count == static_cast<intptr_t>(sizes.size()) + 1)
-      sizes.insert(sizes.begin(), 0);
-    if (count != static_cast<intptr_t>(sizes.size()))
-      return fail("a delinearize_index of unexpected arity");
+    auto sizes = withOuterBound(*basis, count, "delinearize_index");
+    if (!sizes)
+      return std::nullopt;
     int64_t rest = *x;
     for (intptr_t i = count - 1; i > 0; --i) {
       if (i == result)
-        return rest % sizes[i];
-      rest /= sizes[i];
+        return rest % (*sizes)[static_cast<size_t>(i)];
+      rest /= (*sizes)[static_cast<size_t>(i)];
     }
     return rest;
   }
@@ -106,17 +116,15 @@ private:
     if (!basis)
       return std::nullopt;
     const intptr_t indices = api.mlirOperationGetNumOperands(op);
-    std::vector<int64_t> sizes = *basis;
-    if (indices == static_cast<intptr_t>(sizes.size()) + 1)
-      sizes.insert(sizes.begin(), 0);
-    if (indices != static_cast<intptr_t>(sizes.size()))
-      return fail("a linearize_index of unexpected arity");
+    auto sizes = withOuterBound(*basis, indices, "linearize_index");
+    if (!sizes)
+      return std::nullopt;
     int64_t value = 0;
     for (intptr_t i = 0; i < indices; ++i) {
       auto x = operand(op, i, lane);
       if (!x)
         return std::nullopt;
-      value = (i == 0 ? 0 : value * sizes[i]) + *x;
+      value = (i == 0 ? 0 : value * (*sizes)[static_cast<size_t>(i)]) + *x;
     }
     return value;
   }

@@ -30,6 +30,7 @@ Result<RooflineFloor> rooflineFloor(const config::IterationSpace &space,
   const auto contraction = config::inferContraction(space);
   double peak = target.peakVectorF32OpsPerSecond;
   floor.computePeak = "f32 vector";
+  bool memoryOnly = false;
   if (contraction) {
     floor.operations = 2 * points;
     std::string type = space.operands.front().elementType;
@@ -43,17 +44,16 @@ Result<RooflineFloor> rooflineFloor(const config::IterationSpace &space,
       // A sub-byte (MX) contraction with no confirmed matrix peak: the
       // vector peak would overstate its compute time, so the floor is the
       // memory floor alone (still a lower bound).
-      peak = 0;
+      memoryOnly = true;
       floor.computePeak = "none known for " + type + " matrix";
     }
   } else {
     floor.operations = points;
   }
-  const bool computeKnown = peak > 0;
-  if (!computeKnown && floor.computePeak.rfind("none known", 0) != 0)
+  if (!memoryOnly && peak <= 0)
     return Error{"no peak throughput is known for " + target.arch};
   floor.memorySeconds = floor.bytes / target.peakMemoryBytesPerSecond;
-  floor.computeSeconds = computeKnown ? floor.operations / peak : 0;
+  floor.computeSeconds = memoryOnly ? 0 : floor.operations / peak;
   floor.floorSeconds = std::max(floor.memorySeconds, floor.computeSeconds);
   floor.boundBy =
       floor.memorySeconds >= floor.computeSeconds ? "memory" : "compute";
