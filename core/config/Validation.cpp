@@ -622,6 +622,16 @@ std::string toString(Problem::IreeResponse response) {
   return "";
 }
 
+std::string toString(Problem::Origin origin) {
+  switch (origin) {
+  case Problem::Origin::Tilescope:
+    return "tilescope";
+  case Problem::Origin::IreeConstraints:
+    return "iree-constraints";
+  }
+  return "";
+}
+
 std::vector<RuleDescription> validationRules() {
   std::vector<RuleDescription> rules;
   for (const auto &[name, info] : ruleTable())

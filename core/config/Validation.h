@@ -38,8 +38,13 @@ struct Problem {
   // distributeTilingSizes").
   std::string source;
   IreeResponse iree = IreeResponse::Refuses;
+  // Who found it: Tilescope's rules, or IREE itself (its pipeline
+  // constraints checked by its own evaluator, jobs/IreeConstraints).
+  enum class Origin { Tilescope, IreeConstraints };
+  Origin origin = Origin::Tilescope;
 };
 std::string toString(Problem::IreeResponse response);
+std::string toString(Problem::Origin origin);
 std::string toString(Problem::Severity severity);
 
 struct ValidationContext {

@@ -221,7 +221,8 @@ nlohmann::json toJson(const std::vector<config::Problem> &problems) {
                    {"message", p.message},
                    {"rule", p.rule},
                    {"iree", config::toString(p.iree)},
-                   {"source", p.source}});
+                   {"source", p.source},
+                   {"origin", config::toString(p.origin)}});
   return out;
 }
 

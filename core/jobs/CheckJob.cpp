@@ -1,6 +1,7 @@
 #include "core/jobs/CheckJob.h"
 
 #include "core/jobs/CompileJob.h"
+#include "core/util/Brackets.h"
 #include "core/util/Files.h"
 
 #include <cstdio>
@@ -11,28 +12,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-// The end of a bracketed attribute that starts at `open` ('<'), skipping
-// quoted strings; npos when it does not close.
-size_t closingBracket(const std::string &text, size_t open) {
-  int depth = 0;
-  for (size_t i = open; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      continue;
-    }
-    if (c == '<' || c == '[' || c == '{' || c == '(')
-      ++depth;
-    else if (c == '>' || c == ']' || c == '}' || c == ')') {
-      if (--depth == 0)
-        return i;
-    }
-  }
-  return std::string::npos;
-}
 
 bool hasTopLevelModule(const std::string &text) {
   size_t at = 0;

@@ -1,0 +1,59 @@
+// IREE's pipeline constraints name the config's tunable values "knobs": an
+// `iree_codegen.smt.constraints` op carries a template of the config
+// (`workgroup = [#iree_codegen.smt.int_knob<"wg_0">, ...]`, the MMA
+// intrinsic as a one_of_knob over the target's intrinsics, fixed values
+// elsewhere) and asserts over the knob names. This reads a config the way
+// IREE's VerifySMTConstraints pass does (VerifyPipelineConstraints.cpp,
+// extractKnobValue over the lowering config merged with translation_info's
+// workgroup_size, subgroup_size and pipeline options), so Tilescope can say
+// which field each knob is and whether IREE's check applies to the config
+// at all: where the template fixes a value the config does not have, IREE
+// skips its check silently.
+//
+// Pure config work: the template is IREE's print of the knobs dictionary.
+#pragma once
+
+#include "core/config/Attribute.h"
+#include "core/config/TranslationInfo.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tilescope::config {
+
+struct KnobMatch {
+  enum class Outcome {
+    Matched,  // every knob has a value: IREE checks the asserts
+    Mismatch, // a fixed value of the template differs: IREE skips the check
+    Missing,  // an entry the template needs is absent: IREE refuses
+  };
+  Outcome outcome = Outcome::Matched;
+  std::map<std::string, int64_t> values; // knob -> value (one_of: its index)
+  // knob -> the field it is, as problems name fields: "workgroup[0]",
+  // "mma_kind", "subgroup_basis[0][1]", "translation_info.subgroup_size",
+  // "translation_info.prefetch_num_stages".
+  std::map<std::string, std::string> fields;
+  // Mismatch / Missing: where, and the template's and the config's text.
+  std::string field;
+  std::string expected;
+  std::string found;
+
+  // "the template fixes promote_operands[1] = 1, the config has 0"
+  std::string describe() const;
+};
+
+// `loweringConfig` is the #iree_gpu.lowering_config<{...}> attribute.
+KnobMatch matchKnobs(const Attribute &knobs, const Attribute &loweringConfig,
+                     const TranslationInfo &translationInfo);
+
+// The config fields an assert's message concerns: the knobs it names (and
+// the names IREE derives from them: mma_m/n/k from the intrinsic knob,
+// wg_m/sg_n products of the tiles, total_threads, shared memory), mapped
+// through `fields`. Empty when it names none (a problem-size assert).
+std::vector<std::string>
+fieldsOfMessage(const std::string &message,
+                const std::map<std::string, std::string> &fields);
+
+} // namespace tilescope::config

@@ -1,0 +1,79 @@
+// IREE's own verdict on a document's configs: the SMT constraints IREE's
+// GPU pipelines state for each root op (iree-codegen-insert-smt-constraints,
+// one `iree_codegen.smt.constraints` op per pipeline the target offers),
+// checked against the op's lowering config and its function's
+// translation_info by IREE's own evaluator (iree-codegen-verify-smt-
+// constraints), both in the pinned iree-opt in a child process, on a copy.
+//
+// The copy differs from the document only where IREE needs it to: a root op
+// with a config and no `root_op = #iree_codegen.root_op<set = N>` gets one,
+// written into the op's own attribute dictionary, so every line IREE reports
+// is the document's line.
+// Each violation comes back in IREE's words with the config fields it
+// concerns; where IREE checks nothing (no constraints for the pipeline, a
+// template the config does not fit, which IREE skips silently), the verdict
+// says so rather than passing.
+#pragma once
+
+#include "core/config/ConstraintKnobs.h"
+#include "core/config/Validation.h"
+#include "core/iree/Document.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/util/Result.h"
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+// One `iree_codegen.smt.constraints` op IREE emitted for a root op.
+struct ConstraintSet {
+  std::string pipeline; // "TileAndFuse", "VectorDistribute"
+  int assertions = 0;   // iree_codegen.smt.assert ops in its region
+  std::string knobs;    // the knobs template, as IREE printed it
+};
+
+struct ConstraintViolation {
+  std::string message;             // IREE's, its values filled in
+  std::vector<std::string> fields; // "workgroup[0]", "mma_kind", ...
+};
+
+struct OpConstraintVerdict {
+  size_t dispatch = 0;
+  size_t op = 0;
+  enum class Outcome {
+    Holds,         // IREE checked every assert of the pipeline: all hold
+    Violated,      // IREE reports violations
+    NotChecked,    // IREE has constraints but did not (or could not) check
+    NoConstraints, // IREE states none for this op and pipeline
+  };
+  Outcome outcome = Outcome::NoConstraints;
+  std::string pipeline;             // the function's translation_info
+  std::vector<ConstraintSet> sets;  // every pipeline IREE stated them for
+  std::vector<ConstraintViolation> violations;
+  config::KnobMatch knobs;          // the config read through the template
+  std::string reason; // NotChecked / NoConstraints: why, IREE's words kept
+};
+std::string toString(OpConstraintVerdict::Outcome outcome);
+
+// The verdict as problems, marked as IREE's, to merge with the rules' own:
+// an error per violation (on the first field it concerns), a note where
+// IREE has constraints and did not check them.
+std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict);
+
+struct ConstraintVerdict {
+  std::vector<OpConstraintVerdict> ops; // root ops with a lowering_config
+  std::vector<std::string> commands;    // shell commands that reproduce it
+};
+
+// Fails only when IREE cannot be run or refuses the document itself (the
+// text does not parse, a pass crashes); per-op outcomes are in the result.
+Result<ConstraintVerdict>
+ireeConstraintVerdict(const iree::IreeInstallation &iree,
+                      const iree::Document &document,
+                      std::chrono::milliseconds timeout = std::chrono::minutes(2),
+                      const std::atomic<bool> *cancel = nullptr);
+
+} // namespace tilescope::jobs

@@ -1,0 +1,400 @@
+// IREE's pipeline constraints, read as IREE reads them. Random TileAndFuse
+// and VectorDistribute contractions on gfx942 and sm_90 (tiles varied,
+// fields dropped or changed half of the time) are written as dispatches;
+// IREE states their constraints and checks them in the pinned iree-opt
+// (jobs::ireeConstraintVerdict). For every op:
+//  - Tilescope's reading of the config through IREE's knobs template
+//    (config::matchKnobs) predicts IREE's: a template entry the config lacks
+//    if and only if IREE refuses to extract the knobs;
+//  - where every knob matched, the knob values Tilescope read, handed to
+//    IREE's own materialization (iree-codegen-test-materialize-smt-
+//    constraint-assignments), give back the config's fields and the
+//    translation_info's sizes: the values are the ones IREE means;
+//  - every violation IREE reports names a field of the config.
+#include "ConfigCases.h"
+#include "PropertySupport.h"
+
+#include "core/config/Attribute.h"
+#include "core/config/TranslationInfo.h"
+#include "core/edit/AttributeLocator.h"
+#include "core/edit/FieldEdit.h"
+#include "core/iree/CompilerLibrary.h"
+#include "core/iree/Document.h"
+#include "core/jobs/IreeConstraints.h"
+#include "core/jobs/Process.h"
+#include "core/util/Files.h"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+
+using namespace tilescope;
+using namespace tilescope::property;
+
+namespace {
+
+std::string gfx942ExecutableTarget() {
+  std::ifstream file(std::string(TILESCOPE_SOURCE_DIR) +
+                     "/examples/rocm_gfx942/"
+                     "matmul_f16_1024_dispatch_0.benchmark.mlir");
+  std::string line;
+  while (std::getline(file, line))
+    if (line.find("#hal.device.target<") != std::string::npos)
+      return executableTargetFromDevice(line);
+  return {};
+}
+
+// Sets a field of the case's lowering config or translation_info.
+bool setField(Case &c, const std::string &name,
+              const std::optional<std::string> &value) {
+  auto field = edit::parseField(name);
+  if (!field)
+    return false;
+  std::string &text = field->part == edit::ConfigPart::TranslationInfo
+                          ? c.probe.translationInfo
+                          : c.probe.loweringConfig;
+  auto changed = edit::changeField(text, *field, value);
+  if (!changed)
+    return false;
+  text = changed->attribute;
+  return true;
+}
+
+std::optional<std::vector<int64_t>> intsOf(const std::string &config,
+                                           const std::string &key) {
+  auto attribute = config::parseResolvedAttribute(config);
+  if (!attribute)
+    return std::nullopt;
+  const auto positional = attribute->positional();
+  if (positional.empty())
+    return std::nullopt;
+  const config::Attribute *value = positional.front()->find(key);
+  return value ? value->asInt64Array() : std::nullopt;
+}
+
+// One change of the kind people make while tuning; its name, or "" when it
+// does not apply to the case.
+std::string perturb(Random &random, Case &c) {
+  switch (random.range(0, 6)) {
+  case 0:
+  case 1: { // a tile doubled, tripled or halved
+    const std::string key =
+        random.pick<std::string>({"workgroup", "reduction", "subgroup"});
+    auto tiles = intsOf(c.probe.loweringConfig, key);
+    if (!tiles)
+      return "";
+    std::vector<size_t> set;
+    for (size_t i = 0; i < tiles->size(); ++i)
+      if ((*tiles)[i] > 0)
+        set.push_back(i);
+    if (set.empty())
+      return "";
+    int64_t &tile = (*tiles)[random.pick(set)];
+    tile = random.chance(0.5) && tile % 2 == 0 ? tile / 2
+                                               : tile * random.range(2, 3);
+    return setField(c, key, list(*tiles)) ? key + " changed" : "";
+  }
+  case 2: // IREE's verifier wants promotion_types as long as the operands
+    if (c.probe.loweringConfig.find("promotion_types") != std::string::npos)
+      setField(c, "promotion_types", std::nullopt);
+    return setField(c, "promote_operands", std::nullopt)
+               ? "promote_operands removed"
+               : "";
+  case 3:
+    if (c.probe.loweringConfig.find("promotion_types") != std::string::npos)
+      setField(c, "promotion_types",
+               std::string("[#iree_gpu.derived_thread_config]"));
+    return setField(c, "promote_operands", std::string("[0]"))
+               ? "promote_operands [0]"
+               : "";
+  case 4:
+    return setField(c, "subgroup_size",
+                    std::to_string(c.subgroupSize == 64 ? 32 : 64))
+               ? "subgroup_size changed"
+               : "";
+  case 5: {
+    std::vector<int64_t> size = c.workgroupSize;
+    size[0] *= 2;
+    return setField(c, "workgroup_size", list(size)) ? "workgroup_size doubled"
+                                                     : "";
+  }
+  default:
+    return setField(c, "prefetch_num_stages", std::string("3"))
+               ? "prefetch_num_stages 3"
+               : "";
+  }
+}
+
+struct Materialization {
+  std::string pipeline;
+  std::string knobs;
+  std::map<std::string, int64_t> values;
+};
+
+// IREE's materialization of each knob assignment: one compilation_info
+// each, in order, or an error in IREE's words.
+Result<std::vector<config::Attribute>>
+materialize(const iree::IreeInstallation &installation,
+            const std::vector<Materialization> &requests) {
+  std::string text;
+  for (const Materialization &m : requests) {
+    std::string assignments;
+    for (const auto &[knob, value] : m.values)
+      assignments += (assignments.empty() ? "" : ", ") + knob + " = " +
+                     std::to_string(value) + " : i64";
+    text += "iree_codegen.smt.constraints target = <set = 0>, pipeline = "
+            "#iree_gpu.pipeline<" +
+            m.pipeline + ">, knobs = " + m.knobs +
+            " dims() attributes {test.assignments = {" + assignments +
+            "}} {\n}\n";
+  }
+  auto folder = TemporaryDirectory::create("tilescope-materialize");
+  if (!folder)
+    return Error{folder.error()};
+  if (auto written = writeFileAtomically(folder->file("in.mlir"), text);
+      !written)
+    return Error{written.error()};
+  jobs::ProcessSpec spec;
+  spec.program = *installation.tool(iree::kIreeOpt);
+  spec.arguments = {"--mlir-print-local-scope",
+                    "--iree-codegen-test-materialize-smt-constraint-"
+                    "assignments",
+                    folder->file("in.mlir").string(), "-o",
+                    folder->file("out.mlir").string()};
+  const jobs::ProcessResult result = jobs::runProcess(spec);
+  if (!result.succeeded())
+    return Error{"iree-opt " + result.describe() + "\n" +
+                 result.standardError.substr(0, 2000)};
+  auto out = readTextFile(folder->file("out.mlir"));
+  if (!out)
+    return Error{out.error()};
+  std::vector<config::Attribute> infos;
+  const edit::TextRange whole{0, out->size()};
+  for (size_t at = out->find("iree_codegen.smt.constraints");
+       at != std::string::npos;
+       at = out->find("iree_codegen.smt.constraints", at + 1)) {
+    auto site = edit::locateAttribute(
+        *out, at, "test.materialized_compilation_info", whole);
+    if (!site)
+      return Error{site.error()};
+    auto info = config::parseResolvedAttribute(
+        out->substr(site->value.offset, site->value.length));
+    if (!info)
+      return Error{info.error()};
+    infos.push_back(*info);
+  }
+  if (infos.size() != requests.size())
+    return Error{"IREE materialized " + std::to_string(infos.size()) + " of " +
+                 std::to_string(requests.size())};
+  return infos;
+}
+
+// Where IREE's materialized compilation_info differs from the case's config
+// and translation_info, on the fields the template holds; empty if nowhere.
+std::string difference(const config::Attribute &compilationInfo,
+                       const Case &c) {
+  auto info = config::CompilationInfo::fromAttribute(compilationInfo);
+  if (!info)
+    return "IREE's compilation_info does not read back: " + info.error();
+  auto mine = config::parseResolvedAttribute(c.probe.loweringConfig);
+  auto translation = config::TranslationInfo::parse(c.probe.translationInfo);
+  if (!mine || !translation)
+    return "the case does not read back";
+  const auto theirs = info->loweringConfig.positional();
+  const auto ours = mine->positional();
+  if (theirs.empty() || ours.empty())
+    return "no dictionary in a lowering config";
+  std::string out;
+  for (const config::Parameter &entry : theirs.front()->parameters) {
+    const config::Attribute *value = ours.front()->find(entry.name);
+    const std::string theirText = config::printAttribute(entry.get());
+    const std::string ourText = value ? config::printAttribute(*value) : "";
+    if (theirText != ourText)
+      out += "\n    " + entry.name + ": IREE " + theirText + ", config " +
+             (value ? ourText : "(none)");
+  }
+  if (info->translationInfo.workgroupSize != translation->workgroupSize)
+    out += "\n    workgroup_size differs";
+  if (info->translationInfo.subgroupSize != translation->subgroupSize)
+    out += "\n    subgroup_size differs";
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const Options options = parseOptions(argc, argv);
+  const int perTarget = options.cases > 0 ? options.cases
+                        : options.longRun ? 300
+                                          : 40;
+  Random random(options.seed);
+  const iree::IreeInstallation installation = projectIree();
+  auto library = iree::CompilerLibrary::load(installation.compilerLibrary);
+  if (!library) {
+    std::cerr << library.error() << "\n";
+    return 1;
+  }
+  iree::DocumentParser parser(*library);
+
+  std::vector<Target> targets = defaultTargets();
+  targets[0].executableTarget = gfx942ExecutableTarget();
+  Tally tally;
+  int index = 0;
+  for (const Target &target : targets) {
+    std::vector<Case> cases;
+    std::map<std::string, std::string> changes; // function -> perturbation
+    for (int i = 0; i < perTarget; ++i) {
+      // Mostly what IREE's own templates offer: plain intrinsics, row-major
+      // accumulators, both operands promoted.
+      std::vector<std::string> plain;
+      for (const std::string &name : target.intrinsics)
+        if (!layout::findMmaIntrinsic(name)->isVirtual)
+          plain.push_back(name);
+      const bool typical = random.chance(0.85);
+      const std::string &intrinsic =
+          random.pick(typical ? plain : target.intrinsics);
+      Case c = i % 2 == 0
+                   ? tileAndFuseMmaCase(random, target, intrinsic, index++)
+                   : contractionCase(random, target, intrinsic, index++);
+      c.probe.executableTarget = target.executableTarget;
+      c.probe.function = "c" + std::to_string(index);
+      if (typical) {
+        const std::string colMajor = ", col_major = true";
+        if (size_t at = c.probe.loweringConfig.find(colMajor);
+            at != std::string::npos)
+          c.probe.loweringConfig.erase(at, colMajor.size());
+        setField(c, "promote_operands", std::string("[0, 1]"));
+        setField(c, "prefetch_num_stages", std::string("2"));
+      }
+      // IREE's VectorDistribute template asks for promotion_types.
+      if (c.family.rfind("contraction", 0) == 0 &&
+          c.probe.loweringConfig.find("promote_operands = [0, 1]") !=
+              std::string::npos &&
+          (typical || random.chance(0.5)))
+        setField(c, "promotion_types",
+                 std::string("[#iree_gpu.derived_thread_config, "
+                             "#iree_gpu.derived_thread_config]"));
+      std::string change = "none";
+      if (random.chance(0.6))
+        for (int attempt = 0; attempt < 4; ++attempt)
+          if (std::string name = perturb(random, c); !name.empty()) {
+            change = name;
+            break;
+          }
+      changes[c.probe.function] = change;
+      cases.push_back(std::move(c));
+    }
+    std::string text;
+    for (const Case &c : cases) {
+      auto function = jobs::probeFunctionText(c.probe);
+      if (!function) {
+        std::cerr << function.error() << "\n";
+        return 1;
+      }
+      text += *function + "\n";
+    }
+    auto document = parser.parseText(text, target.name + ".mlir");
+    if (!document) {
+      std::cerr << "the cases do not parse: " << document.error() << "\n";
+      return 1;
+    }
+    document->path = target.name + ".mlir";
+    auto verdict = jobs::ireeConstraintVerdict(installation, *document);
+    if (!verdict) {
+      std::cerr << verdict.error() << "\n";
+      return 1;
+    }
+
+    std::vector<Materialization> requests;
+    std::vector<const Case *> requested;
+    std::vector<std::string> requestFamilies;
+    std::map<std::string, const Case *> byFunction;
+    for (const Case &c : cases)
+      byFunction[c.probe.function] = &c;
+    for (const jobs::OpConstraintVerdict &v : verdict->ops) {
+      const iree::Dispatch &dispatch = document->dispatches[v.dispatch];
+      const Case *c = byFunction[dispatch.name];
+      if (!c) {
+        std::cerr << "no case for " << dispatch.name << "\n";
+        return 1;
+      }
+      const std::string family =
+          target.name + " " + c->family + " (" + jobs::toString(v.outcome) + ")";
+      tally.generated(family);
+      const std::string description =
+          c->probe.function + " [" + changes[c->probe.function] + "]\n  config " +
+          c->probe.loweringConfig + "\n  translation " +
+          c->probe.translationInfo + "\n  verdict " +
+          jobs::toString(v.outcome) + ": " + v.reason;
+      std::string violations;
+      for (const jobs::ConstraintViolation &violation : v.violations)
+        violations += "\n    " + violation.message;
+      if (options.verbose)
+        std::cout << family << ": " << description << violations << "\n";
+      const bool ireeRefusedTemplate =
+          v.outcome == jobs::OpConstraintVerdict::Outcome::NotChecked &&
+          v.reason.find("failed to extract SMT knob values") !=
+              std::string::npos;
+      const bool weSayMissing =
+          v.knobs.outcome == config::KnobMatch::Outcome::Missing;
+      if (v.outcome != jobs::OpConstraintVerdict::Outcome::NoConstraints &&
+          ireeRefusedTemplate != weSayMissing) {
+        tally.disagreed(family, description + "\n  IREE " +
+                                    (ireeRefusedTemplate ? "refuses" : "takes") +
+                                    " the template; Tilescope: " +
+                                    v.knobs.describe());
+        continue;
+      }
+      bool unplaced = false;
+      for (const jobs::ConstraintViolation &violation : v.violations)
+        if (violation.fields.empty() &&
+            violation.message.rfind("dim_", 0) != 0) {
+          tally.disagreed(family, description + "\n  IREE's violation '" +
+                                      violation.message +
+                                      "' names no field of the config");
+          unplaced = true;
+        }
+      if (unplaced)
+        continue;
+      if (v.knobs.outcome != config::KnobMatch::Outcome::Matched) {
+        tally.agreed(family);
+        continue;
+      }
+      if (v.outcome == jobs::OpConstraintVerdict::Outcome::NoConstraints ||
+          v.reason.find("crashed") != std::string::npos ||
+          v.reason.find("killed by signal") != std::string::npos) {
+        tally.skipped(family, v.outcome ==
+                                      jobs::OpConstraintVerdict::Outcome::
+                                          NoConstraints
+                                  ? "IREE states no constraints for it"
+                                  : "IREE crashed stating its constraints");
+        continue;
+      }
+      for (const jobs::ConstraintSet &set : v.sets)
+        if (set.pipeline == v.pipeline) {
+          requests.push_back({set.pipeline, set.knobs, v.knobs.values});
+          requested.push_back(c);
+          requestFamilies.push_back(family);
+        }
+    }
+    auto infos = materialize(installation, requests);
+    if (!infos) {
+      std::cerr << "IREE's materialization failed: " << infos.error() << "\n";
+      return 1;
+    }
+    for (size_t i = 0; i < infos->size(); ++i) {
+      const std::string diff = difference((*infos)[i], *requested[i]);
+      if (diff.empty())
+        tally.agreed(requestFamilies[i]);
+      else
+        tally.disagreed(requestFamilies[i],
+                        requested[i]->probe.function + " [" +
+                            changes[requested[i]->probe.function] +
+                            "]: the knob values Tilescope read give back, "
+                            "through IREE, another config:" +
+                            diff);
+    }
+  }
+  tally.print(std::cout, options.seed);
+  return tally.disagreements() == 0 ? 0 : 1;
+}
