@@ -11,6 +11,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
+#include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeTargets.h"
 #include "core/layout/LayoutValidation.h"
 
@@ -33,11 +34,48 @@ void printProblems(const std::vector<config::Problem> &problems) {
   }
   for (const config::Problem &p : problems) {
     std::cout << config::toString(p.severity) << ": " << p.field << ": "
-              << p.message << "  [" << p.rule << "]\n";
-    if (!p.source.empty())
+              << p.message << "  [" << p.rule
+              << (p.origin == config::Problem::Origin::Tilescope
+                      ? ""
+                      : ", found by IREE")
+              << "]\n";
+    if (p.origin != config::Problem::Origin::Tilescope)
+      std::cout << "    from " << p.source << "\n";
+    else if (!p.source.empty())
       std::cout << "    " << config::toString(p.iree) << "; the rule mirrors "
                 << p.source << "\n";
   }
+}
+
+json constraintsJson(const jobs::OpConstraintVerdict &verdict,
+                     const std::vector<std::string> &commands) {
+  json sets = json::array();
+  for (const jobs::ConstraintSet &set : verdict.sets)
+    sets.push_back({{"pipeline", set.pipeline},
+                    {"assertions", set.assertions},
+                    {"knobs", set.knobs}});
+  json violations = json::array();
+  for (const jobs::ConstraintViolation &v : verdict.violations)
+    violations.push_back({{"message", v.message}, {"fields", v.fields}});
+  json out = {{"outcome", jobs::toString(verdict.outcome)},
+              {"pipeline", verdict.pipeline},
+              {"sets", sets},
+              {"violations", violations},
+              {"knob_fields", verdict.knobs.fields},
+              {"commands", commands}};
+  if (!verdict.reason.empty())
+    out["reason"] = verdict.reason;
+  return out;
+}
+
+void printConstraints(const jobs::OpConstraintVerdict &verdict) {
+  std::cout << "IREE's pipeline constraints: " << jobs::toString(verdict.outcome);
+  for (const jobs::ConstraintSet &set : verdict.sets)
+    if (set.pipeline == verdict.pipeline)
+      std::cout << " (" << set.assertions << " for " << set.pipeline << ")";
+  if (!verdict.reason.empty())
+    std::cout << ": " << verdict.reason;
+  std::cout << "\n";
 }
 
 void printModel(const config::LoweringConfig &cfg) {
@@ -100,9 +138,13 @@ int check(const QStringList &arguments) {
       "iree-release", "The IREE release the config is for (default 3.13).",
       "X.Y", kPinnedRelease);
   const QCommandLineOption jsonOption("json", "Print JSON.");
+  const QCommandLineOption noConstraintsOption(
+      "no-iree-constraints",
+      "With FILE: skip IREE's own verdict (its pipeline constraints for the "
+      "op, checked by the pinned iree-opt).");
   parser.addOptions({configOption, translationOption, spaceOption, typesOption,
                      mapsOption, targetOption, releaseOption, jsonOption,
-                     kOpOption, kIreeOption});
+                     kOpOption, kIreeOption, noConstraintsOption});
   parser.addPositionalArgument(
       "[FILE]", "An IREE file: check the config of its root op --op (its "
                 "loops, types and target from the file) instead of --config.");
@@ -124,6 +166,10 @@ int check(const QStringList &arguments) {
 
   config::ValidationContext context;
   std::optional<config::LoweringConfig> loweringConfig;
+  // IREE's verdict on the file's op: its pipeline constraints.
+  std::optional<jobs::OpConstraintVerdict> ireeVerdict;
+  std::string ireeVerdictError;
+  std::vector<std::string> ireeCommands;
   if (fromFile) {
     const std::string path = parser.positionalArguments().front().toStdString();
     int code = kExitOk;
@@ -139,6 +185,21 @@ int check(const QStringList &arguments) {
                             "): " + op.loweringConfigError);
     context = op.validation;
     loweringConfig = op.loweringConfig;
+    if (!parser.isSet(noConstraintsOption)) {
+      auto installation = app::locateIree(ireePath(parser));
+      auto verdict =
+          installation
+              ? jobs::ireeConstraintVerdict(*installation, opened->document)
+              : Result<jobs::ConstraintVerdict>(Error{installation.error()});
+      if (!verdict) {
+        ireeVerdictError = verdict.error();
+      } else {
+        ireeCommands = verdict->commands;
+        for (const jobs::OpConstraintVerdict &v : verdict->ops)
+          if (v.dispatch == opened->ref.dispatch && v.op == opened->ref.op)
+            ireeVerdict = v;
+      }
+    }
   }
   context.ireeRelease = parser.value(releaseOption).toStdString();
 
@@ -204,7 +265,10 @@ int check(const QStringList &arguments) {
     targetNote = std::move(target->note);
   }
 
-  const auto problems = layout::validate(*loweringConfig, context);
+  auto problems = layout::validate(*loweringConfig, context);
+  if (ireeVerdict)
+    for (config::Problem &p : jobs::problemsOf(*ireeVerdict))
+      problems.push_back(std::move(p));
   const bool hasErrors =
       std::any_of(problems.begin(), problems.end(), [](const auto &p) {
         return p.severity == config::Problem::Severity::Error;
@@ -218,6 +282,10 @@ int check(const QStringList &arguments) {
       out["translation_info"] = exporting::toJson(*context.translationInfo);
     if (context.iterationSpace)
       out["iteration_space"] = exporting::toJson(*context.iterationSpace);
+    if (ireeVerdict)
+      out["iree_constraints"] = constraintsJson(*ireeVerdict, ireeCommands);
+    else if (!ireeVerdictError.empty())
+      out["iree_constraints"] = {{"error", ireeVerdictError}};
     if (context.target) {
       out["target"] = exporting::toJson(*context.target);
       if (!targetNote.empty())
@@ -242,7 +310,16 @@ int check(const QStringList &arguments) {
               << ", "
               << (targetNote.empty() ? context.target->source : targetNote)
               << "\n";
-  std::cout << "IREE release: " << context.ireeRelease << "\n\n";
+  std::cout << "IREE release: " << context.ireeRelease << "\n";
+  if (ireeVerdict)
+    printConstraints(*ireeVerdict);
+  else if (!ireeVerdictError.empty())
+    std::cout << "IREE's pipeline constraints: not asked: " << ireeVerdictError
+              << "\n";
+  else if (fromFile && !parser.isSet(noConstraintsOption))
+    std::cout << "IREE's pipeline constraints: IREE states them for GPU "
+                 "lowering configs only\n";
+  std::cout << "\n";
   printProblems(problems);
   return hasErrors ? kExitFailure : kExitOk;
 }

@@ -37,6 +37,62 @@ class CliDocumentsTest : public QObject {
   Q_OBJECT
 
 private slots:
+  // check FILE --op: IREE's own verdict (its pipeline constraints for the
+  // op, checked by the pinned iree-opt) beside the rules', marked by origin
+  // and tied to the fields; where IREE checks nothing, the reason.
+  void checkAddsIreesConstraintVerdict() {
+    const CliRun holds = cli({"check", kMatmul, "--op", "0:0", "--json"});
+    QCOMPARE(holds.exitCode, 0);
+    const QJsonObject verdict = json(holds)["iree_constraints"].toObject();
+    QCOMPARE(verdict["outcome"].toString(), QString("holds"));
+    QCOMPARE(verdict["pipeline"].toString(), QString("TileAndFuse"));
+    QCOMPARE(verdict["knob_fields"].toObject()["wg_0"].toString(),
+             QString("workgroup[0]"));
+
+    QTemporaryDir folder;
+    const QString edited = folder.filePath("edited.mlir");
+    cli({"set-config", kMatmul, "--op", "0:0", "--set",
+         "workgroup=[48,128,0]", "-o", edited});
+    const CliRun violated = cli({"check", edited, "--op", "0:0", "--json"});
+    QCOMPARE(violated.exitCode, 1);
+    QCOMPARE(json(violated)["iree_constraints"].toObject()["outcome"].toString(),
+             QString("violated"));
+    bool found = false;
+    for (const QJsonValue &p : json(violated)["problems"].toArray()) {
+      const QJsonObject problem = p.toObject();
+      if (problem["origin"].toString() == "iree-constraints" &&
+          problem["message"].toString() ==
+              "dim_0 must be divisible by wg_0 (1024 % 48 == 0)") {
+        QCOMPARE(problem["field"].toString(), QString("workgroup[0]"));
+        found = true;
+      }
+    }
+    QVERIFY2(found, qPrintable(violated.out));
+    const CliRun text = cli({"check", edited, "--op", "0:0"});
+    QVERIFY2(text.out.contains("IREE's pipeline constraints: violated (44 for "
+                               "TileAndFuse)"),
+             qPrintable(text.out));
+    QVERIFY(text.out.contains("[iree-pipeline-constraint, found by IREE]"));
+
+    // IREE's VectorDistribute template needs promotion_types; this config
+    // (from a hand-written compilation_info) has none, and IREE says so.
+    const CliRun notChecked =
+        cli({"check",
+             TILESCOPE_SOURCE_DIR "/examples/rocm_gfx942/"
+                                  "matmul_f16_vector_distribute_dispatch_0."
+                                  "benchmark.mlir",
+             "--op", "0:0", "--json"});
+    const QJsonObject skipped =
+        json(notChecked)["iree_constraints"].toObject();
+    QCOMPARE(skipped["outcome"].toString(), QString("not checked"));
+    QVERIFY2(skipped["reason"].toString().contains("promotion_types"),
+             qPrintable(notChecked.out));
+
+    const CliRun without =
+        cli({"check", edited, "--op", "0:0", "--no-iree-constraints", "--json"});
+    QVERIFY(!json(without).contains("iree_constraints"));
+  }
+
   void showsARootOpInContext() {
     const CliRun text = cli({"show", kMatmul, "--op", "0:0"});
     QCOMPARE(text.exitCode, 0);
