@@ -1,6 +1,7 @@
 #include "core/jobs/IreeTargets.h"
 
 #include "core/config/TargetAttribute.h"
+#include "core/util/Brackets.h"
 
 #include <chrono>
 #include <map>
@@ -21,25 +22,10 @@ std::string firstExecutableTarget(const std::string &text) {
   const size_t start = text.find(opening);
   if (start == std::string::npos)
     return {};
-  int depth = 0;
-  bool quoted = false;
-  for (size_t i = start + opening.size() - 1; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        quoted = false;
-      continue;
-    }
-    if (c == '"')
-      quoted = true;
-    else if (c == '<')
-      ++depth;
-    else if (c == '>' && --depth == 0)
-      return text.substr(start, i + 1 - start);
-  }
-  return {};
+  const size_t close =
+      closingBracket(text, start + opening.size() - 1, "<>");
+  return close == std::string::npos ? std::string()
+                                    : text.substr(start, close + 1 - start);
 }
 
 // IREE's own words for a failed question: its first "error:" line.
