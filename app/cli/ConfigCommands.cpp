@@ -189,7 +189,9 @@ int check(const QStringList &arguments) {
       auto installation = app::locateIree(ireePath(parser));
       auto verdict =
           installation
-              ? jobs::ireeConstraintVerdict(*installation, opened->document)
+              ? jobs::ireeConstraintVerdict(*installation, opened->document,
+                                            std::chrono::minutes(2), nullptr,
+                                            opened->ref)
               : Result<jobs::ConstraintVerdict>(Error{installation.error()});
       if (!verdict) {
         ireeVerdictError = verdict.error();

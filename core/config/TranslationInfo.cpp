@@ -150,8 +150,7 @@ Result<TranslationInfo> TranslationInfo::parse(std::string_view text) {
   return fromAttribute(*attribute);
 }
 
-std::string TranslationInfo::pipelineName() const {
-  const Attribute &p = pipelineAttribute;
+std::string pipelineNameOf(const Attribute &p) {
   if (p.is(Kind::Keyword)) {
     if (p.text.rfind(kLegacyGpuPrefix, 0) == 0)
       return p.text.substr(std::char_traits<char>::length(kLegacyGpuPrefix));
@@ -164,6 +163,10 @@ std::string TranslationInfo::pipelineName() const {
   if (p.is(Kind::Dialect))
     return "#" + p.qualifiedName();
   return printAttribute(p);
+}
+
+std::string TranslationInfo::pipelineName() const {
+  return pipelineNameOf(pipelineAttribute);
 }
 
 PipelineSyntax TranslationInfo::pipelineSyntax() const {

@@ -72,6 +72,10 @@ private:
   Attribute pipelineAttribute;
 };
 
+// A pipeline attribute's name without syntax (what pipelineName() says of
+// a translation_info's), e.g. of a constraints op's `pipeline = ...`.
+std::string pipelineNameOf(const Attribute &pipeline);
+
 // The pipelines IREE's GPU backends name (#iree_gpu.pipeline values).
 const std::vector<std::string> &gpuPipelineNames();
 

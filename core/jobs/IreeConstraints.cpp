@@ -43,14 +43,6 @@ struct PrintedConstraints {
   int line = 0;
 };
 
-std::string pipelineNameOf(const std::string &value) {
-  const size_t open = value.find('<');
-  const size_t close = value.rfind('>');
-  if (open == std::string::npos || close == std::string::npos || close < open)
-    return value;
-  return value.substr(open + 1, close - open - 1);
-}
-
 std::vector<PrintedConstraints> readConstraints(const std::string &text) {
   std::vector<PrintedConstraints> found;
   const edit::TextRange whole{0, text.size()};
@@ -62,9 +54,10 @@ std::vector<PrintedConstraints> readConstraints(const std::string &text) {
     if (setAt == std::string::npos)
       continue;
     c.set = std::atoll(text.c_str() + setAt + 6);
-    if (auto pipeline = edit::locateAttribute(text, at, "pipeline", whole))
-      c.content.pipeline = pipelineNameOf(
-          text.substr(pipeline->value.offset, pipeline->value.length));
+    if (auto site = edit::locateAttribute(text, at, "pipeline", whole))
+      if (auto pipeline = config::parseResolvedAttribute(
+              text.substr(site->value.offset, site->value.length)))
+        c.content.pipeline = config::pipelineNameOf(*pipeline);
     size_t regionFrom = at;
     if (auto knobs = edit::locateAttribute(text, at, "knobs", whole)) {
       c.content.knobs = text.substr(knobs->value.offset, knobs->value.length);
@@ -201,8 +194,9 @@ struct PartRun {
   std::map<const ConfiguredOp *, std::string> crashed;
 };
 
-using SpecMaker = std::function<ProcessSpec(const char *pipeline,
-                                            const std::filesystem::path &)>;
+using SpecMaker = std::function<ProcessSpec(
+    const char *pipeline, const std::filesystem::path &input,
+    const std::filesystem::path &output)>;
 
 // The ops of `asked` that crash IREE's constraint insertion on their own,
 // found by asking about halves; each with IREE's crash in words and the
@@ -225,9 +219,7 @@ isolateCrashes(const iree::Document &document, const iree::TextPart &part,
                              OpSet(group.begin(), group.end())));
         !written)
       return Error{written.error()};
-    const ProcessSpec probe = spec(kInsertPipeline, "/dev/null");
-    ProcessSpec one = probe;
-    one.arguments[2] = file.string(); // the input, after the two options
+    const ProcessSpec one = spec(kInsertPipeline, file, "/dev/null");
     const ProcessResult result = runProcess(one);
     if (result.outcome != ProcessResult::Outcome::Signaled) {
       std::filesystem::remove(file);
@@ -252,6 +244,7 @@ Result<PartRun> runPart(const iree::IreeInstallation &iree,
                         const iree::Document &document,
                         const iree::TextPart &part,
                         const std::vector<ConfiguredOp> &ops,
+                        const OpSet &askedOps,
                         const TemporaryDirectory &folder, int index,
                         std::chrono::milliseconds timeout,
                         const std::atomic<bool> *cancel,
@@ -262,9 +255,9 @@ Result<PartRun> runPart(const iree::IreeInstallation &iree,
   const std::string name = "part" + std::to_string(index) + ".mlir";
   const std::filesystem::path input = folder.file(name);
   OpSet hidden, asked;
-  for (const ConfiguredOp &op : ops)
-    if (op.offset >= part.offset && op.offset < part.offset + part.length)
-      asked.insert(&op);
+  for (const ConfiguredOp *op : askedOps)
+    if (op->offset >= part.offset && op->offset < part.offset + part.length)
+      asked.insert(op);
   if (auto written = writeFileAtomically(
           input, copyOfPart(document, part, ops, hidden, asked));
       !written)
@@ -275,11 +268,12 @@ Result<PartRun> runPart(const iree::IreeInstallation &iree,
   PartRun run;
   run.carriesConstraints =
       part.in(document.text).find(kConstraintsOp) != std::string_view::npos;
-  auto spec = [&](const char *pipeline, const std::filesystem::path &output) {
+  auto spec = [&](const char *pipeline, const std::filesystem::path &from,
+                  const std::filesystem::path &output) {
     ProcessSpec s;
     s.program = *tool;
     s.arguments = {"--mlir-print-op-on-diagnostic=false",
-                   std::string("--pass-pipeline=") + pipeline, input.string(),
+                   std::string("--pass-pipeline=") + pipeline, from.string(),
                    "-o", output.string()};
     s.timeout = timeout;
     s.cancel = cancel;
@@ -291,7 +285,7 @@ Result<PartRun> runPart(const iree::IreeInstallation &iree,
       c.line += part.firstLine - 1;
   } else {
     const ProcessSpec insert =
-        spec(kInsertPipeline, folder.file(name + ".constraints"));
+        spec(kInsertPipeline, input, folder.file(name + ".constraints"));
     commands.push_back(insert.shellCommand());
     ProcessResult inserted = runProcess(insert);
     if (inserted.outcome == ProcessResult::Outcome::Signaled) {
@@ -331,7 +325,7 @@ Result<PartRun> runPart(const iree::IreeInstallation &iree,
   for (;;) {
     const ProcessSpec verify =
         spec(run.carriesConstraints ? kVerifyPipeline : kInsertVerifyPipeline,
-             "/dev/null");
+             input, "/dev/null");
     if (commands.empty() || commands.back() != verify.shellCommand())
       commands.push_back(verify.shellCommand());
     const ProcessResult verified = runProcess(verify);
@@ -431,13 +425,18 @@ Result<ConstraintVerdict>
 ireeConstraintVerdict(const iree::IreeInstallation &iree,
                       const iree::Document &document,
                       std::chrono::milliseconds timeout,
-                      const std::atomic<bool> *cancel) {
+                      const std::atomic<bool> *cancel,
+                      const std::optional<edit::OpRef> &only) {
   std::vector<iree::TextPart> parts;
   if (document.partCount > 1)
     parts = iree::splitInputFile(document.text, document.path.string()).parts;
   if (parts.empty())
     parts.push_back({0, document.text.size(), 1, 1});
   const std::vector<ConfiguredOp> ops = configuredOps(document, parts);
+  OpSet asked;
+  for (const ConfiguredOp &op : ops)
+    if (!only || (only->dispatch == op.dispatch && only->op == op.op))
+      asked.insert(&op);
 
   ConstraintVerdict verdict;
   auto folder = TemporaryDirectory::create("tilescope-constraints");
@@ -448,13 +447,13 @@ ireeConstraintVerdict(const iree::IreeInstallation &iree,
   std::vector<PrintedConstraints> carried;
   std::map<const ConfiguredOp *, std::string> crashed;
   for (size_t p = 0; p < parts.size(); ++p) {
-    const bool used = std::any_of(ops.begin(), ops.end(), [&](const auto &op) {
+    const bool used = std::any_of(asked.begin(), asked.end(), [&](auto *op) {
       return static_cast<size_t>(
-                 std::max(document.dispatches[op.dispatch].part, 0)) == p;
+                 std::max(document.dispatches[op->dispatch].part, 0)) == p;
     });
     if (!used)
       continue;
-    auto run = runPart(iree, document, parts[p], ops, *folder,
+    auto run = runPart(iree, document, parts[p], ops, asked, *folder,
                        static_cast<int>(p), timeout, cancel, verdict.commands);
     if (!run) {
       folder->keep();
@@ -483,6 +482,8 @@ ireeConstraintVerdict(const iree::IreeInstallation &iree,
     }
 
   for (const ConfiguredOp &op : ops) {
+    if (!asked.count(&op))
+      continue;
     const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
     const iree::RootOp &root = dispatch.rootOps[op.op];
     OpConstraintVerdict v;

@@ -17,12 +17,14 @@
 
 #include "core/config/ConstraintKnobs.h"
 #include "core/config/Validation.h"
+#include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,16 +66,20 @@ std::string toString(OpConstraintVerdict::Outcome outcome);
 std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict);
 
 struct ConstraintVerdict {
-  std::vector<OpConstraintVerdict> ops; // root ops with a lowering_config
+  // Root ops with a GPU lowering_config (the one asked about, with `only`).
+  std::vector<OpConstraintVerdict> ops;
   std::vector<std::string> commands;    // shell commands that reproduce it
 };
 
 // Fails only when IREE cannot be run or refuses the document itself (the
 // text does not parse, a pass crashes); per-op outcomes are in the result.
+// `only`: IREE is asked about that root op alone (the others get no root_op
+// attribute on the copy), not every op of the file.
 Result<ConstraintVerdict>
 ireeConstraintVerdict(const iree::IreeInstallation &iree,
                       const iree::Document &document,
                       std::chrono::milliseconds timeout = std::chrono::minutes(2),
-                      const std::atomic<bool> *cancel = nullptr);
+                      const std::atomic<bool> *cancel = nullptr,
+                      const std::optional<edit::OpRef> &only = std::nullopt);
 
 } // namespace tilescope::jobs

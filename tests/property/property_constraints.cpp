@@ -305,6 +305,27 @@ int main(int argc, char **argv) {
       return 1;
     }
 
+    // Asked about one op alone, IREE gives that op the same verdict.
+    for (size_t k = 0; k < verdict->ops.size(); k += 7) {
+      const jobs::OpConstraintVerdict &whole = verdict->ops[k];
+      auto alone = jobs::ireeConstraintVerdict(
+          installation, *document, std::chrono::minutes(2), nullptr,
+          edit::OpRef{whole.dispatch, whole.op});
+      const std::string family = target.name + " one op asked alone";
+      tally.generated(family);
+      if (alone && alone->ops.size() == 1 &&
+          alone->ops.front().outcome == whole.outcome &&
+          alone->ops.front().violations.size() == whole.violations.size())
+        tally.agreed(family);
+      else
+        tally.disagreed(family, document->dispatches[whole.dispatch].name +
+                                    ": asked alone, the verdict differs (" +
+                                    (alone ? std::to_string(alone->ops.size()) +
+                                                 " ops"
+                                           : alone.error()) +
+                                    ")");
+    }
+
     std::vector<Materialization> requests;
     std::vector<const Case *> requested;
     std::vector<std::string> requestFamilies;
