@@ -48,5 +48,6 @@ int compare(const QStringList &arguments);
 int report(const QStringList &arguments);
 int exportSpec(const QStringList &arguments);
 int sweep(const QStringList &arguments);
+int splitK(const QStringList &arguments);
 
 } // namespace tilescope::cli

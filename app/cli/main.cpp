@@ -85,6 +85,11 @@ const char *kUsage =
     "  export-spec FILE    a tuning spec giving the root ops their configs "
     "(-o OUT,\n"
     "                      --program SOURCE proves IREE takes it)\n"
+    "  split-k SOURCE      which reductions IREE splits before dispatch "
+    "creation,\n"
+    "                      by how much and by which rule; set or clear "
+    "splits and\n"
+    "                      see the dispatches they form\n"
     "  check               read and validate a lowering config (no IREE "
     "needed);\n"
     "                      FILE --op adds IREE's verdict: its pipeline "
@@ -372,6 +377,8 @@ int main(int argc, char **argv) {
     return cli::exportSpec(commandArguments);
   if (command == "sweep")
     return cli::sweep(commandArguments);
+  if (command == "split-k")
+    return cli::splitK(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
   if (command == "mma-layouts")

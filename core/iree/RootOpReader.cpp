@@ -47,6 +47,8 @@ iteratorKinds(const Ir &ir, MlirOperation op, size_t rank) {
   return kinds;
 }
 
+} // namespace
+
 std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
                                                        MlirOperation op) {
   const FunctionTable &api = ir.api;
@@ -114,8 +116,6 @@ std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
   }
   return space;
 }
-
-} // namespace
 
 void describeRootOp(const Ir &ir, MlirOperation op, RootOp &root) {
   const FunctionTable &api = ir.api;

@@ -213,4 +213,69 @@ json toJson(const CheckResult &check) {
   return out;
 }
 
+namespace {
+
+json sourceJson(const std::optional<iree::SourceLocation> &source) {
+  if (!source)
+    return nullptr;
+  return json{{"file", source->file},
+              {"line", source->line},
+              {"column", source->column}};
+}
+
+json splitJson(const std::optional<std::vector<int64_t>> &split) {
+  return split ? json(*split) : json(nullptr);
+}
+
+} // namespace
+
+json toJson(const iree::FormedDispatch &dispatch) {
+  json ops = json::array();
+  for (const iree::DispatchedOp &op : dispatch.ops)
+    ops.push_back(json{{"op", op.name},
+                       {"source", sourceJson(op.source)},
+                       {"bounds", op.bounds},
+                       {"split", splitJson(op.split)}});
+  return json{{"executable", dispatch.executable},
+              {"name", dispatch.name},
+              {"ops", ops}};
+}
+
+json toJson(const SplitKAnalysis &analysis) {
+  json reductions = json::array();
+  for (const SplitKReduction &reduction : analysis.reductions) {
+    const iree::ProgramReduction &op = reduction.op;
+    const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
+    json entry{{"op", op.function + ":" + std::to_string(op.index)},
+               {"name", op.name},
+               {"source", sourceJson(op.source)},
+               {"iteration_space", op.facts.space.toString()},
+               {"reduction_bounds", bounds},
+               {"iree_split", splitJson(op.split)},
+               {"rule", config::toString(reduction.decision.rule)},
+               {"reasons", reduction.decision.reasons},
+               {"tilescope_agrees", reduction.agrees}};
+    if (op.split)
+      entry["chunks"] = config::splitCounts(bounds, *op.split);
+    if (!reduction.agrees)
+      entry["tilescope_split"] = reduction.decision.sizes;
+    reductions.push_back(std::move(entry));
+  }
+  json dispatches = json::array();
+  for (const iree::FormedDispatch &dispatch : analysis.dispatches)
+    dispatches.push_back(toJson(dispatch));
+  return json{{"reductions", reductions},
+              {"dispatches", dispatches},
+              {"commands", analysis.commands}};
+}
+
+json toJson(const SplitKApplied &applied) {
+  json dispatches = json::array();
+  for (const iree::FormedDispatch &dispatch : applied.dispatches)
+    dispatches.push_back(toJson(dispatch));
+  return json{{"dispatches", dispatches},
+              {"command", applied.command},
+              {"warnings", applied.warnings}};
+}
+
 } // namespace tilescope::jobs

@@ -6,6 +6,7 @@
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/Resources.h"
+#include "core/jobs/SplitK.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,11 @@ nlohmann::json toJson(const KernelResources &kernel);
 nlohmann::json toJson(const ResourceReport &report);
 nlohmann::json toJson(const BenchJobResult &bench);
 nlohmann::json toJson(const CheckResult &check);
+// Split-k: each reduction (IREE's split, the rule, its reasons, whether
+// Tilescope's reading agrees) and the dispatches formed.
+nlohmann::json toJson(const SplitKAnalysis &analysis);
+nlohmann::json toJson(const SplitKApplied &applied);
+nlohmann::json toJson(const iree::FormedDispatch &dispatch);
 
 // The history's word for how a job ended (TryRecord::outcome): "ok",
 // "compile-failed", "compiler-crashed", "timed-out", "cancelled",

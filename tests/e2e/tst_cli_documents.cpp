@@ -93,6 +93,68 @@ private slots:
     QVERIFY(!json(without).contains("iree_constraints"));
   }
 
+  // split-k on the RFC's example: IREE's heuristic splits K = 40960 into
+  // 128 chunks of 320 (the matmul-like rule), the outer-reduction rule
+  // splits the channel sum, the short sum stays whole; a split set or
+  // cleared by hand forms other dispatches, and the written program builds.
+  void splitKShowsIreesSplitsAndFormsDispatches() {
+    const QString program =
+        TILESCOPE_SOURCE_DIR "/examples/sources/split_k_program.mlir";
+    const CliRun run =
+        cli({"split-k", program, "--target", "gfx942", "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonArray reductions = json(run)["reductions"].toArray();
+    QCOMPARE(reductions.size(), 3);
+    const QJsonObject matmul = reductions[0].toObject();
+    QCOMPARE(matmul["name"].toString(), QString("linalg.matmul"));
+    QCOMPARE(matmul["iree_split"].toArray()[0].toInt(), 320);
+    QCOMPARE(matmul["chunks"].toArray()[0].toInt(), 128);
+    QCOMPARE(matmul["rule"].toString(), QString("matmul-like"));
+    QVERIFY(matmul["tilescope_agrees"].toBool());
+    QCOMPARE(matmul["source"].toObject()["line"].toInt(), 15);
+    QCOMPARE(reductions[1].toObject()["rule"].toString(),
+             QString("outer-reduction"));
+    QVERIFY(reductions[2].toObject()["iree_split"].isNull());
+    QStringList names;
+    for (const QJsonValue &d : json(run)["dispatches"].toArray())
+      names << d.toObject()["name"].toString();
+    QVERIFY2(names.contains("split_k_program_dispatch_0_matmul_32x32x320_f32") &&
+                 names.contains("split_k_program_dispatch_1_reduce_32x32x128_f32"),
+             qPrintable(names.join(", ")));
+
+    QTemporaryDir folder;
+    const QString written = folder.filePath("split.mlir");
+    const CliRun edited =
+        cli({"split-k", program, "--target", "gfx942", "--set",
+             "split_k_program:0=640", "--clear", "split_k_program:1", "-o",
+             written, "--json"});
+    QCOMPARE(edited.exitCode, 0);
+    QStringList after;
+    for (const QJsonValue &d :
+         json(edited)["applied"].toObject()["dispatches"].toArray())
+      after << d.toObject()["name"].toString();
+    QVERIFY2(after.contains("split_k_program_dispatch_0_matmul_32x32x640_f32") &&
+                 after.contains("split_k_program_dispatch_1_reduce_32x32x64_f32") &&
+                 after.contains(
+                     "split_k_program_dispatch_2_reduction_64x65536_f32"),
+             qPrintable(after.join(", ")));
+    QVERIFY(read(written).contains(
+        "iree_linalg_ext.split_reduction = [640 : index]"));
+
+    const CliRun wrong = cli({"split-k", program, "--target", "gfx942",
+                              "--set", "split_k_program:0=[1,2]"});
+    QCOMPARE(wrong.exitCode, 2);
+    QVERIFY2(wrong.err.contains("has 2 tile size(s); the op has 1 reduction "
+                                "loop(s) (40960)"),
+             qPrintable(wrong.err));
+    const CliRun unknown = cli({"split-k", program, "--target", "gfx942",
+                                "--clear", "split_k_program:7"});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("split_k_program:0, split_k_program:1, "
+                                  "split_k_program:2"),
+             qPrintable(unknown.err));
+  }
+
   void showsARootOpInContext() {
     const CliRun text = cli({"show", kMatmul, "--op", "0:0"});
     QCOMPARE(text.exitCode, 0);

@@ -125,6 +125,19 @@ struct MlirLinalgContractionDimensions {
   MlirAttribute k;
 };
 
+// Each a DenseI32ArrayAttr of loop dimensions (strides and dilations
+// DenseI64ArrayAttrs); all null when not inferred.
+struct MlirLinalgConvolutionDimensions {
+  MlirAttribute batch;
+  MlirAttribute outputImage;
+  MlirAttribute outputChannel;
+  MlirAttribute filterLoop;
+  MlirAttribute inputChannel;
+  MlirAttribute depth;
+  MlirAttribute strides;
+  MlirAttribute dilations;
+};
+
 struct MlirOpPrintingFlags {
   void *ptr;
 };
@@ -260,6 +273,8 @@ struct MlirOpPrintingFlags {
   X(mlirLinalgInferContractionDimensions, MlirLinalgContractionDimensions,     \
     (MlirOperation))                                                           \
   X(mlirLinalgIsAConvolutionOp, bool, (MlirOperation))                         \
+  X(mlirLinalgInferConvolutionDimensions, MlirLinalgConvolutionDimensions,     \
+    (MlirOperation))                                                           \
   X(mlirDenseI32ArrayGetElement, int32_t, (MlirAttribute, intptr_t))           \
   X(mlirAttributeIsADenseI32Array, bool, (MlirAttribute))                      \
   X(mlirOperationSetAttributeByName, void,                                     \
@@ -267,6 +282,8 @@ struct MlirOpPrintingFlags {
   X(mlirOperationRemoveAttributeByName, bool, (MlirOperation, MlirStringRef))  \
   X(mlirOpPrintingFlagsCreate, MlirOpPrintingFlags, ())                        \
   X(mlirOpPrintingFlagsDestroy, void, (MlirOpPrintingFlags))                   \
+  X(mlirOpPrintingFlagsEnableDebugInfo, void,                                  \
+    (MlirOpPrintingFlags, bool, bool))                                         \
   X(mlirOperationPrintWithFlags, void,                                         \
     (MlirOperation, MlirOpPrintingFlags, MlirStringCallback, void *))          \
   /* dialects/iree_gpu.h */                                                    \

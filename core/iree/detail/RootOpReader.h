@@ -8,6 +8,11 @@
 
 namespace tilescope::iree::detail {
 
+// The loop nest of a linalg (or linalg_ext) op from its indexing maps,
+// iterator types and operand types; nullopt when it states no maps.
+std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
+                                                       MlirOperation op);
+
 // Fills root.kind, root.space and root.contraction.
 void describeRootOp(const Ir &ir, MlirOperation op, RootOp &root);
 

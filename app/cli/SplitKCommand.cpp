@@ -1,0 +1,279 @@
+// tilescope-cli split-k: which reductions of a program IREE's split-reduction
+// heuristic splits, by how much and by which rule; splits set or cleared by
+// hand, and the dispatches each choice forms.
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/cli/JobInputs.h"
+#include "app/common/IreeSettings.h"
+#include "core/export/JsonText.h"
+#include "core/iree/CompilerLibrary.h"
+#include "core/jobs/JobJson.h"
+#include "core/jobs/SplitK.h"
+#include "core/util/Files.h"
+
+#include <QCommandLineParser>
+
+#include <iostream>
+
+using nlohmann::json;
+
+namespace tilescope::cli {
+namespace {
+
+std::string sizesText(const std::vector<int64_t> &sizes) {
+  std::string text = "[";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(sizes[i]);
+  return text + "]";
+}
+
+std::string sourceText(const std::optional<iree::SourceLocation> &source) {
+  if (!source)
+    return "";
+  return source->file + ":" + std::to_string(source->line) + ":" +
+         std::to_string(source->column);
+}
+
+void printReduction(const jobs::SplitKReduction &reduction) {
+  const iree::ProgramReduction &op = reduction.op;
+  const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
+  std::cout << "\n"
+            << op.function << ":" << op.index << "  " << op.name << "  "
+            << op.facts.space.toString();
+  if (op.source)
+    std::cout << "  from " << sourceText(op.source);
+  std::cout << "\n";
+  if (op.split) {
+    std::cout << "   IREE splits it: " << sizesText(*op.split) << " -> "
+              << sizesText(config::splitCounts(bounds, *op.split))
+              << " chunks per reduction loop "
+              << sizesText(bounds) << "  (rule: "
+              << config::toString(reduction.decision.rule) << ")\n";
+  } else {
+    std::cout << "   IREE does not split it\n";
+  }
+  if (!reduction.agrees)
+    std::cout << "   Tilescope's reading of the rule gives "
+              << (reduction.decision.split()
+                      ? sizesText(reduction.decision.sizes)
+                      : std::string("no split"))
+              << "; IREE's answer is the one shown\n";
+  for (size_t i = 0; i < reduction.decision.reasons.size(); ++i)
+    std::cout << (i ? "        " : "   why: ") << reduction.decision.reasons[i]
+              << "\n";
+}
+
+void printDispatches(const std::string &title,
+                     const std::vector<iree::FormedDispatch> &dispatches) {
+  std::cout << "\n" << title << " (" << dispatches.size() << "):\n";
+  for (const iree::FormedDispatch &dispatch : dispatches) {
+    std::cout << "  " << dispatch.name << "\n";
+    for (const iree::DispatchedOp &op : dispatch.ops) {
+      std::cout << "     " << op.name;
+      if (op.source)
+        std::cout << "  from " << sourceText(op.source);
+      if (op.split)
+        std::cout << "  partial results, split " << sizesText(*op.split);
+      std::cout << "\n";
+    }
+  }
+}
+
+// "FUNC:N=SIZES" or "FUNC:N" (for --clear) against the program's reductions.
+Result<iree::SplitChoice>
+choiceOf(const std::string &text, bool clear,
+         const std::vector<jobs::SplitKReduction> &reductions,
+         std::vector<std::string> &warnings) {
+  const size_t equals = text.find('=');
+  if (clear != (equals == std::string::npos))
+    return Error{clear ? "--clear takes FUNC:N, not sizes ('" + text + "')"
+                       : "--set takes FUNC:N=SIZES ('" + text + "')"};
+  const std::string opText = clear ? text : text.substr(0, equals);
+  const jobs::SplitKReduction *found = nullptr;
+  for (const jobs::SplitKReduction &reduction : reductions)
+    if (reduction.op.function + ":" + std::to_string(reduction.op.index) ==
+        opText)
+      found = &reduction;
+  if (!found) {
+    std::string known;
+    for (const jobs::SplitKReduction &reduction : reductions)
+      known += (known.empty() ? "" : ", ") + reduction.op.function + ":" +
+               std::to_string(reduction.op.index);
+    return Error{"no reduction '" + opText + "' (the program has: " +
+                 (known.empty() ? std::string("none") : known) + ")"};
+  }
+  iree::SplitChoice choice{found->op.function, found->op.index, std::nullopt};
+  if (clear)
+    return choice;
+  auto parsed = config::parseSplitSizes(
+      text.substr(equals + 1), config::reductionBounds(found->op.facts.space));
+  if (!parsed)
+    return Error{opText + ": " + parsed.error()};
+  for (const std::string &warning : parsed->warnings)
+    warnings.push_back(opText + ": " + warning);
+  choice.sizes = parsed->sizes;
+  return choice;
+}
+
+} // namespace
+
+int splitK(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli split-k: run the pinned iree-compile on a program with "
+      "IREE's split-reduction heuristic on, and list every reduction at the "
+      "split point (inside dispatch creation, fusions done): IREE's split "
+      "(iree_linalg_ext.split_reduction tiles, chunks per loop), the rule "
+      "that decided (outer-reduction, convolution, matmul-like, arg_compare) "
+      "with the numbers it compared, and the dispatches formed. --set and "
+      "--clear change splits by hand and form the dispatches again; -o "
+      "writes the program at the split point with the splits, for "
+      "`iree-compile OUT --compile-from=global-optimization`.");
+  const QCommandLineOption targetOption(
+      "target", "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu.", "TARGET");
+  const QCommandLineOption lowOption(
+      "low-parallelism",
+      "IREE's low-parallelism parameter set (RDNA-class GPUs).");
+  const QCommandLineOption fromOption(
+      "from",
+      "The phase SOURCE is already at: input (default) or "
+      "global-optimization (a dump IREE printed there).",
+      "PHASE", "input");
+  const QCommandLineOption setOption(
+      "set",
+      "Split reduction FUNC:N with tiles SIZES, one per reduction loop, e.g. "
+      "'prog:0=640' or 'prog:1=[1,64]' (repeatable).",
+      "FUNC:N=SIZES");
+  const QCommandLineOption clearOption(
+      "clear", "Do not split reduction FUNC:N (repeatable).", "FUNC:N");
+  const QCommandLineOption outputOption(
+      {"o", "output"},
+      "Write the program at the split point, splits on it, to OUT.", "OUT");
+  parser.addOptions({targetOption, lowOption, fromOption, setOption,
+                     clearOption, outputOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument("SOURCE", "An MLIR program.");
+  if (!parseCommandLine(parser, arguments, "split-k"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 1)
+    return usageError("split-k", "expected one SOURCE");
+  if (!parser.isSet(targetOption))
+    return usageError("split-k", "--target is required");
+  auto target = jobs::compileTarget(parser.value(targetOption).toStdString());
+  if (!target)
+    return usageError("split-k", "--target: " + target.error());
+  const std::string from = parser.value(fromOption).toStdString();
+  if (from != "input" && from != "global-optimization")
+    return usageError("split-k",
+                      "--from takes input or global-optimization, not '" +
+                          from + "'");
+  const std::filesystem::path source =
+      parser.positionalArguments().front().toStdString();
+  if (!std::filesystem::is_regular_file(source)) {
+    std::cerr << "tilescope-cli split-k: " << source.string()
+              << ": no such file\n";
+    return kExitBadInput;
+  }
+  auto installation = app::locateIree(ireePath(parser));
+  if (!installation) {
+    std::cerr << "tilescope-cli split-k: " << installation.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+  if (!library) {
+    std::cerr << "tilescope-cli split-k: " << library.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+
+  const bool asJson = parser.isSet(kJsonOption);
+  jobs::SplitKRequest request;
+  request.source = source;
+  request.target = *target;
+  request.options.lowParallelism = parser.isSet(lowOption);
+  request.compileFrom = from;
+  request.progress = [asJson](const std::string &step) {
+    if (!asJson)
+      std::cerr << step << "...\n";
+  };
+  auto analysis = jobs::analyzeSplitK(*installation, *library, request);
+  if (!analysis) {
+    std::cerr << "tilescope-cli split-k: " << source.string() << ": "
+              << analysis.error() << "\n";
+    return kExitBadInput;
+  }
+
+  std::vector<iree::SplitChoice> choices;
+  std::vector<std::string> warnings;
+  for (const auto &[option, clear] :
+       {std::pair{&setOption, false}, std::pair{&clearOption, true}})
+    for (const QString &value : parser.values(*option)) {
+      auto choice = choiceOf(value.toStdString(), clear,
+                             analysis->reductions, warnings);
+      if (!choice)
+        return usageError("split-k", source.string() + ": " + choice.error());
+      choices.push_back(std::move(*choice));
+    }
+
+  std::optional<jobs::SplitKApplied> applied;
+  if (!choices.empty()) {
+    auto result = jobs::applySplitK(*installation, *library, request,
+                                    *analysis, choices);
+    if (!result) {
+      std::cerr << "tilescope-cli split-k: " << source.string()
+                << ": IREE refused these splits: " << result.error() << "\n";
+      return kExitFailure;
+    }
+    applied = std::move(*result);
+    warnings.insert(warnings.end(), applied->warnings.begin(),
+                    applied->warnings.end());
+  }
+  if (parser.isSet(outputOption)) {
+    const std::filesystem::path output =
+        parser.value(outputOption).toStdString();
+    if (auto written = writeFileAtomically(
+            output, applied ? applied->program : analysis->splitPoint);
+        !written) {
+      std::cerr << "tilescope-cli split-k: " << written.error() << "\n";
+      return kExitBadInput;
+    }
+  }
+
+  if (asJson) {
+    json out = jobs::toJson(*analysis);
+    out["source"] = source.string();
+    out["target"] = target->name;
+    out["low_parallelism"] = request.options.lowParallelism;
+    if (applied)
+      out["applied"] = jobs::toJson(*applied);
+    out["warnings"] = warnings;
+    if (parser.isSet(outputOption))
+      out["output"] = parser.value(outputOption).toStdString();
+    std::cout << exporting::jsonText(out, 2) << "\n";
+    return applied && !applied->warnings.empty() ? kExitFailure : kExitOk;
+  }
+
+  size_t split = 0;
+  for (const jobs::SplitKReduction &reduction : analysis->reductions)
+    split += reduction.op.split ? 1 : 0;
+  std::cout << source.string() << ": " << analysis->reductions.size()
+            << " reduction" << (analysis->reductions.size() == 1 ? "" : "s")
+            << " at IREE's split point for " << target->name << ", " << split
+            << " split by IREE's heuristic"
+            << (request.options.lowParallelism ? " (low parallelism)" : "")
+            << "\n";
+  for (const jobs::SplitKReduction &reduction : analysis->reductions)
+    printReduction(reduction);
+  printDispatches("Dispatches with IREE's splits", analysis->dispatches);
+  if (applied)
+    printDispatches("Dispatches with your splits", applied->dispatches);
+  for (const std::string &warning : warnings)
+    std::cout << "warning: " << warning << "\n";
+  if (parser.isSet(outputOption))
+    std::cout << "\nWrote " << parser.value(outputOption).toStdString()
+              << ": build it with iree-compile "
+              << parser.value(outputOption).toStdString()
+              << " --compile-from=global-optimization (its splits are "
+                 "written on the ops; the heuristic flag is not needed)\n";
+  return applied && !applied->warnings.empty() ? kExitFailure : kExitOk;
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,233 @@
+#include "core/jobs/SplitK.h"
+
+#include "core/util/Files.h"
+
+#include <sstream>
+
+namespace tilescope::jobs {
+namespace {
+
+constexpr const char *kSplitPass =
+    "iree-dispatch-creation-set-split-reduction-sizes";
+
+// The last module IREE printed after the split pass (once per function with
+// module scope; the last holds every function's splits): from its header to
+// the end of the module, its location aliases and resources, and nothing of
+// whatever diagnostics later passes wrote after it.
+Result<std::string> lastDump(const std::string &standardError) {
+  const std::string header = "// -----// IR Dump After ";
+  const size_t start = standardError.rfind(header);
+  if (start == std::string::npos)
+    return Error{"iree-compile printed no IR after " + std::string(kSplitPass) +
+                 " (did the pipeline reach dispatch creation?)"};
+  std::istringstream in(standardError.substr(start));
+  std::string line, module;
+  std::getline(in, line); // the header
+  bool closed = false, inResources = false;
+  while (std::getline(in, line)) {
+    if (!closed) {
+      module += line + "\n";
+      closed = !line.empty() && line.front() == '}'; // at column 0
+      continue;
+    }
+    if (inResources) {
+      module += line + "\n";
+      inResources = line.find("#-}") == std::string::npos;
+      continue;
+    }
+    if (line.rfind("{-#", 0) == 0) {
+      module += line + "\n";
+      inResources = line.find("#-}") == std::string::npos;
+      continue;
+    }
+    if (line.rfind("#", 0) != 0)
+      break;
+    module += line + "\n";
+  }
+  if (!closed)
+    return Error{"the IR iree-compile printed after " + std::string(kSplitPass) +
+                 " ends before its module does"};
+  return module;
+}
+
+std::string describeFailure(const std::string &what, const ProcessSpec &spec,
+                            const ProcessResult &result) {
+  return "iree-compile " + result.describe() + " " + what +
+         "\n  command: " + spec.shellCommand() + "\n" +
+         result.standardError.substr(0, 4000);
+}
+
+bool sameSource(const std::optional<iree::SourceLocation> &a,
+                const std::optional<iree::SourceLocation> &b) {
+  return a && b && a->file == b->file && a->line == b->line &&
+         a->column == b->column;
+}
+
+std::string sizesText(const std::optional<std::vector<int64_t>> &sizes) {
+  return sizes ? config::splitReductionAttributeText(*sizes) : "no split";
+}
+
+} // namespace
+
+Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
+                                      const SplitKRequest &request,
+                                      const std::filesystem::path &flowOutput) {
+  auto tool = iree.tool(iree::kIreeCompile);
+  if (!tool)
+    return Error{tool.error()};
+  ProcessSpec spec;
+  spec.program = *tool;
+  spec.arguments.push_back(request.source.string());
+  spec.arguments.insert(spec.arguments.end(),
+                        request.target.compileFlags.begin(),
+                        request.target.compileFlags.end());
+  if (request.compileFrom != "input")
+    spec.arguments.push_back("--compile-from=" + request.compileFrom);
+  spec.arguments.insert(
+      spec.arguments.end(),
+      {"--compile-to=flow", "--iree-dispatch-creation-enable-split-reduction",
+       "--mlir-print-ir-after=" + std::string(kSplitPass),
+       "--mlir-print-ir-module-scope", "--mlir-disable-threading",
+       "--mlir-print-debuginfo"});
+  if (request.options.lowParallelism)
+    spec.arguments.push_back(
+        "--iree-dispatch-creation-split-reduction-low-parallelism");
+  spec.arguments.insert(spec.arguments.end(), request.extraFlags.begin(),
+                        request.extraFlags.end());
+  spec.arguments.insert(spec.arguments.end(),
+                        {"-o", flowOutput.string()});
+  spec.timeout = request.timeout;
+  spec.cancel = request.cancel;
+  return spec;
+}
+
+Result<SplitKAnalysis>
+analyzeSplitK(const iree::IreeInstallation &iree,
+              std::shared_ptr<iree::CompilerLibrary> library,
+              const SplitKRequest &request) {
+  if (request.options.targetSize != config::SplitOptions{}.targetSize)
+    return Error{"iree-compile sets IREE's split-reduction target size only "
+                 "through the pass option; Tilescope asks it with the "
+                 "default (1024)"};
+  auto reader = iree::ProgramReader::create(std::move(library));
+  if (!reader)
+    return Error{reader.error()};
+  auto folder = TemporaryDirectory::create("tilescope-split-k");
+  if (!folder)
+    return Error{folder.error()};
+  const std::filesystem::path flow = folder->file("flow.mlir");
+  auto spec = splitPointCommand(iree, request, flow);
+  if (!spec)
+    return Error{spec.error()};
+  if (request.progress)
+    request.progress("running IREE's split-reduction heuristic (iree-compile "
+                     "to flow)");
+  const ProcessResult result = runProcess(*spec);
+  if (!result.succeeded()) {
+    folder->keep();
+    return Error{describeFailure("on " + request.source.string(), *spec, result)};
+  }
+  SplitKAnalysis analysis;
+  analysis.commands.push_back(spec->shellCommand());
+  auto dump = lastDump(result.standardError);
+  if (!dump)
+    return Error{dump.error()};
+  analysis.splitPoint = std::move(*dump);
+  if (request.progress)
+    request.progress("reading the split point and the dispatches");
+  auto reductions =
+      reader->reductions(analysis.splitPoint, "<split point>");
+  if (!reductions)
+    return Error{reductions.error()};
+  for (iree::ProgramReduction &op : *reductions) {
+    SplitKReduction reduction;
+    reduction.decision = config::decideSplitReduction(op.facts, request.options);
+    const std::optional<std::vector<int64_t>> ours =
+        reduction.decision.split()
+            ? std::optional<std::vector<int64_t>>(reduction.decision.sizes)
+            : std::nullopt;
+    reduction.agrees = ours == op.split;
+    reduction.op = std::move(op);
+    analysis.reductions.push_back(std::move(reduction));
+  }
+  auto flowText = readTextFile(flow);
+  if (!flowText)
+    return Error{flowText.error()};
+  auto dispatches = reader->dispatches(*flowText, flow.string());
+  if (!dispatches)
+    return Error{dispatches.error()};
+  analysis.dispatches = std::move(*dispatches);
+  return analysis;
+}
+
+Result<SplitKApplied>
+applySplitK(const iree::IreeInstallation &iree,
+            std::shared_ptr<iree::CompilerLibrary> library,
+            const SplitKRequest &request, const SplitKAnalysis &analysis,
+            const std::vector<iree::SplitChoice> &choices) {
+  auto reader = iree::ProgramReader::create(std::move(library));
+  if (!reader)
+    return Error{reader.error()};
+  auto program =
+      reader->withSplits(analysis.splitPoint, "<split point>", choices);
+  if (!program)
+    return Error{program.error()};
+  auto folder = TemporaryDirectory::create("tilescope-split-k");
+  if (!folder)
+    return Error{folder.error()};
+  const std::filesystem::path input = folder->file("split.mlir");
+  const std::filesystem::path flow = folder->file("flow.mlir");
+  if (auto written = writeFileAtomically(input, *program); !written)
+    return Error{written.error()};
+  auto tool = iree.tool(iree::kIreeCompile);
+  if (!tool)
+    return Error{tool.error()};
+  ProcessSpec spec;
+  spec.program = *tool;
+  spec.arguments = {input.string(), "--compile-from=global-optimization",
+                    "--compile-to=flow", "--mlir-print-debuginfo", "-o",
+                    flow.string()};
+  spec.timeout = request.timeout;
+  spec.cancel = request.cancel;
+  if (request.progress)
+    request.progress("forming the dispatches with these splits (iree-compile "
+                     "to flow)");
+  const ProcessResult result = runProcess(spec);
+  if (!result.succeeded()) {
+    folder->keep();
+    return Error{describeFailure("forming dispatches with the splits", spec,
+                                 result)};
+  }
+  auto flowText = readTextFile(flow);
+  if (!flowText)
+    return Error{flowText.error()};
+  auto dispatches = reader->dispatches(*flowText, flow.string());
+  if (!dispatches)
+    return Error{dispatches.error()};
+  auto written = reader->reductions(*program, "<split point>");
+  if (!written)
+    return Error{written.error()};
+
+  SplitKApplied applied;
+  applied.program = std::move(*program);
+  applied.command = spec.shellCommand();
+  applied.dispatches = std::move(*dispatches);
+  // Every split written must come out as a dispatch of partial results.
+  for (const iree::ProgramReduction &op : *written) {
+    if (!op.split || !op.source)
+      continue;
+    bool formed = false;
+    for (const iree::FormedDispatch &dispatch : applied.dispatches)
+      for (const iree::DispatchedOp &inside : dispatch.ops)
+        formed = formed ||
+                 (sameSource(inside.source, op.source) && inside.split == op.split);
+    if (!formed)
+      applied.warnings.push_back(
+          op.function + ":" + std::to_string(op.index) + " (" + op.name +
+          ") was written with " + sizesText(op.split) +
+          " but no dispatch of partial results carries it");
+  }
+  return applied;
+}
+
+} // namespace tilescope::jobs

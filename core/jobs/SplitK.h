@@ -1,0 +1,101 @@
+// Split-k for a whole program (seed: rfc-split-k-via-encoding): which
+// reductions IREE's split-reduction heuristic splits and by how much, the
+// rule that decided, and the dispatches that result, for IREE's choice or
+// for a person's.
+//
+// How, with the pinned iree-compile in child processes:
+// 1. the program runs up to flow with IREE's heuristic on
+//    (--iree-dispatch-creation-enable-split-reduction), and IREE prints the
+//    whole module right after SetSplitReductionSizesPass: the split point,
+//    every reduction as dispatch creation sees it (fusions done), IREE's
+//    splits written on them. The flow output holds the dispatches formed;
+// 2. a person's splits are written on the split point's ops through the C
+//    API (core/iree/ProgramReductions) and iree-compile goes on from it
+//    (--compile-from=global-optimization --compile-to=flow, the heuristic
+//    off): FormSplitReductionDispatchesPass always honours the attribute, so
+//    the written file carries every split, IREE's kept ones included.
+//
+// The split point and the flow module are IREE's own output; they are read
+// in this process through the loaded library (never the user's text).
+#pragma once
+
+#include "core/config/SplitReduction.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/iree/ProgramReductions.h"
+#include "core/jobs/IreeCommands.h"
+#include "core/jobs/Process.h"
+#include "core/util/Result.h"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilescope::iree {
+class CompilerLibrary;
+}
+
+namespace tilescope::jobs {
+
+struct SplitKRequest {
+  std::filesystem::path source; // a program (or a global-optimization dump)
+  CompileTarget target;
+  config::SplitOptions options;
+  // The phase `source` is already at ("input" for a program as written,
+  // "global-optimization" for a dump IREE printed there).
+  std::string compileFrom = "input";
+  std::vector<std::string> extraFlags;
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  const std::atomic<bool> *cancel = nullptr;
+  std::function<void(const std::string &step)> progress;
+};
+
+// One reduction, IREE's split beside Tilescope's reading of the rule.
+struct SplitKReduction {
+  iree::ProgramReduction op;     // as IREE's pass left it (op.split: IREE's)
+  config::SplitDecision decision; // which rule, with its numbers
+  // Tilescope's rule gives IREE's sizes (false: the rule reading is wrong
+  // for this op; IREE's sizes are the answer shown).
+  bool agrees = true;
+};
+
+struct SplitKAnalysis {
+  std::string splitPoint; // the module at the split point, IREE's splits on it
+  std::vector<SplitKReduction> reductions;
+  std::vector<iree::FormedDispatch> dispatches; // with IREE's splits
+  std::vector<std::string> commands;            // each step, as a shell command
+};
+
+Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
+                                      const SplitKRequest &request,
+                                      const std::filesystem::path &flowOutput);
+
+Result<SplitKAnalysis>
+analyzeSplitK(const iree::IreeInstallation &iree,
+              std::shared_ptr<iree::CompilerLibrary> library,
+              const SplitKRequest &request);
+
+struct SplitKApplied {
+  // The split point with the chosen splits, printed by IREE with its
+  // locations: `iree-compile FILE --compile-from=global-optimization` builds
+  // the program with exactly these splits.
+  std::string program;
+  std::vector<iree::FormedDispatch> dispatches;
+  std::string command;
+  // Splits that did not come out of dispatch formation as written (an op
+  // IREE's preprocessing rewrote again): named, with what came out.
+  std::vector<std::string> warnings;
+};
+
+// Applies `choices` (set or clear, by function and index) on top of IREE's
+// splits and forms the dispatches.
+Result<SplitKApplied>
+applySplitK(const iree::IreeInstallation &iree,
+            std::shared_ptr<iree::CompilerLibrary> library,
+            const SplitKRequest &request, const SplitKAnalysis &analysis,
+            const std::vector<iree::SplitChoice> &choices);
+
+} // namespace tilescope::jobs
