@@ -22,6 +22,10 @@ inline constexpr const char *kExitCodesHelp =
     "check failed, 2 usage, 3 IREE unavailable, 4 a file unreadable or "
     "unparsable, 5 it needs a device this machine lacks.\n";
 
+// The IREE release the project pins and loads (what `convert` converts
+// for by default).
+inline constexpr const char *kPinnedRelease = "3.13";
+
 // Adds --help, parses `arguments`, prints "tilescope-cli COMMAND: error" and
 // returns false on bad options; prints the help and exits on --help.
 bool parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,

@@ -8,12 +8,14 @@
 #include "core/config/IreeSyntax.h"
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
+#include "core/edit/ReleaseConversion.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeTargets.h"
 #include "core/layout/LayoutValidation.h"
+#include "core/util/Files.h"
 
 #include <QCommandLineParser>
 
@@ -24,8 +26,6 @@ using namespace tilescope;
 
 namespace tilescope::cli {
 namespace {
-
-constexpr const char *kPinnedRelease = "3.13";
 
 void printProblems(const std::vector<config::Problem> &problems) {
   if (problems.empty()) {
@@ -326,14 +326,100 @@ int check(const QStringList &arguments) {
   return hasErrors ? kExitFailure : kExitOk;
 }
 
+namespace {
+
+// convert --file: every config of FILE rewritten for the release, IREE's
+// reading of the result checked before anything is written.
+int convertFile(const QCommandLineParser &parser, const std::string &release,
+                const std::string &path, const QCommandLineOption &outputOption,
+                const QCommandLineOption &inPlaceOption) {
+  auto text = iree::readMlirFile(path);
+  if (!text) {
+    std::cerr << "tilescope-cli convert: " << text.error() << "\n";
+    return kExitBadInput;
+  }
+  const edit::FileConversion conversion =
+      edit::convertFileForRelease(*text, release);
+  for (const edit::ConvertedConfig &change : conversion.changes) {
+    std::cout << path << ":" << change.line << ": ";
+    for (size_t i = 0; i < change.applied.size(); ++i)
+      std::cout << (i ? ", " : "") << change.applied[i];
+    std::cout << "\n  - " << change.before << "\n  + " << change.after
+              << "\n";
+  }
+  for (const std::string &note : conversion.notes)
+    std::cerr << path << ": " << note << "\n";
+  if (!conversion.changed()) {
+    std::cout << path << ": nothing to convert for IREE " << release << "\n";
+    return conversion.notes.empty() ? kExitOk : kExitFailure;
+  }
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli convert: " << worker.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  if (auto read = worker->parseText(conversion.text, path); !read) {
+    std::cerr << "tilescope-cli convert: " << path
+              << ": the loaded IREE does not read the converted file either; "
+                 "nothing written:\n"
+              << read.error() << "\n";
+    return kExitFailure;
+  }
+  if (!parser.isSet(outputOption) && !parser.isSet(inPlaceOption)) {
+    std::cout << path << ": " << conversion.changes.size()
+              << " config(s) convert and IREE reads the result; write it with "
+                 "-o OUT or --in-place\n";
+    return kExitOk;
+  }
+  const std::string output = parser.isSet(inPlaceOption)
+                                 ? path
+                                 : parser.value(outputOption).toStdString();
+  if (auto written = writeFileAtomically(output, conversion.text); !written) {
+    std::cerr << "tilescope-cli convert: " << written.error() << "\n";
+    return kExitBadInput;
+  }
+  std::cout << "wrote " << output << " (" << conversion.changes.size()
+            << " config(s) converted for IREE " << release
+            << "; IREE reads it)\n";
+  return kExitOk;
+}
+
+} // namespace
+
 int convert(const QStringList &arguments) {
   QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli convert: rewrite a config (TEXT) or every config of a "
+      "file (--file FILE) for another IREE release, with the config model's "
+      "named conversions; a converted file is read by the loaded IREE before "
+      "it is written.");
   const QCommandLineOption toOption("to", "The IREE release to convert for.",
                                     "X.Y", kPinnedRelease);
-  parser.addOption(toOption);
+  const QCommandLineOption fileOption(
+      "file", "Convert every config of FILE (a file from another release).",
+      "FILE");
+  const QCommandLineOption outputOption({"o", "output"},
+                                        "With --file: write the result here.",
+                                        "OUT");
+  const QCommandLineOption inPlaceOption(
+      "in-place", "With --file: replace FILE (atomically).");
+  parser.addOptions(
+      {toOption, fileOption, outputOption, inPlaceOption, kIreeOption});
   parser.addPositionalArgument("TEXT", "Attribute text (aliases allowed).");
   if (!parseCommandLine(parser, arguments, "convert"))
     return kExitUsage;
+  const std::string release = parser.value(toOption).toStdString();
+  if (parser.isSet(fileOption)) {
+    if (!parser.positionalArguments().isEmpty() ||
+        (parser.isSet(outputOption) && parser.isSet(inPlaceOption))) {
+      std::cerr << "tilescope-cli convert: --file takes no TEXT, and -o and "
+                   "--in-place exclude each other\n";
+      return kExitUsage;
+    }
+    return convertFile(parser, release,
+                       parser.value(fileOption).toStdString(), outputOption,
+                       inPlaceOption);
+  }
   if (parser.positionalArguments().size() != 1) {
     std::cerr << "tilescope-cli convert: expected one attribute TEXT\n";
     return kExitUsage;
@@ -344,8 +430,7 @@ int convert(const QStringList &arguments) {
     std::cerr << "tilescope-cli convert: " << attribute.error() << "\n";
     return kExitFailure;
   }
-  const auto result = config::convertForRelease(
-      *attribute, parser.value(toOption).toStdString());
+  const auto result = config::convertForRelease(*attribute, release);
   std::cout << config::printLikeIree(result.attribute) << "\n";
   for (const std::string &name : result.applied)
     std::cerr << "applied: " << name << "\n";

@@ -155,6 +155,46 @@ private slots:
              qPrintable(unknown.err));
   }
 
+  // A file from IREE 3.11 (bare pipeline keyword): the loaded 3.13 refuses
+  // it in its own words, and Tilescope offers the conversion it knows;
+  // accepted, only the config changes and IREE reads the result.
+  void offersTheReleaseConversionForAnOlderFile() {
+    const QString old =
+        TILESCOPE_SOURCE_DIR "/tests/e2e/data/matmul_vector_distribute_iree_3_11.mlir";
+    const CliRun refused = cli({"show", old, "--op", "0:0"});
+    QCOMPARE(refused.exitCode, 4);
+    QVERIFY2(refused.err.contains("error: expected attribute value") &&
+                 refused.err.contains(
+                     "looks written for another IREE release: 1 config(s) "
+                     "convert for IREE 3.13 (pipeline-keyword-to-attribute)") &&
+                 refused.err.contains("tilescope-cli convert --file"),
+             qPrintable(refused.err));
+
+    QTemporaryDir folder;
+    const QString converted = folder.filePath("converted.mlir");
+    const CliRun run = cli({"convert", "--file", old, "-o", converted});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(":12: pipeline-keyword-to-attribute"),
+             qPrintable(run.out));
+    const QList<QByteArray> before = read(old).split('\n');
+    const QList<QByteArray> after = read(converted).split('\n');
+    QCOMPARE(after.size(), before.size());
+    int changed = 0;
+    for (int i = 0; i < before.size(); ++i)
+      if (before[i] != after[i]) {
+        ++changed;
+        QVERIFY(after[i].contains("#iree_gpu.pipeline<VectorDistribute>"));
+      }
+    QCOMPARE(changed, 1);
+    const CliRun shown = cli({"show", converted, "--op", "0:0"});
+    QCOMPARE(shown.exitCode, 0);
+    QVERIFY(shown.out.contains("VectorDistribute"));
+
+    const CliRun current = cli({"convert", "--file", kMatmul});
+    QCOMPARE(current.exitCode, 0);
+    QVERIFY(current.out.contains("nothing to convert for IREE 3.13"));
+  }
+
   void showsARootOpInContext() {
     const CliRun text = cli({"show", kMatmul, "--op", "0:0"});
     QCOMPARE(text.exitCode, 0);
