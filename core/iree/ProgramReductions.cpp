@@ -14,16 +14,6 @@ namespace {
 
 constexpr const char *kSplitAttribute = "iree_linalg_ext.split_reduction";
 
-std::vector<int> dimsOf(const FunctionTable &api, MlirAttribute attribute) {
-  std::vector<int> dims;
-  if (!attribute.ptr || !api.mlirAttributeIsADenseI32Array(attribute))
-    return dims;
-  for (intptr_t i = 0, e = api.mlirDenseArrayGetNumElements(attribute); i < e;
-       ++i)
-    dims.push_back(api.mlirDenseI32ArrayGetElement(attribute, i));
-  return dims;
-}
-
 std::optional<SourceLocation> sourceOf(const Ir &ir, MlirOperation op,
                                        const std::string &bufferName) {
   auto position = ir.filePosition(ir.api.mlirOperationGetLocation(op));
@@ -248,17 +238,7 @@ ProgramReader::withSplits(const std::string &text, const std::string &name,
     if (!used[i])
       return Error{name + " has no reduction " + choices[i].function + ":" +
                    std::to_string(choices[i].index)};
-  MlirOpPrintingFlags flags = api.mlirOpPrintingFlagsCreate();
-  api.mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-  std::string printed;
-  api.mlirOperationPrintWithFlags(
-      (*parsed)->operation(), flags,
-      [](MlirStringRef chunk, void *out) {
-        static_cast<std::string *>(out)->append(chunk.data, chunk.length);
-      },
-      &printed);
-  api.mlirOpPrintingFlagsDestroy(flags);
-  return printed;
+  return ir.printWithLocations((*parsed)->operation());
 }
 
 Result<std::vector<FormedDispatch>>

@@ -7,17 +7,6 @@ namespace {
 
 constexpr int64_t kUnset = -2;
 
-std::vector<int> dimsOf(const FunctionTable &api, MlirAttribute attribute) {
-  std::vector<int> dims;
-  if (!attribute.ptr || !api.mlirAttributeIsADenseI32Array ||
-      !api.mlirAttributeIsADenseI32Array(attribute))
-    return dims;
-  for (intptr_t i = 0, e = api.mlirDenseArrayGetNumElements(attribute); i < e;
-       ++i)
-    dims.push_back(api.mlirDenseI32ArrayGetElement(attribute, i));
-  return dims;
-}
-
 // The element type of a shaped operand, or the type itself for a scalar.
 std::string elementTypeOf(const Ir &ir, MlirType type) {
   if (auto shaped = ir.shaped(type))
@@ -48,6 +37,17 @@ iteratorKinds(const Ir &ir, MlirOperation op, size_t rank) {
 }
 
 } // namespace
+
+std::vector<int> dimsOf(const FunctionTable &api, MlirAttribute attribute) {
+  std::vector<int> dims;
+  if (!attribute.ptr || !api.mlirAttributeIsADenseI32Array ||
+      !api.mlirAttributeIsADenseI32Array(attribute))
+    return dims;
+  for (intptr_t i = 0, e = api.mlirDenseArrayGetNumElements(attribute); i < e;
+       ++i)
+    dims.push_back(api.mlirDenseI32ArrayGetElement(attribute, i));
+  return dims;
+}
 
 std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
                                                        MlirOperation op) {

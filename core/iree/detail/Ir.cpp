@@ -190,6 +190,15 @@ std::string Ir::print(MlirType type) const {
   return text;
 }
 
+std::string Ir::printWithLocations(MlirOperation op) const {
+  MlirOpPrintingFlags flags = api.mlirOpPrintingFlagsCreate();
+  api.mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+  std::string text;
+  api.mlirOperationPrintWithFlags(op, flags, appendToString, &text);
+  api.mlirOpPrintingFlagsDestroy(flags);
+  return text;
+}
+
 std::string Ir::symbolName(MlirOperation op) const {
   MlirAttribute value = attribute(op, "sym_name");
   if (!value.ptr || !api.mlirAttributeIsAString(value))

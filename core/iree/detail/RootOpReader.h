@@ -8,6 +8,10 @@
 
 namespace tilescope::iree::detail {
 
+// The loop dimensions in a DenseI32ArrayAttr (how the Linalg C API hands
+// back contraction and convolution dims); empty for a null attribute.
+std::vector<int> dimsOf(const FunctionTable &api, MlirAttribute attribute);
+
 // The loop nest of a linalg (or linalg_ext) op from its indexing maps,
 // iterator types and operand types; nullopt when it states no maps.
 std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
