@@ -10,6 +10,7 @@
 #include "core/jobs/JobJson.h"
 #include "core/jobs/SplitK.h"
 #include "core/util/Files.h"
+#include "core/util/Numbers.h"
 
 #include <QCommandLineParser>
 
@@ -19,13 +20,6 @@ using nlohmann::json;
 
 namespace tilescope::cli {
 namespace {
-
-std::string sizesText(const std::vector<int64_t> &sizes) {
-  std::string text = "[";
-  for (size_t i = 0; i < sizes.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(sizes[i]);
-  return text + "]";
-}
 
 std::string sourceText(const std::optional<iree::SourceLocation> &source) {
   if (!source)
@@ -44,10 +38,10 @@ void printReduction(const jobs::SplitKReduction &reduction) {
     std::cout << "  from " << sourceText(op.source);
   std::cout << "\n";
   if (op.split) {
-    std::cout << "   IREE splits it: " << sizesText(*op.split) << " -> "
-              << sizesText(config::splitCounts(bounds, *op.split))
+    std::cout << "   IREE splits it: " << bracketedList(*op.split) << " -> "
+              << bracketedList(config::splitCounts(bounds, *op.split))
               << " chunks per reduction loop "
-              << sizesText(bounds) << "  (rule: "
+              << bracketedList(bounds) << "  (rule: "
               << config::toString(reduction.decision.rule) << ")\n";
   } else {
     std::cout << "   IREE does not split it\n";
@@ -55,7 +49,7 @@ void printReduction(const jobs::SplitKReduction &reduction) {
   if (!reduction.agrees)
     std::cout << "   Tilescope's reading of the rule gives "
               << (reduction.decision.split()
-                      ? sizesText(reduction.decision.sizes)
+                      ? bracketedList(reduction.decision.sizes)
                       : std::string("no split"))
               << "; IREE's answer is the one shown\n";
   for (size_t i = 0; i < reduction.decision.reasons.size(); ++i)
@@ -73,7 +67,7 @@ void printDispatches(const std::string &title,
       if (op.source)
         std::cout << "  from " << sourceText(op.source);
       if (op.split)
-        std::cout << "  partial results, split " << sizesText(*op.split);
+        std::cout << "  partial results, split " << bracketedList(*op.split);
       std::cout << "\n";
     }
   }

@@ -1,5 +1,7 @@
 #include "core/config/SplitReduction.h"
 
+#include "core/util/Numbers.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -32,13 +34,6 @@ int64_t productOf(const std::vector<int64_t> &bounds,
 bool anyDynamic(const std::vector<int64_t> &sizes) {
   return std::any_of(sizes.begin(), sizes.end(),
                      [](int64_t s) { return s == kDynamicSize; });
-}
-
-std::string join(const std::vector<int64_t> &values) {
-  std::string text;
-  for (size_t i = 0; i < values.size(); ++i)
-    text += (i ? "x" : "") + std::to_string(values[i]);
-  return text;
 }
 
 // One rule's answer: sizes, or why it did not split.
@@ -377,7 +372,7 @@ Result<ParsedSplit> parseSplitSizes(std::string_view text,
     return Error{"split '" + std::string(text) + "' has " +
                  std::to_string(parsed.sizes.size()) +
                  " tile size(s); the op has " + std::to_string(bounds.size()) +
-                 " reduction loop(s) (" + join(bounds) + ")"};
+                 " reduction loop(s) (" + join(bounds, "x") + ")"};
   for (size_t i = 0; i < bounds.size(); ++i) {
     const int64_t tile = parsed.sizes[i];
     if (tile < 0)

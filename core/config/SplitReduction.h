@@ -71,6 +71,10 @@ struct SplitDecision {
   // compared: "matmul-like: M*N*B = 1024 <= 16*16 ... limit 2048".
   std::vector<std::string> reasons;
   bool split() const { return !sizes.empty(); }
+  // The attribute's tiles as the pass would write them; nullopt: none.
+  std::optional<std::vector<int64_t>> attributeTiles() const {
+    return split() ? std::optional<std::vector<int64_t>>(sizes) : std::nullopt;
+  }
 };
 
 // What IREE's SetSplitReductionSizesPass writes on an op that does not carry

@@ -213,10 +213,14 @@ json toJson(const iree::RootOp &op) {
   if (op.contraction)
     entry["contraction"] = toJson(*op.contraction);
   if (op.source)
-    entry["source"] = {{"file", op.source->file},
-                       {"line", op.source->line},
-                       {"column", op.source->column}};
+    entry["source"] = toJson(*op.source);
   return entry;
+}
+
+json toJson(const iree::SourceLocation &source) {
+  return json{{"file", source.file},
+              {"line", source.line},
+              {"column", source.column}};
 }
 
 json toJson(const iree::Dispatch &dispatch) {

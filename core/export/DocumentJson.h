@@ -12,6 +12,7 @@
 namespace tilescope::exporting {
 
 nlohmann::json toJson(const iree::Diagnostic &diagnostic);
+nlohmann::json toJson(const iree::SourceLocation &source);
 nlohmann::json toJson(const iree::RootOp &op);
 nlohmann::json toJson(const iree::Dispatch &dispatch);
 // The document without its text (the reader has the file).

@@ -126,12 +126,19 @@ void forEachReduction(const Ir &ir, MlirOperation module, Visit &&visit) {
   });
 }
 
-std::string readError(const std::string &name,
-                      const std::vector<Diagnostic> &diagnostics) {
+// The module IREE parses from `text`; an error holds its diagnostics.
+Result<std::unique_ptr<ParsedModule>>
+parseProgram(const std::shared_ptr<Session> &session, const std::string &text,
+             const std::string &name) {
+  std::vector<Diagnostic> diagnostics;
+  auto parsed = ParsedModule::parse(session, text, SourcePosition{name, name},
+                                    diagnostics);
+  if (parsed)
+    return std::move(*parsed);
   std::string message = name + ": IREE cannot read it";
   for (const Diagnostic &d : diagnostics)
     message += "\n" + d.toString();
-  return message;
+  return Error{message};
 }
 
 } // namespace
@@ -165,11 +172,9 @@ ProgramReader &ProgramReader::operator=(ProgramReader &&) noexcept = default;
 Result<std::vector<ProgramReduction>>
 ProgramReader::reductions(const std::string &text,
                           const std::string &name) const {
-  std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(session, text, SourcePosition{name, name},
-                                    diagnostics);
+  auto parsed = parseProgram(session, text, name);
   if (!parsed)
-    return Error{readError(name, diagnostics)};
+    return Error{parsed.error()};
   const Ir ir(session->api);
   std::vector<ProgramReduction> found;
   forEachReduction(ir, (*parsed)->operation(),
@@ -197,11 +202,9 @@ ProgramReader::reductions(const std::string &text,
 Result<std::string>
 ProgramReader::withSplits(const std::string &text, const std::string &name,
                           const std::vector<SplitChoice> &choices) const {
-  std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(session, text, SourcePosition{name, name},
-                                    diagnostics);
+  auto parsed = parseProgram(session, text, name);
   if (!parsed)
-    return Error{readError(name, diagnostics)};
+    return Error{parsed.error()};
   const Ir ir(session->api);
   const FunctionTable &api = ir.api;
   std::vector<bool> used(choices.size(), false);
@@ -244,11 +247,9 @@ ProgramReader::withSplits(const std::string &text, const std::string &name,
 Result<std::vector<FormedDispatch>>
 ProgramReader::dispatches(const std::string &text,
                           const std::string &name) const {
-  std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(session, text, SourcePosition{name, name},
-                                    diagnostics);
+  auto parsed = parseProgram(session, text, name);
   if (!parsed)
-    return Error{readError(name, diagnostics)};
+    return Error{parsed.error()};
   const Ir ir(session->api);
   std::vector<FormedDispatch> formed;
   ir.walk((*parsed)->operation(), [&](MlirOperation op) {

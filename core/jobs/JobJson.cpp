@@ -1,5 +1,7 @@
 #include "core/jobs/JobJson.h"
 
+#include "core/export/DocumentJson.h"
+
 namespace tilescope::jobs {
 namespace {
 
@@ -216,11 +218,7 @@ json toJson(const CheckResult &check) {
 namespace {
 
 json sourceJson(const std::optional<iree::SourceLocation> &source) {
-  if (!source)
-    return nullptr;
-  return json{{"file", source->file},
-              {"line", source->line},
-              {"column", source->column}};
+  return source ? exporting::toJson(*source) : json(nullptr);
 }
 
 json splitJson(const std::optional<std::vector<int64_t>> &split) {

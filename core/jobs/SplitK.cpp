@@ -67,6 +67,16 @@ std::string sizesText(const std::optional<std::vector<int64_t>> &sizes) {
   return sizes ? config::splitReductionAttributeText(*sizes) : "no split";
 }
 
+// The dispatches of the flow module iree-compile wrote to `flow`.
+Result<std::vector<iree::FormedDispatch>>
+formedDispatches(const iree::ProgramReader &reader,
+                 const std::filesystem::path &flow) {
+  auto text = readTextFile(flow);
+  if (!text)
+    return Error{text.error()};
+  return reader.dispatches(*text, flow.string());
+}
+
 } // namespace
 
 Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
@@ -142,18 +152,11 @@ analyzeSplitK(const iree::IreeInstallation &iree,
   for (iree::ProgramReduction &op : *reductions) {
     SplitKReduction reduction;
     reduction.decision = config::decideSplitReduction(op.facts, request.options);
-    const std::optional<std::vector<int64_t>> ours =
-        reduction.decision.split()
-            ? std::optional<std::vector<int64_t>>(reduction.decision.sizes)
-            : std::nullopt;
-    reduction.agrees = ours == op.split;
+    reduction.agrees = reduction.decision.attributeTiles() == op.split;
     reduction.op = std::move(op);
     analysis.reductions.push_back(std::move(reduction));
   }
-  auto flowText = readTextFile(flow);
-  if (!flowText)
-    return Error{flowText.error()};
-  auto dispatches = reader->dispatches(*flowText, flow.string());
+  auto dispatches = formedDispatches(*reader, flow);
   if (!dispatches)
     return Error{dispatches.error()};
   analysis.dispatches = std::move(*dispatches);
@@ -198,33 +201,33 @@ applySplitK(const iree::IreeInstallation &iree,
     return Error{describeFailure("forming dispatches with the splits", spec,
                                  result)};
   }
-  auto flowText = readTextFile(flow);
-  if (!flowText)
-    return Error{flowText.error()};
-  auto dispatches = reader->dispatches(*flowText, flow.string());
+  auto dispatches = formedDispatches(*reader, flow);
   if (!dispatches)
     return Error{dispatches.error()};
-  auto written = reader->reductions(*program, "<split point>");
-  if (!written)
-    return Error{written.error()};
 
   SplitKApplied applied;
   applied.program = std::move(*program);
   applied.command = spec.shellCommand();
   applied.dispatches = std::move(*dispatches);
-  // Every split written must come out as a dispatch of partial results.
-  for (const iree::ProgramReduction &op : *written) {
-    if (!op.split || !op.source)
+  // Every split written (IREE's, unless a choice replaced it) must come out
+  // as a dispatch of partial results.
+  for (const SplitKReduction &reduction : analysis.reductions) {
+    const iree::ProgramReduction &op = reduction.op;
+    std::optional<std::vector<int64_t>> split = op.split;
+    for (const iree::SplitChoice &choice : choices)
+      if (choice.function == op.function && choice.index == op.index)
+        split = choice.sizes;
+    if (!split || !op.source)
       continue;
     bool formed = false;
     for (const iree::FormedDispatch &dispatch : applied.dispatches)
       for (const iree::DispatchedOp &inside : dispatch.ops)
         formed = formed ||
-                 (sameSource(inside.source, op.source) && inside.split == op.split);
+                 (sameSource(inside.source, op.source) && inside.split == split);
     if (!formed)
       applied.warnings.push_back(
           op.function + ":" + std::to_string(op.index) + " (" + op.name +
-          ") was written with " + sizesText(op.split) +
+          ") was written with " + sizesText(split) +
           " but no dispatch of partial results carries it");
   }
   return applied;

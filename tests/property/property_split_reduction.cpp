@@ -73,6 +73,22 @@ std::string header(const std::string &name,
   return text + ") {\n";
 }
 
+// A function applying `op` (a named op with its attributes, or a
+// linalg.generic's head, which then gets a multiply-add body) to two inputs
+// and one init.
+std::string binaryOpFunction(const std::string &name, const std::string &op,
+                             const std::string &a, const std::string &b,
+                             const std::string &o) {
+  const bool generic = op.rfind("linalg.generic", 0) == 0;
+  return header(name, {a, b, o}, {o}) + "  %r = " + op + " ins(%a0, %a1 : " +
+         a + ", " + b + ") outs(%a2 : " + o + ")" +
+         (generic ? " {\n  ^bb0(%x: f32, %y: f32, %z: f32):\n    %p = "
+                    "arith.mulf %x, %y : f32\n    %s = arith.addf %p, %z : "
+                    "f32\n    linalg.yield %s : f32\n  }"
+                  : "") +
+         " -> " + o + "\n  util.return %r : " + o + "\n}\n";
+}
+
 Case matmulCase(Random &random, const std::string &name) {
   const int kind = static_cast<int>(random.range(0, 9));
   int64_t m = size(random, 1, 4096), n = size(random, 1, 4096);
@@ -85,43 +101,29 @@ Case matmulCase(Random &random, const std::string &name) {
     const int64_t dk = random.chance(0.05) ? -1 : k;
     const std::string a = tensor({dm, dk}), b = tensor({dk, n}),
                       o = tensor({dm, n});
-    c.text = header(name, {a, b, o}, {o}) +
-             "  %r = linalg.matmul ins(%a0, %a1 : " + a + ", " + b +
-             ") outs(%a2 : " + o + ") -> " + o + "\n  util.return %r : " + o +
-             "\n}\n";
+    c.text = binaryOpFunction(name, "linalg.matmul", a, b, o);
   } else if (kind <= 6) { // batch
     const int64_t batch = size(random, 1, 64);
     const std::string a = tensor({batch, m, k}), b = tensor({batch, k, n}),
                       o = tensor({batch, m, n});
     c.family = "matmul-like batch";
-    c.text = header(name, {a, b, o}, {o}) +
-             "  %r = linalg.batch_matmul ins(%a0, %a1 : " + a + ", " + b +
-             ") outs(%a2 : " + o + ") -> " + o + "\n  util.return %r : " + o +
-             "\n}\n";
+    c.text = binaryOpFunction(name, "linalg.batch_matmul", a, b, o);
   } else if (kind <= 8) { // two reduction loops
     const int64_t k1 = size(random, 1, 512), k2 = size(random, 16, 40000);
     const std::string a = tensor({m, k1, k2}), b = tensor({k1, k2, n}),
                       o = tensor({m, n});
     c.family = "matmul-like two K loops";
-    c.text =
-        header(name, {a, b, o}, {o}) +
-        "  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) "
-        "-> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>, "
+    c.text = binaryOpFunction(
+        name,
+        "linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, "
+        "d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>, "
         "affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = "
-        "[\"parallel\", \"parallel\", \"reduction\", \"reduction\"]} ins(%a0, "
-        "%a1 : " +
-        a + ", " + b + ") outs(%a2 : " + o +
-        ") {\n  ^bb0(%x: f32, %y: f32, %z: f32):\n    %p = arith.mulf %x, %y "
-        ": f32\n    %s = arith.addf %p, %z : f32\n    linalg.yield %s : f32\n "
-        " } -> " +
-        o + "\n  util.return %r : " + o + "\n}\n";
+        "[\"parallel\", \"parallel\", \"reduction\", \"reduction\"]}",
+        a, b, o);
   } else { // a matvec: one parallel loop
     const std::string a = tensor({m, k}), b = tensor({k}), o = tensor({m});
     c.family = "matvec";
-    c.text = header(name, {a, b, o}, {o}) +
-             "  %r = linalg.matvec ins(%a0, %a1 : " + a + ", " + b +
-             ") outs(%a2 : " + o + ") -> " + o + "\n  util.return %r : " + o +
-             "\n}\n";
+    c.text = binaryOpFunction(name, "linalg.matvec", a, b, o);
   }
   return c;
 }
@@ -175,41 +177,35 @@ Case convolutionCase(Random &random, const std::string &name) {
                       f = tensor({kh, kw, channels, filters}),
                       o = tensor({batch, oh, ow, filters});
     c.family = "convolution nhwc";
-    c.text = header(name, {in, f, o}, {o}) +
-             "  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : "
-             "tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a0, %a1 "
-             ": " +
-             in + ", " + f + ") outs(%a2 : " + o + ") -> " + o +
-             "\n  util.return %r : " + o + "\n}\n";
+    c.text = binaryOpFunction(name,
+                              "linalg.conv_2d_nhwc_hwcf {dilations = dense<1> "
+                              ": tensor<2xi64>, strides = dense<1> : "
+                              "tensor<2xi64>}",
+                              in, f, o);
   } else if (layout == 1) {
     const std::string in = tensor({batch, channels, ih, iw}),
                       f = tensor({filters, channels, kh, kw}),
                       o = tensor({batch, filters, oh, ow});
     c.family = "convolution nchw";
-    c.text = header(name, {in, f, o}, {o}) +
-             "  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : "
-             "tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a0, %a1 "
-             ": " +
-             in + ", " + f + ") outs(%a2 : " + o + ") -> " + o +
-             "\n  util.return %r : " + o + "\n}\n";
+    c.text = binaryOpFunction(name,
+                              "linalg.conv_2d_nchw_fchw {dilations = dense<1> "
+                              ": tensor<2xi64>, strides = dense<1> : "
+                              "tensor<2xi64>}",
+                              in, f, o);
   } else { // output channel first: not a batch-first layout
     const std::string in = tensor({batch, ih, iw, channels}),
                       f = tensor({kh, kw, channels, filters}),
                       o = tensor({filters, batch, oh, ow});
     c.family = "convolution channel-first output";
-    c.text =
-        header(name, {in, f, o}, {o}) +
-        "  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, "
-        "d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, "
-        "d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, "
-        "d4, d5, d6) -> (d3, d0, d1, d2)>], iterator_types = [\"parallel\", "
+    c.text = binaryOpFunction(
+        name,
+        "linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, "
+        "d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, d3, d4, "
+        "d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, "
+        "d6) -> (d3, d0, d1, d2)>], iterator_types = [\"parallel\", "
         "\"parallel\", \"parallel\", \"parallel\", \"reduction\", "
-        "\"reduction\", \"reduction\"]} ins(%a0, %a1 : " +
-        in + ", " + f + ") outs(%a2 : " + o +
-        ") {\n  ^bb0(%x: f32, %y: f32, %z: f32):\n    %p = arith.mulf %x, %y "
-        ": f32\n    %s = arith.addf %p, %z : f32\n    linalg.yield %s : f32\n "
-        " } -> " +
-        o + "\n  util.return %r : " + o + "\n}\n";
+        "\"reduction\", \"reduction\"]}",
+        in, f, o);
   }
   return c;
 }
@@ -354,8 +350,7 @@ int main(int argc, char **argv) {
       const config::SplitDecision ours =
           config::decideSplitReduction(op.facts, parameters);
       const std::optional<std::vector<int64_t>> predicted =
-          ours.split() ? std::optional<std::vector<int64_t>>(ours.sizes)
-                       : std::nullopt;
+          ours.attributeTiles();
       if (predicted == op.split) {
         tally.agreed(family);
         ++byRule[config::toString(ours.rule)];
