@@ -372,12 +372,15 @@ void checkBasis(Reporter &r, const std::string &key, const Basis &basis,
                 std::optional<int64_t> expectedProduct,
                 const std::string &expectedWhat) {
   const IterationSpace *s = r.space();
+  bool positive = true;
   for (size_t i = 0; i < basis.counts.size(); ++i)
-    if (basis.counts[i] <= 0)
+    if (basis.counts[i] <= 0) {
+      positive = false;
       r.add(key + ".counts[" + std::to_string(i) + "]",
             key + " count " + std::to_string(basis.counts[i]) +
                 " must be positive",
             "basis-count");
+    }
   std::set<int64_t> seen;
   bool duplicate = false;
   for (int64_t m : basis.mapping) {
@@ -406,7 +409,9 @@ void checkBasis(Reporter &r, const std::string &key, const Basis &basis,
               " entries; the iteration space has " + std::to_string(rank) +
               " dimensions",
           "basis-rank");
-  if (!expectedProduct || basis.product() == *expectedProduct)
+  // A count that is not positive is reported above; the lanes its product
+  // would name mean nothing (and a negative count saturates the product).
+  if (!positive || !expectedProduct || basis.product() == *expectedProduct)
     return;
   const int64_t product = basis.product(), lanes = *expectedProduct;
   if (product < lanes)

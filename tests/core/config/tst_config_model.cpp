@@ -572,6 +572,23 @@ private slots:
         describe(problems).c_str());
   }
 
+  // A count that is not positive is its own error; the lanes a product of
+  // such counts would name are not described (a negative count saturated
+  // the product, and "lanes 0 to product - 1" overflowed: found by
+  // fuzz_attribute, regression_negative_basis_count in its corpus).
+  void ruleLaneBasisProductNeedsPositiveCounts() {
+    const auto problems = validate(
+        makeConfig("#iree_gpu.lowering_config<{lane_basis = "
+                   "[[9223372036854775807, -4], [0, 1]], workgroup = [1, 0]}>"),
+        vectorDistribute("64x64:pr", 64));
+    QVERIFY2(hasMessage(problems, "lane_basis count -4 must be positive"),
+             describe(problems).c_str());
+    for (const auto &problem : problems)
+      QVERIFY2(problem.rule != "basis-product" &&
+                   problem.rule != "basis-product-over",
+               describe(problems).c_str());
+  }
+
   void ruleMappingIsAPermutation() {
     const auto problems =
         validate(makeConfig("#iree_gpu.lowering_config<{lane_basis = [[1, 1, "
