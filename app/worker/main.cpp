@@ -1,24 +1,33 @@
-// tilescope-iree-worker: parses one IREE MLIR file with libIREECompiler.so
-// and prints what it found as JSON on stdout, for a Tilescope process that
-// must not load IREE's parser into itself (core/jobs/DocumentWorker).
+// tilescope-iree-worker: parses IREE MLIR with libIREECompiler.so and
+// answers what it found as JSON, for a Tilescope process that must not load
+// IREE's parser into itself (core/jobs/DocumentWorker).
 //
 //   tilescope-iree-worker parse --iree LIBRARY [--buffer-name NAME]
 //                         [--split-input-file | --no-split-input-file]
 //                         [--unguarded] FILE
 //   tilescope-iree-worker lowered --iree LIBRARY FILE
+//   tilescope-iree-worker serve --iree LIBRARY
 //
 // parse, stdout: {"ok": true, "document": {...}} or {"ok": false, "error":
 // "...", "diagnostics": [...]}; exit 0 or 1. lowered reads one function as
 // IREE printed it after a pass (--mlir-print-ir-after) and answers what
 // IREE decided in it (core/iree/LoweredIr): {"ok": true, "function":
-// {...}} or {"ok": false, "error": "..."}. stderr: "parsing part N from line L"
-// before each part, so a crash can be pinned to its part; with
-// TILESCOPE_WORKER_TIMING set, how long the parse and the reply took. A usage
-// or library error exits 2.
+// {...}} or {"ok": false, "error": "..."}.
 //
-// The parse runs on a thread with a 256 MB stack: MLIR's parser recurses
-// once per nesting level, and the callers refuse more than
-// iree::kMaximumNesting levels before they get here.
+// serve loads the library once and answers requests until stdin ends: it
+// first writes {"ready": true} (or {"ok": false, "error": ...} and exits 2),
+// then for each line on stdin, {"command": "parse" | "lowered", "file":
+// ..., "buffer_name": ..., "split_input_file": BOOL, "unguarded": BOOL}, one
+// line of the answer above (a document's long texts shared: DocumentJson). One
+// IREE context serves every parse, so what it uniqued stays uniqued.
+//
+// stderr: "parsing part N from line L" before each part, so a crash can be
+// pinned to its part; with TILESCOPE_WORKER_TIMING set, how long the parse
+// and the reply took. A usage or library error exits 2.
+//
+// Requests run on a thread with a 256 MB stack: MLIR's parser recurses once
+// per nesting level, and the callers refuse more than iree::kMaximumNesting
+// levels before they get here.
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/export/LoweredJson.h"
@@ -29,15 +38,14 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <cstdlib>
-
-#include <pthread.h>
-
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <pthread.h>
 
 using namespace tilescope;
 using nlohmann::json;
@@ -47,7 +55,7 @@ namespace {
 constexpr size_t kParserStackBytes = 256u << 20;
 
 struct Request {
-  std::string command; // "parse" or "lowered"
+  std::string command; // "parse", "lowered" or "serve"
   std::string library, bufferName, file;
   iree::ParseOptions options;
 };
@@ -58,6 +66,7 @@ int usage(const std::string &message) {
                "[--buffer-name NAME] [--split-input-file | "
                "--no-split-input-file] [--unguarded] FILE\n"
                "       tilescope-iree-worker lowered --iree LIBRARY FILE\n"
+               "       tilescope-iree-worker serve --iree LIBRARY\n"
                "  --unguarded  give IREE text Tilescope refuses first (a NUL "
                "byte,\n               too deep a nesting, a swizzle that "
                "crashes IREE)\n";
@@ -67,8 +76,9 @@ int usage(const std::string &message) {
 std::optional<Request> parseArguments(int argc, char **argv,
                                       std::string &error) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || (args.front() != "parse" && args.front() != "lowered")) {
-    error = "expected the command 'parse' or 'lowered'";
+  if (args.empty() || (args.front() != "parse" && args.front() != "lowered" &&
+                       args.front() != "serve")) {
+    error = "expected the command 'parse', 'lowered' or 'serve'";
     return std::nullopt;
   }
   Request request;
@@ -96,15 +106,18 @@ std::optional<Request> parseArguments(int argc, char **argv,
     } else if (!arg.empty() && arg[0] == '-') {
       error = "unknown option " + arg;
       return std::nullopt;
-    } else if (request.file.empty()) {
+    } else if (request.file.empty() && request.command != "serve") {
       request.file = arg;
     } else {
-      error = "expected one FILE";
+      error = request.command == "serve" ? "serve takes no FILE"
+                                         : "expected one FILE";
       return std::nullopt;
     }
   }
-  if (request.library.empty() || request.file.empty()) {
-    error = "--iree and FILE are required";
+  if (request.library.empty() ||
+      (request.file.empty() && request.command != "serve")) {
+    error = request.command == "serve" ? "--iree is required"
+                                       : "--iree and FILE are required";
     return std::nullopt;
   }
   if (request.bufferName.empty())
@@ -112,67 +125,141 @@ std::optional<Request> parseArguments(int argc, char **argv,
   return request;
 }
 
-struct Job {
-  const Request *request = nullptr;
-  std::shared_ptr<iree::CompilerLibrary> library;
-  json reply;
-  double parseMilliseconds = 0;
-};
-
-// IREE's printed function, read back by IREE.
-void readLowered(Job &job) {
-  const Request &request = *job.request;
-  auto text = iree::readMlirFile(request.file);
-  if (!text) {
-    job.reply = {{"ok", false}, {"error", text.error()}};
-    return;
-  }
-  auto reader = iree::LoweredIrReader::create(job.library);
-  if (!reader) {
-    job.reply = {{"ok", false}, {"error", reader.error()}};
-    return;
-  }
-  auto function = reader->read(*text);
-  if (function)
-    job.reply = {{"ok", true}, {"function", exporting::toJson(*function)}};
-  else
-    job.reply = {{"ok", false}, {"error", function.error()}};
+// A request line of serve; the Error says what is wrong with it.
+Result<Request> requestFromLine(const std::string &line) {
+  const json value = json::parse(line, nullptr, false);
+  if (!value.is_object())
+    return Error{"a request is one JSON object on a line"};
+  Request request;
+  auto text = [&](const char *key, std::string &out) {
+    if (auto it = value.find(key); it != value.end() && it->is_string())
+      out = it->get<std::string>();
+  };
+  text("command", request.command);
+  text("file", request.file);
+  text("buffer_name", request.bufferName);
+  if (request.command != "parse" && request.command != "lowered")
+    return Error{"a request's \"command\" is \"parse\" or \"lowered\""};
+  if (request.file.empty())
+    return Error{"a request needs a \"file\""};
+  if (request.bufferName.empty())
+    request.bufferName = request.file;
+  if (auto it = value.find("split_input_file");
+      it != value.end() && it->is_boolean())
+    request.options.splitInputFile = it->get<bool>();
+  if (auto it = value.find("unguarded"); it != value.end() && it->is_boolean())
+    request.options.unguarded = it->get<bool>();
+  return request;
 }
 
-void *parseOnLargeStack(void *argument) {
-  Job &job = *static_cast<Job *>(argument);
-  const Request &request = *job.request;
-  if (request.command == "lowered") {
-    readLowered(job);
-    return nullptr;
-  }
+// IREE's printed function, read back by IREE.
+json readLowered(const Request &request,
+                 const std::shared_ptr<iree::CompilerLibrary> &library) {
+  auto text = iree::readMlirFile(request.file);
+  if (!text)
+    return {{"ok", false}, {"error", text.error()}};
+  auto reader = iree::LoweredIrReader::create(library);
+  if (!reader)
+    return {{"ok", false}, {"error", reader.error()}};
+  auto function = reader->read(*text);
+  if (function)
+    return {{"ok", true}, {"function", exporting::toJson(*function)}};
+  return {{"ok", false}, {"error", function.error()}};
+}
+
+json parse(const Request &request, iree::DocumentParser &parser,
+           bool shareTexts, double &milliseconds) {
   iree::ParseOptions options = request.options;
+  options.keepModules = true; // freed once the answer is out
   options.beforePart = [](int part, int firstLine) {
     std::fprintf(stderr,
                  "tilescope-iree-worker: parsing part %d from line %d\n",
                  part + 1, firstLine);
     std::fflush(stderr);
   };
-  iree::DocumentParser parser(job.library);
-  auto text = iree::readMlirFile(request.file);
   const auto start = std::chrono::steady_clock::now();
+  auto text = iree::readMlirFile(request.file);
   Result<iree::Document> document =
       text ? parser.parseText(*text, request.bufferName, options)
            : Result<iree::Document>(Error{text.error()});
-  job.parseMilliseconds = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - start)
-                              .count();
+  milliseconds = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
   if (document) {
     document->path = request.bufferName;
-    job.reply = {{"ok", true}, {"document", exporting::toJson(*document)}};
-  } else {
-    json diagnostics = json::array();
-    for (const iree::Diagnostic &diagnostic : parser.lastDiagnostics())
-      diagnostics.push_back(exporting::toJson(diagnostic));
-    job.reply = {{"ok", false},
-                 {"error", document.error()},
-                 {"diagnostics", diagnostics}};
+    json reply = {{"ok", true}};
+    reply["document"] = exporting::toJson(*document, shareTexts);
+    return reply;
   }
+  json diagnostics = json::array();
+  for (const iree::Diagnostic &diagnostic : parser.lastDiagnostics())
+    diagnostics.push_back(exporting::toJson(diagnostic));
+  return {{"ok", false},
+          {"error", document.error()},
+          {"diagnostics", diagnostics}};
+}
+
+// Answers one request on stdout, a line of JSON; true when it went well.
+bool answer(const Request &request,
+            const std::shared_ptr<iree::CompilerLibrary> &library,
+            iree::DocumentParser &parser, bool shareTexts) {
+  double parseMilliseconds = 0;
+  const json reply = request.command == "lowered"
+                         ? readLowered(request, library)
+                         : parse(request, parser, shareTexts,
+                                 parseMilliseconds);
+  const auto replyStart = std::chrono::steady_clock::now();
+  // Its stderr first: the caller, on reading this line, has all of it.
+  if (std::getenv("TILESCOPE_WORKER_TIMING"))
+    std::fprintf(stderr, "tilescope-iree-worker: parse %.1f ms\n",
+                 parseMilliseconds);
+  std::fflush(stderr);
+  const std::string line = exporting::jsonText(reply);
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+  if (std::getenv("TILESCOPE_WORKER_TIMING"))
+    std::fprintf(stderr, "tilescope-iree-worker: reply %.1f ms\n",
+                 std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - replyStart)
+                     .count());
+  parser.releaseModules();
+  return reply.value("ok", false);
+}
+
+struct Job {
+  const Request *request = nullptr;
+  std::shared_ptr<iree::CompilerLibrary> library;
+  int exitCode = 0;
+};
+
+// serve: one request a line until stdin ends, on one IREE context.
+void serve(Job &job) {
+  iree::DocumentParser parser(job.library);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    auto request = requestFromLine(line);
+    if (!request) {
+      const std::string reply = exporting::jsonText(
+          json{{"ok", false},
+               {"error", "tilescope-iree-worker: " + request.error()}});
+      std::fwrite(reply.data(), 1, reply.size(), stdout);
+      std::fputc('\n', stdout);
+      std::fflush(stdout);
+      continue;
+    }
+    answer(*request, job.library, parser, true);
+  }
+}
+
+void *runOnLargeStack(void *argument) {
+  Job &job = *static_cast<Job *>(argument);
+  if (job.request->command == "serve") {
+    serve(job);
+    return nullptr;
+  }
+  iree::DocumentParser parser(job.library);
+  job.exitCode = answer(*job.request, job.library, parser, false) ? 0 : 1;
   return nullptr;
 }
 
@@ -187,9 +274,11 @@ int main(int argc, char **argv) {
   if (!library) {
     std::cout << exporting::jsonText(
                      json{{"ok", false}, {"error", library.error()}})
-              << "\n";
+              << std::endl;
     return 2;
   }
+  if (request->command == "serve")
+    std::cout << exporting::jsonText(json{{"ready", true}}) << std::endl;
 
   Job job;
   job.request = &*request;
@@ -198,23 +287,12 @@ int main(int argc, char **argv) {
   pthread_attr_init(&attributes);
   pthread_attr_setstacksize(&attributes, kParserStackBytes);
   pthread_t thread;
-  if (pthread_create(&thread, &attributes, parseOnLargeStack, &job) != 0) {
-    // No large stack to be had: parse here (the nesting limit still holds).
-    parseOnLargeStack(&job);
+  if (pthread_create(&thread, &attributes, runOnLargeStack, &job) != 0) {
+    // No large stack to be had: run here (the nesting limit still holds).
+    runOnLargeStack(&job);
   } else {
     pthread_join(thread, nullptr);
   }
   pthread_attr_destroy(&attributes);
-  const auto replyStart = std::chrono::steady_clock::now();
-  const std::string reply = exporting::jsonText(job.reply);
-  std::cout << reply << "\n";
-  std::cout.flush();
-  if (std::getenv("TILESCOPE_WORKER_TIMING"))
-    std::fprintf(stderr,
-                 "tilescope-iree-worker: parse %.1f ms, reply %.1f ms\n",
-                 job.parseMilliseconds,
-                 std::chrono::duration<double, std::milli>(
-                     std::chrono::steady_clock::now() - replyStart)
-                     .count());
-  return job.reply.value("ok", false) ? 0 : 1;
+  return job.exitCode;
 }

@@ -116,9 +116,9 @@ nlohmann::json toJson(const config::IterationSpace &space) {
                         {"dims", operand.dims},
                         {"output", operand.isOutput}});
   return {{"bounds", space.bounds},
-          {"kinds", kinds},
+          {"kinds", std::move(kinds)},
           {"text", space.toString()},
-          {"operands", operands}};
+          {"operands", std::move(operands)}};
 }
 
 namespace {

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 #include <type_traits>
+#include <utility>
 
 namespace tilescope::exporting {
 
@@ -48,17 +50,13 @@ public:
       if (!it->is_number_integer()) {
         fail(std::string("\"") + key + "\" is not a whole number");
       } else if (it->is_number_unsigned()
-                     ? it->template get<uint64_t>() >
-                           static_cast<uint64_t>(std::numeric_limits<T>::max())
-                     : (it->template get<int64_t>() <
-                            static_cast<int64_t>(
-                                std::numeric_limits<T>::min()) ||
-                        it->template get<int64_t>() >
-                            static_cast<int64_t>(
-                                std::numeric_limits<T>::max()))) {
+                     ? !std::in_range<T>(it->template get<uint64_t>())
+                     : !std::in_range<T>(it->template get<int64_t>())) {
         fail(std::string("\"") + key + "\" is out of range");
       } else {
-        out = static_cast<T>(it->template get<int64_t>());
+        out = it->is_number_unsigned()
+                  ? static_cast<T>(it->template get<uint64_t>())
+                  : static_cast<T>(it->template get<int64_t>());
       }
       return;
     }
@@ -68,6 +66,24 @@ public:
       fail(std::string("\"") + key + "\" has the wrong type");
     }
   }
+  // A text field that may instead be an index into `shared`: the long texts
+  // a document repeats (toJson with shareTexts).
+  void readText(const char *key, std::string &out,
+                const std::vector<std::string> &shared) {
+    auto it = object.find(key);
+    if (!error.empty() || it == object.end() || !it->is_number_integer()) {
+      read(key, out);
+      return;
+    }
+    size_t index = 0;
+    read(key, index);
+    if (error.empty() && index >= shared.size())
+      fail(std::string("\"") + key + "\" names shared text " +
+           std::to_string(index) + " of " + std::to_string(shared.size()));
+    else if (error.empty())
+      out = shared[index];
+  }
+
   const json *array(const char *key) {
     auto it = object.find(key);
     if (it == object.end())
@@ -89,7 +105,8 @@ public:
 };
 
 Result<iree::RootOp> rootOpFromJson(const json &value,
-                                    const std::string &where) {
+                                    const std::string &where,
+                                    const std::vector<std::string> &shared) {
   FieldReader reader(value, where);
   iree::RootOp op;
   reader.read("name", op.name, true);
@@ -99,13 +116,13 @@ Result<iree::RootOp> rootOpFromJson(const json &value,
     reader.read("root_op_set", set);
     op.rootOpSet = set;
   }
-  reader.read("lowering_config", op.loweringConfig);
-  reader.read("compilation_info", op.compilationInfo);
-  reader.read("decomposition_config", op.decompositionConfig);
+  reader.readText("lowering_config", op.loweringConfig, shared);
+  reader.readText("compilation_info", op.compilationInfo, shared);
+  reader.readText("decomposition_config", op.decompositionConfig, shared);
   reader.read("operand_types", op.operandTypes);
   reader.read("result_types", op.resultTypes);
-  reader.read("indexing_maps", op.indexingMaps);
-  reader.read("iterator_types", op.iteratorTypes);
+  reader.readText("indexing_maps", op.indexingMaps, shared);
+  reader.readText("iterator_types", op.iteratorTypes, shared);
   reader.read("column", op.column);
   std::string kind = "other";
   reader.read("kind", kind);
@@ -140,15 +157,16 @@ Result<iree::RootOp> rootOpFromJson(const json &value,
   return op;
 }
 
-Result<iree::Dispatch> dispatchFromJson(const json &value,
-                                        const std::string &where) {
+Result<iree::Dispatch>
+dispatchFromJson(const json &value, const std::string &where,
+                 const std::vector<std::string> &shared) {
   FieldReader reader(value, where);
   iree::Dispatch dispatch;
   reader.read("name", dispatch.name, true);
   reader.read("executable", dispatch.executable);
   reader.read("variant", dispatch.variant);
-  reader.read("target", dispatch.target);
-  reader.read("translation_info", dispatch.translationInfo);
+  reader.readText("target", dispatch.target, shared);
+  reader.readText("translation_info", dispatch.translationInfo, shared);
   reader.read("line", dispatch.line);
   reader.read("column", dispatch.column);
   reader.read("part", dispatch.part);
@@ -164,8 +182,8 @@ Result<iree::Dispatch> dispatchFromJson(const json &value,
     }
   if (const json *ops = reader.array("root_ops"))
     for (size_t i = 0; i < ops->size(); ++i) {
-      auto op =
-          rootOpFromJson((*ops)[i], where + " root op " + std::to_string(i));
+      auto op = rootOpFromJson((*ops)[i],
+                               where + " root op " + std::to_string(i), shared);
       if (!op)
         return Error{op.error()};
       dispatch.rootOps.push_back(std::move(*op));
@@ -186,7 +204,7 @@ json toJson(const iree::Diagnostic &diagnostic) {
           {"line", diagnostic.line},
           {"column", diagnostic.column},
           {"message", diagnostic.message},
-          {"notes", notes}};
+          {"notes", std::move(notes)}};
 }
 
 json toJson(const iree::RootOp &op) {
@@ -238,21 +256,49 @@ json toJson(const iree::Dispatch &dispatch) {
           {"line", dispatch.line},
           {"column", dispatch.column},
           {"part", dispatch.part},
-          {"root_ops", rootOps},
-          {"fused_ops", fused}};
+          {"root_ops", std::move(rootOps)},
+          {"fused_ops", std::move(fused)}};
 }
 
-json toJson(const iree::Document &document) {
+json toJson(const iree::Document &document, bool shareTexts) {
   json dispatches = json::array();
-  for (const iree::Dispatch &dispatch : document.dispatches)
-    dispatches.push_back(toJson(dispatch));
+  std::vector<std::string> texts;
+  std::unordered_map<std::string, size_t> indices;
+  // A long text field becomes its index in "texts".
+  auto share = [&](json &entry, const char *key) {
+    auto it = entry.find(key);
+    if (it == entry.end() || !it->is_string())
+      return;
+    auto [found, added] =
+        indices.try_emplace(it->get_ref<const std::string &>(), texts.size());
+    if (added)
+      texts.push_back(found->first);
+    *it = found->second;
+  };
+  for (const iree::Dispatch &dispatch : document.dispatches) {
+    json entry = toJson(dispatch);
+    if (shareTexts) {
+      share(entry, "target");
+      share(entry, "translation_info");
+      for (json &op : entry["root_ops"])
+        for (const char *key : {"lowering_config", "compilation_info",
+                                "decomposition_config", "indexing_maps",
+                                "iterator_types"})
+          share(op, key);
+    }
+    dispatches.push_back(std::move(entry));
+  }
   json diagnostics = json::array();
   for (const iree::Diagnostic &diagnostic : document.diagnostics)
     diagnostics.push_back(toJson(diagnostic));
-  return {{"file", document.path.string()},
-          {"parts", document.partCount},
-          {"dispatches", dispatches},
-          {"diagnostics", diagnostics}};
+  // Moved in, not copied: a program's document is large.
+  json result = {{"file", document.path.string()},
+                 {"parts", document.partCount},
+                 {"dispatches", std::move(dispatches)},
+                 {"diagnostics", std::move(diagnostics)}};
+  if (shareTexts)
+    result["texts"] = std::move(texts);
+  return result;
 }
 
 Result<iree::Diagnostic> diagnosticFromJson(const json &value) {
@@ -284,10 +330,17 @@ Result<iree::Document> documentFromJson(const json &value) {
   reader.read("file", file);
   document.path = file;
   reader.read("parts", document.partCount, true);
+  std::vector<std::string> shared;
+  if (const json *texts = reader.array("texts"))
+    for (const json &text : *texts) {
+      if (!text.is_string())
+        return Error{"document: \"texts\" holds something other than text"};
+      shared.push_back(text.get<std::string>());
+    }
   if (const json *dispatches = reader.array("dispatches"))
     for (size_t i = 0; i < dispatches->size(); ++i) {
-      auto dispatch =
-          dispatchFromJson((*dispatches)[i], "dispatch " + std::to_string(i));
+      auto dispatch = dispatchFromJson(
+          (*dispatches)[i], "dispatch " + std::to_string(i), shared);
       if (!dispatch)
         return Error{dispatch.error()};
       document.dispatches.push_back(std::move(*dispatch));

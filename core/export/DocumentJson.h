@@ -15,8 +15,16 @@ nlohmann::json toJson(const iree::Diagnostic &diagnostic);
 nlohmann::json toJson(const iree::SourceLocation &source);
 nlohmann::json toJson(const iree::RootOp &op);
 nlohmann::json toJson(const iree::Dispatch &dispatch);
-// The document without its text (the reader has the file).
-nlohmann::json toJson(const iree::Document &document);
+// The document without its text (the reader has the file). With
+// `shareTexts`, each distinct long text (target, translation_info,
+// lowering_config, compilation_info, decomposition_config, indexing_maps,
+// iterator_types) is written once, in "texts", and the field holds its
+// index there: the parse worker's reply, where a 1000-dispatch program
+// would otherwise carry one 2 KB target 1000 times and its few kinds of
+// translation_info and indexing maps hundreds of times each.
+// documentFromJson reads both forms.
+nlohmann::json toJson(const iree::Document &document,
+                      bool shareTexts = false);
 
 Result<iree::Diagnostic> diagnosticFromJson(const nlohmann::json &value);
 Result<iree::Document> documentFromJson(const nlohmann::json &value);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <unordered_map>
 
 namespace fs = std::filesystem;
 
@@ -58,12 +59,10 @@ private:
       visitFunction(op);
       return;
     }
-    const std::string loweringConfig = ir.attributeText(op, "lowering_config");
-    const std::string compilationInfo =
-        ir.attributeText(op, "compilation_info");
-    const std::string rootOp = ir.attributeText(op, "root_op");
-    const std::string decomposition =
-        ir.attributeText(op, "decomposition_config");
+    const std::string loweringConfig = text(op, "lowering_config");
+    const std::string compilationInfo = text(op, "compilation_info");
+    const std::string rootOp = text(op, "root_op");
+    const std::string decomposition = text(op, "decomposition_config");
     if (loweringConfig.empty() && compilationInfo.empty() && rootOp.empty() &&
         decomposition.empty()) {
       if (isComputeOp(opName))
@@ -87,12 +86,12 @@ private:
     const FunctionTable &api = ir.api;
     for (intptr_t i = 0, e = api.mlirOperationGetNumOperands(op); i < e; ++i)
       root.operandTypes.push_back(
-          ir.print(api.mlirValueGetType(api.mlirOperationGetOperand(op, i))));
+          text(api.mlirValueGetType(api.mlirOperationGetOperand(op, i))));
     for (intptr_t i = 0, e = api.mlirOperationGetNumResults(op); i < e; ++i)
       root.resultTypes.push_back(
-          ir.print(api.mlirValueGetType(api.mlirOperationGetResult(op, i))));
-    root.indexingMaps = ir.attributeText(op, "indexing_maps");
-    root.iteratorTypes = ir.attributeText(op, "iterator_types");
+          text(api.mlirValueGetType(api.mlirOperationGetResult(op, i))));
+    root.indexingMaps = text(op, "indexing_maps");
+    root.iteratorTypes = text(op, "iterator_types");
     describeRootOp(ir, op, root);
     if (auto position = ir.filePosition(api.mlirOperationGetLocation(op));
         position && position->file != bufferName)
@@ -117,14 +116,14 @@ private:
     entry.dispatch.line = ir.line(op, lineOffset);
     entry.dispatch.column = ir.column(op);
     entry.dispatch.part = part;
-    entry.dispatch.translationInfo = ir.attributeText(op, "translation_info");
+    entry.dispatch.translationInfo = text(op, "translation_info");
     const FunctionTable &api = ir.api;
     for (MlirOperation parent = api.mlirOperationGetParentOperation(op);
          parent.ptr; parent = api.mlirOperationGetParentOperation(parent)) {
       const std::string parentName = ir.name(parent);
       if (parentName == "hal.executable.variant") {
         entry.dispatch.variant = ir.symbolName(parent);
-        entry.dispatch.target = ir.attributeText(parent, "target");
+        entry.dispatch.target = text(parent, "target");
       } else if (parentName == "hal.executable" ||
                  parentName == "hal.executable.source" ||
                  parentName == "flow.executable" ||
@@ -137,11 +136,31 @@ private:
     functions.emplace(op.ptr, std::move(entry));
   }
 
+  // IREE uniques attributes and types: one printing serves every use (a
+  // program's 1000 dispatches name one 2 KB target).
+  const std::string &text(MlirOperation op, const char *name) {
+    static const std::string none;
+    const MlirAttribute value = ir.attribute(op, name);
+    if (!value.ptr)
+      return none;
+    auto [it, added] = printed.try_emplace(value.ptr);
+    if (added)
+      it->second = ir.print(value);
+    return it->second;
+  }
+  const std::string &text(MlirType type) {
+    auto [it, added] = printed.try_emplace(type.ptr);
+    if (added)
+      it->second = ir.print(type);
+    return it->second;
+  }
+
   const Ir &ir;
   int lineOffset;
   int part;
   std::string bufferName;
   std::map<const void *, FunctionEntry> functions;
+  std::unordered_map<const void *, std::string> printed;
 };
 
 } // namespace
@@ -163,10 +182,13 @@ Result<Document> DocumentParser::parseFile(const fs::path &path,
   return document;
 }
 
+void DocumentParser::releaseModules() { keptModules.clear(); }
+
 Result<Document> DocumentParser::parseText(const std::string &text,
                                            const std::string &bufferName,
                                            const ParseOptions &options) {
   diagnostics.clear();
+  releaseModules();
   if (!session) {
     auto created = Session::create(*library);
     if (!created)
@@ -230,6 +252,8 @@ Result<Document> DocumentParser::parseText(const std::string &text,
     reader.read((*parsed)->operation());
     for (Dispatch &dispatch : reader.takeDispatches())
       document.dispatches.push_back(std::move(dispatch));
+    if (options.keepModules)
+      keptModules.push_back(std::move(*parsed));
   }
   if (failed) {
     diagnostics = std::move(document.diagnostics);

@@ -96,6 +96,10 @@ struct ParseOptions {
   // kMaximumNesting, a swizzle that crashes IREE): to reproduce what IREE
   // itself does with it. Meant for the parse worker, never in process.
   bool unguarded = false;
+  // Keep IREE's IR of the parse until the next parse or releaseModules():
+  // freeing a program's module takes milliseconds that a caller with an
+  // answer to send (the parse worker) spends after sending it.
+  bool keepModules = false;
 };
 
 // Reads a file for parsing: a clear error for a missing path, a directory,
@@ -118,7 +122,8 @@ bool splitsInput(const std::string &text, const ParseOptions &options);
 // lastDiagnostics() holds them as data.
 namespace detail {
 class Session;
-}
+class ParsedModule;
+} // namespace detail
 
 class DocumentParser {
 public:
@@ -132,11 +137,14 @@ public:
                              const ParseOptions &options = {});
   // The diagnostics of the last failed parse.
   const std::vector<Diagnostic> &lastDiagnostics() const { return diagnostics; }
+  // Frees the modules a parse with keepModules kept.
+  void releaseModules();
 
 private:
   std::shared_ptr<CompilerLibrary> library;
   std::shared_ptr<detail::Session> session;
   std::vector<Diagnostic> diagnostics;
+  std::vector<std::unique_ptr<detail::ParsedModule>> keptModules;
 };
 
 // Parses one attribute (after optional `#alias = ...` lines) with the real

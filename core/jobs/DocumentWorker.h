@@ -6,16 +6,27 @@
 // or a time-out becomes an error naming the file, the part of a split file
 // IREE was in, and the command that reproduces it. docs/parse-safety.md
 // has the measurements behind this design.
+//
+// The worker is kept between requests (`tilescope-iree-worker serve`): the
+// process keeps its idle workers (one, two after two requests at once) per
+// worker program and IREE library for all DocumentWorkers, so an open pays
+// for IREE's parse, not for loading IREE. A worker that crashes, hangs or is cancelled is stopped and the
+// next request starts a fresh one; one that has answered
+// kAnswersPerWorker requests is retired, so the IREE context it keeps
+// does not grow for ever.
 #pragma once
 
 #include "core/iree/Document.h"
 #include "core/iree/LoweredIr.h"
 #include "core/jobs/Process.h"
+#include "core/jobs/ServingProcess.h"
 #include "core/util/Result.h"
 
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,23 +59,41 @@ public:
   const std::vector<iree::Diagnostic> &lastDiagnostics() const {
     return diagnostics;
   }
-  // The shell command of the last run.
+  // The shell command that reproduces the last request in a worker of its
+  // own (`tilescope-iree-worker parse ... FILE`).
   const std::string &lastCommand() const { return command; }
 
+  // Requests a worker answers before it is retired.
+  static constexpr int kAnswersPerWorker = 64;
+  // Workers this process has started, for tests and benchmarks.
+  static int workersStarted();
+  // Stops the idle workers: the next request starts a fresh one.
+  static void stopIdleWorkers();
+
 private:
-  Result<iree::Document> run(const std::string &text,
+  Result<iree::Document> run(std::string text,
                              const std::filesystem::path &file,
                              const std::string &bufferName,
                              const iree::ParseOptions &options);
 
-  // Runs the worker on `text` (through a private file unless `file` is
-  // given); a crash, time-out or cancel is an Error naming `what` and the
-  // part of the text it was in.
-  Result<ProcessResult> exchange(std::vector<std::string> arguments,
-                                 const std::string &text,
-                                 const std::filesystem::path &file,
-                                 const std::string &bufferName,
-                                 const std::string &what, int partCount);
+  // Asks a worker `command` on `file` (or on `text` through a private file
+  // when `file` is empty). `meanwhile` runs while the worker works; a crash,
+  // time-out or cancel is an Error naming `what` and, from `partCount`, the
+  // part of the text it was in. The answer is the worker's JSON line.
+  Result<std::string> exchange(const std::string &commandName,
+                               std::vector<std::string> options,
+                               const std::string &text,
+                               const std::filesystem::path &file,
+                               const std::string &bufferName,
+                               const std::string &what,
+                               const std::function<void()> &meanwhile,
+                               const std::function<int()> &partCount);
+
+  std::string poolKey() const;
+  Result<std::unique_ptr<ServingProcess>> startWorker();
+  // A fresh worker's greeting: ready, or why not (IREE's library would not
+  // load).
+  Result<bool> readiness(const std::string &greeting) const;
 
   std::filesystem::path program, compilerLibrary;
   std::vector<iree::Diagnostic> diagnostics;

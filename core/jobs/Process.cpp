@@ -1,4 +1,5 @@
 #include "core/jobs/Process.h"
+#include "core/jobs/Spawn.h"
 
 #include <cerrno>
 #include <csignal>
@@ -15,31 +16,6 @@ namespace tilescope::jobs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct Pipe {
-  int read = -1;
-  int write = -1;
-  ~Pipe() { closeBoth(); }
-  bool open() {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0)
-      return false;
-    read = fds[0];
-    write = fds[1];
-    return true;
-  }
-  void closeWrite() {
-    if (write >= 0)
-      ::close(write);
-    write = -1;
-  }
-  void closeBoth() {
-    closeWrite();
-    if (read >= 0)
-      ::close(read);
-    read = -1;
-  }
-};
 
 std::vector<std::string>
 mergedEnvironment(const std::map<std::string, std::string> &additions) {
@@ -61,17 +37,6 @@ std::vector<char *> pointers(std::vector<std::string> &strings) {
     result.push_back(s.data());
   result.push_back(nullptr);
   return result;
-}
-
-// Stops the whole process group: the tool and anything it spawned (iree-lld).
-void stopGroup(pid_t pid) {
-  ::kill(-pid, SIGTERM);
-  for (int i = 0; i < 20; ++i) {
-    if (::waitpid(pid, nullptr, WNOHANG) == pid)
-      return;
-    ::usleep(50'000);
-  }
-  ::kill(-pid, SIGKILL);
 }
 
 } // namespace
@@ -124,20 +89,40 @@ std::string ProcessResult::describe() const {
   return "unknown";
 }
 
-ProcessResult runProcess(const ProcessSpec &spec) {
-  ProcessResult result;
-  Pipe out, err;
-  if (!out.open() || !err.open()) {
-    result.startError = std::string("pipe: ") + std::strerror(errno);
-    return result;
-  }
+namespace detail {
 
+bool Pipe::open() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return false;
+  read = fds[0];
+  write = fds[1];
+  return true;
+}
+
+void Pipe::closeRead() {
+  if (read >= 0)
+    ::close(read);
+  read = -1;
+}
+
+void Pipe::closeWrite() {
+  if (write >= 0)
+    ::close(write);
+  write = -1;
+}
+
+Result<pid_t> spawnProcess(const ProcessSpec &spec, int standardInput,
+                           int standardOutput, int standardError) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-                                   O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
+  if (standardInput < 0)
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                     O_RDONLY, 0);
+  else
+    posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, standardOutput, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, standardError, STDERR_FILENO);
   if (spec.workingDirectory)
     posix_spawn_file_actions_addchdir_np(&actions,
                                          spec.workingDirectory->c_str());
@@ -152,21 +137,60 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   std::vector<std::string> envp = mergedEnvironment(spec.environment);
   std::vector<char *> argvPointers = pointers(argv);
   std::vector<char *> envpPointers = pointers(envp);
-
-  const Clock::time_point start = Clock::now();
   pid_t pid = -1;
   const int spawnError =
       ::posix_spawn(&pid, spec.program.c_str(), &actions, &attributes,
                     argvPointers.data(), envpPointers.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
-  out.closeWrite();
-  err.closeWrite();
-  if (spawnError != 0) {
-    result.startError =
-        spec.program.string() + ": " + std::strerror(spawnError);
+  if (spawnError != 0)
+    return Error{spec.program.string() + ": " + std::strerror(spawnError)};
+  return pid;
+}
+
+int stopProcessGroup(pid_t pid) {
+  int status = 0;
+  ::kill(-pid, SIGTERM);
+  for (int i = 0; i < 20; ++i) {
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      return status;
+    ::usleep(50'000);
+  }
+  ::kill(-pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+void setEnding(ProcessResult &result, int waitStatus) {
+  if (WIFEXITED(waitStatus)) {
+    result.outcome = ProcessResult::Outcome::Exited;
+    result.exitCode = WEXITSTATUS(waitStatus);
+  } else if (WIFSIGNALED(waitStatus)) {
+    result.outcome = ProcessResult::Outcome::Signaled;
+    result.signal = WTERMSIG(waitStatus);
+  }
+}
+
+} // namespace detail
+
+ProcessResult runProcess(const ProcessSpec &spec) {
+  ProcessResult result;
+  detail::Pipe out, err;
+  if (!out.open() || !err.open()) {
+    result.startError = std::string("pipe: ") + std::strerror(errno);
     return result;
   }
+
+  const Clock::time_point start = Clock::now();
+  const Result<pid_t> spawned =
+      detail::spawnProcess(spec, -1, out.write, err.write);
+  out.closeWrite();
+  err.closeWrite();
+  if (!spawned) {
+    result.startError = spawned.error();
+    return result;
+  }
+  const pid_t pid = *spawned;
 
   struct Stream {
     int fd;
@@ -180,13 +204,13 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   char buffer[65536];
   while (streams[0].open || streams[1].open) {
     if (spec.cancel && spec.cancel->load()) {
-      stopGroup(pid);
+      detail::stopProcessGroup(pid);
       result.outcome = ProcessResult::Outcome::Cancelled;
       stopped = true;
       break;
     }
     if (Clock::now() - start > spec.timeout) {
-      stopGroup(pid);
+      detail::stopProcessGroup(pid);
       result.outcome = ProcessResult::Outcome::TimedOut;
       stopped = true;
       break;
@@ -223,35 +247,25 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   }
 
   int status = 0;
-  if (stopped) {
-    ::waitpid(pid, &status, 0);
-  } else {
+  if (!stopped) {
     // Output closed; wait for the exit itself, still honouring the timeout.
     while (::waitpid(pid, &status, WNOHANG) == 0) {
       if (Clock::now() - start > spec.timeout ||
           (spec.cancel && spec.cancel->load())) {
-        stopGroup(pid);
-        ::waitpid(pid, &status, 0);
+        detail::stopProcessGroup(pid);
         result.outcome = spec.cancel && spec.cancel->load()
                              ? ProcessResult::Outcome::Cancelled
                              : ProcessResult::Outcome::TimedOut;
         stopped = true;
         break;
       }
-      ::usleep(10'000);
+      ::usleep(1'000);
     }
   }
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
       Clock::now() - start);
-  if (!stopped) {
-    if (WIFEXITED(status)) {
-      result.outcome = ProcessResult::Outcome::Exited;
-      result.exitCode = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-      result.outcome = ProcessResult::Outcome::Signaled;
-      result.signal = WTERMSIG(status);
-    }
-  }
+  if (!stopped)
+    detail::setEnding(result, status);
   return result;
 }
 

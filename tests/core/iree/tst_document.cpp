@@ -3,11 +3,61 @@
 // diagnostic with file and line, and never a crash.
 #include "TestSupport.h"
 
+#include "core/export/DocumentJson.h"
 #include "core/iree/Document.h"
+#include "core/iree/NestingScan.h"
 
 #include <QTemporaryDir>
 
+#include <random>
+
 using namespace tilescope;
+
+namespace {
+
+// The nesting scan written the plain way, a byte at a time: what the
+// sixteen-bytes-at-a-time scan must find, to the column.
+std::optional<iree::NestingExcess> plainNestingScan(std::string_view text,
+                                                   int limit) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i + 1 < text.size() && text[i + 1] != '\n')
+        ++i;
+    } else if (c == '"') {
+      while (i + 1 < text.size() && text[i + 1] != '"' &&
+             text[i + 1] != '\n') {
+        if (text[i + 1] == '\\')
+          ++i;
+        ++i;
+      }
+      if (i + 1 < text.size() && text[i + 1] == '"')
+        ++i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > limit) {
+        const std::string_view before = text.substr(0, i);
+        const size_t lineStart = before.rfind('\n');
+        return iree::NestingExcess{
+            static_cast<int>(std::count(before.begin(), before.end(), '\n')) +
+                1,
+            static_cast<int>(i - (lineStart == std::string_view::npos
+                                      ? 0
+                                      : lineStart + 1)) +
+                1,
+            depth};
+      }
+    } else if (c == ')' || c == ']' || c == '}' ||
+               (c == '>' && !(i > 0 && text[i - 1] == '-') &&
+                !(i + 1 < text.size() && text[i + 1] == '='))) {
+      if (depth > 0)
+        --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
 
 class DocumentTest : public QObject {
   Q_OBJECT
@@ -16,6 +66,58 @@ class DocumentTest : public QObject {
 
 private slots:
   void initTestCase() { library = test::projectCompiler(); }
+
+  // The parse worker's answer writes each long text once; reading it back
+  // gives the document written, and an index past the texts is named.
+  void sharedTextsReadBack() {
+    iree::DocumentParser parser(library);
+    for (const char *folder : {"rocm_gfx942", "cuda_sm_90", "llvm_cpu"})
+      for (const auto &path : test::exampleBenchmarks(folder)) {
+        auto document = parser.parseFile(path);
+        QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
+        const nlohmann::json shared = exporting::toJson(*document, true);
+        QVERIFY(shared.contains("texts"));
+        auto back = exporting::documentFromJson(shared);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().c_str());
+        QCOMPARE(exporting::toJson(*back), exporting::toJson(*document));
+      }
+    auto document = parser.parseFile(test::exampleBenchmarks("rocm_gfx942")[0]);
+    QVERIFY(document.ok());
+    nlohmann::json broken = exporting::toJson(*document, true);
+    broken["dispatches"][0]["translation_info"] = 99;
+    auto refused = exporting::documentFromJson(broken);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().find("dispatch 0 \"translation_info\" names "
+                                  "shared text 99 of") != std::string::npos,
+             refused.error().c_str());
+  }
+
+  // Seeded random texts of brackets, arrows, comments, strings with
+  // escapes and line ends, at every offset against the 16-byte blocks.
+  void nestingScanAgreesWithAPlainScan() {
+    std::mt19937 random(20261124);
+    const std::string alphabet = "([{<>)]}<<(([[->>=//\"\"\\\n\nab -=";
+    std::uniform_int_distribution<size_t> letter(0, alphabet.size() - 1);
+    int excesses = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+      const size_t length = random() % 120;
+      std::string text;
+      for (size_t i = 0; i < length; ++i)
+        text += alphabet[letter(random)];
+      const int limit = 1 + static_cast<int>(random() % 8);
+      const auto expected = plainNestingScan(text, limit);
+      const auto actual = iree::findExcessiveNesting(text, limit);
+      QVERIFY2(expected.has_value() == actual.has_value(), text.c_str());
+      if (expected) {
+        ++excesses;
+        QCOMPARE(actual->line, expected->line);
+        QCOMPARE(actual->column, expected->column);
+        QCOMPARE(actual->depth, expected->depth);
+      }
+    }
+    // Both outcomes were tried, many times.
+    QVERIFY(excesses > 2000 && excesses < 18000);
+  }
 
   void everyExampleParses_data() {
     QTest::addColumn<QString>("path");

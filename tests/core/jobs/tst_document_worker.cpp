@@ -289,6 +289,59 @@ private slots:
              document.error().c_str());
   }
 
+  // One worker serves every open in turn: IREE is loaded once, not per
+  // open, and each DocumentWorker finds the one kept.
+  void workerIsKeptBetweenOpens() {
+    const std::string good = "func.func @f() {\n  return\n}\n";
+    QVERIFY(worker().parseText(good, "first.mlir").ok());
+    const int started = jobs::DocumentWorker::workersStarted();
+    for (const auto &path : test::exampleBenchmarks("rocm_gfx942")) {
+      auto document = worker().parseFile(path);
+      QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
+    }
+    QCOMPARE(jobs::DocumentWorker::workersStarted(), started);
+    jobs::DocumentWorker::stopIdleWorkers();
+    QVERIFY(worker().parseText(good, "fresh.mlir").ok());
+    QCOMPARE(jobs::DocumentWorker::workersStarted(), started + 1);
+  }
+
+  // A crash ends that worker only: the next open gets a fresh one, and a
+  // file IREE refuses leaves the worker serving.
+  void crashedWorkerIsReplaced() {
+    const std::string good = "func.func @f() {\n  return\n}\n";
+    QVERIFY(worker().parseText(good, "warm.mlir").ok());
+    const int started = jobs::DocumentWorker::workersStarted();
+    QVERIFY(!worker().parseText("func.func @f( {", "refused.mlir").ok());
+    QVERIFY(worker().parseText(good, "after-refusal.mlir").ok());
+    QCOMPARE(jobs::DocumentWorker::workersStarted(), started);
+
+    iree::ParseOptions unguarded;
+    unguarded.unguarded = true;
+    auto w = worker();
+    auto crashed = w.parseText(crashingText(), "crash.mlir", unguarded);
+    QVERIFY(!crashed.ok());
+    QVERIFY2(contains(crashed.error(), "crashed in part 3"),
+             crashed.error().c_str());
+    const std::string command = w.lastCommand();
+    std::filesystem::remove_all(
+        std::filesystem::path(command.substr(command.rfind(' ') + 1))
+            .parent_path());
+    auto after = worker().parseText(good, "after-crash.mlir");
+    QVERIFY2(after.ok(), after.ok() ? "" : after.error().c_str());
+    QCOMPARE(jobs::DocumentWorker::workersStarted(), started + 1);
+  }
+
+  // A worker that has answered kAnswersPerWorker requests is retired: the
+  // IREE context it keeps does not grow for ever.
+  void workerIsRetiredAfterItsShare() {
+    const std::string good = "func.func @f() {\n  return\n}\n";
+    QVERIFY(worker().parseText(good, "warm.mlir").ok());
+    const int started = jobs::DocumentWorker::workersStarted();
+    for (int i = 0; i <= jobs::DocumentWorker::kAnswersPerWorker; ++i)
+      QVERIFY(worker().parseText(good, "again.mlir").ok());
+    QCOMPARE(jobs::DocumentWorker::workersStarted(), started + 1);
+  }
+
   void missingWorkerOrLibrarySaysWhich() {
     jobs::DocumentWorker noProgram("/nonexistent/tilescope-iree-worker",
                                    test::projectIree().compilerLibrary);

@@ -1,6 +1,8 @@
 // Child processes: output, exit codes, signals, timeouts, cancellation and a
-// program that does not exist, each reported as data.
+// program that does not exist, each reported as data; and a child kept to
+// answer requests (ServingProcess), whose end is an answer too.
 #include "core/jobs/Process.h"
+#include "core/jobs/ServingProcess.h"
 
 #include <QtTest>
 #include <csignal>
@@ -101,6 +103,89 @@ private slots:
     QCOMPARE(spec.shellCommand(),
              std::string("A=1 /usr/bin/iree-compile 'in put.mlir' "
                          "'--flag=it'\\''s' -o out.vmfb"));
+  }
+
+  // A line in, a line out, the same process throughout; stderr said during
+  // a request belongs to it.
+  void servingProcessAnswersLineByLine() {
+    ProcessSpec spec;
+    spec.program = "/bin/sh";
+    spec.arguments = {
+        "-c", "while read l; do echo \"said $l\" >&2; echo \"got $l\"; done"};
+    auto started = ServingProcess::start(spec);
+    QVERIFY(started.ok());
+    ServingProcess &process = **started;
+    for (const std::string word : {"one", "two", "three"}) {
+      const ServingProcess::Answer answer = process.ask(word, 5s);
+      QVERIFY(answer.answered);
+      QCOMPARE(answer.line, "got " + word);
+      QCOMPARE(answer.standardError, "said " + word + "\n");
+    }
+    QCOMPARE(process.answered(), 3);
+    QVERIFY(process.running());
+  }
+
+  // A child that dies mid-request: how it ended, its last words, and no
+  // SIGPIPE for the caller when it is asked again.
+  void servingProcessEndingIsAnAnswer() {
+    ProcessSpec spec;
+    spec.program = "/bin/sh";
+    spec.arguments = {"-c", "read l; echo \"dying on $l\" >&2; kill -SEGV $$"};
+    auto started = ServingProcess::start(spec);
+    QVERIFY(started.ok());
+    ServingProcess &process = **started;
+    const ServingProcess::Answer answer = process.ask("x", 5s);
+    QVERIFY(!answer.answered);
+    QVERIFY(answer.ending.outcome == ProcessResult::Outcome::Signaled);
+    QCOMPARE(answer.ending.signal, SIGSEGV);
+    QCOMPARE(answer.standardError, std::string("dying on x\n"));
+    QVERIFY(!process.running());
+    QVERIFY(!process.tell("again"));
+    QVERIFY(!process.ask("again", 1s).answered);
+
+    spec.arguments = {"-c", "exec 0<&-; sleep 0.2; exit 4"};
+    auto closing = ServingProcess::start(spec);
+    QVERIFY(closing.ok());
+    std::this_thread::sleep_for(50ms);
+    const ServingProcess::Answer closed = (*closing)->ask("x", 5s);
+    QVERIFY(!closed.answered);
+    QVERIFY(closed.ending.outcome == ProcessResult::Outcome::Exited);
+    QCOMPARE(closed.ending.exitCode, 4);
+  }
+
+  void servingProcessTimesOutAndCancels() {
+    ProcessSpec spec;
+    spec.program = "/bin/sh";
+    spec.arguments = {"-c", "read l; sleep 30"};
+    auto started = ServingProcess::start(spec);
+    QVERIFY(started.ok());
+    const auto start = std::chrono::steady_clock::now();
+    const ServingProcess::Answer late = (*started)->ask("x", 300ms);
+    QVERIFY(!late.answered);
+    QVERIFY(late.ending.outcome == ProcessResult::Outcome::TimedOut);
+    QVERIFY(std::chrono::steady_clock::now() - start < 10s);
+    QVERIFY(!(*started)->running());
+
+    auto again = ServingProcess::start(spec);
+    QVERIFY(again.ok());
+    std::atomic<bool> cancel{false};
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(200ms);
+      cancel = true;
+    });
+    const ServingProcess::Answer cancelled = (*again)->ask("x", 30s, &cancel);
+    canceller.join();
+    QVERIFY(!cancelled.answered);
+    QVERIFY(cancelled.ending.outcome == ProcessResult::Outcome::Cancelled);
+  }
+
+  void servingProcessMissingProgramSaysSo() {
+    ProcessSpec spec;
+    spec.program = "/nonexistent/server";
+    auto started = ServingProcess::start(spec);
+    QVERIFY(!started.ok());
+    QVERIFY2(started.error().find("/nonexistent/server") != std::string::npos,
+             started.error().c_str());
   }
 };
 
