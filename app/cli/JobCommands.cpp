@@ -1,13 +1,17 @@
 // tilescope-cli compile, resources and bench: a file as it stands compiled
 // by the pinned iree-compile into a try folder, the resources its kernels
 // use read from the real ISA, and its time on a device found here. Every
-// try lands in the history.
+// try lands in the history. With --op on a file of several dispatches (a
+// whole program's configuration dump), the op's dispatch is taken out
+// alone (jobs::dispatchAlone) and only it is compiled and timed.
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/cli/JobInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
+#include "core/jobs/DispatchAlone.h"
+#include "core/jobs/DocumentWorker.h"
 #include "core/jobs/TryJob.h"
 
 #include <QCommandLineParser>
@@ -34,8 +38,12 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   const QString descriptions[] = {
       "tilescope-cli compile: compile an IREE file as it stands (a dispatch "
       "benchmark, edited or not, or a program with --target) with the pinned "
-      "iree-compile in a child process. The try folder keeps the input, the "
-      "command, the log, the vmfb and the executables' ISA / PTX / assembly; "
+      "iree-compile in a child process. With --op on a whole program's "
+      "configuration dump, that op's dispatch alone: IREE's "
+      "iree-hal-dump-executable-benchmarks takes it out of the program (as "
+      "it stands) with the program's sizes. The try folder keeps the input, "
+      "the command, the log, the vmfb and the executables' ISA / PTX / "
+      "assembly; "
       "diagnostics point at the file and, where they name one, the config "
       "field. The try is recorded in the history.",
       "tilescope-cli resources: compile as `compile` does and read what each "
@@ -103,8 +111,20 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   TerminalProgress progress(!asJson);
   jobs::TryRequest request;
   request.document = &*document;
-  if (op)
+  // A root op of a whole program: its dispatch alone, as IREE takes it out.
+  std::optional<jobs::DocumentWorker> worker;
+  if (op) {
     request.op = std::pair{op->dispatch, op->op};
+    if (jobs::holdsOtherDispatches(*document)) {
+      auto made = app::documentWorker(ireePath(parser));
+      if (!made) {
+        std::cerr << "tilescope-cli " << name << ": " << made.error() << "\n";
+        return kExitIreeUnavailable;
+      }
+      worker = std::move(*made);
+      request.worker = &*worker;
+    }
+  }
   request.upTo = stage;
   request.target = target;
   request.directory = *folder;
@@ -135,6 +155,11 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
     std::cout << exporting::jsonText(out, 2) << "\n";
     return exit;
   }
+  if (out.contains("dispatch_alone"))
+    std::cout << "dispatch " << op->dispatch << " ("
+              << out["dispatch_alone"]["name"].get<std::string>()
+              << ") alone, taken out of the program by IREE: "
+              << out["dispatch_alone"]["file"].get<std::string>() << "\n";
   std::cout << compiled.summary() << "\n";
   for (const jobs::CompileDiagnostic &d : compiled.diagnostics)
     std::cout << d.toString() << "\n";

@@ -334,9 +334,11 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
       auto folder = newTryDirectory(request.workspace);
       Result<TryResult> tried = Error{folder ? "" : folder.error()};
       if (folder) {
+        std::optional<DocumentWorker> worker = request.worker;
         TryRequest tryRequest;
         tryRequest.document = &document;
         tryRequest.op = std::pair{request.op.dispatch, request.op.op};
+        tryRequest.worker = worker ? &*worker : nullptr;
         tryRequest.upTo = request.upTo;
         tryRequest.target = request.target;
         tryRequest.directory = *folder;

@@ -74,6 +74,9 @@ struct SweepRequest {
   int repetitions = 3;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
   const std::atomic<bool> *cancel = nullptr;
+  // With a worker, a root op of a whole program has its dispatch tried
+  // alone (TryRequest::worker); each candidate gets its own copy.
+  std::optional<DocumentWorker> worker;
   // Each candidate as it finishes, and first those resumed from the
   // history (from a worker thread, one at a time).
   std::function<void(const SweepCandidate &candidate, size_t done,

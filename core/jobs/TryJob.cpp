@@ -1,6 +1,7 @@
 #include "core/jobs/TryJob.h"
 
 #include "core/config/TargetAttribute.h"
+#include "core/jobs/DispatchAlone.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/JobJson.h"
 #include "core/layout/Roofline.h"
@@ -115,9 +116,27 @@ const char *toString(TryStage stage) {
 bool TryResult::succeeded() const { return record.outcome == "ok"; }
 
 Result<TryResult> runTry(const iree::IreeInstallation &iree,
-                         const TryRequest &request) {
-  if (!request.document)
+                         const TryRequest &asked) {
+  if (!asked.document)
     return Error{"no document to try"};
+  // A root op of a whole program: its dispatch alone is what is tried.
+  std::optional<DispatchAlone> alone;
+  TryRequest request = asked;
+  if (asked.op && asked.worker && holdsOtherDispatches(*asked.document)) {
+    step(asked, "taking dispatch " + std::to_string(asked.op->first) +
+                    " out of the program with iree-opt");
+    std::error_code error;
+    std::filesystem::create_directories(asked.directory, error);
+    auto taken = dispatchAlone(iree, *asked.worker, *asked.document,
+                               asked.op->first,
+                               asked.directory / "dispatch.benchmark.mlir",
+                               asked.timeout, asked.cancel);
+    if (!taken)
+      return Error{asked.document->path.string() + ": " + taken.error()};
+    alone = std::move(*taken);
+    request.document = &alone->document;
+    request.op = std::pair<size_t, size_t>{0, asked.op->second};
+  }
   const iree::Document &document = *request.document;
   step(request,
        "compiling " + document.path.filename().string() + " with iree-compile");
@@ -136,10 +155,11 @@ Result<TryResult> runTry(const iree::IreeInstallation &iree,
   result.compiled = std::move(*compiled);
   TryRecord &record = result.record;
   record.kind = toString(request.upTo);
-  record.document = document.path.string();
-  if (request.op)
-    record.op = std::to_string(request.op->first) + ":" +
-                std::to_string(request.op->second);
+  // The history names the file and op asked about.
+  record.document = asked.document->path.string();
+  if (asked.op)
+    record.op = std::to_string(asked.op->first) + ":" +
+                std::to_string(asked.op->second);
   record.target =
       request.target ? request.target->name : result.compiled.backend;
   record.outcome = outcomeOf(result.compiled);
@@ -149,6 +169,15 @@ Result<TryResult> runTry(const iree::IreeInstallation &iree,
   record.details = {{"configs", configsJson(document)},
                     {"compile", toJson(result.compiled)}};
   result.report["compile"] = toJson(result.compiled);
+  if (alone) {
+    const json taken = {
+        {"dispatch", asked.op->first},
+        {"name", asked.document->dispatches[asked.op->first].name},
+        {"file", document.path.string()},
+        {"command", alone->command}};
+    record.details["dispatch_alone"] = taken;
+    result.report["dispatch_alone"] = taken;
+  }
   if (!result.compiled.succeeded() || request.upTo == TryStage::Compile)
     return result;
 

@@ -12,6 +12,7 @@
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
+#include "core/jobs/DocumentWorker.h"
 #include "core/jobs/History.h"
 #include "core/jobs/Resources.h"
 #include "core/util/Result.h"
@@ -36,6 +37,11 @@ struct TryRequest {
   // The root op the try is about (its roofline floor, the history's op
   // column); unset: the whole file, and the first root op's floor.
   std::optional<std::pair<size_t, size_t>> op;
+  // With a worker, a try of a root op of a file holding other dispatches (a
+  // whole program's configuration dump) tries its dispatch alone, as IREE
+  // takes it out of the program (jobs::dispatchAlone, written to the try
+  // folder as dispatch.benchmark.mlir): only it is compiled and timed.
+  DocumentWorker *worker = nullptr;
   TryStage upTo = TryStage::Compile;
   std::optional<CompileTarget> target; // unset: the file's own
   std::filesystem::path directory;     // the try folder

@@ -5,7 +5,8 @@
 // gfx942 ISA and sm_90 PTX, an edited gfx942 tile seen in the compiled
 // kernel; a config that makes iree-compile run away stopped by the time
 // limit with the file untouched; every try in the history; an exported
-// tuning spec that makes IREE choose the edited config.
+// tuning spec that makes IREE choose the edited config; one dispatch of a
+// whole program compiled, measured and timed alone, edits included.
 #include "CliRunner.h"
 #include "TestSupport.h"
 
@@ -323,6 +324,83 @@ private slots:
   // A sweep lists its candidates with the editor's rules (those IREE
   // refuses never compile), compiles the valid ones in parallel, keeps each
   // in the history under its name, and resumes without redoing them.
+  // --op on a whole program's configuration dump: that dispatch alone, as
+  // IREE's benchmark dump takes it out (edits included), compiled and timed
+  // on the CPU, and compiled for gfx942 with one kernel's resources.
+  void oneDispatchOfAWholeProgram() {
+    const QString source =
+        TILESCOPE_SOURCE_DIR "/tests/e2e/data/two_matmuls.mlir";
+    const QString cpu = workspace.filePath("two_matmuls.cpu.mlir");
+    auto configured =
+        cli({"configure", source, "--target", "llvm-cpu", "-o", cpu});
+    QVERIFY2(configured.exitCode == 0, qPrintable(failure(configured)));
+    const QString edited = workspace.filePath("two_matmuls.cpu.edited.mlir");
+    // A CPU config is replaced whole.
+    auto set = cli({"set-config", cpu, "--op", "1:1", "--set",
+                    "lowering_config=#iree_cpu.lowering_config<distribution "
+                    "= [16, 16, 0], vector_common_parallel = [8, 16, 0], "
+                    "vector_reduction = [0, 0, 16]>",
+                    "-o", edited});
+    QVERIFY2(set.exitCode == 0, qPrintable(failure(set)));
+
+    auto timed = cli(inWorkspace({"bench", edited, "--op", "1:1", "--json"}));
+    QVERIFY2(timed.exitCode == 0, qPrintable(failure(timed)));
+    const QJsonObject out = jsonOf(timed);
+    const QJsonObject alone = out["dispatch_alone"].toObject();
+    QCOMPARE(alone["name"].toString(),
+             QString("two_matmuls_dispatch_1_matmul_64x16x32_f32"));
+    QVERIFY(out["bench"].toObject()["ran"].toBool());
+    // The module compiled is the dispatch alone, with the edit in it.
+    QFile module(alone["file"].toString());
+    QVERIFY(module.open(QIODevice::ReadOnly));
+    const QByteArray text = module.readAll();
+    QVERIFY(text.contains("distribution = [16, 16, 0]"));
+    QVERIFY(text.contains("two_matmuls_dispatch_1"));
+    QVERIFY(!text.contains("two_matmuls_dispatch_0"));
+    // The history names the program and its op.
+    auto history = cli(inWorkspace({"history", "--json"}));
+    const QJsonObject row =
+        QJsonDocument::fromJson(history.out.toUtf8()).array()[0].toObject();
+    QCOMPARE(row["op"].toString(), QString("1:1"));
+    QCOMPARE(row["document"].toString(), edited);
+
+    const QString gpu = workspace.filePath("two_matmuls.gfx942.mlir");
+    auto configuredGpu =
+        cli({"configure", source, "--target", "gfx942", "-o", gpu});
+    QVERIFY2(configuredGpu.exitCode == 0, qPrintable(failure(configuredGpu)));
+    auto resources =
+        cli(inWorkspace({"resources", gpu, "--op", "1:0", "--json"}));
+    QVERIFY2(resources.exitCode == 0, qPrintable(failure(resources)));
+    const QJsonArray kernels =
+        jsonOf(resources)["resources"].toObject()["kernels"].toArray();
+    QCOMPARE(kernels.size(), 1);
+    QCOMPARE(kernels[0].toObject()["arch"].toString(), QString("gfx942"));
+
+    // A sweep of that op compiles each candidate's dispatch alone.
+    auto swept = cli(inWorkspace({"sweep", gpu, "--op", "1:0", "--vary",
+                                  "workgroup[0]=32,64", "--compile-only",
+                                  "--name", "whole-program", "--json"}));
+    QVERIFY2(swept.exitCode == 0, qPrintable(failure(swept)));
+    QCOMPARE(jsonOf(swept)["ran"].toInt(), 2);
+    auto rows = cli(inWorkspace({"history", "--sweep", "whole-program",
+                                 "--json"}));
+    for (const QJsonValue &t :
+         QJsonDocument::fromJson(rows.out.toUtf8()).array()) {
+      const QJsonObject details = t.toObject()["details"].toObject();
+      QCOMPARE(details["dispatch_alone"].toObject()["dispatch"].toInt(), 1);
+      QCOMPARE(details["resources"]
+                   .toObject()["kernels"]
+                   .toArray()
+                   .size(),
+               1);
+    }
+
+    // A source program has no dispatches to take out.
+    auto noDispatch = cli(inWorkspace({"compile", source, "--target",
+                                       "llvm-cpu", "--op", "0:0"}));
+    QVERIFY(noDispatch.exitCode != 0);
+  }
+
   void aSweepPlansRunsAndResumes() {
     const QString file =
         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
