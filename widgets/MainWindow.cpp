@@ -292,6 +292,8 @@ void MainWindow::buildDocks() {
   runPanel = new RunPanel(services.installation, services.workspace);
   runPanel->setObjectName("runPanel");
   sweepPanel = new SweepPanel(services.installation, services.workspace);
+  runPanel->setWorkerSource(services.documentWorker);
+  sweepPanel->setWorkerSource(services.documentWorker);
 
   QDockWidget *browserDock =
       dock("Dispatches", "dispatchDock", browser, this, Qt::LeftDockWidgetArea);

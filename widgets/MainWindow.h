@@ -70,6 +70,10 @@ public:
         parseText;
     // The IREE whose tools the run panel drives; an Error says why none.
     std::function<Result<iree::IreeInstallation>()> installation;
+    // A parse worker for what IREE's tools write (a whole program's
+    // dispatch taken out alone for a try); unset: a whole program's try
+    // compiles it whole.
+    std::function<Result<jobs::DocumentWorker>()> documentWorker;
     // Where tries and their history live.
     std::filesystem::path workspace;
     // IREE's own configs for a document (its configs stripped and chosen

@@ -4,6 +4,7 @@
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
+#include "core/jobs/DispatchAlone.h"
 #include "core/jobs/History.h"
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/TryJob.h"
@@ -416,6 +417,12 @@ void RunPanel::start(Job job) {
   const std::optional<edit::OpRef> op = currentOp;
   const std::filesystem::path workspace = workspaceFolder;
   auto cancel = cancelFlag;
+  // A root op of a whole program: its dispatch is tried alone, read back by
+  // a parse worker of its own.
+  std::shared_ptr<jobs::DocumentWorker> worker;
+  if (op && workerSource && jobs::holdsOtherDispatches(*document))
+    if (auto made = workerSource())
+      worker = std::make_shared<jobs::DocumentWorker>(std::move(*made));
   watcher->setFuture(QtConcurrent::run([=, iree = *iree,
                                         directory = *folder]() {
     auto outcome = std::make_shared<Outcome>();
@@ -451,6 +458,7 @@ void RunPanel::start(Job job) {
       request.document = document;
       if (op)
         request.op = std::pair{op->dispatch, op->op};
+      request.worker = worker.get();
       request.upTo = job == Job::Compile     ? jobs::TryStage::Compile
                      : job == Job::Resources ? jobs::TryStage::Resources
                                              : jobs::TryStage::Bench;
@@ -474,7 +482,16 @@ void RunPanel::start(Job job) {
         outcome->summary += QString("; %1% of the roofline floor (%2 bound)")
                                 .arg(100 * *tried->efficiency, 0, 'f', 1)
                                 .arg(qs(tried->boundBy));
-      outcome->command = qs(tried->compiled.spec.shellCommand());
+      if (const auto alone = tried->report.find("dispatch_alone");
+          alone != tried->report.end()) {
+        outcome->summary =
+            QString("dispatch %1 alone: ")
+                .arg(alone->value("dispatch", size_t{0})) +
+            outcome->summary;
+        outcome->command =
+            qs(alone->value("command", std::string())) + "\n";
+      }
+      outcome->command += qs(tried->compiled.spec.shellCommand());
       if (tried->bench)
         outcome->command += "\n" + qs(tried->bench->spec.shellCommand());
       if (tried->resources) {

@@ -10,6 +10,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
+#include "core/jobs/DocumentWorker.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/History.h"
 
@@ -38,6 +39,7 @@ class RunPanel : public QWidget {
 
 public:
   using InstallationSource = std::function<Result<iree::IreeInstallation>()>;
+  using WorkerSource = std::function<Result<jobs::DocumentWorker>()>;
   enum class Job { Compile, Resources, Run, Check };
 
   RunPanel(InstallationSource installation, std::filesystem::path workspace,
@@ -53,6 +55,9 @@ public:
   void start(Job job);
   void cancel();
   bool busy() const;
+  // The parse worker a try of a whole program's root op reads its dispatch
+  // alone with (jobs::dispatchAlone); unset: a whole program compiles whole.
+  void setWorkerSource(WorkerSource source) { workerSource = std::move(source); }
   // The checked run's program (guessed from the file's name when unset).
   void setProgram(const QString &path);
   const std::filesystem::path &workspace() const { return workspaceFolder; }
@@ -82,6 +87,7 @@ private:
   void setBusy(bool running);
 
   InstallationSource installation;
+  WorkerSource workerSource;
   std::filesystem::path workspaceFolder;
   std::unique_ptr<iree::Document> snapshot; // what the running job reads
   const iree::Document *current = nullptr;

@@ -3,6 +3,7 @@
 #include "core/edit/ConfigDiff.h"
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CompileJob.h"
+#include "core/jobs/DispatchAlone.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/Workspace.h"
@@ -561,6 +562,10 @@ void SweepPanel::start() {
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
   jobs::SweepRequest r = request();
   r.cancel = cancelFlag.get();
+  // A root op of a whole program: each candidate's dispatch is tried alone.
+  if (workerSource && jobs::holdsOtherDispatches(*snapshot))
+    if (auto worker = workerSource())
+      r.worker = std::move(*worker);
   // Each candidate as it finishes: its thumbnail drawn here on the worker,
   // then handed to the GUI thread.
   QPointer<SweepPanel> self(this);

@@ -47,6 +47,7 @@ class SweepPanel : public QWidget {
 
 public:
   using InstallationSource = std::function<Result<iree::IreeInstallation>()>;
+  using WorkerSource = std::function<Result<jobs::DocumentWorker>()>;
 
   SweepPanel(InstallationSource installation, std::filesystem::path workspace,
              QWidget *parent = nullptr);
@@ -57,6 +58,9 @@ public:
   // and reduction entry halved and doubled).
   void setDocument(const iree::Document *document,
                    std::optional<edit::OpRef> op);
+  // The parse worker each candidate of a whole program's root op reads its
+  // dispatch alone with; unset: a whole program compiles whole.
+  void setWorkerSource(WorkerSource source) { workerSource = std::move(source); }
   // The axes, one "FIELD=V1,V2,..." each (the command line's --vary).
   void setAxes(const QStringList &axes);
   QStringList axes() const;
@@ -106,6 +110,7 @@ private:
   std::vector<int> ranked() const;
 
   InstallationSource installation;
+  WorkerSource workerSource;
   std::filesystem::path workspaceFolder;
   const iree::Document *current = nullptr;
   // The file and op last shown (kept by value: `current` may be gone by

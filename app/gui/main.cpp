@@ -236,6 +236,7 @@ int main(int argc, char **argv) {
     return worker->parseText(text, bufferName);
   };
   services.installation = [ireePath] { return app::locateIree(ireePath); };
+  services.documentWorker = [ireePath] { return app::documentWorker(ireePath); };
   // IREE's own choice: the document's configs stripped and chosen again by
   // the pinned iree-opt, read back by the same worker.
   services.ireeDefaults = [ireePath](const iree::Document &document) {

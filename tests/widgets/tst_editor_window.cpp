@@ -91,6 +91,11 @@ class EditorWindowTest : public QObject {
       return Result<iree::IreeInstallation>(test::projectIree());
     };
     s.workspace = workspace.path().toStdString();
+    s.documentWorker = [] {
+      return Result<jobs::DocumentWorker>(jobs::DocumentWorker(
+          test::binaryDir() / "app" / "tilescope-iree-worker",
+          test::projectIree().compilerLibrary));
+    };
     s.ireeDefaults = [](const iree::Document &document) {
       jobs::DocumentWorker worker(test::binaryDir() / "app" /
                                       "tilescope-iree-worker",
@@ -493,6 +498,31 @@ private slots:
     QCOMPARE(history->item(1, 9)->text(), QString("as opened"));
     window->findChild<QTabWidget *>("runTabs")->setCurrentIndex(3);
     screenshot(*window, "run-panel-cpu");
+  }
+
+  // A root op of a whole program (two_matmuls configured for gfx942): the
+  // run panel compiles its dispatch alone, as the CLI does.
+  void wholeProgramOpCompilesItsDispatchAlone() {
+    auto window = open(std::filesystem::path(TILESCOPE_SOURCE_DIR) /
+                       "tests/e2e/data/two_matmuls.gfx942.configured.mlir");
+    window->selectOp(edit::OpRef{1, 0});
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    const QString output =
+        window->findChild<QPlainTextEdit *>("jobOutput")->toPlainText();
+    QVERIFY2(output.contains("taking dispatch 1 out of the program"),
+             qPrintable(output));
+    const QString resources =
+        window->findChild<QPlainTextEdit *>("jobResources")->toPlainText();
+    // One kernel: dispatch 1's, not the program's two.
+    QCOMPARE(resources.count("(gfx942)"), 1);
+    QVERIFY2(resources.contains("two_matmuls_dispatch_1_matmul_64x16x32_f32"),
+             qPrintable(resources));
+    screenshot(*window, "run-panel-dispatch-alone");
   }
 
   void gpuCompileShowsResources() {
