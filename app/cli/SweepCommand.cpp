@@ -9,6 +9,7 @@
 #include "core/export/JsonText.h"
 #include "core/jobs/DispatchAlone.h"
 #include "core/jobs/Sweep.h"
+#include "core/jobs/SweepConstraints.h"
 #include "core/jobs/TryComparison.h"
 
 #include <QCommandLineParser>
@@ -28,6 +29,8 @@ json candidateJson(const jobs::SweepCandidate &c) {
   for (const auto &[field, value] : c.settings)
     settings[field] = value;
   out["settings"] = settings;
+  if (!c.ireeVerdict.empty())
+    out["iree_verdict"] = c.ireeVerdict;
   if (!c.valid) {
     out["why_not"] = c.whyNot;
     return out;
@@ -93,9 +96,16 @@ int sweep(const QStringList &arguments) {
       "plan", "List the candidates and whether each is valid; run nothing.");
   const QCommandLineOption compileOnlyOption(
       "compile-only", "Compile and read resources; time nothing.");
+  const QCommandLineOption constraintsOption(
+      "iree-constraints",
+      "Also check each valid candidate against the pipeline constraints "
+      "IREE states for the op (the pinned iree-opt inserts and checks "
+      "them); one they reject is invalid, named by IREE's assert with its "
+      "values, and never compiled.");
   parser.addOptions({kOpOption, varyOption, nameOption, jobsOption, planOption,
-                     compileOnlyOption, kTargetOption, kWorkspaceOption,
-                     kTimeoutOption, kJsonOption, kIreeOption});
+                     compileOnlyOption, constraintsOption, kTargetOption,
+                     kWorkspaceOption, kTimeoutOption, kJsonOption,
+                     kIreeOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "sweep"))
     return kExitUsage;
@@ -142,11 +152,29 @@ int sweep(const QStringList &arguments) {
   request.workspace = workspaceOf(parser);
   request.parallel = *parallel;
   request.timeout = timeoutOf(parser);
+  request.ireeConstraints = parser.isSet(constraintsOption);
 
   if (parser.isSet(planOption)) {
     auto plan = jobs::planSweep(request);
     if (!plan)
       return usage(plan.error());
+    if (request.ireeConstraints) {
+      auto installation = app::locateIree(ireePath(parser));
+      if (!installation) {
+        std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
+        return kExitIreeUnavailable;
+      }
+      TerminalProgress progress(!asJson);
+      progress.step("asking IREE about " + std::to_string(plan->size()) +
+                    " candidates");
+      auto checked =
+          jobs::checkCandidatesWithIree(*installation, request, *plan);
+      progress.done();
+      if (!checked) {
+        std::cerr << "tilescope-cli sweep: " << checked.error() << "\n";
+        return kExitIreeUnavailable;
+      }
+    }
     size_t valid = 0;
     json list = json::array();
     for (const jobs::SweepCandidate &c : *plan) {

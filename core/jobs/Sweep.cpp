@@ -1,4 +1,5 @@
 #include "core/jobs/Sweep.h"
+#include "core/jobs/SweepConstraints.h"
 
 #include "core/config/Attribute.h"
 #include "core/edit/ConfigDiff.h"
@@ -276,6 +277,10 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
     return Error{planned.error()};
   SweepResult result;
   result.candidates = std::move(*planned);
+  if (request.ireeConstraints)
+    if (auto checked = checkCandidatesWithIree(iree, request, result.candidates);
+        !checked)
+      return Error{checked.error()};
   const std::string opName =
       std::to_string(request.op.dispatch) + ":" + std::to_string(request.op.op);
 
@@ -326,10 +331,7 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
       SweepCandidate &candidate = *queue[i];
       // The candidate's document: its text and its configs as the edit
       // model left them (the history records these configs).
-      iree::Document document = *request.document;
-      document.text = candidate.text;
-      if (candidate.dispatch)
-        document.dispatches[request.op.dispatch] = *candidate.dispatch;
+      const iree::Document document = candidateDocument(request, candidate);
       TryRecord record;
       auto folder = newTryDirectory(request.workspace);
       Result<TryResult> tried = Error{folder ? "" : folder.error()};

@@ -52,7 +52,9 @@ struct SweepCandidate {
   std::vector<std::pair<std::string, std::string>> settings;
   bool valid = false;
   std::string whyNot; // the first rule it breaks that IREE refuses, or the
-                      // edit model's refusal
+                      // edit model's refusal, or IREE's violated constraint
+  // IREE's own verdict on it, when the sweep asked (checkCandidatesWithIree).
+  std::string ireeVerdict;
   std::vector<config::Problem> problems;
   std::string text; // the document with the settings applied
   // The op's dispatch with the settings applied (what a thumbnail draws).
@@ -74,6 +76,9 @@ struct SweepRequest {
   int repetitions = 3;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
   const std::atomic<bool> *cancel = nullptr;
+  // Check each valid candidate against IREE's pipeline constraints for the
+  // op before it compiles (checkCandidatesWithIree).
+  bool ireeConstraints = false;
   // With a worker, a root op of a whole program has its dispatch tried
   // alone (TryRequest::worker); each candidate gets its own copy.
   std::optional<DocumentWorker> worker;

@@ -401,6 +401,45 @@ private slots:
     QVERIFY(noDispatch.exitCode != 0);
   }
 
+  // --iree-constraints: each valid candidate checked against the pipeline
+  // constraints IREE states for the op; one they reject is invalid, named
+  // by IREE's assert. On gfx942, IREE's TileAndFuse constraints want the
+  // preferred subgroup size (64); the rules flag 32 as an error IREE
+  // compiles anyway, so without the flag the plan keeps it.
+  void aSweepAsksIreesConstraints() {
+    const QString file =
+        kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+    const QStringList plan = {"sweep", file, "--vary", "subgroup_size=32,64",
+                              "--plan", "--json"};
+    auto rulesOnly = cli(plan);
+    QVERIFY2(rulesOnly.exitCode == 0, qPrintable(failure(rulesOnly)));
+    QCOMPARE(jsonOf(rulesOnly)["valid"].toInt(), 2);
+
+    auto asked = cli(QStringList(plan) << "--iree-constraints");
+    QVERIFY2(asked.exitCode == 0, qPrintable(failure(asked)));
+    const QJsonObject out = jsonOf(asked);
+    QCOMPARE(out["valid"].toInt(), 1);
+    const QJsonArray candidates = out["candidates"].toArray();
+    QCOMPARE(candidates.size(), 2);
+    const QJsonObject rejected = candidates[0].toObject();
+    QCOMPARE(rejected["candidate"].toString(), QString("subgroup_size=32"));
+    QCOMPARE(rejected["valid"].toBool(), false);
+    QCOMPARE(rejected["why_not"].toString(),
+             QString("translation_info.subgroup_size: sg_size == "
+                     "preferred_subgroup_size [iree-constraints]"));
+    QCOMPARE(rejected["iree_verdict"].toString(), QString("violated"));
+    QCOMPARE(candidates[1].toObject()["iree_verdict"].toString(),
+             QString("holds"));
+
+    // A run compiles only what IREE's constraints let through.
+    auto ran = cli(inWorkspace({"sweep", file, "--vary", "subgroup_size=32,64",
+                                "--iree-constraints", "--compile-only",
+                                "--name", "iree-checked", "--json"}));
+    QVERIFY2(ran.exitCode == 0, qPrintable(failure(ran)));
+    QCOMPARE(jsonOf(ran)["ran"].toInt(), 1);
+    QCOMPARE(jsonOf(ran)["invalid"].toInt(), 1);
+  }
+
   void aSweepPlansRunsAndResumes() {
     const QString file =
         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";

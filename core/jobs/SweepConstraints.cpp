@@ -1,0 +1,92 @@
+#include "core/jobs/SweepConstraints.h"
+
+#include "core/jobs/IreeConstraints.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace tilescope::jobs {
+namespace {
+
+std::string firstLine(const std::string &text) {
+  return text.substr(0, text.find('\n'));
+}
+
+// IREE's verdict on one candidate, written into it.
+void check(const iree::IreeInstallation &iree, const SweepRequest &request,
+           SweepCandidate &candidate) {
+  const iree::Document document = candidateDocument(request, candidate);
+  auto verdict = ireeConstraintVerdict(iree, document, request.timeout,
+                                       request.cancel, request.op);
+  if (!verdict) {
+    candidate.ireeVerdict = "not checked: " + firstLine(verdict.error());
+    return;
+  }
+  if (verdict->ops.empty()) {
+    candidate.ireeVerdict =
+        "not checked: the op has no GPU lowering config IREE checks";
+    return;
+  }
+  const OpConstraintVerdict &op = verdict->ops.front();
+  candidate.ireeVerdict =
+      toString(op.outcome) + (op.reason.empty() ? "" : ": " + op.reason);
+  if (op.outcome != OpConstraintVerdict::Outcome::Violated)
+    return;
+  candidate.valid = false;
+  if (op.violations.empty()) {
+    candidate.whyNot = "IREE's pipeline constraints are violated "
+                       "[iree-constraints]";
+  } else {
+    const ConstraintViolation &first = op.violations.front();
+    candidate.whyNot =
+        (first.fields.empty() ? std::string() : first.fields.front() + ": ") +
+        first.message + " [iree-constraints]";
+  }
+  for (config::Problem &problem : problemsOf(op))
+    candidate.problems.push_back(std::move(problem));
+}
+
+} // namespace
+
+iree::Document candidateDocument(const SweepRequest &request,
+                                 const SweepCandidate &candidate) {
+  iree::Document document = *request.document;
+  document.text = candidate.text;
+  if (candidate.dispatch)
+    document.dispatches[request.op.dispatch] = *candidate.dispatch;
+  return document;
+}
+
+Result<bool> checkCandidatesWithIree(const iree::IreeInstallation &iree,
+                                     const SweepRequest &request,
+                                     std::vector<SweepCandidate> &candidates) {
+  if (auto tool = iree.tool("iree-opt"); !tool)
+    return Error{tool.error()};
+  std::vector<SweepCandidate *> queue;
+  for (SweepCandidate &candidate : candidates)
+    if (candidate.valid)
+      queue.push_back(&candidate);
+  // Each candidate is written by the one thread that checks it.
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < queue.size(); i = next++) {
+      if (request.cancel && request.cancel->load())
+        return;
+      check(iree, request, *queue[i]);
+    }
+  };
+  const int cores =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const size_t parallel = std::min<size_t>(
+      static_cast<size_t>(request.parallel > 0 ? request.parallel : cores),
+      std::max<size_t>(queue.size(), 1));
+  std::vector<std::thread> workers;
+  for (size_t i = 0; i < parallel; ++i)
+    workers.emplace_back(work);
+  for (std::thread &worker : workers)
+    worker.join();
+  return true;
+}
+
+} // namespace tilescope::jobs

@@ -1,0 +1,34 @@
+// IREE's own verdict on a sweep's candidates: each valid candidate checked
+// against the pipeline constraints IREE states for the sweep's root op
+// (jobs::ireeConstraintVerdict: the pinned iree-opt inserts its
+// `iree_codegen.smt.constraints` for the op and checks them with its own
+// evaluator). A candidate they reject never compiles, and says which of
+// IREE's asserts it breaks, in IREE's words with the values filled in.
+#pragma once
+
+#include "core/iree/Document.h"
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/Sweep.h"
+#include "core/util/Result.h"
+
+#include <vector>
+
+namespace tilescope::jobs {
+
+// The document a candidate stands for: the sweep's document with the
+// candidate's text, and its op's dispatch as the edit model left it.
+iree::Document candidateDocument(const SweepRequest &request,
+                                 const SweepCandidate &candidate);
+
+// Checks each valid candidate, `request.parallel` at a time. One IREE's
+// constraints reject becomes invalid: its whyNot is IREE's first violated
+// assert on the field it concerns ("workgroup[0]: dim_0 must be divisible
+// by wg_0 (1024 % 48 == 0) [iree-constraints]") and its problems gain
+// IREE's. Every candidate asked about gets ireeVerdict: "holds",
+// "violated", or "not checked" / "no constraints" with IREE's reason.
+// Fails only when there is no iree-opt to ask.
+Result<bool> checkCandidatesWithIree(const iree::IreeInstallation &iree,
+                                     const SweepRequest &request,
+                                     std::vector<SweepCandidate> &candidates);
+
+} // namespace tilescope::jobs
