@@ -6,7 +6,9 @@
 #include "widgets/DefaultConfigView.h"
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
+#include "widgets/IreeConstraintChecker.h"
 #include "widgets/IreeLayoutView.h"
+#include "widgets/ProblemList.h"
 #include "widgets/MlirView.h"
 #include "widgets/OpViews.h"
 #include "widgets/RootOpScene.h"
@@ -26,7 +28,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -47,9 +48,6 @@
 
 namespace tilescope::widgets {
 namespace {
-
-constexpr int kLineRole = Qt::UserRole;
-constexpr int kFieldRole = Qt::UserRole + 1;
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
@@ -215,6 +213,21 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   buildDocks();
   buildMenus();
 
+  constraintChecker =
+      new IreeConstraintChecker(this->services.ireeConstraints, this);
+  connect(constraintChecker, &IreeConstraintChecker::answered, this,
+          [this](const std::vector<config::Problem> &problems,
+                 const QString &summary) {
+            constraintProblems = problems;
+            constraintSummary = summary;
+            showProblems();
+          });
+  connect(constraintChecker, &IreeConstraintChecker::pending, this, [this] {
+    constraintProblems.clear();
+    constraintSummary = "Asking IREE about its pipeline constraints…";
+    showProblems();
+  });
+
   verdictTimer->setSingleShot(true);
   verdictTimer->setInterval(400);
   connect(verdictTimer, &QTimer::timeout, this, &MainWindow::askIree);
@@ -282,12 +295,7 @@ void MainWindow::buildDocks() {
   configEditor = new ConfigEditor;
   configEditor->setObjectName("configEditor");
 
-  problemList = new QListWidget;
-  problemList->setObjectName("problemList");
-  // A problem names its field and says why: show it whole.
-  problemList->setWordWrap(true);
-  problemList->setResizeMode(QListView::Adjust);
-  problemList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  problemList = new ProblemList;
 
   runPanel = new RunPanel(services.installation, services.workspace);
   runPanel->setObjectName("runPanel");
@@ -330,13 +338,10 @@ void MainWindow::buildDocks() {
     const QSignalBlocker quiet(markBox);
     markBox->setValue(static_cast<int>(key));
   });
-  connect(problemList, &QListWidget::itemActivated, this,
-          [this](QListWidgetItem *item) {
-            const QString field = item->data(kFieldRole).toString();
-            if (!field.isEmpty() && configEditor->focusField(field))
-              return;
-            goToLine(item->data(kLineRole).toInt());
-          });
+  connect(problemList, &ProblemList::fieldActivated, this,
+          [this](const QString &field) { configEditor->focusField(field); });
+  connect(problemList, &ProblemList::lineActivated, this,
+          &MainWindow::goToLine);
   connect(configEditor, &ConfigEditor::drafting, this, &MainWindow::onDrafting);
   // Queued: a commit rebuilds the editor's rows, which must not happen
   // inside the signal of the box being committed.
@@ -535,16 +540,7 @@ void MainWindow::onLoadFinished() {
 }
 
 void MainWindow::showError(const QString &message) {
-  problemList->clear();
-  for (const QString &line : message.split('\n', Qt::SkipEmptyParts)) {
-    auto *item = new QListWidgetItem(
-        style()->standardIcon(QStyle::SP_MessageBoxCritical), line,
-        problemList);
-    // "file:line:column: error: ..." → jump target when it is this file.
-    const QStringList fields = line.split(':');
-    if (fields.size() > 2)
-      item->setData(kLineRole, fields[1].toInt());
-  }
+  problemList->showError(message);
   statusLabel->setText("Could not open " + loadingPath);
 }
 
@@ -633,42 +629,23 @@ void MainWindow::showSelection(const iree::Dispatch *draft) {
     if (!comparedDocument || comparedDocument->text != current.text)
       comparedDocument = std::make_shared<const iree::Document>(current);
     ireeLayoutView->setSubject(comparedDocument, selectedOp());
+    constraintChecker->request(comparedDocument, selectedOp());
   }
 }
 
 void MainWindow::showProblems() {
-  problemList->clear();
+  ProblemList::Contents contents;
+  contents.draftField = draftField;
+  contents.draftError = draftError;
+  contents.rules = ruleProblems;
+  contents.iree = ireeProblems;
+  contents.constraints = constraintProblems;
+  contents.constraintSummary = constraintSummary;
+  problemList->show(contents);
   configEditor->clearFieldMessages();
-  auto add = [this](QStyle::StandardPixmap icon, const QString &text,
-                    const QString &field, int line) {
-    auto *item =
-        new QListWidgetItem(style()->standardIcon(icon), text, problemList);
-    item->setData(kFieldRole, field);
-    item->setData(kLineRole, line);
-  };
-  if (!draftError.isEmpty()) {
-    add(QStyle::SP_MessageBoxCritical,
-        draftField + ": not applied: " + draftError, draftField, 0);
-    configEditor->setFieldMessage(draftField, draftError, true);
-  }
-  for (const config::Problem &p : ruleProblems) {
-    const bool error = p.severity == config::Problem::Severity::Error;
-    const QString field = qs(p.field);
-    QString text = field + ": " + qs(p.message);
-    if (error)
-      text +=
-          "  [" + qs(config::toString(p.iree)) + "; rule " + qs(p.rule) + "]";
-    add(error ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation,
-        text, field, 0);
-    configEditor->setFieldMessage(field, qs(p.message), error);
-  }
-  for (const QString &line : ireeProblems) {
-    const QStringList parts = line.split(':');
-    add(QStyle::SP_MessageBoxCritical, "IREE: " + line, {},
-        parts.size() > 2 ? parts[1].toInt() : 0);
-  }
-  if (problemList->count() == 0)
-    add(QStyle::SP_DialogApplyButton, "No problems found", {}, 0);
+  for (const ProblemList::FieldMessage &m :
+       ProblemList::fieldMessages(contents))
+    configEditor->setFieldMessage(m.field, m.message, m.error);
 }
 
 void MainWindow::onDrafting(const QString &field, const QString &value) {

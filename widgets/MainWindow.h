@@ -15,6 +15,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
+#include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
 #include "core/jobs/TryJob.h"
@@ -47,8 +48,10 @@ namespace tilescope::widgets {
 class ConfigEditor;
 class DefaultConfigView;
 class DispatchBrowser;
+class IreeConstraintChecker;
 class IreeLayoutView;
 class MlirView;
+class ProblemList;
 class EditSession;
 class RunPanel;
 class SceneView;
@@ -87,6 +90,12 @@ public:
         const iree::Document &, size_t dispatch,
         const std::atomic<bool> *cancel)>
         ireeLayouts;
+    // IREE's pipeline constraints for a root op of a document as it stands,
+    // checked by IREE (core/jobs/IreeConstraints); unset: the Problems panel
+    // shows the rules' problems and IREE's reading of the text only.
+    std::function<Result<jobs::ConstraintVerdict>(
+        const iree::Document &, edit::OpRef, const std::atomic<bool> *)>
+        ireeConstraints;
     // Keep each edit on disk until it is saved, and offer what a crash left
     // (off for a scripted screenshot, whose edits came from its command
     // line).
@@ -216,7 +225,7 @@ private:
   bool selectingFromText = false; // keep the text where the click was
   QPlainTextEdit *configView;
   QPlainTextEdit *diffView;
-  QListWidget *problemList;
+  ProblemList *problemList;
   ConfigEditor *configEditor;
   RunPanel *runPanel;
   SweepPanel *sweepPanel;
@@ -239,6 +248,10 @@ private:
   std::vector<config::Problem> ruleProblems;
   QString draftField, draftError; // a typed value the model cannot take
   QStringList ireeProblems;       // IREE's words on the edited text
+  // IREE's verdict on the selected op's pipeline constraints.
+  IreeConstraintChecker *constraintChecker = nullptr;
+  std::vector<config::Problem> constraintProblems;
+  QString constraintSummary;
 };
 
 } // namespace tilescope::widgets

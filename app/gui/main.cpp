@@ -11,6 +11,7 @@
 #include "app/common/RuntimeDirectory.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/Document.h"
+#include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
 #include "core/jobs/Workspace.h"
@@ -237,6 +238,18 @@ int main(int argc, char **argv) {
   };
   services.installation = [ireePath] { return app::locateIree(ireePath); };
   services.documentWorker = [ireePath] { return app::documentWorker(ireePath); };
+  // IREE's verdict on the selected op: its pipeline constraints, checked by
+  // the pinned iree-opt on the document as it stands.
+  services.ireeConstraints =
+      [ireePath](const iree::Document &document, edit::OpRef op,
+                 const std::atomic<bool> *cancel)
+      -> Result<jobs::ConstraintVerdict> {
+    auto installation = app::locateIree(ireePath);
+    if (!installation)
+      return Error{installation.error()};
+    return jobs::ireeConstraintVerdict(*installation, document,
+                                       std::chrono::minutes(2), cancel, op);
+  };
   // IREE's own choice: the document's configs stripped and chosen again by
   // the pinned iree-opt, read back by the same worker.
   services.ireeDefaults = [ireePath](const iree::Document &document) {

@@ -11,6 +11,7 @@
 #include "core/edit/EditJournal.h"
 #include "core/iree/Document.h"
 #include "core/jobs/DocumentWorker.h"
+#include "core/jobs/IreeConstraints.h"
 #include "core/jobs/History.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
@@ -91,6 +92,11 @@ class EditorWindowTest : public QObject {
       return Result<iree::IreeInstallation>(test::projectIree());
     };
     s.workspace = workspace.path().toStdString();
+    s.ireeConstraints = [](const iree::Document &document, edit::OpRef op,
+                           const std::atomic<bool> *cancel) {
+      return jobs::ireeConstraintVerdict(test::projectIree(), document,
+                                         std::chrono::minutes(2), cancel, op);
+    };
     s.documentWorker = [] {
       return Result<jobs::DocumentWorker>(jobs::DocumentWorker(
           test::binaryDir() / "app" / "tilescope-iree-worker",
@@ -498,6 +504,33 @@ private slots:
     QCOMPARE(history->item(1, 9)->text(), QString("as opened"));
     window->findChild<QTabWidget *>("runTabs")->setCurrentIndex(3);
     screenshot(*window, "run-panel-cpu");
+  }
+
+  // IREE's own verdict on the selected op joins the Problems panel, asked
+  // in the background after each change: its pipeline constraints hold for
+  // the example; after an edit they reject, IREE's assert shows on its
+  // field.
+  void problemsShowIreesConstraintVerdict() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *list = window->findChild<QListWidget *>("problemList");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        listHas(list, "IREE's pipeline constraints hold (44 for TileAndFuse)"),
+        60000);
+    typeAndEnter(*window, "translation_info.subgroup_size", "32");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        listHas(list, "IREE constraint: translation_info.subgroup_size: "
+                      "sg_size == preferred_subgroup_size"),
+        60000);
+    for (int i = 0; i < list->count(); ++i)
+      if (list->item(i)->text().startsWith("IREE constraint"))
+        list->scrollToItem(list->item(i));
+    screenshot(*window, "problems-iree-constraints");
+    // Undo: the constraints hold again.
+    window->session()->undoStack()->undo();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        listHas(list, "IREE's pipeline constraints hold (44 for TileAndFuse)"),
+        60000);
   }
 
   // A root op of a whole program (two_matmuls configured for gfx942): the

@@ -1,0 +1,67 @@
+// IREE's own verdict on the selected op's config, asked in the background
+// 400 ms after the last change or selection: the pipeline constraints IREE
+// states for the op, checked by the pinned iree-opt (jobs::
+// ireeConstraintVerdict, reached through the window's services; no IREE
+// call here). The newest request wins; an answer for an older document or
+// op is dropped, and one still running is cancelled.
+#pragma once
+
+#include "core/config/Validation.h"
+#include "core/edit/EditableDocument.h"
+#include "core/iree/Document.h"
+#include "core/jobs/IreeConstraints.h"
+#include "core/util/Result.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QTimer;
+
+namespace tilescope::widgets {
+
+class IreeConstraintChecker : public QObject {
+  Q_OBJECT
+
+public:
+  using Source = std::function<Result<jobs::ConstraintVerdict>(
+      const iree::Document &, edit::OpRef, const std::atomic<bool> *)>;
+
+  // An unset source: the window has no IREE to ask, and nothing is asked.
+  explicit IreeConstraintChecker(Source source, QObject *parent = nullptr);
+  ~IreeConstraintChecker() override; // cancels a running check and waits
+
+  // The document as it stands and the selected op; no op: nothing to ask.
+  void request(std::shared_ptr<const iree::Document> document,
+               std::optional<edit::OpRef> op);
+
+  // The verdict's one-line summary in words, for an answer.
+  static QString summaryOf(const jobs::OpConstraintVerdict &verdict);
+
+signals:
+  // A new state is to be asked about: the last answer no longer holds.
+  void pending();
+  // IREE's problems for the op (errors per violated assert, on their
+  // fields; a note where IREE did not check) and the verdict in a line.
+  void answered(const std::vector<config::Problem> &problems,
+                const QString &summary);
+
+private:
+  void ask();
+  void onFinished();
+
+  Source source;
+  QTimer *timer;
+  QFutureWatcher<Result<jobs::ConstraintVerdict>> *watcher;
+  std::shared_ptr<const iree::Document> wanted, asked;
+  std::optional<edit::OpRef> wantedOp, askedOp;
+  std::shared_ptr<std::atomic<bool>> cancel;
+};
+
+} // namespace tilescope::widgets
