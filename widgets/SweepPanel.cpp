@@ -12,6 +12,7 @@
 #include "widgets/render/Palette.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -201,12 +202,19 @@ SweepPanel::SweepPanel(InstallationSource source,
   parallelBox->setRange(1, 64);
   parallelBox->setValue(
       static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  constraintsBox = new QCheckBox("Ask IREE's pipeline constraints first");
+  constraintsBox->setObjectName("sweepAskIree");
+  constraintsBox->setToolTip(
+      "Check each candidate the rules let through against the constraints "
+      "IREE states for the op (the pinned iree-opt); one they reject is "
+      "invalid, named by IREE's assert, and never compiled");
   auto *form = new QGridLayout;
   form->addWidget(new QLabel("Name"), 0, 0);
   form->addWidget(nameBox, 0, 1, 1, 3);
   form->addWidget(stageBox, 1, 0, 1, 2);
   form->addWidget(new QLabel("at a time"), 1, 2, Qt::AlignRight);
   form->addWidget(parallelBox, 1, 3);
+  form->addWidget(constraintsBox, 2, 0, 1, 4);
   form->setColumnStretch(1, 1);
 
   countLabel = new QLabel("No root op selected");
@@ -423,6 +431,7 @@ QStringList SweepPanel::axes() const {
 
 void SweepPanel::setTimed(bool timed) { stageBox->setCurrentIndex(timed); }
 void SweepPanel::setParallel(int n) { parallelBox->setValue(n); }
+void SweepPanel::setAskIree(bool ask) { constraintsBox->setChecked(ask); }
 
 // The axes as typed; the first that does not parse, in words.
 QString SweepPanel::axisProblem() const {
@@ -446,6 +455,7 @@ jobs::SweepRequest SweepPanel::request() const {
   r.upTo = static_cast<jobs::TryStage>(stageBox->currentData().toInt());
   r.workspace = workspaceFolder;
   r.parallel = parallelBox->value();
+  r.ireeConstraints = constraintsBox->isChecked();
   return r;
 }
 
@@ -607,6 +617,7 @@ void SweepPanel::setRunning(bool running) {
   stopButton->setEnabled(running);
   axesTable->setEnabled(!running);
   stageBox->setEnabled(!running);
+  constraintsBox->setEnabled(!running);
   nameBox->setEnabled(!running);
 }
 
@@ -649,6 +660,9 @@ void SweepPanel::onFinished() {
       }
     }
   refresh();
+  // Candidates IREE's constraints turned away count as done.
+  if (!result->cancelled)
+    progress->setValue(progress->maximum());
   QString summary = QString("%1 run, %2 from the history, %3 invalid")
                         .arg(result->ran)
                         .arg(result->resumed)
@@ -692,7 +706,7 @@ bool SweepPanel::loadRanked(int rank) {
   if (!c.record || c.record->id <= 0) {
     stateLabel->setText(qs(c.name) + ": " +
                         (c.valid ? "not run yet: nothing to load"
-                                 : "refused by the rules: " + qs(c.whyNot)));
+                                 : "refused: " + qs(c.whyNot)));
     return false;
   }
   emit tryActivated(c.record->id);

@@ -38,6 +38,8 @@ class QSpinBox;
 class QTableWidget;
 class QTimer;
 
+class QCheckBox;
+
 namespace tilescope::widgets {
 
 class SweepPlot;
@@ -68,6 +70,9 @@ public:
   // otherwise compile them and read their resources.
   void setTimed(bool timed);
   void setParallel(int candidates);
+  // Check each candidate against IREE's pipeline constraints before it
+  // compiles (the command line's --iree-constraints).
+  void setAskIree(bool ask);
 
   void start();
   void stop();
@@ -135,6 +140,7 @@ private:
   QLineEdit *nameBox;
   QComboBox *stageBox;
   QSpinBox *parallelBox;
+  QCheckBox *constraintsBox;
   QLabel *countLabel;
   QLabel *stateLabel;
   QProgressBar *progress;

@@ -665,6 +665,35 @@ private slots:
     screenshot(*window, "run-panel-failed");
   }
 
+  // The sweep panel's "Ask IREE's pipeline constraints first": a candidate
+  // IREE's constraints reject is invalid, named by IREE's assert, and not
+  // compiled (subgroup_size 32 on gfx942; 64 compiles).
+  void sweepAsksIreesConstraints() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    sweep->setAxes({"subgroup_size=32,64"});
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    QCOMPARE(sweep->validCount(), 2); // the rules let 32 pass
+    sweep->setTimed(false);
+    sweep->setAskIree(true);
+    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
+    sweep->start();
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(1).toString().contains("1 run") &&
+                 finished.front().at(1).toString().contains("1 invalid"),
+             qPrintable(finished.front().at(1).toString()));
+    auto *results = window->findChild<QTableWidget *>("sweepResults");
+    QCOMPARE(results->rowCount(), 2);
+    QCOMPARE(results->item(1, 4)->text(), QString("invalid"));
+    QVERIFY2(results->item(1, 5)->text().contains(
+                 "sg_size == preferred_subgroup_size [iree-constraints]"),
+             qPrintable(results->item(1, 5)->text()));
+    window->findChild<QDockWidget *>("sweepDock")->raise();
+    screenshot(*window, "sweep-panel-iree-constraints");
+  }
+
   // A small sweep from the window: the plan counts what the rules refuse,
   // Stop keeps what finished, running it again resumes it, candidates
   // arrive ranked with their pictures, and the best loads into the editor.
