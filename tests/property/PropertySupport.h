@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -164,6 +165,16 @@ inline iree::IreeInstallation projectIree() {
     std::exit(1);
   }
   return *installation;
+}
+
+// The project-local IREE's compiler library, loaded; a failure ends the run.
+inline std::shared_ptr<iree::CompilerLibrary> projectLibrary() {
+  auto library = iree::CompilerLibrary::load(projectIree().compilerLibrary);
+  if (!library) {
+    std::cerr << library.error() << "\n";
+    std::exit(1);
+  }
+  return *library;
 }
 
 } // namespace tilescope::property

@@ -305,12 +305,7 @@ int main(int argc, char **argv) {
                     : options.longRun ? 20000
                                       : 1500;
   property::Random random(options.seed);
-  auto library =
-      iree::CompilerLibrary::load(property::projectIree().compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return 1;
-  }
+  const auto library = property::projectLibrary();
   property::Tally tally;
   for (int i = 0; i < cases; ++i) {
     std::string family;
@@ -320,7 +315,7 @@ int main(int argc, char **argv) {
       family += " (mutated)";
     }
     tally.generated(family);
-    auto theirs = iree::printAttributeWithIree(*library, text);
+    auto theirs = iree::printAttributeWithIree(library, text);
     std::string ourVerdict;
     std::string ourPrint;
     auto parsed = config::parseAttribute(text);

@@ -229,12 +229,7 @@ int main(int argc, char **argv) {
                                           : 40;
   Random random(options.seed);
   const iree::IreeInstallation installation = projectIree();
-  auto library = iree::CompilerLibrary::load(installation.compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return 1;
-  }
-  iree::DocumentParser parser(*library);
+  iree::DocumentParser parser(projectLibrary());
 
   std::vector<Target> targets = defaultTargets();
   targets[0].executableTarget = gfx942ExecutableTarget();

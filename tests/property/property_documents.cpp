@@ -229,12 +229,7 @@ int main(int argc, char **argv) {
                                   "tilescope-iree-worker",
                               installation.compilerLibrary);
   worker.timeout = std::chrono::seconds(60);
-  auto library = iree::CompilerLibrary::load(installation.compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return 1;
-  }
-  iree::DocumentParser inProcess(*library);
+  iree::DocumentParser inProcess(projectLibrary());
   auto ireeOpt = installation.tool("iree-opt");
   if (!ireeOpt) {
     std::cerr << ireeOpt.error() << "\n";

@@ -308,14 +308,10 @@ int main(int argc, char **argv) {
                     : options.longRun ? 2000
                                       : 150;
   Random random(options.seed);
-  auto library = iree::CompilerLibrary::load(projectIree().compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return 1;
-  }
+  const auto library = projectLibrary();
   Runner runner;
-  runner.library = *library;
-  runner.attributes = std::make_shared<iree::AttributeParser>(*library);
+  runner.library = library;
+  runner.attributes = std::make_shared<iree::AttributeParser>(library);
   runner.verbose = options.verbose;
   const std::vector<std::filesystem::path> files = corpus();
   for (int i = 0; i < cases; ++i)

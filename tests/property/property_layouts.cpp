@@ -324,12 +324,7 @@ int main(int argc, char **argv) {
                                           : 40;
   property::Random random(options.seed);
   const iree::IreeInstallation installation = property::projectIree();
-  auto library = iree::CompilerLibrary::load(installation.compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return 1;
-  }
-  auto reader = iree::LoweredIrReader::create(*library);
+  auto reader = iree::LoweredIrReader::create(property::projectLibrary());
   if (!reader) {
     std::cerr << reader.error() << "\n";
     return 1;

@@ -247,12 +247,7 @@ int main(int argc, char **argv) {
                                           : 100;
   Random random(options.seed);
   const iree::IreeInstallation installation = projectIree();
-  auto library = iree::CompilerLibrary::load(installation.compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return 1;
-  }
-  auto reader = iree::ProgramReader::create(*library);
+  auto reader = iree::ProgramReader::create(projectLibrary());
   if (!reader) {
     std::cerr << reader.error() << "\n";
     return 1;
