@@ -46,9 +46,8 @@ void IreeConstraintChecker::ask() {
   asked = wanted;
   askedOp = wantedOp;
   cancel = std::make_shared<std::atomic<bool>>(false);
-  watcher->setFuture(
-      QtConcurrent::run([source = source, document = asked, op = *askedOp,
-                         flag = cancel] {
+  watcher->setFuture(QtConcurrent::run(
+      [source = source, document = asked, op = *askedOp, flag = cancel] {
         return source(*document, op, flag.get());
       }));
 }
@@ -58,9 +57,9 @@ void IreeConstraintChecker::onFinished() {
   if ((cancel && *cancel) || asked != wanted || askedOp != wantedOp)
     return; // a newer request is waiting on the timer
   if (!verdict) {
-    emit answered({}, "IREE's pipeline constraints not checked: " +
-                          QString::fromStdString(verdict.error())
-                              .section('\n', 0, 0));
+    emit answered(
+        {}, "IREE's pipeline constraints not checked: " +
+                QString::fromStdString(verdict.error()).section('\n', 0, 0));
     return;
   }
   if (verdict->ops.empty()) {
@@ -68,33 +67,8 @@ void IreeConstraintChecker::onFinished() {
     return;
   }
   const jobs::OpConstraintVerdict &op = verdict->ops.front();
-  emit answered(jobs::problemsOf(op), summaryOf(op));
-}
-
-QString IreeConstraintChecker::summaryOf(const jobs::OpConstraintVerdict &v) {
-  using Outcome = jobs::OpConstraintVerdict::Outcome;
-  int asserts = 0;
-  for (const jobs::ConstraintSet &set : v.sets)
-    if (set.pipeline == v.pipeline)
-      asserts = set.assertions;
-  const QString pipeline = QString::fromStdString(v.pipeline);
-  switch (v.outcome) {
-  case Outcome::Holds:
-    return QString("IREE's pipeline constraints hold (%1 for %2)")
-        .arg(asserts)
-        .arg(pipeline);
-  case Outcome::Violated:
-    return QString("IREE's pipeline constraints: %1 of %2 for %3 violated")
-        .arg(v.violations.size())
-        .arg(asserts)
-        .arg(pipeline);
-  case Outcome::NotChecked:
-    return "IREE's pipeline constraints not checked: " +
-           QString::fromStdString(v.reason);
-  case Outcome::NoConstraints:
-    return QString::fromStdString(v.reason);
-  }
-  return {};
+  emit answered(jobs::problemsOf(op),
+                QString::fromStdString(jobs::describe(op)));
 }
 
 } // namespace tilescope::widgets

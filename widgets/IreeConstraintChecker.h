@@ -41,9 +41,6 @@ public:
   void request(std::shared_ptr<const iree::Document> document,
                std::optional<edit::OpRef> op);
 
-  // The verdict's one-line summary in words, for an answer.
-  static QString summaryOf(const jobs::OpConstraintVerdict &verdict);
-
 signals:
   // A new state is to be asked about: the last answer no longer holds.
   void pending();

@@ -4,7 +4,6 @@
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
-#include "core/jobs/DispatchAlone.h"
 #include "core/jobs/History.h"
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/TryJob.h"
@@ -417,10 +416,10 @@ void RunPanel::start(Job job) {
   const std::optional<edit::OpRef> op = currentOp;
   const std::filesystem::path workspace = workspaceFolder;
   auto cancel = cancelFlag;
-  // A root op of a whole program: its dispatch is tried alone, read back by
-  // a parse worker of its own.
+  // A root op of a whole program is tried on its dispatch alone, read back
+  // by a parse worker of its own (runTry decides).
   std::shared_ptr<jobs::DocumentWorker> worker;
-  if (op && workerSource && jobs::holdsOtherDispatches(*document))
+  if (workerSource)
     if (auto made = workerSource())
       worker = std::make_shared<jobs::DocumentWorker>(std::move(*made));
   watcher->setFuture(QtConcurrent::run([=, iree = *iree,

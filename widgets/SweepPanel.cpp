@@ -3,7 +3,6 @@
 #include "core/edit/ConfigDiff.h"
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CompileJob.h"
-#include "core/jobs/DispatchAlone.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/Workspace.h"
@@ -573,7 +572,7 @@ void SweepPanel::start() {
   jobs::SweepRequest r = request();
   r.cancel = cancelFlag.get();
   // A root op of a whole program: each candidate's dispatch is tried alone.
-  if (workerSource && jobs::holdsOtherDispatches(*snapshot))
+  if (workerSource)
     if (auto worker = workerSource())
       r.worker = std::move(*worker);
   // Each candidate as it finishes: its thumbnail drawn here on the worker,

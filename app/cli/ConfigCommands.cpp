@@ -69,13 +69,7 @@ json constraintsJson(const jobs::OpConstraintVerdict &verdict,
 }
 
 void printConstraints(const jobs::OpConstraintVerdict &verdict) {
-  std::cout << "IREE's pipeline constraints: " << jobs::toString(verdict.outcome);
-  for (const jobs::ConstraintSet &set : verdict.sets)
-    if (set.pipeline == verdict.pipeline)
-      std::cout << " (" << set.assertions << " for " << set.pipeline << ")";
-  if (!verdict.reason.empty())
-    std::cout << ": " << verdict.reason;
-  std::cout << "\n";
+  std::cout << jobs::describe(verdict) << "\n";
 }
 
 void printModel(const config::LoweringConfig &cfg) {

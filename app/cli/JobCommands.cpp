@@ -10,7 +10,6 @@
 #include "app/common/IreeSettings.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/DispatchAlone.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/TryJob.h"
 
@@ -111,20 +110,16 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   TerminalProgress progress(!asJson);
   jobs::TryRequest request;
   request.document = &*document;
-  // A root op of a whole program: its dispatch alone, as IREE takes it out.
-  std::optional<jobs::DocumentWorker> worker;
-  if (op) {
-    request.op = std::pair{op->dispatch, op->op};
-    if (jobs::holdsOtherDispatches(*document)) {
-      auto made = app::documentWorker(ireePath(parser));
-      if (!made) {
-        std::cerr << "tilescope-cli " << name << ": " << made.error() << "\n";
-        return kExitIreeUnavailable;
-      }
-      worker = std::move(*made);
-      request.worker = &*worker;
-    }
+  // With a worker, a root op of a whole program is tried on its dispatch
+  // alone, as IREE takes it out (runTry decides).
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli " << name << ": " << worker.error() << "\n";
+    return kExitIreeUnavailable;
   }
+  request.worker = &*worker;
+  if (op)
+    request.op = std::pair{op->dispatch, op->op};
   request.upTo = stage;
   request.target = target;
   request.directory = *folder;

@@ -7,7 +7,6 @@
 #include "app/common/IreeSettings.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/DispatchAlone.h"
 #include "core/jobs/Sweep.h"
 #include "core/jobs/SweepConstraints.h"
 #include "core/jobs/TryComparison.h"
@@ -203,14 +202,12 @@ int sweep(const QStringList &arguments) {
     return kExitIreeUnavailable;
   }
   // An op of a whole program: each candidate's dispatch is tried alone.
-  if (jobs::holdsOtherDispatches(*document)) {
-    auto worker = app::documentWorker(ireePath(parser));
-    if (!worker) {
-      std::cerr << "tilescope-cli sweep: " << worker.error() << "\n";
-      return kExitIreeUnavailable;
-    }
-    request.worker = std::move(*worker);
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli sweep: " << worker.error() << "\n";
+    return kExitIreeUnavailable;
   }
+  request.worker = std::move(*worker);
   TerminalProgress progress(!asJson);
   progress.step("sweeping " + name);
   request.onCandidate = [&progress, &name](const jobs::SweepCandidate &c,

@@ -11,11 +11,6 @@ namespace fs = std::filesystem;
 namespace tilescope::jobs {
 namespace {
 
-bool endsWith(const std::string &text, const std::string &end) {
-  return text.size() >= end.size() &&
-         text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
 // What IREE said, for an error: its first lines.
 std::string firstLines(const std::string &text) {
   std::string kept = text.substr(0, 2000);
@@ -91,7 +86,7 @@ dispatchAlone(const iree::IreeInstallation &iree, DocumentWorker &worker,
   fs::path found;
   std::error_code error;
   for (const auto &entry : fs::directory_iterator(written, error))
-    if (endsWith(entry.path().filename().string(), suffix))
+    if (entry.path().filename().string().ends_with(suffix))
       found = entry.path();
   if (found.empty())
     return Error{"IREE wrote no module for " + named +

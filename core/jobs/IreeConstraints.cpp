@@ -380,6 +380,17 @@ std::string toString(OpConstraintVerdict::Outcome outcome) {
   return {};
 }
 
+std::string describe(const OpConstraintVerdict &verdict) {
+  std::string line = "IREE's pipeline constraints: " + toString(verdict.outcome);
+  for (const ConstraintSet &set : verdict.sets)
+    if (set.pipeline == verdict.pipeline)
+      line += " (" + std::to_string(set.assertions) + " for " + set.pipeline +
+              ")";
+  if (!verdict.reason.empty())
+    line += ": " + verdict.reason;
+  return line;
+}
+
 std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
   std::vector<config::Problem> problems;
   const std::string source =

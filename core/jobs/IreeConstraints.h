@@ -59,6 +59,9 @@ struct OpConstraintVerdict {
   std::string reason; // NotChecked / NoConstraints: why, IREE's words kept
 };
 std::string toString(OpConstraintVerdict::Outcome outcome);
+// The verdict in a line: "IREE's pipeline constraints: holds (44 for
+// TileAndFuse)", with IREE's reason where it gave one.
+std::string describe(const OpConstraintVerdict &verdict);
 
 // The verdict as problems, marked as IREE's, to merge with the rules' own:
 // an error per violation (on the first field it concerns), a note where

@@ -7,12 +7,12 @@
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/Workspace.h"
 #include "core/util/Numbers.h"
+#include "core/util/Parallel.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <mutex>
-#include <thread>
 
 namespace tilescope::jobs {
 namespace {
@@ -278,7 +278,8 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
   SweepResult result;
   result.candidates = std::move(*planned);
   if (request.ireeConstraints)
-    if (auto checked = checkCandidatesWithIree(iree, request, result.candidates);
+    if (auto checked =
+            checkCandidatesWithIree(iree, request, result.candidates);
         !checked)
       return Error{checked.error()};
   const std::string opName =
@@ -320,67 +321,49 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
   done = total - queue.size();
   size_t ran = 0;
   std::mutex mutex; // guards the counts, the history and the callback
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (;;) {
-      if (request.cancel && request.cancel->load())
-        return;
-      const size_t i = next++;
-      if (i >= queue.size())
-        return;
-      SweepCandidate &candidate = *queue[i];
-      // The candidate's document: its text and its configs as the edit
-      // model left them (the history records these configs).
-      const iree::Document document = candidateDocument(request, candidate);
-      TryRecord record;
-      auto folder = newTryDirectory(request.workspace);
-      Result<TryResult> tried = Error{folder ? "" : folder.error()};
-      if (folder) {
-        std::optional<DocumentWorker> worker = request.worker;
-        TryRequest tryRequest;
-        tryRequest.document = &document;
-        tryRequest.op = std::pair{request.op.dispatch, request.op.op};
-        tryRequest.worker = worker ? &*worker : nullptr;
-        tryRequest.upTo = request.upTo;
-        tryRequest.target = request.target;
-        tryRequest.directory = *folder;
-        tryRequest.repetitions = request.repetitions;
-        tryRequest.timeout = request.timeout;
-        tryRequest.cancel = request.cancel;
-        tried = runTry(iree, tryRequest);
-      }
-      if (tried) {
-        record = tried->record;
-      } else {
-        record.kind = toString(request.upTo);
-        record.document = request.document->path.string();
-        record.outcome = "compile-failed";
-        record.summary = tried.error();
-      }
-      record.op = opName;
-      record.sweep = request.name;
-      record.candidate = candidate.name;
-      std::lock_guard lock(mutex);
-      if (auto id = history->add(record))
-        record.id = *id;
-      candidate.record = std::move(record);
-      ++done;
-      ++ran;
-      if (request.onCandidate)
-        request.onCandidate(candidate, done, total);
+  auto tryCandidate = [&](size_t i) {
+    SweepCandidate &candidate = *queue[i];
+    // The candidate's document: its text and its configs as the edit
+    // model left them (the history records these configs).
+    const iree::Document document = candidateDocument(request, candidate);
+    TryRecord record;
+    auto folder = newTryDirectory(request.workspace);
+    Result<TryResult> tried = Error{folder ? "" : folder.error()};
+    if (folder) {
+      std::optional<DocumentWorker> worker = request.worker;
+      TryRequest tryRequest;
+      tryRequest.document = &document;
+      tryRequest.op = std::pair{request.op.dispatch, request.op.op};
+      tryRequest.worker = worker ? &*worker : nullptr;
+      tryRequest.upTo = request.upTo;
+      tryRequest.target = request.target;
+      tryRequest.directory = *folder;
+      tryRequest.repetitions = request.repetitions;
+      tryRequest.timeout = request.timeout;
+      tryRequest.cancel = request.cancel;
+      tried = runTry(iree, tryRequest);
     }
+    if (tried) {
+      record = tried->record;
+    } else {
+      record.kind = toString(request.upTo);
+      record.document = request.document->path.string();
+      record.outcome = "compile-failed";
+      record.summary = tried.error();
+    }
+    record.op = opName;
+    record.sweep = request.name;
+    record.candidate = candidate.name;
+    std::lock_guard lock(mutex);
+    if (auto id = history->add(record))
+      record.id = *id;
+    candidate.record = std::move(record);
+    ++done;
+    ++ran;
+    if (request.onCandidate)
+      request.onCandidate(candidate, done, total);
   };
-  int parallel =
-      request.parallel > 0
-          ? request.parallel
-          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  parallel = std::min<int>(parallel,
-                           static_cast<int>(std::max<size_t>(queue.size(), 1)));
-  std::vector<std::thread> workers;
-  for (int i = 0; i < parallel; ++i)
-    workers.emplace_back(work);
-  for (std::thread &worker : workers)
-    worker.join();
+  parallelFor(queue.size(), request.parallel, tryCandidate, request.cancel);
   result.ran = ran;
   result.cancelled = request.cancel && request.cancel->load();
 

@@ -1,10 +1,7 @@
 #include "core/jobs/SweepConstraints.h"
 
 #include "core/jobs/IreeConstraints.h"
-
-#include <algorithm>
-#include <atomic>
-#include <thread>
+#include "core/util/Parallel.h"
 
 namespace tilescope::jobs {
 namespace {
@@ -68,24 +65,9 @@ Result<bool> checkCandidatesWithIree(const iree::IreeInstallation &iree,
     if (candidate.valid)
       queue.push_back(&candidate);
   // Each candidate is written by the one thread that checks it.
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < queue.size(); i = next++) {
-      if (request.cancel && request.cancel->load())
-        return;
-      check(iree, request, *queue[i]);
-    }
-  };
-  const int cores =
-      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const size_t parallel = std::min<size_t>(
-      static_cast<size_t>(request.parallel > 0 ? request.parallel : cores),
-      std::max<size_t>(queue.size(), 1));
-  std::vector<std::thread> workers;
-  for (size_t i = 0; i < parallel; ++i)
-    workers.emplace_back(work);
-  for (std::thread &worker : workers)
-    worker.join();
+  parallelFor(
+      queue.size(), request.parallel,
+      [&](size_t i) { check(iree, request, *queue[i]); }, request.cancel);
   return true;
 }
 

@@ -515,7 +515,7 @@ private slots:
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     auto *list = window->findChild<QListWidget *>("problemList");
     QTRY_VERIFY_WITH_TIMEOUT(
-        listHas(list, "IREE's pipeline constraints hold (44 for TileAndFuse)"),
+        listHas(list, "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
         60000);
     typeAndEnter(*window, "translation_info.subgroup_size", "32");
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -529,7 +529,7 @@ private slots:
     // Undo: the constraints hold again.
     window->session()->undoStack()->undo();
     QTRY_VERIFY_WITH_TIMEOUT(
-        listHas(list, "IREE's pipeline constraints hold (44 for TileAndFuse)"),
+        listHas(list, "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
         60000);
   }
 
