@@ -6,7 +6,6 @@
 #include "core/util/Numbers.h"
 
 #include <algorithm>
-#include <map>
 #include <regex>
 #include <unordered_map>
 
@@ -35,8 +34,7 @@ public:
   // Functions that are kernels: inside an executable, or configured.
   std::vector<Dispatch> takeDispatches() {
     std::vector<Dispatch> result;
-    for (auto &[op, entry] : functions) {
-      (void)op;
+    for (FunctionEntry &entry : functions) {
       if (entry.insideExecutable || !entry.dispatch.translationInfo.empty() ||
           !entry.dispatch.rootOps.empty())
         result.push_back(std::move(entry.dispatch));
@@ -105,8 +103,9 @@ private:
     const FunctionTable &api = ir.api;
     for (MlirOperation parent = api.mlirOperationGetParentOperation(op);
          parent.ptr; parent = api.mlirOperationGetParentOperation(parent))
-      if (auto it = functions.find(parent.ptr); it != functions.end())
-        return &it->second;
+      if (auto it = functionIndex.find(parent.ptr);
+          it != functionIndex.end())
+        return &functions[it->second];
     return nullptr;
   }
 
@@ -133,7 +132,8 @@ private:
         break;
       }
     }
-    functions.emplace(op.ptr, std::move(entry));
+    if (functionIndex.try_emplace(op.ptr, functions.size()).second)
+      functions.push_back(std::move(entry));
   }
 
   // IREE uniques attributes and types: one printing serves every use (a
@@ -159,7 +159,11 @@ private:
   int lineOffset;
   int part;
   std::string bufferName;
-  std::map<const void *, FunctionEntry> functions;
+  // In the order the walk met them: dispatches on one line (a located
+  // print's functions can share their source line) keep the IR's order,
+  // not the order of their addresses.
+  std::vector<FunctionEntry> functions;
+  std::unordered_map<const void *, size_t> functionIndex;
   std::unordered_map<const void *, std::string> printed;
 };
 
