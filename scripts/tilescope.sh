@@ -29,6 +29,7 @@ APT_PACKAGES=(
   libdtl-dev                        # the shortest edit script behind `tilescope-cli diff` (header only)
   libyaml-cpp-dev                   # reads the AMDGPU kernel metadata (YAML) in compiled ISA
   libsqlite3-dev                    # the history of compiles and runs (one file, safe across processes)
+  libz3-dev                         # Z3: the solver the IREE constraint space is checked and timed against (tests, bench)
   python3 python3-pip unzip         # pip downloads the pinned IREE wheels; unzip unpacks them
   xvfb xauth fonts-dejavu-core      # a display for screenshots and a font for the scenes
   clang libclang-rt-14-dev          # libFuzzer for the attribute reader's fuzz target

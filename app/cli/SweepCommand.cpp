@@ -9,6 +9,7 @@
 #include "core/export/JsonText.h"
 #include "core/jobs/Sweep.h"
 #include "core/jobs/SweepConstraints.h"
+#include "core/jobs/SweepSpace.h"
 #include "core/jobs/TryComparison.h"
 
 #include <QCommandLineParser>
@@ -28,8 +29,10 @@ json candidateJson(const jobs::SweepCandidate &c) {
   for (const auto &[field, value] : c.settings)
     settings[field] = value;
   out["settings"] = settings;
-  if (!c.ireeVerdict.empty())
+  if (!c.ireeVerdict.empty()) {
     out["iree_verdict"] = c.ireeVerdict;
+    out["iree_verdict_by"] = c.ireeVerdictBy;
+  }
   if (!c.valid) {
     out["why_not"] = c.whyNot;
     return out;
@@ -67,6 +70,46 @@ std::string line(const jobs::SweepCandidate &c) {
   return text;
 }
 
+json spaceJson(const jobs::IreeSpace &space) {
+  return {{"pipeline", space.pipeline},
+          {"assertions", space.assertions},
+          {"knobs", space.knobs},
+          {"fields", space.fields},
+          {"current", space.current},
+          {"varied", space.varied},
+          {"held", space.held},
+          {"following", space.following},
+          {"size", space.space.points.size()},
+          {"truncated", space.space.truncated},
+          {"search_nodes", space.space.visited},
+          {"list_ms", space.listMilliseconds},
+          {"current_in_space", space.currentInSpace},
+          {"commands", space.commands}};
+}
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string text;
+  for (const std::string &n : names)
+    text += (text.empty() ? "" : ", ") + n;
+  return text.empty() ? "none" : text;
+}
+
+void printSpace(const jobs::IreeSpace &space) {
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", space.listMilliseconds);
+  std::cout << "IREE's " << space.pipeline << " constraints ("
+            << space.assertions << " asserts): " << space.space.points.size()
+            << (space.space.truncated ? "+" : "")
+            << " knob assignments satisfy them (listed in " << ms << " ms, "
+            << space.space.visited << " search nodes); the config "
+            << (space.currentInSpace ? "is" : "is NOT") << " one of them\n"
+            << "  varied: " << joined(space.varied)
+            << "\n  held at the config's values: " << joined(space.held)
+            << "\n  following the others: " << joined(space.following)
+            << "\n  kept: the " << space.points.size()
+            << " nearest the config\n";
+}
+
 } // namespace
 
 int sweep(const QStringList &arguments) {
@@ -82,7 +125,8 @@ int sweep(const QStringList &arguments) {
   const QCommandLineOption varyOption(
       "vary",
       "FIELD=V1,V2,...: workgroup[1]=32,64,128 varies one entry of a list; "
-      "mma_kind=A,B a whole field. Repeatable: every combination is tried.",
+      "mma_kind=A,B a whole field. Repeatable: every combination is tried. "
+      "With --iree-space, just FIELD: a field whose knobs vary.",
       "FIELD=VALUES");
   const QCommandLineOption nameOption(
       "name",
@@ -101,8 +145,21 @@ int sweep(const QStringList &arguments) {
       "IREE states for the op (the pinned iree-opt inserts and checks "
       "them); one they reject is invalid, named by IREE's assert with its "
       "values, and never compiled.");
+  const QCommandLineOption spaceOption(
+      "iree-space",
+      "The candidates are the knob assignments that satisfy the pipeline "
+      "constraints IREE states for the op (the pinned iree-opt states them, "
+      "Tilescope lists every assignment), nearest the config first. Knobs "
+      "of fields not named by --vary stay at the config's values (default: "
+      "all vary); one an assert sets outright follows the others.");
+  const QCommandLineOption nearestOption(
+      "nearest",
+      "With --iree-space: how many candidates to keep, nearest the config "
+      "first (default 32; 0: all, at most 4096).",
+      "N");
   parser.addOptions({kOpOption, varyOption, nameOption, jobsOption, planOption,
-                     compileOnlyOption, constraintsOption, kTargetOption,
+                     compileOnlyOption, constraintsOption, spaceOption,
+                     nearestOption, kTargetOption,
                      kWorkspaceOption, kTimeoutOption, kJsonOption,
                      kIreeOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
@@ -133,17 +190,61 @@ int sweep(const QStringList &arguments) {
   jobs::SweepRequest request;
   request.document = &*document;
   request.op = *op;
-  for (const QString &text : parser.values(varyOption)) {
-    auto axis = jobs::parseSweepAxis(text.toStdString());
-    if (!axis)
-      return usage("--vary " + axis.error());
-    request.axes.push_back(*axis);
-  }
-  if (request.axes.empty())
-    request.axes = jobs::neighbourAxes(*document, *op);
+  const bool fromSpace = parser.isSet(spaceOption);
+  std::optional<jobs::IreeSpace> space;
   std::string name = parser.value(nameOption).toStdString();
-  if (name.empty())
-    name = jobs::defaultSweepName(*document, *op, request.axes);
+  if (fromSpace) {
+    auto nearest = countOf(parser, nearestOption, 32, 0, 4096);
+    if (!nearest)
+      return usage(nearest.error());
+    jobs::IreeSpaceRequest asked;
+    asked.document = &*document;
+    asked.op = *op;
+    asked.nearest = static_cast<size_t>(*nearest);
+    asked.timeout = timeoutOf(parser);
+    for (const QString &text : parser.values(varyOption))
+      asked.vary.push_back(text.toStdString());
+    auto installation = app::locateIree(ireePath(parser));
+    if (!installation) {
+      std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
+      return kExitIreeUnavailable;
+    }
+    TerminalProgress progress(!asJson);
+    progress.step("asking IREE for the op's pipeline constraints");
+    auto listed = jobs::ireeSweepSpace(*installation, asked);
+    progress.done();
+    if (!listed) {
+      std::cerr << "tilescope-cli sweep: " << path << " op " << op->dispatch
+                << ":" << op->op << ": " << listed.error() << "\n";
+      return kExitFailure;
+    }
+    space = std::move(*listed);
+    request.points = space->points;
+    if (name.empty()) {
+      name = jobs::defaultSweepName(*document, *op, {}) + " iree-space";
+      for (const std::string &v : asked.vary)
+        name += " " + v;
+      name += " nearest=" + std::to_string(*nearest);
+    }
+    if (request.points.empty()) {
+      if (!asJson)
+        printSpace(*space);
+      std::cerr << "tilescope-cli sweep: no assignment of IREE's constraints "
+                   "differs from the config: nothing to try\n";
+      return kExitFailure;
+    }
+  } else {
+    for (const QString &text : parser.values(varyOption)) {
+      auto axis = jobs::parseSweepAxis(text.toStdString());
+      if (!axis)
+        return usage("--vary " + axis.error());
+      request.axes.push_back(*axis);
+    }
+    if (request.axes.empty())
+      request.axes = jobs::neighbourAxes(*document, *op);
+    if (name.empty())
+      name = jobs::defaultSweepName(*document, *op, request.axes);
+  }
   request.name = name;
   request.upTo = parser.isSet(compileOnlyOption) ? jobs::TryStage::Resources
                                                  : jobs::TryStage::Bench;
@@ -181,14 +282,17 @@ int sweep(const QStringList &arguments) {
       list.push_back(candidateJson(c));
     }
     if (asJson) {
-      std::cout << exporting::jsonText({{"sweep", name},
-                                        {"candidates", list},
-                                        {"valid", valid},
-                                        {"total", plan->size()}},
-                                       2)
-                << "\n";
+      json out = {{"sweep", name},
+                  {"candidates", list},
+                  {"valid", valid},
+                  {"total", plan->size()}};
+      if (space)
+        out["iree_space"] = spaceJson(*space);
+      std::cout << exporting::jsonText(out, 2) << "\n";
       return kExitOk;
     }
+    if (space)
+      printSpace(*space);
     std::cout << "sweep \"" << name << "\": " << valid << " valid of "
               << plan->size() << " candidates\n";
     for (const jobs::SweepCandidate &c : *plan)
@@ -223,14 +327,17 @@ int sweep(const QStringList &arguments) {
     json list = json::array();
     for (const jobs::SweepCandidate &c : swept->candidates)
       list.push_back(candidateJson(c));
-    std::cout << exporting::jsonText({{"sweep", name},
-                                      {"ran", swept->ran},
-                                      {"resumed", swept->resumed},
-                                      {"invalid", swept->invalid},
-                                      {"candidates", list}},
-                                     2)
-              << "\n";
+    json out = {{"sweep", name},
+                {"ran", swept->ran},
+                {"resumed", swept->resumed},
+                {"invalid", swept->invalid},
+                {"candidates", list}};
+    if (space)
+      out["iree_space"] = spaceJson(*space);
+    std::cout << exporting::jsonText(out, 2) << "\n";
   } else {
+    if (space)
+      printSpace(*space);
     std::cout << "sweep \"" << name << "\": " << swept->ran << " run, "
               << swept->resumed << " from the history, " << swept->invalid
               << " invalid, ranked:\n";

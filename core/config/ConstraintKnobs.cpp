@@ -81,6 +81,7 @@ public:
         return mismatch(path, pattern, *config);
       match.values[knobName(pattern)] = *value;
       match.fields[knobName(pattern)] = fieldName(path);
+      match.paths[knobName(pattern)] = path;
       return true;
     }
     if (pattern.isDialect("iree_codegen", "smt.one_of_knob")) {
@@ -95,6 +96,7 @@ public:
           if (printAttribute(options[i]) == found) {
             match.values[knobName(pattern)] = static_cast<int64_t>(i);
             match.fields[knobName(pattern)] = fieldName(path);
+            match.paths[knobName(pattern)] = path;
             return true;
           }
       }

@@ -35,6 +35,10 @@ struct KnobMatch {
   // "mma_kind", "subgroup_basis[0][1]", "translation_info.subgroup_size",
   // "translation_info.prefetch_num_stages".
   std::map<std::string, std::string> fields;
+  // knob -> its path in the combined dictionary IREE matches:
+  // "workgroup[0]", "workgroup_size[2]", "subgroup_basis[0][1]",
+  // "gpu_pipeline_options.prefetch_num_stages".
+  std::map<std::string, std::string> paths;
   // Mismatch / Missing: where, and the template's and the config's text.
   std::string field;
   std::string expected;

@@ -1,6 +1,7 @@
 #include "core/jobs/IreeConstraints.h"
 
 #include "core/config/LoweringConfig.h"
+#include "core/config/SmtProgram.h"
 #include "core/config/TranslationInfo.h"
 #include "core/edit/AttributeLocator.h"
 #include "core/iree/SplitInput.h"
@@ -8,6 +9,7 @@
 #include "core/jobs/Process.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
+#include "core/util/Numbers.h"
 
 #include <algorithm>
 #include <functional>
@@ -43,6 +45,36 @@ struct PrintedConstraints {
   int line = 0;
 };
 
+// The values of a constraints op's dims() operands (from `from`, after the
+// parenthesis): each `%name` is looked up as the `arith.constant` that
+// defines it above the op (`op`); unknown when it is anything else.
+std::vector<std::optional<int64_t>> dimValues(const std::string &text,
+                                              size_t op, size_t from) {
+  std::vector<std::optional<int64_t>> dims;
+  const size_t end = text.find(')', from);
+  if (end == std::string::npos)
+    return dims;
+  const std::string list = text.substr(from, end - from);
+  for (size_t at = list.find('%'); at != std::string::npos;
+       at = list.find('%', at + 1)) {
+    const size_t nameEnd = list.find_first_of(", ", at);
+    const std::string name = list.substr(at, nameEnd - at);
+    std::optional<int64_t> value;
+    size_t defined = text.rfind(name + " = arith.constant ", op);
+    // the definition starts its line (after the indentation)
+    while (defined != std::string::npos && defined > 0 &&
+           text[defined - 1] != ' ' && text[defined - 1] != '\n')
+      defined = text.rfind(name + " = arith.constant ", defined - 1);
+    if (defined != std::string::npos) {
+      const size_t number = defined + name.size() + 18;
+      const size_t numberEnd = text.find_first_of(" :\n", number);
+      value = parseInt64(text.substr(number, numberEnd - number));
+    }
+    dims.push_back(value);
+  }
+  return dims;
+}
+
 std::vector<PrintedConstraints> readConstraints(const std::string &text) {
   std::vector<PrintedConstraints> found;
   const edit::TextRange whole{0, text.size()};
@@ -63,10 +95,14 @@ std::vector<PrintedConstraints> readConstraints(const std::string &text) {
       c.content.knobs = text.substr(knobs->value.offset, knobs->value.length);
       regionFrom = knobs->value.end();
     }
-    const size_t open = text.find('{', text.find("dims(", regionFrom));
+    const size_t dimsAt = text.find("dims(", regionFrom);
+    const size_t open = text.find('{', dimsAt);
     const size_t close = closingBracket(text, open, "{}");
-    if (open == std::string::npos || close == std::string::npos)
+    if (dimsAt == std::string::npos || open == std::string::npos ||
+        close == std::string::npos)
       continue;
+    c.content.dims = dimValues(text, at, dimsAt + 5);
+    c.content.body = text.substr(open + 1, close - open - 1);
     for (size_t a = text.find(kAssertOp, open); a != std::string::npos && a < close;
          a = text.find(kAssertOp, a + 1))
       ++c.content.assertions;
@@ -568,6 +604,63 @@ ireeConstraintVerdict(const iree::IreeInstallation &iree,
     verdict.ops.push_back(std::move(v));
   }
   return verdict;
+}
+
+Result<OpConstraintVerdict>
+evaluateConstraints(const std::vector<ConstraintSet> &sets,
+                    const iree::Dispatch &dispatch, size_t op) {
+  OpConstraintVerdict v;
+  v.op = op;
+  v.sets = sets;
+  const iree::RootOp &root = dispatch.rootOps.at(op);
+  auto translation = config::TranslationInfo::parse(dispatch.translationInfo);
+  if (!translation)
+    return Error{"translation_info: " + translation.error()};
+  v.pipeline = translation->pipelineName();
+  const ConstraintSet *chosen = nullptr;
+  std::string offered;
+  for (const ConstraintSet &set : sets) {
+    offered += (offered.empty() ? "" : ", ") + set.pipeline;
+    if (set.pipeline == v.pipeline)
+      chosen = &set;
+  }
+  if (!chosen) {
+    v.outcome = OpConstraintVerdict::Outcome::NoConstraints;
+    v.reason = "IREE states no constraints for " + v.pipeline + " on this op" +
+               (offered.empty() ? std::string(" (nor for any other pipeline)")
+                                : " (it does for " + offered + ")");
+    return v;
+  }
+  auto knobs = config::parseResolvedAttribute(chosen->knobs);
+  if (!knobs)
+    return Error{"IREE's knobs template: " + knobs.error()};
+  auto lowering = config::parseResolvedAttribute(root.loweringConfig);
+  if (!lowering)
+    return Error{"lowering_config: " + lowering.error()};
+  v.knobs = config::matchKnobs(*knobs, *lowering, *translation);
+  if (v.knobs.outcome == config::KnobMatch::Outcome::Missing) {
+    v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+    v.reason = std::string("IREE: ") + kTemplateRefused + " (" +
+               v.knobs.describe() + ")";
+    return v;
+  }
+  if (v.knobs.outcome == config::KnobMatch::Outcome::Mismatch) {
+    v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+    v.reason = v.knobs.describe() + ", so IREE skips its check of the " +
+               std::to_string(chosen->assertions) + " constraints";
+    return v;
+  }
+  auto program = config::parseSmtProgram(chosen->body, chosen->dims);
+  if (!program)
+    return Error{program.error()};
+  for (const config::SmtViolation &violation :
+       config::violatedAsserts(*program, v.knobs.values))
+    v.violations.push_back(
+        {violation.message,
+         config::fieldsOfMessage(violation.message, v.knobs.fields)});
+  v.outcome = v.violations.empty() ? OpConstraintVerdict::Outcome::Holds
+                                   : OpConstraintVerdict::Outcome::Violated;
+  return v;
 }
 
 } // namespace tilescope::jobs

@@ -35,6 +35,9 @@ struct ConstraintSet {
   std::string pipeline; // "TileAndFuse", "VectorDistribute"
   int assertions = 0;   // iree_codegen.smt.assert ops in its region
   std::string knobs;    // the knobs template, as IREE printed it
+  std::string body;     // its region, as IREE printed it (SmtProgram.h)
+  // Its dims() operands' values; unknown where one is not a constant.
+  std::vector<std::optional<int64_t>> dims;
 };
 
 struct ConstraintViolation {
@@ -84,5 +87,16 @@ ireeConstraintVerdict(const iree::IreeInstallation &iree,
                       std::chrono::milliseconds timeout = std::chrono::minutes(2),
                       const std::atomic<bool> *cancel = nullptr,
                       const std::optional<edit::OpRef> &only = std::nullopt);
+
+// The verdict IREE's verifier gives the root op `op` of `dispatch`, worked
+// out by Tilescope from the constraints IREE stated for that op (`sets`,
+// from an ireeConstraintVerdict on the same problem): the pipeline's
+// template matched as IREE matches it (config::matchKnobs), its asserts run
+// as IREE's evaluator runs them (config::SmtProgram). What a sweep asks of
+// every candidate without a compiler run each. Fails when a program cannot
+// be read (an op IREE's evaluator has and Tilescope's lacks): ask IREE.
+Result<OpConstraintVerdict>
+evaluateConstraints(const std::vector<ConstraintSet> &sets,
+                    const iree::Dispatch &dispatch, size_t op);
 
 } // namespace tilescope::jobs

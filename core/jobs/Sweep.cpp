@@ -198,6 +198,46 @@ std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
   return name;
 }
 
+namespace {
+
+// A candidate from its settings: applied by the edit model, checked by the
+// rules the editor shows.
+SweepCandidate makeCandidate(const SweepRequest &request, SweepCandidate candidate) {
+  const iree::Document &document = *request.document;
+  auto whole = wholeSettings(document, request.op, candidate.settings);
+  if (!whole) {
+    candidate.whyNot = whole.error();
+    return candidate;
+  }
+  edit::EditableDocument editable(document);
+  std::string refused;
+  for (const auto &[field, value] : *whole)
+    if (auto set = editable.set(request.op, field, value);
+        !set && set.error().find(" is already ") == std::string::npos &&
+        refused.empty())
+      refused = field + "=" + value + ": " + set.error();
+  // An edit that changes nothing is the original value: not a refusal.
+  if (!refused.empty()) {
+    candidate.whyNot = refused;
+    return candidate;
+  }
+  candidate.problems =
+      edit::validateRootOp(edit::contextOf(editable.document(), request.op));
+  candidate.valid = true;
+  for (const config::Problem &p : candidate.problems)
+    if (p.severity == config::Problem::Severity::Error &&
+        p.iree == config::Problem::IreeResponse::Refuses) {
+      candidate.valid = false;
+      candidate.whyNot = p.field + ": " + p.message + " [" + p.rule + "]";
+      break;
+    }
+  candidate.text = editable.text();
+  candidate.dispatch = editable.document().dispatches[request.op.dispatch];
+  return candidate;
+}
+
+} // namespace
+
 Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
   if (!request.document)
     return Error{"no document to sweep"};
@@ -205,6 +245,19 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
   if (request.op.dispatch >= document.dispatches.size() ||
       request.op.op >= document.dispatches[request.op.dispatch].rootOps.size())
     return Error{"the sweep's root op is not in the document"};
+  std::vector<SweepCandidate> candidates;
+  if (!request.points.empty()) {
+    if (request.points.size() > kMaximumCandidates)
+      return Error{"the sweep would make more than " +
+                   std::to_string(kMaximumCandidates) + " candidates"};
+    for (const SweepPoint &point : request.points) {
+      SweepCandidate candidate;
+      candidate.name = point.name;
+      candidate.settings = point.settings;
+      candidates.push_back(makeCandidate(request, std::move(candidate)));
+    }
+    return candidates;
+  }
   if (request.axes.empty())
     return Error{"nothing to vary: give at least one field and its values"};
   size_t total = 1;
@@ -218,7 +271,6 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
                    " candidates: vary fewer fields or values"};
   }
 
-  std::vector<SweepCandidate> candidates;
   std::vector<size_t> digit(request.axes.size(), 0);
   for (size_t n = 0; n < total; ++n) {
     SweepCandidate candidate;
@@ -234,38 +286,7 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
         break;
       digit[a] = 0;
     }
-    auto whole = wholeSettings(document, request.op, candidate.settings);
-    if (!whole) {
-      candidate.whyNot = whole.error();
-      candidates.push_back(std::move(candidate));
-      continue;
-    }
-    edit::EditableDocument editable(document);
-    std::string refused;
-    for (const auto &[field, value] : *whole)
-      if (auto set = editable.set(request.op, field, value);
-          !set && set.error().find(" is already ") == std::string::npos &&
-          refused.empty())
-        refused = field + "=" + value + ": " + set.error();
-    // An edit that changes nothing is the original value: not a refusal.
-    if (!refused.empty()) {
-      candidate.whyNot = refused;
-      candidates.push_back(std::move(candidate));
-      continue;
-    }
-    candidate.problems =
-        edit::validateRootOp(edit::contextOf(editable.document(), request.op));
-    candidate.valid = true;
-    for (const config::Problem &p : candidate.problems)
-      if (p.severity == config::Problem::Severity::Error &&
-          p.iree == config::Problem::IreeResponse::Refuses) {
-        candidate.valid = false;
-        candidate.whyNot = p.field + ": " + p.message + " [" + p.rule + "]";
-        break;
-      }
-    candidate.text = editable.text();
-    candidate.dispatch = editable.document().dispatches[request.op.dispatch];
-    candidates.push_back(std::move(candidate));
+    candidates.push_back(makeCandidate(request, std::move(candidate)));
   }
   return candidates;
 }

@@ -42,6 +42,15 @@ Result<SweepAxis> parseSweepAxis(const std::string &text);
 std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
                                      edit::OpRef op);
 
+// One candidate given outright rather than by axes (a point of IREE's
+// constraint space, SweepSpace.h): whole field values, and how far it is
+// from the config as it stands.
+struct SweepPoint {
+  std::string name; // "workgroup=[64, 64, 0] subgroup=[2, 2, 0]"
+  std::vector<std::pair<std::string, std::string>> settings;
+  double distance = 0;
+};
+
 // "FILE D:O workgroup[1]=32,64": a sweep's name in the history when none is
 // given; the same file, op and axes resume the same sweep.
 std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
@@ -53,8 +62,11 @@ struct SweepCandidate {
   bool valid = false;
   std::string whyNot; // the first rule it breaks that IREE refuses, or the
                       // edit model's refusal, or IREE's violated constraint
-  // IREE's own verdict on it, when the sweep asked (checkCandidatesWithIree).
+  // IREE's own verdict on it, when the sweep asked (checkCandidatesWithIree),
+  // and who ran IREE's constraints: "tilescope" (the program IREE stated,
+  // run as IREE's verifier runs it) or "iree-opt" (asked of IREE).
   std::string ireeVerdict;
+  std::string ireeVerdictBy;
   std::vector<config::Problem> problems;
   std::string text; // the document with the settings applied
   // The op's dispatch with the settings applied (what a thumbnail draws).
@@ -68,6 +80,9 @@ struct SweepRequest {
   const iree::Document *document = nullptr;
   edit::OpRef op;
   std::vector<SweepAxis> axes;
+  // Candidates given outright; when set, they are the plan and axes are
+  // only the sweep's description.
+  std::vector<SweepPoint> points;
   std::string name; // the sweep's name in the history
   TryStage upTo = TryStage::Bench;
   std::optional<CompileTarget> target;
@@ -89,9 +104,9 @@ struct SweepRequest {
       onCandidate;
 };
 
-// Every combination of the axes' values, each applied and validated; none
-// compiled. Fails on an axis that names no field of the op or a plan past
-// 4096 candidates.
+// Every combination of the axes' values (or the points given), each
+// applied and validated; none compiled. Fails on an axis that names no
+// field of the op or a plan past 4096 candidates.
 Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request);
 
 struct SweepResult {

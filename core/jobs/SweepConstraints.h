@@ -1,8 +1,7 @@
 // IREE's own verdict on a sweep's candidates: each valid candidate checked
 // against the pipeline constraints IREE states for the sweep's root op
 // (jobs::ireeConstraintVerdict: the pinned iree-opt inserts its
-// `iree_codegen.smt.constraints` for the op and checks them with its own
-// evaluator). A candidate they reject never compiles, and says which of
+// `iree_codegen.smt.constraints` for the op). A candidate they reject never compiles, and says which of
 // IREE's asserts it breaks, in IREE's words with the values filled in.
 #pragma once
 
@@ -20,7 +19,11 @@ namespace tilescope::jobs {
 iree::Document candidateDocument(const SweepRequest &request,
                                  const SweepCandidate &candidate);
 
-// Checks each valid candidate, `request.parallel` at a time. One IREE's
+// Checks each valid candidate. IREE states the op's constraints once (one
+// iree-opt run) and Tilescope runs them on every candidate as IREE's
+// verifier does (evaluateConstraints; ireeVerdictBy "tilescope"); where
+// that cannot be done, each candidate is asked of iree-opt,
+// `request.parallel` at a time ("iree-opt"). One IREE's
 // constraints reject becomes invalid: its whyNot is IREE's first violated
 // assert on the field it concerns ("workgroup[0]: dim_0 must be divisible
 // by wg_0 (1024 % 48 == 0) [iree-constraints]") and its problems gain

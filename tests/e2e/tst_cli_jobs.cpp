@@ -401,6 +401,43 @@ private slots:
     QVERIFY(noDispatch.exitCode != 0);
   }
 
+  // --iree-space: the candidates are the knob assignments IREE's
+  // constraints allow, nearest the config first; the fields not varied
+  // hold, the knobs an assert sets (workgroup_size) follow.
+  void aSweepListsIreesConstraintSpace() {
+    const QString file =
+        kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+    auto all = cli({"sweep", file, "--iree-space", "--plan", "--json",
+                    "--nearest", "0"});
+    QVERIFY2(all.exitCode == 0, qPrintable(failure(all)));
+    const QJsonObject space = jsonOf(all)["iree_space"].toObject();
+    QCOMPARE(space["pipeline"].toString(), QString("TileAndFuse"));
+    QCOMPARE(space["size"].toInt(), 1369);
+    QCOMPARE(space["current_in_space"].toBool(), true);
+    QCOMPARE(jsonOf(all)["total"].toInt(), 1368); // the config left out
+
+    auto workgroup = cli({"sweep", file, "--iree-space", "--plan", "--json",
+                          "--vary", "workgroup"});
+    QVERIFY2(workgroup.exitCode == 0, qPrintable(failure(workgroup)));
+    const QJsonObject out = jsonOf(workgroup);
+    QCOMPARE(out["iree_space"].toObject()["size"].toInt(), 6);
+    const QJsonArray candidates = out["candidates"].toArray();
+    QCOMPARE(candidates.size(), 5);
+    // Nearest first: one tile halved, the workgroup size following.
+    QCOMPARE(candidates[0].toObject()["candidate"].toString(),
+             QString("workgroup=[32, 128, 0] "
+                     "translation_info.workgroup_size=[128, 1, 1]"));
+    for (const QJsonValue &c : candidates)
+      QVERIFY(c.toObject()["valid"].toBool());
+
+    auto bad = cli({"sweep", file, "--iree-space", "--plan", "--vary",
+                    "lane_basis"});
+    QVERIFY(bad.exitCode != 0);
+    QVERIFY2(bad.err.contains("'lane_basis' has no knob in IREE's "
+                                        "TileAndFuse constraints"),
+             qPrintable(bad.err));
+  }
+
   // --iree-constraints: each valid candidate checked against the pipeline
   // constraints IREE states for the op; one they reject is invalid, named
   // by IREE's assert. On gfx942, IREE's TileAndFuse constraints want the
@@ -428,6 +465,8 @@ private slots:
              QString("translation_info.subgroup_size: sg_size == "
                      "preferred_subgroup_size [iree-constraints]"));
     QCOMPARE(rejected["iree_verdict"].toString(), QString("violated"));
+    // IREE stated the constraints once; Tilescope ran them per candidate.
+    QCOMPARE(rejected["iree_verdict_by"].toString(), QString("tilescope"));
     QCOMPARE(candidates[1].toObject()["iree_verdict"].toString(),
              QString("holds"));
 

@@ -303,7 +303,9 @@ struct MlirOpPrintingFlags {
   X(ireeCodegenMlirOperationIsACodegenAttentionOp, bool, (MlirOperation))      \
   X(ireeCodegenMlirOperationIsAScaledContractionOp, bool, (MlirOperation))     \
   X(ireeCodegenInferScaledContractionDimensions,                               \
-    ireeCodegenScaledContractionDimensions, (MlirOperation))
+    ireeCodegenScaledContractionDimensions, (MlirOperation))                   \
+  X(ireeCodegenConvertConstraintsOpToSMTLIB, MlirAttribute,                    \
+    (MlirOperation, bool))
 
 struct ireeCodegenScaledContractionDimensions {
   MlirAttribute batch, m, n, k, kB; // ArrayAttrs of i32 IntegerAttrs
