@@ -95,15 +95,7 @@ std::string joined(const std::vector<std::string> &names) {
 }
 
 void printSpace(const jobs::IreeSpace &space) {
-  char ms[32];
-  std::snprintf(ms, sizeof ms, "%.1f", space.listMilliseconds);
-  std::cout << "IREE's " << space.pipeline << " constraints ("
-            << space.assertions << " asserts): " << space.space.points.size()
-            << (space.space.truncated ? "+" : "")
-            << " knob assignments satisfy them (listed in " << ms << " ms, "
-            << space.space.visited << " search nodes); the config "
-            << (space.currentInSpace ? "is" : "is NOT") << " one of them\n"
-            << "  varied: " << joined(space.varied)
+  std::cout << jobs::describe(space) << "\n  varied: " << joined(space.varied)
             << "\n  held at the config's values: " << joined(space.held)
             << "\n  following the others: " << joined(space.following)
             << "\n  kept: the " << space.points.size()
@@ -220,12 +212,8 @@ int sweep(const QStringList &arguments) {
     }
     space = std::move(*listed);
     request.points = space->points;
-    if (name.empty()) {
-      name = jobs::defaultSweepName(*document, *op, {}) + " iree-space";
-      for (const std::string &v : asked.vary)
-        name += " " + v;
-      name += " nearest=" + std::to_string(*nearest);
-    }
+    if (name.empty())
+      name = jobs::spaceSweepName(*document, *op, asked.vary, asked.nearest);
     if (request.points.empty()) {
       if (!asJson)
         printSpace(*space);

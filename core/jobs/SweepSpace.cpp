@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <numeric>
 #include <set>
@@ -97,6 +98,26 @@ double distance(const IreeSpace &space, const std::vector<int64_t> &values) {
 }
 
 } // namespace
+
+std::string spaceSweepName(const iree::Document &document, edit::OpRef op,
+                           const std::vector<std::string> &vary, size_t nearest) {
+  std::string name = defaultSweepName(document, op, {}) + " iree-space";
+  for (const std::string &v : vary)
+    name += " " + v;
+  return name + " nearest=" + std::to_string(nearest);
+}
+
+std::string describe(const IreeSpace &space) {
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", space.listMilliseconds);
+  return "IREE's " + space.pipeline + " constraints (" +
+         std::to_string(space.assertions) + " asserts) allow " +
+         std::to_string(space.space.points.size()) +
+         (space.space.truncated ? "+" : "") + " knob assignments (listed in " +
+         ms + " ms, " + std::to_string(space.space.visited) +
+         " search nodes); the config " +
+         (space.currentInSpace ? "is" : "is NOT") + " one of them";
+}
 
 Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
                            const IreeSpace &space,
