@@ -7,6 +7,7 @@
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/Workspace.h"
 #include "widgets/RootOpScene.h"
+#include "widgets/SweepPlanning.h"
 #include "widgets/SweepPlot.h"
 #include "widgets/render/Palette.h"
 
@@ -36,97 +37,11 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-constexpr QSize kThumbnail(96, 64);
-// Thumbnails drawn while planning; the rest as candidates finish.
-constexpr size_t kPlannedThumbnails = 128;
-
-// A candidate's layout, small: the first panel of the op's picture, one
-// pixel block per cell in its owner's colour, no text.
-QImage thumbnailOf(const jobs::SweepCandidate &candidate, edit::OpRef op) {
-  if (!candidate.dispatch || op.op >= candidate.dispatch->rootOps.size())
-    return {};
-  auto [scene, note] =
-      rootOpScene(*candidate.dispatch, candidate.dispatch->rootOps[op.op],
-                  render::ColorBy::Subgroup, 0);
-  if (scene.panels.empty() || scene.panels[0].rows <= 0 ||
-      scene.panels[0].columns <= 0)
-    return {};
-  const render::Panel &panel = scene.panels[0];
-  // The panel's shape, fitted into the thumbnail.
-  const double scale = std::min(kThumbnail.width() / double(panel.columns),
-                                kThumbnail.height() / double(panel.rows));
-  const int width = std::max(1, static_cast<int>(panel.columns * scale));
-  const int height = std::max(1, static_cast<int>(panel.rows * scale));
-  QImage image(kThumbnail, QImage::Format_ARGB32_Premultiplied);
-  image.fill(Qt::transparent);
-  const int left = (kThumbnail.width() - width) / 2;
-  const int top = (kThumbnail.height() - height) / 2;
-  const render::Theme theme = render::Theme::light();
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) {
-      const int64_t row = std::min<int64_t>(panel.rows - 1, y / scale);
-      const int64_t column = std::min<int64_t>(panel.columns - 1, x / scale);
-      const int64_t key = panel.colorKey ? panel.colorKey(row, column)
-                                         : panel.cell(row, column).colorKey;
-      image.setPixelColor(left + x, top + y,
-                          key < 0
-                              ? theme.emptyCell
-                              : render::colorFor(key, scene.colorCount, false));
-    }
-  return image;
-}
-
-// The fields a sweep can vary for an op: each entry of an integer-list
-// field ("workgroup[1]") and each other field whole ("mma_kind"), with the
-// values a new axis starts from.
-std::vector<std::pair<QString, QString>>
-fieldChoices(const iree::Dispatch &dispatch, const iree::RootOp &op) {
-  std::vector<std::pair<QString, QString>> choices;
-  for (const edit::FieldValue &f : edit::opFields(dispatch, op)) {
-    const QString field = qs(f.field);
-    const QString value = qs(f.value).trimmed();
-    if (value.startsWith('[') && value.endsWith(']') &&
-        value.indexOf('[', 1) < 0) {
-      const QStringList entries =
-          value.mid(1, value.size() - 2).split(',', Qt::SkipEmptyParts);
-      bool numbers = !entries.isEmpty();
-      for (const QString &e : entries) {
-        bool ok = false;
-        e.trimmed().toLongLong(&ok);
-        numbers = numbers && ok;
-      }
-      if (numbers) {
-        for (int i = 0; i < entries.size(); ++i) {
-          const long long v = entries[i].trimmed().toLongLong();
-          QStringList values;
-          if (v > 1)
-            values << QString::number(v / 2);
-          values << QString::number(v);
-          if (v > 0)
-            values << QString::number(v * 2);
-          choices.emplace_back(QString("%1[%2]").arg(field).arg(i),
-                               values.join(","));
-        }
-        continue;
-      }
-    }
-    choices.emplace_back(field, value);
-  }
-  return choices;
-}
-
 QString microseconds(double value) {
   return QString::number(value, 'f', value < 10 ? 2 : 1);
 }
 
 } // namespace
-
-// A plan and its first thumbnails (drawn on the worker), for the GUI thread.
-struct SweepPanel::Planned {
-  std::string error;
-  std::vector<jobs::SweepCandidate> candidates;
-  std::vector<QImage> thumbnails; // by candidate; null: not drawn
-};
 
 // A finished candidate, on its way to the GUI thread.
 struct SweepPanel::Arrival {
@@ -140,7 +55,7 @@ SweepPanel::SweepPanel(InstallationSource source,
     : QWidget(parent), installation(std::move(source)),
       workspaceFolder(workspace.empty() ? jobs::defaultWorkspace()
                                         : std::move(workspace)),
-      planWatcher(new QFutureWatcher<std::shared_ptr<Planned>>(this)),
+      planWatcher(new QFutureWatcher<std::shared_ptr<SweepPlan>>(this)),
       runWatcher(new QFutureWatcher<Result<jobs::SweepResult>>(this)),
       planTimer(new QTimer(this)), refreshTimer(new QTimer(this)) {
   setObjectName("sweepPanel");
@@ -207,6 +122,32 @@ SweepPanel::SweepPanel(InstallationSource source,
       "Check each candidate the rules let through against the constraints "
       "IREE states for the op (the pinned iree-opt); one they reject is "
       "invalid, named by IREE's assert, and never compiled");
+  connect(constraintsBox, &QCheckBox::toggled, planTimer,
+          qOverload<>(&QTimer::start));
+  spaceBox = new QCheckBox("Candidates from IREE's constraints, nearest");
+  spaceBox->setObjectName("sweepFromIreeSpace");
+  spaceBox->setToolTip(
+      "Instead of every combination of the values above: the knob "
+      "assignments IREE's pipeline constraints allow for the op (stated by "
+      "the pinned iree-opt, listed by Tilescope), the fields above varied "
+      "(all of them when there are none) and the others held, the nearest "
+      "to the config first");
+  connect(spaceBox, &QCheckBox::toggled, planTimer,
+          qOverload<>(&QTimer::start));
+  // From IREE's constraints only the fields count: the values are theirs.
+  connect(spaceBox, &QCheckBox::toggled, this, [this](bool fromSpace) {
+    axesTable->setHorizontalHeaderLabels(
+        {"Field", fromSpace ? "Values (IREE's constraints choose them)"
+                            : "Values (comma-separated)"});
+  });
+  nearestBox = new QSpinBox;
+  nearestBox->setObjectName("sweepNearest");
+  nearestBox->setRange(1, 4096);
+  nearestBox->setValue(32);
+  nearestBox->setToolTip("How many of IREE's assignments to try, nearest to "
+                         "the config first");
+  connect(nearestBox, &QSpinBox::valueChanged, planTimer,
+          qOverload<>(&QTimer::start));
   auto *form = new QGridLayout;
   form->addWidget(new QLabel("Name"), 0, 0);
   form->addWidget(nameBox, 0, 1, 1, 3);
@@ -214,6 +155,8 @@ SweepPanel::SweepPanel(InstallationSource source,
   form->addWidget(new QLabel("at a time"), 1, 2, Qt::AlignRight);
   form->addWidget(parallelBox, 1, 3);
   form->addWidget(constraintsBox, 2, 0, 1, 4);
+  form->addWidget(spaceBox, 3, 0, 1, 3);
+  form->addWidget(nearestBox, 3, 3);
   form->setColumnStretch(1, 1);
 
   countLabel = new QLabel("No root op selected");
@@ -257,13 +200,13 @@ SweepPanel::SweepPanel(InstallationSource source,
   results->setHorizontalHeaderLabels(
       {"#", "Layout", "Candidate", "Median µs", "Outcome", "Resources", "Try"});
   results->verticalHeader()->hide();
-  results->verticalHeader()->setDefaultSectionSize(kThumbnail.height() + 4);
-  results->setIconSize(kThumbnail);
+  results->verticalHeader()->setDefaultSectionSize(kSweepThumbnail.height() + 4);
+  results->setIconSize(kSweepThumbnail);
   results->setEditTriggers(QAbstractItemView::NoEditTriggers);
   results->setSelectionBehavior(QAbstractItemView::SelectRows);
   results->setSelectionMode(QAbstractItemView::SingleSelection);
   results->horizontalHeader()->setStretchLastSection(true);
-  results->setColumnWidth(1, kThumbnail.width() + 8);
+  results->setColumnWidth(1, kSweepThumbnail.width() + 8);
   results->setToolTip("Ranked: fastest first (compile-only: most waves, "
                       "then fewest registers); double-click to load one "
                       "into the editor");
@@ -316,7 +259,7 @@ SweepPanel::SweepPanel(InstallationSource source,
   row->addWidget(leftWidget);
   row->addWidget(right, 1);
 
-  connect(planWatcher, &QFutureWatcher<std::shared_ptr<Planned>>::finished,
+  connect(planWatcher, &QFutureWatcher<std::shared_ptr<SweepPlan>>::finished,
           this, &SweepPanel::onPlanned);
   connect(runWatcher, &QFutureWatcher<Result<jobs::SweepResult>>::finished,
           this, &SweepPanel::onFinished);
@@ -383,7 +326,7 @@ void SweepPanel::fillFieldChoices() {
   fieldBox->clear();
   const iree::Dispatch &dispatch = current->dispatches[currentOp->dispatch];
   for (const auto &[field, values] :
-       fieldChoices(dispatch, dispatch.rootOps[currentOp->op])) {
+       sweepFieldChoices(dispatch, dispatch.rootOps[currentOp->op])) {
     fieldBox->addItem(field, values);
   }
 }
@@ -431,9 +374,22 @@ QStringList SweepPanel::axes() const {
 void SweepPanel::setTimed(bool timed) { stageBox->setCurrentIndex(timed); }
 void SweepPanel::setParallel(int n) { parallelBox->setValue(n); }
 void SweepPanel::setAskIree(bool ask) { constraintsBox->setChecked(ask); }
+void SweepPanel::setFromIreeSpace(bool fromSpace, int nearest) {
+  nearestBox->setValue(nearest);
+  spaceBox->setChecked(fromSpace);
+}
+
+std::vector<std::string> SweepPanel::varyFields() const {
+  std::vector<std::string> fields;
+  for (const QString &line : axes())
+    fields.push_back(line.section('=', 0, 0).trimmed().toStdString());
+  return fields;
+}
 
 // The axes as typed; the first that does not parse, in words.
 QString SweepPanel::axisProblem() const {
+  if (spaceBox->isChecked())
+    return {}; // only the fields count; none: every knob varies
   for (const QString &line : axes())
     if (auto axis = jobs::parseSweepAxis(line.toStdString()); !axis)
       return qs(axis.error());
@@ -449,6 +405,12 @@ jobs::SweepRequest SweepPanel::request() const {
     if (auto axis = jobs::parseSweepAxis(line.toStdString()))
       r.axes.push_back(*axis);
   r.name = nameBox->text().trimmed().toStdString();
+  if (spaceBox->isChecked()) {
+    r.points = plannedPoints;
+    if (r.name.empty() && snapshot && currentOp)
+      r.name = jobs::spaceSweepName(*snapshot, *currentOp, varyFields(),
+                                    static_cast<size_t>(nearestBox->value()));
+  }
   if (r.name.empty() && snapshot && currentOp)
     r.name = jobs::defaultSweepName(*snapshot, *currentOp, r.axes);
   r.upTo = static_cast<jobs::TryStage>(stageBox->currentData().toInt());
@@ -482,27 +444,28 @@ void SweepPanel::plan() {
   countLabel->setStyleSheet({});
   runButton->setEnabled(false);
   planPending = true;
+  std::optional<jobs::IreeSpaceRequest> space;
+  if (spaceBox->isChecked()) {
+    space.emplace();
+    space->document = snapshot.get();
+    space->op = *currentOp;
+    space->vary = varyFields();
+    space->nearest = static_cast<size_t>(nearestBox->value());
+  }
+  // IREE is located here (cheap), asked on the worker.
+  std::optional<iree::IreeInstallation> iree;
+  if ((space || constraintsBox->isChecked()) && installation)
+    if (auto found = installation())
+      iree = std::move(*found);
   // `document` keeps the request's document alive while the plan runs.
-  planWatcher->setFuture(
-      QtConcurrent::run([r = request(), op = *currentOp, document = snapshot] {
-        auto out = std::make_shared<Planned>();
-        auto planned = jobs::planSweep(r);
-        if (!planned) {
-          out->error = planned.error();
-          return out;
-        }
-        out->candidates = std::move(*planned);
-        size_t drawn = 0;
-        for (const jobs::SweepCandidate &c : out->candidates)
-          out->thumbnails.push_back(c.valid && drawn++ < kPlannedThumbnails
-                                        ? thumbnailOf(c, op)
-                                        : QImage());
-        return out;
+  planWatcher->setFuture(QtConcurrent::run(
+      [r = request(), op = *currentOp, document = snapshot, iree, space] {
+        return std::make_shared<SweepPlan>(planForPanel(r, op, iree, space));
       }));
 }
 
 void SweepPanel::onPlanned() {
-  std::shared_ptr<Planned> answer = planWatcher->result();
+  std::shared_ptr<SweepPlan> answer = planWatcher->result();
   planPending = false;
   if (replan) {
     replan = false;
@@ -511,6 +474,7 @@ void SweepPanel::onPlanned() {
   }
   entries.clear();
   byName.clear();
+  plannedPoints = answer->points;
   if (!answer->error.empty()) {
     countLabel->setText(qs(answer->error));
     countLabel->setStyleSheet("color: #a61b1b;");
@@ -527,15 +491,23 @@ void SweepPanel::onPlanned() {
     entries.push_back(std::move(entry));
   }
   const int valid = validCount();
-  countLabel->setText(
-      QString("%1 candidate%2: %3 valid%4")
-          .arg(entries.size())
-          .arg(entries.size() == 1 ? "" : "s")
-          .arg(valid)
-          .arg(valid < plannedCount()
-                   ? QString(", %1 refused by the rules (see the table)")
-                         .arg(plannedCount() - valid)
-                   : QString()));
+  const bool askedIree = constraintsBox->isChecked() && answer->ireeProblem.empty();
+  QString count = QString("%1 candidate%2: %3 valid%4")
+                      .arg(entries.size())
+                      .arg(entries.size() == 1 ? "" : "s")
+                      .arg(valid)
+                      .arg(valid < plannedCount()
+                               ? QString(", %1 refused by the rules%2 (see the "
+                                         "table)")
+                                     .arg(plannedCount() - valid)
+                                     .arg(askedIree ? " or IREE" : "")
+                               : QString());
+  if (!answer->space.empty())
+    count = qs(answer->space) + ".\nThe nearest " + count;
+  if (!answer->ireeProblem.empty())
+    count += "\n" + qs(answer->ireeProblem);
+  countLabel->setText(count);
+  countLabel->setStyleSheet({});
   runButton->setEnabled(valid > 0);
   plotAxisBox->blockSignals(true);
   const QString axis = plotAxisBox->currentText();
@@ -583,7 +555,7 @@ void SweepPanel::start() {
                              size_t total) {
     auto arrival = std::make_shared<Arrival>();
     arrival->candidate = c;
-    arrival->thumbnail = thumbnailOf(c, op);
+    arrival->thumbnail = sweepThumbnail(c, op);
     arrival->done = done;
     arrival->total = total;
     QMetaObject::invokeMethod(
@@ -617,6 +589,8 @@ void SweepPanel::setRunning(bool running) {
   axesTable->setEnabled(!running);
   stageBox->setEnabled(!running);
   constraintsBox->setEnabled(!running);
+  spaceBox->setEnabled(!running);
+  nearestBox->setEnabled(!running);
   nameBox->setEnabled(!running);
 }
 
@@ -654,7 +628,7 @@ void SweepPanel::onFinished() {
       const bool draw = entry.thumbnail.isNull() && c.valid && currentOp;
       entry.candidate = std::move(c);
       if (draw) {
-        entry.thumbnail = thumbnailOf(entry.candidate, *currentOp);
+        entry.thumbnail = sweepThumbnail(entry.candidate, *currentOp);
         entry.icon = QIcon(QPixmap::fromImage(entry.thumbnail));
       }
     }

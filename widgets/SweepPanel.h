@@ -16,6 +16,7 @@
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
+#include "widgets/SweepPlanning.h"
 
 #include <QFutureWatcher>
 #include <QIcon>
@@ -71,8 +72,12 @@ public:
   void setTimed(bool timed);
   void setParallel(int candidates);
   // Check each candidate against IREE's pipeline constraints before it
-  // compiles (the command line's --iree-constraints).
+  // compiles (the command line's --iree-constraints); the plan shows it.
   void setAskIree(bool ask);
+  // Take the candidates from the space IREE's constraints allow, the
+  // axes' fields varied (all when none), the `nearest` closest to the
+  // config (the command line's --iree-space --nearest N).
+  void setFromIreeSpace(bool fromSpace, int nearest = 32);
 
   void start();
   void stop();
@@ -99,9 +104,9 @@ private:
     QIcon icon;
   };
   struct Arrival;
-  struct Planned;
   jobs::SweepRequest request() const;
   QString axisProblem() const;
+  std::vector<std::string> varyFields() const;
   void plan();
   void onPlanned();
   void onArrived(const std::shared_ptr<Arrival> &arrival);
@@ -127,7 +132,10 @@ private:
   std::vector<Entry> entries; // in plan order
   std::map<std::string, int> byName;
   std::shared_ptr<std::atomic<bool>> cancelFlag;
-  QFutureWatcher<std::shared_ptr<Planned>> *planWatcher;
+  // From IREE's constraints: the points the last plan made (a run tries
+  // those, not a new listing).
+  std::vector<jobs::SweepPoint> plannedPoints;
+  QFutureWatcher<std::shared_ptr<SweepPlan>> *planWatcher;
   QFutureWatcher<Result<jobs::SweepResult>> *runWatcher;
   QTimer *planTimer, *refreshTimer;
   bool replan = false;
@@ -136,6 +144,8 @@ private:
   int done = 0;
 
   QTableWidget *axesTable;
+  QCheckBox *spaceBox;
+  QSpinBox *nearestBox;
   QComboBox *fieldBox;
   QLineEdit *nameBox;
   QComboBox *stageBox;

@@ -678,6 +678,13 @@ private slots:
     QCOMPARE(sweep->validCount(), 2); // the rules let 32 pass
     sweep->setTimed(false);
     sweep->setAskIree(true);
+    // The plan shows IREE's verdict before anything runs.
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    QCOMPARE(sweep->validCount(), 1);
+    QVERIFY2(window->findChild<QLabel *>("sweepCount")
+                 ->text()
+                 .contains("refused by the rules or IREE"),
+             qPrintable(window->findChild<QLabel *>("sweepCount")->text()));
     QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
     sweep->start();
     QVERIFY(finished.wait(240000));
@@ -692,6 +699,42 @@ private slots:
              qPrintable(results->item(1, 5)->text()));
     window->findChild<QDockWidget *>("sweepDock")->raise();
     screenshot(*window, "sweep-panel-iree-constraints");
+  }
+
+  // Candidates from IREE's constraints: the axes' fields vary (their values
+  // do not count), the others hold, the nearest assignments are planned
+  // and run.
+  void sweepFromIreesConstraintSpace() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    sweep->setAxes({"workgroup[0]=64", "reduction[2]=8"});
+    QSignalSpy planned(sweep, &widgets::SweepPanel::planned);
+    sweep->setFromIreeSpace(true, 8);
+    QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty() && !sweep->planning(), 60000);
+    auto *count = window->findChild<QLabel *>("sweepCount");
+    QVERIFY2(count->text().contains("IREE's TileAndFuse constraints (44 "
+                                    "asserts) allow 12 knob assignments"),
+             qPrintable(count->text()));
+    QCOMPARE(sweep->plannedCount(), 8);
+    QCOMPARE(sweep->validCount(), 8);
+    QCOMPARE(sweep->ranking().front(), QString("reduction=[0, 0, 4]"));
+    window->findChild<QDockWidget *>("sweepDock")->raise();
+    screenshot(*window, "sweep-panel-iree-space");
+
+    // The two nearest, compiled.
+    planned.clear();
+    sweep->setFromIreeSpace(true, 2);
+    QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty() && !sweep->planning(), 60000);
+    QCOMPARE(sweep->plannedCount(), 2);
+    sweep->setTimed(false);
+    sweep->setParallel(2);
+    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
+    sweep->start();
+    QVERIFY(finished.wait(300000));
+    QVERIFY2(finished.front().at(1).toString().contains("2 run"),
+             qPrintable(finished.front().at(1).toString()));
   }
 
   // A small sweep from the window: the plan counts what the rules refuse,

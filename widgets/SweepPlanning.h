@@ -1,0 +1,52 @@
+// A sweep panel's plan, made off the GUI thread: the candidates (from the
+// axes, or from the space IREE's constraints allow), each validated by the
+// rules, IREE's verdict on each when asked, and the first thumbnails.
+// Everything here is core/jobs' own; the panel only shows it.
+#pragma once
+
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/Sweep.h"
+#include "core/jobs/SweepSpace.h"
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilescope::widgets {
+
+inline constexpr QSize kSweepThumbnail(96, 64);
+
+// A candidate's layout, small: the first panel of the op's picture, one
+// pixel block per cell in its owner's colour, no text.
+QImage sweepThumbnail(const jobs::SweepCandidate &candidate, edit::OpRef op);
+
+// The fields a sweep can vary for an op: each entry of an integer-list
+// field ("workgroup[1]") and each other field whole ("mma_kind"), with the
+// values a new axis starts from.
+std::vector<std::pair<QString, QString>>
+sweepFieldChoices(const iree::Dispatch &dispatch, const iree::RootOp &op);
+
+struct SweepPlan {
+  std::string error;
+  std::vector<jobs::SweepCandidate> candidates;
+  std::vector<QImage> thumbnails; // by candidate; null: not drawn
+  // From IREE's constraints: the points planned (what a run tries) and the
+  // space in a line.
+  std::vector<jobs::SweepPoint> points;
+  std::string space;
+  // Asking IREE failed (no iree-opt): the plan stands on the rules.
+  std::string ireeProblem;
+};
+
+// `space`: take the candidates from IREE's constraints (its vary fields and
+// nearest count); `iree`: needed for that and for request.ireeConstraints.
+SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
+                       const std::optional<iree::IreeInstallation> &iree,
+                       const std::optional<jobs::IreeSpaceRequest> &space);
+
+} // namespace tilescope::widgets
