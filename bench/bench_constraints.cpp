@@ -23,17 +23,9 @@
 using namespace tilescope;
 
 int main() {
-  auto installation = bench::projectIree();
-  if (!installation) {
-    std::cerr << installation.error() << "\n";
-    return 1;
-  }
-  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return 1;
-  }
-  const std::shared_ptr<iree::CompilerLibrary> shared = std::move(*library);
+  const bench::ProjectIree project = bench::requireProjectIree();
+  const iree::IreeInstallation *installation = &project.installation;
+  const std::shared_ptr<iree::CompilerLibrary> &shared = project.library;
   iree::DocumentParser parser(shared);
   const char *examples[] = {
       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir",

@@ -47,17 +47,9 @@ bool ran(const jobs::ProcessResult &result, const std::string &what) {
 } // namespace
 
 int main() {
-  auto installation = bench::projectIree();
-  if (!installation) {
-    std::cerr << installation.error() << "\n";
-    return 1;
-  }
-  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-  if (!library) {
-    std::cerr << library.error() << "\n";
-    return 1;
-  }
-  auto parser = std::make_shared<iree::AttributeParser>(*library);
+  const bench::ProjectIree project = bench::requireProjectIree();
+  const iree::IreeInstallation *installation = &project.installation;
+  auto parser = std::make_shared<iree::AttributeParser>(project.library);
   const edit::AttributeReader reader = [parser](const std::string &text) {
     return parser->print(text);
   };
