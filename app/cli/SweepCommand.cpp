@@ -112,8 +112,11 @@ int sweep(const QStringList &arguments) {
       "with its reason and never compiled), compile the valid ones in "
       "parallel, read their resources and time them where a device is here, "
       "and rank them. Every candidate lands in the history under the sweep's "
-      "name; running the same sweep again resumes it. With no --vary, each "
-      "non-zero workgroup and reduction tile entry is halved and doubled.");
+      "name; running the same sweep again resumes it. With no --vary, the "
+      "neighbourhood: where IREE states pipeline constraints the config fits, "
+      "the knob assignments they allow nearest the config (as --iree-space); "
+      "elsewhere each non-zero workgroup and reduction entry halved and "
+      "doubled.");
   const QCommandLineOption varyOption(
       "vary",
       "FIELD=V1,V2,...: workgroup[1]=32,64,128 varies one entry of a list; "
@@ -144,6 +147,11 @@ int sweep(const QStringList &arguments) {
       "Tilescope lists every assignment), nearest the config first. Knobs "
       "of fields not named by --vary stay at the config's values (default: "
       "all vary); one an assert sets outright follows the others.");
+  const QCommandLineOption noSpaceOption(
+      "no-iree-space",
+      "With no --vary: the rules' neighbours (each non-zero workgroup and "
+      "reduction entry halved and doubled) even where IREE states "
+      "constraints for the op.");
   const QCommandLineOption nearestOption(
       "nearest",
       "With --iree-space: how many candidates to keep, nearest the config "
@@ -151,7 +159,7 @@ int sweep(const QStringList &arguments) {
       "N");
   parser.addOptions({kOpOption, varyOption, nameOption, jobsOption, planOption,
                      compileOnlyOption, constraintsOption, spaceOption,
-                     nearestOption, kTargetOption,
+                     noSpaceOption, nearestOption, kTargetOption,
                      kWorkspaceOption, kTimeoutOption, kJsonOption,
                      kIreeOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
@@ -182,13 +190,19 @@ int sweep(const QStringList &arguments) {
   jobs::SweepRequest request;
   request.document = &*document;
   request.op = *op;
-  const bool fromSpace = parser.isSet(spaceOption);
+  // With no --vary, the neighbourhood is IREE's where IREE states
+  // constraints the config fits, the rules' elsewhere (and with
+  // --no-iree-space).
+  const bool explicitSpace = parser.isSet(spaceOption);
+  const bool implicitSpace = !explicitSpace && parser.values(varyOption).isEmpty() &&
+                             !parser.isSet(noSpaceOption);
   std::optional<jobs::IreeSpace> space;
+  std::string rulesBecause; // why an implicit IREE neighbourhood fell back
   std::string name = parser.value(nameOption).toStdString();
-  if (fromSpace) {
-    auto nearest = countOf(parser, nearestOption, 32, 0, 4096);
-    if (!nearest)
-      return usage(nearest.error());
+  auto nearest = countOf(parser, nearestOption, 32, 0, 4096);
+  if (!nearest)
+    return usage(nearest.error());
+  if (explicitSpace || implicitSpace) {
     jobs::IreeSpaceRequest asked;
     asked.document = &*document;
     asked.op = *op;
@@ -197,31 +211,30 @@ int sweep(const QStringList &arguments) {
     for (const QString &text : parser.values(varyOption))
       asked.vary.push_back(text.toStdString());
     auto installation = app::locateIree(ireePath(parser));
-    if (!installation) {
-      std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
-      return kExitIreeUnavailable;
+    Result<jobs::IreeSpace> listed = Error{installation ? "" : installation.error()};
+    if (installation) {
+      TerminalProgress progress(!asJson);
+      progress.step("asking IREE for the op's pipeline constraints");
+      listed = jobs::ireeSweepSpace(*installation, asked);
+      progress.done();
     }
-    TerminalProgress progress(!asJson);
-    progress.step("asking IREE for the op's pipeline constraints");
-    auto listed = jobs::ireeSweepSpace(*installation, asked);
-    progress.done();
-    if (!listed) {
+    if (listed && listed->points.empty())
+      listed = Error{jobs::describe(*listed) +
+                     ": none differs from the config, nothing to try"};
+    if (listed) {
+      space = std::move(*listed);
+      request.points = space->points;
+      if (name.empty())
+        name = jobs::spaceSweepName(*document, *op, asked.vary, asked.nearest);
+    } else if (explicitSpace) {
       std::cerr << "tilescope-cli sweep: " << path << " op " << op->dispatch
                 << ":" << op->op << ": " << listed.error() << "\n";
-      return kExitFailure;
+      return installation ? kExitFailure : kExitIreeUnavailable;
+    } else {
+      rulesBecause = listed.error();
     }
-    space = std::move(*listed);
-    request.points = space->points;
-    if (name.empty())
-      name = jobs::spaceSweepName(*document, *op, asked.vary, asked.nearest);
-    if (request.points.empty()) {
-      if (!asJson)
-        printSpace(*space);
-      std::cerr << "tilescope-cli sweep: no assignment of IREE's constraints "
-                   "differs from the config: nothing to try\n";
-      return kExitFailure;
-    }
-  } else {
+  }
+  if (!space) {
     for (const QString &text : parser.values(varyOption)) {
       auto axis = jobs::parseSweepAxis(text.toStdString());
       if (!axis)
@@ -234,6 +247,24 @@ int sweep(const QStringList &arguments) {
       name = jobs::defaultSweepName(*document, *op, request.axes);
   }
   request.name = name;
+  // Where the candidates came from, in the output.
+  auto describeSource = [&](json &out) {
+    out["neighbourhood"] = space ? "iree-constraints"
+                           : parser.values(varyOption).isEmpty() ? "rules"
+                                                                 : "axes";
+    if (space)
+      out["iree_space"] = spaceJson(*space);
+    if (!rulesBecause.empty())
+      out["why_not_iree"] = rulesBecause;
+  };
+  auto printSource = [&] {
+    if (space)
+      printSpace(*space);
+    else if (!rulesBecause.empty())
+      std::cout << "the rules' neighbours (IREE's constraints do not give "
+                   "them: "
+                << rulesBecause << ")\n";
+  };
   request.upTo = parser.isSet(compileOnlyOption) ? jobs::TryStage::Resources
                                                  : jobs::TryStage::Bench;
   request.target = target;
@@ -274,13 +305,11 @@ int sweep(const QStringList &arguments) {
                   {"candidates", list},
                   {"valid", valid},
                   {"total", plan->size()}};
-      if (space)
-        out["iree_space"] = spaceJson(*space);
+      describeSource(out);
       std::cout << exporting::jsonText(out, 2) << "\n";
       return kExitOk;
     }
-    if (space)
-      printSpace(*space);
+    printSource();
     std::cout << "sweep \"" << name << "\": " << valid << " valid of "
               << plan->size() << " candidates\n";
     for (const jobs::SweepCandidate &c : *plan)
@@ -320,12 +349,10 @@ int sweep(const QStringList &arguments) {
                 {"resumed", swept->resumed},
                 {"invalid", swept->invalid},
                 {"candidates", list}};
-    if (space)
-      out["iree_space"] = spaceJson(*space);
+    describeSource(out);
     std::cout << exporting::jsonText(out, 2) << "\n";
   } else {
-    if (space)
-      printSpace(*space);
+    printSource();
     std::cout << "sweep \"" << name << "\": " << swept->ran << " run, "
               << swept->resumed << " from the history, " << swept->invalid
               << " invalid, ranked:\n";

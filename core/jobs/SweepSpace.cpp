@@ -195,11 +195,12 @@ Result<IreeSpace> ireeSweepSpace(const iree::IreeInstallation &iree,
       set = &s;
   }
   if (!set)
-    return Error{"IREE states no constraints for the op's " + op.pipeline +
-                 " pipeline" +
-                 (offered.empty() ? std::string(" (nor any other)")
-                                  : " (it does for " + offered + ")") +
-                 (op.reason.empty() ? "" : ": " + op.reason)};
+    return Error{!op.reason.empty()
+                     ? op.reason
+                     : "IREE states no constraints for the op's " +
+                           op.pipeline + " pipeline" +
+                           (offered.empty() ? std::string(" (nor any other)")
+                                            : " (it does for " + offered + ")")};
   if (op.knobs.outcome != config::KnobMatch::Outcome::Matched)
     return Error{"the config does not fit IREE's " + op.pipeline +
                  " knobs template (" + op.knobs.describe() +

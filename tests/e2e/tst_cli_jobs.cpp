@@ -482,12 +482,33 @@ private slots:
   void aSweepPlansRunsAndResumes() {
     const QString file =
         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
-    auto plan = cli({"sweep", file, "--plan", "--json"});
+    // With no --vary the neighbourhood is IREE's where IREE states
+    // constraints for the op: the 32 assignments nearest the config.
+    auto iree = cli({"sweep", file, "--plan", "--json"});
+    QVERIFY2(iree.exitCode == 0, qPrintable(failure(iree)));
+    QCOMPARE(jsonOf(iree)["neighbourhood"].toString(),
+             QString("iree-constraints"));
+    QCOMPARE(jsonOf(iree)["total"].toInt(), 32);
+    QCOMPARE(jsonOf(iree)["valid"].toInt(), 32);
+    // Elsewhere (a reduction: IREE 3.13 states no constraints for it) the
+    // rules', with IREE's reason.
+    auto reduction = cli(
+        {"sweep",
+         kExamples + "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir",
+         "--plan", "--json"});
+    QVERIFY2(reduction.exitCode == 0, qPrintable(failure(reduction)));
+    QCOMPARE(jsonOf(reduction)["neighbourhood"].toString(), QString("rules"));
+    QVERIFY2(jsonOf(reduction)["why_not_iree"].toString().contains(
+                 "IREE states no constraints for VectorDistribute"),
+             qPrintable(jsonOf(reduction)["why_not_iree"].toString()));
+
+    auto plan = cli({"sweep", file, "--plan", "--json", "--no-iree-space"});
     QVERIFY2(plan.exitCode == 0, qPrintable(failure(plan)));
-    // Neighbours: workgroup [64, 128, 0] and reduction [0, 0, 8], each
-    // non-zero entry halved and doubled; those past gfx942's 64 KiB of LDS
-    // are invalid, with the rule's reason.
+    // The rules' neighbours: workgroup [64, 128, 0] and reduction [0, 0, 8],
+    // each non-zero entry halved and doubled; those past gfx942's 64 KiB of
+    // LDS are invalid, with the rule's reason.
     const QJsonObject planned = jsonOf(plan);
+    QCOMPARE(planned["neighbourhood"].toString(), QString("rules"));
     QCOMPARE(planned["total"].toInt(), 27);
     QCOMPARE(planned["valid"].toInt(), 17);
     bool sawSharedMemory = false;
