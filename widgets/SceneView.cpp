@@ -1,5 +1,7 @@
 #include "widgets/SceneView.h"
 
+#include "widgets/render/StickyAxes.h"
+
 #include "widgets/render/Palette.h"
 #include "widgets/render/Scenes.h"
 
@@ -149,12 +151,22 @@ void SceneView::paintEvent(QPaintEvent *event) {
     p.setClipRect(strip);
     painter.paint(p, current, QRectF(viewport()->rect()), theme, cell, scroll);
   }
+  // Axes scrolled out of view, pinned to its edges.
+  p.setClipRegion(event->region());
+  render::paintStickyAxes(p, painter, current, QRectF(viewport()->rect()),
+                          theme, cell, scroll);
 }
 
 void SceneView::scrollContentsBy(int dx, int dy) {
   // The drawing moves as a whole: shift what is on screen and repaint only
   // the strip that came into view.
   viewport()->scroll(dx, dy);
+  // The pinned axes moved with the drawing: repaint where they were and
+  // where they belong.
+  const int depth = static_cast<int>(std::ceil(render::stickyBandDepth())) + 64;
+  const QRect view = viewport()->rect();
+  viewport()->update(QRect(0, 0, view.width(), depth + std::abs(dy)));
+  viewport()->update(QRect(0, 0, depth + std::abs(dx), view.height()));
 }
 
 void SceneView::resizeEvent(QResizeEvent *event) {

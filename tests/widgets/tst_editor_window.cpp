@@ -24,6 +24,7 @@
 #include "widgets/MlirView.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
+#include "widgets/render/StickyAxes.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/SweepPlot.h"
 #include "widgets/TryComparisonView.h"
@@ -35,6 +36,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QScrollBar>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
@@ -372,6 +374,33 @@ private slots:
     QVERIFY(loaded.wait(30000));
     QCOMPARE(steps->value(), 0);
     QVERIFY(!steps->isEnabled()); // the matmul has no partial reduction
+  }
+
+  // Zoomed in and scrolled into the middle of a grid, the indices of the
+  // cells in view stay on the view's edges (the grid's own ticks are out
+  // of view); at the grid's corner they are its own again.
+  void zoomedAxesStayInView() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *view = window->findChild<widgets::SceneView *>("sceneView");
+    QVERIFY(!view->scene().panels.empty());
+    const QRectF rect(view->viewport()->rect());
+    auto bandsAt = [&](QPointF scroll) {
+      return render::stickyBands(render::ScenePainter(), view->scene(), rect,
+                                 view->cellSize(), scroll);
+    };
+    view->setCellSize(48);
+    QVERIFY(bandsAt({0, 0}).empty());
+    view->horizontalScrollBar()->setValue(view->horizontalScrollBar()->maximum() / 2);
+    view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum() / 2);
+    const QPointF scroll(view->horizontalScrollBar()->value(),
+                         view->verticalScrollBar()->value());
+    const auto bands = bandsAt(scroll);
+    QCOMPARE(bands.size(), size_t(2));
+    QVERIFY(bands[0].columns && !bands[1].columns);
+    QCOMPARE(bands[0].rect.top(), 0.0);
+    QCOMPARE(bands[1].rect.left(), 0.0);
+    screenshot(*window, "view-zoomed-axes");
   }
 
   // Edits are kept on disk as they are made: a window that goes away

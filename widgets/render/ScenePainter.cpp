@@ -1317,4 +1317,17 @@ QRectF ScenePainter::cellRect(const GridScene &scene, int panel, int64_t row,
                 cellSize, cellSize);
 }
 
+QRectF ScenePainter::gridRect(const GridScene &scene, int panel,
+                              double cellSize, QPointF scroll) const {
+  if (panel < 0 || static_cast<size_t>(panel) >= scene.panels.size())
+    return {};
+  const Panel &p = scene.panels[static_cast<size_t>(panel)];
+  if (p.rows <= 0 || p.columns <= 0)
+    return {};
+  cellSize = sanitizeCellSize(cellSize);
+  const Fixed fixed(scene);
+  const Layout layout = computeLayout(fixed, scene, cellSize);
+  return layout.panels[static_cast<size_t>(panel)].grid.translated(-scroll);
+}
+
 } // namespace tilescope::render

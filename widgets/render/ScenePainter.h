@@ -85,6 +85,11 @@ public:
   QRectF cellRect(const GridScene &scene, int panel, int64_t row,
                   int64_t column, double cellSize, QPointF scroll = {}) const;
 
+  // A panel's whole grid, in the same coordinates (empty for a panel
+  // without cells).
+  QRectF gridRect(const GridScene &scene, int panel, double cellSize,
+                  QPointF scroll = {}) const;
+
   const ScenePainterOptions &painterOptions() const { return options; }
 
 private:
