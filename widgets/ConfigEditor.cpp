@@ -4,6 +4,7 @@
 #include "core/edit/ConfigDiff.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QCompleter>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -293,6 +294,16 @@ void ConfigEditor::addSection(const QString &title) {
   item->setBackground(palette().alternateBase());
   table->setItem(row, kField, item);
   table->setSpan(row, 0, 1, kColumns);
+}
+
+void ConfigEditor::changeEvent(QEvent *event) {
+  QWidget::changeEvent(event);
+  if (event->type() != QEvent::PaletteChange)
+    return;
+  for (int row = 0; row < table->rowCount(); ++row)
+    if (QTableWidgetItem *item = table->item(row, kField);
+        item && table->columnSpan(row, kField) == kColumns)
+      item->setBackground(palette().alternateBase());
 }
 
 void ConfigEditor::commitRow(int row) {

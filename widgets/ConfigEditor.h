@@ -51,6 +51,10 @@ signals:
   void commit(const QString &field, const QString &value);
   void removeField(const QString &field);
 
+protected:
+  // The theme changed: section rows take the new palette's shade.
+  void changeEvent(QEvent *event) override;
+
 private:
   int rowOf(const QString &field) const;
   int rowOfProblem(const QString &field) const;

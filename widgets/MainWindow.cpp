@@ -14,6 +14,7 @@
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
+#include "widgets/ViewSettings.h"
 #include "widgets/SweepPanel.h"
 
 #include <QAction>
@@ -267,6 +268,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
             recordEdits(); // saved: nothing left to recover
           });
 
+  applyTheme(savedTheme());
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
   restoreState(settings.value("window/state").toByteArray());
@@ -409,6 +411,10 @@ void MainWindow::buildMenus() {
   QAction *defaults = editMenu->addAction("IREE's &default for this file", this,
                                           &MainWindow::askIreeDefault);
   defaults->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+  editMenu->addSeparator();
+  QAction *preferences =
+      editMenu->addAction("&Settings…", this, &MainWindow::editSettings);
+  preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
 
   QMenu *runMenu = menuBar()->addMenu("&Run");
   for (QAction *action : runPanel->actions())

@@ -102,6 +102,11 @@ public:
     bool keepEditsForRecovery = true;
     // The IREE in use, in its own words (Help > About); unset: unknown.
     std::function<std::string()> ireeVersion;
+    // Edit > Settings: what the IREE at a path (empty: found the usual
+    // way) is, or why it is none; and the QSettings key the app reads that
+    // path from. Unset: the dialog has no IREE row.
+    std::function<Result<std::string>(const QString &path)> checkIree;
+    QString ireePathSetting;
   };
 
   explicit MainWindow(DocumentLoader loader, QWidget *parent = nullptr);
@@ -198,6 +203,7 @@ private:
   void buildHelpMenu();
   void showHelp();
   void showAbout();
+  void editSettings();
   void showLayout(const iree::Dispatch *draft = nullptr);
 
   DocumentLoader loader;

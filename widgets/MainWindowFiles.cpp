@@ -1,6 +1,10 @@
-// The window's files and help: Open Recent, drag and drop, the edits kept
-// on disk while a person works (restored after a crash or a kill), and Help.
+// The window's files, settings and help: Open Recent, drag and drop, the
+// edits kept on disk while a person works (restored after a crash or a
+// kill), Edit > Settings, and Help.
 #include "widgets/MainWindow.h"
+
+#include "widgets/SettingsDialog.h"
+#include "widgets/SceneView.h"
 
 #include "core/edit/EditJournal.h"
 #include "widgets/EditSession.h"
@@ -285,6 +289,14 @@ void MainWindow::showAbout() {
               "<p><b>IREE</b><br>%4</p>")
           .arg(QApplication::applicationVersion(), qVersion(), QT_VERSION_STR,
                iree));
+}
+
+void MainWindow::editSettings() {
+  SettingsDialog dialog(services.checkIree, services.ireePathSetting, this);
+  if (dialog.exec() != QDialog::Accepted)
+    return;
+  sceneView->fitToView(); // the largest fitted cell may have changed
+  statusLabel->setText("Settings saved");
 }
 
 } // namespace tilescope::widgets

@@ -85,6 +85,9 @@ bool MlirView::isColoured() const { return highlighter != nullptr; }
 void MlirView::recolour() {
   delete highlighter;
   highlighter = new MlirHighlighter(document(), darkPalette(palette()));
+  // The selected statement's shading is the palette's too.
+  if (selectedFirst > 0)
+    showStatement(selectedFirst, false);
 }
 
 int MlirView::statementEnd(int line) const {

@@ -1,5 +1,6 @@
 #include "widgets/SceneView.h"
 
+#include "widgets/ViewSettings.h"
 #include "widgets/render/StickyAxes.h"
 
 #include "widgets/render/Palette.h"
@@ -98,7 +99,8 @@ void SceneView::mousePressEvent(QMouseEvent *event) {
 void SceneView::fitToView() {
   fitted = true;
   cell =
-      std::clamp(painter.fitCellSize(current, QSizeF(viewport()->size()), 32.0),
+      std::clamp(painter.fitCellSize(current, QSizeF(viewport()->size()),
+                                        largestFittedCell()),
                  kMinimumCell, kMaximumCell);
   updateScrollBars();
   horizontalScrollBar()->setValue(0);

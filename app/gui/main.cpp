@@ -296,6 +296,16 @@ int main(int argc, char **argv) {
                .toStdString();
   };
 
+  // Edit > Settings: the IREE a path names, found the way every job finds
+  // it (the command line's --iree still comes first).
+  services.ireePathSetting = app::kIreePathSetting;
+  services.checkIree = [ireePath](const QString &path) {
+    return iree::describeIreeSetting(
+        path.trimmed().toStdString(),
+        ireePath ? std::optional<std::filesystem::path>(ireePath->toStdString())
+                 : std::nullopt);
+  };
+
   const bool screenshot = parser.isSet(screenshotOption);
   // A scripted picture's edits come from its command line: nothing to keep,
   // and no offer of a previous session's edits in the picture.

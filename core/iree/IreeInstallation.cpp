@@ -182,4 +182,31 @@ Result<IreeInstallation> locateIree(const IreeSearchOptions &options) {
   return Error{message};
 }
 
+Result<std::string>
+describeIreeSetting(const std::string &settingsPath,
+                    const std::optional<std::filesystem::path> &commandLinePath) {
+  IreeSearchOptions options;
+  if (!settingsPath.empty()) {
+    IreeSearchOptions only;
+    only.settingsPath = settingsPath;
+    only.useEnvironment = false;
+    only.usePythonPackages = false;
+    only.projectPrefixes.clear();
+    if (auto at = locateIree(only); !at)
+      return Error{settingsPath + " holds no IREE compiler library (" +
+                   at.error() + ")"};
+    options.settingsPath = settingsPath;
+  }
+  options.commandLinePath = commandLinePath;
+  auto found = locateIree(options);
+  if (!found)
+    return Error{found.error()};
+  std::string text = found->compilerLibrary.string() + " (found by " +
+                     found->foundBy + "), " +
+                     std::to_string(found->tools.size()) + " tools beside it";
+  if (!settingsPath.empty() && found->foundBy != "settings")
+    text += "; the " + found->foundBy + " comes before the settings";
+  return text;
+}
+
 } // namespace tilescope::iree

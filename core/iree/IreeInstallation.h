@@ -55,6 +55,14 @@ compilerLibraryUnder(const std::filesystem::path &path);
 // Finds the compiler library and the tools. The error lists every place tried.
 Result<IreeInstallation> locateIree(const IreeSearchOptions &options = {});
 
+// What a settings path for IREE gives, in words: the path must itself hold
+// an IREE compiler library; then the installation the whole search finds
+// with it (a command-line path or the environment still come first, and
+// the answer says so). Empty `settingsPath`: what the search finds without.
+Result<std::string>
+describeIreeSetting(const std::string &settingsPath,
+                    const std::optional<std::filesystem::path> &commandLinePath);
+
 // Finds the tools for a given library: beside it, in the sibling runtime
 // wheel (iree/_runtime_libs), in an IREE build's tools/ and bin/, then $PATH.
 IreeInstallation

@@ -24,6 +24,7 @@
 #include "widgets/MlirView.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
+#include "widgets/SettingsDialog.h"
 #include "widgets/render/StickyAxes.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/SweepPlot.h"
@@ -401,6 +402,60 @@ private slots:
     QCOMPARE(bands[0].rect.top(), 0.0);
     QCOMPARE(bands[1].rect.left(), 0.0);
     screenshot(*window, "view-zoomed-axes");
+  }
+
+  // Edit > Settings: a path that holds no IREE is refused with the reason
+  // and the dialog keeps what was typed; one that does is kept; the dark
+  // theme darkens the window and its pictures; the largest fitted cell
+  // caps fitting.
+  void settingsAreCheckedAndApplied() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    const QString key = "iree/path";
+    widgets::SettingsDialog dialog(
+        [](const QString &path) {
+          return iree::describeIreeSetting(path.toStdString(), std::nullopt);
+        },
+        key, window.get());
+    auto *path = dialog.findChild<QLineEdit *>("settingsIreePath");
+    auto *status = dialog.findChild<QLabel *>("settingsIreeStatus");
+    path->setText("/nonexistent/iree");
+    dialog.accept();
+    QVERIFY(dialog.result() != QDialog::Accepted);
+    QVERIFY2(status->text().contains("holds no IREE compiler library"),
+             qPrintable(status->text()));
+    QCOMPARE(path->text(), QString("/nonexistent/iree"));
+    QVERIFY(!QSettings().contains(key));
+
+    const QString library =
+        QString::fromStdString(test::projectIree().compilerLibrary.string());
+    path->setText(library);
+    QVERIFY(dialog.checkIree());
+    QVERIFY2(status->text().contains("found by settings"),
+             qPrintable(status->text()));
+    auto *theme = dialog.findChild<QComboBox *>("settingsTheme");
+    theme->setCurrentIndex(theme->findText("Dark"));
+    dialog.findChild<QSpinBox *>("settingsLargestCell")->setValue(8);
+    dialog.show();
+    screenshot(dialog, "settings-dialog");
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(QSettings().value(key).toString(), library);
+    QVERIFY(qApp->palette().color(QPalette::Window).lightness() < 128);
+    auto *view = window->findChild<widgets::SceneView *>("sceneView");
+    view->fitToView();
+    QVERIFY(view->cellSize() <= 8.0);
+    window->setView(widgets::OpViewKind::Layouts);
+    QCoreApplication::processEvents();
+    QCOMPARE(window->palette().color(QPalette::Window),
+             qApp->palette().color(QPalette::Window));
+    screenshot(*window, "window-dark");
+
+    widgets::saveTheme(widgets::Theme::Desktop);
+    widgets::applyTheme(widgets::Theme::Desktop);
+    widgets::saveLargestFittedCell(32);
+    QSettings().remove(key);
+    QVERIFY(qApp->palette().color(QPalette::Window).lightness() >= 128);
   }
 
   // Edits are kept on disk as they are made: a window that goes away
