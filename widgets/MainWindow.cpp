@@ -14,6 +14,7 @@
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
+#include "widgets/SliceSelector.h"
 #include "widgets/ViewSettings.h"
 #include "widgets/SweepPanel.h"
 
@@ -150,10 +151,15 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   controls->addWidget(new QLabel("Mark"));
   controls->addWidget(markBox);
   controls->addStretch(1);
+  // Its own row: a 4-D op's selector holds four boxes.
+  sliceSelector = new SliceSelector;
+  connect(sliceSelector, &SliceSelector::changed, this,
+          [this] { showLayout(); });
   auto *layoutPage = new QWidget;
   auto *layoutColumn = new QVBoxLayout(layoutPage);
   layoutColumn->setContentsMargins(4, 4, 4, 4);
   layoutColumn->addLayout(controls);
+  layoutColumn->addWidget(sliceSelector);
   layoutColumn->addWidget(layoutNote);
   layoutColumn->addWidget(sceneView, 1);
 
@@ -564,6 +570,7 @@ void MainWindow::onOpSelected(int dispatch, int op, int line) {
   selectedRootOp = op;
   draftField.clear();
   draftError.clear();
+  sliceSelector->reset(); // another op: its own choice of dimensions
   showSelection();
   goToLine(line);
 }
@@ -707,63 +714,6 @@ void MainWindow::askIree() {
   const std::string text = verdictText;
   verdictWatcher->setFuture(
       QtConcurrent::run([parse, text, name] { return parse(text, name); }));
-}
-
-void MainWindow::showLayout(const iree::Dispatch *draft) {
-  if (!edits->hasDocument() || selectedDispatch < 0)
-    return;
-  const iree::Dispatch &dispatch =
-      draft
-          ? *draft
-          : edits->document().dispatches[static_cast<size_t>(selectedDispatch)];
-  const int r = selectedRootOp;
-  if (r < 0 || r >= static_cast<int>(dispatch.rootOps.size())) {
-    sceneView->setScene({});
-    layoutNote->setText("No configured op in this dispatch.");
-    return;
-  }
-  OpViewRequest request;
-  request.kind = static_cast<OpViewKind>(viewBox->currentData().toInt());
-  request.colorBy =
-      static_cast<render::ColorBy>(colorByBox->currentData().toInt());
-  request.step = stepBox->value();
-  OpPicture picture = opPicture(dispatch, static_cast<size_t>(r), request);
-  // The step box offers the op's reduction loop, no more; the colouring
-  // applies where the view is coloured by owner.
-  {
-    const QSignalBlocker quiet(stepBox);
-    stepBox->setRange(0, static_cast<int>(std::min<int64_t>(
-                             picture.reductionSteps - 1, 1 << 30)));
-  }
-  stepBox->setEnabled(request.kind == OpViewKind::Layouts &&
-                      picture.reductionSteps > 1);
-  colorByBox->setEnabled(request.kind == OpViewKind::Layouts ||
-                         request.kind == OpViewKind::Mma);
-  markBox->setPrefix(
-      QString("%1 ").arg(request.kind == OpViewKind::Grid
-                             ? "workgroup"
-                             : render::colorByName(picture.scene.colorBy)));
-  {
-    const QSignalBlocker quiet(markBox);
-    markBox->setRange(-1, static_cast<int>(std::max<int64_t>(
-                              picture.scene.colorCount - 1, 0)));
-  }
-  sceneView->setScene(std::move(picture.scene));
-  {
-    const QSignalBlocker quiet(markBox);
-    markBox->setValue(static_cast<int>(sceneView->selectedKey()));
-  }
-  layoutNote->setText((draft ? "Draft (not applied): " : "") + picture.note);
-  layoutNote->setToolTip(layoutNote->text());
-}
-
-void MainWindow::setView(OpViewKind kind) {
-  detailTabs->setCurrentIndex(0);
-  viewBox->setCurrentIndex(viewBox->findData(static_cast<int>(kind)));
-}
-
-OpViewKind MainWindow::view() const {
-  return static_cast<OpViewKind>(viewBox->currentData().toInt());
 }
 
 void MainWindow::goToLine(int line) {

@@ -55,6 +55,7 @@ class ProblemList;
 class EditSession;
 class RunPanel;
 class SceneView;
+class SliceSelector;
 class SweepPanel;
 class TryComparisonView;
 
@@ -192,7 +193,7 @@ private:
   void goToLine(int line);
   // A click in the MLIR text: select the root op whose statement it is in.
   void selectOpAtLine(int line);
-  // Files and help (MainWindowFiles.cpp).
+  // Files, settings and help (MainWindowFiles.cpp).
   void rememberRecent(const QString &path);
   void fillRecentMenu(QMenu *menu);
   std::filesystem::path journalPath() const;
@@ -204,6 +205,7 @@ private:
   void showHelp();
   void showAbout();
   void editSettings();
+  // The Layout tab (MainWindowViews.cpp).
   void showLayout(const iree::Dispatch *draft = nullptr);
 
   DocumentLoader loader;
@@ -245,6 +247,7 @@ private:
   QComboBox *colorByBox;
   QSpinBox *stepBox;
   QSpinBox *markBox;
+  SliceSelector *sliceSelector;
   QLabel *layoutNote;
   QLabel *statusLabel;
   int selectedDispatch = -1;

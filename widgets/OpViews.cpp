@@ -348,7 +348,8 @@ OpPicture opPicture(const iree::Dispatch &dispatch, size_t op,
   case OpViewKind::Layouts: {
     auto [scene, note] =
         layoutScene(rootOp, *inputs, layouts, request.colorBy,
-                    std::clamp<int64_t>(request.step, 0, steps - 1));
+                    std::clamp<int64_t>(request.step, 0, steps - 1),
+                    request.dims, request.slice);
     picture = {std::move(scene), note, steps};
     break;
   }

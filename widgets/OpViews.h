@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace tilescope::widgets {
@@ -36,6 +37,10 @@ struct OpViewRequest {
   OpViewKind kind = OpViewKind::Layouts;
   render::ColorBy colorBy = render::ColorBy::Lane;
   int64_t step = 0; // partial-reduction iteration (Layouts)
+  // Layouts of more than two dimensions: the two drawn (unset: the
+  // picture's choice) and where the others are held.
+  std::optional<std::pair<size_t, size_t>> dims;
+  std::vector<int64_t> slice;
 };
 
 // The picture of `dispatch.rootOps[op]` in view `request.kind`.

@@ -84,7 +84,8 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
 std::pair<render::GridScene, QString>
 layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
             const Result<layout::OpLayouts> &layouts, render::ColorBy colorBy,
-            int64_t step) {
+            int64_t step, const std::optional<std::pair<size_t, size_t>> &dims,
+            const std::vector<int64_t> &slice) {
   render::GridScene empty;
   const config::LoweringConfig *config = &inputs.config;
   const config::IterationSpace *space = &inputs.space;
@@ -101,6 +102,8 @@ layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
   render::OpSceneOptions sceneOptions;
   sceneOptions.colorBy = colorBy;
   sceneOptions.step = step;
+  sceneOptions.dims = dims;
+  sceneOptions.slice = slice;
   sceneOptions.subtitle = qs(config->print());
   auto scene = render::opScene(*layouts, sceneOptions);
   if (!scene)

@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace tilescope::widgets {
 
@@ -42,7 +43,9 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
 std::pair<render::GridScene, QString>
 layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
             const Result<layout::OpLayouts> &layouts, render::ColorBy colorBy,
-            int64_t step);
+            int64_t step,
+            const std::optional<std::pair<size_t, size_t>> &dims = {},
+            const std::vector<int64_t> &slice = {});
 // ...and the fragments of the config's mma_kind, lanes (or registers)
 // coloured; nullopt without one Tilescope knows.
 std::optional<render::GridScene>

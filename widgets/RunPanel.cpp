@@ -110,6 +110,11 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   deviceLabel = new QLabel;
   deviceLabel->setObjectName("runDevice");
   deviceLabel->setWordWrap(true);
+  // A dock does not pass a wrapped label's height for its width on: room
+  // for the two lines "Compile only here: ..." takes in a narrow panel.
+  deviceLabel->setMinimumHeight(2 * deviceLabel->fontMetrics().lineSpacing() +
+                                2);
+  deviceLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   stateLabel = new QLabel("Idle");
   stateLabel->setObjectName("runState");
   stateLabel->setWordWrap(false);

@@ -110,13 +110,18 @@ int render(const QStringList &arguments) {
       "color-by", "subgroup, lane or register.", "WHAT", "lane");
   const QCommandLineOption dimsOption(
       "dims", "The two dimensions to draw, e.g. 0,1.", "R,C");
+  const QCommandLineOption atOption(
+      "at",
+      "With --config: where each dimension not drawn is held, one index per "
+      "dimension, e.g. 0,70,0 (the two drawn are ignored; default 0).",
+      "I,J,...");
   const QCommandLineOption gridOption(
       "grid", "With --config: draw the workgroup grid.");
   const QCommandLineOption darkOption("dark", "Dark theme.");
   const QCommandLineOption cellOption(
       "cell-size", "Cell size in pixels (default 24).", "PX", "24");
-  parser.addOptions({outputOption, colorOption, dimsOption, gridOption,
-                     darkOption, cellOption});
+  parser.addOptions({outputOption, colorOption, dimsOption, atOption,
+                     gridOption, darkOption, cellOption});
   if (!parseCommandLine(parser, arguments, "render"))
     return kExitUsage;
   if (!parser.isSet(outputOption)) {
@@ -158,6 +163,15 @@ int render(const QStringList &arguments) {
     }
     dims = values;
   }
+  std::vector<int64_t> slice;
+  if (parser.isSet(atOption))
+    for (const QString &part : parser.value(atOption).split(',')) {
+      auto value = parseInt64(part.trimmed().toStdString());
+      if (!value || *value < 0)
+        return fail("--at", "'" + part.toStdString() +
+                                "' is not an index (0 or more)");
+      slice.push_back(*value);
+    }
   const auto cellSize = parseInt64(parser.value(cellOption).toStdString());
   if (!cellSize || *cellSize < 1 || *cellSize > 256)
     return fail("--cell-size", "must be 1 to 256 pixels");
@@ -226,6 +240,7 @@ int render(const QStringList &arguments) {
     sceneOptions.colorBy = *color;
     sceneOptions.step = inputs->step;
     sceneOptions.subtitle = QString::fromStdString(config->print());
+    sceneOptions.slice = slice;
     if (dims && dims->size() == 2 && (*dims)[0] >= 0 && (*dims)[1] >= 0)
       sceneOptions.dims = std::pair<size_t, size_t>{
           static_cast<size_t>((*dims)[0]), static_cast<size_t>((*dims)[1])};

@@ -462,6 +462,9 @@ private slots:
          "thread 64 is not in the picture"},
         {{"--layout", kLayout, "--lane", "-3"},
          "--lane -3: ids and steps count from 0"},
+        {{"--config", kSeedReduction, "--iteration-space", "4x6656x16384:ppr",
+          "--at", "0,x"},
+         "--at: 'x' is not an index"},
     };
     for (const auto &error : errors) {
       const Run run =

@@ -25,6 +25,7 @@
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SettingsDialog.h"
+#include "widgets/SliceSelector.h"
 #include "widgets/render/StickyAxes.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/SweepPlot.h"
@@ -402,6 +403,37 @@ private slots:
     QCOMPARE(bands[0].rect.top(), 0.0);
     QCOMPARE(bands[1].rect.left(), 0.0);
     screenshot(*window, "view-zoomed-axes");
+  }
+
+  // A picture of more than two dimensions is a slice: any two drawn, the
+  // others held where the person says; another op starts from its own.
+  void sliceSelectorDrawsAnyTwoDimensions() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *slice = window->findChild<widgets::SliceSelector *>("sliceSelector");
+    auto *view = window->findChild<widgets::SceneView *>("sceneView");
+    QCOMPARE(view->scene().sliceDims.size(), size_t(3));
+    QVERIFY(!slice->isHidden());
+    QCOMPARE(view->scene().rowDim, size_t(0));
+    QCOMPARE(view->scene().columnDim, size_t(1));
+    // Subgroup tiles [2, 4, 0] of 16x16 intrinsic tiles in workgroup
+    // [64, 128, 0]: subgroup 0 runs d1 in [0, 64), subgroup 1 d1 in
+    // [64, 128).
+    slice->choose(0, 2);
+    QCOMPARE(view->scene().columnDim, size_t(2));
+    const auto &panel = [&]() -> const render::Panel & {
+      return view->scene().panels.at(0);
+    };
+    QVERIFY2(panel().title.startsWith("d0 x d2 of the workgroup tile, d1 at 0"),
+             qPrintable(panel().title));
+    QCOMPARE(panel().cell(0, 0).colorKey, int64_t(0));
+    slice->hold(1, 70);
+    QVERIFY2(panel().title.contains("d1 at 70"), qPrintable(panel().title));
+    QCOMPARE(panel().cell(0, 0).colorKey, int64_t(1));
+    screenshot(*window, "view-slice");
+    // A view of two dimensions has no slice to choose.
+    window->setView(widgets::OpViewKind::Mma);
+    QVERIFY(slice->isHidden());
   }
 
   // Edit > Settings: a path that holds no IREE is refused with the reason

@@ -18,7 +18,8 @@ QString join(const std::vector<int64_t> &values, const char *separator) {
 
 GridScene distributionScene(
     std::shared_ptr<const layout::ForallDistribution> distribution,
-    size_t rowLoop, size_t columnLoop, const QString &subtitle) {
+    size_t rowLoop, size_t columnLoop, const QString &subtitle,
+    const std::vector<int64_t> &slice) {
   const layout::ForallDistribution &d = *distribution;
   const bool subgroups = d.level == "subgroup";
   const QString worker = subgroups ? "subgroup" : "thread";
@@ -36,6 +37,17 @@ GridScene distributionScene(
   for (int64_t key = 0; key < d.workers && key < 256; ++key)
     scene.legend.push_back({key, QString("%1 %2").arg(worker).arg(key)});
 
+  std::vector<int64_t> extents;
+  for (size_t loop = 0; loop < rank; ++loop) {
+    extents.push_back(extent(loop));
+    scene.sliceDims.push_back({QString("d%1").arg(loop), extent(loop)});
+  }
+  scene.rowDim = rowLoop;
+  scene.columnDim = columnLoop;
+  scene.sliceAt = sliceIndices(extents, slice);
+  const QString held =
+      heldText(scene.sliceDims, rowLoop, columnLoop, scene.sliceAt);
+
   Panel panel;
   panel.rows = rowLoop == columnLoop ? 1 : extent(rowLoop);
   panel.columns = extent(columnLoop);
@@ -48,11 +60,12 @@ GridScene distributionScene(
   panel.title = QString("d%1 x d%2 of the workgroup tile%3")
                     .arg(rowLoop)
                     .arg(columnLoop)
-                    .arg(rank > 2 ? QString(", other loops at 0") : QString());
+                    .arg(held.isEmpty() ? QString() : ", " + held);
   const size_t rows = rowLoop, columns = columnLoop;
   const bool oneRow = rowLoop == columnLoop;
-  auto coordinate = [rank, rows, columns, oneRow](int64_t row, int64_t column) {
-    std::vector<int64_t> at(rank, 0);
+  auto coordinate = [held = scene.sliceAt, rows, columns,
+                     oneRow](int64_t row, int64_t column) {
+    std::vector<int64_t> at = held;
     if (!oneRow)
       at[rows] = row;
     at[columns] = column;

@@ -7,14 +7,17 @@
 #include "widgets/render/GridScene.h"
 
 #include <memory>
+#include <vector>
 
 namespace tilescope::render {
 
-// The workgroup tile over loops `rowLoop` x `columnLoop` (others at 0), each
-// element coloured by the thread (or subgroup) that runs it; labels add the
-// round when workers run several tiles.
+// The workgroup tile over loops `rowLoop` x `columnLoop` (the others held
+// where `slice` says, 0 where it does not), each element coloured by the
+// thread (or subgroup) that runs it; labels add the round when workers run
+// several tiles.
 GridScene distributionScene(
     std::shared_ptr<const layout::ForallDistribution> distribution,
-    size_t rowLoop, size_t columnLoop, const QString &subtitle = {});
+    size_t rowLoop, size_t columnLoop, const QString &subtitle = {},
+    const std::vector<int64_t> &slice = {});
 
 } // namespace tilescope::render

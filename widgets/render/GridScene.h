@@ -64,6 +64,25 @@ struct GridScene {
   std::vector<Panel> panels;
   std::vector<LegendEntry> legend; // may be long: the painter shows what fits
   QString footer; // summary lines ("4 subgroups x 64 lanes, 16 registers")
+
+  // A picture of two dimensions of more: every dimension it can be drawn
+  // over (name, extent), the two drawn, and where the others are held.
+  // Empty for a picture that is not such a slice.
+  struct SliceDim {
+    QString name;
+    int64_t extent = 1;
+  };
+  std::vector<SliceDim> sliceDims;
+  size_t rowDim = 0, columnDim = 0;
+  std::vector<int64_t> sliceAt; // one per dimension; the drawn two unused
 };
+
+// Where a slice holds each dimension not drawn: `asked` where given and in
+// range, else 0.
+std::vector<int64_t> sliceIndices(const std::vector<int64_t> &extents,
+                                  const std::vector<int64_t> &asked);
+// "d2 at 3, d3 at 0": the dimensions held, for a panel title.
+QString heldText(const std::vector<GridScene::SliceDim> &dims, size_t row,
+                 size_t column, const std::vector<int64_t> &at);
 
 } // namespace tilescope::render

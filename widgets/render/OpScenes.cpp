@@ -49,7 +49,8 @@ Result<GridScene> opScene(const layout::OpLayouts &layouts,
                             : 1);
     }
     auto [row, column] = pickDims(extents, options.dims);
-    return distributionScene(distribution, row, column, options.subtitle);
+    return distributionScene(distribution, row, column, options.subtitle,
+                             options.slice);
   }
   case layout::OpView::VectorLayout:
     break;
@@ -63,7 +64,7 @@ Result<GridScene> opScene(const layout::OpLayouts &layouts,
   if (!options.dims && row != column && bounds[row] > bounds[column])
     std::swap(row, column);
   return configScene(shared, options.colorBy, row, column, options.step,
-                     options.subtitle);
+                     options.subtitle, options.slice);
 }
 
 } // namespace tilescope::render

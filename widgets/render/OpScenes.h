@@ -18,6 +18,8 @@ struct OpSceneOptions {
   // Loops to draw (row, column); unset: the last two with more than one
   // element, the longer one across.
   std::optional<std::pair<size_t, size_t>> dims;
+  // Where the loops not drawn are held (missing or out of range: 0).
+  std::vector<int64_t> slice;
   QString subtitle;
 };
 

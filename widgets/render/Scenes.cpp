@@ -284,9 +284,28 @@ GridScene basisScene(std::shared_ptr<const layout::BasisMap> basis,
   return scene;
 }
 
+std::vector<int64_t> sliceIndices(const std::vector<int64_t> &extents,
+                                  const std::vector<int64_t> &asked) {
+  std::vector<int64_t> at(extents.size(), 0);
+  for (size_t d = 0; d < extents.size() && d < asked.size(); ++d)
+    if (asked[d] >= 0 && asked[d] < extents[d])
+      at[d] = asked[d];
+  return at;
+}
+
+QString heldText(const std::vector<GridScene::SliceDim> &dims, size_t row,
+                 size_t column, const std::vector<int64_t> &at) {
+  QStringList held;
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (d != row && d != column)
+      held << QString("%1 at %2").arg(dims[d].name).arg(d < at.size() ? at[d] : 0);
+  return held.join(", ");
+}
+
 GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                       ColorBy colorBy, size_t rowDim, size_t columnDim,
-                      int64_t step, const QString &subtitle) {
+                      int64_t step, const QString &subtitle,
+                      const std::vector<int64_t> &slice) {
   GridScene scene;
   scene.title = QString("%1 on %2, workgroup 0, reduction step %3")
                     .arg(colorByName(colorBy))
@@ -311,6 +330,21 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
   for (size_t k = rank; k-- > 1;)
     strides[k - 1] = strides[k] * shape[k];
 
+  std::vector<int64_t> extents;
+  for (const layout::LayoutDimension &dim : dims) {
+    extents.push_back(dim.bound);
+    scene.sliceDims.push_back({QString::fromStdString(dim.name), dim.bound});
+  }
+  scene.rowDim = rowDim;
+  scene.columnDim = columnDim;
+  scene.sliceAt = sliceIndices(extents, slice);
+  // Where the dimensions not drawn are held, in the flat element order.
+  int64_t heldOffset = 0;
+  for (size_t k = 0; k < rank; ++k)
+    if (k != rowDim && k != columnDim)
+      heldOffset += scene.sliceAt[k] * strides[k];
+  const QString held = heldText(scene.sliceDims, rowDim, columnDim, scene.sliceAt);
+
   Panel panel;
   panel.rows = rowDim == columnDim ? 1 : dims[rowDim].bound;
   panel.columns = dims[columnDim].bound;
@@ -329,8 +363,9 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                   .arg(std::min(loop.size, (s + 1) * loop.chunk));
   }
   panel.title =
-      QString("%1 x %2%3")
+      QString("%1 x %2%3%4")
           .arg(panel.rowAxis, panel.columnAxis,
+               held.isEmpty() ? QString() : " (" + held + ")",
                ranges.isEmpty() ? QString() : ", " + ranges.join(", "));
   const int64_t rowStride = rowDim == columnDim ? 0 : strides[rowDim];
   const int64_t columnStride = strides[columnDim];
@@ -347,11 +382,11 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
   for (const layout::LayoutDimension &dim : dims)
     if (dim.packedInner && dim.source < innerBound.size())
       innerBound[dim.source] = dim.bound;
-  auto loopIndex = [dims, origin, innerBound, rowDim,
-                    columnDim](int64_t row, int64_t column) {
+  auto loopIndex = [dims, origin, innerBound, rowDim, columnDim,
+                    held = scene.sliceAt](int64_t row, int64_t column) {
     std::vector<int64_t> index = origin;
-    for (size_t k : {rowDim, columnDim}) {
-      const int64_t at = k == columnDim ? column : row;
+    for (size_t k = 0; k < dims.size(); ++k) {
+      const int64_t at = k == columnDim ? column : k == rowDim ? row : held[k];
       const layout::LayoutDimension &dim = dims[k];
       if (dim.source >= index.size() || (k == rowDim && rowDim == columnDim))
         continue;
@@ -359,12 +394,13 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
     }
     return index;
   };
-  panel.cell = [nested, colorBy, rowStride, columnStride, loopIndex,
+  panel.cell = [nested, colorBy, rowStride, columnStride, heldOffset,
+                loopIndex,
                 rowAxis = rowDim == columnDim ? QString() : panel.rowAxis,
                 columnAxis = panel.columnAxis](int64_t row, int64_t column) {
     CellInfo info;
     layout::Owner owner;
-    const int64_t flat = row * rowStride + column * columnStride;
+    const int64_t flat = heldOffset + row * rowStride + column * columnStride;
     if (!nested->primaryOwner(flat, owner))
       return info;
     info.colorKey = keyFor(colorBy, owner);
@@ -386,10 +422,12 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                   replicas(info, *nested, flat, colorBy);
     return info;
   };
-  panel.colorKey = [nested, colorBy, rowStride,
-                    columnStride](int64_t row, int64_t column) -> int64_t {
+  panel.colorKey = [nested, colorBy, rowStride, columnStride,
+                    heldOffset](int64_t row, int64_t column) -> int64_t {
     layout::Owner owner;
-    if (!nested->primaryOwner(row * rowStride + column * columnStride, owner))
+    if (!nested->primaryOwner(heldOffset + row * rowStride +
+                                  column * columnStride,
+                              owner))
       return -1;
     return keyFor(colorBy, owner);
   };

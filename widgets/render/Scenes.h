@@ -30,10 +30,12 @@ GridScene basisScene(std::shared_ptr<const layout::BasisMap> basis,
 
 // A config on an iteration space: the iteration points of one workgroup tile
 // at partial-reduction step `step`, coloured by the thread (or subgroup)
-// covering each, over iteration dimensions rowDim x columnDim.
+// covering each, over iteration dimensions rowDim x columnDim; the other
+// dimensions held where `slice` says (0 where it does not).
 GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                       ColorBy colorBy, size_t rowDim, size_t columnDim,
-                      int64_t step, const QString &subtitle = {});
+                      int64_t step, const QString &subtitle = {},
+                      const std::vector<int64_t> &slice = {});
 
 // A contraction with mma_kind: the LHS, RHS and ACC layouts IREE derives
 // (getContractionLayout), each over its operand's two innermost dimensions
