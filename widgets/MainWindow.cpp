@@ -10,6 +10,7 @@
 #include "widgets/IreeLayoutView.h"
 #include "widgets/ProblemList.h"
 #include "widgets/MlirView.h"
+#include "widgets/OfferBar.h"
 #include "widgets/OpViews.h"
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
@@ -209,6 +210,22 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   centralColumn->setContentsMargins(0, 0, 0, 0);
   centralColumn->setSpacing(2);
   centralColumn->addWidget(buildRecoveryBar());
+  conversionBar = new OfferBar("Save converted as… and open", "Dismiss",
+                               "openConvertedButton");
+  conversionBar->setObjectName("conversionBar");
+  connect(conversionBar, &OfferBar::accepted, this, &MainWindow::saveConverted);
+  centralColumn->addWidget(conversionBar);
+  offerWatcher = new QFutureWatcher<std::optional<jobs::ReleaseOffer>>(this);
+  connect(offerWatcher,
+          &QFutureWatcher<std::optional<jobs::ReleaseOffer>>::finished, this,
+          [this] {
+            conversion = offerWatcher->result();
+            if (conversion)
+              conversionBar->offer(
+                  qs(conversion->describe(conversionOf.filename().string())) +
+                  " Nothing is written until you save the converted file.");
+            emit conversionChecked(conversion.has_value());
+          });
   centralColumn->addWidget(detailTabs, 1);
   setCentralWidget(central);
   setAcceptDrops(true);
@@ -520,8 +537,11 @@ void MainWindow::onLoadFinished() {
     // The previous document (and its edits) stays on screen.
     showError(qs(result.error()));
     emit loadFailed(qs(result.error()));
+    offerConversion(loadingPath.toStdString());
     return;
   }
+  conversionBar->hide();
+  conversion.reset();
   selectedDispatch = selectedRootOp = -1;
   stepBox->setValue(0); // a step of the previous file's loop means nothing here
   verdictText = result->text; // IREE has just read it

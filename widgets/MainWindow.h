@@ -18,6 +18,7 @@
 #include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
+#include "core/jobs/ReleaseOffer.h"
 #include "core/jobs/TryJob.h"
 #include "widgets/OpViews.h"
 
@@ -56,6 +57,7 @@ class EditSession;
 class RunPanel;
 class SceneView;
 class SliceSelector;
+class OfferBar;
 class SweepPanel;
 class TryComparisonView;
 
@@ -101,6 +103,12 @@ public:
     // (off for a scripted screenshot, whose edits came from its command
     // line).
     bool keepEditsForRecovery = true;
+    // A file IREE refused, converted for the release in use when the
+    // config model's conversions make it one IREE reads; unset or none:
+    // nothing is offered.
+    std::function<std::optional<jobs::ReleaseOffer>(
+        const std::filesystem::path &)>
+        releaseOffer;
     // The IREE in use, in its own words (Help > About); unset: unknown.
     std::function<std::string()> ireeVersion;
     // Edit > Settings: what the IREE at a path (empty: found the usual
@@ -145,6 +153,13 @@ public:
   // Replays them as undoable steps; how many took, or why one did not.
   Result<size_t> restoreEdits();
   void discardRecovery();
+  // A file IREE refused that converts for the release in use, as the bar
+  // over the views offers it (after loadFailed, once the check is back:
+  // conversionOffered).
+  bool offersConversion() const { return conversion.has_value(); }
+  // Writes the converted text to `path` (never over the refused file) and
+  // opens it.
+  Result<bool> openConverted(const QString &path);
   // A tuning spec giving the edited contraction ops (else the selected op)
   // their configs, as IREE's default specs match them.
   Result<std::string> tuningSpec() const;
@@ -152,6 +167,8 @@ public:
 signals:
   void documentLoaded();
   void loadFailed(const QString &message);
+  // The refused file's conversion was checked: offered or not.
+  void conversionChecked(bool offered);
   // IREE's verdict on the edited text came back (ok: IREE reads it as the
   // model says).
   void ireeVerdict(bool ok, const QString &message);
@@ -224,9 +241,14 @@ private:
   // and whether this session has written the open file's.
   std::optional<edit::EditJournal> pendingJournal;
   bool journalWritten = false;
-  QFrame *recoveryBar = nullptr;
-  QLabel *recoveryText = nullptr;
-  QPushButton *restoreButton = nullptr;
+  OfferBar *recoveryBar = nullptr;
+  // A file IREE refused that converts for the release in use.
+  OfferBar *conversionBar = nullptr;
+  std::optional<jobs::ReleaseOffer> conversion;
+  std::filesystem::path conversionOf;
+  QFutureWatcher<std::optional<jobs::ReleaseOffer>> *offerWatcher = nullptr;
+  void offerConversion(const std::filesystem::path &file);
+  void saveConverted();
 
   DispatchBrowser *browser;
   MlirView *sourceView;

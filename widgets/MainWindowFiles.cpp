@@ -3,16 +3,18 @@
 // kill), Edit > Settings, and Help.
 #include "widgets/MainWindow.h"
 
-#include "widgets/SettingsDialog.h"
-#include "widgets/SceneView.h"
-
 #include "core/edit/EditJournal.h"
+#include "core/util/Files.h"
 #include "widgets/EditSession.h"
+#include "widgets/OfferBar.h"
+#include "widgets/SceneView.h"
+#include "widgets/SettingsDialog.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -25,6 +27,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace tilescope::widgets {
 namespace {
@@ -153,29 +156,28 @@ void MainWindow::offerRecovery() {
     return;
   auto journal = edit::readJournal(file);
   if (!journal) {
-    recoveryText->setText("Unsaved edits were kept for this file but cannot "
-                          "be read: " +
-                          qs(journal.error()));
-    restoreButton->setEnabled(false);
+    recoveryBar->offer("Unsaved edits were kept for this file but cannot "
+                       "be read: " +
+                       qs(journal.error()));
+    recoveryBar->acceptButton()->setEnabled(false);
   } else if (!journal->appliesTo(edits->model().originalText())) {
-    recoveryText->setText(
+    recoveryBar->offer(
         QString("%1 unsaved edit%2 from %3 were made to this file as it was "
                 "then; it has changed since, so they cannot be replayed.")
             .arg(journal->entries.size())
             .arg(journal->entries.size() == 1 ? "" : "s")
             .arg(when(journal->writtenAt)));
-    restoreButton->setEnabled(false);
+    recoveryBar->acceptButton()->setEnabled(false);
   } else {
-    recoveryText->setText(
+    recoveryBar->offer(
         QString("Tilescope closed with %1 unsaved edit%2 to this file (last "
                 "at %3). Restore them?")
             .arg(journal->entries.size())
             .arg(journal->entries.size() == 1 ? "" : "s")
             .arg(when(journal->writtenAt)));
-    restoreButton->setEnabled(true);
+    recoveryBar->acceptButton()->setEnabled(true);
     pendingJournal = std::move(*journal);
   }
-  recoveryBar->show();
 }
 
 bool MainWindow::offersRecovery() const { return pendingJournal.has_value(); }
@@ -210,31 +212,16 @@ Result<size_t> MainWindow::restoreEdits() {
 void MainWindow::discardRecovery() { forgetEdits(); }
 
 QWidget *MainWindow::buildRecoveryBar() {
-  recoveryBar = new QFrame;
+  recoveryBar = new OfferBar("Restore edits", "Discard them",
+                             "restoreEditsButton");
   recoveryBar->setObjectName("recoveryBar");
-  recoveryBar->setFrameShape(QFrame::StyledPanel);
-  recoveryBar->setAutoFillBackground(true);
-  QPalette tint = recoveryBar->palette();
-  tint.setColor(QPalette::Window, tint.color(QPalette::Highlight).lighter(185));
-  tint.setColor(QPalette::WindowText, QColor(Qt::black));
-  recoveryBar->setPalette(tint);
-  recoveryText = new QLabel;
-  recoveryText->setWordWrap(true);
-  restoreButton = new QPushButton("Restore edits");
-  restoreButton->setObjectName("restoreEditsButton");
-  auto *discard = new QPushButton("Discard them");
-  connect(restoreButton, &QPushButton::clicked, this, [this] {
+  connect(recoveryBar, &OfferBar::accepted, this, [this] {
     if (auto restored = restoreEdits(); !restored)
       QMessageBox::warning(this, "Edits restored in part",
                            qs(restored.error()));
   });
-  connect(discard, &QPushButton::clicked, this, &MainWindow::discardRecovery);
-  auto *row = new QHBoxLayout(recoveryBar);
-  row->setContentsMargins(8, 4, 8, 4);
-  row->addWidget(recoveryText, 1);
-  row->addWidget(restoreButton);
-  row->addWidget(discard);
-  recoveryBar->hide();
+  connect(recoveryBar, &OfferBar::dismissed, this,
+          &MainWindow::discardRecovery);
   return recoveryBar;
 }
 
@@ -289,6 +276,47 @@ void MainWindow::showAbout() {
               "<p><b>IREE</b><br>%4</p>")
           .arg(QApplication::applicationVersion(), qVersion(), QT_VERSION_STR,
                iree));
+}
+
+void MainWindow::offerConversion(const std::filesystem::path &file) {
+  conversion.reset();
+  conversionBar->hide();
+  if (!services.releaseOffer || offerWatcher->isRunning())
+    return;
+  conversionOf = file;
+  offerWatcher->setFuture(QtConcurrent::run(
+      [check = services.releaseOffer, file] { return check(file); }));
+}
+
+void MainWindow::saveConverted() {
+  if (!conversion)
+    return;
+  const std::filesystem::path suggested =
+      conversionOf.parent_path() /
+      (conversionOf.stem().string() + ".iree-" + conversion->release + ".mlir");
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Save the converted file", qs(suggested.string()),
+      "MLIR files (*.mlir);;All files (*)");
+  if (path.isEmpty())
+    return;
+  if (auto opened = openConverted(path); !opened)
+    QMessageBox::warning(this, "Not saved", qs(opened.error()));
+}
+
+Result<bool> MainWindow::openConverted(const QString &path) {
+  if (!conversion)
+    return Error{"no conversion is offered"};
+  const std::filesystem::path target = path.toStdString();
+  std::error_code same;
+  if (std::filesystem::equivalent(target, conversionOf, same))
+    return Error{"the converted file goes beside the original, not over it "
+                 "(tilescope-cli convert --in-place rewrites it)"};
+  if (auto written = writeFileAtomically(target, conversion->converted);
+      !written)
+    return Error{written.error()};
+  conversionBar->hide();
+  openFile(path);
+  return true;
 }
 
 void MainWindow::editSettings() {

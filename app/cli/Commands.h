@@ -2,11 +2,15 @@
 // program and command name, as QCommandLineParser expects.
 #pragma once
 
+#include "app/common/IreeSettings.h"
+
 #include <QStringList>
 
 class QCommandLineParser;
 
 namespace tilescope::cli {
+
+using app::kPinnedRelease;
 
 // Exit codes, the same for every command (and listed in --help):
 inline constexpr int kExitOk = 0;
@@ -22,9 +26,6 @@ inline constexpr const char *kExitCodesHelp =
     "check failed, 2 usage, 3 IREE unavailable, 4 a file unreadable or "
     "unparsable, 5 it needs a device this machine lacks.\n";
 
-// The IREE release the project pins and loads (what `convert` converts
-// for by default).
-inline constexpr const char *kPinnedRelease = "3.13";
 
 // Adds --help, parses `arguments`, prints "tilescope-cli COMMAND: error" and
 // returns false on bad options; prints the help and exits on --help.

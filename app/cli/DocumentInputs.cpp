@@ -2,9 +2,9 @@
 
 #include "app/cli/Commands.h"
 #include "app/common/IreeSettings.h"
-#include "core/edit/ReleaseConversion.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/CompilerLibrary.h"
+#include "core/jobs/ReleaseOffer.h"
 
 #include <memory>
 
@@ -53,22 +53,10 @@ Result<iree::Document> openDocument(const std::string &path,
     exitCode = kExitBadInput;
     // A file from another release: offer the conversion the config model
     // knows, when IREE reads its result.
-    const edit::FileConversion conversion =
-        edit::convertFileForRelease(*text, kPinnedRelease);
-    if (conversion.changed() && worker->parseText(conversion.text, path)) {
-      std::string names;
-      for (const edit::ConvertedConfig &change : conversion.changes)
-        for (const std::string &name : change.applied)
-          if (names.find(name) == std::string::npos)
-            names += (names.empty() ? "" : ", ") + name;
-      return Error{document.error() + "\n" + path +
-                   " looks written for another IREE release: " +
-                   std::to_string(conversion.changes.size()) +
-                   " config(s) convert for IREE " + kPinnedRelease + " (" +
-                   names + ") and IREE reads the result. Accept with: "
-                   "tilescope-cli convert --file " + path +
+    if (auto offer = jobs::releaseOffer(*worker, *text, path, kPinnedRelease))
+      return Error{document.error() + "\n" + offer->describe(path) +
+                   " Accept with: tilescope-cli convert --file " + path +
                    " -o CONVERTED.mlir (or --in-place)"};
-    }
     return Error{document.error()};
   }
   document->path = path;

@@ -13,6 +13,9 @@ namespace tilescope::app {
 inline constexpr const char *kOrganization = "Tilescope";
 inline constexpr const char *kApplication = "Tilescope";
 inline constexpr const char *kIreePathSetting = "iree/path";
+// The IREE release the project pins and loads (what `convert` and the
+// window's offer convert for).
+inline constexpr const char *kPinnedRelease = "3.13";
 
 // Finds IREE; `commandLinePath` is the --iree option when given.
 Result<iree::IreeInstallation>

@@ -296,6 +296,17 @@ int main(int argc, char **argv) {
                .toStdString();
   };
 
+  // A file IREE refused: its conversion for the pinned release, when the
+  // config model has one and IREE reads the result.
+  services.releaseOffer = [ireePath](const std::filesystem::path &file)
+      -> std::optional<jobs::ReleaseOffer> {
+    auto worker = app::documentWorker(ireePath);
+    auto text = iree::readMlirFile(file);
+    if (!worker || !text)
+      return std::nullopt;
+    return jobs::releaseOffer(*worker, *text, file.string(),
+                              app::kPinnedRelease);
+  };
   // Edit > Settings: the IREE a path names, found the way every job finds
   // it (the command line's --iree still comes first).
   services.ireePathSetting = app::kIreePathSetting;

@@ -112,6 +112,16 @@ class EditorWindowTest : public QObject {
                                   test::projectIree().compilerLibrary);
       return jobs::ireeDefaultConfigs(test::projectIree(), worker, document);
     };
+    s.releaseOffer = [](const std::filesystem::path &file)
+        -> std::optional<jobs::ReleaseOffer> {
+      jobs::DocumentWorker worker(test::binaryDir() / "app" /
+                                      "tilescope-iree-worker",
+                                  test::projectIree().compilerLibrary);
+      auto text = iree::readMlirFile(file);
+      if (!text)
+        return std::nullopt;
+      return jobs::releaseOffer(worker, *text, file.string(), "3.13");
+    };
     s.ireeLayouts = [](const iree::Document &document, size_t dispatch,
                        const std::atomic<bool> *cancel) {
       jobs::DocumentWorker worker(test::binaryDir() / "app" /
@@ -434,6 +444,36 @@ private slots:
     // A view of two dimensions has no slice to choose.
     window->setView(widgets::OpViewKind::Mma);
     QVERIFY(slice->isHidden());
+  }
+
+  // A file written for an older IREE: IREE refuses it, the window offers
+  // its conversion for the IREE in use; accepting writes the converted file
+  // beside it (never over it) and opens that.
+  void offersAnOlderReleasesConversion() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    const std::filesystem::path old =
+        test::sourceDir() / "tests/e2e/data/matmul_vector_distribute_iree_3_11.mlir";
+    QSignalSpy checked(window.get(), &widgets::MainWindow::conversionChecked);
+    window->openFile(QString::fromStdString(old.string()));
+    QVERIFY(checked.wait(60000));
+    QVERIFY(checked.front().at(0).toBool());
+    QVERIFY(window->offersConversion());
+    auto *bar = window->findChild<QWidget *>("conversionBar");
+    QVERIFY(!bar->isHidden());
+    screenshot(*window, "conversion-offer");
+    const QString target = QString::fromStdString(
+        (std::filesystem::path(workspace.path().toStdString()) /
+         "matmul.iree-3.13.mlir")
+            .string());
+    QVERIFY(!window->openConverted(QString::fromStdString(old.string())));
+    QSignalSpy loaded(window.get(), &widgets::MainWindow::documentLoaded);
+    QVERIFY(window->openConverted(target));
+    QVERIFY(loaded.wait(30000));
+    QCOMPARE(window->document()->path.string(), target.toStdString());
+    QVERIFY(bar->isHidden());
+    QVERIFY(window->document()->text.find("#iree_gpu.pipeline<VectorDistribute>") !=
+            std::string::npos);
   }
 
   // Edit > Settings: a path that holds no IREE is refused with the reason
