@@ -322,15 +322,6 @@ bool isVectorDevice(QPainter &painter) {
   }
 }
 
-// The smallest power of two `step` with step * cellSize >= minSpacing.
-int64_t tickStep(double cellSize, double minSpacing) {
-  int64_t step = 1;
-  while (static_cast<double>(step) * cellSize < minSpacing &&
-         step < (int64_t{1} << 60))
-    step *= 2;
-  return step;
-}
-
 // The cell index range [first, last) whose extent along one axis meets
 // [from, to), for a grid starting at `origin`.
 std::pair<int64_t, int64_t> visibleRange(double origin, double cellSize,
@@ -1315,6 +1306,14 @@ QRectF ScenePainter::cellRect(const GridScene &scene, int panel, int64_t row,
                     scroll.x(),
                 grid.top() + static_cast<double>(row) * cellSize - scroll.y(),
                 cellSize, cellSize);
+}
+
+int64_t tickStep(double cellSize, double minSpacing) {
+  int64_t step = 1;
+  while (static_cast<double>(step) * cellSize < minSpacing &&
+         step < (int64_t{1} << 60))
+    step *= 2;
+  return step;
 }
 
 QRectF ScenePainter::gridRect(const GridScene &scene, int panel,

@@ -50,6 +50,10 @@ struct ScenePainterOptions {
   int subPixelSampleBlock = 1;
 };
 
+// The smallest power of two `step` with step * cellSize >= minSpacing: how
+// far apart index ticks go (the painter's, and the pinned axes').
+int64_t tickStep(double cellSize, double minSpacing);
+
 class ScenePainter {
 public:
   ScenePainter() = default;

@@ -20,16 +20,6 @@ QFont bandFont() {
   return font;
 }
 
-// The smallest power of two `step` with step * cellSize >= spacing, as the
-// painter spaces its own ticks.
-int64_t stepFor(double cellSize, double spacing) {
-  int64_t step = 1;
-  while (static_cast<double>(step) * cellSize < spacing &&
-         step < (int64_t{1} << 60))
-    step *= 2;
-  return step;
-}
-
 } // namespace
 
 double stickyBandDepth() { return kDepth; }
@@ -104,7 +94,7 @@ void paintStickyAxes(QPainter &painter, const ScenePainter &scenePainter,
       }
       const double widest =
           metrics.horizontalAdvance(QString::number(panel.columns - 1));
-      const int64_t step = stepFor(cellSize, std::max(kMinSpacing, widest + 8));
+      const int64_t step = tickStep(cellSize, std::max(kMinSpacing, widest + 8));
       const int64_t first = std::max<int64_t>(
           0, static_cast<int64_t>(
                  std::floor((band.rect.left() - grid.left()) / cellSize)));
@@ -123,7 +113,7 @@ void paintStickyAxes(QPainter &painter, const ScenePainter &scenePainter,
       painter.drawLine(band.rect.topRight(), band.rect.bottomRight());
       painter.setPen(text);
       const int64_t step =
-          stepFor(cellSize, std::max(kMinSpacing, metrics.height() + 4));
+          tickStep(cellSize, std::max(kMinSpacing, metrics.height() + 4));
       const int64_t first = std::max<int64_t>(
           0, static_cast<int64_t>(
                  std::floor((band.rect.top() - grid.top()) / cellSize)));
