@@ -1,6 +1,7 @@
 #include "widgets/ConfigEditor.h"
 
 #include "core/config/TargetAttribute.h"
+#include "core/config/TranslationInfo.h"
 #include "core/edit/ConfigDiff.h"
 
 #include <QComboBox>
@@ -252,15 +253,25 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
   box->setFrame(false);
   box->setProperty("modelValue", value);
   box->setCursorPosition(0); // a long attribute shows its start
+  // Fields with a known set of values offer them as one types.
+  QStringList choices;
+  QString choiceTip;
   if (field == "mma_kind" && !intrinsics.empty()) {
-    QStringList choices;
     for (const std::string &intrinsic : intrinsics)
       choices << "#iree_gpu.mma_layout<" + qs(intrinsic) + ">";
+    choiceTip = "The target's intrinsics: type part of a name";
+  } else if (field == "translation_info.pipeline" &&
+             value.startsWith("#iree_gpu.pipeline<")) {
+    for (const std::string &pipeline : config::gpuPipelineNames())
+      choices << "#iree_gpu.pipeline<" + qs(pipeline) + ">";
+    choiceTip = "IREE's GPU pipelines: type part of a name";
+  }
+  if (!choices.isEmpty()) {
     auto *completer = new QCompleter(choices, box);
     completer->setCaseSensitivity(Qt::CaseInsensitive);
     completer->setFilterMode(Qt::MatchContains);
     box->setCompleter(completer);
-    box->setToolTip("The target's intrinsics: type part of a name");
+    box->setToolTip(choiceTip);
   }
   table->setCellWidget(row, kValue, box);
   auto *before = new QTableWidgetItem(original);

@@ -32,6 +32,8 @@
 #include "widgets/TryComparisonView.h"
 
 #include <QComboBox>
+#include <QCompleter>
+#include <QAbstractItemModel>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -413,6 +415,23 @@ private slots:
     QCOMPARE(bands[0].rect.top(), 0.0);
     QCOMPARE(bands[1].rect.left(), 0.0);
     screenshot(*window, "view-zoomed-axes");
+  }
+
+  // Fields with a known set of values offer it as one types: mma_kind the
+  // target's intrinsics, pipeline IREE's GPU pipelines.
+  void fieldsOfferTheirChoices() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *pipeline =
+        window->findChild<QLineEdit *>("field:translation_info.pipeline");
+    QVERIFY(pipeline && pipeline->completer());
+    QCOMPARE(pipeline->completer()->model()->rowCount(), 7);
+    pipeline->completer()->setCompletionPrefix("vectordis");
+    QCOMPARE(pipeline->completer()->currentCompletion(),
+             QString("#iree_gpu.pipeline<VectorDistribute>"));
+    auto *mma = window->findChild<QLineEdit *>("field:mma_kind");
+    QVERIFY(mma && mma->completer());
+    QVERIFY(mma->completer()->model()->rowCount() > 4);
   }
 
   // A picture of more than two dimensions is a slice: any two drawn, the
