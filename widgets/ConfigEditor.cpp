@@ -3,6 +3,7 @@
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/edit/ConfigDiff.h"
+#include "core/edit/FieldEdit.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -229,8 +230,14 @@ void ConfigEditor::showOp(const iree::Dispatch &dispatch,
 
   const QString kept = newField->currentText();
   newField->clear();
+  // A #iree_gpu.derived_thread_config has no fields of its own (IREE derives
+  // its tiles): only translation_info's, or the whole attribute, can be added.
+  const bool derived = op.loweringConfig.rfind("#iree_gpu.derived_thread_config",
+                                               0) == 0;
   for (const char *field : kKnownFields)
-    if (rowOf(field) < 0 && rowOf(QString("translation_info.") + field) < 0)
+    if (rowOf(field) < 0 && rowOf(QString("translation_info.") + field) < 0 &&
+        (!derived || edit::parseField(field).value().part ==
+                         edit::ConfigPart::TranslationInfo))
       newField->addItem(field);
   newField->addItem("lowering_config");
   newField->addItem("translation_info");

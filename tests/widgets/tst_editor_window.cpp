@@ -432,6 +432,16 @@ private slots:
     auto *mma = window->findChild<QLineEdit *>("field:mma_kind");
     QVERIFY(mma && mma->completer());
     QVERIFY(mma->completer()->model()->rowCount() > 4);
+
+    // A #iree_gpu.derived_thread_config has no fields to add: the Add row
+    // offers translation_info's and the whole attribute only.
+    auto derived = open(test::sourceDir() /
+                        "tests/e2e/data/derived_thread_config.mlir");
+    auto *add = derived->findChild<QComboBox *>("newFieldBox");
+    QCOMPARE(add->findText("workgroup"), -1);
+    QCOMPARE(add->findText("lane_basis"), -1);
+    QVERIFY(add->findText("lowering_config") >= 0);
+    QVERIFY(add->findText("prefetch_num_stages") >= 0);
   }
 
   // A picture of more than two dimensions is a slice: any two drawn, the
