@@ -76,8 +76,10 @@ int main(int argc, char **argv) {
   const std::filesystem::path workerPath =
       std::filesystem::path(TILESCOPE_BINARY_DIR) / "app/tilescope-iree-worker";
   const std::filesystem::path library = installation->compilerLibrary;
-  auto loader = [workerPath, library](const std::filesystem::path &path) {
+  auto loader = [workerPath, library](const std::filesystem::path &path,
+                                      const std::atomic<bool> *cancel) {
     jobs::DocumentWorker worker(workerPath, library);
+    worker.cancel = cancel;
     return worker.parseFile(path);
   };
 

@@ -34,6 +34,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QProgressBar>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -233,6 +235,29 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   statusLabel = new QLabel("No file open");
   statusLabel->setObjectName("statusLabel");
   statusBar()->addWidget(statusLabel, 1);
+  // While a file loads: a busy bar, the time so far, and Cancel.
+  loadBar = new QProgressBar;
+  loadBar->setObjectName("loadProgress");
+  loadBar->setRange(0, 0);
+  loadBar->setMaximumWidth(160);
+  loadCancelButton = new QPushButton("Cancel");
+  loadCancelButton->setObjectName("loadCancelButton");
+  connect(loadCancelButton, &QPushButton::clicked, this,
+          &MainWindow::cancelLoading);
+  statusBar()->addPermanentWidget(loadBar);
+  statusBar()->addPermanentWidget(loadCancelButton);
+  loadTicker = new QTimer(this);
+  loadTicker->setInterval(200);
+  connect(loadTicker, &QTimer::timeout, this, [this] {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      loadStarted)
+            .count();
+    statusLabel->setText(QString("Loading %1… %2 s (IREE parses it)")
+                             .arg(loadingPath)
+                             .arg(seconds, 0, 'f', 1));
+  });
+  showLoading(false);
 
   buildDocks();
   buildMenus();
@@ -521,8 +546,30 @@ void MainWindow::openFile(const QString &path) {
   loadingPath = path;
   statusLabel->setText("Loading " + path + "…");
   const std::filesystem::path file = path.toStdString();
-  watcher->setFuture(
-      QtConcurrent::run([loader = loader, file]() { return loader(file); }));
+  loadCancel = std::make_shared<std::atomic<bool>>(false);
+  loadStarted = std::chrono::steady_clock::now();
+  showLoading(true);
+  // The worker holds the flag the loader reads.
+  watcher->setFuture(QtConcurrent::run(
+      [loader = loader, file, cancel = loadCancel]() {
+        return loader(file, cancel.get());
+      }));
+}
+
+void MainWindow::cancelLoading() {
+  // Until its answer is shown, a load can be given up: a parse that has
+  // just finished is dropped as well.
+  if (loadCancel && !loadBar->isHidden())
+    loadCancel->store(true);
+}
+
+void MainWindow::showLoading(bool loading) {
+  loadBar->setVisible(loading);
+  loadCancelButton->setVisible(loading);
+  if (loading)
+    loadTicker->start();
+  else
+    loadTicker->stop();
 }
 
 bool MainWindow::isLoading() const { return watcher->isRunning(); }
@@ -533,6 +580,13 @@ const iree::Document *MainWindow::document() const {
 
 void MainWindow::onLoadFinished() {
   Result<iree::Document> result = watcher->result();
+  showLoading(false);
+  if (loadCancel && loadCancel->load()) {
+    // The person gave up: nothing to report, the window as it was.
+    statusLabel->setText("Stopped loading " + loadingPath);
+    emit loadFailed("cancelled");
+    return;
+  }
   if (!result) {
     // The previous document (and its edits) stays on screen.
     showError(qs(result.error()));

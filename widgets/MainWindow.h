@@ -26,6 +26,7 @@
 #include <QMainWindow>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -38,6 +39,7 @@ class QFrame;
 class QMenu;
 class QPushButton;
 class QLabel;
+class QProgressBar;
 class QListWidget;
 class QSpinBox;
 class QTabWidget;
@@ -65,8 +67,10 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
 public:
-  using DocumentLoader =
-      std::function<Result<iree::Document>(const std::filesystem::path &path)>;
+  // Reads a file into a document off the GUI thread; `cancel` set means
+  // the person gave up waiting: stop (an Error) as soon as possible.
+  using DocumentLoader = std::function<Result<iree::Document>(
+      const std::filesystem::path &path, const std::atomic<bool> *cancel)>;
   // What the window asks of the app beyond loading files.
   struct Services {
     // IREE's reading of edited text (its verdict on an edit); unset: edits
@@ -157,6 +161,9 @@ public:
   // over the views offers it (after loadFailed, once the check is back:
   // conversionOffered).
   bool offersConversion() const { return conversion.has_value(); }
+  // Gives up on the file being loaded (File > Cancel loading, or the
+  // status bar's Cancel): the window stays as it was.
+  void cancelLoading();
   // Writes the converted text to `path` (never over the refused file) and
   // opens it.
   Result<bool> openConverted(const QString &path);
@@ -247,6 +254,14 @@ private:
   std::optional<jobs::ReleaseOffer> conversion;
   std::filesystem::path conversionOf;
   QFutureWatcher<std::optional<jobs::ReleaseOffer>> *offerWatcher = nullptr;
+  // The load under way: its cancel flag, when it started, and the status
+  // bar's busy bar, elapsed time and Cancel.
+  std::shared_ptr<std::atomic<bool>> loadCancel;
+  std::chrono::steady_clock::time_point loadStarted;
+  QProgressBar *loadBar = nullptr;
+  QPushButton *loadCancelButton = nullptr;
+  QTimer *loadTicker = nullptr;
+  void showLoading(bool loading);
   void offerConversion(const std::filesystem::path &file);
   void saveConverted();
 

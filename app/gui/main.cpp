@@ -217,11 +217,13 @@ int main(int argc, char **argv) {
   // (tilescope-iree-worker): a file that crashes IREE's parser costs an
   // error message, not the window. A missing IREE is reported like a parse
   // error.
-  auto loader =
-      [ireePath](const std::filesystem::path &path) -> Result<iree::Document> {
+  auto loader = [ireePath](const std::filesystem::path &path,
+                           const std::atomic<bool> *cancel)
+      -> Result<iree::Document> {
     auto worker = app::documentWorker(ireePath);
     if (!worker)
       return Error{worker.error()};
+    worker->cancel = cancel; // Cancel stops the worker's parse
     return worker->parseFile(path);
   };
 

@@ -46,6 +46,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -140,7 +141,8 @@ class EditorWindowTest : public QObject {
   std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
     auto library = test::projectCompiler();
     auto window = std::make_unique<widgets::MainWindow>(
-        [library](const std::filesystem::path &path) {
+        [library](const std::filesystem::path &path,
+                  const std::atomic<bool> *) {
           iree::DocumentParser parser(library);
           return parser.parseFile(path);
         },
@@ -415,6 +417,31 @@ private slots:
     QCOMPARE(bands[0].rect.top(), 0.0);
     QCOMPARE(bands[1].rect.left(), 0.0);
     screenshot(*window, "view-zoomed-axes");
+  }
+
+  // Loading shows a busy bar and the time so far with Cancel; cancelling
+  // drops what comes back and leaves the window as it was.
+  void loadingShowsProgressAndCancels() {
+    const std::filesystem::path first =
+        test::examplesDir() / "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+    auto window = open(first);
+    auto *bar = window->findChild<QProgressBar *>("loadProgress");
+    QVERIFY(bar->isHidden());
+    QSignalSpy failed(window.get(), &widgets::MainWindow::loadFailed);
+    window->openFile(QString::fromStdString(
+        (test::examplesDir() / "rocm_gfx942/softmax_f32_dispatch_0.benchmark.mlir")
+            .string()));
+    QVERIFY(!bar->isHidden());
+    QVERIFY(!window->findChild<QPushButton *>("loadCancelButton")->isHidden());
+    screenshot(*window, "loading");
+    window->cancelLoading();
+    QVERIFY(failed.wait(30000));
+    QCOMPARE(failed.front().at(0).toString(), QString("cancelled"));
+    QVERIFY(bar->isHidden());
+    QCOMPARE(window->document()->path, first);
+    QVERIFY(window->findChild<QLabel *>("statusLabel")
+                ->text()
+                .startsWith("Stopped loading"));
   }
 
   // Fields with a known set of values offer it as one types: mma_kind the

@@ -23,7 +23,8 @@ class MainWindowTest : public QObject {
 
   widgets::MainWindow::DocumentLoader loader() {
     return
-        [library = test::projectCompiler()](const std::filesystem::path &path) {
+        [library = test::projectCompiler()](const std::filesystem::path &path,
+                                            const std::atomic<bool> *) {
           iree::DocumentParser parser(library);
           return parser.parseFile(path);
         };
