@@ -236,7 +236,10 @@ private:
   bool search() {
     if (!failure.empty() || space.truncated)
       return false;
-    ++space.visited;
+    if (++space.visited > options.maxVisited) {
+      space.truncated = true;
+      return false;
+    }
     const Values v = evaluateSmt(program, assignment);
     if (anyAssertFails(v))
       return false;

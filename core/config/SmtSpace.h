@@ -37,12 +37,16 @@ struct SmtSpaceOptions {
   // The widest range of values tried for a variable bounded only by
   // comparisons (wider is refused as unbounded).
   int64_t widestRange = 1 << 16;
+  // Stop after this many search nodes (the result says it stopped): a
+  // pathological program costs seconds, not hours. The examples' spaces
+  // take about 10,000.
+  uint64_t maxVisited = 2'000'000;
 };
 
 struct SmtSpace {
   std::vector<std::string> knobs;           // the program's knobs, in order
   std::vector<std::vector<int64_t>> points; // each: one value per knob
-  bool truncated = false;                   // stopped at the limit
+  bool truncated = false; // stopped at the limit or the node budget
   uint64_t visited = 0;                     // search nodes, for the record
 };
 

@@ -93,6 +93,13 @@ private slots:
     QCOMPARE(pinned->points.size(), size_t(2));
     held.pinned["nope"] = 1;
     QVERIFY(!enumerateSmtSpace(*program, held).ok());
+
+    // A search past its node budget stops and says so.
+    SmtSpaceOptions small;
+    small.maxVisited = 3;
+    auto stopped = enumerateSmtSpace(*program, small);
+    QVERIFY(stopped.ok() && stopped->truncated);
+    QVERIFY(stopped->points.size() < 5);
   }
 
   // A knob no assert bounds is refused by name, never guessed.
