@@ -212,22 +212,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   centralColumn->setContentsMargins(0, 0, 0, 0);
   centralColumn->setSpacing(2);
   centralColumn->addWidget(buildRecoveryBar());
-  conversionBar = new OfferBar("Save converted as… and open", "Dismiss",
-                               "openConvertedButton");
-  conversionBar->setObjectName("conversionBar");
-  connect(conversionBar, &OfferBar::accepted, this, &MainWindow::saveConverted);
-  centralColumn->addWidget(conversionBar);
-  offerWatcher = new QFutureWatcher<std::optional<jobs::ReleaseOffer>>(this);
-  connect(offerWatcher,
-          &QFutureWatcher<std::optional<jobs::ReleaseOffer>>::finished, this,
-          [this] {
-            conversion = offerWatcher->result();
-            if (conversion)
-              conversionBar->offer(
-                  qs(conversion->describe(conversionOf.filename().string())) +
-                  " Nothing is written until you save the converted file.");
-            emit conversionChecked(conversion.has_value());
-          });
+  centralColumn->addWidget(buildConversionBar());
   centralColumn->addWidget(detailTabs, 1);
   setCentralWidget(central);
   setAcceptDrops(true);
@@ -235,29 +220,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   statusLabel = new QLabel("No file open");
   statusLabel->setObjectName("statusLabel");
   statusBar()->addWidget(statusLabel, 1);
-  // While a file loads: a busy bar, the time so far, and Cancel.
-  loadBar = new QProgressBar;
-  loadBar->setObjectName("loadProgress");
-  loadBar->setRange(0, 0);
-  loadBar->setMaximumWidth(160);
-  loadCancelButton = new QPushButton("Cancel");
-  loadCancelButton->setObjectName("loadCancelButton");
-  connect(loadCancelButton, &QPushButton::clicked, this,
-          &MainWindow::cancelLoading);
-  statusBar()->addPermanentWidget(loadBar);
-  statusBar()->addPermanentWidget(loadCancelButton);
-  loadTicker = new QTimer(this);
-  loadTicker->setInterval(200);
-  connect(loadTicker, &QTimer::timeout, this, [this] {
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                      loadStarted)
-            .count();
-    statusLabel->setText(QString("Loading %1… %2 s (IREE parses it)")
-                             .arg(loadingPath)
-                             .arg(seconds, 0, 'f', 1));
-  });
-  showLoading(false);
+  buildLoadingIndicator();
 
   buildDocks();
   buildMenus();
@@ -554,22 +517,6 @@ void MainWindow::openFile(const QString &path) {
       [loader = loader, file, cancel = loadCancel]() {
         return loader(file, cancel.get());
       }));
-}
-
-void MainWindow::cancelLoading() {
-  // Until its answer is shown, a load can be given up: a parse that has
-  // just finished is dropped as well.
-  if (loadCancel && !loadBar->isHidden())
-    loadCancel->store(true);
-}
-
-void MainWindow::showLoading(bool loading) {
-  loadBar->setVisible(loading);
-  loadCancelButton->setVisible(loading);
-  if (loading)
-    loadTicker->start();
-  else
-    loadTicker->stop();
 }
 
 bool MainWindow::isLoading() const { return watcher->isRunning(); }

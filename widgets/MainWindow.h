@@ -225,6 +225,8 @@ private:
   void forgetEdits();
   void offerRecovery();
   QWidget *buildRecoveryBar();
+  QWidget *buildConversionBar();
+  void buildLoadingIndicator();
   void buildHelpMenu();
   void showHelp();
   void showAbout();

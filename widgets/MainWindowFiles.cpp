@@ -1,6 +1,7 @@
-// The window's files, settings and help: Open Recent, drag and drop, the
-// edits kept on disk while a person works (restored after a crash or a
-// kill), Edit > Settings, and Help.
+// The window's files, settings and help: loading (its progress and
+// Cancel), Open Recent, drag and drop, the edits kept on disk while a
+// person works (restored after a crash or a kill), the conversion of a file
+// from another IREE release, Edit > Settings, and Help.
 #include "widgets/MainWindow.h"
 
 #include "core/edit/EditJournal.h"
@@ -24,8 +25,11 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -276,6 +280,66 @@ void MainWindow::showAbout() {
               "<p><b>IREE</b><br>%4</p>")
           .arg(QApplication::applicationVersion(), qVersion(), QT_VERSION_STR,
                iree));
+}
+
+QWidget *MainWindow::buildConversionBar() {
+  conversionBar = new OfferBar("Save converted as… and open", "Dismiss",
+                               "openConvertedButton");
+  conversionBar->setObjectName("conversionBar");
+  connect(conversionBar, &OfferBar::accepted, this, &MainWindow::saveConverted);
+  offerWatcher = new QFutureWatcher<std::optional<jobs::ReleaseOffer>>(this);
+  connect(offerWatcher,
+          &QFutureWatcher<std::optional<jobs::ReleaseOffer>>::finished, this,
+          [this] {
+            conversion = offerWatcher->result();
+            if (conversion)
+              conversionBar->offer(
+                  qs(conversion->describe(conversionOf.filename().string())) +
+                  " Nothing is written until you save the converted file.");
+            emit conversionChecked(conversion.has_value());
+          });
+  return conversionBar;
+}
+
+void MainWindow::buildLoadingIndicator() {
+  loadBar = new QProgressBar;
+  loadBar->setObjectName("loadProgress");
+  loadBar->setRange(0, 0);
+  loadBar->setMaximumWidth(160);
+  loadCancelButton = new QPushButton("Cancel");
+  loadCancelButton->setObjectName("loadCancelButton");
+  connect(loadCancelButton, &QPushButton::clicked, this,
+          &MainWindow::cancelLoading);
+  statusBar()->addPermanentWidget(loadBar);
+  statusBar()->addPermanentWidget(loadCancelButton);
+  loadTicker = new QTimer(this);
+  loadTicker->setInterval(200);
+  connect(loadTicker, &QTimer::timeout, this, [this] {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      loadStarted)
+            .count();
+    statusLabel->setText(QString("Loading %1… %2 s (IREE parses it)")
+                             .arg(loadingPath)
+                             .arg(seconds, 0, 'f', 1));
+  });
+  showLoading(false);
+}
+
+void MainWindow::cancelLoading() {
+  // Until its answer is shown, a load can be given up: a parse that has
+  // just finished is dropped as well.
+  if (loadCancel && !loadBar->isHidden())
+    loadCancel->store(true);
+}
+
+void MainWindow::showLoading(bool loading) {
+  loadBar->setVisible(loading);
+  loadCancelButton->setVisible(loading);
+  if (loading)
+    loadTicker->start();
+  else
+    loadTicker->stop();
 }
 
 void MainWindow::offerConversion(const std::filesystem::path &file) {
