@@ -400,6 +400,27 @@ Result<PartRun> runPart(const iree::IreeInstallation &iree,
   return run;
 }
 
+// Why IREE checks nothing for a pipeline it states no constraints for,
+// naming those it does state them for.
+std::string noConstraintsReason(const std::string &pipeline,
+                                const std::vector<ConstraintSet> &sets) {
+  std::string offered;
+  for (const ConstraintSet &set : sets)
+    offered += (offered.empty() ? "" : ", ") + set.pipeline;
+  return "IREE states no constraints for " +
+         (pipeline.empty() ? std::string("this pipeline") : pipeline) +
+         " on this op" +
+         (offered.empty() ? std::string(" (nor for any other pipeline)")
+                          : " (it does for " + offered + ")");
+}
+
+// IREE's verifier skips a template the config does not fit, silently.
+std::string skippedReason(const config::KnobMatch &knobs,
+                          const ConstraintSet &chosen) {
+  return knobs.describe() + ", so IREE skips its check of the " +
+         std::to_string(chosen.assertions) + " constraints";
+}
+
 } // namespace
 
 std::string toString(OpConstraintVerdict::Outcome outcome) {
@@ -583,21 +604,10 @@ ireeConstraintVerdict(const iree::IreeInstallation &iree,
         v.reason += " (" + v.knobs.describe() + ")";
     } else if (!chosen) {
       v.outcome = OpConstraintVerdict::Outcome::NoConstraints;
-      std::string offered;
-      for (const ConstraintSet &set : v.sets)
-        offered += (offered.empty() ? "" : ", ") + set.pipeline;
-      v.reason = "IREE states no constraints for " +
-                 (v.pipeline.empty() ? std::string("this pipeline")
-                                     : v.pipeline) +
-                 " on this op" +
-                 (offered.empty() ? std::string(" (nor for any other pipeline)")
-                                  : " (it does for " + offered + ")");
+      v.reason = noConstraintsReason(v.pipeline, v.sets);
     } else if (v.knobs.outcome != config::KnobMatch::Outcome::Matched) {
-      // IREE's verifier skips a template the config does not fit, silently.
       v.outcome = OpConstraintVerdict::Outcome::NotChecked;
-      v.reason = v.knobs.describe() +
-                 ", so IREE skips its check of the " +
-                 std::to_string(chosen->assertions) + " constraints";
+      v.reason = skippedReason(v.knobs, *chosen);
     } else {
       v.outcome = OpConstraintVerdict::Outcome::Holds;
     }
@@ -618,17 +628,12 @@ evaluateConstraints(const std::vector<ConstraintSet> &sets,
     return Error{"translation_info: " + translation.error()};
   v.pipeline = translation->pipelineName();
   const ConstraintSet *chosen = nullptr;
-  std::string offered;
-  for (const ConstraintSet &set : sets) {
-    offered += (offered.empty() ? "" : ", ") + set.pipeline;
+  for (const ConstraintSet &set : sets)
     if (set.pipeline == v.pipeline)
       chosen = &set;
-  }
   if (!chosen) {
     v.outcome = OpConstraintVerdict::Outcome::NoConstraints;
-    v.reason = "IREE states no constraints for " + v.pipeline + " on this op" +
-               (offered.empty() ? std::string(" (nor for any other pipeline)")
-                                : " (it does for " + offered + ")");
+    v.reason = noConstraintsReason(v.pipeline, sets);
     return v;
   }
   auto knobs = config::parseResolvedAttribute(chosen->knobs);
@@ -646,8 +651,7 @@ evaluateConstraints(const std::vector<ConstraintSet> &sets,
   }
   if (v.knobs.outcome == config::KnobMatch::Outcome::Mismatch) {
     v.outcome = OpConstraintVerdict::Outcome::NotChecked;
-    v.reason = v.knobs.describe() + ", so IREE skips its check of the " +
-               std::to_string(chosen->assertions) + " constraints";
+    v.reason = skippedReason(v.knobs, *chosen);
     return v;
   }
   auto program = config::parseSmtProgram(chosen->body, chosen->dims);

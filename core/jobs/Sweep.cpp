@@ -39,16 +39,6 @@ splitIndex(const std::string &field) {
   return {field.substr(0, open), static_cast<size_t>(*index)};
 }
 
-std::string currentValue(const iree::Document &document, edit::OpRef op,
-                         const std::string &field) {
-  const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
-  for (const edit::FieldValue &f :
-       edit::opFields(dispatch, dispatch.rootOps[op.op]))
-    if (f.field == field || f.field == "translation_info." + field)
-      return f.value;
-  return {};
-}
-
 // The settings as (field, whole value) pairs: entries of one list field
 // gathered into its new list.
 Result<std::vector<std::pair<std::string, std::string>>> wholeSettings(
@@ -128,6 +118,16 @@ int rank(const SweepCandidate &c) {
 }
 
 } // namespace
+
+std::string currentValue(const iree::Document &document, edit::OpRef op,
+                         const std::string &field) {
+  const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
+  for (const edit::FieldValue &f :
+       edit::opFields(dispatch, dispatch.rootOps[op.op]))
+    if (f.field == field || f.field == "translation_info." + field)
+      return f.value;
+  return {};
+}
 
 bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b) {
   const int ra = rank(a), rb = rank(b);

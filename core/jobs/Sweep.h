@@ -51,6 +51,12 @@ struct SweepPoint {
   double distance = 0;
 };
 
+// The text of the op's field as it stands ("workgroup", or a
+// translation_info field with or without its "translation_info." prefix);
+// empty when the op has none.
+std::string currentValue(const iree::Document &document, edit::OpRef op,
+                         const std::string &field);
+
 // "FILE D:O workgroup[1]=32,64": a sweep's name in the history when none is
 // given; the same file, op and axes resume the same sweep.
 std::string defaultSweepName(const iree::Document &document, edit::OpRef op,

@@ -2,7 +2,6 @@
 
 #include "core/config/Attribute.h"
 #include "core/config/SmtProgram.h"
-#include "core/edit/ConfigDiff.h"
 #include "core/jobs/IreeConstraints.h"
 
 #include <algorithm>
@@ -33,16 +32,6 @@ std::string editedField(const std::string &top) {
   if (top.rfind(options, 0) == 0)
     return "translation_info." + top.substr(options.size());
   return top;
-}
-
-std::string currentText(const iree::Document &document, edit::OpRef op,
-                        const std::string &field) {
-  const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
-  for (const edit::FieldValue &f :
-       edit::opFields(dispatch, dispatch.rootOps[op.op]))
-    if (f.field == field)
-      return f.value;
-  return {};
 }
 
 // A one_of knob's options in the template, printed, by knob name.
@@ -148,7 +137,8 @@ Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
       continue;
     }
     if (!edited.count(field)) {
-      auto whole = config::parseResolvedAttribute(currentText(document, op, field));
+      auto whole =
+          config::parseResolvedAttribute(currentValue(document, op, field));
       if (!whole)
         return Error{field + ": " + whole.error()};
       edited.emplace(field, std::move(*whole));
