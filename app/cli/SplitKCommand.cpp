@@ -140,11 +140,16 @@ int splitK(const QStringList &arguments) {
       "FUNC:N=SIZES");
   const QCommandLineOption clearOption(
       "clear", "Do not split reduction FUNC:N (repeatable).", "FUNC:N");
+  const QCommandLineOption partOption(
+      "part",
+      "Of a file split with `// -----`, the part to compile alone (0-based; "
+      "lines and locations stay the file's).",
+      "N");
   const QCommandLineOption outputOption(
       {"o", "output"},
       "Write the program at the split point, splits on it, to OUT.", "OUT");
   parser.addOptions({targetOption, lowOption, fromOption, setOption,
-                     clearOption, outputOption, kJsonOption, kIreeOption});
+                     clearOption, partOption, outputOption, kJsonOption, kIreeOption});
   parser.addPositionalArgument("SOURCE", "An MLIR program.");
   if (!parseCommandLine(parser, arguments, "split-k"))
     return kExitUsage;
@@ -184,6 +189,16 @@ int splitK(const QStringList &arguments) {
   request.target = *target;
   request.options.lowParallelism = parser.isSet(lowOption);
   request.compileFrom = from;
+  if (parser.isSet(partOption)) {
+    const std::optional<int64_t> part =
+        parseInt64(parser.value(partOption).toStdString());
+    if (!part || *part < 0 || *part > 1'000'000)
+      return usageError("split-k", "--part takes a part number (0, 1, ...), "
+                                   "not '" +
+                                       parser.value(partOption).toStdString() +
+                                       "'");
+    request.part = static_cast<int>(*part);
+  }
   request.progress = [asJson](const std::string &step) {
     if (!asJson)
       std::cerr << step << "...\n";

@@ -1,5 +1,6 @@
 #include "core/jobs/SplitK.h"
 
+#include "core/iree/SplitInput.h"
 #include "core/util/Files.h"
 
 #include <sstream>
@@ -77,17 +78,49 @@ formedDispatches(const iree::ProgramReader &reader,
   return reader.dispatches(*text, flow.string());
 }
 
+// Part `part` of the file alone, preceded by as many line breaks and spaces
+// as the file holds before it: IREE's locations in it are the file's.
+Result<std::string> partText(const std::filesystem::path &source, int part) {
+  auto text = readTextFile(source);
+  if (!text)
+    return Error{text.error()};
+  const iree::SplitInput split = iree::splitInputFile(*text, source.string());
+  if (part < 0 || static_cast<size_t>(part) >= split.parts.size())
+    return Error{source.string() + " has " +
+                 std::to_string(split.parts.size()) + " part" +
+                 (split.parts.size() == 1 ? "" : "s") + ", no part " +
+                 std::to_string(part)};
+  const iree::TextPart &piece = split.parts[static_cast<size_t>(part)];
+  return std::string(static_cast<size_t>(piece.firstLine - 1), '\n') +
+         std::string(static_cast<size_t>(piece.firstColumn - 1), ' ') +
+         std::string(piece.in(*text));
+}
+
+void relabel(std::optional<iree::SourceLocation> &location,
+             const std::string &from, const std::string &to) {
+  if (location && !from.empty() && location->file == from)
+    location->file = to;
+}
+
+void relabel(std::vector<iree::FormedDispatch> &dispatches,
+             const std::string &from, const std::string &to) {
+  for (iree::FormedDispatch &dispatch : dispatches)
+    for (iree::DispatchedOp &op : dispatch.ops)
+      relabel(op.source, from, to);
+}
+
 } // namespace
 
 Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
                                       const SplitKRequest &request,
+                                      const std::filesystem::path &input,
                                       const std::filesystem::path &flowOutput) {
   auto tool = iree.tool(iree::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
   ProcessSpec spec;
   spec.program = *tool;
-  spec.arguments.push_back(request.source.string());
+  spec.arguments.push_back(input.string());
   spec.arguments.insert(spec.arguments.end(),
                         request.target.compileFlags.begin(),
                         request.target.compileFlags.end());
@@ -126,7 +159,17 @@ analyzeSplitK(const iree::IreeInstallation &iree,
   if (!folder)
     return Error{folder.error()};
   const std::filesystem::path flow = folder->file("flow.mlir");
-  auto spec = splitPointCommand(iree, request, flow);
+  std::filesystem::path input = request.source;
+  if (request.part) {
+    auto part = partText(request.source, *request.part);
+    if (!part)
+      return Error{part.error()};
+    input = folder->file(request.source.stem().string() + ".part" +
+                         std::to_string(*request.part) + ".mlir");
+    if (auto written = writeFileAtomically(input, *part); !written)
+      return Error{written.error()};
+  }
+  auto spec = splitPointCommand(iree, request, input, flow);
   if (!spec)
     return Error{spec.error()};
   if (request.progress)
@@ -138,6 +181,8 @@ analyzeSplitK(const iree::IreeInstallation &iree,
     return Error{describeFailure("on " + request.source.string(), *spec, result)};
   }
   SplitKAnalysis analysis;
+  if (request.part)
+    analysis.compiledAs = input.string();
   analysis.commands.push_back(spec->shellCommand());
   auto dump = lastDump(result.standardError);
   if (!dump)
@@ -153,6 +198,7 @@ analyzeSplitK(const iree::IreeInstallation &iree,
     SplitKReduction reduction;
     reduction.decision = config::decideSplitReduction(op.facts, request.options);
     reduction.agrees = reduction.decision.attributeTiles() == op.split;
+    relabel(op.source, analysis.compiledAs, request.source.string());
     reduction.op = std::move(op);
     analysis.reductions.push_back(std::move(reduction));
   }
@@ -160,6 +206,7 @@ analyzeSplitK(const iree::IreeInstallation &iree,
   if (!dispatches)
     return Error{dispatches.error()};
   analysis.dispatches = std::move(*dispatches);
+  relabel(analysis.dispatches, analysis.compiledAs, request.source.string());
   return analysis;
 }
 
@@ -209,6 +256,7 @@ applySplitK(const iree::IreeInstallation &iree,
   applied.program = std::move(*program);
   applied.command = spec.shellCommand();
   applied.dispatches = std::move(*dispatches);
+  relabel(applied.dispatches, analysis.compiledAs, request.source.string());
   // Every split written (IREE's, unless a choice replaced it) must come out
   // as a dispatch of partial results.
   for (const SplitKReduction &reduction : analysis.reductions) {

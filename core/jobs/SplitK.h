@@ -31,6 +31,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ namespace tilescope::jobs {
 
 struct SplitKRequest {
   std::filesystem::path source; // a program (or a global-optimization dump)
+  // One part of a `// -----` file (0-based), compiled alone; unset: the
+  // whole file. The part keeps the file's lines and columns, and IREE's
+  // locations name `source`, as for a whole file.
+  std::optional<int> part;
   CompileTarget target;
   config::SplitOptions options;
   // The phase `source` is already at ("input" for a program as written,
@@ -67,10 +72,15 @@ struct SplitKAnalysis {
   std::vector<SplitKReduction> reductions;
   std::vector<iree::FormedDispatch> dispatches; // with IREE's splits
   std::vector<std::string> commands;            // each step, as a shell command
+  // The file iree-compile read when it is not `source` (a part written out
+  // alone): IREE's locations name it, Tilescope's answers name `source`.
+  std::string compiledAs;
 };
 
+// iree-compile on `input` (request.source, or the part written out alone).
 Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
                                       const SplitKRequest &request,
+                                      const std::filesystem::path &input,
                                       const std::filesystem::path &flowOutput);
 
 Result<SplitKAnalysis>

@@ -155,6 +155,41 @@ private slots:
              qPrintable(unknown.err));
   }
 
+  // A `// -----` file: --part compiles one part alone, and the locations
+  // name the file and its own lines.
+  void splitKTakesOnePartOfASplitFile() {
+    const QString program =
+        read(TILESCOPE_SOURCE_DIR "/examples/sources/split_k_program.mlir");
+    const QString first =
+        "func.func @first(%a: tensor<8xf32>) -> tensor<8xf32> {\n"
+        "  return %a : tensor<8xf32>\n}\n";
+    QTemporaryDir folder;
+    const QString split = folder.filePath("two_parts.mlir");
+    QFile file(split);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write((first + "\n// -----\n\n" + program).toUtf8());
+    file.close();
+    const int shift = int(first.count('\n')) + 3; // the marker's lines
+
+    const CliRun run = cli(
+        {"split-k", split, "--target", "gfx942", "--part", "1", "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonArray reductions = json(run)["reductions"].toArray();
+    QCOMPARE(reductions.size(), 3);
+    const QJsonObject source = reductions[0].toObject()["source"].toObject();
+    QCOMPARE(source["line"].toInt(), 15 + shift);
+    QCOMPARE(source["file"].toString(), split);
+
+    const CliRun none = cli({"split-k", split, "--target", "gfx942",
+                             "--part", "0", "--json"});
+    QCOMPARE(none.exitCode, 0);
+    QCOMPARE(json(none)["reductions"].toArray().size(), 0);
+    const CliRun past =
+        cli({"split-k", split, "--target", "gfx942", "--part", "2"});
+    QCOMPARE(past.exitCode, 4);
+    QVERIFY2(past.err.contains("has 2 parts, no part 2"), qPrintable(past.err));
+  }
+
   // A file from IREE 3.11 (bare pipeline keyword): the loaded 3.13 refuses
   // it in its own words, and Tilescope offers the conversion it knows;
   // accepted, only the config changes and IREE reads the result.
