@@ -44,12 +44,15 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTextBlock>
+#include <QScreen>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace tilescope::widgets {
 namespace {
@@ -108,7 +111,14 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
       defaultWatcher(new QFutureWatcher<Result<jobs::DefaultConfigs>>(this)),
       edits(new EditSession(this)) {
   setWindowTitle("Tilescope");
+  // At least 1440x900, more where the screen has room (a saved layout
+  // replaces this).
   resize(1440, 900);
+  if (const QScreen *shown = screen()) {
+    const QSize room = shown->availableGeometry().size() * 0.9;
+    if (room.width() > 1440 && room.height() > 900)
+      resize(std::min(room.width(), 1920), std::min(room.height(), 1200));
+  }
   setDockNestingEnabled(true);
 
   // The layout picture of the selected root op, with its controls: the
@@ -203,6 +213,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
                                    : agrees         ? "IREE layouts (agree)"
                                                     : "IREE layouts (differ)");
           });
+  buildSplitKTab();
   connect(defaultWatcher,
           &QFutureWatcher<Result<jobs::DefaultConfigs>>::finished, this,
           &MainWindow::onIreeDefault);
@@ -405,6 +416,8 @@ void MainWindow::buildMenus() {
   saveAsAction->setShortcut(QKeySequence::SaveAs);
   file->addAction("Export &tuning spec…", this, &MainWindow::exportSpec);
   file->addAction("Export &report (JSON)…", this, &MainWindow::exportReport);
+  file->addAction("Export the &picture… (PNG, SVG, PDF)", sceneView,
+                  &SceneView::chooseAndSave);
   file->addSeparator();
   QAction *quit = file->addAction("&Quit", this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -564,11 +577,16 @@ void MainWindow::onLoadFinished() {
                            .arg(current.partCount == 1 ? "" : "s"));
   rememberRecent(qs(current.path.string()));
   offerRecovery();
-  // The first dispatch's root op is what a person came to see.
-  if (!browser->selectFirst())
+  splitKView->setFile(qs(current.path.string()), current.partCount);
+  // The first dispatch's root op is what a person came to see; a program
+  // not yet configured shows how IREE would split its reductions.
+  if (!browser->selectFirst()) {
     configEditor->clear("This file holds no dispatches: open a dispatch "
                         "benchmark, a configuration dump or a program "
-                        "configured by `tilescope-cli configure`.");
+                        "configured by `tilescope-cli configure`. The "
+                        "Split-k tab shows how IREE splits its reductions.");
+    detailTabs->setCurrentWidget(splitKView);
+  }
   emit documentLoaded();
 }
 
@@ -592,6 +610,10 @@ void MainWindow::onOpSelected(int dispatch, int op, int line) {
   draftField.clear();
   draftError.clear();
   sliceSelector->reset(); // another op: its own choice of dimensions
+  if (const iree::Document *open = document();
+      open && dispatch >= 0 &&
+      static_cast<size_t>(dispatch) < open->dispatches.size())
+    splitKView->setPart(open->dispatches[static_cast<size_t>(dispatch)].part);
   showSelection();
   goToLine(line);
 }

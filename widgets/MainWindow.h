@@ -21,6 +21,7 @@
 #include "core/jobs/ReleaseOffer.h"
 #include "core/jobs/TryJob.h"
 #include "widgets/OpViews.h"
+#include "widgets/SplitKView.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -97,6 +98,11 @@ public:
         const iree::Document &, size_t dispatch,
         const std::atomic<bool> *cancel)>
         ireeLayouts;
+    // IREE's split-reduction heuristic on a program and the dispatches a
+    // person's splits form (core/jobs/SplitK); unset: the Split-k tab says
+    // there is no IREE to ask.
+    SplitKView::Analyzer splitK;
+    SplitKView::Applier applySplitK;
     // IREE's pipeline constraints for a root op of a document as it stands,
     // checked by IREE (core/jobs/IreeConstraints); unset: the Problems panel
     // shows the rules' problems and IREE's reading of the text only.
@@ -139,6 +145,9 @@ public:
   // Shows `kind` of the selected op in the Layout tab (tilescope --view).
   void setView(OpViewKind kind);
   OpViewKind view() const;
+  // The Split-k tab (brought to the front): how IREE splits the open
+  // program's reductions.
+  SplitKView *showSplitK();
   // Puts a try's configs (from the history) back on the open file's ops,
   // as one undoable step; an Error says why not.
   Result<int> loadTry(long long id);
@@ -233,6 +242,7 @@ private:
   void editSettings();
   // The Layout tab (MainWindowViews.cpp).
   void showLayout(const iree::Dispatch *draft = nullptr);
+  void buildSplitKTab();
 
   DocumentLoader loader;
   Services services;
@@ -280,6 +290,7 @@ private:
   QTabWidget *detailTabs;
   DefaultConfigView *defaultView;
   IreeLayoutView *ireeLayoutView;
+  SplitKView *splitKView = nullptr;
   // The document the IREE layouts tab compares, shared with its run.
   std::shared_ptr<const iree::Document> comparedDocument;
   QComboBox *viewBox;

@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 
 #include <algorithm>
@@ -77,6 +78,24 @@ void MainWindow::showLayout(const iree::Dispatch *draft) {
 void MainWindow::setView(OpViewKind kind) {
   detailTabs->setCurrentIndex(0);
   viewBox->setCurrentIndex(viewBox->findData(static_cast<int>(kind)));
+}
+
+void MainWindow::buildSplitKTab() {
+  splitKView = new SplitKView;
+  if (services.splitK && services.applySplitK)
+    splitKView->setRunners(services.splitK, services.applySplitK);
+  detailTabs->addTab(splitKView, "Split-k");
+  connect(splitKView, &SplitKView::sourceActivated, this,
+          &MainWindow::goToLine);
+  connect(splitKView, &SplitKView::finished, this,
+          [this](bool, const QString &summary) {
+            statusBar()->showMessage("Split-k: " + summary, 10000);
+          });
+}
+
+SplitKView *MainWindow::showSplitK() {
+  detailTabs->setCurrentWidget(splitKView);
+  return splitKView;
 }
 
 OpViewKind MainWindow::view() const {

@@ -4,9 +4,16 @@
 #include "widgets/render/StickyAxes.h"
 
 #include "widgets/render/Palette.h"
+#include "widgets/render/SceneExport.h"
 #include "widgets/render/Scenes.h"
 
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QGuiApplication>
 #include <QHelpEvent>
+#include <QMenu>
+#include <QMessageBox>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPaintEvent>
@@ -140,6 +147,57 @@ bool SceneView::darkTheme() const {
   return palette().color(QPalette::Window).lightness() < 128;
 }
 
+namespace {
+// Copies and files: a cell at least this large, so a picture zoomed out on
+// screen still reads (the export limits shrink it where it must).
+constexpr double kPictureCell = 12;
+} // namespace
+
+QImage SceneView::picture() const {
+  return render::renderToImage(
+      current, darkTheme() ? render::Theme::darkTheme() : render::Theme::light(),
+      std::max(cell, kPictureCell));
+}
+
+void SceneView::copyPicture() {
+  if (!current.panels.empty())
+    QGuiApplication::clipboard()->setImage(picture());
+}
+
+bool SceneView::savePicture(const QString &path, QString *error) const {
+  return render::writeScene(
+      current, path,
+      darkTheme() ? render::Theme::darkTheme() : render::Theme::light(),
+      std::max(cell, kPictureCell), error);
+}
+
+void SceneView::chooseAndSave() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Save picture", "picture.png",
+      "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)");
+  if (path.isEmpty())
+    return;
+  QString error;
+  if (!savePicture(path, &error))
+    QMessageBox::warning(this, "Save picture",
+                         QString("%1 was not written: %2").arg(path, error));
+}
+
+void SceneView::contextMenuEvent(QContextMenuEvent *event) {
+  QMenu menu(this);
+  const bool drawn = !current.panels.empty();
+  menu.addAction("&Copy picture", this, &SceneView::copyPicture)
+      ->setEnabled(drawn);
+  menu.addAction("&Save picture as… (PNG, SVG, PDF)", this,
+                 &SceneView::chooseAndSave)
+      ->setEnabled(drawn);
+  menu.addSeparator();
+  menu.addAction("&Fit to view", this, &SceneView::fitToView)->setEnabled(drawn);
+  if (selected >= 0)
+    menu.addAction("Clear the &mark", this, [this] { selectKey(-1); });
+  menu.exec(event->globalPos());
+}
+
 void SceneView::paintEvent(QPaintEvent *event) {
   QPainter p(viewport());
   const render::Theme theme =
@@ -192,6 +250,10 @@ void SceneView::wheelEvent(QWheelEvent *event) {
 void SceneView::keyPressEvent(QKeyEvent *event) {
   if (event->key() == Qt::Key_Escape) {
     selectKey(-1);
+    return;
+  }
+  if (event->matches(QKeySequence::Copy)) {
+    copyPicture();
     return;
   }
   if (event->modifiers() & Qt::ControlModifier) {

@@ -3,7 +3,8 @@
 // what it holds, clicking a cell marks every cell of the same owner (lane,
 // subgroup, register or bank; click again or Escape to clear; a redrawn
 // picture with the same colouring keeps the mark, and with the same shape
-// keeps the zoom). Painting goes
+// keeps the zoom). Right-click (or Ctrl+C) copies the picture or saves it
+// as PNG, SVG or PDF, marks included. Painting goes
 // through render::ScenePainter, whose level of
 // detail keeps every frame cheap whatever the element count.
 #pragma once
@@ -29,6 +30,16 @@ public:
   // Marks every cell whose colour key is `key` (-1: none).
   void selectKey(int64_t key);
   int64_t selectedKey() const { return selected; }
+  // The whole picture as shown (marks and theme included), at the view's
+  // cell size within the export limits.
+  QImage picture() const;
+  // Copies picture() to the clipboard.
+  void copyPicture();
+  // Writes the picture to `path` (.png, .svg or .pdf); false with `error`
+  // set when it cannot.
+  bool savePicture(const QString &path, QString *error = nullptr) const;
+  // Asks where, then savePicture (a failure is said in a message box).
+  void chooseAndSave();
 
 signals:
   // The marked colour key changed (a click, Escape, or a new picture
@@ -43,6 +54,7 @@ protected:
   void keyPressEvent(QKeyEvent *event) override;
   bool viewportEvent(QEvent *event) override;
   void mousePressEvent(QMouseEvent *event) override;
+  void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
   void updateScrollBars();

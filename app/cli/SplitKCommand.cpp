@@ -11,6 +11,9 @@
 #include "core/jobs/SplitK.h"
 #include "core/util/Files.h"
 #include "core/util/Numbers.h"
+#include "widgets/render/Palette.h"
+#include "widgets/render/SceneExport.h"
+#include "widgets/render/SplitKScene.h"
 
 #include <QCommandLineParser>
 
@@ -109,6 +112,44 @@ choiceOf(const std::string &text, bool clear,
   return choice;
 }
 
+// The picture of reduction `of` (the first when empty) with the split in
+// effect: a choice made here, else IREE's.
+Result<bool> drawSplit(const jobs::SplitKAnalysis &analysis,
+                       const std::vector<iree::SplitChoice> &choices,
+                       const std::string &of, const QString &path) {
+  if (analysis.reductions.empty())
+    return Error{"the program has no reduction to draw"};
+  const jobs::SplitKReduction *drawn = &analysis.reductions.front();
+  if (!of.empty()) {
+    drawn = nullptr;
+    for (const jobs::SplitKReduction &reduction : analysis.reductions)
+      if (reduction.op.function + ":" + std::to_string(reduction.op.index) ==
+          of)
+        drawn = &reduction;
+    if (!drawn)
+      return Error{"--of " + of + ": no such reduction"};
+  }
+  const iree::ProgramReduction &op = drawn->op;
+  render::SplitKPicture picture;
+  picture.op = QString::fromStdString(op.function + ":" +
+                                      std::to_string(op.index) + " " + op.name);
+  picture.space = op.facts.space;
+  picture.sizes = op.split;
+  picture.whose = "IREE's split";
+  for (const iree::SplitChoice &choice : choices)
+    if (choice.function == op.function && choice.index == op.index) {
+      picture.sizes = choice.sizes;
+      picture.whose = "your split";
+    }
+  auto scene = render::splitKScene(picture);
+  if (!scene)
+    return Error{scene.error()};
+  QString error;
+  if (!render::writeScene(*scene, path, render::Theme::light(), 0, &error))
+    return Error{error.toStdString()};
+  return true;
+}
+
 } // namespace
 
 int splitK(const QStringList &arguments) {
@@ -145,11 +186,21 @@ int splitK(const QStringList &arguments) {
       "Of a file split with `// -----`, the part to compile alone (0-based; "
       "lines and locations stay the file's).",
       "N");
+  const QCommandLineOption pictureOption(
+      "picture",
+      "Draw the split of one reduction (--of; the first by default) to OUT "
+      "(.png, .svg, .pdf): its chunks and the partial results, with your "
+      "--set or --clear where given, else IREE's split, as the window's "
+      "Split-k tab draws it.",
+      "OUT");
+  const QCommandLineOption ofOption(
+      "of", "The reduction --picture draws (FUNC:N).", "FUNC:N");
   const QCommandLineOption outputOption(
       {"o", "output"},
       "Write the program at the split point, splits on it, to OUT.", "OUT");
   parser.addOptions({targetOption, lowOption, fromOption, setOption,
-                     clearOption, partOption, outputOption, kJsonOption, kIreeOption});
+                     clearOption, partOption, pictureOption, ofOption,
+                     outputOption, kJsonOption, kIreeOption});
   parser.addPositionalArgument("SOURCE", "An MLIR program.");
   if (!parseCommandLine(parser, arguments, "split-k"))
     return kExitUsage;
@@ -243,6 +294,19 @@ int splitK(const QStringList &arguments) {
         !written) {
       std::cerr << "tilescope-cli split-k: " << written.error() << "\n";
       return kExitBadInput;
+    }
+  }
+
+  if (parser.isSet(pictureOption)) {
+    if (auto drawn = drawSplit(*analysis, choices,
+                               parser.isSet(ofOption)
+                                   ? parser.value(ofOption).toStdString()
+                                   : std::string(),
+                               parser.value(pictureOption));
+        !drawn) {
+      std::cerr << "tilescope-cli split-k: --picture: " << drawn.error()
+                << "\n";
+      return kExitUsage;
     }
   }
 

@@ -317,7 +317,10 @@ int dispatches(const QStringList &arguments) {
 int main(int argc, char **argv) {
   // Drawing needs a QGuiApplication; everything else a QCoreApplication.
   // With no display, draw offscreen.
-  const bool drawing = argc > 1 && std::string_view(argv[1]) == "render";
+  bool drawing = argc > 1 && std::string_view(argv[1]) == "render";
+  if (argc > 1 && std::string_view(argv[1]) == "split-k")
+    for (int i = 2; i < argc; ++i)
+      drawing = drawing || std::string_view(argv[i]).rfind("--picture", 0) == 0;
   if (drawing && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
       qEnvironmentVariableIsEmpty("DISPLAY") &&
       qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))

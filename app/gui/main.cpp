@@ -10,10 +10,12 @@
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
 #include "core/edit/RootOpContext.h"
+#include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
+#include "core/jobs/SplitK.h"
 #include "core/jobs/Workspace.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
@@ -101,6 +103,7 @@ struct StartState {
   std::optional<std::string> op; // DISPATCH:OP
   QStringList sets;              // FIELD=VALUE
   std::optional<widgets::OpViewKind> view;
+  std::optional<QString> splitKTarget; // show the Split-k tab, ask IREE
 };
 
 Result<bool> applyStartState(widgets::MainWindow &window,
@@ -130,6 +133,11 @@ Result<bool> applyStartState(widgets::MainWindow &window,
   }
   if (state.view)
     window.setView(*state.view);
+  if (state.splitKTarget) {
+    widgets::SplitKView *view = window.showSplitK();
+    view->setTarget(*state.splitKTarget);
+    view->analyze();
+  }
   return true;
 }
 
@@ -186,8 +194,13 @@ int main(int argc, char **argv) {
   const QCommandLineOption viewOption(
       "view", "Show this view of the op: " + viewNames.join(", ") + ".",
       "VIEW");
+  const QCommandLineOption splitKOption(
+      "split-k",
+      "Show the Split-k tab and ask IREE how it splits the program's "
+      "reductions for TARGET (gfx942, sm_90, ...).",
+      "TARGET");
   parser.addOptions({ireeOption, screenshotOption, opOption, dispatchOption,
-                     setOption, viewOption});
+                     setOption, viewOption, splitKOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file to open.", "[FILE]");
   parser.process(application);
 
@@ -202,6 +215,8 @@ int main(int argc, char **argv) {
   else if (parser.isSet(opOption))
     state.op = parser.value(opOption).toStdString();
   state.sets = parser.values(setOption);
+  if (parser.isSet(splitKOption))
+    state.splitKTarget = parser.value(splitKOption);
   if (parser.isSet(viewOption)) {
     state.view = widgets::opViewFromName(parser.value(viewOption));
     if (!state.view) {
@@ -276,6 +291,38 @@ int main(int argc, char **argv) {
           return jobs::ireeLayouts(installation, worker, document, request);
         });
   };
+  // Split-k: iree-compile in child processes; what IREE printed (the split
+  // point, the flow module) read through its library, loaded in this
+  // process on first use, as the command line's split-k reads it.
+  auto splitKIree = [ireePath]() -> Result<std::pair<
+                                     iree::IreeInstallation,
+                                     std::shared_ptr<iree::CompilerLibrary>>> {
+    auto installation = app::locateIree(ireePath);
+    if (!installation)
+      return Error{installation.error()};
+    auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
+    if (!library)
+      return Error{library.error()};
+    return std::make_pair(*installation, *library);
+  };
+  services.splitK = [splitKIree](const jobs::SplitKRequest &request)
+      -> Result<jobs::SplitKAnalysis> {
+    auto iree = splitKIree();
+    if (!iree)
+      return Error{iree.error()};
+    return jobs::analyzeSplitK(iree->first, iree->second, request);
+  };
+  services.applySplitK =
+      [splitKIree](const jobs::SplitKRequest &request,
+                   const jobs::SplitKAnalysis &analysis,
+                   const std::vector<iree::SplitChoice> &choices)
+      -> Result<jobs::SplitKApplied> {
+    auto iree = splitKIree();
+    if (!iree)
+      return Error{iree.error()};
+    return jobs::applySplitK(iree->first, iree->second, request, analysis,
+                             choices);
+  };
   services.workspace = jobs::defaultWorkspace();
   // Help > About: where the IREE in use is, and what iree-compile says it is.
   services.ireeVersion = [ireePath]() -> std::string {
@@ -349,10 +396,19 @@ int main(int argc, char **argv) {
     };
     // What the dispatch list shows, on stdout, so a script (and the startup
     // test) can check what the window listed.
+    // With --split-k the picture waits for IREE's answer.
+    if (state.splitKTarget)
+      QObject::connect(window.showSplitK(), &widgets::SplitKView::finished,
+                       [save](bool ok, const QString &summary) {
+                         if (!ok)
+                           std::cerr << summary.toStdString() << "\n";
+                         QTimer::singleShot(200, [save, ok] { save(ok); });
+                       });
     QObject::connect(&window, &widgets::MainWindow::documentLoaded,
-                     [save, &window] {
+                     [save, &window, waitForSplitK = state.splitKTarget.has_value()] {
                        printDispatchList(window);
-                       QTimer::singleShot(200, [save] { save(true); });
+                       if (!waitForSplitK)
+                         QTimer::singleShot(200, [save] { save(true); });
                      });
     QObject::connect(&window, &widgets::MainWindow::loadFailed,
                      [save](const QString &message) {

@@ -180,6 +180,21 @@ private slots:
     QCOMPARE(source["line"].toInt(), 15 + shift);
     QCOMPARE(source["file"].toString(), split);
 
+    // The picture of one reduction, as the window's Split-k tab draws it.
+    const QString picture = folder.filePath("split.svg");
+    const CliRun drawn =
+        cli({"split-k", split, "--target", "gfx942", "--part", "1",
+             "--picture", picture, "--of", "split_k_program:1"});
+    QCOMPARE(drawn.exitCode, 0);
+    QVERIFY2(read(picture).contains("d0 = 65536 in 256 chunks of 256"),
+             qPrintable(drawn.err));
+    const CliRun unknown =
+        cli({"split-k", split, "--target", "gfx942", "--part", "1",
+             "--picture", picture, "--of", "split_k_program:9"});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("--of split_k_program:9: no such reduction"),
+             qPrintable(unknown.err));
+
     const CliRun none = cli({"split-k", split, "--target", "gfx942",
                              "--part", "0", "--json"});
     QCOMPARE(none.exitCode, 0);

@@ -25,8 +25,11 @@ class GuiStartupTest : public QObject {
     environment.insert("TILESCOPE_WORKSPACE", workspace.path());
     process.setProcessEnvironment(environment);
     process.start(executable(), QStringList{"--screenshot", png} + arguments);
-    if (!process.waitForFinished(60000))
-      return "tilescope did not exit";
+    if (!process.waitForFinished(60000)) {
+      process.kill();
+      [] { QFAIL("tilescope did not exit within a minute"); }();
+      return {};
+    }
     const QString errors =
         QString::fromLocal8Bit(process.readAllStandardError());
     const QString listed =
@@ -92,6 +95,16 @@ private slots:
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
     QVERIFY(process.readAllStandardOutput().startsWith("Tilescope 0."));
+  }
+
+  // --split-k TARGET: the picture waits for IREE's answer; a target IREE
+  // has no backend for fails it with IREE's words.
+  void showsTheSplitKTabAnswered() {
+    const QString program =
+        TILESCOPE_SOURCE_DIR "/examples/sources/split_k_program.mlir";
+    runAndScreenshot({program, "--split-k", "gfx942"}, true);
+    runAndScreenshot({program, "--split-k", "tpu7"}, false,
+                     "unknown compile target 'tpu7'");
   }
 
   // With no display and no screenshot asked for, the window cannot open:
