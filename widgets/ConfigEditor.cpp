@@ -4,6 +4,7 @@
 #include "core/config/TranslationInfo.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/FieldEdit.h"
+#include "widgets/BasisEditor.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -154,6 +155,19 @@ void ConfigEditor::showOp(const iree::Dispatch &dispatch,
                           const iree::RootOp &originalOp) {
   setEnabled(true);
   intrinsics.clear();
+  space = op.space;
+  subgroupSize.reset();
+  subgroups.reset();
+  if (auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+      info && info->subgroupSize && *info->subgroupSize > 0) {
+    subgroupSize = info->subgroupSize;
+    if (info->workgroupSize) {
+      int64_t threads = 1;
+      for (int64_t size : *info->workgroupSize)
+        threads *= std::max<int64_t>(size, 1);
+      subgroups = threads / *subgroupSize;
+    }
+  }
   QString targetNote;
   if (auto target = config::gpuTargetFromText(dispatch.target)) {
     intrinsics = target->mmaIntrinsics;
@@ -280,7 +294,24 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
     box->setCompleter(completer);
     box->setToolTip(choiceTip);
   }
-  table->setCellWidget(row, kValue, box);
+  if (field == "lane_basis" || field == "subgroup_basis") {
+    // A basis has its own editor: counts, and the digit each loop takes.
+    auto *edit = new QToolButton;
+    edit->setObjectName("basisButton:" + field);
+    edit->setText("…");
+    edit->setToolTip("Edit the counts and the loop each digit walks");
+    connect(edit, &QToolButton::clicked, this,
+            [this, field] { editBasis(field); });
+    auto *cell = new QWidget;
+    auto *line = new QHBoxLayout(cell);
+    line->setContentsMargins(0, 0, 0, 0);
+    line->setSpacing(0);
+    line->addWidget(box, 1);
+    line->addWidget(edit);
+    table->setCellWidget(row, kValue, cell);
+  } else {
+    table->setCellWidget(row, kValue, box);
+  }
   auto *before = new QTableWidgetItem(original);
   before->setToolTip(original);
   table->setItem(row, kOriginal, before);
@@ -349,7 +380,44 @@ int ConfigEditor::rowOf(const QString &field) const {
 QLineEdit *ConfigEditor::boxOf(int row) const {
   if (row < 0)
     return nullptr;
-  return qobject_cast<QLineEdit *>(table->cellWidget(row, kValue));
+  QWidget *cell = table->cellWidget(row, kValue);
+  if (auto *box = qobject_cast<QLineEdit *>(cell))
+    return box;
+  return cell ? cell->findChild<QLineEdit *>() : nullptr;
+}
+
+BasisEditor *ConfigEditor::editBasis(const QString &field) {
+  const int row = rowOf(field);
+  QLineEdit *box = boxOf(row);
+  if (!box)
+    return nullptr;
+  auto *editor = new BasisEditor(
+      field, box->text(), space,
+      field == "lane_basis" ? subgroupSize : subgroups, this);
+  editor->setAttribute(Qt::WA_DeleteOnClose);
+  const QString before = box->text();
+  // Each change is typed into the row's box: the views follow.
+  connect(editor, &BasisEditor::valueChanged, this,
+          [this, field](const QString &text) {
+            if (QLineEdit *target = boxOf(rowOf(field))) {
+              target->setText(text);
+              target->setCursorPosition(0);
+              target->setModified(true);
+            }
+            emit drafting(field, text);
+          });
+  connect(editor, &QDialog::accepted, this, [this, field] {
+    commitRow(rowOf(field));
+  });
+  connect(editor, &QDialog::rejected, this, [this, field, before] {
+    if (QLineEdit *target = boxOf(rowOf(field))) {
+      target->setText(before);
+      target->setModified(false);
+    }
+    emit drafting(field, before);
+  });
+  editor->open();
+  return editor;
 }
 
 void ConfigEditor::setFieldMessage(const QString &field, const QString &message,

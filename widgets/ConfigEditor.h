@@ -4,9 +4,11 @@
 // to add a field the config lacks. It edits nothing itself: typing emits
 // drafting() (the window redraws and validates on every keystroke), Enter or
 // leaving the field emits commit() (the window makes the undoable edit), and
-// a refused value stays in its box, marked, with the reason.
+// a refused value stays in its box, marked, with the reason. A basis row
+// has a "…" that opens the basis editor.
 #pragma once
 
+#include "core/config/IterationSpace.h"
 #include "core/iree/Document.h"
 
 #include <QWidget>
@@ -19,6 +21,8 @@ class QLineEdit;
 class QTableWidget;
 
 namespace tilescope::widgets {
+
+class BasisEditor;
 
 class ConfigEditor : public QWidget {
   Q_OBJECT
@@ -45,6 +49,10 @@ public:
   // Types into a field's box as a person would (tests, scripts).
   void typeValue(const QString &field, const QString &text);
   QStringList fields() const;
+  // Opens the basis editor of a lane_basis or subgroup_basis row (its "…"
+  // button); each change is typed into the row's box, OK commits it,
+  // Cancel puts the box back. Null when the op has no such row.
+  BasisEditor *editBasis(const QString &field);
 
 signals:
   void drafting(const QString &field, const QString &value);
@@ -69,6 +77,10 @@ private:
   QComboBox *newField;
   QLineEdit *newValue;
   std::vector<std::string> intrinsics;
+  // The selected op's loops, and how many lanes a subgroup and subgroups a
+  // workgroup has (its translation_info), for the basis editor.
+  std::optional<config::IterationSpace> space;
+  std::optional<int64_t> subgroupSize, subgroups;
 };
 
 } // namespace tilescope::widgets
