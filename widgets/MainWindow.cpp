@@ -214,6 +214,9 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
                                                     : "IREE layouts (differ)");
           });
   buildSplitKTab();
+  // A lane marked in one picture is marked in the others coloured alike
+  // (the edit, IREE's default, ours and IREE's layouts).
+  SceneView::linkMarks(detailTabs->findChildren<SceneView *>());
   connect(defaultWatcher,
           &QFutureWatcher<Result<jobs::DefaultConfigs>>::finished, this,
           &MainWindow::onIreeDefault);

@@ -74,6 +74,21 @@ void SceneView::setScene(render::GridScene scene) {
     emit keySelected(selected);
 }
 
+void SceneView::linkMarks(const QList<SceneView *> &views) {
+  for (SceneView *from : views)
+    for (SceneView *to : views)
+      if (from != to)
+        connect(from, &SceneView::keySelected, to, [from, to](qint64 key) {
+          const render::ColorBy colouring = from->scene().colorBy;
+          if (colouring == render::ColorBy::Custom ||
+              to->scene().colorBy != colouring || to->selectedKey() == key)
+            return;
+          // A key the other picture lacks clears its mark.
+          const int64_t count = to->scene().colorCount;
+          to->selectKey(count == 0 || key < count ? key : -1);
+        });
+}
+
 void SceneView::selectKey(int64_t key) {
   const bool changed = key != selected;
   selected = key;

@@ -40,6 +40,12 @@ public:
   bool savePicture(const QString &path, QString *error = nullptr) const;
   // Asks where, then savePicture (a failure is said in a message box).
   void chooseAndSave();
+  // Marks follow each other across `views`: a lane (subgroup, register,
+  // thread, bank) marked in one is marked in every other coloured the same
+  // way, so ours and IREE's, or the edit and IREE's default, show what one
+  // lane holds at once. Custom colourings (a workgroup grid, split-k
+  // chunks) mean different things in different pictures and are not linked.
+  static void linkMarks(const QList<SceneView *> &views);
 
 signals:
   // The marked colour key changed (a click, Escape, or a new picture

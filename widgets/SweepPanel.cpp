@@ -131,15 +131,20 @@ SweepPanel::SweepPanel(InstallationSource source,
       "assignments IREE's pipeline constraints allow for the op (stated by "
       "the pinned iree-opt, listed by Tilescope), the fields above varied "
       "(all of them when there are none) and the others held, the nearest "
-      "to the config first");
+      "to the config first. Where IREE states no constraints the config "
+      "fits, the values above are tried, and the plan says why. The "
+      "command line's sweep does the same when no --vary is given.");
+  spaceBox->setChecked(true);
   connect(spaceBox, &QCheckBox::toggled, planTimer,
           qOverload<>(&QTimer::start));
   // From IREE's constraints only the fields count: the values are theirs.
-  connect(spaceBox, &QCheckBox::toggled, this, [this](bool fromSpace) {
+  auto valuesHeader = [this](bool fromSpace) {
     axesTable->setHorizontalHeaderLabels(
-        {"Field", fromSpace ? "Values (IREE's constraints choose them)"
+        {"Field", fromSpace ? "Values (where IREE's constraints give none)"
                             : "Values (comma-separated)"});
-  });
+  };
+  connect(spaceBox, &QCheckBox::toggled, this, valuesHeader);
+  valuesHeader(spaceBox->isChecked());
   nearestBox = new QSpinBox;
   nearestBox->setObjectName("sweepNearest");
   nearestBox->setRange(1, 4096);
@@ -388,8 +393,10 @@ std::vector<std::string> SweepPanel::varyFields() const {
 
 // The axes as typed; the first that does not parse, in words.
 QString SweepPanel::axisProblem() const {
+  // From IREE's constraints only the fields count (none: every knob
+  // varies); where IREE gives no space the plan names what does not parse.
   if (spaceBox->isChecked())
-    return {}; // only the fields count; none: every knob varies
+    return {};
   for (const QString &line : axes())
     if (auto axis = jobs::parseSweepAxis(line.toStdString()); !axis)
       return qs(axis.error());
@@ -405,7 +412,7 @@ jobs::SweepRequest SweepPanel::request() const {
     if (auto axis = jobs::parseSweepAxis(line.toStdString()))
       r.axes.push_back(*axis);
   r.name = nameBox->text().trimmed().toStdString();
-  if (spaceBox->isChecked()) {
+  if (spaceBox->isChecked() && !plannedPoints.empty()) {
     r.points = plannedPoints;
     if (r.name.empty() && snapshot && currentOp)
       r.name = jobs::spaceSweepName(*snapshot, *currentOp, varyFields(),
@@ -504,6 +511,9 @@ void SweepPanel::onPlanned() {
                                : QString());
   if (!answer->space.empty())
     count = qs(answer->space) + ".\nThe nearest " + count;
+  else if (!answer->whyNotIree.empty())
+    count = "Not from IREE's constraints (" + qs(answer->whyNotIree) +
+            "): the values above.\n" + count;
   if (!answer->ireeProblem.empty())
     count += "\n" + qs(answer->ireeProblem);
   countLabel->setText(count);

@@ -92,27 +92,29 @@ SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
                        const std::optional<jobs::IreeSpaceRequest> &space) {
   SweepPlan plan;
   if (space) {
-    if (!iree) {
-      plan.error = "IREE's constraints need the pinned iree-opt, which was "
-                   "not found";
-      return plan;
-    }
-    auto listed = jobs::ireeSweepSpace(*iree, *space);
-    if (!listed) {
-      plan.error = listed.error();
-      return plan;
-    }
-    plan.space = jobs::describe(*listed);
-    plan.points = listed->points;
-    request.points = listed->points;
-    if (request.points.empty()) {
-      plan.error = plan.space + ": none differs from the config";
-      return plan;
+    Result<jobs::IreeSpace> listed =
+        iree ? jobs::ireeSweepSpace(*iree, *space)
+             : Result<jobs::IreeSpace>(Error{
+                   "IREE's constraints need the pinned iree-opt, which was "
+                   "not found"});
+    if (listed && listed->points.empty())
+      listed = Error{jobs::describe(*listed) + ": none differs from the config"};
+    if (listed) {
+      plan.space = jobs::describe(*listed);
+      plan.points = listed->points;
+      request.points = listed->points;
+    } else {
+      // The rules' neighbourhood instead, and why.
+      plan.whyNotIree = listed.error();
+      request.points.clear();
     }
   }
   auto planned = jobs::planSweep(request);
   if (!planned) {
-    plan.error = planned.error();
+    plan.error = plan.whyNotIree.empty()
+                     ? planned.error()
+                     : "Not from IREE's constraints (" + plan.whyNotIree +
+                           "), and the values above: " + planned.error();
     return plan;
   }
   plan.candidates = std::move(*planned);

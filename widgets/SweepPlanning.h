@@ -41,10 +41,15 @@ struct SweepPlan {
   std::string space;
   // Asking IREE failed (no iree-opt): the plan stands on the rules.
   std::string ireeProblem;
+  // IREE's constraints gave no neighbourhood (none stated for the op, the
+  // config outside them, no iree-opt): why; the plan is the axes'.
+  std::string whyNotIree;
 };
 
 // `space`: take the candidates from IREE's constraints (its vary fields and
-// nearest count); `iree`: needed for that and for request.ireeConstraints.
+// nearest count), and where they give none, the request's axes with the
+// reason (as the command line's sweep with no --vary); `iree`: needed for
+// that and for request.ireeConstraints.
 SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
                        const std::optional<iree::IreeInstallation> &iree,
                        const std::optional<jobs::IreeSpaceRequest> &space);

@@ -6,7 +6,7 @@
 // back, and from the run panel the CPU example compiles, runs and lands in
 // the history, a gfx942 compile shows its resources, and a running compile
 // can be cancelled.
-#include "TestSupport.h"
+#include "WindowTestSupport.h"
 
 #include "core/edit/EditJournal.h"
 #include "core/iree/Document.h"
@@ -89,71 +89,11 @@ class EditorWindowTest : public QObject {
   QTemporaryDir workspace;
 
   widgets::MainWindow::Services services() {
-    widgets::MainWindow::Services s;
-    auto library = test::projectCompiler();
-    s.parseText = [library](const std::string &text, const std::string &name) {
-      iree::DocumentParser parser(library);
-      return parser.parseText(text, name);
-    };
-    s.installation = [] {
-      return Result<iree::IreeInstallation>(test::projectIree());
-    };
-    s.workspace = workspace.path().toStdString();
-    s.ireeConstraints = [](const iree::Document &document, edit::OpRef op,
-                           const std::atomic<bool> *cancel) {
-      return jobs::ireeConstraintVerdict(test::projectIree(), document,
-                                         std::chrono::minutes(2), cancel, op);
-    };
-    s.documentWorker = [] {
-      return Result<jobs::DocumentWorker>(jobs::DocumentWorker(
-          test::binaryDir() / "app" / "tilescope-iree-worker",
-          test::projectIree().compilerLibrary));
-    };
-    s.ireeDefaults = [](const iree::Document &document) {
-      jobs::DocumentWorker worker(test::binaryDir() / "app" /
-                                      "tilescope-iree-worker",
-                                  test::projectIree().compilerLibrary);
-      return jobs::ireeDefaultConfigs(test::projectIree(), worker, document);
-    };
-    s.releaseOffer = [](const std::filesystem::path &file)
-        -> std::optional<jobs::ReleaseOffer> {
-      jobs::DocumentWorker worker(test::binaryDir() / "app" /
-                                      "tilescope-iree-worker",
-                                  test::projectIree().compilerLibrary);
-      auto text = iree::readMlirFile(file);
-      if (!text)
-        return std::nullopt;
-      return jobs::releaseOffer(worker, *text, file.string(), "3.13");
-    };
-    s.ireeLayouts = [](const iree::Document &document, size_t dispatch,
-                       const std::atomic<bool> *cancel) {
-      jobs::DocumentWorker worker(test::binaryDir() / "app" /
-                                      "tilescope-iree-worker",
-                                  test::projectIree().compilerLibrary);
-      jobs::IreeLayoutRequest request;
-      request.dispatch = dispatch;
-      request.cancel = cancel;
-      return jobs::ireeLayouts(test::projectIree(), worker, document, request);
-    };
-    return s;
+    return test::windowServices(workspace.path());
   }
 
   std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
-    auto library = test::projectCompiler();
-    auto window = std::make_unique<widgets::MainWindow>(
-        [library](const std::filesystem::path &path,
-                  const std::atomic<bool> *) {
-          iree::DocumentParser parser(library);
-          return parser.parseFile(path);
-        },
-        services());
-    window->resize(1440, 900);
-    window->show();
-    QSignalSpy loaded(window.get(), &widgets::MainWindow::documentLoaded);
-    window->openFile(QString::fromStdString(file.string()));
-    if (!loaded.wait(30000))
-      qFatal("%s did not load", file.string().c_str());
-    return window;
+    return test::openWindow(file, services());
   }
 
   // Types `text` into a field's box and presses Enter, as a person would.
@@ -877,155 +817,6 @@ private slots:
     screenshot(*window, "run-panel-failed");
   }
 
-  // The sweep panel's "Ask IREE's pipeline constraints first": a candidate
-  // IREE's constraints reject is invalid, named by IREE's assert, and not
-  // compiled (subgroup_size 32 on gfx942; 64 compiles).
-  void sweepAsksIreesConstraints() {
-    auto window = open(test::examplesDir() /
-                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
-    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
-    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
-    sweep->setAxes({"subgroup_size=32,64"});
-    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
-    QCOMPARE(sweep->validCount(), 2); // the rules let 32 pass
-    sweep->setTimed(false);
-    sweep->setAskIree(true);
-    // The plan shows IREE's verdict before anything runs.
-    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
-    QCOMPARE(sweep->validCount(), 1);
-    QVERIFY2(window->findChild<QLabel *>("sweepCount")
-                 ->text()
-                 .contains("refused by the rules or IREE"),
-             qPrintable(window->findChild<QLabel *>("sweepCount")->text()));
-    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
-    sweep->start();
-    QVERIFY(finished.wait(240000));
-    QVERIFY2(finished.front().at(1).toString().contains("1 run") &&
-                 finished.front().at(1).toString().contains("1 invalid"),
-             qPrintable(finished.front().at(1).toString()));
-    auto *results = window->findChild<QTableWidget *>("sweepResults");
-    QCOMPARE(results->rowCount(), 2);
-    QCOMPARE(results->item(1, 4)->text(), QString("invalid"));
-    QVERIFY2(results->item(1, 5)->text().contains(
-                 "sg_size == preferred_subgroup_size [iree-constraints]"),
-             qPrintable(results->item(1, 5)->text()));
-    window->findChild<QDockWidget *>("sweepDock")->raise();
-    screenshot(*window, "sweep-panel-iree-constraints");
-  }
-
-  // Candidates from IREE's constraints: the axes' fields vary (their values
-  // do not count), the others hold, the nearest assignments are planned
-  // and run.
-  void sweepFromIreesConstraintSpace() {
-    auto window = open(test::examplesDir() /
-                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
-    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
-    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
-    sweep->setAxes({"workgroup[0]=64", "reduction[2]=8"});
-    QSignalSpy planned(sweep, &widgets::SweepPanel::planned);
-    sweep->setFromIreeSpace(true, 8);
-    QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty() && !sweep->planning(), 60000);
-    auto *count = window->findChild<QLabel *>("sweepCount");
-    QVERIFY2(count->text().contains("IREE's TileAndFuse constraints (44 "
-                                    "asserts) allow 12 knob assignments"),
-             qPrintable(count->text()));
-    QCOMPARE(sweep->plannedCount(), 8);
-    QCOMPARE(sweep->validCount(), 8);
-    QCOMPARE(sweep->ranking().front(), QString("reduction=[0, 0, 4]"));
-    window->findChild<QDockWidget *>("sweepDock")->raise();
-    screenshot(*window, "sweep-panel-iree-space");
-
-    // The two nearest, compiled.
-    planned.clear();
-    sweep->setFromIreeSpace(true, 2);
-    QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty() && !sweep->planning(), 60000);
-    QCOMPARE(sweep->plannedCount(), 2);
-    sweep->setTimed(false);
-    sweep->setParallel(2);
-    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
-    sweep->start();
-    QVERIFY(finished.wait(300000));
-    QVERIFY2(finished.front().at(1).toString().contains("2 run"),
-             qPrintable(finished.front().at(1).toString()));
-  }
-
-  // A small sweep from the window: the plan counts what the rules refuse,
-  // Stop keeps what finished, running it again resumes it, candidates
-  // arrive ranked with their pictures, and the best loads into the editor.
-  void sweepsStopsResumesAndLoadsTheBest() {
-    auto window = open(test::examplesDir() /
-                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
-    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
-    QVERIFY(sweep);
-    // It starts from the op's neighbours: 27 candidates, those past
-    // gfx942's LDS refused.
-    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
-    QCOMPARE(sweep->plannedCount(), 27);
-    QCOMPARE(sweep->validCount(), 17);
-
-    QSignalSpy planned(sweep, &widgets::SweepPanel::planned);
-    sweep->setAxes({"workgroup[0]=32,64", "reduction[2]=4,8,32"});
-    QVERIFY(planned.wait(30000));
-    QCOMPARE(sweep->plannedCount(), 6);
-    QCOMPARE(sweep->validCount(), 4); // reduction 32: 128+ KiB of LDS
-    sweep->setTimed(false);
-    sweep->setParallel(2);
-
-    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
-    sweep->start();
-    QVERIFY(sweep->busy());
-    sweep->stop();
-    QVERIFY(finished.wait(240000));
-    QVERIFY(finished.front().at(0).toBool()); // stopped
-    QVERIFY2(finished.front().at(1).toString().contains("resume"),
-             qPrintable(finished.front().at(1).toString()));
-    finished.clear();
-    sweep->start();
-    QVERIFY(finished.wait(600000));
-    QVERIFY(!finished.front().at(0).toBool());
-    const QString summary = finished.front().at(1).toString();
-    QVERIFY2(summary.contains("Best: "), qPrintable(summary));
-
-    // Ranked: compiled ones first (most waves), refused ones last, each
-    // compiled one with its picture and resources.
-    auto *results = window->findChild<QTableWidget *>("sweepResults");
-    QCOMPARE(results->rowCount(), 6);
-    for (int row = 0; row < 4; ++row) {
-      QCOMPARE(results->item(row, 4)->text().section(' ', 0, 0), QString("ok"));
-      QVERIFY(!results->item(row, 1)->icon().isNull());
-      QVERIFY2(results->item(row, 5)->text().contains("VGPRs"),
-               qPrintable(results->item(row, 5)->text()));
-    }
-    QCOMPARE(results->item(5, 4)->text(), QString("invalid"));
-    auto *plot = window->findChild<widgets::SweepPlot *>("sweepPlot");
-    QCOMPARE(plot->pointCount(), 4);
-    window->findChild<QDockWidget *>("sweepDock")->raise();
-    screenshot(*window, "sweep-panel");
-
-    // Running it again finds every candidate in the history.
-    finished.clear();
-    sweep->start();
-    QVERIFY(finished.wait(60000));
-    QVERIFY2(finished.front().at(1).toString().startsWith(
-                 "0 run, 4 from the history"),
-             qPrintable(finished.front().at(1).toString()));
-
-    // The best loads into the editor as one undoable step.
-    const QString best = sweep->ranking().front();
-    QVERIFY(sweep->loadRanked(0));
-    const std::string text = window->document()->text;
-    for (const QString &setting : best.split(' ')) {
-      const QString field = setting.section('[', 0, 0);
-      const int index = setting.section('[', 1).section(']', 0, 0).toInt();
-      const QString value = setting.section('=', 1);
-      // The list the setting changed, as the file now prints it.
-      const QString list = QString::fromStdString(text)
-                               .section(field + " = [", 1)
-                               .section(']', 0, 0);
-      QCOMPARE(list.split(", ").value(index), value);
-    }
-    QVERIFY(window->session()->undoStack()->undoText().startsWith("load try"));
-  }
 
   // IREE's default beside the edit: one click asks IREE in a child
   // process, the tab lists the field the edit changed against IREE's
@@ -1075,6 +866,18 @@ private slots:
       auto *scene = view->findChild<widgets::SceneView *>(name);
       QVERIFY2(scene && !scene->scene().panels.empty(), name);
     }
+    // A lane marked in ours is marked in IREE's and in the Layout tab (all
+    // coloured by lane), and cleared in all of them.
+    auto *ours = view->findChild<widgets::SceneView *>("oursLayoutScene");
+    auto *theirs = view->findChild<widgets::SceneView *>("ireeLayoutScene");
+    auto *layout = window->findChild<widgets::SceneView *>("sceneView");
+    QCOMPARE(ours->scene().colorBy, render::ColorBy::Lane);
+    ours->selectKey(5);
+    QCOMPARE(theirs->selectedKey(), int64_t(5));
+    QCOMPARE(layout->selectedKey(), int64_t(5));
+    layout->selectKey(-1);
+    QCOMPARE(ours->selectedKey(), int64_t(-1));
+    QCOMPARE(theirs->selectedKey(), int64_t(-1));
 
     // An edit: IREE is asked again once typing pauses, for the new text.
     compared.clear();

@@ -1,0 +1,102 @@
+// The main window with the real IREE behind it, as the app builds it (the
+// parse worker, the pinned tools), for the window tests.
+#pragma once
+
+#include "TestSupport.h"
+
+#include "core/iree/Document.h"
+#include "core/jobs/DocumentWorker.h"
+#include "core/jobs/IreeConstraints.h"
+#include "core/jobs/IreeDefaults.h"
+#include "core/jobs/IreeLayouts.h"
+#include "core/jobs/ReleaseOffer.h"
+#include "widgets/MainWindow.h"
+
+#include <QSignalSpy>
+#include <QWidget>
+
+#include <memory>
+
+namespace tilescope::test {
+
+// Where a test saves its pictures (TILESCOPE_SCREENSHOT_DIR; unset: none).
+inline void windowScreenshot(QWidget &window, const QString &name) {
+  if (const QString dir = qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
+      !dir.isEmpty())
+    window.grab().save(dir + "/" + name + ".png");
+}
+
+inline widgets::MainWindow::Services
+windowServices(const QString &workspace) {
+  widgets::MainWindow::Services s;
+  auto library = projectCompiler();
+  s.parseText = [library](const std::string &text, const std::string &name) {
+    iree::DocumentParser parser(library);
+    return parser.parseText(text, name);
+  };
+  s.installation = [] {
+    return Result<iree::IreeInstallation>(projectIree());
+  };
+  s.workspace = workspace.toStdString();
+  s.ireeConstraints = [](const iree::Document &document, edit::OpRef op,
+                         const std::atomic<bool> *cancel) {
+    return jobs::ireeConstraintVerdict(projectIree(), document,
+                                       std::chrono::minutes(2), cancel, op);
+  };
+  s.documentWorker = [] {
+    return Result<jobs::DocumentWorker>(jobs::DocumentWorker(
+        binaryDir() / "app" / "tilescope-iree-worker",
+        projectIree().compilerLibrary));
+  };
+  s.ireeDefaults = [](const iree::Document &document) {
+    jobs::DocumentWorker worker(binaryDir() / "app" /
+                                    "tilescope-iree-worker",
+                                projectIree().compilerLibrary);
+    return jobs::ireeDefaultConfigs(projectIree(), worker, document);
+  };
+  s.releaseOffer = [](const std::filesystem::path &file)
+      -> std::optional<jobs::ReleaseOffer> {
+    jobs::DocumentWorker worker(binaryDir() / "app" /
+                                    "tilescope-iree-worker",
+                                projectIree().compilerLibrary);
+    auto text = iree::readMlirFile(file);
+    if (!text)
+      return std::nullopt;
+    return jobs::releaseOffer(worker, *text, file.string(), "3.13");
+  };
+  s.ireeLayouts = [](const iree::Document &document, size_t dispatch,
+                     const std::atomic<bool> *cancel) {
+    jobs::DocumentWorker worker(binaryDir() / "app" /
+                                    "tilescope-iree-worker",
+                                projectIree().compilerLibrary);
+    jobs::IreeLayoutRequest request;
+    request.dispatch = dispatch;
+    request.cancel = cancel;
+    return jobs::ireeLayouts(projectIree(), worker, document, request);
+  };
+  return s;
+}
+
+
+// Opens `file` in a 1440x900 window and waits until it is loaded.
+inline std::unique_ptr<widgets::MainWindow>
+openWindow(const std::filesystem::path &file,
+         widgets::MainWindow::Services services) {
+  auto library = projectCompiler();
+  auto window = std::make_unique<widgets::MainWindow>(
+      [library](const std::filesystem::path &path,
+                const std::atomic<bool> *) {
+        iree::DocumentParser parser(library);
+        return parser.parseFile(path);
+      },
+      std::move(services));
+  window->resize(1440, 900);
+  window->show();
+  QSignalSpy loaded(window.get(), &widgets::MainWindow::documentLoaded);
+  window->openFile(QString::fromStdString(file.string()));
+  if (!loaded.wait(30000))
+    qFatal("%s did not load", file.string().c_str());
+  return window;
+}
+
+} // namespace tilescope::test

@@ -1,0 +1,224 @@
+// The sweep panel in the window, with the real IREE behind it: its plan
+// comes from IREE's constraints where IREE states them (the rules'
+// neighbours elsewhere, with the reason), IREE's verdict on each candidate
+// before it compiles, and a sweep that stops, resumes, ranks and loads the
+// best into the editor.
+#include "WindowTestSupport.h"
+
+#include "core/jobs/History.h"
+#include "widgets/ConfigEditor.h"
+#include "widgets/EditSession.h"
+#include "widgets/SweepPanel.h"
+#include "widgets/SweepPlot.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace tilescope;
+
+class SweepPanelTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir workspace;
+
+  std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
+    return test::openWindow(file, test::windowServices(workspace.path()));
+  }
+  static void screenshot(QWidget &window, const QString &name) {
+    test::windowScreenshot(window, name);
+  }
+
+private slots:
+  void initTestCase() {
+    QVERIFY(workspace.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("TilescopeTest");
+    QCoreApplication::setApplicationName("SweepPanelTest");
+    QSettings().clear();
+  }
+
+  // The sweep panel's "Ask IREE's pipeline constraints first": a candidate
+  // IREE's constraints reject is invalid, named by IREE's assert, and not
+  // compiled (subgroup_size 32 on gfx942; 64 compiles).
+  void sweepAsksIreesConstraints() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    sweep->setFromIreeSpace(false); // these values, every combination
+    sweep->setAxes({"subgroup_size=32,64"});
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    QCOMPARE(sweep->validCount(), 2); // the rules let 32 pass
+    sweep->setTimed(false);
+    sweep->setAskIree(true);
+    // The plan shows IREE's verdict before anything runs.
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    QCOMPARE(sweep->validCount(), 1);
+    QVERIFY2(window->findChild<QLabel *>("sweepCount")
+                 ->text()
+                 .contains("refused by the rules or IREE"),
+             qPrintable(window->findChild<QLabel *>("sweepCount")->text()));
+    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
+    sweep->start();
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(1).toString().contains("1 run") &&
+                 finished.front().at(1).toString().contains("1 invalid"),
+             qPrintable(finished.front().at(1).toString()));
+    auto *results = window->findChild<QTableWidget *>("sweepResults");
+    QCOMPARE(results->rowCount(), 2);
+    QCOMPARE(results->item(1, 4)->text(), QString("invalid"));
+    QVERIFY2(results->item(1, 5)->text().contains(
+                 "sg_size == preferred_subgroup_size [iree-constraints]"),
+             qPrintable(results->item(1, 5)->text()));
+    window->findChild<QDockWidget *>("sweepDock")->raise();
+    screenshot(*window, "sweep-panel-iree-constraints");
+  }
+
+  // Candidates from IREE's constraints: the axes' fields vary (their values
+  // do not count), the others hold, the nearest assignments are planned
+  // and run.
+  void sweepFromIreesConstraintSpace() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    sweep->setAxes({"workgroup[0]=64", "reduction[2]=8"});
+    QSignalSpy planned(sweep, &widgets::SweepPanel::planned);
+    sweep->setFromIreeSpace(true, 8);
+    QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty() && !sweep->planning(), 60000);
+    auto *count = window->findChild<QLabel *>("sweepCount");
+    QVERIFY2(count->text().contains("IREE's TileAndFuse constraints (44 "
+                                    "asserts) allow 12 knob assignments"),
+             qPrintable(count->text()));
+    QCOMPARE(sweep->plannedCount(), 8);
+    QCOMPARE(sweep->validCount(), 8);
+    QCOMPARE(sweep->ranking().front(), QString("reduction=[0, 0, 4]"));
+    window->findChild<QDockWidget *>("sweepDock")->raise();
+    screenshot(*window, "sweep-panel-iree-space");
+
+    // The two nearest, compiled.
+    planned.clear();
+    sweep->setFromIreeSpace(true, 2);
+    QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty() && !sweep->planning(), 60000);
+    QCOMPARE(sweep->plannedCount(), 2);
+    sweep->setTimed(false);
+    sweep->setParallel(2);
+    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
+    sweep->start();
+    QVERIFY(finished.wait(300000));
+    QVERIFY2(finished.front().at(1).toString().contains("2 run"),
+             qPrintable(finished.front().at(1).toString()));
+  }
+
+  // A small sweep from the window: the plan counts what the rules refuse,
+  // Stop keeps what finished, running it again resumes it, candidates
+  // arrive ranked with their pictures, and the best loads into the editor.
+  void sweepsStopsResumesAndLoadsTheBest() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QVERIFY(sweep);
+    // It starts from IREE's neighbourhood, as the command line's sweep
+    // does: the 32 assignments of its constraints nearest the config.
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 60000);
+    auto *count = window->findChild<QLabel *>("sweepCount");
+    QVERIFY2(count->text().startsWith("IREE's TileAndFuse constraints"),
+             qPrintable(count->text()));
+    QCOMPARE(sweep->plannedCount(), 32);
+    // Without it, the op's neighbours: 27 candidates, those past gfx942's
+    // LDS refused.
+    QSignalSpy replanned(sweep, &widgets::SweepPanel::planned);
+    sweep->setFromIreeSpace(false);
+    QTRY_VERIFY_WITH_TIMEOUT(!replanned.isEmpty() && !sweep->planning(), 30000);
+    QCOMPARE(sweep->plannedCount(), 27);
+    QCOMPARE(sweep->validCount(), 17);
+
+    QSignalSpy planned(sweep, &widgets::SweepPanel::planned);
+    sweep->setAxes({"workgroup[0]=32,64", "reduction[2]=4,8,32"});
+    QVERIFY(planned.wait(30000));
+    QCOMPARE(sweep->plannedCount(), 6);
+    QCOMPARE(sweep->validCount(), 4); // reduction 32: 128+ KiB of LDS
+    sweep->setTimed(false);
+    sweep->setParallel(2);
+
+    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
+    sweep->start();
+    QVERIFY(sweep->busy());
+    sweep->stop();
+    QVERIFY(finished.wait(240000));
+    QVERIFY(finished.front().at(0).toBool()); // stopped
+    QVERIFY2(finished.front().at(1).toString().contains("resume"),
+             qPrintable(finished.front().at(1).toString()));
+    finished.clear();
+    sweep->start();
+    QVERIFY(finished.wait(600000));
+    QVERIFY(!finished.front().at(0).toBool());
+    const QString summary = finished.front().at(1).toString();
+    QVERIFY2(summary.contains("Best: "), qPrintable(summary));
+
+    // Ranked: compiled ones first (most waves), refused ones last, each
+    // compiled one with its picture and resources.
+    auto *results = window->findChild<QTableWidget *>("sweepResults");
+    QCOMPARE(results->rowCount(), 6);
+    for (int row = 0; row < 4; ++row) {
+      QCOMPARE(results->item(row, 4)->text().section(' ', 0, 0), QString("ok"));
+      QVERIFY(!results->item(row, 1)->icon().isNull());
+      QVERIFY2(results->item(row, 5)->text().contains("VGPRs"),
+               qPrintable(results->item(row, 5)->text()));
+    }
+    QCOMPARE(results->item(5, 4)->text(), QString("invalid"));
+    auto *plot = window->findChild<widgets::SweepPlot *>("sweepPlot");
+    QCOMPARE(plot->pointCount(), 4);
+    window->findChild<QDockWidget *>("sweepDock")->raise();
+    screenshot(*window, "sweep-panel");
+
+    // Running it again finds every candidate in the history.
+    finished.clear();
+    sweep->start();
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.front().at(1).toString().startsWith(
+                 "0 run, 4 from the history"),
+             qPrintable(finished.front().at(1).toString()));
+
+    // The best loads into the editor as one undoable step.
+    const QString best = sweep->ranking().front();
+    QVERIFY(sweep->loadRanked(0));
+    const std::string text = window->document()->text;
+    for (const QString &setting : best.split(' ')) {
+      const QString field = setting.section('[', 0, 0);
+      const int index = setting.section('[', 1).section(']', 0, 0).toInt();
+      const QString value = setting.section('=', 1);
+      // The list the setting changed, as the file now prints it.
+      const QString list = QString::fromStdString(text)
+                               .section(field + " = [", 1)
+                               .section(']', 0, 0);
+      QCOMPARE(list.split(", ").value(index), value);
+    }
+    QVERIFY(window->session()->undoStack()->undoText().startsWith("load try"));
+  }
+
+  // Where IREE states no constraints (a reduction), the plan is the op's
+  // neighbours in the table, and says why it is not IREE's.
+  void fallsBackToTheValuesWhereIreeStatesNoConstraints() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/reduce_middle_dispatch_0.benchmark.mlir");
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 60000);
+    const QString text = window->findChild<QLabel *>("sweepCount")->text();
+    QVERIFY2(text.startsWith("Not from IREE's constraints (IREE states no "
+                             "constraints for VectorDistribute on this op"),
+             qPrintable(text));
+    QVERIFY2(text.contains("): the values above.\n4 candidates"),
+             qPrintable(text));
+    QCOMPARE(sweep->plannedCount(), 4);
+  }
+};
+
+QTEST_MAIN(SweepPanelTest)
+#include "tst_sweep_panel.moc"
