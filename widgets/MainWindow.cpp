@@ -580,7 +580,8 @@ void MainWindow::onLoadFinished() {
                            .arg(current.partCount == 1 ? "" : "s"));
   rememberRecent(qs(current.path.string()));
   offerRecovery();
-  splitKView->setFile(qs(current.path.string()), current.partCount);
+  splitKView->setFile(qs(current.path.string()), current.partCount,
+                      current.dispatches.size());
   // The first dispatch's root op is what a person came to see; a program
   // not yet configured shows how IREE would split its reductions.
   if (!browser->selectFirst()) {

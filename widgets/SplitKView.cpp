@@ -208,11 +208,13 @@ void SplitKView::setRunners(Analyzer newAnalyzer, Applier newApplier) {
   applier = std::move(newApplier);
 }
 
-void SplitKView::setFile(const QString &path, int partCount) {
-  if (path == file && partCount == parts)
+void SplitKView::setFile(const QString &path, int partCount,
+                         size_t dispatches) {
+  if (path == file && partCount == parts && dispatches == formedAlready)
     return;
   file = path;
   parts = std::max(1, partCount);
+  formedAlready = dispatches;
   partBox->setRange(0, parts - 1);
   partLabel->setVisible(parts > 1);
   partBox->setVisible(parts > 1);
@@ -223,6 +225,12 @@ void SplitKView::setFile(const QString &path, int partCount) {
   say(file.isEmpty()
           ? "Open a program to see how IREE's split-reduction heuristic "
             "splits its reductions."
+      : formedAlready > 0
+          ? QFileInfo(file).fileName() +
+                " holds dispatches already formed: IREE splits reductions "
+                "before it forms dispatches, so open the program they came "
+                "from to see its splits (Ask IREE still asks about this "
+                "file as it is)."
           : "Split-k: which reductions of " + QFileInfo(file).fileName() +
                 " IREE splits before forming dispatches, by which rule, and "
                 "the dispatches that result. Ask IREE runs iree-compile to "
@@ -353,7 +361,12 @@ void SplitKView::onFinished() {
             .arg(split)
             .arg(shown->dispatches.size()) +
         (shown->reductions.empty()
-             ? QString(" Nothing to split: no op reduces at the split point.")
+             ? formedAlready > 0
+                   ? QString(" Nothing to split: the file's dispatches were "
+                             "formed already; open the program they came "
+                             "from.")
+                   : QString(" Nothing to split: no op reduces at the split "
+                             "point.")
              : QString(" Type a split in Your split, then Form dispatches."));
     say(line);
     emit finished(true, line);

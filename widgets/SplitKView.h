@@ -53,9 +53,11 @@ public:
 
   // Unset: the view says there is no IREE to ask.
   void setRunners(Analyzer analyzer, Applier applier);
-  // The file IREE is asked about (as saved on disk) and how many `// -----`
-  // parts it has; a new file clears the answer on screen.
-  void setFile(const QString &path, int partCount);
+  // The file IREE is asked about (as saved on disk), how many `// -----`
+  // parts it has and how many dispatches it already holds (a dispatch
+  // benchmark or dump: split-k happened before them); a new file clears
+  // the answer on screen.
+  void setFile(const QString &path, int partCount, size_t dispatches = 0);
   // The target asked for ("gfx942", "sm_90", ...).
   void setTarget(const QString &target);
   QString target() const;
@@ -114,6 +116,7 @@ private:
   Applier applier;
   QString file;
   int parts = 1;
+  size_t formedAlready = 0; // dispatches the file holds
   std::optional<jobs::SplitKAnalysis> shown;
   std::optional<jobs::SplitKApplied> formed;
   // The person's splits, by reduction row: sizes, or nullopt for none.

@@ -210,6 +210,26 @@ private slots:
     QVERIFY(!view.analysis());
   }
 
+  // A dispatch benchmark's dispatches were formed already: the view says
+  // where the splits are to be seen.
+  void aFileOfFormedDispatchesPointsToItsProgram() {
+    widgets::SplitKView view;
+    view.setRunners(analyzer(), applier());
+    view.setFile(TILESCOPE_SOURCE_DIR "/examples/rocm_gfx942/"
+                                      "reduction_4x6656x16384_dispatch_0."
+                                      "benchmark.mlir",
+                 1, 1);
+    QVERIFY(view.summaryText().contains("holds dispatches already formed"));
+    view.setTarget("gfx942");
+    QVERIFY2(answered(view, [&] { view.analyze(); }),
+             qPrintable(view.summaryText()));
+    QVERIFY2(view.summaryText().startsWith(
+                 "0 reduction(s); IREE splits 0 of them; 0 dispatch(es). "
+                 "Nothing to split: the file's dispatches were formed "
+                 "already"),
+             qPrintable(view.summaryText()));
+  }
+
   void refusesAnUnknownTargetBeforeRunning() {
     widgets::SplitKView view;
     view.setRunners(analyzer(), applier());
