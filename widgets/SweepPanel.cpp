@@ -23,6 +23,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTimer>
@@ -190,15 +191,20 @@ SweepPanel::SweepPanel(InstallationSource source,
   runRow->addWidget(stopButton);
   runRow->addWidget(progress, 1);
 
+  // What a run does and the button that starts it stay at the top of the
+  // dock however short it is; what to vary scrolls below them.
   auto *left = new QVBoxLayout;
-  left->addWidget(axesTable, 1);
-  left->addLayout(axisButtons);
-  left->addLayout(form);
-  left->addWidget(countLabel);
+  left->setContentsMargins(0, 0, 0, 0);
   left->addLayout(runRow);
+  left->addWidget(countLabel);
   left->addWidget(stateLabel);
+  auto *settings = new QVBoxLayout;
+  settings->setContentsMargins(0, 0, 4, 0);
+  settings->addWidget(axesTable, 1);
+  settings->addLayout(axisButtons);
+  settings->addLayout(form);
   auto *leftWidget = new QWidget;
-  leftWidget->setLayout(left);
+  leftWidget->setLayout(settings);
 
   results = new QTableWidget(0, 7);
   results->setObjectName("sweepResults");
@@ -261,7 +267,19 @@ SweepPanel::SweepPanel(InstallationSource source,
   leftWidget->setMinimumWidth(380);
   leftWidget->setMaximumWidth(480);
   axesTable->setMinimumHeight(84);
-  row->addWidget(leftWidget);
+  // The settings scroll in a short dock rather than holding the whole
+  // bottom of the window at their height.
+  auto *leftScroll = new QScrollArea;
+  leftScroll->setWidget(leftWidget);
+  leftScroll->setWidgetResizable(true);
+  leftScroll->setFrameShape(QFrame::NoFrame);
+  leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  left->addWidget(leftScroll, 1);
+  auto *leftColumn = new QWidget;
+  leftColumn->setLayout(left);
+  leftColumn->setMinimumWidth(396);
+  leftColumn->setMaximumWidth(496);
+  row->addWidget(leftColumn);
   row->addWidget(right, 1);
 
   connect(planWatcher, &QFutureWatcher<std::shared_ptr<SweepPlan>>::finished,
