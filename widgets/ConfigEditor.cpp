@@ -1,10 +1,13 @@
 #include "widgets/ConfigEditor.h"
 
+#include "core/config/Attribute.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/FieldEdit.h"
+#include "core/layout/TileMeaning.h"
 #include "widgets/BasisEditor.h"
+#include "widgets/TileEditor.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -21,6 +24,7 @@
 
 #include <algorithm>
 #include <map>
+#include <variant>
 
 namespace tilescope::widgets {
 namespace {
@@ -156,9 +160,14 @@ void ConfigEditor::showOp(const iree::Dispatch &dispatch,
   setEnabled(true);
   intrinsics.clear();
   space = op.space;
+  loweringConfig = qs(op.loweringConfig);
+  pipeline.clear();
   subgroupSize.reset();
   subgroups.reset();
-  if (auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+  auto translation = config::TranslationInfo::parse(dispatch.translationInfo);
+  if (translation)
+    pipeline = qs(translation->pipelineName());
+  if (auto &info = translation;
       info && info->subgroupSize && *info->subgroupSize > 0) {
     subgroupSize = info->subgroupSize;
     if (info->workgroupSize) {
@@ -294,14 +303,23 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
     box->setCompleter(completer);
     box->setToolTip(choiceTip);
   }
-  if (field == "lane_basis" || field == "subgroup_basis") {
-    // A basis has its own editor: counts, and the digit each loop takes.
+  const bool basis = field == "lane_basis" || field == "subgroup_basis";
+  if (basis || (isTileField(field) && space && field != "padding" &&
+                field != "padding_conv")) {
+    // A basis and a tile list have editors of their own: counts and the
+    // digit each loop takes; a box per loop with what its number means.
     auto *edit = new QToolButton;
-    edit->setObjectName("basisButton:" + field);
+    edit->setObjectName((basis ? "basisButton:" : "tileButton:") + field);
     edit->setText("…");
-    edit->setToolTip("Edit the counts and the loop each digit walks");
-    connect(edit, &QToolButton::clicked, this,
-            [this, field] { editBasis(field); });
+    edit->setToolTip(basis ? "Edit the counts and the loop each digit walks"
+                           : "Edit loop by loop, with what each number "
+                             "means under the pipeline");
+    connect(edit, &QToolButton::clicked, this, [this, field, basis] {
+      if (basis)
+        editBasis(field);
+      else
+        editTiles(field);
+    });
     auto *cell = new QWidget;
     auto *line = new QHBoxLayout(cell);
     line->setContentsMargins(0, 0, 0, 0);
@@ -316,7 +334,7 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
   before->setToolTip(original);
   table->setItem(row, kOriginal, before);
   if (!loops.isEmpty())
-    box->setToolTip("One entry per loop: " + loops);
+    box->setToolTip(tileTip(field, value, loops));
   box->setProperty("baseToolTip", box->toolTip());
   if (original != value && !(original == "(absent)" && value.isEmpty())) {
     QFont bold = name->font();
@@ -386,38 +404,75 @@ QLineEdit *ConfigEditor::boxOf(int row) const {
   return cell ? cell->findChild<QLineEdit *>() : nullptr;
 }
 
-BasisEditor *ConfigEditor::editBasis(const QString &field) {
-  const int row = rowOf(field);
-  QLineEdit *box = boxOf(row);
-  if (!box)
-    return nullptr;
-  auto *editor = new BasisEditor(
-      field, box->text(), space,
-      field == "lane_basis" ? subgroupSize : subgroups, this);
-  editor->setAttribute(Qt::WA_DeleteOnClose);
-  const QString before = box->text();
-  // Each change is typed into the row's box: the views follow.
-  connect(editor, &BasisEditor::valueChanged, this,
-          [this, field](const QString &text) {
-            if (QLineEdit *target = boxOf(rowOf(field))) {
-              target->setText(text);
-              target->setCursorPosition(0);
-              target->setModified(true);
-            }
-            emit drafting(field, text);
-          });
-  connect(editor, &QDialog::accepted, this, [this, field] {
-    commitRow(rowOf(field));
-  });
-  connect(editor, &QDialog::rejected, this, [this, field, before] {
+void ConfigEditor::typeFromDialog(QDialog *dialog, const QString &field,
+                                  const QString &before) {
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &QDialog::accepted, this,
+          [this, field] { commitRow(rowOf(field)); });
+  connect(dialog, &QDialog::rejected, this, [this, field, before] {
     if (QLineEdit *target = boxOf(rowOf(field))) {
       target->setText(before);
       target->setModified(false);
     }
     emit drafting(field, before);
   });
-  editor->open();
+  dialog->open();
+}
+
+void ConfigEditor::typeInto(const QString &field, const QString &text) {
+  // Each change is typed into the row's box: the views follow.
+  if (QLineEdit *target = boxOf(rowOf(field))) {
+    target->setText(text);
+    target->setCursorPosition(0);
+    target->setModified(true);
+  }
+  emit drafting(field, text);
+}
+
+BasisEditor *ConfigEditor::editBasis(const QString &field) {
+  QLineEdit *box = boxOf(rowOf(field));
+  if (!box)
+    return nullptr;
+  auto *editor = new BasisEditor(
+      field, box->text(), space,
+      field == "lane_basis" ? subgroupSize : subgroups, this);
+  connect(editor, &BasisEditor::valueChanged, this,
+          [this, field](const QString &text) { typeInto(field, text); });
+  typeFromDialog(editor, field, box->text());
   return editor;
+}
+
+TileEditor *ConfigEditor::editTiles(const QString &field) {
+  QLineEdit *box = boxOf(rowOf(field));
+  auto config = config::LoweringConfig::parse(loweringConfig.toStdString());
+  if (!box || !space || !config)
+    return nullptr;
+  auto *editor =
+      new TileEditor(field, box->text(), *space, *config, pipeline, this);
+  connect(editor, &TileEditor::valueChanged, this,
+          [this, field](const QString &text) { typeInto(field, text); });
+  typeFromDialog(editor, field, box->text());
+  return editor;
+}
+
+// A tile list's tooltip: what each entry means under the pipeline, or the
+// loops when that cannot be read.
+QString ConfigEditor::tileTip(const QString &field, const QString &value,
+                              const QString &loops) const {
+  auto config = config::LoweringConfig::parse(loweringConfig.toStdString());
+  auto parsed = config::parseAttribute(value.toStdString());
+  const auto *attribute = std::get_if<config::Attribute>(&parsed);
+  const auto values = attribute ? attribute->asInt64Array() : std::nullopt;
+  if (config && space && values)
+    if (auto meaning = layout::describeTileLevel(
+            field.toStdString(), *values, *config, *space,
+            pipeline.toStdString())) {
+      QStringList lines;
+      for (const layout::TileEntryMeaning &entry : meaning->entries)
+        lines << qs(entry.text);
+      return lines.join("\n");
+    }
+  return "One entry per loop: " + loops;
 }
 
 void ConfigEditor::setFieldMessage(const QString &field, const QString &message,

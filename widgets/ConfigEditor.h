@@ -5,7 +5,7 @@
 // drafting() (the window redraws and validates on every keystroke), Enter or
 // leaving the field emits commit() (the window makes the undoable edit), and
 // a refused value stays in its box, marked, with the reason. A basis row
-// has a "…" that opens the basis editor.
+// and a tile list have a "…" that opens their editor.
 #pragma once
 
 #include "core/config/IterationSpace.h"
@@ -16,6 +16,7 @@
 #include <optional>
 
 class QComboBox;
+class QDialog;
 class QLabel;
 class QLineEdit;
 class QTableWidget;
@@ -23,6 +24,7 @@ class QTableWidget;
 namespace tilescope::widgets {
 
 class BasisEditor;
+class TileEditor;
 
 class ConfigEditor : public QWidget {
   Q_OBJECT
@@ -53,6 +55,11 @@ public:
   // button); each change is typed into the row's box, OK commits it,
   // Cancel puts the box back. Null when the op has no such row.
   BasisEditor *editBasis(const QString &field);
+  // Opens the tile editor of a tile-list row (its "…" button): a box per
+  // loop with what its number means under the pipeline; the same typing,
+  // OK and Cancel as the basis editor. Null when the op has no such row or
+  // its loops are unknown.
+  TileEditor *editTiles(const QString &field);
 
 signals:
   void drafting(const QString &field, const QString &value);
@@ -71,6 +78,13 @@ private:
               const QString &original, const QString &loops);
   void commitRow(int row);
   void addSection(const QString &title);
+  // A dialog's changes typed into `field`'s box; OK commits, Cancel puts
+  // `before` back.
+  void typeFromDialog(QDialog *dialog, const QString &field,
+                      const QString &before);
+  void typeInto(const QString &field, const QString &text);
+  QString tileTip(const QString &field, const QString &value,
+                  const QString &loops) const;
 
   QLabel *heading;
   QTableWidget *table;
@@ -81,6 +95,8 @@ private:
   // workgroup has (its translation_info), for the basis editor.
   std::optional<config::IterationSpace> space;
   std::optional<int64_t> subgroupSize, subgroups;
+  // Its config as it stands and its pipeline, for what tiles mean.
+  QString loweringConfig, pipeline;
 };
 
 } // namespace tilescope::widgets

@@ -8,6 +8,8 @@
 //           [--target gfx942 --types f16,f32]
 //   explain --swizzle '#iree_codegen.xor_shuffle<128, 8>' --access column
 //   explain FILE --op DISPATCH:OP  (a root op of an IREE file, as --config)
+//   explain FILE --op DISPATCH:OP --tiles  (what each tile list's numbers
+//           mean under the pipeline, loop by loop)
 #include "app/cli/Commands.h"
 #include "app/cli/LayoutInputs.h"
 #include "core/config/TargetAttribute.h"
@@ -20,6 +22,7 @@
 #include "core/layout/OpLayouts.h"
 #include "core/layout/Roofline.h"
 #include "core/layout/Swizzle.h"
+#include "core/layout/TileMeaning.h"
 
 #include <QCommandLineParser>
 
@@ -463,6 +466,58 @@ int explainSwizzle(const LayoutInputs &in, bool asJson) {
 
 } // namespace
 
+// Each tile level of the config, loop by loop, as the pipeline reads it
+// (the window's tile editor says the same).
+int explainTiles(const LayoutInputs &in, bool asJson) {
+  auto config = in.loweringConfig();
+  if (!config)
+    return fail("--config", config.error());
+  auto space = in.iterationSpace();
+  if (!space)
+    return fail("--iteration-space", space.error());
+  std::string pipeline;
+  if (!in.translationText.empty()) {
+    auto info = config::TranslationInfo::parse(in.translationText);
+    if (!info)
+      return fail("--translation-info", info.error());
+    pipeline = info->pipelineName();
+  }
+  json levels = json::object();
+  std::ostringstream text;
+  for (config::TilingLevel level : config::kAllTilingLevels) {
+    const std::string key = config::keyOf(level);
+    auto values = config->tileSizes(level);
+    if (!values)
+      continue;
+    auto meaning =
+        layout::describeTileLevel(key, *values, *config, *space, pipeline);
+    if (!meaning)
+      continue; // a level tiles do not count (lane)
+    json entries = json::array();
+    text << key << " " << list(*values) << (pipeline.empty() ? "" : " (")
+         << pipeline << (pipeline.empty() ? "" : ")") << "\n";
+    for (const layout::TileEntryMeaning &entry : meaning->entries) {
+      entries.push_back({{"dim", entry.dim},
+                         {"value", entry.value},
+                         {"unit", entry.unit},
+                         {"unit_name", entry.unitName},
+                         {"elements", entry.elements},
+                         {"count", entry.count},
+                         {"text", entry.text}});
+      text << "  " << entry.text << "\n";
+    }
+    levels[key] = {{"pieces", meaning->pieces}, {"entries", entries}};
+  }
+  if (asJson)
+    std::cout << exporting::jsonText(
+                     json{{"pipeline", pipeline}, {"tiles", levels}}, 2)
+              << "\n";
+  else
+    std::cout << (levels.empty() ? std::string("the config has no tile lists\n")
+                                 : text.str());
+  return kExitOk;
+}
+
 int explain(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -471,13 +526,23 @@ int explain(const QStringList &arguments) {
   LayoutOptions options;
   options.addTo(parser);
   const QCommandLineOption jsonOption("json", "Print JSON.");
-  parser.addOption(jsonOption);
+  const QCommandLineOption tilesOption(
+      "tiles", "With --config (or FILE --op): what each tile list's numbers "
+               "mean under the pipeline, loop by loop (elements or intrinsic "
+               "tiles; workgroups, steps, tiles).");
+  parser.addOptions({jsonOption, tilesOption});
   if (!parseCommandLine(parser, arguments, "explain"))
     return kExitUsage;
   auto inputs = options.read(parser);
   if (!inputs)
     return fail("explain", inputs.error());
   const bool asJson = parser.isSet(jsonOption);
+  if (parser.isSet(tilesOption)) {
+    if (inputs->kind != LayoutInputs::Kind::Config)
+      return fail("explain", "--tiles reads a lowering config: give --config "
+                             "or FILE --op DISPATCH:OP");
+    return explainTiles(*inputs, asJson);
+  }
   switch (inputs->kind) {
   case LayoutInputs::Kind::Basis:
     return explainBasis(*inputs, asJson);

@@ -137,21 +137,56 @@ tileAndFuseThreads(const config::LoweringConfig &config,
   return result;
 }
 
-Result<ForallDistribution> tileAndFuseSubgroups(
-    const config::LoweringConfig &config, const config::IterationSpace &space,
-    const std::vector<int64_t> &workgroupSize, int64_t subgroupSize) {
+Result<IntrinsicUnits>
+tileAndFuseIntrinsicUnits(const config::LoweringConfig &config,
+                          const config::IterationSpace &space) {
   auto mma = config.mmaKind();
   if (!mma)
     return Error{"the config has no mma_kind"};
-  auto subgroup = config.tileSizes(config::TilingLevel::Subgroup);
-  if (!subgroup)
-    return Error{"the config has no subgroup tile sizes"};
   auto shape = config::intrinsicShape(mma->intrinsic);
   if (!shape)
     return Error{"unknown intrinsic " + mma->intrinsic};
   auto dims = config::inferContraction(space);
   if (!dims)
     return Error{"the op is not a contraction"};
+  IntrinsicUnits units;
+  units.intrinsic = mma->intrinsic;
+  units.unit.assign(space.rank(), 1);
+  units.role.assign(space.rank(), "");
+  const auto place = [&](int loop, int64_t size, const char *role) {
+    if (loop < 0 || size <= 0)
+      return;
+    units.unit[static_cast<size_t>(loop)] = size;
+    units.role[static_cast<size_t>(loop)] = role;
+  };
+  if (!dims->m.empty())
+    place(dims->m.back(), shape->m, "M");
+  if (!dims->n.empty())
+    place(dims->n.back(), shape->n, "N");
+  // A scaled intrinsic's K is K/block scale steps of `block` elements
+  // (GPUPackToIntrinsics packs the k and kB dims apart).
+  const MmaIntrinsic *intrinsic = findMmaIntrinsic(mma->intrinsic);
+  if (intrinsic && intrinsic->isScaled && !dims->kB.empty()) {
+    if (!dims->k.empty())
+      place(dims->k.back(), shape->k / intrinsic->blockSize, "K");
+    place(dims->kB.back(), intrinsic->blockSize, "K block");
+  } else if (!dims->k.empty()) {
+    place(dims->k.back(), shape->k, "K");
+  }
+  return units;
+}
+
+Result<ForallDistribution> tileAndFuseSubgroups(
+    const config::LoweringConfig &config, const config::IterationSpace &space,
+    const std::vector<int64_t> &workgroupSize, int64_t subgroupSize) {
+  auto subgroup = config.tileSizes(config::TilingLevel::Subgroup);
+  if (config.mmaKind() && !subgroup)
+    return Error{"the config has no subgroup tile sizes"};
+  auto units = tileAndFuseIntrinsicUnits(config, space);
+  if (!units)
+    return Error{units.error()};
+  if (!subgroup)
+    return Error{"the config has no subgroup tile sizes"};
   if (subgroupSize <= 0)
     return Error{"the subgroup size is unknown"};
   const size_t rank = space.rank();
@@ -161,37 +196,22 @@ Result<ForallDistribution> tileAndFuseSubgroups(
       zeroPadded(config.tileSizes(config::TilingLevel::Workgroup), rank);
   const auto reduction =
       zeroPadded(config.tileSizes(config::TilingLevel::Reduction), rank);
-  std::vector<int64_t> bounds(rank), unit(rank, 1);
-  for (size_t d = 0; d < rank; ++d)
+  std::vector<int64_t> bounds(rank);
+  for (size_t d = 0; d < rank; ++d) {
     bounds[d] = !space.isReduction(d) && workgroup[d] > 0
                     ? std::min(workgroup[d], space.bounds[d])
                     : space.bounds[d];
-  // The innermost M, N and K loops count intrinsic tiles from here on.
-  const auto place = [&](int loop, int64_t size) {
-    if (loop < 0 || size <= 0)
-      return;
-    const size_t l = static_cast<size_t>(loop);
-    unit[l] = size;
-    bounds[l] = ceilDiv(bounds[l], size);
-  };
-  place(dims->m.back(), shape->m);
-  place(dims->n.back(), shape->n);
-  // A scaled intrinsic's K is K/block scale steps of `block` elements
-  // (GPUPackToIntrinsics packs the k and kB dims apart).
-  const MmaIntrinsic *intrinsic = findMmaIntrinsic(mma->intrinsic);
-  if (intrinsic && intrinsic->isScaled && !dims->kB.empty()) {
-    place(dims->k.back(), shape->k / intrinsic->blockSize);
-    place(dims->kB.back(), intrinsic->blockSize);
-  } else {
-    place(dims->k.back(), shape->k);
+    // The innermost M, N and K loops count intrinsic tiles from here on.
+    if (units->unit[d] > 1)
+      bounds[d] = ceilDiv(bounds[d], units->unit[d]);
   }
   for (size_t d = 0; d < rank; ++d)
     if (space.isReduction(d) && reduction[d] > 0)
       bounds[d] = std::min(reduction[d], bounds[d]);
   ForallDistribution result =
-      distributeForall("subgroup", bounds, zeroPadded(subgroup, rank),
+      distributeForall("subgroup", bounds, zeroPadded(*subgroup, rank),
                        saturatingProduct(workgroupSize) / subgroupSize);
-  result.unit = unit;
+  result.unit = units->unit;
   result.workgroupSize = workgroupSize;
   result.subgroupSize = subgroupSize;
   return result;

@@ -62,6 +62,20 @@ tileAndFuseThreads(const config::LoweringConfig &config,
                    const config::IterationSpace &space,
                    const std::vector<int64_t> &workgroupSize);
 
+// Under TileAndFuse with mma_kind, `subgroup` and `reduction` count
+// intrinsic tiles along the contraction's innermost M, N and K loops
+// (GPUPackToIntrinsics runs before those levels are tiled): the elements
+// one unit stands for, per loop (1 elsewhere), and which of M, N, K (or a
+// scaled intrinsic's "K block") each such loop is.
+struct IntrinsicUnits {
+  std::string intrinsic;
+  std::vector<int64_t> unit;
+  std::vector<std::string> role;
+};
+Result<IntrinsicUnits>
+tileAndFuseIntrinsicUnits(const config::LoweringConfig &config,
+                          const config::IterationSpace &space);
+
 // The subgroup level of a TileAndFuse config with mma_kind: `subgroup`
 // counts intrinsic tiles of the workgroup tile's M and N.
 Result<ForallDistribution> tileAndFuseSubgroups(

@@ -245,6 +245,30 @@ private slots:
     QVERIFY(current.out.contains("nothing to convert for IREE 3.13"));
   }
 
+  // explain --tiles: each tile list loop by loop, as the pipeline reads it
+  // (the window's tile editor says the same).
+  void explainsWhatTileNumbersMean() {
+    const CliRun text = cli({"explain", kMatmul, "--op", "0:0", "--tiles"});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("d2 (1024, reduction): 8 x "
+                               "MFMA_F32_16x16x16_F16 K (16) = 128 elements "
+                               "per step -> 8 steps"),
+             qPrintable(text.out));
+    const CliRun data =
+        cli({"explain", kMatmul, "--op", "0:0", "--tiles", "--json"});
+    QCOMPARE(data.exitCode, 0);
+    const QJsonObject tiles = json(data)["tiles"].toObject();
+    QCOMPARE(tiles["subgroup"].toObject()["entries"].toArray()[0]
+                 .toObject()["unit"].toInt(),
+             16);
+    QCOMPARE(json(data)["pipeline"].toString(), QString("TileAndFuse"));
+    const CliRun refused =
+        cli({"explain", "--basis", "[[4, 16], [0, 1]]", "--tiles"});
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY2(refused.err.contains("--tiles reads a lowering config"),
+             qPrintable(refused.err));
+  }
+
   void showsARootOpInContext() {
     const CliRun text = cli({"show", kMatmul, "--op", "0:0"});
     QCOMPARE(text.exitCode, 0);

@@ -188,10 +188,12 @@ private slots:
             std::string::npos);
     QCOMPARE(window->session()->model().edits().size(), size_t(1));
     screenshot(*window, "editor-edited");
-    // With its problem gone, a tile row's tooltip names its loops again.
+    // With its problem gone, a tile row's tooltip says what each loop's
+    // number means again.
     auto *workgroupBox = window->findChild<QLineEdit *>("field:workgroup");
     QVERIFY(workgroupBox);
-    QVERIFY2(workgroupBox->toolTip().startsWith("One entry per loop: d0 1024"),
+    QVERIFY2(workgroupBox->toolTip().startsWith(
+                 "d0 (1024): 128 elements per workgroup -> 8 workgroups"),
              qPrintable(workgroupBox->toolTip()));
 
     // The edit as a tuning spec IREE reads.

@@ -1,8 +1,11 @@
-// The basis editor of a lane_basis row, in the window on the gfx942
-// reduction: each count or digit changed is typed into the row's box at
-// once (the picture is redrawn as a draft), OK makes one undoable edit that
-// IREE's printer would write, Cancel puts the box back and makes none; a
-// box holding no basis starts the editor from one digit per loop.
+// The field editors of the config editor, in the window: the basis editor
+// of a lane_basis row on the gfx942 reduction (each count or digit changed
+// is typed into the row's box at once and the picture redrawn as a draft,
+// OK makes one undoable edit that IREE's printer would write, Cancel puts
+// the box back and makes none, a box holding no basis starts from one
+// digit per loop), and the tile editor on the gfx942 TileAndFuse matmul
+// (each loop's number read as IREE's pipeline reads it: intrinsic K tiles
+// for reduction).
 #include "TestSupport.h"
 
 #include "core/iree/Document.h"
@@ -10,9 +13,11 @@
 #include "widgets/ConfigEditor.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
+#include "widgets/TileEditor.h"
 
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -29,14 +34,14 @@ QString screenshotDir() {
 
 } // namespace
 
-class BasisEditorTest : public QObject {
+class FieldEditorsTest : public QObject {
   Q_OBJECT
 
   std::unique_ptr<widgets::MainWindow> window;
   widgets::ConfigEditor *editor = nullptr;
 
-private slots:
-  void init() {
+  // Opens a gfx942 example in the window with its first root op selected.
+  void openExample(const char *name) {
     auto library = test::projectCompiler();
     widgets::MainWindow::Services services;
     services.keepEditsForRecovery = false;
@@ -51,13 +56,17 @@ private slots:
     window->show();
     QSignalSpy loaded(window.get(), &widgets::MainWindow::documentLoaded);
     window->openFile(QString::fromStdString(
-        (test::examplesDir() / "rocm_gfx942" /
-         "reduction_4x6656x16384_dispatch_0.benchmark.mlir")
-            .string()));
+        (test::examplesDir() / "rocm_gfx942" / name).string()));
     QVERIFY(loaded.wait(30000));
     window->selectOp({0, 0});
     editor = window->findChild<widgets::ConfigEditor *>("configEditor");
     QVERIFY(editor);
+  }
+
+private slots:
+  void init() {
+    // The basis tests' op; the tile tests open their own.
+    openExample("reduction_4x6656x16384_dispatch_0.benchmark.mlir");
   }
 
   void cleanup() { window.reset(); }
@@ -131,7 +140,49 @@ private slots:
         "holds no basis"));
     basis->reject();
   }
+
+  // The tile editor on the TileAndFuse matmul: reduction counts intrinsic
+  // K tiles, each number is typed into the box with its meaning, and the
+  // tile rows' tooltips read the same way.
+  void tilesSayWhatTheirNumbersMean() {
+    openExample("matmul_f16_1024_dispatch_0.benchmark.mlir");
+    QVERIFY(editor->findChild<QToolButton *>("tileButton:reduction"));
+    widgets::TileEditor *tiles = editor->editTiles("reduction");
+    QVERIFY(tiles);
+    QCOMPARE(tiles->text(), QString("[0, 0, 8]"));
+    QCOMPARE(tiles->meanings().value(2),
+             QString("8 x MFMA_F32_16x16x16_F16 K (16) = 128 elements per "
+                     "step -> 8 steps"));
+    const int steps = window->session()->undoStack()->count();
+    tiles->findChild<QSpinBox *>("tile2")->setValue(4);
+    QCOMPARE(editor->typedValue("reduction"), QString("[0, 0, 4]"));
+    QVERIFY(tiles->meanings().value(2).endsWith("= 64 elements per step -> "
+                                                "16 steps"));
+    QVERIFY(tiles->findChild<QLabel *>("tileResult")
+                ->text()
+                .contains("16 reduction steps"));
+    if (const QString dir = screenshotDir(); !dir.isEmpty())
+      tiles->grab().save(dir + "/tile_editor.png");
+    tiles->accept();
+    QCoreApplication::processEvents(); // the queued commit
+    QCOMPARE(window->session()->undoStack()->count(), steps + 1);
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 4]") !=
+            std::string::npos);
+
+    // The workgroup row's tooltip: each loop's workgroups.
+    const QString tip =
+        window->findChild<QLineEdit *>("field:workgroup")->toolTip();
+    QVERIFY2(tip.contains("d0 (1024): 64 elements per workgroup -> 16 "
+                          "workgroups"),
+             qPrintable(tip));
+    // Cancel puts the box back.
+    tiles = editor->editTiles("workgroup");
+    tiles->setValue(0, 128);
+    QCOMPARE(editor->typedValue("workgroup"), QString("[128, 128, 0]"));
+    tiles->reject();
+    QCOMPARE(editor->typedValue("workgroup"), QString("[64, 128, 0]"));
+  }
 };
 
-QTEST_MAIN(BasisEditorTest)
-#include "tst_basis_editor.moc"
+QTEST_MAIN(FieldEditorsTest)
+#include "tst_field_editors.moc"
