@@ -3,8 +3,6 @@
 #include "core/config/Attribute.h"
 
 #include <QComboBox>
-#include <QDialogButtonBox>
-#include <QFontDatabase>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -35,17 +33,9 @@ Result<config::Basis> basisOf(const QString &text, const QString &field) {
 BasisEditor::BasisEditor(const QString &basisField, const QString &text,
                          const std::optional<config::IterationSpace> &loops,
                          std::optional<int64_t> ids, QWidget *parent)
-    : QDialog(parent), field(basisField), space(loops), threads(ids) {
-  setObjectName("basisEditor");
-  setWindowTitle("Edit " + field);
+    : FieldDialog(basisField, "basisEditor", parent), space(loops),
+      threads(ids) {
   setMinimumWidth(380);
-  note = new QLabel;
-  note->setWordWrap(true);
-  result = new QLabel;
-  result->setObjectName("basisResult");
-  result->setWordWrap(true);
-  result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  result->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
   if (auto parsed = basisOf(text, field)) {
     current = *parsed;
@@ -78,22 +68,13 @@ BasisEditor::BasisEditor(const QString &basisField, const QString &text,
   digitButtons->addWidget(remove);
   digitButtons->addStretch(1);
 
-  auto *buttons =
-      new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-
-  auto *column = new QVBoxLayout(this);
-  column->addWidget(note);
-  auto *countsTitle = new QLabel("<b>Counts</b> (digit 0 varies slowest)");
-  column->addWidget(countsTitle);
+  auto *column = new QVBoxLayout;
+  column->addWidget(new QLabel("<b>Counts</b> (digit 0 varies slowest)"));
   column->addLayout(countsGrid);
   column->addLayout(digitButtons);
   column->addWidget(new QLabel("<b>Loops</b>: the digit each loop walks"));
   column->addLayout(loopsGrid);
-  column->addWidget(result);
-  column->addStretch(1);
-  column->addWidget(buttons);
+  finish(column);
   rebuild();
 }
 

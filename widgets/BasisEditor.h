@@ -10,7 +10,7 @@
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
 
-#include <QDialog>
+#include "widgets/FieldDialog.h"
 
 #include <optional>
 #include <vector>
@@ -22,7 +22,7 @@ class QSpinBox;
 
 namespace tilescope::widgets {
 
-class BasisEditor : public QDialog {
+class BasisEditor : public FieldDialog {
   Q_OBJECT
 
 public:
@@ -34,7 +34,7 @@ public:
               std::optional<int64_t> threads, QWidget *parent = nullptr);
 
   // `[[4, 16], [0, 1]]`, as IREE prints it.
-  QString text() const;
+  QString text() const override;
   const config::Basis &basis() const { return current; }
   // Controls, for tests and scripts (as a click would).
   void setCount(size_t digit, int64_t count);
@@ -42,20 +42,15 @@ public:
   void addDigit();
   void removeDigit();
 
-signals:
-  void valueChanged(const QString &text);
-
 private:
   void rebuild(); // the controls, for the digits there are
   void refresh(); // their labels and the result line
   void changed(bool digitsChanged);
 
-  QString field;
   std::optional<config::IterationSpace> space;
   std::optional<int64_t> threads;
   config::Basis current;
   bool building = false;
-  QLabel *note, *result;
   QGridLayout *countsGrid, *loopsGrid;
   std::vector<QSpinBox *> countBoxes;
   std::vector<QComboBox *> digitBoxes;

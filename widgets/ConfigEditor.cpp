@@ -160,15 +160,16 @@ void ConfigEditor::showOp(const iree::Dispatch &dispatch,
   setEnabled(true);
   intrinsics.clear();
   space = op.space;
-  loweringConfig = qs(op.loweringConfig);
+  loweringConfig.reset();
+  if (auto parsed = config::LoweringConfig::parse(op.loweringConfig))
+    loweringConfig = std::move(*parsed);
   pipeline.clear();
   subgroupSize.reset();
   subgroups.reset();
-  auto translation = config::TranslationInfo::parse(dispatch.translationInfo);
-  if (translation)
-    pipeline = qs(translation->pipelineName());
-  if (auto &info = translation;
-      info && info->subgroupSize && *info->subgroupSize > 0) {
+  const auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+  if (info)
+    pipeline = qs(info->pipelineName());
+  if (info && info->subgroupSize && *info->subgroupSize > 0) {
     subgroupSize = info->subgroupSize;
     if (info->workgroupSize) {
       int64_t threads = 1;
@@ -404,9 +405,11 @@ QLineEdit *ConfigEditor::boxOf(int row) const {
   return cell ? cell->findChild<QLineEdit *>() : nullptr;
 }
 
-void ConfigEditor::typeFromDialog(QDialog *dialog, const QString &field,
+void ConfigEditor::typeFromDialog(FieldDialog *dialog, const QString &field,
                                   const QString &before) {
   dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &FieldDialog::valueChanged, this,
+          [this, field](const QString &text) { typeInto(field, text); });
   connect(dialog, &QDialog::accepted, this,
           [this, field] { commitRow(rowOf(field)); });
   connect(dialog, &QDialog::rejected, this, [this, field, before] {
@@ -436,21 +439,16 @@ BasisEditor *ConfigEditor::editBasis(const QString &field) {
   auto *editor = new BasisEditor(
       field, box->text(), space,
       field == "lane_basis" ? subgroupSize : subgroups, this);
-  connect(editor, &BasisEditor::valueChanged, this,
-          [this, field](const QString &text) { typeInto(field, text); });
   typeFromDialog(editor, field, box->text());
   return editor;
 }
 
 TileEditor *ConfigEditor::editTiles(const QString &field) {
   QLineEdit *box = boxOf(rowOf(field));
-  auto config = config::LoweringConfig::parse(loweringConfig.toStdString());
-  if (!box || !space || !config)
+  if (!box || !space || !loweringConfig)
     return nullptr;
-  auto *editor =
-      new TileEditor(field, box->text(), *space, *config, pipeline, this);
-  connect(editor, &TileEditor::valueChanged, this,
-          [this, field](const QString &text) { typeInto(field, text); });
+  auto *editor = new TileEditor(field, box->text(), *space, *loweringConfig,
+                                pipeline, this);
   typeFromDialog(editor, field, box->text());
   return editor;
 }
@@ -459,13 +457,12 @@ TileEditor *ConfigEditor::editTiles(const QString &field) {
 // loops when that cannot be read.
 QString ConfigEditor::tileTip(const QString &field, const QString &value,
                               const QString &loops) const {
-  auto config = config::LoweringConfig::parse(loweringConfig.toStdString());
   auto parsed = config::parseAttribute(value.toStdString());
   const auto *attribute = std::get_if<config::Attribute>(&parsed);
   const auto values = attribute ? attribute->asInt64Array() : std::nullopt;
-  if (config && space && values)
+  if (loweringConfig && space && values)
     if (auto meaning = layout::describeTileLevel(
-            field.toStdString(), *values, *config, *space,
+            field.toStdString(), *values, *loweringConfig, *space,
             pipeline.toStdString())) {
       QStringList lines;
       for (const layout::TileEntryMeaning &entry : meaning->entries)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/config/IterationSpace.h"
+#include "core/config/LoweringConfig.h"
 #include "core/iree/Document.h"
 
 #include <QWidget>
@@ -16,7 +17,6 @@
 #include <optional>
 
 class QComboBox;
-class QDialog;
 class QLabel;
 class QLineEdit;
 class QTableWidget;
@@ -24,6 +24,7 @@ class QTableWidget;
 namespace tilescope::widgets {
 
 class BasisEditor;
+class FieldDialog;
 class TileEditor;
 
 class ConfigEditor : public QWidget {
@@ -80,7 +81,7 @@ private:
   void addSection(const QString &title);
   // A dialog's changes typed into `field`'s box; OK commits, Cancel puts
   // `before` back.
-  void typeFromDialog(QDialog *dialog, const QString &field,
+  void typeFromDialog(FieldDialog *dialog, const QString &field,
                       const QString &before);
   void typeInto(const QString &field, const QString &text);
   QString tileTip(const QString &field, const QString &value,
@@ -96,7 +97,8 @@ private:
   std::optional<config::IterationSpace> space;
   std::optional<int64_t> subgroupSize, subgroups;
   // Its config as it stands and its pipeline, for what tiles mean.
-  QString loweringConfig, pipeline;
+  std::optional<config::LoweringConfig> loweringConfig;
+  QString pipeline;
 };
 
 } // namespace tilescope::widgets

@@ -559,6 +559,13 @@ void SplitKView::onSplitEdited(QTableWidgetItem *item) {
         warnings << qs(warning);
     }
   }
+  // Dispatches formed with the splits before this change are not these
+  // splits' any more: IREE's are shown until the next Form.
+  if (formed) {
+    formed.reset();
+    saveButton->setEnabled(false);
+    showDispatches(shown->dispatches, "With IREE's splits");
+  }
   // A value that cannot be taken stays in its cell, marked, with the
   // reason; the picture keeps the last split that could.
   filling = true;

@@ -3,12 +3,9 @@
 #include "core/config/Attribute.h"
 #include "core/layout/TileMeaning.h"
 
-#include <QDialogButtonBox>
-#include <QFontDatabase>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSpinBox>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <limits>
@@ -44,14 +41,10 @@ TileEditor::TileEditor(const QString &tileField, const QString &text,
                        const config::IterationSpace &loops,
                        const config::LoweringConfig &rest,
                        const QString &compiledBy, QWidget *parent)
-    : QDialog(parent), field(tileField), space(loops), config(rest),
+    : FieldDialog(tileField, "tileEditor", parent), space(loops), config(rest),
       pipeline(compiledBy) {
-  setObjectName("tileEditor");
-  setWindowTitle("Edit " + field);
   setMinimumWidth(560);
   const size_t rank = space.rank();
-  auto *note = new QLabel;
-  note->setWordWrap(true);
   QString about = field + ": " + keyMeaning(field) +
                   (pipeline.isEmpty() ? QString()
                                       : ", as " + pipeline + " reads it") +
@@ -97,21 +90,7 @@ TileEditor::TileEditor(const QString &tileField, const QString &text,
     boxes.push_back(box);
     meaningLabels.push_back(meaning);
   }
-  result = new QLabel;
-  result->setObjectName("tileResult");
-  result->setWordWrap(true);
-  result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  result->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  auto *buttons =
-      new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  auto *column = new QVBoxLayout(this);
-  column->addWidget(note);
-  column->addLayout(grid);
-  column->addWidget(result);
-  column->addStretch(1);
-  column->addWidget(buttons);
+  finish(grid);
   refresh();
 }
 

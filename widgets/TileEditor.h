@@ -10,7 +10,7 @@
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
 
-#include <QDialog>
+#include "widgets/FieldDialog.h"
 
 #include <vector>
 
@@ -19,7 +19,7 @@ class QSpinBox;
 
 namespace tilescope::widgets {
 
-class TileEditor : public QDialog {
+class TileEditor : public FieldDialog {
   Q_OBJECT
 
 public:
@@ -32,27 +32,22 @@ public:
              QWidget *parent = nullptr);
 
   // "[64, 128, 0]".
-  QString text() const;
+  QString text() const override;
   const std::vector<int64_t> &values() const { return current; }
   // What each entry means now, a line per loop.
   QStringList meanings() const;
   // As a person would type into loop `dim`'s box.
   void setValue(size_t dim, int64_t value);
 
-signals:
-  void valueChanged(const QString &text);
-
 private:
   void refresh();
 
-  QString field;
   config::IterationSpace space;
   config::LoweringConfig config;
   QString pipeline;
   std::vector<int64_t> current;
   std::vector<QSpinBox *> boxes;
   std::vector<QLabel *> meaningLabels;
-  QLabel *result;
   bool building = false;
 };
 

@@ -28,6 +28,7 @@
 
 #include <iostream>
 #include <sstream>
+#include <variant>
 
 using nlohmann::json;
 
@@ -291,23 +292,42 @@ int explainForall(const LayoutInputs &in, const layout::OpLayouts &layouts,
   return kExitOk;
 }
 
-int explainConfig(const LayoutInputs &in, bool asJson) {
+// A config, the loops it tiles and the translation_info it runs with (when
+// given): what --config and --tiles read.
+struct ConfigInputs {
+  std::optional<config::LoweringConfig> config;
+  std::optional<config::IterationSpace> space;
+  std::optional<config::TranslationInfo> info;
+};
+
+// The inputs, or the exit code of the option that is wrong (said on stderr).
+std::variant<ConfigInputs, int> configInputs(const LayoutInputs &in) {
+  ConfigInputs read;
   auto config = in.loweringConfig();
   if (!config)
     return fail("--config", config.error());
+  read.config = std::move(*config);
   auto space = in.iterationSpace();
   if (!space)
     return fail("--iteration-space", space.error());
-  layout::DeriveOptions options;
-  options.ireeRelease = in.ireeRelease;
-  options.subgroupSize = in.subgroupSize;
-  std::optional<config::TranslationInfo> info;
+  read.space = std::move(*space);
   if (!in.translationText.empty()) {
     auto parsed = config::TranslationInfo::parse(in.translationText);
     if (!parsed)
       return fail("--translation-info", parsed.error());
-    info = std::move(*parsed);
+    read.info = std::move(*parsed);
   }
+  return read;
+}
+
+int explainConfig(const LayoutInputs &in, bool asJson) {
+  auto inputs = configInputs(in);
+  if (const int *code = std::get_if<int>(&inputs))
+    return *code;
+  auto &[config, space, info] = std::get<ConfigInputs>(inputs);
+  layout::DeriveOptions options;
+  options.ireeRelease = in.ireeRelease;
+  options.subgroupSize = in.subgroupSize;
   // What the config means under its pipeline, derived once: a TileAndFuse
   // forall is explained as such; a VectorDistribute layout or contraction
   // is reused below.
@@ -469,19 +489,11 @@ int explainSwizzle(const LayoutInputs &in, bool asJson) {
 // Each tile level of the config, loop by loop, as the pipeline reads it
 // (the window's tile editor says the same).
 int explainTiles(const LayoutInputs &in, bool asJson) {
-  auto config = in.loweringConfig();
-  if (!config)
-    return fail("--config", config.error());
-  auto space = in.iterationSpace();
-  if (!space)
-    return fail("--iteration-space", space.error());
-  std::string pipeline;
-  if (!in.translationText.empty()) {
-    auto info = config::TranslationInfo::parse(in.translationText);
-    if (!info)
-      return fail("--translation-info", info.error());
-    pipeline = info->pipelineName();
-  }
+  auto inputs = configInputs(in);
+  if (const int *code = std::get_if<int>(&inputs))
+    return *code;
+  auto &[config, space, info] = std::get<ConfigInputs>(inputs);
+  const std::string pipeline = info ? info->pipelineName() : std::string();
   json levels = json::object();
   std::ostringstream text;
   for (config::TilingLevel level : config::kAllTilingLevels) {

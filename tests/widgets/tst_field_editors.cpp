@@ -88,7 +88,7 @@ private slots:
     basis->findChild<QComboBox *>("basisDigitOf0")->setCurrentIndex(1);
     basis->setDigitOf(1, 0);
     QCOMPARE(editor->typedValue("lane_basis"), QString("[[4, 16], [1, 0]]"));
-    const QString result = basis->findChild<QLabel *>("basisResult")->text();
+    const QString result = basis->findChild<QLabel *>("basisEditorResult")->text();
     QVERIFY2(result.contains("64 id(s), as many as there are"),
              qPrintable(result));
     QCOMPARE(window->session()->undoStack()->count(), steps);
@@ -112,7 +112,7 @@ private slots:
     basis->setCount(0, 2);
     basis->addDigit();
     QCOMPARE(editor->typedValue("lane_basis"), QString("[[2, 64, 1], [0, 1]]"));
-    const QString result = basis->findChild<QLabel *>("basisResult")->text();
+    const QString result = basis->findChild<QLabel *>("basisEditorResult")->text();
     QVERIFY2(result.contains("128 id(s), of 64 there are"), qPrintable(result));
     basis->reject();
     QCOMPARE(editor->typedValue("lane_basis"), QString("[[1, 64], [0, 1]]"));
@@ -127,7 +127,7 @@ private slots:
     QCOMPARE(basis->text(), QString("[[4, 16, 2], [0, 5]]"));
     QCOMPARE(basis->findChild<QComboBox *>("basisDigitOf1")->currentText(),
              QString("digit 5 (no such digit)"));
-    const QString result = basis->findChild<QLabel *>("basisResult")->text();
+    const QString result = basis->findChild<QLabel *>("basisEditorResult")->text();
     QVERIFY2(result.contains("digit 1, 2 walks no loop"), qPrintable(result));
     basis->reject();
   }
@@ -158,7 +158,7 @@ private slots:
     QCOMPARE(editor->typedValue("reduction"), QString("[0, 0, 4]"));
     QVERIFY(tiles->meanings().value(2).endsWith("= 64 elements per step -> "
                                                 "16 steps"));
-    QVERIFY(tiles->findChild<QLabel *>("tileResult")
+    QVERIFY(tiles->findChild<QLabel *>("tileEditorResult")
                 ->text()
                 .contains("16 reduction steps"));
     if (const QString dir = screenshotDir(); !dir.isEmpty())

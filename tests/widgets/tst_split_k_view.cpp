@@ -174,6 +174,11 @@ private slots:
     QVERIFY2(view.saveProgram(saved, &error), qPrintable(error));
     QVERIFY(QString::fromStdString(test::readFile(saved.toStdString()))
                 .contains("iree_linalg_ext.split_reduction = [640 : index]"));
+    // A split changed after forming: what was formed is not saved as it.
+    QVERIFY(view.setSplit(0, "1280"));
+    QVERIFY(!view.applied());
+    QVERIFY(!view.saveProgram(folder.filePath("stale.mlir"), &error));
+    QVERIFY2(error.startsWith("form the dispatches first"), qPrintable(error));
   }
 
   // One part of a `// -----` file: compiled alone, its lines the file's.
