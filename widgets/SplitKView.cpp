@@ -183,6 +183,7 @@ SplitKView::SplitKView(QWidget *parent)
   lower->addWidget(side);
   lower->setStretchFactor(0, 3);
   lower->setStretchFactor(1, 2);
+  lower->setSizes({640, 320}); // the picture first
   auto *split = new QSplitter(Qt::Vertical);
   split->addWidget(table);
   split->addWidget(lower);
