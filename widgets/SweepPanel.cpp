@@ -442,6 +442,7 @@ jobs::SweepRequest SweepPanel::request() const {
   r.workspace = workspaceFolder;
   r.parallel = parallelBox->value();
   r.ireeConstraints = constraintsBox->isChecked();
+  r.stated = plannedStated;
   return r;
 }
 
@@ -500,6 +501,7 @@ void SweepPanel::onPlanned() {
   entries.clear();
   byName.clear();
   plannedPoints = answer->points;
+  plannedStated = answer->stated;
   if (!answer->error.empty()) {
     countLabel->setText(qs(answer->error));
     countLabel->setStyleSheet("color: #a61b1b;");

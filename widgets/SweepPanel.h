@@ -135,6 +135,9 @@ private:
   // From IREE's constraints: the points the last plan made (a run tries
   // those, not a new listing).
   std::vector<jobs::SweepPoint> plannedPoints;
+  // IREE's constraints as the last plan had them stated (the run reuses
+  // them for the same text and op).
+  std::shared_ptr<const jobs::StatedConstraints> plannedStated;
   QFutureWatcher<std::shared_ptr<SweepPlan>> *planWatcher;
   QFutureWatcher<Result<jobs::SweepResult>> *runWatcher;
   QTimer *planTimer, *refreshTimer;

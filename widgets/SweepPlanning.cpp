@@ -102,7 +102,9 @@ SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
     if (listed) {
       plan.space = jobs::describe(*listed);
       plan.points = listed->points;
+      plan.stated = listed->stated;
       request.points = listed->points;
+      request.stated = listed->stated;
     } else {
       // The rules' neighbourhood instead, and why.
       plan.whyNotIree = listed.error();

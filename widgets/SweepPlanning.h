@@ -39,6 +39,9 @@ struct SweepPlan {
   // space in a line.
   std::vector<jobs::SweepPoint> points;
   std::string space;
+  // What IREE stated for the plan's document and op (the run checks its
+  // candidates with it rather than asking again).
+  std::shared_ptr<const jobs::StatedConstraints> stated;
   // Asking IREE failed (no iree-opt): the plan stands on the rules.
   std::string ireeProblem;
   // IREE's constraints gave no neighbourhood (none stated for the op, the

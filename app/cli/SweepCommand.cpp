@@ -224,6 +224,7 @@ int sweep(const QStringList &arguments) {
     if (listed) {
       space = std::move(*listed);
       request.points = space->points;
+      request.stated = space->stated; // --iree-constraints asks no more
       if (name.empty())
         name = jobs::spaceSweepName(*document, *op, asked.vary, asked.nearest);
     } else if (explicitSpace) {

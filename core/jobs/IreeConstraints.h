@@ -77,6 +77,17 @@ struct ConstraintVerdict {
   std::vector<std::string> commands;    // shell commands that reproduce it
 };
 
+// An ireeConstraintVerdict on one root op, with what it was asked about:
+// reused for that text and op only.
+struct StatedConstraints {
+  std::string text; // the document's text IREE was given
+  edit::OpRef op;
+  ConstraintVerdict verdict;
+  bool statedFor(const iree::Document &document, edit::OpRef asked) const {
+    return asked == op && document.text == text;
+  }
+};
+
 // Fails only when IREE cannot be run or refuses the document itself (the
 // text does not parse, a pass crashes); per-op outcomes are in the result.
 // `only`: IREE is asked about that root op alone (the others get no root_op

@@ -14,6 +14,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
+#include "core/jobs/IreeConstraints.h"
 #include "core/jobs/TryJob.h"
 #include "core/util/Result.h"
 
@@ -21,6 +22,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -100,6 +102,10 @@ struct SweepRequest {
   // Check each valid candidate against IREE's pipeline constraints for the
   // op before it compiles (checkCandidatesWithIree).
   bool ireeConstraints = false;
+  // IREE's constraints for the op, already stated (by ireeSweepSpace): the
+  // check runs them instead of asking iree-opt again, when they were
+  // stated for this document's text and op.
+  std::shared_ptr<const StatedConstraints> stated;
   // With a worker, a root op of a whole program has its dispatch tried
   // alone (TryRequest::worker); each candidate gets its own copy.
   std::optional<DocumentWorker> worker;

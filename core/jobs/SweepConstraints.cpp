@@ -76,8 +76,11 @@ Result<bool> checkCandidatesWithIree(const iree::IreeInstallation &iree,
   // candidate as IREE's verifier would (the candidates change the config,
   // never the problem). Where a program cannot be read, each candidate is
   // asked of IREE.
-  auto stated = ireeConstraintVerdict(iree, *request.document, request.timeout,
-                                      request.cancel, request.op);
+  auto stated =
+      request.stated && request.stated->statedFor(*request.document, request.op)
+          ? Result<ConstraintVerdict>(request.stated->verdict)
+          : ireeConstraintVerdict(iree, *request.document, request.timeout,
+                                  request.cancel, request.op);
   if (stated && stated->ops.size() == 1) {
     std::vector<SweepCandidate *> unread;
     for (SweepCandidate *candidate : queue) {

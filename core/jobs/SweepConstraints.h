@@ -20,7 +20,8 @@ iree::Document candidateDocument(const SweepRequest &request,
                                  const SweepCandidate &candidate);
 
 // Checks each valid candidate. IREE states the op's constraints once (one
-// iree-opt run) and Tilescope runs them on every candidate as IREE's
+// iree-opt run, none when request.stated holds them for this document and
+// op) and Tilescope runs them on every candidate as IREE's
 // verifier does (evaluateConstraints; ireeVerdictBy "tilescope"); where
 // that cannot be done, each candidate is asked of iree-opt,
 // `request.parallel` at a time ("iree-opt"). One IREE's

@@ -173,6 +173,8 @@ Result<IreeSpace> ireeSweepSpace(const iree::IreeInstallation &iree,
     return Error{verdict.error()};
   IreeSpace space;
   space.commands = verdict->commands;
+  space.stated = std::make_shared<const StatedConstraints>(
+      StatedConstraints{request.document->text, request.op, *verdict});
   if (verdict->ops.empty())
     return Error{"the op has no GPU lowering_config for IREE's constraints to "
                  "describe"};

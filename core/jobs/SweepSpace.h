@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct IreeSpace {
   std::vector<SweepPoint> points;  // nearest first, the config left out
   double listMilliseconds = 0;     // reading and listing, IREE's run aside
   std::vector<std::string> commands; // the iree-opt runs, reproducible
+  // What IREE stated, for a sweep that also checks each candidate against
+  // the constraints (SweepRequest::stated).
+  std::shared_ptr<const StatedConstraints> stated;
 };
 
 // Fails when IREE states no constraints for the op's pipeline, when the
