@@ -1,5 +1,7 @@
 #include "widgets/render/StickyAxes.h"
 
+#include "widgets/render/PainterFrame.h"
+
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPainter>
@@ -18,6 +20,20 @@ QFont bandFont() {
   QFont font;
   font.setPixelSize(kFontPixels);
   return font;
+}
+
+// The indices to label along one axis of `count` cells starting at
+// `origin`: the multiples of `step` among the cells that meet [from, to]
+// and the one after (a label centred on it may still reach in), as
+// [first, end).
+std::pair<int64_t, int64_t> ticksIn(double origin, double from, double to,
+                                    double cellSize, int64_t count,
+                                    int64_t step) {
+  const int64_t first = std::max<int64_t>(
+      0, static_cast<int64_t>(std::floor((from - origin) / cellSize)));
+  const int64_t end = std::min<int64_t>(
+      count, static_cast<int64_t>(std::ceil((to - origin) / cellSize)) + 1);
+  return {(first + step - 1) / step * step, end};
 }
 
 } // namespace
@@ -81,9 +97,7 @@ void paintStickyAxes(QPainter &painter, const ScenePainter &scenePainter,
     if (band.columns) {
       painter.drawLine(band.rect.bottomLeft(), band.rect.bottomRight());
       // The axis name first, then the indices that do not run into it.
-      const QString name = panel.columnAxis.isEmpty()
-                               ? QString()
-                               : panel.columnAxis + QStringLiteral(" →");
+      const QString name = painter::columnAxisText(panel);
       painter.setPen(text);
       const double baseline =
           band.rect.top() + (kDepth + metrics.ascent() - metrics.descent()) / 2;
@@ -95,14 +109,10 @@ void paintStickyAxes(QPainter &painter, const ScenePainter &scenePainter,
       const double widest =
           metrics.horizontalAdvance(QString::number(panel.columns - 1));
       const int64_t step = tickStep(cellSize, std::max(kMinSpacing, widest + 8));
-      const int64_t first = std::max<int64_t>(
-          0, static_cast<int64_t>(
-                 std::floor((band.rect.left() - grid.left()) / cellSize)));
-      const int64_t last = std::min<int64_t>(
-          panel.columns, static_cast<int64_t>(std::ceil(
-                             (band.rect.right() - grid.left()) / cellSize)) +
-                             1);
-      for (int64_t c = (first + step - 1) / step * step; c < last; c += step) {
+      const auto [first, end] =
+          ticksIn(grid.left(), band.rect.left(), band.rect.right(), cellSize,
+                  panel.columns, step);
+      for (int64_t c = first; c < end; c += step) {
         const QString label = QString::number(c);
         const double x = grid.left() + (static_cast<double>(c) + 0.5) * cellSize -
                          metrics.horizontalAdvance(label) / 2;
@@ -114,15 +124,11 @@ void paintStickyAxes(QPainter &painter, const ScenePainter &scenePainter,
       painter.setPen(text);
       const int64_t step =
           tickStep(cellSize, std::max(kMinSpacing, metrics.height() + 4));
-      const int64_t first = std::max<int64_t>(
-          0, static_cast<int64_t>(
-                 std::floor((band.rect.top() - grid.top()) / cellSize)));
-      const int64_t last = std::min<int64_t>(
-          panel.rows, static_cast<int64_t>(std::ceil(
-                          (band.rect.bottom() - grid.top()) / cellSize)) +
-                          1);
+      const auto [first, end] = ticksIn(grid.top(), band.rect.top(),
+                                        band.rect.bottom(), cellSize,
+                                        panel.rows, step);
       const double middle = (metrics.ascent() - metrics.descent()) / 2;
-      for (int64_t r = (first + step - 1) / step * step; r < last; r += step) {
+      for (int64_t r = first; r < end; r += step) {
         const QString label = QString::number(r);
         const double y =
             grid.top() + (static_cast<double>(r) + 0.5) * cellSize + middle;
