@@ -87,8 +87,7 @@ void checkTileAndFuseStructure(
   const int64_t boundK = s.bounds[static_cast<size_t>(k)];
   if (redK <= 0 || boundK == kDynamicSize || boundK <= 0 || shape.k <= 0)
     return;
-  const int64_t alignedK =
-      saturatingMultiply((boundK + shape.k - 1) / shape.k, shape.k);
+  const int64_t alignedK = roundUpToMultiple(boundK, shape.k);
   const int64_t packedK = saturatingMultiply(redK, shape.k);
   // A scaled contraction's padded reduction loop compiles as long as it runs
   // once (the step covers all of K); with more steps and a partial last one
@@ -117,7 +116,7 @@ void checkTileAndFuseStructure(
               " (TileAndFuse counts reduction in intrinsic tiles): IREE "
               "compiles it, padding d" +
               std::to_string(k) + " to " +
-              std::to_string((alignedK + packedK - 1) / packedK * packedK),
+              std::to_string(roundUpToMultiple(alignedK, packedK)),
           "tile-and-fuse-reduction-multiple");
 }
 
@@ -147,7 +146,7 @@ void checkTileAndFusePartialTile(
       tile = saturatingMultiply(tile, shape.k);
     if (bound == kDynamicSize || bound <= 0 || tile <= 0 || tile >= bound)
       continue;
-    const int64_t count = (bound + tile - 1) / tile;
+    const int64_t count = ceilDivide(bound, tile);
     steps = saturatingMultiply(steps, count);
     if (stepsWhy.empty())
       stepsWhy = "the reduction over d" + std::to_string(k) + " runs in " +
@@ -286,7 +285,7 @@ void checkContractionRules(Reporter &r) {
               "]=" + std::to_string(wg) + " (" + name +
               ") is not a multiple of " + std::to_string(unit) + " = " + why +
               ": IREE compiles it, " + "padding the tile to " +
-              std::to_string((wg + unit - 1) / unit * unit) +
+              std::to_string(roundUpToMultiple(wg, unit)) +
               " and masking the rest",
           "contraction-workgroup-padded");
   };
@@ -296,7 +295,7 @@ void checkContractionRules(Reporter &r) {
                                 int64_t intrinsicSize, int64_t subgroups) {
     if (wg <= 0 || intrinsicSize <= 0 || subgroups <= 0)
       return;
-    const int64_t tiles = (wg + intrinsicSize - 1) / intrinsicSize;
+    const int64_t tiles = ceilDivide(wg, intrinsicSize);
     if (tiles % subgroups == 0) {
       checkPadded(name, dim, wg, intrinsicSize,
                   mma->intrinsic + " " + name + " " +

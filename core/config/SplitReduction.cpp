@@ -9,7 +9,7 @@
 namespace tilescope::config {
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceilDiv(int64_t a, int64_t b) { return ceilDivide(a, b); }
 
 // The smallest divisor of `x` that is at least `lowerBound`, searched up to
 // 2^15 (IREE's trial-division limit).
@@ -42,7 +42,9 @@ struct RuleAnswer {
   std::string reason;
 };
 
-RuleAnswer skip(std::string reason) { return {std::nullopt, std::move(reason)}; }
+RuleAnswer skip(std::string reason) {
+  return {std::nullopt, std::move(reason)};
+}
 
 RuleAnswer outerReduction(const ReductionFacts &facts,
                           const SplitOptions &options) {
@@ -58,9 +60,10 @@ RuleAnswer outerReduction(const ReductionFacts &facts,
   if (total < options.targetSize)
     return skip("reduction work " + std::to_string(total) + " < target " +
                 std::to_string(options.targetSize));
-  const int64_t root = static_cast<int64_t>(
-      std::ceil(std::sqrt(static_cast<double>(total))));
-  const int64_t scaled = std::min(options.targetSize, std::max<int64_t>(4, root));
+  const int64_t root =
+      static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(total))));
+  const int64_t scaled =
+      std::min(options.targetSize, std::max<int64_t>(4, root));
   std::vector<int64_t> tiles(sizes.size());
   int64_t covered = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
@@ -68,8 +71,8 @@ RuleAnswer outerReduction(const ReductionFacts &facts,
     tiles[i] = smallestFactorAtLeast(sizes[i], wanted).value_or(sizes[i]);
     covered *= tiles[i];
   }
-  return {tiles, "reduction work " + std::to_string(total) +
-                     ", target min(" + std::to_string(options.targetSize) +
+  return {tiles, "reduction work " + std::to_string(total) + ", target min(" +
+                     std::to_string(options.targetSize) +
                      ", max(4, ceil(sqrt(" + std::to_string(total) +
                      ")))) = " + std::to_string(scaled) +
                      ", tiles chosen inner to outer as the smallest divisors "
@@ -168,21 +171,20 @@ RuleAnswer convolution(const ReductionFacts &facts,
   const int64_t batch = productOf(bounds, conv.batch);
   const int64_t image = productOf(bounds, conv.outputImage);
   const int64_t depth = productOf(bounds, conv.depth);
-  const bool batchFirst =
-      std::find(conv.batch.begin(), conv.batch.end(), facts.outputFirstLoop) !=
-      conv.batch.end();
+  const bool batchFirst = std::find(conv.batch.begin(), conv.batch.end(),
+                                    facts.outputFirstLoop) != conv.batch.end();
   const int64_t parallel = channels * (batchFirst ? image : batch);
-  const std::string parallelText =
-      "parallel size (output channels x " +
-      std::string(batchFirst ? "image" : "batch") +
-      ") = " + std::to_string(parallel);
+  const std::string parallelText = "parallel size (output channels x " +
+                                   std::string(batchFirst ? "image" : "batch") +
+                                   ") = " + std::to_string(parallel);
   if (parallel >= 640000)
     return skip(parallelText + " >= 640000");
   int64_t reduction = 1;
   for (int64_t size : sizes)
     reduction *= size;
-  const auto ratio = static_cast<int64_t>(
-      static_cast<double>(reduction) / std::sqrt(static_cast<double>(parallel)));
+  const auto ratio =
+      static_cast<int64_t>(static_cast<double>(reduction) /
+                           std::sqrt(static_cast<double>(parallel)));
   if (ratio <= 64 && reduction < 8192)
     return skip("reduction " + std::to_string(reduction) +
                 " < 8192 and reduction/sqrt(parallel) = " +
@@ -192,9 +194,9 @@ RuleAnswer convolution(const ReductionFacts &facts,
     return skip("output " + std::to_string(output) +
                 " >= 2*1024*1024 with reduction " + std::to_string(reduction) +
                 " < 50000");
-  const int64_t limit =
-      convolutionLimit(output, reduction, batchFirst ? sizes.back() : sizes.front(),
-                       options.lowParallelism);
+  const int64_t limit = convolutionLimit(
+      output, reduction, batchFirst ? sizes.back() : sizes.front(),
+      options.lowParallelism);
   std::vector<size_t> order(sizes.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = batchFirst ? order.size() - 1 - i : i;
@@ -202,8 +204,8 @@ RuleAnswer convolution(const ReductionFacts &facts,
   if (!tiles)
     return skip("no divisor tile fits the limit of " + std::to_string(limit));
   return {tiles, parallelText + ", output " + std::to_string(output) +
-                     ", reduction " + std::to_string(reduction) +
-                     ": at most " + std::to_string(limit) + " chunks, taken " +
+                     ", reduction " + std::to_string(reduction) + ": at most " +
+                     std::to_string(limit) + " chunks, taken " +
                      (batchFirst ? "inner" : "outer") + " loop first"};
 }
 
@@ -212,8 +214,8 @@ RuleAnswer matmulLike(const ReductionFacts &facts,
   if (!facts.isLinalgOp || !facts.contraction)
     return skip("not a contraction (two inputs, one init)");
   const IterationSpace &space = facts.space;
-  const auto parallelLoops = std::count(space.kinds.begin(), space.kinds.end(),
-                                        LoopKind::Parallel);
+  const auto parallelLoops =
+      std::count(space.kinds.begin(), space.kinds.end(), LoopKind::Parallel);
   if (parallelLoops < 2)
     return skip("fewer than two parallel loops");
   if (anyDynamic(space.bounds))
@@ -224,12 +226,12 @@ RuleAnswer matmulLike(const ReductionFacts &facts,
   const int64_t n = productOf(space.bounds, dims.n);
   const int64_t k = productOf(space.bounds, dims.k);
   const int64_t output = m * n * b;
-  const auto ratio = static_cast<int64_t>(static_cast<double>(k) /
-                                          std::sqrt(static_cast<double>(m * n)) /
-                                          static_cast<double>(b));
-  const std::string shape = "M=" + std::to_string(m) + " N=" +
-                            std::to_string(n) + " K=" + std::to_string(k) +
-                            (b > 1 ? " B=" + std::to_string(b) : "");
+  const auto ratio = static_cast<int64_t>(
+      static_cast<double>(k) / std::sqrt(static_cast<double>(m * n)) /
+      static_cast<double>(b));
+  const std::string shape =
+      "M=" + std::to_string(m) + " N=" + std::to_string(n) +
+      " K=" + std::to_string(k) + (b > 1 ? " B=" + std::to_string(b) : "");
   if (output > 2048 * 4096)
     return skip(shape + ": output " + std::to_string(output) + " > 2048*4096");
   if (k < 18000 && ratio < 48)
@@ -265,10 +267,9 @@ RuleAnswer argCompare(const ReductionFacts &facts,
                 std::to_string(options.targetSize));
   const int64_t tile =
       smallestFactorAtLeast(size, options.targetSize).value_or(size);
-  return {std::vector<int64_t>{tile},
-          "reduction " + std::to_string(size) +
-              ": the smallest divisor >= target " +
-              std::to_string(options.targetSize)};
+  return {std::vector<int64_t>{tile}, "reduction " + std::to_string(size) +
+                                          ": the smallest divisor >= target " +
+                                          std::to_string(options.targetSize)};
 }
 
 } // namespace
@@ -301,9 +302,8 @@ std::vector<int64_t> splitCounts(const std::vector<int64_t> &bounds,
                                  const std::vector<int64_t> &sizes) {
   std::vector<int64_t> counts;
   for (size_t i = 0; i < bounds.size() && i < sizes.size(); ++i)
-    counts.push_back(sizes[i] <= 0 || bounds[i] <= 0
-                         ? 1
-                         : ceilDiv(bounds[i], sizes[i]));
+    counts.push_back(
+        sizes[i] <= 0 || bounds[i] <= 0 ? 1 : ceilDiv(bounds[i], sizes[i]));
   return counts;
 }
 
@@ -318,8 +318,8 @@ SplitDecision decideSplitReduction(const ReductionFacts &facts,
     decision.reasons.push_back("no reduction loop");
     return decision;
   }
-  const std::pair<SplitRule, RuleAnswer (*)(const ReductionFacts &,
-                                            const SplitOptions &)>
+  const std::pair<SplitRule,
+                  RuleAnswer (*)(const ReductionFacts &, const SplitOptions &)>
       rules[] = {{SplitRule::OuterReduction, outerReduction},
                  {SplitRule::Convolution, convolution},
                  {SplitRule::MatmulLike, matmulLike},
@@ -376,12 +376,13 @@ Result<ParsedSplit> parseSplitSizes(std::string_view text,
   for (size_t i = 0; i < bounds.size(); ++i) {
     const int64_t tile = parsed.sizes[i];
     if (tile < 0)
-      return Error{"split tile " + std::to_string(tile) + " of reduction loop " +
-                   std::to_string(i) + " is negative"};
+      return Error{"split tile " + std::to_string(tile) +
+                   " of reduction loop " + std::to_string(i) + " is negative"};
     if (bounds[i] != kDynamicSize && tile > bounds[i])
-      return Error{"split tile " + std::to_string(tile) + " of reduction loop " +
-                   std::to_string(i) + " is larger than the loop (" +
-                   std::to_string(bounds[i]) + ")"};
+      return Error{"split tile " + std::to_string(tile) +
+                   " of reduction loop " + std::to_string(i) +
+                   " is larger than the loop (" + std::to_string(bounds[i]) +
+                   ")"};
     if (tile > 0 && bounds[i] != kDynamicSize && bounds[i] % tile != 0)
       parsed.warnings.push_back(
           "tile " + std::to_string(tile) + " does not divide reduction loop " +

@@ -7,7 +7,7 @@ namespace tilescope::layout {
 namespace {
 
 int64_t roundUp(int64_t value, int64_t unit) {
-  return unit <= 0 ? value : (value + unit - 1) / unit * unit;
+  return unit <= 0 || value < 0 ? value : roundUpToMultiple(value, unit);
 }
 
 // VectorDistribute copies each promoted operand's tile into shared memory

@@ -80,4 +80,14 @@ template <typename Range> int64_t saturatingProduct(const Range &values) {
   return result;
 }
 
+// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b.
+inline int64_t ceilDivide(int64_t a, int64_t b) {
+  return a / b + (a % b != 0 ? 1 : 0);
+}
+
+// a rounded up to a multiple of b (a >= 0, b > 0), clamped to int64_t.
+inline int64_t roundUpToMultiple(int64_t a, int64_t b) {
+  return saturatingMultiply(ceilDivide(a, b), b);
+}
+
 } // namespace tilescope
