@@ -1,8 +1,6 @@
 #include "core/jobs/BenchJob.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 namespace tilescope::jobs {
 
@@ -34,95 +32,61 @@ Result<std::string> deviceForBackend(const std::string &backend,
                "; it compiles, but cannot run on this machine"};
 }
 
-Result<ProcessSpec> benchJobCommand(const iree::IreeInstallation &iree,
-                                    const BenchJobRequest &request) {
-  auto spec = benchmarkCommand(
-      iree, {request.module, request.device, request.repetitions, ""});
-  if (!spec)
-    return spec;
-  char minimum[64];
-  std::snprintf(minimum, sizeof minimum, "--benchmark_min_time=%gs",
-                request.minimumSeconds);
-  spec->arguments.push_back(minimum);
-  spec->timeout = request.timeout;
-  spec->cancel = request.cancel;
-  spec->onOutput = request.onOutput;
-  return spec;
-}
+Result<BenchJobResult> benchModule(const iree::IreeInstallation &iree,
+                                   const BenchJobRequest &request) {
+  auto tool = iree.tool(iree::kIreeBenchmarkModule);
+  if (!tool)
+    return Error{tool.error()};
+  BundleModule module;
+  module.id = "module";
+  module.module = request.module;
+  module.device = request.device;
+  module.dispatchBenchmark = request.dispatchBenchmark;
+  module.about = request.about;
+  BundleWriteOptions write;
+  write.standalone = false;
+  auto bundle = writeRunBundle(request.directory, {module}, write);
+  if (!bundle)
+    return Error{bundle.error()};
 
-void summarizeMeasurements(BenchJobResult &result) {
-  std::vector<double> times;
-  for (const BenchmarkMeasurement &m : result.measurements) {
-    if (m.runType != "iteration")
-      continue;
-    if (result.benchmark.empty())
-      result.benchmark = m.name;
-    if (m.name == result.benchmark)
-      times.push_back(m.realTimeMicroseconds());
+  BenchJobResult result;
+  result.bundle = *bundle;
+  BundleRunOptions run;
+  run.tools = tool->parent_path();
+  run.repetitions = request.repetitions;
+  run.targetMicroseconds = request.targetMicroseconds;
+  run.profile = request.profile;
+  run.force = true; // a bench times now, whatever an earlier run left
+  run.toolTimeoutSeconds = static_cast<int>(std::max<long long>(
+      1, std::chrono::duration_cast<std::chrono::seconds>(request.timeout)
+             .count()));
+  // Probe, timed run (maybe twice), one per submission and a profile: the
+  // whole run may take a few tool runs' time.
+  run.timeout = request.timeout * 5;
+  run.cancel = request.cancel;
+  run.onOutput = request.onOutput;
+  result.spec = runBundleCommand(*bundle, run);
+  result.process = runProcess(result.spec);
+  result.timing = readModuleTiming(*bundle, module.id);
+  if (result.process.outcome != ProcessResult::Outcome::Exited) {
+    result.error = "run.sh " + result.process.describe();
+  } else if (!result.timing.timed()) {
+    result.error =
+        result.timing.status == "not-run"
+            ? "run.sh " + result.process.describe() + ": " +
+                  result.process.standardError.substr(
+                      0, std::min<size_t>(600,
+                                          result.process.standardError.size()))
+            : result.timing.why;
+    while (!result.error.empty() &&
+           (result.error.back() == '\n' || result.error.back() == ' '))
+      result.error.pop_back();
   }
-  result.repetitions = static_cast<int>(times.size());
-  if (times.empty())
-    return;
-  std::sort(times.begin(), times.end());
-  const size_t n = times.size();
-  result.medianMicroseconds =
-      n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-  result.minimumMicroseconds = times.front();
-  result.maximumMicroseconds = times.back();
-  double mean = 0;
-  for (double t : times)
-    mean += t;
-  mean /= static_cast<double>(n);
-  double variance = 0;
-  for (double t : times)
-    variance += (t - mean) * (t - mean);
-  result.spreadMicroseconds =
-      n > 1 ? std::sqrt(variance / static_cast<double>(n - 1)) : 0;
+  return result;
 }
 
 std::string BenchJobResult::summary() const {
-  if (!succeeded())
-    return "no time: " + error;
-  char text[160];
-  std::snprintf(text, sizeof text,
-                "%.3f us median per dispatch (spread %.3f us, %d "
-                "repetitions) on %s",
-                medianMicroseconds, spreadMicroseconds, repetitions,
-                device.c_str());
-  return text;
-}
-
-Result<BenchJobResult> benchModule(const iree::IreeInstallation &iree,
-                                   const BenchJobRequest &request) {
-  auto spec = benchJobCommand(iree, request);
-  if (!spec)
-    return Error{spec.error()};
-  BenchJobResult result;
-  result.spec = *spec;
-  result.device = request.device;
-  result.process = runProcess(*spec);
-  if (!result.process.succeeded()) {
-    result.error = "iree-benchmark-module " + result.process.describe();
-    // Its last words say why (a missing device, a failed dispatch).
-    const std::string &err = result.process.standardError;
-    if (!err.empty()) {
-      const size_t from = err.size() > 600 ? err.size() - 600 : 0;
-      result.error += ": " + err.substr(from);
-      while (!result.error.empty() && result.error.back() == '\n')
-        result.error.pop_back();
-    }
-    return result;
-  }
-  auto measurements = parseBenchmarkJson(result.process.standardOutput);
-  if (!measurements) {
-    result.error = measurements.error();
-    return result;
-  }
-  result.measurements = std::move(*measurements);
-  summarizeMeasurements(result);
-  if (result.repetitions == 0)
-    result.error = "iree-benchmark-module reported no repetition";
-  return result;
+  return succeeded() ? timing.summary() : "no time: " + error;
 }
 
 } // namespace tilescope::jobs

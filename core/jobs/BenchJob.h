@@ -1,13 +1,17 @@
-// Times a compiled dispatch with iree-benchmark-module on a device found
-// here: the CPU for llvm-cpu modules, a GPU from discovery for rocm and cuda
-// ones. Where the device is missing, the answer says so; it never falls back
-// to another device unasked.
+// Times a compiled dispatch on a device found here: the CPU for llvm-cpu
+// modules, a GPU from discovery for rocm and cuda ones. Where the device is
+// missing, the answer says so; it never falls back to another device
+// unasked.
+//
+// The time is taken the way every Tilescope time is (RunBundle.h): a run
+// bundle in the try folder, run by its own run.sh with the runtime tools
+// here, so the figures mean the same as those of a bundle run on a GPU host.
 #pragma once
 
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/GpuDiscovery.h"
-#include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
+#include "core/jobs/RunBundle.h"
 #include "core/util/Result.h"
 
 #include <atomic>
@@ -15,7 +19,6 @@
 #include <filesystem>
 #include <functional>
 #include <string>
-#include <vector>
 
 namespace tilescope::jobs {
 
@@ -29,39 +32,36 @@ Result<std::string> deviceForBackend(const std::string &backend,
 struct BenchJobRequest {
   std::filesystem::path module; // .vmfb
   std::string device;           // as deviceForBackend gives it
+  // Where the bundle goes (made; its results/ keep what run.sh wrote).
+  std::filesystem::path directory;
+  bool dispatchBenchmark = true; // see BundleModule
   int repetitions = 5;
-  // Passed to --benchmark_min_time: seconds each repetition runs at least.
-  double minimumSeconds = 0.1;
-  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  double targetMicroseconds = 1000; // shortest timed iteration
+  // "off", "auto" (where ncu / rocprofv3 is installed), "on" (say so when
+  // none is).
+  std::string profile = "off";
+  nlohmann::json about = nlohmann::json::object(); // the manifest's entry
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // each run
   const std::atomic<bool> *cancel = nullptr;
   std::function<void(std::string_view text, bool fromStandardError)> onOutput;
 };
 
 struct BenchJobResult {
-  ProcessSpec spec;
+  ProcessSpec spec; // run.sh, as run
   ProcessResult process;
-  std::vector<BenchmarkMeasurement> measurements;
-  std::string device;    // where it ran
-  std::string benchmark; // the function timed
-  // Over the repetitions, per dispatch.
-  double medianMicroseconds = 0;
-  double spreadMicroseconds = 0; // standard deviation
-  double minimumMicroseconds = 0;
-  double maximumMicroseconds = 0;
-  int repetitions = 0;
-  std::string error; // why there is no time, when the run failed
+  std::filesystem::path bundle;
+  ModuleTiming timing;
+  std::string error; // why there is no time
 
-  bool succeeded() const { return repetitions > 0 && error.empty(); }
+  bool succeeded() const { return error.empty() && timing.timed(); }
+  // The per-dispatch median (0 without a time).
+  double medianMicroseconds() const {
+    return timing.perDispatch ? timing.perDispatch->median : 0;
+  }
   std::string summary() const;
 };
 
-Result<ProcessSpec> benchJobCommand(const iree::IreeInstallation &iree,
-                                    const BenchJobRequest &request);
 Result<BenchJobResult> benchModule(const iree::IreeInstallation &iree,
                                    const BenchJobRequest &request);
-
-// Median, spread, minimum and maximum of the first benchmark's repetitions
-// (its "iteration" rows), into `result`.
-void summarizeMeasurements(BenchJobResult &result);
 
 } // namespace tilescope::jobs

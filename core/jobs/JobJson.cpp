@@ -140,7 +140,7 @@ json toJson(const KernelResources &k) {
   }
   if (k.occupancy) {
     json limits = json::object();
-    for (const OccupancyLimit &limit : k.occupancy->limits)
+    for (const layout::OccupancyLimit &limit : k.occupancy->limits)
       limits[limit.resource] = limit.active;
     out["occupancy"] = {{"active", k.occupancy->active},
                         {"maximum", k.occupancy->maximum},
@@ -154,6 +154,46 @@ json toJson(const KernelResources &k) {
   return out;
 }
 
+KernelResources kernelResourcesFromJson(const json &in) {
+  KernelResources k;
+  if (!in.is_object())
+    return k;
+  auto text = [&in](const char *key) {
+    return in.contains(key) && in[key].is_string() ? in[key].get<std::string>()
+                                                   : std::string();
+  };
+  auto count = [&in](const char *key, std::optional<int> &field) {
+    if (in.contains(key) && in[key].is_number_integer())
+      field = in[key].get<int>();
+  };
+  k.kernel = text("kernel");
+  k.backend = text("backend");
+  k.arch = text("arch");
+  k.readFrom = text("read_from");
+  k.scratchBytes = in.value("scratch_bytes", 0LL);
+  k.sharedMemoryBytes = in.value("shared_memory_bytes", 0LL);
+  k.workgroupSize = in.value("workgroup_size", 0);
+  k.subgroupSize = in.value("subgroup_size", 0);
+  count("vgprs", k.vgprs);
+  count("agprs", k.agprs);
+  count("sgprs", k.sgprs);
+  count("registers", k.registers);
+  const json occupancy = in.value("occupancy", json());
+  if (occupancy.is_object()) {
+    layout::Occupancy o;
+    o.active = occupancy.value("active", 0);
+    o.maximum = occupancy.value("maximum", 0);
+    o.unit = occupancy.value("unit", "");
+    o.limitedBy = occupancy.value("limited_by", "");
+    if (occupancy.contains("limits") && occupancy["limits"].is_object())
+      for (const auto &[resource, active] : occupancy["limits"].items())
+        if (active.is_number_integer())
+          o.limits.push_back({resource, active.get<int>()});
+    k.occupancy = o;
+  }
+  return k;
+}
+
 json toJson(const ResourceReport &report) {
   json kernels = json::array();
   for (const KernelResources &kernel : report.kernels)
@@ -164,19 +204,13 @@ json toJson(const ResourceReport &report) {
 }
 
 json toJson(const BenchJobResult &bench) {
-  json out = processJson(bench.spec, bench.process);
-  out["device"] = bench.device;
-  out["benchmark"] = bench.benchmark;
+  json out = toJson(bench.timing);
+  out["process"] = processJson(bench.spec, bench.process);
+  out["command"] = bench.spec.shellCommand();
+  out["bundle"] = bench.bundle.string();
   out["summary"] = bench.summary();
-  if (bench.succeeded()) {
-    out["median_us"] = bench.medianMicroseconds;
-    out["spread_us"] = bench.spreadMicroseconds;
-    out["min_us"] = bench.minimumMicroseconds;
-    out["max_us"] = bench.maximumMicroseconds;
-    out["repetitions"] = bench.repetitions;
-  } else {
+  if (!bench.succeeded())
     out["error"] = bench.error;
-  }
   return out;
 }
 

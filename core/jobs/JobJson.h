@@ -14,6 +14,8 @@ namespace tilescope::jobs {
 
 nlohmann::json toJson(const CompileJobResult &compiled);
 nlohmann::json toJson(const KernelResources &kernel);
+// The inverse, for a kernel the history keeps (what toJson wrote).
+KernelResources kernelResourcesFromJson(const nlohmann::json &kernel);
 nlohmann::json toJson(const ResourceReport &report);
 nlohmann::json toJson(const BenchJobResult &bench);
 nlohmann::json toJson(const CheckResult &check);

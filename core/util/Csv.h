@@ -1,0 +1,40 @@
+// Reading comma-separated text as RFC 4180 writes it: fields in double
+// quotes may hold commas, newlines and doubled quotes. Profiler output and
+// measured data sets come this way.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilescope {
+
+using CsvRow = std::vector<std::string>;
+
+// Every row of `text`; an empty line is an empty row (one empty field) and
+// "\r\n" line ends are read as "\n".
+std::vector<CsvRow> parseCsv(std::string_view text);
+
+// A table with a header row: the value of `column` in `row`, by name.
+class CsvTable {
+public:
+  explicit CsvTable(std::vector<CsvRow> rows);
+  // The rows after the header.
+  const std::vector<CsvRow> &rows() const { return body; }
+  const CsvRow &header() const { return names; }
+  std::optional<size_t> column(std::string_view name) const;
+  // The field, or empty where the row is short or the column missing.
+  std::string value(const CsvRow &row, std::string_view name) const;
+  // The field as a number (thousands separators dropped), if it is one.
+  std::optional<double> number(const CsvRow &row, std::string_view name) const;
+
+private:
+  CsvRow names;
+  std::vector<CsvRow> body;
+};
+
+// "33,792" or " 28.5 " as a number; nullopt for anything else.
+std::optional<double> parseCsvNumber(std::string_view text);
+
+} // namespace tilescope

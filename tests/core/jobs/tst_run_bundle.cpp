@@ -1,0 +1,308 @@
+// Run bundles: written, run by their own run.sh on the CPU (local-task, the
+// same script a GPU host runs), read back; the per-dispatch method checked
+// against what IREE's tools really do; the profilers' outputs read.
+#include "TestSupport.h"
+
+#include "core/jobs/BenchJob.h"
+#include "core/jobs/IreeCommands.h"
+#include "core/jobs/Process.h"
+#include "core/jobs/ProfileComparison.h"
+#include "core/jobs/Profiler.h"
+#include "core/jobs/RunBundle.h"
+#include "core/util/Files.h"
+
+#include <QTemporaryDir>
+
+using namespace tilescope;
+using namespace tilescope::jobs;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kCpuExample =
+    test::examplesDir() / "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir";
+
+// The CPU example compiled once into `directory`, optionally with IREE's
+// dispatch repeat count.
+fs::path compileCpuExample(const fs::path &directory, int repeatCount = 1) {
+  const auto iree = test::projectIree();
+  ProcessSpec compile;
+  compile.program = *iree.tool(iree::kIreeCompile);
+  const fs::path out =
+      directory / ("module-" + std::to_string(repeatCount) + ".vmfb");
+  compile.arguments = {kCpuExample.string(), "-o", out.string()};
+  if (repeatCount > 1)
+    compile.arguments.push_back("--iree-hal-benchmark-dispatch-repeat-count=" +
+                                std::to_string(repeatCount));
+  const ProcessResult compiled = runProcess(compile);
+  if (!compiled.succeeded())
+    qFatal("iree-compile %s: %s", compiled.describe().c_str(),
+           compiled.standardError.c_str());
+  return out;
+}
+
+// Per-item median of iree-benchmark-module on local-sync (one thread: the
+// steadiest clock here) with --batch_size=N.
+double perItem(const fs::path &module, int batch) {
+  const auto iree = test::projectIree();
+  ProcessSpec run;
+  run.program = *iree.tool(iree::kIreeBenchmarkModule);
+  run.arguments = {"--module=" + module.string(),
+                   "--device=local-sync",
+                   "--batch_size=" + std::to_string(batch),
+                   "--benchmark_format=json",
+                   "--benchmark_repetitions=3",
+                   "--benchmark_min_time=0.05s"};
+  const ProcessResult ran = runProcess(run);
+  if (!ran.succeeded())
+    qFatal("iree-benchmark-module %s", ran.describe().c_str());
+  auto stats = timingStats(*parseBenchmarkJson(ran.standardOutput));
+  return stats->median;
+}
+
+} // namespace
+
+class RunBundleTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  // IREE's dispatch benchmark functions loop --batch_size times themselves:
+  // the per-item time of a batch is a dispatch's. Compiling them with
+  // --iree-hal-benchmark-dispatch-repeat-count=N as well repeats every
+  // dispatch of that loop N times, and the per-item figure becomes N
+  // dispatches' time. This is why run.sh batches these modules with
+  // --batch_size alone.
+  void dispatchBenchmarksLoopTheBatchThemselves() {
+    QTemporaryDir dir;
+    const fs::path plain = compileCpuExample(dir.path().toStdString());
+    const fs::path repeated = compileCpuExample(dir.path().toStdString(), 4);
+    const double one = perItem(plain, 1);
+    const double batched = perItem(plain, 4);
+    const double both = perItem(repeated, 4);
+    qInfo("per item: batch 1 %.1f us, batch 4 %.1f us, repeat count 4 and "
+          "batch 4 %.1f us",
+          one, batched, both);
+    // A batch's per-item time is one dispatch's (submission shared out):
+    // neither a quarter of one (the batch not run) nor four.
+    QVERIFY(batched > 0.5 * one && batched < 2 * one);
+    // Both together count four dispatches as one item.
+    QVERIFY(both > 2.5 * batched);
+  }
+
+  void aBundleRunsWhereItIsAndReadsBack() {
+    QTemporaryDir dir;
+    const fs::path module = compileCpuExample(dir.path().toStdString());
+    const auto iree = test::projectIree();
+    const fs::path bundle = fs::path(dir.path().toStdString()) / "bundle";
+    BundleModule m{"cpu.matmul",
+                   module,
+                   "local-task",
+                   true,
+                   {{"try", 7}, {"candidate", "as written"}}};
+    BundleWriteOptions write;
+    write.iree = &iree;
+    auto written = writeRunBundle(bundle, {m}, write);
+    QVERIFY2(written, written ? "" : written.error().c_str());
+    for (const char *file :
+         {"run.sh", "manifest.json", "modules.tsv", "modules/cpu.matmul.vmfb",
+          "tools/iree-benchmark-module", "tools/iree-run-module"})
+      QVERIFY2(fs::exists(bundle / file), file);
+    QCOMPARE(test::readFile(bundle / "run.sh"), runBundleScript());
+    auto manifest = readBundleManifest(bundle);
+    QVERIFY(manifest);
+    QCOMPARE(manifest->modules.size(), size_t(1));
+    QCOMPARE(manifest->modules[0].about["try"].get<int>(), 7);
+    QVERIFY(readModuleTiming(bundle, "cpu.matmul").status == "not-run");
+
+    // Run it from another folder, with its own tools.
+    BundleRunOptions run;
+    run.repetitions = 3;
+    run.profile = "on";
+    ProcessSpec spec = runBundleCommand(bundle, run);
+    spec.workingDirectory = "/";
+    const ProcessResult ran = runProcess(spec);
+    QVERIFY2(ran.succeeded(), ran.standardError.c_str());
+    const ModuleTiming timing = readModuleTiming(bundle, "cpu.matmul");
+    QCOMPARE(timing.status, std::string("ok"));
+    QVERIFY(timing.timed());
+    QCOMPARE(timing.device, std::string("local-task"));
+    QCOMPARE(timing.perDispatch->repetitions, 3);
+    QVERIFY(timing.batch >= 1);
+    // An iteration lasts at least the target: batch x the probe's time.
+    QVERIFY(timing.probeMicroseconds &&
+            timing.batch * *timing.probeMicroseconds >= 1000 * 0.99);
+    QVERIFY(timing.perSubmission.has_value());
+    QVERIFY(timing.method().find("back to back") != std::string::npos ||
+            timing.batch == 1);
+    // No profiler for local-task: said, not silently skipped.
+    QVERIFY(timing.profileError.find("no profiler for local-task") !=
+            std::string::npos);
+    // results.json indexes the module.
+    const auto index =
+        nlohmann::json::parse(test::readFile(bundle / "results/results.json"));
+    QCOMPARE(index["format"].get<std::string>(),
+             std::string("tilescope-run-results/1"));
+    QCOMPARE(index["modules"].size(), size_t(1));
+
+    // Run again: timed modules are left, unless forced.
+    const ProcessResult again = runProcess(spec);
+    QVERIFY(again.standardOutput.find("timed before") != std::string::npos);
+  }
+
+  void aModuleThatCannotRunSaysWhy() {
+    QTemporaryDir dir;
+    const fs::path module = compileCpuExample(dir.path().toStdString());
+    const fs::path bundle = fs::path(dir.path().toStdString()) / "b";
+    BundleWriteOptions write;
+    write.standalone = false;
+    QVERIFY(writeRunBundle(bundle, {{"m", module, "no-such-driver", true, {}}},
+                           write));
+    BundleRunOptions run;
+    run.tools =
+        test::projectIree().tool(iree::kIreeBenchmarkModule)->parent_path();
+    const ProcessResult ran = runProcess(runBundleCommand(bundle, run));
+    QCOMPARE(ran.exitCode, 1);
+    const ModuleTiming timing = readModuleTiming(bundle, "m");
+    QCOMPARE(timing.status, std::string("failed"));
+    QVERIFY(timing.why.find("exited with") != std::string::npos);
+    QVERIFY(!timing.timed());
+  }
+
+  void aBundleRefusesWhatCannotTravel() {
+    QTemporaryDir dir;
+    const fs::path module = compileCpuExample(dir.path().toStdString());
+    BundleWriteOptions write;
+    write.standalone = false;
+    const fs::path at = fs::path(dir.path().toStdString()) / "x";
+    QVERIFY(!writeRunBundle(at, {}, write));
+    auto badId = writeRunBundle(at, {{"../up", module, "local-task"}}, write);
+    QVERIFY(!badId &&
+            badId.error().find("not a plain file name") != std::string::npos);
+    auto twice = writeRunBundle(
+        at, {{"a", module, "local-task"}, {"a", module, "local-task"}}, write);
+    QVERIFY(!twice && twice.error().find("twice") != std::string::npos);
+    auto missing =
+        writeRunBundle(at, {{"a", at / "none.vmfb", "local-task"}}, write);
+    QVERIFY(!missing &&
+            missing.error().find("does not exist") != std::string::npos);
+    write.standalone = true; // and no IREE to take the tools from
+    QVERIFY(!writeRunBundle(at, {{"a", module, "local-task"}}, write));
+  }
+
+  void benchTimesThroughTheBundle() {
+    QTemporaryDir dir;
+    const fs::path module = compileCpuExample(dir.path().toStdString());
+    BenchJobRequest request;
+    request.module = module;
+    request.device = "local-task";
+    request.directory = fs::path(dir.path().toStdString()) / "run";
+    request.repetitions = 2;
+    auto timed = benchModule(test::projectIree(), request);
+    QVERIFY2(timed, timed ? "" : timed.error().c_str());
+    QVERIFY2(timed->succeeded(), timed->summary().c_str());
+    QVERIFY(timed->summary().find("per dispatch") != std::string::npos);
+    QVERIFY(fs::exists(timed->bundle / "run.sh"));
+    QVERIFY(timed->spec.shellCommand().find("TILESCOPE_TOOLS=") !=
+            std::string::npos);
+  }
+
+  // Nsight Compute's CSV as `ncu --csv --page raw --print-units base`
+  // prints it, its own lines and the application's around it.
+  void readsNsightCompute() {
+    const std::string csv =
+        "==PROF== Connected to process 4242 (/x/iree-benchmark-module)\n"
+        "BM_matmul/process_time/real_time 12 us\n"
+        "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel "
+        "Name\",\"Context\",\"Stream\",\"Block Size\",\"Grid Size\","
+        "\"Device\",\"CC\",\"dram__throughput.avg.pct_of_peak_sustained_"
+        "elapsed\",\"gpu__time_duration.sum\",\"launch__block_size\","
+        "\"launch__grid_size\",\"launch__registers_per_thread\","
+        "\"launch__shared_mem_per_block_dynamic\",\"launch__shared_mem_per_"
+        "block_static\",\"sm__maximum_warps_per_active_cycle_pct\","
+        "\"sm__warps_active.avg.pct_of_peak_sustained_active\"\n"
+        "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"%\","
+        "\"nsecond\",\"\",\"\",\"register/thread\",\"byte\",\"byte\",\"%\","
+        "\"%\"\n"
+        "\"0\",\"4242\",\"iree-benchmark-module\",\"127.0.0.1\",\"matmul_"
+        "kernel\",\"1\",\"13\",\"(128, 1, 1)\",\"(16, 16, 1)\",\"0\",\"9.0\","
+        "\"12.73\",\"28,928\",\"128\",\"256\",\"96\",\"33,792\",\"0\","
+        "\"31.25\",\"29.71\"\n"
+        "\"1\",\"4242\",\"iree-benchmark-module\",\"127.0.0.1\",\"matmul_"
+        "kernel\",\"1\",\"13\",\"(128, 1, 1)\",\"(16, 16, 1)\",\"0\",\"9.0\","
+        "\"12.80\",\"29,100\",\"128\",\"256\",\"96\",\"33,792\",\"0\","
+        "\"31.25\",\"29.90\"\n"
+        "==PROF== Disconnected from process 4242\n";
+    auto reading = parseNsightComputeCsv(csv);
+    QVERIFY2(reading, reading ? "" : reading.error().c_str());
+    QCOMPARE(reading->tool, std::string("ncu"));
+    QCOMPARE(reading->kernel, std::string("matmul_kernel"));
+    QCOMPARE(reading->launches, 2);
+    QVERIFY(std::abs(reading->kernelMicroseconds - 29.014) < 1e-9);
+    QCOMPARE(*reading->registersPerThread, 96);
+    QCOMPARE(*reading->sharedMemoryBytes, 33792LL);
+    QCOMPARE(*reading->theoreticalOccupancyPercent, 31.25);
+    QVERIFY(std::abs(*reading->achievedOccupancyPercent - 29.805) < 1e-9);
+    QVERIFY(std::abs(*reading->dramThroughputPercent - 12.765) < 1e-9);
+    QCOMPARE(*reading->workgroupSize, 128);
+    // Kept in the history and read back.
+    auto back = profileFromJson(toJson(*reading));
+    QVERIFY(back);
+    QCOMPARE(*back->registersPerThread, 96);
+    QCOMPARE(back->kernelMicroseconds, reading->kernelMicroseconds);
+
+    QVERIFY(!parseNsightComputeCsv("==PROF== no kernels were profiled\n"));
+  }
+
+  void readsRocprofv3() {
+    const std::string trace =
+        "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Id\",\"Kernel_Name\","
+        "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"LDS_"
+        "Block_Size\",\"Scratch_Size\",\"Arch_VGPR_Count\",\"Accum_VGPR_"
+        "Count\",\"SGPR_Count\",\"Workgroup_Size_X\",\"Workgroup_Size_Y\","
+        "\"Workgroup_Size_Z\"\n"
+        "\"KERNEL_DISPATCH\",2,1,7,\"matmul_kernel\",1,1000000,1030500,"
+        "50688,0,132,0,22,256,1,1\n"
+        "\"KERNEL_DISPATCH\",2,1,7,\"matmul_kernel\",2,2000000,2030000,"
+        "50688,0,132,0,22,256,1,1\n";
+    const std::string counters =
+        "\"Kernel_Name\",\"Counter_Name\",\"Counter_Value\"\n"
+        "\"matmul_kernel\",\"FETCH_SIZE\",4096\n"
+        "\"matmul_kernel\",\"WRITE_SIZE\",1024\n"
+        "\"matmul_kernel\",\"MeanOccupancyPerActiveCU\",7.5\n";
+    auto reading = parseRocprofKernelTrace(trace, counters);
+    QVERIFY2(reading, reading ? "" : reading.error().c_str());
+    QCOMPARE(reading->launches, 2);
+    QCOMPARE(reading->kernelMicroseconds, 30.25);
+    QCOMPARE(*reading->vgprs, 132);
+    QCOMPARE(*reading->sgprs, 22);
+    QCOMPARE(*reading->sharedMemoryBytes, 50688LL);
+    QCOMPARE(*reading->workgroupSize, 256);
+    QCOMPARE(*reading->dramBytes, 5120.0 * 1024);
+
+    // Beside what Tilescope read from the compile: equal resources are
+    // not marked, a time off by more than 3 % is.
+    KernelResources compiled;
+    compiled.backend = "rocm";
+    compiled.vgprs = 132;
+    compiled.agprs = 0;
+    compiled.sharedMemoryBytes = 50688;
+    TimingStats perDispatch{33.0, 0.1, 32.9, 33.1, 5};
+    ProfileInputs inputs;
+    inputs.reading = &*reading;
+    inputs.resources = &compiled;
+    inputs.perDispatch = &perDispatch;
+    inputs.peakMemoryBytesPerSecond = 5.3e12;
+    const auto rows = profileBesideTilescope(inputs);
+    int differing = 0;
+    for (const ProfileRow &row : rows) {
+      differing += row.differs;
+      if (row.quantity == "VGPRs" || row.quantity.rfind("shared", 0) == 0)
+        QVERIFY(!row.differs);
+    }
+    QCOMPARE(differing, 1); // the time: 33 against 30.25 us
+    QVERIFY(profileTable(rows).find("! kernel time") != std::string::npos);
+  }
+};
+
+QTEST_GUILESS_MAIN(RunBundleTest)
+#include "tst_run_bundle.moc"
