@@ -128,4 +128,25 @@ Result<OpRef> findOp(const iree::Document &document, const std::string &spec) {
   return ref;
 }
 
+Result<layout::CostPrediction>
+predictionOf(const RootOpContext &context,
+             std::optional<layout::CompiledKernel> compiled) {
+  if (!context.op)
+    return Error{"no such root op"};
+  if (!context.target)
+    return Error{context.targetNote.empty()
+                     ? std::string("not a GPU target: nothing to predict")
+                     : context.targetNote};
+  if (!context.loweringConfig)
+    return Error{context.loweringConfigError.empty()
+                     ? std::string("the op has no GPU lowering config")
+                     : context.loweringConfigError};
+  const config::ValidationContext &v = context.validation;
+  if (!v.iterationSpace || !v.translationInfo)
+    return Error{"the op's loops or translation_info are not known"};
+  return layout::predictKernelTime(
+      {&*v.iterationSpace, &*context.loweringConfig, &*v.translationInfo,
+       &*context.target, std::move(compiled)});
+}
+
 } // namespace tilescope::edit

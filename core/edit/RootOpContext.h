@@ -7,6 +7,7 @@
 #include "core/config/Validation.h"
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
+#include "core/layout/CostModel.h"
 
 #include <optional>
 #include <string>
@@ -32,6 +33,13 @@ RootOpContext contextOf(const iree::Document &document, OpRef op);
 
 // The rules (core/config and core/layout) on the op's config as it stands.
 std::vector<config::Problem> validateRootOp(const RootOpContext &context);
+
+// The cost model's prediction of the op's kernel time on its GPU target
+// (CostModel.h), with what a compile says of the kernel when there is one.
+// An Error says why there is none (a CPU target, no config, no figures).
+Result<layout::CostPrediction>
+predictionOf(const RootOpContext &context,
+             std::optional<layout::CompiledKernel> compiled = std::nullopt);
 
 // An op named the way a person does: "DISPATCH:OP" where DISPATCH is an
 // index or a dispatch name (a unique prefix will do) and OP an index into

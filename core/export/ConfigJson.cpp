@@ -226,4 +226,25 @@ nlohmann::json toJson(const std::vector<config::Problem> &problems) {
   return out;
 }
 
+nlohmann::json toJson(const layout::CostPrediction &p) {
+  nlohmann::json terms = nlohmann::json::array();
+  for (const layout::CostTerm &term : p.terms)
+    terms.push_back({{"name", term.name},
+                     {"us", term.microseconds},
+                     {"detail", term.detail}});
+  return {{"us", p.microseconds},
+          {"model", p.model},
+          {"bound_by", p.boundBy},
+          {"workgroups", p.workgroups},
+          {"resident_per_unit", p.residentPerCu},
+          {"rounds", p.rounds},
+          {"steps", p.steps},
+          {"global_bytes", p.globalBytes},
+          {"floor_us", p.floorMicroseconds},
+          {"resources", p.resourcesEstimated ? "estimated" : "compiled"},
+          {"terms", terms},
+          {"notes", p.notes},
+          {"summary", p.summary()}};
+}
+
 } // namespace tilescope::exporting

@@ -7,6 +7,7 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
+#include "core/layout/CostModel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,5 +22,9 @@ nlohmann::json toJson(const config::ContractionDims &dims);
 Result<config::ContractionDims>
 contractionDimsFromJson(const nlohmann::json &value);
 nlohmann::json toJson(const std::vector<config::Problem> &problems);
+// The cost model's prediction: {"us", "model", "bound_by", "workgroups",
+// "resident_per_unit", "rounds", "steps", "global_bytes", "floor_us",
+// "resources": "compiled" | "estimated", "terms": [...], "notes", "summary"}.
+nlohmann::json toJson(const layout::CostPrediction &prediction);
 
 } // namespace tilescope::exporting

@@ -48,17 +48,17 @@ std::string textOf(const fs::path &path, std::vector<std::string> &notes) {
 }
 
 void addOccupancy(KernelResources &kernel) {
-  Result<Occupancy> occupancy = Error{""};
+  Result<layout::Occupancy> occupancy = Error{""};
   if (kernel.backend == "rocm")
-    occupancy = amdOccupancy(
+    occupancy = layout::amdOccupancy(
         kernel.arch, {kernel.vgprs.value_or(0), kernel.agprs.value_or(0),
                       kernel.sgprs.value_or(0), kernel.sharedMemoryBytes,
                       kernel.workgroupSize,
                       kernel.subgroupSize > 0 ? kernel.subgroupSize : 64});
   else
-    occupancy = nvidiaOccupancy(kernel.arch, {kernel.registers.value_or(0),
-                                              kernel.sharedMemoryBytes,
-                                              kernel.workgroupSize});
+    occupancy = layout::nvidiaOccupancy(
+        kernel.arch, {kernel.registers.value_or(0), kernel.sharedMemoryBytes,
+                      kernel.workgroupSize});
   if (occupancy)
     kernel.occupancy = *occupancy;
   else
@@ -394,7 +394,7 @@ std::string describe(const KernelResources &k) {
         << k.occupancy->maximum << " " << k.occupancy->unit << ", limited by "
         << k.occupancy->limitedBy << " (";
     bool first = true;
-    for (const OccupancyLimit &limit : k.occupancy->limits) {
+    for (const layout::OccupancyLimit &limit : k.occupancy->limits) {
       out << (first ? "" : ", ") << limit.resource << " " << limit.active;
       first = false;
     }
@@ -403,6 +403,30 @@ std::string describe(const KernelResources &k) {
     out << "    occupancy unknown: " << k.occupancyNote << "\n";
   }
   return out.str();
+}
+
+std::optional<layout::CompiledKernel>
+compiledKernelOf(const ResourceReport &report) {
+  for (const KernelResources &k : report.kernels) {
+    if (k.backend != "rocm" && k.backend != "cuda")
+      continue;
+    layout::CompiledKernel kernel;
+    kernel.registersPerThread = k.backend == "cuda"
+                                    ? k.registers.value_or(0)
+                                    : k.vgprs.value_or(0) + k.agprs.value_or(0);
+    kernel.sharedMemoryBytes = k.sharedMemoryBytes;
+    const int subgroup = k.subgroupSize > 0 ? k.subgroupSize : 1;
+    const int subgroups =
+        std::max(1, (k.workgroupSize + subgroup - 1) / subgroup);
+    if (k.occupancy && k.occupancy->active > 0)
+      // Warps per SM (NVIDIA) or waves per SIMD, 4 SIMDs a CU (AMD).
+      kernel.workgroupsPerCu =
+          std::max(1, (k.backend == "cuda" ? k.occupancy->active
+                                           : k.occupancy->active * 4) /
+                          subgroups);
+    return kernel;
+  }
+  return std::nullopt;
 }
 
 } // namespace tilescope::jobs

@@ -6,7 +6,8 @@
 #pragma once
 
 #include "core/jobs/CompileJob.h"
-#include "core/jobs/Occupancy.h"
+#include "core/layout/CostModel.h"
+#include "core/layout/Occupancy.h"
 #include "core/util/Result.h"
 
 #include <filesystem>
@@ -36,7 +37,7 @@ struct KernelResources {
   int workgroupSize = 0;           // threads
   int subgroupSize = 0;            // wave or warp size
 
-  std::optional<Occupancy> occupancy;
+  std::optional<layout::Occupancy> occupancy;
   std::string occupancyNote; // why there is none
 
   bool spills() const;
@@ -47,6 +48,12 @@ struct ResourceReport {
   std::vector<std::string> commands; // each helper run, as a shell command
   std::vector<std::string> notes;    // what could not be read, and why
 };
+
+// What the cost model takes from a compiled kernel (registers, shared
+// memory, workgroups resident per unit): the first GPU kernel of the
+// report, or nullopt when it has none.
+std::optional<layout::CompiledKernel>
+compiledKernelOf(const ResourceReport &report);
 
 // The kernels of an AMDGPU assembly file's metadata (.amdgpu_metadata).
 Result<std::vector<KernelResources>> parseAmdgpuAssembly(std::string_view text);

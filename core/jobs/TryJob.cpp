@@ -1,9 +1,12 @@
 #include "core/jobs/TryJob.h"
 
 #include "core/config/TargetAttribute.h"
+#include "core/edit/RootOpContext.h"
+#include "core/export/ConfigJson.h"
 #include "core/jobs/DispatchAlone.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/JobJson.h"
+#include "core/jobs/ProfileComparison.h"
 #include "core/layout/Roofline.h"
 #include "core/util/Numbers.h"
 
@@ -21,29 +24,56 @@ bool cancelled(const TryRequest &request) {
   return request.cancel && request.cancel->load();
 }
 
-// The roofline floor of the try's root op on its GPU target, when Tilescope
-// knows both.
-void addFloor(const TryRequest &request, TryResult &result) {
+// The GPU target of the try's root op's dispatch, when it has one.
+std::optional<config::GpuTarget> targetOf(const TryRequest &request) {
   const iree::Document &document = *request.document;
   const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
   if (d >= document.dispatches.size() ||
       k >= document.dispatches[d].rootOps.size())
-    return;
+    return std::nullopt;
   const iree::Dispatch &dispatch = document.dispatches[d];
-  const iree::RootOp &op = dispatch.rootOps[k];
-  if (!op.space ||
-      dispatch.target.find("#iree_gpu.target") == std::string::npos)
-    return;
+  if (dispatch.target.find("#iree_gpu.target") == std::string::npos)
+    return std::nullopt;
   auto target = config::gpuTargetFromText(dispatch.target);
   if (!target)
+    return std::nullopt;
+  return std::move(*target);
+}
+
+// The roofline floor of the try's root op on its GPU target, when Tilescope
+// knows both.
+void addFloor(const TryRequest &request, TryResult &result) {
+  const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
+  auto target = targetOf(request);
+  if (!target)
+    return;
+  const iree::RootOp &op = request.document->dispatches[d].rootOps[k];
+  if (!op.space)
     return;
   auto floor = layout::rooflineFloor(*op.space, *target);
   if (!floor)
     return;
   result.floorMicroseconds = floor->floorSeconds * 1e6;
   result.efficiency =
-      *result.floorMicroseconds / result.bench->medianMicroseconds;
+      *result.floorMicroseconds / result.bench->medianMicroseconds();
   result.boundBy = floor->boundBy;
+}
+
+// The cost model's prediction for the try's root op, with the compiled
+// kernel's resources where they were read.
+void addPrediction(const TryRequest &request, TryResult &result) {
+  const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
+  const edit::RootOpContext context =
+      edit::contextOf(*request.document, {d, k});
+  auto prediction = edit::predictionOf(
+      context,
+      result.resources ? compiledKernelOf(*result.resources) : std::nullopt);
+  if (!prediction)
+    return;
+  result.prediction = std::move(*prediction);
+  const json predicted = exporting::toJson(*result.prediction);
+  result.record.details["prediction"] = predicted;
+  result.report["prediction"] = predicted;
 }
 
 void bench(const iree::IreeInstallation &iree, const TryRequest &request,
@@ -67,7 +97,14 @@ void bench(const iree::IreeInstallation &iree, const TryRequest &request,
   BenchJobRequest benchRequest;
   benchRequest.module = result.compiled.artifacts.module;
   benchRequest.device = device;
+  benchRequest.directory = request.directory / "run";
+  benchRequest.dispatchBenchmark =
+      isDispatchBenchmarkText(request.document->text);
   benchRequest.repetitions = request.repetitions;
+  benchRequest.profile = request.profile;
+  benchRequest.about = {{"document", record.document},
+                        {"op", record.op},
+                        {"target", record.target}};
   benchRequest.timeout = request.timeout;
   benchRequest.cancel = request.cancel;
   benchRequest.onOutput = request.onOutput;
@@ -90,7 +127,20 @@ void bench(const iree::IreeInstallation &iree, const TryRequest &request,
       benchJson["efficiency"] = *result.efficiency;
       benchJson["bound_by"] = result.boundBy;
     }
-    record.medianMicroseconds = result.bench->medianMicroseconds;
+    record.medianMicroseconds = result.bench->medianMicroseconds();
+  }
+  if (const ModuleTiming &timing = result.bench->timing; timing.profile) {
+    ProfileInputs inputs;
+    inputs.reading = &*timing.profile;
+    if (result.resources && !result.resources->kernels.empty())
+      inputs.resources = &result.resources->kernels.front();
+    if (result.prediction)
+      inputs.prediction = &*result.prediction;
+    if (timing.perDispatch)
+      inputs.perDispatch = &*timing.perDispatch;
+    if (auto target = targetOf(request))
+      inputs.peakMemoryBytesPerSecond = target->peakMemoryBytesPerSecond;
+    benchJson["beside_tilescope"] = toJson(profileBesideTilescope(inputs));
   }
   record.outcome = outcomeOf(*result.bench);
   record.summary = result.bench->summary();
@@ -127,10 +177,10 @@ Result<TryResult> runTry(const iree::IreeInstallation &iree,
                     " out of the program with iree-opt");
     std::error_code error;
     std::filesystem::create_directories(asked.directory, error);
-    auto taken = dispatchAlone(iree, *asked.worker, *asked.document,
-                               asked.op->first,
-                               asked.directory / "dispatch.benchmark.mlir",
-                               asked.timeout, asked.cancel);
+    auto taken =
+        dispatchAlone(iree, *asked.worker, *asked.document, asked.op->first,
+                      asked.directory / "dispatch.benchmark.mlir",
+                      asked.timeout, asked.cancel);
     if (!taken)
       return Error{asked.document->path.string() + ": " + taken.error()};
     alone = std::move(*taken);
@@ -195,6 +245,7 @@ Result<TryResult> runTry(const iree::IreeInstallation &iree,
       result.report["resources_error"] = resources.error();
     }
   }
+  addPrediction(request, result);
   if (request.upTo == TryStage::Bench) {
     if (cancelled(request)) {
       record.outcome = "cancelled";

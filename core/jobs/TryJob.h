@@ -47,6 +47,9 @@ struct TryRequest {
   std::filesystem::path directory;     // the try folder
   std::string device;                  // "": from discovery
   int repetitions = 5;
+  // Profile the timed kernel too: "off", "auto" (where ncu / rocprofv3 is
+  // installed), "on" (and say so when none is).
+  std::string profile = "off";
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
   const std::atomic<bool> *cancel = nullptr;
   // Live output of each child process, and each step as it starts
@@ -58,6 +61,9 @@ struct TryRequest {
 struct TryResult {
   CompileJobResult compiled;
   std::optional<ResourceReport> resources;
+  // The cost model's prediction for the root op (CostModel.h): with the
+  // compiled kernel's resources where they were read.
+  std::optional<layout::CostPrediction> prediction;
   std::optional<BenchJobResult> bench;
   // Why it did not run, when it asked for a device this machine lacks.
   std::string cannotRun;

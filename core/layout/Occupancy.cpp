@@ -1,9 +1,9 @@
-#include "core/jobs/Occupancy.h"
+#include "core/layout/Occupancy.h"
 
 #include <algorithm>
 #include <array>
 
-namespace tilescope::jobs {
+namespace tilescope::layout {
 namespace {
 
 int alignUp(int value, int granule) {
@@ -163,4 +163,4 @@ Result<Occupancy> nvidiaOccupancy(const std::string &arch,
   return occupancy;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::layout

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::layout {
 
 struct OccupancyLimit {
   std::string resource; // "VGPRs", "SGPRs", "LDS", "registers", ...
@@ -50,4 +50,4 @@ struct NvidiaKernelUsage {
 Result<Occupancy> nvidiaOccupancy(const std::string &arch,
                                   const NvidiaKernelUsage &usage);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::layout

@@ -1,0 +1,572 @@
+#include "core/layout/CostModel.h"
+
+#include "core/layout/MmaLayouts.h"
+#include "core/layout/Occupancy.h"
+#include "core/layout/Roofline.h"
+#include "core/layout/ThreadDistribution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace tilescope::layout {
+namespace {
+
+using config::LoopKind;
+using config::TilingLevel;
+
+// The figures per architecture. Clocks are the sustained boost clocks the
+// vendors state (H100 SXM5: 1.755 GHz base boost in NVIDIA's H100
+// whitepaper table; A100: 1.41 GHz; MI300X: 2.1 GHz; MI355X: 2.4 GHz).
+// Shared memory moves 128 bytes per clock per SM / CU on all of them (32
+// banks of 4 bytes; 64 banks of 2 dwords per two clocks on CDNA). The L2
+// figure per unit, the latencies and the per-instruction costs are
+// calibrated against kernels measured on an H100 (docs/cost-model.md,
+// tests/data/gpu/) and carried to the other architectures by their L2 and
+// memory systems; sm_90's matrix fraction is the share of the (wgmma) peak
+// that the mma.sync intrinsics IREE emits reach.
+const MicroArchitecture kArchitectures[] = {
+    // arch, clock, SIMDs, shared B/clk, L2 B/clk, mem lat, barrier, copy,
+    // shared read, matrix fraction, register overhead, launch us,
+    // contraction calibration, calibrated on this architecture
+    {"sm_80", 1.41e9, 4, 128, 48, 600, 50, 3, 1, 1.0, 22, 3, 2.3, false},
+    {"sm_86", 1.70e9, 4, 128, 32, 600, 50, 3, 1, 1.0, 22, 3, 2.3, false},
+    {"sm_89", 2.52e9, 4, 128, 32, 600, 50, 3, 1, 1.0, 22, 3, 2.3, false},
+    {"sm_90", 1.755e9, 4, 128, 60, 600, 50, 3, 1, 0.65, 22, 3, 2.3, true},
+    {"sm_100", 1.965e9, 4, 128, 60, 600, 50, 3, 1, 0.65, 22, 3, 2.3, false},
+    {"gfx942", 2.1e9, 4, 128, 54, 800, 50, 3, 1, 0.8, 24, 3, 2.3, false},
+    {"gfx950", 2.4e9, 4, 128, 54, 800, 50, 3, 1, 0.8, 24, 3, 2.3, false},
+    {"gfx1100", 2.5e9, 4, 128, 64, 600, 50, 3, 1, 0.8, 24, 3, 2.3, false},
+};
+// DRAM latency under a streaming load, in clocks, against the L2-hit
+// figure above: what a streaming kernel must cover with bytes in flight.
+constexpr double kDramLatencyFactor = 1.7;
+
+double ceilDivide(double a, double b) { return std::ceil(a / b); }
+
+std::string format(const char *pattern, double value) {
+  char text[96];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+double bytesOf(const std::string &type) {
+  const int64_t bits = config::elementBits(type);
+  return bits > 0 ? static_cast<double>(bits) / 8 : 0;
+}
+
+std::vector<int64_t> tilesAt(const config::LoweringConfig &config,
+                             TilingLevel level, size_t rank) {
+  std::vector<int64_t> tiles =
+      config.tileSizes(level).value_or(std::vector<int64_t>{});
+  tiles.resize(rank, 0);
+  return tiles;
+}
+
+// Workgroups a unit holds at once, from the compiled kernel or estimated
+// with the occupancy tables from estimated registers and shared memory.
+int64_t residentPerCu(const CostModelInput &in, int64_t threads,
+                      int64_t subgroupSize, double registers,
+                      double sharedBytes, bool &estimated) {
+  if (in.compiled && in.compiled->workgroupsPerCu > 0) {
+    estimated = false;
+    return in.compiled->workgroupsPerCu;
+  }
+  estimated = true;
+  const config::GpuTarget &target = *in.target;
+  const int64_t subgroups = std::max<int64_t>(1, threads / subgroupSize);
+  const int regs = static_cast<int>(std::clamp(registers, 16.0, 255.0));
+  if (target.backend == "cuda") {
+    auto occupancy =
+        nvidiaOccupancy(target.arch, {regs, static_cast<long long>(sharedBytes),
+                                      static_cast<int>(threads)});
+    if (occupancy)
+      return std::max<int64_t>(1, occupancy->active / subgroups);
+  } else {
+    auto occupancy = amdOccupancy(
+        target.arch,
+        {regs, 0, 32, static_cast<long long>(sharedBytes),
+         static_cast<int>(threads), static_cast<int>(subgroupSize)});
+    if (occupancy)
+      return std::max<int64_t>(1, occupancy->active * 4 / subgroups);
+  }
+  // An architecture without occupancy tables: what shared memory allows.
+  if (sharedBytes > 0 && target.maxWorkgroupMemoryBytes > 0)
+    return std::max<int64_t>(
+        1,
+        static_cast<int64_t>(
+            static_cast<double>(target.maxWorkgroupMemoryBytes) / sharedBytes));
+  return 2;
+}
+
+// How a unit's share of the grid runs: rounds of at most `resident`
+// workgroups; the busiest unit holds ceil(workgroups / units).
+std::vector<int64_t> roundsOn(int64_t workgroups, int64_t units,
+                              int64_t resident) {
+  std::vector<int64_t> rounds;
+  int64_t left = (workgroups + units - 1) / units;
+  while (left > 0) {
+    rounds.push_back(std::min(resident, left));
+    left -= rounds.back();
+  }
+  return rounds;
+}
+
+struct Terms {
+  double matrix = 0, shared = 0, l2 = 0, latency = 0, memory = 0, fixed = 0;
+};
+
+void finish(CostPrediction &p, const Terms &t, const MicroArchitecture &arch,
+            double totalCycles, const std::string &memoryName) {
+  const double us = 1e6 / arch.clockHz;
+  p.microseconds = arch.launchMicroseconds + totalCycles * us;
+  struct Named {
+    const char *name;
+    double cycles;
+    const char *detail;
+  };
+  const Named named[] = {
+      {"matrix cores", t.matrix,
+       "intrinsics issued, or a subgroup's chain of them"},
+      {"shared memory", t.shared, "fragment reads and tile writes"},
+      {memoryName.c_str(), t.l2, "operand tiles fetched per step"},
+      {"latency", t.latency,
+       "one workgroup's step: global round trips, copy, barrier, compute"},
+      {"DRAM", t.memory, "bytes over the bandwidth in flight"},
+      {"prologue and epilogue", t.fixed, "first loads, result stores"},
+  };
+  double most = 0;
+  for (const Named &n : named) {
+    if (n.cycles <= 0)
+      continue;
+    p.terms.push_back({n.name, n.cycles * us, n.detail});
+    if (n.cycles > most) {
+      most = n.cycles;
+      p.boundBy = n.name;
+    }
+  }
+  if (p.floorMicroseconds > p.microseconds) {
+    p.microseconds = p.floorMicroseconds;
+    p.boundBy = "roofline floor";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions with an mma_kind
+//===----------------------------------------------------------------------===//
+
+Result<CostPrediction> predictContraction(const CostModelInput &in,
+                                          const config::ContractionDims &dims,
+                                          const MicroArchitecture &arch) {
+  const config::IterationSpace &space = *in.space;
+  const config::LoweringConfig &config = *in.config;
+  const config::GpuTarget &target = *in.target;
+  const std::string pipeline = in.translation->pipelineName();
+  const auto kind = config.mmaKind();
+  const MmaIntrinsic *intrinsic =
+      kind ? findMmaIntrinsic(kind->intrinsic) : nullptr;
+  if (!intrinsic || intrinsic->m <= 0)
+    return Error{"the cost model knows no intrinsic " +
+                 (kind ? kind->intrinsic : std::string("(none)"))};
+  const size_t rank = space.rank();
+  for (int64_t bound : space.bounds)
+    if (bound == config::kDynamicSize)
+      return Error{"the cost model needs static loop bounds"};
+
+  // Units: TileAndFuse counts subgroup and reduction tiles in intrinsics.
+  std::vector<int64_t> unit(rank, 1);
+  if (pipeline == "TileAndFuse") {
+    auto units = tileAndFuseIntrinsicUnits(config, space);
+    if (!units)
+      return Error{units.error()};
+    unit = units->unit;
+    unit.resize(rank, 1);
+  }
+  const auto workgroup = tilesAt(config, TilingLevel::Workgroup, rank);
+  const auto reduction = tilesAt(config, TilingLevel::Reduction, rank);
+  const auto subgroup = tilesAt(config, TilingLevel::Subgroup, rank);
+  const auto basis = config.subgroupBasis();
+
+  auto bound = [&space](int d) {
+    return static_cast<double>(space.bounds[static_cast<size_t>(d)]);
+  };
+  auto wgTile = [&](int d) {
+    const int64_t t = workgroup[static_cast<size_t>(d)];
+    return t > 0 ? std::min(static_cast<double>(t), bound(d)) : bound(d);
+  };
+  // Subgroups along a loop: the basis digit it walks (VectorDistribute), or
+  // the workgroup tile over the subgroup tile (TileAndFuse).
+  auto subgroupTile = [&](int d) {
+    const size_t i = static_cast<size_t>(d);
+    if (pipeline == "TileAndFuse")
+      return subgroup[i] > 0
+                 ? std::min(wgTile(d),
+                            static_cast<double>(subgroup[i] * unit[i]))
+                 : wgTile(d);
+    if (basis && i < basis->mapping.size()) {
+      const int64_t digit = basis->mapping[i];
+      if (digit >= 0 && static_cast<size_t>(digit) < basis->counts.size() &&
+          basis->counts[static_cast<size_t>(digit)] > 0)
+        return wgTile(d) /
+               static_cast<double>(basis->counts[static_cast<size_t>(digit)]);
+    }
+    return wgTile(d);
+  };
+  double M = 1, N = 1, K = 1, B = 1, tm = 1, tn = 1, tk = 1, tb = 1, sm = 1,
+         sn = 1;
+  for (int d : dims.m) {
+    M *= bound(d);
+    tm *= wgTile(d);
+    sm *= subgroupTile(d);
+  }
+  for (int d : dims.n) {
+    N *= bound(d);
+    tn *= wgTile(d);
+    sn *= subgroupTile(d);
+  }
+  for (int d : dims.batch) {
+    B *= bound(d);
+    tb *= wgTile(d);
+  }
+  for (int d : dims.k) {
+    K *= bound(d);
+    const size_t i = static_cast<size_t>(d);
+    tk *= reduction[i] > 0
+              ? std::min(bound(d), static_cast<double>(reduction[i] * unit[i]))
+              : bound(d);
+  }
+  sm = std::max(sm, static_cast<double>(intrinsic->m));
+  sn = std::max(sn, static_cast<double>(intrinsic->n));
+
+  const auto &size = in.translation->workgroupSize;
+  const double threads =
+      size ? std::accumulate(size->begin(), size->end(), 1.0,
+                             [](double a, int64_t b) {
+                               return a * static_cast<double>(
+                                              std::max<int64_t>(b, 1));
+                             })
+           : 0;
+  const double lanes = static_cast<double>(
+      in.translation->subgroupSize.value_or(intrinsic->subgroupSize));
+  if (threads <= 0 || lanes <= 0)
+    return Error{"the cost model needs the workgroup and subgroup sizes"};
+  const double subgroups = std::max(1.0, threads / lanes);
+
+  if (space.operands.size() < 3)
+    return Error{"the cost model needs the operands' element types"};
+  const double aBytes = bytesOf(space.operands[0].elementType);
+  const double bBytes = bytesOf(space.operands[1].elementType);
+  const double cBytes = bytesOf(space.operands.back().elementType);
+  if (aBytes <= 0 || bBytes <= 0 || cBytes <= 0)
+    return Error{"the cost model needs known element types"};
+  const auto promoted =
+      config.promoteOperands().value_or(std::vector<int64_t>{});
+  const bool promoteA =
+      std::find(promoted.begin(), promoted.end(), 0) != promoted.end();
+  const bool promoteB =
+      std::find(promoted.begin(), promoted.end(), 1) != promoted.end();
+
+  // The intrinsic's cost on one SIMD, from the target's matrix peak.
+  std::string type = space.operands[0].elementType;
+  if (type.rfind("f8", 0) == 0)
+    type = "f8";
+  auto peak = target.peakMatrixOpsPerSecond.find(type);
+  if (peak == target.peakMatrixOpsPerSecond.end() || !target.wgpCount)
+    return Error{"no matrix peak or unit count is known for " + type + " on " +
+                 target.arch};
+  const double units = static_cast<double>(*target.wgpCount);
+  const double opsPerClockPerSimd = peak->second * arch.matrixFraction /
+                                    (units * arch.simdsPerCu * arch.clockHz);
+  const double intrinsicOps = 2.0 * static_cast<double>(intrinsic->m) *
+                              static_cast<double>(intrinsic->n) *
+                              static_cast<double>(intrinsic->k);
+  const double intrinsicCycles = intrinsicOps / opsPerClockPerSimd;
+  const double intrinsicLatency = std::max(64.0, 4 * intrinsicCycles);
+  const double fragmentBytes = std::min(
+      16.0, static_cast<double>(
+                intrinsic->lhs.element.empty()
+                    ? 4
+                    : std::accumulate(intrinsic->lhs.element.begin(),
+                                      intrinsic->lhs.element.end(), int64_t{1},
+                                      std::multiplies<int64_t>())) *
+                aBytes);
+
+  // Per step of one workgroup.
+  const double chains = (sm / static_cast<double>(intrinsic->m)) *
+                        (sn / static_cast<double>(intrinsic->n));
+  const double intrinsics =
+      chains * std::max(1.0, tk / static_cast<double>(intrinsic->k));
+  const double fragmentReads =
+      (sm * aBytes + sn * bBytes) * tk / (lanes * fragmentBytes);
+  const double copyBytes =
+      ((promoteA ? tm * aBytes : 0) + (promoteB ? tn * bBytes : 0)) * tk * tb;
+  const double fetchedBytes = (tm * aBytes + tn * bBytes) * tk * tb;
+  const double copyLoads = copyBytes / (threads * 16);
+  const double steps = ceilDivide(K, tk);
+  const double workgroups =
+      ceilDivide(M, tm) * ceilDivide(N, tn) * ceilDivide(B, tb);
+
+  // Registers and shared memory: compiled, or estimated (accumulators,
+  // the step's loads held for prefetch, and the overhead).
+  const double accumulatorRegisters = sm * sn * 4 / (4 * lanes);
+  double registers = accumulatorRegisters + copyLoads * 4 +
+                     static_cast<double>(arch.registerOverhead);
+  double sharedBytes =
+      ((promoteA ? tm * aBytes : 0) + (promoteB ? tn * bBytes : 0)) * (tk + 4) *
+      tb;
+  if (in.compiled) {
+    if (in.compiled->registersPerThread > 0)
+      registers = in.compiled->registersPerThread;
+    if (in.compiled->sharedMemoryBytes > 0)
+      sharedBytes = static_cast<double>(in.compiled->sharedMemoryBytes);
+  }
+  CostPrediction p;
+  p.model = "MMA contraction (" + pipeline + ")";
+  const int64_t resident = residentPerCu(in, static_cast<int64_t>(threads),
+                                         static_cast<int64_t>(lanes), registers,
+                                         sharedBytes, p.resourcesEstimated);
+  const double staging =
+      std::max(4.0, registers - accumulatorRegisters - arch.registerOverhead);
+  const double trips = std::max(1.0, copyLoads * 4 / staging);
+
+  Terms t;
+  double total = 0;
+  const auto rounds = roundsOn(static_cast<int64_t>(workgroups),
+                               static_cast<int64_t>(units), resident);
+  const double simds = arch.simdsPerCu;
+  for (int64_t round : rounds) {
+    const double c = static_cast<double>(round);
+    const double perSimd = std::max(1.0, c * subgroups / simds);
+    const double ownPerSimd = std::max(1.0, subgroups / simds);
+    const double matrix =
+        std::max(perSimd * intrinsics * intrinsicCycles,
+                 intrinsics * intrinsicLatency / std::max(1.0, chains));
+    const double memory = arch.memoryLatencyCycles * trips +
+                          copyLoads * arch.copyIssueCycles * ownPerSimd +
+                          arch.barrierCycles;
+    const double latency = memory +
+                           ownPerSimd * fragmentReads * arch.sharedReadCycles +
+                           matrix / perSimd * ownPerSimd;
+    const double shared =
+        (c * subgroups * fragmentReads * lanes * fragmentBytes +
+         c * copyBytes) /
+        arch.sharedBytesPerClock;
+    const double l2 = c * fetchedBytes / arch.l2BytesPerClock;
+    const double step = std::max({matrix, shared, l2, latency});
+    const double fixed = arch.memoryLatencyCycles * trips +
+                         c * tm * tn * tb * cBytes / arch.l2BytesPerClock;
+    total += steps * step + fixed;
+    t.matrix += steps * matrix;
+    t.shared += steps * shared;
+    t.l2 += steps * l2;
+    t.latency += steps * latency;
+    t.fixed += fixed;
+  }
+  p.workgroups = static_cast<int64_t>(workgroups);
+  p.residentPerCu = resident;
+  p.rounds = static_cast<int64_t>(rounds.size());
+  p.steps = static_cast<int64_t>(steps);
+  p.globalBytes = workgroups * steps * fetchedBytes + M * N * B * cBytes;
+  if (auto floor = rooflineFloor(space, target))
+    p.floorMicroseconds = floor->floorSeconds * 1e6;
+  if (trips > 1.01)
+    p.notes.push_back(format("a step's loads need %.1f global round trips: "
+                             "the registers cannot hold them all",
+                             trips));
+  if (p.resourcesEstimated)
+    p.notes.push_back("registers and shared memory estimated (not compiled)");
+  if (!arch.calibratedHere)
+    p.notes.push_back("the model's MMA calibration was measured on sm_90, "
+                      "not on " +
+                      target.arch +
+                      ": its order holds better "
+                      "than its microseconds");
+  // The calibration scales every term alike: the order is the model's.
+  const double scale = arch.contractionCalibration;
+  for (double *term : {&t.matrix, &t.shared, &t.l2, &t.latency, &t.fixed})
+    *term *= scale;
+  finish(p, t, arch, total * scale, "L2");
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and other streaming ops
+//===----------------------------------------------------------------------===//
+
+Result<CostPrediction> predictStreaming(const CostModelInput &in,
+                                        const MicroArchitecture &arch) {
+  const config::IterationSpace &space = *in.space;
+  const config::LoweringConfig &config = *in.config;
+  const config::GpuTarget &target = *in.target;
+  const size_t rank = space.rank();
+  for (int64_t bound : space.bounds)
+    if (bound == config::kDynamicSize)
+      return Error{"the cost model needs static loop bounds"};
+  auto floor = rooflineFloor(space, target);
+  if (!floor)
+    return Error{floor.error()};
+  if (!target.wgpCount || target.peakMemoryBytesPerSecond <= 0)
+    return Error{"no unit count or bandwidth is known for " + target.arch};
+  const auto &size = in.translation->workgroupSize;
+  double threads = 1;
+  if (size)
+    for (int64_t s : *size)
+      threads *= static_cast<double>(std::max<int64_t>(s, 1));
+  const double lanes =
+      static_cast<double>(in.translation->subgroupSize.value_or(
+          target.subgroupSizeChoices.empty() ? 64
+                                             : target.subgroupSizeChoices[0]));
+  const double subgroups = std::max(1.0, threads / lanes);
+  const double inBytes =
+      space.operands.empty() ? 4 : bytesOf(space.operands[0].elementType);
+
+  const auto workgroup = tilesAt(config, TilingLevel::Workgroup, rank);
+  const auto partial = tilesAt(config, TilingLevel::PartialReduction, rank);
+  const auto thread = tilesAt(config, TilingLevel::Thread, rank);
+  double workgroups = 1, rows = 1, reduced = 1, chunk = 1, perLoad = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    const double b = static_cast<double>(space.bounds[d]);
+    if (space.isReduction(d)) {
+      reduced *= b;
+      chunk *=
+          partial[d] > 0 ? std::min(b, static_cast<double>(partial[d])) : b;
+      if (thread[d] > 0)
+        perLoad *= static_cast<double>(thread[d]);
+    } else {
+      const double tile =
+          workgroup[d] > 0 ? std::min(b, static_cast<double>(workgroup[d])) : b;
+      workgroups *= ceilDivide(b, tile);
+      rows *= tile;
+    }
+  }
+  const double loadBytes = std::clamp(perLoad * inBytes, inBytes, 16.0);
+  const double steps = ceilDivide(reduced, chunk);
+  const double loadsPerStep =
+      std::max(1.0, rows * chunk * inBytes / (threads * loadBytes));
+  const double bytesPerWorkgroup = rows * reduced * inBytes;
+  const double registers = in.compiled && in.compiled->registersPerThread > 0
+                               ? in.compiled->registersPerThread
+                               : 24 + loadsPerStep * loadBytes / 4 * 2;
+  const double sharedBytes = subgroups > 1 ? subgroups * rows * 4 : 0;
+
+  CostPrediction p;
+  p.model = config.tileSizes(TilingLevel::PartialReduction)
+                ? "reduction (partial_reduction steps)"
+                : "streaming";
+  const int64_t resident = residentPerCu(in, static_cast<int64_t>(threads),
+                                         static_cast<int64_t>(lanes), registers,
+                                         sharedBytes, p.resourcesEstimated);
+  const double units = static_cast<double>(*target.wgpCount);
+  const double clock = arch.clockHz;
+  const double bytesPerClock = target.peakMemoryBytesPerSecond / units / clock;
+  const double dramLatency = arch.memoryLatencyCycles * kDramLatencyFactor;
+  const double stepCycles = dramLatency + loadsPerStep * arch.copyIssueCycles +
+                            rows * chunk / threads * 0.5;
+  const double finalReduce = std::log2(std::max(2.0, lanes)) * 30 +
+                             (subgroups > 1 ? 2 * arch.barrierCycles + 60 : 0);
+  Terms t;
+  double total = 0;
+  const auto rounds = roundsOn(static_cast<int64_t>(workgroups),
+                               static_cast<int64_t>(units), resident);
+  for (int64_t round : rounds) {
+    const double c = static_cast<double>(round);
+    const double inFlight = c * threads * loadsPerStep * loadBytes;
+    const double achieved = std::min(bytesPerClock, inFlight / dramLatency);
+    const double streaming = c * bytesPerWorkgroup / achieved;
+    const double latency = steps * stepCycles;
+    total += std::max(streaming, latency) + finalReduce;
+    t.memory += streaming;
+    t.latency += latency;
+    t.fixed += finalReduce;
+  }
+  p.workgroups = static_cast<int64_t>(workgroups);
+  p.residentPerCu = resident;
+  p.rounds = static_cast<int64_t>(rounds.size());
+  p.steps = static_cast<int64_t>(steps);
+  p.globalBytes = floor->bytes;
+  p.floorMicroseconds = floor->floorSeconds * 1e6;
+  if (p.resourcesEstimated)
+    p.notes.push_back("registers estimated (not compiled)");
+  finish(p, t, arch, total, "L2");
+  return p;
+}
+
+} // namespace
+
+std::optional<MicroArchitecture> microArchitecture(const std::string &arch) {
+  for (const MicroArchitecture &a : kArchitectures)
+    if (a.arch == arch)
+      return a;
+  // gfx940 and gfx941 are CDNA3 like gfx942; sm_87 and sm_120 take their
+  // closest relatives.
+  if (arch == "gfx940" || arch == "gfx941")
+    return microArchitecture("gfx942");
+  if (arch == "sm_87")
+    return microArchitecture("sm_80");
+  if (arch == "sm_120")
+    return microArchitecture("sm_89");
+  return std::nullopt;
+}
+
+Result<CostPrediction> predictKernelTime(const CostModelInput &in) {
+  if (!in.space || !in.config || !in.translation || !in.target)
+    return Error{"the cost model needs the op's loops, configs and target"};
+  auto arch = microArchitecture(in.target->arch);
+  if (!arch)
+    return Error{"the cost model has no figures for " + in.target->arch};
+  if (in.config->mmaKind()) {
+    auto dims = config::inferContraction(*in.space);
+    if (!dims)
+      return Error{"an mma_kind on an op that is not a contraction"};
+    return predictContraction(in, *dims, *arch);
+  }
+  return predictStreaming(in, *arch);
+}
+
+std::string CostPrediction::summary() const {
+  std::string out = format("%.1f us predicted", microseconds);
+  if (!boundBy.empty())
+    out += ", bound by " + boundBy;
+  out += " (" + std::to_string(workgroups) + " workgroups, " +
+         std::to_string(residentPerCu) + " per unit at once in " +
+         std::to_string(rounds) + (rounds == 1 ? " round" : " rounds");
+  if (steps > 1)
+    out += ", " + std::to_string(steps) + " steps";
+  out += ")";
+  return out;
+}
+
+double rankCorrelation(const std::vector<double> &a,
+                       const std::vector<double> &b) {
+  const size_t n = a.size();
+  if (n < 2 || b.size() != n)
+    return 0;
+  auto ranks = [n](const std::vector<double> &x) {
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&x](size_t i, size_t j) { return x[i] < x[j]; });
+    std::vector<double> r(n);
+    for (size_t i = 0; i < n;) {
+      size_t j = i;
+      while (j + 1 < n && x[order[j + 1]] == x[order[i]])
+        ++j;
+      for (size_t k = i; k <= j; ++k)
+        r[order[k]] = (static_cast<double>(i) + static_cast<double>(j)) / 2;
+      i = j + 1;
+    }
+    return r;
+  };
+  const auto ra = ranks(a), rb = ranks(b);
+  const double mean = (static_cast<double>(n) - 1) / 2;
+  double num = 0, da = 0, db = 0;
+  for (size_t i = 0; i < n; ++i) {
+    num += (ra[i] - mean) * (rb[i] - mean);
+    da += (ra[i] - mean) * (ra[i] - mean);
+    db += (rb[i] - mean) * (rb[i] - mean);
+  }
+  return da > 0 && db > 0 ? num / std::sqrt(da * db) : 0;
+}
+
+} // namespace tilescope::layout
