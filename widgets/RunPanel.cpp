@@ -5,6 +5,7 @@
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/History.h"
+#include "core/jobs/ProfileComparison.h"
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/TryJob.h"
 #include "core/jobs/Workspace.h"
@@ -36,6 +37,29 @@ namespace tilescope::widgets {
 namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+// What a try says of its time: the prediction, how the time was taken,
+// where its bundle is, and the profiler beside Tilescope.
+QString timingDetails(const jobs::TryResult &tried) {
+  QString text;
+  if (tried.prediction)
+    text += "\nprediction: " + qs(tried.prediction->summary()) + "\n";
+  if (!tried.bench)
+    return text;
+  const jobs::ModuleTiming &timing = tried.bench->timing;
+  text += "\ntime: " + qs(tried.bench->summary()) + "\n";
+  if (timing.timed())
+    text += "method: " + qs(timing.method()) +
+            "\nrun bundle: " + qs(tried.bench->bundle.string()) + "\n";
+  if (!timing.profileError.empty())
+    text += "profile: " + qs(timing.profileError) + "\n";
+  const auto bench = tried.report.find("bench");
+  if (bench != tried.report.end() && bench->contains("beside_tilescope"))
+    text += "profiler beside Tilescope (\"!\" where they differ):\n" +
+            qs(jobs::profileTable(
+                jobs::profileRowsFromJson((*bench)["beside_tilescope"])));
+  return text;
+}
 
 constexpr int kOpRole = Qt::UserRole;
 constexpr int kFieldRole = Qt::UserRole + 1;
@@ -154,6 +178,10 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
        "Run the program with this dispatch on random inputs and compare "
        "with the CPU",
        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), Job::Check},
+      {"Profile", "profileButton",
+       "Compile, time and read the kernel with the vendor's profiler (ncu, "
+       "rocprofv3) where one is installed, beside Tilescope's prediction",
+       QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_R), Job::Profile},
   };
   auto *buttonRow = new QGridLayout;
   int column = 0;
@@ -170,7 +198,11 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
     connect(action, &QAction::triggered, this, [this, job] { start(job); });
     addAction(action);
     jobButtons << button;
-    buttonRow->addWidget(button, 0, column++);
+    // Four on the first row; Profile beside Cancel and Copy command.
+    if (job == Job::Profile)
+      buttonRow->addWidget(button, 1, 3);
+    else
+      buttonRow->addWidget(button, 0, column++);
   }
   cancelButton = new QPushButton("Cancel");
   cancelButton->setObjectName("cancelButton");
@@ -401,7 +433,8 @@ void RunPanel::start(Job job) {
   stateLabel->setStyleSheet({});
   setBusy(true);
   static const char *names[] = {"Compiling", "Compiling for resources",
-                                "Compiling and running", "Checking"};
+                                "Compiling and running", "Checking",
+                                "Compiling, running and profiling"};
   stateLabel->setText(QString(names[static_cast<int>(job)]) + "…");
   tabs->setCurrentWidget(output);
 
@@ -466,6 +499,8 @@ void RunPanel::start(Job job) {
       request.upTo = job == Job::Compile     ? jobs::TryStage::Compile
                      : job == Job::Resources ? jobs::TryStage::Resources
                                              : jobs::TryStage::Bench;
+      if (job == Job::Profile)
+        request.profile = "on";
       request.directory = directory;
       request.cancel = cancel.get();
       request.onOutput = onOutput;
@@ -488,12 +523,10 @@ void RunPanel::start(Job job) {
                                 .arg(qs(tried->boundBy));
       if (const auto alone = tried->report.find("dispatch_alone");
           alone != tried->report.end()) {
-        outcome->summary =
-            QString("dispatch %1 alone: ")
-                .arg(alone->value("dispatch", size_t{0})) +
-            outcome->summary;
-        outcome->command =
-            qs(alone->value("command", std::string())) + "\n";
+        outcome->summary = QString("dispatch %1 alone: ")
+                               .arg(alone->value("dispatch", size_t{0})) +
+                           outcome->summary;
+        outcome->command = qs(alone->value("command", std::string())) + "\n";
       }
       outcome->command += qs(tried->compiled.spec.shellCommand());
       if (tried->bench)
@@ -504,6 +537,7 @@ void RunPanel::start(Job job) {
         for (const std::string &note : tried->resources->notes)
           outcome->details += "note: " + qs(note) + "\n";
       }
+      outcome->details += timingDetails(*tried);
       outcome->diagnostics = tried->compiled.diagnostics;
       record = tried->record;
     }

@@ -40,7 +40,7 @@ class RunPanel : public QWidget {
 public:
   using InstallationSource = std::function<Result<iree::IreeInstallation>()>;
   using WorkerSource = std::function<Result<jobs::DocumentWorker>()>;
-  enum class Job { Compile, Resources, Run, Check };
+  enum class Job { Compile, Resources, Run, Check, Profile };
 
   RunPanel(InstallationSource installation, std::filesystem::path workspace,
            QWidget *parent = nullptr);
@@ -57,7 +57,9 @@ public:
   bool busy() const;
   // The parse worker a try of a whole program's root op reads its dispatch
   // alone with (jobs::dispatchAlone); unset: a whole program compiles whole.
-  void setWorkerSource(WorkerSource source) { workerSource = std::move(source); }
+  void setWorkerSource(WorkerSource source) {
+    workerSource = std::move(source);
+  }
   // The checked run's program (guessed from the file's name when unset).
   void setProgram(const QString &path);
   const std::filesystem::path &workspace() const { return workspaceFolder; }

@@ -22,8 +22,8 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTimer>
@@ -40,6 +40,29 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 QString microseconds(double value) {
   return QString::number(value, 'f', value < 10 ? 2 : 1);
+}
+
+// The first of a ranking, said for what it stands on: a measured time
+// makes it the fastest measured; a prediction only the predicted first.
+QString firstPlace(const jobs::SweepCandidate &c) {
+  if (auto measured = c.measuredMicroseconds())
+    return ". Fastest measured: " + qs(c.name) + " (" +
+           microseconds(*measured) + " µs)";
+  if (c.predictedMicroseconds)
+    return ". Nothing timed; predicted first: " + qs(c.name) + " (" +
+           microseconds(*c.predictedMicroseconds) +
+           " µs predicted, resources " +
+           (c.predictedFromCompile ? "as compiled" : "estimated") + ")";
+  return {};
+}
+
+// "28.9 measured", "31.2 predicted": a candidate's time cell.
+QString timeCell(const jobs::SweepCandidate &c) {
+  if (auto measured = c.measuredMicroseconds())
+    return microseconds(*measured) + " measured";
+  if (c.predictedMicroseconds)
+    return microseconds(*c.predictedMicroseconds) + " predicted";
+  return {};
 }
 
 } // namespace
@@ -208,10 +231,12 @@ SweepPanel::SweepPanel(InstallationSource source,
 
   results = new QTableWidget(0, 7);
   results->setObjectName("sweepResults");
-  results->setHorizontalHeaderLabels(
-      {"#", "Layout", "Candidate", "Median µs", "Outcome", "Resources", "Try"});
+  results->setHorizontalHeaderLabels({"#", "Layout", "Candidate",
+                                      "µs (measured / predicted)", "Outcome",
+                                      "Resources", "Try"});
   results->verticalHeader()->hide();
-  results->verticalHeader()->setDefaultSectionSize(kSweepThumbnail.height() + 4);
+  results->verticalHeader()->setDefaultSectionSize(kSweepThumbnail.height() +
+                                                   4);
   results->setIconSize(kSweepThumbnail);
   results->setEditTriggers(QAbstractItemView::NoEditTriggers);
   results->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -518,7 +543,8 @@ void SweepPanel::onPlanned() {
     entries.push_back(std::move(entry));
   }
   const int valid = validCount();
-  const bool askedIree = constraintsBox->isChecked() && answer->ireeProblem.empty();
+  const bool askedIree =
+      constraintsBox->isChecked() && answer->ireeProblem.empty();
   QString count = QString("%1 candidate%2: %3 valid%4")
                       .arg(entries.size())
                       .arg(entries.size() == 1 ? "" : "s")
@@ -673,13 +699,8 @@ void SweepPanel::onFinished() {
   if (result->cancelled)
     summary = "Stopped: " + summary + "; run again to resume";
   const std::vector<int> order = ranked();
-  if (!order.empty() && entries[order[0]].candidate.record &&
-      entries[order[0]].candidate.record->outcome == "ok") {
-    const jobs::SweepCandidate &best = entries[order[0]].candidate;
-    summary += ". Best: " + qs(best.name);
-    if (best.record->medianMicroseconds)
-      summary += " (" + microseconds(*best.record->medianMicroseconds) + " µs)";
-  }
+  if (!order.empty())
+    summary += firstPlace(entries[order[0]].candidate);
   stateLabel->setText(summary);
   emit finished(result->cancelled, summary);
 }
@@ -728,7 +749,7 @@ void SweepPanel::refresh() {
   for (int row = 0; row < static_cast<int>(order.size()); ++row) {
     const Entry &e = entries[order[row]];
     const jobs::SweepCandidate &c = e.candidate;
-    QString time, outcome, brief, tryId;
+    QString time = c.valid ? timeCell(c) : QString(), outcome, brief, tryId;
     if (!c.valid) {
       outcome = "invalid";
       brief = qs(c.whyNot);
@@ -736,8 +757,6 @@ void SweepPanel::refresh() {
       outcome = busy() ? "waiting" : "not run";
     } else {
       outcome = qs(c.record->outcome) + (c.resumed ? " (resumed)" : "");
-      if (c.record->medianMicroseconds)
-        time = microseconds(*c.record->medianMicroseconds);
       brief = qs(jobs::resourceBrief(*c.record));
       if (brief.isEmpty())
         brief = qs(c.record->summary);
@@ -758,6 +777,14 @@ void SweepPanel::refresh() {
       }
       item->setText(cells[column]);
       item->setToolTip(column == 5 || column == 2 ? cells[column] : QString());
+      if (column == 3)
+        item->setToolTip(
+            c.measuredElsewhere ? QString("Measured in try %1, the same config")
+                                      .arg(c.measuredElsewhere->id)
+            : c.measuredMicroseconds()
+                ? QString("Measured: the median per dispatch")
+                : qs(c.prediction) + "\nA prediction of the cost model "
+                                     "(docs/cost-model.md), not a time");
       item->setForeground(c.valid ? palette().color(QPalette::Text)
                                   : QColor("#8a8a8a"));
     }
@@ -776,20 +803,17 @@ void SweepPanel::refresh() {
 
 void SweepPanel::refreshPlot() {
   const QString field = plotAxisBox->currentText();
+  // Measured times where any candidate has one; else the predictions.
   bool anyTimed = false;
   for (const Entry &e : entries)
-    anyTimed = anyTimed ||
-               (e.candidate.record && e.candidate.record->medianMicroseconds);
+    anyTimed = anyTimed || e.candidate.measuredMicroseconds();
   std::vector<SweepPlot::Point> points;
   for (size_t i = 0; i < entries.size(); ++i) {
     const jobs::SweepCandidate &c = entries[i].candidate;
-    if (!c.record)
+    if (!c.valid)
       continue;
-    std::optional<double> y;
-    if (anyTimed)
-      y = c.record->medianMicroseconds;
-    else if (const auto registers = jobs::registersOf(*c.record))
-      y = static_cast<double>(*registers);
+    const std::optional<double> y =
+        anyTimed ? c.measuredMicroseconds() : c.predictedMicroseconds;
     if (!y)
       continue;
     QString x;
@@ -799,10 +823,13 @@ void SweepPanel::refreshPlot() {
     points.push_back({x, *y, static_cast<int>(i)});
   }
   const std::vector<int> order = ranked();
-  const int best =
-      !order.empty() && entries[order[0]].candidate.record ? order[0] : -1;
-  plot->setPoints(field, anyTimed ? "median µs" : "registers (not timed)",
-                  std::move(points), best);
+  const int first =
+      !order.empty() &&
+              (anyTimed || entries[order[0]].candidate.predictedMicroseconds)
+          ? order[0]
+          : -1;
+  plot->setPoints(field, anyTimed ? "measured µs" : "predicted µs (not timed)",
+                  std::move(points), first);
 }
 
 } // namespace tilescope::widgets

@@ -72,8 +72,8 @@ TryComparisonView::TryComparisonView(Side a, Side b,
 
   QString speed = "Times: " + timeText(comparison.aMicroseconds) + " → " +
                   timeText(comparison.bMicroseconds);
-  if (auto speedup = comparison.speedup())
-    speed += QString(": B runs at %1× A's speed").arg(*speedup, 0, 'f', 2);
+  if (comparison.times)
+    speed += ": " + qs(comparison.times->text);
   else
     speed += " (both must be timed runs to compare speed)";
   auto *speedLabel = new QLabel(speed);

@@ -26,7 +26,6 @@ inline constexpr const char *kExitCodesHelp =
     "check failed, 2 usage, 3 IREE unavailable, 4 a file unreadable or "
     "unparsable, 5 it needs a device this machine lacks.\n";
 
-
 // Adds --help, parses `arguments`, prints "tilescope-cli COMMAND: error" and
 // returns false on bad options; prints the help and exits on --help.
 bool parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
@@ -54,5 +53,7 @@ int report(const QStringList &arguments);
 int exportSpec(const QStringList &arguments);
 int sweep(const QStringList &arguments);
 int splitK(const QStringList &arguments);
+int bundle(const QStringList &arguments);
+int importResults(const QStringList &arguments);
 
 } // namespace tilescope::cli

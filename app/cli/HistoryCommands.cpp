@@ -177,11 +177,8 @@ int compare(const QStringList &arguments) {
   }
   std::cout << "time: " << timeText(a.medianMicroseconds) << " -> "
             << timeText(b.medianMicroseconds);
-  if (auto speedup = comparison.speedup()) {
-    char text[32];
-    std::snprintf(text, sizeof text, " (B is %.2fx A's speed)", *speedup);
-    std::cout << text;
-  }
+  if (comparison.times)
+    std::cout << ": " << comparison.times->text;
   std::cout << "\n";
   return kExitOk;
 }

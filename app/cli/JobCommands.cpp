@@ -11,6 +11,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/DocumentWorker.h"
+#include "core/jobs/ProfileComparison.h"
 #include "core/jobs/TryJob.h"
 
 #include <QCommandLineParser>
@@ -58,11 +59,17 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   parser.setApplicationDescription(descriptions[static_cast<int>(stage)]);
   const QCommandLineOption repetitionsOption(
       "repetitions", "Benchmark repetitions (default 5).", "N");
+  const QCommandLineOption profileOption(
+      "profile",
+      "Also read the kernel with the vendor's profiler where one is "
+      "installed (Nsight Compute's ncu, ROCm's rocprofv3): its duration, "
+      "achieved occupancy, DRAM throughput, registers and shared memory, "
+      "beside what Tilescope predicted; says so where none is.");
   parser.addOptions({kTargetOption, kOpOption, kTryFolderOption,
                      kWorkspaceOption, kTimeoutOption, kJsonOption,
                      kIreeOption});
   if (stage == Stage::Bench)
-    parser.addOptions({kDeviceOption, repetitionsOption});
+    parser.addOptions({kDeviceOption, repetitionsOption, profileOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, name))
     return kExitUsage;
@@ -126,6 +133,8 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   if (stage == Stage::Bench)
     request.device = parser.value(kDeviceOption).toStdString();
   request.repetitions = *repetitions;
+  if (stage == Stage::Bench && parser.isSet(profileOption))
+    request.profile = "on";
   request.timeout = timeoutOf(parser);
   request.onStep = [&progress](const std::string &what) {
     progress.step(what);
@@ -169,12 +178,26 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
     for (const std::string &note : tried->resources->notes)
       std::cout << "  note: " << note << "\n";
   }
+  if (tried->prediction)
+    std::cout << "prediction: " << tried->prediction->summary() << "\n";
   if (out.contains("bench")) {
     const json &bench = out["bench"];
     if (!bench.value("ran", false))
       std::cout << "not run: " << bench["why"].get<std::string>() << "\n";
     else {
       std::cout << bench["summary"].get<std::string>() << "\n";
+      if (tried->bench && tried->bench->timing.timed())
+        std::cout << "  method: " << tried->bench->timing.method() << "\n"
+                  << "  run bundle: " << tried->bench->bundle.string()
+                  << " (its run.sh times it again, here or on any machine "
+                     "with the runtime tools)\n";
+      if (bench.contains("profile_error"))
+        std::cout << "profile: " << bench["profile_error"].get<std::string>()
+                  << "\n";
+      if (bench.contains("beside_tilescope"))
+        std::cout << "profiler beside Tilescope (\"!\" where they differ):\n"
+                  << jobs::profileTable(
+                         jobs::profileRowsFromJson(bench["beside_tilescope"]));
       if (bench.contains("floor_us"))
         std::cout << "roofline floor "
                   << format("%.3f us", bench["floor_us"].get<double>()) << " ("

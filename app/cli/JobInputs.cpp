@@ -30,9 +30,12 @@ const QCommandLineOption kDeviceOption{
     "device", "Run on DEVICE (local-task, hip://0, cuda://0).", "DEVICE"};
 
 std::filesystem::path workspaceOf(const QCommandLineParser &parser) {
+  // Absolute: try folders are recorded as they are named, and a run bundle
+  // or a later command in another folder must find them.
   if (parser.isSet(kWorkspaceOption))
-    return parser.value(kWorkspaceOption).toStdString();
-  return jobs::defaultWorkspace();
+    return std::filesystem::absolute(
+        parser.value(kWorkspaceOption).toStdString());
+  return std::filesystem::absolute(jobs::defaultWorkspace());
 }
 
 Result<iree::Document> openJobFile(const QCommandLineParser &parser,

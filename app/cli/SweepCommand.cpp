@@ -37,6 +37,17 @@ json candidateJson(const jobs::SweepCandidate &c) {
     out["why_not"] = c.whyNot;
     return out;
   }
+  if (c.predictedMicroseconds) {
+    out["predicted_us"] = *c.predictedMicroseconds;
+    out["prediction"] = c.prediction;
+    out["prediction_resources"] =
+        c.predictedFromCompile ? "compiled" : "estimated";
+  }
+  if (auto measured = c.measuredMicroseconds())
+    out["measured_us"] = *measured;
+  if (c.measuredElsewhere)
+    out["measured_in_try"] = c.measuredElsewhere->id;
+  out["ranked_by"] = c.rankedBy();
   if (c.record) {
     out["try"] = c.record->id;
     out["outcome"] = c.record->outcome;
@@ -52,22 +63,55 @@ json candidateJson(const jobs::SweepCandidate &c) {
   return out;
 }
 
+// "measured  28.93 us" or "predicted 31.20 us": what a candidate's place
+// stands on, in a fixed-width column.
+std::string timeColumn(const jobs::SweepCandidate &c) {
+  char text[48] = "";
+  if (auto measured = c.measuredMicroseconds())
+    std::snprintf(text, sizeof text, "measured  %10.2f us", *measured);
+  else if (c.predictedMicroseconds)
+    std::snprintf(text, sizeof text, "predicted %10.2f us",
+                  *c.predictedMicroseconds);
+  else
+    std::snprintf(text, sizeof text, "%23s", "");
+  return text;
+}
+
 std::string line(const jobs::SweepCandidate &c) {
   if (!c.valid)
     return "  invalid   " + c.name + ": " + c.whyNot;
   if (!c.record)
     return "  not run   " + c.name;
-  char time[32] = "";
-  if (c.record->medianMicroseconds)
-    std::snprintf(time, sizeof time, "%10.2f us",
-                  *c.record->medianMicroseconds);
-  std::string text = "  " + std::string(time[0] ? time : "          ") + "  " +
-                     c.record->outcome + "  " + c.name;
+  std::string text =
+      "  " + timeColumn(c) + "  " + c.record->outcome + "  " + c.name;
   if (const std::string brief = jobs::resourceBrief(*c.record); !brief.empty())
     text += "  [" + brief + "]";
   if (c.resumed)
     text += "  (from try " + std::to_string(c.record->id) + ")";
+  if (c.measuredElsewhere)
+    text += "  (time of try " + std::to_string(c.measuredElsewhere->id) +
+            ", the same config)";
   return text;
+}
+
+// How the ranking below was ordered, in words.
+std::string rankingHeading(const std::vector<jobs::SweepCandidate> &ranked) {
+  size_t measured = 0, predicted = 0;
+  for (const jobs::SweepCandidate &c : ranked) {
+    const std::string by = c.rankedBy();
+    measured += by == "measured";
+    predicted += by == "predicted";
+  }
+  if (measured == 0 && predicted == 0)
+    return "nothing measured or predicted (the cost model covers GPU "
+           "targets): in the order tried, fewer registers first";
+  if (predicted == 0)
+    return "ranked by measured time";
+  if (measured == 0)
+    return "ranked by predicted time (nothing timed: the cost model's order, "
+           "not the GPU's; docs/cost-model.md)";
+  return std::to_string(measured) +
+         " measured first, then the rest by predicted time";
 }
 
 json spaceJson(const jobs::IreeSpace &space) {
@@ -194,7 +238,8 @@ int sweep(const QStringList &arguments) {
   // constraints the config fits, the rules' elsewhere (and with
   // --no-iree-space).
   const bool explicitSpace = parser.isSet(spaceOption);
-  const bool implicitSpace = !explicitSpace && parser.values(varyOption).isEmpty() &&
+  const bool implicitSpace = !explicitSpace &&
+                             parser.values(varyOption).isEmpty() &&
                              !parser.isSet(noSpaceOption);
   std::optional<jobs::IreeSpace> space;
   std::string rulesBecause; // why an implicit IREE neighbourhood fell back
@@ -211,7 +256,8 @@ int sweep(const QStringList &arguments) {
     for (const QString &text : parser.values(varyOption))
       asked.vary.push_back(text.toStdString());
     auto installation = app::locateIree(ireePath(parser));
-    Result<jobs::IreeSpace> listed = Error{installation ? "" : installation.error()};
+    Result<jobs::IreeSpace> listed =
+        Error{installation ? "" : installation.error()};
     if (installation) {
       TerminalProgress progress(!asJson);
       progress.step("asking IREE for the op's pipeline constraints");
@@ -314,7 +360,9 @@ int sweep(const QStringList &arguments) {
     std::cout << "sweep \"" << name << "\": " << valid << " valid of "
               << plan->size() << " candidates\n";
     for (const jobs::SweepCandidate &c : *plan)
-      std::cout << (c.valid ? "  valid     " + c.name : line(c)) << "\n";
+      std::cout << (c.valid ? "  valid     " + timeColumn(c) + "  " + c.name
+                            : line(c))
+                << "\n";
     return kExitOk;
   }
 
@@ -349,6 +397,7 @@ int sweep(const QStringList &arguments) {
                 {"ran", swept->ran},
                 {"resumed", swept->resumed},
                 {"invalid", swept->invalid},
+                {"ranking", rankingHeading(swept->candidates)},
                 {"candidates", list}};
     describeSource(out);
     std::cout << exporting::jsonText(out, 2) << "\n";
@@ -356,7 +405,7 @@ int sweep(const QStringList &arguments) {
     printSource();
     std::cout << "sweep \"" << name << "\": " << swept->ran << " run, "
               << swept->resumed << " from the history, " << swept->invalid
-              << " invalid, ranked:\n";
+              << " invalid; " << rankingHeading(swept->candidates) << ":\n";
     for (const jobs::SweepCandidate &c : swept->candidates)
       std::cout << line(c) << "\n";
   }

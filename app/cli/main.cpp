@@ -82,6 +82,13 @@ const char *kUsage =
     "  sweep FILE          vary config fields, compile and time every valid "
     "candidate\n"
     "                      in parallel, ranked; resumable\n"
+    "  bundle              a run bundle of compiled tries (--try ID, --sweep "
+    "NAME):\n"
+    "                      modules, runtime tools and run.sh, to time them on "
+    "any\n"
+    "                      machine with the GPU\n"
+    "  import-results DIR  a run bundle's times (and profiles) into the "
+    "history\n"
     "  export-spec FILE    a tuning spec giving the root ops their configs "
     "(-o OUT,\n"
     "                      --program SOURCE proves IREE takes it)\n"
@@ -382,6 +389,10 @@ int main(int argc, char **argv) {
     return cli::sweep(commandArguments);
   if (command == "split-k")
     return cli::splitK(commandArguments);
+  if (command == "bundle")
+    return cli::bundle(commandArguments);
+  if (command == "import-results")
+    return cli::importResults(commandArguments);
   if (command == "convert")
     return cli::convert(commandArguments);
   if (command == "mma-layouts")

@@ -107,14 +107,52 @@ std::vector<std::string> splitValues(const std::string &text) {
 
 int rank(const SweepCandidate &c) {
   if (!c.valid)
-    return 4;
-  if (!c.record)
-    return 3;
-  if (c.record->medianMicroseconds)
+    return 5;
+  if (c.measuredMicroseconds())
     return 0;
-  return c.record->outcome == "ok" || c.record->outcome == "cannot-run-here"
-             ? 1
-             : 2;
+  if (!c.record)
+    return 4;
+  const bool ran =
+      c.record->outcome == "ok" || c.record->outcome == "cannot-run-here";
+  if (!ran)
+    return 3;
+  return c.predictedMicroseconds ? 1 : 2;
+}
+
+// The try's prediction (made with the compiled kernel's resources) onto
+// the candidate.
+void takePrediction(SweepCandidate &candidate, const TryRecord &record) {
+  const nlohmann::json predicted =
+      record.details.value("prediction", nlohmann::json());
+  if (!predicted.is_object() || !predicted.contains("us") ||
+      !predicted["us"].is_number())
+    return;
+  candidate.predictedMicroseconds = predicted["us"].get<double>();
+  candidate.prediction = predicted.value("summary", "");
+  candidate.predictedFromCompile =
+      predicted.value("resources", "") == "compiled";
+}
+
+// The op's config texts in a try's recorded configs ({"D:O": {...}}), by
+// op index: what a candidate's configs are compared with.
+bool sameConfigs(const nlohmann::json &configs, size_t opIndex,
+                 const std::string &loweringConfig,
+                 const std::string &translationInfo) {
+  if (!configs.is_object())
+    return false;
+  for (const auto &[key, entry] : configs.items()) {
+    const size_t colon = key.find(':');
+    if (colon == std::string::npos || !entry.is_object() ||
+        key.substr(colon + 1) != std::to_string(opIndex))
+      continue;
+    const std::string config = entry.contains("compilation_info")
+                                   ? entry.value("compilation_info", "")
+                                   : entry.value("lowering_config", "");
+    if (config == loweringConfig &&
+        entry.value("translation_info", "") == translationInfo)
+      return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -129,23 +167,66 @@ std::string currentValue(const iree::Document &document, edit::OpRef op,
   return {};
 }
 
+std::optional<double> SweepCandidate::measuredMicroseconds() const {
+  if (record && record->medianMicroseconds)
+    return record->medianMicroseconds;
+  if (measuredElsewhere)
+    return measuredElsewhere->medianMicroseconds;
+  return std::nullopt;
+}
+
+std::string SweepCandidate::rankedBy() const {
+  if (measuredMicroseconds())
+    return "measured";
+  return predictedMicroseconds ? "predicted" : "";
+}
+
 bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b) {
   const int ra = rank(a), rb = rank(b);
   if (ra != rb)
     return ra < rb;
   if (ra == 0)
-    return *a.record->medianMicroseconds < *b.record->medianMicroseconds;
-  if (ra == 1) {
-    // Unknown occupancy ranks as none, unknown registers as the most.
-    const long long activeA = activeOccupancyOf(*a.record).value_or(0);
-    const long long activeB = activeOccupancyOf(*b.record).value_or(0);
-    if (activeA != activeB)
-      return activeA > activeB;
+    return *a.measuredMicroseconds() < *b.measuredMicroseconds();
+  if (ra == 1)
+    return *a.predictedMicroseconds < *b.predictedMicroseconds;
+  if (ra == 2) {
+    // No prediction (a CPU target, an op the model does not cover): fewer
+    // registers first, unknown ones last.
     constexpr long long kUnknown = std::numeric_limits<long long>::max();
     return registersOf(*a.record).value_or(kUnknown) <
            registersOf(*b.record).value_or(kUnknown);
   }
   return false;
+}
+
+void findMeasuredElsewhere(const History &history,
+                           const iree::Document &document, edit::OpRef op,
+                           std::vector<SweepCandidate> &candidates) {
+  HistoryFilter filter;
+  filter.document = document.path.string();
+  filter.op = std::to_string(op.dispatch) + ":" + std::to_string(op.op);
+  auto tries = history.list(filter); // newest first
+  if (!tries)
+    return;
+  for (SweepCandidate &candidate : candidates) {
+    if (!candidate.valid || !candidate.dispatch ||
+        (candidate.record && candidate.record->medianMicroseconds))
+      continue;
+    const iree::RootOp &root = candidate.dispatch->rootOps[op.op];
+    const std::string &config = root.compilationInfo.empty()
+                                    ? root.loweringConfig
+                                    : root.compilationInfo;
+    for (const TryRecord &other : *tries) {
+      if (!other.medianMicroseconds ||
+          (candidate.record && !candidate.record->target.empty() &&
+           other.target != candidate.record->target) ||
+          !sameConfigs(other.details.value("configs", nlohmann::json()), op.op,
+                       config, candidate.dispatch->translationInfo))
+        continue;
+      candidate.measuredElsewhere = other;
+      break;
+    }
+  }
 }
 
 Result<SweepAxis> parseSweepAxis(const std::string &text) {
@@ -202,7 +283,8 @@ namespace {
 
 // A candidate from its settings: applied by the edit model, checked by the
 // rules the editor shows.
-SweepCandidate makeCandidate(const SweepRequest &request, SweepCandidate candidate) {
+SweepCandidate makeCandidate(const SweepRequest &request,
+                             SweepCandidate candidate) {
   const iree::Document &document = *request.document;
   auto whole = wholeSettings(document, request.op, candidate.settings);
   if (!whole) {
@@ -233,6 +315,12 @@ SweepCandidate makeCandidate(const SweepRequest &request, SweepCandidate candida
     }
   candidate.text = editable.text();
   candidate.dispatch = editable.document().dispatches[request.op.dispatch];
+  if (candidate.valid)
+    if (auto predicted = edit::predictionOf(
+            edit::contextOf(editable.document(), request.op))) {
+      candidate.predictedMicroseconds = predicted->microseconds;
+      candidate.prediction = predicted->summary();
+    }
   return candidate;
 }
 
@@ -322,6 +410,7 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
             record.outcome != "cancelled" && record.outcome != "timed-out") {
           candidate.record = record;
           candidate.resumed = true;
+          takePrediction(candidate, record);
           ++result.resumed;
           break;
         }
@@ -378,6 +467,7 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
     std::lock_guard lock(mutex);
     if (auto id = history->add(record))
       record.id = *id;
+    takePrediction(candidate, record);
     candidate.record = std::move(record);
     ++done;
     ++ran;
@@ -388,6 +478,10 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
   result.ran = ran;
   result.cancelled = request.cancel && request.cancel->load();
 
+  // Measured beats predicted: a time of the same config elsewhere in the
+  // history ranks a candidate that has none of its own.
+  findMeasuredElsewhere(*history, *request.document, request.op,
+                        result.candidates);
   std::stable_sort(result.candidates.begin(), result.candidates.end(),
                    rankedBefore);
   return result;

@@ -82,6 +82,22 @@ struct SweepCandidate {
   // Filled as it runs (or from the history when resumed).
   std::optional<TryRecord> record;
   bool resumed = false;
+  // The cost model's prediction of its kernel time (CostModel.h): from the
+  // config alone when planned (resources estimated), from its try once it
+  // compiled (resources as compiled). Never a measurement.
+  std::optional<double> predictedMicroseconds;
+  std::string prediction; // the prediction's summary
+  bool predictedFromCompile = false;
+  // A GPU time of this same config that another try of the history holds
+  // (same file, op and target: a bench, or results imported from a run
+  // bundle), where the candidate's own try has none.
+  std::optional<TryRecord> measuredElsewhere;
+
+  // Its measured time: its own try's, else the one found elsewhere.
+  std::optional<double> measuredMicroseconds() const;
+  // "measured", "predicted" or "" (neither): what its place in a ranking
+  // stands on.
+  std::string rankedBy() const;
 };
 
 struct SweepRequest {
@@ -128,10 +144,20 @@ struct SweepResult {
   bool cancelled = false;
 };
 
-// The ranking runSweep returns: timed fastest first; then compiled (those
-// with more waves or blocks per unit of occupancy first, then fewer
-// registers), failed, not run, invalid.
+// The ranking runSweep returns: measured fastest first (a time of the
+// candidate's own try, or of the same config elsewhere in the history);
+// then the rest by the cost model's predicted time; then compiled without a
+// prediction (fewer registers first), failed, not run, invalid. Only the
+// measured ones are ordered by what the GPU did; the others' order is
+// predicted, and says so wherever it is shown.
 bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b);
+
+// Fills each valid candidate's measuredElsewhere from the history: the
+// newest timed try of the same file and op whose configs for the op equal
+// the candidate's (and of its target, when the candidate compiled).
+void findMeasuredElsewhere(const History &history,
+                           const iree::Document &document, edit::OpRef op,
+                           std::vector<SweepCandidate> &candidates);
 
 // Plans and runs the sweep: valid candidates not already finished in the
 // history under the sweep's name, `parallel` at a time.

@@ -97,6 +97,9 @@ TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
   }
   comparison.aMicroseconds = a.medianMicroseconds;
   comparison.bMicroseconds = b.medianMicroseconds;
+  auto timedA = timingOf(a), timedB = timingOf(b);
+  if (timedA && timedB)
+    comparison.times = compareTimes(*timedA, *timedB);
   return comparison;
 }
 
@@ -112,8 +115,8 @@ json toJson(const TryComparison &comparison, const TryRecord &a,
   json times = {
       {"a_us", a.medianMicroseconds ? json(*a.medianMicroseconds) : json()},
       {"b_us", b.medianMicroseconds ? json(*b.medianMicroseconds) : json()}};
-  if (auto speedup = comparison.speedup())
-    times["speedup_b_over_a"] = *speedup;
+  if (comparison.times)
+    times.update(toJson(*comparison.times));
   json out = {
       {"a", toJson(a)},
       {"b", toJson(b)},

@@ -7,6 +7,7 @@
 #include "core/edit/ConfigDiff.h"
 #include "core/iree/Document.h"
 #include "core/jobs/History.h"
+#include "core/jobs/TimeComparison.h"
 #include "core/util/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,8 @@ struct TryComparison {
   edit::DocumentDifference configs;      // a's configs before, b's after
   std::vector<KernelComparison> kernels; // kernels both tries read
   std::optional<double> aMicroseconds, bMicroseconds;
+  // Both times against their noise, where both were timed.
+  std::optional<TimeVerdict> times;
   // How many times a's time b's speed is (a / b), where both were timed.
   std::optional<double> speedup() const;
 };

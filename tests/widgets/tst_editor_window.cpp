@@ -11,8 +11,8 @@
 #include "core/edit/EditJournal.h"
 #include "core/iree/Document.h"
 #include "core/jobs/DocumentWorker.h"
-#include "core/jobs/IreeConstraints.h"
 #include "core/jobs/History.h"
+#include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
 #include "widgets/ConfigEditor.h"
@@ -26,21 +26,20 @@
 #include "widgets/SceneView.h"
 #include "widgets/SettingsDialog.h"
 #include "widgets/SliceSelector.h"
-#include "widgets/render/StickyAxes.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/SweepPlot.h"
 #include "widgets/TryComparisonView.h"
+#include "widgets/render/StickyAxes.h"
 
+#include <QAbstractItemModel>
 #include <QComboBox>
 #include <QCompleter>
-#include <QAbstractItemModel>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
-#include <QScrollBar>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
@@ -48,6 +47,7 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -349,8 +349,10 @@ private slots:
     };
     view->setCellSize(48);
     QVERIFY(bandsAt({0, 0}).empty());
-    view->horizontalScrollBar()->setValue(view->horizontalScrollBar()->maximum() / 2);
-    view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum() / 2);
+    view->horizontalScrollBar()->setValue(
+        view->horizontalScrollBar()->maximum() / 2);
+    view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum() /
+                                        2);
     const QPointF scroll(view->horizontalScrollBar()->value(),
                          view->verticalScrollBar()->value());
     const auto bands = bandsAt(scroll);
@@ -365,13 +367,15 @@ private slots:
   // drops what comes back and leaves the window as it was.
   void loadingShowsProgressAndCancels() {
     const std::filesystem::path first =
-        test::examplesDir() / "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
+        test::examplesDir() /
+        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
     auto window = open(first);
     auto *bar = window->findChild<QProgressBar *>("loadProgress");
     QVERIFY(bar->isHidden());
     QSignalSpy failed(window.get(), &widgets::MainWindow::loadFailed);
     window->openFile(QString::fromStdString(
-        (test::examplesDir() / "rocm_gfx942/softmax_f32_dispatch_0.benchmark.mlir")
+        (test::examplesDir() /
+         "rocm_gfx942/softmax_f32_dispatch_0.benchmark.mlir")
             .string()));
     QVERIFY(!bar->isHidden());
     QVERIFY(!window->findChild<QPushButton *>("loadCancelButton")->isHidden());
@@ -404,8 +408,8 @@ private slots:
 
     // A #iree_gpu.derived_thread_config has no fields to add: the Add row
     // offers translation_info's and the whole attribute only.
-    auto derived = open(test::sourceDir() /
-                        "tests/e2e/data/derived_thread_config.mlir");
+    auto derived =
+        open(test::sourceDir() / "tests/e2e/data/derived_thread_config.mlir");
     auto *add = derived->findChild<QComboBox *>("newFieldBox");
     QCOMPARE(add->findText("workgroup"), -1);
     QCOMPARE(add->findText("lane_basis"), -1);
@@ -451,7 +455,8 @@ private slots:
     auto window = open(test::examplesDir() /
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     const std::filesystem::path old =
-        test::sourceDir() / "tests/e2e/data/matmul_vector_distribute_iree_3_11.mlir";
+        test::sourceDir() /
+        "tests/e2e/data/matmul_vector_distribute_iree_3_11.mlir";
     QSignalSpy checked(window.get(), &widgets::MainWindow::conversionChecked);
     window->openFile(QString::fromStdString(old.string()));
     QVERIFY(checked.wait(60000));
@@ -470,8 +475,8 @@ private slots:
     QVERIFY(loaded.wait(30000));
     QCOMPARE(window->document()->path.string(), target.toStdString());
     QVERIFY(bar->isHidden());
-    QVERIFY(window->document()->text.find("#iree_gpu.pipeline<VectorDistribute>") !=
-            std::string::npos);
+    QVERIFY(window->document()->text.find(
+                "#iree_gpu.pipeline<VectorDistribute>") != std::string::npos);
   }
 
   // Edit > Settings: a path that holds no IREE is refused with the reason
@@ -636,7 +641,12 @@ private slots:
     QVERIFY2(panel->lastSummary().contains("median"),
              qPrintable(panel->lastSummary()));
     QVERIFY(panel->lastCommand().contains("iree-compile"));
-    QVERIFY(panel->lastCommand().contains("iree-benchmark-module"));
+    // The timed run is its run bundle's run.sh, with the tools here.
+    QVERIFY(panel->lastCommand().contains("run.sh"));
+    QVERIFY(panel->lastCommand().contains("TILESCOPE_TOOLS="));
+    const QString details =
+        window->findChild<QPlainTextEdit *>("jobResources")->toPlainText();
+    QVERIFY2(details.contains("method: per dispatch"), qPrintable(details));
 
     // The checked run against the program it came from (guessed from the
     // examples' naming).
@@ -669,7 +679,8 @@ private slots:
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     auto *list = window->findChild<QListWidget *>("problemList");
     QTRY_VERIFY_WITH_TIMEOUT(
-        listHas(list, "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
+        listHas(list,
+                "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
         60000);
     typeAndEnter(*window, "translation_info.subgroup_size", "32");
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -683,7 +694,8 @@ private slots:
     // Undo: the constraints hold again.
     window->session()->undoStack()->undo();
     QTRY_VERIFY_WITH_TIMEOUT(
-        listHas(list, "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
+        listHas(list,
+                "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
         60000);
   }
 
@@ -818,7 +830,6 @@ private slots:
     QCOMPARE(history->item(0, 3)->text(), QString("compile-failed"));
     screenshot(*window, "run-panel-failed");
   }
-
 
   // IREE's default beside the edit: one click asks IREE in a child
   // process, the tab lists the field the edit changed against IREE's

@@ -9,11 +9,12 @@
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/History.h"
 #include "core/jobs/JobJson.h"
-#include "core/jobs/Occupancy.h"
 #include "core/jobs/Resources.h"
 #include "core/jobs/TensorData.h"
+#include "core/jobs/TimeComparison.h"
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/TryJob.h"
+#include "core/layout/Occupancy.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -25,6 +26,7 @@
 
 using namespace tilescope;
 using namespace tilescope::jobs;
+using namespace tilescope::layout;
 
 namespace {
 
@@ -170,6 +172,7 @@ private slots:
     QVERIFY(c.speedup() && std::abs(*c.speedup() - 1.5) < 1e-9);
     const nlohmann::json out = jobs::toJson(c, a, b);
     QCOMPARE(out["times"]["speedup_b_over_a"].get<double>(), 1.5);
+    QCOMPARE(out["times"]["within_noise"].get<bool>(), false);
     QVERIFY(!out["a"].contains("details"));
     QCOMPARE(jobs::resourceBrief(b),
              std::string("200 VGPRs, shared 4096 B, spills, 2 of 8 waves "
@@ -374,6 +377,36 @@ private slots:
     QCOMPARE(outcomeOf(result), std::string("compiler-crashed"));
   }
 
+  // Two times are told apart only beyond their repetitions' noise.
+  void timesDifferOnlyBeyondTheirNoise() {
+    const TimingStats steady{20.0, 0.05, 19.9, 20.1, 5};
+    const TimingStats faster{18.0, 0.05, 17.9, 18.1, 5};
+    const TimeVerdict apart = compareTimes(steady, faster);
+    QVERIFY(!apart.withinNoise);
+    QVERIFY(std::abs(apart.speedup - 20.0 / 18.0) < 1e-9);
+    QVERIFY(apart.text.find("B is 1.11x A's speed") != std::string::npos);
+    // 0.1 us apart with a spread of 0.5 us over 5 repetitions: noise.
+    const TimingStats noisy{20.0, 0.5, 19.0, 21.0, 5};
+    const TimingStats close{19.9, 0.5, 19.0, 21.0, 5};
+    const TimeVerdict near = compareTimes(noisy, close);
+    QVERIFY(near.withinNoise);
+    QVERIFY(near.text.rfind("within noise", 0) == 0);
+    // No spread known: 1 % of the faster still counts as noise.
+    const TimingStats bare{100.0, 0, 100.0, 100.0, 1};
+    const TimingStats barely{99.5, 0, 99.5, 99.5, 1};
+    QVERIFY(compareTimes(bare, barely).withinNoise);
+    QVERIFY(
+        !compareTimes(bare, TimingStats{97.0, 0, 97.0, 97.0, 1}).withinNoise);
+    // The history's rows carry their spread; old rows their median alone.
+    TryRecord row;
+    row.medianMicroseconds = 20.0;
+    row.details = {{"bench", {{"per_dispatch", toJson(noisy)}}}};
+    QCOMPARE(timingOf(row)->spread, 0.5);
+    row.details = nlohmann::json::object();
+    QCOMPARE(timingOf(row)->repetitions, 0);
+    QVERIFY(!timingOf(TryRecord{}));
+  }
+
   void runAndCheckOutcomesInTheHistorysWords() {
     BenchJobResult bench;
     bench.process.outcome = ProcessResult::Outcome::Exited;
@@ -385,7 +418,8 @@ private slots:
     bench.process.outcome = ProcessResult::Outcome::Exited;
     bench.process.exitCode = 0;
     bench.error.clear();
-    bench.repetitions = 3;
+    bench.timing.status = "ok";
+    bench.timing.perDispatch = TimingStats{20.5, 0.1, 20.4, 20.7, 3};
     QCOMPARE(outcomeOf(bench), std::string("ok"));
 
     CheckResult check;

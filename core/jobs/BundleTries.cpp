@@ -1,0 +1,255 @@
+#include "core/jobs/BundleTries.h"
+
+#include "core/config/GpuTarget.h"
+#include "core/jobs/JobJson.h"
+#include "core/layout/CostModel.h"
+#include "core/util/Files.h"
+
+#include <algorithm>
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace tilescope::jobs {
+namespace {
+
+json firstKernelJson(const json &details) {
+  const json resources = details.value("resources", json());
+  if (resources.is_object() && resources.contains("kernels") &&
+      resources["kernels"].is_array() && !resources["kernels"].empty())
+    return resources["kernels"][0];
+  return json();
+}
+
+std::optional<double> predictedOf(const json &details) {
+  const json p = details.value("prediction", json());
+  if (p.is_object() && p.contains("us") && p["us"].is_number())
+    return p["us"].get<double>();
+  return std::nullopt;
+}
+
+// The key that tells one import of a module's results from another: the
+// bundle, its creation, the module and when run.sh finished it.
+json importKey(const fs::path &bundle, const std::string &created,
+               const std::string &id, const std::string &finished) {
+  return {{"bundle", fs::absolute(bundle).string()},
+          {"bundle_created", created},
+          {"module", id},
+          {"finished", finished}};
+}
+
+std::string finishedOf(const fs::path &bundle, const std::string &id) {
+  auto done = readTextFile(bundle / "results" / (id + ".done"));
+  if (!done)
+    return "";
+  const json status = json::parse(*done, nullptr, false);
+  return status.is_object() ? status.value("finished", "") : "";
+}
+
+} // namespace
+
+std::string driverForTarget(const std::string &target) {
+  if (target.rfind("cuda", 0) == 0)
+    return "cuda";
+  if (target.rfind("rocm", 0) == 0 || target.rfind("hip", 0) == 0)
+    return "hip";
+  if (target.rfind("llvm-cpu", 0) == 0)
+    return "local-task";
+  return "";
+}
+
+Result<BundleModule> bundleModuleOf(const TryRecord &record) {
+  const json artifacts =
+      record.details.value("compile", json()).value("artifacts", json());
+  const json module =
+      artifacts.is_object() ? artifacts.value("module", json()) : json();
+  if (!module.is_string())
+    return Error{"try " + std::to_string(record.id) +
+                 " has no compiled module (" + record.outcome + ")"};
+  const std::string driver = driverForTarget(record.target);
+  if (driver.empty())
+    return Error{"try " + std::to_string(record.id) + " is for " +
+                 record.target + ", which no IREE driver runs"};
+  BundleModule m;
+  m.id = "try-" + std::to_string(record.id);
+  m.module = module.get<std::string>();
+  m.device = driver;
+  if (auto input = readTextFile(artifacts.value("input", "")))
+    m.dispatchBenchmark = isDispatchBenchmarkText(*input);
+  m.about = {{"try", record.id},
+             {"document", record.document},
+             {"op", record.op},
+             {"target", record.target},
+             {"sweep", record.sweep},
+             {"candidate", record.candidate},
+             {"configs", record.details.value("configs", json::object())}};
+  if (record.details.contains("prediction"))
+    m.about["prediction"] = record.details["prediction"];
+  if (record.details.contains("resources"))
+    m.about["resources"] = record.details["resources"];
+  return m;
+}
+
+Result<ImportReport> importBundleResults(const fs::path &bundle,
+                                         History &history) {
+  auto manifest = readBundleManifest(bundle);
+  if (!manifest)
+    return Error{manifest.error()};
+  ImportReport report;
+  report.bundle = fs::absolute(bundle);
+  if (auto index = readTextFile(bundle / "results" / "results.json")) {
+    const json results = json::parse(*index, nullptr, false);
+    if (results.is_object())
+      report.host = results.value("host", "");
+  }
+  for (const BundleModule &m : manifest->modules) {
+    ImportedModule out;
+    out.id = m.id;
+    out.timing = readModuleTiming(bundle, m.id);
+    const json &about = m.about;
+    out.sweep = about.value("sweep", "");
+    out.candidate = about.value("candidate", "");
+    if (about.contains("try") && about["try"].is_number_integer())
+      out.compiledIn = about["try"].get<long long>();
+    // The try the module came from, where this workspace holds it; the
+    // manifest's copy of its details otherwise.
+    json details = {{"configs", about.value("configs", json::object())}};
+    if (about.contains("resources"))
+      details["resources"] = about["resources"];
+    if (about.contains("prediction"))
+      details["prediction"] = about["prediction"];
+    TryRecord row;
+    row.document = about.value("document", "");
+    row.op = about.value("op", "");
+    row.target = about.value("target", "");
+    if (out.compiledIn)
+      if (auto original = history.get(*out.compiledIn);
+          original && original->document == row.document) {
+        for (const char *key : {"configs", "resources", "prediction"})
+          if (original->details.contains(key))
+            details[key] = original->details[key];
+      }
+    out.predictedMicroseconds = predictedOf(details);
+    if (out.timing.status == "not-run") {
+      out.error = "not run yet (no results/" + m.id + ".done)";
+      report.modules.push_back(std::move(out));
+      continue;
+    }
+    const json key =
+        importKey(bundle, manifest->created, m.id, finishedOf(bundle, m.id));
+    HistoryFilter filter;
+    filter.document = row.document;
+    filter.op = row.op;
+    if (auto earlier = history.list(filter))
+      for (const TryRecord &r : *earlier)
+        if (r.details.value("imported_from", json()) == key) {
+          out.alreadyImported = true;
+          out.imported = r.id;
+        }
+    json bench = toJson(out.timing);
+    if (out.timing.profile) {
+      const KernelResources kernel =
+          kernelResourcesFromJson(firstKernelJson(details));
+      std::optional<layout::CostPrediction> predicted;
+      if (out.predictedMicroseconds) {
+        predicted = layout::CostPrediction{};
+        predicted->microseconds = *out.predictedMicroseconds;
+        predicted->floorMicroseconds =
+            details["prediction"].value("floor_us", 0.0);
+      }
+      ProfileInputs inputs;
+      inputs.reading = &*out.timing.profile;
+      inputs.resources = kernel.backend.empty() ? nullptr : &kernel;
+      inputs.prediction = predicted ? &*predicted : nullptr;
+      inputs.perDispatch =
+          out.timing.perDispatch ? &*out.timing.perDispatch : nullptr;
+      if (!kernel.arch.empty())
+        if (auto target = config::builtinTarget(kernel.arch))
+          inputs.peakMemoryBytesPerSecond = target->peakMemoryBytesPerSecond;
+      out.besideTilescope = profileBesideTilescope(inputs);
+      bench["beside_tilescope"] = toJson(out.besideTilescope);
+    }
+    if (!out.alreadyImported) {
+      row.kind = "bench";
+      row.device = out.timing.device;
+      row.outcome = out.timing.timed() ? "ok" : "run-failed";
+      row.summary = out.timing.summary();
+      if (out.timing.timed())
+        row.medianMicroseconds = out.timing.perDispatch->median;
+      row.directory = (report.bundle / "results").string();
+      row.sweep = out.sweep;
+      row.candidate = out.candidate;
+      details["bench"] = bench;
+      details["imported_from"] = key;
+      if (!report.host.empty())
+        details["run_on"] = report.host;
+      if (out.compiledIn)
+        details["compiled_in"] = *out.compiledIn;
+      row.details = std::move(details);
+      auto added = history.add(std::move(row));
+      if (!added)
+        return Error{added.error()};
+      out.imported = *added;
+    }
+    report.modules.push_back(std::move(out));
+  }
+
+  // The cost model's order against what the GPU did.
+  std::vector<double> predicted, measured;
+  std::vector<const ImportedModule *> both;
+  for (const ImportedModule &m : report.modules)
+    if (m.timing.timed() && m.predictedMicroseconds) {
+      predicted.push_back(*m.predictedMicroseconds);
+      measured.push_back(m.timing.perDispatch->median);
+      both.push_back(&m);
+    }
+  if (both.size() >= 2) {
+    report.rankCorrelation = layout::rankCorrelation(predicted, measured);
+    const size_t first = static_cast<size_t>(
+        std::min_element(predicted.begin(), predicted.end()) -
+        predicted.begin());
+    const size_t fastest = static_cast<size_t>(
+        std::min_element(measured.begin(), measured.end()) - measured.begin());
+    report.predictedFirstOverFastest = measured[first] / measured[fastest];
+    auto name = [](const ImportedModule &m) {
+      return m.candidate.empty() ? m.id : m.candidate;
+    };
+    report.predictedFirst = name(*both[first]);
+    report.fastest = name(*both[fastest]);
+  }
+  return report;
+}
+
+json toJson(const ImportReport &report) {
+  json modules = json::array();
+  for (const ImportedModule &m : report.modules) {
+    json out = {{"id", m.id},
+                {"sweep", m.sweep},
+                {"candidate", m.candidate},
+                {"already_imported", m.alreadyImported},
+                {"timing", toJson(m.timing)}};
+    if (m.compiledIn)
+      out["compiled_in"] = *m.compiledIn;
+    if (m.imported)
+      out["try"] = *m.imported;
+    if (m.predictedMicroseconds)
+      out["predicted_us"] = *m.predictedMicroseconds;
+    if (!m.besideTilescope.empty())
+      out["beside_tilescope"] = toJson(m.besideTilescope);
+    if (!m.error.empty())
+      out["error"] = m.error;
+    modules.push_back(out);
+  }
+  json out = {{"bundle", report.bundle.string()},
+              {"host", report.host},
+              {"modules", modules}};
+  if (report.rankCorrelation) {
+    out["rank_correlation"] = *report.rankCorrelation;
+    out["predicted_first_over_fastest"] = *report.predictedFirstOverFastest;
+    out["predicted_first"] = report.predictedFirst;
+    out["fastest"] = report.fastest;
+  }
+  return out;
+}
+
+} // namespace tilescope::jobs

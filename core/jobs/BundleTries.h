@@ -1,0 +1,69 @@
+// Tries of the history as a run bundle, and a bundle's results back into
+// the history: how a machine with the compiler and no GPU gets its tries
+// timed on a machine with the GPU and no compiler.
+//
+//   tilescope-cli bundle --sweep NAME -o DIR    (or --try ID, or FILEs)
+//   DIR/run.sh                                  (on the GPU machine)
+//   tilescope-cli import-results DIR            (back here)
+//
+// Each module of the bundle is one compiled try; its manifest entry names
+// the try, so the results land as a new "bench" row for the same file, op,
+// target, sweep and candidate, with the try's configs, resources and
+// prediction: a sweep then ranks the candidate by its measured time.
+#pragma once
+
+#include "core/jobs/History.h"
+#include "core/jobs/ProfileComparison.h"
+#include "core/jobs/RunBundle.h"
+#include "core/util/Result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+// The driver a try's modules run on: "cuda", "hip" or "local-task", from its
+// target ("cuda-sm_90", "rocm-gfx942", "llvm-cpu"); empty for others.
+std::string driverForTarget(const std::string &target);
+
+// A compiled try as a bundle module ("try-ID"): its module.vmfb, the device
+// of its target's driver, and what the manifest says of it. An Error for a
+// try with no module (it did not compile) or no GPU or CPU target.
+Result<BundleModule> bundleModuleOf(const TryRecord &record);
+
+struct ImportedModule {
+  std::string id;
+  std::optional<long long> compiledIn; // the try the module came from
+  std::optional<long long> imported;   // the new history row
+  bool alreadyImported = false;
+  ModuleTiming timing;
+  std::string candidate, sweep;
+  std::optional<double> predictedMicroseconds; // the try's prediction
+  std::vector<ProfileRow> besideTilescope;     // where it was profiled
+  std::string error;                           // why it was not imported
+};
+
+struct ImportReport {
+  std::filesystem::path bundle;
+  std::string host;
+  std::vector<ImportedModule> modules;
+  // Over the modules with a measured time and a prediction: the cost
+  // model's order against the measured one, and how the predicted first
+  // runs against the fastest (1.0: it is the fastest).
+  std::optional<double> rankCorrelation;
+  std::optional<double> predictedFirstOverFastest;
+  std::string predictedFirst, fastest;
+};
+
+// Reads the bundle's results and adds each timed (or failed) module to the
+// history as a bench row of its try; modules imported before are left.
+Result<ImportReport> importBundleResults(const std::filesystem::path &bundle,
+                                         History &history);
+
+nlohmann::json toJson(const ImportReport &report);
+
+} // namespace tilescope::jobs
