@@ -8,16 +8,16 @@
 #include "widgets/EditSession.h"
 #include "widgets/IreeConstraintChecker.h"
 #include "widgets/IreeLayoutView.h"
-#include "widgets/ProblemList.h"
 #include "widgets/MlirView.h"
 #include "widgets/OfferBar.h"
 #include "widgets/OpViews.h"
+#include "widgets/ProblemList.h"
 #include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SliceSelector.h"
-#include "widgets/ViewSettings.h"
 #include "widgets/SweepPanel.h"
+#include "widgets/ViewSettings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -34,8 +34,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QPushButton>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -44,7 +45,6 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTextBlock>
-#include <QScreen>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -419,6 +419,8 @@ void MainWindow::buildMenus() {
   saveAsAction->setShortcut(QKeySequence::SaveAs);
   file->addAction("Export &tuning spec…", this, &MainWindow::exportSpec);
   file->addAction("Export &report (JSON)…", this, &MainWindow::exportReport);
+  file->addAction("Export run &bundle…", this, &MainWindow::exportRunBundle);
+  file->addAction("&Import run results…", this, &MainWindow::importRunResults);
   file->addAction("Export the &picture… (PNG, SVG, PDF)", sceneView,
                   &SceneView::chooseAndSave);
   file->addSeparator();
@@ -529,8 +531,8 @@ void MainWindow::openFile(const QString &path) {
   loadStarted = std::chrono::steady_clock::now();
   showLoading(true);
   // The worker holds the flag the loader reads.
-  watcher->setFuture(QtConcurrent::run(
-      [loader = loader, file, cancel = loadCancel]() {
+  watcher->setFuture(
+      QtConcurrent::run([loader = loader, file, cancel = loadCancel]() {
         return loader(file, cancel.get());
       }));
 }

@@ -15,6 +15,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
+#include "core/jobs/BundleTries.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
@@ -180,6 +181,15 @@ public:
   // their configs, as IREE's default specs match them.
   Result<std::string> tuningSpec() const;
 
+  // File > Export run bundle and Import run results without their dialogs:
+  // the tries (history ids) as a bundle in `folder`, and a bundle's results
+  // into the history (the run panel's history shows them).
+  Result<std::filesystem::path>
+  exportRunBundleTo(const std::vector<long long> &ids,
+                    const std::filesystem::path &folder);
+  Result<jobs::ImportReport>
+  importRunResultsFrom(const std::filesystem::path &folder);
+
 signals:
   void documentLoaded();
   void loadFailed(const QString &message);
@@ -203,6 +213,9 @@ private:
   void saveAs();
   void exportSpec();
   void exportReport();
+  void exportRunBundle();
+  void importRunResults();
+
   bool saveTo(const QString &path);
   bool confirmDiscard();
   void onLoadFinished();

@@ -66,6 +66,10 @@ public:
   // The last job's summary line and the command that reproduces it.
   QString lastSummary() const { return summaryLine; }
   QString lastCommand() const { return commandLine; }
+  // The tries picked in the history table, and the table read again (after
+  // results were imported into the history).
+  QList<long long> selectedTries() const;
+  void refreshHistory();
 
 signals:
   void finished(bool ok, const QString &summary);
@@ -82,8 +86,6 @@ private:
   struct Outcome;
   void onFinished();
   void append(const QString &text);
-  void refreshHistory();
-  QList<long long> selectedTries() const;
   QString configsAgainstOpened(const jobs::TryRecord &record) const;
   void refreshDevice();
   void setBusy(bool running);

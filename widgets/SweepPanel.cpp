@@ -722,6 +722,17 @@ QStringList SweepPanel::ranking() const {
   return names;
 }
 
+std::vector<long long> SweepPanel::compiledTries() const {
+  std::vector<long long> ids;
+  for (int i : ranked()) {
+    const jobs::SweepCandidate &c = entries[i].candidate;
+    if (c.record && c.record->id > 0 &&
+        (c.record->outcome == "ok" || c.record->outcome == "cannot-run-here"))
+      ids.push_back(c.record->id);
+  }
+  return ids;
+}
+
 bool SweepPanel::loadRanked(int rank) {
   const std::vector<int> order = ranked();
   if (rank < 0 || rank >= static_cast<int>(order.size()))
@@ -750,6 +761,10 @@ void SweepPanel::refresh() {
     const Entry &e = entries[order[row]];
     const jobs::SweepCandidate &c = e.candidate;
     QString time = c.valid ? timeCell(c) : QString(), outcome, brief, tryId;
+    if (row > 0)
+      if (auto verdict = jobs::againstFirst(entries[order[0]].candidate, c);
+          verdict && verdict->withinNoise)
+        time += " ≈ 1st";
     if (!c.valid) {
       outcome = "invalid";
       brief = qs(c.whyNot);
@@ -782,7 +797,8 @@ void SweepPanel::refresh() {
             c.measuredElsewhere ? QString("Measured in try %1, the same config")
                                       .arg(c.measuredElsewhere->id)
             : c.measuredMicroseconds()
-                ? QString("Measured: the median per dispatch")
+                ? QString("Measured: the median per dispatch (\"≈ 1st\": "
+                          "within the noise of the first)")
                 : qs(c.prediction) + "\nA prediction of the cost model "
                                      "(docs/cost-model.md), not a time");
       item->setForeground(c.valid ? palette().color(QPalette::Text)

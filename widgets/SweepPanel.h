@@ -63,7 +63,9 @@ public:
                    std::optional<edit::OpRef> op);
   // The parse worker each candidate of a whole program's root op reads its
   // dispatch alone with; unset: a whole program compiles whole.
-  void setWorkerSource(WorkerSource source) { workerSource = std::move(source); }
+  void setWorkerSource(WorkerSource source) {
+    workerSource = std::move(source);
+  }
   // The axes, one "FIELD=V1,V2,..." each (the command line's --vary).
   void setAxes(const QStringList &axes);
   QStringList axes() const;
@@ -88,8 +90,11 @@ public:
   int validCount() const;
   // Candidate names, best first, as the table shows them.
   QStringList ranking() const;
-  // Loads the candidate at `rank` (0: best) into the editor.
+  // Loads the candidate at `rank` (0: first) into the editor.
   bool loadRanked(int rank);
+  // The history ids of the candidates that compiled (what a run bundle of
+  // the sweep carries).
+  std::vector<long long> compiledTries() const;
 
 signals:
   void planned(int total, int valid);

@@ -78,50 +78,28 @@ int bundle(const QStringList &arguments) {
     tries.push_back(std::move(*record));
   }
   if (parser.isSet(sweepOption)) {
-    jobs::HistoryFilter filter;
-    filter.sweep = parser.value(sweepOption).toStdString();
-    auto listed = history->list(filter);
-    if (!listed) {
-      std::cerr << "tilescope-cli bundle: " << listed.error() << "\n";
+    auto swept = jobs::compiledTriesOfSweep(
+        *history, parser.value(sweepOption).toStdString());
+    if (!swept) {
+      std::cerr << "tilescope-cli bundle: " << swept.error() << "\n";
       return kExitBadInput;
     }
-    // The newest compiled try of each candidate.
-    std::vector<std::string> seen;
-    for (jobs::TryRecord &r : *listed)
-      if ((r.outcome == "ok" || r.outcome == "cannot-run-here") &&
-          r.details.contains("compile") &&
-          std::find(seen.begin(), seen.end(), r.candidate) == seen.end()) {
-        seen.push_back(r.candidate);
-        tries.push_back(std::move(r));
-      }
-    if (seen.empty()) {
-      std::cerr << "tilescope-cli bundle: no compiled try of sweep \""
-                << filter.sweep << "\" in " << history->file().string() << "\n";
-      return kExitBadInput;
-    }
-  }
-  std::vector<jobs::BundleModule> modules;
-  for (const jobs::TryRecord &r : tries) {
-    auto module = jobs::bundleModuleOf(r);
-    if (!module) {
-      std::cerr << "tilescope-cli bundle: " << module.error() << "\n";
-      return kExitBadInput;
-    }
-    modules.push_back(std::move(*module));
+    tries.insert(tries.end(), swept->begin(), swept->end());
   }
   auto installation = app::locateIree(ireePath(parser));
   if (!installation) {
     std::cerr << "tilescope-cli bundle: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
-  jobs::BundleWriteOptions options;
-  options.iree = &*installation;
-  auto written = jobs::writeRunBundle(parser.value(outOption).toStdString(),
-                                      modules, options);
+  auto written = jobs::bundleTries(tries, parser.value(outOption).toStdString(),
+                                   *installation);
   if (!written) {
     std::cerr << "tilescope-cli bundle: " << written.error() << "\n";
     return kExitFailure;
   }
+  auto manifest = jobs::readBundleManifest(*written);
+  const std::vector<jobs::BundleModule> modules =
+      manifest ? manifest->modules : std::vector<jobs::BundleModule>{};
   if (parser.isSet(kJsonOption)) {
     json ids = json::array();
     for (const jobs::BundleModule &m : modules)

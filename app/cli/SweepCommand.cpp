@@ -23,7 +23,8 @@ using nlohmann::json;
 namespace tilescope::cli {
 namespace {
 
-json candidateJson(const jobs::SweepCandidate &c) {
+json candidateJson(const jobs::SweepCandidate &c,
+                   const jobs::SweepCandidate *first = nullptr) {
   json out = {{"candidate", c.name}, {"valid", c.valid}};
   json settings = json::object();
   for (const auto &[field, value] : c.settings)
@@ -47,6 +48,9 @@ json candidateJson(const jobs::SweepCandidate &c) {
     out["measured_us"] = *measured;
   if (c.measuredElsewhere)
     out["measured_in_try"] = c.measuredElsewhere->id;
+  if (first && first != &c)
+    if (auto verdict = jobs::againstFirst(*first, c))
+      out["against_first"] = jobs::toJson(*verdict);
   out["ranked_by"] = c.rankedBy();
   if (c.record) {
     out["try"] = c.record->id;
@@ -77,7 +81,8 @@ std::string timeColumn(const jobs::SweepCandidate &c) {
   return text;
 }
 
-std::string line(const jobs::SweepCandidate &c) {
+std::string line(const jobs::SweepCandidate &c,
+                 const jobs::SweepCandidate *first = nullptr) {
   if (!c.valid)
     return "  invalid   " + c.name + ": " + c.whyNot;
   if (!c.record)
@@ -91,6 +96,10 @@ std::string line(const jobs::SweepCandidate &c) {
   if (c.measuredElsewhere)
     text += "  (time of try " + std::to_string(c.measuredElsewhere->id) +
             ", the same config)";
+  if (first && first != &c)
+    if (auto verdict = jobs::againstFirst(*first, c);
+        verdict && verdict->withinNoise)
+      text += "  (within noise of the first)";
   return text;
 }
 
@@ -391,8 +400,10 @@ int sweep(const QStringList &arguments) {
     return usage(swept.error());
   if (asJson) {
     json list = json::array();
+    const jobs::SweepCandidate *first =
+        swept->candidates.empty() ? nullptr : &swept->candidates.front();
     for (const jobs::SweepCandidate &c : swept->candidates)
-      list.push_back(candidateJson(c));
+      list.push_back(candidateJson(c, first));
     json out = {{"sweep", name},
                 {"ran", swept->ran},
                 {"resumed", swept->resumed},
@@ -407,7 +418,7 @@ int sweep(const QStringList &arguments) {
               << swept->resumed << " from the history, " << swept->invalid
               << " invalid; " << rankingHeading(swept->candidates) << ":\n";
     for (const jobs::SweepCandidate &c : swept->candidates)
-      std::cout << line(c) << "\n";
+      std::cout << line(c, &swept->candidates.front()) << "\n";
   }
   for (const jobs::SweepCandidate &c : swept->candidates)
     if (c.valid && (!c.record || (c.record->outcome != "ok" &&

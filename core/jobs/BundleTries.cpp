@@ -90,6 +90,45 @@ Result<BundleModule> bundleModuleOf(const TryRecord &record) {
   return m;
 }
 
+Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
+                                                    const std::string &sweep) {
+  HistoryFilter filter;
+  filter.sweep = sweep;
+  auto listed = history.list(filter); // newest first
+  if (!listed)
+    return Error{listed.error()};
+  std::vector<TryRecord> tries;
+  std::vector<std::string> seen;
+  for (TryRecord &r : *listed)
+    if ((r.outcome == "ok" || r.outcome == "cannot-run-here") &&
+        r.details.contains("compile") &&
+        std::find(seen.begin(), seen.end(), r.candidate) == seen.end()) {
+      seen.push_back(r.candidate);
+      tries.push_back(std::move(r));
+    }
+  if (tries.empty())
+    return Error{"no compiled try of sweep \"" + sweep + "\" in " +
+                 history.file().string()};
+  return tries;
+}
+
+Result<fs::path> bundleTries(const std::vector<TryRecord> &tries,
+                             const fs::path &directory,
+                             const iree::IreeInstallation &iree) {
+  std::vector<BundleModule> modules;
+  for (const TryRecord &r : tries) {
+    auto module = bundleModuleOf(r);
+    if (!module)
+      return Error{module.error()};
+    if (std::none_of(modules.begin(), modules.end(),
+                     [&](const BundleModule &m) { return m.id == module->id; }))
+      modules.push_back(std::move(*module));
+  }
+  BundleWriteOptions options;
+  options.iree = &iree;
+  return writeRunBundle(directory, modules, options);
+}
+
 Result<ImportReport> importBundleResults(const fs::path &bundle,
                                          History &history) {
   auto manifest = readBundleManifest(bundle);

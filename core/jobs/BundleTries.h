@@ -35,6 +35,19 @@ std::string driverForTarget(const std::string &target);
 // try with no module (it did not compile) or no GPU or CPU target.
 Result<BundleModule> bundleModuleOf(const TryRecord &record);
 
+// The newest compiled try of each candidate of a sweep (the rows a bundle
+// of the sweep carries); an Error when it has none.
+Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
+                                                    const std::string &sweep);
+
+// The tries as a standalone bundle in `directory`, with the runtime tools
+// of `iree`: what `tilescope-cli bundle` and the window's File > Export run
+// bundle write.
+Result<std::filesystem::path>
+bundleTries(const std::vector<TryRecord> &tries,
+            const std::filesystem::path &directory,
+            const iree::IreeInstallation &iree);
+
 struct ImportedModule {
   std::string id;
   std::optional<long long> compiledIn; // the try the module came from

@@ -175,6 +175,22 @@ std::optional<double> SweepCandidate::measuredMicroseconds() const {
   return std::nullopt;
 }
 
+std::optional<TimingStats> SweepCandidate::measuredTiming() const {
+  if (record && record->medianMicroseconds)
+    return timingOf(*record);
+  if (measuredElsewhere)
+    return timingOf(*measuredElsewhere);
+  return std::nullopt;
+}
+
+std::optional<TimeVerdict> againstFirst(const SweepCandidate &first,
+                                        const SweepCandidate &candidate) {
+  auto a = first.measuredTiming(), b = candidate.measuredTiming();
+  if (!a || !b)
+    return std::nullopt;
+  return compareTimes(*a, *b);
+}
+
 std::string SweepCandidate::rankedBy() const {
   if (measuredMicroseconds())
     return "measured";

@@ -15,6 +15,7 @@
 #include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/IreeConstraints.h"
+#include "core/jobs/TimeComparison.h"
 #include "core/jobs/TryJob.h"
 #include "core/util/Result.h"
 
@@ -93,8 +94,10 @@ struct SweepCandidate {
   // bundle), where the candidate's own try has none.
   std::optional<TryRecord> measuredElsewhere;
 
-  // Its measured time: its own try's, else the one found elsewhere.
+  // Its measured time: its own try's, else the one found elsewhere; and
+  // that time with its repetitions' spread.
   std::optional<double> measuredMicroseconds() const;
+  std::optional<TimingStats> measuredTiming() const;
   // "measured", "predicted" or "" (neither): what its place in a ranking
   // stands on.
   std::string rankedBy() const;
@@ -151,6 +154,11 @@ struct SweepResult {
 // measured ones are ordered by what the GPU did; the others' order is
 // predicted, and says so wherever it is shown.
 bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b);
+
+// A measured candidate against the first of a ranking (also measured):
+// whether the two differ beyond their noise. Unset when either has no time.
+std::optional<TimeVerdict> againstFirst(const SweepCandidate &first,
+                                        const SweepCandidate &candidate);
 
 // Fills each valid candidate's measuredElsewhere from the history: the
 // newest timed try of the same file and op whose configs for the op equal

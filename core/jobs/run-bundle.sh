@@ -68,6 +68,9 @@ json_string() {
     END { print "\"" }'
 }
 
+# The last lines a tool printed, on one line (what a failure is told by).
+last_words() { tail -n 4 "$1" 2>/dev/null | tr -s '\n\t' '  ' | cut -c1-500; }
+
 # Runs a command under the time limit, with coreutils' timeout where it exists.
 limited() {
   if command -v timeout >/dev/null 2>&1; then
@@ -153,7 +156,7 @@ while IFS=$'\t' read -r -u 3 id module driver kind || [ -n "${id:-}" ]; do
   probe_us=$(csv_us "$out.probe.csv")
   if [ $code -ne 0 ] || [ -z "$probe_us" ]; then
     status=failed
-    why="iree-benchmark-module exited with $code on the probe: $(tail -c 600 "$out.probe.log" "$out.probe.csv" 2>/dev/null)"
+    why="iree-benchmark-module exited with $code on the probe: $(last_words "$out.probe.log")"
   fi
 
   if [ "$status" = ok ]; then
@@ -176,7 +179,7 @@ while IFS=$'\t' read -r -u 3 id module driver kind || [ -n "${id:-}" ]; do
     fi
     if [ $code -ne 0 ]; then
       status=failed
-      why="iree-benchmark-module exited with $code timing batch $batch: $(tail -c 600 "$out.batched.log" 2>/dev/null)"
+      why="iree-benchmark-module exited with $code timing batch $batch: $(last_words "$out.batched.log")"
     elif [ "$batch" -gt 1 ]; then
       say "$id: timing one dispatch per submission"
       timed_run 1 "$out.single"
@@ -194,7 +197,7 @@ while IFS=$'\t' read -r -u 3 id module driver kind || [ -n "${id:-}" ]; do
         "$bm" "${common[@]}" "${one[@]}" >"$out.ncu.csv" 2>"$out.ncu.log" </dev/null
       code=$?
       profiled=ncu
-      [ $code -eq 0 ] || profile_why="ncu exited with $code: $(tail -c 400 "$out.ncu.log" 2>/dev/null)"
+      [ $code -eq 0 ] || profile_why="ncu exited with $code: $(last_words "$out.ncu.log")"
     elif [ "$driver" = hip ] && [ -n "$rocprof" ]; then
       say "$id: profiling with $rocprof"
       limited "$rocprof" --kernel-trace --output-format csv -d "$out.rocprof" -o trace -- \
@@ -204,7 +207,7 @@ while IFS=$'\t' read -r -u 3 id module driver kind || [ -n "${id:-}" ]; do
         -d "$out.rocprof" -o counters -- "$bm" "${common[@]}" "${one[@]}" \
         >>"$out.rocprof.log" 2>&1 </dev/null || true
       profiled=rocprofv3
-      [ $code -eq 0 ] || profile_why="rocprofv3 exited with $code: $(tail -c 400 "$out.rocprof.log" 2>/dev/null)"
+      [ $code -eq 0 ] || profile_why="rocprofv3 exited with $code: $(last_words "$out.rocprof.log")"
     elif [ "$profile" = on ]; then
       profile_why="no profiler for $driver here (ncu for cuda, rocprofv3 for hip)"
     fi

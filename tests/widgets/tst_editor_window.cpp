@@ -666,6 +666,26 @@ private slots:
     QVERIFY(!history->item(1, 4)->text().isEmpty()); // median
     QVERIFY(!history->item(1, 5)->text().isEmpty()); // spread
     QCOMPARE(history->item(1, 9)->text(), QString("as opened"));
+
+    // File > Export run bundle of the timed try, its run.sh run as a GPU
+    // host would, and File > Import run results: a new bench row.
+    const long long timedTry = history->item(1, 0)->text().toLongLong();
+    QTemporaryDir carried;
+    auto bundle = window->exportRunBundleTo(
+        {timedTry}, carried.filePath("bundle").toStdString());
+    QVERIFY2(bundle, bundle ? "" : bundle.error().c_str());
+    QProcess run;
+    run.start("/bin/bash",
+              {QString::fromStdString((*bundle / "run.sh").string())});
+    QVERIFY(run.waitForFinished(120000));
+    QCOMPARE(run.exitCode(), 0);
+    auto imported = window->importRunResultsFrom(*bundle);
+    QVERIFY2(imported, imported ? "" : imported.error().c_str());
+    QCOMPARE(imported->modules.size(), size_t(1));
+    QVERIFY(imported->modules[0].timing.timed());
+    QCOMPARE(history->rowCount(), 3);
+    QCOMPARE(history->item(0, 2)->text(), QString("bench"));
+    QVERIFY(!history->item(0, 4)->text().isEmpty());
     window->findChild<QTabWidget *>("runTabs")->setCurrentIndex(3);
     screenshot(*window, "run-panel-cpu");
   }

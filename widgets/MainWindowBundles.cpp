@@ -1,0 +1,160 @@
+// Run bundles from the window: File > Export run bundle writes the tries a
+// person picked (in the run panel's history, the sweep's compiled
+// candidates, or the latest try of the file) as a folder to time on a
+// machine with the GPU; File > Import run results brings what its run.sh
+// measured back into the history. Both are core/jobs/BundleTries, as the
+// command line's bundle and import-results.
+#include "widgets/MainWindow.h"
+
+#include "core/jobs/BundleTries.h"
+#include "widgets/EditSession.h"
+#include "widgets/RunPanel.h"
+#include "widgets/SweepPanel.h"
+
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+} // namespace
+
+void MainWindow::exportRunBundle() {
+  if (!services.installation) {
+    QMessageBox::warning(this, "No run bundle",
+                         "No IREE was given to this window: a bundle carries "
+                         "its runtime tools.");
+    return;
+  }
+  auto installation = services.installation();
+  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  if (!installation || !history) {
+    QMessageBox::warning(
+        this, "No run bundle",
+        qs(installation ? history.error() : installation.error()));
+    return;
+  }
+  // What can go: the tries picked, the sweep's, the file's latest.
+  QStringList choices;
+  std::vector<std::vector<long long>> ids;
+  const QList<long long> picked = runPanel->selectedTries();
+  if (!picked.isEmpty()) {
+    choices << QString("The %1 tries selected in History").arg(picked.size());
+    ids.emplace_back(picked.begin(), picked.end());
+  }
+  if (const auto swept = sweepPanel->compiledTries(); !swept.empty()) {
+    choices << QString("The sweep's %1 compiled candidates").arg(swept.size());
+    ids.push_back(swept);
+  }
+  if (edits->hasDocument()) {
+    jobs::HistoryFilter filter;
+    filter.document = edits->document().path.string();
+    if (auto tries = history->list(filter))
+      for (const jobs::TryRecord &r : *tries)
+        if (jobs::bundleModuleOf(r)) {
+          choices << QString("The latest compiled try of this file (try %1)")
+                         .arg(r.id);
+          ids.push_back({r.id});
+          break;
+        }
+  }
+  if (choices.isEmpty()) {
+    QMessageBox::information(this, "Nothing to bundle",
+                             "No compiled try to carry: compile (Ctrl+B), "
+                             "read resources or sweep first.");
+    return;
+  }
+  int choice = 0;
+  if (choices.size() > 1) {
+    bool ok = false;
+    const QString item = QInputDialog::getItem(
+        this, "Export run bundle", "Which tries?", choices, 0, false, &ok);
+    if (!ok)
+      return;
+    choice = static_cast<int>(choices.indexOf(item));
+  }
+  const QString folder = QFileDialog::getSaveFileName(
+      this, "Export run bundle (a folder)", "run-bundle", "Folders (*)");
+  if (folder.isEmpty())
+    return;
+  auto written =
+      exportRunBundleTo(ids[static_cast<size_t>(choice)], folder.toStdString());
+  if (!written) {
+    QMessageBox::warning(this, "No run bundle", qs(written.error()));
+    return;
+  }
+  statusLabel->setText(
+      QString("Run bundle of %1 tries in %2: run its run.sh on the GPU "
+              "machine, then File > Import run results")
+          .arg(ids[static_cast<size_t>(choice)].size())
+          .arg(qs(written->string())));
+}
+
+Result<std::filesystem::path>
+MainWindow::exportRunBundleTo(const std::vector<long long> &ids,
+                              const std::filesystem::path &folder) {
+  if (!services.installation)
+    return Error{"no IREE was given to this window: a bundle carries its "
+                 "runtime tools"};
+  auto installation = services.installation();
+  if (!installation)
+    return Error{installation.error()};
+  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  if (!history)
+    return Error{history.error()};
+  std::vector<jobs::TryRecord> tries;
+  for (long long id : ids) {
+    auto record = history->get(id);
+    if (!record)
+      return Error{record.error()};
+    tries.push_back(std::move(*record));
+  }
+  return jobs::bundleTries(tries, folder, *installation);
+}
+
+Result<jobs::ImportReport>
+MainWindow::importRunResultsFrom(const std::filesystem::path &folder) {
+  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  if (!history)
+    return Error{history.error()};
+  auto report = jobs::importBundleResults(folder, *history);
+  if (report)
+    runPanel->refreshHistory();
+  return report;
+}
+
+void MainWindow::importRunResults() {
+  const QString folder = QFileDialog::getExistingDirectory(
+      this, "Import run results (a run bundle after its run.sh)");
+  if (folder.isEmpty())
+    return;
+  auto report = importRunResultsFrom(folder.toStdString());
+  if (!report) {
+    QMessageBox::warning(this, "Not imported", qs(report.error()));
+    return;
+  }
+  int timed = 0, failed = 0, before = 0;
+  for (const jobs::ImportedModule &m : report->modules) {
+    before += m.alreadyImported;
+    if (m.timing.timed())
+      ++timed;
+    else
+      ++failed;
+  }
+  QString text = QString("Imported %1 timed, %2 without a time, %3 imported "
+                         "before, from %4")
+                     .arg(timed)
+                     .arg(failed)
+                     .arg(before)
+                     .arg(folder);
+  if (report->rankCorrelation)
+    text += QString("; predicted order against measured: %1")
+                .arg(*report->rankCorrelation, 0, 'f', 2);
+  statusLabel->setText(text);
+}
+
+} // namespace tilescope::widgets
