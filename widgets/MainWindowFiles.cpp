@@ -122,22 +122,43 @@ std::filesystem::path MainWindow::journalPath() const {
                            edits->document().path);
 }
 
+// Edits made while older ones wait on the "Restore them?" bar: kept beside
+// the offered journal, which stays as it is until restored or discarded.
+static std::filesystem::path sideJournal(const std::filesystem::path &file) {
+  return file.empty() ? file : std::filesystem::path(file.string() + ".next");
+}
+
 void MainWindow::recordEdits() {
-  const std::filesystem::path file = journalPath();
-  if (file.empty() || pendingJournal)
-    return; // an offered journal stays as it is until restored or discarded
-  if (edits->undoStack()->isClean()) {
+  const std::filesystem::path main = journalPath();
+  if (main.empty())
+    return;
+  std::error_code ignored;
+  const bool clean = edits->undoStack()->isClean();
+  if (pendingJournal) {
+    if (clean)
+      std::filesystem::remove(sideJournal(main), ignored);
+    else if (auto written = writeJournal(
+                 edit::EditJournal::of(edits->model(), edits->document().path),
+                 sideJournal(main));
+             !written)
+      statusLabel->setText("Edits not kept for recovery: " +
+                           qs(written.error()));
+    return;
+  }
+  if (clean) {
     if (journalWritten) {
-      std::error_code ignored;
-      std::filesystem::remove(file, ignored);
+      std::filesystem::remove(main, ignored);
+      std::filesystem::remove(sideJournal(main), ignored);
       journalWritten = false;
     }
     return;
   }
   auto written = writeJournal(
-      edit::EditJournal::of(edits->model(), edits->document().path), file);
+      edit::EditJournal::of(edits->model(), edits->document().path), main);
   journalWritten = written.ok();
-  if (!written)
+  if (written) // what waited beside an offer is in this one now
+    std::filesystem::remove(sideJournal(main), ignored);
+  else
     statusLabel->setText("Edits not kept for recovery: " + qs(written.error()));
 }
 
@@ -147,6 +168,7 @@ void MainWindow::forgetEdits() {
     return;
   std::error_code ignored;
   std::filesystem::remove(file, ignored);
+  std::filesystem::remove(sideJournal(file), ignored);
   journalWritten = false;
   pendingJournal.reset();
   recoveryBar->hide();
@@ -159,6 +181,17 @@ void MainWindow::offerRecovery() {
   if (file.empty() || !std::filesystem::exists(file))
     return;
   auto journal = edit::readJournal(file);
+  // Edits made while this journal was last offered (the window closed
+  // before the offer was answered) follow it: nothing made is lost.
+  size_t later = 0;
+  if (journal)
+    if (auto next = edit::readJournal(sideJournal(file));
+        next && next->originalHash == journal->originalHash) {
+      later = next->entries.size();
+      journal->entries.insert(journal->entries.end(), next->entries.begin(),
+                              next->entries.end());
+      journal->writtenAt = next->writtenAt;
+    }
   if (!journal) {
     recoveryBar->offer("Unsaved edits were kept for this file but cannot "
                        "be read: " +
@@ -175,10 +208,14 @@ void MainWindow::offerRecovery() {
   } else {
     recoveryBar->offer(
         QString("Tilescope closed with %1 unsaved edit%2 to this file (last "
-                "at %3). Restore them?")
+                "at %3%4). Restore them?")
             .arg(journal->entries.size())
             .arg(journal->entries.size() == 1 ? "" : "s")
-            .arg(when(journal->writtenAt)));
+            .arg(when(journal->writtenAt))
+            .arg(later ? QString("; %1 of them made while older ones waited "
+                                 "to be restored")
+                             .arg(later)
+                       : QString()));
     recoveryBar->acceptButton()->setEnabled(true);
     pendingJournal = std::move(*journal);
   }
@@ -213,11 +250,14 @@ Result<size_t> MainWindow::restoreEdits() {
   return replayed;
 }
 
-void MainWindow::discardRecovery() { forgetEdits(); }
+void MainWindow::discardRecovery() {
+  forgetEdits();
+  recordEdits(); // the edits made while the offer waited are kept now
+}
 
 QWidget *MainWindow::buildRecoveryBar() {
-  recoveryBar = new OfferBar("Restore edits", "Discard them",
-                             "restoreEditsButton");
+  recoveryBar =
+      new OfferBar("Restore edits", "Discard them", "restoreEditsButton");
   recoveryBar->setObjectName("recoveryBar");
   connect(recoveryBar, &OfferBar::accepted, this, [this] {
     if (auto restored = restoreEdits(); !restored)
@@ -315,10 +355,9 @@ void MainWindow::buildLoadingIndicator() {
   loadTicker = new QTimer(this);
   loadTicker->setInterval(200);
   connect(loadTicker, &QTimer::timeout, this, [this] {
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                      loadStarted)
-            .count();
+    const double seconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - loadStarted)
+                               .count();
     statusLabel->setText(QString("Loading %1… %2 s (IREE parses it)")
                              .arg(loadingPath)
                              .arg(seconds, 0, 'f', 1));

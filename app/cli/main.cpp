@@ -14,6 +14,7 @@
 #include "core/iree/Document.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/IreeCommands.h"
+#include "core/jobs/Process.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -22,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -321,7 +323,19 @@ int dispatches(const QStringList &arguments) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+// SIGINT, SIGTERM and SIGHUP stop the running jobs (their children
+// included) and let the command record what it was doing as interrupted; a
+// second one ends the command at once.
+static void stopJobsOnSignals() {
+  struct sigaction action {};
+  action.sa_handler = [](int signal) { jobs::interruptJobs(signal); };
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP})
+    ::sigaction(signal, &action, nullptr);
+}
+
+static int runCommand(int argc, char **argv) {
   // Drawing needs a QGuiApplication; everything else a QCoreApplication.
   // With no display, draw offscreen.
   bool drawing = argc > 1 && std::string_view(argv[1]) == "render";
@@ -407,4 +421,13 @@ int main(int argc, char **argv) {
             << "'\n\n"
             << kUsage;
   return kExitUsage;
+}
+
+int main(int argc, char **argv) {
+  stopJobsOnSignals();
+  const int code = runCommand(argc, argv);
+  // Interrupted: the shell's convention, 128 + the signal.
+  if (const int signal = jobs::jobsInterruptedBy())
+    return 128 + signal;
+  return code;
 }

@@ -25,11 +25,12 @@ bool holdsOtherDispatches(const iree::Document &document) {
   return document.dispatches.size() > 1;
 }
 
-Result<DispatchAlone>
-dispatchAlone(const iree::IreeInstallation &iree, DocumentWorker &worker,
-              const iree::Document &document, size_t dispatch,
-              const fs::path &output, std::chrono::milliseconds timeout,
-              const std::atomic<bool> *cancel) {
+Result<DispatchAlone> dispatchAlone(const iree::IreeInstallation &iree,
+                                    DocumentWorker &worker,
+                                    const iree::Document &document,
+                                    size_t dispatch, const fs::path &output,
+                                    std::chrono::milliseconds timeout,
+                                    const std::atomic<bool> *cancel) {
   if (dispatch >= document.dispatches.size())
     return Error{"dispatch " + std::to_string(dispatch) + " of " +
                  std::to_string(document.dispatches.size())};

@@ -117,9 +117,9 @@ Result<bool> DocumentWorker::readiness(const std::string &greeting) const {
   if (hello.is_object() && hello.contains("error") &&
       hello["error"].is_string())
     return Error{hello["error"].get<std::string>()};
-  return Error{"Tilescope's parser process " + program.string() +
-               " greeted with something other than ready: " +
-               greeting.substr(0, 200)};
+  return Error{
+      "Tilescope's parser process " + program.string() +
+      " greeted with something other than ready: " + greeting.substr(0, 200)};
 }
 
 Result<iree::Document>
@@ -164,9 +164,9 @@ Result<iree::Document> DocumentWorker::run(std::string text,
     else
       unread = Error{read.error()};
   };
-  auto answer = exchange(
-      "parse", std::move(flags), text, file, bufferName, "IREE's parser",
-      readText, [&] { return countParts(text, options); });
+  auto answer = exchange("parse", std::move(flags), text, file, bufferName,
+                         "IREE's parser", readText,
+                         [&] { return countParts(text, options); });
   if (!answer)
     return Error{answer.error()};
 
@@ -196,12 +196,13 @@ Result<iree::Document> DocumentWorker::run(std::string text,
   return document;
 }
 
-Result<std::string> DocumentWorker::exchange(
-    const std::string &commandName, std::vector<std::string> options,
-    const std::string &text, const fs::path &file,
-    const std::string &bufferName, const std::string &what,
-    const std::function<void()> &meanwhile,
-    const std::function<int()> &partCount) {
+Result<std::string>
+DocumentWorker::exchange(const std::string &commandName,
+                         std::vector<std::string> options,
+                         const std::string &text, const fs::path &file,
+                         const std::string &bufferName, const std::string &what,
+                         const std::function<void()> &meanwhile,
+                         const std::function<int()> &partCount) {
   // Text not on disk goes to the worker through a private file.
   std::optional<TemporaryDirectory> directory;
   fs::path input = file;
@@ -234,8 +235,7 @@ Result<std::string> DocumentWorker::exchange(
   command = reproducer.shellCommand();
 
   const auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<ServingProcess> worker =
-      WorkerPool::shared().take(poolKey());
+  std::unique_ptr<ServingProcess> worker = WorkerPool::shared().take(poolKey());
   const bool fresh = !worker;
   if (fresh) {
     auto started = startWorker();
@@ -249,9 +249,9 @@ Result<std::string> DocumentWorker::exchange(
     meanwhile();
   auto left = [&] {
     return std::max(std::chrono::milliseconds(0),
-                    timeout - std::chrono::duration_cast<
-                                  std::chrono::milliseconds>(
-                                  std::chrono::steady_clock::now() - start));
+                    timeout -
+                        std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now() - start));
   };
   ServingProcess::Answer answer;
   if (fresh) {

@@ -10,9 +10,9 @@
 // The worker is kept between requests (`tilescope-iree-worker serve`): the
 // process keeps its idle workers (one, two after two requests at once) per
 // worker program and IREE library for all DocumentWorkers, so an open pays
-// for IREE's parse, not for loading IREE. A worker that crashes, hangs or is cancelled is stopped and the
-// next request starts a fresh one; one that has answered
-// kAnswersPerWorker requests is retired, so the IREE context it keeps
+// for IREE's parse, not for loading IREE. A worker that crashes, hangs or is
+// cancelled is stopped and the next request starts a fresh one; one that has
+// answered kAnswersPerWorker requests is retired, so the IREE context it keeps
 // does not grow for ever.
 #pragma once
 
@@ -80,14 +80,12 @@ private:
   // when `file` is empty). `meanwhile` runs while the worker works; a crash,
   // time-out or cancel is an Error naming `what` and, from `partCount`, the
   // part of the text it was in. The answer is the worker's JSON line.
-  Result<std::string> exchange(const std::string &commandName,
-                               std::vector<std::string> options,
-                               const std::string &text,
-                               const std::filesystem::path &file,
-                               const std::string &bufferName,
-                               const std::string &what,
-                               const std::function<void()> &meanwhile,
-                               const std::function<int()> &partCount);
+  Result<std::string>
+  exchange(const std::string &commandName, std::vector<std::string> options,
+           const std::string &text, const std::filesystem::path &file,
+           const std::string &bufferName, const std::string &what,
+           const std::function<void()> &meanwhile,
+           const std::function<int()> &partCount);
 
   std::string poolKey() const;
   Result<std::unique_ptr<ServingProcess>> startWorker();

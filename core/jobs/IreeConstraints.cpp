@@ -103,8 +103,8 @@ std::vector<PrintedConstraints> readConstraints(const std::string &text) {
       continue;
     c.content.dims = dimValues(text, at, dimsAt + 5);
     c.content.body = text.substr(open + 1, close - open - 1);
-    for (size_t a = text.find(kAssertOp, open); a != std::string::npos && a < close;
-         a = text.find(kAssertOp, a + 1))
+    for (size_t a = text.find(kAssertOp, open);
+         a != std::string::npos && a < close; a = text.find(kAssertOp, a + 1))
       ++c.content.assertions;
     const size_t function = text.rfind("func.func @", at);
     if (function != std::string::npos) {
@@ -128,8 +128,9 @@ struct ConfiguredOp {
   size_t rootOpKey = 0; // where its own `root_op` key is, when it has one
 };
 
-std::vector<ConfiguredOp> configuredOps(const iree::Document &document,
-                                        const std::vector<iree::TextPart> &parts) {
+std::vector<ConfiguredOp>
+configuredOps(const iree::Document &document,
+              const std::vector<iree::TextPart> &parts) {
   std::vector<ConfiguredOp> ops;
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
     const iree::Dispatch &dispatch = document.dispatches[d];
@@ -145,13 +146,17 @@ std::vector<ConfiguredOp> configuredOps(const iree::Document &document,
       const size_t opOffset = edit::offsetOf(document.text, op.line, op.column);
       const iree::TextPart &part =
           parts.at(static_cast<size_t>(std::max(dispatch.part, 0)));
-      auto site = edit::locateAttribute(document.text, opOffset,
-                                        "lowering_config",
-                                        {part.offset, part.length});
+      auto site =
+          edit::locateAttribute(document.text, opOffset, "lowering_config",
+                                {part.offset, part.length});
       if (!site)
         continue; // no lowering_config key at the op: IREE reads none
-      ConfiguredOp c{d, o, op.rootOpSet.value_or(nextSet), site->key.offset,
-                     !op.rootOpSet.has_value(), 0};
+      ConfiguredOp c{d,
+                     o,
+                     op.rootOpSet.value_or(nextSet),
+                     site->key.offset,
+                     !op.rootOpSet.has_value(),
+                     0};
       if (c.needsRootOpAttribute) {
         ++nextSet;
       } else {
@@ -213,8 +218,9 @@ std::string copyOfPart(const iree::Document &document,
       inserts.push_back({op.rootOpKey, "tilescope_unasked_"});
   }
   // Back to front, so the offsets before each edit stay good.
-  std::stable_sort(inserts.begin(), inserts.end(),
-                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::stable_sort(
+      inserts.begin(), inserts.end(),
+      [](const auto &a, const auto &b) { return a.first > b.first; });
   std::string text = std::string(part.in(document.text));
   for (const auto &[offset, inserted] : inserts)
     text.insert(offset - part.offset, inserted);
@@ -276,15 +282,12 @@ isolateCrashes(const iree::Document &document, const iree::TextPart &part,
   return crashes;
 }
 
-Result<PartRun> runPart(const iree::IreeInstallation &iree,
-                        const iree::Document &document,
-                        const iree::TextPart &part,
-                        const std::vector<ConfiguredOp> &ops,
-                        const OpSet &askedOps,
-                        const TemporaryDirectory &folder, int index,
-                        std::chrono::milliseconds timeout,
-                        const std::atomic<bool> *cancel,
-                        std::vector<std::string> &commands) {
+Result<PartRun>
+runPart(const iree::IreeInstallation &iree, const iree::Document &document,
+        const iree::TextPart &part, const std::vector<ConfiguredOp> &ops,
+        const OpSet &askedOps, const TemporaryDirectory &folder, int index,
+        std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
+        std::vector<std::string> &commands) {
   auto tool = iree.tool(iree::kIreeOpt);
   if (!tool)
     return Error{tool.error()};
@@ -438,11 +441,12 @@ std::string toString(OpConstraintVerdict::Outcome outcome) {
 }
 
 std::string describe(const OpConstraintVerdict &verdict) {
-  std::string line = "IREE's pipeline constraints: " + toString(verdict.outcome);
+  std::string line =
+      "IREE's pipeline constraints: " + toString(verdict.outcome);
   for (const ConstraintSet &set : verdict.sets)
     if (set.pipeline == verdict.pipeline)
-      line += " (" + std::to_string(set.assertions) + " for " + set.pipeline +
-              ")";
+      line +=
+          " (" + std::to_string(set.assertions) + " for " + set.pipeline + ")";
   if (!verdict.reason.empty())
     line += ": " + verdict.reason;
   return line;
@@ -457,8 +461,8 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
   for (const ConstraintViolation &violation : verdict.violations) {
     config::Problem p;
     p.severity = config::Problem::Severity::Error;
-    p.field = violation.fields.empty() ? "lowering_config"
-                                       : violation.fields.front();
+    p.field =
+        violation.fields.empty() ? "lowering_config" : violation.fields.front();
     p.message = violation.message;
     if (violation.fields.size() > 1) {
       p.message += " (concerns";
@@ -477,9 +481,10 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
   if (verdict.outcome == OpConstraintVerdict::Outcome::NotChecked) {
     config::Problem p;
     p.severity = config::Problem::Severity::Note;
-    p.field = verdict.knobs.field.empty() ? "lowering_config"
-                                          : verdict.knobs.field;
-    p.message = "IREE did not check its pipeline constraints: " + verdict.reason;
+    p.field =
+        verdict.knobs.field.empty() ? "lowering_config" : verdict.knobs.field;
+    p.message =
+        "IREE did not check its pipeline constraints: " + verdict.reason;
     p.rule = "iree-pipeline-constraint";
     p.source = source;
     p.iree = config::Problem::IreeResponse::Compiles;
@@ -489,12 +494,10 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
   return problems;
 }
 
-Result<ConstraintVerdict>
-ireeConstraintVerdict(const iree::IreeInstallation &iree,
-                      const iree::Document &document,
-                      std::chrono::milliseconds timeout,
-                      const std::atomic<bool> *cancel,
-                      const std::optional<edit::OpRef> &only) {
+Result<ConstraintVerdict> ireeConstraintVerdict(
+    const iree::IreeInstallation &iree, const iree::Document &document,
+    std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
+    const std::optional<edit::OpRef> &only) {
   std::vector<iree::TextPart> parts;
   if (document.partCount > 1)
     parts = iree::splitInputFile(document.text, document.path.string()).parts;
@@ -596,7 +599,8 @@ ireeConstraintVerdict(const iree::IreeInstallation &iree,
       v.outcome = OpConstraintVerdict::Outcome::Violated;
       for (const iree::Diagnostic &note : violated->notes)
         v.violations.push_back(
-            {note.message, config::fieldsOfMessage(note.message, v.knobs.fields)});
+            {note.message,
+             config::fieldsOfMessage(note.message, v.knobs.fields)});
     } else if (refused || other) {
       v.outcome = OpConstraintVerdict::Outcome::NotChecked;
       v.reason = "IREE: " + (refused ? refused->message : other->message);

@@ -55,11 +55,11 @@ struct OpConstraintVerdict {
     NoConstraints, // IREE states none for this op and pipeline
   };
   Outcome outcome = Outcome::NoConstraints;
-  std::string pipeline;             // the function's translation_info
-  std::vector<ConstraintSet> sets;  // every pipeline IREE stated them for
+  std::string pipeline;            // the function's translation_info
+  std::vector<ConstraintSet> sets; // every pipeline IREE stated them for
   std::vector<ConstraintViolation> violations;
-  config::KnobMatch knobs;          // the config read through the template
-  std::string reason; // NotChecked / NoConstraints: why, IREE's words kept
+  config::KnobMatch knobs; // the config read through the template
+  std::string reason;      // NotChecked / NoConstraints: why, IREE's words kept
 };
 std::string toString(OpConstraintVerdict::Outcome outcome);
 // The verdict in a line: "IREE's pipeline constraints: holds (44 for
@@ -74,7 +74,7 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict);
 struct ConstraintVerdict {
   // Root ops with a GPU lowering_config (the one asked about, with `only`).
   std::vector<OpConstraintVerdict> ops;
-  std::vector<std::string> commands;    // shell commands that reproduce it
+  std::vector<std::string> commands; // shell commands that reproduce it
 };
 
 // An ireeConstraintVerdict on one root op, with what it was asked about:
@@ -92,12 +92,11 @@ struct StatedConstraints {
 // text does not parse, a pass crashes); per-op outcomes are in the result.
 // `only`: IREE is asked about that root op alone (the others get no root_op
 // attribute on the copy), not every op of the file.
-Result<ConstraintVerdict>
-ireeConstraintVerdict(const iree::IreeInstallation &iree,
-                      const iree::Document &document,
-                      std::chrono::milliseconds timeout = std::chrono::minutes(2),
-                      const std::atomic<bool> *cancel = nullptr,
-                      const std::optional<edit::OpRef> &only = std::nullopt);
+Result<ConstraintVerdict> ireeConstraintVerdict(
+    const iree::IreeInstallation &iree, const iree::Document &document,
+    std::chrono::milliseconds timeout = std::chrono::minutes(2),
+    const std::atomic<bool> *cancel = nullptr,
+    const std::optional<edit::OpRef> &only = std::nullopt);
 
 // The verdict IREE's verifier gives the root op `op` of `dispatch`, worked
 // out by Tilescope from the constraints IREE stated for that op (`sets`,

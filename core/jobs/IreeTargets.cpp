@@ -22,8 +22,7 @@ std::string firstExecutableTarget(const std::string &text) {
   const size_t start = text.find(opening);
   if (start == std::string::npos)
     return {};
-  const size_t close =
-      closingBracket(text, start + opening.size() - 1, "<>");
+  const size_t close = closingBracket(text, start + opening.size() - 1, "<>");
   return close == std::string::npos ? std::string()
                                     : text.substr(start, close + 1 - start);
 }

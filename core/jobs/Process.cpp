@@ -6,7 +6,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +16,15 @@ namespace tilescope::jobs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The signal that interrupted every job of this process, or 0.
+std::atomic<int> interruptSignal{0};
+static_assert(std::atomic<int>::is_always_lock_free,
+              "interruptJobs is called from signal handlers");
+
+bool stopAsked(const ProcessSpec &spec) {
+  return (spec.cancel && spec.cancel->load()) || interruptSignal.load() != 0;
+}
 
 std::vector<std::string>
 mergedEnvironment(const std::map<std::string, std::string> &additions) {
@@ -114,37 +123,65 @@ void Pipe::closeWrite() {
 
 Result<pid_t> spawnProcess(const ProcessSpec &spec, int standardInput,
                            int standardOutput, int standardError) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (standardInput < 0)
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-                                     O_RDONLY, 0);
-  else
-    posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, standardOutput, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, standardError, STDERR_FILENO);
-  if (spec.workingDirectory)
-    posix_spawn_file_actions_addchdir_np(&actions,
-                                         spec.workingDirectory->c_str());
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  // Its own process group, so a timeout stops its children too.
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
-
+  // Everything the child needs is made before the fork: between fork and
+  // exec it may only make async-signal-safe calls.
   std::vector<std::string> argv = {spec.program.string()};
   argv.insert(argv.end(), spec.arguments.begin(), spec.arguments.end());
   std::vector<std::string> envp = mergedEnvironment(spec.environment);
   std::vector<char *> argvPointers = pointers(argv);
   std::vector<char *> envpPointers = pointers(envp);
-  pid_t pid = -1;
-  const int spawnError =
-      ::posix_spawn(&pid, spec.program.c_str(), &actions, &attributes,
-                    argvPointers.data(), envpPointers.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (spawnError != 0)
-    return Error{spec.program.string() + ": " + std::strerror(spawnError)};
+  const char *directory =
+      spec.workingDirectory ? spec.workingDirectory->c_str() : nullptr;
+  const char *program = spec.program.c_str();
+  const pid_t parent = ::getpid();
+  Pipe failure; // the child writes errno here when exec fails
+  if (!failure.open())
+    return Error{std::string("pipe: ") + std::strerror(errno)};
+
+  const pid_t pid = ::fork();
+  if (pid < 0)
+    return Error{spec.program.string() + ": fork: " + std::strerror(errno)};
+  if (pid == 0) {
+    // Its own process group, so a timeout or a cancel stops its children
+    // too; and, unless it serves requests, gone with the thread that
+    // started it (the parent's SIGKILL included), as nothing else would
+    // stop it.
+    ::setpgid(0, 0);
+    if (spec.dieWithParent) {
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (::getppid() != parent)
+        ::_exit(127); // the parent died before the line above
+    }
+    int in = standardInput;
+    if (in < 0)
+      in = ::open("/dev/null", O_RDONLY);
+    ::dup2(in, STDIN_FILENO);
+    ::dup2(standardOutput, STDOUT_FILENO);
+    ::dup2(standardError, STDERR_FILENO);
+    int error = 0;
+    if (directory && ::chdir(directory) != 0)
+      error = errno;
+    if (error == 0) {
+      ::execve(program, argvPointers.data(), envpPointers.data());
+      error = errno;
+    }
+    ssize_t ignored = ::write(failure.write, &error, sizeof error);
+    (void)ignored;
+    ::_exit(127);
+  }
+  // The exec closes the child's copy of the pipe (close-on-exec): reading
+  // nothing means it ran.
+  failure.closeWrite();
+  int error = 0;
+  ssize_t n;
+  do
+    n = ::read(failure.read, &error, sizeof error);
+  while (n < 0 && errno == EINTR);
+  if (n == static_cast<ssize_t>(sizeof error)) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return Error{spec.program.string() + ": " + std::strerror(error)};
+  }
   return pid;
 }
 
@@ -172,6 +209,12 @@ void setEnding(ProcessResult &result, int waitStatus) {
 }
 
 } // namespace detail
+
+void interruptJobs(int signal) { interruptSignal.store(signal); }
+int jobsInterruptedBy() { return interruptSignal.load(); }
+bool stopRequested(const std::atomic<bool> *cancel) {
+  return (cancel && cancel->load()) || interruptSignal.load() != 0;
+}
 
 ProcessResult runProcess(const ProcessSpec &spec) {
   ProcessResult result;
@@ -203,7 +246,7 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   bool stopped = false;
   char buffer[65536];
   while (streams[0].open || streams[1].open) {
-    if (spec.cancel && spec.cancel->load()) {
+    if (stopAsked(spec)) {
       detail::stopProcessGroup(pid);
       result.outcome = ProcessResult::Outcome::Cancelled;
       stopped = true;
@@ -250,12 +293,10 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   if (!stopped) {
     // Output closed; wait for the exit itself, still honouring the timeout.
     while (::waitpid(pid, &status, WNOHANG) == 0) {
-      if (Clock::now() - start > spec.timeout ||
-          (spec.cancel && spec.cancel->load())) {
+      if (Clock::now() - start > spec.timeout || stopAsked(spec)) {
         detail::stopProcessGroup(pid);
-        result.outcome = spec.cancel && spec.cancel->load()
-                             ? ProcessResult::Outcome::Cancelled
-                             : ProcessResult::Outcome::TimedOut;
+        result.outcome = stopAsked(spec) ? ProcessResult::Outcome::Cancelled
+                                         : ProcessResult::Outcome::TimedOut;
         stopped = true;
         break;
       }

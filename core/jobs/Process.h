@@ -25,6 +25,11 @@ struct ProcessSpec {
   const std::atomic<bool> *cancel = nullptr;
   // Output past this many bytes per stream is dropped (and noted).
   size_t maximumOutputBytes = 64u << 20;
+  // The child gets SIGTERM when the thread that started it ends, the
+  // parent's SIGKILL included (PR_SET_PDEATHSIG): a compile never outlives
+  // the Tilescope that asked for it. Off for processes that serve requests
+  // across threads (they end when their stdin closes).
+  bool dieWithParent = true;
   // Told each piece of output as it arrives (on the calling thread), for
   // live output: `fromStandardError` says which stream.
   std::function<void(std::string_view text, bool fromStandardError)> onOutput;
@@ -50,6 +55,15 @@ struct ProcessResult {
 };
 
 ProcessResult runProcess(const ProcessSpec &spec);
+
+// A stop for every job of this process at once: the command line's SIGINT,
+// SIGTERM and SIGHUP handlers call interruptJobs (async-signal-safe), and
+// every running child is stopped as a cancel stops it, every later one
+// before it starts its work. jobsInterruptedBy says by which signal (0:
+// none); stopRequested is a job's cancel flag or that.
+void interruptJobs(int signal);
+int jobsInterruptedBy();
+bool stopRequested(const std::atomic<bool> *cancel);
 
 // Quotes one word for a POSIX shell.
 std::string shellQuote(const std::string &word);

@@ -10,9 +10,10 @@ std::string ReleaseOffer::describe(const std::string &file) const {
   std::string names;
   for (const std::string &name : conversions)
     names += (names.empty() ? "" : ", ") + name;
-  return file + " looks written for another IREE release: " +
-         std::to_string(configs) + " config(s) convert for IREE " + release +
-         " (" + names + ") and IREE reads the result.";
+  return file +
+         " looks written for another IREE release: " + std::to_string(configs) +
+         " config(s) convert for IREE " + release + " (" + names +
+         ") and IREE reads the result.";
 }
 
 std::optional<ReleaseOffer> releaseOffer(DocumentWorker &worker,

@@ -14,9 +14,9 @@
 namespace tilescope::jobs {
 
 struct ReleaseOffer {
-  std::string release;   // converted for: "3.13"
-  std::string converted; // the whole file, converted
-  size_t configs = 0;    // configs rewritten
+  std::string release;                  // converted for: "3.13"
+  std::string converted;                // the whole file, converted
+  size_t configs = 0;                   // configs rewritten
   std::vector<std::string> conversions; // their names, each once
   // "FILE looks written for another IREE release: 1 config(s) convert for
   // IREE 3.13 (pipeline-keyword-to-attribute) and IREE reads the result."

@@ -58,7 +58,11 @@ ServingProcess::start(const ProcessSpec &spec) {
   detail::Pipe in, out, err;
   if (!in.open() || !out.open() || !err.open())
     return Error{std::string("pipe: ") + std::strerror(errno)};
-  auto spawned = detail::spawnProcess(spec, in.read, out.write, err.write);
+  // A serving process outlives the thread that started it; it ends when its
+  // stdin closes, which the parent's death does too.
+  ProcessSpec serving = spec;
+  serving.dieWithParent = false;
+  auto spawned = detail::spawnProcess(serving, in.read, out.write, err.write);
   if (!spawned)
     return Error{spawned.error()};
   std::unique_ptr<ServingProcess> process(new ServingProcess());
@@ -101,10 +105,9 @@ bool ServingProcess::running() {
   return !ended;
 }
 
-ServingProcess::Answer
-ServingProcess::ask(const std::string &request,
-                    std::chrono::milliseconds timeout,
-                    const std::atomic<bool> *cancel) {
+ServingProcess::Answer ServingProcess::ask(const std::string &request,
+                                           std::chrono::milliseconds timeout,
+                                           const std::atomic<bool> *cancel) {
   const Clock::time_point start = Clock::now();
   // A write to a child that is gone fails; what it said, and how it ended,
   // is then read below.
@@ -119,9 +122,8 @@ bool ServingProcess::tell(const std::string &request) {
   return !ended && writeAll(input, request + "\n");
 }
 
-ServingProcess::Answer
-ServingProcess::listen(std::chrono::milliseconds timeout,
-                       const std::atomic<bool> *cancel) {
+ServingProcess::Answer ServingProcess::listen(std::chrono::milliseconds timeout,
+                                              const std::atomic<bool> *cancel) {
   return await(Clock::now(), timeout, cancel);
 }
 
@@ -145,10 +147,9 @@ void ServingProcess::drainStandardError(std::string &into) {
   }
 }
 
-ServingProcess::Answer
-ServingProcess::await(Clock::time_point start,
-                      std::chrono::milliseconds timeout,
-                      const std::atomic<bool> *cancel) {
+ServingProcess::Answer ServingProcess::await(Clock::time_point start,
+                                             std::chrono::milliseconds timeout,
+                                             const std::atomic<bool> *cancel) {
   Answer answer;
   auto finish = [&](ProcessResult::Outcome outcome, int status) {
     answer.ending.elapsed =
@@ -182,7 +183,7 @@ ServingProcess::await(Clock::time_point start,
       return answer;
     }
     searched = pending.size();
-    if (cancel && cancel->load())
+    if (stopRequested(cancel))
       return finish(ProcessResult::Outcome::Cancelled,
                     detail::stopProcessGroup(pid));
     const auto left = timeout - (Clock::now() - start);
@@ -227,7 +228,7 @@ ServingProcess::await(Clock::time_point start,
     if (Clock::now() - start > timeout)
       return finish(ProcessResult::Outcome::TimedOut,
                     detail::stopProcessGroup(pid));
-    if (cancel && cancel->load())
+    if (stopRequested(cancel))
       return finish(ProcessResult::Outcome::Cancelled,
                     detail::stopProcessGroup(pid));
     ::usleep(1'000);

@@ -46,8 +46,8 @@ Result<std::string> lastDump(const std::string &standardError) {
     module += line + "\n";
   }
   if (!closed)
-    return Error{"the IR iree-compile printed after " + std::string(kSplitPass) +
-                 " ends before its module does"};
+    return Error{"the IR iree-compile printed after " +
+                 std::string(kSplitPass) + " ends before its module does"};
   return module;
 }
 
@@ -126,19 +126,18 @@ Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
                         request.target.compileFlags.end());
   if (request.compileFrom != "input")
     spec.arguments.push_back("--compile-from=" + request.compileFrom);
-  spec.arguments.insert(
-      spec.arguments.end(),
-      {"--compile-to=flow", "--iree-dispatch-creation-enable-split-reduction",
-       "--mlir-print-ir-after=" + std::string(kSplitPass),
-       "--mlir-print-ir-module-scope", "--mlir-disable-threading",
-       "--mlir-print-debuginfo"});
+  spec.arguments.insert(spec.arguments.end(),
+                        {"--compile-to=flow",
+                         "--iree-dispatch-creation-enable-split-reduction",
+                         "--mlir-print-ir-after=" + std::string(kSplitPass),
+                         "--mlir-print-ir-module-scope",
+                         "--mlir-disable-threading", "--mlir-print-debuginfo"});
   if (request.options.lowParallelism)
     spec.arguments.push_back(
         "--iree-dispatch-creation-split-reduction-low-parallelism");
   spec.arguments.insert(spec.arguments.end(), request.extraFlags.begin(),
                         request.extraFlags.end());
-  spec.arguments.insert(spec.arguments.end(),
-                        {"-o", flowOutput.string()});
+  spec.arguments.insert(spec.arguments.end(), {"-o", flowOutput.string()});
   spec.timeout = request.timeout;
   spec.cancel = request.cancel;
   return spec;
@@ -178,7 +177,8 @@ analyzeSplitK(const iree::IreeInstallation &iree,
   const ProcessResult result = runProcess(*spec);
   if (!result.succeeded()) {
     folder->keep();
-    return Error{describeFailure("on " + request.source.string(), *spec, result)};
+    return Error{
+        describeFailure("on " + request.source.string(), *spec, result)};
   }
   SplitKAnalysis analysis;
   if (request.part)
@@ -190,13 +190,13 @@ analyzeSplitK(const iree::IreeInstallation &iree,
   analysis.splitPoint = std::move(*dump);
   if (request.progress)
     request.progress("reading the split point and the dispatches");
-  auto reductions =
-      reader->reductions(analysis.splitPoint, "<split point>");
+  auto reductions = reader->reductions(analysis.splitPoint, "<split point>");
   if (!reductions)
     return Error{reductions.error()};
   for (iree::ProgramReduction &op : *reductions) {
     SplitKReduction reduction;
-    reduction.decision = config::decideSplitReduction(op.facts, request.options);
+    reduction.decision =
+        config::decideSplitReduction(op.facts, request.options);
     reduction.agrees = reduction.decision.attributeTiles() == op.split;
     relabel(op.source, analysis.compiledAs, request.source.string());
     reduction.op = std::move(op);
@@ -234,8 +234,11 @@ applySplitK(const iree::IreeInstallation &iree,
     return Error{tool.error()};
   ProcessSpec spec;
   spec.program = *tool;
-  spec.arguments = {input.string(), "--compile-from=global-optimization",
-                    "--compile-to=flow", "--mlir-print-debuginfo", "-o",
+  spec.arguments = {input.string(),
+                    "--compile-from=global-optimization",
+                    "--compile-to=flow",
+                    "--mlir-print-debuginfo",
+                    "-o",
                     flow.string()};
   spec.timeout = request.timeout;
   spec.cancel = request.cancel;
@@ -245,8 +248,8 @@ applySplitK(const iree::IreeInstallation &iree,
   const ProcessResult result = runProcess(spec);
   if (!result.succeeded()) {
     folder->keep();
-    return Error{describeFailure("forming dispatches with the splits", spec,
-                                 result)};
+    return Error{
+        describeFailure("forming dispatches with the splits", spec, result)};
   }
   auto dispatches = formedDispatches(*reader, flow);
   if (!dispatches)
@@ -270,8 +273,8 @@ applySplitK(const iree::IreeInstallation &iree,
     bool formed = false;
     for (const iree::FormedDispatch &dispatch : applied.dispatches)
       for (const iree::DispatchedOp &inside : dispatch.ops)
-        formed = formed ||
-                 (sameSource(inside.source, op.source) && inside.split == split);
+        formed = formed || (sameSource(inside.source, op.source) &&
+                            inside.split == split);
     if (!formed)
       applied.warnings.push_back(
           op.function + ":" + std::to_string(op.index) + " (" + op.name +

@@ -60,7 +60,7 @@ struct SplitKRequest {
 
 // One reduction, IREE's split beside Tilescope's reading of the rule.
 struct SplitKReduction {
-  iree::ProgramReduction op;     // as IREE's pass left it (op.split: IREE's)
+  iree::ProgramReduction op;      // as IREE's pass left it (op.split: IREE's)
   config::SplitDecision decision; // which rule, with its numbers
   // Tilescope's rule gives IREE's sizes (false: the rule reading is wrong
   // for this op; IREE's sizes are the answer shown).

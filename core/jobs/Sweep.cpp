@@ -449,6 +449,8 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
   std::mutex mutex; // guards the counts, the history and the callback
   auto tryCandidate = [&](size_t i) {
     SweepCandidate &candidate = *queue[i];
+    if (stopRequested(request.cancel))
+      return; // stopped or interrupted: the rest stay to resume
     // The candidate's document: its text and its configs as the edit
     // model left them (the history records these configs).
     const iree::Document document = candidateDocument(request, candidate);
@@ -492,7 +494,7 @@ Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
   };
   parallelFor(queue.size(), request.parallel, tryCandidate, request.cancel);
   result.ran = ran;
-  result.cancelled = request.cancel && request.cancel->load();
+  result.cancelled = stopRequested(request.cancel);
 
   // Measured beats predicted: a time of the same config elsewhere in the
   // history ranks a candidate that has none of its own.

@@ -86,8 +86,9 @@ Result<bool> checkCandidatesWithIree(const iree::IreeInstallation &iree,
     for (SweepCandidate *candidate : queue) {
       auto verdict = evaluateConstraints(
           stated->ops.front().sets,
-          candidate->dispatch ? *candidate->dispatch
-                              : request.document->dispatches[request.op.dispatch],
+          candidate->dispatch
+              ? *candidate->dispatch
+              : request.document->dispatches[request.op.dispatch],
           request.op.op);
       if (verdict)
         apply(*verdict, *candidate, "tilescope");

@@ -1,8 +1,9 @@
 // IREE's own verdict on a sweep's candidates: each valid candidate checked
 // against the pipeline constraints IREE states for the sweep's root op
 // (jobs::ireeConstraintVerdict: the pinned iree-opt inserts its
-// `iree_codegen.smt.constraints` for the op). A candidate they reject never compiles, and says which of
-// IREE's asserts it breaks, in IREE's words with the values filled in.
+// `iree_codegen.smt.constraints` for the op). A candidate they reject never
+// compiles, and says which of IREE's asserts it breaks, in IREE's words with
+// the values filled in.
 #pragma once
 
 #include "core/iree/Document.h"

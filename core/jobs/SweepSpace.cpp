@@ -20,7 +20,8 @@ std::pair<std::string, std::vector<size_t>> splitPath(const std::string &path) {
   const size_t open = path.find('[');
   std::pair<std::string, std::vector<size_t>> split{path.substr(0, open), {}};
   for (size_t at = open; at != std::string::npos; at = path.find('[', at + 1))
-    split.second.push_back(static_cast<size_t>(std::atoll(path.c_str() + at + 1)));
+    split.second.push_back(
+        static_cast<size_t>(std::atoll(path.c_str() + at + 1)));
   return split;
 }
 
@@ -89,7 +90,8 @@ double distance(const IreeSpace &space, const std::vector<int64_t> &values) {
 } // namespace
 
 std::string spaceSweepName(const iree::Document &document, edit::OpRef op,
-                           const std::vector<std::string> &vary, size_t nearest) {
+                           const std::vector<std::string> &vary,
+                           size_t nearest) {
   std::string name = defaultSweepName(document, op, {}) + " iree-space";
   for (const std::string &v : vary)
     name += " " + v;
@@ -191,8 +193,9 @@ Result<IreeSpace> ireeSweepSpace(const iree::IreeInstallation &iree,
                      ? op.reason
                      : "IREE states no constraints for the op's " +
                            op.pipeline + " pipeline" +
-                           (offered.empty() ? std::string(" (nor any other)")
-                                            : " (it does for " + offered + ")")};
+                           (offered.empty()
+                                ? std::string(" (nor any other)")
+                                : " (it does for " + offered + ")")};
   if (op.knobs.outcome != config::KnobMatch::Outcome::Matched)
     return Error{"the config does not fit IREE's " + op.pipeline +
                  " knobs template (" + op.knobs.describe() +
@@ -267,8 +270,8 @@ Result<IreeSpace> ireeSweepSpace(const iree::IreeInstallation &iree,
     }
     order.emplace_back(distance(space, space.space.points[p]), p);
   }
-  const size_t kept = request.nearest ? std::min(request.nearest, order.size())
-                                      : order.size();
+  const size_t kept =
+      request.nearest ? std::min(request.nearest, order.size()) : order.size();
   std::partial_sort(order.begin(), order.begin() + static_cast<long>(kept),
                     order.end());
   for (size_t i = 0; i < kept; ++i) {
@@ -278,10 +281,9 @@ Result<IreeSpace> ireeSweepSpace(const iree::IreeInstallation &iree,
       return Error{point.error()};
     space.points.push_back(std::move(*point));
   }
-  space.listMilliseconds =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                started)
-          .count();
+  space.listMilliseconds = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - started)
+                               .count();
   return space;
 }
 

@@ -36,19 +36,19 @@ struct IreeSpaceRequest {
 };
 
 struct IreeSpace {
-  std::string pipeline;     // the constraints listed: the op's pipeline's
+  std::string pipeline; // the constraints listed: the op's pipeline's
   int assertions = 0;
   std::vector<std::string> knobs;  // the program's knobs
   std::vector<std::string> fields; // each knob's field, as problems name it
   std::vector<std::string> paths;  // each knob's path in IREE's template
   // A one_of knob's options (its value is an index), printed; else empty.
   std::vector<std::vector<std::string>> options;
-  std::vector<int64_t> current;    // the config's value of each knob
+  std::vector<int64_t> current; // the config's value of each knob
   std::vector<std::string> varied, held, following; // knob names
-  config::SmtSpace space;          // every satisfying assignment
-  bool currentInSpace = false;     // the config itself satisfies them
-  std::vector<SweepPoint> points;  // nearest first, the config left out
-  double listMilliseconds = 0;     // reading and listing, IREE's run aside
+  config::SmtSpace space;            // every satisfying assignment
+  bool currentInSpace = false;       // the config itself satisfies them
+  std::vector<SweepPoint> points;    // nearest first, the config left out
+  double listMilliseconds = 0;       // reading and listing, IREE's run aside
   std::vector<std::string> commands; // the iree-opt runs, reproducible
   // What IREE stated, for a sweep that also checks each candidate against
   // the constraints (SweepRequest::stated).
@@ -65,7 +65,8 @@ Result<IreeSpace> ireeSweepSpace(const iree::IreeInstallation &iree,
 // such a sweep, the same from the command line and the window (so either
 // resumes the other's).
 std::string spaceSweepName(const iree::Document &document, edit::OpRef op,
-                           const std::vector<std::string> &vary, size_t nearest);
+                           const std::vector<std::string> &vary,
+                           size_t nearest);
 
 // "IREE's TileAndFuse constraints (44 asserts) allow 1369 knob assignments
 // (listed in 7.4 ms, 9928 search nodes); the config is one of them".

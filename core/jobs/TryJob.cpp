@@ -10,6 +10,8 @@
 #include "core/layout/Roofline.h"
 #include "core/util/Numbers.h"
 
+#include <cstring>
+
 using nlohmann::json;
 
 namespace tilescope::jobs {
@@ -21,7 +23,7 @@ void step(const TryRequest &request, const std::string &what) {
 }
 
 bool cancelled(const TryRequest &request) {
-  return request.cancel && request.cancel->load();
+  return stopRequested(request.cancel);
 }
 
 // The GPU target of the try's root op's dispatch, when it has one.
@@ -165,8 +167,10 @@ const char *toString(TryStage stage) {
 
 bool TryResult::succeeded() const { return record.outcome == "ok"; }
 
-Result<TryResult> runTry(const iree::IreeInstallation &iree,
-                         const TryRequest &asked) {
+namespace {
+
+Result<TryResult> tryDocument(const iree::IreeInstallation &iree,
+                              const TryRequest &asked) {
   if (!asked.document)
     return Error{"no document to try"};
   // A root op of a whole program: its dispatch alone is what is tried.
@@ -255,6 +259,23 @@ Result<TryResult> runTry(const iree::IreeInstallation &iree,
     }
   }
   return result;
+}
+
+} // namespace
+
+Result<TryResult> runTry(const iree::IreeInstallation &iree,
+                         const TryRequest &request) {
+  auto tried = tryDocument(iree, request);
+  // A signal stopped it (the command line's SIGINT, SIGTERM, SIGHUP): the
+  // history says so rather than "cancelled".
+  if (const int signal = jobsInterruptedBy();
+      tried && signal != 0 && tried->record.outcome != "ok") {
+    tried->record.outcome = "interrupted";
+    tried->record.summary =
+        std::string("interrupted by ") + ::sigabbrev_np(signal) + " (signal " +
+        std::to_string(signal) + "): " + tried->record.summary;
+  }
+  return tried;
 }
 
 json configsJson(const iree::Document &document) {

@@ -71,13 +71,27 @@ json_string() {
 # The last lines a tool printed, on one line (what a failure is told by).
 last_words() { tail -n 4 "$1" 2>/dev/null | tr -s '\n\t' '  ' | cut -c1-500; }
 
-# Runs a command under the time limit, with coreutils' timeout where it exists.
+# Runs a command under the time limit, with coreutils' timeout where it
+# exists. In the background, waited for: a TERM, INT or HUP to run.sh (a
+# Tilescope that asked for the run stopping or dying) stops it at once
+# rather than after it ends.
+child=""
+stop_child() {
+  [ -z "$child" ] || kill -TERM "$child" 2>/dev/null
+  exit 143
+}
+trap stop_child TERM INT HUP
 limited() {
   if command -v timeout >/dev/null 2>&1; then
-    timeout --kill-after=10 "$timeout_s" "$@"
+    timeout --kill-after=10 "$timeout_s" "$@" &
   else
-    "$@"
+    "$@" &
   fi
+  child=$!
+  local code=0
+  wait "$child" || code=$?
+  child=""
+  return $code
 }
 
 # The smallest per-item real time (us) among a google benchmark CSV's rows

@@ -533,6 +533,58 @@ private slots:
     QVERIFY(qApp->palette().color(QPalette::Window).lightness() >= 128);
   }
 
+  // Edits made while older ones wait on the "Restore them?" bar are kept
+  // too: a second kill loses neither set, and discarding the old set keeps
+  // the new one.
+  void editsMadeWhileARestoreWaitsSurviveAKill() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("matmul.mlir");
+    QVERIFY(QFile::copy(
+        QString::fromStdString(
+            (test::examplesDir() /
+             "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir")
+                .string()),
+        path));
+    {
+      auto window = open(path.toStdString());
+      typeAndEnter(*window, "reduction", "[0, 0, 16]");
+    } // killed
+    {
+      auto window = open(path.toStdString());
+      QVERIFY(window->offersRecovery());
+      // Not answered: another edit, then another kill.
+      typeAndEnter(*window, "workgroup", "[128, 128, 0]");
+    }
+    auto window = open(path.toStdString());
+    QVERIFY(window->offersRecovery());
+    window->findChild<QPushButton *>("restoreEditsButton")->click();
+    const std::string text = window->session()->model().text();
+    QVERIFY(text.find("reduction = [0, 0, 16]") != std::string::npos);
+    QVERIFY(text.find("workgroup = [128, 128, 0]") != std::string::npos);
+    QCOMPARE(window->session()->undoStack()->count(), 2);
+
+    // Discarding the offered set keeps what was typed meanwhile.
+    QTemporaryDir other;
+    const QString second = other.filePath("matmul.mlir");
+    QVERIFY(QFile::copy(path, second));
+    {
+      auto first = open(second.toStdString());
+      typeAndEnter(*first, "reduction", "[0, 0, 16]");
+    }
+    {
+      auto again = open(second.toStdString());
+      typeAndEnter(*again, "workgroup", "[128, 128, 0]");
+      again->discardRecovery();
+    }
+    auto last = open(second.toStdString());
+    QVERIFY(last->offersRecovery());
+    last->findChild<QPushButton *>("restoreEditsButton")->click();
+    const std::string kept = last->session()->model().text();
+    QVERIFY(kept.find("workgroup = [128, 128, 0]") != std::string::npos);
+    QVERIFY(kept.find("reduction = [0, 0, 16]") == std::string::npos);
+    QVERIFY(last->session()->save(second.toStdString()).ok());
+  }
+
   // Edits are kept on disk as they are made: a window that goes away
   // without closing (a crash, a kill) leaves them, and the next window to
   // open the file offers them back as undoable steps; saving or discarding
