@@ -13,6 +13,15 @@
 namespace tilescope::config::detail {
 namespace {
 
+// "1056": a size rounded up to a multiple, or words where that multiple is
+// past what 64 bits hold.
+std::string paddedTo(int64_t size, int64_t multiple) {
+  const int64_t padded = roundUpToMultiple(size, multiple);
+  return padded % multiple == 0
+             ? std::to_string(padded)
+             : "the next multiple of " + std::to_string(multiple);
+}
+
 std::string list(const std::vector<int64_t> &values) {
   return bracketedList(values);
 }
@@ -78,7 +87,9 @@ void checkTileAndFuseStructure(
                 ") x (" + std::to_string(wgN) + " / (" + std::to_string(sgN) +
                 " x N " + std::to_string(shape.n) + ") = " +
                 std::to_string(countN) + ") subgroups x subgroup_size " +
-                std::to_string(*r.subgroupSize()),
+                std::to_string(*r.subgroupSize()) +
+                "; the workgroup's accumulator tile then goes to shared "
+                "memory as well (the shared-memory estimate counts it)",
             "tile-and-fuse-workgroup-size");
   }
   if (!reduction || reduction->size() != s.rank())
@@ -89,21 +100,22 @@ void checkTileAndFuseStructure(
     return;
   const int64_t alignedK = roundUpToMultiple(boundK, shape.k);
   const int64_t packedK = saturatingMultiply(redK, shape.k);
-  // A scaled contraction's padded reduction loop compiles as long as it runs
-  // once (the step covers all of K); with more steps and a partial last one
-  // IREE 3.13 fails (measured by property_validation: every case agrees).
-  if (alignedK % packedK != 0 && scaled && packedK < alignedK)
+  // A padded reduction loop compiles as long as it runs once (the step
+  // covers all of K); with more steps and a partial last one IREE 3.13
+  // fails, scaled or not (measured: property_validation's scaled family,
+  // property_compile_claims with the pinned iree-compile).
+  if (alignedK % packedK != 0 && packedK < alignedK)
     r.add("reduction[" + std::to_string(k) + "]",
           "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
-              " x " + intrinsic + " K/block " + std::to_string(shape.k) +
-              " = " + std::to_string(packedK) +
-              " scale blocks does not divide d" + std::to_string(k) + " = " +
-              std::to_string(alignedK) +
-              ": IREE 3.13 fails to compile a scaled contraction whose "
-              "reduction loop runs more than once with a padded last step "
+              " x " + intrinsic + (scaled ? " K/block " : " K ") +
+              std::to_string(shape.k) + " = " + std::to_string(packedK) +
+              (scaled ? " scale blocks" : "") + " does not divide d" +
+              std::to_string(k) + " = " + std::to_string(alignedK) +
+              ": IREE 3.13 fails to compile a TileAndFuse reduction loop "
+              "that runs more than once with a padded last step "
               "(bufferization: 'Yield operand #0 is not equivalent to the "
               "corresponding iter bbArg')",
-          "tile-and-fuse-scaled-reduction-multiple");
+          "tile-and-fuse-padded-reduction-loop");
   else if (alignedK % packedK != 0)
     r.add("reduction[" + std::to_string(k) + "]",
           "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
@@ -113,10 +125,9 @@ void checkTileAndFuseStructure(
               (alignedK != boundK ? " (" + std::to_string(boundK) +
                                         " aligned to the intrinsic's K)"
                                   : std::string()) +
-              " (TileAndFuse counts reduction in intrinsic tiles): IREE "
-              "compiles it, padding d" +
-              std::to_string(k) + " to " +
-              std::to_string(roundUpToMultiple(alignedK, packedK)),
+              " (TileAndFuse counts reduction in intrinsic tiles), in one "
+              "step: IREE compiles it, padding d" +
+              std::to_string(k) + " to " + paddedTo(alignedK, packedK),
           "tile-and-fuse-reduction-multiple");
 }
 
@@ -285,8 +296,7 @@ void checkContractionRules(Reporter &r) {
               "]=" + std::to_string(wg) + " (" + name +
               ") is not a multiple of " + std::to_string(unit) + " = " + why +
               ": IREE compiles it, " + "padding the tile to " +
-              std::to_string(roundUpToMultiple(wg, unit)) +
-              " and masking the rest",
+              paddedTo(wg, unit) + " and masking the rest",
           "contraction-workgroup-padded");
   };
   // TileAndFuse packs the tile into whole intrinsics and hands them to
@@ -302,13 +312,30 @@ void checkContractionRules(Reporter &r) {
                       std::to_string(intrinsicSize));
       return;
     }
+    // Fewer tiles than one subgroup takes: one subgroup runs them all
+    // (measured with the pinned iree-compile: property_compile_claims).
+    if (tiles < subgroups) {
+      r.add(std::string("subgroup[") + std::to_string(dim) + "]",
+            std::string("subgroup[") + std::to_string(dim) +
+                "]=" + std::to_string(subgroups) +
+                " intrinsic tiles a "
+                "subgroup, but workgroup[" +
+                std::to_string(dim) + "]=" + std::to_string(wg) + " (" + name +
+                ") holds " + std::to_string(tiles) + " " + mma->intrinsic +
+                " tile" + (tiles == 1 ? "" : "s") + " of " +
+                std::to_string(intrinsicSize) +
+                ": one subgroup runs all of them",
+            "tile-and-fuse-subgroup-tile-over");
+      return;
+    }
     r.add(std::string("workgroup[") + std::to_string(dim) + "]",
           std::string("workgroup[") + std::to_string(dim) +
               "]=" + std::to_string(wg) + " (" + name + ") is " +
               std::to_string(tiles) + " " + mma->intrinsic + " tiles of " +
               std::to_string(intrinsicSize) + ", which subgroup[" +
               std::to_string(dim) + "]=" + std::to_string(subgroups) +
-              " cannot share out: IREE cannot tile it to subgroups",
+              " cannot share out (more tiles than one subgroup takes, not a "
+              "multiple of it): IREE cannot tile it to subgroups",
           "tile-and-fuse-subgroup-share");
   };
   if (tileAndFuse && subgroupTiles && subgroupTiles->size() == s->rank()) {
@@ -359,20 +386,60 @@ void checkContractionRules(Reporter &r) {
         redK, saturatingMultiply((boundK + shape->k - 1) / shape->k, shape->k));
   const int64_t lhsBytes = elementBytes(s->operands[0].elementType);
   const int64_t rhsBytes = elementBytes(s->operands[1].elementType);
+  // The rows as IREE allocates them before it pads them against bank
+  // conflicts (8 bytes a row, which it leaves out where they would not fit:
+  // a 16 x 1024 f16 pair at 64.25 KiB padded compiles on gfx942).
+  const TranslationInfo *info =
+      r.context.translationInfo ? &*r.context.translationInfo : nullptr;
+  auto rows = [&](int64_t count, int64_t elementBytes) {
+    return saturatingMultiply(count, saturatingMultiply(elementBytes, redK));
+  };
   int64_t bytes = 0;
   if (isPromoted(0))
-    bytes = saturatingAdd(
-        bytes, saturatingMultiply(saturatingMultiply(lhsBytes, wgM), redK));
+    bytes = saturatingAdd(bytes, rows(wgM, lhsBytes));
   if (isPromoted(1))
-    bytes = saturatingAdd(
-        bytes, saturatingMultiply(saturatingMultiply(rhsBytes, wgN), redK));
+    bytes = saturatingAdd(bytes, rows(wgN, rhsBytes));
+  // TileAndFuse with a workgroup size that is not its subgroups' keeps the
+  // accumulator tile in shared memory too (measured with the pinned IREE:
+  // the gfx942 matmul's [64, 128] tile with workgroup_size [128, 1, 1] takes
+  // 32 KiB more).
+  std::string accumulator;
+  // (Only for a subgroup size the target has: with another, IREE's
+  // subgroups are not the ones the config counts, and it compiles the
+  // gfx942 matmul with subgroup_size 32 in 48 KiB.)
+  if (tileAndFuse && subgroupTiles && subgroupTiles->size() == s->rank() &&
+      info && info->workgroupSize && r.subgroupSize() &&
+      r.context.target->allowsSubgroupSize(*r.subgroupSize())) {
+    const int64_t unitM =
+        saturatingMultiply((*subgroupTiles)[static_cast<size_t>(m)], shape->m);
+    const int64_t unitN =
+        saturatingMultiply((*subgroupTiles)[static_cast<size_t>(n)], shape->n);
+    if (unitM > 0 && unitN > 0 && wgM > 0 && wgN > 0 && wgM % unitM == 0 &&
+        wgN % unitN == 0 &&
+        saturatingProduct(*info->workgroupSize) !=
+            saturatingMultiply(saturatingMultiply(wgM / unitM, wgN / unitN),
+                               *r.subgroupSize())) {
+      const int64_t accBytes =
+          s->operands.size() > 2
+              ? std::max<int64_t>(1,
+                                  elementBytes(s->operands.back().elementType))
+              : 4;
+      bytes = saturatingAdd(
+          bytes, saturatingMultiply(saturatingMultiply(wgM, wgN), accBytes));
+      accumulator = " + the accumulator " + std::to_string(wgM) + "x" +
+                    std::to_string(wgN) +
+                    ", which IREE keeps in shared memory when workgroup_size "
+                    "is not the subgroups'";
+    }
+  }
   const int64_t limit = r.context.target->maxWorkgroupMemoryBytes;
   if (limit > 0 && bytes > limit)
     r.add("promote_operands",
           "estimated shared memory " + kib(bytes) + " > " + kib(limit) +
               " on " + r.context.target->arch + " (LHS " + std::to_string(wgM) +
               "x" + std::to_string(redK) + " + RHS " + std::to_string(wgN) +
-              "x" + std::to_string(redK) + " per reduction step)",
+              "x" + std::to_string(redK) + " per reduction step" + accumulator +
+              ")",
           "shared-memory");
 }
 } // namespace

@@ -146,13 +146,14 @@ const std::map<std::string, RuleInfo> &ruleTable() {
        {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, TileAndFuse constraints",
         R::Compiles}},
       // Measured with the pinned IREE (the gfx950 scaled FP4 example with
-      // reduction = [0, 0, 3, 1], and property_validation's scaled family):
-      // a reduction step that leaves a partial last step of a loop that runs
-      // more than once fails in bufferization ("Yield operand #0 is not
-      // equivalent to the corresponding iter bbArg").
-      {"tile-and-fuse-scaled-reduction-multiple",
-       {"Common/GPU/GPUPackToIntrinsics.cpp (scaled k / kB packing) and "
-        "one-shot bufferization of the padded reduction loop",
+      // reduction = [0, 0, 3, 1], the gfx942 and sm_90 f16 matmuls with
+      // reduction = [0, 0, 3]; property_compile_claims): a reduction step
+      // that leaves a partial last step of a loop that runs more than once
+      // fails in bufferization ("Yield operand #0 is not equivalent to the
+      // corresponding iter bbArg"), scaled or not.
+      {"tile-and-fuse-padded-reduction-loop",
+       {"Common/GPU/GPUPackToIntrinsics.cpp (k packing) and one-shot "
+        "bufferization of the padded reduction loop",
         R::Refuses}},
       {"contraction-workgroup-padded",
        {"LLVMGPU/LLVMGPUConstraintGenerator.cpp, VectorDistribute and "
@@ -170,6 +171,11 @@ const std::map<std::string, RuleInfo> &ruleTable() {
        {"Common/GPU/GPUPackPartialReductions.cpp (assert: partial_reduction "
         "is a multiple of thread)",
         R::Asserts}},
+      {"lanes-past-the-step",
+       {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, distributeTilingSizes "
+        "(a basis of more lanes than a step's loop holds; measured with the "
+        "pinned iree-compile)",
+        R::Compiles}},
       {"basis-product-over",
        {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, distributeTilingSizes (a "
         "basis of more lanes than the subgroup has names lanes that do not "
@@ -188,6 +194,11 @@ const std::map<std::string, RuleInfo> &ruleTable() {
        {"LLVMGPU/LLVMGPUConfigureTensorLayouts.cpp, getContractionLayout "
         "(batch counts from getMNKShape)",
         R::Refuses}},
+      {"tile-and-fuse-subgroup-tile-over",
+       {"Common/GPU/GPUApplyTilingLevel.cpp, subgroup tiling of the packed "
+        "intrinsic tiles (a subgroup tile past the workgroup's; measured "
+        "with the pinned iree-compile)",
+        R::Compiles}},
       {"tile-and-fuse-subgroup-share",
        {"Common/GPU/GPUApplyTilingLevel.cpp, subgroup tiling of the packed "
         "intrinsic tiles",
@@ -365,6 +376,77 @@ void checkPartialReductionPacking(Reporter &r) {
               " and asserts it divides (a release build drops the " +
               std::to_string(p % t) + " left over)",
           "partial-reduction-thread-multiple");
+  }
+}
+
+// VectorDistribute spreads each loop of a partial-reduction step over the
+// basis digit it walks (distributeTilingSizes): lanes x subgroups of the
+// loop. Where they outnumber what the step holds of the loop (the
+// workgroup tile of a parallel loop, partial_reduction / thread vectors of
+// a reduction loop), the layout is larger than the tile and the lanes past
+// it hold nothing (measured with the pinned iree-compile: it compiles,
+// property_compile_claims; IREE's to_layout shows thread_tile 64 over a
+// dimension of 32 for the gfx942 reduction with partial_reduction [0, 256]).
+void checkLanesPastTheStep(Reporter &r) {
+  const IterationSpace *s = r.space();
+  auto lanes = r.config.laneBasis();
+  if (!s || !lanes || r.pipeline() != "VectorDistribute" || r.config.mmaKind())
+    return;
+  auto partial = r.config.tileSizes(TilingLevel::PartialReduction);
+  auto thread = r.config.tileSizes(TilingLevel::Thread);
+  auto workgroup = r.config.tileSizes(TilingLevel::Workgroup);
+  if (!partial)
+    return;
+  auto along = [](const std::optional<Basis> &basis, size_t d) -> int64_t {
+    if (!basis || d >= basis->mapping.size())
+      return 1;
+    const int64_t digit = basis->mapping[d];
+    if (digit < 0 || digit >= static_cast<int64_t>(basis->counts.size()))
+      return 1;
+    return basis->counts[static_cast<size_t>(digit)];
+  };
+  const auto subgroups = r.config.subgroupBasis();
+  for (size_t d = 0; d < s->rank(); ++d) {
+    const int64_t bound = s->bounds[d];
+    const int64_t t =
+        thread && d < thread->size() && (*thread)[d] > 0 ? (*thread)[d] : 1;
+    int64_t extent = 0;
+    std::string what;
+    if (s->isReduction(d)) {
+      const int64_t p = d < partial->size() ? (*partial)[d] : 0;
+      if (p <= 0 || p % t != 0)
+        continue;
+      extent = p / t;
+      what = "partial_reduction[" + std::to_string(d) +
+             "]=" + std::to_string(p) + " / thread[" + std::to_string(d) +
+             "]=" + std::to_string(t) + " = " + std::to_string(extent) +
+             " vectors";
+    } else {
+      const int64_t w =
+          workgroup && d < workgroup->size() ? (*workgroup)[d] : 0;
+      extent = w > 0 ? w : bound;
+      if (extent <= 0 || extent == kDynamicSize || extent % t != 0)
+        continue;
+      extent /= t;
+      what = "the workgroup's " + std::to_string(extent) +
+             (t > 1 ? " vectors" : " rows") + " of d" + std::to_string(d);
+    }
+    const int64_t laneCount = along(lanes, d);
+    const int64_t workers = saturatingMultiply(laneCount, along(subgroups, d));
+    if (workers <= extent || laneCount <= 1)
+      continue;
+    r.add(r.config.has("lane_basis") ? "lane_basis" : "thread_basis",
+          "d" + std::to_string(d) + " gets " + std::to_string(laneCount) +
+              " lanes" +
+              (along(subgroups, d) > 1
+                   ? " x " + std::to_string(along(subgroups, d)) + " subgroups"
+                   : std::string()) +
+              " but a step holds " + what +
+              ": the layout is larger than "
+              "the tile, and " +
+              std::to_string(workers - extent) + " of the " +
+              std::to_string(workers) + " hold nothing of it",
+          "lanes-past-the-step");
   }
 }
 
@@ -716,6 +798,7 @@ std::vector<Problem> validate(const LoweringConfig &config,
   checkTileShapes(r);
   checkPartialReductionPacking(r);
   checkBases(r);
+  checkLanesPastTheStep(r);
   checkPromotion(r);
   checkTranslationInfo(r);
   checkTarget(r);

@@ -137,7 +137,7 @@ private slots:
     sweep->setFromIreeSpace(false);
     QTRY_VERIFY_WITH_TIMEOUT(!replanned.isEmpty() && !sweep->planning(), 30000);
     QCOMPARE(sweep->plannedCount(), 27);
-    QCOMPARE(sweep->validCount(), 17);
+    QCOMPARE(sweep->validCount(), 12);
 
     QSignalSpy planned(sweep, &widgets::SweepPanel::planned);
     sweep->setAxes({"workgroup[0]=32,64", "reduction[2]=4,8,32"});
