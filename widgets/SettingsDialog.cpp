@@ -1,5 +1,7 @@
 #include "widgets/SettingsDialog.h"
 
+#include "core/iree/IreeInstallation.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -27,12 +29,13 @@ SettingsDialog::SettingsDialog(IreeCheck ireeCheck, QString setting,
   if (check && !ireeSetting.isEmpty()) {
     ireePath = new QLineEdit(QSettings().value(ireeSetting).toString());
     ireePath->setObjectName("settingsIreePath");
-    ireePath->setPlaceholderText("the project's IREE (or $TILESCOPE_IREE)");
+    const QString variable = QString("$") + iree::kIreeDirectoryVariable;
+    ireePath->setPlaceholderText("the project's IREE (or " + variable + ")");
     ireePath->setToolTip(
         "libIREECompiler.so, or a folder holding it and the IREE tools "
         "(an install, a build, an unpacked iree-base-compiler wheel); "
-        "empty: the command line's --iree, $TILESCOPE_IREE or the "
-        "project's pinned IREE");
+        "empty: the command line's --iree, " +
+        variable + " or the project's pinned IREE");
     auto *browse = new QPushButton("Browse…");
     connect(browse, &QPushButton::clicked, this, [this] {
       const QString folder = QFileDialog::getExistingDirectory(

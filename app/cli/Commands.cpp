@@ -1,6 +1,7 @@
 #include "app/cli/Commands.h"
 
 #include <QCommandLineParser>
+#include <QRegularExpression>
 
 #include <iostream>
 
@@ -17,7 +18,13 @@ bool parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
     return false;
   }
   if (parser.isSet("help")) {
-    std::cout << parser.helpText().toStdString() << "\n" << kExitCodesHelp;
+    // Qt names the program alone, by the path it was started with
+    // ("Usage: /opt/bin/tilescope-cli [options] FILE"): the line a person
+    // copies names the tool and the command.
+    QString help = parser.helpText();
+    help.replace(QRegularExpression("^Usage: \\S+ "),
+                 "Usage: tilescope-cli " + command + " ");
+    std::cout << help.toStdString() << "\n" << kExitCodesHelp;
     std::exit(kExitOk);
   }
   return true;

@@ -6,6 +6,7 @@
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/ConfigureProgram.h"
+#include "core/util/Files.h"
 
 #include <QCommandLineParser>
 
@@ -23,7 +24,11 @@ int configure(const QStringList &arguments) {
       "to executable configurations for a target, and list the configured "
       "dispatches, each root op linked to the source op it came from.");
   const QCommandLineOption targetOption(
-      "target", "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu.", "TARGET");
+      "target",
+      "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu (a source that "
+      "names its devices needs none; sm_90, which IREE 3.13 cannot name, "
+      "gets Tilescope's own target).",
+      "TARGET");
   const QCommandLineOption outputOption(
       {"o", "output"},
       "The configured MLIR (default: SOURCE's name with "
@@ -37,15 +42,16 @@ int configure(const QStringList &arguments) {
     std::cerr << "tilescope-cli configure: expected one SOURCE\n";
     return kExitUsage;
   }
-  if (!parser.isSet(targetOption)) {
-    std::cerr << "tilescope-cli configure: --target is required\n";
-    return kExitUsage;
-  }
-  auto target = jobs::compileTarget(parser.value(targetOption).toStdString());
-  if (!target) {
-    std::cerr << "tilescope-cli configure: --target: " << target.error()
-              << "\n";
-    return kExitUsage;
+  // A source that names its devices needs no --target (and keeps them).
+  std::optional<jobs::CompileTarget> target;
+  if (parser.isSet(targetOption)) {
+    auto named = jobs::compileTarget(parser.value(targetOption).toStdString());
+    if (!named) {
+      std::cerr << "tilescope-cli configure: --target: " << named.error()
+                << "\n";
+      return kExitUsage;
+    }
+    target = *named;
   }
   const std::filesystem::path source =
       parser.positionalArguments().front().toStdString();
@@ -54,10 +60,20 @@ int configure(const QStringList &arguments) {
               << ": no such file\n";
     return kExitBadInput;
   }
+  if (!target) {
+    auto text = readTextFile(source);
+    if (!text || !jobs::namesItsDevices(*text)) {
+      std::cerr << "tilescope-cli configure: " << source.string()
+                << " names no device (hal.device.targets): give --target "
+                   "(gfx942, sm_90, llvm-cpu, ...)\n";
+      return kExitUsage;
+    }
+  }
   std::filesystem::path output =
       parser.isSet(outputOption)
           ? std::filesystem::path(parser.value(outputOption).toStdString())
-          : std::filesystem::path(source.stem().string() + "." + target->name +
+          : std::filesystem::path(source.stem().string() + "." +
+                                  (target ? target->name : "own-device") +
                                   ".configured.mlir");
   auto installation = app::locateIree(ireePath(parser));
   if (!installation) {
@@ -71,7 +87,7 @@ int configure(const QStringList &arguments) {
   }
   jobs::ConfigureRequest request;
   request.source = source;
-  request.target = *target;
+  request.target = target;
   request.output = output;
   const bool asJson = parser.isSet(kJsonOption);
   request.progress = [asJson](const std::string &step) {
@@ -90,12 +106,13 @@ int configure(const QStringList &arguments) {
     out["source"] = source.string();
     out["located"] = program->located.string();
     out["commands"] = program->commands;
+    out["device_from"] = program->deviceFrom;
     std::cout << exporting::jsonText(out, 2) << "\n";
     return kExitOk;
   }
   std::cout << output.string() << ": " << document.dispatches.size()
             << " dispatch" << (document.dispatches.size() == 1 ? "" : "es")
-            << " configured for " << target->name << "\n";
+            << " configured for " << program->deviceFrom << "\n";
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
     const iree::Dispatch &dispatch = document.dispatches[d];
     std::cout << "\n"

@@ -227,8 +227,12 @@ int setConfig(const QStringList &arguments) {
                                          "Replace FILE (atomically).");
   const QCommandLineOption diffOption(
       "diff", "Print the unified diff instead of the edited file.");
+  const QCommandLineOption forceOption(
+      "force", "Write the edit even where the rules find an error in it "
+               "(otherwise nothing is written and the exit code is 1).");
   parser.addOptions({kOpOption, setOption, unsetOption, outputOption,
-                     inPlaceOption, diffOption, kJsonOption, kIreeOption});
+                     inPlaceOption, diffOption, forceOption, kJsonOption,
+                     kIreeOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "set-config"))
     return kExitUsage;
@@ -290,8 +294,21 @@ int setConfig(const QStringList &arguments) {
 
   edit::EditableDocument editable(std::move(*document), *reader);
   json appliedJson = json::array();
+  std::vector<std::string> unchanged; // a value the field already holds
   for (const Change &change : changes) {
-    auto applied = editable.set(*ref, change.field, change.value);
+    auto prepared = editable.prepare(*ref, change.field, change.value);
+    if (prepared && prepared->changesNothing()) {
+      unchanged.push_back(prepared->field.name() + " is already " +
+                          (change.value ? prepared->newValue : "unset"));
+      continue;
+    }
+    Result<edit::Edit> applied = Error{prepared ? "" : prepared.error()};
+    if (prepared) {
+      if (auto made = editable.apply(*prepared))
+        applied = editable.edits().back();
+      else
+        applied = Error{made.error()};
+    }
     if (!applied) {
       // Nothing is written: the file stays as it was.
       if (parser.isSet(kJsonOption))
@@ -335,8 +352,15 @@ int setConfig(const QStringList &arguments) {
     return kExitFailure;
   }
 
+  // The rules judge the edit before it is written: an error is written
+  // only with --force.
+  const edit::RootOpContext context =
+      edit::contextOf(editable.document(), *ref);
+  const auto problems = edit::validateRootOp(context);
+  const bool toFile = parser.isSet(inPlaceOption) || parser.isSet(outputOption);
+  const bool held = toFile && hasErrors(problems) && !parser.isSet(forceOption);
   std::string writtenTo;
-  if (parser.isSet(inPlaceOption) || parser.isSet(outputOption)) {
+  if (toFile && !held && editable.modified()) {
     writtenTo = parser.isSet(inPlaceOption)
                     ? path
                     : parser.value(outputOption).toStdString();
@@ -345,17 +369,22 @@ int setConfig(const QStringList &arguments) {
       std::cerr << "tilescope-cli set-config: " << saved.error() << "\n";
       return kExitBadInput;
     }
+  } else if (toFile && !held && parser.isSet(outputOption)) {
+    // Nothing changed: OUT still gets the file, as asked.
+    writtenTo = parser.value(outputOption).toStdString();
+    if (auto saved = editable.save(writtenTo); !saved) {
+      std::cerr << "tilescope-cli set-config: " << saved.error() << "\n";
+      return kExitBadInput;
+    }
   }
-
-  const edit::RootOpContext context =
-      edit::contextOf(editable.document(), *ref);
-  const auto problems = edit::validateRootOp(context);
   if (parser.isSet(kJsonOption)) {
     json out = {
         {"file", path},
         {"op", opSpec},
         {"edits", appliedJson},
         {"written", writtenTo.empty() ? json(nullptr) : json(writtenTo)},
+        {"unchanged", unchanged},
+        {"held_for_errors", held},
         {"problems", problemsJson(problems)},
         {"diff", editable.diff()}};
     if (writtenTo.empty() && !parser.isSet(diffOption))
@@ -368,12 +397,17 @@ int setConfig(const QStringList &arguments) {
       std::cout << editable.text();
     for (const edit::Edit &e : editable.edits())
       std::cerr << "set " << e.describe(editable.document()) << "\n";
+    for (const std::string &note : unchanged)
+      std::cerr << "unchanged: " << note << "\n";
     if (!writtenTo.empty())
       std::cerr << "wrote " << writtenTo << "\n";
     if (!problems.empty()) {
       std::cerr << "problems the rules find in the edited config:\n";
       printProblems(problems, std::cerr);
     }
+    if (held)
+      std::cerr << "nothing written: the rules find errors in the edit "
+                   "(above); --force writes it anyway\n";
   }
   return hasErrors(problems) ? kExitFailure : kExitOk;
 }

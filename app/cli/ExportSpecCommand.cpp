@@ -52,11 +52,7 @@ Result<json> proveSpec(const iree::Document &document,
   if (auto written = writeFileAtomically(wrapped, *onDevice); !written)
     return Error{written.error()};
   jobs::ConfigureRequest request;
-  request.source = wrapped;
-  const std::vector<std::string> backends = jobs::documentBackends(document);
-  // The device is in the program: no target flags.
-  request.target = {
-      "from-file", backends.empty() ? "" : backends.front(), "", "", {}};
+  request.source = wrapped; // the device is in the program: no target flags
   request.output = folder->file("configured.mlir");
   request.extraFlags = {"--iree-codegen-tuning-spec-path=" +
                         std::filesystem::absolute(spec).string()};
@@ -76,14 +72,27 @@ Result<json> proveSpec(const iree::Document &document,
     for (const iree::Dispatch &candidate : configured->document.dispatches)
       if (candidate.executable == dispatch.executable)
         found = &candidate;
-    if (!found || found->rootOps.size() <= static_cast<size_t>(ref.op)) {
+    // The same dispatch: the executable of that name, its op on the same
+    // loops. Anything else is another program than the file's.
+    const iree::RootOp *chosen =
+        found && found->rootOps.size() > static_cast<size_t>(ref.op)
+            ? &found->rootOps[static_cast<size_t>(ref.op)]
+            : nullptr;
+    if (!chosen || (op.space && chosen->space &&
+                    op.space->toString() != chosen->space->toString())) {
       entry["applied"] = false;
-      entry["why"] = "the program has no dispatch @" + dispatch.executable;
+      entry["in_program"] = false;
+      entry["why"] = !chosen
+                         ? "the program has no dispatch @" + dispatch.executable
+                         : "the program's @" + dispatch.executable + " runs " +
+                               chosen->space->toString() + ", not " +
+                               op.space->toString();
       results.push_back(entry);
       continue;
     }
-    const iree::RootOp &chosen = found->rootOps[static_cast<size_t>(ref.op)];
-    auto differences = edit::loweringConfigDifferences(op, chosen);
+    entry["in_program"] = true;
+    const iree::RootOp &chosenOp = *chosen;
+    auto differences = edit::loweringConfigDifferences(op, chosenOp);
     if (op.compilationInfo.empty())
       for (auto &difference : edit::translationInfoDifferences(
                dispatch.translationInfo, found->translationInfo))
@@ -198,9 +207,14 @@ int exportSpec(const QStringList &arguments) {
     for (const json &entry : out["proof"]) {
       std::cout << "  " << entry["op"].get<std::string>() << " @"
                 << entry["dispatch"].get<std::string>() << ": "
-                << (entry["applied"].get<bool>()
-                        ? "IREE chose the exported config"
-                        : "IREE's config differs")
+                << (!entry.value("in_program", true)
+                        ? "not in " +
+                              parser.value(programOption).toStdString() +
+                              " (give --program the program FILE came "
+                              "from)"
+                    : entry["applied"].get<bool>()
+                        ? std::string("IREE chose the exported config")
+                        : std::string("IREE's config differs"))
                 << "\n";
       if (entry.contains("why"))
         std::cout << "    " << entry["why"].get<std::string>() << "\n";

@@ -132,7 +132,9 @@ int compare(const QStringList &arguments) {
     std::cerr << "tilescope-cli compare: " << history.error() << "\n";
     return kExitBadInput;
   }
+  // Every argument is looked at, so one run names every try that is wrong.
   std::vector<jobs::TryRecord> tries;
+  int exitCode = kExitOk;
   for (const QString &argument : parser.positionalArguments()) {
     bool ok = false;
     const long long id = argument.toLongLong(&ok);
@@ -141,10 +143,17 @@ int compare(const QStringList &arguments) {
                            "'" + argument.toStdString() + "' is not a try id"});
     if (!record) {
       std::cerr << "tilescope-cli compare: " << record.error() << "\n";
-      return kExitUsage;
+      // Not a number is a usage error; a number with no try, bad input.
+      if (!ok)
+        exitCode = kExitUsage;
+      else if (exitCode == kExitOk)
+        exitCode = kExitBadInput;
+      continue;
     }
     tries.push_back(std::move(*record));
   }
+  if (exitCode != kExitOk)
+    return exitCode;
   const jobs::TryRecord &a = tries[0], &b = tries[1];
   const jobs::TryComparison comparison = jobs::compareTries(a, b);
   if (parser.isSet(kJsonOption)) {

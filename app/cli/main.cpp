@@ -15,6 +15,7 @@
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
+#include "core/util/Files.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -114,7 +115,8 @@ const char *kUsage =
     "as IREE\n"
     "                      states it (gfx1250, mi300x, sm_80, ...)\n"
     "\n"
-    "Run 'tilescope-cli <command> --help' for a command's options.\n"
+    "Run 'tilescope-cli <command> --help' for a command's options, "
+    "'tilescope-cli --version' for the version.\n"
     "Exit codes: 0 ok, 1 problems found, an edit refused, a compile, run or "
     "check failed, 2 usage, 3 IREE unavailable, 4 a file unreadable or "
     "unparsable, 5 it needs a device this machine lacks.\n";
@@ -285,13 +287,15 @@ int dispatches(const QStringList &arguments) {
   // parser gives a message, not a dead CLI.
   auto worker = app::documentWorker(ireeOption(parser, options));
   if (!worker) {
-    std::cerr << "tilescope-cli: " << worker.error() << "\n";
-    return kExitFailure;
+    std::cerr << "tilescope-cli dispatches: " << worker.error() << "\n";
+    return cli::kExitIreeUnavailable;
   }
+  // Missing, unreadable or refused by IREE's parser: the file is the
+  // problem (exit 4, as every command says it).
   auto document = worker->parseFile(path);
   if (!document) {
-    std::cerr << document.error() << "\n";
-    return kExitFailure;
+    std::cerr << "tilescope-cli dispatches: " << document.error() << "\n";
+    return cli::kExitBadInput;
   }
 
   if (parser.isSet(options.json)) {
@@ -300,6 +304,14 @@ int dispatches(const QStringList &arguments) {
   }
   std::cout << path << ": " << document->dispatches.size() << " dispatch"
             << (document->dispatches.size() == 1 ? "" : "es") << "\n";
+  if (document->dispatches.empty())
+    std::cout << "  a program before IREE forms its dispatches: `tilescope-cli "
+                 "configure "
+              << path
+              << " --target gfx942 -o CONFIGURED.mlir` (or sm_90, llvm-cpu) "
+                 "forms and configures them; `tilescope-cli split-k "
+              << path << " --target gfx942` shows which reductions IREE "
+              << "splits first\n";
   for (const iree::Dispatch &dispatch : document->dispatches) {
     std::cout << "\n" << dispatch.name << "  (line " << dispatch.line;
     if (!dispatch.variant.empty())
@@ -355,6 +367,13 @@ static int runCommand(int argc, char **argv) {
   QCoreApplication::setApplicationName(app::kApplication);
 
   QStringList arguments = QCoreApplication::arguments();
+  if (arguments.size() == 2 &&
+      (arguments[1] == "--version" || arguments[1] == "-v")) {
+    std::cout << "tilescope-cli " << TILESCOPE_VERSION << " (IREE "
+              << app::kPinnedRelease << " pinned; `tilescope-cli doctor` "
+              << "says which IREE it loads)\n";
+    return kExitOk;
+  }
   if (arguments.size() < 2 || arguments[1] == "--help" ||
       arguments[1] == "-h") {
     std::cout << kUsage;
@@ -425,6 +444,8 @@ static int runCommand(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   stopJobsOnSignals();
+  // What killed Tilescopes left in the temporary folder goes first.
+  removeStaleTemporaryDirectories();
   const int code = runCommand(argc, argv);
   // Interrupted: the shell's convention, 128 + the signal.
   if (const int signal = jobs::jobsInterruptedBy())

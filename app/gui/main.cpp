@@ -17,6 +17,7 @@
 #include "core/jobs/IreeLayouts.h"
 #include "core/jobs/SplitK.h"
 #include "core/jobs/Workspace.h"
+#include "core/util/Files.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
 
@@ -159,6 +160,8 @@ Result<T> withIree(const std::optional<QString> &ireePath, Job job) {
 int main(int argc, char **argv) {
   if (!haveDisplay(argc, argv))
     return 1;
+  // What killed Tilescopes left in the temporary folder goes first.
+  removeStaleTemporaryDirectories();
   app::provideRuntimeDirectory();
   QApplication application(argc, argv);
   QApplication::setOrganizationName(app::kOrganization);
@@ -232,9 +235,9 @@ int main(int argc, char **argv) {
   // (tilescope-iree-worker): a file that crashes IREE's parser costs an
   // error message, not the window. A missing IREE is reported like a parse
   // error.
-  auto loader = [ireePath](const std::filesystem::path &path,
-                           const std::atomic<bool> *cancel)
-      -> Result<iree::Document> {
+  auto loader =
+      [ireePath](const std::filesystem::path &path,
+                 const std::atomic<bool> *cancel) -> Result<iree::Document> {
     auto worker = app::documentWorker(ireePath);
     if (!worker)
       return Error{worker.error()};
@@ -254,13 +257,15 @@ int main(int argc, char **argv) {
     return worker->parseText(text, bufferName);
   };
   services.installation = [ireePath] { return app::locateIree(ireePath); };
-  services.documentWorker = [ireePath] { return app::documentWorker(ireePath); };
+  services.documentWorker = [ireePath] {
+    return app::documentWorker(ireePath);
+  };
   // IREE's verdict on the selected op: its pipeline constraints, checked by
   // the pinned iree-opt on the document as it stands.
   services.ireeConstraints =
-      [ireePath](const iree::Document &document, edit::OpRef op,
-                 const std::atomic<bool> *cancel)
-      -> Result<jobs::ConstraintVerdict> {
+      [ireePath](
+          const iree::Document &document, edit::OpRef op,
+          const std::atomic<bool> *cancel) -> Result<jobs::ConstraintVerdict> {
     auto installation = app::locateIree(ireePath);
     if (!installation)
       return Error{installation.error()};
@@ -294,9 +299,9 @@ int main(int argc, char **argv) {
   // Split-k: iree-compile in child processes; what IREE printed (the split
   // point, the flow module) read through its library, loaded in this
   // process on first use, as the command line's split-k reads it.
-  auto splitKIree = [ireePath]() -> Result<std::pair<
-                                     iree::IreeInstallation,
-                                     std::shared_ptr<iree::CompilerLibrary>>> {
+  auto splitKIree = [ireePath]()
+      -> Result<std::pair<iree::IreeInstallation,
+                          std::shared_ptr<iree::CompilerLibrary>>> {
     auto installation = app::locateIree(ireePath);
     if (!installation)
       return Error{installation.error()};
@@ -305,8 +310,9 @@ int main(int argc, char **argv) {
       return Error{library.error()};
     return std::make_pair(*installation, *library);
   };
-  services.splitK = [splitKIree](const jobs::SplitKRequest &request)
-      -> Result<jobs::SplitKAnalysis> {
+  services.splitK =
+      [splitKIree](
+          const jobs::SplitKRequest &request) -> Result<jobs::SplitKAnalysis> {
     auto iree = splitKIree();
     if (!iree)
       return Error{iree.error()};
@@ -404,12 +410,13 @@ int main(int argc, char **argv) {
                            std::cerr << summary.toStdString() << "\n";
                          QTimer::singleShot(200, [save, ok] { save(ok); });
                        });
-    QObject::connect(&window, &widgets::MainWindow::documentLoaded,
-                     [save, &window, waitForSplitK = state.splitKTarget.has_value()] {
-                       printDispatchList(window);
-                       if (!waitForSplitK)
-                         QTimer::singleShot(200, [save] { save(true); });
-                     });
+    QObject::connect(
+        &window, &widgets::MainWindow::documentLoaded,
+        [save, &window, waitForSplitK = state.splitKTarget.has_value()] {
+          printDispatchList(window);
+          if (!waitForSplitK)
+            QTimer::singleShot(200, [save] { save(true); });
+        });
     QObject::connect(&window, &widgets::MainWindow::loadFailed,
                      [save](const QString &message) {
                        std::cerr << message.toStdString() << "\n";

@@ -177,7 +177,7 @@ Result<bool> EditableDocument::apply(Edit edit) {
       current.text.compare(edit.splice.offset, edit.splice.removed.size(),
                            edit.splice.removed) != 0)
     return Error{"the edit was prepared against another version of the text"};
-  if (edit.splice.removed == edit.splice.inserted)
+  if (edit.changesNothing())
     return Error{edit.field.name() + " is already " +
                  (edit.newValue.empty() ? "unset" : edit.newValue)};
   applyToModel(edit, true);

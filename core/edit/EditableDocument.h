@@ -55,6 +55,8 @@ struct Edit {
 
   // "workgroup of linalg.matmul (line 23): [64, 64, 0] -> [128, 64, 0]"
   std::string describe(const iree::Document &document) const;
+  // The field already holds the value: the edit would change no character.
+  bool changesNothing() const { return splice.removed == splice.inserted; }
 };
 
 class EditableDocument {

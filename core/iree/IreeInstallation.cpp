@@ -152,8 +152,8 @@ Result<IreeInstallation> locateIree(const IreeSearchOptions &options) {
   if (options.commandLinePath)
     return *explicitPlace(*options.commandLinePath, "--iree");
   if (options.useEnvironment) {
-    if (const char *env = std::getenv("TILESCOPE_IREE_DIR"); env && *env)
-      return *explicitPlace(env, "$TILESCOPE_IREE_DIR");
+    if (const char *env = std::getenv(kIreeDirectoryVariable); env && *env)
+      return *explicitPlace(env, std::string("$") + kIreeDirectoryVariable);
   }
   if (options.settingsPath) {
     if (auto library = compilerLibraryUnder(*options.settingsPath))
@@ -182,9 +182,9 @@ Result<IreeInstallation> locateIree(const IreeSearchOptions &options) {
   return Error{message};
 }
 
-Result<std::string>
-describeIreeSetting(const std::string &settingsPath,
-                    const std::optional<std::filesystem::path> &commandLinePath) {
+Result<std::string> describeIreeSetting(
+    const std::string &settingsPath,
+    const std::optional<std::filesystem::path> &commandLinePath) {
   IreeSearchOptions options;
   if (!settingsPath.empty()) {
     IreeSearchOptions only;

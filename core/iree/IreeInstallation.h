@@ -30,6 +30,10 @@ struct IreeSearchOptions {
 };
 
 // The tools Tilescope runs.
+// The environment variable naming the IREE to use (a library, a build, an
+// unpacked wheel).
+inline constexpr const char *kIreeDirectoryVariable = "TILESCOPE_IREE_DIR";
+
 inline constexpr const char *kIreeCompile = "iree-compile";
 inline constexpr const char *kIreeOpt = "iree-opt";
 inline constexpr const char *kIreeRunModule = "iree-run-module";
@@ -59,9 +63,9 @@ Result<IreeInstallation> locateIree(const IreeSearchOptions &options = {});
 // an IREE compiler library; then the installation the whole search finds
 // with it (a command-line path or the environment still come first, and
 // the answer says so). Empty `settingsPath`: what the search finds without.
-Result<std::string>
-describeIreeSetting(const std::string &settingsPath,
-                    const std::optional<std::filesystem::path> &commandLinePath);
+Result<std::string> describeIreeSetting(
+    const std::string &settingsPath,
+    const std::optional<std::filesystem::path> &commandLinePath);
 
 // Finds the tools for a given library: beside it, in the sibling runtime
 // wheel (iree/_runtime_libs), in an IREE build's tools/ and bin/, then $PATH.

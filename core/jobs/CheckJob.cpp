@@ -1,4 +1,5 @@
 #include "core/jobs/CheckJob.h"
+#include "core/jobs/ConfigureProgram.h"
 
 #include "core/jobs/CompileJob.h"
 #include "core/util/Brackets.h"
@@ -12,21 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-bool hasTopLevelModule(const std::string &text) {
-  size_t at = 0;
-  while (at < text.size()) {
-    const size_t end = text.find('\n', at);
-    const std::string line = text.substr(at, end - at);
-    const size_t first = line.find_first_not_of(" \t");
-    if (first != std::string::npos && line.compare(first, 2, "//") != 0)
-      return line.compare(first, 6, "module") == 0;
-    if (end == std::string::npos)
-      break;
-    at = end + 1;
-  }
-  return false;
-}
 
 struct Step {
   CheckResult &result;
@@ -160,6 +146,18 @@ Result<CheckResult> checkProgram(const iree::IreeInstallation &iree,
   auto finish = [&]() {
     result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
         Clock::now() - start);
+    // Every job leaves the commands that reproduce it (docs/jobs.md).
+    std::string script = "#!/bin/sh\n# The checked run's commands, as they "
+                         "ran (the comparison of\n# outputs is Tilescope's: "
+                         "tilescope-cli verify).\nset -e\ncd " +
+                         shellQuote(directory.string()) + "\n";
+    for (const std::string &command : result.commands)
+      script += command + "\n";
+    if (writeFileAtomically(directory / "command.sh", script)) {
+      std::error_code ignored;
+      fs::permissions(directory / "command.sh", fs::perms::owner_exec,
+                      fs::perm_options::add, ignored);
+    }
     return result;
   };
 
@@ -171,10 +169,17 @@ Result<CheckResult> checkProgram(const iree::IreeInstallation &iree,
   if (request.edited) {
     const std::vector<std::string> backends = documentBackends(*request.edited);
     result.backend = backends.empty() ? "" : backends.front();
-    if (auto onDevice = programOnDevice(*programText, request.edited->text)) {
+    if (namesItsDevices(*programText)) {
+      // The program names its own devices: compiled as it stands.
+    } else if (auto onDevice =
+                   programOnDevice(*programText, request.edited->text)) {
       testedProgram = std::move(*onDevice);
     } else if (request.target) {
       testedFlags = request.target->compileFlags;
+    } else if (hasTopLevelModule(*programText)) {
+      return Error{request.program.string() +
+                   " has a module of its own that names no device "
+                   "(hal.device.targets): add them to it, or give --target"};
     } else {
       return Error{"the dispatch file names no device target and none was "
                    "chosen: cannot compile the program for its target"};

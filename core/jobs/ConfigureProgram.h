@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,9 @@ namespace tilescope::jobs {
 
 struct ConfigureRequest {
   std::filesystem::path source;
-  CompileTarget target;
+  // Unset: the source names its own devices (module attributes
+  // {hal.device.targets = [...]}), which also win over a target given.
+  std::optional<CompileTarget> target;
   // The configured MLIR, printed without locations (what is opened and
   // edited); beside it, NAME.located.mlir holds the same IR with IREE's
   // locations.
@@ -38,7 +41,21 @@ struct ConfiguredProgram {
   iree::Document document; // of `output`, its text included
   std::filesystem::path located;
   std::vector<std::string> commands; // each step, as a shell command
+  // How the device was named: "the source's hal.device.targets", "--target
+  // gfx942", or "Tilescope's sm_90 target (IREE 3.13 names none)".
+  std::string deviceFrom;
 };
+
+// Whether an MLIR text's first statement is a `module` (comments skipped).
+bool hasTopLevelModule(const std::string &text);
+
+// Whether an MLIR text names its devices (hal.device.targets).
+bool namesItsDevices(const std::string &text);
+
+// The #hal.device.target Tilescope carries for a chip the IREE in use may
+// not name by flag (sm_90: examples/targets/cuda_sm_90.device.mlir), or
+// nullopt.
+std::optional<std::string> builtinDeviceTarget(const std::string &chip);
 
 // The three commands a configure runs: iree-compile to the located file,
 // iree-opt printing it without locations.

@@ -309,12 +309,16 @@ SweepCandidate makeCandidate(const SweepRequest &request,
   }
   edit::EditableDocument editable(document);
   std::string refused;
-  for (const auto &[field, value] : *whole)
-    if (auto set = editable.set(request.op, field, value);
-        !set && set.error().find(" is already ") == std::string::npos &&
-        refused.empty())
-      refused = field + "=" + value + ": " + set.error();
   // An edit that changes nothing is the original value: not a refusal.
+  for (const auto &[field, value] : *whole) {
+    auto prepared = editable.prepare(request.op, field, value);
+    if (prepared && prepared->changesNothing())
+      continue;
+    auto applied = prepared ? editable.apply(std::move(*prepared))
+                            : Result<bool>(Error{prepared.error()});
+    if (!applied && refused.empty())
+      refused = field + "=" + value + ": " + applied.error();
+  }
   if (!refused.empty()) {
     candidate.whyNot = refused;
     return candidate;

@@ -5,6 +5,7 @@
 #include "core/export/ConfigJson.h"
 #include "core/jobs/DispatchAlone.h"
 #include "core/jobs/GpuDiscovery.h"
+#include "core/jobs/HostCpu.h"
 #include "core/jobs/JobJson.h"
 #include "core/jobs/ProfileComparison.h"
 #include "core/layout/Roofline.h"
@@ -34,6 +35,10 @@ std::optional<config::GpuTarget> targetOf(const TryRequest &request) {
       k >= document.dispatches[d].rootOps.size())
     return std::nullopt;
   const iree::Dispatch &dispatch = document.dispatches[d];
+  // A CPU module's roofline is this machine's CPU.
+  if (dispatch.target.find("\"llvm-cpu\"") != std::string::npos)
+    if (auto cpu = hostCpu())
+      return rooflineTargetOf(*cpu);
   if (dispatch.target.find("#iree_gpu.target") == std::string::npos)
     return std::nullopt;
   auto target = config::gpuTargetFromText(dispatch.target);

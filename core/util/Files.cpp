@@ -1,6 +1,7 @@
 #include "core/util/Files.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -96,7 +97,11 @@ Result<TemporaryDirectory> TemporaryDirectory::create(const std::string &prefix,
   if (ec)
     base = "/tmp";
   fs::create_directories(base, ec);
-  std::string pattern = (base / (prefix + "-XXXXXX")).string();
+  // The creator's process id in the name: a folder whose process is gone
+  // (killed before it could clean up) is removed by the next Tilescope to
+  // start (removeStaleTemporaryDirectories).
+  std::string pattern =
+      (base / (prefix + "-" + std::to_string(::getpid()) + "-XXXXXX")).string();
   if (!::mkdtemp(pattern.data()))
     return Error{"cannot create a temporary directory in " + base.string() +
                  ": " + std::strerror(errno)};
@@ -129,6 +134,37 @@ TemporaryDirectory::~TemporaryDirectory() {
     std::error_code ec;
     fs::remove_all(directory, ec);
   }
+}
+
+size_t removeStaleTemporaryDirectories(const fs::path &parent) {
+  std::error_code ec;
+  const fs::path base = parent.empty() ? fs::temp_directory_path(ec) : parent;
+  if (ec)
+    return 0;
+  size_t removed = 0;
+  for (auto it = fs::directory_iterator(base, ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    // "tilescope-WHAT-PID-XXXXXX"
+    if (name.rfind("tilescope-", 0) != 0 || name.size() < 19 ||
+        name[name.size() - 7] != '-' || !it->is_directory(ec))
+      continue;
+    const std::string head = name.substr(0, name.size() - 7);
+    const size_t dash = head.rfind('-');
+    if (dash == std::string::npos || dash + 1 >= head.size())
+      continue;
+    const std::string digits = head.substr(dash + 1);
+    if (digits.find_first_not_of("0123456789") != std::string::npos ||
+        digits.size() > 9)
+      continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(digits));
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH)
+      continue; // its process lives (or may: not ours to judge)
+    std::error_code removing;
+    if (fs::remove_all(it->path(), removing) > 0 && !removing)
+      ++removed;
+  }
+  return removed;
 }
 
 } // namespace tilescope

@@ -45,4 +45,11 @@ private:
   bool kept = false;
 };
 
+// Removes the temporary folders of Tilescope processes that are gone (a
+// kill leaves them: "tilescope-parse-4242-Ab3xYz" of a dead 4242) from
+// `parent` (default: the system's temporary folder). Returns how many.
+// Tilescope's programs call it when they start.
+size_t
+removeStaleTemporaryDirectories(const std::filesystem::path &parent = {});
+
 } // namespace tilescope

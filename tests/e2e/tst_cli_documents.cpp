@@ -51,12 +51,13 @@ private slots:
 
     QTemporaryDir folder;
     const QString edited = folder.filePath("edited.mlir");
-    cli({"set-config", kMatmul, "--op", "0:0", "--set",
-         "workgroup=[48,128,0]", "-o", edited});
+    cli({"set-config", kMatmul, "--op", "0:0", "--set", "workgroup=[48,128,0]",
+         "-o", edited, "--force"});
     const CliRun violated = cli({"check", edited, "--op", "0:0", "--json"});
     QCOMPARE(violated.exitCode, 1);
-    QCOMPARE(json(violated)["iree_constraints"].toObject()["outcome"].toString(),
-             QString("violated"));
+    QCOMPARE(
+        json(violated)["iree_constraints"].toObject()["outcome"].toString(),
+        QString("violated"));
     bool found = false;
     for (const QJsonValue &p : json(violated)["problems"].toArray()) {
       const QJsonObject problem = p.toObject();
@@ -82,14 +83,13 @@ private slots:
                                   "matmul_f16_vector_distribute_dispatch_0."
                                   "benchmark.mlir",
              "--op", "0:0", "--json"});
-    const QJsonObject skipped =
-        json(notChecked)["iree_constraints"].toObject();
+    const QJsonObject skipped = json(notChecked)["iree_constraints"].toObject();
     QCOMPARE(skipped["outcome"].toString(), QString("not checked"));
     QVERIFY2(skipped["reason"].toString().contains("promotion_types"),
              qPrintable(notChecked.out));
 
-    const CliRun without =
-        cli({"check", edited, "--op", "0:0", "--no-iree-constraints", "--json"});
+    const CliRun without = cli(
+        {"check", edited, "--op", "0:0", "--no-iree-constraints", "--json"});
     QVERIFY(!json(without).contains("iree_constraints"));
   }
 
@@ -118,31 +118,31 @@ private slots:
     QStringList names;
     for (const QJsonValue &d : json(run)["dispatches"].toArray())
       names << d.toObject()["name"].toString();
-    QVERIFY2(names.contains("split_k_program_dispatch_0_matmul_32x32x320_f32") &&
-                 names.contains("split_k_program_dispatch_1_reduce_32x32x128_f32"),
-             qPrintable(names.join(", ")));
+    QVERIFY2(
+        names.contains("split_k_program_dispatch_0_matmul_32x32x320_f32") &&
+            names.contains("split_k_program_dispatch_1_reduce_32x32x128_f32"),
+        qPrintable(names.join(", ")));
 
     QTemporaryDir folder;
     const QString written = folder.filePath("split.mlir");
-    const CliRun edited =
-        cli({"split-k", program, "--target", "gfx942", "--set",
-             "split_k_program:0=640", "--clear", "split_k_program:1", "-o",
-             written, "--json"});
+    const CliRun edited = cli({"split-k", program, "--target", "gfx942",
+                               "--set", "split_k_program:0=640", "--clear",
+                               "split_k_program:1", "-o", written, "--json"});
     QCOMPARE(edited.exitCode, 0);
     QStringList after;
     for (const QJsonValue &d :
          json(edited)["applied"].toObject()["dispatches"].toArray())
       after << d.toObject()["name"].toString();
-    QVERIFY2(after.contains("split_k_program_dispatch_0_matmul_32x32x640_f32") &&
-                 after.contains("split_k_program_dispatch_1_reduce_32x32x64_f32") &&
-                 after.contains(
-                     "split_k_program_dispatch_2_reduction_64x65536_f32"),
-             qPrintable(after.join(", ")));
+    QVERIFY2(
+        after.contains("split_k_program_dispatch_0_matmul_32x32x640_f32") &&
+            after.contains("split_k_program_dispatch_1_reduce_32x32x64_f32") &&
+            after.contains("split_k_program_dispatch_2_reduction_64x65536_f32"),
+        qPrintable(after.join(", ")));
     QVERIFY(read(written).contains(
         "iree_linalg_ext.split_reduction = [640 : index]"));
 
-    const CliRun wrong = cli({"split-k", program, "--target", "gfx942",
-                              "--set", "split_k_program:0=[1,2]"});
+    const CliRun wrong = cli({"split-k", program, "--target", "gfx942", "--set",
+                              "split_k_program:0=[1,2]"});
     QCOMPARE(wrong.exitCode, 2);
     QVERIFY2(wrong.err.contains("has 2 tile size(s); the op has 1 reduction "
                                 "loop(s) (40960)"),
@@ -171,8 +171,8 @@ private slots:
     file.close();
     const int shift = int(first.count('\n')) + 3; // the marker's lines
 
-    const CliRun run = cli(
-        {"split-k", split, "--target", "gfx942", "--part", "1", "--json"});
+    const CliRun run =
+        cli({"split-k", split, "--target", "gfx942", "--part", "1", "--json"});
     QCOMPARE(run.exitCode, 0);
     const QJsonArray reductions = json(run)["reductions"].toArray();
     QCOMPARE(reductions.size(), 3);
@@ -183,20 +183,20 @@ private slots:
     // The picture of one reduction, as the window's Split-k tab draws it.
     const QString picture = folder.filePath("split.svg");
     const CliRun drawn =
-        cli({"split-k", split, "--target", "gfx942", "--part", "1",
-             "--picture", picture, "--of", "split_k_program:1"});
+        cli({"split-k", split, "--target", "gfx942", "--part", "1", "--picture",
+             picture, "--of", "split_k_program:1"});
     QCOMPARE(drawn.exitCode, 0);
     QVERIFY2(read(picture).contains("d0 = 65536 in 256 chunks of 256"),
              qPrintable(drawn.err));
     const CliRun unknown =
-        cli({"split-k", split, "--target", "gfx942", "--part", "1",
-             "--picture", picture, "--of", "split_k_program:9"});
+        cli({"split-k", split, "--target", "gfx942", "--part", "1", "--picture",
+             picture, "--of", "split_k_program:9"});
     QCOMPARE(unknown.exitCode, 2);
     QVERIFY2(unknown.err.contains("--of split_k_program:9: no such reduction"),
              qPrintable(unknown.err));
 
-    const CliRun none = cli({"split-k", split, "--target", "gfx942",
-                             "--part", "0", "--json"});
+    const CliRun none =
+        cli({"split-k", split, "--target", "gfx942", "--part", "0", "--json"});
     QCOMPARE(none.exitCode, 0);
     QCOMPARE(json(none)["reductions"].toArray().size(), 0);
     const CliRun past =
@@ -209,8 +209,8 @@ private slots:
   // it in its own words, and Tilescope offers the conversion it knows;
   // accepted, only the config changes and IREE reads the result.
   void offersTheReleaseConversionForAnOlderFile() {
-    const QString old =
-        TILESCOPE_SOURCE_DIR "/tests/e2e/data/matmul_vector_distribute_iree_3_11.mlir";
+    const QString old = TILESCOPE_SOURCE_DIR
+        "/tests/e2e/data/matmul_vector_distribute_iree_3_11.mlir";
     const CliRun refused = cli({"show", old, "--op", "0:0"});
     QCOMPARE(refused.exitCode, 4);
     QVERIFY2(refused.err.contains("error: expected attribute value") &&
@@ -258,8 +258,11 @@ private slots:
         cli({"explain", kMatmul, "--op", "0:0", "--tiles", "--json"});
     QCOMPARE(data.exitCode, 0);
     const QJsonObject tiles = json(data)["tiles"].toObject();
-    QCOMPARE(tiles["subgroup"].toObject()["entries"].toArray()[0]
-                 .toObject()["unit"].toInt(),
+    QCOMPARE(tiles["subgroup"]
+                 .toObject()["entries"]
+                 .toArray()[0]
+                 .toObject()["unit"]
+                 .toInt(),
              16);
     QCOMPARE(json(data)["pipeline"].toString(), QString("TileAndFuse"));
     const CliRun refused =
@@ -331,12 +334,15 @@ private slots:
     // --in-place on a copy; without -o, the edited text goes to stdout.
     const QString copy = dir.filePath("copy.mlir");
     QVERIFY(QFile::copy(kMatmul, copy));
-    const CliRun inPlace = cli({"set-config", copy, "--op", "0", "--set",
-                                "workgroup=[128,128,0]", "--in-place"});
+    // [128, 128] takes 8 subgroups: 512 threads.
+    const CliRun inPlace =
+        cli({"set-config", copy, "--op", "0", "--set", "workgroup=[128,128,0]",
+             "--set", "workgroup_size=[512,1,1]", "--in-place"});
     QCOMPARE(inPlace.exitCode, 0);
     QVERIFY(read(copy).contains("workgroup = [128, 128, 0]"));
-    const CliRun toStdout = cli(
-        {"set-config", kMatmul, "--op", "0", "--set", "workgroup=[128,128,0]"});
+    const CliRun toStdout =
+        cli({"set-config", kMatmul, "--op", "0", "--set",
+             "workgroup=[128,128,0]", "--set", "workgroup_size=[512,1,1]"});
     QCOMPARE(toStdout.exitCode, 0);
     QCOMPARE(toStdout.out.toUtf8(), read(copy));
     const CliRun asDiff = cli({"set-config", kMatmul, "--op", "0", "--unset",
@@ -455,7 +461,8 @@ private slots:
     QTemporaryDir dir;
     const QString edited = dir.filePath("edited.mlir");
     QCOMPARE(cli({"set-config", kMatmul, "--op", "0", "--set",
-                  "workgroup=[128,128,0]", "-o", edited})
+                  "workgroup=[128,128,0]", "--set", "workgroup_size=[512,1,1]",
+                  "-o", edited})
                  .exitCode,
              0);
     const CliRun differs = cli({"default-config", edited, "--op", "0:0"});
@@ -533,22 +540,35 @@ private slots:
     QCOMPARE(edited.exitCode, 0);
     QVERIFY(read(out).contains("workgroup = [2, 0]"));
 
-    // A target the loaded IREE cannot name by flag: the compiler's error
-    // without its IR dump, and what to do.
+    // A target the loaded IREE cannot name by flag (3.13 and sm_90):
+    // Tilescope's own; one Tilescope carries none either: the compiler's
+    // error without its IR dump, and what to do.
     const CliRun cuda =
         cli({"configure",
              TILESCOPE_SOURCE_DIR "/examples/sources/matmul_f16_1024.mlir",
              "--target", "sm_90", "-o", dir.filePath("x.mlir")});
-    QCOMPARE(cuda.exitCode, 4);
-    QVERIFY2(cuda.err.contains("missing GPU target"), qPrintable(cuda.err));
-    QVERIFY(cuda.err.contains("cuda_sm_90.device.mlir"));
-    QVERIFY(!cuda.err.contains("hal.interface.binding.subspan"));
-    const CliRun noTarget = cli({"configure", "x.mlir"});
+    QCOMPARE(cuda.exitCode, 0);
+    QVERIFY2(cuda.out.contains("Tilescope's sm_90 target"),
+             qPrintable(cuda.out));
+    const CliRun other =
+        cli({"configure",
+             TILESCOPE_SOURCE_DIR "/examples/sources/matmul_f16_1024.mlir",
+             "--target", "sm_100", "-o", dir.filePath("y.mlir")});
+    QCOMPARE(other.exitCode, 4);
+    QVERIFY2(other.err.contains("missing GPU target"), qPrintable(other.err));
+    QVERIFY(other.err.contains("cuda_sm_90.device.mlir"));
+    QVERIFY(!other.err.contains("hal.interface.binding.subspan"));
+    // A source that names no device needs --target; one that is not
+    // there is bad input.
+    const CliRun noTarget = cli({"configure", TILESCOPE_SOURCE_DIR
+                                 "/examples/sources/matmul_f16_1024.mlir"});
     QCOMPARE(noTarget.exitCode, 2);
+    QVERIFY(noTarget.err.contains("--target"));
+    QCOMPARE(cli({"configure", "x.mlir"}).exitCode, 4);
   }
 
-  // An edit the rules find wrong is written (it is the user's to make) and
-  // its problems reported, with exit code 1.
+  // An edit the rules find wrong is reported, with exit code 1 (written to
+  // a file only with --force).
   void editsAreValidated() {
     const CliRun run = cli({"set-config", kAliases, "--op", "reduce", "--set",
                             "subgroup_size=32", "--diff"});

@@ -16,6 +16,8 @@
 #include <QThread>
 
 #include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace tilescope;
 using test::cli;
@@ -156,6 +158,37 @@ private slots:
     QVERIFY2(
         within(5000, [&] { return processesMentioning(workspace).isEmpty(); }),
         "run.sh or iree-benchmark-module outlived the killed tilescope-cli");
+  }
+
+  // A kill leaves its temporary folders (a parse's copy of the file, a
+  // constraint check's): the next Tilescope to start removes those of
+  // processes that are gone, and only those.
+  void theNextStartRemovesWhatAKillLeft() {
+    QTemporaryDir temporary;
+    const pid_t dead = ::fork();
+    if (dead == 0)
+      ::_exit(0);
+    ::waitpid(dead, nullptr, 0);
+    const QString stale =
+        temporary.filePath(QString("tilescope-parse-%1-Ab3xYz").arg(dead));
+    const QString live = temporary.filePath(
+        QString("tilescope-constraints-%1-Qr5sTu").arg(::getpid()));
+    const QString foreign = temporary.filePath("somebody-else-1-Ab3xYz");
+    for (const QString &folder : {stale, live, foreign}) {
+      QVERIFY(QDir().mkpath(folder));
+      QFile file(folder + "/input.mlir");
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write("module {}\n");
+    }
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("TMPDIR", temporary.path());
+    process.setProcessEnvironment(environment);
+    process.start(TILESCOPE_BINARY_DIR "/app/tilescope-cli", {"--help"});
+    QVERIFY(process.waitForFinished(30000));
+    QVERIFY(!QFile::exists(stale));
+    QVERIFY(QFile::exists(live));
+    QVERIFY(QFile::exists(foreign));
   }
 };
 

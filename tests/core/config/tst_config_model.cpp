@@ -11,6 +11,9 @@
 #include "core/iree/Document.h"
 #include "core/layout/LayoutValidation.h"
 
+#include <limits>
+#include <random>
+#include <regex>
 #include <set>
 
 using namespace tilescope;
@@ -196,18 +199,32 @@ std::vector<RuleExample> ruleExamples() {
        mfma16 + "reduction = [0, 0, 2], subgroup = [2, 2, 0], workgroup = "
                 "[64, 64, 0]",
        matmul, translationText("TileAndFuse", "[512, 1, 1]")},
+      // K = 40 (48 aligned to the intrinsic) in one step of 4 x 16 = 64:
+      // padded, compiled.
       {"tile-and-fuse-reduction-multiple", R::Compiles,
-       mfma16 + "reduction = [0, 0, 3], subgroup = [2, 2, 0], workgroup = "
+       mfma16 + "reduction = [0, 0, 4], subgroup = [2, 2, 0], workgroup = "
                 "[64, 64, 0]",
-       matmul, tf256},
+       "256x256x40:ppr", tf256},
       // 3 steps of 4 scale blocks leave a padded last step of a loop over
-      // 32 blocks (one step covering all of K would compile).
-      {"tile-and-fuse-scaled-reduction-multiple", R::Refuses,
+      // 32 blocks (one step covering all of K would compile); the same for
+      // 3 x 16 over K = 256.
+      {"tile-and-fuse-padded-reduction-loop", R::Refuses,
        "mma_kind = #iree_gpu.scaled_mma_layout<intrinsic = "
        "MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, "
        "rhs_elem_type = f4E2M1FN, acc_elem_type = f32>, reduction = [0, 0, "
        "3, 1], subgroup = [2, 2, 0, 0], workgroup = [64, 64, 0, 0]",
        "256x256x32x32:pprr", tf256, "gfx950"},
+      // 64 lanes on d1, whose step holds 256 / 8 = 32 vectors.
+      {"lanes-past-the-step", R::Compiles,
+       "lane_basis = [[1, 64], [0, 1]], partial_reduction = [0, 256], "
+       "subgroup_basis = [[1, 1], [0, 1]], thread = [0, 8], workgroup = [1, "
+       "0]",
+       "26624x16384:pr"},
+      // 16 = 1 intrinsic tile of M, 3 to a subgroup.
+      {"tile-and-fuse-subgroup-tile-over", R::Compiles,
+       mfma16 + "reduction = [0, 0, 2], subgroup = [3, 2, 0], workgroup = "
+                "[16, 64, 0]",
+       matmul, translationText("TileAndFuse", "[128, 1, 1]")},
       {"tile-and-fuse-subgroup-share", R::Refuses,
        mfma16 + "reduction = [0, 0, 2], subgroup = [3, 2, 0], workgroup = "
                 "[64, 64, 0]",
@@ -636,7 +653,9 @@ private slots:
                         "workgroup_size [512, 1, 1] is not [256, 1, 1]: "
                         "TileAndFuse runs (64 / (2 x MFMA_F32_16x16x16_F16 M "
                         "16) = 2) x (128 / (4 x N 16) = 2) subgroups x "
-                        "subgroup_size 64"),
+                        "subgroup_size 64; the workgroup's accumulator tile "
+                        "then goes to shared memory as well (the "
+                        "shared-memory estimate counts it)"),
              describe(problems).c_str());
   }
 
@@ -814,6 +833,58 @@ private slots:
     // from the rule table would not).
     for (const Problem &problem : problems)
       QVERIFY2(!problem.source.empty(), problem.rule.c_str());
+  }
+
+  // Tile sizes up to INT64_MAX (a person can type them) never wrap a
+  // figure a rule prints: with no negative value in the config, no message
+  // holds a negative number. Seeded random configs on a TileAndFuse matmul
+  // and a VectorDistribute reduction.
+  void hugeTilesNeverPrintNegativeNumbers() {
+    std::mt19937_64 random(29);
+    const int64_t huge[] = {std::numeric_limits<int64_t>::max(),
+                            std::numeric_limits<int64_t>::max() - 1,
+                            int64_t{1} << 62,
+                            int64_t{1} << 31,
+                            4096,
+                            3};
+    auto pick = [&]() -> int64_t {
+      return random() % 3 == 0 ? static_cast<int64_t>(random() % 257)
+                               : huge[random() % std::size(huge)];
+    };
+    const std::regex negative("(^|[^0-9A-Za-z_])-[0-9]");
+    for (int i = 0; i < 300; ++i) {
+      const bool matmul = i % 2 == 0;
+      ValidationContext context =
+          matmul ? vectorDistribute("1024x1024x1024:ppr", 256)
+                 : vectorDistribute("4x6656x16384:ppr", 64);
+      std::string fixed;
+      if (matmul) {
+        context.iterationSpace->operands = {{"f16", {0, 2}, false},
+                                            {"f16", {1, 2}, false},
+                                            {"f32", {0, 1}, true}};
+        context.translationInfo =
+            translation(translationText("TileAndFuse", "[256, 1, 1]"));
+        fixed = "#iree_gpu.lowering_config<{mma_kind = "
+                "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>, "
+                "promote_operands = [0, 1], reduction = [0, 0, " +
+                std::to_string(pick()) + "], subgroup = [" +
+                std::to_string(pick()) + ", " + std::to_string(pick()) +
+                ", 0], workgroup = [" + std::to_string(pick()) + ", " +
+                std::to_string(pick()) + ", 0]}>";
+      } else {
+        fixed = "#iree_gpu.lowering_config<{lane_basis = [[1, 64], [0, 1]], "
+                "partial_reduction = [0, " +
+                std::to_string(pick()) +
+                "], subgroup_basis = [[1, 1], [0, 1]], thread = [0, " +
+                std::to_string(pick()) + "], workgroup = [" +
+                std::to_string(pick()) + ", 0]}>";
+      }
+      auto config = LoweringConfig::parse(fixed);
+      QVERIFY2(config, fixed.c_str());
+      for (const Problem &p : layout::validate(*config, context))
+        QVERIFY2(!std::regex_search(p.message, negative),
+                 (fixed + "\n  " + p.rule + ": " + p.message).c_str());
+    }
   }
 
   // The examples above cover the whole rule table.
