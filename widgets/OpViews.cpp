@@ -5,6 +5,7 @@
 #include "core/layout/Basis.h"
 #include "core/layout/OpLayouts.h"
 #include "core/layout/Swizzle.h"
+#include "core/util/Numbers.h"
 #include "widgets/RootOpScene.h"
 #include "widgets/render/OpScenes.h"
 #include "widgets/render/Scenes.h"
@@ -37,12 +38,35 @@ constexpr std::array<ViewName, 6> kViews{{
 // The steps of the longest reduction loop the Layouts view walks: those of
 // a VectorDistribute layout (TileAndFuse's thread and subgroup tiles are
 // drawn for the whole workgroup tile).
-int64_t reductionSteps(const Result<layout::OpLayouts> &layouts) {
+int64_t reductionSteps(const Result<layout::OpLayouts> &layouts,
+                       const RootOpInputs &inputs) {
   int64_t steps = 1;
   if (layouts && layouts->view == layout::OpView::VectorLayout &&
       layouts->derived)
     for (const layout::ReductionLoop &loop : layouts->derived->reductionLoops)
       steps = std::max(steps, loop.iterations);
+  // TileAndFuse: the K loop's trips, `reduction` (in intrinsic K's with an
+  // mma_kind) at a time; its thread and subgroup tiles are the same in
+  // every one.
+  if (layouts && (layouts->view == layout::OpView::SubgroupTiles ||
+                  layouts->view == layout::OpView::ThreadTiles)) {
+    const layout::ForallDistribution &d =
+        layouts->view == layout::OpView::SubgroupTiles ? *layouts->subgroups
+                                                       : *layouts->threads;
+    const auto reduction =
+        inputs.config.tileSizes(config::TilingLevel::Reduction)
+            .value_or(std::vector<int64_t>{});
+    for (size_t loop = 0; loop < inputs.space.rank() && loop < d.unit.size() &&
+                          loop < reduction.size();
+         ++loop)
+      if (inputs.space.isReduction(loop) && reduction[loop] > 0 &&
+          inputs.space.bounds[loop] > 0)
+        steps = saturatingMultiply(
+            steps,
+            ceilDivide(inputs.space.bounds[loop],
+                       saturatingMultiply(reduction[loop],
+                                          std::max<int64_t>(1, d.unit[loop]))));
+  }
   return steps;
 }
 
@@ -342,7 +366,7 @@ OpPicture opPicture(const iree::Dispatch &dispatch, size_t op,
   // The op's layouts, derived once for whichever view is drawn.
   const Result<layout::OpLayouts> layouts = edit::opLayoutsOf(*inputs);
   // Every view keeps the step range, so switching views keeps the step.
-  const int64_t steps = reductionSteps(layouts);
+  const int64_t steps = reductionSteps(layouts, *inputs);
   OpPicture picture;
   switch (request.kind) {
   case OpViewKind::Layouts: {

@@ -119,10 +119,15 @@ layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
                .arg(op.name.c_str(), qs(space->toString()));
     break;
   case layout::OpView::SubgroupTiles:
-    note = QString("%1 on %2 (TileAndFuse, %3): which subgroup runs each "
-                   "intrinsic tile")
-               .arg(op.name.c_str(), qs(space->toString()),
-                    qs(layouts->intrinsic));
+    note =
+        QString("%1 on %2 (TileAndFuse, %3): which %4 holds each "
+                "element of the result (reduction step %5: every step "
+                "the same tiles)")
+            .arg(op.name.c_str(), qs(space->toString()), qs(layouts->intrinsic),
+                 colorBy == render::ColorBy::Lane       ? "lane of its subgroup"
+                 : colorBy == render::ColorBy::Register ? "accumulator register"
+                                                        : "subgroup")
+            .arg(step);
     break;
   case layout::OpView::VectorLayout:
     note = QString("%1 on %2: one workgroup tile, reduction step %3")

@@ -212,6 +212,9 @@ Result<ForallDistribution> tileAndFuseSubgroups(
       distributeForall("subgroup", bounds, zeroPadded(*subgroup, rank),
                        saturatingProduct(workgroupSize) / subgroupSize);
   result.unit = units->unit;
+  result.role = units->role;
+  result.role.resize(rank);
+  result.intrinsic = units->intrinsic;
   result.workgroupSize = workgroupSize;
   result.subgroupSize = subgroupSize;
   return result;

@@ -36,8 +36,11 @@ struct ForallDistribution {
   std::vector<int64_t> workgroupSize; // x, y, z (threads)
   int64_t subgroupSize = 0;           // the subgroup level's lanes
   // Loop units: 1 element, or an intrinsic's M/N/K for the subgroup level of
-  // an MMA config (its tiles count intrinsics).
+  // an MMA config (its tiles count intrinsics); which of "M", "N", "K" each
+  // such loop is ("" elsewhere), and the intrinsic.
   std::vector<int64_t> unit;
+  std::vector<std::string> role;
+  std::string intrinsic;
 
   int64_t iterations() const;
   // Rounds the slowest worker runs: ceil(iterations / workers).

@@ -331,7 +331,10 @@ private slots:
             .string()));
     QVERIFY(loaded.wait(30000));
     QCOMPARE(steps->value(), 0);
-    QVERIFY(!steps->isEnabled()); // the matmul has no partial reduction
+    // TileAndFuse walks K 8 intrinsic K's (128) at a time: 1024 / 128 = 8
+    // steps, each with the same tiles.
+    QVERIFY(steps->isEnabled());
+    QCOMPARE(steps->maximum(), 7);
   }
 
   // Zoomed in and scrolled into the middle of a grid, the indices of the
@@ -428,6 +431,8 @@ private slots:
     QVERIFY(!slice->isHidden());
     QCOMPARE(view->scene().rowDim, size_t(0));
     QCOMPARE(view->scene().columnDim, size_t(1));
+    auto *colorBy = window->findChild<QComboBox *>("colorByBox");
+    colorBy->setCurrentIndex(colorBy->findText("subgroup"));
     // Subgroup tiles [2, 4, 0] of 16x16 intrinsic tiles in workgroup
     // [64, 128, 0]: subgroup 0 runs d1 in [0, 64), subgroup 1 d1 in
     // [64, 128).

@@ -1,8 +1,11 @@
 #include "widgets/render/DistributionScenes.h"
 
+#include "core/layout/MmaLayouts.h"
+
 #include <QStringList>
 
 #include <algorithm>
+#include <optional>
 
 namespace tilescope::render {
 namespace {
@@ -19,7 +22,7 @@ QString join(const std::vector<int64_t> &values, const char *separator) {
 GridScene distributionScene(
     std::shared_ptr<const layout::ForallDistribution> distribution,
     size_t rowLoop, size_t columnLoop, const QString &subtitle,
-    const std::vector<int64_t> &slice) {
+    const std::vector<int64_t> &slice, ColorBy colorBy) {
   const layout::ForallDistribution &d = *distribution;
   const bool subgroups = d.level == "subgroup";
   const QString worker = subgroups ? "subgroup" : "thread";
@@ -29,13 +32,47 @@ GridScene distributionScene(
   columnLoop = std::min(columnLoop, rank - 1);
   auto extent = [&](size_t loop) { return d.bounds[loop] * d.unit[loop]; };
 
+  // Lane or register: the intrinsic's accumulator fragment, on the M and N
+  // loops of the distribution.
+  const layout::MmaIntrinsic *intrinsic =
+      subgroups && !d.intrinsic.empty() ? layout::findMmaIntrinsic(d.intrinsic)
+                                        : nullptr;
+  std::optional<size_t> mLoop, nLoop;
+  for (size_t loop = 0; loop < d.role.size(); ++loop) {
+    if (d.role[loop] == "M")
+      mLoop = loop;
+    if (d.role[loop] == "N")
+      nLoop = loop;
+  }
+  const bool byFragment =
+      intrinsic && mLoop && nLoop &&
+      (colorBy == ColorBy::Lane || colorBy == ColorBy::Register);
+
   GridScene scene;
   scene.title = QString("%1 tiles of one workgroup tile").arg(worker);
   scene.subtitle = subtitle;
-  scene.colorBy = subgroups ? ColorBy::Subgroup : ColorBy::Thread;
+  scene.colorBy = byFragment  ? colorBy
+                  : subgroups ? ColorBy::Subgroup
+                              : ColorBy::Thread;
   scene.colorCount = d.workers;
-  for (int64_t key = 0; key < d.workers && key < 256; ++key)
-    scene.legend.push_back({key, QString("%1 %2").arg(worker).arg(key)});
+  if (byFragment)
+    scene.colorCount = colorBy == ColorBy::Lane
+                           ? intrinsic->subgroupSize
+                           : intrinsic->acc.elementsPerLane();
+  const QString keyName = !byFragment                ? worker
+                          : colorBy == ColorBy::Lane ? QString("lane")
+                                                     : QString("register");
+  for (int64_t key = 0; key < scene.colorCount && key < 256; ++key)
+    scene.legend.push_back({key, QString("%1 %2").arg(keyName).arg(key)});
+  // Which lane and register of its subgroup's intrinsic hold the result
+  // element at `at`.
+  auto fragmentOwner = [distribution, intrinsic, mLoop,
+                        nLoop](const std::vector<int64_t> &at) {
+    const layout::ForallDistribution &dist = *distribution;
+    return intrinsic->ownerOf(
+        layout::MmaOperand::Acc,
+        {at[*mLoop] % dist.unit[*mLoop], at[*nLoop] % dist.unit[*nLoop]});
+  };
 
   std::vector<int64_t> extents;
   for (size_t loop = 0; loop < rank; ++loop) {
@@ -72,8 +109,9 @@ GridScene distributionScene(
     return at;
   };
   const int64_t rounds = d.rounds();
-  panel.cell = [distribution, coordinate, worker, prefix,
-                rounds](int64_t row, int64_t column) {
+  const ColorBy coloured = scene.colorBy;
+  panel.cell = [distribution, coordinate, worker, prefix, rounds, byFragment,
+                coloured, fragmentOwner](int64_t row, int64_t column) {
     const layout::ForallDistribution &dist = *distribution;
     const std::vector<int64_t> at = coordinate(row, column);
     const int64_t iteration = dist.iterationOf(at);
@@ -83,6 +121,17 @@ GridScene distributionScene(
     info.colorKey = who;
     info.label = rounds > 1 ? QString("%1%2·%3").arg(prefix).arg(who).arg(round)
                             : QString("%1%2").arg(prefix).arg(who);
+    QString fragment;
+    if (byFragment) {
+      const auto owner = fragmentOwner(at);
+      info.colorKey = coloured == ColorBy::Lane ? owner.lane : owner.reg;
+      info.label = coloured == ColorBy::Lane ? QString("l%1").arg(owner.lane)
+                                             : QString("r%1").arg(owner.reg);
+      fragment = QString("; lane %1 (thread %2), accumulator register %3")
+                     .arg(owner.lane)
+                     .arg(who * dist.subgroupSize + owner.lane)
+                     .arg(owner.reg);
+    }
     const std::vector<int64_t> origin = dist.tileOrigin(iteration);
     QStringList span;
     for (size_t i = 0; i < dist.loops.size(); ++i) {
@@ -105,16 +154,21 @@ GridScene distributionScene(
                      .arg((who + 1) * dist.subgroupSize - 1);
     }
     info.detail =
-        QString("element [%1]: %2, forall iteration %3 (round %4); its "
+        QString("element [%1]: %2%6, forall iteration %3 (round %4); its "
                 "tile: %5")
             .arg(join(at, ", "), whoText)
             .arg(iteration)
             .arg(round)
-            .arg(span.join(" x "));
+            .arg(span.join(" x "))
+            .arg(fragment);
     return info;
   };
-  panel.colorKey = [distribution, coordinate](int64_t row, int64_t column) {
-    return distribution->workerOf(coordinate(row, column));
+  panel.colorKey = [distribution, coordinate, byFragment, coloured,
+                    fragmentOwner](int64_t row, int64_t column) {
+    if (!byFragment)
+      return distribution->workerOf(coordinate(row, column));
+    const auto owner = fragmentOwner(coordinate(row, column));
+    return coloured == ColorBy::Lane ? owner.lane : owner.reg;
   };
   scene.panels.push_back(std::move(panel));
 

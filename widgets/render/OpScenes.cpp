@@ -50,7 +50,7 @@ Result<GridScene> opScene(const layout::OpLayouts &layouts,
     }
     auto [row, column] = pickDims(extents, options.dims);
     return distributionScene(distribution, row, column, options.subtitle,
-                             options.slice);
+                             options.slice, options.colorBy);
   }
   case layout::OpView::VectorLayout:
     break;
