@@ -13,6 +13,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <memory>
@@ -87,6 +88,27 @@ QByteArray readAll(const QString &path) {
   return file.readAll();
 }
 
+// CIELAB (D65) of an sRGB colour, for distances as the eye sees them.
+std::array<double, 3> labOf(const QColor &color) {
+  auto linear = [](double c) {
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+  };
+  const double r = linear(color.redF()), g = linear(color.greenF()),
+               b = linear(color.blueF());
+  const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+  const double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+  auto f = [](double t) {
+    return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0;
+  };
+  return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
+double labDistance(const QColor &a, const QColor &b) {
+  const auto p = labOf(a), q = labOf(b);
+  return std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}
+
 bool isWellFormedXml(const QByteArray &data) {
   QXmlStreamReader reader(data);
   while (!reader.atEnd())
@@ -119,6 +141,20 @@ private slots:
                          colors[i].blue() - colors[j].blue());
           QVERIFY2(distance > 20,
                    qPrintable(QStringLiteral("keys %1 and %2").arg(i).arg(j)));
+        }
+      // Keys a layout puts side by side (lanes 1 apart in a row, rows of
+      // 2..32 lanes, registers, subgroups) differ clearly: at least 30
+      // CIE76 on white, 27 toned for the dark page (the colours in picking
+      // order had neighbours 18 and 15 apart).
+      for (int64_t apart : {1, 2, 4, 8, 16, 32})
+        for (int64_t key = 0; key + apart < 64; ++key) {
+          const double distance = labDistance(colorFor(key, 64, dark),
+                                              colorFor(key + apart, 64, dark));
+          QVERIFY2(distance >= (dark ? 27 : 30),
+                   qPrintable(QStringLiteral("keys %1 and %2: %3")
+                                  .arg(key)
+                                  .arg(key + apart)
+                                  .arg(distance)));
         }
       // Beyond the table: still valid, not all the same.
       QVERIFY(colorFor(100, 256, dark) != colorFor(101, 256, dark));

@@ -343,7 +343,7 @@ bool drawCellsAsRects(Frame &f, const Panel &panel, const QRectF &grid) {
     }
   }
 
-  // Labels, fading in between 18 and 28 px cells.
+  // Labels, fading in between 13 and 20 px cells.
   if (cs >= kLabelsFrom && (!f.vector || f.vectorLabels)) {
     const double alpha =
         clampUnit((cs - kLabelsFrom) / (kLabelsOpaque - kLabelsFrom));

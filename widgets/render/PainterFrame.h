@@ -53,8 +53,8 @@ inline constexpr double kMinTickSpacing = 30;
 // Level of detail, in pixels per cell.
 inline constexpr double kGridLinesFrom = 4;
 inline constexpr double kGridLinesOpaque = 8;
-inline constexpr double kLabelsFrom = 18;
-inline constexpr double kLabelsOpaque = 28;
+inline constexpr double kLabelsFrom = 13;
+inline constexpr double kLabelsOpaque = 20;
 inline constexpr double kMinGroupSpacing = 3;
 inline constexpr double kMinLabelPixelSize = 6;
 
@@ -202,8 +202,7 @@ bool isVectorDevice(QPainter &painter);
 // The cell index range [first, last) whose extent along one axis meets
 // [from, to), for a grid starting at `origin`.
 std::pair<int64_t, int64_t> visibleRange(double origin, double cellSize,
-                                         int64_t count, double from,
-                                         double to);
+                                         int64_t count, double from, double to);
 
 // Everything one paint() call shares.
 struct Frame {

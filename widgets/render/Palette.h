@@ -14,16 +14,16 @@ namespace tilescope::render {
 inline constexpr int64_t kPaletteSize = 64;
 
 // A fill colour for `key`. The first kPaletteSize keys come from a
-// Glasbey-like table (Tableau 10 first, then colours picked greedily for the
-// largest CIELAB distance to all earlier ones, every pair at least ~17 dE76
-// apart, lightness and chroma kept in a band that reads on white and on a
-// dark background). Keys beyond it get golden-angle hue spacing with
-// alternating lightness and saturation. A key keeps its colour whatever
-// `keyCount` is (so switching views or legends never recolours a key);
-// `keyCount` (0: unknown) is accepted for future palettes sized to the count.
-// `dark` tones the colours down slightly for a dark background. Negative keys
-// (no owner) get a neutral grey; the painter draws them with
-// Theme::emptyCell instead.
+// Glasbey-like table (Tableau 10's colours and colours picked greedily for
+// the largest CIELAB distance to all earlier ones, every pair at least ~17
+// dE76 apart, lightness and chroma kept in a band that reads on white and
+// on a dark background), ordered so keys 1, 2, 4, ... 32 apart differ most.
+// Keys beyond it get golden-angle hue spacing with alternating lightness and
+// saturation. A key keeps its colour whatever `keyCount` is (so switching views
+// or legends never recolours a key); `keyCount` (0: unknown) is accepted for
+// future palettes sized to the count. `dark` tones the colours down slightly
+// for a dark background. Negative keys (no owner) get a neutral grey; the
+// painter draws them with Theme::emptyCell instead.
 QColor colorFor(int64_t key, int64_t keyCount, bool dark);
 
 // Black or white, whichever contrasts more with `fill` (WCAG relative

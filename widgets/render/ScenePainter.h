@@ -5,7 +5,7 @@
 // part of the target (and the painter's clip) are evaluated, and when cells
 // are small a panel is rasterized by sampling one cell per device pixel, so a
 // 4096x4096 panel at whole view costs one Panel::cell() call per pixel at
-// most. Labels fade in between 18 and 28 px cells, grid lines from 4 px.
+// most. Labels fade in between 13 and 20 px cells, grid lines from 4 px.
 //
 // On vector devices (SVG, PDF, QPicture) small panels are emitted as merged
 // per-colour paths and large panels as one bounded, downsampled image.
