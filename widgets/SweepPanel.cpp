@@ -7,6 +7,7 @@
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/Workspace.h"
 #include "widgets/RootOpScene.h"
+#include "widgets/SweepAxes.h"
 #include "widgets/SweepPlanning.h"
 #include "widgets/SweepPlot.h"
 #include "widgets/render/Palette.h"
@@ -37,6 +38,10 @@ namespace tilescope::widgets {
 namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+const QString kOutdatedNote =
+    "These are results around the config the sweep started from; the "
+    "editor's has changed since (change an axis or Run to sweep around it).";
 
 QString microseconds(double value) {
   return QString::number(value, 'f', value < 10 ? 2 : 1);
@@ -339,6 +344,19 @@ void SweepPanel::setDocument(const iree::Document *document,
     return;
   }
   fillFieldChoices();
+  // The same op edited after a sweep ran (a candidate loaded into the
+  // editor, most often): its results stay, with what they are results of;
+  // an axis changed or Run plans around the new config.
+  const bool hasResults =
+      std::any_of(entries.begin(), entries.end(), [](const Entry &e) {
+        return e.candidate.record.has_value();
+      });
+  if (sameOp && hasResults) {
+    planOutdated = true;
+    if (!stateLabel->text().contains(kOutdatedNote))
+      stateLabel->setText(stateLabel->text() + "\n" + kOutdatedNote);
+    return;
+  }
   if (!sameOp) {
     resetToNeighbours();
     // Timing needs a device for the file's backend here.
@@ -490,6 +508,7 @@ void SweepPanel::plan() {
     return;
   }
   snapshot = std::make_shared<const iree::Document>(*current);
+  planOutdated = false;
   nameBox->setPlaceholderText(qs(request().name));
   countLabel->setText("Planning…");
   countLabel->setStyleSheet({});
@@ -565,14 +584,6 @@ void SweepPanel::onPlanned() {
   countLabel->setText(count);
   countLabel->setStyleSheet({});
   runButton->setEnabled(valid > 0);
-  plotAxisBox->blockSignals(true);
-  const QString axis = plotAxisBox->currentText();
-  plotAxisBox->clear();
-  for (const QString &line : axes())
-    plotAxisBox->addItem(line.section('=', 0, 0));
-  if (plotAxisBox->findText(axis) >= 0)
-    plotAxisBox->setCurrentText(axis);
-  plotAxisBox->blockSignals(false);
   progress->setRange(0, std::max(1, valid));
   progress->setValue(0);
   refresh();
@@ -586,7 +597,15 @@ int SweepPanel::validCount() const {
 }
 
 void SweepPanel::start() {
-  if (busy() || !current || !currentOp || planning() || validCount() == 0)
+  if (busy() || !current || !currentOp || planning())
+    return;
+  if (planOutdated) { // plan around the editor's config first
+    stateLabel->setText("Planning around the editor's config; Run again "
+                        "when the plan is in");
+    plan();
+    return;
+  }
+  if (validCount() == 0)
     return;
   auto iree = installation ? installation()
                            : Result<iree::IreeInstallation>(
@@ -801,8 +820,12 @@ void SweepPanel::refresh() {
                           "within the noise of the first)")
                 : qs(c.prediction) + "\nA prediction of the cost model "
                                      "(docs/cost-model.md), not a time");
-      item->setForeground(c.valid ? palette().color(QPalette::Text)
-                                  : QColor("#8a8a8a"));
+      // Valid rows follow the palette (a theme switched live included);
+      // refused ones are a grey that reads on light and dark alike.
+      if (c.valid)
+        item->setData(Qt::ForegroundRole, QVariant());
+      else
+        item->setForeground(QColor("#8a8a8a"));
     }
     results->item(row, 1)->setIcon(e.icon);
   }
@@ -818,6 +841,33 @@ void SweepPanel::refresh() {
 }
 
 void SweepPanel::refreshPlot() {
+  // The axes the candidates offer: what they set, entry by entry.
+  BaseValues base;
+  if (snapshot && currentOp &&
+      currentOp->dispatch < snapshot->dispatches.size()) {
+    const iree::Dispatch &dispatch = snapshot->dispatches[currentOp->dispatch];
+    if (currentOp->op < dispatch.rootOps.size())
+      for (const edit::FieldValue &f :
+           edit::opFields(dispatch, dispatch.rootOps[currentOp->op]))
+        base[f.field] = f.value;
+  }
+  std::vector<const jobs::SweepCandidate *> valid;
+  for (const Entry &e : entries)
+    if (e.candidate.valid)
+      valid.push_back(&e.candidate);
+  const QStringList choices = plotAxes(valid, base);
+  QStringList shown;
+  for (int i = 0; i < plotAxisBox->count(); ++i)
+    shown << plotAxisBox->itemText(i);
+  if (shown != choices) {
+    const QString kept = plotAxisBox->currentText();
+    plotAxisBox->blockSignals(true);
+    plotAxisBox->clear();
+    plotAxisBox->addItems(choices);
+    if (choices.contains(kept))
+      plotAxisBox->setCurrentText(kept);
+    plotAxisBox->blockSignals(false);
+  }
   const QString field = plotAxisBox->currentText();
   // Measured times where any candidate has one; else the predictions.
   bool anyTimed = false;
@@ -832,11 +882,7 @@ void SweepPanel::refreshPlot() {
         anyTimed ? c.measuredMicroseconds() : c.predictedMicroseconds;
     if (!y)
       continue;
-    QString x;
-    for (const auto &[f, value] : c.settings)
-      if (qs(f) == field)
-        x = qs(value);
-    points.push_back({x, *y, static_cast<int>(i)});
+    points.push_back({plotValue(c, field, base), *y, static_cast<int>(i)});
   }
   const std::vector<int> order = ranked();
   const int first =
@@ -844,7 +890,7 @@ void SweepPanel::refreshPlot() {
               (anyTimed || entries[order[0]].candidate.predictedMicroseconds)
           ? order[0]
           : -1;
-  plot->setPoints(field, anyTimed ? "measured µs" : "predicted µs (not timed)",
+  plot->setPoints(field, anyTimed ? "µs measured" : "µs predicted",
                   std::move(points), first);
 }
 

@@ -147,7 +147,10 @@ private:
   QFutureWatcher<Result<jobs::SweepResult>> *runWatcher;
   QTimer *planTimer, *refreshTimer;
   bool replan = false;
-  bool planPending = false;  // a plan's answer is not in yet
+  bool planPending = false; // a plan's answer is not in yet
+  // The op's config changed after a sweep ran: the results shown are
+  // around the config before; Run plans first.
+  bool planOutdated = false;
   bool sweepRunning = false; // a run's answer is not in yet
   int done = 0;
 

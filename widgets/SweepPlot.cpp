@@ -47,8 +47,9 @@ void SweepPlot::setSelected(int id) {
 }
 
 QRectF SweepPlot::plotArea() const {
-  return QRectF(58, 12, std::max(10, width() - 74),
-                std::max(10, height() - 52));
+  // Room above for the y label, below for the x values and label.
+  return QRectF(58, 24, std::max(10, width() - 74),
+                std::max(10, height() - 64));
 }
 
 std::vector<SweepPlot::Placed> SweepPlot::place() const {
@@ -113,12 +114,10 @@ void SweepPlot::paintEvent(QPaintEvent *) {
   }
   painter.drawText(QRectF(area.left(), area.bottom() + 20, area.width(), 16),
                    Qt::AlignHCenter, xLabel);
-  painter.save();
-  painter.translate(12, area.center().y());
-  painter.rotate(-90);
-  painter.drawText(QRectF(-area.height() / 2, -8, area.height(), 16),
-                   Qt::AlignCenter, yLabel);
-  painter.restore();
+  // The y label reads across, over its axis: never clipped by a short plot.
+  painter.drawText(QRectF(4, 2, width() - 8, 18),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   metrics.elidedText(yLabel, Qt::ElideRight, width() - 8));
 
   for (const Placed &p : place()) {
     const bool isBest = p.id == best;

@@ -28,6 +28,9 @@ public:
                  std::vector<Point> points, int best);
   void setSelected(int id);
   int pointCount() const { return static_cast<int>(points.size()); }
+  // The x values in axis order, as labelled under the axis.
+  const QStringList &columns() const { return xValues; }
+  const QString &xAxisLabel() const { return xLabel; }
   QSize sizeHint() const override { return {420, 220}; }
 
 signals:
