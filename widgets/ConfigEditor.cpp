@@ -9,12 +9,14 @@
 #include "widgets/BasisEditor.h"
 #include "widgets/TileEditor.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
-#include <QEvent>
 #include <QCompleter>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -77,17 +79,31 @@ bool isTileField(const QString &field) {
                      [&field](const char *key) { return field == key; });
 }
 
+// The boxes have no frame of their own (they sit in table cells): the one
+// with the keyboard gets a ring, in a blue that reads on light and dark
+// palettes alike, and the others keep its width transparent so text does
+// not move. `colours`: a problem's background and text, or none.
+// A style sheet takes the palette it is applied under: ConfigEditor
+// applies it again when the theme changes (restyle()).
+QString boxStyle(const QString &colours = {}) {
+  return "QLineEdit { border: 2px solid transparent; " + colours +
+         " } QLineEdit:focus { border-color: #3d8ee6; }";
+}
+
+void restyle(QLineEdit *box) {
+  box->setStyleSheet(boxStyle(box->property("problemColours").toString()));
+}
+
 // A box's own tooltip (its loops, the intrinsics) shows again when a
 // problem's message is cleared.
 void setMessage(QLineEdit *box, const QString &message, bool error) {
-  if (message.isEmpty()) {
-    box->setStyleSheet({});
-    box->setToolTip(box->property("baseToolTip").toString());
-    return;
-  }
-  box->setStyleSheet(error ? "background: #fbe3e4; color: #8a1f11;"
-                           : "background: #fff6d5;");
-  box->setToolTip(message);
+  box->setProperty("problemColours",
+                   message.isEmpty() ? ""
+                   : error           ? "background: #fbe3e4; color: #8a1f11;"
+                                     : "background: #fff6d5; color: #1a1a1a;");
+  restyle(box);
+  box->setToolTip(message.isEmpty() ? box->property("baseToolTip").toString()
+                                    : message);
 }
 
 } // namespace
@@ -111,6 +127,18 @@ ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
                                                   QHeaderView::Interactive);
   table->horizontalHeader()->resizeSection(kOriginal, 130);
   table->setWordWrap(false);
+  // The keyboard walks the Value boxes, never a read-only cell: Tab and
+  // Shift+Tab go box to box (the table itself takes no focus), Up and Down
+  // go row to row, and a click or arrow on a row's other cells puts the
+  // cursor in its box.
+  table->setTabKeyNavigation(false);
+  table->setFocusPolicy(Qt::NoFocus);
+  connect(table, &QTableWidget::currentCellChanged, this, [this](int row) {
+    if (QLineEdit *box = boxOf(row); box && !box->hasFocus())
+      box->setFocus(Qt::OtherFocusReason);
+  });
+  // Wide enough that a value is read, not two characters of it.
+  setMinimumWidth(380);
 
   newField = new QComboBox;
   newField->setObjectName("newFieldBox");
@@ -122,7 +150,8 @@ ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
   newValue->setObjectName("newFieldValue");
   newValue->setPlaceholderText("value, e.g. [64, 64, 0]");
   newValue->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  auto *add = new QPushButton("Add");
+  addButton = new QPushButton("Add");
+  QPushButton *add = addButton;
   add->setObjectName("addFieldButton");
   auto addField = [this] {
     const QString field = newField->currentText().trimmed();
@@ -252,12 +281,14 @@ void ConfigEditor::showOp(const iree::Dispatch &dispatch,
     }
   }
 
+  chainFocus();
+
   const QString kept = newField->currentText();
   newField->clear();
   // A #iree_gpu.derived_thread_config has no fields of its own (IREE derives
   // its tiles): only translation_info's, or the whole attribute, can be added.
-  const bool derived = op.loweringConfig.rfind("#iree_gpu.derived_thread_config",
-                                               0) == 0;
+  const bool derived =
+      op.loweringConfig.rfind("#iree_gpu.derived_thread_config", 0) == 0;
   for (const char *field : kKnownFields)
     if (rowOf(field) < 0 && rowOf(QString("translation_info.") + field) < 0 &&
         (!derived || edit::parseField(field).value().part ==
@@ -282,6 +313,7 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
   box->setObjectName("field:" + field);
   box->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   box->setFrame(false);
+  restyle(box);
   box->setProperty("modelValue", value);
   box->setCursorPosition(0); // a long attribute shows its start
   // Fields with a known set of values offer them as one types.
@@ -336,6 +368,8 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
   table->setItem(row, kOriginal, before);
   if (!loops.isEmpty())
     box->setToolTip(tileTip(field, value, loops));
+  else if (!value.isEmpty()) // the whole value, which the column may cut
+    box->setToolTip(value + (choiceTip.isEmpty() ? "" : "\n\n" + choiceTip));
   box->setProperty("baseToolTip", box->toolTip());
   if (original != value && !(original == "(absent)" && value.isEmpty())) {
     QFont bold = name->font();
@@ -343,6 +377,7 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
     name->setFont(bold);
     name->setToolTip("Changed from " + original);
   }
+  box->installEventFilter(this); // Up and Down move between rows
   connect(box, &QLineEdit::textEdited, this,
           [this, field](const QString &t) { emit drafting(field, t); });
   connect(box, &QLineEdit::returnPressed, this,
@@ -368,10 +403,58 @@ void ConfigEditor::changeEvent(QEvent *event) {
   QWidget::changeEvent(event);
   if (event->type() != QEvent::PaletteChange)
     return;
-  for (int row = 0; row < table->rowCount(); ++row)
+  for (int row = 0; row < table->rowCount(); ++row) {
     if (QTableWidgetItem *item = table->item(row, kField);
         item && table->columnSpan(row, kField) == kColumns)
       item->setBackground(palette().alternateBase());
+    if (QLineEdit *box = boxOf(row))
+      restyle(box);
+  }
+}
+
+void ConfigEditor::chainFocus() {
+  // Rows are rebuilt after the Add row was made: without this, Tab would
+  // visit the Add row before the first field.
+  QWidget *previous = nullptr;
+  auto chain = [&previous](QWidget *next) {
+    if (previous)
+      setTabOrder(previous, next);
+    previous = next;
+  };
+  for (int row = 0; row < table->rowCount(); ++row)
+    if (QLineEdit *box = boxOf(row)) {
+      chain(box);
+      if (auto *button =
+              table->cellWidget(row, kValue)->findChild<QToolButton *>())
+        chain(button);
+    }
+  chain(newField);
+  chain(newValue);
+  chain(addButton);
+}
+
+bool ConfigEditor::eventFilter(QObject *watched, QEvent *event) {
+  if (event->type() != QEvent::KeyPress)
+    return QWidget::eventFilter(watched, event);
+  const int key = static_cast<QKeyEvent *>(event)->key();
+  auto *box = qobject_cast<QLineEdit *>(watched);
+  if (!box || (key != Qt::Key_Up && key != Qt::Key_Down) ||
+      (box->completer() && box->completer()->popup()->isVisible()))
+    return QWidget::eventFilter(watched, event);
+  int row = -1;
+  for (int r = 0; r < table->rowCount() && row < 0; ++r)
+    if (boxOf(r) == box)
+      row = r;
+  const int step = key == Qt::Key_Up ? -1 : 1;
+  for (int r = row + step; row >= 0 && r >= 0 && r < table->rowCount();
+       r += step)
+    if (QLineEdit *next = boxOf(r)) {
+      next->setFocus(Qt::TabFocusReason);
+      next->selectAll();
+      table->scrollToItem(table->item(r, kField));
+      return true;
+    }
+  return true; // the first or last row: stay
 }
 
 void ConfigEditor::commitRow(int row) {
@@ -436,9 +519,9 @@ BasisEditor *ConfigEditor::editBasis(const QString &field) {
   QLineEdit *box = boxOf(rowOf(field));
   if (!box)
     return nullptr;
-  auto *editor = new BasisEditor(
-      field, box->text(), space,
-      field == "lane_basis" ? subgroupSize : subgroups, this);
+  auto *editor =
+      new BasisEditor(field, box->text(), space,
+                      field == "lane_basis" ? subgroupSize : subgroups, this);
   typeFromDialog(editor, field, box->text());
   return editor;
 }
@@ -461,9 +544,9 @@ QString ConfigEditor::tileTip(const QString &field, const QString &value,
   const auto *attribute = std::get_if<config::Attribute>(&parsed);
   const auto values = attribute ? attribute->asInt64Array() : std::nullopt;
   if (loweringConfig && space && values)
-    if (auto meaning = layout::describeTileLevel(
-            field.toStdString(), *values, *loweringConfig, *space,
-            pipeline.toStdString())) {
+    if (auto meaning = layout::describeTileLevel(field.toStdString(), *values,
+                                                 *loweringConfig, *space,
+                                                 pipeline.toStdString())) {
       QStringList lines;
       for (const layout::TileEntryMeaning &entry : meaning->entries)
         lines << qs(entry.text);

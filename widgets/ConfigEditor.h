@@ -19,6 +19,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QTableWidget;
 
 namespace tilescope::widgets {
@@ -70,6 +71,8 @@ signals:
 protected:
   // The theme changed: section rows take the new palette's shade.
   void changeEvent(QEvent *event) override;
+  // Up and Down in a Value box move to the row above or below.
+  bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
   int rowOf(const QString &field) const;
@@ -79,6 +82,8 @@ private:
               const QString &original, const QString &loops);
   void commitRow(int row);
   void addSection(const QString &title);
+  // Tab order: the Value boxes (and their "…") row by row, then the Add row.
+  void chainFocus();
   // A dialog's changes typed into `field`'s box; OK commits, Cancel puts
   // `before` back.
   void typeFromDialog(FieldDialog *dialog, const QString &field,
@@ -91,6 +96,7 @@ private:
   QTableWidget *table;
   QComboBox *newField;
   QLineEdit *newValue;
+  QPushButton *addButton;
   std::vector<std::string> intrinsics;
   // The selected op's loops, and how many lanes a subgroup and subgroups a
   // workgroup has (its translation_info), for the basis editor.

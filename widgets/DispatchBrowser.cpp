@@ -10,6 +10,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace tilescope::widgets {
 namespace {
 
@@ -55,8 +57,10 @@ DispatchBrowser::DispatchBrowser(QWidget *parent) : QWidget(parent) {
   dispatchTree->setUniformRowHeights(true);
   dispatchTree->setAlternatingRowColors(true);
   dispatchTree->setTextElideMode(Qt::ElideMiddle);
-  dispatchTree->header()->setStretchLastSection(false);
-  dispatchTree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  // Every column can be widened by hand (the panel scrolls sideways when
+  // they outgrow it); each cell's whole text is its tooltip.
+  dispatchTree->header()->setSectionResizeMode(QHeaderView::Interactive);
+  dispatchTree->header()->setStretchLastSection(true);
   filterBox = new QLineEdit;
   filterBox->setObjectName("dispatchFilter");
   filterBox->setPlaceholderText("Filter dispatches and ops…");
@@ -126,6 +130,8 @@ void DispatchBrowser::rebuild(const EditSession &edits) {
     item->setData(0, kRootOpIndexRole, -1);
     item->setToolTip(0, qs(dispatch.name + "\n" + dispatch.executable +
                            " :: " + dispatch.variant));
+    item->setToolTip(1, item->text(1));
+    item->setToolTip(2, item->text(2));
     for (size_t r = 0; r < dispatch.rootOps.size(); ++r) {
       const iree::RootOp &op = dispatch.rootOps[r];
       // What it computes and over which loops, as IREE's IR says.
@@ -136,9 +142,16 @@ void DispatchBrowser::rebuild(const EditSession &edits) {
       child->setData(0, kLineRole, op.line);
       child->setData(0, kDispatchIndexRole, static_cast<int>(d));
       child->setData(0, kRootOpIndexRole, static_cast<int>(r));
+      child->setToolTip(1, shape);
     }
     item->setExpanded(true);
   }
+  // The names column as wide as its text, up to half the panel; the rest
+  // to fit theirs.
+  dispatchTree->resizeColumnToContents(0);
+  dispatchTree->setColumnWidth(
+      0, std::min(dispatchTree->columnWidth(0),
+                  std::max(160, dispatchTree->viewport()->width() / 2)));
   dispatchTree->resizeColumnToContents(1);
   dispatchTree->resizeColumnToContents(2);
   refreshMarkers(-1);
@@ -177,8 +190,11 @@ void DispatchBrowser::refreshMarkers(int focusDispatch) {
       child->setIcon(0,
                      first ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
                            : QIcon());
-      child->setToolTip(0, first ? qs(first->field + ": " + first->message)
-                                 : QString());
+      // The whole name first (the column may cut it), then the problem.
+      child->setToolTip(
+          0, child->text(0) +
+                 (first ? "\n" + qs(first->field + ": " + first->message)
+                        : QString()));
     }
     item->setData(0, kLineRole, current.dispatches[d].line);
   }

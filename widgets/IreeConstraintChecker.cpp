@@ -38,6 +38,10 @@ void IreeConstraintChecker::request(
   }
 }
 
+bool IreeConstraintChecker::waiting() const {
+  return timer->isActive() || watcher->isRunning();
+}
+
 void IreeConstraintChecker::ask() {
   if (watcher->isRunning()) {
     timer->start(); // once the cancelled one is done

@@ -41,6 +41,9 @@ public:
   void request(std::shared_ptr<const iree::Document> document,
                std::optional<edit::OpRef> op);
 
+  // A question is waiting to be asked or its answer is not in.
+  bool waiting() const;
+
 signals:
   // A new state is to be asked about: the last answer no longer holds.
   void pending();

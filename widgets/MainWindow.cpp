@@ -87,15 +87,6 @@ QString configText(const iree::Dispatch &dispatch, const iree::RootOp *op) {
   return details;
 }
 
-QDockWidget *dock(const QString &title, const QString &name, QWidget *content,
-                  QMainWindow *window, Qt::DockWidgetArea area) {
-  auto *widget = new QDockWidget(title, window);
-  widget->setObjectName(name);
-  widget->setWidget(content);
-  window->addDockWidget(area, widget);
-  return widget;
-}
-
 } // namespace
 
 MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
@@ -296,7 +287,8 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   applyTheme(savedTheme());
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
-  restoreState(settings.value("window/state").toByteArray());
+  arrangeWhenShown =
+      !restoreState(settings.value("window/state").toByteArray());
 }
 
 MainWindow::~MainWindow() {
@@ -308,97 +300,6 @@ MainWindow::~MainWindow() {
   watcher->waitForFinished();
   verdictWatcher->waitForFinished();
   defaultWatcher->waitForFinished();
-}
-
-void MainWindow::buildDocks() {
-  browser = new DispatchBrowser;
-  browser->setObjectName("dispatchBrowser");
-
-  sourceView = new MlirView;
-  sourceView->setObjectName("sourceView");
-  connect(sourceView, &MlirView::lineClicked, this,
-          &MainWindow::selectOpAtLine);
-
-  configEditor = new ConfigEditor;
-  configEditor->setObjectName("configEditor");
-
-  problemList = new ProblemList;
-
-  runPanel = new RunPanel(services.installation, services.workspace);
-  runPanel->setObjectName("runPanel");
-  sweepPanel = new SweepPanel(services.installation, services.workspace);
-  runPanel->setWorkerSource(services.documentWorker);
-  sweepPanel->setWorkerSource(services.documentWorker);
-
-  QDockWidget *browserDock =
-      dock("Dispatches", "dispatchDock", browser, this, Qt::LeftDockWidgetArea);
-  QDockWidget *sourceDock =
-      dock("MLIR", "sourceDock", sourceView, this, Qt::LeftDockWidgetArea);
-  splitDockWidget(browserDock, sourceDock, Qt::Vertical);
-  QDockWidget *editorDock = dock("Config editor", "configEditorDock",
-                                 configEditor, this, Qt::RightDockWidgetArea);
-  QDockWidget *problemsDock = dock("Problems", "problemsDock", problemList,
-                                   this, Qt::RightDockWidgetArea);
-  splitDockWidget(editorDock, problemsDock, Qt::Vertical);
-  QDockWidget *runDock =
-      dock("Run", "runDock", runPanel, this, Qt::BottomDockWidgetArea);
-  QDockWidget *sweepDock =
-      dock("Sweep", "sweepDock", sweepPanel, this, Qt::BottomDockWidgetArea);
-  tabifyDockWidget(runDock, sweepDock);
-  runDock->raise();
-  resizeDocks({browserDock, editorDock}, {430, 470}, Qt::Horizontal);
-  resizeDocks({browserDock, sourceDock}, {330, 470}, Qt::Vertical);
-  resizeDocks({editorDock, problemsDock}, {520, 280}, Qt::Vertical);
-  resizeDocks({runDock}, {250}, Qt::Vertical);
-
-  connect(browser, &DispatchBrowser::selected, this, &MainWindow::onOpSelected);
-  connect(colorByBox, &QComboBox::currentIndexChanged, this,
-          [this] { showLayout(); });
-  connect(stepBox, &QSpinBox::valueChanged, this, [this] { showLayout(); });
-  connect(viewBox, &QComboBox::currentIndexChanged, this,
-          [this] { showLayout(); });
-  connect(markBox, &QSpinBox::valueChanged, this, [this](int key) {
-    if (sceneView->selectedKey() != key)
-      sceneView->selectKey(key);
-  });
-  connect(sceneView, &SceneView::keySelected, this, [this](qint64 key) {
-    const QSignalBlocker quiet(markBox);
-    markBox->setValue(static_cast<int>(key));
-  });
-  connect(problemList, &ProblemList::fieldActivated, this,
-          [this](const QString &field) { configEditor->focusField(field); });
-  connect(problemList, &ProblemList::lineActivated, this,
-          &MainWindow::goToLine);
-  connect(configEditor, &ConfigEditor::drafting, this, &MainWindow::onDrafting);
-  // Queued: a commit rebuilds the editor's rows, which must not happen
-  // inside the signal of the box being committed.
-  connect(
-      configEditor, &ConfigEditor::commit, this,
-      [this](const QString &field, const QString &value) {
-        onCommit(field, value);
-      },
-      Qt::QueuedConnection);
-  connect(
-      configEditor, &ConfigEditor::removeField, this,
-      [this](const QString &field) { onCommit(field, std::nullopt); },
-      Qt::QueuedConnection);
-  connect(runPanel, &RunPanel::tryActivated, this, &MainWindow::loadTryAndSay);
-  connect(sweepPanel, &SweepPanel::tryActivated, this,
-          &MainWindow::loadTryAndSay);
-  connect(runPanel, &RunPanel::compareRequested, this,
-          [this](long long a, long long b) {
-            if (auto opened = compareTries(a, b); !opened)
-              statusLabel->setText(QString("Tries %1 and %2 not compared: %3")
-                                       .arg(a)
-                                       .arg(b)
-                                       .arg(qs(opened.error())));
-          });
-  connect(runPanel, &RunPanel::fieldActivated, this,
-          [this](edit::OpRef op, const QString &field, int line) {
-            selectOp(op);
-            if (field.isEmpty() || !configEditor->focusField(field))
-              goToLine(line);
-          });
 }
 
 void MainWindow::buildMenus() {
@@ -460,6 +361,11 @@ void MainWindow::buildMenus() {
   view->addSeparator();
   for (QDockWidget *widget : findChildren<QDockWidget *>())
     view->addAction(widget->toggleViewAction());
+  view->addSeparator();
+  QAction *reset =
+      view->addAction("&Reset layout", this, &MainWindow::arrangeDocks);
+  reset->setObjectName("resetLayoutAction");
+  reset->setToolTip("Every panel back in its place, at its first size");
   buildHelpMenu();
 }
 
@@ -494,10 +400,17 @@ bool MainWindow::saveTo(const QString &path) {
 bool MainWindow::confirmDiscard() {
   if (!edits->hasDocument() || edits->undoStack()->isClean())
     return true;
-  const auto answer = QMessageBox::question(
-      this, "Unsaved edits",
-      "The open file has edits that are not saved. Discard them?",
-      QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+  // Save is the default (Return saves), as in every editor.
+  QMessageBox box(
+      QMessageBox::Question, "Unsaved edits",
+      "The open file has edits that are not saved. Save them "
+      "first?",
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+  box.setObjectName("unsavedEditsBox");
+  box.setDefaultButton(QMessageBox::Save);
+  const int answer = box.exec();
+  if (answer == QMessageBox::Save)
+    return saveTo(qs(edits->document().path.string()));
   if (answer != QMessageBox::Discard)
     return false;
   forgetEdits(); // discarded on purpose: nothing to offer next time
@@ -538,6 +451,21 @@ void MainWindow::openFile(const QString &path) {
 }
 
 bool MainWindow::isLoading() const { return watcher->isRunning(); }
+
+QStringList MainWindow::pendingAnswers() const {
+  QStringList pending;
+  if (isLoading())
+    pending << "the file";
+  if (constraintChecker->waiting())
+    pending << "IREE's pipeline constraints";
+  if (verdictTimer->isActive() || verdictWatcher->isRunning())
+    pending << "IREE's reading of the edits";
+  if (defaultWatcher->isRunning())
+    pending << "IREE's default config";
+  if (sweepPanel->planning())
+    pending << "the sweep's plan";
+  return pending;
+}
 
 const iree::Document *MainWindow::document() const {
   return edits->hasDocument() ? &edits->document() : nullptr;

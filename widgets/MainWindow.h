@@ -140,6 +140,10 @@ public:
   const iree::Document *document() const;
   EditSession *session() const { return edits; }
   bool isLoading() const;
+  // What the window still waits on in the background ("IREE's pipeline
+  // constraints", "the sweep's plan", ...): empty when every answer is in
+  // (a scripted screenshot waits for that).
+  QStringList pendingAnswers() const;
   // Selects a root op (as the dispatch tree does).
   void selectOp(edit::OpRef op);
   std::optional<edit::OpRef> selectedOp() const;
@@ -203,11 +207,14 @@ signals:
 
 protected:
   void closeEvent(QCloseEvent *event) override;
+  void showEvent(QShowEvent *event) override;
   void dragEnterEvent(QDragEnterEvent *event) override;
   void dropEvent(QDropEvent *event) override;
 
 private:
   void buildDocks();
+  // The panels where a first start puts them (View > Reset layout).
+  void arrangeDocks();
   void buildMenus();
   void chooseFile();
   void saveAs();
@@ -273,6 +280,9 @@ private:
   // and whether this session has written the open file's.
   std::optional<edit::EditJournal> pendingJournal;
   bool journalWritten = false;
+  // No layout saved: the docks are arranged once more at the window's
+  // first shown size (at construction it has none yet).
+  bool arrangeWhenShown = false;
   OfferBar *recoveryBar = nullptr;
   // A file IREE refused that converts for the release in use.
   OfferBar *conversionBar = nullptr;

@@ -38,6 +38,15 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
+// A status in the fixed-width column: at most two lines of it, the whole
+// of it on hover (and, for a finished job, at the end of the output).
+void showState(QLabel *label, const QString &text) {
+  const int width = std::max(label->width(), 200);
+  label->setText(label->fontMetrics().elidedText(
+      text, Qt::ElideRight, static_cast<int>(width * 1.7)));
+  label->setToolTip(text);
+}
+
 // What a try says of its time: the prediction, how the time was taken,
 // where its bundle is, and the profiler beside Tilescope.
 QString timingDetails(const jobs::TryResult &tried) {
@@ -141,7 +150,13 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   deviceLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   stateLabel = new QLabel("Idle");
   stateLabel->setObjectName("runState");
-  stateLabel->setWordWrap(false);
+  // Status lines wrap inside the column; they never widen it (a column
+  // that grew with each message moved the tabs beside it).
+  stateLabel->setWordWrap(true);
+  stateLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  stateLabel->setMinimumHeight(2 * stateLabel->fontMetrics().lineSpacing() + 2);
+  targetLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  deviceLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   programBox = new QLineEdit;
   programBox->setObjectName("checkProgram");
   programBox->setPlaceholderText("the program the dispatch came from");
@@ -303,7 +318,8 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
 
   auto *leftWidget = new QWidget;
   leftWidget->setLayout(left);
-  leftWidget->setMaximumWidth(560);
+  // One width, the buttons', whatever a status line says.
+  leftWidget->setFixedWidth(std::max(300, left->sizeHint().width()));
   auto *row = new QHBoxLayout(this);
   row->setContentsMargins(4, 4, 4, 4);
   row->addWidget(leftWidget);
@@ -412,18 +428,18 @@ void RunPanel::start(Job job) {
                            : Result<iree::IreeInstallation>(
                                  Error{"no IREE installation was given"});
   if (!iree) {
-    stateLabel->setText("Cannot run: " + qs(iree.error()));
+    showState(stateLabel, "Cannot run: " + qs(iree.error()));
     return;
   }
   const std::filesystem::path program = programBox->text().toStdString();
   if (job == Job::Check && programBox->text().isEmpty()) {
-    stateLabel->setText("Check: give the program the dispatch came from "
-                        "(Check against …)");
+    showState(stateLabel, "Check: give the program the dispatch came from "
+                          "(Check against …)");
     return;
   }
   auto folder = jobs::newTryDirectory(workspaceFolder);
   if (!folder) {
-    stateLabel->setText("Cannot run: " + qs(folder.error()));
+    showState(stateLabel, "Cannot run: " + qs(folder.error()));
     return;
   }
   snapshot = std::make_unique<iree::Document>(*current);
@@ -435,7 +451,7 @@ void RunPanel::start(Job job) {
   static const char *names[] = {"Compiling", "Compiling for resources",
                                 "Compiling and running", "Checking",
                                 "Compiling, running and profiling"};
-  stateLabel->setText(QString(names[static_cast<int>(job)]) + "…");
+  showState(stateLabel, QString(names[static_cast<int>(job)]) + "…");
   tabs->setCurrentWidget(output);
 
   // Live output and steps come from the worker thread; they are queued to
@@ -558,7 +574,7 @@ void RunPanel::onFinished() {
   snapshot.reset();
   if (!outcome->error.isEmpty()) {
     summaryLine = "Could not start: " + outcome->error;
-    stateLabel->setText(summaryLine);
+    showState(stateLabel, summaryLine);
     emit finished(false, summaryLine);
     return;
   }
@@ -566,9 +582,7 @@ void RunPanel::onFinished() {
   commandLine = outcome->command.trimmed();
   // The whole line ends the output; the label holds its start.
   append("══ " + summaryLine + "\n");
-  stateLabel->setText(summaryLine.size() > 110 ? summaryLine.left(107) + "…"
-                                               : summaryLine);
-  stateLabel->setToolTip(summaryLine);
+  showState(stateLabel, summaryLine);
   stateLabel->setStyleSheet(outcome->ok ? "" : "color: #a61b1b;");
   if (!outcome->details.isEmpty())
     resources->setPlainText(outcome->details);

@@ -1,5 +1,6 @@
 #include "widgets/TryComparisonView.h"
 
+#include "core/config/Attribute.h"
 #include "core/edit/RootOpContext.h"
 #include "core/jobs/TryJob.h"
 #include "widgets/RootOpScene.h"
@@ -12,6 +13,9 @@
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <optional>
 
 namespace tilescope::widgets {
 namespace {
@@ -43,6 +47,22 @@ QString heading(const char *letter, const jobs::TryRecord &r) {
   if (!r.candidate.empty())
     text += "\nsweep " + qs(r.sweep) + ": " + qs(r.candidate);
   return text;
+}
+
+// A dialect attribute's parameters by name, printed: a whole config
+// (a CPU lowering_config, say) compared entry by entry. Nothing for text
+// that is not one.
+std::optional<std::vector<std::pair<std::string, std::string>>>
+parametersOf(const std::string &text) {
+  auto parsed = config::parseAttribute(text);
+  const auto *attribute = std::get_if<config::Attribute>(&parsed);
+  if (!attribute || !attribute->is(config::Attribute::Kind::Dialect) ||
+      attribute->parameters.empty())
+    return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> entries;
+  for (const config::Parameter &p : attribute->parameters)
+    entries.emplace_back(p.name, config::printAttribute(p.get()));
+  return entries;
 }
 
 } // namespace
@@ -108,9 +128,32 @@ TryComparisonView::TryComparisonView(Side a, Side b,
     auto *opItem =
         new QTreeWidgetItem(configs, {"@" + qs(op.dispatch) +
                                       (op.op.empty() ? "" : ": " + qs(op.op))});
-    for (const edit::FieldDifference &f : op.fields)
-      addRow(opItem, qs(f.field), f.before.empty() ? "(unset)" : qs(f.before),
-             f.after.empty() ? "(unset)" : qs(f.after));
+    for (const edit::FieldDifference &f : op.fields) {
+      QTreeWidgetItem *row = addRow(opItem, qs(f.field),
+                                    f.before.empty() ? "(unset)" : qs(f.before),
+                                    f.after.empty() ? "(unset)" : qs(f.after));
+      // A whole attribute (a CPU config) opens into its entries, so both
+      // are read in full rather than cut after their first words.
+      const auto before = parametersOf(f.before), after = parametersOf(f.after);
+      if (!before && !after)
+        continue;
+      std::vector<std::string> names;
+      for (const auto *entries : {&before, &after})
+        if (*entries)
+          for (const auto &entry : **entries)
+            if (std::find(names.begin(), names.end(), entry.first) ==
+                names.end())
+              names.push_back(entry.first);
+      auto valueIn = [](const auto &entries, const std::string &name) {
+        if (entries)
+          for (const auto &entry : *entries)
+            if (entry.first == name)
+              return qs(entry.second);
+        return QString("(unset)");
+      };
+      for (const std::string &name : names)
+        addRow(row, qs(name), valueIn(before, name), valueIn(after, name));
+    }
   }
   for (const std::string &name : comparison.configs.onlyBefore)
     addRow(configs, "@" + qs(name), "present", "absent");
@@ -138,8 +181,19 @@ TryComparisonView::TryComparisonView(Side a, Side b,
   table->resizeColumnToContents(0);
   table->setColumnWidth(1, 260);
 
+  // Pictures only where there is one to draw: a CPU try (no layout) or a
+  // try of another file says why in a line instead of an empty pane.
   auto *pictures = new QSplitter(Qt::Horizontal);
+  QStringList undrawn;
   for (Side *side : {&a, &b}) {
+    if (side->scene.panels.empty()) {
+      undrawn << QString("%1 (try %2): %3")
+                     .arg(side == &a ? "A" : "B")
+                     .arg(side->record.id)
+                     .arg(side->note.isEmpty() ? "nothing to draw"
+                                               : side->note);
+      continue;
+    }
     auto *box = new QWidget;
     auto *column = new QVBoxLayout(box);
     column->setContentsMargins(0, 0, 0, 0);
@@ -158,13 +212,23 @@ TryComparisonView::TryComparisonView(Side a, Side b,
 
   auto *split = new QSplitter(Qt::Vertical);
   split->addWidget(table);
-  split->addWidget(pictures);
-  split->setStretchFactor(0, 1);
-  split->setStretchFactor(1, 1);
+  if (pictures->count() > 0) {
+    split->addWidget(pictures);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+  } else {
+    delete pictures;
+  }
   auto *layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(speedLabel);
   layout->addWidget(split, 1);
+  if (!undrawn.isEmpty()) {
+    auto *note = new QLabel(undrawn.join("\n"));
+    note->setObjectName("compareUndrawn");
+    note->setWordWrap(true);
+    layout->addWidget(note);
+  }
 }
 
 TryComparisonView::Side

@@ -24,6 +24,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
 #include <QProcess>
@@ -32,11 +33,15 @@
 #include <QTreeWidget>
 
 #include <iostream>
+#include <memory>
 #include <string_view>
 
 using namespace tilescope;
 
 namespace {
+
+// How long a scripted screenshot waits for background answers.
+constexpr qint64 kScreenshotWaitMs = 90'000;
 
 // The example opened when no file is given: beside the executable when
 // installed, in the source tree when run from a build.
@@ -410,13 +415,32 @@ int main(int argc, char **argv) {
                            std::cerr << summary.toStdString() << "\n";
                          QTimer::singleShot(200, [save, ok] { save(ok); });
                        });
-    QObject::connect(
-        &window, &widgets::MainWindow::documentLoaded,
-        [save, &window, waitForSplitK = state.splitKTarget.has_value()] {
-          printDispatchList(window);
-          if (!waitForSplitK)
-            QTimer::singleShot(200, [save] { save(true); });
-        });
+    // The picture shows answers, not "Asking IREE…": it waits for what the
+    // window asked in the background, at most kScreenshotWait.
+    auto saveWhenAnswered = [save, &window] {
+      auto *poll = new QTimer(&window);
+      auto waited = std::make_shared<QElapsedTimer>();
+      waited->start();
+      QObject::connect(poll, &QTimer::timeout, [save, &window, poll, waited] {
+        const QStringList pending = window.pendingAnswers();
+        if (!pending.isEmpty() && waited->elapsed() < kScreenshotWaitMs)
+          return;
+        poll->stop();
+        if (!pending.isEmpty())
+          std::cerr << "tilescope: saved after " << kScreenshotWaitMs / 1000
+                    << " s without " << pending.join(", ").toStdString()
+                    << "\n";
+        QTimer::singleShot(200, [save] { save(true); });
+      });
+      poll->start(100);
+    };
+    QObject::connect(&window, &widgets::MainWindow::documentLoaded,
+                     [saveWhenAnswered, &window,
+                      waitForSplitK = state.splitKTarget.has_value()] {
+                       printDispatchList(window);
+                       if (!waitForSplitK)
+                         saveWhenAnswered();
+                     });
     QObject::connect(&window, &widgets::MainWindow::loadFailed,
                      [save](const QString &message) {
                        std::cerr << message.toStdString() << "\n";

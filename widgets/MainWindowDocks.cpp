@@ -1,0 +1,166 @@
+// The window's panels: what each dock holds, how the panels talk to the
+// window, and where a first start (or View > Reset layout) puts them.
+#include "widgets/MainWindow.h"
+
+#include "widgets/ConfigEditor.h"
+#include "widgets/DispatchBrowser.h"
+#include "widgets/MlirView.h"
+#include "widgets/ProblemList.h"
+#include "widgets/RunPanel.h"
+#include "widgets/SceneView.h"
+#include "widgets/SweepPanel.h"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+QDockWidget *dock(const QString &title, const QString &name, QWidget *content,
+                  QMainWindow *window, Qt::DockWidgetArea area) {
+  auto *widget = new QDockWidget(title, window);
+  widget->setObjectName(name);
+  widget->setWidget(content);
+  window->addDockWidget(area, widget);
+  return widget;
+}
+
+} // namespace
+
+void MainWindow::buildDocks() {
+  browser = new DispatchBrowser;
+  browser->setObjectName("dispatchBrowser");
+
+  sourceView = new MlirView;
+  sourceView->setObjectName("sourceView");
+  connect(sourceView, &MlirView::lineClicked, this,
+          &MainWindow::selectOpAtLine);
+
+  configEditor = new ConfigEditor;
+  configEditor->setObjectName("configEditor");
+
+  problemList = new ProblemList;
+
+  runPanel = new RunPanel(services.installation, services.workspace);
+  runPanel->setObjectName("runPanel");
+  sweepPanel = new SweepPanel(services.installation, services.workspace);
+  runPanel->setWorkerSource(services.documentWorker);
+  sweepPanel->setWorkerSource(services.documentWorker);
+
+  // Each dock keeps a size it is usable at: a squeezed window cannot make
+  // a column two characters wide (the config editor keeps its own).
+  browser->setMinimumSize(220, 120);
+  sourceView->setMinimumSize(220, 120);
+  problemList->setMinimumSize(240, 80);
+  runPanel->setMinimumHeight(160);
+  sweepPanel->setMinimumHeight(160);
+  dock("Dispatches", "dispatchDock", browser, this, Qt::LeftDockWidgetArea);
+  dock("MLIR", "sourceDock", sourceView, this, Qt::LeftDockWidgetArea);
+  dock("Config editor", "configEditorDock", configEditor, this,
+       Qt::RightDockWidgetArea);
+  dock("Problems", "problemsDock", problemList, this, Qt::RightDockWidgetArea);
+  dock("Run", "runDock", runPanel, this, Qt::BottomDockWidgetArea);
+  dock("Sweep", "sweepDock", sweepPanel, this, Qt::BottomDockWidgetArea);
+  arrangeDocks();
+
+  connect(browser, &DispatchBrowser::selected, this, &MainWindow::onOpSelected);
+  connect(colorByBox, &QComboBox::currentIndexChanged, this,
+          [this] { showLayout(); });
+  connect(stepBox, &QSpinBox::valueChanged, this, [this] { showLayout(); });
+  connect(viewBox, &QComboBox::currentIndexChanged, this,
+          [this] { showLayout(); });
+  connect(markBox, &QSpinBox::valueChanged, this, [this](int key) {
+    if (sceneView->selectedKey() != key)
+      sceneView->selectKey(key);
+  });
+  connect(sceneView, &SceneView::keySelected, this, [this](qint64 key) {
+    const QSignalBlocker quiet(markBox);
+    markBox->setValue(static_cast<int>(key));
+  });
+  connect(problemList, &ProblemList::fieldActivated, this,
+          [this](const QString &field) { configEditor->focusField(field); });
+  connect(problemList, &ProblemList::lineActivated, this,
+          &MainWindow::goToLine);
+  connect(configEditor, &ConfigEditor::drafting, this, &MainWindow::onDrafting);
+  // Queued: a commit rebuilds the editor's rows, which must not happen
+  // inside the signal of the box being committed.
+  connect(
+      configEditor, &ConfigEditor::commit, this,
+      [this](const QString &field, const QString &value) {
+        onCommit(field, value);
+      },
+      Qt::QueuedConnection);
+  connect(
+      configEditor, &ConfigEditor::removeField, this,
+      [this](const QString &field) { onCommit(field, std::nullopt); },
+      Qt::QueuedConnection);
+  connect(runPanel, &RunPanel::tryActivated, this, &MainWindow::loadTryAndSay);
+  connect(sweepPanel, &SweepPanel::tryActivated, this,
+          &MainWindow::loadTryAndSay);
+  connect(runPanel, &RunPanel::compareRequested, this,
+          [this](long long a, long long b) {
+            if (auto opened = compareTries(a, b); !opened)
+              statusLabel->setText(QString("Tries %1 and %2 not compared: %3")
+                                       .arg(a)
+                                       .arg(b)
+                                       .arg(qs(opened.error())));
+          });
+  connect(runPanel, &RunPanel::fieldActivated, this,
+          [this](edit::OpRef op, const QString &field, int line) {
+            selectOp(op);
+            if (field.isEmpty() || !configEditor->focusField(field))
+              goToLine(line);
+          });
+}
+
+void MainWindow::showEvent(QShowEvent *event) {
+  QMainWindow::showEvent(event);
+  if (!arrangeWhenShown)
+    return;
+  arrangeWhenShown = false;
+  // After the layout has taken the shown size.
+  QTimer::singleShot(0, this, &MainWindow::arrangeDocks);
+}
+
+void MainWindow::arrangeDocks() {
+  auto named = [this](const char *name) {
+    auto *widget = findChild<QDockWidget *>(name);
+    widget->setFloating(false);
+    widget->show();
+    return widget;
+  };
+  QDockWidget *browserDock = named("dispatchDock");
+  QDockWidget *sourceDock = named("sourceDock");
+  QDockWidget *editorDock = named("configEditorDock");
+  QDockWidget *problemsDock = named("problemsDock");
+  QDockWidget *runDock = named("runDock");
+  QDockWidget *sweepDock = named("sweepDock");
+  addDockWidget(Qt::LeftDockWidgetArea, browserDock);
+  splitDockWidget(browserDock, sourceDock, Qt::Vertical);
+  addDockWidget(Qt::RightDockWidgetArea, editorDock);
+  splitDockWidget(editorDock, problemsDock, Qt::Vertical);
+  addDockWidget(Qt::BottomDockWidgetArea, runDock);
+  tabifyDockWidget(runDock, sweepDock);
+  runDock->raise();
+  // Sized for 1440x900 and grown with a larger window.
+  const double wide = std::max(1.0, width() / 1440.0);
+  const double tall = std::max(1.0, height() / 900.0);
+  auto scaled = [](double by, int size) { return int(size * by); };
+  resizeDocks({browserDock, editorDock}, {scaled(wide, 430), scaled(wide, 470)},
+              Qt::Horizontal);
+  resizeDocks({browserDock, sourceDock}, {scaled(tall, 330), scaled(tall, 470)},
+              Qt::Vertical);
+  resizeDocks({editorDock, problemsDock},
+              {scaled(tall, 520), scaled(tall, 280)}, Qt::Vertical);
+  resizeDocks({runDock}, {scaled(tall, 250)}, Qt::Vertical);
+}
+
+} // namespace tilescope::widgets
