@@ -12,9 +12,9 @@
 #include <QFileDialog>
 #include <QGuiApplication>
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMenu>
 #include <QMessageBox>
-#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
@@ -120,10 +120,9 @@ void SceneView::mousePressEvent(QMouseEvent *event) {
 
 void SceneView::fitToView() {
   fitted = true;
-  cell =
-      std::clamp(painter.fitCellSize(current, QSizeF(viewport()->size()),
+  cell = std::clamp(painter.fitCellSize(current, QSizeF(viewport()->size()),
                                         largestFittedCell()),
-                 kMinimumCell, kMaximumCell);
+                    kMinimumCell, kMaximumCell);
   updateScrollBars();
   horizontalScrollBar()->setValue(0);
   verticalScrollBar()->setValue(0);
@@ -169,9 +168,10 @@ constexpr double kPictureCell = 12;
 } // namespace
 
 QImage SceneView::picture() const {
-  return render::renderToImage(
-      current, darkTheme() ? render::Theme::darkTheme() : render::Theme::light(),
-      std::max(cell, kPictureCell));
+  return render::renderToImage(current,
+                               darkTheme() ? render::Theme::darkTheme()
+                                           : render::Theme::light(),
+                               std::max(cell, kPictureCell));
 }
 
 void SceneView::copyPicture() {
@@ -180,10 +180,10 @@ void SceneView::copyPicture() {
 }
 
 bool SceneView::savePicture(const QString &path, QString *error) const {
-  return render::writeScene(
-      current, path,
-      darkTheme() ? render::Theme::darkTheme() : render::Theme::light(),
-      std::max(cell, kPictureCell), error);
+  return render::writeScene(current, path,
+                            darkTheme() ? render::Theme::darkTheme()
+                                        : render::Theme::light(),
+                            std::max(cell, kPictureCell), error);
 }
 
 void SceneView::chooseAndSave() {
@@ -207,13 +207,24 @@ void SceneView::contextMenuEvent(QContextMenuEvent *event) {
                  &SceneView::chooseAndSave)
       ->setEnabled(drawn);
   menu.addSeparator();
-  menu.addAction("&Fit to view", this, &SceneView::fitToView)->setEnabled(drawn);
+  menu.addAction("&Fit to view", this, &SceneView::fitToView)
+      ->setEnabled(drawn);
   if (selected >= 0)
     menu.addAction("Clear the &mark", this, [this] { selectKey(-1); });
   menu.exec(event->globalPos());
 }
 
 void SceneView::paintEvent(QPaintEvent *event) {
+  if (scrollQueued) {
+    // A paint before the scroll's shift: the pixels outside this region
+    // are where they were before the scroll, so all of it is painted anew
+    // (and the shift is not made).
+    scrollQueued = false;
+    pendingScroll = {};
+    viewport()->update();
+    if (event->region().boundingRect() != viewport()->rect())
+      return;
+  }
   QPainter p(viewport());
   const render::Theme theme =
       darkTheme() ? render::Theme::darkTheme() : render::Theme::light();
@@ -233,15 +244,47 @@ void SceneView::paintEvent(QPaintEvent *event) {
 }
 
 void SceneView::scrollContentsBy(int dx, int dy) {
+  pendingScroll += QPoint(dx, dy);
+  if (scrollQueued)
+    return;
+  scrollQueued = true;
+  QMetaObject::invokeMethod(this, &SceneView::applyScroll,
+                            Qt::QueuedConnection);
+}
+
+void SceneView::applyScroll() {
+  if (!scrollQueued) // a paint came first and repaints everything
+    return;
+  scrollQueued = false;
+  const int dx = pendingScroll.x(), dy = pendingScroll.y();
+  pendingScroll = {};
+  if (dx == 0 && dy == 0)
+    return;
   // The drawing moves as a whole: shift what is on screen and repaint only
   // the strip that came into view.
   viewport()->scroll(dx, dy);
-  // The pinned axes moved with the drawing: repaint where they were and
-  // where they belong.
-  const int depth = static_cast<int>(std::ceil(render::stickyBandDepth())) + 64;
-  const QRect view = viewport()->rect();
-  viewport()->update(QRect(0, 0, view.width(), depth + std::abs(dy)));
-  viewport()->update(QRect(0, 0, depth + std::abs(dx), view.height()));
+  // Axes pinned to the view's edges and axis names centred on what is in
+  // view moved with the drawing: repaint where they were carried to and
+  // where they belong now.
+  const QRectF view(viewport()->rect());
+  const QPointF now(horizontalScrollBar()->value(),
+                    verticalScrollBar()->value());
+  const QPointF before = now + QPointF(dx, dy);
+  auto repaint = [this](const QRectF &rect) {
+    viewport()->update(rect.toAlignedRect().adjusted(-1, -1, 1, 1));
+  };
+  for (const render::StickyBand &band :
+       render::stickyBands(painter, current, view, cell, before))
+    repaint(band.rect.translated(dx, dy));
+  for (const render::StickyBand &band :
+       render::stickyBands(painter, current, view, cell, now))
+    repaint(band.rect);
+  for (const QRectF &rect :
+       painter.viewDependentRects(current, view, cell, before))
+    repaint(rect.translated(dx, dy));
+  for (const QRectF &rect :
+       painter.viewDependentRects(current, view, cell, now))
+    repaint(rect);
 }
 
 void SceneView::resizeEvent(QResizeEvent *event) {

@@ -64,6 +64,10 @@ protected:
 
 private:
   void updateScrollBars();
+  // Shifts the pixels on screen by the scrolls since the last call, once
+  // for a horizontal and a vertical scroll together (each shift moves the
+  // whole viewport's pixels), and repaints what came into view.
+  void applyScroll();
   bool darkTheme() const;
 
   render::GridScene original; // as given; `current` adds the selection marks
@@ -72,6 +76,8 @@ private:
   render::ScenePainter painter;
   double cell = 24;
   bool fitted = true;
+  QPoint pendingScroll; // scrolled but not yet shifted on screen
+  bool scrollQueued = false;
 };
 
 } // namespace tilescope::widgets

@@ -212,7 +212,10 @@ struct Frame {
   const ScenePainterOptions &options;
   const Fixed &fixed;
   const Layout &layout;
-  QRectF visible; // canvas coordinates
+  QRectF visible; // canvas coordinates: what this call paints (its clip)
+  // The whole target in canvas coordinates: what stays put however the
+  // paint is split into strips (axis names centre on its part of a grid).
+  QRectF view;
   double cellSize;
   double textWidth;
   bool vector;

@@ -81,12 +81,14 @@ void drawPanelAxes(Frame &f, const Panel &panel, const PanelGeometry &g,
   }
 
   painter.setFont(f.fixed.fonts.small);
-  // Axis names, centred on the visible part of the grid.
+  // Axis names, centred on the view's part of the grid (not the clip's: a
+  // view that paints only the strip a scroll exposed draws them where a
+  // whole paint does).
   const QString columnAxis = columnAxisText(panel);
   if (!columnAxis.isEmpty() && grid.width() > 0) {
     const double top = f.layout.panelsTop + f.fixed.panelTitleHeight;
-    const double left = std::max(grid.left(), visible.left());
-    const double right = std::min(grid.right(), visible.right());
+    const double left = std::max(grid.left(), f.view.left());
+    const double right = std::min(grid.right(), f.view.right());
     if (right > left && top <= visible.bottom() &&
         top + f.fixed.columnAxisHeight >= visible.top()) {
       painter.setPen(f.secondary());
@@ -98,8 +100,8 @@ void drawPanelAxes(Frame &f, const Panel &panel, const PanelGeometry &g,
   const QString rowAxis = rowAxisText(panel);
   if (!rowAxis.isEmpty() && grid.height() > 0 &&
       g.left + p.rowAxisWidth >= visible.left() && g.left <= visible.right()) {
-    const double top = std::max(grid.top(), visible.top());
-    const double bottom = std::min(grid.bottom(), visible.bottom());
+    const double top = std::max(grid.top(), f.view.top());
+    const double bottom = std::min(grid.bottom(), f.view.bottom());
     if (bottom > top) {
       painter.save();
       painter.setPen(f.secondary());

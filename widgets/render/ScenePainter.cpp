@@ -122,7 +122,8 @@ void ScenePainter::paint(QPainter &painter, const GridScene &scene,
   painter.translate(origin);
   visible.translate(-origin);
 
-  Frame f{painter, scene, theme, options, fixed, layout, visible, cellSize,
+  Frame f{painter, scene, theme, options, fixed, layout, visible,
+          target.translated(-origin), cellSize,
           // Text and the legend flow within the target (a view's viewport,
           // an exported image's page), even when the grids run wider and
           // scroll: a legend laid out past the view's edge is not seen.
@@ -206,6 +207,35 @@ int64_t tickStep(double cellSize, double minSpacing) {
          step < (int64_t{1} << 60))
     step *= 2;
   return step;
+}
+
+std::vector<QRectF> ScenePainter::viewDependentRects(const GridScene &scene,
+                                                     const QRectF &view,
+                                                     double cellSize,
+                                                     QPointF scroll) const {
+  std::vector<QRectF> rects;
+  if (scene.panels.empty())
+    return rects;
+  cellSize = sanitizeCellSize(cellSize);
+  const Fixed fixed(scene);
+  const Layout layout = computeLayout(fixed, scene, cellSize);
+  for (size_t i = 0; i < scene.panels.size(); ++i) {
+    const QRectF grid = layout.panels[i].grid.translated(-scroll);
+    // The column axis's name, in its row above the ticks.
+    if (fixed.columnAxisHeight > 0) {
+      const double top = layout.panelsTop + fixed.panelTitleHeight - scroll.y();
+      rects.push_back(
+          QRectF(grid.left(), top, grid.width(), fixed.columnAxisHeight)
+              .intersected(view));
+    }
+    // The row axis's name, in its column left of the ticks.
+    if (fixed.panels[i].rowAxisWidth > 0)
+      rects.push_back(QRectF(layout.panels[i].left - scroll.x(), grid.top(),
+                             fixed.panels[i].rowAxisWidth, grid.height())
+                          .intersected(view));
+  }
+  std::erase_if(rects, [](const QRectF &r) { return r.isEmpty(); });
+  return rects;
 }
 
 QRectF ScenePainter::gridRect(const GridScene &scene, int panel,

@@ -94,6 +94,14 @@ public:
   QRectF gridRect(const GridScene &scene, int panel, double cellSize,
                   QPointF scroll = {}) const;
 
+  // Where the picture drawn into `view` depends on the view itself, not
+  // only on the scroll: each panel's axis names, centred on the grid's
+  // visible part. A view that shifts its pixels to scroll repaints these
+  // before and after.
+  std::vector<QRectF> viewDependentRects(const GridScene &scene,
+                                         const QRectF &view, double cellSize,
+                                         QPointF scroll) const;
+
   const ScenePainterOptions &painterOptions() const { return options; }
 
 private:
