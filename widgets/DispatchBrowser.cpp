@@ -182,11 +182,9 @@ void DispatchBrowser::refreshMarkers(int focusDispatch) {
       child->setFont(0, font);
       child->setText(0, (edited ? "✎ " : "") + opLabel(op));
       child->setData(0, kLineRole, op.line);
-      const auto problems = edit::validateRootOp(edit::contextOf(current, ref));
-      const config::Problem *first = nullptr;
-      for (const config::Problem &p : problems)
-        if (p.severity == config::Problem::Severity::Error && !first)
-          first = &p;
+      const edit::RuleVerdict verdict =
+          edit::ruleVerdict(edit::contextOf(current, ref));
+      const config::Problem *first = verdict.firstError();
       child->setIcon(0,
                      first ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
                            : QIcon());

@@ -56,12 +56,6 @@ void printProblems(const std::vector<config::Problem> &problems,
         << p.message << "  [" << p.rule << "]\n";
 }
 
-bool hasErrors(const std::vector<config::Problem> &problems) {
-  return std::any_of(problems.begin(), problems.end(), [](const auto &p) {
-    return p.severity == config::Problem::Severity::Error;
-  });
-}
-
 json opJson(const iree::Document &document, edit::OpRef ref,
             const edit::RootOpContext &context,
             const std::vector<config::Problem> &problems) {
@@ -187,7 +181,8 @@ int show(const QStringList &arguments) {
   }
   const edit::RootOpContext context =
       edit::contextOf(opened->document, opened->ref);
-  const auto problems = edit::validateRootOp(context);
+  const edit::RuleVerdict verdict = edit::ruleVerdict(context);
+  const auto &problems = verdict.problems;
   if (parser.isSet(kJsonOption))
     std::cout << exporting::jsonText(
                      opJson(opened->document, opened->ref, context, problems),
@@ -195,7 +190,7 @@ int show(const QStringList &arguments) {
               << "\n";
   else
     printOp(context, problems);
-  return hasErrors(problems) ? kExitFailure : kExitOk;
+  return verdict.hasErrors() ? kExitFailure : kExitOk;
 }
 
 int setConfig(const QStringList &arguments) {
@@ -356,9 +351,10 @@ int setConfig(const QStringList &arguments) {
   // only with --force.
   const edit::RootOpContext context =
       edit::contextOf(editable.document(), *ref);
-  const auto problems = edit::validateRootOp(context);
+  const edit::RuleVerdict verdict = edit::ruleVerdict(context);
+  const auto &problems = verdict.problems;
   const bool toFile = parser.isSet(inPlaceOption) || parser.isSet(outputOption);
-  const bool held = toFile && hasErrors(problems) && !parser.isSet(forceOption);
+  const bool held = toFile && verdict.hasErrors() && !parser.isSet(forceOption);
   std::string writtenTo;
   if (toFile && !held && editable.modified()) {
     writtenTo = parser.isSet(inPlaceOption)
@@ -409,7 +405,7 @@ int setConfig(const QStringList &arguments) {
       std::cerr << "nothing written: the rules find errors in the edit "
                    "(above); --force writes it anyway\n";
   }
-  return hasErrors(problems) ? kExitFailure : kExitOk;
+  return verdict.hasErrors() ? kExitFailure : kExitOk;
 }
 
 int diff(const QStringList &arguments) {

@@ -6,6 +6,7 @@
 #include "app/cli/JobInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/edit/RootOpContext.h"
+#include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/Sweep.h"
 #include "core/jobs/SweepConstraints.h"
@@ -34,6 +35,8 @@ json candidateJson(const jobs::SweepCandidate &c,
     out["iree_verdict"] = c.ireeVerdict;
     out["iree_verdict_by"] = c.ireeVerdictBy;
   }
+  if (!c.problems.empty())
+    out["problems"] = exporting::toJson(c.problems);
   if (!c.valid) {
     out["why_not"] = c.whyNot;
     return out;
@@ -368,10 +371,17 @@ int sweep(const QStringList &arguments) {
     printSource();
     std::cout << "sweep \"" << name << "\": " << valid << " valid of "
               << plan->size() << " candidates\n";
-    for (const jobs::SweepCandidate &c : *plan)
+    for (const jobs::SweepCandidate &c : *plan) {
       std::cout << (c.valid ? "  valid     " + timeColumn(c) + "  " + c.name
                             : line(c))
                 << "\n";
+      // The warnings `check` prints for the same edit.
+      if (c.valid)
+        for (const config::Problem &p : c.problems)
+          if (p.severity == config::Problem::Severity::Warning)
+            std::cout << "              warning: " << p.field << ": "
+                      << p.message << "  [" << p.rule << "]\n";
+    }
     return kExitOk;
   }
 

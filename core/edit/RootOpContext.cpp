@@ -6,6 +6,8 @@
 #include "core/layout/LayoutValidation.h"
 #include "core/util/Numbers.h"
 
+#include <algorithm>
+
 namespace tilescope::edit {
 
 RootOpContext contextOf(const iree::Document &document, OpRef ref) {
@@ -82,6 +84,30 @@ std::vector<config::Problem> validateRootOp(const RootOpContext &context) {
   if (!context.loweringConfig)
     return {};
   return layout::validate(*context.loweringConfig, context.validation);
+}
+
+const config::Problem *RuleVerdict::firstError() const {
+  for (const config::Problem &p : problems)
+    if (p.severity == config::Problem::Severity::Error)
+      return &p;
+  return nullptr;
+}
+
+size_t RuleVerdict::warnings() const {
+  return static_cast<size_t>(
+      std::count_if(problems.begin(), problems.end(), [](const auto &p) {
+        return p.severity == config::Problem::Severity::Warning;
+      }));
+}
+
+std::string RuleVerdict::whyNot() const {
+  const config::Problem *error = firstError();
+  return error ? error->field + ": " + error->message + " [" + error->rule + "]"
+               : std::string();
+}
+
+RuleVerdict ruleVerdict(const RootOpContext &context) {
+  return {validateRootOp(context)};
 }
 
 Result<OpRef> findOp(const iree::Document &document, const std::string &spec) {

@@ -34,6 +34,23 @@ RootOpContext contextOf(const iree::Document &document, OpRef op);
 // The rules (core/config and core/layout) on the op's config as it stands.
 std::vector<config::Problem> validateRootOp(const RootOpContext &context);
 
+// The rules' verdict on an op as it stands, the one every client answers
+// from: `check` and its exit code, `set-config` (no error written without
+// --force), a sweep's plan (a candidate with an error is not compiled:
+// IREE refuses it, or builds a kernel that cannot be right), the window's
+// Problems and dispatch list.
+struct RuleVerdict {
+  std::vector<config::Problem> problems; // errors and warnings, rule order
+  // The first error; none: the op may be compiled and written.
+  const config::Problem *firstError() const;
+  bool hasErrors() const { return firstError() != nullptr; }
+  size_t warnings() const;
+  // "FIELD: MESSAGE [RULE]" of the first error ("" without one).
+  std::string whyNot() const;
+};
+
+RuleVerdict ruleVerdict(const RootOpContext &context);
+
 // The cost model's prediction of the op's kernel time on its GPU target
 // (CostModel.h), with what a compile says of the kernel when there is one.
 // An Error says why there is none (a CPU target, no config, no figures).

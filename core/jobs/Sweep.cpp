@@ -323,16 +323,13 @@ SweepCandidate makeCandidate(const SweepRequest &request,
     candidate.whyNot = refused;
     return candidate;
   }
-  candidate.problems =
-      edit::validateRootOp(edit::contextOf(editable.document(), request.op));
-  candidate.valid = true;
-  for (const config::Problem &p : candidate.problems)
-    if (p.severity == config::Problem::Severity::Error &&
-        p.iree == config::Problem::IreeResponse::Refuses) {
-      candidate.valid = false;
-      candidate.whyNot = p.field + ": " + p.message + " [" + p.rule + "]";
-      break;
-    }
+  // The verdict `check` gives: an error, whether IREE refuses the config
+  // or builds a kernel that cannot be right, is not compiled.
+  edit::RuleVerdict verdict =
+      edit::ruleVerdict(edit::contextOf(editable.document(), request.op));
+  candidate.valid = !verdict.hasErrors();
+  candidate.whyNot = verdict.whyNot();
+  candidate.problems = std::move(verdict.problems);
   candidate.text = editable.text();
   candidate.dispatch = editable.document().dispatches[request.op.dispatch];
   if (candidate.valid)

@@ -69,14 +69,15 @@ struct SweepCandidate {
   std::string name; // "workgroup[1]=64 reduction[2]=8": the history key
   std::vector<std::pair<std::string, std::string>> settings;
   bool valid = false;
-  std::string whyNot; // the first rule it breaks that IREE refuses, or the
-                      // edit model's refusal, or IREE's violated constraint
+  std::string whyNot; // the first rule error (edit::ruleVerdict, as `check`
+                      // says it), or the edit model's refusal, or IREE's
+                      // violated constraint
   // IREE's own verdict on it, when the sweep asked (checkCandidatesWithIree),
   // and who ran IREE's constraints: "tilescope" (the program IREE stated,
   // run as IREE's verifier runs it) or "iree-opt" (asked of IREE).
   std::string ireeVerdict;
   std::string ireeVerdictBy;
-  std::vector<config::Problem> problems;
+  std::vector<config::Problem> problems; // the rules' errors and warnings
   std::string text; // the document with the settings applied
   // The op's dispatch with the settings applied (what a thumbnail draws).
   std::optional<iree::Dispatch> dispatch;

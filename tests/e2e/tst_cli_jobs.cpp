@@ -436,14 +436,15 @@ private slots:
 
   // --iree-constraints: each valid candidate checked against the pipeline
   // constraints IREE states for the op; one they reject is invalid, named
-  // by IREE's assert. On gfx942, IREE's TileAndFuse constraints want the
-  // preferred subgroup size (64); the rules flag 32 as an error IREE
-  // compiles anyway, so without the flag the plan keeps it.
+  // by IREE's assert. IREE's TileAndFuse constraints want
+  // prefetch_num_stages 2 here; the rules let 1 pass, so without the flag
+  // the plan keeps it. (subgroup_size 32 on gfx942 the rules call an error,
+  // as `check` does: the plan never compiles it.)
   void aSweepAsksIreesConstraints() {
     const QString file =
         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
     const QStringList plan = {
-        "sweep", file, "--vary", "subgroup_size=32,64", "--plan", "--json"};
+        "sweep", file, "--vary", "prefetch_num_stages=1,2", "--plan", "--json"};
     auto rulesOnly = cli(plan);
     QVERIFY2(rulesOnly.exitCode == 0, qPrintable(failure(rulesOnly)));
     QCOMPARE(jsonOf(rulesOnly)["valid"].toInt(), 2);
@@ -455,11 +456,12 @@ private slots:
     const QJsonArray candidates = out["candidates"].toArray();
     QCOMPARE(candidates.size(), 2);
     const QJsonObject rejected = candidates[0].toObject();
-    QCOMPARE(rejected["candidate"].toString(), QString("subgroup_size=32"));
+    QCOMPARE(rejected["candidate"].toString(), QString("prefetch_num_stages=1"));
     QCOMPARE(rejected["valid"].toBool(), false);
     QCOMPARE(rejected["why_not"].toString(),
-             QString("translation_info.subgroup_size: sg_size == "
-                     "preferred_subgroup_size [iree-constraints]"));
+             QString("translation_info.prefetch_num_stages: "
+                     "prefetch_num_stages == 2 (use_igemm_convolution=false) "
+                     "[iree-constraints]"));
     QCOMPARE(rejected["iree_verdict"].toString(), QString("violated"));
     // IREE stated the constraints once; Tilescope ran them per candidate.
     QCOMPARE(rejected["iree_verdict_by"].toString(), QString("tilescope"));
@@ -467,12 +469,18 @@ private slots:
              QString("holds"));
 
     // A run compiles only what IREE's constraints let through.
-    auto ran = cli(inWorkspace({"sweep", file, "--vary", "subgroup_size=32,64",
+    auto ran = cli(inWorkspace({"sweep", file, "--vary", "prefetch_num_stages=1,2",
                                 "--iree-constraints", "--compile-only",
                                 "--name", "iree-checked", "--json"}));
     QVERIFY2(ran.exitCode == 0, qPrintable(failure(ran)));
     QCOMPARE(jsonOf(ran)["ran"].toInt(), 1);
     QCOMPARE(jsonOf(ran)["invalid"].toInt(), 1);
+
+    // The rules' error is the plan's verdict too, without asking IREE.
+    auto wave32 = cli({"sweep", file, "--vary", "subgroup_size=32,64", "--plan",
+                       "--json"});
+    QVERIFY2(wave32.exitCode == 0, qPrintable(failure(wave32)));
+    QCOMPARE(jsonOf(wave32)["valid"].toInt(), 1);
   }
 
   void aSweepPlansRunsAndResumes() {

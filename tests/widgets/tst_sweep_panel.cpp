@@ -45,16 +45,16 @@ private slots:
 
   // The sweep panel's "Ask IREE's pipeline constraints first": a candidate
   // IREE's constraints reject is invalid, named by IREE's assert, and not
-  // compiled (subgroup_size 32 on gfx942; 64 compiles).
+  // compiled (prefetch_num_stages 1, which the rules let pass; 2 compiles).
   void sweepAsksIreesConstraints() {
     auto window = open(test::examplesDir() /
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
     QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
     sweep->setFromIreeSpace(false); // these values, every combination
-    sweep->setAxes({"subgroup_size=32,64"});
+    sweep->setAxes({"prefetch_num_stages=1,2"});
     QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
-    QCOMPARE(sweep->validCount(), 2); // the rules let 32 pass
+    QCOMPARE(sweep->validCount(), 2); // the rules let 1 pass
     sweep->setTimed(false);
     sweep->setAskIree(true);
     // The plan shows IREE's verdict before anything runs.
@@ -74,7 +74,8 @@ private slots:
     QCOMPARE(results->rowCount(), 2);
     QCOMPARE(results->item(1, 4)->text(), QString("invalid"));
     QVERIFY2(results->item(1, 5)->text().contains(
-                 "sg_size == preferred_subgroup_size [iree-constraints]"),
+                 "prefetch_num_stages == 2 (use_igemm_convolution=false) "
+                 "[iree-constraints]"),
              qPrintable(results->item(1, 5)->text()));
     window->findChild<QDockWidget *>("sweepDock")->raise();
     screenshot(*window, "sweep-panel-iree-constraints");
