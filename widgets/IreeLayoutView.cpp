@@ -182,10 +182,10 @@ void IreeLayoutView::setRunner(Runner newRunner) {
 void IreeLayoutView::setSubject(
     std::shared_ptr<const iree::Document> newDocument,
     std::optional<edit::OpRef> newOp) {
-  const bool sameDispatch = document && newDocument && op && newOp &&
-                            (document == newDocument ||
-                             document->text == newDocument->text) &&
-                            op->dispatch == newOp->dispatch;
+  const bool sameDispatch =
+      document && newDocument && op && newOp &&
+      (document == newDocument || document->text == newDocument->text) &&
+      op->dispatch == newOp->dispatch;
   document = std::move(newDocument);
   op = newOp;
   if (sameDispatch) {
@@ -362,7 +362,15 @@ void IreeLayoutView::showAnswer(const jobs::IreeLayoutAnswer &answer) {
                 .arg(comparedOps)
                 .arg(comparedOps == 1 ? "" : "s");
   summary->setText(text);
-  command->setText("IREE's run, on the file as saved: " + qs(answer.command));
+  command->setText(
+      (answer.inputIsTheDocument ? QString("IREE's run, on the file: ")
+       : answer.input.empty()
+           ? QString("IREE's run, on the edited text (not saved, and it "
+                     "could not be kept for this command): ")
+           : QString("IREE's run, on the edited text (not saved; kept at "
+                     "%1): ")
+                 .arg(qs(answer.input))) +
+      qs(answer.command));
   emit compared(comparedOps > 0 && differing == 0, text, {});
 }
 

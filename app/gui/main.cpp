@@ -297,6 +297,10 @@ int main(int argc, char **argv) {
           jobs::IreeLayoutRequest request;
           request.dispatch = dispatch;
           request.cancel = cancel;
+          // Edits not saved: the text IREE was given is kept here, for
+          // the command the tab shows.
+          request.inputCopy = jobs::defaultWorkspace() / "iree-layouts" /
+                              (document.path.stem().string() + ".edited.mlir");
           worker.cancel = cancel;
           return jobs::ireeLayouts(installation, worker, document, request);
         });

@@ -4,6 +4,7 @@
 #include "core/config/TranslationInfo.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/jobs/IreeLowering.h"
+#include "core/util/Files.h"
 
 #include <algorithm>
 
@@ -50,16 +51,35 @@ std::string ireeErrors(const LoweringProbeResult &result) {
   return text;
 }
 
-// The command IREE ran, on the document's file rather than the private copy
-// it was given (gone once the run is over): the same text unless the
-// document was edited and not saved, which the caller knows.
-std::string reproducer(std::string command, const iree::Document &document) {
+// The command IREE ran, naming `input` rather than the private copy it was
+// given (gone once the run is over).
+std::string reproducer(std::string command, const std::string &input) {
   const size_t probe = command.find("/probe.mlir");
-  if (document.path.empty() || probe == std::string::npos)
+  if (input.empty() || probe == std::string::npos)
     return command;
   const size_t start = command.rfind(' ', probe) + 1;
-  return command.replace(start, probe + 11 - start,
-                         shellQuote(document.path.string()));
+  return command.replace(start, probe + 11 - start, shellQuote(input));
+}
+
+// The file a person runs the command on: the document's own when it holds
+// the text IREE was given; else the text kept at `copy` (when asked).
+void nameInput(IreeLayoutAnswer &answer, const iree::Document &document,
+               const IreeLayoutRequest &request) {
+  answer.input = document.path.string();
+  answer.inputIsTheDocument = true;
+  if (document.path.empty())
+    return;
+  auto saved = readTextFile(document.path);
+  if ((saved && *saved == document.text) || request.inputCopy.empty())
+    return;
+  // Not the document's file: the kept copy, or none (the label says so).
+  answer.inputIsTheDocument = false;
+  answer.input.clear();
+  std::error_code ignored;
+  std::filesystem::create_directories(request.inputCopy.parent_path(),
+                                      ignored);
+  if (writeFileAtomically(request.inputCopy, document.text))
+    answer.input = request.inputCopy.string();
 }
 
 void compareOperands(OpLayoutAnswer &answer, const layout::OpLayouts &ours,
@@ -223,7 +243,8 @@ Result<IreeLayoutAnswer> ireeLayouts(const iree::IreeInstallation &iree,
   auto result = runLoweringProbe(iree, probe);
   if (!result)
     return Error{result.error()};
-  answer.command = reproducer(result->command, document);
+  nameInput(answer, document, request);
+  answer.command = reproducer(result->command, answer.input);
   const IrDump *dump =
       pipeline == "VectorDistribute"
           ? result->dump(dispatch.name, kConfigureTensorLayoutsPass)

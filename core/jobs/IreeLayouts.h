@@ -22,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,9 +70,12 @@ struct OpLayoutAnswer {
 struct IreeLayoutAnswer {
   std::string dispatch, pipeline;
   std::vector<OpLayoutAnswer> ops;
-  // The shell command that reproduces IREE's run, on the document's file
-  // (as saved).
+  // The shell command that reproduces IREE's run, and the file it names:
+  // the document's own when that holds the text IREE was given, else the
+  // copy of the edited text kept at IreeLayoutRequest::inputCopy.
   std::string command;
+  std::string input;
+  bool inputIsTheDocument = true;
   bool agrees() const;
 };
 
@@ -79,6 +83,10 @@ struct IreeLayoutRequest {
   size_t dispatch = 0;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   const std::atomic<bool> *cancel = nullptr;
+  // Where to keep the text IREE was given when the document's file does
+  // not hold it (edits not saved), so the command shown reproduces what
+  // is shown. Empty: the command names the document's file regardless.
+  std::filesystem::path inputCopy;
 };
 
 // An Error says why IREE's answer cannot be had: a CPU target, a pipeline

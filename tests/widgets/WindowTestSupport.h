@@ -26,17 +26,14 @@ inline void windowScreenshot(QWidget &window, const QString &name) {
     window.grab().save(dir + "/" + name + ".png");
 }
 
-inline widgets::MainWindow::Services
-windowServices(const QString &workspace) {
+inline widgets::MainWindow::Services windowServices(const QString &workspace) {
   widgets::MainWindow::Services s;
   auto library = projectCompiler();
   s.parseText = [library](const std::string &text, const std::string &name) {
     iree::DocumentParser parser(library);
     return parser.parseText(text, name);
   };
-  s.installation = [] {
-    return Result<iree::IreeInstallation>(projectIree());
-  };
+  s.installation = [] { return Result<iree::IreeInstallation>(projectIree()); };
   s.workspace = workspace.toStdString();
   s.ireeConstraints = [](const iree::Document &document, edit::OpRef op,
                          const std::atomic<bool> *cancel) {
@@ -44,48 +41,46 @@ windowServices(const QString &workspace) {
                                        std::chrono::minutes(2), cancel, op);
   };
   s.documentWorker = [] {
-    return Result<jobs::DocumentWorker>(jobs::DocumentWorker(
-        binaryDir() / "app" / "tilescope-iree-worker",
-        projectIree().compilerLibrary));
+    return Result<jobs::DocumentWorker>(
+        jobs::DocumentWorker(binaryDir() / "app" / "tilescope-iree-worker",
+                             projectIree().compilerLibrary));
   };
   s.ireeDefaults = [](const iree::Document &document) {
-    jobs::DocumentWorker worker(binaryDir() / "app" /
-                                    "tilescope-iree-worker",
+    jobs::DocumentWorker worker(binaryDir() / "app" / "tilescope-iree-worker",
                                 projectIree().compilerLibrary);
     return jobs::ireeDefaultConfigs(projectIree(), worker, document);
   };
   s.releaseOffer = [](const std::filesystem::path &file)
       -> std::optional<jobs::ReleaseOffer> {
-    jobs::DocumentWorker worker(binaryDir() / "app" /
-                                    "tilescope-iree-worker",
+    jobs::DocumentWorker worker(binaryDir() / "app" / "tilescope-iree-worker",
                                 projectIree().compilerLibrary);
     auto text = iree::readMlirFile(file);
     if (!text)
       return std::nullopt;
     return jobs::releaseOffer(worker, *text, file.string(), "3.13");
   };
-  s.ireeLayouts = [](const iree::Document &document, size_t dispatch,
-                     const std::atomic<bool> *cancel) {
-    jobs::DocumentWorker worker(binaryDir() / "app" /
-                                    "tilescope-iree-worker",
+  s.ireeLayouts = [workspace](const iree::Document &document, size_t dispatch,
+                              const std::atomic<bool> *cancel) {
+    jobs::DocumentWorker worker(binaryDir() / "app" / "tilescope-iree-worker",
                                 projectIree().compilerLibrary);
     jobs::IreeLayoutRequest request;
     request.dispatch = dispatch;
     request.cancel = cancel;
+    request.inputCopy = std::filesystem::path(workspace.toStdString()) /
+                        "iree-layouts" /
+                        (document.path.stem().string() + ".edited.mlir");
     return jobs::ireeLayouts(projectIree(), worker, document, request);
   };
   return s;
 }
 
-
 // Opens `file` in a 1440x900 window and waits until it is loaded.
 inline std::unique_ptr<widgets::MainWindow>
 openWindow(const std::filesystem::path &file,
-         widgets::MainWindow::Services services) {
+           widgets::MainWindow::Services services) {
   auto library = projectCompiler();
   auto window = std::make_unique<widgets::MainWindow>(
-      [library](const std::filesystem::path &path,
-                const std::atomic<bool> *) {
+      [library](const std::filesystem::path &path, const std::atomic<bool> *) {
         iree::DocumentParser parser(library);
         return parser.parseFile(path);
       },

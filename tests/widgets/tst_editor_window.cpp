@@ -952,6 +952,11 @@ private slots:
     QVERIFY(tabs->tabText(tabs->currentIndex()).contains("agree"));
     QVERIFY(view->answer() && view->answer()->agrees());
     QVERIFY(view->differingOperands().isEmpty());
+    // Nothing edited: the command names the file itself.
+    auto *command = view->findChild<QLabel *>("ireeLayoutCommand");
+    QVERIFY2(command->text().startsWith("IREE's run, on the file: ") &&
+                 command->text().contains("reduce_middle_dispatch_0"),
+             qPrintable(command->text()));
     for (const char *name : {"oursLayoutScene", "ireeLayoutScene"}) {
       auto *scene = view->findChild<widgets::SceneView *>(name);
       QVERIFY2(scene && !scene->scene().panels.empty(), name);
@@ -979,6 +984,16 @@ private slots:
     QVERIFY2(operands.front().iree.find("element_tile = [1, 1, 1, 2]") !=
                  std::string::npos,
              operands.front().iree.c_str());
+    // Edited, not saved: the command names a kept copy of the edited text,
+    // so running it reproduces what the tab shows.
+    QVERIFY2(!view->answer()->inputIsTheDocument &&
+                 command->text().contains(".edited.mlir"),
+             qPrintable(command->text()));
+    QFile kept(QString::fromStdString(view->answer()->input));
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll().toStdString(), window->document()->text);
+    QVERIFY(command->text().contains(
+        QString::fromStdString(view->answer()->input)));
     screenshot(*window, "iree-layouts");
 
     auto cpu = open(test::examplesDir() /
