@@ -48,10 +48,23 @@ QString pick(QRandomGenerator &random, std::initializer_list<int> values) {
   return QString::number(v[random.bounded(static_cast<int>(v.size()))]);
 }
 
+using Field = std::function<std::pair<QString, QString>()>;
+
+// One of `fields`, or two different ones.
+Edit oneOrTwo(QRandomGenerator &random, const std::vector<Field> &fields) {
+  const int count = static_cast<int>(fields.size());
+  const int first = random.bounded(count);
+  Edit edit{fields[static_cast<size_t>(first)]()};
+  if (random.bounded(2)) {
+    const int second = (first + 1 + random.bounded(count - 1)) % count;
+    edit.push_back(fields[static_cast<size_t>(second)]());
+  }
+  return edit;
+}
+
 // One or two fields of the reduction's VectorDistribute config.
 Edit reductionEdit(QRandomGenerator &random) {
-  Edit edit;
-  std::vector<std::function<std::pair<QString, QString>()>> fields = {
+  const std::vector<Field> fields = {
       [&] {
         return std::pair{QString("lane_basis"),
                          "[[1, " + pick(random, {8, 16, 32, 64}) +
@@ -75,21 +88,12 @@ Edit reductionEdit(QRandomGenerator &random) {
                          "[" + pick(random, {32, 64, 128, 256}) + ", 1, 1]"};
       },
   };
-  const int first = random.bounded(static_cast<int>(fields.size()));
-  edit.push_back(fields[static_cast<size_t>(first)]());
-  if (random.bounded(2)) {
-    const int second =
-        (first + 1 + random.bounded(static_cast<int>(fields.size()) - 1)) %
-        static_cast<int>(fields.size());
-    edit.push_back(fields[static_cast<size_t>(second)]());
-  }
-  return edit;
+  return oneOrTwo(random, fields);
 }
 
 // One or two fields of the matmul's TileAndFuse config.
 Edit matmulEdit(QRandomGenerator &random) {
-  Edit edit;
-  std::vector<std::function<std::pair<QString, QString>()>> fields = {
+  const std::vector<Field> fields = {
       [&] {
         return std::pair{QString("workgroup"),
                          "[" + pick(random, {16, 32, 64, 128, 256}) + ", " +
@@ -109,15 +113,7 @@ Edit matmulEdit(QRandomGenerator &random) {
                          "[" + pick(random, {64, 128, 256, 512}) + ", 1, 1]"};
       },
   };
-  const int first = random.bounded(static_cast<int>(fields.size()));
-  edit.push_back(fields[static_cast<size_t>(first)]());
-  if (random.bounded(2)) {
-    const int second =
-        (first + 1 + random.bounded(static_cast<int>(fields.size()) - 1)) %
-        static_cast<int>(fields.size());
-    edit.push_back(fields[static_cast<size_t>(second)]());
-  }
-  return edit;
+  return oneOrTwo(random, fields);
 }
 
 } // namespace

@@ -12,7 +12,9 @@
 #include "core/jobs/ReleaseOffer.h"
 #include "widgets/MainWindow.h"
 
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QTest>
 #include <QWidget>
 
 #include <memory>
@@ -24,6 +26,20 @@ inline void windowScreenshot(QWidget &window, const QString &name) {
   if (const QString dir = qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
       !dir.isEmpty())
     window.grab().save(dir + "/" + name + ".png");
+}
+
+// Types `text` into a config field's box and presses Enter, as a person
+// would; the queued commit is applied before it returns.
+inline void typeAndEnter(widgets::MainWindow &window, const QString &field,
+                         const QString &text) {
+  auto *box = window.findChild<QLineEdit *>("field:" + field);
+  QVERIFY2(box, qPrintable("no box for " + field));
+  box->setFocus();
+  box->selectAll();
+  QTest::keyClicks(box, text);
+  QTest::keyClick(box, Qt::Key_Return);
+  QCoreApplication::processEvents(); // the queued commit
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
 }
 
 inline widgets::MainWindow::Services windowServices(const QString &workspace) {

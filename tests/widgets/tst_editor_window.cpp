@@ -96,17 +96,9 @@ class EditorWindowTest : public QObject {
     return test::openWindow(file, services());
   }
 
-  // Types `text` into a field's box and presses Enter, as a person would.
-  void typeAndEnter(widgets::MainWindow &window, const QString &field,
-                    const QString &text) {
-    auto *box = window.findChild<QLineEdit *>("field:" + field);
-    QVERIFY2(box, qPrintable("no box for " + field));
-    box->setFocus();
-    box->selectAll();
-    QTest::keyClicks(box, text);
-    QTest::keyClick(box, Qt::Key_Return);
-    QCoreApplication::processEvents(); // the queued commit
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+  static void typeAndEnter(widgets::MainWindow &window, const QString &field,
+                           const QString &text) {
+    test::typeAndEnter(window, field, text);
   }
 
 private slots:

@@ -91,17 +91,6 @@ class NewUserWindowTest : public QObject {
     return test::openWindow(file, test::windowServices(workspace.path()));
   }
 
-  static void enter(widgets::MainWindow &window, const QString &field,
-                    const QString &text) {
-    auto *box = window.findChild<QLineEdit *>("field:" + field);
-    QVERIFY2(box, qPrintable("no box for " + field));
-    box->setFocus();
-    box->selectAll();
-    QTest::keyClicks(box, text);
-    QTest::keyClick(box, Qt::Key_Return);
-    QCoreApplication::processEvents(); // the queued commit
-  }
-
 private slots:
   void initTestCase() {
     QVERIFY(workspace.isValid());
@@ -241,7 +230,7 @@ private slots:
         QString::fromStdString((test::examplesDir() / kMatmul).string()),
         copy));
     auto window = open(copy.toStdString());
-    enter(*window, "workgroup", "[32, 128, 0]");
+    test::typeAndEnter(*window, "workgroup", "[32, 128, 0]");
     QVERIFY(!window->session()->undoStack()->isClean());
     QString defaultText;
     // Cancel first: the window stays, the edit with it.
@@ -375,10 +364,11 @@ private slots:
     state->setText(QString(400, 'x'));
     QCoreApplication::processEvents();
     seen << tabs->mapTo(panel, QPoint()).x();
-    enter(*window, "lowering_config",
-          "#iree_cpu.lowering_config<cache_parallel = [32, 64, 0], "
-          "distribution = [32, 64, 0], vector_common_parallel = [8, 4, 0], "
-          "vector_reduction = [0, 0, 4]>");
+    test::typeAndEnter(
+        *window, "lowering_config",
+        "#iree_cpu.lowering_config<cache_parallel = [32, 64, 0], "
+        "distribution = [32, 64, 0], vector_common_parallel = [8, 4, 0], "
+        "vector_reduction = [0, 0, 4]>");
     QVERIFY2(window->document()->text.find("cache_parallel = [32, 64, 0]") !=
                  std::string::npos,
              "the CPU config edit did not apply");
