@@ -338,6 +338,17 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
     auto computed = layout::opLayouts(request);
     if (computed && (computed->threads || computed->subgroups))
       return explainForall(in, *computed, asJson);
+    // Where the pipeline's own reading fails, no other reading stands in:
+    // a derived_thread_config without the result's type would otherwise
+    // come out as one thread holding everything.
+    if (!computed && config->isDerivedThreadConfig())
+      return fail("--config",
+                  computed.error() +
+                      (space->operands.empty()
+                           ? "; give the operands with --types and --maps, "
+                             "e.g. --types f16,f16 --maps '(d0, d1) -> (d0, "
+                             "d1), (d0, d1) -> (d0, d1)'"
+                           : ""));
     if (!computed && computed.error().find("TileAndFuse") != std::string::npos)
       return fail("--config", computed.error());
     if (computed)

@@ -346,6 +346,36 @@ private slots:
              qPrintable(set.err));
   }
 
+  // The same config given bare: without the result's type there are no
+  // derived tiles, and explain says what to give rather than drawing one
+  // thread holding everything (issue 30); with it, the tiles IREE derives.
+  void explainsABareDerivedThreadConfigOnlyWithTypes() {
+    const QStringList bare = {
+        "explain",
+        "--config",
+        "#iree_gpu.derived_thread_config",
+        "--translation-info",
+        "#iree_codegen.translation_info<pipeline = "
+        "#iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] "
+        "subgroup_size = 64>",
+        "--iteration-space",
+        "64x128:pp"};
+    const Run refused = cli(bare, true);
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("result element type") &&
+                 refused.err.contains("--types"),
+             qPrintable(refused.err));
+    QVERIFY(!refused.out.contains("thread_tile = [1, 1]"));
+    const Run typed = cli(QStringList(bare) << "--types"
+                                            << "f16,f16"
+                                            << "--maps"
+                                            << "(d0, d1) -> (d0, d1), (d0, d1) "
+                                               "-> (d0, d1)",
+                          true);
+    QVERIFY2(typed.exitCode == 0, qPrintable(typed.err));
+    QVERIFY2(typed.out.contains("64 threads"), qPrintable(typed.out));
+  }
+
   void rendersEverySceneKindWithoutIree_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::newRow("layout")
