@@ -377,7 +377,7 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
     name->setFont(bold);
     name->setToolTip("Changed from " + original);
   }
-  box->installEventFilter(this); // Up and Down move between rows
+  box->installEventFilter(this); // Up and Down; its row scrolled into view
   connect(box, &QLineEdit::textEdited, this,
           [this, field](const QString &t) { emit drafting(field, t); });
   connect(box, &QLineEdit::returnPressed, this,
@@ -434,24 +434,30 @@ void ConfigEditor::chainFocus() {
 }
 
 bool ConfigEditor::eventFilter(QObject *watched, QEvent *event) {
-  if (event->type() != QEvent::KeyPress)
-    return QWidget::eventFilter(watched, event);
-  const int key = static_cast<QKeyEvent *>(event)->key();
   auto *box = qobject_cast<QLineEdit *>(watched);
-  if (!box || (key != Qt::Key_Up && key != Qt::Key_Down) ||
-      (box->completer() && box->completer()->popup()->isVisible()))
+  if (!box ||
+      (event->type() != QEvent::KeyPress && event->type() != QEvent::FocusIn))
     return QWidget::eventFilter(watched, event);
   int row = -1;
   for (int r = 0; r < table->rowCount() && row < 0; ++r)
     if (boxOf(r) == box)
       row = r;
+  // However the keyboard got here (Tab, Up, Down), its row is in view.
+  if (event->type() == QEvent::FocusIn) {
+    if (row >= 0)
+      table->scrollToItem(table->item(row, kField));
+    return QWidget::eventFilter(watched, event);
+  }
+  const int key = static_cast<QKeyEvent *>(event)->key();
+  if ((key != Qt::Key_Up && key != Qt::Key_Down) ||
+      (box->completer() && box->completer()->popup()->isVisible()))
+    return QWidget::eventFilter(watched, event);
   const int step = key == Qt::Key_Up ? -1 : 1;
   for (int r = row + step; row >= 0 && r >= 0 && r < table->rowCount();
        r += step)
     if (QLineEdit *next = boxOf(r)) {
       next->setFocus(Qt::TabFocusReason);
       next->selectAll();
-      table->scrollToItem(table->item(r, kField));
       return true;
     }
   return true; // the first or last row: stay

@@ -186,6 +186,9 @@ private slots:
           rows << row;
         }
     QVERIFY(boxes.size() >= 5);
+    // A short window: the editor's rows do not all fit, Tab must scroll.
+    window->resize(1440, 600);
+    QCoreApplication::processEvents();
     window->activateWindow();
     boxes.front()->setFocus();
     QList<QLineEdit *> reached{boxes.front()};
@@ -199,8 +202,13 @@ private slots:
                    qobject_cast<QToolButton *>(now),
                qPrintable(now->metaObject()->className()));
       if (auto *box = qobject_cast<QLineEdit *>(now);
-          box && boxes.contains(box))
+          box && boxes.contains(box)) {
         reached << box;
+        // Its row is scrolled into view.
+        const QRect shown(box->mapTo(table->viewport(), QPoint()), box->size());
+        QVERIFY2(table->viewport()->rect().contains(shown),
+                 qPrintable(box->objectName() + " is out of view"));
+      }
     }
     QCOMPARE(reached, boxes);
     // Shift+Tab back from the second box reaches the first box.
