@@ -49,13 +49,6 @@ json problemsJson(const std::vector<config::Problem> &problems) {
   return exporting::toJson(problems);
 }
 
-void printProblems(const std::vector<config::Problem> &problems,
-                   std::ostream &out) {
-  for (const config::Problem &p : problems)
-    out << "  " << config::toString(p.severity) << ": " << p.field << ": "
-        << p.message << "  [" << p.rule << "]\n";
-}
-
 json opJson(const iree::Document &document, edit::OpRef ref,
             const edit::RootOpContext &context,
             const std::vector<config::Problem> &problems) {

@@ -132,6 +132,13 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
   return texts;
 }
 
+void printProblems(const std::vector<config::Problem> &problems,
+                   std::ostream &out, const std::string &indent) {
+  for (const config::Problem &p : problems)
+    out << indent << config::toString(p.severity) << ": " << p.field << ": "
+        << p.message << "  [" << p.rule << "]\n";
+}
+
 void printDifferences(const edit::DocumentDifference &difference,
                       std::ostream &out) {
   auto shown = [](const std::string &value) {

@@ -3,6 +3,7 @@
 // attributes for edits, and config differences printed and as JSON.
 #pragma once
 
+#include "core/config/Validation.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
@@ -17,6 +18,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace tilescope::cli {
 
@@ -59,6 +61,10 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::string &opSpec,
                                 const std::optional<QString> &iree,
                                 int &exitCode);
+
+// "INDENTseverity: field: message  [rule]", a line each.
+void printProblems(const std::vector<config::Problem> &problems,
+                   std::ostream &out, const std::string &indent = "  ");
 
 // "@dispatch: op" and "  field: before -> after" lines ("(unset)" for none).
 void printDifferences(const edit::DocumentDifference &difference,

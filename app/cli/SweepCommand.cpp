@@ -15,8 +15,10 @@
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <thread>
 
 using nlohmann::json;
@@ -376,11 +378,14 @@ int sweep(const QStringList &arguments) {
                             : line(c))
                 << "\n";
       // The warnings `check` prints for the same edit.
-      if (c.valid)
-        for (const config::Problem &p : c.problems)
-          if (p.severity == config::Problem::Severity::Warning)
-            std::cout << "              warning: " << p.field << ": "
-                      << p.message << "  [" << p.rule << "]\n";
+      if (c.valid) {
+        std::vector<config::Problem> warnings;
+        std::copy_if(c.problems.begin(), c.problems.end(),
+                     std::back_inserter(warnings), [](const auto &p) {
+                       return p.severity == config::Problem::Severity::Warning;
+                     });
+        printProblems(warnings, std::cout, std::string(14, ' '));
+      }
     }
     return kExitOk;
   }

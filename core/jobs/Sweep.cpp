@@ -325,16 +325,16 @@ SweepCandidate makeCandidate(const SweepRequest &request,
   }
   // The verdict `check` gives: an error, whether IREE refuses the config
   // or builds a kernel that cannot be right, is not compiled.
-  edit::RuleVerdict verdict =
-      edit::ruleVerdict(edit::contextOf(editable.document(), request.op));
+  const edit::RootOpContext context =
+      edit::contextOf(editable.document(), request.op);
+  edit::RuleVerdict verdict = edit::ruleVerdict(context);
   candidate.valid = !verdict.hasErrors();
   candidate.whyNot = verdict.whyNot();
   candidate.problems = std::move(verdict.problems);
   candidate.text = editable.text();
   candidate.dispatch = editable.document().dispatches[request.op.dispatch];
   if (candidate.valid)
-    if (auto predicted = edit::predictionOf(
-            edit::contextOf(editable.document(), request.op))) {
+    if (auto predicted = edit::predictionOf(context)) {
       candidate.predictedMicroseconds = predicted->microseconds;
       candidate.prediction = predicted->summary();
     }
