@@ -28,4 +28,10 @@ inline CliRun cli(const QStringList &arguments, bool withoutIree = false) {
           QString::fromUtf8(process.readAllStandardError())};
 }
 
+// What a run said, for a failed check's message.
+inline QString failure(const CliRun &run) {
+  return "exit " + QString::number(run.exitCode) + "\n" + run.out + "\n" +
+         run.err;
+}
+
 } // namespace tilescope::test

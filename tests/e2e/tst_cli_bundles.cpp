@@ -15,6 +15,7 @@
 
 using namespace tilescope;
 using test::cli;
+using test::failure;
 
 namespace {
 
@@ -25,11 +26,6 @@ const QString kGpuMatmul = TILESCOPE_SOURCE_DIR
 
 QJsonObject jsonOf(const test::CliRun &run) {
   return QJsonDocument::fromJson(run.out.toUtf8()).object();
-}
-
-QString failure(const test::CliRun &run) {
-  return "exit " + QString::number(run.exitCode) + "\n" + run.out + "\n" +
-         run.err;
 }
 
 // Two CPU configs of the matmul (op 1; op 0 is its fill), replaced whole.

@@ -20,6 +20,7 @@
 
 using namespace tilescope;
 using test::cli;
+using test::failure;
 
 namespace {
 
@@ -34,11 +35,6 @@ QByteArray hashOf(const QString &path) {
   if (!file.open(QIODevice::ReadOnly))
     return {};
   return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
-}
-
-QString failure(const test::CliRun &run) {
-  return "exit " + QString::number(run.exitCode) + "\n" + run.out + "\n" +
-         run.err;
 }
 
 } // namespace
@@ -456,7 +452,8 @@ private slots:
     const QJsonArray candidates = out["candidates"].toArray();
     QCOMPARE(candidates.size(), 2);
     const QJsonObject rejected = candidates[0].toObject();
-    QCOMPARE(rejected["candidate"].toString(), QString("prefetch_num_stages=1"));
+    QCOMPARE(rejected["candidate"].toString(),
+             QString("prefetch_num_stages=1"));
     QCOMPARE(rejected["valid"].toBool(), false);
     QCOMPARE(rejected["why_not"].toString(),
              QString("translation_info.prefetch_num_stages: "
@@ -469,16 +466,17 @@ private slots:
              QString("holds"));
 
     // A run compiles only what IREE's constraints let through.
-    auto ran = cli(inWorkspace({"sweep", file, "--vary", "prefetch_num_stages=1,2",
-                                "--iree-constraints", "--compile-only",
-                                "--name", "iree-checked", "--json"}));
+    auto ran =
+        cli(inWorkspace({"sweep", file, "--vary", "prefetch_num_stages=1,2",
+                         "--iree-constraints", "--compile-only", "--name",
+                         "iree-checked", "--json"}));
     QVERIFY2(ran.exitCode == 0, qPrintable(failure(ran)));
     QCOMPARE(jsonOf(ran)["ran"].toInt(), 1);
     QCOMPARE(jsonOf(ran)["invalid"].toInt(), 1);
 
     // The rules' error is the plan's verdict too, without asking IREE.
-    auto wave32 = cli({"sweep", file, "--vary", "subgroup_size=32,64", "--plan",
-                       "--json"});
+    auto wave32 = cli(
+        {"sweep", file, "--vary", "subgroup_size=32,64", "--plan", "--json"});
     QVERIFY2(wave32.exitCode == 0, qPrintable(failure(wave32)));
     QCOMPARE(jsonOf(wave32)["valid"].toInt(), 1);
   }

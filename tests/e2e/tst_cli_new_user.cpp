@@ -17,6 +17,7 @@
 
 using namespace tilescope;
 using test::cli;
+using test::failure;
 
 namespace {
 
@@ -25,11 +26,6 @@ const QString kMatmul =
     kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
 const QString kReduction =
     kExamples + "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
-
-QString failure(const test::CliRun &run) {
-  return "exit " + QString::number(run.exitCode) + "\n" + run.out + "\n" +
-         run.err;
-}
 
 QByteArray hashOf(const QString &path) {
   QFile file(path);

@@ -16,6 +16,7 @@
 
 using namespace tilescope;
 using test::cli;
+using test::failure;
 
 namespace {
 
@@ -24,11 +25,6 @@ const QString kReduction =
     kExamples + "cuda_sm_90/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
 const QString kMatmul =
     kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
-
-QString failure(const test::CliRun &run) {
-  return "exit " + QString::number(run.exitCode) + "\n" + run.out.left(2000) +
-         "\n" + run.err.left(2000);
-}
 
 // "severity rule field" of each problem, in order.
 QStringList problemKeys(const QJsonArray &problems) {
