@@ -16,6 +16,8 @@
 #include <QLabel>
 #include <QMessageBox>
 
+#include <filesystem>
+
 namespace tilescope::widgets {
 namespace {
 
@@ -151,9 +153,12 @@ void MainWindow::importRunResults() {
                      .arg(failed)
                      .arg(before)
                      .arg(folder);
-  if (report->rankCorrelation)
-    text += QString("; predicted order against measured: %1")
-                .arg(*report->rankCorrelation, 0, 'f', 2);
+  for (const jobs::OrderAgreement &a : report->orders)
+    text += QString("; predicted order against measured, %1 (%2 modules): %3")
+                .arg(QString::fromStdString(
+                    std::filesystem::path(a.document).filename().string()))
+                .arg(a.modules)
+                .arg(a.rankCorrelation, 0, 'f', 2);
   statusLabel->setText(text);
 }
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 using nlohmann::json;
@@ -49,7 +50,8 @@ int bundle(const QStringList &arguments) {
   const QCommandLineOption tryOption(
       "try", "A try of the history (repeatable).", "ID");
   const QCommandLineOption sweepOption(
-      "sweep", "Every compiled try of the sweep of this name.", "NAME");
+      "sweep", "Every compiled try of the sweep of this name (repeatable).",
+      "NAME");
   const QCommandLineOption outOption("o", "The bundle folder to write.", "DIR");
   parser.addOptions({tryOption, sweepOption, outOption, kWorkspaceOption,
                      kJsonOption, kIreeOption});
@@ -77,9 +79,8 @@ int bundle(const QStringList &arguments) {
     }
     tries.push_back(std::move(*record));
   }
-  if (parser.isSet(sweepOption)) {
-    auto swept = jobs::compiledTriesOfSweep(
-        *history, parser.value(sweepOption).toStdString());
+  for (const QString &name : parser.values(sweepOption)) {
+    auto swept = jobs::compiledTriesOfSweep(*history, name.toStdString());
     if (!swept) {
       std::cerr << "tilescope-cli bundle: " << swept.error() << "\n";
       return kExitBadInput;
@@ -194,15 +195,17 @@ int importResults(const QStringList &arguments) {
     if (!t.profileError.empty())
       std::cout << "    profile: " << t.profileError << "\n";
   }
-  if (report->rankCorrelation) {
-    char text[200];
+  for (const jobs::OrderAgreement &a : report->orders) {
+    char text[240];
     std::snprintf(text, sizeof text,
-                  "predicted order against the measured one: rank "
-                  "correlation %.2f; the predicted first runs at %.2fx the "
-                  "fastest's time\n",
-                  *report->rankCorrelation, *report->predictedFirstOverFastest);
-    std::cout << text << "  predicted first: " << report->predictedFirst
-              << "\n  fastest measured: " << report->fastest << "\n";
+                  "predicted order against the measured one over %d modules "
+                  "of %s (op %s, %s): rank correlation %.2f; the predicted "
+                  "first runs at %.2fx the fastest's time\n",
+                  a.modules, std::filesystem::path(a.document).filename().string().c_str(),
+                  a.op.c_str(), a.target.c_str(), a.rankCorrelation,
+                  a.predictedFirstOverFastest);
+    std::cout << text << "  predicted first: " << a.predictedFirst
+              << "\n  fastest measured: " << a.fastest << "\n";
   }
   return failed ? kExitFailure : kExitOk;
 }

@@ -36,7 +36,7 @@ struct BenchJobRequest {
   std::filesystem::path directory;
   bool dispatchBenchmark = true; // see BundleModule
   int repetitions = 5;
-  double targetMicroseconds = 1000; // shortest timed iteration
+  double targetMicroseconds = kTimedIterationMicroseconds;
   // "off", "auto" (where ncu / rocprofv3 is installed), "on" (say so when
   // none is).
   std::string profile = "off";

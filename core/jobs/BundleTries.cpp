@@ -129,6 +129,73 @@ Result<fs::path> bundleTries(const std::vector<TryRecord> &tries,
   return writeRunBundle(directory, modules, options);
 }
 
+std::vector<OrderAgreement>
+orderAgreements(const std::vector<ImportedModule> &modules) {
+  // A module compiled from the whole file (`resources FILE`, no --op)
+  // names no op: it joins the sweep of the same file and target where the
+  // bundle holds one op of it.
+  auto opOf = [&](const ImportedModule &m) {
+    if (!m.op.empty())
+      return m.op;
+    std::string only;
+    for (const ImportedModule &o : modules)
+      if (o.document == m.document && o.target == m.target && !o.op.empty()) {
+        if (!only.empty() && only != o.op)
+          return std::string();
+        only = o.op;
+      }
+    return only;
+  };
+  std::vector<OrderAgreement> out;
+  std::vector<std::vector<const ImportedModule *>> groups;
+  for (const ImportedModule &m : modules) {
+    if (!m.timing.timed() || !m.predictedMicroseconds)
+      continue;
+    const std::string op = opOf(m);
+    auto same = std::find_if(out.begin(), out.end(), [&](const auto &o) {
+      return o.document == m.document && o.op == op && o.target == m.target;
+    });
+    if (same == out.end()) {
+      OrderAgreement a;
+      a.document = m.document;
+      a.op = op;
+      a.target = m.target;
+      out.push_back(std::move(a));
+      groups.emplace_back();
+      same = out.end() - 1;
+    }
+    groups[static_cast<size_t>(same - out.begin())].push_back(&m);
+  }
+  auto name = [](const ImportedModule &m) {
+    return m.candidate.empty() ? m.id + " (the config as compiled)"
+                               : m.candidate;
+  };
+  std::vector<OrderAgreement> kept;
+  for (size_t g = 0; g < out.size(); ++g) {
+    const auto &group = groups[g];
+    if (group.size() < 3)
+      continue;
+    std::vector<double> predicted, measured;
+    for (const ImportedModule *m : group) {
+      predicted.push_back(*m->predictedMicroseconds);
+      measured.push_back(m->timing.perDispatch->median);
+    }
+    OrderAgreement a = out[g];
+    a.modules = static_cast<int>(group.size());
+    a.rankCorrelation = layout::rankCorrelation(predicted, measured);
+    const auto first = static_cast<size_t>(
+        std::min_element(predicted.begin(), predicted.end()) -
+        predicted.begin());
+    const auto fastest = static_cast<size_t>(
+        std::min_element(measured.begin(), measured.end()) - measured.begin());
+    a.predictedFirstOverFastest = measured[first] / measured[fastest];
+    a.predictedFirst = name(*group[first]);
+    a.fastest = name(*group[fastest]);
+    kept.push_back(std::move(a));
+  }
+  return kept;
+}
+
 Result<ImportReport> importBundleResults(const fs::path &bundle,
                                          History &history) {
   auto manifest = readBundleManifest(bundle);
@@ -161,6 +228,9 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
     row.document = about.value("document", "");
     row.op = about.value("op", "");
     row.target = about.value("target", "");
+    out.document = row.document;
+    out.op = row.op;
+    out.target = row.target;
     if (out.compiledIn)
       if (auto original = history.get(*out.compiledIn);
           original && original->document == row.document) {
@@ -233,29 +303,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
     report.modules.push_back(std::move(out));
   }
 
-  // The cost model's order against what the GPU did.
-  std::vector<double> predicted, measured;
-  std::vector<const ImportedModule *> both;
-  for (const ImportedModule &m : report.modules)
-    if (m.timing.timed() && m.predictedMicroseconds) {
-      predicted.push_back(*m.predictedMicroseconds);
-      measured.push_back(m.timing.perDispatch->median);
-      both.push_back(&m);
-    }
-  if (both.size() >= 2) {
-    report.rankCorrelation = layout::rankCorrelation(predicted, measured);
-    const size_t first = static_cast<size_t>(
-        std::min_element(predicted.begin(), predicted.end()) -
-        predicted.begin());
-    const size_t fastest = static_cast<size_t>(
-        std::min_element(measured.begin(), measured.end()) - measured.begin());
-    report.predictedFirstOverFastest = measured[first] / measured[fastest];
-    auto name = [](const ImportedModule &m) {
-      return m.candidate.empty() ? m.id : m.candidate;
-    };
-    report.predictedFirst = name(*both[first]);
-    report.fastest = name(*both[fastest]);
-  }
+  report.orders = orderAgreements(report.modules);
   return report;
 }
 
@@ -282,12 +330,18 @@ json toJson(const ImportReport &report) {
   json out = {{"bundle", report.bundle.string()},
               {"host", report.host},
               {"modules", modules}};
-  if (report.rankCorrelation) {
-    out["rank_correlation"] = *report.rankCorrelation;
-    out["predicted_first_over_fastest"] = *report.predictedFirstOverFastest;
-    out["predicted_first"] = report.predictedFirst;
-    out["fastest"] = report.fastest;
-  }
+  json orders = json::array();
+  for (const OrderAgreement &a : report.orders)
+    orders.push_back({{"document", a.document},
+                      {"op", a.op},
+                      {"target", a.target},
+                      {"modules", a.modules},
+                      {"rank_correlation", a.rankCorrelation},
+                      {"predicted_first_over_fastest",
+                       a.predictedFirstOverFastest},
+                      {"predicted_first", a.predictedFirst},
+                      {"fastest", a.fastest}});
+  out["orders"] = orders;
   return out;
 }
 

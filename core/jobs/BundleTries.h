@@ -55,22 +55,38 @@ struct ImportedModule {
   bool alreadyImported = false;
   ModuleTiming timing;
   std::string candidate, sweep;
+  std::string document, op, target;            // the problem it times
   std::optional<double> predictedMicroseconds; // the try's prediction
   std::vector<ProfileRow> besideTilescope;     // where it was profiled
   std::string error;                           // why it was not imported
+};
+
+// The cost model's order against the measured one over the modules of one
+// problem (the same file, op and target: a sweep and the config it started
+// from) that have a time and a prediction. Orders of different problems
+// never mix: a 24 us and a 970 us kernel are not candidates of one choice.
+struct OrderAgreement {
+  std::string document, op, target;
+  int modules = 0;
+  double rankCorrelation = 0;
+  double predictedFirstOverFastest = 1; // 1.0: the predicted first is fastest
+  std::string predictedFirst, fastest;
 };
 
 struct ImportReport {
   std::filesystem::path bundle;
   std::string host;
   std::vector<ImportedModule> modules;
-  // Over the modules with a measured time and a prediction: the cost
-  // model's order against the measured one, and how the predicted first
-  // runs against the fastest (1.0: it is the fastest).
-  std::optional<double> rankCorrelation;
-  std::optional<double> predictedFirstOverFastest;
-  std::string predictedFirst, fastest;
+  // One per problem with at least three timed, predicted modules, in the
+  // order the bundle lists them.
+  std::vector<OrderAgreement> orders;
 };
+
+// The cost model's order against the measured one, problem by problem. A
+// module compiled from the whole file (no op named) joins the problem of
+// the same file and target where the modules name one op of it.
+std::vector<OrderAgreement>
+orderAgreements(const std::vector<ImportedModule> &modules);
 
 // Reads the bundle's results and adds each timed (or failed) module to the
 // history as a bench row of its try; modules imported before are left.

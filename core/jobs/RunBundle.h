@@ -94,12 +94,20 @@ struct BundleManifest {
 };
 Result<BundleManifest> readBundleManifest(const std::filesystem::path &bundle);
 
+// The shortest timed iteration: 20 ms. An iteration carries 100-200 us of
+// submission and synchronisation besides its dispatches (measured on an
+// H200: the 4096^3 f16 matmul read 1100 us a dispatch one per submission,
+// 1003 four per submission, 986 at 16, 972 at 64, against Nsight Compute's
+// 970 us), so it must last ~100x that for the per-dispatch figure to come
+// within 1 % of the profiler's (docs/jobs.md).
+inline constexpr double kTimedIterationMicroseconds = 20000;
+
 struct BundleRunOptions {
   std::filesystem::path tools; // the runtime tools; empty: the bundle's own
   std::string device;          // a URI overriding modules of its driver
   int repetitions = 5;
-  double targetMicroseconds = 1000; // shortest timed iteration
-  std::string profile = "auto";     // "off", "auto", "on"
+  double targetMicroseconds = kTimedIterationMicroseconds;
+  std::string profile = "auto"; // "off", "auto", "on"
   std::string only;                 // one module's id
   bool force = false;               // time modules that have results
   int toolTimeoutSeconds = 300;     // each tool run

@@ -25,7 +25,9 @@
 # Settings (environment):
 #   TILESCOPE_DEVICE       a device URI for modules of its driver (cuda://1)
 #   TILESCOPE_REPETITIONS  repetitions of the timed runs (5)
-#   TILESCOPE_TARGET_US    shortest iteration of the timed run, us (1000)
+#   TILESCOPE_TARGET_US    shortest iteration of the timed run, us (20000:
+#                          an iteration carries 100-200 us of submission and
+#                          synchronisation, which 20 ms shares out to < 1 %)
 #   TILESCOPE_WARMUP_S     warm-up before each timed run, s (0.1)
 #   TILESCOPE_PROFILE      off | auto (when a profiler is installed) | on (auto)
 #   TILESCOPE_TIMEOUT_S    limit on each tool run, s (300)
@@ -39,7 +41,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tools=${TILESCOPE_TOOLS:-$here/tools}
 results=${TILESCOPE_RESULTS:-$here/results}
 repetitions=${TILESCOPE_REPETITIONS:-5}
-target_us=${TILESCOPE_TARGET_US:-1000}
+target_us=${TILESCOPE_TARGET_US:-20000}
 warmup_s=${TILESCOPE_WARMUP_S:-0.1}
 profile=${TILESCOPE_PROFILE:-auto}
 timeout_s=${TILESCOPE_TIMEOUT_S:-300}

@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 
 #include "core/jobs/BenchJob.h"
+#include "core/jobs/BundleTries.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
 #include "core/jobs/ProfileComparison.h"
@@ -208,6 +209,44 @@ private slots:
 
   // Nsight Compute's CSV as `ncu --csv --page raw --print-units base`
   // prints it, its own lines and the application's around it.
+  // The model's order is judged problem by problem: a bundle of a sweep,
+  // its file's config compiled whole, and an unrelated kernel gives one
+  // agreement over the sweep and that config, none across problems.
+  void ordersAreJudgedPerProblem() {
+    auto module = [](std::string document, std::string op, double predicted,
+                     double measured, std::string candidate) {
+      ImportedModule m;
+      m.id = candidate.empty() ? "whole" : candidate;
+      m.document = std::move(document);
+      m.op = std::move(op);
+      m.target = "cuda";
+      m.candidate = std::move(candidate);
+      m.predictedMicroseconds = predicted;
+      m.timing.status = "ok";
+      m.timing.perDispatch = TimingStats{measured, 0, 0, 0, 3};
+      return m;
+    };
+    const std::vector<ImportedModule> modules = {
+        module("big.mlir", "", 30, 25, ""), // the config, compiled whole
+        module("big.mlir", "0:0", 10, 20, "a"),
+        module("big.mlir", "0:0", 20, 40, "b"),
+        module("big.mlir", "0:0", 40, 30, "c"),
+        module("small.mlir", "", 1, 900, ""),
+        module("small.mlir", "0:0", 2, 5, "s")};
+    QVERIFY(modules[1].timing.timed());
+    const auto orders = orderAgreements(modules);
+    QCOMPARE(orders.size(), size_t(1)); // small.mlir has two: no order
+    QCOMPARE(orders[0].document, std::string("big.mlir"));
+    QCOMPARE(orders[0].op, std::string("0:0"));
+    QCOMPARE(orders[0].modules, 4);
+    QCOMPARE(orders[0].predictedFirst, std::string("a"));
+    QCOMPARE(orders[0].fastest, std::string("a"));
+    QCOMPARE(orders[0].predictedFirstOverFastest, 1.0);
+    // predicted 30 10 20 40: ranks 3 1 2 4; measured 25 20 40 30: 2 1 4 3;
+    // 1 - 6 x (1 + 0 + 4 + 1) / (4 x 15)
+    QVERIFY(std::abs(orders[0].rankCorrelation - 0.4) < 1e-9);
+  }
+
   void readsNsightCompute() {
     const std::string csv =
         "==PROF== Connected to process 4242 (/x/iree-benchmark-module)\n"
