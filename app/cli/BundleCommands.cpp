@@ -201,7 +201,8 @@ int importResults(const QStringList &arguments) {
                   "predicted order against the measured one over %d modules "
                   "of %s (op %s, %s): rank correlation %.2f; the predicted "
                   "first runs at %.2fx the fastest's time\n",
-                  a.modules, std::filesystem::path(a.document).filename().string().c_str(),
+                  a.modules,
+                  std::filesystem::path(a.document).filename().string().c_str(),
                   a.op.c_str(), a.target.c_str(), a.rankCorrelation,
                   a.predictedFirstOverFastest);
     std::cout << text << "  predicted first: " << a.predictedFirst

@@ -332,15 +332,15 @@ json toJson(const ImportReport &report) {
               {"modules", modules}};
   json orders = json::array();
   for (const OrderAgreement &a : report.orders)
-    orders.push_back({{"document", a.document},
-                      {"op", a.op},
-                      {"target", a.target},
-                      {"modules", a.modules},
-                      {"rank_correlation", a.rankCorrelation},
-                      {"predicted_first_over_fastest",
-                       a.predictedFirstOverFastest},
-                      {"predicted_first", a.predictedFirst},
-                      {"fastest", a.fastest}});
+    orders.push_back(
+        {{"document", a.document},
+         {"op", a.op},
+         {"target", a.target},
+         {"modules", a.modules},
+         {"rank_correlation", a.rankCorrelation},
+         {"predicted_first_over_fastest", a.predictedFirstOverFastest},
+         {"predicted_first", a.predictedFirst},
+         {"fastest", a.fastest}});
   out["orders"] = orders;
   return out;
 }

@@ -108,9 +108,9 @@ struct BundleRunOptions {
   int repetitions = 5;
   double targetMicroseconds = kTimedIterationMicroseconds;
   std::string profile = "auto"; // "off", "auto", "on"
-  std::string only;                 // one module's id
-  bool force = false;               // time modules that have results
-  int toolTimeoutSeconds = 300;     // each tool run
+  std::string only;             // one module's id
+  bool force = false;           // time modules that have results
+  int toolTimeoutSeconds = 300; // each tool run
   std::chrono::milliseconds timeout{std::chrono::minutes(30)}; // all of it
   const std::atomic<bool> *cancel = nullptr;
   std::function<void(std::string_view text, bool fromStandardError)> onOutput;

@@ -124,8 +124,8 @@ std::vector<int64_t> roundsOn(int64_t workgroups, int64_t units,
 }
 
 struct Terms {
-  double matrix = 0, shared = 0, l2 = 0, latency = 0, overlap = 0, memory = 0,
-         fixed = 0;
+  double matrix = 0, shared = 0, l2 = 0, latency = 0, stepOverhead = 0,
+         memory = 0, fixed = 0;
 };
 
 void finish(CostPrediction &p, const Terms &t, const MicroArchitecture &arch,
@@ -144,9 +144,9 @@ void finish(CostPrediction &p, const Terms &t, const MicroArchitecture &arch,
       {memoryName.c_str(), t.l2, "operand tiles fetched per step"},
       {"latency", t.latency,
        "one workgroup's step: global round trips, copy, barrier, compute"},
-      {"step overhead", t.overlap,
-       "each step's loop and barriers, and the share of the other terms "
-       "that does not overlap the largest"},
+      {"step overhead", t.stepOverhead,
+       "each step's loop and barriers, and the share of the lesser of matrix "
+       "and shared-memory time that does not overlap the greater"},
       {"DRAM", t.memory, "bytes over the bandwidth in flight"},
       {"prologue and epilogue", t.fixed, "first loads, result stores"},
   };
@@ -381,7 +381,7 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     t.shared += steps * shared;
     t.l2 += steps * l2;
     t.latency += steps * latency;
-    t.overlap += steps * exposed;
+    t.stepOverhead += steps * exposed;
     t.fixed += fixed;
   }
   p.workgroups = static_cast<int64_t>(workgroups);
@@ -406,7 +406,7 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
   // The calibration scales every term alike: the order is the model's.
   const double scale = arch.contractionCalibration;
   for (double *term :
-       {&t.matrix, &t.shared, &t.l2, &t.latency, &t.overlap, &t.fixed})
+       {&t.matrix, &t.shared, &t.l2, &t.latency, &t.stepOverhead, &t.fixed})
     *term *= scale;
   finish(p, t, arch, total * scale, "L2");
   return p;

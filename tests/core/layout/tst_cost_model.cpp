@@ -56,9 +56,8 @@ constexpr MeasuredSet kH200At4096{"h200-matmul-f16-4096.csv", 4096,
                                   kDefaultConfig4096,
                                   "dispatch_us_back_to_back"};
 // Its 17 that Nsight Compute read (the default and its 16 nearest).
-constexpr MeasuredSet kH200At4096Profiled{"h200-matmul-f16-4096.csv", 4096,
-                                          kDefaultConfig4096,
-                                          "kernel_us_nsight"};
+constexpr MeasuredSet kH200At4096Profiled{
+    "h200-matmul-f16-4096.csv", 4096, kDefaultConfig4096, "kernel_us_nsight"};
 
 config::IterationSpace matmul(int64_t size) {
   const std::string s = std::to_string(size);
@@ -194,8 +193,8 @@ Verdict judge(const MeasuredSet &measuredFile, bool withCompiled) {
   qInfo("%s, %s resources, %zu kernels: rank correlation %.3f, predicted "
         "first %s runs %.3fx the fastest; measured / predicted %.2f (median)",
         measuredFile.file, withCompiled ? "compiled" : "estimated", set.size(),
-        v.correlation,
-        set[first].name.c_str(), v.firstOverFastest, v.medianRatio);
+        v.correlation, set[first].name.c_str(), v.firstOverFastest,
+        v.medianRatio);
   return v;
 }
 
