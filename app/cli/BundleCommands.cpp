@@ -207,6 +207,14 @@ int importResults(const QStringList &arguments) {
                   a.predictedFirstOverFastest);
     std::cout << text << "  predicted first: " << a.predictedFirst
               << "\n  fastest measured: " << a.fastest << "\n";
+    if (a.profiledRankCorrelation) {
+      std::snprintf(text, sizeof text,
+                    "  against the profiler's kernel times (one launch, "
+                    "caches flushed): rank correlation %.2f; the predicted "
+                    "first runs at %.2fx the fastest's time\n",
+                    *a.profiledRankCorrelation, *a.profiledFirstOverFastest);
+      std::cout << text << "  fastest profiled: " << a.profiledFastest << "\n";
+    }
   }
   return failed ? kExitFailure : kExitOk;
 }

@@ -175,22 +175,31 @@ orderAgreements(const std::vector<ImportedModule> &modules) {
     const auto &group = groups[g];
     if (group.size() < 3)
       continue;
-    std::vector<double> predicted, measured;
+    std::vector<double> predicted, measured, profiled;
     for (const ImportedModule *m : group) {
       predicted.push_back(*m->predictedMicroseconds);
       measured.push_back(m->timing.perDispatch->median);
+      if (m->timing.profile && m->timing.profile->kernelMicroseconds > 0)
+        profiled.push_back(m->timing.profile->kernelMicroseconds);
     }
+    auto fastestOf = [](const std::vector<double> &times) {
+      return static_cast<size_t>(std::min_element(times.begin(), times.end()) -
+                                 times.begin());
+    };
+    const size_t first = fastestOf(predicted);
     OrderAgreement a = out[g];
     a.modules = static_cast<int>(group.size());
     a.rankCorrelation = layout::rankCorrelation(predicted, measured);
-    const auto first = static_cast<size_t>(
-        std::min_element(predicted.begin(), predicted.end()) -
-        predicted.begin());
-    const auto fastest = static_cast<size_t>(
-        std::min_element(measured.begin(), measured.end()) - measured.begin());
+    const size_t fastest = fastestOf(measured);
     a.predictedFirstOverFastest = measured[first] / measured[fastest];
     a.predictedFirst = name(*group[first]);
     a.fastest = name(*group[fastest]);
+    if (profiled.size() == group.size()) {
+      a.profiledRankCorrelation = layout::rankCorrelation(predicted, profiled);
+      const size_t quickest = fastestOf(profiled);
+      a.profiledFirstOverFastest = profiled[first] / profiled[quickest];
+      a.profiledFastest = name(*group[quickest]);
+    }
     kept.push_back(std::move(a));
   }
   return kept;
@@ -331,7 +340,7 @@ json toJson(const ImportReport &report) {
               {"host", report.host},
               {"modules", modules}};
   json orders = json::array();
-  for (const OrderAgreement &a : report.orders)
+  for (const OrderAgreement &a : report.orders) {
     orders.push_back(
         {{"document", a.document},
          {"op", a.op},
@@ -341,6 +350,12 @@ json toJson(const ImportReport &report) {
          {"predicted_first_over_fastest", a.predictedFirstOverFastest},
          {"predicted_first", a.predictedFirst},
          {"fastest", a.fastest}});
+    if (a.profiledRankCorrelation)
+      orders.back()["profiled"] = {
+          {"rank_correlation", *a.profiledRankCorrelation},
+          {"predicted_first_over_fastest", *a.profiledFirstOverFastest},
+          {"fastest", a.profiledFastest}};
+  }
   out["orders"] = orders;
   return out;
 }

@@ -71,6 +71,13 @@ struct OrderAgreement {
   double rankCorrelation = 0;
   double predictedFirstOverFastest = 1; // 1.0: the predicted first is fastest
   std::string predictedFirst, fastest;
+  // The same against the profiler's kernel time of one launch, where every
+  // module of the problem was profiled: for kernels of tens of
+  // microseconds back-to-back dispatches (operands warm in L2) and one
+  // profiled launch (caches flushed) can order differently.
+  std::optional<double> profiledRankCorrelation;
+  std::optional<double> profiledFirstOverFastest;
+  std::string profiledFastest;
 };
 
 struct ImportReport {

@@ -245,6 +245,22 @@ private slots:
     // predicted 30 10 20 40: ranks 3 1 2 4; measured 25 20 40 30: 2 1 4 3;
     // 1 - 6 x (1 + 0 + 4 + 1) / (4 x 15)
     QVERIFY(std::abs(orders[0].rankCorrelation - 0.4) < 1e-9);
+    QVERIFY(!orders[0].profiledRankCorrelation); // none was profiled
+
+    // Profiled, every one: the order against one launch's time beside it.
+    std::vector<ImportedModule> profiled(modules.begin(), modules.begin() + 4);
+    const double launch[] = {30, 22, 21, 50};
+    for (size_t i = 0; i < profiled.size(); ++i) {
+      profiled[i].timing.profile = ProfileReading{};
+      profiled[i].timing.profile->kernelMicroseconds = launch[i];
+    }
+    const auto both = orderAgreements(profiled);
+    QCOMPARE(both.size(), size_t(1));
+    QVERIFY(both[0].profiledRankCorrelation.has_value());
+    QCOMPARE(both[0].profiledFastest, std::string("b"));
+    QVERIFY(std::abs(*both[0].profiledFirstOverFastest - 22.0 / 21.0) < 1e-9);
+    // predicted ranks 3 1 2 4; profiled 30 22 21 50: 3 2 1 4 -> 1 - 6x2/60
+    QVERIFY(std::abs(*both[0].profiledRankCorrelation - 0.8) < 1e-9);
   }
 
   void readsNsightCompute() {
