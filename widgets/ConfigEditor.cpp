@@ -435,23 +435,28 @@ void ConfigEditor::chainFocus() {
 
 bool ConfigEditor::eventFilter(QObject *watched, QEvent *event) {
   auto *box = qobject_cast<QLineEdit *>(watched);
-  if (!box ||
-      (event->type() != QEvent::KeyPress && event->type() != QEvent::FocusIn))
+  if (!box)
     return QWidget::eventFilter(watched, event);
-  int row = -1;
-  for (int r = 0; r < table->rowCount() && row < 0; ++r)
-    if (boxOf(r) == box)
-      row = r;
+  auto rowOfBox = [&] {
+    for (int r = 0; r < table->rowCount(); ++r)
+      if (boxOf(r) == box)
+        return r;
+    return -1;
+  };
   // However the keyboard got here (Tab, Up, Down), its row is in view.
   if (event->type() == QEvent::FocusIn) {
-    if (row >= 0)
+    if (const int row = rowOfBox(); row >= 0)
       table->scrollToItem(table->item(row, kField));
     return QWidget::eventFilter(watched, event);
   }
+  if (event->type() != QEvent::KeyPress)
+    return QWidget::eventFilter(watched, event);
+  // Only Up and Down are ours; every typed key passes straight on.
   const int key = static_cast<QKeyEvent *>(event)->key();
   if ((key != Qt::Key_Up && key != Qt::Key_Down) ||
       (box->completer() && box->completer()->popup()->isVisible()))
     return QWidget::eventFilter(watched, event);
+  const int row = rowOfBox();
   const int step = key == Qt::Key_Up ? -1 : 1;
   for (int r = row + step; row >= 0 && r >= 0 && r < table->rowCount();
        r += step)

@@ -6,6 +6,7 @@
 #include "core/util/Files.h"
 
 #include <algorithm>
+#include <map>
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -133,18 +134,21 @@ std::vector<OrderAgreement>
 orderAgreements(const std::vector<ImportedModule> &modules) {
   // A module compiled from the whole file (`resources FILE`, no --op)
   // names no op: it joins the sweep of the same file and target where the
-  // bundle holds one op of it.
+  // bundle holds one op of it. The one op of each file and target, found
+  // once ("" where there are several).
+  std::map<std::pair<std::string, std::string>, std::string> onlyOp;
+  for (const ImportedModule &o : modules) {
+    if (o.op.empty())
+      continue;
+    auto [it, added] = onlyOp.try_emplace({o.document, o.target}, o.op);
+    if (!added && it->second != o.op)
+      it->second.clear();
+  }
   auto opOf = [&](const ImportedModule &m) {
     if (!m.op.empty())
       return m.op;
-    std::string only;
-    for (const ImportedModule &o : modules)
-      if (o.document == m.document && o.target == m.target && !o.op.empty()) {
-        if (!only.empty() && only != o.op)
-          return std::string();
-        only = o.op;
-      }
-    return only;
+    const auto it = onlyOp.find({m.document, m.target});
+    return it == onlyOp.end() ? std::string() : it->second;
   };
   std::vector<OrderAgreement> out;
   std::vector<std::vector<const ImportedModule *>> groups;
