@@ -1,5 +1,7 @@
 #include "core/layout/CostModel.h"
 
+#include "core/layout/detail/CostModelParts.h"
+
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/Occupancy.h"
 #include "core/layout/Roofline.h"
@@ -29,15 +31,17 @@ using config::TilingLevel;
 const MicroArchitecture kArchitectures[] = {
     // arch, clock, SIMDs, shared B/clk, L2 B/clk, mem lat, barrier, copy,
     // shared read, matrix fraction, register overhead, launch us,
-    // contraction calibration, calibrated on this architecture
-    {"sm_80", 1.41e9, 4, 128, 48, 600, 50, 3, 1, 1.0, 22, 3, 2.1, false},
-    {"sm_86", 1.70e9, 4, 128, 32, 600, 50, 3, 1, 1.0, 22, 3, 2.1, false},
-    {"sm_89", 2.52e9, 4, 128, 32, 600, 50, 3, 1, 1.0, 22, 3, 2.1, false},
-    {"sm_90", 1.755e9, 4, 128, 60, 600, 50, 3, 1, 0.65, 22, 3, 2.1, true},
-    {"sm_100", 1.965e9, 4, 128, 60, 600, 50, 3, 1, 0.65, 22, 3, 2.1, false},
-    {"gfx942", 2.1e9, 4, 128, 54, 800, 50, 3, 1, 0.8, 24, 3, 2.1, false},
-    {"gfx950", 2.4e9, 4, 128, 54, 800, 50, 3, 1, 0.8, 24, 3, 2.1, false},
-    {"gfx1100", 2.5e9, 4, 128, 64, 600, 50, 3, 1, 0.8, 24, 3, 2.1, false},
+    // contraction calibration, calibrated on this architecture, last-level
+    // cache bytes (L2 on NVIDIA, Infinity Cache on AMD; 0: not stated here,
+    // global loads priced from DRAM)
+    {"sm_80", 1.41e9, 4, 128, 48, 600, 50, 3, 1, 1.0, 22, 3, 2.1, false, 40e6},
+    {"sm_86", 1.70e9, 4, 128, 32, 600, 50, 3, 1, 1.0, 22, 3, 2.1, false, 6e6},
+    {"sm_89", 2.52e9, 4, 128, 32, 600, 50, 3, 1, 1.0, 22, 3, 2.1, false, 72e6},
+    {"sm_90", 1.755e9, 4, 128, 60, 600, 50, 3, 1, 0.65, 22, 3, 2.1, true, 50e6},
+    {"sm_100", 1.965e9, 4, 128, 60, 600, 50, 3, 1, 0.65, 22, 3, 2.1, false, 0},
+    {"gfx942", 2.1e9, 4, 128, 54, 800, 50, 3, 1, 0.8, 24, 3, 2.1, false, 256e6},
+    {"gfx950", 2.4e9, 4, 128, 54, 800, 50, 3, 1, 0.8, 24, 3, 2.1, false, 256e6},
+    {"gfx1100", 2.5e9, 4, 128, 64, 600, 50, 3, 1, 0.8, 24, 3, 2.1, false, 96e6},
 };
 // A contraction's step is bound by its largest term, but the matrix cores
 // and shared memory do not overlap perfectly: a share of the lesser of the
@@ -49,9 +53,22 @@ const MicroArchitecture kArchitectures[] = {
 // and carried over.
 constexpr double kExposedShare = 0.3;
 constexpr double kStepCycles = 100;
+// With prefetch_num_stages >= 2, the share of the lesser of a step's
+// global round trip and its compute that the overlap does not hide; an L2
+// hit's latency against a loaded DRAM round trip; and how much of L2 a
+// dispatch's operands and result may fill and still be found there. Fitted
+// on sm_90 to the H100's and H200's per-dispatch times (back to back) of
+// the 1024^3 and 4096^3 f16 matmuls (tests/data/gpu/).
+constexpr double kPrefetchExposedShare = 0.5;
+constexpr double kL2HitShare = 0.5;
+constexpr double kL2ResidentShare = 0.8;
 // DRAM latency under a streaming load, in clocks, against the L2-hit
 // figure above: what a streaming kernel must cover with bytes in flight.
 constexpr double kDramLatencyFactor = 1.7;
+
+} // namespace
+
+namespace detail {
 
 double ceilDivide(double a, double b) { return std::ceil(a / b); }
 
@@ -74,8 +91,20 @@ std::vector<int64_t> tilesAt(const config::LoweringConfig &config,
   return tiles;
 }
 
-// Workgroups a unit holds at once, from the compiled kernel or estimated
-// with the occupancy tables from estimated registers and shared memory.
+double workgroupThreads(const config::TranslationInfo &translation) {
+  double threads = 1;
+  if (translation.workgroupSize)
+    for (int64_t s : *translation.workgroupSize)
+      threads *= static_cast<double>(std::max<int64_t>(s, 1));
+  return threads;
+}
+
+double subgroupLanes(const config::TranslationInfo &translation,
+                     const config::GpuTarget &target) {
+  return static_cast<double>(translation.subgroupSize.value_or(
+      target.subgroupSizeChoices.empty() ? 64 : target.subgroupSizeChoices[0]));
+}
+
 int64_t residentPerCu(const CostModelInput &in, int64_t threads,
                       int64_t subgroupSize, double registers,
                       double sharedBytes, bool &estimated) {
@@ -110,8 +139,6 @@ int64_t residentPerCu(const CostModelInput &in, int64_t threads,
   return 2;
 }
 
-// How a unit's share of the grid runs: rounds of at most `resident`
-// workgroups; the busiest unit holds ceil(workgroups / units).
 std::vector<int64_t> roundsOn(int64_t workgroups, int64_t units,
                               int64_t resident) {
   std::vector<int64_t> rounds;
@@ -123,13 +150,9 @@ std::vector<int64_t> roundsOn(int64_t workgroups, int64_t units,
   return rounds;
 }
 
-struct Terms {
-  double matrix = 0, shared = 0, l2 = 0, latency = 0, stepOverhead = 0,
-         memory = 0, fixed = 0;
-};
-
 void finish(CostPrediction &p, const Terms &t, const MicroArchitecture &arch,
-            double totalCycles, const std::string &memoryName) {
+            double totalCycles, const std::string &memoryName,
+            const std::string &memoryDetail) {
   const double us = 1e6 / arch.clockHz;
   p.microseconds = arch.launchMicroseconds + totalCycles * us;
   struct Named {
@@ -140,8 +163,9 @@ void finish(CostPrediction &p, const Terms &t, const MicroArchitecture &arch,
   const Named named[] = {
       {"matrix cores", t.matrix,
        "intrinsics issued, or a subgroup's chain of them"},
+      {"vector units", t.vector, "the threads' multiply-adds issued"},
       {"shared memory", t.shared, "fragment reads and tile writes"},
-      {memoryName.c_str(), t.l2, "operand tiles fetched per step"},
+      {memoryName.c_str(), t.l2, memoryDetail.c_str()},
       {"latency", t.latency,
        "one workgroup's step: global round trips, copy, barrier, compute"},
       {"step overhead", t.stepOverhead,
@@ -166,6 +190,12 @@ void finish(CostPrediction &p, const Terms &t, const MicroArchitecture &arch,
   }
 }
 
+} // namespace detail
+
+namespace {
+
+using namespace detail;
+
 //===----------------------------------------------------------------------===//
 // Contractions with an mma_kind
 //===----------------------------------------------------------------------===//
@@ -184,9 +214,6 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     return Error{"the cost model knows no intrinsic " +
                  (kind ? kind->intrinsic : std::string("(none)"))};
   const size_t rank = space.rank();
-  for (int64_t bound : space.bounds)
-    if (bound == config::kDynamicSize)
-      return Error{"the cost model needs static loop bounds"};
 
   // Units: TileAndFuse counts subgroup and reduction tiles in intrinsics.
   std::vector<int64_t> unit(rank, 1);
@@ -253,14 +280,8 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
   sm = std::max(sm, static_cast<double>(intrinsic->m));
   sn = std::max(sn, static_cast<double>(intrinsic->n));
 
-  const auto &size = in.translation->workgroupSize;
   const double threads =
-      size ? std::accumulate(size->begin(), size->end(), 1.0,
-                             [](double a, int64_t b) {
-                               return a * static_cast<double>(
-                                              std::max<int64_t>(b, 1));
-                             })
-           : 0;
+      in.translation->workgroupSize ? workgroupThreads(*in.translation) : 0;
   const double lanes = static_cast<double>(
       in.translation->subgroupSize.value_or(intrinsic->subgroupSize));
   if (threads <= 0 || lanes <= 0)
@@ -346,6 +367,18 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
 
   Terms t;
   double total = 0;
+  const auto options = in.translation->pipelineOptions();
+  const bool prefetched =
+      options && (options->prefetchNumStages.value_or(0) >= 2 ||
+                  options->prefetchSharedMemory.value_or(false));
+  // A global round trip: from L2 where the operands and result fit in it
+  // (a dispatch in a program, or timed back to back, finds them there),
+  // from DRAM where they do not.
+  const auto floor = rooflineFloor(space, target);
+  const bool warm = floor && arch.l2Bytes > 0 &&
+                    floor->bytes <= kL2ResidentShare * arch.l2Bytes;
+  const double roundTrip =
+      arch.memoryLatencyCycles * (warm ? kL2HitShare : 1.0);
   const auto rounds = roundsOn(static_cast<int64_t>(workgroups),
                                static_cast<int64_t>(units), resident);
   const double simds = arch.simdsPerCu;
@@ -356,12 +389,18 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     const double matrix =
         std::max(perSimd * intrinsics * intrinsicCycles,
                  intrinsics * intrinsicLatency / std::max(1.0, chains));
-    const double memory = arch.memoryLatencyCycles * trips +
+    const double memory = roundTrip * trips +
                           copyLoads * arch.copyIssueCycles * ownPerSimd +
                           arch.barrierCycles;
-    const double latency = memory +
-                           ownPerSimd * fragmentReads * arch.sharedReadCycles +
+    const double compute = ownPerSimd * fragmentReads * arch.sharedReadCycles +
                            matrix / perSimd * ownPerSimd;
+    // Prefetching the next step's tiles overlaps its loads with this
+    // step's compute, though not wholly (the loads' issue and the
+    // barrier stay in line).
+    const double latency =
+        prefetched ? std::max(memory, compute) +
+                         kPrefetchExposedShare * std::min(memory, compute)
+                   : memory + compute;
     const double shared =
         (c * subgroups * fragmentReads * lanes * fragmentBytes +
          c * copyBytes) /
@@ -374,8 +413,8 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     const double exposed =
         kExposedShare * std::min(matrix, shared) + kStepCycles;
     const double step = top + exposed;
-    const double fixed = arch.memoryLatencyCycles * trips +
-                         c * tm * tn * tb * cBytes / arch.l2BytesPerClock;
+    const double fixed =
+        roundTrip * trips + c * tm * tn * tb * cBytes / arch.l2BytesPerClock;
     total += steps * step + fixed;
     t.matrix += steps * matrix;
     t.shared += steps * shared;
@@ -389,8 +428,15 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
   p.rounds = static_cast<int64_t>(rounds.size());
   p.steps = static_cast<int64_t>(steps);
   p.globalBytes = workgroups * steps * fetchedBytes + M * N * B * cBytes;
-  if (auto floor = rooflineFloor(space, target))
+  if (floor)
     p.floorMicroseconds = floor->floorSeconds * 1e6;
+  if (warm)
+    p.notes.push_back(
+        format("its operands and result (%.1f MB) fit in L2: ",
+               floor->bytes / 1e6) +
+        "global loads are priced as L2 hits, as back-to-back dispatches "
+        "find them (a profiler that flushes caches before each launch "
+        "measures them from DRAM)");
   if (trips > 1.01)
     p.notes.push_back(format("a step's loads need %.1f global round trips: "
                              "the registers cannot hold them all",
@@ -422,23 +468,13 @@ Result<CostPrediction> predictStreaming(const CostModelInput &in,
   const config::LoweringConfig &config = *in.config;
   const config::GpuTarget &target = *in.target;
   const size_t rank = space.rank();
-  for (int64_t bound : space.bounds)
-    if (bound == config::kDynamicSize)
-      return Error{"the cost model needs static loop bounds"};
   auto floor = rooflineFloor(space, target);
   if (!floor)
     return Error{floor.error()};
   if (!target.wgpCount || target.peakMemoryBytesPerSecond <= 0)
     return Error{"no unit count or bandwidth is known for " + target.arch};
-  const auto &size = in.translation->workgroupSize;
-  double threads = 1;
-  if (size)
-    for (int64_t s : *size)
-      threads *= static_cast<double>(std::max<int64_t>(s, 1));
-  const double lanes =
-      static_cast<double>(in.translation->subgroupSize.value_or(
-          target.subgroupSizeChoices.empty() ? 64
-                                             : target.subgroupSizeChoices[0]));
+  const double threads = workgroupThreads(*in.translation);
+  const double lanes = subgroupLanes(*in.translation, target);
   const double subgroups = std::max(1.0, threads / lanes);
   const double inBytes =
       space.operands.empty() ? 4 : bytesOf(space.operands[0].elementType);
@@ -534,6 +570,9 @@ std::optional<MicroArchitecture> microArchitecture(const std::string &arch) {
 Result<CostPrediction> predictKernelTime(const CostModelInput &in) {
   if (!in.space || !in.config || !in.translation || !in.target)
     return Error{"the cost model needs the op's loops, configs and target"};
+  for (int64_t bound : in.space->bounds)
+    if (bound == config::kDynamicSize)
+      return Error{"the cost model needs static loop bounds"};
   auto arch = microArchitecture(in.target->arch);
   if (!arch)
     return Error{"the cost model has no figures for " + in.target->arch};
@@ -543,6 +582,12 @@ Result<CostPrediction> predictKernelTime(const CostModelInput &in) {
       return Error{"an mma_kind on an op that is not a contraction"};
     return predictContraction(in, *dims, *arch);
   }
+  // A contraction on the vector units: thread tiles of the output, no
+  // partial-reduction steps (those read as reductions).
+  if (in.config->tileSizes(TilingLevel::Thread) &&
+      !in.config->tileSizes(TilingLevel::PartialReduction))
+    if (auto dims = config::inferContraction(*in.space))
+      return detail::predictSimtContraction(in, *dims, *arch);
   return predictStreaming(in, *arch);
 }
 

@@ -109,6 +109,9 @@ struct MicroArchitecture {
   // figure was measured on this architecture or carried over from another.
   double contractionCalibration = 1;
   bool calibratedHere = false;
+  // The last-level cache a dispatch's operands stay in between dispatches
+  // (L2; AMD's Infinity Cache); 0 where not stated.
+  double l2Bytes = 0;
 };
 std::optional<MicroArchitecture> microArchitecture(const std::string &arch);
 
