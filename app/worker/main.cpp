@@ -180,7 +180,7 @@ json parse(const Request &request, iree::DocumentParser &parser,
   const auto start = std::chrono::steady_clock::now();
   auto text = iree::readMlirFile(request.file);
   Result<iree::Document> document =
-      text ? parser.parseText(*text, request.bufferName, options)
+      text ? parser.parseText(std::move(*text), request.bufferName, options)
            : Result<iree::Document>(Error{text.error()});
   milliseconds = std::chrono::duration<double, std::milli>(
                      std::chrono::steady_clock::now() - start)
@@ -194,9 +194,8 @@ json parse(const Request &request, iree::DocumentParser &parser,
   json diagnostics = json::array();
   for (const iree::Diagnostic &diagnostic : parser.lastDiagnostics())
     diagnostics.push_back(exporting::toJson(diagnostic));
-  return {{"ok", false},
-          {"error", document.error()},
-          {"diagnostics", diagnostics}};
+  return {
+      {"ok", false}, {"error", document.error()}, {"diagnostics", diagnostics}};
 }
 
 // Answers one request on stdout, a line of JSON; true when it went well.
@@ -204,10 +203,10 @@ bool answer(const Request &request,
             const std::shared_ptr<iree::CompilerLibrary> &library,
             iree::DocumentParser &parser, bool shareTexts) {
   double parseMilliseconds = 0;
-  const json reply = request.command == "lowered"
-                         ? readLowered(request, library)
-                         : parse(request, parser, shareTexts,
-                                 parseMilliseconds);
+  const json reply =
+      request.command == "lowered"
+          ? readLowered(request, library)
+          : parse(request, parser, shareTexts, parseMilliseconds);
   const auto replyStart = std::chrono::steady_clock::now();
   // Its stderr first: the caller, on reading this line, has all of it.
   if (std::getenv("TILESCOPE_WORKER_TIMING"))

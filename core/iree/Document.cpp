@@ -6,7 +6,10 @@
 #include "core/util/Numbers.h"
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
+#include <future>
+#include <optional>
+#include <string_view>
 #include <unordered_map>
 
 namespace fs = std::filesystem;
@@ -57,10 +60,11 @@ private:
       visitFunction(op);
       return;
     }
-    const std::string loweringConfig = text(op, "lowering_config");
-    const std::string compilationInfo = text(op, "compilation_info");
-    const std::string rootOp = text(op, "root_op");
-    const std::string decomposition = text(op, "decomposition_config");
+    const ConfigAttributes found = configAttributes(op);
+    const std::string &loweringConfig = text(found.loweringConfig);
+    const std::string &compilationInfo = text(found.compilationInfo);
+    const std::string &rootOp = text(found.rootOp);
+    const std::string &decomposition = text(found.decomposition);
     if (loweringConfig.empty() && compilationInfo.empty() && rootOp.empty() &&
         decomposition.empty()) {
       if (isComputeOp(opName))
@@ -77,10 +81,7 @@ private:
     root.loweringConfig = loweringConfig;
     root.compilationInfo = compilationInfo;
     root.decompositionConfig = decomposition;
-    static const std::regex setPattern(R"(set\s*=\s*(-?\d+))");
-    std::smatch match;
-    if (std::regex_search(rootOp, match, setPattern))
-      root.rootOpSet = parseInt64(match[1].str());
+    root.rootOpSet = rootOpSet(rootOp);
     const FunctionTable &api = ir.api;
     for (intptr_t i = 0, e = api.mlirOperationGetNumOperands(op); i < e; ++i)
       root.operandTypes.push_back(
@@ -103,8 +104,7 @@ private:
     const FunctionTable &api = ir.api;
     for (MlirOperation parent = api.mlirOperationGetParentOperation(op);
          parent.ptr; parent = api.mlirOperationGetParentOperation(parent))
-      if (auto it = functionIndex.find(parent.ptr);
-          it != functionIndex.end())
+      if (auto it = functionIndex.find(parent.ptr); it != functionIndex.end())
         return &functions[it->second];
     return nullptr;
   }
@@ -138,9 +138,71 @@ private:
 
   // IREE uniques attributes and types: one printing serves every use (a
   // program's 1000 dispatches name one 2 KB target).
+  // The attributes that make an op a root op: found in one pass over its
+  // discardable attributes (most ops have none), where this IREE has the
+  // functions for it; else asked for by name.
+  struct ConfigAttributes {
+    MlirAttribute loweringConfig{}, compilationInfo{}, rootOp{},
+        decomposition{};
+  };
+  ConfigAttributes configAttributes(MlirOperation op) const {
+    const FunctionTable &api = ir.api;
+    ConfigAttributes found;
+    if (!api.mlirOperationGetNumDiscardableAttributes ||
+        !api.mlirOperationGetDiscardableAttribute) {
+      found.loweringConfig = ir.attribute(op, "lowering_config");
+      found.compilationInfo = ir.attribute(op, "compilation_info");
+      found.rootOp = ir.attribute(op, "root_op");
+      found.decomposition = ir.attribute(op, "decomposition_config");
+      return found;
+    }
+    for (intptr_t i = 0, e = api.mlirOperationGetNumDiscardableAttributes(op);
+         i < e; ++i) {
+      const MlirNamedAttribute named =
+          api.mlirOperationGetDiscardableAttribute(op, i);
+      const MlirStringRef name = api.mlirIdentifierStr(named.name);
+      const std::string_view key(name.data, name.length);
+      if (key == "lowering_config")
+        found.loweringConfig = named.attribute;
+      else if (key == "compilation_info")
+        found.compilationInfo = named.attribute;
+      else if (key == "root_op")
+        found.rootOp = named.attribute;
+      else if (key == "decomposition_config")
+        found.decomposition = named.attribute;
+    }
+    return found;
+  }
+
+  // `#iree_codegen.root_op<set = N>`: N.
+  static std::optional<int64_t> rootOpSet(std::string_view text) {
+    const size_t at = text.find("set");
+    if (at == std::string_view::npos)
+      return std::nullopt;
+    size_t i = at + 3;
+    auto skipSpaces = [&] {
+      while (i < text.size() &&
+             std::isspace(static_cast<unsigned char>(text[i])))
+        ++i;
+    };
+    skipSpaces();
+    if (i >= text.size() || text[i] != '=')
+      return std::nullopt;
+    ++i;
+    skipSpaces();
+    const size_t start = i;
+    if (i < text.size() && text[i] == '-')
+      ++i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      ++i;
+    return parseInt64(text.substr(start, i - start));
+  }
+
   const std::string &text(MlirOperation op, const char *name) {
+    return text(ir.attribute(op, name));
+  }
+  const std::string &text(MlirAttribute value) {
     static const std::string none;
-    const MlirAttribute value = ir.attribute(op, name);
     if (!value.ptr)
       return none;
     auto [it, added] = printed.try_emplace(value.ptr);
@@ -180,7 +242,8 @@ Result<Document> DocumentParser::parseFile(const fs::path &path,
   auto text = readMlirFile(path);
   if (!text)
     return Error{text.error()};
-  Result<Document> document = parseText(*text, path.string(), options);
+  Result<Document> document =
+      parseText(std::move(*text), path.string(), options);
   if (document)
     document->path = path;
   return document;
@@ -188,25 +251,32 @@ Result<Document> DocumentParser::parseFile(const fs::path &path,
 
 void DocumentParser::releaseModules() { keptModules.clear(); }
 
-Result<Document> DocumentParser::parseText(const std::string &text,
+Result<Document> DocumentParser::parseText(std::string text,
                                            const std::string &bufferName,
                                            const ParseOptions &options) {
   diagnostics.clear();
   releaseModules();
+  const bool split = splitsInput(text, options);
+  // The scans that guard IREE's parser (~10 ms on an 8 MB program) run
+  // beside the first parse's session start-up, which does not need them.
+  std::future<std::optional<std::string>> refusal;
+  if (!options.unguarded)
+    refusal = std::async(session ? std::launch::deferred : std::launch::async,
+                         [&text, &bufferName, split] {
+                           return refuseBeforeParsing(text, bufferName, split);
+                         });
   if (!session) {
     auto created = Session::create(*library);
     if (!created)
       return Error{created.error()};
     session = std::move(*created);
   }
-  if (!options.unguarded)
-    if (auto refusal =
-            refuseBeforeParsing(text, bufferName, splitsInput(text, options)))
-      return Error{*refusal};
+  if (refusal.valid())
+    if (auto refused = refusal.get())
+      return Error{*refused};
 
   std::vector<TextPart> parts;
   std::vector<Diagnostic> warnings;
-  const bool split = splitsInput(text, options);
   if (split) {
     SplitInput splitInput = splitInputFile(text, bufferName);
     parts = std::move(splitInput.parts);
@@ -216,7 +286,6 @@ Result<Document> DocumentParser::parseText(const std::string &text,
   }
 
   Document document;
-  document.text = text;
   document.partCount = static_cast<int>(parts.size());
   document.diagnostics = warnings;
   const Ir ir(session->api);
@@ -237,8 +306,10 @@ Result<Document> DocumentParser::parseText(const std::string &text,
     std::vector<Diagnostic> partDiagnostics;
     if (options.beforePart)
       options.beforePart(static_cast<int>(partIndex), part.firstLine);
+    // A part that runs to the end of the text ends in its string's NUL.
     auto parsed =
-        ParsedModule::parse(session, part.in(text), position, partDiagnostics);
+        ParsedModule::parse(session, part.in(text), position, partDiagnostics,
+                            part.offset + part.length == text.size());
     if (!parsed) {
       // As iree-opt --split-input-file does, the other parts are still
       // parsed, so every broken part is reported at once.
@@ -271,6 +342,7 @@ Result<Document> DocumentParser::parseText(const std::string &text,
       message.pop_back();
     return Error{message};
   }
+  document.text = std::move(text);
   return document;
 }
 
@@ -286,8 +358,9 @@ AttributeParser::AttributeParser(std::shared_ptr<CompilerLibrary> library)
 
 AttributeParser::~AttributeParser() = default;
 
-Result<std::string> AttributeParser::print(const std::string &attributeText,
-                                           const std::string &aliasDefinitions) {
+Result<std::string>
+AttributeParser::print(const std::string &attributeText,
+                       const std::string &aliasDefinitions) {
   if (!session) {
     auto created = Session::create(*library);
     if (!created)
@@ -297,16 +370,15 @@ Result<std::string> AttributeParser::print(const std::string &attributeText,
   static constexpr const char *kProbe = "tilescope.probe";
   static constexpr const char *kBuffer = "<attribute>";
   // The attribute on a line of its own, so IREE's columns are its own.
-  const std::string prefix = "module attributes {" + std::string(kProbe) +
-                             " =\n";
+  const std::string prefix =
+      "module attributes {" + std::string(kProbe) + " =\n";
   const std::string text =
       aliasDefinitions + "\n" + prefix + attributeText + "\n} {}\n";
   if (auto refusal = refuseBeforeParsing(text, kBuffer, false))
     return Error{*refusal};
   std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(session, text,
-                                    SourcePosition{kBuffer, kBuffer},
-                                    diagnostics);
+  auto parsed = ParsedModule::parse(
+      session, text, SourcePosition{kBuffer, kBuffer}, diagnostics);
   if (!parsed) {
     // Lines of the wrapper are counted off, so line 1 is the attribute's.
     const int attributeLine =

@@ -132,8 +132,9 @@ public:
 
   Result<Document> parseFile(const std::filesystem::path &path,
                              const ParseOptions &options = {});
-  Result<Document> parseText(const std::string &text,
-                             const std::string &bufferName,
+  // The text by value: a caller done with it moves it in, and the document
+  // keeps it without a copy.
+  Result<Document> parseText(std::string text, const std::string &bufferName,
                              const ParseOptions &options = {});
   // The diagnostics of the last failed parse.
   const std::vector<Diagnostic> &lastDiagnostics() const { return diagnostics; }

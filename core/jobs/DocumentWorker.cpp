@@ -75,6 +75,14 @@ public:
     const std::lock_guard<std::mutex> lock(mutex);
     idle.clear();
   }
+  // At exit (the pool is a static): stop the idle workers, leaving their
+  // reaping to whoever reaps this process's orphans, so that a one-shot
+  // command does not wait on the kernel freeing a worker's memory.
+  ~WorkerPool() {
+    for (auto &[key, kept] : idle)
+      for (auto &worker : kept)
+        worker->stopWithoutReaping();
+  }
   std::atomic<int> started{0};
 
 private:

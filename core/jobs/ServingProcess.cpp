@@ -86,6 +86,13 @@ ServingProcess::~ServingProcess() {
   closeStreams();
 }
 
+void ServingProcess::stopWithoutReaping() {
+  if (!ended && pid > 0)
+    ::kill(-pid, SIGKILL);
+  ended = true;
+  closeStreams();
+}
+
 void ServingProcess::closeStreams() {
   for (int *fd : {&input, &output, &error})
     if (*fd >= 0) {

@@ -50,6 +50,10 @@ public:
   bool running();
   // How many requests it has answered.
   int answered() const { return answers; }
+  // Stops it without waiting for it to end: for a caller about to exit,
+  // whose parent (or init) reaps it. Waiting would cost the time the kernel
+  // takes to free its memory (~10 ms for a worker holding a large module).
+  void stopWithoutReaping();
 
 private:
   ServingProcess() = default;

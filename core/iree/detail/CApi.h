@@ -207,6 +207,9 @@ struct MlirOpPrintingFlags {
     (MlirOperation, MlirStringRef))                                            \
   X(mlirOperationGetNumAttributes, intptr_t, (MlirOperation))                  \
   X(mlirOperationGetAttribute, MlirNamedAttribute, (MlirOperation, intptr_t))  \
+  X(mlirOperationGetNumDiscardableAttributes, intptr_t, (MlirOperation))       \
+  X(mlirOperationGetDiscardableAttribute, MlirNamedAttribute,                  \
+    (MlirOperation, intptr_t))                                                 \
   X(mlirOperationGetNumOperands, intptr_t, (MlirOperation))                    \
   X(mlirOperationGetOperand, MlirValue, (MlirOperation, intptr_t))             \
   X(mlirOperationGetNumResults, intptr_t, (MlirOperation))                     \

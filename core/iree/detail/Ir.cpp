@@ -77,7 +77,8 @@ struct DiagnosticSink {
     Diagnostic result;
     result.severity = severityOf(api.mlirDiagnosticGetSeverity(diagnostic));
     api.mlirDiagnosticPrint(diagnostic, appendToString, &result.message);
-    auto found = Ir(api).filePosition(api.mlirDiagnosticGetLocation(diagnostic));
+    auto found =
+        Ir(api).filePosition(api.mlirDiagnosticGetLocation(diagnostic));
     if (found) {
       const std::string &file = found->file;
       int line = found->line, column = found->column;
@@ -117,7 +118,7 @@ struct DiagnosticSink {
 Result<std::unique_ptr<ParsedModule>>
 ParsedModule::parse(std::shared_ptr<Session> session, std::string_view text,
                     const SourcePosition &position,
-                    std::vector<Diagnostic> &diagnostics) {
+                    std::vector<Diagnostic> &diagnostics, bool nulTerminated) {
   const FunctionTable &api = session->api;
   std::unique_ptr<ParsedModule> parsed(new ParsedModule(session));
   DiagnosticSink sink{api, position, diagnostics};
@@ -132,12 +133,17 @@ ParsedModule::parse(std::shared_ptr<Session> session, std::string_view text,
   } detach{api, session->context, handler};
 
   parsed->invocation = api.ireeCompilerInvocationCreate(session->session);
-  // IREE wants a NUL-terminated buffer whose length counts the NUL.
-  std::string buffer(text);
+  // IREE wants a NUL-terminated buffer whose length counts the NUL: the
+  // caller's where it ends in one (a whole std::string), else a copy.
+  std::string copy;
+  if (!nulTerminated) {
+    copy.assign(text);
+    text = copy;
+  }
   iree_compiler_source_t *source = nullptr;
   if (iree_compiler_error_t *error = api.ireeCompilerSourceWrapBuffer(
-          session->session, position.bufferName.c_str(), buffer.c_str(),
-          buffer.size() + 1, /*isNullTerminated=*/true, &source)) {
+          session->session, position.bufferName.c_str(), text.data(),
+          text.size() + 1, /*isNullTerminated=*/true, &source)) {
     std::string message = api.ireeCompilerErrorGetMessage(error);
     api.ireeCompilerErrorDestroy(error);
     return Error{position.fileName + ": " + message};

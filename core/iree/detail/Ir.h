@@ -56,7 +56,8 @@ public:
   // diagnostics say why.
   static Result<std::unique_ptr<ParsedModule>>
   parse(std::shared_ptr<Session> session, std::string_view text,
-        const SourcePosition &position, std::vector<Diagnostic> &diagnostics);
+        const SourcePosition &position, std::vector<Diagnostic> &diagnostics,
+        bool nulTerminated = false);
   ~ParsedModule();
   ParsedModule(const ParsedModule &) = delete;
   ParsedModule &operator=(const ParsedModule &) = delete;
