@@ -182,10 +182,10 @@ void ConfigEditor::clear(const QString &why) {
   setEnabled(false);
 }
 
-void ConfigEditor::showOp(const iree::Dispatch &dispatch,
-                          const iree::RootOp &op,
-                          const iree::Dispatch &originalDispatch,
-                          const iree::RootOp &originalOp) {
+void ConfigEditor::showOp(const document::Dispatch &dispatch,
+                          const document::RootOp &op,
+                          const document::Dispatch &originalDispatch,
+                          const document::RootOp &originalOp) {
   setEnabled(true);
   intrinsics.clear();
   space = op.space;
@@ -245,7 +245,7 @@ void ConfigEditor::showOp(const iree::Dispatch &dispatch,
       std::any_of(now.begin(), now.end(), [](const edit::FieldValue &f) {
         return f.field.rfind("translation_info.", 0) != 0;
       });
-  auto wholeOf = [](const iree::RootOp &of) {
+  auto wholeOf = [](const document::RootOp &of) {
     return of.compilationInfo.empty() ? of.loweringConfig : of.compilationInfo;
   };
   if (!byField && !wholeOf(op).empty()) {

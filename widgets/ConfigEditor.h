@@ -10,7 +10,7 @@
 
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 
 #include <QWidget>
 
@@ -37,9 +37,9 @@ public:
   // Shows `op` of `dispatch` as it stands, with `original` (the op as
   // opened) beside it. Boxes keep what the user is typing in a field that
   // has not changed in the model.
-  void showOp(const iree::Dispatch &dispatch, const iree::RootOp &op,
-              const iree::Dispatch &originalDispatch,
-              const iree::RootOp &originalOp);
+  void showOp(const document::Dispatch &dispatch, const document::RootOp &op,
+              const document::Dispatch &originalDispatch,
+              const document::RootOp &originalOp);
   void clear(const QString &why);
 
   // Marks a field's row as refused or in trouble (empty message: clears).

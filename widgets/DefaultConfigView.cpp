@@ -78,10 +78,10 @@ void DefaultConfigView::showMessage(const QString &text) {
   useButton->setEnabled(false);
 }
 
-void DefaultConfigView::showDefault(const iree::Dispatch &dispatch,
-                                    const iree::RootOp &op,
-                                    const iree::Dispatch &chosen,
-                                    const iree::RootOp &chosenOp,
+void DefaultConfigView::showDefault(const document::Dispatch &dispatch,
+                                    const document::RootOp &op,
+                                    const document::Dispatch &chosen,
+                                    const document::RootOp &chosenOp,
                                     render::GridScene scene,
                                     const QString &note) {
   fields->clear();

@@ -5,8 +5,8 @@
 // op as one undoable step.
 #pragma once
 
+#include "core/document/Document.h"
 #include "core/edit/ConfigDiff.h"
-#include "core/iree/Document.h"
 #include "widgets/render/GridScene.h"
 
 #include <QWidget>
@@ -29,9 +29,10 @@ public:
   void showMessage(const QString &text);
   // The op as it stands (`dispatch`, `op`) against IREE's choice for it
   // (`chosen`, `chosenOp`), with the picture under IREE's choice.
-  void showDefault(const iree::Dispatch &dispatch, const iree::RootOp &op,
-                   const iree::Dispatch &chosen, const iree::RootOp &chosenOp,
-                   render::GridScene scene, const QString &note);
+  void showDefault(const document::Dispatch &dispatch,
+                   const document::RootOp &op, const document::Dispatch &chosen,
+                   const document::RootOp &chosenOp, render::GridScene scene,
+                   const QString &note);
   // The fields where the edit and IREE differ, as listed.
   QStringList differingFields() const;
 

@@ -27,7 +27,7 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 } // namespace
 
-QString opLabel(const iree::RootOp &op) {
+QString opLabel(const document::RootOp &op) {
   QString label = qs(op.name);
   if (op.rootOpSet)
     label += QString("  (root op, set %1)").arg(*op.rootOpSet);
@@ -36,10 +36,10 @@ QString opLabel(const iree::RootOp &op) {
 
 // The op a dispatch stands for: its root op (IREE's root_op marker), else
 // its first configured op; -1 for none.
-int DispatchBrowser::preferredOp(const iree::Dispatch &dispatch) {
+int DispatchBrowser::preferredOp(const document::Dispatch &dispatch) {
   int configured = -1;
   for (size_t i = 0; i < dispatch.rootOps.size(); ++i) {
-    const iree::RootOp &op = dispatch.rootOps[i];
+    const document::RootOp &op = dispatch.rootOps[i];
     if (op.rootOpSet)
       return static_cast<int>(i);
     if (configured < 0 &&
@@ -78,7 +78,7 @@ DispatchBrowser::DispatchBrowser(QWidget *parent) : QWidget(parent) {
               return;
             const int d = item->data(0, kDispatchIndexRole).toInt();
             int r = item->data(0, kRootOpIndexRole).toInt();
-            const iree::Document &current = session->document();
+            const document::Document &current = session->document();
             if (d < 0 || d >= static_cast<int>(current.dispatches.size()))
               return;
             // A dispatch row stands for its root op.
@@ -90,7 +90,7 @@ DispatchBrowser::DispatchBrowser(QWidget *parent) : QWidget(parent) {
 
 void DispatchBrowser::clear() { dispatchTree->clear(); }
 
-bool DispatchBrowser::holds(const iree::Document &document) const {
+bool DispatchBrowser::holds(const document::Document &document) const {
   return dispatchTree->topLevelItemCount() ==
          static_cast<int>(document.dispatches.size());
 }
@@ -108,7 +108,7 @@ bool DispatchBrowser::selectFirst() {
   QTreeWidgetItem *first = dispatchTree->topLevelItem(0);
   if (!first || !session)
     return false;
-  const iree::Document &current = session->document();
+  const document::Document &current = session->document();
   if (const int r = preferredOp(current.dispatches.front());
       r >= 0 && first->child(r))
     first = first->child(r);
@@ -119,9 +119,9 @@ bool DispatchBrowser::selectFirst() {
 void DispatchBrowser::rebuild(const EditSession &edits) {
   session = &edits;
   dispatchTree->clear();
-  const iree::Document &current = edits.document();
+  const document::Document &current = edits.document();
   for (size_t d = 0; d < current.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = current.dispatches[d];
+    const document::Dispatch &dispatch = current.dispatches[d];
     auto *item = new QTreeWidgetItem(dispatchTree, {qs(dispatch.name),
                                                     pipelineSummary(dispatch),
                                                     targetSummary(dispatch)});
@@ -133,7 +133,7 @@ void DispatchBrowser::rebuild(const EditSession &edits) {
     item->setToolTip(1, item->text(1));
     item->setToolTip(2, item->text(2));
     for (size_t r = 0; r < dispatch.rootOps.size(); ++r) {
-      const iree::RootOp &op = dispatch.rootOps[r];
+      const document::RootOp &op = dispatch.rootOps[r];
       // What it computes and over which loops, as IREE's IR says.
       QString shape = config::toString(op.kind);
       if (op.space)
@@ -163,9 +163,9 @@ void DispatchBrowser::rebuild(const EditSession &edits) {
 void DispatchBrowser::refreshMarkers(int focusDispatch) {
   if (!session || !holds(session->document()))
     return;
-  const iree::Document &current = session->document();
+  const document::Document &current = session->document();
   size_t total = 0;
-  for (const iree::Dispatch &dispatch : current.dispatches)
+  for (const document::Dispatch &dispatch : current.dispatches)
     total += dispatch.rootOps.size();
   for (int i = 0; i < dispatchTree->topLevelItemCount(); ++i) {
     QTreeWidgetItem *item = dispatchTree->topLevelItem(i);
@@ -175,7 +175,7 @@ void DispatchBrowser::refreshMarkers(int focusDispatch) {
     for (int j = 0; j < item->childCount(); ++j) {
       QTreeWidgetItem *child = item->child(j);
       const edit::OpRef ref{d, static_cast<size_t>(j)};
-      const iree::RootOp &op = current.dispatches[d].rootOps[ref.op];
+      const document::RootOp &op = current.dispatches[d].rootOps[ref.op];
       const bool edited = session->edited(ref);
       QFont font = child->font(0);
       font.setBold(edited);

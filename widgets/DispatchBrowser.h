@@ -5,8 +5,8 @@
 // person chose; a dispatch row stands for its root op.
 #pragma once
 
+#include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 
 #include <QWidget>
 
@@ -18,7 +18,7 @@ namespace tilescope::widgets {
 class EditSession;
 
 // "linalg.generic  (root op, set 0)".
-QString opLabel(const iree::RootOp &op);
+QString opLabel(const document::RootOp &op);
 
 class DispatchBrowser : public QWidget {
   Q_OBJECT
@@ -30,7 +30,7 @@ public:
   void rebuild(const EditSession &session);
   void clear();
   // Whether the rows are the document's dispatches.
-  bool holds(const iree::Document &document) const;
+  bool holds(const document::Document &document) const;
   // Markers from the session's document as it stands; in a file with many
   // ops, only `focusDispatch`'s (-1: all).
   void refreshMarkers(int focusDispatch);
@@ -40,7 +40,7 @@ public:
 
   // The op a dispatch stands for: its root op (IREE's root_op marker), else
   // its first configured op; -1 for none.
-  static int preferredOp(const iree::Dispatch &dispatch);
+  static int preferredOp(const document::Dispatch &dispatch);
 
 signals:
   void selected(int dispatch, int op, int line);

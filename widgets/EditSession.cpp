@@ -30,7 +30,7 @@ public:
 
 private:
   std::string opName(edit::OpRef op) const {
-    const iree::Dispatch &dispatch =
+    const document::Dispatch &dispatch =
         session.editable->document().dispatches[op.dispatch];
     return dispatch.rootOps[op.op].name;
   }
@@ -49,9 +49,9 @@ EditSession::EditSession(QObject *parent)
 
 EditSession::~EditSession() = default;
 
-void EditSession::reset(iree::Document document) {
+void EditSession::reset(document::Document document) {
   stack->clear();
-  opened = std::make_unique<iree::Document>(document);
+  opened = std::make_unique<document::Document>(document);
   editable = std::make_unique<edit::EditableDocument>(std::move(document));
   emit changed();
 }
@@ -71,9 +71,9 @@ EditSession::setField(edit::OpRef op, const std::string &field,
   return made;
 }
 
-Result<iree::Dispatch> EditSession::draft(edit::OpRef op,
-                                          const std::string &field,
-                                          const std::string &value) const {
+Result<document::Dispatch> EditSession::draft(edit::OpRef op,
+                                              const std::string &field,
+                                              const std::string &value) const {
   if (!editable)
     return Error{"no document is open"};
   auto edit = editable->prepare(op, field, value);
@@ -85,12 +85,12 @@ Result<iree::Dispatch> EditSession::draft(edit::OpRef op,
 bool EditSession::edited(edit::OpRef op) const {
   if (!editable || op.dispatch >= opened->dispatches.size())
     return false;
-  const iree::Dispatch &before = opened->dispatches[op.dispatch];
-  const iree::Dispatch &now = editable->document().dispatches[op.dispatch];
+  const document::Dispatch &before = opened->dispatches[op.dispatch];
+  const document::Dispatch &now = editable->document().dispatches[op.dispatch];
   if (op.op >= before.rootOps.size() || op.op >= now.rootOps.size())
     return false;
-  const iree::RootOp &a = before.rootOps[op.op];
-  const iree::RootOp &b = now.rootOps[op.op];
+  const document::RootOp &a = before.rootOps[op.op];
+  const document::RootOp &b = now.rootOps[op.op];
   return before.translationInfo != now.translationInfo ||
          a.loweringConfig != b.loweringConfig ||
          a.compilationInfo != b.compilationInfo;

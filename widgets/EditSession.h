@@ -7,8 +7,8 @@
 // verdict on the edited text is asked by the window, out of process.
 #pragma once
 
+#include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 #include "core/util/Result.h"
 
 #include <QObject>
@@ -29,12 +29,12 @@ public:
   ~EditSession() override;
 
   // A new document; the undo history is cleared.
-  void reset(iree::Document document);
+  void reset(document::Document document);
   bool hasDocument() const { return editable != nullptr; }
-  const iree::Document &document() const { return editable->document(); }
+  const document::Document &document() const { return editable->document(); }
   // The document as opened: the "original" beside edits and the diff's
   // left side, for the whole session (saving does not move it).
-  const iree::Document &original() const { return *opened; }
+  const document::Document &original() const { return *opened; }
   const edit::EditableDocument &model() const { return *editable; }
   QUndoStack *undoStack() const { return stack; }
 
@@ -44,8 +44,8 @@ public:
                               const std::optional<std::string> &value);
   // The op's dispatch as it would be with `field` set to `value`: what the
   // views draw while a person types, before anything is committed.
-  Result<iree::Dispatch> draft(edit::OpRef op, const std::string &field,
-                               const std::string &value) const;
+  Result<document::Dispatch> draft(edit::OpRef op, const std::string &field,
+                                   const std::string &value) const;
   // Whether `op` differs from the original.
   bool edited(edit::OpRef op) const;
 
@@ -59,7 +59,7 @@ signals:
 private:
   friend class EditCommand;
   std::unique_ptr<edit::EditableDocument> editable;
-  std::unique_ptr<iree::Document> opened;
+  std::unique_ptr<document::Document> opened;
   QUndoStack *stack;
 };
 

@@ -22,7 +22,7 @@ IreeConstraintChecker::~IreeConstraintChecker() {
 }
 
 void IreeConstraintChecker::request(
-    std::shared_ptr<const iree::Document> document,
+    std::shared_ptr<const document::Document> document,
     std::optional<edit::OpRef> op) {
   if (!source || (document == wanted && op == wantedOp))
     return; // asked already, or answered: nothing changed

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "core/config/Validation.h"
+#include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/util/Result.h"
 
@@ -31,14 +31,14 @@ class IreeConstraintChecker : public QObject {
 
 public:
   using Source = std::function<Result<jobs::ConstraintVerdict>(
-      const iree::Document &, edit::OpRef, const std::atomic<bool> *)>;
+      const document::Document &, edit::OpRef, const std::atomic<bool> *)>;
 
   // An unset source: the window has no IREE to ask, and nothing is asked.
   explicit IreeConstraintChecker(Source source, QObject *parent = nullptr);
   ~IreeConstraintChecker() override; // cancels a running check and waits
 
   // The document as it stands and the selected op; no op: nothing to ask.
-  void request(std::shared_ptr<const iree::Document> document,
+  void request(std::shared_ptr<const document::Document> document,
                std::optional<edit::OpRef> op);
 
   // A question is waiting to be asked or its answer is not in.
@@ -59,7 +59,7 @@ private:
   Source source;
   QTimer *timer;
   QFutureWatcher<Result<jobs::ConstraintVerdict>> *watcher;
-  std::shared_ptr<const iree::Document> wanted, asked;
+  std::shared_ptr<const document::Document> wanted, asked;
   std::optional<edit::OpRef> wantedOp, askedOp;
   std::shared_ptr<std::atomic<bool>> cancel;
 };

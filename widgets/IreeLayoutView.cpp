@@ -180,7 +180,7 @@ void IreeLayoutView::setRunner(Runner newRunner) {
 }
 
 void IreeLayoutView::setSubject(
-    std::shared_ptr<const iree::Document> newDocument,
+    std::shared_ptr<const document::Document> newDocument,
     std::optional<edit::OpRef> newOp) {
   const bool sameDispatch =
       document && newDocument && op && newOp &&

@@ -7,8 +7,8 @@
 // never shown as the current one.
 #pragma once
 
+#include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 #include "core/jobs/IreeLayouts.h"
 #include "core/util/Result.h"
 
@@ -38,7 +38,7 @@ public:
   // IREE's answer for a document's dispatch (the app runs IREE; widgets do
   // not), given up when `cancel` turns true.
   using Runner = std::function<Result<jobs::IreeLayoutAnswer>(
-      const iree::Document &document, size_t dispatch,
+      const document::Document &document, size_t dispatch,
       const std::atomic<bool> *cancel)>;
 
   explicit IreeLayoutView(QWidget *parent = nullptr);
@@ -47,7 +47,7 @@ public:
   // Unset: the view says IREE is not available to ask.
   void setRunner(Runner runner);
   // The document as it stands (edits included) and the selected op.
-  void setSubject(std::shared_ptr<const iree::Document> document,
+  void setSubject(std::shared_ptr<const document::Document> document,
                   std::optional<edit::OpRef> op);
   // Ask IREE now (the button).
   void compare();
@@ -75,7 +75,7 @@ private:
   void drawOperand(QTreeWidgetItem *item);
 
   Runner runner;
-  std::shared_ptr<const iree::Document> document;
+  std::shared_ptr<const document::Document> document;
   std::optional<edit::OpRef> op;
   // Bumped on every new subject; a run remembers the one it started for.
   quint64 generation = 0, runGeneration = 0;

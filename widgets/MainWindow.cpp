@@ -61,7 +61,8 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 // The configs of a root op and its dispatch as text, what a person tunes
 // first.
-QString configText(const iree::Dispatch &dispatch, const iree::RootOp *op) {
+QString configText(const document::Dispatch &dispatch,
+                   const document::RootOp *op) {
   QString details;
   if (op) {
     details += opLabel(*op) + "\n";
@@ -96,8 +97,8 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
                        QWidget *parent)
     : QMainWindow(parent), loader(std::move(documentLoader)),
       services(std::move(windowServices)),
-      watcher(new QFutureWatcher<Result<iree::Document>>(this)),
-      verdictWatcher(new QFutureWatcher<Result<iree::Document>>(this)),
+      watcher(new QFutureWatcher<Result<document::Document>>(this)),
+      verdictWatcher(new QFutureWatcher<Result<document::Document>>(this)),
       verdictTimer(new QTimer(this)),
       defaultWatcher(new QFutureWatcher<Result<jobs::DefaultConfigs>>(this)),
       edits(new EditSession(this)) {
@@ -248,11 +249,11 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   verdictTimer->setSingleShot(true);
   verdictTimer->setInterval(400);
   connect(verdictTimer, &QTimer::timeout, this, &MainWindow::askIree);
-  connect(watcher, &QFutureWatcher<Result<iree::Document>>::finished, this,
+  connect(watcher, &QFutureWatcher<Result<document::Document>>::finished, this,
           &MainWindow::onLoadFinished);
-  connect(verdictWatcher, &QFutureWatcher<Result<iree::Document>>::finished,
+  connect(verdictWatcher, &QFutureWatcher<Result<document::Document>>::finished,
           this, [this] {
-            Result<iree::Document> reparsed = verdictWatcher->result();
+            Result<document::Document> reparsed = verdictWatcher->result();
             if (!edits->hasDocument() || edits->model().text() != verdictText) {
               verdictTimer->start(); // the text moved on: ask again
               return;
@@ -467,12 +468,12 @@ QStringList MainWindow::pendingAnswers() const {
   return pending;
 }
 
-const iree::Document *MainWindow::document() const {
+const document::Document *MainWindow::document() const {
   return edits->hasDocument() ? &edits->document() : nullptr;
 }
 
 void MainWindow::onLoadFinished() {
-  Result<iree::Document> result = watcher->result();
+  Result<document::Document> result = watcher->result();
   showLoading(false);
   if (loadCancel && loadCancel->load()) {
     // The person gave up: nothing to report, the window as it was.
@@ -499,7 +500,7 @@ void MainWindow::onLoadFinished() {
   pendingJournal.reset();
   edits->reset(std::move(*result));
   browser->rebuild(*edits);
-  const iree::Document &current = edits->document();
+  const document::Document &current = edits->document();
   const QString name = QFileInfo(qs(current.path.string())).fileName();
   setWindowTitle(name + "[*] — Tilescope");
   statusLabel->setText(QString("%1: %2 dispatch%3, %4 part%5")
@@ -544,7 +545,7 @@ void MainWindow::onOpSelected(int dispatch, int op, int line) {
   draftField.clear();
   draftError.clear();
   sliceSelector->reset(); // another op: its own choice of dimensions
-  if (const iree::Document *open = document();
+  if (const document::Document *open = document();
       open && dispatch >= 0 &&
       static_cast<size_t>(dispatch) < open->dispatches.size())
     splitKView->setPart(open->dispatches[static_cast<size_t>(dispatch)].part);
@@ -555,7 +556,7 @@ void MainWindow::onOpSelected(int dispatch, int op, int line) {
 void MainWindow::onDocumentChanged() {
   if (!edits->hasDocument())
     return;
-  const iree::Document &current = edits->document();
+  const document::Document &current = edits->document();
   // The text follows the model at once, where the reader was.
   if (sourceView->toPlainText().toStdString() != current.text)
     sourceView->setMlir(qs(current.text));
@@ -581,17 +582,17 @@ void MainWindow::onDocumentChanged() {
 
 // Every view of the selected op: the editor's rows, the configs as text, the
 // picture and the problems; `draft` is the op's dispatch as typed.
-void MainWindow::showSelection(const iree::Dispatch *draft) {
+void MainWindow::showSelection(const document::Dispatch *draft) {
   runPanel->setDocument(document(), selectedOp(),
                         edits->hasDocument() ? &edits->original() : nullptr);
   if (!draft)
     sweepPanel->setDocument(document(), selectedOp());
   if (!edits->hasDocument() || selectedDispatch < 0)
     return;
-  const iree::Document &current = edits->document();
+  const document::Document &current = edits->document();
   const size_t d = static_cast<size_t>(selectedDispatch);
-  const iree::Dispatch &dispatch = draft ? *draft : current.dispatches[d];
-  const iree::RootOp *op =
+  const document::Dispatch &dispatch = draft ? *draft : current.dispatches[d];
+  const document::RootOp *op =
       selectedRootOp >= 0
           ? &dispatch.rootOps[static_cast<size_t>(selectedRootOp)]
           : nullptr;
@@ -607,7 +608,7 @@ void MainWindow::showSelection(const iree::Dispatch *draft) {
   }
   ruleProblems.clear();
   if (op) {
-    iree::Document single;
+    document::Document single;
     single.dispatches.push_back(dispatch);
     ruleProblems = edit::validateRootOp(
         edit::contextOf(single, {0, static_cast<size_t>(selectedRootOp)}));
@@ -617,7 +618,7 @@ void MainWindow::showSelection(const iree::Dispatch *draft) {
   if (!draft) {
     showIreeDefault();
     if (!comparedDocument || comparedDocument->text != current.text)
-      comparedDocument = std::make_shared<const iree::Document>(current);
+      comparedDocument = std::make_shared<const document::Document>(current);
     ireeLayoutView->setSubject(comparedDocument, selectedOp());
     constraintChecker->request(comparedDocument, selectedOp());
   }

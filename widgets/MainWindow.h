@@ -11,9 +11,9 @@
 #pragma once
 
 #include "core/config/Validation.h"
+#include "core/document/Document.h"
 #include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/BundleTries.h"
 #include "core/jobs/IreeConstraints.h"
@@ -71,14 +71,14 @@ class MainWindow : public QMainWindow {
 public:
   // Reads a file into a document off the GUI thread; `cancel` set means
   // the person gave up waiting: stop (an Error) as soon as possible.
-  using DocumentLoader = std::function<Result<iree::Document>(
+  using DocumentLoader = std::function<Result<document::Document>(
       const std::filesystem::path &path, const std::atomic<bool> *cancel)>;
   // What the window asks of the app beyond loading files.
   struct Services {
     // IREE's reading of edited text (its verdict on an edit); unset: edits
     // are checked by Tilescope's rules only.
-    std::function<Result<iree::Document>(const std::string &text,
-                                         const std::string &bufferName)>
+    std::function<Result<document::Document>(const std::string &text,
+                                             const std::string &bufferName)>
         parseText;
     // The IREE whose tools the run panel drives; an Error says why none.
     std::function<Result<iree::IreeInstallation>()> installation;
@@ -90,13 +90,13 @@ public:
     std::filesystem::path workspace;
     // IREE's own configs for a document (its configs stripped and chosen
     // again); unset: the window cannot show IREE's default.
-    std::function<Result<jobs::DefaultConfigs>(const iree::Document &)>
+    std::function<Result<jobs::DefaultConfigs>(const document::Document &)>
         ireeDefaults;
     // IREE's own layouts for a dispatch of a document as it stands, beside
     // Tilescope's (core/jobs/IreeLayouts); unset: the IREE layouts tab says
     // there is no IREE to ask.
     std::function<Result<jobs::IreeLayoutAnswer>(
-        const iree::Document &, size_t dispatch,
+        const document::Document &, size_t dispatch,
         const std::atomic<bool> *cancel)>
         ireeLayouts;
     // IREE's split-reduction heuristic on a program and the dispatches a
@@ -108,7 +108,7 @@ public:
     // checked by IREE (core/jobs/IreeConstraints); unset: the Problems panel
     // shows the rules' problems and IREE's reading of the text only.
     std::function<Result<jobs::ConstraintVerdict>(
-        const iree::Document &, edit::OpRef, const std::atomic<bool> *)>
+        const document::Document &, edit::OpRef, const std::atomic<bool> *)>
         ireeConstraints;
     // Keep each edit on disk until it is saved, and offer what a crash left
     // (off for a scripted screenshot, whose edits came from its command
@@ -137,7 +137,7 @@ public:
   // Starts loading `path` in the background; documentLoaded or loadFailed
   // follows.
   void openFile(const QString &path);
-  const iree::Document *document() const;
+  const document::Document *document() const;
   EditSession *session() const { return edits; }
   bool isLoading() const;
   // What the window still waits on in the background ("IREE's pipeline
@@ -229,7 +229,7 @@ private:
   void showError(const QString &message);
   void onOpSelected(int dispatch, int op, int line);
   void onDocumentChanged();
-  void showSelection(const iree::Dispatch *draft = nullptr);
+  void showSelection(const document::Dispatch *draft = nullptr);
   void showProblems();
   void onDrafting(const QString &field, const QString &value);
   void onCommit(const QString &field, const std::optional<QString> &value);
@@ -261,18 +261,18 @@ private:
   void showAbout();
   void editSettings();
   // The Layout tab (MainWindowViews.cpp).
-  void showLayout(const iree::Dispatch *draft = nullptr);
+  void showLayout(const document::Dispatch *draft = nullptr);
   void buildSplitKTab();
 
   DocumentLoader loader;
   Services services;
   QString loadingPath;
-  QFutureWatcher<Result<iree::Document>> *watcher;
-  QFutureWatcher<Result<iree::Document>> *verdictWatcher;
+  QFutureWatcher<Result<document::Document>> *watcher;
+  QFutureWatcher<Result<document::Document>> *verdictWatcher;
   QTimer *verdictTimer;
   QFutureWatcher<Result<jobs::DefaultConfigs>> *defaultWatcher;
   // IREE's choice for the open file, once asked.
-  std::optional<iree::Document> ireeDefault;
+  std::optional<document::Document> ireeDefault;
   std::filesystem::path defaultAskedFor;
   std::string verdictText; // the text IREE was last asked about
   EditSession *edits;
@@ -315,7 +315,7 @@ private:
   IreeLayoutView *ireeLayoutView;
   SplitKView *splitKView = nullptr;
   // The document the IREE layouts tab compares, shared with its run.
-  std::shared_ptr<const iree::Document> comparedDocument;
+  std::shared_ptr<const document::Document> comparedDocument;
   QComboBox *viewBox;
   QComboBox *colorByBox;
   QSpinBox *stepBox;

@@ -38,7 +38,7 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 Result<std::string> MainWindow::tuningSpec() const {
   if (!edits->hasDocument())
     return Error{"no file is open"};
-  const iree::Document &current = edits->document();
+  const document::Document &current = edits->document();
   std::vector<exporting::SpecOp> ops;
   for (size_t d = 0; d < current.dispatches.size(); ++d)
     for (size_t k = 0; k < current.dispatches[d].rootOps.size(); ++k)
@@ -158,7 +158,7 @@ void MainWindow::loadTryAndSay(long long id) {
 void MainWindow::exportReport() {
   if (!edits->hasDocument())
     return;
-  const iree::Document &current = edits->document();
+  const document::Document &current = edits->document();
   std::vector<jobs::TryRecord> tries;
   if (auto history =
           jobs::History::open(jobs::historyFile(runPanel->workspace()))) {
@@ -228,7 +228,7 @@ void MainWindow::showIreeDefault() {
   const auto op = selectedOp();
   if (!ireeDefault || !edits->hasDocument() || !op)
     return;
-  const iree::Document &current = edits->document();
+  const document::Document &current = edits->document();
   if (op->dispatch >= current.dispatches.size() ||
       op->dispatch >= ireeDefault->dispatches.size() ||
       op->op >= ireeDefault->dispatches[op->dispatch].rootOps.size()) {
@@ -236,8 +236,8 @@ void MainWindow::showIreeDefault() {
                              "one.");
     return;
   }
-  const iree::Dispatch &dispatch = current.dispatches[op->dispatch];
-  const iree::Dispatch &chosen = ireeDefault->dispatches[op->dispatch];
+  const document::Dispatch &dispatch = current.dispatches[op->dispatch];
+  const document::Dispatch &chosen = ireeDefault->dispatches[op->dispatch];
   auto [scene, note] = rootOpScene(
       chosen, chosen.rootOps[op->op],
       static_cast<render::ColorBy>(colorByBox->currentData().toInt()), 0);

@@ -20,10 +20,10 @@
 
 namespace tilescope::widgets {
 
-void MainWindow::showLayout(const iree::Dispatch *draft) {
+void MainWindow::showLayout(const document::Dispatch *draft) {
   if (!edits->hasDocument() || selectedDispatch < 0)
     return;
-  const iree::Dispatch &dispatch =
+  const document::Dispatch &dispatch =
       draft
           ? *draft
           : edits->document().dispatches[static_cast<size_t>(selectedDispatch)];

@@ -169,7 +169,7 @@ layout::FragmentLayout transposed(layout::FragmentLayout fragment) {
 // each operand's swizzle (promotion_types' swizzle_operand), or unswizzled
 // with the row padding IREE's GPUReduceBankConflicts adds (64 bits a row,
 // unless the pipeline options turn it off).
-OpPicture swizzlePicture(const iree::Dispatch &dispatch, size_t opIndex,
+OpPicture swizzlePicture(const document::Dispatch &dispatch, size_t opIndex,
                          const RootOpInputs &inputs,
                          const Result<layout::OpLayouts> &layouts) {
   const config::LoweringConfig &config = inputs.config;
@@ -192,7 +192,7 @@ OpPicture swizzlePicture(const iree::Dispatch &dispatch, size_t opIndex,
       config.promoteOperands().value_or(std::vector<int64_t>{});
   const std::vector<config::PromotionType> types =
       config::promotionTypes(config);
-  iree::Document single;
+  document::Document single;
   single.dispatches.push_back(dispatch);
   const edit::RootOpContext context = edit::contextOf(single, {0, opIndex});
   const layout::BankModel banks =
@@ -355,11 +355,11 @@ std::optional<OpViewKind> opViewFromName(const QString &name) {
   return std::nullopt;
 }
 
-OpPicture opPicture(const iree::Dispatch &dispatch, size_t op,
+OpPicture opPicture(const document::Dispatch &dispatch, size_t op,
                     const OpViewRequest &request) {
   if (op >= dispatch.rootOps.size())
     return {{}, "No configured op in this dispatch.", 1};
-  const iree::RootOp &rootOp = dispatch.rootOps[op];
+  const document::RootOp &rootOp = dispatch.rootOps[op];
   auto inputs = edit::opLayoutInputs(dispatch, rootOp);
   if (!inputs)
     return {{}, qs(inputs.error()), 1};

@@ -5,7 +5,7 @@
 // workgroup grid. `tilescope --view NAME` names them.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "widgets/render/GridScene.h"
 
 #include <QString>
@@ -44,7 +44,7 @@ struct OpViewRequest {
 };
 
 // The picture of `dispatch.rootOps[op]` in view `request.kind`.
-OpPicture opPicture(const iree::Dispatch &dispatch, size_t op,
+OpPicture opPicture(const document::Dispatch &dispatch, size_t op,
                     const OpViewRequest &request);
 
 } // namespace tilescope::widgets

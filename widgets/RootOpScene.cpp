@@ -13,7 +13,7 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 } // namespace
 
-QString targetSummary(const iree::Dispatch &dispatch) {
+QString targetSummary(const document::Dispatch &dispatch) {
   const QString target = qs(dispatch.target);
   QString backend;
   if (target.startsWith("#hal.executable.target<\"")) {
@@ -28,7 +28,7 @@ QString targetSummary(const iree::Dispatch &dispatch) {
   return backend.trimmed();
 }
 
-QString pipelineSummary(const iree::Dispatch &dispatch) {
+QString pipelineSummary(const document::Dispatch &dispatch) {
   const QString info = qs(dispatch.translationInfo);
   const int pipeline = info.indexOf("pipeline = ");
   if (pipeline < 0)
@@ -73,7 +73,7 @@ intrinsicScene(const config::LoweringConfig &config, render::ColorBy colorBy) {
 }
 
 std::pair<render::GridScene, QString>
-rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
+rootOpScene(const document::Dispatch &dispatch, const document::RootOp &op,
             render::ColorBy colorBy, int64_t step) {
   auto inputs = edit::opLayoutInputs(dispatch, op);
   if (!inputs)
@@ -82,7 +82,7 @@ rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
 }
 
 std::pair<render::GridScene, QString>
-layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
+layoutScene(const document::RootOp &op, const RootOpInputs &inputs,
             const Result<layout::OpLayouts> &layouts, render::ColorBy colorBy,
             int64_t step, const std::optional<std::pair<size_t, size_t>> &dims,
             const std::vector<int64_t> &slice) {

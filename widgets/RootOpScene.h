@@ -6,8 +6,8 @@
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
+#include "core/document/Document.h"
 #include "core/edit/OpLayoutInputs.h"
-#include "core/iree/Document.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/OpLayouts.h"
 #include "widgets/render/GridScene.h"
@@ -22,9 +22,9 @@
 namespace tilescope::widgets {
 
 // The short name of a dispatch's target: "rocm gfx942", "cuda sm_90", ...
-QString targetSummary(const iree::Dispatch &dispatch);
+QString targetSummary(const document::Dispatch &dispatch);
 // Its pipeline: "VectorDistribute", "TileAndFuse", "CPUDoubleTilingExpert".
-QString pipelineSummary(const iree::Dispatch &dispatch);
+QString pipelineSummary(const document::Dispatch &dispatch);
 
 // What the layout engine needs of a root op (core/edit/OpLayoutInputs).
 using RootOpInputs = edit::OpLayoutInputs;
@@ -34,14 +34,14 @@ using RootOpInputs = edit::OpLayoutInputs;
 // nothing could be. `dispatch` holds `op` (a draft of it while a person
 // types).
 std::pair<render::GridScene, QString>
-rootOpScene(const iree::Dispatch &dispatch, const iree::RootOp &op,
+rootOpScene(const document::Dispatch &dispatch, const document::RootOp &op,
             render::ColorBy colorBy, int64_t step);
 
 // The pieces of rootOpScene, for a caller that draws more than one view of
 // the same op (its layouts derived once by edit::opLayoutsOf): the picture of
 // them (the intrinsic's fragments when there are none)...
 std::pair<render::GridScene, QString>
-layoutScene(const iree::RootOp &op, const RootOpInputs &inputs,
+layoutScene(const document::RootOp &op, const RootOpInputs &inputs,
             const Result<layout::OpLayouts> &layouts, render::ColorBy colorBy,
             int64_t step,
             const std::optional<std::pair<size_t, size_t>> &dims = {},

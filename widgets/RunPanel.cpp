@@ -345,9 +345,9 @@ RunPanel::~RunPanel() {
   watcher->waitForFinished();
 }
 
-void RunPanel::setDocument(const iree::Document *document,
+void RunPanel::setDocument(const document::Document *document,
                            std::optional<edit::OpRef> op,
-                           const iree::Document *original) {
+                           const document::Document *original) {
   const bool newFile = !document || document->path != currentPath;
   current = document;
   currentPath = document ? document->path : std::filesystem::path();
@@ -442,7 +442,7 @@ void RunPanel::start(Job job) {
     showState(stateLabel, "Cannot run: " + qs(folder.error()));
     return;
   }
-  snapshot = std::make_unique<iree::Document>(*current);
+  snapshot = std::make_unique<document::Document>(*current);
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
   output->clear();
   diagnostics->clear();
@@ -466,7 +466,7 @@ void RunPanel::start(Job job) {
         },
         Qt::QueuedConnection);
   };
-  const iree::Document *document = snapshot.get();
+  const document::Document *document = snapshot.get();
   const std::optional<edit::OpRef> op = currentOp;
   const std::filesystem::path workspace = workspaceFolder;
   auto cancel = cancelFlag;

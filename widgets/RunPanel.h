@@ -7,8 +7,8 @@
 // history, shown here for the open file.
 #pragma once
 
+#include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/GpuDiscovery.h"
@@ -49,9 +49,9 @@ public:
   // The document the next job runs on (copied when it starts), the root op
   // it is about, and the file as opened (the history's configs are
   // compared with it; unset: with `document`).
-  void setDocument(const iree::Document *document,
+  void setDocument(const document::Document *document,
                    std::optional<edit::OpRef> op,
-                   const iree::Document *original = nullptr);
+                   const document::Document *original = nullptr);
   void start(Job job);
   void cancel();
   bool busy() const;
@@ -93,14 +93,14 @@ private:
   InstallationSource installation;
   WorkerSource workerSource;
   std::filesystem::path workspaceFolder;
-  std::unique_ptr<iree::Document> snapshot; // what the running job reads
-  const iree::Document *current = nullptr;
+  std::unique_ptr<document::Document> snapshot; // what the running job reads
+  const document::Document *current = nullptr;
   // The file last shown, by value (`current` may be gone when the next
   // document arrives).
   std::filesystem::path currentPath;
   // The configs of the file as opened, in the form a try's configs are
   // read back in (documentFromConfigs), for the history's comparison.
-  iree::Document originalConfigs;
+  document::Document originalConfigs;
   std::optional<edit::OpRef> currentOp;
   std::optional<jobs::GpuDiscovery> discovery;
   std::shared_ptr<std::atomic<bool>> cancelFlag;

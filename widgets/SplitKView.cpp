@@ -7,17 +7,17 @@
 
 #include <QCheckBox>
 #include <QClipboard>
-#include <QGuiApplication>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
-#include <QPointer>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -66,8 +66,8 @@ SplitKView::SplitKView(QWidget *parent)
   targetBox = new QComboBox;
   targetBox->setObjectName("splitKTarget");
   targetBox->setEditable(true);
-  targetBox->addItems({"gfx942", "gfx950", "gfx1100", "sm_90", "sm_80",
-                       "llvm-cpu"});
+  targetBox->addItems(
+      {"gfx942", "gfx950", "gfx1100", "sm_90", "sm_80", "llvm-cpu"});
   targetBox->setToolTip("The target IREE compiles the program for: its "
                         "heuristic's numbers (workgroups, limits) follow it");
   partLabel = new QLabel("Part");
@@ -92,9 +92,8 @@ SplitKView::SplitKView(QWidget *parent)
   copyButton = new QPushButton("Copy command");
   copyButton->setObjectName("splitKCopyCommand");
   copyButton->setEnabled(false);
-  connect(copyButton, &QPushButton::clicked, this, [this] {
-    QGuiApplication::clipboard()->setText(lastCommand);
-  });
+  connect(copyButton, &QPushButton::clicked, this,
+          [this] { QGuiApplication::clipboard()->setText(lastCommand); });
   auto *top = new QHBoxLayout;
   top->addWidget(new QLabel("Target"));
   top->addWidget(targetBox);
@@ -242,7 +241,9 @@ void SplitKView::setTarget(const QString &name) {
   targetBox->setCurrentText(name);
 }
 
-QString SplitKView::target() const { return targetBox->currentText().trimmed(); }
+QString SplitKView::target() const {
+  return targetBox->currentText().trimmed();
+}
 
 void SplitKView::setPart(int part) { partBox->setValue(part); }
 
@@ -300,7 +301,8 @@ void SplitKView::start(bool apply) {
   asked.progress = [self](const std::string &step) {
     if (self)
       QMetaObject::invokeMethod(
-          self, [self, text = qs(step)] {
+          self,
+          [self, text = qs(step)] {
             if (self)
               self->onProgress(text);
           },
@@ -312,8 +314,8 @@ void SplitKView::start(bool apply) {
   cancelButton->setEnabled(true);
   if (apply) {
     std::vector<iree::SplitChoice> picked = choices();
-    watcher->setFuture(QtConcurrent::run(
-        [run = applier, asked, analysis = *shown, picked] {
+    watcher->setFuture(
+        QtConcurrent::run([run = applier, asked, analysis = *shown, picked] {
           Outcome outcome;
           outcome.applied = run(asked, analysis, picked);
           return outcome;
@@ -326,8 +328,7 @@ void SplitKView::start(bool apply) {
       return outcome;
     }));
   }
-  onProgress(apply ? "forming the dispatches with your splits"
-                   : "asking IREE");
+  onProgress(apply ? "forming the dispatches with your splits" : "asking IREE");
 }
 
 void SplitKView::onProgress(const QString &step) {
@@ -438,10 +439,10 @@ void SplitKView::showAnalysis() {
                                                 "otherwise)")));
     cell(kYours, "", true);
     const int line = activeLine(op.source);
-    cell(kFrom, line ? QString("line %1").arg(line)
-                     : op.source ? qs(op.source->file) + ":" +
-                                       QString::number(op.source->line)
-                                 : QString());
+    cell(kFrom, line        ? QString("line %1").arg(line)
+                : op.source ? qs(op.source->file) + ":" +
+                                  QString::number(op.source->line)
+                            : QString());
   }
   table->resizeColumnsToContents();
   showDispatches(shown->dispatches, "With IREE's splits");
@@ -493,8 +494,8 @@ void SplitKView::showReduction(int row) {
                .arg(qs(op.function))
                .arg(op.index)
                .arg(qs(op.name), qs(op.facts.space.toString()));
-  lines << "IREE's split: " + splitText(op.split) + "  (rule: " +
-               config::toString(reduction.decision.rule) + ")";
+  lines << "IREE's split: " + splitText(op.split) +
+               "  (rule: " + config::toString(reduction.decision.rule) + ")";
   if (!reduction.agrees)
     lines << "Tilescope's reading of the rule gives " +
                  splitText(reduction.decision.attributeTiles()) +
@@ -502,13 +503,15 @@ void SplitKView::showReduction(int row) {
   const auto yours = typed.find(row);
   if (yours != typed.end())
     lines << "Your split: " + splitText(yours->second);
-  lines << "" << "Why (each rule in the order IREE asks it):";
+  lines << ""
+        << "Why (each rule in the order IREE asks it):";
   for (const std::string &reason : reduction.decision.reasons)
     lines << "  " + qs(reason);
   reasons->setPlainText(lines.join("\n"));
 
   render::SplitKPicture asked;
-  asked.op = QString("%1:%2 %3").arg(qs(op.function)).arg(op.index).arg(qs(op.name));
+  asked.op =
+      QString("%1:%2 %3").arg(qs(op.function)).arg(op.index).arg(qs(op.name));
   asked.space = op.facts.space;
   asked.sizes = yours != typed.end() ? yours->second : op.split;
   asked.whose = yours != typed.end() ? "your split" : "IREE's split";
@@ -571,7 +574,8 @@ void SplitKView::onSplitEdited(QTableWidgetItem *item) {
   // reason; the picture keeps the last split that could.
   filling = true;
   item->setData(Qt::UserRole, error);
-  item->setBackground(error.isEmpty() ? QBrush() : QBrush(QColor(255, 214, 214)));
+  item->setBackground(error.isEmpty() ? QBrush()
+                                      : QBrush(QColor(255, 214, 214)));
   item->setForeground(error.isEmpty() ? QBrush() : QBrush(QColor(0x90, 0, 0)));
   item->setToolTip(error.isEmpty() ? warnings.join("\n") : error);
   const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
@@ -642,7 +646,7 @@ void SplitKView::saveWithDialog() {
 }
 
 int SplitKView::activeLine(
-    const std::optional<iree::SourceLocation> &source) const {
+    const std::optional<document::SourceLocation> &source) const {
   if (!source || file.isEmpty())
     return 0;
   const QFileInfo named(qs(source->file)), opened(file);

@@ -110,7 +110,7 @@ private:
   void say(const QString &text);
   void setCommand(const QString &text);
   jobs::SplitKRequest request() const;
-  int activeLine(const std::optional<iree::SourceLocation> &source) const;
+  int activeLine(const std::optional<document::SourceLocation> &source) const;
 
   Analyzer analyzer;
   Applier applier;

@@ -325,7 +325,7 @@ SweepPanel::~SweepPanel() {
   planWatcher->waitForFinished();
 }
 
-void SweepPanel::setDocument(const iree::Document *document,
+void SweepPanel::setDocument(const document::Document *document,
                              std::optional<edit::OpRef> op) {
   const bool sameOp =
       document && currentOp && op && document->path == currentPath &&
@@ -390,7 +390,7 @@ void SweepPanel::resetToNeighbours() {
 
 void SweepPanel::fillFieldChoices() {
   fieldBox->clear();
-  const iree::Dispatch &dispatch = current->dispatches[currentOp->dispatch];
+  const document::Dispatch &dispatch = current->dispatches[currentOp->dispatch];
   for (const auto &[field, values] :
        sweepFieldChoices(dispatch, dispatch.rootOps[currentOp->op])) {
     fieldBox->addItem(field, values);
@@ -507,7 +507,7 @@ void SweepPanel::plan() {
     runButton->setEnabled(false);
     return;
   }
-  snapshot = std::make_shared<const iree::Document>(*current);
+  snapshot = std::make_shared<const document::Document>(*current);
   planOutdated = false;
   nameBox->setPlaceholderText(qs(request().name));
   countLabel->setText("Planning…");
@@ -614,7 +614,7 @@ void SweepPanel::start() {
     stateLabel->setText("Cannot sweep: " + qs(iree.error()));
     return;
   }
-  snapshot = std::make_shared<const iree::Document>(*current);
+  snapshot = std::make_shared<const document::Document>(*current);
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
   jobs::SweepRequest r = request();
   r.cancel = cancelFlag.get();
@@ -845,7 +845,8 @@ void SweepPanel::refreshPlot() {
   BaseValues base;
   if (snapshot && currentOp &&
       currentOp->dispatch < snapshot->dispatches.size()) {
-    const iree::Dispatch &dispatch = snapshot->dispatches[currentOp->dispatch];
+    const document::Dispatch &dispatch =
+        snapshot->dispatches[currentOp->dispatch];
     if (currentOp->op < dispatch.rootOps.size())
       for (const edit::FieldValue &f :
            edit::opFields(dispatch, dispatch.rootOps[currentOp->op]))

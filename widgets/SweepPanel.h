@@ -12,8 +12,8 @@
 // reaches the user's edits.
 #pragma once
 
+#include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 #include "core/iree/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
 #include "widgets/SweepPlanning.h"
@@ -59,7 +59,7 @@ public:
   // The document a sweep varies (copied when it plans and runs) and its
   // root op; a new op starts from its neighbours (each non-zero workgroup
   // and reduction entry halved and doubled).
-  void setDocument(const iree::Document *document,
+  void setDocument(const document::Document *document,
                    std::optional<edit::OpRef> op);
   // The parse worker each candidate of a whole program's root op reads its
   // dispatch alone with; unset: a whole program compiles whole.
@@ -127,13 +127,13 @@ private:
   InstallationSource installation;
   WorkerSource workerSource;
   std::filesystem::path workspaceFolder;
-  const iree::Document *current = nullptr;
+  const document::Document *current = nullptr;
   // The file and op last shown (kept by value: `current` may be gone by
   // the time the next document arrives).
   std::filesystem::path currentPath;
   std::optional<edit::OpRef> currentOp;
   // What a plan or a run reads; each worker holds its own reference.
-  std::shared_ptr<const iree::Document> snapshot;
+  std::shared_ptr<const document::Document> snapshot;
   std::vector<Entry> entries; // in plan order
   std::map<std::string, int> byName;
   std::shared_ptr<std::atomic<bool>> cancelFlag;

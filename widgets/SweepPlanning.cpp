@@ -18,7 +18,8 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 } // namespace
 
 std::vector<std::pair<QString, QString>>
-sweepFieldChoices(const iree::Dispatch &dispatch, const iree::RootOp &op) {
+sweepFieldChoices(const document::Dispatch &dispatch,
+                  const document::RootOp &op) {
   std::vector<std::pair<QString, QString>> choices;
   for (const edit::FieldValue &f : edit::opFields(dispatch, op)) {
     const QString field = qs(f.field);
@@ -98,7 +99,8 @@ SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
                    "IREE's constraints need the pinned iree-opt, which was "
                    "not found"});
     if (listed && listed->points.empty())
-      listed = Error{jobs::describe(*listed) + ": none differs from the config"};
+      listed =
+          Error{jobs::describe(*listed) + ": none differs from the config"};
     if (listed) {
       plan.space = jobs::describe(*listed);
       plan.points = listed->points;

@@ -29,7 +29,8 @@ QImage sweepThumbnail(const jobs::SweepCandidate &candidate, edit::OpRef op);
 // field ("workgroup[1]") and each other field whole ("mma_kind"), with the
 // values a new axis starts from.
 std::vector<std::pair<QString, QString>>
-sweepFieldChoices(const iree::Dispatch &dispatch, const iree::RootOp &op);
+sweepFieldChoices(const document::Dispatch &dispatch,
+                  const document::RootOp &op);
 
 struct SweepPlan {
   std::string error;

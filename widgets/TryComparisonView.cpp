@@ -231,10 +231,9 @@ TryComparisonView::TryComparisonView(Side a, Side b,
   }
 }
 
-TryComparisonView::Side
-TryComparisonView::sideOf(jobs::TryRecord record, const iree::Document &open,
-                          std::optional<edit::OpRef> fallback,
-                          render::ColorBy colorBy) {
+TryComparisonView::Side TryComparisonView::sideOf(
+    jobs::TryRecord record, const document::Document &open,
+    std::optional<edit::OpRef> fallback, render::ColorBy colorBy) {
   Side side;
   side.record = std::move(record);
   const jobs::TryRecord &r = side.record;
@@ -249,14 +248,14 @@ TryComparisonView::sideOf(jobs::TryRecord record, const iree::Document &open,
     auto named = edit::findOp(open, r.op);
     op = named ? std::optional<edit::OpRef>(*named) : std::nullopt;
   }
-  const iree::Document tried =
+  const document::Document tried =
       jobs::withConfigs(r.details.value("configs", nlohmann::json()), open);
   if (!op || op->dispatch >= tried.dispatches.size() ||
       op->op >= tried.dispatches[op->dispatch].rootOps.size()) {
     side.note = "no root op of the open file to draw";
     return side;
   }
-  const iree::Dispatch &dispatch = tried.dispatches[op->dispatch];
+  const document::Dispatch &dispatch = tried.dispatches[op->dispatch];
   auto [scene, note] =
       rootOpScene(dispatch, dispatch.rootOps[op->op], colorBy, 0);
   side.scene = std::move(scene);

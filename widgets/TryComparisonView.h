@@ -6,8 +6,8 @@
 // prints; either try loads back into the editor from here.
 #pragma once
 
+#include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 #include "core/jobs/History.h"
 #include "core/jobs/TryComparison.h"
 #include "widgets/render/GridScene.h"
@@ -41,7 +41,7 @@ public:
   // A try's side: the root op it concerns (its "D:O", else `fallback`)
   // drawn from `open` with the try's configs put back; a try of another
   // file, or one that names no op here, is listed but not drawn.
-  static Side sideOf(jobs::TryRecord record, const iree::Document &open,
+  static Side sideOf(jobs::TryRecord record, const document::Document &open,
                      std::optional<edit::OpRef> fallback,
                      render::ColorBy colorBy);
 

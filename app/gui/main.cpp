@@ -114,7 +114,7 @@ struct StartState {
 
 Result<bool> applyStartState(widgets::MainWindow &window,
                              const StartState &state) {
-  const iree::Document *document = window.document();
+  const document::Document *document = window.document();
   if (!document)
     return Error{"no document is open"};
   if (state.op) {
@@ -241,8 +241,9 @@ int main(int argc, char **argv) {
   // error message, not the window. A missing IREE is reported like a parse
   // error.
   auto loader =
-      [ireePath](const std::filesystem::path &path,
-                 const std::atomic<bool> *cancel) -> Result<iree::Document> {
+      [ireePath](
+          const std::filesystem::path &path,
+          const std::atomic<bool> *cancel) -> Result<document::Document> {
     auto worker = app::documentWorker(ireePath);
     if (!worker)
       return Error{worker.error()};
@@ -255,7 +256,7 @@ int main(int argc, char **argv) {
   widgets::MainWindow::Services services;
   services.parseText =
       [ireePath](const std::string &text,
-                 const std::string &bufferName) -> Result<iree::Document> {
+                 const std::string &bufferName) -> Result<document::Document> {
     auto worker = app::documentWorker(ireePath);
     if (!worker)
       return Error{worker.error()};
@@ -269,7 +270,7 @@ int main(int argc, char **argv) {
   // the pinned iree-opt on the document as it stands.
   services.ireeConstraints =
       [ireePath](
-          const iree::Document &document, edit::OpRef op,
+          const document::Document &document, edit::OpRef op,
           const std::atomic<bool> *cancel) -> Result<jobs::ConstraintVerdict> {
     auto installation = app::locateIree(ireePath);
     if (!installation)
@@ -279,7 +280,7 @@ int main(int argc, char **argv) {
   };
   // IREE's own choice: the document's configs stripped and chosen again by
   // the pinned iree-opt, read back by the same worker.
-  services.ireeDefaults = [ireePath](const iree::Document &document) {
+  services.ireeDefaults = [ireePath](const document::Document &document) {
     return withIree<jobs::DefaultConfigs>(
         ireePath, [&](const iree::IreeInstallation &installation,
                       jobs::DocumentWorker &worker) {
@@ -288,7 +289,7 @@ int main(int argc, char **argv) {
   };
   // IREE's own layouts: its GPU lowering run by the pinned iree-opt on the
   // document as it stands, what it printed read back by the same worker.
-  services.ireeLayouts = [ireePath](const iree::Document &document,
+  services.ireeLayouts = [ireePath](const document::Document &document,
                                     size_t dispatch,
                                     const std::atomic<bool> *cancel) {
     return withIree<jobs::IreeLayoutAnswer>(

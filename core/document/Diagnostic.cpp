@@ -1,9 +1,9 @@
-#include "core/iree/Diagnostic.h"
+#include "core/document/Diagnostic.h"
 
 #include <algorithm>
 #include <sstream>
 
-namespace tilescope::iree {
+namespace tilescope::document {
 namespace {
 
 void appendHeader(std::ostringstream &out, const Diagnostic &d) {
@@ -12,7 +12,7 @@ void appendHeader(std::ostringstream &out, const Diagnostic &d) {
     out << ':' << d.line;
   if (d.column > 0)
     out << ':' << d.column;
-  out << ": " << iree::toString(d.severity) << ": " << d.message << '\n';
+  out << ": " << document::toString(d.severity) << ": " << d.message << '\n';
 }
 
 // Where line `line` (1-based) starts, or npos past the end of the text.
@@ -122,4 +122,4 @@ std::string formatLikeIreeOpt(const Diagnostic &diagnostic,
   return out.str();
 }
 
-} // namespace tilescope::iree
+} // namespace tilescope::document
