@@ -30,7 +30,7 @@ void compareEntries(const Entries &a, const Entries &b,
 }
 
 // The GPU lowering config text of an op, "" when it has none.
-std::string loweringText(const iree::RootOp &op) {
+std::string loweringText(const document::RootOp &op) {
   if (!op.compilationInfo.empty())
     if (auto info = config::CompilationInfo::parse(op.compilationInfo))
       return config::printAttribute(info->loweringConfig);
@@ -62,14 +62,14 @@ Entries entriesOf(const config::TranslationInfo &info) {
   return list;
 }
 
-std::string opLabel(const iree::RootOp &op) {
+std::string opLabel(const document::RootOp &op) {
   return op.name + " (line " + std::to_string(op.line) + ")";
 }
 
 } // namespace
 
-std::vector<FieldValue> opFields(const iree::Dispatch &dispatch,
-                                 const iree::RootOp &op) {
+std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
+                                 const document::RootOp &op) {
   std::vector<FieldValue> fields;
   if (auto cfg = config::LoweringConfig::parse(loweringText(op)))
     for (auto &[key, value] : entriesOf(*cfg))
@@ -88,8 +88,9 @@ std::vector<FieldValue> opFields(const iree::Dispatch &dispatch,
   return fields;
 }
 
-std::vector<FieldDifference> loweringConfigDifferences(const iree::RootOp &a,
-                                                       const iree::RootOp &b) {
+std::vector<FieldDifference>
+loweringConfigDifferences(const document::RootOp &a,
+                          const document::RootOp &b) {
   std::vector<FieldDifference> out;
   const std::string textA = loweringText(a), textB = loweringText(b);
   if (textA == textB)
@@ -120,8 +121,8 @@ std::vector<FieldDifference> translationInfoDifferences(const std::string &a,
   return out;
 }
 
-DocumentDifference documentDifferences(const iree::Document &before,
-                                       const iree::Document &after) {
+DocumentDifference documentDifferences(const document::Document &before,
+                                       const document::Document &after) {
   DocumentDifference result;
   std::map<std::string, size_t> afterByName;
   for (size_t i = 0; i < after.dispatches.size(); ++i)
@@ -131,7 +132,7 @@ DocumentDifference documentDifferences(const iree::Document &before,
     beforeByName.emplace(before.dispatches[i].name, i);
   std::vector<bool> matched(after.dispatches.size(), false);
   for (size_t i = 0; i < before.dispatches.size(); ++i) {
-    const iree::Dispatch &a = before.dispatches[i];
+    const document::Dispatch &a = before.dispatches[i];
     // By name; else by position, if that one is not another's namesake.
     size_t j = after.dispatches.size();
     if (auto it = afterByName.find(a.name); it != afterByName.end())
@@ -144,7 +145,7 @@ DocumentDifference documentDifferences(const iree::Document &before,
       continue;
     }
     matched[j] = true;
-    const iree::Dispatch &b = after.dispatches[j];
+    const document::Dispatch &b = after.dispatches[j];
     auto translation =
         translationInfoDifferences(a.translationInfo, b.translationInfo);
     if (!translation.empty())
@@ -152,7 +153,7 @@ DocumentDifference documentDifferences(const iree::Document &before,
     const size_t ops = std::max(a.rootOps.size(), b.rootOps.size());
     for (size_t k = 0; k < ops; ++k) {
       if (k >= a.rootOps.size() || k >= b.rootOps.size()) {
-        const iree::RootOp &only =
+        const document::RootOp &only =
             k < a.rootOps.size() ? a.rootOps[k] : b.rootOps[k];
         result.ops.push_back(
             {a.name,
@@ -164,7 +165,7 @@ DocumentDifference documentDifferences(const iree::Document &before,
       std::vector<FieldDifference> fields =
           loweringConfigDifferences(a.rootOps[k], b.rootOps[k]);
       // A compilation_info's translation_info differs too.
-      auto inner = [](const iree::RootOp &op) {
+      auto inner = [](const document::RootOp &op) {
         if (op.compilationInfo.empty())
           return std::string();
         auto info = config::CompilationInfo::parse(op.compilationInfo);

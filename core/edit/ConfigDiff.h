@@ -4,7 +4,7 @@
 // reads beside the text diff, and what `tilescope-cli diff` prints.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 
 #include <string>
 #include <vector>
@@ -28,13 +28,13 @@ struct FieldValue {
   std::string value;
   bool operator==(const FieldValue &) const = default;
 };
-std::vector<FieldValue> opFields(const iree::Dispatch &dispatch,
-                                 const iree::RootOp &op);
+std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
+                                 const document::RootOp &op);
 
 // Lowering config (standalone or in compilation_info) of two versions of a
 // root op; a config Tilescope cannot read field by field differs as a whole.
-std::vector<FieldDifference> loweringConfigDifferences(const iree::RootOp &a,
-                                                       const iree::RootOp &b);
+std::vector<FieldDifference>
+loweringConfigDifferences(const document::RootOp &a, const document::RootOp &b);
 // translation_info texts (a dispatch's, or a compilation_info's).
 std::vector<FieldDifference> translationInfoDifferences(const std::string &a,
                                                         const std::string &b);
@@ -53,7 +53,7 @@ struct DocumentDifference {
     return ops.empty() && onlyBefore.empty() && onlyAfter.empty();
   }
 };
-DocumentDifference documentDifferences(const iree::Document &before,
-                                       const iree::Document &after);
+DocumentDifference documentDifferences(const document::Document &before,
+                                       const document::Document &after);
 
 } // namespace tilescope::edit

@@ -1,6 +1,6 @@
 #include "core/edit/EditableDocument.h"
 
-#include "core/iree/SplitInput.h"
+#include "core/document/SplitInput.h"
 #include "core/util/Files.h"
 #include "core/util/UnifiedDiff.h"
 
@@ -14,13 +14,13 @@ int countNewlines(std::string_view text) {
 }
 
 // Puts an edit's attribute text where the model keeps it.
-void setAttribute(iree::Dispatch &dispatch, const Edit &edit,
+void setAttribute(document::Dispatch &dispatch, const Edit &edit,
                   const std::string &attribute) {
   if (edit.onFunction) {
     dispatch.translationInfo = attribute;
     return;
   }
-  iree::RootOp &op = dispatch.rootOps.at(edit.op.op);
+  document::RootOp &op = dispatch.rootOps.at(edit.op.op);
   if (edit.attributeKey == "lowering_config")
     op.loweringConfig = attribute;
   else
@@ -29,14 +29,14 @@ void setAttribute(iree::Dispatch &dispatch, const Edit &edit,
 
 } // namespace
 
-std::string Edit::describe(const iree::Document &document) const {
+std::string Edit::describe(const document::Document &document) const {
   std::string where;
   if (op.dispatch < document.dispatches.size()) {
-    const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
+    const document::Dispatch &dispatch = document.dispatches[op.dispatch];
     if (onFunction) {
       where = "@" + dispatch.name;
     } else if (op.op < dispatch.rootOps.size()) {
-      const iree::RootOp &root = dispatch.rootOps[op.op];
+      const document::RootOp &root = dispatch.rootOps[op.op];
       where = root.name + " (line " + std::to_string(root.line) + ")";
     }
   }
@@ -49,14 +49,14 @@ std::string Edit::describe(const iree::Document &document) const {
          shown(newValue);
 }
 
-EditableDocument::EditableDocument(iree::Document document,
+EditableDocument::EditableDocument(document::Document document,
                                    AttributeReader reader)
     : current(std::move(document)), original(current.text),
       reader(std::move(reader)) {
   if (current.partCount > 1) {
-    iree::SplitInput split =
-        iree::splitInputFile(current.text, current.path.string());
-    for (const iree::TextPart &part : split.parts) {
+    document::SplitInput split =
+        document::splitInputFile(current.text, current.path.string());
+    for (const document::TextPart &part : split.parts) {
       parts.push_back({part.offset, part.length});
       partFirstLines.push_back(part.firstLine);
     }
@@ -89,12 +89,12 @@ Result<EditableDocument::Site> EditableDocument::siteOf(OpRef ref,
     return Error{"dispatch " + std::to_string(ref.dispatch) +
                  " is not in the file (it has " +
                  std::to_string(current.dispatches.size()) + ")"};
-  const iree::Dispatch &dispatch = current.dispatches[ref.dispatch];
+  const document::Dispatch &dispatch = current.dispatches[ref.dispatch];
   if (ref.op >= dispatch.rootOps.size())
     return Error{"@" + dispatch.name + " has no root op " +
                  std::to_string(ref.op) + " (it has " +
                  std::to_string(dispatch.rootOps.size()) + ")"};
-  const iree::RootOp &op = dispatch.rootOps[ref.op];
+  const document::RootOp &op = dispatch.rootOps[ref.op];
   if (part == ConfigPart::TranslationInfo && !dispatch.translationInfo.empty())
     return Site{"translation_info", true, dispatch.translationInfo};
   if (part == ConfigPart::LoweringConfig && !op.loweringConfig.empty())
@@ -143,13 +143,13 @@ EditableDocument::prepare(OpRef ref, const std::string &fieldName,
     edit.readByIree = true;
   }
   if (edit.newAttribute.find('\n') != std::string::npos ||
-      iree::hasSplitMarker(edit.newAttribute))
+      document::hasSplitMarker(edit.newAttribute))
     return Error{field->name() +
                  ": the new value holds a line break or a `// -----` split "
                  "marker, which would change the file's structure"};
 
-  const iree::Dispatch &dispatch = current.dispatches[ref.dispatch];
-  const iree::RootOp &op = dispatch.rootOps[ref.op];
+  const document::Dispatch &dispatch = current.dispatches[ref.dispatch];
+  const document::RootOp &op = dispatch.rootOps[ref.op];
   const int line = site->onFunction ? dispatch.line : op.line;
   const int column = site->onFunction ? dispatch.column : op.column;
   auto opOffset = offsetOfOp(dispatch.part, line, column);
@@ -215,8 +215,8 @@ bool EditableDocument::redo() {
   return true;
 }
 
-iree::Dispatch EditableDocument::preview(const Edit &edit) const {
-  iree::Dispatch dispatch = current.dispatches.at(edit.op.dispatch);
+document::Dispatch EditableDocument::preview(const Edit &edit) const {
+  document::Dispatch dispatch = current.dispatches.at(edit.op.dispatch);
   setAttribute(dispatch, edit, edit.newAttribute);
   return dispatch;
 }
@@ -241,13 +241,13 @@ void EditableDocument::applyToModel(const Edit &edit, bool forward) {
 }
 
 void EditableDocument::shiftLines(int afterLine, int delta) {
-  for (iree::Dispatch &dispatch : current.dispatches) {
+  for (document::Dispatch &dispatch : current.dispatches) {
     if (dispatch.line > afterLine)
       dispatch.line += delta;
-    for (iree::RootOp &op : dispatch.rootOps)
+    for (document::RootOp &op : dispatch.rootOps)
       if (op.line > afterLine)
         op.line += delta;
-    for (iree::FusedOp &op : dispatch.fusedOps)
+    for (document::FusedOp &op : dispatch.fusedOps)
       if (op.line > afterLine)
         op.line += delta;
   }
@@ -270,7 +270,7 @@ void EditableDocument::shiftParts(size_t offset, long long delta,
 }
 
 Result<bool>
-EditableDocument::agreesWith(const iree::Document &reparsed) const {
+EditableDocument::agreesWith(const document::Document &reparsed) const {
   auto differ = [](const std::string &where, const std::string &what,
                    const std::string &expected, const std::string &found) {
     return Error{where + ": IREE reads " + what + " back as\n  " + found +
@@ -281,8 +281,8 @@ EditableDocument::agreesWith(const iree::Document &reparsed) const {
                  " dispatches back, the model has " +
                  std::to_string(current.dispatches.size())};
   for (size_t i = 0; i < current.dispatches.size(); ++i) {
-    const iree::Dispatch &a = current.dispatches[i];
-    const iree::Dispatch &b = reparsed.dispatches[i];
+    const document::Dispatch &a = current.dispatches[i];
+    const document::Dispatch &b = reparsed.dispatches[i];
     const std::string where = "@" + a.name;
     if (a.name != b.name || a.line != b.line)
       return differ(where, "dispatch " + std::to_string(i),
@@ -296,8 +296,8 @@ EditableDocument::agreesWith(const iree::Document &reparsed) const {
                     std::to_string(a.rootOps.size()),
                     std::to_string(b.rootOps.size()));
     for (size_t k = 0; k < a.rootOps.size(); ++k) {
-      const iree::RootOp &x = a.rootOps[k];
-      const iree::RootOp &y = b.rootOps[k];
+      const document::RootOp &x = a.rootOps[k];
+      const document::RootOp &y = b.rootOps[k];
       const std::string opWhere =
           where + " " + x.name + " (line " + std::to_string(x.line) + ")";
       if (x.name != y.name || x.line != y.line)

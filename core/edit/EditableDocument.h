@@ -12,9 +12,9 @@
 // and changes nothing.
 #pragma once
 
+#include "core/document/Document.h"
 #include "core/edit/AttributeLocator.h"
 #include "core/edit/FieldEdit.h"
-#include "core/iree/Document.h"
 #include "core/util/Result.h"
 
 #include <filesystem>
@@ -54,17 +54,17 @@ struct Edit {
   int line = 0;            // where the splice starts (before it is applied)
 
   // "workgroup of linalg.matmul (line 23): [64, 64, 0] -> [128, 64, 0]"
-  std::string describe(const iree::Document &document) const;
+  std::string describe(const document::Document &document) const;
   // The field already holds the value: the edit would change no character.
   bool changesNothing() const { return splice.removed == splice.inserted; }
 };
 
 class EditableDocument {
 public:
-  explicit EditableDocument(iree::Document document,
+  explicit EditableDocument(document::Document document,
                             AttributeReader reader = {});
 
-  const iree::Document &document() const { return current; }
+  const document::Document &document() const { return current; }
   const std::string &originalText() const { return original; }
   const std::string &text() const { return current.text; }
   bool modified() const { return current.text != original; }
@@ -78,7 +78,7 @@ public:
   Result<bool> apply(Edit edit);
   // The op's dispatch as it would be after `edit` (made by prepare(), not
   // applied): what live validation and drawing show while a person types.
-  iree::Dispatch preview(const Edit &edit) const;
+  document::Dispatch preview(const Edit &edit) const;
   // prepare() and apply() in one.
   Result<Edit> set(OpRef op, const std::string &field,
                    const std::optional<std::string> &value);
@@ -93,7 +93,7 @@ public:
   // Whether IREE's reading of the current text (parsed afresh) is what the
   // model says: the same dispatches and root ops at the same lines, with
   // the same config texts. An error names the first difference.
-  Result<bool> agreesWith(const iree::Document &reparsed) const;
+  Result<bool> agreesWith(const document::Document &reparsed) const;
 
   // The unified diff of the current text against the original.
   std::string diff(int context = 3) const;
@@ -113,7 +113,7 @@ private:
   void shiftLines(int afterLine, int delta);
   void shiftParts(size_t offset, long long delta, int lineDelta);
 
-  iree::Document current;
+  document::Document current;
   std::string original;
   AttributeReader reader;
   std::vector<TextRange> parts; // of the current text

@@ -5,7 +5,7 @@ namespace {
 
 // The loops IREE's IR gives (named ops included); the printed maps only for
 // a document read without them.
-Result<config::IterationSpace> spaceOf(const iree::RootOp &op) {
+Result<config::IterationSpace> spaceOf(const document::RootOp &op) {
   if (op.space)
     return *op.space;
   return config::IterationSpace::fromLinalgOp(op.indexingMaps, op.iteratorTypes,
@@ -14,8 +14,8 @@ Result<config::IterationSpace> spaceOf(const iree::RootOp &op) {
 
 } // namespace
 
-Result<OpLayoutInputs> opLayoutInputs(const iree::Dispatch &dispatch,
-                                      const iree::RootOp &op) {
+Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
+                                      const document::RootOp &op) {
   if (!config::isGpuLoweringConfigText(op.loweringConfig))
     return Error{op.loweringConfig.empty()
                      ? std::string("This op carries no lowering_config.")
@@ -30,7 +30,7 @@ Result<OpLayoutInputs> opLayoutInputs(const iree::Dispatch &dispatch,
   OpLayoutInputs inputs{
       std::move(*config), std::move(*space), std::nullopt, {}};
   // Ops fused into the root op run on the root's workgroup tile.
-  for (const iree::RootOp &other : dispatch.rootOps) {
+  for (const document::RootOp &other : dispatch.rootOps) {
     if (!other.rootOpSet || &other == &op)
       continue;
     auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);

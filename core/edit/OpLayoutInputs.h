@@ -8,7 +8,7 @@
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/OpLayouts.h"
 #include "core/util/Result.h"
@@ -28,8 +28,8 @@ struct OpLayoutInputs {
 
 // An Error says why the op cannot be laid out ("This op carries no
 // lowering_config.").
-Result<OpLayoutInputs> opLayoutInputs(const iree::Dispatch &dispatch,
-                                      const iree::RootOp &op);
+Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
+                                      const document::RootOp &op);
 
 // The op's layouts under its pipeline (layout::opLayouts).
 Result<layout::OpLayouts> opLayoutsOf(const OpLayoutInputs &inputs);

@@ -10,14 +10,14 @@
 
 namespace tilescope::edit {
 
-RootOpContext contextOf(const iree::Document &document, OpRef ref) {
+RootOpContext contextOf(const document::Document &document, OpRef ref) {
   RootOpContext context;
   if (ref.dispatch >= document.dispatches.size())
     return context;
-  const iree::Dispatch &dispatch = document.dispatches[ref.dispatch];
+  const document::Dispatch &dispatch = document.dispatches[ref.dispatch];
   if (ref.op >= dispatch.rootOps.size())
     return context;
-  const iree::RootOp &op = dispatch.rootOps[ref.op];
+  const document::RootOp &op = dispatch.rootOps[ref.op];
   context.dispatch = &dispatch;
   context.op = &op;
   config::ValidationContext &validation = context.validation;
@@ -110,7 +110,8 @@ RuleVerdict ruleVerdict(const RootOpContext &context) {
   return {validateRootOp(context)};
 }
 
-Result<OpRef> findOp(const iree::Document &document, const std::string &spec) {
+Result<OpRef> findOp(const document::Document &document,
+                     const std::string &spec) {
   if (document.dispatches.empty())
     return Error{"the file has no dispatches"};
   std::string dispatchPart = spec;
@@ -144,7 +145,7 @@ Result<OpRef> findOp(const iree::Document &document, const std::string &spec) {
                    " dispatches; give more of the name or an index"};
     ref.dispatch = matches.front();
   }
-  const iree::Dispatch &dispatch = document.dispatches[ref.dispatch];
+  const document::Dispatch &dispatch = document.dispatches[ref.dispatch];
   auto op = parseInt64(opPart);
   if (!op || *op < 0 || static_cast<size_t>(*op) >= dispatch.rootOps.size())
     return Error{"@" + dispatch.name + " has no root op \"" + opPart +

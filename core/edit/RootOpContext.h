@@ -5,8 +5,8 @@
 
 #include "core/config/GpuTarget.h"
 #include "core/config/Validation.h"
+#include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
 #include "core/layout/CostModel.h"
 
 #include <optional>
@@ -16,8 +16,8 @@
 namespace tilescope::edit {
 
 struct RootOpContext {
-  const iree::Dispatch *dispatch = nullptr;
-  const iree::RootOp *op = nullptr;
+  const document::Dispatch *dispatch = nullptr;
+  const document::RootOp *op = nullptr;
   // The GPU lowering config (standalone or inside compilation_info), when
   // the op has one Tilescope reads; otherwise why not.
   std::optional<config::LoweringConfig> loweringConfig;
@@ -29,7 +29,7 @@ struct RootOpContext {
   config::ValidationContext validation;
 };
 
-RootOpContext contextOf(const iree::Document &document, OpRef op);
+RootOpContext contextOf(const document::Document &document, OpRef op);
 
 // The rules (core/config and core/layout) on the op's config as it stands.
 std::vector<config::Problem> validateRootOp(const RootOpContext &context);
@@ -61,6 +61,7 @@ predictionOf(const RootOpContext &context,
 // An op named the way a person does: "DISPATCH:OP" where DISPATCH is an
 // index or a dispatch name (a unique prefix will do) and OP an index into
 // its root ops (":0" when omitted).
-Result<OpRef> findOp(const iree::Document &document, const std::string &spec);
+Result<OpRef> findOp(const document::Document &document,
+                     const std::string &spec);
 
 } // namespace tilescope::edit

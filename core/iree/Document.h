@@ -8,8 +8,8 @@
 #pragma once
 
 #include "core/document/Document.h"
+#include "core/document/SplitInput.h"
 #include "core/iree/Diagnostic.h"
-#include "core/iree/SplitInput.h"
 #include "core/util/Result.h"
 
 #include <filesystem>
@@ -30,6 +30,9 @@ using document::Document;
 using document::FusedOp;
 using document::RootOp;
 using document::SourceLocation;
+using document::SplitInput;
+using document::splitInputFile;
+using document::TextPart;
 
 struct ParseOptions {
   // Split on `// -----` as iree-opt --split-input-file does. Unset: split

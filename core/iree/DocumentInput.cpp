@@ -1,8 +1,8 @@
 // What happens to a file before IREE's parser sees it: reading it with
 // clear errors, and refusing what IREE cannot take safely. No IREE here.
+#include "core/document/SplitInput.h"
 #include "core/iree/Document.h"
 #include "core/iree/NestingScan.h"
-#include "core/iree/SplitInput.h"
 #include "core/util/Files.h"
 
 #include "core/config/IreeSyntax.h"
@@ -71,11 +71,11 @@ std::optional<std::string> markerCutsAToken(const std::string &text) {
                           1) +
            ":" + std::to_string(offset - lineStart + 1);
   };
-  const SplitInput split = splitInputFile(text, "");
+  const document::SplitInput split = document::splitInputFile(text, "");
   for (size_t p = 0; p + 1 < split.parts.size(); ++p) {
-    const TextPart &part = split.parts[p];
+    const document::TextPart &part = split.parts[p];
     const size_t end = part.offset + part.length;
-    const TokenCut cut = tokenCutAt(text, part.offset, end);
+    const document::TokenCut cut = document::tokenCutAt(text, part.offset, end);
     const std::string consequence =
         "; IREE's parser reads past the end of the part there (iree-opt "
         "--split-input-file reports later parts' text or crashes). ";
@@ -139,7 +139,8 @@ std::optional<std::string> refuseBeforeParsing(const std::string &text,
 }
 
 bool splitsInput(const std::string &text, const ParseOptions &options) {
-  return options.splitInputFile.value_or(hasSplitMarkerOutsideStrings(text));
+  return options.splitInputFile.value_or(
+      document::hasSplitMarkerOutsideStrings(text));
 }
 
 } // namespace tilescope::iree

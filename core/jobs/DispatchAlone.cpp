@@ -1,6 +1,6 @@
 #include "core/jobs/DispatchAlone.h"
 
-#include "core/iree/SplitInput.h"
+#include "core/document/SplitInput.h"
 #include "core/jobs/Process.h"
 #include "core/util/Files.h"
 
@@ -50,7 +50,7 @@ Result<DispatchAlone> dispatchAlone(const iree::IreeInstallation &iree,
   // The part of a split file that holds the dispatch is a program of its own.
   std::string text = document.text;
   if (document.partCount > 1) {
-    const auto parts = iree::splitInputFile(document.text, "").parts;
+    const auto parts = document::splitInputFile(document.text, "").parts;
     const auto part = static_cast<size_t>(std::max(chosen.part, 0));
     if (part >= parts.size())
       return Error{named + " is in part " + std::to_string(part + 1) +

@@ -1,9 +1,9 @@
 #include "core/jobs/DocumentWorker.h"
 
+#include "core/document/SplitInput.h"
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/export/LoweredJson.h"
-#include "core/iree/SplitInput.h"
 #include "core/jobs/ServingProcess.h"
 #include "core/util/Files.h"
 
@@ -37,8 +37,9 @@ std::string lastPart(const std::string &standardError, int partCount) {
 
 int countParts(const std::string &text, const iree::ParseOptions &options) {
   const bool split = iree::splitsInput(text, options);
-  return split ? static_cast<int>(iree::splitInputFile(text, "").parts.size())
-               : 1;
+  return split
+             ? static_cast<int>(document::splitInputFile(text, "").parts.size())
+             : 1;
 }
 
 // The idle workers of this process, by worker program and IREE library.

@@ -3,8 +3,8 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/SmtProgram.h"
 #include "core/config/TranslationInfo.h"
+#include "core/document/SplitInput.h"
 #include "core/edit/AttributeLocator.h"
-#include "core/iree/SplitInput.h"
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/Process.h"
 #include "core/util/Brackets.h"
@@ -130,7 +130,7 @@ struct ConfiguredOp {
 
 std::vector<ConfiguredOp>
 configuredOps(const iree::Document &document,
-              const std::vector<iree::TextPart> &parts) {
+              const std::vector<document::TextPart> &parts) {
   std::vector<ConfiguredOp> ops;
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
     const iree::Dispatch &dispatch = document.dispatches[d];
@@ -144,7 +144,7 @@ configuredOps(const iree::Document &document,
           !config::isGpuLoweringConfigText(op.loweringConfig))
         continue;
       const size_t opOffset = edit::offsetOf(document.text, op.line, op.column);
-      const iree::TextPart &part =
+      const document::TextPart &part =
           parts.at(static_cast<size_t>(std::max(dispatch.part, 0)));
       auto site =
           edit::locateAttribute(document.text, opOffset, "lowering_config",
@@ -200,7 +200,7 @@ using OpSet = std::set<const ConfiguredOp *>;
 // renamed, so it reads no config for them and skips them). Every edit stays
 // on its line.
 std::string copyOfPart(const iree::Document &document,
-                       const iree::TextPart &part,
+                       const document::TextPart &part,
                        const std::vector<ConfiguredOp> &ops,
                        const OpSet &hidden,
                        const std::optional<OpSet> &asked = std::nullopt) {
@@ -244,7 +244,7 @@ using SpecMaker = std::function<ProcessSpec(
 // found by asking about halves; each with IREE's crash in words and the
 // command that reproduces it (its file kept in `folder`).
 Result<std::map<const ConfiguredOp *, std::string>>
-isolateCrashes(const iree::Document &document, const iree::TextPart &part,
+isolateCrashes(const iree::Document &document, const document::TextPart &part,
                const std::vector<ConfiguredOp> &ops, const OpSet &asked,
                const TemporaryDirectory &folder, const SpecMaker &spec) {
   std::map<const ConfiguredOp *, std::string> crashes;
@@ -284,7 +284,7 @@ isolateCrashes(const iree::Document &document, const iree::TextPart &part,
 
 Result<PartRun>
 runPart(const iree::IreeInstallation &iree, const iree::Document &document,
-        const iree::TextPart &part, const std::vector<ConfiguredOp> &ops,
+        const document::TextPart &part, const std::vector<ConfiguredOp> &ops,
         const OpSet &askedOps, const TemporaryDirectory &folder, int index,
         std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
         std::vector<std::string> &commands) {
@@ -498,9 +498,10 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
     const iree::IreeInstallation &iree, const iree::Document &document,
     std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
     const std::optional<edit::OpRef> &only) {
-  std::vector<iree::TextPart> parts;
+  std::vector<document::TextPart> parts;
   if (document.partCount > 1)
-    parts = iree::splitInputFile(document.text, document.path.string()).parts;
+    parts =
+        document::splitInputFile(document.text, document.path.string()).parts;
   if (parts.empty())
     parts.push_back({0, document.text.size(), 1, 1});
   const std::vector<ConfiguredOp> ops = configuredOps(document, parts);

@@ -1,6 +1,6 @@
 #include "core/jobs/SplitK.h"
 
-#include "core/iree/SplitInput.h"
+#include "core/document/SplitInput.h"
 #include "core/util/Files.h"
 
 #include <sstream>
@@ -84,13 +84,14 @@ Result<std::string> partText(const std::filesystem::path &source, int part) {
   auto text = readTextFile(source);
   if (!text)
     return Error{text.error()};
-  const iree::SplitInput split = iree::splitInputFile(*text, source.string());
+  const document::SplitInput split =
+      document::splitInputFile(*text, source.string());
   if (part < 0 || static_cast<size_t>(part) >= split.parts.size())
     return Error{source.string() + " has " +
                  std::to_string(split.parts.size()) + " part" +
                  (split.parts.size() == 1 ? "" : "s") + ", no part " +
                  std::to_string(part)};
-  const iree::TextPart &piece = split.parts[static_cast<size_t>(part)];
+  const document::TextPart &piece = split.parts[static_cast<size_t>(part)];
   return std::string(static_cast<size_t>(piece.firstLine - 1), '\n') +
          std::string(static_cast<size_t>(piece.firstColumn - 1), ' ') +
          std::string(piece.in(*text));

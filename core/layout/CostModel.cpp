@@ -432,9 +432,10 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     p.floorMicroseconds = floor->floorSeconds * 1e6;
   if (warm)
     p.notes.push_back(
-        format("its operands and result (%.1f MB) fit in L2: ",
+        format("its operands and result (%.1f MB) fit in the last-level "
+               "cache: ",
                floor->bytes / 1e6) +
-        "global loads are priced as L2 hits, as back-to-back dispatches "
+        "global loads are priced as cache hits, as back-to-back dispatches "
         "find them (a profiler that flushes caches before each launch "
         "measures them from DRAM)");
   if (trips > 1.01)

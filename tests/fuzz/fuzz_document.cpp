@@ -5,11 +5,11 @@
 // No input may crash, hang or trip a sanitizer; split parts must tile the
 // file. (IREE's parser itself runs in tilescope-iree-worker, where a crash
 // is a message: tests/property/property_documents.cpp fuzzes that path.)
+#include "core/document/SplitInput.h"
 #include "core/export/DocumentJson.h"
 #include "core/iree/Diagnostic.h"
 #include "core/iree/Document.h"
 #include "core/iree/NestingScan.h"
-#include "core/iree/SplitInput.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -36,9 +36,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           "nesting excess out of range");
 
   // The split: parts in order, inside the file, lines counted right.
-  const iree::SplitInput split = iree::splitInputFile(text, "fuzz.mlir");
+  const document::SplitInput split =
+      document::splitInputFile(text, "fuzz.mlir");
   size_t end = 0;
-  for (const iree::TextPart &part : split.parts) {
+  for (const document::TextPart &part : split.parts) {
     check(part.offset >= end && part.offset + part.length <= text.size(),
           "split part outside the file or out of order");
     end = part.offset + part.length;
@@ -48,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                              '\n'),
           "split part's first line is wrong");
   }
-  (void)iree::hasSplitMarker(text);
+  (void)document::hasSplitMarker(text);
 
   // Diagnostics pointing anywhere (in range or not) quote the file safely.
   iree::Diagnostic diagnostic;

@@ -14,11 +14,11 @@
 // tests/fuzz/document-corpus/ (whose crashers every run replays).
 #include "PropertySupport.h"
 
+#include "core/document/SplitInput.h"
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Diagnostic.h"
 #include "core/iree/Document.h"
-#include "core/iree/SplitInput.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/Process.h"
 #include "core/util/Files.h"

@@ -1,8 +1,8 @@
-#include "core/iree/SplitInput.h"
+#include "core/document/SplitInput.h"
 
 #include <algorithm>
 
-namespace tilescope::iree {
+namespace tilescope::document {
 namespace {
 
 constexpr std::string_view kMarker = "// -----";
@@ -149,4 +149,4 @@ SplitInput splitInputFile(std::string_view text, const std::string &fileName) {
   return result;
 }
 
-} // namespace tilescope::iree
+} // namespace tilescope::document

@@ -6,13 +6,13 @@
 // very end of the file is a near miss).
 #pragma once
 
-#include "core/iree/Diagnostic.h"
+#include "core/document/Diagnostic.h"
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace tilescope::iree {
+namespace tilescope::document {
 
 struct TextPart {
   size_t offset = 0; // in the file
@@ -49,4 +49,4 @@ struct TokenCut {
 };
 TokenCut tokenCutAt(std::string_view text, size_t from, size_t to);
 
-} // namespace tilescope::iree
+} // namespace tilescope::document
