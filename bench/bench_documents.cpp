@@ -139,17 +139,22 @@ int main(int argc, char **argv) {
   cli.program =
       std::filesystem::path(TILESCOPE_BINARY_DIR) / "app/tilescope-cli";
   cli.arguments = {"dispatches", dump.string()};
-  for (int i = 0; i < kRounds; ++i) {
-    jobs::ProcessSpec spec;
-    spec.program = *opt;
-    spec.arguments = {dump.string(), "-o", "/dev/null"};
+  jobs::ProcessSpec ireeOptCommand;
+  ireeOptCommand.program = *opt;
+  ireeOptCommand.arguments = {dump.string(), "-o", "/dev/null"};
+  // Runs a command, its time into `times`; false (said why) if it failed.
+  auto timeCommand = [](const jobs::ProcessSpec &spec, const char *name,
+                        std::vector<double> &times) {
     const auto start = Clock::now();
     const jobs::ProcessResult result = jobs::runProcess(spec);
-    ireeOpt.push_back(millisecondsSince(start));
-    if (!result.succeeded()) {
-      std::cerr << "iree-opt " << result.describe() << "\n";
+    times.push_back(millisecondsSince(start));
+    if (!result.succeeded())
+      std::cerr << name << " " << result.describe() << "\n";
+    return result.succeeded();
+  };
+  for (int i = 0; i < kRounds; ++i) {
+    if (!timeCommand(ireeOptCommand, "iree-opt", ireeOpt))
       return 1;
-    }
     jobs::DocumentWorker::stopIdleWorkers();
     auto startingOne = open();
     if (!startingOne)
@@ -168,13 +173,8 @@ int main(int argc, char **argv) {
     keptAgain.push_back(*again);
     // The whole command a user types: start, the worker started, IREE
     // loaded, the parse, the listing printed, the exit.
-    const auto commandStart = Clock::now();
-    const jobs::ProcessResult listed = jobs::runProcess(cli);
-    command.push_back(millisecondsSince(commandStart));
-    if (!listed.succeeded()) {
-      std::cerr << "tilescope-cli dispatches " << listed.describe() << "\n";
+    if (!timeCommand(cli, "tilescope-cli dispatches", command))
       return 1;
-    }
   }
   std::vector<double> inProcess;
   auto library = iree::CompilerLibrary::load(installation->compilerLibrary);

@@ -67,6 +67,30 @@ make_dispatch() {
   cp "$work"/*_benchmark.mlir "$4"
 }
 
+# Compiles FILE as a resources try (IREE's config) and prints its id.
+compiled_try() {
+  local id
+  id=$("$CLI" resources "$1" --workspace "$WORKSPACE" --json |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["try"])')
+  echo "compiled $(basename "$1") as try $id" >&2
+  echo "$id"
+}
+
+# The sweeps, compiled only; the second time (report) they come from the
+# history, ranked by what the GPU measured where it did.
+sweep_matmuls() {
+  "$CLI" sweep "$MATMUL_4096" --compile-only --nearest 16 --name "$SWEEP_4096" \
+    --workspace "$WORKSPACE" | tail -n 22
+  "$CLI" sweep "$MATMUL" --compile-only --nearest 24 --name "$SWEEP" \
+    --workspace "$WORKSPACE" | tail -n 30
+}
+sweep_sets() {
+  "$CLI" sweep "$REDUCTION" --compile-only "${REDUCTION_VARY[@]}" --name "$SWEEP_REDUCTION" \
+    --workspace "$WORKSPACE" | tail -n 26
+  "$CLI" sweep "$MATMUL_F32" --compile-only "${F32_VARY[@]}" --name "$SWEEP_F32" \
+    --workspace "$WORKSPACE" | tail -n 34
+}
+
 [ -x "$CLI" ] || { echo "gpu-check: no $CLI (run scripts/tilescope.sh build)" >&2; exit 2; }
 
 case "$step" in
@@ -75,27 +99,17 @@ prepare)
   mkdir -p "$WORKSPACE"
   tries=()
   for example in "$ROOT"/examples/cuda_sm_90/*.benchmark.mlir; do
-    id=$("$CLI" resources "$example" --workspace "$WORKSPACE" --json |
-      python3 -c 'import json,sys; print(json.load(sys.stdin)["try"])')
-    echo "compiled $(basename "$example") as try $id"
+    id=$(compiled_try "$example")
     tries+=(--try "$id")
   done
   make_dispatch matmul_f16_1024 1024 4096 "$MATMUL_4096"
-  id=$("$CLI" resources "$MATMUL_4096" --workspace "$WORKSPACE" --json |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["try"])')
-  echo "compiled the 4096^3 matmul (IREE's config) as try $id"
+  id=$(compiled_try "$MATMUL_4096")
   tries+=(--try "$id")
-  "$CLI" sweep "$MATMUL_4096" --compile-only --nearest 16 --name "$SWEEP_4096" \
-    --workspace "$WORKSPACE" | tail -n 22
-  "$CLI" sweep "$MATMUL" --compile-only --nearest 24 --name "$SWEEP" \
-    --workspace "$WORKSPACE" | tail -n 30
+  sweep_matmuls
   "$CLI" bundle "${tries[@]}" --sweep "$SWEEP_4096" --sweep "$SWEEP" -o "$DIR/bundle" \
     --workspace "$WORKSPACE"
   make_dispatch matmul_f32_small 128 2048 "$MATMUL_F32"
-  "$CLI" sweep "$REDUCTION" --compile-only "${REDUCTION_VARY[@]}" --name "$SWEEP_REDUCTION" \
-    --workspace "$WORKSPACE" | tail -n 26
-  "$CLI" sweep "$MATMUL_F32" --compile-only "${F32_VARY[@]}" --name "$SWEEP_F32" \
-    --workspace "$WORKSPACE" | tail -n 34
+  sweep_sets
   "$CLI" bundle --sweep "$SWEEP_REDUCTION" --sweep "$SWEEP_F32" -o "$DIR/bundle-sets" \
     --workspace "$WORKSPACE"
   du -sh "$DIR/bundle" "$DIR/bundle-sets"
@@ -112,15 +126,9 @@ report)
   fi
   echo
   echo "the sweeps, ranked by what the GPU measured:"
-  "$CLI" sweep "$MATMUL_4096" --compile-only --nearest 16 --name "$SWEEP_4096" \
-    --workspace "$WORKSPACE" | tail -n 22
-  "$CLI" sweep "$MATMUL" --compile-only --nearest 24 --name "$SWEEP" \
-    --workspace "$WORKSPACE" | tail -n 30
+  sweep_matmuls
   if [ -d "$DIR/bundle-sets/results" ]; then
-    "$CLI" sweep "$REDUCTION" --compile-only "${REDUCTION_VARY[@]}" --name "$SWEEP_REDUCTION" \
-      --workspace "$WORKSPACE" | tail -n 26
-    "$CLI" sweep "$MATMUL_F32" --compile-only "${F32_VARY[@]}" --name "$SWEEP_F32" \
-      --workspace "$WORKSPACE" | tail -n 34
+    sweep_sets
   fi
   exit $status
   ;;

@@ -91,6 +91,13 @@ std::vector<int64_t> tilesAt(const config::LoweringConfig &config,
   return tiles;
 }
 
+std::string calibratedElsewhereNote(const std::string &model,
+                                    const std::string &arch) {
+  return "the model's " + model +
+         " calibration was measured on sm_90, not on " + arch +
+         ": its order holds better than its microseconds";
+}
+
 double workgroupThreads(const config::TranslationInfo &translation) {
   double threads = 1;
   if (translation.workgroupSize)
@@ -445,11 +452,7 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
   if (p.resourcesEstimated)
     p.notes.push_back("registers and shared memory estimated (not compiled)");
   if (!arch.calibratedHere)
-    p.notes.push_back("the model's MMA calibration was measured on sm_90, "
-                      "not on " +
-                      target.arch +
-                      ": its order holds better "
-                      "than its microseconds");
+    p.notes.push_back(calibratedElsewhereNote("MMA", target.arch));
   // The calibration scales every term alike: the order is the model's.
   const double scale = arch.contractionCalibration;
   for (double *term :

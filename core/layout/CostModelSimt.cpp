@@ -175,8 +175,9 @@ predictSimtContraction(const CostModelInput &in,
 
   Terms t;
   double total = 0, leastInFlight = most;
-  for (int64_t round : roundsOn(static_cast<int64_t>(workgroups),
-                                static_cast<int64_t>(units), resident)) {
+  const auto rounds = roundsOn(static_cast<int64_t>(workgroups),
+                               static_cast<int64_t>(units), resident);
+  for (int64_t round : rounds) {
     const double c = static_cast<double>(round);
     const double work = c * subgroupTiles * reduced;
     const double l1 = work * kSectorCycles * sectors;
@@ -197,8 +198,7 @@ predictSimtContraction(const CostModelInput &in,
   }
   p.workgroups = static_cast<int64_t>(workgroups);
   p.residentPerCu = resident;
-  p.rounds = static_cast<int64_t>(
-      roundsOn(p.workgroups, static_cast<int64_t>(units), resident).size());
+  p.rounds = static_cast<int64_t>(rounds.size());
   double step = 1;
   for (int d : dims.k)
     step *=
@@ -228,11 +228,7 @@ predictSimtContraction(const CostModelInput &in,
   if (p.resourcesEstimated)
     p.notes.push_back("registers estimated (not compiled)");
   if (!arch.calibratedHere)
-    p.notes.push_back("the model's vector-unit calibration was measured on "
-                      "sm_90, not on " +
-                      target.arch +
-                      ": its order holds better than its "
-                      "microseconds");
+    p.notes.push_back(calibratedElsewhereNote("vector-unit", target.arch));
   finish(p, t, arch, total, "L1",
          "the sector requests of the threads' operand loads");
   return p;

@@ -19,6 +19,11 @@ double bytesOf(const std::string &type);
 std::vector<int64_t> tilesAt(const config::LoweringConfig &config,
                              config::TilingLevel level, size_t rank);
 
+// The note a prediction carries on an architecture the model (`model`:
+// "MMA", "vector-unit") was not calibrated on.
+std::string calibratedElsewhereNote(const std::string &model,
+                                    const std::string &arch);
+
 // The workgroup's threads (1 where the translation states no size), and a
 // subgroup's lanes (the translation's, else the target's first choice).
 double workgroupThreads(const config::TranslationInfo &translation);
