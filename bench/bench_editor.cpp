@@ -24,8 +24,8 @@
 #include "core/jobs/DocumentWorker.h"
 #include "core/layout/NestedLayout.h"
 #include "widgets/MainWindow.h"
-#include "widgets/OpViews.h"
 #include "widgets/SceneView.h"
+#include "widgets/render/OpPicture.h"
 #include "widgets/render/Scenes.h"
 
 #include <QApplication>
@@ -218,10 +218,10 @@ int main(int argc, char **argv) {
 
   // The three-panel contraction view (LHS, RHS and accumulator of the
   // vector-distribute matmul at workgroup [256, 256, 0], as typed above).
-  widgets::OpViewRequest request;
-  request.kind = widgets::OpViewKind::Layouts;
-  const widgets::OpPicture contraction =
-      widgets::opPicture(window.document()->dispatches.at(0), 0, request);
+  render::OpViewRequest request;
+  request.kind = render::OpViewKind::Layouts;
+  const render::OpPicture contraction =
+      render::opPicture(window.document()->dispatches.at(0), 0, request);
   if (contraction.scene.panels.size() != 3) {
     std::cerr << "the contraction view has " << contraction.scene.panels.size()
               << " panels, not 3: " << contraction.note.toStdString() << "\n";

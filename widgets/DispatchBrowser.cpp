@@ -2,7 +2,7 @@
 
 #include "core/edit/RootOpContext.h"
 #include "widgets/EditSession.h"
-#include "widgets/RootOpScene.h"
+#include "widgets/render/RootOpScene.h"
 
 #include <QHeaderView>
 #include <QLineEdit>
@@ -122,9 +122,9 @@ void DispatchBrowser::rebuild(const EditSession &edits) {
   const document::Document &current = edits.document();
   for (size_t d = 0; d < current.dispatches.size(); ++d) {
     const document::Dispatch &dispatch = current.dispatches[d];
-    auto *item = new QTreeWidgetItem(dispatchTree, {qs(dispatch.name),
-                                                    pipelineSummary(dispatch),
-                                                    targetSummary(dispatch)});
+    auto *item = new QTreeWidgetItem(
+        dispatchTree, {qs(dispatch.name), render::pipelineSummary(dispatch),
+                       render::targetSummary(dispatch)});
     item->setData(0, kLineRole, dispatch.line);
     item->setData(0, kDispatchIndexRole, static_cast<int>(d));
     item->setData(0, kRootOpIndexRole, -1);

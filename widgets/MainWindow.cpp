@@ -10,14 +10,14 @@
 #include "widgets/IreeLayoutView.h"
 #include "widgets/MlirView.h"
 #include "widgets/OfferBar.h"
-#include "widgets/OpViews.h"
 #include "widgets/ProblemList.h"
-#include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SliceSelector.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/ViewSettings.h"
+#include "widgets/render/OpPicture.h"
+#include "widgets/render/RootOpScene.h"
 
 #include <QAction>
 #include <QApplication>
@@ -124,8 +124,8 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   colorByBox->addItem("register", static_cast<int>(render::ColorBy::Register));
   viewBox = new QComboBox;
   viewBox->setObjectName("viewBox");
-  for (OpViewKind kind : allOpViews())
-    viewBox->addItem(opViewTitle(kind), static_cast<int>(kind));
+  for (render::OpViewKind kind : render::allOpViews())
+    viewBox->addItem(render::opViewTitle(kind), static_cast<int>(kind));
   viewBox->setToolTip("What to draw of the selected op (tilescope --view)");
   stepBox = new QSpinBox;
   stepBox->setObjectName("stepBox");
@@ -610,8 +610,11 @@ void MainWindow::showSelection(const document::Dispatch *draft) {
   if (op) {
     document::Document single;
     single.dispatches.push_back(dispatch);
-    ruleProblems = edit::validateRootOp(
-        edit::contextOf(single, {0, static_cast<size_t>(selectedRootOp)}));
+    // The rules' verdict, as `check` gives it.
+    ruleProblems =
+        edit::ruleVerdict(
+            edit::contextOf(single, {0, static_cast<size_t>(selectedRootOp)}))
+            .problems;
   }
   showProblems();
   showLayout(draft);

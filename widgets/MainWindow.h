@@ -21,8 +21,8 @@
 #include "core/jobs/IreeLayouts.h"
 #include "core/jobs/ReleaseOffer.h"
 #include "core/jobs/TryJob.h"
-#include "widgets/OpViews.h"
 #include "widgets/SplitKView.h"
+#include "widgets/render/OpPicture.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -148,8 +148,8 @@ public:
   void selectOp(edit::OpRef op);
   std::optional<edit::OpRef> selectedOp() const;
   // Shows `kind` of the selected op in the Layout tab (tilescope --view).
-  void setView(OpViewKind kind);
-  OpViewKind view() const;
+  void setView(render::OpViewKind kind);
+  render::OpViewKind view() const;
   // The Split-k tab (brought to the front): how IREE splits the open
   // program's reductions.
   SplitKView *showSplitK();

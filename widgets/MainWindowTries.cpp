@@ -14,9 +14,9 @@
 #include "core/util/Files.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
-#include "widgets/RootOpScene.h"
 #include "widgets/RunPanel.h"
 #include "widgets/TryComparisonView.h"
+#include "widgets/render/RootOpScene.h"
 
 #include <QComboBox>
 #include <QDialog>
@@ -238,7 +238,7 @@ void MainWindow::showIreeDefault() {
   }
   const document::Dispatch &dispatch = current.dispatches[op->dispatch];
   const document::Dispatch &chosen = ireeDefault->dispatches[op->dispatch];
-  auto [scene, note] = rootOpScene(
+  auto [scene, note] = render::rootOpScene(
       chosen, chosen.rootOps[op->op],
       static_cast<render::ColorBy>(colorByBox->currentData().toInt()), 0);
   defaultView->showDefault(dispatch, dispatch.rootOps[op->op], chosen,

@@ -4,9 +4,9 @@
 #include "widgets/MainWindow.h"
 
 #include "widgets/EditSession.h"
-#include "widgets/OpViews.h"
 #include "widgets/SceneView.h"
 #include "widgets/SliceSelector.h"
+#include "widgets/render/OpPicture.h"
 #include "widgets/render/Scenes.h"
 
 #include <QComboBox>
@@ -33,14 +33,16 @@ void MainWindow::showLayout(const document::Dispatch *draft) {
     layoutNote->setText("No configured op in this dispatch.");
     return;
   }
-  OpViewRequest request;
-  request.kind = static_cast<OpViewKind>(viewBox->currentData().toInt());
+  render::OpViewRequest request;
+  request.kind =
+      static_cast<render::OpViewKind>(viewBox->currentData().toInt());
   request.colorBy =
       static_cast<render::ColorBy>(colorByBox->currentData().toInt());
   request.step = stepBox->value();
   request.dims = sliceSelector->dims();
   request.slice = sliceSelector->held();
-  OpPicture picture = opPicture(dispatch, static_cast<size_t>(r), request);
+  render::OpPicture picture =
+      render::opPicture(dispatch, static_cast<size_t>(r), request);
   // The step box offers the op's reduction loop, no more; the colouring
   // applies where the view is coloured by owner.
   {
@@ -48,12 +50,12 @@ void MainWindow::showLayout(const document::Dispatch *draft) {
     stepBox->setRange(0, static_cast<int>(std::min<int64_t>(
                              picture.reductionSteps - 1, 1 << 30)));
   }
-  stepBox->setEnabled(request.kind == OpViewKind::Layouts &&
+  stepBox->setEnabled(request.kind == render::OpViewKind::Layouts &&
                       picture.reductionSteps > 1);
-  colorByBox->setEnabled(request.kind == OpViewKind::Layouts ||
-                         request.kind == OpViewKind::Mma);
+  colorByBox->setEnabled(request.kind == render::OpViewKind::Layouts ||
+                         request.kind == render::OpViewKind::Mma);
   markBox->setPrefix(
-      QString("%1 ").arg(request.kind == OpViewKind::Grid
+      QString("%1 ").arg(request.kind == render::OpViewKind::Grid
                              ? "workgroup"
                              : render::colorByName(picture.scene.colorBy)));
   {
@@ -62,7 +64,7 @@ void MainWindow::showLayout(const document::Dispatch *draft) {
                               picture.scene.colorCount - 1, 0)));
   }
   // More than two dimensions: which two are drawn, and where the rest are.
-  if (request.kind == OpViewKind::Layouts)
+  if (request.kind == render::OpViewKind::Layouts)
     sliceSelector->showSlice(picture.scene);
   else
     sliceSelector->hide();
@@ -75,7 +77,7 @@ void MainWindow::showLayout(const document::Dispatch *draft) {
   layoutNote->setToolTip(layoutNote->text());
 }
 
-void MainWindow::setView(OpViewKind kind) {
+void MainWindow::setView(render::OpViewKind kind) {
   detailTabs->setCurrentIndex(0);
   viewBox->setCurrentIndex(viewBox->findData(static_cast<int>(kind)));
 }
@@ -98,8 +100,8 @@ SplitKView *MainWindow::showSplitK() {
   return splitKView;
 }
 
-OpViewKind MainWindow::view() const {
-  return static_cast<OpViewKind>(viewBox->currentData().toInt());
+render::OpViewKind MainWindow::view() const {
+  return static_cast<render::OpViewKind>(viewBox->currentData().toInt());
 }
 
 } // namespace tilescope::widgets

@@ -6,11 +6,11 @@
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/TryComparison.h"
 #include "core/jobs/Workspace.h"
-#include "widgets/RootOpScene.h"
 #include "widgets/SweepAxes.h"
 #include "widgets/SweepPlanning.h"
 #include "widgets/SweepPlot.h"
 #include "widgets/render/Palette.h"
+#include "widgets/render/RootOpScene.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -2,8 +2,8 @@
 
 #include "core/edit/ConfigDiff.h"
 #include "core/jobs/SweepConstraints.h"
-#include "widgets/RootOpScene.h"
 #include "widgets/render/Palette.h"
+#include "widgets/render/RootOpScene.h"
 
 #include <algorithm>
 
@@ -57,9 +57,9 @@ sweepFieldChoices(const document::Dispatch &dispatch,
 QImage sweepThumbnail(const jobs::SweepCandidate &candidate, edit::OpRef op) {
   if (!candidate.dispatch || op.op >= candidate.dispatch->rootOps.size())
     return {};
-  auto [scene, note] =
-      rootOpScene(*candidate.dispatch, candidate.dispatch->rootOps[op.op],
-                  render::ColorBy::Subgroup, 0);
+  auto [scene, note] = render::rootOpScene(*candidate.dispatch,
+                                           candidate.dispatch->rootOps[op.op],
+                                           render::ColorBy::Subgroup, 0);
   if (scene.panels.empty() || scene.panels[0].rows <= 0 ||
       scene.panels[0].columns <= 0)
     return {};

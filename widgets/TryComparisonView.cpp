@@ -3,8 +3,8 @@
 #include "core/config/Attribute.h"
 #include "core/edit/RootOpContext.h"
 #include "core/jobs/TryJob.h"
-#include "widgets/RootOpScene.h"
 #include "widgets/SceneView.h"
+#include "widgets/render/RootOpScene.h"
 
 #include <QGridLayout>
 #include <QHeaderView>
@@ -257,7 +257,7 @@ TryComparisonView::Side TryComparisonView::sideOf(
   }
   const document::Dispatch &dispatch = tried.dispatches[op->dispatch];
   auto [scene, note] =
-      rootOpScene(dispatch, dispatch.rootOps[op->op], colorBy, 0);
+      render::rootOpScene(dispatch, dispatch.rootOps[op->op], colorBy, 0);
   side.scene = std::move(scene);
   side.note = note;
   return side;

@@ -71,6 +71,16 @@ void LayoutOptions::addTo(QCommandLineParser &parser) const {
 
 Result<LayoutInputs>
 LayoutOptions::read(const QCommandLineParser &parser) const {
+  return read(parser, true);
+}
+
+Result<LayoutInputs>
+LayoutOptions::marks(const QCommandLineParser &parser) const {
+  return read(parser, false);
+}
+
+Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
+                                         bool readFile) const {
   LayoutInputs in;
   int kinds = 0;
   for (const auto &[option, kind] :
@@ -163,7 +173,7 @@ LayoutOptions::read(const QCommandLineParser &parser) const {
   in.mapsText = parser.value(maps).toStdString();
   in.targetText = parser.value(target).toStdString();
   in.translationText = parser.value(translationInfo).toStdString();
-  if (files.size() == 1) {
+  if (files.size() == 1 && readFile) {
     // The root op's own texts; options given beside FILE still override.
     int code = kExitOk;
     auto op = rootOpTexts(files.front().toStdString(), opSpecOf(parser),

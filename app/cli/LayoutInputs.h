@@ -122,6 +122,14 @@ struct LayoutOptions {
 
   void addTo(QCommandLineParser &parser) const;
   Result<LayoutInputs> read(const QCommandLineParser &parser) const;
+  // The same without FILE's root op read in (its texts stay empty): the
+  // marks, step and swizzle options beside a FILE drawn by
+  // render::opPicture.
+  Result<LayoutInputs> marks(const QCommandLineParser &parser) const;
+
+private:
+  Result<LayoutInputs> read(const QCommandLineParser &parser,
+                            bool readFile) const;
 };
 
 } // namespace tilescope::cli

@@ -8,14 +8,19 @@
 //   render --swizzle '#iree_codegen.xor_shuffle<128, 8>' [--access column]
 //          -o out.png
 //   render --basis '[[16, 4], [1, 0]]' -o out.png
+//   render FILE --op DISPATCH:OP [--view layouts|lane-basis|subgroup-basis|
+//          mma|swizzle|grid] [--translation-info '<...>'] -o out.png
 //
 // --lane N or --subgroup N (layouts, configs, MMA lanes) and --thread N
-// (bases) mark that owner's cells.
+// (bases) mark that owner's cells. A root op of a file is drawn by
+// render::opPicture, the function the window's Layout tab draws with.
 #include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
 #include "app/cli/LayoutInputs.h"
 #include "core/config/TranslationInfo.h"
 #include "core/layout/OpLayouts.h"
 #include "core/util/Numbers.h"
+#include "widgets/render/OpPicture.h"
 #include "widgets/render/OpScenes.h"
 #include "widgets/render/SceneExport.h"
 #include "widgets/render/Scenes.h"
@@ -95,6 +100,84 @@ Result<std::pair<int64_t, render::ColorBy>> markedKey(const LayoutInputs &in,
   return std::pair{int64_t{-1}, render::ColorBy::Custom};
 }
 
+// The picture of a root op of a file, as the window draws it
+// (render::opPicture on the document, --translation-info applied to it as
+// an edit first), its note printed. What describes an op without a file
+// (--iteration-space, --types, --maps, --target) is refused beside one.
+Result<render::GridScene> fileOpScene(const QCommandLineParser &parser,
+                                      const LayoutOptions &options,
+                                      const QString &viewName,
+                                      render::OpViewRequest request,
+                                      int &exitCode) {
+  exitCode = kExitUsage;
+  for (const QCommandLineOption *option :
+       {&options.iterationSpace, &options.types, &options.maps,
+        &options.target})
+    if (parser.isSet(*option))
+      return Error{"--" + option->names().front().toStdString() +
+                   " describes an op without a file; FILE --op draws the op "
+                   "as the file has it (edit it with set-config, or "
+                   "--translation-info here)"};
+  const auto view = render::opViewFromName(viewName);
+  if (!view) {
+    QStringList names;
+    for (render::OpViewKind kind : render::allOpViews())
+      names << render::opViewName(kind);
+    return Error{"--view must be one of " + names.join(", ").toStdString() +
+                 ", not '" + viewName.toStdString() + "'"};
+  }
+  request.kind = *view;
+  const std::string path = parser.positionalArguments().front().toStdString();
+  auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), exitCode);
+  if (!opened)
+    return Error{opened.error()};
+  document::Document document = std::move(opened->document);
+  if (parser.isSet(options.translationInfo)) {
+    edit::EditableDocument editable(std::move(document));
+    auto set =
+        editable.set(opened->ref, "translation_info",
+                     parser.value(options.translationInfo).toStdString());
+    if (!set) {
+      exitCode = kExitFailure;
+      return Error{"--translation-info: " + set.error()};
+    }
+    document = editable.document();
+  }
+  render::OpPicture picture = render::opPicture(document, opened->ref, request);
+  exitCode = kExitFailure;
+  if (picture.scene.panels.empty())
+    return Error{path + " --op " + opSpecOf(parser) + ", view " +
+                 viewName.toStdString() + ": " + picture.note.toStdString()};
+  std::cout << picture.note.toStdString() << "\n";
+  exitCode = kExitOk;
+  return std::move(picture.scene);
+}
+
+// What --thread, --subgroup or --lane marks in a file op's picture: the
+// colour its view is coloured by, or an error naming the view's colouring.
+Result<int64_t> fileOpMark(const LayoutInputs &in,
+                           const render::GridScene &scene) {
+  if (in.subgroup && in.lane)
+    return Error{"a picture marks one colour: give --subgroup or --lane, not "
+                 "both"};
+  const auto [key, wanted, option] =
+      in.thread ? std::tuple{*in.thread, render::ColorBy::Thread, "--thread"}
+      : in.subgroup
+          ? std::tuple{*in.subgroup, render::ColorBy::Subgroup, "--subgroup"}
+      : in.lane ? std::tuple{*in.lane, render::ColorBy::Lane, "--lane"}
+                : std::tuple{int64_t{-1}, scene.colorBy, ""};
+  if (key < 0)
+    return int64_t{-1};
+  if (scene.colorBy != wanted)
+    return Error{std::string(option) + ": this picture is coloured by " +
+                 render::colorByName(scene.colorBy) +
+                 (wanted == render::ColorBy::Thread
+                      ? " (--thread marks a lane-basis or subgroup-basis view)"
+                      : " (give --color-by " +
+                            std::string(render::colorByName(wanted)) + ")")};
+  return key;
+}
+
 } // namespace
 
 int render(const QStringList &arguments) {
@@ -117,11 +200,16 @@ int render(const QStringList &arguments) {
       "I,J,...");
   const QCommandLineOption gridOption(
       "grid", "With --config: draw the workgroup grid.");
+  const QCommandLineOption viewOption(
+      "view",
+      "With FILE: layouts, lane-basis, subgroup-basis, mma, swizzle or grid "
+      "(the window's views; default layouts).",
+      "VIEW", "layouts");
   const QCommandLineOption darkOption("dark", "Dark theme.");
   const QCommandLineOption cellOption(
       "cell-size", "Cell size in pixels (default 24).", "PX", "24");
   parser.addOptions({outputOption, colorOption, dimsOption, atOption,
-                     gridOption, darkOption, cellOption});
+                     gridOption, viewOption, darkOption, cellOption});
   if (!parseCommandLine(parser, arguments, "render"))
     return kExitUsage;
   if (!parser.isSet(outputOption)) {
@@ -129,12 +217,87 @@ int render(const QStringList &arguments) {
         << "tilescope-cli render: -o FILE (.png, .svg or .pdf) is required\n";
     return kExitUsage;
   }
-  auto inputs = options.read(parser);
-  if (!inputs)
-    return fail("render", inputs.error());
   auto color = colorBy(parser.value(colorOption));
   if (!color)
     return fail("--color-by", color.error());
+  std::optional<std::vector<int64_t>> dims;
+  if (parser.isSet(dimsOption)) {
+    std::vector<int64_t> values;
+    for (const QString &part : parser.value(dimsOption).split(',')) {
+      auto value = parseInt64(part.trimmed().toStdString());
+      if (!value)
+        return fail("--dims", "'" + part.toStdString() + "' is not an integer");
+      values.push_back(*value);
+    }
+    dims = values;
+  }
+  std::vector<int64_t> slice;
+  if (parser.isSet(atOption))
+    for (const QString &part : parser.value(atOption).split(',')) {
+      auto value = parseInt64(part.trimmed().toStdString());
+      if (!value || *value < 0)
+        return fail("--at",
+                    "'" + part.toStdString() + "' is not an index (0 or more)");
+      slice.push_back(*value);
+    }
+  const auto cellSize = parseInt64(parser.value(cellOption).toStdString());
+  if (!cellSize || *cellSize < 1 || *cellSize > 256)
+    return fail("--cell-size", "must be 1 to 256 pixels");
+
+  // The picture, to the file -o names.
+  auto write = [&](const render::GridScene &scene) {
+    QString error;
+    const render::Theme theme = parser.isSet(darkOption)
+                                    ? render::Theme::darkTheme()
+                                    : render::Theme::light();
+    if (!render::writeScene(scene, parser.value(outputOption), theme,
+                            static_cast<double>(*cellSize), &error))
+      return fail("render", error.toStdString());
+    std::cout << "wrote " << parser.value(outputOption).toStdString() << "\n";
+    return kExitOk;
+  };
+
+  if (parser.positionalArguments().size() == 1) {
+    auto marks = options.marks(parser);
+    if (!marks)
+      return fail("render", marks.error());
+    render::OpViewRequest request;
+    request.colorBy = *color;
+    // A marked subgroup (or lane) colours the picture by subgroups (lanes).
+    if (!parser.isSet(colorOption) && marks->subgroup)
+      request.colorBy = render::ColorBy::Subgroup;
+    request.step = marks->step;
+    if (dims && dims->size() == 2 && (*dims)[0] >= 0 && (*dims)[1] >= 0)
+      request.dims = std::pair<size_t, size_t>{static_cast<size_t>((*dims)[0]),
+                                               static_cast<size_t>((*dims)[1])};
+    request.slice = slice;
+    int code = kExitOk;
+    auto scene = fileOpScene(
+        parser, options,
+        parser.isSet(gridOption) ? QString("grid") : parser.value(viewOption),
+        request, code);
+    if (!scene) {
+      std::cerr << "tilescope-cli render: " << scene.error() << "\n";
+      return code;
+    }
+    auto marked = fileOpMark(*marks, *scene);
+    if (!marked)
+      return fail("render", marked.error());
+    if (*marked >= 0 && scene->colorCount > 0 && *marked >= scene->colorCount)
+      return fail("render", std::string(render::colorByName(scene->colorBy)) +
+                                " " + std::to_string(*marked) +
+                                " is not in the picture (it has " +
+                                std::to_string(scene->colorCount) + ": 0 to " +
+                                std::to_string(scene->colorCount - 1) + ")");
+    return write(render::markColorKey(std::move(*scene), *marked));
+  }
+  if (parser.isSet(viewOption))
+    return fail("--view", "names a view of a root op of a file: give FILE "
+                          "--op DISPATCH:OP");
+
+  auto inputs = options.read(parser);
+  if (!inputs)
+    return fail("render", inputs.error());
   auto mark = markedKey(*inputs, parser.isSet(gridOption));
   if (!mark)
     return fail("render", mark.error());
@@ -152,30 +315,6 @@ int render(const QStringList &arguments) {
     if (!parser.isSet(colorOption))
       color = mark->second;
   }
-  std::optional<std::vector<int64_t>> dims;
-  if (parser.isSet(dimsOption)) {
-    std::vector<int64_t> values;
-    for (const QString &part : parser.value(dimsOption).split(',')) {
-      auto value = parseInt64(part.trimmed().toStdString());
-      if (!value)
-        return fail("--dims", "'" + part.toStdString() + "' is not an integer");
-      values.push_back(*value);
-    }
-    dims = values;
-  }
-  std::vector<int64_t> slice;
-  if (parser.isSet(atOption))
-    for (const QString &part : parser.value(atOption).split(',')) {
-      auto value = parseInt64(part.trimmed().toStdString());
-      if (!value || *value < 0)
-        return fail("--at", "'" + part.toStdString() +
-                                "' is not an index (0 or more)");
-      slice.push_back(*value);
-    }
-  const auto cellSize = parseInt64(parser.value(cellOption).toStdString());
-  if (!cellSize || *cellSize < 1 || *cellSize > 256)
-    return fail("--cell-size", "must be 1 to 256 pixels");
-
   render::GridScene scene;
   switch (inputs->kind) {
   case LayoutInputs::Kind::Layout: {
@@ -292,15 +431,7 @@ int render(const QStringList &arguments) {
                                 std::to_string(scene.colorCount - 1) + ")");
     scene = render::markColorKey(std::move(scene), mark->first);
   }
-  QString error;
-  const render::Theme theme = parser.isSet(darkOption)
-                                  ? render::Theme::darkTheme()
-                                  : render::Theme::light();
-  if (!render::writeScene(scene, parser.value(outputOption), theme,
-                          static_cast<double>(*cellSize), &error))
-    return fail("render", error.toStdString());
-  std::cout << "wrote " << parser.value(outputOption).toStdString() << "\n";
-  return kExitOk;
+  return write(scene);
 }
 
 } // namespace tilescope::cli

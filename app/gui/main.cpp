@@ -108,7 +108,7 @@ bool haveDisplay(int argc, char **argv) {
 struct StartState {
   std::optional<std::string> op; // DISPATCH:OP
   QStringList sets;              // FIELD=VALUE
-  std::optional<widgets::OpViewKind> view;
+  std::optional<render::OpViewKind> view;
   std::optional<QString> splitKTarget; // show the Split-k tab, ask IREE
 };
 
@@ -197,8 +197,8 @@ int main(int argc, char **argv) {
       "(repeat for more; each is one undoable step).",
       "FIELD=VALUE");
   QStringList viewNames;
-  for (widgets::OpViewKind kind : widgets::allOpViews())
-    viewNames << widgets::opViewName(kind);
+  for (render::OpViewKind kind : render::allOpViews())
+    viewNames << render::opViewName(kind);
   const QCommandLineOption viewOption(
       "view", "Show this view of the op: " + viewNames.join(", ") + ".",
       "VIEW");
@@ -226,7 +226,7 @@ int main(int argc, char **argv) {
   if (parser.isSet(splitKOption))
     state.splitKTarget = parser.value(splitKOption);
   if (parser.isSet(viewOption)) {
-    state.view = widgets::opViewFromName(parser.value(viewOption));
+    state.view = render::opViewFromName(parser.value(viewOption));
     if (!state.view) {
       std::cerr << "tilescope: --view "
                 << parser.value(viewOption).toStdString()

@@ -20,7 +20,8 @@ json tuningReport(const iree::Document &original, const iree::Document &edited,
     for (size_t o = 0; o < edited.dispatches[d].rootOps.size(); ++o) {
       json entry = configs[std::to_string(d) + ":" + std::to_string(o)];
       entry["problems"] = exporting::toJson(
-          edit::validateRootOp(edit::contextOf(edited, edit::OpRef{d, o})));
+          edit::ruleVerdict(edit::contextOf(edited, edit::OpRef{d, o}))
+              .problems);
       ops.push_back(std::move(entry));
     }
   const edit::DocumentDifference edits =

@@ -3,6 +3,7 @@
 #include "core/config/Validation.h"
 #include "core/layout/Basis.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/layout/TileBounds.h"
 #include "core/util/Numbers.h"
 
 #include <algorithm>
@@ -500,17 +501,9 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
                  "dimension') and this contraction has none"};
   const int b = block ? dims->batch.back() : -1;
   const size_t rank = space.rank();
-  const auto workgroup =
-      zeroPadded(cfg.tileSizes(config::TilingLevel::Workgroup), rank);
-  const auto reduction =
-      zeroPadded(cfg.tileSizes(config::TilingLevel::Reduction), rank);
   ContractionLayouts result;
   result.intrinsic = intrinsic.name;
-  for (size_t d = 0; d < rank; ++d) {
-    const int64_t tile = space.isReduction(d) ? reduction[d] : workgroup[d];
-    result.bounds.push_back(tile > 0 ? std::min(tile, space.bounds[d])
-                                     : space.bounds[d]);
-  }
+  result.bounds = workgroupIterationBounds(cfg, space);
   // IREE (distributeTilingSizes) fails without a subgroup basis.
   if (!cfg.subgroupBasis())
     return Error{"the config has no subgroup_basis: IREE's "

@@ -2,32 +2,12 @@
 
 #include "core/config/Validation.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/layout/TileBounds.h"
 #include "core/util/Numbers.h"
 
 #include <algorithm>
 
 namespace tilescope::layout {
-namespace {
-
-// Bounds of one workgroup tile after reduction tiling: what the thread and
-// subgroup levels tile.
-std::vector<int64_t> workgroupTileBounds(const config::LoweringConfig &config,
-                                         const config::IterationSpace &space) {
-  const size_t rank = space.rank();
-  const auto workgroup =
-      zeroPadded(config.tileSizes(config::TilingLevel::Workgroup), rank);
-  const auto reduction =
-      zeroPadded(config.tileSizes(config::TilingLevel::Reduction), rank);
-  std::vector<int64_t> bounds(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    const int64_t size = space.bounds[d];
-    const int64_t tile = space.isReduction(d) ? reduction[d] : workgroup[d];
-    bounds[d] = tile > 0 ? std::min(tile, size) : size;
-  }
-  return bounds;
-}
-
-} // namespace
 
 int64_t ForallDistribution::iterations() const {
   int64_t total = 1;
@@ -131,8 +111,8 @@ tileAndFuseThreads(const config::LoweringConfig &config,
     return Error{"thread has " + std::to_string(thread->size()) +
                  " sizes for a " + std::to_string(rank) + "-D op"};
   ForallDistribution result = distributeForall(
-      "thread", workgroupTileBounds(config, space), zeroPadded(thread, rank),
-      saturatingProduct(workgroupSize));
+      "thread", workgroupIterationBounds(config, space),
+      zeroPadded(thread, rank), saturatingProduct(workgroupSize));
   result.workgroupSize = workgroupSize;
   return result;
 }
@@ -191,23 +171,13 @@ Result<ForallDistribution> tileAndFuseSubgroups(
     return Error{"the subgroup size is unknown"};
   const size_t rank = space.rank();
   // With mma_kind, `workgroup` is in elements but `reduction` counts
-  // intrinsic K tiles (GPUPackToIntrinsics runs before reduction tiling).
-  const auto workgroup =
-      zeroPadded(config.tileSizes(config::TilingLevel::Workgroup), rank);
-  const auto reduction =
-      zeroPadded(config.tileSizes(config::TilingLevel::Reduction), rank);
-  std::vector<int64_t> bounds(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    bounds[d] = !space.isReduction(d) && workgroup[d] > 0
-                    ? std::min(workgroup[d], space.bounds[d])
-                    : space.bounds[d];
-    // The innermost M, N and K loops count intrinsic tiles from here on.
+  // intrinsic K tiles (GPUPackToIntrinsics runs before reduction tiling);
+  // the innermost M, N and K loops count intrinsic tiles from here on.
+  std::vector<int64_t> bounds =
+      workgroupIterationBounds(config, space, units->unit);
+  for (size_t d = 0; d < rank && d < units->unit.size(); ++d)
     if (units->unit[d] > 1)
       bounds[d] = ceilDiv(bounds[d], units->unit[d]);
-  }
-  for (size_t d = 0; d < rank; ++d)
-    if (space.isReduction(d) && reduction[d] > 0)
-      bounds[d] = std::min(reduction[d], bounds[d]);
   ForallDistribution result =
       distributeForall("subgroup", bounds, zeroPadded(*subgroup, rank),
                        saturatingProduct(workgroupSize) / subgroupSize);

@@ -4,6 +4,7 @@
 // matmul, each made two ways with the built tilescope-cli: `sweep --plan`
 // with the values as its axes, and `set-config --force` then `check`.
 #include "CliRunner.h"
+#include "RandomEdits.h"
 #include "TestSupport.h"
 
 #include <QJsonArray>
@@ -16,7 +17,10 @@
 
 using namespace tilescope;
 using test::cli;
+using test::Edit;
 using test::failure;
+using test::matmulEdit;
+using test::reductionEdit;
 
 namespace {
 
@@ -35,81 +39,6 @@ QStringList problemKeys(const QJsonArray &problems) {
                 o["field"].toString();
   }
   return keys;
-}
-
-using Edit = std::vector<std::pair<QString, QString>>;
-
-QString pick(QRandomGenerator &random, std::initializer_list<int> values) {
-  const std::vector<int> v(values);
-  return QString::number(v[random.bounded(static_cast<int>(v.size()))]);
-}
-
-using Field = std::function<std::pair<QString, QString>()>;
-
-// One of `fields`, or two different ones.
-Edit oneOrTwo(QRandomGenerator &random, const std::vector<Field> &fields) {
-  const int count = static_cast<int>(fields.size());
-  const int first = random.bounded(count);
-  Edit edit{fields[static_cast<size_t>(first)]()};
-  if (random.bounded(2)) {
-    const int second = (first + 1 + random.bounded(count - 1)) % count;
-    edit.push_back(fields[static_cast<size_t>(second)]());
-  }
-  return edit;
-}
-
-// One or two fields of the reduction's VectorDistribute config.
-Edit reductionEdit(QRandomGenerator &random) {
-  const std::vector<Field> fields = {
-      [&] {
-        return std::pair{QString("lane_basis"),
-                         "[[1, " + pick(random, {8, 16, 32, 64}) +
-                             "], [0, 1]]"};
-      },
-      [&] {
-        return std::pair{QString("subgroup_basis"),
-                         "[[1, " + pick(random, {1, 2, 4, 8}) + "], [0, 1]]"};
-      },
-      [&] {
-        return std::pair{QString("partial_reduction"),
-                         "[0, " + pick(random, {64, 128, 256, 512, 1024}) +
-                             "]"};
-      },
-      [&] {
-        return std::pair{QString("thread"),
-                         "[0, " + pick(random, {1, 2, 4, 8, 16}) + "]"};
-      },
-      [&] {
-        return std::pair{QString("workgroup_size"),
-                         "[" + pick(random, {32, 64, 128, 256}) + ", 1, 1]"};
-      },
-  };
-  return oneOrTwo(random, fields);
-}
-
-// One or two fields of the matmul's TileAndFuse config.
-Edit matmulEdit(QRandomGenerator &random) {
-  const std::vector<Field> fields = {
-      [&] {
-        return std::pair{QString("workgroup"),
-                         "[" + pick(random, {16, 32, 64, 128, 256}) + ", " +
-                             pick(random, {16, 32, 64, 128, 256}) + ", 0]"};
-      },
-      [&] {
-        return std::pair{QString("reduction"),
-                         "[0, 0, " + pick(random, {1, 2, 4, 8, 16}) + "]"};
-      },
-      [&] {
-        return std::pair{QString("subgroup"),
-                         "[" + pick(random, {1, 2, 4}) + ", " +
-                             pick(random, {1, 2, 4, 8}) + ", 0]"};
-      },
-      [&] {
-        return std::pair{QString("workgroup_size"),
-                         "[" + pick(random, {64, 128, 256, 512}) + ", 1, 1]"};
-      },
-  };
-  return oneOrTwo(random, fields);
 }
 
 } // namespace

@@ -251,7 +251,7 @@ private slots:
 
     // Shared memory: the MFMA's LHS and RHS reads collide on banks in
     // packed rows, and not once IREE pads each row by 4 f16 (64 bits).
-    window->setView(widgets::OpViewKind::Swizzle);
+    window->setView(render::OpViewKind::Swizzle);
     const render::GridScene &banks = scene->scene();
     QCOMPARE(banks.panels.size(), size_t(4));
     QVERIFY(banks.panels[0].title.startsWith("LHS (128 wide): rows packed"));
@@ -282,15 +282,15 @@ private slots:
              qPrintable(note->text()));
     QVERIFY(scene->scene().panels[1].title.contains("after the swizzle"));
 
-    window->setView(widgets::OpViewKind::Mma);
+    window->setView(render::OpViewKind::Mma);
     QCOMPARE(scene->scene().panels.size(), size_t(3)); // LHS, RHS, ACC
     markBox->setValue(5);
     QCOMPARE(scene->selectedKey(), int64_t(5));
     screenshot(*window, "view-mma");
-    window->setView(widgets::OpViewKind::Grid);
+    window->setView(render::OpViewKind::Grid);
     QVERIFY(note->text().startsWith("128 workgroups"));
     QCOMPARE(markBox->value(), -1); // a grid has no lane 5
-    window->setView(widgets::OpViewKind::LaneBasis);
+    window->setView(render::OpViewKind::LaneBasis);
     QVERIFY(scene->scene().panels.empty());
     QVERIFY(note->text().contains("no lane_basis"));
 
@@ -308,12 +308,12 @@ private slots:
     reduction->findChild<QSpinBox *>("markBox")->setValue(7);
     typeAndEnter(*reduction, "thread", "[0, 4]");
     QCOMPARE(view->selectedKey(), int64_t(7)); // kept through the redraw
-    reduction->setView(widgets::OpViewKind::LaneBasis);
+    reduction->setView(render::OpViewKind::LaneBasis);
     QCOMPARE(view->scene().panels.size(), size_t(2));
     screenshot(*reduction, "view-lane-basis");
     // The next file starts at step 0 (the edit undone first, so nothing
     // asks to discard it).
-    reduction->setView(widgets::OpViewKind::Layouts);
+    reduction->setView(render::OpViewKind::Layouts);
     reduction->session()->undoStack()->undo();
     QVERIFY(steps->value() > 0);
     QSignalSpy loaded(reduction.get(), &widgets::MainWindow::documentLoaded);
@@ -441,7 +441,7 @@ private slots:
     QCOMPARE(panel().cell(0, 0).colorKey, int64_t(1));
     screenshot(*window, "view-slice");
     // A view of two dimensions has no slice to choose.
-    window->setView(widgets::OpViewKind::Mma);
+    window->setView(render::OpViewKind::Mma);
     QVERIFY(slice->isHidden());
   }
 
@@ -517,7 +517,7 @@ private slots:
     auto *view = window->findChild<widgets::SceneView *>("sceneView");
     view->fitToView();
     QVERIFY(view->cellSize() <= 8.0);
-    window->setView(widgets::OpViewKind::Layouts);
+    window->setView(render::OpViewKind::Layouts);
     QCoreApplication::processEvents();
     QCOMPARE(window->palette().color(QPalette::Window),
              qApp->palette().color(QPalette::Window));

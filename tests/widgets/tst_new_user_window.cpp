@@ -138,7 +138,7 @@ private slots:
   // step box walks its 8 K steps.
   void colourByOnTileAndFuse() {
     auto window = open(test::examplesDir() / kMatmul);
-    window->setView(widgets::OpViewKind::Layouts);
+    window->setView(render::OpViewKind::Layouts);
     auto *view = window->findChild<widgets::SceneView *>("sceneView");
     auto *colorBy = window->findChild<QComboBox *>("colorByBox");
     QVERIFY(colorBy->isEnabled());

@@ -1,11 +1,14 @@
-// The views of one root op the window offers, each drawn from core data for
-// the op as it stands (or as typed): its layouts, its lane and subgroup
-// bases, its MMA intrinsic's fragments, the banks its promoted operands'
-// shared-memory reads land in (through their swizzle, if any), and its
-// workgroup grid. `tilescope --view NAME` names them.
+// The pictures of one root op, each drawn from core data for the op as it
+// stands (or as typed): its layouts, its lane and subgroup bases, its MMA
+// intrinsic's fragments, the banks its promoted operands' shared-memory
+// reads land in (through their swizzle, if any), and its workgroup grid.
+// The one place a root op's picture is made: the window's Layout tab
+// (`tilescope FILE --view NAME`), `tilescope-cli render FILE --op D:O
+// --view NAME` and the scripts draw through opPicture.
 #pragma once
 
 #include "core/document/Document.h"
+#include "core/edit/EditableDocument.h"
 #include "widgets/render/GridScene.h"
 
 #include <QString>
@@ -14,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace tilescope::widgets {
+namespace tilescope::render {
 
 enum class OpViewKind { Layouts, LaneBasis, SubgroupBasis, Mma, Swizzle, Grid };
 
@@ -46,5 +49,8 @@ struct OpViewRequest {
 // The picture of `dispatch.rootOps[op]` in view `request.kind`.
 OpPicture opPicture(const document::Dispatch &dispatch, size_t op,
                     const OpViewRequest &request);
+// The same for the root op `op` of `document`.
+OpPicture opPicture(const document::Document &document, edit::OpRef op,
+                    const OpViewRequest &request);
 
-} // namespace tilescope::widgets
+} // namespace tilescope::render

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-namespace tilescope::widgets {
+namespace tilescope::render {
 
 // The short name of a dispatch's target: "rocm gfx942", "cuda sm_90", ...
 QString targetSummary(const document::Dispatch &dispatch);
@@ -51,4 +51,4 @@ layoutScene(const document::RootOp &op, const RootOpInputs &inputs,
 std::optional<render::GridScene>
 intrinsicScene(const config::LoweringConfig &config, render::ColorBy colorBy);
 
-} // namespace tilescope::widgets
+} // namespace tilescope::render

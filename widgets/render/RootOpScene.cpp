@@ -1,4 +1,4 @@
-#include "widgets/RootOpScene.h"
+#include "widgets/render/RootOpScene.h"
 
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
@@ -6,7 +6,7 @@
 #include "core/layout/OpLayouts.h"
 #include "widgets/render/OpScenes.h"
 
-namespace tilescope::widgets {
+namespace tilescope::render {
 namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
@@ -140,4 +140,4 @@ layoutScene(const document::RootOp &op, const RootOpInputs &inputs,
   return {*scene, note};
 }
 
-} // namespace tilescope::widgets
+} // namespace tilescope::render

@@ -1,13 +1,13 @@
-#include "widgets/OpViews.h"
+#include "widgets/render/OpPicture.h"
 
 #include "core/config/OtherConfigs.h"
 #include "core/edit/RootOpContext.h"
 #include "core/layout/Basis.h"
 #include "core/layout/OpLayouts.h"
-#include "core/layout/Swizzle.h"
+#include "core/layout/PromotedBanks.h"
 #include "core/util/Numbers.h"
-#include "widgets/RootOpScene.h"
 #include "widgets/render/OpScenes.h"
+#include "widgets/render/RootOpScene.h"
 #include "widgets/render/Scenes.h"
 
 #include <QStringList>
@@ -16,7 +16,7 @@
 #include <array>
 #include <memory>
 
-namespace tilescope::widgets {
+namespace tilescope::render {
 namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
@@ -155,148 +155,59 @@ OpPicture gridPicture(const RootOpInputs &inputs,
           1};
 }
 
-// A 2-D fragment with its two dimensions swapped (an operand stored
-// transposed to the intrinsic's view of it).
-layout::FragmentLayout transposed(layout::FragmentLayout fragment) {
-  for (auto *v : {&fragment.outer, &fragment.thread, &fragment.tstrides,
-                  &fragment.element})
-    if (v->size() == 2)
-      std::swap((*v)[0], (*v)[1]);
-  return fragment;
-}
-
-// The banks the MMA reads of the op's promoted LHS and RHS land in, through
-// each operand's swizzle (promotion_types' swizzle_operand), or unswizzled
-// with the row padding IREE's GPUReduceBankConflicts adds (64 bits a row,
-// unless the pipeline options turn it off).
+// The banks the MMA reads of the op's promoted LHS and RHS land in
+// (layout::promotedOperandReads: each operand's rows through its swizzle,
+// or as IREE pads them).
 OpPicture swizzlePicture(const document::Dispatch &dispatch, size_t opIndex,
                          const RootOpInputs &inputs,
                          const Result<layout::OpLayouts> &layouts) {
-  const config::LoweringConfig &config = inputs.config;
-  const auto mma = config.mmaKind();
-  if (!mma)
-    return {{},
-            "The bank view draws the shared-memory reads of an MMA's "
-            "promoted operands: this op has no mma_kind.",
-            1};
-  const layout::MmaIntrinsic *intrinsic =
-      layout::findMmaIntrinsic(mma->intrinsic);
-  const auto contraction = config::inferContraction(inputs.space);
-  if (!intrinsic || !contraction || contraction->k.empty() ||
-      inputs.space.operands.size() < 3)
-    return {{},
-            "The bank view needs a contraction with a known intrinsic "
-            "(LHS, RHS and ACC operands).",
-            1};
-  const std::vector<int64_t> promoted =
-      config.promoteOperands().value_or(std::vector<int64_t>{});
-  const std::vector<config::PromotionType> types =
-      config::promotionTypes(config);
   document::Document single;
   single.dispatches.push_back(dispatch);
   const edit::RootOpContext context = edit::contextOf(single, {0, opIndex});
-  const layout::BankModel banks =
-      context.target ? layout::BankModel::forTarget(*context.target)
-                     : layout::BankModel::forArch("gfx942");
-  const bool tileAndFuse = layouts && layouts->pipeline == "TileAndFuse";
-  // IREE pads unless the pipeline options say no_reduce_..._conflicts.
-  const auto options =
-      inputs.info ? inputs.info->pipelineOptions() : std::nullopt;
-  const bool padded =
-      !(options && options->noReduceSharedMemoryBankConflicts.value_or(false));
-  const std::vector<int64_t> workgroup =
-      config.tileSizes(config::TilingLevel::Workgroup)
-          .value_or(std::vector<int64_t>{});
-  const std::vector<int64_t> reduction =
-      config.tileSizes(config::TilingLevel::Reduction)
-          .value_or(std::vector<int64_t>{});
-  // A loop's extent in the operand's shared-memory tile: the workgroup tile,
-  // else the reduction tile (counted in intrinsic K steps under TileAndFuse,
-  // which packs to intrinsics first).
-  auto extent = [&](int d) -> int64_t {
-    const auto i = static_cast<size_t>(d);
-    if (i < workgroup.size() && workgroup[i] > 0)
-      return workgroup[i];
-    if (i < reduction.size() && reduction[i] > 0)
-      return reduction[i] * (tileAndFuse ? intrinsic->k : 1);
-    return 0;
-  };
-
+  auto reads = layout::promotedOperandReads(
+      inputs.config, inputs.space, layouts ? layouts->pipeline : std::string{},
+      inputs.info ? &*inputs.info : nullptr,
+      context.target ? &*context.target : nullptr);
+  if (!reads) {
+    QString why = qs(reads.error());
+    if (!why.isEmpty())
+      why[0] = why[0].toUpper();
+    return {{}, why + ".", 1};
+  }
+  using Rows = layout::PromotedOperandReads::Rows;
   render::GridScene scene;
   QStringList notes, subtitles;
-  for (int64_t operand : {int64_t{0}, int64_t{1}}) {
-    const auto at = std::find(promoted.begin(), promoted.end(), operand);
-    const QString name = operand == 0 ? "LHS" : "RHS";
-    if (at == promoted.end()) {
-      notes << name + " is not promoted (not in promote_operands)";
-      continue;
-    }
-    const config::OperandAccess &access =
-        inputs.space.operands[static_cast<size_t>(operand)];
-    if (access.dims.size() < 2 || access.dims.back() < 0) {
-      notes << name + ": no 2-D tile to draw";
-      continue;
-    }
-    const int inner = access.dims.back();
-    const auto &columnRole = operand == 0 ? contraction->k : contraction->n;
-    layout::FragmentLayout fragment = intrinsic->fragment(
-        operand == 0 ? layout::MmaOperand::Lhs : layout::MmaOperand::Rhs);
-    if (fragment.element.size() != 2)
-      return {{},
-              QString("%1's fragments are not 2-D: the bank view draws 2-D "
-                      "tiles only")
-                  .arg(qs(intrinsic->name)),
-              1};
-    if (std::find(columnRole.begin(), columnRole.end(), inner) ==
-        columnRole.end())
-      fragment = transposed(std::move(fragment));
-    const int64_t rowWidth = extent(inner);
-    const int64_t bytes = config::elementBytes(access.elementType);
-    if (rowWidth <= 0 || bytes <= 0) {
-      notes << name + ": its tile's row width is unknown";
-      continue;
-    }
-    const size_t slot = static_cast<size_t>(at - promoted.begin());
-    const config::PromotionType *type =
-        slot < types.size() ? &types[slot] : nullptr;
-    Result<layout::Swizzle> swizzle = Error{""};
-    QString how;
-    if (type && type->xorShuffle) {
-      swizzle = layout::Swizzle::xorShuffle(*type->xorShuffle);
-      how = "swizzled";
-    } else if (type && type->rotateRows) {
-      swizzle = layout::Swizzle::rotateRows(*type->rotateRows);
-      how = "swizzled";
-    } else {
-      const int64_t pad = padded ? std::max<int64_t>(8 / bytes, 1) : 0;
-      swizzle = layout::Swizzle::identity(rowWidth, fragment.element.back(),
-                                          rowWidth + pad);
-      how = padded ? QString("not swizzled; IREE pads each row by %1 "
-                             "element%2 (GPUReduceBankConflicts, 64 bits)")
-                         .arg(pad)
-                         .arg(pad == 1 ? "" : "s")
-                   : QString("not swizzled, not padded "
-                             "(no_reduce_shared_memory_bank_conflicts)");
-    }
-    if (!swizzle) {
-      notes << name + ": " + qs(swizzle.error());
+  for (const layout::PromotedOperandReads &operand : reads->operands) {
+    const QString name = qs(operand.name);
+    if (!operand.skipped.empty()) {
+      notes << qs(operand.skipped);
       continue;
     }
     render::GridScene part = render::swizzleScene(
-        *swizzle, layout::fragmentAccesses(fragment, intrinsic->subgroupSize),
-        bytes, banks);
-    const bool swizzled = type && (type->xorShuffle || type->rotateRows);
+        *operand.swizzle, operand.accesses, operand.elementBytes, reads->banks);
+    const QString how =
+        operand.rows == Rows::Swizzled ? QString("swizzled")
+        : operand.rows == Rows::Padded
+            ? QString("not swizzled; IREE pads each row by %1 element%2 "
+                      "(GPUReduceBankConflicts, 64 bits)")
+                  .arg(operand.padElements)
+                  .arg(operand.padElements == 1 ? "" : "s")
+            : QString("not swizzled, not padded "
+                      "(no_reduce_shared_memory_bank_conflicts)");
     for (size_t i = 0; i < part.panels.size(); ++i) {
       render::Panel &panel = part.panels[i];
       // Unswizzled, the two panels are the packed rows and the rows as
       // IREE lays them out.
-      const QString which =
-          swizzled ? panel.title
-          : i == 0 ? QString("rows packed")
-                   : QString(padded ? "rows as IREE pads them"
-                                    : "rows as IREE lays them out");
-      panel.title =
-          QString("%1 (%2 wide): %3").arg(name).arg(rowWidth).arg(which);
+      const QString which = operand.rows == Rows::Swizzled ? panel.title
+                            : i == 0
+                                ? QString("rows packed")
+                                : QString(operand.rows == Rows::Padded
+                                              ? "rows as IREE pads them"
+                                              : "rows as IREE lays them out");
+      panel.title = QString("%1 (%2 wide): %3")
+                        .arg(name)
+                        .arg(operand.rowWidth)
+                        .arg(which);
       scene.panels.push_back(std::move(panel));
     }
     if (scene.legend.empty())
@@ -309,15 +220,15 @@ OpPicture swizzlePicture(const document::Dispatch &dispatch, size_t opIndex,
   if (scene.panels.empty())
     return {{}, "No promoted LHS or RHS to draw: " + notes.join("; ") + ".", 1};
   scene.title =
-      QString("Shared-memory banks of %1 reads").arg(qs(intrinsic->name));
+      QString("Shared-memory banks of %1 reads").arg(qs(reads->intrinsic));
   scene.colorBy = render::ColorBy::Bank;
   scene.subtitle = subtitles.join("; ");
   return {std::move(scene),
           QString("%1 fragment reads from shared memory, %2 banks of %3 "
                   "bytes: %4")
-              .arg(qs(intrinsic->name))
-              .arg(banks.bankCount)
-              .arg(banks.bankWidthBytes)
+              .arg(qs(reads->intrinsic))
+              .arg(reads->banks.bankCount)
+              .arg(reads->banks.bankWidthBytes)
               .arg(notes.join("; ")),
           1};
 }
@@ -397,4 +308,11 @@ OpPicture opPicture(const document::Dispatch &dispatch, size_t op,
   return picture;
 }
 
-} // namespace tilescope::widgets
+OpPicture opPicture(const document::Document &document, edit::OpRef op,
+                    const OpViewRequest &request) {
+  if (op.dispatch >= document.dispatches.size())
+    return {{}, "No such dispatch in this document.", 1};
+  return opPicture(document.dispatches[op.dispatch], op.op, request);
+}
+
+} // namespace tilescope::render
