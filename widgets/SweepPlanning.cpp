@@ -1,7 +1,7 @@
 #include "widgets/SweepPlanning.h"
 
 #include "core/edit/ConfigDiff.h"
-#include "core/jobs/SweepConstraints.h"
+#include "core/jobs/SweepWorkflow.h"
 #include "widgets/render/Palette.h"
 #include "widgets/render/RootOpScene.h"
 
@@ -92,28 +92,16 @@ SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
                        const std::optional<iree::IreeInstallation> &iree,
                        const std::optional<jobs::IreeSpaceRequest> &space) {
   SweepPlan plan;
-  if (space) {
-    Result<jobs::IreeSpace> listed =
-        iree ? jobs::ireeSweepSpace(*iree, *space)
-             : Result<jobs::IreeSpace>(Error{
-                   "IREE's constraints need the pinned iree-opt, which was "
-                   "not found"});
-    if (listed && listed->points.empty())
-      listed =
-          Error{jobs::describe(*listed) + ": none differs from the config"};
-    if (listed) {
-      plan.space = jobs::describe(*listed);
-      plan.points = listed->points;
-      plan.stated = listed->stated;
-      request.points = listed->points;
-      request.stated = listed->stated;
-    } else {
-      // The rules' neighbourhood instead, and why.
-      plan.whyNotIree = listed.error();
-      request.points.clear();
-    }
+  const iree::IreeInstallation *installation = iree ? &*iree : nullptr;
+  auto source = jobs::chooseSweepSource(installation, request, space, false);
+  if (source && source->space) {
+    plan.space = jobs::describe(*source->space);
+    plan.points = source->space->points;
+    plan.stated = source->space->stated;
+  } else if (source) {
+    plan.whyNotIree = source->whyNotIree;
   }
-  auto planned = jobs::planSweep(request);
+  auto planned = jobs::planSweepWithVerdicts(installation, request);
   if (!planned) {
     plan.error = plan.whyNotIree.empty()
                      ? planned.error()
@@ -121,15 +109,8 @@ SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
                            "), and the values above: " + planned.error();
     return plan;
   }
-  plan.candidates = std::move(*planned);
-  if (request.ireeConstraints) {
-    if (!iree)
-      plan.ireeProblem = "IREE was not asked: no iree-opt";
-    else if (auto checked =
-                 jobs::checkCandidatesWithIree(*iree, request, plan.candidates);
-             !checked)
-      plan.ireeProblem = "IREE was not asked: " + checked.error();
-  }
+  plan.candidates = std::move(planned->candidates);
+  plan.ireeProblem = std::move(planned->ireeProblem);
   size_t drawn = 0;
   for (const jobs::SweepCandidate &c : plan.candidates)
     plan.thumbnails.push_back(c.valid && drawn++ < kPlannedThumbnails

@@ -11,6 +11,7 @@
 #include "core/jobs/Sweep.h"
 #include "core/jobs/SweepConstraints.h"
 #include "core/jobs/SweepSpace.h"
+#include "core/jobs/SweepWorkflow.h"
 #include "core/jobs/TryComparison.h"
 
 #include <QCommandLineParser>
@@ -255,58 +256,56 @@ int sweep(const QStringList &arguments) {
   const bool implicitSpace = !explicitSpace &&
                              parser.values(varyOption).isEmpty() &&
                              !parser.isSet(noSpaceOption);
-  std::optional<jobs::IreeSpace> space;
-  std::string rulesBecause; // why an implicit IREE neighbourhood fell back
   std::string name = parser.value(nameOption).toStdString();
   auto nearest = countOf(parser, nearestOption, 32, 0, 4096);
   if (!nearest)
     return usage(nearest.error());
-  if (explicitSpace || implicitSpace) {
-    jobs::IreeSpaceRequest asked;
-    asked.document = &*document;
-    asked.op = *op;
-    asked.nearest = static_cast<size_t>(*nearest);
-    asked.timeout = timeoutOf(parser);
-    for (const QString &text : parser.values(varyOption))
-      asked.vary.push_back(text.toStdString());
-    auto installation = app::locateIree(ireePath(parser));
-    Result<jobs::IreeSpace> listed =
-        Error{installation ? "" : installation.error()};
-    if (installation) {
-      TerminalProgress progress(!asJson);
-      progress.step("asking IREE for the op's pipeline constraints");
-      listed = jobs::ireeSweepSpace(*installation, asked);
-      progress.done();
-    }
-    if (listed && listed->points.empty())
-      listed = Error{jobs::describe(*listed) +
-                     ": none differs from the config, nothing to try"};
-    if (listed) {
-      space = std::move(*listed);
-      request.points = space->points;
-      request.stated = space->stated; // --iree-constraints asks no more
-      if (name.empty())
-        name = jobs::spaceSweepName(*document, *op, asked.vary, asked.nearest);
-    } else if (explicitSpace) {
-      std::cerr << "tilescope-cli sweep: " << path << " op " << op->dispatch
-                << ":" << op->op << ": " << listed.error() << "\n";
-      return installation ? kExitFailure : kExitIreeUnavailable;
-    } else {
-      rulesBecause = listed.error();
-    }
-  }
-  if (!space) {
+  // With --iree-space, --vary names the fields whose knobs vary; without,
+  // each is an axis.
+  if (!explicitSpace)
     for (const QString &text : parser.values(varyOption)) {
       auto axis = jobs::parseSweepAxis(text.toStdString());
       if (!axis)
         return usage("--vary " + axis.error());
       request.axes.push_back(*axis);
     }
-    if (request.axes.empty())
-      request.axes = jobs::neighbourAxes(*document, *op);
-    if (name.empty())
-      name = jobs::defaultSweepName(*document, *op, request.axes);
+  std::optional<jobs::IreeSpaceRequest> asked;
+  if (explicitSpace || implicitSpace) {
+    asked.emplace();
+    asked->document = &*document;
+    asked->op = *op;
+    asked->nearest = static_cast<size_t>(*nearest);
+    asked->timeout = timeoutOf(parser);
+    for (const QString &text : parser.values(varyOption))
+      asked->vary.push_back(text.toStdString());
   }
+  auto installation = app::locateIree(ireePath(parser));
+  if (explicitSpace && !installation) {
+    std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  Result<jobs::SweepSource> source = Error{""};
+  {
+    TerminalProgress progress(!asJson && asked.has_value());
+    if (asked)
+      progress.step("asking IREE for the op's pipeline constraints");
+    source = jobs::chooseSweepSource(installation ? &*installation : nullptr,
+                                     request, asked, explicitSpace);
+    progress.done();
+  }
+  if (!source) {
+    std::cerr << "tilescope-cli sweep: " << path << " op " << op->dispatch
+              << ":" << op->op << ": " << source.error() << "\n";
+    return kExitFailure;
+  }
+  const std::optional<jobs::IreeSpace> &space = source->space;
+  const std::string &rulesBecause = source->whyNotIree;
+  if (!space && request.axes.empty())
+    request.axes = jobs::neighbourAxes(*document, *op);
+  if (name.empty())
+    name = space ? jobs::spaceSweepName(*document, *op, asked->vary,
+                                        asked->nearest)
+                 : jobs::defaultSweepName(*document, *op, request.axes);
   request.name = name;
   // Where the candidates came from, in the output.
   auto describeSource = [&](json &out) {
@@ -335,26 +334,25 @@ int sweep(const QStringList &arguments) {
   request.ireeConstraints = parser.isSet(constraintsOption);
 
   if (parser.isSet(planOption)) {
-    auto plan = jobs::planSweep(request);
-    if (!plan)
-      return usage(plan.error());
-    if (request.ireeConstraints) {
-      auto installation = app::locateIree(ireePath(parser));
-      if (!installation) {
-        std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
-        return kExitIreeUnavailable;
-      }
-      TerminalProgress progress(!asJson);
-      progress.step("asking IREE about " + std::to_string(plan->size()) +
-                    " candidates");
-      auto checked =
-          jobs::checkCandidatesWithIree(*installation, request, *plan);
-      progress.done();
-      if (!checked) {
-        std::cerr << "tilescope-cli sweep: " << checked.error() << "\n";
-        return kExitIreeUnavailable;
-      }
+    if (request.ireeConstraints && !installation) {
+      std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
+      return kExitIreeUnavailable;
     }
+    Result<jobs::SweepPlanned> planned = Error{""};
+    {
+      TerminalProgress progress(!asJson && request.ireeConstraints);
+      progress.step("asking IREE about each candidate");
+      planned = jobs::planSweepWithVerdicts(
+          installation ? &*installation : nullptr, request);
+      progress.done();
+    }
+    if (!planned)
+      return usage(planned.error());
+    if (!planned->ireeProblem.empty()) {
+      std::cerr << "tilescope-cli sweep: " << planned->ireeProblem << "\n";
+      return kExitIreeUnavailable;
+    }
+    const std::vector<jobs::SweepCandidate> *plan = &planned->candidates;
     size_t valid = 0;
     json list = json::array();
     for (const jobs::SweepCandidate &c : *plan) {
@@ -390,7 +388,6 @@ int sweep(const QStringList &arguments) {
     return kExitOk;
   }
 
-  auto installation = app::locateIree(ireePath(parser));
   if (!installation) {
     std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
     return kExitIreeUnavailable;

@@ -1,0 +1,49 @@
+// A sweep's plan, the one workflow `tilescope-cli sweep` and the window's
+// Sweep panel both run: where the candidates come from (IREE's constraint
+// space for the op, else the axes), each candidate applied and judged by the
+// rules (edit::ruleVerdict, in planSweep), and IREE's verdict on each when
+// asked.
+#pragma once
+
+#include "core/iree/IreeInstallation.h"
+#include "core/jobs/Sweep.h"
+#include "core/jobs/SweepSpace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+// Where a sweep's candidates come from.
+struct SweepSource {
+  // IREE's constraints gave them (its points are in the request).
+  std::optional<IreeSpace> space;
+  // IREE's space was asked for but gives none (no constraints stated for
+  // the op's pipeline, the config outside them, no iree-opt): why. The
+  // request's axes are the candidates instead.
+  std::string whyNotIree;
+};
+
+// Fills `request` with its candidates' source. With `asked`, IREE's space
+// for the op (ireeSweepSpace): its points and stated constraints go into
+// the request; where it gives none, `required` makes that an Error, else
+// the axes stand and whyNotIree says why. `iree` null: not found. (Both
+// clients start from the rules' neighbours, neighbourAxes, as the axes:
+// the CLI without --vary, the panel in its axis table.)
+Result<SweepSource>
+chooseSweepSource(const iree::IreeInstallation *iree, SweepRequest &request,
+                  const std::optional<IreeSpaceRequest> &asked, bool required);
+
+struct SweepPlanned {
+  std::vector<SweepCandidate> candidates; // planSweep's, IREE's verdicts in
+  // IREE was asked (request.ireeConstraints) and could not be: why.
+  std::string ireeProblem;
+};
+
+// planSweep, then IREE's verdict on each valid candidate when the request
+// asks for it (checkCandidatesWithIree).
+Result<SweepPlanned> planSweepWithVerdicts(const iree::IreeInstallation *iree,
+                                           const SweepRequest &request);
+
+} // namespace tilescope::jobs
