@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 
 namespace tilescope::exporting {
@@ -14,14 +14,14 @@ using nlohmann::json;
 
 namespace {
 
-iree::Severity severityFromString(const std::string &name) {
+document::Severity severityFromString(const std::string &name) {
   if (name == "warning")
-    return iree::Severity::Warning;
+    return document::Severity::Warning;
   if (name == "note")
-    return iree::Severity::Note;
+    return document::Severity::Note;
   if (name == "remark")
-    return iree::Severity::Remark;
-  return iree::Severity::Error;
+    return document::Severity::Remark;
+  return document::Severity::Error;
 }
 
 // Reads fields of one JSON object; the first missing or mistyped field is
@@ -104,11 +104,11 @@ public:
   std::string error;
 };
 
-Result<iree::RootOp> rootOpFromJson(const json &value,
-                                    const std::string &where,
-                                    const std::vector<std::string> &shared) {
+Result<document::RootOp>
+rootOpFromJson(const json &value, const std::string &where,
+               const std::vector<std::string> &shared) {
   FieldReader reader(value, where);
-  iree::RootOp op;
+  document::RootOp op;
   reader.read("name", op.name, true);
   reader.read("line", op.line);
   if (value.is_object() && value.contains("root_op_set")) {
@@ -140,7 +140,7 @@ Result<iree::RootOp> rootOpFromJson(const json &value,
   }
   if (auto it = value.find("source"); it != value.end()) {
     FieldReader source(*it, where + " source");
-    iree::SourceLocation location;
+    document::SourceLocation location;
     source.read("file", location.file, true);
     source.read("line", location.line);
     source.read("column", location.column);
@@ -157,11 +157,11 @@ Result<iree::RootOp> rootOpFromJson(const json &value,
   return op;
 }
 
-Result<iree::Dispatch>
+Result<document::Dispatch>
 dispatchFromJson(const json &value, const std::string &where,
                  const std::vector<std::string> &shared) {
   FieldReader reader(value, where);
-  iree::Dispatch dispatch;
+  document::Dispatch dispatch;
   reader.read("name", dispatch.name, true);
   reader.read("executable", dispatch.executable);
   reader.read("variant", dispatch.variant);
@@ -173,7 +173,7 @@ dispatchFromJson(const json &value, const std::string &where,
   if (const json *fused = reader.array("fused_ops"))
     for (const json &entry : *fused) {
       FieldReader fusedReader(entry, where + " fused op");
-      iree::FusedOp op;
+      document::FusedOp op;
       fusedReader.read("name", op.name, true);
       fusedReader.read("line", op.line);
       if (!fusedReader.error.empty())
@@ -195,11 +195,11 @@ dispatchFromJson(const json &value, const std::string &where,
 
 } // namespace
 
-json toJson(const iree::Diagnostic &diagnostic) {
+json toJson(const document::Diagnostic &diagnostic) {
   json notes = json::array();
-  for (const iree::Diagnostic &note : diagnostic.notes)
+  for (const document::Diagnostic &note : diagnostic.notes)
     notes.push_back(toJson(note));
-  return {{"severity", iree::toString(diagnostic.severity)},
+  return {{"severity", document::toString(diagnostic.severity)},
           {"file", diagnostic.file},
           {"line", diagnostic.line},
           {"column", diagnostic.column},
@@ -207,7 +207,7 @@ json toJson(const iree::Diagnostic &diagnostic) {
           {"notes", std::move(notes)}};
 }
 
-json toJson(const iree::RootOp &op) {
+json toJson(const document::RootOp &op) {
   json entry = {{"name", op.name},
                 {"line", op.line},
                 {"column", op.column},
@@ -235,18 +235,17 @@ json toJson(const iree::RootOp &op) {
   return entry;
 }
 
-json toJson(const iree::SourceLocation &source) {
-  return json{{"file", source.file},
-              {"line", source.line},
-              {"column", source.column}};
+json toJson(const document::SourceLocation &source) {
+  return json{
+      {"file", source.file}, {"line", source.line}, {"column", source.column}};
 }
 
-json toJson(const iree::Dispatch &dispatch) {
+json toJson(const document::Dispatch &dispatch) {
   json rootOps = json::array();
-  for (const iree::RootOp &op : dispatch.rootOps)
+  for (const document::RootOp &op : dispatch.rootOps)
     rootOps.push_back(toJson(op));
   json fused = json::array();
-  for (const iree::FusedOp &op : dispatch.fusedOps)
+  for (const document::FusedOp &op : dispatch.fusedOps)
     fused.push_back({{"name", op.name}, {"line", op.line}});
   return {{"name", dispatch.name},
           {"executable", dispatch.executable},
@@ -260,7 +259,7 @@ json toJson(const iree::Dispatch &dispatch) {
           {"fused_ops", std::move(fused)}};
 }
 
-json toJson(const iree::Document &document, bool shareTexts) {
+json toJson(const document::Document &document, bool shareTexts) {
   json dispatches = json::array();
   std::vector<std::string> texts;
   std::unordered_map<std::string, size_t> indices;
@@ -275,21 +274,21 @@ json toJson(const iree::Document &document, bool shareTexts) {
       texts.push_back(found->first);
     *it = found->second;
   };
-  for (const iree::Dispatch &dispatch : document.dispatches) {
+  for (const document::Dispatch &dispatch : document.dispatches) {
     json entry = toJson(dispatch);
     if (shareTexts) {
       share(entry, "target");
       share(entry, "translation_info");
       for (json &op : entry["root_ops"])
-        for (const char *key : {"lowering_config", "compilation_info",
-                                "decomposition_config", "indexing_maps",
-                                "iterator_types"})
+        for (const char *key :
+             {"lowering_config", "compilation_info", "decomposition_config",
+              "indexing_maps", "iterator_types"})
           share(op, key);
     }
     dispatches.push_back(std::move(entry));
   }
   json diagnostics = json::array();
-  for (const iree::Diagnostic &diagnostic : document.diagnostics)
+  for (const document::Diagnostic &diagnostic : document.diagnostics)
     diagnostics.push_back(toJson(diagnostic));
   // Moved in, not copied: a program's document is large.
   json result = {{"file", document.path.string()},
@@ -301,9 +300,9 @@ json toJson(const iree::Document &document, bool shareTexts) {
   return result;
 }
 
-Result<iree::Diagnostic> diagnosticFromJson(const json &value) {
+Result<document::Diagnostic> diagnosticFromJson(const json &value) {
   FieldReader reader(value, "diagnostic");
-  iree::Diagnostic diagnostic;
+  document::Diagnostic diagnostic;
   std::string severity;
   reader.read("severity", severity, true);
   diagnostic.severity = severityFromString(severity);
@@ -323,9 +322,9 @@ Result<iree::Diagnostic> diagnosticFromJson(const json &value) {
   return diagnostic;
 }
 
-Result<iree::Document> documentFromJson(const json &value) {
+Result<document::Document> documentFromJson(const json &value) {
   FieldReader reader(value, "document");
-  iree::Document document;
+  document::Document document;
   std::string file;
   reader.read("file", file);
   document.path = file;
@@ -339,8 +338,8 @@ Result<iree::Document> documentFromJson(const json &value) {
     }
   if (const json *dispatches = reader.array("dispatches"))
     for (size_t i = 0; i < dispatches->size(); ++i) {
-      auto dispatch = dispatchFromJson(
-          (*dispatches)[i], "dispatch " + std::to_string(i), shared);
+      auto dispatch = dispatchFromJson((*dispatches)[i],
+                                       "dispatch " + std::to_string(i), shared);
       if (!dispatch)
         return Error{dispatch.error()};
       document.dispatches.push_back(std::move(*dispatch));

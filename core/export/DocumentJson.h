@@ -4,17 +4,17 @@
 // wrong type is an error naming the field, never a crash.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/util/Result.h"
 
 #include <nlohmann/json.hpp>
 
 namespace tilescope::exporting {
 
-nlohmann::json toJson(const iree::Diagnostic &diagnostic);
-nlohmann::json toJson(const iree::SourceLocation &source);
-nlohmann::json toJson(const iree::RootOp &op);
-nlohmann::json toJson(const iree::Dispatch &dispatch);
+nlohmann::json toJson(const document::Diagnostic &diagnostic);
+nlohmann::json toJson(const document::SourceLocation &source);
+nlohmann::json toJson(const document::RootOp &op);
+nlohmann::json toJson(const document::Dispatch &dispatch);
 // The document without its text (the reader has the file). With
 // `shareTexts`, each distinct long text (target, translation_info,
 // lowering_config, compilation_info, decomposition_config, indexing_maps,
@@ -23,10 +23,10 @@ nlohmann::json toJson(const iree::Dispatch &dispatch);
 // would otherwise carry one 2 KB target 1000 times and its few kinds of
 // translation_info and indexing maps hundreds of times each.
 // documentFromJson reads both forms.
-nlohmann::json toJson(const iree::Document &document,
+nlohmann::json toJson(const document::Document &document,
                       bool shareTexts = false);
 
-Result<iree::Diagnostic> diagnosticFromJson(const nlohmann::json &value);
-Result<iree::Document> documentFromJson(const nlohmann::json &value);
+Result<document::Diagnostic> diagnosticFromJson(const nlohmann::json &value);
+Result<document::Document> documentFromJson(const nlohmann::json &value);
 
 } // namespace tilescope::exporting

@@ -5,7 +5,7 @@ namespace {
 
 using nlohmann::json;
 
-json toJson(const std::optional<iree::AnchorLayout> &anchor) {
+json toJson(const std::optional<document::AnchorLayout> &anchor) {
   if (!anchor)
     return nullptr;
   return {{"layout", anchor->layout},
@@ -14,14 +14,15 @@ json toJson(const std::optional<iree::AnchorLayout> &anchor) {
           {"sharedMemoryConversion", anchor->sharedMemoryConversion}};
 }
 
-std::vector<std::optional<iree::AnchorLayout>> anchorsFrom(const json &value) {
-  std::vector<std::optional<iree::AnchorLayout>> anchors;
+std::vector<std::optional<document::AnchorLayout>>
+anchorsFrom(const json &value) {
+  std::vector<std::optional<document::AnchorLayout>> anchors;
   for (const json &entry : value) {
     if (entry.is_null()) {
       anchors.emplace_back();
       continue;
     }
-    iree::AnchorLayout anchor;
+    document::AnchorLayout anchor;
     anchor.layout = entry.at("layout").get<std::string>();
     anchor.shape = entry.at("shape").get<std::vector<int64_t>>();
     anchor.elementType = entry.at("elementType").get<std::string>();
@@ -34,9 +35,9 @@ std::vector<std::optional<iree::AnchorLayout>> anchorsFrom(const json &value) {
 
 } // namespace
 
-json toJson(const iree::LoweredFunction &function) {
+json toJson(const document::LoweredFunction &function) {
   json ops = json::array();
-  for (const iree::AnchoredOp &op : function.anchoredOps) {
+  for (const document::AnchoredOp &op : function.anchoredOps) {
     json operands = json::array(), results = json::array();
     for (const auto &anchor : op.operands)
       operands.push_back(toJson(anchor));
@@ -49,7 +50,7 @@ json toJson(const iree::LoweredFunction &function) {
                    {"iteratorTypes", op.iteratorTypes}});
   }
   json foralls = json::array();
-  for (const iree::ForallLoop &loop : function.foralls)
+  for (const document::ForallLoop &loop : function.foralls)
     foralls.push_back({{"lowerBounds", loop.lowerBounds},
                        {"upperBounds", loop.upperBounds},
                        {"steps", loop.steps},
@@ -57,12 +58,12 @@ json toJson(const iree::LoweredFunction &function) {
   return {{"name", function.name}, {"anchoredOps", ops}, {"foralls", foralls}};
 }
 
-Result<iree::LoweredFunction> loweredFunctionFromJson(const json &value) {
+Result<document::LoweredFunction> loweredFunctionFromJson(const json &value) {
   try {
-    iree::LoweredFunction function;
+    document::LoweredFunction function;
     function.name = value.at("name").get<std::string>();
     for (const json &entry : value.at("anchoredOps")) {
-      iree::AnchoredOp op;
+      document::AnchoredOp op;
       op.name = entry.at("name").get<std::string>();
       op.loweringConfig = entry.at("loweringConfig").get<std::string>();
       op.operands = anchorsFrom(entry.at("operands"));
@@ -72,7 +73,7 @@ Result<iree::LoweredFunction> loweredFunctionFromJson(const json &value) {
       function.anchoredOps.push_back(std::move(op));
     }
     for (const json &entry : value.at("foralls")) {
-      iree::ForallLoop loop;
+      document::ForallLoop loop;
       loop.lowerBounds = entry.at("lowerBounds").get<std::vector<int64_t>>();
       loop.upperBounds = entry.at("upperBounds").get<std::vector<int64_t>>();
       loop.steps = entry.at("steps").get<std::vector<int64_t>>();

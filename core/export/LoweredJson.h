@@ -5,15 +5,15 @@
 // a crash.
 #pragma once
 
-#include "core/iree/LoweredIr.h"
+#include "core/document/LoweredIr.h"
 #include "core/util/Result.h"
 
 #include <nlohmann/json.hpp>
 
 namespace tilescope::exporting {
 
-nlohmann::json toJson(const iree::LoweredFunction &function);
-Result<iree::LoweredFunction>
+nlohmann::json toJson(const document::LoweredFunction &function);
+Result<document::LoweredFunction>
 loweredFunctionFromJson(const nlohmann::json &value);
 
 } // namespace tilescope::exporting

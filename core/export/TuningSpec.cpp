@@ -22,15 +22,16 @@ std::string symbolOf(const std::string &name) {
   return symbol;
 }
 
-std::string where(const iree::Dispatch &dispatch, const iree::RootOp &op) {
+std::string where(const document::Dispatch &dispatch,
+                  const document::RootOp &op) {
   return "@" + dispatch.name + ": " + op.name + " (line " +
          std::to_string(op.line) + ")";
 }
 
 } // namespace
 
-Result<std::string> compilationInfoOf(const iree::Dispatch &dispatch,
-                                      const iree::RootOp &op) {
+Result<std::string> compilationInfoOf(const document::Dispatch &dispatch,
+                                      const document::RootOp &op) {
   if (!op.compilationInfo.empty())
     return op.compilationInfo;
   if (op.loweringConfig.empty())
@@ -43,7 +44,7 @@ Result<std::string> compilationInfoOf(const iree::Dispatch &dispatch,
          ", translation_info = " + dispatch.translationInfo + ">";
 }
 
-Result<std::string> tuningSpec(const iree::Document &document,
+Result<std::string> tuningSpec(const document::Document &document,
                                const std::vector<SpecOp> &ops) {
   if (ops.empty())
     return Error{"no root op to export"};
@@ -52,12 +53,12 @@ Result<std::string> tuningSpec(const iree::Document &document,
     if (ref.dispatch < 0 ||
         ref.dispatch >= static_cast<int>(document.dispatches.size()))
       return Error{"no dispatch " + std::to_string(ref.dispatch)};
-    const iree::Dispatch &dispatch =
+    const document::Dispatch &dispatch =
         document.dispatches[static_cast<size_t>(ref.dispatch)];
     if (ref.op < 0 || ref.op >= static_cast<int>(dispatch.rootOps.size()))
       return Error{"@" + dispatch.name + " has no root op " +
                    std::to_string(ref.op)};
-    const iree::RootOp &op = dispatch.rootOps[static_cast<size_t>(ref.op)];
+    const document::RootOp &op = dispatch.rootOps[static_cast<size_t>(ref.op)];
     if (!op.contraction || !op.space || op.space->operands.size() != 3 ||
         op.indexingMaps.empty())
       return Error{where(dispatch, op) +

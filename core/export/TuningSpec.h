@@ -6,7 +6,7 @@
 // (edits included). Several ops make one spec, one matcher each.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/util/Result.h"
 
 #include <string>
@@ -23,12 +23,12 @@ struct SpecOp {
 // (only contractions are matched today: IREE's spec matchers for
 // reductions and elementwise ops need the whole op's body) or a config
 // that is missing.
-Result<std::string> tuningSpec(const iree::Document &document,
+Result<std::string> tuningSpec(const document::Document &document,
                                const std::vector<SpecOp> &ops);
 
 // The compilation_info an op gets: its own, or its lowering_config with the
 // dispatch's translation_info.
-Result<std::string> compilationInfoOf(const iree::Dispatch &dispatch,
-                                      const iree::RootOp &op);
+Result<std::string> compilationInfoOf(const document::Dispatch &dispatch,
+                                      const document::RootOp &op);
 
 } // namespace tilescope::exporting
