@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -12,16 +12,16 @@
 
 namespace tilescope::bench {
 
-inline Result<iree::IreeInstallation> projectIree() {
-  iree::IreeSearchOptions search;
+inline Result<tools::IreeInstallation> projectIree() {
+  tools::IreeSearchOptions search;
   search.commandLinePath = std::filesystem::path(TILESCOPE_IREE_PREFIX);
-  return iree::locateIree(search);
+  return tools::locateIree(search);
 }
 
 // The project's IREE and its compiler library, loaded. A bench cannot run
 // without them: a missing one ends it, with the reason.
 struct ProjectIree {
-  iree::IreeInstallation installation;
+  tools::IreeInstallation installation;
   std::shared_ptr<iree::CompilerLibrary> library;
 };
 

@@ -24,7 +24,7 @@ using namespace tilescope;
 
 int main() {
   const bench::ProjectIree project = bench::requireProjectIree();
-  const iree::IreeInstallation *installation = &project.installation;
+  const tools::IreeInstallation *installation = &project.installation;
   const std::shared_ptr<iree::CompilerLibrary> &shared = project.library;
   iree::DocumentParser parser(shared);
   const char *examples[] = {

@@ -13,7 +13,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/Process.h"
 #include "core/util/Files.h"
@@ -64,11 +64,11 @@ int main(int argc, char **argv) {
     if (std::string(argv[i]) == "--dispatches")
       dispatches = std::max(1, std::atoi(argv[++i]));
 
-  iree::IreeSearchOptions search;
+  tools::IreeSearchOptions search;
   search.useEnvironment = false;
   search.usePythonPackages = false;
   search.projectPrefixes = {TILESCOPE_IREE_PREFIX};
-  auto installation = iree::locateIree(search);
+  auto installation = tools::locateIree(search);
   if (!installation) {
     std::cerr << installation.error() << "\n";
     return 1;

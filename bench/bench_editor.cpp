@@ -20,7 +20,7 @@
 #include "BenchTiming.h"
 
 #include "core/config/LayoutAttributes.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/layout/NestedLayout.h"
 #include "widgets/MainWindow.h"

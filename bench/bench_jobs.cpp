@@ -10,7 +10,7 @@
 
 #include "core/edit/EditableDocument.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/DocumentWorker.h"
@@ -49,7 +49,7 @@ bool ran(const jobs::ProcessResult &result, const std::string &what) {
 
 int main() {
   const bench::ProjectIree project = bench::requireProjectIree();
-  const iree::IreeInstallation *installation = &project.installation;
+  const tools::IreeInstallation *installation = &project.installation;
   auto parser = std::make_shared<iree::AttributeParser>(project.library);
   const edit::AttributeReader reader = [parser](const std::string &text) {
     return parser->print(text);
@@ -91,7 +91,7 @@ int main() {
     {
       const auto start = Clock::now();
       jobs::ProcessSpec compile;
-      compile.program = *installation->tool(iree::kIreeCompile);
+      compile.program = *installation->tool(tools::kIreeCompile);
       compile.arguments = {byHandInput.string(), "-o",
                            work->file("hand.vmfb").string()};
       if (!ran(jobs::runProcess(compile), "iree-compile"))
@@ -101,7 +101,7 @@ int main() {
       // per submission for the submission-included figure.
       auto benchmark = [&](int batch, const std::string &extra) {
         jobs::ProcessSpec spec;
-        spec.program = *installation->tool(iree::kIreeBenchmarkModule);
+        spec.program = *installation->tool(tools::kIreeBenchmarkModule);
         spec.arguments = {"--module=" + work->file("hand.vmfb").string(),
                           "--device=local-task", "--benchmark_format=json",
                           "--batch_size=" + std::to_string(batch), extra};

@@ -13,7 +13,7 @@
 #include "BenchSignals.h"
 #include "BenchTiming.h"
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/Process.h"
 #include "core/util/Files.h"
@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   const auto source = [&] {
-    return Result<iree::IreeInstallation>(*installation);
+    return Result<tools::IreeInstallation>(*installation);
   };
 
   // 1. Click to the compiler's first line.

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 
 #include <QtTest>
 
@@ -19,16 +19,16 @@ inline std::filesystem::path examplesDir() { return sourceDir() / "examples"; }
 
 // The project-local IREE the set-up script installs; tests use it and
 // nothing else, so a stray $TILESCOPE_IREE_DIR cannot change what they test.
-inline iree::IreeSearchOptions projectIreeOnly() {
-  iree::IreeSearchOptions options;
+inline tools::IreeSearchOptions projectIreeOnly() {
+  tools::IreeSearchOptions options;
   options.useEnvironment = false;
   options.usePythonPackages = false;
   options.projectPrefixes = {TILESCOPE_IREE_PREFIX};
   return options;
 }
 
-inline iree::IreeInstallation projectIree() {
-  auto installation = iree::locateIree(projectIreeOnly());
+inline tools::IreeInstallation projectIree() {
+  auto installation = tools::locateIree(projectIreeOnly());
   if (!installation)
     qFatal("%s", installation.error().c_str());
   return *installation;

@@ -14,7 +14,7 @@
 #include "core/document/Document.h"
 #include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/BundleTries.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
@@ -81,7 +81,7 @@ public:
                                              const std::string &bufferName)>
         parseText;
     // The IREE whose tools the run panel drives; an Error says why none.
-    std::function<Result<iree::IreeInstallation>()> installation;
+    std::function<Result<tools::IreeInstallation>()> installation;
     // A parse worker for what IREE's tools write (a whole program's
     // dispatch taken out alone for a try); unset: a whole program's try
     // compiles it whole.

@@ -425,7 +425,7 @@ void RunPanel::start(Job job) {
   if (busy() || !current)
     return;
   auto iree = installation ? installation()
-                           : Result<iree::IreeInstallation>(
+                           : Result<tools::IreeInstallation>(
                                  Error{"no IREE installation was given"});
   if (!iree) {
     showState(stateLabel, "Cannot run: " + qs(iree.error()));

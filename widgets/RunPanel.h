@@ -9,7 +9,7 @@
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/History.h"
@@ -38,7 +38,7 @@ class RunPanel : public QWidget {
   Q_OBJECT
 
 public:
-  using InstallationSource = std::function<Result<iree::IreeInstallation>()>;
+  using InstallationSource = std::function<Result<tools::IreeInstallation>()>;
   using WorkerSource = std::function<Result<jobs::DocumentWorker>()>;
   enum class Job { Compile, Resources, Run, Check, Profile };
 

@@ -1,6 +1,6 @@
 #include "widgets/SettingsDialog.h"
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -29,7 +29,7 @@ SettingsDialog::SettingsDialog(IreeCheck ireeCheck, QString setting,
   if (check && !ireeSetting.isEmpty()) {
     ireePath = new QLineEdit(QSettings().value(ireeSetting).toString());
     ireePath->setObjectName("settingsIreePath");
-    const QString variable = QString("$") + iree::kIreeDirectoryVariable;
+    const QString variable = QString("$") + tools::kIreeDirectoryVariable;
     ireePath->setPlaceholderText("the project's IREE (or " + variable + ")");
     ireePath->setToolTip(
         "libIREECompiler.so, or a folder holding it and the IREE tools "

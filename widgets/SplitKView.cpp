@@ -313,7 +313,7 @@ void SplitKView::start(bool apply) {
   formButton->setEnabled(false);
   cancelButton->setEnabled(true);
   if (apply) {
-    std::vector<iree::SplitChoice> picked = choices();
+    std::vector<document::SplitChoice> picked = choices();
     watcher->setFuture(
         QtConcurrent::run([run = applier, asked, analysis = *shown, picked] {
           Outcome outcome;
@@ -417,7 +417,7 @@ void SplitKView::showAnalysis() {
   table->setRowCount(static_cast<int>(shown->reductions.size()));
   for (size_t i = 0; i < shown->reductions.size(); ++i) {
     const jobs::SplitKReduction &reduction = shown->reductions[i];
-    const iree::ProgramReduction &op = reduction.op;
+    const document::ProgramReduction &op = reduction.op;
     const int row = static_cast<int>(i);
     const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
     auto cell = [&](int column, const QString &text, bool editable = false) {
@@ -454,7 +454,7 @@ void SplitKView::showAnalysis() {
 }
 
 void SplitKView::showDispatches(
-    const std::vector<iree::FormedDispatch> &dispatches, const QString &title) {
+    const std::vector<document::FormedDispatch> &dispatches, const QString &title) {
   dispatchList->clear();
   auto *header = new QListWidgetItem(
       QString("%1: %2 dispatch(es)").arg(title).arg(dispatches.size()));
@@ -465,11 +465,11 @@ void SplitKView::showDispatches(
   bold.setItalic(false);
   bold.setBold(true);
   dispatchList->addItem(header);
-  for (const iree::FormedDispatch &dispatch : dispatches) {
+  for (const document::FormedDispatch &dispatch : dispatches) {
     auto *name = new QListWidgetItem(qs(dispatch.name));
     name->setFont(bold);
     dispatchList->addItem(name);
-    for (const iree::DispatchedOp &op : dispatch.ops) {
+    for (const document::DispatchedOp &op : dispatch.ops) {
       QString text = "    " + qs(op.name);
       if (op.split)
         text += "  partial results, split " + sizesText(*op.split);
@@ -488,7 +488,7 @@ void SplitKView::showReduction(int row) {
     return;
   const jobs::SplitKReduction &reduction =
       shown->reductions[static_cast<size_t>(row)];
-  const iree::ProgramReduction &op = reduction.op;
+  const document::ProgramReduction &op = reduction.op;
   QStringList lines;
   lines << QString("%1:%2  %3  %4")
                .arg(qs(op.function))
@@ -543,7 +543,7 @@ void SplitKView::onSplitEdited(QTableWidgetItem *item) {
   if (filling || !shown || !item || item->column() != kYours)
     return;
   const int row = item->row();
-  const iree::ProgramReduction &op =
+  const document::ProgramReduction &op =
       shown->reductions[static_cast<size_t>(row)].op;
   const QString text = item->text().trimmed();
   QString error;
@@ -601,12 +601,12 @@ void SplitKView::onSplitEdited(QTableWidgetItem *item) {
     table->setCurrentCell(row, kYours);
 }
 
-std::vector<iree::SplitChoice> SplitKView::choices() const {
-  std::vector<iree::SplitChoice> picked;
+std::vector<document::SplitChoice> SplitKView::choices() const {
+  std::vector<document::SplitChoice> picked;
   if (!shown)
     return picked;
   for (const auto &[row, sizes] : typed) {
-    const iree::ProgramReduction &op =
+    const document::ProgramReduction &op =
         shown->reductions[static_cast<size_t>(row)].op;
     if (sizes != op.split)
       picked.push_back({op.function, op.index, sizes});

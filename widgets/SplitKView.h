@@ -9,7 +9,7 @@
 // run by the app: widgets never call IREE).
 #pragma once
 
-#include "core/iree/ProgramReductions.h"
+#include "core/document/ProgramReductions.h"
 #include "core/jobs/SplitK.h"
 #include "core/util/Result.h"
 
@@ -46,7 +46,7 @@ public:
       std::function<Result<jobs::SplitKAnalysis>(const jobs::SplitKRequest &)>;
   using Applier = std::function<Result<jobs::SplitKApplied>(
       const jobs::SplitKRequest &, const jobs::SplitKAnalysis &,
-      const std::vector<iree::SplitChoice> &)>;
+      const std::vector<document::SplitChoice> &)>;
 
   explicit SplitKView(QWidget *parent = nullptr);
   ~SplitKView() override;
@@ -75,7 +75,7 @@ public:
   // (also shown on the row) says why it cannot be taken.
   Result<bool> setSplit(int row, const QString &text);
   // The splits that differ from IREE's, as the CLI's --set/--clear take them.
-  std::vector<iree::SplitChoice> choices() const;
+  std::vector<document::SplitChoice> choices() const;
 
   const std::optional<jobs::SplitKAnalysis> &analysis() const { return shown; }
   const std::optional<jobs::SplitKApplied> &applied() const { return formed; }
@@ -102,7 +102,7 @@ private:
   void onFinished();
   void onProgress(const QString &step);
   void showAnalysis();
-  void showDispatches(const std::vector<iree::FormedDispatch> &dispatches,
+  void showDispatches(const std::vector<document::FormedDispatch> &dispatches,
                       const QString &title);
   void showReduction(int row);
   void onSplitEdited(QTableWidgetItem *item);

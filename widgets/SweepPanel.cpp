@@ -523,7 +523,7 @@ void SweepPanel::plan() {
     space->nearest = static_cast<size_t>(nearestBox->value());
   }
   // IREE is located here (cheap), asked on the worker.
-  std::optional<iree::IreeInstallation> iree;
+  std::optional<tools::IreeInstallation> iree;
   if ((space || constraintsBox->isChecked()) && installation)
     if (auto found = installation())
       iree = std::move(*found);
@@ -608,7 +608,7 @@ void SweepPanel::start() {
   if (validCount() == 0)
     return;
   auto iree = installation ? installation()
-                           : Result<iree::IreeInstallation>(
+                           : Result<tools::IreeInstallation>(
                                  Error{"no IREE installation was given"});
   if (!iree) {
     stateLabel->setText("Cannot sweep: " + qs(iree.error()));

@@ -14,7 +14,7 @@
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
 #include "widgets/SweepPlanning.h"
 
@@ -49,7 +49,7 @@ class SweepPanel : public QWidget {
   Q_OBJECT
 
 public:
-  using InstallationSource = std::function<Result<iree::IreeInstallation>()>;
+  using InstallationSource = std::function<Result<tools::IreeInstallation>()>;
   using WorkerSource = std::function<Result<jobs::DocumentWorker>()>;
 
   SweepPanel(InstallationSource installation, std::filesystem::path workspace,

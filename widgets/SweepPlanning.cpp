@@ -89,10 +89,10 @@ QImage sweepThumbnail(const jobs::SweepCandidate &candidate, edit::OpRef op) {
 }
 
 SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
-                       const std::optional<iree::IreeInstallation> &iree,
+                       const std::optional<tools::IreeInstallation> &iree,
                        const std::optional<jobs::IreeSpaceRequest> &space) {
   SweepPlan plan;
-  const iree::IreeInstallation *installation = iree ? &*iree : nullptr;
+  const tools::IreeInstallation *installation = iree ? &*iree : nullptr;
   auto source = jobs::chooseSweepSource(installation, request, space, false);
   if (source && source->space) {
     plan.space = jobs::describe(*source->space);

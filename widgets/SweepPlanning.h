@@ -4,7 +4,7 @@
 // Everything here is core/jobs' own; the panel only shows it.
 #pragma once
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
 #include "core/jobs/SweepSpace.h"
 
@@ -55,7 +55,7 @@ struct SweepPlan {
 // reason (as the command line's sweep with no --vary); `iree`: needed for
 // that and for request.ireeConstraints.
 SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
-                       const std::optional<iree::IreeInstallation> &iree,
+                       const std::optional<tools::IreeInstallation> &iree,
                        const std::optional<jobs::IreeSpaceRequest> &space);
 
 } // namespace tilescope::widgets

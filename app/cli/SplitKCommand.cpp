@@ -32,7 +32,7 @@ std::string sourceText(const std::optional<iree::SourceLocation> &source) {
 }
 
 void printReduction(const jobs::SplitKReduction &reduction) {
-  const iree::ProgramReduction &op = reduction.op;
+  const document::ProgramReduction &op = reduction.op;
   const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
   std::cout << "\n"
             << op.function << ":" << op.index << "  " << op.name << "  "
@@ -61,11 +61,11 @@ void printReduction(const jobs::SplitKReduction &reduction) {
 }
 
 void printDispatches(const std::string &title,
-                     const std::vector<iree::FormedDispatch> &dispatches) {
+                     const std::vector<document::FormedDispatch> &dispatches) {
   std::cout << "\n" << title << " (" << dispatches.size() << "):\n";
-  for (const iree::FormedDispatch &dispatch : dispatches) {
+  for (const document::FormedDispatch &dispatch : dispatches) {
     std::cout << "  " << dispatch.name << "\n";
-    for (const iree::DispatchedOp &op : dispatch.ops) {
+    for (const document::DispatchedOp &op : dispatch.ops) {
       std::cout << "     " << op.name;
       if (op.source)
         std::cout << "  from " << sourceText(op.source);
@@ -77,7 +77,7 @@ void printDispatches(const std::string &title,
 }
 
 // "FUNC:N=SIZES" or "FUNC:N" (for --clear) against the program's reductions.
-Result<iree::SplitChoice>
+Result<document::SplitChoice>
 choiceOf(const std::string &text, bool clear,
          const std::vector<jobs::SplitKReduction> &reductions,
          std::vector<std::string> &warnings) {
@@ -99,7 +99,7 @@ choiceOf(const std::string &text, bool clear,
     return Error{"no reduction '" + opText + "' (the program has: " +
                  (known.empty() ? std::string("none") : known) + ")"};
   }
-  iree::SplitChoice choice{found->op.function, found->op.index, std::nullopt};
+  document::SplitChoice choice{found->op.function, found->op.index, std::nullopt};
   if (clear)
     return choice;
   auto parsed = config::parseSplitSizes(
@@ -115,7 +115,7 @@ choiceOf(const std::string &text, bool clear,
 // The picture of reduction `of` (the first when empty) with the split in
 // effect: a choice made here, else IREE's.
 Result<bool> drawSplit(const jobs::SplitKAnalysis &analysis,
-                       const std::vector<iree::SplitChoice> &choices,
+                       const std::vector<document::SplitChoice> &choices,
                        const std::string &of, const QString &path) {
   if (analysis.reductions.empty())
     return Error{"the program has no reduction to draw"};
@@ -129,14 +129,14 @@ Result<bool> drawSplit(const jobs::SplitKAnalysis &analysis,
     if (!drawn)
       return Error{"--of " + of + ": no such reduction"};
   }
-  const iree::ProgramReduction &op = drawn->op;
+  const document::ProgramReduction &op = drawn->op;
   render::SplitKPicture picture;
   picture.op = QString::fromStdString(op.function + ":" +
                                       std::to_string(op.index) + " " + op.name);
   picture.space = op.facts.space;
   picture.sizes = op.split;
   picture.whose = "IREE's split";
-  for (const iree::SplitChoice &choice : choices)
+  for (const document::SplitChoice &choice : choices)
     if (choice.function == op.function && choice.index == op.index) {
       picture.sizes = choice.sizes;
       picture.whose = "your split";
@@ -261,7 +261,7 @@ int splitK(const QStringList &arguments) {
     return kExitBadInput;
   }
 
-  std::vector<iree::SplitChoice> choices;
+  std::vector<document::SplitChoice> choices;
   std::vector<std::string> warnings;
   for (const auto &[option, clear] :
        {std::pair{&setOption, false}, std::pair{&clearOption, true}})

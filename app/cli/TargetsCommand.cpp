@@ -59,7 +59,7 @@ int targets(const QStringList &arguments) {
     return kExitUsage;
   const bool asJson = parser.isSet(kJsonOption);
   auto installation = app::locateIree(ireePath(parser));
-  const iree::IreeInstallation *iree = installation ? &*installation : nullptr;
+  const tools::IreeInstallation *iree = installation ? &*installation : nullptr;
 
   QStringList names = parser.positionalArguments();
   if (names.isEmpty()) {

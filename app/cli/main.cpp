@@ -149,7 +149,7 @@ int doctor(const QStringList &arguments) {
   bool healthy = true;
 
   json ireeReport;
-  Result<iree::IreeInstallation> installation =
+  Result<tools::IreeInstallation> installation =
       app::locateIree(ireeOption(parser, options));
   if (!installation) {
     ireeReport["error"] = installation.error();

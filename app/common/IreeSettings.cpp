@@ -6,16 +6,16 @@
 
 namespace tilescope::app {
 
-Result<iree::IreeInstallation>
+Result<tools::IreeInstallation>
 locateIree(const std::optional<QString> &commandLinePath) {
-  iree::IreeSearchOptions options;
+  tools::IreeSearchOptions options;
   if (commandLinePath)
     options.commandLinePath = commandLinePath->toStdString();
   const QSettings settings(kOrganization, kApplication);
   const QString saved = settings.value(kIreePathSetting).toString();
   if (!saved.isEmpty())
     options.settingsPath = saved.toStdString();
-  return iree::locateIree(options);
+  return tools::locateIree(options);
 }
 
 Result<jobs::DocumentWorker>

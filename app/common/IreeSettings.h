@@ -2,7 +2,7 @@
 // the user's settings (QSettings) and the project prefix, in that order.
 #pragma once
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 
 #include <QString>
@@ -18,7 +18,7 @@ inline constexpr const char *kIreePathSetting = "iree/path";
 inline constexpr const char *kPinnedRelease = "3.13";
 
 // Finds IREE; `commandLinePath` is the --iree option when given.
-Result<iree::IreeInstallation>
+Result<tools::IreeInstallation>
 locateIree(const std::optional<QString> &commandLinePath);
 
 // The parser process beside this executable (tilescope-iree-worker), set to

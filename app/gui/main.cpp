@@ -282,7 +282,7 @@ int main(int argc, char **argv) {
   // the pinned iree-opt, read back by the same worker.
   services.ireeDefaults = [ireePath](const document::Document &document) {
     return withIree<jobs::DefaultConfigs>(
-        ireePath, [&](const iree::IreeInstallation &installation,
+        ireePath, [&](const tools::IreeInstallation &installation,
                       jobs::DocumentWorker &worker) {
           return jobs::ireeDefaultConfigs(installation, worker, document);
         });
@@ -293,7 +293,7 @@ int main(int argc, char **argv) {
                                     size_t dispatch,
                                     const std::atomic<bool> *cancel) {
     return withIree<jobs::IreeLayoutAnswer>(
-        ireePath, [&](const iree::IreeInstallation &installation,
+        ireePath, [&](const tools::IreeInstallation &installation,
                       jobs::DocumentWorker &worker) {
           jobs::IreeLayoutRequest request;
           request.dispatch = dispatch;
@@ -310,7 +310,7 @@ int main(int argc, char **argv) {
   // point, the flow module) read through its library, loaded in this
   // process on first use, as the command line's split-k reads it.
   auto splitKIree = [ireePath]()
-      -> Result<std::pair<iree::IreeInstallation,
+      -> Result<std::pair<tools::IreeInstallation,
                           std::shared_ptr<iree::CompilerLibrary>>> {
     auto installation = app::locateIree(ireePath);
     if (!installation)
@@ -331,7 +331,7 @@ int main(int argc, char **argv) {
   services.applySplitK =
       [splitKIree](const jobs::SplitKRequest &request,
                    const jobs::SplitKAnalysis &analysis,
-                   const std::vector<iree::SplitChoice> &choices)
+                   const std::vector<document::SplitChoice> &choices)
       -> Result<jobs::SplitKApplied> {
     auto iree = splitKIree();
     if (!iree)
@@ -376,7 +376,7 @@ int main(int argc, char **argv) {
   // it (the command line's --iree still comes first).
   services.ireePathSetting = app::kIreePathSetting;
   services.checkIree = [ireePath](const QString &path) {
-    return iree::describeIreeSetting(
+    return tools::describeIreeSetting(
         path.trimmed().toStdString(),
         ireePath ? std::optional<std::filesystem::path>(ireePath->toStdString())
                  : std::nullopt);

@@ -1,5 +1,6 @@
 // A whole program at IREE's split-reduction point (inside dispatch creation,
-// before dispatch regions are formed), read through the C API:
+// before dispatch regions are formed), read through the C API into the
+// document model's ProgramReductions.h:
 // - every op IREE's split-reduction passes walk that has a reduction loop,
 //   with what the heuristic reads of it (config::ReductionFacts), the
 //   `iree_linalg_ext.split_reduction` it carries and the source op it came
@@ -9,7 +10,7 @@
 // - the dispatches a later phase formed, each with its ops and their splits.
 #pragma once
 
-#include "core/config/SplitReduction.h"
+#include "core/document/ProgramReductions.h"
 #include "core/iree/Document.h"
 #include "core/util/Result.h"
 
@@ -23,40 +24,11 @@ namespace tilescope::iree {
 
 class CompilerLibrary;
 
-// One reduction of the program: the `index`-th op with a reduction loop in
-// `function`, in IR order (how an edit names it).
-struct ProgramReduction {
-  std::string function;
-  int index = 0;
-  std::string name; // "linalg.matmul"
-  std::optional<SourceLocation> source;
-  std::vector<std::string> operandTypes;
-  config::ReductionFacts facts;
-  // The iree_linalg_ext.split_reduction tiles it carries, if any.
-  std::optional<std::vector<int64_t>> split;
-};
-
-// A split to write: nullopt removes the attribute (the op is not split).
-struct SplitChoice {
-  std::string function;
-  int index = 0;
-  std::optional<std::vector<int64_t>> sizes;
-};
-
-// A compute op inside a formed dispatch.
-struct DispatchedOp {
-  std::string name;
-  std::optional<SourceLocation> source;
-  std::optional<std::vector<int64_t>> split;
-  // Its iteration bounds (empty when IREE's interfaces give none).
-  std::vector<int64_t> bounds;
-};
-
-struct FormedDispatch {
-  std::string executable; // flow.executable symbol
-  std::string name;       // its export (the dispatch's name)
-  std::vector<DispatchedOp> ops;
-};
+// The data, by the names core/iree has always used.
+using document::DispatchedOp;
+using document::FormedDispatch;
+using document::ProgramReduction;
+using document::SplitChoice;
 
 namespace detail {
 class Session;
@@ -70,8 +42,8 @@ public:
   ProgramReader &operator=(ProgramReader &&) noexcept;
 
   // `name` labels the text in errors. An error holds IREE's diagnostics.
-  Result<std::vector<ProgramReduction>> reductions(const std::string &text,
-                                                   const std::string &name) const;
+  Result<std::vector<ProgramReduction>>
+  reductions(const std::string &text, const std::string &name) const;
 
   // The text with each choice applied, printed by IREE with locations; an
   // error names a choice that matches no reduction.

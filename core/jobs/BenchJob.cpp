@@ -32,9 +32,9 @@ Result<std::string> deviceForBackend(const std::string &backend,
                "; it compiles, but cannot run on this machine"};
 }
 
-Result<BenchJobResult> benchModule(const iree::IreeInstallation &iree,
+Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
                                    const BenchJobRequest &request) {
-  auto tool = iree.tool(iree::kIreeBenchmarkModule);
+  auto tool = iree.tool(tools::kIreeBenchmarkModule);
   if (!tool)
     return Error{tool.error()};
   BundleModule module;

@@ -8,7 +8,7 @@
 // here, so the figures mean the same as those of a bundle run on a GPU host.
 #pragma once
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/Process.h"
 #include "core/jobs/RunBundle.h"
@@ -61,7 +61,7 @@ struct BenchJobResult {
   std::string summary() const;
 };
 
-Result<BenchJobResult> benchModule(const iree::IreeInstallation &iree,
+Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
                                    const BenchJobRequest &request);
 
 } // namespace tilescope::jobs

@@ -115,7 +115,7 @@ Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
 
 Result<fs::path> bundleTries(const std::vector<TryRecord> &tries,
                              const fs::path &directory,
-                             const iree::IreeInstallation &iree) {
+                             const tools::IreeInstallation &iree) {
   std::vector<BundleModule> modules;
   for (const TryRecord &r : tries) {
     auto module = bundleModuleOf(r);

@@ -46,7 +46,7 @@ Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
 Result<std::filesystem::path>
 bundleTries(const std::vector<TryRecord> &tries,
             const std::filesystem::path &directory,
-            const iree::IreeInstallation &iree);
+            const tools::IreeInstallation &iree);
 
 struct ImportedModule {
   std::string id;

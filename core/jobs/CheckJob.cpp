@@ -117,11 +117,11 @@ std::optional<std::string> programOnDevice(const std::string &program,
          program + "\n}\n";
 }
 
-Result<CheckResult> checkProgram(const iree::IreeInstallation &iree,
+Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
                                  const CheckRequest &request) {
-  auto compiler = iree.tool(iree::kIreeCompile);
-  auto runner = iree.tool(iree::kIreeRunModule);
-  auto dumper = iree.tool(iree::kIreeDumpModule);
+  auto compiler = iree.tool(tools::kIreeCompile);
+  auto runner = iree.tool(tools::kIreeRunModule);
+  auto dumper = iree.tool(tools::kIreeDumpModule);
   for (const auto *tool : {&compiler, &runner, &dumper})
     if (!*tool)
       return Error{tool->error()};

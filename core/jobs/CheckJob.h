@@ -16,7 +16,7 @@
 #pragma once
 
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
 #include "core/jobs/TensorData.h"
@@ -94,7 +94,7 @@ std::optional<std::string> programOnDevice(const std::string &program,
 // Fails (an Error) only when the check cannot start (no program, a try
 // folder that cannot be made). Compiler and runtime failures are in the
 // result, with the step and the command.
-Result<CheckResult> checkProgram(const iree::IreeInstallation &iree,
+Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
                                  const CheckRequest &request);
 
 } // namespace tilescope::jobs

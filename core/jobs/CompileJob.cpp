@@ -180,7 +180,7 @@ struct CompilePlan {
   std::string backend;
 };
 
-Result<CompilePlan> planCompile(const iree::IreeInstallation &iree,
+Result<CompilePlan> planCompile(const tools::IreeInstallation &iree,
                                 const CompileJobRequest &request) {
   if (!request.document)
     return Error{"nothing to compile: no document"};
@@ -225,7 +225,7 @@ Result<CompilePlan> planCompile(const iree::IreeInstallation &iree,
 
 } // namespace
 
-Result<ProcessSpec> compileJobCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> compileJobCommand(const tools::IreeInstallation &iree,
                                       const CompileJobRequest &request) {
   auto plan = planCompile(iree, request);
   if (!plan)
@@ -233,7 +233,7 @@ Result<ProcessSpec> compileJobCommand(const iree::IreeInstallation &iree,
   return std::move(plan->spec);
 }
 
-Result<CompileJobResult> compileDocument(const iree::IreeInstallation &iree,
+Result<CompileJobResult> compileDocument(const tools::IreeInstallation &iree,
                                          const CompileJobRequest &request) {
   auto plan = planCompile(iree, request);
   if (!plan)

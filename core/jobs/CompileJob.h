@@ -10,7 +10,7 @@
 
 #include "core/iree/Diagnostic.h"
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
 #include "core/util/Result.h"
@@ -88,13 +88,13 @@ std::vector<std::string> documentBackends(const iree::Document &document);
 
 // The command a compile runs, in its try folder (input.mlir, module.vmfb and
 // the dump folders relative to it).
-Result<ProcessSpec> compileJobCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> compileJobCommand(const tools::IreeInstallation &iree,
                                       const CompileJobRequest &request);
 
 // Fails (an Error) only when the job cannot start: no document, a try
 // folder that cannot be made or already holds a try, a target that clashes
 // with the file's own. Everything the compiler does is in the result.
-Result<CompileJobResult> compileDocument(const iree::IreeInstallation &iree,
+Result<CompileJobResult> compileDocument(const tools::IreeInstallation &iree,
                                          const CompileJobRequest &request);
 
 // iree-compile's stderr as diagnostics: "NAME:LINE:COL: severity: message"

@@ -101,7 +101,7 @@ std::optional<std::string> builtinDeviceTarget(const std::string &chip) {
   return device;
 }
 
-Result<ProcessSpec> configureCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
                                      const ConfigureRequest &request) {
   CompileRequest compile;
   compile.input = request.source;
@@ -122,9 +122,9 @@ Result<ProcessSpec> configureCommand(const iree::IreeInstallation &iree,
   return spec;
 }
 
-Result<ProcessSpec> stripLocationsCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> stripLocationsCommand(const tools::IreeInstallation &iree,
                                           const ConfigureRequest &request) {
-  auto tool = iree.tool(iree::kIreeOpt);
+  auto tool = iree.tool(tools::kIreeOpt);
   if (!tool)
     return Error{tool.error()};
   ProcessSpec spec;
@@ -136,7 +136,7 @@ Result<ProcessSpec> stripLocationsCommand(const iree::IreeInstallation &iree,
   return spec;
 }
 
-Result<ConfiguredProgram> configureProgram(const iree::IreeInstallation &iree,
+Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                                            DocumentWorker &worker,
                                            const ConfigureRequest &request) {
   auto step = [&](const std::string &what) {

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/util/Result.h"
@@ -59,12 +59,12 @@ std::optional<std::string> builtinDeviceTarget(const std::string &chip);
 
 // The three commands a configure runs: iree-compile to the located file,
 // iree-opt printing it without locations.
-Result<ProcessSpec> configureCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
                                      const ConfigureRequest &request);
-Result<ProcessSpec> stripLocationsCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> stripLocationsCommand(const tools::IreeInstallation &iree,
                                           const ConfigureRequest &request);
 
-Result<ConfiguredProgram> configureProgram(const iree::IreeInstallation &iree,
+Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                                            DocumentWorker &worker,
                                            const ConfigureRequest &request);
 

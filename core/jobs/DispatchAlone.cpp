@@ -25,7 +25,7 @@ bool holdsOtherDispatches(const iree::Document &document) {
   return document.dispatches.size() > 1;
 }
 
-Result<DispatchAlone> dispatchAlone(const iree::IreeInstallation &iree,
+Result<DispatchAlone> dispatchAlone(const tools::IreeInstallation &iree,
                                     DocumentWorker &worker,
                                     const iree::Document &document,
                                     size_t dispatch, const fs::path &output,

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/util/Result.h"
 
@@ -35,7 +35,7 @@ bool holdsOtherDispatches(const iree::Document &document);
 // program, or IREE wrote no module for it (IREE takes only dispatches with
 // static sizes, on a single device), in IREE's words where it gave some.
 Result<DispatchAlone>
-dispatchAlone(const iree::IreeInstallation &iree, DocumentWorker &worker,
+dispatchAlone(const tools::IreeInstallation &iree, DocumentWorker &worker,
               const iree::Document &document, size_t dispatch,
               const std::filesystem::path &output,
               std::chrono::milliseconds timeout = std::chrono::minutes(2),

@@ -66,9 +66,9 @@ Result<CompileTarget> compileTarget(const std::string &spec) {
                "cuda:sm_80) or llvm-cpu[:cpu-name]"};
 }
 
-Result<ProcessSpec> compileCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
                                    const CompileRequest &request) {
-  Result<std::filesystem::path> tool = iree.tool(iree::kIreeCompile);
+  Result<std::filesystem::path> tool = iree.tool(tools::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
   ProcessSpec spec;
@@ -85,9 +85,9 @@ Result<ProcessSpec> compileCommand(const iree::IreeInstallation &iree,
   return spec;
 }
 
-Result<ProcessSpec> benchmarkCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> benchmarkCommand(const tools::IreeInstallation &iree,
                                      const BenchmarkRequest &request) {
-  Result<std::filesystem::path> tool = iree.tool(iree::kIreeBenchmarkModule);
+  Result<std::filesystem::path> tool = iree.tool(tools::kIreeBenchmarkModule);
   if (!tool)
     return Error{tool.error()};
   if (request.repetitions < 1)
@@ -185,8 +185,8 @@ std::vector<RuntimeDriver> parseDriverList(const std::string &output) {
 }
 
 Result<std::vector<RuntimeDriver>>
-listRuntimeDrivers(const iree::IreeInstallation &iree) {
-  Result<std::filesystem::path> tool = iree.tool(iree::kIreeRunModule);
+listRuntimeDrivers(const tools::IreeInstallation &iree) {
+  Result<std::filesystem::path> tool = iree.tool(tools::kIreeRunModule);
   if (!tool)
     return Error{tool.error()};
   ProcessSpec spec;

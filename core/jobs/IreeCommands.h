@@ -3,7 +3,7 @@
 // command that reproduces it.
 #pragma once
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Process.h"
 #include "core/util/Result.h"
 
@@ -36,7 +36,7 @@ struct CompileRequest {
   bool inputCarriesTarget = false;
   std::vector<std::string> extraFlags;
 };
-Result<ProcessSpec> compileCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
                                    const CompileRequest &request);
 
 struct BenchmarkRequest {
@@ -45,7 +45,7 @@ struct BenchmarkRequest {
   int repetitions = 1;
   std::string function; // empty: every dispatch benchmark in the module
 };
-Result<ProcessSpec> benchmarkCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> benchmarkCommand(const tools::IreeInstallation &iree,
                                      const BenchmarkRequest &request);
 
 // One line of iree-benchmark-module's --benchmark_format=json output.
@@ -73,7 +73,7 @@ struct RuntimeDriver {
 // The HAL drivers the runtime tools were built with (iree-run-module
 // --list_drivers).
 Result<std::vector<RuntimeDriver>>
-listRuntimeDrivers(const iree::IreeInstallation &iree);
+listRuntimeDrivers(const tools::IreeInstallation &iree);
 std::vector<RuntimeDriver> parseDriverList(const std::string &output);
 
 } // namespace tilescope::jobs

@@ -283,12 +283,12 @@ isolateCrashes(const iree::Document &document, const document::TextPart &part,
 }
 
 Result<PartRun>
-runPart(const iree::IreeInstallation &iree, const iree::Document &document,
+runPart(const tools::IreeInstallation &iree, const iree::Document &document,
         const document::TextPart &part, const std::vector<ConfiguredOp> &ops,
         const OpSet &askedOps, const TemporaryDirectory &folder, int index,
         std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
         std::vector<std::string> &commands) {
-  auto tool = iree.tool(iree::kIreeOpt);
+  auto tool = iree.tool(tools::kIreeOpt);
   if (!tool)
     return Error{tool.error()};
   const std::string name = "part" + std::to_string(index) + ".mlir";
@@ -495,7 +495,7 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
 }
 
 Result<ConstraintVerdict> ireeConstraintVerdict(
-    const iree::IreeInstallation &iree, const iree::Document &document,
+    const tools::IreeInstallation &iree, const iree::Document &document,
     std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
     const std::optional<edit::OpRef> &only) {
   std::vector<document::TextPart> parts;

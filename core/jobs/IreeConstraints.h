@@ -19,7 +19,7 @@
 #include "core/config/Validation.h"
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <atomic>
@@ -93,7 +93,7 @@ struct StatedConstraints {
 // `only`: IREE is asked about that root op alone (the others get no root_op
 // attribute on the copy), not every op of the file.
 Result<ConstraintVerdict> ireeConstraintVerdict(
-    const iree::IreeInstallation &iree, const iree::Document &document,
+    const tools::IreeInstallation &iree, const iree::Document &document,
     std::chrono::milliseconds timeout = std::chrono::minutes(2),
     const std::atomic<bool> *cancel = nullptr,
     const std::optional<edit::OpRef> &only = std::nullopt);

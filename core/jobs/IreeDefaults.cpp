@@ -48,9 +48,9 @@ Result<std::string> variantBackend(const iree::Document &document) {
   return *backends.begin();
 }
 
-Result<ProcessSpec> defaultConfigCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> defaultConfigCommand(const tools::IreeInstallation &iree,
                                          const DefaultConfigRequest &request) {
-  auto tool = iree.tool(iree::kIreeOpt);
+  auto tool = iree.tool(tools::kIreeOpt);
   if (!tool)
     return Error{tool.error()};
   auto pass = selectionPass(request.backend);
@@ -70,7 +70,7 @@ Result<ProcessSpec> defaultConfigCommand(const iree::IreeInstallation &iree,
   return spec;
 }
 
-Result<DefaultConfigs> ireeDefaultConfigs(const iree::IreeInstallation &iree,
+Result<DefaultConfigs> ireeDefaultConfigs(const tools::IreeInstallation &iree,
                                           DocumentWorker &worker,
                                           const iree::Document &document,
                                           std::chrono::milliseconds timeout,

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/Process.h"
 #include "core/util/Result.h"
@@ -31,7 +31,7 @@ struct DefaultConfigRequest {
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   const std::atomic<bool> *cancel = nullptr;
 };
-Result<ProcessSpec> defaultConfigCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> defaultConfigCommand(const tools::IreeInstallation &iree,
                                          const DefaultConfigRequest &request);
 
 struct DefaultConfigs {
@@ -39,7 +39,7 @@ struct DefaultConfigs {
   std::string command;     // the shell command that reproduces it
 };
 Result<DefaultConfigs>
-ireeDefaultConfigs(const iree::IreeInstallation &iree, DocumentWorker &worker,
+ireeDefaultConfigs(const tools::IreeInstallation &iree, DocumentWorker &worker,
                    const iree::Document &document,
                    std::chrono::milliseconds timeout = std::chrono::minutes(5),
                    const std::atomic<bool> *cancel = nullptr);

@@ -177,7 +177,7 @@ bool IreeLayoutAnswer::agrees() const {
                      [](const OpLayoutAnswer &op) { return op.agrees(); });
 }
 
-Result<IreeLayoutAnswer> ireeLayouts(const iree::IreeInstallation &iree,
+Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
                                      DocumentWorker &worker,
                                      const iree::Document &document,
                                      const IreeLayoutRequest &request) {

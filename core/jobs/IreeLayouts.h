@@ -15,7 +15,7 @@
 #pragma once
 
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/util/Result.h"
 
@@ -92,7 +92,7 @@ struct IreeLayoutRequest {
 // An Error says why IREE's answer cannot be had: a CPU target, a pipeline
 // that sets no layouts, IREE refusing or crashing on the config (its own
 // words, and the command that reproduces it).
-Result<IreeLayoutAnswer> ireeLayouts(const iree::IreeInstallation &iree,
+Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
                                      DocumentWorker &worker,
                                      const iree::Document &document,
                                      const IreeLayoutRequest &request);

@@ -143,9 +143,9 @@ void parseLoweringOutput(
 }
 
 Result<LoweringProbeResult>
-runLoweringProbe(const iree::IreeInstallation &iree,
+runLoweringProbe(const tools::IreeInstallation &iree,
                  const LoweringProbeRequest &request) {
-  auto opt = iree.tool(iree::kIreeOpt);
+  auto opt = iree.tool(tools::kIreeOpt);
   if (!opt)
     return Error{opt.error()};
   auto directory = TemporaryDirectory::create("tilescope-lowering");

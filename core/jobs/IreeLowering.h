@@ -5,7 +5,7 @@
 // from the dumps by core/iree/LoweredIr.
 #pragma once
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Process.h"
 #include "core/util/Result.h"
 
@@ -79,7 +79,7 @@ struct LoweringProbeResult {
 };
 
 Result<LoweringProbeResult>
-runLoweringProbe(const iree::IreeInstallation &iree,
+runLoweringProbe(const tools::IreeInstallation &iree,
                  const LoweringProbeRequest &request);
 
 // Splits IREE's textual output (stderr of --mlir-print-ir-after) into dumps

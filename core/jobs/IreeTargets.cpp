@@ -37,7 +37,7 @@ std::string errorLine(const ProcessResult &result) {
   return text.substr(at + 7, end == std::string::npos ? end : end - at - 7);
 }
 
-Result<IreeTarget> askOnBackend(const iree::IreeInstallation &iree,
+Result<IreeTarget> askOnBackend(const tools::IreeInstallation &iree,
                                 std::string_view name,
                                 std::string_view backend) {
   auto spec = targetQueryCommand(iree, name, backend);
@@ -67,10 +67,10 @@ Result<IreeTarget> askOnBackend(const iree::IreeInstallation &iree,
 
 } // namespace
 
-Result<ProcessSpec> targetQueryCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> targetQueryCommand(const tools::IreeInstallation &iree,
                                        std::string_view name,
                                        std::string_view backend) {
-  auto tool = iree.tool(iree::kIreeCompile);
+  auto tool = iree.tool(tools::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
   if (backend != "rocm" && backend != "cuda")
@@ -95,7 +95,7 @@ Result<ProcessSpec> targetQueryCommand(const iree::IreeInstallation &iree,
   return spec;
 }
 
-Result<IreeTarget> ireeTarget(const iree::IreeInstallation &iree,
+Result<IreeTarget> ireeTarget(const tools::IreeInstallation &iree,
                               std::string_view name) {
   using Key = std::tuple<std::string, std::string>;
   static std::mutex mutex;
@@ -131,7 +131,7 @@ Result<IreeTarget> ireeTarget(const iree::IreeInstallation &iree,
   return answer;
 }
 
-Result<ResolvedTarget> resolveTarget(const iree::IreeInstallation *iree,
+Result<ResolvedTarget> resolveTarget(const tools::IreeInstallation *iree,
                                      std::string_view nameOrAttribute) {
   const size_t first = nameOrAttribute.find_first_not_of(" \t\n");
   if (first != std::string_view::npos &&

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "core/config/GpuTarget.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Process.h"
 #include "core/util/Result.h"
 
@@ -21,7 +21,7 @@ namespace tilescope::jobs {
 
 // The iree-compile command that prints the device IREE assigns for a
 // target name on `backend` ("rocm" or "cuda").
-Result<ProcessSpec> targetQueryCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> targetQueryCommand(const tools::IreeInstallation &iree,
                                        std::string_view name,
                                        std::string_view backend);
 
@@ -34,7 +34,7 @@ struct IreeTarget {
   config::GpuTarget target;
   std::string command; // the shell command that reproduces the question
 };
-Result<IreeTarget> ireeTarget(const iree::IreeInstallation &iree,
+Result<IreeTarget> ireeTarget(const tools::IreeInstallation &iree,
                               std::string_view name);
 
 // A target named on a command line: IREE's facts when `iree` is given and
@@ -44,7 +44,7 @@ struct ResolvedTarget {
   config::GpuTarget target;
   std::string note; // empty when IREE answered; else why the table was used
 };
-Result<ResolvedTarget> resolveTarget(const iree::IreeInstallation *iree,
+Result<ResolvedTarget> resolveTarget(const tools::IreeInstallation *iree,
                                      std::string_view nameOrAttribute);
 
 } // namespace tilescope::jobs

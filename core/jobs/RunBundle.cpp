@@ -161,7 +161,7 @@ Result<fs::path> writeRunBundle(const fs::path &directory,
                    "it carries"};
     fs::create_directories(root / "tools", error);
     for (const char *tool :
-         {iree::kIreeBenchmarkModule, iree::kIreeRunModule}) {
+         {tools::kIreeBenchmarkModule, tools::kIreeRunModule}) {
       auto path = options.iree->tool(tool);
       if (!path)
         return Error{path.error()};

@@ -21,7 +21,7 @@
 //     that carries the queue submission and synchronisation.
 #pragma once
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
 #include "core/jobs/Profiler.h"
@@ -75,7 +75,7 @@ struct BundleWriteOptions {
   // false: refer to the modules where they are and run with the tools here
   // (a bench on this machine).
   bool standalone = true;
-  const iree::IreeInstallation *iree = nullptr; // whose tools to copy
+  const tools::IreeInstallation *iree = nullptr; // whose tools to copy
 };
 
 // Writes the bundle into `directory` (created; an existing bundle there is

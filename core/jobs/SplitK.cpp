@@ -112,11 +112,11 @@ void relabel(std::vector<iree::FormedDispatch> &dispatches,
 
 } // namespace
 
-Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> splitPointCommand(const tools::IreeInstallation &iree,
                                       const SplitKRequest &request,
                                       const std::filesystem::path &input,
                                       const std::filesystem::path &flowOutput) {
-  auto tool = iree.tool(iree::kIreeCompile);
+  auto tool = iree.tool(tools::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
   ProcessSpec spec;
@@ -145,7 +145,7 @@ Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
 }
 
 Result<SplitKAnalysis>
-analyzeSplitK(const iree::IreeInstallation &iree,
+analyzeSplitK(const tools::IreeInstallation &iree,
               std::shared_ptr<iree::CompilerLibrary> library,
               const SplitKRequest &request) {
   if (request.options.targetSize != config::SplitOptions{}.targetSize)
@@ -212,7 +212,7 @@ analyzeSplitK(const iree::IreeInstallation &iree,
 }
 
 Result<SplitKApplied>
-applySplitK(const iree::IreeInstallation &iree,
+applySplitK(const tools::IreeInstallation &iree,
             std::shared_ptr<iree::CompilerLibrary> library,
             const SplitKRequest &request, const SplitKAnalysis &analysis,
             const std::vector<iree::SplitChoice> &choices) {
@@ -230,7 +230,7 @@ applySplitK(const iree::IreeInstallation &iree,
   const std::filesystem::path flow = folder->file("flow.mlir");
   if (auto written = writeFileAtomically(input, *program); !written)
     return Error{written.error()};
-  auto tool = iree.tool(iree::kIreeCompile);
+  auto tool = iree.tool(tools::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
   ProcessSpec spec;

@@ -20,7 +20,7 @@
 #pragma once
 
 #include "core/config/SplitReduction.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/iree/ProgramReductions.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
@@ -78,13 +78,13 @@ struct SplitKAnalysis {
 };
 
 // iree-compile on `input` (request.source, or the part written out alone).
-Result<ProcessSpec> splitPointCommand(const iree::IreeInstallation &iree,
+Result<ProcessSpec> splitPointCommand(const tools::IreeInstallation &iree,
                                       const SplitKRequest &request,
                                       const std::filesystem::path &input,
                                       const std::filesystem::path &flowOutput);
 
 Result<SplitKAnalysis>
-analyzeSplitK(const iree::IreeInstallation &iree,
+analyzeSplitK(const tools::IreeInstallation &iree,
               std::shared_ptr<iree::CompilerLibrary> library,
               const SplitKRequest &request);
 
@@ -103,7 +103,7 @@ struct SplitKApplied {
 // Applies `choices` (set or clear, by function and index) on top of IREE's
 // splits and forms the dispatches.
 Result<SplitKApplied>
-applySplitK(const iree::IreeInstallation &iree,
+applySplitK(const tools::IreeInstallation &iree,
             std::shared_ptr<iree::CompilerLibrary> library,
             const SplitKRequest &request, const SplitKAnalysis &analysis,
             const std::vector<iree::SplitChoice> &choices);

@@ -396,7 +396,7 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
   return candidates;
 }
 
-Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
+Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
                              const SweepRequest &request) {
   auto planned = planSweep(request);
   if (!planned)

@@ -13,7 +13,7 @@
 #include "core/config/Validation.h"
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/jobs/TimeComparison.h"
 #include "core/jobs/TryJob.h"
@@ -170,7 +170,7 @@ void findMeasuredElsewhere(const History &history,
 
 // Plans and runs the sweep: valid candidates not already finished in the
 // history under the sweep's name, `parallel` at a time.
-Result<SweepResult> runSweep(const iree::IreeInstallation &iree,
+Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
                              const SweepRequest &request);
 
 } // namespace tilescope::jobs

@@ -34,7 +34,7 @@ void apply(const OpConstraintVerdict &op, SweepCandidate &candidate,
 }
 
 // IREE's verdict on one candidate, asked of the pinned iree-opt.
-void check(const iree::IreeInstallation &iree, const SweepRequest &request,
+void check(const tools::IreeInstallation &iree, const SweepRequest &request,
            SweepCandidate &candidate) {
   const iree::Document document = candidateDocument(request, candidate);
   auto verdict = ireeConstraintVerdict(iree, document, request.timeout,
@@ -63,7 +63,7 @@ iree::Document candidateDocument(const SweepRequest &request,
   return document;
 }
 
-Result<bool> checkCandidatesWithIree(const iree::IreeInstallation &iree,
+Result<bool> checkCandidatesWithIree(const tools::IreeInstallation &iree,
                                      const SweepRequest &request,
                                      std::vector<SweepCandidate> &candidates) {
   if (auto tool = iree.tool("iree-opt"); !tool)

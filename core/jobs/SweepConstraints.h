@@ -7,7 +7,7 @@
 #pragma once
 
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
 #include "core/util/Result.h"
 
@@ -32,7 +32,7 @@ iree::Document candidateDocument(const SweepRequest &request,
 // IREE's. Every candidate asked about gets ireeVerdict: "holds",
 // "violated", or "not checked" / "no constraints" with IREE's reason.
 // Fails only when there is no iree-opt to ask.
-Result<bool> checkCandidatesWithIree(const iree::IreeInstallation &iree,
+Result<bool> checkCandidatesWithIree(const tools::IreeInstallation &iree,
                                      const SweepRequest &request,
                                      std::vector<SweepCandidate> &candidates);
 

@@ -165,7 +165,7 @@ Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
   return point;
 }
 
-Result<IreeSpace> ireeSweepSpace(const iree::IreeInstallation &iree,
+Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
                                  const IreeSpaceRequest &request) {
   if (!request.document)
     return Error{"no document"};

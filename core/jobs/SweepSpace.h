@@ -12,7 +12,7 @@
 
 #include "core/config/SmtSpace.h"
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
 #include "core/util/Result.h"
 
@@ -58,7 +58,7 @@ struct IreeSpace {
 // Fails when IREE states no constraints for the op's pipeline, when the
 // config does not fit IREE's knobs template (IREE would not check it), on
 // a field to vary that has no knob, or when the space cannot be listed.
-Result<IreeSpace> ireeSweepSpace(const iree::IreeInstallation &iree,
+Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
                                  const IreeSpaceRequest &request);
 
 // "FILE D:O iree-space workgroup subgroup nearest=32": the history name of

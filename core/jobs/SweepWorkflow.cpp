@@ -5,7 +5,7 @@
 namespace tilescope::jobs {
 
 Result<SweepSource>
-chooseSweepSource(const iree::IreeInstallation *iree, SweepRequest &request,
+chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
                   const std::optional<IreeSpaceRequest> &asked, bool required) {
   SweepSource source;
   request.points.clear();
@@ -30,7 +30,7 @@ chooseSweepSource(const iree::IreeInstallation *iree, SweepRequest &request,
   return source;
 }
 
-Result<SweepPlanned> planSweepWithVerdicts(const iree::IreeInstallation *iree,
+Result<SweepPlanned> planSweepWithVerdicts(const tools::IreeInstallation *iree,
                                            const SweepRequest &request) {
   auto candidates = planSweep(request);
   if (!candidates)

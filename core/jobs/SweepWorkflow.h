@@ -5,7 +5,7 @@
 // asked.
 #pragma once
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
 #include "core/jobs/SweepSpace.h"
 
@@ -32,7 +32,7 @@ struct SweepSource {
 // clients start from the rules' neighbours, neighbourAxes, as the axes:
 // the CLI without --vary, the panel in its axis table.)
 Result<SweepSource>
-chooseSweepSource(const iree::IreeInstallation *iree, SweepRequest &request,
+chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
                   const std::optional<IreeSpaceRequest> &asked, bool required);
 
 struct SweepPlanned {
@@ -43,7 +43,7 @@ struct SweepPlanned {
 
 // planSweep, then IREE's verdict on each valid candidate when the request
 // asks for it (checkCandidatesWithIree).
-Result<SweepPlanned> planSweepWithVerdicts(const iree::IreeInstallation *iree,
+Result<SweepPlanned> planSweepWithVerdicts(const tools::IreeInstallation *iree,
                                            const SweepRequest &request);
 
 } // namespace tilescope::jobs

@@ -83,7 +83,7 @@ void addPrediction(const TryRequest &request, TryResult &result) {
   result.report["prediction"] = predicted;
 }
 
-void bench(const iree::IreeInstallation &iree, const TryRequest &request,
+void bench(const tools::IreeInstallation &iree, const TryRequest &request,
            TryResult &result) {
   TryRecord &record = result.record;
   std::string device = request.device;
@@ -174,7 +174,7 @@ bool TryResult::succeeded() const { return record.outcome == "ok"; }
 
 namespace {
 
-Result<TryResult> tryDocument(const iree::IreeInstallation &iree,
+Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
                               const TryRequest &asked) {
   if (!asked.document)
     return Error{"no document to try"};
@@ -268,7 +268,7 @@ Result<TryResult> tryDocument(const iree::IreeInstallation &iree,
 
 } // namespace
 
-Result<TryResult> runTry(const iree::IreeInstallation &iree,
+Result<TryResult> runTry(const tools::IreeInstallation &iree,
                          const TryRequest &request) {
   auto tried = tryDocument(iree, request);
   // A signal stopped it (the command line's SIGINT, SIGTERM, SIGHUP): the

@@ -8,7 +8,7 @@
 
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
@@ -82,7 +82,7 @@ struct TryResult {
 // Fails only when the try cannot start (no document, a try folder that
 // cannot be made, a clashing target, a benchmark tool missing); everything
 // the compiler and the kernel do is in the result.
-Result<TryResult> runTry(const iree::IreeInstallation &iree,
+Result<TryResult> runTry(const tools::IreeInstallation &iree,
                          const TryRequest &request);
 
 // Each root op's configs as compiled: {"DISPATCH:OP": {"dispatch", "op",

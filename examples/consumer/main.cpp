@@ -9,7 +9,7 @@
 #include "core/config/TranslationInfo.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/layout/CostModel.h"
 
 #include <iostream>
@@ -21,7 +21,7 @@ int main(int argc, char **argv) {
     std::cerr << "usage: tilescope-consumer FILE.mlir\n";
     return 2;
   }
-  auto installation = iree::locateIree();
+  auto installation = tools::locateIree();
   if (!installation) {
     std::cerr << installation.error() << "\n";
     return 1;

@@ -4,7 +4,7 @@
 // named.
 #pragma once
 
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/jobs/IreeLowering.h"
 #include "core/jobs/ProbeModule.h"
 
@@ -38,7 +38,7 @@ struct ProbeOutcome {
   }
 };
 
-inline void runProbesInto(const iree::IreeInstallation &installation,
+inline void runProbesInto(const tools::IreeInstallation &installation,
                           const jobs::LoweringProbeRequest &base,
                           const std::vector<jobs::ProbeOp> &probes,
                           std::map<std::string, ProbeOutcome> &outcomes) {
@@ -98,7 +98,7 @@ inline void runProbesInto(const iree::IreeInstallation &installation,
 
 // All probes through IREE, at most `batchSize` functions per process.
 inline std::map<std::string, ProbeOutcome>
-runProbes(const iree::IreeInstallation &installation,
+runProbes(const tools::IreeInstallation &installation,
           const jobs::LoweringProbeRequest &base,
           const std::vector<jobs::ProbeOp> &probes, size_t batchSize = 200) {
   std::map<std::string, ProbeOutcome> outcomes;

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -154,12 +154,12 @@ inline std::string list(const std::vector<int64_t> &values) {
 }
 
 // The project-local IREE (never $TILESCOPE_IREE_DIR: CI tests the pin).
-inline iree::IreeInstallation projectIree() {
-  iree::IreeSearchOptions options;
+inline tools::IreeInstallation projectIree() {
+  tools::IreeSearchOptions options;
   options.useEnvironment = false;
   options.usePythonPackages = false;
   options.projectPrefixes = {TILESCOPE_IREE_PREFIX};
-  auto installation = iree::locateIree(options);
+  auto installation = tools::locateIree(options);
   if (!installation) {
     std::cerr << installation.error() << "\n";
     std::exit(1);

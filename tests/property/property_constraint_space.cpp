@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
                         : options.longRun ? 120
                                           : 24;
   Random random(options.seed);
-  const iree::IreeInstallation installation = projectIree();
+  const tools::IreeInstallation installation = projectIree();
   const std::shared_ptr<iree::CompilerLibrary> library = projectLibrary();
   iree::DocumentParser parser(library);
   static const std::vector<std::string> kFields = {

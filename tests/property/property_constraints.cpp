@@ -42,7 +42,7 @@ struct Materialization {
 // IREE's materialization of each knob assignment: one compilation_info
 // each, in order, or an error in IREE's words.
 Result<std::vector<config::Attribute>>
-materialize(const iree::IreeInstallation &installation,
+materialize(const tools::IreeInstallation &installation,
             const std::vector<Materialization> &requests) {
   std::string text;
   for (const Materialization &m : requests) {
@@ -63,7 +63,7 @@ materialize(const iree::IreeInstallation &installation,
       !written)
     return Error{written.error()};
   jobs::ProcessSpec spec;
-  spec.program = *installation.tool(iree::kIreeOpt);
+  spec.program = *installation.tool(tools::kIreeOpt);
   spec.arguments = {"--mlir-print-local-scope",
                     "--iree-codegen-test-materialize-smt-constraint-"
                     "assignments",
@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
                         : options.longRun ? 300
                                           : 40;
   Random random(options.seed);
-  const iree::IreeInstallation installation = projectIree();
+  const tools::IreeInstallation installation = projectIree();
   iree::DocumentParser parser(projectLibrary());
 
   std::vector<Target> targets = defaultTargets();

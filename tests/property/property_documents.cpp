@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
   const int cases = options.cases > 0 ? options.cases
                     : options.longRun ? 3000
                                       : 120;
-  const iree::IreeInstallation installation = projectIree();
+  const tools::IreeInstallation installation = projectIree();
   jobs::DocumentWorker worker(fs::path(TILESCOPE_BINARY_DIR) / "app" /
                                   "tilescope-iree-worker",
                               installation.compilerLibrary);

@@ -255,7 +255,7 @@ std::string compareSubgroups(const Case &c,
 
 // Runs IREE on all cases of one target (crashes bisected to their case) and
 // compares what it decided with what Tilescope derives.
-void runTarget(const iree::IreeInstallation &installation,
+void runTarget(const tools::IreeInstallation &installation,
                const iree::LoweredIrReader &reader,
                const std::vector<const Case *> &batch, property::Tally &tally,
                bool verbose) {
@@ -323,7 +323,7 @@ int main(int argc, char **argv) {
                         : options.longRun ? 600
                                           : 40;
   property::Random random(options.seed);
-  const iree::IreeInstallation installation = property::projectIree();
+  const tools::IreeInstallation installation = property::projectIree();
   auto reader = iree::LoweredIrReader::create(property::projectLibrary());
   if (!reader) {
     std::cerr << reader.error() << "\n";

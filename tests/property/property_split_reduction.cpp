@@ -246,13 +246,13 @@ int main(int argc, char **argv) {
                         : options.longRun ? 1000
                                           : 100;
   Random random(options.seed);
-  const iree::IreeInstallation installation = projectIree();
+  const tools::IreeInstallation installation = projectIree();
   auto reader = iree::ProgramReader::create(projectLibrary());
   if (!reader) {
     std::cerr << reader.error() << "\n";
     return 1;
   }
-  auto opt = installation.tool(iree::kIreeOpt);
+  auto opt = installation.tool(tools::kIreeOpt);
   if (!opt) {
     std::cerr << opt.error() << "\n";
     return 1;
@@ -324,8 +324,8 @@ int main(int argc, char **argv) {
       std::cerr << reductions.error() << "\n";
       return 1;
     }
-    std::map<std::string, const iree::ProgramReduction *> byFunction;
-    for (const iree::ProgramReduction &op : *reductions)
+    std::map<std::string, const document::ProgramReduction *> byFunction;
+    for (const document::ProgramReduction &op : *reductions)
       byFunction[op.function] = &op;
     const std::string setName =
         "target " + std::to_string(parameters.targetSize) +
@@ -341,7 +341,7 @@ int main(int argc, char **argv) {
                                     c.text);
         continue;
       }
-      const iree::ProgramReduction &op = *found->second;
+      const document::ProgramReduction &op = *found->second;
       const config::SplitDecision ours =
           config::decideSplitReduction(op.facts, parameters);
       const std::optional<std::vector<int64_t>> predicted =

@@ -262,7 +262,7 @@ std::vector<Mistake> mistakes() {
 // the intrinsic rules in core/config).
 int intrinsicMatrix() {
   Random random(1);
-  const iree::IreeInstallation installation = projectIree();
+  const tools::IreeInstallation installation = projectIree();
   for (const Target &target : defaultTargets()) {
     std::vector<Case> cases;
     int index = 0;
@@ -323,7 +323,7 @@ int main(int argc, char **argv) {
                         : options.longRun ? 300
                                           : 24;
   Random random(options.seed);
-  const iree::IreeInstallation installation = projectIree();
+  const tools::IreeInstallation installation = projectIree();
   std::vector<Target> targets = defaultTargets();
   // gfx950 for the scaled (MX) contractions only it runs.
   targets.push_back(scaledTarget());

@@ -49,7 +49,7 @@ inline widgets::MainWindow::Services windowServices(const QString &workspace) {
     iree::DocumentParser parser(library);
     return parser.parseText(text, name);
   };
-  s.installation = [] { return Result<iree::IreeInstallation>(projectIree()); };
+  s.installation = [] { return Result<tools::IreeInstallation>(projectIree()); };
   s.workspace = workspace.toStdString();
   s.ireeConstraints = [](const iree::Document &document, edit::OpRef op,
                          const std::atomic<bool> *cancel) {

@@ -203,7 +203,7 @@ private slots:
     QProcess compile;
     compile.start(
         QString::fromStdString(
-            test::projectIree().tool(iree::kIreeCompile)->string()),
+            test::projectIree().tool(tools::kIreeCompile)->string()),
         {QString::fromStdString(
              (test::examplesDir() / "sources/matmul_f16_1024.mlir").string()),
          "--iree-hal-target-device=hip", "--iree-rocm-target=gfx942",
@@ -486,7 +486,7 @@ private slots:
     const QString key = "iree/path";
     widgets::SettingsDialog dialog(
         [](const QString &path) {
-          return iree::describeIreeSetting(path.toStdString(), std::nullopt);
+          return tools::describeIreeSetting(path.toStdString(), std::nullopt);
         },
         key, window.get());
     auto *path = dialog.findChild<QLineEdit *>("settingsIreePath");

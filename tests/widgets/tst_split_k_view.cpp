@@ -43,7 +43,7 @@ widgets::SplitKView::Analyzer analyzer() {
 widgets::SplitKView::Applier applier() {
   return [](const jobs::SplitKRequest &request,
             const jobs::SplitKAnalysis &analysis,
-            const std::vector<iree::SplitChoice> &choices) {
+            const std::vector<document::SplitChoice> &choices) {
     return jobs::applySplitK(test::projectIree(), test::projectCompiler(),
                              request, analysis, choices);
   };

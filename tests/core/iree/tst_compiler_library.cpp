@@ -12,14 +12,14 @@ class CompilerLibraryTest : public QObject {
 
 private slots:
   void findsTheProjectLocalIree() {
-    auto installation = iree::locateIree(test::projectIreeOnly());
+    auto installation = tools::locateIree(test::projectIreeOnly());
     QVERIFY2(installation.ok(),
              installation.ok() ? "" : installation.error().c_str());
     QCOMPARE(installation->foundBy, std::string("project prefix"));
     QCOMPARE(installation->compilerLibrary.filename().string(),
              std::string("libIREECompiler.so"));
-    for (const char *tool : {iree::kIreeCompile, iree::kIreeOpt,
-                             iree::kIreeRunModule, iree::kIreeBenchmarkModule})
+    for (const char *tool : {tools::kIreeCompile, tools::kIreeOpt,
+                             tools::kIreeRunModule, tools::kIreeBenchmarkModule})
       QVERIFY2(installation->tool(tool).ok(), tool);
   }
 
@@ -93,20 +93,20 @@ private slots:
   }
 
   void explicitPathThatHoldsNoLibraryIsAnError() {
-    iree::IreeSearchOptions options = test::projectIreeOnly();
+    tools::IreeSearchOptions options = test::projectIreeOnly();
     options.commandLinePath = "/nonexistent/iree-build";
-    auto installation = iree::locateIree(options);
+    auto installation = tools::locateIree(options);
     QVERIFY(!installation.ok());
     QVERIFY2(installation.error().find("--iree") != std::string::npos,
              installation.error().c_str());
   }
 
   void nothingFoundListsWhereItLooked() {
-    iree::IreeSearchOptions options;
+    tools::IreeSearchOptions options;
     options.useEnvironment = false;
     options.usePythonPackages = false;
     options.projectPrefixes = {"/nonexistent/prefix"};
-    auto installation = iree::locateIree(options);
+    auto installation = tools::locateIree(options);
     QVERIFY(!installation.ok());
     QVERIFY2(installation.error().find("/nonexistent/prefix") !=
                  std::string::npos,
@@ -115,9 +115,9 @@ private slots:
 
   void acceptsTheLibraryDirectoryOrAnUnpackedWheel() {
     const auto library = test::projectIree().compilerLibrary;
-    QCOMPARE(iree::compilerLibraryUnder(library.parent_path()).value(),
+    QCOMPARE(tools::compilerLibraryUnder(library.parent_path()).value(),
              library);
-    QCOMPARE(iree::compilerLibraryUnder(TILESCOPE_IREE_PREFIX).value(),
+    QCOMPARE(tools::compilerLibraryUnder(TILESCOPE_IREE_PREFIX).value(),
              library);
   }
 };

@@ -137,7 +137,7 @@ private slots:
     for (const Probe &probe : probes)
       module += (module.empty() ? "" : "// -----\n") + probeText(probe);
     test::writeFile(input, module);
-    auto tool = test::projectIree().tool(iree::kIreeOpt);
+    auto tool = test::projectIree().tool(tools::kIreeOpt);
     QVERIFY(tool.ok());
     jobs::ProcessSpec spec;
     spec.program = *tool;

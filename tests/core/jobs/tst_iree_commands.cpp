@@ -39,7 +39,7 @@ private slots:
         "in.mlir", "out.vmfb", *jobs::compileTarget("gfx942"), false, {}};
     auto spec = jobs::compileCommand(iree, request);
     QVERIFY(spec.ok());
-    QCOMPARE(spec->program, iree.tools.at(iree::kIreeCompile));
+    QCOMPARE(spec->program, iree.tools.at(tools::kIreeCompile));
     QCOMPARE(spec->arguments.front(), std::string("in.mlir"));
     QCOMPARE(spec->arguments.back(), std::string("out.vmfb"));
     request.inputCarriesTarget = true;

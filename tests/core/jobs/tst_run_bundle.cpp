@@ -28,7 +28,7 @@ const fs::path kCpuExample =
 fs::path compileCpuExample(const fs::path &directory, int repeatCount = 1) {
   const auto iree = test::projectIree();
   ProcessSpec compile;
-  compile.program = *iree.tool(iree::kIreeCompile);
+  compile.program = *iree.tool(tools::kIreeCompile);
   const fs::path out =
       directory / ("module-" + std::to_string(repeatCount) + ".vmfb");
   compile.arguments = {kCpuExample.string(), "-o", out.string()};
@@ -47,7 +47,7 @@ fs::path compileCpuExample(const fs::path &directory, int repeatCount = 1) {
 double perItem(const fs::path &module, int batch) {
   const auto iree = test::projectIree();
   ProcessSpec run;
-  run.program = *iree.tool(iree::kIreeBenchmarkModule);
+  run.program = *iree.tool(tools::kIreeBenchmarkModule);
   run.arguments = {"--module=" + module.string(),
                    "--device=local-sync",
                    "--batch_size=" + std::to_string(batch),
@@ -160,7 +160,7 @@ private slots:
                            write));
     BundleRunOptions run;
     run.tools =
-        test::projectIree().tool(iree::kIreeBenchmarkModule)->parent_path();
+        test::projectIree().tool(tools::kIreeBenchmarkModule)->parent_path();
     const ProcessResult ran = runProcess(runBundleCommand(bundle, run));
     QCOMPARE(ran.exitCode, 1);
     const ModuleTiming timing = readModuleTiming(bundle, "m");

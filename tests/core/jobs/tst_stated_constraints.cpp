@@ -34,8 +34,8 @@ class StatedConstraintsTest : public QObject {
     auto planned = jobs::planSweep(request);
     if (!planned)
       qFatal("%s", planned.error().c_str());
-    iree::IreeInstallation broken = test::projectIree();
-    broken.tools[iree::kIreeOpt] = "/bin/false";
+    tools::IreeInstallation broken = test::projectIree();
+    broken.tools[tools::kIreeOpt] = "/bin/false";
     auto checked = jobs::checkCandidatesWithIree(broken, request, *planned);
     if (!checked)
       qFatal("%s", checked.error().c_str());

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::iree {
+namespace tilescope::tools {
 
 // Where to look, in this order: the command line, $TILESCOPE_IREE_DIR, the
 // user's settings, the project-local prefix the set-up script fills, and an
@@ -73,4 +73,4 @@ IreeInstallation
 describeInstallation(const std::filesystem::path &compilerLibrary,
                      std::string foundBy);
 
-} // namespace tilescope::iree
+} // namespace tilescope::tools

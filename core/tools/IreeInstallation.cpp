@@ -1,4 +1,4 @@
-#include "core/iree/IreeInstallation.h"
+#include "core/tools/IreeInstallation.h"
 
 #include <cstdlib>
 #include <system_error>
@@ -6,7 +6,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tilescope::iree {
+namespace tilescope::tools {
 namespace {
 
 constexpr const char *kLibraryName = "libIREECompiler.so";
@@ -209,4 +209,4 @@ Result<std::string> describeIreeSetting(
   return text;
 }
 
-} // namespace tilescope::iree
+} // namespace tilescope::tools
