@@ -31,6 +31,8 @@ APT_PACKAGES=(
   libsqlite3-dev                    # the history of compiles and runs (one file, safe across processes)
   libz3-dev                         # Z3: the solver the IREE constraint space is checked and timed against (tests, bench)
   python3 python3-pip unzip         # pip downloads the pinned IREE wheels; unzip unpacks them
+  python3-dev pybind11-dev          # the `tilescope` Python package (python/): headers and the bindings library
+  python3-numpy python3-pytest      # its layouts come back as NumPy arrays; pytest runs its tests
   xvfb xauth fonts-dejavu-core      # a display for screenshots and a font for the scenes
   clang libclang-rt-14-dev          # libFuzzer for the attribute reader's fuzz target
 )
@@ -127,10 +129,11 @@ configure_and_build() {
   [ "${CI:-}" = "true" ] && werror=ON
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas"
+      -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas" \
+      -DPython3_EXECUTABLE=/usr/bin/python3
   else
     cmake "$BUILD_DIR" -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" \
-      -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas" >/dev/null
+      -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas" -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
   fi
   # Two cores on our machines: build with both.
   cmake --build "$BUILD_DIR" --parallel "${TILESCOPE_JOBS:-$(nproc)}"

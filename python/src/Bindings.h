@@ -1,0 +1,58 @@
+// What the Python module's binding files share: the errors Python sees,
+// an op named the way a script names it, and the parse worker the module
+// opens files through.
+#pragma once
+
+#include "core/document/Document.h"
+#include "core/edit/EditableDocument.h"
+#include "core/util/Result.h"
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace tilescope::python {
+
+namespace py = pybind11;
+
+// tilescope.Error and its kinds; EditError carries the field it names.
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct ParseFailure : Failure {
+  using Failure::Failure;
+};
+struct EditFailure : Failure {
+  EditFailure(std::string field, const std::string &message)
+      : Failure(field.empty() || message.rfind(field + ":", 0) == 0
+                    ? message
+                    : field + ": " + message),
+        field(std::move(field)) {}
+  std::string field;
+};
+
+// A document as the module holds it: immutable, shared by the objects made
+// from it.
+using DocumentPtr = std::shared_ptr<document::Document>;
+
+// "D:O" (a dispatch index or name, an op index), an int (dispatch, op 0)
+// or a (dispatch, op) tuple; an unknown op raises tilescope.Error.
+edit::OpRef opRefOf(const document::Document &document, const py::object &op);
+
+// The value of a Result, or the error raised as `Kind`.
+template <typename Kind = Failure, typename T> T valueOr(Result<T> result) {
+  if (!result)
+    throw Kind(result.error());
+  return std::move(*result);
+}
+
+// A JSON text as Python objects (dicts, lists, str, int, float, bool).
+py::object fromJson(const std::string &text);
+
+void bindDocuments(py::module_ &m);
+void bindLayouts(py::module_ &m);
+void bindPictures(py::module_ &m);
+
+} // namespace tilescope::python

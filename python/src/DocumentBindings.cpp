@@ -1,0 +1,279 @@
+// Documents, their dispatches and root ops, edits with undo and redo, and
+// the rules' verdict: the objects `tilescope-cli dispatches`, `set-config`
+// and `check` answer from, as Python sees them.
+#include "python/src/Bindings.h"
+
+#include "core/edit/RootOpContext.h"
+#include "core/export/ConfigJson.h"
+#include "core/export/JsonText.h"
+#include "core/jobs/DocumentWorker.h"
+#include "core/tools/IreeInstallation.h"
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace tilescope::python {
+namespace {
+
+// The module parses through tilescope-iree-worker, as the window and the
+// CLI do: IREE's parser runs in a child process, so a parser crash is an
+// exception here, not the end of the interpreter. One worker is kept.
+jobs::DocumentWorker &worker() {
+  static std::mutex mutex;
+  static std::unique_ptr<jobs::DocumentWorker> kept;
+  std::lock_guard lock(mutex);
+  if (!kept) {
+    auto iree = tools::locateIree();
+    if (!iree)
+      throw Failure("no IREE to parse with: " + iree.error());
+    const char *override = std::getenv("TILESCOPE_WORKER");
+    kept = std::make_unique<jobs::DocumentWorker>(
+        override ? std::filesystem::path(override)
+                 : std::filesystem::path(TILESCOPE_WORKER_PATH),
+        iree->compilerLibrary);
+  }
+  return *kept;
+}
+
+DocumentPtr parsed(Result<document::Document> result) {
+  if (!result)
+    throw ParseFailure(result.error());
+  return std::make_shared<document::Document>(std::move(*result));
+}
+
+// A root op in words, for repr.
+std::string describe(const document::RootOp &op) {
+  std::string text = "<RootOp " + op.name + " line " + std::to_string(op.line);
+  if (op.space)
+    text += " over " + op.space->toString();
+  const std::string &config =
+      op.loweringConfig.empty() ? op.compilationInfo : op.loweringConfig;
+  if (!config.empty())
+    text += ": " + config;
+  return text + ">";
+}
+
+py::list problemsOf(const document::Document &document, edit::OpRef op) {
+  const edit::RuleVerdict verdict =
+      edit::ruleVerdict(edit::contextOf(document, op));
+  return fromJson(exporting::jsonText(exporting::toJson(verdict.problems)));
+}
+
+struct Editor {
+  explicit Editor(const document::Document &document) : model(document) {}
+  edit::EditableDocument model;
+
+  py::dict set(const py::object &op, const std::string &field,
+               const std::optional<std::string> &value) {
+    const edit::OpRef ref = opRefOf(model.document(), op);
+    auto prepared = model.prepare(ref, field, value);
+    if (!prepared)
+      throw EditFailure(field, prepared.error());
+    if (prepared->changesNothing())
+      throw EditFailure(field, "already " +
+                                   (value ? prepared->newValue : "unset") +
+                                   ": the edit changes nothing");
+    if (auto applied = model.apply(*prepared); !applied)
+      throw EditFailure(field, applied.error());
+    return editDict(model.edits().back());
+  }
+
+  py::dict editDict(const edit::Edit &e) const {
+    py::dict out;
+    out["op"] = std::to_string(e.op.dispatch) + ":" + std::to_string(e.op.op);
+    out["field"] = e.field.name();
+    out["before"] = e.oldValue;
+    out["after"] = e.newValue;
+    out["line"] = e.line;
+    return out;
+  }
+};
+
+} // namespace
+
+edit::OpRef opRefOf(const document::Document &document, const py::object &op) {
+  std::string spec;
+  if (py::isinstance<py::str>(op))
+    spec = op.cast<std::string>();
+  else if (py::isinstance<py::int_>(op))
+    spec = std::to_string(op.cast<long long>()) + ":0";
+  else if (py::isinstance<py::tuple>(op) && py::len(op) == 2)
+    spec = std::to_string(op.cast<py::tuple>()[0].cast<long long>()) + ":" +
+           std::to_string(op.cast<py::tuple>()[1].cast<long long>());
+  else
+    throw Failure("an op is \"DISPATCH:OP\", a dispatch index or a "
+                  "(dispatch, op) pair");
+  auto ref = edit::findOp(document, spec);
+  if (!ref)
+    throw Failure("op " + spec + ": " + ref.error());
+  return *ref;
+}
+
+py::object fromJson(const std::string &text) {
+  return py::module_::import("json").attr("loads")(text);
+}
+
+void bindDocuments(py::module_ &m) {
+  py::class_<document::RootOp>(m, "RootOp",
+                               "A root op: what IREE configured, as it "
+                               "printed it, and the loops it computes.")
+      .def_readonly("name", &document::RootOp::name)
+      .def_readonly("line", &document::RootOp::line)
+      .def_readonly("column", &document::RootOp::column)
+      .def_readonly("lowering_config", &document::RootOp::loweringConfig)
+      .def_readonly("compilation_info", &document::RootOp::compilationInfo)
+      .def_readonly("operand_types", &document::RootOp::operandTypes)
+      .def_readonly("result_types", &document::RootOp::resultTypes)
+      .def_property_readonly(
+          "kind",
+          [](const document::RootOp &op) { return config::toString(op.kind); })
+      .def_property_readonly("iteration_space",
+                             [](const document::RootOp &op) {
+                               return op.space ? std::optional<std::string>(
+                                                     op.space->toString())
+                                               : std::nullopt;
+                             })
+      .def("__repr__", &describe);
+
+  py::class_<document::Dispatch>(m, "Dispatch",
+                                 "A function that becomes a kernel, with its "
+                                 "root ops, target and translation_info.")
+      .def_readonly("name", &document::Dispatch::name)
+      .def_readonly("executable", &document::Dispatch::executable)
+      .def_readonly("target", &document::Dispatch::target)
+      .def_readonly("translation_info", &document::Dispatch::translationInfo)
+      .def_readonly("line", &document::Dispatch::line)
+      .def_readonly("root_ops", &document::Dispatch::rootOps)
+      .def("__repr__", [](const document::Dispatch &d) {
+        return "<Dispatch " + d.name + " line " + std::to_string(d.line) +
+               ", " + std::to_string(d.rootOps.size()) + " root op" +
+               (d.rootOps.size() == 1 ? "" : "s") + ">";
+      });
+
+  py::class_<document::Document, DocumentPtr>(
+      m, "Document",
+      "An IREE MLIR file as IREE parsed it: its dispatches and their root "
+      "ops. Immutable; edit it with an Editor.")
+      .def_property_readonly("path",
+                             [](const document::Document &d) { return d.path; })
+      .def_readonly("text", &document::Document::text)
+      .def_readonly("dispatches", &document::Document::dispatches)
+      .def(
+          "op",
+          [](const document::Document &d, const py::object &op) {
+            const edit::OpRef ref = opRefOf(d, op);
+            return d.dispatches[ref.dispatch].rootOps[ref.op];
+          },
+          py::arg("op"), "The root op \"D:O\" (D an index or a dispatch name).")
+      .def(
+          "ops",
+          [](const document::Document &d) {
+            py::list ops;
+            for (size_t i = 0; i < d.dispatches.size(); ++i)
+              for (size_t j = 0; j < d.dispatches[i].rootOps.size(); ++j)
+                ops.append(
+                    py::make_tuple(std::to_string(i) + ":" + std::to_string(j),
+                                   d.dispatches[i].rootOps[j]));
+            return ops;
+          },
+          "Every root op as (\"D:O\", RootOp).")
+      .def(
+          "check",
+          [](const document::Document &d, const py::object &op) {
+            return problemsOf(d, opRefOf(d, op));
+          },
+          py::arg("op") = "0:0",
+          "The rules' verdict on a root op, as `tilescope-cli check --json` "
+          "gives it: a dict per problem (severity, field, message, rule, "
+          "iree, source), errors and warnings in rule order.")
+      .def("__repr__", [](const document::Document &d) {
+        return "<Document " + d.path.string() + ": " +
+               std::to_string(d.dispatches.size()) + " dispatch" +
+               (d.dispatches.size() == 1 ? "" : "es") + ">";
+      });
+
+  m.def(
+      "open",
+      [](const std::filesystem::path &path) {
+        py::gil_scoped_release release;
+        return parsed(worker().parseFile(path));
+      },
+      py::arg("path"),
+      "Opens an IREE MLIR file (a dispatch benchmark, a dump, a program, a "
+      "`// -----` file), parsed by IREE in the worker process. Raises "
+      "ParseError with IREE's diagnostics.");
+  m.def(
+      "parse",
+      [](const std::string &text, const std::string &name) {
+        py::gil_scoped_release release;
+        return parsed(worker().parseText(text, name));
+      },
+      py::arg("text"), py::arg("name") = "<text>",
+      "Parses MLIR text as open() parses a file.");
+
+  py::class_<Editor>(m, "Editor",
+                     "Edits of a document's configs with undo and redo: the "
+                     "edit model `set-config` and the window use.")
+      .def(py::init<const document::Document &>(), py::arg("document"))
+      .def("set", &Editor::set, py::arg("op"), py::arg("field"),
+           py::arg("value"),
+           "Sets FIELD (workgroup, lane_basis, translation_info.KEY, "
+           "workgroup_size, lowering_config, ...) of a root op to VALUE "
+           "(MLIR attribute text; None removes it). Raises EditError naming "
+           "the field when the edit cannot be made.")
+      .def(
+          "unset",
+          [](Editor &e, const py::object &op, const std::string &field) {
+            return e.set(op, field, std::nullopt);
+          },
+          py::arg("op"), py::arg("field"))
+      .def("undo", [](Editor &e) { return e.model.undo(); })
+      .def("redo", [](Editor &e) { return e.model.redo(); })
+      .def_property_readonly("can_undo",
+                             [](const Editor &e) { return e.model.canUndo(); })
+      .def_property_readonly("can_redo",
+                             [](const Editor &e) { return e.model.canRedo(); })
+      .def_property_readonly("modified",
+                             [](const Editor &e) { return e.model.modified(); })
+      .def_property_readonly(
+          "edits",
+          [](const Editor &e) {
+            py::list out;
+            for (const edit::Edit &x : e.model.edits())
+              out.append(e.editDict(x));
+            return out;
+          },
+          "The edits made, oldest first, each a dict (op, field, before, "
+          "after, line).")
+      .def_property_readonly("text",
+                             [](const Editor &e) { return e.model.text(); })
+      .def_property_readonly(
+          "document",
+          [](const Editor &e) {
+            return std::make_shared<document::Document>(e.model.document());
+          },
+          "The document as edited (a snapshot).")
+      .def(
+          "diff",
+          [](const Editor &e, int context) { return e.model.diff(context); },
+          py::arg("context") = 3,
+          "The unified diff against the file as opened.")
+      .def(
+          "check",
+          [](const Editor &e, const py::object &op) {
+            return problemsOf(e.model.document(),
+                              opRefOf(e.model.document(), op));
+          },
+          py::arg("op") = "0:0", "Document.check on the edited document.")
+      .def(
+          "save",
+          [](const Editor &e, const std::filesystem::path &path) {
+            valueOr(e.model.save(path));
+          },
+          py::arg("path"), "Writes the edited text (atomically).");
+}
+
+} // namespace tilescope::python

@@ -1,0 +1,71 @@
+"""Documents, root ops, edits with undo and redo, and the rules' verdict."""
+
+import pytest
+
+from conftest import MATMUL, REDUCTION, cli_json
+
+
+def test_open_lists_dispatches_and_root_ops(tilescope):
+    document = tilescope.open(MATMUL)
+    assert len(document.dispatches) == 1
+    dispatch = document.dispatches[0]
+    assert dispatch.name.startswith("matmul_f16_1024_dispatch_0")
+    assert "TileAndFuse" in dispatch.translation_info
+    op = document.op("0:0")
+    assert op.name == "linalg.generic"
+    assert op.iteration_space == "1024x1024x1024:ppr"
+    assert op.kind == "contraction"
+    assert op.lowering_config.startswith("#iree_gpu.lowering_config<")
+    assert "linalg.generic" in repr(op) and "1024x1024x1024:ppr" in repr(op)
+    assert [spec for spec, _ in document.ops()] == ["0:0"]
+    assert document.op((0, 0)).line == op.line
+    assert document.op(dispatch.name + ":0").line == op.line
+
+
+def test_what_the_cli_lists(tilescope):
+    document = tilescope.open(REDUCTION)
+    listed = cli_json("dispatches", REDUCTION, "--json")
+    assert [d.name for d in document.dispatches] == [d["name"] for d in listed["dispatches"]]
+
+
+def test_bad_input_names_what_and_where(tilescope):
+    with pytest.raises(tilescope.Error, match="dispatch 3 is not in the file"):
+        tilescope.open(MATMUL).op("3:0")
+    with pytest.raises(tilescope.ParseError) as raised:
+        tilescope.parse("func.func @f() {\n  %0 = arith.constant : i32\n}\n", "broken.mlir")
+    assert "broken.mlir:2" in str(raised.value)
+    with pytest.raises(tilescope.ParseError):
+        tilescope.open("/nonexistent/file.mlir")
+
+
+def test_edits_undo_redo_diff_save(tilescope, tmp_path):
+    document = tilescope.open(MATMUL)
+    editor = tilescope.Editor(document)
+    made = editor.set("0:0", "workgroup", "[128, 128, 0]")
+    assert made["field"] == "workgroup" and made["after"] == "[128, 128, 0]"
+    assert editor.modified and editor.can_undo
+    assert "-" in editor.diff() and "[128, 128, 0]" in editor.diff()
+    assert "[128, 128, 0]" in editor.document.op("0:0").lowering_config
+    assert editor.undo() and not editor.modified
+    assert editor.redo() and editor.modified
+    editor.save(tmp_path / "edited.mlir")
+    assert tilescope.open(tmp_path / "edited.mlir").op("0:0").lowering_config == \
+        editor.document.op("0:0").lowering_config
+    # The original document is a snapshot: edits leave it as opened.
+    assert "[128, 128, 0]" not in document.op("0:0").lowering_config
+
+
+def test_a_refused_edit_names_its_field_and_changes_nothing(tilescope):
+    editor = tilescope.Editor(tilescope.open(MATMUL))
+    with pytest.raises(tilescope.EditError) as raised:
+        editor.set("0:0", "workgroup", "[64, 128")
+    assert raised.value.field == "workgroup"
+    assert not editor.modified and editor.edits == []
+
+
+def test_check_is_the_clis(tilescope):
+    editor = tilescope.Editor(tilescope.open(MATMUL))
+    editor.set("0:0", "workgroup", "[128, 128, 0]")
+    problems = editor.check("0:0")
+    assert any(p["severity"] == "error" and p["rule"] == "shared-memory" for p in problems)
+    assert tilescope.open(MATMUL).check("0:0") == []

@@ -1,0 +1,50 @@
+"""Tilescope's core for Python scripts.
+
+The same code the ``tilescope`` window and ``tilescope-cli`` run:
+
+- ``open(path)`` / ``parse(text)``: an IREE MLIR file parsed by IREE (in
+  Tilescope's worker process) into a ``Document`` of dispatches and root ops;
+- ``Editor(document)``: edits of configs with undo, redo, diff and save;
+  ``EditError`` names the field;
+- ``Document.check(op)``: the rules' verdict, as ``tilescope-cli check --json``;
+- ``NestedLayout(text).owners()``: each element's subgroup, lane and register
+  as NumPy arrays; ``mma_fragments(name)``; ``op_layouts(document, op)``;
+- ``picture(document, op, view=...)``: the window's views of a root op, as
+  SVG or PNG (and inline in Jupyter).
+
+Ops are named ``"D:O"`` as on the command line (D a dispatch index or name).
+"""
+
+from ._tilescope import (  # noqa: F401
+    Dispatch,
+    Document,
+    EditError,
+    Editor,
+    Error,
+    NestedLayout,
+    ParseError,
+    Picture,
+    RootOp,
+    mma_fragments,
+    op_layouts,
+    open,
+    parse,
+    picture,
+)
+
+__all__ = [
+    "Dispatch",
+    "Document",
+    "EditError",
+    "Editor",
+    "Error",
+    "NestedLayout",
+    "ParseError",
+    "Picture",
+    "RootOp",
+    "mma_fragments",
+    "op_layouts",
+    "open",
+    "parse",
+    "picture",
+]
