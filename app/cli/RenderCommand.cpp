@@ -33,12 +33,10 @@ namespace tilescope::cli {
 namespace {
 
 Result<render::ColorBy> colorBy(const QString &name) {
-  if (name == "subgroup")
-    return render::ColorBy::Subgroup;
-  if (name == "lane" || name.isEmpty())
+  if (name.isEmpty())
     return render::ColorBy::Lane;
-  if (name == "register")
-    return render::ColorBy::Register;
+  if (auto owner = render::ownerColoringNamed(name.toStdString()))
+    return *owner;
   return Error{"--color-by must be subgroup, lane or register, not '" +
                name.toStdString() + "'"};
 }
@@ -118,6 +116,16 @@ Result<render::GridScene> fileOpScene(const QCommandLineParser &parser,
                    " describes an op without a file; FILE --op draws the op "
                    "as the file has it (edit it with set-config, or "
                    "--translation-info here)"};
+  // What the typed pictures take and a file op's views do not.
+  for (const QCommandLineOption *option :
+       {&options.element, &options.shape, &options.operand, &options.access,
+        &options.lanes, &options.elementBytes, &options.subgroups,
+        &options.subgroupSize, &options.colMajor})
+    if (parser.isSet(*option))
+      return Error{"--" + option->names().front().toStdString() +
+                   " is for a typed --layout, --mma or --swizzle; a root "
+                   "op's views take --view, --color-by, --step, --dims, "
+                   "--at and a --lane, --subgroup or --thread to mark"};
   const auto view = render::opViewFromName(viewName);
   if (!view) {
     QStringList names;

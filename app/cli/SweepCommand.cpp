@@ -9,7 +9,6 @@
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/Sweep.h"
-#include "core/jobs/SweepConstraints.h"
 #include "core/jobs/SweepSpace.h"
 #include "core/jobs/SweepWorkflow.h"
 #include "core/jobs/TryComparison.h"

@@ -3,6 +3,7 @@
 // and `check` answer from, as Python sees them.
 #include "python/src/Bindings.h"
 
+#include "core/config/LoweringConfig.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
@@ -54,6 +55,30 @@ std::string describe(const document::RootOp &op) {
   if (!config.empty())
     text += ": " + config;
   return text + ">";
+}
+
+// The cost model's prediction for a root op on its GPU target, as `sweep
+// --plan --json` gives each candidate's (estimated: nothing compiled).
+py::dict predictionOf(const document::Document &document, edit::OpRef op) {
+  const layout::CostPrediction prediction =
+      valueOr(edit::predictionOf(edit::contextOf(document, op)));
+  return fromJson(exporting::jsonText(exporting::toJson(prediction)));
+}
+
+// A tiling level's sizes of a root op's lowering config (None: the level
+// is not set).
+std::optional<std::vector<int64_t>> tileSizes(const document::RootOp &op,
+                                              const std::string &level) {
+  if (op.loweringConfig.empty())
+    throw Failure(op.name + " has no lowering_config of its own");
+  const config::LoweringConfig config =
+      valueOr(config::LoweringConfig::parse(op.loweringConfig));
+  for (config::TilingLevel known : config::kAllTilingLevels)
+    if (level == config::keyOf(known))
+      return config.tileSizes(known);
+  throw Failure("'" + level +
+                "' is not a tiling level (workgroup, reduction, "
+                "partial_reduction, thread, subgroup, serial, ...)");
 }
 
 py::list problemsOf(const document::Document &document, edit::OpRef op) {
@@ -136,6 +161,9 @@ void bindDocuments(py::module_ &m) {
                                                      op.space->toString())
                                                : std::nullopt;
                              })
+      .def("tile_sizes", &tileSizes, py::arg("level"),
+           "A tiling level's sizes (\"workgroup\", \"reduction\", ...) of "
+           "the op's lowering config; None where it sets none.")
       .def("__repr__", &describe);
 
   py::class_<document::Dispatch>(m, "Dispatch",
@@ -189,6 +217,16 @@ void bindDocuments(py::module_ &m) {
           "The rules' verdict on a root op, as `tilescope-cli check --json` "
           "gives it: a dict per problem (severity, field, message, rule, "
           "iree, source), errors and warnings in rule order.")
+      .def(
+          "predict",
+          [](const document::Document &d, const py::object &op) {
+            return predictionOf(d, opRefOf(d, op));
+          },
+          py::arg("op") = "0:0",
+          "The cost model's prediction of the op's kernel time on its GPU "
+          "target (us, bound_by, terms, summary, ...), as `sweep "
+          "--plan` predicts a candidate. Raises Error where there is none "
+          "(a CPU target, no figures for the GPU).")
       .def("__repr__", [](const document::Document &d) {
         return "<Document " + d.path.string() + ": " +
                std::to_string(d.dispatches.size()) + " dispatch" +
@@ -268,6 +306,13 @@ void bindDocuments(py::module_ &m) {
                               opRefOf(e.model.document(), op));
           },
           py::arg("op") = "0:0", "Document.check on the edited document.")
+      .def(
+          "predict",
+          [](const Editor &e, const py::object &op) {
+            return predictionOf(e.model.document(),
+                                opRefOf(e.model.document(), op));
+          },
+          py::arg("op") = "0:0", "Document.predict on the edited document.")
       .def(
           "save",
           [](const Editor &e, const std::filesystem::path &path) {

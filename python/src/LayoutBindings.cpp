@@ -3,8 +3,12 @@
 // ones `tilescope-cli explain` prints and the window draws).
 #include "python/src/Bindings.h"
 
+#include "core/config/Attribute.h"
 #include "core/config/LayoutAttributes.h"
+#include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
 #include "core/edit/OpLayoutInputs.h"
+#include "core/layout/Basis.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/NestedLayout.h"
 #include "core/layout/OpLayouts.h"
@@ -112,9 +116,42 @@ py::dict opLayouts(const document::Document &document, const py::object &op) {
   return out;
 }
 
+layout::BasisMap basisMap(const std::string &text) {
+  auto attribute = config::parseResolvedAttribute(text);
+  if (!attribute)
+    throw Failure("not a basis: " + attribute.error());
+  return valueOr(layout::BasisMap::create(
+      valueOr(config::basisFromAttribute(*attribute, "basis"))));
+}
+
 } // namespace
 
 void bindLayouts(py::module_ &m) {
+  py::class_<layout::BasisMap>(
+      m, "Basis",
+      "A lane_basis or subgroup_basis [[counts], [mapping]]: where each "
+      "thread (or subgroup) id lands in the iteration space, as IREE "
+      "delinearizes it.")
+      .def(py::init(&basisMap), py::arg("text"))
+      .def_property_readonly(
+          "counts", [](const layout::BasisMap &b) { return b.basis().counts; })
+      .def_property_readonly(
+          "mapping",
+          [](const layout::BasisMap &b) { return b.basis().mapping; })
+      .def_property_readonly("ids", &layout::BasisMap::idCount,
+                             "How many ids the basis names (the product of "
+                             "its counts).")
+      .def("digits", &layout::BasisMap::digits, py::arg("id"),
+           "The id delinearized over the counts (last fastest).")
+      .def("coordinates", &layout::BasisMap::coordinates, py::arg("id"),
+           "Where the id lands: coordinate mapping[j] is digit j.")
+      .def("ids_at", &layout::BasisMap::idsAt, py::arg("coordinates"),
+           "Every id landing at the iteration coordinates.")
+      .def("__repr__", [](const layout::BasisMap &b) {
+        return "<Basis " + config::printAttribute(b.basis().toAttribute()) +
+               ">";
+      });
+
   py::class_<layout::NestedLayout>(
       m, "NestedLayout",
       "An #iree_vector_ext.nested_layout: which subgroup, lane and register "

@@ -5,6 +5,7 @@
 
 #include "widgets/render/OpPicture.h"
 #include "widgets/render/SceneExport.h"
+#include "widgets/render/Scenes.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -57,12 +58,8 @@ struct Picture {
 };
 
 render::ColorBy colorByNamed(const std::string &name) {
-  if (name == "lane")
-    return render::ColorBy::Lane;
-  if (name == "subgroup")
-    return render::ColorBy::Subgroup;
-  if (name == "register")
-    return render::ColorBy::Register;
+  if (auto owner = render::ownerColoringNamed(name))
+    return *owner;
   throw Failure("color_by is lane, subgroup or register, not '" + name + "'");
 }
 

@@ -8,7 +8,8 @@ The same code the ``tilescope`` window and ``tilescope-cli`` run:
   ``EditError`` names the field;
 - ``Document.check(op)``: the rules' verdict, as ``tilescope-cli check --json``;
 - ``NestedLayout(text).owners()``: each element's subgroup, lane and register
-  as NumPy arrays; ``mma_fragments(name)``; ``op_layouts(document, op)``;
+  as NumPy arrays; ``Basis(text)``; ``mma_fragments(name)``;
+  ``op_layouts(document, op)``; ``Document.predict(op)``: the cost model;
 - ``picture(document, op, view=...)``: the window's views of a root op, as
   SVG or PNG (and inline in Jupyter).
 
@@ -16,6 +17,7 @@ Ops are named ``"D:O"`` as on the command line (D a dispatch index or name).
 """
 
 from ._tilescope import (  # noqa: F401
+    Basis,
     Dispatch,
     Document,
     EditError,
@@ -33,6 +35,7 @@ from ._tilescope import (  # noqa: F401
 )
 
 __all__ = [
+    "Basis",
     "Dispatch",
     "Document",
     "EditError",

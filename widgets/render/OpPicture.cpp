@@ -1,6 +1,5 @@
 #include "widgets/render/OpPicture.h"
 
-#include "core/config/OtherConfigs.h"
 #include "core/edit/RootOpContext.h"
 #include "core/layout/Basis.h"
 #include "core/layout/OpLayouts.h"

@@ -97,6 +97,13 @@ const char *colorByName(ColorBy colorBy) {
   }
 }
 
+std::optional<ColorBy> ownerColoringNamed(std::string_view name) {
+  for (ColorBy owner : {ColorBy::Lane, ColorBy::Subgroup, ColorBy::Register})
+    if (name == colorByName(owner))
+      return owner;
+  return std::nullopt;
+}
+
 GridScene nestedLayoutScene(std::shared_ptr<const layout::NestedLayout> layout,
                             ColorBy colorBy, size_t rowDim, size_t columnDim,
                             std::vector<int64_t> fixedIndex,
@@ -298,7 +305,9 @@ QString heldText(const std::vector<GridScene::SliceDim> &dims, size_t row,
   QStringList held;
   for (size_t d = 0; d < dims.size(); ++d)
     if (d != row && d != column)
-      held << QString("%1 at %2").arg(dims[d].name).arg(d < at.size() ? at[d] : 0);
+      held << QString("%1 at %2")
+                  .arg(dims[d].name)
+                  .arg(d < at.size() ? at[d] : 0);
   return held.join(", ");
 }
 
@@ -343,7 +352,8 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
   for (size_t k = 0; k < rank; ++k)
     if (k != rowDim && k != columnDim)
       heldOffset += scene.sliceAt[k] * strides[k];
-  const QString held = heldText(scene.sliceDims, rowDim, columnDim, scene.sliceAt);
+  const QString held =
+      heldText(scene.sliceDims, rowDim, columnDim, scene.sliceAt);
 
   Panel panel;
   panel.rows = rowDim == columnDim ? 1 : dims[rowDim].bound;
@@ -394,8 +404,7 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
     }
     return index;
   };
-  panel.cell = [nested, colorBy, rowStride, columnStride, heldOffset,
-                loopIndex,
+  panel.cell = [nested, colorBy, rowStride, columnStride, heldOffset, loopIndex,
                 rowAxis = rowDim == columnDim ? QString() : panel.rowAxis,
                 columnAxis = panel.columnAxis](int64_t row, int64_t column) {
     CellInfo info;
@@ -425,9 +434,8 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
   panel.colorKey = [nested, colorBy, rowStride, columnStride,
                     heldOffset](int64_t row, int64_t column) -> int64_t {
     layout::Owner owner;
-    if (!nested->primaryOwner(heldOffset + row * rowStride +
-                                  column * columnStride,
-                              owner))
+    if (!nested->primaryOwner(
+            heldOffset + row * rowStride + column * columnStride, owner))
       return -1;
     return keyFor(colorBy, owner);
   };

@@ -11,11 +11,17 @@
 #include "widgets/render/GridScene.h"
 
 #include <memory>
+#include <optional>
+#include <string_view>
 
 namespace tilescope::render {
 
 // "subgroup", "lane", "register", "bank", "thread" (Custom: "lane").
 const char *colorByName(ColorBy colorBy);
+// The owner a picture of a layout can be coloured by, by name: "lane",
+// "subgroup" or "register" (what --color-by and the scripts take); nullopt
+// for any other name.
+std::optional<ColorBy> ownerColoringNamed(std::string_view name);
 
 // A 2-D slice of a nested layout: `rowDim` x `columnDim`, other dimensions
 // fixed at `fixedIndex` (one entry per dimension; rowDim/columnDim ignored).
