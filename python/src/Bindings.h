@@ -13,9 +13,17 @@
 #include <stdexcept>
 #include <string>
 
+namespace tilescope::jobs {
+class DocumentWorker;
+}
+
 namespace tilescope::python {
 
 namespace py = pybind11;
+
+// The parse worker the module keeps (made on first use; tilescope.Error
+// when there is no IREE).
+jobs::DocumentWorker &worker();
 
 // tilescope.Error and its kinds; EditError carries the field it names.
 struct Failure : std::runtime_error {
@@ -54,5 +62,6 @@ py::object fromJson(const std::string &text);
 void bindDocuments(py::module_ &m);
 void bindLayouts(py::module_ &m);
 void bindPictures(py::module_ &m);
+void bindJobs(py::module_ &m);
 
 } // namespace tilescope::python

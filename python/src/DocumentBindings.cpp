@@ -17,7 +17,6 @@
 #include <mutex>
 
 namespace tilescope::python {
-namespace {
 
 // The module parses through tilescope-iree-worker, as the window and the
 // CLI do: IREE's parser runs in a child process, so a parser crash is an
@@ -38,6 +37,8 @@ jobs::DocumentWorker &worker() {
   }
   return *kept;
 }
+
+namespace {
 
 DocumentPtr parsed(Result<document::Document> result) {
   if (!result)

@@ -28,4 +28,5 @@ PYBIND11_MODULE(_tilescope, m) {
   bindDocuments(m);
   bindLayouts(m);
   bindPictures(m);
+  bindJobs(m);
 }

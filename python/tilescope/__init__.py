@@ -11,7 +11,9 @@ The same code the ``tilescope`` window and ``tilescope-cli`` run:
   as NumPy arrays; ``Basis(text)``; ``mma_fragments(name)``;
   ``op_layouts(document, op)``; ``Document.predict(op)``: the cost model;
 - ``picture(document, op, view=...)``: the window's views of a root op, as
-  SVG or PNG (and inline in Jupyter).
+  SVG or PNG (and inline in Jupyter);
+- ``run_try(document, op, stage=...)``: compile, resources, a timed run,
+  recorded in the workspace's ``history()``, rows as dicts.
 
 Ops are named ``"D:O"`` as on the command line (D a dispatch index or name).
 """
@@ -27,11 +29,13 @@ from ._tilescope import (  # noqa: F401
     ParseError,
     Picture,
     RootOp,
+    history,
     mma_fragments,
     op_layouts,
     open,
     parse,
     picture,
+    run_try,
 )
 
 __all__ = [
@@ -45,9 +49,11 @@ __all__ = [
     "ParseError",
     "Picture",
     "RootOp",
+    "history",
     "mma_fragments",
     "op_layouts",
     "open",
     "parse",
     "picture",
+    "run_try",
 ]
