@@ -16,6 +16,8 @@ The same code the ``tilescope`` window and ``tilescope-cli`` run:
   recorded in the workspace's ``history()``, rows as dicts.
 
 Ops are named ``"D:O"`` as on the command line (D a dispatch index or name).
+``open`` and ``parse`` are left out of ``__all__`` so that ``from tilescope
+import *`` does not hide the built-in ``open``: call ``tilescope.open``.
 """
 
 from ._tilescope import (  # noqa: F401
@@ -52,8 +54,6 @@ __all__ = [
     "history",
     "mma_fragments",
     "op_layouts",
-    "open",
-    "parse",
     "picture",
     "run_try",
 ]
