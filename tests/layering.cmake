@@ -17,13 +17,20 @@ if(NOT SOURCE_DIR)
 endif()
 
 set(violations "")
+# A violation, "FILE: WHY", for each file of the list `files` names that
+# holds a line matching `regex`.
+function(forbid files regex why)
+  foreach(file IN LISTS ${files})
+    file(STRINGS "${file}" lines REGEX "${regex}")
+    if(lines)
+      list(APPEND violations "${file}: ${why}")
+    endif()
+  endforeach()
+  set(violations "${violations}" PARENT_SCOPE)
+endfunction()
+
 file(GLOB_RECURSE core_files "${SOURCE_DIR}/core/*.h" "${SOURCE_DIR}/core/*.cpp" "${SOURCE_DIR}/core/*.inc")
-foreach(file IN LISTS core_files)
-  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*<Q")
-  if(lines)
-    list(APPEND violations "${file}: includes Qt (core/ has no Qt)")
-  endif()
-endforeach()
+forbid(core_files "^[ \t]*#[ \t]*include[ \t]*<Q" "includes Qt (core/ has no Qt)")
 
 file(GLOB_RECURSE all_files
   "${SOURCE_DIR}/core/*.h" "${SOURCE_DIR}/core/*.cpp"
@@ -43,20 +50,12 @@ foreach(file IN LISTS all_files)
 endforeach()
 
 file(GLOB_RECURSE front_files "${SOURCE_DIR}/widgets/*.h" "${SOURCE_DIR}/widgets/*.cpp")
+forbid(front_files "CompilerLibrary|DocumentParser|core/iree/CApi"
+       "widgets/ calls IREE (go through a core service)")
 # The Python package is a client like the window: IREE through core services.
 file(GLOB_RECURSE python_files "${SOURCE_DIR}/python/*.h" "${SOURCE_DIR}/python/*.cpp")
-foreach(file IN LISTS python_files)
-  file(STRINGS "${file}" lines REGEX "CompilerLibrary|DocumentParser|core/iree/")
-  if(lines)
-    list(APPEND violations "${file}: python/ reaches IREE or core/iree/ (go through a core service)")
-  endif()
-endforeach()
-foreach(file IN LISTS front_files)
-  file(STRINGS "${file}" lines REGEX "CompilerLibrary|DocumentParser|core/iree/CApi")
-  if(lines)
-    list(APPEND violations "${file}: widgets/ calls IREE (go through a core service)")
-  endif()
-endforeach()
+forbid(python_files "CompilerLibrary|DocumentParser|core/iree/"
+       "python/ reaches IREE or core/iree/ (go through a core service)")
 
 foreach(file IN LISTS front_files)
   file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"core/iree/")

@@ -41,16 +41,6 @@ Result<render::ColorBy> colorBy(const QString &name) {
                name.toStdString() + "'"};
 }
 
-// Two dimensions to draw: --dims R,C, else the last two whose size > 1.
-std::pair<size_t, size_t>
-pickDims(const std::vector<int64_t> &sizes,
-         const std::optional<std::vector<int64_t>> &asked) {
-  std::optional<std::pair<size_t, size_t>> pair;
-  if (asked && asked->size() == 2 && (*asked)[0] >= 0 && (*asked)[1] >= 0)
-    pair = {static_cast<size_t>((*asked)[0]), static_cast<size_t>((*asked)[1])};
-  return render::pickDims(sizes, pair);
-}
-
 // What --thread, --subgroup or --lane marks: the colour key and the
 // colouring it is a key of (Custom: the scene's own, a basis's threads).
 // Options a picture cannot show are errors, not silently dropped.
@@ -127,13 +117,10 @@ Result<render::GridScene> fileOpScene(const QCommandLineParser &parser,
                    "op's views take --view, --color-by, --step, --dims, "
                    "--at and a --lane, --subgroup or --thread to mark"};
   const auto view = render::opViewFromName(viewName);
-  if (!view) {
-    QStringList names;
-    for (render::OpViewKind kind : render::allOpViews())
-      names << render::opViewName(kind);
-    return Error{"--view must be one of " + names.join(", ").toStdString() +
-                 ", not '" + viewName.toStdString() + "'"};
-  }
+  if (!view)
+    return Error{"--view must be one of " +
+                 render::opViewNames().join(", ").toStdString() + ", not '" +
+                 viewName.toStdString() + "'"};
   request.kind = *view;
   const std::string path = parser.positionalArguments().front().toStdString();
   auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), exitCode);
@@ -228,7 +215,9 @@ int render(const QStringList &arguments) {
   auto color = colorBy(parser.value(colorOption));
   if (!color)
     return fail("--color-by", color.error());
-  std::optional<std::vector<int64_t>> dims;
+  // The two dimensions --dims R,C names (unset: the picture's choice, the
+  // last two whose size > 1).
+  std::optional<std::pair<size_t, size_t>> dims;
   if (parser.isSet(dimsOption)) {
     std::vector<int64_t> values;
     for (const QString &part : parser.value(dimsOption).split(',')) {
@@ -237,7 +226,9 @@ int render(const QStringList &arguments) {
         return fail("--dims", "'" + part.toStdString() + "' is not an integer");
       values.push_back(*value);
     }
-    dims = values;
+    if (values.size() == 2 && values[0] >= 0 && values[1] >= 0)
+      dims = std::pair{static_cast<size_t>(values[0]),
+                       static_cast<size_t>(values[1])};
   }
   std::vector<int64_t> slice;
   if (parser.isSet(atOption))
@@ -252,8 +243,16 @@ int render(const QStringList &arguments) {
   if (!cellSize || *cellSize < 1 || *cellSize > 256)
     return fail("--cell-size", "must be 1 to 256 pixels");
 
-  // The picture, to the file -o names.
-  auto write = [&](const render::GridScene &scene) {
+  // The picture with colour `marked` marked (< 0: none), to the file -o
+  // names.
+  auto write = [&](render::GridScene scene, int64_t marked) {
+    if (marked >= 0 && scene.colorCount > 0 && marked >= scene.colorCount)
+      return fail("render", std::string(render::colorByName(scene.colorBy)) +
+                                " " + std::to_string(marked) +
+                                " is not in the picture (it has " +
+                                std::to_string(scene.colorCount) + ": 0 to " +
+                                std::to_string(scene.colorCount - 1) + ")");
+    scene = render::markColorKey(std::move(scene), marked);
     QString error;
     const render::Theme theme = parser.isSet(darkOption)
                                     ? render::Theme::darkTheme()
@@ -275,9 +274,7 @@ int render(const QStringList &arguments) {
     if (!parser.isSet(colorOption) && marks->subgroup)
       request.colorBy = render::ColorBy::Subgroup;
     request.step = marks->step;
-    if (dims && dims->size() == 2 && (*dims)[0] >= 0 && (*dims)[1] >= 0)
-      request.dims = std::pair<size_t, size_t>{static_cast<size_t>((*dims)[0]),
-                                               static_cast<size_t>((*dims)[1])};
+    request.dims = dims;
     request.slice = slice;
     int code = kExitOk;
     auto scene = fileOpScene(
@@ -291,13 +288,7 @@ int render(const QStringList &arguments) {
     auto marked = fileOpMark(*marks, *scene);
     if (!marked)
       return fail("render", marked.error());
-    if (*marked >= 0 && scene->colorCount > 0 && *marked >= scene->colorCount)
-      return fail("render", std::string(render::colorByName(scene->colorBy)) +
-                                " " + std::to_string(*marked) +
-                                " is not in the picture (it has " +
-                                std::to_string(scene->colorCount) + ": 0 to " +
-                                std::to_string(scene->colorCount - 1) + ")");
-    return write(render::markColorKey(std::move(*scene), *marked));
+    return write(std::move(*scene), *marked);
   }
   if (parser.isSet(viewOption))
     return fail("--view", "names a view of a root op of a file: give FILE "
@@ -331,7 +322,7 @@ int render(const QStringList &arguments) {
       return fail("--layout", layout.error());
     auto shared =
         std::make_shared<const layout::NestedLayout>(std::move(*layout));
-    const auto [row, column] = pickDims(shared->shape(), dims);
+    const auto [row, column] = render::pickDims(shared->shape(), dims);
     std::vector<int64_t> fixed(shared->rank(), 0);
     if (inputs->element)
       fixed = *inputs->element;
@@ -374,7 +365,8 @@ int render(const QStringList &arguments) {
         return fail("--config", derived.error());
       auto shared =
           std::make_shared<const layout::DerivedLayout>(std::move(*derived));
-      const auto [row, column] = pickDims(shared->workgroupCounts, dims);
+      const auto [row, column] =
+          render::pickDims(shared->workgroupCounts, dims);
       scene = render::workgroupGridScene(shared, row, column);
       break;
     }
@@ -388,9 +380,7 @@ int render(const QStringList &arguments) {
     sceneOptions.step = inputs->step;
     sceneOptions.subtitle = QString::fromStdString(config->print());
     sceneOptions.slice = slice;
-    if (dims && dims->size() == 2 && (*dims)[0] >= 0 && (*dims)[1] >= 0)
-      sceneOptions.dims = std::pair<size_t, size_t>{
-          static_cast<size_t>((*dims)[0]), static_cast<size_t>((*dims)[1])};
+    sceneOptions.dims = dims;
     auto drawn = render::opScene(*layouts, sceneOptions);
     if (!drawn)
       return fail("--config", drawn.error());
@@ -430,16 +420,9 @@ int render(const QStringList &arguments) {
     break;
   }
   }
-  if (mark->first >= 0 && inputs->kind != LayoutInputs::Kind::Mma) {
-    if (scene.colorCount > 0 && mark->first >= scene.colorCount)
-      return fail("render", std::string(render::colorByName(scene.colorBy)) +
-                                " " + std::to_string(mark->first) +
-                                " is not in the picture (it has " +
-                                std::to_string(scene.colorCount) + ": 0 to " +
-                                std::to_string(scene.colorCount - 1) + ")");
-    scene = render::markColorKey(std::move(scene), mark->first);
-  }
-  return write(scene);
+  // mmaScene marked the lane itself.
+  return write(std::move(scene),
+               inputs->kind == LayoutInputs::Kind::Mma ? -1 : mark->first);
 }
 
 } // namespace tilescope::cli

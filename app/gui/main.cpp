@@ -196,9 +196,7 @@ int main(int argc, char **argv) {
       "Edit a field of the selected op, e.g. 'workgroup=[64, 64, 0]' "
       "(repeat for more; each is one undoable step).",
       "FIELD=VALUE");
-  QStringList viewNames;
-  for (render::OpViewKind kind : render::allOpViews())
-    viewNames << render::opViewName(kind);
+  const QStringList viewNames = render::opViewNames();
   const QCommandLineOption viewOption(
       "view", "Show this view of the op: " + viewNames.join(", ") + ".",
       "VIEW");

@@ -37,18 +37,23 @@ struct Picture {
   std::string note;
   int64_t reductionSteps = 1;
 
-  py::bytes encoded(const std::string &format, double cellSize,
-                    bool dark) const {
+  // PNG, SVG or PDF, by the extension.
+  void save(const QString &path, double cellSize, bool dark) const {
     ensureGuiApplication();
-    QTemporaryDir dir;
-    const QString path =
-        dir.filePath("picture." + QString::fromStdString(format));
     QString error;
     if (!render::writeScene(scene, path,
                             dark ? render::Theme::darkTheme()
                                  : render::Theme::light(),
                             cellSize, &error))
       throw Failure(error.toStdString());
+  }
+
+  py::bytes encoded(const std::string &format, double cellSize,
+                    bool dark) const {
+    QTemporaryDir dir;
+    const QString path =
+        dir.filePath("picture." + QString::fromStdString(format));
+    save(path, cellSize, dark);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
       throw Failure("could not read back " + path.toStdString());
@@ -67,13 +72,10 @@ Picture picture(const document::Document &document, const py::object &op,
                 const std::string &view, const std::string &colorBy,
                 int64_t step) {
   const auto kind = render::opViewFromName(QString::fromStdString(view));
-  if (!kind) {
-    std::string names;
-    for (render::OpViewKind k : render::allOpViews())
-      names +=
-          (names.empty() ? "" : ", ") + render::opViewName(k).toStdString();
-    throw Failure("view is one of " + names + ", not '" + view + "'");
-  }
+  if (!kind)
+    throw Failure("view is one of " +
+                  render::opViewNames().join(", ").toStdString() + ", not '" +
+                  view + "'");
   render::OpViewRequest request;
   request.kind = *kind;
   request.colorBy = colorByNamed(colorBy);
@@ -111,13 +113,7 @@ void bindPictures(py::module_ &m) {
           "save",
           [](const Picture &p, const std::string &path, double cellSize,
              bool dark) {
-            ensureGuiApplication();
-            QString error;
-            if (!render::writeScene(p.scene, QString::fromStdString(path),
-                                    dark ? render::Theme::darkTheme()
-                                         : render::Theme::light(),
-                                    cellSize, &error))
-              throw Failure(error.toStdString());
+            p.save(QString::fromStdString(path), cellSize, dark);
           },
           py::arg("path"), py::arg("cell_size") = 24.0, py::arg("dark") = false,
           "Writes PNG, SVG or PDF, by the extension.")

@@ -258,6 +258,13 @@ QString opViewTitle(OpViewKind kind) {
   return {};
 }
 
+QStringList opViewNames() {
+  QStringList names;
+  for (const ViewName &view : kViews)
+    names << view.name;
+  return names;
+}
+
 std::optional<OpViewKind> opViewFromName(const QString &name) {
   for (const ViewName &view : kViews)
     if (name.compare(view.name, Qt::CaseInsensitive) == 0)

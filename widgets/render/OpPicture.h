@@ -12,6 +12,7 @@
 #include "widgets/render/GridScene.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <utility>
@@ -27,6 +28,8 @@ QString opViewName(OpViewKind kind);
 // "Layouts", "Lane basis", ... as the window's menu says it.
 QString opViewTitle(OpViewKind kind);
 std::optional<OpViewKind> opViewFromName(const QString &name);
+// Every view's name, in menu order: what --view and the scripts take.
+QStringList opViewNames();
 
 struct OpPicture {
   render::GridScene scene; // empty when the view does not apply
