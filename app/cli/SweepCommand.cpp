@@ -9,6 +9,7 @@
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/Sweep.h"
+#include "core/jobs/SweepJson.h"
 #include "core/jobs/SweepSpace.h"
 #include "core/jobs/SweepWorkflow.h"
 #include "core/jobs/TryComparison.h"
@@ -25,52 +26,6 @@ using nlohmann::json;
 
 namespace tilescope::cli {
 namespace {
-
-json candidateJson(const jobs::SweepCandidate &c,
-                   const jobs::SweepCandidate *first = nullptr) {
-  json out = {{"candidate", c.name}, {"valid", c.valid}};
-  json settings = json::object();
-  for (const auto &[field, value] : c.settings)
-    settings[field] = value;
-  out["settings"] = settings;
-  if (!c.ireeVerdict.empty()) {
-    out["iree_verdict"] = c.ireeVerdict;
-    out["iree_verdict_by"] = c.ireeVerdictBy;
-  }
-  if (!c.problems.empty())
-    out["problems"] = exporting::toJson(c.problems);
-  if (!c.valid) {
-    out["why_not"] = c.whyNot;
-    return out;
-  }
-  if (c.predictedMicroseconds) {
-    out["predicted_us"] = *c.predictedMicroseconds;
-    out["prediction"] = c.prediction;
-    out["prediction_resources"] =
-        c.predictedFromCompile ? "compiled" : "estimated";
-  }
-  if (auto measured = c.measuredMicroseconds())
-    out["measured_us"] = *measured;
-  if (c.measuredElsewhere)
-    out["measured_in_try"] = c.measuredElsewhere->id;
-  if (first && first != &c)
-    if (auto verdict = jobs::againstFirst(*first, c))
-      out["against_first"] = jobs::toJson(*verdict);
-  out["ranked_by"] = c.rankedBy();
-  if (c.record) {
-    out["try"] = c.record->id;
-    out["outcome"] = c.record->outcome;
-    out["summary"] = c.record->summary;
-    out["resumed"] = c.resumed;
-    out["median_us"] = c.record->medianMicroseconds
-                           ? json(*c.record->medianMicroseconds)
-                           : json(nullptr);
-    out["directory"] = c.record->directory;
-    if (c.record->details.contains("resources"))
-      out["resources"] = c.record->details["resources"];
-  }
-  return out;
-}
 
 // "measured  28.93 us" or "predicted 31.20 us": what a candidate's place
 // stands on, in a fixed-width column.
@@ -106,43 +61,6 @@ std::string line(const jobs::SweepCandidate &c,
         verdict && verdict->withinNoise)
       text += "  (within noise of the first)";
   return text;
-}
-
-// How the ranking below was ordered, in words.
-std::string rankingHeading(const std::vector<jobs::SweepCandidate> &ranked) {
-  size_t measured = 0, predicted = 0;
-  for (const jobs::SweepCandidate &c : ranked) {
-    const std::string by = c.rankedBy();
-    measured += by == "measured";
-    predicted += by == "predicted";
-  }
-  if (measured == 0 && predicted == 0)
-    return "nothing measured or predicted (the cost model covers GPU "
-           "targets): in the order tried, fewer registers first";
-  if (predicted == 0)
-    return "ranked by measured time";
-  if (measured == 0)
-    return "ranked by predicted time (nothing timed: the cost model's order, "
-           "not the GPU's; docs/cost-model.md)";
-  return std::to_string(measured) +
-         " measured first, then the rest by predicted time";
-}
-
-json spaceJson(const jobs::IreeSpace &space) {
-  return {{"pipeline", space.pipeline},
-          {"assertions", space.assertions},
-          {"knobs", space.knobs},
-          {"fields", space.fields},
-          {"current", space.current},
-          {"varied", space.varied},
-          {"held", space.held},
-          {"following", space.following},
-          {"size", space.space.points.size()},
-          {"truncated", space.space.truncated},
-          {"search_nodes", space.space.visited},
-          {"list_ms", space.listMilliseconds},
-          {"current_in_space", space.currentInSpace},
-          {"commands", space.commands}};
 }
 
 std::string joined(const std::vector<std::string> &names) {
@@ -248,74 +166,52 @@ int sweep(const QStringList &arguments) {
   jobs::SweepRequest request;
   request.document = &*document;
   request.op = *op;
-  // With no --vary, the neighbourhood is IREE's where IREE states
-  // constraints the config fits, the rules' elsewhere (and with
-  // --no-iree-space).
-  const bool explicitSpace = parser.isSet(spaceOption);
-  const bool implicitSpace = !explicitSpace &&
-                             parser.values(varyOption).isEmpty() &&
-                             !parser.isSet(noSpaceOption);
-  std::string name = parser.value(nameOption).toStdString();
   auto nearest = countOf(parser, nearestOption, 32, 0, 4096);
   if (!nearest)
     return usage(nearest.error());
+  jobs::SweepChoice choice;
+  for (const QString &text : parser.values(varyOption))
+    choice.vary.push_back(text.toStdString());
+  choice.ireeSpace = parser.isSet(spaceOption);
+  choice.noIreeSpace = parser.isSet(noSpaceOption);
+  choice.nearest = static_cast<size_t>(*nearest);
+  choice.name = parser.value(nameOption).toStdString();
+  choice.timeout = timeoutOf(parser);
   // With --iree-space, --vary names the fields whose knobs vary; without,
   // each is an axis.
-  if (!explicitSpace)
-    for (const QString &text : parser.values(varyOption)) {
-      auto axis = jobs::parseSweepAxis(text.toStdString());
-      if (!axis)
-        return usage("--vary " + axis.error());
-      request.axes.push_back(*axis);
-    }
-  std::optional<jobs::IreeSpaceRequest> asked;
-  if (explicitSpace || implicitSpace) {
-    asked.emplace();
-    asked->document = &*document;
-    asked->op = *op;
-    asked->nearest = static_cast<size_t>(*nearest);
-    asked->timeout = timeoutOf(parser);
-    for (const QString &text : parser.values(varyOption))
-      asked->vary.push_back(text.toStdString());
+  if (!choice.ireeSpace) {
+    auto axes = jobs::parseSweepAxes(choice.vary);
+    if (!axes)
+      return usage("--vary " + axes.error());
+    request.axes = std::move(*axes);
   }
   auto installation = app::locateIree(ireePath(parser));
-  if (explicitSpace && !installation) {
+  if (choice.ireeSpace && !installation) {
     std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
-  Result<jobs::SweepSource> source = Error{""};
+  // With no --vary, the neighbourhood is IREE's where IREE states
+  // constraints the config fits, the rules' elsewhere (and with
+  // --no-iree-space).
+  const bool asksIree =
+      choice.ireeSpace || (choice.vary.empty() && !choice.noIreeSpace);
+  Result<jobs::PreparedSweep> prepared = Error{""};
   {
-    TerminalProgress progress(!asJson && asked.has_value());
-    if (asked)
+    TerminalProgress progress(!asJson && asksIree);
+    if (asksIree)
       progress.step("asking IREE for the op's pipeline constraints");
-    source = jobs::chooseSweepSource(installation ? &*installation : nullptr,
-                                     request, asked, explicitSpace);
+    prepared = jobs::prepareSweep(installation ? &*installation : nullptr,
+                                  request, choice);
     progress.done();
   }
-  if (!source) {
+  if (!prepared) {
     std::cerr << "tilescope-cli sweep: " << path << " op " << op->dispatch
-              << ":" << op->op << ": " << source.error() << "\n";
+              << ":" << op->op << ": " << prepared.error() << "\n";
     return kExitFailure;
   }
-  const std::optional<jobs::IreeSpace> &space = source->space;
-  const std::string &rulesBecause = source->whyNotIree;
-  if (!space && request.axes.empty())
-    request.axes = jobs::neighbourAxes(*document, *op);
-  if (name.empty())
-    name = space ? jobs::spaceSweepName(*document, *op, asked->vary,
-                                        asked->nearest)
-                 : jobs::defaultSweepName(*document, *op, request.axes);
-  request.name = name;
-  // Where the candidates came from, in the output.
-  auto describeSource = [&](json &out) {
-    out["neighbourhood"] = space ? "iree-constraints"
-                           : parser.values(varyOption).isEmpty() ? "rules"
-                                                                 : "axes";
-    if (space)
-      out["iree_space"] = spaceJson(*space);
-    if (!rulesBecause.empty())
-      out["why_not_iree"] = rulesBecause;
-  };
+  const std::optional<jobs::IreeSpace> &space = prepared->source.space;
+  const std::string &rulesBecause = prepared->source.whyNotIree;
+  const std::string name = request.name;
   auto printSource = [&] {
     if (space)
       printSpace(*space);
@@ -352,21 +248,12 @@ int sweep(const QStringList &arguments) {
       return kExitIreeUnavailable;
     }
     const std::vector<jobs::SweepCandidate> *plan = &planned->candidates;
-    size_t valid = 0;
-    json list = json::array();
-    for (const jobs::SweepCandidate &c : *plan) {
-      valid += c.valid ? 1 : 0;
-      list.push_back(candidateJson(c));
-    }
+    const json out = jobs::planJson(name, *plan, *prepared);
     if (asJson) {
-      json out = {{"sweep", name},
-                  {"candidates", list},
-                  {"valid", valid},
-                  {"total", plan->size()}};
-      describeSource(out);
       std::cout << exporting::jsonText(out, 2) << "\n";
       return kExitOk;
     }
+    const size_t valid = out["valid"].get<size_t>();
     printSource();
     std::cout << "sweep \"" << name << "\": " << valid << " valid of "
               << plan->size() << " candidates\n";
@@ -410,31 +297,20 @@ int sweep(const QStringList &arguments) {
   if (!swept)
     return usage(swept.error());
   if (asJson) {
-    json list = json::array();
-    const jobs::SweepCandidate *first =
-        swept->candidates.empty() ? nullptr : &swept->candidates.front();
-    for (const jobs::SweepCandidate &c : swept->candidates)
-      list.push_back(candidateJson(c, first));
-    json out = {{"sweep", name},
-                {"ran", swept->ran},
-                {"resumed", swept->resumed},
-                {"invalid", swept->invalid},
-                {"ranking", rankingHeading(swept->candidates)},
-                {"candidates", list}};
-    describeSource(out);
-    std::cout << exporting::jsonText(out, 2) << "\n";
+    std::cout << exporting::jsonText(jobs::resultJson(name, *swept, *prepared),
+                                     2)
+              << "\n";
   } else {
     printSource();
     std::cout << "sweep \"" << name << "\": " << swept->ran << " run, "
               << swept->resumed << " from the history, " << swept->invalid
-              << " invalid; " << rankingHeading(swept->candidates) << ":\n";
+              << " invalid; " << jobs::rankingHeading(swept->candidates)
+              << ":\n";
     for (const jobs::SweepCandidate &c : swept->candidates)
       std::cout << line(c, &swept->candidates.front()) << "\n";
   }
-  for (const jobs::SweepCandidate &c : swept->candidates)
-    if (c.valid && (!c.record || (c.record->outcome != "ok" &&
-                                  c.record->outcome != "cannot-run-here")))
-      return kExitFailure;
+  if (!jobs::everyValidFinished(*swept))
+    return kExitFailure;
   return kExitOk;
 }
 

@@ -86,17 +86,18 @@ int verify(const QStringList &arguments) {
     std::cerr << "tilescope-cli verify: " << document.error() << "\n";
     return code;
   }
-  const bool isDispatchFile = !document->dispatches.empty();
-  if (isDispatchFile) {
-    if (!parser.isSet(programOption))
-      return usage(path + " is a dispatch file: give the program it came from "
-                          "with --program SOURCE");
-    request.program = parser.value(programOption).toStdString();
-    request.edited = &*document;
-  } else {
-    request.program = path;
-    request.target = target.value_or(*jobs::compileTarget("llvm-cpu"));
-  }
+  // The tested module runs where its backend can: the CPU, or a GPU found
+  // here. Without one, the checked run is compiled but not run.
+  auto backend =
+      jobs::prepareCheck(request, *document,
+                         parser.isSet(programOption)
+                             ? std::optional<std::filesystem::path>(
+                                   parser.value(programOption).toStdString())
+                             : std::nullopt,
+                         target, parser.value(kDeviceOption).toStdString());
+  if (!backend)
+    return usage(backend.error() + " (--program SOURCE)");
+
   if (parser.isSet(referenceOption))
     request.reference = parser.value(referenceOption).toStdString();
   request.function = parser.value(functionOption).toStdString();
@@ -114,15 +115,6 @@ int verify(const QStringList &arguments) {
   }
   request.directory = *folder;
 
-  // The tested module runs where its backend can: the CPU, or a GPU found
-  // here. Without one, the checked run is compiled but not run.
-  std::string backend = request.target ? request.target->backend : "";
-  if (isDispatchFile)
-    if (const auto carried = jobs::documentBackends(*document);
-        !carried.empty())
-      backend = carried.front();
-  jobs::placeCheck(request, backend, parser.value(kDeviceOption).toStdString());
-
   TerminalProgress progress(!asJson);
   request.progress = [&progress](const std::string &step) {
     progress.step(step);
@@ -135,7 +127,7 @@ int verify(const QStringList &arguments) {
   }
 
   const jobs::TryRecord record =
-      jobs::checkRecord(request, *checked, *document, backend);
+      jobs::checkRecord(request, *checked, *document, *backend);
   const auto id = recordTry(parser, record, asJson);
 
   const int exit = checked->compiledOnly ? kExitCannotRunHere

@@ -30,6 +30,51 @@ chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
   return source;
 }
 
+Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
+                                   SweepRequest &request,
+                                   const SweepChoice &choice) {
+  const bool implicitSpace =
+      !choice.ireeSpace && choice.vary.empty() && !choice.noIreeSpace;
+  std::optional<IreeSpaceRequest> asked;
+  if (choice.ireeSpace || implicitSpace) {
+    asked.emplace();
+    asked->document = request.document;
+    asked->op = request.op;
+    asked->nearest = choice.nearest;
+    asked->timeout = choice.timeout;
+    asked->cancel = request.cancel;
+    asked->vary = choice.vary;
+  }
+  auto source = chooseSweepSource(iree, request, asked, choice.ireeSpace);
+  if (!source)
+    return Error{source.error()};
+  PreparedSweep prepared{std::move(*source), {}};
+  const std::optional<IreeSpace> &space = prepared.source.space;
+  if (!space && request.axes.empty())
+    request.axes = neighbourAxes(*request.document, request.op);
+  prepared.neighbourhood = space                 ? "iree-constraints"
+                           : choice.vary.empty() ? "rules"
+                                                 : "axes";
+  request.name =
+      !choice.name.empty() ? choice.name
+      : space ? spaceSweepName(*request.document, request.op, asked->vary,
+                               asked->nearest)
+              : defaultSweepName(*request.document, request.op, request.axes);
+  return prepared;
+}
+
+Result<std::vector<SweepAxis>>
+parseSweepAxes(const std::vector<std::string> &texts) {
+  std::vector<SweepAxis> axes;
+  for (const std::string &text : texts) {
+    auto axis = parseSweepAxis(text);
+    if (!axis)
+      return Error{axis.error()};
+    axes.push_back(std::move(*axis));
+  }
+  return axes;
+}
+
 Result<SweepPlanned> planSweepWithVerdicts(const tools::IreeInstallation *iree,
                                            const SweepRequest &request) {
   auto candidates = planSweep(request);

@@ -5,10 +5,11 @@
 // asked.
 #pragma once
 
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
 #include "core/jobs/SweepSpace.h"
+#include "core/tools/IreeInstallation.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,41 @@ struct SweepSource {
 Result<SweepSource>
 chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
                   const std::optional<IreeSpaceRequest> &asked, bool required);
+
+// How a client asks for a sweep's candidates: the CLI's --vary,
+// --iree-space, --no-iree-space, --nearest and --name, the Python package's
+// sweep() arguments.
+struct SweepChoice {
+  // FIELD=V1,V2,... axes (already parsed into the request's axes); with
+  // ireeSpace, the FIELDs whose knobs vary.
+  std::vector<std::string> vary;
+  bool ireeSpace = false;   // IREE's constraint space, an Error without it
+  bool noIreeSpace = false; // never IREE's space (the rules' neighbours)
+  size_t nearest = 32;      // IREE's space: the points kept, nearest first
+  std::string name;         // the sweep's name; "": from file, op and axes
+  std::chrono::milliseconds timeout{std::chrono::minutes(2)};
+};
+
+struct PreparedSweep {
+  SweepSource source;
+  // "iree-constraints", "rules" (no --vary: the rules' neighbours) or
+  // "axes" (the axes given).
+  std::string neighbourhood;
+};
+
+// The choice the CLI and the Python package share: with no axes (and not
+// noIreeSpace), or with ireeSpace, IREE's space for the op
+// (chooseSweepSource); where it gives none, the axes, or the rules'
+// neighbours (neighbourAxes) when none were given. Sets the request's
+// points or axes and its name.
+Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
+                                   SweepRequest &request,
+                                   const SweepChoice &choice);
+
+// Each FIELD=V1,V2 text as an axis (parseSweepAxis); the Error names the
+// text.
+Result<std::vector<SweepAxis>>
+parseSweepAxes(const std::vector<std::string> &texts);
 
 struct SweepPlanned {
   std::vector<SweepCandidate> candidates; // planSweep's, IREE's verdicts in

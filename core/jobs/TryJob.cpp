@@ -363,6 +363,30 @@ void placeCheck(CheckRequest &request, const std::string &backend,
   }
 }
 
+Result<std::string>
+prepareCheck(CheckRequest &request, const iree::Document &document,
+             const std::optional<std::filesystem::path> &program,
+             const std::optional<CompileTarget> &target,
+             const std::string &device) {
+  std::string backend;
+  if (!document.dispatches.empty()) {
+    if (!program)
+      return Error{document.path.string() +
+                   " is a dispatch file: a checked run needs the program it "
+                   "came from"};
+    request.program = *program;
+    request.edited = &document;
+    if (const auto carried = documentBackends(document); !carried.empty())
+      backend = carried.front();
+  } else {
+    request.program = document.path;
+    request.target = target.value_or(*compileTarget("llvm-cpu"));
+    backend = request.target->backend;
+  }
+  placeCheck(request, backend, device);
+  return backend;
+}
+
 TryRecord checkRecord(const CheckRequest &request, const CheckResult &result,
                       const iree::Document &document,
                       const std::string &backend) {

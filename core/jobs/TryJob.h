@@ -8,13 +8,13 @@
 
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/BenchJob.h"
 #include "core/jobs/CheckJob.h"
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/History.h"
 #include "core/jobs/Resources.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -111,6 +111,16 @@ iree::Document withConfigs(const nlohmann::json &configs,
 // the request becomes compile-only with the reason.
 void placeCheck(CheckRequest &request, const std::string &backend,
                 const std::string &device);
+// A checked run of `document`, set up as `verify` and the Python package
+// set it up: a dispatch file is checked inside `program`, the program it
+// came from (an Error without one); a program itself has IREE's own
+// configs checked for `target` (default llvm-cpu). Then placed
+// (placeCheck). Returns the tested module's backend.
+Result<std::string>
+prepareCheck(CheckRequest &request, const iree::Document &document,
+             const std::optional<std::filesystem::path> &program,
+             const std::optional<CompileTarget> &target,
+             const std::string &device);
 // The history row of a checked run of `document` (id unset).
 TryRecord checkRecord(const CheckRequest &request, const CheckResult &result,
                       const iree::Document &document,

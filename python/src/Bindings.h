@@ -9,6 +9,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <atomic>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -22,8 +24,19 @@ namespace tilescope::python {
 namespace py = pybind11;
 
 // The parse worker the module keeps (made on first use; tilescope.Error
-// when there is no IREE).
+// when there is no IREE), and the worker program (tilescope-iree-worker:
+// $TILESCOPE_WORKER, else this build's).
 jobs::DocumentWorker &worker();
+std::filesystem::path workerProgram();
+
+// tilescope.Cancel: a flag a script (or another thread) sets to stop a
+// running job at its next step.
+struct CancelToken {
+  std::shared_ptr<std::atomic<bool>> flag =
+      std::make_shared<std::atomic<bool>>(false);
+};
+// The flag of a Cancel passed as `cancel=` (None: no flag).
+const std::atomic<bool> *cancelFlagOf(const py::object &cancel);
 
 // tilescope.Error and its kinds; EditError carries the field it names.
 struct Failure : std::runtime_error {
@@ -63,5 +76,7 @@ void bindDocuments(py::module_ &m);
 void bindLayouts(py::module_ &m);
 void bindPictures(py::module_ &m);
 void bindJobs(py::module_ &m);
+void bindSweeps(py::module_ &m);
+void bindExports(py::module_ &m);
 
 } // namespace tilescope::python

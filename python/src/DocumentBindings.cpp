@@ -29,13 +29,16 @@ jobs::DocumentWorker &worker() {
     auto iree = tools::locateIree();
     if (!iree)
       throw Failure("no IREE to parse with: " + iree.error());
-    const char *override = std::getenv("TILESCOPE_WORKER");
-    kept = std::make_unique<jobs::DocumentWorker>(
-        override ? std::filesystem::path(override)
-                 : std::filesystem::path(TILESCOPE_WORKER_PATH),
-        iree->compilerLibrary);
+    kept = std::make_unique<jobs::DocumentWorker>(workerProgram(),
+                                                  iree->compilerLibrary);
   }
   return *kept;
+}
+
+std::filesystem::path workerProgram() {
+  const char *override = std::getenv("TILESCOPE_WORKER");
+  return override && *override ? std::filesystem::path(override)
+                               : std::filesystem::path(TILESCOPE_WORKER_PATH);
 }
 
 namespace {

@@ -1,12 +1,14 @@
 // Jobs: a try (compile, resources read from the compiled kernel, a timed
-// run) recorded in a workspace's history, and the history's rows as dicts,
-// as `tilescope-cli compile | resources | bench --json` and `history
-// --json` give them.
+// run) and a checked run, each recorded in a workspace's history, and the
+// history's rows as dicts, as `tilescope-cli compile | resources | bench |
+// verify --json` and `history --json` give them; which IREE they use; a
+// Cancel flag to stop them.
 #include "python/src/Bindings.h"
 
 #include "core/export/JsonText.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/History.h"
+#include "core/jobs/JobJson.h"
 #include "core/jobs/TryJob.h"
 #include "core/jobs/Workspace.h"
 #include "core/tools/IreeInstallation.h"
@@ -22,10 +24,26 @@ workspaceOr(const std::optional<std::filesystem::path> &given) {
   return std::filesystem::absolute(given ? *given : jobs::defaultWorkspace());
 }
 
+std::chrono::milliseconds timeoutOf(double seconds) {
+  if (seconds <= 0)
+    throw Failure("timeout must be positive (seconds)");
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+// The try's id, or why the history did not take it, into `out`.
+void recorded(const std::filesystem::path &workspace, jobs::TryRecord record,
+              nlohmann::json &out) {
+  out["outcome"] = record.outcome;
+  auto id = jobs::recordTry(workspace, std::move(record));
+  out["try"] = id ? nlohmann::json(*id) : nlohmann::json(nullptr);
+  if (!id)
+    out["not_recorded"] = id.error();
+}
+
 py::dict runTry(const document::Document &document, const py::object &op,
                 const std::string &stage,
                 std::optional<std::filesystem::path> workspace, int repetitions,
-                double timeoutSeconds) {
+                double timeoutSeconds, const py::object &cancel) {
   jobs::TryRequest request;
   request.document = &document;
   if (!op.is_none()) {
@@ -42,11 +60,9 @@ py::dict runTry(const document::Document &document, const py::object &op,
     throw Failure("stage is compile, resources or bench, not '" + stage + "'");
   if (repetitions < 1 || repetitions > 1000)
     throw Failure("repetitions must be 1 to 1000");
-  if (timeoutSeconds <= 0)
-    throw Failure("timeout must be positive (seconds)");
   request.repetitions = repetitions;
-  request.timeout =
-      std::chrono::milliseconds(static_cast<long long>(timeoutSeconds * 1000));
+  request.timeout = timeoutOf(timeoutSeconds);
+  request.cancel = cancelFlagOf(cancel);
   const std::filesystem::path folder = workspaceOr(workspace);
   auto iree = valueOr(tools::locateIree());
   std::string report;
@@ -57,16 +73,68 @@ py::dict runTry(const document::Document &document, const py::object &op,
     auto tried = valueOr(jobs::runTry(iree, request));
     nlohmann::json out = tried.report;
     out["file"] = document.path.string();
-    out["outcome"] = tried.record.outcome;
-    auto id = jobs::recordTry(folder, tried.record);
-    out["try"] = id ? nlohmann::json(*id) : nlohmann::json(nullptr);
-    if (!id)
-      out["not_recorded"] = id.error();
+    recorded(folder, tried.record, out);
     if (!tried.cannotRun.empty())
       out["cannot_run"] = tried.cannotRun;
     report = exporting::jsonText(out);
   }
   return fromJson(report);
+}
+
+py::dict verify(const document::Document &document,
+                std::optional<std::filesystem::path> program,
+                std::optional<std::filesystem::path> reference,
+                const std::string &function, uint64_t seed,
+                std::optional<double> atol, std::optional<double> rtol,
+                const std::string &target, const std::string &device,
+                std::optional<std::filesystem::path> workspace,
+                double timeoutSeconds, const py::object &cancel) {
+  jobs::CheckRequest request;
+  request.seed = seed;
+  if (atol || rtol) {
+    request.tolerance = jobs::Tolerance{atol.value_or(0), rtol.value_or(0)};
+    if (request.tolerance->absolute < 0 || request.tolerance->relative < 0)
+      throw Failure("atol and rtol must be at least 0");
+  }
+  std::optional<jobs::CompileTarget> compileTarget;
+  if (!target.empty())
+    compileTarget = valueOr(jobs::compileTarget(target));
+  const std::string backend = valueOr(
+      jobs::prepareCheck(request, document, program, compileTarget, device));
+  request.reference = reference;
+  request.function = function;
+  request.timeout = timeoutOf(timeoutSeconds);
+  request.cancel = cancelFlagOf(cancel);
+  const std::filesystem::path folder = workspaceOr(workspace);
+  auto iree = valueOr(tools::locateIree());
+  std::string report;
+  {
+    py::gil_scoped_release release;
+    request.directory = valueOr(jobs::newTryDirectory(folder));
+    auto checked = valueOr(jobs::checkProgram(iree, request));
+    nlohmann::json out = jobs::toJson(checked);
+    out["file"] = document.path.string();
+    out["passed"] = checked.hasVerdict() ? nlohmann::json(checked.passed())
+                                         : nlohmann::json(nullptr);
+    recorded(folder, jobs::checkRecord(request, checked, document, backend),
+             out);
+    report = exporting::jsonText(out);
+  }
+  return fromJson(report);
+}
+
+py::dict ireeInstallation() {
+  auto iree = valueOr(tools::locateIree());
+  py::dict tools;
+  for (const auto &[name, path] : iree.tools)
+    tools[py::str(name)] = path.string();
+  py::dict out;
+  out["compiler_library"] = iree.compilerLibrary.string();
+  out["found_by"] = iree.foundBy;
+  out["tools"] = tools;
+  out["missing_tools"] = iree.missingTools;
+  out["worker"] = workerProgram().string();
+  return out;
 }
 
 py::list history(std::optional<std::filesystem::path> workspace,
@@ -85,10 +153,32 @@ py::list history(std::optional<std::filesystem::path> workspace,
 
 } // namespace
 
+const std::atomic<bool> *cancelFlagOf(const py::object &cancel) {
+  if (cancel.is_none())
+    return nullptr;
+  return cancel.cast<CancelToken &>().flag.get();
+}
+
 void bindJobs(py::module_ &m) {
+  py::class_<CancelToken>(m, "Cancel",
+                          "A flag that stops a running job (run_try, verify, "
+                          "sweep) at its next step; set it from another "
+                          "thread, or from a sweep's on_candidate.")
+      .def(py::init<>())
+      .def(
+          "cancel", [](CancelToken &token) { token.flag->store(true); },
+          "Asks the job to stop.")
+      .def_property_readonly(
+          "cancelled",
+          [](const CancelToken &token) { return token.flag->load(); })
+      .def("__repr__", [](const CancelToken &token) {
+        return std::string(token.flag->load() ? "<Cancel: cancelled>"
+                                              : "<Cancel>");
+      });
   m.def("run_try", &runTry, py::arg("document"), py::arg("op") = py::none(),
         py::arg("stage") = "compile", py::arg("workspace") = py::none(),
         py::arg("repetitions") = 5, py::arg("timeout") = 300.0,
+        py::arg("cancel") = py::none(),
         "Compiles the document with the real iree-compile into a new try "
         "folder of the workspace (stage \"compile\"), reads the kernel's "
         "resources (\"resources\"), or also times it on a device found here "
@@ -96,6 +186,25 @@ void bindJobs(py::module_ &m) {
         "Returns what `tilescope-cli compile | resources | bench --json` "
         "prints (compile, resources, bench, outcome, try). The GIL is "
         "released while it runs.");
+  m.def("verify", &verify, py::arg("document"), py::arg("program") = py::none(),
+        py::arg("reference") = py::none(), py::arg("function") = "",
+        py::arg("seed") = 1, py::arg("atol") = py::none(),
+        py::arg("rtol") = py::none(), py::arg("target") = "",
+        py::arg("device") = "", py::arg("workspace") = py::none(),
+        py::arg("timeout") = 300.0, py::arg("cancel") = py::none(),
+        "A checked run, as `tilescope-cli verify --json`: a dispatch file "
+        "(edited or not) is compiled into `program`, the program it came "
+        "from, run on deterministic random inputs and every output compared "
+        "with the program compiled for the CPU with IREE's own configs (or "
+        "`reference`). A program itself has IREE's configs for `target` "
+        "checked (default llvm-cpu). It runs where a device is found (the "
+        "CPU for llvm-cpu); elsewhere it is compiled only, and says why. "
+        "Recorded in the workspace's history; the GIL is released.");
+  m.def("iree", &ireeInstallation,
+        "The IREE this package uses (compiler library, tools, how it was "
+        "found: $TILESCOPE_IREE_DIR, the set-up's prefix, or the "
+        "environment's iree-base-compiler), as `tilescope-cli doctor` "
+        "finds it.");
   m.def("history", &history, py::arg("workspace") = py::none(),
         py::arg("op") = "", py::arg("outcome") = "", py::arg("limit") = 0,
         "The workspace's tries, newest first, each a dict as `tilescope-cli "

@@ -29,4 +29,6 @@ PYBIND11_MODULE(_tilescope, m) {
   bindLayouts(m);
   bindPictures(m);
   bindJobs(m);
+  bindSweeps(m);
+  bindExports(m);
 }

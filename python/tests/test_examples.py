@@ -54,3 +54,21 @@ def test_tile_sweep_predicts_what_the_sweep_plan_does():
             assert abs(ours[value] - candidate["predicted_us"]) <= 0.005 + 1e-9, candidate
         else:
             assert ours[value] is None, candidate
+
+
+def test_register_check_fails_an_edit_that_raises_registers(tmp_path):
+    raised = run("register_check.py", MATMUL, "0:0", "workgroup=[32, 64, 0]",
+                 "--workspace", tmp_path)
+    assert raised.returncode == 1, raised.stderr
+    assert "vgprs: 132 -> 172  RAISED" in raised.stdout
+    lowered = run("register_check.py", MATMUL, "0:0", "reduction=[0, 0, 4]",
+                  "--workspace", tmp_path)
+    assert lowered.returncode == 0, lowered.stderr
+    assert "vgprs: 132 -> 102" in lowered.stdout
+    too_big = run("register_check.py", MATMUL, "0:0", "workgroup=[128, 128, 0]",
+                  "--workspace", tmp_path)
+    assert too_big.returncode == 2
+    assert "exceeded the limit of 65536 bytes" in too_big.stderr
+    refused = run("register_check.py", MATMUL, "0:0", "workgroup=[1, 2",
+                  "--workspace", tmp_path)
+    assert refused.returncode == 2 and "workgroup" in refused.stderr

@@ -12,8 +12,14 @@ The same code the ``tilescope`` window and ``tilescope-cli`` run:
   ``op_layouts(document, op)``; ``Document.predict(op)``: the cost model;
 - ``picture(document, op, view=...)``: the window's views of a root op, as
   SVG or PNG (and inline in Jupyter);
-- ``run_try(document, op, stage=...)``: compile, resources, a timed run,
-  recorded in the workspace's ``history()``, rows as dicts.
+- ``run_try(document, op, stage=...)``: compile, resources, a timed run;
+  ``verify(document, program=...)``: a checked run against the CPU;
+  ``sweep(document, op, vary=[...], on_candidate=...)``: candidates judged,
+  compiled, timed and ranked; each recorded in the workspace's
+  ``history()``, rows as dicts; ``Cancel()`` stops any of them;
+- ``tuning_spec(document, ops)``: the spec IREE takes; ``bundle(...)`` /
+  ``import_results(...)``: tries timed on a machine without the compiler;
+- ``iree()``: the IREE in use.
 
 Ops are named ``"D:O"`` as on the command line (D a dispatch index or name).
 ``open`` and ``parse`` are left out of ``__all__`` so that ``from tilescope
@@ -22,6 +28,7 @@ import *`` does not hide the built-in ``open``: call ``tilescope.open``.
 
 from ._tilescope import (  # noqa: F401
     Basis,
+    Cancel,
     Dispatch,
     Document,
     EditError,
@@ -31,17 +38,24 @@ from ._tilescope import (  # noqa: F401
     ParseError,
     Picture,
     RootOp,
+    bundle,
     history,
+    import_results,
+    iree,
     mma_fragments,
     op_layouts,
     open,
     parse,
     picture,
     run_try,
+    sweep,
+    tuning_spec,
+    verify,
 )
 
 __all__ = [
     "Basis",
+    "Cancel",
     "Dispatch",
     "Document",
     "EditError",
@@ -51,9 +65,15 @@ __all__ = [
     "ParseError",
     "Picture",
     "RootOp",
+    "bundle",
     "history",
+    "import_results",
+    "iree",
     "mma_fragments",
     "op_layouts",
     "picture",
     "run_try",
+    "sweep",
+    "tuning_spec",
+    "verify",
 ]

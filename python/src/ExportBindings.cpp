@@ -1,0 +1,86 @@
+// What leaves Tilescope for IREE or another machine: a tuning spec of the
+// document's configs (as `tilescope-cli export-spec` writes it), and run
+// bundles of the history's compiled tries with their results brought back
+// (`tilescope-cli bundle` / `import-results`).
+#include "python/src/Bindings.h"
+
+#include "core/export/JsonText.h"
+#include "core/export/TuningSpec.h"
+#include "core/jobs/BundleTries.h"
+#include "core/jobs/Workspace.h"
+#include "core/tools/IreeInstallation.h"
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+namespace tilescope::python {
+namespace {
+
+std::string tuningSpec(const document::Document &document,
+                       const std::vector<py::object> &ops) {
+  if (ops.empty())
+    throw Failure("name at least one root op for the spec");
+  std::vector<exporting::SpecOp> chosen;
+  for (const py::object &op : ops) {
+    const edit::OpRef ref = opRefOf(document, op);
+    chosen.push_back(
+        {static_cast<int>(ref.dispatch), static_cast<int>(ref.op)});
+  }
+  return valueOr(exporting::tuningSpec(document, chosen));
+}
+
+jobs::History historyOf(const std::optional<std::filesystem::path> &workspace) {
+  return valueOr(
+      jobs::History::open(jobs::historyFile(std::filesystem::absolute(
+          workspace ? *workspace : jobs::defaultWorkspace()))));
+}
+
+std::filesystem::path bundle(const std::filesystem::path &directory,
+                             const std::vector<long long> &tries,
+                             const std::string &sweep,
+                             std::optional<std::filesystem::path> workspace) {
+  if (tries.empty() && sweep.empty())
+    throw Failure("name the tries: tries=[ID, ...] or sweep=NAME");
+  jobs::History history = historyOf(workspace);
+  std::vector<jobs::TryRecord> records;
+  if (!sweep.empty())
+    records = valueOr(jobs::compiledTriesOfSweep(history, sweep));
+  for (long long id : tries)
+    records.push_back(valueOr(history.get(id)));
+  auto iree = valueOr(tools::locateIree());
+  py::gil_scoped_release release;
+  return valueOr(jobs::bundleTries(records, directory, iree));
+}
+
+py::dict importResults(const std::filesystem::path &directory,
+                       std::optional<std::filesystem::path> workspace) {
+  jobs::History history = historyOf(workspace);
+  return fromJson(exporting::jsonText(
+      jobs::toJson(valueOr(jobs::importBundleResults(directory, history)))));
+}
+
+} // namespace
+
+void bindExports(py::module_ &m) {
+  m.def("tuning_spec", &tuningSpec, py::arg("document"), py::arg("ops"),
+        "The tuning spec IREE takes (--iree-codegen-tuning-spec-path) that "
+        "gives each named root op (\"D:O\") its config as the document "
+        "holds it (an Editor's document carries the edits), as "
+        "`tilescope-cli export-spec` writes it. Contractions only: IREE's "
+        "spec matchers for other ops need the whole op's body.");
+  m.def("bundle", &bundle, py::arg("directory"),
+        py::arg("tries") = std::vector<long long>{}, py::arg("sweep") = "",
+        py::arg("workspace") = py::none(),
+        "Writes compiled tries of the history (by id, or a sweep's newest "
+        "compiled try of each candidate) as a run bundle: the modules, "
+        "IREE's runtime tools and run.sh, for a machine with the GPU and no "
+        "compiler. Returns the folder, as `tilescope-cli bundle`.");
+  m.def("import_results", &importResults, py::arg("directory"),
+        py::arg("workspace") = py::none(),
+        "Reads what a bundle's run.sh measured back into the history, each "
+        "module a bench row of the try it came from (modules imported "
+        "before are left), and how the cost model's order agreed with the "
+        "measured one: `tilescope-cli import-results --json`.");
+}
+
+} // namespace tilescope::python

@@ -1,0 +1,171 @@
+// Sweeps: one root op's config varied, every candidate judged by the rules
+// (and IREE, when asked), the valid ones compiled and timed in parallel and
+// ranked, each landing in the history; a per-candidate callback and a
+// Cancel. The same plan and run `tilescope-cli sweep` does (prepareSweep,
+// planSweepWithVerdicts, runSweep), returned as its --json.
+#include "python/src/Bindings.h"
+
+#include "core/export/JsonText.h"
+#include "core/jobs/DocumentWorker.h"
+#include "core/jobs/SweepJson.h"
+#include "core/jobs/SweepWorkflow.h"
+#include "core/jobs/Workspace.h"
+#include "core/tools/IreeInstallation.h"
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <optional>
+
+namespace tilescope::python {
+namespace {
+
+struct SweepArguments {
+  std::vector<std::string> vary;
+  bool ireeSpace = false, noIreeSpace = false, plan = false,
+       ireeConstraints = false;
+  int nearest = 32;
+  std::string name, stage;
+  std::optional<std::filesystem::path> workspace;
+  int parallel = 0, repetitions = 3;
+  double timeout = 300;
+};
+
+py::dict sweep(const document::Document &document, const py::object &op,
+               const SweepArguments &arguments, const py::object &onCandidate,
+               const py::object &cancel) {
+  jobs::SweepRequest request;
+  request.document = &document;
+  request.op = opRefOf(document, op);
+  if (arguments.stage == "bench")
+    request.upTo = jobs::TryStage::Bench;
+  else if (arguments.stage == "resources")
+    request.upTo = jobs::TryStage::Resources;
+  else
+    throw Failure("stage is bench or resources, not '" + arguments.stage + "'");
+  if (arguments.nearest < 0 || arguments.nearest > 4096)
+    throw Failure("nearest must be 0 to 4096");
+  if (arguments.parallel < 0 || arguments.parallel > 256)
+    throw Failure("parallel must be 0 (the cores here) to 256");
+  if (arguments.repetitions < 1 || arguments.repetitions > 1000)
+    throw Failure("repetitions must be 1 to 1000");
+  if (arguments.timeout <= 0)
+    throw Failure("timeout must be positive (seconds)");
+  jobs::SweepChoice choice;
+  choice.vary = arguments.vary;
+  choice.ireeSpace = arguments.ireeSpace;
+  choice.noIreeSpace = arguments.noIreeSpace;
+  choice.nearest = static_cast<size_t>(arguments.nearest);
+  choice.name = arguments.name;
+  choice.timeout = std::chrono::milliseconds(
+      static_cast<long long>(arguments.timeout * 1000));
+  if (!choice.ireeSpace)
+    request.axes = valueOr(jobs::parseSweepAxes(choice.vary));
+  request.workspace = std::filesystem::absolute(
+      arguments.workspace ? *arguments.workspace : jobs::defaultWorkspace());
+  request.parallel = arguments.parallel;
+  request.repetitions = arguments.repetitions;
+  request.timeout = choice.timeout;
+  request.ireeConstraints = arguments.ireeConstraints;
+  request.cancel = cancelFlagOf(cancel);
+  // A sweep that runs needs a flag of its own, for the callback to stop it.
+  std::atomic<bool> stop{false};
+  if (!request.cancel)
+    request.cancel = &stop;
+  auto iree = tools::locateIree();
+  const tools::IreeInstallation *found = iree ? &*iree : nullptr;
+  if (!found && (choice.ireeSpace || !arguments.plan))
+    throw Failure(iree.error());
+
+  // What the callback raised (or the interrupt that arrived), raised again
+  // once the sweep has stopped.
+  std::optional<py::error_already_set> raised;
+  std::string report;
+  {
+    py::gil_scoped_release release;
+    auto prepared = valueOr(jobs::prepareSweep(found, request, choice));
+    if (arguments.plan) {
+      auto planned = valueOr(jobs::planSweepWithVerdicts(found, request));
+      if (!planned.ireeProblem.empty())
+        throw Failure(planned.ireeProblem);
+      report = exporting::jsonText(
+          jobs::planJson(request.name, planned.candidates, prepared));
+    } else {
+      request.worker.emplace(workerProgram(), iree->compilerLibrary);
+      auto *flag = const_cast<std::atomic<bool> *>(request.cancel);
+      request.onCandidate = [&](const jobs::SweepCandidate &candidate,
+                                size_t done, size_t total) {
+        const std::string text = exporting::jsonText(jobs::toJson(candidate));
+        py::gil_scoped_acquire gil;
+        if (raised)
+          return;
+        try {
+          if (!onCandidate.is_none()) {
+            py::object answer = onCandidate(fromJson(text), done, total);
+            if (!answer.is_none() && !answer.cast<bool>())
+              flag->store(true);
+          }
+          if (PyErr_CheckSignals() != 0)
+            throw py::error_already_set();
+        } catch (py::error_already_set &error) {
+          raised.emplace(std::move(error));
+          flag->store(true);
+        }
+      };
+      auto swept = jobs::runSweep(*iree, request);
+      if (swept)
+        report = exporting::jsonText(
+            jobs::resultJson(request.name, *swept, prepared));
+      else if (!raised)
+        throw Failure(swept.error());
+    }
+  }
+  if (raised)
+    throw std::move(*raised);
+  return fromJson(report);
+}
+
+} // namespace
+
+void bindSweeps(py::module_ &m) {
+  m.def(
+      "sweep",
+      [](const document::Document &document, const py::object &op,
+         const std::vector<std::string> &vary, bool ireeSpace, bool noIreeSpace,
+         int nearest, bool plan, bool ireeConstraints, const std::string &stage,
+         const std::string &name,
+         std::optional<std::filesystem::path> workspace, int parallel,
+         int repetitions, double timeout, const py::object &onCandidate,
+         const py::object &cancel) {
+        return sweep(document, op,
+                     SweepArguments{vary, ireeSpace, noIreeSpace, plan,
+                                    ireeConstraints, nearest, name, stage,
+                                    std::move(workspace), parallel, repetitions,
+                                    timeout},
+                     onCandidate, cancel);
+      },
+      py::arg("document"), py::arg("op"),
+      py::arg("vary") = std::vector<std::string>{},
+      py::arg("iree_space") = false, py::arg("no_iree_space") = false,
+      py::arg("nearest") = 32, py::arg("plan") = false,
+      py::arg("iree_constraints") = false, py::arg("stage") = "bench",
+      py::arg("name") = "", py::arg("workspace") = py::none(),
+      py::arg("parallel") = 0, py::arg("repetitions") = 3,
+      py::arg("timeout") = 300.0, py::arg("on_candidate") = py::none(),
+      py::arg("cancel") = py::none(),
+      "Varies a root op's config, as `tilescope-cli sweep --json`: `vary` "
+      "holds FIELD=V1,V2,... axes (every combination is a candidate; with "
+      "iree_space=True, FIELD names whose knobs vary); with none, IREE's "
+      "constraint space for the op where IREE states one, else each "
+      "workgroup and reduction entry halved and doubled. plan=True judges "
+      "the candidates and runs nothing (`--plan`); otherwise the valid ones "
+      "are compiled (stage=\"resources\": and their resources read; "
+      "\"bench\": also timed where a device is here), ranked, and recorded "
+      "in the workspace's history under the sweep's name (the same name "
+      "resumes it). on_candidate(candidate, done, total) is called as each "
+      "finishes, with the GIL held; returning False stops the sweep, an "
+      "exception stops it and is raised again; `cancel` (a Cancel) stops it "
+      "from elsewhere. The GIL is released while candidates run.");
+}
+
+} // namespace tilescope::python

@@ -1,0 +1,152 @@
+"""Sweeps, checked runs, tuning specs and run bundles from Python: the real
+IREE on the CPU (llvm-cpu, local-task), each answer held to the CLI's."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import EXAMPLES, MATMUL, REDUCTION, cli, cli_json
+
+CPU_MATMUL = EXAMPLES / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir"
+CPU_PROGRAM = EXAMPLES / "sources" / "matmul_f32_small.mlir"
+WRONG_REFERENCE = (EXAMPLES.parent / "tests" / "e2e" / "data"
+                   / "matmul_f32_small_wrong_reference.mlir")
+# Two CPU configs of the matmul (op 1; op 0 is its fill), replaced whole.
+CONFIGS = ("lowering_config=#iree_cpu.lowering_config<cache_parallel = [32, 32, 0], "
+           "distribution = [32, 32, 0], vector_common_parallel = [8, 8, 0], "
+           "vector_reduction = [0, 0, 8]>,#iree_cpu.lowering_config<cache_parallel "
+           "= [64, 64, 0], distribution = [64, 64, 0], vector_common_parallel = [8, "
+           "16, 0], vector_reduction = [0, 0, 4]>")
+
+
+def test_a_sweep_calls_back_per_candidate_and_the_cli_resumes_it(tilescope, tmp_path):
+    seen = []
+    result = tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
+                             stage="resources", name="py", workspace=tmp_path,
+                             on_candidate=lambda c, done, total: seen.append((c, done, total)))
+    assert result["sweep"] == "py" and result["ran"] == 2 and not result["cancelled"]
+    assert [(done, total) for _, done, total in seen] == [(1, 2), (2, 2)]
+    assert sorted(c["candidate"] for c, _, _ in seen) == \
+        sorted(c["candidate"] for c in result["candidates"])
+    assert all(c["outcome"] == "ok" for c in result["candidates"]), result
+    # The CLI finds the same sweep in the history and runs nothing again.
+    again = cli_json("sweep", CPU_MATMUL, "--op", "0:1", "--vary", CONFIGS,
+                     "--compile-only", "--name", "py", "--workspace", tmp_path, "--json")
+    assert again["ran"] == 0 and again["resumed"] == 2
+    assert {c["candidate"]: c["try"] for c in again["candidates"]} == \
+        {c["candidate"]: c["try"] for c in result["candidates"]}
+
+
+def test_a_callback_that_answers_false_stops_the_sweep(tilescope, tmp_path):
+    result = tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
+                             stage="resources", workspace=tmp_path, parallel=1,
+                             on_candidate=lambda c, done, total: False)
+    assert result["cancelled"]
+    assert sum("try" in c for c in result["candidates"]) == 1, result
+
+
+def test_a_callback_exception_stops_the_sweep_and_is_raised(tilescope, tmp_path):
+    def fails(candidate, done, total):
+        raise ValueError("not this one: " + candidate["candidate"])
+
+    with pytest.raises(ValueError, match="not this one"):
+        tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
+                        stage="resources", workspace=tmp_path, parallel=1,
+                        on_candidate=fails)
+    assert len(tilescope.history(tmp_path)) == 1
+
+
+def test_a_cancelled_flag_runs_nothing(tilescope, tmp_path):
+    stop = tilescope.Cancel()
+    stop.cancel()
+    assert stop.cancelled
+    result = tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
+                             stage="resources", workspace=tmp_path, cancel=stop)
+    assert result["cancelled"] and result["ran"] == 0
+
+
+def test_a_plan_is_the_clis_plan(tilescope):
+    vary = ["subgroup_basis=[[1,8],[0,1]],[[1,1],[0,1]]", "thread=[0,4],[0,8]"]
+    planned = tilescope.sweep(tilescope.open(REDUCTION), "0:0", vary=vary, plan=True)
+    arguments = ["sweep", REDUCTION, "--op", "0:0", "--plan", "--json"]
+    for axis in vary:
+        arguments += ["--vary", axis]
+    assert planned == cli_json(*arguments)
+    assert planned["total"] == 4 and planned["neighbourhood"] == "axes"
+    invalid = [c for c in planned["candidates"] if not c["valid"]]
+    assert invalid and all("workgroup-size-short" in c["why_not"] for c in invalid)
+
+
+def test_bad_sweeps_say_what(tilescope, tmp_path):
+    document = tilescope.open(CPU_MATMUL)
+    with pytest.raises(tilescope.Error, match="stage is bench or resources"):
+        tilescope.sweep(document, "0:1", vary=[CONFIGS], stage="compile")
+    with pytest.raises(tilescope.Error, match="workgroup"):
+        tilescope.sweep(document, "0:1", vary=["workgroup[0]"], plan=True)
+
+
+def test_a_checked_run_passes_fails_and_is_recorded(tilescope, tmp_path):
+    dispatch = tilescope.open(CPU_MATMUL)
+    passed = tilescope.verify(dispatch, program=CPU_PROGRAM, workspace=tmp_path)
+    assert passed["passed"] is True, passed
+    assert passed["outputs"][0]["type"] == "128x128xf32"
+    assert passed["outputs"][0]["mismatches"] == 0
+    failed = tilescope.verify(dispatch, program=CPU_PROGRAM, reference=WRONG_REFERENCE,
+                              workspace=tmp_path)
+    assert failed["passed"] is False and failed["outcome"] == "check-failed"
+    rows = tilescope.history(tmp_path)
+    assert [r["id"] for r in rows] == [failed["try"], passed["try"]]
+    assert all(r["kind"] == "verify" for r in rows)
+    # A program alone: IREE's own configs for the CPU.
+    program = tilescope.verify(tilescope.open(CPU_PROGRAM), workspace=tmp_path)
+    assert program["passed"] is True, program
+    with pytest.raises(tilescope.Error, match="needs the program it came from"):
+        tilescope.verify(dispatch, workspace=tmp_path)
+
+
+def test_an_edited_config_becomes_the_clis_tuning_spec(tilescope, tmp_path):
+    editor = tilescope.Editor(tilescope.open(MATMUL))
+    editor.set("0:0", "workgroup", "[32, 64, 0]")
+    spec = tilescope.tuning_spec(editor.document, ["0:0"])
+    assert "iree_codegen.tuning_spec_entrypoint" in spec
+    assert "workgroup = [32, 64, 0]" in spec
+    edited = tmp_path / "edited.mlir"
+    editor.save(edited)
+    code, out, err = cli("export-spec", edited, "--op", "0:0")
+    assert code == 0, err
+    assert out.strip() == spec.strip()
+    with pytest.raises(tilescope.Error, match="at least one root op"):
+        tilescope.tuning_spec(editor.document, [])
+
+
+def test_a_sweep_travels_as_a_bundle_and_comes_back_measured(tilescope, tmp_path):
+    workspace = tmp_path / "workspace"
+    tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
+                    stage="resources", name="travel", workspace=workspace)
+    bundle = tilescope.bundle(tmp_path / "bundle", sweep="travel", workspace=workspace)
+    assert (bundle / "run.sh").is_file() and (bundle / "manifest.json").is_file()
+    # The GPU machine's part: run.sh alone, no Tilescope.
+    run = subprocess.run(["/bin/bash", str(bundle / "run.sh")], cwd="/",
+                         env=dict(os.environ, TILESCOPE_REPETITIONS="2"),
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    report = tilescope.import_results(bundle, workspace=workspace)
+    modules = report["modules"]
+    assert len(modules) == 2 and all("try" in m for m in modules), report
+    assert all(m["sweep"] == "travel" for m in modules)
+    benches = tilescope.history(workspace, outcome="ok")
+    assert {m["try"] for m in modules} <= {r["id"] for r in benches}
+    again = tilescope.import_results(bundle, workspace=workspace)
+    assert all(m["already_imported"] for m in again["modules"])
+    with pytest.raises(tilescope.Error, match="name the tries"):
+        tilescope.bundle(tmp_path / "none", workspace=workspace)
+
+
+def test_the_iree_in_use_is_named(tilescope):
+    iree = tilescope.iree()
+    assert iree["compiler_library"].endswith("libIREECompiler.so")
+    assert "iree-compile" in iree["tools"]
+    assert json.loads(cli("doctor", "--json")[1])["iree"]["library"] \
+        == iree["compiler_library"]
