@@ -166,7 +166,10 @@ Result<IreeInstallation> locateIree(const IreeSearchOptions &options) {
     tried.push_back(prefix.string() + " (project prefix)");
   }
   if (options.usePythonPackages) {
-    for (const fs::path &directory : pythonPackageDirectories()) {
+    std::vector<fs::path> directories = options.pythonPaths;
+    for (fs::path &directory : pythonPackageDirectories())
+      directories.push_back(std::move(directory));
+    for (const fs::path &directory : directories) {
       if (auto library = compilerLibraryUnder(directory);
           library && library->filename() == kLibraryName)
         return describeInstallation(*library, "Python package");

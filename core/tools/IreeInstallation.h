@@ -23,6 +23,10 @@ struct IreeSearchOptions {
   std::optional<std::filesystem::path> settingsPath;
   bool useEnvironment = true;
   bool usePythonPackages = true;
+  // The running interpreter's sys.path (the Python package passes it):
+  // searched first among Python packages, so a wheel uses the
+  // iree-base-compiler of its own environment.
+  std::vector<std::filesystem::path> pythonPaths;
   // Defaults to the prefix this build was configured with.
   std::vector<std::filesystem::path> projectPrefixes = defaultProjectPrefixes();
 

@@ -5,6 +5,7 @@
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <pybind11/pybind11.h>
@@ -28,6 +29,13 @@ namespace py = pybind11;
 // $TILESCOPE_WORKER, else this build's).
 jobs::DocumentWorker &worker();
 std::filesystem::path workerProgram();
+
+// Where the module looks for IREE: as the CLI does ($TILESCOPE_IREE_DIR,
+// the set-up's prefix where this is a build of the source tree), then the
+// interpreter's own sys.path (an iree-base-compiler installed beside the
+// wheel), remembered when the module is imported.
+void rememberInterpreterPaths();
+tools::IreeSearchOptions ireeSearch();
 
 // tilescope.Cancel: a flag a script (or another thread) sets to stop a
 // running job at its next step.

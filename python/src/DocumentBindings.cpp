@@ -14,6 +14,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <cstdlib>
+#include <dlfcn.h>
 #include <mutex>
 
 namespace tilescope::python {
@@ -26,7 +27,7 @@ jobs::DocumentWorker &worker() {
   static std::unique_ptr<jobs::DocumentWorker> kept;
   std::lock_guard lock(mutex);
   if (!kept) {
-    auto iree = tools::locateIree();
+    auto iree = tools::locateIree(ireeSearch());
     if (!iree)
       throw Failure("no IREE to parse with: " + iree.error());
     kept = std::make_unique<jobs::DocumentWorker>(workerProgram(),
@@ -36,9 +37,40 @@ jobs::DocumentWorker &worker() {
 }
 
 std::filesystem::path workerProgram() {
-  const char *override = std::getenv("TILESCOPE_WORKER");
-  return override && *override ? std::filesystem::path(override)
-                               : std::filesystem::path(TILESCOPE_WORKER_PATH);
+  if (const char *override = std::getenv("TILESCOPE_WORKER");
+      override && *override)
+    return override;
+  // Installed (the wheel): the worker sits beside this module.
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<void *>(&workerProgram), &self) != 0 &&
+      self.dli_fname) {
+    const std::filesystem::path beside =
+        std::filesystem::path(self.dli_fname).parent_path() /
+        "tilescope-iree-worker";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(beside, ec))
+      return beside;
+  }
+  return TILESCOPE_WORKER_PATH;
+}
+
+namespace {
+std::vector<std::filesystem::path> &interpreterPaths() {
+  static std::vector<std::filesystem::path> paths;
+  return paths;
+}
+} // namespace
+
+void rememberInterpreterPaths() {
+  for (const py::handle entry : py::module_::import("sys").attr("path"))
+    if (py::isinstance<py::str>(entry))
+      interpreterPaths().emplace_back(entry.cast<std::string>());
+}
+
+tools::IreeSearchOptions ireeSearch() {
+  tools::IreeSearchOptions options;
+  options.pythonPaths = interpreterPaths();
+  return options;
 }
 
 namespace {
@@ -94,6 +126,23 @@ py::list problemsOf(const document::Document &document, edit::OpRef op) {
 struct Editor {
   explicit Editor(const document::Document &document) : model(document) {}
   edit::EditableDocument model;
+
+  DocumentPtr readBack() const {
+    const std::string text = model.text();
+    const std::string name = model.document().path.string();
+    Result<document::Document> reparsed = Error{""};
+    {
+      py::gil_scoped_release release;
+      reparsed = worker().parseText(text, name.empty() ? "<edited>" : name);
+    }
+    Result<bool> agrees = reparsed ? model.agreesWith(*reparsed)
+                                   : Result<bool>(Error{reparsed.error()});
+    if (!agrees)
+      throw EditFailure("", "IREE does not read the edited text back as "
+                            "edited: " +
+                                agrees.error());
+    return std::make_shared<document::Document>(std::move(*reparsed));
+  }
 
   py::dict set(const py::object &op, const std::string &field,
                const std::optional<std::string> &value) {
@@ -317,12 +366,21 @@ void bindDocuments(py::module_ &m) {
                                 opRefOf(e.model.document(), op));
           },
           py::arg("op") = "0:0", "Document.predict on the edited document.")
+      .def("read_back", &Editor::readBack,
+           "IREE's own parser reads the edited text (in the worker) and "
+           "must find what the editor says: the same dispatches and root "
+           "ops with the same configs. Raises EditError naming the first "
+           "difference; returns the document as IREE read it.")
       .def(
           "save",
           [](const Editor &e, const std::filesystem::path &path) {
+            e.readBack();
             valueOr(e.model.save(path));
           },
-          py::arg("path"), "Writes the edited text (atomically).");
+          py::arg("path"),
+          "Writes the edited text (atomically) once IREE reads it back as "
+          "edited (read_back), as `tilescope-cli set-config` writes; "
+          "nothing is written otherwise.");
 }
 
 } // namespace tilescope::python

@@ -47,7 +47,7 @@ std::filesystem::path bundle(const std::filesystem::path &directory,
     records = valueOr(jobs::compiledTriesOfSweep(history, sweep));
   for (long long id : tries)
     records.push_back(valueOr(history.get(id)));
-  auto iree = valueOr(tools::locateIree());
+  auto iree = valueOr(tools::locateIree(ireeSearch()));
   py::gil_scoped_release release;
   return valueOr(jobs::bundleTries(records, directory, iree));
 }

@@ -25,6 +25,7 @@ PYBIND11_MODULE(_tilescope, m) {
       PyErr_SetObject(editError.ptr(), value.ptr());
     }
   });
+  rememberInterpreterPaths();
   bindDocuments(m);
   bindLayouts(m);
   bindPictures(m);

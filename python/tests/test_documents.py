@@ -48,6 +48,9 @@ def test_edits_undo_redo_diff_save(tilescope, tmp_path):
     assert "[128, 128, 0]" in editor.document.op("0:0").lowering_config
     assert editor.undo() and not editor.modified
     assert editor.redo() and editor.modified
+    # IREE's own parser reads the edit back as the editor holds it.
+    read = editor.read_back()
+    assert read.op("0:0").lowering_config == editor.document.op("0:0").lowering_config
     editor.save(tmp_path / "edited.mlir")
     assert tilescope.open(tmp_path / "edited.mlir").op("0:0").lowering_config == \
         editor.document.op("0:0").lowering_config

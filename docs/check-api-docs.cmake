@@ -1,0 +1,36 @@
+# ctest api_docs: builds the API docs and checks that a reader finds the
+# core's main types with their comments, and the Python package's calls.
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target api-docs
+                RESULT_VARIABLE built OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT built EQUAL 0)
+  message(FATAL_ERROR "api-docs did not build:\n${out}\n${err}")
+endif()
+
+function(expect file text)
+  if(NOT EXISTS ${file})
+    message(FATAL_ERROR "${file} was not written")
+  endif()
+  file(READ ${file} content)
+  string(FIND "${content}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${file} does not say \"${text}\"")
+  endif()
+endfunction()
+
+set(html ${DOCS_DIR}/api/html)
+expect(${html}/index.html "Tilescope")
+# A header's `//` comment reaches the page (docs/doxygen-filter.sh).
+file(GLOB pages ${html}/*TryJob_8h*.html)
+list(FILTER pages EXCLUDE REGEX "source")
+list(GET pages 0 try_job)
+expect(${try_job} "One try of a document as it stands")
+expect(${try_job} "runTry")
+file(GLOB nested ${html}/*NestedLayout*.html)
+if(NOT nested)
+  message(FATAL_ERROR "no page for layout::NestedLayout")
+endif()
+if(PYTHON_DOCS)
+  expect(${DOCS_DIR}/python/tilescope.html "sweep")
+  expect(${DOCS_DIR}/python/tilescope._tilescope.html "on_candidate")
+endif()
+message(STATUS "API docs: ${html}/index.html, ${DOCS_DIR}/python/tilescope.html")
