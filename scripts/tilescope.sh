@@ -33,6 +33,9 @@ APT_PACKAGES=(
   python3 python3-pip unzip         # pip downloads the pinned IREE wheels; unzip unpacks them
   python3-dev pybind11-dev          # the `tilescope` Python package (python/): headers and the bindings library
   python3-numpy python3-pytest      # its layouts come back as NumPy arrays; pytest runs its tests
+  python3-venv                      # the wheel's test installs it into a fresh virtual environment
+  doxygen                           # the C++ API pages (cmake --build build --target api-docs)
+  openssh-client openssh-server     # runs on a host over ssh; the tests start their own sshd on 127.0.0.1
   xvfb xauth fonts-dejavu-core      # a display for screenshots and a font for the scenes
   clang libclang-rt-14-dev          # libFuzzer for the attribute reader's fuzz target
 )
@@ -58,6 +61,13 @@ install_apt_packages() {
   log "Debian packages: installing ${missing[*]}"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # The tests start their own sshd on 127.0.0.1; a server Debian's package
+  # started for the whole machine is not what was asked for: stop it.
+  if [[ " ${missing[*]} " == *" openssh-server "* ]] && command -v systemctl >/dev/null &&
+     systemctl is-enabled ssh >/dev/null 2>&1; then
+    log "openssh-server: the tests start their own; disabling the system-wide ssh service it enabled"
+    as_root systemctl disable --now ssh >/dev/null 2>&1 || true
+  fi
 }
 
 # Downloads wheels (zips) for CPython 3.11 on x86-64 into DIR, nothing installed.

@@ -69,7 +69,8 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
                      kWorkspaceOption, kTimeoutOption, kJsonOption,
                      kIreeOption});
   if (stage == Stage::Bench)
-    parser.addOptions({kDeviceOption, repetitionsOption, profileOption});
+    parser.addOptions(
+        {kDeviceOption, kOnOption, repetitionsOption, profileOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, name))
     return kExitUsage;
@@ -87,6 +88,10 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
                          : Result<int>(5);
   if (!repetitions)
     return usage(repetitions.error());
+  auto place = stage == Stage::Bench ? placeOf(parser)
+                                     : Result<jobs::RunPlace>(jobs::RunPlace{});
+  if (!place)
+    return usage(place.error());
   const bool asJson = parser.isSet(kJsonOption);
 
   int code = kExitOk;
@@ -132,6 +137,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   request.directory = *folder;
   if (stage == Stage::Bench)
     request.device = parser.value(kDeviceOption).toStdString();
+  request.place = *place;
   request.repetitions = *repetitions;
   if (stage == Stage::Bench && parser.isSet(profileOption))
     request.profile = "on";

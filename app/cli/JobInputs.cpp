@@ -28,6 +28,21 @@ const QCommandLineOption kTimeoutOption{
     "timeout", "Stop each step after SECONDS (default 300).", "SECONDS"};
 const QCommandLineOption kDeviceOption{
     "device", "Run on DEVICE (local-task, hip://0, cuda://0).", "DEVICE"};
+const QCommandLineOption kOnOption{
+    "on",
+    "Where the timed run happens: local (default) or ssh:HOST, a GPU host "
+    "reached with your own ssh (a Host of ~/.ssh/config or user@name; keys "
+    "or an agent, never a password; $TILESCOPE_SSH names another ssh "
+    "command). Compiling stays here; the module travels as a run bundle, "
+    "the runtime tools once per host into ~/.cache/tilescope there.",
+    "PLACE"};
+
+Result<jobs::RunPlace> placeOf(const QCommandLineParser &parser) {
+  auto place = jobs::parseRunPlace(parser.value(kOnOption).toStdString());
+  if (!place)
+    return Error{"--on " + place.error()};
+  return place;
+}
 
 std::filesystem::path workspaceOf(const QCommandLineParser &parser) {
   // Absolute: try folders are recorded as they are named, and a run bundle

@@ -6,6 +6,7 @@
 #include "core/iree/Document.h"
 #include "core/jobs/History.h"
 #include "core/jobs/IreeCommands.h"
+#include "core/jobs/RemoteRun.h"
 #include "core/util/Result.h"
 
 #include <QCommandLineOption>
@@ -28,6 +29,9 @@ extern const QCommandLineOption kWorkspaceOption;
 extern const QCommandLineOption kTryFolderOption;
 extern const QCommandLineOption kTimeoutOption;
 extern const QCommandLineOption kDeviceOption;
+extern const QCommandLineOption kOnOption;
+// --on: here, or a host over ssh.
+Result<jobs::RunPlace> placeOf(const QCommandLineParser &parser);
 
 std::filesystem::path workspaceOf(const QCommandLineParser &parser);
 // The command's FILE read and parsed by IREE in the worker, its path made

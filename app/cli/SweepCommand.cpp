@@ -135,7 +135,7 @@ int sweep(const QStringList &arguments) {
       "N");
   parser.addOptions({kOpOption, varyOption, nameOption, jobsOption, planOption,
                      compileOnlyOption, constraintsOption, spaceOption,
-                     noSpaceOption, nearestOption, kTargetOption,
+                     noSpaceOption, nearestOption, kTargetOption, kOnOption,
                      kWorkspaceOption, kTimeoutOption, kJsonOption,
                      kIreeOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
@@ -227,6 +227,10 @@ int sweep(const QStringList &arguments) {
   request.parallel = *parallel;
   request.timeout = timeoutOf(parser);
   request.ireeConstraints = parser.isSet(constraintsOption);
+  auto place = placeOf(parser);
+  if (!place)
+    return usage(place.error());
+  request.place = *place;
 
   if (parser.isSet(planOption)) {
     if (request.ireeConstraints && !installation) {

@@ -43,8 +43,12 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
   module.device = request.device;
   module.dispatchBenchmark = request.dispatchBenchmark;
   module.about = request.about;
+  // Here the bundle refers to the module in place; a host gets a copy of
+  // it (and the tools from its cache).
   BundleWriteOptions write;
-  write.standalone = false;
+  write.standalone = !request.place.local();
+  write.carryTools = false;
+  write.iree = &iree;
   auto bundle = writeRunBundle(request.directory, {module}, write);
   if (!bundle)
     return Error{bundle.error()};
@@ -65,8 +69,20 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
   run.timeout = request.timeout * 5;
   run.cancel = request.cancel;
   run.onOutput = request.onOutput;
-  result.spec = runBundleCommand(*bundle, run);
-  result.process = runProcess(result.spec);
+  if (request.place.local()) {
+    result.spec = runBundleCommand(*bundle, run);
+    result.process = runProcess(result.spec);
+  } else {
+    auto remote =
+        runBundleOverSsh(request.place.host, *bundle, run, tool->parent_path());
+    if (!remote) {
+      result.error = remote.error();
+      return result;
+    }
+    result.spec = remote->spec;
+    result.process = remote->process;
+    result.remote = std::move(*remote);
+  }
   result.timing = readModuleTiming(*bundle, module.id);
   if (result.process.outcome != ProcessResult::Outcome::Exited) {
     result.error = "run.sh " + result.process.describe();

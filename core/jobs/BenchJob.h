@@ -8,16 +8,18 @@
 // here, so the figures mean the same as those of a bundle run on a GPU host.
 #pragma once
 
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/Process.h"
+#include "core/jobs/RemoteRun.h"
 #include "core/jobs/RunBundle.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace tilescope::jobs {
@@ -30,6 +32,7 @@ Result<std::string> deviceForBackend(const std::string &backend,
                                      const GpuDiscovery &discovery);
 
 struct BenchJobRequest {
+  RunPlace place;               // here, or a host over ssh (RemoteRun.h)
   std::filesystem::path module; // .vmfb
   std::string device;           // as deviceForBackend gives it
   // Where the bundle goes (made; its results/ keep what run.sh wrote).
@@ -47,7 +50,8 @@ struct BenchJobRequest {
 };
 
 struct BenchJobResult {
-  ProcessSpec spec; // run.sh, as run
+  ProcessSpec spec;                // run.sh, as run (through ssh on a host)
+  std::optional<RemoteRun> remote; // the ssh steps, on a host
   ProcessResult process;
   std::filesystem::path bundle;
   ModuleTiming timing;

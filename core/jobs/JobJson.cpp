@@ -211,6 +211,11 @@ json toJson(const BenchJobResult &bench) {
   out["summary"] = bench.summary();
   if (!bench.succeeded())
     out["error"] = bench.error;
+  if (bench.remote)
+    out["remote"] = {{"on", "ssh:" + bench.remote->host},
+                     {"folder", bench.remote->folder},
+                     {"tools_copied", bench.remote->toolsCopied},
+                     {"steps", bench.remote->steps}};
   return out;
 }
 

@@ -155,7 +155,7 @@ Result<fs::path> writeRunBundle(const fs::path &directory,
                                    {"kind", kind},
                                    {"about", m.about}});
   }
-  if (options.standalone) {
+  if (options.standalone && options.carryTools) {
     if (!options.iree)
       return Error{"a standalone bundle needs the IREE whose runtime tools "
                    "it carries"};

@@ -21,10 +21,10 @@
 //     that carries the queue submission and synchronisation.
 #pragma once
 
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
 #include "core/jobs/Profiler.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -75,6 +75,9 @@ struct BundleWriteOptions {
   // false: refer to the modules where they are and run with the tools here
   // (a bench on this machine).
   bool standalone = true;
+  // A standalone bundle without tools/: it runs with $TILESCOPE_TOOLS (a
+  // host's cache of them, core/jobs/RemoteRun.h).
+  bool carryTools = true;
   const tools::IreeInstallation *iree = nullptr; // whose tools to copy
 };
 

@@ -470,6 +470,7 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
       tryRequest.repetitions = request.repetitions;
       tryRequest.timeout = request.timeout;
       tryRequest.cancel = request.cancel;
+      tryRequest.place = request.place;
       tried = runTry(iree, tryRequest);
     }
     if (tried) {

@@ -13,10 +13,11 @@
 #include "core/config/Validation.h"
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/IreeConstraints.h"
+#include "core/jobs/RemoteRun.h"
 #include "core/jobs/TimeComparison.h"
 #include "core/jobs/TryJob.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <atomic>
@@ -116,6 +117,9 @@ struct SweepRequest {
   std::optional<CompileTarget> target;
   std::filesystem::path workspace; // tries and the history
   int parallel = 0;                // 0: the cores here
+  // Where the candidates are timed: here, or a host over ssh (each try's
+  // module travels as a bundle; compiling stays here).
+  RunPlace place;
   int repetitions = 3;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
   const std::atomic<bool> *cancel = nullptr;

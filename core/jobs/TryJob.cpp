@@ -1,5 +1,7 @@
 #include "core/jobs/TryJob.h"
 
+#include "core/jobs/BundleTries.h"
+
 #include "core/config/TargetAttribute.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
@@ -87,6 +89,17 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
            TryResult &result) {
   TryRecord &record = result.record;
   std::string device = request.device;
+  if (device.empty() && !request.place.local()) {
+    device = driverForTarget(result.compiled.backend);
+    if (device.empty()) {
+      result.cannotRun =
+          "Tilescope runs no " + result.compiled.backend + " modules on a host";
+      record.outcome = "cannot-run-here";
+      record.summary = result.cannotRun;
+      result.report["bench"] = {{"ran", false}, {"why", result.cannotRun}};
+      return;
+    }
+  }
   if (device.empty()) {
     step(request, "looking for a device");
     auto found = deviceForBackend(result.compiled.backend, discoverGpus());
@@ -100,8 +113,13 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
     device = *found;
   }
   record.device = device;
-  step(request, "timing on " + device + " with iree-benchmark-module");
+  if (!request.place.local())
+    record.details["on"] = request.place.toString();
+  step(request, "timing on " + device +
+                    (request.place.local() ? "" : " at " + request.place.host) +
+                    " with iree-benchmark-module");
   BenchJobRequest benchRequest;
+  benchRequest.place = request.place;
   benchRequest.module = result.compiled.artifacts.module;
   benchRequest.device = device;
   benchRequest.directory = request.directory / "run";

@@ -13,6 +13,7 @@
 #include "core/jobs/CompileJob.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/History.h"
+#include "core/jobs/RemoteRun.h"
 #include "core/jobs/Resources.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
@@ -46,6 +47,10 @@ struct TryRequest {
   std::optional<CompileTarget> target; // unset: the file's own
   std::filesystem::path directory;     // the try folder
   std::string device;                  // "": from discovery
+  // Where the timed run happens: here, or a host over ssh (the module
+  // travels as a run bundle; the device is then the backend's driver, the
+  // host's first GPU of it, unless `device` names one).
+  RunPlace place;
   int repetitions = 5;
   // Profile the timed kernel too: "off", "auto" (where ncu / rocprofv3 is
   // installed), "on" (and say so when none is).

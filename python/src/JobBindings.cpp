@@ -43,7 +43,8 @@ void recorded(const std::filesystem::path &workspace, jobs::TryRecord record,
 py::dict runTry(const document::Document &document, const py::object &op,
                 const std::string &stage,
                 std::optional<std::filesystem::path> workspace, int repetitions,
-                double timeoutSeconds, const py::object &cancel) {
+                double timeoutSeconds, const py::object &cancel,
+                const std::string &on) {
   jobs::TryRequest request;
   request.document = &document;
   if (!op.is_none()) {
@@ -63,8 +64,9 @@ py::dict runTry(const document::Document &document, const py::object &op,
   request.repetitions = repetitions;
   request.timeout = timeoutOf(timeoutSeconds);
   request.cancel = cancelFlagOf(cancel);
+  request.place = valueOr(jobs::parseRunPlace(on));
   const std::filesystem::path folder = workspaceOr(workspace);
-  auto iree = valueOr(tools::locateIree());
+  auto iree = valueOr(tools::locateIree(ireeSearch()));
   std::string report;
   {
     py::gil_scoped_release release;
@@ -106,7 +108,7 @@ py::dict verify(const document::Document &document,
   request.timeout = timeoutOf(timeoutSeconds);
   request.cancel = cancelFlagOf(cancel);
   const std::filesystem::path folder = workspaceOr(workspace);
-  auto iree = valueOr(tools::locateIree());
+  auto iree = valueOr(tools::locateIree(ireeSearch()));
   std::string report;
   {
     py::gil_scoped_release release;
@@ -124,7 +126,7 @@ py::dict verify(const document::Document &document,
 }
 
 py::dict ireeInstallation() {
-  auto iree = valueOr(tools::locateIree());
+  auto iree = valueOr(tools::locateIree(ireeSearch()));
   py::dict tools;
   for (const auto &[name, path] : iree.tools)
     tools[py::str(name)] = path.string();
@@ -178,11 +180,13 @@ void bindJobs(py::module_ &m) {
   m.def("run_try", &runTry, py::arg("document"), py::arg("op") = py::none(),
         py::arg("stage") = "compile", py::arg("workspace") = py::none(),
         py::arg("repetitions") = 5, py::arg("timeout") = 300.0,
-        py::arg("cancel") = py::none(),
+        py::arg("cancel") = py::none(), py::arg("on") = "local",
         "Compiles the document with the real iree-compile into a new try "
         "folder of the workspace (stage \"compile\"), reads the kernel's "
         "resources (\"resources\"), or also times it on a device found here "
-        "(\"bench\"), and records the try in the workspace's history. "
+        "(\"bench\"; on=\"ssh:HOST\": on that host, the module "
+        "travelling as a run bundle), and records the try in the "
+        "workspace's history. "
         "Returns what `tilescope-cli compile | resources | bench --json` "
         "prints (compile, resources, bench, outcome, try). The GIL is "
         "released while it runs.");

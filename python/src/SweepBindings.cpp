@@ -25,7 +25,7 @@ struct SweepArguments {
   bool ireeSpace = false, noIreeSpace = false, plan = false,
        ireeConstraints = false;
   int nearest = 32;
-  std::string name, stage;
+  std::string name, stage, on;
   std::optional<std::filesystem::path> workspace;
   int parallel = 0, repetitions = 3;
   double timeout = 300;
@@ -68,11 +68,12 @@ py::dict sweep(const document::Document &document, const py::object &op,
   request.timeout = choice.timeout;
   request.ireeConstraints = arguments.ireeConstraints;
   request.cancel = cancelFlagOf(cancel);
+  request.place = valueOr(jobs::parseRunPlace(arguments.on));
   // A sweep that runs needs a flag of its own, for the callback to stop it.
   std::atomic<bool> stop{false};
   if (!request.cancel)
     request.cancel = &stop;
-  auto iree = tools::locateIree();
+  auto iree = tools::locateIree(ireeSearch());
   const tools::IreeInstallation *found = iree ? &*iree : nullptr;
   if (!found && (choice.ireeSpace || !arguments.plan))
     throw Failure(iree.error());
@@ -136,10 +137,10 @@ void bindSweeps(py::module_ &m) {
          const std::string &name,
          std::optional<std::filesystem::path> workspace, int parallel,
          int repetitions, double timeout, const py::object &onCandidate,
-         const py::object &cancel) {
+         const py::object &cancel, const std::string &on) {
         return sweep(document, op,
                      SweepArguments{vary, ireeSpace, noIreeSpace, plan,
-                                    ireeConstraints, nearest, name, stage,
+                                    ireeConstraints, nearest, name, stage, on,
                                     std::move(workspace), parallel, repetitions,
                                     timeout},
                      onCandidate, cancel);
@@ -152,7 +153,7 @@ void bindSweeps(py::module_ &m) {
       py::arg("name") = "", py::arg("workspace") = py::none(),
       py::arg("parallel") = 0, py::arg("repetitions") = 3,
       py::arg("timeout") = 300.0, py::arg("on_candidate") = py::none(),
-      py::arg("cancel") = py::none(),
+      py::arg("cancel") = py::none(), py::arg("on") = "local",
       "Varies a root op's config, as `tilescope-cli sweep --json`: `vary` "
       "holds FIELD=V1,V2,... axes (every combination is a candidate; with "
       "iree_space=True, FIELD names whose knobs vary); with none, IREE's "
@@ -165,7 +166,8 @@ void bindSweeps(py::module_ &m) {
       "resumes it). on_candidate(candidate, done, total) is called as each "
       "finishes, with the GIL held; returning False stops the sweep, an "
       "exception stops it and is raised again; `cancel` (a Cancel) stops it "
-      "from elsewhere. The GIL is released while candidates run.");
+      "from elsewhere; on=\"ssh:HOST\" times the candidates on that host. "
+      "The GIL is released while candidates run.");
 }
 
 } // namespace tilescope::python

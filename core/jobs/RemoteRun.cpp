@@ -1,0 +1,266 @@
+#include "core/jobs/RemoteRun.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace tilescope::jobs {
+namespace {
+
+// The host's folder for Tilescope: $TILESCOPE_REMOTE_CACHE (read here: a
+// path on the host, relative to its home or absolute), else
+// ~/.cache/tilescope.
+std::string remoteCache() {
+  const char *given = std::getenv(kRemoteCacheVariable);
+  return given && *given ? given : ".cache/tilescope";
+}
+// A path on the host as a word for its shell: relative ones from $HOME.
+std::string onHost(const std::string &path) {
+  return path.front() == '/' ? shellQuote(path)
+                             : "\"$HOME\"/" + shellQuote(path);
+}
+
+std::optional<fs::path> onPath(const std::string &name) {
+  if (name.find('/') != std::string::npos)
+    return ::access(name.c_str(), X_OK) == 0 ? std::optional<fs::path>(name)
+                                             : std::nullopt;
+  const char *path = std::getenv("PATH");
+  std::stringstream folders(path ? path : "/usr/bin:/bin");
+  std::string folder;
+  while (std::getline(folders, folder, ':'))
+    if (!folder.empty() &&
+        ::access((fs::path(folder) / name).c_str(), X_OK) == 0)
+      return fs::path(folder) / name;
+  return std::nullopt;
+}
+
+// FNV-1a over the bytes of files (and text): a cache key, not a checksum.
+void mix(uint64_t &hash, const char *data, size_t size) {
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= static_cast<unsigned char>(data[i]);
+    hash *= 1099511628211ull;
+  }
+}
+std::string hex(uint64_t hash) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx",
+                static_cast<unsigned long long>(hash));
+  return text;
+}
+Result<std::string> toolsKey(const fs::path &tools) {
+  uint64_t hash = 1469598103934665603ull;
+  for (const char *tool : {"iree-benchmark-module", "iree-run-module"}) {
+    std::ifstream in(tools / tool, std::ios::binary);
+    if (!in)
+      return Error{"no " + std::string(tool) + " in " + tools.string() +
+                   " to copy to the host"};
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
+      mix(hash, buffer, static_cast<size_t>(in.gcount()));
+  }
+  return hex(hash);
+}
+
+std::string joined(const std::vector<std::string> &words) {
+  std::string text;
+  for (const std::string &word : words)
+    text += (text.empty() ? "" : " ") + shellQuote(word);
+  return text;
+}
+
+// The last lines a failed step printed, on one line.
+std::string lastWords(const ProcessResult &result) {
+  std::string text = result.standardError.empty() ? result.standardOutput
+                                                  : result.standardError;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+    text.pop_back();
+  const size_t keep = 400;
+  if (text.size() > keep)
+    text = "..." + text.substr(text.size() - keep);
+  for (char &c : text)
+    if (c == '\n')
+      c = ' ';
+  return text;
+}
+
+struct Steps {
+  std::vector<std::string> ssh;
+  std::string host;
+  const BundleRunOptions &options;
+  std::vector<std::string> &log;
+
+  // `ssh HOST sh -c COMMAND`, with `input` piped from a local command.
+  ProcessSpec remote(const std::string &command,
+                     const std::string &localInput = "",
+                     const std::string &localOutput = "") const {
+    std::string line = joined(ssh) + " " + shellQuote(host) + " " +
+                       shellQuote("sh -c " + shellQuote(command));
+    if (!localInput.empty())
+      line = localInput + " | " + line;
+    if (!localOutput.empty())
+      line += " | " + localOutput;
+    ProcessSpec spec;
+    spec.program = "/bin/sh";
+    spec.arguments = {"-c", line};
+    spec.timeout = options.timeout;
+    spec.cancel = options.cancel;
+    return spec;
+  }
+
+  Result<ProcessResult> run(const std::string &what, ProcessSpec spec) const {
+    log.push_back(spec.arguments.back());
+    ProcessResult result = runProcess(spec);
+    if (result.succeeded())
+      return result;
+    if (result.outcome == ProcessResult::Outcome::Exited &&
+        result.exitCode == 255)
+      return Error{"ssh " + host + " (" + what +
+                   "): the connection failed: " + lastWords(result)};
+    return Error{"ssh " + host + " (" + what + ") " + result.describe() +
+                 (lastWords(result).empty() ? "" : ": " + lastWords(result))};
+  }
+};
+
+} // namespace
+
+std::string RunPlace::toString() const {
+  return local() ? "local" : "ssh:" + host;
+}
+
+Result<RunPlace> parseRunPlace(const std::string &text) {
+  if (text.empty() || text == "local")
+    return RunPlace{};
+  if (text.rfind("ssh:", 0) == 0) {
+    RunPlace place{text.substr(4)};
+    if (place.host.empty() ||
+        place.host.find_first_of(" \t\n'\"") != std::string::npos ||
+        place.host.front() == '-')
+      return Error{"\"" + text +
+                   "\": ssh:HOST needs a host name (a Host of "
+                   "~/.ssh/config, or user@name)"};
+    return place;
+  }
+  if (text.rfind("slurm:", 0) == 0)
+    return Error{"\"" + text +
+                 "\": Slurm partitions are not supported yet; local or "
+                 "ssh:HOST"};
+  return Error{"\"" + text + "\": expected local or ssh:HOST"};
+}
+
+Result<std::vector<std::string>> sshCommand() {
+  std::vector<std::string> words;
+  const char *given = std::getenv(kSshCommandVariable);
+  std::stringstream split(given && *given ? given : "ssh");
+  for (std::string word; split >> word;)
+    words.push_back(word);
+  auto program = onPath(words.front());
+  if (!program)
+    return Error{"no " + words.front() + " on PATH (" +
+                 (given && *given ? std::string("$") + kSshCommandVariable
+                                  : std::string("install openssh-client")) +
+                 ")"};
+  words.front() = program->string();
+  for (const char *option : {"BatchMode=yes", "ConnectTimeout=20",
+                             "ServerAliveInterval=15", "ServerAliveCountMax=4"})
+    words.insert(words.begin() + 1, {"-o", option});
+  return words;
+}
+
+Result<RemoteRun> runBundleOverSsh(const std::string &host,
+                                   const fs::path &bundle,
+                                   const BundleRunOptions &options,
+                                   const fs::path &toolsDirectory) {
+  auto ssh = sshCommand();
+  if (!ssh)
+    return Error{ssh.error()};
+  auto key = toolsKey(toolsDirectory);
+  if (!key)
+    return Error{key.error()};
+  RemoteRun run;
+  run.host = host;
+  Steps steps{*ssh, host, options, run.steps};
+  const std::string cache = remoteCache();
+  const std::string tools = onHost(cache + "/iree-runtime-" + *key);
+  uint64_t hash = 1469598103934665603ull;
+  const std::string where = fs::absolute(bundle).string();
+  mix(hash, where.data(), where.size());
+  char self[256] = "";
+  ::gethostname(self, sizeof self - 1);
+  mix(hash, self, std::strlen(self));
+  run.folder = cache + "/runs/" + hex(hash);
+  const std::string folder = onHost(run.folder);
+
+  // 1. The runtime tools, once per IREE build. Filled beside the cache's
+  // folder and renamed into place, so a run never sees half of them; a
+  // folder another run filled meanwhile is kept, a broken one replaced.
+  const std::string complete = "test -x " + tools +
+                               "/iree-benchmark-module && test -x " + tools +
+                               "/iree-run-module";
+  const ProcessSpec look = steps.remote(complete);
+  run.steps.push_back(look.arguments.back());
+  const ProcessResult present = runProcess(look);
+  if (present.outcome == ProcessResult::Outcome::Exited &&
+      present.exitCode == 255)
+    return Error{"ssh " + host +
+                 " (looking for the runtime tools): the "
+                 "connection failed: " +
+                 lastWords(present)};
+  if (!present.succeeded()) {
+    const std::string partial = tools + ".partial.$$";
+    auto copied = steps.run(
+        "copying the runtime tools to " + tools,
+        steps.remote("mkdir -p " + partial + " && tar -xf - -C " + partial +
+                         " && { mv -T " + partial + " " + tools +
+                         " 2>/dev/null || { " + complete + " && rm -rf " +
+                         partial + "; } || { rm -rf " + tools + " && mv -T " +
+                         partial + " " + tools + "; }; }",
+                     "tar -C " + shellQuote(toolsDirectory.string()) +
+                         " -cf - iree-benchmark-module iree-run-module"));
+    if (!copied)
+      return Error{copied.error()};
+    run.toolsCopied = true;
+  }
+  // 2. The bundle, without results from an earlier run.
+  auto shipped =
+      steps.run("copying the bundle to " + run.folder,
+                steps.remote("rm -rf " + folder + " && mkdir -p " + folder +
+                                 " && tar -xf - -C " + folder,
+                             "tar -C " + shellQuote(where) +
+                                 " --exclude=./results -cf - ."));
+  if (!shipped)
+    return Error{shipped.error()};
+  // 3. run.sh there, with the bundle's settings.
+  ProcessSpec local = runBundleCommand(bundle, options);
+  std::string command = "cd " + folder + " && env TILESCOPE_TOOLS=" + tools;
+  for (const auto &[name, value] : local.environment)
+    if (name != "TILESCOPE_TOOLS" && name != "TILESCOPE_RESULTS")
+      command += " " + name + "=" + shellQuote(value);
+  command += " bash run.sh";
+  run.spec = steps.remote(command);
+  run.spec.onOutput = options.onOutput;
+  run.steps.push_back(run.spec.arguments.back());
+  run.process = runProcess(run.spec);
+  if (run.process.outcome == ProcessResult::Outcome::Exited &&
+      run.process.exitCode == 255)
+    return Error{"ssh " + host + " (running run.sh): the connection failed: " +
+                 lastWords(run.process)};
+  // 4. Its results back; the host's copy goes.
+  std::error_code ec;
+  fs::remove_all(bundle / "results", ec);
+  fs::create_directories(bundle / "results", ec);
+  auto fetched =
+      steps.run("bringing the results back",
+                steps.remote("tar -C " + folder + " -cf - results", "",
+                             "tar -xf - -C " + shellQuote(where)));
+  if (!fetched)
+    return Error{fetched.error()};
+  runProcess(steps.remote("rm -rf " + folder));
+  return run;
+}
+
+} // namespace tilescope::jobs

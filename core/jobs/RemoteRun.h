@@ -1,0 +1,68 @@
+// Where a run bundle runs: here, or on a GPU host reached with the
+// system's OpenSSH (the user's own ~/.ssh/config, keys and agent; no
+// password is asked for or stored). Compiling stays here; only the bundle
+// travels (core/jobs/RunBundle.h):
+//   1. the runtime tools go once into the host's cache,
+//      ~/.cache/tilescope/iree-runtime-KEY (KEY from the tools' bytes, so
+//      another IREE build gets its own; $TILESCOPE_REMOTE_CACHE moves it);
+//   2. the bundle (modules, run.sh, manifest; no tools) into
+//      ~/.cache/tilescope/runs/NAME;
+//   3. run.sh runs there with the bundle's settings, its output live;
+//   4. results/ comes back into the bundle here, and the host's copy of the
+//      bundle is removed.
+// Everything goes through `ssh HOST sh -c ...` and tar on both ends: no
+// scp, rsync or daemon is needed on the host, only a POSIX shell and tar.
+#pragma once
+
+#include "core/jobs/Process.h"
+#include "core/jobs/RunBundle.h"
+#include "core/util/Result.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+struct RunPlace {
+  std::string host; // as ssh takes it (a Host of ~/.ssh/config, user@name)
+  bool local() const { return host.empty(); }
+  // "local" or "ssh:HOST": what --on takes.
+  std::string toString() const;
+};
+// "local" (or ""), "ssh:HOST"; an Error says what is taken.
+Result<RunPlace> parseRunPlace(const std::string &text);
+
+// The environment variable naming the ssh command Tilescope runs, as git's
+// GIT_SSH_COMMAND: "ssh -F ~/.ssh/lab-config" (split on blanks).
+inline constexpr const char *kSshCommandVariable = "TILESCOPE_SSH";
+// Where Tilescope keeps things on a host (read here; relative to the
+// host's home, or absolute): default .cache/tilescope.
+inline constexpr const char *kRemoteCacheVariable = "TILESCOPE_REMOTE_CACHE";
+// ssh's words: $TILESCOPE_SSH or "ssh", resolved on PATH, with BatchMode
+// (a key or an agent, never a password prompt), a connect timeout and
+// keep-alives (a dropped connection ends the run within a minute). An Error
+// when there is no ssh.
+Result<std::vector<std::string>> sshCommand();
+
+struct RemoteRun {
+  std::string host;
+  ProcessSpec spec;      // run.sh on the host, as run (ssh ...)
+  ProcessResult process; // its result
+  bool toolsCopied = false;
+  std::string folder; // the bundle's folder on the host (removed after)
+  std::vector<std::string> steps; // each step as a shell command
+};
+
+// Runs `bundle` (a standalone bundle without tools: writeRunBundle with
+// carryTools off) on `host` with `options` (the tools are the host's
+// cache, filled from `toolsDirectory` when missing) and brings its
+// results/ back. An Error names the step that failed and what ssh or the
+// host said (connection refused, a host key, a full disk); run.sh's own
+// failures are the result's process and results.
+Result<RemoteRun> runBundleOverSsh(const std::string &host,
+                                   const std::filesystem::path &bundle,
+                                   const BundleRunOptions &options,
+                                   const std::filesystem::path &toolsDirectory);
+
+} // namespace tilescope::jobs
