@@ -15,6 +15,7 @@
 #include "core/config/TargetAttribute.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
+#include "core/export/LayoutJson.h"
 #include "core/layout/Basis.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/MmaLayouts.h"
@@ -22,7 +23,6 @@
 #include "core/layout/OpLayouts.h"
 #include "core/layout/Roofline.h"
 #include "core/layout/Swizzle.h"
-#include "core/layout/TileMeaning.h"
 
 #include <QCommandLineParser>
 
@@ -467,17 +467,11 @@ int explainSwizzle(const LayoutInputs &in, bool asJson) {
     return fail("--swizzle", swizzle.error());
   const auto accesses = in.accesses(*swizzle);
   const layout::BankModel banks = in.bankModel();
-  const auto before = layout::analyzeBanks(
-      accesses, swizzle->accessWidth(), in.elementBytes,
-      layout::Swizzle::identity(swizzle->rowWidth(), swizzle->accessWidth()),
-      banks);
-  const auto after = layout::analyzeBanks(accesses, swizzle->accessWidth(),
-                                          in.elementBytes, *swizzle, banks);
-  json out = {{"swizzle", swizzle->describe()},
-              {"worst_conflict_before", before.worstConflictDegree},
-              {"worst_conflict_after", after.worstConflictDegree},
-              {"conflicts_per_phase_before", before.conflictDegreePerPhase},
-              {"conflicts_per_phase_after", after.conflictDegreePerPhase}};
+  const layout::BankComparison compared =
+      layout::compareBanks(*swizzle, accesses, in.elementBytes, banks);
+  const layout::BankReport &before = compared.before;
+  const layout::BankReport &after = compared.after;
+  const json out = exporting::toJson(*swizzle, compared);
   std::ostringstream text;
   text << swizzle->describe() << ", " << accesses.size() << " lanes reading "
        << swizzle->accessWidth() << " x " << in.elementBytes
@@ -505,39 +499,25 @@ int explainTiles(const LayoutInputs &in, bool asJson) {
     return *code;
   auto &[config, space, info] = std::get<ConfigInputs>(inputs);
   const std::string pipeline = info ? info->pipelineName() : std::string();
-  json levels = json::object();
+  const json meanings = exporting::tileMeaningsJson(*config, *space, pipeline);
+  if (asJson) {
+    std::cout << exporting::jsonText(meanings, 2) << "\n";
+    return kExitOk;
+  }
   std::ostringstream text;
+  const json &tiles = meanings["tiles"];
   for (config::TilingLevel level : config::kAllTilingLevels) {
     const std::string key = config::keyOf(level);
-    auto values = config->tileSizes(level);
-    if (!values)
+    if (!tiles.contains(key))
       continue;
-    auto meaning =
-        layout::describeTileLevel(key, *values, *config, *space, pipeline);
-    if (!meaning)
-      continue; // a level tiles do not count (lane)
-    json entries = json::array();
-    text << key << " " << list(*values) << (pipeline.empty() ? "" : " (")
-         << pipeline << (pipeline.empty() ? "" : ")") << "\n";
-    for (const layout::TileEntryMeaning &entry : meaning->entries) {
-      entries.push_back({{"dim", entry.dim},
-                         {"value", entry.value},
-                         {"unit", entry.unit},
-                         {"unit_name", entry.unitName},
-                         {"elements", entry.elements},
-                         {"count", entry.count},
-                         {"text", entry.text}});
-      text << "  " << entry.text << "\n";
-    }
-    levels[key] = {{"pieces", meaning->pieces}, {"entries", entries}};
+    text << key << " " << list(*config->tileSizes(level))
+         << (pipeline.empty() ? "" : " (") << pipeline
+         << (pipeline.empty() ? "" : ")") << "\n";
+    for (const json &entry : tiles[key]["entries"])
+      text << "  " << entry["text"].get<std::string>() << "\n";
   }
-  if (asJson)
-    std::cout << exporting::jsonText(
-                     json{{"pipeline", pipeline}, {"tiles", levels}}, 2)
-              << "\n";
-  else
-    std::cout << (levels.empty() ? std::string("the config has no tile lists\n")
-                                 : text.str());
+  std::cout << (tiles.empty() ? std::string("the config has no tile lists\n")
+                              : text.str());
   return kExitOk;
 }
 

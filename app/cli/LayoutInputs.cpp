@@ -285,15 +285,7 @@ std::optional<config::GpuTarget> LayoutInputs::target() const {
 }
 
 Result<layout::Swizzle> LayoutInputs::swizzle() const {
-  auto attribute = config::parseResolvedAttribute(text);
-  if (!attribute)
-    return Error{attribute.error()};
-  if (auto xorShuffle = config::XorShuffleAttr::fromAttribute(*attribute))
-    return layout::Swizzle::xorShuffle(*xorShuffle);
-  if (auto rotate = config::RotateRowsAttr::fromAttribute(*attribute))
-    return layout::Swizzle::rotateRows(*rotate);
-  return Error{"expected #iree_codegen.xor_shuffle<...> or "
-               "#iree_codegen.rotate_rows<...>"};
+  return layout::Swizzle::parse(text);
 }
 
 std::vector<layout::LaneAccess>

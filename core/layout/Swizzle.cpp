@@ -1,5 +1,7 @@
 #include "core/layout/Swizzle.h"
 
+#include "core/config/TranslationInfo.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -39,6 +41,29 @@ Result<Swizzle> Swizzle::rotateRows(const config::RotateRowsAttr &attr) {
   s.access = attr.accessWidth;
   s.stride = attr.rowWidth;
   return s;
+}
+
+Result<Swizzle> Swizzle::parse(std::string_view text) {
+  auto attribute = config::parseResolvedAttribute(text);
+  if (!attribute)
+    return Error{attribute.error()};
+  if (auto shuffle = config::XorShuffleAttr::fromAttribute(*attribute))
+    return Swizzle::xorShuffle(*shuffle);
+  if (auto rotate = config::RotateRowsAttr::fromAttribute(*attribute))
+    return Swizzle::rotateRows(*rotate);
+  return Error{"expected #iree_codegen.xor_shuffle<...> or "
+               "#iree_codegen.rotate_rows<...>"};
+}
+
+BankComparison compareBanks(const Swizzle &swizzle,
+                            const std::vector<LaneAccess> &accesses,
+                            int64_t elementBytes, const BankModel &banks) {
+  const Swizzle packed =
+      Swizzle::identity(swizzle.rowWidth(), swizzle.accessWidth());
+  return {analyzeBanks(accesses, swizzle.accessWidth(), elementBytes, packed,
+                       banks),
+          analyzeBanks(accesses, swizzle.accessWidth(), elementBytes, swizzle,
+                       banks)};
 }
 
 Swizzle Swizzle::identity(int64_t rowWidth, int64_t accessWidth,

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilescope::layout {
@@ -27,6 +28,9 @@ public:
   // packed), as IREE's GPUReduceBankConflicts pads shared-memory rows.
   static Swizzle identity(int64_t rowWidth, int64_t accessWidth,
                           int64_t rowStride = 0);
+  // An #iree_codegen.xor_shuffle<...> or #iree_codegen.rotate_rows<...>
+  // as written (an alias resolved); an Error says what it is not.
+  static Result<Swizzle> parse(std::string_view text);
 
   int64_t rowWidth() const { return width; }
   int64_t accessWidth() const { return access; }
@@ -85,6 +89,16 @@ struct BankReport {
 BankReport analyzeBanks(const std::vector<LaneAccess> &accesses,
                         int64_t accessElements, int64_t elementBytes,
                         const Swizzle &swizzle, const BankModel &banks);
+
+// The same accesses with the rows packed and unswizzled ("before") and
+// through `swizzle` ("after"): what `explain --swizzle`, the bank view and
+// the Python package's Swizzle.banks report.
+struct BankComparison {
+  BankReport before, after;
+};
+BankComparison compareBanks(const Swizzle &swizzle,
+                            const std::vector<LaneAccess> &accesses,
+                            int64_t elementBytes, const BankModel &banks);
 
 // The accesses a row-major tile read implies: lane l reads row l / perRow,
 // access column l % perRow (a plain row-major copy), for `lanes` lanes.

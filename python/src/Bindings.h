@@ -86,5 +86,7 @@ void bindPictures(py::module_ &m);
 void bindJobs(py::module_ &m);
 void bindSweeps(py::module_ &m);
 void bindExports(py::module_ &m);
+void bindBanks(py::module_ &m);
+void bindConfigs(py::module_ &m);
 
 } // namespace tilescope::python

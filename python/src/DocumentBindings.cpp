@@ -4,6 +4,7 @@
 #include "python/src/Bindings.h"
 
 #include "core/config/LoweringConfig.h"
+#include "core/config/TranslationInfo.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
@@ -214,6 +215,16 @@ void bindDocuments(py::module_ &m) {
                                                      op.space->toString())
                                                : std::nullopt;
                              })
+      .def_property_readonly(
+          "config",
+          [](const document::RootOp &op)
+              -> std::optional<config::LoweringConfig> {
+            if (op.loweringConfig.rfind("#iree_gpu.", 0) != 0)
+              return std::nullopt;
+            return valueOr(config::LoweringConfig::parse(op.loweringConfig));
+          },
+          "The op's own GPU lowering_config as a LoweringConfig (None "
+          "without one; a CPU config stays text, in lowering_config).")
       .def("tile_sizes", &tileSizes, py::arg("level"),
            "A tiling level's sizes (\"workgroup\", \"reduction\", ...) of "
            "the op's lowering config; None where it sets none.")
@@ -226,6 +237,15 @@ void bindDocuments(py::module_ &m) {
       .def_readonly("executable", &document::Dispatch::executable)
       .def_readonly("target", &document::Dispatch::target)
       .def_readonly("translation_info", &document::Dispatch::translationInfo)
+      .def_property_readonly(
+          "translation",
+          [](const document::Dispatch &d)
+              -> std::optional<config::TranslationInfo> {
+            if (d.translationInfo.empty())
+              return std::nullopt;
+            return valueOr(config::TranslationInfo::parse(d.translationInfo));
+          },
+          "The translation_info as a TranslationInfo (None without one).")
       .def_readonly("line", &document::Dispatch::line)
       .def_readonly("root_ops", &document::Dispatch::rootOps)
       .def("__repr__", [](const document::Dispatch &d) {

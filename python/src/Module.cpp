@@ -26,10 +26,12 @@ PYBIND11_MODULE(_tilescope, m) {
     }
   });
   rememberInterpreterPaths();
+  bindConfigs(m);
   bindDocuments(m);
   bindLayouts(m);
   bindPictures(m);
   bindJobs(m);
   bindSweeps(m);
   bindExports(m);
+  bindBanks(m);
 }

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import MATMUL, REDUCTION, cli_json
+from conftest import EXAMPLES, MATMUL, REDUCTION, cli_json
 
 
 def test_open_lists_dispatches_and_root_ops(tilescope):
@@ -72,3 +72,34 @@ def test_check_is_the_clis(tilescope):
     problems = editor.check("0:0")
     assert any(p["severity"] == "error" and p["rule"] == "shared-memory" for p in problems)
     assert tilescope.open(MATMUL).check("0:0") == []
+
+
+def test_typed_configs_print_as_iree_printed_them(tilescope):
+    """Every example's configs, read into the typed model and printed back,
+    are the characters IREE printed (the worker's parse)."""
+    checked = 0
+    for path in sorted(EXAMPLES.glob("*/*.benchmark.mlir")):
+        document = tilescope.open(path)
+        for dispatch in document.dispatches:
+            if dispatch.translation_info:
+                assert repr(dispatch.translation) == dispatch.translation_info, path
+                checked += 1
+            for op in dispatch.root_ops:
+                if op.lowering_config.startswith("#iree_gpu."):
+                    assert repr(op.config) == op.lowering_config, (path, op.name)
+                    checked += 1
+                else:
+                    assert op.config is None
+    assert checked >= 20
+    op = tilescope.open(MATMUL).op("0:0")
+    assert op.config.tile_sizes("workgroup") == [64, 128, 0]
+    assert op.config.mma_kind == "MFMA_F32_16x16x16_F16"
+    assert op.config.promote_operands == [0, 1]
+    assert op.config.to_dict()["tile_sizes"]["reduction"] == [0, 0, 8]
+    translation = tilescope.open(MATMUL).dispatches[0].translation
+    assert translation.pipeline == "TileAndFuse"
+    assert translation.workgroup_size == [256, 1, 1] and translation.subgroup_size == 64
+    with pytest.raises(tilescope.ParseError):
+        tilescope.LoweringConfig("#iree_gpu.lowering_config<{workgroup = [1, 2")
+    with pytest.raises(tilescope.Error, match="not a tiling level"):
+        op.config.tile_sizes("warp")

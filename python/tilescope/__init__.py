@@ -3,13 +3,18 @@
 The same code the ``tilescope`` window and ``tilescope-cli`` run:
 
 - ``open(path)`` / ``parse(text)``: an IREE MLIR file parsed by IREE (in
-  Tilescope's worker process) into a ``Document`` of dispatches and root ops;
+  Tilescope's worker process) into a ``Document`` of dispatches and root ops,
+  their configs typed (``RootOp.config``, ``Dispatch.translation``: a
+  ``LoweringConfig``, a ``TranslationInfo``) and printed as IREE prints them;
 - ``Editor(document)``: edits of configs with undo, redo, diff and save;
   ``EditError`` names the field;
 - ``Document.check(op)``: the rules' verdict, as ``tilescope-cli check --json``;
 - ``NestedLayout(text).owners()``: each element's subgroup, lane and register
   as NumPy arrays; ``Basis(text)``; ``mma_fragments(name)``;
-  ``op_layouts(document, op)``; ``Document.predict(op)``: the cost model;
+  ``op_layouts(document, op)``; ``Swizzle(text).banks(...)`` and
+  ``bank_reads(document, op)``: where shared-memory accesses land and which
+  banks collide; ``tile_meanings(document, op)``: each tile list loop by
+  loop; ``Document.predict(op)``: the cost model;
 - ``picture(document, op, view=...)``: the window's views of a root op, as
   SVG or PNG (and inline in Jupyter);
 - ``run_try(document, op, stage=...)``: compile, resources, a timed run;
@@ -34,10 +39,14 @@ from ._tilescope import (  # noqa: F401
     EditError,
     Editor,
     Error,
+    LoweringConfig,
     NestedLayout,
     ParseError,
     Picture,
     RootOp,
+    Swizzle,
+    TranslationInfo,
+    bank_reads,
     bundle,
     history,
     import_results,
@@ -49,6 +58,7 @@ from ._tilescope import (  # noqa: F401
     picture,
     run_try,
     sweep,
+    tile_meanings,
     tuning_spec,
     verify,
 )
@@ -61,10 +71,14 @@ __all__ = [
     "EditError",
     "Editor",
     "Error",
+    "LoweringConfig",
     "NestedLayout",
     "ParseError",
     "Picture",
     "RootOp",
+    "Swizzle",
+    "TranslationInfo",
+    "bank_reads",
     "bundle",
     "history",
     "import_results",
@@ -74,6 +88,7 @@ __all__ = [
     "picture",
     "run_try",
     "sweep",
+    "tile_meanings",
     "tuning_spec",
     "verify",
 ]

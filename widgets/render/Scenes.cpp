@@ -657,12 +657,8 @@ GridScene swizzleScene(const layout::Swizzle &swizzle,
   scene.title = QString::fromStdString(swizzle.describe());
   scene.colorBy = ColorBy::Bank;
   // "Before": the same rows, packed and unswizzled.
-  const auto identity =
-      layout::Swizzle::identity(swizzle.rowWidth(), swizzle.accessWidth());
-  const auto before = layout::analyzeBanks(accesses, swizzle.accessWidth(),
-                                           elementBytes, identity, banks);
-  const auto after = layout::analyzeBanks(accesses, swizzle.accessWidth(),
-                                          elementBytes, swizzle, banks);
+  const auto [before, after] =
+      layout::compareBanks(swizzle, accesses, elementBytes, banks);
   scene.subtitle =
       QString("%1 lanes, %2 x %3-byte elements per access; worst bank "
               "conflict %4-way before, %5-way after")
