@@ -181,20 +181,15 @@ int check(const QStringList &arguments) {
     loweringConfig = op.loweringConfig;
     if (!parser.isSet(noConstraintsOption)) {
       auto installation = app::locateIree(ireePath(parser));
-      auto verdict =
-          installation
-              ? jobs::ireeConstraintVerdict(*installation, opened->document,
-                                            std::chrono::minutes(2), nullptr,
-                                            opened->ref)
-              : Result<jobs::ConstraintVerdict>(Error{installation.error()});
-      if (!verdict) {
+      auto verdict = installation
+                         ? jobs::ireeVerdictOn(*installation, opened->document,
+                                               opened->ref, &ireeCommands)
+                         : Result<std::optional<jobs::OpConstraintVerdict>>(
+                               Error{installation.error()});
+      if (!verdict)
         ireeVerdictError = verdict.error();
-      } else {
-        ireeCommands = verdict->commands;
-        for (const jobs::OpConstraintVerdict &v : verdict->ops)
-          if (v.dispatch == opened->ref.dispatch && v.op == opened->ref.op)
-            ireeVerdict = v;
-      }
+      else
+        ireeVerdict = std::move(*verdict);
     }
   }
   context.ireeRelease = parser.value(releaseOption).toStdString();
@@ -338,8 +333,7 @@ int convertFile(const QCommandLineParser &parser, const std::string &release,
     std::cout << path << ":" << change.line << ": ";
     for (size_t i = 0; i < change.applied.size(); ++i)
       std::cout << (i ? ", " : "") << change.applied[i];
-    std::cout << "\n  - " << change.before << "\n  + " << change.after
-              << "\n";
+    std::cout << "\n  - " << change.before << "\n  + " << change.after << "\n";
   }
   for (const std::string &note : conversion.notes)
     std::cerr << path << ": " << note << "\n";
@@ -392,9 +386,8 @@ int convert(const QStringList &arguments) {
   const QCommandLineOption fileOption(
       "file", "Convert every config of FILE (a file from another release).",
       "FILE");
-  const QCommandLineOption outputOption({"o", "output"},
-                                        "With --file: write the result here.",
-                                        "OUT");
+  const QCommandLineOption outputOption(
+      {"o", "output"}, "With --file: write the result here.", "OUT");
   const QCommandLineOption inPlaceOption(
       "in-place", "With --file: replace FILE (atomically).");
   parser.addOptions(
@@ -410,9 +403,8 @@ int convert(const QStringList &arguments) {
                    "--in-place exclude each other\n";
       return kExitUsage;
     }
-    return convertFile(parser, release,
-                       parser.value(fileOption).toStdString(), outputOption,
-                       inPlaceOption);
+    return convertFile(parser, release, parser.value(fileOption).toStdString(),
+                       outputOption, inPlaceOption);
   }
   if (parser.positionalArguments().size() != 1) {
     std::cerr << "tilescope-cli convert: expected one attribute TEXT\n";

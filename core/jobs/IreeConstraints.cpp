@@ -494,6 +494,21 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
   return problems;
 }
 
+Result<std::optional<OpConstraintVerdict>> ireeVerdictOn(
+    const tools::IreeInstallation &iree, const iree::Document &document,
+    edit::OpRef op, std::vector<std::string> *commands,
+    std::chrono::milliseconds timeout, const std::atomic<bool> *cancel) {
+  auto verdict = ireeConstraintVerdict(iree, document, timeout, cancel, op);
+  if (!verdict)
+    return Error{verdict.error()};
+  if (commands)
+    *commands = verdict->commands;
+  for (OpConstraintVerdict &v : verdict->ops)
+    if (v.dispatch == op.dispatch && v.op == op.op)
+      return std::optional<OpConstraintVerdict>(std::move(v));
+  return std::optional<OpConstraintVerdict>();
+}
+
 Result<ConstraintVerdict> ireeConstraintVerdict(
     const tools::IreeInstallation &iree, const iree::Document &document,
     std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,

@@ -98,6 +98,18 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
     const std::atomic<bool> *cancel = nullptr,
     const std::optional<edit::OpRef> &only = std::nullopt);
 
+// IREE's verdict on one root op: ireeConstraintVerdict asked about `op`
+// alone, and that op's verdict (unset where IREE gave none: the op has no
+// GPU config); `commands`, when given, gets the shell commands that
+// reproduce it. What `check FILE --op` and the Python package's
+// check(iree_constraints=True) add to the rules' problems (problemsOf).
+Result<std::optional<OpConstraintVerdict>>
+ireeVerdictOn(const tools::IreeInstallation &iree,
+              const iree::Document &document, edit::OpRef op,
+              std::vector<std::string> *commands = nullptr,
+              std::chrono::milliseconds timeout = std::chrono::minutes(2),
+              const std::atomic<bool> *cancel = nullptr);
+
 // The verdict IREE's verifier gives the root op `op` of `dispatch`, worked
 // out by Tilescope from the constraints IREE stated for that op (`sets`,
 // from an ireeConstraintVerdict on the same problem): the pipeline's

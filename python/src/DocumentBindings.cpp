@@ -9,6 +9,7 @@
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
 #include "core/jobs/DocumentWorker.h"
+#include "core/jobs/IreeConstraints.h"
 #include "core/tools/IreeInstallation.h"
 
 #include <pybind11/stl.h>
@@ -118,10 +119,28 @@ std::optional<std::vector<int64_t>> tileSizes(const document::RootOp &op,
                 "partial_reduction, thread, subgroup, serial, ...)");
 }
 
-py::list problemsOf(const document::Document &document, edit::OpRef op) {
+// The rules' problems, then (asked) IREE's own pipeline constraints' as
+// `check FILE --op` adds them (jobs::ireeVerdictOn, through iree-opt).
+py::list problemsOf(const document::Document &document, edit::OpRef op,
+                    bool ireeConstraints) {
   const edit::RuleVerdict verdict =
       edit::ruleVerdict(edit::contextOf(document, op));
-  return fromJson(exporting::jsonText(exporting::toJson(verdict.problems)));
+  std::vector<config::Problem> problems = verdict.problems;
+  if (ireeConstraints) {
+    auto iree = valueOr(tools::locateIree(ireeSearch()));
+    Result<std::optional<jobs::OpConstraintVerdict>> asked = Error{""};
+    {
+      py::gil_scoped_release release;
+      asked = jobs::ireeVerdictOn(iree, document, op);
+    }
+    if (!asked)
+      throw Failure("IREE's pipeline constraints could not be asked: " +
+                    asked.error());
+    if (*asked)
+      for (config::Problem &p : jobs::problemsOf(**asked))
+        problems.push_back(std::move(p));
+  }
+  return fromJson(exporting::jsonText(exporting::toJson(problems)));
 }
 
 struct Editor {
@@ -283,13 +302,17 @@ void bindDocuments(py::module_ &m) {
           "Every root op as (\"D:O\", RootOp).")
       .def(
           "check",
-          [](const document::Document &d, const py::object &op) {
-            return problemsOf(d, opRefOf(d, op));
+          [](const document::Document &d, const py::object &op,
+             bool ireeConstraints) {
+            return problemsOf(d, opRefOf(d, op), ireeConstraints);
           },
-          py::arg("op") = "0:0",
-          "The rules' verdict on a root op, as `tilescope-cli check --json` "
-          "gives it: a dict per problem (severity, field, message, rule, "
-          "iree, source), errors and warnings in rule order.")
+          py::arg("op") = "0:0", py::arg("iree_constraints") = false,
+          "The rules' verdict on a root op, as `tilescope-cli check --json "
+          "--no-iree-constraints` gives it: a dict per problem (severity, "
+          "field, message, rule, iree, source), errors and warnings in rule "
+          "order. iree_constraints=True adds IREE's own verdict (its "
+          "pipeline constraints for the op, checked by the pinned iree-opt), "
+          "as `check FILE --op --json` does.")
       .def(
           "predict",
           [](const document::Document &d, const py::object &op) {
@@ -374,11 +397,12 @@ void bindDocuments(py::module_ &m) {
           "The unified diff against the file as opened.")
       .def(
           "check",
-          [](const Editor &e, const py::object &op) {
+          [](const Editor &e, const py::object &op, bool ireeConstraints) {
             return problemsOf(e.model.document(),
-                              opRefOf(e.model.document(), op));
+                              opRefOf(e.model.document(), op), ireeConstraints);
           },
-          py::arg("op") = "0:0", "Document.check on the edited document.")
+          py::arg("op") = "0:0", py::arg("iree_constraints") = false,
+          "Document.check on the edited document.")
       .def(
           "predict",
           [](const Editor &e, const py::object &op) {

@@ -103,3 +103,18 @@ def test_typed_configs_print_as_iree_printed_them(tilescope):
         tilescope.LoweringConfig("#iree_gpu.lowering_config<{workgroup = [1, 2")
     with pytest.raises(tilescope.Error, match="not a tiling level"):
         op.config.tile_sizes("warp")
+
+
+def test_iree_constraints_join_the_verdict_as_check_adds_them(tilescope, tmp_path):
+    editor = tilescope.Editor(tilescope.open(MATMUL))
+    assert editor.check("0:0", iree_constraints=True) == \
+        cli_json("check", MATMUL, "--op", "0:0", "--json")["problems"]
+    # An edit IREE's TileAndFuse constraints refuse: IREE says so, by name.
+    editor.set("0:0", "subgroup_size", "32")
+    ours = editor.check("0:0", iree_constraints=True)
+    by_iree = [p for p in ours if p["origin"] == "iree-constraints"]
+    assert [p for p in by_iree if p["severity"] == "error"], ours
+    assert editor.check("0:0") == [p for p in ours if p["origin"] == "tilescope"]
+    edited = tmp_path / "edited.mlir"
+    editor.save(edited)
+    assert ours == cli_json("check", edited, "--op", "0:0", "--json")["problems"]
