@@ -164,9 +164,10 @@ void bindSweeps(py::module_ &m) {
       "\"bench\": also timed where a device is here), ranked, and recorded "
       "in the workspace's history under the sweep's name (the same name "
       "resumes it). on_candidate(candidate, done, total) is called as each "
-      "finishes, with the GIL held; returning False stops the sweep, an "
-      "exception stops it and is raised again; `cancel` (a Cancel) stops it "
-      "from elsewhere; on=\"ssh:HOST\" times the candidates on that host. "
+      "finishes, with the GIL held; returning False stops the sweep (and "
+      "sets `cancel`, when one was given), an exception stops it and is "
+      "raised again; `cancel` (a Cancel) stops it from elsewhere; "
+      "on=\"ssh:HOST\" times the candidates on that host. "
       "The GIL is released while candidates run.");
 }
 
