@@ -11,8 +11,10 @@
 #include <pybind11/pybind11.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +45,12 @@ struct CancelToken {
   std::shared_ptr<std::atomic<bool>> flag =
       std::make_shared<std::atomic<bool>>(false);
 };
+// The workspace a job's `workspace=` names (None: the default), absolute;
+// a job's `timeout=` in seconds, positive, as milliseconds.
+std::filesystem::path
+workspaceOr(const std::optional<std::filesystem::path> &given);
+std::chrono::milliseconds timeoutOf(double seconds);
+
 // The flag of a Cancel passed as `cancel=` (None: no flag).
 const std::atomic<bool> *cancelFlagOf(const py::object &cancel);
 

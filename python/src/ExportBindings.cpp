@@ -31,8 +31,7 @@ std::string tuningSpec(const document::Document &document,
 
 jobs::History historyOf(const std::optional<std::filesystem::path> &workspace) {
   return valueOr(
-      jobs::History::open(jobs::historyFile(std::filesystem::absolute(
-          workspace ? *workspace : jobs::defaultWorkspace()))));
+      jobs::History::open(jobs::historyFile(workspaceOr(workspace))));
 }
 
 std::filesystem::path bundle(const std::filesystem::path &directory,

@@ -19,17 +19,6 @@
 namespace tilescope::python {
 namespace {
 
-std::filesystem::path
-workspaceOr(const std::optional<std::filesystem::path> &given) {
-  return std::filesystem::absolute(given ? *given : jobs::defaultWorkspace());
-}
-
-std::chrono::milliseconds timeoutOf(double seconds) {
-  if (seconds <= 0)
-    throw Failure("timeout must be positive (seconds)");
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-}
-
 // The try's id, or why the history did not take it, into `out`.
 void recorded(const std::filesystem::path &workspace, jobs::TryRecord record,
               nlohmann::json &out) {
@@ -154,6 +143,17 @@ py::list history(std::optional<std::filesystem::path> workspace,
 }
 
 } // namespace
+
+std::filesystem::path
+workspaceOr(const std::optional<std::filesystem::path> &given) {
+  return std::filesystem::absolute(given ? *given : jobs::defaultWorkspace());
+}
+
+std::chrono::milliseconds timeoutOf(double seconds) {
+  if (seconds <= 0)
+    throw Failure("timeout must be positive (seconds)");
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
 
 const std::atomic<bool> *cancelFlagOf(const py::object &cancel) {
   if (cancel.is_none())

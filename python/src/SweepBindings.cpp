@@ -49,20 +49,16 @@ py::dict sweep(const document::Document &document, const py::object &op,
     throw Failure("parallel must be 0 (the cores here) to 256");
   if (arguments.repetitions < 1 || arguments.repetitions > 1000)
     throw Failure("repetitions must be 1 to 1000");
-  if (arguments.timeout <= 0)
-    throw Failure("timeout must be positive (seconds)");
   jobs::SweepChoice choice;
   choice.vary = arguments.vary;
   choice.ireeSpace = arguments.ireeSpace;
   choice.noIreeSpace = arguments.noIreeSpace;
   choice.nearest = static_cast<size_t>(arguments.nearest);
   choice.name = arguments.name;
-  choice.timeout = std::chrono::milliseconds(
-      static_cast<long long>(arguments.timeout * 1000));
+  choice.timeout = timeoutOf(arguments.timeout);
   if (!choice.ireeSpace)
     request.axes = valueOr(jobs::parseSweepAxes(choice.vary));
-  request.workspace = std::filesystem::absolute(
-      arguments.workspace ? *arguments.workspace : jobs::defaultWorkspace());
+  request.workspace = workspaceOr(arguments.workspace);
   request.parallel = arguments.parallel;
   request.repetitions = arguments.repetitions;
   request.timeout = choice.timeout;
