@@ -36,6 +36,7 @@ APT_PACKAGES=(
   python3-venv                      # the wheel's test installs it into a fresh virtual environment
   doxygen                           # the C++ API pages (cmake --build build --target api-docs)
   openssh-client openssh-server     # runs on a host over ssh; the tests start their own sshd on 127.0.0.1
+  slurm-client slurmctld slurmd munge  # sweeps on a Slurm cluster; the tests start their own single-node Slurm
   xvfb xauth fonts-dejavu-core      # a display for screenshots and a font for the scenes
   clang libclang-rt-14-dev          # libFuzzer for the attribute reader's fuzz target
 )
@@ -68,6 +69,15 @@ install_apt_packages() {
     log "openssh-server: the tests start their own; disabling the system-wide ssh service it enabled"
     as_root systemctl disable --now ssh >/dev/null 2>&1 || true
   fi
+  # Likewise Slurm's and munge's: the tests run their own, on free ports.
+  local service
+  for service in slurmctld slurmd munge; do
+    if [[ " ${missing[*]} " == *" $service "* ]] && command -v systemctl >/dev/null &&
+       systemctl is-enabled "$service" >/dev/null 2>&1; then
+      log "$service: the tests start their own; disabling the system-wide service it enabled"
+      as_root systemctl disable --now "$service" >/dev/null 2>&1 || true
+    fi
+  done
 }
 
 # Downloads wheels (zips) for CPython 3.11 on x86-64 into DIR, nothing installed.

@@ -30,11 +30,14 @@ const QCommandLineOption kDeviceOption{
     "device", "Run on DEVICE (local-task, hip://0, cuda://0).", "DEVICE"};
 const QCommandLineOption kOnOption{
     "on",
-    "Where the timed run happens: local (default) or ssh:HOST, a GPU host "
+    "Where the timed run happens: local (default); ssh:HOST, a GPU host "
     "reached with your own ssh (a Host of ~/.ssh/config or user@name; keys "
     "or an agent, never a password; $TILESCOPE_SSH names another ssh "
-    "command). Compiling stays here; the module travels as a run bundle, "
-    "the runtime tools once per host into ~/.cache/tilescope there.",
+    "command), the runtime tools once per host into ~/.cache/tilescope "
+    "there; or slurm:PARTITION, a Slurm cluster's partition (sbatch, a job "
+    "array for a sweep, one GPU per task for a GPU module; the workspace on "
+    "a filesystem the nodes share; $TILESCOPE_SBATCH_OPTIONS adds sbatch "
+    "options). Compiling stays here; the module travels as a run bundle.",
     "PLACE"};
 
 Result<jobs::RunPlace> placeOf(const QCommandLineParser &parser) {

@@ -133,11 +133,14 @@ int sweep(const QStringList &arguments) {
       "With --iree-space: how many candidates to keep, nearest the config "
       "first (default 32; 0: all, at most 4096).",
       "N");
+  const QCommandLineOption repetitionsOption(
+      "repetitions", "Benchmark repetitions of each candidate (default 3).",
+      "N");
   parser.addOptions({kOpOption, varyOption, nameOption, jobsOption, planOption,
                      compileOnlyOption, constraintsOption, spaceOption,
                      noSpaceOption, nearestOption, kTargetOption, kOnOption,
-                     kWorkspaceOption, kTimeoutOption, kJsonOption,
-                     kIreeOption});
+                     repetitionsOption, kWorkspaceOption, kTimeoutOption,
+                     kJsonOption, kIreeOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "sweep"))
     return kExitUsage;
@@ -231,6 +234,10 @@ int sweep(const QStringList &arguments) {
   if (!place)
     return usage(place.error());
   request.place = *place;
+  auto repetitions = countOf(parser, repetitionsOption, 3, 1, 1000);
+  if (!repetitions)
+    return usage(repetitions.error());
+  request.repetitions = *repetitions;
 
   if (parser.isSet(planOption)) {
     if (request.ireeConstraints && !installation) {
@@ -296,6 +303,9 @@ int sweep(const QStringList &arguments) {
     progress.step("sweep " + name + ": " + std::to_string(done) + " of " +
                   std::to_string(total) + ", last " + c.name);
   };
+  request.onStatus = [&progress](const std::string &status) {
+    progress.step("Slurm " + status);
+  };
   auto swept = jobs::runSweep(*installation, request);
   progress.done();
   if (!swept)
@@ -310,6 +320,13 @@ int sweep(const QStringList &arguments) {
               << swept->resumed << " from the history, " << swept->invalid
               << " invalid; " << jobs::rankingHeading(swept->candidates)
               << ":\n";
+    if (!swept->slurmJobs.empty() || swept->reattached > 0) {
+      std::cout << "on " << request.place.toString() << ": ";
+      for (const std::string &job : swept->slurmJobs)
+        std::cout << "job " << job << " ";
+      std::cout << "(" << swept->submitted << " sent now, " << swept->reattached
+                << " from an earlier run's tasks)\n";
+    }
     for (const jobs::SweepCandidate &c : swept->candidates)
       std::cout << line(c, &swept->candidates.front()) << "\n";
   }

@@ -32,7 +32,7 @@ Result<std::string> deviceForBackend(const std::string &backend,
                "; it compiles, but cannot run on this machine"};
 }
 
-Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
+Result<PreparedBench> prepareBench(const tools::IreeInstallation &iree,
                                    const BenchJobRequest &request) {
   auto tool = iree.tool(tools::kIreeBenchmarkModule);
   if (!tool)
@@ -43,8 +43,8 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
   module.device = request.device;
   module.dispatchBenchmark = request.dispatchBenchmark;
   module.about = request.about;
-  // Here the bundle refers to the module in place; a host gets a copy of
-  // it (and the tools from its cache).
+  // Here the bundle refers to the module in place; a host or a cluster
+  // node gets a copy of it (and the tools from its cache).
   BundleWriteOptions write;
   write.standalone = !request.place.local();
   write.carryTools = false;
@@ -53,9 +53,10 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
   if (!bundle)
     return Error{bundle.error()};
 
-  BenchJobResult result;
-  result.bundle = *bundle;
-  BundleRunOptions run;
+  PreparedBench prepared;
+  prepared.bundle = *bundle;
+  prepared.moduleId = module.id;
+  BundleRunOptions &run = prepared.run;
   run.tools = tool->parent_path();
   run.repetitions = request.repetitions;
   run.targetMicroseconds = request.targetMicroseconds;
@@ -69,22 +70,19 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
   run.timeout = request.timeout * 5;
   run.cancel = request.cancel;
   run.onOutput = request.onOutput;
-  if (request.place.local()) {
-    result.spec = runBundleCommand(*bundle, run);
-    result.process = runProcess(result.spec);
-  } else {
-    auto remote =
-        runBundleOverSsh(request.place.host, *bundle, run, tool->parent_path());
-    if (!remote) {
-      result.error = remote.error();
-      return result;
-    }
-    result.spec = remote->spec;
-    result.process = remote->process;
-    result.remote = std::move(*remote);
-  }
-  result.timing = readModuleTiming(*bundle, module.id);
-  if (result.process.outcome != ProcessResult::Outcome::Exited) {
+  return prepared;
+}
+
+BenchJobResult benchResultOf(const PreparedBench &prepared, ProcessSpec spec,
+                             ProcessResult process, const std::string &failed) {
+  BenchJobResult result;
+  result.bundle = prepared.bundle;
+  result.spec = std::move(spec);
+  result.process = std::move(process);
+  result.timing = readModuleTiming(prepared.bundle, prepared.moduleId);
+  if (!failed.empty() && !result.timing.timed()) {
+    result.error = failed;
+  } else if (result.process.outcome != ProcessResult::Outcome::Exited) {
     result.error = "run.sh " + result.process.describe();
   } else if (!result.timing.timed()) {
     result.error =
@@ -94,11 +92,64 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
                       0, std::min<size_t>(600,
                                           result.process.standardError.size()))
             : result.timing.why;
-    while (!result.error.empty() &&
-           (result.error.back() == '\n' || result.error.back() == ' '))
-      result.error.pop_back();
   }
+  while (!result.error.empty() &&
+         (result.error.back() == '\n' || result.error.back() == ' '))
+    result.error.pop_back();
   return result;
+}
+
+Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
+                                   const BenchJobRequest &request) {
+  auto prepared = prepareBench(iree, request);
+  if (!prepared)
+    return Error{prepared.error()};
+  switch (request.place.kind) {
+  case RunPlace::Kind::Local: {
+    ProcessSpec spec = runBundleCommand(prepared->bundle, prepared->run);
+    ProcessResult process = runProcess(spec);
+    return benchResultOf(*prepared, std::move(spec), std::move(process));
+  }
+  case RunPlace::Kind::Ssh: {
+    auto remote = runBundleOverSsh(request.place.host, prepared->bundle,
+                                   prepared->run, prepared->run.tools);
+    if (!remote) {
+      BenchJobResult result;
+      result.bundle = prepared->bundle;
+      result.error = remote.error();
+      return result;
+    }
+    BenchJobResult result =
+        benchResultOf(*prepared, remote->spec, remote->process);
+    result.remote = std::move(*remote);
+    return result;
+  }
+  case RunPlace::Kind::Slurm: {
+    // One try: an array of one task, in the try folder.
+    SlurmArrayRequest array;
+    array.partition = request.place.partition;
+    array.folder = prepared->bundle.parent_path() / "slurm";
+    array.sharedCache = request.sharedFolder;
+    array.bundles = {prepared->bundle};
+    array.run = prepared->run;
+    array.gpu = driverOf(request.device) != "local-task";
+    array.cancel = request.cancel;
+    array.onStatus = request.onStatus;
+    auto ran = runSlurmArray(array);
+    if (!ran) {
+      BenchJobResult result;
+      result.bundle = prepared->bundle;
+      result.error = ran.error();
+      return result;
+    }
+    const SlurmTaskEnd &end = ran->ends.front();
+    BenchJobResult result =
+        benchResultOf(*prepared, end.submission, end.process(), end.why);
+    result.slurm = end;
+    return result;
+  }
+  }
+  return Error{"no such place"};
 }
 
 std::string BenchJobResult::summary() const {

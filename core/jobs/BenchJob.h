@@ -12,6 +12,7 @@
 #include "core/jobs/Process.h"
 #include "core/jobs/RemoteRun.h"
 #include "core/jobs/RunBundle.h"
+#include "core/jobs/SlurmRun.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
@@ -32,7 +33,9 @@ Result<std::string> deviceForBackend(const std::string &backend,
                                      const GpuDiscovery &discovery);
 
 struct BenchJobRequest {
-  RunPlace place;               // here, or a host over ssh (RemoteRun.h)
+  // Here, a host over ssh (RemoteRun.h) or a Slurm partition (SlurmRun.h:
+  // an array of one task).
+  RunPlace place;
   std::filesystem::path module; // .vmfb
   std::string device;           // as deviceForBackend gives it
   // Where the bundle goes (made; its results/ keep what run.sh wrote).
@@ -47,11 +50,17 @@ struct BenchJobRequest {
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // each run
   const std::atomic<bool> *cancel = nullptr;
   std::function<void(std::string_view text, bool fromStandardError)> onOutput;
+  // On a cluster: where the shared copy of the runtime tools goes (the
+  // workspace's slurm/; empty: beside the bundle), and the task's state as
+  // it changes ("job 41: 1 queued, 0 running, 0 of 1 done").
+  std::filesystem::path sharedFolder;
+  std::function<void(const std::string &status)> onStatus;
 };
 
 struct BenchJobResult {
-  ProcessSpec spec;                // run.sh, as run (through ssh on a host)
-  std::optional<RemoteRun> remote; // the ssh steps, on a host
+  ProcessSpec spec;                  // run.sh, as run (through ssh on a host)
+  std::optional<RemoteRun> remote;   // the ssh steps, on a host
+  std::optional<SlurmTaskEnd> slurm; // how its task ended, on a cluster
   ProcessResult process;
   std::filesystem::path bundle;
   ModuleTiming timing;
@@ -67,5 +76,24 @@ struct BenchJobResult {
 
 Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
                                    const BenchJobRequest &request);
+
+// A timed run set up and not yet run: its bundle written (standalone where
+// the run happens elsewhere) and the settings its run.sh takes. benchModule
+// is prepareBench, the run where the request's place says, benchResultOf;
+// a sweep on a Slurm cluster prepares every candidate's, runs them as one
+// job array (SlurmRun.h) and takes each result as its task ends.
+struct PreparedBench {
+  std::filesystem::path bundle;
+  BundleRunOptions run; // tools: the runtime tools here
+  std::string moduleId = "module";
+};
+Result<PreparedBench> prepareBench(const tools::IreeInstallation &iree,
+                                   const BenchJobRequest &request);
+// The bench a run of `prepared` gave: run.sh's process (or what stood for
+// it) and the bundle's results; `failed` is why it did not run, when the
+// place said (a connection, a Slurm task's end).
+BenchJobResult benchResultOf(const PreparedBench &prepared, ProcessSpec spec,
+                             ProcessResult process,
+                             const std::string &failed = "");
 
 } // namespace tilescope::jobs

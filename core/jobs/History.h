@@ -25,7 +25,8 @@ struct TryRecord {
   std::string target;    // "rocm-gfx942", "cuda-sm_90", "llvm-cpu"
   std::string device;    // where it ran ("local-task", "cuda://0"), or ""
   // "ok", "compile-failed", "compiler-crashed", "timed-out", "cancelled",
-  // "run-failed", "check-failed", "cannot-run-here".
+  // "run-failed", "check-failed", "cannot-run-here", "interrupted",
+  // "node-failed" (a cluster node went down under its run).
   std::string outcome;
   std::string summary; // one line, in words
   std::optional<double> medianMicroseconds;

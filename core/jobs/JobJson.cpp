@@ -54,6 +54,8 @@ std::string outcomeOf(const CompileJobResult &compiled) {
 std::string outcomeOf(const BenchJobResult &bench) {
   if (bench.succeeded())
     return "ok";
+  if (bench.slurm && !bench.slurm->outcome().empty())
+    return bench.slurm->outcome();
   switch (bench.process.outcome) {
   case ProcessResult::Outcome::TimedOut:
     return "timed-out";
@@ -216,6 +218,13 @@ json toJson(const BenchJobResult &bench) {
                      {"folder", bench.remote->folder},
                      {"tools_copied", bench.remote->toolsCopied},
                      {"steps", bench.remote->steps}};
+  if (bench.slurm)
+    out["slurm"] = {{"task", bench.slurm->task},
+                    {"state", bench.slurm->state},
+                    {"node", bench.slurm->node},
+                    {"exit_code", bench.slurm->exitCode},
+                    {"log", bench.slurm->log.string()},
+                    {"reattached", bench.slurm->reattached}};
   return out;
 }
 

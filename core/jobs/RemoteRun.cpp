@@ -25,20 +25,6 @@ std::string onHost(const std::string &path) {
                              : "\"$HOME\"/" + shellQuote(path);
 }
 
-std::optional<fs::path> onPath(const std::string &name) {
-  if (name.find('/') != std::string::npos)
-    return ::access(name.c_str(), X_OK) == 0 ? std::optional<fs::path>(name)
-                                             : std::nullopt;
-  const char *path = std::getenv("PATH");
-  std::stringstream folders(path ? path : "/usr/bin:/bin");
-  std::string folder;
-  while (std::getline(folders, folder, ':'))
-    if (!folder.empty() &&
-        ::access((fs::path(folder) / name).c_str(), X_OK) == 0)
-      return fs::path(folder) / name;
-  return std::nullopt;
-}
-
 // FNV-1a over the bytes of files (and text): a cache key, not a checksum.
 void mix(uint64_t &hash, const char *data, size_t size) {
   for (size_t i = 0; i < size; ++i) {
@@ -52,20 +38,6 @@ std::string hex(uint64_t hash) {
                 static_cast<unsigned long long>(hash));
   return text;
 }
-Result<std::string> toolsKey(const fs::path &tools) {
-  uint64_t hash = 1469598103934665603ull;
-  for (const char *tool : {"iree-benchmark-module", "iree-run-module"}) {
-    std::ifstream in(tools / tool, std::ios::binary);
-    if (!in)
-      return Error{"no " + std::string(tool) + " in " + tools.string() +
-                   " to copy to the host"};
-    char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
-      mix(hash, buffer, static_cast<size_t>(in.gcount()));
-  }
-  return hex(hash);
-}
-
 std::string joined(const std::vector<std::string> &words) {
   std::string text;
   for (const std::string &word : words)
@@ -128,28 +100,87 @@ struct Steps {
 
 } // namespace
 
+std::optional<fs::path> programOnPath(const std::string &name) {
+  if (name.find('/') != std::string::npos)
+    return ::access(name.c_str(), X_OK) == 0 ? std::optional<fs::path>(name)
+                                             : std::nullopt;
+  const char *path = std::getenv("PATH");
+  std::stringstream folders(path ? path : "/usr/bin:/bin");
+  std::string folder;
+  while (std::getline(folders, folder, ':'))
+    if (!folder.empty() &&
+        ::access((fs::path(folder) / name).c_str(), X_OK) == 0)
+      return fs::path(folder) / name;
+  return std::nullopt;
+}
+
+Result<std::string> runtimeToolsKey(const fs::path &tools) {
+  uint64_t hash = 1469598103934665603ull;
+  for (const char *tool : {"iree-benchmark-module", "iree-run-module"}) {
+    std::ifstream in(tools / tool, std::ios::binary);
+    if (!in)
+      return Error{"no " + std::string(tool) + " in " + tools.string() +
+                   " to copy to the host"};
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
+      mix(hash, buffer, static_cast<size_t>(in.gcount()));
+  }
+  return hex(hash);
+}
+
 std::string RunPlace::toString() const {
-  return local() ? "local" : "ssh:" + host;
+  switch (kind) {
+  case Kind::Local:
+    return "local";
+  case Kind::Ssh:
+    return "ssh:" + host;
+  case Kind::Slurm:
+    return "slurm:" + partition;
+  }
+  return "local";
+}
+
+std::string RunPlace::where() const {
+  switch (kind) {
+  case Kind::Local:
+    return "";
+  case Kind::Ssh:
+    return "at " + host;
+  case Kind::Slurm:
+    return "on Slurm partition " + partition;
+  }
+  return "";
 }
 
 Result<RunPlace> parseRunPlace(const std::string &text) {
   if (text.empty() || text == "local")
     return RunPlace{};
+  const auto word = [](const std::string &name) {
+    return !name.empty() &&
+           name.find_first_of(" \t\n'\"") == std::string::npos &&
+           name.front() != '-';
+  };
+  RunPlace place;
   if (text.rfind("ssh:", 0) == 0) {
-    RunPlace place{text.substr(4)};
-    if (place.host.empty() ||
-        place.host.find_first_of(" \t\n'\"") != std::string::npos ||
-        place.host.front() == '-')
+    place.kind = RunPlace::Kind::Ssh;
+    place.host = text.substr(4);
+    if (!word(place.host))
       return Error{"\"" + text +
                    "\": ssh:HOST needs a host name (a Host of "
                    "~/.ssh/config, or user@name)"};
     return place;
   }
-  if (text.rfind("slurm:", 0) == 0)
-    return Error{"\"" + text +
-                 "\": Slurm partitions are not supported yet; local or "
-                 "ssh:HOST"};
-  return Error{"\"" + text + "\": expected local or ssh:HOST"};
+  if (text.rfind("slurm:", 0) == 0) {
+    place.kind = RunPlace::Kind::Slurm;
+    place.partition = text.substr(6);
+    if (!word(place.partition) ||
+        place.partition.find_first_of(";&|$`<>/") != std::string::npos)
+      return Error{"\"" + text +
+                   "\": slurm:PARTITION needs a partition name (as sinfo "
+                   "lists them)"};
+    return place;
+  }
+  return Error{"\"" + text + "\": expected local, ssh:HOST or slurm:PARTITION"};
 }
 
 Result<std::vector<std::string>> sshCommand() {
@@ -158,7 +189,7 @@ Result<std::vector<std::string>> sshCommand() {
   std::stringstream split(given && *given ? given : "ssh");
   for (std::string word; split >> word;)
     words.push_back(word);
-  auto program = onPath(words.front());
+  auto program = programOnPath(words.front());
   if (!program)
     return Error{"no " + words.front() + " on PATH (" +
                  (given && *given ? std::string("$") + kSshCommandVariable
@@ -178,7 +209,7 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
   auto ssh = sshCommand();
   if (!ssh)
     return Error{ssh.error()};
-  auto key = toolsKey(toolsDirectory);
+  auto key = runtimeToolsKey(toolsDirectory);
   if (!key)
     return Error{key.error()};
   RemoteRun run;

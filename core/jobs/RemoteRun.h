@@ -19,18 +19,25 @@
 #include "core/util/Result.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tilescope::jobs {
 
 struct RunPlace {
-  std::string host; // as ssh takes it (a Host of ~/.ssh/config, user@name)
-  bool local() const { return host.empty(); }
-  // "local" or "ssh:HOST": what --on takes.
+  enum class Kind { Local, Ssh, Slurm };
+  Kind kind = Kind::Local;
+  std::string host;      // as ssh takes it (a Host of ~/.ssh/config, user@name)
+  std::string partition; // a Slurm partition (SlurmRun.h)
+  bool local() const { return kind == Kind::Local; }
+  // "local", "ssh:HOST" or "slurm:PARTITION": what --on takes.
   std::string toString() const;
+  // "at HOST", "on Slurm partition P", "" here.
+  std::string where() const;
 };
-// "local" (or ""), "ssh:HOST"; an Error says what is taken.
+// "local" (or ""), "ssh:HOST", "slurm:PARTITION"; an Error says what is
+// taken.
 Result<RunPlace> parseRunPlace(const std::string &text);
 
 // The environment variable naming the ssh command Tilescope runs, as git's
@@ -44,6 +51,14 @@ inline constexpr const char *kRemoteCacheVariable = "TILESCOPE_REMOTE_CACHE";
 // keep-alives (a dropped connection ends the run within a minute). An Error
 // when there is no ssh.
 Result<std::vector<std::string>> sshCommand();
+
+// The program `name` on $PATH (or `name` itself when it holds a '/'),
+// when it is there and executable.
+std::optional<std::filesystem::path> programOnPath(const std::string &name);
+// A key for a folder of IREE's runtime tools: FNV-1a over the bytes of
+// iree-benchmark-module and iree-run-module (another IREE build, another
+// key). An Error when either is missing.
+Result<std::string> runtimeToolsKey(const std::filesystem::path &tools);
 
 struct RemoteRun {
   std::string host;

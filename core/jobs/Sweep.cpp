@@ -1,5 +1,6 @@
 #include "core/jobs/Sweep.h"
 #include "core/jobs/SweepConstraints.h"
+#include "core/jobs/SweepOnSlurm.h"
 
 #include "core/config/Attribute.h"
 #include "core/edit/ConfigDiff.h"
@@ -396,6 +397,12 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
   return candidates;
 }
 
+bool finishedForResume(const std::string &outcome) {
+  return outcome != "cancelled" && outcome != "timed-out" &&
+         outcome != "interrupted" && outcome != "node-failed" &&
+         outcome != "queued";
+}
+
 Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
                              const SweepRequest &request) {
   auto planned = planSweep(request);
@@ -424,7 +431,7 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
       for (const TryRecord &record : *earlier)
         if (candidate.valid && record.candidate == candidate.name &&
             record.kind == toString(request.upTo) &&
-            record.outcome != "cancelled" && record.outcome != "timed-out") {
+            finishedForResume(record.outcome)) {
           candidate.record = record;
           candidate.resumed = true;
           takePrediction(candidate, record);
@@ -448,43 +455,13 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
   done = total - queue.size();
   size_t ran = 0;
   std::mutex mutex; // guards the counts, the history and the callback
-  auto tryCandidate = [&](size_t i) {
-    SweepCandidate &candidate = *queue[i];
-    if (stopRequested(request.cancel))
-      return; // stopped or interrupted: the rest stay to resume
-    // The candidate's document: its text and its configs as the edit
-    // model left them (the history records these configs).
-    const iree::Document document = candidateDocument(request, candidate);
-    TryRecord record;
-    auto folder = newTryDirectory(request.workspace);
-    Result<TryResult> tried = Error{folder ? "" : folder.error()};
-    if (folder) {
-      std::optional<DocumentWorker> worker = request.worker;
-      TryRequest tryRequest;
-      tryRequest.document = &document;
-      tryRequest.op = std::pair{request.op.dispatch, request.op.op};
-      tryRequest.worker = worker ? &*worker : nullptr;
-      tryRequest.upTo = request.upTo;
-      tryRequest.target = request.target;
-      tryRequest.directory = *folder;
-      tryRequest.repetitions = request.repetitions;
-      tryRequest.timeout = request.timeout;
-      tryRequest.cancel = request.cancel;
-      tryRequest.place = request.place;
-      tried = runTry(iree, tryRequest);
-    }
-    if (tried) {
-      record = tried->record;
-    } else {
-      record.kind = toString(request.upTo);
-      record.document = request.document->path.string();
-      record.outcome = "compile-failed";
-      record.summary = tried.error();
-    }
+  // On a cluster, the compiled candidates waiting for their task.
+  const bool onCluster = request.place.kind == RunPlace::Kind::Slurm;
+  std::vector<DeferredCandidate> deferred;
+  const auto finish = [&](SweepCandidate &candidate, TryRecord record) {
     record.op = opName;
     record.sweep = request.name;
     record.candidate = candidate.name;
-    std::lock_guard lock(mutex);
     if (auto id = history->add(record))
       record.id = *id;
     takePrediction(candidate, record);
@@ -494,7 +471,62 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
     if (request.onCandidate)
       request.onCandidate(candidate, done, total);
   };
+  auto tryCandidate = [&](size_t i) {
+    SweepCandidate &candidate = *queue[i];
+    if (stopRequested(request.cancel))
+      return; // stopped or interrupted: the rest stay to resume
+    // The candidate's document: its text and its configs as the edit
+    // model left them (the history records these configs).
+    auto document = std::make_unique<const iree::Document>(
+        candidateDocument(request, candidate));
+    TryRecord record;
+    auto folder = newTryDirectory(request.workspace);
+    Result<TryResult> tried = Error{folder ? "" : folder.error()};
+    if (folder) {
+      std::optional<DocumentWorker> worker = request.worker;
+      TryRequest tryRequest;
+      tryRequest.document = document.get();
+      tryRequest.op = std::pair{request.op.dispatch, request.op.op};
+      tryRequest.worker = worker ? &*worker : nullptr;
+      tryRequest.upTo = request.upTo;
+      tryRequest.target = request.target;
+      tryRequest.directory = *folder;
+      tryRequest.repetitions = request.repetitions;
+      tryRequest.timeout = request.timeout;
+      tryRequest.cancel = request.cancel;
+      tryRequest.place = request.place;
+      tryRequest.deferRun = onCluster;
+      tried = runTry(iree, tryRequest);
+      if (tried && tried->pendingRun) {
+        tryRequest.worker = nullptr;
+        std::lock_guard lock(mutex);
+        deferred.push_back(
+            {&candidate, std::move(document), tryRequest, std::move(*tried)});
+        return;
+      }
+    }
+    if (tried) {
+      record = tried->record;
+    } else {
+      record.kind = toString(request.upTo);
+      record.document = request.document->path.string();
+      record.outcome = "compile-failed";
+      record.summary = tried.error();
+    }
+    std::lock_guard lock(mutex);
+    finish(candidate, std::move(record));
+  };
   parallelFor(queue.size(), request.parallel, tryCandidate, request.cancel);
+  if (!deferred.empty() && !stopRequested(request.cancel)) {
+    auto sent = runDeferredOnSlurm(
+        request, *history, deferred,
+        [&](DeferredCandidate &d) { finish(*d.candidate, d.result.record); });
+    if (!sent)
+      return Error{sent.error()};
+    result.slurmJobs = sent->jobs;
+    result.submitted = sent->submitted;
+    result.reattached = sent->reattached;
+  }
   result.ran = ran;
   result.cancelled = stopRequested(request.cancel);
 

@@ -117,8 +117,12 @@ struct SweepRequest {
   std::optional<CompileTarget> target;
   std::filesystem::path workspace; // tries and the history
   int parallel = 0;                // 0: the cores here
-  // Where the candidates are timed: here, or a host over ssh (each try's
-  // module travels as a bundle; compiling stays here).
+  // Where the candidates are timed: here, a host over ssh (each try's
+  // module travels as a bundle; compiling stays here), or a Slurm
+  // partition: every candidate compiled here first, then their bundles as
+  // one job array (SlurmRun.h), each landing in the history as its task
+  // ends; run again, a task that finished or is still queued is waited
+  // for, not submitted again.
   RunPlace place;
   int repetitions = 3;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
@@ -138,6 +142,9 @@ struct SweepRequest {
   std::function<void(const SweepCandidate &candidate, size_t done,
                      size_t total)>
       onCandidate;
+  // On a cluster, the job array's state as it changes ("job 41: 12 queued,
+  // 2 running, 50 of 64 done"), from the calling thread.
+  std::function<void(const std::string &status)> onStatus;
 };
 
 // Every combination of the axes' values (or the points given), each
@@ -150,7 +157,16 @@ struct SweepResult {
                                           // compiled, then failed, invalid
   size_t ran = 0, resumed = 0, invalid = 0;
   bool cancelled = false;
+  // On a cluster: the job arrays submitted now, the candidates sent in
+  // them, and those of an earlier run's arrays waited for instead.
+  std::vector<std::string> slurmJobs;
+  size_t submitted = 0, reattached = 0;
 };
+
+// Whether a candidate's try in the history is finished for a sweep's
+// resume: anything but a run stopped before its end (cancelled, timed out,
+// interrupted, its node gone), which a resume runs again.
+bool finishedForResume(const std::string &outcome);
 
 // The ranking runSweep returns: measured fastest first (a time of the
 // candidate's own try, or of the same config elsewhere in the history);

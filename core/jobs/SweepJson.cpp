@@ -107,6 +107,10 @@ json resultJson(const std::string &name, const SweepResult &swept,
               {"cancelled", swept.cancelled},
               {"ranking", rankingHeading(swept.candidates)},
               {"candidates", list}};
+  if (!swept.slurmJobs.empty() || swept.reattached > 0)
+    out["slurm"] = {{"jobs", swept.slurmJobs},
+                    {"submitted", swept.submitted},
+                    {"reattached", swept.reattached}};
   describeSource(prepared, out);
   return out;
 }

@@ -116,7 +116,7 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   if (!request.place.local())
     record.details["on"] = request.place.toString();
   step(request, "timing on " + device +
-                    (request.place.local() ? "" : " at " + request.place.host) +
+                    (request.place.local() ? "" : " " + request.place.where()) +
                     " with iree-benchmark-module");
   BenchJobRequest benchRequest;
   benchRequest.place = request.place;
@@ -133,6 +133,27 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   benchRequest.timeout = request.timeout;
   benchRequest.cancel = request.cancel;
   benchRequest.onOutput = request.onOutput;
+  benchRequest.onStatus = request.onStep;
+  // A cluster's shared copy of the runtime tools: the workspace's slurm/
+  // (a try folder is WORKSPACE/tries/ID).
+  benchRequest.sharedFolder =
+      request.directory.parent_path().filename() == "tries"
+          ? request.directory.parent_path().parent_path() / "slurm"
+          : request.directory;
+  if (request.deferRun) {
+    auto prepared = prepareBench(iree, benchRequest);
+    if (!prepared) {
+      record.outcome = "run-failed";
+      record.summary = prepared.error();
+      result.report["bench"] = {{"ran", false}, {"why", prepared.error()}};
+      return;
+    }
+    record.outcome = "queued";
+    record.summary = "its run is to go " + request.place.where();
+    result.pendingRun = std::move(*prepared);
+    return;
+  }
+
   auto timed = benchModule(iree, benchRequest);
   if (!timed) {
     // The benchmark tool could not start: the try is a compile that was
@@ -142,7 +163,16 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
     result.report["bench"] = {{"ran", false}, {"why", timed.error()}};
     return;
   }
-  result.bench = std::move(*timed);
+  finishTryRun(request, result, std::move(*timed));
+}
+
+} // namespace
+
+void finishTryRun(const TryRequest &request, TryResult &result,
+                  BenchJobResult timed) {
+  TryRecord &record = result.record;
+  result.pendingRun.reset();
+  result.bench = std::move(timed);
   json benchJson = toJson(*result.bench);
   benchJson["ran"] = true;
   if (result.bench->succeeded()) {
@@ -173,8 +203,6 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   record.details["bench"] = benchJson;
   result.report["bench"] = benchJson;
 }
-
-} // namespace
 
 const char *toString(TryStage stage) {
   switch (stage) {

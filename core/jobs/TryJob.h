@@ -51,6 +51,10 @@ struct TryRequest {
   // travels as a run bundle; the device is then the backend's driver, the
   // host's first GPU of it, unless `device` names one).
   RunPlace place;
+  // Stop before the timed run, its bundle written for the place (outcome
+  // "queued", TryResult::pendingRun): the caller runs it with others (a
+  // sweep's Slurm job array) and hands each result to finishTryRun.
+  bool deferRun = false;
   int repetitions = 5;
   // Profile the timed kernel too: "off", "auto" (where ncu / rocprofv3 is
   // installed), "on" (and say so when none is).
@@ -70,6 +74,8 @@ struct TryResult {
   // compiled kernel's resources where they were read.
   std::optional<layout::CostPrediction> prediction;
   std::optional<BenchJobResult> bench;
+  // The timed run set up and not yet run (TryRequest::deferRun).
+  std::optional<PreparedBench> pendingRun;
   // Why it did not run, when it asked for a device this machine lacks.
   std::string cannotRun;
   // The roofline floor of the op on the target and the efficiency the
@@ -89,6 +95,12 @@ struct TryResult {
 // the compiler and the kernel do is in the result.
 Result<TryResult> runTry(const tools::IreeInstallation &iree,
                          const TryRequest &request);
+
+// A deferred try's timed run, run elsewhere: its bench, roofline floor,
+// profile comparison and outcome, as a try that ran it itself has them.
+// `request` is the one the try was made with.
+void finishTryRun(const TryRequest &request, TryResult &result,
+                  BenchJobResult timed);
 
 // Each root op's configs as compiled: {"DISPATCH:OP": {"dispatch", "op",
 // "line", "translation_info", "lowering_config" | "compilation_info"}}.

@@ -110,3 +110,139 @@ def cli(*arguments, timeout=300):
     run = subprocess.run([os.environ["TILESCOPE_CLI"], *map(str, arguments)],
                          capture_output=True, text=True, env=env, timeout=timeout)
     return run.returncode, run.stdout, run.stderr
+
+
+class Cluster:
+    """A single-node Slurm on this machine: munged, slurmctld and slurmd in
+    the foreground, each with its files in `folder`, on free ports; the node
+    is this machine, its partition `tilescope`. Client commands (and the
+    tilescope-cli the tests run) find it through $SLURM_CONF."""
+
+    PARTITION = "tilescope"
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.node = socket.gethostname().split(".")[0]
+        self.user = getpass.getuser()
+        self.processes = []
+        for sub in ("state", "spool"):
+            (folder / sub).mkdir()
+        key = folder / "munge.key"
+        key.write_bytes(os.urandom(1024))
+        key.chmod(0o600)
+        self.conf = folder / "slurm.conf"
+        self.conf.write_text(f"""\
+ClusterName=tilescope-test
+SlurmctldHost={self.node}(127.0.0.1)
+SlurmctldPort={free_port()}
+SlurmdPort={free_port()}
+SlurmUser={self.user}
+SlurmdUser={self.user}
+AuthType=auth/munge
+AuthInfo=socket={folder / 'munge.socket'}
+CredType=cred/munge
+StateSaveLocation={folder / 'state'}
+SlurmdSpoolDir={folder / 'spool'}
+SlurmctldPidFile={folder / 'slurmctld.pid'}
+SlurmdPidFile={folder / 'slurmd.pid'}
+SlurmctldLogFile={folder / 'slurmctld.log'}
+SlurmdLogFile={folder / 'slurmd.log'}
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+MpiDefault=none
+KillWait=2
+MinJobAge=600
+NodeName={self.node} NodeAddr=127.0.0.1 CPUs={os.cpu_count()} State=UNKNOWN
+PartitionName={self.PARTITION} Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
+""")
+        self.env = dict(os.environ, SLURM_CONF=str(self.conf))
+        self.start()
+
+    def spawn(self, *command):
+        log = open(self.folder / (pathlib.Path(command[0]).name + ".out"), "ab")
+        self.processes.append(subprocess.Popen(command, env=self.env, stdout=log,
+                                               stderr=subprocess.STDOUT))
+
+    def start(self):
+        f = self.folder
+        self.spawn(MUNGED, "-F", "-f", f"--socket={f / 'munge.socket'}",
+                   f"--key-file={f / 'munge.key'}", f"--pid-file={f / 'munged.pid'}",
+                   f"--log-file={f / 'munged.log'}", f"--seed-file={f / 'munged.seed'}")
+        for _ in range(100):
+            if (f / "munge.socket").exists():
+                break
+            time.sleep(0.1)
+        self.spawn(SLURMCTLD, "-D", "-i", "-f", str(self.conf))
+        self.spawn(SLURMD, "-D", "-f", str(self.conf), "-N", self.node)
+        for _ in range(300):
+            state = self.sinfo()
+            if state in ("idle", "mix", "alloc"):
+                return
+            for process in self.processes:
+                if process.poll() is not None:
+                    raise RuntimeError(f"{process.args[0]} did not start: " + "".join(
+                        p.read_text(errors="replace")[-2000:]
+                        for p in f.glob("*.log")))
+            time.sleep(0.2)
+        raise RuntimeError("the Slurm node did not come up: " + state)
+
+    def sinfo(self):
+        run = subprocess.run(["sinfo", "--noheader", "--format=%t", "--nodes", self.node],
+                             capture_output=True, text=True, env=self.env)
+        return run.stdout.strip().rstrip("*~#!%$@^-")
+
+    def command(self, *words):
+        return subprocess.run(list(words), capture_output=True, text=True, env=self.env,
+                              check=True).stdout
+
+    def running(self, job=None):
+        """The array tasks Slurm says are RUNNING: ["41_0", ...]."""
+        out = subprocess.run(["squeue", "--noheader", "--array", "--states=RUNNING",
+                              "--format=%i"] + (["--jobs", job] if job else []),
+                             capture_output=True, text=True, env=self.env).stdout
+        return out.split()
+
+    def stop(self):
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        self.processes = []
+
+
+MUNGED = "/usr/sbin/munged"
+SLURMCTLD = "/usr/sbin/slurmctld"
+SLURMD = "/usr/sbin/slurmd"
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory):
+    for daemon in (MUNGED, SLURMCTLD, SLURMD):
+        if not os.access(daemon, os.X_OK):
+            pytest.fail(f"{daemon} is missing: scripts/tilescope.sh installs munge, "
+                        "slurmctld, slurmd and slurm-client")
+    cluster = Cluster(tmp_path_factory.mktemp("slurm"))
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def slurm(cluster, monkeypatch):
+    """The environment a test's tilescope-cli runs with: the test cluster,
+    its node up, no extra sbatch options."""
+    if cluster.sinfo() not in ("idle", "mix", "alloc"):
+        subprocess.run(["scontrol", "update", f"nodename={cluster.node}", "state=resume"],
+                       env=cluster.env)
+    monkeypatch.setenv("SLURM_CONF", str(cluster.conf))
+    monkeypatch.delenv("TILESCOPE_SBATCH_OPTIONS", raising=False)
+    return cluster

@@ -91,8 +91,8 @@ def test_a_sweep_times_its_candidates_on_the_host(remote, tmp_path):
 
 def test_places_that_are_not_one_are_refused(tmp_path):
     for place, says in [("ssh:", "needs a host name"),
-                        ("slurm:gpu", "Slurm partitions are not supported yet"),
-                        ("moon", "expected local or ssh:HOST")]:
+                        ("slurm:", "needs a partition name"),
+                        ("moon", "expected local, ssh:HOST or slurm:PARTITION")]:
         code, out, err = cli("bench", CPU_MATMUL, "--on", place, "--workspace", tmp_path)
         assert code == 2, (place, err)
         assert says in err, (place, err)

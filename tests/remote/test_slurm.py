@@ -1,0 +1,198 @@
+"""Runs on a Slurm cluster: `sweep --on slurm:PARTITION` as one job array and
+`bench --on slurm:PARTITION`, against a real single-node Slurm (munged,
+slurmctld, slurmd) on this machine. The "GPU" step is the CPU (local-task)
+through exactly the code a GPU node gets: the candidates compile here, their
+run bundles go out as the array's tasks, each lands in the history as its
+task ends. Faults: a task over its time limit, a task cancelled, the node
+set DOWN mid-sweep, Tilescope killed mid-sweep, Stop, the shared runtime
+tools missing, a partition that is not one; each a clear outcome on the
+right try, the history intact, the sweep resumable."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+from conftest import EXAMPLES, cli
+
+CPU_MATMUL = EXAMPLES / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir"
+CONFIG = ("#iree_cpu.lowering_config<cache_parallel = [{0}, {0}, 0], distribution = [{0}, "
+          "{0}, 0], vector_common_parallel = [8, 8, 0], vector_reduction = [0, 0, {1}]>")
+# Two CPU configs of the matmul (op 1; op 0 is its fill), replaced whole.
+TWO = "lowering_config=" + CONFIG.format(32, 8) + "," + CONFIG.format(64, 4)
+ON = "slurm:tilescope"
+
+
+def sweep_command(workspace, *extra, vary=TWO):
+    return ["sweep", CPU_MATMUL, "--op", "0:1", "--vary", vary, "--on", ON,
+            "--workspace", workspace, "--json", *extra]
+
+
+def sweep(workspace, *extra, vary=TWO, timeout=600):
+    code, out, err = cli(*sweep_command(workspace, *extra, vary=vary), timeout=timeout)
+    return code, (json.loads(out) if out.strip() else {}), err
+
+
+def started(workspace, *extra):
+    """A sweep in the background (its candidates slow: many repetitions)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    return subprocess.Popen([os.environ["TILESCOPE_CLI"],
+                             *map(str, sweep_command(workspace, *extra))],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def wait_for(what, timeout=180):
+    end = time.time() + timeout
+    while time.time() < end:
+        value = what()
+        if value:
+            return value
+        time.sleep(0.3)
+    raise AssertionError("timed out waiting")
+
+
+def history(workspace):
+    code, out, err = cli("history", "--workspace", workspace, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def by_outcome(swept):
+    return sorted(c["outcome"] for c in swept["candidates"])
+
+
+def test_a_sweep_goes_out_as_one_array_and_resumes_without_resubmitting(slurm, tmp_path):
+    ws = tmp_path / "ws"
+    code, swept, err = sweep(ws, "--repetitions", "2")
+    assert code == 0, err
+    assert swept["ran"] == 2 and swept["ranking"] == "ranked by measured time", swept
+    assert len(swept["slurm"]["jobs"]) == 1 and swept["slurm"]["submitted"] == 2
+    assert all(c["outcome"] == "ok" and c["measured_us"] > 0 for c in swept["candidates"])
+    rows = history(ws)
+    tasks = sorted(r["details"]["bench"]["slurm"]["task"] for r in rows)
+    job = swept["slurm"]["jobs"][0]
+    assert tasks == [job + "_0", job + "_1"], tasks
+    assert all(r["details"]["on"] == ON and r["details"]["bench"]["slurm"]["node"] == slurm.node
+               for r in rows)
+    # Again: everything comes from the history, nothing is submitted.
+    code, again, err = sweep(ws, "--repetitions", "2")
+    assert code == 0, err
+    assert again["resumed"] == 2 and again["ran"] == 0 and "slurm" not in again, again
+
+
+def test_a_bench_runs_as_a_task_and_the_shared_tools_come_back(slurm, tmp_path):
+    ws = tmp_path / "ws"
+    for _ in range(2):
+        code, out, err = cli("bench", CPU_MATMUL, "--on", ON, "--repetitions", "2",
+                             "--workspace", ws, "--json")
+        assert code == 0, err
+        report = json.loads(out)
+        assert report["outcome"] == "ok" and report["bench"]["median_us"] > 0, report
+        assert report["bench"]["slurm"]["state"] == "COMPLETED"
+        # A cluster whose shared copy of the runtime tools went missing:
+        # the next run copies them again.
+        copies = list((ws / "slurm").glob("iree-runtime-*"))
+        assert len(copies) == 1
+        shutil.rmtree(copies[0])
+
+
+def test_a_task_over_its_time_limit_is_timed_out_and_resumable(slurm, tmp_path, monkeypatch):
+    monkeypatch.setenv("TILESCOPE_SBATCH_OPTIONS", "--time=0:05")
+    ws = tmp_path / "ws"
+    one = "lowering_config=" + CONFIG.format(32, 8)
+    code, swept, err = sweep(ws, "--repetitions", "400", vary=one)
+    assert code == 1, err
+    [candidate] = swept["candidates"]
+    assert candidate["outcome"] == "timed-out", candidate
+    assert "ran past its time limit" in candidate["summary"], candidate
+    [row] = history(ws)
+    assert row["outcome"] == "timed-out"
+    # Resumable: run again with the limit lifted, it is sent again.
+    monkeypatch.delenv("TILESCOPE_SBATCH_OPTIONS")
+    code, again, err = sweep(ws, "--repetitions", "2", vary=one)
+    assert code == 0, err
+    assert again["slurm"]["submitted"] == 1 and by_outcome(again) == ["ok"], again
+
+
+def test_a_cancelled_task_is_said_and_only_it_is_sent_again(slurm, tmp_path):
+    ws = tmp_path / "ws"
+    running = started(ws, "--repetitions", "30")
+    task = wait_for(lambda: slurm.running())[0]
+    slurm.command("scancel", task)
+    out, err = running.communicate(timeout=300)
+    swept = json.loads(out)
+    assert by_outcome(swept) == ["cancelled", "ok"], swept
+    cancelled = next(c for c in swept["candidates"] if c["outcome"] == "cancelled")
+    assert f"Slurm task {task} was cancelled" in cancelled["summary"], cancelled
+    code, again, err = sweep(ws, "--repetitions", "2")
+    assert code == 0, err
+    assert again["resumed"] == 1 and again["slurm"]["submitted"] == 1, again
+
+
+def test_the_node_going_down_mid_sweep_fails_its_tasks_and_the_sweep_resumes(slurm, tmp_path):
+    ws = tmp_path / "ws"
+    running = started(ws, "--repetitions", "30")
+    wait_for(lambda: slurm.running())
+    slurm.command("scontrol", "update", f"nodename={slurm.node}", "state=down",
+                  "reason=tilescope-test")
+    wait_for(lambda: not slurm.running())
+    slurm.command("scontrol", "update", f"nodename={slurm.node}", "state=resume")
+    out, err = running.communicate(timeout=300)
+    swept = json.loads(out)
+    failed = [c for c in swept["candidates"] if c["outcome"] == "node-failed"]
+    assert failed, swept
+    assert all("the node went down while it ran" in c["summary"] for c in failed), failed
+    assert len(history(ws)) == 2
+    code, again, err = sweep(ws, "--repetitions", "2")
+    assert code == 0, err
+    assert again["slurm"]["submitted"] == len(failed) and by_outcome(again) == ["ok", "ok"]
+
+
+def test_tilescope_killed_mid_sweep_waits_for_its_tasks_when_run_again(slurm, tmp_path):
+    ws = tmp_path / "ws"
+    running = started(ws, "--repetitions", "10")
+    wait_for(lambda: slurm.running())
+    running.kill()  # no chance to record or cancel anything
+    running.communicate()
+    assert history(ws) == []
+    code, again, err = sweep(ws, "--repetitions", "10")
+    assert code == 0, err
+    # The tasks of the killed run are waited for (or taken as they finished),
+    # not sent again.
+    assert again["slurm"]["reattached"] == 2 and again["slurm"]["submitted"] == 0, again
+    assert by_outcome(again) == ["ok", "ok"]
+    assert all(r["details"]["bench"]["slurm"]["reattached"] for r in history(ws))
+
+
+def test_stop_cancels_the_array_and_the_sweep_resumes(slurm, tmp_path):
+    ws = tmp_path / "ws"
+    running = started(ws, "--repetitions", "30")
+    wait_for(lambda: slurm.running())
+    job = slurm.running()[0].split("_")[0]
+    running.send_signal(signal.SIGINT)
+    running.communicate(timeout=120)
+    wait_for(lambda: not slurm.running(job), timeout=60)
+    assert history(ws) == []
+    code, again, err = sweep(ws, "--repetitions", "2")
+    assert code == 0, err
+    assert again["slurm"]["submitted"] == 2 and by_outcome(again) == ["ok", "ok"], again
+
+
+def test_a_partition_slurm_refuses_is_said_and_nothing_is_recorded(slurm, tmp_path):
+    code, out, err = cli("sweep", CPU_MATMUL, "--op", "0:1", "--vary", TWO, "--on",
+                         "slurm:no-such-partition", "--repetitions", "2",
+                         "--workspace", tmp_path / "ws")
+    assert code != 0
+    assert "no-such-partition" in err and "invalid partition" in err.lower(), err
+    assert history(tmp_path / "ws") == []
+
+
+def test_python_runs_on_the_cluster_too(slurm, tmp_path):
+    import tilescope
+    document = tilescope.open(CPU_MATMUL)
+    report = tilescope.run_try(document, "0:1", stage="bench", on=ON,
+                               workspace=tmp_path / "ws", repetitions=2)
+    assert report["outcome"] == "ok", report
+    assert report["bench"]["slurm"]["state"] == "COMPLETED"
