@@ -1,4 +1,5 @@
 #include "widgets/RunPanel.h"
+#include "widgets/RunPlaceBox.h"
 
 #include "core/edit/ConfigDiff.h"
 #include "core/jobs/BenchJob.h"
@@ -237,12 +238,23 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   programRow->addWidget(new QLabel("Check against"));
   programRow->addWidget(programBox, 1);
   programRow->addWidget(browse);
+  // Where Compile and run / Profile time the kernel: here, a GPU host over
+  // ssh, a Slurm partition (compiling stays here).
+  placeBox = new RunPlaceBox;
+  connect(placeBox, &QComboBox::currentTextChanged, this, [this] {
+    if (current)
+      refreshDevice();
+  });
+  auto *placeRow = new QHBoxLayout;
+  placeRow->addWidget(new QLabel("Time on"));
+  placeRow->addWidget(placeBox, 1);
 
   auto *left = new QVBoxLayout;
   left->addWidget(targetLabel);
   left->addWidget(deviceLabel);
   left->addLayout(buttonRow);
   left->addLayout(programRow);
+  left->addLayout(placeRow);
   left->addWidget(stateLabel);
   left->addStretch(1);
 
@@ -389,6 +401,14 @@ void RunPanel::refreshDevice() {
     return;
   }
   targetLabel->setText("Target: " + qs(backends.front()));
+  // Timed elsewhere: that place's device, whatever this machine has.
+  if (auto place = placeBox->place(); place && !place->local()) {
+    deviceLabel->setText("Runs " + qs(place->where()) +
+                         " (compiled here, the module sent as a run bundle)");
+    deviceLabel->setToolTip({});
+    deviceLabel->setStyleSheet({});
+    return;
+  }
   if (!discovery)
     discovery = jobs::discoverGpus();
   auto device = jobs::deviceForBackend(backends.front(), *discovery);
@@ -437,6 +457,13 @@ void RunPanel::start(Job job) {
                           "(Check against …)");
     return;
   }
+  const bool timed = job == Job::Run || job == Job::Profile;
+  auto place =
+      timed ? placeBox->place() : Result<jobs::RunPlace>(jobs::RunPlace{});
+  if (!place) {
+    showState(stateLabel, "Cannot run: Time on " + qs(place.error()));
+    return;
+  }
   auto folder = jobs::newTryDirectory(workspaceFolder);
   if (!folder) {
     showState(stateLabel, "Cannot run: " + qs(folder.error()));
@@ -476,7 +503,7 @@ void RunPanel::start(Job job) {
   if (workerSource)
     if (auto made = workerSource())
       worker = std::make_shared<jobs::DocumentWorker>(std::move(*made));
-  watcher->setFuture(QtConcurrent::run([=, iree = *iree,
+  watcher->setFuture(QtConcurrent::run([=, iree = *iree, place = *place,
                                         directory = *folder]() {
     auto outcome = std::make_shared<Outcome>();
     auto onOutput = [post](std::string_view text, bool) {
@@ -517,6 +544,7 @@ void RunPanel::start(Job job) {
                                              : jobs::TryStage::Bench;
       if (job == Job::Profile)
         request.profile = "on";
+      request.place = place;
       request.directory = directory;
       request.cancel = cancel.get();
       request.onOutput = onOutput;

@@ -9,10 +9,10 @@
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/DocumentWorker.h"
 #include "core/jobs/GpuDiscovery.h"
 #include "core/jobs/History.h"
+#include "core/tools/IreeInstallation.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -111,6 +111,7 @@ private:
   QLabel *deviceLabel;
   QLabel *stateLabel;
   QLineEdit *programBox;
+  class RunPlaceBox *placeBox;
   QPushButton *cancelButton;
   QList<QPushButton *> jobButtons;
   QTabWidget *tabs;

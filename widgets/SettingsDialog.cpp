@@ -1,6 +1,7 @@
 #include "widgets/SettingsDialog.h"
 
 #include "core/tools/IreeInstallation.h"
+#include "widgets/RunPlaceBox.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -9,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -77,6 +79,22 @@ SettingsDialog::SettingsDialog(IreeCheck ireeCheck, QString setting,
                       "further");
   form->addRow("Largest fitted cell", cellBox);
 
+  placesEdit = new QPlainTextEdit(RunPlaceBox::savedPlaces().mid(1).join('\n'));
+  placesEdit->setObjectName("settingsRunPlaces");
+  placesEdit->setPlaceholderText("ssh:gpu-box\nslurm:gpu");
+  placesEdit->setToolTip(
+      "Where the Run and Sweep panels can time, besides here: one place a "
+      "line, ssh:HOST (a Host of your ~/.ssh/config or user@name, reached "
+      "with your own keys or agent) or slurm:PARTITION (from this machine's "
+      "Slurm client commands; the workspace on a filesystem the nodes "
+      "share)");
+  placesEdit->setFixedHeight(placesEdit->fontMetrics().lineSpacing() * 5);
+  form->addRow("Run on", placesEdit);
+  placesStatus = new QLabel;
+  placesStatus->setObjectName("settingsRunPlacesStatus");
+  placesStatus->setWordWrap(true);
+  form->addRow("", placesStatus);
+
   auto *buttons =
       new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -123,6 +141,16 @@ void SettingsDialog::accept() {
       QSettings().remove(ireeSetting);
     else
       QSettings().setValue(ireeSetting, path);
+  }
+  // Places that are not ones keep the dialog open too, saying which.
+  if (auto saved =
+          RunPlaceBox::savePlaces(placesEdit->toPlainText().split('\n'));
+      !saved) {
+    placesStatus->setText("Not a place: " +
+                          QString::fromStdString(saved.error()));
+    placesStatus->setStyleSheet("color: #a61b1b;");
+    fitStatus();
+    return;
   }
   const Theme theme = static_cast<Theme>(themeBox->currentData().toInt());
   saveTheme(theme);

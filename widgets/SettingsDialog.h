@@ -1,7 +1,9 @@
 // Edit > Settings: which IREE Tilescope uses (a compiler library or an
 // install folder, checked before it is kept), the colour theme and the
-// largest cell a picture is fitted at. The IREE is checked through the
-// app's service (widgets never load IREE); the rest is ViewSettings.
+// largest cell a picture is fitted at, and the places a timed run can go
+// (GPU hosts over ssh, Slurm partitions; RunPlaceBox). The IREE is checked
+// through the app's service (widgets never load IREE); the rest is
+// ViewSettings.
 #pragma once
 
 #include "core/util/Result.h"
@@ -16,6 +18,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QPlainTextEdit;
 
 namespace tilescope::widgets {
 
@@ -44,6 +47,8 @@ private:
   QLabel *ireeStatus = nullptr;
   QComboBox *themeBox = nullptr;
   QSpinBox *cellBox = nullptr;
+  QPlainTextEdit *placesEdit = nullptr;
+  QLabel *placesStatus = nullptr;
 };
 
 } // namespace tilescope::widgets

@@ -1,4 +1,5 @@
 #include "widgets/SweepPanel.h"
+#include "widgets/RunPlaceBox.h"
 
 #include "core/edit/ConfigDiff.h"
 #include "core/jobs/BenchJob.h"
@@ -182,6 +183,10 @@ SweepPanel::SweepPanel(InstallationSource source,
                          "the config first");
   connect(nearestBox, &QSpinBox::valueChanged, planTimer,
           qOverload<>(&QTimer::start));
+  // Where the candidates are timed: here, a GPU host over ssh, or a Slurm
+  // partition (every candidate compiled here, then one job array).
+  placeBox = new RunPlaceBox;
+  placeBox->setObjectName("sweepPlace");
   auto *form = new QGridLayout;
   form->addWidget(new QLabel("Name"), 0, 0);
   form->addWidget(nameBox, 0, 1, 1, 3);
@@ -191,6 +196,8 @@ SweepPanel::SweepPanel(InstallationSource source,
   form->addWidget(constraintsBox, 2, 0, 1, 4);
   form->addWidget(spaceBox, 3, 0, 1, 3);
   form->addWidget(nearestBox, 3, 3);
+  form->addWidget(new QLabel("Time on"), 4, 0);
+  form->addWidget(placeBox, 4, 1, 1, 3);
   form->setColumnStretch(1, 1);
 
   countLabel = new QLabel("No root op selected");
@@ -486,6 +493,8 @@ jobs::SweepRequest SweepPanel::request() const {
   r.parallel = parallelBox->value();
   r.ireeConstraints = constraintsBox->isChecked();
   r.stated = plannedStated;
+  if (auto place = placeBox->place())
+    r.place = *place;
   return r;
 }
 
@@ -614,6 +623,11 @@ void SweepPanel::start() {
     stateLabel->setText("Cannot sweep: " + qs(iree.error()));
     return;
   }
+  auto place = placeBox->place();
+  if (!place) {
+    stateLabel->setText("Cannot sweep: Time on " + qs(place.error()));
+    return;
+  }
   snapshot = std::make_shared<const document::Document>(*current);
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
   jobs::SweepRequest r = request();
@@ -638,6 +652,19 @@ void SweepPanel::start() {
         [self, arrival] {
           if (self)
             self->onArrived(arrival);
+        },
+        Qt::QueuedConnection);
+  };
+  // A cluster's job array as it goes: queued, running, done.
+  const QString sweepName = qs(r.name);
+  r.onStatus = [self, sweepName,
+                where = qs(r.place.toString())](const std::string &status) {
+    QMetaObject::invokeMethod(
+        qApp,
+        [self, sweepName, where, text = qs(status)] {
+          if (self && self->sweepRunning)
+            self->stateLabel->setText(QString("Sweeping \"%1\" on %2: %3")
+                                          .arg(sweepName, where, text));
         },
         Qt::QueuedConnection);
   };
@@ -667,6 +694,7 @@ void SweepPanel::setRunning(bool running) {
   spaceBox->setEnabled(!running);
   nearestBox->setEnabled(!running);
   nameBox->setEnabled(!running);
+  placeBox->setEnabled(!running);
 }
 
 void SweepPanel::onArrived(const std::shared_ptr<Arrival> &arrival) {

@@ -14,8 +14,8 @@
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/Sweep.h"
+#include "core/tools/IreeInstallation.h"
 #include "widgets/SweepPlanning.h"
 
 #include <QFutureWatcher>
@@ -157,6 +157,7 @@ private:
   QTableWidget *axesTable;
   QCheckBox *spaceBox;
   QSpinBox *nearestBox;
+  class RunPlaceBox *placeBox;
   QComboBox *fieldBox;
   QLineEdit *nameBox;
   QComboBox *stageBox;

@@ -8,16 +8,20 @@
 #include "core/jobs/History.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/EditSession.h"
+#include "widgets/RunPlaceBox.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/SweepPlot.h"
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
 using namespace tilescope;
@@ -211,6 +215,95 @@ private slots:
       QCOMPARE(list.split(", ").value(index), value);
     }
     QVERIFY(window->session()->undoStack()->undoText().startsWith("load try"));
+  }
+
+  // Timed on a Slurm partition from the panel: a single-node Slurm of the
+  // test's own (tests/remote/local_cluster.py: munged, slurmctld, slurmd;
+  // the "GPU" is the CPU), the candidates compiled here and sent as one
+  // job array, the panel saying the array's state as it goes, each
+  // candidate measured and recorded as its task ends.
+  void sweepsOnASlurmPartition() {
+    QTemporaryDir folder;
+    QProcess cluster;
+    cluster.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    cluster.start(
+        QStandardPaths::findExecutable("python3"),
+        {QString::fromStdString(
+             (test::sourceDir() / "tests/remote/local_cluster.py").string()),
+         folder.path()});
+    QVERIFY(cluster.waitForStarted());
+    QByteArray said;
+    while (!said.contains("PARTITION=") && cluster.waitForReadyRead(60000))
+      said += cluster.readAllStandardOutput();
+    QVERIFY2(said.contains("PARTITION="), said.constData());
+    const QByteArray conf = said.split('\n').front().mid(11);
+    qputenv("SLURM_CONF", conf);
+
+    auto window = open(test::examplesDir() /
+                       "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir");
+    window->selectOp({0, 1});
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    sweep->setFromIreeSpace(false);
+    const QString config =
+        "#iree_cpu.lowering_config<cache_parallel = [%1, %1, 0], "
+        "distribution = [%1, %1, 0], vector_common_parallel = [8, 8, 0], "
+        "vector_reduction = [0, 0, 8]>";
+    sweep->setAxes(
+        {"lowering_config=" + config.arg(32) + "," + config.arg(64)});
+    QTRY_VERIFY_WITH_TIMEOUT(!sweep->planning(), 30000);
+    QCOMPARE(sweep->validCount(), 2);
+    sweep->setTimed(true);
+    auto *place = window->findChild<widgets::RunPlaceBox *>("sweepPlace");
+    // Not a place: the panel says so and runs nothing.
+    place->setCurrentText("slurm:");
+    sweep->start();
+    QVERIFY(!sweep->busy());
+    auto *state = sweep->findChild<QLabel *>("sweepState");
+    QVERIFY2(state->text().contains("needs a partition name"),
+             qPrintable(state->text()));
+    place->setCurrentText("slurm:tilescope");
+    QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
+    QStringList states;
+    QTimer watch;
+    connect(&watch, &QTimer::timeout, this,
+            [&] { states.append(state->text()); });
+    watch.start(50);
+    sweep->start();
+    QVERIFY(sweep->busy());
+    QVERIFY(finished.wait(300000));
+    watch.stop();
+    const QString summary = finished.front().at(1).toString();
+    QVERIFY2(!finished.front().at(0).toBool() &&
+                 summary.contains("Fastest measured"),
+             qPrintable(summary));
+    QVERIFY2(states.filter(QRegularExpression("on slurm:tilescope: job \\d+: "
+                                              ".* of 2 done"))
+                     .size() > 0,
+             qPrintable(states.join('\n')));
+    auto *results = window->findChild<QTableWidget *>("sweepResults");
+    for (int row = 0; row < 2; ++row)
+      QCOMPARE(results->item(row, 4)->text().section(' ', 0, 0), QString("ok"));
+    auto *dock = window->findChild<QDockWidget *>("sweepDock");
+    dock->raise();
+    window->resize(1920, 1300);
+    window->resizeDocks({dock}, {560}, Qt::Vertical);
+    QTest::qWait(50);
+    screenshot(*window, "sweep-panel-slurm");
+    auto history =
+        jobs::History::open(workspace.filePath("history.sqlite").toStdString());
+    QVERIFY(history);
+    jobs::HistoryFilter filter;
+    filter.outcome = "ok";
+    auto rows = history->list(filter);
+    QVERIFY(rows);
+    int onSlurm = 0;
+    for (const jobs::TryRecord &row : *rows)
+      onSlurm += row.details.value("on", "") == "slurm:tilescope";
+    QCOMPARE(onSlurm, 2);
+    qunsetenv("SLURM_CONF");
+    cluster.closeWriteChannel();
+    QVERIFY(cluster.waitForFinished(60000));
   }
 
   // Where IREE states no constraints (a reduction), the plan is the op's
