@@ -6,7 +6,16 @@
 
 #include <QStringList>
 
+#include <filesystem>
+
 class QCommandLineParser;
+
+namespace tilescope::jobs {
+struct RunPlace;
+}
+namespace tilescope::tools {
+struct IreeInstallation;
+}
 
 namespace tilescope::cli {
 
@@ -55,5 +64,9 @@ int sweep(const QStringList &arguments);
 int splitK(const QStringList &arguments);
 int bundle(const QStringList &arguments);
 int importResults(const QStringList &arguments);
+// doctor --on PLACE: the devices IREE's runtime finds there (exit 5 with
+// none but the CPU's).
+int doctorAt(const jobs::RunPlace &place, const tools::IreeInstallation &iree,
+             const std::filesystem::path &workspace, bool asJson);
 
 } // namespace tilescope::cli

@@ -37,11 +37,13 @@ const QCommandLineOption kOnOption{
     "there; or slurm:PARTITION, a Slurm cluster's partition (sbatch, a job "
     "array for a sweep, one GPU per task for a GPU module; the workspace on "
     "a filesystem the nodes share; $TILESCOPE_SBATCH_OPTIONS adds sbatch "
-    "options). Compiling stays here; the module travels as a run bundle.",
+    "options). Compiling stays here; the module travels as a run bundle. "
+    "Default: the workspace's settings.json {\"on\": PLACE}, else local.",
     "PLACE"};
 
 Result<jobs::RunPlace> placeOf(const QCommandLineParser &parser) {
-  auto place = jobs::parseRunPlace(parser.value(kOnOption).toStdString());
+  auto place = jobs::runPlaceOr(parser.value(kOnOption).toStdString(),
+                                workspaceOf(parser));
   if (!place)
     return Error{"--on " + place.error()};
   return place;

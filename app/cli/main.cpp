@@ -6,6 +6,7 @@
 //                       [--iteration-space 4x6656x16384:ppr] [--target gfx942]
 //   tilescope-cli convert --to 3.11 TEXT
 #include "app/cli/Commands.h"
+#include "app/cli/JobInputs.h"
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
 #include "core/export/DocumentJson.h"
@@ -140,9 +141,27 @@ std::optional<QString> ireeOption(const QCommandLineParser &parser,
 int doctor(const QStringList &arguments) {
   QCommandLineParser parser;
   CommonOptions options;
-  parser.addOptions({options.json, options.iree});
+  parser.addOptions(
+      {options.json, options.iree, cli::kOnOption, cli::kWorkspaceOption});
   if (!cli::parseCommandLine(parser, arguments, "doctor"))
     return kExitUsage;
+  // A place elsewhere: what it has to run on, asked there.
+  if (parser.isSet(cli::kOnOption)) {
+    auto place = cli::placeOf(parser);
+    if (!place) {
+      std::cerr << "tilescope-cli doctor: " << place.error() << "\n";
+      return kExitUsage;
+    }
+    if (!place->local()) {
+      auto installation = app::locateIree(ireeOption(parser, options));
+      if (!installation) {
+        std::cerr << "tilescope-cli doctor: " << installation.error() << "\n";
+        return cli::kExitIreeUnavailable;
+      }
+      return cli::doctorAt(*place, *installation, cli::workspaceOf(parser),
+                           parser.isSet(options.json));
+    }
+  }
 
   json report;
   report["qt"] = qVersion();

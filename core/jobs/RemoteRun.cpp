@@ -1,5 +1,9 @@
 #include "core/jobs/RemoteRun.h"
 
+#include "core/util/Files.h"
+
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,6 +102,41 @@ struct Steps {
   }
 };
 
+// The runtime tools in the host's cache, `tools` (a word for its shell),
+// copied there when missing: whether they were. Filled beside the cache's
+// folder and renamed into place, so a run never sees half of them; a
+// folder another run filled meanwhile is kept, a broken one replaced.
+Result<bool> toolsOnHost(const Steps &steps, const std::string &tools,
+                         const fs::path &toolsDirectory) {
+  const std::string complete = "test -x " + tools +
+                               "/iree-benchmark-module && test -x " + tools +
+                               "/iree-run-module";
+  const ProcessSpec look = steps.remote(complete);
+  steps.log.push_back(look.arguments.back());
+  const ProcessResult present = runProcess(look);
+  if (present.outcome == ProcessResult::Outcome::Exited &&
+      present.exitCode == 255)
+    return Error{"ssh " + steps.host +
+                 " (looking for the runtime tools): the "
+                 "connection failed: " +
+                 lastWords(present)};
+  if (present.succeeded())
+    return false;
+  const std::string partial = tools + ".partial.$$";
+  auto copied = steps.run(
+      "copying the runtime tools to " + tools,
+      steps.remote("mkdir -p " + partial + " && tar -xf - -C " + partial +
+                       " && { mv -T " + partial + " " + tools +
+                       " 2>/dev/null || { " + complete + " && rm -rf " +
+                       partial + "; } || { rm -rf " + tools + " && mv -T " +
+                       partial + " " + tools + "; }; }",
+                   "tar -C " + shellQuote(toolsDirectory.string()) +
+                       " -cf - iree-benchmark-module iree-run-module"));
+  if (!copied)
+    return Error{copied.error()};
+  return true;
+}
+
 } // namespace
 
 std::optional<fs::path> programOnPath(const std::string &name) {
@@ -183,6 +222,95 @@ Result<RunPlace> parseRunPlace(const std::string &text) {
   return Error{"\"" + text + "\": expected local, ssh:HOST or slurm:PARTITION"};
 }
 
+Result<RunPlace> workspaceRunPlace(const fs::path &workspace) {
+  const fs::path file = workspace / "settings.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec))
+    return RunPlace{};
+  auto text = readTextFile(file);
+  if (!text)
+    return Error{text.error()};
+  const nlohmann::json settings = nlohmann::json::parse(*text, nullptr, false);
+  if (settings.is_discarded() || !settings.is_object())
+    return Error{file.string() + ": not a JSON object"};
+  const auto on = settings.find("on");
+  if (on == settings.end())
+    return RunPlace{};
+  if (!on->is_string())
+    return Error{file.string() + ": \"on\" must be a string"};
+  auto place = parseRunPlace(on->get<std::string>());
+  if (!place)
+    return Error{file.string() + ": \"on\": " + place.error()};
+  return place;
+}
+
+Result<RunPlace> runPlaceOr(const std::string &text,
+                            const fs::path &workspace) {
+  if (text.empty() || text == "default")
+    return workspaceRunPlace(workspace);
+  return parseRunPlace(text);
+}
+
+std::string deviceListingCommand(const std::string &tools) {
+  return tools + "/iree-run-module --list_devices 2>/dev/null; echo '--- " +
+         "gpus'; hostname; { nvidia-smi -L || rocm-smi --showproductname; } " +
+         "2>/dev/null; true";
+}
+
+PlaceDevices readDeviceListing(const std::string &output) {
+  PlaceDevices found;
+  std::stringstream lines(output);
+  bool gpus = false, named = false;
+  for (std::string line; std::getline(lines, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+      line.pop_back();
+    if (line == "--- gpus") {
+      gpus = true;
+      continue;
+    }
+    if (line.empty())
+      continue;
+    if (!gpus) {
+      if (line.find("://") != std::string::npos)
+        found.devices.push_back(line);
+    } else if (!named) {
+      named = true; // the hostname line
+      found.place = line;
+    } else if (line.find_first_not_of("=- ") != std::string::npos) {
+      found.gpus.push_back(line);
+    }
+  }
+  return found;
+}
+
+Result<PlaceDevices> devicesOverSsh(const std::string &host,
+                                    const fs::path &toolsDirectory,
+                                    std::chrono::milliseconds timeout) {
+  auto ssh = sshCommand();
+  if (!ssh)
+    return Error{ssh.error()};
+  auto key = runtimeToolsKey(toolsDirectory);
+  if (!key)
+    return Error{key.error()};
+  BundleRunOptions options;
+  options.timeout = timeout;
+  std::vector<std::string> log;
+  Steps steps{*ssh, host, options, log};
+  const std::string tools = onHost(remoteCache() + "/iree-runtime-" + *key);
+  auto copied = toolsOnHost(steps, tools, toolsDirectory);
+  if (!copied)
+    return Error{copied.error()};
+  auto listed = steps.run("listing its devices",
+                          steps.remote(deviceListingCommand(tools)));
+  if (!listed)
+    return Error{listed.error()};
+  PlaceDevices found = readDeviceListing(listed->standardOutput);
+  found.place =
+      "ssh:" + host + (found.place.empty() ? "" : " (" + found.place + ")");
+  found.steps = std::move(log);
+  return found;
+}
+
 Result<std::vector<std::string>> sshCommand() {
   std::vector<std::string> words;
   const char *given = std::getenv(kSshCommandVariable);
@@ -226,36 +354,11 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
   run.folder = cache + "/runs/" + hex(hash);
   const std::string folder = onHost(run.folder);
 
-  // 1. The runtime tools, once per IREE build. Filled beside the cache's
-  // folder and renamed into place, so a run never sees half of them; a
-  // folder another run filled meanwhile is kept, a broken one replaced.
-  const std::string complete = "test -x " + tools +
-                               "/iree-benchmark-module && test -x " + tools +
-                               "/iree-run-module";
-  const ProcessSpec look = steps.remote(complete);
-  run.steps.push_back(look.arguments.back());
-  const ProcessResult present = runProcess(look);
-  if (present.outcome == ProcessResult::Outcome::Exited &&
-      present.exitCode == 255)
-    return Error{"ssh " + host +
-                 " (looking for the runtime tools): the "
-                 "connection failed: " +
-                 lastWords(present)};
-  if (!present.succeeded()) {
-    const std::string partial = tools + ".partial.$$";
-    auto copied = steps.run(
-        "copying the runtime tools to " + tools,
-        steps.remote("mkdir -p " + partial + " && tar -xf - -C " + partial +
-                         " && { mv -T " + partial + " " + tools +
-                         " 2>/dev/null || { " + complete + " && rm -rf " +
-                         partial + "; } || { rm -rf " + tools + " && mv -T " +
-                         partial + " " + tools + "; }; }",
-                     "tar -C " + shellQuote(toolsDirectory.string()) +
-                         " -cf - iree-benchmark-module iree-run-module"));
-    if (!copied)
-      return Error{copied.error()};
-    run.toolsCopied = true;
-  }
+  // 1. The runtime tools, once per IREE build.
+  auto copied = toolsOnHost(steps, tools, toolsDirectory);
+  if (!copied)
+    return Error{copied.error()};
+  run.toolsCopied = *copied;
   // 2. The bundle, without results from an earlier run.
   auto shipped =
       steps.run("copying the bundle to " + run.folder,
@@ -267,7 +370,11 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
     return Error{shipped.error()};
   // 3. run.sh there, with the bundle's settings.
   ProcessSpec local = runBundleCommand(bundle, options);
-  std::string command = "cd " + folder + " && env TILESCOPE_TOOLS=" + tools;
+  // Its shell's pid is the run's process group (sshd makes each command a
+  // session of its own): written down, so a stop here can end it there.
+  std::string command =
+      "cd " + folder +
+      " && echo $$ > run.pid && exec env TILESCOPE_TOOLS=" + tools;
   for (const auto &[name, value] : local.environment)
     if (name != "TILESCOPE_TOOLS" && name != "TILESCOPE_RESULTS")
       command += " " + name + "=" + shellQuote(value);
@@ -276,6 +383,25 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
   run.spec.onOutput = options.onOutput;
   run.steps.push_back(run.spec.arguments.back());
   run.process = runProcess(run.spec);
+  if (run.process.outcome == ProcessResult::Outcome::Cancelled ||
+      run.process.outcome == ProcessResult::Outcome::TimedOut) {
+    // Stopped here (or past its time): the ssh here is gone, but the
+    // host's run.sh would go on with the tool it is in. End its process
+    // group there and remove the folder. Not through runProcess: the stop
+    // that ended the run would end this too.
+    const std::string stop =
+        "p=$(cat " + folder + "/run.pid 2>/dev/null) && " +
+        "g=$(ps -o pgid= -p \"$p\" 2>/dev/null | tr -d ' ') && " +
+        "{ kill -TERM -- \"-${g:-$p}\" 2>/dev/null || kill -TERM \"$p\"; } " +
+        "2>/dev/null; sleep 1; kill -KILL -- \"-${g:-$p}\" 2>/dev/null; " +
+        "rm -rf " + folder;
+    const std::string line = joined(*ssh) + " " + shellQuote(host) + " " +
+                             shellQuote("sh -c " + shellQuote(stop)) +
+                             " >/dev/null 2>&1";
+    run.steps.push_back(line);
+    run.stopped = std::system(line.c_str()) == 0;
+    return run;
+  }
   if (run.process.outcome == ProcessResult::Outcome::Exited &&
       run.process.exitCode == 255)
     return Error{"ssh " + host + " (running run.sh): the connection failed: " +

@@ -9,7 +9,8 @@
 //      ~/.cache/tilescope/runs/NAME;
 //   3. run.sh runs there with the bundle's settings, its output live;
 //   4. results/ comes back into the bundle here, and the host's copy of the
-//      bundle is removed.
+//      bundle is removed. A run stopped here (or past its time) is ended
+//      on the host too: run.sh's process group there is signalled.
 // Everything goes through `ssh HOST sh -c ...` and tar on both ends: no
 // scp, rsync or daemon is needed on the host, only a POSIX shell and tar.
 #pragma once
@@ -18,6 +19,7 @@
 #include "core/jobs/RunBundle.h"
 #include "core/util/Result.h"
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -40,6 +42,14 @@ struct RunPlace {
 // taken.
 Result<RunPlace> parseRunPlace(const std::string &text);
 
+// Where a workspace's timed runs go when a command names no place: the
+// "on" of WORKSPACE/settings.json ({"on": "slurm:gpu"}, written by hand or
+// a script), else here. An Error names the file and what is wrong in it.
+Result<RunPlace> workspaceRunPlace(const std::filesystem::path &workspace);
+// "" (or "default") for the workspace's place, else parseRunPlace.
+Result<RunPlace> runPlaceOr(const std::string &text,
+                            const std::filesystem::path &workspace);
+
 // The environment variable naming the ssh command Tilescope runs, as git's
 // GIT_SSH_COMMAND: "ssh -F ~/.ssh/lab-config" (split on blanks).
 inline constexpr const char *kSshCommandVariable = "TILESCOPE_SSH";
@@ -60,11 +70,32 @@ std::optional<std::filesystem::path> programOnPath(const std::string &name);
 // key). An Error when either is missing.
 Result<std::string> runtimeToolsKey(const std::filesystem::path &tools);
 
+// What a place has to run on, as IREE's runtime there sees it: the devices
+// `iree-run-module --list_devices` finds and the GPUs `nvidia-smi -L` or
+// `rocm-smi` name where one is installed. What `doctor --on PLACE` says.
+struct PlaceDevices {
+  std::string place;                // "ssh:gpu-box", "slurm:gpu (node n12)"
+  std::vector<std::string> devices; // "cuda://GPU-...", "local-task://"
+  std::vector<std::string> gpus;    // the vendor tool's lines
+  std::vector<std::string> steps;   // the commands, as run
+};
+// The shell command that lists them with the runtime tools in `tools` (a
+// word for the shell there), and its output read back.
+std::string deviceListingCommand(const std::string &tools);
+PlaceDevices readDeviceListing(const std::string &output);
+// On `host`, the runtime tools copied to its cache first when missing.
+Result<PlaceDevices> devicesOverSsh(const std::string &host,
+                                    const std::filesystem::path &toolsDirectory,
+                                    std::chrono::milliseconds timeout);
+
 struct RemoteRun {
   std::string host;
   ProcessSpec spec;      // run.sh on the host, as run (ssh ...)
   ProcessResult process; // its result
   bool toolsCopied = false;
+  // Stopped here or past its time: whether the host's run.sh was ended
+  // there too (its process group signalled, its folder removed).
+  bool stopped = false;
   std::string folder; // the bundle's folder on the host (removed after)
   std::vector<std::string> steps; // each step as a shell command
 };

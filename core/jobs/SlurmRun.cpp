@@ -1,6 +1,5 @@
 #include "core/jobs/SlurmRun.h"
 
-#include "core/jobs/RemoteRun.h"
 #include "core/util/Files.h"
 #include "core/util/Numbers.h"
 
@@ -285,6 +284,15 @@ std::string nodeFromLog(const fs::path &log, const fs::path &bundle) {
   return "";
 }
 
+// $TILESCOPE_SBATCH_OPTIONS's words, after Tilescope's own.
+void addExtraOptions(std::vector<std::string> &arguments) {
+  if (const char *extra = std::getenv(kSbatchOptionsVariable)) {
+    std::stringstream words(extra);
+    for (std::string word; words >> word;)
+      arguments.push_back(word);
+  }
+}
+
 // Earlier submissions: bundle -> (job, task), the last one of each.
 struct Submitted {
   std::string job;
@@ -463,11 +471,7 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
         "--time=" + timeLimit(request.run.timeout, perTask)};
     if (request.gpu)
       spec.arguments.push_back("--gres=gpu:1");
-    if (const char *extra = std::getenv(kSbatchOptionsVariable)) {
-      std::stringstream words(extra);
-      for (std::string word; words >> word;)
-        spec.arguments.push_back(word);
-    }
+    addExtraOptions(spec.arguments);
     spec.arguments.push_back(script.string());
     spec.timeout = std::chrono::minutes(2);
     const ProcessResult submitted = runProcess(spec);
@@ -571,6 +575,42 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
                            " ended; it was cancelled (scancel)";
     }
   return result;
+}
+
+Result<PlaceDevices> devicesOnSlurm(const std::string &partition,
+                                    const fs::path &toolsDirectory,
+                                    const fs::path &sharedCache,
+                                    std::chrono::milliseconds timeout) {
+  const char *cache = std::getenv(kSlurmCacheVariable);
+  auto tools = sharedTools(toolsDirectory,
+                           cache && *cache ? fs::path(cache) : sharedCache);
+  if (!tools)
+    return Error{tools.error()};
+  auto srun = programOnPath("srun");
+  if (!srun)
+    return Error{"no srun on PATH: Slurm's client commands are needed to "
+                 "run on a cluster (Debian: slurm-client)"};
+  ProcessSpec spec;
+  spec.program = *srun;
+  spec.arguments = {"--partition=" + partition, "--ntasks=1",
+                    "--job-name=tilescope-devices", "--time=2:00",
+                    "--gres=gpu:1"};
+  addExtraOptions(spec.arguments);
+  spec.arguments.insert(
+      spec.arguments.end(),
+      {"/bin/sh", "-c", deviceListingCommand(shellQuote(tools->string()))});
+  spec.timeout = timeout;
+  const ProcessResult ran = runProcess(spec);
+  if (!ran.succeeded())
+    return Error{"srun " + ran.describe() + ": " +
+                 trimmed(ran.standardError.empty() ? ran.standardOutput
+                                                   : ran.standardError) +
+                 " (partition " + partition + ")"};
+  PlaceDevices found = readDeviceListing(ran.standardOutput);
+  found.place = "slurm:" + partition +
+                (found.place.empty() ? "" : " (node " + found.place + ")");
+  found.steps = {spec.shellCommand()};
+  return found;
 }
 
 } // namespace tilescope::jobs

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "core/jobs/Process.h"
+#include "core/jobs/RemoteRun.h"
 #include "core/jobs/RunBundle.h"
 #include "core/util/Result.h"
 
@@ -103,5 +104,13 @@ struct SlurmArrayResult {
 // could start: no sbatch, a partition Slurm refuses, tools that cannot be
 // copied; a task's own end is in its SlurmTaskEnd.
 Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request);
+
+// What a node of the partition has to run on (PlaceDevices): srun of the
+// device listing on one node, with one GPU asked for (as the runs ask;
+// $TILESCOPE_SBATCH_OPTIONS after it), the runtime tools shared first.
+Result<PlaceDevices> devicesOnSlurm(const std::string &partition,
+                                    const std::filesystem::path &toolsDirectory,
+                                    const std::filesystem::path &sharedCache,
+                                    std::chrono::milliseconds timeout);
 
 } // namespace tilescope::jobs

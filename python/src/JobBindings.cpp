@@ -53,8 +53,8 @@ py::dict runTry(const document::Document &document, const py::object &op,
   request.repetitions = repetitions;
   request.timeout = timeoutOf(timeoutSeconds);
   request.cancel = cancelFlagOf(cancel);
-  request.place = valueOr(jobs::parseRunPlace(on));
   const std::filesystem::path folder = workspaceOr(workspace);
+  request.place = valueOr(jobs::runPlaceOr(on, folder));
   auto iree = valueOr(tools::locateIree(ireeSearch()));
   std::string report;
   {
@@ -180,11 +180,11 @@ void bindJobs(py::module_ &m) {
   m.def("run_try", &runTry, py::arg("document"), py::arg("op") = py::none(),
         py::arg("stage") = "compile", py::arg("workspace") = py::none(),
         py::arg("repetitions") = 5, py::arg("timeout") = 300.0,
-        py::arg("cancel") = py::none(), py::arg("on") = "local",
+        py::arg("cancel") = py::none(), py::arg("on") = "",
         "Compiles the document with the real iree-compile into a new try "
         "folder of the workspace (stage \"compile\"), reads the kernel's "
         "resources (\"resources\"), or also times it on a device found here "
-        "(\"bench\"; on=\"ssh:HOST\": on that host, the module "
+        "(\"bench\"; on=\"ssh:HOST\" or \"slurm:PARTITION\": there, the module "
         "travelling as a run bundle), and records the try in the "
         "workspace's history. "
         "Returns what `tilescope-cli compile | resources | bench --json` "

@@ -64,7 +64,7 @@ py::dict sweep(const document::Document &document, const py::object &op,
   request.timeout = choice.timeout;
   request.ireeConstraints = arguments.ireeConstraints;
   request.cancel = cancelFlagOf(cancel);
-  request.place = valueOr(jobs::parseRunPlace(arguments.on));
+  request.place = valueOr(jobs::runPlaceOr(arguments.on, request.workspace));
   // A sweep that runs needs a flag of its own, for the callback to stop it.
   std::atomic<bool> stop{false};
   if (!request.cancel)
@@ -149,7 +149,7 @@ void bindSweeps(py::module_ &m) {
       py::arg("name") = "", py::arg("workspace") = py::none(),
       py::arg("parallel") = 0, py::arg("repetitions") = 3,
       py::arg("timeout") = 300.0, py::arg("on_candidate") = py::none(),
-      py::arg("cancel") = py::none(), py::arg("on") = "local",
+      py::arg("cancel") = py::none(), py::arg("on") = "",
       "Varies a root op's config, as `tilescope-cli sweep --json`: `vary` "
       "holds FIELD=V1,V2,... axes (every combination is a candidate; with "
       "iree_space=True, FIELD names whose knobs vary); with none, IREE's "
@@ -163,7 +163,9 @@ void bindSweeps(py::module_ &m) {
       "finishes, with the GIL held; returning False stops the sweep (and "
       "sets `cancel`, when one was given), an exception stops it and is "
       "raised again; `cancel` (a Cancel) stops it from elsewhere; "
-      "on=\"ssh:HOST\" times the candidates on that host. "
+      "on=\"ssh:HOST\" times the candidates on that host, "
+      "on=\"slurm:PARTITION\" as one job array on that partition (default: "
+      "the workspace's settings.json \"on\", else here). "
       "The GIL is released while candidates run.");
 }
 

@@ -189,6 +189,36 @@ def test_a_partition_slurm_refuses_is_said_and_nothing_is_recorded(slurm, tmp_pa
     assert history(tmp_path / "ws") == []
 
 
+def test_the_workspace_says_where_runs_go(slurm, tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    settings = ws / "settings.json"
+    settings.write_text('{"on": "%s"}' % ON)
+    code, out, err = cli("bench", CPU_MATMUL, "--repetitions", "2", "--workspace", ws, "--json")
+    assert code == 0, err
+    assert json.loads(out)["bench"]["slurm"]["state"] == "COMPLETED"
+    # --on wins over the workspace.
+    code, out, err = cli("bench", CPU_MATMUL, "--repetitions", "2", "--on", "local",
+                         "--workspace", ws, "--json")
+    assert code == 0, err
+    assert "slurm" not in json.loads(out)["bench"]
+    # A setting that is not a place is said, with the file.
+    settings.write_text('{"on": "moon"}')
+    code, out, err = cli("bench", CPU_MATMUL, "--workspace", ws)
+    assert code == 2 and str(settings) in err and "expected local" in err, err
+
+
+def test_doctor_asks_a_node_of_the_partition(slurm, tmp_path, monkeypatch):
+    # As the runs do, it asks for a GPU: this cluster has none to give.
+    code, out, err = cli("doctor", "--on", ON, "--workspace", tmp_path)
+    assert code == 1 and "srun" in err and "gres" in err.lower(), err
+    monkeypatch.setenv("TILESCOPE_SBATCH_OPTIONS", "--gres=none")
+    code, out, err = cli("doctor", "--on", ON, "--workspace", tmp_path, "--json")
+    assert code == 5, err  # a node, but no GPU on it
+    found = json.loads(out)
+    assert "local-task://" in found["devices"] and slurm.node in found["where"], found
+
+
 def test_python_runs_on_the_cluster_too(slurm, tmp_path):
     import tilescope
     document = tilescope.open(CPU_MATMUL)

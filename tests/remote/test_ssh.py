@@ -106,3 +106,50 @@ def test_python_times_on_the_host_too(remote, tmp_path):
     assert report["outcome"] == "ok", report
     assert report["bench"]["remote"]["on"] == "ssh:tilescope-test"
     assert tilescope.history(tmp_path / "ws")[0]["median_us"] > 0
+
+
+def test_stopping_a_run_here_ends_it_on_the_host(remote, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    running = subprocess.Popen([os.environ["TILESCOPE_CLI"], "bench", str(CPU_MATMUL), "--on",
+                                "ssh:tilescope-test", "--repetitions", "300", "--workspace",
+                                str(tmp_path / "ws")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # run.sh is running on the host once its folder holds run.pid.
+    deadline = time.time() + 120
+    while not list(remote.glob("runs/*/run.pid")) and time.time() < deadline:
+        time.sleep(0.2)
+    [pid_file] = list(remote.glob("runs/*/run.pid"))
+    folder = pid_file.parent
+    time.sleep(1)
+    shell = int(pid_file.read_text())
+    group = os.getpgid(shell)
+
+    def alive():  # the run's process group on the host (this machine)
+        return subprocess.run(["pgrep", "-g", str(group)], capture_output=True).stdout
+
+    assert alive()
+    running.send_signal(signal.SIGINT)
+    running.communicate(timeout=120)
+    # Nothing of it runs on the host any more, and its folder is gone.
+    deadline = time.time() + 30
+    while time.time() < deadline and (alive() or folder.exists()):
+        time.sleep(0.2)
+    assert not alive(), alive()
+    assert not folder.exists()
+    [row] = history(tmp_path / "ws")
+    assert row["outcome"] == "interrupted", row
+
+
+def test_doctor_says_what_the_host_has_to_run_on(remote, tmp_path):
+    import socket
+    code, out, err = cli("doctor", "--on", "ssh:tilescope-test", "--json")
+    # The host (this machine) has no GPU: exit 5, its CPU listed.
+    assert code == 5, err
+    found = json.loads(out)
+    assert found["on"] == "ssh:tilescope-test" and found["gpu"] is False
+    assert "local-task://" in found["devices"], found
+    assert socket.gethostname().split(".")[0] in found["where"], found
