@@ -46,8 +46,6 @@ bool hasResults(const fs::path &bundle) {
 // A Slurm command, found on PATH; its output, or an Error with what it
 // said.
 struct Slurm {
-  const std::atomic<bool> *cancel = nullptr;
-
   Result<ProcessResult> run(const std::string &program,
                             std::vector<std::string> arguments,
                             bool mustSucceed = true) const {
@@ -343,7 +341,7 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
     return Error{"no Slurm partition to run on"};
   if (request.bundles.empty())
     return SlurmArrayResult{};
-  Slurm slurm{request.cancel};
+  Slurm slurm;
   std::error_code ec;
   fs::create_directories(request.folder / "logs", ec);
   if (ec)
@@ -357,11 +355,9 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
   std::vector<bool> ended(request.bundles.size(), false);
   std::vector<bool> fromEarlier(request.bundles.size(), false);
   std::set<std::string> jobs; // every array waited on
+  // sbatch --output=logs/%A_%a.log: "JOB_TASK.log".
   const auto logOf = [&](const std::string &task) {
-    const size_t underscore = task.find('_');
-    return request.folder / "logs" /
-           (task.substr(0, underscore) + "_" + task.substr(underscore + 1) +
-            ".log");
+    return request.folder / "logs" / (task + ".log");
   };
   const auto end = [&](size_t i, TaskState state, bool reattached) {
     SlurmTaskEnd &e = result.ends[i];
@@ -432,8 +428,11 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
                       ("submit-" + std::to_string(number) + ".sh")))
       ++number;
     const std::string stem = "submit-" + std::to_string(number);
-    const size_t perTask =
-        (toSubmit.size() + request.maximumTasks - 1) / request.maximumTasks;
+    size_t maximumTasks = std::max<size_t>(1, request.maximumTasks);
+    if (const char *limit = std::getenv(kArrayLimitVariable))
+      if (auto given = parseInt64(limit); given && *given > 0)
+        maximumTasks = static_cast<size_t>(*given);
+    const size_t perTask = (toSubmit.size() + maximumTasks - 1) / maximumTasks;
     const size_t tasks = (toSubmit.size() + perTask - 1) / perTask;
     std::string list;
     for (size_t n = 0; n < toSubmit.size(); ++n)
@@ -519,9 +518,17 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
       result.cancelled = true;
       break;
     }
+    // A controller that does not answer for a while (restarting, busy)
+    // is asked again; the tasks go on meanwhile.
     auto live = liveTasks(slurm, jobList);
+    for (int retry = 0; !live && retry < 5 && !stopRequested(request.cancel);
+         ++retry) {
+      std::this_thread::sleep_for(std::chrono::seconds(2) * (retry + 1));
+      live = liveTasks(slurm, jobList);
+    }
     if (!live)
-      return Error{live.error()};
+      return Error{live.error() + " (the tasks go on; run the same sweep "
+                                  "again to take their results)"};
     size_t queued = 0, running = 0, left = 0;
     std::map<std::string, std::map<std::string, TaskState>> endedByJob;
     for (size_t i : waiting) {

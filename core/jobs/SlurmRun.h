@@ -38,6 +38,10 @@ namespace tilescope::jobs {
 // "--gres=gpu:mi300x:1", "--time=0:30".
 inline constexpr const char *kSbatchOptionsVariable =
     "TILESCOPE_SBATCH_OPTIONS";
+// The most tasks one array may have (default 1000: Slurm's MaxArraySize is
+// 1001 unless a cluster sets it); past it a task runs several bundles.
+inline constexpr const char *kArrayLimitVariable =
+    "TILESCOPE_SLURM_ARRAY_LIMIT";
 // Where the shared copy of the runtime tools goes, when not the request's.
 inline constexpr const char *kSlurmCacheVariable = "TILESCOPE_SLURM_CACHE";
 
@@ -79,7 +83,8 @@ struct SlurmArrayRequest {
   BundleRunOptions run;
   bool gpu = false; // ask for one GPU per task (--gres=gpu:1)
   // Past this many tasks, a task runs several bundles in turn (Slurm's
-  // MaxArraySize is 1001 unless a cluster raises it).
+  // MaxArraySize is 1001 unless a cluster raises it);
+  // $TILESCOPE_SLURM_ARRAY_LIMIT wins.
   size_t maximumTasks = 1000;
   std::chrono::milliseconds poll{2000};
   const std::atomic<bool> *cancel = nullptr;

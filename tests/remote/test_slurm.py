@@ -82,6 +82,16 @@ def test_a_sweep_goes_out_as_one_array_and_resumes_without_resubmitting(slurm, t
     assert again["resumed"] == 2 and again["ran"] == 0 and "slurm" not in again, again
 
 
+def test_past_the_array_limit_a_task_runs_several_candidates(slurm, tmp_path, monkeypatch):
+    monkeypatch.setenv("TILESCOPE_SLURM_ARRAY_LIMIT", "1")
+    code, swept, err = sweep(tmp_path / "ws", "--repetitions", "2")
+    assert code == 0, err
+    assert swept["slurm"]["submitted"] == 2 and by_outcome(swept) == ["ok", "ok"], swept
+    job = swept["slurm"]["jobs"][0]
+    tasks = {r["details"]["bench"]["slurm"]["task"] for r in history(tmp_path / "ws")}
+    assert tasks == {job + "_0"}, tasks
+
+
 def test_a_bench_runs_as_a_task_and_the_shared_tools_come_back(slurm, tmp_path):
     ws = tmp_path / "ws"
     for _ in range(2):
@@ -138,7 +148,11 @@ def test_the_node_going_down_mid_sweep_fails_its_tasks_and_the_sweep_resumes(slu
     slurm.command("scontrol", "update", f"nodename={slurm.node}", "state=down",
                   "reason=tilescope-test")
     wait_for(lambda: not slurm.running())
-    slurm.command("scontrol", "update", f"nodename={slurm.node}", "state=resume")
+    # Back up (ReturnToService=2 may have brought it back already, and then
+    # Slurm refuses "resume").
+    subprocess.run(["scontrol", "update", f"nodename={slurm.node}", "state=resume"],
+                   env=slurm.env, capture_output=True)
+    wait_for(lambda: slurm.sinfo() in ("idle", "mix", "alloc"))
     out, err = running.communicate(timeout=300)
     swept = json.loads(out)
     failed = [c for c in swept["candidates"] if c["outcome"] == "node-failed"]
