@@ -238,15 +238,15 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   programRow->addWidget(new QLabel("Check against"));
   programRow->addWidget(programBox, 1);
   programRow->addWidget(browse);
-  // Where Compile and run / Profile time the kernel: here, a GPU host over
-  // ssh, a Slurm partition (compiling stays here).
+  // Where Compile and run / Profile / Check run the kernel: here, a GPU
+  // host over ssh, a Slurm partition (compiling stays here).
   placeBox = new RunPlaceBox;
   connect(placeBox, &QComboBox::currentTextChanged, this, [this] {
     if (current)
       refreshDevice();
   });
   auto *placeRow = new QHBoxLayout;
-  placeRow->addWidget(new QLabel("Time on"));
+  placeRow->addWidget(new QLabel("Run on"));
   placeRow->addWidget(placeBox, 1);
 
   auto *left = new QVBoxLayout;
@@ -457,11 +457,12 @@ void RunPanel::start(Job job) {
                           "(Check against …)");
     return;
   }
-  const bool timed = job == Job::Run || job == Job::Profile;
+  // Where the kernel runs (timed, or checked); compiling stays here.
+  const bool runs = job == Job::Run || job == Job::Profile || job == Job::Check;
   auto place =
-      timed ? placeBox->place() : Result<jobs::RunPlace>(jobs::RunPlace{});
+      runs ? placeBox->place() : Result<jobs::RunPlace>(jobs::RunPlace{});
   if (!place) {
-    showState(stateLabel, "Cannot run: Time on " + qs(place.error()));
+    showState(stateLabel, "Cannot run: Run on " + qs(place.error()));
     return;
   }
   auto folder = jobs::newTryDirectory(workspaceFolder);
@@ -520,6 +521,7 @@ void RunPanel::start(Job job) {
       request.directory = directory;
       request.cancel = cancel.get();
       request.progress = onStep;
+      request.place = place;
       const auto backends = jobs::documentBackends(*document);
       const std::string backend = backends.empty() ? "" : backends.front();
       jobs::placeCheck(request, backend, "");

@@ -47,9 +47,9 @@ int verify(const QStringList &arguments) {
   const QCommandLineOption atolOption("atol", "Absolute tolerance.", "VALUE");
   const QCommandLineOption rtolOption("rtol", "Relative tolerance.", "VALUE");
   parser.addOptions({programOption, referenceOption, functionOption, seedOption,
-                     atolOption, rtolOption, kDeviceOption, kTargetOption,
-                     kTryFolderOption, kWorkspaceOption, kTimeoutOption,
-                     kJsonOption, kIreeOption});
+                     atolOption, rtolOption, kDeviceOption, kOnOption,
+                     kTargetOption, kTryFolderOption, kWorkspaceOption,
+                     kTimeoutOption, kJsonOption, kIreeOption});
   parser.addPositionalArgument("FILE", "A dispatch file, or a program.");
   if (!parseCommandLine(parser, arguments, "verify"))
     return kExitUsage;
@@ -80,6 +80,11 @@ int verify(const QStringList &arguments) {
       return usage("--atol/--rtol: expected numbers of at least 0");
   }
 
+  auto place = placeOf(parser);
+  if (!place)
+    return usage(place.error());
+  request.place = *place;
+
   int code = kExitOk;
   auto document = openJobFile(parser, code);
   if (!document) {
@@ -87,7 +92,8 @@ int verify(const QStringList &arguments) {
     return code;
   }
   // The tested module runs where its backend can: the CPU, or a GPU found
-  // here. Without one, the checked run is compiled but not run.
+  // here, or --on's place. Without one, the checked run is compiled but not
+  // run.
   auto backend =
       jobs::prepareCheck(request, *document,
                          parser.isSet(programOption)

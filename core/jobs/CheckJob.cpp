@@ -2,6 +2,7 @@
 #include "core/jobs/ConfigureProgram.h"
 
 #include "core/jobs/CompileJob.h"
+#include "core/jobs/SlurmRun.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
 
@@ -329,9 +330,43 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
                                ".bin");
     return spec;
   };
-  step.announce("running the tested module on " + result.device);
-  if (!step.run("run", runCommand("tested.vmfb", result.device, "tested")))
-    return finish();
+  step.announce("running the tested module on " + result.device +
+                (request.place.local() ? "" : " " + request.place.where()));
+  if (request.place.local()) {
+    if (!step.run("run", runCommand("tested.vmfb", result.device, "tested")))
+      return finish();
+  } else {
+    // Elsewhere: the module and its inputs go there, its outputs come back
+    // (by themselves through a cluster's shared filesystem).
+    ProcessSpec spec = runCommand("tested.vmfb", result.device, "tested");
+    std::vector<std::string> inputs{"tested.vmfb"};
+    for (size_t i = 0; i < signature->inputs.size(); ++i)
+      inputs.push_back("input" + std::to_string(i) + ".bin");
+    const std::filesystem::path tools = runner->parent_path();
+    Result<ProcessResult> ran =
+        request.place.kind == RunPlace::Kind::Ssh
+            ? runToolOverSsh(request.place.host, directory, inputs,
+                             tools::kIreeRunModule, spec.arguments, "tested",
+                             tools, request.timeout, request.cancel,
+                             result.commands)
+            : runToolOnSlurm(request.place.partition, directory,
+                             tools::kIreeRunModule, spec.arguments,
+                             driverOf(result.device) != "local-task", tools,
+                             directory.parent_path().filename() == "tries"
+                                 ? directory.parent_path().parent_path() /
+                                       "slurm"
+                                 : directory,
+                             request.timeout, request.cancel, result.commands);
+    if (!ran) {
+      result.failedStep = "run";
+      result.error = ran.error();
+      return finish();
+    }
+    if (!ran->succeeded()) {
+      step.fail("run", spec, *ran);
+      return finish();
+    }
+  }
   step.announce("running the CPU reference");
   if (!step.run("reference run",
                 runCommand("reference.vmfb", "local-task", "reference")))

@@ -16,10 +16,11 @@
 #pragma once
 
 #include "core/iree/Document.h"
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
+#include "core/jobs/RemoteRun.h"
 #include "core/jobs/TensorData.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <atomic>
@@ -44,6 +45,11 @@ struct CheckRequest {
   std::optional<std::filesystem::path> reference; // default: `program`
   std::string device; // where the tested module runs; empty: local-task
                       // for CPU modules, else it is an error
+  // Where: here, a GPU host over ssh or a node of a Slurm partition (the
+  // tested module and its inputs go there, its outputs come back; the CPU
+  // reference and the comparison stay here). `device` is then the
+  // backend's driver, the place's first device of it.
+  RunPlace place;
   // Stop after both compiles (and the substitution check): for a target
   // this machine cannot run, with `notRunBecause` saying why.
   bool compileOnly = false;

@@ -64,6 +64,18 @@ std::string lastWords(const ProcessResult &result) {
   return text;
 }
 
+// ssh's own failure (exit 255: refused, unknown host, a key refused, a
+// dropped connection), said as such; nullopt for anything the host did.
+std::optional<Error> connectionFailed(const std::string &host,
+                                      const std::string &what,
+                                      const ProcessResult &result) {
+  if (result.outcome == ProcessResult::Outcome::Exited &&
+      result.exitCode == 255)
+    return Error{"ssh " + host + " (" + what +
+                 "): the connection failed: " + lastWords(result)};
+  return std::nullopt;
+}
+
 struct Steps {
   std::vector<std::string> ssh;
   std::string host;
@@ -93,10 +105,8 @@ struct Steps {
     ProcessResult result = runProcess(spec);
     if (result.succeeded())
       return result;
-    if (result.outcome == ProcessResult::Outcome::Exited &&
-        result.exitCode == 255)
-      return Error{"ssh " + host + " (" + what +
-                   "): the connection failed: " + lastWords(result)};
+    if (auto failed = connectionFailed(host, what, result))
+      return *failed;
     return Error{"ssh " + host + " (" + what + ") " + result.describe() +
                  (lastWords(result).empty() ? "" : ": " + lastWords(result))};
   }
@@ -114,12 +124,9 @@ Result<bool> toolsOnHost(const Steps &steps, const std::string &tools,
   const ProcessSpec look = steps.remote(complete);
   steps.log.push_back(look.arguments.back());
   const ProcessResult present = runProcess(look);
-  if (present.outcome == ProcessResult::Outcome::Exited &&
-      present.exitCode == 255)
-    return Error{"ssh " + steps.host +
-                 " (looking for the runtime tools): the "
-                 "connection failed: " +
-                 lastWords(present)};
+  if (auto failed = connectionFailed(steps.host,
+                                     "looking for the runtime tools", present))
+    return *failed;
   if (present.succeeded())
     return false;
   const std::string partial = tools + ".partial.$$";
@@ -311,6 +318,70 @@ Result<PlaceDevices> devicesOverSsh(const std::string &host,
   return found;
 }
 
+Result<ProcessResult>
+runToolOverSsh(const std::string &host, const fs::path &directory,
+               const std::vector<std::string> &inputs, const std::string &tool,
+               const std::vector<std::string> &arguments,
+               const std::string &outputPrefix, const fs::path &toolsDirectory,
+               std::chrono::milliseconds timeout,
+               const std::atomic<bool> *cancel, std::vector<std::string> &log) {
+  auto ssh = sshCommand();
+  if (!ssh)
+    return Error{ssh.error()};
+  auto key = runtimeToolsKey(toolsDirectory);
+  if (!key)
+    return Error{key.error()};
+  BundleRunOptions options;
+  options.timeout = timeout;
+  options.cancel = cancel;
+  Steps steps{*ssh, host, options, log};
+  const std::string cache = remoteCache();
+  const std::string tools = onHost(cache + "/iree-runtime-" + *key);
+  auto copied = toolsOnHost(steps, tools, toolsDirectory);
+  if (!copied)
+    return Error{copied.error()};
+  uint64_t hash = 1469598103934665603ull;
+  const std::string where = fs::absolute(directory).string();
+  mix(hash, where.data(), where.size());
+  char self[256] = "";
+  ::gethostname(self, sizeof self - 1);
+  mix(hash, self, std::strlen(self));
+  const std::string folder = onHost(cache + "/checks/" + hex(hash));
+  std::string files;
+  for (const std::string &input : inputs)
+    files += " " + shellQuote(input);
+  auto shipped =
+      steps.run("copying the inputs",
+                steps.remote("rm -rf " + folder + " && mkdir -p " + folder +
+                                 " && tar -xf - -C " + folder,
+                             "tar -C " + shellQuote(where) + " -cf -" + files));
+  if (!shipped)
+    return Error{shipped.error()};
+  std::string command = "cd " + folder + " && " + tools + "/" + tool;
+  for (const std::string &argument : arguments)
+    command += " " + shellQuote(argument);
+  const ProcessSpec spec = steps.remote(command);
+  log.push_back(spec.arguments.back());
+  ProcessResult ran = runProcess(spec);
+  if (auto failed = connectionFailed(host, "running " + tool, ran))
+    return *failed;
+  if (ran.succeeded()) {
+    auto fetched =
+        steps.run("bringing the outputs back",
+                  steps.remote("cd " + folder + " && tar -cf - " +
+                                   shellQuote(outputPrefix) + "*",
+                               "", "tar -xf - -C " + shellQuote(where)));
+    if (!fetched)
+      return Error{fetched.error()};
+  }
+  // Not through runProcess when stopped: the stop would end this too.
+  (void)std::system((joined(*ssh) + " " + shellQuote(host) + " " +
+                     shellQuote("sh -c " + shellQuote("rm -rf " + folder)) +
+                     " >/dev/null 2>&1")
+                        .c_str());
+  return ran;
+}
+
 Result<std::vector<std::string>> sshCommand() {
   std::vector<std::string> words;
   const char *given = std::getenv(kSshCommandVariable);
@@ -402,10 +473,8 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
     run.stopped = std::system(line.c_str()) == 0;
     return run;
   }
-  if (run.process.outcome == ProcessResult::Outcome::Exited &&
-      run.process.exitCode == 255)
-    return Error{"ssh " + host + " (running run.sh): the connection failed: " +
-                 lastWords(run.process)};
+  if (auto failed = connectionFailed(host, "running run.sh", run.process))
+    return *failed;
   // 4. Its results back; the host's copy goes.
   std::error_code ec;
   fs::remove_all(bundle / "results", ec);

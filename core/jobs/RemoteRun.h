@@ -19,6 +19,7 @@
 #include "core/jobs/RunBundle.h"
 #include "core/util/Result.h"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -87,6 +88,21 @@ PlaceDevices readDeviceListing(const std::string &output);
 Result<PlaceDevices> devicesOverSsh(const std::string &host,
                                     const std::filesystem::path &toolsDirectory,
                                     std::chrono::milliseconds timeout);
+
+// One runtime tool run on `host` (a checked run's tested module): the
+// files `inputs` of `directory` go to a fresh folder in the host's cache,
+// `tool` (iree-run-module, from the host's cache of the runtime tools,
+// copied there when missing) runs there with `arguments`, and the files it
+// wrote whose names start with `outputPrefix` come back into `directory`;
+// the host's folder is removed. The tool's own failure is the result; an
+// Error is ssh's (the connection, a copy). Each step goes into `steps`.
+Result<ProcessResult> runToolOverSsh(
+    const std::string &host, const std::filesystem::path &directory,
+    const std::vector<std::string> &inputs, const std::string &tool,
+    const std::vector<std::string> &arguments, const std::string &outputPrefix,
+    const std::filesystem::path &toolsDirectory,
+    std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
+    std::vector<std::string> &steps);
 
 struct RemoteRun {
   std::string host;

@@ -584,6 +584,47 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
   return result;
 }
 
+Result<ProcessResult> runToolOnSlurm(
+    const std::string &partition, const fs::path &directory,
+    const std::string &tool, const std::vector<std::string> &arguments,
+    bool gpu, const fs::path &toolsDirectory, const fs::path &sharedCache,
+    std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
+    std::vector<std::string> &steps) {
+  const char *cache = std::getenv(kSlurmCacheVariable);
+  auto tools = sharedTools(toolsDirectory,
+                           cache && *cache ? fs::path(cache) : sharedCache);
+  if (!tools)
+    return Error{tools.error()};
+  auto srun = programOnPath("srun");
+  if (!srun)
+    return Error{"no srun on PATH: Slurm's client commands are needed to "
+                 "run on a cluster (Debian: slurm-client)"};
+  ProcessSpec spec;
+  spec.program = *srun;
+  spec.arguments = {"--partition=" + partition, "--ntasks=1",
+                    "--job-name=tilescope-check",
+                    "--chdir=" + fs::absolute(directory).string(),
+                    "--time=" + timeLimit(timeout, 1)};
+  if (gpu)
+    spec.arguments.push_back("--gres=gpu:1");
+  addExtraOptions(spec.arguments);
+  spec.arguments.push_back((*tools / tool).string());
+  spec.arguments.insert(spec.arguments.end(), arguments.begin(),
+                        arguments.end());
+  // srun's own start-up and the queue on top of the tool's run.
+  spec.timeout = timeout + std::chrono::minutes(2);
+  spec.cancel = cancel;
+  steps.push_back(spec.shellCommand());
+  ProcessResult ran = runProcess(spec);
+  // srun says its own refusals ("srun: error: ...") before any task ran.
+  if (!ran.succeeded() &&
+      ran.standardError.find("srun: error: Unable to allocate") !=
+          std::string::npos)
+    return Error{"srun " + ran.describe() + ": " + trimmed(ran.standardError) +
+                 " (partition " + partition + ")"};
+  return ran;
+}
+
 Result<PlaceDevices> devicesOnSlurm(const std::string &partition,
                                     const fs::path &toolsDirectory,
                                     const fs::path &sharedCache,

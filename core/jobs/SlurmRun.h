@@ -110,6 +110,19 @@ struct SlurmArrayResult {
 // copied; a task's own end is in its SlurmTaskEnd.
 Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request);
 
+// One runtime tool run on a node of the partition (a checked run's tested
+// module): srun in `directory` (on the shared filesystem, so its inputs are
+// there and its outputs come back by themselves), `tool` from the shared
+// copy of the runtime tools, one GPU asked for when `gpu`. The tool's own
+// failure is the result; an Error is Slurm's (no srun, a refused
+// partition). The srun command goes into `steps`.
+Result<ProcessResult> runToolOnSlurm(
+    const std::string &partition, const std::filesystem::path &directory,
+    const std::string &tool, const std::vector<std::string> &arguments,
+    bool gpu, const std::filesystem::path &toolsDirectory,
+    const std::filesystem::path &sharedCache, std::chrono::milliseconds timeout,
+    const std::atomic<bool> *cancel, std::vector<std::string> &steps);
+
 // What a node of the partition has to run on (PlaceDevices): srun of the
 // device listing on one node, with one GPU asked for (as the runs ask;
 // $TILESCOPE_SBATCH_OPTIONS after it), the runtime tools shared first.

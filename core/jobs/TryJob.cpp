@@ -401,6 +401,16 @@ void placeCheck(CheckRequest &request, const std::string &backend,
   request.device = device;
   if (!request.device.empty())
     return;
+  if (!request.place.local()) {
+    // Elsewhere: the backend's driver, the place's first device of it.
+    request.device = driverForTarget(backend);
+    if (request.device.empty()) {
+      request.compileOnly = true;
+      request.notRunBecause =
+          "Tilescope runs no " + backend + " modules " + request.place.where();
+    }
+    return;
+  }
   if (auto found = deviceForBackend(backend, discoverGpus())) {
     request.device = *found;
   } else {
@@ -450,6 +460,8 @@ TryRecord checkRecord(const CheckRequest &request, const CheckResult &result,
   record.details = {{"configs", configsJson(document)},
                     {"program", std::filesystem::absolute(request.program)},
                     {"check", toJson(result)}};
+  if (!request.place.local())
+    record.details["on"] = request.place.toString();
   return record;
 }
 

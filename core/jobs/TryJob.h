@@ -123,9 +123,10 @@ std::vector<ConfigChange> configChanges(const nlohmann::json &configs,
 iree::Document withConfigs(const nlohmann::json &configs,
                            const iree::Document &document);
 
-// Where a checked run's tested module runs: `device` when given, else the
-// CPU for llvm-cpu and a GPU from discovery for rocm / cuda; with none here,
-// the request becomes compile-only with the reason.
+// Where a checked run's tested module runs: `device` when given; on a place
+// elsewhere (request.place) the backend's driver there; else the CPU for
+// llvm-cpu and a GPU from discovery for rocm / cuda; with none here, the
+// request becomes compile-only with the reason.
 void placeCheck(CheckRequest &request, const std::string &backend,
                 const std::string &device);
 // A checked run of `document`, set up as `verify` and the Python package

@@ -79,9 +79,12 @@ py::dict verify(const document::Document &document,
                 std::optional<double> atol, std::optional<double> rtol,
                 const std::string &target, const std::string &device,
                 std::optional<std::filesystem::path> workspace,
-                double timeoutSeconds, const py::object &cancel) {
+                double timeoutSeconds, const py::object &cancel,
+                const std::string &on) {
   jobs::CheckRequest request;
   request.seed = seed;
+  const std::filesystem::path folder = workspaceOr(workspace);
+  request.place = valueOr(jobs::runPlaceOr(on, folder));
   if (atol || rtol) {
     request.tolerance = jobs::Tolerance{atol.value_or(0), rtol.value_or(0)};
     if (request.tolerance->absolute < 0 || request.tolerance->relative < 0)
@@ -96,7 +99,6 @@ py::dict verify(const document::Document &document,
   request.function = function;
   request.timeout = timeoutOf(timeoutSeconds);
   request.cancel = cancelFlagOf(cancel);
-  const std::filesystem::path folder = workspaceOr(workspace);
   auto iree = valueOr(tools::locateIree(ireeSearch()));
   std::string report;
   {
@@ -196,13 +198,16 @@ void bindJobs(py::module_ &m) {
         py::arg("rtol") = py::none(), py::arg("target") = "",
         py::arg("device") = "", py::arg("workspace") = py::none(),
         py::arg("timeout") = 300.0, py::arg("cancel") = py::none(),
+        py::arg("on") = "",
         "A checked run, as `tilescope-cli verify --json`: a dispatch file "
         "(edited or not) is compiled into `program`, the program it came "
         "from, run on deterministic random inputs and every output compared "
         "with the program compiled for the CPU with IREE's own configs (or "
         "`reference`). A program itself has IREE's configs for `target` "
         "checked (default llvm-cpu). It runs where a device is found (the "
-        "CPU for llvm-cpu); elsewhere it is compiled only, and says why. "
+        "CPU for llvm-cpu), or on=\"ssh:HOST\" / \"slurm:PARTITION\" (the "
+        "tested module there, the reference and comparison here); elsewhere "
+        "it is compiled only, and says why. "
         "Recorded in the workspace's history; the GIL is released.");
   m.def("iree", &ireeInstallation,
         "The IREE this package uses (compiler library, tools, how it was "

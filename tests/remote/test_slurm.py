@@ -233,6 +233,17 @@ def test_doctor_asks_a_node_of_the_partition(slurm, tmp_path, monkeypatch):
     assert "local-task://" in found["devices"] and slurm.node in found["where"], found
 
 
+def test_a_checked_run_runs_its_tested_module_on_a_node(slurm, tmp_path):
+    program = EXAMPLES / "sources" / "matmul_f32_small.mlir"
+    code, out, err = cli("verify", CPU_MATMUL, "--program", program, "--on", ON,
+                         "--workspace", tmp_path / "ws", "--json")
+    assert code == 0, err
+    checked = json.loads(out)
+    assert checked["passed"] is True, checked
+    assert any("srun" in command and "--partition=tilescope" in command
+               for command in checked["commands"]), checked["commands"]
+
+
 def test_python_runs_on_the_cluster_too(slurm, tmp_path):
     import tilescope
     document = tilescope.open(CPU_MATMUL)

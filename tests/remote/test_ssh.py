@@ -153,3 +153,16 @@ def test_doctor_says_what_the_host_has_to_run_on(remote, tmp_path):
     assert found["on"] == "ssh:tilescope-test" and found["gpu"] is False
     assert "local-task://" in found["devices"], found
     assert socket.gethostname().split(".")[0] in found["where"], found
+
+
+def test_a_checked_run_runs_its_tested_module_on_the_host(remote, tmp_path):
+    program = EXAMPLES / "sources" / "matmul_f32_small.mlir"
+    code, out, err = cli("verify", CPU_MATMUL, "--program", program, "--on",
+                         "ssh:tilescope-test", "--workspace", tmp_path / "ws", "--json")
+    assert code == 0, err
+    checked = json.loads(out)
+    assert checked["passed"] is True, checked
+    assert any("tilescope-test" in command and "iree-run-module" in command
+               for command in checked["commands"]), checked["commands"]
+    [row] = history(tmp_path / "ws")
+    assert row["details"]["on"] == "ssh:tilescope-test" and row["check_passed"] is True
