@@ -8,6 +8,7 @@
 #include "core/util/Files.h"
 #include "widgets/EditSession.h"
 #include "widgets/OfferBar.h"
+#include "widgets/RunPlaceBox.h"
 #include "widgets/SceneView.h"
 #include "widgets/SettingsDialog.h"
 
@@ -427,6 +428,9 @@ void MainWindow::editSettings() {
   if (dialog.exec() != QDialog::Accepted)
     return;
   sceneView->fitToView(); // the largest fitted cell may have changed
+  // The places to run on may have changed: the panels' lists follow.
+  for (RunPlaceBox *box : findChildren<RunPlaceBox *>())
+    box->reload();
   statusLabel->setText("Settings saved");
 }
 

@@ -94,6 +94,9 @@ SettingsDialog::SettingsDialog(IreeCheck ireeCheck, QString setting,
   placesStatus->setObjectName("settingsRunPlacesStatus");
   placesStatus->setWordWrap(true);
   form->addRow("", placesStatus);
+  // A complaint about the places goes when they are edited.
+  connect(placesEdit, &QPlainTextEdit::textChanged, placesStatus,
+          &QLabel::clear);
 
   auto *buttons =
       new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);

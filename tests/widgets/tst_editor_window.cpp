@@ -23,6 +23,7 @@
 #include "widgets/MlirHighlighter.h"
 #include "widgets/MlirView.h"
 #include "widgets/RunPanel.h"
+#include "widgets/RunPlaceBox.h"
 #include "widgets/SceneView.h"
 #include "widgets/SettingsDialog.h"
 #include "widgets/SliceSelector.h"
@@ -508,10 +509,23 @@ private slots:
     auto *theme = dialog.findChild<QComboBox *>("settingsTheme");
     theme->setCurrentIndex(theme->findText("Dark"));
     dialog.findChild<QSpinBox *>("settingsLargestCell")->setValue(8);
+    // Places to run on: one that is not a place keeps the dialog open,
+    // saying which; the Run and Sweep panels list the kept ones.
+    auto *places = dialog.findChild<QPlainTextEdit *>("settingsRunPlaces");
+    places->setPlainText("ssh:gpu-box\nmoon");
+    dialog.accept();
+    QVERIFY(dialog.result() != QDialog::Accepted);
+    auto *placesStatus = dialog.findChild<QLabel *>("settingsRunPlacesStatus");
+    QVERIFY2(placesStatus->text().contains("\"moon\""),
+             qPrintable(placesStatus->text()));
+    places->setPlainText("ssh:gpu-box\nslurm:gpu");
     dialog.show();
     screenshot(dialog, "settings-dialog");
     dialog.accept();
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(widgets::RunPlaceBox::savedPlaces(),
+             QStringList({"local", "ssh:gpu-box", "slurm:gpu"}));
+    QSettings().remove("run/places");
     QCOMPARE(QSettings().value(key).toString(), library);
     QVERIFY(qApp->palette().color(QPalette::Window).lightness() < 128);
     auto *view = window->findChild<widgets::SceneView *>("sceneView");
