@@ -1,6 +1,7 @@
 #include "core/edit/EditJournal.h"
 
 #include "core/util/Files.h"
+#include "core/util/Hash.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,17 +28,7 @@ std::string utcNow() {
 
 } // namespace
 
-std::string textHash(std::string_view text) {
-  uint64_t hash = 14695981039346656037ull;
-  for (const char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 1099511628211ull;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(hash));
-  return hex;
-}
+std::string textHash(std::string_view text) { return Fnv1a().add(text).hex(); }
 
 EditJournal EditJournal::of(const EditableDocument &document,
                             const std::filesystem::path &path) {

@@ -104,6 +104,13 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
   auto prepared = prepareBench(iree, request);
   if (!prepared)
     return Error{prepared.error()};
+  // The place could not run it (ssh or Slurm said why): no time.
+  const auto notRun = [&](const std::string &why) {
+    BenchJobResult result;
+    result.bundle = prepared->bundle;
+    result.error = why;
+    return result;
+  };
   switch (request.place.kind) {
   case RunPlace::Kind::Local: {
     ProcessSpec spec = runBundleCommand(prepared->bundle, prepared->run);
@@ -113,12 +120,8 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
   case RunPlace::Kind::Ssh: {
     auto remote = runBundleOverSsh(request.place.host, prepared->bundle,
                                    prepared->run, prepared->run.tools);
-    if (!remote) {
-      BenchJobResult result;
-      result.bundle = prepared->bundle;
-      result.error = remote.error();
-      return result;
-    }
+    if (!remote)
+      return notRun(remote.error());
     BenchJobResult result =
         benchResultOf(*prepared, remote->spec, remote->process);
     result.remote = std::move(*remote);
@@ -136,12 +139,8 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
     array.cancel = request.cancel;
     array.onStatus = request.onStatus;
     auto ran = runSlurmArray(array);
-    if (!ran) {
-      BenchJobResult result;
-      result.bundle = prepared->bundle;
-      result.error = ran.error();
-      return result;
-    }
+    if (!ran)
+      return notRun(ran.error());
     const SlurmTaskEnd &end = ran->ends.front();
     BenchJobResult result =
         benchResultOf(*prepared, end.submission, end.process(), end.why);

@@ -352,11 +352,8 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
             : runToolOnSlurm(request.place.partition, directory,
                              tools::kIreeRunModule, spec.arguments,
                              driverOf(result.device) != "local-task", tools,
-                             directory.parent_path().filename() == "tries"
-                                 ? directory.parent_path().parent_path() /
-                                       "slurm"
-                                 : directory,
-                             request.timeout, request.cancel, result.commands);
+                             sharedFolderOf(directory), request.timeout,
+                             request.cancel, result.commands);
     if (!ran) {
       result.failedStep = "run";
       result.error = ran.error();

@@ -1,6 +1,7 @@
 #include "core/jobs/RemoteRun.h"
 
 #include "core/util/Files.h"
+#include "core/util/Hash.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,19 +30,6 @@ std::string onHost(const std::string &path) {
                              : "\"$HOME\"/" + shellQuote(path);
 }
 
-// FNV-1a over the bytes of files (and text): a cache key, not a checksum.
-void mix(uint64_t &hash, const char *data, size_t size) {
-  for (size_t i = 0; i < size; ++i) {
-    hash ^= static_cast<unsigned char>(data[i]);
-    hash *= 1099511628211ull;
-  }
-}
-std::string hex(uint64_t hash) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx",
-                static_cast<unsigned long long>(hash));
-  return text;
-}
 std::string joined(const std::vector<std::string> &words) {
   std::string text;
   for (const std::string &word : words)
@@ -98,6 +86,17 @@ struct Steps {
     spec.timeout = options.timeout;
     spec.cancel = options.cancel;
     return spec;
+  }
+
+  // `command` on the host whatever stop was asked (the clean-up after a
+  // stopped run): not through runProcess, which that stop would end too.
+  // Whether it succeeded.
+  bool cleanUp(const std::string &command) const {
+    const std::string line = joined(ssh) + " " + shellQuote(host) + " " +
+                             shellQuote("sh -c " + shellQuote(command)) +
+                             " >/dev/null 2>&1";
+    log.push_back(line);
+    return std::system(line.c_str()) == 0;
   }
 
   Result<ProcessResult> run(const std::string &what, ProcessSpec spec) const {
@@ -161,7 +160,7 @@ std::optional<fs::path> programOnPath(const std::string &name) {
 }
 
 Result<std::string> runtimeToolsKey(const fs::path &tools) {
-  uint64_t hash = 1469598103934665603ull;
+  Fnv1a hash;
   for (const char *tool : {"iree-benchmark-module", "iree-run-module"}) {
     std::ifstream in(tools / tool, std::ios::binary);
     if (!in)
@@ -169,9 +168,9 @@ Result<std::string> runtimeToolsKey(const fs::path &tools) {
                    " to copy to the host"};
     char buffer[1 << 16];
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
-      mix(hash, buffer, static_cast<size_t>(in.gcount()));
+      hash.add({buffer, static_cast<size_t>(in.gcount())});
   }
-  return hex(hash);
+  return hash.hex();
 }
 
 std::string RunPlace::toString() const {
@@ -290,20 +289,47 @@ PlaceDevices readDeviceListing(const std::string &output) {
   return found;
 }
 
-Result<PlaceDevices> devicesOverSsh(const std::string &host,
-                                    const fs::path &toolsDirectory,
-                                    std::chrono::milliseconds timeout) {
+namespace {
+
+// What reaching a host takes: ssh's words, and the host's folder for these
+// runtime tools (a word for its shell).
+struct HostReach {
+  std::vector<std::string> ssh;
+  std::string tools;
+};
+Result<HostReach> reachHost(const fs::path &toolsDirectory) {
   auto ssh = sshCommand();
   if (!ssh)
     return Error{ssh.error()};
   auto key = runtimeToolsKey(toolsDirectory);
   if (!key)
     return Error{key.error()};
+  return HostReach{std::move(*ssh),
+                   onHost(remoteCache() + "/iree-runtime-" + *key)};
+}
+
+// The host's cache folder KIND/KEY for a folder here: KEY from its path and
+// this machine's name, so two machines' runs never share one.
+std::string hostFolderFor(const std::string &kind, const fs::path &local) {
+  char self[256] = "";
+  ::gethostname(self, sizeof self - 1);
+  return remoteCache() + "/" + kind + "/" +
+         Fnv1a().add(fs::absolute(local).string()).add(self).hex();
+}
+
+} // namespace
+
+Result<PlaceDevices> devicesOverSsh(const std::string &host,
+                                    const fs::path &toolsDirectory,
+                                    std::chrono::milliseconds timeout) {
+  auto reach = reachHost(toolsDirectory);
+  if (!reach)
+    return Error{reach.error()};
   BundleRunOptions options;
   options.timeout = timeout;
   std::vector<std::string> log;
-  Steps steps{*ssh, host, options, log};
-  const std::string tools = onHost(remoteCache() + "/iree-runtime-" + *key);
+  Steps steps{reach->ssh, host, options, log};
+  const std::string &tools = reach->tools;
   auto copied = toolsOnHost(steps, tools, toolsDirectory);
   if (!copied)
     return Error{copied.error()};
@@ -325,28 +351,19 @@ runToolOverSsh(const std::string &host, const fs::path &directory,
                const std::string &outputPrefix, const fs::path &toolsDirectory,
                std::chrono::milliseconds timeout,
                const std::atomic<bool> *cancel, std::vector<std::string> &log) {
-  auto ssh = sshCommand();
-  if (!ssh)
-    return Error{ssh.error()};
-  auto key = runtimeToolsKey(toolsDirectory);
-  if (!key)
-    return Error{key.error()};
+  auto reach = reachHost(toolsDirectory);
+  if (!reach)
+    return Error{reach.error()};
   BundleRunOptions options;
   options.timeout = timeout;
   options.cancel = cancel;
-  Steps steps{*ssh, host, options, log};
-  const std::string cache = remoteCache();
-  const std::string tools = onHost(cache + "/iree-runtime-" + *key);
+  Steps steps{reach->ssh, host, options, log};
+  const std::string &tools = reach->tools;
   auto copied = toolsOnHost(steps, tools, toolsDirectory);
   if (!copied)
     return Error{copied.error()};
-  uint64_t hash = 1469598103934665603ull;
   const std::string where = fs::absolute(directory).string();
-  mix(hash, where.data(), where.size());
-  char self[256] = "";
-  ::gethostname(self, sizeof self - 1);
-  mix(hash, self, std::strlen(self));
-  const std::string folder = onHost(cache + "/checks/" + hex(hash));
+  const std::string folder = onHost(hostFolderFor("checks", directory));
   std::string files;
   for (const std::string &input : inputs)
     files += " " + shellQuote(input);
@@ -374,11 +391,7 @@ runToolOverSsh(const std::string &host, const fs::path &directory,
     if (!fetched)
       return Error{fetched.error()};
   }
-  // Not through runProcess when stopped: the stop would end this too.
-  (void)std::system((joined(*ssh) + " " + shellQuote(host) + " " +
-                     shellQuote("sh -c " + shellQuote("rm -rf " + folder)) +
-                     " >/dev/null 2>&1")
-                        .c_str());
+  steps.cleanUp("rm -rf " + folder);
   return ran;
 }
 
@@ -405,24 +418,15 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
                                    const fs::path &bundle,
                                    const BundleRunOptions &options,
                                    const fs::path &toolsDirectory) {
-  auto ssh = sshCommand();
-  if (!ssh)
-    return Error{ssh.error()};
-  auto key = runtimeToolsKey(toolsDirectory);
-  if (!key)
-    return Error{key.error()};
+  auto reach = reachHost(toolsDirectory);
+  if (!reach)
+    return Error{reach.error()};
   RemoteRun run;
   run.host = host;
-  Steps steps{*ssh, host, options, run.steps};
-  const std::string cache = remoteCache();
-  const std::string tools = onHost(cache + "/iree-runtime-" + *key);
-  uint64_t hash = 1469598103934665603ull;
+  Steps steps{reach->ssh, host, options, run.steps};
+  const std::string &tools = reach->tools;
   const std::string where = fs::absolute(bundle).string();
-  mix(hash, where.data(), where.size());
-  char self[256] = "";
-  ::gethostname(self, sizeof self - 1);
-  mix(hash, self, std::strlen(self));
-  run.folder = cache + "/runs/" + hex(hash);
+  run.folder = hostFolderFor("runs", bundle);
   const std::string folder = onHost(run.folder);
 
   // 1. The runtime tools, once per IREE build.
@@ -458,19 +462,14 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
       run.process.outcome == ProcessResult::Outcome::TimedOut) {
     // Stopped here (or past its time): the ssh here is gone, but the
     // host's run.sh would go on with the tool it is in. End its process
-    // group there and remove the folder. Not through runProcess: the stop
-    // that ended the run would end this too.
+    // group there and remove the folder.
     const std::string stop =
         "p=$(cat " + folder + "/run.pid 2>/dev/null) && " +
         "g=$(ps -o pgid= -p \"$p\" 2>/dev/null | tr -d ' ') && " +
         "{ kill -TERM -- \"-${g:-$p}\" 2>/dev/null || kill -TERM \"$p\"; } " +
         "2>/dev/null; sleep 1; kill -KILL -- \"-${g:-$p}\" 2>/dev/null; " +
         "rm -rf " + folder;
-    const std::string line = joined(*ssh) + " " + shellQuote(host) + " " +
-                             shellQuote("sh -c " + shellQuote(stop)) +
-                             " >/dev/null 2>&1";
-    run.steps.push_back(line);
-    run.stopped = std::system(line.c_str()) == 0;
+    run.stopped = steps.cleanUp(stop);
     return run;
   }
   if (auto failed = connectionFailed(host, "running run.sh", run.process))

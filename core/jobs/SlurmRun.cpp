@@ -291,6 +291,31 @@ void addExtraOptions(std::vector<std::string> &arguments) {
   }
 }
 
+// The shared copy of the runtime tools: in $TILESCOPE_SLURM_CACHE when set,
+// else in `shared`.
+Result<fs::path> sharedToolsIn(const fs::path &tools, const fs::path &shared) {
+  const char *cache = std::getenv(kSlurmCacheVariable);
+  return sharedTools(tools, cache && *cache ? fs::path(cache) : shared);
+}
+
+// srun of one task on the partition, up to its command: `options` after
+// Tilescope's, one GPU when `gpu`, $TILESCOPE_SBATCH_OPTIONS last.
+Result<ProcessSpec> srunSpec(const std::string &partition,
+                             std::vector<std::string> options, bool gpu) {
+  auto srun = programOnPath("srun");
+  if (!srun)
+    return Error{"no srun on PATH: Slurm's client commands are needed to "
+                 "run on a cluster (Debian: slurm-client)"};
+  ProcessSpec spec;
+  spec.program = *srun;
+  spec.arguments = {"--partition=" + partition, "--ntasks=1"};
+  spec.arguments.insert(spec.arguments.end(), options.begin(), options.end());
+  if (gpu)
+    spec.arguments.push_back("--gres=gpu:1");
+  addExtraOptions(spec.arguments);
+  return spec;
+}
+
 // Earlier submissions: bundle -> (job, task), the last one of each.
 struct Submitted {
   std::string job;
@@ -309,6 +334,12 @@ std::map<std::string, Submitted> earlierSubmissions(const fs::path &file) {
 }
 
 } // namespace
+
+fs::path sharedFolderOf(const fs::path &tryDirectory) {
+  return tryDirectory.parent_path().filename() == "tries"
+             ? tryDirectory.parent_path().parent_path() / "slurm"
+             : tryDirectory;
+}
 
 std::string SlurmTaskEnd::outcome() const {
   if (timed)
@@ -416,11 +447,9 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
 
   // 2. The rest as one array: the tools shared, a task list, a script.
   if (!toSubmit.empty()) {
-    const char *cache = std::getenv(kSlurmCacheVariable);
-    const fs::path shared = cache && *cache               ? fs::path(cache)
-                            : request.sharedCache.empty() ? request.folder
-                                                          : request.sharedCache;
-    auto tools = sharedTools(request.run.tools, shared);
+    auto tools = sharedToolsIn(request.run.tools, request.sharedCache.empty()
+                                                      ? request.folder
+                                                      : request.sharedCache);
     if (!tools)
       return Error{tools.error()};
     size_t number = 1;
@@ -590,24 +619,17 @@ Result<ProcessResult> runToolOnSlurm(
     bool gpu, const fs::path &toolsDirectory, const fs::path &sharedCache,
     std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
     std::vector<std::string> &steps) {
-  const char *cache = std::getenv(kSlurmCacheVariable);
-  auto tools = sharedTools(toolsDirectory,
-                           cache && *cache ? fs::path(cache) : sharedCache);
+  auto tools = sharedToolsIn(toolsDirectory, sharedCache);
   if (!tools)
     return Error{tools.error()};
-  auto srun = programOnPath("srun");
-  if (!srun)
-    return Error{"no srun on PATH: Slurm's client commands are needed to "
-                 "run on a cluster (Debian: slurm-client)"};
-  ProcessSpec spec;
-  spec.program = *srun;
-  spec.arguments = {"--partition=" + partition, "--ntasks=1",
-                    "--job-name=tilescope-check",
-                    "--chdir=" + fs::absolute(directory).string(),
-                    "--time=" + timeLimit(timeout, 1)};
-  if (gpu)
-    spec.arguments.push_back("--gres=gpu:1");
-  addExtraOptions(spec.arguments);
+  auto made = srunSpec(partition,
+                       {"--job-name=tilescope-check",
+                        "--chdir=" + fs::absolute(directory).string(),
+                        "--time=" + timeLimit(timeout, 1)},
+                       gpu);
+  if (!made)
+    return Error{made.error()};
+  ProcessSpec &spec = *made;
   spec.arguments.push_back((*tools / tool).string());
   spec.arguments.insert(spec.arguments.end(), arguments.begin(),
                         arguments.end());
@@ -629,21 +651,15 @@ Result<PlaceDevices> devicesOnSlurm(const std::string &partition,
                                     const fs::path &toolsDirectory,
                                     const fs::path &sharedCache,
                                     std::chrono::milliseconds timeout) {
-  const char *cache = std::getenv(kSlurmCacheVariable);
-  auto tools = sharedTools(toolsDirectory,
-                           cache && *cache ? fs::path(cache) : sharedCache);
+  auto tools = sharedToolsIn(toolsDirectory, sharedCache);
   if (!tools)
     return Error{tools.error()};
-  auto srun = programOnPath("srun");
-  if (!srun)
-    return Error{"no srun on PATH: Slurm's client commands are needed to "
-                 "run on a cluster (Debian: slurm-client)"};
-  ProcessSpec spec;
-  spec.program = *srun;
-  spec.arguments = {"--partition=" + partition, "--ntasks=1",
-                    "--job-name=tilescope-devices", "--time=2:00",
-                    "--gres=gpu:1"};
-  addExtraOptions(spec.arguments);
+  auto made =
+      srunSpec(partition, {"--job-name=tilescope-devices", "--time=2:00"},
+               /*gpu=*/true);
+  if (!made)
+    return Error{made.error()};
+  ProcessSpec &spec = *made;
   spec.arguments.insert(
       spec.arguments.end(),
       {"/bin/sh", "-c", deviceListingCommand(shellQuote(tools->string()))});

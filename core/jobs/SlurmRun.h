@@ -33,6 +33,11 @@
 
 namespace tilescope::jobs {
 
+// Where a try's runs on a cluster keep the shared copy of the runtime
+// tools: the workspace's slurm/ for a try folder WORKSPACE/tries/ID, else
+// the folder itself.
+std::filesystem::path sharedFolderOf(const std::filesystem::path &tryDirectory);
+
 // Extra sbatch options, split on blanks, after Tilescope's own (sbatch
 // takes the last of a repeated option): "--account=lab --qos=short",
 // "--gres=gpu:mi300x:1", "--time=0:30".

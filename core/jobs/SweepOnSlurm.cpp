@@ -1,8 +1,8 @@
 #include "core/jobs/SweepOnSlurm.h"
 
 #include "core/jobs/SlurmRun.h"
+#include "core/util/Hash.h"
 
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -13,19 +13,11 @@ namespace fs = std::filesystem;
 namespace tilescope::jobs {
 namespace {
 
-// The sweep's folder name: its name and file, hashed (FNV-1a).
+// The sweep's folder name: its name and file, hashed.
 std::string sweepKey(const SweepRequest &request) {
-  uint64_t hash = 1469598103934665603ull;
-  const std::string text =
-      request.name + '\n' + fs::absolute(request.document->path).string();
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx",
-                static_cast<unsigned long long>(hash));
-  return key;
+  return Fnv1a()
+      .add(request.name + '\n' + fs::absolute(request.document->path).string())
+      .hex();
 }
 
 } // namespace

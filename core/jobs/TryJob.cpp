@@ -134,20 +134,18 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   benchRequest.cancel = request.cancel;
   benchRequest.onOutput = request.onOutput;
   benchRequest.onStatus = request.onStep;
-  // A cluster's shared copy of the runtime tools: the workspace's slurm/
-  // (a try folder is WORKSPACE/tries/ID).
-  benchRequest.sharedFolder =
-      request.directory.parent_path().filename() == "tries"
-          ? request.directory.parent_path().parent_path() / "slurm"
-          : request.directory;
+  benchRequest.sharedFolder = sharedFolderOf(request.directory);
+  // The run could not start (its bundle not written, the benchmark tool
+  // missing): the try is a compile that was not timed, said in words.
+  const auto notStarted = [&](const std::string &why) {
+    record.outcome = "run-failed";
+    record.summary = why;
+    result.report["bench"] = {{"ran", false}, {"why", why}};
+  };
   if (request.deferRun) {
     auto prepared = prepareBench(iree, benchRequest);
-    if (!prepared) {
-      record.outcome = "run-failed";
-      record.summary = prepared.error();
-      result.report["bench"] = {{"ran", false}, {"why", prepared.error()}};
-      return;
-    }
+    if (!prepared)
+      return notStarted(prepared.error());
     record.outcome = "queued";
     record.summary = "its run is to go " + request.place.where();
     result.pendingRun = std::move(*prepared);
@@ -155,14 +153,8 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   }
 
   auto timed = benchModule(iree, benchRequest);
-  if (!timed) {
-    // The benchmark tool could not start: the try is a compile that was
-    // not timed, said in words.
-    record.outcome = "run-failed";
-    record.summary = timed.error();
-    result.report["bench"] = {{"ran", false}, {"why", timed.error()}};
-    return;
-  }
+  if (!timed)
+    return notStarted(timed.error());
   finishTryRun(request, result, std::move(*timed));
 }
 
