@@ -7,7 +7,9 @@
 #     construction outside the core services they are given; python/ includes
 #     nothing of core/iree/ (it parses through the worker);
 #   - widgets/ takes the document model from core/document/ and includes
-#     nothing of core/iree/;
+#     nothing of core/iree/; the window's process (app/gui/) includes nothing
+#     of core/iree/ either: it never loads IREE's library (the parse worker
+#     does);
 #   - each area of core/ includes only the areas core/CMakeLists.txt lets its
 #     library link (the table below; the link alone would let a header-only
 #     include through).
@@ -56,6 +58,11 @@ forbid(front_files "CompilerLibrary|DocumentParser|core/iree/CApi"
 file(GLOB_RECURSE python_files "${SOURCE_DIR}/python/*.h" "${SOURCE_DIR}/python/*.cpp")
 forbid(python_files "CompilerLibrary|DocumentParser|core/iree/"
        "python/ reaches IREE or core/iree/ (go through a core service)")
+# The window's process never loads IREE's library: IREE reads and writes in
+# the parse worker (tilescope-iree-worker).
+file(GLOB_RECURSE gui_files "${SOURCE_DIR}/app/gui/*.h" "${SOURCE_DIR}/app/gui/*.cpp")
+forbid(gui_files "CompilerLibrary|DocumentParser|core/iree/"
+       "app/gui/ reaches IREE or core/iree/ (the window's process never loads IREE; use the parse worker)")
 
 foreach(file IN LISTS front_files)
   file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"core/iree/")
@@ -93,4 +100,4 @@ if(violations)
   list(JOIN violations "\n  " text)
   message(FATAL_ERROR "layering violations:\n  ${text}")
 endif()
-message(STATUS "layering: core/ has no Qt; IREE's C API stays in core/iree/; widgets/ never calls IREE; each core area includes only what it links; widgets/ takes the document model from core/document/")
+message(STATUS "layering: core/ has no Qt; IREE's C API stays in core/iree/; widgets/ and the window's process never call IREE; each core area includes only what it links; widgets/ takes the document model from core/document/")

@@ -6,7 +6,6 @@
 #include "app/cli/JobInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/export/JsonText.h"
-#include "core/iree/CompilerLibrary.h"
 #include "core/jobs/JobJson.h"
 #include "core/jobs/SplitK.h"
 #include "core/util/Files.h"
@@ -43,9 +42,9 @@ void printReduction(const jobs::SplitKReduction &reduction) {
   if (op.split) {
     std::cout << "   IREE splits it: " << bracketedList(*op.split) << " -> "
               << bracketedList(config::splitCounts(bounds, *op.split))
-              << " chunks per reduction loop "
-              << bracketedList(bounds) << "  (rule: "
-              << config::toString(reduction.decision.rule) << ")\n";
+              << " chunks per reduction loop " << bracketedList(bounds)
+              << "  (rule: " << config::toString(reduction.decision.rule)
+              << ")\n";
   } else {
     std::cout << "   IREE does not split it\n";
   }
@@ -99,7 +98,8 @@ choiceOf(const std::string &text, bool clear,
     return Error{"no reduction '" + opText + "' (the program has: " +
                  (known.empty() ? std::string("none") : known) + ")"};
   }
-  document::SplitChoice choice{found->op.function, found->op.index, std::nullopt};
+  document::SplitChoice choice{found->op.function, found->op.index,
+                               std::nullopt};
   if (clear)
     return choice;
   auto parsed = config::parseSplitSizes(
@@ -228,9 +228,11 @@ int splitK(const QStringList &arguments) {
     std::cerr << "tilescope-cli split-k: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
-  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-  if (!library) {
-    std::cerr << "tilescope-cli split-k: " << library.error() << "\n";
+  // IREE reads what iree-compile printed in the parse worker, as the
+  // window's Split-k tab has it read.
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli split-k: " << worker.error() << "\n";
     return kExitIreeUnavailable;
   }
 
@@ -254,7 +256,7 @@ int splitK(const QStringList &arguments) {
     if (!asJson)
       std::cerr << step << "...\n";
   };
-  auto analysis = jobs::analyzeSplitK(*installation, *library, request);
+  auto analysis = jobs::analyzeSplitK(*installation, *worker, request);
   if (!analysis) {
     std::cerr << "tilescope-cli split-k: " << source.string() << ": "
               << analysis.error() << "\n";
@@ -266,8 +268,8 @@ int splitK(const QStringList &arguments) {
   for (const auto &[option, clear] :
        {std::pair{&setOption, false}, std::pair{&clearOption, true}})
     for (const QString &value : parser.values(*option)) {
-      auto choice = choiceOf(value.toStdString(), clear,
-                             analysis->reductions, warnings);
+      auto choice =
+          choiceOf(value.toStdString(), clear, analysis->reductions, warnings);
       if (!choice)
         return usageError("split-k", source.string() + ": " + choice.error());
       choices.push_back(std::move(*choice));
@@ -275,8 +277,8 @@ int splitK(const QStringList &arguments) {
 
   std::optional<jobs::SplitKApplied> applied;
   if (!choices.empty()) {
-    auto result = jobs::applySplitK(*installation, *library, request,
-                                    *analysis, choices);
+    auto result =
+        jobs::applySplitK(*installation, *worker, request, *analysis, choices);
     if (!result) {
       std::cerr << "tilescope-cli split-k: " << source.string()
                 << ": IREE refused these splits: " << result.error() << "\n";

@@ -9,9 +9,8 @@
 // a view shown), so a test, the README or a doc can reproduce any picture.
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
+#include "core/document/MlirFile.h"
 #include "core/edit/RootOpContext.h"
-#include "core/iree/CompilerLibrary.h"
-#include "core/iree/Document.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
@@ -305,38 +304,26 @@ int main(int argc, char **argv) {
         });
   };
   // Split-k: iree-compile in child processes; what IREE printed (the split
-  // point, the flow module) read through its library, loaded in this
-  // process on first use, as the command line's split-k reads it.
-  auto splitKIree = [ireePath]()
-      -> Result<std::pair<tools::IreeInstallation,
-                          std::shared_ptr<iree::CompilerLibrary>>> {
-    auto installation = app::locateIree(ireePath);
-    if (!installation)
-      return Error{installation.error()};
-    auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-    if (!library)
-      return Error{library.error()};
-    return std::make_pair(*installation, *library);
-  };
-  services.splitK =
-      [splitKIree](
-          const jobs::SplitKRequest &request) -> Result<jobs::SplitKAnalysis> {
-    auto iree = splitKIree();
-    if (!iree)
-      return Error{iree.error()};
-    return jobs::analyzeSplitK(iree->first, iree->second, request);
+  // point, the flow module) read by IREE in the parse worker, as the command
+  // line's split-k has it read: this process never loads IREE's library.
+  services.splitK = [ireePath](const jobs::SplitKRequest &request) {
+    return withIree<jobs::SplitKAnalysis>(
+        ireePath, [&](const tools::IreeInstallation &installation,
+                      jobs::DocumentWorker &worker) {
+          return jobs::analyzeSplitK(installation, worker, request);
+        });
   };
   services.applySplitK =
-      [splitKIree](const jobs::SplitKRequest &request,
-                   const jobs::SplitKAnalysis &analysis,
-                   const std::vector<document::SplitChoice> &choices)
-      -> Result<jobs::SplitKApplied> {
-    auto iree = splitKIree();
-    if (!iree)
-      return Error{iree.error()};
-    return jobs::applySplitK(iree->first, iree->second, request, analysis,
-                             choices);
-  };
+      [ireePath](const jobs::SplitKRequest &request,
+                 const jobs::SplitKAnalysis &analysis,
+                 const std::vector<document::SplitChoice> &choices) {
+        return withIree<jobs::SplitKApplied>(
+            ireePath, [&](const tools::IreeInstallation &installation,
+                          jobs::DocumentWorker &worker) {
+              return jobs::applySplitK(installation, worker, request, analysis,
+                                       choices);
+            });
+      };
   services.workspace = jobs::defaultWorkspace();
   // Help > About: where the IREE in use is, and what iree-compile says it is.
   services.ireeVersion = [ireePath]() -> std::string {
@@ -364,7 +351,7 @@ int main(int argc, char **argv) {
   services.releaseOffer = [ireePath](const std::filesystem::path &file)
       -> std::optional<jobs::ReleaseOffer> {
     auto worker = app::documentWorker(ireePath);
-    auto text = iree::readMlirFile(file);
+    auto text = document::readMlirFile(file);
     if (!worker || !text)
       return std::nullopt;
     return jobs::releaseOffer(*worker, *text, file.string(),

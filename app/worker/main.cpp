@@ -6,6 +6,8 @@
 //                         [--split-input-file | --no-split-input-file]
 //                         [--unguarded] FILE
 //   tilescope-iree-worker lowered --iree LIBRARY FILE
+//   tilescope-iree-worker reductions | dispatches --iree LIBRARY FILE
+//   tilescope-iree-worker with-splits --iree LIBRARY --choices JSON FILE
 //   tilescope-iree-worker serve --iree LIBRARY
 //
 // parse, stdout: {"ok": true, "document": {...}} or {"ok": false, "error":
@@ -14,10 +16,18 @@
 // IREE decided in it (core/iree/LoweredIr): {"ok": true, "function":
 // {...}} or {"ok": false, "error": "..."}.
 //
+// Split-k (core/jobs/SplitK), on what iree-compile printed: reductions reads
+// a program at IREE's split-reduction point ({"ok": true, "reductions":
+// [...]}), with-splits writes the chosen splits on it ({"ok": true,
+// "program": "..."}; --choices is a JSON array of {"function", "index",
+// "sizes"}), dispatches lists a flow module's formed dispatches ({"ok": true,
+// "dispatches": [...]}); core/export/ProgramReductionsJson reads them back.
+//
 // serve loads the library once and answers requests until stdin ends: it
 // first writes {"ready": true} (or {"ok": false, "error": ...} and exits 2),
-// then for each line on stdin, {"command": "parse" | "lowered", "file":
-// ..., "buffer_name": ..., "split_input_file": BOOL, "unguarded": BOOL}, one
+// then for each line on stdin, {"command": "parse" | "lowered" |
+// "reductions" | "with-splits" | "dispatches", "file": ..., "buffer_name":
+// ..., "split_input_file": BOOL, "unguarded": BOOL, "choices": [...]}, one
 // line of the answer above (a document's long texts shared: DocumentJson). One
 // IREE context serves every parse, so what it uniqued stays uniqued.
 //
@@ -31,9 +41,11 @@
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/export/LoweredJson.h"
+#include "core/export/ProgramReductionsJson.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
 #include "core/iree/LoweredIr.h"
+#include "core/iree/ProgramReductions.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,10 +67,17 @@ namespace {
 constexpr size_t kParserStackBytes = 256u << 20;
 
 struct Request {
-  std::string command; // "parse", "lowered" or "serve"
+  std::string command; // "parse", "lowered", a split-k command or "serve"
   std::string library, bufferName, file;
   iree::ParseOptions options;
+  json choices = json::array(); // with-splits
 };
+
+bool knownCommand(const std::string &command) {
+  return command == "parse" || command == "lowered" ||
+         command == "reductions" || command == "with-splits" ||
+         command == "dispatches";
+}
 
 int usage(const std::string &message) {
   std::cerr << "tilescope-iree-worker: " << message
@@ -66,6 +85,10 @@ int usage(const std::string &message) {
                "[--buffer-name NAME] [--split-input-file | "
                "--no-split-input-file] [--unguarded] FILE\n"
                "       tilescope-iree-worker lowered --iree LIBRARY FILE\n"
+               "       tilescope-iree-worker reductions | dispatches --iree "
+               "LIBRARY FILE\n"
+               "       tilescope-iree-worker with-splits --iree LIBRARY "
+               "--choices JSON FILE\n"
                "       tilescope-iree-worker serve --iree LIBRARY\n"
                "  --unguarded  give IREE text Tilescope refuses first (a NUL "
                "byte,\n               too deep a nesting, a swizzle that "
@@ -76,9 +99,10 @@ int usage(const std::string &message) {
 std::optional<Request> parseArguments(int argc, char **argv,
                                       std::string &error) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || (args.front() != "parse" && args.front() != "lowered" &&
-                       args.front() != "serve")) {
-    error = "expected the command 'parse', 'lowered' or 'serve'";
+  if (args.empty() ||
+      (!knownCommand(args.front()) && args.front() != "serve")) {
+    error = "expected the command 'parse', 'lowered', 'reductions', "
+            "'with-splits', 'dispatches' or 'serve'";
     return std::nullopt;
   }
   Request request;
@@ -97,6 +121,13 @@ std::optional<Request> parseArguments(int argc, char **argv,
         return std::nullopt;
       }
       (arg == "--iree" ? request.library : request.bufferName) = *v;
+    } else if (arg == "--choices") {
+      auto v = value();
+      request.choices = v ? json::parse(*v, nullptr, false) : json();
+      if (!request.choices.is_array()) {
+        error = "--choices takes a JSON array of split choices";
+        return std::nullopt;
+      }
     } else if (arg == "--split-input-file") {
       request.options.splitInputFile = true;
     } else if (arg == "--no-split-input-file") {
@@ -138,8 +169,14 @@ Result<Request> requestFromLine(const std::string &line) {
   text("command", request.command);
   text("file", request.file);
   text("buffer_name", request.bufferName);
-  if (request.command != "parse" && request.command != "lowered")
-    return Error{"a request's \"command\" is \"parse\" or \"lowered\""};
+  if (!knownCommand(request.command))
+    return Error{"a request's \"command\" is \"parse\", \"lowered\", "
+                 "\"reductions\", \"with-splits\" or \"dispatches\""};
+  if (auto it = value.find("choices"); it != value.end()) {
+    if (!it->is_array())
+      return Error{"a request's \"choices\" is an array"};
+    request.choices = *it;
+  }
   if (request.file.empty())
     return Error{"a request needs a \"file\""};
   if (request.bufferName.empty())
@@ -165,6 +202,46 @@ json readLowered(const Request &request,
   if (function)
     return {{"ok", true}, {"function", exporting::toJson(*function)}};
   return {{"ok", false}, {"error", function.error()}};
+}
+
+// Split-k's three questions on what iree-compile printed, read by IREE.
+json programAnswer(const Request &request,
+                   const std::shared_ptr<iree::CompilerLibrary> &library) {
+  auto text = iree::readMlirFile(request.file);
+  if (!text)
+    return {{"ok", false}, {"error", text.error()}};
+  auto reader = iree::ProgramReader::create(library);
+  if (!reader)
+    return {{"ok", false}, {"error", reader.error()}};
+  auto failed = [](const std::string &error) {
+    return json{{"ok", false}, {"error", error}};
+  };
+  if (request.command == "reductions") {
+    auto reductions = reader->reductions(*text, request.bufferName);
+    if (!reductions)
+      return failed(reductions.error());
+    json out = json::array();
+    for (const auto &reduction : *reductions)
+      out.push_back(exporting::toJson(reduction));
+    return {{"ok", true}, {"reductions", out}};
+  }
+  if (request.command == "with-splits") {
+    auto choices = exporting::arrayFromJson<document::SplitChoice>(
+        request.choices, exporting::splitChoiceFromJson);
+    if (!choices)
+      return failed("choices: " + choices.error());
+    auto program = reader->withSplits(*text, request.bufferName, *choices);
+    if (!program)
+      return failed(program.error());
+    return {{"ok", true}, {"program", *program}};
+  }
+  auto dispatches = reader->dispatches(*text, request.bufferName);
+  if (!dispatches)
+    return failed(dispatches.error());
+  json out = json::array();
+  for (const auto &dispatch : *dispatches)
+    out.push_back(exporting::toWorkerJson(dispatch));
+  return {{"ok", true}, {"dispatches", out}};
 }
 
 json parse(const Request &request, iree::DocumentParser &parser,
@@ -203,10 +280,11 @@ bool answer(const Request &request,
             const std::shared_ptr<iree::CompilerLibrary> &library,
             iree::DocumentParser &parser, bool shareTexts) {
   double parseMilliseconds = 0;
-  const json reply =
-      request.command == "lowered"
-          ? readLowered(request, library)
-          : parse(request, parser, shareTexts, parseMilliseconds);
+  const json reply = request.command == "lowered"
+                         ? readLowered(request, library)
+                     : request.command == "parse"
+                         ? parse(request, parser, shareTexts, parseMilliseconds)
+                         : programAnswer(request, library);
   const auto replyStart = std::chrono::steady_clock::now();
   // Its stderr first: the caller, on reading this line, has all of it.
   if (std::getenv("TILESCOPE_WORKER_TIMING"))

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/document/Document.h"
+#include "core/document/MlirFile.h"
 #include "core/document/SplitInput.h"
 #include "core/iree/Diagnostic.h"
 #include "core/util/Result.h"
@@ -51,9 +52,8 @@ struct ParseOptions {
   bool keepModules = false;
 };
 
-// Reads a file for parsing: a clear error for a missing path, a directory,
-// a file past the size Tilescope reads, or one that cannot be opened.
-Result<std::string> readMlirFile(const std::filesystem::path &path);
+// Reads a file for parsing (core/document/MlirFile.h).
+using document::readMlirFile;
 
 // What Tilescope refuses before IREE sees the text (a NUL byte, nesting
 // deeper than IREE's parser can take, a swizzle IREE crashes on and, when

@@ -15,9 +15,6 @@ namespace fs = std::filesystem;
 namespace tilescope::iree {
 namespace {
 
-// Files up to this size are parsed; a larger one is refused with a message.
-constexpr std::uintmax_t kMaximumFileBytes = 512ull << 20;
-
 // A swizzle IREE's parser crashes on (SIGFPE in its verifier), outside
 // comments: "line:column: error: why". Found with plain string search (a
 // regex over a 50 MB file would cost seconds), then read closely.
@@ -96,23 +93,6 @@ std::optional<std::string> markerCutsAToken(const std::string &text) {
 }
 
 } // namespace
-
-Result<std::string> readMlirFile(const fs::path &path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    return Error{path.string() + ": no such file"};
-  if (fs::is_directory(path, ec))
-    return Error{path.string() + ": is a directory, not an MLIR file"};
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec)
-    return Error{path.string() + ": cannot read: " + ec.message()};
-  if (size > kMaximumFileBytes)
-    return Error{path.string() + ": " + std::to_string(size >> 20) +
-                 " MiB is larger than the " +
-                 std::to_string(kMaximumFileBytes >> 20) +
-                 " MiB Tilescope reads; pass a single dispatch"};
-  return readTextFile(path);
-}
 
 std::optional<std::string> refuseBeforeParsing(const std::string &text,
                                                const std::string &bufferName,

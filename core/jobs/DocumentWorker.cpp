@@ -4,6 +4,7 @@
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/export/LoweredJson.h"
+#include "core/export/ProgramReductionsJson.h"
 #include "core/jobs/ServingProcess.h"
 #include "core/util/Files.h"
 
@@ -239,6 +240,9 @@ DocumentWorker::exchange(const std::string &commandName,
       request["split_input_file"] = options[i] == "--split-input-file";
     else if (options[i] == "--unguarded")
       request["unguarded"] = true;
+    else if (options[i] == "--choices" && i + 1 < options.size())
+      request["choices"] =
+          nlohmann::json::parse(options[i + 1], nullptr, false);
   }
   reproducer.arguments.push_back(input.string());
   command = reproducer.shellCommand();
@@ -316,15 +320,17 @@ DocumentWorker::exchange(const std::string &commandName,
   return Error{bufferName + ": " + what + " ended without an answer"};
 }
 
-Result<iree::LoweredFunction>
-DocumentWorker::readLowered(const std::string &dumpText,
-                            const std::string &bufferName) {
+Result<nlohmann::json>
+DocumentWorker::ask(const std::string &commandName,
+                    std::vector<std::string> options, const std::string &text,
+                    const fs::path &file, const std::string &bufferName,
+                    const std::string &what, const char *key) {
   diagnostics.clear();
-  auto answer = exchange("lowered", {}, dumpText, {}, bufferName,
-                         "IREE reading its own IR", {}, [] { return 1; });
+  auto answer = exchange(commandName, std::move(options), text, file,
+                         bufferName, what, {}, [] { return 1; });
   if (!answer)
     return Error{answer.error()};
-  const nlohmann::json reply = nlohmann::json::parse(*answer, nullptr, false);
+  nlohmann::json reply = nlohmann::json::parse(*answer, nullptr, false);
   if (!reply.is_object() || !reply.value("ok", false)) {
     const auto error = reply.is_object() ? reply.find("error") : reply.end();
     return Error{
@@ -333,7 +339,67 @@ DocumentWorker::readLowered(const std::string &dumpText,
              ? error->get<std::string>()
              : std::string("IREE could not read it"))};
   }
-  return exporting::loweredFunctionFromJson(reply["function"]);
+  if (!reply.contains(key))
+    return Error{bufferName + ": Tilescope's IREE process answered without \"" +
+                 key + "\""};
+  return std::move(reply[key]);
+}
+
+Result<iree::LoweredFunction>
+DocumentWorker::readLowered(const std::string &dumpText,
+                            const std::string &bufferName) {
+  auto function = ask("lowered", {}, dumpText, {}, bufferName,
+                      "IREE reading its own IR", "function");
+  if (!function)
+    return Error{function.error()};
+  return exporting::loweredFunctionFromJson(*function);
+}
+
+Result<std::vector<document::ProgramReduction>>
+DocumentWorker::programReductions(const std::string &text,
+                                  const std::string &bufferName) {
+  auto reductions =
+      ask("reductions", {"--buffer-name", bufferName}, text, {}, bufferName,
+          "IREE reading the split point", "reductions");
+  if (!reductions)
+    return Error{reductions.error()};
+  auto read = exporting::arrayFromJson<document::ProgramReduction>(
+      *reductions, exporting::programReductionFromJson);
+  if (!read)
+    return Error{bufferName + ": the reductions IREE read: " + read.error()};
+  return read;
+}
+
+Result<std::string>
+DocumentWorker::withSplits(const std::string &text,
+                           const std::string &bufferName,
+                           const std::vector<document::SplitChoice> &choices) {
+  nlohmann::json written = nlohmann::json::array();
+  for (const document::SplitChoice &choice : choices)
+    written.push_back(exporting::toJson(choice));
+  auto program = ask(
+      "with-splits",
+      {"--buffer-name", bufferName, "--choices", exporting::jsonText(written)},
+      text, {}, bufferName, "IREE writing the splits", "program");
+  if (!program)
+    return Error{program.error()};
+  if (!program->is_string())
+    return Error{bufferName + ": IREE's program came back as no text"};
+  return program->get<std::string>();
+}
+
+Result<std::vector<document::FormedDispatch>>
+DocumentWorker::formedDispatches(const fs::path &flow) {
+  auto dispatches =
+      ask("dispatches", {"--buffer-name", flow.string()}, {}, flow,
+          flow.string(), "IREE reading the formed dispatches", "dispatches");
+  if (!dispatches)
+    return Error{dispatches.error()};
+  auto read = exporting::arrayFromJson<document::FormedDispatch>(
+      *dispatches, exporting::formedDispatchFromJson);
+  if (!read)
+    return Error{flow.string() + ": the dispatches IREE read: " + read.error()};
+  return read;
 }
 
 } // namespace tilescope::jobs

@@ -16,11 +16,14 @@
 // does not grow for ever.
 #pragma once
 
+#include "core/document/ProgramReductions.h"
 #include "core/iree/Document.h"
 #include "core/iree/LoweredIr.h"
 #include "core/jobs/Process.h"
 #include "core/jobs/ServingProcess.h"
 #include "core/util/Result.h"
+
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -55,6 +58,18 @@ public:
   Result<iree::LoweredFunction> readLowered(const std::string &dumpText,
                                             const std::string &bufferName);
 
+  // Split-k (core/jobs/SplitK) on what iree-compile printed, read by IREE
+  // in the worker: the reductions of a program at IREE's split-reduction
+  // point; the same program with `choices` written on it, printed by IREE;
+  // the dispatches a flow module (`flow`, a file) formed.
+  Result<std::vector<document::ProgramReduction>>
+  programReductions(const std::string &text, const std::string &bufferName);
+  Result<std::string>
+  withSplits(const std::string &text, const std::string &bufferName,
+             const std::vector<document::SplitChoice> &choices);
+  Result<std::vector<document::FormedDispatch>>
+  formedDispatches(const std::filesystem::path &flow);
+
   // The diagnostics of the last parse that IREE refused.
   const std::vector<iree::Diagnostic> &lastDiagnostics() const {
     return diagnostics;
@@ -86,6 +101,13 @@ private:
            const std::string &bufferName, const std::string &what,
            const std::function<void()> &meanwhile,
            const std::function<int()> &partCount);
+
+  // A request other than parse: the worker's answer, `key` of an
+  // {"ok": true} reply, or its error.
+  Result<nlohmann::json>
+  ask(const std::string &commandName, std::vector<std::string> options,
+      const std::string &text, const std::filesystem::path &file,
+      const std::string &bufferName, const std::string &what, const char *key);
 
   std::string poolKey() const;
   Result<std::unique_ptr<ServingProcess>> startWorker();

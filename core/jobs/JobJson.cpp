@@ -275,9 +275,9 @@ json splitJson(const std::optional<std::vector<int64_t>> &split) {
 
 } // namespace
 
-json toJson(const iree::FormedDispatch &dispatch) {
+json toJson(const document::FormedDispatch &dispatch) {
   json ops = json::array();
-  for (const iree::DispatchedOp &op : dispatch.ops)
+  for (const document::DispatchedOp &op : dispatch.ops)
     ops.push_back(json{{"op", op.name},
                        {"source", sourceJson(op.source)},
                        {"bounds", op.bounds},
@@ -290,7 +290,7 @@ json toJson(const iree::FormedDispatch &dispatch) {
 json toJson(const SplitKAnalysis &analysis) {
   json reductions = json::array();
   for (const SplitKReduction &reduction : analysis.reductions) {
-    const iree::ProgramReduction &op = reduction.op;
+    const document::ProgramReduction &op = reduction.op;
     const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
     json entry{{"op", op.function + ":" + std::to_string(op.index)},
                {"name", op.name},
@@ -308,7 +308,7 @@ json toJson(const SplitKAnalysis &analysis) {
     reductions.push_back(std::move(entry));
   }
   json dispatches = json::array();
-  for (const iree::FormedDispatch &dispatch : analysis.dispatches)
+  for (const document::FormedDispatch &dispatch : analysis.dispatches)
     dispatches.push_back(toJson(dispatch));
   return json{{"reductions", reductions},
               {"dispatches", dispatches},
@@ -317,7 +317,7 @@ json toJson(const SplitKAnalysis &analysis) {
 
 json toJson(const SplitKApplied &applied) {
   json dispatches = json::array();
-  for (const iree::FormedDispatch &dispatch : applied.dispatches)
+  for (const document::FormedDispatch &dispatch : applied.dispatches)
     dispatches.push_back(toJson(dispatch));
   return json{{"dispatches", dispatches},
               {"command", applied.command},

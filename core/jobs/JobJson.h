@@ -23,7 +23,7 @@ nlohmann::json toJson(const CheckResult &check);
 // Tilescope's reading agrees) and the dispatches formed.
 nlohmann::json toJson(const SplitKAnalysis &analysis);
 nlohmann::json toJson(const SplitKApplied &applied);
-nlohmann::json toJson(const iree::FormedDispatch &dispatch);
+nlohmann::json toJson(const document::FormedDispatch &dispatch);
 
 // The history's word for how a job ended (TryRecord::outcome): "ok",
 // "compile-failed", "compiler-crashed", "timed-out", "cancelled",

@@ -58,24 +58,14 @@ std::string describeFailure(const std::string &what, const ProcessSpec &spec,
          result.standardError.substr(0, 4000);
 }
 
-bool sameSource(const std::optional<iree::SourceLocation> &a,
-                const std::optional<iree::SourceLocation> &b) {
+bool sameSource(const std::optional<document::SourceLocation> &a,
+                const std::optional<document::SourceLocation> &b) {
   return a && b && a->file == b->file && a->line == b->line &&
          a->column == b->column;
 }
 
 std::string sizesText(const std::optional<std::vector<int64_t>> &sizes) {
   return sizes ? config::splitReductionAttributeText(*sizes) : "no split";
-}
-
-// The dispatches of the flow module iree-compile wrote to `flow`.
-Result<std::vector<iree::FormedDispatch>>
-formedDispatches(const iree::ProgramReader &reader,
-                 const std::filesystem::path &flow) {
-  auto text = readTextFile(flow);
-  if (!text)
-    return Error{text.error()};
-  return reader.dispatches(*text, flow.string());
 }
 
 // Part `part` of the file alone, preceded by as many line breaks and spaces
@@ -97,16 +87,16 @@ Result<std::string> partText(const std::filesystem::path &source, int part) {
          std::string(piece.in(*text));
 }
 
-void relabel(std::optional<iree::SourceLocation> &location,
+void relabel(std::optional<document::SourceLocation> &location,
              const std::string &from, const std::string &to) {
   if (location && !from.empty() && location->file == from)
     location->file = to;
 }
 
-void relabel(std::vector<iree::FormedDispatch> &dispatches,
+void relabel(std::vector<document::FormedDispatch> &dispatches,
              const std::string &from, const std::string &to) {
-  for (iree::FormedDispatch &dispatch : dispatches)
-    for (iree::DispatchedOp &op : dispatch.ops)
+  for (document::FormedDispatch &dispatch : dispatches)
+    for (document::DispatchedOp &op : dispatch.ops)
       relabel(op.source, from, to);
 }
 
@@ -144,17 +134,14 @@ Result<ProcessSpec> splitPointCommand(const tools::IreeInstallation &iree,
   return spec;
 }
 
-Result<SplitKAnalysis>
-analyzeSplitK(const tools::IreeInstallation &iree,
-              std::shared_ptr<iree::CompilerLibrary> library,
-              const SplitKRequest &request) {
+Result<SplitKAnalysis> analyzeSplitK(const tools::IreeInstallation &iree,
+                                     DocumentWorker worker,
+                                     const SplitKRequest &request) {
   if (request.options.targetSize != config::SplitOptions{}.targetSize)
     return Error{"iree-compile sets IREE's split-reduction target size only "
                  "through the pass option; Tilescope asks it with the "
                  "default (1024)"};
-  auto reader = iree::ProgramReader::create(std::move(library));
-  if (!reader)
-    return Error{reader.error()};
+  worker.cancel = request.cancel;
   auto folder = TemporaryDirectory::create("tilescope-split-k");
   if (!folder)
     return Error{folder.error()};
@@ -191,10 +178,11 @@ analyzeSplitK(const tools::IreeInstallation &iree,
   analysis.splitPoint = std::move(*dump);
   if (request.progress)
     request.progress("reading the split point and the dispatches");
-  auto reductions = reader->reductions(analysis.splitPoint, "<split point>");
+  auto reductions =
+      worker.programReductions(analysis.splitPoint, "<split point>");
   if (!reductions)
     return Error{reductions.error()};
-  for (iree::ProgramReduction &op : *reductions) {
+  for (document::ProgramReduction &op : *reductions) {
     SplitKReduction reduction;
     reduction.decision =
         config::decideSplitReduction(op.facts, request.options);
@@ -203,7 +191,7 @@ analyzeSplitK(const tools::IreeInstallation &iree,
     reduction.op = std::move(op);
     analysis.reductions.push_back(std::move(reduction));
   }
-  auto dispatches = formedDispatches(*reader, flow);
+  auto dispatches = worker.formedDispatches(flow);
   if (!dispatches)
     return Error{dispatches.error()};
   analysis.dispatches = std::move(*dispatches);
@@ -212,15 +200,12 @@ analyzeSplitK(const tools::IreeInstallation &iree,
 }
 
 Result<SplitKApplied>
-applySplitK(const tools::IreeInstallation &iree,
-            std::shared_ptr<iree::CompilerLibrary> library,
+applySplitK(const tools::IreeInstallation &iree, DocumentWorker worker,
             const SplitKRequest &request, const SplitKAnalysis &analysis,
-            const std::vector<iree::SplitChoice> &choices) {
-  auto reader = iree::ProgramReader::create(std::move(library));
-  if (!reader)
-    return Error{reader.error()};
+            const std::vector<document::SplitChoice> &choices) {
+  worker.cancel = request.cancel;
   auto program =
-      reader->withSplits(analysis.splitPoint, "<split point>", choices);
+      worker.withSplits(analysis.splitPoint, "<split point>", choices);
   if (!program)
     return Error{program.error()};
   auto folder = TemporaryDirectory::create("tilescope-split-k");
@@ -252,7 +237,7 @@ applySplitK(const tools::IreeInstallation &iree,
     return Error{
         describeFailure("forming dispatches with the splits", spec, result)};
   }
-  auto dispatches = formedDispatches(*reader, flow);
+  auto dispatches = worker.formedDispatches(flow);
   if (!dispatches)
     return Error{dispatches.error()};
 
@@ -264,16 +249,16 @@ applySplitK(const tools::IreeInstallation &iree,
   // Every split written (IREE's, unless a choice replaced it) must come out
   // as a dispatch of partial results.
   for (const SplitKReduction &reduction : analysis.reductions) {
-    const iree::ProgramReduction &op = reduction.op;
+    const document::ProgramReduction &op = reduction.op;
     std::optional<std::vector<int64_t>> split = op.split;
-    for (const iree::SplitChoice &choice : choices)
+    for (const document::SplitChoice &choice : choices)
       if (choice.function == op.function && choice.index == op.index)
         split = choice.sizes;
     if (!split || !op.source)
       continue;
     bool formed = false;
-    for (const iree::FormedDispatch &dispatch : applied.dispatches)
-      for (const iree::DispatchedOp &inside : dispatch.ops)
+    for (const document::FormedDispatch &dispatch : applied.dispatches)
+      for (const document::DispatchedOp &inside : dispatch.ops)
         formed = formed || (sameSource(inside.source, op.source) &&
                             inside.split == split);
     if (!formed)

@@ -15,15 +15,17 @@
 //    off): FormSplitReductionDispatchesPass always honours the attribute, so
 //    the written file carries every split, IREE's kept ones included.
 //
-// The split point and the flow module are IREE's own output; they are read
-// in this process through the loaded library (never the user's text).
+// The split point and the flow module are IREE's own output; IREE reads
+// them, and writes the splits, in the parse worker (DocumentWorker): no
+// process that asks for split-k loads IREE's library itself.
 #pragma once
 
 #include "core/config/SplitReduction.h"
-#include "core/tools/IreeInstallation.h"
-#include "core/iree/ProgramReductions.h"
+#include "core/document/ProgramReductions.h"
+#include "core/jobs/DocumentWorker.h"
 #include "core/jobs/IreeCommands.h"
 #include "core/jobs/Process.h"
+#include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <atomic>
@@ -34,10 +36,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace tilescope::iree {
-class CompilerLibrary;
-}
 
 namespace tilescope::jobs {
 
@@ -60,7 +58,7 @@ struct SplitKRequest {
 
 // One reduction, IREE's split beside Tilescope's reading of the rule.
 struct SplitKReduction {
-  iree::ProgramReduction op;      // as IREE's pass left it (op.split: IREE's)
+  document::ProgramReduction op;  // as IREE's pass left it (op.split: IREE's)
   config::SplitDecision decision; // which rule, with its numbers
   // Tilescope's rule gives IREE's sizes (false: the rule reading is wrong
   // for this op; IREE's sizes are the answer shown).
@@ -70,8 +68,8 @@ struct SplitKReduction {
 struct SplitKAnalysis {
   std::string splitPoint; // the module at the split point, IREE's splits on it
   std::vector<SplitKReduction> reductions;
-  std::vector<iree::FormedDispatch> dispatches; // with IREE's splits
-  std::vector<std::string> commands;            // each step, as a shell command
+  std::vector<document::FormedDispatch> dispatches; // with IREE's splits
+  std::vector<std::string> commands; // each step, as a shell command
   // The file iree-compile read when it is not `source` (a part written out
   // alone): IREE's locations name it, Tilescope's answers name `source`.
   std::string compiledAs;
@@ -83,17 +81,16 @@ Result<ProcessSpec> splitPointCommand(const tools::IreeInstallation &iree,
                                       const std::filesystem::path &input,
                                       const std::filesystem::path &flowOutput);
 
-Result<SplitKAnalysis>
-analyzeSplitK(const tools::IreeInstallation &iree,
-              std::shared_ptr<iree::CompilerLibrary> library,
-              const SplitKRequest &request);
+Result<SplitKAnalysis> analyzeSplitK(const tools::IreeInstallation &iree,
+                                     DocumentWorker worker,
+                                     const SplitKRequest &request);
 
 struct SplitKApplied {
   // The split point with the chosen splits, printed by IREE with its
   // locations: `iree-compile FILE --compile-from=global-optimization` builds
   // the program with exactly these splits.
   std::string program;
-  std::vector<iree::FormedDispatch> dispatches;
+  std::vector<document::FormedDispatch> dispatches;
   std::string command;
   // Splits that did not come out of dispatch formation as written (an op
   // IREE's preprocessing rewrote again): named, with what came out.
@@ -103,9 +100,8 @@ struct SplitKApplied {
 // Applies `choices` (set or clear, by function and index) on top of IREE's
 // splits and forms the dispatches.
 Result<SplitKApplied>
-applySplitK(const tools::IreeInstallation &iree,
-            std::shared_ptr<iree::CompilerLibrary> library,
+applySplitK(const tools::IreeInstallation &iree, DocumentWorker worker,
             const SplitKRequest &request, const SplitKAnalysis &analysis,
-            const std::vector<iree::SplitChoice> &choices);
+            const std::vector<document::SplitChoice> &choices);
 
 } // namespace tilescope::jobs

@@ -11,8 +11,10 @@
 #include "PropertySupport.h"
 
 #include "core/config/SplitReduction.h"
+#include "core/export/ProgramReductionsJson.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/ProgramReductions.h"
+#include "core/jobs/DocumentWorker.h"
 #include "core/jobs/Process.h"
 #include "core/util/Files.h"
 
@@ -50,11 +52,11 @@ int64_t size(Random &random, int64_t low, int64_t high) {
         return p;
   }
   int64_t value = 1;
-  const int64_t target = static_cast<int64_t>(
-      std::exp(std::log(static_cast<double>(low)) +
-               random.range(0, 1000) / 1000.0 *
-                   (std::log(static_cast<double>(high)) -
-                    std::log(static_cast<double>(low)))));
+  const int64_t target =
+      static_cast<int64_t>(std::exp(std::log(static_cast<double>(low)) +
+                                    random.range(0, 1000) / 1000.0 *
+                                        (std::log(static_cast<double>(high)) -
+                                         std::log(static_cast<double>(low)))));
   while (value * 2 <= target)
     value *= random.pick(primes);
   return std::clamp<int64_t>(value, low, high);
@@ -80,8 +82,8 @@ std::string binaryOpFunction(const std::string &name, const std::string &op,
                              const std::string &a, const std::string &b,
                              const std::string &o) {
   const bool generic = op.rfind("linalg.generic", 0) == 0;
-  return header(name, {a, b, o}, {o}) + "  %r = " + op + " ins(%a0, %a1 : " +
-         a + ", " + b + ") outs(%a2 : " + o + ")" +
+  return header(name, {a, b, o}, {o}) + "  %r = " + op +
+         " ins(%a0, %a1 : " + a + ", " + b + ") outs(%a2 : " + o + ")" +
          (generic ? " {\n  ^bb0(%x: f32, %y: f32, %z: f32):\n    %p = "
                     "arith.mulf %x, %y : f32\n    %s = arith.addf %p, %z : "
                     "f32\n    linalg.yield %s : f32\n  }"
@@ -144,12 +146,11 @@ Case outerReductionCase(Random &random, const std::string &name) {
     iterators += std::string(i ? ", " : "") +
                  (i < reductions ? "\"reduction\"" : "\"parallel\"");
     if (i >= reductions)
-      outDims += (outDims.empty() ? "" : ", ") + std::string("d") +
-                 std::to_string(i);
+      outDims +=
+          (outDims.empty() ? "" : ", ") + std::string("d") + std::to_string(i);
   }
-  const std::vector<int64_t> outShape(shape.begin() +
-                                          static_cast<long>(reductions),
-                                      shape.end());
+  const std::vector<int64_t> outShape(
+      shape.begin() + static_cast<long>(reductions), shape.end());
   const std::string in = tensor(shape), out = tensor(outShape);
   Case c{"outer-reduction", name, {}};
   c.text = header(name, {in, out}, {out}) +
@@ -252,6 +253,11 @@ int main(int argc, char **argv) {
     std::cerr << reader.error() << "\n";
     return 1;
   }
+  // The window and the CLI ask IREE through the parse worker: its answers
+  // must be the in-process reader's, field for field.
+  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                  "app" / "tilescope-iree-worker",
+                              installation.compilerLibrary);
   auto opt = installation.tool(tools::kIreeOpt);
   if (!opt) {
     std::cerr << opt.error() << "\n";
@@ -330,6 +336,47 @@ int main(int argc, char **argv) {
     const std::string setName =
         "target " + std::to_string(parameters.targetSize) +
         (parameters.lowParallelism ? " low-parallelism" : "");
+
+    // The worker's reading, and the splits it writes (every split IREE set
+    // cleared, every other reduction split by 2 where it can be), equal the
+    // in-process reader's.
+    const std::string through = "through the parse worker (" + setName + ")";
+    tally.generated(through);
+    std::vector<document::SplitChoice> choices;
+    for (const document::ProgramReduction &op : *reductions)
+      choices.push_back(
+          {op.function, op.index,
+           op.split ? std::nullopt
+                    : std::optional<std::vector<int64_t>>(std::vector<int64_t>(
+                          config::reductionBounds(op.facts.space).size(), 2))});
+    auto theirs = worker.programReductions(*text, output.string());
+    auto ourProgram = reader->withSplits(*text, output.string(), choices);
+    auto theirProgram = worker.withSplits(*text, output.string(), choices);
+    std::string differs;
+    if (!theirs)
+      differs = "the worker: " + theirs.error();
+    else if (theirs->size() != reductions->size())
+      differs = "the worker read " + std::to_string(theirs->size()) +
+                " reductions, in process " + std::to_string(reductions->size());
+    else
+      for (size_t i = 0; i < theirs->size() && differs.empty(); ++i)
+        if (exporting::toJson((*theirs)[i]) !=
+            exporting::toJson((*reductions)[i]))
+          differs = "reduction " + std::to_string(i) + ": worker " +
+                    exporting::toJson((*theirs)[i]).dump() + "\n  in process " +
+                    exporting::toJson((*reductions)[i]).dump();
+    if (differs.empty() && (bool(ourProgram) != bool(theirProgram) ||
+                            (ourProgram && *ourProgram != *theirProgram)))
+      differs =
+          "with-splits: in process " +
+          (ourProgram ? std::string("a program") : ourProgram.error()) +
+          ", the worker " +
+          (theirProgram ? std::string("a program") : theirProgram.error()) +
+          (ourProgram && theirProgram ? " that differs" : "");
+    if (differs.empty())
+      tally.agreed(through);
+    else
+      tally.disagreed(through, differs);
     for (const Case &c : cases) {
       const std::string family = c.family + " (" + setName + ")";
       tally.generated(family);
@@ -360,9 +407,9 @@ int main(int argc, char **argv) {
         why += "\n  " + reason;
       tally.disagreed(family, c.function + " " + op.facts.space.toString() +
                                   ": IREE " + sizesText(op.split) +
-                                  ", Tilescope " + sizesText(predicted) +
-                                  " (" + config::toString(ours.rule) + ")" +
-                                  why + "\n" + c.text);
+                                  ", Tilescope " + sizesText(predicted) + " (" +
+                                  config::toString(ours.rule) + ")" + why +
+                                  "\n" + c.text);
     }
   }
   tally.print(std::cout, options.seed);

@@ -33,10 +33,16 @@ QString screenshotDir() {
 const QString kProgram =
     TILESCOPE_SOURCE_DIR "/examples/sources/split_k_program.mlir";
 
+// IREE reads what iree-compile printed in the parse worker, as in the window.
+jobs::DocumentWorker projectWorker() {
+  return jobs::DocumentWorker(test::binaryDir() / "app" /
+                                  "tilescope-iree-worker",
+                              test::projectIree().compilerLibrary);
+}
+
 widgets::SplitKView::Analyzer analyzer() {
   return [](const jobs::SplitKRequest &request) {
-    return jobs::analyzeSplitK(test::projectIree(), test::projectCompiler(),
-                               request);
+    return jobs::analyzeSplitK(test::projectIree(), projectWorker(), request);
   };
 }
 
@@ -44,8 +50,8 @@ widgets::SplitKView::Applier applier() {
   return [](const jobs::SplitKRequest &request,
             const jobs::SplitKAnalysis &analysis,
             const std::vector<document::SplitChoice> &choices) {
-    return jobs::applySplitK(test::projectIree(), test::projectCompiler(),
-                             request, analysis, choices);
+    return jobs::applySplitK(test::projectIree(), projectWorker(), request,
+                             analysis, choices);
   };
 }
 
@@ -101,14 +107,15 @@ private slots:
     QCOMPARE(scene.panels[0].rows, int64_t(128));
     QCOMPARE(scene.panels[1].rows, int64_t(128));
     QCOMPARE(scene.panels[1].columns, int64_t(32));
-    QCOMPARE(scene.panels[1].title,
-             QString("partial results, added down each column (every d0 alike)"));
+    QCOMPARE(
+        scene.panels[1].title,
+        QString("partial results, added down each column (every d0 alike)"));
     QVERIFY(scene.panels[0].cell(3, 5).detail.contains(
         "d2 = 965: chunk 3 of 128 (d2 960..1279)"));
     const QStringList dispatches = listed(view);
-    QVERIFY2(dispatches.contains(
-                 "split_k_program_dispatch_0_matmul_32x32x320_f32"),
-             qPrintable(dispatches.join("\n")));
+    QVERIFY2(
+        dispatches.contains("split_k_program_dispatch_0_matmul_32x32x320_f32"),
+        qPrintable(dispatches.join("\n")));
     QVERIFY(view.commandText().contains(
         "--iree-dispatch-creation-enable-split-reduction"));
     // Double-clicking a reduction goes to its line in the file.
@@ -122,13 +129,14 @@ private slots:
     {
       QTemporaryDir pictures;
       QString error;
-      QVERIFY2(view.pictureView()->savePicture(pictures.filePath("k.svg"), &error),
-               qPrintable(error));
+      QVERIFY2(
+          view.pictureView()->savePicture(pictures.filePath("k.svg"), &error),
+          qPrintable(error));
       QVERIFY(QString::fromStdString(
                   test::readFile(pictures.filePath("k.svg").toStdString()))
                   .contains("d2 = 40960 in 128 chunks of 320"));
-      QVERIFY(!view.pictureView()->savePicture(pictures.filePath("k.bmp"),
-                                               &error));
+      QVERIFY(
+          !view.pictureView()->savePicture(pictures.filePath("k.bmp"), &error));
       QVERIFY2(error.contains(".png"), qPrintable(error));
       view.pictureView()->copyPicture();
       QVERIFY(!QGuiApplication::clipboard()->image().isNull());
@@ -149,7 +157,8 @@ private slots:
     QCOMPARE(table->item(0, 4)->text(), QString("[64]"));
     QCOMPARE(view.pictureView()->scene().panels[0].title,
              QString("d2 = 40960 in 64 chunks of 640"));
-    QVERIFY(view.pictureView()->scene().subtitle.startsWith("your split [640]"));
+    QVERIFY(
+        view.pictureView()->scene().subtitle.startsWith("your split [640]"));
     QVERIFY(view.setSplit(1, "none"));
     QCOMPARE(view.choices().size(), size_t(2));
     // IREE's own split typed back is no change.
@@ -160,9 +169,10 @@ private slots:
              qPrintable(view.summaryText()));
     QVERIFY(view.applied().has_value());
     const QStringList after = listed(view);
-    for (const char *name : {"split_k_program_dispatch_0_matmul_32x32x640_f32",
-                             "split_k_program_dispatch_1_reduce_32x32x64_f32",
-                             "split_k_program_dispatch_2_reduction_64x65536_f32"})
+    for (const char *name :
+         {"split_k_program_dispatch_0_matmul_32x32x640_f32",
+          "split_k_program_dispatch_1_reduce_32x32x64_f32",
+          "split_k_program_dispatch_2_reduction_64x65536_f32"})
       QVERIFY2(after.contains(name), qPrintable(after.join("\n")));
     QVERIFY(view.commandText().contains("--compile-from=global-optimization"));
     table->setCurrentCell(0, 0);
@@ -185,8 +195,9 @@ private slots:
   void asksAboutOnePartOfASplitFile() {
     QTemporaryDir folder;
     const QString split = folder.filePath("two_parts.mlir");
-    const std::string first = "func.func @first(%a: tensor<8xf32>) -> "
-                              "tensor<8xf32> {\n  return %a : tensor<8xf32>\n}\n";
+    const std::string first =
+        "func.func @first(%a: tensor<8xf32>) -> "
+        "tensor<8xf32> {\n  return %a : tensor<8xf32>\n}\n";
     test::writeFile(split.toStdString(),
                     first + "\n// -----\n\n" +
                         test::readFile(kProgram.toStdString()));
