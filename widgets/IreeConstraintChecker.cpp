@@ -1,24 +1,17 @@
 #include "widgets/IreeConstraintChecker.h"
 
 #include <QTimer>
-#include <QtConcurrent/QtConcurrent>
 
 namespace tilescope::widgets {
 
 IreeConstraintChecker::IreeConstraintChecker(Source source, QObject *parent)
     : QObject(parent), source(std::move(source)), timer(new QTimer(this)),
-      watcher(new QFutureWatcher<Result<jobs::ConstraintVerdict>>(this)) {
+      answer([this](Result<jobs::ConstraintVerdict> verdict) {
+        onAnswer(std::move(verdict));
+      }) {
   timer->setSingleShot(true);
   timer->setInterval(400);
   connect(timer, &QTimer::timeout, this, &IreeConstraintChecker::ask);
-  connect(watcher, &QFutureWatcher<Result<jobs::ConstraintVerdict>>::finished,
-          this, &IreeConstraintChecker::onFinished);
-}
-
-IreeConstraintChecker::~IreeConstraintChecker() {
-  if (cancel)
-    *cancel = true;
-  watcher->waitForFinished();
 }
 
 void IreeConstraintChecker::request(
@@ -28,8 +21,7 @@ void IreeConstraintChecker::request(
     return; // asked already, or answered: nothing changed
   wanted = std::move(document);
   wantedOp = op;
-  if (cancel)
-    *cancel = true; // what runs is for an older state
+  answer.drop(); // what runs is for an older state
   if (wanted && wantedOp) {
     timer->start();
     emit pending();
@@ -39,27 +31,19 @@ void IreeConstraintChecker::request(
 }
 
 bool IreeConstraintChecker::waiting() const {
-  return timer->isActive() || watcher->isRunning();
+  return timer->isActive() || answer.busy();
 }
 
 void IreeConstraintChecker::ask() {
-  if (watcher->isRunning()) {
-    timer->start(); // once the cancelled one is done
+  if (!wanted || !wantedOp)
     return;
-  }
-  asked = wanted;
-  askedOp = wantedOp;
-  cancel = std::make_shared<std::atomic<bool>>(false);
-  watcher->setFuture(QtConcurrent::run(
-      [source = source, document = asked, op = *askedOp, flag = cancel] {
-        return source(*document, op, flag.get());
-      }));
+  answer.ask([source = source, document = wanted,
+              op = *wantedOp](const std::atomic<bool> *cancel) {
+    return source(*document, op, cancel);
+  });
 }
 
-void IreeConstraintChecker::onFinished() {
-  Result<jobs::ConstraintVerdict> verdict = watcher->result();
-  if ((cancel && *cancel) || asked != wanted || askedOp != wantedOp)
-    return; // a newer request is waiting on the timer
+void IreeConstraintChecker::onAnswer(Result<jobs::ConstraintVerdict> verdict) {
   if (!verdict) {
     emit answered(
         {}, "IREE's pipeline constraints not checked: " +

@@ -2,8 +2,8 @@
 // 400 ms after the last change or selection: the pipeline constraints IREE
 // states for the op, checked by the pinned iree-opt (jobs::
 // ireeConstraintVerdict, reached through the window's services; no IREE
-// call here). The newest request wins; an answer for an older document or
-// op is dropped, and one still running is cancelled.
+// call here). The newest request wins (widgets/LatestAnswer): an answer for
+// an older document or op is dropped, and one still running is cancelled.
 #pragma once
 
 #include "core/config/Validation.h"
@@ -11,8 +11,8 @@
 #include "core/edit/EditableDocument.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/util/Result.h"
+#include "widgets/LatestAnswer.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 
@@ -35,7 +35,7 @@ public:
 
   // An unset source: the window has no IREE to ask, and nothing is asked.
   explicit IreeConstraintChecker(Source source, QObject *parent = nullptr);
-  ~IreeConstraintChecker() override; // cancels a running check and waits
+  // Destroying it cancels a running check and waits for it.
 
   // The document as it stands and the selected op; no op: nothing to ask.
   void request(std::shared_ptr<const document::Document> document,
@@ -54,14 +54,13 @@ signals:
 
 private:
   void ask();
-  void onFinished();
+  void onAnswer(Result<jobs::ConstraintVerdict> verdict);
 
   Source source;
   QTimer *timer;
-  QFutureWatcher<Result<jobs::ConstraintVerdict>> *watcher;
-  std::shared_ptr<const document::Document> wanted, asked;
-  std::optional<edit::OpRef> wantedOp, askedOp;
-  std::shared_ptr<std::atomic<bool>> cancel;
+  std::shared_ptr<const document::Document> wanted;
+  std::optional<edit::OpRef> wantedOp;
+  LatestAnswer<Result<jobs::ConstraintVerdict>> answer;
 };
 
 } // namespace tilescope::widgets

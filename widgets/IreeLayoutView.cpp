@@ -15,7 +15,6 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace tilescope::widgets {
@@ -92,9 +91,12 @@ void addDifferences(QTreeWidgetItem *parent,
 } // namespace
 
 IreeLayoutView::IreeLayoutView(QWidget *parent)
-    : QWidget(parent),
-      watcher(new QFutureWatcher<Result<jobs::IreeLayoutAnswer>>(this)),
-      pause(new QTimer(this)) {
+    : QWidget(parent), pause(new QTimer(this)),
+      latest(
+          [this](Result<jobs::IreeLayoutAnswer> result) {
+            onAnswer(std::move(result));
+          },
+          [this] { compareButton->setEnabled(true); }) {
   setObjectName("ireeLayoutView");
   summary = new QLabel;
   summary->setObjectName("ireeLayoutSummary");
@@ -163,17 +165,12 @@ IreeLayoutView::IreeLayoutView(QWidget *parent)
   pause->setSingleShot(true);
   pause->setInterval(500);
   connect(pause, &QTimer::timeout, this, &IreeLayoutView::start);
-  connect(watcher, &QFutureWatcher<Result<jobs::IreeLayoutAnswer>>::finished,
-          this, &IreeLayoutView::onFinished);
   showMessage("IREE's own layouts for this dispatch, beside Tilescope's: "
               "Compare with IREE runs its GPU lowering on the file as it "
               "stands.");
 }
 
-IreeLayoutView::~IreeLayoutView() {
-  *cancel = true;
-  watcher->waitForFinished();
-}
+IreeLayoutView::~IreeLayoutView() = default;
 
 void IreeLayoutView::setRunner(Runner newRunner) {
   runner = std::move(newRunner);
@@ -195,7 +192,7 @@ void IreeLayoutView::setSubject(
         tree->setCurrentItem(tree->topLevelItem(i));
     return;
   }
-  ++generation;
+  latest.drop(); // its answer would be for the old subject
   stale = true;
   if (shown) {
     summary->setText(summary->text().startsWith("Out of date")
@@ -203,7 +200,7 @@ void IreeLayoutView::setSubject(
                          : "Out of date (the file or selection changed): " +
                                summary->text());
   }
-  if (isVisible() && followBox->isChecked() && runGeneration != 0)
+  if (isVisible() && followBox->isChecked() && askedOnce)
     pause->start();
 }
 
@@ -212,7 +209,7 @@ void IreeLayoutView::compare() {
   start();
 }
 
-bool IreeLayoutView::isRunning() const { return watcher->isRunning(); }
+bool IreeLayoutView::isRunning() const { return latest.busy(); }
 
 QStringList IreeLayoutView::differingOperands() const {
   QStringList names;
@@ -241,30 +238,18 @@ void IreeLayoutView::start() {
     showMessage("No IREE to ask: Tilescope was started without one.");
     return;
   }
-  if (watcher->isRunning()) {
-    pause->start(); // one run at a time: ask again when it is done
-    return;
-  }
-  runGeneration = generation;
+  askedOnce = true;
   compareButton->setEnabled(false);
   summary->setText("Asking IREE (its GPU lowering, in a child process)…");
   auto subject = document;
   const size_t dispatch = op->dispatch;
-  watcher->setFuture(
-      QtConcurrent::run([run = runner, subject, dispatch, stop = cancel] {
-        return run(*subject, dispatch, stop.get());
-      }));
+  latest.ask(
+      [run = runner, subject, dispatch](const std::atomic<bool> *cancel) {
+        return run(*subject, dispatch, cancel);
+      });
 }
 
-void IreeLayoutView::onFinished() {
-  compareButton->setEnabled(true);
-  Result<jobs::IreeLayoutAnswer> result = watcher->result();
-  if (runGeneration != generation) {
-    // An answer for an older edit: ask again for this one.
-    if (followBox->isChecked() && isVisible())
-      pause->start();
-    return;
-  }
+void IreeLayoutView::onAnswer(Result<jobs::IreeLayoutAnswer> result) {
   stale = false;
   if (!result) {
     showMessage("IREE gave no layouts: " + qs(result.error()));

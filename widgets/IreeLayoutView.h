@@ -11,8 +11,8 @@
 #include "core/edit/EditableDocument.h"
 #include "core/jobs/IreeLayouts.h"
 #include "core/util/Result.h"
+#include "widgets/LatestAnswer.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <atomic>
@@ -69,7 +69,7 @@ protected:
 
 private:
   void start();
-  void onFinished();
+  void onAnswer(Result<jobs::IreeLayoutAnswer> result);
   void showAnswer(const jobs::IreeLayoutAnswer &answer);
   void showMessage(const QString &text);
   void drawOperand(QTreeWidgetItem *item);
@@ -77,20 +77,18 @@ private:
   Runner runner;
   std::shared_ptr<const document::Document> document;
   std::optional<edit::OpRef> op;
-  // Bumped on every new subject; a run remembers the one it started for.
-  quint64 generation = 0, runGeneration = 0;
-  bool stale = true;
+  bool askedOnce = false; // follow the selection once asked
+  bool stale = true;      // the answer shown is not for the subject
   std::optional<jobs::IreeLayoutAnswer> shown;
-  // Set when the view goes away: the run in flight stops.
-  std::shared_ptr<std::atomic<bool>> cancel =
-      std::make_shared<std::atomic<bool>>(false);
-  QFutureWatcher<Result<jobs::IreeLayoutAnswer>> *watcher;
   QTimer *pause;
   QLabel *summary, *command, *oursCaption, *ireeCaption;
   QPushButton *compareButton;
   QCheckBox *followBox;
   QTreeWidget *tree;
   SceneView *oursView, *ireeView;
+  // The newest subject's answer only (declared last: destroyed first, it
+  // stops the run in flight before the view's parts go).
+  LatestAnswer<Result<jobs::IreeLayoutAnswer>> latest;
 };
 
 } // namespace tilescope::widgets

@@ -98,10 +98,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
     : QMainWindow(parent), loader(std::move(documentLoader)),
       services(std::move(windowServices)),
       watcher(new QFutureWatcher<Result<document::Document>>(this)),
-      verdictWatcher(new QFutureWatcher<Result<document::Document>>(this)),
-      verdictTimer(new QTimer(this)),
-      defaultWatcher(new QFutureWatcher<Result<jobs::DefaultConfigs>>(this)),
-      edits(new EditSession(this)) {
+      verdictTimer(new QTimer(this)), edits(new EditSession(this)) {
   setWindowTitle("Tilescope");
   // At least 1440x900, more where the screen has room (a saved layout
   // replaces this).
@@ -209,9 +206,10 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   // A lane marked in one picture is marked in the others coloured alike
   // (the edit, IREE's default, ours and IREE's layouts).
   SceneView::linkMarks(detailTabs->findChildren<SceneView *>());
-  connect(defaultWatcher,
-          &QFutureWatcher<Result<jobs::DefaultConfigs>>::finished, this,
-          &MainWindow::onIreeDefault);
+  defaultAnswer = std::make_unique<LatestAnswer<Result<jobs::DefaultConfigs>>>(
+      [this](Result<jobs::DefaultConfigs> answer) {
+        onIreeDefault(std::move(answer));
+      });
   // The views, under the bar that offers edits a crash left behind.
   auto *central = new QWidget;
   auto *centralColumn = new QVBoxLayout(central);
@@ -251,32 +249,28 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   connect(verdictTimer, &QTimer::timeout, this, &MainWindow::askIree);
   connect(watcher, &QFutureWatcher<Result<document::Document>>::finished, this,
           &MainWindow::onLoadFinished);
-  connect(verdictWatcher, &QFutureWatcher<Result<document::Document>>::finished,
-          this, [this] {
-            Result<document::Document> reparsed = verdictWatcher->result();
-            if (!edits->hasDocument() || edits->model().text() != verdictText) {
-              verdictTimer->start(); // the text moved on: ask again
-              return;
-            }
-            ireeProblems.clear();
-            QString message;
-            if (!reparsed) {
-              message = qs(reparsed.error());
-              for (const QString &line :
-                   message.split('\n', Qt::SkipEmptyParts))
-                ireeProblems << line;
-            } else if (auto agrees = edits->model().agreesWith(*reparsed);
-                       !agrees) {
-              message = "IREE reads the edited file differently: " +
-                        qs(agrees.error());
-              ireeProblems << message;
-            } else {
-              message = "IREE reads the edited file as Tilescope does";
-            }
-            statusLabel->setText(message.section('\n', 0, 0));
-            showProblems();
-            emit ireeVerdict(ireeProblems.isEmpty(), message);
-          });
+  verdictAnswer = std::make_unique<LatestAnswer<Result<document::Document>>>(
+      [this](Result<document::Document> reparsed) {
+        if (!edits->hasDocument())
+          return;
+        ireeProblems.clear();
+        QString message;
+        if (!reparsed) {
+          message = qs(reparsed.error());
+          for (const QString &line : message.split('\n', Qt::SkipEmptyParts))
+            ireeProblems << line;
+        } else if (auto agrees = edits->model().agreesWith(*reparsed);
+                   !agrees) {
+          message =
+              "IREE reads the edited file differently: " + qs(agrees.error());
+          ireeProblems << message;
+        } else {
+          message = "IREE reads the edited file as Tilescope does";
+        }
+        statusLabel->setText(message.section('\n', 0, 0));
+        showProblems();
+        emit ireeVerdict(ireeProblems.isEmpty(), message);
+      });
   connect(edits, &EditSession::changed, this, &MainWindow::onDocumentChanged);
   connect(edits, &EditSession::changed, this, &MainWindow::recordEdits);
   connect(edits->undoStack(), &QUndoStack::cleanChanged, this,
@@ -299,8 +293,11 @@ MainWindow::~MainWindow() {
   disconnect(edits->undoStack(), nullptr, this, nullptr);
   disconnect(edits, nullptr, this, nullptr);
   watcher->waitForFinished();
-  verdictWatcher->waitForFinished();
-  defaultWatcher->waitForFinished();
+  // The questions still out are cancelled and waited for, their answers
+  // dropped, before the views they would fill go.
+  verdictAnswer.reset();
+  defaultAnswer.reset();
+  offerAnswer.reset();
 }
 
 void MainWindow::buildMenus() {
@@ -459,9 +456,9 @@ QStringList MainWindow::pendingAnswers() const {
     pending << "the file";
   if (constraintChecker->waiting())
     pending << "IREE's pipeline constraints";
-  if (verdictTimer->isActive() || verdictWatcher->isRunning())
+  if (verdictTimer->isActive() || verdictAnswer->busy())
     pending << "IREE's reading of the edits";
-  if (defaultWatcher->isRunning())
+  if (defaultAnswer->busy())
     pending << "IREE's default config";
   if (sweepPanel->planning())
     pending << "the sweep's plan";
@@ -490,6 +487,10 @@ void MainWindow::onLoadFinished() {
   }
   conversionBar->hide();
   conversion.reset();
+  // Questions about the previous file no longer stand.
+  offerAnswer->drop();
+  verdictAnswer->drop();
+  defaultAnswer->drop();
   selectedDispatch = selectedRootOp = -1;
   stepBox->setValue(0); // a step of the previous file's loop means nothing here
   verdictText = result->text; // IREE has just read it
@@ -576,8 +577,10 @@ void MainWindow::onDocumentChanged() {
     if (op->dispatch < current.dispatches.size() &&
         op->op < current.dispatches[op->dispatch].rootOps.size())
       goToLine(current.dispatches[op->dispatch].rootOps[op->op].line);
-  if (services.parseText && current.text != verdictText)
+  if (services.parseText && current.text != verdictText) {
+    verdictAnswer->drop(); // IREE's reading of an older text
     verdictTimer->start();
+  }
 }
 
 // Every view of the selected op: the editor's rows, the configs as text, the
@@ -684,17 +687,13 @@ void MainWindow::onCommit(const QString &field,
 void MainWindow::askIree() {
   if (!services.parseText || !edits->hasDocument())
     return;
-  if (verdictWatcher->isRunning()) {
-    verdictTimer->start();
-    return;
-  }
   verdictText = edits->model().text();
   statusLabel->setText("Asking IREE about the edited file…");
-  const std::string name = edits->document().path.string();
-  const auto parse = services.parseText;
-  const std::string text = verdictText;
-  verdictWatcher->setFuture(
-      QtConcurrent::run([parse, text, name] { return parse(text, name); }));
+  verdictAnswer->ask(
+      [parse = services.parseText, text = verdictText,
+       name = edits->document().path.string()](const std::atomic<bool> *) {
+        return parse(text, name);
+      });
 }
 
 void MainWindow::goToLine(int line) {

@@ -14,13 +14,14 @@
 #include "core/document/Document.h"
 #include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
-#include "core/tools/IreeInstallation.h"
 #include "core/jobs/BundleTries.h"
 #include "core/jobs/IreeConstraints.h"
 #include "core/jobs/IreeDefaults.h"
 #include "core/jobs/IreeLayouts.h"
 #include "core/jobs/ReleaseOffer.h"
 #include "core/jobs/TryJob.h"
+#include "core/tools/IreeInstallation.h"
+#include "widgets/LatestAnswer.h"
 #include "widgets/SplitKView.h"
 #include "widgets/render/OpPicture.h"
 
@@ -236,7 +237,7 @@ private:
   void askIree();
   // loadTry, and the outcome on the status line.
   void loadTryAndSay(long long id);
-  void onIreeDefault();
+  void onIreeDefault(Result<jobs::DefaultConfigs> answer);
   void showIreeDefault();
   void useIreeDefault();
   // Puts `changes` on the document as one undoable step named `stepName`
@@ -268,12 +269,12 @@ private:
   Services services;
   QString loadingPath;
   QFutureWatcher<Result<document::Document>> *watcher;
-  QFutureWatcher<Result<document::Document>> *verdictWatcher;
+  // IREE's reading of the edited text (LatestAnswer: the newest wins).
+  std::unique_ptr<LatestAnswer<Result<document::Document>>> verdictAnswer;
   QTimer *verdictTimer;
-  QFutureWatcher<Result<jobs::DefaultConfigs>> *defaultWatcher;
+  std::unique_ptr<LatestAnswer<Result<jobs::DefaultConfigs>>> defaultAnswer;
   // IREE's choice for the open file, once asked.
   std::optional<document::Document> ireeDefault;
-  std::filesystem::path defaultAskedFor;
   std::string verdictText; // the text IREE was last asked about
   EditSession *edits;
   // Edits kept on disk for recovery: one offered from a previous session,
@@ -288,7 +289,7 @@ private:
   OfferBar *conversionBar = nullptr;
   std::optional<jobs::ReleaseOffer> conversion;
   std::filesystem::path conversionOf;
-  QFutureWatcher<std::optional<jobs::ReleaseOffer>> *offerWatcher = nullptr;
+  std::unique_ptr<LatestAnswer<std::optional<jobs::ReleaseOffer>>> offerAnswer;
   // The load under way: its cancel flag, when it started, and the status
   // bar's busy bar, elapsed time and Cancel.
   std::shared_ptr<std::atomic<bool>> loadCancel;

@@ -328,11 +328,10 @@ QWidget *MainWindow::buildConversionBar() {
                                "openConvertedButton");
   conversionBar->setObjectName("conversionBar");
   connect(conversionBar, &OfferBar::accepted, this, &MainWindow::saveConverted);
-  offerWatcher = new QFutureWatcher<std::optional<jobs::ReleaseOffer>>(this);
-  connect(offerWatcher,
-          &QFutureWatcher<std::optional<jobs::ReleaseOffer>>::finished, this,
-          [this] {
-            conversion = offerWatcher->result();
+  offerAnswer =
+      std::make_unique<LatestAnswer<std::optional<jobs::ReleaseOffer>>>(
+          [this](std::optional<jobs::ReleaseOffer> offer) {
+            conversion = std::move(offer);
             if (conversion)
               conversionBar->offer(
                   qs(conversion->describe(conversionOf.filename().string())) +
@@ -385,11 +384,11 @@ void MainWindow::showLoading(bool loading) {
 void MainWindow::offerConversion(const std::filesystem::path &file) {
   conversion.reset();
   conversionBar->hide();
-  if (!services.releaseOffer || offerWatcher->isRunning())
+  if (!services.releaseOffer)
     return;
   conversionOf = file;
-  offerWatcher->setFuture(QtConcurrent::run(
-      [check = services.releaseOffer, file] { return check(file); }));
+  offerAnswer->ask([check = services.releaseOffer,
+                    file](const std::atomic<bool> *) { return check(file); });
 }
 
 void MainWindow::saveConverted() {

@@ -184,7 +184,7 @@ void MainWindow::exportReport() {
 }
 
 void MainWindow::askIreeDefault() {
-  if (!edits->hasDocument() || defaultWatcher->isRunning())
+  if (!edits->hasDocument())
     return;
   detailTabs->setCurrentWidget(defaultView);
   if (!services.ireeDefaults) {
@@ -193,27 +193,22 @@ void MainWindow::askIreeDefault() {
     emit ireeDefaultShown(false, "no IREE to ask");
     return;
   }
-  defaultAskedFor = edits->document().path;
   defaultView->showMessage(
       "Asking IREE what it would choose for " +
       QFileInfo(qs(edits->document().path.string())).fileName() + "…");
-  defaultWatcher->setFuture(QtConcurrent::run(
-      [ask = services.ireeDefaults, document = edits->document()] {
-        return ask(document);
-      }));
+  defaultAnswer->ask([ask = services.ireeDefaults,
+                      document = edits->document()](const std::atomic<bool> *) {
+    return ask(document);
+  });
 }
 
-void MainWindow::onIreeDefault() {
-  Result<jobs::DefaultConfigs> answer = defaultWatcher->result();
+// IREE's answer for the file open now (one for a file closed since was
+// dropped: LatestAnswer).
+void MainWindow::onIreeDefault(Result<jobs::DefaultConfigs> answer) {
   if (!answer) {
     ireeDefault.reset();
     defaultView->showMessage("IREE could not choose: " + qs(answer.error()));
     emit ireeDefaultShown(false, qs(answer.error()));
-    return;
-  }
-  // Kept only for the file it was asked about.
-  if (!edits->hasDocument() || edits->document().path != defaultAskedFor) {
-    emit ireeDefaultShown(false, "another file was opened meanwhile");
     return;
   }
   ireeDefault = std::move(answer->document);

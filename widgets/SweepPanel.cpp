@@ -85,7 +85,10 @@ SweepPanel::SweepPanel(InstallationSource source,
     : QWidget(parent), installation(std::move(source)),
       workspaceFolder(workspace.empty() ? jobs::defaultWorkspace()
                                         : std::move(workspace)),
-      planWatcher(new QFutureWatcher<std::shared_ptr<SweepPlan>>(this)),
+      planAnswer(std::make_unique<LatestAnswer<std::shared_ptr<SweepPlan>>>(
+          [this](std::shared_ptr<SweepPlan> answer) {
+            onPlanned(std::move(answer));
+          })),
       runWatcher(new QFutureWatcher<Result<jobs::SweepResult>>(this)),
       planTimer(new QTimer(this)), refreshTimer(new QTimer(this)) {
   setObjectName("sweepPanel");
@@ -319,8 +322,6 @@ SweepPanel::SweepPanel(InstallationSource source,
   row->addWidget(leftColumn);
   row->addWidget(right, 1);
 
-  connect(planWatcher, &QFutureWatcher<std::shared_ptr<SweepPlan>>::finished,
-          this, &SweepPanel::onPlanned);
   connect(runWatcher, &QFutureWatcher<Result<jobs::SweepResult>>::finished,
           this, &SweepPanel::onFinished);
   setDocument(nullptr, std::nullopt);
@@ -329,7 +330,7 @@ SweepPanel::SweepPanel(InstallationSource source,
 SweepPanel::~SweepPanel() {
   stop();
   runWatcher->waitForFinished();
-  planWatcher->waitForFinished();
+  planAnswer.reset(); // cancelled and waited for; its answer dropped
 }
 
 void SweepPanel::setDocument(const document::Document *document,
@@ -343,6 +344,7 @@ void SweepPanel::setDocument(const document::Document *document,
   if (busy())
     return; // the running sweep keeps its own copy
   if (!current || !currentOp) {
+    planAnswer->drop(); // a plan for the op no longer selected
     entries.clear();
     byName.clear();
     refresh();
@@ -500,17 +502,14 @@ jobs::SweepRequest SweepPanel::request() const {
 
 bool SweepPanel::busy() const { return sweepRunning; }
 bool SweepPanel::planning() const {
-  return planPending || planTimer->isActive();
+  return planAnswer->busy() || planTimer->isActive();
 }
 
 void SweepPanel::plan() {
   if (busy() || !current || !currentOp)
     return;
-  if (planPending) {
-    replan = true; // once this plan is in
-    return;
-  }
   if (const QString problem = axisProblem(); !problem.isEmpty()) {
+    planAnswer->drop(); // a plan for the axes before would hide the problem
     countLabel->setText(problem);
     countLabel->setStyleSheet("color: #a61b1b;");
     runButton->setEnabled(false);
@@ -522,7 +521,6 @@ void SweepPanel::plan() {
   countLabel->setText("Planning…");
   countLabel->setStyleSheet({});
   runButton->setEnabled(false);
-  planPending = true;
   std::optional<jobs::IreeSpaceRequest> space;
   if (spaceBox->isChecked()) {
     space.emplace();
@@ -537,20 +535,13 @@ void SweepPanel::plan() {
     if (auto found = installation())
       iree = std::move(*found);
   // `document` keeps the request's document alive while the plan runs.
-  planWatcher->setFuture(QtConcurrent::run(
-      [r = request(), op = *currentOp, document = snapshot, iree, space] {
-        return std::make_shared<SweepPlan>(planForPanel(r, op, iree, space));
-      }));
+  planAnswer->ask([r = request(), op = *currentOp, document = snapshot, iree,
+                   space](const std::atomic<bool> *) {
+    return std::make_shared<SweepPlan>(planForPanel(r, op, iree, space));
+  });
 }
 
-void SweepPanel::onPlanned() {
-  std::shared_ptr<SweepPlan> answer = planWatcher->result();
-  planPending = false;
-  if (replan) {
-    replan = false;
-    plan();
-    return;
-  }
+void SweepPanel::onPlanned(std::shared_ptr<SweepPlan> answer) {
   entries.clear();
   byName.clear();
   plannedPoints = answer->points;

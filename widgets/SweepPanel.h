@@ -16,6 +16,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/jobs/Sweep.h"
 #include "core/tools/IreeInstallation.h"
+#include "widgets/LatestAnswer.h"
 #include "widgets/SweepPlanning.h"
 
 #include <QFutureWatcher>
@@ -113,7 +114,7 @@ private:
   QString axisProblem() const;
   std::vector<std::string> varyFields() const;
   void plan();
-  void onPlanned();
+  void onPlanned(std::shared_ptr<SweepPlan> answer);
   void onArrived(const std::shared_ptr<Arrival> &arrival);
   void onFinished();
   void refresh();
@@ -143,11 +144,11 @@ private:
   // IREE's constraints as the last plan had them stated (the run reuses
   // them for the same text and op).
   std::shared_ptr<const jobs::StatedConstraints> plannedStated;
-  QFutureWatcher<std::shared_ptr<SweepPlan>> *planWatcher;
+  // The plan for the newest axes and op (LatestAnswer); a sweep is a job
+  // the person starts and stops, one at a time.
+  std::unique_ptr<LatestAnswer<std::shared_ptr<SweepPlan>>> planAnswer;
   QFutureWatcher<Result<jobs::SweepResult>> *runWatcher;
   QTimer *planTimer, *refreshTimer;
-  bool replan = false;
-  bool planPending = false; // a plan's answer is not in yet
   // The op's config changed after a sweep ran: the results shown are
   // around the config before; Run plans first.
   bool planOutdated = false;
