@@ -13,9 +13,9 @@
 #include "core/edit/RootOpContext.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
+#include "core/process/Process.h"
+#include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/Process.h"
 #include "core/util/Files.h"
 
 #include <algorithm>

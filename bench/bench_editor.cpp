@@ -20,9 +20,9 @@
 #include "BenchTiming.h"
 
 #include "core/config/LayoutAttributes.h"
-#include "core/tools/IreeInstallation.h"
-#include "core/jobs/DocumentWorker.h"
 #include "core/layout/NestedLayout.h"
+#include "core/service/DocumentWorker.h"
+#include "core/tools/IreeInstallation.h"
 #include "widgets/MainWindow.h"
 #include "widgets/SceneView.h"
 #include "widgets/render/OpPicture.h"

@@ -3,7 +3,7 @@
 // adding R tries to one history file at once, through History::add (SQLite
 // in WAL mode, a busy timeout, one transaction a row). Prints the rows a
 // second, the slowest writer, and whether every row is there.
-#include "core/jobs/History.h"
+#include "core/tries/History.h"
 #include "core/util/Files.h"
 
 #include <chrono>

@@ -10,12 +10,12 @@
 
 #include "core/edit/EditableDocument.h"
 #include "core/iree/CompilerLibrary.h"
+#include "core/run/BenchJob.h"
+#include "core/service/CompileJob.h"
+#include "core/service/DocumentWorker.h"
+#include "core/service/IreeCommands.h"
+#include "core/sweep/Sweep.h"
 #include "core/tools/IreeInstallation.h"
-#include "core/jobs/BenchJob.h"
-#include "core/jobs/CompileJob.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/IreeCommands.h"
-#include "core/jobs/Sweep.h"
 #include "core/util/Files.h"
 
 #include <cstdio>

@@ -13,9 +13,9 @@
 #include "BenchSignals.h"
 #include "BenchTiming.h"
 
+#include "core/process/Process.h"
+#include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/Process.h"
 #include "core/util/Files.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SweepPanel.h"

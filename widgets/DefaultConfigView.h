@@ -1,5 +1,5 @@
 // IREE's default beside the edit: what IREE's own strategy selection chooses
-// for the selected root op (core/jobs/IreeDefaults, run by the app in a
+// for the selected root op (core/service/IreeDefaults, run by the app in a
 // child process), field by field against the op as it stands, and the op
 // drawn under IREE's choice. "Use IREE's config" puts that choice on the
 // op as one undoable step.

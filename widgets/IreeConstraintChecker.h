@@ -9,7 +9,7 @@
 #include "core/config/Validation.h"
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/jobs/IreeConstraints.h"
+#include "core/service/IreeConstraints.h"
 #include "core/util/Result.h"
 #include "widgets/LatestAnswer.h"
 

@@ -1,5 +1,5 @@
 // IREE's own layouts beside Tilescope's for the selected op's dispatch
-// (core/jobs/IreeLayouts, run by the app in child processes): op by op and
+// (core/service/IreeLayouts, run by the app in child processes): op by op and
 // operand by operand, every field where the two differ marked, and the
 // selected operand drawn twice, Tilescope's layout beside IREE's. Once
 // shown, it asks IREE again whenever the document or the selection changes
@@ -9,7 +9,7 @@
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/jobs/IreeLayouts.h"
+#include "core/service/IreeLayouts.h"
 #include "core/util/Result.h"
 #include "widgets/LatestAnswer.h"
 

@@ -6,21 +6,21 @@
 //
 // A client of the core, like qrenderdoc over RenderDoc's core: parsing and
 // IREE's verdict come from the functions the app hands in (a child process
-// there), edits go through the core's edit model, jobs through core/jobs.
-// This class never calls IREE itself.
+// there), edits go through the core's edit model, jobs through the core's job
+// areas. This class never calls IREE itself.
 #pragma once
 
 #include "core/config/Validation.h"
 #include "core/document/Document.h"
 #include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
-#include "core/jobs/BundleTries.h"
-#include "core/jobs/IreeConstraints.h"
-#include "core/jobs/IreeDefaults.h"
-#include "core/jobs/IreeLayouts.h"
-#include "core/jobs/ReleaseOffer.h"
-#include "core/jobs/TryJob.h"
+#include "core/service/IreeConstraints.h"
+#include "core/service/IreeDefaults.h"
+#include "core/service/IreeLayouts.h"
+#include "core/service/ReleaseOffer.h"
 #include "core/tools/IreeInstallation.h"
+#include "core/tries/BundleTries.h"
+#include "core/tries/TryJob.h"
 #include "widgets/LatestAnswer.h"
 #include "widgets/SplitKView.h"
 #include "widgets/render/OpPicture.h"
@@ -94,19 +94,19 @@ public:
     std::function<Result<jobs::DefaultConfigs>(const document::Document &)>
         ireeDefaults;
     // IREE's own layouts for a dispatch of a document as it stands, beside
-    // Tilescope's (core/jobs/IreeLayouts); unset: the IREE layouts tab says
+    // Tilescope's (core/service/IreeLayouts); unset: the IREE layouts tab says
     // there is no IREE to ask.
     std::function<Result<jobs::IreeLayoutAnswer>(
         const document::Document &, size_t dispatch,
         const std::atomic<bool> *cancel)>
         ireeLayouts;
     // IREE's split-reduction heuristic on a program and the dispatches a
-    // person's splits form (core/jobs/SplitK); unset: the Split-k tab says
+    // person's splits form (core/service/SplitK); unset: the Split-k tab says
     // there is no IREE to ask.
     SplitKView::Analyzer splitK;
     SplitKView::Applier applySplitK;
     // IREE's pipeline constraints for a root op of a document as it stands,
-    // checked by IREE (core/jobs/IreeConstraints); unset: the Problems panel
+    // checked by IREE (core/service/IreeConstraints); unset: the Problems panel
     // shows the rules' problems and IREE's reading of the text only.
     std::function<Result<jobs::ConstraintVerdict>(
         const document::Document &, edit::OpRef, const std::atomic<bool> *)>

@@ -2,11 +2,11 @@
 // person picked (in the run panel's history, the sweep's compiled
 // candidates, or the latest try of the file) as a folder to time on a
 // machine with the GPU; File > Import run results brings what its run.sh
-// measured back into the history. Both are core/jobs/BundleTries, as the
+// measured back into the history. Both are core/tries/BundleTries, as the
 // command line's bundle and import-results.
 #include "widgets/MainWindow.h"
 
-#include "core/jobs/BundleTries.h"
+#include "core/tries/BundleTries.h"
 #include "widgets/EditSession.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SweepPanel.h"

@@ -1,16 +1,16 @@
 // What the main window does with tries, exports and IREE's default: put a
 // try's configs back on the editor, open two tries side by side, export a
 // tuning spec or the JSON report, and show (and use) what IREE would choose.
-// All of it through core/jobs and core/export and the services the app
-// hands in.
+// All of it through the core's job areas and core/export and the services the
+// app hands in.
 #include "widgets/MainWindow.h"
 
 #include "core/export/JsonText.h"
 #include "core/export/TuningSpec.h"
-#include "core/jobs/History.h"
-#include "core/jobs/Report.h"
-#include "core/jobs/TryComparison.h"
-#include "core/jobs/TryJob.h"
+#include "core/tries/History.h"
+#include "core/tries/Report.h"
+#include "core/tries/TryComparison.h"
+#include "core/tries/TryJob.h"
 #include "core/util/Files.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"

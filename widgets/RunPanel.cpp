@@ -2,14 +2,14 @@
 #include "widgets/RunPlaceBox.h"
 
 #include "core/edit/ConfigDiff.h"
-#include "core/jobs/BenchJob.h"
-#include "core/jobs/CheckJob.h"
-#include "core/jobs/CompileJob.h"
-#include "core/jobs/History.h"
-#include "core/jobs/ProfileComparison.h"
-#include "core/jobs/TryComparison.h"
-#include "core/jobs/TryJob.h"
-#include "core/jobs/Workspace.h"
+#include "core/process/Workspace.h"
+#include "core/run/BenchJob.h"
+#include "core/run/CheckJob.h"
+#include "core/service/CompileJob.h"
+#include "core/tries/History.h"
+#include "core/tries/ProfileComparison.h"
+#include "core/tries/TryComparison.h"
+#include "core/tries/TryJob.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,18 +1,18 @@
 // The run panel: compile the document as it stands, read its kernels'
 // resources, time it on a device found here and check it against a CPU
-// reference, from the window. Each job is core/jobs' own (the same try the
-// command line runs), in child processes on a worker thread, on a copy of
+// reference, from the window. Each job is core/tries' own (the same try
+// the command line runs), in child processes on a worker thread, on a copy of
 // the document taken when it starts: a crash, a hang or a cancel costs the
 // try, never the window or the user's edits. Every try lands in the
 // history, shown here for the open file.
 #pragma once
 
+#include "core/devices/GpuDiscovery.h"
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/GpuDiscovery.h"
-#include "core/jobs/History.h"
+#include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
+#include "core/tries/History.h"
 
 #include <QFutureWatcher>
 #include <QWidget>

@@ -5,7 +5,7 @@
 // typed, and a place that is not one keeps the panel from running.
 #pragma once
 
-#include "core/jobs/RemoteRun.h"
+#include "core/run/RemoteRun.h"
 #include "core/util/Result.h"
 
 #include <QComboBox>

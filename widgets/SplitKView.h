@@ -5,12 +5,12 @@
 // split for any reduction (checked as typed: one tile per reduction loop,
 // none larger than its loop) and forms the dispatches again; the program
 // with those splits can be saved for `iree-compile --compile-from=
-// global-optimization`. The CLI's `split-k` does the same (core/jobs/SplitK,
+// global-optimization`. The CLI's `split-k` does the same (core/service/SplitK,
 // run by the app: widgets never call IREE).
 #pragma once
 
 #include "core/document/ProgramReductions.h"
-#include "core/jobs/SplitK.h"
+#include "core/service/SplitK.h"
 #include "core/util/Result.h"
 
 #include <QFutureWatcher>

@@ -5,7 +5,7 @@
 // alone has the op's own value there.
 #pragma once
 
-#include "core/jobs/Sweep.h"
+#include "core/sweep/Sweep.h"
 
 #include <QString>
 #include <QStringList>

@@ -6,7 +6,7 @@
 // the editor; Stop keeps what finished, and running the same sweep again
 // resumes it from the history.
 //
-// The sweep is core/jobs' own (the one `tilescope-cli sweep` runs): planned
+// The sweep is core/sweep's own (the one `tilescope-cli sweep` runs): planned
 // and run on worker threads over a copy of the document, each try in child
 // processes, so the window stays responsive and nothing a candidate does
 // reaches the user's edits.
@@ -14,7 +14,7 @@
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/jobs/Sweep.h"
+#include "core/sweep/Sweep.h"
 #include "core/tools/IreeInstallation.h"
 #include "widgets/LatestAnswer.h"
 #include "widgets/SweepPlanning.h"

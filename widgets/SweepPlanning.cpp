@@ -1,7 +1,7 @@
 #include "widgets/SweepPlanning.h"
 
 #include "core/edit/ConfigDiff.h"
-#include "core/jobs/SweepWorkflow.h"
+#include "core/sweep/SweepWorkflow.h"
 #include "widgets/render/Palette.h"
 #include "widgets/render/RootOpScene.h"
 

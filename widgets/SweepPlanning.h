@@ -1,12 +1,12 @@
 // A sweep panel's plan, made off the GUI thread: the candidates (from the
 // axes, or from the space IREE's constraints allow), each validated by the
 // rules, IREE's verdict on each when asked, and the first thumbnails.
-// Everything here is core/jobs' own; the panel only shows it.
+// Everything here is core/sweep's own; the panel only shows it.
 #pragma once
 
+#include "core/sweep/Sweep.h"
+#include "core/sweep/SweepSpace.h"
 #include "core/tools/IreeInstallation.h"
-#include "core/jobs/Sweep.h"
-#include "core/jobs/SweepSpace.h"
 
 #include <QImage>
 #include <QSize>

@@ -2,7 +2,7 @@
 
 #include "core/config/Attribute.h"
 #include "core/edit/RootOpContext.h"
-#include "core/jobs/TryJob.h"
+#include "core/tries/TryJob.h"
 #include "widgets/SceneView.h"
 #include "widgets/render/RootOpScene.h"
 

@@ -2,14 +2,14 @@
 // try's row (kind, outcome, time, check, target), how many times faster B
 // is, their configs field by field, each kernel's resources in both (what
 // changed in bold), and the root op's picture under each try's configs. The
-// numbers come from core/jobs' comparison, the same `tilescope-cli compare`
+// numbers come from core/tries' comparison, the same `tilescope-cli compare`
 // prints; either try loads back into the editor from here.
 #pragma once
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/jobs/History.h"
-#include "core/jobs/TryComparison.h"
+#include "core/tries/History.h"
+#include "core/tries/TryComparison.h"
 #include "widgets/render/GridScene.h"
 #include "widgets/render/Scenes.h"
 

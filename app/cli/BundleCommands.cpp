@@ -1,13 +1,13 @@
 // tilescope-cli bundle and import-results: compiled tries carried to a
 // machine with the GPU (a folder with the modules, the runtime tools and
 // one run.sh), and what run.sh measured there brought back into the
-// history (core/jobs/BundleTries).
+// history (core/tries/BundleTries).
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/cli/JobInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/BundleTries.h"
+#include "core/tries/BundleTries.h"
 
 #include <QCommandLineParser>
 

@@ -12,9 +12,9 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/IreeConstraints.h"
-#include "core/jobs/IreeTargets.h"
 #include "core/layout/LayoutValidation.h"
+#include "core/service/IreeConstraints.h"
+#include "core/service/IreeTargets.h"
 #include "core/util/Files.h"
 
 #include <QCommandLineParser>

@@ -5,7 +5,7 @@
 #include "app/common/IreeSettings.h"
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/ConfigureProgram.h"
+#include "core/service/ConfigureProgram.h"
 #include "core/util/Files.h"
 
 #include <QCommandLineParser>

@@ -3,7 +3,7 @@
 #include "app/cli/Commands.h"
 
 #include "core/export/JsonText.h"
-#include "core/jobs/SlurmRun.h"
+#include "core/run/SlurmRun.h"
 #include "core/tools/IreeInstallation.h"
 
 #include <iostream>

@@ -4,7 +4,7 @@
 #include "app/common/IreeSettings.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/jobs/ReleaseOffer.h"
+#include "core/service/ReleaseOffer.h"
 
 #include <memory>
 

@@ -9,9 +9,9 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
 #include "core/export/TuningSpec.h"
-#include "core/jobs/CheckJob.h"
-#include "core/jobs/CompileJob.h"
-#include "core/jobs/ConfigureProgram.h"
+#include "core/run/CheckJob.h"
+#include "core/service/CompileJob.h"
+#include "core/service/ConfigureProgram.h"
 #include "core/util/Files.h"
 
 #include <QCommandLineParser>

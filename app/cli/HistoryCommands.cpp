@@ -7,9 +7,9 @@
 #include "app/cli/JobInputs.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/History.h"
-#include "core/jobs/Report.h"
-#include "core/jobs/TryComparison.h"
+#include "core/tries/History.h"
+#include "core/tries/Report.h"
+#include "core/tries/TryComparison.h"
 
 #include <QCommandLineParser>
 

@@ -8,8 +8,8 @@
 #include "core/export/DifferenceJson.h"
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/IreeDefaults.h"
-#include "core/jobs/IreeLayouts.h"
+#include "core/service/IreeDefaults.h"
+#include "core/service/IreeLayouts.h"
 
 #include <QCommandLineParser>
 

@@ -10,9 +10,9 @@
 #include "app/common/IreeSettings.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/ProfileComparison.h"
-#include "core/jobs/TryJob.h"
+#include "core/service/DocumentWorker.h"
+#include "core/tries/ProfileComparison.h"
+#include "core/tries/TryJob.h"
 
 #include <QCommandLineParser>
 

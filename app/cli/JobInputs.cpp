@@ -2,8 +2,8 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
-#include "core/jobs/TryJob.h"
-#include "core/jobs/Workspace.h"
+#include "core/process/Workspace.h"
+#include "core/tries/TryJob.h"
 
 #include <cstdio>
 #include <iostream>

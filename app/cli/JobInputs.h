@@ -4,9 +4,9 @@
 #pragma once
 
 #include "core/iree/Document.h"
-#include "core/jobs/History.h"
-#include "core/jobs/IreeCommands.h"
-#include "core/jobs/RemoteRun.h"
+#include "core/run/RemoteRun.h"
+#include "core/service/IreeCommands.h"
+#include "core/tries/History.h"
 #include "core/util/Result.h"
 
 #include <QCommandLineOption>

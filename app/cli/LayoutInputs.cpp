@@ -3,7 +3,7 @@
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/config/TranslationInfo.h"
-#include "core/jobs/IreeTargets.h"
+#include "core/service/IreeTargets.h"
 #include "core/util/Numbers.h"
 
 #include <iostream>

@@ -8,11 +8,11 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/Sweep.h"
-#include "core/jobs/SweepJson.h"
-#include "core/jobs/SweepSpace.h"
-#include "core/jobs/SweepWorkflow.h"
-#include "core/jobs/TryComparison.h"
+#include "core/sweep/Sweep.h"
+#include "core/sweep/SweepJson.h"
+#include "core/sweep/SweepSpace.h"
+#include "core/sweep/SweepWorkflow.h"
+#include "core/tries/TryComparison.h"
 
 #include <QCommandLineParser>
 

@@ -1,11 +1,11 @@
 // tilescope-cli targets [NAME...]: what a GPU target offers a dispatch, as the
-// IREE in use states it (core/jobs/IreeTargets), or Tilescope's built-in
+// IREE in use states it (core/service/IreeTargets), or Tilescope's built-in
 // description where IREE has none, saying so.
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/export/ConfigJson.h"
-#include "core/jobs/IreeTargets.h"
+#include "core/service/IreeTargets.h"
 
 #include <QCommandLineParser>
 

@@ -1,18 +1,18 @@
 // tilescope-cli verify: a checked run. The program a dispatch came from is
 // compiled with the (edited) dispatch file's executables in place of
 // IREE's, run on deterministic random inputs and compared with the same
-// program compiled for the CPU with IREE's defaults (core/jobs/CheckJob).
+// program compiled for the CPU with IREE's defaults (core/run/CheckJob).
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/cli/JobInputs.h"
 #include "app/common/IreeSettings.h"
+#include "core/devices/GpuDiscovery.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/BenchJob.h"
-#include "core/jobs/CheckJob.h"
-#include "core/jobs/CompileJob.h"
-#include "core/jobs/GpuDiscovery.h"
-#include "core/jobs/JobJson.h"
-#include "core/jobs/TryJob.h"
+#include "core/run/BenchJob.h"
+#include "core/run/CheckJob.h"
+#include "core/service/CompileJob.h"
+#include "core/tries/JobJson.h"
+#include "core/tries/TryJob.h"
 
 #include <QCommandLineParser>
 

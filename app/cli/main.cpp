@@ -9,13 +9,13 @@
 #include "app/cli/JobInputs.h"
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
+#include "core/devices/GpuDiscovery.h"
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
-#include "core/jobs/GpuDiscovery.h"
-#include "core/jobs/IreeCommands.h"
-#include "core/jobs/Process.h"
+#include "core/process/Process.h"
+#include "core/service/IreeCommands.h"
 #include "core/util/Files.h"
 
 #include <QCommandLineParser>

@@ -2,8 +2,8 @@
 // the user's settings (QSettings) and the project prefix, in that order.
 #pragma once
 
+#include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
-#include "core/jobs/DocumentWorker.h"
 
 #include <QString>
 #include <optional>

@@ -1,6 +1,6 @@
 // tilescope-iree-worker: parses IREE MLIR with libIREECompiler.so and
 // answers what it found as JSON, for a Tilescope process that must not load
-// IREE's parser into itself (core/jobs/DocumentWorker).
+// IREE's parser into itself (core/service/DocumentWorker).
 //
 //   tilescope-iree-worker parse --iree LIBRARY [--buffer-name NAME]
 //                         [--split-input-file | --no-split-input-file]
@@ -16,7 +16,7 @@
 // IREE decided in it (core/iree/LoweredIr): {"ok": true, "function":
 // {...}} or {"ok": false, "error": "..."}.
 //
-// Split-k (core/jobs/SplitK), on what iree-compile printed: reductions reads
+// Split-k (core/service/SplitK), on what iree-compile printed: reductions reads
 // a program at IREE's split-reduction point ({"ok": true, "reductions":
 // [...]}), with-splits writes the chosen splits on it ({"ok": true,
 // "program": "..."}; --choices is a JSON array of {"function", "index",

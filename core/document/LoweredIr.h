@@ -1,6 +1,6 @@
 // What IREE decided for a dispatch, as its lowering pipeline printed it
 // (plain data; core/iree's LoweredIrReader reads it from the IR through the
-// C API, core/jobs asks the worker for it, core/export writes it as JSON).
+// C API, core/service asks the worker for it, core/export writes it as JSON).
 //
 // - Anchors: every op whose operands or results IREE's
 //   configure-tensor-layouts pass wrapped in iree_vector_ext.to_layout, with

@@ -3,7 +3,7 @@
 // every op IREE's split-reduction passes walk that has a reduction loop,
 // with what the heuristic reads of it, its split and the source op it came
 // from; the splits a person chooses; the dispatches a later phase formed.
-// core/iree's ProgramReader reads them through the C API; core/jobs'
+// core/iree's ProgramReader reads them through the C API; core/service's
 // split-k and the window's Split-k tab use them.
 #pragma once
 

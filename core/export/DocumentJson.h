@@ -1,7 +1,7 @@
 // JSON for a parsed document: what `tilescope-cli dispatches --json` prints
 // and what tilescope-iree-worker hands back to the process that asked it to
-// parse (core/jobs/DocumentWorker). Reading it back is strict: a field of the
-// wrong type is an error naming the field, never a crash.
+// parse (core/service/DocumentWorker). Reading it back is strict: a field of
+// the wrong type is an error naming the field, never a crash.
 #pragma once
 
 #include "core/document/Document.h"

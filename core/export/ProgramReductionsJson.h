@@ -2,7 +2,7 @@
 // tilescope-iree-worker hands back after IREE read a program at its
 // split-reduction point, wrote splits on it or listed the dispatches a later
 // phase formed, for a process that must not load IREE itself
-// (core/jobs/DocumentWorker, the window's Split-k tab). Reading it back is
+// (core/service/DocumentWorker, the window's Split-k tab). Reading it back is
 // strict: a missing or mistyped field is an error naming it, never a crash.
 #pragma once
 
@@ -23,7 +23,7 @@ nlohmann::json toJson(const document::SplitChoice &choice);
 Result<document::SplitChoice> splitChoiceFromJson(const nlohmann::json &value);
 
 // The worker's form of a formed dispatch (split-k's JSON for people is
-// jobs::toJson in core/jobs/JobJson).
+// jobs::toJson in core/tries/JobJson).
 nlohmann::json toWorkerJson(const document::FormedDispatch &dispatch);
 Result<document::FormedDispatch>
 formedDispatchFromJson(const nlohmann::json &value);

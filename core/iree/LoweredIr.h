@@ -1,6 +1,6 @@
 // Reads what IREE decided for a dispatch (core/document/LoweredIr.h: the
 // anchors, foralls and lane distributions) from the IR its lowering
-// pipeline printed (core/jobs/IreeLowering): parsed back by the loaded IREE
+// pipeline printed (core/service/IreeLowering): parsed back by the loaded IREE
 // and walked through the C API, not matched as text.
 #pragma once
 

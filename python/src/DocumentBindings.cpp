@@ -8,8 +8,8 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/IreeConstraints.h"
+#include "core/service/DocumentWorker.h"
+#include "core/service/IreeConstraints.h"
 #include "core/tools/IreeInstallation.h"
 
 #include <pybind11/stl.h>

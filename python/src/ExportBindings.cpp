@@ -6,9 +6,9 @@
 
 #include "core/export/JsonText.h"
 #include "core/export/TuningSpec.h"
-#include "core/jobs/BundleTries.h"
-#include "core/jobs/Workspace.h"
+#include "core/process/Workspace.h"
 #include "core/tools/IreeInstallation.h"
+#include "core/tries/BundleTries.h"
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>

@@ -6,12 +6,12 @@
 #include "python/src/Bindings.h"
 
 #include "core/export/JsonText.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/History.h"
-#include "core/jobs/JobJson.h"
-#include "core/jobs/TryJob.h"
-#include "core/jobs/Workspace.h"
+#include "core/process/Workspace.h"
+#include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
+#include "core/tries/History.h"
+#include "core/tries/JobJson.h"
+#include "core/tries/TryJob.h"
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>

@@ -6,10 +6,10 @@
 #include "python/src/Bindings.h"
 
 #include "core/export/JsonText.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/SweepJson.h"
-#include "core/jobs/SweepWorkflow.h"
-#include "core/jobs/Workspace.h"
+#include "core/process/Workspace.h"
+#include "core/service/DocumentWorker.h"
+#include "core/sweep/SweepJson.h"
+#include "core/sweep/SweepWorkflow.h"
 #include "core/tools/IreeInstallation.h"
 
 #include <pybind11/stl.h>

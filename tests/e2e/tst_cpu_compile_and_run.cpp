@@ -3,7 +3,7 @@
 // local-task, and a real time comes back from its JSON.
 #include "TestSupport.h"
 
-#include "core/jobs/IreeCommands.h"
+#include "core/service/IreeCommands.h"
 
 #include <QTemporaryDir>
 

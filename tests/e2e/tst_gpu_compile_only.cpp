@@ -2,7 +2,7 @@
 // compiles to a vmfb with the wheel's iree-compile. No GPU needed.
 #include "TestSupport.h"
 
-#include "core/jobs/IreeCommands.h"
+#include "core/service/IreeCommands.h"
 
 #include <QTemporaryDir>
 

@@ -8,9 +8,9 @@
 #include "core/config/GpuTarget.h"
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
-#include "core/jobs/IreeLowering.h"
-#include "core/jobs/ProbeModule.h"
+#include "core/devices/ProbeModule.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/service/IreeLowering.h"
 
 #include <fstream>
 

@@ -4,9 +4,9 @@
 // named.
 #pragma once
 
+#include "core/devices/ProbeModule.h"
+#include "core/service/IreeLowering.h"
 #include "core/tools/IreeInstallation.h"
-#include "core/jobs/IreeLowering.h"
-#include "core/jobs/ProbeModule.h"
 
 #include <map>
 #include <string>

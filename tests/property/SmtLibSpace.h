@@ -6,7 +6,7 @@
 // listing against, and bench_constraints times it against.
 #pragma once
 
-#include "core/jobs/IreeConstraints.h"
+#include "core/service/IreeConstraints.h"
 
 #include <z3.h>
 

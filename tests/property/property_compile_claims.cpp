@@ -23,7 +23,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/Document.h"
-#include "core/jobs/CompileJob.h"
+#include "core/service/CompileJob.h"
 #include "core/util/Files.h"
 #include "core/util/Parallel.h"
 

@@ -19,8 +19,8 @@
 
 #include "core/config/SmtProgram.h"
 #include "core/iree/ConstraintsSmtLib.h"
-#include "core/jobs/IreeConstraints.h"
-#include "core/jobs/SweepSpace.h"
+#include "core/service/IreeConstraints.h"
+#include "core/sweep/SweepSpace.h"
 
 #include <algorithm>
 #include <iostream>

@@ -20,8 +20,8 @@
 #include "core/edit/FieldEdit.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
-#include "core/jobs/IreeConstraints.h"
-#include "core/jobs/Process.h"
+#include "core/process/Process.h"
+#include "core/service/IreeConstraints.h"
 #include "core/util/Files.h"
 
 #include <fstream>

@@ -19,8 +19,8 @@
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Diagnostic.h"
 #include "core/iree/Document.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/Process.h"
+#include "core/process/Process.h"
+#include "core/service/DocumentWorker.h"
 #include "core/util/Files.h"
 
 #include <filesystem>

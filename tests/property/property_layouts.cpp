@@ -32,14 +32,14 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
 #include "core/config/Validation.h"
+#include "core/devices/ProbeModule.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/LoweredIr.h"
-#include "core/jobs/IreeLowering.h"
-#include "core/jobs/ProbeModule.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/OpLayouts.h"
 #include "core/layout/ThreadDistribution.h"
+#include "core/service/IreeLowering.h"
 
 #include <fstream>
 #include <functional>

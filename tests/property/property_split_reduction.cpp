@@ -14,8 +14,8 @@
 #include "core/export/ProgramReductionsJson.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/ProgramReductions.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/Process.h"
+#include "core/process/Process.h"
+#include "core/service/DocumentWorker.h"
 #include "core/util/Files.h"
 
 #include <iostream>

@@ -5,11 +5,11 @@
 #include "TestSupport.h"
 
 #include "core/iree/Document.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/IreeConstraints.h"
-#include "core/jobs/IreeDefaults.h"
-#include "core/jobs/IreeLayouts.h"
-#include "core/jobs/ReleaseOffer.h"
+#include "core/service/DocumentWorker.h"
+#include "core/service/IreeConstraints.h"
+#include "core/service/IreeDefaults.h"
+#include "core/service/IreeLayouts.h"
+#include "core/service/ReleaseOffer.h"
 #include "widgets/MainWindow.h"
 
 #include <QLineEdit>
@@ -49,7 +49,9 @@ inline widgets::MainWindow::Services windowServices(const QString &workspace) {
     iree::DocumentParser parser(library);
     return parser.parseText(text, name);
   };
-  s.installation = [] { return Result<tools::IreeInstallation>(projectIree()); };
+  s.installation = [] {
+    return Result<tools::IreeInstallation>(projectIree());
+  };
   s.workspace = workspace.toStdString();
   s.ireeConstraints = [](const iree::Document &document, edit::OpRef op,
                          const std::atomic<bool> *cancel) {

@@ -7,7 +7,7 @@
 #include "TestSupport.h"
 
 #include "core/iree/Document.h"
-#include "core/jobs/SplitK.h"
+#include "core/service/SplitK.h"
 #include "widgets/MainWindow.h"
 #include "widgets/SceneView.h"
 #include "widgets/SplitKView.h"

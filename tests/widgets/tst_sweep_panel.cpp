@@ -5,7 +5,7 @@
 // best into the editor.
 #include "WindowTestSupport.h"
 
-#include "core/jobs/History.h"
+#include "core/tries/History.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/EditSession.h"
 #include "widgets/RunPlaceBox.h"

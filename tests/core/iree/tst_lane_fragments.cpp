@@ -10,8 +10,8 @@
 #include "TestSupport.h"
 
 #include "core/iree/LoweredIr.h"
-#include "core/jobs/Process.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/process/Process.h"
 
 #include <QTemporaryDir>
 

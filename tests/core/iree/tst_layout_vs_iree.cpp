@@ -5,10 +5,10 @@
 
 #include "core/iree/Document.h"
 #include "core/iree/MmaQuery.h"
-#include "core/jobs/DocumentWorker.h"
-#include "core/jobs/IreeLayouts.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/Swizzle.h"
+#include "core/service/DocumentWorker.h"
+#include "core/service/IreeLayouts.h"
 
 #include <QTemporaryDir>
 #include <regex>

@@ -6,7 +6,7 @@
 
 #include "core/iree/Document.h"
 #include "core/iree/NestingScan.h"
-#include "core/jobs/DocumentWorker.h"
+#include "core/service/DocumentWorker.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,7 +1,7 @@
 // The command lines Tilescope gives the IREE tools and what it reads back.
 #include "TestSupport.h"
 
-#include "core/jobs/IreeCommands.h"
+#include "core/service/IreeCommands.h"
 
 using namespace tilescope;
 

@@ -4,8 +4,8 @@
 #include "TestSupport.h"
 
 #include "core/config/GpuTarget.h"
-#include "core/jobs/IreeTargets.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/service/IreeTargets.h"
 
 using namespace tilescope;
 

@@ -5,16 +5,16 @@
 // by two processes at once.
 #include "TestSupport.h"
 
-#include "core/jobs/CheckJob.h"
-#include "core/jobs/CompileJob.h"
-#include "core/jobs/History.h"
-#include "core/jobs/JobJson.h"
-#include "core/jobs/Resources.h"
-#include "core/jobs/TensorData.h"
-#include "core/jobs/TimeComparison.h"
-#include "core/jobs/TryComparison.h"
-#include "core/jobs/TryJob.h"
 #include "core/layout/Occupancy.h"
+#include "core/run/CheckJob.h"
+#include "core/run/TensorData.h"
+#include "core/service/CompileJob.h"
+#include "core/service/Resources.h"
+#include "core/tries/History.h"
+#include "core/tries/JobJson.h"
+#include "core/tries/TimeComparison.h"
+#include "core/tries/TryComparison.h"
+#include "core/tries/TryJob.h"
 
 #include <QFile>
 #include <QTemporaryDir>

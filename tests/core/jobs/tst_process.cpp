@@ -1,8 +1,8 @@
 // Child processes: output, exit codes, signals, timeouts, cancellation and a
 // program that does not exist, each reported as data; and a child kept to
 // answer requests (ServingProcess), whose end is an answer too.
-#include "core/jobs/Process.h"
-#include "core/jobs/ServingProcess.h"
+#include "core/process/Process.h"
+#include "core/process/ServingProcess.h"
 
 #include <QtTest>
 #include <csignal>

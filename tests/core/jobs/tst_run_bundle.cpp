@@ -3,13 +3,13 @@
 // against what IREE's tools really do; the profilers' outputs read.
 #include "TestSupport.h"
 
-#include "core/jobs/BenchJob.h"
-#include "core/jobs/BundleTries.h"
-#include "core/jobs/IreeCommands.h"
-#include "core/jobs/Process.h"
-#include "core/jobs/ProfileComparison.h"
-#include "core/jobs/Profiler.h"
-#include "core/jobs/RunBundle.h"
+#include "core/process/Process.h"
+#include "core/run/BenchJob.h"
+#include "core/run/Profiler.h"
+#include "core/run/RunBundle.h"
+#include "core/service/IreeCommands.h"
+#include "core/tries/BundleTries.h"
+#include "core/tries/ProfileComparison.h"
 #include "core/util/Files.h"
 
 #include <QTemporaryDir>

@@ -7,8 +7,8 @@
 #include "TestSupport.h"
 
 #include "core/iree/Document.h"
-#include "core/jobs/SweepConstraints.h"
-#include "core/jobs/SweepSpace.h"
+#include "core/sweep/SweepConstraints.h"
+#include "core/sweep/SweepSpace.h"
 
 #include <QTest>
 
@@ -45,9 +45,8 @@ class StatedConstraintsTest : public QObject {
 private slots:
   void initTestCase() {
     iree::DocumentParser parser(test::projectCompiler());
-    auto parsed = parser.parseFile(
-        test::examplesDir() / "rocm_gfx942" /
-        "matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto parsed = parser.parseFile(test::examplesDir() / "rocm_gfx942" /
+                                   "matmul_f16_1024_dispatch_0.benchmark.mlir");
     QVERIFY2(parsed, parsed ? "" : parsed.error().c_str());
     document = std::move(*parsed);
     jobs::IreeSpaceRequest asked;

@@ -1,0 +1,399 @@
+#include "core/run/CheckJob.h"
+#include "core/service/ConfigureProgram.h"
+
+#include "core/run/SlurmRun.h"
+#include "core/service/CompileJob.h"
+#include "core/util/Brackets.h"
+#include "core/util/Files.h"
+
+#include <cstdio>
+#include <future>
+
+namespace tilescope::jobs {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct Step {
+  CheckResult &result;
+  const CheckRequest &request;
+  void announce(const std::string &what) const {
+    if (request.progress)
+      request.progress(what);
+  }
+  // Runs `spec`, recording its command; on failure records the step and
+  // why, and returns false.
+  bool run(const std::string &name, ProcessSpec spec,
+           ProcessResult *out = nullptr) const {
+    spec.workingDirectory = result.directory;
+    spec.timeout = request.timeout;
+    spec.cancel = request.cancel;
+    result.commands.push_back(spec.shellCommand());
+    ProcessResult ran = runProcess(spec);
+    const bool ok = ran.succeeded();
+    if (!ok)
+      fail(name, spec, ran);
+    if (out)
+      *out = std::move(ran);
+    return ok;
+  }
+  void fail(const std::string &name, const ProcessSpec &spec,
+            const ProcessResult &ran) const {
+    result.failedStep = name;
+    std::string why = spec.program.filename().string() + " " + ran.describe();
+    std::string tail = ran.standardError;
+    if (tail.size() > 1500)
+      tail = "..." + tail.substr(tail.size() - 1500);
+    while (!tail.empty() && tail.back() == '\n')
+      tail.pop_back();
+    if (!tail.empty())
+      why += ":\n" + tail;
+    result.error = why;
+  }
+};
+
+std::vector<std::string> executableNames(const iree::Document &document) {
+  std::vector<std::string> names;
+  for (const iree::Dispatch &dispatch : document.dispatches)
+    if (!dispatch.executable.empty() &&
+        std::find(names.begin(), names.end(), dispatch.executable) ==
+            names.end())
+      names.push_back(dispatch.executable);
+  return names;
+}
+
+} // namespace
+
+bool CheckResult::passed() const {
+  if (!hasVerdict())
+    return false;
+  for (const OutputCheck &output : outputs)
+    if (!output.comparison.passed())
+      return false;
+  return true;
+}
+
+std::string CheckResult::summary() const {
+  if (!error.empty())
+    return "no verdict: the " + failedStep +
+           " step failed: " + error.substr(0, error.find('\n'));
+  if (compiledOnly)
+    return "compiled the checked run (the program with the dispatch file's "
+           "executables, and the CPU reference); not run" +
+           (notRunBecause.empty() ? std::string() : ": " + notRunBecause);
+  if (outputs.empty())
+    return "no verdict: the function returns nothing to compare";
+  char text[200];
+  double worstAbsolute = 0, worstRelative = 0;
+  size_t mismatches = 0, elements = 0;
+  for (const OutputCheck &output : outputs) {
+    worstAbsolute = std::max(worstAbsolute, output.comparison.maxAbsoluteError);
+    worstRelative = std::max(worstRelative, output.comparison.maxRelativeError);
+    mismatches += output.comparison.mismatches;
+    elements += output.comparison.type.elementCount();
+  }
+  std::snprintf(text, sizeof text,
+                "%s: %zu of %zu elements outside tolerance; max abs error "
+                "%.3g, max rel error %.3g (on %s vs the CPU reference)",
+                passed() ? "check passed" : "CHECK FAILED", mismatches,
+                elements, worstAbsolute, worstRelative, device.c_str());
+  return text;
+}
+
+std::string deviceTargetText(const std::string &text) {
+  const size_t at = text.find("#hal.device.target<");
+  if (at == std::string::npos)
+    return "";
+  const size_t end = closingBracket(text, text.find('<', at));
+  return end == std::string::npos ? "" : text.substr(at, end - at + 1);
+}
+
+std::optional<std::string> programOnDevice(const std::string &program,
+                                           const std::string &dispatchText) {
+  const std::string device = deviceTargetText(dispatchText);
+  if (device.empty() || hasTopLevelModule(program))
+    return std::nullopt;
+  return "module attributes {hal.device.targets = [" + device + "]} {\n" +
+         program + "\n}\n";
+}
+
+Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
+                                 const CheckRequest &request) {
+  auto compiler = iree.tool(tools::kIreeCompile);
+  auto runner = iree.tool(tools::kIreeRunModule);
+  auto dumper = iree.tool(tools::kIreeDumpModule);
+  for (const auto *tool : {&compiler, &runner, &dumper})
+    if (!*tool)
+      return Error{tool->error()};
+  auto programText = readTextFile(request.program);
+  if (!programText)
+    return Error{programText.error()};
+  const fs::path referencePath = request.reference.value_or(request.program);
+  auto referenceText = readTextFile(referencePath);
+  if (!referenceText)
+    return Error{referenceText.error()};
+  std::error_code error;
+  fs::create_directories(request.directory, error);
+  if (error)
+    return Error{"cannot create the try folder " + request.directory.string() +
+                 ": " + error.message()};
+  const fs::path directory = fs::absolute(request.directory);
+
+  CheckResult result;
+  result.directory = directory;
+  const Clock::time_point start = Clock::now();
+  const Step step{result, request};
+  auto finish = [&]() {
+    result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+        Clock::now() - start);
+    // Every job leaves the commands that reproduce it (docs/jobs.md).
+    std::string script = "#!/bin/sh\n# The checked run's commands, as they "
+                         "ran (the comparison of\n# outputs is Tilescope's: "
+                         "tilescope-cli verify).\nset -e\ncd " +
+                         shellQuote(directory.string()) + "\n";
+    for (const std::string &command : result.commands)
+      script += command + "\n";
+    if (writeFileAtomically(directory / "command.sh", script)) {
+      std::error_code ignored;
+      fs::permissions(directory / "command.sh", fs::perms::owner_exec,
+                      fs::perm_options::add, ignored);
+    }
+    return result;
+  };
+
+  // 1. The tested module: the program for the edited file's device, with
+  // the file's executables in place of IREE's.
+  std::vector<std::string> testedFlags;
+  std::string testedProgram = *programText;
+  std::vector<std::string> substituted;
+  if (request.edited) {
+    const std::vector<std::string> backends = documentBackends(*request.edited);
+    result.backend = backends.empty() ? "" : backends.front();
+    if (namesItsDevices(*programText)) {
+      // The program names its own devices: compiled as it stands.
+    } else if (auto onDevice =
+                   programOnDevice(*programText, request.edited->text)) {
+      testedProgram = std::move(*onDevice);
+    } else if (request.target) {
+      testedFlags = request.target->compileFlags;
+    } else if (hasTopLevelModule(*programText)) {
+      return Error{request.program.string() +
+                   " has a module of its own that names no device "
+                   "(hal.device.targets): add them to it, or give --target"};
+    } else {
+      return Error{"the dispatch file names no device target and none was "
+                   "chosen: cannot compile the program for its target"};
+    }
+    if (auto written = writeFileAtomically(directory / "edited.mlir",
+                                           request.edited->text);
+        !written)
+      return Error{written.error()};
+    substituted = executableNames(*request.edited);
+    if (substituted.empty())
+      return Error{"the dispatch file holds no hal.executable to substitute"};
+    for (const std::string &name : substituted)
+      testedFlags.push_back("--iree-hal-substitute-executable-configuration=" +
+                            name + "=" + (directory / "edited.mlir").string());
+  } else {
+    const CompileTarget target =
+        request.target.value_or(*compileTarget("llvm-cpu"));
+    result.backend = target.backend;
+    testedFlags = target.compileFlags;
+  }
+  if (auto written =
+          writeFileAtomically(directory / "program.mlir", testedProgram);
+      !written)
+    return Error{written.error()};
+  if (auto written =
+          writeFileAtomically(directory / "reference.mlir", *referenceText);
+      !written)
+    return Error{written.error()};
+
+  result.device = request.device;
+  if (result.device.empty() && !request.compileOnly) {
+    if (result.backend != "llvm-cpu")
+      return Error{"no device given to run the " + result.backend +
+                   " module on"};
+    result.device = "local-task";
+  }
+
+  ProcessSpec testedCompile;
+  testedCompile.program = *compiler;
+  testedCompile.arguments = {"program.mlir"};
+  testedCompile.arguments.insert(testedCompile.arguments.end(),
+                                 testedFlags.begin(), testedFlags.end());
+  testedCompile.arguments.insert(testedCompile.arguments.end(),
+                                 {"-o", "tested.vmfb"});
+  ProcessSpec referenceCompile;
+  referenceCompile.program = *compiler;
+  referenceCompile.arguments = {"reference.mlir"};
+  const CompileTarget host = *compileTarget("llvm-cpu");
+  referenceCompile.arguments.insert(referenceCompile.arguments.end(),
+                                    host.compileFlags.begin(),
+                                    host.compileFlags.end());
+  referenceCompile.arguments.insert(referenceCompile.arguments.end(),
+                                    {"-o", "reference.vmfb"});
+
+  // The two compiles are independent: run them side by side.
+  step.announce("compiling the program with the edited dispatch and the "
+                "CPU reference");
+  CheckResult referenceSide = result;
+  const Step referenceStep{referenceSide, request};
+  auto reference = std::async(std::launch::async, [&] {
+    return referenceStep.run("reference compile", referenceCompile);
+  });
+  ProcessResult testedRun;
+  const bool testedOk = step.run("compile", testedCompile, &testedRun);
+  const bool referenceOk = reference.get();
+  result.commands.push_back(referenceSide.commands.back());
+  if (!testedOk)
+    return finish();
+  if (!referenceOk) {
+    result.failedStep = referenceSide.failedStep;
+    result.error = referenceSide.error;
+    return finish();
+  }
+  for (const std::string &name : substituted)
+    if (testedRun.standardError.find("`" + name + "` substituted") ==
+        std::string::npos) {
+      result.failedStep = "compile";
+      result.error = "IREE did not substitute @" + name +
+                     ": the program has no executable of that name, so the "
+                     "dispatch file does not come from this program (or "
+                     "from other compile flags)";
+      return finish();
+    }
+  if (request.compileOnly) {
+    result.compiledOnly = true;
+    result.notRunBecause = request.notRunBecause;
+    return finish();
+  }
+
+  // 2. The function and its inputs, from the reference module's ABI.
+  step.announce("reading the function's signature");
+  ProcessSpec dump;
+  dump.program = *dumper;
+  dump.arguments = {"--output=metadata", "reference.vmfb"};
+  ProcessResult dumped;
+  if (!step.run("signature", dump, &dumped))
+    return finish();
+  auto signatures = parseAbiDeclarations(dumped.standardOutput);
+  if (!signatures) {
+    result.failedStep = "signature";
+    result.error = signatures.error();
+    return finish();
+  }
+  const FunctionSignature *signature = nullptr;
+  for (const FunctionSignature &candidate : *signatures)
+    if (request.function.empty() ? signatures->size() == 1
+                                 : candidate.name == request.function)
+      signature = &candidate;
+  if (!signature) {
+    std::string names;
+    for (const FunctionSignature &candidate : *signatures)
+      names += (names.empty() ? "" : ", ") + ("@" + candidate.name);
+    result.failedStep = "signature";
+    result.error = request.function.empty()
+                       ? "the program exports " +
+                             std::to_string(signatures->size()) +
+                             " functions (" + names + "): choose one"
+                       : "the program has no function @" + request.function +
+                             " (it has " + names + ")";
+    return finish();
+  }
+  result.function = signature->name;
+
+  std::vector<std::string> inputFlags;
+  for (size_t i = 0; i < signature->inputs.size(); ++i) {
+    const TensorType &type = signature->inputs[i];
+    const std::string name = "input" + std::to_string(i) + ".bin";
+    if (auto written = writeFileAtomically(
+            directory / name,
+            randomTensorBytes(type, request.seed * 1000003u + i));
+        !written)
+      return Error{written.error()};
+    inputFlags.push_back("--input=" + type.toString() + "=@" + name);
+  }
+
+  // 3. Both run on the same inputs.
+  auto runCommand = [&](const std::string &module, const std::string &device,
+                        const std::string &prefix) {
+    ProcessSpec spec;
+    spec.program = *runner;
+    spec.arguments = {"--module=" + module, "--device=" + device,
+                      "--function=" + signature->name};
+    spec.arguments.insert(spec.arguments.end(), inputFlags.begin(),
+                          inputFlags.end());
+    for (size_t i = 0; i < signature->results.size(); ++i)
+      spec.arguments.push_back("--output=@" + prefix + std::to_string(i) +
+                               ".bin");
+    return spec;
+  };
+  step.announce("running the tested module on " + result.device +
+                (request.place.local() ? "" : " " + request.place.where()));
+  if (request.place.local()) {
+    if (!step.run("run", runCommand("tested.vmfb", result.device, "tested")))
+      return finish();
+  } else {
+    // Elsewhere: the module and its inputs go there, its outputs come back
+    // (by themselves through a cluster's shared filesystem).
+    ProcessSpec spec = runCommand("tested.vmfb", result.device, "tested");
+    std::vector<std::string> inputs{"tested.vmfb"};
+    for (size_t i = 0; i < signature->inputs.size(); ++i)
+      inputs.push_back("input" + std::to_string(i) + ".bin");
+    const std::filesystem::path tools = runner->parent_path();
+    Result<ProcessResult> ran =
+        request.place.kind == RunPlace::Kind::Ssh
+            ? runToolOverSsh(request.place.host, directory, inputs,
+                             tools::kIreeRunModule, spec.arguments, "tested",
+                             tools, request.timeout, request.cancel,
+                             result.commands)
+            : runToolOnSlurm(request.place.partition, directory,
+                             tools::kIreeRunModule, spec.arguments,
+                             driverOf(result.device) != "local-task", tools,
+                             sharedFolderOf(directory), request.timeout,
+                             request.cancel, result.commands);
+    if (!ran) {
+      result.failedStep = "run";
+      result.error = ran.error();
+      return finish();
+    }
+    if (!ran->succeeded()) {
+      step.fail("run", spec, *ran);
+      return finish();
+    }
+  }
+  step.announce("running the CPU reference");
+  if (!step.run("reference run",
+                runCommand("reference.vmfb", "local-task", "reference")))
+    return finish();
+
+  for (size_t i = 0; i < signature->results.size(); ++i) {
+    const TensorType &type = signature->results[i];
+    const std::string index = std::to_string(i) + ".bin";
+    auto tested = readTextFile(directory / ("tested" + index));
+    auto expected = readTextFile(directory / ("reference" + index));
+    if (!tested || !expected) {
+      result.failedStep = "compare";
+      result.error = tested ? expected.error() : tested.error();
+      return finish();
+    }
+    auto values = tensorValues(type, *tested);
+    auto referenceValues = tensorValues(type, *expected);
+    if (!values || !referenceValues) {
+      result.failedStep = "compare";
+      result.error = "output " + std::to_string(i) + ": " +
+                     (values ? referenceValues.error() : values.error());
+      return finish();
+    }
+    result.outputs.push_back(
+        {static_cast<int>(i),
+         compareTensors(
+             type, *values, *referenceValues,
+             request.tolerance.value_or(defaultTolerance(type.element)))});
+  }
+  return finish();
+}
+
+} // namespace tilescope::jobs

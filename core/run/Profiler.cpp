@@ -1,0 +1,308 @@
+#include "core/run/Profiler.h"
+
+#include "core/util/Csv.h"
+#include "core/util/Files.h"
+
+#include <algorithm>
+#include <map>
+
+using nlohmann::json;
+
+namespace tilescope::jobs {
+namespace {
+
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Microseconds per unit of a time as ncu prints its unit.
+double microsecondsPer(const std::string &unit) {
+  if (unit == "nsecond" || unit == "ns")
+    return 1e-3;
+  if (unit == "msecond" || unit == "ms")
+    return 1e3;
+  if (unit == "second" || unit == "s")
+    return 1e6;
+  return 1; // "usecond"
+}
+
+// Bytes per unit of a size as ncu prints it (decimal prefixes, as ncu's
+// documentation states for Kbyte and Mbyte).
+double bytesPer(const std::string &unit) {
+  if (unit == "Kbyte")
+    return 1e3;
+  if (unit == "Mbyte")
+    return 1e6;
+  if (unit == "Kibyte")
+    return 1024;
+  return 1;
+}
+
+// The kernel most rows name (IREE's dispatch benchmark launches one).
+std::string mostNamed(const std::vector<std::string> &names) {
+  std::map<std::string, int> counts;
+  for (const std::string &name : names)
+    ++counts[name];
+  std::string best;
+  int most = 0;
+  for (const auto &[name, count] : counts)
+    if (count > most) {
+      best = name;
+      most = count;
+    }
+  return best;
+}
+
+void fillTimes(ProfileReading &reading, const std::vector<double> &times) {
+  reading.launches = static_cast<int>(times.size());
+  reading.kernelMicroseconds = median(times);
+  reading.minimumMicroseconds = *std::min_element(times.begin(), times.end());
+  reading.maximumMicroseconds = *std::max_element(times.begin(), times.end());
+}
+
+} // namespace
+
+Result<ProfileReading> parseNsightComputeCsv(const std::string &text) {
+  // ncu's report starts at its header row; anything before it is the
+  // application's output or ncu's ==PROF== lines.
+  size_t start = std::string::npos;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = text.find('\n', at);
+    if (text.compare(at, 5, "\"ID\",") == 0) {
+      start = at;
+      break;
+    }
+    if (end == std::string::npos)
+      break;
+    at = end + 1;
+  }
+  if (start == std::string::npos)
+    return Error{"Nsight Compute printed no report (no \"ID\" header row)"};
+  CsvTable table(parseCsv(std::string_view(text).substr(start)));
+  if (!table.column("gpu__time_duration.sum"))
+    return Error{"Nsight Compute's report has no gpu__time_duration.sum"};
+  // The row after the header holds the units.
+  std::map<std::string, std::string> units;
+  std::vector<const CsvRow *> launches;
+  for (const CsvRow &row : table.rows()) {
+    if (row.empty())
+      continue;
+    if (row.front().empty() && units.empty()) {
+      for (size_t i = 0; i < row.size() && i < table.header().size(); ++i)
+        units[table.header()[i]] = row[i];
+      continue;
+    }
+    if (!parseCsvNumber(row.front()))
+      continue; // ==PROF== or application lines after the report
+    launches.push_back(&row);
+  }
+  if (launches.empty())
+    return Error{"Nsight Compute's report holds no kernel launch"};
+
+  ProfileReading reading;
+  reading.tool = "ncu";
+  std::vector<std::string> names;
+  std::vector<double> times, achieved, dram;
+  const double timeUnit = microsecondsPer(units["gpu__time_duration.sum"]);
+  for (const CsvRow *row : launches) {
+    names.push_back(table.value(*row, "Kernel Name"));
+    if (auto t = table.number(*row, "gpu__time_duration.sum"))
+      times.push_back(*t * timeUnit);
+    if (auto a = table.number(
+            *row, "sm__warps_active.avg.pct_of_peak_sustained_active"))
+      achieved.push_back(*a);
+    if (auto d = table.number(
+            *row, "dram__throughput.avg.pct_of_peak_sustained_elapsed"))
+      dram.push_back(*d);
+  }
+  if (times.empty())
+    return Error{"Nsight Compute's report gives no kernel duration"};
+  reading.kernel = mostNamed(names);
+  fillTimes(reading, times);
+  if (!achieved.empty())
+    reading.achievedOccupancyPercent = median(achieved);
+  if (!dram.empty())
+    reading.dramThroughputPercent = median(dram);
+  const CsvRow &first = *launches.front();
+  if (auto t = table.number(first, "sm__maximum_warps_per_active_cycle_pct"))
+    reading.theoreticalOccupancyPercent = *t;
+  if (auto r = table.number(first, "launch__registers_per_thread"))
+    reading.registersPerThread = static_cast<int>(*r);
+  auto staticShared =
+      table.number(first, "launch__shared_mem_per_block_static");
+  auto dynamicShared =
+      table.number(first, "launch__shared_mem_per_block_dynamic");
+  if (staticShared || dynamicShared)
+    reading.sharedMemoryBytes = static_cast<long long>(
+        staticShared.value_or(0) *
+            bytesPer(units["launch__shared_mem_per_block_static"]) +
+        dynamicShared.value_or(0) *
+            bytesPer(units["launch__shared_mem_per_block_dynamic"]));
+  if (auto b = table.number(first, "launch__block_size"))
+    reading.workgroupSize = static_cast<int>(*b);
+  return reading;
+}
+
+Result<ProfileReading> parseRocprofKernelTrace(const std::string &trace,
+                                               const std::string &counters) {
+  CsvTable table(parseCsv(trace));
+  if (!table.column("Start_Timestamp") || !table.column("End_Timestamp"))
+    return Error{"rocprofv3's kernel trace has no Start_Timestamp / "
+                 "End_Timestamp columns"};
+  auto first =
+      [&table](
+          const CsvRow &row,
+          std::initializer_list<const char *> names) -> std::optional<double> {
+    for (const char *name : names)
+      if (auto v = table.number(row, name))
+        return v;
+    return std::nullopt;
+  };
+  ProfileReading reading;
+  reading.tool = "rocprofv3";
+  std::vector<std::string> names;
+  std::vector<double> times;
+  const CsvRow *example = nullptr;
+  for (const CsvRow &row : table.rows()) {
+    auto start = table.number(row, "Start_Timestamp");
+    auto end = table.number(row, "End_Timestamp");
+    if (!start || !end || *end < *start)
+      continue;
+    names.push_back(table.value(row, "Kernel_Name"));
+    times.push_back((*end - *start) / 1000.0); // ns
+    if (!example)
+      example = &row;
+  }
+  if (times.empty())
+    return Error{"rocprofv3's kernel trace holds no dispatch"};
+  reading.kernel = mostNamed(names);
+  fillTimes(reading, times);
+  if (auto v = first(*example, {"Arch_VGPR_Count", "VGPR_Count"}))
+    reading.vgprs = static_cast<int>(*v);
+  if (auto v = first(*example, {"Accum_VGPR_Count"}))
+    reading.agprs = static_cast<int>(*v);
+  if (auto v = first(*example, {"SGPR_Count"}))
+    reading.sgprs = static_cast<int>(*v);
+  if (auto v =
+          first(*example, {"LDS_Block_Size", "Group_Segment_Size", "LDS_Size"}))
+    reading.sharedMemoryBytes = static_cast<long long>(*v);
+  auto x = first(*example, {"Workgroup_Size_X", "Workgroup_Size"});
+  if (x)
+    reading.workgroupSize = static_cast<int>(
+        *x * first(*example, {"Workgroup_Size_Y"}).value_or(1) *
+        first(*example, {"Workgroup_Size_Z"}).value_or(1));
+
+  if (!counters.empty()) {
+    CsvTable counted(parseCsv(counters));
+    std::map<std::string, std::vector<double>> values;
+    for (const CsvRow &row : counted.rows()) {
+      const std::string name = counted.value(row, "Counter_Name");
+      if (auto v = counted.number(row, "Counter_Value"); v && !name.empty())
+        values[name].push_back(*v);
+    }
+    auto medianOf = [&values](const char *name) -> std::optional<double> {
+      auto it = values.find(name);
+      if (it == values.end() || it->second.empty())
+        return std::nullopt;
+      return median(it->second);
+    };
+    auto fetch = medianOf("FETCH_SIZE"), write = medianOf("WRITE_SIZE");
+    if (fetch || write)
+      reading.dramBytes = (fetch.value_or(0) + write.value_or(0)) * 1024.0;
+    if (auto occupancy = medianOf("MeanOccupancyPerActiveCU"))
+      reading.notes.push_back("mean waves resident per active CU: " +
+                              std::to_string(*occupancy));
+  }
+  return reading;
+}
+
+Result<ProfileReading>
+readRocprofOutput(const std::filesystem::path &directory) {
+  std::error_code error;
+  std::filesystem::path trace, counters;
+  for (auto it =
+           std::filesystem::recursive_directory_iterator(directory, error);
+       !error && it != std::filesystem::recursive_directory_iterator();
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.ends_with("kernel_trace.csv") && trace.empty())
+      trace = it->path();
+    else if (name.ends_with("counter_collection.csv") && counters.empty())
+      counters = it->path();
+  }
+  if (trace.empty())
+    return Error{"rocprofv3 wrote no kernel_trace.csv under " +
+                 directory.string()};
+  auto traceText = readTextFile(trace);
+  if (!traceText)
+    return Error{traceText.error()};
+  std::string counterText;
+  if (!counters.empty())
+    if (auto text = readTextFile(counters))
+      counterText = *text;
+  return parseRocprofKernelTrace(*traceText, counterText);
+}
+
+json toJson(const ProfileReading &r) {
+  json out = {{"tool", r.tool},
+              {"kernel", r.kernel},
+              {"launches", r.launches},
+              {"kernel_us", r.kernelMicroseconds},
+              {"min_us", r.minimumMicroseconds},
+              {"max_us", r.maximumMicroseconds}};
+  auto put = [&out](const char *key, const auto &value) {
+    if (value)
+      out[key] = *value;
+  };
+  put("achieved_occupancy_pct", r.achievedOccupancyPercent);
+  put("theoretical_occupancy_pct", r.theoreticalOccupancyPercent);
+  put("dram_throughput_pct", r.dramThroughputPercent);
+  put("dram_bytes", r.dramBytes);
+  put("registers", r.registersPerThread);
+  put("vgprs", r.vgprs);
+  put("agprs", r.agprs);
+  put("sgprs", r.sgprs);
+  put("shared_memory_bytes", r.sharedMemoryBytes);
+  put("workgroup_size", r.workgroupSize);
+  if (!r.notes.empty())
+    out["notes"] = r.notes;
+  return out;
+}
+
+std::optional<ProfileReading> profileFromJson(const json &in) {
+  if (!in.is_object() || !in.contains("kernel_us"))
+    return std::nullopt;
+  ProfileReading r;
+  r.tool = in.value("tool", "");
+  r.kernel = in.value("kernel", "");
+  r.launches = in.value("launches", 0);
+  r.kernelMicroseconds = in.value("kernel_us", 0.0);
+  r.minimumMicroseconds = in.value("min_us", 0.0);
+  r.maximumMicroseconds = in.value("max_us", 0.0);
+  auto get = [&in](const char *key, auto &field) {
+    using T = typename std::remove_reference_t<decltype(field)>::value_type;
+    if (in.contains(key) && in[key].is_number())
+      field = in[key].get<T>();
+  };
+  get("achieved_occupancy_pct", r.achievedOccupancyPercent);
+  get("theoretical_occupancy_pct", r.theoreticalOccupancyPercent);
+  get("dram_throughput_pct", r.dramThroughputPercent);
+  get("dram_bytes", r.dramBytes);
+  get("registers", r.registersPerThread);
+  get("vgprs", r.vgprs);
+  get("agprs", r.agprs);
+  get("sgprs", r.sgprs);
+  get("shared_memory_bytes", r.sharedMemoryBytes);
+  get("workgroup_size", r.workgroupSize);
+  if (in.contains("notes") && in["notes"].is_array())
+    for (const json &note : in["notes"])
+      if (note.is_string())
+        r.notes.push_back(note.get<std::string>());
+  return r;
+}
+
+} // namespace tilescope::jobs

@@ -1,0 +1,393 @@
+#include "core/run/RunBundle.h"
+
+#include "core/util/Files.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace tilescope::jobs {
+namespace {
+
+const char *kManifestFormat = "tilescope-run-bundle/1";
+
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+bool isFileName(const std::string &id) {
+  if (id.empty() || id == "." || id == ".." || id.size() > 120)
+    return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+  });
+}
+
+std::string text(const char *pattern, double value) {
+  char out[64];
+  std::snprintf(out, sizeof out, pattern, value);
+  return out;
+}
+
+Result<bool> copyFile(const fs::path &from, const fs::path &to) {
+  std::error_code error;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+  if (error)
+    return Error{"cannot copy " + from.string() + " to " + to.string() + ": " +
+                 error.message()};
+  return true;
+}
+
+std::optional<std::vector<BenchmarkMeasurement>>
+measurementsIn(const fs::path &file) {
+  auto content = readTextFile(file);
+  if (!content)
+    return std::nullopt;
+  auto measured = parseBenchmarkJson(*content);
+  if (!measured)
+    return std::nullopt;
+  return std::move(*measured);
+}
+
+} // namespace
+
+std::optional<TimingStats>
+timingStats(const std::vector<BenchmarkMeasurement> &measurements,
+            std::string *benchmark) {
+  std::string name;
+  std::vector<double> times;
+  for (const BenchmarkMeasurement &m : measurements) {
+    if (m.runType != "iteration")
+      continue;
+    if (name.empty())
+      name = m.name;
+    if (m.name == name)
+      times.push_back(m.realTimeMicroseconds());
+  }
+  if (times.empty())
+    return std::nullopt;
+  if (benchmark)
+    *benchmark = name;
+  std::sort(times.begin(), times.end());
+  const size_t n = times.size();
+  TimingStats stats;
+  stats.repetitions = static_cast<int>(n);
+  stats.median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  stats.minimum = times.front();
+  stats.maximum = times.back();
+  double mean = 0;
+  for (double t : times)
+    mean += t;
+  mean /= static_cast<double>(n);
+  double variance = 0;
+  for (double t : times)
+    variance += (t - mean) * (t - mean);
+  stats.spread = n > 1 ? std::sqrt(variance / static_cast<double>(n - 1)) : 0;
+  return stats;
+}
+
+std::string driverOf(const std::string &device) {
+  const size_t scheme = device.find("://");
+  return scheme == std::string::npos ? device : device.substr(0, scheme);
+}
+
+bool isDispatchBenchmarkText(const std::string &text) {
+  return text.find("iree.benchmark = \"dispatch\"") != std::string::npos;
+}
+
+Result<fs::path> writeRunBundle(const fs::path &directory,
+                                const std::vector<BundleModule> &modules,
+                                const BundleWriteOptions &options) {
+  if (modules.empty())
+    return Error{"a run bundle needs at least one module"};
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error)
+    return Error{"cannot make the bundle folder " + directory.string() + ": " +
+                 error.message()};
+  const fs::path root = fs::absolute(directory);
+  json manifest = {{"format", kManifestFormat},
+                   {"created", utcNow()},
+                   {"standalone", options.standalone},
+                   {"modules", json::array()}};
+  std::string table = "# id\tmodule\tdriver\tkind (read by run.sh)\n";
+  std::vector<std::string> seen;
+  for (const BundleModule &m : modules) {
+    if (!isFileName(m.id))
+      return Error{"bundle module id \"" + m.id +
+                   "\" is not a plain file name (letters, digits, '-', '_', "
+                   "'.')"};
+    if (std::find(seen.begin(), seen.end(), m.id) != seen.end())
+      return Error{"bundle module id \"" + m.id + "\" appears twice"};
+    seen.push_back(m.id);
+    if (!fs::is_regular_file(m.module))
+      return Error{"module " + m.module.string() + " does not exist"};
+    if (m.device.empty() || m.device.find_first_of("\t\n") != std::string::npos)
+      return Error{"module " + m.id + " names no device to run on"};
+    std::string where = fs::absolute(m.module).string();
+    if (options.standalone) {
+      fs::create_directories(root / "modules", error);
+      const std::string inside = "modules/" + m.id + ".vmfb";
+      auto copied = copyFile(m.module, root / inside);
+      if (!copied)
+        return Error{copied.error()};
+      where = inside;
+    }
+    if (where.find_first_of("\t\n") != std::string::npos)
+      return Error{"module path " + where + " holds a tab or a line break"};
+    const std::string kind = m.dispatchBenchmark ? "dispatch" : "entry";
+    table += m.id + "\t" + where + "\t" + m.device + "\t" + kind + "\n";
+    manifest["modules"].push_back({{"id", m.id},
+                                   {"module", where},
+                                   {"device", m.device},
+                                   {"kind", kind},
+                                   {"about", m.about}});
+  }
+  if (options.standalone && options.carryTools) {
+    if (!options.iree)
+      return Error{"a standalone bundle needs the IREE whose runtime tools "
+                   "it carries"};
+    fs::create_directories(root / "tools", error);
+    for (const char *tool :
+         {tools::kIreeBenchmarkModule, tools::kIreeRunModule}) {
+      auto path = options.iree->tool(tool);
+      if (!path)
+        return Error{path.error()};
+      auto copied = copyFile(*path, root / "tools" / tool);
+      if (!copied)
+        return Error{copied.error()};
+      fs::permissions(root / "tools" / tool,
+                      fs::perms::owner_exec | fs::perms::group_exec |
+                          fs::perms::others_exec,
+                      fs::perm_options::add, error);
+    }
+    manifest["tools"] = "tools/";
+  }
+  for (const auto &[name, content] :
+       {std::pair<std::string, std::string>{"modules.tsv", table},
+        {"manifest.json", manifest.dump(2) + "\n"},
+        {"run.sh", runBundleScript()}}) {
+    auto written = writeFileAtomically(root / name, content);
+    if (!written)
+      return Error{written.error()};
+  }
+  fs::permissions(root / "run.sh",
+                  fs::perms::owner_exec | fs::perms::group_exec |
+                      fs::perms::others_exec,
+                  fs::perm_options::add, error);
+  return root;
+}
+
+Result<BundleManifest> readBundleManifest(const fs::path &bundle) {
+  auto content = readTextFile(bundle / "manifest.json");
+  if (!content)
+    return Error{bundle.string() + " is not a run bundle: " + content.error()};
+  json manifest = json::parse(*content, nullptr, false);
+  if (manifest.is_discarded() || !manifest.is_object() ||
+      manifest.value("format", "") != kManifestFormat)
+    return Error{(bundle / "manifest.json").string() +
+                 " is not a Tilescope run bundle manifest (" + kManifestFormat +
+                 ")"};
+  BundleManifest out;
+  out.directory = bundle;
+  out.created = manifest.value("created", "");
+  if (manifest.contains("modules") && manifest["modules"].is_array())
+    for (const json &entry : manifest["modules"]) {
+      if (!entry.is_object())
+        continue;
+      BundleModule m;
+      m.id = entry.value("id", "");
+      m.module = entry.value("module", "");
+      m.device = entry.value("device", "");
+      m.dispatchBenchmark = entry.value("kind", "dispatch") == "dispatch";
+      if (entry.contains("about"))
+        m.about = entry["about"];
+      if (!m.id.empty())
+        out.modules.push_back(std::move(m));
+    }
+  out.json = std::move(manifest);
+  return out;
+}
+
+ProcessSpec runBundleCommand(const fs::path &bundle,
+                             const BundleRunOptions &options) {
+  ProcessSpec spec;
+  spec.program = "/bin/bash";
+  spec.arguments = {(bundle / "run.sh").string()};
+  auto &env = spec.environment;
+  if (!options.tools.empty())
+    env["TILESCOPE_TOOLS"] = options.tools.string();
+  if (!options.device.empty())
+    env["TILESCOPE_DEVICE"] = options.device;
+  env["TILESCOPE_REPETITIONS"] = std::to_string(options.repetitions);
+  env["TILESCOPE_TARGET_US"] = text("%g", options.targetMicroseconds);
+  env["TILESCOPE_PROFILE"] = options.profile;
+  env["TILESCOPE_TIMEOUT_S"] = std::to_string(options.toolTimeoutSeconds);
+  if (!options.only.empty())
+    env["TILESCOPE_ONLY"] = options.only;
+  if (options.force)
+    env["TILESCOPE_FORCE"] = "1";
+  spec.timeout = options.timeout;
+  spec.cancel = options.cancel;
+  spec.onOutput = options.onOutput;
+  return spec;
+}
+
+ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
+  ModuleTiming timing;
+  timing.id = id;
+  timing.status = "not-run";
+  const fs::path results = bundle / "results";
+  auto done = readTextFile(results / (id + ".done"));
+  if (!done)
+    return timing;
+  json status = json::parse(*done, nullptr, false);
+  if (status.is_discarded() || !status.is_object()) {
+    timing.status = "failed";
+    timing.why = (results / (id + ".done")).string() + " does not parse";
+    return timing;
+  }
+  timing.status = status.value("status", "failed");
+  timing.why = status.value("why", "");
+  timing.device = status.value("device", "");
+  timing.kind = status.value("kind", "");
+  timing.batch = status.value("batch", 1);
+  timing.targetMicroseconds = status.value("target_us", 0.0);
+  if (status.contains("probe_us") && status["probe_us"].is_number())
+    timing.probeMicroseconds = status["probe_us"].get<double>();
+  timing.profiler = status.value("profiler", "");
+  timing.profileError = status.value("profile_why", "");
+
+  if (auto batched = measurementsIn(results / (id + ".batched.json"))) {
+    timing.measurements = std::move(*batched);
+    timing.perDispatch = timingStats(timing.measurements, &timing.benchmark);
+  }
+  if (timing.batch <= 1)
+    timing.perSubmission = timing.perDispatch;
+  else if (auto single = measurementsIn(results / (id + ".single.json")))
+    timing.perSubmission = timingStats(*single);
+  if (timing.status == "ok" && !timing.perDispatch) {
+    timing.status = "failed";
+    timing.why = "iree-benchmark-module reported no repetition";
+  }
+
+  if (timing.profiler == "ncu") {
+    auto csv = readTextFile(results / (id + ".ncu.csv"));
+    auto reading = csv ? parseNsightComputeCsv(*csv)
+                       : Result<ProfileReading>(Error{csv.error()});
+    if (reading)
+      timing.profile = std::move(*reading);
+    else if (timing.profileError.empty())
+      timing.profileError = reading.error();
+  } else if (timing.profiler == "rocprofv3") {
+    auto reading = readRocprofOutput(results / (id + ".rocprof"));
+    if (reading)
+      timing.profile = std::move(*reading);
+    else if (timing.profileError.empty())
+      timing.profileError = reading.error();
+  }
+  return timing;
+}
+
+std::string ModuleTiming::method() const {
+  if (batch > 1)
+    return "per dispatch: " + std::to_string(batch) +
+           " dispatches back to back in one submission (IREE's dispatch "
+           "benchmark loop, --batch_size=" +
+           std::to_string(batch) + ", so an iteration lasts at least " +
+           text("%g", targetMicroseconds) +
+           " us), after a warm-up; median of the repetitions. One dispatch "
+           "per submission is timed too: that figure includes submission "
+           "and synchronisation";
+  if (kind == "dispatch")
+    return "per dispatch: one dispatch lasts past the " +
+           text("%g", targetMicroseconds) +
+           " us an iteration needs, so each submission holds one; after a "
+           "warm-up, median of the repetitions";
+  return "per invocation of the module's function (not a dispatch "
+         "benchmark: submission included), after a warm-up; median of the "
+         "repetitions";
+}
+
+std::string ModuleTiming::summary() const {
+  if (!timed())
+    return status == "not-run" ? std::string("not run yet") : "no time: " + why;
+  std::string out = text("%.3f us median", perDispatch->median);
+  out += kind == "dispatch" ? " per dispatch" : " per invocation";
+  out += " (" +
+         (batch > 1 ? std::to_string(batch) + " back to back per submission; "
+                    : std::string()) +
+         "spread " + text("%.3f us", perDispatch->spread) + ", " +
+         std::to_string(perDispatch->repetitions) + " repetitions) on " +
+         device;
+  if (batch > 1 && perSubmission)
+    out += "; one per submission " + text("%.3f us", perSubmission->median);
+  if (profile)
+    out += "; " + profile->tool + " " +
+           text("%.3f us", profile->kernelMicroseconds) + " per launch";
+  return out;
+}
+
+json toJson(const TimingStats &stats) {
+  return {{"median_us", stats.median},
+          {"spread_us", stats.spread},
+          {"min_us", stats.minimum},
+          {"max_us", stats.maximum},
+          {"repetitions", stats.repetitions}};
+}
+
+std::optional<TimingStats> timingStatsFromJson(const json &in) {
+  if (!in.is_object() || !in.contains("median_us") ||
+      !in["median_us"].is_number())
+    return std::nullopt;
+  TimingStats stats;
+  stats.median = in["median_us"].get<double>();
+  stats.spread = in.value("spread_us", 0.0);
+  stats.minimum = in.value("min_us", stats.median);
+  stats.maximum = in.value("max_us", stats.median);
+  stats.repetitions = in.value("repetitions", 0);
+  return stats;
+}
+
+json toJson(const ModuleTiming &t) {
+  json out = {{"id", t.id},           {"status", t.status},
+              {"device", t.device},   {"kind", t.kind},
+              {"batch", t.batch},     {"benchmark", t.benchmark},
+              {"method", t.method()}, {"summary", t.summary()}};
+  if (!t.why.empty())
+    out["why"] = t.why;
+  if (t.perDispatch) {
+    out.update(toJson(*t.perDispatch));
+    out["per_dispatch"] = toJson(*t.perDispatch);
+  }
+  if (t.perSubmission)
+    out["per_submission"] = toJson(*t.perSubmission);
+  if (t.probeMicroseconds)
+    out["probe_us"] = *t.probeMicroseconds;
+  if (t.profile)
+    out["profile"] = toJson(*t.profile);
+  if (!t.profileError.empty())
+    out["profile_error"] = t.profileError;
+  return out;
+}
+
+const std::string &runBundleScript() {
+  static const std::string script =
+#include "RunBundleScript.inc"
+      ;
+  return script;
+}
+
+} // namespace tilescope::jobs

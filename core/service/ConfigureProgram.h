@@ -1,0 +1,71 @@
+// Opens what people hold, a model's MLIR, as configured executables: the
+// pinned iree-compile runs up to executable configurations for a target
+// (in a child process, with a time limit and cancel), and every root op of
+// the result is linked back to the source op it came from, by IREE's own
+// locations.
+#pragma once
+
+#include "core/iree/Document.h"
+#include "core/service/DocumentWorker.h"
+#include "core/service/IreeCommands.h"
+#include "core/tools/IreeInstallation.h"
+#include "core/util/Result.h"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+struct ConfigureRequest {
+  std::filesystem::path source;
+  // Unset: the source names its own devices (module attributes
+  // {hal.device.targets = [...]}), which also win over a target given.
+  std::optional<CompileTarget> target;
+  // The configured MLIR, printed without locations (what is opened and
+  // edited); beside it, NAME.located.mlir holds the same IR with IREE's
+  // locations.
+  std::filesystem::path output;
+  std::vector<std::string> extraFlags;
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  const std::atomic<bool> *cancel = nullptr;
+  // Told each step as it starts ("configuring with iree-compile", ...).
+  std::function<void(const std::string &step)> progress;
+};
+
+struct ConfiguredProgram {
+  iree::Document document; // of `output`, its text included
+  std::filesystem::path located;
+  std::vector<std::string> commands; // each step, as a shell command
+  // How the device was named: "the source's hal.device.targets", "--target
+  // gfx942", or "Tilescope's sm_90 target (IREE 3.13 names none)".
+  std::string deviceFrom;
+};
+
+// Whether an MLIR text's first statement is a `module` (comments skipped).
+bool hasTopLevelModule(const std::string &text);
+
+// Whether an MLIR text names its devices (hal.device.targets).
+bool namesItsDevices(const std::string &text);
+
+// The #hal.device.target Tilescope carries for a chip the IREE in use may
+// not name by flag (sm_90: examples/targets/cuda_sm_90.device.mlir), or
+// nullopt.
+std::optional<std::string> builtinDeviceTarget(const std::string &chip);
+
+// The three commands a configure runs: iree-compile to the located file,
+// iree-opt printing it without locations.
+Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
+                                     const ConfigureRequest &request);
+Result<ProcessSpec> stripLocationsCommand(const tools::IreeInstallation &iree,
+                                          const ConfigureRequest &request);
+
+Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
+                                           DocumentWorker &worker,
+                                           const ConfigureRequest &request);
+
+} // namespace tilescope::jobs

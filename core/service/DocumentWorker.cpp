@@ -1,0 +1,405 @@
+#include "core/service/DocumentWorker.h"
+
+#include "core/document/SplitInput.h"
+#include "core/export/DocumentJson.h"
+#include "core/export/JsonText.h"
+#include "core/export/LoweredJson.h"
+#include "core/export/ProgramReductionsJson.h"
+#include "core/process/ServingProcess.h"
+#include "core/util/Files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <regex>
+
+namespace fs = std::filesystem;
+
+namespace tilescope::jobs {
+namespace {
+
+// The part the worker last said it was parsing ("tilescope-iree-worker:
+// parsing part 3 from line 120"), for a crash message.
+std::string lastPart(const std::string &standardError, int partCount) {
+  static const std::regex pattern(R"(parsing part (\d+) from line (\d+))");
+  std::string where;
+  for (std::sregex_iterator
+           it(standardError.begin(), standardError.end(), pattern),
+       end;
+       it != end; ++it)
+    where = partCount > 1 ? " in part " + (*it)[1].str() + " (from line " +
+                                (*it)[2].str() + ")"
+                          : "";
+  return where;
+}
+
+int countParts(const std::string &text, const iree::ParseOptions &options) {
+  const bool split = iree::splitsInput(text, options);
+  return split
+             ? static_cast<int>(document::splitInputFile(text, "").parts.size())
+             : 1;
+}
+
+// The idle workers of this process, by worker program and IREE library.
+class WorkerPool {
+public:
+  static WorkerPool &shared() {
+    static WorkerPool pool;
+    return pool;
+  }
+  std::unique_ptr<ServingProcess> take(const std::string &key) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto &kept = idle[key];
+    while (!kept.empty()) {
+      std::unique_ptr<ServingProcess> worker = std::move(kept.back());
+      kept.pop_back();
+      if (worker->running())
+        return worker;
+    }
+    return nullptr;
+  }
+  void give(const std::string &key, std::unique_ptr<ServingProcess> worker) {
+    // Its greeting is one of the lines it answered.
+    if (!worker->running() ||
+        worker->answered() > DocumentWorker::kAnswersPerWorker)
+      return;
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto &kept = idle[key];
+    // Two callers at once (an open beside IREE's layouts) leave two; more
+    // is memory for nothing.
+    if (kept.size() < 2)
+      kept.push_back(std::move(worker));
+  }
+  void clear() {
+    const std::lock_guard<std::mutex> lock(mutex);
+    idle.clear();
+  }
+  // At exit (the pool is a static): stop the idle workers, leaving their
+  // reaping to whoever reaps this process's orphans, so that a one-shot
+  // command does not wait on the kernel freeing a worker's memory.
+  ~WorkerPool() {
+    for (auto &[key, kept] : idle)
+      for (auto &worker : kept)
+        worker->stopWithoutReaping();
+  }
+  std::atomic<int> started{0};
+
+private:
+  std::mutex mutex;
+  std::map<std::string, std::vector<std::unique_ptr<ServingProcess>>> idle;
+};
+
+} // namespace
+
+DocumentWorker::DocumentWorker(fs::path program, fs::path compilerLibrary)
+    : program(std::move(program)), compilerLibrary(std::move(compilerLibrary)) {
+}
+
+int DocumentWorker::workersStarted() {
+  return WorkerPool::shared().started.load();
+}
+
+void DocumentWorker::stopIdleWorkers() { WorkerPool::shared().clear(); }
+
+std::string DocumentWorker::poolKey() const {
+  return program.string() + '\n' + compilerLibrary.string();
+}
+
+Result<std::unique_ptr<ServingProcess>> DocumentWorker::startWorker() {
+  ProcessSpec spec;
+  spec.program = program;
+  spec.arguments = {"serve", "--iree", compilerLibrary.string()};
+  auto started = ServingProcess::start(spec);
+  if (!started)
+    return Error{"cannot start Tilescope's parser process " + program.string() +
+                 ": " + started.error()};
+  ++WorkerPool::shared().started;
+  return started;
+}
+
+Result<bool> DocumentWorker::readiness(const std::string &greeting) const {
+  const nlohmann::json hello = nlohmann::json::parse(greeting, nullptr, false);
+  if (hello.is_object() && hello.value("ready", false))
+    return true;
+  if (hello.is_object() && hello.contains("error") &&
+      hello["error"].is_string())
+    return Error{hello["error"].get<std::string>()};
+  return Error{
+      "Tilescope's parser process " + program.string() +
+      " greeted with something other than ready: " + greeting.substr(0, 200)};
+}
+
+Result<iree::Document>
+DocumentWorker::parseFile(const fs::path &path,
+                          const iree::ParseOptions &options) {
+  diagnostics.clear();
+  auto document = run({}, path, path.string(), options);
+  if (document)
+    document->path = path;
+  return document;
+}
+
+Result<iree::Document>
+DocumentWorker::parseText(const std::string &text,
+                          const std::string &bufferName,
+                          const iree::ParseOptions &options) {
+  diagnostics.clear();
+  return run(text, {}, bufferName, options);
+}
+
+Result<iree::Document> DocumentWorker::run(std::string text,
+                                           const fs::path &file,
+                                           const std::string &bufferName,
+                                           const iree::ParseOptions &options) {
+  // The worker refuses what IREE must not see (a NUL byte, too deep a
+  // nesting, a known crasher) with the same words DocumentParser has.
+  std::vector<std::string> flags = {"--buffer-name", bufferName};
+  if (options.splitInputFile)
+    flags.push_back(*options.splitInputFile ? "--split-input-file"
+                                            : "--no-split-input-file");
+  if (options.unguarded)
+    flags.push_back("--unguarded");
+  // A file on disk is read here while the worker parses it: the document
+  // keeps its text.
+  std::optional<Error> unread;
+  auto readText = [&] {
+    if (file.empty())
+      return;
+    auto read = iree::readMlirFile(file);
+    if (read)
+      text = std::move(*read);
+    else
+      unread = Error{read.error()};
+  };
+  auto answer = exchange("parse", std::move(flags), text, file, bufferName,
+                         "IREE's parser", readText,
+                         [&] { return countParts(text, options); });
+  if (!answer)
+    return Error{answer.error()};
+
+  nlohmann::json reply = nlohmann::json::parse(*answer, nullptr, false);
+  if (!reply.is_object() || !reply.contains("ok") || !reply["ok"].is_boolean())
+    return Error{bufferName + ": Tilescope's parser process answered "
+                              "something other than a parse result"};
+  if (auto it = reply.find("diagnostics"); it != reply.end() && it->is_array())
+    for (const auto &entry : *it)
+      if (auto diagnostic = exporting::diagnosticFromJson(entry))
+        diagnostics.push_back(std::move(*diagnostic));
+  if (!reply["ok"].get<bool>()) {
+    const auto error = reply.find("error");
+    return Error{error != reply.end() && error->is_string()
+                     ? error->get<std::string>()
+                     : bufferName + ": IREE refused it"};
+  }
+  if (unread) // IREE read it, and then it went (or changed) under us
+    return *unread;
+  auto document = exporting::documentFromJson(reply["document"]);
+  if (!document)
+    return Error{bufferName +
+                 ": Tilescope's parser process answered a "
+                 "document it cannot read back: " +
+                 document.error()};
+  document->text = std::move(text);
+  return document;
+}
+
+Result<std::string>
+DocumentWorker::exchange(const std::string &commandName,
+                         std::vector<std::string> options,
+                         const std::string &text, const fs::path &file,
+                         const std::string &bufferName, const std::string &what,
+                         const std::function<void()> &meanwhile,
+                         const std::function<int()> &partCount) {
+  // Text not on disk goes to the worker through a private file.
+  std::optional<TemporaryDirectory> directory;
+  fs::path input = file;
+  if (input.empty()) {
+    auto created = TemporaryDirectory::create("tilescope-parse");
+    if (!created)
+      return Error{created.error()};
+    directory = std::move(*created);
+    input = directory->file("buffer.mlir");
+    if (auto written = writeFileAtomically(input, text); !written)
+      return Error{written.error()};
+  }
+
+  // The request, and the command that reproduces it in a worker of its own.
+  nlohmann::json request = {{"command", commandName}, {"file", input.string()}};
+  ProcessSpec reproducer;
+  reproducer.program = program;
+  reproducer.arguments = {commandName, "--iree", compilerLibrary.string()};
+  for (size_t i = 0; i < options.size(); ++i) {
+    reproducer.arguments.push_back(options[i]);
+    if (options[i] == "--buffer-name" && i + 1 < options.size())
+      request["buffer_name"] = options[i + 1];
+    else if (options[i] == "--split-input-file" ||
+             options[i] == "--no-split-input-file")
+      request["split_input_file"] = options[i] == "--split-input-file";
+    else if (options[i] == "--unguarded")
+      request["unguarded"] = true;
+    else if (options[i] == "--choices" && i + 1 < options.size())
+      request["choices"] =
+          nlohmann::json::parse(options[i + 1], nullptr, false);
+  }
+  reproducer.arguments.push_back(input.string());
+  command = reproducer.shellCommand();
+
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<ServingProcess> worker = WorkerPool::shared().take(poolKey());
+  const bool fresh = !worker;
+  if (fresh) {
+    auto started = startWorker();
+    if (!started)
+      return Error{started.error()};
+    worker = std::move(*started);
+  }
+  // The request waits in the pipe while a fresh worker loads IREE.
+  worker->tell(exporting::jsonText(request));
+  if (meanwhile)
+    meanwhile();
+  auto left = [&] {
+    return std::max(std::chrono::milliseconds(0),
+                    timeout -
+                        std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now() - start));
+  };
+  ServingProcess::Answer answer;
+  if (fresh) {
+    // A time-out or cancel while IREE loads is the request's; a worker that
+    // cannot load IREE says why.
+    answer = worker->listen(left(), cancel);
+    if (answer.answered)
+      if (auto ready = readiness(answer.line); !ready)
+        return Error{ready.error()};
+  }
+  if (!fresh || answer.answered) {
+    // What it said while loading counts as said to this request.
+    std::string earlier = std::move(answer.standardError);
+    answer = worker->listen(left(), cancel);
+    answer.standardError.insert(0, earlier);
+  }
+  if (answer.answered) {
+    WorkerPool::shared().give(poolKey(), std::move(worker));
+    return std::move(answer.line);
+  }
+
+  const ProcessResult &ending = answer.ending;
+  switch (ending.outcome) {
+  case ProcessResult::Outcome::Cancelled:
+    return Error{bufferName + ": " +
+                 (commandName == "parse" ? std::string("parsing") : what) +
+                 " was cancelled"};
+  case ProcessResult::Outcome::FailedToStart:
+  case ProcessResult::Outcome::TimedOut:
+  case ProcessResult::Outcome::Signaled:
+  case ProcessResult::Outcome::Exited: {
+    const std::string where = lastPart(answer.standardError, partCount());
+    std::string how;
+    if (ending.outcome == ProcessResult::Outcome::TimedOut)
+      how = "did not finish" + where + " and " + ending.describe();
+    else if (ending.outcome == ProcessResult::Outcome::Signaled)
+      how = "crashed" + where + " (" + ending.describe() + ")";
+    else
+      how = "ended without an answer" + where + " (" + ending.describe() +
+            (answer.standardError.empty()
+                 ? std::string()
+                 : ": " + answer.standardError.substr(0, 2000)) +
+            ")";
+    // A buffer's private copy stays on disk for the reproducer.
+    if (directory)
+      directory->keep();
+    return Error{bufferName + ": " + what + " " + how +
+                 "; Tilescope parses in a separate process and is unharmed. "
+                 "To reproduce: " +
+                 command};
+  }
+  }
+  return Error{bufferName + ": " + what + " ended without an answer"};
+}
+
+Result<nlohmann::json>
+DocumentWorker::ask(const std::string &commandName,
+                    std::vector<std::string> options, const std::string &text,
+                    const fs::path &file, const std::string &bufferName,
+                    const std::string &what, const char *key) {
+  diagnostics.clear();
+  auto answer = exchange(commandName, std::move(options), text, file,
+                         bufferName, what, {}, [] { return 1; });
+  if (!answer)
+    return Error{answer.error()};
+  nlohmann::json reply = nlohmann::json::parse(*answer, nullptr, false);
+  if (!reply.is_object() || !reply.value("ok", false)) {
+    const auto error = reply.is_object() ? reply.find("error") : reply.end();
+    return Error{
+        bufferName + ": " +
+        (reply.is_object() && error != reply.end() && error->is_string()
+             ? error->get<std::string>()
+             : std::string("IREE could not read it"))};
+  }
+  if (!reply.contains(key))
+    return Error{bufferName + ": Tilescope's IREE process answered without \"" +
+                 key + "\""};
+  return std::move(reply[key]);
+}
+
+Result<iree::LoweredFunction>
+DocumentWorker::readLowered(const std::string &dumpText,
+                            const std::string &bufferName) {
+  auto function = ask("lowered", {}, dumpText, {}, bufferName,
+                      "IREE reading its own IR", "function");
+  if (!function)
+    return Error{function.error()};
+  return exporting::loweredFunctionFromJson(*function);
+}
+
+Result<std::vector<document::ProgramReduction>>
+DocumentWorker::programReductions(const std::string &text,
+                                  const std::string &bufferName) {
+  auto reductions =
+      ask("reductions", {"--buffer-name", bufferName}, text, {}, bufferName,
+          "IREE reading the split point", "reductions");
+  if (!reductions)
+    return Error{reductions.error()};
+  auto read = exporting::arrayFromJson<document::ProgramReduction>(
+      *reductions, exporting::programReductionFromJson);
+  if (!read)
+    return Error{bufferName + ": the reductions IREE read: " + read.error()};
+  return read;
+}
+
+Result<std::string>
+DocumentWorker::withSplits(const std::string &text,
+                           const std::string &bufferName,
+                           const std::vector<document::SplitChoice> &choices) {
+  nlohmann::json written = nlohmann::json::array();
+  for (const document::SplitChoice &choice : choices)
+    written.push_back(exporting::toJson(choice));
+  auto program = ask(
+      "with-splits",
+      {"--buffer-name", bufferName, "--choices", exporting::jsonText(written)},
+      text, {}, bufferName, "IREE writing the splits", "program");
+  if (!program)
+    return Error{program.error()};
+  if (!program->is_string())
+    return Error{bufferName + ": IREE's program came back as no text"};
+  return program->get<std::string>();
+}
+
+Result<std::vector<document::FormedDispatch>>
+DocumentWorker::formedDispatches(const fs::path &flow) {
+  auto dispatches =
+      ask("dispatches", {"--buffer-name", flow.string()}, {}, flow,
+          flow.string(), "IREE reading the formed dispatches", "dispatches");
+  if (!dispatches)
+    return Error{dispatches.error()};
+  auto read = exporting::arrayFromJson<document::FormedDispatch>(
+      *dispatches, exporting::formedDispatchFromJson);
+  if (!read)
+    return Error{flow.string() + ": the dispatches IREE read: " + read.error()};
+  return read;
+}
+
+} // namespace tilescope::jobs

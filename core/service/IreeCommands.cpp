@@ -1,0 +1,203 @@
+#include "core/service/IreeCommands.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tilescope::jobs {
+namespace {
+
+CompileTarget rocmTarget(const std::string &chip) {
+  return CompileTarget{
+      "rocm-" + chip,
+      "rocm",
+      chip,
+      "hip",
+      {"--iree-hal-target-device=hip", "--iree-rocm-target=" + chip}};
+}
+
+CompileTarget cudaTarget(const std::string &chip) {
+  return CompileTarget{
+      "cuda-" + chip,
+      "cuda",
+      chip,
+      "cuda",
+      {"--iree-hal-target-device=cuda", "--iree-cuda-target=" + chip}};
+}
+
+CompileTarget cpuTarget(const std::string &cpu) {
+  return CompileTarget{"llvm-cpu",
+                       "llvm-cpu",
+                       cpu,
+                       "local-task",
+                       {"--iree-hal-target-device=local",
+                        "--iree-hal-local-target-device-backends=llvm-cpu",
+                        "--iree-llvmcpu-target-cpu=" + cpu}};
+}
+
+bool startsWith(const std::string &text, const std::string &prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+} // namespace
+
+Result<CompileTarget> compileTarget(const std::string &spec) {
+  std::string backend, chip = spec;
+  if (const size_t colon = spec.find(':'); colon != std::string::npos) {
+    backend = spec.substr(0, colon);
+    chip = spec.substr(colon + 1);
+  }
+  if (backend.empty()) {
+    if (startsWith(chip, "gfx"))
+      backend = "rocm";
+    else if (startsWith(chip, "sm_"))
+      backend = "cuda";
+    else if (chip == "llvm-cpu" || chip == "cpu") {
+      backend = "llvm-cpu";
+      chip = "host";
+    }
+  }
+  if ((backend == "rocm" || backend == "hip") && startsWith(chip, "gfx"))
+    return rocmTarget(chip);
+  if (backend == "cuda" && startsWith(chip, "sm_"))
+    return cudaTarget(chip);
+  if (backend == "llvm-cpu" || backend == "cpu")
+    return cpuTarget(chip.empty() || chip == backend ? "host" : chip);
+  return Error{"unknown compile target '" + spec +
+               "': use a ROCm chip (gfx942, rocm:gfx950), a CUDA chip (sm_90, "
+               "cuda:sm_80) or llvm-cpu[:cpu-name]"};
+}
+
+Result<ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
+                                   const CompileRequest &request) {
+  Result<std::filesystem::path> tool = iree.tool(tools::kIreeCompile);
+  if (!tool)
+    return Error{tool.error()};
+  ProcessSpec spec;
+  spec.program = *tool;
+  spec.arguments.push_back(request.input.string());
+  if (!request.inputCarriesTarget)
+    spec.arguments.insert(spec.arguments.end(),
+                          request.target.compileFlags.begin(),
+                          request.target.compileFlags.end());
+  spec.arguments.insert(spec.arguments.end(), request.extraFlags.begin(),
+                        request.extraFlags.end());
+  spec.arguments.push_back("-o");
+  spec.arguments.push_back(request.output.string());
+  return spec;
+}
+
+Result<ProcessSpec> benchmarkCommand(const tools::IreeInstallation &iree,
+                                     const BenchmarkRequest &request) {
+  Result<std::filesystem::path> tool = iree.tool(tools::kIreeBenchmarkModule);
+  if (!tool)
+    return Error{tool.error()};
+  if (request.repetitions < 1)
+    return Error{"benchmark repetitions must be at least 1, not " +
+                 std::to_string(request.repetitions)};
+  ProcessSpec spec;
+  spec.program = *tool;
+  spec.arguments = {"--module=" + request.module.string(),
+                    "--device=" + request.device, "--benchmark_format=json"};
+  if (request.repetitions > 1)
+    spec.arguments.push_back("--benchmark_repetitions=" +
+                             std::to_string(request.repetitions));
+  if (!request.function.empty()) {
+    // A named function is benchmarked as a plain call: pass its batch size.
+    spec.arguments.push_back("--function=" + request.function);
+    spec.arguments.push_back("--input=1");
+  }
+  return spec;
+}
+
+double BenchmarkMeasurement::realTimeMicroseconds() const {
+  if (timeUnit == "ns")
+    return realTime / 1000.0;
+  if (timeUnit == "ms")
+    return realTime * 1000.0;
+  if (timeUnit == "s")
+    return realTime * 1e6;
+  return realTime;
+}
+
+Result<std::vector<BenchmarkMeasurement>>
+parseBenchmarkJson(const std::string &text) {
+  // iree-benchmark-module may print log lines before the JSON document.
+  const size_t begin = text.find('{');
+  if (begin == std::string::npos)
+    return Error{"iree-benchmark-module printed no JSON (expected "
+                 "--benchmark_format=json output)"};
+  nlohmann::json document =
+      nlohmann::json::parse(text.begin() + static_cast<long>(begin), text.end(),
+                            nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded())
+    return Error{"iree-benchmark-module's JSON output does not parse"};
+  if (!document.contains("benchmarks") || !document["benchmarks"].is_array())
+    return Error{"iree-benchmark-module's JSON output has no \"benchmarks\" "
+                 "array"};
+  std::vector<BenchmarkMeasurement> measurements;
+  for (const nlohmann::json &entry : document["benchmarks"]) {
+    if (!entry.is_object())
+      continue;
+    BenchmarkMeasurement m;
+    m.name = entry.value("name", "");
+    m.runType = entry.value("run_type", "iteration");
+    m.aggregateName = entry.value("aggregate_name", "");
+    m.iterations = entry.value("iterations", 0LL);
+    m.realTime = entry.value("real_time", 0.0);
+    m.cpuTime = entry.value("cpu_time", 0.0);
+    m.timeUnit = entry.value("time_unit", "ns");
+    measurements.push_back(std::move(m));
+  }
+  if (measurements.empty())
+    return Error{"iree-benchmark-module ran no benchmark (the module has no "
+                 "dispatch benchmark functions?)"};
+  return measurements;
+}
+
+} // namespace tilescope::jobs
+
+namespace tilescope::jobs {
+
+std::vector<RuntimeDriver> parseDriverList(const std::string &output) {
+  std::vector<RuntimeDriver> drivers;
+  size_t start = 0;
+  while (start < output.size()) {
+    size_t end = output.find('\n', start);
+    if (end == std::string::npos)
+      end = output.size();
+    const std::string line = output.substr(start, end - start);
+    start = end + 1;
+    if (line.empty() || line[0] == '#')
+      continue;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos)
+      continue;
+    const size_t nameBegin = line.find_first_not_of(' ');
+    if (nameBegin >= colon)
+      continue;
+    RuntimeDriver driver;
+    driver.name = line.substr(nameBegin, colon - nameBegin);
+    const size_t descriptionBegin = line.find_first_not_of(' ', colon + 1);
+    if (descriptionBegin != std::string::npos)
+      driver.description = line.substr(descriptionBegin);
+    drivers.push_back(std::move(driver));
+  }
+  return drivers;
+}
+
+Result<std::vector<RuntimeDriver>>
+listRuntimeDrivers(const tools::IreeInstallation &iree) {
+  Result<std::filesystem::path> tool = iree.tool(tools::kIreeRunModule);
+  if (!tool)
+    return Error{tool.error()};
+  ProcessSpec spec;
+  spec.program = *tool;
+  spec.arguments = {"--list_drivers"};
+  spec.timeout = std::chrono::seconds(30);
+  ProcessResult result = runProcess(spec);
+  if (!result.succeeded())
+    return Error{spec.shellCommand() + " " + result.describe() + ": " +
+                 result.standardError};
+  return parseDriverList(result.standardOutput);
+}
+
+} // namespace tilescope::jobs

@@ -1,0 +1,690 @@
+#include "core/service/IreeConstraints.h"
+
+#include "core/config/LoweringConfig.h"
+#include "core/config/SmtProgram.h"
+#include "core/config/TranslationInfo.h"
+#include "core/document/SplitInput.h"
+#include "core/edit/AttributeLocator.h"
+#include "core/process/Process.h"
+#include "core/service/CompileJob.h"
+#include "core/util/Brackets.h"
+#include "core/util/Files.h"
+#include "core/util/Numbers.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace tilescope::jobs {
+namespace {
+
+constexpr const char *kConstraintsOp = "iree_codegen.smt.constraints";
+constexpr const char *kAssertOp = "iree_codegen.smt.assert";
+constexpr const char *kViolated = "pipeline constraints violated";
+constexpr const char *kTemplateRefused = "failed to extract SMT knob values";
+
+const char *kInsertPipeline =
+    "builtin.module(hal.executable(hal.executable.variant(builtin.module("
+    "func.func(iree-codegen-insert-smt-constraints)))))";
+const char *kInsertVerifyPipeline =
+    "builtin.module(hal.executable(hal.executable.variant(builtin.module("
+    "func.func(iree-codegen-insert-smt-constraints,iree-codegen-verify-smt-"
+    "constraints)))))";
+const char *kVerifyPipeline =
+    "builtin.module(hal.executable(hal.executable.variant(builtin.module("
+    "func.func(iree-codegen-verify-smt-constraints)))))";
+
+// One constraints op as IREE printed it: its function, root-op set,
+// pipeline, knobs template, assert count and line.
+struct PrintedConstraints {
+  std::string function;
+  long long set = 0;
+  ConstraintSet content;
+  int line = 0;
+};
+
+// The values of a constraints op's dims() operands (from `from`, after the
+// parenthesis): each `%name` is looked up as the `arith.constant` that
+// defines it above the op (`op`); unknown when it is anything else.
+std::vector<std::optional<int64_t>> dimValues(const std::string &text,
+                                              size_t op, size_t from) {
+  std::vector<std::optional<int64_t>> dims;
+  const size_t end = text.find(')', from);
+  if (end == std::string::npos)
+    return dims;
+  const std::string list = text.substr(from, end - from);
+  for (size_t at = list.find('%'); at != std::string::npos;
+       at = list.find('%', at + 1)) {
+    const size_t nameEnd = list.find_first_of(", ", at);
+    const std::string name = list.substr(at, nameEnd - at);
+    std::optional<int64_t> value;
+    size_t defined = text.rfind(name + " = arith.constant ", op);
+    // the definition starts its line (after the indentation)
+    while (defined != std::string::npos && defined > 0 &&
+           text[defined - 1] != ' ' && text[defined - 1] != '\n')
+      defined = text.rfind(name + " = arith.constant ", defined - 1);
+    if (defined != std::string::npos) {
+      const size_t number = defined + name.size() + 18;
+      const size_t numberEnd = text.find_first_of(" :\n", number);
+      value = parseInt64(text.substr(number, numberEnd - number));
+    }
+    dims.push_back(value);
+  }
+  return dims;
+}
+
+std::vector<PrintedConstraints> readConstraints(const std::string &text) {
+  std::vector<PrintedConstraints> found;
+  const edit::TextRange whole{0, text.size()};
+  for (size_t at = text.find(kConstraintsOp); at != std::string::npos;
+       at = text.find(kConstraintsOp, at + 1)) {
+    PrintedConstraints c;
+    c.line = edit::lineOf(text, at);
+    const size_t setAt = text.find("set = ", at);
+    if (setAt == std::string::npos)
+      continue;
+    c.set = std::atoll(text.c_str() + setAt + 6);
+    if (auto site = edit::locateAttribute(text, at, "pipeline", whole))
+      if (auto pipeline = config::parseResolvedAttribute(
+              text.substr(site->value.offset, site->value.length)))
+        c.content.pipeline = config::pipelineNameOf(*pipeline);
+    size_t regionFrom = at;
+    if (auto knobs = edit::locateAttribute(text, at, "knobs", whole)) {
+      c.content.knobs = text.substr(knobs->value.offset, knobs->value.length);
+      regionFrom = knobs->value.end();
+    }
+    const size_t dimsAt = text.find("dims(", regionFrom);
+    const size_t open = text.find('{', dimsAt);
+    const size_t close = closingBracket(text, open, "{}");
+    if (dimsAt == std::string::npos || open == std::string::npos ||
+        close == std::string::npos)
+      continue;
+    c.content.dims = dimValues(text, at, dimsAt + 5);
+    c.content.body = text.substr(open + 1, close - open - 1);
+    for (size_t a = text.find(kAssertOp, open);
+         a != std::string::npos && a < close; a = text.find(kAssertOp, a + 1))
+      ++c.content.assertions;
+    const size_t function = text.rfind("func.func @", at);
+    if (function != std::string::npos) {
+      const size_t name = function + std::string("func.func @").size();
+      const size_t end = text.find_first_of("( ", name);
+      c.function = text.substr(name, end - name);
+    }
+    found.push_back(std::move(c));
+  }
+  return found;
+}
+
+// A root op of the document with a GPU lowering config, and the set its
+// root_op attribute names (or the copy gives it).
+struct ConfiguredOp {
+  size_t dispatch = 0;
+  size_t op = 0;
+  long long set = 0;
+  size_t offset = 0; // where its `lowering_config` key is, in the file
+  bool needsRootOpAttribute = false;
+  size_t rootOpKey = 0; // where its own `root_op` key is, when it has one
+};
+
+std::vector<ConfiguredOp>
+configuredOps(const iree::Document &document,
+              const std::vector<document::TextPart> &parts) {
+  std::vector<ConfiguredOp> ops;
+  for (size_t d = 0; d < document.dispatches.size(); ++d) {
+    const iree::Dispatch &dispatch = document.dispatches[d];
+    long long nextSet = 0;
+    for (const iree::RootOp &op : dispatch.rootOps)
+      if (op.rootOpSet)
+        nextSet = std::max(nextSet, *op.rootOpSet + 1);
+    for (size_t o = 0; o < dispatch.rootOps.size(); ++o) {
+      const iree::RootOp &op = dispatch.rootOps[o];
+      if (op.loweringConfig.empty() ||
+          !config::isGpuLoweringConfigText(op.loweringConfig))
+        continue;
+      const size_t opOffset = edit::offsetOf(document.text, op.line, op.column);
+      const document::TextPart &part =
+          parts.at(static_cast<size_t>(std::max(dispatch.part, 0)));
+      auto site =
+          edit::locateAttribute(document.text, opOffset, "lowering_config",
+                                {part.offset, part.length});
+      if (!site)
+        continue; // no lowering_config key at the op: IREE reads none
+      ConfiguredOp c{d,
+                     o,
+                     op.rootOpSet.value_or(nextSet),
+                     site->key.offset,
+                     !op.rootOpSet.has_value(),
+                     0};
+      if (c.needsRootOpAttribute) {
+        ++nextSet;
+      } else {
+        auto own = edit::locateAttribute(document.text, opOffset, "root_op",
+                                         {part.offset, part.length});
+        if (!own)
+          continue;
+        c.rootOpKey = own->key.offset;
+      }
+      ops.push_back(c);
+    }
+  }
+  return ops;
+}
+
+// The configured op a diagnostic of the verify run is about: the root op on
+// its line (constraints IREE inserted carry their root op's location), or,
+// in a file that carried its constraints, the op whose set the
+// constraints op on that line targets.
+const ConfiguredOp *opOf(const iree::Diagnostic &d,
+                         const iree::Document &document,
+                         const std::vector<ConfiguredOp> &ops,
+                         const std::vector<PrintedConstraints> &carried) {
+  for (const ConfiguredOp &op : ops)
+    if (document.dispatches[op.dispatch].rootOps[op.op].line == d.line)
+      return &op;
+  for (const PrintedConstraints &c : carried)
+    if (c.line == d.line)
+      for (const ConfiguredOp &op : ops)
+        if (document.dispatches[op.dispatch].name == c.function &&
+            op.set == c.set)
+          return &op;
+  return nullptr;
+}
+
+using OpSet = std::set<const ConfiguredOp *>;
+
+// The part's text as IREE is given it: root_op attributes on the ops IREE
+// is asked about (`asked`; all when unset) and none on the others, and the
+// ops already judged hidden from the verifier (their lowering_config key
+// renamed, so it reads no config for them and skips them). Every edit stays
+// on its line.
+std::string copyOfPart(const iree::Document &document,
+                       const document::TextPart &part,
+                       const std::vector<ConfiguredOp> &ops,
+                       const OpSet &hidden,
+                       const std::optional<OpSet> &asked = std::nullopt) {
+  std::vector<std::pair<size_t, std::string>> inserts;
+  for (const ConfiguredOp &op : ops) {
+    if (op.offset < part.offset || op.offset >= part.offset + part.length)
+      continue;
+    const bool isAsked = !asked || asked->count(&op);
+    if (hidden.count(&op))
+      inserts.push_back({op.offset, "tilescope_judged_"});
+    if (op.needsRootOpAttribute && isAsked)
+      inserts.push_back({op.offset, "root_op = #iree_codegen.root_op<set = " +
+                                        std::to_string(op.set) + ">, "});
+    if (!op.needsRootOpAttribute && !isAsked)
+      inserts.push_back({op.rootOpKey, "tilescope_unasked_"});
+  }
+  // Back to front, so the offsets before each edit stay good.
+  std::stable_sort(
+      inserts.begin(), inserts.end(),
+      [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::string text = std::string(part.in(document.text));
+  for (const auto &[offset, inserted] : inserts)
+    text.insert(offset - part.offset, inserted);
+  return text;
+}
+
+struct PartRun {
+  std::vector<iree::Diagnostic> diagnostics; // whole-file lines
+  std::vector<PrintedConstraints> constraints;
+  bool carriesConstraints = false;
+  // Ops IREE crashes on while stating their constraints: why, and the
+  // command that reproduces it on a file asking about that op alone.
+  std::map<const ConfiguredOp *, std::string> crashed;
+};
+
+using SpecMaker = std::function<ProcessSpec(
+    const char *pipeline, const std::filesystem::path &input,
+    const std::filesystem::path &output)>;
+
+// The ops of `asked` that crash IREE's constraint insertion on their own,
+// found by asking about halves; each with IREE's crash in words and the
+// command that reproduces it (its file kept in `folder`).
+Result<std::map<const ConfiguredOp *, std::string>>
+isolateCrashes(const iree::Document &document, const document::TextPart &part,
+               const std::vector<ConfiguredOp> &ops, const OpSet &asked,
+               const TemporaryDirectory &folder, const SpecMaker &spec) {
+  std::map<const ConfiguredOp *, std::string> crashes;
+  std::vector<std::vector<const ConfiguredOp *>> groups{
+      {asked.begin(), asked.end()}};
+  int tries = 0;
+  while (!groups.empty()) {
+    std::vector<const ConfiguredOp *> group = std::move(groups.back());
+    groups.pop_back();
+    const std::filesystem::path file =
+        folder.file("crash-probe-" + std::to_string(tries++) + ".mlir");
+    if (auto written = writeFileAtomically(
+            file, copyOfPart(document, part, ops, {},
+                             OpSet(group.begin(), group.end())));
+        !written)
+      return Error{written.error()};
+    const ProcessSpec one = spec(kInsertPipeline, file, "/dev/null");
+    const ProcessResult result = runProcess(one);
+    if (result.outcome != ProcessResult::Outcome::Signaled) {
+      std::filesystem::remove(file);
+      continue;
+    }
+    if (group.size() == 1) {
+      crashes[group.front()] = "iree-opt " + result.describe() +
+                               " stating IREE's constraints for this op "
+                               "(IREE's bug); reproduce: " +
+                               one.shellCommand();
+      continue;
+    }
+    std::filesystem::remove(file);
+    const auto middle = group.begin() + static_cast<long>(group.size() / 2);
+    groups.emplace_back(group.begin(), middle);
+    groups.emplace_back(middle, group.end());
+  }
+  return crashes;
+}
+
+Result<PartRun>
+runPart(const tools::IreeInstallation &iree, const iree::Document &document,
+        const document::TextPart &part, const std::vector<ConfiguredOp> &ops,
+        const OpSet &askedOps, const TemporaryDirectory &folder, int index,
+        std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
+        std::vector<std::string> &commands) {
+  auto tool = iree.tool(tools::kIreeOpt);
+  if (!tool)
+    return Error{tool.error()};
+  const std::string name = "part" + std::to_string(index) + ".mlir";
+  const std::filesystem::path input = folder.file(name);
+  OpSet hidden, asked;
+  for (const ConfiguredOp *op : askedOps)
+    if (op->offset >= part.offset && op->offset < part.offset + part.length)
+      asked.insert(op);
+  if (auto written = writeFileAtomically(
+          input, copyOfPart(document, part, ops, hidden, asked));
+      !written)
+    return Error{written.error()};
+
+  // A file that already carries IREE's constraints (dumped with
+  // --iree-codegen-emit-pipeline-constraints) is verified as it is.
+  PartRun run;
+  run.carriesConstraints =
+      part.in(document.text).find(kConstraintsOp) != std::string_view::npos;
+  auto spec = [&](const char *pipeline, const std::filesystem::path &from,
+                  const std::filesystem::path &output) {
+    ProcessSpec s;
+    s.program = *tool;
+    s.arguments = {"--mlir-print-op-on-diagnostic=false",
+                   std::string("--pass-pipeline=") + pipeline, from.string(),
+                   "-o", output.string()};
+    s.timeout = timeout;
+    s.cancel = cancel;
+    return s;
+  };
+  if (run.carriesConstraints) {
+    run.constraints = readConstraints(std::string(part.in(document.text)));
+    for (PrintedConstraints &c : run.constraints)
+      c.line += part.firstLine - 1;
+  } else {
+    const ProcessSpec insert =
+        spec(kInsertPipeline, input, folder.file(name + ".constraints"));
+    commands.push_back(insert.shellCommand());
+    ProcessResult inserted = runProcess(insert);
+    if (inserted.outcome == ProcessResult::Outcome::Signaled) {
+      // IREE's constraint generators crash on some ops (batch matmuls in
+      // 3.13): the ops that crash it are found by halves and left out, each
+      // with a reproducer, and the others asked again.
+      auto crashes = isolateCrashes(document, part, ops, asked, folder, spec);
+      if (!crashes)
+        return Error{crashes.error()};
+      for (auto &[op, why] : *crashes) {
+        asked.erase(op);
+        run.crashed[op] = why;
+      }
+      if (auto written = writeFileAtomically(
+              input, copyOfPart(document, part, ops, hidden, asked));
+          !written)
+        return Error{written.error()};
+      inserted = runProcess(insert);
+    }
+    if (!inserted.succeeded())
+      return Error{"iree-opt " + inserted.describe() +
+                   " stating the pipeline constraints\n  command: " +
+                   insert.shellCommand() + "\n" +
+                   inserted.standardError.substr(0, 4000)};
+    auto output = readTextFile(folder.file(name + ".constraints"));
+    if (!output)
+      return Error{output.error()};
+    run.constraints = readConstraints(*output);
+  }
+
+  // IREE's verifier stops at the first function whose constraints fail, so
+  // the ops it judged are hidden and the rest checked again, until a run
+  // passes or stops on nothing Tilescope can place.
+  const std::vector<PrintedConstraints> carried =
+      run.carriesConstraints ? run.constraints
+                             : std::vector<PrintedConstraints>{};
+  for (;;) {
+    const ProcessSpec verify =
+        spec(run.carriesConstraints ? kVerifyPipeline : kInsertVerifyPipeline,
+             input, "/dev/null");
+    if (commands.empty() || commands.back() != verify.shellCommand())
+      commands.push_back(verify.shellCommand());
+    const ProcessResult verified = runProcess(verify);
+    if (verified.outcome != ProcessResult::Outcome::Exited)
+      return Error{"iree-opt " + verified.describe() +
+                   " checking the pipeline constraints\n  command: " +
+                   verify.shellCommand()};
+    std::vector<iree::Diagnostic> diagnostics = parseToolDiagnostics(
+        verified.standardError, name, document.path.string());
+    if (!verified.succeeded() && diagnostics.empty())
+      return Error{"iree-opt " + verified.describe() +
+                   " checking the pipeline constraints, with no diagnostic\n"
+                   "  command: " +
+                   verify.shellCommand() + "\n" +
+                   verified.standardError.substr(0, 4000)};
+    bool judgedMore = false;
+    for (iree::Diagnostic &d : diagnostics) {
+      if (d.line > 0)
+        d.line += part.firstLine - 1;
+      for (iree::Diagnostic &note : d.notes)
+        if (note.line > 0)
+          note.line += part.firstLine - 1;
+      if (d.severity == iree::Severity::Error)
+        if (const ConfiguredOp *op = opOf(d, document, ops, carried);
+            op && hidden.insert(op).second)
+          judgedMore = true;
+      run.diagnostics.push_back(d);
+    }
+    if (verified.succeeded() || !judgedMore)
+      break;
+    if (auto written = writeFileAtomically(
+            input, copyOfPart(document, part, ops, hidden, asked));
+        !written)
+      return Error{written.error()};
+  }
+  return run;
+}
+
+// Why IREE checks nothing for a pipeline it states no constraints for,
+// naming those it does state them for.
+std::string noConstraintsReason(const std::string &pipeline,
+                                const std::vector<ConstraintSet> &sets) {
+  std::string offered;
+  for (const ConstraintSet &set : sets)
+    offered += (offered.empty() ? "" : ", ") + set.pipeline;
+  return "IREE states no constraints for " +
+         (pipeline.empty() ? std::string("this pipeline") : pipeline) +
+         " on this op" +
+         (offered.empty() ? std::string(" (nor for any other pipeline)")
+                          : " (it does for " + offered + ")");
+}
+
+// IREE's verifier skips a template the config does not fit, silently.
+std::string skippedReason(const config::KnobMatch &knobs,
+                          const ConstraintSet &chosen) {
+  return knobs.describe() + ", so IREE skips its check of the " +
+         std::to_string(chosen.assertions) + " constraints";
+}
+
+} // namespace
+
+std::string toString(OpConstraintVerdict::Outcome outcome) {
+  switch (outcome) {
+  case OpConstraintVerdict::Outcome::Holds:
+    return "holds";
+  case OpConstraintVerdict::Outcome::Violated:
+    return "violated";
+  case OpConstraintVerdict::Outcome::NotChecked:
+    return "not checked";
+  case OpConstraintVerdict::Outcome::NoConstraints:
+    return "no constraints";
+  }
+  return {};
+}
+
+std::string describe(const OpConstraintVerdict &verdict) {
+  std::string line =
+      "IREE's pipeline constraints: " + toString(verdict.outcome);
+  for (const ConstraintSet &set : verdict.sets)
+    if (set.pipeline == verdict.pipeline)
+      line +=
+          " (" + std::to_string(set.assertions) + " for " + set.pipeline + ")";
+  if (!verdict.reason.empty())
+    line += ": " + verdict.reason;
+  return line;
+}
+
+std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
+  std::vector<config::Problem> problems;
+  const std::string source =
+      "IREE's " + verdict.pipeline +
+      " pipeline constraints (iree-codegen-insert-smt-constraints), checked by "
+      "iree-codegen-verify-smt-constraints";
+  for (const ConstraintViolation &violation : verdict.violations) {
+    config::Problem p;
+    p.severity = config::Problem::Severity::Error;
+    p.field =
+        violation.fields.empty() ? "lowering_config" : violation.fields.front();
+    p.message = violation.message;
+    if (violation.fields.size() > 1) {
+      p.message += " (concerns";
+      for (const std::string &field : violation.fields)
+        p.message += " " + field;
+      p.message += ")";
+    }
+    p.rule = "iree-pipeline-constraint";
+    p.source = source;
+    // IREE compiles it unless told to verify its constraints
+    // (--iree-codegen-experimental-verify-pipeline-constraints).
+    p.iree = config::Problem::IreeResponse::Compiles;
+    p.origin = config::Problem::Origin::IreeConstraints;
+    problems.push_back(std::move(p));
+  }
+  if (verdict.outcome == OpConstraintVerdict::Outcome::NotChecked) {
+    config::Problem p;
+    p.severity = config::Problem::Severity::Note;
+    p.field =
+        verdict.knobs.field.empty() ? "lowering_config" : verdict.knobs.field;
+    p.message =
+        "IREE did not check its pipeline constraints: " + verdict.reason;
+    p.rule = "iree-pipeline-constraint";
+    p.source = source;
+    p.iree = config::Problem::IreeResponse::Compiles;
+    p.origin = config::Problem::Origin::IreeConstraints;
+    problems.push_back(std::move(p));
+  }
+  return problems;
+}
+
+Result<std::optional<OpConstraintVerdict>> ireeVerdictOn(
+    const tools::IreeInstallation &iree, const iree::Document &document,
+    edit::OpRef op, std::vector<std::string> *commands,
+    std::chrono::milliseconds timeout, const std::atomic<bool> *cancel) {
+  auto verdict = ireeConstraintVerdict(iree, document, timeout, cancel, op);
+  if (!verdict)
+    return Error{verdict.error()};
+  if (commands)
+    *commands = verdict->commands;
+  for (OpConstraintVerdict &v : verdict->ops)
+    if (v.dispatch == op.dispatch && v.op == op.op)
+      return std::optional<OpConstraintVerdict>(std::move(v));
+  return std::optional<OpConstraintVerdict>();
+}
+
+Result<ConstraintVerdict> ireeConstraintVerdict(
+    const tools::IreeInstallation &iree, const iree::Document &document,
+    std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
+    const std::optional<edit::OpRef> &only) {
+  std::vector<document::TextPart> parts;
+  if (document.partCount > 1)
+    parts =
+        document::splitInputFile(document.text, document.path.string()).parts;
+  if (parts.empty())
+    parts.push_back({0, document.text.size(), 1, 1});
+  const std::vector<ConfiguredOp> ops = configuredOps(document, parts);
+  OpSet asked;
+  for (const ConfiguredOp &op : ops)
+    if (!only || (only->dispatch == op.dispatch && only->op == op.op))
+      asked.insert(&op);
+
+  ConstraintVerdict verdict;
+  auto folder = TemporaryDirectory::create("tilescope-constraints");
+  if (!folder)
+    return Error{folder.error()};
+  std::vector<PrintedConstraints> constraints;
+  std::vector<iree::Diagnostic> diagnostics;
+  std::vector<PrintedConstraints> carried;
+  std::map<const ConfiguredOp *, std::string> crashed;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const bool used = std::any_of(asked.begin(), asked.end(), [&](auto *op) {
+      return static_cast<size_t>(
+                 std::max(document.dispatches[op->dispatch].part, 0)) == p;
+    });
+    if (!used)
+      continue;
+    auto run = runPart(iree, document, parts[p], ops, asked, *folder,
+                       static_cast<int>(p), timeout, cancel, verdict.commands);
+    if (!run) {
+      folder->keep();
+      return Error{run.error()};
+    }
+    for (const PrintedConstraints &c : run->constraints)
+      (run->carriesConstraints ? carried : constraints).push_back(c);
+    for (const auto &[op, why] : run->crashed)
+      crashed[op] = why;
+    if (!run->crashed.empty())
+      folder->keep(); // the reproducers
+    diagnostics.insert(diagnostics.end(), run->diagnostics.begin(),
+                       run->diagnostics.end());
+  }
+  for (const PrintedConstraints &c : carried)
+    constraints.push_back(c);
+  // An error IREE gives about no root op (the file itself, a pass failing)
+  // leaves every verdict unknown.
+  for (const iree::Diagnostic &d : diagnostics)
+    if (d.severity == iree::Severity::Error &&
+        !opOf(d, document, ops, carried)) {
+      folder->keep();
+      return Error{"iree-opt refused the document while checking the "
+                   "pipeline constraints: " +
+                   d.toString() + "\n  command: " + verdict.commands.back()};
+    }
+
+  for (const ConfiguredOp &op : ops) {
+    if (!asked.count(&op))
+      continue;
+    const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
+    const iree::RootOp &root = dispatch.rootOps[op.op];
+    OpConstraintVerdict v;
+    v.dispatch = op.dispatch;
+    v.op = op.op;
+    auto translation = config::TranslationInfo::parse(dispatch.translationInfo);
+    if (translation)
+      v.pipeline = translation->pipelineName();
+    const ConstraintSet *chosen = nullptr;
+    for (const PrintedConstraints &c : constraints)
+      if (c.function == dispatch.name && c.set == op.set) {
+        v.sets.push_back(c.content);
+      }
+    for (const ConstraintSet &set : v.sets)
+      if (set.pipeline == v.pipeline)
+        chosen = &set;
+
+    // IREE's diagnostics about this op.
+    std::optional<iree::Diagnostic> refused, violated, other;
+    for (const iree::Diagnostic &d : diagnostics) {
+      if (d.severity != iree::Severity::Error ||
+          opOf(d, document, ops, carried) != &op)
+        continue;
+      if (d.message.find(kViolated) != std::string::npos)
+        violated = d;
+      else if (d.message.find(kTemplateRefused) != std::string::npos)
+        refused = d;
+      else
+        other = d;
+    }
+    if (chosen) {
+      auto knobs = config::parseResolvedAttribute(chosen->knobs);
+      auto lowering = config::parseResolvedAttribute(root.loweringConfig);
+      if (knobs && lowering && translation)
+        v.knobs = config::matchKnobs(*knobs, *lowering, *translation);
+    }
+
+    if (auto crash = crashed.find(&op); crash != crashed.end()) {
+      v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+      v.reason = crash->second;
+    } else if (violated) {
+      v.outcome = OpConstraintVerdict::Outcome::Violated;
+      for (const iree::Diagnostic &note : violated->notes)
+        v.violations.push_back(
+            {note.message,
+             config::fieldsOfMessage(note.message, v.knobs.fields)});
+    } else if (refused || other) {
+      v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+      v.reason = "IREE: " + (refused ? refused->message : other->message);
+      if (refused && v.knobs.outcome != config::KnobMatch::Outcome::Matched)
+        v.reason += " (" + v.knobs.describe() + ")";
+    } else if (!chosen) {
+      v.outcome = OpConstraintVerdict::Outcome::NoConstraints;
+      v.reason = noConstraintsReason(v.pipeline, v.sets);
+    } else if (v.knobs.outcome != config::KnobMatch::Outcome::Matched) {
+      v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+      v.reason = skippedReason(v.knobs, *chosen);
+    } else {
+      v.outcome = OpConstraintVerdict::Outcome::Holds;
+    }
+    verdict.ops.push_back(std::move(v));
+  }
+  return verdict;
+}
+
+Result<OpConstraintVerdict>
+evaluateConstraints(const std::vector<ConstraintSet> &sets,
+                    const iree::Dispatch &dispatch, size_t op) {
+  OpConstraintVerdict v;
+  v.op = op;
+  v.sets = sets;
+  const iree::RootOp &root = dispatch.rootOps.at(op);
+  auto translation = config::TranslationInfo::parse(dispatch.translationInfo);
+  if (!translation)
+    return Error{"translation_info: " + translation.error()};
+  v.pipeline = translation->pipelineName();
+  const ConstraintSet *chosen = nullptr;
+  for (const ConstraintSet &set : sets)
+    if (set.pipeline == v.pipeline)
+      chosen = &set;
+  if (!chosen) {
+    v.outcome = OpConstraintVerdict::Outcome::NoConstraints;
+    v.reason = noConstraintsReason(v.pipeline, sets);
+    return v;
+  }
+  auto knobs = config::parseResolvedAttribute(chosen->knobs);
+  if (!knobs)
+    return Error{"IREE's knobs template: " + knobs.error()};
+  auto lowering = config::parseResolvedAttribute(root.loweringConfig);
+  if (!lowering)
+    return Error{"lowering_config: " + lowering.error()};
+  v.knobs = config::matchKnobs(*knobs, *lowering, *translation);
+  if (v.knobs.outcome == config::KnobMatch::Outcome::Missing) {
+    v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+    v.reason = std::string("IREE: ") + kTemplateRefused + " (" +
+               v.knobs.describe() + ")";
+    return v;
+  }
+  if (v.knobs.outcome == config::KnobMatch::Outcome::Mismatch) {
+    v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+    v.reason = skippedReason(v.knobs, *chosen);
+    return v;
+  }
+  auto program = config::parseSmtProgram(chosen->body, chosen->dims);
+  if (!program)
+    return Error{program.error()};
+  for (const config::SmtViolation &violation :
+       config::violatedAsserts(*program, v.knobs.values))
+    v.violations.push_back(
+        {violation.message,
+         config::fieldsOfMessage(violation.message, v.knobs.fields)});
+  v.outcome = v.violations.empty() ? OpConstraintVerdict::Outcome::Holds
+                                   : OpConstraintVerdict::Outcome::Violated;
+  return v;
+}
+
+} // namespace tilescope::jobs

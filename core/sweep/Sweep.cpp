@@ -1,0 +1,542 @@
+#include "core/sweep/Sweep.h"
+#include "core/sweep/SweepConstraints.h"
+#include "core/sweep/SweepOnSlurm.h"
+
+#include "core/config/Attribute.h"
+#include "core/edit/ConfigDiff.h"
+#include "core/edit/RootOpContext.h"
+#include "core/process/Workspace.h"
+#include "core/tries/TryComparison.h"
+#include "core/util/Numbers.h"
+#include "core/util/Parallel.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <mutex>
+
+namespace tilescope::jobs {
+namespace {
+
+constexpr size_t kMaximumCandidates = 4096;
+
+// An integer list's entries ("[64, 128, 0]"), unset for anything else.
+std::optional<std::vector<int64_t>> integerList(const std::string &text) {
+  auto parsed = config::parseAttribute(text);
+  if (const auto *attribute = std::get_if<config::Attribute>(&parsed))
+    return attribute->asInt64Array();
+  return std::nullopt;
+}
+
+// "workgroup[1]" -> {"workgroup", 1}; "mma_kind" -> {"mma_kind", nullopt}.
+std::pair<std::string, std::optional<size_t>>
+splitIndex(const std::string &field) {
+  const size_t open = field.find('[');
+  if (open == std::string::npos || field.back() != ']')
+    return {field, std::nullopt};
+  auto index = parseInt64(field.substr(open + 1, field.size() - open - 2));
+  if (!index || *index < 0)
+    return {field, std::nullopt};
+  return {field.substr(0, open), static_cast<size_t>(*index)};
+}
+
+// The settings as (field, whole value) pairs: entries of one list field
+// gathered into its new list.
+Result<std::vector<std::pair<std::string, std::string>>> wholeSettings(
+    const iree::Document &document, edit::OpRef op,
+    const std::vector<std::pair<std::string, std::string>> &settings) {
+  std::vector<std::pair<std::string, std::string>> whole;
+  std::map<std::string, std::vector<int64_t>> lists;
+  std::vector<std::string> order;
+  for (const auto &[field, value] : settings) {
+    auto [name, index] = splitIndex(field);
+    if (!index) {
+      whole.emplace_back(field, value);
+      continue;
+    }
+    if (!lists.count(name)) {
+      const std::string text = currentValue(document, op, name);
+      auto numbers = integerList(text);
+      if (!numbers)
+        return Error{field + ": the op's " + name +
+                     " is not a list of integers (" +
+                     (text.empty() ? "it has none" : text) + ")"};
+      lists[name] = *numbers;
+      order.push_back(name);
+    }
+    auto number = parseInt64(value);
+    if (!number)
+      return Error{field + "=" + value + ": expected an integer"};
+    std::vector<int64_t> &list = lists[name];
+    if (*index >= list.size())
+      return Error{field + ": " + name + " has " + std::to_string(list.size()) +
+                   " entries"};
+    list[*index] = *number;
+  }
+  for (const std::string &name : order)
+    whole.emplace_back(name, config::printAttribute(
+                                 config::Attribute::integerArray(lists[name])));
+  return whole;
+}
+
+// Splits on commas outside brackets and angle brackets.
+std::vector<std::string> splitValues(const std::string &text) {
+  std::vector<std::string> values;
+  std::string current;
+  int depth = 0;
+  for (char c : text) {
+    if (c == '[' || c == '<' || c == '(' || c == '{')
+      ++depth;
+    else if (c == ']' || c == '>' || c == ')' || c == '}')
+      --depth;
+    if (c == ',' && depth == 0) {
+      values.push_back(current);
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  values.push_back(current);
+  for (std::string &value : values) {
+    const size_t begin = value.find_first_not_of(' ');
+    const size_t end = value.find_last_not_of(' ');
+    value =
+        begin == std::string::npos ? "" : value.substr(begin, end - begin + 1);
+  }
+  return values;
+}
+
+int rank(const SweepCandidate &c) {
+  if (!c.valid)
+    return 5;
+  if (c.measuredMicroseconds())
+    return 0;
+  if (!c.record)
+    return 4;
+  const bool ran =
+      c.record->outcome == "ok" || c.record->outcome == "cannot-run-here";
+  if (!ran)
+    return 3;
+  return c.predictedMicroseconds ? 1 : 2;
+}
+
+// The try's prediction (made with the compiled kernel's resources) onto
+// the candidate.
+void takePrediction(SweepCandidate &candidate, const TryRecord &record) {
+  const nlohmann::json predicted =
+      record.details.value("prediction", nlohmann::json());
+  if (!predicted.is_object() || !predicted.contains("us") ||
+      !predicted["us"].is_number())
+    return;
+  candidate.predictedMicroseconds = predicted["us"].get<double>();
+  candidate.prediction = predicted.value("summary", "");
+  candidate.predictedFromCompile =
+      predicted.value("resources", "") == "compiled";
+}
+
+// The op's config texts in a try's recorded configs ({"D:O": {...}}), by
+// op index: what a candidate's configs are compared with.
+bool sameConfigs(const nlohmann::json &configs, size_t opIndex,
+                 const std::string &loweringConfig,
+                 const std::string &translationInfo) {
+  if (!configs.is_object())
+    return false;
+  for (const auto &[key, entry] : configs.items()) {
+    const size_t colon = key.find(':');
+    if (colon == std::string::npos || !entry.is_object() ||
+        key.substr(colon + 1) != std::to_string(opIndex))
+      continue;
+    const std::string config = entry.contains("compilation_info")
+                                   ? entry.value("compilation_info", "")
+                                   : entry.value("lowering_config", "");
+    if (config == loweringConfig &&
+        entry.value("translation_info", "") == translationInfo)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+std::string currentValue(const iree::Document &document, edit::OpRef op,
+                         const std::string &field) {
+  const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
+  for (const edit::FieldValue &f :
+       edit::opFields(dispatch, dispatch.rootOps[op.op]))
+    if (f.field == field || f.field == "translation_info." + field)
+      return f.value;
+  return {};
+}
+
+std::optional<double> SweepCandidate::measuredMicroseconds() const {
+  if (record && record->medianMicroseconds)
+    return record->medianMicroseconds;
+  if (measuredElsewhere)
+    return measuredElsewhere->medianMicroseconds;
+  return std::nullopt;
+}
+
+std::optional<TimingStats> SweepCandidate::measuredTiming() const {
+  if (record && record->medianMicroseconds)
+    return timingOf(*record);
+  if (measuredElsewhere)
+    return timingOf(*measuredElsewhere);
+  return std::nullopt;
+}
+
+std::optional<TimeVerdict> againstFirst(const SweepCandidate &first,
+                                        const SweepCandidate &candidate) {
+  auto a = first.measuredTiming(), b = candidate.measuredTiming();
+  if (!a || !b)
+    return std::nullopt;
+  return compareTimes(*a, *b);
+}
+
+std::string SweepCandidate::rankedBy() const {
+  if (measuredMicroseconds())
+    return "measured";
+  return predictedMicroseconds ? "predicted" : "";
+}
+
+bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b) {
+  const int ra = rank(a), rb = rank(b);
+  if (ra != rb)
+    return ra < rb;
+  if (ra == 0)
+    return *a.measuredMicroseconds() < *b.measuredMicroseconds();
+  if (ra == 1)
+    return *a.predictedMicroseconds < *b.predictedMicroseconds;
+  if (ra == 2) {
+    // No prediction (a CPU target, an op the model does not cover): fewer
+    // registers first, unknown ones last.
+    constexpr long long kUnknown = std::numeric_limits<long long>::max();
+    return registersOf(*a.record).value_or(kUnknown) <
+           registersOf(*b.record).value_or(kUnknown);
+  }
+  return false;
+}
+
+void findMeasuredElsewhere(const History &history,
+                           const iree::Document &document, edit::OpRef op,
+                           std::vector<SweepCandidate> &candidates) {
+  HistoryFilter filter;
+  filter.document = document.path.string();
+  filter.op = std::to_string(op.dispatch) + ":" + std::to_string(op.op);
+  auto tries = history.list(filter); // newest first
+  if (!tries)
+    return;
+  for (SweepCandidate &candidate : candidates) {
+    if (!candidate.valid || !candidate.dispatch ||
+        (candidate.record && candidate.record->medianMicroseconds))
+      continue;
+    const iree::RootOp &root = candidate.dispatch->rootOps[op.op];
+    const std::string &config = root.compilationInfo.empty()
+                                    ? root.loweringConfig
+                                    : root.compilationInfo;
+    for (const TryRecord &other : *tries) {
+      if (!other.medianMicroseconds ||
+          (candidate.record && !candidate.record->target.empty() &&
+           other.target != candidate.record->target) ||
+          !sameConfigs(other.details.value("configs", nlohmann::json()), op.op,
+                       config, candidate.dispatch->translationInfo))
+        continue;
+      candidate.measuredElsewhere = other;
+      break;
+    }
+  }
+}
+
+Result<SweepAxis> parseSweepAxis(const std::string &text) {
+  const size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 >= text.size())
+    return Error{"\"" + text +
+                 "\": expected FIELD=V1,V2,... "
+                 "(e.g. workgroup[1]=32,64,128)"};
+  SweepAxis axis;
+  axis.field = text.substr(0, equals);
+  axis.values = splitValues(text.substr(equals + 1));
+  for (const std::string &value : axis.values)
+    if (value.empty())
+      return Error{"\"" + text + "\": an empty value"};
+  return axis;
+}
+
+std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
+                                     edit::OpRef op) {
+  std::vector<SweepAxis> axes;
+  for (const char *name : {"workgroup", "reduction"}) {
+    auto numbers = integerList(currentValue(document, op, name));
+    if (!numbers)
+      continue;
+    for (size_t i = 0; i < numbers->size(); ++i) {
+      const int64_t v = (*numbers)[i];
+      if (v <= 0)
+        continue;
+      SweepAxis axis;
+      axis.field = std::string(name) + "[" + std::to_string(i) + "]";
+      if (v > 1)
+        axis.values.push_back(std::to_string(v / 2));
+      axis.values.push_back(std::to_string(v));
+      axis.values.push_back(std::to_string(v * 2));
+      axes.push_back(std::move(axis));
+    }
+  }
+  return axes;
+}
+
+std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
+                             const std::vector<SweepAxis> &axes) {
+  std::string name = document.path.filename().string() + " " +
+                     std::to_string(op.dispatch) + ":" + std::to_string(op.op);
+  for (const SweepAxis &axis : axes) {
+    name += " " + axis.field + "=";
+    for (size_t i = 0; i < axis.values.size(); ++i)
+      name += (i ? "," : "") + axis.values[i];
+  }
+  return name;
+}
+
+namespace {
+
+// A candidate from its settings: applied by the edit model, checked by the
+// rules the editor shows.
+SweepCandidate makeCandidate(const SweepRequest &request,
+                             SweepCandidate candidate) {
+  const iree::Document &document = *request.document;
+  auto whole = wholeSettings(document, request.op, candidate.settings);
+  if (!whole) {
+    candidate.whyNot = whole.error();
+    return candidate;
+  }
+  edit::EditableDocument editable(document);
+  std::string refused;
+  // An edit that changes nothing is the original value: not a refusal.
+  for (const auto &[field, value] : *whole) {
+    auto prepared = editable.prepare(request.op, field, value);
+    if (prepared && prepared->changesNothing())
+      continue;
+    auto applied = prepared ? editable.apply(std::move(*prepared))
+                            : Result<bool>(Error{prepared.error()});
+    if (!applied && refused.empty())
+      refused = field + "=" + value + ": " + applied.error();
+  }
+  if (!refused.empty()) {
+    candidate.whyNot = refused;
+    return candidate;
+  }
+  // The verdict `check` gives: an error, whether IREE refuses the config
+  // or builds a kernel that cannot be right, is not compiled.
+  const edit::RootOpContext context =
+      edit::contextOf(editable.document(), request.op);
+  edit::RuleVerdict verdict = edit::ruleVerdict(context);
+  candidate.valid = !verdict.hasErrors();
+  candidate.whyNot = verdict.whyNot();
+  candidate.problems = std::move(verdict.problems);
+  candidate.text = editable.text();
+  candidate.dispatch = editable.document().dispatches[request.op.dispatch];
+  if (candidate.valid)
+    if (auto predicted = edit::predictionOf(context)) {
+      candidate.predictedMicroseconds = predicted->microseconds;
+      candidate.prediction = predicted->summary();
+    }
+  return candidate;
+}
+
+} // namespace
+
+Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
+  if (!request.document)
+    return Error{"no document to sweep"};
+  const iree::Document &document = *request.document;
+  if (request.op.dispatch >= document.dispatches.size() ||
+      request.op.op >= document.dispatches[request.op.dispatch].rootOps.size())
+    return Error{"the sweep's root op is not in the document"};
+  std::vector<SweepCandidate> candidates;
+  if (!request.points.empty()) {
+    if (request.points.size() > kMaximumCandidates)
+      return Error{"the sweep would make more than " +
+                   std::to_string(kMaximumCandidates) + " candidates"};
+    for (const SweepPoint &point : request.points) {
+      SweepCandidate candidate;
+      candidate.name = point.name;
+      candidate.settings = point.settings;
+      candidates.push_back(makeCandidate(request, std::move(candidate)));
+    }
+    return candidates;
+  }
+  if (request.axes.empty())
+    return Error{"nothing to vary: give at least one field and its values"};
+  size_t total = 1;
+  for (const SweepAxis &axis : request.axes) {
+    if (axis.values.empty())
+      return Error{axis.field + ": no values"};
+    total *= axis.values.size();
+    if (total > kMaximumCandidates)
+      return Error{"the sweep would make more than " +
+                   std::to_string(kMaximumCandidates) +
+                   " candidates: vary fewer fields or values"};
+  }
+
+  std::vector<size_t> digit(request.axes.size(), 0);
+  for (size_t n = 0; n < total; ++n) {
+    SweepCandidate candidate;
+    for (size_t a = 0; a < request.axes.size(); ++a) {
+      const SweepAxis &axis = request.axes[a];
+      candidate.settings.emplace_back(axis.field, axis.values[digit[a]]);
+      candidate.name +=
+          (a ? " " : "") + axis.field + "=" + axis.values[digit[a]];
+    }
+    // The next combination: the last axis turns fastest.
+    for (size_t a = request.axes.size(); a-- > 0;) {
+      if (++digit[a] < request.axes[a].values.size())
+        break;
+      digit[a] = 0;
+    }
+    candidates.push_back(makeCandidate(request, std::move(candidate)));
+  }
+  return candidates;
+}
+
+bool finishedForResume(const std::string &outcome) {
+  return outcome != "cancelled" && outcome != "timed-out" &&
+         outcome != "interrupted" && outcome != "node-failed" &&
+         outcome != "queued";
+}
+
+Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
+                             const SweepRequest &request) {
+  auto planned = planSweep(request);
+  if (!planned)
+    return Error{planned.error()};
+  SweepResult result;
+  result.candidates = std::move(*planned);
+  if (request.ireeConstraints)
+    if (auto checked =
+            checkCandidatesWithIree(iree, request, result.candidates);
+        !checked)
+      return Error{checked.error()};
+  const std::string opName =
+      std::to_string(request.op.dispatch) + ":" + std::to_string(request.op.op);
+
+  // Resume: a candidate already finished under this sweep's name is taken
+  // from the history, not run again.
+  auto history = History::open(historyFile(request.workspace));
+  if (!history)
+    return Error{history.error()};
+  HistoryFilter filter;
+  filter.sweep = request.name;
+  filter.document = request.document->path.string();
+  if (auto earlier = history->list(filter))
+    for (SweepCandidate &candidate : result.candidates)
+      for (const TryRecord &record : *earlier)
+        if (candidate.valid && record.candidate == candidate.name &&
+            record.kind == toString(request.upTo) &&
+            finishedForResume(record.outcome)) {
+          candidate.record = record;
+          candidate.resumed = true;
+          takePrediction(candidate, record);
+          ++result.resumed;
+          break;
+        }
+
+  std::vector<SweepCandidate *> queue;
+  for (SweepCandidate &candidate : result.candidates) {
+    if (!candidate.valid)
+      ++result.invalid;
+    else if (!candidate.resumed)
+      queue.push_back(&candidate);
+  }
+  const size_t total = result.candidates.size();
+  size_t done = result.invalid;
+  if (request.onCandidate)
+    for (const SweepCandidate &candidate : result.candidates)
+      if (candidate.resumed)
+        request.onCandidate(candidate, ++done, total);
+  done = total - queue.size();
+  size_t ran = 0;
+  std::mutex mutex; // guards the counts, the history and the callback
+  // On a cluster, the compiled candidates waiting for their task.
+  const bool onCluster = request.place.kind == RunPlace::Kind::Slurm;
+  std::vector<DeferredCandidate> deferred;
+  const auto finish = [&](SweepCandidate &candidate, TryRecord record) {
+    record.op = opName;
+    record.sweep = request.name;
+    record.candidate = candidate.name;
+    if (auto id = history->add(record))
+      record.id = *id;
+    takePrediction(candidate, record);
+    candidate.record = std::move(record);
+    ++done;
+    ++ran;
+    if (request.onCandidate)
+      request.onCandidate(candidate, done, total);
+  };
+  auto tryCandidate = [&](size_t i) {
+    SweepCandidate &candidate = *queue[i];
+    if (stopRequested(request.cancel))
+      return; // stopped or interrupted: the rest stay to resume
+    // The candidate's document: its text and its configs as the edit
+    // model left them (the history records these configs).
+    auto document = std::make_unique<const iree::Document>(
+        candidateDocument(request, candidate));
+    TryRecord record;
+    auto folder = newTryDirectory(request.workspace);
+    Result<TryResult> tried = Error{folder ? "" : folder.error()};
+    if (folder) {
+      std::optional<DocumentWorker> worker = request.worker;
+      TryRequest tryRequest;
+      tryRequest.document = document.get();
+      tryRequest.op = std::pair{request.op.dispatch, request.op.op};
+      tryRequest.worker = worker ? &*worker : nullptr;
+      tryRequest.upTo = request.upTo;
+      tryRequest.target = request.target;
+      tryRequest.directory = *folder;
+      tryRequest.repetitions = request.repetitions;
+      tryRequest.timeout = request.timeout;
+      tryRequest.cancel = request.cancel;
+      tryRequest.place = request.place;
+      tryRequest.deferRun = onCluster;
+      tried = runTry(iree, tryRequest);
+      if (tried && tried->pendingRun) {
+        tryRequest.worker = nullptr;
+        std::lock_guard lock(mutex);
+        deferred.push_back(
+            {&candidate, std::move(document), tryRequest, std::move(*tried)});
+        return;
+      }
+    }
+    if (tried) {
+      record = tried->record;
+    } else {
+      record.kind = toString(request.upTo);
+      record.document = request.document->path.string();
+      record.outcome = "compile-failed";
+      record.summary = tried.error();
+    }
+    std::lock_guard lock(mutex);
+    finish(candidate, std::move(record));
+  };
+  parallelFor(queue.size(), request.parallel, tryCandidate, request.cancel);
+  if (!deferred.empty() && !stopRequested(request.cancel)) {
+    auto sent = runDeferredOnSlurm(
+        request, *history, deferred,
+        [&](DeferredCandidate &d) { finish(*d.candidate, d.result.record); });
+    if (!sent)
+      return Error{sent.error()};
+    result.slurmJobs = sent->jobs;
+    result.submitted = sent->submitted;
+    result.reattached = sent->reattached;
+  }
+  result.ran = ran;
+  result.cancelled = stopRequested(request.cancel);
+
+  // Measured beats predicted: a time of the same config elsewhere in the
+  // history ranks a candidate that has none of its own.
+  findMeasuredElsewhere(*history, *request.document, request.op,
+                        result.candidates);
+  std::stable_sort(result.candidates.begin(), result.candidates.end(),
+                   rankedBefore);
+  return result;
+}
+
+} // namespace tilescope::jobs

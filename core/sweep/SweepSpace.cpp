@@ -1,0 +1,290 @@
+#include "core/sweep/SweepSpace.h"
+
+#include "core/config/Attribute.h"
+#include "core/config/SmtProgram.h"
+#include "core/service/IreeConstraints.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace tilescope::jobs {
+namespace {
+
+// "workgroup_size[2]" -> ("workgroup_size", {2}).
+std::pair<std::string, std::vector<size_t>> splitPath(const std::string &path) {
+  const size_t open = path.find('[');
+  std::pair<std::string, std::vector<size_t>> split{path.substr(0, open), {}};
+  for (size_t at = open; at != std::string::npos; at = path.find('[', at + 1))
+    split.second.push_back(
+        static_cast<size_t>(std::atoll(path.c_str() + at + 1)));
+  return split;
+}
+
+// The field a path of IREE's combined dictionary is edited through.
+std::string editedField(const std::string &top) {
+  if (top == "workgroup_size" || top == "subgroup_size")
+    return "translation_info." + top;
+  const std::string options = "gpu_pipeline_options.";
+  if (top.rfind(options, 0) == 0)
+    return "translation_info." + top.substr(options.size());
+  return top;
+}
+
+// A one_of knob's options in the template, printed, by knob name.
+void collectOptions(const config::Attribute &attribute,
+                    std::map<std::string, std::vector<std::string>> &options) {
+  if (attribute.isDialect("iree_codegen", "smt.one_of_knob")) {
+    const std::vector<const config::Attribute *> p = attribute.positional();
+    if (p.size() == 2 && p[1]->is(config::Attribute::Kind::Array)) {
+      std::vector<std::string> &list = options[p[0]->text];
+      for (const config::Attribute &option : p[1]->elements)
+        list.push_back(config::printAttribute(option));
+    }
+    return;
+  }
+  for (const config::Attribute &element : attribute.elements)
+    collectOptions(element, options);
+  for (const config::Parameter &parameter : attribute.parameters)
+    collectOptions(parameter.get(), options);
+}
+
+// Knobs an assert sets outright: `knob == e` at the assert's top.
+std::set<std::string> followingKnobs(const config::SmtProgram &program) {
+  std::set<std::string> following;
+  for (const config::SmtAssert &a : program.asserts) {
+    const config::SmtNode &condition =
+        program.nodes[static_cast<size_t>(a.condition)];
+    if (condition.kind != config::SmtNode::Kind::Eq)
+      continue;
+    for (int operand : condition.operands) {
+      const config::SmtNode &n = program.nodes[static_cast<size_t>(operand)];
+      if (n.kind == config::SmtNode::Kind::Knob)
+        following.insert(program.variables[static_cast<size_t>(n.index)].name);
+    }
+  }
+  return following;
+}
+
+// How far an assignment is from the config: octaves apart for sizes,
+// one for a different choice.
+double distance(const IreeSpace &space, const std::vector<int64_t> &values) {
+  double d = 0;
+  for (size_t k = 0; k < values.size(); ++k) {
+    const int64_t a = values[k], b = space.current[k];
+    if (a == b)
+      continue;
+    if (a > 0 && b > 0 && space.options[k].empty())
+      d += std::abs(std::log2(static_cast<double>(a)) -
+                    std::log2(static_cast<double>(b)));
+    else
+      d += 1;
+  }
+  return d;
+}
+
+} // namespace
+
+std::string spaceSweepName(const iree::Document &document, edit::OpRef op,
+                           const std::vector<std::string> &vary,
+                           size_t nearest) {
+  std::string name = defaultSweepName(document, op, {}) + " iree-space";
+  for (const std::string &v : vary)
+    name += " " + v;
+  return name + " nearest=" + std::to_string(nearest);
+}
+
+std::string describe(const IreeSpace &space) {
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", space.listMilliseconds);
+  return "IREE's " + space.pipeline + " constraints (" +
+         std::to_string(space.assertions) + " asserts) allow " +
+         std::to_string(space.space.points.size()) +
+         (space.space.truncated ? "+" : "") + " knob assignments (listed in " +
+         ms + " ms, " + std::to_string(space.space.visited) +
+         " search nodes); the config " +
+         (space.currentInSpace ? "is" : "is NOT") + " one of them";
+}
+
+Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
+                           const IreeSpace &space,
+                           const std::vector<int64_t> &values) {
+  SweepPoint point;
+  std::map<std::string, config::Attribute> edited; // field -> new value
+  std::vector<std::string> order;
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (values[k] == space.current[k])
+      continue;
+    auto [top, indices] = splitPath(space.paths[k]);
+    const std::string field = editedField(top);
+    config::Attribute value = config::Attribute::integer(values[k]);
+    if (!space.options[k].empty()) {
+      if (values[k] < 0 ||
+          static_cast<size_t>(values[k]) >= space.options[k].size())
+        return Error{space.knobs[k] + " = " + std::to_string(values[k]) +
+                     " names no option"};
+      auto option = config::parseResolvedAttribute(
+          space.options[k][static_cast<size_t>(values[k])]);
+      if (!option)
+        return Error{option.error()};
+      value = std::move(*option);
+    }
+    if (indices.empty()) {
+      edited.insert_or_assign(field, std::move(value));
+      order.push_back(field);
+      continue;
+    }
+    if (!edited.count(field)) {
+      auto whole =
+          config::parseResolvedAttribute(currentValue(document, op, field));
+      if (!whole)
+        return Error{field + ": " + whole.error()};
+      edited.emplace(field, std::move(*whole));
+      order.push_back(field);
+    }
+    config::Attribute *at = &edited.at(field);
+    for (size_t i : indices) {
+      if (!at->is(config::Attribute::Kind::Array) || i >= at->elements.size())
+        return Error{field + " has no entry " + space.paths[k]};
+      at = &at->elements[i];
+    }
+    *at = std::move(value);
+  }
+  for (const std::string &field : order)
+    if (auto it = edited.find(field); it != edited.end()) {
+      const std::string text = config::printAttribute(it->second);
+      point.name += (point.name.empty() ? "" : " ") + field + "=" + text;
+      point.settings.emplace_back(field, text);
+      edited.erase(it);
+    }
+  point.distance = distance(space, values);
+  return point;
+}
+
+Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
+                                 const IreeSpaceRequest &request) {
+  if (!request.document)
+    return Error{"no document"};
+  auto verdict = ireeConstraintVerdict(iree, *request.document, request.timeout,
+                                       request.cancel, request.op);
+  if (!verdict)
+    return Error{verdict.error()};
+  IreeSpace space;
+  space.commands = verdict->commands;
+  space.stated = std::make_shared<const StatedConstraints>(
+      StatedConstraints{request.document->text, request.op, *verdict});
+  if (verdict->ops.empty())
+    return Error{"the op has no GPU lowering_config for IREE's constraints to "
+                 "describe"};
+  const OpConstraintVerdict &op = verdict->ops.front();
+  const ConstraintSet *set = nullptr;
+  std::string offered;
+  for (const ConstraintSet &s : op.sets) {
+    offered += (offered.empty() ? "" : ", ") + s.pipeline;
+    if (s.pipeline == op.pipeline)
+      set = &s;
+  }
+  if (!set)
+    return Error{!op.reason.empty()
+                     ? op.reason
+                     : "IREE states no constraints for the op's " +
+                           op.pipeline + " pipeline" +
+                           (offered.empty()
+                                ? std::string(" (nor any other)")
+                                : " (it does for " + offered + ")")};
+  if (op.knobs.outcome != config::KnobMatch::Outcome::Matched)
+    return Error{"the config does not fit IREE's " + op.pipeline +
+                 " knobs template (" + op.knobs.describe() +
+                 "), so IREE's constraints do not describe its neighbours"};
+  space.pipeline = set->pipeline;
+  space.assertions = set->assertions;
+
+  const auto started = std::chrono::steady_clock::now();
+  auto program = config::parseSmtProgram(set->body, set->dims);
+  if (!program)
+    return Error{program.error()};
+  std::map<std::string, std::vector<std::string>> options;
+  if (auto knobs = config::parseResolvedAttribute(set->knobs))
+    collectOptions(*knobs, options);
+  const std::set<std::string> following = followingKnobs(*program);
+
+  config::SmtSpaceOptions listing;
+  std::set<std::string> matchedVary;
+  for (const config::SmtVariable &variable : program->variables) {
+    if (variable.free)
+      continue;
+    const std::string &name = variable.name;
+    const auto value = op.knobs.values.find(name);
+    const auto path = op.knobs.paths.find(name);
+    if (value == op.knobs.values.end() || path == op.knobs.paths.end())
+      return Error{"IREE's constraints use knob '" + name +
+                   "', which its template does not place in the config"};
+    space.knobs.push_back(name);
+    space.fields.push_back(op.knobs.fields.at(name));
+    space.paths.push_back(path->second);
+    space.current.push_back(value->second);
+    space.options.push_back(options.count(name) ? options[name]
+                                                : std::vector<std::string>{});
+    const std::string top = splitPath(path->second).first;
+    const std::string field = editedField(top);
+    bool varied = request.vary.empty();
+    for (const std::string &v : request.vary)
+      if (v == field || v == top || v == path->second ||
+          "translation_info." + v == field || v == op.knobs.fields.at(name)) {
+        varied = true;
+        matchedVary.insert(v);
+      }
+    if (varied)
+      space.varied.push_back(name);
+    else if (following.count(name))
+      space.following.push_back(name);
+    else {
+      space.held.push_back(name);
+      listing.pinned[name] = value->second;
+    }
+  }
+  for (const std::string &v : request.vary)
+    if (!matchedVary.count(v)) {
+      std::string fields;
+      for (const std::string &f : space.fields)
+        if (fields.find(f) == std::string::npos)
+          fields += (fields.empty() ? "" : ", ") + f;
+      return Error{"'" + v + "' has no knob in IREE's " + space.pipeline +
+                   " constraints (their fields: " + fields + ")"};
+    }
+
+  auto listed = config::enumerateSmtSpace(*program, listing);
+  if (!listed)
+    return Error{listed.error()};
+  space.space = std::move(*listed);
+  // Nearest first; only the points kept are turned into settings.
+  std::vector<std::pair<double, size_t>> order;
+  for (size_t p = 0; p < space.space.points.size(); ++p) {
+    if (space.space.points[p] == space.current) {
+      space.currentInSpace = true;
+      continue;
+    }
+    order.emplace_back(distance(space, space.space.points[p]), p);
+  }
+  const size_t kept =
+      request.nearest ? std::min(request.nearest, order.size()) : order.size();
+  std::partial_sort(order.begin(), order.begin() + static_cast<long>(kept),
+                    order.end());
+  for (size_t i = 0; i < kept; ++i) {
+    auto point = pointOf(*request.document, request.op, space,
+                         space.space.points[order[i].second]);
+    if (!point)
+      return Error{point.error()};
+    space.points.push_back(std::move(*point));
+  }
+  space.listMilliseconds = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - started)
+                               .count();
+  return space;
+}
+
+} // namespace tilescope::jobs

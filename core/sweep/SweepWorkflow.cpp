@@ -1,0 +1,95 @@
+#include "core/sweep/SweepWorkflow.h"
+
+#include "core/sweep/SweepConstraints.h"
+
+namespace tilescope::jobs {
+
+Result<SweepSource>
+chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
+                  const std::optional<IreeSpaceRequest> &asked, bool required) {
+  SweepSource source;
+  request.points.clear();
+  if (asked) {
+    Result<IreeSpace> listed =
+        iree ? ireeSweepSpace(*iree, *asked)
+             : Result<IreeSpace>(Error{"IREE's constraints need the pinned "
+                                       "iree-opt, which was not found"});
+    if (listed && listed->points.empty())
+      listed = Error{describe(*listed) +
+                     ": none differs from the config, nothing to try"};
+    if (listed) {
+      request.points = listed->points;
+      request.stated = listed->stated; // a check asks IREE no more
+      source.space = std::move(*listed);
+      return source;
+    }
+    if (required)
+      return Error{listed.error()};
+    source.whyNotIree = listed.error();
+  }
+  return source;
+}
+
+Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
+                                   SweepRequest &request,
+                                   const SweepChoice &choice) {
+  const bool implicitSpace =
+      !choice.ireeSpace && choice.vary.empty() && !choice.noIreeSpace;
+  std::optional<IreeSpaceRequest> asked;
+  if (choice.ireeSpace || implicitSpace) {
+    asked.emplace();
+    asked->document = request.document;
+    asked->op = request.op;
+    asked->nearest = choice.nearest;
+    asked->timeout = choice.timeout;
+    asked->cancel = request.cancel;
+    asked->vary = choice.vary;
+  }
+  auto source = chooseSweepSource(iree, request, asked, choice.ireeSpace);
+  if (!source)
+    return Error{source.error()};
+  PreparedSweep prepared{std::move(*source), {}};
+  const std::optional<IreeSpace> &space = prepared.source.space;
+  if (!space && request.axes.empty())
+    request.axes = neighbourAxes(*request.document, request.op);
+  prepared.neighbourhood = space                 ? "iree-constraints"
+                           : choice.vary.empty() ? "rules"
+                                                 : "axes";
+  request.name =
+      !choice.name.empty() ? choice.name
+      : space ? spaceSweepName(*request.document, request.op, asked->vary,
+                               asked->nearest)
+              : defaultSweepName(*request.document, request.op, request.axes);
+  return prepared;
+}
+
+Result<std::vector<SweepAxis>>
+parseSweepAxes(const std::vector<std::string> &texts) {
+  std::vector<SweepAxis> axes;
+  for (const std::string &text : texts) {
+    auto axis = parseSweepAxis(text);
+    if (!axis)
+      return Error{axis.error()};
+    axes.push_back(std::move(*axis));
+  }
+  return axes;
+}
+
+Result<SweepPlanned> planSweepWithVerdicts(const tools::IreeInstallation *iree,
+                                           const SweepRequest &request) {
+  auto candidates = planSweep(request);
+  if (!candidates)
+    return Error{candidates.error()};
+  SweepPlanned planned{std::move(*candidates), {}};
+  if (request.ireeConstraints) {
+    if (!iree)
+      planned.ireeProblem = "IREE was not asked: no iree-opt";
+    else if (auto checked =
+                 checkCandidatesWithIree(*iree, request, planned.candidates);
+             !checked)
+      planned.ireeProblem = "IREE was not asked: " + checked.error();
+  }
+  return planned;
+}
+
+} // namespace tilescope::jobs

@@ -1,0 +1,367 @@
+#include "core/tries/BundleTries.h"
+
+#include "core/config/GpuTarget.h"
+#include "core/layout/CostModel.h"
+#include "core/tries/JobJson.h"
+#include "core/util/Files.h"
+
+#include <algorithm>
+#include <map>
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace tilescope::jobs {
+namespace {
+
+json firstKernelJson(const json &details) {
+  const json resources = details.value("resources", json());
+  if (resources.is_object() && resources.contains("kernels") &&
+      resources["kernels"].is_array() && !resources["kernels"].empty())
+    return resources["kernels"][0];
+  return json();
+}
+
+std::optional<double> predictedOf(const json &details) {
+  const json p = details.value("prediction", json());
+  if (p.is_object() && p.contains("us") && p["us"].is_number())
+    return p["us"].get<double>();
+  return std::nullopt;
+}
+
+// The key that tells one import of a module's results from another: the
+// bundle, its creation, the module and when run.sh finished it.
+json importKey(const fs::path &bundle, const std::string &created,
+               const std::string &id, const std::string &finished) {
+  return {{"bundle", fs::absolute(bundle).string()},
+          {"bundle_created", created},
+          {"module", id},
+          {"finished", finished}};
+}
+
+std::string finishedOf(const fs::path &bundle, const std::string &id) {
+  auto done = readTextFile(bundle / "results" / (id + ".done"));
+  if (!done)
+    return "";
+  const json status = json::parse(*done, nullptr, false);
+  return status.is_object() ? status.value("finished", "") : "";
+}
+
+} // namespace
+
+std::string driverForTarget(const std::string &target) {
+  if (target.rfind("cuda", 0) == 0)
+    return "cuda";
+  if (target.rfind("rocm", 0) == 0 || target.rfind("hip", 0) == 0)
+    return "hip";
+  if (target.rfind("llvm-cpu", 0) == 0)
+    return "local-task";
+  return "";
+}
+
+Result<BundleModule> bundleModuleOf(const TryRecord &record) {
+  const json artifacts =
+      record.details.value("compile", json()).value("artifacts", json());
+  const json module =
+      artifacts.is_object() ? artifacts.value("module", json()) : json();
+  if (!module.is_string())
+    return Error{"try " + std::to_string(record.id) +
+                 " has no compiled module (" + record.outcome + ")"};
+  const std::string driver = driverForTarget(record.target);
+  if (driver.empty())
+    return Error{"try " + std::to_string(record.id) + " is for " +
+                 record.target + ", which no IREE driver runs"};
+  BundleModule m;
+  m.id = "try-" + std::to_string(record.id);
+  m.module = module.get<std::string>();
+  m.device = driver;
+  if (auto input = readTextFile(artifacts.value("input", "")))
+    m.dispatchBenchmark = isDispatchBenchmarkText(*input);
+  m.about = {{"try", record.id},
+             {"document", record.document},
+             {"op", record.op},
+             {"target", record.target},
+             {"sweep", record.sweep},
+             {"candidate", record.candidate},
+             {"configs", record.details.value("configs", json::object())}};
+  if (record.details.contains("prediction"))
+    m.about["prediction"] = record.details["prediction"];
+  if (record.details.contains("resources"))
+    m.about["resources"] = record.details["resources"];
+  return m;
+}
+
+Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
+                                                    const std::string &sweep) {
+  HistoryFilter filter;
+  filter.sweep = sweep;
+  auto listed = history.list(filter); // newest first
+  if (!listed)
+    return Error{listed.error()};
+  std::vector<TryRecord> tries;
+  std::vector<std::string> seen;
+  for (TryRecord &r : *listed)
+    if ((r.outcome == "ok" || r.outcome == "cannot-run-here") &&
+        r.details.contains("compile") &&
+        std::find(seen.begin(), seen.end(), r.candidate) == seen.end()) {
+      seen.push_back(r.candidate);
+      tries.push_back(std::move(r));
+    }
+  if (tries.empty())
+    return Error{"no compiled try of sweep \"" + sweep + "\" in " +
+                 history.file().string()};
+  return tries;
+}
+
+Result<fs::path> bundleTries(const std::vector<TryRecord> &tries,
+                             const fs::path &directory,
+                             const tools::IreeInstallation &iree) {
+  std::vector<BundleModule> modules;
+  for (const TryRecord &r : tries) {
+    auto module = bundleModuleOf(r);
+    if (!module)
+      return Error{module.error()};
+    if (std::none_of(modules.begin(), modules.end(),
+                     [&](const BundleModule &m) { return m.id == module->id; }))
+      modules.push_back(std::move(*module));
+  }
+  BundleWriteOptions options;
+  options.iree = &iree;
+  return writeRunBundle(directory, modules, options);
+}
+
+std::vector<OrderAgreement>
+orderAgreements(const std::vector<ImportedModule> &modules) {
+  // A module compiled from the whole file (`resources FILE`, no --op)
+  // names no op: it joins the sweep of the same file and target where the
+  // bundle holds one op of it. The one op of each file and target, found
+  // once ("" where there are several).
+  std::map<std::pair<std::string, std::string>, std::string> onlyOp;
+  for (const ImportedModule &o : modules) {
+    if (o.op.empty())
+      continue;
+    auto [it, added] = onlyOp.try_emplace({o.document, o.target}, o.op);
+    if (!added && it->second != o.op)
+      it->second.clear();
+  }
+  auto opOf = [&](const ImportedModule &m) {
+    if (!m.op.empty())
+      return m.op;
+    const auto it = onlyOp.find({m.document, m.target});
+    return it == onlyOp.end() ? std::string() : it->second;
+  };
+  std::vector<OrderAgreement> out;
+  std::vector<std::vector<const ImportedModule *>> groups;
+  for (const ImportedModule &m : modules) {
+    if (!m.timing.timed() || !m.predictedMicroseconds)
+      continue;
+    const std::string op = opOf(m);
+    auto same = std::find_if(out.begin(), out.end(), [&](const auto &o) {
+      return o.document == m.document && o.op == op && o.target == m.target;
+    });
+    if (same == out.end()) {
+      OrderAgreement a;
+      a.document = m.document;
+      a.op = op;
+      a.target = m.target;
+      out.push_back(std::move(a));
+      groups.emplace_back();
+      same = out.end() - 1;
+    }
+    groups[static_cast<size_t>(same - out.begin())].push_back(&m);
+  }
+  auto name = [](const ImportedModule &m) {
+    return m.candidate.empty() ? m.id + " (the config as compiled)"
+                               : m.candidate;
+  };
+  std::vector<OrderAgreement> kept;
+  for (size_t g = 0; g < out.size(); ++g) {
+    const auto &group = groups[g];
+    if (group.size() < 3)
+      continue;
+    std::vector<double> predicted, measured, profiled;
+    for (const ImportedModule *m : group) {
+      predicted.push_back(*m->predictedMicroseconds);
+      measured.push_back(m->timing.perDispatch->median);
+      if (m->timing.profile && m->timing.profile->kernelMicroseconds > 0)
+        profiled.push_back(m->timing.profile->kernelMicroseconds);
+    }
+    auto fastestOf = [](const std::vector<double> &times) {
+      return static_cast<size_t>(std::min_element(times.begin(), times.end()) -
+                                 times.begin());
+    };
+    const size_t first = fastestOf(predicted);
+    OrderAgreement a = out[g];
+    a.modules = static_cast<int>(group.size());
+    a.rankCorrelation = layout::rankCorrelation(predicted, measured);
+    const size_t fastest = fastestOf(measured);
+    a.predictedFirstOverFastest = measured[first] / measured[fastest];
+    a.predictedFirst = name(*group[first]);
+    a.fastest = name(*group[fastest]);
+    if (profiled.size() == group.size()) {
+      a.profiledRankCorrelation = layout::rankCorrelation(predicted, profiled);
+      const size_t quickest = fastestOf(profiled);
+      a.profiledFirstOverFastest = profiled[first] / profiled[quickest];
+      a.profiledFastest = name(*group[quickest]);
+    }
+    kept.push_back(std::move(a));
+  }
+  return kept;
+}
+
+Result<ImportReport> importBundleResults(const fs::path &bundle,
+                                         History &history) {
+  auto manifest = readBundleManifest(bundle);
+  if (!manifest)
+    return Error{manifest.error()};
+  ImportReport report;
+  report.bundle = fs::absolute(bundle);
+  if (auto index = readTextFile(bundle / "results" / "results.json")) {
+    const json results = json::parse(*index, nullptr, false);
+    if (results.is_object())
+      report.host = results.value("host", "");
+  }
+  for (const BundleModule &m : manifest->modules) {
+    ImportedModule out;
+    out.id = m.id;
+    out.timing = readModuleTiming(bundle, m.id);
+    const json &about = m.about;
+    out.sweep = about.value("sweep", "");
+    out.candidate = about.value("candidate", "");
+    if (about.contains("try") && about["try"].is_number_integer())
+      out.compiledIn = about["try"].get<long long>();
+    // The try the module came from, where this workspace holds it; the
+    // manifest's copy of its details otherwise.
+    json details = {{"configs", about.value("configs", json::object())}};
+    if (about.contains("resources"))
+      details["resources"] = about["resources"];
+    if (about.contains("prediction"))
+      details["prediction"] = about["prediction"];
+    TryRecord row;
+    row.document = about.value("document", "");
+    row.op = about.value("op", "");
+    row.target = about.value("target", "");
+    out.document = row.document;
+    out.op = row.op;
+    out.target = row.target;
+    if (out.compiledIn)
+      if (auto original = history.get(*out.compiledIn);
+          original && original->document == row.document) {
+        for (const char *key : {"configs", "resources", "prediction"})
+          if (original->details.contains(key))
+            details[key] = original->details[key];
+      }
+    out.predictedMicroseconds = predictedOf(details);
+    if (out.timing.status == "not-run") {
+      out.error = "not run yet (no results/" + m.id + ".done)";
+      report.modules.push_back(std::move(out));
+      continue;
+    }
+    const json key =
+        importKey(bundle, manifest->created, m.id, finishedOf(bundle, m.id));
+    HistoryFilter filter;
+    filter.document = row.document;
+    filter.op = row.op;
+    if (auto earlier = history.list(filter))
+      for (const TryRecord &r : *earlier)
+        if (r.details.value("imported_from", json()) == key) {
+          out.alreadyImported = true;
+          out.imported = r.id;
+        }
+    json bench = toJson(out.timing);
+    if (out.timing.profile) {
+      const KernelResources kernel =
+          kernelResourcesFromJson(firstKernelJson(details));
+      std::optional<layout::CostPrediction> predicted;
+      if (out.predictedMicroseconds) {
+        predicted = layout::CostPrediction{};
+        predicted->microseconds = *out.predictedMicroseconds;
+        predicted->floorMicroseconds =
+            details["prediction"].value("floor_us", 0.0);
+      }
+      ProfileInputs inputs;
+      inputs.reading = &*out.timing.profile;
+      inputs.resources = kernel.backend.empty() ? nullptr : &kernel;
+      inputs.prediction = predicted ? &*predicted : nullptr;
+      inputs.perDispatch =
+          out.timing.perDispatch ? &*out.timing.perDispatch : nullptr;
+      if (!kernel.arch.empty())
+        if (auto target = config::builtinTarget(kernel.arch))
+          inputs.peakMemoryBytesPerSecond = target->peakMemoryBytesPerSecond;
+      out.besideTilescope = profileBesideTilescope(inputs);
+      bench["beside_tilescope"] = toJson(out.besideTilescope);
+    }
+    if (!out.alreadyImported) {
+      row.kind = "bench";
+      row.device = out.timing.device;
+      row.outcome = out.timing.timed() ? "ok" : "run-failed";
+      row.summary = out.timing.summary();
+      if (out.timing.timed())
+        row.medianMicroseconds = out.timing.perDispatch->median;
+      row.directory = (report.bundle / "results").string();
+      row.sweep = out.sweep;
+      row.candidate = out.candidate;
+      details["bench"] = bench;
+      details["imported_from"] = key;
+      if (!report.host.empty())
+        details["run_on"] = report.host;
+      if (out.compiledIn)
+        details["compiled_in"] = *out.compiledIn;
+      row.details = std::move(details);
+      auto added = history.add(std::move(row));
+      if (!added)
+        return Error{added.error()};
+      out.imported = *added;
+    }
+    report.modules.push_back(std::move(out));
+  }
+
+  report.orders = orderAgreements(report.modules);
+  return report;
+}
+
+json toJson(const ImportReport &report) {
+  json modules = json::array();
+  for (const ImportedModule &m : report.modules) {
+    json out = {{"id", m.id},
+                {"sweep", m.sweep},
+                {"candidate", m.candidate},
+                {"already_imported", m.alreadyImported},
+                {"timing", toJson(m.timing)}};
+    if (m.compiledIn)
+      out["compiled_in"] = *m.compiledIn;
+    if (m.imported)
+      out["try"] = *m.imported;
+    if (m.predictedMicroseconds)
+      out["predicted_us"] = *m.predictedMicroseconds;
+    if (!m.besideTilescope.empty())
+      out["beside_tilescope"] = toJson(m.besideTilescope);
+    if (!m.error.empty())
+      out["error"] = m.error;
+    modules.push_back(out);
+  }
+  json out = {{"bundle", report.bundle.string()},
+              {"host", report.host},
+              {"modules", modules}};
+  json orders = json::array();
+  for (const OrderAgreement &a : report.orders) {
+    orders.push_back(
+        {{"document", a.document},
+         {"op", a.op},
+         {"target", a.target},
+         {"modules", a.modules},
+         {"rank_correlation", a.rankCorrelation},
+         {"predicted_first_over_fastest", a.predictedFirstOverFastest},
+         {"predicted_first", a.predictedFirst},
+         {"fastest", a.fastest}});
+    if (a.profiledRankCorrelation)
+      orders.back()["profiled"] = {
+          {"rank_correlation", *a.profiledRankCorrelation},
+          {"predicted_first_over_fastest", *a.profiledFirstOverFastest},
+          {"fastest", a.profiledFastest}};
+  }
+  out["orders"] = orders;
+  return out;
+}
+
+} // namespace tilescope::jobs

@@ -1,0 +1,327 @@
+#include "core/tries/JobJson.h"
+
+#include "core/export/DocumentJson.h"
+
+namespace tilescope::jobs {
+namespace {
+
+using nlohmann::json;
+
+template <typename T> json optional(const std::optional<T> &value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json processJson(const ProcessSpec &spec, const ProcessResult &process) {
+  return {{"command", spec.shellCommand()},
+          {"outcome", outcomeOf(process)},
+          {"status", process.describe()},
+          {"seconds", process.elapsed.count() / 1000.0}};
+}
+
+} // namespace
+
+std::string outcomeOf(const ProcessResult &process) {
+  switch (process.outcome) {
+  case ProcessResult::Outcome::Exited:
+    return process.exitCode == 0 ? "ok" : "failed";
+  case ProcessResult::Outcome::Signaled:
+    return "crashed";
+  case ProcessResult::Outcome::TimedOut:
+    return "timed-out";
+  case ProcessResult::Outcome::Cancelled:
+    return "cancelled";
+  case ProcessResult::Outcome::FailedToStart:
+    return "failed-to-start";
+  }
+  return "failed";
+}
+
+std::string outcomeOf(const CompileJobResult &compiled) {
+  if (compiled.succeeded())
+    return "ok";
+  switch (compiled.process.outcome) {
+  case ProcessResult::Outcome::Signaled:
+    return "compiler-crashed";
+  case ProcessResult::Outcome::TimedOut:
+    return "timed-out";
+  case ProcessResult::Outcome::Cancelled:
+    return "cancelled";
+  default:
+    return "compile-failed";
+  }
+}
+
+std::string outcomeOf(const BenchJobResult &bench) {
+  if (bench.succeeded())
+    return "ok";
+  if (bench.slurm && !bench.slurm->outcome().empty())
+    return bench.slurm->outcome();
+  switch (bench.process.outcome) {
+  case ProcessResult::Outcome::TimedOut:
+    return "timed-out";
+  case ProcessResult::Outcome::Cancelled:
+    return "cancelled";
+  default:
+    return "run-failed";
+  }
+}
+
+std::string outcomeOf(const CheckResult &check) {
+  if (check.compiledOnly)
+    return "cannot-run-here";
+  if (!check.hasVerdict())
+    return check.failedStep.find("compile") != std::string::npos
+               ? "compile-failed"
+               : "run-failed";
+  return check.passed() ? "ok" : "check-failed";
+}
+
+json toJson(const CompileJobResult &compiled) {
+  json diagnostics = json::array();
+  for (const CompileDiagnostic &d : compiled.diagnostics) {
+    json notes = json::array();
+    for (const iree::Diagnostic &note : d.diagnostic.notes)
+      notes.push_back({{"file", note.file},
+                       {"line", note.line},
+                       {"column", note.column},
+                       {"message", note.message}});
+    diagnostics.push_back({{"severity", iree::toString(d.diagnostic.severity)},
+                           {"file", d.diagnostic.file},
+                           {"line", d.diagnostic.line},
+                           {"column", d.diagnostic.column},
+                           {"message", d.diagnostic.message},
+                           {"notes", notes},
+                           {"dispatch", d.dispatch},
+                           {"root_op", d.rootOp},
+                           {"field", d.field}});
+  }
+  const CompileArtifacts &a = compiled.artifacts;
+  json assembly = json::array();
+  for (const auto &file : a.assembly())
+    assembly.push_back(file.string());
+  std::error_code error;
+  json out = processJson(compiled.spec, compiled.process);
+  out["outcome"] = outcomeOf(compiled);
+  out["summary"] = compiled.summary();
+  out["backend"] = compiled.backend;
+  out["diagnostics"] = diagnostics;
+  out["artifacts"] = {
+      {"directory", a.directory.string()},
+      {"input", a.input.string()},
+      {"command", a.command.string()},
+      {"log", a.log.string()},
+      {"module",
+       compiled.succeeded() ? json(a.module.string()) : json(nullptr)},
+      {"assembly", assembly},
+      {"reproducer", std::filesystem::exists(a.reproducer, error)
+                         ? json(a.reproducer.string())
+                         : json(nullptr)}};
+  return out;
+}
+
+json toJson(const KernelResources &k) {
+  json out = {{"kernel", k.kernel},
+              {"backend", k.backend},
+              {"arch", k.arch},
+              {"read_from", k.readFrom.string()},
+              {"scratch_bytes", k.scratchBytes},
+              {"shared_memory_bytes", k.sharedMemoryBytes},
+              {"workgroup_size", k.workgroupSize},
+              {"subgroup_size", k.subgroupSize},
+              {"spills", k.spills()}};
+  if (k.backend == "rocm") {
+    out["vgprs"] = optional(k.vgprs);
+    out["agprs"] = optional(k.agprs);
+    out["sgprs"] = optional(k.sgprs);
+    out["vgpr_spills"] = optional(k.vgprSpills);
+    out["sgpr_spills"] = optional(k.sgprSpills);
+  } else {
+    out["registers"] = optional(k.registers);
+    out["spill_store_bytes"] = optional(k.spillStoreBytes);
+    out["spill_load_bytes"] = optional(k.spillLoadBytes);
+  }
+  if (k.occupancy) {
+    json limits = json::object();
+    for (const layout::OccupancyLimit &limit : k.occupancy->limits)
+      limits[limit.resource] = limit.active;
+    out["occupancy"] = {{"active", k.occupancy->active},
+                        {"maximum", k.occupancy->maximum},
+                        {"unit", k.occupancy->unit},
+                        {"limited_by", k.occupancy->limitedBy},
+                        {"limits", limits}};
+  } else {
+    out["occupancy"] = nullptr;
+    out["occupancy_note"] = k.occupancyNote;
+  }
+  return out;
+}
+
+KernelResources kernelResourcesFromJson(const json &in) {
+  KernelResources k;
+  if (!in.is_object())
+    return k;
+  auto text = [&in](const char *key) {
+    return in.contains(key) && in[key].is_string() ? in[key].get<std::string>()
+                                                   : std::string();
+  };
+  auto count = [&in](const char *key, std::optional<int> &field) {
+    if (in.contains(key) && in[key].is_number_integer())
+      field = in[key].get<int>();
+  };
+  k.kernel = text("kernel");
+  k.backend = text("backend");
+  k.arch = text("arch");
+  k.readFrom = text("read_from");
+  k.scratchBytes = in.value("scratch_bytes", 0LL);
+  k.sharedMemoryBytes = in.value("shared_memory_bytes", 0LL);
+  k.workgroupSize = in.value("workgroup_size", 0);
+  k.subgroupSize = in.value("subgroup_size", 0);
+  count("vgprs", k.vgprs);
+  count("agprs", k.agprs);
+  count("sgprs", k.sgprs);
+  count("registers", k.registers);
+  const json occupancy = in.value("occupancy", json());
+  if (occupancy.is_object()) {
+    layout::Occupancy o;
+    o.active = occupancy.value("active", 0);
+    o.maximum = occupancy.value("maximum", 0);
+    o.unit = occupancy.value("unit", "");
+    o.limitedBy = occupancy.value("limited_by", "");
+    if (occupancy.contains("limits") && occupancy["limits"].is_object())
+      for (const auto &[resource, active] : occupancy["limits"].items())
+        if (active.is_number_integer())
+          o.limits.push_back({resource, active.get<int>()});
+    k.occupancy = o;
+  }
+  return k;
+}
+
+json toJson(const ResourceReport &report) {
+  json kernels = json::array();
+  for (const KernelResources &kernel : report.kernels)
+    kernels.push_back(toJson(kernel));
+  return {{"kernels", kernels},
+          {"commands", report.commands},
+          {"notes", report.notes}};
+}
+
+json toJson(const BenchJobResult &bench) {
+  json out = toJson(bench.timing);
+  out["process"] = processJson(bench.spec, bench.process);
+  out["command"] = bench.spec.shellCommand();
+  out["bundle"] = bench.bundle.string();
+  out["summary"] = bench.summary();
+  if (!bench.succeeded())
+    out["error"] = bench.error;
+  if (bench.remote)
+    out["remote"] = {{"on", "ssh:" + bench.remote->host},
+                     {"folder", bench.remote->folder},
+                     {"tools_copied", bench.remote->toolsCopied},
+                     {"steps", bench.remote->steps}};
+  if (bench.slurm)
+    out["slurm"] = {{"task", bench.slurm->task},
+                    {"state", bench.slurm->state},
+                    {"node", bench.slurm->node},
+                    {"exit_code", bench.slurm->exitCode},
+                    {"log", bench.slurm->log.string()},
+                    {"reattached", bench.slurm->reattached}};
+  return out;
+}
+
+json toJson(const CheckResult &check) {
+  json outputs = json::array();
+  for (const OutputCheck &output : check.outputs) {
+    const TensorComparison &c = output.comparison;
+    json mismatches = json::array();
+    for (const Mismatch &m : c.firstMismatches)
+      mismatches.push_back(
+          {{"index", m.index}, {"value", m.value}, {"reference", m.reference}});
+    outputs.push_back({{"index", output.index},
+                       {"type", c.type.toString()},
+                       {"passed", c.passed()},
+                       {"mismatches", c.mismatches},
+                       {"max_abs_error", c.maxAbsoluteError},
+                       {"max_rel_error", c.maxRelativeError},
+                       {"tolerance",
+                        {{"absolute", c.tolerance.absolute},
+                         {"relative", c.tolerance.relative}}},
+                       {"first_mismatches", mismatches}});
+  }
+  json out = {{"directory", check.directory.string()},
+              {"backend", check.backend},
+              {"device", check.device},
+              {"function", check.function},
+              {"commands", check.commands},
+              {"outputs", outputs},
+              {"summary", check.summary()},
+              {"seconds", check.elapsed.count() / 1000.0}};
+  out["passed"] = check.hasVerdict() ? json(check.passed()) : json(nullptr);
+  if (!check.error.empty()) {
+    out["failed_step"] = check.failedStep;
+    out["error"] = check.error;
+  }
+  return out;
+}
+
+namespace {
+
+json sourceJson(const std::optional<iree::SourceLocation> &source) {
+  return source ? exporting::toJson(*source) : json(nullptr);
+}
+
+json splitJson(const std::optional<std::vector<int64_t>> &split) {
+  return split ? json(*split) : json(nullptr);
+}
+
+} // namespace
+
+json toJson(const document::FormedDispatch &dispatch) {
+  json ops = json::array();
+  for (const document::DispatchedOp &op : dispatch.ops)
+    ops.push_back(json{{"op", op.name},
+                       {"source", sourceJson(op.source)},
+                       {"bounds", op.bounds},
+                       {"split", splitJson(op.split)}});
+  return json{{"executable", dispatch.executable},
+              {"name", dispatch.name},
+              {"ops", ops}};
+}
+
+json toJson(const SplitKAnalysis &analysis) {
+  json reductions = json::array();
+  for (const SplitKReduction &reduction : analysis.reductions) {
+    const document::ProgramReduction &op = reduction.op;
+    const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
+    json entry{{"op", op.function + ":" + std::to_string(op.index)},
+               {"name", op.name},
+               {"source", sourceJson(op.source)},
+               {"iteration_space", op.facts.space.toString()},
+               {"reduction_bounds", bounds},
+               {"iree_split", splitJson(op.split)},
+               {"rule", config::toString(reduction.decision.rule)},
+               {"reasons", reduction.decision.reasons},
+               {"tilescope_agrees", reduction.agrees}};
+    if (op.split)
+      entry["chunks"] = config::splitCounts(bounds, *op.split);
+    if (!reduction.agrees)
+      entry["tilescope_split"] = reduction.decision.sizes;
+    reductions.push_back(std::move(entry));
+  }
+  json dispatches = json::array();
+  for (const document::FormedDispatch &dispatch : analysis.dispatches)
+    dispatches.push_back(toJson(dispatch));
+  return json{{"reductions", reductions},
+              {"dispatches", dispatches},
+              {"commands", analysis.commands}};
+}
+
+json toJson(const SplitKApplied &applied) {
+  json dispatches = json::array();
+  for (const document::FormedDispatch &dispatch : applied.dispatches)
+    dispatches.push_back(toJson(dispatch));
+  return json{{"dispatches", dispatches},
+              {"command", applied.command},
+              {"warnings", applied.warnings}};
+}
+
+} // namespace tilescope::jobs

@@ -1,0 +1,40 @@
+#include "core/tries/Report.h"
+
+#include "core/edit/ConfigDiff.h"
+#include "core/edit/RootOpContext.h"
+#include "core/export/ConfigJson.h"
+#include "core/export/DifferenceJson.h"
+#include "core/export/DocumentJson.h"
+#include "core/tries/TryJob.h"
+
+using nlohmann::json;
+
+namespace tilescope::jobs {
+
+json tuningReport(const iree::Document &original, const iree::Document &edited,
+                  const std::vector<TryRecord> &tries) {
+  // Each root op's configs as the history keeps them, with its problems.
+  json ops = json::array();
+  const json configs = configsJson(edited);
+  for (size_t d = 0; d < edited.dispatches.size(); ++d)
+    for (size_t o = 0; o < edited.dispatches[d].rootOps.size(); ++o) {
+      json entry = configs[std::to_string(d) + ":" + std::to_string(o)];
+      entry["problems"] = exporting::toJson(
+          edit::ruleVerdict(edit::contextOf(edited, edit::OpRef{d, o}))
+              .problems);
+      ops.push_back(std::move(entry));
+    }
+  const edit::DocumentDifference edits =
+      edit::documentDifferences(original, edited);
+  json triesJson = json::array();
+  for (const TryRecord &record : tries)
+    triesJson.push_back(toJson(record));
+  return {{"tilescope_report", 1},
+          {"file", edited.path.string()},
+          {"document", exporting::toJson(edited)},
+          {"ops", ops},
+          {"edits", exporting::differencesJson(edits, "original", "edited")},
+          {"tries", triesJson}};
+}
+
+} // namespace tilescope::jobs

@@ -1,0 +1,201 @@
+#include "core/tries/TryComparison.h"
+
+#include "core/export/DifferenceJson.h"
+
+#include <map>
+
+using nlohmann::json;
+
+namespace tilescope::jobs {
+namespace {
+
+// Each kernel's resources of a try, by kernel name.
+std::map<std::string, json> kernelsOf(const TryRecord &record) {
+  std::map<std::string, json> kernels;
+  const json resources = record.details.value("resources", json());
+  if (resources.is_object() && resources.value("kernels", json()).is_array())
+    for (const json &kernel : resources["kernels"])
+      if (kernel.is_object())
+        kernels[kernel.value("kernel", "")] = kernel;
+  return kernels;
+}
+
+const char *const kResourceKeys[] = {"vgprs",
+                                     "agprs",
+                                     "sgprs",
+                                     "vgpr_spills",
+                                     "sgpr_spills",
+                                     "registers",
+                                     "spill_store_bytes",
+                                     "spill_load_bytes",
+                                     "shared_memory_bytes",
+                                     "scratch_bytes",
+                                     "workgroup_size"};
+
+json activeWaves(const json &kernel) {
+  const json occupancy = kernel.value("occupancy", json());
+  return occupancy.is_object() ? occupancy.value("active", json()) : json();
+}
+
+bool hasResources(const TryRecord &record) {
+  return !kernelsOf(record).empty();
+}
+
+} // namespace
+
+std::optional<double> TryComparison::speedup() const {
+  if (!aMicroseconds || !bMicroseconds || *bMicroseconds <= 0)
+    return std::nullopt;
+  return *aMicroseconds / *bMicroseconds;
+}
+
+iree::Document documentFromConfigs(const json &configs) {
+  iree::Document document;
+  std::map<std::string, size_t> dispatchIndex;
+  if (!configs.is_object())
+    return document;
+  for (const auto &[key, entry] : configs.items()) {
+    if (!entry.is_object())
+      continue;
+    const std::string name = entry.value("dispatch", "");
+    auto [it, inserted] =
+        dispatchIndex.emplace(name, document.dispatches.size());
+    if (inserted) {
+      iree::Dispatch dispatch;
+      dispatch.name = name;
+      dispatch.translationInfo = entry.value("translation_info", "");
+      document.dispatches.push_back(std::move(dispatch));
+    }
+    iree::RootOp op;
+    op.name = entry.value("op", "");
+    op.line = entry.value("line", 0);
+    op.loweringConfig = entry.value("lowering_config", "");
+    op.compilationInfo = entry.value("compilation_info", "");
+    document.dispatches[it->second].rootOps.push_back(std::move(op));
+  }
+  return document;
+}
+
+TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
+  TryComparison comparison;
+  comparison.configs = edit::documentDifferences(
+      documentFromConfigs(a.details.value("configs", json())),
+      documentFromConfigs(b.details.value("configs", json())));
+  const auto kernelsA = kernelsOf(a), kernelsB = kernelsOf(b);
+  for (const auto &[name, kernelA] : kernelsA) {
+    auto found = kernelsB.find(name);
+    if (found == kernelsB.end())
+      continue;
+    KernelComparison kernel{name, {}};
+    for (const char *key : kResourceKeys)
+      if (kernelA.contains(key) || found->second.contains(key))
+        kernel.resources.push_back({key, kernelA.value(key, json()),
+                                    found->second.value(key, json())});
+    kernel.resources.push_back(
+        {"occupancy", activeWaves(kernelA), activeWaves(found->second)});
+    comparison.kernels.push_back(std::move(kernel));
+  }
+  comparison.aMicroseconds = a.medianMicroseconds;
+  comparison.bMicroseconds = b.medianMicroseconds;
+  auto timedA = timingOf(a), timedB = timingOf(b);
+  if (timedA && timedB)
+    comparison.times = compareTimes(*timedA, *timedB);
+  return comparison;
+}
+
+json toJson(const TryComparison &comparison, const TryRecord &a,
+            const TryRecord &b) {
+  json resources = json::array();
+  for (const KernelComparison &kernel : comparison.kernels) {
+    json fields = json::object();
+    for (const ResourcePair &pair : kernel.resources)
+      fields[pair.key] = {pair.a, pair.b};
+    resources.push_back({{"kernel", kernel.kernel}, {"fields", fields}});
+  }
+  json times = {
+      {"a_us", a.medianMicroseconds ? json(*a.medianMicroseconds) : json()},
+      {"b_us", b.medianMicroseconds ? json(*b.medianMicroseconds) : json()}};
+  if (comparison.times)
+    times.update(toJson(*comparison.times));
+  json out = {
+      {"a", toJson(a)},
+      {"b", toJson(b)},
+      {"configs", exporting::differencesJson(comparison.configs, "a", "b")},
+      {"resources", resources},
+      {"times", times}};
+  out["a"].erase("details");
+  out["b"].erase("details");
+  return out;
+}
+
+std::optional<json> firstKernel(const TryRecord &record) {
+  const json resources = record.details.value("resources", json());
+  if (!resources.is_object() ||
+      !resources.value("kernels", json()).is_array() ||
+      resources["kernels"].empty() || !resources["kernels"][0].is_object())
+    return std::nullopt;
+  return resources["kernels"][0];
+}
+
+std::optional<long long> registersOf(const TryRecord &record) {
+  const auto kernel = firstKernel(record);
+  if (!kernel)
+    return std::nullopt;
+  for (const char *key : {"vgprs", "registers"})
+    if (kernel->value(key, json()).is_number())
+      return (*kernel)[key].get<long long>();
+  return std::nullopt;
+}
+
+std::optional<long long> activeOccupancyOf(const TryRecord &record) {
+  const auto kernel = firstKernel(record);
+  if (!kernel)
+    return std::nullopt;
+  const json active = activeWaves(*kernel);
+  if (!active.is_number())
+    return std::nullopt;
+  return active.get<long long>();
+}
+
+std::string resourceBrief(const TryRecord &record) {
+  const auto kernel = firstKernel(record);
+  if (!kernel)
+    return {};
+  const json &k = *kernel;
+  std::string text;
+  if (k.contains("vgprs") && k["vgprs"].is_number())
+    text = std::to_string(k["vgprs"].get<long long>()) + " VGPRs";
+  else if (k.contains("registers") && k["registers"].is_number())
+    text = std::to_string(k["registers"].get<long long>()) + " registers";
+  const json shared = k.value("shared_memory_bytes", json(0));
+  text += (text.empty() ? "" : ", ") + std::string("shared ") +
+          (shared.is_number() ? std::to_string(shared.get<long long>())
+                              : std::string("?")) +
+          " B";
+  const json spills = k.value("spills", json(false));
+  if ((spills.is_boolean() && spills.get<bool>()) ||
+      (spills.is_number() && spills.get<double>() > 0))
+    text += ", spills";
+  const json occupancy = k.value("occupancy", json());
+  if (occupancy.is_object())
+    text += ", " + std::to_string(occupancy.value("active", 0LL)) + " of " +
+            std::to_string(occupancy.value("maximum", 0LL)) + " " +
+            occupancy.value("unit", std::string());
+  return text;
+}
+
+std::optional<TryRecord> previousWithResources(const History &history,
+                                               const TryRecord &record) {
+  HistoryFilter filter;
+  filter.document = record.document;
+  filter.op = record.op;
+  auto records = history.list(filter); // newest first
+  if (!records)
+    return std::nullopt;
+  for (TryRecord &earlier : *records)
+    if (earlier.id < record.id && hasResources(earlier))
+      return std::move(earlier);
+  return std::nullopt;
+}
+
+} // namespace tilescope::jobs

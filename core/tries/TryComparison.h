@@ -1,0 +1,70 @@
+// Two tries of the history side by side: how their configs differ field by
+// field, each kernel's resources in both, and their times. What
+// `tilescope-cli compare` prints, the window's comparison shows, and the run
+// panel uses for "what changed since the previous try".
+#pragma once
+
+#include "core/edit/ConfigDiff.h"
+#include "core/iree/Document.h"
+#include "core/tries/History.h"
+#include "core/tries/TimeComparison.h"
+#include "core/util/Result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::jobs {
+
+// One resource of a kernel in both tries (null where a try lacks it).
+struct ResourcePair {
+  std::string key; // "vgprs", "shared_memory_bytes", "occupancy", ...
+  nlohmann::json a, b;
+  bool changed() const { return a != b; }
+};
+struct KernelComparison {
+  std::string kernel;
+  std::vector<ResourcePair> resources;
+};
+
+struct TryComparison {
+  edit::DocumentDifference configs;      // a's configs before, b's after
+  std::vector<KernelComparison> kernels; // kernels both tries read
+  std::optional<double> aMicroseconds, bMicroseconds;
+  // Both times against their noise, where both were timed.
+  std::optional<TimeVerdict> times;
+  // How many times a's time b's speed is (a / b), where both were timed.
+  std::optional<double> speedup() const;
+};
+
+TryComparison compareTries(const TryRecord &a, const TryRecord &b);
+// {"a", "b" (the rows, without details), "configs", "resources", "times"}:
+// `tilescope-cli compare --json`.
+nlohmann::json toJson(const TryComparison &comparison, const TryRecord &a,
+                      const TryRecord &b);
+
+// The configs a try recorded (configsJson's form) as a document the config
+// diff reads: dispatches by name, their translation_info and root ops.
+iree::Document documentFromConfigs(const nlohmann::json &configs);
+
+// The first kernel a try read resources for, as the history keeps it
+// ({"kernel", "vgprs" | "registers", "occupancy", ...}); unset when it read
+// none or its details are of another form.
+std::optional<nlohmann::json> firstKernel(const TryRecord &record);
+// That kernel's registers per thread (VGPRs on AMD, registers on NVIDIA)
+// and its active waves or blocks, where the try read them.
+std::optional<long long> registersOf(const TryRecord &record);
+std::optional<long long> activeOccupancyOf(const TryRecord &record);
+
+// "132 VGPRs, shared 50688 B, 1 of 8 waves": a try's first kernel's
+// resources in a line; "" when it read none.
+std::string resourceBrief(const TryRecord &record);
+
+// The latest try before `record` of the same file and op that read
+// resources: what "changed since the previous try" compares against.
+std::optional<TryRecord> previousWithResources(const History &history,
+                                               const TryRecord &record);
+
+} // namespace tilescope::jobs

@@ -1,0 +1,468 @@
+#include "core/tries/TryJob.h"
+
+#include "core/tries/BundleTries.h"
+
+#include "core/config/TargetAttribute.h"
+#include "core/devices/GpuDiscovery.h"
+#include "core/devices/HostCpu.h"
+#include "core/edit/RootOpContext.h"
+#include "core/export/ConfigJson.h"
+#include "core/layout/Roofline.h"
+#include "core/service/DispatchAlone.h"
+#include "core/tries/JobJson.h"
+#include "core/tries/ProfileComparison.h"
+#include "core/util/Numbers.h"
+
+#include <cstring>
+
+using nlohmann::json;
+
+namespace tilescope::jobs {
+namespace {
+
+void step(const TryRequest &request, const std::string &what) {
+  if (request.onStep)
+    request.onStep(what);
+}
+
+bool cancelled(const TryRequest &request) {
+  return stopRequested(request.cancel);
+}
+
+// The GPU target of the try's root op's dispatch, when it has one.
+std::optional<config::GpuTarget> targetOf(const TryRequest &request) {
+  const iree::Document &document = *request.document;
+  const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
+  if (d >= document.dispatches.size() ||
+      k >= document.dispatches[d].rootOps.size())
+    return std::nullopt;
+  const iree::Dispatch &dispatch = document.dispatches[d];
+  // A CPU module's roofline is this machine's CPU.
+  if (dispatch.target.find("\"llvm-cpu\"") != std::string::npos)
+    if (auto cpu = hostCpu())
+      return rooflineTargetOf(*cpu);
+  if (dispatch.target.find("#iree_gpu.target") == std::string::npos)
+    return std::nullopt;
+  auto target = config::gpuTargetFromText(dispatch.target);
+  if (!target)
+    return std::nullopt;
+  return std::move(*target);
+}
+
+// The roofline floor of the try's root op on its GPU target, when Tilescope
+// knows both.
+void addFloor(const TryRequest &request, TryResult &result) {
+  const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
+  auto target = targetOf(request);
+  if (!target)
+    return;
+  const iree::RootOp &op = request.document->dispatches[d].rootOps[k];
+  if (!op.space)
+    return;
+  auto floor = layout::rooflineFloor(*op.space, *target);
+  if (!floor)
+    return;
+  result.floorMicroseconds = floor->floorSeconds * 1e6;
+  result.efficiency =
+      *result.floorMicroseconds / result.bench->medianMicroseconds();
+  result.boundBy = floor->boundBy;
+}
+
+// The cost model's prediction for the try's root op, with the compiled
+// kernel's resources where they were read.
+void addPrediction(const TryRequest &request, TryResult &result) {
+  const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
+  const edit::RootOpContext context =
+      edit::contextOf(*request.document, {d, k});
+  auto prediction = edit::predictionOf(
+      context,
+      result.resources ? compiledKernelOf(*result.resources) : std::nullopt);
+  if (!prediction)
+    return;
+  result.prediction = std::move(*prediction);
+  const json predicted = exporting::toJson(*result.prediction);
+  result.record.details["prediction"] = predicted;
+  result.report["prediction"] = predicted;
+}
+
+void bench(const tools::IreeInstallation &iree, const TryRequest &request,
+           TryResult &result) {
+  TryRecord &record = result.record;
+  std::string device = request.device;
+  if (device.empty() && !request.place.local()) {
+    device = driverForTarget(result.compiled.backend);
+    if (device.empty()) {
+      result.cannotRun =
+          "Tilescope runs no " + result.compiled.backend + " modules on a host";
+      record.outcome = "cannot-run-here";
+      record.summary = result.cannotRun;
+      result.report["bench"] = {{"ran", false}, {"why", result.cannotRun}};
+      return;
+    }
+  }
+  if (device.empty()) {
+    step(request, "looking for a device");
+    auto found = deviceForBackend(result.compiled.backend, discoverGpus());
+    if (!found) {
+      result.cannotRun = found.error();
+      record.outcome = "cannot-run-here";
+      record.summary = result.cannotRun;
+      result.report["bench"] = {{"ran", false}, {"why", result.cannotRun}};
+      return;
+    }
+    device = *found;
+  }
+  record.device = device;
+  if (!request.place.local())
+    record.details["on"] = request.place.toString();
+  step(request, "timing on " + device +
+                    (request.place.local() ? "" : " " + request.place.where()) +
+                    " with iree-benchmark-module");
+  BenchJobRequest benchRequest;
+  benchRequest.place = request.place;
+  benchRequest.module = result.compiled.artifacts.module;
+  benchRequest.device = device;
+  benchRequest.directory = request.directory / "run";
+  benchRequest.dispatchBenchmark =
+      isDispatchBenchmarkText(request.document->text);
+  benchRequest.repetitions = request.repetitions;
+  benchRequest.profile = request.profile;
+  benchRequest.about = {{"document", record.document},
+                        {"op", record.op},
+                        {"target", record.target}};
+  benchRequest.timeout = request.timeout;
+  benchRequest.cancel = request.cancel;
+  benchRequest.onOutput = request.onOutput;
+  benchRequest.onStatus = request.onStep;
+  benchRequest.sharedFolder = sharedFolderOf(request.directory);
+  // The run could not start (its bundle not written, the benchmark tool
+  // missing): the try is a compile that was not timed, said in words.
+  const auto notStarted = [&](const std::string &why) {
+    record.outcome = "run-failed";
+    record.summary = why;
+    result.report["bench"] = {{"ran", false}, {"why", why}};
+  };
+  if (request.deferRun) {
+    auto prepared = prepareBench(iree, benchRequest);
+    if (!prepared)
+      return notStarted(prepared.error());
+    record.outcome = "queued";
+    record.summary = "its run is to go " + request.place.where();
+    result.pendingRun = std::move(*prepared);
+    return;
+  }
+
+  auto timed = benchModule(iree, benchRequest);
+  if (!timed)
+    return notStarted(timed.error());
+  finishTryRun(request, result, std::move(*timed));
+}
+
+} // namespace
+
+void finishTryRun(const TryRequest &request, TryResult &result,
+                  BenchJobResult timed) {
+  TryRecord &record = result.record;
+  result.pendingRun.reset();
+  result.bench = std::move(timed);
+  json benchJson = toJson(*result.bench);
+  benchJson["ran"] = true;
+  if (result.bench->succeeded()) {
+    addFloor(request, result);
+    if (result.floorMicroseconds) {
+      benchJson["floor_us"] = *result.floorMicroseconds;
+      benchJson["efficiency"] = *result.efficiency;
+      benchJson["bound_by"] = result.boundBy;
+    }
+    record.medianMicroseconds = result.bench->medianMicroseconds();
+  }
+  if (const ModuleTiming &timing = result.bench->timing; timing.profile) {
+    ProfileInputs inputs;
+    inputs.reading = &*timing.profile;
+    if (result.resources && !result.resources->kernels.empty())
+      inputs.resources = &result.resources->kernels.front();
+    if (result.prediction)
+      inputs.prediction = &*result.prediction;
+    if (timing.perDispatch)
+      inputs.perDispatch = &*timing.perDispatch;
+    if (auto target = targetOf(request))
+      inputs.peakMemoryBytesPerSecond = target->peakMemoryBytesPerSecond;
+    benchJson["beside_tilescope"] = toJson(profileBesideTilescope(inputs));
+  }
+  record.outcome = outcomeOf(*result.bench);
+  record.summary = result.bench->summary();
+  record.wallSeconds += result.bench->process.elapsed.count() / 1000.0;
+  record.details["bench"] = benchJson;
+  result.report["bench"] = benchJson;
+}
+
+const char *toString(TryStage stage) {
+  switch (stage) {
+  case TryStage::Compile:
+    return "compile";
+  case TryStage::Resources:
+    return "resources";
+  case TryStage::Bench:
+    return "bench";
+  }
+  return "";
+}
+
+bool TryResult::succeeded() const { return record.outcome == "ok"; }
+
+namespace {
+
+Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
+                              const TryRequest &asked) {
+  if (!asked.document)
+    return Error{"no document to try"};
+  // A root op of a whole program: its dispatch alone is what is tried.
+  std::optional<DispatchAlone> alone;
+  TryRequest request = asked;
+  if (asked.op && asked.worker && holdsOtherDispatches(*asked.document)) {
+    step(asked, "taking dispatch " + std::to_string(asked.op->first) +
+                    " out of the program with iree-opt");
+    std::error_code error;
+    std::filesystem::create_directories(asked.directory, error);
+    auto taken =
+        dispatchAlone(iree, *asked.worker, *asked.document, asked.op->first,
+                      asked.directory / "dispatch.benchmark.mlir",
+                      asked.timeout, asked.cancel);
+    if (!taken)
+      return Error{asked.document->path.string() + ": " + taken.error()};
+    alone = std::move(*taken);
+    request.document = &alone->document;
+    request.op = std::pair<size_t, size_t>{0, asked.op->second};
+  }
+  const iree::Document &document = *request.document;
+  step(request,
+       "compiling " + document.path.filename().string() + " with iree-compile");
+  CompileJobRequest compileRequest;
+  compileRequest.document = &document;
+  compileRequest.target = request.target;
+  compileRequest.directory = request.directory;
+  compileRequest.timeout = request.timeout;
+  compileRequest.cancel = request.cancel;
+  compileRequest.onOutput = request.onOutput;
+  auto compiled = compileDocument(iree, compileRequest);
+  if (!compiled)
+    return Error{compiled.error()};
+
+  TryResult result;
+  result.compiled = std::move(*compiled);
+  TryRecord &record = result.record;
+  record.kind = toString(request.upTo);
+  // The history names the file and op asked about.
+  record.document = asked.document->path.string();
+  if (asked.op)
+    record.op = std::to_string(asked.op->first) + ":" +
+                std::to_string(asked.op->second);
+  record.target =
+      request.target ? request.target->name : result.compiled.backend;
+  record.outcome = outcomeOf(result.compiled);
+  record.summary = result.compiled.summary();
+  record.directory = result.compiled.artifacts.directory.string();
+  record.wallSeconds = result.compiled.process.elapsed.count() / 1000.0;
+  record.details = {{"configs", configsJson(document)},
+                    {"compile", toJson(result.compiled)}};
+  result.report["compile"] = toJson(result.compiled);
+  if (alone) {
+    const json taken = {
+        {"dispatch", asked.op->first},
+        {"name", asked.document->dispatches[asked.op->first].name},
+        {"file", document.path.string()},
+        {"command", alone->command}};
+    record.details["dispatch_alone"] = taken;
+    result.report["dispatch_alone"] = taken;
+  }
+  if (!result.compiled.succeeded() || request.upTo == TryStage::Compile)
+    return result;
+
+  if (!cancelled(request)) {
+    step(request, "reading resources");
+    ResourceOptions options;
+    options.timeout = request.timeout;
+    options.cancel = request.cancel;
+    if (auto resources = readResources(result.compiled, options)) {
+      record.details["resources"] = toJson(*resources);
+      result.report["resources"] = toJson(*resources);
+      result.resources = std::move(*resources);
+    } else {
+      record.details["resources_error"] = resources.error();
+      result.report["resources_error"] = resources.error();
+    }
+  }
+  addPrediction(request, result);
+  if (request.upTo == TryStage::Bench) {
+    if (cancelled(request)) {
+      record.outcome = "cancelled";
+      record.summary = "cancelled before the run";
+    } else {
+      bench(iree, request, result);
+    }
+  }
+  return result;
+}
+
+} // namespace
+
+Result<TryResult> runTry(const tools::IreeInstallation &iree,
+                         const TryRequest &request) {
+  auto tried = tryDocument(iree, request);
+  // A signal stopped it (the command line's SIGINT, SIGTERM, SIGHUP): the
+  // history says so rather than "cancelled".
+  if (const int signal = jobsInterruptedBy();
+      tried && signal != 0 && tried->record.outcome != "ok") {
+    tried->record.outcome = "interrupted";
+    tried->record.summary =
+        std::string("interrupted by ") + ::sigabbrev_np(signal) + " (signal " +
+        std::to_string(signal) + "): " + tried->record.summary;
+  }
+  return tried;
+}
+
+json configsJson(const iree::Document &document) {
+  json configs = json::object();
+  for (size_t d = 0; d < document.dispatches.size(); ++d) {
+    const iree::Dispatch &dispatch = document.dispatches[d];
+    for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
+      const iree::RootOp &op = dispatch.rootOps[k];
+      json entry = {{"dispatch", dispatch.name},
+                    {"op", op.name},
+                    {"line", op.line},
+                    {"translation_info", dispatch.translationInfo}};
+      if (!op.loweringConfig.empty())
+        entry["lowering_config"] = op.loweringConfig;
+      if (!op.compilationInfo.empty())
+        entry["compilation_info"] = op.compilationInfo;
+      configs[std::to_string(d) + ":" + std::to_string(k)] = entry;
+    }
+  }
+  return configs;
+}
+
+std::vector<ConfigChange> configChanges(const json &configs,
+                                        const iree::Document &document) {
+  std::vector<ConfigChange> changes;
+  if (!configs.is_object())
+    return changes;
+  auto text = [](const json &entry, const char *key) {
+    auto it = entry.find(key);
+    return it != entry.end() && it->is_string() ? it->get<std::string>()
+                                                : std::string();
+  };
+  for (const auto &[key, entry] : configs.items()) {
+    const size_t colon = key.find(':');
+    auto index = colon == std::string::npos ? std::nullopt
+                                            : parseInt64(key.substr(colon + 1));
+    if (!entry.is_object() || !index || *index < 0)
+      continue;
+    const std::string dispatchName = text(entry, "dispatch");
+    const std::string config = entry.contains("compilation_info")
+                                   ? text(entry, "compilation_info")
+                                   : text(entry, "lowering_config");
+    const std::string info = text(entry, "translation_info");
+    for (size_t d = 0; d < document.dispatches.size(); ++d) {
+      const iree::Dispatch &dispatch = document.dispatches[d];
+      const size_t k = static_cast<size_t>(*index);
+      if (dispatch.name != dispatchName || k >= dispatch.rootOps.size())
+        continue;
+      const iree::RootOp &op = dispatch.rootOps[k];
+      if (!config.empty() && config != op.loweringConfig &&
+          config != op.compilationInfo)
+        changes.push_back({{d, k}, "lowering_config", config});
+      // A compilation_info carries its own translation_info.
+      if (!info.empty() && op.compilationInfo.empty() &&
+          info != dispatch.translationInfo)
+        changes.push_back({{d, k}, "translation_info", info});
+    }
+  }
+  return changes;
+}
+
+iree::Document withConfigs(const json &configs,
+                           const iree::Document &document) {
+  edit::EditableDocument editable(document);
+  for (const ConfigChange &change : configChanges(configs, document))
+    (void)editable.set(change.op, change.field, change.value);
+  return editable.document();
+}
+
+void placeCheck(CheckRequest &request, const std::string &backend,
+                const std::string &device) {
+  request.device = device;
+  if (!request.device.empty())
+    return;
+  if (!request.place.local()) {
+    // Elsewhere: the backend's driver, the place's first device of it.
+    request.device = driverForTarget(backend);
+    if (request.device.empty()) {
+      request.compileOnly = true;
+      request.notRunBecause =
+          "Tilescope runs no " + backend + " modules " + request.place.where();
+    }
+    return;
+  }
+  if (auto found = deviceForBackend(backend, discoverGpus())) {
+    request.device = *found;
+  } else {
+    request.compileOnly = true;
+    request.notRunBecause = found.error();
+  }
+}
+
+Result<std::string>
+prepareCheck(CheckRequest &request, const iree::Document &document,
+             const std::optional<std::filesystem::path> &program,
+             const std::optional<CompileTarget> &target,
+             const std::string &device) {
+  std::string backend;
+  if (!document.dispatches.empty()) {
+    if (!program)
+      return Error{document.path.string() +
+                   " is a dispatch file: a checked run needs the program it "
+                   "came from"};
+    request.program = *program;
+    request.edited = &document;
+    if (const auto carried = documentBackends(document); !carried.empty())
+      backend = carried.front();
+  } else {
+    request.program = document.path;
+    request.target = target.value_or(*compileTarget("llvm-cpu"));
+    backend = request.target->backend;
+  }
+  placeCheck(request, backend, device);
+  return backend;
+}
+
+TryRecord checkRecord(const CheckRequest &request, const CheckResult &result,
+                      const iree::Document &document,
+                      const std::string &backend) {
+  TryRecord record;
+  record.kind = "verify";
+  record.document = document.path.string();
+  record.target = backend;
+  record.device = result.device;
+  record.outcome = outcomeOf(result);
+  if (result.hasVerdict())
+    record.checkPassed = result.passed();
+  record.summary = result.summary();
+  record.directory = result.directory.string();
+  record.wallSeconds = result.elapsed.count() / 1000.0;
+  record.details = {{"configs", configsJson(document)},
+                    {"program", std::filesystem::absolute(request.program)},
+                    {"check", toJson(result)}};
+  if (!request.place.local())
+    record.details["on"] = request.place.toString();
+  return record;
+}
+
+Result<long long> recordTry(const std::filesystem::path &workspace,
+                            TryRecord record) {
+  auto history = History::open(historyFile(workspace));
+  if (!history)
+    return Error{history.error()};
+  return history->add(std::move(record));
+}
+
+} // namespace tilescope::jobs
