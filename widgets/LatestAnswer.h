@@ -54,7 +54,7 @@ public:
 
   void ask(Work work) {
     ++asked;
-    if (watcher->isRunning()) {
+    if (inFlight) {
       *cancel = true;
       waiting = std::move(work);
       return;
@@ -69,12 +69,14 @@ public:
       *cancel = true;
   }
 
-  // A question runs or waits to.
-  bool busy() const { return watcher->isRunning() || waiting.has_value(); }
+  // A question runs or waits to, or its answer is not handled yet (the
+  // work may be done while its finished signal waits in the event queue).
+  bool busy() const { return inFlight || waiting.has_value(); }
 
 private:
   void start(Work work) {
     running = asked;
+    inFlight = true;
     cancel = std::make_shared<std::atomic<bool>>(false);
     watcher->setFuture(QtConcurrent::run(
         [work = std::move(work), flag = cancel] { return work(flag.get()); }));
@@ -83,6 +85,7 @@ private:
   void finished() {
     if (!watcher->isFinished())
       return; // a signal of a future replaced since
+    inFlight = false;
     if (waiting) {
       Work next = std::move(*waiting);
       waiting.reset();
@@ -102,6 +105,7 @@ private:
   std::optional<Work> waiting;
   std::shared_ptr<std::atomic<bool>> cancel;
   uint64_t asked = 0, running = 0;
+  bool inFlight = false; // started, its answer not handled yet
 };
 
 } // namespace tilescope::widgets
