@@ -2,6 +2,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/common/IreeSettings.h"
+#include "core/edit/OpLayoutInputs.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/service/ReleaseOffer.h"
@@ -128,6 +129,10 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
     texts.target = context.dispatch->target;
   if (context.validation.translationInfo)
     texts.translationInfo = context.validation.translationInfo->print();
+  // An op fused into the dispatch's root op runs on the root's tiles, as
+  // the window draws it (the texts alone would give it its own grid).
+  if (auto inputs = edit::opLayoutInputs(*context.dispatch, op))
+    texts.fusedWorkgroupTile = inputs->options.fusedWorkgroupTile;
   exitCode = kExitOk;
   return texts;
 }

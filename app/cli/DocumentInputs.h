@@ -56,6 +56,9 @@ ireeAttributeReader(const std::optional<QString> &path);
 // translation_info (empty where the file has none).
 struct RootOpTexts {
   std::string config, iterationSpace, types, maps, target, translationInfo;
+  // The root op's workgroup tile an op fused into it runs on (empty for the
+  // root op itself): what edit::opLayoutInputs gives the window's views.
+  std::vector<int64_t> fusedWorkgroupTile;
 };
 Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::string &opSpec,

@@ -328,6 +328,7 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
   layout::DeriveOptions options;
   options.ireeRelease = in.ireeRelease;
   options.subgroupSize = in.subgroupSize;
+  options.fusedWorkgroupTile = in.fusedWorkgroupTile;
   // What the config means under its pipeline, derived once: a TileAndFuse
   // forall is explained as such; a VectorDistribute layout or contraction
   // is reused below.

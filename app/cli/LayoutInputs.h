@@ -53,6 +53,9 @@ struct LayoutInputs {
   std::optional<config::GpuTarget> resolvedTarget;
   std::string targetNote;
   std::string ireeRelease = "3.13";
+  // FILE --op: the root op's workgroup tile the op is fused into (empty for
+  // a root op, or without FILE).
+  std::vector<int64_t> fusedWorkgroupTile;
   // swizzle: "column", "row" or "mma:INTRINSIC:lhs|rhs|acc"
   std::string accessPattern = "column";
   int64_t elementBytes = 2;

@@ -9,17 +9,25 @@
 //   finds an error;
 // - every view of the op in the window's Layout tab, written to SVG, is
 //   byte for byte what `render FILE --op --view` writes, and a view that
-//   does not apply is empty in both.
+//   does not apply is empty in both;
+// - `explain FILE --op --json` says what the window's views are drawn from
+//   (edit::opLayoutInputs): the forall's tiles and workers, or the
+//   workgroup tile and each operand's layout. The same holds for every root
+//   op of every GPU example (a softmax's ops fused into its root op run on
+//   the root's workgroup tile).
 #include "RandomEdits.h"
 #include "WindowTestSupport.h"
 #include "e2e/CliRunner.h"
 
+#include "core/edit/OpLayoutInputs.h"
+#include "core/service/DocumentWorker.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
 #include "widgets/SceneView.h"
 #include "widgets/render/OpPicture.h"
 #include "widgets/render/SceneExport.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,6 +58,26 @@ QString panelLine(const QJsonObject &p) {
   return line;
 }
 
+std::vector<int64_t> integers(const QJsonValue &value) {
+  std::vector<int64_t> out;
+  for (const QJsonValue &entry : value.toArray())
+    out.push_back(entry.toInteger());
+  return out;
+}
+
+// Each operand's layout as `explain --json` lists it.
+std::vector<std::string> explainedOperandLayouts(const QJsonObject &out) {
+  std::vector<std::string> texts;
+  const QJsonValue operands = out["operand_layouts"];
+  if (operands.isObject()) // a contraction: lhs, rhs, acc
+    for (const char *name : {"lhs", "rhs", "acc"})
+      texts.push_back(operands.toObject()[name].toString().toStdString());
+  else
+    for (const QJsonValue &entry : operands.toArray())
+      texts.push_back(entry.toObject()["layout"].toString().toStdString());
+  return texts;
+}
+
 QByteArray readAll(const QString &path) {
   QFile file(path);
   return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -62,6 +90,47 @@ class OneAnswerTest : public QObject {
 
   QTemporaryDir scratch;
   int made = 0;
+
+  // `explain FILE --op D:O --json` against what the window's layout views
+  // are drawn from for the same op of `document` (FILE's parse); `compared`
+  // says whether the op has layouts to compare.
+  void explainAgrees(const QString &file, const document::Document &document,
+                     size_t d, size_t o, const QString &described,
+                     bool *compared = nullptr) {
+    const document::Dispatch &dispatch = document.dispatches[d];
+    auto inputs = edit::opLayoutInputs(dispatch, dispatch.rootOps[o]);
+    if (!inputs)
+      return; // no GPU layout for the op: the window draws none
+    auto layouts = edit::opLayoutsOf(*inputs);
+    if (!layouts)
+      return;
+    if (compared)
+      *compared = true;
+    const QString op = QString("%1:%2").arg(d).arg(o);
+    const test::CliRun explain = cli({"explain", file, "--op", op, "--json"});
+    const QString where = described + file + " --op " + op + "\n";
+    QVERIFY2(explain.exitCode == 0, qPrintable(where + failure(explain)));
+    const QJsonObject out =
+        QJsonDocument::fromJson(explain.out.toUtf8()).object();
+    if (layouts->threads || layouts->subgroups) {
+      const layout::ForallDistribution &f =
+          layouts->threads ? *layouts->threads : *layouts->subgroups;
+      QVERIFY2(integers(out["tiles"]) == f.tiles &&
+                   integers(out["bounds"]) == f.bounds &&
+                   out["workers"].toInteger() == f.workers,
+               qPrintable(where + explain.out));
+      return;
+    }
+    if (layouts->derived)
+      QVERIFY2(integers(out["workgroup_tile"]) ==
+                   layouts->derived->workgroupTile,
+               qPrintable(where + explain.out));
+    const std::vector<std::string> expected =
+        edit::operandLayoutTexts(*layouts, inputs->space);
+    if (!expected.empty())
+      QVERIFY2(explainedOperandLayouts(out) == expected,
+               qPrintable(where + explain.out));
+  }
 
   void agree(const QString &file, const Edit &edit) {
     widgets::MainWindow::Services services =
@@ -133,6 +202,11 @@ class OneAnswerTest : public QObject {
     QVERIFY2(candidates.size() == 1, qPrintable(described + plan.out));
     QCOMPARE(candidates.first().toObject()["valid"].toBool(), !errors);
 
+    // The words for the layouts the views draw.
+    explainAgrees(edited, *window->document(), 0, 0, described);
+    if (QTest::currentTestFailed())
+      return;
+
     // Every view, as the window draws it and as the CLI does.
     auto *view = window->findChild<widgets::SceneView *>("sceneView");
     QVERIFY(view);
@@ -177,6 +251,31 @@ private slots:
       QTest::newRow(qPrintable(QString("matmul %1").arg(seed)))
           << kMatmul << seed;
     }
+  }
+
+  void everyExampleOpIsExplainedAsTheWindowDrawsIt() {
+    jobs::DocumentWorker worker(test::binaryDir() / "app" /
+                                    "tilescope-iree-worker",
+                                test::projectIree().compilerLibrary);
+    int checked = 0;
+    for (const char *folder : {"rocm_gfx942", "rocm_gfx950", "cuda_sm_90"}) {
+      const QDir dir(
+          QString::fromStdString((test::examplesDir() / folder).string()));
+      for (const QString &name : dir.entryList({"*.mlir"}, QDir::Files)) {
+        const QString file = dir.filePath(name);
+        auto document = worker.parseFile(file.toStdString());
+        QVERIFY2(document, qPrintable(file));
+        for (size_t d = 0; d < document->dispatches.size(); ++d)
+          for (size_t o = 0; o < document->dispatches[d].rootOps.size(); ++o) {
+            bool compared = false;
+            explainAgrees(file, *document, d, o, {}, &compared);
+            if (QTest::currentTestFailed())
+              return;
+            checked += compared ? 1 : 0;
+          }
+      }
+    }
+    QVERIFY2(checked >= 10, qPrintable(QString::number(checked)));
   }
 
   void randomEditsGetOneAnswer() {
