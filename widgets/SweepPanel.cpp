@@ -6,11 +6,8 @@
 #include "core/process/Workspace.h"
 #include "core/run/BenchJob.h"
 #include "core/service/CompileJob.h"
-#include "core/tries/TryComparison.h"
-#include "widgets/SweepAxes.h"
 #include "widgets/SweepPlanning.h"
 #include "widgets/SweepPlot.h"
-#include "widgets/render/Palette.h"
 #include "widgets/render/RootOpScene.h"
 
 #include <QApplication>
@@ -43,33 +40,6 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 const QString kOutdatedNote =
     "These are results around the config the sweep started from; the "
     "editor's has changed since (change an axis or Run to sweep around it).";
-
-QString microseconds(double value) {
-  return QString::number(value, 'f', value < 10 ? 2 : 1);
-}
-
-// The first of a ranking, said for what it stands on: a measured time
-// makes it the fastest measured; a prediction only the predicted first.
-QString firstPlace(const jobs::SweepCandidate &c) {
-  if (auto measured = c.measuredMicroseconds())
-    return ". Fastest measured: " + qs(c.name) + " (" +
-           microseconds(*measured) + " µs)";
-  if (c.predictedMicroseconds)
-    return ". Nothing timed; predicted first: " + qs(c.name) + " (" +
-           microseconds(*c.predictedMicroseconds) +
-           " µs predicted, resources " +
-           (c.predictedFromCompile ? "as compiled" : "estimated") + ")";
-  return {};
-}
-
-// "28.9 measured", "31.2 predicted": a candidate's time cell.
-QString timeCell(const jobs::SweepCandidate &c) {
-  if (auto measured = c.measuredMicroseconds())
-    return microseconds(*measured) + " measured";
-  if (c.predictedMicroseconds)
-    return microseconds(*c.predictedMicroseconds) + " predicted";
-  return {};
-}
 
 } // namespace
 
@@ -736,182 +706,9 @@ void SweepPanel::onFinished() {
                         .arg(result->invalid);
   if (result->cancelled)
     summary = "Stopped: " + summary + "; run again to resume";
-  const std::vector<int> order = ranked();
-  if (!order.empty())
-    summary += firstPlace(entries[order[0]].candidate);
+  summary += firstPlace();
   stateLabel->setText(summary);
   emit finished(result->cancelled, summary);
-}
-
-std::vector<int> SweepPanel::ranked() const {
-  std::vector<int> order(entries.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
-    return jobs::rankedBefore(entries[a].candidate, entries[b].candidate);
-  });
-  return order;
-}
-
-QStringList SweepPanel::ranking() const {
-  QStringList names;
-  for (int i : ranked())
-    names << qs(entries[i].candidate.name);
-  return names;
-}
-
-std::vector<long long> SweepPanel::compiledTries() const {
-  std::vector<long long> ids;
-  for (int i : ranked()) {
-    const jobs::SweepCandidate &c = entries[i].candidate;
-    if (c.record && c.record->id > 0 &&
-        (c.record->outcome == "ok" || c.record->outcome == "cannot-run-here"))
-      ids.push_back(c.record->id);
-  }
-  return ids;
-}
-
-bool SweepPanel::loadRanked(int rank) {
-  const std::vector<int> order = ranked();
-  if (rank < 0 || rank >= static_cast<int>(order.size()))
-    return false;
-  const jobs::SweepCandidate &c = entries[order[rank]].candidate;
-  if (!c.record || c.record->id <= 0) {
-    stateLabel->setText(qs(c.name) + ": " +
-                        (c.valid ? "not run yet: nothing to load"
-                                 : "refused: " + qs(c.whyNot)));
-    return false;
-  }
-  emit tryActivated(c.record->id);
-  return true;
-}
-
-void SweepPanel::refresh() {
-  const std::vector<int> order = ranked();
-  const long long selected =
-      results->currentRow() >= 0 &&
-              results->currentRow() < static_cast<int>(order.size())
-          ? order[results->currentRow()]
-          : -1;
-  results->setUpdatesEnabled(false);
-  results->setRowCount(static_cast<int>(order.size()));
-  for (int row = 0; row < static_cast<int>(order.size()); ++row) {
-    const Entry &e = entries[order[row]];
-    const jobs::SweepCandidate &c = e.candidate;
-    QString time = c.valid ? timeCell(c) : QString(), outcome, brief, tryId;
-    if (row > 0)
-      if (auto verdict = jobs::againstFirst(entries[order[0]].candidate, c);
-          verdict && verdict->withinNoise)
-        time += " ≈ 1st";
-    if (!c.valid) {
-      outcome = "invalid";
-      brief = qs(c.whyNot);
-    } else if (!c.record) {
-      outcome = busy() ? "waiting" : "not run";
-    } else {
-      outcome = qs(c.record->outcome) + (c.resumed ? " (resumed)" : "");
-      brief = qs(jobs::resourceBrief(*c.record));
-      if (brief.isEmpty())
-        brief = qs(c.record->summary);
-      tryId = QString::number(c.record->id);
-    }
-    const QStringList cells = {QString::number(row + 1),
-                               QString(),
-                               qs(c.name),
-                               time,
-                               outcome,
-                               brief,
-                               tryId};
-    for (int column = 0; column < cells.size(); ++column) {
-      QTableWidgetItem *item = results->item(row, column);
-      if (!item) {
-        item = new QTableWidgetItem;
-        results->setItem(row, column, item);
-      }
-      item->setText(cells[column]);
-      item->setToolTip(column == 5 || column == 2 ? cells[column] : QString());
-      if (column == 3)
-        item->setToolTip(
-            c.measuredElsewhere ? QString("Measured in try %1, the same config")
-                                      .arg(c.measuredElsewhere->id)
-            : c.measuredMicroseconds()
-                ? QString("Measured: the median per dispatch (\"≈ 1st\": "
-                          "within the noise of the first)")
-                : qs(c.prediction) + "\nA prediction of the cost model "
-                                     "(docs/cost-model.md), not a time");
-      // Valid rows follow the palette (a theme switched live included);
-      // refused ones are a grey that reads on light and dark alike.
-      if (c.valid)
-        item->setData(Qt::ForegroundRole, QVariant());
-      else
-        item->setForeground(QColor("#8a8a8a"));
-    }
-    results->item(row, 1)->setIcon(e.icon);
-  }
-  results->resizeColumnToContents(0);
-  results->resizeColumnToContents(2);
-  results->resizeColumnToContents(3);
-  results->setUpdatesEnabled(true);
-  if (selected >= 0) {
-    auto at = std::find(order.begin(), order.end(), selected);
-    results->selectRow(static_cast<int>(at - order.begin()));
-  }
-  refreshPlot();
-}
-
-void SweepPanel::refreshPlot() {
-  // The axes the candidates offer: what they set, entry by entry.
-  BaseValues base;
-  if (snapshot && currentOp &&
-      currentOp->dispatch < snapshot->dispatches.size()) {
-    const document::Dispatch &dispatch =
-        snapshot->dispatches[currentOp->dispatch];
-    if (currentOp->op < dispatch.rootOps.size())
-      for (const edit::FieldValue &f :
-           edit::opFields(dispatch, dispatch.rootOps[currentOp->op]))
-        base[f.field] = f.value;
-  }
-  std::vector<const jobs::SweepCandidate *> valid;
-  for (const Entry &e : entries)
-    if (e.candidate.valid)
-      valid.push_back(&e.candidate);
-  const QStringList choices = plotAxes(valid, base);
-  QStringList shown;
-  for (int i = 0; i < plotAxisBox->count(); ++i)
-    shown << plotAxisBox->itemText(i);
-  if (shown != choices) {
-    const QString kept = plotAxisBox->currentText();
-    plotAxisBox->blockSignals(true);
-    plotAxisBox->clear();
-    plotAxisBox->addItems(choices);
-    if (choices.contains(kept))
-      plotAxisBox->setCurrentText(kept);
-    plotAxisBox->blockSignals(false);
-  }
-  const QString field = plotAxisBox->currentText();
-  // Measured times where any candidate has one; else the predictions.
-  bool anyTimed = false;
-  for (const Entry &e : entries)
-    anyTimed = anyTimed || e.candidate.measuredMicroseconds();
-  std::vector<SweepPlot::Point> points;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const jobs::SweepCandidate &c = entries[i].candidate;
-    if (!c.valid)
-      continue;
-    const std::optional<double> y =
-        anyTimed ? c.measuredMicroseconds() : c.predictedMicroseconds;
-    if (!y)
-      continue;
-    points.push_back({plotValue(c, field, base), *y, static_cast<int>(i)});
-  }
-  const std::vector<int> order = ranked();
-  const int first =
-      !order.empty() &&
-              (anyTimed || entries[order[0]].candidate.predictedMicroseconds)
-          ? order[0]
-          : -1;
-  plot->setPoints(field, anyTimed ? "µs measured" : "µs predicted",
-                  std::move(points), first);
 }
 
 } // namespace tilescope::widgets

@@ -124,6 +124,8 @@ private:
   void resetToNeighbours();
   void setRunning(bool running);
   std::vector<int> ranked() const;
+  // ". Fastest measured: NAME (T µs)" (or the predicted first), or nothing.
+  QString firstPlace() const;
 
   InstallationSource installation;
   WorkerSource workerSource;
