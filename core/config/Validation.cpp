@@ -18,7 +18,6 @@ using detail::Reporter;
 
 namespace {
 
-
 std::string list(const std::vector<int64_t> &values) {
   return bracketedList(values);
 }
