@@ -308,6 +308,30 @@ Result<HostReach> reachHost(const fs::path &toolsDirectory) {
                    onHost(remoteCache() + "/iree-runtime-" + *key)};
 }
 
+// `command` run in `folder` on the host, its shell's pid written to run.pid
+// first: that shell is the run's process group (sshd makes each command a
+// session of its own), so a stop here can end it there (stopInFolder).
+std::string inFolderWithPid(const std::string &folder,
+                            const std::string &command) {
+  return "cd " + folder + " && echo $$ > run.pid && exec " + command;
+}
+
+// Ends what inFolderWithPid started in `folder` (TERM to its process group,
+// KILL a second later) and removes the folder: the ssh here is gone once a
+// run is stopped or past its time, but the host's would go on.
+std::string stopInFolder(const std::string &folder) {
+  return "p=$(cat " + folder + "/run.pid 2>/dev/null) && " +
+         "g=$(ps -o pgid= -p \"$p\" 2>/dev/null | tr -d ' ') && " +
+         "{ kill -TERM -- \"-${g:-$p}\" 2>/dev/null || kill -TERM \"$p\"; } " +
+         "2>/dev/null; sleep 1; kill -KILL -- \"-${g:-$p}\" 2>/dev/null; " +
+         "rm -rf " + folder;
+}
+
+bool stoppedHere(const ProcessResult &result) {
+  return result.outcome == ProcessResult::Outcome::Cancelled ||
+         result.outcome == ProcessResult::Outcome::TimedOut;
+}
+
 // The host's cache folder KIND/KEY for a folder here: KEY from its path and
 // this machine's name, so two machines' runs never share one.
 std::string hostFolderFor(const std::string &kind, const fs::path &local) {
@@ -374,12 +398,16 @@ runToolOverSsh(const std::string &host, const fs::path &directory,
                              "tar -C " + shellQuote(where) + " -cf -" + files));
   if (!shipped)
     return Error{shipped.error()};
-  std::string command = "cd " + folder + " && " + tools + "/" + tool;
+  std::string command = tools + "/" + tool;
   for (const std::string &argument : arguments)
     command += " " + shellQuote(argument);
-  const ProcessSpec spec = steps.remote(command);
+  const ProcessSpec spec = steps.remote(inFolderWithPid(folder, command));
   log.push_back(spec.arguments.back());
   ProcessResult ran = runProcess(spec);
+  if (stoppedHere(ran)) {
+    steps.cleanUp(stopInFolder(folder));
+    return ran;
+  }
   if (auto failed = connectionFailed(host, "running " + tool, ran))
     return *failed;
   if (ran.succeeded()) {
@@ -445,31 +473,17 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
     return Error{shipped.error()};
   // 3. run.sh there, with the bundle's settings.
   ProcessSpec local = runBundleCommand(bundle, options);
-  // Its shell's pid is the run's process group (sshd makes each command a
-  // session of its own): written down, so a stop here can end it there.
-  std::string command =
-      "cd " + folder +
-      " && echo $$ > run.pid && exec env TILESCOPE_TOOLS=" + tools;
+  std::string command = "env TILESCOPE_TOOLS=" + tools;
   for (const auto &[name, value] : local.environment)
     if (name != "TILESCOPE_TOOLS" && name != "TILESCOPE_RESULTS")
       command += " " + name + "=" + shellQuote(value);
   command += " bash run.sh";
-  run.spec = steps.remote(command);
+  run.spec = steps.remote(inFolderWithPid(folder, command));
   run.spec.onOutput = options.onOutput;
   run.steps.push_back(run.spec.arguments.back());
   run.process = runProcess(run.spec);
-  if (run.process.outcome == ProcessResult::Outcome::Cancelled ||
-      run.process.outcome == ProcessResult::Outcome::TimedOut) {
-    // Stopped here (or past its time): the ssh here is gone, but the
-    // host's run.sh would go on with the tool it is in. End its process
-    // group there and remove the folder.
-    const std::string stop =
-        "p=$(cat " + folder + "/run.pid 2>/dev/null) && " +
-        "g=$(ps -o pgid= -p \"$p\" 2>/dev/null | tr -d ' ') && " +
-        "{ kill -TERM -- \"-${g:-$p}\" 2>/dev/null || kill -TERM \"$p\"; } " +
-        "2>/dev/null; sleep 1; kill -KILL -- \"-${g:-$p}\" 2>/dev/null; " +
-        "rm -rf " + folder;
-    run.stopped = steps.cleanUp(stop);
+  if (stoppedHere(run.process)) {
+    run.stopped = steps.cleanUp(stopInFolder(folder));
     return run;
   }
   if (auto failed = connectionFailed(host, "running run.sh", run.process))

@@ -1,8 +1,9 @@
 // Sweeps: one root op's config varied, every candidate judged by the rules
 // (and IREE, when asked), the valid ones compiled and timed in parallel and
-// ranked, each landing in the history; a per-candidate callback and a
-// Cancel. The same plan and run `tilescope-cli sweep` does (prepareSweep,
-// planSweepWithVerdicts, runSweep), returned as its --json.
+// ranked, each landing in the history; a per-candidate callback, a status
+// callback for a Slurm array's state, and a Cancel. The same plan and run
+// `tilescope-cli sweep` does (prepareSweep, planSweepWithVerdicts, runSweep),
+// returned as its --json.
 #include "python/src/Bindings.h"
 
 #include "core/export/JsonText.h"
@@ -33,7 +34,7 @@ struct SweepArguments {
 
 py::dict sweep(const document::Document &document, const py::object &op,
                const SweepArguments &arguments, const py::object &onCandidate,
-               const py::object &cancel) {
+               const py::object &onStatus, const py::object &cancel) {
   jobs::SweepRequest request;
   request.document = &document;
   request.op = opRefOf(document, op);
@@ -109,6 +110,18 @@ py::dict sweep(const document::Document &document, const py::object &op,
           flag->store(true);
         }
       };
+      if (!onStatus.is_none())
+        request.onStatus = [&](const std::string &status) {
+          py::gil_scoped_acquire gil;
+          if (raised)
+            return;
+          try {
+            onStatus(status);
+          } catch (py::error_already_set &error) {
+            raised.emplace(std::move(error));
+            flag->store(true);
+          }
+        };
       auto swept = jobs::runSweep(*iree, request);
       if (swept)
         report = exporting::jsonText(
@@ -133,13 +146,14 @@ void bindSweeps(py::module_ &m) {
          const std::string &name,
          std::optional<std::filesystem::path> workspace, int parallel,
          int repetitions, double timeout, const py::object &onCandidate,
-         const py::object &cancel, const std::string &on) {
+         const py::object &cancel, const std::string &on,
+         const py::object &onStatus) {
         return sweep(document, op,
                      SweepArguments{vary, ireeSpace, noIreeSpace, plan,
                                     ireeConstraints, nearest, name, stage, on,
                                     std::move(workspace), parallel, repetitions,
                                     timeout},
-                     onCandidate, cancel);
+                     onCandidate, onStatus, cancel);
       },
       py::arg("document"), py::arg("op"),
       py::arg("vary") = std::vector<std::string>{},
@@ -150,6 +164,7 @@ void bindSweeps(py::module_ &m) {
       py::arg("parallel") = 0, py::arg("repetitions") = 3,
       py::arg("timeout") = 300.0, py::arg("on_candidate") = py::none(),
       py::arg("cancel") = py::none(), py::arg("on") = "",
+      py::arg("on_status") = py::none(),
       "Varies a root op's config, as `tilescope-cli sweep --json`: `vary` "
       "holds FIELD=V1,V2,... axes (every combination is a candidate; with "
       "iree_space=True, FIELD names whose knobs vary); with none, IREE's "
@@ -165,7 +180,9 @@ void bindSweeps(py::module_ &m) {
       "raised again; `cancel` (a Cancel) stops it from elsewhere; "
       "on=\"ssh:HOST\" times the candidates on that host, "
       "on=\"slurm:PARTITION\" as one job array on that partition (default: "
-      "the workspace's settings.json \"on\", else here). "
+      "the workspace's settings.json \"on\", else here); there "
+      "on_status(line) is called as the array's state changes (\"job 41: 12 "
+      "queued, 2 running, 50 of 64 done\"), with the GIL held. "
       "The GIL is released while candidates run.");
 }
 

@@ -251,3 +251,18 @@ def test_python_runs_on_the_cluster_too(slurm, tmp_path):
                                workspace=tmp_path / "ws", repetitions=2)
     assert report["outcome"] == "ok", report
     assert report["bench"]["slurm"]["state"] == "COMPLETED"
+
+
+def test_python_sweeps_on_the_cluster_with_the_arrays_state(slurm, tmp_path):
+    import tilescope
+    document = tilescope.open(CPU_MATMUL)
+    lines, finished = [], []
+    swept = tilescope.sweep(document, "0:1", vary=[TWO], on=ON, workspace=tmp_path / "ws",
+                            repetitions=2, on_status=lines.append,
+                            on_candidate=lambda c, done, total: finished.append(done))
+    assert swept["ran"] == 2 and len(swept["slurm"]["jobs"]) == 1, swept
+    job = swept["slurm"]["jobs"][0]
+    # The array's state as the command line's progress line says it.
+    assert lines and all(line.startswith("job " + job) for line in lines), lines
+    assert any("of 2 done" in line for line in lines), lines
+    assert sorted(finished) == [1, 2]
