@@ -216,9 +216,8 @@ SweepPanel::SweepPanel(InstallationSource source,
 
   results = new QTableWidget(0, 7);
   results->setObjectName("sweepResults");
-  results->setHorizontalHeaderLabels({"#", "Layout", "Candidate",
-                                      "µs (measured / predicted)", "Outcome",
-                                      "Resources", "Try"});
+  results->setHorizontalHeaderLabels(
+      {"#", "Layout", "Candidate", "µs", "Outcome", "Resources", "Try"});
   results->verticalHeader()->hide();
   results->verticalHeader()->setDefaultSectionSize(kSweepThumbnail.height() +
                                                    4);
@@ -629,6 +628,25 @@ void SweepPanel::start() {
         },
         Qt::QueuedConnection);
   };
+  // And each candidate's task: queued, then running, in its row.
+  r.onCandidatePhase = [self](const std::string &name,
+                              const std::string &phase) {
+    QMetaObject::invokeMethod(
+        qApp,
+        [self, name, phase = qs(phase)] {
+          if (!self)
+            return;
+          if (auto found = self->byName.find(name);
+              found != self->byName.end()) {
+            self->entries[found->second].phase = phase;
+            if (!self->refreshTimer->isActive())
+              self->refreshTimer->start();
+          }
+        },
+        Qt::QueuedConnection);
+  };
+  for (Entry &entry : entries)
+    entry.phase.clear();
   done = 0;
   sweepRunning = true;
   setRunning(true);

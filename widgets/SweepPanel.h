@@ -108,6 +108,8 @@ private:
     jobs::SweepCandidate candidate;
     QImage thumbnail;
     QIcon icon;
+    // On a cluster, before its result: "queued" or "running" (its task's).
+    QString phase;
   };
   struct Arrival;
   jobs::SweepRequest request() const;

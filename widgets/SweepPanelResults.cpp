@@ -119,7 +119,9 @@ void SweepPanel::refresh() {
       outcome = "invalid";
       brief = qs(c.whyNot);
     } else if (!c.record) {
-      outcome = busy() ? "waiting" : "not run";
+      outcome = !busy()              ? QString("not run")
+                : !e.phase.isEmpty() ? e.phase // its task on the cluster
+                                     : QString("waiting");
     } else {
       outcome = qs(c.record->outcome) + (c.resumed ? " (resumed)" : "");
       brief = qs(jobs::resourceBrief(*c.record));
@@ -163,6 +165,12 @@ void SweepPanel::refresh() {
   results->resizeColumnToContents(0);
   results->resizeColumnToContents(2);
   results->resizeColumnToContents(3);
+  results->resizeColumnToContents(4);
+  // A whole config as a candidate's name (a lowering_config axis) would push
+  // the time and outcome out of view: the name is cut, its tooltip whole.
+  constexpr int kWidestName = 240;
+  if (results->columnWidth(2) > kWidestName)
+    results->setColumnWidth(2, kWidestName);
   results->setUpdatesEnabled(true);
   if (selected >= 0) {
     auto at = std::find(order.begin(), order.end(), selected);

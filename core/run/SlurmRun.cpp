@@ -533,6 +533,7 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
   // bundles finishes them one by one), or ended when its task left the
   // queue without them.
   std::string lastStatus;
+  std::vector<std::string> phase(request.bundles.size()); // as last told
   const std::vector<std::string> jobList(jobs.begin(), jobs.end());
   std::sort(waiting.begin(), waiting.end());
   for (;;) {
@@ -573,7 +574,12 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
       }
       if (state != live->end()) {
         ++left;
-        (state->second.state == "PENDING" ? queued : running)++;
+        const bool pending = state->second.state == "PENDING";
+        (pending ? queued : running)++;
+        const char *now = pending ? "queued" : "running";
+        if (phase[i] != now && request.onPhase)
+          request.onPhase(i, now);
+        phase[i] = now;
         continue;
       }
       // Gone without results: how Slurm says it ended.

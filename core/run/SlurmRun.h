@@ -98,6 +98,10 @@ struct SlurmArrayRequest {
   std::function<void(const SlurmTaskEnd &end)> onEnd;
   // "job 41: 12 queued, 2 running, 50 of 64 done" when it changes.
   std::function<void(const std::string &status)> onStatus;
+  // A bundle's task went "queued" (PENDING) or "running" (a task of several
+  // bundles runs them in turn: each counts as running), from the calling
+  // thread, each time it changes; its end comes through onEnd.
+  std::function<void(size_t bundle, const std::string &phase)> onPhase;
 };
 
 struct SlurmArrayResult {

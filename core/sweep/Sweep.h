@@ -145,6 +145,10 @@ struct SweepRequest {
   // On a cluster, the job array's state as it changes ("job 41: 12 queued,
   // 2 running, 50 of 64 done"), from the calling thread.
   std::function<void(const std::string &status)> onStatus;
+  // On a cluster, a candidate's task went "queued" or "running" (from the
+  // calling thread); it ends through onCandidate.
+  std::function<void(const std::string &candidate, const std::string &phase)>
+      onCandidatePhase;
 };
 
 // Every combination of the axes' values (or the points given), each

@@ -70,6 +70,10 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
   array.gpu = driverOf(first.record.device) != "local-task";
   array.cancel = request.cancel;
   array.onStatus = request.onStatus;
+  if (request.onCandidatePhase)
+    array.onPhase = [&](size_t bundle, const std::string &phase) {
+      request.onCandidatePhase(deferred[bundle].candidate->name, phase);
+    };
   array.onEnd = [&](const SlurmTaskEnd &end) {
     DeferredCandidate &d = deferred[end.index];
     BenchJobResult bench = benchResultOf(*d.result.pendingRun, end.submission,

@@ -263,11 +263,28 @@ private slots:
     QVERIFY2(state->text().contains("needs a partition name"),
              qPrintable(state->text()));
     place->setCurrentText("slurm:tilescope");
+    // The panel in view, for the screenshots.
+    auto *dock = window->findChild<QDockWidget *>("sweepDock");
+    dock->raise();
+    window->resize(1920, 1300);
+    window->resizeDocks({dock}, {560}, Qt::Vertical);
+    QTest::qWait(50);
     QSignalSpy finished(sweep, &widgets::SweepPanel::finished);
     QStringList states;
+    QStringList phases; // the rows' outcome cells while it runs
+    bool shotWhileRunning = false;
+    auto *results = window->findChild<QTableWidget *>("sweepResults");
     QTimer watch;
-    connect(&watch, &QTimer::timeout, this,
-            [&] { states.append(state->text()); });
+    connect(&watch, &QTimer::timeout, this, [&] {
+      states.append(state->text());
+      for (int row = 0; row < results->rowCount(); ++row)
+        if (const QTableWidgetItem *cell = results->item(row, 4))
+          phases.append(cell->text());
+      if (!shotWhileRunning && phases.contains("running")) {
+        screenshot(*window, "sweep-panel-slurm-running");
+        shotWhileRunning = true;
+      }
+    });
     watch.start(50);
     sweep->start();
     QVERIFY(sweep->busy());
@@ -281,14 +298,12 @@ private slots:
                                               ".* of 2 done"))
                      .size() > 0,
              qPrintable(states.join('\n')));
-    auto *results = window->findChild<QTableWidget *>("sweepResults");
+    // Each candidate's row said its task was queued or running on the
+    // cluster before its result came.
+    QVERIFY2(phases.contains("queued") || phases.contains("running"),
+             qPrintable(phases.join(", ")));
     for (int row = 0; row < 2; ++row)
       QCOMPARE(results->item(row, 4)->text().section(' ', 0, 0), QString("ok"));
-    auto *dock = window->findChild<QDockWidget *>("sweepDock");
-    dock->raise();
-    window->resize(1920, 1300);
-    window->resizeDocks({dock}, {560}, Qt::Vertical);
-    QTest::qWait(50);
     screenshot(*window, "sweep-panel-slurm");
     auto history =
         jobs::History::open(workspace.filePath("history.sqlite").toStdString());
