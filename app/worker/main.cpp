@@ -27,8 +27,9 @@
 // first writes {"ready": true} (or {"ok": false, "error": ...} and exits 2),
 // then for each line on stdin, {"command": "parse" | "lowered" |
 // "reductions" | "with-splits" | "dispatches", "file": ..., "buffer_name":
-// ..., "split_input_file": BOOL, "unguarded": BOOL, "choices": [...]}, one
-// line of the answer above (a document's long texts shared: DocumentJson). One
+// ..., "split_input_file": BOOL, "unguarded": BOOL, "choices": [...], "id":
+// N}, one line of the answer above, beginning {"id":N, when the request had
+// one (a document's long texts shared: DocumentJson). One
 // IREE context serves every parse, so what it uniqued stays uniqued.
 //
 // stderr: "parsing part N from line L" before each part, so a crash can be
@@ -71,6 +72,9 @@ struct Request {
   std::string library, bufferName, file;
   iree::ParseOptions options;
   json choices = json::array(); // with-splits
+  // serve: the caller's number for the request, echoed first in the reply
+  // (`{"id":N,...`), so an answer is never taken for another request's.
+  std::optional<long long> id;
 };
 
 bool knownCommand(const std::string &command) {
@@ -172,6 +176,11 @@ Result<Request> requestFromLine(const std::string &line) {
   if (!knownCommand(request.command))
     return Error{"a request's \"command\" is \"parse\", \"lowered\", "
                  "\"reductions\", \"with-splits\" or \"dispatches\""};
+  if (auto it = value.find("id"); it != value.end()) {
+    if (!it->is_number_integer())
+      return Error{"a request's \"id\" is a whole number"};
+    request.id = it->get<long long>();
+  }
   if (auto it = value.find("choices"); it != value.end()) {
     if (!it->is_array())
       return Error{"a request's \"choices\" is an array"};
@@ -291,7 +300,9 @@ bool answer(const Request &request,
     std::fprintf(stderr, "tilescope-iree-worker: parse %.1f ms\n",
                  parseMilliseconds);
   std::fflush(stderr);
-  const std::string line = exporting::jsonText(reply);
+  std::string line = exporting::jsonText(reply);
+  if (request.id) // the reply is an object with at least "ok"
+    line.replace(0, 1, "{\"id\":" + std::to_string(*request.id) + ",");
   std::fwrite(line.data(), 1, line.size(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);

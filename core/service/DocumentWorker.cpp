@@ -227,7 +227,12 @@ DocumentWorker::exchange(const std::string &commandName,
   }
 
   // The request, and the command that reproduces it in a worker of its own.
-  nlohmann::json request = {{"command", commandName}, {"file", input.string()}};
+  // Each request carries a number the worker's answer begins with: an
+  // answer to any other request is never taken for this one's.
+  static std::atomic<long long> lastId{0};
+  const long long id = ++lastId;
+  nlohmann::json request = {
+      {"command", commandName}, {"file", input.string()}, {"id", id}};
   ProcessSpec reproducer;
   reproducer.program = program;
   reproducer.arguments = {commandName, "--iree", compilerLibrary.string()};
@@ -282,6 +287,12 @@ DocumentWorker::exchange(const std::string &commandName,
     answer.standardError.insert(0, earlier);
   }
   if (answer.answered) {
+    const std::string stamp = "{\"id\":" + std::to_string(id) + ",";
+    if (answer.line.compare(0, stamp.size(), stamp) != 0)
+      // Out of step with its requests: not kept, and the answer not used.
+      return Error{bufferName + ": " + what +
+                   " answered another request than this one; that worker "
+                   "is stopped, and the next request starts a fresh one"};
     WorkerPool::shared().give(poolKey(), std::move(worker));
     return std::move(answer.line);
   }

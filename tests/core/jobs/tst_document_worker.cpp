@@ -8,6 +8,7 @@
 #include "core/iree/NestingScan.h"
 #include "core/service/DocumentWorker.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -287,6 +288,45 @@ private slots:
     QVERIFY2(contains(document.error(),
                       "slow.mlir: IREE's parser did not finish and timed out"),
              document.error().c_str());
+  }
+
+  // A served request's number comes back first in its answer, in order, so
+  // an answer is never taken for another request's; a number that is not
+  // one is refused.
+  void answersCarryTheirRequestsNumber() {
+    QProcess served;
+    served.start(
+        QString::fromStdString(
+            (test::binaryDir() / "app" / "tilescope-iree-worker").string()),
+        {"serve", "--iree",
+         QString::fromStdString(test::projectIree().compilerLibrary.string())});
+    QVERIFY(served.waitForStarted());
+    const QString file =
+        QString::fromStdString((test::examplesDir() / "rocm_gfx942" /
+                                "matmul_f16_1024_dispatch_0.benchmark.mlir")
+                                   .string());
+    const QString request =
+        "{\"command\": \"parse\", \"file\": \"%1\", \"id\": %2}\n";
+    served.write(request.arg(file).arg(41).toUtf8());
+    served.write(request.arg(file).arg(42).toUtf8());
+    served.write(("{\"command\": \"parse\", \"file\": \"" + file +
+                  "\", \"id\": \"x\"}\n")
+                     .toUtf8());
+    QStringList lines;
+    while (lines.size() < 4 && served.waitForReadyRead(60000))
+      while (served.canReadLine())
+        lines << QString::fromUtf8(served.readLine()).trimmed();
+    served.closeWriteChannel();
+    served.waitForFinished(30000);
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines[0], QString("{\"ready\":true}"));
+    QVERIFY2(lines[1].startsWith("{\"id\":41,\"") &&
+                 lines[1].contains("\"ok\":true"),
+             qPrintable(lines[1].left(200)));
+    QVERIFY2(lines[2].startsWith("{\"id\":42,\""),
+             qPrintable(lines[2].left(200)));
+    QVERIFY2(lines[3].contains("is a whole number"),
+             qPrintable(lines[3].left(200)));
   }
 
   // One worker serves every open in turn: IREE is loaded once, not per
