@@ -566,10 +566,12 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
         continue;
       const auto state = live->find(taskOf[i]);
       if (hasResults(request.bundles[i])) {
-        end(i,
-            state != live->end() ? state->second
-                                 : TaskState{"COMPLETED", "", "", "0:0"},
-            fromEarlier[i]);
+        // The bundle ran to its end: COMPLETED, though its task may still
+        // be finishing (or running the task's next bundles) in squeue.
+        TaskState done{"COMPLETED", "", "", "0:0"};
+        if (state != live->end())
+          done.node = state->second.node;
+        end(i, done, fromEarlier[i]);
         continue;
       }
       if (state != live->end()) {
