@@ -2,6 +2,7 @@
 
 #include "core/export/ConfigJson.h"
 #include "core/export/DocumentJson.h"
+#include "core/export/detail/FieldReader.h"
 
 #include <cstdint>
 #include <optional>
@@ -19,22 +20,17 @@ json sizesJson(const std::optional<std::vector<int64_t>> &sizes) {
   return sizes ? json(*sizes) : json(nullptr);
 }
 
-// Reads `key` of `value` into `out` with nlohmann's strict conversion; the
-// first failure names the key.
+// Reads `key` of `value` into `out` through the export area's one strict
+// reader (a whole number outside its field's range is refused); the first
+// failure names the key.
 template <typename T>
 void field(const json &value, const char *key, T &out, std::string &error) {
   if (!error.empty())
     return;
-  auto it = value.find(key);
-  if (it == value.end()) {
-    error = std::string("has no \"") + key + "\"";
-    return;
-  }
-  try {
-    out = it->template get<T>();
-  } catch (const json::exception &) {
-    error = std::string("\"") + key + "\" has the wrong type";
-  }
+  detail::FieldReader reader(value, "");
+  reader.read(key, out, true);
+  if (!reader.error.empty())
+    error = reader.error.substr(1); // without the empty `where`'s space
 }
 
 void sizesField(const json &value, const char *key,
