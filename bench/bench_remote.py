@@ -34,11 +34,11 @@ def configs():
     return texts
 
 
-def sweep(place, workspace, env):
+def sweep(place, workspace, env, *extra):
     start = time.monotonic()
     run = subprocess.run([CLI, "sweep", MATMUL, "--op", "0:1", "--vary",
                           "lowering_config=" + ",".join(configs()), "--on", place,
-                          "--repetitions", "1", "--workspace", workspace, "--json"],
+                          "--repetitions", "1", "--workspace", workspace, "--json", *extra],
                          capture_output=True, text=True, env=env, timeout=3600)
     wall = time.monotonic() - start
     # 1: it ran, and a candidate failed (its outcome says why).
@@ -67,6 +67,11 @@ def main():
         on_slurm, ok, _ = sweep("slurm:" + cluster.PARTITION, folder / "ws-slurm", slurm_env)
         print("  Slurm (one job array):   %6.1f s, %d of %d timed; %+.2f s a candidate"
               % (on_slurm, ok, total, (on_slurm - local) / total))
+        compiled, ok, _ = sweep("slurm:" + cluster.PARTITION, folder / "ws-slurm-compile",
+                                slurm_env, "--compile-on", "slurm:" + cluster.CPU_PARTITION)
+        print("  Slurm, compiling there:  %6.1f s, %d of %d timed; %+.2f s a candidate"
+              " (a compile array, each run task waiting for its compile task)"
+              % (compiled, ok, total, (compiled - local) / total))
         ssh_env = dict(env, TILESCOPE_SSH="ssh -F %s" % (folder / "sshd" / "ssh_config"),
                        TILESCOPE_REMOTE_CACHE=str(folder / "host-cache"))
         on_ssh, ok, _ = sweep("ssh:tilescope-test", folder / "ws-ssh", ssh_env)

@@ -160,6 +160,22 @@ SweepPanel::SweepPanel(InstallationSource source,
   // partition (every candidate compiled here, then one job array).
   placeBox = new RunPlaceBox;
   placeBox->setObjectName("sweepPlace");
+  compileOnBox = new QLineEdit;
+  compileOnBox->setObjectName("sweepCompileOn");
+  compileOnBox->setPlaceholderText("here");
+  compileOnBox->setToolTip(
+      "With Time on a Slurm partition: slurm:PARTITION compiles the "
+      "candidates there too (normally CPU nodes), as a job array of its own "
+      "that the run array's tasks wait for; the compiler must be on the "
+      "filesystem the nodes share. Empty: every candidate compiles here "
+      "first.");
+  const auto showCompilePlace = [this] {
+    const auto place = placeBox->place();
+    compileOnBox->setEnabled(place &&
+                             place->kind == jobs::RunPlace::Kind::Slurm);
+  };
+  connect(placeBox, &QComboBox::currentTextChanged, this, showCompilePlace);
+  showCompilePlace();
   auto *form = new QGridLayout;
   form->addWidget(new QLabel("Name"), 0, 0);
   form->addWidget(nameBox, 0, 1, 1, 3);
@@ -171,6 +187,8 @@ SweepPanel::SweepPanel(InstallationSource source,
   form->addWidget(nearestBox, 3, 3);
   form->addWidget(new QLabel("Time on"), 4, 0);
   form->addWidget(placeBox, 4, 1, 1, 3);
+  form->addWidget(new QLabel("Compile on"), 5, 0);
+  form->addWidget(compileOnBox, 5, 1, 1, 3);
   form->setColumnStretch(1, 1);
 
   countLabel = new QLabel("No root op selected");
@@ -466,7 +484,25 @@ jobs::SweepRequest SweepPanel::request() const {
   r.stated = plannedStated;
   if (auto place = placeBox->place())
     r.place = *place;
+  if (auto compileOn = compilePartition();
+      compileOn && compileOnBox->isEnabled())
+    r.compilePartition = *compileOn;
   return r;
+}
+
+Result<std::string> SweepPanel::compilePartition() const {
+  const std::string text = compileOnBox->text().trimmed().toStdString();
+  if (text.empty() || !compileOnBox->isEnabled())
+    return std::string();
+  auto place = jobs::parseRunPlace(text);
+  if (!place || place->kind != jobs::RunPlace::Kind::Slurm)
+    return Error{"takes slurm:PARTITION (or nothing: here), not \"" + text +
+                 "\""};
+  if (static_cast<jobs::TryStage>(stageBox->currentData().toInt()) !=
+      jobs::TryStage::Bench)
+    return Error{"needs the candidates timed: the compile array feeds the "
+                 "run array"};
+  return place->partition;
 }
 
 bool SweepPanel::busy() const { return sweepRunning; }
@@ -588,6 +624,10 @@ void SweepPanel::start() {
     stateLabel->setText("Cannot sweep: Time on " + qs(place.error()));
     return;
   }
+  if (auto compileOn = compilePartition(); !compileOn) {
+    stateLabel->setText("Cannot sweep: Compile on " + qs(compileOn.error()));
+    return;
+  }
   snapshot = std::make_shared<const document::Document>(*current);
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
   jobs::SweepRequest r = request();
@@ -674,6 +714,9 @@ void SweepPanel::setRunning(bool running) {
   nearestBox->setEnabled(!running);
   nameBox->setEnabled(!running);
   placeBox->setEnabled(!running);
+  compileOnBox->setEnabled(!running && placeBox->place() &&
+                           placeBox->place()->kind ==
+                               jobs::RunPlace::Kind::Slurm);
 }
 
 void SweepPanel::onArrived(const std::shared_ptr<Arrival> &arrival) {

@@ -128,6 +128,8 @@ private:
   std::vector<int> ranked() const;
   // ". Fastest measured: NAME (T µs)" (or the predicted first), or nothing.
   QString firstPlace() const;
+  // Compile on's partition ("" here), or why the text is not one.
+  Result<std::string> compilePartition() const;
 
   InstallationSource installation;
   WorkerSource workerSource;
@@ -163,6 +165,9 @@ private:
   QCheckBox *spaceBox;
   QSpinBox *nearestBox;
   class RunPlaceBox *placeBox;
+  // On a cluster: "slurm:PARTITION" to compile the candidates there too (a
+  // compile array the run array waits for); empty: here.
+  QLineEdit *compileOnBox;
   QComboBox *fieldBox;
   QLineEdit *nameBox;
   QComboBox *stageBox;

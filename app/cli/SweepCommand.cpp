@@ -136,6 +136,13 @@ int sweep(const QStringList &arguments) {
   const QCommandLineOption repetitionsOption(
       "repetitions", "Benchmark repetitions of each candidate (default 3).",
       "N");
+  const QCommandLineOption compileOnOption(
+      "compile-on",
+      "With --on slurm:PARTITION: compile the candidates there too, as a job "
+      "array of their own on this partition (CPU nodes; the compiler on the "
+      "shared filesystem), each run task waiting for its compile task.",
+      "slurm:PARTITION");
+  parser.addOptions({compileOnOption});
   parser.addOptions({kOpOption, varyOption, nameOption, jobsOption, planOption,
                      compileOnlyOption, constraintsOption, spaceOption,
                      noSpaceOption, nearestOption, kTargetOption, kOnOption,
@@ -234,6 +241,19 @@ int sweep(const QStringList &arguments) {
   if (!place)
     return usage(place.error());
   request.place = *place;
+  if (parser.isSet(compileOnOption)) {
+    auto compileOn =
+        jobs::parseRunPlace(parser.value(compileOnOption).toStdString());
+    if (!compileOn || compileOn->kind != jobs::RunPlace::Kind::Slurm)
+      return usage("--compile-on takes slurm:PARTITION");
+    if (request.place.kind != jobs::RunPlace::Kind::Slurm)
+      return usage("--compile-on goes with --on slurm:PARTITION (compiling "
+                   "elsewhere is for a cluster's runs)");
+    if (request.upTo != jobs::TryStage::Bench)
+      return usage("--compile-on needs the candidates timed (not "
+                   "--compile-only): the compile array feeds the run array");
+    request.compilePartition = compileOn->partition;
+  }
   auto repetitions = countOf(parser, repetitionsOption, 3, 1, 1000);
   if (!repetitions)
     return usage(repetitions.error());
@@ -321,7 +341,11 @@ int sweep(const QStringList &arguments) {
               << " invalid; " << jobs::rankingHeading(swept->candidates)
               << ":\n";
     if (!swept->slurmJobs.empty() || swept->reattached > 0) {
-      std::cout << "on " << request.place.toString() << ": ";
+      std::cout << "on " << request.place.toString()
+                << (request.compilePartition.empty()
+                        ? ""
+                        : ", compiled on slurm:" + request.compilePartition)
+                << ": ";
       for (const std::string &job : swept->slurmJobs)
         std::cout << "job " << job << " ";
       std::cout << "(" << swept->submitted << " sent now, " << swept->reattached

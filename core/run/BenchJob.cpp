@@ -46,7 +46,8 @@ Result<PreparedBench> prepareBench(const tools::IreeInstallation &iree,
   // Here the bundle refers to the module in place; a host or a cluster
   // node gets a copy of it (and the tools from its cache).
   BundleWriteOptions write;
-  write.standalone = !request.place.local();
+  write.standalone = !request.place.local() && !request.moduleToCome;
+  write.moduleMayFollow = request.moduleToCome;
   write.carryTools = false;
   write.iree = &iree;
   auto bundle = writeRunBundle(request.directory, {module}, write);

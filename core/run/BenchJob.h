@@ -37,7 +37,11 @@ struct BenchJobRequest {
   // an array of one task).
   RunPlace place;
   std::filesystem::path module; // .vmfb
-  std::string device;           // as deviceForBackend gives it
+  // The module is not there yet: a compile elsewhere (a Slurm compile task)
+  // writes it before the run starts. The bundle then refers to it where it
+  // will be (on the filesystem a cluster's nodes share) rather than a copy.
+  bool moduleToCome = false;
+  std::string device; // as deviceForBackend gives it
   // Where the bundle goes (made; its results/ keep what run.sh wrote).
   std::filesystem::path directory;
   bool dispatchBenchmark = true; // see BundleModule

@@ -132,7 +132,8 @@ Result<fs::path> writeRunBundle(const fs::path &directory,
     if (std::find(seen.begin(), seen.end(), m.id) != seen.end())
       return Error{"bundle module id \"" + m.id + "\" appears twice"};
     seen.push_back(m.id);
-    if (!fs::is_regular_file(m.module))
+    if (!fs::is_regular_file(m.module) &&
+        (options.standalone || !options.moduleMayFollow))
       return Error{"module " + m.module.string() + " does not exist"};
     if (m.device.empty() || m.device.find_first_of("\t\n") != std::string::npos)
       return Error{"module " + m.id + " names no device to run on"};

@@ -79,6 +79,9 @@ struct BundleWriteOptions {
   // host's cache of them, core/run/RemoteRun.h).
   bool carryTools = true;
   const tools::IreeInstallation *iree = nullptr; // whose tools to copy
+  // Not standalone only: a module may be missing now, written before the
+  // bundle runs (by a compile on a Slurm node).
+  bool moduleMayFollow = false;
 };
 
 // Writes the bundle into `directory` (created; an existing bundle there is

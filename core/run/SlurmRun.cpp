@@ -1,5 +1,7 @@
 #include "core/run/SlurmRun.h"
 
+#include "core/run/SlurmQueries.h"
+#include "core/run/SlurmScripts.h"
 #include "core/util/Files.h"
 #include "core/util/Numbers.h"
 
@@ -17,11 +19,16 @@ namespace fs = std::filesystem;
 namespace tilescope::jobs {
 namespace {
 
-std::string trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-    text.pop_back();
-  return text;
-}
+using slurm::compileStatus;
+using slurm::compileTaskEnded;
+using slurm::compileTaskScript;
+using slurm::endedTasks;
+using slurm::fields;
+using slurm::liveTasks;
+using slurm::Slurm;
+using slurm::taskScript;
+using slurm::TaskState;
+using slurm::trimmed;
 
 // The last lines of a file, on one line.
 std::string tailOf(const fs::path &file, size_t keep = 400) {
@@ -41,142 +48,6 @@ bool hasResults(const fs::path &bundle) {
     if (entry.path().extension() == ".done")
       return true;
   return false;
-}
-
-// A Slurm command, found on PATH; its output, or an Error with what it
-// said.
-struct Slurm {
-  Result<ProcessResult> run(const std::string &program,
-                            std::vector<std::string> arguments,
-                            bool mustSucceed = true) const {
-    auto path = programOnPath(program);
-    if (!path)
-      return Error{"no " + program +
-                   " on PATH: Slurm's client commands are needed to run on "
-                   "a cluster (Debian: slurm-client)"};
-    ProcessSpec spec;
-    spec.program = *path;
-    spec.arguments = std::move(arguments);
-    spec.timeout = std::chrono::minutes(2);
-    ProcessResult result = runProcess(spec);
-    if (mustSucceed && !result.succeeded())
-      return Error{program + " " + result.describe() + ": " +
-                   trimmed(result.standardError.empty()
-                               ? result.standardOutput
-                               : result.standardError)};
-    return result;
-  }
-};
-
-// Slurm's words for a task: "12_3" -> state, reason, node.
-struct TaskState {
-  std::string state, reason, node, exitCode;
-};
-
-// Splits "a|b|c" (squeue and sacct's parsable form).
-std::vector<std::string> fields(const std::string &line, char separator) {
-  std::vector<std::string> out;
-  std::stringstream in(line);
-  for (std::string field; std::getline(in, field, separator);)
-    out.push_back(field);
-  return out;
-}
-
-// The live tasks of `jobs`: queued, running, completing.
-Result<std::map<std::string, TaskState>>
-liveTasks(const Slurm &slurm, const std::vector<std::string> &jobs) {
-  std::string list;
-  for (const std::string &job : jobs)
-    list += (list.empty() ? "" : ",") + job;
-  // squeue refuses a list naming a job it no longer knows: each alone.
-  const auto oneByOne = [&]() -> Result<std::map<std::string, TaskState>> {
-    std::map<std::string, TaskState> live;
-    for (const std::string &job : jobs) {
-      auto some = liveTasks(slurm, {job});
-      if (!some)
-        return Error{some.error()};
-      live.insert(some->begin(), some->end());
-    }
-    return live;
-  };
-  auto listed = slurm.run(
-      "squeue",
-      {"--noheader", "--array", "--jobs=" + list, "--format=%i|%T|%r|%N"},
-      false);
-  if (!listed)
-    return Error{listed.error()};
-  std::map<std::string, TaskState> live;
-  // squeue says "Invalid job id specified" once every job has left the
-  // queue and been purged: nothing is live.
-  if (!listed->succeeded()) {
-    if (listed->standardError.find("Invalid job id") != std::string::npos)
-      return jobs.size() > 1 ? oneByOne()
-                             : Result<std::map<std::string, TaskState>>(live);
-    return Error{"squeue " + listed->describe() + ": " +
-                 trimmed(listed->standardError)};
-  }
-  std::stringstream lines(listed->standardOutput);
-  for (std::string line; std::getline(lines, line);) {
-    auto f = fields(line, '|');
-    if (f.size() >= 2)
-      live[f[0]] = {f[1], f.size() > 2 ? f[2] : "", f.size() > 3 ? f[3] : "",
-                    ""};
-  }
-  return live;
-}
-
-// How tasks that left the queue ended: sacct where accounting is on, else
-// scontrol (which keeps ended jobs for MinJobAge, 5 minutes by default).
-std::map<std::string, TaskState> endedTasks(const Slurm &slurm,
-                                            const std::string &job) {
-  std::map<std::string, TaskState> ended;
-  if (auto accounted =
-          slurm.run("sacct",
-                    {"--noheader", "--parsable2", "--allocations",
-                     "--jobs=" + job, "--format=JobID,State,ExitCode,NodeList"},
-                    false);
-      accounted && accounted->succeeded()) {
-    std::stringstream lines(accounted->standardOutput);
-    for (std::string line; std::getline(lines, line);) {
-      auto f = fields(line, '|');
-      if (f.size() >= 4) {
-        // "CANCELLED by 0" -> CANCELLED
-        std::string state = f[1].substr(0, f[1].find(' '));
-        ended[f[0]] = {state, "", f[3], f[2]};
-      }
-    }
-    if (!ended.empty())
-      return ended;
-  }
-  auto shown = slurm.run("scontrol", {"--oneliner", "show", "job", job}, false);
-  if (!shown || !shown->succeeded())
-    return ended;
-  std::stringstream lines(shown->standardOutput);
-  for (std::string line; std::getline(lines, line);) {
-    std::map<std::string, std::string> words;
-    std::stringstream split(line);
-    for (std::string word; split >> word;)
-      if (const size_t eq = word.find('='); eq != std::string::npos)
-        words.emplace(word.substr(0, eq), word.substr(eq + 1));
-    const std::string tasks = words["ArrayTaskId"];
-    if (tasks.empty())
-      continue;
-    TaskState state{words["JobState"], words["Reason"], words["NodeList"],
-                    words["ExitCode"]};
-    // A pending range ("4-7%2", "4,6") stands for each of its tasks.
-    std::stringstream ranges(tasks.substr(0, tasks.find('%')));
-    for (std::string range; std::getline(ranges, range, ',');) {
-      const size_t dash = range.find('-');
-      auto first = parseInt64(range.substr(0, dash));
-      auto last = dash == std::string::npos
-                      ? first
-                      : parseInt64(range.substr(dash + 1));
-      if (first && last)
-        for (long long t = *first; t <= *last; ++t)
-          ended[words["ArrayJobId"] + "_" + std::to_string(t)] = state;
-    }
-  }
-  return ended;
 }
 
 std::string describeEnd(const SlurmTaskEnd &end) {
@@ -206,29 +77,6 @@ std::string describeEnd(const SlurmTaskEnd &end) {
   return task + " ended " + end.state + on +
          (end.exitCode.empty() ? "" : " (exit " + end.exitCode + ")") +
          " without results" + (tail.empty() ? log : ": " + tail);
-}
-
-// The script every task of a submission runs: its bundles' run.sh in turn,
-// with the run's settings.
-std::string taskScript(const fs::path &tasks,
-                       const std::map<std::string, std::string> &environment) {
-  std::string script =
-      "#!/bin/bash\n"
-      "# One task of a Tilescope job array (core/run/SlurmRun.h): the run\n"
-      "# bundles listed for it in the task list, each timed by its run.sh.\n"
-      "set -u\n";
-  for (const auto &[name, value] : environment)
-    script += "export " + name + "=" + shellQuote(value) + "\n";
-  script += "tasks=" + shellQuote(tasks.string()) +
-            "\n"
-            "status=0\n"
-            "while IFS=$'\\t' read -r task bundle; do\n"
-            "  [ \"$task\" = \"${SLURM_ARRAY_TASK_ID:-0}\" ] || continue\n"
-            "  echo \"tilescope: $bundle on $(hostname)\"\n"
-            "  bash \"$bundle/run.sh\" || status=$?\n"
-            "done < \"$tasks\"\n"
-            "exit $status\n";
-  return script;
 }
 
 std::string timeLimit(std::chrono::milliseconds each, size_t bundles) {
@@ -291,6 +139,17 @@ void addExtraOptions(std::vector<std::string> &arguments) {
   }
 }
 
+// A compile array's extra options: $TILESCOPE_SBATCH_COMPILE_OPTIONS's
+// words, else $TILESCOPE_SBATCH_OPTIONS's but a GPU request.
+void addExtraCompileOptions(std::vector<std::string> &arguments) {
+  const char *own = std::getenv(kSbatchCompileOptionsVariable);
+  const char *runs = std::getenv(kSbatchOptionsVariable);
+  std::stringstream words(own ? own : runs ? runs : "");
+  for (std::string word; words >> word;)
+    if (own || (word.rfind("--gres", 0) != 0 && word.rfind("--gpus", 0) != 0))
+      arguments.push_back(word);
+}
+
 // The shared copy of the runtime tools: in $TILESCOPE_SLURM_CACHE when set,
 // else in `shared`.
 Result<fs::path> sharedToolsIn(const fs::path &tools, const fs::path &shared) {
@@ -320,17 +179,57 @@ Result<ProcessSpec> srunSpec(const std::string &partition,
 struct Submitted {
   std::string job;
   long long task = 0;
+  std::string compileJob; // its compile array's, when it had one
 };
 std::map<std::string, Submitted> earlierSubmissions(const fs::path &file) {
   std::map<std::string, Submitted> earlier;
   std::ifstream in(file);
   for (std::string line; std::getline(in, line);) {
     auto f = fields(line, '\t');
-    if (f.size() == 3)
+    if (f.size() == 3 || f.size() == 4)
       if (auto task = parseInt64(f[1]))
-        earlier[f[2]] = {f[0], *task};
+        earlier[f[2]] = {f[0], *task, f.size() == 4 ? f[3] : ""};
   }
   return earlier;
+}
+
+// Sends one array (sbatch --parsable ... SCRIPT) and returns its job id;
+// `spec` is the sbatch as run.
+Result<std::string> submitArray(ProcessSpec &spec,
+                                std::vector<std::string> options,
+                                const std::string &partition,
+                                const fs::path &script) {
+  auto sbatch = programOnPath("sbatch");
+  if (!sbatch)
+    return Error{"no sbatch on PATH: Slurm's client commands are needed "
+                 "to run on a cluster (Debian: slurm-client)"};
+  spec.program = *sbatch;
+  spec.arguments = std::move(options);
+  spec.arguments.push_back(script.string());
+  spec.timeout = std::chrono::minutes(2);
+  const ProcessResult submitted = runProcess(spec);
+  if (!submitted.succeeded())
+    return Error{"sbatch " + submitted.describe() + ": " +
+                 trimmed(submitted.standardError.empty()
+                             ? submitted.standardOutput
+                             : submitted.standardError) +
+                 " (partition " + partition + ")"};
+  // "41" or "41;cluster"
+  const std::string job = trimmed(
+      submitted.standardOutput.substr(0, submitted.standardOutput.find(';')));
+  if (job.empty() || !parseInt64(job))
+    return Error{"sbatch gave no job id: " + trimmed(submitted.standardOutput)};
+  return job;
+}
+
+// Stops the jobs (not through runProcess: a Ctrl-C that stops the jobs of
+// this process would stop scancel too).
+void cancelJobs(const std::vector<std::string> &jobs) {
+  if (auto scancel = programOnPath("scancel"))
+    for (const std::string &job : jobs)
+      (void)std::system((shellQuote(scancel->string()) + " " + shellQuote(job) +
+                         " >/dev/null 2>&1")
+                            .c_str());
 }
 
 } // namespace
@@ -380,9 +279,17 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
                  ec.message()};
   const fs::path submissions = request.folder / "submissions.tsv";
 
+  const SlurmCompileStage *compile =
+      request.compile ? &*request.compile : nullptr;
+  if (compile && compile->folders.size() != request.bundles.size())
+    return Error{"a compile stage needs one try folder per bundle"};
   SlurmArrayResult result;
   result.ends.resize(request.bundles.size());
   std::vector<std::string> taskOf(request.bundles.size()); // "JOB_TASK"
+  // With a compile stage: each bundle's compile task, and whether its end
+  // has been taken (onCompiled).
+  std::vector<std::string> compileTaskOf(request.bundles.size());
+  std::vector<bool> compiled(request.bundles.size(), compile == nullptr);
   std::vector<bool> ended(request.bundles.size(), false);
   std::vector<bool> fromEarlier(request.bundles.size(), false);
   std::set<std::string> jobs; // every array waited on
@@ -390,14 +297,21 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
   const auto logOf = [&](const std::string &task) {
     return request.folder / "logs" / (task + ".log");
   };
-  const auto end = [&](size_t i, TaskState state, bool reattached) {
-    SlurmTaskEnd &e = result.ends[i];
+  // Task `task` (of bundle i) as Slurm said it ended.
+  const auto taskEnd = [&](size_t i, const std::string &task,
+                           const TaskState &state) {
+    SlurmTaskEnd e;
     e.index = i;
-    e.task = taskOf[i];
+    e.task = task;
     e.state = state.state;
     e.node = state.node;
     e.exitCode = state.exitCode;
-    e.log = e.task.empty() ? fs::path() : logOf(e.task);
+    e.log = task.empty() ? fs::path() : logOf(task);
+    return e;
+  };
+  const auto end = [&](size_t i, TaskState state, bool reattached) {
+    SlurmTaskEnd &e = result.ends[i];
+    e = taskEnd(i, taskOf[i], state);
     e.reattached = reattached;
     if (!reattached)
       e.submission = result.submission;
@@ -419,8 +333,11 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
   std::set<std::string> earlierJobs;
   for (size_t i = 0; i < request.bundles.size(); ++i)
     if (auto it = earlier.find(fs::absolute(request.bundles[i]).string());
-        it != earlier.end())
+        it != earlier.end()) {
       earlierJobs.insert(it->second.job);
+      if (compile && !it->second.compileJob.empty())
+        earlierJobs.insert(it->second.compileJob);
+    }
   std::map<std::string, TaskState> earlierLive;
   if (!earlierJobs.empty()) {
     auto live = liveTasks(slurm, {earlierJobs.begin(), earlierJobs.end()});
@@ -436,6 +353,11 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
       if (earlierLive.count(task) || hasResults(request.bundles[i])) {
         taskOf[i] = task;
         jobs.insert(it->second.job);
+        if (compile && !it->second.compileJob.empty()) {
+          compileTaskOf[i] =
+              it->second.compileJob + "_" + std::to_string(it->second.task);
+          jobs.insert(it->second.compileJob);
+        }
         waiting.push_back(i);
         fromEarlier[i] = true;
         ++result.reattached;
@@ -463,10 +385,20 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
         maximumTasks = static_cast<size_t>(*given);
     const size_t perTask = (toSubmit.size() + maximumTasks - 1) / maximumTasks;
     const size_t tasks = (toSubmit.size() + perTask - 1) / perTask;
-    std::string list;
-    for (size_t n = 0; n < toSubmit.size(); ++n)
-      list += std::to_string(n / perTask) + "\t" +
-              fs::absolute(request.bundles[toSubmit[n]]).string() + "\n";
+    std::string list, compileList;
+    for (size_t n = 0; n < toSubmit.size(); ++n) {
+      const size_t i = toSubmit[n];
+      const std::string task = std::to_string(n / perTask);
+      list += task + "\t" + fs::absolute(request.bundles[i]).string();
+      if (compile) {
+        const std::string folder = fs::absolute(compile->folders[i]).string();
+        list += "\t" + folder;
+        compileList += task + "\t" + folder + "\n";
+        // A status left by an earlier compile is not this one's.
+        fs::remove(compile->folders[i] / "compile.status", ec);
+      }
+      list += "\n";
+    }
     const fs::path tasksFile = fs::absolute(request.folder / (stem + ".tsv"));
     BundleRunOptions run = request.run;
     run.tools = *tools;
@@ -480,52 +412,80 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
             writeFileAtomically(script, taskScript(tasksFile, environment));
         !written)
       return Error{written.error()};
+    const auto options = [&](const std::string &name,
+                             const std::string &partition,
+                             std::chrono::milliseconds each) {
+      return std::vector<std::string>{
+          "--parsable",
+          "--job-name=" + name,
+          "--partition=" + partition,
+          "--array=0-" + std::to_string(tasks - 1),
+          "--ntasks=1",
+          "--no-requeue",
+          "--output=" + fs::absolute(request.folder / "logs").string() +
+              "/%A_%a.log",
+          "--time=" + timeLimit(each, perTask)};
+    };
 
-    auto sbatch = programOnPath("sbatch");
-    if (!sbatch)
-      return Error{"no sbatch on PATH: Slurm's client commands are needed "
-                   "to run on a cluster (Debian: slurm-client)"};
-    ProcessSpec &spec = result.submission;
-    spec.program = *sbatch;
-    spec.arguments = {
-        "--parsable",
-        "--job-name=tilescope",
-        "--partition=" + request.partition,
-        "--array=0-" + std::to_string(tasks - 1),
-        "--ntasks=1",
-        "--no-requeue",
-        "--output=" + fs::absolute(request.folder / "logs").string() +
-            "/%A_%a.log",
-        "--time=" + timeLimit(request.run.timeout, perTask)};
+    // The compile array first; the run array's task N waits for its task N.
+    std::string compileJob;
+    std::vector<std::string> runOptions =
+        options("tilescope", request.partition, request.run.timeout);
+    if (compile) {
+      const fs::path compileTasks =
+          fs::absolute(request.folder / (stem + "-compile.tsv"));
+      const fs::path compileScript =
+          fs::absolute(request.folder / (stem + "-compile.sh"));
+      if (auto written = writeFileAtomically(compileTasks, compileList);
+          !written)
+        return Error{written.error()};
+      if (auto written = writeFileAtomically(
+              compileScript, compileTaskScript(compileTasks, compile->timeout));
+          !written)
+        return Error{written.error()};
+      std::vector<std::string> compileOptions =
+          options("tilescope-compile", compile->partition, compile->timeout);
+      addExtraCompileOptions(compileOptions);
+      auto sent = submitArray(result.compileSubmission, compileOptions,
+                              compile->partition, compileScript);
+      if (!sent)
+        return Error{"the compile array: " + sent.error()};
+      compileJob = *sent;
+      runOptions.push_back("--dependency=aftercorr:" + compileJob);
+      runOptions.push_back("--kill-on-invalid-dep=yes");
+    }
     if (request.gpu)
-      spec.arguments.push_back("--gres=gpu:1");
-    addExtraOptions(spec.arguments);
-    spec.arguments.push_back(script.string());
-    spec.timeout = std::chrono::minutes(2);
-    const ProcessResult submitted = runProcess(spec);
-    if (!submitted.succeeded())
-      return Error{"sbatch " + submitted.describe() + ": " +
-                   trimmed(submitted.standardError.empty()
-                               ? submitted.standardOutput
-                               : submitted.standardError) +
-                   " (partition " + request.partition + ")"};
-    // "41" or "41;cluster"
-    const std::string job = trimmed(
-        submitted.standardOutput.substr(0, submitted.standardOutput.find(';')));
-    if (job.empty() || !parseInt64(job))
-      return Error{"sbatch gave no job id: " +
-                   trimmed(submitted.standardOutput)};
+      runOptions.push_back("--gres=gpu:1");
+    addExtraOptions(runOptions);
+    auto sent =
+        submitArray(result.submission, runOptions, request.partition, script);
+    if (!sent) {
+      if (!compileJob.empty())
+        cancelJobs({compileJob});
+      return Error{sent.error()};
+    }
+    const std::string job = *sent;
     std::string record;
     for (size_t n = 0; n < toSubmit.size(); ++n) {
       const size_t i = toSubmit[n];
-      taskOf[i] = job + "_" + std::to_string(n / perTask);
-      record += job + "\t" + std::to_string(n / perTask) + "\t" +
-                fs::absolute(request.bundles[i]).string() + "\n";
+      const std::string task = std::to_string(n / perTask);
+      taskOf[i] = job + "_" + task;
+      record +=
+          job + "\t" + task + "\t" + fs::absolute(request.bundles[i]).string();
+      if (compile) {
+        compileTaskOf[i] = compileJob + "_" + task;
+        record += "\t" + compileJob;
+      }
+      record += "\n";
       waiting.push_back(i);
     }
     std::ofstream(submissions, std::ios::app) << record;
     jobs.insert(job);
     result.jobs.push_back(job);
+    if (!compileJob.empty()) {
+      jobs.insert(compileJob);
+      result.jobs.insert(result.jobs.begin(), compileJob);
+    }
     result.submitted = toSubmit.size();
   }
 
@@ -538,13 +498,7 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
   std::sort(waiting.begin(), waiting.end());
   for (;;) {
     if (stopRequested(request.cancel)) {
-      // Not through runProcess: a Ctrl-C that stops the jobs of this
-      // process would stop scancel too.
-      if (auto scancel = programOnPath("scancel"))
-        for (const std::string &job : jobList)
-          (void)std::system((shellQuote(scancel->string()) + " " +
-                             shellQuote(job) + " >/dev/null 2>&1")
-                                .c_str());
+      cancelJobs(jobList);
       result.cancelled = true;
       break;
     }
@@ -559,11 +513,61 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
     if (!live)
       return Error{live.error() + " (the tasks go on; run the same sweep "
                                   "again to take their results)"};
-    size_t queued = 0, running = 0, left = 0;
+    size_t queued = 0, compiling = 0, running = 0, left = 0;
     std::map<std::string, std::map<std::string, TaskState>> endedByJob;
+    // How a task that left the queue ended, as Slurm says.
+    const auto howEnded = [&](const std::string &task) {
+      if (task.empty())
+        return TaskState{};
+      const std::string job = task.substr(0, task.find('_'));
+      auto known = endedByJob.find(job);
+      if (known == endedByJob.end())
+        known = endedByJob.emplace(job, endedTasks(slurm, job)).first;
+      const auto how = known->second.find(task);
+      return how != known->second.end() ? how->second : TaskState{};
+    };
+    const auto tell = [&](size_t i, const char *now) {
+      if (phase[i] != now && request.onPhase)
+        request.onPhase(i, now);
+      phase[i] = now;
+    };
     for (size_t i : waiting) {
       if (ended[i])
         continue;
+      if (!compiled[i]) {
+        // Its compile first: its status written, or its task still there,
+        // or gone without one.
+        std::optional<ProcessResult> done = compileStatus(compile->folders[i]);
+        const auto task = live->find(compileTaskOf[i]);
+        if (!done && task != live->end()) {
+          ++left;
+          const bool pending = task->second.state == "PENDING";
+          (pending ? queued : compiling)++;
+          tell(i, pending ? "queued" : "compiling");
+          continue;
+        }
+        std::optional<SlurmTaskEnd> gone;
+        if (!done) {
+          const TaskState how = howEnded(compileTaskOf[i]);
+          done = compileTaskEnded(compileTaskOf[i], how);
+          gone = taskEnd(i, compileTaskOf[i], how);
+          gone->why = "its compile: " + describeEnd(*gone);
+        }
+        compiled[i] = true;
+        const bool succeeded = done->succeeded();
+        const bool toRun = compile->onCompiled
+                               ? compile->onCompiled(i, std::move(*done),
+                                                     gone ? &*gone : nullptr)
+                               : succeeded;
+        if (!toRun) {
+          // Its run task skips it; the caller has said how it ended.
+          ended[i] = true;
+          result.ends[i].index = i;
+          result.ends[i].task = taskOf[i];
+          result.ends[i].why = "not compiled, so not run";
+          continue;
+        }
+      }
       const auto state = live->find(taskOf[i]);
       if (hasResults(request.bundles[i])) {
         // The bundle ran to its end: COMPLETED, though its task may still
@@ -578,20 +582,11 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
         ++left;
         const bool pending = state->second.state == "PENDING";
         (pending ? queued : running)++;
-        const char *now = pending ? "queued" : "running";
-        if (phase[i] != now && request.onPhase)
-          request.onPhase(i, now);
-        phase[i] = now;
+        tell(i, pending ? "queued" : "running");
         continue;
       }
       // Gone without results: how Slurm says it ended.
-      const std::string job = taskOf[i].substr(0, taskOf[i].find('_'));
-      auto known = endedByJob.find(job);
-      if (known == endedByJob.end())
-        known = endedByJob.emplace(job, endedTasks(slurm, job)).first;
-      const auto how = known->second.find(taskOf[i]);
-      end(i, how != known->second.end() ? how->second : TaskState{},
-          fromEarlier[i]);
+      end(i, howEnded(taskOf[i]), fromEarlier[i]);
     }
     std::string status;
     for (const std::string &job : jobList)
@@ -599,6 +594,7 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request) {
     const size_t done =
         static_cast<size_t>(std::count(ended.begin(), ended.end(), true));
     status += ": " + std::to_string(queued) + " queued, " +
+              (compile ? std::to_string(compiling) + " compiling, " : "") +
               std::to_string(running) + " running, " + std::to_string(done) +
               " of " + std::to_string(request.bundles.size()) + " done";
     if (status != lastStatus && request.onStatus)

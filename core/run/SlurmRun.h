@@ -1,7 +1,8 @@
 // Run bundles (RunBundle.h) timed on a Slurm cluster, as the tasks of one
-// job array: compiling stays here (the login node, where the compiler and
-// the edits are); each task runs its bundles' run.sh on a node of the
-// partition. Slurm's own commands do all of it, as the user would: sbatch
+// job array: each task runs its bundles' run.sh on a node of the
+// partition. The modules compile here (the login node, where the compiler
+// and the edits are), or as a job array of their own on another partition
+// that the run array's tasks wait for (SlurmCompileStage). Slurm's own commands do all of it, as the user would: sbatch
 // (--array, --gres=gpu:1 for a GPU module, a time limit from the run's),
 // squeue for the live states, sacct (or scontrol where accounting is off)
 // for how a task ended, scancel to stop.
@@ -28,6 +29,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +75,36 @@ struct SlurmTaskEnd {
   ProcessResult process() const;
 };
 
+// Compiling as its own job array on a (CPU) partition before the runs: task
+// N compiles the bundles run task N times, each bundle's module by its try
+// folder's command.sh (the compile, as CompileJob.h writes it, with the
+// compiler's path as here: the compiler is on the shared filesystem too),
+// and run task N starts when compile task N has ended well (sbatch
+// --dependency=aftercorr:JOB, the per-task form of afterok; a run task whose
+// compile task failed is cancelled with it, --kill-on-invalid-dep). Each
+// compile's exit and time go to FOLDER/compile.status, its output to
+// FOLDER/compile.log; a run task skips a bundle whose compile failed.
+struct SlurmCompileStage {
+  std::string partition;
+  // Per bundle of the request: the try folder whose command.sh makes the
+  // module its bundle refers to (BundleWriteOptions::moduleMayFollow).
+  std::vector<std::filesystem::path> folders;
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // each compile
+  // Each bundle's compile as it is seen to end, from the calling thread: its
+  // exit and time, compile.log's text as standard error; for a task that
+  // ended before it compiled this (cancelled, over its time limit, its node
+  // down), also how, as a task's end (`slurm`, else null). Returns whether
+  // the bundle's run is to be waited for (it compiled); when not, no onEnd
+  // comes for it: the caller has said how it ended.
+  std::function<bool(size_t bundle, ProcessResult compiled,
+                     const SlurmTaskEnd *slurm)>
+      onCompiled;
+};
+// Extra sbatch options of compile arrays (split on blanks); unset:
+// $TILESCOPE_SBATCH_OPTIONS's without a --gres.
+inline constexpr const char *kSbatchCompileOptionsVariable =
+    "TILESCOPE_SBATCH_COMPILE_OPTIONS";
+
 struct SlurmArrayRequest {
   std::string partition;
   // The array's files: submit-N.sh / .tsv, submissions.tsv, logs/. On the
@@ -87,6 +119,8 @@ struct SlurmArrayRequest {
   // each bundle's, the task's time limit is that times its bundles.
   BundleRunOptions run;
   bool gpu = false; // ask for one GPU per task (--gres=gpu:1)
+  // Compile the bundles' modules as an array of their own first.
+  std::optional<SlurmCompileStage> compile;
   // Past this many tasks, a task runs several bundles in turn (Slurm's
   // MaxArraySize is 1001 unless a cluster raises it);
   // $TILESCOPE_SLURM_ARRAY_LIMIT wins.
@@ -99,13 +133,15 @@ struct SlurmArrayRequest {
   // "job 41: 12 queued, 2 running, 50 of 64 done" when it changes.
   std::function<void(const std::string &status)> onStatus;
   // A bundle's task went "queued" (PENDING) or "running" (a task of several
-  // bundles runs them in turn: each counts as running), from the calling
-  // thread, each time it changes; its end comes through onEnd.
+  // bundles runs them in turn: each counts as running), or with a compile
+  // stage "compiling" (its compile task running), from the calling thread,
+  // each time it changes; its end comes through onEnd.
   std::function<void(size_t bundle, const std::string &phase)> onPhase;
 };
 
 struct SlurmArrayResult {
   ProcessSpec submission;         // the last sbatch, as run
+  ProcessSpec compileSubmission;  // the compile array's, when one went
   std::vector<std::string> jobs;  // the arrays submitted now
   size_t submitted = 0;           // bundles sent now
   size_t reattached = 0;          // bundles of an earlier submission

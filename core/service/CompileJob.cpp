@@ -233,12 +233,24 @@ Result<ProcessSpec> compileJobCommand(const tools::IreeInstallation &iree,
   return std::move(plan->spec);
 }
 
-Result<CompileJobResult> compileDocument(const tools::IreeInstallation &iree,
-                                         const CompileJobRequest &request) {
+CompileArtifacts compileArtifactsIn(const fs::path &directory) {
+  CompileArtifacts artifacts;
+  artifacts.directory = directory;
+  artifacts.input = directory / kInputName;
+  artifacts.command = directory / "command.sh";
+  artifacts.log = directory / "compile.log";
+  artifacts.module = directory / "module.vmfb";
+  artifacts.intermediates = directory / "intermediates";
+  artifacts.binaries = directory / "binaries";
+  artifacts.reproducer = directory / "crash-reproducer.mlir";
+  return artifacts;
+}
+
+Result<CompileJobResult> prepareCompile(const tools::IreeInstallation &iree,
+                                        const CompileJobRequest &request) {
   auto plan = planCompile(iree, request);
   if (!plan)
     return Error{plan.error()};
-  const ProcessSpec &spec = plan->spec;
   const fs::path &directory = request.directory;
   std::error_code error;
   fs::create_directories(directory, error);
@@ -249,39 +261,45 @@ Result<CompileJobResult> compileDocument(const tools::IreeInstallation &iree,
     return Error{directory.string() + " already holds a try"};
 
   CompileJobResult result;
-  CompileArtifacts &artifacts = result.artifacts;
-  artifacts.directory = directory;
-  artifacts.input = directory / kInputName;
-  artifacts.command = directory / "command.sh";
-  artifacts.log = directory / "compile.log";
-  artifacts.module = directory / "module.vmfb";
-  artifacts.intermediates = directory / "intermediates";
-  artifacts.binaries = directory / "binaries";
-  artifacts.reproducer = directory / "crash-reproducer.mlir";
+  result.artifacts = compileArtifactsIn(directory);
+  const CompileArtifacts &artifacts = result.artifacts;
   result.backend = plan->backend;
+  result.spec = std::move(plan->spec);
 
   if (auto written =
           writeFileAtomically(artifacts.input, request.document->text);
       !written)
     return Error{written.error()};
   if (auto written = writeFileAtomically(
-          artifacts.command, "#!/bin/sh\n" + spec.shellCommand() + "\n");
+          artifacts.command, "#!/bin/sh\n" + result.spec.shellCommand() + "\n");
       !written)
     return Error{written.error()};
   fs::permissions(artifacts.command, fs::perms::owner_exec,
                   fs::perm_options::add, error);
+  return result;
+}
 
-  result.spec = spec;
-  result.process = runProcess(spec);
-  (void)writeFileAtomically(artifacts.log, result.process.standardOutput +
-                                               result.process.standardError);
-  const std::string display = request.document->path.empty()
-                                  ? std::string(kInputName)
-                                  : request.document->path.string();
+void finishCompile(CompileJobResult &result, const iree::Document &document,
+                   ProcessResult process) {
+  result.process = std::move(process);
+  (void)writeFileAtomically(result.artifacts.log,
+                            result.process.standardOutput +
+                                result.process.standardError);
+  const std::string display =
+      document.path.empty() ? std::string(kInputName) : document.path.string();
   result.diagnostics = placeDiagnostics(
       parseToolDiagnostics(result.process.standardError, kInputName, display),
-      *request.document);
-  return result;
+      document);
+}
+
+Result<CompileJobResult> compileDocument(const tools::IreeInstallation &iree,
+                                         const CompileJobRequest &request) {
+  auto prepared = prepareCompile(iree, request);
+  if (!prepared)
+    return Error{prepared.error()};
+  ProcessResult process = runProcess(prepared->spec);
+  finishCompile(*prepared, *request.document, std::move(process));
+  return prepared;
 }
 
 std::vector<iree::Diagnostic>

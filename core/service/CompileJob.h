@@ -41,6 +41,9 @@ struct CompileArtifacts {
   std::vector<std::filesystem::path> assembly() const;
 };
 
+// The files a compile in try folder `directory` makes, by name.
+CompileArtifacts compileArtifactsIn(const std::filesystem::path &directory);
+
 // Where a compiler diagnostic points in the caller's document, and the
 // config field it names, if any.
 struct CompileDiagnostic {
@@ -90,6 +93,17 @@ std::vector<std::string> documentBackends(const iree::Document &document);
 // the dump folders relative to it).
 Result<ProcessSpec> compileJobCommand(const tools::IreeInstallation &iree,
                                       const CompileJobRequest &request);
+
+// A compile in two halves, for one that runs elsewhere (a Slurm node of a
+// CPU partition, core/run/SlurmRun.h): prepareCompile writes the try folder's
+// input.mlir and command.sh (the compile, runnable there as is) and returns
+// the result with `spec` set and nothing run; finishCompile takes what the
+// command did (its exit, its output: compile.log's text as standard error)
+// and reads the diagnostics, as compileDocument does after running it here.
+Result<CompileJobResult> prepareCompile(const tools::IreeInstallation &iree,
+                                        const CompileJobRequest &request);
+void finishCompile(CompileJobResult &result, const iree::Document &document,
+                   ProcessResult process);
 
 // Fails (an Error) only when the job cannot start: no document, a try
 // folder that cannot be made or already holds a try, a target that clashes

@@ -496,8 +496,11 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
       tryRequest.cancel = request.cancel;
       tryRequest.place = request.place;
       tryRequest.deferRun = onCluster;
+      tryRequest.deferCompile = onCluster &&
+                                !request.compilePartition.empty() &&
+                                request.upTo == TryStage::Bench;
       tried = runTry(iree, tryRequest);
-      if (tried && tried->pendingRun) {
+      if (tried && (tried->pendingRun || tried->pendingCompile)) {
         tryRequest.worker = nullptr;
         std::lock_guard lock(mutex);
         deferred.push_back(

@@ -124,6 +124,12 @@ struct SweepRequest {
   // ends; run again, a task that finished or is still queued is waited
   // for, not submitted again.
   RunPlace place;
+  // On a cluster, a partition (normally of CPU nodes) to compile on too:
+  // the candidates' compiles go as a job array of their own there, and the
+  // run array's task N waits for compile task N (SlurmCompileStage); the
+  // compiler Tilescope uses must be on the filesystem the nodes share.
+  // Empty: every candidate compiles here first.
+  std::string compilePartition;
   int repetitions = 3;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // per step
   const std::atomic<bool> *cancel = nullptr;
@@ -145,8 +151,9 @@ struct SweepRequest {
   // On a cluster, the job array's state as it changes ("job 41: 12 queued,
   // 2 running, 50 of 64 done"), from the calling thread.
   std::function<void(const std::string &status)> onStatus;
-  // On a cluster, a candidate's task went "queued" or "running" (from the
-  // calling thread); it ends through onCandidate.
+  // On a cluster, a candidate's task went "queued", "compiling" (with a
+  // compile partition) or "running" (from the calling thread); it ends
+  // through onCandidate.
   std::function<void(const std::string &candidate, const std::string &phase)>
       onCandidatePhase;
 };

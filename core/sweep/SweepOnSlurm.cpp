@@ -42,23 +42,60 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
       if (auto bench = record.details.find("bench");
           bench != record.details.end() && bench->contains("bundle"))
         recorded.insert(bench->value("bundle", ""));
-  std::map<std::string, std::string> earlierBundle;
+  // candidate -> its bundle, and the try folder compiling its module when
+  // that compile went as a task too ("NAME\tBUNDLE[\tFOLDER]").
+  struct Earlier {
+    std::string bundle, folder;
+  };
+  std::map<std::string, Earlier> earlierBundle;
   {
     std::ifstream in(candidatesFile);
-    for (std::string line; std::getline(in, line);)
-      if (const size_t tab = line.rfind('\t'); tab != std::string::npos)
-        earlierBundle[line.substr(0, tab)] = line.substr(tab + 1);
+    for (std::string line; std::getline(in, line);) {
+      std::vector<std::string> f;
+      std::stringstream split(line);
+      for (std::string field; std::getline(split, field, '\t');)
+        f.push_back(field);
+      if (f.size() == 2 || f.size() == 3)
+        earlierBundle[f[0]] = {f[1], f.size() == 3 ? f[2] : ""};
+    }
+  }
+  const bool compileThere = deferred.front().result.pendingCompile;
+  if (compileThere) {
+    SlurmCompileStage &stage = array.compile.emplace();
+    stage.partition = request.compilePartition;
+    stage.timeout = request.timeout;
   }
   std::string lines;
   for (DeferredCandidate &d : deferred) {
     PreparedBench &pending = *d.result.pendingRun;
     auto it = earlierBundle.find(d.candidate->name);
-    if (it != earlierBundle.end() && !recorded.count(it->second) &&
-        fs::exists(fs::path(it->second) / "run.sh"))
-      pending.bundle = it->second;
+    // An earlier bundle of the same kind (its module compiled here, or by a
+    // compile task) that was never recorded: waited for or sent again.
+    if (it != earlierBundle.end() && !recorded.count(it->second.bundle) &&
+        fs::exists(fs::path(it->second.bundle) / "run.sh") &&
+        compileThere == !it->second.folder.empty()) {
+      pending.bundle = it->second.bundle;
+      if (compileThere) {
+        // Its module comes from the earlier try folder: this one's compile
+        // is that one, and the folder just made is not needed.
+        const fs::path folder = it->second.folder;
+        std::error_code removed;
+        fs::remove_all(d.request.directory, removed);
+        d.request.directory = folder;
+        d.result.compiled.artifacts = compileArtifactsIn(folder);
+        d.result.compiled.spec.workingDirectory = folder;
+        d.result.record.directory = folder.string();
+      }
+    }
     pending.bundle = fs::absolute(pending.bundle);
     array.bundles.push_back(pending.bundle);
-    lines += d.candidate->name + "\t" + pending.bundle.string() + "\n";
+    lines += d.candidate->name + "\t" + pending.bundle.string();
+    if (compileThere) {
+      const fs::path folder = fs::absolute(d.request.directory);
+      array.compile->folders.push_back(folder);
+      lines += "\t" + folder.string();
+    }
+    lines += "\n";
   }
   std::error_code ec;
   fs::create_directories(array.folder, ec);
@@ -74,6 +111,30 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
     array.onPhase = [&](size_t bundle, const std::string &phase) {
       request.onCandidatePhase(deferred[bundle].candidate->name, phase);
     };
+  if (compileThere)
+    array.compile->onCompiled = [&](size_t bundle, ProcessResult compiled,
+                                    const SlurmTaskEnd *slurm) {
+      DeferredCandidate &d = deferred[bundle];
+      finishTryCompile(d.request, d.result, std::move(compiled));
+      if (d.result.pendingRun)
+        return true;
+      TryRecord &record = d.result.record;
+      record.details["compiled_on"] = "slurm:" + request.compilePartition;
+      if (slurm) {
+        // Slurm ended its task before it compiled this: said as a run's
+        // task end is (and resumable the same way: cancelled, timed out,
+        // its node down).
+        record.outcome = slurm->outcome() == "run-failed" ? "compile-failed"
+                                                          : slurm->outcome();
+        record.summary = slurm->why;
+        record.details["compile_task"] = {{"task", slurm->task},
+                                          {"state", slurm->state},
+                                          {"node", slurm->node},
+                                          {"log", slurm->log.string()}};
+      }
+      finished(d);
+      return false;
+    };
   array.onEnd = [&](const SlurmTaskEnd &end) {
     DeferredCandidate &d = deferred[end.index];
     BenchJobResult bench = benchResultOf(*d.result.pendingRun, end.submission,
@@ -81,6 +142,9 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
     bench.slurm = end;
     finishTryRun(d.request, d.result, std::move(bench));
     d.result.record.details["on"] = request.place.toString();
+    if (compileThere)
+      d.result.record.details["compiled_on"] =
+          "slurm:" + request.compilePartition;
     finished(d);
   };
   auto ran = runSlurmArray(array);

@@ -85,33 +85,38 @@ void addPrediction(const TryRequest &request, TryResult &result) {
   result.report["prediction"] = predicted;
 }
 
+// The device the try's timed run uses, or "" with why not in the result.
+std::string runDevice(const TryRequest &request, TryResult &result) {
+  TryRecord &record = result.record;
+  const auto cannot = [&](const std::string &why) {
+    result.cannotRun = why;
+    record.outcome = "cannot-run-here";
+    record.summary = why;
+    result.report["bench"] = {{"ran", false}, {"why", why}};
+    return std::string();
+  };
+  if (!request.device.empty())
+    return request.device;
+  if (!request.place.local()) {
+    const std::string driver = driverForTarget(result.compiled.backend);
+    if (driver.empty())
+      return cannot("Tilescope runs no " + result.compiled.backend +
+                    " modules on a host");
+    return driver;
+  }
+  step(request, "looking for a device");
+  auto found = deviceForBackend(result.compiled.backend, discoverGpus());
+  if (!found)
+    return cannot(found.error());
+  return *found;
+}
+
 void bench(const tools::IreeInstallation &iree, const TryRequest &request,
            TryResult &result) {
   TryRecord &record = result.record;
-  std::string device = request.device;
-  if (device.empty() && !request.place.local()) {
-    device = driverForTarget(result.compiled.backend);
-    if (device.empty()) {
-      result.cannotRun =
-          "Tilescope runs no " + result.compiled.backend + " modules on a host";
-      record.outcome = "cannot-run-here";
-      record.summary = result.cannotRun;
-      result.report["bench"] = {{"ran", false}, {"why", result.cannotRun}};
-      return;
-    }
-  }
-  if (device.empty()) {
-    step(request, "looking for a device");
-    auto found = deviceForBackend(result.compiled.backend, discoverGpus());
-    if (!found) {
-      result.cannotRun = found.error();
-      record.outcome = "cannot-run-here";
-      record.summary = result.cannotRun;
-      result.report["bench"] = {{"ran", false}, {"why", result.cannotRun}};
-      return;
-    }
-    device = *found;
-  }
+  const std::string device = runDevice(request, result);
+  if (device.empty())
+    return;
   record.device = device;
   if (!request.place.local())
     record.details["on"] = request.place.toString();
@@ -121,6 +126,7 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   BenchJobRequest benchRequest;
   benchRequest.place = request.place;
   benchRequest.module = result.compiled.artifacts.module;
+  benchRequest.moduleToCome = request.deferCompile;
   benchRequest.device = device;
   benchRequest.directory = request.directory / "run";
   benchRequest.dispatchBenchmark =
@@ -142,7 +148,7 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
     record.summary = why;
     result.report["bench"] = {{"ran", false}, {"why", why}};
   };
-  if (request.deferRun) {
+  if (request.deferRun || request.deferCompile) {
     auto prepared = prepareBench(iree, benchRequest);
     if (!prepared)
       return notStarted(prepared.error());
@@ -212,44 +218,21 @@ bool TryResult::succeeded() const { return record.outcome == "ok"; }
 
 namespace {
 
-Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
-                              const TryRequest &asked) {
-  if (!asked.document)
-    return Error{"no document to try"};
-  // A root op of a whole program: its dispatch alone is what is tried.
-  std::optional<DispatchAlone> alone;
+// The request as the try compiles it: where the asked op's dispatch was
+// taken out alone, its document and op there.
+TryRequest triedRequest(const TryRequest &asked, const TryResult &result) {
   TryRequest request = asked;
-  if (asked.op && asked.worker && holdsOtherDispatches(*asked.document)) {
-    step(asked, "taking dispatch " + std::to_string(asked.op->first) +
-                    " out of the program with iree-opt");
-    std::error_code error;
-    std::filesystem::create_directories(asked.directory, error);
-    auto taken =
-        dispatchAlone(iree, *asked.worker, *asked.document, asked.op->first,
-                      asked.directory / "dispatch.benchmark.mlir",
-                      asked.timeout, asked.cancel);
-    if (!taken)
-      return Error{asked.document->path.string() + ": " + taken.error()};
-    alone = std::move(*taken);
-    request.document = &alone->document;
+  if (result.alone) {
+    request.document = &result.alone->document;
     request.op = std::pair<size_t, size_t>{0, asked.op->second};
   }
-  const iree::Document &document = *request.document;
-  step(request,
-       "compiling " + document.path.filename().string() + " with iree-compile");
-  CompileJobRequest compileRequest;
-  compileRequest.document = &document;
-  compileRequest.target = request.target;
-  compileRequest.directory = request.directory;
-  compileRequest.timeout = request.timeout;
-  compileRequest.cancel = request.cancel;
-  compileRequest.onOutput = request.onOutput;
-  auto compiled = compileDocument(iree, compileRequest);
-  if (!compiled)
-    return Error{compiled.error()};
+  return request;
+}
 
-  TryResult result;
-  result.compiled = std::move(*compiled);
+// The history row of a try as far as its compile: what was compiled, for
+// which file and op, and how it went.
+void recordCompile(const TryRequest &asked, const TryRequest &request,
+                   TryResult &result) {
   TryRecord &record = result.record;
   record.kind = toString(request.upTo);
   // The history names the file and op asked about.
@@ -263,21 +246,24 @@ Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
   record.summary = result.compiled.summary();
   record.directory = result.compiled.artifacts.directory.string();
   record.wallSeconds = result.compiled.process.elapsed.count() / 1000.0;
-  record.details = {{"configs", configsJson(document)},
+  record.details = {{"configs", configsJson(*request.document)},
                     {"compile", toJson(result.compiled)}};
   result.report["compile"] = toJson(result.compiled);
-  if (alone) {
+  if (result.alone) {
     const json taken = {
         {"dispatch", asked.op->first},
         {"name", asked.document->dispatches[asked.op->first].name},
-        {"file", document.path.string()},
-        {"command", alone->command}};
+        {"file", request.document->path.string()},
+        {"command", result.alone->command}};
     record.details["dispatch_alone"] = taken;
     result.report["dispatch_alone"] = taken;
   }
-  if (!result.compiled.succeeded() || request.upTo == TryStage::Compile)
-    return result;
+}
 
+// After a compile that made a module: the kernels' resources and the cost
+// model's prediction.
+void readCompiled(const TryRequest &request, TryResult &result) {
+  TryRecord &record = result.record;
   if (!cancelled(request)) {
     step(request, "reading resources");
     ResourceOptions options;
@@ -293,10 +279,83 @@ Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
     }
   }
   addPrediction(request, result);
+}
+
+Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
+                              const TryRequest &asked) {
+  if (!asked.document)
+    return Error{"no document to try"};
+  TryResult result;
+  // A root op of a whole program: its dispatch alone is what is tried.
+  if (asked.op && asked.worker && holdsOtherDispatches(*asked.document)) {
+    step(asked, "taking dispatch " + std::to_string(asked.op->first) +
+                    " out of the program with iree-opt");
+    std::error_code error;
+    std::filesystem::create_directories(asked.directory, error);
+    auto taken =
+        dispatchAlone(iree, *asked.worker, *asked.document, asked.op->first,
+                      asked.directory / "dispatch.benchmark.mlir",
+                      asked.timeout, asked.cancel);
+    if (!taken)
+      return Error{asked.document->path.string() + ": " + taken.error()};
+    result.alone = std::make_shared<const DispatchAlone>(std::move(*taken));
+  }
+  const TryRequest request = triedRequest(asked, result);
+  const iree::Document &document = *request.document;
+  CompileJobRequest compileRequest;
+  compileRequest.document = &document;
+  compileRequest.target = request.target;
+  compileRequest.directory = request.directory;
+  compileRequest.timeout = request.timeout;
+  compileRequest.cancel = request.cancel;
+  compileRequest.onOutput = request.onOutput;
+
+  if (request.deferCompile) {
+    auto prepared = prepareCompile(iree, compileRequest);
+    if (!prepared)
+      return Error{prepared.error()};
+    result.compiled = std::move(*prepared);
+    result.pendingCompile = true;
+    recordCompile(asked, request, result);
+    if (request.upTo != TryStage::Bench) {
+      result.record.outcome = "queued";
+      result.record.summary = "its compile is to go elsewhere";
+      return result;
+    }
+    bench(iree, request, result);
+    if (result.pendingRun) {
+      result.record.summary = "its compile and run are to go elsewhere";
+      return result;
+    }
+    // It cannot run there (no device for it, its bundle not written): it
+    // compiles here, and the try says why it did not run.
+    const TryRecord unrun = result.record;
+    const json why = result.report.value("bench", json());
+    step(request, "compiling " + document.path.filename().string() +
+                      " with iree-compile");
+    finishTryCompile(asked, result, runProcess(result.compiled.spec));
+    if (result.compiled.succeeded()) {
+      result.record.outcome = unrun.outcome;
+      result.record.summary = unrun.summary;
+      result.report["bench"] = why;
+    }
+    return result;
+  }
+
+  step(request,
+       "compiling " + document.path.filename().string() + " with iree-compile");
+  auto compiled = compileDocument(iree, compileRequest);
+  if (!compiled)
+    return Error{compiled.error()};
+  result.compiled = std::move(*compiled);
+  recordCompile(asked, request, result);
+  if (!result.compiled.succeeded() || request.upTo == TryStage::Compile)
+    return result;
+  readCompiled(request, result);
   if (request.upTo == TryStage::Bench) {
     if (cancelled(request)) {
-      record.outcome = "cancelled";
-      record.summary = "cancelled before the run";
+      result.record.outcome = "cancelled";
+      result.record.summary = "cancelled before the run";
     } else {
       bench(iree, request, result);
     }
@@ -305,6 +364,29 @@ Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
 }
 
 } // namespace
+
+void finishTryCompile(const TryRequest &asked, TryResult &result,
+                      ProcessResult process) {
+  const TryRequest request = triedRequest(asked, result);
+  finishCompile(result.compiled, *request.document, std::move(process));
+  result.pendingCompile = false;
+  std::optional<PreparedBench> pending = std::move(result.pendingRun);
+  result.pendingRun.reset();
+  const std::string device = result.record.device;
+  recordCompile(asked, request, result);
+  if (!result.compiled.succeeded() || request.upTo == TryStage::Compile)
+    return;
+  readCompiled(request, result);
+  if (request.upTo != TryStage::Bench || !pending)
+    return;
+  TryRecord &record = result.record;
+  record.device = device;
+  if (!request.place.local())
+    record.details["on"] = request.place.toString();
+  record.outcome = "queued";
+  record.summary = "its run is to go " + request.place.where();
+  result.pendingRun = std::move(pending);
+}
 
 Result<TryResult> runTry(const tools::IreeInstallation &iree,
                          const TryRequest &request) {

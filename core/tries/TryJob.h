@@ -12,6 +12,7 @@
 #include "core/run/CheckJob.h"
 #include "core/run/RemoteRun.h"
 #include "core/service/CompileJob.h"
+#include "core/service/DispatchAlone.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/Resources.h"
 #include "core/tools/IreeInstallation.h"
@@ -24,6 +25,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -55,6 +57,12 @@ struct TryRequest {
   // "queued", TryResult::pendingRun): the caller runs it with others (a
   // sweep's Slurm job array) and hands each result to finishTryRun.
   bool deferRun = false;
+  // Stop before the compile too, its input and command.sh written (outcome
+  // "queued", TryResult::pendingCompile): the caller runs the command
+  // elsewhere (a Slurm compile task on a CPU partition) and hands what it
+  // did to finishTryCompile. With deferRun, the run's bundle is written now,
+  // referring to the module where the compile will put it.
+  bool deferCompile = false;
   int repetitions = 5;
   // Profile the timed kernel too: "off", "auto" (where ncu / rocprofv3 is
   // installed), "on" (and say so when none is).
@@ -76,6 +84,12 @@ struct TryResult {
   std::optional<BenchJobResult> bench;
   // The timed run set up and not yet run (TryRequest::deferRun).
   std::optional<PreparedBench> pendingRun;
+  // The compile written and not yet run (TryRequest::deferCompile):
+  // `compiled` holds its command and folder, nothing run.
+  bool pendingCompile = false;
+  // The dispatch tried alone (TryRequest::worker), kept for a deferred
+  // compile's second half.
+  std::shared_ptr<const DispatchAlone> alone;
   // Why it did not run, when it asked for a device this machine lacks.
   std::string cannotRun;
   // The roofline floor of the op on the target and the efficiency the
@@ -95,6 +109,14 @@ struct TryResult {
 // the compiler and the kernel do is in the result.
 Result<TryResult> runTry(const tools::IreeInstallation &iree,
                          const TryRequest &request);
+
+// A deferred try's compile, run elsewhere: `process` is what its command.sh
+// did (compile.log's text as standard error). The try goes on as runTry
+// would from there: diagnostics, resources, prediction; a deferred run stays
+// pending (outcome "queued") where it compiled, and is dropped where not.
+// `request` is the one the try was made with.
+void finishTryCompile(const TryRequest &request, TryResult &result,
+                      ProcessResult process);
 
 // A deferred try's timed run, run elsewhere: its bench, roofline floor,
 // profile comparison and outcome, as a try that ran it itself has them.

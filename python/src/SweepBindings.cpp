@@ -30,6 +30,7 @@ struct SweepArguments {
   std::optional<std::filesystem::path> workspace;
   int parallel = 0, repetitions = 3;
   double timeout = 300;
+  std::string compileOn;
 };
 
 py::dict sweep(const document::Document &document, const py::object &op,
@@ -66,6 +67,17 @@ py::dict sweep(const document::Document &document, const py::object &op,
   request.ireeConstraints = arguments.ireeConstraints;
   request.cancel = cancelFlagOf(cancel);
   request.place = valueOr(jobs::runPlaceOr(arguments.on, request.workspace));
+  if (!arguments.compileOn.empty()) {
+    const jobs::RunPlace compileOn =
+        valueOr(jobs::parseRunPlace(arguments.compileOn));
+    if (compileOn.kind != jobs::RunPlace::Kind::Slurm)
+      throw Failure("compile_on takes \"slurm:PARTITION\"");
+    if (request.place.kind != jobs::RunPlace::Kind::Slurm ||
+        request.upTo != jobs::TryStage::Bench)
+      throw Failure("compile_on goes with on=\"slurm:PARTITION\" and "
+                    "stage=\"bench\": the compile array feeds the run array");
+    request.compilePartition = compileOn.partition;
+  }
   // A sweep that runs needs a flag of its own, for the callback to stop it.
   std::atomic<bool> stop{false};
   if (!request.cancel)
@@ -147,12 +159,12 @@ void bindSweeps(py::module_ &m) {
          std::optional<std::filesystem::path> workspace, int parallel,
          int repetitions, double timeout, const py::object &onCandidate,
          const py::object &cancel, const std::string &on,
-         const py::object &onStatus) {
+         const py::object &onStatus, const std::string &compileOn) {
         return sweep(document, op,
                      SweepArguments{vary, ireeSpace, noIreeSpace, plan,
                                     ireeConstraints, nearest, name, stage, on,
                                     std::move(workspace), parallel, repetitions,
-                                    timeout},
+                                    timeout, compileOn},
                      onCandidate, onStatus, cancel);
       },
       py::arg("document"), py::arg("op"),
@@ -164,7 +176,7 @@ void bindSweeps(py::module_ &m) {
       py::arg("parallel") = 0, py::arg("repetitions") = 3,
       py::arg("timeout") = 300.0, py::arg("on_candidate") = py::none(),
       py::arg("cancel") = py::none(), py::arg("on") = "",
-      py::arg("on_status") = py::none(),
+      py::arg("on_status") = py::none(), py::arg("compile_on") = "",
       "Varies a root op's config, as `tilescope-cli sweep --json`: `vary` "
       "holds FIELD=V1,V2,... axes (every combination is a candidate; with "
       "iree_space=True, FIELD names whose knobs vary); with none, IREE's "
@@ -182,7 +194,9 @@ void bindSweeps(py::module_ &m) {
       "on=\"slurm:PARTITION\" as one job array on that partition (default: "
       "the workspace's settings.json \"on\", else here); there "
       "on_status(line) is called as the array's state changes (\"job 41: 12 "
-      "queued, 2 running, 50 of 64 done\"), with the GIL held. "
+      "queued, 2 running, 50 of 64 done\"), with the GIL held; "
+      "compile_on=\"slurm:PARTITION\" compiles the candidates there too, as "
+      "a job array of its own that the run array's tasks wait for. "
       "The GIL is released while candidates run.");
 }
 

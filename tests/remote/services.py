@@ -90,6 +90,9 @@ class Cluster:
     tilescope-cli the tests run) find it through $SLURM_CONF."""
 
     PARTITION = "tilescope"
+    # The same node as a second partition: where `--compile-on` sends the
+    # compile array (a cluster's CPU nodes).
+    CPU_PARTITION = "tilescope-cpu"
 
     def __init__(self, folder):
         self.folder = folder
@@ -132,6 +135,7 @@ KillWait=2
 MinJobAge=600
 NodeName={self.node} NodeAddr=127.0.0.1 CPUs={os.cpu_count()} State=UNKNOWN
 PartitionName={self.PARTITION} Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
+PartitionName={self.CPU_PARTITION} Nodes={self.node} MaxTime=INFINITE State=UP
 """)
         self.env = dict(os.environ, SLURM_CONF=str(self.conf))
         self.start()

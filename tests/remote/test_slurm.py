@@ -10,6 +10,7 @@ right try, the history intact, the sweep resumable."""
 
 import json
 import os
+import pathlib
 import shutil
 import signal
 import subprocess
@@ -194,6 +195,71 @@ def test_stop_cancels_the_array_and_the_sweep_resumes(slurm, tmp_path):
     assert again["slurm"]["submitted"] == 2 and by_outcome(again) == ["ok", "ok"], again
 
 
+COMPILE_ON = "slurm:tilescope-cpu"
+
+
+def test_compiling_goes_as_its_own_array_that_the_runs_wait_for(slurm, tmp_path):
+    ws = tmp_path / "ws"
+    code, swept, err = sweep(ws, "--repetitions", "2", "--compile-on", COMPILE_ON)
+    assert code == 0, err
+    assert by_outcome(swept) == ["ok", "ok"], swept
+    compile_job, run_job = swept["slurm"]["jobs"]
+    rows = history(ws)
+    assert sorted(r["details"]["bench"]["slurm"]["task"] for r in rows) == [
+        run_job + "_0", run_job + "_1"]
+    for row in rows:
+        assert row["details"]["compiled_on"] == COMPILE_ON, row
+        assert "resources" in row["details"], row  # read here, after
+        folder = pathlib.Path(row["directory"])
+        status, milliseconds = (folder / "compile.status").read_text().split()
+        assert status == "0" and int(milliseconds) > 0
+        assert (folder / "module.vmfb").is_file()
+    # Each compile ran as a task of the compile array, on the CPU partition.
+    logs = ws.glob("slurm/sweep-*/logs/%s_*.log" % compile_job)
+    assert sorted(log.read_text().count("tilescope: compiling") for log in logs) == [1, 1]
+    script = next(ws.glob("slurm/sweep-*/submit-1-compile.sh")).read_text()
+    assert "command.sh" in script
+    # Again: everything from the history.
+    code, again, err = sweep(ws, "--repetitions", "2", "--compile-on", COMPILE_ON)
+    assert code == 0, err
+    assert again["resumed"] == 2 and "slurm" not in again, again
+
+
+def test_a_compile_task_cancelled_ends_its_run_too_and_the_sweep_resumes(
+        slurm, tmp_path, monkeypatch):
+    # The compile array held in the queue, then cancelled: its run tasks,
+    # which wait for it, go too (nothing is left queued), each candidate says
+    # so, and running the sweep again sends both again.
+    monkeypatch.setenv("TILESCOPE_SBATCH_COMPILE_OPTIONS", "--hold")
+    ws = tmp_path / "ws"
+    running = started(ws, "--repetitions", "2", "--compile-on", COMPILE_ON)
+
+    def held():
+        out = subprocess.run(["squeue", "--noheader", "--format=%i|%j", "--array"],
+                             capture_output=True, text=True, env=slurm.env).stdout
+        return [line.split("|")[0].split("_")[0] for line in out.split()
+                if line.endswith("|tilescope-compile")]
+    job = wait_for(held)[0]
+    slurm.command("scancel", job)
+    out, err = running.communicate(timeout=300)
+    swept = json.loads(out)
+    assert by_outcome(swept) == ["cancelled", "cancelled"], swept
+    assert all("its compile: Slurm task %s_" % job in c["summary"]
+               for c in swept["candidates"]), swept
+    wait_for(lambda: not subprocess.run(["squeue", "--noheader"], capture_output=True,
+                                        text=True, env=slurm.env).stdout.strip(), timeout=60)
+    monkeypatch.delenv("TILESCOPE_SBATCH_COMPILE_OPTIONS")
+    code, again, err = sweep(ws, "--repetitions", "2", "--compile-on", COMPILE_ON)
+    assert code == 0, err
+    assert again["slurm"]["submitted"] == 2 and by_outcome(again) == ["ok", "ok"], again
+
+
+def test_compile_on_needs_a_cluster_run(slurm, tmp_path):
+    code, out, err = cli("sweep", CPU_MATMUL, "--op", "0:1", "--vary", TWO,
+                         "--compile-on", COMPILE_ON, "--workspace", tmp_path / "ws")
+    assert code == 2 and "--on slurm:PARTITION" in err, err
+
+
 def test_a_partition_slurm_refuses_is_said_and_nothing_is_recorded(slurm, tmp_path):
     code, out, err = cli("sweep", CPU_MATMUL, "--op", "0:1", "--vary", TWO, "--on",
                          "slurm:no-such-partition", "--repetitions", "2",
@@ -266,3 +332,13 @@ def test_python_sweeps_on_the_cluster_with_the_arrays_state(slurm, tmp_path):
     assert lines and all(line.startswith("job " + job) for line in lines), lines
     assert any("of 2 done" in line for line in lines), lines
     assert sorted(finished) == [1, 2]
+
+
+def test_python_compiles_on_the_cluster_too(slurm, tmp_path):
+    import tilescope
+    document = tilescope.open(CPU_MATMUL)
+    one = "lowering_config=" + CONFIG.format(32, 8)
+    swept = tilescope.sweep(document, "0:1", vary=[one], on=ON, compile_on=COMPILE_ON,
+                            workspace=tmp_path / "ws", repetitions=2)
+    assert swept["ran"] == 1 and len(swept["slurm"]["jobs"]) == 2, swept
+    assert swept["candidates"][0]["outcome"] == "ok", swept

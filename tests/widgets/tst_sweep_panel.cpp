@@ -263,6 +263,16 @@ private slots:
     QVERIFY2(state->text().contains("needs a partition name"),
              qPrintable(state->text()));
     place->setCurrentText("slurm:tilescope");
+    // Compiling on the cluster too, as an array of its own on the CPU
+    // partition: a text that is not a partition is said first.
+    auto *compileOn = sweep->findChild<QLineEdit *>("sweepCompileOn");
+    QVERIFY(compileOn->isEnabled());
+    compileOn->setText("cpu-nodes");
+    sweep->start();
+    QVERIFY(!sweep->busy());
+    QVERIFY2(state->text().contains("Compile on takes slurm:PARTITION"),
+             qPrintable(state->text()));
+    compileOn->setText("slurm:tilescope-cpu");
     // The panel in view, for the screenshots.
     auto *dock = window->findChild<QDockWidget *>("sweepDock");
     dock->raise();
@@ -294,8 +304,9 @@ private slots:
     QVERIFY2(!finished.front().at(0).toBool() &&
                  summary.contains("Fastest measured"),
              qPrintable(summary));
-    QVERIFY2(states.filter(QRegularExpression("on slurm:tilescope: job \\d+: "
-                                              ".* of 2 done"))
+    // Two arrays: the compiles', and the runs' waiting for them.
+    QVERIFY2(states.filter(QRegularExpression("on slurm:tilescope: job \\d+,\\d+: "
+                                              ".* compiling, .* of 2 done"))
                      .size() > 0,
              qPrintable(states.join('\n')));
     // Each candidate's row said its task was queued or running on the
@@ -314,7 +325,8 @@ private slots:
     QVERIFY(rows);
     int onSlurm = 0;
     for (const jobs::TryRecord &row : *rows)
-      onSlurm += row.details.value("on", "") == "slurm:tilescope";
+      onSlurm += row.details.value("on", "") == "slurm:tilescope" &&
+                 row.details.value("compiled_on", "") == "slurm:tilescope-cpu";
     QCOMPARE(onSlurm, 2);
     qunsetenv("SLURM_CONF");
     cluster.closeWriteChannel();
