@@ -190,12 +190,14 @@ void ConfigEditor::showOp(const document::Dispatch &dispatch,
   intrinsics.clear();
   space = op.space;
   loweringConfig.reset();
-  if (auto parsed = config::LoweringConfig::parse(op.loweringConfig))
-    loweringConfig = std::move(*parsed);
+  // The configs as the document read them, once per edit.
+  if (const auto lowering = document::loweringReadingOf(op); lowering->model())
+    loweringConfig = *lowering->model();
   pipeline.clear();
   subgroupSize.reset();
   subgroups.reset();
-  const auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+  const auto translation = document::translationReadingOf(dispatch);
+  const Result<config::TranslationInfo> &info = translation->model();
   if (info)
     pipeline = qs(info->pipelineName());
   if (info && info->subgroupSize && *info->subgroupSize > 0) {

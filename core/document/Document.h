@@ -6,9 +6,11 @@
 #pragma once
 
 #include "core/config/IterationSpace.h"
+#include "core/document/ConfigReading.h"
 #include "core/document/Diagnostic.h"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +49,13 @@ struct RootOp {
   std::optional<config::ContractionDims> contraction;
   // The source op it came from, when its location names another file.
   std::optional<SourceLocation> source;
+  // loweringConfig and compilationInfo as read (ConfigReading.h), made by
+  // readConfigs when the text is set and shared by every copy of the
+  // document: one parse per text, when first asked. Take them through
+  // loweringReadingOf and compilationReadingOf, which also read a text set
+  // without readConfigs.
+  std::shared_ptr<const LoweringReading> loweringReading;
+  std::shared_ptr<const CompilationReading> compilationReading;
 };
 
 // Another compute op of the same dispatch (fills, fused elementwise
@@ -68,6 +77,8 @@ struct Dispatch {
   int part = 0; // index of the `// -----` part it came from
   std::vector<RootOp> rootOps;
   std::vector<FusedOp> fusedOps; // compute ops that are not root ops
+  // translationInfo as read, as RootOp's readings are.
+  std::shared_ptr<const TranslationReading> translationReading;
 };
 
 struct Document {
@@ -77,5 +88,20 @@ struct Document {
   std::vector<Dispatch> dispatches;
   std::vector<Diagnostic> diagnostics; // warnings and remarks of a good parse
 };
+
+// Gives each config text not read yet, or changed since, its reading (the
+// root ops' lowering_config and compilation_info, the dispatches'
+// translation_info; parsed when first asked): the parser calls it, and
+// every edit once it has set its texts.
+void readConfigs(Document &document);
+void readConfigs(Dispatch &dispatch);
+
+// A config text's reading: the one readConfigs made, or one made now where
+// the text was set without it.
+std::shared_ptr<const LoweringReading> loweringReadingOf(const RootOp &op);
+std::shared_ptr<const CompilationReading>
+compilationReadingOf(const RootOp &op);
+std::shared_ptr<const TranslationReading>
+translationReadingOf(const Dispatch &dispatch);
 
 } // namespace tilescope::document

@@ -71,17 +71,28 @@ std::string opLabel(const document::RootOp &op) {
 std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
                                  const document::RootOp &op) {
   std::vector<FieldValue> fields;
-  if (auto cfg = config::LoweringConfig::parse(loweringText(op)))
-    for (auto &[key, value] : entriesOf(*cfg))
-      fields.push_back({key, value});
+  // The configs as the document read them (compilation_info holds both).
+  std::optional<config::LoweringConfig> cfg;
   std::optional<config::TranslationInfo> info;
   if (!op.compilationInfo.empty()) {
-    if (auto compilation = config::CompilationInfo::parse(op.compilationInfo))
-      info = compilation->translationInfo;
-  } else if (auto parsed =
-                 config::TranslationInfo::parse(dispatch.translationInfo)) {
-    info = *parsed;
+    const auto compilation = document::compilationReadingOf(op);
+    if (compilation->model()) {
+      if (auto inner = config::LoweringConfig::fromAttribute(
+              compilation->model()->loweringConfig))
+        cfg = std::move(*inner);
+      info = compilation->model()->translationInfo;
+    }
+  } else {
+    const auto lowering = document::loweringReadingOf(op);
+    if (lowering->model())
+      cfg = *lowering->model();
+    const auto translation = document::translationReadingOf(dispatch);
+    if (translation->model())
+      info = *translation->model();
   }
+  if (cfg)
+    for (auto &[key, value] : entriesOf(*cfg))
+      fields.push_back({key, value});
   if (info)
     for (auto &[key, value] : entriesOf(*info))
       fields.push_back({"translation_info." + key, value});

@@ -18,13 +18,15 @@ void setAttribute(document::Dispatch &dispatch, const Edit &edit,
                   const std::string &attribute) {
   if (edit.onFunction) {
     dispatch.translationInfo = attribute;
-    return;
+  } else {
+    document::RootOp &op = dispatch.rootOps.at(edit.op.op);
+    if (edit.attributeKey == "lowering_config")
+      op.loweringConfig = attribute;
+    else
+      op.compilationInfo = attribute;
   }
-  document::RootOp &op = dispatch.rootOps.at(edit.op.op);
-  if (edit.attributeKey == "lowering_config")
-    op.loweringConfig = attribute;
-  else
-    op.compilationInfo = attribute;
+  // The edited text read once, for every view of this edit.
+  document::readConfigs(dispatch);
 }
 
 } // namespace

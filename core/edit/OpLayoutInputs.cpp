@@ -21,28 +21,30 @@ Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
                      ? std::string("This op carries no lowering_config.")
                      : "No GPU layout: " + op.loweringConfig.substr(
                                                0, op.loweringConfig.find('<'))};
-  auto config = config::LoweringConfig::parse(op.loweringConfig);
+  const auto reading = document::loweringReadingOf(op);
+  const Result<config::LoweringConfig> &config = reading->model();
   if (!config)
     return Error{config.error()};
   auto space = spaceOf(op);
   if (!space)
     return Error{"No iteration space: " + space.error()};
-  OpLayoutInputs inputs{
-      std::move(*config), std::move(*space), std::nullopt, {}};
+  OpLayoutInputs inputs{*config, std::move(*space), std::nullopt, {}};
   // Ops fused into the root op run on the root's workgroup tile.
   for (const document::RootOp &other : dispatch.rootOps) {
     if (!other.rootOpSet || &other == &op)
       continue;
-    auto rootConfig = config::LoweringConfig::parse(other.loweringConfig);
+    const auto rootReading = document::loweringReadingOf(other);
+    const Result<config::LoweringConfig> &rootConfig = rootReading->model();
     auto rootSpace = spaceOf(other);
     if (rootConfig && rootSpace && !rootConfig->isDerivedThreadConfig())
       inputs.options.fusedWorkgroupTile = layout::inheritedWorkgroupTile(
           inputs.config, inputs.space, *rootConfig, *rootSpace);
   }
-  if (auto info = config::TranslationInfo::parse(dispatch.translationInfo)) {
+  const auto translation = document::translationReadingOf(dispatch);
+  if (const Result<config::TranslationInfo> &info = translation->model()) {
     if (info->subgroupSize)
       inputs.options.subgroupSize = *info->subgroupSize;
-    inputs.info = std::move(*info);
+    inputs.info = *info;
   }
   return inputs;
 }

@@ -23,23 +23,21 @@ RootOpContext contextOf(const document::Document &document, OpRef ref) {
   config::ValidationContext &validation = context.validation;
   validation.iterationSpace = op.space;
 
-  // Each config text is read once: the attribute as written (IREE's
-  // parser judges it) and the typed model made from it.
-  if (!dispatch.translationInfo.empty())
-    if (auto written =
-            config::parseResolvedAttribute(dispatch.translationInfo)) {
-      validation.translationInfoText = *written;
-      if (auto info = config::TranslationInfo::fromAttribute(*written))
-        validation.translationInfo = *info;
+  // Each config text as the document read it, once (ConfigReading.h): the
+  // attribute as written (IREE's parser judges it) and the typed model.
+  if (!dispatch.translationInfo.empty()) {
+    const auto translation = document::translationReadingOf(dispatch);
+    if (translation->written()) {
+      validation.translationInfoText = *translation->written();
+      if (translation->model())
+        validation.translationInfo = *translation->model();
     }
+  }
   if (!op.compilationInfo.empty()) {
-    auto written = config::parseResolvedAttribute(op.compilationInfo);
-    auto info = written
-                    ? config::CompilationInfo::fromAttribute(*written)
-                    : Result<config::CompilationInfo>(Error{written.error()});
-    if (written)
-      validation.loweringConfigText = *written;
-    if (info) {
+    const auto compilation = document::compilationReadingOf(op);
+    if (compilation->written())
+      validation.loweringConfigText = *compilation->written();
+    if (const auto &info = compilation->model()) {
       if (!validation.translationInfo)
         validation.translationInfo = info->translationInfo;
       if (auto cfg = info->gpuLoweringConfig())
@@ -51,18 +49,18 @@ RootOpContext contextOf(const document::Document &document, OpRef ref) {
       context.loweringConfigError = info.error();
     }
   } else if (!op.loweringConfig.empty()) {
-    auto written = config::parseResolvedAttribute(op.loweringConfig);
-    if (written)
-      validation.loweringConfigText = *written;
+    const auto lowering = document::loweringReadingOf(op);
+    if (lowering->written())
+      validation.loweringConfigText = *lowering->written();
     if (!config::isGpuLoweringConfigText(op.loweringConfig)) {
       context.loweringConfigError =
           "not an #iree_gpu.lowering_config (the GPU rules do not apply)";
-    } else if (!written) {
-      context.loweringConfigError = written.error();
-    } else if (auto cfg = config::LoweringConfig::fromAttribute(*written)) {
-      context.loweringConfig = *cfg;
+    } else if (!lowering->written()) {
+      context.loweringConfigError = lowering->written().error();
+    } else if (lowering->model()) {
+      context.loweringConfig = *lowering->model();
     } else {
-      context.loweringConfigError = cfg.error();
+      context.loweringConfigError = lowering->model().error();
     }
   } else {
     context.loweringConfigError = "the op carries no lowering config";

@@ -275,6 +275,9 @@ Result<document::Document> documentFromJson(const json &value) {
     }
   if (!reader.error.empty())
     return Error{reader.error};
+  // The configs travel as their texts; each gets its reading here, as the
+  // parser gives them.
+  document::readConfigs(document);
   return document;
 }
 

@@ -343,6 +343,9 @@ Result<Document> DocumentParser::parseText(std::string text,
     return Error{message};
   }
   document.text = std::move(text);
+  // Each config text gets its reading, parsed once when first asked and
+  // shared by every consumer and copy of this document.
+  readConfigs(document);
   return document;
 }
 

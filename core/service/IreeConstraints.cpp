@@ -576,7 +576,8 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
     OpConstraintVerdict v;
     v.dispatch = op.dispatch;
     v.op = op.op;
-    auto translation = config::TranslationInfo::parse(dispatch.translationInfo);
+    const auto reading = document::translationReadingOf(dispatch);
+    const Result<config::TranslationInfo> &translation = reading->model();
     if (translation)
       v.pipeline = translation->pipelineName();
     const ConstraintSet *chosen = nullptr;
@@ -643,7 +644,8 @@ evaluateConstraints(const std::vector<ConstraintSet> &sets,
   v.op = op;
   v.sets = sets;
   const iree::RootOp &root = dispatch.rootOps.at(op);
-  auto translation = config::TranslationInfo::parse(dispatch.translationInfo);
+  const auto reading = document::translationReadingOf(dispatch);
+  const Result<config::TranslationInfo> &translation = reading->model();
   if (!translation)
     return Error{"translation_info: " + translation.error()};
   v.pipeline = translation->pipelineName();

@@ -190,7 +190,8 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
                  "GPU targets (rocm, cuda); this dispatch's target is " +
                  (backend.empty() ? std::string("not in an executable variant")
                                   : "\"" + backend + "\"")};
-  auto info = config::TranslationInfo::parse(dispatch.translationInfo);
+  const auto reading = document::translationReadingOf(dispatch);
+  const Result<config::TranslationInfo> &info = reading->model();
   if (!info)
     return Error{dispatch.name +
                  ": its translation_info does not read: " + info.error()};

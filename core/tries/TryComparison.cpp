@@ -73,6 +73,7 @@ iree::Document documentFromConfigs(const json &configs) {
     op.compilationInfo = entry.value("compilation_info", "");
     document.dispatches[it->second].rootOps.push_back(std::move(op));
   }
+  document::readConfigs(document);
   return document;
 }
 

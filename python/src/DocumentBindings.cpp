@@ -109,8 +109,8 @@ std::optional<std::vector<int64_t>> tileSizes(const document::RootOp &op,
                                               const std::string &level) {
   if (op.loweringConfig.empty())
     throw Failure(op.name + " has no lowering_config of its own");
-  const config::LoweringConfig config =
-      valueOr(config::LoweringConfig::parse(op.loweringConfig));
+  const auto reading = document::loweringReadingOf(op);
+  const config::LoweringConfig &config = valueOr(reading->model());
   for (config::TilingLevel known : config::kAllTilingLevels)
     if (level == config::keyOf(known))
       return config.tileSizes(known);
@@ -240,7 +240,7 @@ void bindDocuments(py::module_ &m) {
               -> std::optional<config::LoweringConfig> {
             if (op.loweringConfig.rfind("#iree_gpu.", 0) != 0)
               return std::nullopt;
-            return valueOr(config::LoweringConfig::parse(op.loweringConfig));
+            return valueOr(document::loweringReadingOf(op)->model());
           },
           "The op's own GPU lowering_config as a LoweringConfig (None "
           "without one; a CPU config stays text, in lowering_config).")
@@ -262,7 +262,7 @@ void bindDocuments(py::module_ &m) {
               -> std::optional<config::TranslationInfo> {
             if (d.translationInfo.empty())
               return std::nullopt;
-            return valueOr(config::TranslationInfo::parse(d.translationInfo));
+            return valueOr(document::translationReadingOf(d)->model());
           },
           "The translation_info as a TranslationInfo (None without one).")
       .def_readonly("line", &document::Dispatch::line)

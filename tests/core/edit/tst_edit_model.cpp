@@ -7,6 +7,7 @@
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
+#include "core/edit/OpLayoutInputs.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/Document.h"
 #include "core/util/UnifiedDiff.h"
@@ -451,6 +452,50 @@ private slots:
     QVERIFY(document.apply(*edit).ok());
     QCOMPARE(document.document().dispatches[0].translationInfo,
              preview.translationInfo);
+  }
+
+  // Each config text is parsed once (document::ConfigReading): the first
+  // time anything asks, and never again, however many copies of the
+  // document ask; an edit parses the one text it changed.
+  void configsAreReadOncePerEdit() {
+    edit::EditableDocument document =
+        editable(test::exampleBenchmarks("rocm_gfx942").front());
+    const auto consult = [](const iree::Document &d) {
+      for (size_t i = 0; i < d.dispatches.size(); ++i)
+        for (size_t k = 0; k < d.dispatches[i].rootOps.size(); ++k) {
+          const iree::Dispatch &dispatch = d.dispatches[i];
+          (void)edit::contextOf(d, {i, k});
+          (void)edit::opLayoutInputs(dispatch, dispatch.rootOps[k]);
+          (void)edit::opFields(dispatch, dispatch.rootOps[k]);
+        }
+    };
+    const size_t before = document::configReadCount();
+    const iree::Document copy = document.document();
+    consult(copy);
+    const size_t read = document::configReadCount();
+    QVERIFY(read > before);
+    consult(document.document());
+    consult(copy);
+    QCOMPARE(document::configReadCount(), read);
+    auto edit = document.prepare({0, 0}, "workgroup_size", "[512, 1, 1]");
+    QVERIFY2(edit.ok(), edit.ok() ? "" : edit.error().c_str());
+    QVERIFY(document.apply(*edit).ok());
+    consult(document.document());
+    consult(document.document());
+    QCOMPARE(document::configReadCount(), read + 1);
+    const iree::Dispatch &edited = document.document().dispatches[0];
+    const auto reading = document::translationReadingOf(edited);
+    QCOMPARE(reading->text(), edited.translationInfo);
+    QCOMPARE(reading->model()->workgroupSize->front(), int64_t{512});
+    // The copy taken before the edit still has its own reading.
+    consult(copy);
+    QCOMPARE(document::configReadCount(), read + 1);
+    QVERIFY(document.undo());
+    consult(document.document());
+    QCOMPARE(document::configReadCount(), read + 2);
+    QCOMPARE(document::translationReadingOf(document.document().dispatches[0])
+                 ->text(),
+             copy.dispatches[0].translationInfo);
   }
 
   // The journal a crash leaves behind: written and read back, it replays

@@ -1,0 +1,59 @@
+#include "core/document/ConfigReading.h"
+#include "core/document/Document.h"
+
+#include <atomic>
+
+namespace tilescope::document {
+namespace {
+
+std::atomic<size_t> reads{0};
+
+// The reading of `text` in `slot`, made again where the text changed.
+template <class Model>
+void keep(std::shared_ptr<const ConfigReading<Model>> &slot,
+          const std::string &text) {
+  if (!slot || slot->text() != text)
+    slot = std::make_shared<const ConfigReading<Model>>(text);
+}
+
+template <class Model>
+std::shared_ptr<const ConfigReading<Model>>
+readingOf(const std::shared_ptr<const ConfigReading<Model>> &slot,
+          const std::string &text) {
+  if (slot && slot->text() == text)
+    return slot;
+  return std::make_shared<const ConfigReading<Model>>(text);
+}
+
+} // namespace
+
+void detail::countRead() { ++reads; }
+
+size_t configReadCount() { return reads; }
+
+void readConfigs(Dispatch &dispatch) {
+  keep(dispatch.translationReading, dispatch.translationInfo);
+  for (RootOp &op : dispatch.rootOps) {
+    keep(op.loweringReading, op.loweringConfig);
+    keep(op.compilationReading, op.compilationInfo);
+  }
+}
+
+void readConfigs(Document &document) {
+  for (Dispatch &dispatch : document.dispatches)
+    readConfigs(dispatch);
+}
+
+std::shared_ptr<const LoweringReading> loweringReadingOf(const RootOp &op) {
+  return readingOf(op.loweringReading, op.loweringConfig);
+}
+std::shared_ptr<const CompilationReading>
+compilationReadingOf(const RootOp &op) {
+  return readingOf(op.compilationReading, op.compilationInfo);
+}
+std::shared_ptr<const TranslationReading>
+translationReadingOf(const Dispatch &dispatch) {
+  return readingOf(dispatch.translationReading, dispatch.translationInfo);
+}
+
+} // namespace tilescope::document
