@@ -484,25 +484,20 @@ jobs::SweepRequest SweepPanel::request() const {
   r.stated = plannedStated;
   if (auto place = placeBox->place())
     r.place = *place;
-  if (auto compileOn = compilePartition();
-      compileOn && compileOnBox->isEnabled())
+  if (auto compileOn = compilePartition())
     r.compilePartition = *compileOn;
   return r;
 }
 
 Result<std::string> SweepPanel::compilePartition() const {
-  const std::string text = compileOnBox->text().trimmed().toStdString();
-  if (text.empty() || !compileOnBox->isEnabled())
-    return std::string();
-  auto place = jobs::parseRunPlace(text);
+  // Compile on is for runs on a Slurm partition (the box is off otherwise).
+  const auto place = placeBox->place();
   if (!place || place->kind != jobs::RunPlace::Kind::Slurm)
-    return Error{"takes slurm:PARTITION (or nothing: here), not \"" + text +
-                 "\""};
-  if (static_cast<jobs::TryStage>(stageBox->currentData().toInt()) !=
-      jobs::TryStage::Bench)
-    return Error{"needs the candidates timed: the compile array feeds the "
-                 "run array"};
-  return place->partition;
+    return std::string();
+  return jobs::compilePartitionOf(
+      compileOnBox->text().trimmed().toStdString(), *place,
+      static_cast<jobs::TryStage>(stageBox->currentData().toInt()),
+      "Time on a Slurm partition");
 }
 
 bool SweepPanel::busy() const { return sweepRunning; }

@@ -242,17 +242,12 @@ int sweep(const QStringList &arguments) {
     return usage(place.error());
   request.place = *place;
   if (parser.isSet(compileOnOption)) {
-    auto compileOn =
-        jobs::parseRunPlace(parser.value(compileOnOption).toStdString());
-    if (!compileOn || compileOn->kind != jobs::RunPlace::Kind::Slurm)
-      return usage("--compile-on takes slurm:PARTITION");
-    if (request.place.kind != jobs::RunPlace::Kind::Slurm)
-      return usage("--compile-on goes with --on slurm:PARTITION (compiling "
-                   "elsewhere is for a cluster's runs)");
-    if (request.upTo != jobs::TryStage::Bench)
-      return usage("--compile-on needs the candidates timed (not "
-                   "--compile-only): the compile array feeds the run array");
-    request.compilePartition = compileOn->partition;
+    auto partition = jobs::compilePartitionOf(
+        parser.value(compileOnOption).toStdString(), request.place,
+        request.upTo, "--on slurm:PARTITION");
+    if (!partition)
+      return usage("--compile-on " + partition.error());
+    request.compilePartition = *partition;
   }
   auto repetitions = countOf(parser, repetitionsOption, 3, 1, 1000);
   if (!repetitions)

@@ -114,19 +114,19 @@ ProcessResult compileTaskEnded(const std::string &task, const TaskState &how) {
   ProcessResult result;
   const std::string on =
       how.node.empty() || how.node == "(null)" ? "" : " on " + how.node;
+  const std::string said =
+      "Slurm compile task " + task + " ended " +
+      (how.state.empty() ? "(Slurm no longer says how)" : how.state) + on +
+      " before it compiled this";
   if (how.state == "TIMEOUT") {
     result.outcome = ProcessResult::Outcome::TimedOut;
   } else if (how.state == "CANCELLED" || how.state.empty()) {
     result.outcome = ProcessResult::Outcome::Cancelled;
   } else {
     result.outcome = ProcessResult::Outcome::FailedToStart;
-    result.startError = "Slurm compile task " + task + " ended " + how.state +
-                        on + " before it compiled this";
+    result.startError = said;
   }
-  result.standardError =
-      "Slurm compile task " + task + " ended " +
-      (how.state.empty() ? "(Slurm no longer says how)" : how.state) + on +
-      " before it compiled this\n";
+  result.standardError = said + "\n";
   return result;
 }
 

@@ -397,6 +397,23 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
   return candidates;
 }
 
+Result<std::string> compilePartitionOf(const std::string &text,
+                                       const RunPlace &runs, TryStage upTo,
+                                       const std::string &runsNamed) {
+  if (text.empty())
+    return std::string();
+  auto place = parseRunPlace(text);
+  if (!place || place->kind != RunPlace::Kind::Slurm)
+    return Error{"takes slurm:PARTITION, not \"" + text + "\""};
+  if (runs.kind != RunPlace::Kind::Slurm)
+    return Error{"goes with " + runsNamed +
+                 " (compiling elsewhere is for a cluster's runs)"};
+  if (upTo != TryStage::Bench)
+    return Error{"needs the candidates timed: the compile array feeds the "
+                 "run array"};
+  return place->partition;
+}
+
 bool finishedForResume(const std::string &outcome) {
   return outcome != "cancelled" && outcome != "timed-out" &&
          outcome != "interrupted" && outcome != "node-failed" &&

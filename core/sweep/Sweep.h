@@ -179,6 +179,14 @@ struct SweepResult {
 // interrupted, its node gone), which a resume runs again.
 bool finishedForResume(const std::string &outcome);
 
+// SweepRequest::compilePartition from what a front end was given ("" for
+// nothing): "slurm:PARTITION", for candidates timed (`upTo` Bench) on a
+// Slurm partition (`runs`). The Error says which is not so; `runsNamed` is
+// how the front end names the runs' place ("--on slurm:PARTITION").
+Result<std::string> compilePartitionOf(const std::string &text,
+                                       const RunPlace &runs, TryStage upTo,
+                                       const std::string &runsNamed);
+
 // The ranking runSweep returns: measured fastest first (a time of the
 // candidate's own try, or of the same config elsewhere in the history);
 // then the rest by the cost model's predicted time; then compiled without a

@@ -60,6 +60,7 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
     }
   }
   const bool compileThere = deferred.front().result.pendingCompile;
+  const std::string compiledOn = "slurm:" + request.compilePartition;
   if (compileThere) {
     SlurmCompileStage &stage = array.compile.emplace();
     stage.partition = request.compilePartition;
@@ -119,7 +120,7 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
       if (d.result.pendingRun)
         return true;
       TryRecord &record = d.result.record;
-      record.details["compiled_on"] = "slurm:" + request.compilePartition;
+      record.details["compiled_on"] = compiledOn;
       if (slurm) {
         // Slurm ended its task before it compiled this: said as a run's
         // task end is (and resumable the same way: cancelled, timed out,
@@ -143,8 +144,7 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
     finishTryRun(d.request, d.result, std::move(bench));
     d.result.record.details["on"] = request.place.toString();
     if (compileThere)
-      d.result.record.details["compiled_on"] =
-          "slurm:" + request.compilePartition;
+      d.result.record.details["compiled_on"] = compiledOn;
     finished(d);
   };
   auto ran = runSlurmArray(array);

@@ -328,16 +328,15 @@ Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
       return result;
     }
     // It cannot run there (no device for it, its bundle not written): it
-    // compiles here, and the try says why it did not run.
+    // compiles here, and the try says why it did not run (the report's
+    // "bench" says it already).
     const TryRecord unrun = result.record;
-    const json why = result.report.value("bench", json());
     step(request, "compiling " + document.path.filename().string() +
                       " with iree-compile");
     finishTryCompile(asked, result, runProcess(result.compiled.spec));
     if (result.compiled.succeeded()) {
       result.record.outcome = unrun.outcome;
       result.record.summary = unrun.summary;
-      result.report["bench"] = why;
     }
     return result;
   }

@@ -67,17 +67,12 @@ py::dict sweep(const document::Document &document, const py::object &op,
   request.ireeConstraints = arguments.ireeConstraints;
   request.cancel = cancelFlagOf(cancel);
   request.place = valueOr(jobs::runPlaceOr(arguments.on, request.workspace));
-  if (!arguments.compileOn.empty()) {
-    const jobs::RunPlace compileOn =
-        valueOr(jobs::parseRunPlace(arguments.compileOn));
-    if (compileOn.kind != jobs::RunPlace::Kind::Slurm)
-      throw Failure("compile_on takes \"slurm:PARTITION\"");
-    if (request.place.kind != jobs::RunPlace::Kind::Slurm ||
-        request.upTo != jobs::TryStage::Bench)
-      throw Failure("compile_on goes with on=\"slurm:PARTITION\" and "
-                    "stage=\"bench\": the compile array feeds the run array");
-    request.compilePartition = compileOn.partition;
-  }
+  if (auto partition =
+          jobs::compilePartitionOf(arguments.compileOn, request.place,
+                                   request.upTo, "on=\"slurm:PARTITION\""))
+    request.compilePartition = *partition;
+  else
+    throw Failure("compile_on " + partition.error());
   // A sweep that runs needs a flag of its own, for the callback to stop it.
   std::atomic<bool> stop{false};
   if (!request.cancel)
