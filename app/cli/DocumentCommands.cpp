@@ -110,6 +110,17 @@ void printOp(const edit::RootOpContext &context,
   } else {
     std::cout << "  loops:       IREE gives this op no indexing maps\n";
   }
+  if (op.implicitGemm && op.onImplicitGemm) {
+    const config::ImplicitGemm &igemm = *op.implicitGemm;
+    std::cout << "  implicit GEMM: the loops above are IREE's IGEMM loops "
+                 "(use_igemm_convolution); the convolution's own are "
+              << igemm.convolution.toString() << "\n";
+    for (size_t g = 0; g < igemm.gemm.rank(); ++g)
+      if (igemm.convolutionLoopsOf(static_cast<int>(g)).size() > 1)
+        std::cout << "    " << dimName(static_cast<int>(g)) << " = "
+                  << igemm.describeLoop(static_cast<int>(g))
+                  << " of the convolution's loops\n";
+  }
   if (!dispatch.fusedOps.empty()) {
     std::cout << "  fused with:  ";
     for (size_t i = 0; i < dispatch.fusedOps.size(); ++i)
@@ -121,6 +132,8 @@ void printOp(const edit::RootOpContext &context,
     std::cout << "  lowering_config:  " << op.loweringConfig << "\n";
   if (!op.compilationInfo.empty())
     std::cout << "  compilation_info: " << op.compilationInfo << "\n";
+  if (!op.decompositionConfig.empty())
+    std::cout << "  decomposition_config: " << op.decompositionConfig << "\n";
   if (!dispatch.translationInfo.empty())
     std::cout << "  translation_info: " << dispatch.translationInfo << "\n";
   if (context.target) {

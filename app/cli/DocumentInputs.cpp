@@ -20,8 +20,9 @@ const QCommandLineOption kIreeOption{
 const QCommandLineOption kOpOption{
     "op",
     "The root op: DISPATCH:OP, where DISPATCH is an index or a dispatch name "
-    "(a unique prefix will do) and OP an index into its root ops (default "
-    "0). As listed by 'tilescope-cli dispatches'.",
+    "(a unique prefix will do) and OP an index into its root ops (default: "
+    "the one IREE marks root_op, else 0). As listed by 'tilescope-cli "
+    "dispatches'.",
     "DISPATCH:OP"};
 
 std::optional<QString> ireePath(const QCommandLineParser &parser) {
@@ -32,7 +33,7 @@ std::optional<QString> ireePath(const QCommandLineParser &parser) {
 
 std::string opSpecOf(const QCommandLineParser &parser) {
   return parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString()
-                                 : "0:0";
+                                 : "0";
 }
 
 // The file read and parsed by IREE in the worker process, with its text.
@@ -109,6 +110,8 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
     return Error{where + ": " + context.loweringConfigError};
   if (!op.space)
     return Error{where + ": IREE gives this op no indexing maps to draw on"};
+  if (std::string why = edit::kindNotLaidOut(op); !why.empty())
+    return Error{where + ": " + why};
   RootOpTexts texts;
   texts.config = context.loweringConfig->print();
   texts.iterationSpace = op.space->toString();
@@ -133,6 +136,8 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
   // the window draws it (the texts alone would give it its own grid).
   if (auto inputs = edit::opLayoutInputs(*context.dispatch, op))
     texts.fusedWorkgroupTile = inputs->options.fusedWorkgroupTile;
+  if (op.onImplicitGemm)
+    texts.implicitGemm = op.implicitGemm;
   exitCode = kExitOk;
   return texts;
 }

@@ -26,7 +26,7 @@ extern const QCommandLineOption kJsonOption;
 extern const QCommandLineOption kIreeOption;
 extern const QCommandLineOption kOpOption;
 
-// --op's value, "0:0" (the first dispatch's first root op) when not given.
+// --op's value, "0" (the first dispatch's root op: findOp) when not given.
 std::string opSpecOf(const QCommandLineParser &parser);
 
 // --iree's value, when given.
@@ -59,6 +59,9 @@ struct RootOpTexts {
   // The root op's workgroup tile an op fused into it runs on (empty for the
   // root op itself): what edit::opLayoutInputs gives the window's views.
   std::vector<int64_t> fusedWorkgroupTile;
+  // A convolution whose config tiles IREE's implicit-GEMM loops: how they
+  // are made from the convolution's (the space above is the IGEMM's).
+  std::optional<config::ImplicitGemm> implicitGemm;
 };
 Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::string &opSpec,

@@ -211,6 +211,76 @@ int explainMma(const LayoutInputs &in, bool asJson) {
   return kExitOk;
 }
 
+std::string ranges(const std::vector<std::pair<int64_t, int64_t>> &box) {
+  std::string text = "[";
+  for (size_t i = 0; i < box.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(box[i].first) + ":" +
+            std::to_string(box[i].second);
+  return text + "]";
+}
+
+json rangesJson(const std::vector<std::pair<int64_t, int64_t>> &box) {
+  json out = json::array();
+  for (const auto &[begin, end] : box)
+    out.push_back({begin, end});
+  return out;
+}
+
+// A convolution IREE builds as an implicit GEMM: how its loops are made
+// from the convolution's, its workgroup grid, and which input elements
+// workgroup 0 reads (the im2col map) in all and in its first reduction
+// step. `tile`: per IGEMM loop, the workgroup tile in elements (a reduction
+// loop's: one step; 0 or absent: the whole loop).
+void explainImplicitGemm(const config::ImplicitGemm &igemm,
+                         const std::vector<int64_t> &tile, json &out,
+                         std::ostream &text) {
+  text << "implicit GEMM (use_igemm_convolution): the config tiles IREE's "
+       << igemm.gemm.rank() << " IGEMM loops, not the convolution's "
+       << igemm.convolution.rank() << " (" << igemm.convolution.toString()
+       << ")\n";
+  json loops = json::array();
+  for (size_t g = 0; g < igemm.gemm.rank(); ++g) {
+    const std::string made = igemm.describeLoop(static_cast<int>(g));
+    text << "  IGEMM d" << g << " = convolution " << made << "\n";
+    loops.push_back({{"loop", g},
+                     {"convolution_loops",
+                      igemm.convolutionLoopsOf(static_cast<int>(g))},
+                     {"made_of", made}});
+  }
+  json section = {{"convolution_space", exporting::toJson(igemm.convolution)},
+                  {"loops", loops},
+                  {"contraction", exporting::toJson(igemm.contraction)}};
+  std::vector<std::pair<int64_t, int64_t>> whole, firstStep;
+  int64_t workgroups = 1;
+  for (size_t g = 0; g < igemm.gemm.rank(); ++g) {
+    const int64_t bound = igemm.gemm.bounds[g];
+    const int64_t size =
+        g < tile.size() && tile[g] > 0 ? std::min(tile[g], bound) : bound;
+    if (igemm.gemm.isReduction(g)) {
+      whole.emplace_back(0, bound);
+    } else {
+      whole.emplace_back(0, size);
+      if (bound > 0 && size > 0)
+        workgroups *= (bound + size - 1) / size;
+    }
+    firstStep.emplace_back(0, size);
+  }
+  text << "workgroups: " << workgroups << "\n";
+  section["workgroups"] = workgroups;
+  const auto inputWhole = igemm.inputBox(igemm.convolutionBox(whole));
+  const auto inputStep = igemm.inputBox(igemm.convolutionBox(firstStep));
+  if (!inputWhole.empty()) {
+    text << "workgroup 0 reads input " << ranges(inputWhole)
+         << " (im2col: output pixel x stride + filter tap x dilation)";
+    if (inputStep != inputWhole)
+      text << ", its first reduction step " << ranges(inputStep);
+    text << "\n";
+    section["workgroup_0_input"] = rangesJson(inputWhole);
+    section["workgroup_0_first_step_input"] = rangesJson(inputStep);
+  }
+  out["implicit_gemm"] = std::move(section);
+}
+
 // TileAndFuse: which linear thread (or subgroup) runs which tile, as IREE's
 // GPUApplyTilingLevel + GPUDistributeForall do (the same OpLayouts the
 // window and render draw).
@@ -262,6 +332,8 @@ int explainForall(const LayoutInputs &in, const layout::OpLayouts &layouts,
   text << "\n";
   out["bound_elements"] = boundElements;
   out["tile_elements"] = tileElements;
+  if (in.implicitGemm)
+    explainImplicitGemm(*in.implicitGemm, boundElements, out, text);
   if (!layouts.intrinsic.empty()) {
     text << "each subgroup tile is intrinsics of " << layouts.intrinsic
          << (layouts.colMajor ? " (col_major)" : "")
@@ -372,6 +444,13 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
        << "workgroup tile " << list(derived->workgroupTile) << ", grid "
        << list(derived->workgroupCounts) << " = " << derived->workgroupCount
        << " workgroups\n";
+  if (in.implicitGemm) {
+    std::vector<int64_t> tile = derived->workgroupTile;
+    for (const layout::ReductionLoop &loop : derived->reductionLoops)
+      if (loop.dimension < tile.size() && loop.chunk > 0)
+        tile[loop.dimension] = loop.chunk;
+    explainImplicitGemm(*in.implicitGemm, tile, out, text);
+  }
   json loops = json::array();
   for (const layout::ReductionLoop &loop : derived->reductionLoops) {
     text << loop.level << " loop over d" << loop.dimension << ": " << loop.size

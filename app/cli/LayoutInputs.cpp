@@ -191,8 +191,10 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
     orDefault(maps, in.mapsText, op->maps);
     orDefault(target, in.targetText, op->target);
     orDefault(translationInfo, in.translationText, op->translationInfo);
-    if (!parser.isSet(iterationSpace))
+    if (!parser.isSet(iterationSpace)) {
       in.fusedWorkgroupTile = op->fusedWorkgroupTile;
+      in.implicitGemm = op->implicitGemm;
+    }
   }
   if (!in.targetText.empty()) {
     // A name is asked of the IREE in use (its target table grows with each

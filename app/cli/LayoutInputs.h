@@ -3,6 +3,7 @@
 
 #include "app/cli/Commands.h"
 #include "core/config/GpuTarget.h"
+#include "core/config/ImplicitGemm.h"
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
 #include "core/layout/MmaLayouts.h"
@@ -56,6 +57,9 @@ struct LayoutInputs {
   // FILE --op: the root op's workgroup tile the op is fused into (empty for
   // a root op, or without FILE).
   std::vector<int64_t> fusedWorkgroupTile;
+  // FILE --op on a convolution IREE builds as an implicit GEMM: its loops'
+  // making and the im2col map (the iteration space is the IGEMM's).
+  std::optional<config::ImplicitGemm> implicitGemm;
   // swizzle: "column", "row" or "mma:INTRINSIC:lhs|rhs|acc"
   std::string accessPattern = "column";
   int64_t elementBytes = 2;

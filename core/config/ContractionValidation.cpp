@@ -91,6 +91,8 @@ void checkTileAndFuseStructure(
                 "; the workgroup's accumulator tile then goes to shared "
                 "memory as well (the shared-memory estimate counts it)",
             "tile-and-fuse-workgroup-size");
+    if (actual != expected)
+      r.problems.back().implied = list(expected);
   }
   if (!reduction || reduction->size() != s.rank())
     return;
@@ -165,10 +167,16 @@ void checkTileAndFusePartialTile(
   }
   std::vector<int> parallel = dims.m;
   parallel.insert(parallel.end(), dims.n.begin(), dims.n.end());
+  // A dimension the config pads (`padding`, as IREE's own configs for
+  // shapes that do not divide do: GPUPadOperands) is padded to whole tiles
+  // before it is tiled: its last tile is not partial.
+  const auto padding = r.config.padding();
   for (int d : parallel) {
     const auto index = static_cast<size_t>(d);
     const int64_t bound = s.bounds[index], wg = workgroup[index];
     if (bound == kDynamicSize || wg <= 0 || bound % wg == 0)
+      continue;
+    if (padding && padding->size() == s.rank() && (*padding)[index] > 0)
       continue;
     const int64_t perSubgroup = subgroupTiles[index];
     std::string why;

@@ -81,6 +81,12 @@ struct ContractionDims {
 };
 std::optional<ContractionDims> inferContraction(const IterationSpace &space);
 
+// Convolution dimensions as linalg's inferConvolutionDims finds them.
+struct ConvolutionDims {
+  std::vector<int> batch, outputImage, outputChannel, filterLoop, inputChannel,
+      depth;
+};
+
 // What a root op computes, as Tilescope tells kinds apart: IREE's own
 // interfaces decide contraction, convolution and attention; the op's name
 // the linalg_ext kinds; its loops the rest.

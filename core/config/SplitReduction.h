@@ -25,10 +25,6 @@
 namespace tilescope::config {
 
 // Loop dimensions of a convolution, as linalg::inferConvolutionDims names them.
-struct ConvolutionDims {
-  std::vector<int> batch, outputImage, outputChannel, filterLoop, inputChannel,
-      depth;
-};
 
 // What the heuristic reads of one op.
 struct ReductionFacts {

@@ -42,6 +42,10 @@ struct Problem {
   // constraints checked by its own evaluator, jobs/IreeConstraints).
   enum class Origin { Tilescope, IreeConstraints };
   Origin origin = Origin::Tilescope;
+  // The one value of `field` the rest of the config implies, where there is
+  // one ("[512, 1, 1]" for a workgroup_size TileAndFuse derives from the
+  // tiles): what a sweep sets so its candidates stay self-consistent.
+  std::string implied;
 };
 std::string toString(Problem::IreeResponse response);
 std::string toString(Problem::Origin origin);

@@ -25,7 +25,31 @@ readingOf(const std::shared_ptr<const ConfigReading<Model>> &slot,
   return std::make_shared<const ConfigReading<Model>>(text);
 }
 
+// Whether the translation_info in force for `op` (its compilation_info's,
+// else the dispatch's) asks for IREE's IGEMM path.
+bool asksImplicitGemm(const Dispatch &dispatch, const RootOp &op) {
+  if (!op.compilationInfo.empty())
+    if (const auto &info = op.compilationReading->model())
+      return config::usesImplicitGemm(info->translationInfo);
+  if (const auto &info = dispatch.translationReading->model())
+    return config::usesImplicitGemm(*info);
+  return false;
+}
+
 } // namespace
+
+void chooseConfigLoops(const Dispatch &dispatch, RootOp &op) {
+  if (!op.implicitGemm)
+    return;
+  op.onImplicitGemm = asksImplicitGemm(dispatch, op);
+  if (op.onImplicitGemm) {
+    op.space = op.implicitGemm->gemm;
+    op.contraction = op.implicitGemm->contraction;
+  } else {
+    op.space = op.implicitGemm->convolution;
+    op.contraction.reset();
+  }
+}
 
 void detail::countRead() { ++reads; }
 
@@ -37,6 +61,8 @@ void readConfigs(Dispatch &dispatch) {
     keep(op.loweringReading, op.loweringConfig);
     keep(op.compilationReading, op.compilationInfo);
   }
+  for (RootOp &op : dispatch.rootOps)
+    chooseConfigLoops(dispatch, op);
 }
 
 void readConfigs(Document &document) {

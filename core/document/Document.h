@@ -5,6 +5,7 @@
 // the window consume it without reaching IREE.
 #pragma once
 
+#include "core/config/ImplicitGemm.h"
 #include "core/config/IterationSpace.h"
 #include "core/document/ConfigReading.h"
 #include "core/document/Diagnostic.h"
@@ -47,6 +48,13 @@ struct RootOp {
   std::optional<config::IterationSpace> space;
   // As IREE's linalg::inferContractionDims finds them (contractions only).
   std::optional<config::ContractionDims> contraction;
+  // A convolution IREE can build as an implicit GEMM: its IGEMM loops as
+  // IREE states them. `space` and `contraction` are then the loops the
+  // lowering config indexes: the IGEMM's where the translation_info asks
+  // for use_igemm_convolution (onImplicitGemm), the convolution's own
+  // otherwise. readConfigs chooses, when the file is read and on every edit.
+  std::optional<config::ImplicitGemm> implicitGemm;
+  bool onImplicitGemm = false;
   // The source op it came from, when its location names another file.
   std::optional<SourceLocation> source;
   // loweringConfig and compilationInfo as read (ConfigReading.h), made by
@@ -95,6 +103,9 @@ struct Document {
 // every edit once it has set its texts.
 void readConfigs(Document &document);
 void readConfigs(Dispatch &dispatch);
+// Sets a convolution's `space` and `contraction` to the loops its config
+// indexes now (RootOp::implicitGemm); readConfigs calls it for every op.
+void chooseConfigLoops(const Dispatch &dispatch, RootOp &op);
 
 // A config text's reading: the one readConfigs made, or one made now where
 // the text was set without it.

@@ -14,8 +14,20 @@ Result<config::IterationSpace> spaceOf(const document::RootOp &op) {
 
 } // namespace
 
+std::string kindNotLaidOut(const document::RootOp &op) {
+  if (op.kind != config::OpKind::Attention)
+    return {};
+  return "attention is not laid out or predicted yet: IREE distributes its "
+         "Q.K^T and P.V contractions by the decomposition_config (qk_attrs, "
+         "pv_attrs) with the online softmax between them, which the op's own "
+         "lowering config does not say; the outer tiles are checked, but a "
+         "picture or time from them alone would be wrong";
+}
+
 Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
                                       const document::RootOp &op) {
+  if (std::string why = kindNotLaidOut(op); !why.empty())
+    return Error{why};
   if (!config::isGpuLoweringConfigText(op.loweringConfig))
     return Error{op.loweringConfig.empty()
                      ? std::string("This op carries no lowering_config.")

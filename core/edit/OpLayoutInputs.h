@@ -26,8 +26,14 @@ struct OpLayoutInputs {
   layout::DeriveOptions options;
 };
 
+// Why Tilescope neither lays out nor predicts an op of this kind yet, in
+// words; "" where it does. Attention: IREE distributes its two contractions
+// by the decomposition_config's qk_attrs and pv_attrs, with the online
+// softmax between them, which the op's own lowering config does not say.
+std::string kindNotLaidOut(const document::RootOp &op);
+
 // An Error says why the op cannot be laid out ("This op carries no
-// lowering_config.").
+// lowering_config.", or kindNotLaidOut's words).
 Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
                                       const document::RootOp &op);
 

@@ -1,4 +1,5 @@
 #include "core/edit/RootOpContext.h"
+#include "core/edit/OpLayoutInputs.h"
 
 #include "core/config/Attribute.h"
 #include "core/config/TargetAttribute.h"
@@ -108,12 +109,19 @@ RuleVerdict ruleVerdict(const RootOpContext &context) {
   return {validateRootOp(context)};
 }
 
+size_t rootOpIndex(const document::Dispatch &dispatch) {
+  for (size_t i = 0; i < dispatch.rootOps.size(); ++i)
+    if (dispatch.rootOps[i].rootOpSet)
+      return i;
+  return 0;
+}
+
 Result<OpRef> findOp(const document::Document &document,
                      const std::string &spec) {
   if (document.dispatches.empty())
     return Error{"the file has no dispatches"};
   std::string dispatchPart = spec;
-  std::string opPart = "0";
+  std::string opPart;
   if (const size_t colon = spec.rfind(':'); colon != std::string::npos) {
     dispatchPart = spec.substr(0, colon);
     opPart = spec.substr(colon + 1);
@@ -144,6 +152,10 @@ Result<OpRef> findOp(const document::Document &document,
     ref.dispatch = matches.front();
   }
   const document::Dispatch &dispatch = document.dispatches[ref.dispatch];
+  if (opPart.empty()) {
+    ref.op = rootOpIndex(dispatch);
+    return ref;
+  }
   auto op = parseInt64(opPart);
   if (!op || *op < 0 || static_cast<size_t>(*op) >= dispatch.rootOps.size())
     return Error{"@" + dispatch.name + " has no root op \"" + opPart +
@@ -158,6 +170,8 @@ predictionOf(const RootOpContext &context,
              std::optional<layout::CompiledKernel> compiled) {
   if (!context.op)
     return Error{"no such root op"};
+  if (std::string why = kindNotLaidOut(*context.op); !why.empty())
+    return Error{why};
   if (!context.target)
     return Error{context.targetNote.empty()
                      ? std::string("not a GPU target: nothing to predict")

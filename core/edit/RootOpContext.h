@@ -60,8 +60,13 @@ predictionOf(const RootOpContext &context,
 
 // An op named the way a person does: "DISPATCH:OP" where DISPATCH is an
 // index or a dispatch name (a unique prefix will do) and OP an index into
-// its root ops (":0" when omitted).
+// its root ops; without ":OP", the dispatch's root op (rootOpIndex).
 Result<OpRef> findOp(const document::Document &document,
                      const std::string &spec);
+
+// The op IREE marks as the dispatch's root (#iree_codegen.root_op, the one
+// its other configs follow: a CPU dispatch configures its fill too), else
+// the first.
+size_t rootOpIndex(const document::Dispatch &dispatch);
 
 } // namespace tilescope::edit

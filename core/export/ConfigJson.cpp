@@ -213,6 +213,108 @@ Result<config::ContractionDims> contractionDimsFromJson(const json &value) {
   }
 }
 
+json toJson(const config::ConvolutionDims &dims) {
+  return {{"batch", dims.batch},
+          {"output_image", dims.outputImage},
+          {"output_channel", dims.outputChannel},
+          {"filter_loop", dims.filterLoop},
+          {"input_channel", dims.inputChannel},
+          {"depth", dims.depth}};
+}
+
+Result<config::ConvolutionDims> convolutionDimsFromJson(const json &value) {
+  if (!value.is_object())
+    return Error{"convolution dimensions: not an object"};
+  config::ConvolutionDims dims;
+  for (auto [key, out] : {std::pair{"batch", &dims.batch},
+                          std::pair{"output_image", &dims.outputImage},
+                          std::pair{"output_channel", &dims.outputChannel},
+                          std::pair{"filter_loop", &dims.filterLoop},
+                          std::pair{"input_channel", &dims.inputChannel},
+                          std::pair{"depth", &dims.depth}}) {
+    auto it = value.find(key);
+    if (it == value.end())
+      return Error{std::string("convolution dimensions: no \"") + key + "\""};
+    auto numbers = wholeNumbers<int>(*it, key);
+    if (!numbers)
+      return Error{"convolution dimensions: " + numbers.error()};
+    *out = std::move(*numbers);
+  }
+  return dims;
+}
+
+json toJson(const config::ImplicitGemm &igemm) {
+  json pairs = json::array();
+  for (const auto &[conv, gemm] : igemm.convolutionToGemm)
+    pairs.push_back({conv, gemm});
+  return {{"convolution", toJson(igemm.convolution)},
+          {"gemm", toJson(igemm.gemm)},
+          {"contraction", toJson(igemm.contraction)},
+          {"convolution_to_gemm", std::move(pairs)},
+          {"im2col_output_permutation", igemm.im2colOutputPermutation},
+          {"filter_reassociation", igemm.filterReassociation},
+          {"output_channel_first", igemm.outputChannelFirst},
+          {"dimensions", toJson(igemm.dims)},
+          {"strides", igemm.strides},
+          {"dilations", igemm.dilations}};
+}
+
+Result<config::ImplicitGemm> implicitGemmFromJson(const json &value) {
+  const std::string where = "implicit GEMM: ";
+  try {
+    config::ImplicitGemm igemm;
+    auto convolution = iterationSpaceFromJson(value.at("convolution"));
+    if (!convolution)
+      return Error{where + "convolution " + convolution.error()};
+    auto gemm = iterationSpaceFromJson(value.at("gemm"));
+    if (!gemm)
+      return Error{where + "gemm " + gemm.error()};
+    auto contraction = contractionDimsFromJson(value.at("contraction"));
+    if (!contraction)
+      return Error{where + contraction.error()};
+    igemm.convolution = std::move(*convolution);
+    igemm.gemm = std::move(*gemm);
+    igemm.contraction = std::move(*contraction);
+    for (const json &pair : value.at("convolution_to_gemm")) {
+      auto numbers = wholeNumbers<int>(pair, "convolution_to_gemm");
+      if (!numbers)
+        return Error{where + numbers.error()};
+      if (numbers->size() != 2 || (*numbers)[0] < 0 || (*numbers)[1] < 0 ||
+          static_cast<size_t>((*numbers)[0]) >= igemm.convolution.rank() ||
+          static_cast<size_t>((*numbers)[1]) >= igemm.gemm.rank())
+        return Error{where + "a convolution_to_gemm entry is not a pair of "
+                             "loops of the two spaces"};
+      igemm.convolutionToGemm.emplace_back((*numbers)[0], (*numbers)[1]);
+    }
+    auto perm = wholeNumbers<int64_t>(value.at("im2col_output_permutation"),
+                                      "im2col_output_permutation");
+    if (!perm)
+      return Error{where + perm.error()};
+    igemm.im2colOutputPermutation = std::move(*perm);
+    for (const json &group : value.at("filter_reassociation")) {
+      auto numbers = wholeNumbers<int64_t>(group, "filter_reassociation");
+      if (!numbers)
+        return Error{where + numbers.error()};
+      igemm.filterReassociation.push_back(std::move(*numbers));
+    }
+    igemm.outputChannelFirst = value.at("output_channel_first").get<bool>();
+    auto dims = convolutionDimsFromJson(value.at("dimensions"));
+    if (!dims)
+      return Error{where + dims.error()};
+    igemm.dims = std::move(*dims);
+    for (auto [key, out] : {std::pair{"strides", &igemm.strides},
+                            std::pair{"dilations", &igemm.dilations}}) {
+      auto numbers = wholeNumbers<int64_t>(value.at(key), key);
+      if (!numbers)
+        return Error{where + numbers.error()};
+      *out = std::move(*numbers);
+    }
+    return igemm;
+  } catch (const json::exception &error) {
+    return Error{where + error.what()};
+  }
+}
+
 nlohmann::json toJson(const std::vector<config::Problem> &problems) {
   json out = json::array();
   for (const config::Problem &p : problems)

@@ -76,6 +76,12 @@ rootOpFromJson(const json &value, const std::string &where,
       return Error{where + " " + dims.error()};
     op.contraction = std::move(*dims);
   }
+  if (auto it = value.find("implicit_gemm"); it != value.end()) {
+    auto igemm = implicitGemmFromJson(*it);
+    if (!igemm)
+      return Error{where + " " + igemm.error()};
+    op.implicitGemm = std::move(*igemm);
+  }
   return op;
 }
 
@@ -152,6 +158,8 @@ json toJson(const document::RootOp &op) {
     entry["iteration_space"] = toJson(*op.space);
   if (op.contraction)
     entry["contraction"] = toJson(*op.contraction);
+  if (op.implicitGemm)
+    entry["implicit_gemm"] = toJson(*op.implicitGemm);
   if (op.source)
     entry["source"] = toJson(*op.source);
   return entry;

@@ -66,26 +66,6 @@ void sourceField(const json &value,
     error = "source " + error;
 }
 
-json convolutionJson(const config::ConvolutionDims &dims) {
-  return {{"batch", dims.batch},
-          {"output_image", dims.outputImage},
-          {"output_channel", dims.outputChannel},
-          {"filter_loop", dims.filterLoop},
-          {"input_channel", dims.inputChannel},
-          {"depth", dims.depth}};
-}
-
-std::string convolutionFrom(const json &value, config::ConvolutionDims &dims) {
-  std::string error;
-  field(value, "batch", dims.batch, error);
-  field(value, "output_image", dims.outputImage, error);
-  field(value, "output_channel", dims.outputChannel, error);
-  field(value, "filter_loop", dims.filterLoop, error);
-  field(value, "input_channel", dims.inputChannel, error);
-  field(value, "depth", dims.depth, error);
-  return error.empty() ? error : "convolution " + error;
-}
-
 json factsJson(const config::ReductionFacts &facts) {
   json out = {{"op_name", facts.opName},
               {"iteration_space", toJson(facts.space)},
@@ -95,7 +75,7 @@ json factsJson(const config::ReductionFacts &facts) {
   out["contraction"] =
       facts.contraction ? toJson(*facts.contraction) : json(nullptr);
   out["convolution"] =
-      facts.convolution ? convolutionJson(*facts.convolution) : json(nullptr);
+      facts.convolution ? toJson(*facts.convolution) : json(nullptr);
   out["arg_compare_dimension"] = facts.argCompareDimension
                                      ? json(*facts.argCompareDimension)
                                      : json(nullptr);
@@ -125,10 +105,10 @@ std::string factsFrom(const json &value, config::ReductionFacts &facts) {
   }
   if (auto it = value.find("convolution");
       it != value.end() && !it->is_null()) {
-    config::ConvolutionDims dims;
-    if (std::string failed = convolutionFrom(*it, dims); !failed.empty())
-      return failed;
-    facts.convolution = std::move(dims);
+    auto dims = convolutionDimsFromJson(*it);
+    if (!dims)
+      return dims.error();
+    facts.convolution = std::move(*dims);
   }
   if (auto it = value.find("arg_compare_dimension");
       it != value.end() && !it->is_null()) {

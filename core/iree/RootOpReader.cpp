@@ -36,6 +36,112 @@ iteratorKinds(const Ir &ir, MlirOperation op, size_t rank) {
   return kinds;
 }
 
+// The convolution as IREE's IGEMM conversion sees it, when IREE can convert
+// it (ireeCodegenHasIGEMMGenericConvDetails): its loops, the contraction's
+// maps over them and how the convolution's loops map onto them.
+std::optional<config::ImplicitGemm>
+implicitGemmOf(const Ir &ir, MlirOperation op,
+               const config::IterationSpace &convolution) {
+  const FunctionTable &api = ir.api;
+  if (!api.ireeCodegenHasIGEMMGenericConvDetails ||
+      !api.ireeCodegenGetIGEMMGenericConvDetails ||
+      !api.ireeCodegenHasIGEMMGenericConvDetails(op))
+    return std::nullopt;
+  const ireeCodegenIGEMMGenericConvDetails details =
+      api.ireeCodegenGetIGEMMGenericConvDetails(op);
+  config::ImplicitGemm igemm;
+  igemm.convolution = convolution;
+  igemm.outputChannelFirst = details.isOutputChannelFirst;
+  auto bounds = ir.integers(details.igemmLoopBounds);
+  if (!bounds || bounds->empty())
+    return std::nullopt;
+  igemm.gemm.bounds = *bounds;
+  for (int64_t &bound : igemm.gemm.bounds)
+    if (bound < 0)
+      bound = config::kDynamicSize;
+  const size_t rank = igemm.gemm.bounds.size();
+  MlirAttribute iterators = details.igemmLoopIterators;
+  if (!iterators.ptr || !api.mlirAttributeIsAArray(iterators) ||
+      static_cast<size_t>(api.mlirArrayAttrGetNumElements(iterators)) != rank)
+    return std::nullopt;
+  for (size_t i = 0; i < rank; ++i) {
+    MlirAttribute kind =
+        api.mlirArrayAttrGetElement(iterators, static_cast<intptr_t>(i));
+    const std::string text =
+        api.mlirAttributeIsAString(kind)
+            ? [&] {
+                MlirStringRef ref = api.mlirStringAttrGetValue(kind);
+                return std::string(ref.data, ref.length);
+              }()
+            : ir.print(kind);
+    igemm.gemm.kinds.push_back(text.find("reduction") != std::string::npos
+                                   ? config::LoopKind::Reduction
+                                   : config::LoopKind::Parallel);
+  }
+  // The contraction's operands: the im2col'd input and the collapsed filter
+  // (swapped where the output channel comes first), then the output; each
+  // keeps the element type of the convolution operand it is made from.
+  MlirAttribute maps = details.igemmContractionMaps;
+  if (!maps.ptr || !api.mlirAttributeIsAArray(maps) ||
+      api.mlirArrayAttrGetNumElements(maps) != 3 ||
+      convolution.operands.size() != 3)
+    return std::nullopt;
+  for (intptr_t i = 0; i < 3; ++i) {
+    auto dims = ir.mapDims(api.mlirArrayAttrGetElement(maps, i));
+    if (!dims || dims->numDims != rank)
+      return std::nullopt;
+    size_t from = static_cast<size_t>(i);
+    if (igemm.outputChannelFirst && i < 2)
+      from = 1 - from;
+    config::OperandAccess operand;
+    operand.elementType = convolution.operands[from].elementType;
+    operand.dims = dims->results;
+    operand.isOutput = i == 2;
+    igemm.gemm.operands.push_back(std::move(operand));
+  }
+  auto contraction = config::inferContraction(igemm.gemm);
+  if (!contraction || contraction->m.empty() || contraction->n.empty() ||
+      contraction->k.empty())
+    return std::nullopt;
+  igemm.contraction = std::move(*contraction);
+
+  if (auto perm = ir.integers(details.im2colOutputPerm))
+    igemm.im2colOutputPermutation = std::move(*perm);
+  MlirAttribute reassociation = details.filterReassocIndices;
+  if (reassociation.ptr && api.mlirAttributeIsAArray(reassociation))
+    for (intptr_t i = 0, e = api.mlirArrayAttrGetNumElements(reassociation);
+         i < e; ++i)
+      igemm.filterReassociation.push_back(
+          ir.integers(api.mlirArrayAttrGetElement(reassociation, i))
+              .value_or(std::vector<int64_t>{}));
+  MlirAttribute pairs = details.convToIgemmDimMap;
+  if (!pairs.ptr || !api.mlirAttributeIsAArray(pairs))
+    return std::nullopt;
+  for (intptr_t i = 0, e = api.mlirArrayAttrGetNumElements(pairs); i < e;
+       ++i) {
+    auto pair = ir.integers(api.mlirArrayAttrGetElement(pairs, i));
+    if (!pair || pair->size() != 2 || (*pair)[0] < 0 ||
+        static_cast<size_t>((*pair)[0]) >= convolution.rank() ||
+        (*pair)[1] < 0 || static_cast<size_t>((*pair)[1]) >= rank)
+      return std::nullopt;
+    igemm.convolutionToGemm.emplace_back(static_cast<int>((*pair)[0]),
+                                         static_cast<int>((*pair)[1]));
+  }
+  std::sort(igemm.convolutionToGemm.begin(), igemm.convolutionToGemm.end());
+  if (api.mlirLinalgInferConvolutionDimensions) {
+    const MlirLinalgConvolutionDimensions conv =
+        api.mlirLinalgInferConvolutionDimensions(op);
+    igemm.dims = config::ConvolutionDims{
+        dimsOf(api, conv.batch),         dimsOf(api, conv.outputImage),
+        dimsOf(api, conv.outputChannel), dimsOf(api, conv.filterLoop),
+        dimsOf(api, conv.inputChannel),  dimsOf(api, conv.depth)};
+    igemm.strides = ir.integers(conv.strides).value_or(std::vector<int64_t>{});
+    igemm.dilations =
+        ir.integers(conv.dilations).value_or(std::vector<int64_t>{});
+  }
+  return igemm;
+}
+
 } // namespace
 
 std::vector<int> dimsOf(const FunctionTable &api, MlirAttribute attribute) {
@@ -158,6 +264,8 @@ void describeRootOp(const Ir &ir, MlirOperation op, RootOp &root) {
   }
   if (api.mlirLinalgIsAConvolutionOp && api.mlirLinalgIsAConvolutionOp(op)) {
     root.kind = config::OpKind::Convolution;
+    if (root.space)
+      root.implicitGemm = implicitGemmOf(ir, op, *root.space);
     return;
   }
   if (api.ireeCodegenMlirOperationIsACodegenAttentionOp &&

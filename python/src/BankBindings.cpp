@@ -99,13 +99,13 @@ void bindBanks(py::module_ &m) {
            "(\"after\"), on `arch`'s shared memory: as `tilescope-cli explain "
            "--swizzle --json` reports them.")
       .def("__repr__", &layout::Swizzle::describe);
-  m.def("bank_reads", &bankReads, py::arg("document"), py::arg("op") = "0:0",
+  m.def("bank_reads", &bankReads, py::arg("document"), py::arg("op") = "0",
         "Where the MMA reads of the op's promoted LHS and RHS land in shared "
         "memory: each operand's rows (through its swizzle, or padded as IREE "
         "pads them), one subgroup's fragment reads and their banks before "
         "and after; the numbers of the window's bank view.");
   m.def("tile_meanings", &tileMeanings, py::arg("document"),
-        py::arg("op") = "0:0",
+        py::arg("op") = "0",
         "Each tile list of the op's config loop by loop as its pipeline "
         "reads it (the unit, the elements, what it divides, the pieces): "
         "`tilescope-cli explain FILE --op D:O --tiles --json`.");

@@ -306,7 +306,7 @@ void bindDocuments(py::module_ &m) {
              bool ireeConstraints) {
             return problemsOf(d, opRefOf(d, op), ireeConstraints);
           },
-          py::arg("op") = "0:0", py::arg("iree_constraints") = false,
+          py::arg("op") = "0", py::arg("iree_constraints") = false,
           "The rules' verdict on a root op, as `tilescope-cli check --json "
           "--no-iree-constraints` gives it: a dict per problem (severity, "
           "field, message, rule, iree, source), errors and warnings in rule "
@@ -318,7 +318,7 @@ void bindDocuments(py::module_ &m) {
           [](const document::Document &d, const py::object &op) {
             return predictionOf(d, opRefOf(d, op));
           },
-          py::arg("op") = "0:0",
+          py::arg("op") = "0",
           "The cost model's prediction of the op's kernel time on its GPU "
           "target (us, bound_by, terms, summary, ...), as `sweep "
           "--plan` predicts a candidate. Raises Error where there is none "
@@ -401,7 +401,7 @@ void bindDocuments(py::module_ &m) {
             return problemsOf(e.model.document(),
                               opRefOf(e.model.document(), op), ireeConstraints);
           },
-          py::arg("op") = "0:0", py::arg("iree_constraints") = false,
+          py::arg("op") = "0", py::arg("iree_constraints") = false,
           "Document.check on the edited document.")
       .def(
           "predict",
@@ -409,7 +409,7 @@ void bindDocuments(py::module_ &m) {
             return predictionOf(e.model.document(),
                                 opRefOf(e.model.document(), op));
           },
-          py::arg("op") = "0:0", "Document.predict on the edited document.")
+          py::arg("op") = "0", "Document.predict on the edited document.")
       .def("read_back", &Editor::readBack,
            "IREE's own parser reads the edited text (in the worker) and "
            "must find what the editor says: the same dispatches and root "

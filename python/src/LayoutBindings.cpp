@@ -208,7 +208,7 @@ void bindLayouts(py::module_ &m) {
       "An MMA intrinsic's LHS, RHS and ACC fragments: for each, int64 "
       "arrays of each element's lane and register.");
 
-  m.def("op_layouts", &opLayouts, py::arg("document"), py::arg("op") = "0:0",
+  m.def("op_layouts", &opLayouts, py::arg("document"), py::arg("op") = "0",
         "A root op's layouts under its pipeline: pipeline, intrinsic, notes, "
         "each operand's NestedLayout (VectorDistribute; None elsewhere) and "
         "TileAndFuse's thread and subgroup foralls.");

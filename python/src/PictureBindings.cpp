@@ -127,7 +127,7 @@ void bindPictures(py::module_ &m) {
         return "<Picture " + p.scene.title.toStdString() + ">";
       });
 
-  m.def("picture", &picture, py::arg("document"), py::arg("op") = "0:0",
+  m.def("picture", &picture, py::arg("document"), py::arg("op") = "0",
         py::arg("view") = "layouts", py::arg("color_by") = "lane",
         py::arg("step") = 0,
         "A view of a root op (layouts, lane-basis, subgroup-basis, mma, "

@@ -308,10 +308,27 @@ struct MlirOpPrintingFlags {
   X(ireeCodegenInferScaledContractionDimensions,                               \
     ireeCodegenScaledContractionDimensions, (MlirOperation))                   \
   X(ireeCodegenConvertConstraintsOpToSMTLIB, MlirAttribute,                    \
-    (MlirOperation, bool))
+    (MlirOperation, bool))                                                     \
+  X(ireeCodegenHasIGEMMGenericConvDetails, bool, (MlirOperation))              \
+  X(ireeCodegenGetIGEMMGenericConvDetails, ireeCodegenIGEMMGenericConvDetails, \
+    (MlirOperation))
 
 struct ireeCodegenScaledContractionDimensions {
   MlirAttribute batch, m, n, k, kB; // ArrayAttrs of i32 IntegerAttrs
+};
+
+// A convolution as IREE's IGEMM conversion sees it (dialects/iree_codegen.h,
+// stable since IREE 3.9): the implicit-GEMM loops and how the conv's map
+// onto them. Ask ireeCodegenHasIGEMMGenericConvDetails first: the getter
+// asserts on an op it cannot convert.
+struct ireeCodegenIGEMMGenericConvDetails {
+  MlirAttribute igemmContractionMaps; // ArrayAttr of AffineMapAttr
+  MlirAttribute igemmLoopBounds;      // ArrayAttr of i64 IntegerAttr
+  MlirAttribute igemmLoopIterators;   // ArrayAttr of StringAttr
+  MlirAttribute im2colOutputPerm;     // ArrayAttr of i64 IntegerAttr
+  MlirAttribute filterReassocIndices; // ArrayAttr of ArrayAttr of i64
+  bool isOutputChannelFirst; // input and filter swapped in the maps
+  MlirAttribute convToIgemmDimMap; // ArrayAttr of [conv dim, IGEMM dim]
 };
 
 // One pointer per function; null when the library does not export it.

@@ -1,0 +1,81 @@
+module {
+  util.global private @__device_0 = #hal.device.target<"cuda", [#hal.executable.target<"cuda", "cuda-nvptx-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "sm_90", features = "+ptx80", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>, <NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_WMMA_F32_16x16x16_F16>, <NV_WMMA_F16_16x16x16_F16>], subgroup_size_choices = [32], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 232448, max_workgroup_counts = [2147483647, 65535, 65535]>, chip = <wgp_count = 132>>}>]> : !hal.device
+  hal.executable private @conv_3x3_f16_dispatch_0 {
+    hal.executable.variant public @cuda_nvptx_fb target(<"cuda", "cuda-nvptx-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "sm_90", features = "+ptx80", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>, <NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_WMMA_F32_16x16x16_F16>, <NV_WMMA_F16_16x16x16_F16>], subgroup_size_choices = [32], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 232448, max_workgroup_counts = [2147483647, 65535, 65535]>, chip = <wgp_count = 132>>}>) {
+      hal.executable.export public @conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32 ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) count(%arg0: !hal.device) -> (index, index, index) {
+        %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+        hal.return %x, %y, %z : index, index, index
+      }
+      builtin.module {
+        func.func @conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [256, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = true>}>} {
+          %cst = arith.constant 0.000000e+00 : f32
+          %c0 = arith.constant 0 : index
+          %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<16x66x66x256xf16, #hal.descriptor_type<storage_buffer>>
+          %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<3x3x256x256xf16, #hal.descriptor_type<storage_buffer>>
+          %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<16x64x64x256xf32, #hal.descriptor_type<storage_buffer>>
+          %3 = iree_codegen.load_from_buffer %0 : memref<16x66x66x256xf16, #hal.descriptor_type<storage_buffer>> -> tensor<16x66x66x256xf16>
+          %4 = iree_codegen.load_from_buffer %1 : memref<3x3x256x256xf16, #hal.descriptor_type<storage_buffer>> -> tensor<3x3x256x256xf16>
+          %5 = tensor.empty() : tensor<16x64x64x256xf32>
+          %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<16x64x64x256xf32>) -> tensor<16x64x64x256xf32>
+          %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%3, %4 : tensor<16x66x66x256xf16>, tensor<3x3x256x256xf16>) outs(%6 : tensor<16x64x64x256xf32>) attrs =  {linalg.memoized_indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, promote_operands = [0, 1], reduction = [0, 0, 0, 0, 8], subgroup = [1, 2, 1, 2, 0], workgroup = [1, 2, 64, 32, 0]}>, root_op = #iree_codegen.root_op<set = 0>} {
+          ^bb0(%in: f16, %in_0: f16, %out: f32):
+            %8 = arith.extf %in : f16 to f32
+            %9 = arith.extf %in_0 : f16 to f32
+            %10 = arith.mulf %8, %9 : f32
+            %11 = arith.addf %out, %10 : f32
+            linalg.yield %11 : f32
+          } -> tensor<16x64x64x256xf32>
+          iree_codegen.store_to_buffer %7, %2 : tensor<16x64x64x256xf32> into memref<16x64x64x256xf32, #hal.descriptor_type<storage_buffer>>
+          return
+        }
+        iree_codegen.dispatch_config @conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32 {
+        ^bb0(%arg0: !hal.device):
+          %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+          iree_codegen.yield %x, %y, %z : index, index, index
+        }
+      }
+    }
+  }
+  util.global private mutable @conv_3x3_f16_dispatch_0_cuda_nvptx_fb_conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32_buffer : !hal.buffer
+  util.initializer {
+    %device, %queue_affinity = hal.device.resolve on(#hal.device.affinity<@__device_0>) : !hal.device, i64
+    %allocator = hal.device.allocator<%device : !hal.device> : !hal.allocator
+    %memory_type = hal.memory_type<"DeviceVisible|DeviceLocal"> : i32
+    %buffer_usage = hal.buffer_usage<"TransferSource|TransferTarget|Transfer|DispatchStorageRead|DispatchStorageWrite|DispatchStorage"> : i32
+    %c103972864 = arith.constant 103972864 : index
+    %buffer = hal.allocator.allocate<%allocator : !hal.allocator> affinity(%queue_affinity) type(%memory_type) usage(%buffer_usage) : !hal.buffer{%c103972864}
+    util.global.store %buffer, @conv_3x3_f16_dispatch_0_cuda_nvptx_fb_conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32_buffer : !hal.buffer
+    util.return
+  }
+  util.func public @conv_3x3_f16_dispatch_0_cuda_nvptx_fb_conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32(%arg0: i32) attributes {iree.abi.stub, iree.reflection = {iree.benchmark = "dispatch"}} {
+    %0 = arith.index_cast %arg0 : i32 to index
+    %device, %queue_affinity = hal.device.resolve on(#hal.device.affinity<@__device_0>) : !hal.device, i64
+    %cmd = hal.command_buffer.create device(%device : !hal.device) mode("OneShot|AllowInlineExecution") categories(Dispatch) affinity(%queue_affinity) : !hal.command_buffer
+    %conv_3x3_f16_dispatch_0_cuda_nvptx_fb_conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32_buffer = util.global.load @conv_3x3_f16_dispatch_0_cuda_nvptx_fb_conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32_buffer : !hal.buffer
+    %c0 = arith.constant 0 : index
+    %c35684352 = arith.constant 35684352 : index
+    %c1179648 = arith.constant 1179648 : index
+    %c36864000 = arith.constant 36864000 : index
+    %c67108864 = arith.constant 67108864 : index
+    %workgroup_x, %workgroup_y, %workgroup_z = hal.executable.calculate_workgroups device(%device : !hal.device) target(@conv_3x3_f16_dispatch_0::@cuda_nvptx_fb::@conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32) : index, index, index
+    %exe = hal.executable.lookup device(%device : !hal.device) executable(@conv_3x3_f16_dispatch_0) : !hal.executable
+    %function_id = hal.executable.lookup.function target(%exe : !hal.executable) function(@conv_3x3_f16_dispatch_0::@cuda_nvptx_fb::@conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32) : i64
+    %c1 = arith.constant 1 : index
+    scf.for %arg1 = %c0 to %0 step %c1 {
+      hal.command_buffer.dispatch<%cmd : !hal.command_buffer> target(%exe : !hal.executable)[%function_id] workgroups([%workgroup_x, %workgroup_y, %workgroup_z]) bindings([
+        (%conv_3x3_f16_dispatch_0_cuda_nvptx_fb_conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32_buffer : !hal.buffer)[%c0, %c35684352], 
+        (%conv_3x3_f16_dispatch_0_cuda_nvptx_fb_conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32_buffer : !hal.buffer)[%c35684352, %c1179648], 
+        (%conv_3x3_f16_dispatch_0_cuda_nvptx_fb_conv_3x3_f16_dispatch_0_conv_16x64x64x256x3x3x256_f16xf16xf32_buffer : !hal.buffer)[%c36864000, %c67108864]
+      ]) flags("None")
+      hal.command_buffer.execution_barrier<%cmd : !hal.command_buffer> source("Dispatch|CommandRetire") target("CommandIssue|Dispatch") flags("None")
+    }
+    hal.command_buffer.finalize<%cmd : !hal.command_buffer>
+    %1 = util.null : !hal.fence
+    %fence = hal.fence.create device(%device : !hal.device) flags("None") : !hal.fence
+    hal.device.queue.execute<%device : !hal.device> affinity(%queue_affinity) wait(%1) signal(%fence) commands(%cmd) flags("None")
+    %c-1_i32 = arith.constant -1 : i32
+    %status = hal.fence.await until([%fence]) timeout_millis(%c-1_i32) flags("None") : i32
+    util.status.check_ok %status, "failed to wait on timepoint"
+    util.return
+  }
+}
