@@ -11,6 +11,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
 #include "core/service/DocumentWorker.h"
+#include "core/service/IreeCommands.h"
 #include "core/tries/ProfileComparison.h"
 #include "core/tries/TryJob.h"
 
@@ -106,6 +107,18 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
     if (!ref)
       return usage(path + ": --op: " + ref.error());
     op = *ref;
+  } else if (jobs::compilePhaseOf(document->text)) {
+    // A whole program's one dispatch is tried alone, as IREE takes it out
+    // (its entry point takes inputs a timing run does not have); of several,
+    // a timing names one.
+    if (document->dispatches.size() == 1)
+      op = edit::OpRef{0, edit::rootOpIndex(document->dispatches.front())};
+    else if (stage == Stage::Bench)
+      return usage(path + " is a program of " +
+                   std::to_string(document->dispatches.size()) +
+                   " dispatches: name the one to time with --op D:O "
+                   "('tilescope-cli dispatches " +
+                   path + "' lists them)");
   }
   auto installation = app::locateIree(ireePath(parser));
   if (!installation) {

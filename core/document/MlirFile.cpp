@@ -24,3 +24,50 @@ Result<std::string> readMlirFile(const fs::path &path) {
 }
 
 } // namespace tilescope::document
+
+namespace tilescope::document {
+
+AliasesAndBody splitTopLevelAliases(const std::string &text) {
+  size_t aliasesEnd = 0; // just past the last alias's line
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t first = text.find_first_not_of(" \t\r\n", at);
+    if (first == std::string::npos)
+      break;
+    if (text.compare(first, 2, "//") == 0) {
+      const size_t end = text.find('\n', first);
+      at = end == std::string::npos ? text.size() : end + 1;
+      continue;
+    }
+    if (text[first] != '#' && text[first] != '!')
+      break;
+    // An alias: to the end of the line where its brackets close (an
+    // arrow's '>' is not one, nor anything inside a string).
+    int depth = 0;
+    bool quoted = false;
+    size_t i = first;
+    for (; i < text.size(); ++i) {
+      const char c = text[i];
+      if (quoted) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          quoted = false;
+      } else if (c == '"') {
+        quoted = true;
+      } else if (c == '<' || c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if ((c == '>' && (i == 0 || text[i - 1] != '-')) || c == ')' ||
+                 c == ']' || c == '}') {
+        --depth;
+      } else if (c == '\n' && depth <= 0) {
+        break;
+      }
+    }
+    at = i < text.size() ? i + 1 : text.size();
+    aliasesEnd = at;
+  }
+  return {text.substr(0, aliasesEnd), text.substr(aliasesEnd)};
+}
+
+} // namespace tilescope::document

@@ -18,4 +18,16 @@ constexpr std::uintmax_t kMaximumFileBytes = 512ull << 20;
 // a file past the size Tilescope reads, or one that cannot be opened.
 Result<std::string> readMlirFile(const std::filesystem::path &path);
 
+// A source's top-level attribute and type aliases (`#config = ...`,
+// `!acc = ...`, with the comments and blank lines among them) and the rest,
+// split at the start of the line where the first operation begins:
+// aliases + body is the text. What wraps a source in a module keeps the
+// aliases outside it (MLIR takes them only at the top level) and its lines
+// where they were.
+struct AliasesAndBody {
+  std::string aliases;
+  std::string body;
+};
+AliasesAndBody splitTopLevelAliases(const std::string &text);
+
 } // namespace tilescope::document

@@ -4,6 +4,7 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <variant>
@@ -77,8 +78,47 @@ Result<FieldChange> replaceWhole(const std::string &text, const Field &field,
   return change;
 }
 
+// A CPU lowering config (#iree_cpu.lowering_config<KEY = VALUE, ...>): its
+// parameters are its fields (distribution, cache_parallel,
+// vector_common_parallel, vector_reduction, ...).
+Result<FieldChange> changeCpuLowering(const std::string &text,
+                                      const Field &field,
+                                      const std::optional<std::string> &value) {
+  auto parsed = config::parseResolvedAttribute(text);
+  if (!parsed)
+    return Error{field.name() + ": " + parsed.error()};
+  Attribute attribute = std::move(*parsed);
+  FieldChange change;
+  std::vector<config::Parameter> kept;
+  for (config::Parameter &parameter : attribute.parameters) {
+    if (parameter.name == field.key)
+      change.oldValue = config::printAttribute(parameter.get());
+    else
+      kept.push_back(std::move(parameter));
+  }
+  if (value) {
+    auto number = parseValue(field, *value);
+    if (!number)
+      return Error{number.error()};
+    change.newValue = config::printAttribute(*number);
+    kept.push_back(Attribute::parameter(field.key, std::move(*number)));
+    // IREE prints the parameters sorted by name.
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const config::Parameter &a, const config::Parameter &b) {
+                       return a.name < b.name;
+                     });
+  } else if (change.oldValue.empty()) {
+    return Error{field.name() + " is not set on this op"};
+  }
+  attribute.parameters = std::move(kept);
+  change.attribute = config::printAttribute(attribute);
+  return change;
+}
+
 Result<FieldChange> changeLowering(const std::string &text, const Field &field,
                                    const std::optional<std::string> &value) {
+  if (text.rfind("#iree_cpu.lowering_config", 0) == 0)
+    return changeCpuLowering(text, field, value);
   FieldChange change;
   auto parsed = config::LoweringConfig::parse(text);
   if (!parsed)

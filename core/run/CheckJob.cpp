@@ -3,6 +3,7 @@
 
 #include "core/run/SlurmRun.h"
 #include "core/service/CompileJob.h"
+#include "core/document/MlirFile.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
 
@@ -114,8 +115,10 @@ std::optional<std::string> programOnDevice(const std::string &program,
   const std::string device = deviceTargetText(dispatchText);
   if (device.empty() || hasTopLevelModule(program))
     return std::nullopt;
-  return "module attributes {hal.device.targets = [" + device + "]} {\n" +
-         program + "\n}\n";
+  const document::AliasesAndBody split =
+      document::splitTopLevelAliases(program);
+  return split.aliases + "module attributes {hal.device.targets = [" + device +
+         "]} {\n" + split.body + "\n}\n";
 }
 
 Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,

@@ -118,9 +118,19 @@ std::string CompileDiagnostic::toString() const {
   return text;
 }
 
+bool CompileJobResult::builtNoKernel() const {
+  std::error_code error;
+  if (!expectsKernel || !process.succeeded() ||
+      !fs::exists(artifacts.module, error))
+    return false;
+  return !fs::is_directory(artifacts.binaries, error) ||
+         fs::is_empty(artifacts.binaries, error);
+}
+
 bool CompileJobResult::succeeded() const {
   std::error_code error;
-  return process.succeeded() && fs::exists(artifacts.module, error);
+  return process.succeeded() && fs::exists(artifacts.module, error) &&
+         !builtNoKernel();
 }
 
 std::string CompileJobResult::summary() const {
@@ -149,6 +159,11 @@ std::string CompileJobResult::summary() const {
   if (succeeded())
     return "compiled in " + seconds(process.elapsed) + " to " +
            artifacts.module.string();
+  if (builtNoKernel())
+    return "iree-compile exited well" + after + " but built no kernel (" +
+           artifacts.binaries.string() +
+           " is empty): IREE compiled the file from a phase its dispatches "
+           "are not in";
   std::string text = "iree-compile failed (" + process.describe() + ")" + after;
   for (const CompileDiagnostic &d : diagnostics)
     if (d.diagnostic.severity == iree::Severity::Error) {
@@ -209,6 +224,10 @@ Result<CompilePlan> planCompile(const tools::IreeInstallation &iree,
       "--iree-hal-dump-executable-intermediates-to=intermediates",
       "--iree-hal-dump-executable-binaries-to=binaries",
       "--mlir-pass-pipeline-crash-reproducer=crash-reproducer.mlir"};
+  // A configured program resumes where configuring stopped (compiled from
+  // the input phase, IREE builds it into a module with no kernel).
+  if (auto phase = compilePhaseOf(request.document->text))
+    compile.extraFlags.push_back("--compile-from=" + *phase);
   compile.extraFlags.insert(compile.extraFlags.end(),
                             request.extraFlags.begin(),
                             request.extraFlags.end());
@@ -264,6 +283,7 @@ Result<CompileJobResult> prepareCompile(const tools::IreeInstallation &iree,
   result.artifacts = compileArtifactsIn(directory);
   const CompileArtifacts &artifacts = result.artifacts;
   result.backend = plan->backend;
+  result.expectsKernel = !request.document->dispatches.empty();
   result.spec = std::move(plan->spec);
 
   if (auto written =

@@ -77,8 +77,13 @@ struct CompileJobResult {
   std::vector<CompileDiagnostic> diagnostics; // errors and warnings
   // The backend compiled for: "rocm", "cuda", "llvm-cpu", ...
   std::string backend;
+  // The file has dispatches: a compile that leaves no executable binary
+  // built no kernel, and has failed whatever iree-compile's exit code.
+  bool expectsKernel = false;
 
   bool succeeded() const;
+  // iree-compile exited well, yet no executable binary was written.
+  bool builtNoKernel() const;
   // One line: "compiled in 1.2 s", "iree-compile failed (exited with 1)
   // after 0.8 s: FILE:20:11: error: ...", "iree-compile crashed with
   // SIGSEGV after 1.8 s; reproducer saved to ...", "... timed out ...".

@@ -1,5 +1,6 @@
 #include "core/service/ConfigureProgram.h"
 
+#include "core/document/MlirFile.h"
 #include "core/util/Files.h"
 
 namespace tilescope::jobs {
@@ -66,13 +67,17 @@ Result<std::string> onDevice(const std::string &source,
     return Error{"the source has a module of its own: give it "
                  "{hal.device.targets = [...]} (Tilescope's device for this "
                  "chip is in examples/targets)"};
-  return "module attributes {hal.device.targets = [" + device + "]} { " +
-         source + "\n}\n";
+  // Top-level aliases stay outside the module, on their own lines.
+  const document::AliasesAndBody split = document::splitTopLevelAliases(source);
+  return split.aliases + "module attributes {hal.device.targets = [" + device +
+         "]} { " + split.body + "\n}\n";
 }
 
 } // namespace
 
-bool hasTopLevelModule(const std::string &text) {
+bool hasTopLevelModule(const std::string &source) {
+  // Past the top-level aliases, which may come before the module.
+  const std::string text = document::splitTopLevelAliases(source).body;
   size_t at = 0;
   while (at < text.size()) {
     const size_t end = text.find('\n', at);

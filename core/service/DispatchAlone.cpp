@@ -2,6 +2,7 @@
 
 #include "core/document/SplitInput.h"
 #include "core/process/Process.h"
+#include "core/service/IreeCommands.h"
 #include "core/util/Files.h"
 
 #include <algorithm>
@@ -21,8 +22,9 @@ std::string firstLines(const std::string &text) {
 
 } // namespace
 
-bool holdsOtherDispatches(const iree::Document &document) {
-  return document.dispatches.size() > 1;
+bool triesDispatchAlone(const iree::Document &document) {
+  return document.dispatches.size() > 1 ||
+         (!document.dispatches.empty() && compilePhaseOf(document.text));
 }
 
 Result<DispatchAlone> dispatchAlone(const tools::IreeInstallation &iree,

@@ -26,8 +26,10 @@ struct DispatchAlone {
 };
 
 // Whether a try of one root op of `document` takes its dispatch out alone:
-// the file holds more than one dispatch.
-bool holdsOtherDispatches(const iree::Document &document);
+// the file holds more than one dispatch, or it is a whole program (its host
+// code at the stream level, as `configure` writes it), whose one dispatch
+// is timed on its own, not through the program's entry point.
+bool triesDispatchAlone(const iree::Document &document);
 
 // Writes dispatch `dispatch` of `document` alone to `output` and reads it
 // back. An Error says why not: the dispatch is not in a hal.executable

@@ -66,6 +66,16 @@ Result<CompileTarget> compileTarget(const std::string &spec) {
                "cuda:sm_80) or llvm-cpu[:cpu-name]"};
 }
 
+std::optional<std::string> compilePhaseOf(const std::string &text) {
+  const bool streamHost = text.find("stream.cmd.dispatch") != std::string::npos ||
+                          text.find("stream.async.dispatch") != std::string::npos;
+  if (!streamHost || text.find("hal.executable.variant") == std::string::npos)
+    return std::nullopt;
+  const bool configured = text.find("translation_info") != std::string::npos ||
+                          text.find("lowering_config") != std::string::npos;
+  return configured ? "executable-configurations" : "executable-sources";
+}
+
 Result<ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
                                    const CompileRequest &request) {
   Result<std::filesystem::path> tool = iree.tool(tools::kIreeCompile);

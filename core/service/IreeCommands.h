@@ -8,6 +8,7 @@
 #include "core/util/Result.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,14 @@ struct CompileTarget {
   std::string runtimeDriver; // "hip", "cuda", "local-task"
   std::vector<std::string> compileFlags;
 };
+
+// The phase an MLIR text is in, where iree-compile must be told it
+// (--compile-from=PHASE): a program whose host code is already at the
+// stream level, as `configure` writes it, is "executable-configurations"
+// when its executables carry configs, else "executable-sources"; nullopt
+// for what iree-compile takes from its input phase (sources, dispatch
+// benchmarks).
+std::optional<std::string> compilePhaseOf(const std::string &text);
 
 // Accepts "gfx942", "rocm:gfx942", "sm_90", "cuda:sm_90", "llvm-cpu", "cpu",
 // "llvm-cpu:generic".

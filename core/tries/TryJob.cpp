@@ -287,7 +287,7 @@ Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
     return Error{"no document to try"};
   TryResult result;
   // A root op of a whole program: its dispatch alone is what is tried.
-  if (asked.op && asked.worker && holdsOtherDispatches(*asked.document)) {
+  if (asked.op && asked.worker && triesDispatchAlone(*asked.document)) {
     step(asked, "taking dispatch " + std::to_string(asked.op->first) +
                     " out of the program with iree-opt");
     std::error_code error;
