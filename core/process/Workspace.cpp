@@ -20,9 +20,10 @@ std::filesystem::path defaultWorkspace() {
   return std::filesystem::temp_directory_path() / "tilescope";
 }
 
-Result<std::filesystem::path>
-newTryDirectory(const std::filesystem::path &workspace) {
-  const std::filesystem::path tries = workspace / "tries";
+namespace {
+
+// A new, empty folder WORKSPACE/AREA/YYYYMMDD-HHMMSS-PID-N.
+Result<std::filesystem::path> newFolderIn(const std::filesystem::path &tries) {
   std::error_code error;
   std::filesystem::create_directories(tries, error);
   if (error)
@@ -43,7 +44,28 @@ newTryDirectory(const std::filesystem::path &workspace) {
       return Error{"cannot create " + directory.string() + ": " +
                    std::strerror(errno)};
   }
-  return Error{"cannot find a free try folder name under " + tries.string()};
+  return Error{"cannot find a free folder name under " + tries.string()};
+}
+
+} // namespace
+
+Result<std::filesystem::path>
+newTryDirectory(const std::filesystem::path &workspace) {
+  return newFolderIn(workspace / "tries");
+}
+
+Result<std::filesystem::path>
+keepCrashReproducer(const std::filesystem::path &file) {
+  auto folder = newFolderIn(defaultWorkspace() / "crashes");
+  if (!folder)
+    return Error{folder.error()};
+  const std::filesystem::path kept = *folder / file.filename();
+  std::error_code error;
+  std::filesystem::copy_file(file, kept, error);
+  if (error)
+    return Error{"cannot keep " + file.string() + " in " + folder->string() +
+                 ": " + error.message()};
+  return kept;
 }
 
 } // namespace tilescope::jobs

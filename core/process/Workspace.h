@@ -17,4 +17,9 @@ std::filesystem::path defaultWorkspace();
 Result<std::filesystem::path>
 newTryDirectory(const std::filesystem::path &workspace);
 
+// A copy of an input that crashed an IREE tool, kept where it outlives the
+// job's temporary folder: defaultWorkspace()/crashes/STAMP/NAME. Its path.
+Result<std::filesystem::path>
+keepCrashReproducer(const std::filesystem::path &file);
+
 } // namespace tilescope::jobs

@@ -6,6 +6,7 @@
 #include "core/document/SplitInput.h"
 #include "core/edit/AttributeLocator.h"
 #include "core/process/Process.h"
+#include "core/process/Workspace.h"
 #include "core/service/CompileJob.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
@@ -268,10 +269,14 @@ isolateCrashes(const iree::Document &document, const document::TextPart &part,
       continue;
     }
     if (group.size() == 1) {
-      crashes[group.front()] = "iree-opt " + result.describe() +
-                               " stating IREE's constraints for this op "
-                               "(IREE's bug); reproduce: " +
-                               one.shellCommand();
+      // The probe's folder goes with the job: its input is kept.
+      auto kept = keepCrashReproducer(file);
+      crashes[group.front()] =
+          "iree-opt " + result.describe() +
+          " stating IREE's constraints for this op (IREE's bug); reproduce: " +
+          (kept ? spec(kInsertPipeline, *kept, "/dev/null").shellCommand()
+                : one.shellCommand() + " (the input could not be kept: " +
+                      kept.error() + ")");
       continue;
     }
     std::filesystem::remove(file);
@@ -443,10 +448,13 @@ std::string toString(OpConstraintVerdict::Outcome outcome) {
 std::string describe(const OpConstraintVerdict &verdict) {
   std::string line =
       "IREE's pipeline constraints: " + toString(verdict.outcome);
+  // The op's set, once (a file may state the same pipeline's twice).
   for (const ConstraintSet &set : verdict.sets)
-    if (set.pipeline == verdict.pipeline)
+    if (set.pipeline == verdict.pipeline) {
       line +=
           " (" + std::to_string(set.assertions) + " for " + set.pipeline + ")";
+      break;
+    }
   if (!verdict.reason.empty())
     line += ": " + verdict.reason;
   return line;
@@ -476,6 +484,18 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
     // (--iree-codegen-experimental-verify-pipeline-constraints).
     p.iree = config::Problem::IreeResponse::Compiles;
     p.origin = config::Problem::Origin::IreeConstraints;
+    // IREE disagrees with itself here: its constraints pin an IGEMM
+    // convolution's prefetch_num_stages to 0 (LLVMGPUConstraintGenerator,
+    // "currently pinned"), while its own IGEMM config chooses 2
+    // (setIGEMMConvolutionLoweringConfig) and compiles it. IREE's own
+    // config is no error; a sweep in IREE's space holds it at 0.
+    if (violation.message.rfind(
+            "prefetch_num_stages == 0 (use_igemm_convolution=true)", 0) == 0) {
+      p.severity = config::Problem::Severity::Warning;
+      p.message += ": IREE's constraints pin it to 0 for an IGEMM "
+                   "convolution, while IREE's own IGEMM config chooses 2 and "
+                   "compiles it; a sweep in IREE's space tries 0";
+    }
     problems.push_back(std::move(p));
   }
   if (verdict.outcome == OpConstraintVerdict::Outcome::NotChecked) {

@@ -298,6 +298,40 @@ std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
 
 namespace {
 
+// A field's name without "translation_info.", as settings name it.
+std::string settingName(const std::string &field) {
+  const std::string prefix = "translation_info.";
+  return field.rfind(prefix, 0) == 0 ? field.substr(prefix.size()) : field;
+}
+
+// Sets each field the verdict finds implied by the rest of the config
+// (Problem::implied) and the settings do not name; each is added to the
+// settings. Whether any was set.
+bool followImplied(edit::EditableDocument &editable, edit::OpRef op,
+                   const edit::RuleVerdict &verdict,
+                   std::vector<std::pair<std::string, std::string>> &settings) {
+  bool followed = false;
+  for (const config::Problem &problem : verdict.problems) {
+    if (problem.implied.empty())
+      continue;
+    const std::string field = settingName(problem.field);
+    const bool named = std::any_of(
+        settings.begin(), settings.end(), [&](const auto &setting) {
+          const std::string set = settingName(setting.first);
+          return set == field || set.rfind(field + "[", 0) == 0;
+        });
+    if (named)
+      continue;
+    auto prepared = editable.prepare(op, field, problem.implied);
+    if (!prepared || prepared->changesNothing() ||
+        !editable.apply(std::move(*prepared)))
+      continue;
+    settings.emplace_back(field, problem.implied);
+    followed = true;
+  }
+  return followed;
+}
+
 // A candidate from its settings: applied by the edit model, checked by the
 // rules the editor shows.
 SweepCandidate makeCandidate(const SweepRequest &request,
@@ -326,9 +360,16 @@ SweepCandidate makeCandidate(const SweepRequest &request,
   }
   // The verdict `check` gives: an error, whether IREE refuses the config
   // or builds a kernel that cannot be right, is not compiled.
+  edit::RuleVerdict verdict =
+      edit::ruleVerdict(edit::contextOf(editable.document(), request.op));
+  // A field the candidate does not set but its tiles imply (TileAndFuse's
+  // workgroup_size follows the subgroups a workgroup tile holds) follows
+  // them, so that halving a tile does not leave every candidate wrong.
+  if (followImplied(editable, request.op, verdict, candidate.settings))
+    verdict =
+        edit::ruleVerdict(edit::contextOf(editable.document(), request.op));
   const edit::RootOpContext context =
       edit::contextOf(editable.document(), request.op);
-  edit::RuleVerdict verdict = edit::ruleVerdict(context);
   candidate.valid = !verdict.hasErrors();
   candidate.whyNot = verdict.whyNot();
   candidate.problems = std::move(verdict.problems);
