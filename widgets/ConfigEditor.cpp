@@ -214,9 +214,18 @@ void ConfigEditor::showOp(const document::Dispatch &dispatch,
     intrinsics = target->mmaIntrinsics;
     targetNote = " on " + qs(target->arch);
   }
+  // A convolution IREE builds as an implicit GEMM: its lists index the
+  // IGEMM loops, K made of the filter window and input channels.
+  QString igemm;
+  if (op.implicitGemm && op.onImplicitGemm)
+    for (size_t g = 0; g < op.implicitGemm->gemm.rank(); ++g)
+      if (op.implicitGemm->convolutionLoopsOf(static_cast<int>(g)).size() > 1)
+        igemm += QString(" (IREE's implicit GEMM: d%1 = %2)")
+                     .arg(g)
+                     .arg(qs(op.implicitGemm->describeLoop(static_cast<int>(g))));
   heading->setText(qs(op.name) + " (line " + QString::number(op.line) + ")" +
                    targetNote +
-                   (op.space ? "\nloops: " + loopsOf(*op.space) : "") +
+                   (op.space ? "\nloops: " + loopsOf(*op.space) + igemm : "") +
                    "\nEnter applies a value, Ctrl+Z undoes it, an empty "
                    "value removes the field.");
 

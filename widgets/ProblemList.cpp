@@ -14,6 +14,20 @@ bool isError(const config::Problem &p) {
   return p.severity == config::Problem::Severity::Error;
 }
 
+// The icon of a problem's severity, as `check` words it: an error, a
+// warning, a note.
+QStyle::StandardPixmap iconOf(const config::Problem &p) {
+  switch (p.severity) {
+  case config::Problem::Severity::Error:
+    return QStyle::SP_MessageBoxCritical;
+  case config::Problem::Severity::Warning:
+    return QStyle::SP_MessageBoxWarning;
+  case config::Problem::Severity::Note:
+    break;
+  }
+  return QStyle::SP_MessageBoxInformation;
+}
+
 // "file:line:column: error: ..." → its line.
 int lineOf(const QString &text) {
   const QStringList parts = text.split(':');
@@ -56,17 +70,13 @@ void ProblemList::show(const Contents &c) {
     if (isError(p))
       text +=
           "  [" + qs(config::toString(p.iree)) + "; rule " + qs(p.rule) + "]";
-    add(isError(p) ? QStyle::SP_MessageBoxWarning
-                   : QStyle::SP_MessageBoxInformation,
-        text, field, 0);
+    add(iconOf(p), text, field, 0);
   }
   for (const QString &line : c.iree)
     add(QStyle::SP_MessageBoxCritical, "IREE: " + line, {}, lineOf(line));
   // IREE's pipeline constraints: each violated assert on its field.
   for (const config::Problem &p : c.constraints)
-    add(isError(p) ? QStyle::SP_MessageBoxCritical
-                   : QStyle::SP_MessageBoxInformation,
-        "IREE constraint: " + qs(p.field) + ": " + qs(p.message),
+    add(iconOf(p), "IREE constraint: " + qs(p.field) + ": " + qs(p.message),
         qs(p.field), 0);
   if (count() == 0)
     add(QStyle::SP_DialogApplyButton, "No problems found", {}, 0);

@@ -156,7 +156,11 @@ Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
   }
   for (const std::string &field : order)
     if (auto it = edited.find(field); it != edited.end()) {
-      const std::string text = config::printAttribute(it->second);
+      // A typed integer option ("0 : i64") reads as its number.
+      const std::string text =
+          it->second.is(config::Attribute::Kind::Integer)
+              ? it->second.text
+              : config::printAttribute(it->second);
       point.name += (point.name.empty() ? "" : " ") + field + "=" + text;
       point.settings.emplace_back(field, text);
       edited.erase(it);

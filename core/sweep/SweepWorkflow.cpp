@@ -1,5 +1,6 @@
 #include "core/sweep/SweepWorkflow.h"
 
+#include "core/edit/RootOpContext.h"
 #include "core/sweep/SweepConstraints.h"
 
 namespace tilescope::jobs {
@@ -50,8 +51,25 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
     return Error{source.error()};
   PreparedSweep prepared{std::move(*source), {}};
   const std::optional<IreeSpace> &space = prepared.source.space;
-  if (!space && request.axes.empty())
+  if (!space && request.axes.empty()) {
     request.axes = neighbourAxes(*request.document, request.op);
+    // An op fused into the root op runs on the root's tiles: it has none of
+    // its own to halve or double.
+    if (request.axes.empty())
+      return Error{
+          "the op has no workgroup or reduction tile to halve or double" +
+          std::string(edit::rootOpIndex(
+                          request.document->dispatches[request.op.dispatch]) ==
+                              request.op.op
+                          ? ""
+                          : " (it is not the dispatch's root op: it runs on "
+                            "the root op's tiles; sweep that one)") +
+          (prepared.source.whyNotIree.empty()
+               ? std::string()
+               : "; IREE's constraints give none either: " +
+                     prepared.source.whyNotIree) +
+          ": vary its fields with --vary FIELD=V1,V2"};
+  }
   prepared.neighbourhood = space                 ? "iree-constraints"
                            : choice.vary.empty() ? "rules"
                                                  : "axes";

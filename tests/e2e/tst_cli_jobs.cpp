@@ -508,14 +508,18 @@ private slots:
     auto plan = cli({"sweep", file, "--plan", "--json", "--no-iree-space"});
     QVERIFY2(plan.exitCode == 0, qPrintable(failure(plan)));
     // The rules' neighbours: workgroup [64, 128, 0] and reduction [0, 0, 8],
-    // each non-zero entry halved and doubled; those past gfx942's 64 KiB of
-    // LDS are invalid, with the rule's reason (a tile whose subgroups are
-    // not the workgroup's 4 also keeps its accumulator there, as the pinned
-    // iree-compile does: property_compile_claims).
+    // each non-zero entry halved and doubled, workgroup_size following the
+    // subgroups each tile makes; those past gfx942's 64 KiB of LDS are
+    // invalid, with the rule's reason.
     const QJsonObject planned = jsonOf(plan);
     QCOMPARE(planned["neighbourhood"].toString(), QString("rules"));
     QCOMPARE(planned["total"].toInt(), 27);
-    QCOMPARE(planned["valid"].toInt(), 12);
+    QCOMPARE(planned["valid"].toInt(), 17);
+    // No candidate keeps a workgroup_size its tiles contradict.
+    for (const QJsonValue &c : planned["candidates"].toArray())
+      for (const QJsonValue &p : c.toObject()["problems"].toArray())
+        QVERIFY(p.toObject()["rule"].toString() !=
+                "tile-and-fuse-workgroup-size");
     bool sawSharedMemory = false;
     for (const QJsonValue &c : planned["candidates"].toArray())
       if (!c.toObject()["valid"].toBool())
