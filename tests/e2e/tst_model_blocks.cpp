@@ -1,0 +1,143 @@
+// Every root op of every model block in examples/models/ (a Llama-3-8B
+// decoder layer, SDXL UNet res blocks), configured by the pinned iree-compile
+// for sm_90 and gfx942, through tilescope-cli as a user would run it:
+//
+//  - IREE's own config is no error (check), or check says in words that it
+//    does not judge that kind of config (a Distribute copy's
+//    #iree_codegen.lowering_config);
+//  - explain lays it out, or says why not (attention);
+//  - a sweep plan of IREE's root op has valid candidates: at least 8 for
+//    every contraction and convolution (IREE's space where IREE states one,
+//    else the rules' neighbourhood, and it says which); an op fused into
+//    the root op says it runs on the root's tiles;
+//  - its dispatch compiles alone to a kernel whose resources are read.
+//
+// The tally per kind is printed, so a run shows what each kind got.
+#include "CliRunner.h"
+#include "TestSupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QTemporaryDir>
+
+using namespace tilescope;
+using test::cli;
+using test::failure;
+
+namespace {
+
+const QString kModels = TILESCOPE_SOURCE_DIR "/examples/models/";
+
+QJsonObject jsonOf(const test::CliRun &run) {
+  return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+} // namespace
+
+class ModelBlocksTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir workspace;
+
+  void runModel(const QString &model, const QString &target) {
+    const QString configured =
+        workspace.filePath(model + "." + target + ".mlir");
+    auto made = cli({"configure", kModels + model + ".mlir", "--target",
+                     target, "-o", configured});
+    QVERIFY2(made.exitCode == 0, qPrintable(failure(made)));
+    auto listed = cli({"dispatches", configured, "--json"});
+    QVERIFY2(listed.exitCode == 0, qPrintable(failure(listed)));
+    const QJsonArray dispatches = jsonOf(listed)["dispatches"].toArray();
+    QVERIFY(dispatches.size() >= 8);
+    QMap<QString, int> ops, laidOut, swept, compiled;
+    for (int d = 0; d < dispatches.size(); ++d) {
+      const QJsonArray rootOps =
+          dispatches[d].toObject()["root_ops"].toArray();
+      for (int o = 0; o < rootOps.size(); ++o) {
+        const QString kind = rootOps[o].toObject()["kind"].toString();
+        const QString ref = QString("%1:%2").arg(d).arg(o);
+        const QString where = model + " " + target + " " + ref + " " + kind;
+        ++ops[kind];
+
+        auto checked = cli({"check", configured, "--op", ref, "--json"});
+        const bool judged = checked.exitCode == 0 ||
+                            !checked.err.contains("not an #iree_gpu");
+        if (judged) {
+          QVERIFY2(checked.exitCode == 0,
+                   qPrintable(where + ": " + failure(checked)));
+          for (const QJsonValue &p : jsonOf(checked)["problems"].toArray())
+            QVERIFY2(p.toObject()["severity"].toString() != "error",
+                     qPrintable(where + ": " + checked.out));
+        }
+
+        auto explained = cli({"explain", configured, "--op", ref});
+        if (explained.exitCode == 0)
+          ++laidOut[kind];
+        else
+          QVERIFY2((kind == "attention" &&
+                    explained.err.contains("attention is not laid out")) ||
+                       (!judged && explained.err.contains("not an #iree_gpu")),
+                   qPrintable(where + ": " + failure(explained)));
+
+        // A sweep tunes IREE's root op of the dispatch; an op fused into it
+        // runs on its tiles and says so.
+        // (IREE's root_op mark where the file has it, else the first op,
+        // as the CLI's default op is chosen.)
+        bool marked = false;
+        for (const QJsonValue &other : rootOps)
+          marked = marked || other.toObject().contains("root_op_set");
+        const bool root = marked
+                              ? rootOps[o].toObject().contains("root_op_set")
+                              : o == 0;
+        if (judged && kind != "attention" && !root) {
+          auto plan = cli({"sweep", configured, "--op", ref, "--plan"});
+          QVERIFY2(plan.exitCode == 0 ||
+                       plan.err.contains("runs on the root op's tiles"),
+                   qPrintable(where + ": " + failure(plan)));
+        } else if (judged && kind != "attention") {
+          auto plan = cli({"sweep", configured, "--op", ref, "--plan",
+                           "--json", "--workspace", workspace.path()});
+          QVERIFY2(plan.exitCode == 0, qPrintable(where + ": " + failure(plan)));
+          const QJsonObject out = jsonOf(plan);
+          QVERIFY2(!out["neighbourhood"].toString().isEmpty(),
+                   qPrintable(where + ": " + plan.out.left(2000)));
+          const int valid = out["valid"].toInt();
+          if (kind == "contraction" || kind == "convolution")
+            QVERIFY2(valid >= 8, qPrintable(where + ": " +
+                                            out["neighbourhood"].toString() +
+                                            " " + plan.out.left(3000)));
+          if (valid > 0)
+            ++swept[kind];
+        }
+
+        auto resources = cli({"resources", configured, "--op", ref, "--json",
+                              "--workspace", workspace.path()});
+        QVERIFY2(resources.exitCode == 0,
+                 qPrintable(where + ": " + failure(resources)));
+        const QJsonArray kernels =
+            jsonOf(resources)["resources"].toObject()["kernels"].toArray();
+        QVERIFY2(kernels.size() == 1,
+                 qPrintable(where + ": " + resources.out.left(2000)));
+        ++compiled[kind];
+      }
+    }
+    for (auto it = ops.begin(); it != ops.end(); ++it)
+      qInfo("%s on %s: %d %s root ops, %d laid out, %d swept, %d compiled",
+            qPrintable(model), qPrintable(target), it.value(),
+            qPrintable(it.key()), laidOut.value(it.key()),
+            swept.value(it.key()), compiled.value(it.key()));
+  }
+
+private slots:
+  void decoderLayerOnGfx942() {
+    runModel("llama3_8b_decoder_layer", "gfx942");
+  }
+  void decoderLayerOnSm90() { runModel("llama3_8b_decoder_layer", "sm_90"); }
+  void unetResblockOnGfx942() { runModel("sdxl_unet_resblock", "gfx942"); }
+  void unetResblockOnSm90() { runModel("sdxl_unet_resblock", "sm_90"); }
+};
+
+QTEST_GUILESS_MAIN(ModelBlocksTest)
+#include "tst_model_blocks.moc"
