@@ -28,10 +28,13 @@ readingOf(const std::shared_ptr<const ConfigReading<Model>> &slot,
 // Whether the translation_info in force for `op` (its compilation_info's,
 // else the dispatch's) asks for IREE's IGEMM path.
 bool asksImplicitGemm(const Dispatch &dispatch, const RootOp &op) {
-  if (!op.compilationInfo.empty())
-    if (const auto &info = op.compilationReading->model())
+  if (!op.compilationInfo.empty()) {
+    const auto reading = compilationReadingOf(op);
+    if (const auto &info = reading->model())
       return config::usesImplicitGemm(info->translationInfo);
-  if (const auto &info = dispatch.translationReading->model())
+  }
+  const auto reading = translationReadingOf(dispatch);
+  if (const auto &info = reading->model())
     return config::usesImplicitGemm(*info);
   return false;
 }

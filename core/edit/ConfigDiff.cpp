@@ -86,12 +86,6 @@ std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
     const auto lowering = document::loweringReadingOf(op);
     if (lowering->model())
       cfg = *lowering->model();
-    else if (const auto &written = lowering->written();
-             written && written->isDialect("iree_cpu", "lowering_config"))
-      // A CPU config's parameters are its fields.
-      for (const config::Parameter &p : written->parameters)
-        if (!p.name.empty())
-          fields.push_back({p.name, config::printAttribute(p.get())});
     const auto translation = document::translationReadingOf(dispatch);
     if (translation->model())
       info = *translation->model();

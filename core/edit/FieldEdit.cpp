@@ -90,12 +90,22 @@ Result<FieldChange> changeCpuLowering(const std::string &text,
   Attribute attribute = std::move(*parsed);
   FieldChange change;
   std::vector<config::Parameter> kept;
+  std::string names;
   for (config::Parameter &parameter : attribute.parameters) {
+    names += (names.empty() ? "" : ", ") + parameter.name;
     if (parameter.name == field.key)
       change.oldValue = config::printAttribute(parameter.get());
     else
       kept.push_back(std::move(parameter));
   }
+  // Its fields are the levels it has; one it lacks is added whole, where
+  // IREE's reader judges the name.
+  if (change.oldValue.empty())
+    return Error{field.name() + " is not a field of this op's CPU lowering "
+                                "config (it has " +
+                 names +
+                 "); to add one, replace the whole attribute with "
+                 "lowering_config=#iree_cpu.lowering_config<...>"};
   if (value) {
     auto number = parseValue(field, *value);
     if (!number)
@@ -107,8 +117,6 @@ Result<FieldChange> changeCpuLowering(const std::string &text,
                      [](const config::Parameter &a, const config::Parameter &b) {
                        return a.name < b.name;
                      });
-  } else if (change.oldValue.empty()) {
-    return Error{field.name() + " is not set on this op"};
   }
   attribute.parameters = std::move(kept);
   change.attribute = config::printAttribute(attribute);

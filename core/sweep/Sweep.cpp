@@ -161,10 +161,17 @@ bool sameConfigs(const nlohmann::json &configs, size_t opIndex,
 std::string currentValue(const iree::Document &document, edit::OpRef op,
                          const std::string &field) {
   const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
-  for (const edit::FieldValue &f :
-       edit::opFields(dispatch, dispatch.rootOps[op.op]))
+  const iree::RootOp &rootOp = dispatch.rootOps[op.op];
+  for (const edit::FieldValue &f : edit::opFields(dispatch, rootOp))
     if (f.field == field || f.field == "translation_info." + field)
       return f.value;
+  // A CPU lowering config (the window edits it whole): its parameters.
+  const auto lowering = document::loweringReadingOf(rootOp);
+  if (const auto &written = lowering->written();
+      written && written->isDialect("iree_cpu", "lowering_config"))
+    for (const config::Parameter &parameter : written->parameters)
+      if (parameter.name == field)
+        return config::printAttribute(parameter.get());
   return {};
 }
 
@@ -365,7 +372,8 @@ SweepCandidate makeCandidate(const SweepRequest &request,
   // A field the candidate does not set but its tiles imply (TileAndFuse's
   // workgroup_size follows the subgroups a workgroup tile holds) follows
   // them, so that halving a tile does not leave every candidate wrong.
-  if (followImplied(editable, request.op, verdict, candidate.settings))
+  if (request.followImplied &&
+      followImplied(editable, request.op, verdict, candidate.settings))
     verdict =
         edit::ruleVerdict(edit::contextOf(editable.document(), request.op));
   const edit::RootOpContext context =

@@ -112,6 +112,11 @@ struct SweepRequest {
   // Candidates given outright; when set, they are the plan and axes are
   // only the sweep's description.
   std::vector<SweepPoint> points;
+  // A field the rest of a candidate implies (Problem::implied: TileAndFuse's
+  // workgroup_size from its tiles' subgroups) follows the axes: set for the
+  // rules' neighbourhood, which Tilescope makes and must keep consistent;
+  // axes a person names are judged as set-config would set them.
+  bool followImplied = false;
   std::string name; // the sweep's name in the history
   TryStage upTo = TryStage::Bench;
   std::optional<CompileTarget> target;

@@ -73,6 +73,7 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
   prepared.neighbourhood = space                 ? "iree-constraints"
                            : choice.vary.empty() ? "rules"
                                                  : "axes";
+  request.followImplied = prepared.neighbourhood == "rules";
   request.name =
       !choice.name.empty() ? choice.name
       : space ? spaceSweepName(*request.document, request.op, asked->vary,
