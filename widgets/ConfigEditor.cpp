@@ -220,9 +220,10 @@ void ConfigEditor::showOp(const document::Dispatch &dispatch,
   if (op.implicitGemm && op.onImplicitGemm)
     for (size_t g = 0; g < op.implicitGemm->gemm.rank(); ++g)
       if (op.implicitGemm->convolutionLoopsOf(static_cast<int>(g)).size() > 1)
-        igemm += QString(" (IREE's implicit GEMM: d%1 = %2)")
-                     .arg(g)
-                     .arg(qs(op.implicitGemm->describeLoop(static_cast<int>(g))));
+        igemm +=
+            QString(" (IREE's implicit GEMM: d%1 = %2)")
+                .arg(g)
+                .arg(qs(op.implicitGemm->describeLoop(static_cast<int>(g))));
   heading->setText(qs(op.name) + " (line " + QString::number(op.line) + ")" +
                    targetNote +
                    (op.space ? "\nloops: " + loopsOf(*op.space) + igemm : "") +

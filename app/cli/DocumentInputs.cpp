@@ -32,8 +32,7 @@ std::optional<QString> ireePath(const QCommandLineParser &parser) {
 }
 
 std::string opSpecOf(const QCommandLineParser &parser) {
-  return parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString()
-                                 : "0";
+  return parser.isSet(kOpOption) ? parser.value(kOpOption).toStdString() : "0";
 }
 
 // The file read and parsed by IREE in the worker process, with its text.

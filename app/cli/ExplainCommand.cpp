@@ -242,10 +242,10 @@ void explainImplicitGemm(const config::ImplicitGemm &igemm,
   for (size_t g = 0; g < igemm.gemm.rank(); ++g) {
     const std::string made = igemm.describeLoop(static_cast<int>(g));
     text << "  IGEMM d" << g << " = convolution " << made << "\n";
-    loops.push_back({{"loop", g},
-                     {"convolution_loops",
-                      igemm.convolutionLoopsOf(static_cast<int>(g))},
-                     {"made_of", made}});
+    loops.push_back(
+        {{"loop", g},
+         {"convolution_loops", igemm.convolutionLoopsOf(static_cast<int>(g))},
+         {"made_of", made}});
   }
   json section = {{"convolution_space", exporting::toJson(igemm.convolution)},
                   {"loops", loops},

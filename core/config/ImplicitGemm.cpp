@@ -57,9 +57,8 @@ std::vector<std::pair<int64_t, int64_t>> ImplicitGemm::convolutionBox(
       auto position = [&](int loop) {
         return std::find(filter.begin(), filter.end(), loop) - filter.begin();
       };
-      std::stable_sort(loops.begin(), loops.end(), [&](int a, int b) {
-        return position(a) < position(b);
-      });
+      std::stable_sort(loops.begin(), loops.end(),
+                       [&](int a, int b) { return position(a) < position(b); });
     }
     std::vector<int64_t> sizes;
     for (int loop : loops)
@@ -106,8 +105,7 @@ std::vector<std::pair<int64_t, int64_t>> ImplicitGemm::inputBox(
         spatial >= dims.filterLoop.size() || spatial >= strides.size() ||
         spatial >= dilations.size())
       return {};
-    const auto [o0, o1] =
-        box[static_cast<size_t>(dims.outputImage[spatial])];
+    const auto [o0, o1] = box[static_cast<size_t>(dims.outputImage[spatial])];
     const auto [f0, f1] = box[static_cast<size_t>(dims.filterLoop[spatial])];
     if (o1 <= o0 || f1 <= f0)
       return {};

@@ -51,8 +51,8 @@ struct ImplicitGemm {
   // The convolution's loop ranges [begin, end) that a box of IGEMM loop
   // ranges covers: a loop IREE keeps is the same range; a collapsed loop
   // (K) is the box around the points its range decomposes into.
-  std::vector<std::pair<int64_t, int64_t>> convolutionBox(
-      const std::vector<std::pair<int64_t, int64_t>> &gemmBox) const;
+  std::vector<std::pair<int64_t, int64_t>>
+  convolutionBox(const std::vector<std::pair<int64_t, int64_t>> &gemmBox) const;
   // The input elements those convolution loops read, per input dimension
   // (the im2col map: output pixel x stride + filter tap x dilation), as
   // [begin, end); empty where the input's indexing is not one Tilescope

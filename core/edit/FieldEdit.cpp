@@ -101,8 +101,9 @@ Result<FieldChange> changeCpuLowering(const std::string &text,
   // Its fields are the levels it has; one it lacks is added whole, where
   // IREE's reader judges the name.
   if (change.oldValue.empty())
-    return Error{field.name() + " is not a field of this op's CPU lowering "
-                                "config (it has " +
+    return Error{field.name() +
+                 " is not a field of this op's CPU lowering "
+                 "config (it has " +
                  names +
                  "); to add one, replace the whole attribute with "
                  "lowering_config=#iree_cpu.lowering_config<...>"};
@@ -113,10 +114,11 @@ Result<FieldChange> changeCpuLowering(const std::string &text,
     change.newValue = config::printAttribute(*number);
     kept.push_back(Attribute::parameter(field.key, std::move(*number)));
     // IREE prints the parameters sorted by name.
-    std::stable_sort(kept.begin(), kept.end(),
-                     [](const config::Parameter &a, const config::Parameter &b) {
-                       return a.name < b.name;
-                     });
+    std::stable_sort(
+        kept.begin(), kept.end(),
+        [](const config::Parameter &a, const config::Parameter &b) {
+          return a.name < b.name;
+        });
   }
   attribute.parameters = std::move(kept);
   change.attribute = config::printAttribute(attribute);

@@ -117,8 +117,7 @@ implicitGemmOf(const Ir &ir, MlirOperation op,
   MlirAttribute pairs = details.convToIgemmDimMap;
   if (!pairs.ptr || !api.mlirAttributeIsAArray(pairs))
     return std::nullopt;
-  for (intptr_t i = 0, e = api.mlirArrayAttrGetNumElements(pairs); i < e;
-       ++i) {
+  for (intptr_t i = 0, e = api.mlirArrayAttrGetNumElements(pairs); i < e; ++i) {
     auto pair = ir.integers(api.mlirArrayAttrGetElement(pairs, i));
     if (!pair || pair->size() != 2 || (*pair)[0] < 0 ||
         static_cast<size_t>((*pair)[0]) >= convolution.rank() ||

@@ -1,9 +1,9 @@
 #include "core/run/CheckJob.h"
 #include "core/service/ConfigureProgram.h"
 
+#include "core/document/MlirFile.h"
 #include "core/run/SlurmRun.h"
 #include "core/service/CompileJob.h"
-#include "core/document/MlirFile.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
 

@@ -67,8 +67,9 @@ Result<CompileTarget> compileTarget(const std::string &spec) {
 }
 
 std::optional<std::string> compilePhaseOf(const std::string &text) {
-  const bool streamHost = text.find("stream.cmd.dispatch") != std::string::npos ||
-                          text.find("stream.async.dispatch") != std::string::npos;
+  const bool streamHost =
+      text.find("stream.cmd.dispatch") != std::string::npos ||
+      text.find("stream.async.dispatch") != std::string::npos;
   if (!streamHost || text.find("hal.executable.variant") == std::string::npos)
     return std::nullopt;
   const bool configured = text.find("translation_info") != std::string::npos ||

@@ -275,8 +275,8 @@ isolateCrashes(const iree::Document &document, const document::TextPart &part,
           "iree-opt " + result.describe() +
           " stating IREE's constraints for this op (IREE's bug); reproduce: " +
           (kept ? spec(kInsertPipeline, *kept, "/dev/null").shellCommand()
-                : one.shellCommand() + " (the input could not be kept: " +
-                      kept.error() + ")");
+                : one.shellCommand() +
+                      " (the input could not be kept: " + kept.error() + ")");
       continue;
     }
     std::filesystem::remove(file);

@@ -322,8 +322,8 @@ bool followImplied(edit::EditableDocument &editable, edit::OpRef op,
     if (problem.implied.empty())
       continue;
     const std::string field = settingName(problem.field);
-    const bool named = std::any_of(
-        settings.begin(), settings.end(), [&](const auto &setting) {
+    const bool named =
+        std::any_of(settings.begin(), settings.end(), [&](const auto &setting) {
           const std::string set = settingName(setting.first);
           return set == field || set.rfind(field + "[", 0) == 0;
         });

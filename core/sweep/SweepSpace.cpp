@@ -157,10 +157,9 @@ Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
   for (const std::string &field : order)
     if (auto it = edited.find(field); it != edited.end()) {
       // A typed integer option ("0 : i64") reads as its number.
-      const std::string text =
-          it->second.is(config::Attribute::Kind::Integer)
-              ? it->second.text
-              : config::printAttribute(it->second);
+      const std::string text = it->second.is(config::Attribute::Kind::Integer)
+                                   ? it->second.text
+                                   : config::printAttribute(it->second);
       point.name += (point.name.empty() ? "" : " ") + field + "=" + text;
       point.settings.emplace_back(field, text);
       edited.erase(it);

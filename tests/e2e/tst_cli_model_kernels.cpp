@@ -44,8 +44,8 @@ private slots:
   // it read.
   void aConvolutionIsCheckedOnIreesIgemmLoops() {
     for (const char *target : {"rocm_gfx942", "cuda_sm_90"}) {
-      const QString file = kExamples + target +
-                           "/conv_3x3_f16_dispatch_0.benchmark.mlir";
+      const QString file =
+          kExamples + target + "/conv_3x3_f16_dispatch_0.benchmark.mlir";
       auto checked = cli({"check", file, "--json"});
       QVERIFY2(checked.exitCode == 0, qPrintable(failure(checked)));
       const QJsonObject out = jsonOf(checked);
@@ -55,8 +55,7 @@ private slots:
       auto shown = cli({"show", file, "--json"});
       QVERIFY2(shown.exitCode == 0, qPrintable(failure(shown)));
       const QJsonObject op = jsonOf(shown)["root_op"].toObject();
-      QCOMPARE(op["iteration_space"].toObject()["bounds"].toArray().size(),
-               5);
+      QCOMPARE(op["iteration_space"].toObject()["bounds"].toArray().size(), 5);
       QVERIFY2(op.contains("implicit_gemm"), qPrintable(shown.out));
       const QJsonObject igemm = op["implicit_gemm"].toObject();
       QCOMPARE(igemm["convolution"].toObject()["bounds"].toArray().size(), 7);
@@ -149,10 +148,9 @@ private slots:
   // stay where they were.
   void aSourceWithAliasesConfiguresForSm90() {
     const QString out = workspace.filePath("aliases.sm_90.mlir");
-    auto configured =
-        cli({"configure",
-             kExamples + "sources/matmul_f16_vector_distribute.mlir",
-             "--target", "sm_90", "-o", out});
+    auto configured = cli(
+        {"configure", kExamples + "sources/matmul_f16_vector_distribute.mlir",
+         "--target", "sm_90", "-o", out});
     // The config names an AMD intrinsic: IREE refuses it on sm_90, and
     // says so about the source's own line, not "expected operation name".
     QVERIFY2(!configured.err.contains("expected operation name"),
@@ -193,8 +191,8 @@ private slots:
     QVERIFY2(shown.exitCode == 0, qPrintable(failure(shown)));
     QCOMPARE(jsonOf(shown)["root_op"].toObject()["name"].toString(),
              QString("linalg.matmul"));
-    auto plan = cli({"sweep", file, "--vary",
-                     "vector_common_parallel[0]=4,16", "--plan", "--json"});
+    auto plan = cli({"sweep", file, "--vary", "vector_common_parallel[0]=4,16",
+                     "--plan", "--json"});
     QVERIFY2(plan.exitCode == 0, qPrintable(failure(plan)));
     const QJsonArray candidates = jsonOf(plan)["candidates"].toArray();
     QCOMPARE(candidates.size(), 2);

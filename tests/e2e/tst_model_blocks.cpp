@@ -44,8 +44,8 @@ class ModelBlocksTest : public QObject {
   void runModel(const QString &model, const QString &target) {
     const QString configured =
         workspace.filePath(model + "." + target + ".mlir");
-    auto made = cli({"configure", kModels + model + ".mlir", "--target",
-                     target, "-o", configured});
+    auto made = cli({"configure", kModels + model + ".mlir", "--target", target,
+                     "-o", configured});
     QVERIFY2(made.exitCode == 0, qPrintable(failure(made)));
     auto listed = cli({"dispatches", configured, "--json"});
     QVERIFY2(listed.exitCode == 0, qPrintable(failure(listed)));
@@ -53,8 +53,7 @@ class ModelBlocksTest : public QObject {
     QVERIFY(dispatches.size() >= 8);
     QMap<QString, int> ops, laidOut, swept, compiled;
     for (int d = 0; d < dispatches.size(); ++d) {
-      const QJsonArray rootOps =
-          dispatches[d].toObject()["root_ops"].toArray();
+      const QJsonArray rootOps = dispatches[d].toObject()["root_ops"].toArray();
       for (int o = 0; o < rootOps.size(); ++o) {
         const QString kind = rootOps[o].toObject()["kind"].toString();
         const QString ref = QString("%1:%2").arg(d).arg(o);
@@ -62,8 +61,8 @@ class ModelBlocksTest : public QObject {
         ++ops[kind];
 
         auto checked = cli({"check", configured, "--op", ref, "--json"});
-        const bool judged = checked.exitCode == 0 ||
-                            !checked.err.contains("not an #iree_gpu");
+        const bool judged =
+            checked.exitCode == 0 || !checked.err.contains("not an #iree_gpu");
         if (judged) {
           QVERIFY2(checked.exitCode == 0,
                    qPrintable(where + ": " + failure(checked)));
@@ -88,26 +87,26 @@ class ModelBlocksTest : public QObject {
         bool marked = false;
         for (const QJsonValue &other : rootOps)
           marked = marked || other.toObject().contains("root_op_set");
-        const bool root = marked
-                              ? rootOps[o].toObject().contains("root_op_set")
-                              : o == 0;
+        const bool root =
+            marked ? rootOps[o].toObject().contains("root_op_set") : o == 0;
         if (judged && kind != "attention" && !root) {
           auto plan = cli({"sweep", configured, "--op", ref, "--plan"});
           QVERIFY2(plan.exitCode == 0 ||
                        plan.err.contains("runs on the root op's tiles"),
                    qPrintable(where + ": " + failure(plan)));
         } else if (judged && kind != "attention") {
-          auto plan = cli({"sweep", configured, "--op", ref, "--plan",
-                           "--json", "--workspace", workspace.path()});
-          QVERIFY2(plan.exitCode == 0, qPrintable(where + ": " + failure(plan)));
+          auto plan = cli({"sweep", configured, "--op", ref, "--plan", "--json",
+                           "--workspace", workspace.path()});
+          QVERIFY2(plan.exitCode == 0,
+                   qPrintable(where + ": " + failure(plan)));
           const QJsonObject out = jsonOf(plan);
           QVERIFY2(!out["neighbourhood"].toString().isEmpty(),
                    qPrintable(where + ": " + plan.out.left(2000)));
           const int valid = out["valid"].toInt();
           if (kind == "contraction" || kind == "convolution")
-            QVERIFY2(valid >= 8, qPrintable(where + ": " +
-                                            out["neighbourhood"].toString() +
-                                            " " + plan.out.left(3000)));
+            QVERIFY2(valid >= 8,
+                     qPrintable(where + ": " + out["neighbourhood"].toString() +
+                                " " + plan.out.left(3000)));
           if (valid > 0)
             ++swept[kind];
         }
@@ -131,9 +130,7 @@ class ModelBlocksTest : public QObject {
   }
 
 private slots:
-  void decoderLayerOnGfx942() {
-    runModel("llama3_8b_decoder_layer", "gfx942");
-  }
+  void decoderLayerOnGfx942() { runModel("llama3_8b_decoder_layer", "gfx942"); }
   void decoderLayerOnSm90() { runModel("llama3_8b_decoder_layer", "sm_90"); }
   void unetResblockOnGfx942() { runModel("sdxl_unet_resblock", "gfx942"); }
   void unetResblockOnSm90() { runModel("sdxl_unet_resblock", "sm_90"); }

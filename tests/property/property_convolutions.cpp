@@ -43,8 +43,8 @@ struct ConvCase {
   std::string describe() const {
     return layout + " n=" + std::to_string(n) + " " + std::to_string(h) + "x" +
            std::to_string(w) + "x" + std::to_string(c) + " filter " +
-           std::to_string(kh) + "x" + std::to_string(kw) + " f=" +
-           std::to_string(f) + " strides " + std::to_string(sh) + "," +
+           std::to_string(kh) + "x" + std::to_string(kw) +
+           " f=" + std::to_string(f) + " strides " + std::to_string(sh) + "," +
            std::to_string(sw) + " dilations " + std::to_string(dh) + "," +
            std::to_string(dw) + " on " + target;
   }
@@ -73,10 +73,9 @@ struct ConvCase {
     const std::string attrs =
         "{dilations = dense<[" + std::to_string(dh) + ", " +
         std::to_string(dw) + "]> : tensor<2xi64>, strides = dense<[" +
-        std::to_string(sh) + ", " + std::to_string(sw) +
-        "]> : tensor<2xi64>}";
-    return "func.func @conv(%in: " + input + ", %filter: " + filter +
-           ") -> " + output +
+        std::to_string(sh) + ", " + std::to_string(sw) + "]> : tensor<2xi64>}";
+    return "func.func @conv(%in: " + input + ", %filter: " + filter + ") -> " +
+           output +
            " {\n"
            "  %zero = arith.constant 0.0 : f32\n"
            "  %empty = tensor.empty() : " +
@@ -123,7 +122,8 @@ std::vector<int64_t> shapeOf(const std::string &type) {
   if (at == std::string::npos)
     return shape;
   ++at;
-  while (at < type.size() && std::isdigit(static_cast<unsigned char>(type[at]))) {
+  while (at < type.size() &&
+         std::isdigit(static_cast<unsigned char>(type[at]))) {
     size_t end = at;
     while (end < type.size() &&
            std::isdigit(static_cast<unsigned char>(type[end])))
@@ -195,9 +195,9 @@ std::string compare(const ConvCase &c, const iree::Document &document,
       const auto read = igemm.inputBox(igemm.convolutionBox(whole));
       // The input as IREE's dispatch states it (a unit batch folded away).
       std::vector<std::pair<int64_t, int64_t>> input;
-      for (int64_t size : shapeOf(op.operandTypes.empty()
-                                      ? std::string()
-                                      : op.operandTypes.front()))
+      for (int64_t size :
+           shapeOf(op.operandTypes.empty() ? std::string()
+                                           : op.operandTypes.front()))
         input.emplace_back(0, size);
       if (read != input)
         return "the im2col map reads " + ranges(read) + ", the input is " +
@@ -256,8 +256,8 @@ int main(int argc, char **argv) {
     if (!configured) {
       tally.generated("configure " + c.target);
       tally.disagreed("configure " + c.target,
-                      c.describe() + ": IREE did not configure it: " +
-                          configured.error());
+                      c.describe() +
+                          ": IREE did not configure it: " + configured.error());
       continue;
     }
     std::string family;

@@ -327,8 +327,8 @@ struct ireeCodegenIGEMMGenericConvDetails {
   MlirAttribute igemmLoopIterators;   // ArrayAttr of StringAttr
   MlirAttribute im2colOutputPerm;     // ArrayAttr of i64 IntegerAttr
   MlirAttribute filterReassocIndices; // ArrayAttr of ArrayAttr of i64
-  bool isOutputChannelFirst; // input and filter swapped in the maps
-  MlirAttribute convToIgemmDimMap; // ArrayAttr of [conv dim, IGEMM dim]
+  bool isOutputChannelFirst;          // input and filter swapped in the maps
+  MlirAttribute convToIgemmDimMap;    // ArrayAttr of [conv dim, IGEMM dim]
 };
 
 // One pointer per function; null when the library does not export it.

@@ -918,9 +918,9 @@ private slots:
           // those); the printed maps for an op IREE gave none.
           std::vector<std::string> types = op.operandTypes;
           auto space = op.space ? Result<IterationSpace>(*op.space)
-                                : IterationSpace::fromLinalgOp(
-                                      op.indexingMaps, op.iteratorTypes,
-                                      types, op.name);
+                                : IterationSpace::fromLinalgOp(op.indexingMaps,
+                                                               op.iteratorTypes,
+                                                               types, op.name);
           QVERIFY2(space, (path.filename().string() + ": " + op.name +
                            " has no iteration space")
                               .c_str());
