@@ -90,9 +90,8 @@ void checkTileAndFuseStructure(
                 std::to_string(*r.subgroupSize()) +
                 "; the workgroup's accumulator tile then goes to shared "
                 "memory as well (the shared-memory estimate counts it)",
-            "tile-and-fuse-workgroup-size");
-    if (actual != expected)
-      r.problems.back().implied = list(expected);
+            "tile-and-fuse-workgroup-size")
+          .implied = list(expected);
   }
   if (!reduction || reduction->size() != s.rank())
     return;

@@ -101,12 +101,18 @@ std::vector<std::pair<int64_t, int64_t>> ImplicitGemm::inputBox(
       continue;
     }
     // out x stride + tap x dilation, the i-th image dimension.
+    // (The dimensions may come from a document's JSON: each is checked.)
     if (spatial >= dims.outputImage.size() ||
         spatial >= dims.filterLoop.size() || spatial >= strides.size() ||
         spatial >= dilations.size())
       return {};
-    const auto [o0, o1] = box[static_cast<size_t>(dims.outputImage[spatial])];
-    const auto [f0, f1] = box[static_cast<size_t>(dims.filterLoop[spatial])];
+    const auto output = static_cast<size_t>(dims.outputImage[spatial]);
+    const auto filter = static_cast<size_t>(dims.filterLoop[spatial]);
+    if (dims.outputImage[spatial] < 0 || dims.filterLoop[spatial] < 0 ||
+        output >= box.size() || filter >= box.size())
+      return {};
+    const auto [o0, o1] = box[output];
+    const auto [f0, f1] = box[filter];
     if (o1 <= o0 || f1 <= f0)
       return {};
     const int64_t stride = strides[spatial], dilation = dilations[spatial];

@@ -267,9 +267,10 @@ Problem makeProblem(std::string field, std::string message,
 
 namespace detail {
 
-void Reporter::add(std::string field, std::string message,
-                   const std::string &rule) {
+Problem &Reporter::add(std::string field, std::string message,
+                       const std::string &rule) {
   problems.push_back(makeProblem(std::move(field), std::move(message), rule));
+  return problems.back();
 }
 
 bool Reporter::hasError(const std::string &fieldPrefix) const {

@@ -313,11 +313,10 @@ std::string settingName(const std::string &field) {
 
 // Sets each field the verdict finds implied by the rest of the config
 // (Problem::implied) and the settings do not name; each is added to the
-// settings. Whether any was set.
-bool followImplied(edit::EditableDocument &editable, edit::OpRef op,
+// settings.
+void followImplied(edit::EditableDocument &editable, edit::OpRef op,
                    const edit::RuleVerdict &verdict,
                    std::vector<std::pair<std::string, std::string>> &settings) {
-  bool followed = false;
   for (const config::Problem &problem : verdict.problems) {
     if (problem.implied.empty())
       continue;
@@ -334,9 +333,7 @@ bool followImplied(edit::EditableDocument &editable, edit::OpRef op,
         !editable.apply(std::move(*prepared)))
       continue;
     settings.emplace_back(field, problem.implied);
-    followed = true;
   }
-  return followed;
 }
 
 // A candidate from its settings: applied by the edit model, checked by the
@@ -365,19 +362,19 @@ SweepCandidate makeCandidate(const SweepRequest &request,
     candidate.whyNot = refused;
     return candidate;
   }
-  // The verdict `check` gives: an error, whether IREE refuses the config
-  // or builds a kernel that cannot be right, is not compiled.
-  edit::RuleVerdict verdict =
-      edit::ruleVerdict(edit::contextOf(editable.document(), request.op));
   // A field the candidate does not set but its tiles imply (TileAndFuse's
   // workgroup_size follows the subgroups a workgroup tile holds) follows
   // them, so that halving a tile does not leave every candidate wrong.
-  if (request.followImplied &&
-      followImplied(editable, request.op, verdict, candidate.settings))
-    verdict =
-        edit::ruleVerdict(edit::contextOf(editable.document(), request.op));
+  if (request.followImplied)
+    followImplied(
+        editable, request.op,
+        edit::ruleVerdict(edit::contextOf(editable.document(), request.op)),
+        candidate.settings);
+  // The verdict `check` gives: an error, whether IREE refuses the config
+  // or builds a kernel that cannot be right, is not compiled.
   const edit::RootOpContext context =
       edit::contextOf(editable.document(), request.op);
+  edit::RuleVerdict verdict = edit::ruleVerdict(context);
   candidate.valid = !verdict.hasErrors();
   candidate.whyNot = verdict.whyNot();
   candidate.problems = std::move(verdict.problems);
