@@ -25,8 +25,7 @@ public:
   // such a config (an error where IREE refuses, asserts or builds something
   // that cannot be right; a warning where it compiles).
   // The problem added, for a rule that says more of it (Problem::implied).
-  Problem &add(std::string field, std::string message,
-               const std::string &rule);
+  Problem &add(std::string field, std::string message, const std::string &rule);
   bool hasError(const std::string &fieldPrefix) const;
   bool fired(const std::string &rule) const {
     for (const Problem &problem : problems)
