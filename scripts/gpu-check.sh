@@ -17,6 +17,14 @@
 #                                        there (the GPU, no compiler): time
 #       every module per dispatch and one per submission, and profile each
 #       with Nsight Compute (or rocprofv3) where TILESCOPE_PROFILE says
+#   scripts/gpu-check.sh prepare-kinds [DIR], report-kinds [DIR]: the same
+#       for the kinds beyond matmuls and reductions (bundle-kinds: the
+#       examples' conv and batch matmul, the model blocks' convolutions,
+#       attention and projections, each with IREE's default and neighbours;
+#       the blocks whole; PyTorch's kernels for the same shapes), its own
+#       workspace (DIR/workspace-kinds); on the GPU machine run
+#       bundle-kinds/models.sh, python3 bundle-kinds/gpu-torch-refs.py and
+#       TILESCOPE_PROFILE=off bundle-kinds/run.sh
 #   scripts/gpu-check.sh report [DIR]    here again, with DIR/bundle/results
 #       back: imports the results into DIR's own history and prints, per
 #       kernel, the per-dispatch time against the profiler's (a "!" past 3 %),
@@ -50,6 +58,20 @@ SWEEP_F32="gpu-check sm_90 tileandfuse matmul f32 2048 grid 32"
 F32_VARY=(--vary 'workgroup[0]=16,32,64,128' --vary 'workgroup[1]=32,64,128,256'
   --vary 'reduction[2]=16,64')
 IREE_COMPILE="$ROOT/.deps/iree-3.13.0/iree/compiler/_mlir_libs/iree-compile"
+# The kinds beyond matmuls and reductions (a third bundle, bundle-kinds,
+# timed without the profiler): the examples' convolution (an implicit GEMM)
+# and batch matmul, and the model blocks' convolutions, attention and
+# projections, each with IREE's default and its neighbours; beside them the
+# two model blocks whole (models/, timed per call) and PyTorch's kernels for
+# the same shapes (scripts/gpu-torch-refs.py: cuDNN, cuBLAS, SDPA).
+CONV="$ROOT/examples/cuda_sm_90/conv_3x3_f16_dispatch_0.benchmark.mlir"
+SWEEP_CONV="gpu-check sm_90 conv 16x64x64x256 nearest 24"
+BATCH_MATMUL="$ROOT/examples/cuda_sm_90/batch_matmul_f16_dispatch_0.benchmark.mlir"
+SWEEP_BATCH_MATMUL="gpu-check sm_90 batch matmul 32x1024x1024x128 neighbours"
+SWEEP_ATTENTION="gpu-check sm_90 attention 32x2048x128 grid 12"
+ATTENTION_VARY=(--vary 'workgroup[1]=32,64,128' --vary 'reduction[3]=32,64' --vary 'workgroup[4]=32,64')
+SWEEP_UNET_CONV="gpu-check sm_90 unet conv 2x128x128x320 nearest 6"
+SWEEP_UNET_CONV640="gpu-check sm_90 unet conv 2x64x64x640 nearest 6"
 
 # A dispatch benchmark scaled from one of the examples' sources, as
 # examples/generate.sh makes them: the source with FROM replaced by TO,
@@ -65,6 +87,40 @@ make_dispatch() {
   "$IREE_COMPILE" "$work/source.mlir" --iree-codegen-add-tuner-attributes \
     --iree-hal-dump-executable-benchmarks-to="$work" -o "$work/program.vmfb"
   cp "$work"/*_benchmark.mlir "$4"
+}
+
+# The dispatch benchmarks of examples/models/MODEL.mlir compiled for sm_90
+# (IREE's own configs), in $DIR/MODEL/, and the whole block as
+# $DIR/MODEL/program.vmfb. model_dispatches MODEL
+model_dispatches() {
+  local work="$DIR/$1"
+  mkdir -p "$work"
+  { printf 'module attributes {hal.device.targets = [%s]} {\n' \
+      "$(cat "$ROOT/examples/targets/cuda_sm_90.device.mlir")"
+    cat "$ROOT/examples/models/$1.mlir"
+    printf '}\n'; } >"$work/source.mlir"
+  "$IREE_COMPILE" "$work/source.mlir" --iree-codegen-add-tuner-attributes \
+    --iree-hal-dump-executable-benchmarks-to="$work" -o "$work/program.vmfb"
+}
+# The dispatch benchmark of dispatch N of MODEL's function FUNCTION.
+model_dispatch() { echo "$DIR/$1/module_$2_dispatch_$3_cuda_nvptx_fb_benchmark.mlir"; }
+LLAMA=llama3_8b_decoder_layer
+UNET=sdxl_unet_resblock
+
+# A sweep that exits non-zero (some candidates invalid or failed) still
+# leaves its valid candidates in the history for the bundle.
+kept() { echo "gpu-check: that sweep exited $1 (its valid candidates are kept)"; }
+sweep_kinds() {
+  "$CLI" sweep "$CONV" --compile-only --nearest 24 --name "$SWEEP_CONV" \
+    --workspace "$WORKSPACE" | tail -n 30 || kept $?
+  "$CLI" sweep "$(model_dispatch $LLAMA decoder_layer 6)" --compile-only "${ATTENTION_VARY[@]}" \
+    --name "$SWEEP_ATTENTION" --workspace "$WORKSPACE" | tail -n 16 || kept $?
+  "$CLI" sweep "$BATCH_MATMUL" --compile-only --name "$SWEEP_BATCH_MATMUL" \
+    --workspace "$WORKSPACE" | tail -n 60 || kept $?
+  "$CLI" sweep "$(model_dispatch $UNET unet_resblock 3)" --compile-only --nearest 6 \
+    --name "$SWEEP_UNET_CONV" --workspace "$WORKSPACE" | tail -n 10 || kept $?
+  "$CLI" sweep "$(model_dispatch $UNET unet_resblock 17)" --compile-only --nearest 6 \
+    --name "$SWEEP_UNET_CONV640" --workspace "$WORKSPACE" | tail -n 10 || kept $?
 }
 
 # Compiles FILE as a resources try (IREE's config) and prints its id.
@@ -116,6 +172,63 @@ prepare)
   echo "next, on the GPU machine: TILESCOPE_PROFILE=on $DIR/bundle/run.sh;" \
     "TILESCOPE_PROFILE=off $DIR/bundle-sets/run.sh"
   ;;
+prepare-kinds)
+  WORKSPACE="$DIR/workspace-kinds"
+  rm -rf "$WORKSPACE" "$DIR/bundle-kinds" "$DIR/$LLAMA" "$DIR/$UNET"
+  mkdir -p "$WORKSPACE"
+  model_dispatches $LLAMA
+  model_dispatches $UNET
+  tries=()
+  for dispatch in "$CONV" "$BATCH_MATMUL" \
+    "$(model_dispatch $LLAMA decoder_layer 6)" "$(model_dispatch $LLAMA decoder_layer 1)" \
+    "$(model_dispatch $LLAMA decoder_layer 9)" "$(model_dispatch $LLAMA decoder_layer 11)" \
+    "$(model_dispatch $UNET unet_resblock 3)" "$(model_dispatch $UNET unet_resblock 8)" \
+    "$(model_dispatch $UNET unet_resblock 12)" "$(model_dispatch $UNET unet_resblock 17)"; do
+    id=$(compiled_try "$dispatch")
+    tries+=(--try "$id")
+  done
+  sweep_kinds
+  "$CLI" bundle "${tries[@]}" --sweep "$SWEEP_CONV" --sweep "$SWEEP_ATTENTION" \
+    --sweep "$SWEEP_BATCH_MATMUL" --sweep "$SWEEP_UNET_CONV" --sweep "$SWEEP_UNET_CONV640" \
+    -o "$DIR/bundle-kinds" --workspace "$WORKSPACE"
+  mkdir -p "$DIR/bundle-kinds/models"
+  cp "$DIR/$LLAMA/program.vmfb" "$DIR/bundle-kinds/models/$LLAMA.vmfb"
+  cp "$DIR/$UNET/program.vmfb" "$DIR/bundle-kinds/models/$UNET.vmfb"
+  cp "$ROOT/scripts/gpu-torch-refs.py" "$DIR/bundle-kinds/"
+  # The blocks whole, one call at a time, their inputs splats (the kernels'
+  # times do not depend on the values).
+  cat >"$DIR/bundle-kinds/models.sh" <<'MODELS'
+#!/usr/bin/env bash
+# The model blocks whole on the GPU, per call (every dispatch of the block,
+# IREE's default configs), their inputs splats.
+here=$(cd "$(dirname "$0")" && pwd)
+bm="$here/tools/iree-benchmark-module"
+f16() { for shape in "$@"; do printf -- '--input=%sxf16=0.01 ' "$shape"; done; }
+"$bm" --module="$here/models/llama3_8b_decoder_layer.vmfb" --device=cuda \
+  --function=decoder_layer --benchmark_repetitions=5 --benchmark_min_time=0.2s \
+  $(f16 2048x4096 4096 4096x4096 4096x4096 4096x4096 4096x4096 4096 14336x4096 \
+    14336x4096 4096x14336) 2>&1 | grep -E 'decoder_layer|Error|error' | head -8
+"$bm" --module="$here/models/sdxl_unet_resblock.vmfb" --device=cuda \
+  --function=unet_resblock --benchmark_repetitions=5 --benchmark_min_time=0.2s \
+  $(f16 2x128x128x320 320 320 320 320 3x3x320x320 3x3x320x320 3x3x320x320 320 320 \
+    640 640 3x3x320x640 3x3x640x640 1x1x320x640) 2>&1 |
+  grep -E 'unet_resblock|Error|error' | head -8
+MODELS
+  chmod +x "$DIR/bundle-kinds/models.sh"
+  du -sh "$DIR/bundle-kinds"
+  echo "next, on the GPU machine: $DIR/bundle-kinds/models.sh;" \
+    "python3 $DIR/bundle-kinds/gpu-torch-refs.py; TILESCOPE_PROFILE=off $DIR/bundle-kinds/run.sh"
+  ;;
+report-kinds)
+  WORKSPACE="$DIR/workspace-kinds"
+  [ -d "$DIR/bundle-kinds/results" ] || { echo "gpu-check: no $DIR/bundle-kinds/results: run the bundle first" >&2; exit 2; }
+  status=0
+  "$CLI" import-results "$DIR/bundle-kinds" --workspace "$WORKSPACE" || status=$?
+  echo
+  echo "the sweeps, ranked by what the GPU measured:"
+  sweep_kinds
+  exit $status
+  ;;
 report)
   [ -d "$DIR/bundle/results" ] || { echo "gpu-check: no $DIR/bundle/results: run the bundle first" >&2; exit 2; }
   status=0
@@ -133,7 +246,7 @@ report)
   exit $status
   ;;
 *)
-  sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,34p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac

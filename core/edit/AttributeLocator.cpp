@@ -78,14 +78,34 @@ size_t valueEnd(std::string_view text, size_t i, size_t end) {
 }
 
 // Where `key` (not part of a longer name) followed by `=` first appears in
-// [from, end), skipping strings and comments; npos if nowhere.
+// [from, end) as a key of the op's own: in its custom syntax (no bracket
+// opened after `from`: `pipeline = ` of iree_codegen.smt.constraints) or in
+// its attribute dictionary (one `{` and no other). A key nested deeper belongs
+// to an attribute's value: attention's `decomposition_config = {qk_attrs =
+// {lowering_config = ...}}` (inside its `<...>` properties) or an op in the
+// op's region. Strings and comments are skipped; npos if nowhere.
 size_t findKey(std::string_view text, std::string_view key, size_t from,
                size_t end, size_t &valueStart) {
+  std::string open; // the brackets opened since `from`, innermost last
   size_t i = from;
   while (i < end) {
     if (skipStringOrComment(text, i, end))
       continue;
-    if (text.compare(i, key.size(), key) == 0 && i + key.size() <= end &&
+    const char c = text[i];
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      open.push_back(c);
+      ++i;
+      continue;
+    }
+    if (c == ')' || c == ']' || c == '}' ||
+        (c == '>' && !(i > 0 && text[i - 1] == '-'))) {
+      if (!open.empty())
+        open.pop_back();
+      ++i;
+      continue;
+    }
+    if ((open.empty() || open == "{") &&
+        text.compare(i, key.size(), key) == 0 && i + key.size() <= end &&
         (i == 0 || !isIdentifierChar(text[i - 1])) &&
         (i + key.size() == end || !isIdentifierChar(text[i + key.size()]))) {
       const size_t after = skipSpaces(text, i + key.size(), end);

@@ -392,6 +392,35 @@ private slots:
     QCOMPARE(document.text(), original);
   }
 
+  // Attention's decomposition_config holds the qk and pv lowering_configs
+  // before the op's own: an edit of the op's config rewrites that one, and
+  // the two inside stay as IREE wrote them.
+  void attentionEditsItsOwnConfig() {
+    edit::EditableDocument document = editable(
+        test::sourceDir() / "tests/core/edit/data/attention_sm_90.mlir");
+    const std::string original = document.text();
+    const auto decompositionOf = [](const std::string &text) {
+      const size_t at = text.find("decomposition_config = ");
+      const size_t end = text.find("}}>", at);
+      return at == std::string::npos || end == std::string::npos
+                 ? std::string()
+                 : text.substr(at, end - at);
+    };
+    const std::string decomposition = decompositionOf(original);
+    QVERIFY(decomposition.find("qk_attrs") != std::string::npos);
+    auto edited = document.set({0, 0}, "workgroup", "[1, 128, 0, 0, 64]");
+    QVERIFY2(edited.ok(), edited.ok() ? "" : edited.error().c_str());
+    QCOMPARE(decompositionOf(document.text()), decomposition);
+    QVERIFY(document.document().dispatches[0].rootOps[0].loweringConfig.find(
+                "workgroup = [1, 128, 0, 0, 64]") != std::string::npos);
+    QVERIFY(document.text().find("reduction = [0, 0, 0, 64, 0], workgroup = "
+                                 "[1, 128, 0, 0, 64]}>, root_op") !=
+            std::string::npos);
+    verifyWithIree(document);
+    QVERIFY(document.undo());
+    QCOMPARE(document.text(), original);
+  }
+
   // A compilation_info holds both halves: each field edit rewrites it whole
   // (here its alias, used once).
   void compilationInfoFields() {
