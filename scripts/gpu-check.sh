@@ -72,6 +72,15 @@ SWEEP_ATTENTION="gpu-check sm_90 attention 32x2048x128 grid 12"
 ATTENTION_VARY=(--vary 'workgroup[1]=32,64,128' --vary 'reduction[3]=32,64' --vary 'workgroup[4]=32,64')
 SWEEP_UNET_CONV="gpu-check sm_90 unet conv 2x128x128x320 nearest 6"
 SWEEP_UNET_CONV640="gpu-check sm_90 unet conv 2x64x64x640 nearest 6"
+# Held out from the attention model's calibration (the grid above) and from
+# the convolutions the model was judged on: whole value columns per
+# workgroup, and two more of the res block's convolutions (the 320 -> 640
+# one and the stride-2 one).
+SWEEP_ATTENTION_WHOLE_N="gpu-check sm_90 attention 32x2048x128 whole N 9"
+ATTENTION_WHOLE_N_VARY=(--vary 'workgroup[1]=64,128,256' --vary 'reduction[3]=32,64,128'
+  --vary 'workgroup[4]=128')
+SWEEP_UNET_CONV320_640="gpu-check sm_90 unet conv 2x64x64x320to640 nearest 8"
+SWEEP_UNET_CONV_STRIDE2="gpu-check sm_90 unet conv stride 2 nearest 8"
 
 # A dispatch benchmark scaled from one of the examples' sources, as
 # examples/generate.sh makes them: the source with FROM replaced by TO,
@@ -121,6 +130,16 @@ sweep_kinds() {
     --name "$SWEEP_UNET_CONV" --workspace "$WORKSPACE" | tail -n 10 || kept $?
   "$CLI" sweep "$(model_dispatch $UNET unet_resblock 17)" --compile-only --nearest 6 \
     --name "$SWEEP_UNET_CONV640" --workspace "$WORKSPACE" | tail -n 10 || kept $?
+  sweep_held_out
+}
+sweep_held_out() {
+  "$CLI" sweep "$(model_dispatch $LLAMA decoder_layer 6)" --compile-only \
+    "${ATTENTION_WHOLE_N_VARY[@]}" --name "$SWEEP_ATTENTION_WHOLE_N" \
+    --workspace "$WORKSPACE" | tail -n 12 || kept $?
+  "$CLI" sweep "$(model_dispatch $UNET unet_resblock 12)" --compile-only --nearest 8 \
+    --name "$SWEEP_UNET_CONV320_640" --workspace "$WORKSPACE" | tail -n 12 || kept $?
+  "$CLI" sweep "$(model_dispatch $UNET unet_resblock 8)" --compile-only --nearest 8 \
+    --name "$SWEEP_UNET_CONV_STRIDE2" --workspace "$WORKSPACE" | tail -n 12 || kept $?
 }
 
 # Compiles FILE as a resources try (IREE's config) and prints its id.
@@ -190,7 +209,8 @@ prepare-kinds)
   sweep_kinds
   "$CLI" bundle "${tries[@]}" --sweep "$SWEEP_CONV" --sweep "$SWEEP_ATTENTION" \
     --sweep "$SWEEP_BATCH_MATMUL" --sweep "$SWEEP_UNET_CONV" --sweep "$SWEEP_UNET_CONV640" \
-    -o "$DIR/bundle-kinds" --workspace "$WORKSPACE"
+    --sweep "$SWEEP_ATTENTION_WHOLE_N" --sweep "$SWEEP_UNET_CONV320_640" \
+    --sweep "$SWEEP_UNET_CONV_STRIDE2" -o "$DIR/bundle-kinds" --workspace "$WORKSPACE"
   mkdir -p "$DIR/bundle-kinds/models"
   cp "$DIR/$LLAMA/program.vmfb" "$DIR/bundle-kinds/models/$LLAMA.vmfb"
   cp "$DIR/$UNET/program.vmfb" "$DIR/bundle-kinds/models/$UNET.vmfb"

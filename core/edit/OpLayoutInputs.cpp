@@ -17,11 +17,13 @@ Result<config::IterationSpace> spaceOf(const document::RootOp &op) {
 std::string kindNotLaidOut(const document::RootOp &op) {
   if (op.kind != config::OpKind::Attention)
     return {};
-  return "attention is not laid out or predicted yet: IREE distributes its "
-         "Q.K^T and P.V contractions by the decomposition_config (qk_attrs, "
-         "pv_attrs) with the online softmax between them, which the op's own "
-         "lowering config does not say; the outer tiles are checked, but a "
-         "picture or time from them alone would be wrong";
+  return "attention is not laid out yet: IREE distributes its Q.K^T and "
+         "P.V contractions by the decomposition_config (qk_attrs, pv_attrs) "
+         "with the online softmax between them, which the op's own lowering "
+         "config does not say; the outer tiles are checked and its time is "
+         "predicted from them and the decomposition_config (sweep, "
+         "resources), but a picture from the outer tiles alone would be "
+         "wrong";
 }
 
 Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,

@@ -4,6 +4,7 @@
 #include "core/config/Attribute.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
+#include "core/layout/AttentionCost.h"
 #include "core/layout/LayoutValidation.h"
 #include "core/util/Numbers.h"
 
@@ -170,8 +171,10 @@ predictionOf(const RootOpContext &context,
              std::optional<layout::CompiledKernel> compiled) {
   if (!context.op)
     return Error{"no such root op"};
-  if (std::string why = kindNotLaidOut(*context.op); !why.empty())
-    return Error{why};
+  const bool attention = context.op->kind == config::OpKind::Attention;
+  if (!attention)
+    if (std::string why = kindNotLaidOut(*context.op); !why.empty())
+      return Error{why};
   if (!context.target)
     return Error{context.targetNote.empty()
                      ? std::string("not a GPU target: nothing to predict")
@@ -183,6 +186,25 @@ predictionOf(const RootOpContext &context,
   const config::ValidationContext &v = context.validation;
   if (!v.iterationSpace || !v.translationInfo)
     return Error{"the op's loops or translation_info are not known"};
+  if (attention) {
+    // Its two contractions follow the decomposition_config's qk and pv
+    // configs, inside the tiles the op's own config gives.
+    if (context.op->decompositionConfig.empty())
+      return Error{"attention without a decomposition_config is not "
+                   "predicted: IREE has not said how it distributes Q.K^T "
+                   "and P.V"};
+    auto attribute =
+        config::parseResolvedAttribute(context.op->decompositionConfig);
+    if (!attribute)
+      return Error{"decomposition_config: " + attribute.error()};
+    auto decomposition = config::DecompositionConfig::fromAttribute(*attribute);
+    if (!decomposition)
+      return Error{"decomposition_config: " + decomposition.error()};
+    return layout::predictAttentionTime(
+        {&*v.iterationSpace, &*context.loweringConfig, &*v.translationInfo,
+         &*context.target, std::move(compiled)},
+        *decomposition);
+  }
   return layout::predictKernelTime(
       {&*v.iterationSpace, &*context.loweringConfig, &*v.translationInfo,
        &*context.target, std::move(compiled)});

@@ -171,6 +171,12 @@ private:
       else if (key == "decomposition_config")
         found.decomposition = named.attribute;
     }
+    // Attention's decomposition_config is one of the op's own (inherent)
+    // attributes, not a discardable one: asked for by name, on root ops
+    // only.
+    if (!found.decomposition.ptr &&
+        (found.loweringConfig.ptr || found.compilationInfo.ptr))
+      found.decomposition = ir.attribute(op, "decomposition_config");
     return found;
   }
 

@@ -273,9 +273,14 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     tn *= wgTile(d);
     sn *= subgroupTile(d);
   }
+  // A subgroup's share of the workgroup's batch: all of it where the
+  // subgroup tile leaves the batch whole (TileAndFuse's 0), its intrinsics
+  // and accumulators repeated per batch element it holds.
+  double sb = 1;
   for (int d : dims.batch) {
     B *= bound(d);
     tb *= wgTile(d);
+    sb *= subgroupTile(d);
   }
   for (int d : dims.k) {
     K *= bound(d);
@@ -335,12 +340,12 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
                 aBytes);
 
   // Per step of one workgroup.
-  const double chains = (sm / static_cast<double>(intrinsic->m)) *
+  const double chains = sb * (sm / static_cast<double>(intrinsic->m)) *
                         (sn / static_cast<double>(intrinsic->n));
   const double intrinsics =
       chains * std::max(1.0, tk / static_cast<double>(intrinsic->k));
   const double fragmentReads =
-      (sm * aBytes + sn * bBytes) * tk / (lanes * fragmentBytes);
+      sb * (sm * aBytes + sn * bBytes) * tk / (lanes * fragmentBytes);
   const double copyBytes =
       ((promoteA ? tm * aBytes : 0) + (promoteB ? tn * bBytes : 0)) * tk * tb;
   const double fetchedBytes = (tm * aBytes + tn * bBytes) * tk * tb;
@@ -351,7 +356,7 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
 
   // Registers and shared memory: compiled, or estimated (accumulators,
   // the step's loads held for prefetch, and the overhead).
-  const double accumulatorRegisters = sm * sn * 4 / (4 * lanes);
+  const double accumulatorRegisters = sb * sm * sn * 4 / (4 * lanes);
   double registers = accumulatorRegisters + copyLoads * 4 +
                      static_cast<double>(arch.registerOverhead);
   double sharedBytes =
@@ -368,8 +373,12 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
   const int64_t resident = residentPerCu(in, static_cast<int64_t>(threads),
                                          static_cast<int64_t>(lanes), registers,
                                          sharedBytes, p.resourcesEstimated);
+  // The registers a step's loads can wait in: what the kernel holds beyond
+  // its accumulators and overhead, and at least four 16-byte loads' worth
+  // (the compiler keeps that many in flight however tight its registers:
+  // the H200's batch matmuls at 56 registers ran as fast as at 90).
   const double staging =
-      std::max(4.0, registers - accumulatorRegisters - arch.registerOverhead);
+      std::max(16.0, registers - accumulatorRegisters - arch.registerOverhead);
   const double trips = std::max(1.0, copyLoads * 4 / staging);
 
   Terms t;
@@ -420,13 +429,19 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     const double exposed =
         kExposedShare * std::min(matrix, shared) + kStepCycles;
     const double step = top + exposed;
+    // With prefetching, the prologue (below) loads the first step's tiles
+    // and the last step has no next tiles to wait for: its workgroup's path
+    // is its compute alone (a one-step workgroup makes one round trip, not
+    // two).
+    const double lastLatency = prefetched ? compute : latency;
+    const double last = std::max({matrix, shared, l2, lastLatency}) + exposed;
     const double fixed =
         roundTrip * trips + c * tm * tn * tb * cBytes / arch.l2BytesPerClock;
-    total += steps * step + fixed;
+    total += (steps - 1) * step + last + fixed;
     t.matrix += steps * matrix;
     t.shared += steps * shared;
     t.l2 += steps * l2;
-    t.latency += steps * latency;
+    t.latency += (steps - 1) * latency + lastLatency;
     t.stepOverhead += steps * exposed;
     t.fixed += fixed;
   }

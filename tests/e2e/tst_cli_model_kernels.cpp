@@ -4,8 +4,10 @@
 // im2col map; a sweep finds candidates), a batch matmul whose neighbourhood
 // keeps workgroup_size following its subgroups, a configured program whose
 // dispatch compiles to a kernel, a source with top-level aliases configured
-// for sm_90, and a CPU dispatch whose default op is IREE's root op and whose
-// CPU config's lists can be varied.
+// for sm_90, a CPU dispatch whose default op is IREE's root op and whose
+// CPU config's lists can be varied, and an attention dispatch whose
+// decomposition_config is read, kept through edits and used to rank a
+// sweep.
 #include "CliRunner.h"
 #include "TestSupport.h"
 
@@ -124,6 +126,39 @@ private slots:
                             problem.toObject()["message"].toString()));
     }
     QVERIFY2(valid >= 8, qPrintable(plan.out.left(4000)));
+  }
+
+  // The Llama-3-8B layer's attention as the pinned IREE configures it for
+  // sm_90: show prints its decomposition_config (one of the op's own
+  // attributes), a sweep of its outer tiles is ranked by the attention
+  // model, and a compiled candidate still carries IREE's qk and pv configs.
+  void anAttentionSweepIsRankedOnItsDecomposition() {
+    const QString file =
+        TILESCOPE_SOURCE_DIR "/tests/core/edit/data/attention_sm_90.mlir";
+    auto shown = cli({"show", file});
+    QVERIFY2(shown.exitCode == 0, qPrintable(failure(shown)));
+    QVERIFY2(shown.out.contains("decomposition_config: {pv_attrs"),
+             qPrintable(shown.out));
+    auto plan = cli(inWorkspace({"sweep", file, "--plan", "--json", "--vary",
+                                 "workgroup[4]=32,64,128"}));
+    QVERIFY2(plan.exitCode == 0, qPrintable(failure(plan)));
+    const QJsonArray candidates = jsonOf(plan)["candidates"].toArray();
+    QCOMPARE(candidates.size(), 3);
+    double previous = 0;
+    for (const QJsonValue &value : candidates) {
+      const QJsonObject candidate = value.toObject();
+      QVERIFY2(candidate.contains("predicted_us"),
+               qPrintable(plan.out.left(3000)));
+      // Whole value columns per workgroup compute Q.K^T once, not 4 times.
+      const double us = candidate["predicted_us"].toDouble();
+      QVERIFY2(previous == 0 || us < previous, qPrintable(plan.out));
+      previous = us;
+    }
+    auto compiled = cli(inWorkspace({"sweep", file, "--compile-only", "--vary",
+                                     "workgroup[4]=64", "--json"}));
+    QVERIFY2(compiled.exitCode == 0, qPrintable(failure(compiled)));
+    QVERIFY2(!compiled.out.contains("compile-failed"),
+             qPrintable(compiled.out.left(3000)));
   }
 
   // A configured program's dispatch compiles to a kernel with resources

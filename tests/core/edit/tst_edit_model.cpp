@@ -408,6 +408,11 @@ private slots:
     };
     const std::string decomposition = decompositionOf(original);
     QVERIFY(decomposition.find("qk_attrs") != std::string::npos);
+    // Read from IREE's IR: an inherent attribute of the op, not a
+    // discardable one.
+    QVERIFY(
+        document.document().dispatches[0].rootOps[0].decompositionConfig.find(
+            "qk_attrs") != std::string::npos);
     auto edited = document.set({0, 0}, "workgroup", "[1, 128, 0, 0, 64]");
     QVERIFY2(edited.ok(), edited.ok() ? "" : edited.error().c_str());
     QCOMPARE(decompositionOf(document.text()), decomposition);
