@@ -1,4 +1,5 @@
 #include "core/run/Profiler.h"
+#include "core/service/UntrustedFiles.h"
 
 #include "core/util/Csv.h"
 #include "core/util/Files.h"
@@ -237,12 +238,12 @@ readRocprofOutput(const std::filesystem::path &directory) {
   if (trace.empty())
     return Error{"rocprofv3 wrote no kernel_trace.csv under " +
                  directory.string()};
-  auto traceText = readTextFile(trace);
+  auto traceText = readUntrustedFile(trace);
   if (!traceText)
     return Error{traceText.error()};
   std::string counterText;
   if (!counters.empty())
-    if (auto text = readTextFile(counters))
+    if (auto text = readUntrustedFile(counters))
       counterText = *text;
   return parseRocprofKernelTrace(*traceText, counterText);
 }

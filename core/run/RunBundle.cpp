@@ -1,5 +1,6 @@
 #include "core/run/RunBundle.h"
 
+#include "core/service/UntrustedFiles.h"
 #include "core/util/Files.h"
 
 #include <algorithm>
@@ -52,7 +53,7 @@ Result<bool> copyFile(const fs::path &from, const fs::path &to) {
 
 std::optional<std::vector<BenchmarkMeasurement>>
 measurementsIn(const fs::path &file) {
-  auto content = readTextFile(file);
+  auto content = readUntrustedFile(file);
   if (!content)
     return std::nullopt;
   auto measured = parseBenchmarkJson(*content);
@@ -73,8 +74,11 @@ timingStats(const std::vector<BenchmarkMeasurement> &measurements,
       continue;
     if (name.empty())
       name = m.name;
-    if (m.name == name)
-      times.push_back(m.realTimeMicroseconds());
+    // A time that cannot be a kernel's (not positive, not finite, or past
+    // an hour) is no measurement.
+    const double t = m.realTimeMicroseconds();
+    if (m.name == name && std::isfinite(t) && t > 0 && t < 3.6e9)
+      times.push_back(t);
   }
   if (times.empty())
     return std::nullopt;
@@ -192,32 +196,45 @@ Result<fs::path> writeRunBundle(const fs::path &directory,
 }
 
 Result<BundleManifest> readBundleManifest(const fs::path &bundle) {
-  auto content = readTextFile(bundle / "manifest.json");
+  const fs::path file = bundle / "manifest.json";
+  auto content = readUntrustedFile(file);
   if (!content)
     return Error{bundle.string() + " is not a run bundle: " + content.error()};
   json manifest = json::parse(*content, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object() ||
-      manifest.value("format", "") != kManifestFormat)
-    return Error{(bundle / "manifest.json").string() +
-                 " is not a Tilescope run bundle manifest (" + kManifestFormat +
-                 ")"};
+      stringField(manifest, "format") != kManifestFormat)
+    return Error{file.string() + " is not a Tilescope run bundle manifest (" +
+                 kManifestFormat + ")"};
   BundleManifest out;
   out.directory = bundle;
-  out.created = manifest.value("created", "");
-  if (manifest.contains("modules") && manifest["modules"].is_array())
-    for (const json &entry : manifest["modules"]) {
-      if (!entry.is_object())
-        continue;
-      BundleModule m;
-      m.id = entry.value("id", "");
-      m.module = entry.value("module", "");
-      m.device = entry.value("device", "");
-      m.dispatchBenchmark = entry.value("kind", "dispatch") == "dispatch";
-      if (entry.contains("about"))
-        m.about = entry["about"];
-      if (!m.id.empty())
-        out.modules.push_back(std::move(m));
-    }
+  out.created = stringField(manifest, "created");
+  const auto modules = manifest.find("modules");
+  if (modules == manifest.end() || !modules->is_array() || modules->empty())
+    return Error{file.string() + " lists no modules (\"modules\" is not a "
+                                 "non-empty list)"};
+  // Every module is named by a plain file name: its results are read from
+  // results/ID.*, and an id with a '/' or "..", or of another type, would
+  // reach outside the bundle. Such a manifest is refused whole.
+  for (size_t i = 0; i < modules->size(); ++i) {
+    const json &entry = (*modules)[i];
+    const std::string id = stringField(entry, "id");
+    if (!entry.is_object() || !isFileName(id))
+      return Error{file.string() + ": module " + std::to_string(i) +
+                   (entry.is_object() && entry.contains("id")
+                        ? "'s id " + entry["id"].dump().substr(0, 80)
+                        : " has no id, or its id") +
+                   " is not a plain file name (letters, digits, '-', '_', "
+                   "'.'): the bundle is not read"};
+    BundleModule m;
+    m.id = id;
+    m.module = stringField(entry, "module");
+    m.device = stringField(entry, "device");
+    m.dispatchBenchmark = stringField(entry, "kind", "dispatch") == "dispatch";
+    const auto about = entry.find("about");
+    if (about != entry.end() && about->is_object())
+      m.about = *about;
+    out.modules.push_back(std::move(m));
+  }
   out.json = std::move(manifest);
   return out;
 }
@@ -251,25 +268,44 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
   timing.id = id;
   timing.status = "not-run";
   const fs::path results = bundle / "results";
-  auto done = readTextFile(results / (id + ".done"));
-  if (!done)
+  const fs::path doneFile = results / (id + ".done");
+  std::error_code missing;
+  if (!fs::exists(doneFile, missing))
     return timing;
+  auto done = readUntrustedFile(doneFile);
+  if (!done) {
+    timing.status = "failed";
+    timing.why = done.error();
+    return timing;
+  }
   json status = json::parse(*done, nullptr, false);
   if (status.is_discarded() || !status.is_object()) {
     timing.status = "failed";
-    timing.why = (results / (id + ".done")).string() + " does not parse";
+    timing.why = doneFile.string() + " does not parse";
     return timing;
   }
-  timing.status = status.value("status", "failed");
-  timing.why = status.value("why", "");
-  timing.device = status.value("device", "");
-  timing.kind = status.value("kind", "");
-  timing.batch = status.value("batch", 1);
-  timing.targetMicroseconds = status.value("target_us", 0.0);
-  if (status.contains("probe_us") && status["probe_us"].is_number())
-    timing.probeMicroseconds = status["probe_us"].get<double>();
-  timing.profiler = status.value("profiler", "");
-  timing.profileError = status.value("profile_why", "");
+  // run.sh writes each field with its type; one of another type is read as
+  // missing (a failed run), never thrown.
+  timing.status = stringField(status, "status", "failed");
+  if (timing.status != "ok" && timing.status != "failed")
+    timing.status = "failed";
+  timing.why = stringField(status, "why");
+  timing.device = stringField(status, "device");
+  timing.kind = stringField(status, "kind");
+  const auto batch = integerField(status, "batch", 1, 1 << 20);
+  timing.batch = static_cast<int>(batch.value_or(1));
+  timing.targetMicroseconds = numberField(status, "target_us").value_or(0.0);
+  if (auto probe = numberField(status, "probe_us"); probe && *probe > 0)
+    timing.probeMicroseconds = *probe;
+  timing.profiler = stringField(status, "profiler");
+  timing.profileError = stringField(status, "profile_why");
+  if (status.contains("batch") && !batch && timing.status == "ok") {
+    timing.status = "failed";
+    timing.why = doneFile.string() + ": batch " +
+                 status["batch"].dump().substr(0, 40) +
+                 " is not a count of dispatches (1 to 1048576)";
+    return timing;
+  }
 
   if (auto batched = measurementsIn(results / (id + ".batched.json"))) {
     timing.measurements = std::move(*batched);
@@ -285,7 +321,7 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
   }
 
   if (timing.profiler == "ncu") {
-    auto csv = readTextFile(results / (id + ".ncu.csv"));
+    auto csv = readUntrustedFile(results / (id + ".ncu.csv"));
     auto reading = csv ? parseNsightComputeCsv(*csv)
                        : Result<ProfileReading>(Error{csv.error()});
     if (reading)
@@ -355,10 +391,11 @@ std::optional<TimingStats> timingStatsFromJson(const json &in) {
     return std::nullopt;
   TimingStats stats;
   stats.median = in["median_us"].get<double>();
-  stats.spread = in.value("spread_us", 0.0);
-  stats.minimum = in.value("min_us", stats.median);
-  stats.maximum = in.value("max_us", stats.median);
-  stats.repetitions = in.value("repetitions", 0);
+  stats.spread = numberField(in, "spread_us").value_or(0.0);
+  stats.minimum = numberField(in, "min_us").value_or(stats.median);
+  stats.maximum = numberField(in, "max_us").value_or(stats.median);
+  stats.repetitions =
+      static_cast<int>(integerField(in, "repetitions", 0, 1 << 30).value_or(0));
   return stats;
 }
 

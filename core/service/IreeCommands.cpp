@@ -1,4 +1,5 @@
 #include "core/service/IreeCommands.h"
+#include "core/service/UntrustedFiles.h"
 
 #include <nlohmann/json.hpp>
 
@@ -148,14 +149,16 @@ parseBenchmarkJson(const std::string &text) {
   for (const nlohmann::json &entry : document["benchmarks"]) {
     if (!entry.is_object())
       continue;
+    // Typed as google benchmark writes them; a field of another type (a
+    // results file from elsewhere) reads as missing, never as a throw.
     BenchmarkMeasurement m;
-    m.name = entry.value("name", "");
-    m.runType = entry.value("run_type", "iteration");
-    m.aggregateName = entry.value("aggregate_name", "");
-    m.iterations = entry.value("iterations", 0LL);
-    m.realTime = entry.value("real_time", 0.0);
-    m.cpuTime = entry.value("cpu_time", 0.0);
-    m.timeUnit = entry.value("time_unit", "ns");
+    m.name = stringField(entry, "name");
+    m.runType = stringField(entry, "run_type", "iteration");
+    m.aggregateName = stringField(entry, "aggregate_name");
+    m.iterations = integerField(entry, "iterations", 0, 1ll << 62).value_or(0);
+    m.realTime = numberField(entry, "real_time").value_or(0.0);
+    m.cpuTime = numberField(entry, "cpu_time").value_or(0.0);
+    m.timeUnit = stringField(entry, "time_unit", "ns");
     measurements.push_back(std::move(m));
   }
   if (measurements.empty())

@@ -2,10 +2,12 @@
 
 #include "core/config/GpuTarget.h"
 #include "core/layout/CostModel.h"
+#include "core/service/UntrustedFiles.h"
 #include "core/tries/JobJson.h"
 #include "core/util/Files.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 using nlohmann::json;
@@ -23,10 +25,8 @@ json firstKernelJson(const json &details) {
 }
 
 std::optional<double> predictedOf(const json &details) {
-  const json p = details.value("prediction", json());
-  if (p.is_object() && p.contains("us") && p["us"].is_number())
-    return p["us"].get<double>();
-  return std::nullopt;
+  auto us = numberField(details.value("prediction", json()), "us");
+  return us && *us > 0 ? us : std::nullopt;
 }
 
 // The key that tells one import of a module's results from another: the
@@ -40,11 +40,17 @@ json importKey(const fs::path &bundle, const std::string &created,
 }
 
 std::string finishedOf(const fs::path &bundle, const std::string &id) {
-  auto done = readTextFile(bundle / "results" / (id + ".done"));
+  auto done = readUntrustedFile(bundle / "results" / (id + ".done"));
   if (!done)
     return "";
-  const json status = json::parse(*done, nullptr, false);
-  return status.is_object() ? status.value("finished", "") : "";
+  return stringField(json::parse(*done, nullptr, false), "finished");
+}
+
+// A manifest's `about` of a module, each field typed as Tilescope writes it
+// (a field of another type reads as missing).
+json aboutField(const json &about, const char *key) {
+  const auto it = about.find(key);
+  return it != about.end() ? *it : json();
 }
 
 } // namespace
@@ -60,13 +66,21 @@ std::string driverForTarget(const std::string &target) {
 }
 
 Result<BundleModule> bundleModuleOf(const TryRecord &record) {
+  const json compile = aboutField(record.details, "compile");
   const json artifacts =
-      record.details.value("compile", json()).value("artifacts", json());
+      compile.is_object() ? aboutField(compile, "artifacts") : json();
   const json module =
-      artifacts.is_object() ? artifacts.value("module", json()) : json();
-  if (!module.is_string())
+      artifacts.is_object() ? aboutField(artifacts, "module") : json();
+  if (!module.is_string()) {
+    if (auto compiledIn = integerField(record.details, "compiled_in", 1,
+                                       std::numeric_limits<long long>::max()))
+      return Error{"try " + std::to_string(record.id) + " is a timing of try " +
+                   std::to_string(*compiledIn) +
+                   "'s module, not a compile: bundle --try " +
+                   std::to_string(*compiledIn)};
     return Error{"try " + std::to_string(record.id) +
                  " has no compiled module (" + record.outcome + ")"};
+  }
   const std::string driver = driverForTarget(record.target);
   if (driver.empty())
     return Error{"try " + std::to_string(record.id) + " is for " +
@@ -75,7 +89,7 @@ Result<BundleModule> bundleModuleOf(const TryRecord &record) {
   m.id = "try-" + std::to_string(record.id);
   m.module = module.get<std::string>();
   m.device = driver;
-  if (auto input = readTextFile(artifacts.value("input", "")))
+  if (auto input = readTextFile(stringField(artifacts, "input")))
     m.dispatchBenchmark = isDispatchBenchmarkText(*input);
   m.about = {{"try", record.id},
              {"document", record.document},
@@ -216,37 +230,36 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
     return Error{manifest.error()};
   ImportReport report;
   report.bundle = fs::absolute(bundle);
-  if (auto index = readTextFile(bundle / "results" / "results.json")) {
-    const json results = json::parse(*index, nullptr, false);
-    if (results.is_object())
-      report.host = results.value("host", "");
-  }
+  if (auto index = readUntrustedFile(bundle / "results" / "results.json"))
+    report.host = stringField(json::parse(*index, nullptr, false), "host");
   for (const BundleModule &m : manifest->modules) {
     ImportedModule out;
     out.id = m.id;
     out.timing = readModuleTiming(bundle, m.id);
     const json &about = m.about;
-    out.sweep = about.value("sweep", "");
-    out.candidate = about.value("candidate", "");
-    if (about.contains("try") && about["try"].is_number_integer())
-      out.compiledIn = about["try"].get<long long>();
-    // The try the module came from, where this workspace holds it; the
-    // manifest's copy of its details otherwise.
-    json details = {{"configs", about.value("configs", json::object())}};
-    if (about.contains("resources"))
-      details["resources"] = about["resources"];
-    if (about.contains("prediction"))
-      details["prediction"] = about["prediction"];
+    out.sweep = stringField(about, "sweep");
+    out.candidate = stringField(about, "candidate");
+    // The manifest's copy of the module's details, each where it has its
+    // type; the try the module came from replaces them where this workspace
+    // holds it.
+    json details = {{"configs", json::object()}};
+    for (const char *key : {"configs", "resources", "prediction"})
+      if (const json value = aboutField(about, key); value.is_object())
+        details[key] = value;
     TryRecord row;
-    row.document = about.value("document", "");
-    row.op = about.value("op", "");
-    row.target = about.value("target", "");
+    row.document = stringField(about, "document");
+    row.op = stringField(about, "op");
+    row.target = stringField(about, "target");
     out.document = row.document;
     out.op = row.op;
     out.target = row.target;
-    if (out.compiledIn)
-      if (auto original = history.get(*out.compiledIn);
+    // The compiled try, only where this history holds it for the same
+    // document (a bundle from elsewhere names tries of another history).
+    if (auto id = integerField(about, "try", 1,
+                               std::numeric_limits<long long>::max()))
+      if (auto original = history.get(*id);
           original && original->document == row.document) {
+        out.compiledIn = *id;
         for (const char *key : {"configs", "resources", "prediction"})
           if (original->details.contains(key))
             details[key] = original->details[key];
@@ -277,7 +290,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
         predicted = layout::CostPrediction{};
         predicted->microseconds = *out.predictedMicroseconds;
         predicted->floorMicroseconds =
-            details["prediction"].value("floor_us", 0.0);
+            numberField(details["prediction"], "floor_us").value_or(0.0);
       }
       ProfileInputs inputs;
       inputs.reading = &*out.timing.profile;

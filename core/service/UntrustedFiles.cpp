@@ -1,0 +1,72 @@
+#include "core/service/UntrustedFiles.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace tilescope::jobs {
+
+Result<std::string> readUntrustedFile(const fs::path &path,
+                                      std::uintmax_t maxBytes) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error); // follows links
+  if (error)
+    return Error{"cannot read " + path.string() + ": " + error.message()};
+  if (!fs::is_regular_file(status))
+    return Error{path.string() + " is not a regular file (" +
+                 (fs::is_directory(status) ? "a folder"
+                  : fs::is_fifo(status)    ? "a FIFO"
+                  : fs::is_character_file(status) || fs::is_block_file(status)
+                      ? "a device"
+                      : "not a file") +
+                 "): not read"};
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (error)
+    return Error{"cannot read " + path.string() + ": " + error.message()};
+  if (size > maxBytes)
+    return Error{path.string() + " holds " + std::to_string(size) +
+                 " bytes, over the " + std::to_string(maxBytes) +
+                 " read from a bundle: not read"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error{"cannot open " + path.string()};
+  std::string text(static_cast<size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text;
+}
+
+std::string stringField(const nlohmann::json &object, std::string_view key,
+                        const std::string &fallback) {
+  if (!object.is_object())
+    return fallback;
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>()
+                                               : fallback;
+}
+
+std::optional<double> numberField(const nlohmann::json &object,
+                                  std::string_view key) {
+  if (!object.is_object())
+    return std::nullopt;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number())
+    return std::nullopt;
+  const double value = it->get<double>();
+  return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+}
+
+std::optional<long long> integerField(const nlohmann::json &object,
+                                      std::string_view key, long long minimum,
+                                      long long maximum) {
+  const auto value = numberField(object, key);
+  if (!value || std::trunc(*value) != *value ||
+      *value < static_cast<double>(minimum) ||
+      *value > static_cast<double>(maximum))
+    return std::nullopt;
+  return static_cast<long long>(*value);
+}
+
+} // namespace tilescope::jobs
