@@ -24,7 +24,9 @@
 #       the blocks whole; PyTorch's kernels for the same shapes), its own
 #       workspace (DIR/workspace-kinds); on the GPU machine run
 #       bundle-kinds/models.sh, python3 bundle-kinds/gpu-torch-refs.py and
-#       TILESCOPE_PROFILE=off bundle-kinds/run.sh
+#       TILESCOPE_PROFILE=off bundle-kinds/run.sh (137 modules: about 6
+#       minutes on an H200 with TILESCOPE_REPETITIONS=3
+#       TILESCOPE_TARGET_US=10000; the first 112 took 293 s)
 #   scripts/gpu-check.sh report [DIR]    here again, with DIR/bundle/results
 #       back: imports the results into DIR's own history and prints, per
 #       kernel, the per-dispatch time against the profiler's (a "!" past 3 %),
@@ -111,6 +113,28 @@ model_dispatches() {
   "$IREE_COMPILE" "$work/source.mlir" --iree-codegen-add-tuner-attributes \
     --iree-hal-dump-executable-benchmarks-to="$work" -o "$work/program.vmfb"
 }
+# The UNet block with its six GroupNorm reductions configured by hand: IREE's
+# default puts one lane of 32 to work in a 1,024-thread workgroup (96 % of
+# the block's 86 ms on an H200); here 32 subgroups x 32 lanes each take one
+# row of 10 (or 20) channels per step, 1,024 rows a step. Written with
+# set-config on the block as configure makes it, and compiled whole, into
+# $DIR/$UNET/groupnorm.vmfb.
+unet_with_groupnorm_configs() {
+  local configured="$DIR/$UNET/configured.mlir" spec op channels
+  "$CLI" configure "$ROOT/examples/models/$UNET.mlir" --target sm_90 -o "$configured" >/dev/null
+  for spec in 0:0:10 1:0:10 6:0:10 7:0:10 10:0:20 11:0:20; do
+    op=${spec%:*}
+    channels=${spec##*:}
+    "$CLI" set-config "$configured" --in-place --op "$op" \
+      --set "partial_reduction=[0, 0, 1024, $channels]" --set "thread=[0, 0, 1, $channels]" \
+      --set 'lane_basis=[[1, 1, 32, 1], [0, 1, 2, 3]]' \
+      --set 'subgroup_basis=[[1, 1, 32, 1], [0, 1, 2, 3]]' >/dev/null
+  done
+  "$CLI" compile "$configured" --target sm_90 --out "$DIR/$UNET/groupnorm" \
+    --workspace "$WORKSPACE" >/dev/null
+  cp "$DIR/$UNET/groupnorm/module.vmfb" "$DIR/$UNET/groupnorm.vmfb"
+}
+
 # The dispatch benchmark of dispatch N of MODEL's function FUNCTION.
 model_dispatch() { echo "$DIR/$1/module_$2_dispatch_$3_cuda_nvptx_fb_benchmark.mlir"; }
 LLAMA=llama3_8b_decoder_layer
@@ -214,6 +238,9 @@ prepare-kinds)
   mkdir -p "$DIR/bundle-kinds/models"
   cp "$DIR/$LLAMA/program.vmfb" "$DIR/bundle-kinds/models/$LLAMA.vmfb"
   cp "$DIR/$UNET/program.vmfb" "$DIR/bundle-kinds/models/$UNET.vmfb"
+  unet_with_groupnorm_configs
+  cp "$DIR/$UNET/groupnorm.vmfb" "$DIR/bundle-kinds/models/${UNET}_groupnorm.vmfb"
+  cp "$ROOT/scripts/gpu-compare-models.py" "$DIR/bundle-kinds/"
   cp "$ROOT/scripts/gpu-torch-refs.py" "$DIR/bundle-kinds/"
   # The blocks whole, one call at a time, their inputs splats (the kernels'
   # times do not depend on the values).
@@ -233,6 +260,16 @@ f16() { for shape in "$@"; do printf -- '--input=%sxf16=0.01 ' "$shape"; done; }
   $(f16 2x128x128x320 320 320 320 320 3x3x320x320 3x3x320x320 3x3x320x320 320 320 \
     640 640 3x3x320x640 3x3x640x640 1x1x320x640) 2>&1 |
   grep -E 'unet_resblock|Error|error' | head -8
+# The same block with its GroupNorm reductions configured by hand: timed the
+# same way, and its outputs compared with IREE's default's on the same
+# random inputs (numpy on the GPU machine).
+"$bm" --module="$here/models/sdxl_unet_resblock_groupnorm.vmfb" --device=cuda \
+  --function=unet_resblock --benchmark_repetitions=5 --benchmark_min_time=0.2s \
+  $(f16 2x128x128x320 320 320 320 320 3x3x320x320 3x3x320x320 3x3x320x320 320 320 \
+    640 640 3x3x320x640 3x3x640x640 1x1x320x640) 2>&1 |
+  grep -E 'unet_resblock|Error|error' | head -8
+python3 "$here/gpu-compare-models.py" "$here/tools/iree-run-module" \
+  "$here/models/sdxl_unet_resblock.vmfb" "$here/models/sdxl_unet_resblock_groupnorm.vmfb"
 MODELS
   chmod +x "$DIR/bundle-kinds/models.sh"
   du -sh "$DIR/bundle-kinds"
@@ -266,7 +303,7 @@ report)
   exit $status
   ;;
 *)
-  sed -n '2,34p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,36p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac
