@@ -90,28 +90,28 @@ SWEEP_UNET_CONV_STRIDE2="gpu-check sm_90 unet conv stride 2 nearest 8"
 # in it. make_dispatch SOURCE FROM TO OUT
 make_dispatch() {
   local work="$DIR/work-$(basename "$4" .benchmark.mlir)"
-  mkdir -p "$work"
+  sed "s/$2/$3/g" "$ROOT/examples/sources/$1.mlir" | compile_for_sm90 "$work"
+  cp "$work"/*_benchmark.mlir "$4"
+}
+
+# Compiles the source on stdin for the H100 target into WORK: the program
+# (WORK/program.vmfb) and its dispatch benchmarks (IREE's configs, the
+# tuner's attributes). compile_for_sm90 WORK
+compile_for_sm90() {
+  mkdir -p "$1"
   { printf 'module attributes {hal.device.targets = [%s]} {\n' \
       "$(cat "$ROOT/examples/targets/cuda_sm_90.device.mlir")"
-    sed "s/$2/$3/g" "$ROOT/examples/sources/$1.mlir"
-    printf '}\n'; } >"$work/source.mlir"
-  "$IREE_COMPILE" "$work/source.mlir" --iree-codegen-add-tuner-attributes \
-    --iree-hal-dump-executable-benchmarks-to="$work" -o "$work/program.vmfb"
-  cp "$work"/*_benchmark.mlir "$4"
+    cat
+    printf '}\n'; } >"$1/source.mlir"
+  "$IREE_COMPILE" "$1/source.mlir" --iree-codegen-add-tuner-attributes \
+    --iree-hal-dump-executable-benchmarks-to="$1" -o "$1/program.vmfb"
 }
 
 # The dispatch benchmarks of examples/models/MODEL.mlir compiled for sm_90
 # (IREE's own configs), in $DIR/MODEL/, and the whole block as
 # $DIR/MODEL/program.vmfb. model_dispatches MODEL
 model_dispatches() {
-  local work="$DIR/$1"
-  mkdir -p "$work"
-  { printf 'module attributes {hal.device.targets = [%s]} {\n' \
-      "$(cat "$ROOT/examples/targets/cuda_sm_90.device.mlir")"
-    cat "$ROOT/examples/models/$1.mlir"
-    printf '}\n'; } >"$work/source.mlir"
-  "$IREE_COMPILE" "$work/source.mlir" --iree-codegen-add-tuner-attributes \
-    --iree-hal-dump-executable-benchmarks-to="$work" -o "$work/program.vmfb"
+  compile_for_sm90 "$DIR/$1" <"$ROOT/examples/models/$1.mlir"
 }
 # The UNet block with its six GroupNorm reductions configured by hand: IREE's
 # default puts one lane of 32 to work in a 1,024-thread workgroup (96 % of
