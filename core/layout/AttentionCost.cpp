@@ -122,16 +122,17 @@ predictAttentionTime(const CostModelInput &in,
   const double lanes = subgroupLanes(*in.translation, *in.target);
   const double subgroups = std::max(1.0, threads / lanes);
   // Subgroups along the query rows: the qk basis's count for M, else all.
+  // IREE writes the decomposition's bases over the attention op's loops
+  // ([[1, 4, 1, 1, 1], [0, 1, 2, 3]]: counts per attention loop, the
+  // mapping from the qk contraction's loops to them), so M's count is the
+  // one at M's own loop.
   double alongM = subgroups;
-  if (auto basis = decomposition.qk->subgroupBasis()) {
+  if (auto basis = decomposition.qk->subgroupBasis();
+      basis && basis->counts.size() == rank) {
     alongM = 1;
-    for (int d : dims->m) {
-      const size_t i = static_cast<size_t>(d);
-      if (i < basis->mapping.size() && basis->mapping[i] >= 0 &&
-          static_cast<size_t>(basis->mapping[i]) < basis->counts.size())
-        alongM *= static_cast<double>(
-            basis->counts[static_cast<size_t>(basis->mapping[i])]);
-    }
+    for (int d : dims->m)
+      alongM *= static_cast<double>(
+          std::max<int64_t>(1, basis->counts[static_cast<size_t>(d)]));
   }
   const double rowsPerSubgroup =
       std::max(tm / std::max(1.0, alongM), static_cast<double>(intrinsic->m));
