@@ -389,13 +389,15 @@ int setConfig(const QStringList &arguments) {
         {"held_for_errors", held},
         {"problems", problemsJson(problems)},
         {"diff", editable.diff()}};
-    if (writtenTo.empty() && !parser.isSet(diffOption))
+    // The edited text stands in for the file only where no file was asked
+    // for: a held edit prints none.
+    if (!toFile && !parser.isSet(diffOption))
       out["text"] = editable.text();
     std::cout << exporting::jsonText(out, 2) << "\n";
   } else {
     if (parser.isSet(diffOption))
       std::cout << editable.diff();
-    else if (writtenTo.empty())
+    else if (!toFile)
       std::cout << editable.text();
     for (const edit::Edit &e : editable.edits())
       std::cerr << "set " << e.describe(editable.document()) << "\n";

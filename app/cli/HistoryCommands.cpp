@@ -35,6 +35,21 @@ std::string scalarText(const json &value) {
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+// Whether the workspace has a history to read: a read never makes one (a
+// mistyped --workspace would otherwise leave a folder and an empty
+// database behind). Says so on stderr where it has none.
+bool hasHistory(const QCommandLineParser &parser, const char *command) {
+  const std::filesystem::path file = jobs::historyFile(workspaceOf(parser));
+  std::error_code error;
+  if (std::filesystem::exists(file, error))
+    return true;
+  std::cerr << "tilescope-cli " << command << ": no history at "
+            << file.string()
+            << " (nothing has run with this workspace; --workspace names "
+               "another)\n";
+  return false;
+}
+
 } // namespace
 
 int history(const QStringList &arguments) {
@@ -60,6 +75,16 @@ int history(const QStringList &arguments) {
                      kJsonOption, kWorkspaceOption});
   if (!parseCommandLine(parser, arguments, "history"))
     return kExitUsage;
+  if (!hasHistory(parser, "history")) {
+    // An empty listing where a list was asked for; no try to show.
+    if (parser.isSet(showOption))
+      return kExitBadInput;
+    if (parser.isSet(kJsonOption))
+      std::cout << "[]\n";
+    else if (parser.isSet(csvOption))
+      std::cout << jobs::historyCsv({});
+    return kExitOk;
+  }
   auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
   if (!history) {
     std::cerr << "tilescope-cli history: " << history.error() << "\n";
@@ -127,8 +152,13 @@ int compare(const QStringList &arguments) {
     std::cerr << "tilescope-cli compare: expected two try ids\n";
     return kExitUsage;
   }
-  auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
-  if (!history) {
+  // Without a history no try is there: each id is named as missing, and
+  // none is made.
+  const bool any = hasHistory(parser, "compare");
+  auto history =
+      any ? jobs::History::open(jobs::historyFile(workspaceOf(parser)))
+          : Result<jobs::History>(Error{"no history"});
+  if (any && !history) {
     std::cerr << "tilescope-cli compare: " << history.error() << "\n";
     return kExitBadInput;
   }
@@ -138,9 +168,11 @@ int compare(const QStringList &arguments) {
   for (const QString &argument : parser.positionalArguments()) {
     bool ok = false;
     const long long id = argument.toLongLong(&ok);
-    auto record = ok ? history->get(id)
-                     : Result<jobs::TryRecord>(Error{
-                           "'" + argument.toStdString() + "' is not a try id"});
+    auto record =
+        !ok ? Result<jobs::TryRecord>(
+                  Error{"'" + argument.toStdString() + "' is not a try id"})
+        : any ? history->get(id)
+              : Result<jobs::TryRecord>(Error{"no try " + std::to_string(id)});
     if (!record) {
       std::cerr << "tilescope-cli compare: " << record.error() << "\n";
       // Not a number is a usage error; a number with no try, bad input.
@@ -226,6 +258,8 @@ int report(const QStringList &arguments) {
     }
     original = std::move(*opened);
   }
+  if (!hasHistory(parser, "report"))
+    return kExitBadInput;
   auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
   if (!history) {
     std::cerr << "tilescope-cli report: " << history.error() << "\n";

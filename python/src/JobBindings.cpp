@@ -132,8 +132,12 @@ py::dict ireeInstallation() {
 
 py::list history(std::optional<std::filesystem::path> workspace,
                  const std::string &op, const std::string &outcome, int limit) {
-  auto opened =
-      valueOr(jobs::History::open(jobs::historyFile(workspaceOr(workspace))));
+  // A read makes no workspace: none there, no tries.
+  const std::filesystem::path file = jobs::historyFile(workspaceOr(workspace));
+  std::error_code missing;
+  if (!std::filesystem::exists(file, missing))
+    return py::list();
+  auto opened = valueOr(jobs::History::open(file));
   jobs::HistoryFilter filter;
   filter.op = op;
   filter.outcome = outcome;

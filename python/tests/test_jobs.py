@@ -23,6 +23,12 @@ def test_a_cpu_try_runs_and_lands_in_the_history(tilescope, tmp_path):
     assert json.loads(out) == rows
 
 
+def test_a_history_read_creates_nothing(tilescope, tmp_path):
+    typo = tmp_path / "typo" / "ws"
+    assert tilescope.history(typo) == []
+    assert not (tmp_path / "typo").exists()
+
+
 def test_a_gpu_file_compiles_and_reads_its_resources_here(tilescope, tmp_path):
     report = tilescope.run_try(tilescope.open(MATMUL), "0:0", stage="resources",
                                workspace=tmp_path)

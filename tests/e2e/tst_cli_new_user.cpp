@@ -10,6 +10,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -105,7 +106,17 @@ private slots:
       QVERIFY2(refused.err.contains("nothing written"),
                qPrintable(failure(refused)));
       QVERIFY2(refused.err.contains("--force"), qPrintable(failure(refused)));
+      // Nothing printed in the file's place either.
+      QVERIFY2(refused.out.isEmpty(), qPrintable(refused.out.left(200)));
       QCOMPARE(hashOf(file), before);
+      auto refusedTo = cli({"set-config", file, "--op", "0:0", "--set", bad,
+                            "-o", scratch.filePath("out.mlir"), "--json"});
+      QCOMPARE(refusedTo.exitCode, 1);
+      const QJsonObject held =
+          QJsonDocument::fromJson(refusedTo.out.toUtf8()).object();
+      QVERIFY(held["held_for_errors"].toBool());
+      QVERIFY2(!held.contains("text"), qPrintable(refusedTo.out.left(300)));
+      QVERIFY(!QFile::exists(scratch.filePath("out.mlir")));
     }
     auto forced = cli({"set-config", file, "--op", "0:0", "--set",
                        "thread=[0, -8]", "--in-place", "--force"});
@@ -198,6 +209,21 @@ private slots:
     QCOMPARE(unrelated.exitCode, 1);
     QVERIFY2(unrelated.out.contains("not in "), qPrintable(unrelated.out));
     QVERIFY(!unrelated.out.contains("IREE's config differs"));
+  }
+
+  // A read of a workspace that does not exist (a typo) makes nothing: an
+  // empty listing and a note, no folder, no database.
+  void aHistoryReadCreatesNothing() {
+    const QString typo = scratch.filePath("typo/ws");
+    auto listed = cli({"history", "--workspace", typo, "--json"});
+    QVERIFY2(listed.exitCode == 0, qPrintable(failure(listed)));
+    QCOMPARE(listed.out.trimmed(), QString("[]"));
+    QVERIFY2(listed.err.contains("no history at"), qPrintable(listed.err));
+    auto shown = cli({"history", "--workspace", typo, "--show", "1"});
+    QVERIFY(shown.exitCode != 0);
+    auto compared = cli({"compare", "1", "2", "--workspace", typo});
+    QVERIFY(compared.exitCode != 0);
+    QVERIFY(!QFileInfo::exists(scratch.filePath("typo")));
   }
 };
 
