@@ -118,8 +118,8 @@ int bundle(const QStringList &arguments) {
   }
   std::cout << "run bundle of " << modules.size() << " module"
             << (modules.size() == 1 ? "" : "s") << " in " << written->string()
-            << "\n  on the GPU machine: " << written->string()
-            << "/run.sh  (TILESCOPE_DEVICE=cuda://1 picks a device; "
+            << "\n  on the GPU machine: " << (*written / "run.sh").string()
+            << "  (TILESCOPE_DEVICE=cuda://1 picks a device; "
                "TILESCOPE_PROFILE=off skips the profiler)\n"
             << "  back here: tilescope-cli import-results " << written->string()
             << "\n";

@@ -121,7 +121,11 @@ Result<fs::path> writeRunBundle(const fs::path &directory,
   if (error)
     return Error{"cannot make the bundle folder " + directory.string() + ": " +
                  error.message()};
-  const fs::path root = fs::absolute(directory);
+  // "out/" names the folder "out": no trailing separator in what is
+  // printed and written ("out//run.sh").
+  fs::path root = fs::absolute(directory).lexically_normal();
+  if (!root.has_filename() && root.has_parent_path())
+    root = root.parent_path();
   json manifest = {{"format", kManifestFormat},
                    {"created", utcNow()},
                    {"standalone", options.standalone},

@@ -59,10 +59,15 @@ private slots:
       QVERIFY(c["measured_us"].isUndefined());
 
     const QString bundle = workspace.filePath("bundle");
+    // Named with a trailing separator: the folder is "bundle", and what is
+    // printed names its run.sh once-slashed.
     auto written =
-        cli(inWorkspace({"bundle", "--sweep", "travel", "-o", bundle}));
+        cli(inWorkspace({"bundle", "--sweep", "travel", "-o", bundle + "/"}));
     QVERIFY2(written.exitCode == 0, qPrintable(failure(written)));
     QVERIFY(written.out.contains("import-results"));
+    QVERIFY2(written.out.contains(bundle + "/run.sh") &&
+                 !written.out.contains("bundle//"),
+             qPrintable(written.out));
     for (const char *file :
          {"/run.sh", "/manifest.json", "/tools/iree-benchmark-module"})
       QVERIFY2(QFile::exists(bundle + file), file);
