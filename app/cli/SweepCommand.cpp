@@ -283,6 +283,9 @@ int sweep(const QStringList &arguments) {
     printSource();
     std::cout << "sweep \"" << name << "\": " << valid << " valid of "
               << plan->size() << " candidates\n";
+    if (out.contains("predicted_from"))
+      std::cout << "  predicted from "
+                << out["predicted_from"].get<std::string>() << "\n";
     for (const jobs::SweepCandidate &c : *plan) {
       std::cout << (c.valid ? "  valid     " + timeColumn(c) + "  " + c.name
                             : line(c))

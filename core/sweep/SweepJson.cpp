@@ -3,9 +3,18 @@
 #include "core/export/ConfigJson.h"
 #include "core/tries/TryComparison.h"
 
+#include <algorithm>
+
 using nlohmann::json;
 
 namespace tilescope::jobs {
+
+namespace {
+const char *const kPlanPredictionBasis =
+    "estimated resources: registers and shared memory estimated before any "
+    "compile, the weaker order (docs/cost-model.md); --compile-only ranks "
+    "by each compiled kernel's own";
+} // namespace
 
 json toJson(const SweepCandidate &c, const SweepCandidate *first) {
   json out = {{"candidate", c.name}, {"valid", c.valid}};
@@ -89,6 +98,12 @@ json planJson(const std::string &name, const std::vector<SweepCandidate> &plan,
               {"candidates", list},
               {"valid", valid},
               {"total", plan.size()}};
+  // A plan compiles nothing: its predictions rest on estimated registers
+  // and shared memory, the weaker of the model's two orders.
+  if (std::any_of(plan.begin(), plan.end(), [](const SweepCandidate &c) {
+        return c.predictedMicroseconds.has_value();
+      }))
+    out["predicted_from"] = kPlanPredictionBasis;
   describeSource(prepared, out);
   return out;
 }

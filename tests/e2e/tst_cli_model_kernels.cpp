@@ -144,6 +144,10 @@ private slots:
     QVERIFY2(plan.exitCode == 0, qPrintable(failure(plan)));
     const QJsonArray candidates = jsonOf(plan)["candidates"].toArray();
     QCOMPARE(candidates.size(), 3);
+    // A plan's predictions say they rest on estimated resources.
+    QVERIFY2(jsonOf(plan)["predicted_from"].toString().startsWith(
+                 "estimated resources"),
+             qPrintable(plan.out.left(500)));
     double previous = 0;
     for (const QJsonValue &value : candidates) {
       const QJsonObject candidate = value.toObject();
