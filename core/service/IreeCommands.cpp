@@ -1,4 +1,5 @@
 #include "core/service/IreeCommands.h"
+#include "core/config/GpuTarget.h"
 #include "core/service/UntrustedFiles.h"
 
 #include <nlohmann/json.hpp>
@@ -54,6 +55,10 @@ Result<CompileTarget> compileTarget(const std::string &spec) {
     else if (chip == "llvm-cpu" || chip == "cpu") {
       backend = "llvm-cpu";
       chip = "host";
+    } else if (auto product = config::builtinTarget(chip)) {
+      // A product name check and targets take (h100, mi300x): its chip.
+      chip = product->arch;
+      backend = startsWith(chip, "gfx") ? "rocm" : "cuda";
     }
   }
   if ((backend == "rocm" || backend == "hip") && startsWith(chip, "gfx"))

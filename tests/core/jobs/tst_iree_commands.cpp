@@ -31,6 +31,16 @@ private slots:
     auto bad = jobs::compileTarget("tpu");
     QVERIFY(!bad.ok());
     QVERIFY(bad.error().find("'tpu'") != std::string::npos);
+
+    // The product names check and targets take compile for their chips.
+    auto h100 = jobs::compileTarget("h100");
+    QVERIFY2(h100.ok(), h100.ok() ? "" : h100.error().c_str());
+    QCOMPARE(h100->chip, std::string("sm_90"));
+    QCOMPARE(h100->runtimeDriver, std::string("cuda"));
+    auto mi300x = jobs::compileTarget("MI300X");
+    QVERIFY(mi300x.ok());
+    QCOMPARE(mi300x->chip, std::string("gfx942"));
+    QCOMPARE(mi300x->backend, std::string("rocm"));
   }
 
   void compileCommandUsesTheWheelsCompiler() {
