@@ -46,8 +46,8 @@ std::string finishedOf(const fs::path &bundle, const std::string &id) {
   return stringField(json::parse(*done, nullptr, false), "finished");
 }
 
-// A manifest's `about` of a module, each field typed as Tilescope writes it
-// (a field of another type reads as missing).
+// A field of a JSON object (a manifest's `about`, a try's details), or null
+// where it has none; its type is the caller's to check.
 json aboutField(const json &about, const char *key) {
   const auto it = about.find(key);
   return it != about.end() ? *it : json();
