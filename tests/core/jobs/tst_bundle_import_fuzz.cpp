@@ -125,8 +125,8 @@ fieldsOf(const Bundle &b) {
       }
     }
   }
-  std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) {
-    return a.first + a.second.to_string() < b.first + b.second.to_string();
+  std::sort(out.begin(), out.end(), [](const auto &x, const auto &y) {
+    return x.first + x.second.to_string() < y.first + y.second.to_string();
   });
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
