@@ -110,7 +110,7 @@ MainWindow::exportRunBundleTo(const std::vector<long long> &ids,
     return Error{history.error()};
   std::vector<jobs::TryRecord> tries;
   for (long long id : ids) {
-    auto record = history->get(id);
+    auto record = jobs::bundledTryOf(*history, id);
     if (!record)
       return Error{record.error()};
     tries.push_back(std::move(*record));

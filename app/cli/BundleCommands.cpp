@@ -70,14 +70,8 @@ int bundle(const QStringList &arguments) {
   for (const QString &text : parser.values(tryOption)) {
     bool ok = false;
     const long long id = text.toLongLong(&ok);
-    auto record =
-        ok ? history->get(id) : Result<jobs::TryRecord>(Error{"not a try id"});
-    // A timing imported from a bundle names the try that compiled its
-    // module: bundling it again bundles that one.
-    if (record && !record->details.contains("compile") &&
-        record->details.contains("compiled_in") &&
-        record->details["compiled_in"].is_number_integer())
-      record = history->get(record->details["compiled_in"].get<long long>());
+    auto record = ok ? jobs::bundledTryOf(*history, id)
+                     : Result<jobs::TryRecord>(Error{"not a try id"});
     if (!record) {
       std::cerr << "tilescope-cli bundle: --try " << text.toStdString() << ": "
                 << record.error() << "\n";

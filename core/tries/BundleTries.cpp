@@ -105,6 +105,16 @@ Result<BundleModule> bundleModuleOf(const TryRecord &record) {
   return m;
 }
 
+Result<TryRecord> bundledTryOf(const History &history, long long id) {
+  auto record = history.get(id);
+  if (!record || record->details.contains("compile"))
+    return record;
+  if (auto compiledIn = integerField(record->details, "compiled_in", 1,
+                                     std::numeric_limits<long long>::max()))
+    return history.get(*compiledIn);
+  return record;
+}
+
 Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
                                                     const std::string &sweep) {
   HistoryFilter filter;

@@ -35,6 +35,11 @@ std::string driverForTarget(const std::string &target);
 // try with no module (it did not compile) or no GPU or CPU target.
 Result<BundleModule> bundleModuleOf(const TryRecord &record);
 
+// The try a bundle carries for try `id`: the try itself, or, for a timing
+// imported from a bundle, the try that compiled its module (bundling an
+// imported row again bundles that module).
+Result<TryRecord> bundledTryOf(const History &history, long long id);
+
 // The newest compiled try of each candidate of a sweep (the rows a bundle
 // of the sweep carries); an Error when it has none.
 Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,

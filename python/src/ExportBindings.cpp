@@ -45,7 +45,7 @@ std::filesystem::path bundle(const std::filesystem::path &directory,
   if (!sweep.empty())
     records = valueOr(jobs::compiledTriesOfSweep(history, sweep));
   for (long long id : tries)
-    records.push_back(valueOr(history.get(id)));
+    records.push_back(valueOr(jobs::bundledTryOf(history, id)));
   auto iree = valueOr(tools::locateIree(ireeSearch()));
   py::gil_scoped_release release;
   return valueOr(jobs::bundleTries(records, directory, iree));
