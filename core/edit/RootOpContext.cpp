@@ -1,5 +1,4 @@
 #include "core/edit/RootOpContext.h"
-#include "core/edit/OpLayoutInputs.h"
 
 #include "core/config/Attribute.h"
 #include "core/config/TargetAttribute.h"
@@ -172,9 +171,6 @@ predictionOf(const RootOpContext &context,
   if (!context.op)
     return Error{"no such root op"};
   const bool attention = context.op->kind == config::OpKind::Attention;
-  if (!attention)
-    if (std::string why = kindNotLaidOut(*context.op); !why.empty())
-      return Error{why};
   if (!context.target)
     return Error{context.targetNote.empty()
                      ? std::string("not a GPU target: nothing to predict")
