@@ -1,6 +1,9 @@
 #include "core/tries/JobJson.h"
 
 #include "core/export/DocumentJson.h"
+#include "core/service/UntrustedFiles.h"
+
+#include <utility>
 
 namespace tilescope::jobs {
 namespace {
@@ -157,25 +160,27 @@ json toJson(const KernelResources &k) {
 }
 
 KernelResources kernelResourcesFromJson(const json &in) {
+  // Read from the history and from bundles made elsewhere: each field is
+  // used only with its type and in its range (UntrustedFiles.h).
   KernelResources k;
   if (!in.is_object())
     return k;
-  auto text = [&in](const char *key) {
-    return in.contains(key) && in[key].is_string() ? in[key].get<std::string>()
-                                                   : std::string();
-  };
+  constexpr long long kMostBytes = 1ll << 40, kMostCount = 1 << 20;
   auto count = [&in](const char *key, std::optional<int> &field) {
-    if (in.contains(key) && in[key].is_number_integer())
-      field = in[key].get<int>();
+    if (auto value = integerField(in, key, 0, kMostCount))
+      field = static_cast<int>(*value);
   };
-  k.kernel = text("kernel");
-  k.backend = text("backend");
-  k.arch = text("arch");
-  k.readFrom = text("read_from");
-  k.scratchBytes = in.value("scratch_bytes", 0LL);
-  k.sharedMemoryBytes = in.value("shared_memory_bytes", 0LL);
-  k.workgroupSize = in.value("workgroup_size", 0);
-  k.subgroupSize = in.value("subgroup_size", 0);
+  k.kernel = stringField(in, "kernel");
+  k.backend = stringField(in, "backend");
+  k.arch = stringField(in, "arch");
+  k.readFrom = stringField(in, "read_from");
+  k.scratchBytes = integerField(in, "scratch_bytes", 0, kMostBytes).value_or(0);
+  k.sharedMemoryBytes =
+      integerField(in, "shared_memory_bytes", 0, kMostBytes).value_or(0);
+  k.workgroupSize = static_cast<int>(
+      integerField(in, "workgroup_size", 0, kMostCount).value_or(0));
+  k.subgroupSize = static_cast<int>(
+      integerField(in, "subgroup_size", 0, kMostCount).value_or(0));
   count("vgprs", k.vgprs);
   count("agprs", k.agprs);
   count("sgprs", k.sgprs);
@@ -183,13 +188,16 @@ KernelResources kernelResourcesFromJson(const json &in) {
   const json occupancy = in.value("occupancy", json());
   if (occupancy.is_object()) {
     layout::Occupancy o;
-    o.active = occupancy.value("active", 0);
-    o.maximum = occupancy.value("maximum", 0);
-    o.unit = occupancy.value("unit", "");
-    o.limitedBy = occupancy.value("limited_by", "");
+    o.active = static_cast<int>(
+        integerField(occupancy, "active", 0, kMostCount).value_or(0));
+    o.maximum = static_cast<int>(
+        integerField(occupancy, "maximum", 0, kMostCount).value_or(0));
+    o.unit = stringField(occupancy, "unit");
+    o.limitedBy = stringField(occupancy, "limited_by");
     if (occupancy.contains("limits") && occupancy["limits"].is_object())
       for (const auto &[resource, active] : occupancy["limits"].items())
-        if (active.is_number_integer())
+        if (active.is_number_integer() &&
+            std::in_range<int>(active.get<long long>()))
           o.limits.push_back({resource, active.get<int>()});
     k.occupancy = o;
   }

@@ -9,6 +9,7 @@
 #include "core/export/ConfigJson.h"
 #include "core/layout/Roofline.h"
 #include "core/service/DispatchAlone.h"
+#include "core/service/UntrustedFiles.h"
 #include "core/tries/JobJson.h"
 #include "core/tries/ProfileComparison.h"
 #include "core/util/Numbers.h"
@@ -427,22 +428,17 @@ std::vector<ConfigChange> configChanges(const json &configs,
   std::vector<ConfigChange> changes;
   if (!configs.is_object())
     return changes;
-  auto text = [](const json &entry, const char *key) {
-    auto it = entry.find(key);
-    return it != entry.end() && it->is_string() ? it->get<std::string>()
-                                                : std::string();
-  };
   for (const auto &[key, entry] : configs.items()) {
     const size_t colon = key.find(':');
     auto index = colon == std::string::npos ? std::nullopt
                                             : parseInt64(key.substr(colon + 1));
     if (!entry.is_object() || !index || *index < 0)
       continue;
-    const std::string dispatchName = text(entry, "dispatch");
+    const std::string dispatchName = stringField(entry, "dispatch");
     const std::string config = entry.contains("compilation_info")
-                                   ? text(entry, "compilation_info")
-                                   : text(entry, "lowering_config");
-    const std::string info = text(entry, "translation_info");
+                                   ? stringField(entry, "compilation_info")
+                                   : stringField(entry, "lowering_config");
+    const std::string info = stringField(entry, "translation_info");
     for (size_t d = 0; d < document.dispatches.size(); ++d) {
       const iree::Dispatch &dispatch = document.dispatches[d];
       const size_t k = static_cast<size_t>(*index);

@@ -12,6 +12,7 @@
 
 #include "core/tries/BundleTries.h"
 #include "core/tries/History.h"
+#include "core/tries/JobJson.h"
 
 #include <QTemporaryDir>
 
@@ -219,17 +220,29 @@ class BundleImportFuzzTest : public QObject {
   fs::path root() const { return dir.path().toStdString(); }
 
 private slots:
-  // The untampered bundle imports one ok row.
+  // The untampered bundle imports one ok row, linked to the try that
+  // compiled its module; bundling that row again bundles that try.
   void theBaseBundleImports() {
     Bundle b;
     write(root() / "bundle", b);
     auto history = History::open(root() / "base.sqlite");
     QVERIFY(history.ok());
+    TryRecord compiled;
+    compiled.kind = "compile";
+    compiled.document = "/work/a.mlir";
+    compiled.outcome = "ok";
+    compiled.details = {{"compile", json::object()}};
+    QCOMPARE(*history->add(compiled), 1LL);
     auto report = importBundleResults(root() / "bundle", *history);
     QVERIFY2(report.ok(), report.ok() ? "" : report.error().c_str());
     QCOMPARE(report->modules.size(), size_t(1));
     QVERIFY(report->modules[0].timing.timed());
     QCOMPARE(report->host, std::string("gpu-host"));
+    QCOMPARE(report->modules[0].compiledIn.value_or(0), 1LL);
+    auto bundled = bundledTryOf(*history, *report->modules[0].imported);
+    QVERIFY(bundled.ok());
+    QCOMPARE(bundled->id, 1LL);
+    QCOMPARE(bundledTryOf(*history, 1)->id, 1LL);
   }
 
   // Every field of every file, set to every hostile value and removed.
@@ -297,6 +310,45 @@ private slots:
     auto report = importBundleResults(root() / "bundle", *history);
     QVERIFY(!report.ok());
     QVERIFY(report.error().find("lists no modules") != std::string::npos);
+  }
+
+  // A kernel's resources as a bundle's manifest carries them (read when a
+  // module was profiled): every field of every type reads without a throw,
+  // and a number out of its range is not taken.
+  void kernelResourcesOfEveryType() {
+    const json base = {{"kernel", "k"},
+                       {"backend", "cuda"},
+                       {"arch", "sm_90"},
+                       {"read_from", "x.ptx"},
+                       {"scratch_bytes", 0},
+                       {"shared_memory_bytes", 13568},
+                       {"workgroup_size", 256},
+                       {"subgroup_size", 32},
+                       {"registers", 80},
+                       {"vgprs", 1},
+                       {"agprs", 1},
+                       {"sgprs", 1},
+                       {"occupancy",
+                        {{"active", 24},
+                         {"maximum", 64},
+                         {"unit", "warps per SM"},
+                         {"limited_by", "registers"},
+                         {"limits", {{"registers", 24}}}}}};
+    const json flat = base.flatten();
+    for (auto it = flat.begin(); it != flat.end(); ++it)
+      for (const json &value : hostileValues()) {
+        json resources = base;
+        resources[json::json_pointer(it.key())] = value;
+        try {
+          const KernelResources k = kernelResourcesFromJson(resources);
+          QVERIFY(k.sharedMemoryBytes >= 0 && k.scratchBytes >= 0);
+          QVERIFY(k.workgroupSize >= 0 && k.subgroupSize >= 0);
+          QVERIFY(!k.registers || *k.registers >= 0);
+        } catch (const std::exception &e) {
+          QFAIL(qPrintable(QString::fromStdString(
+              it.key() + " = " + value.dump() + ": " + e.what())));
+        }
+      }
   }
 
   // Seeded random combinations: one to four fields at once.
