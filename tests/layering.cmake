@@ -86,6 +86,7 @@ set(may_include_service service process iree tools document export edit layout c
 set(may_include_run run service devices process iree tools document export edit layout config util)
 set(may_include_tries tries run service devices process iree tools document export edit layout config util)
 set(may_include_sweep sweep tries run service devices process iree tools document export edit layout config util)
+set(may_include_tune tune sweep tries run service devices process iree tools document export edit layout config util)
 foreach(file IN LISTS core_files)
   string(REGEX REPLACE "^${SOURCE_DIR}/core/([a-z]+)/.*$" "\\1" area "${file}")
   if(NOT DEFINED may_include_${area})

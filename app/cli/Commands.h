@@ -61,6 +61,7 @@ int compare(const QStringList &arguments);
 int report(const QStringList &arguments);
 int exportSpec(const QStringList &arguments);
 int sweep(const QStringList &arguments);
+int tune(const QStringList &arguments);
 int splitK(const QStringList &arguments);
 int bundle(const QStringList &arguments);
 int importResults(const QStringList &arguments);

@@ -5,13 +5,10 @@
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
-#include "core/edit/ConfigDiff.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/JsonText.h"
 #include "core/export/TuningSpec.h"
-#include "core/run/CheckJob.h"
-#include "core/service/CompileJob.h"
-#include "core/service/ConfigureProgram.h"
+#include "core/tune/SpecProof.h"
 #include "core/util/Files.h"
 
 #include <QCommandLineParser>
@@ -36,72 +33,26 @@ Result<json> proveSpec(const iree::Document &document,
   auto worker = app::documentWorker(ireeOption);
   if (!worker)
     return Error{worker.error()};
-  auto source = readTextFile(program);
-  if (!source)
-    return Error{source.error()};
-  const std::optional<std::string> onDevice =
-      jobs::programOnDevice(*source, document.text);
-  if (!onDevice)
-    return Error{"cannot put " + program.string() +
-                 " on the file's device: the file names no device target, "
-                 "or the program has a module of its own"};
-  auto folder = TemporaryDirectory::create("tilescope-spec");
-  if (!folder)
-    return Error{folder.error()};
-  const std::filesystem::path wrapped = folder->file("program.mlir");
-  if (auto written = writeFileAtomically(wrapped, *onDevice); !written)
-    return Error{written.error()};
-  jobs::ConfigureRequest request;
-  request.source = wrapped; // the device is in the program: no target flags
-  request.output = folder->file("configured.mlir");
-  request.extraFlags = {"--iree-codegen-tuning-spec-path=" +
-                        std::filesystem::absolute(spec).string()};
-  auto configured = jobs::configureProgram(*installation, *worker, request);
-  if (!configured)
-    return Error{configured.error()};
-
+  auto proofs =
+      tune::proveSpec(*installation, *worker, document, ops, program, spec);
+  if (!proofs)
+    return Error{proofs.error()};
   json results = json::array();
-  for (const exporting::SpecOp &ref : ops) {
-    const iree::Dispatch &dispatch =
-        document.dispatches[static_cast<size_t>(ref.dispatch)];
-    const iree::RootOp &op = dispatch.rootOps[static_cast<size_t>(ref.op)];
-    json entry = {
-        {"op", std::to_string(ref.dispatch) + ":" + std::to_string(ref.op)},
-        {"dispatch", dispatch.name}};
-    const iree::Dispatch *found = nullptr;
-    for (const iree::Dispatch &candidate : configured->document.dispatches)
-      if (candidate.executable == dispatch.executable)
-        found = &candidate;
-    // The same dispatch: the executable of that name, its op on the same
-    // loops. Anything else is another program than the file's.
-    const iree::RootOp *chosen =
-        found && found->rootOps.size() > static_cast<size_t>(ref.op)
-            ? &found->rootOps[static_cast<size_t>(ref.op)]
-            : nullptr;
-    if (!chosen || (op.space && chosen->space &&
-                    op.space->toString() != chosen->space->toString())) {
-      entry["applied"] = false;
+  for (const tune::SpecOpProof &proof : *proofs) {
+    json entry = {{"op", proof.op},
+                  {"dispatch", proof.dispatch},
+                  {"applied", proof.applied}};
+    if (!proof.inProgram) {
       entry["in_program"] = false;
-      entry["why"] = !chosen
-                         ? "the program has no dispatch @" + dispatch.executable
-                         : "the program's @" + dispatch.executable + " runs " +
-                               chosen->space->toString() + ", not " +
-                               op.space->toString();
+      entry["why"] = proof.why;
       results.push_back(entry);
       continue;
     }
     entry["in_program"] = true;
-    const iree::RootOp &chosenOp = *chosen;
-    auto differences = edit::loweringConfigDifferences(op, chosenOp);
-    if (op.compilationInfo.empty())
-      for (auto &difference : edit::translationInfoDifferences(
-               dispatch.translationInfo, found->translationInfo))
-        differences.push_back(std::move(difference));
     json fields = json::array();
-    for (const edit::FieldDifference &d : differences)
+    for (const edit::FieldDifference &d : proof.differences)
       fields.push_back(
           {{"field", d.field}, {"exported", d.before}, {"iree", d.after}});
-    entry["applied"] = differences.empty();
     entry["differences"] = fields;
     results.push_back(entry);
   }

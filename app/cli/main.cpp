@@ -86,6 +86,10 @@ const char *kUsage =
     "  sweep FILE          vary config fields, compile and time every valid "
     "candidate\n"
     "                      in parallel, ranked; resumable\n"
+    "  tune PROGRAM        tune a whole program: its dispatches swept by "
+    "share,\n"
+    "                      winners checked, one tuning spec, end-to-end "
+    "times\n"
     "  bundle              a run bundle of compiled tries (--try ID, --sweep "
     "NAME):\n"
     "                      modules, runtime tools and run.sh, to time them on "
@@ -439,6 +443,8 @@ static int runCommand(int argc, char **argv) {
     return cli::exportSpec(commandArguments);
   if (command == "sweep")
     return cli::sweep(commandArguments);
+  if (command == "tune")
+    return cli::tune(commandArguments);
   if (command == "split-k")
     return cli::splitK(commandArguments);
   if (command == "bundle")

@@ -30,4 +30,11 @@ struct AliasesAndBody {
 };
 AliasesAndBody splitTopLevelAliases(const std::string &text);
 
+// The top-level alias definitions of `source` that `text` uses, directly or
+// through another alias, one per line in the source's order, less those
+// `except` defines itself ("#name =" in it): what a text moved out of its
+// file (a device target taken from a configured program) needs beside it.
+std::string aliasesUsedBy(const std::string &source, const std::string &text,
+                          const std::string &except = "");
+
 } // namespace tilescope::document

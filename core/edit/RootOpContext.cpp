@@ -110,9 +110,24 @@ RuleVerdict ruleVerdict(const RootOpContext &context) {
 }
 
 size_t rootOpIndex(const document::Dispatch &dispatch) {
-  for (size_t i = 0; i < dispatch.rootOps.size(); ++i)
-    if (dispatch.rootOps[i].rootOpSet)
+  const auto &ops = dispatch.rootOps;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].rootOpSet)
       return i;
+  // IREE's CPU pipelines mark no root op: the root's config is the one
+  // that distributes the dispatch over workgroups (a fill beside it has
+  // cache and vector tiles only).
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].loweringConfig.rfind("#iree_cpu.lowering_config", 0) == 0 &&
+        ops[i].loweringConfig.find("distribution =") != std::string::npos)
+      return i;
+  // Else the first op that reduces: fills and elementwise ops beside it
+  // run on its tiles.
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].space)
+      for (size_t dim = 0; dim < ops[i].space->rank(); ++dim)
+        if (ops[i].space->isReduction(dim))
+          return i;
   return 0;
 }
 

@@ -117,8 +117,13 @@ std::optional<std::string> programOnDevice(const std::string &program,
     return std::nullopt;
   const document::AliasesAndBody split =
       document::splitTopLevelAliases(program);
-  return split.aliases + "module attributes {hal.device.targets = [" + device +
-         "]} {\n" + split.body + "\n}\n";
+  // The device names the executable target by its alias in a configured
+  // program (#executable_target_embedded_elf_x86_64): that alias goes along.
+  const std::string needed = document::aliasesUsedBy(
+      document::splitTopLevelAliases(dispatchText).aliases, device,
+      split.aliases);
+  return split.aliases + needed + "module attributes {hal.device.targets = [" +
+         device + "]} {\n" + split.body + "\n}\n";
 }
 
 Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
@@ -202,8 +207,12 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     const CompileTarget target =
         request.target.value_or(*compileTarget("llvm-cpu"));
     result.backend = target.backend;
-    testedFlags = target.compileFlags;
+    // A program that names its devices is compiled for them as it stands.
+    if (!namesItsDevices(*programText))
+      testedFlags = target.compileFlags;
   }
+  testedFlags.insert(testedFlags.end(), request.extraFlags.begin(),
+                     request.extraFlags.end());
   if (auto written =
           writeFileAtomically(directory / "program.mlir", testedProgram);
       !written)
@@ -318,6 +327,7 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
       return Error{written.error()};
     inputFlags.push_back("--input=" + type.toString() + "=@" + name);
   }
+  result.inputFlags = inputFlags;
 
   // 3. Both run on the same inputs.
   auto runCommand = [&](const std::string &module, const std::string &device,

@@ -43,6 +43,9 @@ struct CheckRequest {
   // llvm-cpu on the host).
   std::optional<CompileTarget> target;
   std::optional<std::filesystem::path> reference; // default: `program`
+  // More iree-compile flags for the tested module only (a tuning spec:
+  // --iree-codegen-tuning-spec-path=SPEC).
+  std::vector<std::string> extraFlags;
   std::string device; // where the tested module runs; empty: local-task
                       // for CPU modules, else it is an error
   // Where: here, a GPU host over ssh or a node of a Slurm partition (the
@@ -73,6 +76,9 @@ struct CheckResult {
   std::string backend;               // of the tested module
   std::string device;
   std::string function;
+  // The run's --input=TYPE=@inputN.bin flags (files in `directory`): what
+  // times the tested module on the same inputs.
+  std::vector<std::string> inputFlags;
   // Set when there is no verdict: the step that failed and why.
   std::string failedStep; // "compile", "reference compile", "run", ...
   std::string error;

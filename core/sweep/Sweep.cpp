@@ -291,6 +291,65 @@ std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
   return axes;
 }
 
+namespace {
+
+std::string listText(const std::vector<int64_t> &numbers) {
+  std::string text = "[";
+  for (size_t i = 0; i < numbers.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(numbers[i]);
+  return text + "]";
+}
+
+} // namespace
+
+std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
+                                        edit::OpRef op) {
+  std::vector<SweepPoint> points;
+  if (op.dispatch >= document.dispatches.size() ||
+      op.op >= document.dispatches[op.dispatch].rootOps.size())
+    return points;
+  const iree::RootOp &root = document.dispatches[op.dispatch].rootOps[op.op];
+  if (root.loweringConfig.rfind("#iree_cpu.lowering_config", 0) != 0)
+    return points;
+  auto cache = integerList(currentValue(document, op, "cache_parallel"));
+  for (const char *name :
+       {"distribution", "vector_common_parallel", "vector_reduction"}) {
+    auto numbers = integerList(currentValue(document, op, name));
+    if (!numbers)
+      continue;
+    for (size_t i = 0; i < numbers->size(); ++i) {
+      const int64_t v = (*numbers)[i];
+      if (v <= 0)
+        continue;
+      // Past the loop's own size a tile only pads.
+      const int64_t bound =
+          root.space && i < root.space->rank() && root.space->bounds[i] > 0
+              ? root.space->bounds[i]
+              : std::numeric_limits<int64_t>::max();
+      for (const int64_t next : {v / 2, v * 2}) {
+        if (next < 1 || next == v || (next > v && v >= bound))
+          continue;
+        std::vector<int64_t> changed = *numbers;
+        changed[i] = next;
+        SweepPoint point;
+        point.name = std::string(name) + "[" + std::to_string(i) +
+                     "]=" + std::to_string(next);
+        point.settings.emplace_back(name, listText(changed));
+        // The cache level's tile stays the distribution's where it was.
+        if (std::string_view(name) == "distribution" && cache &&
+            i < cache->size() && (*cache)[i] == v) {
+          std::vector<int64_t> cacheChanged = *cache;
+          cacheChanged[i] = next;
+          point.settings.emplace_back("cache_parallel", listText(cacheChanged));
+        }
+        point.distance = 1;
+        points.push_back(std::move(point));
+      }
+    }
+  }
+  return points;
+}
+
 std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
                              const std::vector<SweepAxis> &axes) {
   std::string name = document.path.filename().string() + " " +

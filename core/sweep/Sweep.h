@@ -55,6 +55,15 @@ struct SweepPoint {
   double distance = 0;
 };
 
+// The neighbours of a CPU lowering config (#iree_cpu.lowering_config),
+// which has no workgroup or reduction tiles: each non-zero entry of its
+// distribution (the cache tile following where it equals it),
+// vector_common_parallel and vector_reduction tiles halved and doubled, one
+// at a time (a tile past its loop's size is not doubled). None for another
+// config.
+std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
+                                        edit::OpRef op);
+
 // The text of the op's field as it stands ("workgroup", or a
 // translation_info field with or without its "translation_info." prefix);
 // empty when the op has none.

@@ -53,9 +53,12 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
   const std::optional<IreeSpace> &space = prepared.source.space;
   if (!space && request.axes.empty()) {
     request.axes = neighbourAxes(*request.document, request.op);
+    // A CPU config's tiles, one entry at a time.
+    if (request.axes.empty())
+      request.points = neighbourPoints(*request.document, request.op);
     // An op fused into the root op runs on the root's tiles: it has none of
     // its own to halve or double.
-    if (request.axes.empty())
+    if (request.axes.empty() && request.points.empty())
       return Error{
           "the op has no workgroup or reduction tile to halve or double" +
           std::string(edit::rootOpIndex(
@@ -78,7 +81,10 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
       !choice.name.empty() ? choice.name
       : space ? spaceSweepName(*request.document, request.op, asked->vary,
                                asked->nearest)
-              : defaultSweepName(*request.document, request.op, request.axes);
+      : !request.points.empty()
+          ? defaultSweepName(*request.document, request.op, {}) +
+                " cpu-tile-neighbours"
+          : defaultSweepName(*request.document, request.op, request.axes);
   return prepared;
 }
 

@@ -1,0 +1,143 @@
+// tilescope-cli tune: a whole program tuned end to end (core/tune): its
+// dispatches swept in order of their share of its time, the winners kept
+// when measured faster and checked, one tuning spec, and the program with it
+// against IREE's default, compared and timed.
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/cli/JobInputs.h"
+#include "app/common/IreeSettings.h"
+#include "core/export/JsonText.h"
+#include "core/service/ConfigureProgram.h"
+#include "core/tune/TuneReport.h"
+#include "core/util/Files.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <iostream>
+
+namespace tilescope::cli {
+
+int tune(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli tune: tune a whole program. It is configured by the "
+      "pinned iree-compile, each dispatch's root op timed alone with IREE's "
+      "config (its share of the program's time; predicted where the "
+      "target's device is not here), then in order of share, while the "
+      "budget lasts, each kind of dispatch is swept once (IREE's constraint "
+      "space nearest its config, else the rules' neighbours). A winner is "
+      "kept only when measured faster than IREE's default beyond noise and "
+      "the program with it passes a checked run. The winners make one "
+      "tuning spec (--iree-codegen-tuning-spec-path), proven on the "
+      "program; the program with and without it runs on the same inputs, "
+      "outputs compared, both timed end to end. Every try lands in the "
+      "history: run again, a tune resumes.");
+  const QCommandLineOption outputOption(
+      {"o", "output"},
+      "Write the spec to OUT (default: in the tune's folder, "
+      "WORKSPACE/tune/NAME.TARGET/).",
+      "OUT");
+  const QCommandLineOption budgetOption(
+      "budget", "Minutes after which no new dispatch is swept (default 30).",
+      "MINUTES");
+  const QCommandLineOption candidatesOption(
+      "candidates",
+      "Candidates per dispatch, nearest IREE's config first "
+      "(default 8).",
+      "N");
+  const QCommandLineOption repetitionsOption(
+      "repetitions", "Repetitions of each timed run (default 5).", "N");
+  parser.addOptions({kTargetOption, outputOption, budgetOption,
+                     candidatesOption, repetitionsOption, kWorkspaceOption,
+                     kTimeoutOption, kJsonOption, kIreeOption});
+  parser.addPositionalArgument(
+      "PROGRAM", "An MLIR program (linalg, torch or ONNX-imported).");
+  if (!parseCommandLine(parser, arguments, "tune"))
+    return kExitUsage;
+  auto usage = [](const std::string &message) {
+    return usageError("tune", message);
+  };
+  if (parser.positionalArguments().size() != 1)
+    return usage("expected one PROGRAM");
+  auto target = targetOf(parser);
+  if (!target)
+    return usage("--target: " + target.error());
+  const std::filesystem::path source =
+      parser.positionalArguments().front().toStdString();
+  auto text = readTextFile(source);
+  if (!text) {
+    std::cerr << "tilescope-cli tune: " << text.error() << "\n";
+    return kExitBadInput;
+  }
+  if (!*target && !jobs::namesItsDevices(*text))
+    return usage(source.string() + " names no device (hal.device.targets): "
+                                   "give --target (gfx942, sm_90, llvm-cpu)");
+  auto budget = countOf(parser, budgetOption, 30, 1, 7 * 24 * 60);
+  if (!budget)
+    return usage(budget.error());
+  auto candidates = countOf(parser, candidatesOption, 8, 1, 4096);
+  if (!candidates)
+    return usage(candidates.error());
+  auto repetitions = countOf(parser, repetitionsOption, 5, 1, 1000);
+  if (!repetitions)
+    return usage(repetitions.error());
+
+  auto installation = app::locateIree(ireePath(parser));
+  if (!installation) {
+    std::cerr << "tilescope-cli tune: " << installation.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli tune: " << worker.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  tune::TuneRequest request;
+  request.source = std::filesystem::absolute(source);
+  request.target = *target;
+  request.workspace = workspaceOf(parser);
+  if (parser.isSet(outputOption))
+    request.specOutput = parser.value(outputOption).toStdString();
+  request.budget = std::chrono::minutes(*budget);
+  request.candidatesPerDispatch = static_cast<size_t>(*candidates);
+  request.repetitions = *repetitions;
+  request.timeout = timeoutOf(parser);
+  request.worker = std::move(*worker);
+  const bool asJson = parser.isSet(kJsonOption);
+  TerminalProgress progress(!asJson);
+  request.onProgress = [&progress](const tune::TuneProgress &p) {
+    std::string line = p.step;
+    if (p.total > 0)
+      line +=
+          " [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "]";
+    if (p.secondsLeft) {
+      char left[48];
+      std::snprintf(left, sizeof left, ", ~%.0f s left", *p.secondsLeft);
+      line += left;
+    }
+    progress.step(line);
+  };
+  auto tuned = tune::tuneProgram(*installation, request);
+  progress.done();
+  if (!tuned) {
+    std::cerr << "tilescope-cli tune: " << source.string() << ": "
+              << tuned.error() << "\n";
+    return kExitBadInput;
+  }
+  if (asJson)
+    std::cout << exporting::jsonText(tune::toJson(*tuned), 2) << "\n";
+  else
+    std::cout << tune::tuneReport(*tuned);
+  // A spec whose program no longer computes what IREE's default does, or
+  // that IREE does not apply, is a failure.
+  bool failed = tuned->outputsAgree.has_value() && !*tuned->outputsAgree;
+  for (const auto &[op, why] : tuned->specProof)
+    failed = failed || !why.empty();
+  if (tuned->tunedRun && tuned->tunedRun->check.hasVerdict() &&
+      !tuned->tunedRun->check.passed())
+    failed = true;
+  return failed || tuned->cancelled ? kExitFailure : kExitOk;
+}
+
+} // namespace tilescope::cli

@@ -1,0 +1,97 @@
+#include "core/tune/SpecProof.h"
+
+#include "core/run/CheckJob.h"
+#include "core/service/ConfigureProgram.h"
+#include "core/util/Files.h"
+
+namespace tilescope::tune {
+
+namespace {
+
+// The op of `found` that is `op` of the configured file: the one at the same
+// index when it runs the same loops, else the first of the same name on the
+// same loops (a spec's config can leave a fused op without a config of its
+// own, so the indices of root ops move).
+const document::RootOp *sameOp(const document::Dispatch &found,
+                               const document::RootOp &op, size_t index) {
+  auto same = [&op](const document::RootOp &candidate) {
+    return candidate.name == op.name &&
+           (!op.space || !candidate.space ||
+            op.space->toString() == candidate.space->toString());
+  };
+  if (index < found.rootOps.size() && same(found.rootOps[index]))
+    return &found.rootOps[index];
+  for (const document::RootOp &candidate : found.rootOps)
+    if (same(candidate))
+      return &candidate;
+  return nullptr;
+}
+
+} // namespace
+
+Result<std::vector<SpecOpProof>>
+proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
+          const document::Document &document,
+          const std::vector<exporting::SpecOp> &ops,
+          const std::filesystem::path &program,
+          const std::filesystem::path &spec) {
+  auto source = readTextFile(program);
+  if (!source)
+    return Error{source.error()};
+  const std::optional<std::string> onDevice =
+      jobs::programOnDevice(*source, document.text);
+  if (!onDevice)
+    return Error{"cannot put " + program.string() +
+                 " on the file's device: the file names no device target, "
+                 "or the program has a module of its own"};
+  auto folder = TemporaryDirectory::create("tilescope-spec");
+  if (!folder)
+    return Error{folder.error()};
+  const std::filesystem::path wrapped = folder->file("program.mlir");
+  if (auto written = writeFileAtomically(wrapped, *onDevice); !written)
+    return Error{written.error()};
+  jobs::ConfigureRequest request;
+  request.source = wrapped; // the device is in the program: no target flags
+  request.output = folder->file("configured.mlir");
+  request.extraFlags = {"--iree-codegen-tuning-spec-path=" +
+                        std::filesystem::absolute(spec).string()};
+  auto configured = jobs::configureProgram(iree, worker, request);
+  if (!configured)
+    return Error{configured.error()};
+
+  std::vector<SpecOpProof> proofs;
+  for (const exporting::SpecOp &ref : ops) {
+    const document::Dispatch &dispatch =
+        document.dispatches.at(static_cast<size_t>(ref.dispatch));
+    const document::RootOp &op =
+        dispatch.rootOps.at(static_cast<size_t>(ref.op));
+    SpecOpProof proof;
+    proof.op = std::to_string(ref.dispatch) + ":" + std::to_string(ref.op);
+    proof.dispatch = dispatch.name;
+    const document::Dispatch *found = nullptr;
+    for (const document::Dispatch &candidate : configured->document.dispatches)
+      if (candidate.executable == dispatch.executable)
+        found = &candidate;
+    const document::RootOp *chosen =
+        found ? sameOp(*found, op, static_cast<size_t>(ref.op)) : nullptr;
+    if (!chosen) {
+      proof.why = !found ? "the program has no dispatch @" + dispatch.executable
+                         : "the program's @" + dispatch.executable +
+                               " has no " + op.name + " on the loops " +
+                               (op.space ? op.space->toString() : "?");
+      proofs.push_back(std::move(proof));
+      continue;
+    }
+    proof.inProgram = true;
+    proof.differences = edit::loweringConfigDifferences(op, *chosen);
+    if (op.compilationInfo.empty())
+      for (auto &difference : edit::translationInfoDifferences(
+               dispatch.translationInfo, found->translationInfo))
+        proof.differences.push_back(std::move(difference));
+    proof.applied = proof.differences.empty();
+    proofs.push_back(std::move(proof));
+  }
+  return proofs;
+}
+
+} // namespace tilescope::tune

@@ -1,0 +1,42 @@
+// The proof that a tuning spec does what it says: the program is configured
+// by the pinned iree-compile with the spec (--iree-codegen-tuning-spec-path)
+// on the configured file's own device, and each op the spec names has its
+// config looked for, field by field, in what IREE chose. `export-spec
+// --program` and `tune` both prove their specs this way.
+#pragma once
+
+#include "core/document/Document.h"
+#include "core/edit/ConfigDiff.h"
+#include "core/export/TuningSpec.h"
+#include "core/service/DocumentWorker.h"
+#include "core/tools/IreeInstallation.h"
+#include "core/util/Result.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tilescope::tune {
+
+struct SpecOpProof {
+  std::string op;       // "DISPATCH:OP" in the configured file
+  std::string dispatch; // its name
+  // The program configured with the spec has that dispatch, its op on the
+  // same loops; otherwise the file does not come from this program.
+  bool inProgram = false;
+  bool applied = false; // IREE chose the op's config as the spec gives it
+  std::string why;      // where not in the program
+  std::vector<edit::FieldDifference> differences; // exported vs IREE's
+};
+
+// Configures `program` (the source the configured `document` came from)
+// with `spec` for the document's own device, and proves each op of `ops`.
+// An Error when the program cannot be put on the device or configured.
+Result<std::vector<SpecOpProof>>
+proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
+          const document::Document &document,
+          const std::vector<exporting::SpecOp> &ops,
+          const std::filesystem::path &program,
+          const std::filesystem::path &spec);
+
+} // namespace tilescope::tune

@@ -1,0 +1,629 @@
+#include "core/tune/Tune.h"
+
+#include "core/devices/GpuDiscovery.h"
+#include "core/edit/RootOpContext.h"
+#include "core/export/TuningSpec.h"
+#include "core/run/BenchJob.h"
+#include "core/run/TensorData.h"
+#include "core/service/CompileJob.h"
+#include "core/service/ConfigureProgram.h"
+#include "core/sweep/Sweep.h"
+#include "core/sweep/SweepWorkflow.h"
+#include "core/tries/TryJob.h"
+#include "core/tune/ProgramTiming.h"
+#include "core/tune/SpecProof.h"
+#include "core/tune/TuneReport.h"
+#include "core/util/Files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace tilescope::tune {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string joined(const std::vector<std::string> &parts,
+                   const std::string &separator) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i)
+    out += (i ? separator : "") + parts[i];
+  return out;
+}
+
+// Steps told to the caller, with the time left estimated from the steps so
+// far.
+class Progress {
+public:
+  Progress(const TuneRequest &request, Clock::time_point start)
+      : request(request), start(start) {}
+  void plan(size_t steps) { total += steps; }
+  void step(const std::string &text) {
+    if (!request.onProgress)
+      return;
+    TuneProgress progress{text, done, total, std::nullopt};
+    if (done > 0 && total > done)
+      progress.secondsLeft = secondsSince(start) / static_cast<double>(done) *
+                             static_cast<double>(total - done);
+    request.onProgress(progress);
+  }
+  void finished(size_t steps = 1) { done += steps; }
+
+private:
+  const TuneRequest &request;
+  Clock::time_point start;
+  size_t done = 0, total = 0;
+};
+
+// The root op a dispatch is tuned by: IREE's root op, where it has a
+// config of its own.
+std::optional<size_t> tunedOp(const document::Dispatch &dispatch) {
+  const size_t op = edit::rootOpIndex(dispatch);
+  if (op >= dispatch.rootOps.size())
+    return std::nullopt;
+  const document::RootOp &root = dispatch.rootOps[op];
+  if (root.loweringConfig.empty() && root.compilationInfo.empty())
+    return std::nullopt;
+  return op;
+}
+
+// A dispatch's configs in the form the history keeps (configsJson's), with
+// the winner's texts: what withConfigs puts back on a document.
+json configsEntry(const DispatchTune &tuned, const std::string &dispatchName) {
+  json entry = {{"dispatch", dispatchName},
+                {"op", tuned.opName},
+                {"translation_info", tuned.translationInfo}};
+  if (!tuned.loweringConfig.empty())
+    entry["lowering_config"] = tuned.loweringConfig;
+  if (!tuned.compilationInfo.empty())
+    entry["compilation_info"] = tuned.compilationInfo;
+  return entry;
+}
+
+// The integers of a list's text ("[64, 128, 0]").
+std::vector<std::string> entriesOf(const std::string &text) {
+  std::vector<std::string> entries;
+  std::string current;
+  for (const char c : text) {
+    if ((c >= '0' && c <= '9') || c == '-') {
+      current += c;
+    } else if (!current.empty()) {
+      entries.push_back(current);
+      current.clear();
+    }
+  }
+  if (!current.empty())
+    entries.push_back(current);
+  return entries;
+}
+
+// The rules' neighbours as candidates of one change each: their every
+// combination would be hundreds of tries for one dispatch of many. The
+// value each axis has now is IREE's default, timed already.
+void onePerChange(jobs::SweepRequest &request) {
+  if (!request.points.empty() || request.axes.empty())
+    return;
+  for (const jobs::SweepAxis &axis : request.axes) {
+    std::string now;
+    const size_t open = axis.field.find('[');
+    if (open == std::string::npos) {
+      now = jobs::currentValue(*request.document, request.op, axis.field);
+    } else {
+      const std::vector<std::string> entries = entriesOf(jobs::currentValue(
+          *request.document, request.op, axis.field.substr(0, open)));
+      const size_t index = static_cast<size_t>(
+          std::strtoull(axis.field.c_str() + open + 1, nullptr, 10));
+      if (index < entries.size())
+        now = entries[index];
+    }
+    for (const std::string &value : axis.values) {
+      if (value == now)
+        continue;
+      jobs::SweepPoint point;
+      point.name = axis.field + "=" + value;
+      point.settings = {{axis.field, value}};
+      point.distance = 1;
+      request.points.push_back(std::move(point));
+    }
+  }
+}
+
+// Whether the candidate leaves the op's config as it was (an indexed axis
+// value equal to the current entry): IREE's default again.
+bool changesNothing(const jobs::SweepCandidate &candidate,
+                    const document::Dispatch &original, size_t op) {
+  if (!candidate.dispatch || op >= candidate.dispatch->rootOps.size())
+    return false;
+  const document::RootOp &now = candidate.dispatch->rootOps[op];
+  const document::RootOp &before = original.rootOps[op];
+  return now.loweringConfig == before.loweringConfig &&
+         now.compilationInfo == before.compilationInfo &&
+         candidate.dispatch->translationInfo == original.translationInfo;
+}
+
+// Step 4: the winners as one spec (one matcher per kind), proven on the
+// program, and the program compiled with and without it, run on the same
+// inputs, compared and timed end to end.
+void writeSpecAndRun(const tools::IreeInstallation &iree,
+                     jobs::DocumentWorker &worker, const TuneRequest &request,
+                     const document::Document &document,
+                     const std::string &backend, TuneResult &result,
+                     Progress &progress) {
+  json configs = json::object();
+  std::vector<exporting::SpecOp> ops;
+  for (DispatchTune &tuned : result.dispatches) {
+    if (!tuned.kept && !tuned.predictedOnly)
+      continue;
+    configs[std::to_string(tuned.dispatch) + ":" + std::to_string(tuned.op)] =
+        configsEntry(tuned, tuned.name);
+    if (tuned.sameAs)
+      continue; // the kind's matcher finds it
+    const exporting::SpecOp op{static_cast<int>(tuned.dispatch),
+                               static_cast<int>(tuned.op)};
+    // IREE's spec matchers describe contractions only (TuningSpec.h).
+    if (auto alone =
+            exporting::tuningSpec(jobs::withConfigs(configs, document), {op});
+        !alone) {
+      tuned.specNote = alone.error();
+      continue;
+    }
+    ops.push_back(op);
+  }
+  const document::Document tunedDocument = jobs::withConfigs(configs, document);
+  if (!ops.empty()) {
+    auto spec = exporting::tuningSpec(tunedDocument, ops);
+    result.spec = request.specOutput.empty()
+                      ? result.folder / (request.source.stem().string() + "." +
+                                         result.target + ".spec.mlir")
+                      : fs::absolute(request.specOutput);
+    if (!spec) {
+      result.notes.push_back("no spec: " + spec.error());
+      result.spec.clear();
+    } else if (auto written = writeFileAtomically(result.spec, *spec);
+               !written) {
+      result.notes.push_back("no spec: " + written.error());
+      result.spec.clear();
+    }
+  }
+  if (!result.spec.empty()) {
+    progress.step("proving the spec: configuring the program with it");
+    auto proofs = proveSpec(iree, worker, tunedDocument, ops, request.source,
+                            result.spec);
+    if (!proofs)
+      result.notes.push_back("the spec could not be proven: " + proofs.error());
+    else
+      for (const SpecOpProof &proof : *proofs) {
+        std::string why = proof.why;
+        if (proof.inProgram && !proof.applied) {
+          why = "IREE's config differs:";
+          for (const edit::FieldDifference &d : proof.differences)
+            why += " " + d.field + " (spec " + d.before + ", IREE " + d.after +
+                   ")";
+        }
+        result.specProof.emplace_back(proof.op, why);
+      }
+  }
+
+  // The program on the configured file's device (so sm_90, which IREE
+  // cannot name by flag, compiles for it), with and without the spec.
+  auto run = [&](const std::string &what,
+                 const std::string &folder) -> ProgramRun {
+    ProgramRun ran;
+    ran.what = what;
+    jobs::CheckRequest check;
+    check.program = request.source;
+    if (auto source = readTextFile(request.source); source) {
+      if (auto onDevice = jobs::programOnDevice(*source, document.text)) {
+        check.program = result.folder / "program.mlir";
+        (void)writeFileAtomically(check.program, *onDevice);
+      }
+    }
+    check.target = request.target;
+    if (!check.target)
+      if (auto target =
+              jobs::compileTarget(backend == "llvm-cpu" ? "llvm-cpu" : backend))
+        check.target = *target;
+    check.directory = result.folder / folder;
+    check.seed = request.seed;
+    check.timeout = request.timeout;
+    check.cancel = request.cancel;
+    if (what == "tuned")
+      check.extraFlags = {"--iree-codegen-tuning-spec-path=" +
+                          result.spec.string()};
+    jobs::placeCheck(check, backend, result.device);
+    progress.step("compiling and running the program (" + what + ")");
+    auto checked = jobs::checkProgram(iree, check);
+    if (!checked) {
+      ran.error = checked.error();
+      return ran;
+    }
+    ran.check = std::move(*checked);
+    if (!ran.check.error.empty()) {
+      ran.error = ran.check.failedStep + ": " + ran.check.error;
+      return ran;
+    }
+    if (ran.check.compiledOnly) {
+      ran.error = "compiled only: " + ran.check.notRunBecause;
+      return ran;
+    }
+    progress.step("timing the program end to end (" + what + ")");
+    auto timed = timeCheckedModule(iree, ran.check, request.repetitions,
+                                   request.timeout, request.cancel);
+    if (timed)
+      ran.time = *timed;
+    else
+      ran.error = timed.error();
+    return ran;
+  };
+  if (jobs::stopRequested(request.cancel))
+    return;
+  result.defaultRun = run("IREE's default", "default");
+  if (result.spec.empty())
+    return;
+  result.tunedRun = run("tuned", "tuned");
+  if (result.defaultRun->check.hasVerdict() &&
+      result.tunedRun->check.hasVerdict()) {
+    auto agreement =
+        compareOutputs(result.defaultRun->check, result.tunedRun->check);
+    if (agreement) {
+      result.outputsAgree = agreement->agree;
+      result.outputsComparison = agreement->text;
+    } else {
+      result.outputsComparison = agreement.error();
+    }
+  }
+  if (result.defaultRun->time && result.tunedRun->time)
+    result.endToEnd =
+        jobs::compareTimes(*result.defaultRun->time, *result.tunedRun->time);
+}
+
+} // namespace
+
+std::string dispatchKind(const document::Dispatch &dispatch, size_t op,
+                         const std::string &target) {
+  const document::RootOp &root = dispatch.rootOps.at(op);
+  std::vector<std::string> fused;
+  for (const document::FusedOp &f : dispatch.fusedOps)
+    fused.push_back(f.name);
+  return root.name + " " + (root.space ? root.space->toString() : "?") + " " +
+         joined(root.operandTypes, ",") + "->" + joined(root.resultTypes, ",") +
+         (fused.empty() ? "" : " with " + joined(fused, ",")) + " on " + target;
+}
+
+Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
+                               const TuneRequest &request) {
+  if (!request.worker)
+    return Error{"tune needs the parse worker (tilescope-iree-worker)"};
+  const Clock::time_point start = Clock::now();
+  Progress progress(request, start);
+  jobs::DocumentWorker worker = *request.worker;
+  worker.cancel = request.cancel;
+
+  TuneResult result;
+  const std::string targetName =
+      request.target ? request.target->name : "own-devices";
+  result.folder =
+      fs::absolute(request.workspace / "tune" /
+                   (request.source.stem().string() + "." + targetName));
+  std::error_code error;
+  fs::create_directories(result.folder, error);
+  if (error)
+    return Error{"cannot create " + result.folder.string() + ": " +
+                 error.message()};
+
+  // 1. The program configured, and each dispatch's root op.
+  jobs::ConfigureRequest configure;
+  configure.source = request.source;
+  configure.target = request.target;
+  configure.output =
+      result.folder / (request.source.stem().string() + ".configured.mlir");
+  configure.timeout = std::max(
+      request.timeout, std::chrono::milliseconds(std::chrono::minutes(10)));
+  configure.cancel = request.cancel;
+  configure.progress = [&progress](const std::string &step) {
+    progress.step(step);
+  };
+  auto configured = jobs::configureProgram(iree, worker, configure);
+  if (!configured)
+    return Error{configured.error()};
+  const document::Document &document = configured->document;
+  result.configured = configure.output;
+  const std::vector<std::string> backends = jobs::documentBackends(document);
+  const std::string backend = request.target     ? request.target->backend
+                              : backends.empty() ? ""
+                                                 : backends.front();
+  result.target = request.target ? request.target->name : backend;
+  if (backend == "llvm-cpu") {
+    result.device = "local-task";
+  } else if (auto found =
+                 jobs::deviceForBackend(backend, jobs::discoverGpus())) {
+    result.device = *found;
+  } else {
+    result.notMeasuredBecause = found.error();
+  }
+  result.measured = !result.device.empty();
+  const jobs::TryStage upTo =
+      result.measured ? jobs::TryStage::Bench : jobs::TryStage::Resources;
+
+  std::map<std::string, size_t> firstOfKind;
+  for (size_t d = 0; d < document.dispatches.size(); ++d) {
+    const document::Dispatch &dispatch = document.dispatches[d];
+    DispatchTune tuned;
+    tuned.dispatch = d;
+    tuned.name = dispatch.name;
+    const std::optional<size_t> op = tunedOp(dispatch);
+    if (!op) {
+      tuned.outcome = "not tuned: no root op with a config of its own";
+      result.dispatches.push_back(std::move(tuned));
+      continue;
+    }
+    const document::RootOp &root = dispatch.rootOps[*op];
+    tuned.op = *op;
+    tuned.opName = root.name;
+    tuned.loops = root.space ? root.space->toString() : "";
+    tuned.kind = dispatchKind(dispatch, *op, result.target);
+    auto [first, isNew] = firstOfKind.emplace(tuned.kind, d);
+    if (!isNew)
+      tuned.sameAs = first->second;
+    result.dispatches.push_back(std::move(tuned));
+  }
+
+  // A sweep of one dispatch's root op, as `sweep` runs it.
+  auto sweepRequest = [&](const DispatchTune &tuned) {
+    jobs::SweepRequest sweep;
+    sweep.document = &document;
+    sweep.op = {tuned.dispatch, tuned.op};
+    sweep.upTo = upTo;
+    sweep.target = request.target;
+    sweep.workspace = request.workspace;
+    // Timed runs one at a time: a compile beside a timed run is noise.
+    sweep.parallel = result.measured ? 1 : 0;
+    sweep.repetitions = request.repetitions;
+    sweep.timeout = request.timeout;
+    sweep.cancel = request.cancel;
+    sweep.worker = worker;
+    return sweep;
+  };
+  auto countTries = [&result](const jobs::SweepResult &swept) {
+    result.tries += swept.ran;
+    result.resumed += swept.resumed;
+  };
+
+  // 2. IREE's default of each kind, alone: the shares.
+  size_t kinds = firstOfKind.size();
+  progress.plan(kinds);
+  for (DispatchTune &tuned : result.dispatches) {
+    if (tuned.kind.empty() || tuned.sameAs)
+      continue;
+    if (jobs::stopRequested(request.cancel)) {
+      result.cancelled = true;
+      break;
+    }
+    progress.step((result.measured ? "timing" : "compiling") +
+                  std::string(" IREE's default of dispatch ") +
+                  std::to_string(tuned.dispatch) + " (" + tuned.opName + " " +
+                  tuned.loops + ")");
+    jobs::SweepRequest sweep = sweepRequest(tuned);
+    sweep.points = {jobs::SweepPoint{"IREE's default", {}, 0}};
+    sweep.name = "tune " + tuned.kind + ": IREE's default";
+    auto swept = jobs::runSweep(iree, sweep);
+    progress.finished();
+    if (!swept) {
+      tuned.outcome = "not tuned: " + swept.error();
+      continue;
+    }
+    countTries(*swept);
+    const jobs::SweepCandidate &only = swept->candidates.front();
+    if (!only.valid) {
+      tuned.outcome = "not tuned: Tilescope's rules reject IREE's own "
+                      "config (" +
+                      only.whyNot + ")";
+      continue;
+    }
+    tuned.defaultTime = only.measuredTiming();
+    tuned.defaultPredicted = only.predictedMicroseconds;
+    if (!only.record || only.record->outcome != "ok")
+      tuned.outcome = "not tuned: IREE's default did not " +
+                      std::string(result.measured ? "run: " : "compile: ") +
+                      (only.record ? only.record->summary : "no try");
+  }
+  for (DispatchTune &tuned : result.dispatches)
+    if (tuned.sameAs) {
+      const DispatchTune &first = result.dispatches[*tuned.sameAs];
+      tuned.defaultTime = first.defaultTime;
+      tuned.defaultPredicted = first.defaultPredicted;
+    }
+  // Shares: of the measured times where every dispatch has one, else of
+  // the predictions.
+  auto timeOf = [&result](const DispatchTune &tuned) -> std::optional<double> {
+    if (result.measured)
+      return tuned.defaultTime
+                 ? std::optional<double>(tuned.defaultTime->median)
+                 : std::nullopt;
+    return tuned.defaultPredicted;
+  };
+  double total = 0;
+  for (const DispatchTune &tuned : result.dispatches)
+    total += timeOf(tuned).value_or(0);
+  for (DispatchTune &tuned : result.dispatches)
+    if (auto t = timeOf(tuned); t && total > 0) {
+      tuned.share = *t / total;
+      tuned.shareFrom = result.measured ? "measured" : "predicted";
+    }
+
+  // 3. Each kind swept in order of its share of the program.
+  std::map<std::string, double> kindShare;
+  for (const DispatchTune &tuned : result.dispatches)
+    if (!tuned.kind.empty())
+      kindShare[tuned.kind] += tuned.share;
+  std::vector<size_t> order;
+  for (const DispatchTune &tuned : result.dispatches)
+    if (!tuned.kind.empty() && !tuned.sameAs && tuned.outcome.empty())
+      order.push_back(tuned.dispatch);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return kindShare[result.dispatches[a].kind] >
+           kindShare[result.dispatches[b].kind];
+  });
+  progress.plan(order.size() * request.candidatesPerDispatch);
+  for (size_t d : order) {
+    DispatchTune &tuned = result.dispatches[d];
+    if (jobs::stopRequested(request.cancel) || result.cancelled) {
+      result.cancelled = true;
+      tuned.outcome = "not tuned: cancelled";
+      continue;
+    }
+    if (secondsSince(start) > static_cast<double>(request.budget.count())) {
+      result.budgetSpent = true;
+      tuned.outcome = "not tuned: the budget was spent";
+      continue;
+    }
+    jobs::SweepRequest sweep = sweepRequest(tuned);
+    jobs::SweepChoice choice;
+    choice.nearest = request.candidatesPerDispatch;
+    choice.timeout = request.timeout;
+    progress.step("finding candidates for dispatch " + std::to_string(d) +
+                  " (" + tuned.opName + " " + tuned.loops + ")");
+    auto prepared = jobs::prepareSweep(&iree, sweep, choice);
+    if (!prepared) {
+      tuned.outcome = "not tuned: " + prepared.error();
+      continue;
+    }
+    tuned.neighbourhood = prepared->neighbourhood;
+    onePerChange(sweep);
+    std::stable_sort(sweep.points.begin(), sweep.points.end(),
+                     [](const jobs::SweepPoint &a, const jobs::SweepPoint &b) {
+                       return a.distance < b.distance;
+                     });
+    if (sweep.points.size() > request.candidatesPerDispatch)
+      sweep.points.resize(request.candidatesPerDispatch);
+    sweep.name = "tune " + tuned.kind + ": " + tuned.neighbourhood;
+    tuned.sweep = sweep.name;
+    sweep.onCandidate = [&](const jobs::SweepCandidate &candidate, size_t done,
+                            size_t count) {
+      progress.finished();
+      progress.step("dispatch " + std::to_string(d) + ": candidate " +
+                    std::to_string(done) + " of " + std::to_string(count) +
+                    ", " + candidate.name);
+    };
+    auto swept = jobs::runSweep(iree, sweep);
+    if (!swept) {
+      tuned.outcome = "not tuned: " + swept.error();
+      continue;
+    }
+    countTries(*swept);
+    tuned.candidates = swept->candidates.size();
+    const jobs::SweepCandidate *winner = nullptr;
+    for (const jobs::SweepCandidate &c : swept->candidates) {
+      tuned.valid += c.valid ? 1 : 0;
+      if (winner || !c.valid ||
+          changesNothing(c, document.dispatches[d], tuned.op))
+        continue;
+      if (result.measured ? c.measuredTiming().has_value()
+                          : c.predictedMicroseconds.has_value())
+        winner = &c;
+    }
+    if (!winner) {
+      tuned.outcome = "kept IREE's: no candidate " +
+                      std::string(result.measured ? "was timed" : "compiled");
+      continue;
+    }
+    tuned.winner = winner->name;
+    tuned.winnerTime = winner->measuredTiming();
+    tuned.winnerPredicted = winner->predictedMicroseconds;
+    const document::RootOp &won = winner->dispatch->rootOps[tuned.op];
+    tuned.loweringConfig = won.loweringConfig;
+    tuned.compilationInfo = won.compilationInfo;
+    tuned.translationInfo = winner->dispatch->translationInfo;
+    if (!result.measured) {
+      tuned.predictedOnly = tuned.defaultPredicted && tuned.winnerPredicted &&
+                            *tuned.winnerPredicted < *tuned.defaultPredicted;
+      tuned.outcome = tuned.predictedOnly
+                          ? "predicted faster (not measured: no device here)"
+                          : "kept IREE's: no candidate is predicted faster";
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "predicted %.4g us against IREE's default %.4g us",
+                    tuned.winnerPredicted.value_or(0),
+                    tuned.defaultPredicted.value_or(0));
+      tuned.why = text;
+      continue;
+    }
+    if (!tuned.defaultTime) {
+      tuned.outcome = "kept IREE's: IREE's default has no time to beat";
+      continue;
+    }
+    tuned.verdict = jobs::compareTimes(*tuned.defaultTime, *tuned.winnerTime);
+    if (tuned.verdict->withinNoise || tuned.verdict->speedup <= 1) {
+      tuned.outcome = "kept IREE's";
+      tuned.why = "the fastest candidate is not faster beyond noise: " +
+                  tuned.verdict->text;
+      continue;
+    }
+    // The program with this winner must compute what the CPU reference
+    // does before it is kept.
+    progress.step("checking dispatch " + std::to_string(d) + "'s winner, " +
+                  tuned.winner + ", in the program");
+    json configs = {{std::to_string(d) + ":" + std::to_string(tuned.op),
+                     configsEntry(tuned, tuned.name)}};
+    const document::Document edited = jobs::withConfigs(configs, document);
+    jobs::CheckRequest check;
+    check.program = request.source;
+    check.edited = &edited;
+    check.target = request.target;
+    check.directory =
+        result.folder / "checks" / ("dispatch" + std::to_string(d));
+    check.seed = request.seed;
+    check.timeout = request.timeout;
+    check.cancel = request.cancel;
+    jobs::placeCheck(check, backend, result.device);
+    auto checked = jobs::checkProgram(iree, check);
+    tuned.check = !checked ? checked.error()
+                  : checked->error.empty()
+                      ? checked->summary()
+                      : checked->failedStep + ": " + checked->error;
+    tuned.kept = checked && checked->hasVerdict() && checked->passed();
+    tuned.outcome =
+        tuned.kept ? "tuned" : "kept IREE's: the checked run failed";
+    tuned.why = tuned.verdict->text;
+  }
+  // A dispatch of a kind tuned already takes its tuning.
+  for (DispatchTune &tuned : result.dispatches)
+    if (tuned.sameAs) {
+      const DispatchTune &first = result.dispatches[*tuned.sameAs];
+      const std::string name = tuned.name;
+      const size_t dispatch = tuned.dispatch, op = tuned.op;
+      const std::optional<size_t> sameAs = tuned.sameAs;
+      const double share = tuned.share;
+      tuned = first;
+      tuned.name = name;
+      tuned.dispatch = dispatch;
+      tuned.op = op;
+      tuned.sameAs = sameAs;
+      tuned.share = share;
+      tuned.outcome = "as dispatch " + std::to_string(first.dispatch) + ": " +
+                      first.outcome;
+    }
+
+  // 4. One spec for the winners, proven, and the program end to end.
+  writeSpecAndRun(iree, worker, request, document, backend, result, progress);
+  result.wallSeconds = secondsSince(start);
+  if (auto written = writeFileAtomically(result.folder / "tune.json",
+                                         toJson(result).dump(2) + "\n");
+      !written)
+    result.notes.push_back(written.error());
+  return result;
+}
+
+} // namespace tilescope::tune

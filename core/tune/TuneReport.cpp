@@ -1,0 +1,201 @@
+#include "core/tune/TuneReport.h"
+
+#include <cstdio>
+#include <sstream>
+
+using nlohmann::json;
+
+namespace tilescope::tune {
+
+namespace {
+
+json timingJson(const std::optional<jobs::TimingStats> &stats) {
+  return stats ? jobs::toJson(*stats) : json(nullptr);
+}
+
+template <typename T> json optionalJson(const std::optional<T> &value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json runJson(const std::optional<ProgramRun> &run) {
+  if (!run)
+    return nullptr;
+  json out = {{"what", run->what},
+              {"folder", run->check.directory.string()},
+              {"device", run->check.device},
+              {"function", run->check.function},
+              {"check", run->check.hasVerdict() ? run->check.summary() : ""},
+              {"check_passed", run->check.hasVerdict()
+                                   ? json(run->check.passed())
+                                   : json(nullptr)},
+              {"time", timingJson(run->time)}};
+  if (!run->error.empty())
+    out["error"] = run->error;
+  return out;
+}
+
+std::string microseconds(double us) {
+  char text[32];
+  if (us >= 10000)
+    std::snprintf(text, sizeof text, "%.2f ms", us / 1000);
+  else
+    std::snprintf(text, sizeof text, "%.1f us", us);
+  return text;
+}
+
+std::string timeText(const std::optional<jobs::TimingStats> &measured,
+                     const std::optional<double> &predicted) {
+  if (measured)
+    return microseconds(measured->median);
+  if (predicted)
+    return "~" + microseconds(*predicted) + " (predicted)";
+  return "-";
+}
+
+} // namespace
+
+json toJson(const TuneResult &result) {
+  json dispatches = json::array();
+  for (const DispatchTune &d : result.dispatches) {
+    json entry = {
+        {"dispatch", d.dispatch},
+        {"op", std::to_string(d.dispatch) + ":" + std::to_string(d.op)},
+        {"name", d.name},
+        {"op_name", d.opName},
+        {"loops", d.loops},
+        {"kind", d.kind},
+        {"same_as", optionalJson(d.sameAs)},
+        {"share", d.share},
+        {"share_from", d.shareFrom},
+        {"default_time", timingJson(d.defaultTime)},
+        {"default_predicted_us", optionalJson(d.defaultPredicted)},
+        {"outcome", d.outcome},
+        {"why", d.why},
+        {"sweep", d.sweep},
+        {"neighbourhood", d.neighbourhood},
+        {"candidates", d.candidates},
+        {"valid", d.valid},
+        {"winner", d.winner},
+        {"winner_time", timingJson(d.winnerTime)},
+        {"winner_predicted_us", optionalJson(d.winnerPredicted)},
+        {"verdict", d.verdict ? jobs::toJson(*d.verdict) : json(nullptr)},
+        {"check", d.check},
+        {"kept", d.kept},
+        {"predicted_only", d.predictedOnly}};
+    if (d.kept || d.predictedOnly) {
+      entry["lowering_config"] = d.loweringConfig;
+      entry["compilation_info"] = d.compilationInfo;
+      entry["translation_info"] = d.translationInfo;
+    }
+    if (!d.specNote.empty())
+      entry["not_in_spec"] = d.specNote;
+    dispatches.push_back(entry);
+  }
+  json proof = json::array();
+  for (const auto &[op, why] : result.specProof)
+    proof.push_back({{"op", op}, {"applied", why.empty()}, {"why", why}});
+  return {{"folder", result.folder.string()},
+          {"configured", result.configured.string()},
+          {"spec",
+           result.spec.empty() ? json(nullptr) : json(result.spec.string())},
+          {"target", result.target},
+          {"device", result.device},
+          {"measured", result.measured},
+          {"not_measured_because", result.notMeasuredBecause},
+          {"dispatches", dispatches},
+          {"spec_proof", proof},
+          {"default_program", runJson(result.defaultRun)},
+          {"tuned_program", runJson(result.tunedRun)},
+          {"outputs_agree", optionalJson(result.outputsAgree)},
+          {"outputs_comparison", result.outputsComparison},
+          {"end_to_end",
+           result.endToEnd ? jobs::toJson(*result.endToEnd) : json(nullptr)},
+          {"wall_seconds", result.wallSeconds},
+          {"tries", result.tries},
+          {"resumed", result.resumed},
+          {"budget_spent", result.budgetSpent},
+          {"cancelled", result.cancelled},
+          {"notes", result.notes}};
+}
+
+std::string tuneReport(const TuneResult &result) {
+  std::ostringstream out;
+  out << "tune of " << result.configured.filename().string() << " for "
+      << result.target << ": "
+      << (result.measured ? "measured on " + result.device
+                          : "compiled and predicted only (" +
+                                result.notMeasuredBecause + ")")
+      << "\n\n";
+  out << "  dispatch  op                              share    IREE default"
+         "          winner                speedup  outcome\n";
+  for (const DispatchTune &d : result.dispatches) {
+    char share[16] = "-";
+    if (!d.shareFrom.empty())
+      std::snprintf(share, sizeof share, "%5.1f%%%s", d.share * 100,
+                    d.shareFrom == "predicted" ? "~" : "");
+    char speedup[16] = "-";
+    if (d.verdict && d.kept)
+      std::snprintf(speedup, sizeof speedup, "%.2fx", d.verdict->speedup);
+    char line[320];
+    std::snprintf(
+        line, sizeof line, "  %-8zu  %-30s  %-7s  %-20s  %-20s  %-7s  ",
+        d.dispatch, (d.opName + " " + d.loops).substr(0, 30).c_str(), share,
+        timeText(d.defaultTime, d.defaultPredicted).c_str(),
+        d.winner.empty() ? "-"
+                         : timeText(d.winnerTime, d.winnerPredicted).c_str(),
+        speedup);
+    out << line << d.outcome << "\n";
+    if (!d.winner.empty() && !d.sameAs)
+      out << "            winner: " << d.winner << "\n";
+    if (!d.why.empty() && !d.sameAs)
+      out << "            " << d.why << "\n";
+    if (!d.check.empty() && !d.sameAs)
+      out << "            " << d.check << "\n";
+    if (!d.specNote.empty())
+      out << "            not in the spec: " << d.specNote << "\n";
+  }
+  out << "\n";
+  if (result.spec.empty())
+    out << "no spec: no dispatch was "
+        << (result.measured ? "measured faster than IREE's default and checked"
+                            : "predicted faster")
+        << "\n";
+  else
+    out << "spec: " << result.spec.string() << "\n";
+  for (const auto &[op, why] : result.specProof)
+    out << "  " << op << ": "
+        << (why.empty() ? "IREE gives it the winner's config" : why) << "\n";
+  auto printRun = [&out, &result](const std::optional<ProgramRun> &run) {
+    if (!run)
+      return;
+    out << "program, " << run->what << ": "
+        << (run->time
+                ? microseconds(run->time->median) + " a call (" +
+                      std::to_string(run->time->repetitions) + " repetitions)"
+            : run->check.compiledOnly &&
+                    run->check.notRunBecause == result.notMeasuredBecause
+                ? std::string("compiled (not run: no device here)")
+                : run->error)
+        << "\n";
+    if (run->check.hasVerdict())
+      out << "  " << run->check.summary() << "\n";
+  };
+  printRun(result.defaultRun);
+  printRun(result.tunedRun);
+  if (!result.outputsComparison.empty())
+    out << "tuned against default: " << result.outputsComparison << "\n";
+  if (result.endToEnd)
+    out << "end to end: tuned " << result.endToEnd->text << "\n";
+  char wall[160];
+  std::snprintf(wall, sizeof wall,
+                "\n%.0f s wall, %zu tries run, %zu from the history%s%s\n",
+                result.wallSeconds, result.tries, result.resumed,
+                result.budgetSpent ? "; the budget was spent" : "",
+                result.cancelled ? "; cancelled" : "");
+  out << wall;
+  for (const std::string &note : result.notes)
+    out << "note: " << note << "\n";
+  return out.str();
+}
+
+} // namespace tilescope::tune

@@ -1,0 +1,161 @@
+// tilescope-cli tune as a user runs it on a whole program:
+//
+//  - on the CPU (llvm-cpu, local-task), a program of two matmul dispatches:
+//    each dispatch's share is measured, its root op is the matmul IREE
+//    configured (not the fill beside it), every winner is kept only when
+//    measured faster beyond noise and checked, a spec (where there is one)
+//    is proven by IREE and the tuned program agrees with IREE's default,
+//    both timed end to end; run again, the tune resumes from the history;
+//  - for gfx942, compile-only here: the cost model's picks make a spec the
+//    pinned iree-compile accepts and applies, and both programs compile.
+#include "CliRunner.h"
+#include "TestSupport.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+using namespace tilescope;
+using test::cli;
+using test::failure;
+
+namespace {
+
+QJsonObject jsonOf(const test::CliRun &run) {
+  return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+// What every tune says of its spec, whatever was found.
+void checkSpec(const QJsonObject &tuned, const QString &where) {
+  const bool hasSpec = !tuned["spec"].isNull();
+  bool anyInSpec = false;
+  for (const QJsonValue &value : tuned["dispatches"].toArray()) {
+    const QJsonObject d = value.toObject();
+    if (d["kept"].toBool() || d["predicted_only"].toBool())
+      anyInSpec = anyInSpec || !d.contains("not_in_spec");
+  }
+  QVERIFY2(hasSpec == anyInSpec, qPrintable(where));
+  if (!hasSpec)
+    return;
+  QVERIFY2(QFile::exists(tuned["spec"].toString()), qPrintable(where));
+  const QJsonArray proof = tuned["spec_proof"].toArray();
+  QVERIFY2(!proof.isEmpty(), qPrintable(where));
+  for (const QJsonValue &entry : proof)
+    QVERIFY2(entry.toObject()["applied"].toBool(),
+             qPrintable(where + ": " + entry.toObject()["why"].toString()));
+  // The program compiled with the spec: IREE accepted it.
+  const QJsonObject tunedProgram = tuned["tuned_program"].toObject();
+  QVERIFY2(!tunedProgram.isEmpty(), qPrintable(where));
+  QVERIFY2(!tunedProgram["error"].toString().contains("compile:"),
+           qPrintable(where + ": " + tunedProgram["error"].toString()));
+}
+
+} // namespace
+
+class CliTuneTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir workspace;
+
+private slots:
+  void aCpuProgramIsTunedMeasuredAndChecked() {
+    const QString program =
+        TILESCOPE_SOURCE_DIR "/tests/e2e/data/two_matmuls.mlir";
+    const QStringList arguments{"tune",          program,
+                                "--target",      "llvm-cpu",
+                                "--workspace",   workspace.path(),
+                                "--candidates",  "4",
+                                "--repetitions", "3",
+                                "--json"};
+    auto run = cli(arguments);
+    QVERIFY2(run.exitCode == 0, qPrintable(failure(run)));
+    const QJsonObject tuned = jsonOf(run);
+    QVERIFY(tuned["measured"].toBool());
+    QCOMPARE(tuned["device"].toString(), QString("local-task"));
+    const QJsonArray dispatches = tuned["dispatches"].toArray();
+    QCOMPARE(dispatches.size(), 2);
+    double shares = 0;
+    for (const QJsonValue &value : dispatches) {
+      const QJsonObject d = value.toObject();
+      const QString where = d["name"].toString() + ": " +
+                            QJsonDocument(d).toJson(QJsonDocument::Compact);
+      QCOMPARE(d["op_name"].toString(), QString("linalg.matmul"));
+      QCOMPARE(d["share_from"].toString(), QString("measured"));
+      QVERIFY2(!d["default_time"].isNull(), qPrintable(where));
+      shares += d["share"].toDouble();
+      // The CPU config's tiles, one entry at a time.
+      QCOMPARE(d["neighbourhood"].toString(), QString("rules"));
+      QVERIFY2(d["candidates"].toInt() >= 2, qPrintable(where));
+      QVERIFY2(!d["winner"].toString().isEmpty(), qPrintable(where));
+      const QJsonObject verdict = d["verdict"].toObject();
+      const bool faster = !verdict["within_noise"].toBool() &&
+                          verdict["speedup_b_over_a"].toDouble() > 1;
+      if (d["kept"].toBool()) {
+        QVERIFY2(faster, qPrintable(where));
+        QVERIFY2(d["check"].toString().startsWith("check passed"),
+                 qPrintable(where));
+        QCOMPARE(d["outcome"].toString(), QString("tuned"));
+      } else {
+        QVERIFY2(!faster || !d["check"].toString().startsWith("check passed"),
+                 qPrintable(where));
+      }
+    }
+    QVERIFY2(std::abs(shares - 1) < 1e-6, qPrintable(run.out));
+    // IREE's default program ran, was checked and timed end to end.
+    const QJsonObject defaultProgram = tuned["default_program"].toObject();
+    QVERIFY2(defaultProgram["check_passed"].toBool(), qPrintable(run.out));
+    QVERIFY2(!defaultProgram["time"].isNull(), qPrintable(run.out));
+    checkSpec(tuned, "llvm-cpu");
+    if (!tuned["spec"].isNull()) {
+      QVERIFY2(tuned["outputs_agree"].toBool(), qPrintable(run.out));
+      QVERIFY2(!tuned["end_to_end"].isNull(), qPrintable(run.out));
+    }
+
+    // Run again: every try comes from the history.
+    auto again = cli(arguments);
+    QVERIFY2(again.exitCode == 0, qPrintable(failure(again)));
+    const QJsonObject resumed = jsonOf(again);
+    QCOMPARE(resumed["tries"].toInt(), 0);
+    QVERIFY(resumed["resumed"].toInt() >= 4);
+    for (int i = 0; i < dispatches.size(); ++i)
+      QCOMPARE(resumed["dispatches"].toArray()[i].toObject()["winner"],
+               dispatches[i].toObject()["winner"]);
+
+    // The text report names each dispatch's outcome.
+    auto text = cli(arguments.mid(0, arguments.size() - 1));
+    QVERIFY2(text.exitCode == 0, qPrintable(failure(text)));
+    QVERIFY2(text.out.contains("measured on local-task") &&
+                 text.out.contains("linalg.matmul 64x32x128:ppr") &&
+                 text.out.contains("program, IREE's default:"),
+             qPrintable(text.out));
+  }
+
+  void aGfx942ProgramTunesCompileOnly() {
+    auto run =
+        cli({"tune", TILESCOPE_SOURCE_DIR "/examples/sources/mlp_f16.mlir",
+             "--target", "gfx942", "--workspace", workspace.path(),
+             "--candidates", "3", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(failure(run)));
+    const QJsonObject tuned = jsonOf(run);
+    QVERIFY(!tuned["measured"].toBool());
+    QVERIFY(!tuned["not_measured_because"].toString().isEmpty());
+    for (const QJsonValue &value : tuned["dispatches"].toArray()) {
+      const QJsonObject d = value.toObject();
+      QCOMPARE(d["share_from"].toString(), QString("predicted"));
+      QCOMPARE(d["neighbourhood"].toString(), QString("iree-constraints"));
+      QVERIFY(!d["kept"].toBool()); // nothing measured: nothing kept
+      QVERIFY(d["default_time"].isNull());
+    }
+    checkSpec(tuned, "gfx942");
+    QVERIFY2(!tuned["spec"].isNull(), qPrintable(run.out));
+    QVERIFY(tuned["default_program"].toObject()["error"].toString().startsWith(
+        "compiled only"));
+    QVERIFY(tuned["tuned_program"].toObject()["error"].toString().startsWith(
+        "compiled only"));
+  }
+};
+
+QTEST_GUILESS_MAIN(CliTuneTest)
+#include "tst_cli_tune.moc"
