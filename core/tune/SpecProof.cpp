@@ -1,6 +1,7 @@
 #include "core/tune/SpecProof.h"
 
 #include "core/run/CheckJob.h"
+#include "core/service/CompileJob.h"
 #include "core/service/ConfigureProgram.h"
 #include "core/util/Files.h"
 
@@ -29,6 +30,13 @@ const document::RootOp *sameOp(const document::Dispatch &found,
 
 } // namespace
 
+std::string specFlag(const std::string &backend,
+                     const std::filesystem::path &spec) {
+  const std::string path = std::filesystem::absolute(spec).string();
+  return backend == "cuda" ? "--iree-codegen-transform-dialect-library=" + path
+                           : "--iree-codegen-tuning-spec-path=" + path;
+}
+
 Result<std::vector<SpecOpProof>>
 proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
           const document::Document &document,
@@ -53,8 +61,9 @@ proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
   jobs::ConfigureRequest request;
   request.source = wrapped; // the device is in the program: no target flags
   request.output = folder->file("configured.mlir");
-  request.extraFlags = {"--iree-codegen-tuning-spec-path=" +
-                        std::filesystem::absolute(spec).string()};
+  const std::vector<std::string> backends = jobs::documentBackends(document);
+  request.extraFlags = {
+      specFlag(backends.empty() ? "" : backends.front(), spec)};
   auto configured = jobs::configureProgram(iree, worker, request);
   if (!configured)
     return Error{configured.error()};

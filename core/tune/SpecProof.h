@@ -29,6 +29,16 @@ struct SpecOpProof {
   std::vector<edit::FieldDifference> differences; // exported vs IREE's
 };
 
+// The iree-compile flag that makes IREE apply a tuning spec to a backend's
+// dispatches: --iree-codegen-tuning-spec-path, except for cuda, whose
+// configuration pipeline in IREE 3.13 leaves that flag's path out of its
+// MaterializeTuningSpecs pass (seen in its --mlir-print-ir-after dump:
+// tuning-spec-path empty); there the spec is given as the transform library
+// MaterializeUserConfigs applies (its @__kernel_config entry point),
+// --iree-codegen-transform-dialect-library.
+std::string specFlag(const std::string &backend,
+                     const std::filesystem::path &spec);
+
 // Configures `program` (the source the configured `document` came from)
 // with `spec` for the document's own device, and proves each op of `ops`.
 // An Error when the program cannot be put on the device or configured.

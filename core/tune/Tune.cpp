@@ -163,13 +163,35 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
                      Progress &progress) {
   json configs = json::object();
   std::vector<exporting::SpecOp> ops;
-  for (DispatchTune &tuned : result.dispatches) {
+  // A spec's matcher knows the root op (types, maps, sizes), not the ops
+  // fused with it: of two kinds that differ only there, the one with the
+  // larger share has its winner in the spec.
+  std::vector<size_t> byShare;
+  for (const DispatchTune &tuned : result.dispatches)
+    byShare.push_back(tuned.dispatch);
+  std::stable_sort(byShare.begin(), byShare.end(), [&](size_t a, size_t b) {
+    return result.dispatches[a].share > result.dispatches[b].share;
+  });
+  std::map<std::string, size_t> matched; // root op signature -> dispatch
+  for (const size_t d : byShare) {
+    DispatchTune &tuned = result.dispatches[d];
     if (!tuned.kept && !tuned.predictedOnly)
       continue;
+    const document::RootOp &root = document.dispatches[d].rootOps[tuned.op];
+    const std::string signature =
+        root.name + " " + tuned.loops + " " + joined(root.operandTypes, ",");
+    if (auto [first, isNew] = matched.emplace(signature, d);
+        !isNew && result.dispatches[first->second].winner != tuned.winner) {
+      tuned.specNote = "its root op is dispatch " +
+                       std::to_string(first->second) +
+                       "'s to a spec's matcher (types, maps and sizes), and "
+                       "that one's winner, with the larger share, is in it";
+      continue;
+    }
     configs[std::to_string(tuned.dispatch) + ":" + std::to_string(tuned.op)] =
         configsEntry(tuned, tuned.name);
-    if (tuned.sameAs)
-      continue; // the kind's matcher finds it
+    if (tuned.sameAs || matched[signature] != d)
+      continue; // the kind's (or the same root op's) matcher finds it
     const exporting::SpecOp op{static_cast<int>(tuned.dispatch),
                                static_cast<int>(tuned.op)};
     // IREE's spec matchers describe contractions only (TuningSpec.h).
@@ -198,6 +220,7 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
     }
   }
   if (!result.spec.empty()) {
+    result.specFlag = specFlag(backend, result.spec);
     progress.step("proving the spec: configuring the program with it");
     auto proofs = proveSpec(iree, worker, tunedDocument, ops, request.source,
                             result.spec);
@@ -240,8 +263,7 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
     check.timeout = request.timeout;
     check.cancel = request.cancel;
     if (what == "tuned")
-      check.extraFlags = {"--iree-codegen-tuning-spec-path=" +
-                          result.spec.string()};
+      check.extraFlags = {specFlag(backend, result.spec)};
     jobs::placeCheck(check, backend, result.device);
     progress.step("compiling and running the program (" + what + ")");
     auto checked = jobs::checkProgram(iree, check);
@@ -336,6 +358,11 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     progress.step(step);
   };
   auto configured = jobs::configureProgram(iree, worker, configure);
+  if (!configured && jobs::stopRequested(request.cancel)) {
+    result.cancelled = true;
+    result.wallSeconds = secondsSince(start);
+    return result;
+  }
   if (!configured)
     return Error{configured.error()};
   const document::Document &document = configured->document;

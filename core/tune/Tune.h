@@ -117,6 +117,7 @@ struct TuneResult {
   std::filesystem::path folder;     // WORKSPACE/tune/NAME
   std::filesystem::path configured; // the configured program
   std::filesystem::path spec;       // "" when there is none
+  std::string specFlag;             // what gives it to iree-compile
   std::string target;               // "llvm-cpu", "cuda-sm_90", ...
   std::string device;               // where it ran ("" compile-only)
   bool measured = false;            // a device was here: times are measured

@@ -98,6 +98,7 @@ json toJson(const TuneResult &result) {
           {"configured", result.configured.string()},
           {"spec",
            result.spec.empty() ? json(nullptr) : json(result.spec.string())},
+          {"spec_flag", result.specFlag},
           {"target", result.target},
           {"device", result.device},
           {"measured", result.measured},
@@ -161,7 +162,8 @@ std::string tuneReport(const TuneResult &result) {
                             : "predicted faster")
         << "\n";
   else
-    out << "spec: " << result.spec.string() << "\n";
+    out << "spec: " << result.spec.string() << "\n  use with: iree-compile "
+        << "... " << result.specFlag << "\n";
   for (const auto &[op, why] : result.specProof)
     out << "  " << op << ": "
         << (why.empty() ? "IREE gives it the winner's config" : why) << "\n";

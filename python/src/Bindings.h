@@ -93,6 +93,7 @@ void bindLayouts(py::module_ &m);
 void bindPictures(py::module_ &m);
 void bindJobs(py::module_ &m);
 void bindSweeps(py::module_ &m);
+void bindTunes(py::module_ &m);
 void bindExports(py::module_ &m);
 void bindBanks(py::module_ &m);
 void bindConfigs(py::module_ &m);

@@ -32,6 +32,7 @@ PYBIND11_MODULE(_tilescope, m) {
   bindPictures(m);
   bindJobs(m);
   bindSweeps(m);
+  bindTunes(m);
   bindExports(m);
   bindBanks(m);
 }

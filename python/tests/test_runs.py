@@ -150,3 +150,31 @@ def test_the_iree_in_use_is_named(tilescope):
     assert "iree-compile" in iree["tools"]
     assert json.loads(cli("doctor", "--json")[1])["iree"]["library"] \
         == iree["compiler_library"]
+
+
+def test_a_program_tuned_from_python_is_the_one_the_cli_tunes(tilescope, tmp_path):
+    program = EXAMPLES.parent / "tests" / "e2e" / "data" / "two_matmuls.mlir"
+    steps = []
+    result = tilescope.tune(program, target="llvm-cpu", workspace=tmp_path,
+                            candidates=3, repetitions=3, on_progress=steps.append)
+    assert result["measured"] and result["device"] == "local-task"
+    assert [d["op_name"] for d in result["dispatches"]] == ["linalg.matmul"] * 2
+    assert abs(sum(d["share"] for d in result["dispatches"]) - 1) < 1e-6
+    assert result["default_program"]["check_passed"], result
+    assert steps and all({"step", "done", "total", "seconds_left"} <= set(s)
+                         for s in steps)
+    # The CLI resumes the same tune from the history: the same answer.
+    again = cli_json("tune", program, "--target", "llvm-cpu", "--workspace", tmp_path,
+                     "--candidates", "3", "--repetitions", "3", "--json")
+    assert again["tries"] == 0 and again["resumed"] == result["tries"]
+    assert [(d["winner"], d["kept"]) for d in again["dispatches"]] == \
+        [(d["winner"], d["kept"]) for d in result["dispatches"]]
+
+
+def test_a_tune_stops_when_its_progress_callback_says_so(tilescope, tmp_path):
+    program = EXAMPLES.parent / "tests" / "e2e" / "data" / "two_matmuls.mlir"
+    result = tilescope.tune(program, target="llvm-cpu", workspace=tmp_path,
+                            candidates=3, on_progress=lambda step: False)
+    assert result["cancelled"]
+    with pytest.raises(tilescope.Error):
+        tilescope.tune(program, target="no-such-target", workspace=tmp_path)

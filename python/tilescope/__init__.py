@@ -59,6 +59,7 @@ from ._tilescope import (  # noqa: F401
     run_try,
     sweep,
     tile_meanings,
+    tune,
     tuning_spec,
     verify,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "run_try",
     "sweep",
     "tile_meanings",
+    "tune",
     "tuning_spec",
     "verify",
 ]

@@ -1,0 +1,131 @@
+// tilescope.tune: a whole program tuned end to end, the same job (core/tune)
+// `tilescope-cli tune` runs, returned as its --json; progress as it goes
+// and a Cancel.
+#include "python/src/Bindings.h"
+
+#include "core/export/JsonText.h"
+#include "core/service/DocumentWorker.h"
+#include "core/service/IreeCommands.h"
+#include "core/tune/TuneReport.h"
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <optional>
+
+namespace tilescope::python {
+namespace {
+
+struct TuneArguments {
+  std::filesystem::path program;
+  std::string target;
+  std::optional<std::filesystem::path> workspace, spec;
+  double budget = 30;
+  int candidates = 8, repetitions = 5;
+  double timeout = 300;
+};
+
+py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
+              const py::object &cancel) {
+  if (arguments.budget <= 0)
+    throw Failure("budget is in minutes, more than 0");
+  if (arguments.candidates < 1 || arguments.candidates > 4096)
+    throw Failure("candidates must be 1 to 4096");
+  if (arguments.repetitions < 1 || arguments.repetitions > 1000)
+    throw Failure("repetitions must be 1 to 1000");
+  tune::TuneRequest request;
+  request.source = std::filesystem::absolute(arguments.program);
+  if (!arguments.target.empty())
+    request.target = valueOr(jobs::compileTarget(arguments.target));
+  request.workspace = workspaceOr(arguments.workspace);
+  if (arguments.spec)
+    request.specOutput = *arguments.spec;
+  request.budget =
+      std::chrono::seconds(static_cast<long long>(arguments.budget * 60));
+  request.candidatesPerDispatch = static_cast<size_t>(arguments.candidates);
+  request.repetitions = arguments.repetitions;
+  request.timeout = timeoutOf(arguments.timeout);
+  request.cancel = cancelFlagOf(cancel);
+  std::atomic<bool> stop{false};
+  if (!request.cancel)
+    request.cancel = &stop;
+  auto iree = tools::locateIree(ireeSearch());
+  if (!iree)
+    throw Failure(iree.error());
+  request.worker.emplace(workerProgram(), iree->compilerLibrary);
+
+  std::optional<py::error_already_set> raised;
+  auto *flag = const_cast<std::atomic<bool> *>(request.cancel);
+  request.onProgress = [&](const tune::TuneProgress &progress) {
+    py::gil_scoped_acquire gil;
+    if (raised)
+      return;
+    try {
+      if (!onProgress.is_none()) {
+        py::dict step;
+        step["step"] = progress.step;
+        step["done"] = progress.done;
+        step["total"] = progress.total;
+        step["seconds_left"] =
+            progress.secondsLeft ? py::object(py::float_(*progress.secondsLeft))
+                                 : py::object(py::none());
+        py::object answer = onProgress(step);
+        if (!answer.is_none() && !answer.cast<bool>())
+          flag->store(true);
+      }
+      if (PyErr_CheckSignals() != 0)
+        throw py::error_already_set();
+    } catch (py::error_already_set &error) {
+      raised.emplace(std::move(error));
+      flag->store(true);
+    }
+  };
+  std::string report;
+  {
+    py::gil_scoped_release release;
+    auto tuned = tune::tuneProgram(*iree, request);
+    if (tuned)
+      report = exporting::jsonText(tune::toJson(*tuned));
+    else if (!raised)
+      throw Failure(tuned.error());
+  }
+  if (raised)
+    throw std::move(*raised);
+  return fromJson(report);
+}
+
+} // namespace
+
+void bindTunes(py::module_ &m) {
+  m.def(
+      "tune",
+      [](const std::filesystem::path &program, const std::string &target,
+         std::optional<std::filesystem::path> workspace,
+         std::optional<std::filesystem::path> spec, double budget,
+         int candidates, int repetitions, double timeout,
+         const py::object &onProgress, const py::object &cancel) {
+        return tune(TuneArguments{program, target, std::move(workspace),
+                                  std::move(spec), budget, candidates,
+                                  repetitions, timeout},
+                    onProgress, cancel);
+      },
+      py::arg("program"), py::arg("target") = "",
+      py::arg("workspace") = py::none(), py::arg("spec") = py::none(),
+      py::arg("budget") = 30.0, py::arg("candidates") = 8,
+      py::arg("repetitions") = 5, py::arg("timeout") = 300.0,
+      py::arg("on_progress") = py::none(), py::arg("cancel") = py::none(),
+      "Tunes a whole program, as `tilescope-cli tune --json`: it is "
+      "configured for `target` (\"\": the devices it names), each "
+      "dispatch's root op timed alone with IREE's config (its share; "
+      "predicted where the target's device is not here), each kind of "
+      "dispatch swept in order of share until `budget` minutes are spent, "
+      "a winner kept when measured faster beyond noise and checked, the "
+      "winners written as one tuning spec (`spec`, else in the tune's "
+      "folder) that IREE is shown to apply, and the program with and "
+      "without it run on the same inputs, compared and timed end to end. "
+      "on_progress({step, done, total, seconds_left}) is called as it goes, "
+      "with the GIL held; returning False stops it (as `cancel` does). "
+      "Tries land in the workspace's history: a second call resumes.");
+}
+
+} // namespace tilescope::python
