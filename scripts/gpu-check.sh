@@ -27,6 +27,17 @@
 #       TILESCOPE_PROFILE=off bundle-kinds/run.sh (137 modules: about 6
 #       minutes on an H200 with TILESCOPE_REPETITIONS=3
 #       TILESCOPE_TARGET_US=10000; the first 112 took 293 s)
+#   scripts/gpu-check.sh prepare-tune [DIR], report-tune [DIR]: the model
+#       blocks tuned whole (docs/tuning.md) for sm_90: `tune` here, compile-
+#       only (each kind's IREE default and TUNE_CANDIDATES nearest candidates,
+#       default 8, compiled; the cost model's picks as a spec IREE is shown
+#       to apply), every kernel in bundle-tune, beside each block compiled
+#       with and without that spec; on the GPU machine run
+#       bundle-tune/models.sh (both programs timed per call, outputs
+#       compared on the same random inputs) and TILESCOPE_PROFILE=off
+#       bundle-tune/run.sh; report-tune imports the times and tunes again,
+#       now on the measured times (winners kept only when faster beyond
+#       noise), its own workspace (DIR/workspace-tune)
 #   scripts/gpu-check.sh report [DIR]    here again, with DIR/bundle/results
 #       back: imports the results into DIR's own history and prints, per
 #       kernel, the per-dispatch time against the profiler's (a "!" past 3 %),
@@ -276,6 +287,79 @@ MODELS
   echo "next, on the GPU machine: $DIR/bundle-kinds/models.sh;" \
     "python3 $DIR/bundle-kinds/gpu-torch-refs.py; TILESCOPE_PROFILE=off $DIR/bundle-kinds/run.sh"
   ;;
+prepare-tune)
+  WORKSPACE="$DIR/workspace-tune"
+  rm -rf "$WORKSPACE" "$DIR/bundle-tune"
+  mkdir -p "$WORKSPACE" "$DIR/bundle-tune/models"
+  sweeps=()
+  for model in $LLAMA $UNET; do
+    "$CLI" tune "$ROOT/examples/models/$model.mlir" --target sm_90 \
+      --workspace "$WORKSPACE" --candidates "${TUNE_CANDIDATES:-8}" --json \
+      >"$DIR/tune-$model.json" || echo "gpu-check: tune of $model exited $?"
+    # Every kind's sweeps (IREE's default and the candidates), by name.
+    while IFS= read -r name; do sweeps+=(--sweep "$name"); done < <(python3 - "$DIR/tune-$model.json" <<'NAMES'
+import json, sys
+tune = json.load(open(sys.argv[1]))
+for d in tune["dispatches"]:
+    if d["kind"] and d["same_as"] is None and d["default_predicted_us"] is not None:
+        print(f"tune {d['kind']}: IREE's default")
+        if d["sweep"]:
+            print(d["sweep"])
+NAMES
+)
+    python3 - "$DIR/tune-$model.json" "$DIR/bundle-tune/models" "$model" <<'PROGRAMS'
+import json, shutil, sys
+tune, out, model = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+for key, name in (("default_program", "default"), ("tuned_program", "tuned")):
+    if tune.get(key):
+        shutil.copy(tune[key]["folder"] + "/tested.vmfb", f"{out}/{model}.{name}.vmfb")
+PROGRAMS
+  done
+  "$CLI" bundle "${sweeps[@]}" -o "$DIR/bundle-tune" --workspace "$WORKSPACE"
+  cp "$ROOT/scripts/gpu-compare-models.py" "$DIR/bundle-tune/"
+  cat >"$DIR/bundle-tune/models.sh" <<'MODELS'
+#!/usr/bin/env bash
+# Each model block whole on the GPU, with IREE's default configs and with the
+# tune's spec, per call, and the two programs' outputs on the same random
+# inputs compared (numpy on the GPU machine).
+here=$(cd "$(dirname "$0")" && pwd)
+bm="$here/tools/iree-benchmark-module"
+f16() { for shape in "$@"; do printf -- '--input=%sxf16=0.01 ' "$shape"; done; }
+time_model() { # MODEL FUNCTION SHAPES...
+  local model=$1 function=$2; shift 2
+  for variant in default tuned; do
+    [ -f "$here/models/$model.$variant.vmfb" ] || continue
+    echo "$model $variant:"
+    "$bm" --module="$here/models/$model.$variant.vmfb" --device=cuda \
+      --function="$function" --benchmark_repetitions=5 --benchmark_min_time=0.2s \
+      $(f16 "$@") 2>&1 | grep -E "${function}.*(mean|median|stddev)|Error|error" | head -6
+  done
+  [ -f "$here/models/$model.tuned.vmfb" ] &&
+    python3 "$here/gpu-compare-models.py" "$here/tools/iree-run-module" \
+      "$here/models/$model.default.vmfb" "$here/models/$model.tuned.vmfb" "$model"
+}
+time_model llama3_8b_decoder_layer decoder_layer 2048x4096 4096 4096x4096 4096x4096 \
+  4096x4096 4096x4096 4096 14336x4096 14336x4096 4096x14336
+time_model sdxl_unet_resblock unet_resblock 2x128x128x320 320 320 320 320 3x3x320x320 \
+  3x3x320x320 3x3x320x320 320 320 640 640 3x3x320x640 3x3x640x640 1x1x320x640
+MODELS
+  chmod +x "$DIR/bundle-tune/models.sh"
+  du -sh "$DIR/bundle-tune"
+  echo "next, on the GPU machine: $DIR/bundle-tune/models.sh;" \
+    "TILESCOPE_PROFILE=off $DIR/bundle-tune/run.sh"
+  ;;
+report-tune)
+  WORKSPACE="$DIR/workspace-tune"
+  [ -d "$DIR/bundle-tune/results" ] || { echo "gpu-check: no $DIR/bundle-tune/results: run the bundle first" >&2; exit 2; }
+  status=0
+  "$CLI" import-results "$DIR/bundle-tune" --workspace "$WORKSPACE" || status=$?
+  for model in $LLAMA $UNET; do
+    echo
+    "$CLI" tune "$ROOT/examples/models/$model.mlir" --target sm_90 \
+      --workspace "$WORKSPACE" --candidates "${TUNE_CANDIDATES:-8}" || status=$?
+  done
+  exit $status
+  ;;
 report-kinds)
   WORKSPACE="$DIR/workspace-kinds"
   [ -d "$DIR/bundle-kinds/results" ] || { echo "gpu-check: no $DIR/bundle-kinds/results: run the bundle first" >&2; exit 2; }
@@ -303,7 +387,7 @@ report)
   exit $status
   ;;
 *)
-  sed -n '2,36p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,47p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac

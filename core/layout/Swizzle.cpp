@@ -5,10 +5,37 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 namespace tilescope::layout {
 
+namespace {
+
+// No GPU's workgroup memory holds a row this long (the largest has a few
+// hundred KiB); past it an offset's arithmetic could overflow.
+constexpr int64_t kMaximumRowElements = int64_t{1} << 24;
+
+std::optional<Error> pastSharedMemory(const char *swizzle, const char *field,
+                                      int64_t value) {
+  if (value <= kMaximumRowElements)
+    return std::nullopt;
+  return Error{std::string(swizzle) + " " + field + " " +
+               std::to_string(value) +
+               " is past any GPU's shared memory (at "
+               "most " +
+               std::to_string(kMaximumRowElements) + " elements a row)"};
+}
+
+} // namespace
+
 Result<Swizzle> Swizzle::xorShuffle(const config::XorShuffleAttr &attr) {
+  for (const auto &[field, value] :
+       {std::pair<const char *, int64_t>{"row_width", attr.rowWidth},
+        {"access_width", attr.accessWidth},
+        {"row_stride", attr.effectiveRowStride()},
+        {"per_phase", attr.effectivePerPhase()}})
+    if (auto past = pastSharedMemory("xor_shuffle", field, value))
+      return *past;
   if (attr.rowWidth <= 0 || attr.accessWidth <= 0 ||
       attr.rowWidth % attr.accessWidth != 0)
     return Error{"xor_shuffle row_width " + std::to_string(attr.rowWidth) +
@@ -30,6 +57,11 @@ Result<Swizzle> Swizzle::xorShuffle(const config::XorShuffleAttr &attr) {
 }
 
 Result<Swizzle> Swizzle::rotateRows(const config::RotateRowsAttr &attr) {
+  for (const auto &[field, value] :
+       {std::pair<const char *, int64_t>{"row_width", attr.rowWidth},
+        {"access_width", attr.accessWidth}})
+    if (auto past = pastSharedMemory("rotate_rows", field, value))
+      return *past;
   if (attr.rowWidth <= 0 || attr.accessWidth <= 0 ||
       attr.rowWidth % attr.accessWidth != 0)
     return Error{"rotate_rows row_width " + std::to_string(attr.rowWidth) +

@@ -474,8 +474,18 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     }
   // Shares: of the measured times where every dispatch has one, else of
   // the predictions.
-  auto timeOf = [&result](const DispatchTune &tuned) -> std::optional<double> {
-    if (result.measured)
+  // Times taken elsewhere (a run bundle's, imported into the history) count
+  // as measured where every default has one.
+  bool sharesMeasured = result.measured;
+  if (!sharesMeasured) {
+    sharesMeasured = !firstOfKind.empty();
+    for (const DispatchTune &tuned : result.dispatches)
+      if (!tuned.kind.empty() && !tuned.defaultTime)
+        sharesMeasured = false;
+  }
+  auto timeOf =
+      [sharesMeasured](const DispatchTune &tuned) -> std::optional<double> {
+    if (sharesMeasured)
       return tuned.defaultTime
                  ? std::optional<double>(tuned.defaultTime->median)
                  : std::nullopt;
@@ -487,7 +497,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   for (DispatchTune &tuned : result.dispatches)
     if (auto t = timeOf(tuned); t && total > 0) {
       tuned.share = *t / total;
-      tuned.shareFrom = result.measured ? "measured" : "predicted";
+      tuned.shareFrom = sharesMeasured ? "measured" : "predicted";
     }
 
   // 3. Each kind swept in order of its share of the program.
@@ -552,18 +562,24 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     countTries(*swept);
     tuned.candidates = swept->candidates.size();
     const jobs::SweepCandidate *winner = nullptr;
+    // Measured here, or by a device elsewhere (a bundle's times imported):
+    // the measured candidates decide; else the cost model's.
+    bool byMeasure = result.measured;
+    for (const jobs::SweepCandidate &c : swept->candidates)
+      byMeasure = byMeasure || (tuned.defaultTime && c.valid &&
+                                c.measuredTiming().has_value());
     for (const jobs::SweepCandidate &c : swept->candidates) {
       tuned.valid += c.valid ? 1 : 0;
       if (winner || !c.valid ||
           changesNothing(c, document.dispatches[d], tuned.op))
         continue;
-      if (result.measured ? c.measuredTiming().has_value()
-                          : c.predictedMicroseconds.has_value())
+      if (byMeasure ? c.measuredTiming().has_value()
+                    : c.predictedMicroseconds.has_value())
         winner = &c;
     }
     if (!winner) {
       tuned.outcome = "kept IREE's: no candidate " +
-                      std::string(result.measured ? "was timed" : "compiled");
+                      std::string(byMeasure ? "was timed" : "compiled");
       continue;
     }
     tuned.winner = winner->name;
@@ -573,7 +589,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     tuned.loweringConfig = won.loweringConfig;
     tuned.compilationInfo = won.compilationInfo;
     tuned.translationInfo = winner->dispatch->translationInfo;
-    if (!result.measured) {
+    if (!byMeasure) {
       tuned.predictedOnly = tuned.defaultPredicted && tuned.winnerPredicted &&
                             *tuned.winnerPredicted < *tuned.defaultPredicted;
       tuned.outcome = tuned.predictedOnly
@@ -596,6 +612,16 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       tuned.outcome = "kept IREE's";
       tuned.why = "the fastest candidate is not faster beyond noise: " +
                   tuned.verdict->text;
+      continue;
+    }
+    if (!result.measured) {
+      // Timed elsewhere, where the program runs too: there its outputs
+      // with the spec are compared with IREE's default's.
+      tuned.kept = true;
+      tuned.outcome = "tuned (timed elsewhere)";
+      tuned.why = tuned.verdict->text;
+      tuned.check = "not run here (no device): the tuned program's outputs "
+                    "are compared with the default's where it runs";
       continue;
     }
     // The program with this winner must compute what the CPU reference

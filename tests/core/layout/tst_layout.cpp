@@ -10,6 +10,7 @@
 #include "core/layout/Roofline.h"
 #include "core/layout/Swizzle.h"
 
+#include <limits>
 #include <map>
 
 using namespace tilescope;
@@ -389,6 +390,17 @@ private slots:
       }
     QCOMPARE(xor1->physicalOffset(1, 5), int64_t(16 + 0 * 4 + 1));
     QVERIFY(!Swizzle::xorShuffle({16, 5, std::nullopt, std::nullopt}).ok());
+    // Sizes no shared memory holds are refused, not overflowed into a
+    // negative offset (issue 45: xor_shuffle<INT64_MAX, INT64_MAX>).
+    constexpr int64_t huge = std::numeric_limits<int64_t>::max();
+    auto past = Swizzle::xorShuffle({huge, huge, std::nullopt, std::nullopt});
+    QVERIFY(!past.ok());
+    QVERIFY2(past.error().find("past any GPU's shared memory") !=
+                 std::string::npos,
+             past.error().c_str());
+    auto rotated = Swizzle::rotateRows({huge, 1});
+    QVERIFY(!rotated.ok());
+    QVERIFY(rotated.error().find("rotate_rows row_width") != std::string::npos);
   }
 
   void bankConflictsBeforeAndAfterTheSwizzle() {
