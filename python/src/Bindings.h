@@ -85,6 +85,37 @@ template <typename Kind = Failure, typename T> T valueOr(Result<T> result) {
   return std::move(*result);
 }
 
+// Python callbacks a job calls from its threads: each runs with the GIL
+// held; what one raises (or an interrupt that arrived meanwhile) stops the
+// job through `stop` and is raised again once the job has returned.
+class CallbackGuard {
+public:
+  explicit CallbackGuard(std::atomic<bool> *stop) : stop(stop) {}
+  template <typename F> void call(F &&callback) {
+    py::gil_scoped_acquire gil;
+    if (raised)
+      return;
+    try {
+      callback();
+      if (PyErr_CheckSignals() != 0)
+        throw py::error_already_set();
+    } catch (py::error_already_set &error) {
+      raised.emplace(std::move(error));
+      stop->store(true);
+    }
+  }
+  bool failed() const { return raised.has_value(); }
+  // With the GIL held, after the job.
+  void raiseAgain() {
+    if (raised)
+      throw std::move(*raised);
+  }
+
+private:
+  std::atomic<bool> *stop;
+  std::optional<py::error_already_set> raised;
+};
+
 // A JSON text as Python objects (dicts, lists, str, int, float, bool).
 py::object fromJson(const std::string &text);
 

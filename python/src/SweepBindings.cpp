@@ -82,9 +82,10 @@ py::dict sweep(const document::Document &document, const py::object &op,
   if (!found && (choice.ireeSpace || !arguments.plan))
     throw Failure(iree.error());
 
-  // What the callback raised (or the interrupt that arrived), raised again
-  // once the sweep has stopped.
-  std::optional<py::error_already_set> raised;
+  // What a callback raised (or the interrupt that arrived) stops the sweep
+  // and is raised again once it has stopped.
+  auto *flag = const_cast<std::atomic<bool> *>(request.cancel);
+  CallbackGuard guard(flag);
   std::string report;
   {
     py::gil_scoped_release release;
@@ -97,48 +98,30 @@ py::dict sweep(const document::Document &document, const py::object &op,
           jobs::planJson(request.name, planned.candidates, prepared));
     } else {
       request.worker.emplace(workerProgram(), iree->compilerLibrary);
-      auto *flag = const_cast<std::atomic<bool> *>(request.cancel);
       request.onCandidate = [&](const jobs::SweepCandidate &candidate,
                                 size_t done, size_t total) {
         const std::string text = exporting::jsonText(jobs::toJson(candidate));
-        py::gil_scoped_acquire gil;
-        if (raised)
-          return;
-        try {
-          if (!onCandidate.is_none()) {
-            py::object answer = onCandidate(fromJson(text), done, total);
-            if (!answer.is_none() && !answer.cast<bool>())
-              flag->store(true);
-          }
-          if (PyErr_CheckSignals() != 0)
-            throw py::error_already_set();
-        } catch (py::error_already_set &error) {
-          raised.emplace(std::move(error));
-          flag->store(true);
-        }
+        guard.call([&] {
+          if (onCandidate.is_none())
+            return;
+          py::object answer = onCandidate(fromJson(text), done, total);
+          if (!answer.is_none() && !answer.cast<bool>())
+            flag->store(true);
+        });
       };
       if (!onStatus.is_none())
         request.onStatus = [&](const std::string &status) {
-          py::gil_scoped_acquire gil;
-          if (raised)
-            return;
-          try {
-            onStatus(status);
-          } catch (py::error_already_set &error) {
-            raised.emplace(std::move(error));
-            flag->store(true);
-          }
+          guard.call([&] { onStatus(status); });
         };
       auto swept = jobs::runSweep(*iree, request);
       if (swept)
         report = exporting::jsonText(
             jobs::resultJson(request.name, *swept, prepared));
-      else if (!raised)
+      else if (!guard.failed())
         throw Failure(swept.error());
     }
   }
-  if (raised)
-    throw std::move(*raised);
+  guard.raiseAgain();
   return fromJson(report);
 }
 

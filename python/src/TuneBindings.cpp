@@ -54,31 +54,23 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
     throw Failure(iree.error());
   request.worker.emplace(workerProgram(), iree->compilerLibrary);
 
-  std::optional<py::error_already_set> raised;
   auto *flag = const_cast<std::atomic<bool> *>(request.cancel);
+  CallbackGuard guard(flag);
   request.onProgress = [&](const tune::TuneProgress &progress) {
-    py::gil_scoped_acquire gil;
-    if (raised)
-      return;
-    try {
-      if (!onProgress.is_none()) {
-        py::dict step;
-        step["step"] = progress.step;
-        step["done"] = progress.done;
-        step["total"] = progress.total;
-        step["seconds_left"] =
-            progress.secondsLeft ? py::object(py::float_(*progress.secondsLeft))
+    guard.call([&] {
+      if (onProgress.is_none())
+        return;
+      py::dict step;
+      step["step"] = progress.step;
+      step["done"] = progress.done;
+      step["total"] = progress.total;
+      step["seconds_left"] = progress.secondsLeft
+                                 ? py::object(py::float_(*progress.secondsLeft))
                                  : py::object(py::none());
-        py::object answer = onProgress(step);
-        if (!answer.is_none() && !answer.cast<bool>())
-          flag->store(true);
-      }
-      if (PyErr_CheckSignals() != 0)
-        throw py::error_already_set();
-    } catch (py::error_already_set &error) {
-      raised.emplace(std::move(error));
-      flag->store(true);
-    }
+      py::object answer = onProgress(step);
+      if (!answer.is_none() && !answer.cast<bool>())
+        flag->store(true);
+    });
   };
   std::string report;
   {
@@ -86,11 +78,10 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
     auto tuned = tune::tuneProgram(*iree, request);
     if (tuned)
       report = exporting::jsonText(tune::toJson(*tuned));
-    else if (!raised)
+    else if (!guard.failed())
       throw Failure(tuned.error());
   }
-  if (raised)
-    throw std::move(*raised);
+  guard.raiseAgain();
   return fromJson(report);
 }
 
