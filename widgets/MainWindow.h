@@ -64,6 +64,7 @@ class SceneView;
 class SliceSelector;
 class OfferBar;
 class SweepPanel;
+class TunePanel;
 class TryComparisonView;
 
 class MainWindow : public QMainWindow {
@@ -310,6 +311,7 @@ private:
   ConfigEditor *configEditor;
   RunPanel *runPanel;
   SweepPanel *sweepPanel;
+  TunePanel *tunePanel;
   SceneView *sceneView;
   QTabWidget *detailTabs;
   DefaultConfigView *defaultView;

@@ -9,6 +9,7 @@
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SweepPanel.h"
+#include "widgets/TunePanel.h"
 
 #include <QComboBox>
 #include <QDockWidget>
@@ -54,6 +55,9 @@ void MainWindow::buildDocks() {
   sweepPanel = new SweepPanel(services.installation, services.workspace);
   runPanel->setWorkerSource(services.documentWorker);
   sweepPanel->setWorkerSource(services.documentWorker);
+  // A whole program tuned (a program of its own, not the open file).
+  tunePanel = new TunePanel(services.installation, services.documentWorker,
+                            services.workspace);
 
   // Each dock keeps a size it is usable at: a squeezed window cannot make
   // a column two characters wide (the config editor keeps its own).
@@ -62,6 +66,7 @@ void MainWindow::buildDocks() {
   problemList->setMinimumSize(240, 80);
   runPanel->setMinimumHeight(160);
   sweepPanel->setMinimumHeight(160);
+  tunePanel->setMinimumHeight(160);
   dock("Dispatches", "dispatchDock", browser, this, Qt::LeftDockWidgetArea);
   dock("MLIR", "sourceDock", sourceView, this, Qt::LeftDockWidgetArea);
   dock("Config editor", "configEditorDock", configEditor, this,
@@ -69,6 +74,7 @@ void MainWindow::buildDocks() {
   dock("Problems", "problemsDock", problemList, this, Qt::RightDockWidgetArea);
   dock("Run", "runDock", runPanel, this, Qt::BottomDockWidgetArea);
   dock("Sweep", "sweepDock", sweepPanel, this, Qt::BottomDockWidgetArea);
+  dock("Tune program", "tuneDock", tunePanel, this, Qt::BottomDockWidgetArea);
   arrangeDocks();
 
   connect(browser, &DispatchBrowser::selected, this, &MainWindow::onOpSelected);
@@ -143,12 +149,14 @@ void MainWindow::arrangeDocks() {
   QDockWidget *problemsDock = named("problemsDock");
   QDockWidget *runDock = named("runDock");
   QDockWidget *sweepDock = named("sweepDock");
+  QDockWidget *tuneDock = named("tuneDock");
   addDockWidget(Qt::LeftDockWidgetArea, browserDock);
   splitDockWidget(browserDock, sourceDock, Qt::Vertical);
   addDockWidget(Qt::RightDockWidgetArea, editorDock);
   splitDockWidget(editorDock, problemsDock, Qt::Vertical);
   addDockWidget(Qt::BottomDockWidgetArea, runDock);
   tabifyDockWidget(runDock, sweepDock);
+  tabifyDockWidget(sweepDock, tuneDock);
   runDock->raise();
   // Sized for 1440x900 and grown with a larger window.
   const double wide = std::max(1.0, width() / 1440.0);

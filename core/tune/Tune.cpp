@@ -219,24 +219,53 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
       result.spec.clear();
     }
   }
-  if (!result.spec.empty()) {
+  // Proven; an op IREE does not give its config (its matcher does not take
+  // the op: IREE's contraction matcher and a convolution's loops) leaves the
+  // spec, which is written and proven again without it.
+  for (int round = 0; round < 2 && !result.spec.empty(); ++round) {
     result.specFlag = specFlag(backend, result.spec);
+    result.specProof.clear();
     progress.step("proving the spec: configuring the program with it");
     auto proofs = proveSpec(iree, worker, tunedDocument, ops, request.source,
                             result.spec);
-    if (!proofs)
+    if (!proofs) {
       result.notes.push_back("the spec could not be proven: " + proofs.error());
-    else
-      for (const SpecOpProof &proof : *proofs) {
-        std::string why = proof.why;
-        if (proof.inProgram && !proof.applied) {
-          why = "IREE's config differs:";
-          for (const edit::FieldDifference &d : proof.differences)
-            why += " " + d.field + " (spec " + d.before + ", IREE " + d.after +
-                   ")";
-        }
-        result.specProof.emplace_back(proof.op, why);
+      break;
+    }
+    std::vector<exporting::SpecOp> applied;
+    for (size_t i = 0; i < proofs->size(); ++i) {
+      const SpecOpProof &proof = (*proofs)[i];
+      std::string why = proof.why;
+      if (proof.inProgram && !proof.applied) {
+        why = "IREE's config differs:";
+        for (const edit::FieldDifference &d : proof.differences)
+          why +=
+              " " + d.field + " (spec " + d.before + ", IREE " + d.after + ")";
       }
+      result.specProof.emplace_back(proof.op, why);
+      if (proof.applied) {
+        applied.push_back(ops[i]);
+      } else if (round == 0) {
+        DispatchTune &left =
+            result.dispatches[static_cast<size_t>(ops[i].dispatch)];
+        left.specNote =
+            "IREE did not apply it from the spec (" + why + "): left out";
+      }
+    }
+    if (applied.size() == ops.size() || round == 1)
+      break;
+    ops = applied;
+    auto spec = ops.empty() ? Result<std::string>(Error{"no op left"})
+                            : exporting::tuningSpec(tunedDocument, ops);
+    if (!spec || !writeFileAtomically(result.spec, *spec)) {
+      result.notes.push_back(
+          "no spec: IREE applied none of the winners from it");
+      std::error_code ignored;
+      fs::remove(result.spec, ignored);
+      result.spec.clear();
+      result.specFlag.clear();
+      result.specProof.clear();
+    }
   }
 
   // The program on the configured file's device (so sm_90, which IREE
@@ -500,6 +529,14 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       tuned.shareFrom = sharesMeasured ? "measured" : "predicted";
     }
 
+  const std::function<void(const DispatchTune &)> tell =
+      [&request](const DispatchTune &tuned) {
+        if (request.onDispatch)
+          request.onDispatch(tuned);
+      };
+  for (const DispatchTune &tuned : result.dispatches)
+    tell(tuned);
+
   // 3. Each kind swept in order of its share of the program.
   std::map<std::string, double> kindShare;
   for (const DispatchTune &tuned : result.dispatches)
@@ -516,6 +553,12 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   progress.plan(order.size() * request.candidatesPerDispatch);
   for (size_t d : order) {
     DispatchTune &tuned = result.dispatches[d];
+    // What this dispatch's tuning decided, told however the body ends.
+    struct TellWhenDone {
+      const std::function<void(const DispatchTune &)> &tell;
+      const DispatchTune &tuned;
+      ~TellWhenDone() { tell(tuned); }
+    } told{tell, tuned};
     if (jobs::stopRequested(request.cancel) || result.cancelled) {
       result.cancelled = true;
       tuned.outcome = "not tuned: cancelled";
@@ -667,6 +710,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       tuned.share = share;
       tuned.outcome = "as dispatch " + std::to_string(first.dispatch) + ": " +
                       first.outcome;
+      tell(tuned);
     }
 
   // 4. One spec for the winners, proven, and the program end to end.

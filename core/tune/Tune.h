@@ -48,6 +48,8 @@ struct TuneProgress {
   std::optional<double> secondsLeft; // estimated from the steps so far
 };
 
+struct DispatchTune;
+
 struct TuneRequest {
   std::filesystem::path source; // a linalg / torch / ONNX-imported program
   // Unset: the source names its devices (hal.device.targets).
@@ -66,6 +68,9 @@ struct TuneRequest {
   // Reads the configured program and each dispatch taken out alone.
   std::optional<jobs::DocumentWorker> worker;
   std::function<void(const TuneProgress &)> onProgress;
+  // Each dispatch as what is known of it changes (its share, then its
+  // tuning), from the job's thread.
+  std::function<void(const DispatchTune &)> onDispatch;
 };
 
 // One dispatch of the program: its share and what tuning it gave.

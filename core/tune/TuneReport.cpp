@@ -54,6 +54,39 @@ std::string timeText(const std::optional<jobs::TimingStats> &measured,
 
 } // namespace
 
+TuneRow tuneRow(const DispatchTune &d) {
+  TuneRow row;
+  row.dispatch = std::to_string(d.dispatch);
+  row.op = d.opName.empty() ? d.name : d.opName + " " + d.loops;
+  row.share = "-";
+  if (!d.shareFrom.empty()) {
+    char share[16];
+    std::snprintf(share, sizeof share, "%.1f%%%s", d.share * 100,
+                  d.shareFrom == "predicted" ? "~" : "");
+    row.share = share;
+  }
+  row.defaultTime = timeText(d.defaultTime, d.defaultPredicted);
+  row.winnerTime =
+      d.winner.empty() ? "-" : timeText(d.winnerTime, d.winnerPredicted);
+  row.speedup = "-";
+  if (d.verdict && d.kept) {
+    char speedup[16];
+    std::snprintf(speedup, sizeof speedup, "%.2fx", d.verdict->speedup);
+    row.speedup = speedup;
+  }
+  row.outcome = d.outcome;
+  row.winner = d.winner;
+  if (!d.sameAs) {
+    row.why = d.why;
+    if (!d.check.empty())
+      row.why += (row.why.empty() ? "" : "; ") + d.check;
+  }
+  if (!d.specNote.empty())
+    row.why +=
+        (row.why.empty() ? "" : "; ") + ("not in the spec: " + d.specNote);
+  return row;
+}
+
 json toJson(const TuneResult &result) {
   json dispatches = json::array();
   for (const DispatchTune &d : result.dispatches) {
@@ -130,24 +163,15 @@ std::string tuneReport(const TuneResult &result) {
   out << "  dispatch  op                              share    IREE default"
          "          winner                speedup  outcome\n";
   for (const DispatchTune &d : result.dispatches) {
-    char share[16] = "-";
-    if (!d.shareFrom.empty())
-      std::snprintf(share, sizeof share, "%5.1f%%%s", d.share * 100,
-                    d.shareFrom == "predicted" ? "~" : "");
-    char speedup[16] = "-";
-    if (d.verdict && d.kept)
-      std::snprintf(speedup, sizeof speedup, "%.2fx", d.verdict->speedup);
+    const TuneRow row = tuneRow(d);
     char line[320];
     std::snprintf(
-        line, sizeof line, "  %-8zu  %-30s  %-7s  %-20s  %-20s  %-7s  ",
-        d.dispatch, (d.opName + " " + d.loops).substr(0, 30).c_str(), share,
-        timeText(d.defaultTime, d.defaultPredicted).c_str(),
-        d.winner.empty() ? "-"
-                         : timeText(d.winnerTime, d.winnerPredicted).c_str(),
-        speedup);
-    out << line << d.outcome << "\n";
-    if (!d.winner.empty() && !d.sameAs)
-      out << "            winner: " << d.winner << "\n";
+        line, sizeof line, "  %-8s  %-30s  %-7s  %-20s  %-20s  %-7s  ",
+        row.dispatch.c_str(), row.op.substr(0, 30).c_str(), row.share.c_str(),
+        row.defaultTime.c_str(), row.winnerTime.c_str(), row.speedup.c_str());
+    out << line << row.outcome << "\n";
+    if (!row.winner.empty() && !d.sameAs)
+      out << "            winner: " << row.winner << "\n";
     if (!d.why.empty() && !d.sameAs)
       out << "            " << d.why << "\n";
     if (!d.check.empty() && !d.sameAs)

@@ -15,4 +15,18 @@ namespace tilescope::tune {
 nlohmann::json toJson(const TuneResult &result);
 std::string tuneReport(const TuneResult &result);
 
+// One dispatch's row of the report's table, cell by cell: what the command
+// line prints and the window's Tune panel shows.
+struct TuneRow {
+  std::string dispatch;                // "3"
+  std::string op;                      // "linalg.matmul 64x32x128:ppr"
+  std::string share;                   // "85.6%", "59.1%~" (predicted), "-"
+  std::string defaultTime, winnerTime; // "1.6 ms", "~13.3 us (predicted)"
+  std::string speedup;                 // "1.16x" where kept, "-"
+  std::string outcome;
+  std::string winner; // the winning candidate's name
+  std::string why;    // the verdict or the reason, the check, the spec note
+};
+TuneRow tuneRow(const DispatchTune &tuned);
+
 } // namespace tilescope::tune
