@@ -350,6 +350,92 @@ std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
   return points;
 }
 
+namespace {
+
+// A basis's counts and mapping ("[[1, 1, 32, 1], [0, 1, 2, 3]]"), unset for
+// anything else.
+std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>>
+basisOf(const std::string &text) {
+  auto parsed = config::parseAttribute(text);
+  const auto *attribute = std::get_if<config::Attribute>(&parsed);
+  if (!attribute || !attribute->is(config::Attribute::Kind::Array) ||
+      attribute->elements.size() != 2)
+    return std::nullopt;
+  auto counts = attribute->elements[0].asInt64Array();
+  auto mapping = attribute->elements[1].asInt64Array();
+  if (!counts || !mapping || counts->size() != mapping->size())
+    return std::nullopt;
+  return std::make_pair(*counts, *mapping);
+}
+
+std::string basisText(const std::vector<int64_t> &counts,
+                      const std::vector<int64_t> &mapping) {
+  return "[" + listText(counts) + ", " + listText(mapping) + "]";
+}
+
+} // namespace
+
+std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
+                                          edit::OpRef op) {
+  std::vector<SweepPoint> points;
+  if (op.dispatch >= document.dispatches.size() ||
+      op.op >= document.dispatches[op.dispatch].rootOps.size())
+    return points;
+  const iree::RootOp &root = document.dispatches[op.dispatch].rootOps[op.op];
+  auto lanes = basisOf(currentValue(document, op, "lane_basis"));
+  auto subgroups = basisOf(currentValue(document, op, "subgroup_basis"));
+  auto partial = integerList(currentValue(document, op, "partial_reduction"));
+  auto thread = integerList(currentValue(document, op, "thread"));
+  auto subgroupSize = parseInt64(currentValue(document, op, "subgroup_size"));
+  if (!lanes || !subgroups || !partial || !thread || !subgroupSize ||
+      *subgroupSize <= 0 || !root.space ||
+      partial->size() != root.space->rank() ||
+      thread->size() != partial->size())
+    return points;
+  int64_t used = 1;
+  for (int64_t count : lanes->first)
+    used *= count;
+  if (used >= *subgroupSize)
+    return points;
+  // The longest reduction loop the config tiles: its lanes and subgroups.
+  std::optional<size_t> longest;
+  for (size_t d = 0; d < partial->size(); ++d)
+    if (root.space->isReduction(d) && (*partial)[d] > 0 && (*thread)[d] > 0 &&
+        (!longest || root.space->bounds[d] > root.space->bounds[*longest]))
+      longest = d;
+  if (!longest || lanes->first.size() != partial->size() ||
+      subgroups->first.size() != partial->size())
+    return points;
+  const size_t r = *longest;
+  const int64_t bound = root.space->bounds[r];
+  for (const int64_t subgroupCount : {int64_t{2}, int64_t{8}, int64_t{32}})
+    for (const int64_t batch : {int64_t{1}, int64_t{16}}) {
+      const int64_t threads = *subgroupSize * subgroupCount;
+      const int64_t step = (*thread)[r] * threads * batch;
+      if (threads > 1024 || (bound > 0 && step > bound))
+        continue;
+      std::vector<int64_t> laneCounts(lanes->first.size(), 1),
+          subgroupCounts(subgroups->first.size(), 1);
+      laneCounts[r] = *subgroupSize;
+      subgroupCounts[r] = subgroupCount;
+      std::vector<int64_t> steps = *partial;
+      steps[r] = step;
+      SweepPoint point;
+      point.name = "lanes " + std::to_string(*subgroupSize) + " x subgroups " +
+                   std::to_string(subgroupCount) + " over d" +
+                   std::to_string(r) + ", partial_reduction[" +
+                   std::to_string(r) + "]=" + std::to_string(step);
+      point.settings = {
+          {"lane_basis", basisText(laneCounts, lanes->second)},
+          {"subgroup_basis", basisText(subgroupCounts, subgroups->second)},
+          {"partial_reduction", listText(steps)},
+          {"workgroup_size", "[" + std::to_string(threads) + ", 1, 1]"}};
+      point.distance = 0.5;
+      points.push_back(std::move(point));
+    }
+  return points;
+}
+
 std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
                              const std::vector<SweepAxis> &axes) {
   std::string name = document.path.filename().string() + " " +

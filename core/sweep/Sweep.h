@@ -64,6 +64,14 @@ struct SweepPoint {
 std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
                                         edit::OpRef op);
 
+// For a VectorDistribute reduction whose lane_basis uses fewer lanes than
+// a subgroup has (IREE's own config for a GroupNorm's reduction keeps one
+// lane of 32 at work, the others repeating it): candidates that spread its
+// longest reduction loop over every lane of 2, 8 or 32 subgroups, a step of
+// one or 16 elements a thread, workgroup_size following. None otherwise.
+std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
+                                          edit::OpRef op);
+
 // The text of the op's field as it stands ("workgroup", or a
 // translation_info field with or without its "translation_info." prefix);
 // empty when the op has none.

@@ -582,6 +582,12 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     }
     tuned.neighbourhood = prepared->neighbourhood;
     onePerChange(sweep);
+    // A reduction that keeps lanes idle: its lanes filled first.
+    if (tuned.neighbourhood == "rules") {
+      std::vector<jobs::SweepPoint> filled =
+          jobs::laneFillingPoints(document, sweep.op);
+      sweep.points.insert(sweep.points.begin(), filled.begin(), filled.end());
+    }
     std::stable_sort(sweep.points.begin(), sweep.points.end(),
                      [](const jobs::SweepPoint &a, const jobs::SweepPoint &b) {
                        return a.distance < b.distance;

@@ -155,6 +155,35 @@ private slots:
     QVERIFY(tuned["tuned_program"].toObject()["error"].toString().startsWith(
         "compiled only"));
   }
+
+  // A GroupNorm's sums, which IREE configures for sm_90 with one lane of
+  // each subgroup at work (lane_basis all ones): the tune's candidates
+  // spread the reduction over every lane, compile, and the cost model
+  // predicts them faster; a reduction has no matcher in a spec, and says so.
+  void aReductionThatLeavesLanesIdleGetsThemFilled() {
+    auto run =
+        cli({"tune", TILESCOPE_SOURCE_DIR "/tests/e2e/data/group_sums.mlir",
+             "--target", "sm_90", "--workspace", workspace.path(),
+             "--candidates", "4", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(failure(run)));
+    const QJsonObject tuned = jsonOf(run);
+    const QJsonArray dispatches = tuned["dispatches"].toArray();
+    QCOMPARE(dispatches.size(), 1);
+    const QJsonObject d = dispatches[0].toObject();
+    const QString where = QJsonDocument(d).toJson(QJsonDocument::Compact);
+    QVERIFY2(d["winner"].toString().startsWith("lanes 32 x subgroups"),
+             qPrintable(where));
+    QVERIFY2(d["predicted_only"].toBool(), qPrintable(where));
+    QVERIFY2(d["winner_predicted_us"].toDouble() <
+                 d["default_predicted_us"].toDouble(),
+             qPrintable(where));
+    QVERIFY2(d["lowering_config"].toString().contains("lane_basis = [[1, 1, "
+                                                      "32, 1]"),
+             qPrintable(where));
+    QVERIFY2(d["not_in_spec"].toString().contains("contraction"),
+             qPrintable(where));
+    QVERIFY(tuned["spec"].isNull());
+  }
 };
 
 QTEST_GUILESS_MAIN(CliTuneTest)
