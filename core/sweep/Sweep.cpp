@@ -160,6 +160,13 @@ bool sameConfigs(const nlohmann::json &configs, size_t opIndex,
 
 std::string currentValue(const iree::Document &document, edit::OpRef op,
                          const std::string &field) {
+  // One entry of a list field: "workgroup[1]".
+  if (auto [name, index] = splitIndex(field); index) {
+    auto numbers = integerList(currentValue(document, op, name));
+    return numbers && *index < numbers->size()
+               ? std::to_string((*numbers)[*index])
+               : std::string();
+  }
   const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
   const iree::RootOp &rootOp = dispatch.rootOps[op.op];
   for (const edit::FieldValue &f : edit::opFields(dispatch, rootOp))
@@ -293,6 +300,14 @@ std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
 
 namespace {
 
+// The op `op` names, or null when the document has none there.
+const iree::RootOp *rootOpOf(const iree::Document &document, edit::OpRef op) {
+  if (op.dispatch >= document.dispatches.size() ||
+      op.op >= document.dispatches[op.dispatch].rootOps.size())
+    return nullptr;
+  return &document.dispatches[op.dispatch].rootOps[op.op];
+}
+
 std::string listText(const std::vector<int64_t> &numbers) {
   std::string text = "[";
   for (size_t i = 0; i < numbers.size(); ++i)
@@ -305,10 +320,10 @@ std::string listText(const std::vector<int64_t> &numbers) {
 std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
                                         edit::OpRef op) {
   std::vector<SweepPoint> points;
-  if (op.dispatch >= document.dispatches.size() ||
-      op.op >= document.dispatches[op.dispatch].rootOps.size())
+  const iree::RootOp *found = rootOpOf(document, op);
+  if (!found)
     return points;
-  const iree::RootOp &root = document.dispatches[op.dispatch].rootOps[op.op];
+  const iree::RootOp &root = *found;
   if (root.loweringConfig.rfind("#iree_cpu.lowering_config", 0) != 0)
     return points;
   auto cache = integerList(currentValue(document, op, "cache_parallel"));
@@ -378,10 +393,10 @@ std::string basisText(const std::vector<int64_t> &counts,
 std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
                                           edit::OpRef op) {
   std::vector<SweepPoint> points;
-  if (op.dispatch >= document.dispatches.size() ||
-      op.op >= document.dispatches[op.dispatch].rootOps.size())
+  const iree::RootOp *found = rootOpOf(document, op);
+  if (!found)
     return points;
-  const iree::RootOp &root = document.dispatches[op.dispatch].rootOps[op.op];
+  const iree::RootOp &root = *found;
   auto lanes = basisOf(currentValue(document, op, "lane_basis"));
   auto subgroups = basisOf(currentValue(document, op, "subgroup_basis"));
   auto partial = integerList(currentValue(document, op, "partial_reduction"));

@@ -72,9 +72,9 @@ std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
 std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
                                           edit::OpRef op);
 
-// The text of the op's field as it stands ("workgroup", or a
-// translation_info field with or without its "translation_info." prefix);
-// empty when the op has none.
+// The text of the op's field as it stands ("workgroup", one entry of a
+// list, "workgroup[1]", or a translation_info field with or without its
+// "translation_info." prefix); empty when the op has none.
 std::string currentValue(const iree::Document &document, edit::OpRef op,
                          const std::string &field);
 

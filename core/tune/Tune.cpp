@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 
 namespace fs = std::filesystem;
@@ -92,23 +91,6 @@ json configsEntry(const DispatchTune &tuned, const std::string &dispatchName) {
   return entry;
 }
 
-// The integers of a list's text ("[64, 128, 0]").
-std::vector<std::string> entriesOf(const std::string &text) {
-  std::vector<std::string> entries;
-  std::string current;
-  for (const char c : text) {
-    if ((c >= '0' && c <= '9') || c == '-') {
-      current += c;
-    } else if (!current.empty()) {
-      entries.push_back(current);
-      current.clear();
-    }
-  }
-  if (!current.empty())
-    entries.push_back(current);
-  return entries;
-}
-
 // The rules' neighbours as candidates of one change each: their every
 // combination would be hundreds of tries for one dispatch of many. The
 // value each axis has now is IREE's default, timed already.
@@ -116,18 +98,8 @@ void onePerChange(jobs::SweepRequest &request) {
   if (!request.points.empty() || request.axes.empty())
     return;
   for (const jobs::SweepAxis &axis : request.axes) {
-    std::string now;
-    const size_t open = axis.field.find('[');
-    if (open == std::string::npos) {
-      now = jobs::currentValue(*request.document, request.op, axis.field);
-    } else {
-      const std::vector<std::string> entries = entriesOf(jobs::currentValue(
-          *request.document, request.op, axis.field.substr(0, open)));
-      const size_t index = static_cast<size_t>(
-          std::strtoull(axis.field.c_str() + open + 1, nullptr, 10));
-      if (index < entries.size())
-        now = entries[index];
-    }
+    const std::string now =
+        jobs::currentValue(*request.document, request.op, axis.field);
     for (const std::string &value : axis.values) {
       if (value == now)
         continue;
@@ -270,18 +242,17 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
 
   // The program on the configured file's device (so sm_90, which IREE
   // cannot name by flag, compiles for it), with and without the spec.
+  fs::path program = request.source;
+  if (auto source = readTextFile(request.source); source)
+    if (auto onDevice = jobs::programOnDevice(*source, document.text))
+      if (writeFileAtomically(result.folder / "program.mlir", *onDevice))
+        program = result.folder / "program.mlir";
   auto run = [&](const std::string &what,
                  const std::string &folder) -> ProgramRun {
     ProgramRun ran;
     ran.what = what;
     jobs::CheckRequest check;
-    check.program = request.source;
-    if (auto source = readTextFile(request.source); source) {
-      if (auto onDevice = jobs::programOnDevice(*source, document.text)) {
-        check.program = result.folder / "program.mlir";
-        (void)writeFileAtomically(check.program, *onDevice);
-      }
-    }
+    check.program = program;
     check.target = request.target;
     if (!check.target)
       if (auto target =
@@ -458,8 +429,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   };
 
   // 2. IREE's default of each kind, alone: the shares.
-  size_t kinds = firstOfKind.size();
-  progress.plan(kinds);
+  progress.plan(firstOfKind.size());
   for (DispatchTune &tuned : result.dispatches) {
     if (tuned.kind.empty() || tuned.sameAs)
       continue;
