@@ -11,6 +11,7 @@
 #include "core/tries/Report.h"
 #include "core/tries/TryComparison.h"
 #include "core/tries/TryJob.h"
+#include "core/tune/SpecProof.h"
 #include "core/util/Files.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
@@ -42,13 +43,23 @@ Result<std::string> MainWindow::tuningSpec() const {
   std::vector<exporting::SpecOp> ops;
   for (size_t d = 0; d < current.dispatches.size(); ++d)
     for (size_t k = 0; k < current.dispatches[d].rootOps.size(); ++k)
-      if (current.dispatches[d].rootOps[k].contraction && edits->edited({d, k}))
-        ops.push_back({static_cast<int>(d), static_cast<int>(k)});
+      if (edits->edited({d, k}))
+        ops.push_back({static_cast<int>(d), static_cast<int>(k), {}});
   if (ops.empty()) {
     const auto op = selectedOp();
     if (!op)
-      return Error{"select a root op, or edit a contraction, to export"};
-    ops.push_back({static_cast<int>(op->dispatch), static_cast<int>(op->op)});
+      return Error{"select a root op, or edit one, to export"};
+    ops.push_back(
+        {static_cast<int>(op->dispatch), static_cast<int>(op->op), {}});
+  }
+  // An op that is not a contraction is matched by its body, which IREE
+  // prints in the parse worker.
+  if (services.documentWorker) {
+    auto worker = services.documentWorker();
+    if (!worker)
+      return Error{worker.error()};
+    if (auto attached = tune::attachDags(*worker, current, ops); !attached)
+      return Error{attached.error()};
   }
   return exporting::tuningSpec(current, ops);
 }

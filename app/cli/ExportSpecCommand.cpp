@@ -66,15 +66,17 @@ int exportSpec(const QStringList &arguments) {
   parser.setApplicationDescription(
       "tilescope-cli export-spec: a tuning spec (transform dialect, "
       "--iree-codegen-tuning-spec-path) that gives each chosen root op the "
-      "config the file holds, edits included; one matcher per op, by its "
-      "element types, indexing maps and sizes, as IREE's default specs "
-      "match. Contractions only. With --program, the program is configured "
+      "config the file holds, edits included; one matcher per op: a "
+      "contraction by its element types, indexing maps and sizes, as IREE's "
+      "default specs match, any other op (reductions, convolutions, "
+      "attention with its qk/pv configs) by its whole body as IREE prints "
+      "it. With --program, the program is configured "
       "by the pinned iree-compile with the spec and each op's config is "
       "looked for in IREE's choice.");
   const QCommandLineOption opsOption(
       "op",
-      "A root op to export, DISPATCH:OP; repeatable (default: every "
-      "contraction root op).",
+      "A root op to export, DISPATCH:OP; repeatable (default: every root "
+      "op with a config).",
       "DISPATCH:OP");
   const QCommandLineOption outputOption({"o", "output"},
                                         "Write the spec to OUT.", "OUT");
@@ -105,17 +107,33 @@ int exportSpec(const QStringList &arguments) {
     auto ref = edit::findOp(*document, spec.toStdString());
     if (!ref)
       return usage(path + ": --op " + spec.toStdString() + ": " + ref.error());
-    ops.push_back({static_cast<int>(ref->dispatch), static_cast<int>(ref->op)});
+    ops.push_back(
+        {static_cast<int>(ref->dispatch), static_cast<int>(ref->op), {}});
   }
   if (ops.empty())
     for (size_t d = 0; d < document->dispatches.size(); ++d)
       for (size_t k = 0; k < document->dispatches[d].rootOps.size(); ++k)
-        if (document->dispatches[d].rootOps[k].contraction)
-          ops.push_back({static_cast<int>(d), static_cast<int>(k)});
+        if (const auto &op = document->dispatches[d].rootOps[k];
+            !op.loweringConfig.empty() || !op.compilationInfo.empty())
+          ops.push_back({static_cast<int>(d), static_cast<int>(k), {}});
   if (ops.empty()) {
     std::cerr << "tilescope-cli export-spec: " << path
-              << " has no contraction root op to export\n";
+              << " has no root op with a config to export\n";
     return kExitFailure;
+  }
+  // Ops that are not contractions are matched by their bodies, printed by
+  // IREE in the worker.
+  {
+    auto worker = app::documentWorker(ireePath(parser));
+    if (!worker) {
+      std::cerr << "tilescope-cli export-spec: " << worker.error() << "\n";
+      return kExitFailure;
+    }
+    if (auto attached = tune::attachDags(*worker, *document, ops); !attached) {
+      std::cerr << "tilescope-cli export-spec: " << path << ": "
+                << attached.error() << "\n";
+      return kExitFailure;
+    }
   }
   auto spec = exporting::tuningSpec(*document, ops);
   if (!spec) {

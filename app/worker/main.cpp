@@ -6,7 +6,7 @@
 //                         [--split-input-file | --no-split-input-file]
 //                         [--unguarded] FILE
 //   tilescope-iree-worker lowered --iree LIBRARY FILE
-//   tilescope-iree-worker reductions | dispatches --iree LIBRARY FILE
+//   tilescope-iree-worker reductions | dispatches | dags --iree LIBRARY FILE
 //   tilescope-iree-worker with-splits --iree LIBRARY --choices JSON FILE
 //   tilescope-iree-worker serve --iree LIBRARY
 //
@@ -21,12 +21,15 @@
 // [...]}), with-splits writes the chosen splits on it ({"ok": true,
 // "program": "..."}; --choices is a JSON array of {"function", "index",
 // "sizes"}), dispatches lists a flow module's formed dispatches ({"ok": true,
-// "dispatches": [...]}); core/export/ProgramReductionsJson reads them back.
+// "dispatches": [...]}); dags prints a configured text's root ops as tuning
+// spec matchers ({"ok": true, "dags": [...]}, core/document/RootOpDag);
+// core/export/ProgramReductionsJson reads them back.
 //
 // serve loads the library once and answers requests until stdin ends: it
 // first writes {"ready": true} (or {"ok": false, "error": ...} and exits 2),
 // then for each line on stdin, {"command": "parse" | "lowered" |
-// "reductions" | "with-splits" | "dispatches", "file": ..., "buffer_name":
+// "reductions" | "with-splits" | "dispatches" | "dags", "file": ...,
+// "buffer_name":
 // ..., "split_input_file": BOOL, "unguarded": BOOL, "choices": [...], "id":
 // N}, one line of the answer above, beginning {"id":N, when the request had
 // one (a document's long texts shared: DocumentJson). One
@@ -80,7 +83,7 @@ struct Request {
 bool knownCommand(const std::string &command) {
   return command == "parse" || command == "lowered" ||
          command == "reductions" || command == "with-splits" ||
-         command == "dispatches";
+         command == "dispatches" || command == "dags";
 }
 
 int usage(const std::string &message) {
@@ -89,8 +92,8 @@ int usage(const std::string &message) {
                "[--buffer-name NAME] [--split-input-file | "
                "--no-split-input-file] [--unguarded] FILE\n"
                "       tilescope-iree-worker lowered --iree LIBRARY FILE\n"
-               "       tilescope-iree-worker reductions | dispatches --iree "
-               "LIBRARY FILE\n"
+               "       tilescope-iree-worker reductions | dispatches | dags "
+               "--iree LIBRARY FILE\n"
                "       tilescope-iree-worker with-splits --iree LIBRARY "
                "--choices JSON FILE\n"
                "       tilescope-iree-worker serve --iree LIBRARY\n"
@@ -106,7 +109,7 @@ std::optional<Request> parseArguments(int argc, char **argv,
   if (args.empty() ||
       (!knownCommand(args.front()) && args.front() != "serve")) {
     error = "expected the command 'parse', 'lowered', 'reductions', "
-            "'with-splits', 'dispatches' or 'serve'";
+            "'with-splits', 'dispatches', 'dags' or 'serve'";
     return std::nullopt;
   }
   Request request;
@@ -175,7 +178,8 @@ Result<Request> requestFromLine(const std::string &line) {
   text("buffer_name", request.bufferName);
   if (!knownCommand(request.command))
     return Error{"a request's \"command\" is \"parse\", \"lowered\", "
-                 "\"reductions\", \"with-splits\" or \"dispatches\""};
+                 "\"reductions\", \"with-splits\", \"dispatches\" or "
+                 "\"dags\""};
   if (auto it = value.find("id"); it != value.end()) {
     if (!it->is_number_integer())
       return Error{"a request's \"id\" is a whole number"};
@@ -243,6 +247,15 @@ json programAnswer(const Request &request,
     if (!program)
       return failed(program.error());
     return {{"ok", true}, {"program", *program}};
+  }
+  if (request.command == "dags") {
+    auto dags = reader->rootOpDags(*text, request.bufferName);
+    if (!dags)
+      return failed(dags.error());
+    json out = json::array();
+    for (const auto &dag : *dags)
+      out.push_back(exporting::toJson(dag));
+    return {{"ok", true}, {"dags", out}};
   }
   auto dispatches = reader->dispatches(*text, request.bufferName);
   if (!dispatches)

@@ -219,4 +219,27 @@ Result<document::FormedDispatch> formedDispatchFromJson(const json &value) {
   return dispatch;
 }
 
+json toJson(const document::RootOpDag &dag) {
+  return {{"function", dag.function},
+          {"index", dag.index},
+          {"name", dag.name},
+          {"line", dag.line},
+          {"body", dag.body}};
+}
+
+Result<document::RootOpDag> rootOpDagFromJson(const json &value) {
+  if (!value.is_object())
+    return Error{"a root op is not an object"};
+  document::RootOpDag dag;
+  std::string error;
+  field(value, "function", dag.function, error);
+  field(value, "index", dag.index, error);
+  field(value, "name", dag.name, error);
+  field(value, "line", dag.line, error);
+  field(value, "body", dag.body, error);
+  if (!error.empty())
+    return Error{"root op " + error};
+  return dag;
+}
+
 } // namespace tilescope::exporting

@@ -1,12 +1,14 @@
 // JSON for split-k's plain data (core/document/ProgramReductions.h): what
 // tilescope-iree-worker hands back after IREE read a program at its
 // split-reduction point, wrote splits on it or listed the dispatches a later
-// phase formed, for a process that must not load IREE itself
+// phase formed, or printed a configured text's root ops as spec matchers
+// (core/document/RootOpDag.h), for a process that must not load IREE itself
 // (core/service/DocumentWorker, the window's Split-k tab). Reading it back is
 // strict: a missing or mistyped field is an error naming it, never a crash.
 #pragma once
 
 #include "core/document/ProgramReductions.h"
+#include "core/document/RootOpDag.h"
 #include "core/util/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -27,6 +29,10 @@ Result<document::SplitChoice> splitChoiceFromJson(const nlohmann::json &value);
 nlohmann::json toWorkerJson(const document::FormedDispatch &dispatch);
 Result<document::FormedDispatch>
 formedDispatchFromJson(const nlohmann::json &value);
+
+// A root op as a tuning-spec matcher body, as the worker hands it back.
+nlohmann::json toJson(const document::RootOpDag &dag);
+Result<document::RootOpDag> rootOpDagFromJson(const nlohmann::json &value);
 
 // An array of any of the above, each read back; the error names the entry.
 template <typename T, typename Read>

@@ -1,5 +1,6 @@
 #include "core/export/TuningSpec.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace tilescope::exporting {
@@ -49,6 +50,7 @@ Result<std::string> tuningSpec(const document::Document &document,
   if (ops.empty())
     return Error{"no root op to export"};
   std::string matchers, entries;
+  bool usesAttention = false;
   for (const SpecOp &ref : ops) {
     if (ref.dispatch < 0 ||
         ref.dispatch >= static_cast<int>(document.dispatches.size()))
@@ -59,53 +61,95 @@ Result<std::string> tuningSpec(const document::Document &document,
       return Error{"@" + dispatch.name + " has no root op " +
                    std::to_string(ref.op)};
     const document::RootOp &op = dispatch.rootOps[static_cast<size_t>(ref.op)];
-    if (!op.contraction || !op.space || op.space->operands.size() != 3 ||
-        op.indexingMaps.empty())
-      return Error{where(dispatch, op) +
-                   " is not a contraction: a tuning spec matches "
-                   "contractions only (by types, maps and sizes)"};
-    for (int64_t bound : op.space->bounds)
-      if (bound < 0)
-        return Error{where(dispatch, op) +
-                     " has a dynamic size: the spec matches static sizes"};
     auto info = compilationInfoOf(dispatch, op);
     if (!info)
       return Error{info.error()};
-    const auto &operands = op.space->operands;
     const std::string name =
         "match_" + symbolOf(dispatch.name) + "_op" + std::to_string(ref.op);
-    const auto &bounds = op.space->bounds;
-    const config::ContractionDims &dims = *op.contraction;
-    std::string sizeChecks;
-    for (const auto &[handle, loops] :
-         {std::pair{"batch", &dims.batch}, std::pair{"m", &dims.m},
-          std::pair{"n", &dims.n}, std::pair{"k", &dims.k}})
-      sizeChecks += std::string("  transform.iree.match.dims_equal %") +
-                    handle + ", " + sizesOf(*loops, bounds) +
-                    " : !transform.param<i64>\n";
+    // IREE's contraction matcher knows a static contraction's loops; a
+    // convolution read as its implicit GEMM is not one to it. Any other op
+    // is matched by its dag.
+    const bool contraction =
+        op.kind == config::OpKind::Contraction && op.contraction && op.space &&
+        op.space->operands.size() == 3 && !op.indexingMaps.empty() &&
+        !op.implicitGemm &&
+        std::find(op.space->bounds.begin(), op.space->bounds.end(), -1) ==
+            op.space->bounds.end();
+    const bool attention = !op.decompositionConfig.empty();
+    std::string match;
+    if (contraction) {
+      const auto &operands = op.space->operands;
+      const auto &bounds = op.space->bounds;
+      const config::ContractionDims &dims = *op.contraction;
+      match = "  %batch, %m, %n, %k = transform.iree.match.contraction %op,\n"
+              "    lhs_type = " +
+              operands[0].elementType +
+              ", rhs_type = " + operands[1].elementType +
+              ", output_type = " + operands[2].elementType +
+              ",\n    indexing_maps = " + op.indexingMaps +
+              " : !transform.any_op -> !transform.param<i64>\n";
+      for (const auto &[handle, loops] :
+           {std::pair{"batch", &dims.batch}, std::pair{"m", &dims.m},
+            std::pair{"n", &dims.n}, std::pair{"k", &dims.k}})
+        match += std::string("  transform.iree.match.dims_equal %") + handle +
+                 ", " + sizesOf(*loops, bounds) + " : !transform.param<i64>\n";
+    } else if (!ref.dag.empty()) {
+      match = "  %inputs, %outputs = "
+              "transform.iree.match.cast_compatible_dag_from_root %op {\n" +
+              ref.dag +
+              "  } : (!transform.any_op) -> (!transform.any_value, "
+              "!transform.any_value)\n";
+    } else {
+      return Error{where(dispatch, op) +
+                   " is not a contraction and IREE did not print it as a "
+                   "dag to match"};
+    }
+    const std::string results =
+        attention ? "(!transform.any_op, !transform.any_param, "
+                    "!transform.any_param)"
+                  : "(!transform.any_op, !transform.any_param)";
     matchers += "transform.named_sequence @" + name +
                 "(%op: !transform.any_op {transform.readonly})\n"
-                "    -> (!transform.any_op, !transform.any_param) {\n"
+                "    -> " +
+                results +
+                " {\n"
                 "  transform.iree.match.has_no_lowering_config %op : "
-                "!transform.any_op\n"
-                "  %batch, %m, %n, %k = transform.iree.match.contraction %op,\n"
-                "    lhs_type = " +
-                operands[0].elementType +
-                ", rhs_type = " + operands[1].elementType +
-                ", output_type = " + operands[2].elementType +
-                ",\n    indexing_maps = " + op.indexingMaps +
-                " : !transform.any_op -> !transform.param<i64>\n" + sizeChecks +
-                "  %config = transform.param.constant " + *info +
-                " -> !transform.any_param\n"
-                "  transform.yield %op, %config : !transform.any_op, "
-                "!transform.any_param\n"
-                "}\n\n";
-    entries += std::string(entries.empty() ? "" : ",\n") + "    @" + name +
-               " -> @apply_op_config";
+                "!transform.any_op\n" +
+                match + "  %config = transform.param.constant " + *info +
+                " -> !transform.any_param\n";
+    if (attention)
+      matchers += "  %decomposition = transform.param.constant " +
+                  op.decompositionConfig +
+                  " -> !transform.any_param\n"
+                  "  transform.yield %op, %config, %decomposition : "
+                  "!transform.any_op, !transform.any_param, "
+                  "!transform.any_param\n}\n\n";
+    else
+      matchers += "  transform.yield %op, %config : !transform.any_op, "
+                  "!transform.any_param\n}\n\n";
+    usesAttention = usesAttention || attention;
+    entries +=
+        std::string(entries.empty() ? "" : ",\n") + "    @" + name +
+        (attention ? " -> @apply_attention_config" : " -> @apply_op_config");
   }
+  const std::string applyAttention =
+      usesAttention
+          ? "transform.named_sequence @apply_attention_config(%op: "
+            "!transform.any_op {transform.readonly},\n"
+            "    %config: !transform.any_param {transform.readonly},\n"
+            "    %decomposition: !transform.any_param {transform.readonly}) "
+            "{\n"
+            "  transform.annotate %op \"compilation_info\" = %config : "
+            "!transform.any_op, !transform.any_param\n"
+            "  transform.annotate %op \"decomposition_config\" = "
+            "%decomposition : !transform.any_op, !transform.any_param\n"
+            "  transform.yield\n"
+            "}\n\n"
+          : "";
   return "// A tuning spec written by Tilescope: each matcher finds one root "
-         "op\n// (a contraction, by its element types, indexing maps and "
-         "sizes) and\n// gives it the compilation_info below. Use with\n"
+         "op\n// (a contraction by its element types, indexing maps and "
+         "sizes; any other\n// op by its whole body, as IREE printed it) and "
+         "gives it the\n// compilation_info below. Use with\n"
          "//   iree-compile ... --iree-codegen-tuning-spec-path=THIS_FILE\n"
          "// (for cuda, whose pipeline in IREE 3.13 drops that flag:\n"
          "//   iree-compile ... "
@@ -120,7 +164,7 @@ Result<std::string> tuningSpec(const document::Document &document,
          "!transform.any_op, !transform.any_param\n"
          "  transform.yield\n"
          "}\n\n" +
-         matchers +
+         applyAttention + matchers +
          "transform.named_sequence @__kernel_config(%variant_op: "
          "!transform.any_op {transform.consumed})\n"
          "    -> !transform.any_op attributes "

@@ -17,12 +17,18 @@ namespace tilescope::exporting {
 struct SpecOp {
   int dispatch = 0;
   int op = 0;
+  // The op as IREE's cast_compatible_dag_from_root body
+  // (core/document/RootOpDag.h; core/iree prints it, DocumentWorker::
+  // rootOpDags brings it): how an op that is not a contraction is matched.
+  std::string dag;
 };
 
-// The spec's text; an Error names the op IREE's matchers cannot describe
-// (only contractions are matched today: IREE's spec matchers for
-// reductions and elementwise ops need the whole op's body) or a config
-// that is missing.
+// The spec's text. A contraction is matched by IREE's contraction matcher
+// (element types, indexing maps and sizes); any other op (a reduction, a
+// convolution, attention) by its dag, which the SpecOp must carry; an
+// attention op's decomposition_config (its qk/pv configs) is annotated
+// with its compilation_info. An Error names an op with neither, a dynamic
+// contraction or a config that is missing.
 Result<std::string> tuningSpec(const document::Document &document,
                                const std::vector<SpecOp> &ops);
 

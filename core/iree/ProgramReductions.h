@@ -7,10 +7,12 @@
 //   from (IREE's locations);
 // - the same text with splits set or cleared on chosen ops, printed by IREE
 //   with its locations, so iree-compile can go on from it;
-// - the dispatches a later phase formed, each with its ops and their splits.
+// - the dispatches a later phase formed, each with its ops and their splits;
+// - a configured text's root ops as tuning-spec matcher bodies.
 #pragma once
 
 #include "core/document/ProgramReductions.h"
+#include "core/document/RootOpDag.h"
 #include "core/iree/Document.h"
 #include "core/util/Result.h"
 
@@ -55,6 +57,13 @@ public:
   // order.
   Result<std::vector<FormedDispatch>> dispatches(const std::string &text,
                                                  const std::string &name) const;
+
+  // Every root op of a configured text (an op carrying lowering_config,
+  // compilation_info, root_op or decomposition_config, as the document
+  // reader counts them) as a tuning-spec dag matcher's body
+  // (core/document/RootOpDag.h).
+  Result<std::vector<document::RootOpDag>>
+  rootOpDags(const std::string &text, const std::string &name) const;
 
 private:
   ProgramReader() = default;

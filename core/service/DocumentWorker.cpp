@@ -413,4 +413,18 @@ DocumentWorker::formedDispatches(const fs::path &flow) {
   return read;
 }
 
+Result<std::vector<document::RootOpDag>>
+DocumentWorker::rootOpDags(const std::string &text,
+                           const std::string &bufferName) {
+  auto dags = ask("dags", {"--buffer-name", bufferName}, text, {}, bufferName,
+                  "IREE printing the root ops as spec matchers", "dags");
+  if (!dags)
+    return Error{dags.error()};
+  auto read = exporting::arrayFromJson<document::RootOpDag>(
+      *dags, exporting::rootOpDagFromJson);
+  if (!read)
+    return Error{bufferName + ": the root ops IREE printed: " + read.error()};
+  return read;
+}
+
 } // namespace tilescope::jobs

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "core/document/ProgramReductions.h"
+#include "core/document/RootOpDag.h"
 #include "core/iree/Document.h"
 #include "core/iree/LoweredIr.h"
 #include "core/process/Process.h"
@@ -69,6 +70,11 @@ public:
              const std::vector<document::SplitChoice> &choices);
   Result<std::vector<document::FormedDispatch>>
   formedDispatches(const std::filesystem::path &flow);
+
+  // A configured text's root ops as tuning-spec matcher bodies, printed by
+  // IREE (core/document/RootOpDag.h).
+  Result<std::vector<document::RootOpDag>>
+  rootOpDags(const std::string &text, const std::string &bufferName);
 
   // The diagnostics of the last parse that IREE refused.
   const std::vector<iree::Diagnostic> &lastDiagnostics() const {

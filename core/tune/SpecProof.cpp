@@ -1,9 +1,12 @@
 #include "core/tune/SpecProof.h"
 
+#include "core/document/SplitInput.h"
 #include "core/run/CheckJob.h"
 #include "core/service/CompileJob.h"
 #include "core/service/ConfigureProgram.h"
 #include "core/util/Files.h"
+
+#include <map>
 
 namespace tilescope::tune {
 
@@ -29,6 +32,41 @@ const document::RootOp *sameOp(const document::Dispatch &found,
 }
 
 } // namespace
+
+Result<bool> attachDags(jobs::DocumentWorker &worker,
+                        const document::Document &document,
+                        std::vector<exporting::SpecOp> &ops) {
+  const std::string name =
+      document.path.empty() ? "<configured>" : document.path.string();
+  std::vector<document::TextPart> parts;
+  if (document.partCount > 1)
+    parts = document::splitInputFile(document.text, name).parts;
+  std::map<int, std::vector<document::RootOpDag>> byPart;
+  for (exporting::SpecOp &ref : ops) {
+    if (ref.dispatch < 0 ||
+        ref.dispatch >= static_cast<int>(document.dispatches.size()))
+      continue;
+    const document::Dispatch &dispatch =
+        document.dispatches[static_cast<size_t>(ref.dispatch)];
+    auto it = byPart.find(dispatch.part);
+    if (it == byPart.end()) {
+      const size_t part = static_cast<size_t>(dispatch.part);
+      const std::string text = parts.empty() || part >= parts.size()
+                                   ? document.text
+                                   : std::string(parts[part].in(document.text));
+      auto dags = worker.rootOpDags(text, name);
+      if (!dags)
+        return Error{dags.error()};
+      it = byPart.emplace(dispatch.part, std::move(*dags)).first;
+    }
+    for (const document::RootOpDag &dag : it->second)
+      if (dag.function == dispatch.name && dag.index == ref.op &&
+          static_cast<size_t>(ref.op) < dispatch.rootOps.size() &&
+          dag.name == dispatch.rootOps[static_cast<size_t>(ref.op)].name)
+        ref.dag = dag.body;
+  }
+  return true;
+}
 
 std::string specFlag(const std::string &backend,
                      const std::filesystem::path &spec) {

@@ -39,6 +39,15 @@ struct SpecOpProof {
 std::string specFlag(const std::string &backend,
                      const std::filesystem::path &spec);
 
+// Gives each op of `ops` its dag (SpecOp::dag): the configured text's root
+// ops printed by IREE in the worker as tuning-spec matcher bodies, each
+// file part on its own. An op IREE printed no dag for keeps none (a
+// contraction needs none; tuningSpec names any other); an Error when IREE
+// cannot read the text.
+Result<bool> attachDags(jobs::DocumentWorker &worker,
+                        const document::Document &document,
+                        std::vector<exporting::SpecOp> &ops);
+
 // Configures `program` (the source the configured `document` came from)
 // with `spec` for the document's own device, and proves each op of `ops`.
 // An Error when the program cannot be put on the device or configured.

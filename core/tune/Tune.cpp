@@ -144,6 +144,15 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
   std::stable_sort(byShare.begin(), byShare.end(), [&](size_t a, size_t b) {
     return result.dispatches[a].share > result.dispatches[b].share;
   });
+  // Every tuned op's dag, for the ops IREE's contraction matcher cannot
+  // describe (reductions, convolutions, attention).
+  std::vector<exporting::SpecOp> withDags;
+  for (const DispatchTune &tuned : result.dispatches)
+    withDags.push_back(
+        {static_cast<int>(tuned.dispatch), static_cast<int>(tuned.op), {}});
+  if (auto attached = attachDags(worker, document, withDags); !attached)
+    result.notes.push_back("no op but contractions can be in the spec: " +
+                           attached.error());
   std::map<std::string, size_t> matched; // root op signature -> dispatch
   for (const size_t d : byShare) {
     DispatchTune &tuned = result.dispatches[d];
@@ -165,8 +174,8 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
     if (tuned.sameAs || matched[signature] != d)
       continue; // the kind's (or the same root op's) matcher finds it
     const exporting::SpecOp op{static_cast<int>(tuned.dispatch),
-                               static_cast<int>(tuned.op)};
-    // IREE's spec matchers describe contractions only (TuningSpec.h).
+                               static_cast<int>(tuned.op), withDags[d].dag};
+    // An op with neither a contraction's matcher nor a dag (TuningSpec.h).
     if (auto alone =
             exporting::tuningSpec(jobs::withConfigs(configs, document), {op});
         !alone) {

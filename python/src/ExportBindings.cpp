@@ -9,6 +9,7 @@
 #include "core/process/Workspace.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/tries/BundleTries.h"
+#include "core/tune/SpecProof.h"
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -24,8 +25,11 @@ std::string tuningSpec(const document::Document &document,
   for (const py::object &op : ops) {
     const edit::OpRef ref = opRefOf(document, op);
     chosen.push_back(
-        {static_cast<int>(ref.dispatch), static_cast<int>(ref.op)});
+        {static_cast<int>(ref.dispatch), static_cast<int>(ref.op), {}});
   }
+  // Ops that are not contractions are matched by their bodies, printed by
+  // IREE in the worker.
+  valueOr(tune::attachDags(worker(), document, chosen));
   return valueOr(exporting::tuningSpec(document, chosen));
 }
 
@@ -65,8 +69,9 @@ void bindExports(py::module_ &m) {
         "The tuning spec IREE takes (--iree-codegen-tuning-spec-path) that "
         "gives each named root op (\"D:O\") its config as the document "
         "holds it (an Editor's document carries the edits), as "
-        "`tilescope-cli export-spec` writes it. Contractions only: IREE's "
-        "spec matchers for other ops need the whole op's body.");
+        "`tilescope-cli export-spec` writes it: a contraction matched by "
+        "its types, maps and sizes, any other op by its body as IREE "
+        "prints it.");
   m.def("bundle", &bundle, py::arg("directory"),
         py::arg("tries") = std::vector<long long>{}, py::arg("sweep") = "",
         py::arg("workspace") = py::none(),

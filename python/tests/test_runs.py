@@ -121,6 +121,19 @@ def test_an_edited_config_becomes_the_clis_tuning_spec(tilescope, tmp_path):
         tilescope.tuning_spec(editor.document, [])
 
 
+def test_a_reductions_spec_matches_its_body_as_the_cli_writes_it(tilescope, tmp_path):
+    editor = tilescope.Editor(tilescope.open(REDUCTION))
+    editor.set("0:0", "partial_reduction", "[0, 1024]")
+    spec = tilescope.tuning_spec(editor.document, ["0:0"])
+    assert "transform.iree.match.cast_compatible_dag_from_root" in spec
+    assert "partial_reduction = [0, 1024]" in spec
+    edited = tmp_path / "edited.mlir"
+    editor.save(edited)
+    code, out, err = cli("export-spec", edited, "--op", "0:0")
+    assert code == 0, err
+    assert out.strip() == spec.strip()
+
+
 def test_a_sweep_travels_as_a_bundle_and_comes_back_measured(tilescope, tmp_path):
     workspace = tmp_path / "workspace"
     tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],

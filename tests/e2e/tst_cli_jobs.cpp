@@ -289,14 +289,34 @@ private slots:
              "--program", kExamples + "sources/matmul_f32_small.mlir"});
     QCOMPARE(unrelated.exitCode, 1);
     QVERIFY(unrelated.out.contains("no dispatch"));
-    // Reductions have no matcher: said, not written wrong.
-    auto reduction = cli(
-        {"export-spec",
-         kExamples +
-             "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir"});
-    QCOMPARE(reduction.exitCode, 1);
-    QVERIFY2(reduction.err.contains("no contraction"),
-             qPrintable(reduction.err));
+    // A reduction is matched by its body, as IREE prints it: an edited
+    // partial_reduction exported and configured into its source program
+    // by the pinned iree-compile comes back as the config IREE chose.
+    const QString reductionEdited = workspace.filePath("reduction.mlir");
+    auto editedReduction =
+        cli({"set-config",
+             kExamples +
+                 "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir",
+             "--op", "0:0", "--set", "partial_reduction=[0, 1024]", "-o",
+             reductionEdited});
+    QVERIFY2(editedReduction.exitCode == 0,
+             qPrintable(failure(editedReduction)));
+    const QString reductionSpec = workspace.filePath("reduction.spec.mlir");
+    auto reduction =
+        cli({"export-spec", reductionEdited, "-o", reductionSpec, "--program",
+             kExamples + "sources/reduction_4x6656x16384.mlir", "--json"});
+    QVERIFY2(reduction.exitCode == 0, qPrintable(failure(reduction)));
+    const QJsonObject reductionProof =
+        jsonOf(reduction)["proof"].toArray()[0].toObject();
+    QVERIFY2(reductionProof["applied"].toBool(), qPrintable(reduction.out));
+    QFile reductionFile(reductionSpec);
+    QVERIFY(reductionFile.open(QIODevice::ReadOnly));
+    const QString reductionText = QString::fromUtf8(reductionFile.readAll());
+    QVERIFY(reductionText.contains("cast_compatible_dag_from_root"));
+    QVERIFY(reductionText.contains("partial_reduction = [0, 1024]"));
+    // The unedited config against the same program is IREE's own: only the
+    // edited one proves that the matcher took the op.
+    QVERIFY(!reductionText.contains("partial_reduction = [0, 512]"));
   }
 
   void aFileWithoutATargetNeedsOne() {

@@ -159,7 +159,9 @@ private slots:
   // A GroupNorm's sums, which IREE configures for sm_90 with one lane of
   // each subgroup at work (lane_basis all ones): the tune's candidates
   // spread the reduction over every lane, compile, and the cost model
-  // predicts them faster; a reduction has no matcher in a spec, and says so.
+  // predicts them faster; the winner goes into the spec matched by the
+  // reduction's whole body (IREE's cast_compatible_dag_from_root), and
+  // IREE, configuring the program with the spec, gives it that config.
   void aReductionThatLeavesLanesIdleGetsThemFilled() {
     auto run =
         cli({"tune", TILESCOPE_SOURCE_DIR "/tests/e2e/data/group_sums.mlir",
@@ -180,9 +182,18 @@ private slots:
     QVERIFY2(d["lowering_config"].toString().contains("lane_basis = [[1, 1, "
                                                       "32, 1]"),
              qPrintable(where));
-    QVERIFY2(d["not_in_spec"].toString().contains("contraction"),
-             qPrintable(where));
-    QVERIFY(tuned["spec"].isNull());
+    QVERIFY2(!d.contains("not_in_spec"), qPrintable(where));
+    checkSpec(tuned, "group sums");
+    QFile spec(tuned["spec"].toString());
+    QVERIFY(spec.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(spec.readAll());
+    QVERIFY2(
+        text.contains("transform.iree.match.cast_compatible_dag_from_root"),
+        qPrintable(text));
+    QVERIFY2(text.contains("lane_basis = [[1, 1, 32, 1]"), qPrintable(text));
+    // The matcher's body is the op before configuration: the only config
+    // in the spec is the one it gives.
+    QCOMPARE(text.count("#iree_gpu.lowering_config<"), 1);
   }
 };
 

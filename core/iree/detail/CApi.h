@@ -65,6 +65,9 @@ struct MlirValue {
 struct MlirBlock {
   void *ptr;
 };
+struct MlirRegion {
+  void *ptr;
+};
 struct MlirAffineMap {
   const void *ptr;
 };
@@ -289,6 +292,15 @@ struct MlirOpPrintingFlags {
     (MlirOpPrintingFlags, bool, bool))                                         \
   X(mlirOperationPrintWithFlags, void,                                         \
     (MlirOperation, MlirOpPrintingFlags, MlirStringCallback, void *))          \
+  X(mlirOperationClone, MlirOperation, (MlirOperation))                        \
+  X(mlirOperationSetOperand, void, (MlirOperation, intptr_t, MlirValue))       \
+  X(mlirOperationGetRegion, MlirRegion, (MlirOperation, intptr_t))             \
+  X(mlirRegionGetFirstBlock, MlirBlock, (MlirRegion))                          \
+  X(mlirBlockGetNumArguments, intptr_t, (MlirBlock))                           \
+  X(mlirBlockGetArgument, MlirValue, (MlirBlock, intptr_t))                    \
+  X(mlirBlockGetTerminator, MlirOperation, (MlirBlock))                        \
+  X(mlirBlockInsertOwnedOperationBefore, void,                                 \
+    (MlirBlock, MlirOperation, MlirOperation))                                 \
   /* dialects/iree_gpu.h */                                                    \
   X(ireeGPUMMAIntrinsicAttrGet, MlirAttribute,                                 \
     (MlirContext, mma_intrinsic_enum_t))                                       \
