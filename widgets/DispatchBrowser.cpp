@@ -159,7 +159,8 @@ void DispatchBrowser::rebuild(const EditSession &edits) {
 }
 
 // Each op row says whether it is edited (✎, bold) and whether its config
-// breaks a rule (a warning icon, the first problem as tooltip).
+// breaks a rule (an error's or a warning's icon, as `check` grades the
+// first problem, which is the tooltip).
 void DispatchBrowser::refreshMarkers(int focusDispatch) {
   if (!session || !holds(session->document()))
     return;
@@ -184,10 +185,20 @@ void DispatchBrowser::refreshMarkers(int focusDispatch) {
       child->setData(0, kLineRole, op.line);
       const edit::RuleVerdict verdict =
           edit::ruleVerdict(edit::contextOf(current, ref));
+      // An error's icon for an error, as `check` and the Problems panel
+      // word it; a warning's for a config with warnings only.
       const config::Problem *first = verdict.firstError();
-      child->setIcon(0,
-                     first ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
-                           : QIcon());
+      const bool error = first != nullptr;
+      if (!first)
+        for (const config::Problem &p : verdict.problems)
+          if (p.severity == config::Problem::Severity::Warning) {
+            first = &p;
+            break;
+          }
+      child->setIcon(0, !first ? QIcon()
+                               : style()->standardIcon(
+                                     error ? QStyle::SP_MessageBoxCritical
+                                           : QStyle::SP_MessageBoxWarning));
       // The whole name first (the column may cut it), then the problem.
       child->setToolTip(
           0, child->text(0) +

@@ -52,8 +52,15 @@ EditSession::~EditSession() = default;
 void EditSession::reset(document::Document document) {
   stack->clear();
   opened = std::make_unique<document::Document>(document);
-  editable = std::make_unique<edit::EditableDocument>(std::move(document));
+  editable =
+      std::make_unique<edit::EditableDocument>(std::move(document), reader);
   emit changed();
+}
+
+void EditSession::setAttributeReader(edit::AttributeReader newReader) {
+  reader = std::move(newReader);
+  if (editable)
+    editable->setReader(reader);
 }
 
 Result<edit::Edit>
@@ -76,7 +83,7 @@ Result<document::Dispatch> EditSession::draft(edit::OpRef op,
                                               const std::string &value) const {
   if (!editable)
     return Error{"no document is open"};
-  auto edit = editable->prepare(op, field, value);
+  auto edit = editable->prepare(op, field, value, /*askIree=*/false);
   if (!edit)
     return Error{edit.error()};
   return editable->preview(*edit);

@@ -3,8 +3,10 @@
 // Edit > Undo, Ctrl+Z and the core's undo list always agree. Every change
 // (an edit, an undo, a redo, a new document) is announced by changed().
 //
-// No IREE here: an edit's attribute is printed by the config model; IREE's
-// verdict on the edited text is asked by the window, out of process.
+// No IREE here: an edit's attribute is printed by the config model and, on
+// commit, read by IREE out of process (the reader the window gives, the
+// parse worker's), as `set-config` and Python read it; IREE's verdict on
+// the edited text is asked by the window, out of process.
 #pragma once
 
 #include "core/document/Document.h"
@@ -30,6 +32,9 @@ public:
 
   // A new document; the undo history is cleared.
   void reset(document::Document document);
+  // IREE's reading of each committed edit's attribute (unset: the config
+  // model's print alone), for this document and the next.
+  void setAttributeReader(edit::AttributeReader reader);
   bool hasDocument() const { return editable != nullptr; }
   const document::Document &document() const { return editable->document(); }
   // The document as opened: the "original" beside edits and the diff's
@@ -60,6 +65,7 @@ private:
   friend class EditCommand;
   std::unique_ptr<edit::EditableDocument> editable;
   std::unique_ptr<document::Document> opened;
+  edit::AttributeReader reader;
   QUndoStack *stack;
 };
 

@@ -100,6 +100,18 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
       watcher(new QFutureWatcher<Result<document::Document>>(this)),
       verdictTimer(new QTimer(this)), edits(new EditSession(this)) {
   setWindowTitle("Tilescope");
+  // Each committed edit's attribute is read by IREE in the parse worker, as
+  // set-config and Python read it: what IREE refuses is refused.
+  if (services.documentWorker)
+    if (services.documentWorker().ok())
+      edits->setAttributeReader(
+          [source = services.documentWorker](
+              const std::string &text) -> Result<std::string> {
+            auto worker = source();
+            if (!worker)
+              return Error{worker.error()};
+            return worker->printAttribute(text);
+          });
   // At least 1440x900, more where the screen has room (a saved layout
   // replaces this).
   resize(1440, 900);

@@ -8,6 +8,7 @@
 //   tilescope-iree-worker lowered --iree LIBRARY FILE
 //   tilescope-iree-worker reductions | dispatches | dags --iree LIBRARY FILE
 //   tilescope-iree-worker with-splits --iree LIBRARY --choices JSON FILE
+//   tilescope-iree-worker attribute --iree LIBRARY FILE
 //   tilescope-iree-worker serve --iree LIBRARY
 //
 // parse, stdout: {"ok": true, "document": {...}} or {"ok": false, "error":
@@ -25,11 +26,16 @@
 // spec matchers ({"ok": true, "dags": [...]}, core/document/RootOpDag);
 // core/export/ProgramReductionsJson reads them back.
 //
+// attribute reads FILE, one attribute's text, and answers IREE's print of it
+// ({"ok": true, "attribute": "..."}) or IREE's refusal ({"ok": false,
+// "error": "<attribute>:1:COLUMN: error: ..."}): the check every edit's new
+// attribute passes, whichever front end made it.
+//
 // serve loads the library once and answers requests until stdin ends: it
 // first writes {"ready": true} (or {"ok": false, "error": ...} and exits 2),
 // then for each line on stdin, {"command": "parse" | "lowered" |
-// "reductions" | "with-splits" | "dispatches" | "dags", "file": ...,
-// "buffer_name":
+// "reductions" | "with-splits" | "dispatches" | "dags" | "attribute", "file":
+// ..., "buffer_name":
 // ..., "split_input_file": BOOL, "unguarded": BOOL, "choices": [...], "id":
 // N}, one line of the answer above, beginning {"id":N, when the request had
 // one (a document's long texts shared: DocumentJson). One
@@ -83,7 +89,7 @@ struct Request {
 bool knownCommand(const std::string &command) {
   return command == "parse" || command == "lowered" ||
          command == "reductions" || command == "with-splits" ||
-         command == "dispatches" || command == "dags";
+         command == "dispatches" || command == "dags" || command == "attribute";
 }
 
 int usage(const std::string &message) {
@@ -96,6 +102,7 @@ int usage(const std::string &message) {
                "--iree LIBRARY FILE\n"
                "       tilescope-iree-worker with-splits --iree LIBRARY "
                "--choices JSON FILE\n"
+               "       tilescope-iree-worker attribute --iree LIBRARY FILE\n"
                "       tilescope-iree-worker serve --iree LIBRARY\n"
                "  --unguarded  give IREE text Tilescope refuses first (a NUL "
                "byte,\n               too deep a nesting, a swizzle that "
@@ -109,7 +116,7 @@ std::optional<Request> parseArguments(int argc, char **argv,
   if (args.empty() ||
       (!knownCommand(args.front()) && args.front() != "serve")) {
     error = "expected the command 'parse', 'lowered', 'reductions', "
-            "'with-splits', 'dispatches', 'dags' or 'serve'";
+            "'with-splits', 'dispatches', 'dags', 'attribute' or 'serve'";
     return std::nullopt;
   }
   Request request;
@@ -178,8 +185,8 @@ Result<Request> requestFromLine(const std::string &line) {
   text("buffer_name", request.bufferName);
   if (!knownCommand(request.command))
     return Error{"a request's \"command\" is \"parse\", \"lowered\", "
-                 "\"reductions\", \"with-splits\", \"dispatches\" or "
-                 "\"dags\""};
+                 "\"reductions\", \"with-splits\", \"dispatches\", "
+                 "\"dags\" or \"attribute\""};
   if (auto it = value.find("id"); it != value.end()) {
     if (!it->is_number_integer())
       return Error{"a request's \"id\" is a whole number"};
@@ -266,6 +273,20 @@ json programAnswer(const Request &request,
   return {{"ok", true}, {"dispatches", out}};
 }
 
+// One attribute printed by IREE, on one session kept for the worker's life
+// (an editor asks on every edit).
+json printAttribute(const Request &request,
+                    const std::shared_ptr<iree::CompilerLibrary> &library) {
+  auto text = iree::readMlirFile(request.file);
+  if (!text)
+    return {{"ok", false}, {"error", text.error()}};
+  static iree::AttributeParser parser(library);
+  auto printed = parser.print(*text);
+  if (!printed)
+    return {{"ok", false}, {"error", printed.error()}};
+  return {{"ok", true}, {"attribute", *printed}};
+}
+
 json parse(const Request &request, iree::DocumentParser &parser,
            bool shareTexts, double &milliseconds) {
   iree::ParseOptions options = request.options;
@@ -302,11 +323,12 @@ bool answer(const Request &request,
             const std::shared_ptr<iree::CompilerLibrary> &library,
             iree::DocumentParser &parser, bool shareTexts) {
   double parseMilliseconds = 0;
-  const json reply = request.command == "lowered"
-                         ? readLowered(request, library)
-                     : request.command == "parse"
-                         ? parse(request, parser, shareTexts, parseMilliseconds)
-                         : programAnswer(request, library);
+  const json reply =
+      request.command == "lowered"     ? readLowered(request, library)
+      : request.command == "attribute" ? printAttribute(request, library)
+      : request.command == "parse"
+          ? parse(request, parser, shareTexts, parseMilliseconds)
+          : programAnswer(request, library);
   const auto replyStart = std::chrono::steady_clock::now();
   // Its stderr first: the caller, on reading this line, has all of it.
   if (std::getenv("TILESCOPE_WORKER_TIMING"))

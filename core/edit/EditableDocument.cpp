@@ -111,9 +111,9 @@ Result<EditableDocument::Site> EditableDocument::siteOf(OpRef ref,
                ") has no lowering_config or compilation_info to edit"};
 }
 
-Result<Edit>
-EditableDocument::prepare(OpRef ref, const std::string &fieldName,
-                          const std::optional<std::string> &value) const {
+Result<Edit> EditableDocument::prepare(OpRef ref, const std::string &fieldName,
+                                       const std::optional<std::string> &value,
+                                       bool askIree) const {
   if (current.text.empty() && !current.dispatches.empty())
     return Error{"the document was opened without its text: nothing to "
                  "edit"};
@@ -136,7 +136,7 @@ EditableDocument::prepare(OpRef ref, const std::string &fieldName,
   edit.onFunction = site->onFunction;
   edit.oldAttribute = site->attribute;
   edit.newAttribute = change->attribute;
-  if (reader) {
+  if (reader && askIree) {
     auto ireePrint = reader(change->attribute);
     if (!ireePrint)
       return Error{field->name() + ": IREE refuses the new " + site->key +

@@ -64,15 +64,20 @@ public:
   explicit EditableDocument(document::Document document,
                             AttributeReader reader = {});
 
+  // IREE's reading for the edits prepared from now on.
+  void setReader(AttributeReader newReader) { reader = std::move(newReader); }
+
   const document::Document &document() const { return current; }
   const std::string &originalText() const { return original; }
   const std::string &text() const { return current.text; }
   bool modified() const { return current.text != original; }
 
   // The edit that sets `field` of `op` to `value` (unset: removes it),
-  // checked by IREE when a reader was given; nothing changes yet.
+  // checked by IREE when a reader was given (and `askIree`: a draft drawn
+  // while a person types skips it); nothing changes yet.
   Result<Edit> prepare(OpRef op, const std::string &field,
-                       const std::optional<std::string> &value) const;
+                       const std::optional<std::string> &value,
+                       bool askIree = true) const;
   // Applies a prepared edit (made against the current text); the redo list
   // is dropped. An edit that changes no character is refused.
   Result<bool> apply(Edit edit);

@@ -427,4 +427,21 @@ DocumentWorker::rootOpDags(const std::string &text,
   return read;
 }
 
+Result<std::string>
+DocumentWorker::printAttribute(const std::string &attributeText) {
+  static const std::string kName = "<attribute>";
+  auto printed = ask("attribute", {"--buffer-name", kName}, attributeText, {},
+                     kName, "IREE reading the attribute", "attribute");
+  if (!printed) {
+    // IREE's diagnostics name the attribute themselves.
+    std::string error = printed.error();
+    if (error.rfind(kName + ": " + kName + ":", 0) == 0)
+      error.erase(0, kName.size() + 2);
+    return Error{error};
+  }
+  if (!printed->is_string())
+    return Error{"IREE's print of the attribute came back as no text"};
+  return printed->get<std::string>();
+}
+
 } // namespace tilescope::jobs

@@ -71,6 +71,12 @@ public:
   Result<std::vector<document::FormedDispatch>>
   formedDispatches(const std::filesystem::path &flow);
 
+  // One attribute's text as IREE prints it, or IREE's refusal in its own
+  // words ("<attribute>:1:COLUMN: error: ..."): an edit::AttributeReader
+  // for a process that does not load IREE (the window, Python), the check
+  // `set-config` makes in process.
+  Result<std::string> printAttribute(const std::string &attributeText);
+
   // A configured text's root ops as tuning-spec matcher bodies, printed by
   // IREE (core/document/RootOpDag.h).
   Result<std::vector<document::RootOpDag>>

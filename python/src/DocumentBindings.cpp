@@ -144,7 +144,13 @@ py::list problemsOf(const document::Document &document, edit::OpRef op,
 }
 
 struct Editor {
-  explicit Editor(const document::Document &document) : model(document) {}
+  // Each edit's attribute is read by IREE in the parse worker, as
+  // `set-config` reads it in process: what IREE refuses raises at set().
+  explicit Editor(const document::Document &document)
+      : model(document, [](const std::string &text) -> Result<std::string> {
+          py::gil_scoped_release release;
+          return worker().printAttribute(text);
+        }) {}
   edit::EditableDocument model;
 
   DocumentPtr readBack() const {

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import EXAMPLES, MATMUL, REDUCTION, cli_json
+from conftest import EXAMPLES, MATMUL, REDUCTION, cli, cli_json
 
 
 def test_open_lists_dispatches_and_root_ops(tilescope):
@@ -64,6 +64,22 @@ def test_a_refused_edit_names_its_field_and_changes_nothing(tilescope):
         editor.set("0:0", "workgroup", "[64, 128")
     assert raised.value.field == "workgroup"
     assert not editor.modified and editor.edits == []
+
+
+def test_what_iree_refuses_is_refused_at_set_as_set_config_refuses_it(tilescope, tmp_path):
+    """Each edit's attribute is read by IREE (in the worker) when it is made,
+    not first at save: the error names the field, and the CLI refuses the
+    same edit."""
+    editor = tilescope.Editor(tilescope.open(MATMUL))
+    for field, value in [("workgroup", "[64, abc, 0]"),
+                         ("mma_kind", "#iree_gpu.mma_layout<NOT_AN_INTRINSIC>")]:
+        with pytest.raises(tilescope.EditError, match="IREE refuses") as raised:
+            editor.set("0:0", field, value)
+        assert raised.value.field == field
+        assert not editor.modified and editor.edits == []
+        code, _, err = cli("set-config", MATMUL, "--op", "0:0", "--set",
+                           f"{field}={value}", "-o", tmp_path / "out.mlir")
+        assert code != 0 and "IREE refuses" in err, err
 
 
 def test_check_is_the_clis(tilescope):

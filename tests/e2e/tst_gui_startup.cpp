@@ -85,6 +85,9 @@ private slots:
         QDir(workspace.filePath("recovery")).entryList(QDir::Files).isEmpty());
     // What cannot be done fails the screenshot, naming the option.
     runAndScreenshot({"--set", "reduction=[0, 0"}, false, "--set reduction=");
+    // What IREE refuses is refused, as set-config refuses it.
+    runAndScreenshot({"--op", "0:0", "--set", "workgroup=[64, abc, 0]"}, false,
+                     "IREE refuses");
     runAndScreenshot({"--op", "7:0"}, false, "--op 7:0");
     QProcess process;
     process.start(executable(), {"--view", "nothing", "--screenshot", "x.png"});

@@ -53,6 +53,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -235,9 +236,16 @@ private slots:
     QVERIFY(QApplication::focusWidget());
     QCOMPARE(QApplication::focusWidget()->objectName(),
              QString("field:workgroup"));
-    // The tree marks the op: edited, with a problem.
+    // The tree marks the op: edited, with a problem, an error's icon for
+    // an error (as `check` and the Problems panel grade it).
     auto *tree = window->findChild<QTreeWidget *>("dispatchTree");
-    QVERIFY(!tree->topLevelItem(0)->child(0)->icon(0).isNull());
+    const QIcon marker = tree->topLevelItem(0)->child(0)->icon(0);
+    QVERIFY(!marker.isNull());
+    QCOMPARE(marker.pixmap(16).toImage(),
+             tree->style()
+                 ->standardIcon(QStyle::SP_MessageBoxCritical)
+                 .pixmap(16)
+                 .toImage());
   }
 
   // Each view draws the selected op as it stands and follows an edit; the
