@@ -108,10 +108,14 @@ private:
   size_t position = 0;
   int depth = 0;
 
+  // Counted on from the last location asked for (the parser asks in text
+  // order), so a long list costs one pass over the text, not one per
+  // element.
   SourceLocation locationAt(size_t offset) const {
-    SourceLocation location;
-    location.offset = offset;
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (offset < counted.offset)
+      counted = SourceLocation{};
+    SourceLocation location = counted;
+    for (size_t i = location.offset; i < offset && i < text.size(); ++i) {
       if (text[i] == '\n') {
         ++location.line;
         location.column = 1;
@@ -119,8 +123,12 @@ private:
         ++location.column;
       }
     }
+    location.offset = offset;
+    if (offset <= text.size())
+      counted = location;
     return location;
   }
+  mutable SourceLocation counted;
 
   void failAt(size_t offset, const std::string &message) {
     if (error)

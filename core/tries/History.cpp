@@ -2,7 +2,12 @@
 
 #include <sqlite3.h>
 
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <ctime>
+#include <mutex>
+#include <set>
 
 namespace tilescope::jobs {
 
@@ -143,7 +148,67 @@ Result<History> History::open(const std::filesystem::path &file) {
   return History(file, std::move(connection));
 }
 
+namespace {
+
+// The process id in a try folder's name (YYYYMMDD-HHMMSS-PID-N), or 0.
+long folderPid(const std::string &name) {
+  const size_t first = name.find('-');
+  const size_t second =
+      first == std::string::npos ? first : name.find('-', first + 1);
+  const size_t third =
+      second == std::string::npos ? second : name.find('-', second + 1);
+  if (third == std::string::npos || third == second + 1)
+    return 0;
+  char *end = nullptr;
+  const long pid = std::strtol(name.c_str() + second + 1, &end, 10);
+  return end == name.c_str() + third ? pid : 0;
+}
+
+} // namespace
+
+size_t History::removeOrphanTryFolders() const {
+  const std::filesystem::path tries = path.parent_path() / "tries";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(tries, ec))
+    return 0;
+  // Every folder name any row's directory passes through.
+  std::set<std::string> referenced;
+  Statement s;
+  if (sqlite3_prepare_v2(connection->db, "SELECT directory FROM tries", -1,
+                         &s.statement, nullptr) != SQLITE_OK)
+    return 0;
+  while (sqlite3_step(s.statement) == SQLITE_ROW)
+    if (const unsigned char *text = sqlite3_column_text(s.statement, 0))
+      for (const auto &part :
+           std::filesystem::path(reinterpret_cast<const char *>(text)))
+        referenced.insert(part.string());
+  size_t removed = 0;
+  for (std::filesystem::directory_iterator it(tries, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const long pid = folderPid(name);
+    if (pid <= 0 || referenced.count(name) || !it->is_directory(ec))
+      continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+      continue; // its job may still record it
+    std::error_code removing;
+    if (std::filesystem::remove_all(it->path(), removing) > 0 && !removing)
+      ++removed;
+  }
+  return removed;
+}
+
 Result<long long> History::add(TryRecord record) {
+  // Once per process and history: the folders of tries whose process was
+  // killed before it recorded them go (nothing refers to them, and no one
+  // will).
+  {
+    static std::mutex mutex;
+    static std::set<std::string> swept;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (swept.insert(path.string()).second)
+      removeOrphanTryFolders();
+  }
   sqlite3 *db = connection->db;
   if (record.createdAt.empty())
     record.createdAt = nowUtc();

@@ -63,6 +63,12 @@ public:
   Result<TryRecord> get(long long id) const;
   Result<std::vector<TryRecord>> list(const HistoryFilter &filter = {}) const;
 
+  // Removes the try folders under WORKSPACE/tries that no row names and
+  // whose process (the PID in the folder's name) is gone: a compile, run or
+  // sweep killed before it recorded its try. add() does it once per
+  // process; returns how many went.
+  size_t removeOrphanTryFolders() const;
+
 private:
   struct Connection;
   History(std::filesystem::path path, std::unique_ptr<Connection> connection);

@@ -36,12 +36,47 @@ Result<std::string> readTextFile(const fs::path &path) {
   return text;
 }
 
+namespace {
+
+// The partial copies earlier writes of `path` left behind when their
+// process was killed between writing and renaming (".NAME.tilescope-PID-
+// XXXXXX", PID gone): removed before the next write of the same file.
+void removeStalePartialCopies(const fs::path &directory,
+                              const std::string &name) {
+  const std::string prefix = "." + name + ".tilescope-";
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string entry = it->path().filename().string();
+    if (entry.rfind(prefix, 0) != 0)
+      continue;
+    const std::string rest = entry.substr(prefix.size());
+    const size_t dash = rest.find('-');
+    if (dash == std::string::npos || dash == 0)
+      continue;
+    char *digitsEnd = nullptr;
+    const long pid = std::strtol(rest.c_str(), &digitsEnd, 10);
+    if (digitsEnd != rest.c_str() + dash || pid <= 0)
+      continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+      continue; // its writer lives (or may: not ours to judge)
+    std::error_code removing;
+    fs::remove(it->path(), removing);
+  }
+}
+
+} // namespace
+
 Result<bool> writeFileAtomically(const fs::path &path,
                                  const std::string &text) {
   const fs::path directory =
       path.has_parent_path() ? path.parent_path() : fs::path(".");
+  removeStalePartialCopies(directory, path.filename().string());
+  // The writer's process id in the name: a copy whose writer was killed
+  // before the rename is known for what it is.
   std::string pattern =
-      (directory / ("." + path.filename().string() + ".tilescope-XXXXXX"))
+      (directory / ("." + path.filename().string() + ".tilescope-" +
+                    std::to_string(::getpid()) + "-XXXXXX"))
           .string();
   const int fd = ::mkstemp(pattern.data());
   if (fd < 0)

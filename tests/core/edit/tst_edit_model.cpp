@@ -248,7 +248,24 @@ private slots:
     QTemporaryDir dir;
     const std::filesystem::path saved =
         dir.filePath("saved.mlir").toStdString();
+    // A save killed between writing and renaming leaves a partial copy
+    // named for its process; the next save of the file removes it once that
+    // process is gone, and leaves a living writer's alone.
+    QProcess gone;
+    gone.start("/bin/sleep", {"0.1"});
+    QVERIFY(gone.waitForStarted(10000));
+    const long long gonePid = gone.processId();
+    QVERIFY(gone.waitForFinished(10000));
+    const auto partial = [&](long long pid) {
+      return std::filesystem::path(dir.path().toStdString()) /
+             (".saved.mlir.tilescope-" + std::to_string(pid) + "-Ab12Cd");
+    };
+    test::writeFile(partial(gonePid), "half a file");
+    test::writeFile(partial(QCoreApplication::applicationPid()), "writing");
     QVERIFY(document.save(saved).ok());
+    QVERIFY(!std::filesystem::exists(partial(gonePid)));
+    QVERIFY(
+        std::filesystem::exists(partial(QCoreApplication::applicationPid())));
     QCOMPARE(test::readFile(saved), document.text());
     const iree::Document reopened = open(saved);
     QVERIFY(document.agreesWith(reopened).ok());

@@ -590,6 +590,42 @@ private slots:
     filter.limit = 3;
     QCOMPARE(opened->list(filter)->size(), size_t(3));
   }
+
+  // A job killed between making its try folder and recording it leaves a
+  // folder nothing names; the history removes it (its process is gone), and
+  // leaves a recorded try's folder and a living job's.
+  void triesKilledBeforeTheirRowLeaveNoFolder() {
+    QTemporaryDir dir;
+    const std::filesystem::path workspace = dir.path().toStdString();
+    auto history = History::open(historyFile(workspace));
+    QVERIFY(history.ok());
+    TryRecord first;
+    first.kind = "compile";
+    QVERIFY(history->add(first).ok()); // the once-per-process sweep is done
+    const pid_t gone = ::fork();
+    if (gone == 0)
+      ::_exit(0);
+    ::waitpid(gone, nullptr, 0);
+    auto folder = [&](long long pid, int n) {
+      const auto path =
+          workspace / "tries" /
+          ("20261128-010203-" + std::to_string(pid) + "-" + std::to_string(n));
+      std::filesystem::create_directories(path / "compile");
+      test::writeFile(path / "compile" / "module.vmfb", "bytes");
+      return path;
+    };
+    const auto recorded = folder(gone, 0);
+    const auto orphan = folder(gone, 1);
+    const auto living = folder(::getpid(), 2);
+    TryRecord kept;
+    kept.kind = "compile";
+    kept.directory = (recorded / "compile").string();
+    QVERIFY(history->add(kept).ok());
+    QCOMPARE(history->removeOrphanTryFolders(), size_t(1));
+    QVERIFY(!std::filesystem::exists(orphan));
+    QVERIFY(std::filesystem::exists(recorded));
+    QVERIFY(std::filesystem::exists(living));
+  }
 };
 
 QTEST_GUILESS_MAIN(JobResultsTest)
