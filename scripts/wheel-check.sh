@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The wheel as a user gets it: built by the README's command, installed into
-# a fresh virtual environment beside iree-base-compiler==3.13.0 from PyPI,
-# and there it opens an example, draws it and compiles it with that
-# environment's IREE (not the set-up's .deps). ctest runs it (python_wheel).
+# a fresh virtual environment by docs/python.md's one command (the wheel with
+# its `iree` extra: iree-base-compiler and iree-base-runtime 3.13.0 from
+# PyPI), and there it opens an example, draws it, compiles it and times it
+# with that environment's IREE (not the set-up's .deps). ctest runs it
+# (python_wheel).
 #
 #   scripts/wheel-check.sh [WORK_DIR]      (default build/wheel-check)
 #
@@ -26,10 +28,9 @@ start=$SECONDS
 wheel=$(ls "$WORK"/dist/tilescope-*.whl)
 log "built $(basename "$wheel") in $((SECONDS - start)) s"
 
-log "a fresh virtual environment with iree-base-compiler==$IREE_VERSION from PyPI"
+log "a fresh virtual environment: the wheel with its iree extra (IREE $IREE_VERSION from PyPI)"
 "$PYTHON" -m venv "$WORK/venv"
-"$WORK/venv/bin/pip" install --quiet --disable-pip-version-check \
-  "iree-base-compiler==$IREE_VERSION" "$wheel"
+"$WORK/venv/bin/pip" install --quiet --disable-pip-version-check "$wheel[iree]"
 
 cd /
 "$WORK/venv/bin/python" - "$ROOT/examples" "$WORK/workspace" <<'PY'
@@ -56,5 +57,11 @@ for path, op in [(examples / "rocm_gfx942" / "matmul_f16_1024_dispatch_0.benchma
     assert module.is_file(), report
     print(f"wheel-check: {path.name} {op}: compiled with the environment's IREE "
           f"in {report['compile']['seconds']:.1f} s ({module.stat().st_size} bytes)")
+
+# Timed with the environment's iree-benchmark-module (iree-base-runtime).
+cpu = tilescope.open(examples / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir")
+timed = tilescope.run_try(cpu, "0:0", stage="bench", workspace=workspace)
+assert timed["outcome"] == "ok" and timed["bench"]["ran"], timed
+print(f"wheel-check: timed on this CPU: {timed['bench']['median_us']:.1f} us a call")
 PY
 log "passed"

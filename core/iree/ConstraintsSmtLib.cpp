@@ -17,15 +17,9 @@ constraintsAsSmtLib(std::shared_ptr<CompilerLibrary> library,
   auto session = Session::create(*library);
   if (!session)
     return Error{session.error()};
-  std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(*session, text, SourcePosition{name, name},
-                                    diagnostics);
-  if (!parsed) {
-    std::string message = name + ": IREE cannot read it";
-    for (const Diagnostic &d : diagnostics)
-      message += "\n" + d.toString();
-    return Error{message};
-  }
+  auto parsed = parseOrExplain(*session, text, name);
+  if (!parsed)
+    return Error{parsed.error()};
   const Ir ir((*session)->api);
   std::vector<ConstraintsSmtLib> found;
   std::string function;

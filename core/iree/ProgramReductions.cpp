@@ -126,21 +126,6 @@ void forEachReduction(const Ir &ir, MlirOperation module, Visit &&visit) {
   });
 }
 
-// The module IREE parses from `text`; an error holds its diagnostics.
-Result<std::unique_ptr<ParsedModule>>
-parseProgram(const std::shared_ptr<Session> &session, const std::string &text,
-             const std::string &name) {
-  std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(session, text, SourcePosition{name, name},
-                                    diagnostics);
-  if (parsed)
-    return std::move(*parsed);
-  std::string message = name + ": IREE cannot read it";
-  for (const Diagnostic &d : diagnostics)
-    message += "\n" + d.toString();
-  return Error{message};
-}
-
 } // namespace
 
 Result<ProgramReader>
@@ -172,7 +157,7 @@ ProgramReader &ProgramReader::operator=(ProgramReader &&) noexcept = default;
 Result<std::vector<ProgramReduction>>
 ProgramReader::reductions(const std::string &text,
                           const std::string &name) const {
-  auto parsed = parseProgram(session, text, name);
+  auto parsed = parseOrExplain(session, text, name);
   if (!parsed)
     return Error{parsed.error()};
   const Ir ir(session->api);
@@ -202,7 +187,7 @@ ProgramReader::reductions(const std::string &text,
 Result<std::string>
 ProgramReader::withSplits(const std::string &text, const std::string &name,
                           const std::vector<SplitChoice> &choices) const {
-  auto parsed = parseProgram(session, text, name);
+  auto parsed = parseOrExplain(session, text, name);
   if (!parsed)
     return Error{parsed.error()};
   const Ir ir(session->api);
@@ -247,7 +232,7 @@ ProgramReader::withSplits(const std::string &text, const std::string &name,
 Result<std::vector<FormedDispatch>>
 ProgramReader::dispatches(const std::string &text,
                           const std::string &name) const {
-  auto parsed = parseProgram(session, text, name);
+  auto parsed = parseOrExplain(session, text, name);
   if (!parsed)
     return Error{parsed.error()};
   const Ir ir(session->api);

@@ -76,15 +76,9 @@ ProgramReader::rootOpDags(const std::string &text,
        "mlirBlockGetTerminator", "mlirBlockInsertOwnedOperationBefore"});
   if (!required)
     return Error{required.error()};
-  std::vector<Diagnostic> diagnostics;
-  auto parsed = ParsedModule::parse(session, text, SourcePosition{name, name},
-                                    diagnostics);
-  if (!parsed) {
-    std::string message = name + ": IREE cannot read it";
-    for (const Diagnostic &d : diagnostics)
-      message += "\n" + d.toString();
-    return Error{message};
-  }
+  auto parsed = parseOrExplain(session, text, name);
+  if (!parsed)
+    return Error{parsed.error()};
   const Ir ir(session->api);
   const FunctionTable &api = ir.api;
 

@@ -1,5 +1,7 @@
 #include "core/tries/History.h"
 
+#include "core/util/Files.h"
+
 #include <sqlite3.h>
 
 #include <cerrno>
@@ -182,12 +184,25 @@ size_t History::removeOrphanTryFolders() const {
       for (const auto &part :
            std::filesystem::path(reinterpret_cast<const char *>(text)))
         referenced.insert(part.string());
+  // What remote work still running names (a Slurm array's candidates.tsv
+  // lists the try folders its tasks take their modules from; a run killed
+  // while its tasks ran is reattached to them by the next).
+  std::string pending;
+  const std::filesystem::path slurm = path.parent_path() / "slurm";
+  for (std::filesystem::recursive_directory_iterator it(slurm, ec), end;
+       !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec) && it->path().extension() == ".tsv" &&
+        it->file_size(ec) < (16u << 20))
+      if (auto text = readTextFile(it->path()))
+        pending += *text;
+  ec.clear();
   size_t removed = 0;
   for (std::filesystem::directory_iterator it(tries, ec), end; !ec && it != end;
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
     const long pid = folderPid(name);
-    if (pid <= 0 || referenced.count(name) || !it->is_directory(ec))
+    if (pid <= 0 || referenced.count(name) || !it->is_directory(ec) ||
+        pending.find(name) != std::string::npos)
       continue;
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
       continue; // its job may still record it

@@ -63,7 +63,8 @@ public:
   Result<TryRecord> get(long long id) const;
   Result<std::vector<TryRecord>> list(const HistoryFilter &filter = {}) const;
 
-  // Removes the try folders under WORKSPACE/tries that no row names and
+  // Removes the try folders under WORKSPACE/tries that no row names, no
+  // Slurm array of the workspace still lists (WORKSPACE/slurm/**.tsv) and
   // whose process (the PID in the folder's name) is gone: a compile, run or
   // sweep killed before it recorded its try. add() does it once per
   // process; returns how many went.

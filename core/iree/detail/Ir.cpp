@@ -196,6 +196,20 @@ std::string Ir::print(MlirType type) const {
   return text;
 }
 
+Result<std::unique_ptr<ParsedModule>>
+parseOrExplain(const std::shared_ptr<Session> &session, std::string_view text,
+               const std::string &name) {
+  std::vector<Diagnostic> diagnostics;
+  auto parsed = ParsedModule::parse(session, text, SourcePosition{name, name},
+                                    diagnostics);
+  if (parsed)
+    return std::move(*parsed);
+  std::string message = name + ": IREE cannot read it";
+  for (const Diagnostic &d : diagnostics)
+    message += "\n" + d.toString();
+  return Error{message};
+}
+
 std::string Ir::printWithLocations(MlirOperation op) const {
   MlirOpPrintingFlags flags = api.mlirOpPrintingFlagsCreate();
   api.mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);

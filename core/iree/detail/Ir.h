@@ -73,6 +73,12 @@ private:
   MlirOperation module{nullptr};
 };
 
+// The module IREE parses from `text`, named `name` in its diagnostics; an
+// Error says "NAME: IREE cannot read it" with every diagnostic.
+Result<std::unique_ptr<ParsedModule>>
+parseOrExplain(const std::shared_ptr<Session> &session, std::string_view text,
+               const std::string &name);
+
 // Plain-value readers over the C API.
 class Ir {
 public:

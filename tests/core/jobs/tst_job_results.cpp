@@ -617,6 +617,12 @@ private slots:
     const auto recorded = folder(gone, 0);
     const auto orphan = folder(gone, 1);
     const auto living = folder(::getpid(), 2);
+    // A Slurm array's tasks still take their module from this one: a run
+    // killed while they ran reattaches to them.
+    const auto listed = folder(gone, 3);
+    std::filesystem::create_directories(workspace / "slurm" / "sweep-abc");
+    test::writeFile(workspace / "slurm" / "sweep-abc" / "candidates.tsv",
+                    "c0\tbundle\t" + listed.string() + "\n");
     TryRecord kept;
     kept.kind = "compile";
     kept.directory = (recorded / "compile").string();
@@ -625,6 +631,7 @@ private slots:
     QVERIFY(!std::filesystem::exists(orphan));
     QVERIFY(std::filesystem::exists(recorded));
     QVERIFY(std::filesystem::exists(living));
+    QVERIFY(std::filesystem::exists(listed));
   }
 };
 
