@@ -21,10 +21,25 @@ namespace {
 constexpr const char *kConfigAttributes[] = {
     "lowering_config", "compilation_info", "root_op", "decomposition_config"};
 
+// A root op as the document reader counts one: a config of its own, a
+// root_op mark, or a decomposition_config set on it (attention's own,
+// inherent one counts only beside a config).
 bool hasConfig(const Ir &ir, MlirOperation op) {
-  for (const char *name : kConfigAttributes)
-    if (ir.attribute(op, name).ptr)
+  if (ir.attribute(op, "lowering_config").ptr ||
+      ir.attribute(op, "compilation_info").ptr ||
+      ir.attribute(op, "root_op").ptr)
+    return true;
+  const FunctionTable &api = ir.api;
+  if (!api.mlirOperationGetNumDiscardableAttributes ||
+      !api.mlirOperationGetDiscardableAttribute)
+    return false;
+  for (intptr_t i = 0, e = api.mlirOperationGetNumDiscardableAttributes(op);
+       i < e; ++i) {
+    const MlirStringRef name = api.mlirIdentifierStr(
+        api.mlirOperationGetDiscardableAttribute(op, i).name);
+    if (std::string_view(name.data, name.length) == "decomposition_config")
       return true;
+  }
   return false;
 }
 
