@@ -243,8 +243,6 @@ int setConfig(const QStringList &arguments) {
   };
   if (parser.positionalArguments().size() != 1)
     return usage("expected one FILE");
-  if (!parser.isSet(kOpOption))
-    return usage("--op is required (DISPATCH:OP)");
   if (!parser.isSet(setOption) && !parser.isSet(unsetOption))
     return usage("nothing to change: give --set FIELD=VALUE or --unset FIELD");
   if (parser.isSet(outputOption) && parser.isSet(inPlaceOption))
@@ -283,7 +281,8 @@ int setConfig(const QStringList &arguments) {
     std::cerr << "tilescope-cli set-config: " << document.error() << "\n";
     return code;
   }
-  const std::string opSpec = parser.value(kOpOption).toStdString();
+  // No --op: the op every other command defaults to (--op's help).
+  const std::string opSpec = opSpecOf(parser);
   auto ref = edit::findOp(*document, opSpec);
   if (!ref)
     return usage(path + ": --op " + opSpec + ": " + ref.error());

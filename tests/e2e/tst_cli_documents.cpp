@@ -374,9 +374,14 @@ private slots:
     QCOMPARE(json(unreadable)["refused"].toObject()["field"].toString(),
              QString("workgroup"));
     QCOMPARE(json(unreadable)["written"].toBool(), false);
-    const CliRun usage = cli({"set-config", copy, "--set", "workgroup=[1]"});
-    QCOMPARE(usage.exitCode, 2);
-    QVERIFY(usage.err.contains("--op is required"));
+    // Without --op, the op every other command defaults to.
+    const CliRun defaulted =
+        cli({"set-config", copy, "--set", "workgroup=[32, 32, 0]", "--diff"});
+    const CliRun named = cli({"set-config", copy, "--op", "0", "--set",
+                              "workgroup=[32, 32, 0]", "--diff"});
+    QCOMPARE(defaulted.exitCode, named.exitCode);
+    QVERIFY(!defaulted.out.isEmpty());
+    QCOMPARE(defaulted.out, named.out);
     const CliRun noIree =
         cli({"set-config", copy, "--op", "0", "--set", "workgroup=[1, 1, 0]",
              "--iree", "/nonexistent/iree"});
