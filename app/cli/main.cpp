@@ -25,6 +25,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <streambuf>
+#include <string_view>
+
 #include <csignal>
 #include <iostream>
 #include <memory>
@@ -467,11 +470,76 @@ static int runCommand(int argc, char **argv) {
   return kExitUsage;
 }
 
+namespace {
+
+// A stream's buffer that passes everything on to `target`, counting it and,
+// when asked, keeping a copy.
+class WatchedBuffer : public std::streambuf {
+public:
+  WatchedBuffer(std::streambuf *target, bool keep)
+      : target(target), keep(keep) {}
+  std::streamsize written = 0;
+  std::string kept;
+
+protected:
+  int overflow(int c) override {
+    if (c == traits_type::eof())
+      return traits_type::not_eof(c);
+    ++written;
+    if (keep)
+      kept.push_back(static_cast<char>(c));
+    return target->sputc(static_cast<char>(c));
+  }
+  std::streamsize xsputn(const char *text, std::streamsize n) override {
+    written += n;
+    if (keep)
+      kept.append(text, static_cast<size_t>(n));
+    return target->sputn(text, n);
+  }
+  int sync() override { return target->pubsync(); }
+
+private:
+  std::streambuf *target;
+  bool keep;
+};
+
+// With --json, a command that fails before it prints anything still
+// answers JSON on stdout: {"error": what it said on stderr, "exit_code": N}
+// (the words also stay on stderr), so a script reading stdout always reads
+// JSON.
+int runCommandAnsweringJson(int argc, char **argv) {
+  bool asJson = false;
+  for (int i = 1; i < argc; ++i)
+    asJson = asJson || std::string_view(argv[i]) == "--json";
+  if (!asJson)
+    return runCommand(argc, argv);
+  WatchedBuffer out(std::cout.rdbuf(), false), err(std::cerr.rdbuf(), true);
+  std::streambuf *const realOut = std::cout.rdbuf(&out);
+  std::streambuf *const realErr = std::cerr.rdbuf(&err);
+  const int code = runCommand(argc, argv);
+  std::cout.flush();
+  std::cerr.flush();
+  std::cout.rdbuf(realOut);
+  std::cerr.rdbuf(realErr);
+  if (code != kExitOk && out.written == 0) {
+    std::string error = err.kept;
+    while (!error.empty() && (error.back() == '\n' || error.back() == ' '))
+      error.pop_back();
+    std::cout << json{{"error", error.empty() ? "failed" : error},
+                      {"exit_code", code}}
+                     .dump(2)
+              << "\n";
+  }
+  return code;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   stopJobsOnSignals();
   // What killed Tilescopes left in the temporary folder goes first.
   removeStaleTemporaryDirectories();
-  const int code = runCommand(argc, argv);
+  const int code = runCommandAnsweringJson(argc, argv);
   // Interrupted: the shell's convention, 128 + the signal.
   if (const int signal = jobs::jobsInterruptedBy())
     return 128 + signal;

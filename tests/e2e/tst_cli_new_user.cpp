@@ -69,6 +69,16 @@ private slots:
         auto run = cli(arguments);
         QVERIFY2(run.exitCode == 4, qPrintable(QString(command) + " " + bad +
                                                ": " + failure(run)));
+        // With --json, stdout is JSON even so: the error and the code.
+        auto asJson = cli(arguments << "--json");
+        QCOMPARE(asJson.exitCode, 4);
+        const QJsonObject answer =
+            QJsonDocument::fromJson(asJson.out.toUtf8()).object();
+        QVERIFY2(
+            answer["exit_code"].toInt() == 4 &&
+                answer["error"].toString().contains(QFileInfo(bad).fileName()),
+            qPrintable(QString(command) + " " + bad + ": " + asJson.out));
+        QVERIFY(!asJson.err.isEmpty()); // the words stay on stderr too
       }
     }
     const QString workspace = scratch.filePath("ws-compare");
