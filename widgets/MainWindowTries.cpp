@@ -54,14 +54,12 @@ Result<std::string> MainWindow::tuningSpec() const {
   }
   // An op that is not a contraction is matched by its body, which IREE
   // prints in the parse worker.
-  if (services.documentWorker) {
-    auto worker = services.documentWorker();
-    if (!worker)
-      return Error{worker.error()};
-    if (auto attached = tune::attachDags(*worker, current, ops); !attached)
-      return Error{attached.error()};
-  }
-  return exporting::tuningSpec(current, ops);
+  if (!services.documentWorker)
+    return exporting::tuningSpec(current, ops);
+  auto worker = services.documentWorker();
+  if (!worker)
+    return Error{worker.error()};
+  return tune::tuningSpecOf(*worker, current, std::move(ops));
 }
 
 void MainWindow::exportSpec() {

@@ -22,7 +22,8 @@ namespace {
 
 // Configures `program` for the dispatch file's own device with the spec and
 // says, per exported op, whether IREE gave it the exported config.
-Result<json> proveSpec(const iree::Document &document,
+Result<json> proveSpec(jobs::DocumentWorker &worker,
+                       const iree::Document &document,
                        const std::vector<exporting::SpecOp> &ops,
                        const std::filesystem::path &program,
                        const std::filesystem::path &spec,
@@ -30,11 +31,8 @@ Result<json> proveSpec(const iree::Document &document,
   auto installation = app::locateIree(ireeOption);
   if (!installation)
     return Error{installation.error()};
-  auto worker = app::documentWorker(ireeOption);
-  if (!worker)
-    return Error{worker.error()};
   auto proofs =
-      tune::proveSpec(*installation, *worker, document, ops, program, spec);
+      tune::proveSpec(*installation, worker, document, ops, program, spec);
   if (!proofs)
     return Error{proofs.error()};
   json results = json::array();
@@ -123,19 +121,12 @@ int exportSpec(const QStringList &arguments) {
   }
   // Ops that are not contractions are matched by their bodies, printed by
   // IREE in the worker.
-  {
-    auto worker = app::documentWorker(ireePath(parser));
-    if (!worker) {
-      std::cerr << "tilescope-cli export-spec: " << worker.error() << "\n";
-      return kExitFailure;
-    }
-    if (auto attached = tune::attachDags(*worker, *document, ops); !attached) {
-      std::cerr << "tilescope-cli export-spec: " << path << ": "
-                << attached.error() << "\n";
-      return kExitFailure;
-    }
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli export-spec: " << worker.error() << "\n";
+    return kExitFailure;
   }
-  auto spec = exporting::tuningSpec(*document, ops);
+  auto spec = tune::tuningSpecOf(*worker, *document, ops);
   if (!spec) {
     std::cerr << "tilescope-cli export-spec: " << path << ": " << spec.error()
               << "\n";
@@ -153,9 +144,9 @@ int exportSpec(const QStringList &arguments) {
   json out = {{"file", path}, {"spec", output.string()}};
   int exit = kExitOk;
   if (parser.isSet(programOption)) {
-    auto proof =
-        proveSpec(*document, ops, parser.value(programOption).toStdString(),
-                  output, ireePath(parser));
+    auto proof = proveSpec(*worker, *document, ops,
+                           parser.value(programOption).toStdString(), output,
+                           ireePath(parser));
     if (!proof) {
       std::cerr << "tilescope-cli export-spec: configuring the program with "
                    "the spec failed: "

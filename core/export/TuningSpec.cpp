@@ -101,8 +101,8 @@ Result<std::string> tuningSpec(const document::Document &document,
               "!transform.any_value)\n";
     } else {
       return Error{where(dispatch, op) +
-                   " is not a contraction and IREE did not print it as a "
-                   "dag to match"};
+                   " is no static contraction (IREE's contraction matcher) "
+                   "and has no dag (its body as IREE prints it) to match"};
     }
     const std::string results =
         attention ? "(!transform.any_op, !transform.any_param, "

@@ -27,8 +27,8 @@ struct SpecOp {
 // (element types, indexing maps and sizes); any other op (a reduction, a
 // convolution, attention) by its dag, which the SpecOp must carry; an
 // attention op's decomposition_config (its qk/pv configs) is annotated
-// with its compilation_info. An Error names an op with neither, a dynamic
-// contraction or a config that is missing.
+// with its compilation_info. An Error names an op with neither (a dynamic
+// contraction needs its dag too) or a config that is missing.
 Result<std::string> tuningSpec(const document::Document &document,
                                const std::vector<SpecOp> &ops);
 

@@ -43,18 +43,6 @@ bool hasConfig(const Ir &ir, MlirOperation op) {
   return false;
 }
 
-void appendChunk(MlirStringRef chunk, void *userData) {
-  static_cast<std::string *>(userData)->append(chunk.data, chunk.length);
-}
-
-std::string printWithoutLocations(const FunctionTable &api, MlirOperation op) {
-  MlirOpPrintingFlags flags = api.mlirOpPrintingFlagsCreate();
-  std::string text;
-  api.mlirOperationPrintWithFlags(op, flags, appendChunk, &text);
-  api.mlirOpPrintingFlagsDestroy(flags);
-  return text;
-}
-
 // The lines between a printed function's header and its `return`,
 // indented by two.
 std::string functionBody(const std::string &printed) {
@@ -129,10 +117,11 @@ ProgramReader::rootOpDags(const std::string &text,
   for (Found &entry : found) {
     const MlirOperation op = entry.op;
     const intptr_t operands = api.mlirOperationGetNumOperands(op);
+    // "%arg0: TYPE, ...": the wrapper's arguments, and the matcher block's.
     std::string arguments;
     for (intptr_t i = 0; i < operands; ++i)
       arguments +=
-          (i ? ", " : "") + std::string("%a") + std::to_string(i) + ": " +
+          (i ? ", " : "") + std::string("%arg") + std::to_string(i) + ": " +
           ir.print(api.mlirValueGetType(api.mlirOperationGetOperand(op, i)));
     // A function of the op's operand types, in this session's context, to
     // hold the clone: its arguments print as %arg0... as the matcher's
@@ -165,7 +154,7 @@ ProgramReader::rootOpDags(const std::string &text,
           clone, toStringRef(attribute, std::string_view(attribute).size()));
     api.mlirBlockInsertOwnedOperationBefore(
         block, api.mlirBlockGetTerminator(block), clone);
-    const std::string body = functionBody(printWithoutLocations(api, function));
+    const std::string body = functionBody(ir.printWithoutLocations(function));
     if (body.empty())
       return Error{name + ":" + std::to_string(entry.dag.line) +
                    ": IREE printed " + entry.dag.name + " as nothing"};
@@ -173,12 +162,7 @@ ProgramReader::rootOpDags(const std::string &text,
     // has no dag of its own: left without a matcher.
     if (body.find("<<UNKNOWN SSA VALUE>>") != std::string::npos)
       continue;
-    std::string header = "^bb0(";
-    for (intptr_t i = 0; i < operands; ++i)
-      header +=
-          (i ? ", " : "") + std::string("%arg") + std::to_string(i) + ": " +
-          ir.print(api.mlirValueGetType(api.mlirOperationGetOperand(op, i)));
-    entry.dag.body = header + "):\n" + body;
+    entry.dag.body = "^bb0(" + arguments + "):\n" + body;
     dags.push_back(std::move(entry.dag));
   }
   return dags;

@@ -4,12 +4,10 @@
 
 #include <sqlite3.h>
 
-#include <cerrno>
-#include <csignal>
-#include <cstdlib>
 #include <ctime>
 #include <mutex>
 #include <set>
+#include <string_view>
 
 namespace tilescope::jobs {
 
@@ -152,18 +150,21 @@ Result<History> History::open(const std::filesystem::path &file) {
 
 namespace {
 
-// The process id in a try folder's name (YYYYMMDD-HHMMSS-PID-N), or 0.
-long folderPid(const std::string &name) {
-  const size_t first = name.find('-');
-  const size_t second =
-      first == std::string::npos ? first : name.find('-', first + 1);
-  const size_t third =
-      second == std::string::npos ? second : name.find('-', second + 1);
-  if (third == std::string::npos || third == second + 1)
-    return 0;
-  char *end = nullptr;
-  const long pid = std::strtol(name.c_str() + second + 1, &end, 10);
-  return end == name.c_str() + third ? pid : 0;
+// The process id in a try folder's name (YYYYMMDD-HHMMSS-PID-N).
+std::string_view folderPid(std::string_view name) {
+  const size_t second = name.find('-', name.find('-') + 1);
+  if (second == std::string_view::npos)
+    return {};
+  const size_t third = name.find('-', second + 1);
+  return third == std::string_view::npos
+             ? std::string_view()
+             : name.substr(second + 1, third - second - 1);
+}
+
+// Every folder name `path` passes through.
+void addFolders(std::set<std::string> &names, const std::string &path) {
+  for (const auto &part : std::filesystem::path(path))
+    names.insert(part.string());
 }
 
 } // namespace
@@ -181,31 +182,33 @@ size_t History::removeOrphanTryFolders() const {
     return 0;
   while (sqlite3_step(s.statement) == SQLITE_ROW)
     if (const unsigned char *text = sqlite3_column_text(s.statement, 0))
-      for (const auto &part :
-           std::filesystem::path(reinterpret_cast<const char *>(text)))
-        referenced.insert(part.string());
-  // What remote work still running names (a Slurm array's candidates.tsv
-  // lists the try folders its tasks take their modules from; a run killed
-  // while its tasks ran is reattached to them by the next).
-  std::string pending;
+      addFolders(referenced, reinterpret_cast<const char *>(text));
+  // And every path remote work still running names (a Slurm array's
+  // candidates.tsv lists the try folders its tasks take their modules from;
+  // a run killed while its tasks ran is reattached to them by the next).
   const std::filesystem::path slurm = path.parent_path() / "slurm";
   for (std::filesystem::recursive_directory_iterator it(slurm, ec), end;
        !ec && it != end; it.increment(ec))
     if (it->is_regular_file(ec) && it->path().extension() == ".tsv" &&
         it->file_size(ec) < (16u << 20))
-      if (auto text = readTextFile(it->path()))
-        pending += *text;
+      if (auto text = readTextFile(it->path())) {
+        std::string field;
+        for (const char c : *text + "\n")
+          if (c == '\t' || c == '\n') {
+            addFolders(referenced, field);
+            field.clear();
+          } else {
+            field += c;
+          }
+      }
   ec.clear();
   size_t removed = 0;
   for (std::filesystem::directory_iterator it(tries, ec), end; !ec && it != end;
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    const long pid = folderPid(name);
-    if (pid <= 0 || referenced.count(name) || !it->is_directory(ec) ||
-        pending.find(name) != std::string::npos)
-      continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
-      continue; // its job may still record it
+    if (referenced.count(name) || !it->is_directory(ec) ||
+        !processGone(folderPid(name)))
+      continue; // named, or its job may still record it
     std::error_code removing;
     if (std::filesystem::remove_all(it->path(), removing) > 0 && !removing)
       ++removed;

@@ -68,6 +68,14 @@ Result<bool> attachDags(jobs::DocumentWorker &worker,
   return true;
 }
 
+Result<std::string> tuningSpecOf(jobs::DocumentWorker &worker,
+                                 const document::Document &document,
+                                 std::vector<exporting::SpecOp> ops) {
+  if (auto attached = attachDags(worker, document, ops); !attached)
+    return Error{attached.error()};
+  return exporting::tuningSpec(document, ops);
+}
+
 std::string specFlag(const std::string &backend,
                      const std::filesystem::path &spec) {
   const std::string path = std::filesystem::absolute(spec).string();

@@ -48,6 +48,12 @@ Result<bool> attachDags(jobs::DocumentWorker &worker,
                         const document::Document &document,
                         std::vector<exporting::SpecOp> &ops);
 
+// The spec of `ops` as export-spec, the window and Python write it: each
+// op's dag attached (attachDags), then exporting::tuningSpec.
+Result<std::string> tuningSpecOf(jobs::DocumentWorker &worker,
+                                 const document::Document &document,
+                                 std::vector<exporting::SpecOp> ops);
+
 // Configures `program` (the source the configured `document` came from)
 // with `spec` for the document's own device, and proves each op of `ops`.
 // An Error when the program cannot be put on the device or configured.

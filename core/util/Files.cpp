@@ -50,16 +50,9 @@ void removeStalePartialCopies(const fs::path &directory,
     const std::string entry = it->path().filename().string();
     if (entry.rfind(prefix, 0) != 0)
       continue;
-    const std::string rest = entry.substr(prefix.size());
-    const size_t dash = rest.find('-');
-    if (dash == std::string::npos || dash == 0)
+    const std::string_view rest = std::string_view(entry).substr(prefix.size());
+    if (!processGone(rest.substr(0, rest.find('-'))))
       continue;
-    char *digitsEnd = nullptr;
-    const long pid = std::strtol(rest.c_str(), &digitsEnd, 10);
-    if (digitsEnd != rest.c_str() + dash || pid <= 0)
-      continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
-      continue; // its writer lives (or may: not ours to judge)
     std::error_code removing;
     fs::remove(it->path(), removing);
   }
@@ -171,6 +164,14 @@ TemporaryDirectory::~TemporaryDirectory() {
   }
 }
 
+bool processGone(std::string_view digits) {
+  if (digits.empty() || digits.size() > 9 ||
+      digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  const pid_t pid = static_cast<pid_t>(std::stol(std::string(digits)));
+  return pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 size_t removeStaleTemporaryDirectories(const fs::path &parent) {
   std::error_code ec;
   const fs::path base = parent.empty() ? fs::temp_directory_path(ec) : parent;
@@ -184,16 +185,10 @@ size_t removeStaleTemporaryDirectories(const fs::path &parent) {
     if (name.rfind("tilescope-", 0) != 0 || name.size() < 19 ||
         name[name.size() - 7] != '-' || !it->is_directory(ec))
       continue;
-    const std::string head = name.substr(0, name.size() - 7);
+    const std::string_view head =
+        std::string_view(name).substr(0, name.size() - 7);
     const size_t dash = head.rfind('-');
-    if (dash == std::string::npos || dash + 1 >= head.size())
-      continue;
-    const std::string digits = head.substr(dash + 1);
-    if (digits.find_first_not_of("0123456789") != std::string::npos ||
-        digits.size() > 9)
-      continue;
-    const pid_t pid = static_cast<pid_t>(std::stol(digits));
-    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH)
+    if (dash == std::string_view::npos || !processGone(head.substr(dash + 1)))
       continue; // its process lives (or may: not ours to judge)
     std::error_code removing;
     if (fs::remove_all(it->path(), removing) > 0 && !removing)

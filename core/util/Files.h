@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace tilescope {
 
@@ -44,6 +45,13 @@ private:
   std::filesystem::path directory;
   bool kept = false;
 };
+
+// Whether the process whose id is `digits` (as a file or folder name holds
+// it) is gone: false for text that is no process id, and for a process that
+// lives or may (one not ours to signal). What Tilescope names with its
+// process id (temporary folders, partial copies of a file being written,
+// try folders) is removed only once this holds.
+bool processGone(std::string_view digits);
 
 // Removes the temporary folders of Tilescope processes that are gone (a
 // kill leaves them: "tilescope-parse-4242-Ab3xYz" of a dead 4242) from

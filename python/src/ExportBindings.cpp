@@ -29,8 +29,7 @@ std::string tuningSpec(const document::Document &document,
   }
   // Ops that are not contractions are matched by their bodies, printed by
   // IREE in the worker.
-  valueOr(tune::attachDags(worker(), document, chosen));
-  return valueOr(exporting::tuningSpec(document, chosen));
+  return valueOr(tune::tuningSpecOf(worker(), document, std::move(chosen)));
 }
 
 jobs::History historyOf(const std::optional<std::filesystem::path> &workspace) {

@@ -210,13 +210,27 @@ parseOrExplain(const std::shared_ptr<Session> &session, std::string_view text,
   return Error{message};
 }
 
-std::string Ir::printWithLocations(MlirOperation op) const {
+namespace {
+
+std::string printOperation(const FunctionTable &api, MlirOperation op,
+                           bool locations) {
   MlirOpPrintingFlags flags = api.mlirOpPrintingFlagsCreate();
-  api.mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+  if (locations)
+    api.mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
   std::string text;
   api.mlirOperationPrintWithFlags(op, flags, appendToString, &text);
   api.mlirOpPrintingFlagsDestroy(flags);
   return text;
+}
+
+} // namespace
+
+std::string Ir::printWithLocations(MlirOperation op) const {
+  return printOperation(api, op, true);
+}
+
+std::string Ir::printWithoutLocations(MlirOperation op) const {
+  return printOperation(api, op, false);
 }
 
 std::string Ir::symbolName(MlirOperation op) const {

@@ -89,9 +89,11 @@ public:
   std::string attributeText(MlirOperation op, const std::string &name) const;
   std::string print(MlirAttribute attribute) const;
   std::string print(MlirType type) const;
-  // An op (a module) as IREE prints it, with its locations (needs the
-  // optional printing-flag functions; ProgramReader requires them).
+  // An op (a module) as IREE prints it, with or without its locations
+  // (needs the optional printing-flag functions; ProgramReader requires
+  // them).
   std::string printWithLocations(MlirOperation op) const;
+  std::string printWithoutLocations(MlirOperation op) const;
   std::string symbolName(MlirOperation op) const;
   int line(MlirOperation op, int lineOffset = 0) const;
   // The file position a location names, as MLIR's diagnostic printer finds
