@@ -133,8 +133,17 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
     texts.translationInfo = context.validation.translationInfo->print();
   // An op fused into the dispatch's root op runs on the root's tiles, as
   // the window draws it (the texts alone would give it its own grid).
-  if (auto inputs = edit::opLayoutInputs(*context.dispatch, op))
+  if (auto inputs = edit::opLayoutInputs(*context.dispatch, op)) {
     texts.fusedWorkgroupTile = inputs->options.fusedWorkgroupTile;
+    if (inputs->decomposition) {
+      auto layouts = edit::opLayoutsOf(*inputs);
+      if (!layouts) {
+        exitCode = kExitFailure;
+        return Error{where + ": " + layouts.error()};
+      }
+      texts.attention = std::move(layouts->attention);
+    }
+  }
   if (op.onImplicitGemm)
     texts.implicitGemm = op.implicitGemm;
   exitCode = kExitOk;

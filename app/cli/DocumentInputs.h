@@ -7,6 +7,7 @@
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditableDocument.h"
 #include "core/iree/Document.h"
+#include "core/layout/AttentionLayouts.h"
 #include "core/util/Result.h"
 
 #include <QCommandLineOption>
@@ -62,6 +63,9 @@ struct RootOpTexts {
   // A convolution whose config tiles IREE's implicit-GEMM loops: how they
   // are made from the convolution's (the space above is the IGEMM's).
   std::optional<config::ImplicitGemm> implicitGemm;
+  // Attention: its two contractions as IREE decomposes and lays them out
+  // (the texts above are the op's outer config and loops).
+  std::optional<layout::AttentionLayouts> attention;
 };
 Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::string &opSpec,

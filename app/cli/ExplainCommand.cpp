@@ -11,6 +11,7 @@
 //   explain FILE --op DISPATCH:OP --tiles  (what each tile list's numbers
 //           mean under the pipeline, loop by loop)
 #include "app/cli/Commands.h"
+#include "app/cli/ExplainAttention.h"
 #include "app/cli/LayoutInputs.h"
 #include "core/config/TargetAttribute.h"
 #include "core/export/ConfigJson.h"
@@ -393,6 +394,8 @@ std::variant<ConfigInputs, int> configInputs(const LayoutInputs &in) {
 }
 
 int explainConfig(const LayoutInputs &in, bool asJson) {
+  if (in.attention)
+    return explainAttention(in, asJson);
   auto inputs = configInputs(in);
   if (const int *code = std::get_if<int>(&inputs))
     return *code;

@@ -194,6 +194,7 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
     if (!parser.isSet(iterationSpace)) {
       in.fusedWorkgroupTile = op->fusedWorkgroupTile;
       in.implicitGemm = op->implicitGemm;
+      in.attention = op->attention;
     }
   }
   if (!in.targetText.empty()) {

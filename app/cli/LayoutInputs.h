@@ -6,6 +6,7 @@
 #include "core/config/ImplicitGemm.h"
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
+#include "core/layout/AttentionLayouts.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/NestedLayout.h"
 #include "core/layout/Swizzle.h"
@@ -60,6 +61,9 @@ struct LayoutInputs {
   // FILE --op on a convolution IREE builds as an implicit GEMM: its loops'
   // making and the im2col map (the iteration space is the IGEMM's).
   std::optional<config::ImplicitGemm> implicitGemm;
+  // A FILE's attention op: its two contractions' layouts (explained as
+  // such, not from the outer config alone).
+  std::optional<layout::AttentionLayouts> attention;
   // swizzle: "column", "row" or "mma:INTRINSIC:lhs|rhs|acc"
   std::string accessPattern = "column";
   int64_t elementBytes = 2;

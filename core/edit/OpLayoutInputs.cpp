@@ -1,5 +1,7 @@
 #include "core/edit/OpLayoutInputs.h"
 
+#include "core/config/TranslationInfo.h"
+
 namespace tilescope::edit {
 namespace {
 
@@ -14,16 +16,32 @@ Result<config::IterationSpace> spaceOf(const document::RootOp &op) {
 
 } // namespace
 
+Result<config::DecompositionConfig>
+decompositionOf(const document::RootOp &op) {
+  if (op.decompositionConfig.empty())
+    return Error{"attention without a decomposition_config: IREE has not "
+                 "said how it distributes Q.K^T and P.V"};
+  auto attribute = config::parseResolvedAttribute(op.decompositionConfig);
+  if (!attribute)
+    return Error{"decomposition_config: " + attribute.error()};
+  auto decomposition = config::DecompositionConfig::fromAttribute(*attribute);
+  if (!decomposition)
+    return Error{"decomposition_config: " + decomposition.error()};
+  return decomposition;
+}
+
 std::string kindNotLaidOut(const document::RootOp &op) {
   if (op.kind != config::OpKind::Attention)
     return {};
-  return "attention is not laid out yet: IREE distributes its Q.K^T and "
-         "P.V contractions by the decomposition_config (qk_attrs, pv_attrs) "
-         "with the online softmax between them, which the op's own lowering "
-         "config does not say; the outer tiles are checked and its time is "
-         "predicted from them and the decomposition_config (sweep, "
-         "resources), but a picture from the outer tiles alone would be "
-         "wrong";
+  auto decomposition = decompositionOf(op);
+  if (!decomposition)
+    return decomposition.error() +
+           " (the op's own lowering config gives only the outer tiles; a "
+           "picture from them alone would be wrong)";
+  if (!decomposition->qk || !decomposition->pv)
+    return "the decomposition_config has no qk_attrs and pv_attrs lowering "
+           "configs: IREE distributes Q.K^T and P.V by them";
+  return {};
 }
 
 Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
@@ -42,7 +60,9 @@ Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
   auto space = spaceOf(op);
   if (!space)
     return Error{"No iteration space: " + space.error()};
-  OpLayoutInputs inputs{*config, std::move(*space), std::nullopt, {}};
+  OpLayoutInputs inputs{*config, std::move(*space), std::nullopt, {}, {}};
+  if (op.kind == config::OpKind::Attention)
+    inputs.decomposition = *decompositionOf(op);
   // Ops fused into the root op run on the root's workgroup tile.
   for (const document::RootOp &other : dispatch.rootOps) {
     if (!other.rootOpSet || &other == &op)
@@ -64,9 +84,9 @@ Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
 }
 
 Result<layout::OpLayouts> opLayoutsOf(const OpLayoutInputs &inputs) {
-  layout::OpLayoutRequest request{&inputs.config, &inputs.space,
-                                  inputs.info ? &*inputs.info : nullptr,
-                                  inputs.options};
+  layout::OpLayoutRequest request{
+      &inputs.config, &inputs.space, inputs.info ? &*inputs.info : nullptr,
+      inputs.options, inputs.decomposition ? &*inputs.decomposition : nullptr};
   return layout::opLayouts(request);
 }
 
@@ -77,6 +97,12 @@ operandLayoutTexts(const layout::OpLayouts &layouts,
   if (layouts.view == layout::OpView::ContractionLayout && layouts.contraction)
     return {layouts.contraction->lhs.print(), layouts.contraction->rhs.print(),
             layouts.contraction->acc.print()};
+  if (layouts.view == layout::OpView::AttentionLayout && layouts.attention) {
+    const layout::AttentionLayouts &a = *layouts.attention;
+    return {a.qk.layouts.lhs.print(), a.qk.layouts.rhs.print(),
+            a.qk.layouts.acc.print(), a.pv.layouts.lhs.print(),
+            a.pv.layouts.rhs.print(), a.pv.layouts.acc.print()};
+  }
   if (layouts.view == layout::OpView::VectorLayout && layouts.derived)
     for (const auto &projected :
          layout::operandLayouts(*layouts.derived, space))

@@ -24,12 +24,19 @@ struct OpLayoutInputs {
   config::IterationSpace space;
   std::optional<config::TranslationInfo> info;
   layout::DeriveOptions options;
+  // Attention's qk and pv configs (the op is laid out as its two
+  // contractions); unset for every other op.
+  std::optional<config::DecompositionConfig> decomposition;
 };
 
-// Why Tilescope neither lays out nor predicts an op of this kind yet, in
-// words; "" where it does. Attention: IREE distributes its two contractions
-// by the decomposition_config's qk_attrs and pv_attrs, with the online
-// softmax between them, which the op's own lowering config does not say.
+// An attention op's decomposition_config read; an Error says why there is
+// none to read (absent, or not the dictionary IREE writes).
+Result<config::DecompositionConfig> decompositionOf(const document::RootOp &op);
+
+// Why Tilescope does not lay out this op, in words; "" where it does.
+// Attention is laid out as its two contractions, which needs the
+// decomposition_config's qk_attrs and pv_attrs configs (IREE distributes
+// Q.K^T and P.V by them, not by the op's own lowering config).
 std::string kindNotLaidOut(const document::RootOp &op);
 
 // An Error says why the op cannot be laid out ("This op carries no

@@ -1,5 +1,7 @@
 #include "core/edit/RootOpContext.h"
 
+#include "core/edit/OpLayoutInputs.h"
+
 #include "core/config/Attribute.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
@@ -200,17 +202,9 @@ predictionOf(const RootOpContext &context,
   if (attention) {
     // Its two contractions follow the decomposition_config's qk and pv
     // configs, inside the tiles the op's own config gives.
-    if (context.op->decompositionConfig.empty())
-      return Error{"attention without a decomposition_config is not "
-                   "predicted: IREE has not said how it distributes Q.K^T "
-                   "and P.V"};
-    auto attribute =
-        config::parseResolvedAttribute(context.op->decompositionConfig);
-    if (!attribute)
-      return Error{"decomposition_config: " + attribute.error()};
-    auto decomposition = config::DecompositionConfig::fromAttribute(*attribute);
+    auto decomposition = decompositionOf(*context.op);
     if (!decomposition)
-      return Error{"decomposition_config: " + decomposition.error()};
+      return Error{decomposition.error() + " (not predicted)"};
     return layout::predictAttentionTime(
         {&*v.iterationSpace, &*context.loweringConfig, &*v.translationInfo,
          &*context.target, std::move(compiled)},

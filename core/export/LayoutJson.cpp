@@ -94,4 +94,43 @@ json toJson(const layout::PromotedReads &reads) {
           {"operands", operands}};
 }
 
+nlohmann::json toJson(const layout::AttentionLayouts &attention) {
+  using nlohmann::json;
+  json contractions = json::array();
+  for (const layout::AttentionContraction *part :
+       {&attention.qk, &attention.pv}) {
+    const layout::ContractionLayouts &l = part->layouts;
+    json operands = json::array();
+    auto operand = [&](const std::string &name, const char *role,
+                       const config::NestedLayoutAttr &layout,
+                       const std::vector<std::string> &axes) {
+      operands.push_back({{"name", name},
+                          {"role", role},
+                          {"axes", axes},
+                          {"layout", layout.print()}});
+    };
+    operand(part->lhs, "lhs", l.lhs, l.lhsAxes);
+    operand(part->rhs, "rhs", l.rhs, l.rhsAxes);
+    operand(part->acc, "acc", l.acc, l.accAxes);
+    contractions.push_back({{"name", part->name},
+                            {"loops", part->loops},
+                            {"iteration_space", part->space.toString()},
+                            {"mma_kind", l.intrinsic},
+                            {"lowering_config", part->config.print()},
+                            {"operands", operands},
+                            {"notes", l.notes}});
+  }
+  const layout::AttentionDims &d = attention.dims;
+  return {{"dims",
+           {{"batch", d.batch},
+            {"m", d.m},
+            {"k1", d.k1},
+            {"k2", d.k2},
+            {"n", d.n}}},
+          {"tile", attention.tile},
+          {"k2_steps", attention.k2Steps},
+          {"contractions", contractions},
+          {"notes", attention.notes}};
+}
+
 } // namespace tilescope::exporting

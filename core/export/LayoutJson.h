@@ -7,6 +7,7 @@
 
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
+#include "core/layout/AttentionLayouts.h"
 #include "core/layout/PromotedBanks.h"
 #include "core/layout/Swizzle.h"
 
@@ -35,5 +36,10 @@ nlohmann::json toJson(const layout::Swizzle &swizzle,
 // {"intrinsic", "bank_model", "operands": [{"name", "skipped" | "row_width",
 // "element_bytes", "rows", "pad_elements", "swizzle", "banks"}]}.
 nlohmann::json toJson(const layout::PromotedReads &reads);
+// {"dims": {"batch", "m", "k1", "k2", "n"}, "tile", "k2_steps",
+// "contractions": [{"name", "loops", "iteration_space", "mma_kind",
+// "lowering_config", "operands": [{"name", "role", "axes", "layout"}]}],
+// "notes"}: attention's Q.K^T and P.V as IREE lays them out.
+nlohmann::json toJson(const layout::AttentionLayouts &attention);
 
 } // namespace tilescope::exporting

@@ -1,5 +1,6 @@
 #include "core/layout/AttentionCost.h"
 
+#include "core/layout/AttentionLayouts.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/detail/CostModelParts.h"
 
@@ -20,39 +21,6 @@ constexpr double kSoftmaxCyclesPerScore = 8;
 // does not follow): the H200's 13 configs of the Llama-3-8B attention
 // (32 x 2048 x 128, f16), 1.6x-2.1x; their median.
 constexpr double kAttentionCalibration = 1.8;
-
-// The attention loops, from the operands' dims: Q [batch, M, K1],
-// K [batch, K2, K1], V [batch, K2, N] (either order).
-struct AttentionDims {
-  std::vector<int> batch, m, k1, k2, n;
-};
-
-Result<AttentionDims> attentionDims(const config::IterationSpace &space) {
-  if (space.operands.size() < 3)
-    return Error{"attention needs its Q, K and V operands"};
-  auto has = [&space](size_t operand, int d) {
-    const auto &dims = space.operands[operand].dims;
-    return std::find(dims.begin(), dims.end(), d) != dims.end();
-  };
-  AttentionDims dims;
-  for (int d = 0; d < static_cast<int>(space.rank()); ++d) {
-    const bool q = has(0, d), k = has(1, d), v = has(2, d);
-    if (q && k && v)
-      dims.batch.push_back(d);
-    else if (q && k)
-      dims.k1.push_back(d);
-    else if (k && v)
-      dims.k2.push_back(d);
-    else if (q)
-      dims.m.push_back(d);
-    else if (v)
-      dims.n.push_back(d);
-  }
-  if (dims.m.empty() || dims.k1.empty() || dims.k2.empty() || dims.n.empty())
-    return Error{"the op's Q, K and V operands do not read as attention's "
-                 "(batch, M, K1, K2, N)"};
-  return dims;
-}
 
 } // namespace
 

@@ -86,6 +86,24 @@ Result<OpLayouts> opLayouts(const OpLayoutRequest &request) {
     result.colMajor = mma->colMajor;
   }
 
+  if (request.decomposition) {
+    if (result.pipeline != "VectorDistribute")
+      return Error{"attention is laid out as IREE's VectorDistribute "
+                   "pipeline decomposes it; this dispatch's pipeline is " +
+                   result.pipeline};
+    auto attention =
+        deriveAttentionLayouts(config, space, *request.decomposition);
+    if (!attention)
+      return Error{attention.error()};
+    result.view = OpView::AttentionLayout;
+    result.intrinsic = attention->qk.layouts.intrinsic;
+    result.notes = attention->notes;
+    for (const AttentionContraction *part : {&attention->qk, &attention->pv})
+      for (const std::string &note : part->layouts.notes)
+        result.notes.push_back(part->name + ": " + note);
+    result.attention = std::move(*attention);
+    return result;
+  }
   if (config.isDerivedThreadConfig())
     return derivedThreadLayouts(request, std::move(result));
   if (result.pipeline == "TileAndFuse") {

@@ -8,6 +8,8 @@
 //   runs which tile TileAndFuse, mma_kind            which subgroup runs which
 //   intrinsic tiles,
 //                                    and the intrinsic's fragments
+//   attention (VectorDistribute)     its Q.K^T and P.V contractions' layouts
+//                                    from the decomposition_config
 //
 // Without a translation_info the pipeline is inferred from the config's keys
 // (lane_basis / subgroup_basis: VectorDistribute; thread or subgroup tiles
@@ -16,7 +18,9 @@
 
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
+#include "core/config/OtherConfigs.h"
 #include "core/config/TranslationInfo.h"
+#include "core/layout/AttentionLayouts.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/ThreadDistribution.h"
 #include "core/util/Result.h"
@@ -32,6 +36,7 @@ enum class OpView {
   ContractionLayout, // contraction
   ThreadTiles,       // threads
   SubgroupTiles,     // subgroups (+ intrinsic)
+  AttentionLayout,   // attention: its Q.K^T and P.V contractions
 };
 
 struct OpLayouts {
@@ -41,6 +46,7 @@ struct OpLayouts {
   std::optional<DerivedLayout> derived;
   std::optional<ContractionLayouts> contraction;
   std::optional<ForallDistribution> threads, subgroups;
+  std::optional<AttentionLayouts> attention;
   std::string intrinsic; // mma_kind's, if any
   bool colMajor = false;
   std::vector<std::string> notes; // what was applied, ignored or assumed
@@ -51,6 +57,9 @@ struct OpLayoutRequest {
   const config::IterationSpace *space = nullptr;
   const config::TranslationInfo *translationInfo = nullptr; // may be null
   DeriveOptions options;
+  // An attention op's qk and pv configs: the op is laid out as its two
+  // contractions (AttentionLayouts). Null for every other op.
+  const config::DecompositionConfig *decomposition = nullptr;
 };
 
 Result<OpLayouts> opLayouts(const OpLayoutRequest &request);

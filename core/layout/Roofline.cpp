@@ -1,9 +1,12 @@
 #include "core/layout/Roofline.h"
 
+#include "core/layout/AttentionLayouts.h"
+
 namespace tilescope::layout {
 
 Result<RooflineFloor> rooflineFloor(const config::IterationSpace &space,
-                                    const config::GpuTarget &target) {
+                                    const config::GpuTarget &target,
+                                    config::OpKind kind) {
   if (space.operands.empty())
     return Error{"the roofline needs the operands' element types and indexing "
                  "maps (e.g. --types f16,f16,f32)"};
@@ -31,8 +34,23 @@ Result<RooflineFloor> rooflineFloor(const config::IterationSpace &space,
   double peak = target.peakVectorF32OpsPerSecond;
   floor.computePeak = "f32 vector";
   bool memoryOnly = false;
-  if (contraction) {
+  std::optional<AttentionDims> attention;
+  if (kind == config::OpKind::Attention)
+    if (auto dims = attentionDims(space))
+      attention = *dims;
+  if (contraction || attention) {
     floor.operations = 2 * points;
+    if (attention) {
+      auto extent = [&space](const std::vector<int> &loops) {
+        double product = 1;
+        for (int d : loops)
+          product *= static_cast<double>(space.bounds[static_cast<size_t>(d)]);
+        return product;
+      };
+      floor.operations = 2 * extent(attention->batch) * extent(attention->m) *
+                         extent(attention->k2) *
+                         (extent(attention->k1) + extent(attention->n));
+    }
     std::string type = space.operands.front().elementType;
     if (type.rfind("f8", 0) == 0)
       type = "f8";

@@ -24,7 +24,12 @@ struct RooflineFloor {
   }
 };
 
-Result<RooflineFloor> rooflineFloor(const config::IterationSpace &space,
-                                    const config::GpuTarget &target);
+// `kind` Attention: 2 * B * M * K2 * (K1 + N) operations (Q.K^T and P.V)
+// at Q's matrix peak, where the loops' product would count K1 x N as one
+// space.
+Result<RooflineFloor>
+rooflineFloor(const config::IterationSpace &space,
+              const config::GpuTarget &target,
+              config::OpKind kind = config::OpKind::Other);
 
 } // namespace tilescope::layout

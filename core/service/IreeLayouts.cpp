@@ -31,6 +31,9 @@ std::vector<std::string> operandNames(const layout::OpLayouts &layouts,
                                       const config::IterationSpace &space) {
   if (layouts.view == layout::OpView::ContractionLayout)
     return {"LHS", "RHS", "ACC"};
+  if (layouts.view == layout::OpView::AttentionLayout)
+    return {"Q (Q.K^T LHS)", "K (Q.K^T RHS)", "S (Q.K^T ACC)",
+            "P (P.V LHS)",   "V (P.V RHS)",   "O (P.V ACC)"};
   std::vector<std::string> names;
   int input = 0;
   for (const config::OperandAccess &operand : space.operands)
@@ -81,21 +84,37 @@ void nameInput(IreeLayoutAnswer &answer, const iree::Document &document,
     answer.input = request.inputCopy.string();
 }
 
+// How many configured ops IREE anchors for one of ours: attention is
+// decomposed into its two contractions, each carrying its config.
+size_t anchoredOpsFor(const Result<layout::OpLayouts> &layouts,
+                      const iree::RootOp &op) {
+  return (layouts && layouts->view == layout::OpView::AttentionLayout) ||
+                 op.kind == config::OpKind::Attention
+             ? 2
+             : 1;
+}
+
+// Ours against IREE's operands: `theirs` holds the ops IREE anchored for
+// ours, their operands taken in turn (attention: Q.K^T's, then P.V's).
 void compareOperands(OpLayoutAnswer &answer, const layout::OpLayouts &ours,
                      const config::IterationSpace &space,
-                     const iree::AnchoredOp &theirs) {
+                     const std::vector<const iree::AnchoredOp *> &theirs) {
   const std::vector<std::string> oursTexts =
       edit::operandLayoutTexts(ours, space);
   const std::vector<std::string> names = operandNames(ours, space);
-  const size_t count = std::max(oursTexts.size(), theirs.operands.size());
+  std::vector<std::optional<iree::AnchorLayout>> theirOperands;
+  for (const iree::AnchoredOp *op : theirs)
+    theirOperands.insert(theirOperands.end(), op->operands.begin(),
+                         op->operands.end());
+  const size_t count = std::max(oursTexts.size(), theirOperands.size());
   for (size_t i = 0; i < count; ++i) {
     OperandLayoutAnswer operand;
     operand.operand =
         i < names.size() ? names[i] : "operand " + std::to_string(i);
     if (i < oursTexts.size())
       operand.ours = oursTexts[i];
-    if (i < theirs.operands.size() && theirs.operands[i])
-      operand.iree = theirs.operands[i]->layout;
+    if (i < theirOperands.size() && theirOperands[i])
+      operand.iree = theirOperands[i]->layout;
     if (operand.ours.empty() != operand.iree.empty())
       operand.differences.push_back(
           {"layout", operand.ours.empty() ? "none" : operand.ours,
@@ -269,8 +288,14 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
   for (const iree::AnchoredOp &op : lowered->anchoredOps)
     if (!op.loweringConfig.empty())
       anchored.push_back(&op);
+  size_t expected = 0;
+  for (const Ours &op : ours)
+    expected += anchoredOpsFor(op.layouts, dispatch.rootOps[op.index]);
+  size_t next = 0; // the first of IREE's anchored ops for `op`
   for (size_t k = 0; k < ours.size(); ++k) {
     const Ours &op = ours[k];
+    const size_t first = next;
+    next += anchoredOpsFor(op.layouts, dispatch.rootOps[op.index]);
     OpLayoutAnswer opAnswer;
     opAnswer.rootOp = op.index;
     opAnswer.opName = dispatch.rootOps[op.index].name;
@@ -282,13 +307,16 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
         compareForall(opAnswer, *op.layouts, *lowered);
       else
         opAnswer.problem = "not tiled to threads or subgroups by its config";
-    } else if (k >= anchored.size() || anchored.size() != ours.size()) {
+    } else if (anchored.size() != expected) {
       opAnswer.problem = "IREE anchored " + std::to_string(anchored.size()) +
-                         " configured ops and the dispatch has " +
-                         std::to_string(ours.size()) +
+                         " configured ops where the dispatch's configured "
+                         "ops make " +
+                         std::to_string(expected) +
                          ": which is which is not certain";
     } else {
-      compareOperands(opAnswer, *op.layouts, op.inputs->space, *anchored[k]);
+      compareOperands(opAnswer, *op.layouts, op.inputs->space,
+                      {anchored.begin() + static_cast<std::ptrdiff_t>(first),
+                       anchored.begin() + static_cast<std::ptrdiff_t>(next)});
     }
     answer.ops.push_back(std::move(opAnswer));
   }

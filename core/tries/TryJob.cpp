@@ -60,7 +60,7 @@ void addFloor(const TryRequest &request, TryResult &result) {
   const iree::RootOp &op = request.document->dispatches[d].rootOps[k];
   if (!op.space)
     return;
-  auto floor = layout::rooflineFloor(*op.space, *target);
+  auto floor = layout::rooflineFloor(*op.space, *target, op.kind);
   if (!floor)
     return;
   result.floorMicroseconds = floor->floorSeconds * 1e6;

@@ -8,6 +8,8 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
 #include "core/edit/OpLayoutInputs.h"
+#include "core/export/JsonText.h"
+#include "core/export/LayoutJson.h"
 #include "core/layout/Basis.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/NestedLayout.h"
@@ -98,6 +100,9 @@ py::dict opLayouts(const document::Document &document, const py::object &op) {
     operands.append(text.empty() ? py::object(py::none())
                                  : py::cast(nestedLayout(text, 0, 0)));
   out["operands"] = operands;
+  if (layouts.attention)
+    out["attention"] =
+        fromJson(exporting::jsonText(exporting::toJson(*layouts.attention)));
   for (const auto &[name, distribution] :
        {std::pair{"threads", &layouts.threads},
         std::pair{"subgroups", &layouts.subgroups}}) {
@@ -210,8 +215,10 @@ void bindLayouts(py::module_ &m) {
 
   m.def("op_layouts", &opLayouts, py::arg("document"), py::arg("op") = "0",
         "A root op's layouts under its pipeline: pipeline, intrinsic, notes, "
-        "each operand's NestedLayout (VectorDistribute; None elsewhere) and "
-        "TileAndFuse's thread and subgroup foralls.");
+        "each operand's NestedLayout (VectorDistribute; None elsewhere; "
+        "attention: Q, K, S of Q.K^T then P, V, O of P.V, with 'attention' "
+        "as `explain --json` states it) and TileAndFuse's thread and "
+        "subgroup foralls.");
 }
 
 } // namespace tilescope::python

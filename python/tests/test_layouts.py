@@ -2,7 +2,7 @@
 
 import numpy
 
-from conftest import REDUCTION, VECTOR_MATMUL
+from conftest import REDUCTION, SOURCE, VECTOR_MATMUL
 
 LAYOUT = ("#iree_vector_ext.nested_layout<subgroup_tile = [2, 1], batch_tile = [2, 1], "
           "outer_tile = [1, 1], thread_tile = [8, 8], element_tile = [1, 4], "
@@ -45,3 +45,21 @@ def test_op_layouts(tilescope):
     assert [type(l).__name__ for l in layouts["operands"]] == ["NestedLayout"] * 3
     reduction = tilescope.op_layouts(tilescope.open(REDUCTION))
     assert str(reduction["operands"][0]).startswith("#iree_vector_ext.nested_layout<")
+
+
+def test_attention_is_laid_out_as_its_two_contractions(tilescope):
+    # The Llama-3-8B layer's attention as the pinned IREE configures it for
+    # sm_90; the Q layout is the to_layout IREE's configure-tensor-layouts
+    # puts on the Q.K^T contraction's LHS (tilescope-cli iree-layouts).
+    attention = SOURCE / "tests" / "core" / "edit" / "data" / "attention_sm_90.mlir"
+    layouts = tilescope.op_layouts(tilescope.open(attention), "0:0")
+    assert layouts["intrinsic"] == "NV_MMA_SYNC_F32_16x8x16_F16"
+    assert [type(l).__name__ for l in layouts["operands"]] == ["NestedLayout"] * 6
+    assert str(layouts["operands"][0]) == (
+        "#iree_vector_ext.nested_layout<subgroup_tile = [1, 4, 1], batch_tile = [1, 1, 8], "
+        "outer_tile = [1, 2, 2], thread_tile = [1, 8, 4], element_tile = [1, 1, 2], "
+        "subgroup_strides = [0, 1, 0], thread_strides = [0, 4, 1]>")
+    parts = layouts["attention"]["contractions"]
+    assert [p["name"] for p in parts] == ["Q.K^T", "P.V"]
+    assert [o["name"] for o in parts[1]["operands"]] == ["P", "V", "O"]
+    assert layouts["attention"]["k2_steps"] == 32

@@ -178,6 +178,35 @@ private slots:
     QVERIFY(size.width() <= 600 && size.height() <= 500);
   }
 
+  // A panel that starts a row goes below the ones before it, at the left
+  // margin; the picture is as wide as its widest row and as tall as both,
+  // and a cell of the second row is found where it is drawn.
+  void aPanelStartsANewRow() {
+    GridScene scene = smallScene();
+    const Panel panel = scene.panels.front();
+    scene.panels = {panel, panel, panel};
+    scene.panels[2].startsRow = true;
+    const ScenePainter painter;
+    const double cell = 10;
+    const QRectF first = painter.gridRect(scene, 0, cell);
+    const QRectF second = painter.gridRect(scene, 1, cell);
+    const QRectF below = painter.gridRect(scene, 2, cell);
+    QCOMPARE(second.top(), first.top());
+    QVERIFY(second.left() > first.right());
+    QCOMPARE(below.left(), first.left());
+    QVERIFY(below.top() > first.bottom());
+    const QSizeF size = painter.naturalSize(scene, cell);
+    QVERIFY(size.height() > below.bottom());
+    QVERIFY(size.width() > second.right());
+    GridScene oneRow = scene;
+    oneRow.panels[2].startsRow = false;
+    QVERIFY(painter.naturalSize(oneRow, cell).height() < size.height());
+    const QRectF hit = painter.cellRect(scene, 2, 1, 1, cell);
+    const CellHit found = painter.hitTest(scene, hit.center(), cell, {});
+    QCOMPARE(found.panel, 2);
+    QCOMPARE(found.row, int64_t{1});
+  }
+
   // Side-by-side panels whose titles need more width than the viewport: the
   // grids still get cells that can be seen (the view scrolls), not 1e-4 px.
   void panelsWiderThanTheViewStillShowTheirGrids() {

@@ -47,6 +47,9 @@ struct Panel {
   // small for text (sampling, one call per pixel). Set it when cell()
   // formats labels or details; marks are not drawn on that path.
   std::function<int64_t(int64_t row, int64_t column)> colorKey;
+  // Begins a new row of panels below the ones before it (panels are laid
+  // out left to right; attention's Q.K^T and P.V each take a row).
+  bool startsRow = false;
 };
 
 enum class ColorBy { Subgroup, Lane, Register, Bank, Thread, Custom };

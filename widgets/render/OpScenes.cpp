@@ -32,6 +32,9 @@ Result<GridScene> opScene(const layout::OpLayouts &layouts,
   case layout::OpView::ContractionLayout:
     return contractionScene(*layouts.contraction, options.colorBy,
                             options.subtitle);
+  case layout::OpView::AttentionLayout:
+    return attentionScene(*layouts.attention, options.colorBy,
+                          options.subtitle);
   case layout::OpView::ThreadTiles:
   case layout::OpView::SubgroupTiles: {
     auto distribution = std::make_shared<const layout::ForallDistribution>(

@@ -97,11 +97,17 @@ Layout computeLayout(const Fixed &fixed, const GridScene &scene,
   layout.gridTop = y + fixed.panelTitleHeight + fixed.columnAxisHeight +
                    fixed.columnTickHeight;
 
-  double x = kMargin;
-  double maxGridHeight = 0;
+  const double headings = layout.gridTop - layout.panelsTop;
+  double x = kMargin, right = kMargin;
+  double rowTop = layout.panelsTop, rowGridHeight = 0;
   for (size_t i = 0; i < scene.panels.size(); ++i) {
     const Panel &panel = scene.panels[i];
     const PanelFixed &p = fixed.panels[i];
+    if (panel.startsRow && i > 0) {
+      rowTop += headings + rowGridHeight + kSectionGap;
+      x = kMargin;
+      rowGridHeight = 0;
+    }
     const double leftWidth = p.rowAxisWidth + p.rowTickWidth;
     const double gridWidth =
         static_cast<double>(std::max<int64_t>(panel.columns, 0)) * cellSize;
@@ -112,18 +118,18 @@ Layout computeLayout(const Fixed &fixed, const GridScene &scene,
     PanelGeometry geometry;
     geometry.left = x;
     geometry.grid =
-        QRectF(x + leftWidth, layout.gridTop, gridWidth, gridHeight);
-    geometry.frame = QRectF(x, layout.panelsTop, width,
-                            layout.gridTop - layout.panelsTop + gridHeight);
+        QRectF(x + leftWidth, rowTop + headings, gridWidth, gridHeight);
+    geometry.frame = QRectF(x, rowTop, width, headings + gridHeight);
     layout.panels.push_back(geometry);
+    right = std::max(right, x + width);
     x += width + kPanelGap;
-    maxGridHeight = std::max(maxGridHeight, gridHeight);
+    rowGridHeight = std::max(rowGridHeight, gridHeight);
   }
-  const double right = scene.panels.empty() ? kMargin : x - kPanelGap;
   layout.contentWidth =
       std::max({right - kMargin, fixed.headerWidth, kMinContentWidth});
 
-  y = scene.panels.empty() ? layout.panelsTop : layout.gridTop + maxGridHeight;
+  y = scene.panels.empty() ? layout.panelsTop
+                           : rowTop + headings + rowGridHeight;
   if (fixed.legendLines > 0) {
     y += kSectionGap;
     layout.legendTop = y;

@@ -72,11 +72,12 @@ void drawPanelAxes(Frame &f, const Panel &panel, const PanelGeometry &g,
   const QRectF &visible = f.visible;
   const QFontMetricsF &small = f.fixed.small;
 
-  if (!panel.title.isEmpty() && f.layout.panelsTop <= visible.bottom() &&
-      f.layout.panelsTop + f.fixed.panelTitleHeight >= visible.top()) {
+  const double panelTop = g.frame.top();
+  if (!panel.title.isEmpty() && panelTop <= visible.bottom() &&
+      panelTop + f.fixed.panelTitleHeight >= visible.top()) {
     painter.setFont(f.fixed.fonts.panelTitle);
     painter.setPen(f.theme.foreground);
-    drawElided(painter, f.fixed.panelTitle, g.frame.left(), f.layout.panelsTop,
+    drawElided(painter, f.fixed.panelTitle, g.frame.left(), panelTop,
                g.frame.width(), panel.title);
   }
 
@@ -86,7 +87,7 @@ void drawPanelAxes(Frame &f, const Panel &panel, const PanelGeometry &g,
   // whole paint does).
   const QString columnAxis = columnAxisText(panel);
   if (!columnAxis.isEmpty() && grid.width() > 0) {
-    const double top = f.layout.panelsTop + f.fixed.panelTitleHeight;
+    const double top = panelTop + f.fixed.panelTitleHeight;
     const double left = std::max(grid.left(), f.view.left());
     const double right = std::min(grid.right(), f.view.right());
     if (right > left && top <= visible.bottom() &&

@@ -105,6 +105,10 @@ layoutScene(const document::RootOp &op, const RootOpInputs &inputs,
   sceneOptions.dims = dims;
   sceneOptions.slice = slice;
   sceneOptions.subtitle = qs(config->print());
+  if (layouts->attention)
+    sceneOptions.subtitle +=
+        "\nqk_attrs: " + qs(layouts->attention->qk.config.print()) +
+        "\npv_attrs: " + qs(layouts->attention->pv.config.print());
   auto scene = render::opScene(*layouts, sceneOptions);
   if (!scene)
     return {empty, qs(scene.error())};
@@ -113,6 +117,13 @@ layoutScene(const document::RootOp &op, const RootOpInputs &inputs,
   case layout::OpView::ContractionLayout:
     note = "mma_kind " + qs(layouts->intrinsic) +
            ": each operand's layout on one workgroup tile";
+    break;
+  case layout::OpView::AttentionLayout:
+    note = QString("%1: its Q.K^T and P.V contractions as IREE decomposes "
+                   "them, one workgroup tile, one of %2 steps of K2 (every "
+                   "step the same layouts)")
+               .arg(op.name.c_str())
+               .arg(layouts->attention->k2Steps);
     break;
   case layout::OpView::ThreadTiles:
     note = QString("%1 on %2 (TileAndFuse): which thread runs each tile")

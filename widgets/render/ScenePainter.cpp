@@ -223,7 +223,8 @@ std::vector<QRectF> ScenePainter::viewDependentRects(const GridScene &scene,
     const QRectF grid = layout.panels[i].grid.translated(-scroll);
     // The column axis's name, in its row above the ticks.
     if (fixed.columnAxisHeight > 0) {
-      const double top = layout.panelsTop + fixed.panelTitleHeight - scroll.y();
+      const double top =
+          layout.panels[i].frame.top() + fixed.panelTitleHeight - scroll.y();
       rects.push_back(
           QRectF(grid.left(), top, grid.width(), fixed.columnAxisHeight)
               .intersected(view));

@@ -555,6 +555,47 @@ Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
   return scene;
 }
 
+Result<GridScene> attentionScene(const layout::AttentionLayouts &attention,
+                                 ColorBy colorBy, const QString &subtitle) {
+  GridScene scene;
+  scene.title =
+      QString("attention: Q.K^T (%1) then P.V (%2), per step of K2")
+          .arg(QString::fromStdString(attention.qk.layouts.intrinsic),
+               QString::fromStdString(attention.pv.layouts.intrinsic));
+  scene.subtitle = subtitle;
+  scene.colorBy = colorBy;
+  QStringList footer;
+  int64_t keys = 1;
+  for (const layout::AttentionContraction *part :
+       {&attention.qk, &attention.pv}) {
+    auto one = contractionScene(part->layouts, colorBy);
+    if (!one)
+      return Error{part->name + ": " + one.error()};
+    const std::string names[] = {part->lhs, part->rhs, part->acc};
+    const char *roles[] = {"LHS", "RHS", "ACC"};
+    for (size_t i = 0; i < one->panels.size() && i < 3; ++i) {
+      Panel &panel = one->panels[i];
+      // "LHS vector<1x64x128>" -> "Q (Q.K^T LHS) vector<1x64x128>"
+      panel.title.replace(0, 3,
+                          QString("%1 (%2 %3)")
+                              .arg(QString::fromStdString(names[i]),
+                                   QString::fromStdString(part->name),
+                                   roles[i]));
+      // P.V below Q.K^T: P under S, where it comes from.
+      panel.startsRow = i == 0 && part == &attention.pv;
+      scene.panels.push_back(std::move(panel));
+    }
+    keys = std::max(keys, static_cast<int64_t>(one->legend.size()));
+    footer << QString::fromStdString(part->name) + ": " +
+                  one->footer.replace("LHS", QString::fromStdString(part->lhs))
+                      .replace("RHS", QString::fromStdString(part->rhs))
+                      .replace("ACC", QString::fromStdString(part->acc));
+  }
+  addLegend(scene, keys, colorByName(colorBy));
+  scene.footer = footer.join("\n");
+  return scene;
+}
+
 GridScene mmaScene(const layout::MmaIntrinsic &intrinsic, ColorBy colorBy,
                    int64_t lane) {
   GridScene scene;

@@ -3,6 +3,7 @@
 // layout math, so scenes of millions of elements cost nothing to build.
 #pragma once
 
+#include "core/layout/AttentionLayouts.h"
 #include "core/layout/Basis.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/MmaLayouts.h"
@@ -49,6 +50,12 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
 Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
                                    ColorBy colorBy,
                                    const QString &subtitle = {});
+
+// Attention as IREE's VectorDistribute decomposes it: Q, K and S of Q.K^T,
+// then P, V and O of P.V, each operand's layout over its two innermost
+// dimensions (the contractions' own panels, renamed by operand).
+Result<GridScene> attentionScene(const layout::AttentionLayouts &attention,
+                                 ColorBy colorBy, const QString &subtitle = {});
 
 // The workgroup grid over two parallel dimensions.
 GridScene
