@@ -7,6 +7,7 @@
 #include "core/export/LayoutJson.h"
 #include "core/layout/NestedLayout.h"
 #include "core/layout/Roofline.h"
+#include "core/util/Numbers.h"
 
 #include <iostream>
 #include <sstream>
@@ -15,13 +16,6 @@ using nlohmann::json;
 
 namespace tilescope::cli {
 namespace {
-
-std::string list(const std::vector<int64_t> &values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
 
 std::string loops(const std::vector<int> &dims) {
   std::string out;
@@ -35,10 +29,7 @@ std::string perThread(const config::NestedLayoutAttr &attr) {
   auto layout = layout::NestedLayout::create(attr);
   if (!layout)
     return layout.error();
-  std::string shape;
-  for (int64_t size : layout->simtShape())
-    shape += (shape.empty() ? "" : "x") + std::to_string(size);
-  return "each thread holds vector<" + shape + ">";
+  return "each thread holds vector<" + join(layout->simtShape(), "x") + ">";
 }
 
 } // namespace
@@ -52,8 +43,8 @@ int explainAttention(const LayoutInputs &in, bool asJson) {
        << ": batch " << loops(a.dims.batch) << ", M " << loops(a.dims.m)
        << ", K1 " << loops(a.dims.k1) << ", K2 " << loops(a.dims.k2) << ", N "
        << loops(a.dims.n) << "\n"
-       << "one workgroup, one step of K2: tile " << list(a.tile) << " ("
-       << a.k2Steps << " steps of K2)\n"
+       << "one workgroup, one step of K2: tile " << bracketedList(a.tile)
+       << " (" << a.k2Steps << " steps of K2)\n"
        << "IREE decomposes it into two contractions, each laid out from its "
           "own decomposition_config lowering config:\n";
   for (const layout::AttentionContraction *part : {&a.qk, &a.pv}) {

@@ -9,6 +9,7 @@
 #include "core/config/GpuTarget.h"
 #include "core/config/IterationSpace.h"
 #include "core/config/LoweringConfig.h"
+#include "core/config/OtherConfigs.h"
 #include "core/config/TranslationInfo.h"
 
 #include <optional>
@@ -59,6 +60,8 @@ struct ValidationContext {
   std::optional<IterationSpace> iterationSpace;
   std::optional<GpuTarget> target;
   std::optional<TranslationInfo> translationInfo;
+  // An attention op's qk and pv configs (its decomposition_config).
+  std::optional<DecompositionConfig> decomposition;
   // The IREE release the config is meant for ("3.13"): decides which keys
   // and syntaxes are current.
   std::string ireeRelease = "3.13";

@@ -184,6 +184,19 @@ const std::map<std::string, RuleInfo> &ruleTable() {
        {"Common/GPU/GPUApplyTilingLevel.cpp, subgroup tiling of the packed "
         "intrinsic tiles",
         R::Refuses}},
+      {"attention-layout",
+       {"LinalgExt/IR/AggregatedOpInterfaceImpl.cpp (decomposeOperation) "
+        "and LLVMGPUConfigureTensorLayouts.cpp (getContractionLayout for "
+        "the Q.K^T and P.V contractions)",
+        R::Refuses}},
+      {"attention-intrinsics",
+       {"Codegen/Common tile-size analysis on the attention's output fill "
+        "(Q.K^T and P.V with intrinsics of two shapes)",
+        R::Refuses}},
+      {"attention-subgroups",
+       {"LLVMGPUConfigureTensorLayouts.cpp, the qk and pv subgroup_basis "
+        "against the workgroup's subgroups",
+        R::Compiles}},
       {"promoted-copy-layout",
        {"Common/GPU/GPUVectorAlloc.cpp and GPUNestedLayoutUtils.cpp, "
         "getDerivedThreadLayout for a promoted operand",

@@ -79,11 +79,13 @@ size_t valueEnd(std::string_view text, size_t i, size_t end) {
 
 // Where `key` (not part of a longer name) followed by `=` first appears in
 // [from, end) as a key of the op's own: in its custom syntax (no bracket
-// opened after `from`: `pipeline = ` of iree_codegen.smt.constraints) or in
-// its attribute dictionary (one `{` and no other). A key nested deeper belongs
-// to an attribute's value: attention's `decomposition_config = {qk_attrs =
-// {lowering_config = ...}}` (inside its `<...>` properties) or an op in the
-// op's region. Strings and comments are skipped; npos if nowhere.
+// opened after `from`: `pipeline = ` of iree_codegen.smt.constraints), in
+// its properties (`op <key = ...>` or `<{key = ...}>`: attention's
+// decomposition_config) or in its attribute dictionary (one `{` and no
+// other). A key nested deeper belongs to an attribute's value: the
+// `lowering_config` inside attention's `decomposition_config = {qk_attrs =
+// {lowering_config = ...}}`, or an op in the op's region. Strings and comments
+// are skipped; npos if nowhere.
 size_t findKey(std::string_view text, std::string_view key, size_t from,
                size_t end, size_t &valueStart) {
   std::string open; // the brackets opened since `from`, innermost last
@@ -93,7 +95,10 @@ size_t findKey(std::string_view text, std::string_view key, size_t from,
       continue;
     const char c = text[i];
     if (c == '(' || c == '[' || c == '{' || c == '<') {
-      open.push_back(c);
+      // `op <key = ...>` (a space before it): the op's properties, whose
+      // keys are the op's own attributes, as an attribute dictionary's are;
+      // `#dialect.name<...>`, `tensor<...>` and the like have none.
+      open.push_back(c == '<' && i > from && text[i - 1] == ' ' ? 'P' : c);
       ++i;
       continue;
     }
@@ -104,7 +109,7 @@ size_t findKey(std::string_view text, std::string_view key, size_t from,
       ++i;
       continue;
     }
-    if ((open.empty() || open == "{") &&
+    if ((open.empty() || open == "{" || open == "P" || open == "P{") &&
         text.compare(i, key.size(), key) == 0 && i + key.size() <= end &&
         (i == 0 || !isIdentifierChar(text[i - 1])) &&
         (i + key.size() == end || !isIdentifierChar(text[i + key.size()]))) {

@@ -3,6 +3,7 @@
 #include "core/config/Attribute.h"
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
+#include "core/edit/OpLayoutInputs.h"
 
 #include <map>
 #include <variant>
@@ -62,6 +63,24 @@ Entries entriesOf(const config::TranslationInfo &info) {
   return list;
 }
 
+// Attention's qk and pv lowering configs, entry by entry, each key
+// prefixed "qk_attrs." / "pv_attrs." (the names set-config takes).
+Entries decompositionEntries(const document::RootOp &op) {
+  Entries list;
+  if (op.decompositionConfig.empty())
+    return list;
+  auto decomposition = decompositionOf(op);
+  if (!decomposition)
+    return list;
+  for (const auto &[prefix, half] :
+       {std::pair{"qk_attrs.", &decomposition->qk},
+        std::pair{"pv_attrs.", &decomposition->pv}})
+    if (*half)
+      for (auto &[key, value] : entriesOf(**half))
+        list.emplace_back(prefix + key, std::move(value));
+  return list;
+}
+
 std::string opLabel(const document::RootOp &op) {
   return op.name + " (line " + std::to_string(op.line) + ")";
 }
@@ -93,6 +112,8 @@ std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
   if (cfg)
     for (auto &[key, value] : entriesOf(*cfg))
       fields.push_back({key, value});
+  for (auto &[key, value] : decompositionEntries(op))
+    fields.push_back({key, value});
   if (info)
     for (auto &[key, value] : entriesOf(*info))
       fields.push_back({"translation_info." + key, value});
@@ -103,6 +124,8 @@ std::vector<FieldDifference>
 loweringConfigDifferences(const document::RootOp &a,
                           const document::RootOp &b) {
   std::vector<FieldDifference> out;
+  if (a.decompositionConfig != b.decompositionConfig)
+    compareEntries(decompositionEntries(a), decompositionEntries(b), "", out);
   const std::string textA = loweringText(a), textB = loweringText(b);
   if (textA == textB)
     return out;

@@ -22,6 +22,8 @@ void setAttribute(document::Dispatch &dispatch, const Edit &edit,
     document::RootOp &op = dispatch.rootOps.at(edit.op.op);
     if (edit.attributeKey == "lowering_config")
       op.loweringConfig = attribute;
+    else if (edit.attributeKey == "decomposition_config")
+      op.decompositionConfig = attribute;
     else
       op.compilationInfo = attribute;
   }
@@ -97,6 +99,13 @@ Result<EditableDocument::Site> EditableDocument::siteOf(OpRef ref,
                  std::to_string(ref.op) + " (it has " +
                  std::to_string(dispatch.rootOps.size()) + ")"};
   const document::RootOp &op = dispatch.rootOps[ref.op];
+  if (part == ConfigPart::Decomposition) {
+    if (op.decompositionConfig.empty())
+      return Error{op.name + " (line " + std::to_string(op.line) +
+                   ") has no decomposition_config: qk_attrs and pv_attrs "
+                   "are attention's"};
+    return Site{"decomposition_config", false, op.decompositionConfig};
+  }
   if (part == ConfigPart::TranslationInfo && !dispatch.translationInfo.empty())
     return Site{"translation_info", true, dispatch.translationInfo};
   if (part == ConfigPart::LoweringConfig && !op.loweringConfig.empty())

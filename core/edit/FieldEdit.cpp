@@ -17,6 +17,7 @@ namespace {
 
 constexpr std::string_view kLoweringPrefix = "lowering_config.";
 constexpr std::string_view kTranslationPrefix = "translation_info.";
+constexpr std::string_view kDecompositionHalves[] = {"qk_attrs.", "pv_attrs."};
 
 // translation_info's own parameters, and #iree_gpu.pipeline_options' fields.
 constexpr std::array<std::string_view, 3> kTranslationKeys = {
@@ -315,9 +316,42 @@ Result<FieldChange> changeHalf(const std::string &text, const Field &field,
              : changeTranslation(text, field, value);
 }
 
+// A key of the qk or pv lowering config inside a decomposition_config:
+// that lowering config changed as any other, the dictionary printed whole.
+Result<FieldChange>
+changeDecomposition(const std::string &text, const Field &field,
+                    const std::optional<std::string> &value) {
+  const size_t dot = field.key.find('.');
+  const std::string half = field.key.substr(0, dot);
+  const Field inner{ConfigPart::LoweringConfig, field.key.substr(dot + 1)};
+  auto parsed = config::parseAttribute(text);
+  if (auto *error = std::get_if<config::ParseError>(&parsed))
+    return Error{field.name() + ": the decomposition_config does not read: " +
+                 error->toString()};
+  Attribute dictionary = std::get<Attribute>(std::move(parsed));
+  Attribute *attrs = dictionary.is(config::Attribute::Kind::Dictionary)
+                         ? dictionary.find(half)
+                         : nullptr;
+  Attribute *lowering = attrs ? attrs->find("lowering_config") : nullptr;
+  if (!lowering)
+    return Error{field.name() + ": the decomposition_config has no " + half +
+                 " = {lowering_config = ...} to edit"};
+  auto change = changeHalf(config::printAttribute(*lowering), inner, value);
+  if (!change)
+    return Error{half + "." + change.error()};
+  auto changed = config::parseAttribute(change->attribute);
+  if (auto *error = std::get_if<config::ParseError>(&changed))
+    return Error{field.name() + ": " + error->toString()};
+  *lowering = std::get<Attribute>(std::move(changed));
+  change->attribute = config::printAttribute(dictionary);
+  return change;
+}
+
 } // namespace
 
 std::string Field::name() const {
+  if (part == ConfigPart::Decomposition)
+    return key.empty() ? "decomposition_config" : key;
   if (part == ConfigPart::LoweringConfig)
     return key.empty() ? "lowering_config" : key;
   if (key.empty())
@@ -335,6 +369,14 @@ Result<Field> parseField(std::string_view name) {
     field.part = ConfigPart::TranslationInfo;
     return field;
   }
+  for (std::string_view half : kDecompositionHalves)
+    if (name.substr(0, half.size()) == half) {
+      if (name.size() == half.size())
+        return Error{"\"" + std::string(name) + "\" names no field"};
+      field.part = ConfigPart::Decomposition;
+      field.key = std::string(name);
+      return field;
+    }
   if (name.substr(0, kLoweringPrefix.size()) == kLoweringPrefix) {
     field.key = std::string(name.substr(kLoweringPrefix.size()));
   } else if (name.substr(0, kTranslationPrefix.size()) == kTranslationPrefix) {
@@ -357,6 +399,8 @@ Result<Field> parseField(std::string_view name) {
 Result<FieldChange> changeField(const std::string &attributeText,
                                 const Field &field,
                                 const std::optional<std::string> &value) {
+  if (field.part == ConfigPart::Decomposition)
+    return changeDecomposition(attributeText, field, value);
   if (attributeText.rfind("#iree_codegen.compilation_info", 0) != 0)
     return changeHalf(attributeText, field, value);
   // Both halves live in the compilation info: change one, print the whole.

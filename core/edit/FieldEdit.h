@@ -15,11 +15,14 @@
 
 namespace tilescope::edit {
 
-enum class ConfigPart { LoweringConfig, TranslationInfo };
+// Decomposition: a field of the lowering config inside an attention op's
+// decomposition_config, `qk_attrs.KEY` or `pv_attrs.KEY` (the Q.K^T and P.V
+// contractions' own configs).
+enum class ConfigPart { LoweringConfig, TranslationInfo, Decomposition };
 
 struct Field {
   ConfigPart part = ConfigPart::LoweringConfig;
-  std::string key; // empty: the whole attribute
+  std::string key; // empty: the whole attribute; "qk_attrs.mma_kind", ...
   // "workgroup", "translation_info.workgroup_size", "lowering_config", ...
   std::string name() const;
 };
@@ -29,6 +32,8 @@ struct Field {
 // (`prefetch_num_stages`, ...), `translation_info.KEY` (an entry of its
 // configuration dictionary) and `translation_info` (whole). Any other name
 // is a lowering-config key: IREE keeps keys it does not read.
+// `qk_attrs.KEY` and `pv_attrs.KEY` name a key of attention's qk or pv
+// lowering config.
 Result<Field> parseField(std::string_view name);
 
 // The attribute after the change (value unset: the field removed), printed
@@ -40,7 +45,8 @@ struct FieldChange {
 };
 
 // `attributeText` is the config as it stands: a lowering config, a
-// translation info, or a compilation info holding both.
+// translation info, or a compilation info holding both; for a
+// Decomposition field, the decomposition_config dictionary.
 Result<FieldChange> changeField(const std::string &attributeText,
                                 const Field &field,
                                 const std::optional<std::string> &value);

@@ -25,6 +25,9 @@ RootOpContext contextOf(const document::Document &document, OpRef ref) {
   context.op = &op;
   config::ValidationContext &validation = context.validation;
   validation.iterationSpace = op.space;
+  if (op.kind == config::OpKind::Attention && !op.decompositionConfig.empty())
+    if (auto decomposition = decompositionOf(op))
+      validation.decomposition = std::move(*decomposition);
 
   // Each config text as the document read it, once (ConfigReading.h): the
   // attribute as written (IREE's parser judges it) and the typed model.

@@ -36,13 +36,6 @@ std::vector<int> sorted(const Loops &loops) {
   return {loops.begin(), loops.end()};
 }
 
-std::string listText(const std::vector<int64_t> &values) {
-  std::string text = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(values[i]);
-  return text + "]";
-}
-
 // One decomposed contraction: the attention loops its three operands use,
 // in the attention's order, renumbered (compressUnusedDims); the loops the
 // accumulator does not index are reduced (computeMatmul).
@@ -229,12 +222,13 @@ deriveAttentionLayouts(const config::LoweringConfig &outer,
     result.notes.push_back(
         "P changes layout between the contractions: S's accumulator "
         "layout has batch " +
-        listText(result.qk.layouts.acc.batchTile) + ", outer " +
-        listText(result.qk.layouts.acc.outerTile) + ", element " +
-        listText(result.qk.layouts.acc.elementTile) + "; P.V's LHS has batch " +
-        listText(result.pv.layouts.lhs.batchTile) + ", outer " +
-        listText(result.pv.layouts.lhs.outerTile) + ", element " +
-        listText(result.pv.layouts.lhs.elementTile) +
+        bracketedList(result.qk.layouts.acc.batchTile) + ", outer " +
+        bracketedList(result.qk.layouts.acc.outerTile) + ", element " +
+        bracketedList(result.qk.layouts.acc.elementTile) +
+        "; P.V's LHS has batch " +
+        bracketedList(result.pv.layouts.lhs.batchTile) + ", outer " +
+        bracketedList(result.pv.layouts.lhs.outerTile) + ", element " +
+        bracketedList(result.pv.layouts.lhs.elementTile) +
         " (IREE's to_layout between them)");
   else
     result.notes.push_back("P keeps S's accumulator layout as P.V's LHS: no "

@@ -1,5 +1,6 @@
 #include "core/layout/LayoutValidation.h"
 
+#include "core/layout/AttentionLayouts.h"
 #include "core/layout/ThreadDistribution.h"
 #include "core/util/Numbers.h"
 
@@ -96,6 +97,76 @@ void checkPromotedCopies(const config::LoweringConfig &config,
   }
 }
 
+// Attention under VectorDistribute: IREE lays its Q.K^T and P.V
+// contractions out from the qk and pv configs inside the op's tiles
+// (AttentionLayouts); where that cannot be done, IREE fails. Each
+// contraction's subgroup basis should cover the workgroup's subgroups:
+// IREE compiles one that covers fewer, and the others repeat its work.
+void checkAttention(const config::LoweringConfig &config,
+                    const config::ValidationContext &context,
+                    std::vector<config::Problem> &problems) {
+  if (!context.decomposition || !context.iterationSpace ||
+      !context.translationInfo ||
+      context.translationInfo->pipelineName() != "VectorDistribute")
+    return;
+  auto attention = deriveAttentionLayouts(config, *context.iterationSpace,
+                                          *context.decomposition);
+  if (!attention) {
+    problems.push_back(config::makeProblem(
+        "decomposition_config",
+        "IREE cannot lay attention's contractions out: " + attention.error(),
+        "attention-layout"));
+    return;
+  }
+  // Intrinsics of two shapes: IREE's tile-size analysis fails on the
+  // output's fill ("tile size analysis did not determine a valid tile
+  // size"): gfx942's 32x32x8 against 16x16x16 either way round, col_major
+  // or not; the same shape with col_major on one side only compiles.
+  const auto qkShape = config::intrinsicShape(attention->qk.layouts.intrinsic);
+  const auto pvShape = config::intrinsicShape(attention->pv.layouts.intrinsic);
+  if (qkShape && pvShape &&
+      (qkShape->m != pvShape->m || qkShape->n != pvShape->n))
+    problems.push_back(config::makeProblem(
+        "pv_attrs.mma_kind",
+        "Q.K^T runs " + attention->qk.layouts.intrinsic + " and P.V " +
+            attention->pv.layouts.intrinsic +
+            ": intrinsics of two shapes, where IREE's tile-size analysis "
+            "fails on the output's fill ('tile size analysis did not "
+            "determine a valid tile size')",
+        "attention-intrinsics"));
+  const auto &workgroupSize = context.translationInfo->workgroupSize;
+  const auto subgroupSize = context.translationInfo->subgroupSize;
+  if (!workgroupSize || !subgroupSize || *subgroupSize <= 0)
+    return;
+  const int64_t subgroups = saturatingProduct(*workgroupSize) / *subgroupSize;
+  for (const AttentionContraction *part : {&attention->qk, &attention->pv}) {
+    const std::string half = part == &attention->qk ? "qk_attrs" : "pv_attrs";
+    // The basis's counts on the contraction's loops (its mapping).
+    const auto basis = part->config.subgroupBasis();
+    if (!basis)
+      continue;
+    int64_t used = 1;
+    for (int64_t position : basis->mapping)
+      if (position >= 0 &&
+          position < static_cast<int64_t>(basis->counts.size()))
+        used = saturatingMultiply(used,
+                                  basis->counts[static_cast<size_t>(position)]);
+    if (used == subgroups)
+      continue;
+    problems.push_back(config::makeProblem(
+        half + ".subgroup_basis",
+        part->name + " is spread over " + std::to_string(used) + " subgroup" +
+            (used == 1 ? "" : "s") + " where the workgroup (" +
+            bracketedList(*workgroupSize) + " threads, subgroups of " +
+            std::to_string(*subgroupSize) + ") has " +
+            std::to_string(subgroups) +
+            (used < subgroups ? ": the others repeat its work"
+                              : ": IREE distributes to subgroups that do not "
+                                "exist"),
+        "attention-subgroups"));
+  }
+}
+
 } // namespace
 
 std::vector<config::Problem>
@@ -103,6 +174,7 @@ validate(const config::LoweringConfig &config,
          const config::ValidationContext &context) {
   std::vector<config::Problem> problems = config::validate(config, context);
   checkPromotedCopies(config, context, problems);
+  checkAttention(config, context, problems);
   return problems;
 }
 

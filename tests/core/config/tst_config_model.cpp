@@ -84,17 +84,39 @@ namespace {
 struct RuleExample {
   RuleExample(const char *rule, Problem::IreeResponse iree, std::string config,
               std::string space = "4x16:pr", std::string translationText = {},
-              std::string target = "gfx942")
+              std::string target = "gfx942", std::string decomposition = {})
       : rule(rule), iree(iree), config(std::move(config)),
         space(std::move(space)), translationText(std::move(translationText)),
-        target(std::move(target)) {}
+        target(std::move(target)), decomposition(std::move(decomposition)) {}
   const char *rule;
   Problem::IreeResponse iree;
   std::string config; // the lowering_config's dictionary
   std::string space;
   std::string translationText; // empty: VectorDistribute, 64 threads
   std::string target;
+  // An attention op's decomposition_config (the space is then attention's
+  // (batch, M, K1, K2, N) with Q, K, V, scale and O operands).
+  std::string decomposition;
 };
+
+// An attention decomposition_config: qk and pv configs of `qkKind` and
+// `pvKind` with `qkSubgroupsOnM` / `pvSubgroupsOnM` subgroups along M.
+std::string attentionDecomposition(const char *qkKind, const char *pvKind,
+                                   int qkSubgroupsOnM, int pvSubgroupsOnM,
+                                   bool qkBasis = true) {
+  auto half = [](const char *kind, int onM, const char *mapping, bool basis) {
+    return std::string("{lowering_config = #iree_gpu.lowering_config<{"
+                       "mma_kind = #iree_gpu.mma_layout<") +
+           kind + ">" +
+           (basis ? ", subgroup_basis = [[1, " + std::to_string(onM) +
+                        ", 1, 1, 1], " + mapping + "]"
+                  : std::string()) +
+           "}>}";
+  };
+  return "{pv_attrs = " + half(pvKind, pvSubgroupsOnM, "[0, 1, 3, 4]", true) +
+         ", qk_attrs = " +
+         half(qkKind, qkSubgroupsOnM, "[0, 1, 2, 3]", qkBasis) + "}";
+}
 
 std::string translationText(const char *pipeline, const char *size,
                             const char *subgroup = "64") {
@@ -187,6 +209,26 @@ std::vector<RuleExample> ruleExamples() {
                 "192, 0]",
        "1024x1024x1024:ppr",
        translationText("VectorDistribute", "[256, 1, 1]")},
+      // Attention's Q.K^T config without a subgroup basis: IREE cannot
+      // distribute it.
+      {"attention-layout", R::Refuses,
+       "reduction = [0, 0, 0, 64, 0], workgroup = [1, 64, 0, 0, 64]",
+       "4x256x64x512x64:pprrp", vd64, "gfx942",
+       attentionDecomposition("MFMA_F32_16x16x16_F16", "MFMA_F32_16x16x16_F16",
+                              1, 1, false)},
+      // 16x16 against 32x32: IREE's tile-size analysis fails on the fill.
+      {"attention-intrinsics", R::Refuses,
+       "reduction = [0, 0, 0, 64, 0], workgroup = [1, 64, 0, 0, 64]",
+       "4x256x64x512x64:pprrp", vd64, "gfx942",
+       attentionDecomposition("MFMA_F32_16x16x16_F16", "MFMA_F32_32x32x8_F16",
+                              1, 1)},
+      // One subgroup's basis on a workgroup of two.
+      {"attention-subgroups", R::Compiles,
+       "reduction = [0, 0, 0, 64, 0], workgroup = [1, 64, 0, 0, 64]",
+       "4x256x64x512x64:pprrp",
+       translationText("VectorDistribute", "[128, 1, 1]"), "gfx942",
+       attentionDecomposition("MFMA_F32_16x16x16_F16", "MFMA_F32_16x16x16_F16",
+                              1, 1)},
       // 144 rows of LHS (128 rounded up to 3 subgroups of 16) cannot take
       // 192 threads.
       {"promoted-copy-layout", R::Refuses,
@@ -800,6 +842,18 @@ private slots:
       context.iterationSpace->operands = {{"f16", {0, 2}, false},
                                           {"f16", {1, 2}, false},
                                           {"f32", {0, 1}, true}};
+    // Rank 5 with a decomposition_config: attention (b, m, k1, k2, n).
+    if (!example.decomposition.empty()) {
+      context.iterationSpace->operands = {{"f16", {0, 1, 2}, false},
+                                          {"f16", {0, 3, 2}, false},
+                                          {"f16", {0, 3, 4}, false},
+                                          {"f16", {}, false},
+                                          {"f32", {0, 1, 4}, true}};
+      auto decomposition = DecompositionConfig::fromAttribute(
+          *parseResolvedAttribute(example.decomposition));
+      QVERIFY2(decomposition, example.decomposition.c_str());
+      context.decomposition = *decomposition;
+    }
     // Rank 4 (M, N, K/block, block): a scaled FP4 contraction.
     if (context.iterationSpace->rank() == 4)
       context.iterationSpace->operands = {{"f4E2M1FN", {0, 2, 3}, false},

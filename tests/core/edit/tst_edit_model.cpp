@@ -443,6 +443,57 @@ private slots:
     QCOMPARE(document.text(), original);
   }
 
+  // qk_attrs.KEY and pv_attrs.KEY edit the contractions' own configs inside
+  // the decomposition_config (read back, diffed and judged as fields); the
+  // rules find a subgroup basis that covers fewer subgroups than the
+  // workgroup has, and an intrinsic without a fragment layout.
+  void attentionDecompositionFields() {
+    edit::EditableDocument document = editable(
+        test::sourceDir() / "tests/core/edit/data/attention_sm_90.mlir");
+    const std::string original = document.text();
+    const iree::Document before = document.document();
+    auto qk = document.set({0, 0}, "qk_attrs.subgroup_basis",
+                           "[[1, 2, 1, 1, 1], [0, 1, 2, 3]]");
+    QVERIFY2(qk.ok(), qk.ok() ? "" : qk.error().c_str());
+    QCOMPARE(QString::fromStdString(qk->attributeKey),
+             QString("decomposition_config"));
+    const iree::RootOp &op = document.document().dispatches[0].rootOps[0];
+    auto decomposition = edit::decompositionOf(op);
+    QVERIFY(decomposition.ok());
+    QCOMPARE(decomposition->qk->subgroupBasis()->counts,
+             (std::vector<int64_t>{1, 2, 1, 1, 1}));
+    QCOMPARE(decomposition->pv->subgroupBasis()->counts,
+             (std::vector<int64_t>{1, 4, 1, 1, 1}));
+    // The op's own config is untouched; the diff names the field.
+    QCOMPARE(op.loweringConfig, before.dispatches[0].rootOps[0].loweringConfig);
+    const auto differences =
+        edit::loweringConfigDifferences(before.dispatches[0].rootOps[0], op);
+    QCOMPARE(differences.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(differences[0].field),
+             QString("qk_attrs.subgroup_basis"));
+    auto verdict =
+        edit::ruleVerdict(edit::contextOf(document.document(), {0, 0}));
+    QVERIFY(!verdict.hasErrors());
+    QVERIFY(std::any_of(verdict.problems.begin(), verdict.problems.end(),
+                        [](const config::Problem &p) {
+                          return p.rule == "attention-subgroups" &&
+                                 p.field == "qk_attrs.subgroup_basis";
+                        }));
+    verifyWithIree(document);
+    // NV_WMMA has no fragment layout: an error (IREE 3.13 dies on it).
+    QVERIFY(document.undo());
+    auto pv = document.set({0, 0}, "pv_attrs.mma_kind",
+                           "#iree_gpu.mma_layout<NV_WMMA_F32_16x16x16_F16>");
+    QVERIFY2(pv.ok(), pv.ok() ? "" : pv.error().c_str());
+    verdict = edit::ruleVerdict(edit::contextOf(document.document(), {0, 0}));
+    QVERIFY(verdict.hasErrors());
+    QCOMPARE(QString::fromStdString(verdict.firstError()->rule),
+             QString("attention-layout"));
+    QVERIFY(document.undo());
+    QCOMPARE(document.text(), original);
+    QVERIFY(!document.set({0, 0}, "qk_attrs.", "1").ok());
+  }
+
   // A compilation_info holds both halves: each field edit rewrites it whole
   // (here its alias, used once).
   void compilationInfoFields() {
