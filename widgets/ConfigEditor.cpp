@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -120,12 +121,13 @@ ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
   table->verticalHeader()->hide();
   table->setSelectionMode(QAbstractItemView::NoSelection);
   table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table->horizontalHeader()->setSectionResizeMode(
-      kField, QHeaderView::ResizeToContents);
+  table->horizontalHeader()->setSectionResizeMode(kField,
+                                                  QHeaderView::Interactive);
   table->horizontalHeader()->setSectionResizeMode(kValue, QHeaderView::Stretch);
   table->horizontalHeader()->setSectionResizeMode(kOriginal,
                                                   QHeaderView::Interactive);
   table->horizontalHeader()->resizeSection(kOriginal, 130);
+  table->setTextElideMode(Qt::ElideMiddle);
   table->setWordWrap(false);
   // The keyboard walks the Value boxes, never a read-only cell: Tab and
   // Shift+Tab go box to box (the table itself takes no focus), Up and Down
@@ -294,6 +296,7 @@ void ConfigEditor::showOp(const document::Dispatch &dispatch,
   }
 
   chainFocus();
+  fitColumns();
 
   const QString kept = newField->currentText();
   newField->clear();
@@ -387,7 +390,9 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
     QFont bold = name->font();
     bold.setBold(true);
     name->setFont(bold);
-    name->setToolTip("Changed from " + original);
+    name->setToolTip(field + ": changed from " + original);
+  } else {
+    name->setToolTip(field);
   }
   box->installEventFilter(this); // Up and Down; its row scrolled into view
   connect(box, &QLineEdit::textEdited, this,
@@ -409,6 +414,35 @@ void ConfigEditor::addSection(const QString &title) {
   item->setBackground(palette().alternateBase());
   table->setItem(row, kField, item);
   table->setSpan(row, 0, 1, kColumns);
+}
+
+void ConfigEditor::resizeEvent(QResizeEvent *event) {
+  QWidget::resizeEvent(event);
+  fitColumns();
+}
+
+void ConfigEditor::fitColumns() {
+  const int width = table->viewport()->width();
+  if (width <= 0)
+    return;
+  // Section rows span the table: measure the field rows' names only.
+  int names = table->fontMetrics().horizontalAdvance("Field") + 16;
+  int originals = 60;
+  for (int row = 0; row < table->rowCount(); ++row) {
+    if (table->columnSpan(row, kField) != 1)
+      continue;
+    if (const QTableWidgetItem *name = table->item(row, kField))
+      names = std::max(
+          names, table->fontMetrics().horizontalAdvance(name->text()) + 16);
+    if (const QTableWidgetItem *original = table->item(row, kOriginal))
+      originals = std::max(
+          originals,
+          table->fontMetrics().horizontalAdvance(original->text()) + 12);
+  }
+  table->horizontalHeader()->resizeSection(
+      kField, std::min(names, std::max(90, width * 35 / 100)));
+  table->horizontalHeader()->resizeSection(
+      kOriginal, std::min(originals, std::max(60, width * 22 / 100)));
 }
 
 void ConfigEditor::changeEvent(QEvent *event) {

@@ -73,8 +73,14 @@ protected:
   void changeEvent(QEvent *event) override;
   // Up and Down in a Value box move to the row above or below.
   bool eventFilter(QObject *watched, QEvent *event) override;
+  // The columns refit to the panel's width (fitColumns).
+  void resizeEvent(QResizeEvent *event) override;
 
 private:
+  // Names and originals take what they need up to a share of the width,
+  // the values the rest: a value is read, not cut to a few characters
+  // (a long name is elided and its tooltip says it whole).
+  void fitColumns();
   int rowOf(const QString &field) const;
   int rowOfProblem(const QString &field) const;
   QLineEdit *boxOf(int row) const;

@@ -142,6 +142,7 @@ void DispatchBrowser::rebuild(const EditSession &edits) {
       child->setData(0, kLineRole, op.line);
       child->setData(0, kDispatchIndexRole, static_cast<int>(d));
       child->setData(0, kRootOpIndexRole, static_cast<int>(r));
+      child->setToolTip(0, opLabel(op)); // the column may cut it
       child->setToolTip(1, shape);
     }
     item->setExpanded(true);
