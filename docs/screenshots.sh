@@ -36,6 +36,8 @@ shot screenshot-view-banks.png \
 shot screenshot-view-grid.png \
   "$examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir" --op 0:0 \
   --set 'workgroup=[128, 128, 0]' --view grid
+shot screenshot-view-attention.png \
+  tests/core/edit/data/attention_sm_90.mlir --op 0:0 --view layouts
 
 # Panels that need IREE's answer or a run: the tests that drive them.
 pictures=$(mktemp -d)
