@@ -6,6 +6,7 @@
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/service/ConfigureProgram.h"
+#include "core/service/IreeTargets.h"
 #include "core/util/Files.h"
 
 #include <QCommandLineParser>
@@ -80,6 +81,16 @@ int configure(const QStringList &arguments) {
     std::cerr << "tilescope-cli configure: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
+  // A GPU chip IREE does not know is a wrong --target (exit 2), said as
+  // `check` and `targets` say it, not iree-compile's "device alias"
+  // complaint about a file it could not read (exit 4).
+  if (target && target->backend != "llvm-cpu")
+    if (auto known = jobs::ireeTarget(*installation, target->chip);
+        !known && jobs::namesNoTarget(known.error())) {
+      std::cerr << "tilescope-cli configure: --target: " << known.error()
+                << "\n";
+      return kExitUsage;
+    }
   auto worker = app::documentWorker(ireePath(parser));
   if (!worker) {
     std::cerr << "tilescope-cli configure: " << worker.error() << "\n";

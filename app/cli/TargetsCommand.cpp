@@ -86,7 +86,7 @@ int targets(const QStringList &arguments) {
     if (!resolved) {
       std::cerr << "tilescope-cli targets: " << name.toStdString() << ": "
                 << resolved.error() << "\n";
-      exitCode = kExitBadInput;
+      exitCode = kExitUsage; // a name nobody knows: as configure says it
       continue;
     }
     if (asJson) {

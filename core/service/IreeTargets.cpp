@@ -11,6 +11,8 @@
 namespace tilescope::jobs {
 namespace {
 
+constexpr const char *kNoTarget = "IREE knows no GPU target '";
+
 bool startsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
@@ -123,12 +125,16 @@ Result<IreeTarget> ireeTarget(const tools::IreeInstallation &iree,
     else if (other.error().find("Unknown") == std::string::npos)
       answer = Error{other.error()};
     else
-      answer = Error{"IREE knows no GPU target '" + std::string(name) + "' (" +
-                     firstError + "; " + other.error() + ")"};
+      answer = Error{kNoTarget + std::string(name) + "' (" + firstError + "; " +
+                     other.error() + ")"};
   }
   std::lock_guard lock(mutex);
   answers.insert_or_assign(key, answer);
   return answer;
+}
+
+bool namesNoTarget(const std::string &ireeTargetError) {
+  return ireeTargetError.rfind(kNoTarget, 0) == 0;
 }
 
 Result<ResolvedTarget> resolveTarget(const tools::IreeInstallation *iree,

@@ -36,6 +36,9 @@ struct IreeTarget {
 };
 Result<IreeTarget> ireeTarget(const tools::IreeInstallation &iree,
                               std::string_view name);
+// Whether ireeTarget's Error says IREE knows no such target on any GPU
+// backend (rather than knowing it without GPU facts, as sm_90, or failing).
+bool namesNoTarget(const std::string &ireeTargetError);
 
 // A target named on a command line: IREE's facts when `iree` is given and
 // IREE has them; otherwise the built-in table (saying why in `note`); an

@@ -265,7 +265,7 @@ private slots:
     QVERIFY(gfx1250.out.contains("\"from_iree\": true"));
     QVERIFY(gfx1250.out.contains("WMMA_F32_16x16x32_F16"));
     const Run unknownWithout = cli({"targets", "gfx1250"}, true);
-    QCOMPARE(unknownWithout.exitCode, 4);
+    QCOMPARE(unknownWithout.exitCode, 2);
     QVERIFY2(unknownWithout.err.contains("no IREE to ask") &&
                  unknownWithout.err.contains("gfx942"),
              qPrintable(unknownWithout.err));
@@ -273,9 +273,21 @@ private slots:
     QCOMPARE(builtIn.exitCode, 0);
     QVERIFY2(builtIn.out.contains("built-in description of gfx942"),
              qPrintable(builtIn.out));
+    // A name IREE does not know is a wrong argument (exit 2), in IREE's
+    // words, for targets and configure alike (configure once ran
+    // iree-compile and exited 4 on its "device alias" complaint).
     const Run bogus = cli({"targets", "gfx9999"});
-    QCOMPARE(bogus.exitCode, 4);
+    QCOMPARE(bogus.exitCode, 2);
     QVERIFY(bogus.err.contains("Unknown ROCM target 'gfx9999'"));
+    const Run configured =
+        cli({"configure",
+             TILESCOPE_SOURCE_DIR "/examples/sources/matmul_f16_1024.mlir",
+             "--target", "gfx9999", "-o", QDir::temp().filePath("never.mlir")});
+    QCOMPARE(configured.exitCode, 2);
+    QVERIFY2(configured.err.contains("--target: IREE knows no GPU target "
+                                     "'gfx9999'") &&
+                 !configured.err.contains("device alias"),
+             qPrintable(configured.err));
     // check takes the facts IREE states: gfx1250's 32-wide subgroups.
     const Run check =
         cli({"check", "--config",
