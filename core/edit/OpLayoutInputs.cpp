@@ -30,24 +30,41 @@ decompositionOf(const document::RootOp &op) {
   return decomposition;
 }
 
+namespace {
+
+// An attention op's qk and pv configs, both present; an Error says why the
+// op cannot be laid out without them.
+Result<config::DecompositionConfig>
+attentionContractions(const document::RootOp &op) {
+  auto decomposition = decompositionOf(op);
+  if (!decomposition)
+    return Error{decomposition.error() +
+                 " (the op's own lowering config gives only the outer tiles; "
+                 "a picture from them alone would be wrong)"};
+  if (!decomposition->qk || !decomposition->pv)
+    return Error{"the decomposition_config has no qk_attrs and pv_attrs "
+                 "lowering configs: IREE distributes Q.K^T and P.V by them"};
+  return decomposition;
+}
+
+} // namespace
+
 std::string kindNotLaidOut(const document::RootOp &op) {
   if (op.kind != config::OpKind::Attention)
     return {};
-  auto decomposition = decompositionOf(op);
-  if (!decomposition)
-    return decomposition.error() +
-           " (the op's own lowering config gives only the outer tiles; a "
-           "picture from them alone would be wrong)";
-  if (!decomposition->qk || !decomposition->pv)
-    return "the decomposition_config has no qk_attrs and pv_attrs lowering "
-           "configs: IREE distributes Q.K^T and P.V by them";
-  return {};
+  auto decomposition = attentionContractions(op);
+  return decomposition ? std::string() : decomposition.error();
 }
 
 Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
                                       const document::RootOp &op) {
-  if (std::string why = kindNotLaidOut(op); !why.empty())
-    return Error{why};
+  std::optional<config::DecompositionConfig> decomposition;
+  if (op.kind == config::OpKind::Attention) {
+    auto contractions = attentionContractions(op);
+    if (!contractions)
+      return Error{contractions.error()};
+    decomposition = std::move(*contractions);
+  }
   if (!config::isGpuLoweringConfigText(op.loweringConfig))
     return Error{op.loweringConfig.empty()
                      ? std::string("This op carries no lowering_config.")
@@ -60,9 +77,8 @@ Result<OpLayoutInputs> opLayoutInputs(const document::Dispatch &dispatch,
   auto space = spaceOf(op);
   if (!space)
     return Error{"No iteration space: " + space.error()};
-  OpLayoutInputs inputs{*config, std::move(*space), std::nullopt, {}, {}};
-  if (op.kind == config::OpKind::Attention)
-    inputs.decomposition = *decompositionOf(op);
+  OpLayoutInputs inputs{
+      *config, std::move(*space), std::nullopt, {}, std::move(decomposition)};
   // Ops fused into the root op run on the root's workgroup tile.
   for (const document::RootOp &other : dispatch.rootOps) {
     if (!other.rootOpSet || &other == &op)

@@ -204,14 +204,14 @@ predictionOf(const RootOpContext &context,
     return Error{"the op's loops or translation_info are not known"};
   if (attention) {
     // Its two contractions follow the decomposition_config's qk and pv
-    // configs, inside the tiles the op's own config gives.
-    auto decomposition = decompositionOf(*context.op);
-    if (!decomposition)
-      return Error{decomposition.error() + " (not predicted)"};
+    // configs, inside the tiles the op's own config gives (contextOf read
+    // them; where it could not, decompositionOf says why).
+    if (!v.decomposition)
+      return Error{decompositionOf(*context.op).error() + " (not predicted)"};
     return layout::predictAttentionTime(
         {&*v.iterationSpace, &*context.loweringConfig, &*v.translationInfo,
          &*context.target, std::move(compiled)},
-        *decomposition);
+        *v.decomposition);
   }
   return layout::predictKernelTime(
       {&*v.iterationSpace, &*context.loweringConfig, &*v.translationInfo,

@@ -1,6 +1,7 @@
 #include "core/layout/LayoutValidation.h"
 
 #include "core/layout/AttentionLayouts.h"
+#include "core/layout/Basis.h"
 #include "core/layout/ThreadDistribution.h"
 #include "core/util/Numbers.h"
 
@@ -141,16 +142,15 @@ void checkAttention(const config::LoweringConfig &config,
   const int64_t subgroups = saturatingProduct(*workgroupSize) / *subgroupSize;
   for (const AttentionContraction *part : {&attention->qk, &attention->pv}) {
     const std::string half = part == &attention->qk ? "qk_attrs" : "pv_attrs";
-    // The basis's counts on the contraction's loops (its mapping).
+    // The basis's counts on the contraction's loops (its mapping); the
+    // layouts above were derived from it, so it reads.
     const auto basis = part->config.subgroupBasis();
     if (!basis)
       continue;
-    int64_t used = 1;
-    for (int64_t position : basis->mapping)
-      if (position >= 0 &&
-          position < static_cast<int64_t>(basis->counts.size()))
-        used = saturatingMultiply(used,
-                                  basis->counts[static_cast<size_t>(position)]);
+    auto map = BasisMap::create(*basis);
+    if (!map)
+      continue;
+    const int64_t used = saturatingProduct(map->sizes());
     if (used == subgroups)
       continue;
     problems.push_back(config::makeProblem(

@@ -86,12 +86,8 @@ void nameInput(IreeLayoutAnswer &answer, const iree::Document &document,
 
 // How many configured ops IREE anchors for one of ours: attention is
 // decomposed into its two contractions, each carrying its config.
-size_t anchoredOpsFor(const Result<layout::OpLayouts> &layouts,
-                      const iree::RootOp &op) {
-  return (layouts && layouts->view == layout::OpView::AttentionLayout) ||
-                 op.kind == config::OpKind::Attention
-             ? 2
-             : 1;
+size_t anchoredOpsFor(const iree::RootOp &op) {
+  return op.kind == config::OpKind::Attention ? 2 : 1;
 }
 
 // Ours against IREE's operands: `theirs` holds the ops IREE anchored for
@@ -290,12 +286,12 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
       anchored.push_back(&op);
   size_t expected = 0;
   for (const Ours &op : ours)
-    expected += anchoredOpsFor(op.layouts, dispatch.rootOps[op.index]);
+    expected += anchoredOpsFor(dispatch.rootOps[op.index]);
   size_t next = 0; // the first of IREE's anchored ops for `op`
   for (size_t k = 0; k < ours.size(); ++k) {
     const Ours &op = ours[k];
     const size_t first = next;
-    next += anchoredOpsFor(op.layouts, dispatch.rootOps[op.index]);
+    next += anchoredOpsFor(dispatch.rootOps[op.index]);
     OpLayoutAnswer opAnswer;
     opAnswer.rootOp = op.index;
     opAnswer.opName = dispatch.rootOps[op.index].name;

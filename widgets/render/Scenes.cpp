@@ -508,26 +508,27 @@ workgroupGridScene(std::shared_ptr<const layout::DerivedLayout> derived,
 }
 
 Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
-                                   ColorBy colorBy, const QString &subtitle) {
+                                   ColorBy colorBy, const QString &subtitle,
+                                   const std::array<QString, 3> &names) {
   GridScene scene;
   scene.title = QString("mma_kind %1: operand layouts")
                     .arg(QString::fromStdString(layouts.intrinsic));
   scene.subtitle = subtitle;
   scene.colorBy = colorBy;
   struct Operand {
-    const char *name;
+    const QString &name;
     const config::NestedLayoutAttr &attr;
     const std::vector<std::string> &axes;
   };
-  const Operand operands[] = {{"LHS", layouts.lhs, layouts.lhsAxes},
-                              {"RHS", layouts.rhs, layouts.rhsAxes},
-                              {"ACC", layouts.acc, layouts.accAxes}};
+  const Operand operands[] = {{names[0], layouts.lhs, layouts.lhsAxes},
+                              {names[1], layouts.rhs, layouts.rhsAxes},
+                              {names[2], layouts.acc, layouts.accAxes}};
   int64_t keys = 1;
   QStringList footer;
   for (const Operand &operand : operands) {
     auto created = layout::NestedLayout::create(operand.attr);
     if (!created)
-      return Error{std::string(operand.name) + ": " + created.error()};
+      return Error{operand.name.toStdString() + ": " + created.error()};
     auto shared =
         std::make_shared<const layout::NestedLayout>(std::move(*created));
     const size_t rank = shared->rank();
@@ -568,28 +569,25 @@ Result<GridScene> attentionScene(const layout::AttentionLayouts &attention,
   int64_t keys = 1;
   for (const layout::AttentionContraction *part :
        {&attention.qk, &attention.pv}) {
-    auto one = contractionScene(part->layouts, colorBy);
+    // "Q (Q.K^T LHS)", ...
+    auto named = [part](const std::string &operand, const char *role) {
+      return QString("%1 (%2 %3)")
+          .arg(QString::fromStdString(operand),
+               QString::fromStdString(part->name), role);
+    };
+    auto one =
+        contractionScene(part->layouts, colorBy, {},
+                         {named(part->lhs, "LHS"), named(part->rhs, "RHS"),
+                          named(part->acc, "ACC")});
     if (!one)
       return Error{part->name + ": " + one.error()};
-    const std::string names[] = {part->lhs, part->rhs, part->acc};
-    const char *roles[] = {"LHS", "RHS", "ACC"};
-    for (size_t i = 0; i < one->panels.size() && i < 3; ++i) {
-      Panel &panel = one->panels[i];
-      // "LHS vector<1x64x128>" -> "Q (Q.K^T LHS) vector<1x64x128>"
-      panel.title.replace(0, 3,
-                          QString("%1 (%2 %3)")
-                              .arg(QString::fromStdString(names[i]),
-                                   QString::fromStdString(part->name),
-                                   roles[i]));
+    for (Panel &panel : one->panels) {
       // P.V below Q.K^T: P under S, where it comes from.
-      panel.startsRow = i == 0 && part == &attention.pv;
+      panel.startsRow = &panel == &one->panels.front() && part == &attention.pv;
       scene.panels.push_back(std::move(panel));
     }
     keys = std::max(keys, static_cast<int64_t>(one->legend.size()));
-    footer << QString::fromStdString(part->name) + ": " +
-                  one->footer.replace("LHS", QString::fromStdString(part->lhs))
-                      .replace("RHS", QString::fromStdString(part->rhs))
-                      .replace("ACC", QString::fromStdString(part->acc));
+    footer << one->footer;
   }
   addLegend(scene, keys, colorByName(colorBy));
   scene.footer = footer.join("\n");

@@ -11,6 +11,7 @@
 #include "core/layout/Swizzle.h"
 #include "widgets/render/GridScene.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -47,9 +48,11 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
 // A contraction with mma_kind: the LHS, RHS and ACC layouts IREE derives
 // (getContractionLayout), each over its operand's two innermost dimensions
 // (outer ones at index 0).
-Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
-                                   ColorBy colorBy,
-                                   const QString &subtitle = {});
+// `names` title the three panels and their footer lines.
+Result<GridScene>
+contractionScene(const layout::ContractionLayouts &layouts, ColorBy colorBy,
+                 const QString &subtitle = {},
+                 const std::array<QString, 3> &names = {"LHS", "RHS", "ACC"});
 
 // Attention as IREE's VectorDistribute decomposes it: Q, K and S of Q.K^T,
 // then P, V and O of P.V, each operand's layout over its two innermost
