@@ -11,7 +11,8 @@ namespace {
 // config's own: workgroup_size (when set), subgroup_size (0 when unset),
 // the three pipeline options with their defaults, use_igemm_convolution.
 std::vector<Parameter> combinedEntries(const Attribute &loweringConfig,
-                                       const TranslationInfo &translation) {
+                                       const TranslationInfo &translation,
+                                       const Attribute *decomposition) {
   std::vector<Parameter> entries;
   const std::vector<const Attribute *> positional = loweringConfig.positional();
   if (!positional.empty() && positional.front()->is(Attribute::Kind::Dictionary))
@@ -40,11 +41,35 @@ std::vector<Parameter> combinedEntries(const Attribute &loweringConfig,
                                 Attribute::boolean(igemm))})));
   entries.push_back(
       Attribute::parameter("use_igemm_convolution", Attribute::boolean(igemm)));
+  if (decomposition)
+    entries.push_back(
+        Attribute::parameter("decomposition_config", *decomposition));
   return entries;
 }
 
-// A path of the combined dictionary as problems name fields.
-std::string fieldName(const std::string &path) {
+constexpr std::string_view kDecomposition = "decomposition_config.";
+constexpr std::string_view kInnerConfig = ".lowering_config.";
+
+// An intrinsic attribute without its `col_major` parameter.
+Attribute withoutColMajor(const Attribute &attribute) {
+  Attribute copy = attribute;
+  std::erase_if(copy.parameters,
+                [](const Parameter &p) { return p.name == "col_major"; });
+  return copy;
+}
+
+} // namespace
+
+std::string knobFieldName(const std::string &path) {
+  // decomposition_config.qk_attrs.lowering_config.KEY -> qk_attrs.KEY
+  if (path.rfind(kDecomposition, 0) == 0) {
+    const std::string rest = path.substr(kDecomposition.size());
+    const size_t inner = rest.find(kInnerConfig);
+    if (inner != std::string::npos)
+      return rest.substr(0, inner) + "." +
+             rest.substr(inner + kInnerConfig.size());
+    return rest;
+  }
   static const std::pair<const char *, const char *> kTranslation[] = {
       {"workgroup_size", "translation_info.workgroup_size"},
       {"subgroup_size", "translation_info.subgroup_size"},
@@ -60,6 +85,8 @@ std::string fieldName(const std::string &path) {
     return "translation_info." + path.substr(options.size());
   return path;
 }
+
+namespace {
 
 std::string knobName(const Attribute &knob) {
   const std::vector<const Attribute *> positional = knob.positional();
@@ -79,10 +106,7 @@ public:
       const std::optional<int64_t> value = config->asInt64();
       if (!value || config->is(Attribute::Kind::Bool))
         return mismatch(path, pattern, *config);
-      match.values[knobName(pattern)] = *value;
-      match.fields[knobName(pattern)] = fieldName(path);
-      match.paths[knobName(pattern)] = path;
-      return true;
+      return place(knobName(pattern), *value, path, pattern, *config);
     }
     if (pattern.isDialect("iree_codegen", "smt.one_of_knob")) {
       if (!config)
@@ -91,14 +115,17 @@ public:
       if (positional.size() == 2 &&
           positional[1]->is(Attribute::Kind::Array)) {
         const std::string found = printAttribute(*config);
+        // Attention's intrinsics carry the col_major IREE chose for them.
+        const std::string plain =
+            path.rfind(kDecomposition, 0) == 0
+                ? printAttribute(withoutColMajor(*config))
+                : found;
         const auto &options = positional[1]->elements;
         for (size_t i = 0; i < options.size(); ++i)
-          if (printAttribute(options[i]) == found) {
-            match.values[knobName(pattern)] = static_cast<int64_t>(i);
-            match.fields[knobName(pattern)] = fieldName(path);
-            match.paths[knobName(pattern)] = path;
-            return true;
-          }
+          if (const std::string option = printAttribute(options[i]);
+              option == found || option == plain)
+            return place(knobName(pattern), static_cast<int64_t>(i), path,
+                         pattern, *config);
       }
       return mismatch(path, pattern, *config);
     }
@@ -119,6 +146,26 @@ public:
     }
     if (!config)
       return missing(path, pattern);
+    // A dialect attribute holding knobs (attention's
+    // #iree_gpu.lowering_config<{...}> inside decomposition_config): its
+    // parameters in turn, as IREE's extractKnobValue walks an attribute's
+    // immediate sub-elements. Positional ones keep the path.
+    if (pattern.is(Attribute::Kind::Dialect) &&
+        config->is(Attribute::Kind::Dialect) &&
+        pattern.qualifiedName() == config->qualifiedName() &&
+        pattern.parameters.size() == config->parameters.size() &&
+        !pattern.parameters.empty()) {
+      for (size_t i = 0; i < pattern.parameters.size(); ++i) {
+        const Parameter &want = pattern.parameters[i];
+        const Parameter &have = config->parameters[i];
+        if (want.name != have.name)
+          return mismatch(path, pattern, *config);
+        if (!walk(want.get(), &have.get(),
+                  want.name.empty() ? path : path + "." + want.name))
+          return false;
+      }
+      return true;
+    }
     if (pattern.is(Attribute::Kind::Array)) {
       if (!config->is(Attribute::Kind::Array) ||
           config->elements.size() != pattern.elements.size())
@@ -144,16 +191,32 @@ public:
   }
 
 private:
+  // A knob's value at `path`; a knob the template places twice must have
+  // one value (IREE's extractKnobValue keeps the last; the tuner writes
+  // both).
+  bool place(const std::string &name, int64_t value, const std::string &path,
+             const Attribute &pattern, const Attribute &config) {
+    if (auto seen = match.values.find(name); seen != match.values.end()) {
+      if (seen->second != value)
+        return mismatch(path, pattern, config);
+      match.alsoAt[name].push_back(path);
+      return true;
+    }
+    match.values[name] = value;
+    match.fields[name] = knobFieldName(path);
+    match.paths[name] = path;
+    return true;
+  }
   bool missing(const std::string &path, const Attribute &pattern) {
     match.outcome = KnobMatch::Outcome::Missing;
-    match.field = fieldName(path);
+    match.field = knobFieldName(path);
     match.expected = printAttribute(pattern);
     return false;
   }
   bool mismatch(const std::string &path, const Attribute &pattern,
                 const Attribute &config) {
     match.outcome = KnobMatch::Outcome::Mismatch;
-    match.field = fieldName(path);
+    match.field = knobFieldName(path);
     match.expected = printAttribute(pattern);
     match.found = printAttribute(config);
     return false;
@@ -182,10 +245,11 @@ std::string KnobMatch::describe() const {
 }
 
 KnobMatch matchKnobs(const Attribute &knobs, const Attribute &loweringConfig,
-                     const TranslationInfo &translationInfo) {
+                     const TranslationInfo &translationInfo,
+                     const Attribute *decomposition) {
   KnobMatch match;
   const Attribute combined = Attribute::dictionary(
-      combinedEntries(loweringConfig, translationInfo));
+      combinedEntries(loweringConfig, translationInfo, decomposition));
   if (knobs.is(Attribute::Kind::Dictionary))
     Matcher(match).walk(knobs, &combined, "");
   return match;
@@ -217,6 +281,20 @@ fieldsOfMessage(const std::string &message,
       {"sg_n_cnt", {"subgroup_basis", "translation_info.workgroup_size"}},
       {"sg_num", {"translation_info.workgroup_size"}},
       {"total_threads", {"translation_info.workgroup_size"}},
+      // Attention (IREE's attention constraint generator).
+      {"m_tile", {"workgroup"}},
+      {"n_tile", {"workgroup"}},
+      {"red_k2", {"reduction"}},
+      {"qk_mma_m", {"qk_attrs.mma_kind"}},
+      {"qk_mma_n", {"qk_attrs.mma_kind"}},
+      {"qk_mma_k", {"qk_attrs.mma_kind"}},
+      {"qk_acc", {"qk_attrs.mma_kind"}},
+      {"qk_schedule", {"qk_attrs.mma_kind"}},
+      {"pv_mma_m", {"pv_attrs.mma_kind"}},
+      {"pv_mma_n", {"pv_attrs.mma_kind"}},
+      {"pv_mma_k", {"pv_attrs.mma_kind"}},
+      {"pv_acc", {"pv_attrs.mma_kind"}},
+      {"pv_schedule", {"pv_attrs.mma_kind"}},
   };
   std::vector<std::string> out;
   auto add = [&](const std::string &field) {

@@ -39,6 +39,10 @@ struct KnobMatch {
   // "workgroup[0]", "workgroup_size[2]", "subgroup_basis[0][1]",
   // "gpu_pipeline_options.prefetch_num_stages".
   std::map<std::string, std::string> paths;
+  // knob -> the other paths the template places the same knob at
+  // (attention's sg_m_cnt in both the qk and the pv subgroup_basis): one
+  // value, written at each.
+  std::map<std::string, std::vector<std::string>> alsoAt;
   // Mismatch / Missing: where, and the template's and the config's text.
   std::string field;
   std::string expected;
@@ -49,8 +53,26 @@ struct KnobMatch {
 };
 
 // `loweringConfig` is the #iree_gpu.lowering_config<{...}> attribute.
+//
+// `decomposition`, an attention op's decomposition_config dictionary, is
+// matched as the template's `decomposition_config` entry. IREE 3.13 states
+// attention's constraints over it (qk_mma_idx, pv_mma_idx, sg_m_cnt) but
+// its own verifier reads only the lowering config and refuses ("failed to
+// extract SMT knob values"); Tilescope reads it the way the tuner that
+// consumes the template does. An intrinsic there matches its option with
+// or without `col_major = true`, which IREE's attention config sets from
+// the two intrinsics' layouts (KernelConfig.cpp, setAttention...Config:
+// Q.K^T's ACC layout equal to P.V's RHS layout) and the template leaves
+// out.
 KnobMatch matchKnobs(const Attribute &knobs, const Attribute &loweringConfig,
-                     const TranslationInfo &translationInfo);
+                     const TranslationInfo &translationInfo,
+                     const Attribute *decomposition = nullptr);
+
+// A path of IREE's combined dictionary as problems and edits name the
+// field: "workgroup_size[0]" -> "translation_info.workgroup_size[0]",
+// "decomposition_config.qk_attrs.lowering_config.mma_kind" ->
+// "qk_attrs.mma_kind".
+std::string knobFieldName(const std::string &path);
 
 // The config fields an assert's message concerns: the knobs it names (and
 // the names IREE derives from them: mma_m/n/k from the intrinsic knob,

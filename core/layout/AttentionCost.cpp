@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace tilescope::layout {
 namespace {
@@ -21,6 +22,27 @@ constexpr double kSoftmaxCyclesPerScore = 8;
 // does not follow): the H200's 13 configs of the Llama-3-8B attention
 // (32 x 2048 x 128, f16), 1.6x-2.1x; their median.
 constexpr double kAttentionCalibration = 1.8;
+
+// A tile of `tile` elements over `count` subgroups, each subgroup's share
+// padded to the intrinsic's `unit`.
+struct Extent {
+  double used = 0, perSubgroup = 0, padded = 0;
+};
+Extent padded(double tile, double count, int64_t unit) {
+  count = std::max(1.0, count);
+  const double share = tile / count;
+  return {tile, share,
+          std::max(share, static_cast<double>(unit)) * count};
+}
+
+// The config's intrinsic, when the model knows its shape.
+const MmaIntrinsic *intrinsicOf(const config::LoweringConfig &part) {
+  const auto kind = part.mmaKind();
+  const MmaIntrinsic *intrinsic =
+      kind ? findMmaIntrinsic(kind->intrinsic) : nullptr;
+  return intrinsic && intrinsic->m > 0 && intrinsic->n > 0 ? intrinsic
+                                                           : nullptr;
+}
 
 } // namespace
 
@@ -42,12 +64,11 @@ predictAttentionTime(const CostModelInput &in,
   if (!decomposition.qk || !decomposition.pv)
     return Error{"attention without a decomposition_config's qk and pv "
                  "configs is not predicted"};
-  const auto kind = decomposition.qk->mmaKind();
-  const MmaIntrinsic *intrinsic =
-      kind ? findMmaIntrinsic(kind->intrinsic) : nullptr;
-  if (!intrinsic || intrinsic->m <= 0)
-    return Error{"attention's qk config has no mma_kind the model knows: "
-                 "only attention on the matrix cores is predicted"};
+  const MmaIntrinsic *qkIntrinsic = intrinsicOf(*decomposition.qk);
+  const MmaIntrinsic *pvIntrinsic = intrinsicOf(*decomposition.pv);
+  if (!qkIntrinsic || !pvIntrinsic)
+    return Error{"attention's qk and pv configs need an mma_kind the model "
+                 "knows: only attention on the matrix cores is predicted"};
   auto dims = attentionDims(space);
   if (!dims)
     return Error{dims.error()};
@@ -89,22 +110,35 @@ predictAttentionTime(const CostModelInput &in,
   const double threads = workgroupThreads(*in.translation);
   const double lanes = subgroupLanes(*in.translation, *in.target);
   const double subgroups = std::max(1.0, threads / lanes);
-  // Subgroups along the query rows: the qk basis's count for M, else all.
-  // IREE writes the decomposition's bases over the attention op's loops
-  // ([[1, 4, 1, 1, 1], [0, 1, 2, 3]]: counts per attention loop, the
-  // mapping from the qk contraction's loops to them), so M's count is the
-  // one at M's own loop.
-  double alongM = subgroups;
-  if (auto basis = decomposition.qk->subgroupBasis();
-      basis && basis->counts.size() == rank) {
-    alongM = 1;
-    for (int d : dims->m)
-      alongM *= static_cast<double>(
+  // Each contraction's subgroups along its rows and columns. IREE writes
+  // the decomposition's bases over the attention op's loops ([[1, 4, 1, 1,
+  // 1], [0, 1, 2, 3]]: counts per attention loop, the mapping from the
+  // contraction's loops to them), so a loop's count is the one at its own
+  // position; without such a basis, every subgroup along the rows.
+  auto along = [&](const config::LoweringConfig &part,
+                   const std::vector<int> &loops, bool rows) {
+    const auto basis = part.subgroupBasis();
+    if (!basis || basis->counts.size() != rank)
+      return rows ? subgroups : 1.0;
+    double count = 1;
+    for (int d : loops)
+      count *= static_cast<double>(
           std::max<int64_t>(1, basis->counts[static_cast<size_t>(d)]));
-  }
-  const double rowsPerSubgroup =
-      std::max(tm / std::max(1.0, alongM), static_cast<double>(intrinsic->m));
-  const double paddedRows = rowsPerSubgroup * std::max(1.0, alongM);
+    return count;
+  };
+  const Extent qkRows = padded(tm, along(*decomposition.qk, dims->m, true),
+                               qkIntrinsic->m);
+  const Extent qkColumns = padded(
+      tk2, along(*decomposition.qk, dims->k2, false), qkIntrinsic->n);
+  const Extent pvRows = padded(tm, along(*decomposition.pv, dims->m, true),
+                               pvIntrinsic->m);
+  const Extent pvColumns =
+      padded(tn, along(*decomposition.pv, dims->n, false), pvIntrinsic->n);
+  // P moved between lanes each step where S's accumulator layout is not
+  // P.V's LHS layout (IREE marks both intrinsics col_major to avoid it).
+  const auto layouts =
+      deriveAttentionLayouts(*in.config, space, decomposition);
+  const bool relayout = layouts && layouts->pChangesLayout;
 
   if (space.operands.size() < 3)
     return Error{"the cost model needs the operands' element types"};
@@ -122,10 +156,13 @@ predictAttentionTime(const CostModelInput &in,
   // Over the grid: both contractions' multiply-adds (rows padded), each
   // subgroup's reads of the step's K and V tiles, and the softmax's scores.
   const double perStep = workgroups * steps * tb;
-  const double flops = 2 * perStep * paddedRows * tk2 * (K1 + tn);
-  const double sharedBytes =
-      perStep * subgroups * tk2 * (K1 + tn) * elementBytes;
+  const double flops = 2 * perStep *
+                       (qkRows.padded * qkColumns.padded * K1 +
+                        pvRows.padded * pvColumns.padded * tk2);
   const double scores = perStep * tm * tk2;
+  const double sharedBytes =
+      perStep * subgroups * tk2 * (K1 + tn) * elementBytes +
+      (relayout ? 2 * scores * elementBytes : 0);
 
   Terms t;
   t.matrix = flops / (peak->second * arch->matrixFraction) * clock;
@@ -137,7 +174,9 @@ predictAttentionTime(const CostModelInput &in,
     *term *= kAttentionCalibration;
 
   CostPrediction p;
-  p.model = "attention (VectorDistribute, " + intrinsic->name + ")";
+  p.model = "attention (VectorDistribute, " + qkIntrinsic->name +
+            (pvIntrinsic == qkIntrinsic ? "" : " and " + pvIntrinsic->name) +
+            ")";
   // Residency, for the summary: the compiled kernel's, else estimated from
   // the step's K and V tiles and the Q tile in shared memory and a full
   // register file's share (its scores and accumulators).
@@ -162,10 +201,20 @@ predictAttentionTime(const CostModelInput &in,
     p.notes.push_back(
         format("each workgroup holds %.0f of the value columns: ", tn) +
         "Q.K^T and the softmax run once per column tile");
-  if (rowsPerSubgroup > tm / std::max(1.0, alongM))
-    p.notes.push_back(
-        format("a subgroup holds %.0f query rows, ", tm / alongM) +
-        "fewer than the intrinsic's M: the rest of its tiles is padding");
+  for (const auto &[name, extent, what] :
+       {std::tuple{"Q.K^T", qkRows, "query rows"},
+        std::tuple{"Q.K^T", qkColumns, "keys of the step"},
+        std::tuple{"P.V", pvRows, "query rows"},
+        std::tuple{"P.V", pvColumns, "value columns"}})
+    if (extent.padded > extent.used)
+      p.notes.push_back(std::string(name) + ": " +
+                        format("a subgroup holds %.0f ", extent.perSubgroup) +
+                        what + ", fewer than its intrinsic's: the rest is "
+                               "padding");
+  if (relayout)
+    p.notes.push_back("P changes layout between the contractions every step "
+                      "(S's accumulator is not P.V's LHS layout): counted as "
+                      "a round trip through shared memory");
   if (in.target->arch.rfind("sm_90", 0) != 0)
     p.notes.push_back(calibratedElsewhereNote("attention", in.target->arch));
   finish(p, t, *arch, total, "L2");

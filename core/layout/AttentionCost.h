@@ -12,11 +12,15 @@
 // recomputes Q.K^T and the softmax for its rows, so a workgroup tile of N
 // smaller than N repeats them once per N tile. The model counts, over the
 // whole grid:
-//   - matrix cores: both contractions' intrinsics, each subgroup's rows
-//     padded to the intrinsic's M where the qk subgroup_basis leaves it
-//     fewer;
+//   - matrix cores: each contraction's intrinsics, from its own config:
+//     Q.K^T's query rows and keys per subgroup padded to its intrinsic's M
+//     and N, P.V's query rows and value columns to its own (the
+//     subgroup_basis counts at those loops);
 //   - shared memory: each subgroup's reads of the step's K and V tiles
-//     (fewer rows per subgroup read them as often for less work);
+//     (fewer rows per subgroup read them as often for less work), and P's
+//     round trip where S's accumulator layout is not P.V's LHS layout
+//     (AttentionLayouts::pChangesLayout; IREE marks both intrinsics
+//     col_major to avoid it);
 //   - vector units: the online softmax's per-score work (max, exp, sum,
 //     rescale);
 // in sequence (a subgroup runs them in turn), over every unit of the

@@ -142,6 +142,27 @@ Result<AttentionDims> attentionDims(const config::IterationSpace &space) {
   return dims;
 }
 
+namespace {
+
+// Whether two layouts of one tile give every element the same subgroup,
+// lane and element slot: the same subgroup, thread and element tiles and
+// strides, and per dimension the same batch x outer (batch 8 x outer 1 and
+// batch 4 x outer 2 walk the same elements in the same order).
+bool sameLanes(const config::NestedLayoutAttr &a,
+               const config::NestedLayoutAttr &b) {
+  if (a.rank() != b.rank() || a.subgroupTile != b.subgroupTile ||
+      a.subgroupStrides != b.subgroupStrides ||
+      a.threadTile != b.threadTile || a.threadStrides != b.threadStrides ||
+      a.elementTile != b.elementTile)
+    return false;
+  for (size_t d = 0; d < a.rank(); ++d)
+    if (a.batchTile[d] * a.outerTile[d] != b.batchTile[d] * b.outerTile[d])
+      return false;
+  return true;
+}
+
+} // namespace
+
 Result<AttentionLayouts>
 deriveAttentionLayouts(const config::LoweringConfig &outer,
                        const config::IterationSpace &space,
@@ -218,7 +239,19 @@ deriveAttentionLayouts(const config::LoweringConfig &outer,
 
   result.notes.push_back(softmaxNote(result.qk, *dims));
   // S's accumulator layout and P.V's LHS are over the same (batch, M, K2).
-  if (result.qk.layouts.acc.print() != result.pv.layouts.lhs.print())
+  const config::NestedLayoutAttr &sAcc = result.qk.layouts.acc;
+  const config::NestedLayoutAttr &pLhs = result.pv.layouts.lhs;
+  result.pChangesLayout = !sameLanes(sAcc, pLhs);
+  if (!result.pChangesLayout && sAcc.print() != pLhs.print())
+    result.notes.push_back(
+        "P keeps S's elements in the same lanes as P.V's LHS; only their "
+        "grouping in registers differs (S's accumulator: batch " +
+        bracketedList(sAcc.batchTile) + ", outer " +
+        bracketedList(sAcc.outerTile) + "; P.V's LHS: batch " +
+        bracketedList(pLhs.batchTile) + ", outer " +
+        bracketedList(pLhs.outerTile) +
+        "): each lane holds the same elements of S and P");
+  else if (result.pChangesLayout)
     result.notes.push_back(
         "P changes layout between the contractions: S's accumulator "
         "layout has batch " +

@@ -52,6 +52,9 @@ struct AttentionLayouts {
   std::vector<int64_t> tile;
   int64_t k2Steps = 1; // iterations of the K2 loop
   AttentionContraction qk, pv;
+  // S's accumulator layout is not P.V's LHS layout: P is moved between
+  // lanes (IREE's to_layout) every step.
+  bool pChangesLayout = false;
   // The online softmax on S's accumulator layout, and P's change of layout
   // between the two contractions, in words.
   std::vector<std::string> notes;

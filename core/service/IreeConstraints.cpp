@@ -429,6 +429,45 @@ std::string skippedReason(const config::KnobMatch &knobs,
          std::to_string(chosen.assertions) + " constraints";
 }
 
+// An attention op's decomposition_config, the dictionary IREE's attention
+// template describes; none for another op.
+std::optional<config::Attribute> decompositionOf(const iree::RootOp &root) {
+  if (root.decompositionConfig.empty())
+    return std::nullopt;
+  auto attribute = config::parseResolvedAttribute(root.decompositionConfig);
+  if (!attribute || !attribute->is(config::Attribute::Kind::Dictionary))
+    return std::nullopt;
+  return std::move(*attribute);
+}
+
+// The set's asserts on the knobs' values, as IREE's verifier evaluates
+// them: the violated ones, and the outcome.
+Result<bool> evaluateAsserts(OpConstraintVerdict &v, const ConstraintSet &set) {
+  auto program = config::parseSmtProgram(set.body, set.dims);
+  if (!program)
+    return Error{program.error()};
+  for (const config::SmtViolation &violation :
+       config::violatedAsserts(*program, v.knobs.values))
+    v.violations.push_back(
+        {violation.message,
+         config::fieldsOfMessage(violation.message, v.knobs.fields)});
+  v.outcome = v.violations.empty() ? OpConstraintVerdict::Outcome::Holds
+                                   : OpConstraintVerdict::Outcome::Violated;
+  return true;
+}
+
+// Where IREE's verifier cannot read the config (attention), its stated
+// asserts evaluated here, and said so.
+Result<bool> evaluateHere(OpConstraintVerdict &v, const ConstraintSet &set) {
+  if (auto evaluated = evaluateAsserts(v, set); !evaluated)
+    return evaluated;
+  v.evaluatedHere = true;
+  v.reason = "evaluated by Tilescope: IREE states them over the "
+             "decomposition_config, which its own verifier does not read "
+             "(it refuses: 'failed to extract SMT knob values')";
+  return true;
+}
+
 } // namespace
 
 std::string toString(OpConstraintVerdict::Outcome outcome) {
@@ -464,8 +503,11 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
   std::vector<config::Problem> problems;
   const std::string source =
       "IREE's " + verdict.pipeline +
-      " pipeline constraints (iree-codegen-insert-smt-constraints), checked by "
-      "iree-codegen-verify-smt-constraints";
+      " pipeline constraints (iree-codegen-insert-smt-constraints), " +
+      (verdict.evaluatedHere
+           ? std::string("evaluated by Tilescope (IREE's verifier does not "
+                         "read a decomposition_config)")
+           : std::string("checked by iree-codegen-verify-smt-constraints"));
   for (const ConstraintViolation &violation : verdict.violations) {
     config::Problem p;
     p.severity = config::Problem::Severity::Error;
@@ -622,11 +664,13 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
       else
         other = d;
     }
+    const auto decomposition = decompositionOf(root);
     if (chosen) {
       auto knobs = config::parseResolvedAttribute(chosen->knobs);
       auto lowering = config::parseResolvedAttribute(root.loweringConfig);
       if (knobs && lowering && translation)
-        v.knobs = config::matchKnobs(*knobs, *lowering, *translation);
+        v.knobs = config::matchKnobs(*knobs, *lowering, *translation,
+                                     decomposition ? &*decomposition : nullptr);
     }
 
     if (auto crash = crashed.find(&op); crash != crashed.end()) {
@@ -638,6 +682,12 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
         v.violations.push_back(
             {note.message,
              config::fieldsOfMessage(note.message, v.knobs.fields)});
+    } else if (refused && !other && chosen && decomposition &&
+               v.knobs.outcome == config::KnobMatch::Outcome::Matched) {
+      // IREE's verifier looks for the template's decomposition_config in
+      // the lowering config, where IREE never puts it.
+      if (auto evaluated = evaluateHere(v, *chosen); !evaluated)
+        return Error{evaluated.error()};
     } else if (refused || other) {
       v.outcome = OpConstraintVerdict::Outcome::NotChecked;
       v.reason = "IREE: " + (refused ? refused->message : other->message);
@@ -684,7 +734,9 @@ evaluateConstraints(const std::vector<ConstraintSet> &sets,
   auto lowering = config::parseResolvedAttribute(root.loweringConfig);
   if (!lowering)
     return Error{"lowering_config: " + lowering.error()};
-  v.knobs = config::matchKnobs(*knobs, *lowering, *translation);
+  const auto decomposition = decompositionOf(root);
+  v.knobs = config::matchKnobs(*knobs, *lowering, *translation,
+                               decomposition ? &*decomposition : nullptr);
   if (v.knobs.outcome == config::KnobMatch::Outcome::Missing) {
     v.outcome = OpConstraintVerdict::Outcome::NotChecked;
     v.reason = std::string("IREE: ") + kTemplateRefused + " (" +
@@ -696,16 +748,9 @@ evaluateConstraints(const std::vector<ConstraintSet> &sets,
     v.reason = skippedReason(v.knobs, *chosen);
     return v;
   }
-  auto program = config::parseSmtProgram(chosen->body, chosen->dims);
-  if (!program)
-    return Error{program.error()};
-  for (const config::SmtViolation &violation :
-       config::violatedAsserts(*program, v.knobs.values))
-    v.violations.push_back(
-        {violation.message,
-         config::fieldsOfMessage(violation.message, v.knobs.fields)});
-  v.outcome = v.violations.empty() ? OpConstraintVerdict::Outcome::Holds
-                                   : OpConstraintVerdict::Outcome::Violated;
+  if (auto evaluated = evaluateAsserts(v, *chosen); !evaluated)
+    return Error{evaluated.error()};
+  v.evaluatedHere = decomposition.has_value();
   return v;
 }
 

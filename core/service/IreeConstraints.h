@@ -60,6 +60,10 @@ struct OpConstraintVerdict {
   std::vector<ConstraintViolation> violations;
   config::KnobMatch knobs; // the config read through the template
   std::string reason;      // NotChecked / NoConstraints: why, IREE's words kept
+  // Holds / Violated from IREE's stated asserts evaluated by Tilescope,
+  // where IREE's verifier cannot read the config: attention's
+  // decomposition_config (config::matchKnobs).
+  bool evaluatedHere = false;
 };
 std::string toString(OpConstraintVerdict::Outcome outcome);
 // The verdict in a line: "IREE's pipeline constraints: holds (44 for

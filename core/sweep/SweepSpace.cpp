@@ -1,6 +1,9 @@
 #include "core/sweep/SweepSpace.h"
 
 #include "core/config/Attribute.h"
+#include "core/config/ConstraintKnobs.h"
+#include "core/config/LoweringConfig.h"
+#include "core/config/MmaIntrinsicTable.h"
 #include "core/config/SmtProgram.h"
 #include "core/service/IreeConstraints.h"
 
@@ -27,6 +30,8 @@ std::pair<std::string, std::vector<size_t>> splitPath(const std::string &path) {
 
 // The field a path of IREE's combined dictionary is edited through.
 std::string editedField(const std::string &top) {
+  if (top.rfind("decomposition_config.", 0) == 0)
+    return config::knobFieldName(top); // "qk_attrs.mma_kind"
   if (top == "workgroup_size" || top == "subgroup_size")
     return "translation_info." + top;
   const std::string options = "gpu_pipeline_options.";
@@ -87,6 +92,55 @@ double distance(const IreeSpace &space, const std::vector<int64_t> &values) {
   return d;
 }
 
+const config::MmaTableEntry *tableEntry(const std::string &intrinsic) {
+  for (const config::MmaTableEntry &entry : config::mmaIntrinsicTable())
+    if (intrinsic == entry.name)
+      return &entry;
+  return nullptr;
+}
+
+// Attention's two intrinsics, as IREE's attention config marks them
+// (KernelConfig.cpp): both col_major where Q.K^T's ACC layout (element,
+// thread and strides of its lanes) equals P.V's RHS layout, so S reaches
+// P.V without a relayout. IREE's template lists the intrinsics without
+// col_major; a point of its space changing either gets IREE's marking.
+Result<bool> markColMajor(const iree::Document &document, edit::OpRef op,
+                          std::map<std::string, config::Attribute> &edited,
+                          std::vector<std::string> &order) {
+  const std::string qkField = "qk_attrs.mma_kind", pvField = "pv_attrs.mma_kind";
+  if (!edited.count(qkField) && !edited.count(pvField))
+    return true;
+  std::map<std::string, config::MmaKind> kinds;
+  for (const std::string &field : {qkField, pvField}) {
+    Result<config::Attribute> attribute =
+        edited.count(field)
+            ? Result<config::Attribute>(edited.at(field))
+            : config::parseResolvedAttribute(currentValue(document, op, field));
+    if (!attribute)
+      return Error{field + ": " + attribute.error()};
+    auto kind = config::mmaKindFromAttribute(*attribute);
+    if (!kind)
+      return Error{field + ": " + kind.error()};
+    kinds.emplace(field, std::move(*kind));
+  }
+  const config::MmaTableEntry *qk = tableEntry(kinds.at(qkField).intrinsic);
+  const config::MmaTableEntry *pv = tableEntry(kinds.at(pvField).intrinsic);
+  if (!qk || !pv)
+    return true; // no layouts to compare: left as written
+  const bool colMajor = qk->acc.element == pv->rhs.element &&
+                        qk->acc.thread == pv->rhs.thread &&
+                        qk->acc.tstrides == pv->rhs.tstrides;
+  for (auto &[field, kind] : kinds) {
+    if (!edited.count(field) && kind.colMajor == colMajor)
+      continue;
+    kind.colMajor = colMajor;
+    if (!edited.count(field))
+      order.push_back(field);
+    edited.insert_or_assign(field, config::mmaKindToAttribute(kind));
+  }
+  return true;
+}
+
 } // namespace
 
 std::string spaceSweepName(const iree::Document &document, edit::OpRef op,
@@ -116,27 +170,15 @@ Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
   SweepPoint point;
   std::map<std::string, config::Attribute> edited; // field -> new value
   std::vector<std::string> order;
-  for (size_t k = 0; k < values.size(); ++k) {
-    if (values[k] == space.current[k])
-      continue;
-    auto [top, indices] = splitPath(space.paths[k]);
+  // The value at `path`, the field's other entries as they stand.
+  auto setAt = [&](const std::string &path,
+                   config::Attribute value) -> Result<bool> {
+    auto [top, indices] = splitPath(path);
     const std::string field = editedField(top);
-    config::Attribute value = config::Attribute::integer(values[k]);
-    if (!space.options[k].empty()) {
-      if (values[k] < 0 ||
-          static_cast<size_t>(values[k]) >= space.options[k].size())
-        return Error{space.knobs[k] + " = " + std::to_string(values[k]) +
-                     " names no option"};
-      auto option = config::parseResolvedAttribute(
-          space.options[k][static_cast<size_t>(values[k])]);
-      if (!option)
-        return Error{option.error()};
-      value = std::move(*option);
-    }
     if (indices.empty()) {
       edited.insert_or_assign(field, std::move(value));
       order.push_back(field);
-      continue;
+      return true;
     }
     if (!edited.count(field)) {
       auto whole =
@@ -149,11 +191,35 @@ Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
     config::Attribute *at = &edited.at(field);
     for (size_t i : indices) {
       if (!at->is(config::Attribute::Kind::Array) || i >= at->elements.size())
-        return Error{field + " has no entry " + space.paths[k]};
+        return Error{field + " has no entry " + path};
       at = &at->elements[i];
     }
     *at = std::move(value);
+    return true;
+  };
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (values[k] == space.current[k])
+      continue;
+    config::Attribute value = config::Attribute::integer(values[k]);
+    if (!space.options[k].empty()) {
+      if (values[k] < 0 ||
+          static_cast<size_t>(values[k]) >= space.options[k].size())
+        return Error{space.knobs[k] + " = " + std::to_string(values[k]) +
+                     " names no option"};
+      auto option = config::parseResolvedAttribute(
+          space.options[k][static_cast<size_t>(values[k])]);
+      if (!option)
+        return Error{option.error()};
+      value = std::move(*option);
+    }
+    for (const std::string &other : space.alsoAt[k])
+      if (auto set = setAt(other, value); !set)
+        return Error{set.error()};
+    if (auto set = setAt(space.paths[k], std::move(value)); !set)
+      return Error{set.error()};
   }
+  if (auto marked = markColMajor(document, op, edited, order); !marked)
+    return Error{marked.error()};
   for (const std::string &field : order)
     if (auto it = edited.find(field); it != edited.end()) {
       // A typed integer option ("0 : i64") reads as its number.
@@ -229,6 +295,10 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
     space.knobs.push_back(name);
     space.fields.push_back(op.knobs.fields.at(name));
     space.paths.push_back(path->second);
+    const auto also = op.knobs.alsoAt.find(name);
+    space.alsoAt.push_back(also == op.knobs.alsoAt.end()
+                               ? std::vector<std::string>{}
+                               : also->second);
     space.current.push_back(value->second);
     space.options.push_back(options.count(name) ? options[name]
                                                 : std::vector<std::string>{});

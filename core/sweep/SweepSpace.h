@@ -41,6 +41,8 @@ struct IreeSpace {
   std::vector<std::string> knobs;  // the program's knobs
   std::vector<std::string> fields; // each knob's field, as problems name it
   std::vector<std::string> paths;  // each knob's path in IREE's template
+  // each knob's other paths, where the template places it twice
+  std::vector<std::vector<std::string>> alsoAt;
   // A one_of knob's options (its value is an index), printed; else empty.
   std::vector<std::vector<std::string>> options;
   std::vector<int64_t> current; // the config's value of each knob

@@ -3,9 +3,12 @@
 // claim; so does every config the rules find nothing wrong with, and every
 // error a rule says IREE refuses. Each case is a TileAndFuse contraction of
 // the examples (gfx942 and sm_90 f16 matmuls) with seeded random workgroup,
-// subgroup and reduction tiles and workgroup size, or the gfx942
+// subgroup and reduction tiles and workgroup size, the gfx942
 // VectorDistribute reduction with random rows, lanes, chunk and vector per
-// step, edited through the edit
+// step, or the gfx942 attention with random outer tiles, qk and pv
+// intrinsics (one shape or two, col_major or not) and subgroups along its
+// query rows (attention-layout, attention-intrinsics, attention-subgroups),
+// edited through the edit
 // model with IREE reading every attribute; the whole dispatch is then
 // compiled by iree-compile, as a person's compile would (bufferization,
 // shared-memory limits and code generation included, which a pipeline run
@@ -40,7 +43,8 @@ struct Template {
   std::string family;
   std::filesystem::path file;
   int64_t intrinsicM = 16, intrinsicN = 16, subgroupSize = 64;
-  bool reduction = false; // a VectorDistribute reduction, not a matmul
+  enum class Kind { Matmul, Reduction, Attention };
+  Kind kind = Kind::Matmul;
 };
 
 struct Case {
@@ -135,6 +139,50 @@ reductionSettings(Random &random) {
           {"thread", list({0, thread})}};
 }
 
+// The gfx942 attention (16 heads x 1024 x 64, f16; loops b, m, k1, k2, n)
+// with its outer tiles, both contractions' intrinsics, their subgroups along
+// the query rows and the workgroup size drawn at random: intrinsics of one
+// or two shapes, col_major as IREE marks it or not at all, a workgroup size
+// the subgroups need or another.
+std::vector<std::pair<std::string, std::string>>
+attentionSettings(Random &random) {
+  struct Intrinsic {
+    const char *text, *colMajor;
+  };
+  const std::vector<Intrinsic> intrinsics = {
+      {"#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>",
+       "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16, col_major = true>"},
+      {"#iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>",
+       "#iree_gpu.mma_layout<MFMA_F32_32x32x8_F16, col_major = true>"},
+      {"#iree_gpu.virtual_mma_layout<VMFMA_F32_16x16x32_F16>",
+       "#iree_gpu.virtual_mma_layout<VMFMA_F32_16x16x32_F16, col_major = "
+       "true>"},
+      {"#iree_gpu.virtual_mma_layout<VMFMA_F32_32x32x16_F16>",
+       "#iree_gpu.virtual_mma_layout<VMFMA_F32_32x32x16_F16, col_major = "
+       "true>"}};
+  const size_t qk = static_cast<size_t>(random.range(0, 3));
+  const size_t pv = random.chance(0.6) ? qk ^ 2 // the same M x N
+                                       : static_cast<size_t>(random.range(0, 3));
+  const bool colMajor = random.chance(0.5);
+  const int64_t rows = random.pick<int64_t>({1, 2, 4, 8});
+  const int64_t m = random.pick<int64_t>({32, 64, 128, 256});
+  const int64_t n = random.pick<int64_t>({32, 64});
+  const int64_t k2 = random.pick<int64_t>({16, 32, 64, 128});
+  const int64_t threads = random.chance(0.7)
+                              ? rows * 64
+                              : random.pick<int64_t>({1, 2, 4, 8}) * 64;
+  const std::string counts = "[1, " + std::to_string(rows) + ", 1, 1, 1]";
+  return {{"workgroup", list({1, m, 0, 0, n})},
+          {"reduction", list({0, 0, 0, k2, 0})},
+          {"qk_attrs.mma_kind",
+           colMajor ? intrinsics[qk].colMajor : intrinsics[qk].text},
+          {"pv_attrs.mma_kind",
+           colMajor ? intrinsics[pv].colMajor : intrinsics[pv].text},
+          {"qk_attrs.subgroup_basis", "[" + counts + ", [0, 1, 2, 3]]"},
+          {"pv_attrs.subgroup_basis", "[" + counts + ", [0, 1, 3, 4]]"},
+          {"workgroup_size", list({threads, 1, 1})}};
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -161,7 +209,10 @@ int main(int argc, char **argv) {
       {"gfx942 f16 reduction",
        examples /
            "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir",
-       1, 1, 64, true},
+       1, 1, 64, Template::Kind::Reduction},
+      {"gfx942 f16 attention",
+       examples / "rocm_gfx942/attention_f16_dispatch_0.benchmark.mlir", 16,
+       16, 64, Template::Kind::Attention},
   };
   std::vector<iree::Document> originals;
   for (const Template &t : templates) {
@@ -196,8 +247,11 @@ int main(int argc, char **argv) {
     const size_t which = static_cast<size_t>(i) % templates.size();
     tally.generated(templates[which].family);
     const Template &t = templates[which];
-    auto c = caseOf(t.reduction ? reductionSettings(random)
-                                : matmulSettings(randomTiles(random, t)),
+    auto c = caseOf(t.kind == Template::Kind::Reduction
+                        ? reductionSettings(random)
+                    : t.kind == Template::Kind::Attention
+                        ? attentionSettings(random)
+                        : matmulSettings(randomTiles(random, t)),
                     t, originals[which], reader, std::to_string(i));
     if (!c) {
       tally.skipped(templates[which].family,
