@@ -191,7 +191,18 @@ const std::map<std::string, RuleInfo> &ruleTable() {
         R::Refuses}},
       {"attention-intrinsics",
        {"Codegen/Common tile-size analysis on the attention's output fill "
-        "(Q.K^T and P.V with intrinsics of two shapes)",
+        "(Q.K^T and P.V with intrinsics of two shapes, a subgroup's query "
+        "rows padded to one of them; measured with the pinned iree-compile)",
+        R::Refuses}},
+      {"attention-k2-step",
+       {"Codegen/Common tile-size analysis on the packed Q.K^T and P.V "
+        "operands (a K2 step not a multiple of the intrinsics; measured with "
+        "the pinned iree-compile)",
+        R::Refuses}},
+      {"attention-shared-memory",
+       {"the shared-memory limit on the promoted Q, K, V (and P) tiles "
+        "(measured with the pinned iree-compile; IREE's attention "
+        "constraints state it too)",
         R::Refuses}},
       {"attention-subgroups",
        {"LLVMGPUConfigureTensorLayouts.cpp, the qk and pv subgroup_basis "

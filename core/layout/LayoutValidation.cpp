@@ -98,6 +98,85 @@ void checkPromotedCopies(const config::LoweringConfig &config,
   }
 }
 
+// The product of a loop set's entries of `values`.
+int64_t productAt(const std::vector<int64_t> &values,
+                  const std::vector<int> &loops) {
+  int64_t product = 1;
+  for (int d : loops)
+    product = saturatingMultiply(product, values[static_cast<size_t>(d)]);
+  return product;
+}
+
+// What one workgroup's step of attention needs, checked against what IREE
+// builds (each found by the pinned iree-compile on gfx942,
+// property_compile_claims):
+//  - the K2 step is Q.K^T's N and P.V's K: a step that is not a multiple of
+//    both intrinsics' sizes leaves IREE's tile-size analysis without a tile
+//    for the packed operands ("'linalg.pack' op tile size analysis did not
+//    determine a valid tile size");
+//  - shared memory holds the step's Q, K and V tiles, and P where S's
+//    accumulator layout is not P.V's LHS layout, the query rows padded to
+//    the intrinsic's M per subgroup; past the target's limit the compile
+//    fails ("uses N bytes of shared memory; exceeded the limit").
+void checkAttentionTiles(const AttentionLayouts &attention,
+                         const config::IntrinsicShape &qk,
+                         const config::IntrinsicShape &pv,
+                         const config::ValidationContext &context,
+                         std::vector<config::Problem> &problems) {
+  const AttentionDims &dims = attention.dims;
+  const int64_t step = productAt(attention.tile, dims.k2);
+  for (const auto &[size, what] :
+       {std::pair{qk.n, "Q.K^T's intrinsic N"},
+        std::pair{pv.k, "P.V's intrinsic K"}})
+    if (size > 0 && step % size != 0) {
+      problems.push_back(config::makeProblem(
+          "reduction",
+          "the K2 step (" + std::to_string(step) + ") is not a multiple of " +
+              what + " (" + std::to_string(size) +
+              "): IREE's tile-size analysis finds no tile for the packed "
+              "operands ('tile size analysis did not determine a valid tile "
+              "size')",
+          "attention-k2-step"));
+      return;
+    }
+  if (!context.target || context.target->maxWorkgroupMemoryBytes <= 0 ||
+      !context.iterationSpace || context.iterationSpace->operands.size() < 3)
+    return;
+  // Query rows as the subgroups hold them: each subgroup's share at least
+  // the intrinsic's M.
+  int64_t rows = productAt(attention.tile, dims.m);
+  if (auto basis = attention.pv.config.subgroupBasis();
+      basis && basis->counts.size() == attention.tile.size()) {
+    const int64_t along = std::max<int64_t>(1, productAt(basis->counts, dims.m));
+    rows = std::max(rows / along, std::max(qk.m, pv.m)) * along;
+  }
+  const int64_t k1 = productAt(attention.tile, dims.k1);
+  const int64_t columns = productAt(attention.tile, dims.n);
+  const int64_t bytesOf = std::max<int64_t>(
+      1, config::elementBytes(context.iterationSpace->operands[0].elementType));
+  const int64_t q = saturatingMultiply(rows, k1);
+  const int64_t k = saturatingMultiply(step, k1);
+  const int64_t v = saturatingMultiply(step, columns);
+  const int64_t p = attention.pChangesLayout ? saturatingMultiply(rows, step) : 0;
+  const int64_t bytes = saturatingMultiply(
+      saturatingAdd(saturatingAdd(q, k), saturatingAdd(v, p)), bytesOf);
+  const int64_t limit = context.target->maxWorkgroupMemoryBytes;
+  if (bytes <= limit)
+    return;
+  problems.push_back(config::makeProblem(
+      "workgroup",
+      "shared memory for one step " + std::to_string(bytes) + " B > " +
+          std::to_string(limit) + " B on " + context.target->arch + " (Q " +
+          std::to_string(rows) + "x" + std::to_string(k1) + " + K " +
+          std::to_string(step) + "x" + std::to_string(k1) + " + V " +
+          std::to_string(step) + "x" + std::to_string(columns) +
+          (p ? " + P " + std::to_string(rows) + "x" + std::to_string(step) +
+                   ", which changes layout between the contractions"
+             : std::string()) +
+          ")",
+      "attention-shared-memory"));
+}
+
 // Attention under VectorDistribute: IREE lays its Q.K^T and P.V
 // contractions out from the qk and pv configs inside the op's tiles
 // (AttentionLayouts); where that cannot be done, IREE fails. Each
@@ -119,22 +198,34 @@ void checkAttention(const config::LoweringConfig &config,
         "attention-layout"));
     return;
   }
-  // Intrinsics of two shapes: IREE's tile-size analysis fails on the
-  // output's fill ("tile size analysis did not determine a valid tile
-  // size"): gfx942's 32x32x8 against 16x16x16 either way round, col_major
-  // or not; the same shape with col_major on one side only compiles.
+  // Intrinsics of two M x N shapes: IREE builds them where each
+  // subgroup's query rows are a multiple of both intrinsics' M; where one
+  // must pad, its tile-size analysis fails on the output's fill (gfx942,
+  // 16 rows a subgroup: 32x32x8 against 16x16x16 either way round fails,
+  // 32 rows compile; one shape padded on both sides compiles;
+  // property_compile_claims).
   const auto qkShape = config::intrinsicShape(attention->qk.layouts.intrinsic);
   const auto pvShape = config::intrinsicShape(attention->pv.layouts.intrinsic);
   if (qkShape && pvShape &&
-      (qkShape->m != pvShape->m || qkShape->n != pvShape->n))
-    problems.push_back(config::makeProblem(
-        "pv_attrs.mma_kind",
-        "Q.K^T runs " + attention->qk.layouts.intrinsic + " and P.V " +
-            attention->pv.layouts.intrinsic +
-            ": intrinsics of two shapes, where IREE's tile-size analysis "
-            "fails on the output's fill ('tile size analysis did not "
-            "determine a valid tile size')",
-        "attention-intrinsics"));
+      (qkShape->m != pvShape->m || qkShape->n != pvShape->n)) {
+    int64_t rows = productAt(attention->tile, attention->dims.m);
+    if (auto basis = attention->pv.config.subgroupBasis();
+        basis && basis->counts.size() == attention->tile.size())
+      rows /= std::max<int64_t>(1, productAt(basis->counts, attention->dims.m));
+    if (rows % qkShape->m != 0 || rows % pvShape->m != 0)
+      problems.push_back(config::makeProblem(
+          "pv_attrs.mma_kind",
+          "Q.K^T runs " + attention->qk.layouts.intrinsic + " and P.V " +
+              attention->pv.layouts.intrinsic +
+              ": intrinsics of two shapes, and a subgroup's " +
+              std::to_string(rows) + " query rows are not a multiple of " +
+              "both intrinsics' M, where IREE's tile-size analysis fails on "
+              "the output's fill ('tile size analysis did not determine a "
+              "valid tile size')",
+          "attention-intrinsics"));
+  }
+  if (qkShape && pvShape)
+    checkAttentionTiles(*attention, *qkShape, *pvShape, context, problems);
   const auto &workgroupSize = context.translationInfo->workgroupSize;
   const auto subgroupSize = context.translationInfo->subgroupSize;
   if (!workgroupSize || !subgroupSize || *subgroupSize <= 0)

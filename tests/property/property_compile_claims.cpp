@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
   const Options options = parseOptions(argc, argv);
   const int cases = options.cases > 0 ? options.cases
                     : options.longRun ? 400
-                                      : 60;
+                                      : 80;
   Random random(options.seed);
   const auto installation = projectIree();
   const auto library = projectLibrary();

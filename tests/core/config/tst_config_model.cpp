@@ -216,11 +216,26 @@ std::vector<RuleExample> ruleExamples() {
        "4x256x64x512x64:pprrp", vd64, "gfx942",
        attentionDecomposition("MFMA_F32_16x16x16_F16", "MFMA_F32_16x16x16_F16",
                               1, 1, false)},
-      // 16x16 against 32x32: IREE's tile-size analysis fails on the fill.
+      // 16x16 against 32x32 at 16 query rows a subgroup: IREE's tile-size
+      // analysis fails on the fill.
       {"attention-intrinsics", R::Refuses,
        "reduction = [0, 0, 0, 64, 0], workgroup = [1, 64, 0, 0, 64]",
-       "4x256x64x512x64:pprrp", vd64, "gfx942",
+       "4x256x64x512x64:pprrp",
+       translationText("VectorDistribute", "[256, 1, 1]"), "gfx942",
        attentionDecomposition("MFMA_F32_16x16x16_F16", "MFMA_F32_32x32x8_F16",
+                              4, 4)},
+      // A K2 step of 16 under a 32x32 intrinsic's N.
+      {"attention-k2-step", R::Refuses,
+       "reduction = [0, 0, 0, 16, 0], workgroup = [1, 64, 0, 0, 64]",
+       "4x256x64x512x64:pprrp", vd64, "gfx942",
+       attentionDecomposition("MFMA_F32_32x32x8_F16", "MFMA_F32_32x32x8_F16",
+                              1, 1)},
+      // Q 256x64 + K 128x64 + V 128x64 + P 256x128 (S's accumulator is not
+      // P.V's LHS layout without col_major), f16: 128 KiB.
+      {"attention-shared-memory", R::Refuses,
+       "reduction = [0, 0, 0, 128, 0], workgroup = [1, 256, 0, 0, 64]",
+       "4x256x64x512x64:pprrp", vd64, "gfx942",
+       attentionDecomposition("MFMA_F32_16x16x16_F16", "MFMA_F32_16x16x16_F16",
                               1, 1)},
       // One subgroup's basis on a workgroup of two.
       {"attention-subgroups", R::Compiles,
