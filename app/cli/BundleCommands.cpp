@@ -52,7 +52,8 @@ int bundle(const QStringList &arguments) {
   const QCommandLineOption sweepOption(
       "sweep", "Every compiled try of the sweep of this name (repeatable).",
       "NAME");
-  const QCommandLineOption outOption("o", "The bundle folder to write.", "DIR");
+  const QCommandLineOption outOption({"o", "output", "out"},
+                                     "The bundle folder to write.", "DIR");
   parser.addOptions({tryOption, sweepOption, outOption, kWorkspaceOption,
                      kJsonOption, kIreeOption});
   if (!parseCommandLine(parser, arguments, "bundle"))

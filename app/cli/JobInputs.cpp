@@ -21,8 +21,10 @@ const QCommandLineOption kWorkspaceOption{
     "Where tries and the history live (default: $TILESCOPE_WORKSPACE, else "
     "~/.local/share/tilescope).",
     "DIR"};
+// -o/--output as every command that writes names it; --out as it was.
 const QCommandLineOption kTryFolderOption{
-    "out", "The try folder (default: a new one under the workspace's tries/).",
+    {"o", "output", "out"},
+    "The try folder (default: a new one under the workspace's tries/).",
     "DIR"};
 const QCommandLineOption kTimeoutOption{
     "timeout", "Stop each step after SECONDS (default 300).", "SECONDS"};

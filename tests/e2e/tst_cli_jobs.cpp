@@ -12,6 +12,7 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -325,10 +326,14 @@ private slots:
     QCOMPARE(compiled.exitCode, 4);
     QVERIFY2(compiled.err.contains("carries no target"),
              qPrintable(compiled.err));
+    // The try folder named as every command names what it writes (-o,
+    // --output; --out as before).
+    const QString folder = workspace.filePath("named-try");
     auto forCpu =
         cli(inWorkspace({"compile", kExamples + "sources/matmul_f32_small.mlir",
-                         "--target", "llvm-cpu", "--json"}));
+                         "--target", "llvm-cpu", "-o", folder, "--json"}));
     QVERIFY2(forCpu.exitCode == 0, qPrintable(failure(forCpu)));
+    QVERIFY(QFileInfo::exists(folder + "/module.vmfb"));
     auto clash = cli(inWorkspace(
         {"compile",
          kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir",
