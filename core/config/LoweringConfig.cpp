@@ -450,6 +450,27 @@ void LoweringConfig::setMmaKind(const MmaKind &kind) {
 }
 
 void LoweringConfig::setPromoteOperands(const std::vector<int64_t> &operands) {
+  // promotion_types, where the config has them, name one type per promoted
+  // operand (IREE refuses lists of two lengths): an operand kept keeps its
+  // type, a new one gets IREE's default, derived_thread_config.
+  if (const Attribute *types = promotionTypes();
+      types && types->is(Attribute::Kind::Array)) {
+    const auto before = promoteOperands().value_or(std::vector<int64_t>{});
+    std::vector<Attribute> aligned;
+    for (int64_t operand : operands) {
+      const auto at = std::find(before.begin(), before.end(), operand);
+      const auto index = static_cast<size_t>(at - before.begin());
+      if (at != before.end() && index < types->elements.size()) {
+        aligned.push_back(types->elements[index]);
+      } else {
+        Attribute derived = Attribute::dialectAttribute(
+            "iree_gpu", "derived_thread_config", {});
+        derived.hasBody = false;
+        aligned.push_back(std::move(derived));
+      }
+    }
+    set("promotion_types", Attribute::array(std::move(aligned)));
+  }
   set("promote_operands", Attribute::integerArray(operands));
 }
 
