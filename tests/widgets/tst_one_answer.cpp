@@ -69,6 +69,10 @@ std::vector<int64_t> integers(const QJsonValue &value) {
 std::vector<std::string> explainedOperandLayouts(const QJsonObject &out) {
   std::vector<std::string> texts;
   const QJsonValue operands = out["operand_layouts"];
+  // Attention: each of its two contractions' operands (Q, K, S; P, V, O).
+  for (const QJsonValue &contraction : out["contractions"].toArray())
+    for (const QJsonValue &entry : contraction.toObject()["operands"].toArray())
+      texts.push_back(entry.toObject()["layout"].toString().toStdString());
   if (operands.isObject()) // a contraction: lhs, rhs, acc
     for (const char *name : {"lhs", "rhs", "acc"})
       texts.push_back(operands.toObject()[name].toString().toStdString());
