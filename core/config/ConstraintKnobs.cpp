@@ -15,7 +15,8 @@ std::vector<Parameter> combinedEntries(const Attribute &loweringConfig,
                                        const Attribute *decomposition) {
   std::vector<Parameter> entries;
   const std::vector<const Attribute *> positional = loweringConfig.positional();
-  if (!positional.empty() && positional.front()->is(Attribute::Kind::Dictionary))
+  if (!positional.empty() &&
+      positional.front()->is(Attribute::Kind::Dictionary))
     entries = positional.front()->parameters;
   if (translation.workgroupSize && !translation.workgroupSize->empty())
     entries.push_back(Attribute::parameter(
@@ -76,9 +77,8 @@ std::string knobFieldName(const std::string &path) {
       {"use_igemm_convolution", "translation_info.use_igemm_convolution"},
   };
   for (const auto &[key, name] : kTranslation)
-    if (path.rfind(key, 0) == 0 &&
-        (path.size() == std::string(key).size() ||
-         path[std::string(key).size()] == '['))
+    if (path.rfind(key, 0) == 0 && (path.size() == std::string(key).size() ||
+                                    path[std::string(key).size()] == '['))
       return name;
   const std::string options = "gpu_pipeline_options.";
   if (path.rfind(options, 0) == 0)
@@ -112,14 +112,12 @@ public:
       if (!config)
         return missing(path, pattern);
       const std::vector<const Attribute *> positional = pattern.positional();
-      if (positional.size() == 2 &&
-          positional[1]->is(Attribute::Kind::Array)) {
+      if (positional.size() == 2 && positional[1]->is(Attribute::Kind::Array)) {
         const std::string found = printAttribute(*config);
         // Attention's intrinsics carry the col_major IREE chose for them.
-        const std::string plain =
-            path.rfind(kDecomposition, 0) == 0
-                ? printAttribute(withoutColMajor(*config))
-                : found;
+        const std::string plain = path.rfind(kDecomposition, 0) == 0
+                                      ? printAttribute(withoutColMajor(*config))
+                                      : found;
         const auto &options = positional[1]->elements;
         for (size_t i = 0; i < options.size(); ++i)
           if (const std::string option = printAttribute(options[i]);

@@ -31,8 +31,7 @@ struct Extent {
 Extent padded(double tile, double count, int64_t unit) {
   count = std::max(1.0, count);
   const double share = tile / count;
-  return {tile, share,
-          std::max(share, static_cast<double>(unit)) * count};
+  return {tile, share, std::max(share, static_cast<double>(unit)) * count};
 }
 
 // The config's intrinsic, when the model knows its shape.
@@ -126,18 +125,17 @@ predictAttentionTime(const CostModelInput &in,
           std::max<int64_t>(1, basis->counts[static_cast<size_t>(d)]));
     return count;
   };
-  const Extent qkRows = padded(tm, along(*decomposition.qk, dims->m, true),
-                               qkIntrinsic->m);
-  const Extent qkColumns = padded(
-      tk2, along(*decomposition.qk, dims->k2, false), qkIntrinsic->n);
-  const Extent pvRows = padded(tm, along(*decomposition.pv, dims->m, true),
-                               pvIntrinsic->m);
+  const Extent qkRows =
+      padded(tm, along(*decomposition.qk, dims->m, true), qkIntrinsic->m);
+  const Extent qkColumns =
+      padded(tk2, along(*decomposition.qk, dims->k2, false), qkIntrinsic->n);
+  const Extent pvRows =
+      padded(tm, along(*decomposition.pv, dims->m, true), pvIntrinsic->m);
   const Extent pvColumns =
       padded(tn, along(*decomposition.pv, dims->n, false), pvIntrinsic->n);
   // P moved between lanes each step where S's accumulator layout is not
   // P.V's LHS layout (IREE marks both intrinsics col_major to avoid it).
-  const auto layouts =
-      deriveAttentionLayouts(*in.config, space, decomposition);
+  const auto layouts = deriveAttentionLayouts(*in.config, space, decomposition);
   const bool relayout = layouts && layouts->pChangesLayout;
 
   if (space.operands.size() < 3)
@@ -209,8 +207,9 @@ predictAttentionTime(const CostModelInput &in,
     if (extent.padded > extent.used)
       p.notes.push_back(std::string(name) + ": " +
                         format("a subgroup holds %.0f ", extent.perSubgroup) +
-                        what + ", fewer than its intrinsic's: the rest is "
-                               "padding");
+                        what +
+                        ", fewer than its intrinsic's: the rest is "
+                        "padding");
   if (relayout)
     p.notes.push_back("P changes layout between the contractions every step "
                       "(S's accumulator is not P.V's LHS layout): counted as "

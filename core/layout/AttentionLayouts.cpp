@@ -151,9 +151,8 @@ namespace {
 bool sameLanes(const config::NestedLayoutAttr &a,
                const config::NestedLayoutAttr &b) {
   if (a.rank() != b.rank() || a.subgroupTile != b.subgroupTile ||
-      a.subgroupStrides != b.subgroupStrides ||
-      a.threadTile != b.threadTile || a.threadStrides != b.threadStrides ||
-      a.elementTile != b.elementTile)
+      a.subgroupStrides != b.subgroupStrides || a.threadTile != b.threadTile ||
+      a.threadStrides != b.threadStrides || a.elementTile != b.elementTile)
     return false;
   for (size_t d = 0; d < a.rank(); ++d)
     if (a.batchTile[d] * a.outerTile[d] != b.batchTile[d] * b.outerTile[d])

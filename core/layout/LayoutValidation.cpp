@@ -125,9 +125,8 @@ void checkAttentionTiles(const AttentionLayouts &attention,
                          std::vector<config::Problem> &problems) {
   const AttentionDims &dims = attention.dims;
   const int64_t step = productAt(attention.tile, dims.k2);
-  for (const auto &[size, what] :
-       {std::pair{qk.n, "Q.K^T's intrinsic N"},
-        std::pair{pv.k, "P.V's intrinsic K"}})
+  for (const auto &[size, what] : {std::pair{qk.n, "Q.K^T's intrinsic N"},
+                                   std::pair{pv.k, "P.V's intrinsic K"}})
     if (size > 0 && step % size != 0) {
       problems.push_back(config::makeProblem(
           "reduction",
@@ -147,7 +146,8 @@ void checkAttentionTiles(const AttentionLayouts &attention,
   int64_t rows = productAt(attention.tile, dims.m);
   if (auto basis = attention.pv.config.subgroupBasis();
       basis && basis->counts.size() == attention.tile.size()) {
-    const int64_t along = std::max<int64_t>(1, productAt(basis->counts, dims.m));
+    const int64_t along =
+        std::max<int64_t>(1, productAt(basis->counts, dims.m));
     rows = std::max(rows / along, std::max(qk.m, pv.m)) * along;
   }
   const int64_t k1 = productAt(attention.tile, dims.k1);
@@ -157,7 +157,8 @@ void checkAttentionTiles(const AttentionLayouts &attention,
   const int64_t q = saturatingMultiply(rows, k1);
   const int64_t k = saturatingMultiply(step, k1);
   const int64_t v = saturatingMultiply(step, columns);
-  const int64_t p = attention.pChangesLayout ? saturatingMultiply(rows, step) : 0;
+  const int64_t p =
+      attention.pChangesLayout ? saturatingMultiply(rows, step) : 0;
   const int64_t bytes = saturatingMultiply(
       saturatingAdd(saturatingAdd(q, k), saturatingAdd(v, p)), bytesOf);
   const int64_t limit = context.target->maxWorkgroupMemoryBytes;

@@ -6,6 +6,7 @@
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/RootOpContext.h"
 #include "core/process/Workspace.h"
+#include "core/tries/JobJson.h"
 #include "core/tries/TryComparison.h"
 #include "core/util/Numbers.h"
 #include "core/util/Parallel.h"
@@ -132,6 +133,35 @@ void takePrediction(SweepCandidate &candidate, const TryRecord &record) {
   candidate.prediction = predicted.value("summary", "");
   candidate.predictedFromCompile =
       predicted.value("resources", "") == "compiled";
+}
+
+// A candidate taken from the history predicted by the cost model as it is
+// now, from the compiled kernel's resources the try recorded: the
+// prediction the try stored is the model's of its day. Where the model
+// cannot predict it again, the stored one stays.
+void predictAgain(SweepCandidate &candidate, const SweepRequest &request,
+                  const TryRecord &record) {
+  takePrediction(candidate, record);
+  if (!candidate.dispatch || !request.document)
+    return;
+  ResourceReport report;
+  const nlohmann::json resources =
+      record.details.value("resources", nlohmann::json());
+  if (resources.is_object() && resources.contains("kernels") &&
+      resources["kernels"].is_array())
+    for (const nlohmann::json &kernel : resources["kernels"])
+      report.kernels.push_back(kernelResourcesFromJson(kernel));
+  iree::Document document = *request.document;
+  document.dispatches[request.op.dispatch] = *candidate.dispatch;
+  const std::optional<layout::CompiledKernel> compiled =
+      compiledKernelOf(report);
+  auto predicted =
+      edit::predictionOf(edit::contextOf(document, request.op), compiled);
+  if (!predicted)
+    return;
+  candidate.predictedMicroseconds = predicted->microseconds;
+  candidate.prediction = predicted->summary();
+  candidate.predictedFromCompile = compiled.has_value();
 }
 
 // The op's config texts in a try's recorded configs ({"D:O": {...}}), by
@@ -278,6 +308,11 @@ Result<SweepAxis> parseSweepAxis(const std::string &text) {
 std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
                                      edit::OpRef op) {
   std::vector<SweepAxis> axes;
+  const iree::RootOp *root =
+      op.dispatch < document.dispatches.size() &&
+              op.op < document.dispatches[op.dispatch].rootOps.size()
+          ? &document.dispatches[op.dispatch].rootOps[op.op]
+          : nullptr;
   for (const char *name : {"workgroup", "reduction"}) {
     auto numbers = integerList(currentValue(document, op, name));
     if (!numbers)
@@ -286,12 +321,20 @@ std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
       const int64_t v = (*numbers)[i];
       if (v <= 0)
         continue;
+      // A workgroup tile already covering its loop only pads when doubled
+      // (an attention's 64 value columns tiled at 128). Reduction tiles
+      // count intrinsics under TileAndFuse, not elements: left alone.
+      const bool whole = std::string_view(name) == "workgroup" && root &&
+                         root->space && i < root->space->rank() &&
+                         root->space->bounds[i] > 0 &&
+                         v >= root->space->bounds[i];
       SweepAxis axis;
       axis.field = std::string(name) + "[" + std::to_string(i) + "]";
       if (v > 1)
         axis.values.push_back(std::to_string(v / 2));
       axis.values.push_back(std::to_string(v));
-      axis.values.push_back(std::to_string(v * 2));
+      if (!whole)
+        axis.values.push_back(std::to_string(v * 2));
       axes.push_back(std::move(axis));
     }
   }
@@ -657,7 +700,7 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
             finishedForResume(record.outcome)) {
           candidate.record = record;
           candidate.resumed = true;
-          takePrediction(candidate, record);
+          predictAgain(candidate, request, record);
           ++result.resumed;
           break;
         }

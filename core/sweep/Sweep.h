@@ -42,7 +42,8 @@ struct SweepAxis {
 Result<SweepAxis> parseSweepAxis(const std::string &text);
 
 // The neighbours of an op's config when no axes are given: each non-zero
-// entry of its workgroup and reduction tiles halved and doubled.
+// entry of its workgroup and reduction tiles halved and doubled (a
+// workgroup tile already covering its loop not doubled).
 std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
                                      edit::OpRef op);
 

@@ -107,7 +107,8 @@ const config::MmaTableEntry *tableEntry(const std::string &intrinsic) {
 Result<bool> markColMajor(const iree::Document &document, edit::OpRef op,
                           std::map<std::string, config::Attribute> &edited,
                           std::vector<std::string> &order) {
-  const std::string qkField = "qk_attrs.mma_kind", pvField = "pv_attrs.mma_kind";
+  const std::string qkField = "qk_attrs.mma_kind",
+                    pvField = "pv_attrs.mma_kind";
   if (!edited.count(qkField) && !edited.count(pvField))
     return true;
   std::map<std::string, config::MmaKind> kinds;

@@ -161,16 +161,16 @@ attentionSettings(Random &random) {
        "#iree_gpu.virtual_mma_layout<VMFMA_F32_32x32x16_F16, col_major = "
        "true>"}};
   const size_t qk = static_cast<size_t>(random.range(0, 3));
-  const size_t pv = random.chance(0.6) ? qk ^ 2 // the same M x N
-                                       : static_cast<size_t>(random.range(0, 3));
+  const size_t pv = random.chance(0.6)
+                        ? qk ^ 2 // the same M x N
+                        : static_cast<size_t>(random.range(0, 3));
   const bool colMajor = random.chance(0.5);
   const int64_t rows = random.pick<int64_t>({1, 2, 4, 8});
   const int64_t m = random.pick<int64_t>({32, 64, 128, 256});
   const int64_t n = random.pick<int64_t>({32, 64});
   const int64_t k2 = random.pick<int64_t>({16, 32, 64, 128});
-  const int64_t threads = random.chance(0.7)
-                              ? rows * 64
-                              : random.pick<int64_t>({1, 2, 4, 8}) * 64;
+  const int64_t threads =
+      random.chance(0.7) ? rows * 64 : random.pick<int64_t>({1, 2, 4, 8}) * 64;
   const std::string counts = "[1, " + std::to_string(rows) + ", 1, 1, 1]";
   return {{"workgroup", list({1, m, 0, 0, n})},
           {"reduction", list({0, 0, 0, k2, 0})},
@@ -211,8 +211,8 @@ int main(int argc, char **argv) {
            "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir",
        1, 1, 64, Template::Kind::Reduction},
       {"gfx942 f16 attention",
-       examples / "rocm_gfx942/attention_f16_dispatch_0.benchmark.mlir", 16,
-       16, 64, Template::Kind::Attention},
+       examples / "rocm_gfx942/attention_f16_dispatch_0.benchmark.mlir", 16, 16,
+       64, Template::Kind::Attention},
   };
   std::vector<iree::Document> originals;
   for (const Template &t : templates) {
@@ -247,12 +247,12 @@ int main(int argc, char **argv) {
     const size_t which = static_cast<size_t>(i) % templates.size();
     tally.generated(templates[which].family);
     const Template &t = templates[which];
-    auto c = caseOf(t.kind == Template::Kind::Reduction
-                        ? reductionSettings(random)
-                    : t.kind == Template::Kind::Attention
-                        ? attentionSettings(random)
-                        : matmulSettings(randomTiles(random, t)),
-                    t, originals[which], reader, std::to_string(i));
+    auto c =
+        caseOf(t.kind == Template::Kind::Reduction ? reductionSettings(random)
+               : t.kind == Template::Kind::Attention
+                   ? attentionSettings(random)
+                   : matmulSettings(randomTiles(random, t)),
+               t, originals[which], reader, std::to_string(i));
     if (!c) {
       tally.skipped(templates[which].family,
                     "refused before IREE compiles or claiming nothing");

@@ -228,8 +228,8 @@ std::vector<RuleExample> ruleExamples() {
       {"attention-k2-step", R::Refuses,
        "reduction = [0, 0, 0, 16, 0], workgroup = [1, 64, 0, 0, 64]",
        "4x256x64x512x64:pprrp", vd64, "gfx942",
-       attentionDecomposition("MFMA_F32_32x32x8_F16", "MFMA_F32_32x32x8_F16",
-                              1, 1)},
+       attentionDecomposition("MFMA_F32_32x32x8_F16", "MFMA_F32_32x32x8_F16", 1,
+                              1)},
       // Q 256x64 + K 128x64 + V 128x64 + P 256x128 (S's accumulator is not
       // P.V's LHS layout without col_major), f16: 128 KiB.
       {"attention-shared-memory", R::Refuses,
