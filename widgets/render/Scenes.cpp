@@ -560,7 +560,7 @@ Result<GridScene> attentionScene(const layout::AttentionLayouts &attention,
                                  ColorBy colorBy, const QString &subtitle) {
   GridScene scene;
   scene.title =
-      QString("attention: Q.K^T (%1) then P.V (%2), per step of K2")
+      QString("attention: Q.K^T (%1) above, P.V (%2) below, per step of K2")
           .arg(QString::fromStdString(attention.qk.layouts.intrinsic),
                QString::fromStdString(attention.pv.layouts.intrinsic));
   scene.subtitle = subtitle;
@@ -569,11 +569,10 @@ Result<GridScene> attentionScene(const layout::AttentionLayouts &attention,
   int64_t keys = 1;
   for (const layout::AttentionContraction *part :
        {&attention.qk, &attention.pv}) {
-    // "Q (Q.K^T LHS)", ...
-    auto named = [part](const std::string &operand, const char *role) {
-      return QString("%1 (%2 %3)")
-          .arg(QString::fromStdString(operand),
-               QString::fromStdString(part->name), role);
+    // "Q (LHS)", ...: the first row is Q.K^T, the second P.V, as the
+    // scene's title says; short, so that a row of three fits a window.
+    auto named = [](const std::string &operand, const char *role) {
+      return QString("%1 (%2)").arg(QString::fromStdString(operand), role);
     };
     auto one =
         contractionScene(part->layouts, colorBy, {},
