@@ -1,5 +1,6 @@
 #include "core/edit/EditableDocument.h"
 
+#include "core/config/LoweringConfig.h"
 #include "core/document/SplitInput.h"
 #include "core/util/Files.h"
 #include "core/util/UnifiedDiff.h"
@@ -120,6 +121,29 @@ Result<EditableDocument::Site> EditableDocument::siteOf(OpRef ref,
                ") has no lowering_config or compilation_info to edit"};
 }
 
+namespace {
+
+// What the rules say of a value IREE's parser refuses, where they know the
+// key's shape ("mma_kind must be an #iree_gpu MMA attribute such as
+// #iree_gpu.mma_layout<...>, not MFMA_F32_16x16x16_F16; "): IREE's own
+// message names only a column. Empty otherwise.
+std::string valueShapeHint(const std::string &siteKey,
+                           const std::string &attribute,
+                           const std::string &fieldName) {
+  if (siteKey != "lowering_config")
+    return {};
+  auto config = config::LoweringConfig::parse(attribute);
+  if (!config)
+    return {};
+  const std::string key = fieldName.substr(0, fieldName.find('['));
+  for (const config::ReadNote &note : config->notes())
+    if (note.kind == config::ReadNote::Kind::BadValue && note.key == key)
+      return note.message + "; ";
+  return {};
+}
+
+} // namespace
+
 Result<Edit> EditableDocument::prepare(OpRef ref, const std::string &fieldName,
                                        const std::optional<std::string> &value,
                                        bool askIree) const {
@@ -148,8 +172,10 @@ Result<Edit> EditableDocument::prepare(OpRef ref, const std::string &fieldName,
   if (reader && askIree) {
     auto ireePrint = reader(change->attribute);
     if (!ireePrint)
-      return Error{field->name() + ": IREE refuses the new " + site->key +
-                   ":\n" + ireePrint.error()};
+      return Error{field->name() + ": " +
+                   valueShapeHint(site->key, change->attribute, field->name()) +
+                   "IREE refuses the new " + site->key + ":\n" +
+                   ireePrint.error()};
     edit.newAttribute = *ireePrint;
     edit.readByIree = true;
   }
