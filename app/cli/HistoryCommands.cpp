@@ -12,6 +12,7 @@
 #include "core/tries/TryComparison.h"
 
 #include <QCommandLineParser>
+#include <algorithm>
 
 #include <cstdio>
 #include <iostream>
@@ -66,7 +67,11 @@ int history(const QStringList &arguments) {
       "Only tries that ended so: ok, compile-failed, compiler-crashed, "
       "timed-out, cancelled, run-failed, check-failed, cannot-run-here.",
       "OUTCOME");
-  const QCommandLineOption sweepOption("sweep", "Only a sweep's tries.", "ID");
+  const QCommandLineOption sweepOption(
+      "sweep",
+      "Only the tries of the sweep named NAME, as `sweep` prints it in quotes "
+      "(each try's sweep is in --json).",
+      "NAME");
   const QCommandLineOption limitOption("limit", "At most N tries.", "N");
   const QCommandLineOption csvOption("csv", "Print CSV.");
   const QCommandLineOption showOption("show", "Everything about try ID.", "ID");
@@ -131,8 +136,27 @@ int history(const QStringList &arguments) {
                 << (r.op.empty() ? "" : " --op " + r.op) << "  " << r.target
                 << (r.device.empty() ? "" : " on " + r.device) << "\n    "
                 << r.summary << "\n";
-    if (records->empty())
+    if (records->empty() && !filter.sweep.empty()) {
+      // A sweep is named, not numbered: say which names there are.
+      jobs::HistoryFilter every;
+      every.limit = 2000;
+      std::vector<std::string> names;
+      if (auto all = history->list(every))
+        for (const jobs::TryRecord &r : *all)
+          if (!r.sweep.empty() &&
+              std::find(names.begin(), names.end(), r.sweep) == names.end())
+            names.push_back(r.sweep);
+      std::cout << "no tries of a sweep named \"" << filter.sweep << "\" in "
+                << history->file().string()
+                << " (--sweep takes a sweep's name, "
+                << "as `sweep` prints it in quotes)";
+      for (size_t i = 0; i < names.size() && i < 10; ++i)
+        std::cout << (i ? "\n  \"" : "; the latest sweeps:\n  \"") << names[i]
+                  << "\"";
+      std::cout << "\n";
+    } else if (records->empty()) {
       std::cout << "no tries in " << history->file().string() << "\n";
+    }
   }
   return kExitOk;
 }

@@ -370,9 +370,8 @@ private slots:
     QCOMPARE(read(copy), before);
     // A bare intrinsic: the rules say what shape the value takes, where
     // IREE's parser names only a column.
-    const CliRun bare =
-        cli({"set-config", copy, "--set", "mma_kind=MFMA_F32_16x16x16_F16",
-             "--in-place"});
+    const CliRun bare = cli({"set-config", copy, "--set",
+                             "mma_kind=MFMA_F32_16x16x16_F16", "--in-place"});
     QCOMPARE(bare.exitCode, 1);
     QVERIFY2(bare.err.contains("mma_kind: mma_kind must be an #iree_gpu MMA "
                                "attribute such as "

@@ -583,6 +583,11 @@ private slots:
     const QJsonArray tries =
         QJsonDocument::fromJson(history.out.toUtf8()).array();
     QCOMPARE(tries.size(), 4);
+    // A sweep is named, not numbered: a number gets the names there are.
+    auto numbered = cli(inWorkspace({"history", "--sweep", "1"}));
+    QVERIFY2(numbered.out.contains("takes a sweep's name") &&
+                 numbered.out.contains("\"resume-test\""),
+             qPrintable(numbered.out));
     // Each try records its candidate's configs, not the file's.
     QSet<QString> configs;
     for (const QJsonValue &t : tries)
