@@ -1,6 +1,7 @@
 #include "core/sweep/SweepWorkflow.h"
 
 #include "core/edit/RootOpContext.h"
+#include "core/sweep/AttentionNeighbours.h"
 #include "core/sweep/SweepConstraints.h"
 
 namespace tilescope::jobs {
@@ -51,10 +52,21 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
     return Error{source.error()};
   PreparedSweep prepared{std::move(*source), {}};
   const std::optional<IreeSpace> &space = prepared.source.space;
+  std::string pointsAre = " cpu-tile-neighbours";
   if (!space && request.axes.empty()) {
     request.axes = neighbourAxes(*request.document, request.op);
+    // An attention's subgroups on the query rows beside its tiles: every
+    // combination of the tiles' neighbours, then those.
+    if (auto subgroups = attentionSubgroupPoints(*request.document, request.op);
+        !subgroups.empty()) {
+      request.points = axisPoints(*request.document, request.op, request.axes);
+      request.points.insert(request.points.end(), subgroups.begin(),
+                            subgroups.end());
+      request.axes.clear();
+      pointsAre = " attention-neighbours";
+    }
     // A CPU config's tiles, one entry at a time.
-    if (request.axes.empty())
+    if (request.axes.empty() && request.points.empty())
       request.points = neighbourPoints(*request.document, request.op);
     // An op fused into the root op runs on the root's tiles: it has none of
     // its own to halve or double.
@@ -82,8 +94,7 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
       : space ? spaceSweepName(*request.document, request.op, asked->vary,
                                asked->nearest)
       : !request.points.empty()
-          ? defaultSweepName(*request.document, request.op, {}) +
-                " cpu-tile-neighbours"
+          ? defaultSweepName(*request.document, request.op, {}) + pointsAre
           : defaultSweepName(*request.document, request.op, request.axes);
   return prepared;
 }

@@ -567,6 +567,9 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
           jobs::laneFillingPoints(document, sweep.op);
       sweep.points.insert(sweep.points.begin(), filled.begin(), filled.end());
     }
+    // IREE's default is timed already: not a candidate again.
+    std::erase_if(sweep.points,
+                  [](const jobs::SweepPoint &p) { return p.distance <= 0; });
     std::stable_sort(sweep.points.begin(), sweep.points.end(),
                      [](const jobs::SweepPoint &a, const jobs::SweepPoint &b) {
                        return a.distance < b.distance;

@@ -461,6 +461,47 @@ private slots:
   // prefetch_num_stages 2 here; the rules let 1 pass, so without the flag
   // the plan keeps it. (subgroup_size 32 on gfx942 the rules call an error,
   // as `check` does: the plan never compiles it.)
+  // Attention's own knobs: on gfx942 IREE's attention space (over the
+  // decomposition_config: both intrinsics, col_major marked as IREE marks
+  // it); on sm_90, where IREE states none, the tiles' neighbours and the
+  // subgroups on the query rows, bases and workgroup_size following.
+  void attentionSweepsItsDecomposition() {
+    auto gfx942 =
+        cli({"sweep",
+             kExamples + "rocm_gfx942/attention_f16_dispatch_0.benchmark.mlir",
+             "--plan", "--json"});
+    QVERIFY2(gfx942.exitCode == 0, qPrintable(failure(gfx942)));
+    QCOMPARE(jsonOf(gfx942)["neighbourhood"].toString(),
+             QString("iree-constraints"));
+    bool intrinsic = false;
+    for (const QJsonValue &c : jsonOf(gfx942)["candidates"].toArray()) {
+      const QString name = c.toObject()["candidate"].toString();
+      QVERIFY2(c.toObject()["valid"].toBool(), qPrintable(name));
+      // MFMA_F32_16x16x16_F16's ACC is its own RHS layout: col_major on both.
+      if (name.contains("qk_attrs.mma_kind=#iree_gpu.mma_layout<MFMA_F32_"
+                        "16x16x16_F16, col_major = true>") &&
+          !name.contains("pv_attrs.mma_kind"))
+        intrinsic = true;
+    }
+    QVERIFY(intrinsic);
+    auto sm90 =
+        cli({"sweep",
+             TILESCOPE_SOURCE_DIR "/tests/core/edit/data/attention_sm_90.mlir",
+             "--plan", "--json"});
+    QVERIFY2(sm90.exitCode == 0, qPrintable(failure(sm90)));
+    QCOMPARE(jsonOf(sm90)["neighbourhood"].toString(), QString("rules"));
+    int subgroups = 0;
+    for (const QJsonValue &c : jsonOf(sm90)["candidates"].toArray()) {
+      const QJsonObject candidate = c.toObject();
+      if (!candidate["candidate"].toString().contains("subgroups on d1"))
+        continue;
+      ++subgroups;
+      QVERIFY2(candidate["valid"].toBool(),
+               qPrintable(candidate["candidate"].toString()));
+    }
+    QCOMPARE(subgroups, 3); // 2 x 16 or 32 rows, 8 x 16 (8 x 8 pads)
+  }
+
   void aSweepAsksIreesConstraints() {
     const QString file =
         kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
