@@ -6,6 +6,7 @@
 #include "core/process/Workspace.h"
 #include "core/run/BenchJob.h"
 #include "core/service/CompileJob.h"
+#include "core/sweep/Neighbours.h"
 #include "widgets/SweepPlanning.h"
 #include "widgets/SweepPlot.h"
 #include "widgets/render/RootOpScene.h"

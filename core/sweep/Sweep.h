@@ -41,12 +41,6 @@ struct SweepAxis {
 // "workgroup[1]=32,64,128" (values split on commas outside brackets).
 Result<SweepAxis> parseSweepAxis(const std::string &text);
 
-// The neighbours of an op's config when no axes are given: each non-zero
-// entry of its workgroup and reduction tiles halved and doubled (a
-// workgroup tile already covering its loop not doubled).
-std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
-                                     edit::OpRef op);
-
 // One candidate given outright rather than by axes (a point of IREE's
 // constraint space, SweepSpace.h): whole field values, and how far it is
 // from the config as it stands.
@@ -55,23 +49,6 @@ struct SweepPoint {
   std::vector<std::pair<std::string, std::string>> settings;
   double distance = 0;
 };
-
-// The neighbours of a CPU lowering config (#iree_cpu.lowering_config),
-// which has no workgroup or reduction tiles: each non-zero entry of its
-// distribution (the cache tile following where it equals it),
-// vector_common_parallel and vector_reduction tiles halved and doubled, one
-// at a time (a tile past its loop's size is not doubled). None for another
-// config.
-std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
-                                        edit::OpRef op);
-
-// For a VectorDistribute reduction whose lane_basis uses fewer lanes than
-// a subgroup has (IREE's own config for a GroupNorm's reduction keeps one
-// lane of 32 at work, the others repeating it): candidates that spread its
-// longest reduction loop over every lane of 2, 8 or 32 subgroups, a step of
-// one or 16 elements a thread, workgroup_size following. None otherwise.
-std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
-                                          edit::OpRef op);
 
 // The text of the op's field as it stands ("workgroup", one entry of a
 // list, "workgroup[1]", or a translation_info field with or without its

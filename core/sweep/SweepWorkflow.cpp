@@ -1,7 +1,7 @@
 #include "core/sweep/SweepWorkflow.h"
 
 #include "core/edit/RootOpContext.h"
-#include "core/sweep/AttentionNeighbours.h"
+#include "core/sweep/Neighbours.h"
 #include "core/sweep/SweepConstraints.h"
 
 namespace tilescope::jobs {

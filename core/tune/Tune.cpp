@@ -8,6 +8,7 @@
 #include "core/service/CompileJob.h"
 #include "core/service/ConfigureProgram.h"
 #include "core/sweep/Sweep.h"
+#include "core/sweep/Neighbours.h"
 #include "core/sweep/SweepWorkflow.h"
 #include "core/tries/TryJob.h"
 #include "core/tune/ProgramTiming.h"

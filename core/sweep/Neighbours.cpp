@@ -1,0 +1,318 @@
+#include "core/sweep/Neighbours.h"
+
+#include "core/config/Attribute.h"
+#include "core/config/Validation.h"
+#include "core/edit/OpLayoutInputs.h"
+#include "core/layout/AttentionLayouts.h"
+#include "core/util/Numbers.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tilescope::jobs {
+
+namespace {
+
+// An integer list's entries ("[64, 128, 0]"), unset for anything else.
+std::optional<std::vector<int64_t>> integerList(const std::string &text) {
+  auto attribute = config::parseResolvedAttribute(text);
+  return attribute ? attribute->asInt64Array() : std::nullopt;
+}
+
+} // namespace
+
+std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
+                                     edit::OpRef op) {
+  std::vector<SweepAxis> axes;
+  const iree::RootOp *root =
+      op.dispatch < document.dispatches.size() &&
+              op.op < document.dispatches[op.dispatch].rootOps.size()
+          ? &document.dispatches[op.dispatch].rootOps[op.op]
+          : nullptr;
+  for (const char *name : {"workgroup", "reduction"}) {
+    auto numbers = integerList(currentValue(document, op, name));
+    if (!numbers)
+      continue;
+    for (size_t i = 0; i < numbers->size(); ++i) {
+      const int64_t v = (*numbers)[i];
+      if (v <= 0)
+        continue;
+      // A workgroup tile already covering its loop only pads when doubled
+      // (an attention's 64 value columns tiled at 128). Reduction tiles
+      // count intrinsics under TileAndFuse, not elements: left alone.
+      const bool whole = std::string_view(name) == "workgroup" && root &&
+                         root->space && i < root->space->rank() &&
+                         root->space->bounds[i] > 0 &&
+                         v >= root->space->bounds[i];
+      SweepAxis axis;
+      axis.field = std::string(name) + "[" + std::to_string(i) + "]";
+      if (v > 1)
+        axis.values.push_back(std::to_string(v / 2));
+      axis.values.push_back(std::to_string(v));
+      if (!whole)
+        axis.values.push_back(std::to_string(v * 2));
+      axes.push_back(std::move(axis));
+    }
+  }
+  return axes;
+}
+
+namespace {
+
+// The op `op` names, or null when the document has none there.
+const iree::RootOp *rootOpOf(const iree::Document &document, edit::OpRef op) {
+  if (op.dispatch >= document.dispatches.size() ||
+      op.op >= document.dispatches[op.dispatch].rootOps.size())
+    return nullptr;
+  return &document.dispatches[op.dispatch].rootOps[op.op];
+}
+
+std::string listText(const std::vector<int64_t> &numbers) {
+  std::string text = "[";
+  for (size_t i = 0; i < numbers.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(numbers[i]);
+  return text + "]";
+}
+
+} // namespace
+
+std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
+                                        edit::OpRef op) {
+  std::vector<SweepPoint> points;
+  const iree::RootOp *found = rootOpOf(document, op);
+  if (!found)
+    return points;
+  const iree::RootOp &root = *found;
+  if (root.loweringConfig.rfind("#iree_cpu.lowering_config", 0) != 0)
+    return points;
+  auto cache = integerList(currentValue(document, op, "cache_parallel"));
+  for (const char *name :
+       {"distribution", "vector_common_parallel", "vector_reduction"}) {
+    auto numbers = integerList(currentValue(document, op, name));
+    if (!numbers)
+      continue;
+    for (size_t i = 0; i < numbers->size(); ++i) {
+      const int64_t v = (*numbers)[i];
+      if (v <= 0)
+        continue;
+      // Past the loop's own size a tile only pads.
+      const int64_t bound =
+          root.space && i < root.space->rank() && root.space->bounds[i] > 0
+              ? root.space->bounds[i]
+              : std::numeric_limits<int64_t>::max();
+      for (const int64_t next : {v / 2, v * 2}) {
+        if (next < 1 || next == v || (next > v && v >= bound))
+          continue;
+        std::vector<int64_t> changed = *numbers;
+        changed[i] = next;
+        SweepPoint point;
+        point.name = std::string(name) + "[" + std::to_string(i) +
+                     "]=" + std::to_string(next);
+        point.settings.emplace_back(name, listText(changed));
+        // The cache level's tile stays the distribution's where it was.
+        if (std::string_view(name) == "distribution" && cache &&
+            i < cache->size() && (*cache)[i] == v) {
+          std::vector<int64_t> cacheChanged = *cache;
+          cacheChanged[i] = next;
+          point.settings.emplace_back("cache_parallel", listText(cacheChanged));
+        }
+        point.distance = 1;
+        points.push_back(std::move(point));
+      }
+    }
+  }
+  return points;
+}
+
+namespace {
+
+// A basis's counts and mapping ("[[1, 1, 32, 1], [0, 1, 2, 3]]"), unset for
+// anything else.
+std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>>
+basisOf(const std::string &text) {
+  auto parsed = config::parseAttribute(text);
+  const auto *attribute = std::get_if<config::Attribute>(&parsed);
+  if (!attribute || !attribute->is(config::Attribute::Kind::Array) ||
+      attribute->elements.size() != 2)
+    return std::nullopt;
+  auto counts = attribute->elements[0].asInt64Array();
+  auto mapping = attribute->elements[1].asInt64Array();
+  if (!counts || !mapping || counts->size() != mapping->size())
+    return std::nullopt;
+  return std::make_pair(*counts, *mapping);
+}
+
+std::string basisText(const std::vector<int64_t> &counts,
+                      const std::vector<int64_t> &mapping) {
+  return "[" + listText(counts) + ", " + listText(mapping) + "]";
+}
+
+} // namespace
+
+std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
+                                          edit::OpRef op) {
+  std::vector<SweepPoint> points;
+  const iree::RootOp *found = rootOpOf(document, op);
+  if (!found)
+    return points;
+  const iree::RootOp &root = *found;
+  auto lanes = basisOf(currentValue(document, op, "lane_basis"));
+  auto subgroups = basisOf(currentValue(document, op, "subgroup_basis"));
+  auto partial = integerList(currentValue(document, op, "partial_reduction"));
+  auto thread = integerList(currentValue(document, op, "thread"));
+  auto subgroupSize = parseInt64(currentValue(document, op, "subgroup_size"));
+  if (!lanes || !subgroups || !partial || !thread || !subgroupSize ||
+      *subgroupSize <= 0 || !root.space ||
+      partial->size() != root.space->rank() ||
+      thread->size() != partial->size())
+    return points;
+  int64_t used = 1;
+  for (int64_t count : lanes->first)
+    used *= count;
+  if (used >= *subgroupSize)
+    return points;
+  // The longest reduction loop the config tiles: its lanes and subgroups.
+  std::optional<size_t> longest;
+  for (size_t d = 0; d < partial->size(); ++d)
+    if (root.space->isReduction(d) && (*partial)[d] > 0 && (*thread)[d] > 0 &&
+        (!longest || root.space->bounds[d] > root.space->bounds[*longest]))
+      longest = d;
+  if (!longest || lanes->first.size() != partial->size() ||
+      subgroups->first.size() != partial->size())
+    return points;
+  const size_t r = *longest;
+  const int64_t bound = root.space->bounds[r];
+  for (const int64_t subgroupCount : {int64_t{2}, int64_t{8}, int64_t{32}})
+    for (const int64_t batch : {int64_t{1}, int64_t{16}}) {
+      const int64_t threads = *subgroupSize * subgroupCount;
+      const int64_t step = (*thread)[r] * threads * batch;
+      if (threads > 1024 || (bound > 0 && step > bound))
+        continue;
+      std::vector<int64_t> laneCounts(lanes->first.size(), 1),
+          subgroupCounts(subgroups->first.size(), 1);
+      laneCounts[r] = *subgroupSize;
+      subgroupCounts[r] = subgroupCount;
+      std::vector<int64_t> steps = *partial;
+      steps[r] = step;
+      SweepPoint point;
+      point.name = "lanes " + std::to_string(*subgroupSize) + " x subgroups " +
+                   std::to_string(subgroupCount) + " over d" +
+                   std::to_string(r) + ", partial_reduction[" +
+                   std::to_string(r) + "]=" + std::to_string(step);
+      point.settings = {
+          {"lane_basis", basisText(laneCounts, lanes->second)},
+          {"subgroup_basis", basisText(subgroupCounts, subgroups->second)},
+          {"partial_reduction", listText(steps)},
+          {"workgroup_size", "[" + std::to_string(threads) + ", 1, 1]"}};
+      point.distance = 0.5;
+      points.push_back(std::move(point));
+    }
+  return points;
+}
+
+namespace {
+
+// The smallest share of query rows a subgroup can hold: the larger of the
+// two intrinsics' M (fewer rows pad the intrinsic).
+int64_t rowsAtLeast(const config::DecompositionConfig &decomposition) {
+  int64_t rows = 1;
+  for (const auto &part : {decomposition.qk, decomposition.pv}) {
+    const auto kind = part ? part->mmaKind() : std::nullopt;
+    if (const auto shape =
+            kind ? config::intrinsicShape(kind->intrinsic) : std::nullopt)
+      rows = std::max(rows, shape->m);
+  }
+  return rows;
+}
+
+} // namespace
+
+std::vector<SweepPoint> attentionSubgroupPoints(const iree::Document &document,
+                                                edit::OpRef op) {
+  std::vector<SweepPoint> points;
+  const iree::RootOp *found = rootOpOf(document, op);
+  if (!found || found->kind != config::OpKind::Attention || !found->space)
+    return points;
+  const iree::RootOp &root = *found;
+  auto decomposition = edit::decompositionOf(root);
+  auto dims = layout::attentionDims(*root.space);
+  if (!decomposition || !decomposition->qk || !decomposition->pv || !dims ||
+      dims->m.empty())
+    return points;
+  const size_t rank = root.space->rank();
+  const auto qk = decomposition->qk->subgroupBasis();
+  const auto pv = decomposition->pv->subgroupBasis();
+  const auto workgroup = integerList(currentValue(document, op, "workgroup"));
+  auto subgroupSize = parseInt64(currentValue(document, op, "subgroup_size"));
+  if (!qk || !pv || qk->counts.size() != rank || pv->counts.size() != rank ||
+      !workgroup || workgroup->size() != rank || !subgroupSize ||
+      *subgroupSize <= 0)
+    return points;
+  // IREE counts subgroups on the innermost query-row loop.
+  const auto m = static_cast<size_t>(dims->m.back());
+  const int64_t now = pv->counts[m];
+  const int64_t tile = (*workgroup)[m];
+  if (now <= 0 || qk->counts[m] != now || tile <= 0 || tile % now != 0)
+    return points;
+  int64_t others = 1; // subgroups on the other loops (IREE's N count)
+  for (size_t d = 0; d < rank; ++d)
+    if (d != m)
+      others = saturatingMultiply(others, std::max<int64_t>(1, pv->counts[d]));
+  const int64_t bound = root.space->bounds[m];
+  const int64_t fewest = rowsAtLeast(*decomposition);
+  for (const int64_t count : {now / 2, now * 2}) {
+    const int64_t threads =
+        saturatingMultiply(saturatingMultiply(count, others), *subgroupSize);
+    if (count < 1 || count == now || threads > 1024)
+      continue;
+    // Each subgroup as many rows as now (the M tile following), or the M
+    // tile as it is shared among them.
+    for (const int64_t rows : {tile / now, tile / count}) {
+      const int64_t newTile = rows * count;
+      if (rows < fewest || tile % count != 0 || (bound > 0 && newTile > bound))
+        continue;
+      SweepPoint point;
+      point.name = std::to_string(count) + " subgroups on d" +
+                   std::to_string(m) + ", " + std::to_string(rows) +
+                   " query rows each";
+      auto countsOn = [&](config::Basis basis) {
+        basis.counts[m] = count;
+        return config::printAttribute(basis.toAttribute());
+      };
+      point.settings = {{"qk_attrs.subgroup_basis", countsOn(*qk)},
+                        {"pv_attrs.subgroup_basis", countsOn(*pv)},
+                        {"workgroup_size", listText({threads, 1, 1})}};
+      if (newTile != tile) {
+        std::vector<int64_t> changed = *workgroup;
+        changed[m] = newTile;
+        point.settings.emplace_back("workgroup", listText(changed));
+      }
+      point.distance = 1;
+      points.push_back(std::move(point));
+    }
+  }
+  return points;
+}
+
+std::vector<SweepPoint> axisPoints(const iree::Document &document,
+                                   edit::OpRef op,
+                                   const std::vector<SweepAxis> &axes) {
+  std::vector<SweepPoint> points(1);
+  for (const SweepAxis &axis : axes) {
+    const std::string now = currentValue(document, op, axis.field);
+    std::vector<SweepPoint> next;
+    for (const SweepPoint &point : points)
+      for (const std::string &value : axis.values) {
+        SweepPoint extended = point;
+        extended.name +=
+            (extended.name.empty() ? "" : " ") + axis.field + "=" + value;
+        extended.settings.emplace_back(axis.field, value);
+        extended.distance += value == now ? 0 : 1;
+        next.push_back(std::move(extended));
+      }
+    points = std::move(next);
+  }
+  return axes.empty() ? std::vector<SweepPoint>{} : points;
+}
+
+} // namespace tilescope::jobs
