@@ -107,6 +107,15 @@ int64_t productAt(const std::vector<int64_t> &values,
   return product;
 }
 
+// The subgroups P.V's basis counts on the query rows (1 without a basis
+// over the attention's loops).
+int64_t subgroupsOnRows(const AttentionLayouts &attention) {
+  const auto basis = attention.pv.config.subgroupBasis();
+  if (!basis || basis->counts.size() != attention.tile.size())
+    return 1;
+  return std::max<int64_t>(1, productAt(basis->counts, attention.dims.m));
+}
+
 // What one workgroup's step of attention needs, checked against what IREE
 // builds (each found by the pinned iree-compile on gfx942,
 // property_compile_claims):
@@ -143,13 +152,10 @@ void checkAttentionTiles(const AttentionLayouts &attention,
     return;
   // Query rows as the subgroups hold them: each subgroup's share at least
   // the intrinsic's M.
-  int64_t rows = productAt(attention.tile, dims.m);
-  if (auto basis = attention.pv.config.subgroupBasis();
-      basis && basis->counts.size() == attention.tile.size()) {
-    const int64_t along =
-        std::max<int64_t>(1, productAt(basis->counts, dims.m));
-    rows = std::max(rows / along, std::max(qk.m, pv.m)) * along;
-  }
+  const int64_t along = subgroupsOnRows(attention);
+  const int64_t rows = std::max(productAt(attention.tile, dims.m) / along,
+                                std::max(qk.m, pv.m)) *
+                       along;
   const int64_t k1 = productAt(attention.tile, dims.k1);
   const int64_t columns = productAt(attention.tile, dims.n);
   const int64_t bytesOf = std::max<int64_t>(
@@ -209,10 +215,8 @@ void checkAttention(const config::LoweringConfig &config,
   const auto pvShape = config::intrinsicShape(attention->pv.layouts.intrinsic);
   if (qkShape && pvShape &&
       (qkShape->m != pvShape->m || qkShape->n != pvShape->n)) {
-    int64_t rows = productAt(attention->tile, attention->dims.m);
-    if (auto basis = attention->pv.config.subgroupBasis();
-        basis && basis->counts.size() == attention->tile.size())
-      rows /= std::max<int64_t>(1, productAt(basis->counts, attention->dims.m));
+    const int64_t rows = productAt(attention->tile, attention->dims.m) /
+                         subgroupsOnRows(*attention);
     if (rows % qkShape->m != 0 || rows % pvShape->m != 0)
       problems.push_back(config::makeProblem(
           "pv_attrs.mma_kind",

@@ -45,8 +45,9 @@ std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
 std::vector<SweepPoint> attentionSubgroupPoints(const iree::Document &document,
                                                 edit::OpRef op);
 
-// Every combination of the axes' values as points (the product planSweep
-// makes of axes), each as far from the config as the entries it changes.
+// Every combination of the axes' values as points, the last axis turning
+// fastest (what planSweep makes of axes), each as far from the config as the
+// entries it changes.
 std::vector<SweepPoint> axisPoints(const iree::Document &document,
                                    edit::OpRef op,
                                    const std::vector<SweepAxis> &axes);

@@ -1,4 +1,5 @@
 #include "core/sweep/Sweep.h"
+#include "core/sweep/Neighbours.h"
 #include "core/sweep/SweepConstraints.h"
 #include "core/sweep/SweepOnSlurm.h"
 
@@ -411,47 +412,33 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
   if (request.op.dispatch >= document.dispatches.size() ||
       request.op.op >= document.dispatches[request.op.dispatch].rootOps.size())
     return Error{"the sweep's root op is not in the document"};
+  // Given outright, or every combination of the axes (the last turning
+  // fastest), each bounded before any is made.
+  std::vector<SweepPoint> combined;
+  if (request.points.empty()) {
+    if (request.axes.empty())
+      return Error{"nothing to vary: give at least one field and its values"};
+    size_t total = 1;
+    for (const SweepAxis &axis : request.axes) {
+      if (axis.values.empty())
+        return Error{axis.field + ": no values"};
+      total *= axis.values.size();
+      if (total > kMaximumCandidates)
+        return Error{"the sweep would make more than " +
+                     std::to_string(kMaximumCandidates) +
+                     " candidates: vary fewer fields or values"};
+    }
+    combined = axisPoints(document, request.op, request.axes);
+  } else if (request.points.size() > kMaximumCandidates) {
+    return Error{"the sweep would make more than " +
+                 std::to_string(kMaximumCandidates) + " candidates"};
+  }
   std::vector<SweepCandidate> candidates;
-  if (!request.points.empty()) {
-    if (request.points.size() > kMaximumCandidates)
-      return Error{"the sweep would make more than " +
-                   std::to_string(kMaximumCandidates) + " candidates"};
-    for (const SweepPoint &point : request.points) {
-      SweepCandidate candidate;
-      candidate.name = point.name;
-      candidate.settings = point.settings;
-      candidates.push_back(makeCandidate(request, std::move(candidate)));
-    }
-    return candidates;
-  }
-  if (request.axes.empty())
-    return Error{"nothing to vary: give at least one field and its values"};
-  size_t total = 1;
-  for (const SweepAxis &axis : request.axes) {
-    if (axis.values.empty())
-      return Error{axis.field + ": no values"};
-    total *= axis.values.size();
-    if (total > kMaximumCandidates)
-      return Error{"the sweep would make more than " +
-                   std::to_string(kMaximumCandidates) +
-                   " candidates: vary fewer fields or values"};
-  }
-
-  std::vector<size_t> digit(request.axes.size(), 0);
-  for (size_t n = 0; n < total; ++n) {
+  for (const SweepPoint &point :
+       request.points.empty() ? combined : request.points) {
     SweepCandidate candidate;
-    for (size_t a = 0; a < request.axes.size(); ++a) {
-      const SweepAxis &axis = request.axes[a];
-      candidate.settings.emplace_back(axis.field, axis.values[digit[a]]);
-      candidate.name +=
-          (a ? " " : "") + axis.field + "=" + axis.values[digit[a]];
-    }
-    // The next combination: the last axis turns fastest.
-    for (size_t a = request.axes.size(); a-- > 0;) {
-      if (++digit[a] < request.axes[a].values.size())
-        break;
-      digit[a] = 0;
-    }
+    candidate.name = point.name;
+    candidate.settings = point.settings;
     candidates.push_back(makeCandidate(request, std::move(candidate)));
   }
   return candidates;
