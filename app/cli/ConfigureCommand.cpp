@@ -115,7 +115,6 @@ int configure(const QStringList &arguments) {
   if (asJson) {
     json out = exporting::toJson(document);
     out["source"] = source.string();
-    out["located"] = program->located.string();
     out["commands"] = program->commands;
     out["device_from"] = program->deviceFrom;
     std::cout << exporting::jsonText(out, 2) << "\n";

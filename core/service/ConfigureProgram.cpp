@@ -3,6 +3,9 @@
 #include "core/document/MlirFile.h"
 #include "core/util/Files.h"
 
+#include <cctype>
+#include <string_view>
+
 namespace tilescope::jobs {
 namespace {
 
@@ -11,12 +14,6 @@ namespace {
 const char *const kSm90Device =
 #include "BuiltinDeviceTargets.inc"
     ;
-
-std::filesystem::path locatedPath(const std::filesystem::path &output) {
-  std::filesystem::path located = output;
-  located.replace_extension(".located.mlir");
-  return located;
-}
 
 // The compiler's diagnostics without the IR it dumps after "see current
 // operation", at most 40 lines.
@@ -59,37 +56,87 @@ Error failure(const std::string &what, const ProcessSpec &spec,
   return Error{message};
 }
 
-// The source as a module naming `device`, line for line: the module opens
-// on the source's first line, so IREE's locations are the source's lines.
+// Where `module` opens the first statement of `body` (comments and blank
+// lines skipped), or npos.
+size_t moduleKeyword(const std::string &body) {
+  size_t at = 0;
+  while (at < body.size()) {
+    const size_t end = body.find('\n', at);
+    const size_t first = body.find_first_not_of(" \t", at);
+    if (first != std::string::npos &&
+        (end == std::string::npos || first < end)) {
+      if (body.compare(first, 2, "//") != 0)
+        return body.compare(first, 6, "module") == 0 ? first
+                                                     : std::string::npos;
+    }
+    if (end == std::string::npos)
+      break;
+    at = end + 1;
+  }
+  return std::string::npos;
+}
+
+size_t skipSpaces(const std::string &text, size_t at) {
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at])))
+    ++at;
+  return at;
+}
+
+// The source naming `device`, line for line (IREE's locations stay the
+// source's lines): a source with no module of its own is wrapped in one
+// opening on its first line; a module of its own (`module {`, `module @name
+// attributes {...} {`, as iree-import-onnx writes) gets the device among
+// its attributes, on its own line.
 Result<std::string> onDevice(const std::string &source,
                              const std::string &device) {
-  if (hasTopLevelModule(source))
-    return Error{"the source has a module of its own: give it "
-                 "{hal.device.targets = [...]} (Tilescope's device for this "
-                 "chip is in examples/targets)"};
   // Top-level aliases stay outside the module, on their own lines.
   const document::AliasesAndBody split = document::splitTopLevelAliases(source);
-  return split.aliases + "module attributes {hal.device.targets = [" + device +
-         "]} { " + split.body + "\n}\n";
+  const std::string targets = "hal.device.targets = [" + device + "]";
+  const size_t keyword = moduleKeyword(split.body);
+  if (keyword == std::string::npos)
+    return split.aliases + "module attributes {" + targets + "} { " +
+           split.body + "\n}\n";
+  std::string body = split.body;
+  size_t at = skipSpaces(body, keyword + 6);
+  if (at < body.size() && body[at] == '@') { // its name: @name or @"name"
+    ++at;
+    if (at < body.size() && body[at] == '"') {
+      const size_t close = body.find('"', at + 1);
+      at = close == std::string::npos ? body.size() : close + 1;
+    } else {
+      while (
+          at < body.size() &&
+          (std::isalnum(static_cast<unsigned char>(body[at])) ||
+           std::string_view("_$.-").find(body[at]) != std::string_view::npos))
+        ++at;
+    }
+    at = skipSpaces(body, at);
+  }
+  if (body.compare(at, 10, "attributes") == 0) {
+    const size_t open = skipSpaces(body, at + 10);
+    if (open >= body.size() || body[open] != '{')
+      return Error{"the source's module has attributes Tilescope cannot read: "
+                   "give it {hal.device.targets = [...]} (Tilescope's device "
+                   "for this chip is in examples/targets)"};
+    const bool empty = skipSpaces(body, open + 1) < body.size() &&
+                       body[skipSpaces(body, open + 1)] == '}';
+    body.insert(open + 1, targets + (empty ? "" : ", "));
+    return split.aliases + body;
+  }
+  if (at >= body.size() || body[at] != '{')
+    return Error{"the source's module opens in a way Tilescope cannot read: "
+                 "give it {hal.device.targets = [...]} (Tilescope's device "
+                 "for this chip is in examples/targets)"};
+  body.insert(at, "attributes {" + targets + "} ");
+  return split.aliases + body;
 }
 
 } // namespace
 
 bool hasTopLevelModule(const std::string &source) {
   // Past the top-level aliases, which may come before the module.
-  const std::string text = document::splitTopLevelAliases(source).body;
-  size_t at = 0;
-  while (at < text.size()) {
-    const size_t end = text.find('\n', at);
-    const std::string line = text.substr(at, end - at);
-    const size_t first = line.find_first_not_of(" \t");
-    if (first != std::string::npos && line.compare(first, 2, "//") != 0)
-      return line.compare(first, 6, "module") == 0;
-    if (end == std::string::npos)
-      break;
-    at = end + 1;
-  }
-  return false;
+  return moduleKeyword(document::splitTopLevelAliases(source).body) !=
+         std::string::npos;
 }
 
 bool namesItsDevices(const std::string &text) {
@@ -107,10 +154,11 @@ std::optional<std::string> builtinDeviceTarget(const std::string &chip) {
 }
 
 Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
-                                     const ConfigureRequest &request) {
+                                     const ConfigureRequest &request,
+                                     const std::filesystem::path &located) {
   CompileRequest compile;
   compile.input = request.source;
-  compile.output = locatedPath(request.output);
+  compile.output = located;
   compile.inputCarriesTarget = !request.target;
   if (request.target)
     compile.target = *request.target;
@@ -127,15 +175,16 @@ Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
   return spec;
 }
 
-Result<ProcessSpec> stripLocationsCommand(const tools::IreeInstallation &iree,
-                                          const ConfigureRequest &request) {
+Result<ProcessSpec>
+stripLocationsCommand(const tools::IreeInstallation &iree,
+                      const ConfigureRequest &request,
+                      const std::filesystem::path &located) {
   auto tool = iree.tool(tools::kIreeOpt);
   if (!tool)
     return Error{tool.error()};
   ProcessSpec spec;
   spec.program = *tool;
-  spec.arguments = {locatedPath(request.output).string(), "-o",
-                    request.output.string()};
+  spec.arguments = {located.string(), "-o", request.output.string()};
   spec.timeout = request.timeout;
   spec.cancel = request.cancel;
   return spec;
@@ -149,7 +198,13 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
       request.progress(what);
   };
   ConfiguredProgram program;
-  program.located = locatedPath(request.output);
+  // The located print (and a copy of the source on Tilescope's device) are
+  // the configure's own: in a folder of its own, gone when it returns, so
+  // nothing but `output` is left beside it.
+  auto scratch = TemporaryDirectory::create("tilescope-configure");
+  if (!scratch)
+    return Error{scratch.error()};
+  const std::filesystem::path located = scratch->file("located.mlir");
 
   // The source's own devices win over a target given.
   ConfigureRequest asked = request;
@@ -165,7 +220,7 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
   } else {
     program.deviceFrom = "--target " + asked.target->name;
   }
-  auto configure = configureCommand(iree, asked);
+  auto configure = configureCommand(iree, asked, located);
   if (!configure)
     return Error{configure.error()};
   step("configuring " + request.source.filename().string() + " for " +
@@ -181,14 +236,14 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
       auto text = onDevice(*sourceText, *device);
       if (!text)
         return Error{text.error()};
-      wrapped = request.output;
-      wrapped->replace_extension(".on-device.mlir");
+      wrapped =
+          scratch->file("on-device-" + request.source.filename().string());
       if (auto written = writeFileAtomically(*wrapped, *text); !written)
         return Error{written.error()};
       ConfigureRequest onIt = asked;
       onIt.source = *wrapped;
       onIt.target.reset();
-      configure = configureCommand(iree, onIt);
+      configure = configureCommand(iree, onIt, located);
       if (!configure)
         return Error{configure.error()};
       program.deviceFrom = "Tilescope's " + asked.target->chip +
@@ -201,20 +256,20 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
     return failure("iree-compile", *configure, configured, asked);
   // IREE's locations name the file it read: the source's, not the copy's.
   if (wrapped) {
-    auto located = readTextFile(program.located);
-    if (!located)
-      return Error{located.error()};
-    std::string text = *located;
+    auto locatedText = readTextFile(located);
+    if (!locatedText)
+      return Error{locatedText.error()};
+    std::string text = *locatedText;
     const std::string from = "\"" + wrapped->string() + "\"";
     const std::string to = "\"" + request.source.string() + "\"";
     for (size_t at = 0; (at = text.find(from, at)) != std::string::npos;
          at += to.size())
       text.replace(at, from.size(), to);
-    if (auto written = writeFileAtomically(program.located, text); !written)
+    if (auto written = writeFileAtomically(located, text); !written)
       return Error{written.error()};
   }
 
-  auto strip = stripLocationsCommand(iree, request);
+  auto strip = stripLocationsCommand(iree, request, located);
   if (!strip)
     return Error{strip.error()};
   program.commands.push_back(strip->shellCommand());
@@ -229,9 +284,9 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
   auto document = worker.parseFile(request.output, whole);
   if (!document)
     return Error{document.error()};
-  auto located = worker.parseFile(program.located, whole);
-  if (!located)
-    return Error{located.error()};
+  auto withLocations = worker.parseFile(located, whole);
+  if (!withLocations)
+    return Error{withLocations.error()};
   auto text = readTextFile(request.output);
   if (!text)
     return Error{text.error()};
@@ -240,21 +295,21 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
 
   // The two prints hold the same IR: dispatches and root ops pair up in
   // order, and the located one knows where each came from.
-  if (located->dispatches.size() != document->dispatches.size())
-    return Error{program.located.string() + " holds " +
-                 std::to_string(located->dispatches.size()) +
+  if (withLocations->dispatches.size() != document->dispatches.size())
+    return Error{"iree-compile's located print holds " +
+                 std::to_string(withLocations->dispatches.size()) +
                  " dispatches and " + request.output.string() + " " +
                  std::to_string(document->dispatches.size())};
   for (size_t d = 0; d < document->dispatches.size(); ++d) {
     iree::Dispatch &dispatch = document->dispatches[d];
-    const iree::Dispatch &withLocations = located->dispatches[d];
-    if (withLocations.name != dispatch.name ||
-        withLocations.rootOps.size() != dispatch.rootOps.size())
+    const iree::Dispatch &locatedDispatch = withLocations->dispatches[d];
+    if (locatedDispatch.name != dispatch.name ||
+        locatedDispatch.rootOps.size() != dispatch.rootOps.size())
       return Error{"@" + dispatch.name + " differs between " +
-                   request.output.string() + " and " +
-                   program.located.string()};
+                   request.output.string() +
+                   " and iree-compile's located print"};
     for (size_t k = 0; k < dispatch.rootOps.size(); ++k)
-      dispatch.rootOps[k].source = withLocations.rootOps[k].source;
+      dispatch.rootOps[k].source = locatedDispatch.rootOps[k].source;
   }
   program.document = std::move(*document);
   return program;

@@ -27,8 +27,8 @@ struct ConfigureRequest {
   // {hal.device.targets = [...]}), which also win over a target given.
   std::optional<CompileTarget> target;
   // The configured MLIR, printed without locations (what is opened and
-  // edited); beside it, NAME.located.mlir holds the same IR with IREE's
-  // locations.
+  // edited); each root op keeps the source op it came from. Nothing else
+  // is written beside it.
   std::filesystem::path output;
   std::vector<std::string> extraFlags;
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
@@ -38,8 +38,7 @@ struct ConfigureRequest {
 };
 
 struct ConfiguredProgram {
-  iree::Document document; // of `output`, its text included
-  std::filesystem::path located;
+  iree::Document document;           // of `output`, its text included
   std::vector<std::string> commands; // each step, as a shell command
   // How the device was named: "the source's hal.device.targets", "--target
   // gfx942", or "Tilescope's sm_90 target (IREE 3.13 names none)".
@@ -57,12 +56,14 @@ bool namesItsDevices(const std::string &text);
 // nullopt.
 std::optional<std::string> builtinDeviceTarget(const std::string &chip);
 
-// The three commands a configure runs: iree-compile to the located file,
-// iree-opt printing it without locations.
+// The two commands a configure runs: iree-compile to `located` (the IR
+// with IREE's locations), iree-opt printing it without them to `output`.
 Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
-                                     const ConfigureRequest &request);
+                                     const ConfigureRequest &request,
+                                     const std::filesystem::path &located);
 Result<ProcessSpec> stripLocationsCommand(const tools::IreeInstallation &iree,
-                                          const ConfigureRequest &request);
+                                          const ConfigureRequest &request,
+                                          const std::filesystem::path &located);
 
 Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                                            DocumentWorker &worker,
