@@ -19,6 +19,12 @@ IREE_PREFIX="$ROOT/.deps/iree-$IREE_VERSION"
 # NVIDIA's nvidia-cuda-nvcc-cu12 wheel, the same way as IREE's wheels.
 NVCC_VERSION="12.9.86"
 NVCC_PREFIX="$ROOT/.deps/cuda-nvcc-$NVCC_VERSION"
+# The `onnx` package (and the protobuf it needs), for IREE's own
+# iree-import-onnx (in the compiler wheel) and the test that builds an ONNX
+# model with it: unpacked beside IREE, on PYTHONPATH only where used.
+ONNX_VERSION="1.17.0"
+PROTOBUF_VERSION="5.28.3"
+ONNX_PREFIX="$ROOT/.deps/onnx-$ONNX_VERSION"
 
 # Debian packages, each with why it is here.
 APT_PACKAGES=(
@@ -144,16 +150,41 @@ install_ptxas() {
   log "ptxas: unpacked into ${NVCC_PREFIX#"$ROOT"/}"
 }
 
+# Python code, so the wheels unpack as they are; NumPy is Debian's.
+install_onnx() {
+  local stamp="$ONNX_PREFIX/.complete"
+  if [ -f "$stamp" ]; then
+    log "onnx $ONNX_VERSION: present in ${ONNX_PREFIX#"$ROOT"/}"
+    return
+  fi
+  log "onnx $ONNX_VERSION: downloading onnx and protobuf $PROTOBUF_VERSION from PyPI"
+  local wheels="$ROOT/.deps/wheels-onnx"
+  download_wheels "$wheels" manylinux2014_x86_64 "onnx==$ONNX_VERSION" "protobuf==$PROTOBUF_VERSION" ||
+    die "could not download onnx $ONNX_VERSION from PyPI"
+  rm -rf "$ONNX_PREFIX.partial"
+  mkdir -p "$ONNX_PREFIX.partial"
+  for wheel in "$wheels"/onnx-"$ONNX_VERSION"-*.whl "$wheels"/protobuf-"$PROTOBUF_VERSION"-*.whl; do
+    [ -f "$wheel" ] || die "missing wheel $wheel"
+    unzip -q -o "$wheel" -d "$ONNX_PREFIX.partial"
+  done
+  rm -rf "$ONNX_PREFIX"
+  mv "$ONNX_PREFIX.partial" "$ONNX_PREFIX"
+  touch "$stamp"
+  rm -rf "$wheels"
+  log "onnx: unpacked into ${ONNX_PREFIX#"$ROOT"/}"
+}
+
 configure_and_build() {
   local werror=OFF
   [ "${CI:-}" = "true" ] && werror=ON
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas" \
-      -DPython3_EXECUTABLE=/usr/bin/python3
+      -DTILESCOPE_ONNX_PREFIX="$ONNX_PREFIX" -DPython3_EXECUTABLE=/usr/bin/python3
   else
     cmake "$BUILD_DIR" -DTILESCOPE_WARNINGS_AS_ERRORS="$werror" -DTILESCOPE_IREE_PREFIX="$IREE_PREFIX" \
-      -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas" -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
+      -DTILESCOPE_PTXAS="$NVCC_PREFIX/bin/ptxas" -DTILESCOPE_ONNX_PREFIX="$ONNX_PREFIX" \
+      -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
   fi
   # Two cores on our machines: build with both.
   cmake --build "$BUILD_DIR" --parallel "${TILESCOPE_JOBS:-$(nproc)}"
@@ -182,10 +213,10 @@ open_gui() {
 main() {
   local command="${1:-}"
   case "$command" in
-  deps) install_apt_packages; install_iree; install_ptxas ;;
-  build) install_apt_packages; install_iree; install_ptxas; configure_and_build ;;
-  run) install_apt_packages; install_iree; install_ptxas; configure_and_build; open_gui ;;
-  test) install_apt_packages; install_iree; install_ptxas; configure_and_build; run_tests ;;
+  deps) install_apt_packages; install_iree; install_ptxas; install_onnx ;;
+  build) install_apt_packages; install_iree; install_ptxas; install_onnx; configure_and_build ;;
+  run) install_apt_packages; install_iree; install_ptxas; install_onnx; configure_and_build; open_gui ;;
+  test) install_apt_packages; install_iree; install_ptxas; install_onnx; configure_and_build; run_tests ;;
   *) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 }

@@ -107,7 +107,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
     if (!ref)
       return usage(path + ": --op: " + ref.error());
     op = *ref;
-  } else if (jobs::compilePhaseOf(document->text)) {
+  } else if (jobs::hasStreamHost(document->text)) {
     // A whole program's one dispatch is tried alone, as IREE takes it out
     // (its entry point takes inputs a timing run does not have); of several,
     // a timing names one.

@@ -224,8 +224,10 @@ Result<CompilePlan> planCompile(const tools::IreeInstallation &iree,
       "--iree-hal-dump-executable-intermediates-to=intermediates",
       "--iree-hal-dump-executable-binaries-to=binaries",
       "--mlir-pass-pipeline-crash-reproducer=crash-reproducer.mlir"};
-  // A configured program resumes where configuring stopped (compiled from
-  // the input phase, IREE builds it into a module with no kernel).
+  // A configured program, or a benchmark of configured executables,
+  // resumes where configuring stopped (compiled from the input phase, IREE
+  // builds a program into a module with no kernel, and some benchmarks into
+  // a kernel that ignores its config).
   if (auto phase = compilePhaseOf(request.document->text))
     compile.extraFlags.push_back("--compile-from=" + *phase);
   compile.extraFlags.insert(compile.extraFlags.end(),

@@ -24,7 +24,7 @@ std::string firstLines(const std::string &text) {
 
 bool triesDispatchAlone(const iree::Document &document) {
   return document.dispatches.size() > 1 ||
-         (!document.dispatches.empty() && compilePhaseOf(document.text));
+         (!document.dispatches.empty() && hasStreamHost(document.text));
 }
 
 Result<DispatchAlone> dispatchAlone(const tools::IreeInstallation &iree,

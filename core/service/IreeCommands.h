@@ -24,12 +24,17 @@ struct CompileTarget {
   std::vector<std::string> compileFlags;
 };
 
+// Whether an MLIR text is a whole program whose host code is already at the
+// stream level (as `configure` writes it) around its executables.
+bool hasStreamHost(const std::string &text);
+
 // The phase an MLIR text is in, where iree-compile must be told it
 // (--compile-from=PHASE): a program whose host code is already at the
-// stream level, as `configure` writes it, is "executable-configurations"
-// when its executables carry configs, else "executable-sources"; nullopt
-// for what iree-compile takes from its input phase (sources, dispatch
-// benchmarks).
+// stream level is "executable-configurations" when its executables carry
+// configs, else "executable-sources"; a dispatch benchmark whose
+// executables carry configs is "executable-configurations"; nullopt for
+// what iree-compile takes from its input phase (sources, a benchmark of
+// unconfigured executables).
 std::optional<std::string> compilePhaseOf(const std::string &text);
 
 // Accepts "gfx942", "rocm:gfx942", "sm_90", "cuda:sm_90", "llvm-cpu", "cpu",

@@ -210,6 +210,119 @@ std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
   return points;
 }
 
+std::vector<SweepPoint> reductionSpreadPoints(const iree::Document &document,
+                                              edit::OpRef op) {
+  std::vector<SweepPoint> points;
+  const iree::RootOp *root = rootOpOf(document, op);
+  if (!root || !root->space || !currentValue(document, op, "mma_kind").empty())
+    return points;
+  auto lanes = basisOf(currentValue(document, op, "lane_basis"));
+  auto subgroups = basisOf(currentValue(document, op, "subgroup_basis"));
+  auto partial = integerList(currentValue(document, op, "partial_reduction"));
+  auto thread = integerList(currentValue(document, op, "thread"));
+  auto size = integerList(currentValue(document, op, "workgroup_size"));
+  auto subgroupSize = parseInt64(currentValue(document, op, "subgroup_size"));
+  const size_t rank = root->space->rank();
+  if (!lanes || !subgroups || !partial || !thread || !size || size->empty() ||
+      !subgroupSize || *subgroupSize <= 0 || partial->size() != rank ||
+      thread->size() != rank || lanes->first.size() != rank ||
+      subgroups->first.size() != rank)
+    return points;
+  // Each loop its own basis entry (IREE's own reduction configs), and the
+  // lanes filling a subgroup (else laneFillingPoints is the neighbourhood).
+  int64_t laneCount = 1, otherSubgroups = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (lanes->second[d] != static_cast<int64_t>(d) ||
+        subgroups->second[d] != static_cast<int64_t>(d))
+      return points;
+    laneCount *= lanes->first[d];
+  }
+  if (laneCount != *subgroupSize)
+    return points;
+  std::optional<size_t> longest;
+  for (size_t d = 0; d < rank; ++d)
+    if (root->space->isReduction(d) && (*partial)[d] > 0 && (*thread)[d] > 0 &&
+        (!longest || root->space->bounds[d] > root->space->bounds[*longest]))
+      longest = d;
+  if (!longest)
+    return points;
+  const size_t r = *longest;
+  for (size_t d = 0; d < rank; ++d)
+    if (d != r)
+      otherSubgroups *= subgroups->first[d];
+  const int64_t lanesOnR = lanes->first[r], subgroupsOnR = subgroups->first[r],
+                step = (*thread)[r], bound = root->space->bounds[r];
+  const int64_t spread = step * lanesOnR * subgroupsOnR;
+  if (spread <= 0 || (*partial)[r] % spread != 0)
+    return points;
+  const int64_t batch = (*partial)[r] / spread;
+  const auto neighbours = [](int64_t v, int64_t most) {
+    std::vector<int64_t> out;
+    if (v % 2 == 0)
+      out.push_back(v / 2);
+    out.push_back(v);
+    if (v * 2 <= most)
+      out.push_back(v * 2);
+    return out;
+  };
+  for (const int64_t newStep : neighbours(step, 16))
+    for (const int64_t newSubgroups : neighbours(subgroupsOnR, 32)) {
+      if (newStep == step && newSubgroups == subgroupsOnR)
+        continue;
+      const int64_t threads = *subgroupSize * newSubgroups * otherSubgroups;
+      const int64_t covered = newStep * lanesOnR * newSubgroups * batch;
+      if (threads > 1024 || (bound > 0 && covered > bound))
+        continue;
+      std::vector<int64_t> steps = *thread, tiles = *partial,
+                           counts = subgroups->first, sizes = *size;
+      steps[r] = newStep;
+      tiles[r] = covered;
+      counts[r] = newSubgroups;
+      sizes[0] = threads;
+      SweepPoint point;
+      const std::string at = "[" + std::to_string(r) + "]=";
+      point.name =
+          (newStep != step ? "thread" + at + std::to_string(newStep) + " "
+                           : "") +
+          (newSubgroups != subgroupsOnR
+               ? "subgroups" + at + std::to_string(newSubgroups) + " "
+               : "") +
+          "partial_reduction" + at + std::to_string(covered);
+      point.settings = {{"thread", listText(steps)},
+                        {"partial_reduction", listText(tiles)}};
+      if (newSubgroups != subgroupsOnR) {
+        point.settings.emplace_back("subgroup_basis",
+                                    basisText(counts, subgroups->second));
+        point.settings.emplace_back("workgroup_size", listText(sizes));
+      }
+      point.distance =
+          (newStep != step ? 1 : 0) + (newSubgroups != subgroupsOnR ? 1 : 0);
+      points.push_back(std::move(point));
+    }
+  return points;
+}
+
+std::vector<SweepPoint> crossPoints(const std::vector<SweepPoint> &first,
+                                    const std::vector<SweepPoint> &second) {
+  const std::vector<SweepPoint> none(1);
+  std::vector<SweepPoint> withConfig = none;
+  withConfig.insert(withConfig.end(), second.begin(), second.end());
+  std::vector<SweepPoint> points;
+  for (const SweepPoint &a : first.empty() ? none : first) {
+    for (const SweepPoint &b : withConfig) {
+      SweepPoint merged = a;
+      merged.name +=
+          (merged.name.empty() || b.name.empty() ? "" : " ") + b.name;
+      merged.settings.insert(merged.settings.end(), b.settings.begin(),
+                             b.settings.end());
+      merged.distance += b.distance;
+      if (!merged.settings.empty())
+        points.push_back(std::move(merged));
+    }
+  }
+  return points;
+}
+
 namespace {
 
 // The smallest share of query rows a subgroup can hold: the larger of the

@@ -1,6 +1,7 @@
 // A sweep's neighbourhood where IREE's constraints give none: the config's
 // tiles halved and doubled, a CPU config's tiles one entry at a time, a
-// reduction's idle lanes filled, and an attention's subgroups along the
+// reduction's idle lanes filled or its threads' steps and subgroups
+// halved and doubled, and an attention's subgroups along the
 // query rows, the way IREE's attention config sets them (KernelConfig.cpp:
 // one subgroup_basis count on M for both contractions, workgroup_size the
 // subgroups' lanes; IREE 3.13 states attention's space for gfx942 only).
@@ -35,6 +36,22 @@ std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
 // one or 16 elements a thread, workgroup_size following. None otherwise.
 std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
                                           edit::OpRef op);
+
+// For a VectorDistribute reduction-style config whose lanes fill a
+// subgroup (a reduction, or a matvec IREE configures as one: lane_basis,
+// subgroup_basis, partial_reduction and thread over each loop): on its
+// longest reduction loop, each thread's step halved and doubled (up to 16)
+// and the subgroups on it halved and doubled, partial_reduction and
+// workgroup_size following, never past the loop. The config's own point is
+// not among them. None for another config.
+std::vector<SweepPoint> reductionSpreadPoints(const iree::Document &document,
+                                              edit::OpRef op);
+
+// Each point of `first` (or the config, if none) with the config and each
+// point of `second`: settings joined, distances added; the config itself
+// (no settings) left out.
+std::vector<SweepPoint> crossPoints(const std::vector<SweepPoint> &first,
+                                    const std::vector<SweepPoint> &second);
 
 // For a VectorDistribute attention with a decomposition_config whose qk and
 // pv bases count subgroups on the query rows (M): half and twice as many

@@ -64,6 +64,15 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
                             subgroups.end());
       request.axes.clear();
       pointsAre = " attention-neighbours";
+    } else if (auto spread =
+                   reductionSpreadPoints(*request.document, request.op);
+               !spread.empty()) {
+      // A reduction-style config: its tiles' neighbours, each with its
+      // threads' steps and subgroups as they are, halved and doubled.
+      request.points = crossPoints(
+          axisPoints(*request.document, request.op, request.axes), spread);
+      request.axes.clear();
+      pointsAre = " reduction-neighbours";
     }
     // A CPU config's tiles, one entry at a time.
     if (request.axes.empty() && request.points.empty())

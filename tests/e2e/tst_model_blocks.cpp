@@ -1,6 +1,8 @@
 // Every root op of every model block in examples/models/ (a Llama-3-8B
-// decoder layer, SDXL UNet res blocks), configured by the pinned iree-compile
-// for sm_90 and gfx942, through tilescope-cli as a user would run it:
+// decoder layer, SDXL UNet res blocks, and a ResNet-50 block built as an
+// ONNX model with the `onnx` package and imported by IREE's own
+// iree-import-onnx, here), configured by the pinned iree-compile for sm_90
+// and gfx942, through tilescope-cli as a user would run it:
 //
 //  - IREE's own config is no error (check), or check says in words that it
 //    does not judge that kind of config (a Distribute copy's
@@ -22,6 +24,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QProcess>
 #include <QTemporaryDir>
 
 using namespace tilescope;
@@ -43,7 +46,25 @@ class ModelBlocksTest : public QObject {
 
   QTemporaryDir workspace;
 
-  void runModel(const QString &model, const QString &target) {
+  // `python -m MODULE ARGS...` (or a script) with the pinned onnx and
+  // IREE's Python packages; its output when it fails.
+  QString python(const QStringList &arguments) {
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PYTHONPATH",
+               QString(TILESCOPE_ONNX_PREFIX) + ":" + TILESCOPE_IREE_PREFIX);
+    process.setProcessEnvironment(env);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(TILESCOPE_PYTHON, arguments);
+    if (!process.waitForFinished(300000) ||
+        process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+      return "python " + arguments.join(' ') + " failed:\n" +
+             QString::fromUtf8(process.readAll()) + process.errorString();
+    return {};
+  }
+
+  void runModel(const QString &model, const QString &target,
+                int dispatchesAtLeast = 8) {
     const QString configured =
         workspace.filePath(model + "." + target + ".mlir");
     auto made = cli({"configure", kModels + model + ".mlir", "--target", target,
@@ -52,7 +73,7 @@ class ModelBlocksTest : public QObject {
     auto listed = cli({"dispatches", configured, "--json"});
     QVERIFY2(listed.exitCode == 0, qPrintable(failure(listed)));
     const QJsonArray dispatches = jsonOf(listed)["dispatches"].toArray();
-    QVERIFY(dispatches.size() >= 8);
+    QVERIFY(dispatches.size() >= dispatchesAtLeast);
     QMap<QString, int> ops, laidOut, swept, compiled;
     for (int d = 0; d < dispatches.size(); ++d) {
       const QJsonArray rootOps = dispatches[d].toObject()["root_ops"].toArray();
@@ -142,6 +163,31 @@ private slots:
   void decoderLayerOnSm90() { runModel("llama3_8b_decoder_layer", "sm_90"); }
   void unetResblockOnGfx942() { runModel("sdxl_unet_resblock", "gfx942"); }
   void unetResblockOnSm90() { runModel("sdxl_unet_resblock", "sm_90"); }
+
+  // The ONNX model is built with the `onnx` package and imported by IREE's
+  // iree-import-onnx here; the import is the example's file, line for line
+  // (a new onnx or IREE that imports it otherwise says so).
+  void onnxModelIsImportedAsIs() {
+    const QString onnxFile = workspace.filePath("resnet50_bottleneck.onnx");
+    const QString imported = workspace.filePath("imported.mlir");
+    QString failed =
+        python({kModels + "resnet50_bottleneck_onnx.py", onnxFile});
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    failed = python(
+        {"-m", "iree.compiler.tools.import_onnx", onnxFile, "-o", imported});
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    QFile made(imported), example(kModels + "resnet50_bottleneck_onnx.mlir");
+    QVERIFY(made.open(QIODevice::ReadOnly) &&
+            example.open(QIODevice::ReadOnly));
+    QVERIFY2(made.readAll() == example.readAll(),
+             "iree-import-onnx no longer writes "
+             "examples/models/resnet50_bottleneck_onnx.mlir: remake it as "
+             "examples/models/resnet50_bottleneck_onnx.py says");
+  }
+  void onnxModelOnGfx942() {
+    runModel("resnet50_bottleneck_onnx", "gfx942", 6);
+  }
+  void onnxModelOnSm90() { runModel("resnet50_bottleneck_onnx", "sm_90", 6); }
 };
 
 QTEST_GUILESS_MAIN(ModelBlocksTest)

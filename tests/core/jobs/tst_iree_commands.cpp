@@ -1,6 +1,8 @@
 // The command lines Tilescope gives the IREE tools and what it reads back.
 #include "TestSupport.h"
 
+#include <QFile>
+
 #include "core/service/IreeCommands.h"
 
 using namespace tilescope;
@@ -41,6 +43,29 @@ private slots:
     QVERIFY(mi300x.ok());
     QCOMPARE(mi300x->chip, std::string("gfx942"));
     QCOMPARE(mi300x->backend, std::string("rocm"));
+  }
+
+  // Where iree-compile must be told to start: a configured program and a
+  // benchmark of configured executables resume at their configurations (a
+  // benchmark from the input phase can lose its config: ResNet's
+  // 1x1000x256 matvec took minutes to a kernel distributing nothing); a
+  // source starts at the input.
+  void compilePhasesOfWhatIsCompiled() {
+    auto text = [](const char *path) {
+      QFile file(QString(TILESCOPE_SOURCE_DIR "/") + path);
+      return file.open(QIODevice::ReadOnly) ? file.readAll().toStdString()
+                                            : std::string();
+    };
+    const std::string benchmark =
+        text("examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    QVERIFY(!benchmark.empty());
+    QCOMPARE(jobs::compilePhaseOf(benchmark),
+             std::optional<std::string>("executable-configurations"));
+    QVERIFY(!jobs::hasStreamHost(benchmark)); // a benchmark, not a program
+    const std::string source = text("examples/sources/matmul_f16_1024.mlir");
+    QVERIFY(!source.empty());
+    QCOMPARE(jobs::compilePhaseOf(source), std::optional<std::string>());
+    QVERIFY(!jobs::hasStreamHost(source));
   }
 
   void compileCommandUsesTheWheelsCompiler() {
