@@ -113,17 +113,15 @@ std::string deviceTargetText(const std::string &text) {
 std::optional<std::string> programOnDevice(const std::string &program,
                                            const std::string &dispatchText) {
   const std::string device = deviceTargetText(dispatchText);
-  if (device.empty() || hasTopLevelModule(program))
+  if (device.empty())
     return std::nullopt;
-  const document::AliasesAndBody split =
-      document::splitTopLevelAliases(program);
   // The device names the executable target by its alias in a configured
   // program (#executable_target_embedded_elf_x86_64): that alias goes along.
   const std::string needed = document::aliasesUsedBy(
       document::splitTopLevelAliases(dispatchText).aliases, device,
-      split.aliases);
-  return split.aliases + needed + "module attributes {hal.device.targets = [" +
-         device + "]} {\n" + split.body + "\n}\n";
+      document::splitTopLevelAliases(program).aliases);
+  auto placed = sourceOnDevice(program, device, needed);
+  return placed ? std::optional<std::string>(std::move(*placed)) : std::nullopt;
 }
 
 Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,

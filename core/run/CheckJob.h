@@ -99,7 +99,8 @@ std::string deviceTargetText(const std::string &text);
 // `program` on the device a dispatch file names: that #hal.device.target as
 // the module's hal.device.targets, so it compiles for exactly that device
 // with no target flags (and for sm_90, which IREE 3.13 cannot name by flag).
-// Unset when the file names no device or the program has its own module.
+// A module of the program's own gets the device among its attributes. Unset
+// when the file names no device or the module's header cannot be read.
 std::optional<std::string> programOnDevice(const std::string &program,
                                            const std::string &dispatchText);
 

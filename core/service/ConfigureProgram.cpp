@@ -82,15 +82,20 @@ size_t skipSpaces(const std::string &text, size_t at) {
   return at;
 }
 
-// The source naming `device`, line for line (IREE's locations stay the
-// source's lines): a source with no module of its own is wrapped in one
-// opening on its first line; a module of its own (`module {`, `module @name
-// attributes {...} {`, as iree-import-onnx writes) gets the device among
-// its attributes, on its own line.
-Result<std::string> onDevice(const std::string &source,
-                             const std::string &device) {
+} // namespace
+
+bool hasTopLevelModule(const std::string &source) {
+  // Past the top-level aliases, which may come before the module.
+  return moduleKeyword(document::splitTopLevelAliases(source).body) !=
+         std::string::npos;
+}
+
+Result<std::string> sourceOnDevice(const std::string &source,
+                                   const std::string &device,
+                                   const std::string &aliases) {
   // Top-level aliases stay outside the module, on their own lines.
-  const document::AliasesAndBody split = document::splitTopLevelAliases(source);
+  document::AliasesAndBody split = document::splitTopLevelAliases(source);
+  split.aliases += aliases;
   const std::string targets = "hal.device.targets = [" + device + "]";
   const size_t keyword = moduleKeyword(split.body);
   if (keyword == std::string::npos)
@@ -129,14 +134,6 @@ Result<std::string> onDevice(const std::string &source,
                  "for this chip is in examples/targets)"};
   body.insert(at, "attributes {" + targets + "} ");
   return split.aliases + body;
-}
-
-} // namespace
-
-bool hasTopLevelModule(const std::string &source) {
-  // Past the top-level aliases, which may come before the module.
-  return moduleKeyword(document::splitTopLevelAliases(source).body) !=
-         std::string::npos;
 }
 
 bool namesItsDevices(const std::string &text) {
@@ -233,7 +230,7 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
   if (!configured.succeeded() && asked.target &&
       configured.standardError.find("missing GPU target") != std::string::npos)
     if (auto device = builtinDeviceTarget(asked.target->chip)) {
-      auto text = onDevice(*sourceText, *device);
+      auto text = sourceOnDevice(*sourceText, *device);
       if (!text)
         return Error{text.error()};
       wrapped =

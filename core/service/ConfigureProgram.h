@@ -48,6 +48,17 @@ struct ConfiguredProgram {
 // Whether an MLIR text's first statement is a `module` (comments skipped).
 bool hasTopLevelModule(const std::string &text);
 
+// `source` naming `device` (a #hal.device.target) as its
+// hal.device.targets, line for line (IREE's locations stay the source's
+// lines), with `aliases` (definitions the device uses, each on its own line)
+// beside the source's own: a source with no module of its own is wrapped in
+// one opening on its first line; a module of its own (`module {`, `module
+// @name attributes {...} {`, as iree-import-onnx writes) gets the device
+// among its attributes. An Error for a module header it cannot read.
+Result<std::string> sourceOnDevice(const std::string &source,
+                                   const std::string &device,
+                                   const std::string &aliases = {});
+
 // Whether an MLIR text names its devices (hal.device.targets).
 bool namesItsDevices(const std::string &text);
 

@@ -156,6 +156,25 @@ private slots:
         "compiled only"));
   }
 
+  // An ONNX model as iree-import-onnx writes it (torch dialect, a module of
+  // its own) tunes as it is, for both GPU targets: the spec is proven on
+  // the program (IREE, configuring it with the spec, gives each op in it
+  // the winner's config), sm_90's device put among the module's attributes.
+  void anOnnxImportedProgramTunesCompileOnly() {
+    for (const QString target : {"gfx942", "sm_90"}) {
+      auto run = cli({"tune",
+                      TILESCOPE_SOURCE_DIR
+                      "/examples/models/resnet50_bottleneck_onnx.mlir",
+                      "--target", target, "--workspace", workspace.path(),
+                      "--candidates", "3", "--json"});
+      QVERIFY2(run.exitCode == 0, qPrintable(target + ": " + failure(run)));
+      const QJsonObject tuned = jsonOf(run);
+      QCOMPARE(tuned["dispatches"].toArray().size(), 6);
+      QVERIFY2(!tuned["spec"].isNull(), qPrintable(run.out.left(4000)));
+      checkSpec(tuned, "onnx " + target);
+    }
+  }
+
   // A GroupNorm's sums, which IREE configures for sm_90 with one lane of
   // each subgroup at work (lane_basis all ones): the tune's candidates
   // spread the reduction over every lane, compile, and the cost model

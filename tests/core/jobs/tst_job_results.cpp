@@ -526,14 +526,25 @@ private slots:
                          "[#hal.executable.target<\"rocm\", \"rocm-hsaco-fb\", "
                          "{abi = \"h>p\", x = [1, 2]}>]>"));
     QCOMPARE(deviceTargetText("func.func @f()"), std::string());
-    // A bare program goes on that device; one with its own module does not.
+    // A bare program goes on that device, wrapped in a module opening on its
+    // first line; a module of its own (as iree-import-onnx writes) gets the
+    // device among its attributes, its lines where they were.
     const auto onDevice = programOnDevice("func.func @f() {}", text);
     QVERIFY(onDevice.has_value());
     QVERIFY(onDevice->rfind("module attributes {hal.device.targets = "
                             "[#hal.device.target<\"hip\"",
                             0) == 0);
     QVERIFY(onDevice->find("func.func @f() {}") != std::string::npos);
-    QVERIFY(!programOnDevice("// a module\nmodule {\n}\n", text));
+    const auto ownModule =
+        programOnDevice("// a module\nmodule {\nfunc.func @f() {}\n}\n", text);
+    QVERIFY(ownModule.has_value());
+    QVERIFY2(ownModule->rfind("// a module\nmodule attributes "
+                              "{hal.device.targets = [#hal.device.target<",
+                              0) == 0 &&
+                 ownModule->find("]} {\nfunc.func @f() {}\n}") !=
+                     std::string::npos,
+             ownModule->c_str());
+    QVERIFY(!programOnDevice("module @m (x) {\n}\n", text));
     QVERIFY(!programOnDevice("func.func @f() {}", "func.func @g()"));
   }
 
