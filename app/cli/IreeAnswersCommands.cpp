@@ -81,7 +81,7 @@ int defaultConfig(const QStringList &arguments) {
     keep(iree);
   }
   const edit::DocumentDifference difference =
-      edit::documentDifferences(mine, iree);
+      edit::documentDifferences(mine, iree, edit::LinesFrom::Before);
 
   if (parser.isSet(kJsonOption)) {
     json dispatches = json::array();

@@ -156,7 +156,8 @@ std::vector<FieldDifference> translationInfoDifferences(const std::string &a,
 }
 
 DocumentDifference documentDifferences(const document::Document &before,
-                                       const document::Document &after) {
+                                       const document::Document &after,
+                                       LinesFrom lines) {
   DocumentDifference result;
   std::map<std::string, size_t> afterByName;
   for (size_t i = 0; i < after.dispatches.size(); ++i)
@@ -210,7 +211,9 @@ DocumentDifference documentDifferences(const document::Document &before,
         fields.push_back(std::move(d));
       if (!fields.empty())
         result.ops.push_back(
-            {a.name, opLabel(b.rootOps[k]), std::move(fields)});
+            {a.name,
+             opLabel(lines == LinesFrom::After ? b.rootOps[k] : a.rootOps[k]),
+             std::move(fields)});
     }
   }
   for (size_t j = 0; j < after.dispatches.size(); ++j)

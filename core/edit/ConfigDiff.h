@@ -53,7 +53,12 @@ struct DocumentDifference {
     return ops.empty() && onlyBefore.empty() && onlyAfter.empty();
   }
 };
+// Each op is named by its line in `after` (an edited file), or in
+// `before` where `after` is another's print of it (IREE's defaults beside
+// the file: the user's file is the one whose lines mean something).
+enum class LinesFrom { After, Before };
 DocumentDifference documentDifferences(const document::Document &before,
-                                       const document::Document &after);
+                                       const document::Document &after,
+                                       LinesFrom lines = LinesFrom::After);
 
 } // namespace tilescope::edit

@@ -14,6 +14,7 @@
 
 #include <pybind11/stl.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace tilescope::python {
@@ -29,7 +30,23 @@ void ensureGuiApplication() {
   static int argc = 1;
   static char name[] = "tilescope";
   static char *argv[] = {name, nullptr};
+  // A script run where no session set XDG_RUNTIME_DIR (ssh, cron, a
+  // container) would see Qt's warning that it picked /tmp/runtime-USER for
+  // a platform nothing is shown on: not the script's business, dropped
+  // while the application starts. Every other message goes through.
+  static QtMessageHandler previous = nullptr;
+  previous = qInstallMessageHandler([](QtMsgType type,
+                                       const QMessageLogContext &context,
+                                       const QString &text) {
+    if (text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set"))
+      return;
+    if (previous)
+      previous(type, context, text);
+    else
+      std::fprintf(stderr, "%s\n", qPrintable(text));
+  });
   new QGuiApplication(argc, argv);
+  qInstallMessageHandler(previous);
 }
 
 struct Picture {

@@ -1,5 +1,9 @@
 """Pictures of a root op: the window's views, the CLI's renders."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from conftest import MATMUL, VECTOR_MATMUL, cli
@@ -15,6 +19,20 @@ def test_svg_and_png(tilescope, tmp_path):
     assert picture._repr_svg_().lstrip().startswith("<?xml")
     picture.save(str(tmp_path / "mma.pdf"))
     assert (tmp_path / "mma.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_a_script_without_a_session_draws_quietly(tmp_path):
+    # Run where no session set XDG_RUNTIME_DIR (ssh, cron), a picture
+    # prints nothing of Qt's own.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("XDG_RUNTIME_DIR", "QT_QPA_PLATFORM")}
+    script = ("import tilescope; tilescope.picture(tilescope.open(%r), '0:0')"
+              ".save(%r)" % (str(MATMUL), str(tmp_path / "m.png")))
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "m.png").exists()
+    assert run.stderr == "" and run.stdout == "", run.stderr + run.stdout
 
 
 def test_a_view_that_does_not_apply_says_why(tilescope):

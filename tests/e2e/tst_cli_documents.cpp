@@ -484,6 +484,9 @@ private slots:
     QCOMPARE(differs.exitCode, 0);
     QVERIFY2(differs.out.contains("  workgroup: [128, 128, 0] -> [64, 128, 0]"),
              qPrintable(differs.out));
+    // The op is named by its line in the user's file, not in IREE's print.
+    QVERIFY2(differs.out.contains("linalg.generic (line 23)"),
+             qPrintable(differs.out));
     const CliRun bare = cli({"default-config", kAliases});
     QCOMPARE(bare.exitCode, 1);
     QVERIFY2(bare.err.contains("configure the source program"),
