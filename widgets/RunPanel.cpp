@@ -26,6 +26,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -330,11 +331,19 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
 
   auto *leftWidget = new QWidget;
   leftWidget->setLayout(left);
-  // One width, the buttons', whatever a status line says.
-  leftWidget->setFixedWidth(std::max(300, left->sizeHint().width()));
+  // One width, the buttons', whatever a status line says; in a short dock
+  // (a 1280x800 screen) the column scrolls instead of squashing its buttons.
+  auto *leftScroll = new QScrollArea;
+  leftScroll->setWidget(leftWidget);
+  leftScroll->setWidgetResizable(true);
+  leftScroll->setFrameShape(QFrame::NoFrame);
+  leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  leftScroll->setFixedWidth(
+      std::max(300, left->sizeHint().width()) +
+      leftScroll->verticalScrollBar()->sizeHint().width());
   auto *row = new QHBoxLayout(this);
   row->setContentsMargins(4, 4, 4, 4);
-  row->addWidget(leftWidget);
+  row->addWidget(leftScroll);
   row->addWidget(tabs, 1);
 
   connect(watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this,

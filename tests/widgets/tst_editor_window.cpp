@@ -759,6 +759,17 @@ private slots:
     QVERIFY(!history->item(0, 4)->text().isEmpty());
     window->findChild<QTabWidget *>("runTabs")->setCurrentIndex(3);
     screenshot(*window, "run-panel-cpu");
+    // On a 1280x800 screen the panel's buttons keep their height (the column
+    // scrolls rather than squash them).
+    window->resize(1280, 800);
+    QCoreApplication::processEvents();
+    for (const char *name :
+         {"compileButton", "resourcesButton", "runButton", "checkButton",
+          "profileButton", "cancelButton", "copyCommandButton"}) {
+      const auto *button = window->findChild<QPushButton *>(name);
+      QVERIFY2(button && button->height() >= button->sizeHint().height(), name);
+    }
+    screenshot(*window, "run-panel-1280");
   }
 
   // IREE's own verdict on the selected op joins the Problems panel, asked
