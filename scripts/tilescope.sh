@@ -95,32 +95,45 @@ download_wheels() { # DIR PLATFORM PACKAGE...
     --platform "$platform" --python-version 3.11 --implementation cp -d "$wheels" "$@"
 }
 
+# Downloads the wheels of PACKAGE... (pinned "name==version") and unzips
+# every one into PREFIX.partial, from a fresh download folder.
+unpack_wheels() { # LABEL PREFIX PLATFORM PACKAGE...
+  local label="$1" prefix="$2" platform="$3"
+  shift 3
+  local wheels="$prefix.wheels" wheel
+  rm -rf "$wheels" "$prefix.partial"
+  download_wheels "$wheels" "$platform" "$@" || die "could not download $label from PyPI"
+  mkdir -p "$prefix.partial"
+  for wheel in "$wheels"/*.whl; do
+    [ -f "$wheel" ] || die "pip downloaded no wheel for $label"
+    unzip -q -o "$wheel" -d "$prefix.partial"
+  done
+  rm -rf "$wheels"
+}
+
+# PREFIX.partial becomes PREFIX, stamped complete.
+finish_prefix() { # PREFIX
+  rm -rf "$1"
+  mv "$1.partial" "$1"
+  touch "$1/.complete"
+}
+
 # The IREE wheels are zips: we download them with pip (no install, no Python
 # environment touched) and unpack them into a project-local prefix. The C++ app
 # loads libIREECompiler.so in place from there and runs the tools beside it.
 install_iree() {
-  local stamp="$IREE_PREFIX/.complete"
-  if [ -f "$stamp" ]; then
+  if [ -f "$IREE_PREFIX/.complete" ]; then
     log "IREE $IREE_VERSION: present in ${IREE_PREFIX#"$ROOT"/}"
     return
   fi
   log "IREE $IREE_VERSION: downloading iree-base-compiler and iree-base-runtime wheels from PyPI"
-  local wheels="$ROOT/.deps/wheels"
-  download_wheels "$wheels" manylinux_2_28_x86_64 \
-    "iree-base-compiler==$IREE_VERSION" "iree-base-runtime==$IREE_VERSION" ||
-    die "could not download IREE $IREE_VERSION wheels from PyPI"
-  rm -rf "$IREE_PREFIX.partial"
-  mkdir -p "$IREE_PREFIX.partial"
-  for wheel in "$wheels"/iree_base_compiler-"$IREE_VERSION"-*.whl "$wheels"/iree_base_runtime-"$IREE_VERSION"-*.whl; do
-    [ -f "$wheel" ] || die "missing wheel $wheel"
-    unzip -q -o "$wheel" -d "$IREE_PREFIX.partial"
-  done
+  unpack_wheels "IREE $IREE_VERSION" "$IREE_PREFIX" manylinux_2_28_x86_64 \
+    "iree-base-compiler==$IREE_VERSION" "iree-base-runtime==$IREE_VERSION"
   [ -f "$IREE_PREFIX.partial/iree/compiler/_mlir_libs/libIREECompiler.so" ] ||
     die "the compiler wheel has no iree/compiler/_mlir_libs/libIREECompiler.so"
-  rm -rf "$IREE_PREFIX"
-  mv "$IREE_PREFIX.partial" "$IREE_PREFIX"
-  touch "$stamp"
-  rm -rf "$wheels"
+  [ -d "$IREE_PREFIX.partial/iree/_runtime_libs" ] ||
+    die "the runtime wheel has no iree/_runtime_libs"
+  finish_prefix "$IREE_PREFIX"
   log "IREE $IREE_VERSION: unpacked into ${IREE_PREFIX#"$ROOT"/}"
 }
 
@@ -152,25 +165,15 @@ install_ptxas() {
 
 # Python code, so the wheels unpack as they are; NumPy is Debian's.
 install_onnx() {
-  local stamp="$ONNX_PREFIX/.complete"
-  if [ -f "$stamp" ]; then
+  if [ -f "$ONNX_PREFIX/.complete" ]; then
     log "onnx $ONNX_VERSION: present in ${ONNX_PREFIX#"$ROOT"/}"
     return
   fi
   log "onnx $ONNX_VERSION: downloading onnx and protobuf $PROTOBUF_VERSION from PyPI"
-  local wheels="$ROOT/.deps/wheels-onnx"
-  download_wheels "$wheels" manylinux2014_x86_64 "onnx==$ONNX_VERSION" "protobuf==$PROTOBUF_VERSION" ||
-    die "could not download onnx $ONNX_VERSION from PyPI"
-  rm -rf "$ONNX_PREFIX.partial"
-  mkdir -p "$ONNX_PREFIX.partial"
-  for wheel in "$wheels"/onnx-"$ONNX_VERSION"-*.whl "$wheels"/protobuf-"$PROTOBUF_VERSION"-*.whl; do
-    [ -f "$wheel" ] || die "missing wheel $wheel"
-    unzip -q -o "$wheel" -d "$ONNX_PREFIX.partial"
-  done
-  rm -rf "$ONNX_PREFIX"
-  mv "$ONNX_PREFIX.partial" "$ONNX_PREFIX"
-  touch "$stamp"
-  rm -rf "$wheels"
+  unpack_wheels "onnx $ONNX_VERSION" "$ONNX_PREFIX" manylinux2014_x86_64 \
+    "onnx==$ONNX_VERSION" "protobuf==$PROTOBUF_VERSION"
+  [ -f "$ONNX_PREFIX.partial/onnx/__init__.py" ] || die "the onnx wheel has no onnx/__init__.py"
+  finish_prefix "$ONNX_PREFIX"
   log "onnx: unpacked into ${ONNX_PREFIX#"$ROOT"/}"
 }
 
