@@ -168,6 +168,9 @@ private slots:
   // iree-import-onnx here; the import is the example's file, line for line
   // (a new onnx or IREE that imports it otherwise says so).
   void onnxModelIsImportedAsIs() {
+    QVERIFY2(QFile::exists(TILESCOPE_ONNX_PREFIX "/onnx/__init__.py"),
+             "no onnx package in " TILESCOPE_ONNX_PREFIX
+             ": scripts/tilescope.sh deps unpacks it");
     const QString onnxFile = workspace.filePath("resnet50_bottleneck.onnx");
     const QString imported = workspace.filePath("imported.mlir");
     QString failed =
