@@ -570,6 +570,22 @@ private slots:
     QVERIFY2(jsonOf(reduction)["why_not_iree"].toString().contains(
                  "IREE states no constraints for VectorDistribute"),
              qPrintable(jsonOf(reduction)["why_not_iree"].toString()));
+    // Its threads' step and the subgroups on its reduction loop halved and
+    // doubled beside its tiles, partial_reduction and workgroup_size
+    // following: every candidate consistent.
+    const QJsonArray spread = jsonOf(reduction)["candidates"].toArray();
+    QCOMPARE(spread.size(), 12);
+    int twoSubgroups = 0;
+    for (const QJsonValue &value : spread) {
+      const QJsonObject c = value.toObject();
+      QVERIFY2(c["valid"].toBool(), qPrintable(c["candidate"].toString()));
+      if (c["candidate"].toString().contains("subgroups[1]=2")) {
+        ++twoSubgroups;
+        QCOMPARE(c["settings"].toObject()["workgroup_size"].toString(),
+                 QString("[128, 1, 1]"));
+      }
+    }
+    QCOMPARE(twoSubgroups, 6);
 
     auto plan = cli({"sweep", file, "--plan", "--json", "--no-iree-space"});
     QVERIFY2(plan.exitCode == 0, qPrintable(failure(plan)));
