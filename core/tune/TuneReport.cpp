@@ -1,5 +1,6 @@
 #include "core/tune/TuneReport.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -144,12 +145,46 @@ json toJson(const TuneResult &result) {
           {"outputs_comparison", result.outputsComparison},
           {"end_to_end",
            result.endToEnd ? jobs::toJson(*result.endToEnd) : json(nullptr)},
+          {"end_to_end_outcome", result.endToEnd
+                                     ? json(endToEndOutcome(*result.endToEnd))
+                                     : json(nullptr)},
           {"wall_seconds", result.wallSeconds},
           {"tries", result.tries},
           {"resumed", result.resumed},
           {"budget_spent", result.budgetSpent},
           {"cancelled", result.cancelled},
           {"notes", result.notes}};
+}
+
+std::string endToEndOutcome(const jobs::TimeVerdict &verdict) {
+  return verdict.withinNoise     ? "within noise"
+         : verdict.b < verdict.a ? "faster"
+                                 : "slower";
+}
+
+std::string endToEndSentence(const jobs::TimeVerdict &verdict) {
+  const double difference = std::abs(verdict.a - verdict.b);
+  char text[400];
+  if (verdict.withinNoise)
+    std::snprintf(text, sizeof text,
+                  "end to end: the tuned program and IREE's default run "
+                  "within noise of each other (tuned %.3g us a call %s; "
+                  "noise %.2g us)",
+                  difference, verdict.b <= verdict.a ? "faster" : "slower",
+                  verdict.noise);
+  else if (verdict.b < verdict.a)
+    std::snprintf(text, sizeof text,
+                  "end to end: the tuned program runs %.2fx as fast as IREE's "
+                  "default (%.3g us a call faster; noise %.2g us)",
+                  verdict.speedup, difference, verdict.noise);
+  else
+    std::snprintf(text, sizeof text,
+                  "end to end: the tuned program is SLOWER than IREE's "
+                  "default, %.2fx its speed (%.3g us a call slower; noise "
+                  "%.2g us), though each winner was faster alone: do not use "
+                  "this spec as it is",
+                  verdict.speedup, difference, verdict.noise);
+  return text;
 }
 
 std::string tuneReport(const TuneResult &result) {
@@ -211,7 +246,7 @@ std::string tuneReport(const TuneResult &result) {
   if (!result.outputsComparison.empty())
     out << "tuned against default: " << result.outputsComparison << "\n";
   if (result.endToEnd)
-    out << "end to end: tuned " << result.endToEnd->text << "\n";
+    out << endToEndSentence(*result.endToEnd) << "\n";
   char wall[160];
   std::snprintf(wall, sizeof wall,
                 "\n%.0f s wall, %zu tries run, %zu from the history%s%s\n",

@@ -15,6 +15,14 @@ namespace tilescope::tune {
 nlohmann::json toJson(const TuneResult &result);
 std::string tuneReport(const TuneResult &result);
 
+// The program's end-to-end verdict (IREE's default as A, the tuned as B) in
+// words: "faster", "slower" or "within noise", and the sentence the report
+// prints. A tuned program measured slower end to end says so plainly, and
+// that its spec should not be used as it is, however fast each winner ran
+// alone.
+std::string endToEndOutcome(const jobs::TimeVerdict &verdict);
+std::string endToEndSentence(const jobs::TimeVerdict &verdict);
+
 // One dispatch's row of the report's table, cell by cell: what the command
 // line prints and the window's Tune panel shows.
 struct TuneRow {

@@ -15,6 +15,7 @@
 #include "core/tries/TimeComparison.h"
 #include "core/tries/TryComparison.h"
 #include "core/tries/TryJob.h"
+#include "core/tune/TuneReport.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -375,6 +376,29 @@ private slots:
     QCOMPARE(outcomeOf(result), std::string("timed-out"));
     result.process.outcome = ProcessResult::Outcome::Signaled;
     QCOMPARE(outcomeOf(result), std::string("compiler-crashed"));
+  }
+
+  // A tune's end-to-end line says which way the tuned program went, and a
+  // slower one says not to use its spec.
+  void aTunedProgramSlowerEndToEndSaysSo() {
+    const TimingStats base{20.0, 0.05, 19.9, 20.1, 5};
+    const TimingStats slower{25.0, 0.05, 24.9, 25.1, 5};
+    const TimeVerdict worse = compareTimes(base, slower);
+    QCOMPARE(tune::endToEndOutcome(worse), std::string("slower"));
+    const std::string said = tune::endToEndSentence(worse);
+    QVERIFY2(said.find("SLOWER than IREE's default, 0.80x") !=
+                     std::string::npos &&
+                 said.find("do not use this spec") != std::string::npos,
+             said.c_str());
+    const TimeVerdict better =
+        compareTimes(base, TimingStats{16.0, 0.05, 15.9, 16.1, 5});
+    QCOMPARE(tune::endToEndOutcome(better), std::string("faster"));
+    QVERIFY2(tune::endToEndSentence(better).find("runs 1.25x as fast") !=
+                 std::string::npos,
+             tune::endToEndSentence(better).c_str());
+    const TimeVerdict same =
+        compareTimes(base, TimingStats{20.01, 0.05, 19.9, 20.1, 5});
+    QCOMPARE(tune::endToEndOutcome(same), std::string("within noise"));
   }
 
   // Two times are told apart only beyond their repetitions' noise.
