@@ -150,7 +150,14 @@ void checkTileShapes(Reporter &r) {
                        ? ", the last workgroup along d" + std::to_string(d) +
                              " covering only " + std::to_string(bound % t) +
                              " of its " + std::to_string(t) +
-                             " (its loads and stores are masked)"
+                             " (its loads and stores are masked)" +
+                             (r.pipeline() == "VectorDistribute" &&
+                                      r.config.has("lane_basis")
+                                  ? "; but where the dispatch fuses an op "
+                                    "after this one (a bias add), IREE 3.13 "
+                                    "refuses it ('tensor.empty' op incorrect "
+                                    "number of dynamic sizes)"
+                                  : "")
                        : ", padding the last chunk of d" + std::to_string(d) +
                              " from " + std::to_string(bound % t) + " to " +
                              std::to_string(t) + " elements"),

@@ -630,6 +630,24 @@ private slots:
                  "IREE compiles it, the last workgroup along d1 covering only "
                  "32 of its 96 (its loads and stores are masked)"),
              describe(problems).c_str());
+    // A reduction-style VectorDistribute config: IREE refuses a partial
+    // workgroup where an op is fused after it (ResNet's classifier with its
+    // bias), which the config alone cannot tell: the message says so.
+    const auto reduction = validate(
+        makeConfig("#iree_gpu.lowering_config<{lane_basis = [[1, 1, 64], [0, "
+                   "1, 2]], partial_reduction = [0, 0, 256], subgroup_basis = "
+                   "[[1, 1, 1], [0, 1, 2]], thread = [0, 0, 4], workgroup = "
+                   "[1, 16, 0]}>"),
+        vectorDistribute("1x1000x256:ppr", 64));
+    QVERIFY2(hasMessage(
+                 reduction,
+                 "workgroup[1]=16 does not divide 1000 (1000 = 62 x 16 + 8): "
+                 "IREE compiles it, the last workgroup along d1 covering only "
+                 "8 of its 16 (its loads and stores are masked); but where "
+                 "the dispatch fuses an op after this one (a bias add), IREE "
+                 "3.13 refuses it ('tensor.empty' op incorrect number of "
+                 "dynamic sizes)"),
+             describe(reduction).c_str());
   }
 
   void ruleLaneBasisProduct() {
