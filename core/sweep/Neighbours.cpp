@@ -147,61 +147,86 @@ std::string basisText(const std::vector<int64_t> &counts,
   return "[" + listText(counts) + ", " + listText(mapping) + "]";
 }
 
-} // namespace
+// A VectorDistribute reduction-style config as both of its neighbourhoods
+// read it: its bases, partial_reduction and thread tiles (one entry a loop)
+// and subgroup size, and the longest reduction loop it tiles. Unset where
+// any is missing or of another rank.
+struct ReductionDistribution {
+  std::pair<std::vector<int64_t>, std::vector<int64_t>> lanes, subgroups;
+  std::vector<int64_t> partial, thread;
+  int64_t subgroupSize = 0;
+  size_t longest = 0; // the loop
+  int64_t bound = 0;  // its size
+};
 
-std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
-                                          edit::OpRef op) {
-  std::vector<SweepPoint> points;
-  const iree::RootOp *found = rootOpOf(document, op);
-  if (!found)
-    return points;
-  const iree::RootOp &root = *found;
+std::optional<ReductionDistribution>
+reductionDistributionOf(const iree::Document &document, edit::OpRef op,
+                        const iree::RootOp &root) {
   auto lanes = basisOf(currentValue(document, op, "lane_basis"));
   auto subgroups = basisOf(currentValue(document, op, "subgroup_basis"));
   auto partial = integerList(currentValue(document, op, "partial_reduction"));
   auto thread = integerList(currentValue(document, op, "thread"));
   auto subgroupSize = parseInt64(currentValue(document, op, "subgroup_size"));
   if (!lanes || !subgroups || !partial || !thread || !subgroupSize ||
-      *subgroupSize <= 0 || !root.space ||
-      partial->size() != root.space->rank() ||
-      thread->size() != partial->size())
-    return points;
-  int64_t used = 1;
-  for (int64_t count : lanes->first)
-    used *= count;
-  if (used >= *subgroupSize)
-    return points;
-  // The longest reduction loop the config tiles: its lanes and subgroups.
+      *subgroupSize <= 0 || !root.space)
+    return std::nullopt;
+  const size_t rank = root.space->rank();
+  if (partial->size() != rank || thread->size() != rank ||
+      lanes->first.size() != rank || subgroups->first.size() != rank)
+    return std::nullopt;
   std::optional<size_t> longest;
-  for (size_t d = 0; d < partial->size(); ++d)
+  for (size_t d = 0; d < rank; ++d)
     if (root.space->isReduction(d) && (*partial)[d] > 0 && (*thread)[d] > 0 &&
         (!longest || root.space->bounds[d] > root.space->bounds[*longest]))
       longest = d;
-  if (!longest || lanes->first.size() != partial->size() ||
-      subgroups->first.size() != partial->size())
+  if (!longest)
+    return std::nullopt;
+  return ReductionDistribution{
+      std::move(*lanes),           std::move(*subgroups), std::move(*partial),
+      std::move(*thread),          *subgroupSize,         *longest,
+      root.space->bounds[*longest]};
+}
+
+} // namespace
+
+std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
+                                          edit::OpRef op) {
+  std::vector<SweepPoint> points;
+  const iree::RootOp *root = rootOpOf(document, op);
+  const auto config =
+      root ? reductionDistributionOf(document, op, *root) : std::nullopt;
+  if (!config)
     return points;
-  const size_t r = *longest;
-  const int64_t bound = root.space->bounds[r];
+  int64_t used = 1;
+  for (int64_t count : config->lanes.first)
+    used *= count;
+  if (used >= config->subgroupSize)
+    return points;
+  // The longest reduction loop the config tiles: its lanes and subgroups.
+  const size_t r = config->longest;
+  const int64_t bound = config->bound;
+  const auto &lanes = config->lanes, &subgroups = config->subgroups;
+  const int64_t subgroupSize = config->subgroupSize;
   for (const int64_t subgroupCount : {int64_t{2}, int64_t{8}, int64_t{32}})
     for (const int64_t batch : {int64_t{1}, int64_t{16}}) {
-      const int64_t threads = *subgroupSize * subgroupCount;
-      const int64_t step = (*thread)[r] * threads * batch;
+      const int64_t threads = subgroupSize * subgroupCount;
+      const int64_t step = config->thread[r] * threads * batch;
       if (threads > 1024 || (bound > 0 && step > bound))
         continue;
-      std::vector<int64_t> laneCounts(lanes->first.size(), 1),
-          subgroupCounts(subgroups->first.size(), 1);
-      laneCounts[r] = *subgroupSize;
+      std::vector<int64_t> laneCounts(lanes.first.size(), 1),
+          subgroupCounts(subgroups.first.size(), 1);
+      laneCounts[r] = subgroupSize;
       subgroupCounts[r] = subgroupCount;
-      std::vector<int64_t> steps = *partial;
+      std::vector<int64_t> steps = config->partial;
       steps[r] = step;
       SweepPoint point;
-      point.name = "lanes " + std::to_string(*subgroupSize) + " x subgroups " +
+      point.name = "lanes " + std::to_string(subgroupSize) + " x subgroups " +
                    std::to_string(subgroupCount) + " over d" +
                    std::to_string(r) + ", partial_reduction[" +
                    std::to_string(r) + "]=" + std::to_string(step);
       point.settings = {
-          {"lane_basis", basisText(laneCounts, lanes->second)},
-          {"subgroup_basis", basisText(subgroupCounts, subgroups->second)},
+          {"lane_basis", basisText(laneCounts, lanes.second)},
+          {"subgroup_basis", basisText(subgroupCounts, subgroups.second)},
           {"partial_reduction", listText(steps)},
           {"workgroup_size", "[" + std::to_string(threads) + ", 1, 1]"}};
       point.distance = 0.5;
@@ -214,48 +239,34 @@ std::vector<SweepPoint> reductionSpreadPoints(const iree::Document &document,
                                               edit::OpRef op) {
   std::vector<SweepPoint> points;
   const iree::RootOp *root = rootOpOf(document, op);
-  if (!root || !root->space || !currentValue(document, op, "mma_kind").empty())
+  if (!root || !currentValue(document, op, "mma_kind").empty())
     return points;
-  auto lanes = basisOf(currentValue(document, op, "lane_basis"));
-  auto subgroups = basisOf(currentValue(document, op, "subgroup_basis"));
-  auto partial = integerList(currentValue(document, op, "partial_reduction"));
-  auto thread = integerList(currentValue(document, op, "thread"));
+  const auto config = reductionDistributionOf(document, op, *root);
   auto size = integerList(currentValue(document, op, "workgroup_size"));
-  auto subgroupSize = parseInt64(currentValue(document, op, "subgroup_size"));
-  const size_t rank = root->space->rank();
-  if (!lanes || !subgroups || !partial || !thread || !size || size->empty() ||
-      !subgroupSize || *subgroupSize <= 0 || partial->size() != rank ||
-      thread->size() != rank || lanes->first.size() != rank ||
-      subgroups->first.size() != rank)
+  if (!config || !size || size->empty())
     return points;
+  const auto &lanes = config->lanes, &subgroups = config->subgroups;
   // Each loop its own basis entry (IREE's own reduction configs), and the
   // lanes filling a subgroup (else laneFillingPoints is the neighbourhood).
   int64_t laneCount = 1, otherSubgroups = 1;
-  for (size_t d = 0; d < rank; ++d) {
-    if (lanes->second[d] != static_cast<int64_t>(d) ||
-        subgroups->second[d] != static_cast<int64_t>(d))
+  for (size_t d = 0; d < lanes.first.size(); ++d) {
+    if (lanes.second[d] != static_cast<int64_t>(d) ||
+        subgroups.second[d] != static_cast<int64_t>(d))
       return points;
-    laneCount *= lanes->first[d];
+    laneCount *= lanes.first[d];
   }
-  if (laneCount != *subgroupSize)
+  if (laneCount != config->subgroupSize)
     return points;
-  std::optional<size_t> longest;
-  for (size_t d = 0; d < rank; ++d)
-    if (root->space->isReduction(d) && (*partial)[d] > 0 && (*thread)[d] > 0 &&
-        (!longest || root->space->bounds[d] > root->space->bounds[*longest]))
-      longest = d;
-  if (!longest)
-    return points;
-  const size_t r = *longest;
-  for (size_t d = 0; d < rank; ++d)
+  const size_t r = config->longest;
+  for (size_t d = 0; d < subgroups.first.size(); ++d)
     if (d != r)
-      otherSubgroups *= subgroups->first[d];
-  const int64_t lanesOnR = lanes->first[r], subgroupsOnR = subgroups->first[r],
-                step = (*thread)[r], bound = root->space->bounds[r];
+      otherSubgroups *= subgroups.first[d];
+  const int64_t lanesOnR = lanes.first[r], subgroupsOnR = subgroups.first[r],
+                step = config->thread[r], bound = config->bound;
   const int64_t spread = step * lanesOnR * subgroupsOnR;
-  if (spread <= 0 || (*partial)[r] % spread != 0)
+  if (spread <= 0 || config->partial[r] % spread != 0)
     return points;
-  const int64_t batch = (*partial)[r] / spread;
+  const int64_t batch = config->partial[r] / spread;
   const auto neighbours = [](int64_t v, int64_t most) {
     std::vector<int64_t> out;
     if (v % 2 == 0)
@@ -269,12 +280,13 @@ std::vector<SweepPoint> reductionSpreadPoints(const iree::Document &document,
     for (const int64_t newSubgroups : neighbours(subgroupsOnR, 32)) {
       if (newStep == step && newSubgroups == subgroupsOnR)
         continue;
-      const int64_t threads = *subgroupSize * newSubgroups * otherSubgroups;
+      const int64_t threads =
+          config->subgroupSize * newSubgroups * otherSubgroups;
       const int64_t covered = newStep * lanesOnR * newSubgroups * batch;
       if (threads > 1024 || (bound > 0 && covered > bound))
         continue;
-      std::vector<int64_t> steps = *thread, tiles = *partial,
-                           counts = subgroups->first, sizes = *size;
+      std::vector<int64_t> steps = config->thread, tiles = config->partial,
+                           counts = subgroups.first, sizes = *size;
       steps[r] = newStep;
       tiles[r] = covered;
       counts[r] = newSubgroups;
@@ -292,7 +304,7 @@ std::vector<SweepPoint> reductionSpreadPoints(const iree::Document &document,
                         {"partial_reduction", listText(tiles)}};
       if (newSubgroups != subgroupsOnR) {
         point.settings.emplace_back("subgroup_basis",
-                                    basisText(counts, subgroups->second));
+                                    basisText(counts, subgroups.second));
         point.settings.emplace_back("workgroup_size", listText(sizes));
       }
       point.distance =
