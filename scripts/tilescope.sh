@@ -111,6 +111,12 @@ unpack_wheels() { # LABEL PREFIX PLATFORM PACKAGE...
   rm -rf "$wheels"
 }
 
+# Whether PREFIX was unpacked completely before (its stamp), saying so.
+already_unpacked() { # LABEL PREFIX
+  [ -f "$2/.complete" ] || return 1
+  log "$1: present in ${2#"$ROOT"/}"
+}
+
 # PREFIX.partial becomes PREFIX, stamped complete.
 finish_prefix() { # PREFIX
   rm -rf "$1"
@@ -122,10 +128,7 @@ finish_prefix() { # PREFIX
 # environment touched) and unpack them into a project-local prefix. The C++ app
 # loads libIREECompiler.so in place from there and runs the tools beside it.
 install_iree() {
-  if [ -f "$IREE_PREFIX/.complete" ]; then
-    log "IREE $IREE_VERSION: present in ${IREE_PREFIX#"$ROOT"/}"
-    return
-  fi
+  already_unpacked "IREE $IREE_VERSION" "$IREE_PREFIX" && return
   log "IREE $IREE_VERSION: downloading iree-base-compiler and iree-base-runtime wheels from PyPI"
   unpack_wheels "IREE $IREE_VERSION" "$IREE_PREFIX" manylinux_2_28_x86_64 \
     "iree-base-compiler==$IREE_VERSION" "iree-base-runtime==$IREE_VERSION"
@@ -139,11 +142,7 @@ install_iree() {
 
 # Only ptxas is kept from the wheel (it needs nothing but libc).
 install_ptxas() {
-  local stamp="$NVCC_PREFIX/.complete"
-  if [ -f "$stamp" ]; then
-    log "ptxas (CUDA $NVCC_VERSION): present in ${NVCC_PREFIX#"$ROOT"/}"
-    return
-  fi
+  already_unpacked "ptxas (CUDA $NVCC_VERSION)" "$NVCC_PREFIX" && return
   log "ptxas (CUDA $NVCC_VERSION): downloading nvidia-cuda-nvcc-cu12 from PyPI"
   local wheels="$ROOT/.deps/wheels-nvcc"
   download_wheels "$wheels" manylinux2010_x86_64 "nvidia-cuda-nvcc-cu12==$NVCC_VERSION" ||
@@ -156,19 +155,14 @@ install_ptxas() {
   mv "$NVCC_PREFIX.partial/nvidia/cuda_nvcc/bin/ptxas" "$NVCC_PREFIX.partial/bin/ptxas"
   rm -rf "$NVCC_PREFIX.partial/nvidia"
   chmod +x "$NVCC_PREFIX.partial/bin/ptxas"
-  rm -rf "$NVCC_PREFIX"
-  mv "$NVCC_PREFIX.partial" "$NVCC_PREFIX"
-  touch "$stamp"
+  finish_prefix "$NVCC_PREFIX"
   rm -rf "$wheels"
   log "ptxas: unpacked into ${NVCC_PREFIX#"$ROOT"/}"
 }
 
 # Python code, so the wheels unpack as they are; NumPy is Debian's.
 install_onnx() {
-  if [ -f "$ONNX_PREFIX/.complete" ]; then
-    log "onnx $ONNX_VERSION: present in ${ONNX_PREFIX#"$ROOT"/}"
-    return
-  fi
+  already_unpacked "onnx $ONNX_VERSION" "$ONNX_PREFIX" && return
   log "onnx $ONNX_VERSION: downloading onnx and protobuf $PROTOBUF_VERSION from PyPI"
   unpack_wheels "onnx $ONNX_VERSION" "$ONNX_PREFIX" manylinux2014_x86_64 \
     "onnx==$ONNX_VERSION" "protobuf==$PROTOBUF_VERSION"
