@@ -26,7 +26,7 @@ CUDA_DEVICE="$(cat "$HERE/targets/cuda_sm_90.device.mlir")"
 CPU_FLAGS=(--iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu
   --iree-llvmcpu-target-triple=x86_64-unknown-linux-gnu --iree-llvmcpu-target-cpu=generic)
 
-GPU_SOURCES=(matmul_f16_1024 reduction_4x6656x16384 softmax_f32 matmul_f32_small conv_3x3_f16 batch_matmul_f16 attention_f16)
+GPU_SOURCES=(matmul_f16_1024 reduction_4x6656x16384 softmax_f32 matmul_f32_small conv_3x3_f16 batch_matmul_f16 attention_f16 matvec_bias_f16)
 CPU_SOURCES=(matmul_f32_small softmax_f32)
 # Sources whose compilation_info names an AMD intrinsic.
 ROCM_ONLY_SOURCES=(matmul_f16_vector_distribute reduce_middle)

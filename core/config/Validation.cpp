@@ -138,6 +138,21 @@ void checkTileShapes(Reporter &r) {
                   std::to_string(d) + " (" + std::to_string(bound) +
                   "); the tile is mostly padding",
               "tile-exceeds-bound");
+      else if (level == TilingLevel::Workgroup && bound % t != 0 &&
+               r.pipeline() == "VectorDistribute" &&
+               r.config.has("lane_basis") &&
+               r.context.fusedConsumer.value_or(false))
+        r.add(field,
+              field + "=" + std::to_string(t) + " does not divide " +
+                  std::to_string(bound) + " (" + std::to_string(bound) + " = " +
+                  std::to_string(bound / t) + " x " + std::to_string(t) +
+                  " + " + std::to_string(bound % t) +
+                  ") and the dispatch fuses an op after this one: IREE 3.13 "
+                  "refuses the partial last workgroup ('tensor.empty' op "
+                  "incorrect number of dynamic sizes); use a tile that "
+                  "divides " +
+                  std::to_string(bound),
+              "workgroup-divides-bound-fused-consumer");
       else if ((level == TilingLevel::Workgroup ||
                 level == TilingLevel::PartialReduction) &&
                bound % t != 0)
@@ -152,7 +167,8 @@ void checkTileShapes(Reporter &r) {
                              " of its " + std::to_string(t) +
                              " (its loads and stores are masked)" +
                              (r.pipeline() == "VectorDistribute" &&
-                                      r.config.has("lane_basis")
+                                      r.config.has("lane_basis") &&
+                                      !r.context.fusedConsumer
                                   ? "; but where the dispatch fuses an op "
                                     "after this one (a bias add), IREE 3.13 "
                                     "refuses it ('tensor.empty' op incorrect "

@@ -62,6 +62,10 @@ struct ValidationContext {
   std::optional<TranslationInfo> translationInfo;
   // An attention op's qk and pv configs (its decomposition_config).
   std::optional<DecompositionConfig> decomposition;
+  // Whether the dispatch computes an op after this one in the same kernel (a
+  // consumer fused into it: a bias add, an activation); unknown when the
+  // config is judged without its dispatch.
+  std::optional<bool> fusedConsumer;
   // The IREE release the config is meant for ("3.13"): decides which keys
   // and syntaxes are current.
   std::string ireeRelease = "3.13";

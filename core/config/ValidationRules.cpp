@@ -68,6 +68,12 @@ const std::map<std::string, RuleInfo> &ruleTable() {
        {"Common/TileDispatchUsingForall.cpp (the "
         "last workgroup tile is partial)",
         R::Compiles}},
+      {"workgroup-divides-bound-fused-consumer",
+       {"LLVMGPU VectorDistribute of a reduction with a consumer fused "
+        "after it: the partial last workgroup's consumer keeps a static "
+        "tensor.empty (the verifier fails after GPUPackToIntrinsicsPass, "
+        "iree-compile 3.13)",
+        R::Refuses}},
       {"partial-reduction-divides-bound",
        {"Common/GPU/GPUApplyPaddingLevel.cpp (partial_reduction is padded)",
         R::Compiles}},

@@ -25,6 +25,14 @@ RootOpContext contextOf(const document::Document &document, OpRef ref) {
   context.op = &op;
   config::ValidationContext &validation = context.validation;
   validation.iterationSpace = op.space;
+  // A compute op after the root op in its dispatch consumes what it computes
+  // (a bias add, an activation); fills come before it, and producers IREE
+  // fuses (a dequantization) too.
+  validation.fusedConsumer =
+      std::any_of(dispatch.fusedOps.begin(), dispatch.fusedOps.end(),
+                  [&](const document::FusedOp &fused) {
+                    return fused.line > op.line && fused.name != "linalg.fill";
+                  });
   if (op.kind == config::OpKind::Attention && !op.decompositionConfig.empty())
     if (auto decomposition = decompositionOf(op))
       validation.decomposition = std::move(*decomposition);

@@ -44,13 +44,33 @@ std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
                          root->space && i < root->space->rank() &&
                          root->space->bounds[i] > 0 &&
                          v >= root->space->bounds[i];
+      // A workgroup tile that divides its loop stays a divisor: the nearest
+      // one below and above where half and double do not divide (1000 rows
+      // tiled at 8 go to 4 and 10, not 16, whose last workgroup is partial:
+      // IREE refuses that for a reduction with an op fused after it).
+      const int64_t bound = std::string_view(name) == "workgroup" && root &&
+                                    root->space && i < root->space->rank() &&
+                                    root->space->bounds[i] > 0
+                                ? root->space->bounds[i]
+                                : 0;
+      const bool divides = bound > 0 && bound % v == 0;
+      // The divisor of the loop nearest `wanted` on its side of v (between
+      // half and v, or between v and double), else `wanted` itself.
+      auto divisorNear = [&](int64_t wanted, int64_t step) {
+        if (!divides || bound % wanted == 0)
+          return wanted;
+        for (int64_t c = wanted; c != v && c <= bound; c += step)
+          if (bound % c == 0)
+            return c;
+        return wanted;
+      };
       SweepAxis axis;
       axis.field = std::string(name) + "[" + std::to_string(i) + "]";
       if (v > 1)
-        axis.values.push_back(std::to_string(v / 2));
+        axis.values.push_back(std::to_string(divisorNear(v / 2, 1)));
       axis.values.push_back(std::to_string(v));
       if (!whole)
-        axis.values.push_back(std::to_string(v * 2));
+        axis.values.push_back(std::to_string(divisorNear(v * 2, -1)));
       axes.push_back(std::move(axis));
     }
   }

@@ -5,14 +5,14 @@
 // the examples (gfx942 and sm_90 f16 matmuls) with seeded random workgroup,
 // subgroup and reduction tiles and workgroup size, the gfx942
 // VectorDistribute reduction with random rows, lanes, chunk and vector per
-// step, or the gfx942 attention with random outer tiles, qk and pv
-// intrinsics (one shape or two, col_major or not) and subgroups along its
-// query rows (attention-layout, attention-intrinsics, attention-subgroups),
-// edited through the edit
-// model with IREE reading every attribute; the whole dispatch is then
-// compiled by iree-compile, as a person's compile would (bufferization,
-// shared-memory limits and code generation included, which a pipeline run
-// to the LLVM dialect does not reach).
+// step (alone, and a matvec of 1000 rows with its bias add fused after it,
+// where rows that do not divide 1000 are refused), or the gfx942 attention with
+// random outer tiles, qk and pv intrinsics (one shape or two, col_major or not)
+// and subgroups along its query rows (attention-layout, attention-intrinsics,
+// attention-subgroups), edited through the edit model with IREE reading every
+// attribute; the whole dispatch is then compiled by iree-compile, as a person's
+// compile would (bufferization, shared-memory limits and code generation
+// included, which a pipeline run to the LLVM dialect does not reach).
 //
 //   claims compile: no error the rules say IREE refuses  -> iree-compile ok
 //   claims refusal: such an error                        -> iree-compile fails
@@ -43,7 +43,7 @@ struct Template {
   std::string family;
   std::filesystem::path file;
   int64_t intrinsicM = 16, intrinsicN = 16, subgroupSize = 64;
-  enum class Kind { Matmul, Reduction, Attention };
+  enum class Kind { Matmul, Reduction, FusedMatvec, Attention };
   Kind kind = Kind::Matmul;
 };
 
@@ -124,12 +124,12 @@ matmulSettings(const Tiles &v) {
           {"workgroup_size", list({v.threads, 1, 1})}};
 }
 
-// A VectorDistribute reduction of 26624 rows of 16384: rows per workgroup,
-// lanes split between them and the reduction, the chunk and vector of a
-// step.
+// A VectorDistribute reduction (26624 rows of 16384, or the matvec's 1000
+// rows of 2048): rows per workgroup, lanes split between them and the
+// reduction, the chunk and vector of a step.
 std::vector<std::pair<std::string, std::string>>
-reductionSettings(Random &random) {
-  const int64_t rows = random.pick<int64_t>({1, 2, 4, 8});
+reductionSettings(Random &random, const std::vector<int64_t> &rowChoices) {
+  const int64_t rows = random.pick<int64_t>(rowChoices);
   const int64_t lanes = random.pick<int64_t>({8, 16, 32, 64});
   const int64_t partial = random.pick<int64_t>({64, 128, 256, 512, 1024});
   const int64_t thread = random.pick<int64_t>({1, 2, 4, 8});
@@ -210,6 +210,9 @@ int main(int argc, char **argv) {
        examples /
            "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir",
        1, 1, 64, Template::Kind::Reduction},
+      {"gfx942 f16 matvec + bias",
+       examples / "rocm_gfx942/matvec_bias_f16_dispatch_0.benchmark.mlir", 1, 1,
+       64, Template::Kind::FusedMatvec},
       {"gfx942 f16 attention",
        examples / "rocm_gfx942/attention_f16_dispatch_0.benchmark.mlir", 16, 16,
        64, Template::Kind::Attention},
@@ -248,7 +251,10 @@ int main(int argc, char **argv) {
     tally.generated(templates[which].family);
     const Template &t = templates[which];
     auto c =
-        caseOf(t.kind == Template::Kind::Reduction ? reductionSettings(random)
+        caseOf(t.kind == Template::Kind::Reduction
+                   ? reductionSettings(random, {1, 2, 4, 8})
+               : t.kind == Template::Kind::FusedMatvec
+                   ? reductionSettings(random, {1, 2, 3, 4, 6, 8, 16, 20, 40})
                : t.kind == Template::Kind::Attention
                    ? attentionSettings(random)
                    : matmulSettings(randomTiles(random, t)),

@@ -97,6 +97,8 @@ struct RuleExample {
   // An attention op's decomposition_config (the space is then attention's
   // (batch, M, K1, K2, N) with Q, K, V, scale and O operands).
   std::string decomposition;
+  // The dispatch computes an op after this one (ValidationContext's).
+  bool fusedConsumer = false;
 };
 
 // An attention decomposition_config: qk and pv configs of `qkKind` and
@@ -133,7 +135,7 @@ std::vector<RuleExample> ruleExamples() {
       "mma_kind = #iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>, ";
   const std::string tf256 = translationText("TileAndFuse", "[256, 1, 1]");
   const std::string matmul = "64x64x64:ppr";
-  return {
+  std::vector<RuleExample> examples{
       {"iree-parser", R::Refuses, "workgroup = [1, 0], workgroup = [1, 0]"},
       {"unknown-key", R::Compiles, "bogus"},
       {"value-shape", R::Refuses, "workgroup = 5"},
@@ -292,6 +294,13 @@ std::vector<RuleExample> ruleExamples() {
                 "[32, 64, 0]",
        "81x64x64:ppr", translationText("TileAndFuse", "[128, 1, 1]")},
   };
+  // A reduction whose last workgroup is partial, with a bias add fused
+  // after it (examples/sources/matvec_bias_f16.mlir).
+  RuleExample fused("workgroup-divides-bound-fused-consumer", R::Refuses,
+                    "lane_basis = [[1, 64], [0, 1]], workgroup = [3, 0]");
+  fused.fusedConsumer = true;
+  examples.push_back(std::move(fused));
+  return examples;
 }
 
 } // namespace
@@ -648,6 +657,37 @@ private slots:
                  "3.13 refuses it ('tensor.empty' op incorrect number of "
                  "dynamic sizes)"),
              describe(reduction).c_str());
+    // Where the dispatch is known, the rule says which: an error when an op
+    // is fused after it (property_compile_claims' matvec + bias holds it to
+    // iree-compile), the plain warning when none is.
+    const auto config = makeConfig(
+        "#iree_gpu.lowering_config<{lane_basis = [[1, 1, 64], [0, 1, 2]], "
+        "partial_reduction = [0, 0, 256], subgroup_basis = [[1, 1, 1], [0, 1, "
+        "2]], thread = [0, 0, 4], workgroup = [1, 16, 0]}>");
+    auto context = vectorDistribute("1x1000x256:ppr", 64);
+    context.fusedConsumer = true;
+    const auto fused = validate(config, context);
+    QVERIFY2(hasMessage(fused,
+                        "workgroup[1]=16 does not divide 1000 (1000 = 62 x 16 "
+                        "+ 8) and the dispatch fuses an op after this one: "
+                        "IREE 3.13 refuses the partial last workgroup "
+                        "('tensor.empty' op incorrect number of dynamic "
+                        "sizes); use a tile that divides 1000"),
+             describe(fused).c_str());
+    QVERIFY(std::any_of(fused.begin(), fused.end(), [](const Problem &p) {
+      return p.rule == "workgroup-divides-bound-fused-consumer" &&
+             p.severity == Problem::Severity::Error;
+    }));
+    context.fusedConsumer = false;
+    QVERIFY2(hasMessage(validate(config, context),
+                        "workgroup[1]=16 does not divide 1000 (1000 = 62 x 16 "
+                        "+ 8): IREE compiles it, the last workgroup along d1 "
+                        "covering only 8 of its 16 (its loads and stores are "
+                        "masked)"),
+             describe(validate(config, context)).c_str());
+    for (const Problem &p : validate(config, context))
+      QVERIFY2(p.message.find("but where the dispatch") == std::string::npos,
+               p.message.c_str());
   }
 
   void ruleLaneBasisProduct() {
@@ -904,6 +944,8 @@ private slots:
     context.translationInfo = translation(info);
     context.translationInfoText = *parseResolvedAttribute(info);
     context.target = *builtinTarget(example.target);
+    if (example.fusedConsumer)
+      context.fusedConsumer = true;
     const auto problems = layout::validate(makeConfig(text), context);
     auto fired =
         std::find_if(problems.begin(), problems.end(),
