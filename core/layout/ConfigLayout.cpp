@@ -220,60 +220,26 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
   auto ownWorkgroup = cfg.tileSizes(config::TilingLevel::Workgroup);
   const bool inherits =
       !ownWorkgroup && options.fusedWorkgroupTile.size() == rank;
-  const auto workgroup =
-      inherits ? options.fusedWorkgroupTile : zeroPadded(ownWorkgroup, rank);
   if (inherits)
     result.notes.push_back("workgroup tile " +
                            bracketedList(options.fusedWorkgroupTile) +
                            " from the root op this op is fused into");
-  const auto serial =
-      zeroPadded(cfg.tileSizes(config::TilingLevel::Serial), rank);
-  const auto reduction =
-      zeroPadded(cfg.tileSizes(config::TilingLevel::Reduction), rank);
   const auto partial =
       zeroPadded(cfg.tileSizes(config::TilingLevel::PartialReduction), rank);
   const auto thread =
       zeroPadded(cfg.tileSizes(config::TilingLevel::Thread), rank);
 
-  // The workgroup grid and the bounds of one workgroup tile and iteration: a
-  // tile that does not divide its dimension leaves a dynamic size whose upper
-  // bound (the tile) IREE lays out; partial_reduction is padded to a multiple
-  // of its tile first (GPUApplyPaddingLevel).
-  std::vector<int64_t> bounds(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    const int64_t size = space.bounds[d];
-    if (!space.isReduction(d)) {
-      const int64_t tile =
-          workgroup[d] > 0 ? std::min(workgroup[d], size) : size;
-      result.workgroupTile.push_back(tile);
-      result.workgroupCounts.push_back(ceilDiv(size, tile));
-      result.workgroupCount = saturatingMultiply(result.workgroupCount,
-                                                 result.workgroupCounts.back());
-      bounds[d] = tile;
-    } else {
-      result.workgroupTile.push_back(size);
-      result.workgroupCounts.push_back(1);
-      int64_t chunk = size;
-      if (reduction[d] > 0)
-        chunk = std::min(reduction[d], chunk);
-      if (partial[d] > 0)
-        chunk = partial[d] < chunk ? partial[d] : chunk;
-      bounds[d] = chunk;
-      if (chunk < size)
-        result.reductionLoops.push_back(
-            {d, size, chunk, ceilDiv(size, chunk),
-             partial[d] > 0 ? "partial_reduction" : "reduction"});
-    }
-    // `serial` tiles the dimension again, in a loop inside the workgroup.
-    if (serial[d] > 0 && serial[d] < bounds[d]) {
-      result.notes.push_back("serial loop over d" + std::to_string(d) + ": " +
-                             std::to_string(bounds[d]) + " / " +
-                             std::to_string(serial[d]) + " = " +
-                             std::to_string(ceilDiv(bounds[d], serial[d])) +
-                             " iterations");
-      bounds[d] = serial[d];
-    }
-  }
+  // The workgroup grid and the bounds of one workgroup tile and iteration.
+  WorkgroupIteration iteration = workgroupIteration(
+      cfg, space, {},
+      inherits ? options.fusedWorkgroupTile : std::vector<int64_t>{});
+  result.workgroupTile = std::move(iteration.workgroupTile);
+  result.workgroupCounts = std::move(iteration.workgroupCounts);
+  result.workgroupCount = iteration.workgroupCount;
+  result.reductionLoops = std::move(iteration.reductionLoops);
+  result.notes.insert(result.notes.end(), iteration.notes.begin(),
+                      iteration.notes.end());
+  const std::vector<int64_t> &bounds = iteration.bounds;
 
   // GPUPackPartialReductions (3.12+): each reduction dimension with
   // partial_reduction > 1 and thread > 1 splits into an outer loop in place

@@ -8,6 +8,7 @@
 #include "core/config/IterationSpace.h"
 #include "core/config/LayoutAttributes.h"
 #include "core/config/LoweringConfig.h"
+#include "core/layout/TileBounds.h"
 #include "core/util/Result.h"
 
 #include <optional>
@@ -15,16 +16,6 @@
 #include <vector>
 
 namespace tilescope::layout {
-
-struct ReductionLoop {
-  size_t dimension = 0;   // in the original iteration space
-  int64_t size = 0;       // the dimension's bound
-  int64_t chunk = 0;      // elements per iteration
-  int64_t iterations = 0; // ceil(size / chunk)
-  // The tiling level that makes the loop: "partial_reduction" (per-thread
-  // partial sums kept across iterations) or "reduction".
-  std::string level;
-};
 
 // One loop of the op IREE lays out: the iteration space's dimensions, in
 // order (a packed one as its outer part), then the inner part of each packed
