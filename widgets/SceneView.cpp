@@ -349,6 +349,11 @@ bool SceneView::viewportEvent(QEvent *event) {
                              ? QString("(%1, %2)").arg(hit.row).arg(hit.column)
                              : detail,
                          viewport());
+    } else if (const QString text =
+                   painter.textAt(current, help->pos(), cell, scroll);
+               !text.isEmpty()) {
+      // The heading or footer, whole: a narrow view draws it elided.
+      QToolTip::showText(help->globalPos(), text, viewport());
     } else {
       QToolTip::hideText();
     }

@@ -367,6 +367,30 @@ private slots:
     QVERIFY(painter.cellRect(scene, 1, 0, 0, cellSize).isEmpty());
   }
 
+  // A narrow view elides the heading and footer; hovering them gives the
+  // whole text (issue 45: the sm_90 picture's heading and caption were cut).
+  void headingAndFooterTextUnderThePoint() {
+    GridScene scene = smallScene();
+    scene.footer = QStringLiteral("4 subgroups (workgroup_size [128, 1, 1]). "
+                                  "scf.forall over d0: 2 (linear_dim_1)");
+    const ScenePainter painter;
+    const double cellSize = 20;
+    const QSizeF size = painter.naturalSize(scene, cellSize);
+    QCOMPARE(painter.textAt(scene, QPointF(20, 20), cellSize, {}),
+             scene.title + "\n" + scene.subtitle);
+    QCOMPARE(
+        painter.textAt(scene, QPointF(20, size.height() - 20), cellSize, {}),
+        scene.footer);
+    // Its last line, above the bottom margin; scrolled down by 40 px, 40 px
+    // higher in the view.
+    QCOMPARE(painter.textAt(scene, QPointF(20, size.height() - 60), cellSize,
+                            QPointF(0, 40)),
+             scene.footer);
+    // A cell is no text.
+    const QRectF cell = painter.cellRect(scene, 0, 3, 3, cellSize);
+    QVERIFY(painter.textAt(scene, cell.center(), cellSize, {}).isEmpty());
+  }
+
   // Labels show in large cells only; a long legend does not break painting.
   void labelsAndLongLegendsPaint() {
     GridScene scene = smallScene(true);

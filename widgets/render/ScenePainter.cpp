@@ -183,6 +183,30 @@ CellHit ScenePainter::hitTest(const GridScene &scene, QPointF pos,
   return {};
 }
 
+QString ScenePainter::textAt(const GridScene &scene, QPointF pos,
+                             double cellSize, QPointF scroll) const {
+  cellSize = sanitizeCellSize(cellSize);
+  const Fixed fixed(scene);
+  const Layout layout = computeLayout(fixed, scene, cellSize);
+  const double y = pos.y() + scroll.y();
+  const double line = fixed.text.height();
+  const double headerBottom =
+      layout.subtitleTop +
+      static_cast<double>(fixed.subtitleLines.size()) * line;
+  if (y >= layout.titleTop && y < headerBottom) {
+    QStringList lines;
+    if (!scene.title.isEmpty())
+      lines << scene.title;
+    lines << fixed.subtitleLines;
+    return lines.join('\n');
+  }
+  const double footerBottom =
+      layout.footerTop + static_cast<double>(fixed.footerLines.size()) * line;
+  if (!fixed.footerLines.isEmpty() && y >= layout.footerTop && y < footerBottom)
+    return fixed.footerLines.join('\n');
+  return {};
+}
+
 QRectF ScenePainter::cellRect(const GridScene &scene, int panel, int64_t row,
                               int64_t column, double cellSize,
                               QPointF scroll) const {

@@ -84,6 +84,12 @@ public:
   CellHit hitTest(const GridScene &scene, QPointF pos, double cellSize,
                   QPointF scroll) const;
 
+  // The whole text of the heading (title and subtitle) or the footer under
+  // `pos` (hitTest's coordinates), which a narrow view draws elided: what a
+  // view shows on hover. Empty elsewhere.
+  QString textAt(const GridScene &scene, QPointF pos, double cellSize,
+                 QPointF scroll) const;
+
   // Where a cell lies, in the same coordinates as hitTest's `pos` (e.g. to
   // highlight the hovered cell or place a tool tip). Empty if out of range.
   QRectF cellRect(const GridScene &scene, int panel, int64_t row,
