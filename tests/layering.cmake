@@ -1,4 +1,5 @@
-# The layering ARCHITECTURE.md draws, checked on the sources on every ctest run
+# The layering core/CMakeLists.txt's table states (one library per area, each
+# linking only what it may use), checked on the sources on every ctest run
 # (cmake -P tests/layering.cmake, with SOURCE_DIR set):
 #   - core/ includes no Qt header;
 #   - only core/iree/ includes core/iree/detail/CApi.h or names an IREE / MLIR C API
