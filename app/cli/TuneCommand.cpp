@@ -31,8 +31,12 @@ int tune(const QStringList &arguments) {
       "the program with it passes a checked run. The winners make one "
       "tuning spec (--iree-codegen-tuning-spec-path), proven on the "
       "program; the program with and without it runs on the same inputs, "
-      "outputs compared, both timed end to end. Every try lands in the "
-      "history: run again, a tune resumes.");
+      "outputs compared, both timed end to end. With --on, every timed and "
+      "checked run goes there (a GPU host over ssh, a Slurm partition); "
+      "compiling stays here. With --bundle it all goes into a run bundle "
+      "for a GPU machine, and --import continues from what it measured. "
+      "Every try lands in the history: run again, a "
+      "tune resumes.");
   const QCommandLineOption outputOption(
       {"o", "output"},
       "Write the spec to OUT (default: in the tune's folder, "
@@ -48,9 +52,22 @@ int tune(const QStringList &arguments) {
       "N");
   const QCommandLineOption repetitionsOption(
       "repetitions", "Repetitions of each timed run (default 5).", "N");
+  const QCommandLineOption bundleOption(
+      "bundle",
+      "Time nothing here: compile every dispatch's default and candidates "
+      "and both programs, and write a run bundle into DIR for the GPU "
+      "machine (DIR/run.sh, then DIR/programs.sh there).",
+      "DIR");
+  const QCommandLineOption importOption(
+      "import",
+      "Continue from a bundle that ran on the GPU machine: its times go "
+      "into the history, the tune decides on them, and the programs' "
+      "outputs and times end to end are read back.",
+      "DIR");
   parser.addOptions({kTargetOption, outputOption, budgetOption,
-                     candidatesOption, repetitionsOption, kWorkspaceOption,
-                     kTimeoutOption, kJsonOption, kIreeOption});
+                     candidatesOption, repetitionsOption, bundleOption,
+                     importOption, kOnOption, kWorkspaceOption, kTimeoutOption,
+                     kJsonOption, kIreeOption});
   parser.addPositionalArgument(
       "PROGRAM", "An MLIR program (linalg, torch or ONNX-imported).");
   if (!parseCommandLine(parser, arguments, "tune"))
@@ -82,6 +99,11 @@ int tune(const QStringList &arguments) {
   auto repetitions = countOf(parser, repetitionsOption, 5, 1, 1000);
   if (!repetitions)
     return usage(repetitions.error());
+  auto place = placeOf(parser);
+  if (!place)
+    return usage(place.error());
+  if (parser.isSet(bundleOption) && parser.isSet(kOnOption))
+    return usage("--bundle times nothing here or at --on: give one");
 
   auto installation = app::locateIree(ireePath(parser));
   if (!installation) {
@@ -97,6 +119,13 @@ int tune(const QStringList &arguments) {
   request.source = std::filesystem::absolute(source);
   request.target = *target;
   request.workspace = workspaceOf(parser);
+  request.place = parser.isSet(bundleOption) ? jobs::RunPlace{} : *place;
+  if (parser.isSet(bundleOption))
+    request.bundle =
+        std::filesystem::absolute(parser.value(bundleOption).toStdString());
+  if (parser.isSet(importOption))
+    request.importFrom =
+        std::filesystem::absolute(parser.value(importOption).toStdString());
   if (parser.isSet(outputOption))
     request.specOutput = parser.value(outputOption).toStdString();
   request.budget = std::chrono::minutes(*budget);
@@ -134,6 +163,7 @@ int tune(const QStringList &arguments) {
   bool failed = tuned->outputsAgree.has_value() && !*tuned->outputsAgree;
   for (const auto &[op, why] : tuned->specProof)
     failed = failed || !why.empty();
+  failed = failed || (!request.bundle.empty() && tuned->bundle.empty());
   if (tuned->tunedRun && tuned->tunedRun->check.hasVerdict() &&
       !tuned->tunedRun->check.passed())
     failed = true;

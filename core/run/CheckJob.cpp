@@ -274,7 +274,7 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
                      "from other compile flags)";
       return finish();
     }
-  if (request.compileOnly) {
+  if (request.compileOnly && !request.prepareInputs) {
     result.compiledOnly = true;
     result.notRunBecause = request.notRunBecause;
     return finish();
@@ -313,6 +313,7 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     return finish();
   }
   result.function = signature->name;
+  result.resultTypes = signature->results;
 
   std::vector<std::string> inputFlags;
   for (size_t i = 0; i < signature->inputs.size(); ++i) {
@@ -326,6 +327,11 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     inputFlags.push_back("--input=" + type.toString() + "=@" + name);
   }
   result.inputFlags = inputFlags;
+  if (request.compileOnly) {
+    result.compiledOnly = true;
+    result.notRunBecause = request.notRunBecause;
+    return finish();
+  }
 
   // 3. Both run on the same inputs.
   auto runCommand = [&](const std::string &module, const std::string &device,

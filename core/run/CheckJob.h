@@ -57,6 +57,10 @@ struct CheckRequest {
   // this machine cannot run, with `notRunBecause` saying why.
   bool compileOnly = false;
   std::string notRunBecause;
+  // With compileOnly: still read the function's signature and write its
+  // inputs, so the run can happen elsewhere (a tune's run bundle carries
+  // the tested module with them).
+  bool prepareInputs = false;
   std::filesystem::path directory; // the try folder, created
   uint64_t seed = 1;
   std::optional<Tolerance> tolerance; // default: per element type
@@ -79,6 +83,8 @@ struct CheckResult {
   // The run's --input=TYPE=@inputN.bin flags (files in `directory`): what
   // times the tested module on the same inputs.
   std::vector<std::string> inputFlags;
+  // The function's results, in order (read with its signature).
+  std::vector<TensorType> resultTypes;
   // Set when there is no verdict: the step that failed and why.
   std::string failedStep; // "compile", "reference compile", "run", ...
   std::string error;

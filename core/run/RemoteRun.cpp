@@ -410,7 +410,7 @@ runToolOverSsh(const std::string &host, const fs::path &directory,
   }
   if (auto failed = connectionFailed(host, "running " + tool, ran))
     return *failed;
-  if (ran.succeeded()) {
+  if (ran.succeeded() && !outputPrefix.empty()) {
     auto fetched =
         steps.run("bringing the outputs back",
                   steps.remote("cd " + folder + " && tar -cf - " +

@@ -93,8 +93,9 @@ Result<PlaceDevices> devicesOverSsh(const std::string &host,
 // files `inputs` of `directory` go to a fresh folder in the host's cache,
 // `tool` (iree-run-module, from the host's cache of the runtime tools,
 // copied there when missing) runs there with `arguments`, and the files it
-// wrote whose names start with `outputPrefix` come back into `directory`;
-// the host's folder is removed. The tool's own failure is the result; an
+// wrote whose names start with `outputPrefix` come back into `directory`
+// (none with an empty prefix: what the tool prints is the answer); the
+// host's folder is removed. The tool's own failure is the result; an
 // Error is ssh's (the connection, a copy). Each step goes into `steps`.
 Result<ProcessResult> runToolOverSsh(
     const std::string &host, const std::filesystem::path &directory,

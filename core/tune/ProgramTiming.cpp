@@ -1,7 +1,9 @@
 #include "core/tune/ProgramTiming.h"
 
 #include "core/process/Process.h"
+#include "core/run/SlurmRun.h"
 #include "core/service/IreeCommands.h"
+#include "core/service/UntrustedFiles.h"
 #include "core/util/Files.h"
 
 #include <algorithm>
@@ -13,7 +15,8 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
                                             const jobs::CheckResult &ran,
                                             int repetitions,
                                             std::chrono::milliseconds timeout,
-                                            const std::atomic<bool> *cancel) {
+                                            const std::atomic<bool> *cancel,
+                                            const jobs::RunPlace &place) {
   if (!ran.hasVerdict())
     return Error{"the program did not run: nothing to time"};
   auto tool = iree.tool(tools::kIreeBenchmarkModule);
@@ -32,7 +35,34 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
        "--benchmark_min_time=0.2s", "--benchmark_format=json"});
   spec.timeout = timeout;
   spec.cancel = cancel;
-  const jobs::ProcessResult process = jobs::runProcess(spec);
+  jobs::ProcessResult process;
+  if (place.local()) {
+    process = jobs::runProcess(spec);
+  } else {
+    // Where the checked run ran: its module and inputs go there again (the
+    // input files its --input=TYPE=@FILE flags name), nothing comes back
+    // but what the tool prints.
+    std::vector<std::string> inputs{"tested.vmfb"};
+    for (const std::string &flag : ran.inputFlags)
+      if (const size_t at = flag.find("=@"); at != std::string::npos)
+        inputs.push_back(flag.substr(at + 2));
+    std::vector<std::string> steps;
+    const std::filesystem::path tools = tool->parent_path();
+    Result<jobs::ProcessResult> remote =
+        place.kind == jobs::RunPlace::Kind::Ssh
+            ? jobs::runToolOverSsh(place.host, ran.directory, inputs,
+                                   tools::kIreeBenchmarkModule, spec.arguments,
+                                   "", tools, timeout, cancel, steps)
+            : jobs::runToolOnSlurm(place.partition, ran.directory,
+                                   tools::kIreeBenchmarkModule, spec.arguments,
+                                   jobs::driverOf(ran.device) != "local-task",
+                                   tools, jobs::sharedFolderOf(ran.directory),
+                                   timeout, cancel, steps);
+    if (!remote)
+      return Error{"iree-benchmark-module " + place.where() + ": " +
+                   remote.error()};
+    process = std::move(*remote);
+  }
   if (!process.succeeded())
     return Error{
         "iree-benchmark-module " + process.describe() + "\n  " +
@@ -58,15 +88,32 @@ Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
   if (a.outputs.size() != b.outputs.size())
     return Error{"the programs give " + std::to_string(a.outputs.size()) +
                  " and " + std::to_string(b.outputs.size()) + " outputs"};
+  std::vector<jobs::TensorType> types;
+  std::vector<std::filesystem::path> left, right;
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    types.push_back(a.outputs[i].comparison.type);
+    const std::string file = "tested" + std::to_string(i) + ".bin";
+    left.push_back(a.directory / file);
+    right.push_back(b.directory / file);
+  }
+  return compareOutputFiles(types, left, right);
+}
+
+Result<OutputAgreement>
+compareOutputFiles(const std::vector<jobs::TensorType> &types,
+                   const std::vector<std::filesystem::path> &a,
+                   const std::vector<std::filesystem::path> &b) {
+  if (types.empty() || a.size() != types.size() || b.size() != types.size())
+    return Error{"no outputs to compare"};
   OutputAgreement agreement;
   agreement.agree = true;
   size_t mismatches = 0;
   double worstAbsolute = 0, worstRelative = 0;
-  for (size_t i = 0; i < a.outputs.size(); ++i) {
-    const jobs::TensorType &type = a.outputs[i].comparison.type;
-    const std::string file = "tested" + std::to_string(i) + ".bin";
-    auto left = readTextFile(a.directory / file);
-    auto right = readTextFile(b.directory / file);
+  for (size_t i = 0; i < types.size(); ++i) {
+    const jobs::TensorType &type = types[i];
+    const std::uintmax_t bytes = type.elementCount() * type.elementBytes();
+    auto left = jobs::readUntrustedFile(a[i], bytes);
+    auto right = jobs::readUntrustedFile(b[i], bytes);
     if (!left || !right)
       return Error{left ? right.error() : left.error()};
     auto leftValues = jobs::tensorValues(type, *left);
@@ -75,7 +122,7 @@ Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
       return Error{"output " + std::to_string(i) + ": " +
                    (leftValues ? rightValues.error() : leftValues.error())};
     const jobs::TensorComparison comparison = jobs::compareTensors(
-        type, *rightValues, *leftValues, a.outputs[i].comparison.tolerance);
+        type, *rightValues, *leftValues, jobs::defaultTolerance(type.element));
     agreement.agree = agreement.agree && comparison.passed();
     mismatches += comparison.mismatches;
     worstAbsolute = std::max(worstAbsolute, comparison.maxAbsoluteError);
@@ -85,9 +132,9 @@ Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
   std::snprintf(text, sizeof text,
                 "%zu output%s %s (%zu elements outside tolerance; max abs "
                 "error %.3g, max rel error %.3g)",
-                a.outputs.size(), a.outputs.size() == 1 ? "" : "s",
-                a.outputs.size() == 1 ? (agreement.agree ? "agrees" : "DIFFERS")
-                                      : (agreement.agree ? "agree" : "DIFFER"),
+                types.size(), types.size() == 1 ? "" : "s",
+                types.size() == 1 ? (agreement.agree ? "agrees" : "DIFFERS")
+                                  : (agreement.agree ? "agree" : "DIFFER"),
                 mismatches, worstAbsolute, worstRelative);
   agreement.text = text;
   return agreement;

@@ -11,19 +11,24 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace tilescope::tune {
 
 // One call of the run's function (its tested module, on its device, with
 // its inputs), `repetitions` times, each repetition as long as
-// iree-benchmark-module's minimum time asks. An Error says why not (the
-// check did not run, the tool failed, it printed no time).
+// iree-benchmark-module's minimum time asks: here, or where the check ran
+// (`place`: the module and its inputs go there as the checked run's did).
+// An Error says why not (the check did not run, the tool failed, it printed
+// no time, the place could not be reached).
 Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
                                             const jobs::CheckResult &ran,
                                             int repetitions,
                                             std::chrono::milliseconds timeout,
-                                            const std::atomic<bool> *cancel);
+                                            const std::atomic<bool> *cancel,
+                                            const jobs::RunPlace &place = {});
 
 struct OutputAgreement {
   bool agree = false;
@@ -34,5 +39,14 @@ struct OutputAgreement {
 // same inputs), element by element with the element type's tolerance.
 Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
                                        const jobs::CheckResult &b);
+
+// The same for outputs in files (raw little-endian tensors of `types`, as
+// iree-run-module's --output=@FILE writes them): b[i] against a[i]. A file
+// is read only when it is a regular file of exactly its tensor's size (it
+// may come back from another machine).
+Result<OutputAgreement>
+compareOutputFiles(const std::vector<jobs::TensorType> &types,
+                   const std::vector<std::filesystem::path> &a,
+                   const std::vector<std::filesystem::path> &b);
 
 } // namespace tilescope::tune

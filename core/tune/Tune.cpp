@@ -7,12 +7,15 @@
 #include "core/run/TensorData.h"
 #include "core/service/CompileJob.h"
 #include "core/service/ConfigureProgram.h"
-#include "core/sweep/Sweep.h"
 #include "core/sweep/Neighbours.h"
+#include "core/sweep/Sweep.h"
 #include "core/sweep/SweepWorkflow.h"
+#include "core/tries/BundleTries.h"
+#include "core/tries/History.h"
 #include "core/tries/TryJob.h"
 #include "core/tune/ProgramTiming.h"
 #include "core/tune/SpecProof.h"
+#include "core/tune/TuneBundle.h"
 #include "core/tune/TuneReport.h"
 #include "core/util/Files.h"
 
@@ -274,7 +277,16 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
     check.cancel = request.cancel;
     if (what == "tuned")
       check.extraFlags = {specFlag(backend, result.spec)};
+    check.place = request.place;
     jobs::placeCheck(check, backend, result.device);
+    if (!request.bundle.empty() || !request.importFrom.empty()) {
+      check.compileOnly = true;
+      check.notRunBecause = result.notMeasuredBecause;
+    }
+    // Run elsewhere (a bundle's programs.sh): the function and its inputs
+    // are still prepared here, the outputs read back against them.
+    check.prepareInputs =
+        !request.bundle.empty() || !request.importFrom.empty();
     progress.step("compiling and running the program (" + what + ")");
     auto checked = jobs::checkProgram(iree, check);
     if (!checked) {
@@ -291,8 +303,9 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
       return ran;
     }
     progress.step("timing the program end to end (" + what + ")");
-    auto timed = timeCheckedModule(iree, ran.check, request.repetitions,
-                                   request.timeout, request.cancel);
+    auto timed =
+        timeCheckedModule(iree, ran.check, request.repetitions, request.timeout,
+                          request.cancel, request.place);
     if (timed)
       ran.time = *timed;
     else
@@ -322,6 +335,10 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
 }
 
 } // namespace
+
+std::string defaultSweepName(const std::string &kind) {
+  return "tune " + kind + ": IREE's default";
+}
 
 std::string dispatchKind(const document::Dispatch &dispatch, size_t op,
                          const std::string &target) {
@@ -355,6 +372,26 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     return Error{"cannot create " + result.folder.string() + ": " +
                  error.message()};
 
+  // A bundle of this tune that ran on the GPU machine: its times into the
+  // history first, so the tune below decides on them.
+  if (!request.importFrom.empty()) {
+    auto history = jobs::History::open(jobs::historyFile(request.workspace));
+    if (!history)
+      return Error{history.error()};
+    auto imported = jobs::importBundleResults(request.importFrom, *history);
+    if (!imported)
+      return Error{"--import " + request.importFrom.string() + ": " +
+                   imported.error()};
+    size_t timed = 0, before = 0, failed = 0;
+    for (const jobs::ImportedModule &m : imported->modules)
+      (m.alreadyImported ? before : m.imported ? timed : failed) += 1;
+    result.imported = std::to_string(imported->modules.size()) +
+                      " modules from " + request.importFrom.string() + ": " +
+                      std::to_string(timed) + " timed now, " +
+                      std::to_string(before) + " imported before, " +
+                      std::to_string(failed) + " without a time";
+  }
+
   // 1. The program configured, and each dispatch's root op.
   jobs::ConfigureRequest configure;
   configure.source = request.source;
@@ -382,7 +419,21 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                               : backends.empty() ? ""
                                                  : backends.front();
   result.target = request.target ? request.target->name : backend;
-  if (backend == "llvm-cpu") {
+  result.on = request.place.local() ? "" : request.place.toString();
+  if (!request.importFrom.empty()) {
+    result.notMeasuredBecause =
+        "timed where the run bundle " + request.importFrom.string() + " ran";
+  } else if (!request.bundle.empty()) {
+    result.notMeasuredBecause =
+        "timed where the run bundle " + request.bundle.string() + " runs";
+  } else if (!request.place.local()) {
+    // Elsewhere: the target's driver there (its first device), as a
+    // checked run or a sweep placed there takes it.
+    result.device = jobs::driverForTarget(backend);
+    if (result.device.empty())
+      result.notMeasuredBecause =
+          "Tilescope runs no " + backend + " modules " + request.place.where();
+  } else if (backend == "llvm-cpu") {
     result.device = "local-task";
   } else if (auto found =
                  jobs::deviceForBackend(backend, jobs::discoverGpus())) {
@@ -425,8 +476,9 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     sweep.upTo = upTo;
     sweep.target = request.target;
     sweep.workspace = request.workspace;
+    sweep.place = request.place;
     // Timed runs one at a time: a compile beside a timed run is noise.
-    sweep.parallel = result.measured ? 1 : 0;
+    sweep.parallel = result.measured && request.place.local() ? 1 : 0;
     sweep.repetitions = request.repetitions;
     sweep.timeout = request.timeout;
     sweep.cancel = request.cancel;
@@ -453,7 +505,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                   tuned.loops + ")");
     jobs::SweepRequest sweep = sweepRequest(tuned);
     sweep.points = {jobs::SweepPoint{"IREE's default", {}, 0}};
-    sweep.name = "tune " + tuned.kind + ": IREE's default";
+    sweep.name = defaultSweepName(tuned.kind);
     auto swept = jobs::runSweep(iree, sweep);
     progress.finished();
     if (!swept) {
@@ -610,8 +662,19 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
         winner = &c;
     }
     if (!winner) {
-      tuned.outcome = "kept IREE's: no candidate " +
-                      std::string(byMeasure ? "was timed" : "compiled");
+      // Not timed, and no prediction for any: a CPU target (the cost model
+      // predicts GPUs) compiled here for timing elsewhere.
+      const bool compiled =
+          std::any_of(swept->candidates.begin(), swept->candidates.end(),
+                      [](const jobs::SweepCandidate &c) {
+                        return c.record && c.record->outcome == "ok";
+                      });
+      tuned.outcome =
+          "kept IREE's: no candidate " +
+          std::string(byMeasure  ? "was timed"
+                      : compiled ? "was timed or predicted (" +
+                                       result.notMeasuredBecause + ")"
+                                 : "compiled");
       continue;
     }
     tuned.winner = winner->name;
@@ -672,6 +735,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     check.seed = request.seed;
     check.timeout = request.timeout;
     check.cancel = request.cancel;
+    check.place = request.place;
     jobs::placeCheck(check, backend, result.device);
     auto checked = jobs::checkProgram(iree, check);
     tuned.check = !checked ? checked.error()
@@ -702,8 +766,20 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       tell(tuned);
     }
 
-  // 4. One spec for the winners, proven, and the program end to end.
+  // 4. One spec for the winners, proven, and the program end to end:
+  // here, or where a bundle runs (written now, or read back).
   writeSpecAndRun(iree, worker, request, document, backend, result, progress);
+  if (!request.importFrom.empty())
+    readTuneBundle(request.importFrom, result);
+  if (!request.bundle.empty()) {
+    progress.step("writing the run bundle " + request.bundle.string());
+    auto written =
+        writeTuneBundle(iree, result, request.workspace, request.bundle);
+    if (written)
+      result.bundle = *written;
+    else
+      result.notes.push_back("no run bundle: " + written.error());
+  }
   result.wallSeconds = secondsSince(start);
   if (auto written = writeFileAtomically(result.folder / "tune.json",
                                          toJson(result).dump(2) + "\n");

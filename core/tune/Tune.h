@@ -55,6 +55,20 @@ struct TuneRequest {
   // Unset: the source names its devices (hal.device.targets).
   std::optional<jobs::CompileTarget> target;
   std::filesystem::path workspace; // tries, the history, the tune's folder
+  // Where the timed and checked runs go: here, a GPU host over ssh or a
+  // Slurm partition (jobs::RunPlace; compiling stays here). Elsewhere, the
+  // target's driver there is the device and every time is measured there:
+  // the dispatches' sweeps, the winners' checked runs and the program end
+  // to end, with and without the spec.
+  jobs::RunPlace place;
+  // Set: nothing is timed here; the tune compiles (each dispatch's default
+  // and candidates, both programs with the checked run's inputs) and
+  // writes a run bundle there for the GPU machine (TuneBundle.h).
+  std::filesystem::path bundle;
+  // Set: a bundle of this tune that ran on the GPU machine; its times go
+  // into the history first (the tune then decides on them) and its
+  // programs' outputs and times are read back.
+  std::filesystem::path importFrom;
   // Written with the spec; empty: SOURCE-NAME.TARGET.spec.mlir in the
   // tune's folder.
   std::filesystem::path specOutput;
@@ -125,7 +139,12 @@ struct TuneResult {
   std::string specFlag;             // what gives it to iree-compile
   std::string target;               // "llvm-cpu", "cuda-sm_90", ...
   std::string device;               // where it ran ("" compile-only)
-  bool measured = false;            // a device was here: times are measured
+  std::string on;                   // "ssh:HOST", "slurm:P"; "" here
+  std::filesystem::path bundle;     // the run bundle written, if any
+  // What importing the bundle added to the history ("12 modules: 12
+  // timed, ..."), with --import.
+  std::string imported;
+  bool measured = false; // a device was here: times are measured
   std::string notMeasuredBecause;
   std::vector<DispatchTune> dispatches; // in the program's order
   // IREE proving the spec: per op in it, whether iree-compile with the spec
@@ -147,6 +166,10 @@ struct TuneResult {
 // program cannot be configured; everything after is in the result.
 Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                                const TuneRequest &request);
+
+// The sweep in the history that holds IREE's default of a kind of
+// dispatch.
+std::string defaultSweepName(const std::string &kind);
 
 // The kind of a dispatch's root op: op, loops, operand and result types,
 // the ops fused with it, the target. Dispatches of one kind are tuned once.

@@ -29,7 +29,10 @@ json runJson(const std::optional<ProgramRun> &run) {
               {"check_passed", run->check.hasVerdict()
                                    ? json(run->check.passed())
                                    : json(nullptr)},
-              {"time", timingJson(run->time)}};
+              {"time", timingJson(run->time)},
+              // Every step of the checked run as a shell command (an ssh
+              // or srun step where it ran elsewhere).
+              {"commands", run->check.commands}};
   if (!run->error.empty())
     out["error"] = run->error;
   return out;
@@ -135,6 +138,11 @@ json toJson(const TuneResult &result) {
           {"spec_flag", result.specFlag},
           {"target", result.target},
           {"device", result.device},
+          {"on", result.on.empty() ? json(nullptr) : json(result.on)},
+          {"bundle", result.bundle.empty() ? json(nullptr)
+                                           : json(result.bundle.string())},
+          {"imported",
+           result.imported.empty() ? json(nullptr) : json(result.imported)},
           {"measured", result.measured},
           {"not_measured_because", result.notMeasuredBecause},
           {"dispatches", dispatches},
@@ -191,10 +199,17 @@ std::string tuneReport(const TuneResult &result) {
   std::ostringstream out;
   out << "tune of " << result.configured.filename().string() << " for "
       << result.target << ": "
-      << (result.measured ? "measured on " + result.device
-                          : "compiled and predicted only (" +
-                                result.notMeasuredBecause + ")")
-      << "\n\n";
+      << (result.measured
+              ? "measured on " + result.device +
+                    (result.on.empty() ? "" : " (" + result.on + ")")
+          : !result.imported.empty()
+              ? "measured elsewhere (" + result.notMeasuredBecause + ")"
+              : "compiled and predicted only (" + result.notMeasuredBecause +
+                    ")")
+      << "\n";
+  if (!result.imported.empty())
+    out << "imported: " << result.imported << "\n";
+  out << "\n";
   out << "  dispatch  op                              share    IREE default"
          "          winner                speedup  outcome\n";
   for (const DispatchTune &d : result.dispatches) {
@@ -217,8 +232,10 @@ std::string tuneReport(const TuneResult &result) {
   out << "\n";
   if (result.spec.empty())
     out << "no spec: no dispatch was "
-        << (result.measured ? "measured faster than IREE's default and checked"
-                            : "predicted faster")
+        << (result.measured || !result.imported.empty()
+                ? "measured faster than IREE's default" +
+                      std::string(result.measured ? " and checked" : "")
+                : "predicted faster")
         << "\n";
   else
     out << "spec: " << result.spec.string() << "\n  use with: iree-compile "
@@ -235,7 +252,7 @@ std::string tuneReport(const TuneResult &result) {
                       std::to_string(run->time->repetitions) + " repetitions)"
             : run->check.compiledOnly &&
                     run->check.notRunBecause == result.notMeasuredBecause
-                ? std::string("compiled (not run: no device here)")
+                ? "compiled (not run: " + result.notMeasuredBecause + ")"
                 : run->error)
         << "\n";
     if (run->check.hasVerdict())
@@ -254,6 +271,12 @@ std::string tuneReport(const TuneResult &result) {
                 result.budgetSpent ? "; the budget was spent" : "",
                 result.cancelled ? "; cancelled" : "");
   out << wall;
+  if (!result.bundle.empty())
+    out << "run bundle: " << result.bundle.string()
+        << "\n  on the GPU machine: " << (result.bundle / "run.sh").string()
+        << " && " << (result.bundle / "programs.sh").string()
+        << "\n  back here: the same tune command with --import "
+        << result.bundle.string() << "\n";
   for (const std::string &note : result.notes)
     out << "note: " << note << "\n";
   return out.str();

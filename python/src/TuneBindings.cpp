@@ -23,6 +23,8 @@ struct TuneArguments {
   double budget = 30;
   int candidates = 8, repetitions = 5;
   double timeout = 300;
+  std::string on;
+  std::optional<std::filesystem::path> bundle, importFrom;
 };
 
 py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
@@ -38,6 +40,15 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
   if (!arguments.target.empty())
     request.target = valueOr(jobs::compileTarget(arguments.target));
   request.workspace = workspaceOr(arguments.workspace);
+  request.place = valueOr(jobs::runPlaceOr(arguments.on, request.workspace));
+  if (arguments.bundle && !arguments.on.empty())
+    throw Failure("bundle times nothing here or at on=: give one");
+  if (arguments.bundle) {
+    request.bundle = std::filesystem::absolute(*arguments.bundle);
+    request.place = {};
+  }
+  if (arguments.importFrom)
+    request.importFrom = std::filesystem::absolute(*arguments.importFrom);
   if (arguments.spec)
     request.specOutput = *arguments.spec;
   request.budget =
@@ -94,10 +105,13 @@ void bindTunes(py::module_ &m) {
          std::optional<std::filesystem::path> workspace,
          std::optional<std::filesystem::path> spec, double budget,
          int candidates, int repetitions, double timeout,
-         const py::object &onProgress, const py::object &cancel) {
+         const py::object &onProgress, const py::object &cancel,
+         const std::string &on, std::optional<std::filesystem::path> bundle,
+         std::optional<std::filesystem::path> importFrom) {
         return tune(TuneArguments{program, target, std::move(workspace),
                                   std::move(spec), budget, candidates,
-                                  repetitions, timeout},
+                                  repetitions, timeout, on, std::move(bundle),
+                                  std::move(importFrom)},
                     onProgress, cancel);
       },
       py::arg("program"), py::arg("target") = "",
@@ -105,6 +119,8 @@ void bindTunes(py::module_ &m) {
       py::arg("budget") = 30.0, py::arg("candidates") = 8,
       py::arg("repetitions") = 5, py::arg("timeout") = 300.0,
       py::arg("on_progress") = py::none(), py::arg("cancel") = py::none(),
+      py::arg("on") = "", py::arg("bundle") = py::none(),
+      py::arg("import_from") = py::none(),
       "Tunes a whole program, as `tilescope-cli tune --json`: it is "
       "configured for `target` (\"\": the devices it names), each "
       "dispatch's root op timed alone with IREE's config (its share; "
@@ -116,7 +132,12 @@ void bindTunes(py::module_ &m) {
       "without it run on the same inputs, compared and timed end to end. "
       "on_progress({step, done, total, seconds_left}) is called as it goes, "
       "with the GIL held; returning False stops it (as `cancel` does). "
-      "Tries land in the workspace's history: a second call resumes.");
+      "on=\"ssh:HOST\" or \"slurm:PARTITION\" runs every timed and checked "
+      "run there (\"\": the workspace's settings, else here). "
+      "bundle=DIR times nothing here and writes a run bundle for the GPU "
+      "machine (DIR/run.sh, then DIR/programs.sh there); "
+      "import_from=DIR continues from what it measured. Tries land in "
+      "the workspace's history: a second call resumes.");
 }
 
 } // namespace tilescope::python

@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 
 using namespace tilescope;
@@ -132,6 +133,86 @@ private slots:
              qPrintable(text.out));
   }
 
+  // A tune carried to the GPU machine as a run bundle and continued from
+  // what it measured there: the "GPU machine" is this CPU running the
+  // bundle's scripts alone, from elsewhere, with no Tilescope.
+  void aCpuProgramTunesThroughARunBundle() {
+    QTemporaryDir own;
+    const QString bundle = own.filePath("bundle");
+    const QStringList common{
+        "tune",
+        TILESCOPE_SOURCE_DIR "/tests/e2e/data/two_matmuls.mlir",
+        "--target",
+        "llvm-cpu",
+        "--workspace",
+        own.filePath("ws"),
+        "--candidates",
+        "3",
+        "--repetitions",
+        "2",
+        "--json"};
+    auto written = cli(common + QStringList{"--bundle", bundle});
+    QVERIFY2(written.exitCode == 0, qPrintable(failure(written)));
+    const QJsonObject first = jsonOf(written);
+    // Nothing timed here, though the CPU is here.
+    QVERIFY2(!first["measured"].toBool(), qPrintable(written.out));
+    QCOMPARE(first["bundle"].toString(), bundle);
+    // No time here (and no prediction: the cost model predicts GPUs).
+    for (const QJsonValue d : first["dispatches"].toArray())
+      QVERIFY(d["share_from"].toString() != "measured");
+    for (const char *file :
+         {"/run.sh", "/programs.sh", "/manifest.json", "/programs/default.vmfb",
+          "/programs/inputs/input0.bin", "/tools/iree-benchmark-module"})
+      QVERIFY2(QFile::exists(bundle + file), file);
+    QCOMPARE(QFile::exists(bundle + "/programs/tuned.vmfb"),
+             !first["spec"].isNull());
+
+    for (const char *script : {"/run.sh", "/programs.sh"}) {
+      QProcess run;
+      run.setWorkingDirectory("/");
+      QProcessEnvironment environment =
+          QProcessEnvironment::systemEnvironment();
+      environment.insert("TILESCOPE_REPETITIONS", "2");
+      environment.insert("TILESCOPE_PROFILE", "off");
+      run.setProcessEnvironment(environment);
+      run.start(bundle + script);
+      QVERIFY(run.waitForFinished(300000));
+      QVERIFY2(run.exitCode() == 0,
+               (QByteArray(script) + ": " + run.readAllStandardOutput() +
+                run.readAllStandardError())
+                   .constData());
+    }
+
+    auto imported = cli(common + QStringList{"--import", bundle});
+    QVERIFY2(imported.exitCode == 0, qPrintable(failure(imported)));
+    const QJsonObject second = jsonOf(imported);
+    QVERIFY2(second["imported"].toString().contains("timed now"),
+             qPrintable(imported.out));
+    for (const QJsonValue d : second["dispatches"].toArray()) {
+      QCOMPARE(d["share_from"].toString(), QString("measured"));
+      QVERIFY2(!d["default_time"].isNull(),
+               qPrintable(QJsonDocument(d.toObject()).toJson()));
+    }
+    // IREE's default program ran there, timed end to end.
+    QVERIFY2(!second["default_program"]["time"].isNull(),
+             qPrintable(imported.out));
+    // Where the measured winners make the bundle's spec, the tuned program
+    // there is this spec's: compared with the default's outputs and timed.
+    const bool sameSpec =
+        !second["spec"].isNull() && !imported.out.contains("make another");
+    if (sameSpec) {
+      QVERIFY2(second["outputs_agree"].toBool(), qPrintable(imported.out));
+      QVERIFY2(!second["end_to_end"].isNull(), qPrintable(imported.out));
+    }
+    // The text report says where the times come from.
+    auto text =
+        cli(common.mid(0, common.size() - 1) + QStringList{"--import", bundle});
+    QVERIFY2(text.exitCode == 0, qPrintable(failure(text)));
+    QVERIFY2(text.out.contains("imported: ") &&
+                 text.out.contains("program, IREE's default: "),
+             qPrintable(text.out));
+  }
+
   void aGfx942ProgramTunesCompileOnly() {
     auto run =
         cli({"tune", TILESCOPE_SOURCE_DIR "/examples/sources/mlp_f16.mlir",
@@ -169,7 +250,8 @@ private slots:
                       "--candidates", "3", "--json"});
       QVERIFY2(run.exitCode == 0, qPrintable(target + ": " + failure(run)));
       const QJsonObject tuned = jsonOf(run);
-      QCOMPARE(tuned["dispatches"].toArray().size(), 6);
+      QVERIFY2(tuned["dispatches"].toArray().size() == 6,
+               qPrintable(target + ": " + run.out.left(4000) + run.err));
       QVERIFY2(!tuned["spec"].isNull(), qPrintable(run.out.left(4000)));
       checkSpec(tuned, "onnx " + target);
     }

@@ -7,7 +7,7 @@ server stopped, a place that is not one."""
 
 import json
 
-from conftest import EXAMPLES, cli
+from conftest import EXAMPLES, SOURCE, cli
 
 CPU_MATMUL = EXAMPLES / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir"
 # Two CPU configs of the matmul (op 1; op 0 is its fill), replaced whole.
@@ -166,3 +166,39 @@ def test_a_checked_run_runs_its_tested_module_on_the_host(remote, tmp_path):
                for command in checked["commands"]), checked["commands"]
     [row] = history(tmp_path / "ws")
     assert row["details"]["on"] == "ssh:tilescope-test" and row["check_passed"] is True
+
+
+def test_a_program_tunes_with_every_timed_run_on_the_host(remote, tmp_path):
+    # `tune --on ssh:HOST`: the dispatches' sweeps, the winners' checked
+    # runs and both programs end to end run on the host; compiling, the
+    # spec and its proof stay here.
+    program = SOURCE / "tests" / "e2e" / "data" / "two_matmuls.mlir"
+    code, out, err = cli("tune", program, "--target", "llvm-cpu", "--on", "ssh:tilescope-test",
+                         "--candidates", "2", "--repetitions", "2", "--workspace",
+                         tmp_path / "ws", "--json", timeout=900)
+    assert code == 0, err
+    tuned = json.loads(out)
+    assert tuned["measured"] and tuned["on"] == "ssh:tilescope-test", out
+    assert tuned["device"] == "local-task"
+    assert len(tuned["dispatches"]) == 2
+    for dispatch in tuned["dispatches"]:
+        assert dispatch["share_from"] == "measured", dispatch
+        assert dispatch["default_time"] is not None, dispatch
+    default = tuned["default_program"]
+    assert default["check_passed"] and default["time"] is not None, default
+    # The checked run's module went to the host and its outputs came back.
+    assert any("ssh" in command and "tilescope-test" in command
+               for command in default["commands"]), default["commands"]
+    # Every timed try is in the history here; nothing is left on the host.
+    rows = history(tmp_path / "ws")
+    assert any(r["median_us"] and r["median_us"] > 0 for r in rows)
+    assert not any((remote / "runs").iterdir())
+    checks = remote / "checks"
+    assert not checks.exists() or not any(checks.iterdir())
+    # Run again: the sweeps come from the history, the programs run there
+    # again, and the report says where.
+    code, text, err = cli("tune", program, "--target", "llvm-cpu", "--on", "ssh:tilescope-test",
+                          "--candidates", "2", "--repetitions", "2", "--workspace",
+                          tmp_path / "ws", timeout=900)
+    assert code == 0, err
+    assert "measured on local-task (ssh:tilescope-test)" in text, text

@@ -15,7 +15,9 @@
 #include "core/tries/TimeComparison.h"
 #include "core/tries/TryComparison.h"
 #include "core/tries/TryJob.h"
+#include "core/tune/TuneBundle.h"
 #include "core/tune/TuneReport.h"
+#include "core/util/Files.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -399,6 +401,96 @@ private slots:
     const TimeVerdict same =
         compareTimes(base, TimingStats{20.01, 0.05, 19.9, 20.1, 5});
     QCOMPARE(tune::endToEndOutcome(same), std::string("within noise"));
+  }
+
+  // What a tune's bundle brings back from the GPU machine is read as data:
+  // both programs' times, the tuned outputs against the default's, and
+  // nothing of a tuned program built with another spec or of an output of
+  // the wrong size.
+  void aTuneBundlesProgramsAreReadBack() {
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    const std::filesystem::path bundle = root / "bundle";
+    const std::filesystem::path results = bundle / "results" / "programs";
+    std::filesystem::create_directories(results);
+    std::filesystem::create_directories(bundle / "programs");
+    auto write = [](const std::filesystem::path &path,
+                    const std::string &text) {
+      QVERIFY2(writeFileAtomically(path, text).ok(), path.c_str());
+    };
+    auto benchmark = [](double us) {
+      std::string rows;
+      for (int i = 0; i < 3; ++i)
+        rows += std::string(i ? "," : "") +
+                "{\"name\": \"BM_f/process_time/real_time\", "
+                "\"run_type\": \"iteration\", \"iterations\": 10, "
+                "\"real_time\": " +
+                std::to_string(us + 0.01 * i) +
+                ", \"cpu_time\": 1, \"time_unit\": \"us\"}";
+      return "{\"benchmarks\": [" + rows + "]}";
+    };
+    write(root / "spec.mlir", "the spec\n");
+    write(bundle / "programs" / "spec.mlir", "the spec\n");
+    write(results / "default.benchmark.json", benchmark(200));
+    write(results / "tuned.benchmark.json", benchmark(100));
+    const TensorType type{{4}, "f32"};
+    const std::string values = randomTensorBytes(type, 7);
+    write(results / "default-output0.bin", values);
+    write(results / "tuned-output0.bin", values);
+
+    auto made = [&] {
+      tune::TuneResult result;
+      result.spec = root / "spec.mlir";
+      for (const char *what : {"IREE's default", "tuned"}) {
+        tune::ProgramRun run;
+        run.what = what;
+        run.check.compiledOnly = true;
+        run.check.resultTypes = {type};
+        run.error = "compiled only";
+        (std::string(what) == "tuned" ? result.tunedRun : result.defaultRun) =
+            run;
+      }
+      return result;
+    };
+    tune::TuneResult result = made();
+    tune::readTuneBundle(bundle, result);
+    QVERIFY(result.defaultRun->time && result.tunedRun->time);
+    QCOMPARE(result.defaultRun->time->median, 200.01);
+    QVERIFY(result.tunedRun->error.empty());
+    QVERIFY2(result.outputsAgree.value_or(false),
+             result.outputsComparison.c_str());
+    QVERIFY(result.endToEnd && result.endToEnd->speedup > 1.9);
+
+    // A tuned output that differs says so.
+    std::string other = values;
+    other[3] = static_cast<char>(other[3] ^ 0x40); // the exponent
+    write(results / "tuned-output0.bin", other);
+    result = made();
+    tune::readTuneBundle(bundle, result);
+    QVERIFY(result.outputsAgree.has_value() && !*result.outputsAgree);
+    QVERIFY2(result.outputsComparison.find("DIFFERS") != std::string::npos,
+             result.outputsComparison.c_str());
+
+    // An output of another size is not read.
+    write(results / "tuned-output0.bin", values + "extra");
+    result = made();
+    tune::readTuneBundle(bundle, result);
+    QVERIFY(!result.outputsAgree.has_value());
+    QVERIFY2(!result.outputsComparison.empty(),
+             result.outputsComparison.c_str());
+
+    // Another spec: the tuned program there is not this spec's.
+    write(results / "tuned-output0.bin", values);
+    write(root / "spec.mlir", "the measured winners' spec\n");
+    result = made();
+    tune::readTuneBundle(bundle, result);
+    QVERIFY(result.defaultRun->time);
+    QVERIFY(!result.tunedRun->time && !result.endToEnd &&
+            !result.outputsAgree.has_value());
+    QVERIFY(std::any_of(result.notes.begin(), result.notes.end(),
+                        [](const std::string &note) {
+                          return note.find("make another") != std::string::npos;
+                        }));
   }
 
   // Two times are told apart only beyond their repetitions' noise.
