@@ -16,7 +16,7 @@ import signal
 import subprocess
 import time
 
-from conftest import EXAMPLES, cli
+from conftest import EXAMPLES, SOURCE, cli
 
 CPU_MATMUL = EXAMPLES / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir"
 CONFIG = ("#iree_cpu.lowering_config<cache_parallel = [{0}, {0}, 0], distribution = [{0}, "
@@ -308,6 +308,24 @@ def test_a_checked_run_runs_its_tested_module_on_a_node(slurm, tmp_path):
     assert checked["passed"] is True, checked
     assert any("srun" in command and "--partition=tilescope" in command
                for command in checked["commands"]), checked["commands"]
+
+
+def test_a_program_tunes_with_every_timed_run_on_the_cluster(slurm, tmp_path):
+    # `tune --on slurm:PARTITION`: each sweep an array, the checked runs and
+    # both programs end to end (iree-benchmark-module) as srun steps.
+    program = SOURCE / "tests" / "e2e" / "data" / "two_matmuls.mlir"
+    code, out, err = cli("tune", program, "--target", "llvm-cpu", "--on", ON,
+                         "--candidates", "2", "--repetitions", "2", "--workspace",
+                         tmp_path / "ws", "--json", timeout=900)
+    assert code == 0, err
+    tuned = json.loads(out)
+    assert tuned["measured"] and tuned["on"] == ON, out
+    for dispatch in tuned["dispatches"]:
+        assert dispatch["share_from"] == "measured", dispatch
+    default = tuned["default_program"]
+    assert default["check_passed"] and default["time"] is not None, default
+    assert any("srun" in command and "--partition=tilescope" in command
+               for command in default["commands"]), default["commands"]
 
 
 def test_python_runs_on_the_cluster_too(slurm, tmp_path):
