@@ -2,6 +2,7 @@
 
 #include "core/service/IreeCommands.h"
 #include "core/tune/TuneReport.h"
+#include "widgets/RunPlaceBox.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -34,7 +35,7 @@ TunePanel::TunePanel(InstallationSource installation, WorkerSource worker,
       workerSource(std::move(worker)), workspace(std::move(workspace)),
       programEdit(new QLineEdit), targetBox(new QComboBox),
       budgetBox(new QSpinBox), candidatesBox(new QSpinBox),
-      browseButton(new QPushButton("Program…")),
+      placeBox(new RunPlaceBox), browseButton(new QPushButton("Program…")),
       startButton(new QPushButton("Tune")), stopButton(new QPushButton("Stop")),
       progressLabel(new QLabel), summaryText(new QPlainTextEdit),
       table(new QTableView), model(new QStandardItemModel(0, 7, this)),
@@ -55,6 +56,11 @@ TunePanel::TunePanel(InstallationSource installation, WorkerSource worker,
   candidatesBox->setValue(8);
   candidatesBox->setToolTip("Candidates per kind of dispatch, nearest IREE's "
                             "config first.");
+  placeBox->setObjectName("tunePlace");
+  placeBox->setToolTip("Where the dispatches' timed runs, the winners' "
+                       "checked runs and the program end to end go: here, "
+                       "a GPU host over ssh or a Slurm partition (compiling "
+                       "stays here).");
   stopButton->setEnabled(false);
   model->setHorizontalHeaderLabels(kColumns);
   table->setModel(model);
@@ -70,17 +76,25 @@ TunePanel::TunePanel(InstallationSource installation, WorkerSource worker,
       "without it, checked and timed end to end.");
   progressLabel->setWordWrap(true);
 
-  auto *choices = new QHBoxLayout;
-  choices->addWidget(programEdit, 3);
-  choices->addWidget(browseButton);
-  choices->addWidget(new QLabel("Target"));
-  choices->addWidget(targetBox, 1);
-  choices->addWidget(new QLabel("Budget"));
-  choices->addWidget(budgetBox);
-  choices->addWidget(new QLabel("Candidates"));
-  choices->addWidget(candidatesBox);
-  choices->addWidget(startButton);
-  choices->addWidget(stopButton);
+  // Two rows, so the dock asks no more width of the window than before
+  // the place was added: what to tune, then how and where.
+  auto *what = new QHBoxLayout;
+  what->addWidget(programEdit, 3);
+  what->addWidget(browseButton);
+  what->addWidget(new QLabel("Target"));
+  what->addWidget(targetBox, 1);
+  auto *how = new QHBoxLayout;
+  how->addWidget(new QLabel("Budget"));
+  how->addWidget(budgetBox);
+  how->addWidget(new QLabel("Candidates"));
+  how->addWidget(candidatesBox);
+  how->addWidget(new QLabel("Run on"));
+  how->addWidget(placeBox, 1);
+  how->addWidget(startButton);
+  how->addWidget(stopButton);
+  auto *choices = new QVBoxLayout;
+  choices->addLayout(what);
+  choices->addLayout(how);
   auto *layout = new QVBoxLayout(this);
   layout->addLayout(choices);
   layout->addWidget(progressLabel);
@@ -114,14 +128,18 @@ void TunePanel::setCandidates(int perDispatch) {
   candidatesBox->setValue(perDispatch);
 }
 void TunePanel::setBudgetMinutes(int minutes) { budgetBox->setValue(minutes); }
+void TunePanel::setPlace(const QString &place) {
+  placeBox->setCurrentText(place);
+}
 bool TunePanel::running() const { return watcher->isRunning(); }
 QString TunePanel::summary() const { return summaryText->toPlainText(); }
 
 void TunePanel::setRunning(bool isRunning) {
   startButton->setEnabled(!isRunning);
   stopButton->setEnabled(isRunning);
-  for (QWidget *w : std::initializer_list<QWidget *>{
-           programEdit, browseButton, targetBox, budgetBox, candidatesBox})
+  for (QWidget *w :
+       std::initializer_list<QWidget *>{programEdit, browseButton, targetBox,
+                                        budgetBox, candidatesBox, placeBox})
     w->setEnabled(!isRunning);
 }
 
@@ -138,6 +156,9 @@ void TunePanel::start() {
   auto target = jobs::compileTarget(targetBox->currentText().toStdString());
   if (!target)
     return fail("Target: " + qs(target.error()));
+  auto place = placeBox->place();
+  if (!place)
+    return fail("Run on: " + qs(place.error()));
   auto iree = installationSource();
   if (!iree)
     return fail(qs(iree.error()));
@@ -148,6 +169,7 @@ void TunePanel::start() {
   request.source = std::filesystem::absolute(program.toStdString());
   request.target = *target;
   request.workspace = workspace;
+  request.place = *place;
   request.budget = std::chrono::minutes(budgetBox->value());
   request.candidatesPerDispatch = static_cast<size_t>(candidatesBox->value());
   request.worker = std::move(*worker);

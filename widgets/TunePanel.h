@@ -2,7 +2,8 @@
 // (core/tune): choose the program, the target, the budget and candidates
 // per dispatch, and watch the table the command line prints fill, a row a
 // dispatch (its share, IREE's default, the winner, the speedup, the
-// outcome), then the spec and the program's end-to-end times below it.
+// outcome), then the spec and the program's end-to-end times below it. Run
+// on a place elsewhere (ssh, Slurm), every timed and checked run goes there.
 // The job runs on a worker thread, its tries in child processes (the parse
 // worker reads IREE's output): the window's process never loads IREE.
 #pragma once
@@ -30,6 +31,8 @@ class QTableView;
 
 namespace tilescope::widgets {
 
+class RunPlaceBox;
+
 class TunePanel : public QWidget {
   Q_OBJECT
 
@@ -45,6 +48,9 @@ public:
   void setTarget(const QString &target); // "llvm-cpu", "gfx942", "sm_90"
   void setCandidates(int perDispatch);
   void setBudgetMinutes(int minutes);
+  // Where the timed and checked runs go: "local", "ssh:HOST",
+  // "slurm:PARTITION" (the command line's --on).
+  void setPlace(const QString &place);
   bool running() const;
   // The table: a row a dispatch, the command line's columns.
   const QStandardItemModel *rows() const { return model; }
@@ -71,6 +77,7 @@ private:
   QLineEdit *programEdit;
   QComboBox *targetBox;
   QSpinBox *budgetBox, *candidatesBox;
+  RunPlaceBox *placeBox;
   QPushButton *browseButton, *startButton, *stopButton;
   QLabel *progressLabel;
   QPlainTextEdit *summaryText; // beside the table

@@ -34,6 +34,28 @@ private slots:
     QSettings().clear();
   }
 
+  // A place that is not one keeps the tune from starting and says why,
+  // as --on does.
+  void aPlaceThatIsNotOneIsSaid() {
+    auto window = test::openWindow(
+        test::examplesDir() /
+            "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
+        test::windowServices(workspace.path()));
+    auto *panel = window->findChild<widgets::TunePanel *>("tunePanel");
+    QVERIFY(panel);
+    panel->setProgram(TILESCOPE_SOURCE_DIR "/tests/e2e/data/two_matmuls.mlir");
+    panel->setTarget("llvm-cpu");
+    panel->setPlace("ftp:gpu-box");
+    QSignalSpy finished(panel, &widgets::TunePanel::finished);
+    panel->start();
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(!finished.front().at(0).toBool());
+    QVERIFY2(finished.front().at(1).toString().startsWith("Run on: "),
+             qPrintable(finished.front().at(1).toString()));
+    QVERIFY(!panel->running());
+    panel->setPlace("local");
+  }
+
   void aProgramTunedInTheWindowIsTheOneTheCliTunes() {
     auto window = test::openWindow(
         test::examplesDir() /
