@@ -375,6 +375,10 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   // A bundle of this tune that ran on the GPU machine: its times into the
   // history first, so the tune below decides on them.
   if (!request.importFrom.empty()) {
+    if (!fs::is_directory(request.importFrom / "results", error))
+      return Error{"--import " + request.importFrom.string() +
+                   ": the bundle holds no results: run its run.sh and "
+                   "programs.sh on the GPU machine first"};
     auto history = jobs::History::open(jobs::historyFile(request.workspace));
     if (!history)
       return Error{history.error()};

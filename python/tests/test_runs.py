@@ -184,6 +184,25 @@ def test_a_program_tuned_from_python_is_the_one_the_cli_tunes(tilescope, tmp_pat
         [(d["winner"], d["kept"]) for d in result["dispatches"]]
 
 
+def test_a_tune_writes_a_run_bundle_as_the_cli_does(tilescope, tmp_path):
+    # bundle= times nothing here; what it writes is what `tune --bundle`
+    # writes (the round trip itself: e2e_cli_tune).
+    program = EXAMPLES.parent / "tests" / "e2e" / "data" / "two_matmuls.mlir"
+    bundle = tmp_path / "bundle"
+    result = tilescope.tune(program, target="llvm-cpu", workspace=tmp_path / "ws",
+                            candidates=2, bundle=bundle)
+    assert not result["measured"] and result["bundle"] == str(bundle), result
+    for name in ("run.sh", "programs.sh", "manifest.json", "programs/default.vmfb"):
+        assert (bundle / name).exists(), name
+    with pytest.raises(tilescope.Error, match="give one"):
+        tilescope.tune(program, target="llvm-cpu", workspace=tmp_path / "ws",
+                       bundle=tmp_path / "other", on="ssh:gpu-box")
+    # Importing a bundle that has not run is said, not guessed at.
+    with pytest.raises(tilescope.Error, match="import"):
+        tilescope.tune(program, target="llvm-cpu", workspace=tmp_path / "ws",
+                       import_from=bundle)
+
+
 def test_a_tune_stops_when_its_progress_callback_says_so(tilescope, tmp_path):
     program = EXAMPLES.parent / "tests" / "e2e" / "data" / "two_matmuls.mlir"
     result = tilescope.tune(program, target="llvm-cpu", workspace=tmp_path,
