@@ -22,8 +22,20 @@ inline CliRun cli(const QStringList &arguments, bool withoutIree = false) {
     environment.insert("TILESCOPE_IREE_DIR", "/nonexistent/iree");
   process.setProcessEnvironment(environment);
   process.start(TILESCOPE_BINARY_DIR "/app/tilescope-cli", arguments);
-  process.waitForFinished(120000);
-  return {process.exitCode(),
+  // A command still running is a failure that says so: QProcess's exit code
+  // of an unfinished (or crashed) process reads 0, which passed for success
+  // with half its output (a tune slowed by tests beside it, past 120 s).
+  constexpr int kSeconds = 600;
+  if (!process.waitForFinished(kSeconds * 1000)) {
+    process.kill();
+    process.waitForFinished(10000);
+    return {-1, QString::fromUtf8(process.readAllStandardOutput()),
+            QString("tilescope-cli still running after %1 s: killed\n")
+                    .arg(kSeconds) +
+                QString::fromUtf8(process.readAllStandardError())};
+  }
+  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode()
+                                                       : -1,
           QString::fromUtf8(process.readAllStandardOutput()),
           QString::fromUtf8(process.readAllStandardError())};
 }
