@@ -777,8 +777,8 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     readTuneBundle(request.importFrom, result);
   if (!request.bundle.empty()) {
     progress.step("writing the run bundle " + request.bundle.string());
-    auto written =
-        writeTuneBundle(iree, result, request.workspace, request.bundle);
+    auto written = writeTuneBundle(iree, result, request.workspace,
+                                   request.bundle, request.repetitions);
     if (written)
       result.bundle = *written;
     else

@@ -175,7 +175,7 @@ std::vector<std::string> tuneSweepNames(const TuneResult &result) {
 Result<fs::path> writeTuneBundle(const tools::IreeInstallation &iree,
                                  const TuneResult &result,
                                  const fs::path &workspace,
-                                 const fs::path &directory) {
+                                 const fs::path &directory, int repetitions) {
   // A folder with an earlier bundle (and its results) would mix two runs.
   std::error_code error;
   if (fs::exists(directory, error) && !fs::is_empty(directory, error))
@@ -193,7 +193,7 @@ Result<fs::path> writeTuneBundle(const tools::IreeInstallation &iree,
   auto written = jobs::bundleTries(tries, directory, iree);
   if (!written)
     return Error{written.error()};
-  if (auto programs = writePrograms(result, *written, 5); !programs)
+  if (auto programs = writePrograms(result, *written, repetitions); !programs)
     return Error{programs.error()};
   return *written;
 }

@@ -27,11 +27,12 @@ namespace tilescope::tune {
 // Writes `result`'s bundle into `directory` (made; an existing bundle there
 // is an error): its sweeps' compiled tries from the workspace's history,
 // and both programs where the tune prepared them (its compile-only checked
-// runs with their inputs). Returns the bundle's folder.
+// runs with their inputs), programs.sh timing each `repetitions` times.
+// Returns the bundle's folder.
 Result<std::filesystem::path>
 writeTuneBundle(const tools::IreeInstallation &iree, const TuneResult &result,
                 const std::filesystem::path &workspace,
-                const std::filesystem::path &directory);
+                const std::filesystem::path &directory, int repetitions);
 
 // What the bundle's programs.sh left in `bundle`, put into `result`: each
 // program's end-to-end time, the tuned program's outputs against the

@@ -160,6 +160,10 @@ private slots:
     // No time here (and no prediction: the cost model predicts GPUs).
     for (const QJsonValue d : first["dispatches"].toArray())
       QVERIFY(d["share_from"].toString() != "measured");
+    // programs.sh times each program as many times as asked.
+    QFile programs(bundle + "/programs.sh");
+    QVERIFY(programs.open(QIODevice::ReadOnly));
+    QVERIFY(programs.readAll().contains("--benchmark_repetitions=2 "));
     for (const char *file :
          {"/run.sh", "/programs.sh", "/manifest.json", "/programs/default.vmfb",
           "/programs/inputs/input0.bin", "/tools/iree-benchmark-module"})
