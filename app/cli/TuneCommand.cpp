@@ -163,7 +163,8 @@ int tune(const QStringList &arguments) {
   bool failed = tuned->outputsAgree.has_value() && !*tuned->outputsAgree;
   for (const auto &[op, why] : tuned->specProof)
     failed = failed || !why.empty();
-  failed = failed || (!request.bundle.empty() && tuned->bundle.empty());
+  failed = failed || (!request.bundle.empty() && tuned->bundle.empty()) ||
+           tune::specBreaksCompile(*tuned);
   if (tuned->tunedRun && tuned->tunedRun->check.hasVerdict() &&
       !tuned->tunedRun->check.passed())
     failed = true;

@@ -150,6 +150,7 @@ json toJson(const TuneResult &result) {
           {"default_program", runJson(result.defaultRun)},
           {"tuned_program", runJson(result.tunedRun)},
           {"outputs_agree", optionalJson(result.outputsAgree)},
+          {"spec_breaks_compile", specBreaksCompile(result)},
           {"outputs_comparison", result.outputsComparison},
           {"end_to_end",
            result.endToEnd ? jobs::toJson(*result.endToEnd) : json(nullptr)},
@@ -193,6 +194,11 @@ std::string endToEndSentence(const jobs::TimeVerdict &verdict) {
                   "this spec as it is",
                   verdict.speedup, difference, verdict.noise);
   return text;
+}
+
+bool specBreaksCompile(const TuneResult &result) {
+  return result.tunedRun && result.tunedRun->check.failedStep == "compile" &&
+         result.defaultRun && result.defaultRun->check.failedStep != "compile";
 }
 
 std::string tuneReport(const TuneResult &result) {
@@ -260,6 +266,9 @@ std::string tuneReport(const TuneResult &result) {
   };
   printRun(result.defaultRun);
   printRun(result.tunedRun);
+  if (specBreaksCompile(result))
+    out << "THE PROGRAM DOES NOT COMPILE WITH THIS SPEC (it does with IREE's "
+           "configs): do not use the spec as it is\n";
   if (!result.outputsComparison.empty())
     out << "tuned against default: " << result.outputsComparison << "\n";
   if (result.endToEnd)

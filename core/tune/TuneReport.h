@@ -23,6 +23,13 @@ std::string tuneReport(const TuneResult &result);
 std::string endToEndOutcome(const jobs::TimeVerdict &verdict);
 std::string endToEndSentence(const jobs::TimeVerdict &verdict);
 
+// Whether the program compiled with IREE's configs but not with the spec:
+// each winner compiled in its dispatch alone, yet IREE, given the spec for
+// the whole program, fails on one of them (a VectorDistribute reduction
+// whose fused consumer keeps IREE's default config in the dispatch alone).
+// Such a spec must not be used as it is.
+bool specBreaksCompile(const TuneResult &result);
+
 // One dispatch's row of the report's table, cell by cell: what the command
 // line prints and the window's Tune panel shows.
 struct TuneRow {

@@ -493,6 +493,26 @@ private slots:
                         }));
   }
 
+  // A spec whose winners each compiled alone but with which IREE cannot
+  // compile the whole program (the Llama decoder layer's RMSNorm reduction
+  // for sm_90: 'failed to distribute') is a failure the report names.
+  void aSpecThatBreaksTheProgramsCompileSaysSo() {
+    tune::TuneResult result;
+    result.defaultRun = tune::ProgramRun{};
+    result.defaultRun->check.compiledOnly = true;
+    QVERIFY(!tune::specBreaksCompile(result));
+    result.tunedRun = tune::ProgramRun{};
+    result.tunedRun->check.failedStep = "compile";
+    result.tunedRun->error = "compile: iree-compile exited with 1";
+    QVERIFY(tune::specBreaksCompile(result));
+    QVERIFY(tune::tuneReport(result).find("DOES NOT COMPILE WITH THIS SPEC") !=
+            std::string::npos);
+    QCOMPARE(tune::toJson(result)["spec_breaks_compile"].get<bool>(), true);
+    // Where IREE's own configs do not compile either, the spec is not why.
+    result.defaultRun->check.failedStep = "compile";
+    QVERIFY(!tune::specBreaksCompile(result));
+  }
+
   // Two times are told apart only beyond their repetitions' noise.
   void timesDifferOnlyBeyondTheirNoise() {
     const TimingStats steady{20.0, 0.05, 19.9, 20.1, 5};
