@@ -274,11 +274,14 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
                      "from other compile flags)";
       return finish();
     }
-  if (request.compileOnly && !request.prepareInputs) {
+  // Compile-only: stop after the compiles, or after the inputs are ready.
+  auto compiledOnly = [&] {
     result.compiledOnly = true;
     result.notRunBecause = request.notRunBecause;
     return finish();
-  }
+  };
+  if (request.compileOnly && !request.prepareInputs)
+    return compiledOnly();
 
   // 2. The function and its inputs, from the reference module's ABI.
   step.announce("reading the function's signature");
@@ -327,11 +330,8 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     inputFlags.push_back("--input=" + type.toString() + "=@" + name);
   }
   result.inputFlags = inputFlags;
-  if (request.compileOnly) {
-    result.compiledOnly = true;
-    result.notRunBecause = request.notRunBecause;
-    return finish();
-  }
+  if (request.compileOnly)
+    return compiledOnly();
 
   // 3. Both run on the same inputs.
   auto runCommand = [&](const std::string &module, const std::string &device,

@@ -43,9 +43,8 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
     // input files its --input=TYPE=@FILE flags name), nothing comes back
     // but what the tool prints.
     std::vector<std::string> inputs{"tested.vmfb"};
-    for (const std::string &flag : ran.inputFlags)
-      if (const size_t at = flag.find("=@"); at != std::string::npos)
-        inputs.push_back(flag.substr(at + 2));
+    for (const std::string &file : inputFilesOf(ran))
+      inputs.push_back(file);
     std::vector<std::string> steps;
     const std::filesystem::path tools = tool->parent_path();
     Result<jobs::ProcessResult> remote =
@@ -81,6 +80,14 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
   return *stats;
 }
 
+std::vector<std::string> inputFilesOf(const jobs::CheckResult &check) {
+  std::vector<std::string> files;
+  for (const std::string &flag : check.inputFlags)
+    if (const size_t at = flag.find("=@"); at != std::string::npos)
+      files.push_back(flag.substr(at + 2));
+  return files;
+}
+
 Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
                                        const jobs::CheckResult &b) {
   if (!a.hasVerdict() || !b.hasVerdict())
@@ -89,21 +96,25 @@ Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
     return Error{"the programs give " + std::to_string(a.outputs.size()) +
                  " and " + std::to_string(b.outputs.size()) + " outputs"};
   std::vector<jobs::TensorType> types;
+  std::vector<jobs::Tolerance> tolerances;
   std::vector<std::filesystem::path> left, right;
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     types.push_back(a.outputs[i].comparison.type);
+    tolerances.push_back(a.outputs[i].comparison.tolerance);
     const std::string file = "tested" + std::to_string(i) + ".bin";
     left.push_back(a.directory / file);
     right.push_back(b.directory / file);
   }
-  return compareOutputFiles(types, left, right);
+  return compareOutputFiles(types, tolerances, left, right);
 }
 
 Result<OutputAgreement>
 compareOutputFiles(const std::vector<jobs::TensorType> &types,
+                   const std::vector<jobs::Tolerance> &tolerances,
                    const std::vector<std::filesystem::path> &a,
                    const std::vector<std::filesystem::path> &b) {
-  if (types.empty() || a.size() != types.size() || b.size() != types.size())
+  if (types.empty() || tolerances.size() != types.size() ||
+      a.size() != types.size() || b.size() != types.size())
     return Error{"no outputs to compare"};
   OutputAgreement agreement;
   agreement.agree = true;
@@ -121,8 +132,8 @@ compareOutputFiles(const std::vector<jobs::TensorType> &types,
     if (!leftValues || !rightValues)
       return Error{"output " + std::to_string(i) + ": " +
                    (leftValues ? rightValues.error() : leftValues.error())};
-    const jobs::TensorComparison comparison = jobs::compareTensors(
-        type, *rightValues, *leftValues, jobs::defaultTolerance(type.element));
+    const jobs::TensorComparison comparison =
+        jobs::compareTensors(type, *rightValues, *leftValues, tolerances[i]);
     agreement.agree = agreement.agree && comparison.passed();
     mismatches += comparison.mismatches;
     worstAbsolute = std::max(worstAbsolute, comparison.maxAbsoluteError);

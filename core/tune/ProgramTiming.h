@@ -30,6 +30,10 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
                                             const std::atomic<bool> *cancel,
                                             const jobs::RunPlace &place = {});
 
+// The input files (in its directory) a checked run's --input=TYPE=@FILE
+// flags name: what travels with its tested module.
+std::vector<std::string> inputFilesOf(const jobs::CheckResult &check);
+
 struct OutputAgreement {
   bool agree = false;
   std::string text; // "3 outputs agree (max abs error 0, max rel error 0)"
@@ -41,11 +45,13 @@ Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
                                        const jobs::CheckResult &b);
 
 // The same for outputs in files (raw little-endian tensors of `types`, as
-// iree-run-module's --output=@FILE writes them): b[i] against a[i]. A file
+// iree-run-module's --output=@FILE writes them): b[i] against a[i] within
+// tolerances[i]. A file
 // is read only when it is a regular file of exactly its tensor's size (it
 // may come back from another machine).
 Result<OutputAgreement>
 compareOutputFiles(const std::vector<jobs::TensorType> &types,
+                   const std::vector<jobs::Tolerance> &tolerances,
                    const std::vector<std::filesystem::path> &a,
                    const std::vector<std::filesystem::path> &b);
 

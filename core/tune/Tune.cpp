@@ -279,14 +279,13 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
       check.extraFlags = {specFlag(backend, result.spec)};
     check.place = request.place;
     jobs::placeCheck(check, backend, result.device);
+    // Run elsewhere (a bundle's programs.sh): the function and its inputs
+    // are still prepared here, the outputs read back against them.
     if (!request.bundle.empty() || !request.importFrom.empty()) {
       check.compileOnly = true;
       check.notRunBecause = result.notMeasuredBecause;
+      check.prepareInputs = true;
     }
-    // Run elsewhere (a bundle's programs.sh): the function and its inputs
-    // are still prepared here, the outputs read back against them.
-    check.prepareInputs =
-        !request.bundle.empty() || !request.importFrom.empty();
     progress.step("compiling and running the program (" + what + ")");
     auto checked = jobs::checkProgram(iree, check);
     if (!checked) {

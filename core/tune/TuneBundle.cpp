@@ -22,15 +22,6 @@ const std::optional<ProgramRun> &programOf(const TuneResult &result,
   return program == "default" ? result.defaultRun : result.tunedRun;
 }
 
-// The input files a checked run's --input=TYPE=@FILE flags name.
-std::vector<std::string> inputFiles(const jobs::CheckResult &check) {
-  std::vector<std::string> files;
-  for (const std::string &flag : check.inputFlags)
-    if (const size_t at = flag.find("=@"); at != std::string::npos)
-      files.push_back(flag.substr(at + 2));
-  return files;
-}
-
 Result<bool> copyInto(const fs::path &from, const fs::path &to) {
   std::error_code error;
   fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
@@ -113,7 +104,7 @@ Result<bool> writePrograms(const TuneResult &result, const fs::path &directory,
   fs::create_directories(programs / "inputs", error);
   if (error)
     return Error{"making " + programs.string() + ": " + error.message()};
-  for (const std::string &file : inputFiles(check))
+  for (const std::string &file : inputFilesOf(check))
     if (auto copied =
             copyInto(check.directory / file, programs / "inputs" / file);
         !copied)
@@ -239,13 +230,15 @@ void readTuneBundle(const fs::path &bundle, TuneResult &result) {
     return;
   const std::vector<jobs::TensorType> &types =
       result.defaultRun->check.resultTypes;
+  std::vector<jobs::Tolerance> tolerances;
   std::vector<fs::path> a, b;
   for (size_t i = 0; i < types.size(); ++i) {
+    tolerances.push_back(jobs::defaultTolerance(types[i].element));
     const std::string index = "-output" + std::to_string(i) + ".bin";
     a.push_back(results / ("default" + index));
     b.push_back(results / ("tuned" + index));
   }
-  auto agreement = compareOutputFiles(types, a, b);
+  auto agreement = compareOutputFiles(types, tolerances, a, b);
   if (agreement) {
     result.outputsAgree = agreement->agree;
     result.outputsComparison = agreement->text + " (where the bundle ran)";

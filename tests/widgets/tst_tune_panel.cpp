@@ -25,6 +25,14 @@ class TunePanelTest : public QObject {
 
   QTemporaryDir workspace;
 
+  // The window on a CPU example, its workspace the test's.
+  auto openWindow() {
+    return test::openWindow(
+        test::examplesDir() /
+            "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
+        test::windowServices(workspace.path()));
+  }
+
 private slots:
   void initTestCase() {
     QVERIFY(workspace.isValid());
@@ -37,10 +45,7 @@ private slots:
   // A place that is not one keeps the tune from starting and says why,
   // as --on does.
   void aPlaceThatIsNotOneIsSaid() {
-    auto window = test::openWindow(
-        test::examplesDir() /
-            "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
-        test::windowServices(workspace.path()));
+    auto window = openWindow();
     auto *panel = window->findChild<widgets::TunePanel *>("tunePanel");
     QVERIFY(panel);
     panel->setProgram(TILESCOPE_SOURCE_DIR "/tests/e2e/data/two_matmuls.mlir");
@@ -57,10 +62,7 @@ private slots:
   }
 
   void aProgramTunedInTheWindowIsTheOneTheCliTunes() {
-    auto window = test::openWindow(
-        test::examplesDir() /
-            "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
-        test::windowServices(workspace.path()));
+    auto window = openWindow();
     auto *panel = window->findChild<widgets::TunePanel *>("tunePanel");
     QVERIFY(panel);
     window->findChild<QDockWidget *>("tuneDock")->raise();
