@@ -20,8 +20,9 @@ using nlohmann::json;
 namespace tilescope::cli {
 namespace {
 
-// Configures `program` for the dispatch file's own device with the spec and
-// says, per exported op, whether IREE gave it the exported config.
+// Configures and compiles `program` for the dispatch file's own device with
+// the spec and says, per exported op, whether IREE gave it the exported
+// config and the program compiles with it.
 Result<json> proveSpec(jobs::DocumentWorker &worker,
                        const iree::Document &document,
                        const std::vector<exporting::SpecOp> &ops,
@@ -31,8 +32,8 @@ Result<json> proveSpec(jobs::DocumentWorker &worker,
   auto installation = app::locateIree(ireeOption);
   if (!installation)
     return Error{installation.error()};
-  auto proofs =
-      tune::proveSpec(*installation, worker, document, ops, program, spec);
+  auto proofs = tune::proveSpec(*installation, worker, document, ops, program,
+                                spec, tune::SpecProofDepth::Compiled);
   if (!proofs)
     return Error{proofs.error()};
   json results = json::array();
@@ -52,6 +53,8 @@ Result<json> proveSpec(jobs::DocumentWorker &worker,
       fields.push_back(
           {{"field", d.field}, {"exported", d.before}, {"iree", d.after}});
     entry["differences"] = fields;
+    if (!proof.compileError.empty())
+      entry["compile_error"] = proof.compileError;
     results.push_back(entry);
   }
   return results;
@@ -73,8 +76,8 @@ int exportSpec(const QStringList &arguments) {
       "looked for in IREE's choice.");
   const QCommandLineOption opsOption(
       "op",
-      "A root op to export, DISPATCH:OP; repeatable (default: every root "
-      "op with a config).",
+      "A root op to export, DISPATCH:OP; repeatable, one per dispatch "
+      "(default: each dispatch's root op with a config).",
       "DISPATCH:OP");
   const QCommandLineOption outputOption({"o", "output"},
                                         "Write the spec to OUT.", "OUT");
@@ -108,12 +111,18 @@ int exportSpec(const QStringList &arguments) {
     ops.push_back(
         {static_cast<int>(ref->dispatch), static_cast<int>(ref->op), {}});
   }
+  // By default each dispatch's root op: a spec configures one op of a
+  // dispatch (IREE refuses two).
   if (ops.empty())
-    for (size_t d = 0; d < document->dispatches.size(); ++d)
-      for (size_t k = 0; k < document->dispatches[d].rootOps.size(); ++k)
-        if (const auto &op = document->dispatches[d].rootOps[k];
-            !op.loweringConfig.empty() || !op.compilationInfo.empty())
-          ops.push_back({static_cast<int>(d), static_cast<int>(k), {}});
+    for (size_t d = 0; d < document->dispatches.size(); ++d) {
+      const document::Dispatch &dispatch = document->dispatches[d];
+      if (dispatch.rootOps.empty())
+        continue;
+      const size_t k = edit::rootOpIndex(dispatch);
+      if (const auto &op = dispatch.rootOps[k];
+          !op.loweringConfig.empty() || !op.compilationInfo.empty())
+        ops.push_back({static_cast<int>(d), static_cast<int>(k), {}});
+    }
   if (ops.empty()) {
     std::cerr << "tilescope-cli export-spec: " << path
               << " has no root op with a config to export\n";
@@ -174,6 +183,11 @@ int exportSpec(const QStringList &arguments) {
                               "from)"
                     : entry["applied"].get<bool>()
                         ? std::string("IREE chose the exported config")
+                    : entry.contains("compile_error")
+                        ? std::string("IREE chose the exported config, but "
+                                      "the program does not compile with "
+                                      "it in the spec: ") +
+                              entry["compile_error"].get<std::string>()
                         : std::string("IREE's config differs"))
                 << "\n";
       if (entry.contains("why"))

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace tilescope::exporting {
 namespace {
@@ -51,7 +52,19 @@ Result<std::string> tuningSpec(const document::Document &document,
     return Error{"no root op to export"};
   std::string matchers, entries;
   bool usesAttention = false;
+  std::map<int, int> opOfDispatch;
   for (const SpecOp &ref : ops) {
+    if (auto [first, isNew] = opOfDispatch.emplace(ref.dispatch, ref.op);
+        !isNew && first->second != ref.op &&
+        ref.dispatch < static_cast<int>(document.dispatches.size()))
+      return Error{"@" +
+                   document.dispatches[static_cast<size_t>(ref.dispatch)].name +
+                   ": ops " + std::to_string(first->second) + " and " +
+                   std::to_string(ref.op) +
+                   " of one dispatch: a spec gives one op of a dispatch its "
+                   "compilation_info (IREE refuses two: \"multiple ops within "
+                   "dispatch trying to set the translation info\"); export its "
+                   "root op"};
     if (ref.dispatch < 0 ||
         ref.dispatch >= static_cast<int>(document.dispatches.size()))
       return Error{"no dispatch " + std::to_string(ref.dispatch)};

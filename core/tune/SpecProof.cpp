@@ -7,6 +7,7 @@
 #include "core/util/Files.h"
 
 #include <map>
+#include <sstream>
 
 namespace tilescope::tune {
 
@@ -29,6 +30,45 @@ const document::RootOp *sameOp(const document::Dispatch &found,
     if (same(candidate))
       return &candidate;
   return nullptr;
+}
+
+// iree-compile's first error on `program` with `spec` (the program names its
+// device: no target flags); empty when it compiles.
+std::string compileError(const tools::IreeInstallation &iree,
+                         const std::filesystem::path &program,
+                         const std::string &flag,
+                         const std::filesystem::path &module) {
+  auto compiler = iree.tool(tools::kIreeCompile);
+  if (!compiler)
+    return compiler.error();
+  jobs::ProcessSpec spec;
+  spec.program = *compiler;
+  spec.arguments = {program.string(), flag, "-o", module.string()};
+  spec.timeout = std::chrono::minutes(10);
+  const jobs::ProcessResult ran = jobs::runProcess(spec);
+  if (ran.succeeded())
+    return {};
+  for (const document::Diagnostic &diagnostic : jobs::parseToolDiagnostics(
+           ran.standardError, program.string(), program.filename().string()))
+    if (diagnostic.severity == document::Severity::Error)
+      return diagnostic.message;
+  return "iree-compile " + ran.describe();
+}
+
+// Why a dispatch can compile in a try and not from a spec.
+std::string configuredElsewhere(const document::Dispatch &dispatch, size_t op) {
+  size_t others = 0;
+  for (size_t i = 0; i < dispatch.rootOps.size(); ++i)
+    if (i != op && !dispatch.rootOps[i].loweringConfig.empty())
+      ++others;
+  if (others == 0)
+    return {};
+  std::ostringstream why;
+  why << "; IREE's config of @" << dispatch.name << " gives " << others
+      << (others == 1 ? " other op" : " other ops")
+      << " a lowering_config of its own, which a spec's config (for one "
+         "root op) leaves out";
+  return why.str();
 }
 
 } // namespace
@@ -88,7 +128,7 @@ proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
           const document::Document &document,
           const std::vector<exporting::SpecOp> &ops,
           const std::filesystem::path &program,
-          const std::filesystem::path &spec) {
+          const std::filesystem::path &spec, SpecProofDepth depth) {
   auto source = readTextFile(program);
   if (!source)
     return Error{source.error()};
@@ -146,6 +186,50 @@ proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
     proof.applied = proof.differences.empty();
     proofs.push_back(std::move(proof));
   }
+  if (depth == SpecProofDepth::Configured)
+    return proofs;
+  const std::string backend = backends.empty() ? "" : backends.front();
+  const std::string whole = compileError(iree, wrapped, specFlag(backend, spec),
+                                         folder->file("program.vmfb"));
+  if (whole.empty())
+    return proofs;
+  // Which ops break it: each applied op alone in a spec (matched as the
+  // whole spec matched it: by its dag where it is no contraction).
+  std::vector<exporting::SpecOp> alone = ops;
+  if (auto attached = attachDags(worker, document, alone); !attached)
+    return Error{attached.error()};
+  bool blamed = false;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    SpecOpProof &proof = proofs[i];
+    if (!proof.applied)
+      continue;
+    auto text = exporting::tuningSpec(document, {alone[i]});
+    if (!text)
+      return Error{text.error()};
+    const std::filesystem::path aloneSpec =
+        folder->file("alone-" + std::to_string(i) + ".mlir");
+    if (auto written = writeFileAtomically(aloneSpec, *text); !written)
+      return Error{written.error()};
+    std::string error =
+        compileError(iree, wrapped, specFlag(backend, aloneSpec),
+                     folder->file("alone-" + std::to_string(i) + ".vmfb"));
+    if (error.empty())
+      continue;
+    const document::Dispatch &dispatch =
+        document.dispatches.at(static_cast<size_t>(ops[i].dispatch));
+    proof.applied = false;
+    proof.compileError =
+        error + configuredElsewhere(dispatch, static_cast<size_t>(ops[i].op));
+    blamed = true;
+  }
+  // Each alone compiles, together they do not: every applied op is named.
+  if (!blamed)
+    for (SpecOpProof &proof : proofs)
+      if (proof.applied) {
+        proof.applied = false;
+        proof.compileError =
+            "with the whole spec (each op alone compiles): " + whole;
+      }
   return proofs;
 }
 

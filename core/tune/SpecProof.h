@@ -27,6 +27,11 @@ struct SpecOpProof {
   bool applied = false; // IREE chose the op's config as the spec gives it
   std::string why;      // where not in the program
   std::vector<edit::FieldDifference> differences; // exported vs IREE's
+  // IREE applied the config, yet the program does not compile with the op
+  // in the spec (the op alone in a spec fails too): iree-compile's first
+  // error, and why a spec can differ from the try that compiled. Such an
+  // op is not `applied`.
+  std::string compileError;
 };
 
 // The iree-compile flag that makes IREE apply a tuning spec to a backend's
@@ -54,14 +59,28 @@ Result<std::string> tuningSpecOf(jobs::DocumentWorker &worker,
                                  const document::Document &document,
                                  std::vector<exporting::SpecOp> ops);
 
+// How far a proof goes: IREE's configuration only, or on through the whole
+// compile. A spec can be applied and still break the program: a spec's
+// compilation_info reaches its root op alone, while IREE's own config of
+// some dispatches (a reduction with a consumer fused after it, on
+// VectorDistribute) gives the fused ops lowering_configs too, and without
+// them the dispatch fails to distribute. A try compiled the dispatch with
+// IREE's configs of those ops still in place, so only the program's compile
+// with the spec tells.
+enum class SpecProofDepth { Configured, Compiled };
+
 // Configures `program` (the source the configured `document` came from)
-// with `spec` for the document's own device, and proves each op of `ops`.
-// An Error when the program cannot be put on the device or configured.
+// with `spec` for the document's own device, and proves each op of `ops`;
+// with SpecProofDepth::Compiled the program is then compiled with the spec
+// and, when that fails, each applied op alone in a spec, to name the ops
+// that break it (SpecOpProof::compileError). An Error when the program
+// cannot be put on the device or configured.
 Result<std::vector<SpecOpProof>>
 proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
           const document::Document &document,
           const std::vector<exporting::SpecOp> &ops,
           const std::filesystem::path &program,
-          const std::filesystem::path &spec);
+          const std::filesystem::path &spec,
+          SpecProofDepth depth = SpecProofDepth::Configured);
 
 } // namespace tilescope::tune

@@ -205,14 +205,16 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
     }
   }
   // Proven; an op IREE does not give its config (its matcher does not take
-  // the op: IREE's contraction matcher and a convolution's loops) leaves the
-  // spec, which is written and proven again without it.
+  // the op: IREE's contraction matcher and a convolution's loops), or one
+  // whose config breaks the program's compile from a spec, leaves the spec,
+  // which is written and proven again without it.
   for (int round = 0; round < 2 && !result.spec.empty(); ++round) {
     result.specFlag = specFlag(backend, result.spec);
     result.specProof.clear();
-    progress.step("proving the spec: configuring the program with it");
+    progress.step("proving the spec: configuring and compiling the program "
+                  "with it");
     auto proofs = proveSpec(iree, worker, tunedDocument, ops, request.source,
-                            result.spec);
+                            result.spec, SpecProofDepth::Compiled);
     if (!proofs) {
       result.notes.push_back("the spec could not be proven: " + proofs.error());
       break;
@@ -221,7 +223,10 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
     for (size_t i = 0; i < proofs->size(); ++i) {
       const SpecOpProof &proof = (*proofs)[i];
       std::string why = proof.why;
-      if (proof.inProgram && !proof.applied) {
+      if (!proof.compileError.empty()) {
+        why = "the program does not compile with it in the spec: " +
+              proof.compileError;
+      } else if (proof.inProgram && !proof.applied) {
         why = "IREE's config differs:";
         for (const edit::FieldDifference &d : proof.differences)
           why +=
@@ -234,7 +239,9 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
         DispatchTune &left =
             result.dispatches[static_cast<size_t>(ops[i].dispatch)];
         left.specNote =
-            "IREE did not apply it from the spec (" + why + "): left out";
+            proof.compileError.empty()
+                ? "IREE did not apply it from the spec (" + why + "): left out"
+                : why + ": left out";
       }
     }
     if (applied.size() == ops.size() || round == 1)

@@ -318,6 +318,46 @@ private slots:
     // The unedited config against the same program is IREE's own: only the
     // edited one proves that the matcher took the op.
     QVERIFY(!reductionText.contains("partial_reduction = [0, 512]"));
+
+    // IREE applies a spec's config and the program still fails to compile:
+    // RMSNorm's reduction with its consumer fused after it, whose IREE
+    // config configures both ops, while a spec configures one. The proof
+    // compiles the program and says so (a try had compiled the dispatch
+    // with IREE's config of the consumer in place).
+    const QString rmsSource =
+        TILESCOPE_SOURCE_DIR "/tests/e2e/data/rmsnorm_f16.mlir";
+    const QString rms = workspace.filePath("rms.sm_90.mlir");
+    auto configured =
+        cli({"configure", rmsSource, "--target", "sm_90", "-o", rms});
+    QVERIFY2(configured.exitCode == 0, qPrintable(failure(configured)));
+    auto broken = cli({"export-spec", rms, "-o", workspace.filePath("rms.spec"),
+                       "--program", rmsSource, "--json"});
+    QCOMPARE(broken.exitCode, 1);
+    const QJsonObject brokenProof =
+        jsonOf(broken)["proof"].toArray()[0].toObject();
+    QCOMPARE(brokenProof["op"].toString(), QString("0:0"));
+    QCOMPARE(brokenProof["applied"].toBool(), false);
+    QVERIFY2(brokenProof["differences"].toArray().isEmpty(),
+             qPrintable(broken.out));
+    QVERIFY2(brokenProof["compile_error"].toString().contains(
+                 "failed to distribute"),
+             qPrintable(broken.out));
+    QVERIFY(brokenProof["compile_error"].toString().contains(
+        "1 other op a lowering_config of its own"));
+
+    // A spec configures one op of a dispatch: by default the root op
+    // (softmax's second reduction), and two asked for are refused before
+    // IREE refuses them.
+    const QString softmax =
+        kExamples + "cuda_sm_90/softmax_f32_dispatch_0.benchmark.mlir";
+    auto byDefault = cli({"export-spec", softmax});
+    QVERIFY2(byDefault.exitCode == 0, qPrintable(failure(byDefault)));
+    QCOMPARE(byDefault.out.count("-> @apply_op_config"), 1);
+    QVERIFY(byDefault.out.contains("_op1 -> @apply_op_config"));
+    auto two = cli({"export-spec", softmax, "--op", "0:0", "--op", "0:2"});
+    QCOMPARE(two.exitCode, 1);
+    QVERIFY2(two.err.contains("ops 0 and 2 of one dispatch"),
+             qPrintable(two.err));
   }
 
   void aFileWithoutATargetNeedsOne() {
