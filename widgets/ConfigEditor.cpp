@@ -315,8 +315,41 @@ void ConfigEditor::showOp(const document::Dispatch &dispatch,
     newField->setCurrentText(kept);
 }
 
-void ConfigEditor::addRow(const QString &field, const QString &value,
-                          const QString &original, const QString &loops) {
+namespace {
+
+// What a row shows of a value: an intrinsic or a pipeline by its name
+// (`#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>` as MFMA_F32_16x16x16_F16),
+// which the config editor's column has room for; the edit layer spells a
+// bare name back (edit::spelledValue). Anything else whole.
+QString shownValue(const QString &field, const QString &value) {
+  const bool mma = field == "mma_kind" || field.endsWith(".mma_kind");
+  const bool pipeline = field == "translation_info.pipeline";
+  if (!mma && !pipeline)
+    return value;
+  for (const char *prefix :
+       {"#iree_gpu.mma_layout<", "#iree_gpu.virtual_mma_layout<",
+        "#iree_gpu.pipeline<", "#iree_cpu.pipeline<"}) {
+    const QString start(prefix);
+    if (!value.startsWith(start) || !value.endsWith('>'))
+      continue;
+    const QString name =
+        value.mid(start.size(), value.size() - start.size() - 1);
+    const bool plain =
+        !name.isEmpty() && std::all_of(name.begin(), name.end(), [](QChar c) {
+          return c.isLetterOrNumber() || c == '_';
+        });
+    if (plain && (mma == start.contains("mma")))
+      return name;
+  }
+  return value;
+}
+
+} // namespace
+
+void ConfigEditor::addRow(const QString &field, const QString &fullValue,
+                          const QString &fullOriginal, const QString &loops) {
+  const QString value = shownValue(field, fullValue);
+  const QString original = shownValue(field, fullOriginal);
   const int row = table->rowCount();
   table->insertRow(row);
   QString shown = field;
@@ -336,13 +369,15 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
   QString choiceTip;
   if (field == "mma_kind" && !intrinsics.empty()) {
     for (const std::string &intrinsic : intrinsics)
-      choices << "#iree_gpu.mma_layout<" + qs(intrinsic) + ">";
-    choiceTip = "The target's intrinsics: type part of a name";
+      choices << qs(intrinsic);
+    choiceTip = "The target's intrinsics: type part of a name (the name "
+                "stands for #iree_gpu.mma_layout<NAME>)";
   } else if (field == "translation_info.pipeline" &&
-             value.startsWith("#iree_gpu.pipeline<")) {
+             fullValue.startsWith("#iree_gpu.pipeline<")) {
     for (const std::string &pipeline : config::gpuPipelineNames())
-      choices << "#iree_gpu.pipeline<" + qs(pipeline) + ">";
-    choiceTip = "IREE's GPU pipelines: type part of a name";
+      choices << qs(pipeline);
+    choiceTip = "IREE's GPU pipelines: type part of a name (the name stands "
+                "for #iree_gpu.pipeline<NAME>)";
   }
   if (!choices.isEmpty()) {
     auto *completer = new QCompleter(choices, box);
@@ -379,12 +414,13 @@ void ConfigEditor::addRow(const QString &field, const QString &value,
     table->setCellWidget(row, kValue, box);
   }
   auto *before = new QTableWidgetItem(original);
-  before->setToolTip(original);
+  before->setToolTip(fullOriginal);
   table->setItem(row, kOriginal, before);
   if (!loops.isEmpty())
     box->setToolTip(tileTip(field, value, loops));
   else if (!value.isEmpty()) // the whole value, which the column may cut
-    box->setToolTip(value + (choiceTip.isEmpty() ? "" : "\n\n" + choiceTip));
+    box->setToolTip(fullValue +
+                    (choiceTip.isEmpty() ? "" : "\n\n" + choiceTip));
   box->setProperty("baseToolTip", box->toolTip());
   if (original != value && !(original == "(absent)" && value.isEmpty())) {
     QFont bold = name->font();

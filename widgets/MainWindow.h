@@ -285,6 +285,8 @@ private:
   // No layout saved: the docks are arranged once more at the window's
   // first shown size (at construction it has none yet).
   bool arrangeWhenShown = false;
+  // The width arrangeDocks sizes the docks for (0: the window's own).
+  int arrangingWidth = 0;
   OfferBar *recoveryBar = nullptr;
   // A file IREE refused that converts for the release in use.
   OfferBar *conversionBar = nullptr;

@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLayout>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTimer>
@@ -132,8 +133,17 @@ void MainWindow::showEvent(QShowEvent *event) {
   if (!arrangeWhenShown)
     return;
   arrangeWhenShown = false;
-  // After the layout has taken the shown size.
-  QTimer::singleShot(0, this, &MainWindow::arrangeDocks);
+  // After the layout has taken the shown size. The docks as first arranged
+  // (for 1440 wide) left the window a minimum width past a smaller screen's
+  // (1346 at 1280x800), which Qt does not lower again: the docks arranged
+  // for the shown width, the minimum what the docks need, the shown size.
+  QTimer::singleShot(0, this, [this, shown = size()] {
+    arrangingWidth = std::max(shown.width(), minimumSizeHint().width());
+    arrangeDocks();
+    arrangingWidth = 0;
+    setMinimumSize(layout()->minimumSize());
+    resize(shown.expandedTo(minimumSizeHint()));
+  });
 }
 
 void MainWindow::arrangeDocks() {
@@ -158,11 +168,22 @@ void MainWindow::arrangeDocks() {
   tabifyDockWidget(runDock, sweepDock);
   tabifyDockWidget(sweepDock, tuneDock);
   runDock->raise();
-  // Sized for 1440x900 and grown with a larger window.
-  const double wide = std::max(1.0, width() / 1440.0);
+  // Sized for 1440x900, grown with a larger window; on a smaller one
+  // (1280x800) the side docks share what the central view leaves (Qt would
+  // otherwise keep their sizes and widen the window past the screen).
+  const int across = arrangingWidth > 0 ? arrangingWidth : width();
+  const double wide = std::max(1.0, across / 1440.0);
   const double tall = std::max(1.0, height() / 900.0);
   auto scaled = [](double by, int size) { return int(size * by); };
-  resizeDocks({browserDock, editorDock}, {scaled(wide, 430), scaled(wide, 470)},
+  int browserWidth = scaled(wide, 430), editorWidth = scaled(wide, 470);
+  const int room = across - centralWidget()->minimumSizeHint().width() - 24;
+  if (browserWidth + editorWidth > room && room > 0) {
+    const int editorLeast = editorDock->minimumSizeHint().width();
+    editorWidth = std::max(editorLeast, room * 470 / 900);
+    browserWidth =
+        std::max(browserDock->minimumSizeHint().width(), room - editorWidth);
+  }
+  resizeDocks({browserDock, editorDock}, {browserWidth, editorWidth},
               Qt::Horizontal);
   resizeDocks({browserDock, sourceDock}, {scaled(tall, 330), scaled(tall, 470)},
               Qt::Vertical);

@@ -204,8 +204,13 @@ int main(int argc, char **argv) {
       "Show the Split-k tab and ask IREE how it splits the program's "
       "reductions for TARGET (gfx942, sm_90, ...).",
       "TARGET");
+  const QCommandLineOption sizeOption(
+      "window-size",
+      "Open the window WIDTHxHEIGHT pixels (a smaller screen's, for a "
+      "screenshot: 1280x800).",
+      "WxH");
   parser.addOptions({ireeOption, screenshotOption, opOption, dispatchOption,
-                     setOption, viewOption, splitKOption});
+                     setOption, viewOption, splitKOption, sizeOption});
   parser.addPositionalArgument("FILE", "An IREE MLIR file to open.", "[FILE]");
   parser.process(application);
 
@@ -372,6 +377,20 @@ int main(int argc, char **argv) {
   // and no offer of a previous session's edits in the picture.
   services.keepEditsForRecovery = !screenshot;
   widgets::MainWindow window(loader, services);
+  if (parser.isSet(sizeOption)) {
+    const QStringList sides = parser.value(sizeOption).split('x');
+    bool wideOk = false, tallOk = false;
+    const int wide = sides.size() == 2 ? sides[0].toInt(&wideOk) : 0;
+    const int tall = sides.size() == 2 ? sides[1].toInt(&tallOk) : 0;
+    if (!wideOk || !tallOk || wide < 320 || tall < 240 || wide > 16384 ||
+        tall > 16384) {
+      std::cerr << "tilescope: --window-size "
+                << parser.value(sizeOption).toStdString()
+                << ": give WIDTHxHEIGHT in pixels, 320x240 to 16384x16384\n";
+      return 2;
+    }
+    window.resize(wide, tall);
+  }
   const QStringList files = parser.positionalArguments();
   const QString file = files.isEmpty() ? bundledExample() : files.front();
 

@@ -396,9 +396,44 @@ Result<Field> parseField(std::string_view name) {
   return field;
 }
 
+std::optional<std::string>
+spelledValue(const std::string &attributeText, const Field &field,
+             const std::optional<std::string> &value) {
+  if (!value)
+    return value;
+  const std::string &text = *value;
+  auto word = [&text](bool upper) {
+    if (text.empty() ||
+        !(upper ? std::isupper(static_cast<unsigned char>(text[0]))
+                : std::isalpha(static_cast<unsigned char>(text[0]))))
+      return false;
+    return std::all_of(text.begin(), text.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+  };
+  const std::string_view key = field.key;
+  const bool mmaKind =
+      key == "mma_kind" ||
+      (key.size() > 9 && key.substr(key.size() - 9) == ".mma_kind");
+  if (mmaKind && word(true))
+    return (text.rfind("VMFMA", 0) == 0 || text.rfind("VWMMA", 0) == 0
+                ? "#iree_gpu.virtual_mma_layout<"
+                : "#iree_gpu.mma_layout<") +
+           text + ">";
+  if (field.part == ConfigPart::TranslationInfo && key == "pipeline" &&
+      word(false))
+    for (const char *dialect : {"#iree_gpu.pipeline<", "#iree_cpu.pipeline<"})
+      if (attributeText.find(dialect) != std::string::npos)
+        return dialect + text + ">";
+  return value;
+}
+
 Result<FieldChange> changeField(const std::string &attributeText,
                                 const Field &field,
-                                const std::optional<std::string> &value) {
+                                const std::optional<std::string> &given) {
+  // A bare intrinsic or pipeline name, as a person types it.
+  const std::optional<std::string> value =
+      spelledValue(attributeText, field, given);
   if (field.part == ConfigPart::Decomposition)
     return changeDecomposition(attributeText, field, value);
   if (attributeText.rfind("#iree_codegen.compilation_info", 0) != 0)

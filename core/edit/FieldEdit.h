@@ -47,6 +47,15 @@ struct FieldChange {
 // `attributeText` is the config as it stands: a lowering config, a
 // translation info, or a compilation info holding both; for a
 // Decomposition field, the decomposition_config dictionary.
+// A value as a person types it, in IREE's spelling: a bare intrinsic for
+// `mma_kind` (`MFMA_F32_16x16x16_F16` -> `#iree_gpu.mma_layout<...>`,
+// `VMFMA_...` -> `#iree_gpu.virtual_mma_layout<...>`) and a bare pipeline
+// name (`TileAndFuse`) in the dialect the attribute's pipeline already has;
+// anything else as given. changeField spells its value so.
+std::optional<std::string>
+spelledValue(const std::string &attributeText, const Field &field,
+             const std::optional<std::string> &value);
+
 Result<FieldChange> changeField(const std::string &attributeText,
                                 const Field &field,
                                 const std::optional<std::string> &value);

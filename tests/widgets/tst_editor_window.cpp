@@ -405,10 +405,24 @@ private slots:
     QCOMPARE(pipeline->completer()->model()->rowCount(), 7);
     pipeline->completer()->setCompletionPrefix("vectordis");
     QCOMPARE(pipeline->completer()->currentCompletion(),
-             QString("#iree_gpu.pipeline<VectorDistribute>"));
+             QString("VectorDistribute"));
+    // The intrinsic and the pipeline are shown by their names (the column
+    // has room for them), whole in the tooltip; a name typed is spelled
+    // as IREE spells it.
+    QCOMPARE(pipeline->text(), QString("TileAndFuse"));
     auto *mma = window->findChild<QLineEdit *>("field:mma_kind");
     QVERIFY(mma && mma->completer());
     QVERIFY(mma->completer()->model()->rowCount() > 4);
+    QCOMPARE(mma->text(), QString("MFMA_F32_16x16x16_F16"));
+    QVERIFY(mma->toolTip().startsWith(
+        "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>"));
+    test::typeAndEnter(*window, "mma_kind", "MFMA_F32_32x32x8_F16");
+    QVERIFY2(window->session()->model().text().find(
+                 "mma_kind = #iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>") !=
+                 std::string::npos,
+             "the bare intrinsic was not spelled out");
+    QCOMPARE(window->findChild<QLineEdit *>("field:mma_kind")->text(),
+             QString("MFMA_F32_32x32x8_F16"));
 
     // A #iree_gpu.derived_thread_config has no fields to add: the Add row
     // offers translation_info's and the whole attribute only.

@@ -7,6 +7,7 @@
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
+#include "core/edit/FieldEdit.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/Document.h"
@@ -693,6 +694,34 @@ private slots:
     QVERIFY(!edit::parseField("").ok());
     QVERIFY(!edit::parseField("work group").ok());
     QVERIFY(!edit::parseField("translation_info.").ok());
+  }
+
+  // A bare intrinsic or pipeline name, as a person types it, is spelled as
+  // IREE spells it (the window shows such values by their names); a name
+  // that is no bare word is left to IREE's reading, which refuses it.
+  void bareNamesAreSpelled() {
+    edit::EditableDocument document =
+        editable((test::examplesDir() /
+                  "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir")
+                     .string());
+    auto mma = document.set({0, 0}, "mma_kind", "MFMA_F32_32x32x8_F16");
+    QVERIFY2(mma.ok(), mma.ok() ? "" : mma.error().c_str());
+    QCOMPARE(QString::fromStdString(mma->newValue),
+             QString("#iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>"));
+    QVERIFY(mma->readByIree);
+    auto pipeline = document.set({0, 0}, "pipeline", "VectorDistribute");
+    QVERIFY2(pipeline.ok(), pipeline.ok() ? "" : pipeline.error().c_str());
+    QCOMPARE(QString::fromStdString(pipeline->newValue),
+             QString("#iree_gpu.pipeline<VectorDistribute>"));
+    verifyWithIree(document);
+    const edit::Field kind = edit::parseField("qk_attrs.mma_kind").value();
+    QCOMPARE(QString::fromStdString(
+                 *edit::spelledValue("", kind, "VMFMA_F32_16x16x32_F16")),
+             QString("#iree_gpu.virtual_mma_layout<VMFMA_F32_16x16x32_F16>"));
+    QCOMPARE(QString::fromStdString(*edit::spelledValue(
+                 "", kind, "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>")),
+             QString("#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>"));
+    QVERIFY(!document.set({0, 0}, "mma_kind", "mfma 32x32").ok());
   }
 
   // The diff is what `diff -u` prints, and patch applies it, at the edges
