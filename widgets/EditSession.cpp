@@ -5,9 +5,9 @@
 
 namespace tilescope::widgets {
 
-// One edit of the core's model, already applied when it is pushed (so a
-// refusal never leaves a command on the stack); later redos take it from
-// the model's redo list, so the two stacks move together.
+// One edit of the session, already applied when it is pushed (so a refusal
+// never leaves a command on the stack); later redos take it from the
+// session's redo list, so the two stacks move together.
 class EditCommand : public QUndoCommand {
 public:
   EditCommand(EditSession &session, const edit::Edit &edit) : session(session) {
@@ -18,20 +18,16 @@ public:
 
   void redo() override {
     if (firstRedo)
-      firstRedo = false; // push() calls it; the model has the edit already
+      firstRedo = false; // push() calls it; the session has the edit already
     else
-      session.editable->redo();
-    emit session.changed();
+      session.core.redo();
   }
-  void undo() override {
-    session.editable->undo();
-    emit session.changed();
-  }
+  void undo() override { session.core.undo(); }
 
 private:
   std::string opName(edit::OpRef op) const {
     const document::Dispatch &dispatch =
-        session.editable->document().dispatches[op.dispatch];
+        session.core.document().dispatches[op.dispatch];
     return dispatch.rootOps[op.op].name;
   }
   static std::string shortValue(const std::string &value) {
@@ -45,68 +41,53 @@ private:
 };
 
 EditSession::EditSession(QObject *parent)
-    : QObject(parent), stack(new QUndoStack(this)) {}
+    : QObject(parent), stack(new QUndoStack(this)) {
+  core.observe([this](const session::Change &change) {
+    if (quiet || change.kind == session::Change::Kind::Selected)
+      return;
+    if (change.op)
+      emit fieldChanged(*change.op, QString::fromStdString(change.field));
+    emit changed();
+  });
+}
 
 EditSession::~EditSession() = default;
 
 void EditSession::reset(document::Document document) {
   stack->clear();
-  opened = std::make_unique<document::Document>(document);
-  editable =
-      std::make_unique<edit::EditableDocument>(std::move(document), reader);
-  emit changed();
+  core.open(std::move(document));
 }
 
-void EditSession::setAttributeReader(edit::AttributeReader newReader) {
-  reader = std::move(newReader);
-  if (editable)
-    editable->setReader(reader);
+void EditSession::setAttributeReader(edit::AttributeReader reader) {
+  session::SessionServices services;
+  services.printAttribute = std::move(reader);
+  core.setServices(std::move(services));
 }
 
 Result<edit::Edit>
 EditSession::setField(edit::OpRef op, const std::string &field,
                       const std::optional<std::string> &value) {
-  if (!editable)
-    return Error{"no document is open"};
-  auto edit = editable->prepare(op, field, value);
-  if (!edit)
-    return Error{edit.error()};
-  const edit::Edit made = *edit;
-  if (auto applied = editable->apply(std::move(*edit)); !applied)
-    return Error{applied.error()};
-  stack->push(new EditCommand(*this, made));
-  return made;
+  quiet = true;
+  session::SetOutcome outcome = core.set(op, field, value);
+  quiet = false;
+  if (!outcome)
+    return Error{outcome.refusal};
+  stack->push(new EditCommand(*this, *outcome.edit));
+  emit fieldChanged(op, QString::fromStdString(outcome.edit->field.name()));
+  emit changed();
+  return *outcome.edit;
 }
 
 Result<document::Dispatch> EditSession::draft(edit::OpRef op,
                                               const std::string &field,
                                               const std::string &value) const {
-  if (!editable)
-    return Error{"no document is open"};
-  auto edit = editable->prepare(op, field, value, /*askIree=*/false);
-  if (!edit)
-    return Error{edit.error()};
-  return editable->preview(*edit);
-}
-
-bool EditSession::edited(edit::OpRef op) const {
-  if (!editable || op.dispatch >= opened->dispatches.size())
-    return false;
-  const document::Dispatch &before = opened->dispatches[op.dispatch];
-  const document::Dispatch &now = editable->document().dispatches[op.dispatch];
-  if (op.op >= before.rootOps.size() || op.op >= now.rootOps.size())
-    return false;
-  const document::RootOp &a = before.rootOps[op.op];
-  const document::RootOp &b = now.rootOps[op.op];
-  return before.translationInfo != now.translationInfo ||
-         a.loweringConfig != b.loweringConfig ||
-         a.compilationInfo != b.compilationInfo;
+  return core.draft(op, field, value);
 }
 
 Result<bool> EditSession::save(const std::filesystem::path &path) {
-  if (!editable)
-    return Error{"no document is open"};
-  auto saved = editable->save(path);
+  quiet = true;
+  auto saved = core.save(path);
+  quiet = false;
   if (!saved)
     return saved;
   stack->setClean();

@@ -1,7 +1,9 @@
-// The open document as the window edits it: the core's edit model
-// (edit::EditableDocument) driven by a QUndoStack, one command per edit, so
-// Edit > Undo, Ctrl+Z and the core's undo list always agree. Every change
-// (an edit, an undo, a redo, a new document) is announced by changed().
+// The open document as the window edits it: the core's session
+// (session::Session, the one every front end drives) with a QUndoStack, one
+// command per edit, so Edit > Undo, Ctrl+Z and the session's undo list
+// always agree. Every change (an edit, an undo, a redo, a new document, a
+// save) is announced by changed(); an edit, undo or redo also by
+// fieldChanged(op, field).
 //
 // No IREE here: an edit's attribute is printed by the config model and, on
 // commit, read by IREE out of process (the reader the window gives, the
@@ -11,11 +13,12 @@
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
+#include "core/session/Session.h"
 #include "core/util/Result.h"
 
 #include <QObject>
+#include <QString>
 
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -35,16 +38,17 @@ public:
   // IREE's reading of each committed edit's attribute (unset: the config
   // model's print alone), for this document and the next.
   void setAttributeReader(edit::AttributeReader reader);
-  bool hasDocument() const { return editable != nullptr; }
-  const document::Document &document() const { return editable->document(); }
+  bool hasDocument() const { return core.hasDocument(); }
+  const document::Document &document() const { return core.document(); }
   // The document as opened: the "original" beside edits and the diff's
   // left side, for the whole session (saving does not move it).
-  const document::Document &original() const { return *opened; }
-  const edit::EditableDocument &model() const { return *editable; }
+  const document::Document &original() const { return core.original(); }
+  const edit::EditableDocument &model() const { return core.model(); }
+  const session::Session &session() const { return core; }
   QUndoStack *undoStack() const { return stack; }
 
   // Sets `field` of `op` to `value` (unset: removes it) as one undoable
-  // command. An Error, in the config model's words, changes nothing.
+  // command. An Error, in the session's words, changes nothing.
   Result<edit::Edit> setField(edit::OpRef op, const std::string &field,
                               const std::optional<std::string> &value);
   // The op's dispatch as it would be with `field` set to `value`: what the
@@ -52,7 +56,7 @@ public:
   Result<document::Dispatch> draft(edit::OpRef op, const std::string &field,
                                    const std::string &value) const;
   // Whether `op` differs from the original.
-  bool edited(edit::OpRef op) const;
+  bool edited(edit::OpRef op) const { return core.edited(op); }
 
   // Writes the text to `path` atomically and marks the undo stack clean;
   // the edits stay undoable.
@@ -60,13 +64,15 @@ public:
 
 signals:
   void changed();
+  void fieldChanged(edit::OpRef op, const QString &field);
 
 private:
   friend class EditCommand;
-  std::unique_ptr<edit::EditableDocument> editable;
-  std::unique_ptr<document::Document> opened;
-  edit::AttributeReader reader;
+  session::Session core;
   QUndoStack *stack;
+  // Set while the session changes on this object's behalf: changed() comes
+  // once the undo stack agrees.
+  bool quiet = false;
 };
 
 } // namespace tilescope::widgets

@@ -13,6 +13,7 @@
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/Document.h"
+#include "core/session/Session.h"
 #include "core/util/UnifiedDiff.h"
 
 #include <QCommandLineParser>
@@ -292,22 +293,31 @@ int setConfig(const QStringList &arguments) {
     return kExitIreeUnavailable;
   }
 
-  edit::EditableDocument editable(std::move(*document), *reader);
+  // IREE reads each edited attribute, then the whole edited text, back
+  // (the session the window and Python drive).
+  auto worker = app::documentWorker(ireePath(parser));
+  if (!worker) {
+    std::cerr << "tilescope-cli set-config: " << worker.error() << "\n";
+    return kExitIreeUnavailable;
+  }
+  session::SessionServices services;
+  services.printAttribute = *reader;
+  services.parseText = [&worker](const std::string &text,
+                                 const std::string &name) {
+    return worker->parseText(text, name);
+  };
+  session::Session session(std::move(services));
+  session.open(std::move(*document));
+  const edit::EditableDocument &editable = session.model();
   json appliedJson = json::array();
   std::vector<std::string> unchanged; // a value the field already holds
   for (const Change &change : changes) {
-    auto prepared = editable.prepare(*ref, change.field, change.value);
-    if (prepared && prepared->changesNothing()) {
-      unchanged.push_back(prepared->field.name() + " is already " +
-                          (change.value ? prepared->newValue : "unset"));
+    const session::SetOutcome applied =
+        session.set(*ref, change.field, change.value);
+    if (applied.unchanged) {
+      unchanged.push_back(applied.refusal.substr(
+          0, applied.refusal.find(": the edit changes nothing")));
       continue;
-    }
-    Result<edit::Edit> applied = Error{prepared ? "" : prepared.error()};
-    if (prepared) {
-      if (auto made = editable.apply(*prepared))
-        applied = editable.edits().back();
-      else
-        applied = Error{made.error()};
     }
     if (!applied) {
       // Nothing is written: the file stays as it was.
@@ -316,35 +326,26 @@ int setConfig(const QStringList &arguments) {
                                           {"op", opSpec},
                                           {"refused",
                                            {{"field", change.field},
-                                            {"message", applied.error()}}},
+                                            {"message", applied.refusal}}},
                                           {"written", false}},
                                          2)
                   << "\n";
       else
-        std::cerr << path << ": op " << opSpec << ": " << applied.error()
+        std::cerr << path << ": op " << opSpec << ": " << applied.refusal
                   << "\n(nothing written)\n";
       return kExitFailure;
     }
     appliedJson.push_back(
-        {{"field", applied->field.name()},
-         {"old", applied->oldValue},
-         {"new", applied->newValue},
-         {"attribute", applied->attributeKey},
-         {"line", applied->line},
-         {"read_by_iree", applied->readByIree},
-         {"description", applied->describe(editable.document())}});
+        {{"field", applied.edit->field.name()},
+         {"old", applied.edit->oldValue},
+         {"new", applied.edit->newValue},
+         {"attribute", applied.edit->attributeKey},
+         {"line", applied.edit->line},
+         {"read_by_iree", applied.edit->readByIree},
+         {"description", applied.edit->describe(editable.document())}});
   }
 
-  // IREE reads the edited text back before anything is written.
-  auto worker = app::documentWorker(ireePath(parser));
-  if (!worker) {
-    std::cerr << "tilescope-cli set-config: " << worker.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  auto reparsed = worker->parseText(editable.text(), path);
-  Result<bool> agrees = reparsed ? editable.agreesWith(*reparsed)
-                                 : Result<bool>(Error{reparsed.error()});
-  if (!agrees) {
+  if (auto agrees = session.readBack(); !agrees) {
     std::cerr << path << ": op " << opSpec
               << ": IREE does not read the edited file back as edited; "
                  "nothing written:\n"

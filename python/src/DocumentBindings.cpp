@@ -10,6 +10,7 @@
 #include "core/export/JsonText.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeConstraints.h"
+#include "core/session/Session.h"
 #include "core/tools/IreeInstallation.h"
 
 #include <pybind11/stl.h>
@@ -144,45 +145,45 @@ py::list problemsOf(const document::Document &document, edit::OpRef op,
 }
 
 struct Editor {
-  // Each edit's attribute is read by IREE in the parse worker, as
-  // `set-config` reads it in process: what IREE refuses raises at set().
+  // The session every front end drives: each edit's attribute is read by
+  // IREE in the parse worker, as `set-config` and the window read it; what
+  // IREE refuses raises at set().
   explicit Editor(const document::Document &document)
-      : model(document, [](const std::string &text) -> Result<std::string> {
-          py::gil_scoped_release release;
-          return worker().printAttribute(text);
-        }) {}
-  edit::EditableDocument model;
+      : session([] {
+          session::SessionServices services;
+          services.printAttribute =
+              [](const std::string &text) -> Result<std::string> {
+            py::gil_scoped_release release;
+            return worker().printAttribute(text);
+          };
+          services.parseText = [](const std::string &text,
+                                  const std::string &name) {
+            py::gil_scoped_release release;
+            return worker().parseText(text, name);
+          };
+          return services;
+        }()) {
+    session.open(document);
+  }
+  session::Session session;
+  const edit::EditableDocument &model() const { return session.model(); }
 
   DocumentPtr readBack() const {
-    const std::string text = model.text();
-    const std::string name = model.document().path.string();
-    Result<document::Document> reparsed = Error{""};
-    {
-      py::gil_scoped_release release;
-      reparsed = worker().parseText(text, name.empty() ? "<edited>" : name);
-    }
-    Result<bool> agrees = reparsed ? model.agreesWith(*reparsed)
-                                   : Result<bool>(Error{reparsed.error()});
-    if (!agrees)
+    auto reparsed = session.readBack();
+    if (!reparsed)
       throw EditFailure("", "IREE does not read the edited text back as "
                             "edited: " +
-                                agrees.error());
+                                reparsed.error());
     return std::make_shared<document::Document>(std::move(*reparsed));
   }
 
   py::dict set(const py::object &op, const std::string &field,
                const std::optional<std::string> &value) {
-    const edit::OpRef ref = opRefOf(model.document(), op);
-    auto prepared = model.prepare(ref, field, value);
-    if (!prepared)
-      throw EditFailure(field, prepared.error());
-    if (prepared->changesNothing())
-      throw EditFailure(field, "already " +
-                                   (value ? prepared->newValue : "unset") +
-                                   ": the edit changes nothing");
-    if (auto applied = model.apply(*prepared); !applied)
-      throw EditFailure(field, applied.error());
-    return editDict(model.edits().back());
+    const edit::OpRef ref = opRefOf(model().document(), op);
+    session::SetOutcome outcome = session.set(ref, field, value);
+    if (!outcome)
+      throw EditFailure(field, outcome.refusal);
+    return editDict(*outcome.edit);
   }
 
   py::dict editDict(const edit::Edit &e) const {
@@ -370,50 +371,51 @@ void bindDocuments(py::module_ &m) {
             return e.set(op, field, std::nullopt);
           },
           py::arg("op"), py::arg("field"))
-      .def("undo", [](Editor &e) { return e.model.undo(); })
-      .def("redo", [](Editor &e) { return e.model.redo(); })
-      .def_property_readonly("can_undo",
-                             [](const Editor &e) { return e.model.canUndo(); })
-      .def_property_readonly("can_redo",
-                             [](const Editor &e) { return e.model.canRedo(); })
-      .def_property_readonly("modified",
-                             [](const Editor &e) { return e.model.modified(); })
+      .def("undo", [](Editor &e) { return e.session.undo(); })
+      .def("redo", [](Editor &e) { return e.session.redo(); })
+      .def_property_readonly(
+          "can_undo", [](const Editor &e) { return e.model().canUndo(); })
+      .def_property_readonly(
+          "can_redo", [](const Editor &e) { return e.model().canRedo(); })
+      .def_property_readonly(
+          "modified", [](const Editor &e) { return e.model().modified(); })
       .def_property_readonly(
           "edits",
           [](const Editor &e) {
             py::list out;
-            for (const edit::Edit &x : e.model.edits())
+            for (const edit::Edit &x : e.model().edits())
               out.append(e.editDict(x));
             return out;
           },
           "The edits made, oldest first, each a dict (op, field, before, "
           "after, line).")
       .def_property_readonly("text",
-                             [](const Editor &e) { return e.model.text(); })
+                             [](const Editor &e) { return e.model().text(); })
       .def_property_readonly(
           "document",
           [](const Editor &e) {
-            return std::make_shared<document::Document>(e.model.document());
+            return std::make_shared<document::Document>(e.model().document());
           },
           "The document as edited (a snapshot).")
       .def(
           "diff",
-          [](const Editor &e, int context) { return e.model.diff(context); },
+          [](const Editor &e, int context) { return e.model().diff(context); },
           py::arg("context") = 3,
           "The unified diff against the file as opened.")
       .def(
           "check",
           [](const Editor &e, const py::object &op, bool ireeConstraints) {
-            return problemsOf(e.model.document(),
-                              opRefOf(e.model.document(), op), ireeConstraints);
+            return problemsOf(e.model().document(),
+                              opRefOf(e.model().document(), op),
+                              ireeConstraints);
           },
           py::arg("op") = "0", py::arg("iree_constraints") = false,
           "Document.check on the edited document.")
       .def(
           "predict",
           [](const Editor &e, const py::object &op) {
-            return predictionOf(e.model.document(),
-                                opRefOf(e.model.document(), op));
+            return predictionOf(e.model().document(),
+                                opRefOf(e.model().document(), op));
           },
           py::arg("op") = "0", "Document.predict on the edited document.")
       .def("read_back", &Editor::readBack,
@@ -423,9 +425,9 @@ void bindDocuments(py::module_ &m) {
            "difference; returns the document as IREE read it.")
       .def(
           "save",
-          [](const Editor &e, const std::filesystem::path &path) {
+          [](Editor &e, const std::filesystem::path &path) {
             e.readBack();
-            valueOr(e.model.save(path));
+            valueOr(e.session.save(path));
           },
           py::arg("path"),
           "Writes the edited text (atomically) once IREE reads it back as "

@@ -368,15 +368,23 @@ private slots:
              qPrintable(refused.err));
     QVERIFY(refused.err.contains("nothing written"));
     QCOMPARE(read(copy), before);
-    // A bare intrinsic: the rules say what shape the value takes, where
-    // IREE's parser names only a column.
-    const CliRun bare = cli({"set-config", copy, "--set",
-                             "mma_kind=MFMA_F32_16x16x16_F16", "--in-place"});
+    // A value that is no attribute: the rules say what shape it takes,
+    // where IREE's parser names only a column.
+    const CliRun bare =
+        cli({"set-config", copy, "--set", "mma_kind=mfma", "--in-place"});
     QCOMPARE(bare.exitCode, 1);
     QVERIFY2(bare.err.contains("mma_kind: mma_kind must be an #iree_gpu MMA "
                                "attribute such as "
                                "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>"),
              qPrintable(bare.err));
+    QCOMPARE(read(copy), before);
+    // An intrinsic by its name alone is spelled as IREE spells it.
+    const CliRun spelled = cli({"set-config", copy, "--set",
+                                "mma_kind=MFMA_F32_32x32x8_F16", "--force"});
+    QCOMPARE(spelled.exitCode, 0);
+    QVERIFY2(spelled.out.contains(
+                 "mma_kind = #iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>"),
+             qPrintable(spelled.err));
     QCOMPARE(read(copy), before);
     const CliRun unreadable = cli(
         {"set-config", copy, "--op", "0", "--set", "workgroup=[1,2", "--json"});

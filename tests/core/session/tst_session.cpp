@@ -1,0 +1,120 @@
+// The session every front end drives (session::Session), on the edits of
+// tests/data/session_edits.json with IREE's printer and parser: each edit
+// applied, refused or found unchanged as the fixture says, observers told
+// which op and field, undo and redo announced, IREE reading the result back.
+// widgets_session and python_api drive the same fixture through the window
+// and Python and compare their text with this session's.
+#include "TestSupport.h"
+
+#include "core/iree/Document.h"
+#include "core/session/Session.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace tilescope;
+using json = nlohmann::json;
+
+class SessionTest : public QObject {
+  Q_OBJECT
+
+  std::shared_ptr<iree::CompilerLibrary> library;
+  std::shared_ptr<iree::AttributeParser> attributes;
+
+  session::SessionServices services() {
+    session::SessionServices given;
+    auto parser = attributes;
+    given.printAttribute = [parser](const std::string &text) {
+      return parser->print(text);
+    };
+    auto compiler = library;
+    given.parseText = [compiler](const std::string &text,
+                                 const std::string &name) {
+      iree::DocumentParser parser(compiler);
+      return parser.parseText(text, name);
+    };
+    return given;
+  }
+
+private slots:
+  void initTestCase() {
+    library = test::projectCompiler();
+    attributes = std::make_shared<iree::AttributeParser>(library);
+  }
+
+  void theFixtureAppliesAndRefusesAsItSays() {
+    const json fixture = json::parse(
+        test::readFile(test::sourceDir() / "tests/data/session_edits.json"));
+    iree::DocumentParser parser(library);
+    auto document = parser.parseFile(test::sourceDir() /
+                                     fixture["file"].get<std::string>());
+    QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
+
+    session::Session session(services());
+    std::vector<session::Change> told;
+    const int id = session.observe(
+        [&told](const session::Change &c) { told.push_back(c); });
+    session.open(*document);
+    QCOMPARE(told.size(), size_t(1));
+    QVERIFY(told.back().kind == session::Change::Kind::Opened);
+    const edit::OpRef op{0, 0};
+    QVERIFY(session.select(op).ok());
+    QVERIFY(told.back().kind == session::Change::Kind::Selected);
+    QVERIFY(!session.select({0, 9}).ok());
+
+    size_t applied = 0;
+    for (const json &e : fixture["edits"]) {
+      const std::string field = e["field"], outcome = e["outcome"];
+      const std::string where = field + "=" + e["value"].get<std::string>();
+      const std::string before = session.text();
+      const size_t toldBefore = told.size();
+      const session::SetOutcome made =
+          session.set(op, field, e["value"].get<std::string>());
+      QCOMPARE(QString::fromStdString(made.field),
+               QString::fromStdString(field));
+      if (outcome == "applied") {
+        QVERIFY2(made, (where + ": " + made.refusal).c_str());
+        QCOMPARE(QString::fromStdString(made.edit->newValue),
+                 QString::fromStdString(e["after"].get<std::string>()));
+        QVERIFY(made.edit->readByIree);
+        QCOMPARE(told.size(), toldBefore + 1);
+        QVERIFY(told.back().kind == session::Change::Kind::Edited);
+        QVERIFY(told.back().op && told.back().op->op == 0);
+        QCOMPARE(QString::fromStdString(told.back().field),
+                 QString::fromStdString(made.edit->field.name()));
+        ++applied;
+        continue;
+      }
+      QVERIFY2(!made, where.c_str());
+      QVERIFY2(!made.refusal.empty(), where.c_str());
+      QCOMPARE(made.unchanged, outcome == "unchanged");
+      // A refusal changes nothing and tells no one.
+      QCOMPARE(session.text(), before);
+      QCOMPARE(told.size(), toldBefore);
+    }
+    QCOMPARE(session.model().edits().size(), applied);
+    QVERIFY(session.edited(op));
+    auto readBack = session.readBack();
+    QVERIFY2(readBack.ok(), readBack.ok() ? "" : readBack.error().c_str());
+
+    const std::string whole = session.text();
+    for (int i = 0; i < fixture["undo"].get<int>(); ++i)
+      QVERIFY(session.undo());
+    QVERIFY(told.back().kind == session::Change::Kind::Undone);
+    QCOMPARE(QString::fromStdString(told.back().field), QString("subgroup"));
+    for (const json &part : fixture["in_text_after_undo"])
+      QVERIFY2(session.text().find(part.get<std::string>()) !=
+                   std::string::npos,
+               part.get<std::string>().c_str());
+    QVERIFY(session.redo());
+    QVERIFY(told.back().kind == session::Change::Kind::Redone);
+    QCOMPARE(session.text(), whole);
+    session.forget(id);
+    QVERIFY(session.undo());
+    QVERIFY(told.back().kind == session::Change::Kind::Redone);
+  }
+};
+
+QTEST_MAIN(SessionTest)
+#include "tst_session.moc"
