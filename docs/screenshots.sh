@@ -38,6 +38,10 @@ shot screenshot-view-grid.png \
   --set 'workgroup=[128, 128, 0]' --view grid
 shot screenshot-view-attention.png \
   tests/core/edit/data/attention_sm_90.mlir --op 0:0 --view layouts
+# The window on a 1280x800 laptop screen.
+shot screenshot-1280x800.png \
+  "$examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir" \
+  --op 0:0 --window-size 1280x800
 
 # Panels that need IREE's answer or a run: the tests that drive them.
 pictures=$(mktemp -d)

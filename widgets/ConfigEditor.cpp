@@ -475,10 +475,22 @@ void ConfigEditor::fitColumns() {
           originals,
           table->fontMetrics().horizontalAdvance(original->text()) + 12);
   }
-  table->horizontalHeader()->resizeSection(
-      kField, std::min(names, std::max(90, width * 35 / 100)));
-  table->horizontalHeader()->resizeSection(
-      kOriginal, std::min(originals, std::max(60, width * 22 / 100)));
+  // The field names whole, then the values: the originals give way (down
+  // to what keeps them readable) until the longest value is whole.
+  int values = 0;
+  for (int row = 0; row < table->rowCount(); ++row)
+    if (const QLineEdit *box = boxOf(row)) {
+      const bool button = table->cellWidget(row, kValue) != box;
+      values = std::max(values,
+                        box->fontMetrics().horizontalAdvance(box->text()) + 16 +
+                            (button ? 26 : 0));
+    }
+  int field = std::min(names, std::max(90, width * 35 / 100));
+  int original = std::min(originals, std::max(60, width * 22 / 100));
+  if (field + original + values > width)
+    original = std::max(60, width - field - values);
+  table->horizontalHeader()->resizeSection(kField, field);
+  table->horizontalHeader()->resizeSection(kOriginal, original);
 }
 
 void ConfigEditor::changeEvent(QEvent *event) {
