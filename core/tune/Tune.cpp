@@ -17,6 +17,7 @@
 #include "core/tune/SpecProof.h"
 #include "core/tune/TuneBundle.h"
 #include "core/tune/TuneReport.h"
+#include "core/tune/TuneSpec.h"
 #include "core/util/Files.h"
 
 #include <nlohmann/json.hpp>
@@ -36,14 +37,6 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string joined(const std::vector<std::string> &parts,
-                   const std::string &separator) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i)
-    out += (i ? separator : "") + parts[i];
-  return out;
 }
 
 // Steps told to the caller, with the time left estimated from the steps so
@@ -82,19 +75,6 @@ std::optional<size_t> tunedOp(const document::Dispatch &dispatch) {
   return op;
 }
 
-// A dispatch's configs in the form the history keeps (configsJson's), with
-// the winner's texts: what withConfigs puts back on a document.
-json configsEntry(const DispatchTune &tuned, const std::string &dispatchName) {
-  json entry = {{"dispatch", dispatchName},
-                {"op", tuned.opName},
-                {"translation_info", tuned.translationInfo}};
-  if (!tuned.loweringConfig.empty())
-    entry["lowering_config"] = tuned.loweringConfig;
-  if (!tuned.compilationInfo.empty())
-    entry["compilation_info"] = tuned.compilationInfo;
-  return entry;
-}
-
 // The rules' neighbours as candidates of one change each: their every
 // combination would be hundreds of tries for one dispatch of many. The
 // value each axis has now is IREE's default, timed already.
@@ -129,136 +109,17 @@ bool changesNothing(const jobs::SweepCandidate &candidate,
          candidate.dispatch->translationInfo == original.translationInfo;
 }
 
-// Step 4: the winners as one spec (one matcher per kind), proven on the
-// program, and the program compiled with and without it, run on the same
-// inputs, compared and timed end to end.
+// Step 4: the winners as one proven spec (TuneSpec.h), and the program
+// compiled with and without it, run on the same inputs, compared and timed
+// end to end.
 void writeSpecAndRun(const tools::IreeInstallation &iree,
                      jobs::DocumentWorker &worker, const TuneRequest &request,
                      const document::Document &document,
                      const std::string &backend, TuneResult &result,
                      Progress &progress) {
-  json configs = json::object();
-  std::vector<exporting::SpecOp> ops;
-  // A spec's matcher knows the root op (types, maps, sizes), not the ops
-  // fused with it: of two kinds that differ only there, the one with the
-  // larger share has its winner in the spec.
-  std::vector<size_t> byShare;
-  for (const DispatchTune &tuned : result.dispatches)
-    byShare.push_back(tuned.dispatch);
-  std::stable_sort(byShare.begin(), byShare.end(), [&](size_t a, size_t b) {
-    return result.dispatches[a].share > result.dispatches[b].share;
-  });
-  // Every tuned op's dag, for the ops IREE's contraction matcher cannot
-  // describe (reductions, convolutions, attention).
-  std::vector<exporting::SpecOp> withDags;
-  for (const DispatchTune &tuned : result.dispatches)
-    withDags.push_back(
-        {static_cast<int>(tuned.dispatch), static_cast<int>(tuned.op), {}});
-  if (auto attached = attachDags(worker, document, withDags); !attached)
-    result.notes.push_back("no op but contractions can be in the spec: " +
-                           attached.error());
-  std::map<std::string, size_t> matched; // root op signature -> dispatch
-  for (const size_t d : byShare) {
-    DispatchTune &tuned = result.dispatches[d];
-    if (!tuned.kept && !tuned.predictedOnly)
-      continue;
-    const document::RootOp &root = document.dispatches[d].rootOps[tuned.op];
-    const std::string signature =
-        root.name + " " + tuned.loops + " " + joined(root.operandTypes, ",");
-    if (auto [first, isNew] = matched.emplace(signature, d);
-        !isNew && result.dispatches[first->second].winner != tuned.winner) {
-      tuned.specNote = "its root op is dispatch " +
-                       std::to_string(first->second) +
-                       "'s to a spec's matcher (types, maps and sizes), and "
-                       "that one's winner, with the larger share, is in it";
-      continue;
-    }
-    configs[std::to_string(tuned.dispatch) + ":" + std::to_string(tuned.op)] =
-        configsEntry(tuned, tuned.name);
-    if (tuned.sameAs || matched[signature] != d)
-      continue; // the kind's (or the same root op's) matcher finds it
-    const exporting::SpecOp op{static_cast<int>(tuned.dispatch),
-                               static_cast<int>(tuned.op), withDags[d].dag};
-    // An op with neither a contraction's matcher nor a dag (TuningSpec.h).
-    if (auto alone =
-            exporting::tuningSpec(jobs::withConfigs(configs, document), {op});
-        !alone) {
-      tuned.specNote = alone.error();
-      continue;
-    }
-    ops.push_back(op);
-  }
-  const document::Document tunedDocument = jobs::withConfigs(configs, document);
-  if (!ops.empty()) {
-    auto spec = exporting::tuningSpec(tunedDocument, ops);
-    result.spec = request.specOutput.empty()
-                      ? result.folder / (request.source.stem().string() + "." +
-                                         result.target + ".spec.mlir")
-                      : fs::absolute(request.specOutput);
-    if (!spec) {
-      result.notes.push_back("no spec: " + spec.error());
-      result.spec.clear();
-    } else if (auto written = writeFileAtomically(result.spec, *spec);
-               !written) {
-      result.notes.push_back("no spec: " + written.error());
-      result.spec.clear();
-    }
-  }
-  // Proven; an op IREE does not give its config (its matcher does not take
-  // the op: IREE's contraction matcher and a convolution's loops), or one
-  // whose config breaks the program's compile from a spec, leaves the spec,
-  // which is written and proven again without it.
-  for (int round = 0; round < 2 && !result.spec.empty(); ++round) {
-    result.specFlag = specFlag(backend, result.spec);
-    result.specProof.clear();
-    progress.step("proving the spec: configuring and compiling the program "
-                  "with it");
-    auto proofs = proveSpec(iree, worker, tunedDocument, ops, request.source,
-                            result.spec, SpecProofDepth::Compiled);
-    if (!proofs) {
-      result.notes.push_back("the spec could not be proven: " + proofs.error());
-      break;
-    }
-    std::vector<exporting::SpecOp> applied;
-    for (size_t i = 0; i < proofs->size(); ++i) {
-      const SpecOpProof &proof = (*proofs)[i];
-      std::string why = proof.why;
-      if (!proof.compileError.empty()) {
-        why = "the program does not compile with it in the spec: " +
-              proof.compileError;
-      } else if (proof.inProgram && !proof.applied) {
-        why = "IREE's config differs:";
-        for (const edit::FieldDifference &d : proof.differences)
-          why +=
-              " " + d.field + " (spec " + d.before + ", IREE " + d.after + ")";
-      }
-      result.specProof.emplace_back(proof.op, why);
-      if (proof.applied) {
-        applied.push_back(ops[i]);
-      } else if (round == 0) {
-        DispatchTune &left =
-            result.dispatches[static_cast<size_t>(ops[i].dispatch)];
-        left.specNote =
-            proof.compileError.empty()
-                ? "IREE did not apply it from the spec (" + why + "): left out"
-                : why + ": left out";
-      }
-    }
-    if (applied.size() == ops.size() || round == 1)
-      break;
-    ops = applied;
-    auto spec = ops.empty() ? Result<std::string>(Error{"no op left"})
-                            : exporting::tuningSpec(tunedDocument, ops);
-    if (!spec || !writeFileAtomically(result.spec, *spec)) {
-      result.notes.push_back(
-          "no spec: IREE applied none of the winners from it");
-      std::error_code ignored;
-      fs::remove(result.spec, ignored);
-      result.spec.clear();
-      result.specFlag.clear();
-      result.specProof.clear();
-    }
-  }
+  writeProvenSpec(
+      iree, worker, request, document, backend, result,
+      [&progress](const std::string &text) { progress.step(text); });
 
   // The program on the configured file's device (so sm_90, which IREE
   // cannot name by flag, compiles for it), with and without the spec.
