@@ -109,6 +109,48 @@ bool changesNothing(const jobs::SweepCandidate &candidate,
          candidate.dispatch->translationInfo == original.translationInfo;
 }
 
+// Why a tuning spec cannot carry the dispatch's config ("" where it can, or
+// where that was not asked): where IREE's config gives other ops of the
+// dispatch lowering_configs of their own (fills aside), a spec configures
+// the root op alone, and some such dispatches then no longer compile
+// (docs/iree-3.13.md). IREE's own config is put in a spec and proven on the
+// program by compiling it, before any candidate is swept.
+std::string specCannotCarry(const tools::IreeInstallation &iree,
+                            jobs::DocumentWorker &worker,
+                            const TuneRequest &request,
+                            const document::Document &document,
+                            const DispatchTune &tuned, const fs::path &folder,
+                            Progress &progress) {
+  const document::Dispatch &dispatch = document.dispatches[tuned.dispatch];
+  bool others = false;
+  for (size_t i = 0; i < dispatch.rootOps.size(); ++i)
+    others = others ||
+             (i != tuned.op && !dispatch.rootOps[i].loweringConfig.empty() &&
+              dispatch.rootOps[i].name != "linalg.fill");
+  if (!others)
+    return {};
+  progress.step("proving that a spec can carry dispatch " +
+                std::to_string(tuned.dispatch) + "'s config");
+  const std::vector<exporting::SpecOp> ops = {
+      {static_cast<int>(tuned.dispatch), static_cast<int>(tuned.op), {}}};
+  auto spec = tuningSpecOf(worker, document, ops);
+  const fs::path file =
+      folder /
+      ("iree-default-" + std::to_string(tuned.dispatch) + ".spec.mlir");
+  if (!spec || !writeFileAtomically(file, *spec))
+    return {}; // the proof of the winners' spec will say
+  std::vector<exporting::SpecOp> withDag = ops;
+  if (!attachDags(worker, document, withDag))
+    return {};
+  auto proofs = proveSpec(iree, worker, document, withDag, request.source, file,
+                          SpecProofDepth::Compiled);
+  if (!proofs || proofs->empty() || (*proofs)[0].compileError.empty())
+    return {};
+  return "a tuning spec cannot carry its config: IREE's own config, given "
+         "through a spec, breaks the program's compile (" +
+         (*proofs)[0].compileError + ")";
+}
+
 // Step 4: the winners as one proven spec (TuneSpec.h), and the program
 // compiled with and without it, run on the same inputs, compared and timed
 // end to end.
@@ -470,6 +512,12 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     if (secondsSince(start) > static_cast<double>(request.budget.count())) {
       result.budgetSpent = true;
       tuned.outcome = "not tuned: the budget was spent";
+      continue;
+    }
+    if (std::string why = specCannotCarry(iree, worker, request, document,
+                                          tuned, result.folder, progress);
+        !why.empty()) {
+      tuned.outcome = "not tuned: " + why;
       continue;
     }
     jobs::SweepRequest sweep = sweepRequest(tuned);

@@ -241,6 +241,28 @@ private slots:
         "compiled only"));
   }
 
+  // A dispatch whose IREE config gives its fused op a lowering_config too
+  // (RMSNorm's sum of squares and its normalizing op) cannot be carried by
+  // a spec, IREE's own config included: the tune proves that before
+  // sweeping it and says so, and writes no spec that breaks the program.
+  void aDispatchASpecCannotCarryIsNotSwept() {
+    auto run = cli({"tune",
+                    TILESCOPE_SOURCE_DIR "/tests/e2e/data/rmsnorm_f16.mlir",
+                    "--target", "sm_90", "--workspace", workspace.path(),
+                    "--candidates", "2", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(failure(run)));
+    const QJsonObject tuned = jsonOf(run);
+    const QJsonArray dispatches = tuned["dispatches"].toArray();
+    QCOMPARE(dispatches.size(), 1);
+    const QJsonObject d = dispatches[0].toObject();
+    QVERIFY2(d["outcome"].toString().startsWith(
+                 "not tuned: a tuning spec cannot carry its config"),
+             qPrintable(d["outcome"].toString()));
+    QVERIFY(d["outcome"].toString().contains("failed to distribute"));
+    QVERIFY(tuned["spec"].isNull());
+    QCOMPARE(tuned["tries"].toInt(), 1); // IREE's default alone
+  }
+
   // An ONNX model as iree-import-onnx writes it (torch dialect, a module of
   // its own) tunes as it is, for both GPU targets: the spec is proven on
   // the program (IREE, configuring it with the spec, gives each op in it
