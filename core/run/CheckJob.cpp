@@ -1,9 +1,9 @@
 #include "core/run/CheckJob.h"
-#include "core/service/ConfigureProgram.h"
 
 #include "core/document/MlirFile.h"
-#include "core/run/SlurmRun.h"
+#include "core/run/RunToolAt.h"
 #include "core/service/CompileJob.h"
+#include "core/service/ConfigureProgram.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
 
@@ -359,18 +359,11 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     std::vector<std::string> inputs{"tested.vmfb"};
     for (size_t i = 0; i < signature->inputs.size(); ++i)
       inputs.push_back("input" + std::to_string(i) + ".bin");
-    const std::filesystem::path tools = runner->parent_path();
-    Result<ProcessResult> ran =
-        request.place.kind == RunPlace::Kind::Ssh
-            ? runToolOverSsh(request.place.host, directory, inputs,
-                             tools::kIreeRunModule, spec.arguments, "tested",
-                             tools, request.timeout, request.cancel,
-                             result.commands)
-            : runToolOnSlurm(request.place.partition, directory,
-                             tools::kIreeRunModule, spec.arguments,
-                             driverOf(result.device) != "local-task", tools,
-                             sharedFolderOf(directory), request.timeout,
-                             request.cancel, result.commands);
+    Result<ProcessResult> ran = runToolAt(
+        request.place,
+        {directory, inputs, tools::kIreeRunModule, spec.arguments, "tested",
+         result.device, runner->parent_path(), request.timeout, request.cancel},
+        result.commands);
     if (!ran) {
       result.failedStep = "run";
       result.error = ran.error();

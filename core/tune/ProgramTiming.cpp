@@ -1,7 +1,7 @@
 #include "core/tune/ProgramTiming.h"
 
 #include "core/process/Process.h"
-#include "core/run/SlurmRun.h"
+#include "core/run/RunToolAt.h"
 #include "core/service/IreeCommands.h"
 #include "core/service/UntrustedFiles.h"
 #include "core/util/Files.h"
@@ -46,17 +46,11 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
     for (const std::string &file : inputFilesOf(ran))
       inputs.push_back(file);
     std::vector<std::string> steps;
-    const std::filesystem::path tools = tool->parent_path();
-    Result<jobs::ProcessResult> remote =
-        place.kind == jobs::RunPlace::Kind::Ssh
-            ? jobs::runToolOverSsh(place.host, ran.directory, inputs,
-                                   tools::kIreeBenchmarkModule, spec.arguments,
-                                   "", tools, timeout, cancel, steps)
-            : jobs::runToolOnSlurm(place.partition, ran.directory,
-                                   tools::kIreeBenchmarkModule, spec.arguments,
-                                   jobs::driverOf(ran.device) != "local-task",
-                                   tools, jobs::sharedFolderOf(ran.directory),
-                                   timeout, cancel, steps);
+    Result<jobs::ProcessResult> remote = jobs::runToolAt(
+        place,
+        {ran.directory, inputs, tools::kIreeBenchmarkModule, spec.arguments, "",
+         ran.device, tool->parent_path(), timeout, cancel},
+        steps);
     if (!remote)
       return Error{"iree-benchmark-module " + place.where() + ": " +
                    remote.error()};

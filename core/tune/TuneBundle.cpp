@@ -66,6 +66,7 @@ std::string programsScript(const jobs::CheckResult &check,
          "device=$TILESCOPE_DEVICE ;; esac\n"
          "out=\"$here/results/programs\"\n"
          "mkdir -p \"$out\" && cd \"$here/programs\" || exit 1\n"
+         "printf '%s %s\\n' \"$device\" \"$(hostname)\" >\"$out/device\"\n"
          "status=0\n"
          "for program in default tuned; do\n"
          "  [ -f \"$program.vmfb\" ] || continue\n"
@@ -149,6 +150,21 @@ Result<jobs::TimingStats> programTime(const fs::path &results,
   return *stats;
 }
 
+// "cuda at gpu-node-3": the device and host the bundle's programs.sh
+// wrote (results/programs/device), printable characters only; "the
+// bundle's machine" where it wrote none.
+std::string bundleDevice(const fs::path &results) {
+  auto text = jobs::readUntrustedFile(results / "device", 256);
+  std::string line = text ? text->substr(0, text->find('\n')) : "";
+  std::erase_if(line, [](char c) { return c < 0x20 || c > 0x7e; });
+  const size_t space = line.find(' ');
+  if (line.empty() || space == 0)
+    return "the bundle's machine";
+  if (space == std::string::npos || space + 1 == line.size())
+    return line.substr(0, space);
+  return line.substr(0, space) + " at " + line.substr(space + 1);
+}
+
 } // namespace
 
 std::vector<std::string> tuneSweepNames(const TuneResult &result) {
@@ -224,7 +240,7 @@ void readTuneBundle(const fs::path &bundle, TuneResult &result) {
     }
     run->time = *time;
     run->error.clear();
-    run->check.device = "where the bundle ran";
+    run->check.device = bundleDevice(results);
   }
   if (!result.defaultRun || !result.tunedRun || !sameSpec)
     return;

@@ -200,6 +200,10 @@ private slots:
     // IREE's default program ran there, timed end to end.
     QVERIFY2(!second["default_program"]["time"].isNull(),
              qPrintable(imported.out));
+    // The device and host programs.sh ran on, as it wrote them.
+    QVERIFY2(second["default_program"]["device"].toString().startsWith(
+                 "local-task at "),
+             qPrintable(imported.out));
     // Where the measured winners make the bundle's spec, the tuned program
     // there is this spec's: compared with the default's outputs and timed.
     const bool sameSpec =
