@@ -11,12 +11,13 @@
 #     nothing of core/iree/; the window's process (app/gui/) includes nothing
 #     of core/iree/ either: it never loads IREE's library (the parse worker
 #     does);
-#   - each area of core/ includes only the areas core/CMakeLists.txt lets its
-#     library link (the table below; the link alone would let a header-only
-#     include through).
+#   - each area of core/ includes only the areas its library links, directly
+#     or through another: the link graph core/CMakeLists.txt writes at
+#     configure time (LINKS_FILE), so the table is the build's own (the link
+#     alone would let a header-only include through).
 cmake_minimum_required(VERSION 3.25) # IN_LIST
 if(NOT SOURCE_DIR)
-  message(FATAL_ERROR "usage: cmake -DSOURCE_DIR=<project> -P layering.cmake")
+  message(FATAL_ERROR "usage: cmake -DSOURCE_DIR=<project> -DLINKS_FILE=<build>/layering-links.cmake -P layering.cmake")
 endif()
 
 set(violations "")
@@ -72,23 +73,13 @@ foreach(file IN LISTS front_files)
   endforeach()
 endforeach()
 
-# What each area of core/ may include, itself and what it links (transitively).
-set(may_include_util util)
-set(may_include_config config util)
-set(may_include_layout layout config util)
-set(may_include_document document config util)
-set(may_include_iree iree document config util)
-set(may_include_tools tools util)
-set(may_include_edit edit document layout config util)
-set(may_include_session session edit document layout config util)
-set(may_include_export export layout document edit config util)
-set(may_include_process process util)
-set(may_include_devices devices config util)
-set(may_include_service service process iree tools document export edit layout config util)
-set(may_include_run run service devices process iree tools document export edit layout config util)
-set(may_include_tries tries run service devices process iree tools document export edit layout config util)
-set(may_include_sweep sweep tries run service devices process iree tools document export edit layout config util)
-set(may_include_tune tune sweep tries run service devices process iree tools document export edit layout config util)
+# What each area of core/ may include: itself and what its library links,
+# directly or through another, as core/CMakeLists.txt wrote the link graph
+# at configure time (LINKS_FILE).
+if(NOT LINKS_FILE OR NOT EXISTS "${LINKS_FILE}")
+  message(FATAL_ERROR "usage: cmake -DSOURCE_DIR=<project> -DLINKS_FILE=<build>/layering-links.cmake -P layering.cmake")
+endif()
+include("${LINKS_FILE}")
 foreach(file IN LISTS core_files)
   string(REGEX REPLACE "^${SOURCE_DIR}/core/([a-z]+)/.*$" "\\1" area "${file}")
   if(NOT DEFINED may_include_${area})
