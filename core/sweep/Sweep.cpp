@@ -136,6 +136,15 @@ void takePrediction(SweepCandidate &candidate, const TryRecord &record) {
       predicted.value("resources", "") == "compiled";
 }
 
+// The prediction of the try just run, as the try made it (no trip through
+// the history's JSON).
+void takePrediction(SweepCandidate &candidate,
+                    const layout::CostPrediction &predicted) {
+  candidate.predictedMicroseconds = predicted.microseconds;
+  candidate.prediction = predicted.summary();
+  candidate.predictedFromCompile = !predicted.resourcesEstimated;
+}
+
 // A candidate taken from the history predicted by the cost model as it is
 // now, from the compiled kernel's resources the try recorded: the
 // prediction the try stored is the model's of its day. Where the model
@@ -522,13 +531,17 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
   // On a cluster, the compiled candidates waiting for their task.
   const bool onCluster = request.place.kind == RunPlace::Kind::Slurm;
   std::vector<DeferredCandidate> deferred;
-  const auto finish = [&](SweepCandidate &candidate, TryRecord record) {
+  const auto finish = [&](SweepCandidate &candidate, TryRecord record,
+                          const std::optional<layout::CostPrediction> &typed) {
     record.op = opName;
     record.sweep = request.name;
     record.candidate = candidate.name;
     if (auto id = history->add(record))
       record.id = *id;
-    takePrediction(candidate, record);
+    if (typed)
+      takePrediction(candidate, *typed);
+    else // a try finished elsewhere records its prediction only
+      takePrediction(candidate, record);
     candidate.record = std::move(record);
     ++done;
     ++ran;
@@ -572,8 +585,10 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
         return;
       }
     }
+    std::optional<layout::CostPrediction> predicted;
     if (tried) {
       record = tried->record;
+      predicted = tried->prediction;
     } else {
       record.kind = toString(request.upTo);
       record.document = request.document->path.string();
@@ -581,13 +596,14 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
       record.summary = tried.error();
     }
     std::lock_guard lock(mutex);
-    finish(candidate, std::move(record));
+    finish(candidate, std::move(record), predicted);
   };
   parallelFor(queue.size(), request.parallel, tryCandidate, request.cancel);
   if (!deferred.empty() && !stopRequested(request.cancel)) {
     auto sent = runDeferredOnSlurm(
-        request, *history, deferred,
-        [&](DeferredCandidate &d) { finish(*d.candidate, d.result.record); });
+        request, *history, deferred, [&](DeferredCandidate &d) {
+          finish(*d.candidate, d.result.record, d.result.prediction);
+        });
     if (!sent)
       return Error{sent.error()};
     result.slurmJobs = sent->jobs;
