@@ -5,9 +5,6 @@
 namespace tilescope::widgets {
 namespace {
 
-constexpr int kLineRole = Qt::UserRole;
-constexpr int kFieldRole = Qt::UserRole + 1;
-
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 bool isError(const config::Problem &p) {
@@ -36,58 +33,58 @@ int lineOf(const QString &text) {
 
 } // namespace
 
-ProblemList::ProblemList(QWidget *parent) : QListWidget(parent) {
+ProblemList::ProblemList(QWidget *parent)
+    : QListView(parent), rows(new ProblemModel(this)) {
   setObjectName("problemList");
+  setModel(rows);
   // A problem names its field and says why: show it whole.
   setWordWrap(true);
   setResizeMode(QListView::Adjust);
   setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  connect(this, &QListWidget::itemActivated, this,
-          [this](QListWidgetItem *item) {
-            const QString field = item->data(kFieldRole).toString();
-            if (!field.isEmpty())
-              emit fieldActivated(field);
-            else
-              emit lineActivated(item->data(kLineRole).toInt());
-          });
-}
-
-void ProblemList::add(QStyle::StandardPixmap icon, const QString &text,
-                      const QString &field, int line) {
-  auto *item = new QListWidgetItem(style()->standardIcon(icon), text, this);
-  item->setData(kFieldRole, field);
-  item->setData(kLineRole, line);
+  connect(this, &QListView::activated, this, [this](const QModelIndex &index) {
+    const QString field = index.data(ProblemModel::kFieldRole).toString();
+    if (!field.isEmpty())
+      emit fieldActivated(field);
+    else
+      emit lineActivated(index.data(ProblemModel::kLineRole).toInt());
+  });
 }
 
 void ProblemList::show(const Contents &c) {
-  clear();
+  std::vector<ProblemModel::Row> shown;
   if (!c.draftError.isEmpty())
-    add(QStyle::SP_MessageBoxCritical,
-        c.draftField + ": not applied: " + c.draftError, c.draftField, 0);
+    shown.push_back({QStyle::SP_MessageBoxCritical,
+                     c.draftField + ": not applied: " + c.draftError,
+                     c.draftField, 0});
   for (const config::Problem &p : c.rules) {
     const QString field = qs(p.field);
     QString text = field + ": " + qs(p.message);
     if (isError(p))
       text +=
           "  [" + qs(config::toString(p.iree)) + "; rule " + qs(p.rule) + "]";
-    add(iconOf(p), text, field, 0);
+    shown.push_back({iconOf(p), text, field, 0});
   }
   for (const QString &line : c.iree)
-    add(QStyle::SP_MessageBoxCritical, "IREE: " + line, {}, lineOf(line));
+    shown.push_back(
+        {QStyle::SP_MessageBoxCritical, "IREE: " + line, {}, lineOf(line)});
   // IREE's pipeline constraints: each violated assert on its field.
   for (const config::Problem &p : c.constraints)
-    add(iconOf(p), "IREE constraint: " + qs(p.field) + ": " + qs(p.message),
-        qs(p.field), 0);
-  if (count() == 0)
-    add(QStyle::SP_DialogApplyButton, "No problems found", {}, 0);
+    shown.push_back({iconOf(p),
+                     "IREE constraint: " + qs(p.field) + ": " + qs(p.message),
+                     qs(p.field), 0});
+  if (shown.empty())
+    shown.push_back({QStyle::SP_DialogApplyButton, "No problems found", {}, 0});
   if (!c.constraintSummary.isEmpty() && c.constraints.empty())
-    add(QStyle::SP_FileDialogInfoView, c.constraintSummary, {}, 0);
+    shown.push_back(
+        {QStyle::SP_FileDialogInfoView, c.constraintSummary, {}, 0});
+  rows->setRows(std::move(shown));
 }
 
 void ProblemList::showError(const QString &message) {
-  clear();
+  std::vector<ProblemModel::Row> shown;
   for (const QString &line : message.split('\n', Qt::SkipEmptyParts))
-    add(QStyle::SP_MessageBoxCritical, line, {}, lineOf(line));
+    shown.push_back({QStyle::SP_MessageBoxCritical, line, {}, lineOf(line)});
+  rows->setRows(std::move(shown));
 }
 
 std::vector<ProblemList::FieldMessage>

@@ -2,11 +2,13 @@
 // every source at once, each line marked by where it comes from (a value
 // not applied, the rules, IREE's reading of the edited text, IREE's
 // pipeline constraints); activating a line goes to its field or its line.
+// A list view of a ProblemModel: the rows are the model's.
 #pragma once
 
 #include "core/config/Validation.h"
+#include "widgets/ProblemModel.h"
 
-#include <QListWidget>
+#include <QListView>
 #include <QString>
 #include <QStringList>
 
@@ -14,7 +16,7 @@
 
 namespace tilescope::widgets {
 
-class ProblemList : public QListWidget {
+class ProblemList : public QListView {
   Q_OBJECT
 
 public:
@@ -34,6 +36,7 @@ public:
   explicit ProblemList(QWidget *parent = nullptr);
 
   void show(const Contents &contents);
+  ProblemModel *problems() const { return rows; }
   // A file that did not open: IREE's lines, each going to its line.
   void showError(const QString &message);
   // What the config editor marks on its rows for `contents`.
@@ -44,8 +47,7 @@ signals:
   void lineActivated(int line);
 
 private:
-  void add(QStyle::StandardPixmap icon, const QString &text,
-           const QString &field, int line);
+  ProblemModel *rows;
 };
 
 } // namespace tilescope::widgets

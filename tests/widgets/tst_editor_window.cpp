@@ -42,6 +42,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QListWidget>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -76,9 +77,12 @@ void screenshot(QWidget &window, const QString &name) {
     window.grab().save(dir + "/" + name + ".png");
 }
 
-bool listHas(const QListWidget *list, const QString &text) {
-  for (int i = 0; i < list->count(); ++i)
-    if (list->item(i)->text().contains(text))
+// Whether a row of the list's model holds `text` (the Problems panel is a
+// view of a model; the run panel's diagnostics a QListWidget).
+bool listHas(const QAbstractItemView *list, const QString &text) {
+  const QAbstractItemModel *model = list->model();
+  for (int i = 0; i < model->rowCount(); ++i)
+    if (model->index(i, 0).data().toString().contains(text))
       return true;
   return false;
 }
@@ -118,7 +122,7 @@ private slots:
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     auto *editor = window->findChild<widgets::ConfigEditor *>("configEditor");
     auto *scene = window->findChild<widgets::SceneView *>("sceneView");
-    auto *problems = window->findChild<QListWidget *>("problemList");
+    auto *problems = window->findChild<QListView *>("problemList");
     auto *source = window->findChild<QPlainTextEdit *>("sourceView");
     auto *diff = window->findChild<QPlainTextEdit *>("diffView");
     QVERIFY(editor && scene && problems && source && diff);
@@ -225,14 +229,16 @@ private slots:
     // 4 intrinsic tiles of M cannot be shared by 3 subgroups: the rule
     // names workgroup[0].
     typeAndEnter(*window, "subgroup", "[3, 4, 0]");
-    auto *problems = window->findChild<QListWidget *>("problemList");
-    QListWidgetItem *problem = nullptr;
-    for (int i = 0; i < problems->count() && !problem; ++i)
-      if (problems->item(i)->text().startsWith("workgroup[0]"))
-        problem = problems->item(i);
-    QVERIFY2(problem, "no problem names workgroup[0]");
-    QVERIFY(problem->text().contains("subgroup[0]=3"));
-    emit problems->itemActivated(problem);
+    auto *problems = window->findChild<QListView *>("problemList");
+    QModelIndex problem;
+    for (int i = 0; i < problems->model()->rowCount() && !problem.isValid();
+         ++i)
+      if (problems->model()->index(i, 0).data().toString().startsWith(
+              "workgroup[0]"))
+        problem = problems->model()->index(i, 0);
+    QVERIFY2(problem.isValid(), "no problem names workgroup[0]");
+    QVERIFY(problem.data().toString().contains("subgroup[0]=3"));
+    emit problems->activated(problem);
     QVERIFY(QApplication::focusWidget());
     QCOMPARE(QApplication::focusWidget()->objectName(),
              QString("field:workgroup"));
@@ -793,7 +799,7 @@ private slots:
   void problemsShowIreesConstraintVerdict() {
     auto window = open(test::examplesDir() /
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
-    auto *list = window->findChild<QListWidget *>("problemList");
+    auto *list = window->findChild<QListView *>("problemList");
     QTRY_VERIFY_WITH_TIMEOUT(
         listHas(list,
                 "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
@@ -803,9 +809,10 @@ private slots:
         listHas(list, "IREE constraint: translation_info.subgroup_size: "
                       "sg_size == preferred_subgroup_size"),
         60000);
-    for (int i = 0; i < list->count(); ++i)
-      if (list->item(i)->text().startsWith("IREE constraint"))
-        list->scrollToItem(list->item(i));
+    for (int i = 0; i < list->model()->rowCount(); ++i)
+      if (list->model()->index(i, 0).data().toString().startsWith(
+              "IREE constraint"))
+        list->scrollTo(list->model()->index(i, 0));
     screenshot(*window, "problems-iree-constraints");
     // Undo: the constraints hold again.
     window->session()->undoStack()->undo();

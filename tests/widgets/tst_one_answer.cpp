@@ -32,7 +32,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QListWidget>
+#include <QListView>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -188,13 +188,13 @@ class OneAnswerTest : public QObject {
       expected << panelLine(p.toObject());
       errors = errors || p.toObject()["severity"].toString() == "error";
     }
-    auto *problems = window->findChild<QListWidget *>("problemList");
+    auto *problems = window->findChild<QListView *>("problemList");
     QVERIFY(problems);
     QStringList shown;
-    for (int i = 0; i < problems->count(); ++i)
-      if (problems->item(i)->text() != "No problems found" &&
-          !problems->item(i)->text().startsWith("IREE"))
-        shown << problems->item(i)->text();
+    for (int i = 0; i < problems->model()->rowCount(); ++i)
+      if (const QString text = problems->model()->index(i, 0).data().toString();
+          text != "No problems found" && !text.startsWith("IREE"))
+        shown << text;
     QVERIFY2(shown == expected,
              qPrintable(described + "\nwindow:\n" + shown.join('\n') +
                         "\ncheck:\n" + expected.join('\n')));
