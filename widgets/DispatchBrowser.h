@@ -2,23 +2,22 @@
 // with its kind, loops, pipeline and target, a filter box, and markers on
 // ops that are edited (✎, bold) or whose config breaks a rule (a warning
 // icon, the first problem as tooltip). Selecting a row says which op a
-// person chose; a dispatch row stands for its root op.
+// person chose; a dispatch row stands for its root op. A tree view of a
+// DispatchModel through its filter.
 #pragma once
 
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
+#include "widgets/DispatchModel.h"
 
 #include <QWidget>
 
 class QLineEdit;
-class QTreeWidget;
+class QTreeView;
 
 namespace tilescope::widgets {
 
 class EditSession;
-
-// "linalg.generic  (root op, set 0)".
-QString opLabel(const document::RootOp &op);
 
 class DispatchBrowser : public QWidget {
   Q_OBJECT
@@ -31,9 +30,6 @@ public:
   void clear();
   // Whether the rows are the document's dispatches.
   bool holds(const document::Document &document) const;
-  // Markers from the session's document as it stands; in a file with many
-  // ops, only `focusDispatch`'s (-1: all).
-  void refreshMarkers(int focusDispatch);
   void select(edit::OpRef op);
   // Selects the first dispatch's root op; false when there is none.
   bool selectFirst();
@@ -42,14 +38,17 @@ public:
   // its first configured op; -1 for none.
   static int preferredOp(const document::Dispatch &dispatch);
 
+  DispatchModel *model() const { return rows; }
+
 signals:
   void selected(int dispatch, int op, int line);
 
 private:
-  void filterTree(const QString &text);
+  void choose(const QModelIndex &shown);
 
-  const EditSession *session = nullptr;
-  QTreeWidget *dispatchTree;
+  DispatchModel *rows;
+  DispatchFilter *filter;
+  QTreeView *dispatchTree;
   QLineEdit *filterBox;
 };
 

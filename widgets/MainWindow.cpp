@@ -46,7 +46,6 @@
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QTimer>
-#include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -581,7 +580,7 @@ void MainWindow::onDocumentChanged() {
              : QString("Diff (%1 edit%2)")
                    .arg(edits->model().edits().size())
                    .arg(edits->model().edits().size() == 1 ? "" : "s"));
-  browser->refreshMarkers(selectedDispatch);
+  // The dispatch list marks the changed op itself (EditSession::fieldChanged).
   draftField.clear();
   draftError.clear();
   showSelection();

@@ -29,7 +29,7 @@
 #include <QProcess>
 #include <QStatusBar>
 #include <QTimer>
-#include <QTreeWidget>
+#include <QTreeView>
 
 #include <iostream>
 #include <memory>
@@ -58,16 +58,19 @@ QString bundledExample() {
 }
 
 void printDispatchList(const QWidget &window) {
-  const auto *tree = window.findChild<QTreeWidget *>("dispatchTree");
-  if (!tree)
+  const auto *tree = window.findChild<QTreeView *>("dispatchTree");
+  if (!tree || !tree->model())
     return;
-  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
-    const QTreeWidgetItem *dispatch = tree->topLevelItem(i);
-    std::cout << "dispatch " << dispatch->text(0).toStdString() << " ("
-              << dispatch->text(1).toStdString() << ", "
-              << dispatch->text(2).toStdString() << ")\n";
-    for (int j = 0; j < dispatch->childCount(); ++j)
-      std::cout << "  " << dispatch->child(j)->text(0).toStdString() << "\n";
+  const QAbstractItemModel &rows = *tree->model();
+  auto text = [&rows](int row, int column, const QModelIndex &parent = {}) {
+    return rows.index(row, column, parent).data().toString().toStdString();
+  };
+  for (int i = 0; i < rows.rowCount(); ++i) {
+    const QModelIndex dispatch = rows.index(i, 0);
+    std::cout << "dispatch " << text(i, 0) << " (" << text(i, 1) << ", "
+              << text(i, 2) << ")\n";
+    for (int j = 0; j < rows.rowCount(dispatch); ++j)
+      std::cout << "  " << text(j, 0, dispatch) << "\n";
   }
   std::cout.flush();
 }

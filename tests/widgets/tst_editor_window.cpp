@@ -60,6 +60,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QUrl>
@@ -148,8 +149,13 @@ private slots:
     QVERIFY(source->toPlainText().contains("workgroup = [128, 64, 0]"));
     QVERIFY(diff->toPlainText().contains("+"));
     QVERIFY(diff->toPlainText().contains("workgroup = [128, 64, 0]"));
-    auto *tree = window->findChild<QTreeWidget *>("dispatchTree");
-    QVERIFY(tree->topLevelItem(0)->child(0)->text(0).startsWith("✎"));
+    auto *tree = window->findChild<QTreeView *>("dispatchTree");
+    const QModelIndex firstDispatch = tree->model()->index(0, 0);
+    QVERIFY(tree->model()
+                ->index(0, 0, firstDispatch)
+                .data()
+                .toString()
+                .startsWith("✎"));
     QUndoStack *stack = window->session()->undoStack();
     QCOMPARE(stack->count(), 1);
     QVERIFY(stack->text(0).startsWith("workgroup of linalg.generic"));
@@ -180,7 +186,11 @@ private slots:
     stack->undo();
     QCOMPARE(window->document()->text, before);
     QVERIFY(diff->toPlainText().isEmpty());
-    QVERIFY(!tree->topLevelItem(0)->child(0)->text(0).startsWith("✎"));
+    QVERIFY(!tree->model()
+                 ->index(0, 0, firstDispatch)
+                 .data()
+                 .toString()
+                 .startsWith("✎"));
     stack->redo();
     QVERIFY(window->document()->text.find("workgroup = [128, 64, 0]") !=
             std::string::npos);
@@ -244,8 +254,11 @@ private slots:
              QString("field:workgroup"));
     // The tree marks the op: edited, with a problem, an error's icon for
     // an error (as `check` and the Problems panel grade it).
-    auto *tree = window->findChild<QTreeWidget *>("dispatchTree");
-    const QIcon marker = tree->topLevelItem(0)->child(0)->icon(0);
+    auto *tree = window->findChild<QTreeView *>("dispatchTree");
+    const QIcon marker = tree->model()
+                             ->index(0, 0, tree->model()->index(0, 0))
+                             .data(Qt::DecorationRole)
+                             .value<QIcon>();
     QVERIFY(!marker.isNull());
     QCOMPARE(marker.pixmap(16).toImage(),
              tree->style()

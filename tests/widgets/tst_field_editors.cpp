@@ -88,7 +88,8 @@ private slots:
     basis->findChild<QComboBox *>("basisDigitOf0")->setCurrentIndex(1);
     basis->setDigitOf(1, 0);
     QCOMPARE(editor->typedValue("lane_basis"), QString("[[4, 16], [1, 0]]"));
-    const QString result = basis->findChild<QLabel *>("basisEditorResult")->text();
+    const QString result =
+        basis->findChild<QLabel *>("basisEditorResult")->text();
     QVERIFY2(result.contains("64 id(s), as many as there are"),
              qPrintable(result));
     QCOMPARE(window->session()->undoStack()->count(), steps);
@@ -101,8 +102,8 @@ private slots:
     basis->accept();
     QCoreApplication::processEvents(); // the queued commit
     QCOMPARE(window->session()->undoStack()->count(), steps + 1);
-    QVERIFY(window->document()->text.find(
-                "lane_basis = [[4, 16], [1, 0]]") != std::string::npos);
+    QVERIFY(window->document()->text.find("lane_basis = [[4, 16], [1, 0]]") !=
+            std::string::npos);
     QVERIFY(window->session()->undoStack()->undoText().contains("lane_basis"));
   }
 
@@ -112,7 +113,8 @@ private slots:
     basis->setCount(0, 2);
     basis->addDigit();
     QCOMPARE(editor->typedValue("lane_basis"), QString("[[2, 64, 1], [0, 1]]"));
-    const QString result = basis->findChild<QLabel *>("basisEditorResult")->text();
+    const QString result =
+        basis->findChild<QLabel *>("basisEditorResult")->text();
     QVERIFY2(result.contains("128 id(s), of 64 there are"), qPrintable(result));
     basis->reject();
     QCOMPARE(editor->typedValue("lane_basis"), QString("[[1, 64], [0, 1]]"));
@@ -127,7 +129,8 @@ private slots:
     QCOMPARE(basis->text(), QString("[[4, 16, 2], [0, 5]]"));
     QCOMPARE(basis->findChild<QComboBox *>("basisDigitOf1")->currentText(),
              QString("digit 5 (no such digit)"));
-    const QString result = basis->findChild<QLabel *>("basisEditorResult")->text();
+    const QString result =
+        basis->findChild<QLabel *>("basisEditorResult")->text();
     QVERIFY2(result.contains("digit 1, 2 walks no loop"), qPrintable(result));
     basis->reject();
   }

@@ -9,13 +9,14 @@
 #include <QLabel>
 #include <QSpinBox>
 
+#include <QLineEdit>
 #include <QListView>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBlock>
-#include <QTreeWidget>
+#include <QTreeView>
 
 using namespace tilescope;
 
@@ -41,15 +42,33 @@ private slots:
             .string()));
     QVERIFY(loaded.wait(30000));
 
-    auto *tree = window.findChild<QTreeWidget *>("dispatchTree");
+    auto *tree = window.findChild<QTreeView *>("dispatchTree");
     QVERIFY(tree);
-    QCOMPARE(tree->topLevelItemCount(), 1);
-    QTreeWidgetItem *dispatch = tree->topLevelItem(0);
-    QVERIFY(dispatch->text(0).startsWith("reduction_4x6656x16384_dispatch_0"));
-    QCOMPARE(dispatch->text(1), QString("VectorDistribute"));
-    QCOMPARE(dispatch->text(2), QString("rocm gfx942"));
-    QVERIFY(dispatch->childCount() >= 1);
-    QVERIFY(dispatch->child(0)->text(0).startsWith("linalg.generic"));
+    const QAbstractItemModel *model = tree->model();
+    QCOMPARE(model->rowCount(), 1);
+    const QModelIndex dispatch = model->index(0, 0);
+    QVERIFY(dispatch.data().toString().startsWith(
+        "reduction_4x6656x16384_dispatch_0"));
+    QCOMPARE(model->index(0, 1).data().toString(), QString("VectorDistribute"));
+    QCOMPARE(model->index(0, 2).data().toString(), QString("rocm gfx942"));
+    QVERIFY(model->rowCount(dispatch) >= 1);
+    QVERIFY(model->index(0, 0, dispatch)
+                .data()
+                .toString()
+                .startsWith("linalg.generic"));
+    // The filter: a dispatch shows while it or one of its ops matches.
+    auto *filter = window.findChild<QLineEdit *>("dispatchFilter");
+    QVERIFY(filter);
+    filter->setText("no such op");
+    QCOMPARE(model->rowCount(), 0);
+    filter->setText("GENERIC"); // an op's name, any case
+    QCOMPARE(model->rowCount(), 1);
+    QVERIFY(model->rowCount(model->index(0, 0)) >= 1);
+    filter->setText("gfx942"); // the dispatch's target: all its ops
+    QCOMPARE(model->rowCount(), 1);
+    QCOMPARE(model->rowCount(model->index(0, 0)),
+             static_cast<int>(window.document()->dispatches[0].rootOps.size()));
+    filter->clear();
 
     // The root op is selected: its config shows and the text is at its line.
     auto *config = window.findChild<QPlainTextEdit *>("configView");
@@ -106,9 +125,8 @@ private slots:
     QCOMPARE(window.document()->path, good);
     auto *problems = window.findChild<QListView *>("problemList");
     QVERIFY(problems->model()->rowCount() >= 1);
-    QCOMPARE(
-        window.findChild<QTreeWidget *>("dispatchTree")->topLevelItemCount(),
-        1);
+    QCOMPARE(window.findChild<QTreeView *>("dispatchTree")->model()->rowCount(),
+             1);
   }
 };
 

@@ -37,7 +37,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QUndoStack>
 
 #include <cmath>
@@ -139,7 +139,8 @@ private slots:
     QSettings().clear(); // no saved layout: the docks arranged afresh
     auto library = test::projectCompiler();
     widgets::MainWindow window(
-        [library](const std::filesystem::path &path, const std::atomic<bool> *) {
+        [library](const std::filesystem::path &path,
+                  const std::atomic<bool> *) {
           iree::DocumentParser parser(library);
           return parser.parseFile(path);
         },
@@ -147,8 +148,8 @@ private slots:
     window.resize(1280, 800);
     window.show();
     QSignalSpy loaded(&window, &widgets::MainWindow::documentLoaded);
-    window.openFile(QString::fromStdString(
-        (test::examplesDir() / kMatmul).string()));
+    window.openFile(
+        QString::fromStdString((test::examplesDir() / kMatmul).string()));
     QVERIFY(loaded.wait(30000));
     QTRY_COMPARE(window.width(), 1280);
     QVERIFY2(window.minimumWidth() <= 1280,
@@ -444,18 +445,23 @@ private slots:
     QVERIFY(!window->pendingAnswers().isEmpty() ||
             window->findChild<widgets::SweepPanel *>("sweepPanel"));
     QTRY_VERIFY_WITH_TIMEOUT(window->pendingAnswers().isEmpty(), 90000);
-    auto *tree = window->findChild<QTreeWidget *>("dispatchTree");
-    for (int column = 0; column < tree->columnCount(); ++column)
+    auto *tree = window->findChild<QTreeView *>("dispatchTree");
+    const QAbstractItemModel *model = tree->model();
+    for (int column = 0; column < model->columnCount(); ++column)
       QVERIFY(tree->header()->sectionResizeMode(column) ==
               QHeaderView::Interactive);
-    QTreeWidgetItem *dispatch = tree->topLevelItem(0);
-    QVERIFY(dispatch->toolTip(0).contains(dispatch->text(0)));
-    QVERIFY(dispatch->childCount() > 0);
-    for (int c = 0; c < dispatch->childCount(); ++c) {
-      QTreeWidgetItem *op = dispatch->child(c);
-      QVERIFY2(op->toolTip(0).startsWith(op->text(0)),
-               qPrintable(op->toolTip(0)));
-      QCOMPARE(op->toolTip(1), op->text(1));
+    const QModelIndex dispatch = model->index(0, 0);
+    QVERIFY(dispatch.data(Qt::ToolTipRole)
+                .toString()
+                .contains(dispatch.data().toString()));
+    QVERIFY(model->rowCount(dispatch) > 0);
+    for (int c = 0; c < model->rowCount(dispatch); ++c) {
+      const QModelIndex op = model->index(c, 0, dispatch);
+      const QModelIndex shape = model->index(c, 1, dispatch);
+      QVERIFY2(
+          op.data(Qt::ToolTipRole).toString().startsWith(op.data().toString()),
+          qPrintable(op.data(Qt::ToolTipRole).toString()));
+      QCOMPARE(shape.data(Qt::ToolTipRole).toString(), shape.data().toString());
     }
     // The config editor's long values are whole in their tooltips.
     auto *mma = window->findChild<QLineEdit *>("field:mma_kind");

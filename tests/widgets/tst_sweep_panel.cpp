@@ -305,10 +305,11 @@ private slots:
                  summary.contains("Fastest measured"),
              qPrintable(summary));
     // Two arrays: the compiles', and the runs' waiting for them.
-    QVERIFY2(states.filter(QRegularExpression("on slurm:tilescope: job \\d+,\\d+: "
-                                              ".* compiling, .* of 2 done"))
-                     .size() > 0,
-             qPrintable(states.join('\n')));
+    QVERIFY2(
+        states.filter(QRegularExpression("on slurm:tilescope: job \\d+,\\d+: "
+                                         ".* compiling, .* of 2 done"))
+                .size() > 0,
+        qPrintable(states.join('\n')));
     // Each candidate's row said its task was queued or running on the
     // cluster before its result came.
     QVERIFY2(phases.contains("queued") || phases.contains("running"),
