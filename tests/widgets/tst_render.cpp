@@ -2,6 +2,7 @@
 // its level of detail (cell() calls follow pixels, not elements) and the
 // PNG / SVG / PDF writers, on small synthetic scenes.
 #include "widgets/render/GridScene.h"
+#include "widgets/render/PainterFrame.h"
 #include "widgets/render/Palette.h"
 #include "widgets/render/SceneExport.h"
 #include "widgets/render/ScenePainter.h"
@@ -164,6 +165,36 @@ private slots:
     QCOMPARE(textColorOn(Theme::darkTheme().background), QColor(Qt::white));
     QVERIFY(!Theme::light().dark);
     QVERIFY(Theme::darkTheme().dark);
+  }
+
+  // A caption wider than a narrow view wraps between words (it had been
+  // cut with an ellipsis at 1280x800), every word kept, in order; a scene
+  // with a long footer is taller, not wider, for it.
+  void aLongFooterWrapsBetweenWords() {
+    const QFont font;
+    const QFontMetricsF metrics(font);
+    const QString footer =
+        "4 subgroups (workgroup_size [256, 1, 1]). scf.forall over d0: 2 "
+        "(linear_dim_1), d1: 2 (linear_dim_0) = 4 iterations; subgroup w runs "
+        "iterations w, w + 4, ... (1 round).\nSubgroup tile: 32 x 64 x all "
+        "elements (intrinsic tiles).";
+    const QStringList lines = painter::wrappedLines(footer, 8, metrics, 300);
+    QVERIFY2(lines.size() >= 4, qPrintable(lines.join('|')));
+    for (const QString &line : lines)
+      QVERIFY2(metrics.horizontalAdvance(line) <= 300, qPrintable(line));
+    QString joined = lines.join(' ');
+    QString words = footer;
+    words.replace('\n', ' ');
+    QCOMPARE(joined, words);
+    // A word wider than the width keeps a line of its own.
+    const QStringList one =
+        painter::wrappedLines(QString(80, 'x') + " y", 8, metrics, 50);
+    QCOMPARE(one.size(), 2);
+    QCOMPARE(one[1], QString("y"));
+    // More lines than allowed: the last says so.
+    const QStringList cut = painter::wrappedLines("a b c d e f", 2, metrics, 1);
+    QCOMPARE(cut.size(), 2);
+    QVERIFY(cut.back().endsWith("…"));
   }
 
   void naturalSizeGrowsWithCellSizeAndFits() {

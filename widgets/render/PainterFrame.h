@@ -45,6 +45,9 @@ inline constexpr double kMaxHeaderTextWidth = 720;
 inline constexpr double kMaxPanelTitleWidth = 260;
 inline constexpr int kMaxSubtitleLines = 4;
 inline constexpr int kMaxFooterLines = 8;
+// A footer line longer than this breaks between words: a caption is read
+// whole in a view as narrow as a 1280x800 window leaves the picture.
+inline constexpr double kFooterWrapWidth = 540;
 inline constexpr int kMaxLegendLines = 4;
 inline constexpr double kTickLength = 3;
 inline constexpr double kTickGap = 2;
@@ -74,6 +77,10 @@ QString columnAxisText(const Panel &panel);
 QString rowAxisText(const Panel &panel);
 // At most maxLines lines of `text`, the last marked " …" when cut.
 QStringList textLines(const QString &text, int maxLines);
+// The same, each line broken between words where it is wider than `width`
+// in `metrics` (a word wider than that keeps a line of its own).
+QStringList wrappedLines(const QString &text, int maxLines,
+                         const QFontMetricsF &metrics, double width);
 
 // What does not depend on the cell size: fonts, text extents, legend lines.
 struct PanelFixed {

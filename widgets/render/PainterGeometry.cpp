@@ -42,6 +42,31 @@ QStringList textLines(const QString &text, int maxLines) {
   return lines;
 }
 
+QStringList wrappedLines(const QString &text, int maxLines,
+                         const QFontMetricsF &metrics, double width) {
+  if (text.isEmpty())
+    return {};
+  QStringList lines;
+  for (const QString &paragraph : text.split(QLatin1Char('\n'))) {
+    QString line;
+    for (const QString &word : paragraph.split(QLatin1Char(' '))) {
+      const QString longer = line.isEmpty() ? word : line + ' ' + word;
+      if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+        lines << line;
+        line = word;
+      } else {
+        line = longer;
+      }
+    }
+    lines << line;
+  }
+  if (lines.size() > maxLines) {
+    lines = lines.mid(0, maxLines);
+    lines.back() += QStringLiteral(" …");
+  }
+  return lines;
+}
+
 Fixed::Fixed(const GridScene &scene)
     : fonts(makeFonts()), title(fonts.title), text(fonts.text),
       panelTitle(fonts.panelTitle), small(fonts.small), legend(fonts.legend),
@@ -53,7 +78,8 @@ Fixed::Fixed(const GridScene &scene)
   subtitleLines = textLines(scene.subtitle, kMaxSubtitleLines);
   for (const QString &line : subtitleLines)
     headerWidth = std::max(headerWidth, text.horizontalAdvance(line));
-  footerLines = textLines(scene.footer, kMaxFooterLines);
+  footerLines =
+      wrappedLines(scene.footer, kMaxFooterLines, text, kFooterWrapWidth);
   for (const QString &line : footerLines)
     headerWidth = std::max(headerWidth, text.horizontalAdvance(line));
   headerWidth = std::min(headerWidth, kMaxHeaderTextWidth);

@@ -203,7 +203,7 @@ QString ScenePainter::textAt(const GridScene &scene, QPointF pos,
   const double footerBottom =
       layout.footerTop + static_cast<double>(fixed.footerLines.size()) * line;
   if (!fixed.footerLines.isEmpty() && y >= layout.footerTop && y < footerBottom)
-    return fixed.footerLines.join('\n');
+    return scene.footer; // whole, as written (the lines wrap it)
   return {};
 }
 
