@@ -187,9 +187,15 @@ void MainWindow::arrangeDocks() {
               Qt::Horizontal);
   resizeDocks({browserDock, sourceDock}, {scaled(tall, 330), scaled(tall, 470)},
               Qt::Vertical);
+  // A shorter screen (1280x800) gives the config editor the rows it needs
+  // (translation_info's below lowering_config's) before the problems and
+  // the run panel.
+  const bool shortScreen = height() < 900;
   resizeDocks({editorDock, problemsDock},
-              {scaled(tall, 520), scaled(tall, 280)}, Qt::Vertical);
-  resizeDocks({runDock}, {scaled(tall, 250)}, Qt::Vertical);
+              {scaled(tall, shortScreen ? 600 : 520),
+               scaled(tall, shortScreen ? 200 : 280)},
+              Qt::Vertical);
+  resizeDocks({runDock}, {scaled(tall, shortScreen ? 200 : 250)}, Qt::Vertical);
 }
 
 } // namespace tilescope::widgets

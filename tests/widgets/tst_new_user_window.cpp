@@ -134,7 +134,8 @@ private slots:
 
   // Issue 45 item 16: a window shown on a 1280x800 screen stays 1280 wide
   // (the docks as first arranged for 1440 had left its minimum at 1346),
-  // and the config editor shows an intrinsic by its name, whole.
+  // the config editor shows an intrinsic by its name, whole, and has the
+  // height for workgroup_size.
   void aWindowFitsA1280By800Screen() {
     QSettings().clear(); // no saved layout: the docks arranged afresh
     auto library = test::projectCompiler();
@@ -158,6 +159,12 @@ private slots:
     QVERIFY(mma);
     QVERIFY2(mma->width() >= mma->fontMetrics().horizontalAdvance(mma->text()),
              qPrintable(QString::number(mma->width())));
+    // The config editor has the rows for translation_info's too: its
+    // workgroup_size shows without scrolling.
+    auto *size =
+        window.findChild<QLineEdit *>("field:translation_info.workgroup_size");
+    QVERIFY(size);
+    QTRY_VERIFY(!size->visibleRegion().isEmpty());
     test::windowScreenshot(window, "new-user-1280x800");
   }
 
