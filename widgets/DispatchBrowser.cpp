@@ -76,10 +76,6 @@ void DispatchBrowser::choose(const QModelIndex &shown) {
 
 void DispatchBrowser::clear() { rows->show(nullptr); }
 
-bool DispatchBrowser::holds(const document::Document &document) const {
-  return rows->dispatchCount() == document.dispatches.size();
-}
-
 void DispatchBrowser::select(edit::OpRef op) {
   const QModelIndex dispatch = rows->index(static_cast<int>(op.dispatch), 0);
   if (!dispatch.isValid())

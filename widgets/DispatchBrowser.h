@@ -28,8 +28,6 @@ public:
   // Rows for the session's document (kept to refresh markers from).
   void rebuild(const EditSession &session);
   void clear();
-  // Whether the rows are the document's dispatches.
-  bool holds(const document::Document &document) const;
   void select(edit::OpRef op);
   // Selects the first dispatch's root op; false when there is none.
   bool selectFirst();
