@@ -44,6 +44,7 @@ inline constexpr double kMinContentWidth = 360;
 inline constexpr double kMaxHeaderTextWidth = 720;
 inline constexpr double kMaxPanelTitleWidth = 260;
 inline constexpr int kMaxSubtitleLines = 4;
+inline constexpr int kMaxTitleLines = 3;
 inline constexpr int kMaxFooterLines = 8;
 // A footer line longer than this breaks between words: a caption is read
 // whole in a view as narrow as a 1280x800 window leaves the picture.
@@ -93,6 +94,7 @@ struct Fixed {
   Fonts fonts;
   QFontMetricsF title, text, panelTitle, small, legend;
   double titleHeight = 0;
+  QStringList titleLines; // the title, wrapped (kMaxTitleLines)
   QStringList subtitleLines;
   double headerWidth = 0;
   double panelTitleHeight = 0;

@@ -71,10 +71,13 @@ Fixed::Fixed(const GridScene &scene)
     : fonts(makeFonts()), title(fonts.title), text(fonts.text),
       panelTitle(fonts.panelTitle), small(fonts.small), legend(fonts.legend),
       legendPainter(scene.legend, fonts.legend) {
-  if (!scene.title.isEmpty()) {
-    titleHeight = title.height() + 4;
-    headerWidth = title.horizontalAdvance(scene.title);
-  }
+  // The title wraps as the caption does (a narrow view had cut it).
+  titleLines =
+      wrappedLines(scene.title, kMaxTitleLines, title, kFooterWrapWidth);
+  if (!titleLines.isEmpty())
+    titleHeight = static_cast<double>(titleLines.size()) * title.height() + 4;
+  for (const QString &line : titleLines)
+    headerWidth = std::max(headerWidth, title.horizontalAdvance(line));
   subtitleLines = textLines(scene.subtitle, kMaxSubtitleLines);
   for (const QString &line : subtitleLines)
     headerWidth = std::max(headerWidth, text.horizontalAdvance(line));

@@ -20,8 +20,11 @@ void drawHeader(Frame &f) {
   if (!f.scene.title.isEmpty()) {
     painter.setFont(f.fixed.fonts.title);
     painter.setPen(f.theme.foreground);
-    drawElided(painter, f.fixed.title, kMargin, f.layout.titleTop, f.textWidth,
-               f.scene.title);
+    double top = f.layout.titleTop;
+    for (const QString &line : f.fixed.titleLines) {
+      drawElided(painter, f.fixed.title, kMargin, top, f.textWidth, line);
+      top += f.fixed.title.height();
+    }
   }
   painter.setFont(f.fixed.fonts.text);
   painter.setPen(f.secondary());
