@@ -60,11 +60,7 @@ std::string compileError(const tools::IreeInstallation &iree,
 
 // Why a dispatch can compile in a try and not from a spec.
 std::string configuredElsewhere(const document::Dispatch &dispatch, size_t op) {
-  size_t others = 0;
-  for (size_t i = 0; i < dispatch.rootOps.size(); ++i)
-    if (i != op && !dispatch.rootOps[i].loweringConfig.empty() &&
-        dispatch.rootOps[i].name != "linalg.fill")
-      ++others;
+  const size_t others = otherConfiguredOps(dispatch, op);
   if (others == 0)
     return {};
   std::ostringstream why;
@@ -76,6 +72,15 @@ std::string configuredElsewhere(const document::Dispatch &dispatch, size_t op) {
 }
 
 } // namespace
+
+size_t otherConfiguredOps(const document::Dispatch &dispatch, size_t op) {
+  size_t others = 0;
+  for (size_t i = 0; i < dispatch.rootOps.size(); ++i)
+    if (i != op && !dispatch.rootOps[i].loweringConfig.empty() &&
+        dispatch.rootOps[i].name != "linalg.fill")
+      ++others;
+  return others;
+}
 
 Result<bool> attachDags(jobs::DocumentWorker &worker,
                         const document::Document &document,

@@ -34,6 +34,11 @@ struct SpecOpProof {
   std::string compileError;
 };
 
+// The ops of `dispatch` other than `op` to which IREE's config gives a
+// lowering_config of their own (fills aside): what a spec, which configures
+// one op of a dispatch, leaves out.
+size_t otherConfiguredOps(const document::Dispatch &dispatch, size_t op);
+
 // The iree-compile flag that makes IREE apply a tuning spec to a backend's
 // dispatches: --iree-codegen-tuning-spec-path, except for cuda, whose
 // configuration pipeline in IREE 3.13 leaves that flag's path out of its

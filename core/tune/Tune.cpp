@@ -121,28 +121,22 @@ std::string specCannotCarry(const tools::IreeInstallation &iree,
                             const document::Document &document,
                             const DispatchTune &tuned, const fs::path &folder,
                             Progress &progress) {
-  const document::Dispatch &dispatch = document.dispatches[tuned.dispatch];
-  bool others = false;
-  for (size_t i = 0; i < dispatch.rootOps.size(); ++i)
-    others = others ||
-             (i != tuned.op && !dispatch.rootOps[i].loweringConfig.empty() &&
-              dispatch.rootOps[i].name != "linalg.fill");
-  if (!others)
+  if (otherConfiguredOps(document.dispatches[tuned.dispatch], tuned.op) == 0)
     return {};
   progress.step("proving that a spec can carry dispatch " +
                 std::to_string(tuned.dispatch) + "'s config");
-  const std::vector<exporting::SpecOp> ops = {
+  // Its dag printed once, for the spec and its proof.
+  std::vector<exporting::SpecOp> ops = {
       {static_cast<int>(tuned.dispatch), static_cast<int>(tuned.op), {}}};
-  auto spec = tuningSpecOf(worker, document, ops);
+  if (!attachDags(worker, document, ops))
+    return {}; // the proof of the winners' spec will say
+  auto spec = exporting::tuningSpec(document, ops);
   const fs::path file =
       folder /
       ("iree-default-" + std::to_string(tuned.dispatch) + ".spec.mlir");
   if (!spec || !writeFileAtomically(file, *spec))
-    return {}; // the proof of the winners' spec will say
-  std::vector<exporting::SpecOp> withDag = ops;
-  if (!attachDags(worker, document, withDag))
     return {};
-  auto proofs = proveSpec(iree, worker, document, withDag, request.source, file,
+  auto proofs = proveSpec(iree, worker, document, ops, request.source, file,
                           SpecProofDepth::Compiled);
   if (!proofs || proofs->empty() || (*proofs)[0].compileError.empty())
     return {};
