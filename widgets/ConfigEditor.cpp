@@ -317,31 +317,14 @@ void ConfigEditor::showOp(const document::Dispatch &dispatch,
 
 namespace {
 
-// What a row shows of a value: an intrinsic or a pipeline by its name
-// (`#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>` as MFMA_F32_16x16x16_F16),
+// What a row shows of a value: an intrinsic or a pipeline by its name,
 // which the config editor's column has room for; the edit layer spells a
-// bare name back (edit::spelledValue). Anything else whole.
+// bare name back (edit::spelledValue).
 QString shownValue(const QString &field, const QString &value) {
-  const bool mma = field == "mma_kind" || field.endsWith(".mma_kind");
-  const bool pipeline = field == "translation_info.pipeline";
-  if (!mma && !pipeline)
-    return value;
-  for (const char *prefix :
-       {"#iree_gpu.mma_layout<", "#iree_gpu.virtual_mma_layout<",
-        "#iree_gpu.pipeline<", "#iree_cpu.pipeline<"}) {
-    const QString start(prefix);
-    if (!value.startsWith(start) || !value.endsWith('>'))
-      continue;
-    const QString name =
-        value.mid(start.size(), value.size() - start.size() - 1);
-    const bool plain =
-        !name.isEmpty() && std::all_of(name.begin(), name.end(), [](QChar c) {
-          return c.isLetterOrNumber() || c == '_';
-        });
-    if (plain && (mma == start.contains("mma")))
-      return name;
-  }
-  return value;
+  auto parsed = edit::parseField(field.toStdString());
+  return parsed ? QString::fromStdString(
+                      edit::bareName(*parsed, value.toStdString()))
+                : value;
 }
 
 } // namespace
@@ -481,9 +464,9 @@ void ConfigEditor::fitColumns() {
   for (int row = 0; row < table->rowCount(); ++row)
     if (const QLineEdit *box = boxOf(row)) {
       const bool button = table->cellWidget(row, kValue) != box;
-      values = std::max(values,
-                        box->fontMetrics().horizontalAdvance(box->text()) + 16 +
-                            (button ? 26 : 0));
+      values =
+          std::max(values, box->fontMetrics().horizontalAdvance(box->text()) +
+                               16 + (button ? 26 : 0));
     }
   int field = std::min(names, std::max(90, width * 35 / 100));
   int original = std::min(originals, std::max(60, width * 22 / 100));

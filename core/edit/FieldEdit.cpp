@@ -428,6 +428,32 @@ spelledValue(const std::string &attributeText, const Field &field,
   return value;
 }
 
+std::string bareName(const Field &field, const std::string &value) {
+  const std::string_view key = field.key;
+  const bool mma =
+      key == "mma_kind" ||
+      (key.size() > 9 && key.substr(key.size() - 9) == ".mma_kind");
+  const bool pipeline =
+      field.part == ConfigPart::TranslationInfo && key == "pipeline";
+  if (!mma && !pipeline)
+    return value;
+  for (const std::string_view prefix :
+       {"#iree_gpu.mma_layout<", "#iree_gpu.virtual_mma_layout<",
+        "#iree_gpu.pipeline<", "#iree_cpu.pipeline<"}) {
+    if (mma != (prefix.find("mma") != std::string_view::npos) ||
+        value.size() <= prefix.size() + 1 || value.rfind(prefix, 0) != 0 ||
+        value.back() != '>')
+      continue;
+    const std::string name =
+        value.substr(prefix.size(), value.size() - prefix.size() - 1);
+    if (std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        }))
+      return name;
+  }
+  return value;
+}
+
 Result<FieldChange> changeField(const std::string &attributeText,
                                 const Field &field,
                                 const std::optional<std::string> &given) {

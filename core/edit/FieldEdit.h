@@ -56,6 +56,11 @@ std::optional<std::string>
 spelledValue(const std::string &attributeText, const Field &field,
              const std::optional<std::string> &value);
 
+// The inverse, for showing a value: an intrinsic or a pipeline attribute
+// whose parameter is one bare name (`#iree_gpu.mma_layout<MFMA_...>`,
+// `#iree_gpu.pipeline<TileAndFuse>`) as that name; anything else as given.
+std::string bareName(const Field &field, const std::string &value);
+
 Result<FieldChange> changeField(const std::string &attributeText,
                                 const Field &field,
                                 const std::optional<std::string> &value);

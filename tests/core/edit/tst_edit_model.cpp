@@ -722,6 +722,27 @@ private slots:
                  "", kind, "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>")),
              QString("#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>"));
     QVERIFY(!document.set({0, 0}, "mma_kind", "mfma 32x32").ok());
+    // Shown by its name, spelled back the same: the window's round trip.
+    for (const char *attribute :
+         {"#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>",
+          "#iree_gpu.virtual_mma_layout<VMFMA_F32_16x16x32_F16>"}) {
+      const std::string name = edit::bareName(kind, attribute);
+      QVERIFY(name.find('<') == std::string::npos);
+      QCOMPARE(QString::fromStdString(*edit::spelledValue("", kind, name)),
+               QString(attribute));
+    }
+    const edit::Field pipelineField = edit::parseField("pipeline").value();
+    QCOMPARE(QString::fromStdString(edit::bareName(
+                 pipelineField, "#iree_gpu.pipeline<TileAndFuse>")),
+             QString("TileAndFuse"));
+    // Not one bare name, or not such a field: as given.
+    QCOMPARE(QString::fromStdString(edit::bareName(
+                 kind, "#iree_gpu.scaled_mma_layout<intrinsic = X>")),
+             QString("#iree_gpu.scaled_mma_layout<intrinsic = X>"));
+    QCOMPARE(QString::fromStdString(
+                 edit::bareName(edit::parseField("workgroup").value(),
+                                "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>")),
+             QString("#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>"));
   }
 
   // The diff is what `diff -u` prints, and patch applies it, at the edges
