@@ -31,8 +31,8 @@ class SessionTest : public QObject {
     auto compiler = library;
     given.parseText = [compiler](const std::string &text,
                                  const std::string &name) {
-      iree::DocumentParser parser(compiler);
-      return parser.parseText(text, name);
+      iree::DocumentParser documents(compiler);
+      return documents.parseText(text, name);
     };
     return given;
   }
