@@ -1,12 +1,10 @@
 #include "widgets/ConfigEditor.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
-#include "core/edit/ConfigDiff.h"
 #include "core/edit/FieldEdit.h"
-#include "core/layout/TileMeaning.h"
 #include "widgets/BasisEditor.h"
+#include "widgets/ConfigFieldModel.h"
+#include "widgets/EditSession.h"
 #include "widgets/TileEditor.h"
 
 #include <QAbstractItemView>
@@ -16,29 +14,24 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QResizeEvent>
-#include <QTableWidget>
+#include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <map>
-#include <variant>
 
 namespace tilescope::widgets {
 namespace {
 
-enum Column { kField, kValue, kOriginal, kColumns };
-
-constexpr int kFieldNameRole = Qt::UserRole;
-
-constexpr const char *kTileKeys[] = {
-    "workgroup", "reduction", "partial_reduction", "thread",
-    "subgroup",  "padding",   "padding_conv"};
+constexpr int kField = ConfigFieldModel::kField;
+constexpr int kValue = ConfigFieldModel::kValue;
+constexpr int kOriginal = ConfigFieldModel::kOriginal;
 
 // Fields a GPU lowering config or translation_info may hold, offered by the
 // "add" row.
@@ -58,27 +51,6 @@ constexpr const char *kKnownFields[] = {
     "translation_info.subgroup_size",
     "prefetch_num_stages",
     "no_reduce_shared_memory_bank_conflicts"};
-
-QString qs(const std::string &text) { return QString::fromStdString(text); }
-
-// "d0 1024 · d1 1024 · d2 1024 red.": which loop each entry of a tile list
-// runs over.
-QString loopsOf(const config::IterationSpace &space) {
-  QStringList loops;
-  for (size_t d = 0; d < space.rank(); ++d) {
-    const int64_t bound = space.bounds[d];
-    loops << QString("d%1 %2%3")
-                 .arg(d)
-                 .arg(bound < 0 ? QString("?") : QString::number(bound))
-                 .arg(space.isReduction(d) ? " red." : "");
-  }
-  return loops.join(" · ");
-}
-
-bool isTileField(const QString &field) {
-  return std::any_of(std::begin(kTileKeys), std::end(kTileKeys),
-                     [&field](const char *key) { return field == key; });
-}
 
 // The boxes have no frame of their own (they sit in table cells): the one
 // with the keyboard gets a ring, in a blue that reads on light and dark
@@ -115,9 +87,10 @@ ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
   heading->setWordWrap(true);
   heading->setTextFormat(Qt::PlainText);
 
-  table = new QTableWidget(0, kColumns);
+  model = new ConfigFieldModel(this);
+  table = new QTableView;
   table->setObjectName("configTable");
-  table->setHorizontalHeaderLabels({"Field", "Value", "Original"});
+  table->setModel(model);
   table->verticalHeader()->hide();
   table->setSelectionMode(QAbstractItemView::NoSelection);
   table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -135,10 +108,37 @@ ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
   // cursor in its box.
   table->setTabKeyNavigation(false);
   table->setFocusPolicy(Qt::NoFocus);
-  connect(table, &QTableWidget::currentCellChanged, this, [this](int row) {
-    if (QLineEdit *box = boxOf(row); box && !box->hasFocus())
-      box->setFocus(Qt::OtherFocusReason);
+  connect(table->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          [this](const QModelIndex &current) {
+            if (QLineEdit *box = boxOf(current.row()); box && !box->hasFocus())
+              box->setFocus(Qt::OtherFocusReason);
+          });
+  // The view follows the model: a reset rebuilds the boxes, a changed row
+  // updates its own.
+  connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+    for (int row = 0; row < model->rowCount(); ++row)
+      if (QLineEdit *box = boxOf(row)) {
+        if (const QVariant submitted = box->property("submitted");
+            !showingAnother && box->isModified() &&
+            box->text() != box->property("modelValue") &&
+            !(submitted.isValid() && box->text() == submitted.toString()))
+          typing[box->property("field").toString()] = box->text();
+        // A box losing focus as it goes must not commit, nor be found by
+        // name until Qt deletes it.
+        box->disconnect(this);
+        box->setObjectName({});
+      }
   });
+  connect(model, &QAbstractItemModel::modelReset, this,
+          &ConfigEditor::rebuildBoxes);
+  connect(model, &QAbstractItemModel::dataChanged, this,
+          [this](const QModelIndex &top, const QModelIndex &bottom) {
+            for (int row = top.row(); row <= bottom.row(); ++row)
+              updateBox(row);
+            fitColumns();
+          });
+  connect(model, &ConfigFieldModel::contextChanged, this,
+          &ConfigEditor::showContext);
   // Wide enough that a value is read, not two characters of it.
   setMinimumWidth(380);
 
@@ -178,136 +178,35 @@ ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
 }
 
 void ConfigEditor::clear(const QString &why) {
-  table->setRowCount(0);
+  showingAnother = true;
+  model->show(nullptr, std::nullopt);
+  showingAnother = false;
   heading->setText(why);
   newField->clear();
   setEnabled(false);
 }
 
-void ConfigEditor::showOp(const document::Dispatch &dispatch,
-                          const document::RootOp &op,
-                          const document::Dispatch &originalDispatch,
-                          const document::RootOp &originalOp) {
+void ConfigEditor::show(const EditSession *session, edit::OpRef op) {
   setEnabled(true);
-  intrinsics.clear();
-  space = op.space;
-  loweringConfig.reset();
-  // The configs as the document read them, once per edit.
-  if (const auto lowering = document::loweringReadingOf(op); lowering->model())
-    loweringConfig = *lowering->model();
-  pipeline.clear();
-  subgroupSize.reset();
-  subgroups.reset();
-  const auto translation = document::translationReadingOf(dispatch);
-  const Result<config::TranslationInfo> &info = translation->model();
-  if (info)
-    pipeline = qs(info->pipelineName());
-  if (info && info->subgroupSize && *info->subgroupSize > 0) {
-    subgroupSize = info->subgroupSize;
-    if (info->workgroupSize) {
-      int64_t threads = 1;
-      for (int64_t size : *info->workgroupSize)
-        threads *= std::max<int64_t>(size, 1);
-      subgroups = threads / *subgroupSize;
-    }
-  }
-  QString targetNote;
-  if (auto target = config::gpuTargetFromText(dispatch.target)) {
-    intrinsics = target->mmaIntrinsics;
-    targetNote = " on " + qs(target->arch);
-  }
-  // A convolution IREE builds as an implicit GEMM: its lists index the
-  // IGEMM loops, K made of the filter window and input channels.
-  QString igemm;
-  if (op.implicitGemm && op.onImplicitGemm)
-    for (size_t g = 0; g < op.implicitGemm->gemm.rank(); ++g)
-      if (op.implicitGemm->convolutionLoopsOf(static_cast<int>(g)).size() > 1)
-        igemm +=
-            QString(" (IREE's implicit GEMM: d%1 = %2)")
-                .arg(g)
-                .arg(qs(op.implicitGemm->describeLoop(static_cast<int>(g))));
-  heading->setText(qs(op.name) + " (line " + QString::number(op.line) + ")" +
-                   targetNote +
-                   (op.space ? "\nloops: " + loopsOf(*op.space) + igemm : "") +
-                   "\nEnter applies a value, Ctrl+Z undoes it, an empty "
-                   "value removes the field.");
+  // What was typed belonged to the op shown before: not kept.
+  showingAnother = true;
+  model->show(session, op);
+  showingAnother = false;
+}
 
-  const auto now = edit::opFields(dispatch, op);
-  const auto before = edit::opFields(originalDispatch, originalOp);
-  std::map<std::string, std::string> originalValue;
-  for (const edit::FieldValue &f : before)
-    originalValue[f.field] = f.value;
-  // Rows keep their boxes (and what is typed in them) when the model did
-  // not change that field.
-  std::map<QString, QString> typing;
-  for (int row = 0; row < table->rowCount(); ++row)
-    if (QLineEdit *box = boxOf(row)) {
-      if (box->isModified() && box->text() != box->property("modelValue"))
-        typing[table->item(row, kField)->data(kFieldNameRole).toString()] =
-            box->text();
-      // A box losing focus as it goes must not commit, nor be found by
-      // name until Qt deletes it.
-      box->disconnect(this);
-      box->setObjectName({});
-    }
-  table->setRowCount(0);
-
-  std::vector<edit::FieldValue> rows = now;
-  // A config Tilescope cannot read field by field (a CPU config, another
-  // dialect's) is edited whole, as text.
-  const bool byField =
-      std::any_of(now.begin(), now.end(), [](const edit::FieldValue &f) {
-        return f.field.rfind("translation_info.", 0) != 0;
-      });
-  auto wholeOf = [](const document::RootOp &of) {
-    return of.compilationInfo.empty() ? of.loweringConfig : of.compilationInfo;
-  };
-  if (!byField && !wholeOf(op).empty()) {
-    rows.insert(rows.begin(), {"lowering_config", wholeOf(op)});
-    originalValue["lowering_config"] = wholeOf(originalOp);
-  }
-  for (const edit::FieldValue &f : before) {
-    bool present = false;
-    for (const edit::FieldValue &g : now)
-      present = present || g.field == f.field;
-    if (!present)
-      rows.push_back({f.field, ""}); // removed: re-added by typing a value
-  }
-  bool translationHeader = false;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const edit::FieldValue &f = rows[i];
-    const QString field = qs(f.field);
-    if (i == 0 ||
-        (!translationHeader && field.startsWith("translation_info."))) {
-      translationHeader = field.startsWith("translation_info.");
-      addSection(translationHeader ? "translation_info" : "lowering_config");
-    }
-    auto it = originalValue.find(f.field);
-    const QString original =
-        it == originalValue.end() ? QString("(absent)") : qs(it->second);
-    QString loops;
-    if (isTileField(field) && op.space)
-      loops = loopsOf(*op.space);
-    addRow(field, qs(f.value), original, loops);
-    if (auto typed = typing.find(field); typed != typing.end()) {
-      boxOf(table->rowCount() - 1)->setText(typed->second);
-      boxOf(table->rowCount() - 1)->setModified(true);
-    }
-  }
-
-  chainFocus();
-  fitColumns();
-
+void ConfigEditor::showContext() {
+  const ConfigFieldModel::OpContext &context = model->context();
+  if (!model->shownOp())
+    return; // clear() says why
+  heading->setText(context.heading);
   const QString kept = newField->currentText();
   newField->clear();
   // A #iree_gpu.derived_thread_config has no fields of its own (IREE derives
   // its tiles): only translation_info's, or the whole attribute, can be added.
-  const bool derived =
-      op.loweringConfig.rfind("#iree_gpu.derived_thread_config", 0) == 0;
   for (const char *field : kKnownFields)
     if (rowOf(field) < 0 && rowOf(QString("translation_info.") + field) < 0 &&
-        (!derived || edit::parseField(field).value().part ==
-                         edit::ConfigPart::TranslationInfo))
+        (!context.derived || edit::parseField(field).value().part ==
+                                 edit::ConfigPart::TranslationInfo))
       newField->addItem(field);
   newField->addItem("lowering_config");
   newField->addItem("translation_info");
@@ -315,33 +214,37 @@ void ConfigEditor::showOp(const document::Dispatch &dispatch,
     newField->setCurrentText(kept);
 }
 
-namespace {
-
-// What a row shows of a value: an intrinsic or a pipeline by its name,
-// which the config editor's column has room for; the edit layer spells a
-// bare name back (edit::spelledValue).
-QString shownValue(const QString &field, const QString &value) {
-  auto parsed = edit::parseField(field.toStdString());
-  return parsed ? QString::fromStdString(
-                      edit::bareName(*parsed, value.toStdString()))
-                : value;
+void ConfigEditor::rebuildBoxes() {
+  table->clearSpans();
+  for (int row = 0; row < model->rowCount(); ++row) {
+    if (model->isSection(row)) {
+      table->setSpan(row, 0, 1, ConfigFieldModel::kColumns);
+      continue;
+    }
+    addBox(row);
+    const QString field = boxOf(row)->property("field").toString();
+    if (auto typed = typing.find(field); typed != typing.end()) {
+      boxOf(row)->setText(typed->second);
+      boxOf(row)->setModified(true);
+    }
+  }
+  typing.clear();
+  chainFocus();
+  fitColumns();
+  showContext();
 }
 
-} // namespace
-
-void ConfigEditor::addRow(const QString &field, const QString &fullValue,
-                          const QString &fullOriginal, const QString &loops) {
-  const QString value = shownValue(field, fullValue);
-  const QString original = shownValue(field, fullOriginal);
-  const int row = table->rowCount();
-  table->insertRow(row);
-  QString shown = field;
-  shown.remove("translation_info.");
-  auto *name = new QTableWidgetItem(shown);
-  name->setData(kFieldNameRole, field);
-  table->setItem(row, kField, name);
+void ConfigEditor::addBox(int row) {
+  const QModelIndex at = model->index(row, kValue);
+  const QString field =
+      model->data(at, ConfigFieldModel::kFieldNameRole).toString();
+  const QString value = model->data(at, Qt::DisplayRole).toString();
+  const QString fullValue =
+      model->data(at, ConfigFieldModel::kFullValueRole).toString();
+  const ConfigFieldModel::OpContext &context = model->context();
   auto *box = new QLineEdit(value);
   box->setObjectName("field:" + field);
+  box->setProperty("field", field);
   box->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   box->setFrame(false);
   restyle(box);
@@ -350,15 +253,14 @@ void ConfigEditor::addRow(const QString &field, const QString &fullValue,
   // Fields with a known set of values offer them as one types.
   QStringList choices;
   QString choiceTip;
-  if (field == "mma_kind" && !intrinsics.empty()) {
-    for (const std::string &intrinsic : intrinsics)
-      choices << qs(intrinsic);
+  if (field == "mma_kind" && !context.intrinsics.isEmpty()) {
+    choices = context.intrinsics;
     choiceTip = "The target's intrinsics: type part of a name (the name "
                 "stands for #iree_gpu.mma_layout<NAME>)";
   } else if (field == "translation_info.pipeline" &&
              fullValue.startsWith("#iree_gpu.pipeline<")) {
     for (const std::string &pipeline : config::gpuPipelineNames())
-      choices << qs(pipeline);
+      choices << QString::fromStdString(pipeline);
     choiceTip = "IREE's GPU pipelines: type part of a name (the name stands "
                 "for #iree_gpu.pipeline<NAME>)";
   }
@@ -367,10 +269,10 @@ void ConfigEditor::addRow(const QString &field, const QString &fullValue,
     completer->setCaseSensitivity(Qt::CaseInsensitive);
     completer->setFilterMode(Qt::MatchContains);
     box->setCompleter(completer);
-    box->setToolTip(choiceTip);
   }
+  box->setProperty("choiceTip", choiceTip);
   const bool basis = field == "lane_basis" || field == "subgroup_basis";
-  if (basis || (isTileField(field) && space && field != "padding" &&
+  if (basis || (isTileField(field) && context.space && field != "padding" &&
                 field != "padding_conv")) {
     // A basis and a tile list have editors of their own: counts and the
     // digit each loop takes; a box per loop with what its number means.
@@ -392,27 +294,11 @@ void ConfigEditor::addRow(const QString &field, const QString &fullValue,
     line->setSpacing(0);
     line->addWidget(box, 1);
     line->addWidget(edit);
-    table->setCellWidget(row, kValue, cell);
+    table->setIndexWidget(at, cell);
   } else {
-    table->setCellWidget(row, kValue, box);
+    table->setIndexWidget(at, box);
   }
-  auto *before = new QTableWidgetItem(original);
-  before->setToolTip(fullOriginal);
-  table->setItem(row, kOriginal, before);
-  if (!loops.isEmpty())
-    box->setToolTip(tileTip(field, value, loops));
-  else if (!value.isEmpty()) // the whole value, which the column may cut
-    box->setToolTip(fullValue +
-                    (choiceTip.isEmpty() ? "" : "\n\n" + choiceTip));
-  box->setProperty("baseToolTip", box->toolTip());
-  if (original != value && !(original == "(absent)" && value.isEmpty())) {
-    QFont bold = name->font();
-    bold.setBold(true);
-    name->setFont(bold);
-    name->setToolTip(field + ": changed from " + original);
-  } else {
-    name->setToolTip(field);
-  }
+  updateBox(row);
   box->installEventFilter(this); // Up and Down; its row scrolled into view
   connect(box, &QLineEdit::textEdited, this,
           [this, field](const QString &t) { emit drafting(field, t); });
@@ -422,17 +308,40 @@ void ConfigEditor::addRow(const QString &field, const QString &fullValue,
           [this, field] { commitRow(rowOf(field)); });
 }
 
-// A row naming the attribute the rows below it belong to.
-void ConfigEditor::addSection(const QString &title) {
-  const int row = table->rowCount();
-  table->insertRow(row);
-  auto *item = new QTableWidgetItem(title);
-  QFont bold = item->font();
-  bold.setBold(true);
-  item->setFont(bold);
-  item->setBackground(palette().alternateBase());
-  table->setItem(row, kField, item);
-  table->setSpan(row, 0, 1, kColumns);
+void ConfigEditor::updateBox(int row) {
+  QLineEdit *box = boxOf(row);
+  if (!box)
+    return;
+  const QModelIndex at = model->index(row, kValue);
+  const QString value = model->data(at, Qt::DisplayRole).toString();
+  const QVariant submitted = box->property("submitted");
+  const bool typingHere =
+      box->isModified() && box->text() != box->property("modelValue") &&
+      !(submitted.isValid() && box->text() == submitted.toString());
+  if (value != box->property("modelValue").toString()) {
+    box->setProperty("modelValue", value);
+    box->setProperty("submitted",
+                     QVariant()); // the same text may be typed again
+    if (!typingHere) {
+      box->setText(value);
+      box->setCursorPosition(0);
+      box->setModified(false);
+    }
+  }
+  const QString tip = model->data(at, Qt::ToolTipRole).toString();
+  const QString choiceTip = box->property("choiceTip").toString();
+  QString base = tip;
+  if (!model->loopsOf(row).isEmpty())
+    base = tip; // what each entry means
+  else if (value.isEmpty())
+    base = choiceTip;
+  else if (!choiceTip.isEmpty())
+    base = tip + "\n\n" + choiceTip;
+  const bool showingProblem =
+      box->toolTip() != box->property("baseToolTip").toString();
+  box->setProperty("baseToolTip", base);
+  if (!showingProblem)
+    box->setToolTip(base);
 }
 
 void ConfigEditor::resizeEvent(QResizeEvent *event) {
@@ -445,25 +354,26 @@ void ConfigEditor::fitColumns() {
   if (width <= 0)
     return;
   // Section rows span the table: measure the field rows' names only.
-  int names = table->fontMetrics().horizontalAdvance("Field") + 16;
+  const QFontMetrics metrics = table->fontMetrics();
+  int names = metrics.horizontalAdvance("Field") + 16;
   int originals = 60;
-  for (int row = 0; row < table->rowCount(); ++row) {
-    if (table->columnSpan(row, kField) != 1)
+  for (int row = 0; row < model->rowCount(); ++row) {
+    if (model->isSection(row))
       continue;
-    if (const QTableWidgetItem *name = table->item(row, kField))
-      names = std::max(
-          names, table->fontMetrics().horizontalAdvance(name->text()) + 16);
-    if (const QTableWidgetItem *original = table->item(row, kOriginal))
-      originals = std::max(
-          originals,
-          table->fontMetrics().horizontalAdvance(original->text()) + 12);
+    names = std::max(names, metrics.horizontalAdvance(
+                                model->index(row, kField).data().toString()) +
+                                16);
+    originals = std::max(originals,
+                         metrics.horizontalAdvance(
+                             model->index(row, kOriginal).data().toString()) +
+                             12);
   }
   // The field names whole, then the values: the originals give way (down
   // to what keeps them readable) until the longest value is whole.
   int values = 0;
-  for (int row = 0; row < table->rowCount(); ++row)
+  for (int row = 0; row < model->rowCount(); ++row)
     if (const QLineEdit *box = boxOf(row)) {
-      const bool button = table->cellWidget(row, kValue) != box;
+      const bool button = table->indexWidget(model->index(row, kValue)) != box;
       values =
           std::max(values, box->fontMetrics().horizontalAdvance(box->text()) +
                                16 + (button ? 26 : 0));
@@ -480,13 +390,11 @@ void ConfigEditor::changeEvent(QEvent *event) {
   QWidget::changeEvent(event);
   if (event->type() != QEvent::PaletteChange)
     return;
-  for (int row = 0; row < table->rowCount(); ++row) {
-    if (QTableWidgetItem *item = table->item(row, kField);
-        item && table->columnSpan(row, kField) == kColumns)
-      item->setBackground(palette().alternateBase());
+  // Section rows take the palette as they paint; the boxes' style sheets
+  // are applied again under the new one.
+  for (int row = 0; row < model->rowCount(); ++row)
     if (QLineEdit *box = boxOf(row))
       restyle(box);
-  }
 }
 
 void ConfigEditor::chainFocus() {
@@ -498,11 +406,11 @@ void ConfigEditor::chainFocus() {
       setTabOrder(previous, next);
     previous = next;
   };
-  for (int row = 0; row < table->rowCount(); ++row)
+  for (int row = 0; row < model->rowCount(); ++row)
     if (QLineEdit *box = boxOf(row)) {
       chain(box);
-      if (auto *button =
-              table->cellWidget(row, kValue)->findChild<QToolButton *>())
+      if (auto *button = table->indexWidget(model->index(row, kValue))
+                             ->findChild<QToolButton *>())
         chain(button);
     }
   chain(newField);
@@ -510,20 +418,21 @@ void ConfigEditor::chainFocus() {
   chain(addButton);
 }
 
+int ConfigEditor::rowOfBox(const QLineEdit *box) const {
+  for (int row = 0; row < model->rowCount(); ++row)
+    if (boxOf(row) == box)
+      return row;
+  return -1;
+}
+
 bool ConfigEditor::eventFilter(QObject *watched, QEvent *event) {
   auto *box = qobject_cast<QLineEdit *>(watched);
   if (!box)
     return QWidget::eventFilter(watched, event);
-  auto rowOfBox = [&] {
-    for (int r = 0; r < table->rowCount(); ++r)
-      if (boxOf(r) == box)
-        return r;
-    return -1;
-  };
   // However the keyboard got here (Tab, Up, Down), its row is in view.
   if (event->type() == QEvent::FocusIn) {
-    if (const int row = rowOfBox(); row >= 0)
-      table->scrollToItem(table->item(row, kField));
+    if (const int row = rowOfBox(box); row >= 0)
+      table->scrollTo(model->index(row, kField));
     return QWidget::eventFilter(watched, event);
   }
   if (event->type() != QEvent::KeyPress)
@@ -533,9 +442,9 @@ bool ConfigEditor::eventFilter(QObject *watched, QEvent *event) {
   if ((key != Qt::Key_Up && key != Qt::Key_Down) ||
       (box->completer() && box->completer()->popup()->isVisible()))
     return QWidget::eventFilter(watched, event);
-  const int row = rowOfBox();
+  const int row = rowOfBox(box);
   const int step = key == Qt::Key_Up ? -1 : 1;
-  for (int r = row + step; row >= 0 && r >= 0 && r < table->rowCount();
+  for (int r = row + step; row >= 0 && r >= 0 && r < model->rowCount();
        r += step)
     if (QLineEdit *next = boxOf(r)) {
       next->setFocus(Qt::TabFocusReason);
@@ -548,12 +457,14 @@ bool ConfigEditor::eventFilter(QObject *watched, QEvent *event) {
 void ConfigEditor::commitRow(int row) {
   QLineEdit *box = boxOf(row);
   // Enter is followed by editingFinished: one commit per typed value.
+  // (No value submitted yet is not an empty one: emptying a box removes
+  // its field.)
+  const QVariant submitted = box ? box->property("submitted") : QVariant();
   if (!box || box->text() == box->property("modelValue").toString() ||
-      box->text() == box->property("submitted").toString())
+      (submitted.isValid() && box->text() == submitted.toString()))
     return;
   box->setProperty("submitted", box->text());
-  const QString field =
-      table->item(row, kField)->data(kFieldNameRole).toString();
+  const QString field = box->property("field").toString();
   if (box->text().trimmed().isEmpty())
     emit removeField(field);
   else
@@ -561,16 +472,13 @@ void ConfigEditor::commitRow(int row) {
 }
 
 int ConfigEditor::rowOf(const QString &field) const {
-  for (int row = 0; row < table->rowCount(); ++row)
-    if (table->item(row, kField)->data(kFieldNameRole).toString() == field)
-      return row;
-  return -1;
+  return model->rowOf(field);
 }
 
 QLineEdit *ConfigEditor::boxOf(int row) const {
-  if (row < 0)
+  if (row < 0 || row >= model->rowCount())
     return nullptr;
-  QWidget *cell = table->cellWidget(row, kValue);
+  QWidget *cell = table->indexWidget(model->index(row, kValue));
   if (auto *box = qobject_cast<QLineEdit *>(cell))
     return box;
   return cell ? cell->findChild<QLineEdit *>() : nullptr;
@@ -607,40 +515,24 @@ BasisEditor *ConfigEditor::editBasis(const QString &field) {
   QLineEdit *box = boxOf(rowOf(field));
   if (!box)
     return nullptr;
-  auto *editor =
-      new BasisEditor(field, box->text(), space,
-                      field == "lane_basis" ? subgroupSize : subgroups, this);
+  const ConfigFieldModel::OpContext &context = model->context();
+  auto *editor = new BasisEditor(
+      field, box->text(), context.space,
+      field == "lane_basis" ? context.subgroupSize : context.subgroups, this);
   typeFromDialog(editor, field, box->text());
   return editor;
 }
 
 TileEditor *ConfigEditor::editTiles(const QString &field) {
   QLineEdit *box = boxOf(rowOf(field));
-  if (!box || !space || !loweringConfig)
+  const ConfigFieldModel::OpContext &context = model->context();
+  if (!box || !context.space || !context.loweringConfig)
     return nullptr;
-  auto *editor = new TileEditor(field, box->text(), *space, *loweringConfig,
-                                pipeline, this);
+  auto *editor =
+      new TileEditor(field, box->text(), *context.space,
+                     *context.loweringConfig, context.pipeline, this);
   typeFromDialog(editor, field, box->text());
   return editor;
-}
-
-// A tile list's tooltip: what each entry means under the pipeline, or the
-// loops when that cannot be read.
-QString ConfigEditor::tileTip(const QString &field, const QString &value,
-                              const QString &loops) const {
-  auto parsed = config::parseAttribute(value.toStdString());
-  const auto *attribute = std::get_if<config::Attribute>(&parsed);
-  const auto values = attribute ? attribute->asInt64Array() : std::nullopt;
-  if (loweringConfig && space && values)
-    if (auto meaning = layout::describeTileLevel(field.toStdString(), *values,
-                                                 *loweringConfig, *space,
-                                                 pipeline.toStdString())) {
-      QStringList lines;
-      for (const layout::TileEntryMeaning &entry : meaning->entries)
-        lines << qs(entry.text);
-      return lines.join("\n");
-    }
-  return "One entry per loop: " + loops;
 }
 
 void ConfigEditor::setFieldMessage(const QString &field, const QString &message,
@@ -650,7 +542,7 @@ void ConfigEditor::setFieldMessage(const QString &field, const QString &message,
 }
 
 void ConfigEditor::clearFieldMessages() {
-  for (int row = 0; row < table->rowCount(); ++row)
+  for (int row = 0; row < model->rowCount(); ++row)
     if (QLineEdit *box = boxOf(row))
       setMessage(box, {}, false);
 }
@@ -669,7 +561,7 @@ bool ConfigEditor::focusField(const QString &field) {
   QLineEdit *box = boxOf(row);
   if (!box)
     return false;
-  table->scrollToItem(table->item(row, kField));
+  table->scrollTo(model->index(row, kField));
   box->setFocus(Qt::OtherFocusReason);
   box->selectAll();
   return true;
@@ -689,12 +581,6 @@ void ConfigEditor::typeValue(const QString &field, const QString &text) {
   emit drafting(field, text);
 }
 
-QStringList ConfigEditor::fields() const {
-  QStringList names;
-  for (int row = 0; row < table->rowCount(); ++row)
-    if (boxOf(row))
-      names << table->item(row, kField)->data(kFieldNameRole).toString();
-  return names;
-}
+QStringList ConfigEditor::fields() const { return model->fields(); }
 
 } // namespace tilescope::widgets

@@ -1,30 +1,34 @@
-// The config editor: one row per field of the selected root op's lowering
-// config and the translation_info it compiles with, each value editable in
-// place, its original beside it, the loops a tile list runs over, and a row
-// to add a field the config lacks. It edits nothing itself: typing emits
+// The config editor: a view of ConfigFieldModel (a row per field of the
+// selected root op's lowering config and the translation_info it compiles
+// with, its original beside it), each value in a box of its own, and a row
+// to add a field the config lacks. The rows follow the session's changes
+// through the model: a commit updates its row's box, and only a field added
+// or removed rebuilds them. It edits nothing itself: typing emits
 // drafting() (the window redraws and validates on every keystroke), Enter or
 // leaving the field emits commit() (the window makes the undoable edit), and
 // a refused value stays in its box, marked, with the reason. A basis row
 // and a tile list have a "…" that opens their editor.
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/document/Document.h"
+#include "core/edit/EditableDocument.h"
 
+#include <QString>
 #include <QWidget>
 
+#include <map>
 #include <optional>
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QTableWidget;
+class QTableView;
 
 namespace tilescope::widgets {
 
 class BasisEditor;
+class ConfigFieldModel;
+class EditSession;
 class FieldDialog;
 class TileEditor;
 
@@ -34,13 +38,13 @@ class ConfigEditor : public QWidget {
 public:
   explicit ConfigEditor(QWidget *parent = nullptr);
 
-  // Shows `op` of `dispatch` as it stands, with `original` (the op as
-  // opened) beside it. Boxes keep what the user is typing in a field that
-  // has not changed in the model.
-  void showOp(const document::Dispatch &dispatch, const document::RootOp &op,
-              const document::Dispatch &originalDispatch,
-              const document::RootOp &originalOp);
+  // Shows `op` of the session's document as it stands, with the op as
+  // opened beside it, until another is shown; the rows follow the
+  // session's edits, undos and redos. Boxes keep what the user is typing in
+  // a field that has not changed in the model.
+  void show(const EditSession *session, edit::OpRef op);
   void clear(const QString &why);
+  const ConfigFieldModel *fieldModel() const { return model; }
 
   // Marks a field's row as refused or in trouble (empty message: clears).
   void setFieldMessage(const QString &field, const QString &message,
@@ -84,10 +88,17 @@ private:
   int rowOf(const QString &field) const;
   int rowOfProblem(const QString &field) const;
   QLineEdit *boxOf(int row) const;
-  void addRow(const QString &field, const QString &value,
-              const QString &original, const QString &loops);
+  int rowOfBox(const QLineEdit *box) const;
+  // The model's rows anew (a field added or removed, another op): a box per
+  // field, what was being typed kept by field name.
+  void rebuildBoxes();
+  void addBox(int row);
+  // A row the model changed: its box takes the new value unless a value
+  // not yet committed is being typed in it.
+  void updateBox(int row);
+  // The heading and the Add row's choices, from the model's context.
+  void showContext();
   void commitRow(int row);
-  void addSection(const QString &title);
   // Tab order: the Value boxes (and their "…") row by row, then the Add row.
   void chainFocus();
   // A dialog's changes typed into `field`'s box; OK commits, Cancel puts
@@ -95,22 +106,16 @@ private:
   void typeFromDialog(FieldDialog *dialog, const QString &field,
                       const QString &before);
   void typeInto(const QString &field, const QString &text);
-  QString tileTip(const QString &field, const QString &value,
-                  const QString &loops) const;
 
   QLabel *heading;
-  QTableWidget *table;
+  ConfigFieldModel *model;
+  QTableView *table;
   QComboBox *newField;
   QLineEdit *newValue;
   QPushButton *addButton;
-  std::vector<std::string> intrinsics;
-  // The selected op's loops, and how many lanes a subgroup and subgroups a
-  // workgroup has (its translation_info), for the basis editor.
-  std::optional<config::IterationSpace> space;
-  std::optional<int64_t> subgroupSize, subgroups;
-  // Its config as it stands and its pipeline, for what tiles mean.
-  std::optional<config::LoweringConfig> loweringConfig;
-  QString pipeline;
+  // What was typed and not committed, by field, across a rebuild.
+  std::map<QString, QString> typing;
+  bool showingAnother = false;
 };
 
 } // namespace tilescope::widgets

@@ -561,6 +561,11 @@ void MainWindow::onOpSelected(int dispatch, int op, int line) {
       open && dispatch >= 0 &&
       static_cast<size_t>(dispatch) < open->dispatches.size())
     splitKView->setPart(open->dispatches[static_cast<size_t>(dispatch)].part);
+  // The editor's rows follow the session's edits from here on.
+  if (const auto shown = selectedOp())
+    configEditor->show(edits, *shown);
+  else
+    configEditor->clear("This dispatch has no configured root op.");
   showSelection();
   goToLine(line);
 }
@@ -611,15 +616,6 @@ void MainWindow::showSelection(const document::Dispatch *draft) {
           ? &dispatch.rootOps[static_cast<size_t>(selectedRootOp)]
           : nullptr;
   configView->setPlainText(configText(dispatch, op));
-  if (!draft) {
-    if (op && d < edits->original().dispatches.size())
-      configEditor->showOp(dispatch, *op, edits->original().dispatches[d],
-                           edits->original()
-                               .dispatches[d]
-                               .rootOps[static_cast<size_t>(selectedRootOp)]);
-    else
-      configEditor->clear("This dispatch has no configured root op.");
-  }
   ruleProblems.clear();
   if (op) {
     document::Document single;

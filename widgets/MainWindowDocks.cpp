@@ -97,8 +97,8 @@ void MainWindow::buildDocks() {
   connect(problemList, &ProblemList::lineActivated, this,
           &MainWindow::goToLine);
   connect(configEditor, &ConfigEditor::drafting, this, &MainWindow::onDrafting);
-  // Queued: a commit rebuilds the editor's rows, which must not happen
-  // inside the signal of the box being committed.
+  // Queued: a commit that adds or removes a field rebuilds the editor's
+  // boxes, which must not happen inside the signal of the box committed.
   connect(
       configEditor, &ConfigEditor::commit, this,
       [this](const QString &field, const QString &value) {

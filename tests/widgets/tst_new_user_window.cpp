@@ -32,6 +32,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -122,7 +123,7 @@ private slots:
     QCoreApplication::processEvents();
     QVERIFY2(editor->width() >= 470,
              qPrintable(QString::number(editor->width())));
-    auto *table = editor->findChild<QTableWidget *>("configTable");
+    auto *table = editor->findChild<QTableView *>("configTable");
     QVERIFY2(table->columnWidth(1) >= 120,
              qPrintable(QString::number(table->columnWidth(1))));
     // A dock closed by hand comes back too.
@@ -210,11 +211,11 @@ private slots:
   void editsEveryFieldByKeyboard() {
     auto window = open(test::examplesDir() / kMatmul);
     auto *editor = window->findChild<widgets::ConfigEditor *>("configEditor");
-    auto *table = editor->findChild<QTableWidget *>("configTable");
+    auto *table = editor->findChild<QTableView *>("configTable");
     QList<QLineEdit *> boxes;
     QList<int> rows;
-    for (int row = 0; row < table->rowCount(); ++row)
-      if (auto *cell = table->cellWidget(row, 1))
+    for (int row = 0; row < table->model()->rowCount(); ++row)
+      if (auto *cell = table->indexWidget(table->model()->index(row, 1)))
         if (auto *box = qobject_cast<QLineEdit *>(cell)
                             ? qobject_cast<QLineEdit *>(cell)
                             : cell->findChild<QLineEdit *>()) {
@@ -258,7 +259,7 @@ private slots:
     QTest::keyClick(boxes[1], Qt::Key_Up);
     QCOMPARE(QApplication::focusWidget(), boxes[0]);
     // A click on the third row's Original cell: its box takes the keys.
-    table->setCurrentCell(rows[2], 2);
+    table->setCurrentIndex(table->model()->index(rows[2], 2));
     QCOMPARE(QApplication::focusWidget(), boxes[2]);
     // And a value typed there applies.
     const QString field = boxes[2]->objectName().section(':', 1);

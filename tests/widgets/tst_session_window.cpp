@@ -8,9 +8,13 @@
 
 #include "core/edit/FieldEdit.h"
 #include "core/session/Session.h"
+#include "widgets/ConfigEditor.h"
+#include "widgets/ConfigFieldModel.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
 
+#include <QFont>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -100,6 +104,86 @@ private slots:
     for (const json &part : fixture["in_text_after_undo"])
       QVERIFY(edits->model().text().find(part.get<std::string>()) !=
               std::string::npos);
+  }
+
+  // The config editor is a view of the session (ConfigFieldModel): a commit
+  // announces the rows it changed, never a reset, so every box stays the
+  // widget it was and what is typed, not yet applied, in another box
+  // stays; undo puts the value back in the same box, and a field removed
+  // (a row fewer) is the one change that rebuilds the rows.
+  void theConfigEditorFollowsTheSessionRowByRow() {
+    auto window = test::openWindow(
+        test::examplesDir() /
+            "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir",
+        test::windowServices(workspace.path()));
+    auto *editor = window->findChild<widgets::ConfigEditor *>("configEditor");
+    const widgets::ConfigFieldModel *model = editor->fieldModel();
+    QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+    QSignalSpy changes(model, &QAbstractItemModel::dataChanged);
+    auto *workgroup = window->findChild<QLineEdit *>("field:workgroup");
+    auto *reduction = window->findChild<QLineEdit *>("field:reduction");
+    auto *size =
+        window->findChild<QLineEdit *>("field:translation_info.workgroup_size");
+    QVERIFY(workgroup && reduction && size);
+    const QString sizeBefore = size->text();
+
+    editor->typeValue("reduction", "[0, 0, 12");
+    test::typeAndEnter(*window, "workgroup", "[128, 64, 0]");
+    QCOMPARE(window->session()->undoStack()->count(), 1);
+    QCOMPARE(resets.count(), 0);
+    QVERIFY(changes.count() >= 1);
+    const int workgroupRow = model->rowOf("workgroup");
+    const int sizeRow = model->rowOf("translation_info.workgroup_size");
+    bool announced = false;
+    for (const QList<QVariant> &change : changes) {
+      const int top = change.at(0).toModelIndex().row();
+      const int bottom = change.at(1).toModelIndex().row();
+      announced = announced || (top <= workgroupRow && workgroupRow <= bottom);
+      QVERIFY2(!(top <= sizeRow && sizeRow <= bottom),
+               "an unchanged translation_info row was announced");
+    }
+    QVERIFY(announced);
+    QCOMPARE(window->findChild<QLineEdit *>("field:workgroup"), workgroup);
+    QCOMPARE(window->findChild<QLineEdit *>("field:reduction"), reduction);
+    QCOMPARE(workgroup->text(), QString("[128, 64, 0]"));
+    QCOMPARE(reduction->text(), QString("[0, 0, 12"));
+    QCOMPARE(size->text(), sizeBefore);
+    QVERIFY(model->index(workgroupRow, widgets::ConfigFieldModel::kField)
+                .data(Qt::FontRole)
+                .value<QFont>()
+                .bold());
+
+    // Undo: the same box shows the value as opened; the same text may be
+    // typed and applied again.
+    window->session()->undoStack()->undo();
+    QCOMPARE(window->findChild<QLineEdit *>("field:workgroup"), workgroup);
+    QVERIFY(workgroup->text() != QString("[128, 64, 0]"));
+    QVERIFY(!model->index(workgroupRow, widgets::ConfigFieldModel::kField)
+                 .data(Qt::FontRole)
+                 .value<QFont>()
+                 .bold());
+    test::typeAndEnter(*window, "workgroup", "[128, 64, 0]");
+    QCOMPARE(window->session()->undoStack()->count(), 1);
+    QCOMPARE(workgroup->text(), QString("[128, 64, 0]"));
+    QCOMPARE(resets.count(), 0);
+
+    // A box emptied removes its field (it had been ignored: no value
+    // submitted read as an empty one). The rows are rebuilt (the field
+    // stays as a row to re-add), and what was typed in reduction's box
+    // survives that too.
+    auto *subgroup = window->findChild<QLineEdit *>("field:subgroup");
+    subgroup->setFocus();
+    subgroup->selectAll();
+    QTest::keyClick(subgroup, Qt::Key_Delete);
+    QTest::keyClick(subgroup, Qt::Key_Return);
+    QCoreApplication::processEvents(); // the queued commit
+    QCOMPARE(window->session()->undoStack()->count(), 2);
+    QVERIFY(resets.count() >= 1);
+    QVERIFY(model->fields().contains("subgroup"));
+    QCOMPARE(window->findChild<QLineEdit *>("field:subgroup")->text(),
+             QString());
+    QCOMPARE(window->findChild<QLineEdit *>("field:reduction")->text(),
+             QString("[0, 0, 12"));
   }
 };
 
