@@ -8,12 +8,12 @@
 #include "widgets/EditSession.h"
 #include "widgets/IreeConstraintChecker.h"
 #include "widgets/IreeLayoutView.h"
+#include "widgets/LayoutTab.h"
 #include "widgets/MlirView.h"
 #include "widgets/OfferBar.h"
 #include "widgets/ProblemList.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
-#include "widgets/SliceSelector.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/ViewSettings.h"
 #include "widgets/render/OpPicture.h"
@@ -123,58 +123,9 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
 
   // The layout picture of the selected root op, with its controls: the
   // central view.
-  sceneView = new SceneView;
-  sceneView->setObjectName("sceneView");
-  colorByBox = new QComboBox;
-  colorByBox->setObjectName("colorByBox");
-  colorByBox->addItem("lane", static_cast<int>(render::ColorBy::Lane));
-  colorByBox->addItem("subgroup", static_cast<int>(render::ColorBy::Subgroup));
-  colorByBox->addItem("register", static_cast<int>(render::ColorBy::Register));
-  viewBox = new QComboBox;
-  viewBox->setObjectName("viewBox");
-  for (render::OpViewKind kind : render::allOpViews())
-    viewBox->addItem(render::opViewTitle(kind), static_cast<int>(kind));
-  viewBox->setToolTip("What to draw of the selected op (tilescope --view)");
-  stepBox = new QSpinBox;
-  stepBox->setObjectName("stepBox");
-  stepBox->setRange(0, 0);
-  stepBox->setToolTip("Partial-reduction iteration to draw (the op's "
-                      "reduction loop bounds it)");
-  markBox = new QSpinBox;
-  markBox->setObjectName("markBox");
-  markBox->setRange(-1, 0);
-  markBox->setSpecialValueText("none");
-  markBox->setToolTip("Mark one lane, subgroup, register or bank in the "
-                      "picture (or click a cell; Escape clears)");
-  layoutNote = new QLabel;
-  layoutNote->setObjectName("layoutNote");
-  layoutNote->setWordWrap(true);
-  layoutNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  // A tab page does not pass a wrapped label's height for its width on:
-  // room for two lines, and the whole note in the tool tip.
-  layoutNote->setMinimumHeight(2 * layoutNote->fontMetrics().lineSpacing() + 4);
-  layoutNote->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-  auto *controls = new QHBoxLayout;
-  controls->addWidget(new QLabel("View"));
-  controls->addWidget(viewBox);
-  controls->addWidget(new QLabel("Colour by"));
-  controls->addWidget(colorByBox);
-  controls->addWidget(new QLabel("Reduction step"));
-  controls->addWidget(stepBox);
-  controls->addWidget(new QLabel("Mark"));
-  controls->addWidget(markBox);
-  controls->addStretch(1);
-  // Its own row: a 4-D op's selector holds four boxes.
-  sliceSelector = new SliceSelector;
-  connect(sliceSelector, &SliceSelector::changed, this,
+  layoutTab = new LayoutTab;
+  connect(layoutTab, &LayoutTab::redrawRequested, this,
           [this] { showLayout(); });
-  auto *layoutPage = new QWidget;
-  auto *layoutColumn = new QVBoxLayout(layoutPage);
-  layoutColumn->setContentsMargins(4, 4, 4, 4);
-  layoutColumn->addLayout(controls);
-  layoutColumn->addWidget(sliceSelector);
-  layoutColumn->addWidget(layoutNote);
-  layoutColumn->addWidget(sceneView, 1);
 
   const QFont monospace = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   configView = new QPlainTextEdit;
@@ -193,7 +144,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
 
   detailTabs = new QTabWidget;
   detailTabs->setObjectName("detailTabs");
-  detailTabs->addTab(layoutPage, "Layout");
+  detailTabs->addTab(layoutTab, "Layout");
   detailTabs->addTab(configView, "Configuration");
   detailTabs->addTab(diffView, "Diff");
   defaultView = new DefaultConfigView;
@@ -331,7 +282,7 @@ void MainWindow::buildMenus() {
   file->addAction("Export &report (JSON)…", this, &MainWindow::exportReport);
   file->addAction("Export run &bundle…", this, &MainWindow::exportRunBundle);
   file->addAction("&Import run results…", this, &MainWindow::importRunResults);
-  file->addAction("Export the &picture… (PNG, SVG, PDF)", sceneView,
+  file->addAction("Export the &picture… (PNG, SVG, PDF)", layoutTab->scene(),
                   &SceneView::chooseAndSave);
   file->addSeparator();
   QAction *quit = file->addAction("&Quit", this, &QWidget::close);
@@ -503,7 +454,7 @@ void MainWindow::onLoadFinished() {
   verdictAnswer->drop();
   defaultAnswer->drop();
   selectedDispatch = selectedRootOp = -1;
-  stepBox->setValue(0); // a step of the previous file's loop means nothing here
+  layoutTab->forgetStep();
   verdictText = result->text; // IREE has just read it
   ireeProblems.clear();
   ireeDefault.reset(); // IREE's choice was for the previous file
@@ -556,7 +507,7 @@ void MainWindow::onOpSelected(int dispatch, int op, int line) {
   selectedRootOp = op;
   draftField.clear();
   draftError.clear();
-  sliceSelector->reset(); // another op: its own choice of dimensions
+  layoutTab->forgetSlice();
   if (const document::Document *open = document();
       open && dispatch >= 0 &&
       static_cast<size_t>(dispatch) < open->dispatches.size())

@@ -56,6 +56,7 @@ class DefaultConfigView;
 class DispatchBrowser;
 class IreeConstraintChecker;
 class IreeLayoutView;
+class LayoutTab;
 class MlirView;
 class ProblemList;
 class EditSession;
@@ -314,19 +315,13 @@ private:
   RunPanel *runPanel;
   SweepPanel *sweepPanel;
   TunePanel *tunePanel;
-  SceneView *sceneView;
+  LayoutTab *layoutTab;
   QTabWidget *detailTabs;
   DefaultConfigView *defaultView;
   IreeLayoutView *ireeLayoutView;
   SplitKView *splitKView = nullptr;
   // The document the IREE layouts tab compares, shared with its run.
   std::shared_ptr<const document::Document> comparedDocument;
-  QComboBox *viewBox;
-  QComboBox *colorByBox;
-  QSpinBox *stepBox;
-  QSpinBox *markBox;
-  SliceSelector *sliceSelector;
-  QLabel *layoutNote;
   QLabel *statusLabel;
   int selectedDispatch = -1;
   int selectedRootOp = -1;

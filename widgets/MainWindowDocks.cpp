@@ -79,19 +79,6 @@ void MainWindow::buildDocks() {
   arrangeDocks();
 
   connect(browser, &DispatchBrowser::selected, this, &MainWindow::onOpSelected);
-  connect(colorByBox, &QComboBox::currentIndexChanged, this,
-          [this] { showLayout(); });
-  connect(stepBox, &QSpinBox::valueChanged, this, [this] { showLayout(); });
-  connect(viewBox, &QComboBox::currentIndexChanged, this,
-          [this] { showLayout(); });
-  connect(markBox, &QSpinBox::valueChanged, this, [this](int key) {
-    if (sceneView->selectedKey() != key)
-      sceneView->selectKey(key);
-  });
-  connect(sceneView, &SceneView::keySelected, this, [this](qint64 key) {
-    const QSignalBlocker quiet(markBox);
-    markBox->setValue(static_cast<int>(key));
-  });
   connect(problemList, &ProblemList::fieldActivated, this,
           [this](const QString &field) { configEditor->focusField(field); });
   connect(problemList, &ProblemList::lineActivated, this,

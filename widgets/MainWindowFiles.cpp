@@ -7,6 +7,7 @@
 #include "core/edit/EditJournal.h"
 #include "core/util/Files.h"
 #include "widgets/EditSession.h"
+#include "widgets/LayoutTab.h"
 #include "widgets/OfferBar.h"
 #include "widgets/RunPlaceBox.h"
 #include "widgets/SceneView.h"
@@ -426,7 +427,7 @@ void MainWindow::editSettings() {
   SettingsDialog dialog(services.checkIree, services.ireePathSetting, this);
   if (dialog.exec() != QDialog::Accepted)
     return;
-  sceneView->fitToView(); // the largest fitted cell may have changed
+  layoutTab->scene()->fitToView(); // the largest fitted cell may have changed
   // The places to run on may have changed: the panels' lists follow.
   for (RunPlaceBox *box : findChildren<RunPlaceBox *>())
     box->reload();

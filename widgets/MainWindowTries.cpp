@@ -15,6 +15,7 @@
 #include "core/util/Files.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
+#include "widgets/LayoutTab.h"
 #include "widgets/RunPanel.h"
 #include "widgets/TryComparisonView.h"
 #include "widgets/render/RootOpScene.h"
@@ -132,8 +133,7 @@ Result<TryComparisonView *> MainWindow::compareTries(long long a, long long b) {
   auto second = history->get(b);
   if (!first || !second)
     return Error{first ? second.error() : first.error()};
-  const auto colorBy =
-      static_cast<render::ColorBy>(colorByBox->currentData().toInt());
+  const render::ColorBy colorBy = layoutTab->colorBy();
   const jobs::TryComparison comparison = jobs::compareTries(*first, *second);
   auto *view = new TryComparisonView(
       TryComparisonView::sideOf(*first, edits->document(), selectedOp(),
@@ -242,9 +242,8 @@ void MainWindow::showIreeDefault() {
   }
   const document::Dispatch &dispatch = current.dispatches[op->dispatch];
   const document::Dispatch &chosen = ireeDefault->dispatches[op->dispatch];
-  auto [scene, note] = render::rootOpScene(
-      chosen, chosen.rootOps[op->op],
-      static_cast<render::ColorBy>(colorByBox->currentData().toInt()), 0);
+  auto [scene, note] = render::rootOpScene(chosen, chosen.rootOps[op->op],
+                                           layoutTab->colorBy(), 0);
   defaultView->showDefault(dispatch, dispatch.rootOps[op->op], chosen,
                            chosen.rootOps[op->op], std::move(scene), note);
 }
