@@ -3,6 +3,7 @@
 #include "core/edit/RootOpContext.h"
 #include "core/util/Files.h"
 #include "widgets/ConfigEditor.h"
+#include "widgets/ConversionBar.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
@@ -12,6 +13,7 @@
 #include "widgets/MlirView.h"
 #include "widgets/OfferBar.h"
 #include "widgets/ProblemList.h"
+#include "widgets/RecoveryBar.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SweepPanel.h"
@@ -177,8 +179,17 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   auto *centralColumn = new QVBoxLayout(central);
   centralColumn->setContentsMargins(0, 0, 0, 0);
   centralColumn->setSpacing(2);
-  centralColumn->addWidget(buildRecoveryBar());
-  centralColumn->addWidget(buildConversionBar());
+  recoveryBar =
+      new RecoveryBar(edits, services.workspace, services.keepEditsForRecovery);
+  connect(recoveryBar, &RecoveryBar::said, this,
+          [this](const QString &message) { statusLabel->setText(message); });
+  conversionBar = new ConversionBar(services.releaseOffer);
+  connect(conversionBar, &ConversionBar::checked, this,
+          &MainWindow::conversionChecked);
+  connect(conversionBar, &ConversionBar::convertedSaved, this,
+          &MainWindow::openFile);
+  centralColumn->addWidget(recoveryBar);
+  centralColumn->addWidget(conversionBar);
   centralColumn->addWidget(detailTabs, 1);
   setCentralWidget(central);
   setAcceptDrops(true);
@@ -234,11 +245,11 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
         emit ireeVerdict(ireeProblems.isEmpty(), message);
       });
   connect(edits, &EditSession::changed, this, &MainWindow::onDocumentChanged);
-  connect(edits, &EditSession::changed, this, &MainWindow::recordEdits);
+  connect(edits, &EditSession::changed, recoveryBar, &RecoveryBar::recordEdits);
   connect(edits->undoStack(), &QUndoStack::cleanChanged, this,
           [this](bool clean) {
             setWindowModified(!clean);
-            recordEdits(); // saved: nothing left to recover
+            recoveryBar->recordEdits(); // saved: nothing left to recover
           });
 
   applyTheme(savedTheme());
@@ -254,12 +265,12 @@ MainWindow::~MainWindow() {
   // kept for recovery).
   disconnect(edits->undoStack(), nullptr, this, nullptr);
   disconnect(edits, nullptr, this, nullptr);
+  disconnect(edits, nullptr, recoveryBar, nullptr);
   watcher->waitForFinished();
   // The questions still out are cancelled and waited for, their answers
   // dropped, before the views they would fill go.
   verdictAnswer.reset();
   defaultAnswer.reset();
-  offerAnswer.reset();
 }
 
 void MainWindow::buildMenus() {
@@ -373,7 +384,8 @@ bool MainWindow::confirmDiscard() {
     return saveTo(qs(edits->document().path.string()));
   if (answer != QMessageBox::Discard)
     return false;
-  forgetEdits(); // discarded on purpose: nothing to offer next time
+  recoveryBar
+      ->forgetEdits(); // discarded on purpose: nothing to offer next time
   return true;
 }
 
@@ -444,13 +456,11 @@ void MainWindow::onLoadFinished() {
     // The previous document (and its edits) stays on screen.
     showError(qs(result.error()));
     emit loadFailed(qs(result.error()));
-    offerConversion(loadingPath.toStdString());
+    conversionBar->checkFile(loadingPath.toStdString());
     return;
   }
-  conversionBar->hide();
-  conversion.reset();
   // Questions about the previous file no longer stand.
-  offerAnswer->drop();
+  conversionBar->withdraw();
   verdictAnswer->drop();
   defaultAnswer->drop();
   selectedDispatch = selectedRootOp = -1;
@@ -459,8 +469,7 @@ void MainWindow::onLoadFinished() {
   ireeProblems.clear();
   ireeDefault.reset(); // IREE's choice was for the previous file
   browser->clear();    // its rows index the old document
-  journalWritten = false;
-  pendingJournal.reset();
+  recoveryBar->forgetDocument();
   edits->reset(std::move(*result));
   browser->rebuild(*edits);
   const document::Document &current = edits->document();
@@ -473,7 +482,7 @@ void MainWindow::onLoadFinished() {
                            .arg(current.partCount)
                            .arg(current.partCount == 1 ? "" : "s"));
   rememberRecent(qs(current.path.string()));
-  offerRecovery();
+  recoveryBar->offerRecovery();
   splitKView->setFile(qs(current.path.string()), current.partCount,
                       current.dispatches.size());
   // The first dispatch's root op is what a person came to see; a program

@@ -12,7 +12,6 @@
 
 #include "core/config/Validation.h"
 #include "core/document/Document.h"
-#include "core/edit/EditJournal.h"
 #include "core/edit/EditableDocument.h"
 #include "core/service/IreeConstraints.h"
 #include "core/service/IreeDefaults.h"
@@ -52,6 +51,7 @@ class QTimer;
 namespace tilescope::widgets {
 
 class ConfigEditor;
+class ConversionBar;
 class DefaultConfigView;
 class DispatchBrowser;
 class IreeConstraintChecker;
@@ -59,11 +59,11 @@ class IreeLayoutView;
 class LayoutTab;
 class MlirView;
 class ProblemList;
+class RecoveryBar;
 class EditSession;
 class RunPanel;
 class SceneView;
 class SliceSelector;
-class OfferBar;
 class SweepPanel;
 class TunePanel;
 class TryComparisonView;
@@ -177,7 +177,7 @@ public:
   // A file IREE refused that converts for the release in use, as the bar
   // over the views offers it (after loadFailed, once the check is back:
   // conversionOffered).
-  bool offersConversion() const { return conversion.has_value(); }
+  bool offersConversion() const;
   // Gives up on the file being loaded (File > Cancel loading, or the
   // status bar's Cancel): the window stays as it was.
   void cancelLoading();
@@ -252,12 +252,6 @@ private:
   // Files, settings and help (MainWindowFiles.cpp).
   void rememberRecent(const QString &path);
   void fillRecentMenu(QMenu *menu);
-  std::filesystem::path journalPath() const;
-  void recordEdits();
-  void forgetEdits();
-  void offerRecovery();
-  QWidget *buildRecoveryBar();
-  QWidget *buildConversionBar();
   void buildLoadingIndicator();
   void buildHelpMenu();
   void showHelp();
@@ -279,21 +273,15 @@ private:
   std::optional<document::Document> ireeDefault;
   std::string verdictText; // the text IREE was last asked about
   EditSession *edits;
-  // Edits kept on disk for recovery: one offered from a previous session,
-  // and whether this session has written the open file's.
-  std::optional<edit::EditJournal> pendingJournal;
-  bool journalWritten = false;
   // No layout saved: the docks are arranged once more at the window's
   // first shown size (at construction it has none yet).
   bool arrangeWhenShown = false;
   // The width arrangeDocks sizes the docks for (0: the window's own).
   int arrangingWidth = 0;
-  OfferBar *recoveryBar = nullptr;
+  // Edits kept on disk until saved, offered back after a crash.
+  RecoveryBar *recoveryBar = nullptr;
   // A file IREE refused that converts for the release in use.
-  OfferBar *conversionBar = nullptr;
-  std::optional<jobs::ReleaseOffer> conversion;
-  std::filesystem::path conversionOf;
-  std::unique_ptr<LatestAnswer<std::optional<jobs::ReleaseOffer>>> offerAnswer;
+  ConversionBar *conversionBar = nullptr;
   // The load under way: its cancel flag, when it started, and the status
   // bar's busy bar, elapsed time and Cancel.
   std::shared_ptr<std::atomic<bool>> loadCancel;
@@ -302,8 +290,6 @@ private:
   QPushButton *loadCancelButton = nullptr;
   QTimer *loadTicker = nullptr;
   void showLoading(bool loading);
-  void offerConversion(const std::filesystem::path &file);
-  void saveConverted();
 
   DispatchBrowser *browser;
   MlirView *sourceView;

@@ -1,14 +1,15 @@
 // The window's files, settings and help: loading (its progress and
-// Cancel), Open Recent, drag and drop, the edits kept on disk while a
-// person works (restored after a crash or a kill), the conversion of a file
-// from another IREE release, Edit > Settings, and Help.
+// Cancel), Open Recent, drag and drop, Edit > Settings, and Help; the edits
+// kept on disk (RecoveryBar) and a conversion offered (ConversionBar) as the
+// window's API gives them.
 #include "widgets/MainWindow.h"
 
 #include "core/edit/EditJournal.h"
 #include "core/util/Files.h"
+#include "widgets/ConversionBar.h"
 #include "widgets/EditSession.h"
 #include "widgets/LayoutTab.h"
-#include "widgets/OfferBar.h"
+#include "widgets/RecoveryBar.h"
 #include "widgets/RunPlaceBox.h"
 #include "widgets/SceneView.h"
 #include "widgets/SettingsDialog.h"
@@ -42,14 +43,6 @@ constexpr int kMaxRecentFiles = 10;
 constexpr const char *kRecentKey = "files/recent";
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
-
-// "2026-11-23T23:45:34Z" as a person reads it: "2026-11-23 23:45 UTC".
-QString when(const std::string &utc) {
-  QString text = qs(utc);
-  if (text.size() == 20 && text[10] == 'T' && text.endsWith('Z'))
-    return text.left(10) + ' ' + text.mid(11, 5) + " UTC";
-  return text;
-}
 
 // The local .mlir (or any) files a drag carries.
 QStringList droppedFiles(const QMimeData *data) {
@@ -114,161 +107,24 @@ void MainWindow::dropEvent(QDropEvent *event) {
   openFile(files.front());
 }
 
-// --- Edits kept on disk ----------------------------------------------------
+// --- Edits kept on disk, a conversion offered (RecoveryBar, ConversionBar) --
 
-std::filesystem::path MainWindow::journalPath() const {
-  if (!services.keepEditsForRecovery || services.workspace.empty() ||
-      !edits->hasDocument())
-    return {};
-  return edit::journalFile(services.workspace / "recovery",
-                           edits->document().path);
+bool MainWindow::offersRecovery() const {
+  return recoveryBar->offersRecovery();
 }
-
-// Edits made while older ones wait on the "Restore them?" bar: kept beside
-// the offered journal, which stays as it is until restored or discarded.
-static std::filesystem::path sideJournal(const std::filesystem::path &file) {
-  return file.empty() ? file : std::filesystem::path(file.string() + ".next");
-}
-
-void MainWindow::recordEdits() {
-  const std::filesystem::path main = journalPath();
-  if (main.empty())
-    return;
-  std::error_code ignored;
-  const bool clean = edits->undoStack()->isClean();
-  if (pendingJournal) {
-    if (clean)
-      std::filesystem::remove(sideJournal(main), ignored);
-    else if (auto written = writeJournal(
-                 edit::EditJournal::of(edits->model(), edits->document().path),
-                 sideJournal(main));
-             !written)
-      statusLabel->setText("Edits not kept for recovery: " +
-                           qs(written.error()));
-    return;
-  }
-  if (clean) {
-    if (journalWritten) {
-      std::filesystem::remove(main, ignored);
-      std::filesystem::remove(sideJournal(main), ignored);
-      journalWritten = false;
-    }
-    return;
-  }
-  auto written = writeJournal(
-      edit::EditJournal::of(edits->model(), edits->document().path), main);
-  journalWritten = written.ok();
-  if (written) // what waited beside an offer is in this one now
-    std::filesystem::remove(sideJournal(main), ignored);
-  else
-    statusLabel->setText("Edits not kept for recovery: " + qs(written.error()));
-}
-
-void MainWindow::forgetEdits() {
-  const std::filesystem::path file = journalPath();
-  if (file.empty())
-    return;
-  std::error_code ignored;
-  std::filesystem::remove(file, ignored);
-  std::filesystem::remove(sideJournal(file), ignored);
-  journalWritten = false;
-  pendingJournal.reset();
-  recoveryBar->hide();
-}
-
-void MainWindow::offerRecovery() {
-  pendingJournal.reset();
-  recoveryBar->hide();
-  const std::filesystem::path file = journalPath();
-  if (file.empty() || !std::filesystem::exists(file))
-    return;
-  auto journal = edit::readJournal(file);
-  // Edits made while this journal was last offered (the window closed
-  // before the offer was answered) follow it: nothing made is lost.
-  size_t later = 0;
-  if (journal)
-    if (auto next = edit::readJournal(sideJournal(file));
-        next && next->originalHash == journal->originalHash) {
-      later = next->entries.size();
-      journal->entries.insert(journal->entries.end(), next->entries.begin(),
-                              next->entries.end());
-      journal->writtenAt = next->writtenAt;
-    }
-  if (!journal) {
-    recoveryBar->offer("Unsaved edits were kept for this file but cannot "
-                       "be read: " +
-                       qs(journal.error()));
-    recoveryBar->acceptButton()->setEnabled(false);
-  } else if (!journal->appliesTo(edits->model().originalText())) {
-    recoveryBar->offer(
-        QString("%1 unsaved edit%2 from %3 were made to this file as it was "
-                "then; it has changed since, so they cannot be replayed.")
-            .arg(journal->entries.size())
-            .arg(journal->entries.size() == 1 ? "" : "s")
-            .arg(when(journal->writtenAt)));
-    recoveryBar->acceptButton()->setEnabled(false);
-  } else {
-    recoveryBar->offer(
-        QString("Tilescope closed with %1 unsaved edit%2 to this file (last "
-                "at %3%4). Restore them?")
-            .arg(journal->entries.size())
-            .arg(journal->entries.size() == 1 ? "" : "s")
-            .arg(when(journal->writtenAt))
-            .arg(later ? QString("; %1 of them made while older ones waited "
-                                 "to be restored")
-                             .arg(later)
-                       : QString()));
-    recoveryBar->acceptButton()->setEnabled(true);
-    pendingJournal = std::move(*journal);
-  }
-}
-
-bool MainWindow::offersRecovery() const { return pendingJournal.has_value(); }
 
 Result<size_t> MainWindow::restoreEdits() {
-  if (!pendingJournal)
-    return Error{"no unsaved edits to restore"};
-  const edit::EditJournal journal = std::move(*pendingJournal);
-  pendingJournal.reset();
-  recoveryBar->hide();
-  auto replayed =
-      edit::replay(journal, edits->model().originalText(),
-                   [this](const edit::JournalEntry &entry) -> Result<bool> {
-                     auto made =
-                         edits->setField(entry.op, entry.field, entry.value);
-                     if (!made)
-                       return Error{made.error()};
-                     return true;
-                   });
-  recordEdits(); // what was restored is what is kept now
-  if (!replayed) {
-    statusLabel->setText("Edits restored in part: " + qs(replayed.error()));
-    return Error{replayed.error()};
-  }
-  statusLabel->setText(QString("Restored %1 edit%2 from %3")
-                           .arg(*replayed)
-                           .arg(*replayed == 1 ? "" : "s")
-                           .arg(when(journal.writtenAt)));
-  return replayed;
+  return recoveryBar->restoreEdits();
 }
 
-void MainWindow::discardRecovery() {
-  forgetEdits();
-  recordEdits(); // the edits made while the offer waited are kept now
+void MainWindow::discardRecovery() { recoveryBar->discardRecovery(); }
+
+bool MainWindow::offersConversion() const {
+  return conversionBar->offersConversion();
 }
 
-QWidget *MainWindow::buildRecoveryBar() {
-  recoveryBar =
-      new OfferBar("Restore edits", "Discard them", "restoreEditsButton");
-  recoveryBar->setObjectName("recoveryBar");
-  connect(recoveryBar, &OfferBar::accepted, this, [this] {
-    if (auto restored = restoreEdits(); !restored)
-      QMessageBox::warning(this, "Edits restored in part",
-                           qs(restored.error()));
-  });
-  connect(recoveryBar, &OfferBar::dismissed, this,
-          &MainWindow::discardRecovery);
-  return recoveryBar;
+Result<bool> MainWindow::openConverted(const QString &path) {
+  return conversionBar->saveConvertedTo(path);
 }
 
 // --- Help ------------------------------------------------------------------
@@ -324,24 +180,6 @@ void MainWindow::showAbout() {
                iree));
 }
 
-QWidget *MainWindow::buildConversionBar() {
-  conversionBar = new OfferBar("Save converted as… and open", "Dismiss",
-                               "openConvertedButton");
-  conversionBar->setObjectName("conversionBar");
-  connect(conversionBar, &OfferBar::accepted, this, &MainWindow::saveConverted);
-  offerAnswer =
-      std::make_unique<LatestAnswer<std::optional<jobs::ReleaseOffer>>>(
-          [this](std::optional<jobs::ReleaseOffer> offer) {
-            conversion = std::move(offer);
-            if (conversion)
-              conversionBar->offer(
-                  qs(conversion->describe(conversionOf.filename().string())) +
-                  " Nothing is written until you save the converted file.");
-            emit conversionChecked(conversion.has_value());
-          });
-  return conversionBar;
-}
-
 void MainWindow::buildLoadingIndicator() {
   loadBar = new QProgressBar;
   loadBar->setObjectName("loadProgress");
@@ -380,47 +218,6 @@ void MainWindow::showLoading(bool loading) {
     loadTicker->start();
   else
     loadTicker->stop();
-}
-
-void MainWindow::offerConversion(const std::filesystem::path &file) {
-  conversion.reset();
-  conversionBar->hide();
-  if (!services.releaseOffer)
-    return;
-  conversionOf = file;
-  offerAnswer->ask([check = services.releaseOffer,
-                    file](const std::atomic<bool> *) { return check(file); });
-}
-
-void MainWindow::saveConverted() {
-  if (!conversion)
-    return;
-  const std::filesystem::path suggested =
-      conversionOf.parent_path() /
-      (conversionOf.stem().string() + ".iree-" + conversion->release + ".mlir");
-  const QString path = QFileDialog::getSaveFileName(
-      this, "Save the converted file", qs(suggested.string()),
-      "MLIR files (*.mlir);;All files (*)");
-  if (path.isEmpty())
-    return;
-  if (auto opened = openConverted(path); !opened)
-    QMessageBox::warning(this, "Not saved", qs(opened.error()));
-}
-
-Result<bool> MainWindow::openConverted(const QString &path) {
-  if (!conversion)
-    return Error{"no conversion is offered"};
-  const std::filesystem::path target = path.toStdString();
-  std::error_code same;
-  if (std::filesystem::equivalent(target, conversionOf, same))
-    return Error{"the converted file goes beside the original, not over it "
-                 "(tilescope-cli convert --in-place rewrites it)"};
-  if (auto written = writeFileAtomically(target, conversion->converted);
-      !written)
-    return Error{written.error()};
-  conversionBar->hide();
-  openFile(path);
-  return true;
 }
 
 void MainWindow::editSettings() {

@@ -9,7 +9,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
-
 namespace tilescope::widgets {
 
 void MainWindow::showLayout(const document::Dispatch *draft) {
