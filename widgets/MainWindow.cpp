@@ -2,6 +2,7 @@
 
 #include "core/edit/RootOpContext.h"
 #include "core/util/Files.h"
+#include "widgets/BundleActions.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/ConversionBar.h"
 #include "widgets/DefaultConfigView.h"
@@ -17,6 +18,7 @@
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SweepPanel.h"
+#include "widgets/TryActions.h"
 #include "widgets/ViewSettings.h"
 #include "widgets/render/OpPicture.h"
 #include "widgets/render/RootOpScene.h"
@@ -289,10 +291,13 @@ void MainWindow::buildMenus() {
   QAction *saveAsAction =
       file->addAction("Save &As…", this, &MainWindow::saveAs);
   saveAsAction->setShortcut(QKeySequence::SaveAs);
-  file->addAction("Export &tuning spec…", this, &MainWindow::exportSpec);
-  file->addAction("Export &report (JSON)…", this, &MainWindow::exportReport);
-  file->addAction("Export run &bundle…", this, &MainWindow::exportRunBundle);
-  file->addAction("&Import run results…", this, &MainWindow::importRunResults);
+  file->addAction("Export &tuning spec…", tryActions, &TryActions::exportSpec);
+  file->addAction("Export &report (JSON)…", tryActions,
+                  &TryActions::exportReport);
+  file->addAction("Export run &bundle…", bundleActions,
+                  &BundleActions::exportRunBundle);
+  file->addAction("&Import run results…", bundleActions,
+                  &BundleActions::importRunResults);
   file->addAction("Export the &picture… (PNG, SVG, PDF)", layoutTab->scene(),
                   &SceneView::chooseAndSave);
   file->addSeparator();

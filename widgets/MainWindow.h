@@ -50,6 +50,7 @@ class QTimer;
 
 namespace tilescope::widgets {
 
+class BundleActions;
 class ConfigEditor;
 class ConversionBar;
 class DefaultConfigView;
@@ -66,6 +67,7 @@ class SceneView;
 class SliceSelector;
 class SweepPanel;
 class TunePanel;
+class TryActions;
 class TryComparisonView;
 
 class MainWindow : public QMainWindow {
@@ -221,10 +223,8 @@ private:
   void buildMenus();
   void chooseFile();
   void saveAs();
-  void exportSpec();
-  void exportReport();
-  void exportRunBundle();
-  void importRunResults();
+  // The actions on tries and bundles (TryActions, BundleActions).
+  void buildActions();
 
   bool saveTo(const QString &path);
   bool confirmDiscard();
@@ -237,15 +237,9 @@ private:
   void onDrafting(const QString &field, const QString &value);
   void onCommit(const QString &field, const std::optional<QString> &value);
   void askIree();
-  // loadTry, and the outcome on the status line.
-  void loadTryAndSay(long long id);
   void onIreeDefault(Result<jobs::DefaultConfigs> answer);
   void showIreeDefault();
   void useIreeDefault();
-  // Puts `changes` on the document as one undoable step named `stepName`
-  // (none when nothing took); how many took, or the first refusal.
-  Result<int> applyChanges(const QString &stepName,
-                           const std::vector<jobs::ConfigChange> &changes);
   void goToLine(int line);
   // A click in the MLIR text: select the root op whose statement it is in.
   void selectOpAtLine(int line);
@@ -298,6 +292,8 @@ private:
   QPlainTextEdit *diffView;
   ProblemList *problemList;
   ConfigEditor *configEditor;
+  TryActions *tryActions;
+  BundleActions *bundleActions;
   RunPanel *runPanel;
   SweepPanel *sweepPanel;
   TunePanel *tunePanel;

@@ -2,13 +2,16 @@
 // window, and where a first start (or View > Reset layout) puts them.
 #include "widgets/MainWindow.h"
 
+#include "widgets/BundleActions.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/DispatchBrowser.h"
+#include "widgets/LayoutTab.h"
 #include "widgets/MlirView.h"
 #include "widgets/ProblemList.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
 #include "widgets/SweepPanel.h"
+#include "widgets/TryActions.h"
 #include "widgets/TunePanel.h"
 
 #include <QComboBox>
@@ -59,6 +62,7 @@ void MainWindow::buildDocks() {
   // A whole program tuned (a program of its own, not the open file).
   tunePanel = new TunePanel(services.installation, services.documentWorker,
                             services.workspace);
+  buildActions();
 
   // Each dock keeps a size it is usable at: a squeezed window cannot make
   // a column two characters wide (the config editor keeps its own).
@@ -96,12 +100,13 @@ void MainWindow::buildDocks() {
       configEditor, &ConfigEditor::removeField, this,
       [this](const QString &field) { onCommit(field, std::nullopt); },
       Qt::QueuedConnection);
-  connect(runPanel, &RunPanel::tryActivated, this, &MainWindow::loadTryAndSay);
-  connect(sweepPanel, &SweepPanel::tryActivated, this,
-          &MainWindow::loadTryAndSay);
+  connect(runPanel, &RunPanel::tryActivated, tryActions,
+          &TryActions::loadTryAndSay);
+  connect(sweepPanel, &SweepPanel::tryActivated, tryActions,
+          &TryActions::loadTryAndSay);
   connect(runPanel, &RunPanel::compareRequested, this,
           [this](long long a, long long b) {
-            if (auto opened = compareTries(a, b); !opened)
+            if (auto opened = tryActions->compareTries(a, b); !opened)
               statusLabel->setText(QString("Tries %1 and %2 not compared: %3")
                                        .arg(a)
                                        .arg(b)
@@ -113,6 +118,27 @@ void MainWindow::buildDocks() {
             if (field.isEmpty() || !configEditor->focusField(field))
               goToLine(line);
           });
+}
+
+void MainWindow::buildActions() {
+  auto say = [this](const QString &message) { statusLabel->setText(message); };
+  TryActions::Context tries;
+  tries.edits = edits;
+  tries.dialogParent = this;
+  tries.workspace = [this] { return runPanel->workspace(); };
+  tries.selectedOp = [this] { return selectedOp(); };
+  tries.colorBy = [this] { return layoutTab->colorBy(); };
+  tries.documentWorker = services.documentWorker;
+  tryActions = new TryActions(std::move(tries), this);
+  connect(tryActions, &TryActions::said, this, say);
+  BundleActions::Context bundles;
+  bundles.edits = edits;
+  bundles.runPanel = runPanel;
+  bundles.sweepPanel = sweepPanel;
+  bundles.dialogParent = this;
+  bundles.installation = services.installation;
+  bundleActions = new BundleActions(std::move(bundles), this);
+  connect(bundleActions, &BundleActions::said, this, say);
 }
 
 void MainWindow::showEvent(QShowEvent *event) {

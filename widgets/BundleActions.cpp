@@ -1,22 +1,12 @@
-// Run bundles from the window: File > Export run bundle writes the tries a
-// person picked (in the run panel's history, the sweep's compiled
-// candidates, or the latest try of the file) as a folder to time on a
-// machine with the GPU; File > Import run results brings what its run.sh
-// measured back into the history. Both are core/tries/BundleTries, as the
-// command line's bundle and import-results.
-#include "widgets/MainWindow.h"
+#include "widgets/BundleActions.h"
 
-#include "core/tries/BundleTries.h"
 #include "widgets/EditSession.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SweepPanel.h"
 
 #include <QFileDialog>
 #include <QInputDialog>
-#include <QLabel>
 #include <QMessageBox>
-
-#include <filesystem>
 
 namespace tilescope::widgets {
 namespace {
@@ -25,36 +15,40 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 } // namespace
 
-void MainWindow::exportRunBundle() {
-  if (!services.installation) {
-    QMessageBox::warning(this, "No run bundle",
+BundleActions::BundleActions(Context given, QObject *parent)
+    : QObject(parent), context(std::move(given)) {}
+
+void BundleActions::exportRunBundle() {
+  if (!context.installation) {
+    QMessageBox::warning(context.dialogParent, "No run bundle",
                          "No IREE was given to this window: a bundle carries "
                          "its runtime tools.");
     return;
   }
-  auto installation = services.installation();
-  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  auto installation = context.installation();
+  auto history =
+      jobs::History::open(jobs::historyFile(context.runPanel->workspace()));
   if (!installation || !history) {
     QMessageBox::warning(
-        this, "No run bundle",
+        context.dialogParent, "No run bundle",
         qs(installation ? history.error() : installation.error()));
     return;
   }
   // What can go: the tries picked, the sweep's, the file's latest.
   QStringList choices;
   std::vector<std::vector<long long>> ids;
-  const QList<long long> picked = runPanel->selectedTries();
+  const QList<long long> picked = context.runPanel->selectedTries();
   if (!picked.isEmpty()) {
     choices << QString("The %1 tries selected in History").arg(picked.size());
     ids.emplace_back(picked.begin(), picked.end());
   }
-  if (const auto swept = sweepPanel->compiledTries(); !swept.empty()) {
+  if (const auto swept = context.sweepPanel->compiledTries(); !swept.empty()) {
     choices << QString("The sweep's %1 compiled candidates").arg(swept.size());
     ids.push_back(swept);
   }
-  if (edits->hasDocument()) {
+  if (context.edits->hasDocument()) {
     jobs::HistoryFilter filter;
-    filter.document = edits->document().path.string();
+    filter.document = context.edits->document().path.string();
     if (auto tries = history->list(filter))
       for (const jobs::TryRecord &r : *tries)
         if (jobs::bundleModuleOf(r)) {
@@ -65,7 +59,7 @@ void MainWindow::exportRunBundle() {
         }
   }
   if (choices.isEmpty()) {
-    QMessageBox::information(this, "Nothing to bundle",
+    QMessageBox::information(context.dialogParent, "Nothing to bundle",
                              "No compiled try to carry: compile (Ctrl+B), "
                              "read resources or sweep first.");
     return;
@@ -73,39 +67,42 @@ void MainWindow::exportRunBundle() {
   int choice = 0;
   if (choices.size() > 1) {
     bool ok = false;
-    const QString item = QInputDialog::getItem(
-        this, "Export run bundle", "Which tries?", choices, 0, false, &ok);
+    const QString item =
+        QInputDialog::getItem(context.dialogParent, "Export run bundle",
+                              "Which tries?", choices, 0, false, &ok);
     if (!ok)
       return;
     choice = static_cast<int>(choices.indexOf(item));
   }
   const QString folder = QFileDialog::getSaveFileName(
-      this, "Export run bundle (a folder)", "run-bundle", "Folders (*)");
+      context.dialogParent, "Export run bundle (a folder)", "run-bundle",
+      "Folders (*)");
   if (folder.isEmpty())
     return;
   auto written =
       exportRunBundleTo(ids[static_cast<size_t>(choice)], folder.toStdString());
   if (!written) {
-    QMessageBox::warning(this, "No run bundle", qs(written.error()));
+    QMessageBox::warning(context.dialogParent, "No run bundle",
+                         qs(written.error()));
     return;
   }
-  statusLabel->setText(
-      QString("Run bundle of %1 tries in %2: run its run.sh on the GPU "
-              "machine, then File > Import run results")
-          .arg(ids[static_cast<size_t>(choice)].size())
-          .arg(qs(written->string())));
+  emit said(QString("Run bundle of %1 tries in %2: run its run.sh on the GPU "
+                    "machine, then File > Import run results")
+                .arg(ids[static_cast<size_t>(choice)].size())
+                .arg(qs(written->string())));
 }
 
 Result<std::filesystem::path>
-MainWindow::exportRunBundleTo(const std::vector<long long> &ids,
-                              const std::filesystem::path &folder) {
-  if (!services.installation)
+BundleActions::exportRunBundleTo(const std::vector<long long> &ids,
+                                 const std::filesystem::path &folder) {
+  if (!context.installation)
     return Error{"no IREE was given to this window: a bundle carries its "
                  "runtime tools"};
-  auto installation = services.installation();
+  auto installation = context.installation();
   if (!installation)
     return Error{installation.error()};
-  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+  auto history =
+      jobs::History::open(jobs::historyFile(context.runPanel->workspace()));
   if (!history)
     return Error{history.error()};
   std::vector<jobs::TryRecord> tries;
@@ -119,24 +116,27 @@ MainWindow::exportRunBundleTo(const std::vector<long long> &ids,
 }
 
 Result<jobs::ImportReport>
-MainWindow::importRunResultsFrom(const std::filesystem::path &folder) {
-  auto history = jobs::History::open(jobs::historyFile(runPanel->workspace()));
+BundleActions::importRunResultsFrom(const std::filesystem::path &folder) {
+  auto history =
+      jobs::History::open(jobs::historyFile(context.runPanel->workspace()));
   if (!history)
     return Error{history.error()};
   auto report = jobs::importBundleResults(folder, *history);
   if (report)
-    runPanel->refreshHistory();
+    context.runPanel->refreshHistory();
   return report;
 }
 
-void MainWindow::importRunResults() {
+void BundleActions::importRunResults() {
   const QString folder = QFileDialog::getExistingDirectory(
-      this, "Import run results (a run bundle after its run.sh)");
+      context.dialogParent,
+      "Import run results (a run bundle after its run.sh)");
   if (folder.isEmpty())
     return;
   auto report = importRunResultsFrom(folder.toStdString());
   if (!report) {
-    QMessageBox::warning(this, "Not imported", qs(report.error()));
+    QMessageBox::warning(context.dialogParent, "Not imported",
+                         qs(report.error()));
     return;
   }
   int timed = 0, failed = 0, before = 0;
@@ -159,7 +159,7 @@ void MainWindow::importRunResults() {
                     std::filesystem::path(a.document).filename().string()))
                 .arg(a.modules)
                 .arg(a.rankCorrelation, 0, 'f', 2);
-  statusLabel->setText(text);
+  emit said(text);
 }
 
 } // namespace tilescope::widgets
