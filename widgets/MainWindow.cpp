@@ -9,6 +9,7 @@
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
 #include "widgets/IreeConstraintChecker.h"
+#include "widgets/IreeDefault.h"
 #include "widgets/IreeLayoutView.h"
 #include "widgets/LayoutTab.h"
 #include "widgets/MlirView.h"
@@ -172,10 +173,15 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   // A lane marked in one picture is marked in the others coloured alike
   // (the edit, IREE's default, ours and IREE's layouts).
   SceneView::linkMarks(detailTabs->findChildren<SceneView *>());
-  defaultAnswer = std::make_unique<LatestAnswer<Result<jobs::DefaultConfigs>>>(
-      [this](Result<jobs::DefaultConfigs> answer) {
-        onIreeDefault(std::move(answer));
-      });
+  ireeDefault = new IreeDefault(services.ireeDefaults, defaultView, this);
+  connect(ireeDefault, &IreeDefault::answered, this,
+          [this](bool ok, const QString &message) {
+            if (ok) {
+              showIreeDefault();
+              statusLabel->setText("IREE's default: " + message);
+            }
+            emit ireeDefaultShown(ok, message);
+          });
   // The views, under the bar that offers edits a crash left behind.
   auto *central = new QWidget;
   auto *centralColumn = new QVBoxLayout(central);
@@ -272,7 +278,7 @@ MainWindow::~MainWindow() {
   // The questions still out are cancelled and waited for, their answers
   // dropped, before the views they would fill go.
   verdictAnswer.reset();
-  defaultAnswer.reset();
+  delete ireeDefault;
 }
 
 void MainWindow::buildMenus() {
@@ -437,7 +443,7 @@ QStringList MainWindow::pendingAnswers() const {
     pending << "IREE's pipeline constraints";
   if (verdictTimer->isActive() || verdictAnswer->busy())
     pending << "IREE's reading of the edits";
-  if (defaultAnswer->busy())
+  if (ireeDefault->busy())
     pending << "IREE's default config";
   if (sweepPanel->planning())
     pending << "the sweep's plan";
@@ -467,13 +473,12 @@ void MainWindow::onLoadFinished() {
   // Questions about the previous file no longer stand.
   conversionBar->withdraw();
   verdictAnswer->drop();
-  defaultAnswer->drop();
   selectedDispatch = selectedRootOp = -1;
   layoutTab->forgetStep();
   verdictText = result->text; // IREE has just read it
   ireeProblems.clear();
-  ireeDefault.reset(); // IREE's choice was for the previous file
-  browser->clear();    // its rows index the old document
+  ireeDefault->forget(); // IREE's choice was for the previous file
+  browser->clear();      // its rows index the old document
   recoveryBar->forgetDocument();
   edits->reset(std::move(*result));
   browser->rebuild(*edits);

@@ -56,6 +56,7 @@ class ConversionBar;
 class DefaultConfigView;
 class DispatchBrowser;
 class IreeConstraintChecker;
+class IreeDefault;
 class IreeLayoutView;
 class LayoutTab;
 class MlirView;
@@ -237,7 +238,6 @@ private:
   void onDrafting(const QString &field, const QString &value);
   void onCommit(const QString &field, const std::optional<QString> &value);
   void askIree();
-  void onIreeDefault(Result<jobs::DefaultConfigs> answer);
   void showIreeDefault();
   void useIreeDefault();
   void goToLine(int line);
@@ -262,9 +262,8 @@ private:
   // IREE's reading of the edited text (LatestAnswer: the newest wins).
   std::unique_ptr<LatestAnswer<Result<document::Document>>> verdictAnswer;
   QTimer *verdictTimer;
-  std::unique_ptr<LatestAnswer<Result<jobs::DefaultConfigs>>> defaultAnswer;
   // IREE's choice for the open file, once asked.
-  std::optional<document::Document> ireeDefault;
+  IreeDefault *ireeDefault;
   std::string verdictText; // the text IREE was last asked about
   EditSession *edits;
   // No layout saved: the docks are arranged once more at the window's
