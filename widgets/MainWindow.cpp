@@ -8,7 +8,7 @@
 #include "widgets/DefaultConfigView.h"
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
-#include "widgets/IreeConstraintChecker.h"
+#include "widgets/EditVerdicts.h"
 #include "widgets/IreeDefault.h"
 #include "widgets/IreeLayoutView.h"
 #include "widgets/LayoutTab.h"
@@ -102,7 +102,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
     : QMainWindow(parent), loader(std::move(documentLoader)),
       services(std::move(windowServices)),
       watcher(new QFutureWatcher<Result<document::Document>>(this)),
-      verdictTimer(new QTimer(this)), edits(new EditSession(this)) {
+      edits(new EditSession(this)) {
   setWindowTitle("Tilescope");
   // Each committed edit's attribute is read by IREE in the parse worker, as
   // set-config and Python read it: what IREE refuses is refused.
@@ -207,51 +207,22 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   statusBar()->addWidget(statusLabel, 1);
   buildLoadingIndicator();
 
+  verdicts = new EditVerdicts(edits, services.parseText,
+                              services.ireeConstraints, this);
+  connect(verdicts, &EditVerdicts::changed, this, &MainWindow::showProblems);
+  connect(verdicts, &EditVerdicts::asking, this, [this] {
+    statusLabel->setText("Asking IREE about the edited file…");
+  });
+  connect(verdicts, &EditVerdicts::ireeRead, this,
+          [this](bool ok, const QString &message) {
+            statusLabel->setText(message.section('\n', 0, 0));
+            emit ireeVerdict(ok, message);
+          });
   buildDocks();
   buildMenus();
 
-  constraintChecker =
-      new IreeConstraintChecker(this->services.ireeConstraints, this);
-  connect(constraintChecker, &IreeConstraintChecker::answered, this,
-          [this](const std::vector<config::Problem> &problems,
-                 const QString &summary) {
-            constraintProblems = problems;
-            constraintSummary = summary;
-            showProblems();
-          });
-  connect(constraintChecker, &IreeConstraintChecker::pending, this, [this] {
-    constraintProblems.clear();
-    constraintSummary = "Asking IREE about its pipeline constraints…";
-    showProblems();
-  });
-
-  verdictTimer->setSingleShot(true);
-  verdictTimer->setInterval(400);
-  connect(verdictTimer, &QTimer::timeout, this, &MainWindow::askIree);
   connect(watcher, &QFutureWatcher<Result<document::Document>>::finished, this,
           &MainWindow::onLoadFinished);
-  verdictAnswer = std::make_unique<LatestAnswer<Result<document::Document>>>(
-      [this](Result<document::Document> reparsed) {
-        if (!edits->hasDocument())
-          return;
-        ireeProblems.clear();
-        QString message;
-        if (!reparsed) {
-          message = qs(reparsed.error());
-          for (const QString &line : message.split('\n', Qt::SkipEmptyParts))
-            ireeProblems << line;
-        } else if (auto agrees = edits->model().agreesWith(*reparsed);
-                   !agrees) {
-          message =
-              "IREE reads the edited file differently: " + qs(agrees.error());
-          ireeProblems << message;
-        } else {
-          message = "IREE reads the edited file as Tilescope does";
-        }
-        statusLabel->setText(message.section('\n', 0, 0));
-        showProblems();
-        emit ireeVerdict(ireeProblems.isEmpty(), message);
-      });
   connect(edits, &EditSession::changed, this, &MainWindow::onDocumentChanged);
   connect(edits, &EditSession::changed, recoveryBar, &RecoveryBar::recordEdits);
   connect(edits->undoStack(), &QUndoStack::cleanChanged, this,
@@ -277,7 +248,7 @@ MainWindow::~MainWindow() {
   watcher->waitForFinished();
   // The questions still out are cancelled and waited for, their answers
   // dropped, before the views they would fill go.
-  verdictAnswer.reset();
+  delete verdicts;
   delete ireeDefault;
 }
 
@@ -318,8 +289,8 @@ void MainWindow::buildMenus() {
   editMenu->addAction(undo);
   editMenu->addAction(redo);
   editMenu->addSeparator();
-  editMenu->addAction("Ask IREE about the edited file", this,
-                      &MainWindow::askIree);
+  editMenu->addAction("Ask IREE about the edited file", verdicts,
+                      &EditVerdicts::askIree);
   QAction *defaults = editMenu->addAction("IREE's &default for this file", this,
                                           &MainWindow::askIreeDefault);
   defaults->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
@@ -439,10 +410,7 @@ QStringList MainWindow::pendingAnswers() const {
   QStringList pending;
   if (isLoading())
     pending << "the file";
-  if (constraintChecker->waiting())
-    pending << "IREE's pipeline constraints";
-  if (verdictTimer->isActive() || verdictAnswer->busy())
-    pending << "IREE's reading of the edits";
+  pending << verdicts->pending();
   if (ireeDefault->busy())
     pending << "IREE's default config";
   if (sweepPanel->planning())
@@ -472,13 +440,11 @@ void MainWindow::onLoadFinished() {
   }
   // Questions about the previous file no longer stand.
   conversionBar->withdraw();
-  verdictAnswer->drop();
   selectedDispatch = selectedRootOp = -1;
   layoutTab->forgetStep();
-  verdictText = result->text; // IREE has just read it
-  ireeProblems.clear();
-  ireeDefault->forget(); // IREE's choice was for the previous file
-  browser->clear();      // its rows index the old document
+  verdicts->opened(result->text); // IREE has just read it
+  ireeDefault->forget();          // IREE's choice was for the previous file
+  browser->clear();               // its rows index the old document
   recoveryBar->forgetDocument();
   edits->reset(std::move(*result));
   browser->rebuild(*edits);
@@ -524,8 +490,7 @@ std::optional<edit::OpRef> MainWindow::selectedOp() const {
 void MainWindow::onOpSelected(int dispatch, int op, int line) {
   selectedDispatch = dispatch;
   selectedRootOp = op;
-  draftField.clear();
-  draftError.clear();
+  verdicts->setDraft({}, {}); // a typed value of another op
   layoutTab->forgetSlice();
   if (const document::Document *open = document();
       open && dispatch >= 0 &&
@@ -556,17 +521,12 @@ void MainWindow::onDocumentChanged() {
                    .arg(edits->model().edits().size())
                    .arg(edits->model().edits().size() == 1 ? "" : "s"));
   // The dispatch list marks the changed op itself (EditSession::fieldChanged).
-  draftField.clear();
-  draftError.clear();
+  verdicts->documentChanged();
   showSelection();
   if (const auto op = selectedOp())
     if (op->dispatch < current.dispatches.size() &&
         op->op < current.dispatches[op->dispatch].rootOps.size())
       goToLine(current.dispatches[op->dispatch].rootOps[op->op].line);
-  if (services.parseText && current.text != verdictText) {
-    verdictAnswer->drop(); // IREE's reading of an older text
-    verdictTimer->start();
-  }
 }
 
 // Every view of the selected op: the editor's rows, the configs as text, the
@@ -586,35 +546,20 @@ void MainWindow::showSelection(const document::Dispatch *draft) {
           ? &dispatch.rootOps[static_cast<size_t>(selectedRootOp)]
           : nullptr;
   configView->setPlainText(configText(dispatch, op));
-  ruleProblems.clear();
-  if (op) {
-    document::Document single;
-    single.dispatches.push_back(dispatch);
-    // The rules' verdict, as `check` gives it.
-    ruleProblems =
-        edit::ruleVerdict(
-            edit::contextOf(single, {0, static_cast<size_t>(selectedRootOp)}))
-            .problems;
-  }
-  showProblems();
+  verdicts->judge(dispatch, op,
+                  static_cast<size_t>(std::max(selectedRootOp, 0)));
   showLayout(draft);
   if (!draft) {
     showIreeDefault();
     if (!comparedDocument || comparedDocument->text != current.text)
       comparedDocument = std::make_shared<const document::Document>(current);
     ireeLayoutView->setSubject(comparedDocument, selectedOp());
-    constraintChecker->request(comparedDocument, selectedOp());
+    verdicts->askConstraints(comparedDocument, selectedOp());
   }
 }
 
 void MainWindow::showProblems() {
-  ProblemList::Contents contents;
-  contents.draftField = draftField;
-  contents.draftError = draftError;
-  contents.rules = ruleProblems;
-  contents.iree = ireeProblems;
-  contents.constraints = constraintProblems;
-  contents.constraintSummary = constraintSummary;
+  const ProblemList::Contents contents = verdicts->contents();
   problemList->show(contents);
   configEditor->clearFieldMessages();
   for (const ProblemList::FieldMessage &m :
@@ -626,16 +571,14 @@ void MainWindow::onDrafting(const QString &field, const QString &value) {
   const auto op = selectedOp();
   if (!op)
     return;
-  draftField = field;
-  draftError.clear();
+  verdicts->setDraft(field, {});
   if (value.trimmed().isEmpty()) {
     showSelection(nullptr);
     return;
   }
   auto draft = edits->draft(*op, field.toStdString(), value.toStdString());
   if (!draft) {
-    draftError = qs(draft.error());
-    showProblems();
+    verdicts->setDraft(field, qs(draft.error()));
     return;
   }
   showSelection(&*draft);
@@ -652,25 +595,11 @@ void MainWindow::onCommit(const QString &field,
   auto made = edits->setField(*op, field.toStdString(), text);
   if (!made) {
     // The typed value stays in its box, marked, with the reason.
-    draftField = field;
-    draftError = qs(made.error());
-    showProblems();
-    statusLabel->setText(field + ": " + draftError.section('\n', 0, 0));
+    verdicts->setDraft(field, qs(made.error()));
+    statusLabel->setText(field + ": " + qs(made.error()).section('\n', 0, 0));
     return;
   }
   statusLabel->setText(qs(made->describe(edits->document())));
-}
-
-void MainWindow::askIree() {
-  if (!services.parseText || !edits->hasDocument())
-    return;
-  verdictText = edits->model().text();
-  statusLabel->setText("Asking IREE about the edited file…");
-  verdictAnswer->ask(
-      [parse = services.parseText, text = verdictText,
-       name = edits->document().path.string()](const std::atomic<bool> *) {
-        return parse(text, name);
-      });
 }
 
 void MainWindow::goToLine(int line) {

@@ -45,7 +45,6 @@ class ConfigEditor;
 class ConversionBar;
 class DefaultConfigView;
 class DispatchBrowser;
-class IreeConstraintChecker;
 class IreeDefault;
 class IreeLayoutView;
 class LayoutTab;
@@ -53,6 +52,7 @@ class MlirView;
 class ProblemList;
 class RecoveryBar;
 class EditSession;
+class EditVerdicts;
 class RunPanel;
 class SplitKView;
 class SweepPanel;
@@ -169,7 +169,6 @@ private:
   void showProblems();
   void onDrafting(const QString &field, const QString &value);
   void onCommit(const QString &field, const std::optional<QString> &value);
-  void askIree();
   void showIreeDefault();
   void useIreeDefault();
   void goToLine(int line);
@@ -191,12 +190,8 @@ private:
   Services services;
   QString loadingPath;
   QFutureWatcher<Result<document::Document>> *watcher;
-  // IREE's reading of the edited text (LatestAnswer: the newest wins).
-  std::unique_ptr<LatestAnswer<Result<document::Document>>> verdictAnswer;
-  QTimer *verdictTimer;
   // IREE's choice for the open file, once asked.
   IreeDefault *ireeDefault;
-  std::string verdictText; // the text IREE was last asked about
   EditSession *edits;
   // No layout saved: the docks are arranged once more at the window's
   // first shown size (at construction it has none yet).
@@ -239,14 +234,8 @@ private:
   int selectedDispatch = -1;
   int selectedRootOp = -1;
 
-  // What the Problems dock lists for the selected op.
-  std::vector<config::Problem> ruleProblems;
-  QString draftField, draftError; // a typed value the model cannot take
-  QStringList ireeProblems;       // IREE's words on the edited text
-  // IREE's verdict on the selected op's pipeline constraints.
-  IreeConstraintChecker *constraintChecker = nullptr;
-  std::vector<config::Problem> constraintProblems;
-  QString constraintSummary;
+  // What the Problems dock lists for the selected op, from its sources.
+  EditVerdicts *verdicts;
 };
 
 } // namespace tilescope::widgets
