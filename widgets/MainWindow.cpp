@@ -7,14 +7,17 @@
 #include "widgets/ConversionBar.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/DispatchBrowser.h"
+#include "widgets/DocumentLoading.h"
 #include "widgets/EditSession.h"
 #include "widgets/EditVerdicts.h"
+#include "widgets/HelpMenu.h"
 #include "widgets/IreeDefault.h"
 #include "widgets/IreeLayoutView.h"
 #include "widgets/LayoutTab.h"
 #include "widgets/MlirView.h"
 #include "widgets/OfferBar.h"
 #include "widgets/ProblemList.h"
+#include "widgets/RecentFiles.h"
 #include "widgets/RecoveryBar.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SceneView.h"
@@ -54,7 +57,6 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -100,9 +102,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, QWidget *parent)
 MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
                        QWidget *parent)
     : QMainWindow(parent), loader(std::move(documentLoader)),
-      services(std::move(windowServices)),
-      watcher(new QFutureWatcher<Result<document::Document>>(this)),
-      edits(new EditSession(this)) {
+      services(std::move(windowServices)), edits(new EditSession(this)) {
   setWindowTitle("Tilescope");
   // Each committed edit's attribute is read by IREE in the parse worker, as
   // set-config and Python read it: what IREE refuses is refused.
@@ -205,7 +205,10 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   statusLabel = new QLabel("No file open");
   statusLabel->setObjectName("statusLabel");
   statusBar()->addWidget(statusLabel, 1);
-  buildLoadingIndicator();
+  loading = new DocumentLoading(loader, statusBar(), this);
+  connect(loading, &DocumentLoading::ticking, statusLabel, &QLabel::setText);
+  connect(loading, &DocumentLoading::finished, this,
+          &MainWindow::onLoadFinished);
 
   verdicts = new EditVerdicts(edits, services.parseText,
                               services.ireeConstraints, this);
@@ -221,8 +224,6 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   buildDocks();
   buildMenus();
 
-  connect(watcher, &QFutureWatcher<Result<document::Document>>::finished, this,
-          &MainWindow::onLoadFinished);
   connect(edits, &EditSession::changed, this, &MainWindow::onDocumentChanged);
   connect(edits, &EditSession::changed, recoveryBar, &RecoveryBar::recordEdits);
   connect(edits->undoStack(), &QUndoStack::cleanChanged, this,
@@ -245,7 +246,7 @@ MainWindow::~MainWindow() {
   disconnect(edits->undoStack(), nullptr, this, nullptr);
   disconnect(edits, nullptr, this, nullptr);
   disconnect(edits, nullptr, recoveryBar, nullptr);
-  watcher->waitForFinished();
+  delete loading; // waits for the load under way
   // The questions still out are cancelled and waited for, their answers
   // dropped, before the views they would fill go.
   delete verdicts;
@@ -258,8 +259,10 @@ void MainWindow::buildMenus() {
   open->setShortcut(QKeySequence::Open);
   QMenu *recent = file->addMenu("Open &Recent");
   recent->setObjectName("recentMenu");
-  connect(recent, &QMenu::aboutToShow, this,
-          [this, recent] { fillRecentMenu(recent); });
+  connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+    fillRecentMenu(recent, this,
+                   [this](const QString &path) { openFile(path); });
+  });
   QAction *save = file->addAction("&Save", this, [this] {
     if (edits->hasDocument())
       saveTo(qs(edits->document().path.string()));
@@ -319,12 +322,12 @@ void MainWindow::buildMenus() {
       view->addAction("&Reset layout", this, &MainWindow::arrangeDocks);
   reset->setObjectName("resetLayoutAction");
   reset->setToolTip("Every panel back in its place, at its first size");
-  buildHelpMenu();
+  addHelpMenu(this, services.ireeVersion);
 }
 
 void MainWindow::chooseFile() {
   const QString path = QFileDialog::getOpenFileName(
-      this, "Open an IREE MLIR file", QFileInfo(loadingPath).absolutePath(),
+      this, "Open an IREE MLIR file", QFileInfo(loading->path()).absolutePath(),
       "MLIR files (*.mlir);;All files (*)");
   if (!path.isEmpty())
     openFile(path);
@@ -385,26 +388,19 @@ void MainWindow::closeEvent(QCloseEvent *event) {
 }
 
 void MainWindow::openFile(const QString &path) {
-  if (watcher->isRunning()) {
-    statusLabel->setText("Still loading " + loadingPath + "…");
+  if (loading->running()) {
+    statusLabel->setText("Still loading " + loading->path() + "…");
     return;
   }
   if (!confirmDiscard())
     return;
-  loadingPath = path;
   statusLabel->setText("Loading " + path + "…");
-  const std::filesystem::path file = path.toStdString();
-  loadCancel = std::make_shared<std::atomic<bool>>(false);
-  loadStarted = std::chrono::steady_clock::now();
-  showLoading(true);
-  // The worker holds the flag the loader reads.
-  watcher->setFuture(
-      QtConcurrent::run([loader = loader, file, cancel = loadCancel]() {
-        return loader(file, cancel.get());
-      }));
+  loading->start(path);
 }
 
-bool MainWindow::isLoading() const { return watcher->isRunning(); }
+bool MainWindow::isLoading() const { return loading->running(); }
+
+void MainWindow::cancelLoading() { loading->cancel(); }
 
 QStringList MainWindow::pendingAnswers() const {
   QStringList pending;
@@ -422,20 +418,19 @@ const document::Document *MainWindow::document() const {
   return edits->hasDocument() ? &edits->document() : nullptr;
 }
 
-void MainWindow::onLoadFinished() {
-  Result<document::Document> result = watcher->result();
-  showLoading(false);
-  if (loadCancel && loadCancel->load()) {
+void MainWindow::onLoadFinished(bool cancelled) {
+  if (cancelled) {
     // The person gave up: nothing to report, the window as it was.
-    statusLabel->setText("Stopped loading " + loadingPath);
+    statusLabel->setText("Stopped loading " + loading->path());
     emit loadFailed("cancelled");
     return;
   }
+  Result<document::Document> result = loading->result();
   if (!result) {
     // The previous document (and its edits) stays on screen.
     showError(qs(result.error()));
     emit loadFailed(qs(result.error()));
-    conversionBar->checkFile(loadingPath.toStdString());
+    conversionBar->checkFile(loading->path().toStdString());
     return;
   }
   // Questions about the previous file no longer stand.
@@ -457,7 +452,7 @@ void MainWindow::onLoadFinished() {
                            .arg(current.dispatches.size() == 1 ? "" : "es")
                            .arg(current.partCount)
                            .arg(current.partCount == 1 ? "" : "s"));
-  rememberRecent(qs(current.path.string()));
+  rememberRecentFile(qs(current.path.string()));
   recoveryBar->offerRecovery();
   splitKView->setFile(qs(current.path.string()), current.partCount,
                       current.dispatches.size());
@@ -475,7 +470,7 @@ void MainWindow::onLoadFinished() {
 
 void MainWindow::showError(const QString &message) {
   problemList->showError(message);
-  statusLabel->setText("Could not open " + loadingPath);
+  statusLabel->setText("Could not open " + loading->path());
 }
 
 void MainWindow::selectOp(edit::OpRef op) { browser->select(op); }

@@ -18,11 +18,8 @@
 #include "widgets/WindowServices.h"
 #include "widgets/render/OpPicture.h"
 
-#include <QFutureWatcher>
 #include <QMainWindow>
 
-#include <atomic>
-#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -51,6 +48,7 @@ class LayoutTab;
 class MlirView;
 class ProblemList;
 class RecoveryBar;
+class DocumentLoading;
 class EditSession;
 class EditVerdicts;
 class RunPanel;
@@ -161,7 +159,7 @@ private:
 
   bool saveTo(const QString &path);
   bool confirmDiscard();
-  void onLoadFinished();
+  void onLoadFinished(bool cancelled);
   void showError(const QString &message);
   void onOpSelected(int dispatch, int op, int line);
   void onDocumentChanged();
@@ -174,13 +172,7 @@ private:
   void goToLine(int line);
   // A click in the MLIR text: select the root op whose statement it is in.
   void selectOpAtLine(int line);
-  // Files, settings and help (MainWindowFiles.cpp).
-  void rememberRecent(const QString &path);
-  void fillRecentMenu(QMenu *menu);
-  void buildLoadingIndicator();
-  void buildHelpMenu();
-  void showHelp();
-  void showAbout();
+  // Settings (MainWindowFiles.cpp).
   void editSettings();
   // The Layout tab (MainWindowViews.cpp).
   void showLayout(const document::Dispatch *draft = nullptr);
@@ -188,8 +180,7 @@ private:
 
   DocumentLoader loader;
   Services services;
-  QString loadingPath;
-  QFutureWatcher<Result<document::Document>> *watcher;
+  DocumentLoading *loading;
   // IREE's choice for the open file, once asked.
   IreeDefault *ireeDefault;
   EditSession *edits;
@@ -202,14 +193,6 @@ private:
   RecoveryBar *recoveryBar = nullptr;
   // A file IREE refused that converts for the release in use.
   ConversionBar *conversionBar = nullptr;
-  // The load under way: its cancel flag, when it started, and the status
-  // bar's busy bar, elapsed time and Cancel.
-  std::shared_ptr<std::atomic<bool>> loadCancel;
-  std::chrono::steady_clock::time_point loadStarted;
-  QProgressBar *loadBar = nullptr;
-  QPushButton *loadCancelButton = nullptr;
-  QTimer *loadTicker = nullptr;
-  void showLoading(bool loading);
 
   DispatchBrowser *browser;
   MlirView *sourceView;

@@ -52,9 +52,9 @@ struct WindowServices {
   // IREE's own layouts for a dispatch of a document as it stands, beside
   // Tilescope's (core/service/IreeLayouts); unset: the IREE layouts tab says
   // there is no IREE to ask.
-  std::function<Result<jobs::IreeLayoutAnswer>(
-      const document::Document &, size_t dispatch,
-      const std::atomic<bool> *cancel)>
+  std::function<Result<jobs::IreeLayoutAnswer>(const document::Document &,
+                                               size_t dispatch,
+                                               const std::atomic<bool> *cancel)>
       ireeLayouts;
   // IREE's split-reduction heuristic on a program and the dispatches a
   // person's splits form (core/service/SplitK); unset: the Split-k tab says
