@@ -1,4 +1,5 @@
 #include "widgets/RunPanel.h"
+#include "widgets/HistoryModel.h"
 #include "widgets/RunPlaceBox.h"
 
 #include "core/edit/ConfigDiff.h"
@@ -20,6 +21,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -29,7 +31,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTabWidget>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -115,10 +117,6 @@ QString sincePrevious(const std::filesystem::path &workspace,
     text += "same configs; ";
   text += changes.isEmpty() ? "no resource changed" : changes.join(", ");
   return text + "\n";
-}
-
-QString microseconds(double value) {
-  return QString::number(value, 'f', value < 10 ? 2 : 1);
 }
 
 } // namespace
@@ -273,11 +271,10 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   resources->setFont(monospace);
   resources->setPlaceholderText("Compile with Resources or Compile && run to "
                                 "read what the kernels use.");
-  history = new QTableWidget(0, 11);
+  tries = new HistoryModel(this);
+  history = new QTableView;
   history->setObjectName("historyTable");
-  history->setHorizontalHeaderLabels(
-      {"Try", "When", "Kind", "Outcome", "Median µs", "± µs", "Check",
-       "Of floor", "Resources", "Configs vs opened", "Target"});
+  history->setModel(tries);
   history->verticalHeader()->hide();
   history->setEditTriggers(QAbstractItemView::NoEditTriggers);
   history->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -287,10 +284,9 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   history->setToolTip("Double-click a try to load its configs into the "
                       "editor (one undoable step); pick two (Ctrl+click) to "
                       "compare them");
-  connect(history, &QTableWidget::itemDoubleClicked, this,
-          [this](QTableWidgetItem *item) {
-            if (QTableWidgetItem *id = history->item(item->row(), 0))
-              emit tryActivated(id->text().toLongLong());
+  connect(history, &QTableView::doubleClicked, this,
+          [this](const QModelIndex &at) {
+            emit tryActivated(tries->tryAt(at.row()));
           });
   tabs = new QTabWidget;
   tabs->setObjectName("runTabs");
@@ -302,7 +298,8 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   compareButton->setToolTip("Two tries side by side: configs, resources, "
                             "pictures and times");
   compareButton->setEnabled(false);
-  connect(history, &QTableWidget::itemSelectionChanged, this,
+  connect(history->selectionModel(), &QItemSelectionModel::selectionChanged,
+          this,
           [this] { compareButton->setEnabled(selectedTries().size() == 2); });
   connect(compareButton, &QPushButton::clicked, this, [this] {
     QList<long long> picked = selectedTries();
@@ -649,74 +646,27 @@ void RunPanel::onFinished() {
   emit finished(outcome->ok, summaryLine);
 }
 
-// How a try's configs differ from the file as opened: "as opened", or the
-// fields that differ with their values ("reduction [0, 0, 4]").
-QString RunPanel::configsAgainstOpened(const jobs::TryRecord &record) const {
-  const nlohmann::json configs =
-      record.details.value("configs", nlohmann::json());
-  if (!configs.is_object())
-    return {};
-  const edit::DocumentDifference difference = edit::documentDifferences(
-      originalConfigs, jobs::documentFromConfigs(configs));
-  if (difference.empty())
-    return "as opened";
-  QStringList fields;
-  for (const edit::OpDifference &op : difference.ops)
-    for (const edit::FieldDifference &f : op.fields)
-      fields << qs(f.field) + " " + (f.after.empty() ? "(unset)" : qs(f.after));
-  return fields.join("; ");
-}
-
 QList<long long> RunPanel::selectedTries() const {
   QList<long long> ids;
   for (const QModelIndex &row : history->selectionModel()->selectedRows())
-    if (const QTableWidgetItem *id = history->item(row.row(), 0))
-      ids << id->text().toLongLong();
+    ids << tries->tryAt(row.row());
   return ids;
 }
 
 void RunPanel::refreshHistory() {
-  history->setRowCount(0);
-  if (!current)
+  if (!current) {
+    tries->clear();
     return;
-  auto store = jobs::History::open(jobs::historyFile(workspaceFolder));
-  if (!store)
-    return;
-  jobs::HistoryFilter filter;
-  filter.document = current->path.string();
-  filter.limit = 200;
-  auto records = store->list(filter);
-  if (!records)
-    return;
-  for (const jobs::TryRecord &r : *records) {
-    const int row = history->rowCount();
-    history->insertRow(row);
-    const nlohmann::json bench = r.details.value("bench", nlohmann::json());
-    auto number = [&bench](const char *key) -> std::optional<double> {
-      if (bench.is_object() && bench.value(key, nlohmann::json()).is_number())
-        return bench[key].get<double>();
-      return std::nullopt;
-    };
-    const auto spread = number("spread_us");
-    const auto efficiency = number("efficiency");
-    const QStringList cells = {
-        QString::number(r.id),
-        qs(r.createdAt),
-        qs(r.kind),
-        qs(r.outcome),
-        r.medianMicroseconds ? microseconds(*r.medianMicroseconds) : "",
-        spread ? microseconds(*spread) : "",
-        r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "",
-        efficiency ? QString("%1%").arg(100 * *efficiency, 0, 'f', 1) : "",
-        qs(jobs::resourceBrief(r)),
-        configsAgainstOpened(r),
-        qs(r.target) + (r.device.empty() ? "" : " on " + qs(r.device))};
-    for (int c = 0; c < cells.size(); ++c) {
-      auto *item = new QTableWidgetItem(cells[c]);
-      item->setToolTip(qs(r.summary) + "\n" + qs(r.directory));
-      history->setItem(row, c, item);
-    }
   }
+  std::vector<jobs::TryRecord> records;
+  if (auto store = jobs::History::open(jobs::historyFile(workspaceFolder))) {
+    jobs::HistoryFilter filter;
+    filter.document = current->path.string();
+    filter.limit = 200;
+    if (auto listed = store->list(filter))
+      records = std::move(*listed);
+  }
+  tries->show(records, originalConfigs);
   history->resizeColumnsToContents();
 }
 

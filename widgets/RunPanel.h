@@ -30,9 +30,11 @@ class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
-class QTableWidget;
+class QTableView;
 
 namespace tilescope::widgets {
+
+class HistoryModel;
 
 class RunPanel : public QWidget {
   Q_OBJECT
@@ -86,7 +88,6 @@ private:
   struct Outcome;
   void onFinished();
   void append(const QString &text);
-  QString configsAgainstOpened(const jobs::TryRecord &record) const;
   void refreshDevice();
   void setBusy(bool running);
 
@@ -118,7 +119,8 @@ private:
   QPlainTextEdit *output;
   QListWidget *diagnostics;
   QPlainTextEdit *resources;
-  QTableWidget *history;
+  HistoryModel *tries;
+  QTableView *history;
   QPushButton *compareButton;
 };
 

@@ -12,6 +12,7 @@
 #include "core/service/ReleaseOffer.h"
 #include "widgets/MainWindow.h"
 
+#include <QAbstractItemView>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
@@ -26,6 +27,11 @@ inline void windowScreenshot(QWidget &window, const QString &name) {
   if (const QString dir = qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
       !dir.isEmpty())
     window.grab().save(dir + "/" + name + ".png");
+}
+
+// A cell of a table view's model, as shown.
+inline QString cell(const QAbstractItemView *view, int row, int column) {
+  return view->model()->index(row, column).data().toString();
 }
 
 // Types `text` into a config field's box and presses Enter, as a person

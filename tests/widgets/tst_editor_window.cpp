@@ -56,6 +56,7 @@
 #include <QStandardPaths>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -762,18 +763,18 @@ private slots:
     QVERIFY2(panel->lastSummary().contains("passed"),
              qPrintable(panel->lastSummary()));
 
-    auto *history = window->findChild<QTableWidget *>("historyTable");
-    QCOMPARE(history->rowCount(), 2);
-    QCOMPARE(history->item(0, 2)->text(), QString("verify"));
-    QCOMPARE(history->item(0, 6)->text(), QString("passed"));
-    QCOMPARE(history->item(1, 2)->text(), QString("bench"));
-    QVERIFY(!history->item(1, 4)->text().isEmpty()); // median
-    QVERIFY(!history->item(1, 5)->text().isEmpty()); // spread
-    QCOMPARE(history->item(1, 9)->text(), QString("as opened"));
+    auto *history = window->findChild<QTableView *>("historyTable");
+    QCOMPARE(history->model()->rowCount(), 2);
+    QCOMPARE(test::cell(history, 0, 2), QString("verify"));
+    QCOMPARE(test::cell(history, 0, 6), QString("passed"));
+    QCOMPARE(test::cell(history, 1, 2), QString("bench"));
+    QVERIFY(!test::cell(history, 1, 4).isEmpty()); // median
+    QVERIFY(!test::cell(history, 1, 5).isEmpty()); // spread
+    QCOMPARE(test::cell(history, 1, 9), QString("as opened"));
 
     // File > Export run bundle of the timed try, its run.sh run as a GPU
     // host would, and File > Import run results: a new bench row.
-    const long long timedTry = history->item(1, 0)->text().toLongLong();
+    const long long timedTry = test::cell(history, 1, 0).toLongLong();
     QTemporaryDir carried;
     auto bundle = window->exportRunBundleTo(
         {timedTry}, carried.filePath("bundle").toStdString());
@@ -787,9 +788,9 @@ private slots:
     QVERIFY2(imported, imported ? "" : imported.error().c_str());
     QCOMPARE(imported->modules.size(), size_t(1));
     QVERIFY(imported->modules[0].timing.timed());
-    QCOMPARE(history->rowCount(), 3);
-    QCOMPARE(history->item(0, 2)->text(), QString("bench"));
-    QVERIFY(!history->item(0, 4)->text().isEmpty());
+    QCOMPARE(history->model()->rowCount(), 3);
+    QCOMPARE(test::cell(history, 0, 2), QString("bench"));
+    QVERIFY(!test::cell(history, 0, 4).isEmpty());
     window->findChild<QTabWidget *>("runTabs")->setCurrentIndex(3);
     screenshot(*window, "run-panel-cpu");
     // On a 1280x800 screen the panel's buttons keep their height (the column
@@ -888,14 +889,14 @@ private slots:
     screenshot(*window, "run-panel-resources");
 
     // The two tries side by side, picked in the history table.
-    auto *table = window->findChild<QTableWidget *>("historyTable");
-    QCOMPARE(table->rowCount(), 2);
+    auto *table = window->findChild<QTableView *>("historyTable");
+    QCOMPARE(table->model()->rowCount(), 2);
     // Each row says what it read and how its configs differ from the file
     // as opened.
-    QCOMPARE(table->item(0, 9)->text(), QString("reduction [0, 0, 4]"));
-    QCOMPARE(table->item(1, 9)->text(), QString("as opened"));
-    QVERIFY2(table->item(0, 8)->text().contains("VGPRs"),
-             qPrintable(table->item(0, 8)->text()));
+    QCOMPARE(test::cell(table, 0, 9), QString("reduction [0, 0, 4]"));
+    QCOMPARE(test::cell(table, 1, 9), QString("as opened"));
+    QVERIFY2(test::cell(table, 0, 8).contains("VGPRs"),
+             qPrintable(test::cell(table, 0, 8)));
     auto *compare = window->findChild<QPushButton *>("compareButton");
     QVERIFY(!compare->isEnabled());
     table->selectAll();
@@ -926,8 +927,8 @@ private slots:
 
     // The try goes back into the editor after the edit is undone: one
     // undoable step.
-    auto *history = window->findChild<QTableWidget *>("historyTable");
-    const long long id = history->item(0, 0)->text().toLongLong();
+    auto *history = window->findChild<QTableView *>("historyTable");
+    const long long id = test::cell(history, 0, 0).toLongLong();
     window->session()->undoStack()->undo();
     QVERIFY(window->document()->text.find("reduction = [0, 0, 8]") !=
             std::string::npos);
@@ -961,9 +962,9 @@ private slots:
     QVERIFY(listHas(diagnostics, "shared memory"));
     // The document is as the user left it, and the try is in the history.
     QCOMPARE(window->document()->text, edited);
-    auto *history = window->findChild<QTableWidget *>("historyTable");
-    QVERIFY(history->rowCount() >= 1);
-    QCOMPARE(history->item(0, 3)->text(), QString("compile-failed"));
+    auto *history = window->findChild<QTableView *>("historyTable");
+    QVERIFY(history->model()->rowCount() >= 1);
+    QCOMPARE(test::cell(history, 0, 3), QString("compile-failed"));
     screenshot(*window, "run-panel-failed");
   }
 

@@ -427,10 +427,10 @@ private slots:
     for (int x : seen)
       QCOMPARE(x, tabsAt);
 
-    auto *history = panel->findChild<QTableWidget *>("historyTable");
-    QCOMPARE(history->rowCount(), 2);
-    const long long b = history->item(0, 0)->text().toLongLong();
-    const long long a = history->item(1, 0)->text().toLongLong();
+    auto *history = panel->findChild<QTableView *>("historyTable");
+    QCOMPARE(history->model()->rowCount(), 2);
+    const long long b = test::cell(history, 0, 0).toLongLong();
+    const long long a = test::cell(history, 1, 0).toLongLong();
     auto opened = window->compareTries(a, b);
     QVERIFY2(opened, opened ? "" : opened.error().c_str());
     widgets::TryComparisonView *comparison = *opened;
