@@ -9,6 +9,7 @@
 #include "core/sweep/Neighbours.h"
 #include "widgets/SweepPlanning.h"
 #include "widgets/SweepPlot.h"
+#include "widgets/SweepResultsModel.h"
 #include "widgets/render/RootOpScene.h"
 
 #include <QApplication>
@@ -17,6 +18,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
@@ -25,6 +27,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -233,10 +236,10 @@ SweepPanel::SweepPanel(InstallationSource source,
   auto *leftWidget = new QWidget;
   leftWidget->setLayout(settings);
 
-  results = new QTableWidget(0, 7);
+  candidates = new SweepResultsModel(this);
+  results = new QTableView;
   results->setObjectName("sweepResults");
-  results->setHorizontalHeaderLabels(
-      {"#", "Layout", "Candidate", "µs", "Outcome", "Resources", "Try"});
+  results->setModel(candidates);
   results->verticalHeader()->hide();
   results->verticalHeader()->setDefaultSectionSize(kSweepThumbnail.height() +
                                                    4);
@@ -249,13 +252,13 @@ SweepPanel::SweepPanel(InstallationSource source,
   results->setToolTip("Ranked: fastest first (compile-only: most waves, "
                       "then fewest registers); double-click to load one "
                       "into the editor");
-  connect(results, &QTableWidget::itemDoubleClicked, this,
-          [this](QTableWidgetItem *item) { loadRanked(item->row()); });
+  connect(results, &QTableView::doubleClicked, this,
+          [this](const QModelIndex &at) { loadRanked(at.row()); });
   loadButton = new QPushButton("Load into the editor");
   loadButton->setObjectName("sweepLoadButton");
   connect(loadButton, &QPushButton::clicked, this, [this] {
-    if (results->currentRow() >= 0)
-      loadRanked(results->currentRow());
+    if (results->currentIndex().isValid())
+      loadRanked(results->currentIndex().row());
   });
   plotAxisBox = new QComboBox;
   plotAxisBox->setObjectName("sweepPlotAxis");
@@ -269,12 +272,16 @@ SweepPanel::SweepPanel(InstallationSource source,
     if (at != order.end())
       results->selectRow(static_cast<int>(at - order.begin()));
   });
-  connect(results, &QTableWidget::itemSelectionChanged, this, [this] {
-    const std::vector<int> order = ranked();
-    const int row = results->currentRow();
-    plot->setSelected(
-        row >= 0 && row < static_cast<int>(order.size()) ? order[row] : -1);
-  });
+  connect(results->selectionModel(), &QItemSelectionModel::selectionChanged,
+          this, [this] {
+            const std::vector<int> order = ranked();
+            const int row = results->currentIndex().isValid()
+                                ? results->currentIndex().row()
+                                : -1;
+            plot->setSelected(row >= 0 && row < static_cast<int>(order.size())
+                                  ? order[row]
+                                  : -1);
+          });
   auto *plotRow = new QHBoxLayout;
   plotRow->addWidget(new QLabel("Plot against"));
   plotRow->addWidget(plotAxisBox, 1);

@@ -37,12 +37,15 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTableView;
 class QTableWidget;
 class QTimer;
 
 class QCheckBox;
 
 namespace tilescope::widgets {
+
+class SweepResultsModel;
 
 class SweepPlot;
 
@@ -177,7 +180,8 @@ private:
   QLabel *stateLabel;
   QProgressBar *progress;
   QPushButton *runButton, *stopButton, *loadButton;
-  QTableWidget *results;
+  SweepResultsModel *candidates;
+  QTableView *results;
   QComboBox *plotAxisBox;
   SweepPlot *plot;
 };

@@ -6,12 +6,13 @@
 #include "core/tries/TryComparison.h"
 #include "widgets/SweepAxes.h"
 #include "widgets/SweepPlot.h"
+#include "widgets/SweepResultsModel.h"
 #include "widgets/render/Palette.h"
 
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
-#include <QTableWidget>
+#include <QTableView>
 
 #include <algorithm>
 
@@ -100,13 +101,12 @@ bool SweepPanel::loadRanked(int rank) {
 
 void SweepPanel::refresh() {
   const std::vector<int> order = ranked();
+  const int current =
+      results->currentIndex().isValid() ? results->currentIndex().row() : -1;
   const long long selected =
-      results->currentRow() >= 0 &&
-              results->currentRow() < static_cast<int>(order.size())
-          ? order[results->currentRow()]
-          : -1;
-  results->setUpdatesEnabled(false);
-  results->setRowCount(static_cast<int>(order.size()));
+      current >= 0 && current < static_cast<int>(order.size()) ? order[current]
+                                                               : -1;
+  std::vector<SweepResultsModel::Row> rows;
   for (int row = 0; row < static_cast<int>(order.size()); ++row) {
     const Entry &e = entries[order[row]];
     const jobs::SweepCandidate &c = e.candidate;
@@ -129,49 +129,34 @@ void SweepPanel::refresh() {
         brief = qs(c.record->summary);
       tryId = QString::number(c.record->id);
     }
-    const QStringList cells = {QString::number(row + 1),
-                               QString(),
-                               qs(c.name),
-                               time,
-                               outcome,
-                               brief,
-                               tryId};
-    for (int column = 0; column < cells.size(); ++column) {
-      QTableWidgetItem *item = results->item(row, column);
-      if (!item) {
-        item = new QTableWidgetItem;
-        results->setItem(row, column, item);
-      }
-      item->setText(cells[column]);
-      item->setToolTip(column == 5 || column == 2 ? cells[column] : QString());
-      if (column == 3)
-        item->setToolTip(
-            c.measuredElsewhere ? QString("Measured in try %1, the same config")
-                                      .arg(c.measuredElsewhere->id)
-            : c.measuredMicroseconds()
-                ? QString("Measured: the median per dispatch (\"≈ 1st\": "
-                          "within the noise of the first)")
-                : qs(c.prediction) + "\nA prediction of the cost model "
-                                     "(docs/cost-model.md), not a time");
-      // Valid rows follow the palette (a theme switched live included);
-      // refused ones are a grey that reads on light and dark alike.
-      if (c.valid)
-        item->setData(Qt::ForegroundRole, QVariant());
-      else
-        item->setForeground(QColor("#8a8a8a"));
-    }
-    results->item(row, 1)->setIcon(e.icon);
+    SweepResultsModel::Row shown;
+    shown.cells = {QString::number(row + 1),
+                   QString(),
+                   qs(c.name),
+                   time,
+                   outcome,
+                   brief,
+                   tryId};
+    shown.timeTip =
+        c.measuredElsewhere ? QString("Measured in try %1, the same config")
+                                  .arg(c.measuredElsewhere->id)
+        : c.measuredMicroseconds()
+            ? QString("Measured: the median per dispatch (\"≈ 1st\": "
+                      "within the noise of the first)")
+            : qs(c.prediction) + "\nA prediction of the cost model "
+                                 "(docs/cost-model.md), not a time";
+    shown.icon = e.icon;
+    shown.valid = c.valid;
+    rows.push_back(std::move(shown));
   }
-  results->resizeColumnToContents(0);
-  results->resizeColumnToContents(2);
-  results->resizeColumnToContents(3);
-  results->resizeColumnToContents(4);
+  candidates->show(std::move(rows));
+  for (int column : {0, 2, 3, 4})
+    results->resizeColumnToContents(column);
   // A whole config as a candidate's name (a lowering_config axis) would push
   // the time and outcome out of view: the name is cut, its tooltip whole.
   constexpr int kWidestName = 240;
   if (results->columnWidth(2) > kWidestName)
     results->setColumnWidth(2, kWidestName);
-  results->setUpdatesEnabled(true);
   if (selected >= 0) {
     auto at = std::find(order.begin(), order.end(), selected);
     results->selectRow(static_cast<int>(at - order.begin()));

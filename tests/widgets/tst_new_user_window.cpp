@@ -159,9 +159,9 @@ private slots:
     auto *mma = window.findChild<QLineEdit *>("field:mma_kind");
     QVERIFY(mma);
     // (The table lays its cell widgets out from the event loop.)
-    QTRY_VERIFY2(
-        mma->width() >= mma->fontMetrics().horizontalAdvance(mma->text()),
-        qPrintable(QString::number(mma->width())));
+    QTRY_VERIFY2(mma->width() >=
+                     mma->fontMetrics().horizontalAdvance(mma->text()),
+                 qPrintable(QString::number(mma->width())));
     // The config editor has the rows for translation_info's too: its
     // workgroup_size shows without scrolling.
     auto *size =
@@ -340,12 +340,13 @@ private slots:
     // Dark, live: the results' text follows the palette.
     widgets::applyTheme(widgets::Theme::Dark);
     QCoreApplication::processEvents();
-    auto *results = window->findChild<QTableWidget *>("sweepResults");
-    QCOMPARE(results->rowCount(), 4);
-    for (int row = 0; row < results->rowCount(); ++row) {
-      QTableWidgetItem *item = results->item(row, 3);
-      const QColor text = item->data(Qt::ForegroundRole).isValid()
-                              ? item->foreground().color()
+    auto *results = window->findChild<QTableView *>("sweepResults");
+    QCOMPARE(results->model()->rowCount(), 4);
+    for (int row = 0; row < results->model()->rowCount(); ++row) {
+      const QVariant foreground =
+          results->model()->index(row, 3).data(Qt::ForegroundRole);
+      const QColor text = foreground.isValid()
+                              ? foreground.value<QColor>()
                               : results->palette().color(QPalette::Text);
       QVERIFY2(contrast(text, results->palette().color(QPalette::Base)) >= 4.5,
                qPrintable(text.name()));
@@ -379,7 +380,7 @@ private slots:
     auto *state = window->findChild<QLabel *>("sweepState");
     QVERIFY(sweep->loadRanked(0));
     QCoreApplication::processEvents();
-    QCOMPARE(results->rowCount(), 4);
+    QCOMPARE(results->model()->rowCount(), 4);
     QCOMPARE(plot->pointCount(), 4);
     QVERIFY2(state->text().contains("the editor's has changed"),
              qPrintable(state->text()));

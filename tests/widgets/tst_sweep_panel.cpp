@@ -13,11 +13,13 @@
 #include "widgets/SweepPlot.h"
 
 #include <QDockWidget>
+#include <QIcon>
 #include <QLabel>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -74,13 +76,14 @@ private slots:
     QVERIFY2(finished.front().at(1).toString().contains("1 run") &&
                  finished.front().at(1).toString().contains("1 invalid"),
              qPrintable(finished.front().at(1).toString()));
-    auto *results = window->findChild<QTableWidget *>("sweepResults");
-    QCOMPARE(results->rowCount(), 2);
-    QCOMPARE(results->item(1, 4)->text(), QString("invalid"));
-    QVERIFY2(results->item(1, 5)->text().contains(
-                 "prefetch_num_stages == 2 (use_igemm_convolution=false) "
-                 "[iree-constraints]"),
-             qPrintable(results->item(1, 5)->text()));
+    auto *results = window->findChild<QTableView *>("sweepResults");
+    QCOMPARE(results->model()->rowCount(), 2);
+    QCOMPARE(test::cell(results, 1, 4), QString("invalid"));
+    QVERIFY2(
+        test::cell(results, 1, 5)
+            .contains("prefetch_num_stages == 2 (use_igemm_convolution=false) "
+                      "[iree-constraints]"),
+        qPrintable(test::cell(results, 1, 5)));
     window->findChild<QDockWidget *>("sweepDock")->raise();
     screenshot(*window, "sweep-panel-iree-constraints");
   }
@@ -173,20 +176,24 @@ private slots:
 
     // Ranked: compiled ones first (by predicted time), refused ones last,
     // each compiled one with its picture, resources and prediction.
-    auto *results = window->findChild<QTableWidget *>("sweepResults");
-    QCOMPARE(results->rowCount(), 6);
+    auto *results = window->findChild<QTableView *>("sweepResults");
+    QCOMPARE(results->model()->rowCount(), 6);
     for (int row = 0; row < 4; ++row) {
-      QCOMPARE(results->item(row, 4)->text().section(' ', 0, 0), QString("ok"));
-      QVERIFY(!results->item(row, 1)->icon().isNull());
-      QVERIFY2(results->item(row, 5)->text().contains("VGPRs"),
-               qPrintable(results->item(row, 5)->text()));
-      QVERIFY2(results->item(row, 3)->text().endsWith(" predicted"),
-               qPrintable(results->item(row, 3)->text()));
+      QCOMPARE(test::cell(results, row, 4).section(' ', 0, 0), QString("ok"));
+      QVERIFY(!results->model()
+                   ->index(row, 1)
+                   .data(Qt::DecorationRole)
+                   .value<QIcon>()
+                   .isNull());
+      QVERIFY2(test::cell(results, row, 5).contains("VGPRs"),
+               qPrintable(test::cell(results, row, 5)));
+      QVERIFY2(test::cell(results, row, 3).endsWith(" predicted"),
+               qPrintable(test::cell(results, row, 3)));
     }
     for (int row = 1; row < 4; ++row)
-      QVERIFY(results->item(row - 1, 3)->text().section(' ', 0, 0).toDouble() <=
-              results->item(row, 3)->text().section(' ', 0, 0).toDouble());
-    QCOMPARE(results->item(5, 4)->text(), QString("invalid"));
+      QVERIFY(test::cell(results, row - 1, 3).section(' ', 0, 0).toDouble() <=
+              test::cell(results, row, 3).section(' ', 0, 0).toDouble());
+    QCOMPARE(test::cell(results, 5, 4), QString("invalid"));
     auto *plot = window->findChild<widgets::SweepPlot *>("sweepPlot");
     QCOMPARE(plot->pointCount(), 4);
     window->findChild<QDockWidget *>("sweepDock")->raise();
@@ -283,13 +290,12 @@ private slots:
     QStringList states;
     QStringList phases; // the rows' outcome cells while it runs
     bool shotWhileRunning = false;
-    auto *results = window->findChild<QTableWidget *>("sweepResults");
+    auto *results = window->findChild<QTableView *>("sweepResults");
     QTimer watch;
     connect(&watch, &QTimer::timeout, this, [&] {
       states.append(state->text());
-      for (int row = 0; row < results->rowCount(); ++row)
-        if (const QTableWidgetItem *cell = results->item(row, 4))
-          phases.append(cell->text());
+      for (int row = 0; row < results->model()->rowCount(); ++row)
+        phases.append(test::cell(results, row, 4));
       if (!shotWhileRunning && phases.contains("running")) {
         screenshot(*window, "sweep-panel-slurm-running");
         shotWhileRunning = true;
@@ -315,7 +321,7 @@ private slots:
     QVERIFY2(phases.contains("queued") || phases.contains("running"),
              qPrintable(phases.join(", ")));
     for (int row = 0; row < 2; ++row)
-      QCOMPARE(results->item(row, 4)->text().section(' ', 0, 0), QString("ok"));
+      QCOMPARE(test::cell(results, row, 4).section(' ', 0, 0), QString("ok"));
     screenshot(*window, "sweep-panel-slurm");
     auto history =
         jobs::History::open(workspace.filePath("history.sqlite").toStdString());
