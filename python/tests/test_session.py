@@ -2,8 +2,9 @@
 tests/data/session_edits.json, valid and not, made with tilescope.Editor
 apply, refuse (naming the field) or change nothing as the fixture says, as
 they do in the C++ session (core_session) and the window
-(widgets_session_window); `tilescope-cli set-config` with the applied
-ones writes the very text the Editor holds, and refuses each refused one.
+(widgets_session_window), and end with the same rule problems and layout
+picture; `tilescope-cli set-config` with the applied ones writes the very
+text the Editor holds, and refuses each refused one.
 """
 
 import json
@@ -53,4 +54,10 @@ def test_the_editor_and_set_config_edit_as_the_session_does(tilescope, tmp_path)
         assert editor.undo()
     for part in edits["in_text_after_undo"]:
         assert part in editor.text
+    # The rules' problems and the layout picture, as the session and the
+    # window have them.
+    problems = [{"severity": p["severity"], "field": p["field"], "rule": p["rule"]}
+                for p in editor.check(edits["op"])]
+    assert problems == edits["problems_after_undo"]
+    assert tilescope.picture(editor.document, edits["op"]).note == edits["picture_after_undo"]
     editor.read_back()

@@ -12,8 +12,11 @@
 #include "widgets/ConfigFieldModel.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
+#include "widgets/ProblemList.h"
+#include "widgets/ProblemModel.h"
 
 #include <QFont>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -104,6 +107,31 @@ private slots:
     for (const json &part : fixture["in_text_after_undo"])
       QVERIFY(edits->model().text().find(part.get<std::string>()) !=
               std::string::npos);
+    // The Problems panel lists the rules' problems the session's verdict
+    // has (each leading to its field, with its severity's icon), and the
+    // Layout tab draws the picture the session's document gives.
+    auto *problems = window->findChild<widgets::ProblemList *>();
+    QVERIFY(problems);
+    // The rules' rows come first, in the verdict's order (an error names
+    // its rule; IREE's rows follow).
+    const std::vector<widgets::ProblemModel::Row> &rows =
+        problems->problems()->rows();
+    QVERIFY(rows.size() >= fixture["problems_after_undo"].size());
+    for (size_t i = 0; i < fixture["problems_after_undo"].size(); ++i) {
+      const json &expected = fixture["problems_after_undo"][i];
+      const bool error = expected["severity"] == "error";
+      QCOMPARE(rows[i].field,
+               QString::fromStdString(expected["field"].get<std::string>()));
+      QCOMPARE(rows[i].icon, error ? QStyle::SP_MessageBoxCritical
+                                   : QStyle::SP_MessageBoxWarning);
+      if (error)
+        QVERIFY2(rows[i].text.contains(QString::fromStdString(
+                     "rule " + expected["rule"].get<std::string>())),
+                 qPrintable(rows[i].text));
+    }
+    QCOMPARE(window->findChild<QLabel *>("layoutNote")->text(),
+             QString::fromStdString(
+                 fixture["picture_after_undo"].get<std::string>()));
   }
 
   // The config editor is a view of the session (ConfigFieldModel): a commit

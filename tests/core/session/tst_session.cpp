@@ -8,6 +8,7 @@
 
 #include "core/iree/Document.h"
 #include "core/session/Session.h"
+#include "widgets/render/OpPicture.h"
 
 #include <QTest>
 
@@ -107,6 +108,22 @@ private slots:
       QVERIFY2(session.text().find(part.get<std::string>()) !=
                    std::string::npos,
                part.get<std::string>().c_str());
+    // The rules' verdict and the layout picture of the op as it stands.
+    const edit::RuleVerdict verdict = session.verdict(op);
+    QCOMPARE(verdict.problems.size(), fixture["problems_after_undo"].size());
+    for (size_t i = 0; i < verdict.problems.size(); ++i) {
+      const json &expected = fixture["problems_after_undo"][i];
+      const config::Problem &p = verdict.problems[i];
+      QCOMPARE(QString::fromStdString(p.field),
+               QString::fromStdString(expected["field"].get<std::string>()));
+      QCOMPARE(QString::fromStdString(p.rule),
+               QString::fromStdString(expected["rule"].get<std::string>()));
+      QCOMPARE(p.severity == config::Problem::Severity::Error,
+               expected["severity"] == "error");
+    }
+    QCOMPARE(render::opPicture(session.document(), op, {}).note,
+             QString::fromStdString(
+                 fixture["picture_after_undo"].get<std::string>()));
     QVERIFY(session.redo());
     QVERIFY(told.back().kind == session::Change::Kind::Redone);
     QCOMPARE(session.text(), whole);
