@@ -1,0 +1,537 @@
+// The window as a runner, with the real IREE behind it: from the run panel
+// the CPU example compiles, runs, checks and lands in the history (and goes
+// out and back as a run bundle), a gfx942 compile shows its resources, a
+// failed compile leaves the document, a running compile can be cancelled;
+// IREE's pipeline constraints, its default config and its layouts are
+// shown beside the edit, and a click in the MLIR text selects its op.
+// (tst_editor_window holds the window as an editor.)
+#include "WindowTestSupport.h"
+
+#include "core/edit/EditJournal.h"
+#include "core/iree/Document.h"
+#include "core/service/DocumentWorker.h"
+#include "core/service/IreeConstraints.h"
+#include "core/service/IreeDefaults.h"
+#include "core/service/IreeLayouts.h"
+#include "core/tries/History.h"
+#include "widgets/ConfigEditor.h"
+#include "widgets/DefaultConfigView.h"
+#include "widgets/EditSession.h"
+#include "widgets/IreeLayoutView.h"
+#include "widgets/MainWindow.h"
+#include "widgets/MlirHighlighter.h"
+#include "widgets/MlirView.h"
+#include "widgets/RunPanel.h"
+#include "widgets/RunPlaceBox.h"
+#include "widgets/SceneView.h"
+#include "widgets/SettingsDialog.h"
+#include "widgets/SliceSelector.h"
+#include "widgets/SweepPanel.h"
+#include "widgets/SweepPlot.h"
+#include "widgets/TryComparisonView.h"
+#include "widgets/render/StickyAxes.h"
+
+#include <QAbstractItemModel>
+#include <QComboBox>
+#include <QCompleter>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QListWidget>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QUrl>
+
+using namespace tilescope;
+
+namespace {
+
+QString screenshotDir() {
+  return qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
+}
+
+void screenshot(QWidget &window, const QString &name) {
+  if (const QString dir = screenshotDir(); !dir.isEmpty())
+    window.grab().save(dir + "/" + name + ".png");
+}
+
+// Whether a row of the list's model holds `text` (the Problems panel is a
+// view of a model; the run panel's diagnostics a QListWidget).
+bool listHas(const QAbstractItemView *list, const QString &text) {
+  const QAbstractItemModel *model = list->model();
+  for (int i = 0; i < model->rowCount(); ++i)
+    if (model->index(i, 0).data().toString().contains(text))
+      return true;
+  return false;
+}
+
+} // namespace
+
+class WindowJobsTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir workspace;
+
+  widgets::MainWindow::Services services() {
+    return test::windowServices(workspace.path());
+  }
+
+  std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
+    return test::openWindow(file, services());
+  }
+
+  static void typeAndEnter(widgets::MainWindow &window, const QString &field,
+                           const QString &text) {
+    test::typeAndEnter(window, field, text);
+  }
+
+private slots:
+  void initTestCase() {
+    QVERIFY(workspace.isValid());
+    // Settings (recent files, window state) of this test only.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("TilescopeTest");
+    QCoreApplication::setApplicationName("WindowJobsTest");
+    QSettings().clear();
+  }
+
+  void cpuExampleCompilesRunsAndChecks() {
+    auto window = open(test::examplesDir() /
+                       "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QVERIFY(panel);
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Run);
+    QVERIFY(panel->busy());
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    QVERIFY2(panel->lastSummary().contains("median"),
+             qPrintable(panel->lastSummary()));
+    QVERIFY(panel->lastCommand().contains("iree-compile"));
+    // The timed run is its run bundle's run.sh, with the tools here.
+    QVERIFY(panel->lastCommand().contains("run.sh"));
+    QVERIFY(panel->lastCommand().contains("TILESCOPE_TOOLS="));
+    const QString details =
+        window->findChild<QPlainTextEdit *>("jobResources")->toPlainText();
+    QVERIFY2(details.contains("method: per dispatch"), qPrintable(details));
+
+    // The checked run against the program it came from (guessed from the
+    // examples' naming).
+    finished.clear();
+    panel->start(widgets::RunPanel::Job::Check);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    QVERIFY2(panel->lastSummary().contains("passed"),
+             qPrintable(panel->lastSummary()));
+
+    auto *history = window->findChild<QTableView *>("historyTable");
+    QCOMPARE(history->model()->rowCount(), 2);
+    QCOMPARE(test::cell(history, 0, 2), QString("verify"));
+    QCOMPARE(test::cell(history, 0, 6), QString("passed"));
+    QCOMPARE(test::cell(history, 1, 2), QString("bench"));
+    QVERIFY(!test::cell(history, 1, 4).isEmpty()); // median
+    QVERIFY(!test::cell(history, 1, 5).isEmpty()); // spread
+    QCOMPARE(test::cell(history, 1, 9), QString("as opened"));
+
+    // File > Export run bundle of the timed try, its run.sh run as a GPU
+    // host would, and File > Import run results: a new bench row.
+    const long long timedTry = test::cell(history, 1, 0).toLongLong();
+    QTemporaryDir carried;
+    auto bundle = window->exportRunBundleTo(
+        {timedTry}, carried.filePath("bundle").toStdString());
+    QVERIFY2(bundle, bundle ? "" : bundle.error().c_str());
+    QProcess run;
+    run.start("/bin/bash",
+              {QString::fromStdString((*bundle / "run.sh").string())});
+    QVERIFY(run.waitForFinished(120000));
+    QCOMPARE(run.exitCode(), 0);
+    auto imported = window->importRunResultsFrom(*bundle);
+    QVERIFY2(imported, imported ? "" : imported.error().c_str());
+    QCOMPARE(imported->modules.size(), size_t(1));
+    QVERIFY(imported->modules[0].timing.timed());
+    QCOMPARE(history->model()->rowCount(), 3);
+    QCOMPARE(test::cell(history, 0, 2), QString("bench"));
+    QVERIFY(!test::cell(history, 0, 4).isEmpty());
+    window->findChild<QTabWidget *>("runTabs")->setCurrentIndex(3);
+    screenshot(*window, "run-panel-cpu");
+    // On a 1280x800 screen the panel's buttons keep their height (the column
+    // scrolls rather than squash them).
+    window->resize(1280, 800);
+    QCoreApplication::processEvents();
+    for (const char *name :
+         {"compileButton", "resourcesButton", "runButton", "checkButton",
+          "profileButton", "cancelButton", "copyCommandButton"}) {
+      const auto *button = window->findChild<QPushButton *>(name);
+      QVERIFY2(button && button->height() >= button->sizeHint().height(), name);
+    }
+    screenshot(*window, "run-panel-1280");
+  }
+
+  // IREE's own verdict on the selected op joins the Problems panel, asked
+  // in the background after each change: its pipeline constraints hold for
+  // the example; after an edit they reject, IREE's assert shows on its
+  // field.
+  void problemsShowIreesConstraintVerdict() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *list = window->findChild<QListView *>("problemList");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        listHas(list,
+                "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
+        60000);
+    typeAndEnter(*window, "translation_info.subgroup_size", "32");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        listHas(list, "IREE constraint: translation_info.subgroup_size: "
+                      "sg_size == preferred_subgroup_size"),
+        60000);
+    for (int i = 0; i < list->model()->rowCount(); ++i)
+      if (list->model()->index(i, 0).data().toString().startsWith(
+              "IREE constraint"))
+        list->scrollTo(list->model()->index(i, 0));
+    screenshot(*window, "problems-iree-constraints");
+    // Undo: the constraints hold again.
+    window->session()->undoStack()->undo();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        listHas(list,
+                "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
+        60000);
+  }
+
+  // A root op of a whole program (two_matmuls configured for gfx942): the
+  // run panel compiles its dispatch alone, as the CLI does.
+  void wholeProgramOpCompilesItsDispatchAlone() {
+    auto window = open(std::filesystem::path(TILESCOPE_SOURCE_DIR) /
+                       "tests/e2e/data/two_matmuls.gfx942.configured.mlir");
+    window->selectOp(edit::OpRef{1, 0});
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    const QString output =
+        window->findChild<QPlainTextEdit *>("jobOutput")->toPlainText();
+    QVERIFY2(output.contains("taking dispatch 1 out of the program"),
+             qPrintable(output));
+    const QString resources =
+        window->findChild<QPlainTextEdit *>("jobResources")->toPlainText();
+    // One kernel: dispatch 1's, not the program's two.
+    QCOMPARE(resources.count("(gfx942)"), 1);
+    QVERIFY2(resources.contains("two_matmuls_dispatch_1_matmul_64x16x32_f32"),
+             qPrintable(resources));
+    screenshot(*window, "run-panel-dispatch-alone");
+  }
+
+  void gpuCompileShowsResources() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    // The original first, then the edit: the second try says what its
+    // resources did since the first.
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    finished.clear();
+    typeAndEnter(*window, "reduction", "[0, 0, 4]");
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    auto *resources = window->findChild<QPlainTextEdit *>("jobResources");
+    QVERIFY2(resources->toPlainText().contains("VGPRs"),
+             qPrintable(resources->toPlainText()));
+    QVERIFY(resources->toPlainText().contains("occupancy"));
+    // Half the K tile halves the LDS the operands take.
+    QVERIFY2(resources->toPlainText().contains("Since try") &&
+                 resources->toPlainText().contains("shared_memory_bytes"),
+             qPrintable(resources->toPlainText()));
+    screenshot(*window, "run-panel-resources");
+
+    // The two tries side by side, picked in the history table.
+    auto *table = window->findChild<QTableView *>("historyTable");
+    QCOMPARE(table->model()->rowCount(), 2);
+    // Each row says what it read and how its configs differ from the file
+    // as opened.
+    QCOMPARE(test::cell(table, 0, 9), QString("reduction [0, 0, 4]"));
+    QCOMPARE(test::cell(table, 1, 9), QString("as opened"));
+    QVERIFY2(test::cell(table, 0, 8).contains("VGPRs"),
+             qPrintable(test::cell(table, 0, 8)));
+    auto *compare = window->findChild<QPushButton *>("compareButton");
+    QVERIFY(!compare->isEnabled());
+    table->selectAll();
+    QVERIFY(compare->isEnabled());
+    compare->click();
+    auto *comparison = window->findChild<widgets::TryComparisonView *>();
+    QVERIFY(comparison);
+    const QStringList changed = comparison->changedRows();
+    QVERIFY2(changed.contains("reduction") &&
+                 changed.contains("shared_memory_bytes"),
+             qPrintable(changed.join(", ")));
+    QVERIFY(!changed.contains("workgroup"));
+    for (const char *name : {"compareSceneA", "compareSceneB"}) {
+      auto *view = comparison->findChild<widgets::SceneView *>(name);
+      QVERIFY(view && !view->scene().panels.empty());
+    }
+    QVERIFY(comparison->findChild<QLabel *>("compareHeadingB")
+                ->text()
+                .contains("resources, ok"));
+    comparison->window()->resize(1100, 820);
+    screenshot(*comparison->window(), "compare-tries");
+    // "Load A" puts the original back: one undoable step.
+    comparison->findChild<QPushButton *>("loadAButton")->click();
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 8]") !=
+            std::string::npos);
+    window->session()->undoStack()->undo();
+    comparison->window()->close();
+
+    // The try goes back into the editor after the edit is undone: one
+    // undoable step.
+    auto *history = window->findChild<QTableView *>("historyTable");
+    const long long id = test::cell(history, 0, 0).toLongLong();
+    window->session()->undoStack()->undo();
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 8]") !=
+            std::string::npos);
+    auto loaded = window->loadTry(id);
+    QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().c_str());
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 4]") !=
+            std::string::npos);
+    QCOMPARE(window->session()->undoStack()->undoText(),
+             QString("load try %1").arg(id));
+    // Loading it again changes nothing and says so.
+    QVERIFY(!window->loadTry(id).ok());
+  }
+
+  void failedCompileLeavesTheDocument() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    // An intrinsic gfx942 lacks, on tiles that then need 80 KiB of LDS:
+    // IREE refuses it when it compiles.
+    typeAndEnter(*window, "mma_kind",
+                 "#iree_gpu.mma_layout<WMMAR3_F32_16x16x16_F16>");
+    const std::string edited = window->document()->text;
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Compile);
+    QVERIFY(finished.wait(240000));
+    QVERIFY(!finished.front().at(0).toBool());
+    QVERIFY2(panel->lastSummary().contains("failed"),
+             qPrintable(panel->lastSummary()));
+    auto *diagnostics = window->findChild<QListWidget *>("jobDiagnostics");
+    QVERIFY(diagnostics->count() > 0);
+    QVERIFY(listHas(diagnostics, "shared memory"));
+    // The document is as the user left it, and the try is in the history.
+    QCOMPARE(window->document()->text, edited);
+    auto *history = window->findChild<QTableView *>("historyTable");
+    QVERIFY(history->model()->rowCount() >= 1);
+    QCOMPARE(test::cell(history, 0, 3), QString("compile-failed"));
+    screenshot(*window, "run-panel-failed");
+  }
+
+  // IREE's default beside the edit: one click asks IREE in a child
+  // process, the tab lists the field the edit changed against IREE's
+  // choice and draws IREE's choice, and "Use IREE's config" puts it on the
+  // op as one undoable step.
+  void showsAndUsesIreesDefault() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    typeAndEnter(*window, "reduction", "[0, 0, 4]");
+    QSignalSpy shown(window.get(), &widgets::MainWindow::ireeDefaultShown);
+    window->askIreeDefault();
+    QVERIFY(shown.wait(240000));
+    QVERIFY2(shown.front().at(0).toBool(),
+             qPrintable(shown.front().at(1).toString()));
+    auto *view = window->findChild<widgets::DefaultConfigView *>();
+    QVERIFY(view);
+    QCOMPARE(view->differingFields(), QStringList{"reduction"});
+    auto *scene = view->findChild<widgets::SceneView *>("defaultScene");
+    QVERIFY(scene && !scene->scene().panels.empty());
+    screenshot(*window, "iree-default");
+    view->findChild<QPushButton *>("useDefaultButton")->click();
+    QVERIFY(window->document()->text.find("reduction = [0, 0, 8]") !=
+            std::string::npos);
+    QCOMPARE(window->session()->undoStack()->undoText(),
+             QString("use IREE's default"));
+    QVERIFY(view->differingFields().isEmpty());
+  }
+
+  // IREE's own layouts beside ours: asked once, then following every edit;
+  // both pictures drawn; a CPU dispatch says why there is nothing to ask.
+  void comparesLayoutsWithIree() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/reduce_middle_dispatch_0.benchmark.mlir");
+    auto *view = window->findChild<widgets::IreeLayoutView *>();
+    QVERIFY(view);
+    auto *tabs = window->findChild<QTabWidget *>("detailTabs");
+    tabs->setCurrentWidget(view);
+    QSignalSpy compared(view, &widgets::IreeLayoutView::compared);
+    view->findChild<QPushButton *>("compareIreeButton")->click();
+    QVERIFY(compared.wait(120000));
+    QVERIFY2(compared.back().at(0).toBool(),
+             qPrintable(compared.back().at(2).toString()));
+    QVERIFY(tabs->tabText(tabs->currentIndex()).contains("agree"));
+    QVERIFY(view->answer() && view->answer()->agrees());
+    QVERIFY(view->differingOperands().isEmpty());
+    // Nothing edited: the command names the file itself.
+    auto *command = view->findChild<QLabel *>("ireeLayoutCommand");
+    QVERIFY2(command->text().startsWith("IREE's run, on the file: ") &&
+                 command->text().contains("reduce_middle_dispatch_0"),
+             qPrintable(command->text()));
+    for (const char *name : {"oursLayoutScene", "ireeLayoutScene"}) {
+      auto *scene = view->findChild<widgets::SceneView *>(name);
+      QVERIFY2(scene && !scene->scene().panels.empty(), name);
+    }
+    // A lane marked in ours is marked in IREE's and in the Layout tab (all
+    // coloured by lane), and cleared in all of them.
+    auto *ours = view->findChild<widgets::SceneView *>("oursLayoutScene");
+    auto *theirs = view->findChild<widgets::SceneView *>("ireeLayoutScene");
+    auto *layout = window->findChild<widgets::SceneView *>("sceneView");
+    QCOMPARE(ours->scene().colorBy, render::ColorBy::Lane);
+    ours->selectKey(5);
+    QCOMPARE(theirs->selectedKey(), int64_t(5));
+    QCOMPARE(layout->selectedKey(), int64_t(5));
+    layout->selectKey(-1);
+    QCOMPARE(ours->selectedKey(), int64_t(-1));
+    QCOMPARE(theirs->selectedKey(), int64_t(-1));
+
+    // An edit: IREE is asked again once typing pauses, for the new text.
+    compared.clear();
+    typeAndEnter(*window, "thread", "[0, 0, 2]");
+    QVERIFY(compared.wait(120000));
+    QVERIFY(compared.back().at(0).toBool());
+    const auto &operands = view->answer()->ops.front().operands;
+    QVERIFY(!operands.empty());
+    QVERIFY2(operands.front().iree.find("element_tile = [1, 1, 1, 2]") !=
+                 std::string::npos,
+             operands.front().iree.c_str());
+    // Edited, not saved: the command names a kept copy of the edited text,
+    // so running it reproduces what the tab shows.
+    QVERIFY2(!view->answer()->inputIsTheDocument &&
+                 command->text().contains(".edited.mlir"),
+             qPrintable(command->text()));
+    QFile kept(QString::fromStdString(view->answer()->input));
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll().toStdString(), window->document()->text);
+    QVERIFY(command->text().contains(
+        QString::fromStdString(view->answer()->input)));
+    screenshot(*window, "iree-layouts");
+
+    auto cpu = open(test::examplesDir() /
+                    "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir");
+    auto *cpuView = cpu->findChild<widgets::IreeLayoutView *>();
+    QSignalSpy refused(cpuView, &widgets::IreeLayoutView::compared);
+    cpuView->compare();
+    QVERIFY(refused.wait(60000));
+    QVERIFY(!refused.back().at(0).toBool());
+    QVERIFY2(refused.back().at(2).toString().contains("llvm-cpu"),
+             qPrintable(refused.back().at(2).toString()));
+  }
+
+  // The MLIR view: line numbers, colours, the selected op's whole statement
+  // highlighted, and a click inside another op's statement selects it.
+  void mlirTextSelectsOps() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/softmax_f32_dispatch_0.benchmark.mlir");
+    auto *text = window->findChild<widgets::MlirView *>("sourceView");
+    QVERIFY(text && text->isColoured());
+    QVERIFY(text->lineNumberAreaWidth() > 0);
+    const auto &ops = window->document()->dispatches.front().rootOps;
+    QCOMPARE(ops.size(), size_t(3));
+    // The second op's region: from its line through "} -> tensor<...>".
+    const int second = ops[1].line;
+    const int end = text->statementEnd(second);
+    QVERIFY2(end > second && end < ops[2].line,
+             qPrintable(QString("%1..%2").arg(second).arg(end)));
+    QVERIFY(text->document()
+                ->findBlockByNumber(end - 1)
+                .text()
+                .trimmed()
+                .startsWith("} ->"));
+
+    // A click on a line inside the third op's region.
+    const int inside = ops[2].line + 2;
+    QTextCursor cursor(text->document()->findBlockByNumber(inside - 1));
+    text->setTextCursor(cursor);
+    text->ensureCursorVisible();
+    const QPoint at = text->cursorRect(cursor).center() + QPoint(4, 0);
+    QTest::mouseClick(text->viewport(), Qt::LeftButton, {}, at);
+    QVERIFY(window->selectedOp());
+    QCOMPARE(window->selectedOp()->op, size_t(2));
+    // Outside every root op: the selection stays.
+    QTextCursor top(text->document()->findBlockByNumber(0));
+    text->setTextCursor(top);
+    text->ensureCursorVisible();
+    QTest::mouseClick(text->viewport(), Qt::LeftButton, {},
+                      text->cursorRect(top).center() + QPoint(4, 0));
+    QCOMPARE(window->selectedOp()->op, size_t(2));
+
+    using Kind = widgets::MlirHighlighter::Kind;
+    const QString line = "    %10 = linalg.generic {a = #iree_gpu.x<1>} ins(%4 "
+                         ": tensor<32xf32>) // \"note\"";
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, 5), Kind::Value);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, 12), Kind::Op);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, line.indexOf("#iree")),
+             Kind::Attribute);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, line.indexOf("tensor")),
+             Kind::Type);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, line.indexOf("32xf")),
+             Kind::Number);
+    QCOMPARE(widgets::MlirHighlighter::kindAt(line, line.indexOf("note")),
+             Kind::Comment);
+    QVERIFY(!widgets::MlirHighlighter::kindAt(line, line.indexOf("ins")));
+
+    // An edit, and its undo, reach the text at once, character for
+    // character (only the changed span is replaced).
+    window->selectOp({0, 1});
+    typeAndEnter(*window, "thread", "[0, 2]");
+    QVERIFY(window->document()->text.find("thread = [0, 2]") !=
+            std::string::npos);
+    QCOMPARE(text->toPlainText().toStdString(), window->document()->text);
+    window->session()->undoStack()->undo();
+    QCOMPARE(text->toPlainText().toStdString(), window->document()->text);
+    screenshot(*window, "mlir-view");
+  }
+
+  void cancelsARunningCompile() {
+    auto window = open(test::examplesDir() /
+                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Compile);
+    QTest::qWait(300);
+    panel->cancel();
+    QVERIFY(finished.wait(60000));
+    QVERIFY(!finished.front().at(0).toBool());
+    QVERIFY2(panel->lastSummary().contains("cancel"),
+             qPrintable(panel->lastSummary()));
+  }
+};
+
+QTEST_MAIN(WindowJobsTest)
+#include "tst_window_jobs.moc"
