@@ -55,8 +55,9 @@ run_test widgets_field_editors countsAndDigitsAreTypedAndOkMakesOneEdit \
   tilesSayWhatTheirNumbersMean
 run_test widgets_sweep_panel sweepsStopsResumesAndLoadsTheBest
 run_test widgets_tune_panel aProgramTunedInTheWindowIsTheOneTheCliTunes
-run_test widgets_editor_window typingRedrawsThenEnterApplies \
-  showsAndUsesIreesDefault comparesLayoutsWithIree cpuExampleCompilesRunsAndChecks
+run_test widgets_editor_window typingRedrawsThenEnterApplies
+run_test widgets_window_jobs showsAndUsesIreesDefault comparesLayoutsWithIree \
+  cpuExampleCompilesRunsAndChecks
 for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-editor \
             tile_editor:screenshot-tile-editor \
             sweep-panel:screenshot-sweep iree-default:screenshot-iree-default \
