@@ -6,6 +6,7 @@
 #include "widgets/ConfigEditor.h"
 #include "widgets/ConversionBar.h"
 #include "widgets/DefaultConfigView.h"
+#include "widgets/DetailTabs.h"
 #include "widgets/DispatchBrowser.h"
 #include "widgets/DocumentLoading.h"
 #include "widgets/EditSession.h"
@@ -57,42 +58,12 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-
 #include <algorithm>
 
 namespace tilescope::widgets {
 namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
-
-// The configs of a root op and its dispatch as text, what a person tunes
-// first.
-QString configText(const document::Dispatch &dispatch,
-                   const document::RootOp *op) {
-  QString details;
-  if (op) {
-    details += opLabel(*op) + "\n";
-    if (!op->loweringConfig.empty())
-      details += "lowering_config: " + qs(op->loweringConfig) + "\n";
-    if (!op->compilationInfo.empty())
-      details += "compilation_info: " + qs(op->compilationInfo) + "\n";
-    if (!op->decompositionConfig.empty())
-      details += "decomposition_config: " + qs(op->decompositionConfig) + "\n";
-    QStringList operands, results;
-    for (const std::string &type : op->operandTypes)
-      operands << qs(type);
-    for (const std::string &type : op->resultTypes)
-      results << qs(type);
-    details += "operands: " + operands.join(", ") + "\n";
-    details += "results: " + results.join(", ") + "\n\n";
-  }
-  details += "dispatch: " + qs(dispatch.name) + "\n";
-  if (!dispatch.translationInfo.empty())
-    details += "translation_info: " + qs(dispatch.translationInfo) + "\n";
-  if (!dispatch.target.empty())
-    details += "target: " + qs(dispatch.target) + "\n";
-  return details;
-}
 
 } // namespace
 
@@ -126,54 +97,22 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   }
   setDockNestingEnabled(true);
 
-  // The layout picture of the selected root op, with its controls: the
-  // central view.
-  layoutTab = new LayoutTab;
-  connect(layoutTab, &LayoutTab::redrawRequested, this,
+  // The views of the selected op, under the bars that offer edits a crash
+  // left behind and a refused file's conversion.
+  tabs = new DetailTabs(services);
+  connect(tabs->layout(), &LayoutTab::redrawRequested, this,
           [this] { showLayout(); });
-
-  const QFont monospace = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  configView = new QPlainTextEdit;
-  configView->setObjectName("configView");
-  configView->setReadOnly(true);
-  configView->setFont(monospace);
-  configView->setPlaceholderText(
-      "Select a dispatch or root op to see its configuration.");
-  diffView = new QPlainTextEdit;
-  diffView->setObjectName("diffView");
-  diffView->setReadOnly(true);
-  diffView->setLineWrapMode(QPlainTextEdit::NoWrap);
-  diffView->setFont(monospace);
-  diffView->setPlaceholderText("No edits yet: the diff against the file as "
-                               "opened shows here.");
-
-  detailTabs = new QTabWidget;
-  detailTabs->setObjectName("detailTabs");
-  detailTabs->addTab(layoutTab, "Layout");
-  detailTabs->addTab(configView, "Configuration");
-  detailTabs->addTab(diffView, "Diff");
-  defaultView = new DefaultConfigView;
-  detailTabs->addTab(defaultView, "IREE default");
-  connect(defaultView, &DefaultConfigView::askRequested, this,
+  connect(tabs->defaults(), &DefaultConfigView::askRequested, this,
           &MainWindow::askIreeDefault);
-  connect(defaultView, &DefaultConfigView::useRequested, this,
+  connect(tabs->defaults(), &DefaultConfigView::useRequested, this,
           &MainWindow::useIreeDefault);
-  ireeLayoutView = new IreeLayoutView;
-  if (services.ireeLayouts)
-    ireeLayoutView->setRunner(services.ireeLayouts);
-  detailTabs->addTab(ireeLayoutView, "IREE layouts");
-  connect(ireeLayoutView, &IreeLayoutView::compared, this,
-          [this](bool agrees, const QString &, const QString &error) {
-            detailTabs->setTabText(detailTabs->indexOf(ireeLayoutView),
-                                   !error.isEmpty() ? "IREE layouts (no answer)"
-                                   : agrees         ? "IREE layouts (agree)"
-                                                    : "IREE layouts (differ)");
+  connect(tabs->splitK(), &SplitKView::sourceActivated, this,
+          &MainWindow::goToLine);
+  connect(tabs->splitK(), &SplitKView::finished, this,
+          [this](bool, const QString &summary) {
+            statusBar()->showMessage("Split-k: " + summary, 10000);
           });
-  buildSplitKTab();
-  // A lane marked in one picture is marked in the others coloured alike
-  // (the edit, IREE's default, ours and IREE's layouts).
-  SceneView::linkMarks(detailTabs->findChildren<SceneView *>());
-  ireeDefault = new IreeDefault(services.ireeDefaults, defaultView, this);
+  ireeDefault = new IreeDefault(services.ireeDefaults, tabs->defaults(), this);
   connect(ireeDefault, &IreeDefault::answered, this,
           [this](bool ok, const QString &message) {
             if (ok) {
@@ -198,7 +137,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
           &MainWindow::openFile);
   centralColumn->addWidget(recoveryBar);
   centralColumn->addWidget(conversionBar);
-  centralColumn->addWidget(detailTabs, 1);
+  centralColumn->addWidget(tabs, 1);
   setCentralWidget(central);
   setAcceptDrops(true);
 
@@ -278,8 +217,8 @@ void MainWindow::buildMenus() {
                   &BundleActions::exportRunBundle);
   file->addAction("&Import run results…", bundleActions,
                   &BundleActions::importRunResults);
-  file->addAction("Export the &picture… (PNG, SVG, PDF)", layoutTab->scene(),
-                  &SceneView::chooseAndSave);
+  file->addAction("Export the &picture… (PNG, SVG, PDF)",
+                  tabs->layout()->scene(), &SceneView::chooseAndSave);
   file->addSeparator();
   QAction *quit = file->addAction("&Quit", this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -436,7 +375,7 @@ void MainWindow::onLoadFinished(bool cancelled) {
   // Questions about the previous file no longer stand.
   conversionBar->withdraw();
   selectedDispatch = selectedRootOp = -1;
-  layoutTab->forgetStep();
+  tabs->layout()->forgetStep();
   verdicts->opened(result->text); // IREE has just read it
   ireeDefault->forget();          // IREE's choice was for the previous file
   browser->clear();               // its rows index the old document
@@ -454,8 +393,8 @@ void MainWindow::onLoadFinished(bool cancelled) {
                            .arg(current.partCount == 1 ? "" : "s"));
   rememberRecentFile(qs(current.path.string()));
   recoveryBar->offerRecovery();
-  splitKView->setFile(qs(current.path.string()), current.partCount,
-                      current.dispatches.size());
+  tabs->splitK()->setFile(qs(current.path.string()), current.partCount,
+                          current.dispatches.size());
   // The first dispatch's root op is what a person came to see; a program
   // not yet configured shows how IREE would split its reductions.
   if (!browser->selectFirst()) {
@@ -463,7 +402,7 @@ void MainWindow::onLoadFinished(bool cancelled) {
                         "benchmark, a configuration dump or a program "
                         "configured by `tilescope-cli configure`. The "
                         "Split-k tab shows how IREE splits its reductions.");
-    detailTabs->setCurrentWidget(splitKView);
+    tabs->setCurrentWidget(tabs->splitK());
   }
   emit documentLoaded();
 }
@@ -486,11 +425,12 @@ void MainWindow::onOpSelected(int dispatch, int op, int line) {
   selectedDispatch = dispatch;
   selectedRootOp = op;
   verdicts->setDraft({}, {}); // a typed value of another op
-  layoutTab->forgetSlice();
+  tabs->layout()->forgetSlice();
   if (const document::Document *open = document();
       open && dispatch >= 0 &&
       static_cast<size_t>(dispatch) < open->dispatches.size())
-    splitKView->setPart(open->dispatches[static_cast<size_t>(dispatch)].part);
+    tabs->splitK()->setPart(
+        open->dispatches[static_cast<size_t>(dispatch)].part);
   // The editor's rows follow the session's edits from here on.
   if (const auto shown = selectedOp())
     configEditor->show(edits, *shown);
@@ -508,13 +448,7 @@ void MainWindow::onDocumentChanged() {
   if (sourceView->toPlainText().toStdString() != current.text)
     sourceView->setMlir(qs(current.text));
   const std::string diff = edits->model().diff();
-  diffView->setPlainText(qs(diff));
-  detailTabs->setTabText(
-      2, diff.empty()
-             ? "Diff"
-             : QString("Diff (%1 edit%2)")
-                   .arg(edits->model().edits().size())
-                   .arg(edits->model().edits().size() == 1 ? "" : "s"));
+  tabs->showDiff(diff, edits->model().edits().size());
   // The dispatch list marks the changed op itself (EditSession::fieldChanged).
   verdicts->documentChanged();
   showSelection();
@@ -540,7 +474,7 @@ void MainWindow::showSelection(const document::Dispatch *draft) {
       selectedRootOp >= 0
           ? &dispatch.rootOps[static_cast<size_t>(selectedRootOp)]
           : nullptr;
-  configView->setPlainText(configText(dispatch, op));
+  tabs->showConfigs(dispatch, op);
   verdicts->judge(dispatch, op,
                   static_cast<size_t>(std::max(selectedRootOp, 0)));
   showLayout(draft);
@@ -548,7 +482,7 @@ void MainWindow::showSelection(const document::Dispatch *draft) {
     showIreeDefault();
     if (!comparedDocument || comparedDocument->text != current.text)
       comparedDocument = std::make_shared<const document::Document>(current);
-    ireeLayoutView->setSubject(comparedDocument, selectedOp());
+    tabs->ireeLayouts()->setSubject(comparedDocument, selectedOp());
     verdicts->askConstraints(comparedDocument, selectedOp());
   }
 }

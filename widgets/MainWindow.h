@@ -41,6 +41,7 @@ class BundleActions;
 class ConfigEditor;
 class ConversionBar;
 class DefaultConfigView;
+class DetailTabs;
 class DispatchBrowser;
 class IreeDefault;
 class IreeLayoutView;
@@ -176,7 +177,6 @@ private:
   void editSettings();
   // The Layout tab (MainWindowViews.cpp).
   void showLayout(const document::Dispatch *draft = nullptr);
-  void buildSplitKTab();
 
   DocumentLoader loader;
   Services services;
@@ -197,8 +197,6 @@ private:
   DispatchBrowser *browser;
   MlirView *sourceView;
   bool selectingFromText = false; // keep the text where the click was
-  QPlainTextEdit *configView;
-  QPlainTextEdit *diffView;
   ProblemList *problemList;
   ConfigEditor *configEditor;
   TryActions *tryActions;
@@ -206,11 +204,7 @@ private:
   RunPanel *runPanel;
   SweepPanel *sweepPanel;
   TunePanel *tunePanel;
-  LayoutTab *layoutTab;
-  QTabWidget *detailTabs;
-  DefaultConfigView *defaultView;
-  IreeLayoutView *ireeLayoutView;
-  SplitKView *splitKView = nullptr;
+  DetailTabs *tabs;
   // The document the IREE layouts tab compares, shared with its run.
   std::shared_ptr<const document::Document> comparedDocument;
   QLabel *statusLabel;

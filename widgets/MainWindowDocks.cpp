@@ -4,7 +4,9 @@
 
 #include "widgets/BundleActions.h"
 #include "widgets/ConfigEditor.h"
+#include "widgets/DetailTabs.h"
 #include "widgets/DispatchBrowser.h"
+#include "widgets/DockLayout.h"
 #include "widgets/LayoutTab.h"
 #include "widgets/MlirView.h"
 #include "widgets/ProblemList.h"
@@ -127,7 +129,7 @@ void MainWindow::buildActions() {
   tries.dialogParent = this;
   tries.workspace = [this] { return runPanel->workspace(); };
   tries.selectedOp = [this] { return selectedOp(); };
-  tries.colorBy = [this] { return layoutTab->colorBy(); };
+  tries.colorBy = [this] { return tabs->layout()->colorBy(); };
   tries.documentWorker = services.documentWorker;
   tryActions = new TryActions(std::move(tries), this);
   connect(tryActions, &TryActions::said, this, say);
@@ -160,55 +162,7 @@ void MainWindow::showEvent(QShowEvent *event) {
 }
 
 void MainWindow::arrangeDocks() {
-  auto named = [this](const char *name) {
-    auto *widget = findChild<QDockWidget *>(name);
-    widget->setFloating(false);
-    widget->show();
-    return widget;
-  };
-  QDockWidget *browserDock = named("dispatchDock");
-  QDockWidget *sourceDock = named("sourceDock");
-  QDockWidget *editorDock = named("configEditorDock");
-  QDockWidget *problemsDock = named("problemsDock");
-  QDockWidget *runDock = named("runDock");
-  QDockWidget *sweepDock = named("sweepDock");
-  QDockWidget *tuneDock = named("tuneDock");
-  addDockWidget(Qt::LeftDockWidgetArea, browserDock);
-  splitDockWidget(browserDock, sourceDock, Qt::Vertical);
-  addDockWidget(Qt::RightDockWidgetArea, editorDock);
-  splitDockWidget(editorDock, problemsDock, Qt::Vertical);
-  addDockWidget(Qt::BottomDockWidgetArea, runDock);
-  tabifyDockWidget(runDock, sweepDock);
-  tabifyDockWidget(sweepDock, tuneDock);
-  runDock->raise();
-  // Sized for 1440x900, grown with a larger window; on a smaller one
-  // (1280x800) the side docks share what the central view leaves (Qt would
-  // otherwise keep their sizes and widen the window past the screen).
-  const int across = arrangingWidth > 0 ? arrangingWidth : width();
-  const double wide = std::max(1.0, across / 1440.0);
-  const double tall = std::max(1.0, height() / 900.0);
-  auto scaled = [](double by, int size) { return int(size * by); };
-  int browserWidth = scaled(wide, 430), editorWidth = scaled(wide, 470);
-  const int room = across - centralWidget()->minimumSizeHint().width() - 24;
-  if (browserWidth + editorWidth > room && room > 0) {
-    const int editorLeast = editorDock->minimumSizeHint().width();
-    editorWidth = std::max(editorLeast, room * 470 / 900);
-    browserWidth =
-        std::max(browserDock->minimumSizeHint().width(), room - editorWidth);
-  }
-  resizeDocks({browserDock, editorDock}, {browserWidth, editorWidth},
-              Qt::Horizontal);
-  resizeDocks({browserDock, sourceDock}, {scaled(tall, 330), scaled(tall, 470)},
-              Qt::Vertical);
-  // A shorter screen (1280x800) gives the config editor the rows it needs
-  // (translation_info's below lowering_config's) before the problems and
-  // the run panel.
-  const bool shortScreen = height() < 900;
-  resizeDocks({editorDock, problemsDock},
-              {scaled(tall, shortScreen ? 600 : 520),
-               scaled(tall, shortScreen ? 200 : 280)},
-              Qt::Vertical);
-  resizeDocks({runDock}, {scaled(tall, shortScreen ? 200 : 250)}, Qt::Vertical);
+  arrangeWindowDocks(*this, arrangingWidth > 0 ? arrangingWidth : width());
 }
 
 } // namespace tilescope::widgets

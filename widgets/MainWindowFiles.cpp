@@ -4,6 +4,7 @@
 #include "widgets/MainWindow.h"
 
 #include "widgets/ConversionBar.h"
+#include "widgets/DetailTabs.h"
 #include "widgets/LayoutTab.h"
 #include "widgets/RecentFiles.h"
 #include "widgets/RecoveryBar.h"
@@ -74,7 +75,9 @@ void MainWindow::editSettings() {
   SettingsDialog dialog(services.checkIree, services.ireePathSetting, this);
   if (dialog.exec() != QDialog::Accepted)
     return;
-  layoutTab->scene()->fitToView(); // the largest fitted cell may have changed
+  tabs->layout()
+      ->scene()
+      ->fitToView(); // the largest fitted cell may have changed
   // The places to run on may have changed: the panels' lists follow.
   for (RunPlaceBox *box : findChildren<RunPlaceBox *>())
     box->reload();

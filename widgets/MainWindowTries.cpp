@@ -6,6 +6,7 @@
 #include "core/tries/TryJob.h"
 #include "widgets/BundleActions.h"
 #include "widgets/DefaultConfigView.h"
+#include "widgets/DetailTabs.h"
 #include "widgets/EditSession.h"
 #include "widgets/IreeDefault.h"
 #include "widgets/LayoutTab.h"
@@ -49,13 +50,14 @@ MainWindow::importRunResultsFrom(const std::filesystem::path &folder) {
 void MainWindow::askIreeDefault() {
   if (!edits->hasDocument())
     return;
-  detailTabs->setCurrentWidget(defaultView);
+  tabs->setCurrentWidget(tabs->defaults());
   ireeDefault->ask(edits->document());
 }
 
 void MainWindow::showIreeDefault() {
   if (edits->hasDocument())
-    ireeDefault->show(edits->document(), selectedOp(), layoutTab->colorBy());
+    ireeDefault->show(edits->document(), selectedOp(),
+                      tabs->layout()->colorBy());
 }
 
 // IREE's choice for the selected op, put on it as one undoable step.

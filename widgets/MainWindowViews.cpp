@@ -2,6 +2,7 @@
 // drafted or not, in the Layout tab (LayoutTab draws it).
 #include "widgets/MainWindow.h"
 
+#include "widgets/DetailTabs.h"
 #include "widgets/EditSession.h"
 #include "widgets/LayoutTab.h"
 #include "widgets/render/OpPicture.h"
@@ -14,7 +15,7 @@ namespace tilescope::widgets {
 void MainWindow::showLayout(const document::Dispatch *draft) {
   if (!edits->hasDocument() || selectedDispatch < 0)
     return;
-  layoutTab->show(
+  tabs->layout()->show(
       draft
           ? *draft
           : edits->document().dispatches[static_cast<size_t>(selectedDispatch)],
@@ -22,28 +23,15 @@ void MainWindow::showLayout(const document::Dispatch *draft) {
 }
 
 void MainWindow::setView(render::OpViewKind kind) {
-  detailTabs->setCurrentIndex(0);
-  layoutTab->setView(kind);
-}
-
-void MainWindow::buildSplitKTab() {
-  splitKView = new SplitKView;
-  if (services.splitK && services.applySplitK)
-    splitKView->setRunners(services.splitK, services.applySplitK);
-  detailTabs->addTab(splitKView, "Split-k");
-  connect(splitKView, &SplitKView::sourceActivated, this,
-          &MainWindow::goToLine);
-  connect(splitKView, &SplitKView::finished, this,
-          [this](bool, const QString &summary) {
-            statusBar()->showMessage("Split-k: " + summary, 10000);
-          });
+  tabs->setCurrentWidget(tabs->layout());
+  tabs->layout()->setView(kind);
 }
 
 SplitKView *MainWindow::showSplitK() {
-  detailTabs->setCurrentWidget(splitKView);
-  return splitKView;
+  tabs->setCurrentWidget(tabs->splitK());
+  return tabs->splitK();
 }
 
-render::OpViewKind MainWindow::view() const { return layoutTab->view(); }
+render::OpViewKind MainWindow::view() const { return tabs->layout()->view(); }
 
 } // namespace tilescope::widgets
