@@ -12,9 +12,14 @@
 #include "core/service/ReleaseOffer.h"
 #include "widgets/MainWindow.h"
 
+#include <QAbstractItemModel>
 #include <QAbstractItemView>
+#include <QCoreApplication>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWidget>
 
@@ -117,5 +122,43 @@ openWindow(const std::filesystem::path &file,
     qFatal("%s did not load", file.string().c_str());
   return window;
 }
+
+// Whether a row of the view's model holds `text` in its first column.
+inline bool listHas(const QAbstractItemView *list, const QString &text) {
+  const QAbstractItemModel *model = list->model();
+  for (int i = 0; i < model->rowCount(); ++i)
+    if (model->index(i, 0).data().toString().contains(text))
+      return true;
+  return false;
+}
+
+// What a window test has: a workspace of its own, the window's services
+// over it, a window opened on a file, and settings (recent files, window
+// state) of its own (`useOwnSettings` from its initTestCase).
+class WindowTest : public QObject {
+protected:
+  QTemporaryDir workspace;
+
+  widgets::MainWindow::Services services() {
+    return windowServices(workspace.path());
+  }
+  std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
+    return openWindow(file, services());
+  }
+  static void typeAndEnter(widgets::MainWindow &window, const QString &field,
+                           const QString &text) {
+    test::typeAndEnter(window, field, text);
+  }
+  static void screenshot(QWidget &window, const QString &name) {
+    windowScreenshot(window, name);
+  }
+  void useOwnSettings(const char *application) {
+    QVERIFY(workspace.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("TilescopeTest");
+    QCoreApplication::setApplicationName(application);
+    QSettings().clear();
+  }
+};
 
 } // namespace tilescope::test

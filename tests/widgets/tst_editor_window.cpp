@@ -67,56 +67,11 @@
 
 using namespace tilescope;
 
-namespace {
-
-QString screenshotDir() {
-  return qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
-}
-
-void screenshot(QWidget &window, const QString &name) {
-  if (const QString dir = screenshotDir(); !dir.isEmpty())
-    window.grab().save(dir + "/" + name + ".png");
-}
-
-// Whether a row of the list's model holds `text` (the Problems panel is a
-// view of a model; the run panel's diagnostics a QListWidget).
-bool listHas(const QAbstractItemView *list, const QString &text) {
-  const QAbstractItemModel *model = list->model();
-  for (int i = 0; i < model->rowCount(); ++i)
-    if (model->index(i, 0).data().toString().contains(text))
-      return true;
-  return false;
-}
-
-} // namespace
-
-class EditorWindowTest : public QObject {
+class EditorWindowTest : public test::WindowTest {
   Q_OBJECT
 
-  QTemporaryDir workspace;
-
-  widgets::MainWindow::Services services() {
-    return test::windowServices(workspace.path());
-  }
-
-  std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
-    return test::openWindow(file, services());
-  }
-
-  static void typeAndEnter(widgets::MainWindow &window, const QString &field,
-                           const QString &text) {
-    test::typeAndEnter(window, field, text);
-  }
-
 private slots:
-  void initTestCase() {
-    QVERIFY(workspace.isValid());
-    // Settings (recent files, window state) of this test only.
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("TilescopeTest");
-    QCoreApplication::setApplicationName("EditorWindowTest");
-    QSettings().clear();
-  }
+  void initTestCase() { useOwnSettings("EditorWindowTest"); }
 
   void typingRedrawsThenEnterApplies() {
     auto window = open(test::examplesDir() /
@@ -140,7 +95,7 @@ private slots:
     // ... and revalidates: 2x4 subgroups of 64x32 no longer cover 128x128
     // with 4 subgroups, or whatever the rules say, each naming its field.
     editor->typeValue("workgroup", "[128, 128");
-    QVERIFY(listHas(problems, "workgroup: not applied"));
+    QVERIFY(test::listHas(problems, "workgroup: not applied"));
 
     // Enter applies: the text, the diff and the tree follow.
     typeAndEnter(*window, "workgroup", "[128, 64, 0]");
@@ -170,7 +125,7 @@ private slots:
     typeAndEnter(*window, "translation_info.workgroup_size", "[256, 1");
     QCOMPARE(editor->typedValue("translation_info.workgroup_size"),
              QString("[256, 1"));
-    QVERIFY(listHas(problems, "workgroup_size: not applied"));
+    QVERIFY(test::listHas(problems, "workgroup_size: not applied"));
     QCOMPARE(stack->count(), 1);
 
     // A value that breaks a rule is applied and shown as a problem of its
@@ -178,7 +133,7 @@ private slots:
     // names workgroup_size.
     typeAndEnter(*window, "translation_info.workgroup_size", "[100, 1, 1]");
     QCOMPARE(stack->count(), 2);
-    QVERIFY(listHas(problems, "workgroup_size"));
+    QVERIFY(test::listHas(problems, "workgroup_size"));
     screenshot(*window, "editor-problem");
 
     // Undo twice: back to the file as opened, byte for byte.

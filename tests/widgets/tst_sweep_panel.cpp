@@ -28,26 +28,11 @@
 
 using namespace tilescope;
 
-class SweepPanelTest : public QObject {
+class SweepPanelTest : public test::WindowTest {
   Q_OBJECT
 
-  QTemporaryDir workspace;
-
-  std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
-    return test::openWindow(file, test::windowServices(workspace.path()));
-  }
-  static void screenshot(QWidget &window, const QString &name) {
-    test::windowScreenshot(window, name);
-  }
-
 private slots:
-  void initTestCase() {
-    QVERIFY(workspace.isValid());
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("TilescopeTest");
-    QCoreApplication::setApplicationName("SweepPanelTest");
-    QSettings().clear();
-  }
+  void initTestCase() { useOwnSettings("SweepPanelTest"); }
 
   // The sweep panel's "Ask IREE's pipeline constraints first": a candidate
   // IREE's constraints reject is invalid, named by IREE's assert, and not

@@ -67,56 +67,11 @@
 
 using namespace tilescope;
 
-namespace {
-
-QString screenshotDir() {
-  return qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
-}
-
-void screenshot(QWidget &window, const QString &name) {
-  if (const QString dir = screenshotDir(); !dir.isEmpty())
-    window.grab().save(dir + "/" + name + ".png");
-}
-
-// Whether a row of the list's model holds `text` (the Problems panel is a
-// view of a model; the run panel's diagnostics a QListWidget).
-bool listHas(const QAbstractItemView *list, const QString &text) {
-  const QAbstractItemModel *model = list->model();
-  for (int i = 0; i < model->rowCount(); ++i)
-    if (model->index(i, 0).data().toString().contains(text))
-      return true;
-  return false;
-}
-
-} // namespace
-
-class WindowJobsTest : public QObject {
+class WindowJobsTest : public test::WindowTest {
   Q_OBJECT
 
-  QTemporaryDir workspace;
-
-  widgets::MainWindow::Services services() {
-    return test::windowServices(workspace.path());
-  }
-
-  std::unique_ptr<widgets::MainWindow> open(const std::filesystem::path &file) {
-    return test::openWindow(file, services());
-  }
-
-  static void typeAndEnter(widgets::MainWindow &window, const QString &field,
-                           const QString &text) {
-    test::typeAndEnter(window, field, text);
-  }
-
 private slots:
-  void initTestCase() {
-    QVERIFY(workspace.isValid());
-    // Settings (recent files, window state) of this test only.
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("TilescopeTest");
-    QCoreApplication::setApplicationName("WindowJobsTest");
-    QSettings().clear();
-  }
+  void initTestCase() { useOwnSettings("WindowJobsTest"); }
 
   void cpuExampleCompilesRunsAndChecks() {
     auto window = open(test::examplesDir() /
@@ -201,13 +156,13 @@ private slots:
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     auto *list = window->findChild<QListView *>("problemList");
     QTRY_VERIFY_WITH_TIMEOUT(
-        listHas(list,
-                "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
+        test::listHas(
+            list, "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
         60000);
     typeAndEnter(*window, "translation_info.subgroup_size", "32");
     QTRY_VERIFY_WITH_TIMEOUT(
-        listHas(list, "IREE constraint: translation_info.subgroup_size: "
-                      "sg_size == preferred_subgroup_size"),
+        test::listHas(list, "IREE constraint: translation_info.subgroup_size: "
+                            "sg_size == preferred_subgroup_size"),
         60000);
     for (int i = 0; i < list->model()->rowCount(); ++i)
       if (list->model()->index(i, 0).data().toString().startsWith(
@@ -217,8 +172,8 @@ private slots:
     // Undo: the constraints hold again.
     window->session()->undoStack()->undo();
     QTRY_VERIFY_WITH_TIMEOUT(
-        listHas(list,
-                "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
+        test::listHas(
+            list, "IREE's pipeline constraints: holds (44 for TileAndFuse)"),
         60000);
   }
 
@@ -345,7 +300,7 @@ private slots:
              qPrintable(panel->lastSummary()));
     auto *diagnostics = window->findChild<QListWidget *>("jobDiagnostics");
     QVERIFY(diagnostics->count() > 0);
-    QVERIFY(listHas(diagnostics, "shared memory"));
+    QVERIFY(test::listHas(diagnostics, "shared memory"));
     // The document is as the user left it, and the try is in the history.
     QCOMPARE(window->document()->text, edited);
     auto *history = window->findChild<QTableView *>("historyTable");
