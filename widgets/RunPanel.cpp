@@ -416,7 +416,7 @@ void RunPanel::refreshDevice() {
     return;
   }
   if (!discovery)
-    discovery = jobs::discoverGpus();
+    discovery = devices::discoverGpus();
   auto device = jobs::deviceForBackend(backends.front(), *discovery);
   if (device)
     deviceLabel->setText("Runs on: " + qs(*device));

@@ -103,7 +103,7 @@ private:
   // read back in (documentFromConfigs), for the history's comparison.
   document::Document originalConfigs;
   std::optional<edit::OpRef> currentOp;
-  std::optional<jobs::GpuDiscovery> discovery;
+  std::optional<devices::GpuDiscovery> discovery;
   std::shared_ptr<std::atomic<bool>> cancelFlag;
   QFutureWatcher<std::shared_ptr<Outcome>> *watcher;
   QString summaryLine, commandLine;

@@ -365,7 +365,7 @@ void SweepPanel::setDocument(const document::Document *document,
     resetToNeighbours();
     // Timing needs a device for the file's backend here.
     const auto backends = jobs::documentBackends(*current);
-    static const jobs::GpuDiscovery discovery = jobs::discoverGpus();
+    static const devices::GpuDiscovery discovery = devices::discoverGpus();
     const bool timed = !backends.empty() &&
                        jobs::deviceForBackend(backends.front(), discovery).ok();
     stageBox->setCurrentIndex(timed ? 1 : 0);

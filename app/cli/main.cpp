@@ -213,10 +213,10 @@ int doctor(const QStringList &arguments) {
   }
   report["iree"] = ireeReport;
 
-  const jobs::GpuDiscovery discovery = jobs::discoverGpus();
+  const devices::GpuDiscovery discovery = devices::discoverGpus();
   json gpus = json::array();
-  for (const jobs::GpuInfo &gpu : discovery.gpus)
-    gpus.push_back({{"vendor", jobs::toString(gpu.vendor)},
+  for (const devices::GpuInfo &gpu : discovery.gpus)
+    gpus.push_back({{"vendor", devices::toString(gpu.vendor)},
                     {"index", gpu.index},
                     {"name", gpu.name},
                     {"arch", gpu.arch},
@@ -228,7 +228,7 @@ int doctor(const QStringList &arguments) {
                     {"iree_device", gpu.iree_device()}});
   report["gpus"] = gpus;
   json probes = json::array();
-  for (const jobs::RuntimeProbe &probe : discovery.probes)
+  for (const devices::RuntimeProbe &probe : discovery.probes)
     probes.push_back({{"runtime", probe.runtime},
                       {"library", probe.library},
                       {"loaded", probe.loaded},
@@ -283,14 +283,14 @@ int doctor(const QStringList &arguments) {
     std::cout << "GPUs:                no GPU found\n";
   } else {
     std::cout << "GPUs:\n";
-    for (const jobs::GpuInfo &gpu : discovery.gpus)
+    for (const devices::GpuInfo &gpu : discovery.gpus)
       std::cout << "  " << gpu.iree_device() << "  " << gpu.name << "  "
                 << gpu.arch << ", " << gpu.computeUnits << " CUs/SMs, "
                 << gpu.sharedMemoryPerWorkgroupBytes / 1024
                 << " KiB shared memory per workgroup, subgroup size "
                 << gpu.subgroupSize << "\n";
   }
-  for (const jobs::RuntimeProbe &probe : discovery.probes)
+  for (const devices::RuntimeProbe &probe : discovery.probes)
     std::cout << "  " << probe.runtime << " (" << probe.library
               << "): " << probe.detail << "\n";
   return healthy ? kExitOk : kExitFailure;

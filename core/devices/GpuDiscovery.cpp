@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::devices {
 namespace {
 
 constexpr const char *kUnknownArch = "unknown";
@@ -673,4 +673,4 @@ GpuDiscovery discoverGpus() {
   return discovery;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::devices

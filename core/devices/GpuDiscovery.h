@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::devices {
 
 enum class GpuVendor { Amd, Nvidia };
 
@@ -66,4 +66,4 @@ GpuDiscovery discoverGpus();
 
 std::string toString(GpuVendor);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::devices

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::devices {
 namespace {
 
 // Bytes per second of a copy through `bytes` of memory, the best of
@@ -96,4 +96,4 @@ config::GpuTarget rooflineTargetOf(const HostCpu &cpu) {
   return target;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::devices

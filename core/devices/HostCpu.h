@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace tilescope::jobs {
+namespace tilescope::devices {
 
 struct HostCpu {
   std::string model; // "AMD EPYC"
@@ -29,4 +29,4 @@ Result<HostCpu> hostCpu();
 // no matrix peak).
 config::GpuTarget rooflineTargetOf(const HostCpu &cpu);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::devices

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace tilescope::jobs {
+namespace tilescope::devices {
 namespace {
 
 struct ScalarType {
@@ -306,4 +306,4 @@ Result<std::string> probeModuleText(const std::vector<ProbeOp> &ops) {
   return text;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::devices

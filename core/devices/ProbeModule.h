@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::devices {
 
 enum class ProbeBody {
   Automatic,   // (scaled) contraction for LHS x RHS (x scales) -> ACC maps,
@@ -57,4 +57,4 @@ Result<std::string> probeFunctionText(const ProbeOp &op);
 // iree-opt --split-input-file runs each on its own.
 Result<std::string> probeModuleText(const std::vector<ProbeOp> &ops);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::devices

@@ -5,25 +5,25 @@
 namespace tilescope::jobs {
 
 Result<std::string> deviceForBackend(const std::string &backend,
-                                     const GpuDiscovery &discovery) {
+                                     const devices::GpuDiscovery &discovery) {
   if (backend == "llvm-cpu")
     return std::string("local-task");
-  GpuVendor vendor;
+  devices::GpuVendor vendor;
   std::string runtime;
   if (backend == "rocm") {
-    vendor = GpuVendor::Amd;
+    vendor = devices::GpuVendor::Amd;
     runtime = "HIP";
   } else if (backend == "cuda") {
-    vendor = GpuVendor::Nvidia;
+    vendor = devices::GpuVendor::Nvidia;
     runtime = "CUDA";
   } else {
     return Error{"Tilescope runs no " + backend + " modules"};
   }
-  for (const GpuInfo &gpu : discovery.gpus)
+  for (const devices::GpuInfo &gpu : discovery.gpus)
     if (gpu.vendor == vendor)
       return gpu.iree_device();
   std::string why;
-  for (const RuntimeProbe &probe : discovery.probes)
+  for (const devices::RuntimeProbe &probe : discovery.probes)
     if (probe.runtime == runtime)
       why = probe.detail;
   return Error{"no " + toString(vendor) + " GPU here to run a " + backend +

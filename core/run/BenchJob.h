@@ -30,7 +30,7 @@ namespace tilescope::jobs {
 // found. An Error says why there is none here (no GPU of that vendor, the
 // runtime's own words).
 Result<std::string> deviceForBackend(const std::string &backend,
-                                     const GpuDiscovery &discovery);
+                                     const devices::GpuDiscovery &discovery);
 
 struct BenchJobRequest {
   // Here, a host over ssh (RemoteRun.h) or a Slurm partition (SlurmRun.h:

@@ -40,8 +40,8 @@ std::optional<config::GpuTarget> targetOf(const TryRequest &request) {
   const iree::Dispatch &dispatch = document.dispatches[d];
   // A CPU module's roofline is this machine's CPU.
   if (dispatch.target.find("\"llvm-cpu\"") != std::string::npos)
-    if (auto cpu = hostCpu())
-      return rooflineTargetOf(*cpu);
+    if (auto cpu = devices::hostCpu())
+      return devices::rooflineTargetOf(*cpu);
   if (dispatch.target.find("#iree_gpu.target") == std::string::npos)
     return std::nullopt;
   auto target = config::gpuTargetFromText(dispatch.target);
@@ -106,7 +106,8 @@ std::string runDevice(const TryRequest &request, TryResult &result) {
     return driver;
   }
   step(request, "looking for a device");
-  auto found = deviceForBackend(result.compiled.backend, discoverGpus());
+  auto found =
+      deviceForBackend(result.compiled.backend, devices::discoverGpus());
   if (!found)
     return cannot(found.error());
   return *found;
@@ -480,7 +481,7 @@ void placeCheck(CheckRequest &request, const std::string &backend,
     }
     return;
   }
-  if (auto found = deviceForBackend(backend, discoverGpus())) {
+  if (auto found = deviceForBackend(backend, devices::discoverGpus())) {
     request.device = *found;
   } else {
     request.compileOnly = true;

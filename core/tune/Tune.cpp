@@ -343,7 +343,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   } else if (backend == "llvm-cpu") {
     result.device = "local-task";
   } else if (auto found =
-                 jobs::deviceForBackend(backend, jobs::discoverGpus())) {
+                 jobs::deviceForBackend(backend, devices::discoverGpus())) {
     result.device = *found;
   } else {
     result.notMeasuredBecause = found.error();

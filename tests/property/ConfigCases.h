@@ -28,7 +28,7 @@ struct Target {
 struct Case {
   std::string family;
   const Target *target = nullptr;
-  jobs::ProbeOp probe;
+  devices::ProbeOp probe;
   std::vector<int64_t> workgroupSize;
   int64_t subgroupSize = 0;
 };
@@ -359,7 +359,7 @@ inline Case contractionCase(property::Random &random, const Target &target,
   c.probe.translationInfo =
       translationInfo("VectorDistribute", c.workgroupSize, c.subgroupSize);
   c.probe.executableTarget = target.executableTarget;
-  c.probe.body = jobs::ProbeBody::MultiplyAdd;
+  c.probe.body = devices::ProbeBody::MultiplyAdd;
   return c;
 }
 
@@ -484,7 +484,7 @@ inline Case tileAndFuseMmaCase(property::Random &random, const Target &target,
   c.probe.translationInfo =
       translationInfo("TileAndFuse", c.workgroupSize, c.subgroupSize);
   c.probe.executableTarget = target.executableTarget;
-  c.probe.body = jobs::ProbeBody::MultiplyAdd;
+  c.probe.body = devices::ProbeBody::MultiplyAdd;
   return c;
 }
 
@@ -573,7 +573,7 @@ inline Case scaledContractionCase(property::Random &random,
   c.probe.translationInfo =
       translationInfo("TileAndFuse", c.workgroupSize, c.subgroupSize);
   c.probe.executableTarget = target.executableTarget;
-  c.probe.body = jobs::ProbeBody::ScaledMultiplyAdd;
+  c.probe.body = devices::ProbeBody::ScaledMultiplyAdd;
   return c;
 }
 

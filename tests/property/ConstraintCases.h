@@ -29,7 +29,7 @@ inline std::string gfx942ExecutableTarget() {
 
 // Sets a field of the case's lowering config or translation_info.
 inline bool setField(Case &c, const std::string &name,
-              const std::optional<std::string> &value) {
+                     const std::optional<std::string> &value) {
   auto field = edit::parseField(name);
   if (!field)
     return false;
@@ -44,7 +44,7 @@ inline bool setField(Case &c, const std::string &name,
 }
 
 inline std::optional<std::vector<int64_t>> intsOf(const std::string &config,
-                                           const std::string &key) {
+                                                  const std::string &key) {
   auto attribute = config::parseResolvedAttribute(config);
   if (!attribute)
     return std::nullopt;
@@ -131,9 +131,8 @@ inline ConstraintCases constraintCases(Random &random, const Target &target,
     const bool typical = random.chance(0.85);
     const std::string &intrinsic =
         random.pick(typical ? plain : target.intrinsics);
-    Case c = i % 2 == 0
-                 ? tileAndFuseMmaCase(random, target, intrinsic, index++)
-                 : contractionCase(random, target, intrinsic, index++);
+    Case c = i % 2 == 0 ? tileAndFuseMmaCase(random, target, intrinsic, index++)
+                        : contractionCase(random, target, intrinsic, index++);
     c.probe.executableTarget = target.executableTarget;
     c.probe.function = "c" + std::to_string(index);
     if (typical) {
@@ -171,7 +170,7 @@ inline Result<iree::Document> casesDocument(iree::DocumentParser &parser,
                                             const std::string &name) {
   std::string text;
   for (const Case &c : cases) {
-    auto function = jobs::probeFunctionText(c.probe);
+    auto function = devices::probeFunctionText(c.probe);
     if (!function)
       return Error{function.error()};
     text += *function + "\n";

@@ -40,16 +40,16 @@ struct ProbeOutcome {
 
 inline void runProbesInto(const tools::IreeInstallation &installation,
                           const jobs::LoweringProbeRequest &base,
-                          const std::vector<jobs::ProbeOp> &probes,
+                          const std::vector<devices::ProbeOp> &probes,
                           std::map<std::string, ProbeOutcome> &outcomes) {
   if (probes.empty())
     return;
   jobs::LoweringProbeRequest request = base;
   // A case whose probe cannot be written is set aside, not allowed to take
   // its batch down with it.
-  std::vector<jobs::ProbeOp> writable;
-  for (const jobs::ProbeOp &probe : probes) {
-    if (auto one = jobs::probeFunctionText(probe); !one)
+  std::vector<devices::ProbeOp> writable;
+  for (const devices::ProbeOp &probe : probes) {
+    if (auto one = devices::probeFunctionText(probe); !one)
       outcomes[probe.function].notWritten = one.error();
     else
       writable.push_back(probe);
@@ -58,9 +58,9 @@ inline void runProbesInto(const tools::IreeInstallation &installation,
     runProbesInto(installation, base, writable, outcomes);
     return;
   }
-  auto text = jobs::probeModuleText(probes);
+  auto text = devices::probeModuleText(probes);
   if (!text) {
-    for (const jobs::ProbeOp &probe : probes)
+    for (const devices::ProbeOp &probe : probes)
       outcomes[probe.function].crash =
           "cannot write the probe: " + text.error();
     return;
@@ -70,7 +70,7 @@ inline void runProbesInto(const tools::IreeInstallation &installation,
       std::chrono::seconds(60 + 3 * static_cast<int>(probes.size()));
   auto result = jobs::runLoweringProbe(installation, request);
   if (!result) {
-    for (const jobs::ProbeOp &probe : probes)
+    for (const devices::ProbeOp &probe : probes)
       outcomes[probe.function].crash =
           "iree-opt did not run: " + result.error();
     return;
@@ -87,7 +87,7 @@ inline void runProbesInto(const tools::IreeInstallation &installation,
     runProbesInto(installation, base, {middle, probes.end()}, outcomes);
     return;
   }
-  for (const jobs::ProbeOp &probe : probes) {
+  for (const devices::ProbeOp &probe : probes) {
     ProbeOutcome &o = outcomes[probe.function];
     o.diagnostics = result->diagnostics[probe.function];
     for (const jobs::IrDump &d : result->dumps)
@@ -100,7 +100,7 @@ inline void runProbesInto(const tools::IreeInstallation &installation,
 inline std::map<std::string, ProbeOutcome>
 runProbes(const tools::IreeInstallation &installation,
           const jobs::LoweringProbeRequest &base,
-          const std::vector<jobs::ProbeOp> &probes, size_t batchSize = 200) {
+          const std::vector<devices::ProbeOp> &probes, size_t batchSize = 200) {
   std::map<std::string, ProbeOutcome> outcomes;
   for (size_t start = 0; start < probes.size(); start += batchSize)
     runProbesInto(installation, base,

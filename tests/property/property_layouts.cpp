@@ -261,7 +261,7 @@ void runTarget(const tools::IreeInstallation &installation,
                bool verbose) {
   if (batch.empty())
     return;
-  std::vector<jobs::ProbeOp> probes;
+  std::vector<devices::ProbeOp> probes;
   for (const Case *c : batch)
     probes.push_back(c->probe);
   jobs::LoweringProbeRequest request;

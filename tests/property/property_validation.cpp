@@ -280,7 +280,7 @@ int intrinsicMatrix() {
         }
       }
     }
-    std::vector<jobs::ProbeOp> probes;
+    std::vector<devices::ProbeOp> probes;
     for (const Case &c : cases)
       probes.push_back(c.probe);
     jobs::LoweringProbeRequest request;
@@ -406,7 +406,7 @@ int main(int argc, char **argv) {
   Tally tally;
   for (const Target &target : targets) {
     std::vector<const Run *> batch;
-    std::vector<jobs::ProbeOp> probes;
+    std::vector<devices::ProbeOp> probes;
     for (const Run &run : runs)
       if (run.c.target == &target) {
         batch.push_back(&run);
