@@ -5,7 +5,6 @@
 #include "core/config/Attribute.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
-#include "core/layout/AttentionCost.h"
 #include "core/layout/LayoutValidation.h"
 #include "core/util/Numbers.h"
 
@@ -193,37 +192,24 @@ Result<OpRef> findOp(const document::Document &document,
   return ref;
 }
 
-Result<layout::CostPrediction>
-predictionOf(const RootOpContext &context,
-             std::optional<layout::CompiledKernel> compiled) {
-  if (!context.op)
-    return Error{"no such root op"};
-  const bool attention = context.op->kind == config::OpKind::Attention;
-  if (!context.target)
-    return Error{context.targetNote.empty()
-                     ? std::string("not a GPU target: nothing to predict")
-                     : context.targetNote};
-  if (!context.loweringConfig)
-    return Error{context.loweringConfigError.empty()
-                     ? std::string("the op has no GPU lowering config")
-                     : context.loweringConfigError};
-  const config::ValidationContext &v = context.validation;
-  if (!v.iterationSpace || !v.translationInfo)
-    return Error{"the op's loops or translation_info are not known"};
-  if (attention) {
-    // Its two contractions follow the decomposition_config's qk and pv
-    // configs, inside the tiles the op's own config gives (contextOf read
-    // them; where it could not, decompositionOf says why).
-    if (!v.decomposition)
-      return Error{decompositionOf(*context.op).error() + " (not predicted)"};
-    return layout::predictAttentionTime(
-        {&*v.iterationSpace, &*context.loweringConfig, &*v.translationInfo,
-         &*context.target, std::move(compiled)},
-        *v.decomposition);
+layout::OpCostInputs costInputsOf(const RootOpContext &context) {
+  layout::OpCostInputs inputs;
+  if (!context.op) {
+    inputs.whyNoOp = "no such root op";
+    return inputs;
   }
-  return layout::predictKernelTime(
-      {&*v.iterationSpace, &*context.loweringConfig, &*v.translationInfo,
-       &*context.target, std::move(compiled)});
+  inputs.validation = &context.validation;
+  if (context.target)
+    inputs.target = &*context.target;
+  inputs.whyNoTarget = context.targetNote;
+  if (context.loweringConfig)
+    inputs.loweringConfig = &*context.loweringConfig;
+  inputs.whyNoConfig = context.loweringConfigError;
+  inputs.attention = context.op->kind == config::OpKind::Attention;
+  // contextOf read the qk and pv configs; where it could not, why.
+  if (inputs.attention && !context.validation.decomposition)
+    inputs.whyNoDecomposition = decompositionOf(*context.op).error();
+  return inputs;
 }
 
 } // namespace tilescope::edit

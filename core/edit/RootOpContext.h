@@ -7,7 +7,7 @@
 #include "core/config/Validation.h"
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/layout/CostModel.h"
+#include "core/layout/OpCost.h"
 
 #include <optional>
 #include <string>
@@ -51,12 +51,9 @@ struct RuleVerdict {
 
 RuleVerdict ruleVerdict(const RootOpContext &context);
 
-// The cost model's prediction of the op's kernel time on its GPU target
-// (CostModel.h), with what a compile says of the kernel when there is one.
-// An Error says why there is none (a CPU target, no config, no figures).
-Result<layout::CostPrediction>
-predictionOf(const RootOpContext &context,
-             std::optional<layout::CompiledKernel> compiled = std::nullopt);
+// What the cost model needs of the op (layout::predictOpTime predicts from
+// it): pointers into `context`, which must outlive them.
+layout::OpCostInputs costInputsOf(const RootOpContext &context);
 
 // An op named the way a person does: "DISPATCH:OP" where DISPATCH is an
 // index or a dispatch name (a unique prefix will do) and OP an index into

@@ -165,8 +165,8 @@ void predictAgain(SweepCandidate &candidate, const SweepRequest &request,
   document.dispatches[request.op.dispatch] = *candidate.dispatch;
   const std::optional<layout::CompiledKernel> compiled =
       compiledKernelOf(report);
-  auto predicted =
-      edit::predictionOf(edit::contextOf(document, request.op), compiled);
+  const edit::RootOpContext context = edit::contextOf(document, request.op);
+  auto predicted = layout::predictOpTime(edit::costInputsOf(context), compiled);
   if (!predicted)
     return;
   candidate.predictedMicroseconds = predicted->microseconds;
@@ -405,7 +405,7 @@ SweepCandidate makeCandidate(const SweepRequest &request,
   candidate.text = editable.text();
   candidate.dispatch = editable.document().dispatches[request.op.dispatch];
   if (candidate.valid)
-    if (auto predicted = edit::predictionOf(context)) {
+    if (auto predicted = layout::predictOpTime(edit::costInputsOf(context))) {
       candidate.predictedMicroseconds = predicted->microseconds;
       candidate.prediction = predicted->summary();
     }

@@ -75,8 +75,8 @@ void addPrediction(const TryRequest &request, TryResult &result) {
   const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
   const edit::RootOpContext context =
       edit::contextOf(*request.document, {d, k});
-  auto prediction = edit::predictionOf(
-      context,
+  auto prediction = layout::predictOpTime(
+      edit::costInputsOf(context),
       result.resources ? compiledKernelOf(*result.resources) : std::nullopt);
   if (!prediction)
     return;

@@ -99,8 +99,8 @@ std::string describe(const document::RootOp &op) {
 // The cost model's prediction for a root op on its GPU target, as `sweep
 // --plan --json` gives each candidate's (estimated: nothing compiled).
 py::dict predictionOf(const document::Document &document, edit::OpRef op) {
-  const layout::CostPrediction prediction =
-      valueOr(edit::predictionOf(edit::contextOf(document, op)));
+  const layout::CostPrediction prediction = valueOr(
+      layout::predictOpTime(edit::costInputsOf(edit::contextOf(document, op))));
   return fromJson(exporting::jsonText(exporting::toJson(prediction)));
 }
 
