@@ -1,7 +1,5 @@
 #include "widgets/MainWindow.h"
 
-#include "core/edit/RootOpContext.h"
-#include "core/util/Files.h"
 #include "widgets/BundleActions.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/ConversionBar.h"
@@ -16,7 +14,6 @@
 #include "widgets/IreeLayoutView.h"
 #include "widgets/LayoutTab.h"
 #include "widgets/MlirView.h"
-#include "widgets/OfferBar.h"
 #include "widgets/ProblemList.h"
 #include "widgets/RecentFiles.h"
 #include "widgets/RecoveryBar.h"
@@ -25,36 +22,19 @@
 #include "widgets/SweepPanel.h"
 #include "widgets/TryActions.h"
 #include "widgets/ViewSettings.h"
-#include "widgets/render/OpPicture.h"
-#include "widgets/render/RootOpScene.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QScreen>
-#include <QScrollBar>
 #include <QSettings>
-#include <QSignalBlocker>
-#include <QSpinBox>
 #include <QStatusBar>
-#include <QStyle>
-#include <QTabWidget>
-#include <QTextBlock>
-#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
