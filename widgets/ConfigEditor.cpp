@@ -67,6 +67,20 @@ void restyle(QLineEdit *box) {
   box->setStyleSheet(boxStyle(box->property("problemColours").toString()));
 }
 
+// Whether `box` holds its value as applied, or as it was last committed
+// (Enter is followed by editingFinished: one commit per typed value). No
+// value committed yet is not an empty one: emptying a box removes its field.
+bool alreadySent(const QLineEdit *box) {
+  const QVariant submitted = box->property("submitted");
+  return box->text() == box->property("modelValue").toString() ||
+         (submitted.isValid() && box->text() == submitted.toString());
+}
+
+// Typed, and neither applied nor committed yet: kept across a redraw.
+bool typedNotSent(const QLineEdit *box) {
+  return box->isModified() && !alreadySent(box);
+}
+
 // A box's own tooltip (its loops, the intrinsics) shows again when a
 // problem's message is cleared.
 void setMessage(QLineEdit *box, const QString &message, bool error) {
@@ -118,10 +132,7 @@ ConfigEditor::ConfigEditor(QWidget *parent) : QWidget(parent) {
   connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
     for (int row = 0; row < model->rowCount(); ++row)
       if (QLineEdit *box = boxOf(row)) {
-        if (const QVariant submitted = box->property("submitted");
-            !showingAnother && box->isModified() &&
-            box->text() != box->property("modelValue") &&
-            !(submitted.isValid() && box->text() == submitted.toString()))
+        if (!showingAnother && typedNotSent(box))
           typing[box->property("field").toString()] = box->text();
         // A box losing focus as it goes must not commit, nor be found by
         // name until Qt deletes it.
@@ -314,10 +325,7 @@ void ConfigEditor::updateBox(int row) {
     return;
   const QModelIndex at = model->index(row, kValue);
   const QString value = model->data(at, Qt::DisplayRole).toString();
-  const QVariant submitted = box->property("submitted");
-  const bool typingHere =
-      box->isModified() && box->text() != box->property("modelValue") &&
-      !(submitted.isValid() && box->text() == submitted.toString());
+  const bool typingHere = typedNotSent(box);
   if (value != box->property("modelValue").toString()) {
     box->setProperty("modelValue", value);
     box->setProperty("submitted",
@@ -330,17 +338,14 @@ void ConfigEditor::updateBox(int row) {
   }
   const QString tip = model->data(at, Qt::ToolTipRole).toString();
   const QString choiceTip = box->property("choiceTip").toString();
+  // A tile list's says what each entry means; another's is its value whole,
+  // with the choices it offers.
   QString base = tip;
-  if (!model->loopsOf(row).isEmpty())
-    base = tip; // what each entry means
-  else if (value.isEmpty())
-    base = choiceTip;
-  else if (!choiceTip.isEmpty())
-    base = tip + "\n\n" + choiceTip;
-  const bool showingProblem =
-      box->toolTip() != box->property("baseToolTip").toString();
+  if (model->loopsOf(row).isEmpty() && !choiceTip.isEmpty())
+    base = value.isEmpty() ? choiceTip : tip + "\n\n" + choiceTip;
   box->setProperty("baseToolTip", base);
-  if (!showingProblem)
+  // A problem's message stays until it is cleared (setMessage).
+  if (box->property("problemColours").toString().isEmpty())
     box->setToolTip(base);
 }
 
@@ -456,12 +461,7 @@ bool ConfigEditor::eventFilter(QObject *watched, QEvent *event) {
 
 void ConfigEditor::commitRow(int row) {
   QLineEdit *box = boxOf(row);
-  // Enter is followed by editingFinished: one commit per typed value.
-  // (No value submitted yet is not an empty one: emptying a box removes
-  // its field.)
-  const QVariant submitted = box ? box->property("submitted") : QVariant();
-  if (!box || box->text() == box->property("modelValue").toString() ||
-      (submitted.isValid() && box->text() == submitted.toString()))
+  if (!box || alreadySent(box))
     return;
   box->setProperty("submitted", box->text());
   const QString field = box->property("field").toString();

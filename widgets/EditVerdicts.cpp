@@ -86,6 +86,10 @@ void EditVerdicts::documentChanged() {
 }
 
 void EditVerdicts::setDraft(const QString &field, const QString &error) {
+  // Each keystroke says its field again: only a change is announced (the
+  // Problems panel is not redrawn twice for one key).
+  if (field == now.draftField && error == now.draftError)
+    return;
   now.draftField = field;
   now.draftError = error;
   emit changed();
