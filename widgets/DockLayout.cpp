@@ -1,11 +1,70 @@
 #include "widgets/DockLayout.h"
 
+#include "widgets/ConfigEditor.h"
+#include "widgets/DispatchBrowser.h"
+#include "widgets/MlirView.h"
+#include "widgets/ProblemList.h"
+#include "widgets/RunPanel.h"
+#include "widgets/SweepPanel.h"
+#include "widgets/TunePanel.h"
+#include "widgets/WindowServices.h"
+
 #include <QDockWidget>
 #include <QMainWindow>
 
 #include <algorithm>
 
 namespace tilescope::widgets {
+namespace {
+
+void dock(const QString &title, const QString &name, QWidget *content,
+          QMainWindow &window, Qt::DockWidgetArea area) {
+  auto *widget = new QDockWidget(title, &window);
+  widget->setObjectName(name);
+  widget->setWidget(content);
+  window.addDockWidget(area, widget);
+}
+
+} // namespace
+
+WindowPanels addWindowDocks(QMainWindow &window,
+                            const WindowServices &services) {
+  WindowPanels panels;
+  panels.browser = new DispatchBrowser;
+  panels.browser->setObjectName("dispatchBrowser");
+  panels.source = new MlirView;
+  panels.source->setObjectName("sourceView");
+  panels.editor = new ConfigEditor;
+  panels.editor->setObjectName("configEditor");
+  panels.problems = new ProblemList;
+  panels.run = new RunPanel(services.installation, services.workspace);
+  panels.run->setObjectName("runPanel");
+  panels.run->setWorkerSource(services.documentWorker);
+  panels.sweep = new SweepPanel(services.installation, services.workspace);
+  panels.sweep->setWorkerSource(services.documentWorker);
+  panels.tune = new TunePanel(services.installation, services.documentWorker,
+                              services.workspace);
+  // Each dock keeps a size it is usable at: a squeezed window cannot make
+  // a column two characters wide (the config editor keeps its own).
+  panels.browser->setMinimumSize(220, 120);
+  panels.source->setMinimumSize(220, 120);
+  panels.problems->setMinimumSize(240, 80);
+  panels.run->setMinimumHeight(160);
+  panels.sweep->setMinimumHeight(160);
+  panels.tune->setMinimumHeight(160);
+  dock("Dispatches", "dispatchDock", panels.browser, window,
+       Qt::LeftDockWidgetArea);
+  dock("MLIR", "sourceDock", panels.source, window, Qt::LeftDockWidgetArea);
+  dock("Config editor", "configEditorDock", panels.editor, window,
+       Qt::RightDockWidgetArea);
+  dock("Problems", "problemsDock", panels.problems, window,
+       Qt::RightDockWidgetArea);
+  dock("Run", "runDock", panels.run, window, Qt::BottomDockWidgetArea);
+  dock("Sweep", "sweepDock", panels.sweep, window, Qt::BottomDockWidgetArea);
+  dock("Tune program", "tuneDock", panels.tune, window,
+       Qt::BottomDockWidgetArea);
+  return panels;
+}
 
 void arrangeWindowDocks(QMainWindow &window, int across) {
   auto named = [&window](const char *name) {

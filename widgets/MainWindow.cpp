@@ -6,35 +6,37 @@
 #include "widgets/DefaultConfigView.h"
 #include "widgets/DetailTabs.h"
 #include "widgets/DispatchBrowser.h"
+#include "widgets/DockLayout.h"
 #include "widgets/DocumentLoading.h"
 #include "widgets/EditSession.h"
 #include "widgets/EditVerdicts.h"
-#include "widgets/HelpMenu.h"
 #include "widgets/IreeDefault.h"
-#include "widgets/IreeLayoutView.h"
 #include "widgets/LayoutTab.h"
-#include "widgets/MlirView.h"
 #include "widgets/ProblemList.h"
 #include "widgets/RecentFiles.h"
 #include "widgets/RecoveryBar.h"
 #include "widgets/RunPanel.h"
+#include "widgets/RunPlaceBox.h"
+#include "widgets/SaveActions.h"
 #include "widgets/SceneView.h"
+#include "widgets/SelectionViews.h"
+#include "widgets/SettingsDialog.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/TryActions.h"
 #include "widgets/ViewSettings.h"
+#include "widgets/WindowMenus.h"
 
-#include <QAction>
 #include <QCloseEvent>
-#include <QDockWidget>
-#include <QFileDialog>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenuBar>
-#include <QMessageBox>
+#include <QMimeData>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -44,6 +46,17 @@ namespace tilescope::widgets {
 namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+// The local .mlir (or any) files a drag carries.
+QStringList droppedFiles(const QMimeData *data) {
+  QStringList files;
+  if (!data || !data->hasUrls())
+    return files;
+  for (const QUrl &url : data->urls())
+    if (url.isLocalFile())
+      files << url.toLocalFile();
+  return files;
+}
 
 } // namespace
 
@@ -80,14 +93,10 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   // The views of the selected op, under the bars that offer edits a crash
   // left behind and a refused file's conversion.
   tabs = new DetailTabs(services);
-  connect(tabs->layout(), &LayoutTab::redrawRequested, this,
-          [this] { showLayout(); });
   connect(tabs->defaults(), &DefaultConfigView::askRequested, this,
           &MainWindow::askIreeDefault);
   connect(tabs->defaults(), &DefaultConfigView::useRequested, this,
           &MainWindow::useIreeDefault);
-  connect(tabs->splitK(), &SplitKView::sourceActivated, this,
-          &MainWindow::goToLine);
   connect(tabs->splitK(), &SplitKView::finished, this,
           [this](bool, const QString &summary) {
             statusBar()->showMessage("Split-k: " + summary, 10000);
@@ -96,7 +105,7 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   connect(ireeDefault, &IreeDefault::answered, this,
           [this](bool ok, const QString &message) {
             if (ok) {
-              showIreeDefault();
+              selection->showIreeDefault();
               statusLabel->setText("IREE's default: " + message);
             }
             emit ireeDefaultShown(ok, message);
@@ -108,8 +117,9 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   centralColumn->setSpacing(2);
   recoveryBar =
       new RecoveryBar(edits, services.workspace, services.keepEditsForRecovery);
-  connect(recoveryBar, &RecoveryBar::said, this,
-          [this](const QString &message) { statusLabel->setText(message); });
+  saving = new SaveActions(edits, recoveryBar, this);
+  auto say = [this](const QString &message) { statusLabel->setText(message); };
+  connect(recoveryBar, &RecoveryBar::said, this, say);
   conversionBar = new ConversionBar(services.releaseOffer);
   connect(conversionBar, &ConversionBar::checked, this,
           &MainWindow::conversionChecked);
@@ -131,7 +141,6 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
 
   verdicts = new EditVerdicts(edits, services.parseText,
                               services.ireeConstraints, this);
-  connect(verdicts, &EditVerdicts::changed, this, &MainWindow::showProblems);
   connect(verdicts, &EditVerdicts::asking, this, [this] {
     statusLabel->setText("Asking IREE about the edited file…");
   });
@@ -140,10 +149,17 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
             statusLabel->setText(message.section('\n', 0, 0));
             emit ireeVerdict(ok, message);
           });
-  buildDocks();
+  panels = addWindowDocks(*this, services);
+  buildActions();
+  arrangeDocks();
+  selection = new SelectionViews({edits, panels.browser, panels.source,
+                                  panels.editor, panels.problems, verdicts,
+                                  tabs, ireeDefault, panels.run, panels.sweep},
+                                 this);
+  connect(selection, &SelectionViews::said, this, say);
+  connect(saving, &SaveActions::said, this, say);
   buildMenus();
 
-  connect(edits, &EditSession::changed, this, &MainWindow::onDocumentChanged);
   connect(edits, &EditSession::changed, recoveryBar, &RecoveryBar::recordEdits);
   connect(edits->undoStack(), &QUndoStack::cleanChanged, this,
           [this](bool clean) {
@@ -168,141 +184,56 @@ MainWindow::~MainWindow() {
   delete loading; // waits for the load under way
   // The questions still out are cancelled and waited for, their answers
   // dropped, before the views they would fill go.
+  delete selection;
   delete verdicts;
   delete ireeDefault;
 }
 
 void MainWindow::buildMenus() {
-  QMenu *file = menuBar()->addMenu("&File");
-  QAction *open = file->addAction("&Open…", this, &MainWindow::chooseFile);
-  open->setShortcut(QKeySequence::Open);
-  QMenu *recent = file->addMenu("Open &Recent");
-  recent->setObjectName("recentMenu");
-  connect(recent, &QMenu::aboutToShow, this, [this, recent] {
-    fillRecentMenu(recent, this,
-                   [this](const QString &path) { openFile(path); });
-  });
-  QAction *save = file->addAction("&Save", this, [this] {
-    if (edits->hasDocument())
-      saveTo(qs(edits->document().path.string()));
-  });
-  save->setShortcut(QKeySequence::Save);
-  QAction *saveAsAction =
-      file->addAction("Save &As…", this, &MainWindow::saveAs);
-  saveAsAction->setShortcut(QKeySequence::SaveAs);
-  file->addAction("Export &tuning spec…", tryActions, &TryActions::exportSpec);
-  file->addAction("Export &report (JSON)…", tryActions,
-                  &TryActions::exportReport);
-  file->addAction("Export run &bundle…", bundleActions,
-                  &BundleActions::exportRunBundle);
-  file->addAction("&Import run results…", bundleActions,
-                  &BundleActions::importRunResults);
-  file->addAction("Export the &picture… (PNG, SVG, PDF)",
-                  tabs->layout()->scene(), &SceneView::chooseAndSave);
-  file->addSeparator();
-  QAction *quit = file->addAction("&Quit", this, &QWidget::close);
-  quit->setShortcut(QKeySequence::Quit);
-
-  QMenu *editMenu = menuBar()->addMenu("&Edit");
-  QAction *undo = edits->undoStack()->createUndoAction(this, "&Undo");
-  undo->setShortcut(QKeySequence::Undo);
-  QAction *redo = edits->undoStack()->createRedoAction(this, "&Redo");
-  redo->setShortcut(QKeySequence::Redo);
-  editMenu->addAction(undo);
-  editMenu->addAction(redo);
-  editMenu->addSeparator();
-  editMenu->addAction("Ask IREE about the edited file", verdicts,
-                      &EditVerdicts::askIree);
-  QAction *defaults = editMenu->addAction("IREE's &default for this file", this,
-                                          &MainWindow::askIreeDefault);
-  defaults->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-  editMenu->addSeparator();
-  QAction *preferences =
-      editMenu->addAction("&Settings…", this, &MainWindow::editSettings);
-  preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
-
-  QMenu *runMenu = menuBar()->addMenu("&Run");
-  for (QAction *action : runPanel->actions())
-    runMenu->addAction(action);
-
-  QMenu *view = menuBar()->addMenu("&View");
-  QAction *find = view->addAction("&Find a dispatch or op", this, [this] {
-    if (auto *filter = browser->findChild<QLineEdit *>("dispatchFilter")) {
+  MenuCommands menus;
+  menus.open = [this] {
+    const QString path =
+        saving->chooseFileToOpen(QFileInfo(loading->path()).absolutePath());
+    if (!path.isEmpty())
+      openFile(path);
+  };
+  menus.openRecent = [this](const QString &path) { openFile(path); };
+  menus.save = [this] { saving->save(); };
+  menus.saveAs = [this] { saving->saveAs(); };
+  menus.exports = {
+      {"Export &tuning spec…", [this] { tryActions->exportSpec(); }},
+      {"Export &report (JSON)…", [this] { tryActions->exportReport(); }},
+      {"Export run &bundle…", [this] { bundleActions->exportRunBundle(); }},
+      {"&Import run results…", [this] { bundleActions->importRunResults(); }},
+      {"Export the &picture… (PNG, SVG, PDF)",
+       [this] { tabs->layout()->scene()->chooseAndSave(); }}};
+  menus.undoStack = edits->undoStack();
+  menus.askIree = [this] { verdicts->askIree(); };
+  menus.ireeDefault = [this] { askIreeDefault(); };
+  menus.settings = [this] { editSettings(); };
+  menus.runActions = panels.run->actions();
+  menus.findOp = [this] {
+    if (auto *filter =
+            panels.browser->findChild<QLineEdit *>("dispatchFilter")) {
       filter->setFocus();
       filter->selectAll();
     }
-  });
-  find->setShortcut(QKeySequence::Find);
-  view->addSeparator();
-  for (QDockWidget *widget : findChildren<QDockWidget *>())
-    view->addAction(widget->toggleViewAction());
-  view->addSeparator();
-  QAction *reset =
-      view->addAction("&Reset layout", this, &MainWindow::arrangeDocks);
-  reset->setObjectName("resetLayoutAction");
-  reset->setToolTip("Every panel back in its place, at its first size");
-  addHelpMenu(this, services.ireeVersion);
-}
-
-void MainWindow::chooseFile() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, "Open an IREE MLIR file", QFileInfo(loading->path()).absolutePath(),
-      "MLIR files (*.mlir);;All files (*)");
-  if (!path.isEmpty())
-    openFile(path);
-}
-
-void MainWindow::saveAs() {
-  if (!edits->hasDocument())
-    return;
-  const QString path = QFileDialog::getSaveFileName(
-      this, "Save the edited MLIR", qs(edits->document().path.string()),
-      "MLIR files (*.mlir);;All files (*)");
-  if (!path.isEmpty())
-    saveTo(path);
-}
-
-bool MainWindow::saveTo(const QString &path) {
-  auto saved = edits->save(path.toStdString());
-  if (!saved) {
-    QMessageBox::warning(this, "Not saved", qs(saved.error()));
-    return false;
-  }
-  statusLabel->setText("Saved " + path);
-  return true;
-}
-
-bool MainWindow::confirmDiscard() {
-  if (!edits->hasDocument() || edits->undoStack()->isClean())
-    return true;
-  // Save is the default (Return saves), as in every editor.
-  QMessageBox box(
-      QMessageBox::Question, "Unsaved edits",
-      "The open file has edits that are not saved. Save them "
-      "first?",
-      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
-  box.setObjectName("unsavedEditsBox");
-  box.setDefaultButton(QMessageBox::Save);
-  const int answer = box.exec();
-  if (answer == QMessageBox::Save)
-    return saveTo(qs(edits->document().path.string()));
-  if (answer != QMessageBox::Discard)
-    return false;
-  recoveryBar
-      ->forgetEdits(); // discarded on purpose: nothing to offer next time
-  return true;
+  };
+  menus.resetLayout = [this] { arrangeDocks(); };
+  menus.ireeVersion = services.ireeVersion;
+  buildWindowMenus(*this, menus);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
-  if (!confirmDiscard()) {
+  if (!saving->confirmDiscard()) {
     event->ignore();
     return;
   }
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());
-  runPanel->cancel();
-  sweepPanel->stop();
+  panels.run->cancel();
+  panels.sweep->stop();
   event->accept();
 }
 
@@ -311,7 +242,7 @@ void MainWindow::openFile(const QString &path) {
     statusLabel->setText("Still loading " + loading->path() + "…");
     return;
   }
-  if (!confirmDiscard())
+  if (!saving->confirmDiscard())
     return;
   statusLabel->setText("Loading " + path + "…");
   loading->start(path);
@@ -328,7 +259,7 @@ QStringList MainWindow::pendingAnswers() const {
   pending << verdicts->pending();
   if (ireeDefault->busy())
     pending << "IREE's default config";
-  if (sweepPanel->planning())
+  if (panels.sweep->planning())
     pending << "the sweep's plan";
   return pending;
 }
@@ -347,21 +278,16 @@ void MainWindow::onLoadFinished(bool cancelled) {
   Result<document::Document> result = loading->result();
   if (!result) {
     // The previous document (and its edits) stays on screen.
-    showError(qs(result.error()));
+    panels.problems->showError(qs(result.error()));
+    statusLabel->setText("Could not open " + loading->path());
     emit loadFailed(qs(result.error()));
     conversionBar->checkFile(loading->path().toStdString());
     return;
   }
   // Questions about the previous file no longer stand.
   conversionBar->withdraw();
-  selectedDispatch = selectedRootOp = -1;
-  tabs->layout()->forgetStep();
-  verdicts->opened(result->text); // IREE has just read it
-  ireeDefault->forget();          // IREE's choice was for the previous file
-  browser->clear();               // its rows index the old document
   recoveryBar->forgetDocument();
-  edits->reset(std::move(*result));
-  browser->rebuild(*edits);
+  selection->open(std::move(*result));
   const document::Document &current = edits->document();
   const QString name = QFileInfo(qs(current.path.string())).fileName();
   setWindowTitle(name + "[*] — Tilescope");
@@ -373,169 +299,129 @@ void MainWindow::onLoadFinished(bool cancelled) {
                            .arg(current.partCount == 1 ? "" : "s"));
   rememberRecentFile(qs(current.path.string()));
   recoveryBar->offerRecovery();
-  tabs->splitK()->setFile(qs(current.path.string()), current.partCount,
-                          current.dispatches.size());
-  // The first dispatch's root op is what a person came to see; a program
-  // not yet configured shows how IREE would split its reductions.
-  if (!browser->selectFirst()) {
-    configEditor->clear("This file holds no dispatches: open a dispatch "
-                        "benchmark, a configuration dump or a program "
-                        "configured by `tilescope-cli configure`. The "
-                        "Split-k tab shows how IREE splits its reductions.");
-    tabs->setCurrentWidget(tabs->splitK());
-  }
   emit documentLoaded();
 }
 
-void MainWindow::showError(const QString &message) {
-  problemList->showError(message);
-  statusLabel->setText("Could not open " + loading->path());
-}
-
-void MainWindow::selectOp(edit::OpRef op) { browser->select(op); }
+void MainWindow::selectOp(edit::OpRef op) { selection->select(op); }
 
 std::optional<edit::OpRef> MainWindow::selectedOp() const {
-  if (selectedDispatch < 0 || selectedRootOp < 0)
-    return std::nullopt;
-  return edit::OpRef{static_cast<size_t>(selectedDispatch),
-                     static_cast<size_t>(selectedRootOp)};
+  return selection->selected();
 }
 
-void MainWindow::onOpSelected(int dispatch, int op, int line) {
-  selectedDispatch = dispatch;
-  selectedRootOp = op;
-  verdicts->setDraft({}, {}); // a typed value of another op
-  tabs->layout()->forgetSlice();
-  if (const document::Document *open = document();
-      open && dispatch >= 0 &&
-      static_cast<size_t>(dispatch) < open->dispatches.size())
-    tabs->splitK()->setPart(
-        open->dispatches[static_cast<size_t>(dispatch)].part);
-  // The editor's rows follow the session's edits from here on.
-  if (const auto shown = selectedOp())
-    configEditor->show(edits, *shown);
-  else
-    configEditor->clear("This dispatch has no configured root op.");
-  showSelection();
-  goToLine(line);
+void MainWindow::buildActions() {
+  auto say = [this](const QString &message) { statusLabel->setText(message); };
+  TryActions::Context tries;
+  tries.edits = edits;
+  tries.dialogParent = this;
+  tries.workspace = [this] { return panels.run->workspace(); };
+  tries.selectedOp = [this] { return selectedOp(); };
+  tries.colorBy = [this] { return tabs->layout()->colorBy(); };
+  tries.documentWorker = services.documentWorker;
+  tryActions = new TryActions(std::move(tries), this);
+  connect(tryActions, &TryActions::said, this, say);
+  connect(panels.run, &RunPanel::tryActivated, tryActions,
+          &TryActions::loadTryAndSay);
+  connect(panels.sweep, &SweepPanel::tryActivated, tryActions,
+          &TryActions::loadTryAndSay);
+  connect(panels.run, &RunPanel::compareRequested, this,
+          [this](long long a, long long b) {
+            if (auto opened = tryActions->compareTries(a, b); !opened)
+              statusLabel->setText(QString("Tries %1 and %2 not compared: %3")
+                                       .arg(a)
+                                       .arg(b)
+                                       .arg(qs(opened.error())));
+          });
+  BundleActions::Context bundles;
+  bundles.edits = edits;
+  bundles.runPanel = panels.run;
+  bundles.sweepPanel = panels.sweep;
+  bundles.dialogParent = this;
+  bundles.installation = services.installation;
+  bundleActions = new BundleActions(std::move(bundles), this);
+  connect(bundleActions, &BundleActions::said, this, say);
 }
 
-void MainWindow::onDocumentChanged() {
+void MainWindow::showEvent(QShowEvent *event) {
+  QMainWindow::showEvent(event);
+  if (!arrangeWhenShown)
+    return;
+  arrangeWhenShown = false;
+  // After the layout has taken the shown size. The docks as first arranged
+  // (for 1440 wide) left the window a minimum width past a smaller screen's
+  // (1346 at 1280x800), which Qt does not lower again: the docks arranged
+  // for the shown width, the minimum what the docks need, the shown size.
+  QTimer::singleShot(0, this, [this, shown = size()] {
+    arrangingWidth = std::max(shown.width(), minimumSizeHint().width());
+    arrangeDocks();
+    arrangingWidth = 0;
+    setMinimumSize(layout()->minimumSize());
+    resize(shown.expandedTo(minimumSizeHint()));
+  });
+}
+
+void MainWindow::arrangeDocks() {
+  arrangeWindowDocks(*this, arrangingWidth > 0 ? arrangingWidth : width());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event) {
+  if (!droppedFiles(event->mimeData()).isEmpty())
+    event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event) {
+  const QStringList files = droppedFiles(event->mimeData());
+  if (files.isEmpty())
+    return;
+  event->acceptProposedAction();
+  if (files.size() > 1)
+    statusLabel->setText(
+        QString("Opening the first of %1 dropped files").arg(files.size()));
+  openFile(files.front());
+}
+
+void MainWindow::editSettings() {
+  SettingsDialog dialog(services.checkIree, services.ireePathSetting, this);
+  if (dialog.exec() != QDialog::Accepted)
+    return;
+  tabs->layout()->scene()->fitToView(); // the largest fitted cell may change
+  // The places to run on may have changed: the panels' lists follow.
+  for (RunPlaceBox *box : findChildren<RunPlaceBox *>())
+    box->reload();
+  statusLabel->setText("Settings saved");
+}
+
+void MainWindow::askIreeDefault() {
   if (!edits->hasDocument())
     return;
-  const document::Document &current = edits->document();
-  // The text follows the model at once, where the reader was.
-  if (sourceView->toPlainText().toStdString() != current.text)
-    sourceView->setMlir(qs(current.text));
-  const std::string diff = edits->model().diff();
-  tabs->showDiff(diff, edits->model().edits().size());
-  // The dispatch list marks the changed op itself (EditSession::fieldChanged).
-  verdicts->documentChanged();
-  showSelection();
-  if (const auto op = selectedOp())
-    if (op->dispatch < current.dispatches.size() &&
-        op->op < current.dispatches[op->dispatch].rootOps.size())
-      goToLine(current.dispatches[op->dispatch].rootOps[op->op].line);
+  tabs->setCurrentWidget(tabs->defaults());
+  ireeDefault->ask(edits->document());
 }
 
-// Every view of the selected op: the editor's rows, the configs as text, the
-// picture and the problems; `draft` is the op's dispatch as typed.
-void MainWindow::showSelection(const document::Dispatch *draft) {
-  runPanel->setDocument(document(), selectedOp(),
-                        edits->hasDocument() ? &edits->original() : nullptr);
-  if (!draft)
-    sweepPanel->setDocument(document(), selectedOp());
-  if (!edits->hasDocument() || selectedDispatch < 0)
-    return;
-  const document::Document &current = edits->document();
-  const size_t d = static_cast<size_t>(selectedDispatch);
-  const document::Dispatch &dispatch = draft ? *draft : current.dispatches[d];
-  const document::RootOp *op =
-      selectedRootOp >= 0
-          ? &dispatch.rootOps[static_cast<size_t>(selectedRootOp)]
-          : nullptr;
-  tabs->showConfigs(dispatch, op);
-  verdicts->judge(dispatch, op,
-                  static_cast<size_t>(std::max(selectedRootOp, 0)));
-  showLayout(draft);
-  if (!draft) {
-    showIreeDefault();
-    if (!comparedDocument || comparedDocument->text != current.text)
-      comparedDocument = std::make_shared<const document::Document>(current);
-    tabs->ireeLayouts()->setSubject(comparedDocument, selectedOp());
-    verdicts->askConstraints(comparedDocument, selectedOp());
-  }
-}
-
-void MainWindow::showProblems() {
-  const ProblemList::Contents contents = verdicts->contents();
-  problemList->show(contents);
-  configEditor->clearFieldMessages();
-  for (const ProblemList::FieldMessage &m :
-       ProblemList::fieldMessages(contents))
-    configEditor->setFieldMessage(m.field, m.message, m.error);
-}
-
-void MainWindow::onDrafting(const QString &field, const QString &value) {
+// IREE's choice for the selected op, put on it as one undoable step.
+void MainWindow::useIreeDefault() {
   const auto op = selectedOp();
-  if (!op)
+  if (!op || !edits->hasDocument())
     return;
-  verdicts->setDraft(field, {});
-  if (value.trimmed().isEmpty()) {
-    showSelection(nullptr);
+  const auto changes = ireeDefault->changesFor(edits->document(), *op);
+  if (changes.empty())
     return;
-  }
-  auto draft = edits->draft(*op, field.toStdString(), value.toStdString());
-  if (!draft) {
-    verdicts->setDraft(field, qs(draft.error()));
-    return;
-  }
-  showSelection(&*draft);
+  auto applied = tryActions->applyChanges("use IREE's default", changes);
+  statusLabel->setText(applied
+                           ? "IREE's default put on the op (Ctrl+Z "
+                             "undoes it)"
+                           : "IREE's default not used: " + qs(applied.error()));
 }
 
-void MainWindow::onCommit(const QString &field,
-                          const std::optional<QString> &value) {
-  const auto op = selectedOp();
-  if (!op)
-    return;
-  std::optional<std::string> text;
-  if (value)
-    text = value->toStdString();
-  auto made = edits->setField(*op, field.toStdString(), text);
-  if (!made) {
-    // The typed value stays in its box, marked, with the reason.
-    verdicts->setDraft(field, qs(made.error()));
-    statusLabel->setText(field + ": " + qs(made.error()).section('\n', 0, 0));
-    return;
-  }
-  statusLabel->setText(qs(made->describe(edits->document())));
+void MainWindow::setView(render::OpViewKind kind) {
+  tabs->setCurrentWidget(tabs->layout());
+  tabs->layout()->setView(kind);
 }
 
-void MainWindow::goToLine(int line) {
-  sourceView->showStatement(line, !selectingFromText);
-}
+render::OpViewKind MainWindow::view() const { return tabs->layout()->view(); }
 
-void MainWindow::selectOpAtLine(int line) {
-  if (!edits->hasDocument())
-    return;
-  // The innermost root op whose statement holds the line.
-  std::optional<edit::OpRef> found;
-  int foundLine = 0;
-  const auto &dispatches = edits->document().dispatches;
-  for (size_t d = 0; d < dispatches.size(); ++d)
-    for (size_t o = 0; o < dispatches[d].rootOps.size(); ++o) {
-      const int first = dispatches[d].rootOps[o].line;
-      if (first > 0 && first <= line && first > foundLine &&
-          line <= sourceView->statementEnd(first)) {
-        found = edit::OpRef{d, o};
-        foundLine = first;
-      }
-    }
-  if (!found || found == selectedOp())
-    return;
-  selectingFromText = true;
-  browser->select(*found);
-  selectingFromText = false;
+SplitKView *MainWindow::showSplitK() {
+  tabs->setCurrentWidget(tabs->splitK());
+  return tabs->splitK();
 }
 
 } // namespace tilescope::widgets

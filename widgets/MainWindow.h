@@ -7,57 +7,39 @@
 // A client of the core, like qrenderdoc over RenderDoc's core: parsing and
 // IREE's verdict come from the functions the app hands in (a child process
 // there), edits go through the core's edit model, jobs through the core's job
-// areas. This class never calls IREE itself.
+// areas. This class never calls IREE itself, and only assembles: the views
+// of the selected op are kept in step by SelectionViews, the menus built by
+// buildWindowMenus, saving done by SaveActions.
 #pragma once
 
-#include "core/config/Validation.h"
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
-#include "core/tries/BundleTries.h"
-#include "widgets/LatestAnswer.h"
+#include "widgets/DockLayout.h"
 #include "widgets/WindowServices.h"
 #include "widgets/render/OpPicture.h"
 
 #include <QMainWindow>
 
-#include <filesystem>
-#include <functional>
-#include <memory>
 #include <optional>
 
 class QDragEnterEvent;
 class QDropEvent;
-class QMenu;
-class QPushButton;
 class QLabel;
-class QProgressBar;
-class QTabWidget;
-class QPlainTextEdit;
-class QTimer;
 
 namespace tilescope::widgets {
 
 class BundleActions;
-class ConfigEditor;
 class ConversionBar;
-class DefaultConfigView;
 class DetailTabs;
-class DispatchBrowser;
-class IreeDefault;
-class IreeLayoutView;
-class LayoutTab;
-class MlirView;
-class ProblemList;
-class RecoveryBar;
 class DocumentLoading;
 class EditSession;
 class EditVerdicts;
-class RunPanel;
+class IreeDefault;
+class RecoveryBar;
+class SaveActions;
+class SelectionViews;
 class SplitKView;
-class SweepPanel;
-class TunePanel;
 class TryActions;
-class TryComparisonView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -90,46 +72,24 @@ public:
   // The Split-k tab (brought to the front): how IREE splits the open
   // program's reductions.
   SplitKView *showSplitK();
-  // Puts a try's configs (from the history) back on the open file's ops,
-  // as one undoable step; an Error says why not.
-  Result<int> loadTry(long long id);
-  // Opens two tries of the history side by side in a window of their own;
-  // an Error says why not.
-  Result<TryComparisonView *> compareTries(long long a, long long b);
   // Asks IREE what it would choose for the open file (in the background);
   // ireeDefaultShown follows, and the IREE default tab shows the selected
   // op against IREE's choice.
   void askIreeDefault();
   // The files opened last, newest first (File > Open Recent).
-  static QStringList recentFiles();
-  // Unsaved edits left by a crash or a kill for the open file, as the bar
-  // over the views offers them.
-  bool offersRecovery() const;
-  // Replays them as undoable steps; how many took, or why one did not.
-  Result<size_t> restoreEdits();
-  void discardRecovery();
-  // A file IREE refused that converts for the release in use, as the bar
-  // over the views offers it (after loadFailed, once the check is back:
-  // conversionOffered).
-  bool offersConversion() const;
+  // What the bars over the views offer: unsaved edits a crash or a kill
+  // left for the open file, and a refused file's conversion for the IREE
+  // release in use.
+  RecoveryBar *recovery() const { return recoveryBar; }
+  ConversionBar *conversion() const { return conversionBar; }
   // Gives up on the file being loaded (File > Cancel loading, or the
   // status bar's Cancel): the window stays as it was.
   void cancelLoading();
-  // Writes the converted text to `path` (never over the refused file) and
-  // opens it.
-  Result<bool> openConverted(const QString &path);
-  // A tuning spec giving the edited contraction ops (else the selected op)
-  // their configs, as IREE's default specs match them.
-  Result<std::string> tuningSpec() const;
-
-  // File > Export run bundle and Import run results without their dialogs:
-  // the tries (history ids) as a bundle in `folder`, and a bundle's results
-  // into the history (the run panel's history shows them).
-  Result<std::filesystem::path>
-  exportRunBundleTo(const std::vector<long long> &ids,
-                    const std::filesystem::path &folder);
-  Result<jobs::ImportReport>
-  importRunResultsFrom(const std::filesystem::path &folder);
+  // The tries and the run bundles of the open file, as the menus and the
+  // run panel reach them (tuning spec, loading and comparing tries,
+  // exporting a bundle, importing its results).
+  TryActions *tries() const { return tryActions; }
+  BundleActions *bundles() const { return bundleActions; }
 
 signals:
   void documentLoaded();
@@ -149,34 +109,15 @@ protected:
   void dropEvent(QDropEvent *event) override;
 
 private:
-  void buildDocks();
   // The panels where a first start puts them (View > Reset layout).
   void arrangeDocks();
   void buildMenus();
-  void chooseFile();
-  void saveAs();
   // The actions on tries and bundles (TryActions, BundleActions).
   void buildActions();
 
-  bool saveTo(const QString &path);
-  bool confirmDiscard();
   void onLoadFinished(bool cancelled);
-  void showError(const QString &message);
-  void onOpSelected(int dispatch, int op, int line);
-  void onDocumentChanged();
-  void showSelection(const document::Dispatch *draft = nullptr);
-  void showProblems();
-  void onDrafting(const QString &field, const QString &value);
-  void onCommit(const QString &field, const std::optional<QString> &value);
-  void showIreeDefault();
   void useIreeDefault();
-  void goToLine(int line);
-  // A click in the MLIR text: select the root op whose statement it is in.
-  void selectOpAtLine(int line);
-  // Settings (MainWindowFiles.cpp).
   void editSettings();
-  // The Layout tab (MainWindowViews.cpp).
-  void showLayout(const document::Dispatch *draft = nullptr);
 
   DocumentLoader loader;
   Services services;
@@ -193,26 +134,18 @@ private:
   RecoveryBar *recoveryBar = nullptr;
   // A file IREE refused that converts for the release in use.
   ConversionBar *conversionBar = nullptr;
+  SaveActions *saving = nullptr;
 
-  DispatchBrowser *browser;
-  MlirView *sourceView;
-  bool selectingFromText = false; // keep the text where the click was
-  ProblemList *problemList;
-  ConfigEditor *configEditor;
+  // The docked panels (DockLayout).
+  WindowPanels panels;
   TryActions *tryActions;
   BundleActions *bundleActions;
-  RunPanel *runPanel;
-  SweepPanel *sweepPanel;
-  TunePanel *tunePanel;
   DetailTabs *tabs;
-  // The document the IREE layouts tab compares, shared with its run.
-  std::shared_ptr<const document::Document> comparedDocument;
   QLabel *statusLabel;
-  int selectedDispatch = -1;
-  int selectedRootOp = -1;
-
   // What the Problems dock lists for the selected op, from its sources.
   EditVerdicts *verdicts;
+  // The selected op and every view of it.
+  SelectionViews *selection = nullptr;
 };
 
 } // namespace tilescope::widgets

@@ -15,12 +15,15 @@
 #include "core/service/IreeLayouts.h"
 #include "core/tries/History.h"
 #include "widgets/ConfigEditor.h"
+#include "widgets/ConversionBar.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
 #include "widgets/IreeLayoutView.h"
 #include "widgets/MainWindow.h"
 #include "widgets/MlirHighlighter.h"
 #include "widgets/MlirView.h"
+#include "widgets/RecentFiles.h"
+#include "widgets/RecoveryBar.h"
 #include "widgets/RunPanel.h"
 #include "widgets/RunPlaceBox.h"
 #include "widgets/SceneView.h"
@@ -28,6 +31,7 @@
 #include "widgets/SliceSelector.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/SweepPlot.h"
+#include "widgets/TryActions.h"
 #include "widgets/TryComparisonView.h"
 #include "widgets/render/StickyAxes.h"
 
@@ -160,7 +164,7 @@ private slots:
              qPrintable(workgroupBox->toolTip()));
 
     // The edit as a tuning spec IREE reads.
-    auto spec = window->tuningSpec();
+    auto spec = window->tries()->tuningSpec();
     QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().c_str());
     QVERIFY(spec->find("iree_codegen.tuning_spec_entrypoint") !=
             std::string::npos);
@@ -455,7 +459,7 @@ private slots:
     window->openFile(QString::fromStdString(old.string()));
     QVERIFY(checked.wait(60000));
     QVERIFY(checked.front().at(0).toBool());
-    QVERIFY(window->offersConversion());
+    QVERIFY(window->conversion()->offersConversion());
     auto *bar = window->findChild<QWidget *>("conversionBar");
     QVERIFY(!bar->isHidden());
     screenshot(*window, "conversion-offer");
@@ -463,9 +467,10 @@ private slots:
         (std::filesystem::path(workspace.path().toStdString()) /
          "matmul.iree-3.13.mlir")
             .string());
-    QVERIFY(!window->openConverted(QString::fromStdString(old.string())));
+    QVERIFY(!window->conversion()->saveConvertedTo(
+        QString::fromStdString(old.string())));
     QSignalSpy loaded(window.get(), &widgets::MainWindow::documentLoaded);
-    QVERIFY(window->openConverted(target));
+    QVERIFY(window->conversion()->saveConvertedTo(target));
     QVERIFY(loaded.wait(30000));
     QCOMPARE(window->document()->path.string(), target.toStdString());
     QVERIFY(bar->isHidden());
@@ -558,12 +563,12 @@ private slots:
     } // killed
     {
       auto window = open(path.toStdString());
-      QVERIFY(window->offersRecovery());
+      QVERIFY(window->recovery()->offersRecovery());
       // Not answered: another edit, then another kill.
       typeAndEnter(*window, "workgroup", "[128, 128, 0]");
     }
     auto window = open(path.toStdString());
-    QVERIFY(window->offersRecovery());
+    QVERIFY(window->recovery()->offersRecovery());
     window->findChild<QPushButton *>("restoreEditsButton")->click();
     const std::string text = window->session()->model().text();
     QVERIFY(text.find("reduction = [0, 0, 16]") != std::string::npos);
@@ -581,10 +586,10 @@ private slots:
     {
       auto again = open(second.toStdString());
       typeAndEnter(*again, "workgroup", "[128, 128, 0]");
-      again->discardRecovery();
+      again->recovery()->discardRecovery();
     }
     auto last = open(second.toStdString());
-    QVERIFY(last->offersRecovery());
+    QVERIFY(last->recovery()->offersRecovery());
     last->findChild<QPushButton *>("restoreEditsButton")->click();
     const std::string kept = last->session()->model().text();
     QVERIFY(kept.find("workgroup = [128, 128, 0]") != std::string::npos);
@@ -619,11 +624,11 @@ private slots:
       // No close event: the window is gone as if killed.
     }
     QVERIFY(std::filesystem::exists(journal));
-    QCOMPARE(widgets::MainWindow::recentFiles().value(0),
+    QCOMPARE(widgets::recentFiles().value(0),
              QFileInfo(path).absoluteFilePath());
 
     auto window = open(path.toStdString());
-    QVERIFY(window->offersRecovery());
+    QVERIFY(window->recovery()->offersRecovery());
     auto *bar = window->findChild<QWidget *>("recoveryBar");
     QVERIFY(bar->isVisible());
     screenshot(*window, "recovery-offered");
@@ -653,7 +658,7 @@ private slots:
     QCoreApplication::sendEvent(window.get(), &drop);
     QVERIFY(loaded.wait(30000));
     QCOMPARE(QString::fromStdString(window->document()->path.string()), other);
-    QCOMPARE(widgets::MainWindow::recentFiles().value(1),
+    QCOMPARE(widgets::recentFiles().value(1),
              QFileInfo(path).absoluteFilePath());
     // A journal written against other text is not replayed.
     auto stale = edit::EditJournal::fromJson(test::readFile(
@@ -662,9 +667,9 @@ private slots:
     stale->path = path.toStdString();
     QVERIFY(edit::writeJournal(*stale, journal).ok());
     auto reopened = open(path.toStdString());
-    QVERIFY(!reopened->offersRecovery());
+    QVERIFY(!reopened->recovery()->offersRecovery());
     QVERIFY(reopened->findChild<QWidget *>("recoveryBar")->isVisible());
-    reopened->discardRecovery();
+    reopened->recovery()->discardRecovery();
     QVERIFY(!std::filesystem::exists(journal));
     // Closing keeps the window's layout for the next start.
     QSettings().remove("window/state");

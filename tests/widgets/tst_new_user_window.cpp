@@ -15,6 +15,7 @@
 #include "widgets/SceneView.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/SweepPlot.h"
+#include "widgets/TryActions.h"
 #include "widgets/TryComparisonView.h"
 #include "widgets/ViewSettings.h"
 
@@ -432,7 +433,7 @@ private slots:
     QCOMPARE(history->model()->rowCount(), 2);
     const long long b = test::cell(history, 0, 0).toLongLong();
     const long long a = test::cell(history, 1, 0).toLongLong();
-    auto opened = window->compareTries(a, b);
+    auto opened = window->tries()->compareTries(a, b);
     QVERIFY2(opened, opened ? "" : opened.error().c_str());
     widgets::TryComparisonView *comparison = *opened;
     const QStringList changed = comparison->changedRows();

@@ -14,6 +14,7 @@
 #include "core/service/IreeDefaults.h"
 #include "core/service/IreeLayouts.h"
 #include "core/tries/History.h"
+#include "widgets/BundleActions.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
@@ -28,6 +29,7 @@
 #include "widgets/SliceSelector.h"
 #include "widgets/SweepPanel.h"
 #include "widgets/SweepPlot.h"
+#include "widgets/TryActions.h"
 #include "widgets/TryComparisonView.h"
 #include "widgets/render/StickyAxes.h"
 
@@ -117,7 +119,7 @@ private slots:
     // host would, and File > Import run results: a new bench row.
     const long long timedTry = test::cell(history, 1, 0).toLongLong();
     QTemporaryDir carried;
-    auto bundle = window->exportRunBundleTo(
+    auto bundle = window->bundles()->exportRunBundleTo(
         {timedTry}, carried.filePath("bundle").toStdString());
     QVERIFY2(bundle, bundle ? "" : bundle.error().c_str());
     QProcess run;
@@ -125,7 +127,7 @@ private slots:
               {QString::fromStdString((*bundle / "run.sh").string())});
     QVERIFY(run.waitForFinished(120000));
     QCOMPARE(run.exitCode(), 0);
-    auto imported = window->importRunResultsFrom(*bundle);
+    auto imported = window->bundles()->importRunResultsFrom(*bundle);
     QVERIFY2(imported, imported ? "" : imported.error().c_str());
     QCOMPARE(imported->modules.size(), size_t(1));
     QVERIFY(imported->modules[0].timing.timed());
@@ -273,14 +275,14 @@ private slots:
     window->session()->undoStack()->undo();
     QVERIFY(window->document()->text.find("reduction = [0, 0, 8]") !=
             std::string::npos);
-    auto loaded = window->loadTry(id);
+    auto loaded = window->tries()->loadTry(id);
     QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().c_str());
     QVERIFY(window->document()->text.find("reduction = [0, 0, 4]") !=
             std::string::npos);
     QCOMPARE(window->session()->undoStack()->undoText(),
              QString("load try %1").arg(id));
     // Loading it again changes nothing and says so.
-    QVERIFY(!window->loadTry(id).ok());
+    QVERIFY(!window->tries()->loadTry(id).ok());
   }
 
   void failedCompileLeavesTheDocument() {
