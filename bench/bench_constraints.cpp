@@ -1,8 +1,8 @@
 // Listing the space of IREE's pipeline constraints for an example's root
-// op, for each pipeline IREE states them for: Tilescope's reading and search (config::parseSmtProgram +
-// enumerateSmtSpace) against the way IREE's tuner lists it (Z3 on IREE's
-// own SMT-LIB translation, a model and a blocking clause at a time, as
-// amdsharktuner's get_z3_solutions does). Both must find the same
+// op, for each pipeline IREE states them for: Tilescope's reading and search
+// (config::parseSmtProgram + enumerateSmtSpace) against the way IREE's tuner
+// lists it (Z3 on IREE's own SMT-LIB translation, a model and a blocking clause
+// at a time, as amdsharktuner's get_z3_solutions does). Both must find the same
 // assignments; the bench prints the count, each one's time and the ratio.
 // IREE stating the constraints (one iree-opt run) is the same for both and
 // is printed apart.
@@ -14,7 +14,7 @@
 #include "core/config/SmtSpace.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/ConstraintsSmtLib.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -46,16 +46,17 @@ int main() {
       return 1;
     }
     const auto stated = bench::Clock::now();
-    auto verdict = jobs::ireeConstraintVerdict(*installation, *document,
-                                               std::chrono::minutes(2), nullptr,
-                                               edit::OpRef{0, 0});
+    auto verdict = service::ireeConstraintVerdict(*installation, *document,
+                                                  std::chrono::minutes(2),
+                                                  nullptr, edit::OpRef{0, 0});
     const double statedMs = bench::millisecondsSince(stated);
     if (!verdict || verdict->ops.empty()) {
-      std::cerr << example << ": " << (verdict ? "no op" : verdict.error()) << "\n";
+      std::cerr << example << ": " << (verdict ? "no op" : verdict.error())
+                << "\n";
       return 1;
     }
-    const jobs::OpConstraintVerdict &op = verdict->ops.front();
-    for (const jobs::ConstraintSet &set : op.sets) {
+    const service::OpConstraintVerdict &op = verdict->ops.front();
+    for (const service::ConstraintSet &set : op.sets) {
       size_t ours = 0;
       std::set<std::vector<int64_t>> ourPoints;
       std::vector<std::string> knobs;

@@ -12,7 +12,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/process/Process.h"
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
   const std::filesystem::path dump = folder / (stem + ".configured.mlir");
   if (!std::filesystem::exists(dump)) {
     std::ofstream(source) << program(dispatches);
-    jobs::ProcessSpec spec;
+    process::ProcessSpec spec;
     spec.program = *compile;
     spec.arguments = {"--compile-to=executable-configurations",
                       "--iree-hal-target-backends=rocm",
@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
                       dump.string()};
     std::cout << "making the dump: " << spec.shellCommand() << "\n";
     const auto start = Clock::now();
-    const jobs::ProcessResult made = jobs::runProcess(spec);
+    const process::ProcessResult made = process::runProcess(spec);
     if (!made.succeeded()) {
       std::cerr << "iree-compile " << made.describe() << "\n"
                 << made.standardError << "\n";
@@ -116,9 +116,9 @@ int main(int argc, char **argv) {
   // the worker is then kept, and later opens (a window's second file) find
   // IREE loaded. "Fresh context" restarts the worker and warms it on a
   // one-line file first, so IREE has uniqued nothing of this file.
-  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
-                                  "app/tilescope-iree-worker",
-                              installation->compilerLibrary);
+  service::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                     "app/tilescope-iree-worker",
+                                 installation->compilerLibrary);
   size_t found = 0;
   auto open = [&]() -> std::optional<double> {
     const auto start = Clock::now();
@@ -135,18 +135,18 @@ int main(int argc, char **argv) {
   // beside Tilescope's opens, so that a slow spell of the machine weighs
   // on both; the best of the rounds is kept.
   std::vector<double> ireeOpt, cold, keptFresh, keptAgain, command;
-  jobs::ProcessSpec cli;
+  process::ProcessSpec cli;
   cli.program =
       std::filesystem::path(TILESCOPE_BINARY_DIR) / "app/tilescope-cli";
   cli.arguments = {"dispatches", dump.string()};
-  jobs::ProcessSpec ireeOptCommand;
+  process::ProcessSpec ireeOptCommand;
   ireeOptCommand.program = *opt;
   ireeOptCommand.arguments = {dump.string(), "-o", "/dev/null"};
   // Runs a command, its time into `times`; false (said why) if it failed.
-  auto timeCommand = [](const jobs::ProcessSpec &spec, const char *name,
+  auto timeCommand = [](const process::ProcessSpec &spec, const char *name,
                         std::vector<double> &times) {
     const auto start = Clock::now();
-    const jobs::ProcessResult result = jobs::runProcess(spec);
+    const process::ProcessResult result = process::runProcess(spec);
     times.push_back(millisecondsSince(start));
     if (!result.succeeded())
       std::cerr << name << " " << result.describe() << "\n";
@@ -155,12 +155,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < kRounds; ++i) {
     if (!timeCommand(ireeOptCommand, "iree-opt", ireeOpt))
       return 1;
-    jobs::DocumentWorker::stopIdleWorkers();
+    service::DocumentWorker::stopIdleWorkers();
     auto startingOne = open();
     if (!startingOne)
       return 1;
     cold.push_back(*startingOne);
-    jobs::DocumentWorker::stopIdleWorkers();
+    service::DocumentWorker::stopIdleWorkers();
     if (auto warmed = worker.parseText("module {}\n", "warm.mlir"); !warmed) {
       std::cerr << warmed.error() << "\n";
       return 1;
@@ -183,7 +183,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   iree::DocumentParser parser(*library);
-  Result<iree::Document> document = Error{"not parsed"};
+  Result<document::Document> document = Error{"not parsed"};
   for (int i = 0; i < kRounds; ++i) {
     const auto start = Clock::now();
     document = parser.parseFile(dump);

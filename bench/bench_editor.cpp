@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
   const std::filesystem::path library = installation->compilerLibrary;
   auto loader = [workerPath, library](const std::filesystem::path &path,
                                       const std::atomic<bool> *cancel) {
-    jobs::DocumentWorker worker(workerPath, library);
+    service::DocumentWorker worker(workerPath, library);
     worker.cancel = cancel;
     return worker.parseFile(path);
   };

@@ -32,10 +32,10 @@ int main() {
     for (int w = 0; w < writers; ++w) {
       const pid_t pid = ::fork();
       if (pid == 0) {
-        auto history = jobs::History::open(file);
+        auto history = tries::History::open(file);
         int failed = 0;
         for (int r = 0; r < rows && history; ++r) {
-          jobs::TryRecord record;
+          tries::TryRecord record;
           record.kind = "bench";
           record.document = "writer-" + std::to_string(w);
           record.outcome = "ok";
@@ -57,7 +57,7 @@ int main() {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
-    auto history = jobs::History::open(file);
+    auto history = tries::History::open(file);
     size_t kept = 0;
     if (history)
       if (auto all = history->list())

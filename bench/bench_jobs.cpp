@@ -37,7 +37,7 @@ constexpr const char *kConfig =
     "0, 8]>";
 constexpr int kRepetitions = 3;
 
-bool ran(const jobs::ProcessResult &result, const std::string &what) {
+bool ran(const process::ProcessResult &result, const std::string &what) {
   if (result.succeeded())
     return true;
   std::cerr << what << " " << result.describe() << "\n"
@@ -54,9 +54,9 @@ int main() {
   const edit::AttributeReader reader = [parser](const std::string &text) {
     return parser->print(text);
   };
-  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
-                                  "app/tilescope-iree-worker",
-                              installation->compilerLibrary);
+  service::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                     "app/tilescope-iree-worker",
+                                 installation->compilerLibrary);
   const std::filesystem::path example =
       std::filesystem::path(TILESCOPE_SOURCE_DIR) / kExample;
   auto opened = worker.parseFile(example);
@@ -90,28 +90,28 @@ int main() {
     // By hand: iree-compile, then iree-benchmark-module.
     {
       const auto start = Clock::now();
-      jobs::ProcessSpec compile;
+      process::ProcessSpec compile;
       compile.program = *installation->tool(tools::kIreeCompile);
       compile.arguments = {byHandInput.string(), "-o",
                            work->file("hand.vmfb").string()};
-      if (!ran(jobs::runProcess(compile), "iree-compile"))
+      if (!ran(process::runProcess(compile), "iree-compile"))
         return 1;
       // The runs a careful person makes (and run.sh makes): one dispatch
       // per submission to size the batch, the batched timed run, and one
       // per submission for the submission-included figure.
       auto benchmark = [&](int batch, const std::string &extra) {
-        jobs::ProcessSpec spec;
+        process::ProcessSpec spec;
         spec.program = *installation->tool(tools::kIreeBenchmarkModule);
         spec.arguments = {"--module=" + work->file("hand.vmfb").string(),
                           "--device=local-task", "--benchmark_format=json",
                           "--batch_size=" + std::to_string(batch), extra};
-        return jobs::runProcess(spec);
+        return process::runProcess(spec);
       };
       auto probe = benchmark(1, "--benchmark_min_time=0.05s");
       if (!ran(probe, "iree-benchmark-module"))
         return 1;
-      auto probed = jobs::parseBenchmarkJson(probe.standardOutput);
-      auto stats = probed ? jobs::timingStats(*probed) : std::nullopt;
+      auto probed = service::parseBenchmarkJson(probe.standardOutput);
+      auto stats = probed ? run::timingStats(*probed) : std::nullopt;
       if (!stats)
         return 1;
       const int batch =
@@ -131,23 +131,23 @@ int main() {
         std::cerr << "the edit was refused\n";
         return 1;
       }
-      iree::Document edited = *opened;
+      document::Document edited = *opened;
       edited.text = editable.text();
-      jobs::CompileJobRequest request;
+      service::CompileJobRequest request;
       request.document = &edited;
       request.directory = work->file("try" + std::to_string(round));
-      auto compiled = jobs::compileDocument(*installation, request);
+      auto compiled = service::compileDocument(*installation, request);
       if (!compiled || !compiled->succeeded()) {
         std::cerr << (compiled ? compiled->summary() : compiled.error())
                   << "\n";
         return 1;
       }
-      jobs::BenchJobRequest bench;
+      run::BenchJobRequest bench;
       bench.module = compiled->artifacts.module;
       bench.device = "local-task";
       bench.directory = request.directory / "run";
       bench.repetitions = kRepetitions;
-      auto timed = jobs::benchModule(*installation, bench);
+      auto timed = run::benchModule(*installation, bench);
       if (!timed || !timed->succeeded()) {
         std::cerr << (timed ? timed->summary() : timed.error()) << "\n";
         return 1;
@@ -178,18 +178,18 @@ int main() {
   }
   swept->path = gfx942;
   auto sweepTime = [&](int parallel) -> double {
-    jobs::SweepRequest request;
+    sweep::SweepRequest request;
     request.document = &*swept;
     request.op = {0, 0};
     request.axes = {{"workgroup[0]", {"32", "64"}},
                     {"workgroup[1]", {"64", "128"}},
                     {"reduction[2]", {"1", "2", "4", "8"}}};
     request.name = "bench";
-    request.upTo = jobs::TryStage::Resources;
+    request.upTo = tries::TryStage::Resources;
     request.workspace = work->file("sweep" + std::to_string(parallel));
     request.parallel = parallel;
     const auto start = Clock::now();
-    auto result = jobs::runSweep(*installation, request);
+    auto result = sweep::runSweep(*installation, request);
     if (!result || result->ran != 16) {
       std::cerr << "sweep: "
                 << (result ? std::to_string(result->ran) + " of 16 ran"

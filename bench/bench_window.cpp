@@ -48,10 +48,10 @@ int main(int argc, char **argv) {
     std::cerr << installation.error() << "\n";
     return 1;
   }
-  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
-                                  "app/tilescope-iree-worker",
-                              installation->compilerLibrary);
-  auto open = [&](const char *relative) -> Result<iree::Document> {
+  service::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                     "app/tilescope-iree-worker",
+                                 installation->compilerLibrary);
+  auto open = [&](const char *relative) -> Result<document::Document> {
     const std::filesystem::path file =
         std::filesystem::path(TILESCOPE_SOURCE_DIR) / relative;
     auto document = worker.parseFile(file);
@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
   };
 
   // 1. Click to the compiler's first line.
-  iree::Document broken = *cpu;
+  document::Document broken = *cpu;
   broken.text += "\nthis line is not MLIR\n";
   widgets::RunPanel panel(source, work->file("run"));
   panel.resize(1200, 300);
@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
   }
   std::vector<double> bare;
   for (int i = 0; i < kRuns; ++i) {
-    jobs::ProcessSpec spec;
+    process::ProcessSpec spec;
     spec.program = "/bin/sh";
     spec.arguments = {"-c", command}; // "cd TRY && iree-compile ..."
     double first = -1;
@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
       if (first < 0)
         first = millisecondsSince(start);
     };
-    jobs::runProcess(spec);
+    process::runProcess(spec);
     if (first < 0) {
       std::cerr << "the bare compile printed nothing: " << command << "\n";
       return 1;

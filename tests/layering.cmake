@@ -14,7 +14,10 @@
 #   - each area of core/ includes only the areas its library links, directly
 #     or through another: the link graph core/CMakeLists.txt writes at
 #     configure time (LINKS_FILE), so the table is the build's own (the link
-#     alone would let a header-only include through).
+#     alone would let a header-only include through);
+#   - each area's code is in its own namespace: a file under core/<area>/
+#     opens only tilescope::<area> (tilescope::exporting for core/export,
+#     whose name is a keyword; plain tilescope for core/util).
 cmake_minimum_required(VERSION 3.25) # IN_LIST
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "usage: cmake -DSOURCE_DIR=<project> -DLINKS_FILE=<build>/layering-links.cmake -P layering.cmake")
@@ -95,8 +98,24 @@ foreach(file IN LISTS core_files)
   endforeach()
 endforeach()
 
+# The namespace follows the library: code under core/<area>/ opens only
+# tilescope::<area> (and namespaces inside it).
+foreach(file IN LISTS core_files)
+  string(REGEX REPLACE "^${SOURCE_DIR}/core/([a-z]+)/.*$" "\\1" area "${file}")
+  if(area STREQUAL "export")
+    set(area "exporting")
+  endif()
+  file(STRINGS "${file}" lines REGEX "^namespace tilescope::[a-z_]+")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^namespace tilescope::([a-z_]+).*$" "\\1" opened "${line}")
+    if(NOT opened STREQUAL area)
+      list(APPEND violations "${file}: core/${area}/ opens namespace tilescope::${opened} (its namespace is tilescope::${area})")
+    endif()
+  endforeach()
+endforeach()
+
 if(violations)
   list(JOIN violations "\n  " text)
   message(FATAL_ERROR "layering violations:\n  ${text}")
 endif()
-message(STATUS "layering: core/ has no Qt; IREE's C API stays in core/iree/; widgets/ and the window's process never call IREE; each core area includes only what it links; widgets/ takes the document model from core/document/")
+message(STATUS "layering: core/ has no Qt; IREE's C API stays in core/iree/; widgets/ and the window's process never call IREE; each core area includes only what it links and opens only its own namespace; widgets/ takes the document model from core/document/")

@@ -27,7 +27,7 @@ void BundleActions::exportRunBundle() {
   }
   auto installation = context.installation();
   auto history =
-      jobs::History::open(jobs::historyFile(context.runPanel->workspace()));
+      tries::History::open(tries::historyFile(context.runPanel->workspace()));
   if (!installation || !history) {
     QMessageBox::warning(
         context.dialogParent, "No run bundle",
@@ -47,11 +47,11 @@ void BundleActions::exportRunBundle() {
     ids.push_back(swept);
   }
   if (context.edits->hasDocument()) {
-    jobs::HistoryFilter filter;
+    tries::HistoryFilter filter;
     filter.document = context.edits->document().path.string();
     if (auto tries = history->list(filter))
-      for (const jobs::TryRecord &r : *tries)
-        if (jobs::bundleModuleOf(r)) {
+      for (const tries::TryRecord &r : *tries)
+        if (tries::bundleModuleOf(r)) {
           choices << QString("The latest compiled try of this file (try %1)")
                          .arg(r.id);
           ids.push_back({r.id});
@@ -102,26 +102,26 @@ BundleActions::exportRunBundleTo(const std::vector<long long> &ids,
   if (!installation)
     return Error{installation.error()};
   auto history =
-      jobs::History::open(jobs::historyFile(context.runPanel->workspace()));
+      tries::History::open(tries::historyFile(context.runPanel->workspace()));
   if (!history)
     return Error{history.error()};
-  std::vector<jobs::TryRecord> tries;
+  std::vector<tries::TryRecord> tries;
   for (long long id : ids) {
-    auto record = jobs::bundledTryOf(*history, id);
+    auto record = tries::bundledTryOf(*history, id);
     if (!record)
       return Error{record.error()};
     tries.push_back(std::move(*record));
   }
-  return jobs::bundleTries(tries, folder, *installation);
+  return tries::bundleTries(tries, folder, *installation);
 }
 
-Result<jobs::ImportReport>
+Result<tries::ImportReport>
 BundleActions::importRunResultsFrom(const std::filesystem::path &folder) {
   auto history =
-      jobs::History::open(jobs::historyFile(context.runPanel->workspace()));
+      tries::History::open(tries::historyFile(context.runPanel->workspace()));
   if (!history)
     return Error{history.error()};
-  auto report = jobs::importBundleResults(folder, *history);
+  auto report = tries::importBundleResults(folder, *history);
   if (report)
     context.runPanel->refreshHistory();
   return report;
@@ -140,7 +140,7 @@ void BundleActions::importRunResults() {
     return;
   }
   int timed = 0, failed = 0, before = 0;
-  for (const jobs::ImportedModule &m : report->modules) {
+  for (const tries::ImportedModule &m : report->modules) {
     before += m.alreadyImported;
     if (m.timing.timed())
       ++timed;
@@ -153,7 +153,7 @@ void BundleActions::importRunResults() {
                      .arg(failed)
                      .arg(before)
                      .arg(folder);
-  for (const jobs::OrderAgreement &a : report->orders)
+  for (const tries::OrderAgreement &a : report->orders)
     text += QString("; predicted order against measured, %1 (%2 modules): %3")
                 .arg(QString::fromStdString(
                     std::filesystem::path(a.document).filename().string()))

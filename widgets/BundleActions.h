@@ -45,7 +45,7 @@ public:
   Result<std::filesystem::path>
   exportRunBundleTo(const std::vector<long long> &ids,
                     const std::filesystem::path &folder);
-  Result<jobs::ImportReport>
+  Result<tries::ImportReport>
   importRunResultsFrom(const std::filesystem::path &folder);
 
   // The menu's actions: which tries, where; the outcome said.

@@ -18,8 +18,8 @@ ConversionBar::ConversionBar(Check releaseOffer, QWidget *parent)
       check(std::move(releaseOffer)) {
   setObjectName("conversionBar");
   connect(this, &OfferBar::accepted, this, &ConversionBar::chooseAndSave);
-  answer = std::make_unique<LatestAnswer<std::optional<jobs::ReleaseOffer>>>(
-      [this](std::optional<jobs::ReleaseOffer> offered) {
+  answer = std::make_unique<LatestAnswer<std::optional<service::ReleaseOffer>>>(
+      [this](std::optional<service::ReleaseOffer> offered) {
         conversion = std::move(offered);
         if (conversion)
           offer(qs(conversion->describe(conversionOf.filename().string())) +

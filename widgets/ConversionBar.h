@@ -21,7 +21,7 @@ class ConversionBar : public OfferBar {
   Q_OBJECT
 
 public:
-  using Check = std::function<std::optional<jobs::ReleaseOffer>(
+  using Check = std::function<std::optional<service::ReleaseOffer>(
       const std::filesystem::path &)>;
   // `check` unset: nothing is ever offered.
   explicit ConversionBar(Check check, QWidget *parent = nullptr);
@@ -45,9 +45,9 @@ private:
   void chooseAndSave();
 
   Check check;
-  std::optional<jobs::ReleaseOffer> conversion;
+  std::optional<service::ReleaseOffer> conversion;
   std::filesystem::path conversionOf;
-  std::unique_ptr<LatestAnswer<std::optional<jobs::ReleaseOffer>>> answer;
+  std::unique_ptr<LatestAnswer<std::optional<service::ReleaseOffer>>> answer;
 };
 
 } // namespace tilescope::widgets

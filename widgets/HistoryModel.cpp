@@ -19,13 +19,13 @@ QString microseconds(double value) {
 // How a try's configs differ from the file as opened: "as opened", or the
 // fields that differ with their values ("reduction [0, 0, 4]").
 QString configsAgainst(const document::Document &originalConfigs,
-                       const jobs::TryRecord &record) {
+                       const tries::TryRecord &record) {
   const nlohmann::json configs =
       record.details.value("configs", nlohmann::json());
   if (!configs.is_object())
     return {};
   const edit::DocumentDifference difference = edit::documentDifferences(
-      originalConfigs, jobs::documentFromConfigs(configs));
+      originalConfigs, tries::documentFromConfigs(configs));
   if (difference.empty())
     return "as opened";
   QStringList fields;
@@ -39,11 +39,11 @@ QString configsAgainst(const document::Document &originalConfigs,
 
 HistoryModel::HistoryModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void HistoryModel::show(const std::vector<jobs::TryRecord> &records,
+void HistoryModel::show(const std::vector<tries::TryRecord> &records,
                         const document::Document &originalConfigs) {
   beginResetModel();
   rows.clear();
-  for (const jobs::TryRecord &r : records) {
+  for (const tries::TryRecord &r : records) {
     const nlohmann::json bench = r.details.value("bench", nlohmann::json());
     auto number = [&bench](const char *key) -> std::optional<double> {
       if (bench.is_object() && bench.value(key, nlohmann::json()).is_number())
@@ -63,7 +63,7 @@ void HistoryModel::show(const std::vector<jobs::TryRecord> &records,
         spread ? microseconds(*spread) : "",
         r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "",
         efficiency ? QString("%1%").arg(100 * *efficiency, 0, 'f', 1) : "",
-        qs(jobs::resourceBrief(r)),
+        qs(tries::resourceBrief(r)),
         configsAgainst(originalConfigs, r),
         qs(r.target) + (r.device.empty() ? "" : " on " + qs(r.device))};
     row.tip = qs(r.summary) + "\n" + qs(r.directory);

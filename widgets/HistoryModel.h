@@ -38,8 +38,8 @@ public:
   explicit HistoryModel(QObject *parent = nullptr);
 
   // The tries anew; `originalConfigs` is the file as opened, in the form a
-  // try's configs are read back in (jobs::documentFromConfigs).
-  void show(const std::vector<jobs::TryRecord> &records,
+  // try's configs are read back in (tries::documentFromConfigs).
+  void show(const std::vector<tries::TryRecord> &records,
             const document::Document &originalConfigs);
   void clear();
   long long tryAt(int row) const;

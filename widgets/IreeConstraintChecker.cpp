@@ -6,7 +6,7 @@ namespace tilescope::widgets {
 
 IreeConstraintChecker::IreeConstraintChecker(Source source, QObject *parent)
     : QObject(parent), source(std::move(source)), timer(new QTimer(this)),
-      answer([this](Result<jobs::ConstraintVerdict> verdict) {
+      answer([this](Result<service::ConstraintVerdict> verdict) {
         onAnswer(std::move(verdict));
       }) {
   timer->setSingleShot(true);
@@ -43,7 +43,8 @@ void IreeConstraintChecker::ask() {
   });
 }
 
-void IreeConstraintChecker::onAnswer(Result<jobs::ConstraintVerdict> verdict) {
+void IreeConstraintChecker::onAnswer(
+    Result<service::ConstraintVerdict> verdict) {
   if (!verdict) {
     emit answered(
         {}, "IREE's pipeline constraints not checked: " +
@@ -54,9 +55,9 @@ void IreeConstraintChecker::onAnswer(Result<jobs::ConstraintVerdict> verdict) {
     emit answered({}, {});
     return;
   }
-  const jobs::OpConstraintVerdict &op = verdict->ops.front();
-  emit answered(jobs::problemsOf(op),
-                QString::fromStdString(jobs::describe(op)));
+  const service::OpConstraintVerdict &op = verdict->ops.front();
+  emit answered(service::problemsOf(op),
+                QString::fromStdString(service::describe(op)));
 }
 
 } // namespace tilescope::widgets

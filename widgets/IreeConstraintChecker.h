@@ -1,6 +1,6 @@
 // IREE's own verdict on the selected op's config, asked in the background
 // 400 ms after the last change or selection: the pipeline constraints IREE
-// states for the op, checked by the pinned iree-opt (jobs::
+// states for the op, checked by the pinned iree-opt (service::
 // ireeConstraintVerdict, reached through the window's services; no IREE
 // call here). The newest request wins (widgets/LatestAnswer): an answer for
 // an older document or op is dropped, and one still running is cancelled.
@@ -30,7 +30,7 @@ class IreeConstraintChecker : public QObject {
   Q_OBJECT
 
 public:
-  using Source = std::function<Result<jobs::ConstraintVerdict>(
+  using Source = std::function<Result<service::ConstraintVerdict>(
       const document::Document &, edit::OpRef, const std::atomic<bool> *)>;
 
   // An unset source: the window has no IREE to ask, and nothing is asked.
@@ -54,13 +54,13 @@ signals:
 
 private:
   void ask();
-  void onAnswer(Result<jobs::ConstraintVerdict> verdict);
+  void onAnswer(Result<service::ConstraintVerdict> verdict);
 
   Source source;
   QTimer *timer;
   std::shared_ptr<const document::Document> wanted;
   std::optional<edit::OpRef> wantedOp;
-  LatestAnswer<Result<jobs::ConstraintVerdict>> answer;
+  LatestAnswer<Result<service::ConstraintVerdict>> answer;
 };
 
 } // namespace tilescope::widgets

@@ -14,8 +14,8 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 IreeDefault::IreeDefault(Ask ask, DefaultConfigView *shown, QObject *parent)
     : QObject(parent), asker(std::move(ask)), view(shown) {
-  answer = std::make_unique<LatestAnswer<Result<jobs::DefaultConfigs>>>(
-      [this](Result<jobs::DefaultConfigs> given) {
+  answer = std::make_unique<LatestAnswer<Result<service::DefaultConfigs>>>(
+      [this](Result<service::DefaultConfigs> given) {
         if (!given) {
           chosen.reset();
           view->showMessage("IREE could not choose: " + qs(given.error()));
@@ -69,15 +69,15 @@ void IreeDefault::show(const document::Document &document,
                     choice.rootOps[op->op], std::move(scene), note);
 }
 
-// Put on the op the way a try's configs are (jobs::configChanges).
-std::vector<jobs::ConfigChange>
+// Put on the op the way a try's configs are (tries::configChanges).
+std::vector<tries::ConfigChange>
 IreeDefault::changesFor(const document::Document &document,
                         edit::OpRef op) const {
-  std::vector<jobs::ConfigChange> changes;
+  std::vector<tries::ConfigChange> changes;
   if (!chosen)
     return changes;
-  for (jobs::ConfigChange &change :
-       jobs::configChanges(jobs::configsJson(*chosen), document))
+  for (tries::ConfigChange &change :
+       tries::configChanges(tries::configsJson(*chosen), document))
     if (change.op == op)
       changes.push_back(std::move(change));
   return changes;

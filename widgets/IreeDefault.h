@@ -28,8 +28,8 @@ class IreeDefault : public QObject {
   Q_OBJECT
 
 public:
-  using Ask =
-      std::function<Result<jobs::DefaultConfigs>(const document::Document &)>;
+  using Ask = std::function<Result<service::DefaultConfigs>(
+      const document::Document &)>;
   // `ask` unset: the view says there is no IREE to ask.
   IreeDefault(Ask ask, DefaultConfigView *view, QObject *parent = nullptr);
   ~IreeDefault() override;
@@ -43,8 +43,8 @@ public:
   void show(const document::Document &document, std::optional<edit::OpRef> op,
             render::ColorBy colorBy);
   // IREE's choice for `op`, as changes to put on `document`.
-  std::vector<jobs::ConfigChange> changesFor(const document::Document &document,
-                                             edit::OpRef op) const;
+  std::vector<tries::ConfigChange>
+  changesFor(const document::Document &document, edit::OpRef op) const;
 
 signals:
   // IREE answered (ok: `message` is its command; show() draws the choice)
@@ -55,7 +55,7 @@ private:
   Ask asker;
   DefaultConfigView *view;
   std::optional<document::Document> chosen;
-  std::unique_ptr<LatestAnswer<Result<jobs::DefaultConfigs>>> answer;
+  std::unique_ptr<LatestAnswer<Result<service::DefaultConfigs>>> answer;
 };
 
 } // namespace tilescope::widgets

@@ -78,8 +78,8 @@ void markDifference(QTreeWidgetItem *item) {
 }
 
 void addDifferences(QTreeWidgetItem *parent,
-                    const std::vector<jobs::LayoutFieldDifference> &list) {
-  for (const jobs::LayoutFieldDifference &d : list) {
+                    const std::vector<service::LayoutFieldDifference> &list) {
+  for (const service::LayoutFieldDifference &d : list) {
     auto *row =
         new QTreeWidgetItem(parent, {qs(d.field), qs(d.ours), qs(d.iree)});
     markDifference(row);
@@ -93,7 +93,7 @@ void addDifferences(QTreeWidgetItem *parent,
 IreeLayoutView::IreeLayoutView(QWidget *parent)
     : QWidget(parent), pause(new QTimer(this)),
       latest(
-          [this](Result<jobs::IreeLayoutAnswer> result) {
+          [this](Result<service::IreeLayoutAnswer> result) {
             onAnswer(std::move(result));
           },
           [this] { compareButton->setEnabled(true); }) {
@@ -249,7 +249,7 @@ void IreeLayoutView::start() {
       });
 }
 
-void IreeLayoutView::onAnswer(Result<jobs::IreeLayoutAnswer> result) {
+void IreeLayoutView::onAnswer(Result<service::IreeLayoutAnswer> result) {
   stale = false;
   if (!result) {
     showMessage("IREE gave no layouts: " + qs(result.error()));
@@ -270,12 +270,12 @@ void IreeLayoutView::showMessage(const QString &text) {
   ireeView->setScene({});
 }
 
-void IreeLayoutView::showAnswer(const jobs::IreeLayoutAnswer &answer) {
+void IreeLayoutView::showAnswer(const service::IreeLayoutAnswer &answer) {
   showMessage({});
   shown = answer;
   QTreeWidgetItem *current = nullptr;
   size_t comparedOps = 0, differing = 0;
-  for (const jobs::OpLayoutAnswer &opAnswer : answer.ops) {
+  for (const service::OpLayoutAnswer &opAnswer : answer.ops) {
     const bool agrees = opAnswer.agrees();
     comparedOps += opAnswer.problem.empty();
     differing += opAnswer.problem.empty() && !agrees;
@@ -290,7 +290,7 @@ void IreeLayoutView::showAnswer(const jobs::IreeLayoutAnswer &answer) {
     opItem->setToolTip(2, opItem->text(2));
     if (opAnswer.problem.empty() && !agrees)
       markDifference(opItem);
-    for (const jobs::OperandLayoutAnswer &operand : opAnswer.operands) {
+    for (const service::OperandLayoutAnswer &operand : opAnswer.operands) {
       auto *item = new QTreeWidgetItem(
           opItem, {qs(operand.operand), qs(operand.ours), qs(operand.iree)});
       item->setData(0, kOursRole, qs(operand.ours));
@@ -306,7 +306,7 @@ void IreeLayoutView::showAnswer(const jobs::IreeLayoutAnswer &answer) {
       }
     }
     if (opAnswer.forall) {
-      const jobs::ForallAnswer &forall = *opAnswer.forall;
+      const service::ForallAnswer &forall = *opAnswer.forall;
       auto list = [](const auto &values) {
         QStringList parts;
         for (const auto value : values)

@@ -37,7 +37,7 @@ class IreeLayoutView : public QWidget {
 public:
   // IREE's answer for a document's dispatch (the app runs IREE; widgets do
   // not), given up when `cancel` turns true.
-  using Runner = std::function<Result<jobs::IreeLayoutAnswer>(
+  using Runner = std::function<Result<service::IreeLayoutAnswer>(
       const document::Document &document, size_t dispatch,
       const std::atomic<bool> *cancel)>;
 
@@ -55,7 +55,9 @@ public:
   bool isRunning() const;
   // The answer on screen, for the current subject (nullopt: none yet, or
   // an error, or one for an older edit).
-  const std::optional<jobs::IreeLayoutAnswer> &answer() const { return shown; }
+  const std::optional<service::IreeLayoutAnswer> &answer() const {
+    return shown;
+  }
   // The operand rows marked as differing, "op N OPERAND".
   QStringList differingOperands() const;
 
@@ -69,8 +71,8 @@ protected:
 
 private:
   void start();
-  void onAnswer(Result<jobs::IreeLayoutAnswer> result);
-  void showAnswer(const jobs::IreeLayoutAnswer &answer);
+  void onAnswer(Result<service::IreeLayoutAnswer> result);
+  void showAnswer(const service::IreeLayoutAnswer &answer);
   void showMessage(const QString &text);
   void drawOperand(QTreeWidgetItem *item);
 
@@ -79,7 +81,7 @@ private:
   std::optional<edit::OpRef> op;
   bool askedOnce = false; // follow the selection once asked
   bool stale = true;      // the answer shown is not for the subject
-  std::optional<jobs::IreeLayoutAnswer> shown;
+  std::optional<service::IreeLayoutAnswer> shown;
   QTimer *pause;
   QLabel *summary, *command, *oursCaption, *ireeCaption;
   QPushButton *compareButton;
@@ -88,7 +90,7 @@ private:
   SceneView *oursView, *ireeView;
   // The newest subject's answer only (declared last: destroyed first, it
   // stops the run in flight before the view's parts go).
-  LatestAnswer<Result<jobs::IreeLayoutAnswer>> latest;
+  LatestAnswer<Result<service::IreeLayoutAnswer>> latest;
 };
 
 } // namespace tilescope::widgets

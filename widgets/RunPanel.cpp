@@ -38,6 +38,17 @@
 #include <algorithm>
 
 namespace tilescope::widgets {
+
+// What a job leaves for the GUI thread.
+struct RunOutcome {
+  bool ok = false;
+  QString summary;
+  QString command;
+  QString details; // resources in words
+  std::vector<service::CompileDiagnostic> diagnostics;
+  QString error; // the job could not start
+};
+
 namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
@@ -53,13 +64,13 @@ void showState(QLabel *label, const QString &text) {
 
 // What a try says of its time: the prediction, how the time was taken,
 // where its bundle is, and the profiler beside Tilescope.
-QString timingDetails(const jobs::TryResult &tried) {
+QString timingDetails(const tries::TryResult &tried) {
   QString text;
   if (tried.prediction)
     text += "\nprediction: " + qs(tried.prediction->summary()) + "\n";
   if (!tried.bench)
     return text;
-  const jobs::ModuleTiming &timing = tried.bench->timing;
+  const run::ModuleTiming &timing = tried.bench->timing;
   text += "\ntime: " + qs(tried.bench->summary()) + "\n";
   if (timing.timed())
     text += "method: " + qs(timing.method()) +
@@ -69,8 +80,8 @@ QString timingDetails(const jobs::TryResult &tried) {
   const auto bench = tried.report.find("bench");
   if (bench != tried.report.end() && bench->contains("beside_tilescope"))
     text += "profiler beside Tilescope (\"!\" where they differ):\n" +
-            qs(jobs::profileTable(
-                jobs::profileRowsFromJson((*bench)["beside_tilescope"])));
+            qs(tries::profileTable(
+                tries::profileRowsFromJson((*bench)["beside_tilescope"])));
   return text;
 }
 
@@ -95,17 +106,18 @@ QString guessProgram(const std::filesystem::path &file) {
 // What the kernels' resources did since the previous try of the same file
 // and op that read them: "since try 7: vgprs 128 → 200, occupancy 4 → 2".
 QString sincePrevious(const std::filesystem::path &workspace,
-                      const jobs::TryRecord &record) {
-  auto store = jobs::History::open(jobs::historyFile(workspace));
+                      const tries::TryRecord &record) {
+  auto store = tries::History::open(tries::historyFile(workspace));
   if (!store || record.details.value("resources", nlohmann::json()).is_null())
     return {};
-  auto previous = jobs::previousWithResources(*store, record);
+  auto previous = tries::previousWithResources(*store, record);
   if (!previous)
     return {};
-  const jobs::TryComparison comparison = jobs::compareTries(*previous, record);
+  const tries::TryComparison comparison =
+      tries::compareTries(*previous, record);
   QStringList changes;
-  for (const jobs::KernelComparison &kernel : comparison.kernels)
-    for (const jobs::ResourcePair &pair : kernel.resources)
+  for (const tries::KernelComparison &kernel : comparison.kernels)
+    for (const tries::ResourcePair &pair : kernel.resources)
       if (pair.changed())
         changes << QString("%1%2 %3 → %4")
                        .arg(comparison.kernels.size() > 1
@@ -119,25 +131,138 @@ QString sincePrevious(const std::filesystem::path &workspace,
   return text + "\n";
 }
 
-} // namespace
-
-// What a job leaves for the GUI thread.
-struct RunPanel::Outcome {
-  bool ok = false;
-  QString summary;
-  QString command;
-  QString details; // resources in words
-  std::vector<jobs::CompileDiagnostic> diagnostics;
-  QString error; // the job could not start
+// What a job needs before it starts: IREE, where the kernel runs (timed or
+// checked; compiling stays here), a folder of its own and, for a checked
+// run, the program; or the status line that says what is missing.
+struct JobInputs {
+  tools::IreeInstallation iree;
+  run::RunPlace place;
+  std::filesystem::path directory;
+  std::filesystem::path program;
 };
+
+Result<JobInputs> jobInputs(RunPanel::Job job,
+                            const RunPanel::InstallationSource &installation,
+                            const QString &program, const RunPlaceBox &places,
+                            const std::filesystem::path &workspace) {
+  using Job = RunPanel::Job;
+  auto iree = installation ? installation()
+                           : Result<tools::IreeInstallation>(
+                                 Error{"no IREE installation was given"});
+  if (!iree)
+    return Error{"Cannot run: " + iree.error()};
+  if (job == Job::Check && program.isEmpty())
+    return Error{"Check: give the program the dispatch came from (Check "
+                 "against …)"};
+  const bool runs = job == Job::Run || job == Job::Profile || job == Job::Check;
+  auto place = runs ? places.place() : Result<run::RunPlace>(run::RunPlace{});
+  if (!place)
+    return Error{"Cannot run: Run on " + place.error()};
+  auto folder = process::newTryDirectory(workspace);
+  if (!folder)
+    return Error{"Cannot run: " + folder.error()};
+  return JobInputs{std::move(*iree), std::move(*place), std::move(*folder),
+                   program.toStdString()};
+}
+
+// A checked run of the program with the edited dispatch substituted, and
+// the history's record of it.
+std::shared_ptr<RunOutcome> checkedRun(const tools::IreeInstallation &iree,
+                                       run::CheckRequest request,
+                                       tries::TryRecord &record) {
+  auto outcome = std::make_shared<RunOutcome>();
+  const auto backends = service::documentBackends(*request.edited);
+  const std::string backend = backends.empty() ? "" : backends.front();
+  tries::placeCheck(request, backend, "");
+  auto checked = run::checkProgram(iree, request);
+  if (!checked) {
+    outcome->error = qs(checked.error());
+    return outcome;
+  }
+  outcome->ok = checked->passed() || checked->compiledOnly;
+  outcome->summary = qs(checked->summary());
+  for (const std::string &command : checked->commands)
+    outcome->command += qs(command) + "\n";
+  record = tries::checkRecord(request, *checked, *request.edited, backend);
+  return outcome;
+}
+
+// A try up to its stage: what it says, the commands that reproduce it, the
+// kernels' resources and its time in words, and its record.
+std::shared_ptr<RunOutcome> triedRun(const tools::IreeInstallation &iree,
+                                     const tries::TryRequest &request,
+                                     tries::TryRecord &record) {
+  auto outcome = std::make_shared<RunOutcome>();
+  auto tried = tries::runTry(iree, request);
+  if (!tried) {
+    outcome->error = qs(tried.error());
+    return outcome;
+  }
+  outcome->ok = tried->succeeded() || !tried->cannotRun.empty();
+  outcome->summary = qs(tried->record.summary);
+  if (tried->record.outcome != "ok" || !tried->bench)
+    outcome->summary = qs(tried->compiled.summary()) +
+                       (tried->record.summary != tried->compiled.summary()
+                            ? "; " + qs(tried->record.summary)
+                            : QString());
+  if (tried->efficiency)
+    outcome->summary += QString("; %1% of the roofline floor (%2 bound)")
+                            .arg(100 * *tried->efficiency, 0, 'f', 1)
+                            .arg(qs(tried->boundBy));
+  if (const auto alone = tried->report.find("dispatch_alone");
+      alone != tried->report.end()) {
+    outcome->summary = QString("dispatch %1 alone: ")
+                           .arg(alone->value("dispatch", size_t{0})) +
+                       outcome->summary;
+    outcome->command = qs(alone->value("command", std::string())) + "\n";
+  }
+  outcome->command += qs(tried->compiled.spec.shellCommand());
+  if (tried->bench)
+    outcome->command += "\n" + qs(tried->bench->spec.shellCommand());
+  if (tried->resources) {
+    for (const service::KernelResources &kernel : tried->resources->kernels)
+      outcome->details += qs(service::describe(kernel));
+    for (const std::string &note : tried->resources->notes)
+      outcome->details += "note: " + qs(note) + "\n";
+  }
+  outcome->details += timingDetails(*tried);
+  outcome->diagnostics = tried->compiled.diagnostics;
+  record = tried->record;
+  return outcome;
+}
+
+} // namespace
 
 RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
                    QWidget *parent)
     : QWidget(parent), installation(std::move(source)),
-      workspaceFolder(workspace.empty() ? jobs::defaultWorkspace()
+      workspaceFolder(workspace.empty() ? process::defaultWorkspace()
                                         : std::move(workspace)),
-      watcher(new QFutureWatcher<std::shared_ptr<Outcome>>(this)) {
-  const QFont monospace = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+      watcher(new QFutureWatcher<std::shared_ptr<RunOutcome>>(this)) {
+  auto *row = new QHBoxLayout(this);
+  row->setContentsMargins(4, 4, 4, 4);
+  row->addWidget(buildControls());
+  row->addWidget(buildResultTabs(), 1);
+
+  connect(watcher, &QFutureWatcher<std::shared_ptr<RunOutcome>>::finished, this,
+          &RunPanel::onFinished);
+  connect(diagnostics, &QListWidget::itemActivated, this,
+          [this](QListWidgetItem *item) {
+            const QPoint op = item->data(kOpRole).toPoint();
+            if (op.x() < 0)
+              return;
+            emit fieldActivated(edit::OpRef{static_cast<size_t>(op.x()),
+                                            static_cast<size_t>(op.y())},
+                                item->data(kFieldRole).toString(),
+                                item->data(kLineRole).toInt());
+          });
+  setDocument(nullptr, std::nullopt);
+}
+
+// The left column: what the job runs on and where, the job buttons, the
+// checked run's program and the state of the last job; it scrolls in a
+// short dock.
+QWidget *RunPanel::buildControls() {
   targetLabel = new QLabel("No file");
   targetLabel->setObjectName("runTarget");
   deviceLabel = new QLabel;
@@ -173,6 +298,49 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
       programBox->setText(path);
   });
 
+  QGridLayout *buttonRow = buildJobButtons();
+  auto *programRow = new QHBoxLayout;
+  programRow->addWidget(new QLabel("Check against"));
+  programRow->addWidget(programBox, 1);
+  programRow->addWidget(browse);
+  // Where Compile and run / Profile / Check run the kernel: here, a GPU
+  // host over ssh, a Slurm partition (compiling stays here).
+  placeBox = new RunPlaceBox;
+  connect(placeBox, &QComboBox::currentTextChanged, this, [this] {
+    if (current)
+      refreshDevice();
+  });
+  auto *placeRow = new QHBoxLayout;
+  placeRow->addWidget(new QLabel("Run on"));
+  placeRow->addWidget(placeBox, 1);
+
+  auto *left = new QVBoxLayout;
+  left->addWidget(targetLabel);
+  left->addWidget(deviceLabel);
+  left->addLayout(buttonRow);
+  left->addLayout(programRow);
+  left->addLayout(placeRow);
+  left->addWidget(stateLabel);
+  left->addStretch(1);
+
+  auto *leftWidget = new QWidget;
+  leftWidget->setLayout(left);
+  // One width, the buttons', whatever a status line says; in a short dock
+  // (a 1280x800 screen) the column scrolls instead of squashing its buttons.
+  auto *leftScroll = new QScrollArea;
+  leftScroll->setWidget(leftWidget);
+  leftScroll->setWidgetResizable(true);
+  leftScroll->setFrameShape(QFrame::NoFrame);
+  leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  leftScroll->setFixedWidth(
+      std::max(300, left->sizeHint().width()) +
+      leftScroll->verticalScrollBar()->sizeHint().width());
+  return leftScroll;
+}
+
+// A button and a window-wide shortcut per job, then Cancel and Copy
+// command.
+QGridLayout *RunPanel::buildJobButtons() {
   struct Button {
     const char *text, *name, *tip;
     QKeySequence keys;
@@ -232,31 +400,13 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   });
   buttonRow->addWidget(cancelButton, 1, 0);
   buttonRow->addWidget(copy, 1, 1, 1, 2);
+  return buttonRow;
+}
 
-  auto *programRow = new QHBoxLayout;
-  programRow->addWidget(new QLabel("Check against"));
-  programRow->addWidget(programBox, 1);
-  programRow->addWidget(browse);
-  // Where Compile and run / Profile / Check run the kernel: here, a GPU
-  // host over ssh, a Slurm partition (compiling stays here).
-  placeBox = new RunPlaceBox;
-  connect(placeBox, &QComboBox::currentTextChanged, this, [this] {
-    if (current)
-      refreshDevice();
-  });
-  auto *placeRow = new QHBoxLayout;
-  placeRow->addWidget(new QLabel("Run on"));
-  placeRow->addWidget(placeBox, 1);
-
-  auto *left = new QVBoxLayout;
-  left->addWidget(targetLabel);
-  left->addWidget(deviceLabel);
-  left->addLayout(buttonRow);
-  left->addLayout(programRow);
-  left->addLayout(placeRow);
-  left->addWidget(stateLabel);
-  left->addStretch(1);
-
+// The job's output, its diagnostics, the kernels' resources and the
+// history of tries.
+QTabWidget *RunPanel::buildResultTabs() {
+  const QFont monospace = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   output = new QPlainTextEdit;
   output->setObjectName("jobOutput");
   output->setReadOnly(true);
@@ -271,6 +421,17 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   resources->setFont(monospace);
   resources->setPlaceholderText("Compile with Resources or Compile && run to "
                                 "read what the kernels use.");
+  tabs = new QTabWidget;
+  tabs->setObjectName("runTabs");
+  tabs->addTab(output, "Output");
+  tabs->addTab(diagnostics, "Diagnostics");
+  tabs->addTab(resources, "Resources");
+  tabs->addTab(buildHistoryPage(), "History");
+  return tabs;
+}
+
+// The tries of the open file (HistoryModel), to load one or compare two.
+QWidget *RunPanel::buildHistoryPage() {
   tries = new HistoryModel(this);
   history = new QTableView;
   history->setObjectName("historyTable");
@@ -288,11 +449,6 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
           [this](const QModelIndex &at) {
             emit tryActivated(tries->tryAt(at.row()));
           });
-  tabs = new QTabWidget;
-  tabs->setObjectName("runTabs");
-  tabs->addTab(output, "Output");
-  tabs->addTab(diagnostics, "Diagnostics");
-  tabs->addTab(resources, "Resources");
   compareButton = new QPushButton("Compare the two selected");
   compareButton->setObjectName("compareButton");
   compareButton->setToolTip("Two tries side by side: configs, resources, "
@@ -324,38 +480,7 @@ RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
   historyButtons->addWidget(loadButton);
   historyButtons->addStretch(1);
   historyColumn->addLayout(historyButtons);
-  tabs->addTab(historyPage, "History");
-
-  auto *leftWidget = new QWidget;
-  leftWidget->setLayout(left);
-  // One width, the buttons', whatever a status line says; in a short dock
-  // (a 1280x800 screen) the column scrolls instead of squashing its buttons.
-  auto *leftScroll = new QScrollArea;
-  leftScroll->setWidget(leftWidget);
-  leftScroll->setWidgetResizable(true);
-  leftScroll->setFrameShape(QFrame::NoFrame);
-  leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  leftScroll->setFixedWidth(
-      std::max(300, left->sizeHint().width()) +
-      leftScroll->verticalScrollBar()->sizeHint().width());
-  auto *row = new QHBoxLayout(this);
-  row->setContentsMargins(4, 4, 4, 4);
-  row->addWidget(leftScroll);
-  row->addWidget(tabs, 1);
-
-  connect(watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this,
-          &RunPanel::onFinished);
-  connect(diagnostics, &QListWidget::itemActivated, this,
-          [this](QListWidgetItem *item) {
-            const QPoint op = item->data(kOpRole).toPoint();
-            if (op.x() < 0)
-              return;
-            emit fieldActivated(edit::OpRef{static_cast<size_t>(op.x()),
-                                            static_cast<size_t>(op.y())},
-                                item->data(kFieldRole).toString(),
-                                item->data(kLineRole).toInt());
-          });
-  setDocument(nullptr, std::nullopt);
+  return historyPage;
 }
 
 RunPanel::~RunPanel() {
@@ -379,8 +504,8 @@ void RunPanel::setDocument(const document::Document *document,
     return;
   }
   if (newFile) {
-    originalConfigs = jobs::documentFromConfigs(
-        jobs::configsJson(original ? *original : *document));
+    originalConfigs = tries::documentFromConfigs(
+        tries::configsJson(original ? *original : *document));
     if (programBox->text().isEmpty() ||
         programBox->property("guessed").toBool()) {
       programBox->setText(guessProgram(document->path));
@@ -399,7 +524,7 @@ void RunPanel::setProgram(const QString &path) {
 // What runs where: the file's backend, and the device discovery found for
 // it (or why GPU dispatches are compile-only here).
 void RunPanel::refreshDevice() {
-  const auto backends = jobs::documentBackends(*current);
+  const auto backends = service::documentBackends(*current);
   if (backends.empty()) {
     targetLabel->setText("Target: none in the file (a program: configure it "
                          "for a target first)");
@@ -417,7 +542,7 @@ void RunPanel::refreshDevice() {
   }
   if (!discovery)
     discovery = devices::discoverGpus();
-  auto device = jobs::deviceForBackend(backends.front(), *discovery);
+  auto device = run::deviceForBackend(backends.front(), *discovery);
   if (device)
     deviceLabel->setText("Runs on: " + qs(*device));
   else
@@ -450,30 +575,10 @@ void RunPanel::append(const QString &text) {
 void RunPanel::start(Job job) {
   if (busy() || !current)
     return;
-  auto iree = installation ? installation()
-                           : Result<tools::IreeInstallation>(
-                                 Error{"no IREE installation was given"});
-  if (!iree) {
-    showState(stateLabel, "Cannot run: " + qs(iree.error()));
-    return;
-  }
-  const std::filesystem::path program = programBox->text().toStdString();
-  if (job == Job::Check && programBox->text().isEmpty()) {
-    showState(stateLabel, "Check: give the program the dispatch came from "
-                          "(Check against …)");
-    return;
-  }
-  // Where the kernel runs (timed, or checked); compiling stays here.
-  const bool runs = job == Job::Run || job == Job::Profile || job == Job::Check;
-  auto place =
-      runs ? placeBox->place() : Result<jobs::RunPlace>(jobs::RunPlace{});
-  if (!place) {
-    showState(stateLabel, "Cannot run: Run on " + qs(place.error()));
-    return;
-  }
-  auto folder = jobs::newTryDirectory(workspaceFolder);
-  if (!folder) {
-    showState(stateLabel, "Cannot run: " + qs(folder.error()));
+  auto inputs = jobInputs(job, installation, programBox->text(), *placeBox,
+                          workspaceFolder);
+  if (!inputs) {
+    showState(stateLabel, qs(inputs.error()));
     return;
   }
   snapshot = std::make_unique<document::Document>(*current);
@@ -506,50 +611,40 @@ void RunPanel::start(Job job) {
   auto cancel = cancelFlag;
   // A root op of a whole program is tried on its dispatch alone, read back
   // by a parse worker of its own (runTry decides).
-  std::shared_ptr<jobs::DocumentWorker> worker;
+  std::shared_ptr<service::DocumentWorker> worker;
   if (workerSource)
     if (auto made = workerSource())
-      worker = std::make_shared<jobs::DocumentWorker>(std::move(*made));
-  watcher->setFuture(QtConcurrent::run([=, iree = *iree, place = *place,
-                                        directory = *folder]() {
-    auto outcome = std::make_shared<Outcome>();
+      worker = std::make_shared<service::DocumentWorker>(std::move(*made));
+  watcher->setFuture(QtConcurrent::run([=, iree = inputs->iree,
+                                        place = inputs->place,
+                                        directory = inputs->directory,
+                                        program = inputs->program]() {
     auto onOutput = [post](std::string_view text, bool) {
       post(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
     };
     auto onStep = [post](const std::string &step) {
       post("── " + qs(step) + "\n");
     };
-    jobs::TryRecord record;
+    tries::TryRecord record;
+    std::shared_ptr<RunOutcome> outcome;
     if (job == Job::Check) {
-      jobs::CheckRequest request;
+      run::CheckRequest request;
       request.program = program;
       request.edited = document;
       request.directory = directory;
       request.cancel = cancel.get();
       request.progress = onStep;
       request.place = place;
-      const auto backends = jobs::documentBackends(*document);
-      const std::string backend = backends.empty() ? "" : backends.front();
-      jobs::placeCheck(request, backend, "");
-      auto checked = jobs::checkProgram(iree, request);
-      if (!checked) {
-        outcome->error = qs(checked.error());
-        return outcome;
-      }
-      outcome->ok = checked->passed() || checked->compiledOnly;
-      outcome->summary = qs(checked->summary());
-      for (const std::string &command : checked->commands)
-        outcome->command += qs(command) + "\n";
-      record = jobs::checkRecord(request, *checked, *document, backend);
+      outcome = checkedRun(iree, std::move(request), record);
     } else {
-      jobs::TryRequest request;
+      tries::TryRequest request;
       request.document = document;
       if (op)
         request.op = std::pair{op->dispatch, op->op};
       request.worker = worker.get();
-      request.upTo = job == Job::Compile     ? jobs::TryStage::Compile
-                     : job == Job::Resources ? jobs::TryStage::Resources
-                                             : jobs::TryStage::Bench;
+      request.upTo = job == Job::Compile     ? tries::TryStage::Compile
+                     : job == Job::Resources ? tries::TryStage::Resources
+                                             : tries::TryStage::Bench;
       if (job == Job::Profile)
         request.profile = "on";
       request.place = place;
@@ -557,43 +652,11 @@ void RunPanel::start(Job job) {
       request.cancel = cancel.get();
       request.onOutput = onOutput;
       request.onStep = onStep;
-      auto tried = jobs::runTry(iree, request);
-      if (!tried) {
-        outcome->error = qs(tried.error());
-        return outcome;
-      }
-      outcome->ok = tried->succeeded() || !tried->cannotRun.empty();
-      outcome->summary = qs(tried->record.summary);
-      if (tried->record.outcome != "ok" || !tried->bench)
-        outcome->summary = qs(tried->compiled.summary()) +
-                           (tried->record.summary != tried->compiled.summary()
-                                ? "; " + qs(tried->record.summary)
-                                : QString());
-      if (tried->efficiency)
-        outcome->summary += QString("; %1% of the roofline floor (%2 bound)")
-                                .arg(100 * *tried->efficiency, 0, 'f', 1)
-                                .arg(qs(tried->boundBy));
-      if (const auto alone = tried->report.find("dispatch_alone");
-          alone != tried->report.end()) {
-        outcome->summary = QString("dispatch %1 alone: ")
-                               .arg(alone->value("dispatch", size_t{0})) +
-                           outcome->summary;
-        outcome->command = qs(alone->value("command", std::string())) + "\n";
-      }
-      outcome->command += qs(tried->compiled.spec.shellCommand());
-      if (tried->bench)
-        outcome->command += "\n" + qs(tried->bench->spec.shellCommand());
-      if (tried->resources) {
-        for (const jobs::KernelResources &kernel : tried->resources->kernels)
-          outcome->details += qs(jobs::describe(kernel));
-        for (const std::string &note : tried->resources->notes)
-          outcome->details += "note: " + qs(note) + "\n";
-      }
-      outcome->details += timingDetails(*tried);
-      outcome->diagnostics = tried->compiled.diagnostics;
-      record = tried->record;
+      outcome = triedRun(iree, request, record);
     }
-    auto id = jobs::recordTry(workspace, record);
+    if (!outcome->error.isEmpty())
+      return outcome;
+    auto id = tries::recordTry(workspace, record);
     if (!id) {
       outcome->summary += " (not recorded: " + qs(id.error()) + ")";
       return outcome;
@@ -605,7 +668,7 @@ void RunPanel::start(Job job) {
 }
 
 void RunPanel::onFinished() {
-  std::shared_ptr<Outcome> outcome = watcher->result();
+  std::shared_ptr<RunOutcome> outcome = watcher->result();
   setBusy(false);
   snapshot.reset();
   if (!outcome->error.isEmpty()) {
@@ -622,7 +685,7 @@ void RunPanel::onFinished() {
   stateLabel->setStyleSheet(outcome->ok ? "" : "color: #a61b1b;");
   if (!outcome->details.isEmpty())
     resources->setPlainText(outcome->details);
-  for (const jobs::CompileDiagnostic &d : outcome->diagnostics) {
+  for (const service::CompileDiagnostic &d : outcome->diagnostics) {
     auto *item = new QListWidgetItem(qs(d.toString()), diagnostics);
     size_t dispatch = 0;
     bool found = false;
@@ -658,9 +721,9 @@ void RunPanel::refreshHistory() {
     tries->clear();
     return;
   }
-  std::vector<jobs::TryRecord> records;
-  if (auto store = jobs::History::open(jobs::historyFile(workspaceFolder))) {
-    jobs::HistoryFilter filter;
+  std::vector<tries::TryRecord> records;
+  if (auto store = tries::History::open(tries::historyFile(workspaceFolder))) {
+    tries::HistoryFilter filter;
     filter.document = current->path.string();
     filter.limit = 200;
     if (auto listed = store->list(filter))

@@ -24,6 +24,7 @@
 #include <optional>
 
 class QAction;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -35,13 +36,14 @@ class QTableView;
 namespace tilescope::widgets {
 
 class HistoryModel;
+struct RunOutcome;
 
 class RunPanel : public QWidget {
   Q_OBJECT
 
 public:
   using InstallationSource = std::function<Result<tools::IreeInstallation>()>;
-  using WorkerSource = std::function<Result<jobs::DocumentWorker>()>;
+  using WorkerSource = std::function<Result<service::DocumentWorker>()>;
   enum class Job { Compile, Resources, Run, Check, Profile };
 
   RunPanel(InstallationSource installation, std::filesystem::path workspace,
@@ -58,7 +60,7 @@ public:
   void cancel();
   bool busy() const;
   // The parse worker a try of a whole program's root op reads its dispatch
-  // alone with (jobs::dispatchAlone); unset: a whole program compiles whole.
+  // alone with (service::dispatchAlone); unset: a whole program compiles whole.
   void setWorkerSource(WorkerSource source) {
     workerSource = std::move(source);
   }
@@ -85,7 +87,11 @@ signals:
   void fieldActivated(edit::OpRef op, const QString &field, int line);
 
 private:
-  struct Outcome;
+  // The panel's parts, made once by the constructor.
+  QWidget *buildControls();
+  QGridLayout *buildJobButtons();
+  QTabWidget *buildResultTabs();
+  QWidget *buildHistoryPage();
   void onFinished();
   void append(const QString &text);
   void refreshDevice();
@@ -105,7 +111,7 @@ private:
   std::optional<edit::OpRef> currentOp;
   std::optional<devices::GpuDiscovery> discovery;
   std::shared_ptr<std::atomic<bool>> cancelFlag;
-  QFutureWatcher<std::shared_ptr<Outcome>> *watcher;
+  QFutureWatcher<std::shared_ptr<RunOutcome>> *watcher;
   QString summaryLine, commandLine;
 
   QLabel *targetLabel;

@@ -26,8 +26,8 @@ RunPlaceBox::RunPlaceBox(QWidget *parent) : QComboBox(parent) {
           &RunPlaceBox::showVerdict);
 }
 
-Result<jobs::RunPlace> RunPlaceBox::place() const {
-  return jobs::parseRunPlace(currentText().trimmed().toStdString());
+Result<run::RunPlace> RunPlaceBox::place() const {
+  return run::parseRunPlace(currentText().trimmed().toStdString());
 }
 
 void RunPlaceBox::reload() {
@@ -53,7 +53,7 @@ Result<bool> RunPlaceBox::savePlaces(const QStringList &places) {
     const QString place = line.trimmed();
     if (place.isEmpty() || place == "local")
       continue;
-    if (auto parsed = jobs::parseRunPlace(place.toStdString()); !parsed)
+    if (auto parsed = run::parseRunPlace(place.toStdString()); !parsed)
       return Error{parsed.error()};
     if (!kept.contains(place))
       kept.push_back(place);

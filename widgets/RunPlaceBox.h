@@ -20,7 +20,7 @@ public:
   explicit RunPlaceBox(QWidget *parent = nullptr);
 
   // The typed place, or why it is not one.
-  Result<jobs::RunPlace> place() const;
+  Result<run::RunPlace> place() const;
   // Fills the list again from Settings, keeping the typed text.
   void reload();
 

@@ -262,8 +262,8 @@ void SplitKView::setCommand(const QString &text) {
                                         : "Copies: " + text);
 }
 
-jobs::SplitKRequest SplitKView::request() const {
-  jobs::SplitKRequest asked;
+service::SplitKRequest SplitKView::request() const {
+  service::SplitKRequest asked;
   asked.source = file.toStdString();
   if (parts > 1)
     asked.part = partBox->value();
@@ -292,10 +292,10 @@ void SplitKView::start(bool apply) {
   if (apply && !shown)
     return refuse("Ask IREE first: the splits are written on the program at "
                   "IREE's split point.");
-  auto compileTarget = jobs::compileTarget(target().toStdString());
+  auto compileTarget = service::compileTarget(target().toStdString());
   if (!compileTarget)
     return refuse("Target " + target() + ": " + qs(compileTarget.error()));
-  jobs::SplitKRequest asked = request();
+  service::SplitKRequest asked = request();
   asked.target = *compileTarget;
   QPointer<SplitKView> self(this);
   asked.progress = [self](const std::string &step) {
@@ -355,7 +355,7 @@ void SplitKView::onFinished() {
     typed.clear();
     showAnalysis();
     size_t split = 0;
-    for (const jobs::SplitKReduction &reduction : shown->reductions)
+    for (const service::SplitKReduction &reduction : shown->reductions)
       split += reduction.op.split.has_value();
     const QString line =
         QString("%1 reduction(s); IREE splits %2 of them; %3 dispatch(es).")
@@ -416,7 +416,7 @@ void SplitKView::showAnalysis() {
   }
   table->setRowCount(static_cast<int>(shown->reductions.size()));
   for (size_t i = 0; i < shown->reductions.size(); ++i) {
-    const jobs::SplitKReduction &reduction = shown->reductions[i];
+    const service::SplitKReduction &reduction = shown->reductions[i];
     const document::ProgramReduction &op = reduction.op;
     const int row = static_cast<int>(i);
     const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
@@ -454,7 +454,8 @@ void SplitKView::showAnalysis() {
 }
 
 void SplitKView::showDispatches(
-    const std::vector<document::FormedDispatch> &dispatches, const QString &title) {
+    const std::vector<document::FormedDispatch> &dispatches,
+    const QString &title) {
   dispatchList->clear();
   auto *header = new QListWidgetItem(
       QString("%1: %2 dispatch(es)").arg(title).arg(dispatches.size()));
@@ -486,7 +487,7 @@ void SplitKView::showDispatches(
 void SplitKView::showReduction(int row) {
   if (!shown || row < 0 || static_cast<size_t>(row) >= shown->reductions.size())
     return;
-  const jobs::SplitKReduction &reduction =
+  const service::SplitKReduction &reduction =
       shown->reductions[static_cast<size_t>(row)];
   const document::ProgramReduction &op = reduction.op;
   QStringList lines;

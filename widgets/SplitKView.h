@@ -42,10 +42,10 @@ class SplitKView : public QWidget {
   Q_OBJECT
 
 public:
-  using Analyzer =
-      std::function<Result<jobs::SplitKAnalysis>(const jobs::SplitKRequest &)>;
-  using Applier = std::function<Result<jobs::SplitKApplied>(
-      const jobs::SplitKRequest &, const jobs::SplitKAnalysis &,
+  using Analyzer = std::function<Result<service::SplitKAnalysis>(
+      const service::SplitKRequest &)>;
+  using Applier = std::function<Result<service::SplitKApplied>(
+      const service::SplitKRequest &, const service::SplitKAnalysis &,
       const std::vector<document::SplitChoice> &)>;
 
   explicit SplitKView(QWidget *parent = nullptr);
@@ -77,8 +77,12 @@ public:
   // The splits that differ from IREE's, as the CLI's --set/--clear take them.
   std::vector<document::SplitChoice> choices() const;
 
-  const std::optional<jobs::SplitKAnalysis> &analysis() const { return shown; }
-  const std::optional<jobs::SplitKApplied> &applied() const { return formed; }
+  const std::optional<service::SplitKAnalysis> &analysis() const {
+    return shown;
+  }
+  const std::optional<service::SplitKApplied> &applied() const {
+    return formed;
+  }
   // The program at the split point with the splits formed last; false with
   // `error` when there is none or it cannot be written.
   bool saveProgram(const QString &path, QString *error = nullptr) const;
@@ -95,8 +99,8 @@ signals:
 
 private:
   struct Outcome {
-    std::optional<Result<jobs::SplitKAnalysis>> analysis;
-    std::optional<Result<jobs::SplitKApplied>> applied;
+    std::optional<Result<service::SplitKAnalysis>> analysis;
+    std::optional<Result<service::SplitKApplied>> applied;
   };
   void start(bool apply);
   void onFinished();
@@ -109,7 +113,7 @@ private:
   void saveWithDialog();
   void say(const QString &text);
   void setCommand(const QString &text);
-  jobs::SplitKRequest request() const;
+  service::SplitKRequest request() const;
   int activeLine(const std::optional<document::SourceLocation> &source) const;
 
   Analyzer analyzer;
@@ -117,8 +121,8 @@ private:
   QString file;
   int parts = 1;
   size_t formedAlready = 0; // dispatches the file holds
-  std::optional<jobs::SplitKAnalysis> shown;
-  std::optional<jobs::SplitKApplied> formed;
+  std::optional<service::SplitKAnalysis> shown;
+  std::optional<service::SplitKApplied> formed;
   // The person's splits, by reduction row: sizes, or nullopt for none.
   std::map<int, std::optional<std::vector<int64_t>>> typed;
   bool filling = false; // the table is being filled, not edited

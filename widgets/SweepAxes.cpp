@@ -25,7 +25,7 @@ std::optional<QStringList> listEntries(const QString &value) {
   return entries;
 }
 
-QString fieldValue(const jobs::SweepCandidate &candidate, const QString &field,
+QString fieldValue(const sweep::SweepCandidate &candidate, const QString &field,
                    const BaseValues &base) {
   for (const auto &[name, value] : candidate.settings)
     if (qs(name) == field)
@@ -38,17 +38,17 @@ QString fieldValue(const jobs::SweepCandidate &candidate, const QString &field,
 } // namespace
 
 QStringList
-plotAxes(const std::vector<const jobs::SweepCandidate *> &candidates,
+plotAxes(const std::vector<const sweep::SweepCandidate *> &candidates,
          const BaseValues &base) {
   QStringList fields;
-  for (const jobs::SweepCandidate *c : candidates)
+  for (const sweep::SweepCandidate *c : candidates)
     for (const auto &setting : c->settings)
       if (!fields.contains(qs(setting.first)))
         fields << qs(setting.first);
   QStringList entryAxes, wholeAxes;
   for (const QString &field : fields) {
     QStringList values;
-    for (const jobs::SweepCandidate *c : candidates)
+    for (const sweep::SweepCandidate *c : candidates)
       values << fieldValue(*c, field, base);
     values.removeDuplicates();
     if (values.size() < 2)
@@ -78,7 +78,7 @@ plotAxes(const std::vector<const jobs::SweepCandidate *> &candidates,
   return entryAxes + wholeAxes;
 }
 
-QString plotValue(const jobs::SweepCandidate &candidate, const QString &axis,
+QString plotValue(const sweep::SweepCandidate &candidate, const QString &axis,
                   const BaseValues &base) {
   static const QRegularExpression entry("^(.+)\\[(\\d+)\\]$");
   // A setting named as the axis ("workgroup[1]" of a --vary sweep) first.

@@ -22,11 +22,11 @@ using BaseValues = std::map<std::string, std::string>;
 // Entry axes first (they plot as numbers), then whole fields whose values
 // differ; fields all candidates share are left out.
 QStringList
-plotAxes(const std::vector<const jobs::SweepCandidate *> &candidates,
+plotAxes(const std::vector<const sweep::SweepCandidate *> &candidates,
          const BaseValues &base);
 
 // The candidate's value on `axis` ("" where it has none).
-QString plotValue(const jobs::SweepCandidate &candidate, const QString &axis,
+QString plotValue(const sweep::SweepCandidate &candidate, const QString &axis,
                   const BaseValues &base);
 
 } // namespace tilescope::widgets

@@ -49,7 +49,7 @@ const QString kOutdatedNote =
 
 // A finished candidate, on its way to the GUI thread.
 struct SweepPanel::Arrival {
-  jobs::SweepCandidate candidate;
+  sweep::SweepCandidate candidate;
   QImage thumbnail;
   size_t done = 0, total = 0;
 };
@@ -57,13 +57,13 @@ struct SweepPanel::Arrival {
 SweepPanel::SweepPanel(InstallationSource source,
                        std::filesystem::path workspace, QWidget *parent)
     : QWidget(parent), installation(std::move(source)),
-      workspaceFolder(workspace.empty() ? jobs::defaultWorkspace()
+      workspaceFolder(workspace.empty() ? process::defaultWorkspace()
                                         : std::move(workspace)),
       planAnswer(std::make_unique<LatestAnswer<std::shared_ptr<SweepPlan>>>(
           [this](std::shared_ptr<SweepPlan> answer) {
             onPlanned(std::move(answer));
           })),
-      runWatcher(new QFutureWatcher<Result<jobs::SweepResult>>(this)),
+      runWatcher(new QFutureWatcher<Result<sweep::SweepResult>>(this)),
       planTimer(new QTimer(this)), refreshTimer(new QTimer(this)) {
   setObjectName("sweepPanel");
   planTimer->setSingleShot(true);
@@ -75,249 +75,12 @@ SweepPanel::SweepPanel(InstallationSource source,
   refreshTimer->setInterval(250);
   connect(refreshTimer, &QTimer::timeout, this, &SweepPanel::refresh);
 
-  axesTable = new QTableWidget(0, 2);
-  axesTable->setObjectName("sweepAxes");
-  axesTable->setHorizontalHeaderLabels({"Field", "Values (comma-separated)"});
-  axesTable->verticalHeader()->hide();
-  axesTable->horizontalHeader()->setStretchLastSection(true);
-  axesTable->setToolTip("Every combination of these values is a candidate; "
-                        "edit a cell to change the sweep");
-  connect(axesTable, &QTableWidget::itemChanged, planTimer,
-          qOverload<>(&QTimer::start));
-  fieldBox = new QComboBox;
-  fieldBox->setObjectName("sweepFieldBox");
-  fieldBox->setToolTip("A field of the op's config to vary");
-  auto *addButton = new QPushButton("Add");
-  connect(addButton, &QPushButton::clicked, this,
-          [this] { addAxis(fieldBox->currentText()); });
-  auto *removeButton = new QPushButton("Remove");
-  connect(removeButton, &QPushButton::clicked, this, [this] {
-    if (axesTable->currentRow() >= 0) {
-      axesTable->removeRow(axesTable->currentRow());
-      planTimer->start();
-    }
-  });
-  auto *neighbours = new QPushButton("Neighbours");
-  neighbours->setToolTip("Each non-zero workgroup and reduction entry "
-                         "halved, kept and doubled");
-  connect(neighbours, &QPushButton::clicked, this,
-          &SweepPanel::resetToNeighbours);
-  auto *axisButtons = new QHBoxLayout;
-  axisButtons->addWidget(fieldBox, 1);
-  axisButtons->addWidget(addButton);
-  axisButtons->addWidget(removeButton);
-  axisButtons->addWidget(neighbours);
-
-  nameBox = new QLineEdit;
-  nameBox->setObjectName("sweepName");
-  nameBox->setToolTip("The sweep's name in the history; running a sweep of "
-                      "the same name again resumes it");
-  stageBox = new QComboBox;
-  stageBox->setObjectName("sweepStage");
-  stageBox->addItem("Compile and read resources",
-                    static_cast<int>(jobs::TryStage::Resources));
-  stageBox->addItem("Compile, read resources and time",
-                    static_cast<int>(jobs::TryStage::Bench));
-  parallelBox = new QSpinBox;
-  parallelBox->setObjectName("sweepParallel");
-  parallelBox->setRange(1, 64);
-  parallelBox->setValue(
-      static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  constraintsBox = new QCheckBox("Ask IREE's pipeline constraints first");
-  constraintsBox->setObjectName("sweepAskIree");
-  constraintsBox->setToolTip(
-      "Check each candidate the rules let through against the constraints "
-      "IREE states for the op (the pinned iree-opt); one they reject is "
-      "invalid, named by IREE's assert, and never compiled");
-  connect(constraintsBox, &QCheckBox::toggled, planTimer,
-          qOverload<>(&QTimer::start));
-  spaceBox = new QCheckBox("Candidates from IREE's constraints, nearest");
-  spaceBox->setObjectName("sweepFromIreeSpace");
-  spaceBox->setToolTip(
-      "Instead of every combination of the values above: the knob "
-      "assignments IREE's pipeline constraints allow for the op (stated by "
-      "the pinned iree-opt, listed by Tilescope), the fields above varied "
-      "(all of them when there are none) and the others held, the nearest "
-      "to the config first. Where IREE states no constraints the config "
-      "fits, the values above are tried, and the plan says why. The "
-      "command line's sweep does the same when no --vary is given.");
-  spaceBox->setChecked(true);
-  connect(spaceBox, &QCheckBox::toggled, planTimer,
-          qOverload<>(&QTimer::start));
-  // From IREE's constraints only the fields count: the values are theirs.
-  auto valuesHeader = [this](bool fromSpace) {
-    axesTable->setHorizontalHeaderLabels(
-        {"Field", fromSpace ? "Values (where IREE's constraints give none)"
-                            : "Values (comma-separated)"});
-  };
-  connect(spaceBox, &QCheckBox::toggled, this, valuesHeader);
-  valuesHeader(spaceBox->isChecked());
-  nearestBox = new QSpinBox;
-  nearestBox->setObjectName("sweepNearest");
-  nearestBox->setRange(1, 4096);
-  nearestBox->setValue(32);
-  nearestBox->setToolTip("How many of IREE's assignments to try, nearest to "
-                         "the config first");
-  connect(nearestBox, &QSpinBox::valueChanged, planTimer,
-          qOverload<>(&QTimer::start));
-  // Where the candidates are timed: here, a GPU host over ssh, or a Slurm
-  // partition (every candidate compiled here, then one job array).
-  placeBox = new RunPlaceBox;
-  placeBox->setObjectName("sweepPlace");
-  compileOnBox = new QLineEdit;
-  compileOnBox->setObjectName("sweepCompileOn");
-  compileOnBox->setPlaceholderText("here");
-  compileOnBox->setToolTip(
-      "With Time on a Slurm partition: slurm:PARTITION compiles the "
-      "candidates there too (normally CPU nodes), as a job array of its own "
-      "that the run array's tasks wait for; the compiler must be on the "
-      "filesystem the nodes share. Empty: every candidate compiles here "
-      "first.");
-  const auto showCompilePlace = [this] {
-    const auto place = placeBox->place();
-    compileOnBox->setEnabled(place &&
-                             place->kind == jobs::RunPlace::Kind::Slurm);
-  };
-  connect(placeBox, &QComboBox::currentTextChanged, this, showCompilePlace);
-  showCompilePlace();
-  auto *form = new QGridLayout;
-  form->addWidget(new QLabel("Name"), 0, 0);
-  form->addWidget(nameBox, 0, 1, 1, 3);
-  form->addWidget(stageBox, 1, 0, 1, 2);
-  form->addWidget(new QLabel("at a time"), 1, 2, Qt::AlignRight);
-  form->addWidget(parallelBox, 1, 3);
-  form->addWidget(constraintsBox, 2, 0, 1, 4);
-  form->addWidget(spaceBox, 3, 0, 1, 3);
-  form->addWidget(nearestBox, 3, 3);
-  form->addWidget(new QLabel("Time on"), 4, 0);
-  form->addWidget(placeBox, 4, 1, 1, 3);
-  form->addWidget(new QLabel("Compile on"), 5, 0);
-  form->addWidget(compileOnBox, 5, 1, 1, 3);
-  form->setColumnStretch(1, 1);
-
-  countLabel = new QLabel("No root op selected");
-  countLabel->setObjectName("sweepCount");
-  countLabel->setWordWrap(true);
-  runButton = new QPushButton("Run sweep");
-  runButton->setObjectName("sweepRunButton");
-  runButton->setToolTip("Run the valid candidates not yet finished under "
-                        "this sweep's name");
-  connect(runButton, &QPushButton::clicked, this, &SweepPanel::start);
-  stopButton = new QPushButton("Stop");
-  stopButton->setObjectName("sweepStopButton");
-  stopButton->setEnabled(false);
-  stopButton->setToolTip("Stop after the running candidates; run the sweep "
-                         "again to resume");
-  connect(stopButton, &QPushButton::clicked, this, &SweepPanel::stop);
-  progress = new QProgressBar;
-  progress->setObjectName("sweepProgress");
-  progress->setRange(0, 1);
-  progress->setValue(0);
-  stateLabel = new QLabel;
-  stateLabel->setObjectName("sweepState");
-  stateLabel->setWordWrap(true);
-  auto *runRow = new QHBoxLayout;
-  runRow->addWidget(runButton);
-  runRow->addWidget(stopButton);
-  runRow->addWidget(progress, 1);
-
-  // What a run does and the button that starts it stay at the top of the
-  // dock however short it is; what to vary scrolls below them.
-  auto *left = new QVBoxLayout;
-  left->setContentsMargins(0, 0, 0, 0);
-  left->addLayout(runRow);
-  left->addWidget(countLabel);
-  left->addWidget(stateLabel);
-  auto *settings = new QVBoxLayout;
-  settings->setContentsMargins(0, 0, 4, 0);
-  settings->addWidget(axesTable, 1);
-  settings->addLayout(axisButtons);
-  settings->addLayout(form);
-  auto *leftWidget = new QWidget;
-  leftWidget->setLayout(settings);
-
-  candidates = new SweepResultsModel(this);
-  results = new QTableView;
-  results->setObjectName("sweepResults");
-  results->setModel(candidates);
-  results->verticalHeader()->hide();
-  results->verticalHeader()->setDefaultSectionSize(kSweepThumbnail.height() +
-                                                   4);
-  results->setIconSize(kSweepThumbnail);
-  results->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  results->setSelectionBehavior(QAbstractItemView::SelectRows);
-  results->setSelectionMode(QAbstractItemView::SingleSelection);
-  results->horizontalHeader()->setStretchLastSection(true);
-  results->setColumnWidth(1, kSweepThumbnail.width() + 8);
-  results->setToolTip("Ranked: fastest first (compile-only: most waves, "
-                      "then fewest registers); double-click to load one "
-                      "into the editor");
-  connect(results, &QTableView::doubleClicked, this,
-          [this](const QModelIndex &at) { loadRanked(at.row()); });
-  loadButton = new QPushButton("Load into the editor");
-  loadButton->setObjectName("sweepLoadButton");
-  connect(loadButton, &QPushButton::clicked, this, [this] {
-    if (results->currentIndex().isValid())
-      loadRanked(results->currentIndex().row());
-  });
-  plotAxisBox = new QComboBox;
-  plotAxisBox->setObjectName("sweepPlotAxis");
-  connect(plotAxisBox, &QComboBox::currentIndexChanged, this,
-          &SweepPanel::refreshPlot);
-  plot = new SweepPlot;
-  plot->setObjectName("sweepPlot");
-  connect(plot, &SweepPlot::pointClicked, this, [this](int id) {
-    const std::vector<int> order = ranked();
-    auto at = std::find(order.begin(), order.end(), id);
-    if (at != order.end())
-      results->selectRow(static_cast<int>(at - order.begin()));
-  });
-  connect(results->selectionModel(), &QItemSelectionModel::selectionChanged,
-          this, [this] {
-            const std::vector<int> order = ranked();
-            const int row = results->currentIndex().isValid()
-                                ? results->currentIndex().row()
-                                : -1;
-            plot->setSelected(row >= 0 && row < static_cast<int>(order.size())
-                                  ? order[row]
-                                  : -1);
-          });
-  auto *plotRow = new QHBoxLayout;
-  plotRow->addWidget(new QLabel("Plot against"));
-  plotRow->addWidget(plotAxisBox, 1);
-  plotRow->addWidget(loadButton);
-  auto *plotBox = new QWidget;
-  auto *plotColumn = new QVBoxLayout(plotBox);
-  plotColumn->setContentsMargins(0, 0, 0, 0);
-  plotColumn->addLayout(plotRow);
-  plotColumn->addWidget(plot, 1);
-
-  auto *right = new QSplitter(Qt::Horizontal);
-  right->addWidget(results);
-  right->addWidget(plotBox);
-  right->setStretchFactor(0, 3);
-  right->setStretchFactor(1, 2);
   auto *row = new QHBoxLayout(this);
   row->setContentsMargins(4, 4, 4, 4);
-  leftWidget->setMinimumWidth(380);
-  leftWidget->setMaximumWidth(480);
-  axesTable->setMinimumHeight(84);
-  // The settings scroll in a short dock rather than holding the whole
-  // bottom of the window at their height.
-  auto *leftScroll = new QScrollArea;
-  leftScroll->setWidget(leftWidget);
-  leftScroll->setWidgetResizable(true);
-  leftScroll->setFrameShape(QFrame::NoFrame);
-  leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  left->addWidget(leftScroll, 1);
-  auto *leftColumn = new QWidget;
-  leftColumn->setLayout(left);
-  leftColumn->setMinimumWidth(396);
-  leftColumn->setMaximumWidth(496);
-  row->addWidget(leftColumn);
-  row->addWidget(right, 1);
+  row->addWidget(buildRunColumn(buildSettings()));
+  row->addWidget(buildResults(), 1);
 
-  connect(runWatcher, &QFutureWatcher<Result<jobs::SweepResult>>::finished,
+  connect(runWatcher, &QFutureWatcher<Result<sweep::SweepResult>>::finished,
           this, &SweepPanel::onFinished);
   setDocument(nullptr, std::nullopt);
 }
@@ -364,10 +127,10 @@ void SweepPanel::setDocument(const document::Document *document,
   if (!sameOp) {
     resetToNeighbours();
     // Timing needs a device for the file's backend here.
-    const auto backends = jobs::documentBackends(*current);
+    const auto backends = service::documentBackends(*current);
     static const devices::GpuDiscovery discovery = devices::discoverGpus();
     const bool timed = !backends.empty() &&
-                       jobs::deviceForBackend(backends.front(), discovery).ok();
+                       run::deviceForBackend(backends.front(), discovery).ok();
     stageBox->setCurrentIndex(timed ? 1 : 0);
     stageBox->setItemData(1,
                           timed ? QString()
@@ -382,8 +145,8 @@ void SweepPanel::resetToNeighbours() {
   if (!current || !currentOp)
     return;
   QStringList lines;
-  for (const jobs::SweepAxis &axis :
-       jobs::neighbourAxes(*current, *currentOp)) {
+  for (const sweep::SweepAxis &axis :
+       sweep::neighbourAxes(*current, *currentOp)) {
     QStringList values;
     for (const std::string &v : axis.values)
       values << qs(v);
@@ -463,29 +226,29 @@ QString SweepPanel::axisProblem() const {
   if (spaceBox->isChecked())
     return {};
   for (const QString &line : axes())
-    if (auto axis = jobs::parseSweepAxis(line.toStdString()); !axis)
+    if (auto axis = sweep::parseSweepAxis(line.toStdString()); !axis)
       return qs(axis.error());
   return axes().isEmpty() ? "Add a field to vary" : QString();
 }
 
-jobs::SweepRequest SweepPanel::request() const {
-  jobs::SweepRequest r;
+sweep::SweepRequest SweepPanel::request() const {
+  sweep::SweepRequest r;
   r.document = snapshot.get();
   if (currentOp)
     r.op = *currentOp;
   for (const QString &line : axes())
-    if (auto axis = jobs::parseSweepAxis(line.toStdString()))
+    if (auto axis = sweep::parseSweepAxis(line.toStdString()))
       r.axes.push_back(*axis);
   r.name = nameBox->text().trimmed().toStdString();
   if (spaceBox->isChecked() && !plannedPoints.empty()) {
     r.points = plannedPoints;
     if (r.name.empty() && snapshot && currentOp)
-      r.name = jobs::spaceSweepName(*snapshot, *currentOp, varyFields(),
-                                    static_cast<size_t>(nearestBox->value()));
+      r.name = sweep::spaceSweepName(*snapshot, *currentOp, varyFields(),
+                                     static_cast<size_t>(nearestBox->value()));
   }
   if (r.name.empty() && snapshot && currentOp)
-    r.name = jobs::defaultSweepName(*snapshot, *currentOp, r.axes);
-  r.upTo = static_cast<jobs::TryStage>(stageBox->currentData().toInt());
+    r.name = sweep::defaultSweepName(*snapshot, *currentOp, r.axes);
+  r.upTo = static_cast<tries::TryStage>(stageBox->currentData().toInt());
   r.workspace = workspaceFolder;
   r.parallel = parallelBox->value();
   r.ireeConstraints = constraintsBox->isChecked();
@@ -500,11 +263,11 @@ jobs::SweepRequest SweepPanel::request() const {
 Result<std::string> SweepPanel::compilePartition() const {
   // Compile on is for runs on a Slurm partition (the box is off otherwise).
   const auto place = placeBox->place();
-  if (!place || place->kind != jobs::RunPlace::Kind::Slurm)
+  if (!place || place->kind != run::RunPlace::Kind::Slurm)
     return std::string();
-  return jobs::compilePartitionOf(
+  return sweep::compilePartitionOf(
       compileOnBox->text().trimmed().toStdString(), *place,
-      static_cast<jobs::TryStage>(stageBox->currentData().toInt()),
+      static_cast<tries::TryStage>(stageBox->currentData().toInt()),
       "Time on a Slurm partition");
 }
 
@@ -529,7 +292,7 @@ void SweepPanel::plan() {
   countLabel->setText("Planning…");
   countLabel->setStyleSheet({});
   runButton->setEnabled(false);
-  std::optional<jobs::IreeSpaceRequest> space;
+  std::optional<sweep::IreeSpaceRequest> space;
   if (spaceBox->isChecked()) {
     space.emplace();
     space->document = snapshot.get();
@@ -633,7 +396,7 @@ void SweepPanel::start() {
   }
   snapshot = std::make_shared<const document::Document>(*current);
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
-  jobs::SweepRequest r = request();
+  sweep::SweepRequest r = request();
   r.cancel = cancelFlag.get();
   // A root op of a whole program: each candidate's dispatch is tried alone.
   if (workerSource)
@@ -643,7 +406,7 @@ void SweepPanel::start() {
   // then handed to the GUI thread.
   QPointer<SweepPanel> self(this);
   const edit::OpRef op = *currentOp;
-  r.onCandidate = [self, op](const jobs::SweepCandidate &c, size_t done,
+  r.onCandidate = [self, op](const sweep::SweepCandidate &c, size_t done,
                              size_t total) {
     auto arrival = std::make_shared<Arrival>();
     arrival->candidate = c;
@@ -698,7 +461,7 @@ void SweepPanel::start() {
   // The worker holds the document and the cancel flag the request points at.
   runWatcher->setFuture(QtConcurrent::run(
       [iree = *iree, r, document = snapshot, cancel = cancelFlag] {
-        return jobs::runSweep(iree, r);
+        return sweep::runSweep(iree, r);
       }));
 }
 
@@ -719,7 +482,7 @@ void SweepPanel::setRunning(bool running) {
   placeBox->setEnabled(!running);
   compileOnBox->setEnabled(!running && placeBox->place() &&
                            placeBox->place()->kind ==
-                               jobs::RunPlace::Kind::Slurm);
+                               run::RunPlace::Kind::Slurm);
 }
 
 void SweepPanel::onArrived(const std::shared_ptr<Arrival> &arrival) {
@@ -750,7 +513,7 @@ void SweepPanel::onFinished() {
     emit finished(false, stateLabel->text());
     return;
   }
-  for (jobs::SweepCandidate &c : result->candidates)
+  for (sweep::SweepCandidate &c : result->candidates)
     if (auto found = byName.find(c.name); found != byName.end()) {
       Entry &entry = entries[found->second];
       const bool draw = entry.thumbnail.isNull() && c.valid && currentOp;

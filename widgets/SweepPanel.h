@@ -32,11 +32,13 @@
 #include <optional>
 
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QTableView;
 class QTableWidget;
 class QTimer;
@@ -54,7 +56,7 @@ class SweepPanel : public QWidget {
 
 public:
   using InstallationSource = std::function<Result<tools::IreeInstallation>()>;
-  using WorkerSource = std::function<Result<jobs::DocumentWorker>()>;
+  using WorkerSource = std::function<Result<service::DocumentWorker>()>;
 
   SweepPanel(InstallationSource installation, std::filesystem::path workspace,
              QWidget *parent = nullptr);
@@ -107,15 +109,21 @@ signals:
   void tryActivated(long long id);
 
 private:
+  // The panel's parts, made once by the constructor.
+  QWidget *buildSettings();
+  QGridLayout *buildOptions();
+  QWidget *buildRunColumn(QWidget *settings);
+  QSplitter *buildResults();
+
   struct Entry {
-    jobs::SweepCandidate candidate;
+    sweep::SweepCandidate candidate;
     QImage thumbnail;
     QIcon icon;
     // On a cluster, before its result: "queued" or "running" (its task's).
     QString phase;
   };
   struct Arrival;
-  jobs::SweepRequest request() const;
+  sweep::SweepRequest request() const;
   QString axisProblem() const;
   std::vector<std::string> varyFields() const;
   void plan();
@@ -149,14 +157,14 @@ private:
   std::shared_ptr<std::atomic<bool>> cancelFlag;
   // From IREE's constraints: the points the last plan made (a run tries
   // those, not a new listing).
-  std::vector<jobs::SweepPoint> plannedPoints;
+  std::vector<sweep::SweepPoint> plannedPoints;
   // IREE's constraints as the last plan had them stated (the run reuses
   // them for the same text and op).
-  std::shared_ptr<const jobs::StatedConstraints> plannedStated;
+  std::shared_ptr<const service::StatedConstraints> plannedStated;
   // The plan for the newest axes and op (LatestAnswer); a sweep is a job
   // the person starts and stops, one at a time.
   std::unique_ptr<LatestAnswer<std::shared_ptr<SweepPlan>>> planAnswer;
-  QFutureWatcher<Result<jobs::SweepResult>> *runWatcher;
+  QFutureWatcher<Result<sweep::SweepResult>> *runWatcher;
   QTimer *planTimer, *refreshTimer;
   // The op's config changed after a sweep ran: the results shown are
   // around the config before; Run plans first.

@@ -27,7 +27,7 @@ QString microseconds(double value) {
 
 // The first of a ranking, said for what it stands on: a measured time
 // makes it the fastest measured; a prediction only the predicted first.
-QString firstPlace(const jobs::SweepCandidate &c) {
+QString firstPlace(const sweep::SweepCandidate &c) {
   if (auto measured = c.measuredMicroseconds())
     return ". Fastest measured: " + qs(c.name) + " (" +
            microseconds(*measured) + " µs)";
@@ -40,7 +40,7 @@ QString firstPlace(const jobs::SweepCandidate &c) {
 }
 
 // "28.9 measured", "31.2 predicted": a candidate's time cell.
-QString timeCell(const jobs::SweepCandidate &c) {
+QString timeCell(const sweep::SweepCandidate &c) {
   if (auto measured = c.measuredMicroseconds())
     return microseconds(*measured) + " measured";
   if (c.predictedMicroseconds)
@@ -61,7 +61,7 @@ std::vector<int> SweepPanel::ranked() const {
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
-    return jobs::rankedBefore(entries[a].candidate, entries[b].candidate);
+    return sweep::rankedBefore(entries[a].candidate, entries[b].candidate);
   });
   return order;
 }
@@ -76,7 +76,7 @@ QStringList SweepPanel::ranking() const {
 std::vector<long long> SweepPanel::compiledTries() const {
   std::vector<long long> ids;
   for (int i : ranked()) {
-    const jobs::SweepCandidate &c = entries[i].candidate;
+    const sweep::SweepCandidate &c = entries[i].candidate;
     if (c.record && c.record->id > 0 &&
         (c.record->outcome == "ok" || c.record->outcome == "cannot-run-here"))
       ids.push_back(c.record->id);
@@ -88,7 +88,7 @@ bool SweepPanel::loadRanked(int rank) {
   const std::vector<int> order = ranked();
   if (rank < 0 || rank >= static_cast<int>(order.size()))
     return false;
-  const jobs::SweepCandidate &c = entries[order[rank]].candidate;
+  const sweep::SweepCandidate &c = entries[order[rank]].candidate;
   if (!c.record || c.record->id <= 0) {
     stateLabel->setText(qs(c.name) + ": " +
                         (c.valid ? "not run yet: nothing to load"
@@ -109,10 +109,10 @@ void SweepPanel::refresh() {
   std::vector<SweepResultsModel::Row> rows;
   for (int row = 0; row < static_cast<int>(order.size()); ++row) {
     const Entry &e = entries[order[row]];
-    const jobs::SweepCandidate &c = e.candidate;
+    const sweep::SweepCandidate &c = e.candidate;
     QString time = c.valid ? timeCell(c) : QString(), outcome, brief, tryId;
     if (row > 0)
-      if (auto verdict = jobs::againstFirst(entries[order[0]].candidate, c);
+      if (auto verdict = sweep::againstFirst(entries[order[0]].candidate, c);
           verdict && verdict->withinNoise)
         time += " ≈ 1st";
     if (!c.valid) {
@@ -124,7 +124,7 @@ void SweepPanel::refresh() {
                                      : QString("waiting");
     } else {
       outcome = qs(c.record->outcome) + (c.resumed ? " (resumed)" : "");
-      brief = qs(jobs::resourceBrief(*c.record));
+      brief = qs(tries::resourceBrief(*c.record));
       if (brief.isEmpty())
         brief = qs(c.record->summary);
       tryId = QString::number(c.record->id);
@@ -176,7 +176,7 @@ void SweepPanel::refreshPlot() {
            edit::opFields(dispatch, dispatch.rootOps[currentOp->op]))
         base[f.field] = f.value;
   }
-  std::vector<const jobs::SweepCandidate *> valid;
+  std::vector<const sweep::SweepCandidate *> valid;
   for (const Entry &e : entries)
     if (e.candidate.valid)
       valid.push_back(&e.candidate);
@@ -200,7 +200,7 @@ void SweepPanel::refreshPlot() {
     anyTimed = anyTimed || e.candidate.measuredMicroseconds();
   std::vector<SweepPlot::Point> points;
   for (size_t i = 0; i < entries.size(); ++i) {
-    const jobs::SweepCandidate &c = entries[i].candidate;
+    const sweep::SweepCandidate &c = entries[i].candidate;
     if (!c.valid)
       continue;
     const std::optional<double> y =

@@ -54,7 +54,7 @@ sweepFieldChoices(const document::Dispatch &dispatch,
   return choices;
 }
 
-QImage sweepThumbnail(const jobs::SweepCandidate &candidate, edit::OpRef op) {
+QImage sweepThumbnail(const sweep::SweepCandidate &candidate, edit::OpRef op) {
   if (!candidate.dispatch || op.op >= candidate.dispatch->rootOps.size())
     return {};
   auto [scene, note] = render::rootOpScene(*candidate.dispatch,
@@ -88,20 +88,20 @@ QImage sweepThumbnail(const jobs::SweepCandidate &candidate, edit::OpRef op) {
   return image;
 }
 
-SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
+SweepPlan planForPanel(sweep::SweepRequest request, edit::OpRef op,
                        const std::optional<tools::IreeInstallation> &iree,
-                       const std::optional<jobs::IreeSpaceRequest> &space) {
+                       const std::optional<sweep::IreeSpaceRequest> &space) {
   SweepPlan plan;
   const tools::IreeInstallation *installation = iree ? &*iree : nullptr;
-  auto source = jobs::chooseSweepSource(installation, request, space, false);
+  auto source = sweep::chooseSweepSource(installation, request, space, false);
   if (source && source->space) {
-    plan.space = jobs::describe(*source->space);
+    plan.space = sweep::describe(*source->space);
     plan.points = source->space->points;
     plan.stated = source->space->stated;
   } else if (source) {
     plan.whyNotIree = source->whyNotIree;
   }
-  auto planned = jobs::planSweepWithVerdicts(installation, request);
+  auto planned = sweep::planSweepWithVerdicts(installation, request);
   if (!planned) {
     plan.error = plan.whyNotIree.empty()
                      ? planned.error()
@@ -112,7 +112,7 @@ SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
   plan.candidates = std::move(planned->candidates);
   plan.ireeProblem = std::move(planned->ireeProblem);
   size_t drawn = 0;
-  for (const jobs::SweepCandidate &c : plan.candidates)
+  for (const sweep::SweepCandidate &c : plan.candidates)
     plan.thumbnails.push_back(c.valid && drawn++ < kPlannedThumbnails
                                   ? sweepThumbnail(c, op)
                                   : QImage());

@@ -23,7 +23,7 @@ inline constexpr QSize kSweepThumbnail(96, 64);
 
 // A candidate's layout, small: the first panel of the op's picture, one
 // pixel block per cell in its owner's colour, no text.
-QImage sweepThumbnail(const jobs::SweepCandidate &candidate, edit::OpRef op);
+QImage sweepThumbnail(const sweep::SweepCandidate &candidate, edit::OpRef op);
 
 // The fields a sweep can vary for an op: each entry of an integer-list
 // field ("workgroup[1]") and each other field whole ("mma_kind"), with the
@@ -34,15 +34,15 @@ sweepFieldChoices(const document::Dispatch &dispatch,
 
 struct SweepPlan {
   std::string error;
-  std::vector<jobs::SweepCandidate> candidates;
+  std::vector<sweep::SweepCandidate> candidates;
   std::vector<QImage> thumbnails; // by candidate; null: not drawn
   // From IREE's constraints: the points planned (what a run tries) and the
   // space in a line.
-  std::vector<jobs::SweepPoint> points;
+  std::vector<sweep::SweepPoint> points;
   std::string space;
   // What IREE stated for the plan's document and op (the run checks its
   // candidates with it rather than asking again).
-  std::shared_ptr<const jobs::StatedConstraints> stated;
+  std::shared_ptr<const service::StatedConstraints> stated;
   // Asking IREE failed (no iree-opt): the plan stands on the rules.
   std::string ireeProblem;
   // IREE's constraints gave no neighbourhood (none stated for the op, the
@@ -54,8 +54,8 @@ struct SweepPlan {
 // nearest count), and where they give none, the request's axes with the
 // reason (as the command line's sweep with no --vary); `iree`: needed for
 // that and for request.ireeConstraints.
-SweepPlan planForPanel(jobs::SweepRequest request, edit::OpRef op,
+SweepPlan planForPanel(sweep::SweepRequest request, edit::OpRef op,
                        const std::optional<tools::IreeInstallation> &iree,
-                       const std::optional<jobs::IreeSpaceRequest> &space);
+                       const std::optional<sweep::IreeSpaceRequest> &space);
 
 } // namespace tilescope::widgets

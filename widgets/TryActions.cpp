@@ -77,13 +77,13 @@ void TryActions::exportSpec() {
 Result<int> TryActions::loadTry(long long id) {
   if (!context.edits->hasDocument())
     return Error{"no file is open"};
-  auto history = jobs::History::open(jobs::historyFile(context.workspace()));
+  auto history = tries::History::open(tries::historyFile(context.workspace()));
   if (!history)
     return Error{history.error()};
   auto record = history->get(id);
   if (!record)
     return Error{record.error()};
-  const auto changes = jobs::configChanges(
+  const auto changes = tries::configChanges(
       record->details.value("configs", nlohmann::json::object()),
       context.edits->document());
   if (changes.empty())
@@ -93,12 +93,12 @@ Result<int> TryActions::loadTry(long long id) {
 
 Result<int>
 TryActions::applyChanges(const QString &stepName,
-                         const std::vector<jobs::ConfigChange> &changes) {
+                         const std::vector<tries::ConfigChange> &changes) {
   const int before = context.edits->undoStack()->count();
   context.edits->undoStack()->beginMacro(stepName);
   int applied = 0;
   std::string refused;
-  for (const jobs::ConfigChange &change : changes) {
+  for (const tries::ConfigChange &change : changes) {
     if (auto made =
             context.edits->setField(change.op, change.field, change.value))
       ++applied;
@@ -118,7 +118,7 @@ TryActions::applyChanges(const QString &stepName,
 Result<TryComparisonView *> TryActions::compareTries(long long a, long long b) {
   if (!context.edits->hasDocument())
     return Error{"no file is open"};
-  auto history = jobs::History::open(jobs::historyFile(context.workspace()));
+  auto history = tries::History::open(tries::historyFile(context.workspace()));
   if (!history)
     return Error{history.error()};
   auto first = history->get(a);
@@ -126,7 +126,7 @@ Result<TryComparisonView *> TryActions::compareTries(long long a, long long b) {
   if (!first || !second)
     return Error{first ? second.error() : first.error()};
   const render::ColorBy colorBy = context.colorBy();
-  const jobs::TryComparison comparison = jobs::compareTries(*first, *second);
+  const tries::TryComparison comparison = tries::compareTries(*first, *second);
   auto *view = new TryComparisonView(
       TryComparisonView::sideOf(*first, context.edits->document(),
                                 context.selectedOp(), colorBy),
@@ -160,10 +160,10 @@ void TryActions::exportReport() {
   if (!context.edits->hasDocument())
     return;
   const document::Document &current = context.edits->document();
-  std::vector<jobs::TryRecord> tries;
+  std::vector<tries::TryRecord> tries;
   if (auto history =
-          jobs::History::open(jobs::historyFile(context.workspace()))) {
-    jobs::HistoryFilter filter;
+          tries::History::open(tries::historyFile(context.workspace()))) {
+    tries::HistoryFilter filter;
     filter.document = current.path.string();
     if (auto listed = history->list(filter))
       tries = std::move(*listed);
@@ -176,7 +176,7 @@ void TryActions::exportReport() {
     return;
   const std::string text =
       exporting::jsonText(
-          jobs::tuningReport(context.edits->original(), current, tries), 2) +
+          tries::tuningReport(context.edits->original(), current, tries), 2) +
       "\n";
   if (auto written = writeFileAtomically(path.toStdString(), text); !written)
     QMessageBox::warning(context.dialogParent, "Not exported",

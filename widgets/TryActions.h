@@ -38,7 +38,7 @@ public:
     std::function<std::optional<edit::OpRef>()> selectedOp;
     std::function<render::ColorBy()> colorBy;
     // IREE's printer for a spec's body match; unset: contractions only.
-    std::function<Result<jobs::DocumentWorker>()> documentWorker;
+    std::function<Result<service::DocumentWorker>()> documentWorker;
   };
   explicit TryActions(Context context, QObject *parent = nullptr);
 
@@ -51,7 +51,7 @@ public:
   // Puts `changes` on the document as one undoable step named `stepName`
   // (none when nothing took); how many took, or the first refusal.
   Result<int> applyChanges(const QString &stepName,
-                           const std::vector<jobs::ConfigChange> &changes);
+                           const std::vector<tries::ConfigChange> &changes);
   // Two tries of the history side by side in a window of their own.
   Result<TryComparisonView *> compareTries(long long a, long long b);
 

@@ -34,7 +34,7 @@ QString timeText(const std::optional<double> &microseconds) {
 
 // "Try 12: bench, ok, 2026-11-23T18:25:01Z\n31.20 µs, check passed, on
 // llvm-cpu (local-task)"
-QString heading(const char *letter, const jobs::TryRecord &r) {
+QString heading(const char *letter, const tries::TryRecord &r) {
   QString text = QString("%1: try %2, %3, %4 (%5)")
                      .arg(letter)
                      .arg(r.id)
@@ -68,7 +68,7 @@ parametersOf(const std::string &text) {
 } // namespace
 
 TryComparisonView::TryComparisonView(Side a, Side b,
-                                     const jobs::TryComparison &comparison,
+                                     const tries::TryComparison &comparison,
                                      QWidget *parent)
     : QWidget(parent) {
   setObjectName("tryComparison");
@@ -163,15 +163,15 @@ TryComparisonView::TryComparisonView(Side a, Side b,
   if (comparison.kernels.empty())
     new QTreeWidgetItem(resources,
                         {"both tries must have read resources to compare"});
-  for (const jobs::KernelComparison &kernel : comparison.kernels) {
+  for (const tries::KernelComparison &kernel : comparison.kernels) {
     auto *kernelItem = new QTreeWidgetItem(resources, {qs(kernel.kernel)});
-    for (const jobs::ResourcePair &pair : kernel.resources)
+    for (const tries::ResourcePair &pair : kernel.resources)
       addRow(kernelItem, qs(pair.key), valueText(pair.a), valueText(pair.b));
   }
   auto *times = new QTreeWidgetItem(table, {"Run"});
   addRow(times, "median", timeText(a.record.medianMicroseconds),
          timeText(b.record.medianMicroseconds));
-  auto check = [](const jobs::TryRecord &r) -> QString {
+  auto check = [](const tries::TryRecord &r) -> QString {
     return r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "–";
   };
   addRow(times, "check", check(a.record), check(b.record));
@@ -232,11 +232,11 @@ TryComparisonView::TryComparisonView(Side a, Side b,
 }
 
 TryComparisonView::Side TryComparisonView::sideOf(
-    jobs::TryRecord record, const document::Document &open,
+    tries::TryRecord record, const document::Document &open,
     std::optional<edit::OpRef> fallback, render::ColorBy colorBy) {
   Side side;
   side.record = std::move(record);
-  const jobs::TryRecord &r = side.record;
+  const tries::TryRecord &r = side.record;
   if (r.document != open.path.string()) {
     side.note = "a try of " + qs(r.document) + ", not the open file: not drawn";
     return side;
@@ -249,7 +249,7 @@ TryComparisonView::Side TryComparisonView::sideOf(
     op = named ? std::optional<edit::OpRef>(*named) : std::nullopt;
   }
   const document::Document tried =
-      jobs::withConfigs(r.details.value("configs", nlohmann::json()), open);
+      tries::withConfigs(r.details.value("configs", nlohmann::json()), open);
   if (!op || op->dispatch >= tried.dispatches.size() ||
       op->op >= tried.dispatches[op->dispatch].rootOps.size()) {
     side.note = "no root op of the open file to draw";

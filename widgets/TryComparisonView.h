@@ -28,11 +28,11 @@ public:
   // A try and the picture of its op under its configs (with a note saying
   // what was drawn or why nothing could be).
   struct Side {
-    jobs::TryRecord record;
+    tries::TryRecord record;
     render::GridScene scene;
     QString note;
   };
-  TryComparisonView(Side a, Side b, const jobs::TryComparison &comparison,
+  TryComparisonView(Side a, Side b, const tries::TryComparison &comparison,
                     QWidget *parent = nullptr);
 
   // The rows that differ between the two ("workgroup", "vgprs", ...).
@@ -41,7 +41,7 @@ public:
   // A try's side: the root op it concerns (its "D:O", else `fallback`)
   // drawn from `open` with the try's configs put back; a try of another
   // file, or one that names no op here, is listed but not drawn.
-  static Side sideOf(jobs::TryRecord record, const document::Document &open,
+  static Side sideOf(tries::TryRecord record, const document::Document &open,
                      std::optional<edit::OpRef> fallback,
                      render::ColorBy colorBy);
 

@@ -153,7 +153,7 @@ void TunePanel::start() {
   const QString program = programEdit->text().trimmed();
   if (program.isEmpty())
     return fail("Choose the program to tune.");
-  auto target = jobs::compileTarget(targetBox->currentText().toStdString());
+  auto target = service::compileTarget(targetBox->currentText().toStdString());
   if (!target)
     return fail("Target: " + qs(target.error()));
   auto place = placeBox->place();

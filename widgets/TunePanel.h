@@ -38,7 +38,7 @@ class TunePanel : public QWidget {
 
 public:
   using InstallationSource = std::function<Result<tools::IreeInstallation>()>;
-  using WorkerSource = std::function<Result<jobs::DocumentWorker>()>;
+  using WorkerSource = std::function<Result<service::DocumentWorker>()>;
 
   TunePanel(InstallationSource installation, WorkerSource worker,
             std::filesystem::path workspace, QWidget *parent = nullptr);

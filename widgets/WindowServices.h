@@ -42,19 +42,19 @@ struct WindowServices {
   // A parse worker for what IREE's tools write (a whole program's
   // dispatch taken out alone for a try); unset: a whole program's try
   // compiles it whole.
-  std::function<Result<jobs::DocumentWorker>()> documentWorker;
+  std::function<Result<service::DocumentWorker>()> documentWorker;
   // Where tries and their history live.
   std::filesystem::path workspace;
   // IREE's own configs for a document (its configs stripped and chosen
   // again); unset: the window cannot show IREE's default.
-  std::function<Result<jobs::DefaultConfigs>(const document::Document &)>
+  std::function<Result<service::DefaultConfigs>(const document::Document &)>
       ireeDefaults;
   // IREE's own layouts for a dispatch of a document as it stands, beside
   // Tilescope's (core/service/IreeLayouts); unset: the IREE layouts tab says
   // there is no IREE to ask.
-  std::function<Result<jobs::IreeLayoutAnswer>(const document::Document &,
-                                               size_t dispatch,
-                                               const std::atomic<bool> *cancel)>
+  std::function<Result<service::IreeLayoutAnswer>(
+      const document::Document &, size_t dispatch,
+      const std::atomic<bool> *cancel)>
       ireeLayouts;
   // IREE's split-reduction heuristic on a program and the dispatches a
   // person's splits form (core/service/SplitK); unset: the Split-k tab says
@@ -64,7 +64,7 @@ struct WindowServices {
   // IREE's pipeline constraints for a root op of a document as it stands,
   // checked by IREE (core/service/IreeConstraints); unset: the Problems panel
   // shows the rules' problems and IREE's reading of the text only.
-  std::function<Result<jobs::ConstraintVerdict>(
+  std::function<Result<service::ConstraintVerdict>(
       const document::Document &, edit::OpRef, const std::atomic<bool> *)>
       ireeConstraints;
   // Keep each edit on disk until it is saved, and offer what a crash left
@@ -74,7 +74,7 @@ struct WindowServices {
   // A file IREE refused, converted for the release in use when the
   // config model's conversions make it one IREE reads; unset or none:
   // nothing is offered.
-  std::function<std::optional<jobs::ReleaseOffer>(
+  std::function<std::optional<service::ReleaseOffer>(
       const std::filesystem::path &)>
       releaseOffer;
   // The IREE in use, in its own words (Help > About); unset: unknown.

@@ -21,7 +21,7 @@ using nlohmann::json;
 namespace tilescope::cli {
 namespace {
 
-std::string microseconds(const std::optional<jobs::TimingStats> &t) {
+std::string microseconds(const std::optional<run::TimingStats> &t) {
   if (!t)
     return "-";
   char text[32];
@@ -62,17 +62,17 @@ int bundle(const QStringList &arguments) {
     return usageError("bundle", "-o DIR: where to write the bundle");
   if (!parser.isSet(tryOption) && !parser.isSet(sweepOption))
     return usageError("bundle", "name the tries: --try ID or --sweep NAME");
-  auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
+  auto history = tries::History::open(tries::historyFile(workspaceOf(parser)));
   if (!history) {
     std::cerr << "tilescope-cli bundle: " << history.error() << "\n";
     return kExitBadInput;
   }
-  std::vector<jobs::TryRecord> tries;
+  std::vector<tries::TryRecord> tries;
   for (const QString &text : parser.values(tryOption)) {
     bool ok = false;
     const long long id = text.toLongLong(&ok);
-    auto record = ok ? jobs::bundledTryOf(*history, id)
-                     : Result<jobs::TryRecord>(Error{"not a try id"});
+    auto record = ok ? tries::bundledTryOf(*history, id)
+                     : Result<tries::TryRecord>(Error{"not a try id"});
     if (!record) {
       std::cerr << "tilescope-cli bundle: --try " << text.toStdString() << ": "
                 << record.error() << "\n";
@@ -81,7 +81,7 @@ int bundle(const QStringList &arguments) {
     tries.push_back(std::move(*record));
   }
   for (const QString &name : parser.values(sweepOption)) {
-    auto swept = jobs::compiledTriesOfSweep(*history, name.toStdString());
+    auto swept = tries::compiledTriesOfSweep(*history, name.toStdString());
     if (!swept) {
       std::cerr << "tilescope-cli bundle: " << swept.error() << "\n";
       return kExitBadInput;
@@ -93,18 +93,18 @@ int bundle(const QStringList &arguments) {
     std::cerr << "tilescope-cli bundle: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
-  auto written = jobs::bundleTries(tries, parser.value(outOption).toStdString(),
-                                   *installation);
+  auto written = tries::bundleTries(
+      tries, parser.value(outOption).toStdString(), *installation);
   if (!written) {
     std::cerr << "tilescope-cli bundle: " << written.error() << "\n";
     return kExitFailure;
   }
-  auto manifest = jobs::readBundleManifest(*written);
-  const std::vector<jobs::BundleModule> modules =
-      manifest ? manifest->modules : std::vector<jobs::BundleModule>{};
+  auto manifest = run::readBundleManifest(*written);
+  const std::vector<run::BundleModule> modules =
+      manifest ? manifest->modules : std::vector<run::BundleModule>{};
   if (parser.isSet(kJsonOption)) {
     json ids = json::array();
-    for (const jobs::BundleModule &m : modules)
+    for (const run::BundleModule &m : modules)
       ids.push_back(m.id);
     std::cout << exporting::jsonText(
                      {{"bundle", written->string()}, {"modules", ids}}, 2)
@@ -137,22 +137,22 @@ int importResults(const QStringList &arguments) {
     return kExitUsage;
   if (parser.positionalArguments().size() != 1)
     return usageError("import-results", "expected one bundle folder");
-  auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
+  auto history = tries::History::open(tries::historyFile(workspaceOf(parser)));
   if (!history) {
     std::cerr << "tilescope-cli import-results: " << history.error() << "\n";
     return kExitBadInput;
   }
-  auto report = jobs::importBundleResults(
+  auto report = tries::importBundleResults(
       parser.positionalArguments().front().toStdString(), *history);
   if (!report) {
     std::cerr << "tilescope-cli import-results: " << report.error() << "\n";
     return kExitBadInput;
   }
   bool failed = false;
-  for (const jobs::ImportedModule &m : report->modules)
+  for (const tries::ImportedModule &m : report->modules)
     failed = failed || !m.timing.timed();
   if (parser.isSet(kJsonOption)) {
-    std::cout << exporting::jsonText(jobs::toJson(*report), 2) << "\n";
+    std::cout << exporting::jsonText(tries::toJson(*report), 2) << "\n";
     return failed ? kExitFailure : kExitOk;
   }
   std::cout << "results of " << report->bundle.string()
@@ -160,7 +160,7 @@ int importResults(const QStringList &arguments) {
             << "\n";
   std::cout << "  module          try   per dispatch us  one per submission "
                "us  profiler us  diff    predicted us  candidate\n";
-  for (const jobs::ImportedModule &m : report->modules) {
+  for (const tries::ImportedModule &m : report->modules) {
     char row[256];
     const auto &t = m.timing;
     std::string profiler = "-", diff = "-";
@@ -189,14 +189,14 @@ int importResults(const QStringList &arguments) {
     if (!t.timed())
       std::cout << "  " << (m.error.empty() ? t.summary() : m.error);
     std::cout << "\n";
-    for (const jobs::ProfileRow &r : m.besideTilescope)
+    for (const tries::ProfileRow &r : m.besideTilescope)
       if (r.differs)
         std::cout << "    ! " << r.quantity << ": Tilescope " << r.tilescope
                   << ", profiler " << r.profiler << "\n";
     if (!t.profileError.empty())
       std::cout << "    profile: " << t.profileError << "\n";
   }
-  for (const jobs::OrderAgreement &a : report->orders) {
+  for (const tries::OrderAgreement &a : report->orders) {
     char text[240];
     std::snprintf(text, sizeof text,
                   "predicted order against the measured one over %d modules "

@@ -10,7 +10,7 @@
 
 class QCommandLineParser;
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 struct RunPlace;
 }
 namespace tilescope::tools {
@@ -67,7 +67,7 @@ int bundle(const QStringList &arguments);
 int importResults(const QStringList &arguments);
 // doctor --on PLACE: the devices IREE's runtime finds there (exit 5 with
 // none but the CPU's).
-int doctorAt(const jobs::RunPlace &place, const tools::IreeInstallation &iree,
+int doctorAt(const run::RunPlace &place, const tools::IreeInstallation &iree,
              const std::filesystem::path &workspace, bool asJson);
 
 } // namespace tilescope::cli

@@ -47,17 +47,17 @@ void printProblems(const std::vector<config::Problem> &problems) {
   }
 }
 
-json constraintsJson(const jobs::OpConstraintVerdict &verdict,
+json constraintsJson(const service::OpConstraintVerdict &verdict,
                      const std::vector<std::string> &commands) {
   json sets = json::array();
-  for (const jobs::ConstraintSet &set : verdict.sets)
+  for (const service::ConstraintSet &set : verdict.sets)
     sets.push_back({{"pipeline", set.pipeline},
                     {"assertions", set.assertions},
                     {"knobs", set.knobs}});
   json violations = json::array();
-  for (const jobs::ConstraintViolation &v : verdict.violations)
+  for (const service::ConstraintViolation &v : verdict.violations)
     violations.push_back({{"message", v.message}, {"fields", v.fields}});
-  json out = {{"outcome", jobs::toString(verdict.outcome)},
+  json out = {{"outcome", service::toString(verdict.outcome)},
               {"pipeline", verdict.pipeline},
               {"sets", sets},
               {"violations", violations},
@@ -68,8 +68,8 @@ json constraintsJson(const jobs::OpConstraintVerdict &verdict,
   return out;
 }
 
-void printConstraints(const jobs::OpConstraintVerdict &verdict) {
-  std::cout << jobs::describe(verdict) << "\n";
+void printConstraints(const service::OpConstraintVerdict &verdict) {
+  std::cout << service::describe(verdict) << "\n";
 }
 
 void printModel(const config::LoweringConfig &cfg) {
@@ -161,7 +161,7 @@ int check(const QStringList &arguments) {
   config::ValidationContext context;
   std::optional<config::LoweringConfig> loweringConfig;
   // IREE's verdict on the file's op: its pipeline constraints.
-  std::optional<jobs::OpConstraintVerdict> ireeVerdict;
+  std::optional<service::OpConstraintVerdict> ireeVerdict;
   std::string ireeVerdictError;
   std::vector<std::string> ireeCommands;
   if (fromFile) {
@@ -181,11 +181,11 @@ int check(const QStringList &arguments) {
     loweringConfig = op.loweringConfig;
     if (!parser.isSet(noConstraintsOption)) {
       auto installation = app::locateIree(ireePath(parser));
-      auto verdict = installation
-                         ? jobs::ireeVerdictOn(*installation, opened->document,
-                                               opened->ref, &ireeCommands)
-                         : Result<std::optional<jobs::OpConstraintVerdict>>(
-                               Error{installation.error()});
+      auto verdict =
+          installation ? service::ireeVerdictOn(*installation, opened->document,
+                                                opened->ref, &ireeCommands)
+                       : Result<std::optional<service::OpConstraintVerdict>>(
+                             Error{installation.error()});
       if (!verdict)
         ireeVerdictError = verdict.error();
       else
@@ -248,8 +248,9 @@ int check(const QStringList &arguments) {
     // Asked of the IREE in use when there is one (its facts for the name),
     // else the built-in table: checking needs no IREE.
     auto installation = app::locateIree(ireePath(parser));
-    auto target = jobs::resolveTarget(installation ? &*installation : nullptr,
-                                      parser.value(targetOption).toStdString());
+    auto target =
+        service::resolveTarget(installation ? &*installation : nullptr,
+                               parser.value(targetOption).toStdString());
     if (!target)
       return fail("--target", target.error());
     context.target = std::move(target->target);
@@ -258,7 +259,7 @@ int check(const QStringList &arguments) {
 
   auto problems = layout::validate(*loweringConfig, context);
   if (ireeVerdict)
-    for (config::Problem &p : jobs::problemsOf(*ireeVerdict))
+    for (config::Problem &p : service::problemsOf(*ireeVerdict))
       problems.push_back(std::move(p));
   const bool hasErrors =
       std::any_of(problems.begin(), problems.end(), [](const auto &p) {
@@ -322,7 +323,7 @@ namespace {
 int convertFile(const QCommandLineParser &parser, const std::string &release,
                 const std::string &path, const QCommandLineOption &outputOption,
                 const QCommandLineOption &inPlaceOption) {
-  auto text = iree::readMlirFile(path);
+  auto text = document::readMlirFile(path);
   if (!text) {
     std::cerr << "tilescope-cli convert: " << text.error() << "\n";
     return kExitBadInput;

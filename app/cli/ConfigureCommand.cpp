@@ -44,9 +44,10 @@ int configure(const QStringList &arguments) {
     return kExitUsage;
   }
   // A source that names its devices needs no --target (and keeps them).
-  std::optional<jobs::CompileTarget> target;
+  std::optional<service::CompileTarget> target;
   if (parser.isSet(targetOption)) {
-    auto named = jobs::compileTarget(parser.value(targetOption).toStdString());
+    auto named =
+        service::compileTarget(parser.value(targetOption).toStdString());
     if (!named) {
       std::cerr << "tilescope-cli configure: --target: " << named.error()
                 << "\n";
@@ -63,7 +64,7 @@ int configure(const QStringList &arguments) {
   }
   if (!target) {
     auto text = readTextFile(source);
-    if (!text || !jobs::namesItsDevices(*text)) {
+    if (!text || !service::namesItsDevices(*text)) {
       std::cerr << "tilescope-cli configure: " << source.string()
                 << " names no device (hal.device.targets): give --target "
                    "(gfx942, sm_90, llvm-cpu, ...)\n";
@@ -85,8 +86,8 @@ int configure(const QStringList &arguments) {
   // `check` and `targets` say it, not iree-compile's "device alias"
   // complaint about a file it could not read (exit 4).
   if (target && target->backend != "llvm-cpu")
-    if (auto known = jobs::ireeTarget(*installation, target->chip);
-        !known && jobs::namesNoTarget(known.error())) {
+    if (auto known = service::ireeTarget(*installation, target->chip);
+        !known && service::namesNoTarget(known.error())) {
       std::cerr << "tilescope-cli configure: --target: " << known.error()
                 << "\n";
       return kExitUsage;
@@ -96,7 +97,7 @@ int configure(const QStringList &arguments) {
     std::cerr << "tilescope-cli configure: " << worker.error() << "\n";
     return kExitIreeUnavailable;
   }
-  jobs::ConfigureRequest request;
+  service::ConfigureRequest request;
   request.source = source;
   request.target = target;
   request.output = output;
@@ -105,13 +106,13 @@ int configure(const QStringList &arguments) {
     if (!asJson)
       std::cerr << step << "...\n";
   };
-  auto program = jobs::configureProgram(*installation, *worker, request);
+  auto program = service::configureProgram(*installation, *worker, request);
   if (!program) {
     std::cerr << "tilescope-cli configure: " << source.string() << ": "
               << program.error() << "\n";
     return kExitBadInput;
   }
-  const iree::Document &document = program->document;
+  const document::Document &document = program->document;
   if (asJson) {
     json out = exporting::toJson(document);
     out["source"] = source.string();
@@ -124,12 +125,12 @@ int configure(const QStringList &arguments) {
             << " dispatch" << (document.dispatches.size() == 1 ? "" : "es")
             << " configured for " << program->deviceFrom << "\n";
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = document.dispatches[d];
+    const document::Dispatch &dispatch = document.dispatches[d];
     std::cout << "\n"
               << d << "  @" << dispatch.name << "  (line " << dispatch.line
               << ")\n";
     for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
-      const iree::RootOp &op = dispatch.rootOps[k];
+      const document::RootOp &op = dispatch.rootOps[k];
       std::cout << "   " << d << ":" << k << "  " << op.name << "  "
                 << config::toString(op.kind)
                 << (op.space ? " " + op.space->toString() : "");

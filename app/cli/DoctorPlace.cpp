@@ -1,5 +1,5 @@
 // `tilescope-cli doctor --on PLACE`: what a GPU host or a Slurm partition
-// has to run on, as IREE's runtime there sees it (jobs::PlaceDevices).
+// has to run on, as IREE's runtime there sees it (run::PlaceDevices).
 #include "app/cli/Commands.h"
 
 #include "core/export/JsonText.h"
@@ -10,7 +10,7 @@
 
 namespace tilescope::cli {
 
-int doctorAt(const jobs::RunPlace &place, const tools::IreeInstallation &iree,
+int doctorAt(const run::RunPlace &place, const tools::IreeInstallation &iree,
              const std::filesystem::path &workspace, bool asJson) {
   auto tool = iree.tool(tools::kIreeRunModule);
   if (!tool) {
@@ -19,10 +19,10 @@ int doctorAt(const jobs::RunPlace &place, const tools::IreeInstallation &iree,
   }
   const auto timeout = std::chrono::minutes(5);
   auto found =
-      place.kind == jobs::RunPlace::Kind::Ssh
-          ? jobs::devicesOverSsh(place.host, tool->parent_path(), timeout)
-          : jobs::devicesOnSlurm(place.partition, tool->parent_path(),
-                                 workspace / "slurm", timeout);
+      place.kind == run::RunPlace::Kind::Ssh
+          ? run::devicesOverSsh(place.host, tool->parent_path(), timeout)
+          : run::devicesOnSlurm(place.partition, tool->parent_path(),
+                                workspace / "slurm", timeout);
   if (!found) {
     if (asJson)
       std::cout << exporting::jsonText(

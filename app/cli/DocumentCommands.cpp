@@ -12,7 +12,7 @@
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/session/Session.h"
 #include "core/util/UnifiedDiff.h"
 
@@ -50,12 +50,12 @@ json problemsJson(const std::vector<config::Problem> &problems) {
   return exporting::toJson(problems);
 }
 
-json opJson(const iree::Document &document, edit::OpRef ref,
+json opJson(const document::Document &document, edit::OpRef ref,
             const edit::RootOpContext &context,
             const std::vector<config::Problem> &problems) {
-  const iree::Dispatch &dispatch = *context.dispatch;
+  const document::Dispatch &dispatch = *context.dispatch;
   json fused = json::array();
-  for (const iree::FusedOp &op : dispatch.fusedOps)
+  for (const document::FusedOp &op : dispatch.fusedOps)
     fused.push_back({{"name", op.name}, {"line", op.line}});
   json out = {{"file", document.path.string()},
               {"dispatch_index", ref.dispatch},
@@ -72,8 +72,8 @@ json opJson(const iree::Document &document, edit::OpRef ref,
 
 void printOp(const edit::RootOpContext &context,
              const std::vector<config::Problem> &problems) {
-  const iree::Dispatch &dispatch = *context.dispatch;
-  const iree::RootOp &op = *context.op;
+  const document::Dispatch &dispatch = *context.dispatch;
+  const document::RootOp &op = *context.op;
   std::cout << "@" << dispatch.name << ": " << op.name << " (line " << op.line
             << ")\n";
   std::cout << "  kind:        " << config::toString(op.kind);

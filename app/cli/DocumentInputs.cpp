@@ -36,10 +36,10 @@ std::string opSpecOf(const QCommandLineParser &parser) {
 }
 
 // The file read and parsed by IREE in the worker process, with its text.
-Result<iree::Document> openDocument(const std::string &path,
+Result<document::Document> openDocument(const std::string &path,
                                     const std::optional<QString> &iree,
                                     int &exitCode) {
-  auto text = iree::readMlirFile(path);
+  auto text = document::readMlirFile(path);
   if (!text) {
     exitCode = kExitBadInput;
     return Error{text.error()};
@@ -54,7 +54,8 @@ Result<iree::Document> openDocument(const std::string &path,
     exitCode = kExitBadInput;
     // A file from another release: offer the conversion the config model
     // knows, when IREE reads its result.
-    if (auto offer = jobs::releaseOffer(*worker, *text, path, kPinnedRelease))
+    if (auto offer =
+            service::releaseOffer(*worker, *text, path, kPinnedRelease))
       return Error{document.error() + "\n" + offer->describe(path) +
                    " Accept with: tilescope-cli convert --file " + path +
                    " -o CONVERTED.mlir (or --in-place)"};
@@ -101,7 +102,7 @@ Result<RootOpTexts> rootOpTexts(const std::string &path,
     return Error{opened.error()};
   const edit::RootOpContext context =
       edit::contextOf(opened->document, opened->ref);
-  const iree::RootOp &op = *context.op;
+  const document::RootOp &op = *context.op;
   const std::string where =
       path + ": " + op.name + " (line " + std::to_string(op.line) + ")";
   exitCode = kExitFailure;

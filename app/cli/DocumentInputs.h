@@ -6,7 +6,7 @@
 #include "core/config/Validation.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/layout/AttentionLayouts.h"
 #include "core/util/Result.h"
 
@@ -35,14 +35,14 @@ std::optional<QString> ireePath(const QCommandLineParser &parser);
 
 // The file read and parsed by IREE in the worker process, with its text;
 // `exitCode` says why not (kExitBadInput, kExitIreeUnavailable).
-Result<iree::Document> openDocument(const std::string &path,
+Result<document::Document> openDocument(const std::string &path,
                                     const std::optional<QString> &iree,
                                     int &exitCode);
 
 // A root op of a file: the file opened as above and `opSpec` (DISPATCH:OP)
 // found in it; an unknown op is a usage error naming the file.
 struct OpenedOp {
-  iree::Document document;
+  document::Document document;
   edit::OpRef ref;
 };
 Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,

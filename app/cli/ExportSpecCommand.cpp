@@ -23,8 +23,8 @@ namespace {
 // Configures and compiles `program` for the dispatch file's own device with
 // the spec and says, per exported op, whether IREE gave it the exported
 // config and the program compiles with it.
-Result<json> proveSpec(jobs::DocumentWorker &worker,
-                       const iree::Document &document,
+Result<json> proveSpec(service::DocumentWorker &worker,
+                       const document::Document &document,
                        const std::vector<exporting::SpecOp> &ops,
                        const std::filesystem::path &program,
                        const std::filesystem::path &spec,

@@ -40,7 +40,7 @@ std::string scalarText(const json &value) {
 // mistyped --workspace would otherwise leave a folder and an empty
 // database behind). Says so on stderr where it has none.
 bool hasHistory(const QCommandLineParser &parser, const char *command) {
-  const std::filesystem::path file = jobs::historyFile(workspaceOf(parser));
+  const std::filesystem::path file = tries::historyFile(workspaceOf(parser));
   std::error_code error;
   if (std::filesystem::exists(file, error))
     return true;
@@ -87,10 +87,10 @@ int history(const QStringList &arguments) {
     if (parser.isSet(kJsonOption))
       std::cout << "[]\n";
     else if (parser.isSet(csvOption))
-      std::cout << jobs::historyCsv({});
+      std::cout << tries::historyCsv({});
     return kExitOk;
   }
-  auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
+  auto history = tries::History::open(tries::historyFile(workspaceOf(parser)));
   if (!history) {
     std::cerr << "tilescope-cli history: " << history.error() << "\n";
     return kExitBadInput;
@@ -98,16 +98,17 @@ int history(const QStringList &arguments) {
   if (parser.isSet(showOption)) {
     bool ok = false;
     const long long id = parser.value(showOption).toLongLong(&ok);
-    auto record = ok ? history->get(id)
-                     : Result<jobs::TryRecord>(Error{"--show: expected an id"});
+    auto record =
+        ok ? history->get(id)
+           : Result<tries::TryRecord>(Error{"--show: expected an id"});
     if (!record) {
       std::cerr << "tilescope-cli history: " << record.error() << "\n";
       return kExitUsage;
     }
-    std::cout << exporting::jsonText(jobs::toJson(*record), 2) << "\n";
+    std::cout << exporting::jsonText(tries::toJson(*record), 2) << "\n";
     return kExitOk;
   }
-  jobs::HistoryFilter filter;
+  tries::HistoryFilter filter;
   if (parser.isSet(documentOption))
     filter.document =
         std::filesystem::absolute(parser.value(documentOption).toStdString());
@@ -122,14 +123,14 @@ int history(const QStringList &arguments) {
     return kExitBadInput;
   }
   if (parser.isSet(csvOption)) {
-    std::cout << jobs::historyCsv(*records);
+    std::cout << tries::historyCsv(*records);
   } else if (parser.isSet(kJsonOption)) {
     json out = json::array();
-    for (const jobs::TryRecord &record : *records)
-      out.push_back(jobs::toJson(record));
+    for (const tries::TryRecord &record : *records)
+      out.push_back(tries::toJson(record));
     std::cout << exporting::jsonText(out, 2) << "\n";
   } else {
-    for (const jobs::TryRecord &r : *records)
+    for (const tries::TryRecord &r : *records)
       std::cout << "#" << r.id << "  " << r.createdAt << "  " << r.kind << "  "
                 << r.outcome << "  " << timeText(r.medianMicroseconds) << "  "
                 << std::filesystem::path(r.document).filename().string()
@@ -138,11 +139,11 @@ int history(const QStringList &arguments) {
                 << r.summary << "\n";
     if (records->empty() && !filter.sweep.empty()) {
       // A sweep is named, not numbered: say which names there are.
-      jobs::HistoryFilter every;
+      tries::HistoryFilter every;
       every.limit = 2000;
       std::vector<std::string> names;
       if (auto all = history->list(every))
-        for (const jobs::TryRecord &r : *all)
+        for (const tries::TryRecord &r : *all)
           if (!r.sweep.empty() &&
               std::find(names.begin(), names.end(), r.sweep) == names.end())
             names.push_back(r.sweep);
@@ -180,23 +181,23 @@ int compare(const QStringList &arguments) {
   // none is made.
   const bool any = hasHistory(parser, "compare");
   auto history =
-      any ? jobs::History::open(jobs::historyFile(workspaceOf(parser)))
-          : Result<jobs::History>(Error{"no history"});
+      any ? tries::History::open(tries::historyFile(workspaceOf(parser)))
+          : Result<tries::History>(Error{"no history"});
   if (any && !history) {
     std::cerr << "tilescope-cli compare: " << history.error() << "\n";
     return kExitBadInput;
   }
   // Every argument is looked at, so one run names every try that is wrong.
-  std::vector<jobs::TryRecord> tries;
+  std::vector<tries::TryRecord> tries;
   int exitCode = kExitOk;
   for (const QString &argument : parser.positionalArguments()) {
     bool ok = false;
     const long long id = argument.toLongLong(&ok);
     auto record =
-        !ok ? Result<jobs::TryRecord>(
+        !ok ? Result<tries::TryRecord>(
                   Error{"'" + argument.toStdString() + "' is not a try id"})
         : any ? history->get(id)
-              : Result<jobs::TryRecord>(Error{"no try " + std::to_string(id)});
+              : Result<tries::TryRecord>(Error{"no try " + std::to_string(id)});
     if (!record) {
       std::cerr << "tilescope-cli compare: " << record.error() << "\n";
       // Not a number is a usage error; a number with no try, bad input.
@@ -210,13 +211,14 @@ int compare(const QStringList &arguments) {
   }
   if (exitCode != kExitOk)
     return exitCode;
-  const jobs::TryRecord &a = tries[0], &b = tries[1];
-  const jobs::TryComparison comparison = jobs::compareTries(a, b);
+  const tries::TryRecord &a = tries[0], &b = tries[1];
+  const tries::TryComparison comparison = tries::compareTries(a, b);
   if (parser.isSet(kJsonOption)) {
-    std::cout << exporting::jsonText(jobs::toJson(comparison, a, b), 2) << "\n";
+    std::cout << exporting::jsonText(tries::toJson(comparison, a, b), 2)
+              << "\n";
     return kExitOk;
   }
-  for (const jobs::TryRecord *r : {&a, &b})
+  for (const tries::TryRecord *r : {&a, &b})
     std::cout << (r == &a ? "A" : "B") << ": try " << r->id << ", " << r->kind
               << " of "
               << std::filesystem::path(r->document).filename().string()
@@ -230,9 +232,9 @@ int compare(const QStringList &arguments) {
   std::cout << "resources:\n";
   if (comparison.kernels.empty())
     std::cout << "  none to compare\n";
-  for (const jobs::KernelComparison &kernel : comparison.kernels) {
+  for (const tries::KernelComparison &kernel : comparison.kernels) {
     std::cout << "  " << kernel.kernel << "\n";
-    for (const jobs::ResourcePair &pair : kernel.resources) {
+    for (const tries::ResourcePair &pair : kernel.resources) {
       const std::string before = scalarText(pair.a), after = scalarText(pair.b);
       std::cout << "    " << pair.key << ": " << before;
       if (before != after)
@@ -272,7 +274,7 @@ int report(const QStringList &arguments) {
     std::cerr << "tilescope-cli report: " << edited.error() << "\n";
     return code;
   }
-  iree::Document original = *edited;
+  document::Document original = *edited;
   if (parser.isSet(originalOption)) {
     auto opened = openDocument(parser.value(originalOption).toStdString(),
                                ireePath(parser), code);
@@ -284,12 +286,12 @@ int report(const QStringList &arguments) {
   }
   if (!hasHistory(parser, "report"))
     return kExitBadInput;
-  auto history = jobs::History::open(jobs::historyFile(workspaceOf(parser)));
+  auto history = tries::History::open(tries::historyFile(workspaceOf(parser)));
   if (!history) {
     std::cerr << "tilescope-cli report: " << history.error() << "\n";
     return kExitBadInput;
   }
-  jobs::HistoryFilter filter;
+  tries::HistoryFilter filter;
   filter.document = edited->path.string();
   auto tries = history->list(filter);
   if (!tries) {
@@ -297,7 +299,7 @@ int report(const QStringList &arguments) {
     return kExitBadInput;
   }
   std::cout << exporting::jsonText(
-                   jobs::tuningReport(original, *edited, *tries), 2)
+                   tries::tuningReport(original, *edited, *tries), 2)
             << "\n";
   return kExitOk;
 }

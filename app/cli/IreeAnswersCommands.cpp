@@ -59,7 +59,8 @@ int defaultConfig(const QStringList &arguments) {
               << (installation ? worker.error() : installation.error()) << "\n";
     return kExitIreeUnavailable;
   }
-  auto defaults = jobs::ireeDefaultConfigs(*installation, *worker, *document);
+  auto defaults =
+      service::ireeDefaultConfigs(*installation, *worker, *document);
   if (!defaults) {
     std::cerr << "tilescope-cli default-config: " << path << ": "
               << defaults.error() << "\n";
@@ -67,12 +68,12 @@ int defaultConfig(const QStringList &arguments) {
   }
 
   // Keep the one op asked about, in both documents.
-  iree::Document mine = *document, iree = defaults->document;
+  document::Document mine = *document, iree = defaults->document;
   if (only) {
-    auto keep = [&](iree::Document &d) {
+    auto keep = [&](document::Document &d) {
       if (only->dispatch >= d.dispatches.size())
         return;
-      iree::Dispatch dispatch = d.dispatches[only->dispatch];
+      document::Dispatch dispatch = d.dispatches[only->dispatch];
       if (only->op < dispatch.rootOps.size())
         dispatch.rootOps = {dispatch.rootOps[only->op]};
       d.dispatches = {dispatch};
@@ -85,7 +86,7 @@ int defaultConfig(const QStringList &arguments) {
 
   if (parser.isSet(kJsonOption)) {
     json dispatches = json::array();
-    for (const iree::Dispatch &dispatch : iree.dispatches)
+    for (const document::Dispatch &dispatch : iree.dispatches)
       dispatches.push_back(exporting::toJson(dispatch));
     std::cout << exporting::jsonText(
                      {{"file", path},
@@ -98,12 +99,12 @@ int defaultConfig(const QStringList &arguments) {
               << "\n";
     return kExitOk;
   }
-  for (const iree::Dispatch &dispatch : iree.dispatches) {
+  for (const document::Dispatch &dispatch : iree.dispatches) {
     std::cout << "@" << dispatch.name << "\n";
     if (!dispatch.translationInfo.empty())
       std::cout << "  IREE's translation_info: " << dispatch.translationInfo
                 << "\n";
-    for (const iree::RootOp &op : dispatch.rootOps)
+    for (const document::RootOp &op : dispatch.rootOps)
       std::cout << "  " << op.name << ": IREE's config: "
                 << (op.loweringConfig.empty() ? op.compilationInfo
                                               : op.loweringConfig)
@@ -120,24 +121,24 @@ int defaultConfig(const QStringList &arguments) {
 
 namespace {
 
-json toJson(const std::vector<jobs::LayoutFieldDifference> &differences) {
+json toJson(const std::vector<service::LayoutFieldDifference> &differences) {
   json out = json::array();
-  for (const jobs::LayoutFieldDifference &difference : differences)
+  for (const service::LayoutFieldDifference &difference : differences)
     out.push_back({{"field", difference.field},
                    {"tilescope", difference.ours},
                    {"iree", difference.iree}});
   return out;
 }
 
-json toJson(const jobs::IreeLayoutAnswer &answer) {
+json toJson(const service::IreeLayoutAnswer &answer) {
   json ops = json::array();
-  for (const jobs::OpLayoutAnswer &op : answer.ops) {
+  for (const service::OpLayoutAnswer &op : answer.ops) {
     json entry = {
         {"op", op.rootOp}, {"name", op.opName}, {"agrees", op.agrees()}};
     if (!op.problem.empty())
       entry["problem"] = op.problem;
     json operands = json::array();
-    for (const jobs::OperandLayoutAnswer &operand : op.operands)
+    for (const service::OperandLayoutAnswer &operand : op.operands)
       operands.push_back({{"operand", operand.operand},
                           {"tilescope", operand.ours},
                           {"iree", operand.iree},
@@ -162,22 +163,22 @@ json toJson(const jobs::IreeLayoutAnswer &answer) {
           {"ops", ops}};
 }
 
-void printAnswer(const jobs::IreeLayoutAnswer &answer, std::ostream &out) {
+void printAnswer(const service::IreeLayoutAnswer &answer, std::ostream &out) {
   out << "@" << answer.dispatch << " (" << answer.pipeline << "): "
       << (answer.agrees() ? "IREE's layouts and Tilescope's agree"
                           : "IREE and Tilescope differ")
       << "\n";
-  for (const jobs::OpLayoutAnswer &op : answer.ops) {
+  for (const service::OpLayoutAnswer &op : answer.ops) {
     out << "  op " << op.rootOp << " " << op.opName << ": ";
     if (!op.problem.empty()) {
       out << "not compared: " << op.problem << "\n";
       continue;
     }
     out << (op.agrees() ? "agrees" : "DIFFERS") << "\n";
-    for (const jobs::OperandLayoutAnswer &operand : op.operands) {
+    for (const service::OperandLayoutAnswer &operand : op.operands) {
       out << "    " << operand.operand << ": "
           << (operand.iree.empty() ? "(no layout)" : operand.iree) << "\n";
-      for (const jobs::LayoutFieldDifference &d : operand.differences)
+      for (const service::LayoutFieldDifference &d : operand.differences)
         out << "      " << d.field << ": Tilescope " << d.ours << ", IREE "
             << d.iree << "\n";
     }
@@ -189,7 +190,7 @@ void printAnswer(const jobs::IreeLayoutAnswer &answer, std::ostream &out) {
       for (int id : op.forall->ireeLinearDims)
         out << id << " ";
       out << "\n";
-      for (const jobs::LayoutFieldDifference &d : op.forall->differences)
+      for (const service::LayoutFieldDifference &d : op.forall->differences)
         out << "      " << d.field << ": Tilescope " << d.ours << ", IREE "
             << d.iree << "\n";
     }
@@ -232,10 +233,10 @@ int ireeLayouts(const QStringList &arguments) {
               << (installation ? worker.error() : installation.error()) << "\n";
     return kExitIreeUnavailable;
   }
-  jobs::IreeLayoutRequest request;
+  service::IreeLayoutRequest request;
   request.dispatch = opened->ref.dispatch;
   auto answer =
-      jobs::ireeLayouts(*installation, *worker, opened->document, request);
+      service::ireeLayouts(*installation, *worker, opened->document, request);
   if (!answer) {
     std::cerr << "tilescope-cli iree-layouts: " << path << ": "
               << answer.error() << "\n";
@@ -243,7 +244,7 @@ int ireeLayouts(const QStringList &arguments) {
   }
   // With --op, the one op asked about.
   if (parser.isSet(kOpOption))
-    std::erase_if(answer->ops, [&](const jobs::OpLayoutAnswer &op) {
+    std::erase_if(answer->ops, [&](const service::OpLayoutAnswer &op) {
       return op.rootOp != opened->ref.op;
     });
   if (parser.isSet(kJsonOption))

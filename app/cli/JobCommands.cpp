@@ -3,7 +3,7 @@
 // use read from the real ISA, and its time on a device found here. Every
 // try lands in the history. With --op on a file of several dispatches (a
 // whole program's configuration dump), the op's dispatch is taken out
-// alone (jobs::dispatchAlone) and only it is compiled and timed.
+// alone (service::dispatchAlone) and only it is compiled and timed.
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/cli/JobInputs.h"
@@ -25,7 +25,7 @@ using nlohmann::json;
 namespace tilescope::cli {
 namespace {
 
-using Stage = jobs::TryStage;
+using Stage = tries::TryStage;
 
 std::string format(const char *pattern, double value) {
   char text[64];
@@ -34,7 +34,7 @@ std::string format(const char *pattern, double value) {
 }
 
 int runJobCommand(const QStringList &arguments, Stage stage) {
-  const char *name = jobs::toString(stage);
+  const char *name = tries::toString(stage);
   QCommandLineParser parser;
   const QString descriptions[] = {
       "tilescope-cli compile: compile an IREE file as it stands (a dispatch "
@@ -81,7 +81,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   auto inputs = jobArguments(parser);
   if (!inputs)
     return usage(inputs.error());
-  const std::optional<jobs::CompileTarget> &target = inputs->target;
+  const std::optional<service::CompileTarget> &target = inputs->target;
   const std::string &path = inputs->path;
   // --repetitions is bench's alone; asking the parser of another is a warning.
   auto repetitions = stage == Stage::Bench
@@ -90,7 +90,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   if (!repetitions)
     return usage(repetitions.error());
   auto place = stage == Stage::Bench ? placeOf(parser)
-                                     : Result<jobs::RunPlace>(jobs::RunPlace{});
+                                     : Result<run::RunPlace>(run::RunPlace{});
   if (!place)
     return usage(place.error());
   const bool asJson = parser.isSet(kJsonOption);
@@ -107,7 +107,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
     if (!ref)
       return usage(path + ": --op: " + ref.error());
     op = *ref;
-  } else if (jobs::hasStreamHost(document->text)) {
+  } else if (service::hasStreamHost(document->text)) {
     // A whole program's one dispatch is tried alone, as IREE takes it out
     // (its entry point takes inputs a timing run does not have); of several,
     // a timing names one.
@@ -133,7 +133,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   }
 
   TerminalProgress progress(!asJson);
-  jobs::TryRequest request;
+  tries::TryRequest request;
   request.document = &*document;
   // With a worker, a root op of a whole program is tried on its dispatch
   // alone, as IREE takes it out (runTry decides).
@@ -158,12 +158,12 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   request.onStep = [&progress](const std::string &what) {
     progress.step(what);
   };
-  auto tried = jobs::runTry(*installation, request);
+  auto tried = tries::runTry(*installation, request);
   if (!tried) {
     std::cerr << "tilescope-cli " << name << ": " << tried.error() << "\n";
     return kExitBadInput;
   }
-  const jobs::CompileJobResult &compiled = tried->compiled;
+  const service::CompileJobResult &compiled = tried->compiled;
   json out = tried->report;
   out["file"] = path;
   int exit = tried->succeeded() ? kExitOk : kExitFailure;
@@ -184,7 +184,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
               << ") alone, taken out of the program by IREE: "
               << out["dispatch_alone"]["file"].get<std::string>() << "\n";
   std::cout << compiled.summary() << "\n";
-  for (const jobs::CompileDiagnostic &d : compiled.diagnostics)
+  for (const service::CompileDiagnostic &d : compiled.diagnostics)
     std::cout << d.toString() << "\n";
   std::cout << "try folder: " << compiled.artifacts.directory.string()
             << "\n  reproduce: " << compiled.artifacts.command.string() << "\n";
@@ -192,8 +192,8 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
     std::cout << "  assembly: " << file.string() << "\n";
   if (tried->resources) {
     std::cout << "resources:\n";
-    for (const jobs::KernelResources &kernel : tried->resources->kernels)
-      std::cout << jobs::describe(kernel);
+    for (const service::KernelResources &kernel : tried->resources->kernels)
+      std::cout << service::describe(kernel);
     for (const std::string &note : tried->resources->notes)
       std::cout << "  note: " << note << "\n";
   }
@@ -215,8 +215,8 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
                   << "\n";
       if (bench.contains("beside_tilescope"))
         std::cout << "profiler beside Tilescope (\"!\" where they differ):\n"
-                  << jobs::profileTable(
-                         jobs::profileRowsFromJson(bench["beside_tilescope"]));
+                  << tries::profileTable(
+                         tries::profileRowsFromJson(bench["beside_tilescope"]));
       if (bench.contains("floor_us"))
         std::cout << "roofline floor "
                   << format("%.3f us", bench["floor_us"].get<double>()) << " ("

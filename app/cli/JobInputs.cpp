@@ -43,9 +43,9 @@ const QCommandLineOption kOnOption{
     "Default: the workspace's settings.json {\"on\": PLACE}, else local.",
     "PLACE"};
 
-Result<jobs::RunPlace> placeOf(const QCommandLineParser &parser) {
-  auto place = jobs::runPlaceOr(parser.value(kOnOption).toStdString(),
-                                workspaceOf(parser));
+Result<run::RunPlace> placeOf(const QCommandLineParser &parser) {
+  auto place = run::runPlaceOr(parser.value(kOnOption).toStdString(),
+                               workspaceOf(parser));
   if (!place)
     return Error{"--on " + place.error()};
   return place;
@@ -57,10 +57,10 @@ std::filesystem::path workspaceOf(const QCommandLineParser &parser) {
   if (parser.isSet(kWorkspaceOption))
     return std::filesystem::absolute(
         parser.value(kWorkspaceOption).toStdString());
-  return std::filesystem::absolute(jobs::defaultWorkspace());
+  return std::filesystem::absolute(process::defaultWorkspace());
 }
 
-Result<iree::Document> openJobFile(const QCommandLineParser &parser,
+Result<document::Document> openJobFile(const QCommandLineParser &parser,
                                    int &exitCode) {
   const std::string path = parser.positionalArguments().front().toStdString();
   auto document = openDocument(path, ireePath(parser), exitCode);
@@ -72,7 +72,7 @@ Result<iree::Document> openJobFile(const QCommandLineParser &parser,
 Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser) {
   if (parser.isSet(kTryFolderOption))
     return std::filesystem::path(parser.value(kTryFolderOption).toStdString());
-  return jobs::newTryDirectory(workspaceOf(parser));
+  return process::newTryDirectory(workspaceOf(parser));
 }
 
 std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser) {
@@ -97,14 +97,15 @@ Result<int> countOf(const QCommandLineParser &parser,
   return value;
 }
 
-Result<std::optional<jobs::CompileTarget>>
+Result<std::optional<service::CompileTarget>>
 targetOf(const QCommandLineParser &parser) {
   if (!parser.isSet(kTargetOption))
-    return std::optional<jobs::CompileTarget>();
-  auto target = jobs::compileTarget(parser.value(kTargetOption).toStdString());
+    return std::optional<service::CompileTarget>();
+  auto target =
+      service::compileTarget(parser.value(kTargetOption).toStdString());
   if (!target)
     return Error{"--target: " + target.error()};
-  return std::optional<jobs::CompileTarget>(*target);
+  return std::optional<service::CompileTarget>(*target);
 }
 
 Result<JobArguments> jobArguments(const QCommandLineParser &parser) {
@@ -123,16 +124,16 @@ int usageError(const std::string &command, const std::string &message) {
 }
 
 std::optional<long long> recordTry(const QCommandLineParser &parser,
-                                   jobs::TryRecord record, bool quiet) {
+                                   tries::TryRecord record, bool quiet) {
   const std::filesystem::path workspace = workspaceOf(parser);
-  auto id = jobs::recordTry(workspace, std::move(record));
+  auto id = tries::recordTry(workspace, std::move(record));
   if (!id) {
     std::cerr << "warning: not recorded: " << id.error() << "\n";
     return std::nullopt;
   }
   if (!quiet)
     std::cerr << "recorded as try " << *id << " in "
-              << jobs::historyFile(workspace).string() << "\n";
+              << tries::historyFile(workspace).string() << "\n";
   return *id;
 }
 

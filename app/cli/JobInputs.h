@@ -3,7 +3,7 @@
 // and the record each try leaves in the history.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/run/RemoteRun.h"
 #include "core/service/IreeCommands.h"
 #include "core/tries/History.h"
@@ -31,12 +31,12 @@ extern const QCommandLineOption kTimeoutOption;
 extern const QCommandLineOption kDeviceOption;
 extern const QCommandLineOption kOnOption;
 // --on: here, or a host over ssh.
-Result<jobs::RunPlace> placeOf(const QCommandLineParser &parser);
+Result<run::RunPlace> placeOf(const QCommandLineParser &parser);
 
 std::filesystem::path workspaceOf(const QCommandLineParser &parser);
 // The command's FILE read and parsed by IREE in the worker, its path made
 // absolute (what the history records tries under); `exitCode` says why not.
-Result<iree::Document> openJobFile(const QCommandLineParser &parser,
+Result<document::Document> openJobFile(const QCommandLineParser &parser,
                                    int &exitCode);
 
 // --out, or a new folder under the workspace.
@@ -47,14 +47,14 @@ Result<int> countOf(const QCommandLineParser &parser,
                     const QCommandLineOption &option, int fallback, int low,
                     int high);
 // --target when given (an Error for a bad one), else nullopt.
-Result<std::optional<jobs::CompileTarget>>
+Result<std::optional<service::CompileTarget>>
 targetOf(const QCommandLineParser &parser);
 
 // What every job command checks first, once its options are parsed: one
 // FILE and a readable --target. An Error is the usage message.
 struct JobArguments {
   std::string path;
-  std::optional<jobs::CompileTarget> target;
+  std::optional<service::CompileTarget> target;
 };
 Result<JobArguments> jobArguments(const QCommandLineParser &parser);
 // "tilescope-cli COMMAND: MESSAGE" on stderr; the usage exit code.
@@ -63,7 +63,7 @@ int usageError(const std::string &command, const std::string &message);
 // Adds the try to the workspace's history; says where on stderr unless
 // quiet. A history that cannot be written is a warning, not a failure.
 std::optional<long long> recordTry(const QCommandLineParser &parser,
-                                   jobs::TryRecord record, bool quiet);
+                                   tries::TryRecord record, bool quiet);
 
 // "step (12 s)" rewritten once a second on stderr while a job runs, from the
 // first second on, only when stderr is a terminal.

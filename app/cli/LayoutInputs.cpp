@@ -201,8 +201,8 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
     // A name is asked of the IREE in use (its target table grows with each
     // release); the built-in table answers when there is none.
     auto installation = app::locateIree(ireePath(parser));
-    auto resolved = jobs::resolveTarget(installation ? &*installation : nullptr,
-                                        in.targetText);
+    auto resolved = service::resolveTarget(
+        installation ? &*installation : nullptr, in.targetText);
     if (!resolved)
       return Error{"--target: " + resolved.error()};
     in.resolvedTarget = std::move(resolved->target);

@@ -23,14 +23,14 @@ using nlohmann::json;
 namespace tilescope::cli {
 namespace {
 
-std::string sourceText(const std::optional<iree::SourceLocation> &source) {
+std::string sourceText(const std::optional<document::SourceLocation> &source) {
   if (!source)
     return "";
   return source->file + ":" + std::to_string(source->line) + ":" +
          std::to_string(source->column);
 }
 
-void printReduction(const jobs::SplitKReduction &reduction) {
+void printReduction(const service::SplitKReduction &reduction) {
   const document::ProgramReduction &op = reduction.op;
   const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
   std::cout << "\n"
@@ -78,21 +78,21 @@ void printDispatches(const std::string &title,
 // "FUNC:N=SIZES" or "FUNC:N" (for --clear) against the program's reductions.
 Result<document::SplitChoice>
 choiceOf(const std::string &text, bool clear,
-         const std::vector<jobs::SplitKReduction> &reductions,
+         const std::vector<service::SplitKReduction> &reductions,
          std::vector<std::string> &warnings) {
   const size_t equals = text.find('=');
   if (clear != (equals == std::string::npos))
     return Error{clear ? "--clear takes FUNC:N, not sizes ('" + text + "')"
                        : "--set takes FUNC:N=SIZES ('" + text + "')"};
   const std::string opText = clear ? text : text.substr(0, equals);
-  const jobs::SplitKReduction *found = nullptr;
-  for (const jobs::SplitKReduction &reduction : reductions)
+  const service::SplitKReduction *found = nullptr;
+  for (const service::SplitKReduction &reduction : reductions)
     if (reduction.op.function + ":" + std::to_string(reduction.op.index) ==
         opText)
       found = &reduction;
   if (!found) {
     std::string known;
-    for (const jobs::SplitKReduction &reduction : reductions)
+    for (const service::SplitKReduction &reduction : reductions)
       known += (known.empty() ? "" : ", ") + reduction.op.function + ":" +
                std::to_string(reduction.op.index);
     return Error{"no reduction '" + opText + "' (the program has: " +
@@ -114,15 +114,15 @@ choiceOf(const std::string &text, bool clear,
 
 // The picture of reduction `of` (the first when empty) with the split in
 // effect: a choice made here, else IREE's.
-Result<bool> drawSplit(const jobs::SplitKAnalysis &analysis,
+Result<bool> drawSplit(const service::SplitKAnalysis &analysis,
                        const std::vector<document::SplitChoice> &choices,
                        const std::string &of, const QString &path) {
   if (analysis.reductions.empty())
     return Error{"the program has no reduction to draw"};
-  const jobs::SplitKReduction *drawn = &analysis.reductions.front();
+  const service::SplitKReduction *drawn = &analysis.reductions.front();
   if (!of.empty()) {
     drawn = nullptr;
-    for (const jobs::SplitKReduction &reduction : analysis.reductions)
+    for (const service::SplitKReduction &reduction : analysis.reductions)
       if (reduction.op.function + ":" + std::to_string(reduction.op.index) ==
           of)
         drawn = &reduction;
@@ -208,7 +208,8 @@ int splitK(const QStringList &arguments) {
     return usageError("split-k", "expected one SOURCE");
   if (!parser.isSet(targetOption))
     return usageError("split-k", "--target is required");
-  auto target = jobs::compileTarget(parser.value(targetOption).toStdString());
+  auto target =
+      service::compileTarget(parser.value(targetOption).toStdString());
   if (!target)
     return usageError("split-k", "--target: " + target.error());
   const std::string from = parser.value(fromOption).toStdString();
@@ -237,7 +238,7 @@ int splitK(const QStringList &arguments) {
   }
 
   const bool asJson = parser.isSet(kJsonOption);
-  jobs::SplitKRequest request;
+  service::SplitKRequest request;
   request.source = source;
   request.target = *target;
   request.options.lowParallelism = parser.isSet(lowOption);
@@ -256,7 +257,7 @@ int splitK(const QStringList &arguments) {
     if (!asJson)
       std::cerr << step << "...\n";
   };
-  auto analysis = jobs::analyzeSplitK(*installation, *worker, request);
+  auto analysis = service::analyzeSplitK(*installation, *worker, request);
   if (!analysis) {
     std::cerr << "tilescope-cli split-k: " << source.string() << ": "
               << analysis.error() << "\n";
@@ -275,10 +276,10 @@ int splitK(const QStringList &arguments) {
       choices.push_back(std::move(*choice));
     }
 
-  std::optional<jobs::SplitKApplied> applied;
+  std::optional<service::SplitKApplied> applied;
   if (!choices.empty()) {
-    auto result =
-        jobs::applySplitK(*installation, *worker, request, *analysis, choices);
+    auto result = service::applySplitK(*installation, *worker, request,
+                                       *analysis, choices);
     if (!result) {
       std::cerr << "tilescope-cli split-k: " << source.string()
                 << ": IREE refused these splits: " << result.error() << "\n";
@@ -313,12 +314,12 @@ int splitK(const QStringList &arguments) {
   }
 
   if (asJson) {
-    json out = jobs::toJson(*analysis);
+    json out = tries::toJson(*analysis);
     out["source"] = source.string();
     out["target"] = target->name;
     out["low_parallelism"] = request.options.lowParallelism;
     if (applied)
-      out["applied"] = jobs::toJson(*applied);
+      out["applied"] = tries::toJson(*applied);
     out["warnings"] = warnings;
     if (parser.isSet(outputOption))
       out["output"] = parser.value(outputOption).toStdString();
@@ -327,7 +328,7 @@ int splitK(const QStringList &arguments) {
   }
 
   size_t split = 0;
-  for (const jobs::SplitKReduction &reduction : analysis->reductions)
+  for (const service::SplitKReduction &reduction : analysis->reductions)
     split += reduction.op.split ? 1 : 0;
   std::cout << source.string() << ": " << analysis->reductions.size()
             << " reduction" << (analysis->reductions.size() == 1 ? "" : "s")
@@ -335,7 +336,7 @@ int splitK(const QStringList &arguments) {
             << " split by IREE's heuristic"
             << (request.options.lowParallelism ? " (low parallelism)" : "")
             << "\n";
-  for (const jobs::SplitKReduction &reduction : analysis->reductions)
+  for (const service::SplitKReduction &reduction : analysis->reductions)
     printReduction(reduction);
   printDispatches("Dispatches with IREE's splits", analysis->dispatches);
   if (applied)

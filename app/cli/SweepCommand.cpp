@@ -29,7 +29,7 @@ namespace {
 
 // "measured  28.93 us" or "predicted 31.20 us": what a candidate's place
 // stands on, in a fixed-width column.
-std::string timeColumn(const jobs::SweepCandidate &c) {
+std::string timeColumn(const sweep::SweepCandidate &c) {
   char text[48] = "";
   if (auto measured = c.measuredMicroseconds())
     std::snprintf(text, sizeof text, "measured  %10.2f us", *measured);
@@ -41,15 +41,15 @@ std::string timeColumn(const jobs::SweepCandidate &c) {
   return text;
 }
 
-std::string line(const jobs::SweepCandidate &c,
-                 const jobs::SweepCandidate *first = nullptr) {
+std::string line(const sweep::SweepCandidate &c,
+                 const sweep::SweepCandidate *first = nullptr) {
   if (!c.valid)
     return "  invalid   " + c.name + ": " + c.whyNot;
   if (!c.record)
     return "  not run   " + c.name;
   std::string text =
       "  " + timeColumn(c) + "  " + c.record->outcome + "  " + c.name;
-  if (const std::string brief = jobs::resourceBrief(*c.record); !brief.empty())
+  if (const std::string brief = tries::resourceBrief(*c.record); !brief.empty())
     text += "  [" + brief + "]";
   if (c.resumed)
     text += "  (from try " + std::to_string(c.record->id) + ")";
@@ -57,7 +57,7 @@ std::string line(const jobs::SweepCandidate &c,
     text += "  (time of try " + std::to_string(c.measuredElsewhere->id) +
             ", the same config)";
   if (first && first != &c)
-    if (auto verdict = jobs::againstFirst(*first, c);
+    if (auto verdict = sweep::againstFirst(*first, c);
         verdict && verdict->withinNoise)
       text += "  (within noise of the first)";
   return text;
@@ -70,8 +70,8 @@ std::string joined(const std::vector<std::string> &names) {
   return text.empty() ? "none" : text;
 }
 
-void printSpace(const jobs::IreeSpace &space) {
-  std::cout << jobs::describe(space) << "\n  varied: " << joined(space.varied)
+void printSpace(const sweep::IreeSpace &space) {
+  std::cout << sweep::describe(space) << "\n  varied: " << joined(space.varied)
             << "\n  held at the config's values: " << joined(space.held)
             << "\n  following the others: " << joined(space.following)
             << "\n  kept: the " << space.points.size()
@@ -157,7 +157,7 @@ int sweep(const QStringList &arguments) {
   auto inputs = jobArguments(parser);
   if (!inputs)
     return usage(inputs.error());
-  const std::optional<jobs::CompileTarget> &target = inputs->target;
+  const std::optional<service::CompileTarget> &target = inputs->target;
   const std::string &path = inputs->path;
   auto parallel = countOf(parser, jobsOption, 0, 1, 256);
   if (!parallel)
@@ -173,13 +173,13 @@ int sweep(const QStringList &arguments) {
   if (!op)
     return usage(path + ": --op: " + op.error());
 
-  jobs::SweepRequest request;
+  sweep::SweepRequest request;
   request.document = &*document;
   request.op = *op;
   auto nearest = countOf(parser, nearestOption, 32, 0, 4096);
   if (!nearest)
     return usage(nearest.error());
-  jobs::SweepChoice choice;
+  sweep::SweepChoice choice;
   for (const QString &text : parser.values(varyOption))
     choice.vary.push_back(text.toStdString());
   choice.ireeSpace = parser.isSet(spaceOption);
@@ -190,7 +190,7 @@ int sweep(const QStringList &arguments) {
   // With --iree-space, --vary names the fields whose knobs vary; without,
   // each is an axis.
   if (!choice.ireeSpace) {
-    auto axes = jobs::parseSweepAxes(choice.vary);
+    auto axes = sweep::parseSweepAxes(choice.vary);
     if (!axes)
       return usage("--vary " + axes.error());
     request.axes = std::move(*axes);
@@ -205,13 +205,13 @@ int sweep(const QStringList &arguments) {
   // --no-iree-space).
   const bool asksIree =
       choice.ireeSpace || (choice.vary.empty() && !choice.noIreeSpace);
-  Result<jobs::PreparedSweep> prepared = Error{""};
+  Result<sweep::PreparedSweep> prepared = Error{""};
   {
     TerminalProgress progress(!asJson && asksIree);
     if (asksIree)
       progress.step("asking IREE for the op's pipeline constraints");
-    prepared = jobs::prepareSweep(installation ? &*installation : nullptr,
-                                  request, choice);
+    prepared = sweep::prepareSweep(installation ? &*installation : nullptr,
+                                   request, choice);
     progress.done();
   }
   if (!prepared) {
@@ -219,7 +219,7 @@ int sweep(const QStringList &arguments) {
               << ":" << op->op << ": " << prepared.error() << "\n";
     return kExitFailure;
   }
-  const std::optional<jobs::IreeSpace> &space = prepared->source.space;
+  const std::optional<sweep::IreeSpace> &space = prepared->source.space;
   const std::string &rulesBecause = prepared->source.whyNotIree;
   const std::string name = request.name;
   auto printSource = [&] {
@@ -230,8 +230,8 @@ int sweep(const QStringList &arguments) {
                    "them: "
                 << rulesBecause << ")\n";
   };
-  request.upTo = parser.isSet(compileOnlyOption) ? jobs::TryStage::Resources
-                                                 : jobs::TryStage::Bench;
+  request.upTo = parser.isSet(compileOnlyOption) ? tries::TryStage::Resources
+                                                 : tries::TryStage::Bench;
   request.target = target;
   request.workspace = workspaceOf(parser);
   request.parallel = *parallel;
@@ -242,7 +242,7 @@ int sweep(const QStringList &arguments) {
     return usage(place.error());
   request.place = *place;
   if (parser.isSet(compileOnOption)) {
-    auto partition = jobs::compilePartitionOf(
+    auto partition = sweep::compilePartitionOf(
         parser.value(compileOnOption).toStdString(), request.place,
         request.upTo, "--on slurm:PARTITION");
     if (!partition)
@@ -259,11 +259,11 @@ int sweep(const QStringList &arguments) {
       std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
       return kExitIreeUnavailable;
     }
-    Result<jobs::SweepPlanned> planned = Error{""};
+    Result<sweep::SweepPlanned> planned = Error{""};
     {
       TerminalProgress progress(!asJson && request.ireeConstraints);
       progress.step("asking IREE about each candidate");
-      planned = jobs::planSweepWithVerdicts(
+      planned = sweep::planSweepWithVerdicts(
           installation ? &*installation : nullptr, request);
       progress.done();
     }
@@ -273,8 +273,8 @@ int sweep(const QStringList &arguments) {
       std::cerr << "tilescope-cli sweep: " << planned->ireeProblem << "\n";
       return kExitIreeUnavailable;
     }
-    const std::vector<jobs::SweepCandidate> *plan = &planned->candidates;
-    const json out = jobs::planJson(name, *plan, *prepared);
+    const std::vector<sweep::SweepCandidate> *plan = &planned->candidates;
+    const json out = sweep::planJson(name, *plan, *prepared);
     if (asJson) {
       std::cout << exporting::jsonText(out, 2) << "\n";
       return kExitOk;
@@ -286,7 +286,7 @@ int sweep(const QStringList &arguments) {
     if (out.contains("predicted_from"))
       std::cout << "  predicted from "
                 << out["predicted_from"].get<std::string>() << "\n";
-    for (const jobs::SweepCandidate &c : *plan) {
+    for (const sweep::SweepCandidate &c : *plan) {
       std::cout << (c.valid ? "  valid     " + timeColumn(c) + "  " + c.name
                             : line(c))
                 << "\n";
@@ -316,7 +316,7 @@ int sweep(const QStringList &arguments) {
   request.worker = std::move(*worker);
   TerminalProgress progress(!asJson);
   progress.step("sweeping " + name);
-  request.onCandidate = [&progress, &name](const jobs::SweepCandidate &c,
+  request.onCandidate = [&progress, &name](const sweep::SweepCandidate &c,
                                            size_t done, size_t total) {
     progress.step("sweep " + name + ": " + std::to_string(done) + " of " +
                   std::to_string(total) + ", last " + c.name);
@@ -324,19 +324,19 @@ int sweep(const QStringList &arguments) {
   request.onStatus = [&progress](const std::string &status) {
     progress.step("Slurm " + status);
   };
-  auto swept = jobs::runSweep(*installation, request);
+  auto swept = sweep::runSweep(*installation, request);
   progress.done();
   if (!swept)
     return usage(swept.error());
   if (asJson) {
-    std::cout << exporting::jsonText(jobs::resultJson(name, *swept, *prepared),
+    std::cout << exporting::jsonText(sweep::resultJson(name, *swept, *prepared),
                                      2)
               << "\n";
   } else {
     printSource();
     std::cout << "sweep \"" << name << "\": " << swept->ran << " run, "
               << swept->resumed << " from the history, " << swept->invalid
-              << " invalid; " << jobs::rankingHeading(swept->candidates)
+              << " invalid; " << sweep::rankingHeading(swept->candidates)
               << ":\n";
     if (!swept->slurmJobs.empty() || swept->reattached > 0) {
       std::cout << "on " << request.place.toString()
@@ -349,10 +349,10 @@ int sweep(const QStringList &arguments) {
       std::cout << "(" << swept->submitted << " sent now, " << swept->reattached
                 << " from an earlier run's tasks)\n";
     }
-    for (const jobs::SweepCandidate &c : swept->candidates)
+    for (const sweep::SweepCandidate &c : swept->candidates)
       std::cout << line(c, &swept->candidates.front()) << "\n";
   }
-  if (!jobs::everyValidFinished(*swept))
+  if (!sweep::everyValidFinished(*swept))
     return kExitFailure;
   return kExitOk;
 }

@@ -22,7 +22,7 @@ std::string joined(const std::vector<std::string> &names) {
 }
 
 void printTarget(const std::string &name,
-                 const jobs::ResolvedTarget &resolved) {
+                 const service::ResolvedTarget &resolved) {
   const config::GpuTarget &t = resolved.target;
   std::cout << name << ": " << t.arch << " on " << t.backend
             << (t.product.empty() ? "" : " (" + t.product + ")") << "\n";
@@ -82,7 +82,7 @@ int targets(const QStringList &arguments) {
   int exitCode = kExitOk;
   nlohmann::json out = nlohmann::json::array();
   for (const QString &name : names) {
-    auto resolved = jobs::resolveTarget(iree, name.toStdString());
+    auto resolved = service::resolveTarget(iree, name.toStdString());
     if (!resolved) {
       std::cerr << "tilescope-cli targets: " << name.toStdString() << ": "
                 << resolved.error() << "\n";

@@ -87,7 +87,7 @@ int tune(const QStringList &arguments) {
     std::cerr << "tilescope-cli tune: " << text.error() << "\n";
     return kExitBadInput;
   }
-  if (!*target && !jobs::namesItsDevices(*text))
+  if (!*target && !service::namesItsDevices(*text))
     return usage(source.string() + " names no device (hal.device.targets): "
                                    "give --target (gfx942, sm_90, llvm-cpu)");
   auto budget = countOf(parser, budgetOption, 30, 1, 7 * 24 * 60);
@@ -119,7 +119,7 @@ int tune(const QStringList &arguments) {
   request.source = std::filesystem::absolute(source);
   request.target = *target;
   request.workspace = workspaceOf(parser);
-  request.place = parser.isSet(bundleOption) ? jobs::RunPlace{} : *place;
+  request.place = parser.isSet(bundleOption) ? run::RunPlace{} : *place;
   if (parser.isSet(bundleOption))
     request.bundle =
         std::filesystem::absolute(parser.value(bundleOption).toStdString());

@@ -59,11 +59,11 @@ int verify(const QStringList &arguments) {
   auto inputs = jobArguments(parser);
   if (!inputs)
     return usage(inputs.error());
-  const std::optional<jobs::CompileTarget> &target = inputs->target;
+  const std::optional<service::CompileTarget> &target = inputs->target;
   const std::string &path = inputs->path;
   const bool asJson = parser.isSet(kJsonOption);
 
-  jobs::CheckRequest request;
+  run::CheckRequest request;
   bool ok = true;
   if (parser.isSet(seedOption)) {
     request.seed = parser.value(seedOption).toULongLong(&ok);
@@ -72,7 +72,7 @@ int verify(const QStringList &arguments) {
   }
   if (parser.isSet(atolOption) || parser.isSet(rtolOption)) {
     bool aOk = true, rOk = true;
-    request.tolerance = jobs::Tolerance{
+    request.tolerance = run::Tolerance{
         parser.isSet(atolOption) ? parser.value(atolOption).toDouble(&aOk) : 0,
         parser.isSet(rtolOption) ? parser.value(rtolOption).toDouble(&rOk) : 0};
     if (!aOk || !rOk || request.tolerance->absolute < 0 ||
@@ -95,12 +95,12 @@ int verify(const QStringList &arguments) {
   // here, or --on's place. Without one, the checked run is compiled but not
   // run.
   auto backend =
-      jobs::prepareCheck(request, *document,
-                         parser.isSet(programOption)
-                             ? std::optional<std::filesystem::path>(
-                                   parser.value(programOption).toStdString())
-                             : std::nullopt,
-                         target, parser.value(kDeviceOption).toStdString());
+      tries::prepareCheck(request, *document,
+                          parser.isSet(programOption)
+                              ? std::optional<std::filesystem::path>(
+                                    parser.value(programOption).toStdString())
+                              : std::nullopt,
+                          target, parser.value(kDeviceOption).toStdString());
   if (!backend)
     return usage(backend.error() + " (--program SOURCE)");
 
@@ -125,22 +125,22 @@ int verify(const QStringList &arguments) {
   request.progress = [&progress](const std::string &step) {
     progress.step(step);
   };
-  auto checked = jobs::checkProgram(*installation, request);
+  auto checked = run::checkProgram(*installation, request);
   progress.done();
   if (!checked) {
     std::cerr << "tilescope-cli verify: " << checked.error() << "\n";
     return kExitBadInput;
   }
 
-  const jobs::TryRecord record =
-      jobs::checkRecord(request, *checked, *document, *backend);
+  const tries::TryRecord record =
+      tries::checkRecord(request, *checked, *document, *backend);
   const auto id = recordTry(parser, record, asJson);
 
   const int exit = checked->compiledOnly ? kExitCannotRunHere
                    : checked->passed()   ? kExitOk
                                          : kExitFailure;
   if (asJson) {
-    json out = jobs::toJson(*checked);
+    json out = tries::toJson(*checked);
     out["file"] = path;
     out["try"] = id ? json(*id) : json(nullptr);
     out["outcome"] = record.outcome;
@@ -148,14 +148,14 @@ int verify(const QStringList &arguments) {
     return exit;
   }
   std::cout << checked->summary() << "\n";
-  for (const jobs::OutputCheck &output : checked->outputs) {
-    const jobs::TensorComparison &c = output.comparison;
+  for (const run::OutputCheck &output : checked->outputs) {
+    const run::TensorComparison &c = output.comparison;
     std::cout << "  output " << output.index << " (" << c.type.toString()
               << "): " << (c.passed() ? "passed" : "FAILED") << ", "
               << c.mismatches << " mismatches, max abs error "
               << c.maxAbsoluteError << ", max rel error " << c.maxRelativeError
               << "\n";
-    for (const jobs::Mismatch &m : c.firstMismatches) {
+    for (const run::Mismatch &m : c.firstMismatches) {
       std::cout << "    at [";
       for (size_t i = 0; i < m.index.size(); ++i)
         std::cout << (i ? ", " : "") << m.index[i];

@@ -13,7 +13,7 @@
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/process/Process.h"
 #include "core/service/IreeCommands.h"
 #include "core/util/Files.h"
@@ -200,10 +200,10 @@ int doctor(const QStringList &arguments) {
       ireeReport["missing_optional_functions"] =
           (*library)->missingOptionalFunctions();
     }
-    auto drivers = jobs::listRuntimeDrivers(*installation);
+    auto drivers = service::listRuntimeDrivers(*installation);
     if (drivers) {
       json list = json::array();
-      for (const jobs::RuntimeDriver &driver : *drivers)
+      for (const service::RuntimeDriver &driver : *drivers)
         list.push_back(
             {{"name", driver.name}, {"description", driver.description}});
       ireeReport["runtime_drivers"] = list;
@@ -338,14 +338,14 @@ int dispatches(const QStringList &arguments) {
                  "forms and configures them; `tilescope-cli split-k "
               << path << " --target gfx942` shows which reductions IREE "
               << "splits first\n";
-  for (const iree::Dispatch &dispatch : document->dispatches) {
+  for (const document::Dispatch &dispatch : document->dispatches) {
     std::cout << "\n" << dispatch.name << "  (line " << dispatch.line;
     if (!dispatch.variant.empty())
       std::cout << ", " << dispatch.executable << "::" << dispatch.variant;
     std::cout << ")\n";
     if (!dispatch.translationInfo.empty())
       std::cout << "  translation_info: " << dispatch.translationInfo << "\n";
-    for (const iree::RootOp &op : dispatch.rootOps) {
+    for (const document::RootOp &op : dispatch.rootOps) {
       std::cout << "  " << op.name << " (line " << op.line << ")";
       if (op.rootOpSet)
         std::cout << " root_op set " << *op.rootOpSet;
@@ -366,7 +366,7 @@ int dispatches(const QStringList &arguments) {
 // second one ends the command at once.
 static void stopJobsOnSignals() {
   struct sigaction action {};
-  action.sa_handler = [](int signal) { jobs::interruptJobs(signal); };
+  action.sa_handler = [](int signal) { process::interruptJobs(signal); };
   action.sa_flags = SA_RESETHAND;
   sigemptyset(&action.sa_mask);
   for (int signal : {SIGINT, SIGTERM, SIGHUP})
@@ -541,7 +541,7 @@ int main(int argc, char **argv) {
   removeStaleTemporaryDirectories();
   const int code = runCommandAnsweringJson(argc, argv);
   // Interrupted: the shell's convention, 128 + the signal.
-  if (const int signal = jobs::jobsInterruptedBy())
+  if (const int signal = process::jobsInterruptedBy())
     return 128 + signal;
   return code;
 }

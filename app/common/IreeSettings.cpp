@@ -18,7 +18,7 @@ locateIree(const std::optional<QString> &commandLinePath) {
   return tools::locateIree(options);
 }
 
-Result<jobs::DocumentWorker>
+Result<service::DocumentWorker>
 documentWorker(const std::optional<QString> &commandLinePath) {
   auto installation = locateIree(commandLinePath);
   if (!installation)
@@ -26,8 +26,8 @@ documentWorker(const std::optional<QString> &commandLinePath) {
   const QString program =
       QDir(QCoreApplication::applicationDirPath())
           .filePath(QStringLiteral("tilescope-iree-worker"));
-  return jobs::DocumentWorker(program.toStdString(),
-                              installation->compilerLibrary);
+  return service::DocumentWorker(program.toStdString(),
+                                 installation->compilerLibrary);
 }
 
 } // namespace tilescope::app

@@ -23,7 +23,7 @@ locateIree(const std::optional<QString> &commandLinePath);
 
 // The parser process beside this executable (tilescope-iree-worker), set to
 // load the IREE that locateIree finds.
-Result<jobs::DocumentWorker>
+Result<service::DocumentWorker>
 documentWorker(const std::optional<QString> &commandLinePath);
 
 } // namespace tilescope::app

@@ -273,23 +273,23 @@ int main(int argc, char **argv) {
   };
   // IREE's verdict on the selected op: its pipeline constraints, checked by
   // the pinned iree-opt on the document as it stands.
-  services.ireeConstraints =
-      [ireePath](
-          const document::Document &document, edit::OpRef op,
-          const std::atomic<bool> *cancel) -> Result<jobs::ConstraintVerdict> {
+  services.ireeConstraints = [ireePath](const document::Document &document,
+                                        edit::OpRef op,
+                                        const std::atomic<bool> *cancel)
+      -> Result<service::ConstraintVerdict> {
     auto installation = app::locateIree(ireePath);
     if (!installation)
       return Error{installation.error()};
-    return jobs::ireeConstraintVerdict(*installation, document,
-                                       std::chrono::minutes(2), cancel, op);
+    return service::ireeConstraintVerdict(*installation, document,
+                                          std::chrono::minutes(2), cancel, op);
   };
   // IREE's own choice: the document's configs stripped and chosen again by
   // the pinned iree-opt, read back by the same worker.
   services.ireeDefaults = [ireePath](const document::Document &document) {
-    return withIree<jobs::DefaultConfigs>(
+    return withIree<service::DefaultConfigs>(
         ireePath, [&](const tools::IreeInstallation &installation,
-                      jobs::DocumentWorker &worker) {
-          return jobs::ireeDefaultConfigs(installation, worker, document);
+                      service::DocumentWorker &worker) {
+          return service::ireeDefaultConfigs(installation, worker, document);
         });
   };
   // IREE's own layouts: its GPU lowering run by the pinned iree-opt on the
@@ -297,42 +297,42 @@ int main(int argc, char **argv) {
   services.ireeLayouts = [ireePath](const document::Document &document,
                                     size_t dispatch,
                                     const std::atomic<bool> *cancel) {
-    return withIree<jobs::IreeLayoutAnswer>(
+    return withIree<service::IreeLayoutAnswer>(
         ireePath, [&](const tools::IreeInstallation &installation,
-                      jobs::DocumentWorker &worker) {
-          jobs::IreeLayoutRequest request;
+                      service::DocumentWorker &worker) {
+          service::IreeLayoutRequest request;
           request.dispatch = dispatch;
           request.cancel = cancel;
           // Edits not saved: the text IREE was given is kept here, for
           // the command the tab shows.
-          request.inputCopy = jobs::defaultWorkspace() / "iree-layouts" /
+          request.inputCopy = process::defaultWorkspace() / "iree-layouts" /
                               (document.path.stem().string() + ".edited.mlir");
           worker.cancel = cancel;
-          return jobs::ireeLayouts(installation, worker, document, request);
+          return service::ireeLayouts(installation, worker, document, request);
         });
   };
   // Split-k: iree-compile in child processes; what IREE printed (the split
   // point, the flow module) read by IREE in the parse worker, as the command
   // line's split-k has it read: this process never loads IREE's library.
-  services.splitK = [ireePath](const jobs::SplitKRequest &request) {
-    return withIree<jobs::SplitKAnalysis>(
+  services.splitK = [ireePath](const service::SplitKRequest &request) {
+    return withIree<service::SplitKAnalysis>(
         ireePath, [&](const tools::IreeInstallation &installation,
-                      jobs::DocumentWorker &worker) {
-          return jobs::analyzeSplitK(installation, worker, request);
+                      service::DocumentWorker &worker) {
+          return service::analyzeSplitK(installation, worker, request);
         });
   };
   services.applySplitK =
-      [ireePath](const jobs::SplitKRequest &request,
-                 const jobs::SplitKAnalysis &analysis,
+      [ireePath](const service::SplitKRequest &request,
+                 const service::SplitKAnalysis &analysis,
                  const std::vector<document::SplitChoice> &choices) {
-        return withIree<jobs::SplitKApplied>(
+        return withIree<service::SplitKApplied>(
             ireePath, [&](const tools::IreeInstallation &installation,
-                          jobs::DocumentWorker &worker) {
-              return jobs::applySplitK(installation, worker, request, analysis,
-                                       choices);
+                          service::DocumentWorker &worker) {
+              return service::applySplitK(installation, worker, request,
+                                          analysis, choices);
             });
       };
-  services.workspace = jobs::defaultWorkspace();
+  services.workspace = process::defaultWorkspace();
   // Help > About: where the IREE in use is, and what iree-compile says it is.
   services.ireeVersion = [ireePath]() -> std::string {
     auto installation = app::locateIree(ireePath);
@@ -357,13 +357,13 @@ int main(int argc, char **argv) {
   // A file IREE refused: its conversion for the pinned release, when the
   // config model has one and IREE reads the result.
   services.releaseOffer = [ireePath](const std::filesystem::path &file)
-      -> std::optional<jobs::ReleaseOffer> {
+      -> std::optional<service::ReleaseOffer> {
     auto worker = app::documentWorker(ireePath);
     auto text = document::readMlirFile(file);
     if (!worker || !text)
       return std::nullopt;
-    return jobs::releaseOffer(*worker, *text, file.string(),
-                              app::kPinnedRelease);
+    return service::releaseOffer(*worker, *text, file.string(),
+                                 app::kPinnedRelease);
   };
   // Edit > Settings: the IREE a path names, found the way every job finds
   // it (the command line's --iree still comes first).

@@ -53,9 +53,9 @@
 #include "core/export/LoweredJson.h"
 #include "core/export/ProgramReductionsJson.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/Document.h"
-#include "core/iree/LoweredIr.h"
-#include "core/iree/ProgramReductions.h"
+#include "core/iree/DocumentParser.h"
+#include "core/iree/LoweredIrReader.h"
+#include "core/iree/ProgramReader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -212,7 +212,7 @@ Result<Request> requestFromLine(const std::string &line) {
 // IREE's printed function, read back by IREE.
 json readLowered(const Request &request,
                  const std::shared_ptr<iree::CompilerLibrary> &library) {
-  auto text = iree::readMlirFile(request.file);
+  auto text = document::readMlirFile(request.file);
   if (!text)
     return {{"ok", false}, {"error", text.error()}};
   auto reader = iree::LoweredIrReader::create(library);
@@ -227,7 +227,7 @@ json readLowered(const Request &request,
 // Split-k's three questions on what iree-compile printed, read by IREE.
 json programAnswer(const Request &request,
                    const std::shared_ptr<iree::CompilerLibrary> &library) {
-  auto text = iree::readMlirFile(request.file);
+  auto text = document::readMlirFile(request.file);
   if (!text)
     return {{"ok", false}, {"error", text.error()}};
   auto reader = iree::ProgramReader::create(library);
@@ -277,7 +277,7 @@ json programAnswer(const Request &request,
 // (an editor asks on every edit).
 json printAttribute(const Request &request,
                     const std::shared_ptr<iree::CompilerLibrary> &library) {
-  auto text = iree::readMlirFile(request.file);
+  auto text = document::readMlirFile(request.file);
   if (!text)
     return {{"ok", false}, {"error", text.error()}};
   static iree::AttributeParser parser(library);
@@ -298,10 +298,10 @@ json parse(const Request &request, iree::DocumentParser &parser,
     std::fflush(stderr);
   };
   const auto start = std::chrono::steady_clock::now();
-  auto text = iree::readMlirFile(request.file);
-  Result<iree::Document> document =
+  auto text = document::readMlirFile(request.file);
+  Result<document::Document> document =
       text ? parser.parseText(std::move(*text), request.bufferName, options)
-           : Result<iree::Document>(Error{text.error()});
+           : Result<document::Document>(Error{text.error()});
   milliseconds = std::chrono::duration<double, std::milli>(
                      std::chrono::steady_clock::now() - start)
                      .count();
@@ -312,7 +312,7 @@ json parse(const Request &request, iree::DocumentParser &parser,
     return reply;
   }
   json diagnostics = json::array();
-  for (const iree::Diagnostic &diagnostic : parser.lastDiagnostics())
+  for (const document::Diagnostic &diagnostic : parser.lastDiagnostics())
     diagnostics.push_back(exporting::toJson(diagnostic));
   return {
       {"ok", false}, {"error", document.error()}, {"diagnostics", diagnostics}};

@@ -25,7 +25,7 @@ nlohmann::json toJson(const document::SplitChoice &choice);
 Result<document::SplitChoice> splitChoiceFromJson(const nlohmann::json &value);
 
 // The worker's form of a formed dispatch (split-k's JSON for people is
-// jobs::toJson in core/tries/JobJson).
+// tries::toJson in core/tries/JobJson).
 nlohmann::json toWorkerJson(const document::FormedDispatch &dispatch);
 Result<document::FormedDispatch>
 formedDispatchFromJson(const nlohmann::json &value);

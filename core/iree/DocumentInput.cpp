@@ -1,7 +1,7 @@
 // What happens to a file before IREE's parser sees it: reading it with
 // clear errors, and refusing what IREE cannot take safely. No IREE here.
 #include "core/document/SplitInput.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/iree/NestingScan.h"
 #include "core/util/Files.h"
 

@@ -246,9 +246,9 @@ Origin originOf(const Ir &ir, MlirOperation forall, MlirValue value) {
 
 } // namespace
 
-LaneDistribution readLaneDistribution(const Ir &ir, MlirOperation forall) {
+document::LaneDistribution readLaneDistribution(const Ir &ir, MlirOperation forall) {
   const FunctionTable &api = ir.api;
-  LaneDistribution distribution;
+  document::LaneDistribution distribution;
   const auto upper = ir.integers(ir.attribute(forall, "staticUpperBound"));
   if (!upper || upper->size() != 1 || (*upper)[0] <= 0 ||
       (*upper)[0] == kDynamic) {
@@ -284,7 +284,7 @@ LaneDistribution readLaneDistribution(const Ir &ir, MlirOperation forall) {
         distribution.error = "an extract_slice with dynamic sizes or strides";
         return false;
       }
-    LaneSlice slice;
+    document::LaneSlice slice;
     slice.argument = origin.argument;
     slice.argumentShape = origin.argumentShape;
     for (int64_t lane = 0; lane < distribution.lanes; ++lane) {

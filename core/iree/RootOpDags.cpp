@@ -3,7 +3,7 @@
 // the attributes configuration added, and printed by IREE: the body of a
 // tuning spec's cast_compatible_dag_from_root matcher.
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/ProgramReductions.h"
+#include "core/iree/ProgramReader.h"
 #include "core/iree/detail/Ir.h"
 
 #include <algorithm>
@@ -128,7 +128,7 @@ ProgramReader::rootOpDags(const std::string &text,
     // block arguments do.
     const std::string wrapper =
         "func.func @tilescope_dag(" + arguments + ") {\n  func.return\n}\n";
-    std::vector<Diagnostic> wrapperDiagnostics;
+    std::vector<document::Diagnostic> wrapperDiagnostics;
     auto holder = ParsedModule::parse(
         session, wrapper, SourcePosition{"<dag>", "<dag>"}, wrapperDiagnostics);
     if (!holder)

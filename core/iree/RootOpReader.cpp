@@ -222,7 +222,7 @@ std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
   return space;
 }
 
-void describeRootOp(const Ir &ir, MlirOperation op, RootOp &root) {
+void describeRootOp(const Ir &ir, MlirOperation op, document::RootOp &root) {
   const FunctionTable &api = ir.api;
   root.space = iterationSpaceOf(ir, op);
   // IREE's check casts to a linalg op unchecked: ask it of linalg ops only.

@@ -12,7 +12,7 @@
 
 extern char **environ;
 
-namespace tilescope::jobs {
+namespace tilescope::process {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -310,4 +310,4 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   return result;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::process

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::process {
 
 struct ProcessSpec {
   std::filesystem::path program;
@@ -68,4 +68,4 @@ bool stopRequested(const std::atomic<bool> *cancel);
 // Quotes one word for a POSIX shell.
 std::string shellQuote(const std::string &word);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::process

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace tilescope::jobs {
+namespace tilescope::process {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -243,4 +243,4 @@ ServingProcess::Answer ServingProcess::await(Clock::time_point start,
   return finish(ProcessResult::Outcome::Exited, status);
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::process

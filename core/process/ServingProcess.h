@@ -14,7 +14,7 @@
 
 #include <sys/types.h>
 
-namespace tilescope::jobs {
+namespace tilescope::process {
 
 class ServingProcess {
 public:
@@ -74,4 +74,4 @@ private:
   int answers = 0;
 };
 
-} // namespace tilescope::jobs
+} // namespace tilescope::process

@@ -7,7 +7,7 @@
 
 #include <sys/types.h>
 
-namespace tilescope::jobs::detail {
+namespace tilescope::process::detail {
 
 struct Pipe {
   int read = -1;
@@ -38,4 +38,4 @@ int stopProcessGroup(pid_t pid);
 // Fills `result` (outcome, exit code or signal) from a wait status.
 void setEnding(ProcessResult &result, int waitStatus);
 
-} // namespace tilescope::jobs::detail
+} // namespace tilescope::process::detail

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace tilescope::jobs {
+namespace tilescope::process {
 
 std::filesystem::path defaultWorkspace() {
   if (const char *path = std::getenv("TILESCOPE_WORKSPACE"); path && *path)
@@ -68,4 +68,4 @@ keepCrashReproducer(const std::filesystem::path &file) {
   return kept;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::process

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-namespace tilescope::jobs {
+namespace tilescope::process {
 
 // $TILESCOPE_WORKSPACE, else $XDG_DATA_HOME/tilescope, else
 // ~/.local/share/tilescope.
@@ -22,4 +22,4 @@ newTryDirectory(const std::filesystem::path &workspace);
 Result<std::filesystem::path>
 keepCrashReproducer(const std::filesystem::path &file);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::process

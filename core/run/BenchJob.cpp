@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 Result<std::string> deviceForBackend(const std::string &backend,
                                      const devices::GpuDiscovery &discovery) {
@@ -74,8 +74,10 @@ Result<PreparedBench> prepareBench(const tools::IreeInstallation &iree,
   return prepared;
 }
 
-BenchJobResult benchResultOf(const PreparedBench &prepared, ProcessSpec spec,
-                             ProcessResult process, const std::string &failed) {
+BenchJobResult benchResultOf(const PreparedBench &prepared,
+                             process::ProcessSpec spec,
+                             process::ProcessResult process,
+                             const std::string &failed) {
   BenchJobResult result;
   result.bundle = prepared.bundle;
   result.spec = std::move(spec);
@@ -83,7 +85,8 @@ BenchJobResult benchResultOf(const PreparedBench &prepared, ProcessSpec spec,
   result.timing = readModuleTiming(prepared.bundle, prepared.moduleId);
   if (!failed.empty() && !result.timing.timed()) {
     result.error = failed;
-  } else if (result.process.outcome != ProcessResult::Outcome::Exited) {
+  } else if (result.process.outcome !=
+             process::ProcessResult::Outcome::Exited) {
     result.error = "run.sh " + result.process.describe();
   } else if (!result.timing.timed()) {
     result.error =
@@ -114,8 +117,9 @@ Result<BenchJobResult> benchModule(const tools::IreeInstallation &iree,
   };
   switch (request.place.kind) {
   case RunPlace::Kind::Local: {
-    ProcessSpec spec = runBundleCommand(prepared->bundle, prepared->run);
-    ProcessResult process = runProcess(spec);
+    process::ProcessSpec spec =
+        runBundleCommand(prepared->bundle, prepared->run);
+    process::ProcessResult process = runProcess(spec);
     return benchResultOf(*prepared, std::move(spec), std::move(process));
   }
   case RunPlace::Kind::Ssh: {
@@ -156,4 +160,4 @@ std::string BenchJobResult::summary() const {
   return succeeded() ? timing.summary() : "no time: " + error;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

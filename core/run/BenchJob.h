@@ -23,7 +23,7 @@
 #include <optional>
 #include <string>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 // The runtime device for a backend's modules: "local-task" for llvm-cpu,
 // "hip://N" / "cuda://N" for the first GPU of the vendor that discovery
@@ -62,10 +62,10 @@ struct BenchJobRequest {
 };
 
 struct BenchJobResult {
-  ProcessSpec spec;                  // run.sh, as run (through ssh on a host)
+  process::ProcessSpec spec;         // run.sh, as run (through ssh on a host)
   std::optional<RemoteRun> remote;   // the ssh steps, on a host
   std::optional<SlurmTaskEnd> slurm; // how its task ended, on a cluster
-  ProcessResult process;
+  process::ProcessResult process;
   std::filesystem::path bundle;
   ModuleTiming timing;
   std::string error; // why there is no time
@@ -96,8 +96,9 @@ Result<PreparedBench> prepareBench(const tools::IreeInstallation &iree,
 // The bench a run of `prepared` gave: run.sh's process (or what stood for
 // it) and the bundle's results; `failed` is why it did not run, when the
 // place said (a connection, a Slurm task's end).
-BenchJobResult benchResultOf(const PreparedBench &prepared, ProcessSpec spec,
-                             ProcessResult process,
+BenchJobResult benchResultOf(const PreparedBench &prepared,
+                             process::ProcessSpec spec,
+                             process::ProcessResult process,
                              const std::string &failed = "");
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <future>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 namespace {
 
 namespace fs = std::filesystem;
@@ -25,13 +25,13 @@ struct Step {
   }
   // Runs `spec`, recording its command; on failure records the step and
   // why, and returns false.
-  bool run(const std::string &name, ProcessSpec spec,
-           ProcessResult *out = nullptr) const {
+  bool run(const std::string &name, process::ProcessSpec spec,
+           process::ProcessResult *out = nullptr) const {
     spec.workingDirectory = result.directory;
     spec.timeout = request.timeout;
     spec.cancel = request.cancel;
     result.commands.push_back(spec.shellCommand());
-    ProcessResult ran = runProcess(spec);
+    process::ProcessResult ran = runProcess(spec);
     const bool ok = ran.succeeded();
     if (!ok)
       fail(name, spec, ran);
@@ -39,8 +39,8 @@ struct Step {
       *out = std::move(ran);
     return ok;
   }
-  void fail(const std::string &name, const ProcessSpec &spec,
-            const ProcessResult &ran) const {
+  void fail(const std::string &name, const process::ProcessSpec &spec,
+            const process::ProcessResult &ran) const {
     result.failedStep = name;
     std::string why = spec.program.filename().string() + " " + ran.describe();
     std::string tail = ran.standardError;
@@ -54,9 +54,9 @@ struct Step {
   }
 };
 
-std::vector<std::string> executableNames(const iree::Document &document) {
+std::vector<std::string> executableNames(const document::Document &document) {
   std::vector<std::string> names;
-  for (const iree::Dispatch &dispatch : document.dispatches)
+  for (const document::Dispatch &dispatch : document.dispatches)
     if (!dispatch.executable.empty() &&
         std::find(names.begin(), names.end(), dispatch.executable) ==
             names.end())
@@ -120,7 +120,7 @@ std::optional<std::string> programOnDevice(const std::string &program,
   const std::string needed = document::aliasesUsedBy(
       document::splitTopLevelAliases(dispatchText).aliases, device,
       document::splitTopLevelAliases(program).aliases);
-  auto placed = sourceOnDevice(program, device, needed);
+  auto placed = service::sourceOnDevice(program, device, needed);
   return placed ? std::optional<std::string>(std::move(*placed)) : std::nullopt;
 }
 
@@ -157,7 +157,7 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     std::string script = "#!/bin/sh\n# The checked run's commands, as they "
                          "ran (the comparison of\n# outputs is Tilescope's: "
                          "tilescope-cli verify).\nset -e\ncd " +
-                         shellQuote(directory.string()) + "\n";
+                         process::shellQuote(directory.string()) + "\n";
     for (const std::string &command : result.commands)
       script += command + "\n";
     if (writeFileAtomically(directory / "command.sh", script)) {
@@ -174,16 +174,17 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
   std::string testedProgram = *programText;
   std::vector<std::string> substituted;
   if (request.edited) {
-    const std::vector<std::string> backends = documentBackends(*request.edited);
+    const std::vector<std::string> backends =
+        service::documentBackends(*request.edited);
     result.backend = backends.empty() ? "" : backends.front();
-    if (namesItsDevices(*programText)) {
+    if (service::namesItsDevices(*programText)) {
       // The program names its own devices: compiled as it stands.
     } else if (auto onDevice =
                    programOnDevice(*programText, request.edited->text)) {
       testedProgram = std::move(*onDevice);
     } else if (request.target) {
       testedFlags = request.target->compileFlags;
-    } else if (hasTopLevelModule(*programText)) {
+    } else if (service::hasTopLevelModule(*programText)) {
       return Error{request.program.string() +
                    " has a module of its own that names no device "
                    "(hal.device.targets): add them to it, or give --target"};
@@ -202,11 +203,11 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
       testedFlags.push_back("--iree-hal-substitute-executable-configuration=" +
                             name + "=" + (directory / "edited.mlir").string());
   } else {
-    const CompileTarget target =
-        request.target.value_or(*compileTarget("llvm-cpu"));
+    const service::CompileTarget target =
+        request.target.value_or(*service::compileTarget("llvm-cpu"));
     result.backend = target.backend;
     // A program that names its devices is compiled for them as it stands.
-    if (!namesItsDevices(*programText))
+    if (!service::namesItsDevices(*programText))
       testedFlags = target.compileFlags;
   }
   testedFlags.insert(testedFlags.end(), request.extraFlags.begin(),
@@ -228,17 +229,17 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     result.device = "local-task";
   }
 
-  ProcessSpec testedCompile;
+  process::ProcessSpec testedCompile;
   testedCompile.program = *compiler;
   testedCompile.arguments = {"program.mlir"};
   testedCompile.arguments.insert(testedCompile.arguments.end(),
                                  testedFlags.begin(), testedFlags.end());
   testedCompile.arguments.insert(testedCompile.arguments.end(),
                                  {"-o", "tested.vmfb"});
-  ProcessSpec referenceCompile;
+  process::ProcessSpec referenceCompile;
   referenceCompile.program = *compiler;
   referenceCompile.arguments = {"reference.mlir"};
-  const CompileTarget host = *compileTarget("llvm-cpu");
+  const service::CompileTarget host = *service::compileTarget("llvm-cpu");
   referenceCompile.arguments.insert(referenceCompile.arguments.end(),
                                     host.compileFlags.begin(),
                                     host.compileFlags.end());
@@ -253,7 +254,7 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
   auto reference = std::async(std::launch::async, [&] {
     return referenceStep.run("reference compile", referenceCompile);
   });
-  ProcessResult testedRun;
+  process::ProcessResult testedRun;
   const bool testedOk = step.run("compile", testedCompile, &testedRun);
   const bool referenceOk = reference.get();
   result.commands.push_back(referenceSide.commands.back());
@@ -285,10 +286,10 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
 
   // 2. The function and its inputs, from the reference module's ABI.
   step.announce("reading the function's signature");
-  ProcessSpec dump;
+  process::ProcessSpec dump;
   dump.program = *dumper;
   dump.arguments = {"--output=metadata", "reference.vmfb"};
-  ProcessResult dumped;
+  process::ProcessResult dumped;
   if (!step.run("signature", dump, &dumped))
     return finish();
   auto signatures = parseAbiDeclarations(dumped.standardOutput);
@@ -336,7 +337,7 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
   // 3. Both run on the same inputs.
   auto runCommand = [&](const std::string &module, const std::string &device,
                         const std::string &prefix) {
-    ProcessSpec spec;
+    process::ProcessSpec spec;
     spec.program = *runner;
     spec.arguments = {"--module=" + module, "--device=" + device,
                       "--function=" + signature->name};
@@ -355,11 +356,12 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
   } else {
     // Elsewhere: the module and its inputs go there, its outputs come back
     // (by themselves through a cluster's shared filesystem).
-    ProcessSpec spec = runCommand("tested.vmfb", result.device, "tested");
+    process::ProcessSpec spec =
+        runCommand("tested.vmfb", result.device, "tested");
     std::vector<std::string> inputs{"tested.vmfb"};
     for (size_t i = 0; i < signature->inputs.size(); ++i)
       inputs.push_back("input" + std::to_string(i) + ".bin");
-    Result<ProcessResult> ran = runToolAt(
+    Result<process::ProcessResult> ran = runToolAt(
         request.place,
         {directory, inputs, tools::kIreeRunModule, spec.arguments, "tested",
          result.device, runner->parent_path(), request.timeout, request.cancel},
@@ -406,4 +408,4 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
   return finish();
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

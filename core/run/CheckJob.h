@@ -15,7 +15,7 @@
 // With no edited file, step 1 checks IREE's own configs for the target.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/process/Process.h"
 #include "core/run/RemoteRun.h"
 #include "core/run/TensorData.h"
@@ -31,17 +31,17 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 struct CheckRequest {
   std::filesystem::path program; // an MLIR program: functions on tensors
   std::string function;          // empty: the module's one function
   // A dispatch file (e.g. an edited benchmark) whose executables replace
   // the program's; null: IREE's own configs are checked.
-  const iree::Document *edited = nullptr;
+  const document::Document *edited = nullptr;
   // The tested module's target when there is no edited file (default:
   // llvm-cpu on the host).
-  std::optional<CompileTarget> target;
+  std::optional<service::CompileTarget> target;
   std::optional<std::filesystem::path> reference; // default: `program`
   // More iree-compile flags for the tested module only (a tuning spec:
   // --iree-codegen-tuning-spec-path=SPEC).
@@ -116,4 +116,4 @@ std::optional<std::string> programOnDevice(const std::string &program,
 Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
                                  const CheckRequest &request);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

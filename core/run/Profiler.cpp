@@ -9,7 +9,7 @@
 
 using nlohmann::json;
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 namespace {
 
 double median(std::vector<double> values) {
@@ -238,12 +238,12 @@ readRocprofOutput(const std::filesystem::path &directory) {
   if (trace.empty())
     return Error{"rocprofv3 wrote no kernel_trace.csv under " +
                  directory.string()};
-  auto traceText = readUntrustedFile(trace);
+  auto traceText = service::readUntrustedFile(trace);
   if (!traceText)
     return Error{traceText.error()};
   std::string counterText;
   if (!counters.empty())
-    if (auto text = readUntrustedFile(counters))
+    if (auto text = service::readUntrustedFile(counters))
       counterText = *text;
   return parseRocprofKernelTrace(*traceText, counterText);
 }
@@ -306,4 +306,4 @@ std::optional<ProfileReading> profileFromJson(const json &in) {
   return r;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

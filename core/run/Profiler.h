@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 struct ProfileReading {
   std::string tool;              // "ncu", "rocprofv3"
@@ -61,4 +61,4 @@ nlohmann::json toJson(const ProfileReading &reading);
 // The inverse of toJson (for readings kept in the history).
 std::optional<ProfileReading> profileFromJson(const nlohmann::json &json);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

@@ -14,7 +14,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 namespace {
 
 // The host's folder for Tilescope: $TILESCOPE_REMOTE_CACHE (read here: a
@@ -26,19 +26,19 @@ std::string remoteCache() {
 }
 // A path on the host as a word for its shell: relative ones from $HOME.
 std::string onHost(const std::string &path) {
-  return path.front() == '/' ? shellQuote(path)
-                             : "\"$HOME\"/" + shellQuote(path);
+  return path.front() == '/' ? process::shellQuote(path)
+                             : "\"$HOME\"/" + process::shellQuote(path);
 }
 
 std::string joined(const std::vector<std::string> &words) {
   std::string text;
   for (const std::string &word : words)
-    text += (text.empty() ? "" : " ") + shellQuote(word);
+    text += (text.empty() ? "" : " ") + process::shellQuote(word);
   return text;
 }
 
 // The last lines a failed step printed, on one line.
-std::string lastWords(const ProcessResult &result) {
+std::string lastWords(const process::ProcessResult &result) {
   std::string text = result.standardError.empty() ? result.standardOutput
                                                   : result.standardError;
   while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
@@ -56,8 +56,8 @@ std::string lastWords(const ProcessResult &result) {
 // dropped connection), said as such; nullopt for anything the host did.
 std::optional<Error> connectionFailed(const std::string &host,
                                       const std::string &what,
-                                      const ProcessResult &result) {
-  if (result.outcome == ProcessResult::Outcome::Exited &&
+                                      const process::ProcessResult &result) {
+  if (result.outcome == process::ProcessResult::Outcome::Exited &&
       result.exitCode == 255)
     return Error{"ssh " + host + " (" + what +
                  "): the connection failed: " + lastWords(result)};
@@ -71,16 +71,17 @@ struct Steps {
   std::vector<std::string> &log;
 
   // `ssh HOST sh -c COMMAND`, with `input` piped from a local command.
-  ProcessSpec remote(const std::string &command,
-                     const std::string &localInput = "",
-                     const std::string &localOutput = "") const {
-    std::string line = joined(ssh) + " " + shellQuote(host) + " " +
-                       shellQuote("sh -c " + shellQuote(command));
+  process::ProcessSpec remote(const std::string &command,
+                              const std::string &localInput = "",
+                              const std::string &localOutput = "") const {
+    std::string line =
+        joined(ssh) + " " + process::shellQuote(host) + " " +
+        process::shellQuote("sh -c " + process::shellQuote(command));
     if (!localInput.empty())
       line = localInput + " | " + line;
     if (!localOutput.empty())
       line += " | " + localOutput;
-    ProcessSpec spec;
+    process::ProcessSpec spec;
     spec.program = "/bin/sh";
     spec.arguments = {"-c", line};
     spec.timeout = options.timeout;
@@ -92,16 +93,18 @@ struct Steps {
   // stopped run): not through runProcess, which that stop would end too.
   // Whether it succeeded.
   bool cleanUp(const std::string &command) const {
-    const std::string line = joined(ssh) + " " + shellQuote(host) + " " +
-                             shellQuote("sh -c " + shellQuote(command)) +
-                             " >/dev/null 2>&1";
+    const std::string line =
+        joined(ssh) + " " + process::shellQuote(host) + " " +
+        process::shellQuote("sh -c " + process::shellQuote(command)) +
+        " >/dev/null 2>&1";
     log.push_back(line);
     return std::system(line.c_str()) == 0;
   }
 
-  Result<ProcessResult> run(const std::string &what, ProcessSpec spec) const {
+  Result<process::ProcessResult> run(const std::string &what,
+                                     process::ProcessSpec spec) const {
     log.push_back(spec.arguments.back());
-    ProcessResult result = runProcess(spec);
+    process::ProcessResult result = runProcess(spec);
     if (result.succeeded())
       return result;
     if (auto failed = connectionFailed(host, what, result))
@@ -120,9 +123,9 @@ Result<bool> toolsOnHost(const Steps &steps, const std::string &tools,
   const std::string complete = "test -x " + tools +
                                "/iree-benchmark-module && test -x " + tools +
                                "/iree-run-module";
-  const ProcessSpec look = steps.remote(complete);
+  const process::ProcessSpec look = steps.remote(complete);
   steps.log.push_back(look.arguments.back());
-  const ProcessResult present = runProcess(look);
+  const process::ProcessResult present = runProcess(look);
   if (auto failed = connectionFailed(steps.host,
                                      "looking for the runtime tools", present))
     return *failed;
@@ -136,7 +139,7 @@ Result<bool> toolsOnHost(const Steps &steps, const std::string &tools,
                        " 2>/dev/null || { " + complete + " && rm -rf " +
                        partial + "; } || { rm -rf " + tools + " && mv -T " +
                        partial + " " + tools + "; }; }",
-                   "tar -C " + shellQuote(toolsDirectory.string()) +
+                   "tar -C " + process::shellQuote(toolsDirectory.string()) +
                        " -cf - iree-benchmark-module iree-run-module"));
   if (!copied)
     return Error{copied.error()};
@@ -327,9 +330,9 @@ std::string stopInFolder(const std::string &folder) {
          "rm -rf " + folder;
 }
 
-bool stoppedHere(const ProcessResult &result) {
-  return result.outcome == ProcessResult::Outcome::Cancelled ||
-         result.outcome == ProcessResult::Outcome::TimedOut;
+bool stoppedHere(const process::ProcessResult &result) {
+  return result.outcome == process::ProcessResult::Outcome::Cancelled ||
+         result.outcome == process::ProcessResult::Outcome::TimedOut;
 }
 
 // The host's cache folder KIND/KEY for a folder here: KEY from its path and
@@ -368,7 +371,7 @@ Result<PlaceDevices> devicesOverSsh(const std::string &host,
   return found;
 }
 
-Result<ProcessResult>
+Result<process::ProcessResult>
 runToolOverSsh(const std::string &host, const fs::path &directory,
                const std::vector<std::string> &inputs, const std::string &tool,
                const std::vector<std::string> &arguments,
@@ -390,20 +393,21 @@ runToolOverSsh(const std::string &host, const fs::path &directory,
   const std::string folder = onHost(hostFolderFor("checks", directory));
   std::string files;
   for (const std::string &input : inputs)
-    files += " " + shellQuote(input);
-  auto shipped =
-      steps.run("copying the inputs",
-                steps.remote("rm -rf " + folder + " && mkdir -p " + folder +
-                                 " && tar -xf - -C " + folder,
-                             "tar -C " + shellQuote(where) + " -cf -" + files));
+    files += " " + process::shellQuote(input);
+  auto shipped = steps.run(
+      "copying the inputs",
+      steps.remote("rm -rf " + folder + " && mkdir -p " + folder +
+                       " && tar -xf - -C " + folder,
+                   "tar -C " + process::shellQuote(where) + " -cf -" + files));
   if (!shipped)
     return Error{shipped.error()};
   std::string command = tools + "/" + tool;
   for (const std::string &argument : arguments)
-    command += " " + shellQuote(argument);
-  const ProcessSpec spec = steps.remote(inFolderWithPid(folder, command));
+    command += " " + process::shellQuote(argument);
+  const process::ProcessSpec spec =
+      steps.remote(inFolderWithPid(folder, command));
   log.push_back(spec.arguments.back());
-  ProcessResult ran = runProcess(spec);
+  process::ProcessResult ran = runProcess(spec);
   if (stoppedHere(ran)) {
     steps.cleanUp(stopInFolder(folder));
     return ran;
@@ -411,11 +415,11 @@ runToolOverSsh(const std::string &host, const fs::path &directory,
   if (auto failed = connectionFailed(host, "running " + tool, ran))
     return *failed;
   if (ran.succeeded() && !outputPrefix.empty()) {
-    auto fetched =
-        steps.run("bringing the outputs back",
-                  steps.remote("cd " + folder + " && tar -cf - " +
-                                   shellQuote(outputPrefix) + "*",
-                               "", "tar -xf - -C " + shellQuote(where)));
+    auto fetched = steps.run(
+        "bringing the outputs back",
+        steps.remote("cd " + folder + " && tar -cf - " +
+                         process::shellQuote(outputPrefix) + "*",
+                     "", "tar -xf - -C " + process::shellQuote(where)));
     if (!fetched)
       return Error{fetched.error()};
   }
@@ -467,16 +471,16 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
       steps.run("copying the bundle to " + run.folder,
                 steps.remote("rm -rf " + folder + " && mkdir -p " + folder +
                                  " && tar -xf - -C " + folder,
-                             "tar -C " + shellQuote(where) +
+                             "tar -C " + process::shellQuote(where) +
                                  " --exclude=./results -cf - ."));
   if (!shipped)
     return Error{shipped.error()};
   // 3. run.sh there, with the bundle's settings.
-  ProcessSpec local = runBundleCommand(bundle, options);
+  process::ProcessSpec local = runBundleCommand(bundle, options);
   std::string command = "env TILESCOPE_TOOLS=" + tools;
   for (const auto &[name, value] : local.environment)
     if (name != "TILESCOPE_TOOLS" && name != "TILESCOPE_RESULTS")
-      command += " " + name + "=" + shellQuote(value);
+      command += " " + name + "=" + process::shellQuote(value);
   command += " bash run.sh";
   run.spec = steps.remote(inFolderWithPid(folder, command));
   run.spec.onOutput = options.onOutput;
@@ -495,11 +499,11 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
   auto fetched =
       steps.run("bringing the results back",
                 steps.remote("tar -C " + folder + " -cf - results", "",
-                             "tar -xf - -C " + shellQuote(where)));
+                             "tar -xf - -C " + process::shellQuote(where)));
   if (!fetched)
     return Error{fetched.error()};
   runProcess(steps.remote("rm -rf " + folder));
   return run;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 struct RunPlace {
   enum class Kind { Local, Ssh, Slurm };
@@ -97,7 +97,7 @@ Result<PlaceDevices> devicesOverSsh(const std::string &host,
 // (none with an empty prefix: what the tool prints is the answer); the
 // host's folder is removed. The tool's own failure is the result; an
 // Error is ssh's (the connection, a copy). Each step goes into `steps`.
-Result<ProcessResult> runToolOverSsh(
+Result<process::ProcessResult> runToolOverSsh(
     const std::string &host, const std::filesystem::path &directory,
     const std::vector<std::string> &inputs, const std::string &tool,
     const std::vector<std::string> &arguments, const std::string &outputPrefix,
@@ -107,8 +107,8 @@ Result<ProcessResult> runToolOverSsh(
 
 struct RemoteRun {
   std::string host;
-  ProcessSpec spec;      // run.sh on the host, as run (ssh ...)
-  ProcessResult process; // its result
+  process::ProcessSpec spec;      // run.sh on the host, as run (ssh ...)
+  process::ProcessResult process; // its result
   bool toolsCopied = false;
   // Stopped here or past its time: whether the host's run.sh was ended
   // there too (its process group signalled, its folder removed).
@@ -128,4 +128,4 @@ Result<RemoteRun> runBundleOverSsh(const std::string &host,
                                    const BundleRunOptions &options,
                                    const std::filesystem::path &toolsDirectory);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

@@ -13,7 +13,7 @@
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 namespace {
 
 const char *kManifestFormat = "tilescope-run-bundle/1";
@@ -51,12 +51,12 @@ Result<bool> copyFile(const fs::path &from, const fs::path &to) {
   return true;
 }
 
-std::optional<std::vector<BenchmarkMeasurement>>
+std::optional<std::vector<service::BenchmarkMeasurement>>
 measurementsIn(const fs::path &file) {
-  auto content = readUntrustedFile(file);
+  auto content = service::readUntrustedFile(file);
   if (!content)
     return std::nullopt;
-  auto measured = parseBenchmarkJson(*content);
+  auto measured = service::parseBenchmarkJson(*content);
   if (!measured)
     return std::nullopt;
   return std::move(*measured);
@@ -65,11 +65,11 @@ measurementsIn(const fs::path &file) {
 } // namespace
 
 std::optional<TimingStats>
-timingStats(const std::vector<BenchmarkMeasurement> &measurements,
+timingStats(const std::vector<service::BenchmarkMeasurement> &measurements,
             std::string *benchmark) {
   std::string name;
   std::vector<double> times;
-  for (const BenchmarkMeasurement &m : measurements) {
+  for (const service::BenchmarkMeasurement &m : measurements) {
     if (m.runType != "iteration")
       continue;
     if (name.empty())
@@ -201,17 +201,17 @@ Result<fs::path> writeRunBundle(const fs::path &directory,
 
 Result<BundleManifest> readBundleManifest(const fs::path &bundle) {
   const fs::path file = bundle / "manifest.json";
-  auto content = readUntrustedFile(file);
+  auto content = service::readUntrustedFile(file);
   if (!content)
     return Error{bundle.string() + " is not a run bundle: " + content.error()};
   json manifest = json::parse(*content, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object() ||
-      stringField(manifest, "format") != kManifestFormat)
+      service::stringField(manifest, "format") != kManifestFormat)
     return Error{file.string() + " is not a Tilescope run bundle manifest (" +
                  kManifestFormat + ")"};
   BundleManifest out;
   out.directory = bundle;
-  out.created = stringField(manifest, "created");
+  out.created = service::stringField(manifest, "created");
   const auto modules = manifest.find("modules");
   if (modules == manifest.end() || !modules->is_array() || modules->empty())
     return Error{file.string() + " lists no modules (\"modules\" is not a "
@@ -221,7 +221,7 @@ Result<BundleManifest> readBundleManifest(const fs::path &bundle) {
   // reach outside the bundle. Such a manifest is refused whole.
   for (size_t i = 0; i < modules->size(); ++i) {
     const json &entry = (*modules)[i];
-    const std::string id = stringField(entry, "id");
+    const std::string id = service::stringField(entry, "id");
     if (!entry.is_object() || !isFileName(id))
       return Error{file.string() + ": module " + std::to_string(i) +
                    (entry.is_object() && entry.contains("id")
@@ -231,9 +231,10 @@ Result<BundleManifest> readBundleManifest(const fs::path &bundle) {
                    "'.'): the bundle is not read"};
     BundleModule m;
     m.id = id;
-    m.module = stringField(entry, "module");
-    m.device = stringField(entry, "device");
-    m.dispatchBenchmark = stringField(entry, "kind", "dispatch") == "dispatch";
+    m.module = service::stringField(entry, "module");
+    m.device = service::stringField(entry, "device");
+    m.dispatchBenchmark =
+        service::stringField(entry, "kind", "dispatch") == "dispatch";
     const auto about = entry.find("about");
     if (about != entry.end() && about->is_object())
       m.about = *about;
@@ -243,9 +244,9 @@ Result<BundleManifest> readBundleManifest(const fs::path &bundle) {
   return out;
 }
 
-ProcessSpec runBundleCommand(const fs::path &bundle,
-                             const BundleRunOptions &options) {
-  ProcessSpec spec;
+process::ProcessSpec runBundleCommand(const fs::path &bundle,
+                                      const BundleRunOptions &options) {
+  process::ProcessSpec spec;
   spec.program = "/bin/bash";
   spec.arguments = {(bundle / "run.sh").string()};
   auto &env = spec.environment;
@@ -276,7 +277,7 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
   std::error_code missing;
   if (!fs::exists(doneFile, missing))
     return timing;
-  auto done = readUntrustedFile(doneFile);
+  auto done = service::readUntrustedFile(doneFile);
   if (!done) {
     timing.status = "failed";
     timing.why = done.error();
@@ -290,19 +291,21 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
   }
   // run.sh writes each field with its type; one of another type is read as
   // missing (a failed run), never thrown.
-  timing.status = stringField(status, "status", "failed");
+  timing.status = service::stringField(status, "status", "failed");
   if (timing.status != "ok" && timing.status != "failed")
     timing.status = "failed";
-  timing.why = stringField(status, "why");
-  timing.device = stringField(status, "device");
-  timing.kind = stringField(status, "kind");
-  const auto batch = integerField(status, "batch", 1, 1 << 20);
+  timing.why = service::stringField(status, "why");
+  timing.device = service::stringField(status, "device");
+  timing.kind = service::stringField(status, "kind");
+  const auto batch = service::integerField(status, "batch", 1, 1 << 20);
   timing.batch = static_cast<int>(batch.value_or(1));
-  timing.targetMicroseconds = numberField(status, "target_us").value_or(0.0);
-  if (auto probe = numberField(status, "probe_us"); probe && *probe > 0)
+  timing.targetMicroseconds =
+      service::numberField(status, "target_us").value_or(0.0);
+  if (auto probe = service::numberField(status, "probe_us");
+      probe && *probe > 0)
     timing.probeMicroseconds = *probe;
-  timing.profiler = stringField(status, "profiler");
-  timing.profileError = stringField(status, "profile_why");
+  timing.profiler = service::stringField(status, "profiler");
+  timing.profileError = service::stringField(status, "profile_why");
   if (status.contains("batch") && !batch && timing.status == "ok") {
     timing.status = "failed";
     timing.why = doneFile.string() + ": batch " +
@@ -325,7 +328,7 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
   }
 
   if (timing.profiler == "ncu") {
-    auto csv = readUntrustedFile(results / (id + ".ncu.csv"));
+    auto csv = service::readUntrustedFile(results / (id + ".ncu.csv"));
     auto reading = csv ? parseNsightComputeCsv(*csv)
                        : Result<ProfileReading>(Error{csv.error()});
     if (reading)
@@ -395,11 +398,11 @@ std::optional<TimingStats> timingStatsFromJson(const json &in) {
     return std::nullopt;
   TimingStats stats;
   stats.median = in["median_us"].get<double>();
-  stats.spread = numberField(in, "spread_us").value_or(0.0);
-  stats.minimum = numberField(in, "min_us").value_or(stats.median);
-  stats.maximum = numberField(in, "max_us").value_or(stats.median);
-  stats.repetitions =
-      static_cast<int>(integerField(in, "repetitions", 0, 1 << 30).value_or(0));
+  stats.spread = service::numberField(in, "spread_us").value_or(0.0);
+  stats.minimum = service::numberField(in, "min_us").value_or(stats.median);
+  stats.maximum = service::numberField(in, "max_us").value_or(stats.median);
+  stats.repetitions = static_cast<int>(
+      service::integerField(in, "repetitions", 0, 1 << 30).value_or(0));
   return stats;
 }
 
@@ -432,4 +435,4 @@ const std::string &runBundleScript() {
   return script;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

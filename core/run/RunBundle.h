@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 // Median, spread (standard deviation) and range of the repetitions.
 struct TimingStats {
@@ -47,7 +47,7 @@ struct TimingStats {
 // Over the "iteration" rows of the first benchmark the measurements name
 // (its name into `benchmark`, when given); nullopt with none.
 std::optional<TimingStats>
-timingStats(const std::vector<BenchmarkMeasurement> &measurements,
+timingStats(const std::vector<service::BenchmarkMeasurement> &measurements,
             std::string *benchmark = nullptr);
 
 struct BundleModule {
@@ -122,8 +122,8 @@ struct BundleRunOptions {
   std::function<void(std::string_view text, bool fromStandardError)> onOutput;
 };
 // `bash BUNDLE/run.sh` with the settings in its environment.
-ProcessSpec runBundleCommand(const std::filesystem::path &bundle,
-                             const BundleRunOptions &options);
+process::ProcessSpec runBundleCommand(const std::filesystem::path &bundle,
+                                      const BundleRunOptions &options);
 
 // What run.sh found for one module, read from results/ID.*.
 struct ModuleTiming {
@@ -137,7 +137,7 @@ struct ModuleTiming {
   std::string benchmark;                    // the function timed
   std::optional<TimingStats> perDispatch;   // the timed run, per dispatch
   std::optional<TimingStats> perSubmission; // one dispatch per submission
-  std::vector<BenchmarkMeasurement> measurements;
+  std::vector<service::BenchmarkMeasurement> measurements;
   std::optional<ProfileReading> profile;
   std::string profiler, profileError;
 
@@ -158,4 +158,4 @@ std::optional<TimingStats> timingStatsFromJson(const nlohmann::json &json);
 // The run.sh every bundle carries.
 const std::string &runBundleScript();
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

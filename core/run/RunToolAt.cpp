@@ -3,10 +3,11 @@
 #include "core/run/RunBundle.h"
 #include "core/run/SlurmRun.h"
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
-Result<ProcessResult> runToolAt(const RunPlace &place, const PlacedTool &run,
-                                std::vector<std::string> &steps) {
+Result<process::ProcessResult> runToolAt(const RunPlace &place,
+                                         const PlacedTool &run,
+                                         std::vector<std::string> &steps) {
   switch (place.kind) {
   case RunPlace::Kind::Ssh:
     return runToolOverSsh(place.host, run.directory, run.inputs, run.tool,
@@ -23,4 +24,4 @@ Result<ProcessResult> runToolAt(const RunPlace &place, const PlacedTool &run,
   return Error{"runToolAt runs elsewhere; " + run.tool + " runs here as is"};
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 struct PlacedTool {
   std::filesystem::path directory; // the checked run's folder, here
@@ -31,7 +31,8 @@ struct PlacedTool {
 // `place` must not be local. The tool's own failure is the result; an
 // Error is the place's (ssh's connection or copy, Slurm's refusal). Each
 // command goes into `steps`.
-Result<ProcessResult> runToolAt(const RunPlace &place, const PlacedTool &run,
-                                std::vector<std::string> &steps);
+Result<process::ProcessResult> runToolAt(const RunPlace &place,
+                                         const PlacedTool &run,
+                                         std::vector<std::string> &steps);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-namespace tilescope::jobs::slurm {
+namespace tilescope::run::slurm {
 
 std::string trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
@@ -13,19 +13,19 @@ std::string trimmed(std::string text) {
   return text;
 }
 
-Result<ProcessResult> Slurm::run(const std::string &program,
-                                 std::vector<std::string> arguments,
-                                 bool mustSucceed) const {
+Result<process::ProcessResult> Slurm::run(const std::string &program,
+                                          std::vector<std::string> arguments,
+                                          bool mustSucceed) const {
   auto path = programOnPath(program);
   if (!path)
     return Error{"no " + program +
                  " on PATH: Slurm's client commands are needed to run on "
                  "a cluster (Debian: slurm-client)"};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *path;
   spec.arguments = std::move(arguments);
   spec.timeout = std::chrono::minutes(2);
-  ProcessResult result = runProcess(spec);
+  process::ProcessResult result = runProcess(spec);
   if (mustSucceed && !result.succeeded())
     return Error{program + " " + result.describe() + ": " +
                  trimmed(result.standardError.empty() ? result.standardOutput
@@ -139,4 +139,4 @@ std::map<std::string, TaskState> endedTasks(const Slurm &slurm,
   return ended;
 }
 
-} // namespace tilescope::jobs::slurm
+} // namespace tilescope::run::slurm

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs::slurm {
+namespace tilescope::run::slurm {
 
 // `text` without its trailing blanks and line breaks.
 std::string trimmed(std::string text);
@@ -20,9 +20,9 @@ std::vector<std::string> fields(const std::string &line, char separator);
 // A Slurm command, found on PATH; its output, or an Error with what it
 // said (with `mustSucceed`, also when it failed).
 struct Slurm {
-  Result<ProcessResult> run(const std::string &program,
-                            std::vector<std::string> arguments,
-                            bool mustSucceed = true) const;
+  Result<process::ProcessResult> run(const std::string &program,
+                                     std::vector<std::string> arguments,
+                                     bool mustSucceed = true) const;
 };
 
 // Slurm's words for a task ("12_3"): its state, the reason it waits, its
@@ -41,4 +41,4 @@ liveTasks(const Slurm &slurm, const std::vector<std::string> &jobs);
 std::map<std::string, TaskState> endedTasks(const Slurm &slurm,
                                             const std::string &job);
 
-} // namespace tilescope::jobs::slurm
+} // namespace tilescope::run::slurm

@@ -2,7 +2,8 @@
 // job array: each task runs its bundles' run.sh on a node of the
 // partition. The modules compile here (the login node, where the compiler
 // and the edits are), or as a job array of their own on another partition
-// that the run array's tasks wait for (SlurmCompileStage). Slurm's own commands do all of it, as the user would: sbatch
+// that the run array's tasks wait for (SlurmCompileStage). Slurm's own commands
+// do all of it, as the user would: sbatch
 // (--array, --gres=gpu:1 for a GPU module, a time limit from the run's),
 // squeue for the live states, sacct (or scontrol where accounting is off)
 // for how a task ended, scancel to stop.
@@ -33,7 +34,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 // Where a try's runs on a cluster keep the shared copy of the runtime
 // tools: the workspace's slurm/ for a try folder WORKSPACE/tries/ID, else
@@ -61,18 +62,18 @@ struct SlurmTaskEnd {
   std::string node;     // where it ran, when Slurm said
   std::string exitCode; // Slurm's "0:15" (code:signal)
   std::string why;      // in words, when it ended badly
-  std::filesystem::path log; // the task's output
-  bool reattached = false;   // from an earlier submission
-  bool timed = false;        // its bundle has results
-  ProcessSpec submission;    // the sbatch that sent it (unset
-                             // for an earlier run's)
+  std::filesystem::path log;       // the task's output
+  bool reattached = false;         // from an earlier submission
+  bool timed = false;              // its bundle has results
+  process::ProcessSpec submission; // the sbatch that sent it (unset
+                                   // for an earlier run's)
 
   // The history's outcome for a task that left no time: "timed-out",
   // "cancelled", "node-failed", "run-failed"; "" when it has results.
   std::string outcome() const;
   // As a process result (for the bench's report): the log's last lines as
   // output, TIMEOUT as timed out, CANCELLED as cancelled.
-  ProcessResult process() const;
+  process::ProcessResult process() const;
 };
 
 // Compiling as its own job array on a (CPU) partition before the runs: task
@@ -96,7 +97,7 @@ struct SlurmCompileStage {
   // down), also how, as a task's end (`slurm`, else null). Returns whether
   // the bundle's run is to be waited for (it compiled); when not, no onEnd
   // comes for it: the caller has said how it ended.
-  std::function<bool(size_t bundle, ProcessResult compiled,
+  std::function<bool(size_t bundle, process::ProcessResult compiled,
                      const SlurmTaskEnd *slurm)>
       onCompiled;
 };
@@ -140,12 +141,12 @@ struct SlurmArrayRequest {
 };
 
 struct SlurmArrayResult {
-  ProcessSpec submission;         // the last sbatch, as run
-  ProcessSpec compileSubmission;  // the compile array's, when one went
-  std::vector<std::string> jobs;  // the arrays submitted now
-  size_t submitted = 0;           // bundles sent now
-  size_t reattached = 0;          // bundles of an earlier submission
-  bool cancelled = false;         // stopped: the live tasks scancelled
+  process::ProcessSpec submission;        // the last sbatch, as run
+  process::ProcessSpec compileSubmission; // the compile array's, when one went
+  std::vector<std::string> jobs;          // the arrays submitted now
+  size_t submitted = 0;                   // bundles sent now
+  size_t reattached = 0;                  // bundles of an earlier submission
+  bool cancelled = false;                 // stopped: the live tasks scancelled
   std::vector<SlurmTaskEnd> ends; // one per bundle, in the request's order
 };
 
@@ -161,7 +162,7 @@ Result<SlurmArrayResult> runSlurmArray(const SlurmArrayRequest &request);
 // copy of the runtime tools, one GPU asked for when `gpu`. The tool's own
 // failure is the result; an Error is Slurm's (no srun, a refused
 // partition). The srun command goes into `steps`.
-Result<ProcessResult> runToolOnSlurm(
+Result<process::ProcessResult> runToolOnSlurm(
     const std::string &partition, const std::filesystem::path &directory,
     const std::string &tool, const std::vector<std::string> &arguments,
     bool gpu, const std::filesystem::path &toolsDirectory,
@@ -176,4 +177,4 @@ Result<PlaceDevices> devicesOnSlurm(const std::string &partition,
                                     const std::filesystem::path &sharedCache,
                                     std::chrono::milliseconds timeout);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

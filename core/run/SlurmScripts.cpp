@@ -1,13 +1,17 @@
 #include "core/run/SlurmScripts.h"
 
+#include "core/run/RemoteRun.h"
+#include "core/run/SlurmRun.h"
 #include "core/util/Files.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
-namespace tilescope::jobs::slurm {
+namespace tilescope::run::slurm {
 
 // The script every task of a submission runs: its bundles' run.sh in turn,
 // with the run's settings.
@@ -19,8 +23,8 @@ std::string taskScript(const fs::path &tasks,
       "# bundles listed for it in the task list, each timed by its run.sh.\n"
       "set -u\n";
   for (const auto &[name, value] : environment)
-    script += "export " + name + "=" + shellQuote(value) + "\n";
-  script += "tasks=" + shellQuote(tasks.string()) +
+    script += "export " + name + "=" + process::shellQuote(value) + "\n";
+  script += "tasks=" + process::shellQuote(tasks.string()) +
             "\n"
             "status=0\n"
             "while IFS=$'\\t' read -r task bundle compiled; do\n"
@@ -56,7 +60,8 @@ std::string compileTaskScript(const fs::path &tasks,
          "# try folders listed for it, each compiled by its command.sh.\n"
          "set -u\n"
          "tasks=" +
-         shellQuote(tasks.string()) + "\nlimit=" + std::to_string(seconds) +
+         process::shellQuote(tasks.string()) +
+         "\nlimit=" + std::to_string(seconds) +
          "\n"
          "while IFS=$'\\t' read -r task folder; do\n"
          "  [ \"$task\" = \"${SLURM_ARRAY_TASK_ID:-0}\" ] || continue\n"
@@ -81,7 +86,7 @@ std::string compileTaskScript(const fs::path &tasks,
 
 // A compile's end as compile.status says it ("CODE MILLISECONDS"), with
 // compile.log's text; unset while there is none.
-std::optional<ProcessResult> compileStatus(const fs::path &folder) {
+std::optional<process::ProcessResult> compileStatus(const fs::path &folder) {
   auto status = readTextFile(folder / "compile.status");
   if (!status)
     return std::nullopt;
@@ -90,17 +95,17 @@ std::optional<ProcessResult> compileStatus(const fs::path &folder) {
   if (!(words >> code))
     return std::nullopt;
   words >> milliseconds;
-  ProcessResult result;
+  process::ProcessResult result;
   result.elapsed = std::chrono::milliseconds(milliseconds);
   // coreutils' timeout: 124 (137 when it had to kill); a shell's 128+N for
   // a child killed by signal N.
   if (code == 124 || code == 137) {
-    result.outcome = ProcessResult::Outcome::TimedOut;
+    result.outcome = process::ProcessResult::Outcome::TimedOut;
   } else if (code > 128 && code < 128 + 65) {
-    result.outcome = ProcessResult::Outcome::Signaled;
+    result.outcome = process::ProcessResult::Outcome::Signaled;
     result.signal = static_cast<int>(code - 128);
   } else {
-    result.outcome = ProcessResult::Outcome::Exited;
+    result.outcome = process::ProcessResult::Outcome::Exited;
     result.exitCode = static_cast<int>(code);
   }
   if (auto log = readTextFile(folder / "compile.log"))
@@ -110,8 +115,9 @@ std::optional<ProcessResult> compileStatus(const fs::path &folder) {
 
 // A compile whose task ended before it wrote its status, as a process
 // result: Slurm's end of the task in words.
-ProcessResult compileTaskEnded(const std::string &task, const TaskState &how) {
-  ProcessResult result;
+process::ProcessResult compileTaskEnded(const std::string &task,
+                                        const TaskState &how) {
+  process::ProcessResult result;
   const std::string on =
       how.node.empty() || how.node == "(null)" ? "" : " on " + how.node;
   const std::string said =
@@ -119,15 +125,75 @@ ProcessResult compileTaskEnded(const std::string &task, const TaskState &how) {
       (how.state.empty() ? "(Slurm no longer says how)" : how.state) + on +
       " before it compiled this";
   if (how.state == "TIMEOUT") {
-    result.outcome = ProcessResult::Outcome::TimedOut;
+    result.outcome = process::ProcessResult::Outcome::TimedOut;
   } else if (how.state == "CANCELLED" || how.state.empty()) {
-    result.outcome = ProcessResult::Outcome::Cancelled;
+    result.outcome = process::ProcessResult::Outcome::Cancelled;
   } else {
-    result.outcome = ProcessResult::Outcome::FailedToStart;
+    result.outcome = process::ProcessResult::Outcome::FailedToStart;
     result.startError = said;
   }
   result.standardError = said + "\n";
   return result;
 }
 
-} // namespace tilescope::jobs::slurm
+std::string timeLimit(std::chrono::milliseconds each, size_t bundles) {
+  const long long seconds = std::max<long long>(
+      60, std::chrono::duration_cast<std::chrono::seconds>(each).count() *
+              static_cast<long long>(bundles));
+  return std::to_string(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") +
+         std::to_string(seconds % 60);
+}
+
+namespace {
+
+// Copies the runtime tools into SHARED/iree-runtime-KEY once (filled
+// beside it and renamed into place, so a task never sees half of them).
+Result<fs::path> sharedTools(const fs::path &tools, const fs::path &shared) {
+  auto key = runtimeToolsKey(tools);
+  if (!key)
+    return Error{key.error()};
+  const fs::path target = shared / ("iree-runtime-" + *key);
+  std::error_code ec;
+  const auto complete = [&] {
+    return ::access((target / "iree-benchmark-module").c_str(), X_OK) == 0 &&
+           ::access((target / "iree-run-module").c_str(), X_OK) == 0;
+  };
+  if (complete())
+    return target;
+  const fs::path partial = shared / ("iree-runtime-" + *key + ".partial." +
+                                     std::to_string(::getpid()));
+  fs::remove_all(partial, ec);
+  fs::create_directories(partial, ec);
+  for (const char *tool : {"iree-benchmark-module", "iree-run-module"})
+    if (!fs::copy_file(tools / tool, partial / tool,
+                       fs::copy_options::overwrite_existing, ec))
+      return Error{"cannot copy " + (tools / tool).string() + " to " +
+                   partial.string() + ": " + ec.message()};
+  fs::remove_all(target, ec);
+  fs::rename(partial, target, ec);
+  if (ec && !complete())
+    return Error{"cannot put the runtime tools in " + target.string() + ": " +
+                 ec.message()};
+  fs::remove_all(partial, ec);
+  return target;
+}
+
+} // namespace
+
+// $TILESCOPE_SBATCH_OPTIONS's words, after Tilescope's own.
+void addExtraOptions(std::vector<std::string> &arguments) {
+  if (const char *extra = std::getenv(kSbatchOptionsVariable)) {
+    std::stringstream words(extra);
+    for (std::string word; words >> word;)
+      arguments.push_back(word);
+  }
+}
+
+// The shared copy of the runtime tools: in $TILESCOPE_SLURM_CACHE when set,
+// else in `shared`.
+Result<fs::path> sharedToolsIn(const fs::path &tools, const fs::path &shared) {
+  const char *cache = std::getenv(kSlurmCacheVariable);
+  return sharedTools(tools, cache && *cache ? fs::path(cache) : shared);
+}
+
+} // namespace tilescope::run::slurm

@@ -5,7 +5,7 @@
 #include <regex>
 #include <sstream>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 namespace {
 
 struct ElementFacts {
@@ -299,4 +299,4 @@ TensorComparison compareTensors(const TensorType &type,
   return comparison;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

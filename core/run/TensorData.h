@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::run {
 
 struct TensorType {
   std::vector<int64_t> shape;
@@ -79,4 +79,4 @@ TensorComparison compareTensors(const TensorType &type,
                                 const std::vector<double> &reference,
                                 const Tolerance &tolerance);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::run

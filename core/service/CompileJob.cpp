@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 namespace fs = std::filesystem;
@@ -136,14 +136,14 @@ bool CompileJobResult::succeeded() const {
 std::string CompileJobResult::summary() const {
   const std::string after = " after " + seconds(process.elapsed);
   switch (process.outcome) {
-  case ProcessResult::Outcome::FailedToStart:
+  case process::ProcessResult::Outcome::FailedToStart:
     return "iree-compile " + process.describe();
-  case ProcessResult::Outcome::Cancelled:
+  case process::ProcessResult::Outcome::Cancelled:
     return "iree-compile was cancelled" + after;
-  case ProcessResult::Outcome::TimedOut:
+  case process::ProcessResult::Outcome::TimedOut:
     return "iree-compile " + process.describe() +
            " (the time limit; the config may make the compiler hang)";
-  case ProcessResult::Outcome::Signaled: {
+  case process::ProcessResult::Outcome::Signaled: {
     std::string text =
         "iree-compile crashed with " + signalName(process.signal) + after;
     std::error_code error;
@@ -153,7 +153,7 @@ std::string CompileJobResult::summary() const {
       text += "; its input is saved as " + artifacts.input.string();
     return text;
   }
-  case ProcessResult::Outcome::Exited:
+  case process::ProcessResult::Outcome::Exited:
     break;
   }
   if (succeeded())
@@ -166,16 +166,16 @@ std::string CompileJobResult::summary() const {
            "are not in";
   std::string text = "iree-compile failed (" + process.describe() + ")" + after;
   for (const CompileDiagnostic &d : diagnostics)
-    if (d.diagnostic.severity == iree::Severity::Error) {
+    if (d.diagnostic.severity == document::Severity::Error) {
       const std::string first = d.toString();
       return text + ": " + first.substr(0, first.find('\n'));
     }
   return text + "; see " + artifacts.log.string();
 }
 
-std::vector<std::string> documentBackends(const iree::Document &document) {
+std::vector<std::string> documentBackends(const document::Document &document) {
   std::vector<std::string> backends;
-  for (const iree::Dispatch &dispatch : document.dispatches)
+  for (const document::Dispatch &dispatch : document.dispatches)
     for (const std::string &backend :
          quotedAfter(dispatch.target, "#hal.executable.target<"))
       addUnique(backends, backend);
@@ -191,7 +191,7 @@ namespace {
 // The compile's command and the backend it compiles for, from one reading
 // of the file's targets.
 struct CompilePlan {
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   std::string backend;
 };
 
@@ -246,8 +246,9 @@ Result<CompilePlan> planCompile(const tools::IreeInstallation &iree,
 
 } // namespace
 
-Result<ProcessSpec> compileJobCommand(const tools::IreeInstallation &iree,
-                                      const CompileJobRequest &request) {
+Result<process::ProcessSpec>
+compileJobCommand(const tools::IreeInstallation &iree,
+                  const CompileJobRequest &request) {
   auto plan = planCompile(iree, request);
   if (!plan)
     return Error{plan.error()};
@@ -301,8 +302,8 @@ Result<CompileJobResult> prepareCompile(const tools::IreeInstallation &iree,
   return result;
 }
 
-void finishCompile(CompileJobResult &result, const iree::Document &document,
-                   ProcessResult process) {
+void finishCompile(CompileJobResult &result, const document::Document &document,
+                   process::ProcessResult process) {
   result.process = std::move(process);
   (void)writeFileAtomically(result.artifacts.log,
                             result.process.standardOutput +
@@ -319,24 +320,24 @@ Result<CompileJobResult> compileDocument(const tools::IreeInstallation &iree,
   auto prepared = prepareCompile(iree, request);
   if (!prepared)
     return Error{prepared.error()};
-  ProcessResult process = runProcess(prepared->spec);
+  process::ProcessResult process = runProcess(prepared->spec);
   finishCompile(*prepared, *request.document, std::move(process));
   return prepared;
 }
 
-std::vector<iree::Diagnostic>
+std::vector<document::Diagnostic>
 parseToolDiagnostics(std::string_view output, const std::string &inputName,
                      const std::string &displayName) {
   static const std::regex header(
       R"(^(.*?):(\d+):(\d+): (error|warning|note|remark): (.*)$)");
-  std::vector<iree::Diagnostic> diagnostics;
+  std::vector<document::Diagnostic> diagnostics;
   std::istringstream lines{std::string(output)};
   std::string line;
   while (std::getline(lines, line)) {
     std::smatch match;
     if (!std::regex_match(line, match, header))
       continue;
-    iree::Diagnostic d;
+    document::Diagnostic d;
     const std::string file = match[1].str();
     const bool isInput =
         file == inputName ||
@@ -347,16 +348,16 @@ parseToolDiagnostics(std::string_view output, const std::string &inputName,
     d.line = std::stoi(match[2].str());
     d.column = std::stoi(match[3].str());
     const std::string severity = match[4].str();
-    d.severity = severity == "error"     ? iree::Severity::Error
-                 : severity == "warning" ? iree::Severity::Warning
-                 : severity == "note"    ? iree::Severity::Note
-                                         : iree::Severity::Remark;
+    d.severity = severity == "error"     ? document::Severity::Error
+                 : severity == "warning" ? document::Severity::Warning
+                 : severity == "note"    ? document::Severity::Note
+                                         : document::Severity::Remark;
     // Notes that print the current op, and messages that print a whole
     // target attribute, are cut: the log keeps them whole.
     d.message = match[5].str();
     if (d.message.size() > 240)
       d.message = d.message.substr(0, 240) + "...";
-    if (d.severity == iree::Severity::Note && !diagnostics.empty())
+    if (d.severity == document::Severity::Note && !diagnostics.empty())
       diagnostics.back().notes.push_back(std::move(d));
     else
       diagnostics.push_back(std::move(d));
@@ -365,14 +366,14 @@ parseToolDiagnostics(std::string_view output, const std::string &inputName,
 }
 
 std::vector<CompileDiagnostic>
-placeDiagnostics(const std::vector<iree::Diagnostic> &diagnostics,
-                 const iree::Document &document) {
+placeDiagnostics(const std::vector<document::Diagnostic> &diagnostics,
+                 const document::Document &document) {
   std::vector<CompileDiagnostic> placed;
-  for (const iree::Diagnostic &diagnostic : diagnostics) {
+  for (const document::Diagnostic &diagnostic : diagnostics) {
     CompileDiagnostic p{diagnostic, "", -1, ""};
     // The dispatch whose function starts last at or before the line.
-    const iree::Dispatch *holder = nullptr;
-    for (const iree::Dispatch &dispatch : document.dispatches)
+    const document::Dispatch *holder = nullptr;
+    for (const document::Dispatch &dispatch : document.dispatches)
       if (dispatch.line <= diagnostic.line &&
           (!holder || dispatch.line >= holder->line))
         holder = &dispatch;
@@ -411,4 +412,4 @@ placeDiagnostics(const std::vector<iree::Diagnostic> &diagnostics,
   return placed;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

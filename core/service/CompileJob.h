@@ -8,8 +8,9 @@
 // mapped to the caller's file and, where one is named, to the config field.
 #pragma once
 
-#include "core/iree/Diagnostic.h"
-#include "core/iree/Document.h"
+#include "core/document/Diagnostic.h"
+#include "core/document/Document.h"
+#include "core/document/Diagnostic.h"
 #include "core/process/Process.h"
 #include "core/service/IreeCommands.h"
 #include "core/tools/IreeInstallation.h"
@@ -24,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 // The files of one compiled try, all under `directory`.
 struct CompileArtifacts {
@@ -47,7 +48,7 @@ CompileArtifacts compileArtifactsIn(const std::filesystem::path &directory);
 // Where a compiler diagnostic points in the caller's document, and the
 // config field it names, if any.
 struct CompileDiagnostic {
-  iree::Diagnostic diagnostic; // file and line are the caller's
+  document::Diagnostic diagnostic; // file and line are the caller's
   std::string dispatch;        // the dispatch holding the line, if any
   int rootOp = -1;             // its root op at that line, if any
   std::string field;           // a config field the message names
@@ -57,7 +58,7 @@ struct CompileDiagnostic {
 struct CompileJobRequest {
   // The document as it stands: its text (edits applied) is what compiles;
   // its dispatches say which target the file carries and map diagnostics.
-  const iree::Document *document = nullptr;
+  const document::Document *document = nullptr;
   // Unset: the target the file carries (a dispatch benchmark names its
   // device). A file without one needs a target.
   std::optional<CompileTarget> target;
@@ -71,8 +72,8 @@ struct CompileJobRequest {
 };
 
 struct CompileJobResult {
-  ProcessSpec spec; // as run, working in the try folder
-  ProcessResult process;
+  process::ProcessSpec spec; // as run, working in the try folder
+  process::ProcessResult process;
   CompileArtifacts artifacts;
   std::vector<CompileDiagnostic> diagnostics; // errors and warnings
   // The backend compiled for: "rocm", "cuda", "llvm-cpu", ...
@@ -92,12 +93,13 @@ struct CompileJobResult {
 
 // The backends the file's dispatches are compiled for, from their
 // #hal.executable.target ("rocm", "cuda", "llvm-cpu"), in file order.
-std::vector<std::string> documentBackends(const iree::Document &document);
+std::vector<std::string> documentBackends(const document::Document &document);
 
 // The command a compile runs, in its try folder (input.mlir, module.vmfb and
 // the dump folders relative to it).
-Result<ProcessSpec> compileJobCommand(const tools::IreeInstallation &iree,
-                                      const CompileJobRequest &request);
+Result<process::ProcessSpec>
+compileJobCommand(const tools::IreeInstallation &iree,
+                  const CompileJobRequest &request);
 
 // A compile in two halves, for one that runs elsewhere (a Slurm node of a
 // CPU partition, core/run/SlurmRun.h): prepareCompile writes the try folder's
@@ -107,8 +109,8 @@ Result<ProcessSpec> compileJobCommand(const tools::IreeInstallation &iree,
 // and reads the diagnostics, as compileDocument does after running it here.
 Result<CompileJobResult> prepareCompile(const tools::IreeInstallation &iree,
                                         const CompileJobRequest &request);
-void finishCompile(CompileJobResult &result, const iree::Document &document,
-                   ProcessResult process);
+void finishCompile(CompileJobResult &result, const document::Document &document,
+                   process::ProcessResult process);
 
 // Fails (an Error) only when the job cannot start: no document, a try
 // folder that cannot be made or already holds a try, a target that clashes
@@ -120,14 +122,14 @@ Result<CompileJobResult> compileDocument(const tools::IreeInstallation &iree,
 // lines (notes attach to the diagnostic before them); source snippets,
 // carets and dumped IR skipped. Lines of `inputName` are reported against
 // `displayName`.
-std::vector<iree::Diagnostic>
+std::vector<document::Diagnostic>
 parseToolDiagnostics(std::string_view output, const std::string &inputName,
                      const std::string &displayName);
 
 // Places each diagnostic in the document: its dispatch, the root op on its
 // line and the config field its message names.
 std::vector<CompileDiagnostic>
-placeDiagnostics(const std::vector<iree::Diagnostic> &diagnostics,
-                 const iree::Document &document);
+placeDiagnostics(const std::vector<document::Diagnostic> &diagnostics,
+                 const document::Document &document);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

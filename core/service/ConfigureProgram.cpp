@@ -6,7 +6,7 @@
 #include <cctype>
 #include <string_view>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 // Every built-in device target Tilescope carries, by chip: the files of
@@ -38,8 +38,9 @@ std::string diagnosticsOf(const std::string &standardError) {
 }
 
 // A child's failure in words, with the command that reproduces it.
-Error failure(const std::string &what, const ProcessSpec &spec,
-              const ProcessResult &result, const ConfigureRequest &request) {
+Error failure(const std::string &what, const process::ProcessSpec &spec,
+              const process::ProcessResult &result,
+              const ConfigureRequest &request) {
   std::string message =
       what + " " + result.describe() + "\n  command: " + spec.shellCommand();
   if (!result.standardError.empty())
@@ -150,9 +151,10 @@ std::optional<std::string> builtinDeviceTarget(const std::string &chip) {
   return device;
 }
 
-Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
-                                     const ConfigureRequest &request,
-                                     const std::filesystem::path &located) {
+Result<process::ProcessSpec>
+configureCommand(const tools::IreeInstallation &iree,
+                 const ConfigureRequest &request,
+                 const std::filesystem::path &located) {
   CompileRequest compile;
   compile.input = request.source;
   compile.output = located;
@@ -172,14 +174,14 @@ Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
   return spec;
 }
 
-Result<ProcessSpec>
+Result<process::ProcessSpec>
 stripLocationsCommand(const tools::IreeInstallation &iree,
                       const ConfigureRequest &request,
                       const std::filesystem::path &located) {
   auto tool = iree.tool(tools::kIreeOpt);
   if (!tool)
     return Error{tool.error()};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.arguments = {located.string(), "-o", request.output.string()};
   spec.timeout = request.timeout;
@@ -223,7 +225,7 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
   step("configuring " + request.source.filename().string() + " for " +
        (asked.target ? asked.target->name : program.deviceFrom) +
        " with iree-compile");
-  ProcessResult configured = runProcess(*configure);
+  process::ProcessResult configured = runProcess(*configure);
   // An IREE that names no target for the chip (3.13 and sm_90): Tilescope's
   // own device for it, put on the source line for line.
   std::optional<std::filesystem::path> wrapped;
@@ -271,7 +273,7 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
     return Error{strip.error()};
   program.commands.push_back(strip->shellCommand());
   step("printing it without locations with iree-opt");
-  const ProcessResult stripped = runProcess(*strip);
+  const process::ProcessResult stripped = runProcess(*strip);
   if (!stripped.succeeded())
     return failure("iree-opt", *strip, stripped, request);
 
@@ -298,8 +300,8 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                  " dispatches and " + request.output.string() + " " +
                  std::to_string(document->dispatches.size())};
   for (size_t d = 0; d < document->dispatches.size(); ++d) {
-    iree::Dispatch &dispatch = document->dispatches[d];
-    const iree::Dispatch &locatedDispatch = withLocations->dispatches[d];
+    document::Dispatch &dispatch = document->dispatches[d];
+    const document::Dispatch &locatedDispatch = withLocations->dispatches[d];
     if (locatedDispatch.name != dispatch.name ||
         locatedDispatch.rootOps.size() != dispatch.rootOps.size())
       return Error{"@" + dispatch.name + " differs between " +
@@ -312,4 +314,4 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
   return program;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -5,7 +5,7 @@
 // locations.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeCommands.h"
 #include "core/tools/IreeInstallation.h"
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 struct ConfigureRequest {
   std::filesystem::path source;
@@ -38,7 +38,7 @@ struct ConfigureRequest {
 };
 
 struct ConfiguredProgram {
-  iree::Document document;           // of `output`, its text included
+  document::Document document;           // of `output`, its text included
   std::vector<std::string> commands; // each step, as a shell command
   // How the device was named: "the source's hal.device.targets", "--target
   // gfx942", or "Tilescope's sm_90 target (IREE 3.13 names none)".
@@ -69,15 +69,17 @@ std::optional<std::string> builtinDeviceTarget(const std::string &chip);
 
 // The two commands a configure runs: iree-compile to `located` (the IR
 // with IREE's locations), iree-opt printing it without them to `output`.
-Result<ProcessSpec> configureCommand(const tools::IreeInstallation &iree,
-                                     const ConfigureRequest &request,
-                                     const std::filesystem::path &located);
-Result<ProcessSpec> stripLocationsCommand(const tools::IreeInstallation &iree,
-                                          const ConfigureRequest &request,
-                                          const std::filesystem::path &located);
+Result<process::ProcessSpec>
+configureCommand(const tools::IreeInstallation &iree,
+                 const ConfigureRequest &request,
+                 const std::filesystem::path &located);
+Result<process::ProcessSpec>
+stripLocationsCommand(const tools::IreeInstallation &iree,
+                      const ConfigureRequest &request,
+                      const std::filesystem::path &located);
 
 Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                                            DocumentWorker &worker,
                                            const ConfigureRequest &request);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -9,7 +9,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 // What IREE said, for an error: its first lines.
@@ -22,21 +22,21 @@ std::string firstLines(const std::string &text) {
 
 } // namespace
 
-bool triesDispatchAlone(const iree::Document &document) {
+bool triesDispatchAlone(const document::Document &document) {
   return document.dispatches.size() > 1 ||
          (!document.dispatches.empty() && hasStreamHost(document.text));
 }
 
 Result<DispatchAlone> dispatchAlone(const tools::IreeInstallation &iree,
                                     DocumentWorker &worker,
-                                    const iree::Document &document,
+                                    const document::Document &document,
                                     size_t dispatch, const fs::path &output,
                                     std::chrono::milliseconds timeout,
                                     const std::atomic<bool> *cancel) {
   if (dispatch >= document.dispatches.size())
     return Error{"dispatch " + std::to_string(dispatch) + " of " +
                  std::to_string(document.dispatches.size())};
-  const iree::Dispatch &chosen = document.dispatches[dispatch];
+  const document::Dispatch &chosen = document.dispatches[dispatch];
   const std::string named =
       "dispatch " + std::to_string(dispatch) + " (" + chosen.name + ")";
   if (chosen.executable.empty() || chosen.variant.empty())
@@ -67,7 +67,7 @@ Result<DispatchAlone> dispatchAlone(const tools::IreeInstallation &iree,
   if (auto saved = writeFileAtomically(input, text); !saved)
     return Error{saved.error()};
 
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.arguments = {"--pass-pipeline=builtin.module(iree-hal-dump-executable-"
                     "benchmarks{path=" +
@@ -75,7 +75,7 @@ Result<DispatchAlone> dispatchAlone(const tools::IreeInstallation &iree,
                     input.string(), "-o", "/dev/null"};
   spec.timeout = timeout;
   spec.cancel = cancel;
-  const ProcessResult result = runProcess(spec);
+  const process::ProcessResult result = runProcess(spec);
   if (!result.succeeded()) {
     folder->keep();
     return Error{"iree-opt " + result.describe() + " taking " + named +
@@ -110,4 +110,4 @@ Result<DispatchAlone> dispatchAlone(const tools::IreeInstallation &iree,
   return DispatchAlone{std::move(*parsed), spec.shellCommand()};
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

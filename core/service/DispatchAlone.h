@@ -8,7 +8,7 @@
 // its kernel is timed without compiling the rest of the program.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
@@ -18,10 +18,10 @@
 #include <filesystem>
 #include <string>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 struct DispatchAlone {
-  iree::Document document; // the dispatch's benchmark module, parsed
+  document::Document document; // the dispatch's benchmark module, parsed
   std::string command;     // the iree-opt run that wrote it
 };
 
@@ -29,7 +29,7 @@ struct DispatchAlone {
 // the file holds more than one dispatch, or it is a whole program (its host
 // code at the stream level, as `configure` writes it), whose one dispatch
 // is timed on its own, not through the program's entry point.
-bool triesDispatchAlone(const iree::Document &document);
+bool triesDispatchAlone(const document::Document &document);
 
 // Writes dispatch `dispatch` of `document` alone to `output` and reads it
 // back. An Error says why not: the dispatch is not in a hal.executable
@@ -38,9 +38,9 @@ bool triesDispatchAlone(const iree::Document &document);
 // static sizes, on a single device), in IREE's words where it gave some.
 Result<DispatchAlone>
 dispatchAlone(const tools::IreeInstallation &iree, DocumentWorker &worker,
-              const iree::Document &document, size_t dispatch,
+              const document::Document &document, size_t dispatch,
               const std::filesystem::path &output,
               std::chrono::milliseconds timeout = std::chrono::minutes(2),
               const std::atomic<bool> *cancel = nullptr);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -18,7 +18,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 // The part the worker last said it was parsing ("tilescope-iree-worker:
@@ -50,18 +50,19 @@ public:
     static WorkerPool pool;
     return pool;
   }
-  std::unique_ptr<ServingProcess> take(const std::string &key) {
+  std::unique_ptr<process::ServingProcess> take(const std::string &key) {
     const std::lock_guard<std::mutex> lock(mutex);
     auto &kept = idle[key];
     while (!kept.empty()) {
-      std::unique_ptr<ServingProcess> worker = std::move(kept.back());
+      std::unique_ptr<process::ServingProcess> worker = std::move(kept.back());
       kept.pop_back();
       if (worker->running())
         return worker;
     }
     return nullptr;
   }
-  void give(const std::string &key, std::unique_ptr<ServingProcess> worker) {
+  void give(const std::string &key,
+            std::unique_ptr<process::ServingProcess> worker) {
     // Its greeting is one of the lines it answered.
     if (!worker->running() ||
         worker->answered() > DocumentWorker::kAnswersPerWorker)
@@ -89,7 +90,8 @@ public:
 
 private:
   std::mutex mutex;
-  std::map<std::string, std::vector<std::unique_ptr<ServingProcess>>> idle;
+  std::map<std::string, std::vector<std::unique_ptr<process::ServingProcess>>>
+      idle;
 };
 
 } // namespace
@@ -108,11 +110,11 @@ std::string DocumentWorker::poolKey() const {
   return program.string() + '\n' + compilerLibrary.string();
 }
 
-Result<std::unique_ptr<ServingProcess>> DocumentWorker::startWorker() {
-  ProcessSpec spec;
+Result<std::unique_ptr<process::ServingProcess>> DocumentWorker::startWorker() {
+  process::ProcessSpec spec;
   spec.program = program;
   spec.arguments = {"serve", "--iree", compilerLibrary.string()};
-  auto started = ServingProcess::start(spec);
+  auto started = process::ServingProcess::start(spec);
   if (!started)
     return Error{"cannot start Tilescope's parser process " + program.string() +
                  ": " + started.error()};
@@ -132,7 +134,7 @@ Result<bool> DocumentWorker::readiness(const std::string &greeting) const {
       " greeted with something other than ready: " + greeting.substr(0, 200)};
 }
 
-Result<iree::Document>
+Result<document::Document>
 DocumentWorker::parseFile(const fs::path &path,
                           const iree::ParseOptions &options) {
   diagnostics.clear();
@@ -142,7 +144,7 @@ DocumentWorker::parseFile(const fs::path &path,
   return document;
 }
 
-Result<iree::Document>
+Result<document::Document>
 DocumentWorker::parseText(const std::string &text,
                           const std::string &bufferName,
                           const iree::ParseOptions &options) {
@@ -150,7 +152,7 @@ DocumentWorker::parseText(const std::string &text,
   return run(text, {}, bufferName, options);
 }
 
-Result<iree::Document> DocumentWorker::run(std::string text,
+Result<document::Document> DocumentWorker::run(std::string text,
                                            const fs::path &file,
                                            const std::string &bufferName,
                                            const iree::ParseOptions &options) {
@@ -168,7 +170,7 @@ Result<iree::Document> DocumentWorker::run(std::string text,
   auto readText = [&] {
     if (file.empty())
       return;
-    auto read = iree::readMlirFile(file);
+    auto read = document::readMlirFile(file);
     if (read)
       text = std::move(*read);
     else
@@ -233,7 +235,7 @@ DocumentWorker::exchange(const std::string &commandName,
   const long long id = ++lastId;
   nlohmann::json request = {
       {"command", commandName}, {"file", input.string()}, {"id", id}};
-  ProcessSpec reproducer;
+  process::ProcessSpec reproducer;
   reproducer.program = program;
   reproducer.arguments = {commandName, "--iree", compilerLibrary.string()};
   for (size_t i = 0; i < options.size(); ++i) {
@@ -253,7 +255,8 @@ DocumentWorker::exchange(const std::string &commandName,
   command = reproducer.shellCommand();
 
   const auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<ServingProcess> worker = WorkerPool::shared().take(poolKey());
+  std::unique_ptr<process::ServingProcess> worker =
+      WorkerPool::shared().take(poolKey());
   const bool fresh = !worker;
   if (fresh) {
     auto started = startWorker();
@@ -271,7 +274,7 @@ DocumentWorker::exchange(const std::string &commandName,
                         std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now() - start));
   };
-  ServingProcess::Answer answer;
+  process::ServingProcess::Answer answer;
   if (fresh) {
     // A time-out or cancel while IREE loads is the request's; a worker that
     // cannot load IREE says why.
@@ -297,21 +300,21 @@ DocumentWorker::exchange(const std::string &commandName,
     return std::move(answer.line);
   }
 
-  const ProcessResult &ending = answer.ending;
+  const process::ProcessResult &ending = answer.ending;
   switch (ending.outcome) {
-  case ProcessResult::Outcome::Cancelled:
+  case process::ProcessResult::Outcome::Cancelled:
     return Error{bufferName + ": " +
                  (commandName == "parse" ? std::string("parsing") : what) +
                  " was cancelled"};
-  case ProcessResult::Outcome::FailedToStart:
-  case ProcessResult::Outcome::TimedOut:
-  case ProcessResult::Outcome::Signaled:
-  case ProcessResult::Outcome::Exited: {
+  case process::ProcessResult::Outcome::FailedToStart:
+  case process::ProcessResult::Outcome::TimedOut:
+  case process::ProcessResult::Outcome::Signaled:
+  case process::ProcessResult::Outcome::Exited: {
     const std::string where = lastPart(answer.standardError, partCount());
     std::string how;
-    if (ending.outcome == ProcessResult::Outcome::TimedOut)
+    if (ending.outcome == process::ProcessResult::Outcome::TimedOut)
       how = "did not finish" + where + " and " + ending.describe();
-    else if (ending.outcome == ProcessResult::Outcome::Signaled)
+    else if (ending.outcome == process::ProcessResult::Outcome::Signaled)
       how = "crashed" + where + " (" + ending.describe() + ")";
     else
       how = "ended without an answer" + where + " (" + ending.describe() +
@@ -356,7 +359,7 @@ DocumentWorker::ask(const std::string &commandName,
   return std::move(reply[key]);
 }
 
-Result<iree::LoweredFunction>
+Result<document::LoweredFunction>
 DocumentWorker::readLowered(const std::string &dumpText,
                             const std::string &bufferName) {
   auto function = ask("lowered", {}, dumpText, {}, bufferName,
@@ -444,4 +447,4 @@ DocumentWorker::printAttribute(const std::string &attributeText) {
   return printed->get<std::string>();
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

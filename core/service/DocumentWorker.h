@@ -18,8 +18,8 @@
 
 #include "core/document/ProgramReductions.h"
 #include "core/document/RootOpDag.h"
-#include "core/iree/Document.h"
-#include "core/iree/LoweredIr.h"
+#include "core/iree/DocumentParser.h"
+#include "core/iree/LoweredIrReader.h"
 #include "core/process/Process.h"
 #include "core/process/ServingProcess.h"
 #include "core/util/Result.h"
@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 class DocumentWorker {
 public:
@@ -46,17 +46,17 @@ public:
   std::chrono::milliseconds timeout{std::chrono::minutes(2)};
   const std::atomic<bool> *cancel = nullptr;
 
-  Result<iree::Document> parseFile(const std::filesystem::path &path,
+  Result<document::Document> parseFile(const std::filesystem::path &path,
                                    const iree::ParseOptions &options = {});
   // Text not on disk (an edited buffer); diagnostics name `bufferName`.
-  Result<iree::Document> parseText(const std::string &text,
+  Result<document::Document> parseText(const std::string &text,
                                    const std::string &bufferName,
                                    const iree::ParseOptions &options = {});
 
   // A function as IREE printed it after a pass (--mlir-print-ir-after), read
   // back by IREE: the layouts and thread mapping it decided
   // (core/iree/LoweredIr), for a process that does not load IREE.
-  Result<iree::LoweredFunction> readLowered(const std::string &dumpText,
+  Result<document::LoweredFunction> readLowered(const std::string &dumpText,
                                             const std::string &bufferName);
 
   // Split-k (core/service/SplitK) on what iree-compile printed, read by IREE
@@ -83,7 +83,7 @@ public:
   rootOpDags(const std::string &text, const std::string &bufferName);
 
   // The diagnostics of the last parse that IREE refused.
-  const std::vector<iree::Diagnostic> &lastDiagnostics() const {
+  const std::vector<document::Diagnostic> &lastDiagnostics() const {
     return diagnostics;
   }
   // The shell command that reproduces the last request in a worker of its
@@ -98,7 +98,7 @@ public:
   static void stopIdleWorkers();
 
 private:
-  Result<iree::Document> run(std::string text,
+  Result<document::Document> run(std::string text,
                              const std::filesystem::path &file,
                              const std::string &bufferName,
                              const iree::ParseOptions &options);
@@ -122,14 +122,14 @@ private:
       const std::string &bufferName, const std::string &what, const char *key);
 
   std::string poolKey() const;
-  Result<std::unique_ptr<ServingProcess>> startWorker();
+  Result<std::unique_ptr<process::ServingProcess>> startWorker();
   // A fresh worker's greeting: ready, or why not (IREE's library would not
   // load).
   Result<bool> readiness(const std::string &greeting) const;
 
   std::filesystem::path program, compilerLibrary;
-  std::vector<iree::Diagnostic> diagnostics;
+  std::vector<document::Diagnostic> diagnostics;
   std::string command;
 };
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 CompileTarget rocmTarget(const std::string &chip) {
@@ -96,12 +96,12 @@ std::optional<std::string> compilePhaseOf(const std::string &text) {
   return std::nullopt;
 }
 
-Result<ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
-                                   const CompileRequest &request) {
+Result<process::ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
+                                            const CompileRequest &request) {
   Result<std::filesystem::path> tool = iree.tool(tools::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.arguments.push_back(request.input.string());
   if (!request.inputCarriesTarget)
@@ -115,15 +115,16 @@ Result<ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
   return spec;
 }
 
-Result<ProcessSpec> benchmarkCommand(const tools::IreeInstallation &iree,
-                                     const BenchmarkRequest &request) {
+Result<process::ProcessSpec>
+benchmarkCommand(const tools::IreeInstallation &iree,
+                 const BenchmarkRequest &request) {
   Result<std::filesystem::path> tool = iree.tool(tools::kIreeBenchmarkModule);
   if (!tool)
     return Error{tool.error()};
   if (request.repetitions < 1)
     return Error{"benchmark repetitions must be at least 1, not " +
                  std::to_string(request.repetitions)};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.arguments = {"--module=" + request.module.string(),
                     "--device=" + request.device, "--benchmark_format=json"};
@@ -185,9 +186,9 @@ parseBenchmarkJson(const std::string &text) {
   return measurements;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 std::vector<RuntimeDriver> parseDriverList(const std::string &output) {
   std::vector<RuntimeDriver> drivers;
@@ -221,15 +222,15 @@ listRuntimeDrivers(const tools::IreeInstallation &iree) {
   Result<std::filesystem::path> tool = iree.tool(tools::kIreeRunModule);
   if (!tool)
     return Error{tool.error()};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.arguments = {"--list_drivers"};
   spec.timeout = std::chrono::seconds(30);
-  ProcessResult result = runProcess(spec);
+  process::ProcessResult result = runProcess(spec);
   if (!result.succeeded())
     return Error{spec.shellCommand() + " " + result.describe() + ": " +
                  result.standardError};
   return parseDriverList(result.standardOutput);
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 // A compile target: the flags iree-compile takes and the runtime device that
 // runs its output.
@@ -50,8 +50,8 @@ struct CompileRequest {
   bool inputCarriesTarget = false;
   std::vector<std::string> extraFlags;
 };
-Result<ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
-                                   const CompileRequest &request);
+Result<process::ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
+                                            const CompileRequest &request);
 
 struct BenchmarkRequest {
   std::filesystem::path module; // .vmfb
@@ -59,8 +59,9 @@ struct BenchmarkRequest {
   int repetitions = 1;
   std::string function; // empty: every dispatch benchmark in the module
 };
-Result<ProcessSpec> benchmarkCommand(const tools::IreeInstallation &iree,
-                                     const BenchmarkRequest &request);
+Result<process::ProcessSpec>
+benchmarkCommand(const tools::IreeInstallation &iree,
+                 const BenchmarkRequest &request);
 
 // One line of iree-benchmark-module's --benchmark_format=json output.
 struct BenchmarkMeasurement {
@@ -76,9 +77,9 @@ struct BenchmarkMeasurement {
 Result<std::vector<BenchmarkMeasurement>>
 parseBenchmarkJson(const std::string &json);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 struct RuntimeDriver {
   std::string name;        // "local-task", "hip", "cuda", ...
@@ -90,4 +91,4 @@ Result<std::vector<RuntimeDriver>>
 listRuntimeDrivers(const tools::IreeInstallation &iree);
 std::vector<RuntimeDriver> parseDriverList(const std::string &output);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -18,7 +18,7 @@
 #include <optional>
 #include <set>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 constexpr const char *kConstraintsOp = "iree_codegen.smt.constraints";
@@ -130,17 +130,17 @@ struct ConfiguredOp {
 };
 
 std::vector<ConfiguredOp>
-configuredOps(const iree::Document &document,
+configuredOps(const document::Document &document,
               const std::vector<document::TextPart> &parts) {
   std::vector<ConfiguredOp> ops;
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = document.dispatches[d];
+    const document::Dispatch &dispatch = document.dispatches[d];
     long long nextSet = 0;
-    for (const iree::RootOp &op : dispatch.rootOps)
+    for (const document::RootOp &op : dispatch.rootOps)
       if (op.rootOpSet)
         nextSet = std::max(nextSet, *op.rootOpSet + 1);
     for (size_t o = 0; o < dispatch.rootOps.size(); ++o) {
-      const iree::RootOp &op = dispatch.rootOps[o];
+      const document::RootOp &op = dispatch.rootOps[o];
       if (op.loweringConfig.empty() ||
           !config::isGpuLoweringConfigText(op.loweringConfig))
         continue;
@@ -177,8 +177,8 @@ configuredOps(const iree::Document &document,
 // its line (constraints IREE inserted carry their root op's location), or,
 // in a file that carried its constraints, the op whose set the
 // constraints op on that line targets.
-const ConfiguredOp *opOf(const iree::Diagnostic &d,
-                         const iree::Document &document,
+const ConfiguredOp *opOf(const document::Diagnostic &d,
+                         const document::Document &document,
                          const std::vector<ConfiguredOp> &ops,
                          const std::vector<PrintedConstraints> &carried) {
   for (const ConfiguredOp &op : ops)
@@ -200,7 +200,7 @@ using OpSet = std::set<const ConfiguredOp *>;
 // ops already judged hidden from the verifier (their lowering_config key
 // renamed, so it reads no config for them and skips them). Every edit stays
 // on its line.
-std::string copyOfPart(const iree::Document &document,
+std::string copyOfPart(const document::Document &document,
                        const document::TextPart &part,
                        const std::vector<ConfiguredOp> &ops,
                        const OpSet &hidden,
@@ -229,7 +229,7 @@ std::string copyOfPart(const iree::Document &document,
 }
 
 struct PartRun {
-  std::vector<iree::Diagnostic> diagnostics; // whole-file lines
+  std::vector<document::Diagnostic> diagnostics; // whole-file lines
   std::vector<PrintedConstraints> constraints;
   bool carriesConstraints = false;
   // Ops IREE crashes on while stating their constraints: why, and the
@@ -237,7 +237,7 @@ struct PartRun {
   std::map<const ConfiguredOp *, std::string> crashed;
 };
 
-using SpecMaker = std::function<ProcessSpec(
+using SpecMaker = std::function<process::ProcessSpec(
     const char *pipeline, const std::filesystem::path &input,
     const std::filesystem::path &output)>;
 
@@ -245,7 +245,7 @@ using SpecMaker = std::function<ProcessSpec(
 // found by asking about halves; each with IREE's crash in words and the
 // command that reproduces it (its file kept in `folder`).
 Result<std::map<const ConfiguredOp *, std::string>>
-isolateCrashes(const iree::Document &document, const document::TextPart &part,
+isolateCrashes(const document::Document &document, const document::TextPart &part,
                const std::vector<ConfiguredOp> &ops, const OpSet &asked,
                const TemporaryDirectory &folder, const SpecMaker &spec) {
   std::map<const ConfiguredOp *, std::string> crashes;
@@ -262,15 +262,15 @@ isolateCrashes(const iree::Document &document, const document::TextPart &part,
                              OpSet(group.begin(), group.end())));
         !written)
       return Error{written.error()};
-    const ProcessSpec one = spec(kInsertPipeline, file, "/dev/null");
-    const ProcessResult result = runProcess(one);
-    if (result.outcome != ProcessResult::Outcome::Signaled) {
+    const process::ProcessSpec one = spec(kInsertPipeline, file, "/dev/null");
+    const process::ProcessResult result = runProcess(one);
+    if (result.outcome != process::ProcessResult::Outcome::Signaled) {
       std::filesystem::remove(file);
       continue;
     }
     if (group.size() == 1) {
       // The probe's folder goes with the job: its input is kept.
-      auto kept = keepCrashReproducer(file);
+      auto kept = process::keepCrashReproducer(file);
       crashes[group.front()] =
           "iree-opt " + result.describe() +
           " stating IREE's constraints for this op (IREE's bug); reproduce: " +
@@ -288,7 +288,7 @@ isolateCrashes(const iree::Document &document, const document::TextPart &part,
 }
 
 Result<PartRun>
-runPart(const tools::IreeInstallation &iree, const iree::Document &document,
+runPart(const tools::IreeInstallation &iree, const document::Document &document,
         const document::TextPart &part, const std::vector<ConfiguredOp> &ops,
         const OpSet &askedOps, const TemporaryDirectory &folder, int index,
         std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
@@ -314,7 +314,7 @@ runPart(const tools::IreeInstallation &iree, const iree::Document &document,
       part.in(document.text).find(kConstraintsOp) != std::string_view::npos;
   auto spec = [&](const char *pipeline, const std::filesystem::path &from,
                   const std::filesystem::path &output) {
-    ProcessSpec s;
+    process::ProcessSpec s;
     s.program = *tool;
     s.arguments = {"--mlir-print-op-on-diagnostic=false",
                    std::string("--pass-pipeline=") + pipeline, from.string(),
@@ -328,11 +328,11 @@ runPart(const tools::IreeInstallation &iree, const iree::Document &document,
     for (PrintedConstraints &c : run.constraints)
       c.line += part.firstLine - 1;
   } else {
-    const ProcessSpec insert =
+    const process::ProcessSpec insert =
         spec(kInsertPipeline, input, folder.file(name + ".constraints"));
     commands.push_back(insert.shellCommand());
-    ProcessResult inserted = runProcess(insert);
-    if (inserted.outcome == ProcessResult::Outcome::Signaled) {
+    process::ProcessResult inserted = runProcess(insert);
+    if (inserted.outcome == process::ProcessResult::Outcome::Signaled) {
       // IREE's constraint generators crash on some ops (batch matmuls in
       // 3.13): the ops that crash it are found by halves and left out, each
       // with a reproducer, and the others asked again.
@@ -367,17 +367,17 @@ runPart(const tools::IreeInstallation &iree, const iree::Document &document,
       run.carriesConstraints ? run.constraints
                              : std::vector<PrintedConstraints>{};
   for (;;) {
-    const ProcessSpec verify =
+    const process::ProcessSpec verify =
         spec(run.carriesConstraints ? kVerifyPipeline : kInsertVerifyPipeline,
              input, "/dev/null");
     if (commands.empty() || commands.back() != verify.shellCommand())
       commands.push_back(verify.shellCommand());
-    const ProcessResult verified = runProcess(verify);
-    if (verified.outcome != ProcessResult::Outcome::Exited)
+    const process::ProcessResult verified = runProcess(verify);
+    if (verified.outcome != process::ProcessResult::Outcome::Exited)
       return Error{"iree-opt " + verified.describe() +
                    " checking the pipeline constraints\n  command: " +
                    verify.shellCommand()};
-    std::vector<iree::Diagnostic> diagnostics = parseToolDiagnostics(
+    std::vector<document::Diagnostic> diagnostics = parseToolDiagnostics(
         verified.standardError, name, document.path.string());
     if (!verified.succeeded() && diagnostics.empty())
       return Error{"iree-opt " + verified.describe() +
@@ -386,13 +386,13 @@ runPart(const tools::IreeInstallation &iree, const iree::Document &document,
                    verify.shellCommand() + "\n" +
                    verified.standardError.substr(0, 4000)};
     bool judgedMore = false;
-    for (iree::Diagnostic &d : diagnostics) {
+    for (document::Diagnostic &d : diagnostics) {
       if (d.line > 0)
         d.line += part.firstLine - 1;
-      for (iree::Diagnostic &note : d.notes)
+      for (document::Diagnostic &note : d.notes)
         if (note.line > 0)
           note.line += part.firstLine - 1;
-      if (d.severity == iree::Severity::Error)
+      if (d.severity == document::Severity::Error)
         if (const ConfiguredOp *op = opOf(d, document, ops, carried);
             op && hidden.insert(op).second)
           judgedMore = true;
@@ -431,7 +431,7 @@ std::string skippedReason(const config::KnobMatch &knobs,
 
 // An attention op's decomposition_config, the dictionary IREE's attention
 // template describes; none for another op.
-std::optional<config::Attribute> decompositionOf(const iree::RootOp &root) {
+std::optional<config::Attribute> decompositionOf(const document::RootOp &root) {
   if (root.decompositionConfig.empty())
     return std::nullopt;
   auto attribute = config::parseResolvedAttribute(root.decompositionConfig);
@@ -557,7 +557,7 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
 }
 
 Result<std::optional<OpConstraintVerdict>> ireeVerdictOn(
-    const tools::IreeInstallation &iree, const iree::Document &document,
+    const tools::IreeInstallation &iree, const document::Document &document,
     edit::OpRef op, std::vector<std::string> *commands,
     std::chrono::milliseconds timeout, const std::atomic<bool> *cancel) {
   auto verdict = ireeConstraintVerdict(iree, document, timeout, cancel, op);
@@ -572,7 +572,7 @@ Result<std::optional<OpConstraintVerdict>> ireeVerdictOn(
 }
 
 Result<ConstraintVerdict> ireeConstraintVerdict(
-    const tools::IreeInstallation &iree, const iree::Document &document,
+    const tools::IreeInstallation &iree, const document::Document &document,
     std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
     const std::optional<edit::OpRef> &only) {
   std::vector<document::TextPart> parts;
@@ -592,7 +592,7 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
   if (!folder)
     return Error{folder.error()};
   std::vector<PrintedConstraints> constraints;
-  std::vector<iree::Diagnostic> diagnostics;
+  std::vector<document::Diagnostic> diagnostics;
   std::vector<PrintedConstraints> carried;
   std::map<const ConfiguredOp *, std::string> crashed;
   for (size_t p = 0; p < parts.size(); ++p) {
@@ -621,8 +621,8 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
     constraints.push_back(c);
   // An error IREE gives about no root op (the file itself, a pass failing)
   // leaves every verdict unknown.
-  for (const iree::Diagnostic &d : diagnostics)
-    if (d.severity == iree::Severity::Error &&
+  for (const document::Diagnostic &d : diagnostics)
+    if (d.severity == document::Severity::Error &&
         !opOf(d, document, ops, carried)) {
       folder->keep();
       return Error{"iree-opt refused the document while checking the "
@@ -633,8 +633,8 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
   for (const ConfiguredOp &op : ops) {
     if (!asked.count(&op))
       continue;
-    const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
-    const iree::RootOp &root = dispatch.rootOps[op.op];
+    const document::Dispatch &dispatch = document.dispatches[op.dispatch];
+    const document::RootOp &root = dispatch.rootOps[op.op];
     OpConstraintVerdict v;
     v.dispatch = op.dispatch;
     v.op = op.op;
@@ -652,9 +652,9 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
         chosen = &set;
 
     // IREE's diagnostics about this op.
-    std::optional<iree::Diagnostic> refused, violated, other;
-    for (const iree::Diagnostic &d : diagnostics) {
-      if (d.severity != iree::Severity::Error ||
+    std::optional<document::Diagnostic> refused, violated, other;
+    for (const document::Diagnostic &d : diagnostics) {
+      if (d.severity != document::Severity::Error ||
           opOf(d, document, ops, carried) != &op)
         continue;
       if (d.message.find(kViolated) != std::string::npos)
@@ -678,7 +678,7 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
       v.reason = crash->second;
     } else if (violated) {
       v.outcome = OpConstraintVerdict::Outcome::Violated;
-      for (const iree::Diagnostic &note : violated->notes)
+      for (const document::Diagnostic &note : violated->notes)
         v.violations.push_back(
             {note.message,
              config::fieldsOfMessage(note.message, v.knobs.fields)});
@@ -709,11 +709,11 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
 
 Result<OpConstraintVerdict>
 evaluateConstraints(const std::vector<ConstraintSet> &sets,
-                    const iree::Dispatch &dispatch, size_t op) {
+                    const document::Dispatch &dispatch, size_t op) {
   OpConstraintVerdict v;
   v.op = op;
   v.sets = sets;
-  const iree::RootOp &root = dispatch.rootOps.at(op);
+  const document::RootOp &root = dispatch.rootOps.at(op);
   const auto reading = document::translationReadingOf(dispatch);
   const Result<config::TranslationInfo> &translation = reading->model();
   if (!translation)
@@ -754,4 +754,4 @@ evaluateConstraints(const std::vector<ConstraintSet> &sets,
   return v;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -18,7 +18,7 @@
 #include "core/config/ConstraintKnobs.h"
 #include "core/config/Validation.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 // One `iree_codegen.smt.constraints` op IREE emitted for a root op.
 struct ConstraintSet {
@@ -87,7 +87,7 @@ struct StatedConstraints {
   std::string text; // the document's text IREE was given
   edit::OpRef op;
   ConstraintVerdict verdict;
-  bool statedFor(const iree::Document &document, edit::OpRef asked) const {
+  bool statedFor(const document::Document &document, edit::OpRef asked) const {
     return asked == op && document.text == text;
   }
 };
@@ -97,7 +97,7 @@ struct StatedConstraints {
 // `only`: IREE is asked about that root op alone (the others get no root_op
 // attribute on the copy), not every op of the file.
 Result<ConstraintVerdict> ireeConstraintVerdict(
-    const tools::IreeInstallation &iree, const iree::Document &document,
+    const tools::IreeInstallation &iree, const document::Document &document,
     std::chrono::milliseconds timeout = std::chrono::minutes(2),
     const std::atomic<bool> *cancel = nullptr,
     const std::optional<edit::OpRef> &only = std::nullopt);
@@ -109,7 +109,7 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
 // check(iree_constraints=True) add to the rules' problems (problemsOf).
 Result<std::optional<OpConstraintVerdict>>
 ireeVerdictOn(const tools::IreeInstallation &iree,
-              const iree::Document &document, edit::OpRef op,
+              const document::Document &document, edit::OpRef op,
               std::vector<std::string> *commands = nullptr,
               std::chrono::milliseconds timeout = std::chrono::minutes(2),
               const std::atomic<bool> *cancel = nullptr);
@@ -123,6 +123,6 @@ ireeVerdictOn(const tools::IreeInstallation &iree,
 // be read (an op IREE's evaluator has and Tilescope's lacks): ask IREE.
 Result<OpConstraintVerdict>
 evaluateConstraints(const std::vector<ConstraintSet> &sets,
-                    const iree::Dispatch &dispatch, size_t op);
+                    const document::Dispatch &dispatch, size_t op);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

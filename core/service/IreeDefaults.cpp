@@ -4,7 +4,7 @@
 
 #include <set>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 // The strategy selection pass IREE runs for a backend's variants.
@@ -23,9 +23,9 @@ Result<std::string> selectionPass(const std::string &backend) {
 
 } // namespace
 
-Result<std::string> variantBackend(const iree::Document &document) {
+Result<std::string> variantBackend(const document::Document &document) {
   std::set<std::string> backends;
-  for (const iree::Dispatch &dispatch : document.dispatches) {
+  for (const document::Dispatch &dispatch : document.dispatches) {
     // #hal.executable.target<"rocm", "rocm-hsaco-fb", {...}>
     const size_t open = dispatch.target.find('"');
     const size_t close = open == std::string::npos
@@ -48,15 +48,16 @@ Result<std::string> variantBackend(const iree::Document &document) {
   return *backends.begin();
 }
 
-Result<ProcessSpec> defaultConfigCommand(const tools::IreeInstallation &iree,
-                                         const DefaultConfigRequest &request) {
+Result<process::ProcessSpec>
+defaultConfigCommand(const tools::IreeInstallation &iree,
+                     const DefaultConfigRequest &request) {
   auto tool = iree.tool(tools::kIreeOpt);
   if (!tool)
     return Error{tool.error()};
   auto pass = selectionPass(request.backend);
   if (!pass)
     return Error{pass.error()};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.arguments = {"--pass-pipeline=builtin.module(hal.executable(hal."
                     "executable.variant(builtin.module(iree-codegen-strip-"
@@ -72,7 +73,7 @@ Result<ProcessSpec> defaultConfigCommand(const tools::IreeInstallation &iree,
 
 Result<DefaultConfigs> ireeDefaultConfigs(const tools::IreeInstallation &iree,
                                           DocumentWorker &worker,
-                                          const iree::Document &document,
+                                          const document::Document &document,
                                           std::chrono::milliseconds timeout,
                                           const std::atomic<bool> *cancel) {
   auto backend = variantBackend(document);
@@ -94,7 +95,7 @@ Result<DefaultConfigs> ireeDefaultConfigs(const tools::IreeInstallation &iree,
   auto spec = defaultConfigCommand(iree, request);
   if (!spec)
     return Error{spec.error()};
-  const ProcessResult result = runProcess(*spec);
+  const process::ProcessResult result = runProcess(*spec);
   if (!result.succeeded()) {
     folder->keep();
     return Error{"iree-opt " + result.describe() + " choosing IREE's configs" +
@@ -109,4 +110,4 @@ Result<DefaultConfigs> ireeDefaultConfigs(const tools::IreeInstallation &iree,
   return DefaultConfigs{std::move(*defaults), spec->shellCommand()};
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -6,7 +6,8 @@
 // says "what IREE would do" beside the user's edit.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
+#include "core/document/SplitInput.h"
 #include "core/process/Process.h"
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
@@ -17,11 +18,11 @@
 #include <filesystem>
 #include <string>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 // The HAL backend of the document's executable variants ("rocm", "cuda",
 // "llvm-cpu", ...), or why there is no single one.
-Result<std::string> variantBackend(const iree::Document &document);
+Result<std::string> variantBackend(const document::Document &document);
 
 struct DefaultConfigRequest {
   std::filesystem::path input;  // the document's text, on disk
@@ -31,17 +32,18 @@ struct DefaultConfigRequest {
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   const std::atomic<bool> *cancel = nullptr;
 };
-Result<ProcessSpec> defaultConfigCommand(const tools::IreeInstallation &iree,
-                                         const DefaultConfigRequest &request);
+Result<process::ProcessSpec>
+defaultConfigCommand(const tools::IreeInstallation &iree,
+                     const DefaultConfigRequest &request);
 
 struct DefaultConfigs {
-  iree::Document document; // IREE's configs, dispatches in the same order
+  document::Document document; // IREE's configs, dispatches in the same order
   std::string command;     // the shell command that reproduces it
 };
 Result<DefaultConfigs>
 ireeDefaultConfigs(const tools::IreeInstallation &iree, DocumentWorker &worker,
-                   const iree::Document &document,
+                   const document::Document &document,
                    std::chrono::milliseconds timeout = std::chrono::minutes(5),
                    const std::atomic<bool> *cancel = nullptr);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

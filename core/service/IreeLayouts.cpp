@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 template <typename T> std::string listText(const std::vector<T> &values) {
@@ -61,12 +61,12 @@ std::string reproducer(std::string command, const std::string &input) {
   if (input.empty() || probe == std::string::npos)
     return command;
   const size_t start = command.rfind(' ', probe) + 1;
-  return command.replace(start, probe + 11 - start, shellQuote(input));
+  return command.replace(start, probe + 11 - start, process::shellQuote(input));
 }
 
 // The file a person runs the command on: the document's own when it holds
 // the text IREE was given; else the text kept at `copy` (when asked).
-void nameInput(IreeLayoutAnswer &answer, const iree::Document &document,
+void nameInput(IreeLayoutAnswer &answer, const document::Document &document,
                const IreeLayoutRequest &request) {
   answer.input = document.path.string();
   answer.inputIsTheDocument = true;
@@ -86,7 +86,7 @@ void nameInput(IreeLayoutAnswer &answer, const iree::Document &document,
 
 // How many configured ops IREE anchors for one of ours: attention is
 // decomposed into its two contractions, each carrying its config.
-size_t anchoredOpsFor(const iree::RootOp &op) {
+size_t anchoredOpsFor(const document::RootOp &op) {
   return op.kind == config::OpKind::Attention ? 2 : 1;
 }
 
@@ -94,12 +94,12 @@ size_t anchoredOpsFor(const iree::RootOp &op) {
 // ours, their operands taken in turn (attention: Q.K^T's, then P.V's).
 void compareOperands(OpLayoutAnswer &answer, const layout::OpLayouts &ours,
                      const config::IterationSpace &space,
-                     const std::vector<const iree::AnchoredOp *> &theirs) {
+                     const std::vector<const document::AnchoredOp *> &theirs) {
   const std::vector<std::string> oursTexts =
       edit::operandLayoutTexts(ours, space);
   const std::vector<std::string> names = operandNames(ours, space);
-  std::vector<std::optional<iree::AnchorLayout>> theirOperands;
-  for (const iree::AnchoredOp *op : theirs)
+  std::vector<std::optional<document::AnchorLayout>> theirOperands;
+  for (const document::AnchoredOp *op : theirs)
     theirOperands.insert(theirOperands.end(), op->operands.begin(),
                          op->operands.end());
   const size_t count = std::max(oursTexts.size(), theirOperands.size());
@@ -122,12 +122,12 @@ void compareOperands(OpLayoutAnswer &answer, const layout::OpLayouts &ours,
 }
 
 void compareForall(OpLayoutAnswer &answer, const layout::OpLayouts &ours,
-                   const iree::LoweredFunction &lowered) {
+                   const document::LoweredFunction &lowered) {
   const bool threads = ours.view == layout::OpView::ThreadTiles;
   const layout::ForallDistribution &distribution =
       threads ? *ours.threads : *ours.subgroups;
-  std::vector<const iree::ForallLoop *> loops;
-  for (const iree::ForallLoop &loop : lowered.foralls)
+  std::vector<const document::ForallLoop *> loops;
+  for (const document::ForallLoop &loop : lowered.foralls)
     if (loop.mappedTo(threads ? "thread" : "warp"))
       loops.push_back(&loop);
   if (loops.size() != 1) {
@@ -193,11 +193,11 @@ bool IreeLayoutAnswer::agrees() const {
 
 Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
                                      DocumentWorker &worker,
-                                     const iree::Document &document,
+                                     const document::Document &document,
                                      const IreeLayoutRequest &request) {
   if (request.dispatch >= document.dispatches.size())
     return Error{"no dispatch " + std::to_string(request.dispatch)};
-  const iree::Dispatch &dispatch = document.dispatches[request.dispatch];
+  const document::Dispatch &dispatch = document.dispatches[request.dispatch];
   const std::string backend = backendOf(dispatch.target);
   if (backend != "rocm" && backend != "cuda")
     return Error{dispatch.name +
@@ -228,7 +228,7 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
   };
   std::vector<Ours> ours;
   for (size_t i = 0; i < dispatch.rootOps.size(); ++i) {
-    const iree::RootOp &op = dispatch.rootOps[i];
+    const document::RootOp &op = dispatch.rootOps[i];
     if (op.loweringConfig.empty())
       continue;
     auto inputs = edit::opLayoutInputs(dispatch, op);
@@ -280,8 +280,8 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
 
   // The configured ops IREE anchored, in the order they come (the order of
   // the dispatch's configured ops).
-  std::vector<const iree::AnchoredOp *> anchored;
-  for (const iree::AnchoredOp &op : lowered->anchoredOps)
+  std::vector<const document::AnchoredOp *> anchored;
+  for (const document::AnchoredOp &op : lowered->anchoredOps)
     if (!op.loweringConfig.empty())
       anchored.push_back(&op);
   size_t expected = 0;
@@ -319,4 +319,4 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
   return answer;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -14,7 +14,7 @@
 //                      layout::ForallDistribution
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 // One field of a nested layout, or of a forall, where the two differ.
 struct LayoutFieldDifference {
@@ -94,7 +94,7 @@ struct IreeLayoutRequest {
 // words, and the command that reproduces it).
 Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
                                      DocumentWorker &worker,
-                                     const iree::Document &document,
+                                     const document::Document &document,
                                      const IreeLayoutRequest &request);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -7,7 +7,7 @@
 #include <regex>
 #include <sstream>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 // Each `// -----` part of the input: the line it starts on (1-based) and the
@@ -79,7 +79,7 @@ bool LoweringProbeResult::failed(const std::string &function) const {
 }
 
 std::string LoweringProbeResult::crashedIn() const {
-  if (process.outcome != ProcessResult::Outcome::Signaled)
+  if (process.outcome != process::ProcessResult::Outcome::Signaled)
     return {};
   // The function after the last one IREE dumped, or that one itself if the
   // crash came later in its pipeline: the last dumped function is the best
@@ -155,7 +155,7 @@ runLoweringProbe(const tools::IreeInstallation &iree,
   if (auto written = writeFileAtomically(input, request.moduleText); !written)
     return Error{written.error()};
 
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *opt;
   spec.arguments = {"--split-input-file", "--mlir-disable-threading"};
   if (!request.testTarget.empty())
@@ -194,12 +194,13 @@ runLoweringProbe(const tools::IreeInstallation &iree,
       result.functions.push_back(function);
   result.command = spec.shellCommand();
   result.process = runProcess(spec);
-  if (result.process.outcome == ProcessResult::Outcome::FailedToStart ||
-      result.process.outcome == ProcessResult::Outcome::Cancelled)
+  if (result.process.outcome ==
+          process::ProcessResult::Outcome::FailedToStart ||
+      result.process.outcome == process::ProcessResult::Outcome::Cancelled)
     return Error{"iree-opt " + result.process.describe()};
   parseLoweringOutput(result.process.standardError, input.string(), result,
                       parts);
   return result;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 enum class GpuBackend { Rocdl, Nvvm };
 
@@ -67,7 +67,7 @@ struct LoweringProbeResult {
   // IREE's diagnostics, by the function whose part of the file they point at.
   std::map<std::string, std::vector<ProbeDiagnostic>> diagnostics;
   std::vector<std::string> functions; // every function, in file order
-  ProcessResult process;
+  process::ProcessResult process;
   std::string command; // the shell command that reproduces the run
 
   const IrDump *dump(const std::string &function, const std::string &pass,
@@ -90,4 +90,4 @@ void parseLoweringOutput(
     LoweringProbeResult &result,
     const std::vector<std::pair<int, std::string>> &partFunctions);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

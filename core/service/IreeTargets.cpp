@@ -8,7 +8,7 @@
 #include <mutex>
 #include <tuple>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 constexpr const char *kNoTarget = "IREE knows no GPU target '";
@@ -30,7 +30,7 @@ std::string firstExecutableTarget(const std::string &text) {
 }
 
 // IREE's own words for a failed question: its first "error:" line.
-std::string errorLine(const ProcessResult &result) {
+std::string errorLine(const process::ProcessResult &result) {
   const std::string &text = result.standardError;
   const size_t at = text.find("error: ");
   if (at == std::string::npos)
@@ -45,7 +45,7 @@ Result<IreeTarget> askOnBackend(const tools::IreeInstallation &iree,
   auto spec = targetQueryCommand(iree, name, backend);
   if (!spec)
     return Error{spec.error()};
-  const ProcessResult result = runProcess(*spec);
+  const process::ProcessResult result = runProcess(*spec);
   if (!result.succeeded())
     return Error{errorLine(result)};
   const std::string executableTarget =
@@ -69,9 +69,9 @@ Result<IreeTarget> askOnBackend(const tools::IreeInstallation &iree,
 
 } // namespace
 
-Result<ProcessSpec> targetQueryCommand(const tools::IreeInstallation &iree,
-                                       std::string_view name,
-                                       std::string_view backend) {
+Result<process::ProcessSpec>
+targetQueryCommand(const tools::IreeInstallation &iree, std::string_view name,
+                   std::string_view backend) {
   auto tool = iree.tool(tools::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
@@ -80,7 +80,7 @@ Result<ProcessSpec> targetQueryCommand(const tools::IreeInstallation &iree,
                  std::string(backend) + "\""};
   if (name.empty() || name.find_first_of(" \t\n=") != std::string_view::npos)
     return Error{"'" + std::string(name) + "' is not a target name"};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   // An empty module: IREE assigns the device and prints its target.
   spec.arguments = {"/dev/null"};
@@ -164,4 +164,4 @@ Result<ResolvedTarget> resolveTarget(const tools::IreeInstallation *iree,
                     : table.error()};
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

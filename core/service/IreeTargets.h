@@ -17,13 +17,13 @@
 #include <string>
 #include <string_view>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 // The iree-compile command that prints the device IREE assigns for a
 // target name on `backend` ("rocm" or "cuda").
-Result<ProcessSpec> targetQueryCommand(const tools::IreeInstallation &iree,
-                                       std::string_view name,
-                                       std::string_view backend);
+Result<process::ProcessSpec>
+targetQueryCommand(const tools::IreeInstallation &iree, std::string_view name,
+                   std::string_view backend);
 
 // IREE's facts for a target name ("gfx1250", "mi300x", "sm_80", "a100"):
 // asked on the backend the name suggests first (sm_* and NVIDIA products on
@@ -50,4 +50,4 @@ struct ResolvedTarget {
 Result<ResolvedTarget> resolveTarget(const tools::IreeInstallation *iree,
                                      std::string_view nameOrAttribute);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

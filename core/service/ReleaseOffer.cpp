@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 std::string ReleaseOffer::describe(const std::string &file) const {
   std::string names;
@@ -35,4 +35,4 @@ std::optional<ReleaseOffer> releaseOffer(DocumentWorker &worker,
   return offer;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

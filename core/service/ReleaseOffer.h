@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 struct ReleaseOffer {
   std::string release;                  // converted for: "3.13"
@@ -30,4 +30,4 @@ std::optional<ReleaseOffer> releaseOffer(DocumentWorker &worker,
                                          const std::string &bufferName,
                                          const std::string &release);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

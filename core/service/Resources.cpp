@@ -12,7 +12,7 @@
 #define TILESCOPE_PTXAS ""
 #endif
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 namespace fs = std::filesystem;
@@ -67,9 +67,9 @@ void addOccupancy(KernelResources &kernel) {
 
 // The compile's own command, stopped after executable translation: its
 // output holds each export's workgroup_local_memory.
-ProcessSpec translateCommand(const CompileJobResult &compiled,
-                             const ResourceOptions &options) {
-  ProcessSpec spec = compiled.spec;
+process::ProcessSpec translateCommand(const CompileJobResult &compiled,
+                                      const ResourceOptions &options) {
+  process::ProcessSpec spec = compiled.spec;
   spec.onOutput = nullptr;
   spec.arguments.clear();
   for (size_t i = 0; i < compiled.spec.arguments.size(); ++i) {
@@ -104,9 +104,9 @@ void readCuda(const CompileJobResult &compiled, const ResourceOptions &options,
   }
 
   std::map<std::string, long long> sharedMemory;
-  const ProcessSpec translate = translateCommand(compiled, options);
+  const process::ProcessSpec translate = translateCommand(compiled, options);
   report.commands.push_back(translate.shellCommand());
-  const ProcessResult translated = runProcess(translate);
+  const process::ProcessResult translated = runProcess(translate);
   if (translated.succeeded()) {
     sharedMemory = parseWorkgroupLocalMemory(
         textOf(compiled.artifacts.directory / "translated.mlir", report.notes));
@@ -123,14 +123,14 @@ void readCuda(const CompileJobResult &compiled, const ResourceOptions &options,
   }
   for (const fs::path &file : ptxFiles) {
     const PtxFacts facts = parsePtx(textOf(file, report.notes));
-    ProcessSpec spec;
+    process::ProcessSpec spec;
     spec.program = *ptxas;
     spec.arguments = {"-v", "-arch=" + facts.target, file.string(), "-o",
                       "/dev/null"};
     spec.timeout = options.timeout;
     spec.cancel = options.cancel;
     report.commands.push_back(spec.shellCommand());
-    const ProcessResult ran = runProcess(spec);
+    const process::ProcessResult ran = runProcess(spec);
     if (!ran.succeeded()) {
       report.notes.push_back("ptxas " + ran.describe() + " on " +
                              file.string() + ": " + ran.standardError);
@@ -429,4 +429,4 @@ compiledKernelOf(const ResourceReport &report) {
   return std::nullopt;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 struct KernelResources {
   std::string kernel;
@@ -95,4 +95,4 @@ Result<ResourceReport> readResources(const CompileJobResult &compiled,
 // shared memory, scratch, workgroup and occupancy with its limits.
 std::string describe(const KernelResources &kernel);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

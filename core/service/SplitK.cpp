@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 namespace {
 
 constexpr const char *kSplitPass =
@@ -51,8 +51,9 @@ Result<std::string> lastDump(const std::string &standardError) {
   return module;
 }
 
-std::string describeFailure(const std::string &what, const ProcessSpec &spec,
-                            const ProcessResult &result) {
+std::string describeFailure(const std::string &what,
+                            const process::ProcessSpec &spec,
+                            const process::ProcessResult &result) {
   return "iree-compile " + result.describe() + " " + what +
          "\n  command: " + spec.shellCommand() + "\n" +
          result.standardError.substr(0, 4000);
@@ -102,14 +103,15 @@ void relabel(std::vector<document::FormedDispatch> &dispatches,
 
 } // namespace
 
-Result<ProcessSpec> splitPointCommand(const tools::IreeInstallation &iree,
-                                      const SplitKRequest &request,
-                                      const std::filesystem::path &input,
-                                      const std::filesystem::path &flowOutput) {
+Result<process::ProcessSpec>
+splitPointCommand(const tools::IreeInstallation &iree,
+                  const SplitKRequest &request,
+                  const std::filesystem::path &input,
+                  const std::filesystem::path &flowOutput) {
   auto tool = iree.tool(tools::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.arguments.push_back(input.string());
   spec.arguments.insert(spec.arguments.end(),
@@ -162,7 +164,7 @@ Result<SplitKAnalysis> analyzeSplitK(const tools::IreeInstallation &iree,
   if (request.progress)
     request.progress("running IREE's split-reduction heuristic (iree-compile "
                      "to flow)");
-  const ProcessResult result = runProcess(*spec);
+  const process::ProcessResult result = runProcess(*spec);
   if (!result.succeeded()) {
     folder->keep();
     return Error{
@@ -218,7 +220,7 @@ applySplitK(const tools::IreeInstallation &iree, DocumentWorker worker,
   auto tool = iree.tool(tools::kIreeCompile);
   if (!tool)
     return Error{tool.error()};
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.arguments = {input.string(),
                     "--compile-from=global-optimization",
@@ -231,7 +233,7 @@ applySplitK(const tools::IreeInstallation &iree, DocumentWorker worker,
   if (request.progress)
     request.progress("forming the dispatches with these splits (iree-compile "
                      "to flow)");
-  const ProcessResult result = runProcess(spec);
+  const process::ProcessResult result = runProcess(spec);
   if (!result.succeeded()) {
     folder->keep();
     return Error{
@@ -270,4 +272,4 @@ applySplitK(const tools::IreeInstallation &iree, DocumentWorker worker,
   return applied;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

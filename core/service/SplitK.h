@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 struct SplitKRequest {
   std::filesystem::path source; // a program (or a global-optimization dump)
@@ -76,10 +76,11 @@ struct SplitKAnalysis {
 };
 
 // iree-compile on `input` (request.source, or the part written out alone).
-Result<ProcessSpec> splitPointCommand(const tools::IreeInstallation &iree,
-                                      const SplitKRequest &request,
-                                      const std::filesystem::path &input,
-                                      const std::filesystem::path &flowOutput);
+Result<process::ProcessSpec>
+splitPointCommand(const tools::IreeInstallation &iree,
+                  const SplitKRequest &request,
+                  const std::filesystem::path &input,
+                  const std::filesystem::path &flowOutput);
 
 Result<SplitKAnalysis> analyzeSplitK(const tools::IreeInstallation &iree,
                                      DocumentWorker worker,
@@ -104,4 +105,4 @@ applySplitK(const tools::IreeInstallation &iree, DocumentWorker worker,
             const SplitKRequest &request, const SplitKAnalysis &analysis,
             const std::vector<document::SplitChoice> &choices);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

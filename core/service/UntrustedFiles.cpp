@@ -6,7 +6,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 Result<std::string> readUntrustedFile(const fs::path &path,
                                       std::uintmax_t maxBytes) {
@@ -69,4 +69,4 @@ std::optional<long long> integerField(const nlohmann::json &object,
   return static_cast<long long>(*value);
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 
 // The bound for a bundle's text files (a manifest of thousands of modules
 // with their configs, a benchmark's JSON, a profiler's CSV): 64 MiB.
@@ -40,4 +40,4 @@ std::optional<long long> integerField(const nlohmann::json &object,
                                       std::string_view key, long long minimum,
                                       long long maximum);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::service

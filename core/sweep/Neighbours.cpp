@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 namespace {
 
@@ -21,10 +21,10 @@ std::optional<std::vector<int64_t>> integerList(const std::string &text) {
 
 } // namespace
 
-std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
+std::vector<SweepAxis> neighbourAxes(const document::Document &document,
                                      edit::OpRef op) {
   std::vector<SweepAxis> axes;
-  const iree::RootOp *root =
+  const document::RootOp *root =
       op.dispatch < document.dispatches.size() &&
               op.op < document.dispatches[op.dispatch].rootOps.size()
           ? &document.dispatches[op.dispatch].rootOps[op.op]
@@ -80,7 +80,7 @@ std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
 namespace {
 
 // The op `op` names, or null when the document has none there.
-const iree::RootOp *rootOpOf(const iree::Document &document, edit::OpRef op) {
+const document::RootOp *rootOpOf(const document::Document &document, edit::OpRef op) {
   if (op.dispatch >= document.dispatches.size() ||
       op.op >= document.dispatches[op.dispatch].rootOps.size())
     return nullptr;
@@ -96,13 +96,13 @@ std::string listText(const std::vector<int64_t> &numbers) {
 
 } // namespace
 
-std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
+std::vector<SweepPoint> neighbourPoints(const document::Document &document,
                                         edit::OpRef op) {
   std::vector<SweepPoint> points;
-  const iree::RootOp *found = rootOpOf(document, op);
+  const document::RootOp *found = rootOpOf(document, op);
   if (!found)
     return points;
-  const iree::RootOp &root = *found;
+  const document::RootOp &root = *found;
   if (root.loweringConfig.rfind("#iree_cpu.lowering_config", 0) != 0)
     return points;
   auto cache = integerList(currentValue(document, op, "cache_parallel"));
@@ -180,8 +180,8 @@ struct ReductionDistribution {
 };
 
 std::optional<ReductionDistribution>
-reductionDistributionOf(const iree::Document &document, edit::OpRef op,
-                        const iree::RootOp &root) {
+reductionDistributionOf(const document::Document &document, edit::OpRef op,
+                        const document::RootOp &root) {
   auto lanes = basisOf(currentValue(document, op, "lane_basis"));
   auto subgroups = basisOf(currentValue(document, op, "subgroup_basis"));
   auto partial = integerList(currentValue(document, op, "partial_reduction"));
@@ -209,10 +209,10 @@ reductionDistributionOf(const iree::Document &document, edit::OpRef op,
 
 } // namespace
 
-std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
+std::vector<SweepPoint> laneFillingPoints(const document::Document &document,
                                           edit::OpRef op) {
   std::vector<SweepPoint> points;
-  const iree::RootOp *root = rootOpOf(document, op);
+  const document::RootOp *root = rootOpOf(document, op);
   const auto config =
       root ? reductionDistributionOf(document, op, *root) : std::nullopt;
   if (!config)
@@ -255,10 +255,10 @@ std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
   return points;
 }
 
-std::vector<SweepPoint> reductionSpreadPoints(const iree::Document &document,
+std::vector<SweepPoint> reductionSpreadPoints(const document::Document &document,
                                               edit::OpRef op) {
   std::vector<SweepPoint> points;
-  const iree::RootOp *root = rootOpOf(document, op);
+  const document::RootOp *root = rootOpOf(document, op);
   if (!root || !currentValue(document, op, "mma_kind").empty())
     return points;
   const auto config = reductionDistributionOf(document, op, *root);
@@ -372,13 +372,13 @@ int64_t rowsAtLeast(const config::DecompositionConfig &decomposition) {
 
 } // namespace
 
-std::vector<SweepPoint> attentionSubgroupPoints(const iree::Document &document,
+std::vector<SweepPoint> attentionSubgroupPoints(const document::Document &document,
                                                 edit::OpRef op) {
   std::vector<SweepPoint> points;
-  const iree::RootOp *found = rootOpOf(document, op);
+  const document::RootOp *found = rootOpOf(document, op);
   if (!found || found->kind != config::OpKind::Attention || !found->space)
     return points;
-  const iree::RootOp &root = *found;
+  const document::RootOp &root = *found;
   auto decomposition = edit::decompositionOf(root);
   auto dims = layout::attentionDims(*root.space);
   if (!decomposition || !decomposition->qk || !decomposition->pv || !dims ||
@@ -439,7 +439,7 @@ std::vector<SweepPoint> attentionSubgroupPoints(const iree::Document &document,
   return points;
 }
 
-std::vector<SweepPoint> axisPoints(const iree::Document &document,
+std::vector<SweepPoint> axisPoints(const document::Document &document,
                                    edit::OpRef op,
                                    const std::vector<SweepAxis> &axes) {
   std::vector<SweepPoint> points(1);
@@ -460,4 +460,4 @@ std::vector<SweepPoint> axisPoints(const iree::Document &document,
   return axes.empty() ? std::vector<SweepPoint>{} : points;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

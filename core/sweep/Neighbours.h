@@ -7,17 +7,17 @@
 // subgroups' lanes; IREE 3.13 states attention's space for gfx942 only).
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/sweep/Sweep.h"
 
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 // The neighbours of an op's config when no axes are given: each non-zero
 // entry of its workgroup and reduction tiles halved and doubled (a
 // workgroup tile already covering its loop not doubled).
-std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
+std::vector<SweepAxis> neighbourAxes(const document::Document &document,
                                      edit::OpRef op);
 
 // The neighbours of a CPU lowering config (#iree_cpu.lowering_config),
@@ -26,7 +26,7 @@ std::vector<SweepAxis> neighbourAxes(const iree::Document &document,
 // vector_common_parallel and vector_reduction tiles halved and doubled, one
 // at a time (a tile past its loop's size is not doubled). None for another
 // config.
-std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
+std::vector<SweepPoint> neighbourPoints(const document::Document &document,
                                         edit::OpRef op);
 
 // For a VectorDistribute reduction whose lane_basis uses fewer lanes than
@@ -34,7 +34,7 @@ std::vector<SweepPoint> neighbourPoints(const iree::Document &document,
 // lane of 32 at work, the others repeating it): candidates that spread its
 // longest reduction loop over every lane of 2, 8 or 32 subgroups, a step of
 // one or 16 elements a thread, workgroup_size following. None otherwise.
-std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
+std::vector<SweepPoint> laneFillingPoints(const document::Document &document,
                                           edit::OpRef op);
 
 // For a VectorDistribute reduction-style config whose lanes fill a
@@ -44,7 +44,7 @@ std::vector<SweepPoint> laneFillingPoints(const iree::Document &document,
 // and the subgroups on it halved and doubled, partial_reduction and
 // workgroup_size following, never past the loop. The config's own point is
 // not among them. None for another config.
-std::vector<SweepPoint> reductionSpreadPoints(const iree::Document &document,
+std::vector<SweepPoint> reductionSpreadPoints(const document::Document &document,
                                               edit::OpRef op);
 
 // Each point of `first` (or the config, if none) with the config and each
@@ -59,14 +59,14 @@ std::vector<SweepPoint> crossPoints(const std::vector<SweepPoint> &first,
 // following, within the loop) or sharing the M tile as it is (where each
 // keeps at least the intrinsic's M rows); both bases and workgroup_size
 // follow. None for another op.
-std::vector<SweepPoint> attentionSubgroupPoints(const iree::Document &document,
+std::vector<SweepPoint> attentionSubgroupPoints(const document::Document &document,
                                                 edit::OpRef op);
 
 // Every combination of the axes' values as points, the last axis turning
 // fastest (what planSweep makes of axes), each as far from the config as the
 // entries it changes.
-std::vector<SweepPoint> axisPoints(const iree::Document &document,
+std::vector<SweepPoint> axisPoints(const document::Document &document,
                                    edit::OpRef op,
                                    const std::vector<SweepAxis> &axes);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

@@ -17,7 +17,7 @@
 #include <map>
 #include <mutex>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 namespace {
 
 constexpr size_t kMaximumCandidates = 4096;
@@ -45,7 +45,7 @@ splitIndex(const std::string &field) {
 // The settings as (field, whole value) pairs: entries of one list field
 // gathered into its new list.
 Result<std::vector<std::pair<std::string, std::string>>> wholeSettings(
-    const iree::Document &document, edit::OpRef op,
+    const document::Document &document, edit::OpRef op,
     const std::vector<std::pair<std::string, std::string>> &settings) {
   std::vector<std::pair<std::string, std::string>> whole;
   std::map<std::string, std::vector<int64_t>> lists;
@@ -124,7 +124,7 @@ int rank(const SweepCandidate &c) {
 
 // The try's prediction (made with the compiled kernel's resources) onto
 // the candidate.
-void takePrediction(SweepCandidate &candidate, const TryRecord &record) {
+void takePrediction(SweepCandidate &candidate, const tries::TryRecord &record) {
   const nlohmann::json predicted =
       record.details.value("prediction", nlohmann::json());
   if (!predicted.is_object() || !predicted.contains("us") ||
@@ -150,18 +150,18 @@ void takePrediction(SweepCandidate &candidate,
 // prediction the try stored is the model's of its day. Where the model
 // cannot predict it again, the stored one stays.
 void predictAgain(SweepCandidate &candidate, const SweepRequest &request,
-                  const TryRecord &record) {
+                  const tries::TryRecord &record) {
   takePrediction(candidate, record);
   if (!candidate.dispatch || !request.document)
     return;
-  ResourceReport report;
+  service::ResourceReport report;
   const nlohmann::json resources =
       record.details.value("resources", nlohmann::json());
   if (resources.is_object() && resources.contains("kernels") &&
       resources["kernels"].is_array())
     for (const nlohmann::json &kernel : resources["kernels"])
-      report.kernels.push_back(kernelResourcesFromJson(kernel));
-  iree::Document document = *request.document;
+      report.kernels.push_back(tries::kernelResourcesFromJson(kernel));
+  document::Document document = *request.document;
   document.dispatches[request.op.dispatch] = *candidate.dispatch;
   const std::optional<layout::CompiledKernel> compiled =
       compiledKernelOf(report);
@@ -198,7 +198,7 @@ bool sameConfigs(const nlohmann::json &configs, size_t opIndex,
 
 } // namespace
 
-std::string currentValue(const iree::Document &document, edit::OpRef op,
+std::string currentValue(const document::Document &document, edit::OpRef op,
                          const std::string &field) {
   // One entry of a list field: "workgroup[1]".
   if (auto [name, index] = splitIndex(field); index) {
@@ -207,8 +207,8 @@ std::string currentValue(const iree::Document &document, edit::OpRef op,
                ? std::to_string((*numbers)[*index])
                : std::string();
   }
-  const iree::Dispatch &dispatch = document.dispatches[op.dispatch];
-  const iree::RootOp &rootOp = dispatch.rootOps[op.op];
+  const document::Dispatch &dispatch = document.dispatches[op.dispatch];
+  const document::RootOp &rootOp = dispatch.rootOps[op.op];
   for (const edit::FieldValue &f : edit::opFields(dispatch, rootOp))
     if (f.field == field || f.field == "translation_info." + field)
       return f.value;
@@ -230,7 +230,7 @@ std::optional<double> SweepCandidate::measuredMicroseconds() const {
   return std::nullopt;
 }
 
-std::optional<TimingStats> SweepCandidate::measuredTiming() const {
+std::optional<run::TimingStats> SweepCandidate::measuredTiming() const {
   if (record && record->medianMicroseconds)
     return timingOf(*record);
   if (measuredElsewhere)
@@ -238,12 +238,12 @@ std::optional<TimingStats> SweepCandidate::measuredTiming() const {
   return std::nullopt;
 }
 
-std::optional<TimeVerdict> againstFirst(const SweepCandidate &first,
-                                        const SweepCandidate &candidate) {
+std::optional<tries::TimeVerdict>
+againstFirst(const SweepCandidate &first, const SweepCandidate &candidate) {
   auto a = first.measuredTiming(), b = candidate.measuredTiming();
   if (!a || !b)
     return std::nullopt;
-  return compareTimes(*a, *b);
+  return tries::compareTimes(*a, *b);
 }
 
 std::string SweepCandidate::rankedBy() const {
@@ -270,10 +270,10 @@ bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b) {
   return false;
 }
 
-void findMeasuredElsewhere(const History &history,
-                           const iree::Document &document, edit::OpRef op,
+void findMeasuredElsewhere(const tries::History &history,
+                           const document::Document &document, edit::OpRef op,
                            std::vector<SweepCandidate> &candidates) {
-  HistoryFilter filter;
+  tries::HistoryFilter filter;
   filter.document = document.path.string();
   filter.op = std::to_string(op.dispatch) + ":" + std::to_string(op.op);
   auto tries = history.list(filter); // newest first
@@ -283,11 +283,11 @@ void findMeasuredElsewhere(const History &history,
     if (!candidate.valid || !candidate.dispatch ||
         (candidate.record && candidate.record->medianMicroseconds))
       continue;
-    const iree::RootOp &root = candidate.dispatch->rootOps[op.op];
+    const document::RootOp &root = candidate.dispatch->rootOps[op.op];
     const std::string &config = root.compilationInfo.empty()
                                     ? root.loweringConfig
                                     : root.compilationInfo;
-    for (const TryRecord &other : *tries) {
+    for (const tries::TryRecord &other : *tries) {
       if (!other.medianMicroseconds ||
           (candidate.record && !candidate.record->target.empty() &&
            other.target != candidate.record->target) ||
@@ -315,7 +315,7 @@ Result<SweepAxis> parseSweepAxis(const std::string &text) {
   return axis;
 }
 
-std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
+std::string defaultSweepName(const document::Document &document, edit::OpRef op,
                              const std::vector<SweepAxis> &axes) {
   std::string name = document.path.filename().string() + " " +
                      std::to_string(op.dispatch) + ":" + std::to_string(op.op);
@@ -364,7 +364,7 @@ void followImplied(edit::EditableDocument &editable, edit::OpRef op,
 // rules the editor shows.
 SweepCandidate makeCandidate(const SweepRequest &request,
                              SweepCandidate candidate) {
-  const iree::Document &document = *request.document;
+  const document::Document &document = *request.document;
   auto whole = wholeSettings(document, request.op, candidate.settings);
   if (!whole) {
     candidate.whyNot = whole.error();
@@ -417,7 +417,7 @@ SweepCandidate makeCandidate(const SweepRequest &request,
 Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
   if (!request.document)
     return Error{"no document to sweep"};
-  const iree::Document &document = *request.document;
+  const document::Document &document = *request.document;
   if (request.op.dispatch >= document.dispatches.size() ||
       request.op.op >= document.dispatches[request.op.dispatch].rootOps.size())
     return Error{"the sweep's root op is not in the document"};
@@ -454,17 +454,18 @@ Result<std::vector<SweepCandidate>> planSweep(const SweepRequest &request) {
 }
 
 Result<std::string> compilePartitionOf(const std::string &text,
-                                       const RunPlace &runs, TryStage upTo,
+                                       const run::RunPlace &runs,
+                                       tries::TryStage upTo,
                                        const std::string &runsNamed) {
   if (text.empty())
     return std::string();
-  auto place = parseRunPlace(text);
-  if (!place || place->kind != RunPlace::Kind::Slurm)
+  auto place = run::parseRunPlace(text);
+  if (!place || place->kind != run::RunPlace::Kind::Slurm)
     return Error{"takes slurm:PARTITION, not \"" + text + "\""};
-  if (runs.kind != RunPlace::Kind::Slurm)
+  if (runs.kind != run::RunPlace::Kind::Slurm)
     return Error{"goes with " + runsNamed +
                  " (compiling elsewhere is for a cluster's runs)"};
-  if (upTo != TryStage::Bench)
+  if (upTo != tries::TryStage::Bench)
     return Error{"needs the candidates timed: the compile array feeds the "
                  "run array"};
   return place->partition;
@@ -493,15 +494,15 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
 
   // Resume: a candidate already finished under this sweep's name is taken
   // from the history, not run again.
-  auto history = History::open(historyFile(request.workspace));
+  auto history = tries::History::open(tries::historyFile(request.workspace));
   if (!history)
     return Error{history.error()};
-  HistoryFilter filter;
+  tries::HistoryFilter filter;
   filter.sweep = request.name;
   filter.document = request.document->path.string();
   if (auto earlier = history->list(filter))
     for (SweepCandidate &candidate : result.candidates)
-      for (const TryRecord &record : *earlier)
+      for (const tries::TryRecord &record : *earlier)
         if (candidate.valid && record.candidate == candidate.name &&
             record.kind == toString(request.upTo) &&
             finishedForResume(record.outcome)) {
@@ -529,9 +530,9 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
   size_t ran = 0;
   std::mutex mutex; // guards the counts, the history and the callback
   // On a cluster, the compiled candidates waiting for their task.
-  const bool onCluster = request.place.kind == RunPlace::Kind::Slurm;
+  const bool onCluster = request.place.kind == run::RunPlace::Kind::Slurm;
   std::vector<DeferredCandidate> deferred;
-  const auto finish = [&](SweepCandidate &candidate, TryRecord record,
+  const auto finish = [&](SweepCandidate &candidate, tries::TryRecord record,
                           const std::optional<layout::CostPrediction> &typed) {
     record.op = opName;
     record.sweep = request.name;
@@ -550,18 +551,18 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
   };
   auto tryCandidate = [&](size_t i) {
     SweepCandidate &candidate = *queue[i];
-    if (stopRequested(request.cancel))
+    if (process::stopRequested(request.cancel))
       return; // stopped or interrupted: the rest stay to resume
     // The candidate's document: its text and its configs as the edit
     // model left them (the history records these configs).
-    auto document = std::make_unique<const iree::Document>(
+    auto document = std::make_unique<const document::Document>(
         candidateDocument(request, candidate));
-    TryRecord record;
-    auto folder = newTryDirectory(request.workspace);
-    Result<TryResult> tried = Error{folder ? "" : folder.error()};
+    tries::TryRecord record;
+    auto folder = process::newTryDirectory(request.workspace);
+    Result<tries::TryResult> tried = Error{folder ? "" : folder.error()};
     if (folder) {
-      std::optional<DocumentWorker> worker = request.worker;
-      TryRequest tryRequest;
+      std::optional<service::DocumentWorker> worker = request.worker;
+      tries::TryRequest tryRequest;
       tryRequest.document = document.get();
       tryRequest.op = std::pair{request.op.dispatch, request.op.op};
       tryRequest.worker = worker ? &*worker : nullptr;
@@ -575,7 +576,7 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
       tryRequest.deferRun = onCluster;
       tryRequest.deferCompile = onCluster &&
                                 !request.compilePartition.empty() &&
-                                request.upTo == TryStage::Bench;
+                                request.upTo == tries::TryStage::Bench;
       tried = runTry(iree, tryRequest);
       if (tried && (tried->pendingRun || tried->pendingCompile)) {
         tryRequest.worker = nullptr;
@@ -599,7 +600,7 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
     finish(candidate, std::move(record), predicted);
   };
   parallelFor(queue.size(), request.parallel, tryCandidate, request.cancel);
-  if (!deferred.empty() && !stopRequested(request.cancel)) {
+  if (!deferred.empty() && !process::stopRequested(request.cancel)) {
     auto sent = runDeferredOnSlurm(
         request, *history, deferred, [&](DeferredCandidate &d) {
           finish(*d.candidate, d.result.record, d.result.prediction);
@@ -611,7 +612,7 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
     result.reattached = sent->reattached;
   }
   result.ran = ran;
-  result.cancelled = stopRequested(request.cancel);
+  result.cancelled = process::stopRequested(request.cancel);
 
   // Measured beats predicted: a time of the same config elsewhere in the
   // history ranks a candidate that has none of its own.
@@ -622,4 +623,4 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
   return result;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

@@ -12,7 +12,7 @@
 
 #include "core/config/Validation.h"
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/run/RemoteRun.h"
 #include "core/service/IreeConstraints.h"
 #include "core/tools/IreeInstallation.h"
@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 // One field varied: "workgroup[1]" over {"32", "64", "128"}, or a whole
 // field ("mma_kind", "lane_basis") over attribute texts.
@@ -53,12 +53,12 @@ struct SweepPoint {
 // The text of the op's field as it stands ("workgroup", one entry of a
 // list, "workgroup[1]", or a translation_info field with or without its
 // "translation_info." prefix); empty when the op has none.
-std::string currentValue(const iree::Document &document, edit::OpRef op,
+std::string currentValue(const document::Document &document, edit::OpRef op,
                          const std::string &field);
 
 // "FILE D:O workgroup[1]=32,64": a sweep's name in the history when none is
 // given; the same file, op and axes resume the same sweep.
-std::string defaultSweepName(const iree::Document &document, edit::OpRef op,
+std::string defaultSweepName(const document::Document &document, edit::OpRef op,
                              const std::vector<SweepAxis> &axes);
 
 struct SweepCandidate {
@@ -76,9 +76,9 @@ struct SweepCandidate {
   std::vector<config::Problem> problems; // the rules' errors and warnings
   std::string text; // the document with the settings applied
   // The op's dispatch with the settings applied (what a thumbnail draws).
-  std::optional<iree::Dispatch> dispatch;
+  std::optional<document::Dispatch> dispatch;
   // Filled as it runs (or from the history when resumed).
-  std::optional<TryRecord> record;
+  std::optional<tries::TryRecord> record;
   bool resumed = false;
   // The cost model's prediction of its kernel time (CostModel.h): from the
   // config alone when planned (resources estimated), from its try once it
@@ -89,19 +89,19 @@ struct SweepCandidate {
   // A GPU time of this same config that another try of the history holds
   // (same file, op and target: a bench, or results imported from a run
   // bundle), where the candidate's own try has none.
-  std::optional<TryRecord> measuredElsewhere;
+  std::optional<tries::TryRecord> measuredElsewhere;
 
   // Its measured time: its own try's, else the one found elsewhere; and
   // that time with its repetitions' spread.
   std::optional<double> measuredMicroseconds() const;
-  std::optional<TimingStats> measuredTiming() const;
+  std::optional<run::TimingStats> measuredTiming() const;
   // "measured", "predicted" or "" (neither): what its place in a ranking
   // stands on.
   std::string rankedBy() const;
 };
 
 struct SweepRequest {
-  const iree::Document *document = nullptr;
+  const document::Document *document = nullptr;
   edit::OpRef op;
   std::vector<SweepAxis> axes;
   // Candidates given outright; when set, they are the plan and axes are
@@ -113,8 +113,8 @@ struct SweepRequest {
   // axes a person names are judged as set-config would set them.
   bool followImplied = false;
   std::string name; // the sweep's name in the history
-  TryStage upTo = TryStage::Bench;
-  std::optional<CompileTarget> target;
+  tries::TryStage upTo = tries::TryStage::Bench;
+  std::optional<service::CompileTarget> target;
   std::filesystem::path workspace; // tries and the history
   int parallel = 0;                // 0: the cores here
   // Where the candidates are timed: here, a host over ssh (each try's
@@ -123,7 +123,7 @@ struct SweepRequest {
   // one job array (SlurmRun.h), each landing in the history as its task
   // ends; run again, a task that finished or is still queued is waited
   // for, not submitted again.
-  RunPlace place;
+  run::RunPlace place;
   // On a cluster, a partition (normally of CPU nodes) to compile on too:
   // the candidates' compiles go as a job array of their own there, and the
   // run array's task N waits for compile task N (SlurmCompileStage); the
@@ -139,10 +139,10 @@ struct SweepRequest {
   // IREE's constraints for the op, already stated (by ireeSweepSpace): the
   // check runs them instead of asking iree-opt again, when they were
   // stated for this document's text and op.
-  std::shared_ptr<const StatedConstraints> stated;
+  std::shared_ptr<const service::StatedConstraints> stated;
   // With a worker, a root op of a whole program has its dispatch tried
   // alone (TryRequest::worker); each candidate gets its own copy.
-  std::optional<DocumentWorker> worker;
+  std::optional<service::DocumentWorker> worker;
   // Each candidate as it finishes, and first those resumed from the
   // history (from a worker thread, one at a time).
   std::function<void(const SweepCandidate &candidate, size_t done,
@@ -184,7 +184,8 @@ bool finishedForResume(const std::string &outcome);
 // Slurm partition (`runs`). The Error says which is not so; `runsNamed` is
 // how the front end names the runs' place ("--on slurm:PARTITION").
 Result<std::string> compilePartitionOf(const std::string &text,
-                                       const RunPlace &runs, TryStage upTo,
+                                       const run::RunPlace &runs,
+                                       tries::TryStage upTo,
                                        const std::string &runsNamed);
 
 // The ranking runSweep returns: measured fastest first (a time of the
@@ -197,14 +198,14 @@ bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b);
 
 // A measured candidate against the first of a ranking (also measured):
 // whether the two differ beyond their noise. Unset when either has no time.
-std::optional<TimeVerdict> againstFirst(const SweepCandidate &first,
-                                        const SweepCandidate &candidate);
+std::optional<tries::TimeVerdict> againstFirst(const SweepCandidate &first,
+                                               const SweepCandidate &candidate);
 
 // Fills each valid candidate's measuredElsewhere from the history: the
 // newest timed try of the same file and op whose configs for the op equal
 // the candidate's (and of its target, when the candidate compiled).
-void findMeasuredElsewhere(const History &history,
-                           const iree::Document &document, edit::OpRef op,
+void findMeasuredElsewhere(const tries::History &history,
+                           const document::Document &document, edit::OpRef op,
                            std::vector<SweepCandidate> &candidates);
 
 // Plans and runs the sweep: valid candidates not already finished in the
@@ -212,4 +213,4 @@ void findMeasuredElsewhere(const History &history,
 Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
                              const SweepRequest &request);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

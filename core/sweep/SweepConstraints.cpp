@@ -3,7 +3,7 @@
 #include "core/service/IreeConstraints.h"
 #include "core/util/Parallel.h"
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 namespace {
 
 std::string firstLine(const std::string &text) {
@@ -12,19 +12,19 @@ std::string firstLine(const std::string &text) {
 
 // A verdict written into the candidate: one IREE's constraints reject
 // becomes invalid, named by the first assert it breaks.
-void apply(const OpConstraintVerdict &op, SweepCandidate &candidate,
+void apply(const service::OpConstraintVerdict &op, SweepCandidate &candidate,
            const char *by) {
   candidate.ireeVerdict =
       toString(op.outcome) + (op.reason.empty() ? "" : ": " + op.reason);
   candidate.ireeVerdictBy = by;
-  if (op.outcome != OpConstraintVerdict::Outcome::Violated)
+  if (op.outcome != service::OpConstraintVerdict::Outcome::Violated)
     return;
   candidate.valid = false;
   if (op.violations.empty()) {
     candidate.whyNot = "IREE's pipeline constraints are violated "
                        "[iree-constraints]";
   } else {
-    const ConstraintViolation &first = op.violations.front();
+    const service::ConstraintViolation &first = op.violations.front();
     candidate.whyNot =
         (first.fields.empty() ? std::string() : first.fields.front() + ": ") +
         first.message + " [iree-constraints]";
@@ -36,9 +36,9 @@ void apply(const OpConstraintVerdict &op, SweepCandidate &candidate,
 // IREE's verdict on one candidate, asked of the pinned iree-opt.
 void check(const tools::IreeInstallation &iree, const SweepRequest &request,
            SweepCandidate &candidate) {
-  const iree::Document document = candidateDocument(request, candidate);
-  auto verdict = ireeConstraintVerdict(iree, document, request.timeout,
-                                       request.cancel, request.op);
+  const document::Document document = candidateDocument(request, candidate);
+  auto verdict = service::ireeConstraintVerdict(iree, document, request.timeout,
+                                                request.cancel, request.op);
   if (!verdict) {
     candidate.ireeVerdict = "not checked: " + firstLine(verdict.error());
     candidate.ireeVerdictBy = "iree-opt";
@@ -54,9 +54,9 @@ void check(const tools::IreeInstallation &iree, const SweepRequest &request,
 
 } // namespace
 
-iree::Document candidateDocument(const SweepRequest &request,
+document::Document candidateDocument(const SweepRequest &request,
                                  const SweepCandidate &candidate) {
-  iree::Document document = *request.document;
+  document::Document document = *request.document;
   document.text = candidate.text;
   if (candidate.dispatch)
     document.dispatches[request.op.dispatch] = *candidate.dispatch;
@@ -78,13 +78,14 @@ Result<bool> checkCandidatesWithIree(const tools::IreeInstallation &iree,
   // asked of IREE.
   auto stated =
       request.stated && request.stated->statedFor(*request.document, request.op)
-          ? Result<ConstraintVerdict>(request.stated->verdict)
-          : ireeConstraintVerdict(iree, *request.document, request.timeout,
-                                  request.cancel, request.op);
+          ? Result<service::ConstraintVerdict>(request.stated->verdict)
+          : service::ireeConstraintVerdict(iree, *request.document,
+                                           request.timeout, request.cancel,
+                                           request.op);
   if (stated && stated->ops.size() == 1) {
     std::vector<SweepCandidate *> unread;
     for (SweepCandidate *candidate : queue) {
-      auto verdict = evaluateConstraints(
+      auto verdict = service::evaluateConstraints(
           stated->ops.front().sets,
           candidate->dispatch
               ? *candidate->dispatch
@@ -104,4 +105,4 @@ Result<bool> checkCandidatesWithIree(const tools::IreeInstallation &iree,
   return true;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

@@ -1,23 +1,23 @@
 // IREE's own verdict on a sweep's candidates: each valid candidate checked
 // against the pipeline constraints IREE states for the sweep's root op
-// (jobs::ireeConstraintVerdict: the pinned iree-opt inserts its
+// (service::ireeConstraintVerdict: the pinned iree-opt inserts its
 // `iree_codegen.smt.constraints` for the op). A candidate they reject never
 // compiles, and says which of IREE's asserts it breaks, in IREE's words with
 // the values filled in.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/sweep/Sweep.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 // The document a candidate stands for: the sweep's document with the
 // candidate's text, and its op's dispatch as the edit model left it.
-iree::Document candidateDocument(const SweepRequest &request,
+document::Document candidateDocument(const SweepRequest &request,
                                  const SweepCandidate &candidate);
 
 // Checks each valid candidate. IREE states the op's constraints once (one
@@ -36,4 +36,4 @@ Result<bool> checkCandidatesWithIree(const tools::IreeInstallation &iree,
                                      const SweepRequest &request,
                                      std::vector<SweepCandidate> &candidates);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

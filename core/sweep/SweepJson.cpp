@@ -7,7 +7,7 @@
 
 using nlohmann::json;
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 namespace {
 const char *const kPlanPredictionBasis =
@@ -157,4 +157,4 @@ bool everyValidFinished(const SweepResult &swept) {
   return true;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

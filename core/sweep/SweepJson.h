@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 // {"candidate", "valid", "settings", "problems", "why_not" | "predicted_us",
 // "measured_us", "ranked_by", "try", "outcome", ...}; `first`, the ranking's
@@ -45,4 +45,4 @@ std::string rankingHeading(const std::vector<SweepCandidate> &ranked);
 // where nothing can time it): the CLI's exit status.
 bool everyValidFinished(const SweepResult &swept);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

@@ -10,7 +10,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 namespace {
 
 // The sweep's folder name: its name and file, hashed.
@@ -22,11 +22,11 @@ std::string sweepKey(const SweepRequest &request) {
 
 } // namespace
 
-Result<SlurmArrayResult>
-runDeferredOnSlurm(const SweepRequest &request, const History &history,
+Result<run::SlurmArrayResult>
+runDeferredOnSlurm(const SweepRequest &request, const tries::History &history,
                    std::vector<DeferredCandidate> &deferred,
                    const std::function<void(DeferredCandidate &)> &finished) {
-  SlurmArrayRequest array;
+  run::SlurmArrayRequest array;
   array.partition = request.place.partition;
   array.folder = request.workspace / "slurm" / ("sweep-" + sweepKey(request));
   array.sharedCache = request.workspace / "slurm";
@@ -35,10 +35,10 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
   // Bundles an earlier run queued for these candidates and never recorded
   // (the history's tries name the bundles they took their time from).
   std::set<std::string> recorded;
-  HistoryFilter filter;
+  tries::HistoryFilter filter;
   filter.sweep = request.name;
   if (auto earlier = history.list(filter))
-    for (const TryRecord &record : *earlier)
+    for (const tries::TryRecord &record : *earlier)
       if (auto bench = record.details.find("bench");
           bench != record.details.end() && bench->contains("bundle"))
         recorded.insert(bench->value("bundle", ""));
@@ -62,13 +62,13 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
   const bool compileThere = deferred.front().result.pendingCompile;
   const std::string compiledOn = "slurm:" + request.compilePartition;
   if (compileThere) {
-    SlurmCompileStage &stage = array.compile.emplace();
+    run::SlurmCompileStage &stage = array.compile.emplace();
     stage.partition = request.compilePartition;
     stage.timeout = request.timeout;
   }
   std::string lines;
   for (DeferredCandidate &d : deferred) {
-    PreparedBench &pending = *d.result.pendingRun;
+    run::PreparedBench &pending = *d.result.pendingRun;
     auto it = earlierBundle.find(d.candidate->name);
     // An earlier bundle of the same kind (its module compiled here, or by a
     // compile task) that was never recorded: waited for or sent again.
@@ -83,7 +83,7 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
         std::error_code removed;
         fs::remove_all(d.request.directory, removed);
         d.request.directory = folder;
-        d.result.compiled.artifacts = compileArtifactsIn(folder);
+        d.result.compiled.artifacts = service::compileArtifactsIn(folder);
         d.result.compiled.spec.workingDirectory = folder;
         d.result.record.directory = folder.string();
       }
@@ -102,10 +102,10 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
   fs::create_directories(array.folder, ec);
   std::ofstream(candidatesFile, std::ios::app) << lines;
 
-  const TryResult &first = deferred.front().result;
+  const tries::TryResult &first = deferred.front().result;
   array.run = first.pendingRun->run;
   array.run.onOutput = nullptr; // each task's output is its log
-  array.gpu = driverOf(first.record.device) != "local-task";
+  array.gpu = run::driverOf(first.record.device) != "local-task";
   array.cancel = request.cancel;
   array.onStatus = request.onStatus;
   if (request.onCandidatePhase)
@@ -113,13 +113,14 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
       request.onCandidatePhase(deferred[bundle].candidate->name, phase);
     };
   if (compileThere)
-    array.compile->onCompiled = [&](size_t bundle, ProcessResult compiled,
-                                    const SlurmTaskEnd *slurm) {
+    array.compile->onCompiled = [&](size_t bundle,
+                                    process::ProcessResult compiled,
+                                    const run::SlurmTaskEnd *slurm) {
       DeferredCandidate &d = deferred[bundle];
       finishTryCompile(d.request, d.result, std::move(compiled));
       if (d.result.pendingRun)
         return true;
-      TryRecord &record = d.result.record;
+      tries::TryRecord &record = d.result.record;
       record.details["compiled_on"] = compiledOn;
       if (slurm) {
         // Slurm ended its task before it compiled this: said as a run's
@@ -136,10 +137,10 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
       finished(d);
       return false;
     };
-  array.onEnd = [&](const SlurmTaskEnd &end) {
+  array.onEnd = [&](const run::SlurmTaskEnd &end) {
     DeferredCandidate &d = deferred[end.index];
-    BenchJobResult bench = benchResultOf(*d.result.pendingRun, end.submission,
-                                         end.process(), end.why);
+    run::BenchJobResult bench = benchResultOf(
+        *d.result.pendingRun, end.submission, end.process(), end.why);
     bench.slurm = end;
     finishTryRun(d.request, d.result, std::move(bench));
     d.result.record.details["on"] = request.place.toString();
@@ -154,4 +155,4 @@ runDeferredOnSlurm(const SweepRequest &request, const History &history,
   return ran;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

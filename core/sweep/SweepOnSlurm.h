@@ -3,7 +3,7 @@
 // array, each candidate's try finished and recorded as its task ends.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/sweep/Sweep.h"
 #include "core/tries/History.h"
 #include "core/tries/TryJob.h"
@@ -13,15 +13,15 @@
 #include <memory>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 // A candidate compiled with its run deferred (TryRequest::deferRun): the
 // document and request the try was made with, and its result so far.
 struct DeferredCandidate {
   SweepCandidate *candidate = nullptr;
-  std::unique_ptr<const iree::Document> document;
-  TryRequest request; // its document: `document`
-  TryResult result;   // pendingRun set
+  std::unique_ptr<const document::Document> document;
+  tries::TryRequest request; // its document: `document`
+  tries::TryResult result;   // pendingRun set
 };
 
 // Sends the deferred candidates' bundles to the sweep's partition as one
@@ -31,9 +31,9 @@ struct DeferredCandidate {
 // same sweep queued and never recorded keeps its earlier bundle, so a task
 // that finished or is still queued is waited for rather than sent again.
 // An Error when the array could not be sent (nothing is recorded then).
-Result<SlurmArrayResult>
-runDeferredOnSlurm(const SweepRequest &request, const History &history,
+Result<run::SlurmArrayResult>
+runDeferredOnSlurm(const SweepRequest &request, const tries::History &history,
                    std::vector<DeferredCandidate> &deferred,
                    const std::function<void(DeferredCandidate &)> &finished);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

@@ -15,7 +15,7 @@
 #include <numeric>
 #include <set>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 namespace {
 
 // "workgroup_size[2]" -> ("workgroup_size", {2}).
@@ -104,7 +104,7 @@ const config::MmaTableEntry *tableEntry(const std::string &intrinsic) {
 // thread and strides of its lanes) equals P.V's RHS layout, so S reaches
 // P.V without a relayout. IREE's template lists the intrinsics without
 // col_major; a point of its space changing either gets IREE's marking.
-Result<bool> markColMajor(const iree::Document &document, edit::OpRef op,
+Result<bool> markColMajor(const document::Document &document, edit::OpRef op,
                           std::map<std::string, config::Attribute> &edited,
                           std::vector<std::string> &order) {
   const std::string qkField = "qk_attrs.mma_kind",
@@ -144,7 +144,7 @@ Result<bool> markColMajor(const iree::Document &document, edit::OpRef op,
 
 } // namespace
 
-std::string spaceSweepName(const iree::Document &document, edit::OpRef op,
+std::string spaceSweepName(const document::Document &document, edit::OpRef op,
                            const std::vector<std::string> &vary,
                            size_t nearest) {
   std::string name = defaultSweepName(document, op, {}) + " iree-space";
@@ -165,7 +165,7 @@ std::string describe(const IreeSpace &space) {
          (space.currentInSpace ? "is" : "is NOT") + " one of them";
 }
 
-Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
+Result<SweepPoint> pointOf(const document::Document &document, edit::OpRef op,
                            const IreeSpace &space,
                            const std::vector<int64_t> &values) {
   SweepPoint point;
@@ -239,21 +239,21 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
                                  const IreeSpaceRequest &request) {
   if (!request.document)
     return Error{"no document"};
-  auto verdict = ireeConstraintVerdict(iree, *request.document, request.timeout,
-                                       request.cancel, request.op);
+  auto verdict = service::ireeConstraintVerdict(
+      iree, *request.document, request.timeout, request.cancel, request.op);
   if (!verdict)
     return Error{verdict.error()};
   IreeSpace space;
   space.commands = verdict->commands;
-  space.stated = std::make_shared<const StatedConstraints>(
-      StatedConstraints{request.document->text, request.op, *verdict});
+  space.stated = std::make_shared<const service::StatedConstraints>(
+      service::StatedConstraints{request.document->text, request.op, *verdict});
   if (verdict->ops.empty())
     return Error{"the op has no GPU lowering_config for IREE's constraints to "
                  "describe"};
-  const OpConstraintVerdict &op = verdict->ops.front();
-  const ConstraintSet *set = nullptr;
+  const service::OpConstraintVerdict &op = verdict->ops.front();
+  const service::ConstraintSet *set = nullptr;
   std::string offered;
-  for (const ConstraintSet &s : op.sets) {
+  for (const service::ConstraintSet &s : op.sets) {
     offered += (offered.empty() ? "" : ", ") + s.pipeline;
     if (s.pipeline == op.pipeline)
       set = &s;
@@ -361,4 +361,4 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
   return space;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

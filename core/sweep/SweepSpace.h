@@ -1,6 +1,6 @@
 // A sweep's neighbourhood from IREE's own pipeline constraints: the pinned
 // iree-opt states the `iree_codegen.smt.constraints` of the root op's
-// pipeline (jobs::ireeConstraintVerdict), Tilescope reads that program
+// pipeline (service::ireeConstraintVerdict), Tilescope reads that program
 // (config::SmtProgram) and lists every knob assignment that satisfies it
 // (config::enumerateSmtSpace), holding the knobs of fields not varied at the
 // config's values, and keeps the ones nearest the config as it stands.
@@ -11,7 +11,7 @@
 #pragma once
 
 #include "core/config/SmtSpace.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/sweep/Sweep.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 struct IreeSpaceRequest {
-  const iree::Document *document = nullptr;
+  const document::Document *document = nullptr;
   edit::OpRef op;
   // Fields whose knobs vary ("workgroup", "subgroup", "mma_kind",
   // "reduction[2]", "subgroup_size", ...); empty: every knob.
@@ -54,7 +54,7 @@ struct IreeSpace {
   std::vector<std::string> commands; // the iree-opt runs, reproducible
   // What IREE stated, for a sweep that also checks each candidate against
   // the constraints (SweepRequest::stated).
-  std::shared_ptr<const StatedConstraints> stated;
+  std::shared_ptr<const service::StatedConstraints> stated;
 };
 
 // Fails when IREE states no constraints for the op's pipeline, when the
@@ -66,7 +66,7 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
 // "FILE D:O iree-space workgroup subgroup nearest=32": the history name of
 // such a sweep, the same from the command line and the window (so either
 // resumes the other's).
-std::string spaceSweepName(const iree::Document &document, edit::OpRef op,
+std::string spaceSweepName(const document::Document &document, edit::OpRef op,
                            const std::vector<std::string> &vary,
                            size_t nearest);
 
@@ -76,8 +76,8 @@ std::string describe(const IreeSpace &space);
 
 // The settings of one assignment, as whole field values ("workgroup" =
 // "[64, 128, 0]", "mma_kind" = the option's text); exposed for tests.
-Result<SweepPoint> pointOf(const iree::Document &document, edit::OpRef op,
+Result<SweepPoint> pointOf(const document::Document &document, edit::OpRef op,
                            const IreeSpace &space,
                            const std::vector<int64_t> &values);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

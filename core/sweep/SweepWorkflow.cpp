@@ -4,7 +4,7 @@
 #include "core/sweep/Neighbours.h"
 #include "core/sweep/SweepConstraints.h"
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 Result<SweepSource>
 chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
@@ -137,4 +137,4 @@ Result<SweepPlanned> planSweepWithVerdicts(const tools::IreeInstallation *iree,
   return planned;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::sweep {
 
 // Where a sweep's candidates come from.
 struct SweepSource {
@@ -82,4 +82,4 @@ struct SweepPlanned {
 Result<SweepPlanned> planSweepWithVerdicts(const tools::IreeInstallation *iree,
                                            const SweepRequest &request);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::sweep

@@ -13,7 +13,7 @@
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 namespace {
 
 json firstKernelJson(const json &details) {
@@ -25,7 +25,7 @@ json firstKernelJson(const json &details) {
 }
 
 std::optional<double> predictedOf(const json &details) {
-  auto us = numberField(details.value("prediction", json()), "us");
+  auto us = service::numberField(details.value("prediction", json()), "us");
   return us && *us > 0 ? us : std::nullopt;
 }
 
@@ -40,10 +40,10 @@ json importKey(const fs::path &bundle, const std::string &created,
 }
 
 std::string finishedOf(const fs::path &bundle, const std::string &id) {
-  auto done = readUntrustedFile(bundle / "results" / (id + ".done"));
+  auto done = service::readUntrustedFile(bundle / "results" / (id + ".done"));
   if (!done)
     return "";
-  return stringField(json::parse(*done, nullptr, false), "finished");
+  return service::stringField(json::parse(*done, nullptr, false), "finished");
 }
 
 // A field of a JSON object (a manifest's `about`, a try's details), or null
@@ -65,15 +65,16 @@ std::string driverForTarget(const std::string &target) {
   return "";
 }
 
-Result<BundleModule> bundleModuleOf(const TryRecord &record) {
+Result<run::BundleModule> bundleModuleOf(const TryRecord &record) {
   const json compile = aboutField(record.details, "compile");
   const json artifacts =
       compile.is_object() ? aboutField(compile, "artifacts") : json();
   const json module =
       artifacts.is_object() ? aboutField(artifacts, "module") : json();
   if (!module.is_string()) {
-    if (auto compiledIn = integerField(record.details, "compiled_in", 1,
-                                       std::numeric_limits<long long>::max()))
+    if (auto compiledIn =
+            service::integerField(record.details, "compiled_in", 1,
+                                  std::numeric_limits<long long>::max()))
       return Error{"try " + std::to_string(record.id) + " is a timing of try " +
                    std::to_string(*compiledIn) +
                    "'s module, not a compile: bundle --try " +
@@ -85,12 +86,12 @@ Result<BundleModule> bundleModuleOf(const TryRecord &record) {
   if (driver.empty())
     return Error{"try " + std::to_string(record.id) + " is for " +
                  record.target + ", which no IREE driver runs"};
-  BundleModule m;
+  run::BundleModule m;
   m.id = "try-" + std::to_string(record.id);
   m.module = module.get<std::string>();
   m.device = driver;
-  if (auto input = readTextFile(stringField(artifacts, "input")))
-    m.dispatchBenchmark = isDispatchBenchmarkText(*input);
+  if (auto input = readTextFile(service::stringField(artifacts, "input")))
+    m.dispatchBenchmark = run::isDispatchBenchmarkText(*input);
   m.about = {{"try", record.id},
              {"document", record.document},
              {"op", record.op},
@@ -109,8 +110,9 @@ Result<TryRecord> bundledTryOf(const History &history, long long id) {
   auto record = history.get(id);
   if (!record || record->details.contains("compile"))
     return record;
-  if (auto compiledIn = integerField(record->details, "compiled_in", 1,
-                                     std::numeric_limits<long long>::max()))
+  if (auto compiledIn =
+          service::integerField(record->details, "compiled_in", 1,
+                                std::numeric_limits<long long>::max()))
     return history.get(*compiledIn);
   return record;
 }
@@ -140,16 +142,17 @@ Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
 Result<fs::path> bundleTries(const std::vector<TryRecord> &tries,
                              const fs::path &directory,
                              const tools::IreeInstallation &iree) {
-  std::vector<BundleModule> modules;
+  std::vector<run::BundleModule> modules;
   for (const TryRecord &r : tries) {
     auto module = bundleModuleOf(r);
     if (!module)
       return Error{module.error()};
-    if (std::none_of(modules.begin(), modules.end(),
-                     [&](const BundleModule &m) { return m.id == module->id; }))
+    if (std::none_of(
+            modules.begin(), modules.end(),
+            [&](const run::BundleModule &m) { return m.id == module->id; }))
       modules.push_back(std::move(*module));
   }
-  BundleWriteOptions options;
+  run::BundleWriteOptions options;
   options.iree = &iree;
   return writeRunBundle(directory, modules, options);
 }
@@ -235,20 +238,22 @@ orderAgreements(const std::vector<ImportedModule> &modules) {
 
 Result<ImportReport> importBundleResults(const fs::path &bundle,
                                          History &history) {
-  auto manifest = readBundleManifest(bundle);
+  auto manifest = run::readBundleManifest(bundle);
   if (!manifest)
     return Error{manifest.error()};
   ImportReport report;
   report.bundle = fs::absolute(bundle);
-  if (auto index = readUntrustedFile(bundle / "results" / "results.json"))
-    report.host = stringField(json::parse(*index, nullptr, false), "host");
-  for (const BundleModule &m : manifest->modules) {
+  if (auto index =
+          service::readUntrustedFile(bundle / "results" / "results.json"))
+    report.host =
+        service::stringField(json::parse(*index, nullptr, false), "host");
+  for (const run::BundleModule &m : manifest->modules) {
     ImportedModule out;
     out.id = m.id;
-    out.timing = readModuleTiming(bundle, m.id);
+    out.timing = run::readModuleTiming(bundle, m.id);
     const json &about = m.about;
-    out.sweep = stringField(about, "sweep");
-    out.candidate = stringField(about, "candidate");
+    out.sweep = service::stringField(about, "sweep");
+    out.candidate = service::stringField(about, "candidate");
     // The manifest's copy of the module's details, each where it has its
     // type; the try the module came from replaces them where this workspace
     // holds it.
@@ -257,16 +262,16 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       if (const json value = aboutField(about, key); value.is_object())
         details[key] = value;
     TryRecord row;
-    row.document = stringField(about, "document");
-    row.op = stringField(about, "op");
-    row.target = stringField(about, "target");
+    row.document = service::stringField(about, "document");
+    row.op = service::stringField(about, "op");
+    row.target = service::stringField(about, "target");
     out.document = row.document;
     out.op = row.op;
     out.target = row.target;
     // The compiled try, only where this history holds it for the same
     // document (a bundle from elsewhere names tries of another history).
-    if (auto id = integerField(about, "try", 1,
-                               std::numeric_limits<long long>::max()))
+    if (auto id = service::integerField(about, "try", 1,
+                                        std::numeric_limits<long long>::max()))
       if (auto original = history.get(*id);
           original && original->document == row.document) {
         out.compiledIn = *id;
@@ -293,14 +298,15 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
         }
     json bench = toJson(out.timing);
     if (out.timing.profile) {
-      const KernelResources kernel =
+      const service::KernelResources kernel =
           kernelResourcesFromJson(firstKernelJson(details));
       std::optional<layout::CostPrediction> predicted;
       if (out.predictedMicroseconds) {
         predicted = layout::CostPrediction{};
         predicted->microseconds = *out.predictedMicroseconds;
         predicted->floorMicroseconds =
-            numberField(details["prediction"], "floor_us").value_or(0.0);
+            service::numberField(details["prediction"], "floor_us")
+                .value_or(0.0);
       }
       ProfileInputs inputs;
       inputs.reading = &*out.timing.profile;
@@ -387,4 +393,4 @@ json toJson(const ImportReport &report) {
   return out;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

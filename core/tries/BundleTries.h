@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
 // The driver a try's modules run on: "cuda", "hip" or "local-task", from its
 // target ("cuda-sm_90", "rocm-gfx942", "llvm-cpu"); empty for others.
@@ -33,7 +33,7 @@ std::string driverForTarget(const std::string &target);
 // A compiled try as a bundle module ("try-ID"): its module.vmfb, the device
 // of its target's driver, and what the manifest says of it. An Error for a
 // try with no module (it did not compile) or no GPU or CPU target.
-Result<BundleModule> bundleModuleOf(const TryRecord &record);
+Result<run::BundleModule> bundleModuleOf(const TryRecord &record);
 
 // The try a bundle carries for try `id`: the try itself, or, for a timing
 // imported from a bundle, the try that compiled its module (bundling an
@@ -58,7 +58,7 @@ struct ImportedModule {
   std::optional<long long> compiledIn; // the try the module came from
   std::optional<long long> imported;   // the new history row
   bool alreadyImported = false;
-  ModuleTiming timing;
+  run::ModuleTiming timing;
   std::string candidate, sweep;
   std::string document, op, target;            // the problem it times
   std::optional<double> predictedMicroseconds; // the try's prediction
@@ -107,4 +107,4 @@ Result<ImportReport> importBundleResults(const std::filesystem::path &bundle,
 
 nlohmann::json toJson(const ImportReport &report);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

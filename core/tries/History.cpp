@@ -9,7 +9,7 @@
 #include <set>
 #include <string_view>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
 struct History::Connection {
   sqlite3 *db = nullptr;
@@ -375,4 +375,4 @@ std::string historyCsv(const std::vector<TryRecord> &records) {
   return csv;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

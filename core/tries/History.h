@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
 struct TryRecord {
   long long id = 0;      // given by add()
@@ -84,4 +84,4 @@ nlohmann::json toJson(const TryRecord &record);
 // One line per try, RFC 4180 quoting; the columns of TryRecord but details.
 std::string historyCsv(const std::vector<TryRecord> &records);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

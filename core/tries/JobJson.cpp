@@ -5,7 +5,7 @@
 
 #include <utility>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 namespace {
 
 using nlohmann::json;
@@ -14,7 +14,8 @@ template <typename T> json optional(const std::optional<T> &value) {
   return value ? json(*value) : json(nullptr);
 }
 
-json processJson(const ProcessSpec &spec, const ProcessResult &process) {
+json processJson(const process::ProcessSpec &spec,
+                 const process::ProcessResult &process) {
   return {{"command", spec.shellCommand()},
           {"outcome", outcomeOf(process)},
           {"status", process.describe()},
@@ -23,53 +24,53 @@ json processJson(const ProcessSpec &spec, const ProcessResult &process) {
 
 } // namespace
 
-std::string outcomeOf(const ProcessResult &process) {
+std::string outcomeOf(const process::ProcessResult &process) {
   switch (process.outcome) {
-  case ProcessResult::Outcome::Exited:
+  case process::ProcessResult::Outcome::Exited:
     return process.exitCode == 0 ? "ok" : "failed";
-  case ProcessResult::Outcome::Signaled:
+  case process::ProcessResult::Outcome::Signaled:
     return "crashed";
-  case ProcessResult::Outcome::TimedOut:
+  case process::ProcessResult::Outcome::TimedOut:
     return "timed-out";
-  case ProcessResult::Outcome::Cancelled:
+  case process::ProcessResult::Outcome::Cancelled:
     return "cancelled";
-  case ProcessResult::Outcome::FailedToStart:
+  case process::ProcessResult::Outcome::FailedToStart:
     return "failed-to-start";
   }
   return "failed";
 }
 
-std::string outcomeOf(const CompileJobResult &compiled) {
+std::string outcomeOf(const service::CompileJobResult &compiled) {
   if (compiled.succeeded())
     return "ok";
   switch (compiled.process.outcome) {
-  case ProcessResult::Outcome::Signaled:
+  case process::ProcessResult::Outcome::Signaled:
     return "compiler-crashed";
-  case ProcessResult::Outcome::TimedOut:
+  case process::ProcessResult::Outcome::TimedOut:
     return "timed-out";
-  case ProcessResult::Outcome::Cancelled:
+  case process::ProcessResult::Outcome::Cancelled:
     return "cancelled";
   default:
     return "compile-failed";
   }
 }
 
-std::string outcomeOf(const BenchJobResult &bench) {
+std::string outcomeOf(const run::BenchJobResult &bench) {
   if (bench.succeeded())
     return "ok";
   if (bench.slurm && !bench.slurm->outcome().empty())
     return bench.slurm->outcome();
   switch (bench.process.outcome) {
-  case ProcessResult::Outcome::TimedOut:
+  case process::ProcessResult::Outcome::TimedOut:
     return "timed-out";
-  case ProcessResult::Outcome::Cancelled:
+  case process::ProcessResult::Outcome::Cancelled:
     return "cancelled";
   default:
     return "run-failed";
   }
 }
 
-std::string outcomeOf(const CheckResult &check) {
+std::string outcomeOf(const run::CheckResult &check) {
   if (check.compiledOnly)
     return "cannot-run-here";
   if (!check.hasVerdict())
@@ -79,16 +80,16 @@ std::string outcomeOf(const CheckResult &check) {
   return check.passed() ? "ok" : "check-failed";
 }
 
-json toJson(const CompileJobResult &compiled) {
+json toJson(const service::CompileJobResult &compiled) {
   json diagnostics = json::array();
-  for (const CompileDiagnostic &d : compiled.diagnostics) {
+  for (const service::CompileDiagnostic &d : compiled.diagnostics) {
     json notes = json::array();
-    for (const iree::Diagnostic &note : d.diagnostic.notes)
+    for (const document::Diagnostic &note : d.diagnostic.notes)
       notes.push_back({{"file", note.file},
                        {"line", note.line},
                        {"column", note.column},
                        {"message", note.message}});
-    diagnostics.push_back({{"severity", iree::toString(d.diagnostic.severity)},
+    diagnostics.push_back({{"severity", document::toString(d.diagnostic.severity)},
                            {"file", d.diagnostic.file},
                            {"line", d.diagnostic.line},
                            {"column", d.diagnostic.column},
@@ -98,7 +99,7 @@ json toJson(const CompileJobResult &compiled) {
                            {"root_op", d.rootOp},
                            {"field", d.field}});
   }
-  const CompileArtifacts &a = compiled.artifacts;
+  const service::CompileArtifacts &a = compiled.artifacts;
   json assembly = json::array();
   for (const auto &file : a.assembly())
     assembly.push_back(file.string());
@@ -122,7 +123,7 @@ json toJson(const CompileJobResult &compiled) {
   return out;
 }
 
-json toJson(const KernelResources &k) {
+json toJson(const service::KernelResources &k) {
   json out = {{"kernel", k.kernel},
               {"backend", k.backend},
               {"arch", k.arch},
@@ -159,28 +160,30 @@ json toJson(const KernelResources &k) {
   return out;
 }
 
-KernelResources kernelResourcesFromJson(const json &in) {
+service::KernelResources kernelResourcesFromJson(const json &in) {
   // Read from the history and from bundles made elsewhere: each field is
   // used only with its type and in its range (UntrustedFiles.h).
-  KernelResources k;
+  service::KernelResources k;
   if (!in.is_object())
     return k;
   constexpr long long kMostBytes = 1ll << 40, kMostCount = 1 << 20;
   auto count = [&in](const char *key, std::optional<int> &field) {
-    if (auto value = integerField(in, key, 0, kMostCount))
+    if (auto value = service::integerField(in, key, 0, kMostCount))
       field = static_cast<int>(*value);
   };
-  k.kernel = stringField(in, "kernel");
-  k.backend = stringField(in, "backend");
-  k.arch = stringField(in, "arch");
-  k.readFrom = stringField(in, "read_from");
-  k.scratchBytes = integerField(in, "scratch_bytes", 0, kMostBytes).value_or(0);
+  k.kernel = service::stringField(in, "kernel");
+  k.backend = service::stringField(in, "backend");
+  k.arch = service::stringField(in, "arch");
+  k.readFrom = service::stringField(in, "read_from");
+  k.scratchBytes =
+      service::integerField(in, "scratch_bytes", 0, kMostBytes).value_or(0);
   k.sharedMemoryBytes =
-      integerField(in, "shared_memory_bytes", 0, kMostBytes).value_or(0);
+      service::integerField(in, "shared_memory_bytes", 0, kMostBytes)
+          .value_or(0);
   k.workgroupSize = static_cast<int>(
-      integerField(in, "workgroup_size", 0, kMostCount).value_or(0));
+      service::integerField(in, "workgroup_size", 0, kMostCount).value_or(0));
   k.subgroupSize = static_cast<int>(
-      integerField(in, "subgroup_size", 0, kMostCount).value_or(0));
+      service::integerField(in, "subgroup_size", 0, kMostCount).value_or(0));
   count("vgprs", k.vgprs);
   count("agprs", k.agprs);
   count("sgprs", k.sgprs);
@@ -189,11 +192,11 @@ KernelResources kernelResourcesFromJson(const json &in) {
   if (occupancy.is_object()) {
     layout::Occupancy o;
     o.active = static_cast<int>(
-        integerField(occupancy, "active", 0, kMostCount).value_or(0));
+        service::integerField(occupancy, "active", 0, kMostCount).value_or(0));
     o.maximum = static_cast<int>(
-        integerField(occupancy, "maximum", 0, kMostCount).value_or(0));
-    o.unit = stringField(occupancy, "unit");
-    o.limitedBy = stringField(occupancy, "limited_by");
+        service::integerField(occupancy, "maximum", 0, kMostCount).value_or(0));
+    o.unit = service::stringField(occupancy, "unit");
+    o.limitedBy = service::stringField(occupancy, "limited_by");
     if (occupancy.contains("limits") && occupancy["limits"].is_object())
       for (const auto &[resource, active] : occupancy["limits"].items())
         if (active.is_number_integer() &&
@@ -204,16 +207,16 @@ KernelResources kernelResourcesFromJson(const json &in) {
   return k;
 }
 
-json toJson(const ResourceReport &report) {
+json toJson(const service::ResourceReport &report) {
   json kernels = json::array();
-  for (const KernelResources &kernel : report.kernels)
+  for (const service::KernelResources &kernel : report.kernels)
     kernels.push_back(toJson(kernel));
   return {{"kernels", kernels},
           {"commands", report.commands},
           {"notes", report.notes}};
 }
 
-json toJson(const BenchJobResult &bench) {
+json toJson(const run::BenchJobResult &bench) {
   json out = toJson(bench.timing);
   out["process"] = processJson(bench.spec, bench.process);
   out["command"] = bench.spec.shellCommand();
@@ -236,12 +239,12 @@ json toJson(const BenchJobResult &bench) {
   return out;
 }
 
-json toJson(const CheckResult &check) {
+json toJson(const run::CheckResult &check) {
   json outputs = json::array();
-  for (const OutputCheck &output : check.outputs) {
-    const TensorComparison &c = output.comparison;
+  for (const run::OutputCheck &output : check.outputs) {
+    const run::TensorComparison &c = output.comparison;
     json mismatches = json::array();
-    for (const Mismatch &m : c.firstMismatches)
+    for (const run::Mismatch &m : c.firstMismatches)
       mismatches.push_back(
           {{"index", m.index}, {"value", m.value}, {"reference", m.reference}});
     outputs.push_back({{"index", output.index},
@@ -273,7 +276,7 @@ json toJson(const CheckResult &check) {
 
 namespace {
 
-json sourceJson(const std::optional<iree::SourceLocation> &source) {
+json sourceJson(const std::optional<document::SourceLocation> &source) {
   return source ? exporting::toJson(*source) : json(nullptr);
 }
 
@@ -295,9 +298,9 @@ json toJson(const document::FormedDispatch &dispatch) {
               {"ops", ops}};
 }
 
-json toJson(const SplitKAnalysis &analysis) {
+json toJson(const service::SplitKAnalysis &analysis) {
   json reductions = json::array();
-  for (const SplitKReduction &reduction : analysis.reductions) {
+  for (const service::SplitKReduction &reduction : analysis.reductions) {
     const document::ProgramReduction &op = reduction.op;
     const std::vector<int64_t> bounds = config::reductionBounds(op.facts.space);
     json entry{{"op", op.function + ":" + std::to_string(op.index)},
@@ -323,7 +326,7 @@ json toJson(const SplitKAnalysis &analysis) {
               {"commands", analysis.commands}};
 }
 
-json toJson(const SplitKApplied &applied) {
+json toJson(const service::SplitKApplied &applied) {
   json dispatches = json::array();
   for (const document::FormedDispatch &dispatch : applied.dispatches)
     dispatches.push_back(toJson(dispatch));
@@ -332,4 +335,4 @@ json toJson(const SplitKApplied &applied) {
               {"warnings", applied.warnings}};
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

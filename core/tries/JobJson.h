@@ -10,29 +10,29 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
-nlohmann::json toJson(const CompileJobResult &compiled);
-nlohmann::json toJson(const KernelResources &kernel);
+nlohmann::json toJson(const service::CompileJobResult &compiled);
+nlohmann::json toJson(const service::KernelResources &kernel);
 // The inverse, for a kernel the history keeps (what toJson wrote).
-KernelResources kernelResourcesFromJson(const nlohmann::json &kernel);
-nlohmann::json toJson(const ResourceReport &report);
-nlohmann::json toJson(const BenchJobResult &bench);
-nlohmann::json toJson(const CheckResult &check);
+service::KernelResources kernelResourcesFromJson(const nlohmann::json &kernel);
+nlohmann::json toJson(const service::ResourceReport &report);
+nlohmann::json toJson(const run::BenchJobResult &bench);
+nlohmann::json toJson(const run::CheckResult &check);
 // Split-k: each reduction (IREE's split, the rule, its reasons, whether
 // Tilescope's reading agrees) and the dispatches formed.
-nlohmann::json toJson(const SplitKAnalysis &analysis);
-nlohmann::json toJson(const SplitKApplied &applied);
+nlohmann::json toJson(const service::SplitKAnalysis &analysis);
+nlohmann::json toJson(const service::SplitKApplied &applied);
 nlohmann::json toJson(const document::FormedDispatch &dispatch);
 
 // The history's word for how a job ended (TryRecord::outcome): "ok",
 // "compile-failed", "compiler-crashed", "timed-out", "cancelled",
 // "run-failed", "check-failed", "cannot-run-here".
-std::string outcomeOf(const CompileJobResult &compiled);
-std::string outcomeOf(const BenchJobResult &bench);
-std::string outcomeOf(const CheckResult &check);
+std::string outcomeOf(const service::CompileJobResult &compiled);
+std::string outcomeOf(const run::BenchJobResult &bench);
+std::string outcomeOf(const run::CheckResult &check);
 // A child process's end: "ok", "failed", "crashed", "timed-out",
 // "cancelled", "failed-to-start".
-std::string outcomeOf(const ProcessResult &process);
+std::string outcomeOf(const process::ProcessResult &process);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

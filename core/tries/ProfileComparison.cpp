@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 namespace {
 
 std::string number(const char *pattern, double value) {
@@ -23,7 +23,7 @@ std::vector<ProfileRow> profileBesideTilescope(const ProfileInputs &in) {
   std::vector<ProfileRow> rows;
   if (!in.reading)
     return rows;
-  const ProfileReading &r = *in.reading;
+  const run::ProfileReading &r = *in.reading;
   const std::string measured = number("%.3f us", r.kernelMicroseconds);
   if (in.perDispatch)
     rows.push_back({"kernel time (per dispatch, back to back)",
@@ -35,7 +35,7 @@ std::vector<ProfileRow> profileBesideTilescope(const ProfileInputs &in) {
         {"kernel time (predicted)",
          number("%.3f us", in.prediction->microseconds), measured, "cost model",
          apart(in.prediction->microseconds, r.kernelMicroseconds, 0.25)});
-  const KernelResources *k = in.resources;
+  const service::KernelResources *k = in.resources;
   if (r.registersPerThread || (k && k->registers))
     rows.push_back(
         {"registers per thread",
@@ -141,4 +141,4 @@ std::string profileTable(const std::vector<ProfileRow> &rows) {
   return out;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
 struct ProfileRow {
   std::string quantity;  // "kernel time", "registers per thread", ...
@@ -27,11 +27,11 @@ struct ProfileRow {
 };
 
 struct ProfileInputs {
-  const ProfileReading *reading = nullptr;
-  const KernelResources *resources = nullptr; // from the compile
+  const run::ProfileReading *reading = nullptr;
+  const service::KernelResources *resources = nullptr; // from the compile
   const layout::CostPrediction *prediction = nullptr;
-  const TimingStats *perDispatch = nullptr; // the batched time
-  double peakMemoryBytesPerSecond = 0;      // the target's, for AMD
+  const run::TimingStats *perDispatch = nullptr; // the batched time
+  double peakMemoryBytesPerSecond = 0;           // the target's, for AMD
 };
 
 // Kernel time (the batched per-dispatch time and the prediction against
@@ -45,4 +45,4 @@ std::vector<ProfileRow> profileRowsFromJson(const nlohmann::json &rows);
 // A table, one row a line, "!" before the rows that differ.
 std::string profileTable(const std::vector<ProfileRow> &rows);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

@@ -9,9 +9,9 @@
 
 using nlohmann::json;
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
-json tuningReport(const iree::Document &original, const iree::Document &edited,
+json tuningReport(const document::Document &original, const document::Document &edited,
                   const std::vector<TryRecord> &tries) {
   // Each root op's configs as the history keeps them, with its problems.
   json ops = json::array();
@@ -37,4 +37,4 @@ json tuningReport(const iree::Document &original, const iree::Document &edited,
           {"tries", triesJson}};
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

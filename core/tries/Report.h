@@ -5,22 +5,22 @@
 // window's File > Export report and `tilescope-cli report` write.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/tries/History.h"
 
 #include <nlohmann/json.hpp>
 
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
 // {"tilescope_report": 1, "file", "document" (dispatches, as `dispatches
 // --json`), "ops": [{"dispatch", "op", "line", "translation_info",
 // "lowering_config" | "compilation_info" (configsJson's entries),
 // "problems"}], "edits" (field by field against `original`), "tries"
 // (newest first, with their details)}.
-nlohmann::json tuningReport(const iree::Document &original,
-                            const iree::Document &edited,
+nlohmann::json tuningReport(const document::Document &original,
+                            const document::Document &edited,
                             const std::vector<TryRecord> &tries);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

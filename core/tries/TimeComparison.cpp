@@ -6,11 +6,11 @@
 
 using nlohmann::json;
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 namespace {
 
 // Standard error of a median of n repetitions with this spread.
-double standardError(const TimingStats &t) {
+double standardError(const run::TimingStats &t) {
   return t.repetitions > 1
              ? 1.25 * t.spread / std::sqrt(static_cast<double>(t.repetitions))
              : 0;
@@ -18,7 +18,7 @@ double standardError(const TimingStats &t) {
 
 } // namespace
 
-TimeVerdict compareTimes(const TimingStats &a, const TimingStats &b) {
+TimeVerdict compareTimes(const run::TimingStats &a, const run::TimingStats &b) {
   TimeVerdict v;
   v.a = a.median;
   v.b = b.median;
@@ -42,17 +42,18 @@ TimeVerdict compareTimes(const TimingStats &a, const TimingStats &b) {
   return v;
 }
 
-std::optional<TimingStats> timingOf(const TryRecord &record) {
+std::optional<run::TimingStats> timingOf(const TryRecord &record) {
   if (!record.medianMicroseconds)
     return std::nullopt;
   const json bench = record.details.value("bench", json());
   if (bench.is_object()) {
-    if (auto stats = timingStatsFromJson(bench.value("per_dispatch", json())))
+    if (auto stats =
+            run::timingStatsFromJson(bench.value("per_dispatch", json())))
       return stats;
-    if (auto stats = timingStatsFromJson(bench))
+    if (auto stats = run::timingStatsFromJson(bench))
       return stats;
   }
-  TimingStats only;
+  run::TimingStats only;
   only.median = only.minimum = only.maximum = *record.medianMicroseconds;
   return only;
 }
@@ -66,4 +67,4 @@ json toJson(const TimeVerdict &v) {
           {"verdict", v.text}};
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
 struct TimeVerdict {
   double a = 0, b = 0; // the medians, us
@@ -27,12 +27,12 @@ struct TimeVerdict {
   // (B 0.1 us faster; noise 0.3 us)".
   std::string text;
 };
-TimeVerdict compareTimes(const TimingStats &a, const TimingStats &b);
+TimeVerdict compareTimes(const run::TimingStats &a, const run::TimingStats &b);
 
 // A try's per-dispatch timing as the history keeps it (its bench details;
 // a row from before spreads were kept gets its median alone).
-std::optional<TimingStats> timingOf(const TryRecord &record);
+std::optional<run::TimingStats> timingOf(const TryRecord &record);
 
 nlohmann::json toJson(const TimeVerdict &verdict);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

@@ -6,7 +6,7 @@
 
 using nlohmann::json;
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 namespace {
 
 // Each kernel's resources of a try, by kernel name.
@@ -49,8 +49,8 @@ std::optional<double> TryComparison::speedup() const {
   return *aMicroseconds / *bMicroseconds;
 }
 
-iree::Document documentFromConfigs(const json &configs) {
-  iree::Document document;
+document::Document documentFromConfigs(const json &configs) {
+  document::Document document;
   std::map<std::string, size_t> dispatchIndex;
   if (!configs.is_object())
     return document;
@@ -61,12 +61,12 @@ iree::Document documentFromConfigs(const json &configs) {
     auto [it, inserted] =
         dispatchIndex.emplace(name, document.dispatches.size());
     if (inserted) {
-      iree::Dispatch dispatch;
+      document::Dispatch dispatch;
       dispatch.name = name;
       dispatch.translationInfo = entry.value("translation_info", "");
       document.dispatches.push_back(std::move(dispatch));
     }
-    iree::RootOp op;
+    document::RootOp op;
     op.name = entry.value("op", "");
     op.line = entry.value("line", 0);
     op.loweringConfig = entry.value("lowering_config", "");
@@ -199,4 +199,4 @@ std::optional<TryRecord> previousWithResources(const History &history,
   return std::nullopt;
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/edit/ConfigDiff.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/tries/History.h"
 #include "core/tries/TimeComparison.h"
 #include "core/util/Result.h"
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
 // One resource of a kernel in both tries (null where a try lacks it).
 struct ResourcePair {
@@ -47,7 +47,7 @@ nlohmann::json toJson(const TryComparison &comparison, const TryRecord &a,
 
 // The configs a try recorded (configsJson's form) as a document the config
 // diff reads: dispatches by name, their translation_info and root ops.
-iree::Document documentFromConfigs(const nlohmann::json &configs);
+document::Document documentFromConfigs(const nlohmann::json &configs);
 
 // The first kernel a try read resources for, as the history keeps it
 // ({"kernel", "vgprs" | "registers", "occupancy", ...}); unset when it read
@@ -67,4 +67,4 @@ std::string resourceBrief(const TryRecord &record);
 std::optional<TryRecord> previousWithResources(const History &history,
                                                const TryRecord &record);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

@@ -18,7 +18,7 @@
 
 using nlohmann::json;
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 namespace {
 
 void step(const TryRequest &request, const std::string &what) {
@@ -27,17 +27,17 @@ void step(const TryRequest &request, const std::string &what) {
 }
 
 bool cancelled(const TryRequest &request) {
-  return stopRequested(request.cancel);
+  return process::stopRequested(request.cancel);
 }
 
 // The GPU target of the try's root op's dispatch, when it has one.
 std::optional<config::GpuTarget> targetOf(const TryRequest &request) {
-  const iree::Document &document = *request.document;
+  const document::Document &document = *request.document;
   const auto [d, k] = request.op.value_or(std::pair<size_t, size_t>{0, 0});
   if (d >= document.dispatches.size() ||
       k >= document.dispatches[d].rootOps.size())
     return std::nullopt;
-  const iree::Dispatch &dispatch = document.dispatches[d];
+  const document::Dispatch &dispatch = document.dispatches[d];
   // A CPU module's roofline is this machine's CPU.
   if (dispatch.target.find("\"llvm-cpu\"") != std::string::npos)
     if (auto cpu = devices::hostCpu())
@@ -57,7 +57,7 @@ void addFloor(const TryRequest &request, TryResult &result) {
   auto target = targetOf(request);
   if (!target)
     return;
-  const iree::RootOp &op = request.document->dispatches[d].rootOps[k];
+  const document::RootOp &op = request.document->dispatches[d].rootOps[k];
   if (!op.space)
     return;
   auto floor = layout::rooflineFloor(*op.space, *target, op.kind);
@@ -107,7 +107,7 @@ std::string runDevice(const TryRequest &request, TryResult &result) {
   }
   step(request, "looking for a device");
   auto found =
-      deviceForBackend(result.compiled.backend, devices::discoverGpus());
+      run::deviceForBackend(result.compiled.backend, devices::discoverGpus());
   if (!found)
     return cannot(found.error());
   return *found;
@@ -125,14 +125,14 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   step(request, "timing on " + device +
                     (request.place.local() ? "" : " " + request.place.where()) +
                     " with iree-benchmark-module");
-  BenchJobRequest benchRequest;
+  run::BenchJobRequest benchRequest;
   benchRequest.place = request.place;
   benchRequest.module = result.compiled.artifacts.module;
   benchRequest.moduleToCome = request.deferCompile;
   benchRequest.device = device;
   benchRequest.directory = request.directory / "run";
   benchRequest.dispatchBenchmark =
-      isDispatchBenchmarkText(request.document->text);
+      run::isDispatchBenchmarkText(request.document->text);
   benchRequest.repetitions = request.repetitions;
   benchRequest.profile = request.profile;
   benchRequest.about = {{"document", record.document},
@@ -142,7 +142,7 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   benchRequest.cancel = request.cancel;
   benchRequest.onOutput = request.onOutput;
   benchRequest.onStatus = request.onStep;
-  benchRequest.sharedFolder = sharedFolderOf(request.directory);
+  benchRequest.sharedFolder = run::sharedFolderOf(request.directory);
   // The run could not start (its bundle not written, the benchmark tool
   // missing): the try is a compile that was not timed, said in words.
   const auto notStarted = [&](const std::string &why) {
@@ -169,7 +169,7 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
 } // namespace
 
 void finishTryRun(const TryRequest &request, TryResult &result,
-                  BenchJobResult timed) {
+                  run::BenchJobResult timed) {
   TryRecord &record = result.record;
   result.pendingRun.reset();
   result.bench = std::move(timed);
@@ -184,7 +184,7 @@ void finishTryRun(const TryRequest &request, TryResult &result,
     }
     record.medianMicroseconds = result.bench->medianMicroseconds();
   }
-  if (const ModuleTiming &timing = result.bench->timing; timing.profile) {
+  if (const run::ModuleTiming &timing = result.bench->timing; timing.profile) {
     ProfileInputs inputs;
     inputs.reading = &*timing.profile;
     if (result.resources && !result.resources->kernels.empty())
@@ -268,7 +268,7 @@ void readCompiled(const TryRequest &request, TryResult &result) {
   TryRecord &record = result.record;
   if (!cancelled(request)) {
     step(request, "reading resources");
-    ResourceOptions options;
+    service::ResourceOptions options;
     options.timeout = request.timeout;
     options.cancel = request.cancel;
     if (auto resources = readResources(result.compiled, options)) {
@@ -289,7 +289,8 @@ Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
     return Error{"no document to try"};
   TryResult result;
   // A root op of a whole program: its dispatch alone is what is tried.
-  if (asked.op && asked.worker && triesDispatchAlone(*asked.document)) {
+  if (asked.op && asked.worker &&
+      service::triesDispatchAlone(*asked.document)) {
     step(asked, "taking dispatch " + std::to_string(asked.op->first) +
                     " out of the program with iree-opt");
     std::error_code error;
@@ -300,11 +301,12 @@ Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
                       asked.timeout, asked.cancel);
     if (!taken)
       return Error{asked.document->path.string() + ": " + taken.error()};
-    result.alone = std::make_shared<const DispatchAlone>(std::move(*taken));
+    result.alone =
+        std::make_shared<const service::DispatchAlone>(std::move(*taken));
   }
   const TryRequest request = triedRequest(asked, result);
-  const iree::Document &document = *request.document;
-  CompileJobRequest compileRequest;
+  const document::Document &document = *request.document;
+  service::CompileJobRequest compileRequest;
   compileRequest.document = &document;
   compileRequest.target = request.target;
   compileRequest.directory = request.directory;
@@ -367,11 +369,11 @@ Result<TryResult> tryDocument(const tools::IreeInstallation &iree,
 } // namespace
 
 void finishTryCompile(const TryRequest &asked, TryResult &result,
-                      ProcessResult process) {
+                      process::ProcessResult process) {
   const TryRequest request = triedRequest(asked, result);
   finishCompile(result.compiled, *request.document, std::move(process));
   result.pendingCompile = false;
-  std::optional<PreparedBench> pending = std::move(result.pendingRun);
+  std::optional<run::PreparedBench> pending = std::move(result.pendingRun);
   result.pendingRun.reset();
   const std::string device = result.record.device;
   recordCompile(asked, request, result);
@@ -394,7 +396,7 @@ Result<TryResult> runTry(const tools::IreeInstallation &iree,
   auto tried = tryDocument(iree, request);
   // A signal stopped it (the command line's SIGINT, SIGTERM, SIGHUP): the
   // history says so rather than "cancelled".
-  if (const int signal = jobsInterruptedBy();
+  if (const int signal = process::jobsInterruptedBy();
       tried && signal != 0 && tried->record.outcome != "ok") {
     tried->record.outcome = "interrupted";
     tried->record.summary =
@@ -404,12 +406,12 @@ Result<TryResult> runTry(const tools::IreeInstallation &iree,
   return tried;
 }
 
-json configsJson(const iree::Document &document) {
+json configsJson(const document::Document &document) {
   json configs = json::object();
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = document.dispatches[d];
+    const document::Dispatch &dispatch = document.dispatches[d];
     for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
-      const iree::RootOp &op = dispatch.rootOps[k];
+      const document::RootOp &op = dispatch.rootOps[k];
       json entry = {{"dispatch", dispatch.name},
                     {"op", op.name},
                     {"line", op.line},
@@ -425,7 +427,7 @@ json configsJson(const iree::Document &document) {
 }
 
 std::vector<ConfigChange> configChanges(const json &configs,
-                                        const iree::Document &document) {
+                                        const document::Document &document) {
   std::vector<ConfigChange> changes;
   if (!configs.is_object())
     return changes;
@@ -435,17 +437,18 @@ std::vector<ConfigChange> configChanges(const json &configs,
                                             : parseInt64(key.substr(colon + 1));
     if (!entry.is_object() || !index || *index < 0)
       continue;
-    const std::string dispatchName = stringField(entry, "dispatch");
-    const std::string config = entry.contains("compilation_info")
-                                   ? stringField(entry, "compilation_info")
-                                   : stringField(entry, "lowering_config");
-    const std::string info = stringField(entry, "translation_info");
+    const std::string dispatchName = service::stringField(entry, "dispatch");
+    const std::string config =
+        entry.contains("compilation_info")
+            ? service::stringField(entry, "compilation_info")
+            : service::stringField(entry, "lowering_config");
+    const std::string info = service::stringField(entry, "translation_info");
     for (size_t d = 0; d < document.dispatches.size(); ++d) {
-      const iree::Dispatch &dispatch = document.dispatches[d];
+      const document::Dispatch &dispatch = document.dispatches[d];
       const size_t k = static_cast<size_t>(*index);
       if (dispatch.name != dispatchName || k >= dispatch.rootOps.size())
         continue;
-      const iree::RootOp &op = dispatch.rootOps[k];
+      const document::RootOp &op = dispatch.rootOps[k];
       if (!config.empty() && config != op.loweringConfig &&
           config != op.compilationInfo)
         changes.push_back({{d, k}, "lowering_config", config});
@@ -458,15 +461,15 @@ std::vector<ConfigChange> configChanges(const json &configs,
   return changes;
 }
 
-iree::Document withConfigs(const json &configs,
-                           const iree::Document &document) {
+document::Document withConfigs(const json &configs,
+                           const document::Document &document) {
   edit::EditableDocument editable(document);
   for (const ConfigChange &change : configChanges(configs, document))
     (void)editable.set(change.op, change.field, change.value);
   return editable.document();
 }
 
-void placeCheck(CheckRequest &request, const std::string &backend,
+void placeCheck(run::CheckRequest &request, const std::string &backend,
                 const std::string &device) {
   request.device = device;
   if (!request.device.empty())
@@ -481,7 +484,7 @@ void placeCheck(CheckRequest &request, const std::string &backend,
     }
     return;
   }
-  if (auto found = deviceForBackend(backend, devices::discoverGpus())) {
+  if (auto found = run::deviceForBackend(backend, devices::discoverGpus())) {
     request.device = *found;
   } else {
     request.compileOnly = true;
@@ -490,9 +493,9 @@ void placeCheck(CheckRequest &request, const std::string &backend,
 }
 
 Result<std::string>
-prepareCheck(CheckRequest &request, const iree::Document &document,
+prepareCheck(run::CheckRequest &request, const document::Document &document,
              const std::optional<std::filesystem::path> &program,
-             const std::optional<CompileTarget> &target,
+             const std::optional<service::CompileTarget> &target,
              const std::string &device) {
   std::string backend;
   if (!document.dispatches.empty()) {
@@ -502,19 +505,21 @@ prepareCheck(CheckRequest &request, const iree::Document &document,
                    "came from"};
     request.program = *program;
     request.edited = &document;
-    if (const auto carried = documentBackends(document); !carried.empty())
+    if (const auto carried = service::documentBackends(document);
+        !carried.empty())
       backend = carried.front();
   } else {
     request.program = document.path;
-    request.target = target.value_or(*compileTarget("llvm-cpu"));
+    request.target = target.value_or(*service::compileTarget("llvm-cpu"));
     backend = request.target->backend;
   }
   placeCheck(request, backend, device);
   return backend;
 }
 
-TryRecord checkRecord(const CheckRequest &request, const CheckResult &result,
-                      const iree::Document &document,
+TryRecord checkRecord(const run::CheckRequest &request,
+                      const run::CheckResult &result,
+                      const document::Document &document,
                       const std::string &backend) {
   TryRecord record;
   record.kind = "verify";
@@ -543,4 +548,4 @@ Result<long long> recordTry(const std::filesystem::path &workspace,
   return history->add(std::move(record));
 }
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

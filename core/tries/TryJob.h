@@ -7,7 +7,7 @@
 #pragma once
 
 #include "core/edit/EditableDocument.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/run/BenchJob.h"
 #include "core/run/CheckJob.h"
 #include "core/run/RemoteRun.h"
@@ -29,30 +29,30 @@
 #include <optional>
 #include <string>
 
-namespace tilescope::jobs {
+namespace tilescope::tries {
 
 enum class TryStage { Compile, Resources, Bench };
 // "compile", "resources", "bench": the try's kind in the history.
 const char *toString(TryStage stage);
 
 struct TryRequest {
-  const iree::Document *document = nullptr;
+  const document::Document *document = nullptr;
   // The root op the try is about (its roofline floor, the history's op
   // column); unset: the whole file, and the first root op's floor.
   std::optional<std::pair<size_t, size_t>> op;
   // With a worker, a try of a root op of a file holding other dispatches (a
   // whole program's configuration dump) tries its dispatch alone, as IREE
-  // takes it out of the program (jobs::dispatchAlone, written to the try
+  // takes it out of the program (service::dispatchAlone, written to the try
   // folder as dispatch.benchmark.mlir): only it is compiled and timed.
-  DocumentWorker *worker = nullptr;
+  service::DocumentWorker *worker = nullptr;
   TryStage upTo = TryStage::Compile;
-  std::optional<CompileTarget> target; // unset: the file's own
-  std::filesystem::path directory;     // the try folder
-  std::string device;                  // "": from discovery
+  std::optional<service::CompileTarget> target; // unset: the file's own
+  std::filesystem::path directory;              // the try folder
+  std::string device;                           // "": from discovery
   // Where the timed run happens: here, or a host over ssh (the module
   // travels as a run bundle; the device is then the backend's driver, the
   // host's first GPU of it, unless `device` names one).
-  RunPlace place;
+  run::RunPlace place;
   // Stop before the timed run, its bundle written for the place (outcome
   // "queued", TryResult::pendingRun): the caller runs it with others (a
   // sweep's Slurm job array) and hands each result to finishTryRun.
@@ -76,20 +76,20 @@ struct TryRequest {
 };
 
 struct TryResult {
-  CompileJobResult compiled;
-  std::optional<ResourceReport> resources;
+  service::CompileJobResult compiled;
+  std::optional<service::ResourceReport> resources;
   // The cost model's prediction for the root op (CostModel.h): with the
   // compiled kernel's resources where they were read.
   std::optional<layout::CostPrediction> prediction;
-  std::optional<BenchJobResult> bench;
+  std::optional<run::BenchJobResult> bench;
   // The timed run set up and not yet run (TryRequest::deferRun).
-  std::optional<PreparedBench> pendingRun;
+  std::optional<run::PreparedBench> pendingRun;
   // The compile written and not yet run (TryRequest::deferCompile):
   // `compiled` holds its command and folder, nothing run.
   bool pendingCompile = false;
   // The dispatch tried alone (TryRequest::worker), kept for a deferred
   // compile's second half.
-  std::shared_ptr<const DispatchAlone> alone;
+  std::shared_ptr<const service::DispatchAlone> alone;
   // Why it did not run, when it asked for a device this machine lacks.
   std::string cannotRun;
   // The roofline floor of the op on the target and the efficiency the
@@ -116,17 +116,17 @@ Result<TryResult> runTry(const tools::IreeInstallation &iree,
 // pending (outcome "queued") where it compiled, and is dropped where not.
 // `request` is the one the try was made with.
 void finishTryCompile(const TryRequest &request, TryResult &result,
-                      ProcessResult process);
+                      process::ProcessResult process);
 
 // A deferred try's timed run, run elsewhere: its bench, roofline floor,
 // profile comparison and outcome, as a try that ran it itself has them.
 // `request` is the one the try was made with.
 void finishTryRun(const TryRequest &request, TryResult &result,
-                  BenchJobResult timed);
+                  run::BenchJobResult timed);
 
 // Each root op's configs as compiled: {"DISPATCH:OP": {"dispatch", "op",
 // "line", "translation_info", "lowering_config" | "compilation_info"}}.
-nlohmann::json configsJson(const iree::Document &document);
+nlohmann::json configsJson(const document::Document &document);
 
 // What putting a try's configs (configsJson's form, as the history keeps
 // them) back on `document` changes: for each op of the try found in it (its
@@ -139,17 +139,17 @@ struct ConfigChange {
   std::string value;
 };
 std::vector<ConfigChange> configChanges(const nlohmann::json &configs,
-                                        const iree::Document &document);
+                                        const document::Document &document);
 // `document` as it would be with a try's configs put back (changes the edit
 // model refuses are left out): what the window draws for a try.
-iree::Document withConfigs(const nlohmann::json &configs,
-                           const iree::Document &document);
+document::Document withConfigs(const nlohmann::json &configs,
+                           const document::Document &document);
 
 // Where a checked run's tested module runs: `device` when given; on a place
 // elsewhere (request.place) the backend's driver there; else the CPU for
 // llvm-cpu and a GPU from discovery for rocm / cuda; with none here, the
 // request becomes compile-only with the reason.
-void placeCheck(CheckRequest &request, const std::string &backend,
+void placeCheck(run::CheckRequest &request, const std::string &backend,
                 const std::string &device);
 // A checked run of `document`, set up as `verify` and the Python package
 // set it up: a dispatch file is checked inside `program`, the program it
@@ -157,17 +157,18 @@ void placeCheck(CheckRequest &request, const std::string &backend,
 // configs checked for `target` (default llvm-cpu). Then placed
 // (placeCheck). Returns the tested module's backend.
 Result<std::string>
-prepareCheck(CheckRequest &request, const iree::Document &document,
+prepareCheck(run::CheckRequest &request, const document::Document &document,
              const std::optional<std::filesystem::path> &program,
-             const std::optional<CompileTarget> &target,
+             const std::optional<service::CompileTarget> &target,
              const std::string &device);
 // The history row of a checked run of `document` (id unset).
-TryRecord checkRecord(const CheckRequest &request, const CheckResult &result,
-                      const iree::Document &document,
+TryRecord checkRecord(const run::CheckRequest &request,
+                      const run::CheckResult &result,
+                      const document::Document &document,
                       const std::string &backend);
 
 // Adds a try to the history in `workspace`; an Error says why it could not.
 Result<long long> recordTry(const std::filesystem::path &workspace,
                             TryRecord record);
 
-} // namespace tilescope::jobs
+} // namespace tilescope::tries

@@ -11,18 +11,18 @@
 
 namespace tilescope::tune {
 
-Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
-                                            const jobs::CheckResult &ran,
-                                            int repetitions,
-                                            std::chrono::milliseconds timeout,
-                                            const std::atomic<bool> *cancel,
-                                            const jobs::RunPlace &place) {
+Result<run::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
+                                           const run::CheckResult &ran,
+                                           int repetitions,
+                                           std::chrono::milliseconds timeout,
+                                           const std::atomic<bool> *cancel,
+                                           const run::RunPlace &place) {
   if (!ran.hasVerdict())
     return Error{"the program did not run: nothing to time"};
   auto tool = iree.tool(tools::kIreeBenchmarkModule);
   if (!tool)
     return Error{tool.error()};
-  jobs::ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *tool;
   spec.workingDirectory = ran.directory;
   spec.arguments = {"--module=tested.vmfb", "--device=" + ran.device,
@@ -35,9 +35,9 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
        "--benchmark_min_time=0.2s", "--benchmark_format=json"});
   spec.timeout = timeout;
   spec.cancel = cancel;
-  jobs::ProcessResult process;
+  process::ProcessResult process;
   if (place.local()) {
-    process = jobs::runProcess(spec);
+    process = process::runProcess(spec);
   } else {
     // Where the checked run ran: its module and inputs go there again (the
     // input files its --input=TYPE=@FILE flags name), nothing comes back
@@ -46,7 +46,7 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
     for (const std::string &file : inputFilesOf(ran))
       inputs.push_back(file);
     std::vector<std::string> steps;
-    Result<jobs::ProcessResult> remote = jobs::runToolAt(
+    Result<process::ProcessResult> remote = run::runToolAt(
         place,
         {ran.directory, inputs, tools::kIreeBenchmarkModule, spec.arguments, "",
          ran.device, tool->parent_path(), timeout, cancel},
@@ -65,16 +65,16 @@ Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
              : "\n" + process.standardError.substr(
                           0, std::min<size_t>(2000,
                                               process.standardError.size())))};
-  auto measurements = jobs::parseBenchmarkJson(process.standardOutput);
+  auto measurements = service::parseBenchmarkJson(process.standardOutput);
   if (!measurements)
     return Error{"iree-benchmark-module's output: " + measurements.error()};
-  auto stats = jobs::timingStats(*measurements);
+  auto stats = run::timingStats(*measurements);
   if (!stats)
     return Error{"iree-benchmark-module printed no time for @" + ran.function};
   return *stats;
 }
 
-std::vector<std::string> inputFilesOf(const jobs::CheckResult &check) {
+std::vector<std::string> inputFilesOf(const run::CheckResult &check) {
   std::vector<std::string> files;
   for (const std::string &flag : check.inputFlags)
     if (const size_t at = flag.find("=@"); at != std::string::npos)
@@ -82,15 +82,15 @@ std::vector<std::string> inputFilesOf(const jobs::CheckResult &check) {
   return files;
 }
 
-Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
-                                       const jobs::CheckResult &b) {
+Result<OutputAgreement> compareOutputs(const run::CheckResult &a,
+                                       const run::CheckResult &b) {
   if (!a.hasVerdict() || !b.hasVerdict())
     return Error{"both programs must have run to compare their outputs"};
   if (a.outputs.size() != b.outputs.size())
     return Error{"the programs give " + std::to_string(a.outputs.size()) +
                  " and " + std::to_string(b.outputs.size()) + " outputs"};
-  std::vector<jobs::TensorType> types;
-  std::vector<jobs::Tolerance> tolerances;
+  std::vector<run::TensorType> types;
+  std::vector<run::Tolerance> tolerances;
   std::vector<std::filesystem::path> left, right;
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     types.push_back(a.outputs[i].comparison.type);
@@ -103,8 +103,8 @@ Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
 }
 
 Result<OutputAgreement>
-compareOutputFiles(const std::vector<jobs::TensorType> &types,
-                   const std::vector<jobs::Tolerance> &tolerances,
+compareOutputFiles(const std::vector<run::TensorType> &types,
+                   const std::vector<run::Tolerance> &tolerances,
                    const std::vector<std::filesystem::path> &a,
                    const std::vector<std::filesystem::path> &b) {
   if (types.empty() || tolerances.size() != types.size() ||
@@ -115,19 +115,19 @@ compareOutputFiles(const std::vector<jobs::TensorType> &types,
   size_t mismatches = 0;
   double worstAbsolute = 0, worstRelative = 0;
   for (size_t i = 0; i < types.size(); ++i) {
-    const jobs::TensorType &type = types[i];
+    const run::TensorType &type = types[i];
     const std::uintmax_t bytes = type.elementCount() * type.elementBytes();
-    auto left = jobs::readUntrustedFile(a[i], bytes);
-    auto right = jobs::readUntrustedFile(b[i], bytes);
+    auto left = service::readUntrustedFile(a[i], bytes);
+    auto right = service::readUntrustedFile(b[i], bytes);
     if (!left || !right)
       return Error{left ? right.error() : left.error()};
-    auto leftValues = jobs::tensorValues(type, *left);
-    auto rightValues = jobs::tensorValues(type, *right);
+    auto leftValues = run::tensorValues(type, *left);
+    auto rightValues = run::tensorValues(type, *right);
     if (!leftValues || !rightValues)
       return Error{"output " + std::to_string(i) + ": " +
                    (leftValues ? rightValues.error() : leftValues.error())};
-    const jobs::TensorComparison comparison =
-        jobs::compareTensors(type, *rightValues, *leftValues, tolerances[i]);
+    const run::TensorComparison comparison =
+        run::compareTensors(type, *rightValues, *leftValues, tolerances[i]);
     agreement.agree = agreement.agree && comparison.passed();
     mismatches += comparison.mismatches;
     worstAbsolute = std::max(worstAbsolute, comparison.maxAbsoluteError);

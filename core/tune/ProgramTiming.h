@@ -1,4 +1,4 @@
-// A whole program compiled and run by a checked run (jobs::checkProgram),
+// A whole program compiled and run by a checked run (run::checkProgram),
 // timed end to end with IREE's iree-benchmark-module on the same inputs, and
 // two such runs' outputs compared: what `tune` says of a tuned program
 // against IREE's default.
@@ -23,16 +23,16 @@ namespace tilescope::tune {
 // (`place`: the module and its inputs go there as the checked run's did).
 // An Error says why not (the check did not run, the tool failed, it printed
 // no time, the place could not be reached).
-Result<jobs::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
-                                            const jobs::CheckResult &ran,
-                                            int repetitions,
-                                            std::chrono::milliseconds timeout,
-                                            const std::atomic<bool> *cancel,
-                                            const jobs::RunPlace &place = {});
+Result<run::TimingStats> timeCheckedModule(const tools::IreeInstallation &iree,
+                                           const run::CheckResult &ran,
+                                           int repetitions,
+                                           std::chrono::milliseconds timeout,
+                                           const std::atomic<bool> *cancel,
+                                           const run::RunPlace &place = {});
 
 // The input files (in its directory) a checked run's --input=TYPE=@FILE
 // flags name: what travels with its tested module.
-std::vector<std::string> inputFilesOf(const jobs::CheckResult &check);
+std::vector<std::string> inputFilesOf(const run::CheckResult &check);
 
 struct OutputAgreement {
   bool agree = false;
@@ -41,8 +41,8 @@ struct OutputAgreement {
 
 // The tested outputs of `b` against those of `a` (the same function on the
 // same inputs), element by element with the element type's tolerance.
-Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
-                                       const jobs::CheckResult &b);
+Result<OutputAgreement> compareOutputs(const run::CheckResult &a,
+                                       const run::CheckResult &b);
 
 // The same for outputs in files (raw little-endian tensors of `types`, as
 // iree-run-module's --output=@FILE writes them): b[i] against a[i] within
@@ -50,8 +50,8 @@ Result<OutputAgreement> compareOutputs(const jobs::CheckResult &a,
 // is read only when it is a regular file of exactly its tensor's size (it
 // may come back from another machine).
 Result<OutputAgreement>
-compareOutputFiles(const std::vector<jobs::TensorType> &types,
-                   const std::vector<jobs::Tolerance> &tolerances,
+compareOutputFiles(const std::vector<run::TensorType> &types,
+                   const std::vector<run::Tolerance> &tolerances,
                    const std::vector<std::filesystem::path> &a,
                    const std::vector<std::filesystem::path> &b);
 

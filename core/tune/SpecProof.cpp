@@ -42,16 +42,16 @@ std::string compileError(const tools::IreeInstallation &iree,
   auto compiler = iree.tool(tools::kIreeCompile);
   if (!compiler)
     return compiler.error();
-  jobs::ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *compiler;
   spec.arguments = {program.string(), "-o", module.string()};
   if (!flag.empty())
     spec.arguments.push_back(flag);
   spec.timeout = std::chrono::minutes(10);
-  const jobs::ProcessResult ran = jobs::runProcess(spec);
+  const process::ProcessResult ran = process::runProcess(spec);
   if (ran.succeeded())
     return {};
-  for (const document::Diagnostic &diagnostic : jobs::parseToolDiagnostics(
+  for (const document::Diagnostic &diagnostic : service::parseToolDiagnostics(
            ran.standardError, program.string(), program.filename().string()))
     if (diagnostic.severity == document::Severity::Error)
       return diagnostic.message;
@@ -82,7 +82,7 @@ size_t otherConfiguredOps(const document::Dispatch &dispatch, size_t op) {
   return others;
 }
 
-Result<bool> attachDags(jobs::DocumentWorker &worker,
+Result<bool> attachDags(service::DocumentWorker &worker,
                         const document::Document &document,
                         std::vector<exporting::SpecOp> &ops) {
   const std::string name =
@@ -117,7 +117,7 @@ Result<bool> attachDags(jobs::DocumentWorker &worker,
   return true;
 }
 
-Result<std::string> tuningSpecOf(jobs::DocumentWorker &worker,
+Result<std::string> tuningSpecOf(service::DocumentWorker &worker,
                                  const document::Document &document,
                                  std::vector<exporting::SpecOp> ops) {
   if (auto attached = attachDags(worker, document, ops); !attached)
@@ -133,7 +133,7 @@ std::string specFlag(const std::string &backend,
 }
 
 Result<std::vector<SpecOpProof>>
-proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
+proveSpec(const tools::IreeInstallation &iree, service::DocumentWorker &worker,
           const document::Document &document,
           const std::vector<exporting::SpecOp> &ops,
           const std::filesystem::path &program,
@@ -142,7 +142,7 @@ proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
   if (!source)
     return Error{source.error()};
   const std::optional<std::string> onDevice =
-      jobs::programOnDevice(*source, document.text);
+      run::programOnDevice(*source, document.text);
   if (!onDevice)
     return Error{"cannot put " + program.string() +
                  " on the file's device: the file names no device target, "
@@ -153,13 +153,13 @@ proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
   const std::filesystem::path wrapped = folder->file("program.mlir");
   if (auto written = writeFileAtomically(wrapped, *onDevice); !written)
     return Error{written.error()};
-  jobs::ConfigureRequest request;
+  service::ConfigureRequest request;
   request.source = wrapped; // the device is in the program: no target flags
   request.output = folder->file("configured.mlir");
-  const std::vector<std::string> backends = jobs::documentBackends(document);
+  const std::vector<std::string> backends = service::documentBackends(document);
   request.extraFlags = {
       specFlag(backends.empty() ? "" : backends.front(), spec)};
-  auto configured = jobs::configureProgram(iree, worker, request);
+  auto configured = service::configureProgram(iree, worker, request);
   if (!configured)
     return Error{configured.error()};
 

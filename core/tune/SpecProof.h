@@ -54,13 +54,13 @@ std::string specFlag(const std::string &backend,
 // file part on its own. An op IREE printed no dag for keeps none (a
 // contraction needs none; tuningSpec names any other); an Error when IREE
 // cannot read the text.
-Result<bool> attachDags(jobs::DocumentWorker &worker,
+Result<bool> attachDags(service::DocumentWorker &worker,
                         const document::Document &document,
                         std::vector<exporting::SpecOp> &ops);
 
 // The spec of `ops` as export-spec, the window and Python write it: each
 // op's dag attached (attachDags), then exporting::tuningSpec.
-Result<std::string> tuningSpecOf(jobs::DocumentWorker &worker,
+Result<std::string> tuningSpecOf(service::DocumentWorker &worker,
                                  const document::Document &document,
                                  std::vector<exporting::SpecOp> ops);
 
@@ -81,7 +81,7 @@ enum class SpecProofDepth { Configured, Compiled };
 // that break it (SpecOpProof::compileError). An Error when the program
 // cannot be put on the device or configured.
 Result<std::vector<SpecOpProof>>
-proveSpec(const tools::IreeInstallation &iree, jobs::DocumentWorker &worker,
+proveSpec(const tools::IreeInstallation &iree, service::DocumentWorker &worker,
           const document::Document &document,
           const std::vector<exporting::SpecOp> &ops,
           const std::filesystem::path &program,

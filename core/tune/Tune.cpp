@@ -78,16 +78,16 @@ std::optional<size_t> tunedOp(const document::Dispatch &dispatch) {
 // The rules' neighbours as candidates of one change each: their every
 // combination would be hundreds of tries for one dispatch of many. The
 // value each axis has now is IREE's default, timed already.
-void onePerChange(jobs::SweepRequest &request) {
+void onePerChange(sweep::SweepRequest &request) {
   if (!request.points.empty() || request.axes.empty())
     return;
-  for (const jobs::SweepAxis &axis : request.axes) {
+  for (const sweep::SweepAxis &axis : request.axes) {
     const std::string now =
-        jobs::currentValue(*request.document, request.op, axis.field);
+        sweep::currentValue(*request.document, request.op, axis.field);
     for (const std::string &value : axis.values) {
       if (value == now)
         continue;
-      jobs::SweepPoint point;
+      sweep::SweepPoint point;
       point.name = axis.field + "=" + value;
       point.settings = {{axis.field, value}};
       point.distance = 1;
@@ -98,7 +98,7 @@ void onePerChange(jobs::SweepRequest &request) {
 
 // Whether the candidate leaves the op's config as it was (an indexed axis
 // value equal to the current entry): IREE's default again.
-bool changesNothing(const jobs::SweepCandidate &candidate,
+bool changesNothing(const sweep::SweepCandidate &candidate,
                     const document::Dispatch &original, size_t op) {
   if (!candidate.dispatch || op >= candidate.dispatch->rootOps.size())
     return false;
@@ -116,7 +116,7 @@ bool changesNothing(const jobs::SweepCandidate &candidate,
 // (docs/iree-3.13.md). IREE's own config is put in a spec and proven on the
 // program by compiling it, before any candidate is swept.
 std::string specCannotCarry(const tools::IreeInstallation &iree,
-                            jobs::DocumentWorker &worker,
+                            service::DocumentWorker &worker,
                             const TuneRequest &request,
                             const document::Document &document,
                             const DispatchTune &tuned, const fs::path &folder,
@@ -149,7 +149,8 @@ std::string specCannotCarry(const tools::IreeInstallation &iree,
 // compiled with and without it, run on the same inputs, compared and timed
 // end to end.
 void writeSpecAndRun(const tools::IreeInstallation &iree,
-                     jobs::DocumentWorker &worker, const TuneRequest &request,
+                     service::DocumentWorker &worker,
+                     const TuneRequest &request,
                      const document::Document &document,
                      const std::string &backend, TuneResult &result,
                      Progress &progress) {
@@ -161,19 +162,19 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
   // cannot name by flag, compiles for it), with and without the spec.
   fs::path program = request.source;
   if (auto source = readTextFile(request.source); source)
-    if (auto onDevice = jobs::programOnDevice(*source, document.text))
+    if (auto onDevice = run::programOnDevice(*source, document.text))
       if (writeFileAtomically(result.folder / "program.mlir", *onDevice))
         program = result.folder / "program.mlir";
   auto run = [&](const std::string &what,
                  const std::string &folder) -> ProgramRun {
     ProgramRun ran;
     ran.what = what;
-    jobs::CheckRequest check;
+    run::CheckRequest check;
     check.program = program;
     check.target = request.target;
     if (!check.target)
-      if (auto target =
-              jobs::compileTarget(backend == "llvm-cpu" ? "llvm-cpu" : backend))
+      if (auto target = service::compileTarget(
+              backend == "llvm-cpu" ? "llvm-cpu" : backend))
         check.target = *target;
     check.directory = result.folder / folder;
     check.seed = request.seed;
@@ -182,7 +183,7 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
     if (what == "tuned")
       check.extraFlags = {specFlag(backend, result.spec)};
     check.place = request.place;
-    jobs::placeCheck(check, backend, result.device);
+    tries::placeCheck(check, backend, result.device);
     // Run elsewhere (a bundle's programs.sh): the function and its inputs
     // are still prepared here, the outputs read back against them.
     if (!request.bundle.empty() || !request.importFrom.empty()) {
@@ -191,7 +192,7 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
       check.prepareInputs = true;
     }
     progress.step("compiling and running the program (" + what + ")");
-    auto checked = jobs::checkProgram(iree, check);
+    auto checked = run::checkProgram(iree, check);
     if (!checked) {
       ran.error = checked.error();
       return ran;
@@ -215,7 +216,7 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
       ran.error = timed.error();
     return ran;
   };
-  if (jobs::stopRequested(request.cancel))
+  if (process::stopRequested(request.cancel))
     return;
   result.defaultRun = run("IREE's default", "default");
   if (result.spec.empty())
@@ -234,7 +235,7 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
   }
   if (result.defaultRun->time && result.tunedRun->time)
     result.endToEnd =
-        jobs::compareTimes(*result.defaultRun->time, *result.tunedRun->time);
+        tries::compareTimes(*result.defaultRun->time, *result.tunedRun->time);
 }
 
 } // namespace
@@ -260,7 +261,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     return Error{"tune needs the parse worker (tilescope-iree-worker)"};
   const Clock::time_point start = Clock::now();
   Progress progress(request, start);
-  jobs::DocumentWorker worker = *request.worker;
+  service::DocumentWorker worker = *request.worker;
   worker.cancel = request.cancel;
 
   TuneResult result;
@@ -282,15 +283,15 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       return Error{"--import " + request.importFrom.string() +
                    ": the bundle holds no results: run its run.sh and "
                    "programs.sh on the GPU machine first"};
-    auto history = jobs::History::open(jobs::historyFile(request.workspace));
+    auto history = tries::History::open(tries::historyFile(request.workspace));
     if (!history)
       return Error{history.error()};
-    auto imported = jobs::importBundleResults(request.importFrom, *history);
+    auto imported = tries::importBundleResults(request.importFrom, *history);
     if (!imported)
       return Error{"--import " + request.importFrom.string() + ": " +
                    imported.error()};
     size_t timed = 0, before = 0, failed = 0;
-    for (const jobs::ImportedModule &m : imported->modules)
+    for (const tries::ImportedModule &m : imported->modules)
       (m.alreadyImported ? before : m.imported ? timed : failed) += 1;
     result.imported = std::to_string(imported->modules.size()) +
                       " modules from " + request.importFrom.string() + ": " +
@@ -300,7 +301,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   }
 
   // 1. The program configured, and each dispatch's root op.
-  jobs::ConfigureRequest configure;
+  service::ConfigureRequest configure;
   configure.source = request.source;
   configure.target = request.target;
   configure.output =
@@ -311,8 +312,8 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   configure.progress = [&progress](const std::string &step) {
     progress.step(step);
   };
-  auto configured = jobs::configureProgram(iree, worker, configure);
-  if (!configured && jobs::stopRequested(request.cancel)) {
+  auto configured = service::configureProgram(iree, worker, configure);
+  if (!configured && process::stopRequested(request.cancel)) {
     result.cancelled = true;
     result.wallSeconds = secondsSince(start);
     return result;
@@ -321,7 +322,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     return Error{configured.error()};
   const document::Document &document = configured->document;
   result.configured = configure.output;
-  const std::vector<std::string> backends = jobs::documentBackends(document);
+  const std::vector<std::string> backends = service::documentBackends(document);
   const std::string backend = request.target     ? request.target->backend
                               : backends.empty() ? ""
                                                  : backends.front();
@@ -336,21 +337,21 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   } else if (!request.place.local()) {
     // Elsewhere: the target's driver there (its first device), as a
     // checked run or a sweep placed there takes it.
-    result.device = jobs::driverForTarget(backend);
+    result.device = tries::driverForTarget(backend);
     if (result.device.empty())
       result.notMeasuredBecause =
           "Tilescope runs no " + backend + " modules " + request.place.where();
   } else if (backend == "llvm-cpu") {
     result.device = "local-task";
   } else if (auto found =
-                 jobs::deviceForBackend(backend, devices::discoverGpus())) {
+                 run::deviceForBackend(backend, devices::discoverGpus())) {
     result.device = *found;
   } else {
     result.notMeasuredBecause = found.error();
   }
   result.measured = !result.device.empty();
-  const jobs::TryStage upTo =
-      result.measured ? jobs::TryStage::Bench : jobs::TryStage::Resources;
+  const tries::TryStage upTo =
+      result.measured ? tries::TryStage::Bench : tries::TryStage::Resources;
 
   std::map<std::string, size_t> firstOfKind;
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
@@ -377,7 +378,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
 
   // A sweep of one dispatch's root op, as `sweep` runs it.
   auto sweepRequest = [&](const DispatchTune &tuned) {
-    jobs::SweepRequest sweep;
+    sweep::SweepRequest sweep;
     sweep.document = &document;
     sweep.op = {tuned.dispatch, tuned.op};
     sweep.upTo = upTo;
@@ -392,7 +393,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     sweep.worker = worker;
     return sweep;
   };
-  auto countTries = [&result](const jobs::SweepResult &swept) {
+  auto countTries = [&result](const sweep::SweepResult &swept) {
     result.tries += swept.ran;
     result.resumed += swept.resumed;
   };
@@ -402,7 +403,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   for (DispatchTune &tuned : result.dispatches) {
     if (tuned.kind.empty() || tuned.sameAs)
       continue;
-    if (jobs::stopRequested(request.cancel)) {
+    if (process::stopRequested(request.cancel)) {
       result.cancelled = true;
       break;
     }
@@ -410,17 +411,17 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                   std::string(" IREE's default of dispatch ") +
                   std::to_string(tuned.dispatch) + " (" + tuned.opName + " " +
                   tuned.loops + ")");
-    jobs::SweepRequest sweep = sweepRequest(tuned);
-    sweep.points = {jobs::SweepPoint{"IREE's default", {}, 0}};
+    sweep::SweepRequest sweep = sweepRequest(tuned);
+    sweep.points = {sweep::SweepPoint{"IREE's default", {}, 0}};
     sweep.name = defaultSweepName(tuned.kind);
-    auto swept = jobs::runSweep(iree, sweep);
+    auto swept = sweep::runSweep(iree, sweep);
     progress.finished();
     if (!swept) {
       tuned.outcome = "not tuned: " + swept.error();
       continue;
     }
     countTries(*swept);
-    const jobs::SweepCandidate &only = swept->candidates.front();
+    const sweep::SweepCandidate &only = swept->candidates.front();
     if (!only.valid) {
       tuned.outcome = "not tuned: Tilescope's rules reject IREE's own "
                       "config (" +
@@ -498,7 +499,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       const DispatchTune &tuned;
       ~TellWhenDone() { tell(tuned); }
     } told{tell, tuned};
-    if (jobs::stopRequested(request.cancel) || result.cancelled) {
+    if (process::stopRequested(request.cancel) || result.cancelled) {
       result.cancelled = true;
       tuned.outcome = "not tuned: cancelled";
       continue;
@@ -514,13 +515,13 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       tuned.outcome = "not tuned: " + why;
       continue;
     }
-    jobs::SweepRequest sweep = sweepRequest(tuned);
-    jobs::SweepChoice choice;
+    sweep::SweepRequest sweep = sweepRequest(tuned);
+    sweep::SweepChoice choice;
     choice.nearest = request.candidatesPerDispatch;
     choice.timeout = request.timeout;
     progress.step("finding candidates for dispatch " + std::to_string(d) +
                   " (" + tuned.opName + " " + tuned.loops + ")");
-    auto prepared = jobs::prepareSweep(&iree, sweep, choice);
+    auto prepared = sweep::prepareSweep(&iree, sweep, choice);
     if (!prepared) {
       tuned.outcome = "not tuned: " + prepared.error();
       continue;
@@ -529,43 +530,44 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     onePerChange(sweep);
     // A reduction that keeps lanes idle: its lanes filled first.
     if (tuned.neighbourhood == "rules") {
-      std::vector<jobs::SweepPoint> filled =
-          jobs::laneFillingPoints(document, sweep.op);
+      std::vector<sweep::SweepPoint> filled =
+          sweep::laneFillingPoints(document, sweep.op);
       sweep.points.insert(sweep.points.begin(), filled.begin(), filled.end());
     }
     // IREE's default is timed already: not a candidate again.
     std::erase_if(sweep.points,
-                  [](const jobs::SweepPoint &p) { return p.distance <= 0; });
-    std::stable_sort(sweep.points.begin(), sweep.points.end(),
-                     [](const jobs::SweepPoint &a, const jobs::SweepPoint &b) {
-                       return a.distance < b.distance;
-                     });
+                  [](const sweep::SweepPoint &p) { return p.distance <= 0; });
+    std::stable_sort(
+        sweep.points.begin(), sweep.points.end(),
+        [](const sweep::SweepPoint &a, const sweep::SweepPoint &b) {
+          return a.distance < b.distance;
+        });
     if (sweep.points.size() > request.candidatesPerDispatch)
       sweep.points.resize(request.candidatesPerDispatch);
     sweep.name = "tune " + tuned.kind + ": " + tuned.neighbourhood;
     tuned.sweep = sweep.name;
-    sweep.onCandidate = [&](const jobs::SweepCandidate &candidate, size_t done,
+    sweep.onCandidate = [&](const sweep::SweepCandidate &candidate, size_t done,
                             size_t count) {
       progress.finished();
       progress.step("dispatch " + std::to_string(d) + ": candidate " +
                     std::to_string(done) + " of " + std::to_string(count) +
                     ", " + candidate.name);
     };
-    auto swept = jobs::runSweep(iree, sweep);
+    auto swept = sweep::runSweep(iree, sweep);
     if (!swept) {
       tuned.outcome = "not tuned: " + swept.error();
       continue;
     }
     countTries(*swept);
     tuned.candidates = swept->candidates.size();
-    const jobs::SweepCandidate *winner = nullptr;
+    const sweep::SweepCandidate *winner = nullptr;
     // Measured here, or by a device elsewhere (a bundle's times imported):
     // the measured candidates decide; else the cost model's.
     bool byMeasure = result.measured;
-    for (const jobs::SweepCandidate &c : swept->candidates)
+    for (const sweep::SweepCandidate &c : swept->candidates)
       byMeasure = byMeasure || (tuned.defaultTime && c.valid &&
                                 c.measuredTiming().has_value());
-    for (const jobs::SweepCandidate &c : swept->candidates) {
+    for (const sweep::SweepCandidate &c : swept->candidates) {
       tuned.valid += c.valid ? 1 : 0;
       if (winner || !c.valid ||
           changesNothing(c, document.dispatches[d], tuned.op))
@@ -579,7 +581,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       // predicts GPUs) compiled here for timing elsewhere.
       const bool compiled =
           std::any_of(swept->candidates.begin(), swept->candidates.end(),
-                      [](const jobs::SweepCandidate &c) {
+                      [](const sweep::SweepCandidate &c) {
                         return c.record && c.record->outcome == "ok";
                       });
       tuned.outcome =
@@ -615,7 +617,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       tuned.outcome = "kept IREE's: IREE's default has no time to beat";
       continue;
     }
-    tuned.verdict = jobs::compareTimes(*tuned.defaultTime, *tuned.winnerTime);
+    tuned.verdict = tries::compareTimes(*tuned.defaultTime, *tuned.winnerTime);
     if (tuned.verdict->withinNoise || tuned.verdict->speedup <= 1) {
       tuned.outcome = "kept IREE's";
       tuned.why = "the fastest candidate is not faster beyond noise: " +
@@ -638,8 +640,8 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                   tuned.winner + ", in the program");
     json configs = {{std::to_string(d) + ":" + std::to_string(tuned.op),
                      configsEntry(tuned, tuned.name)}};
-    const document::Document edited = jobs::withConfigs(configs, document);
-    jobs::CheckRequest check;
+    const document::Document edited = tries::withConfigs(configs, document);
+    run::CheckRequest check;
     check.program = request.source;
     check.edited = &edited;
     check.target = request.target;
@@ -649,8 +651,8 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     check.timeout = request.timeout;
     check.cancel = request.cancel;
     check.place = request.place;
-    jobs::placeCheck(check, backend, result.device);
-    auto checked = jobs::checkProgram(iree, check);
+    tries::placeCheck(check, backend, result.device);
+    auto checked = run::checkProgram(iree, check);
     tuned.check = !checked ? checked.error()
                   : checked->error.empty()
                       ? checked->summary()

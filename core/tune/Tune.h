@@ -53,14 +53,14 @@ struct DispatchTune;
 struct TuneRequest {
   std::filesystem::path source; // a linalg / torch / ONNX-imported program
   // Unset: the source names its devices (hal.device.targets).
-  std::optional<jobs::CompileTarget> target;
+  std::optional<service::CompileTarget> target;
   std::filesystem::path workspace; // tries, the history, the tune's folder
   // Where the timed and checked runs go: here, a GPU host over ssh or a
-  // Slurm partition (jobs::RunPlace; compiling stays here). Elsewhere, the
+  // Slurm partition (run::RunPlace; compiling stays here). Elsewhere, the
   // target's driver there is the device and every time is measured there:
   // the dispatches' sweeps, the winners' checked runs and the program end
   // to end, with and without the spec.
-  jobs::RunPlace place;
+  run::RunPlace place;
   // Set: nothing is timed here; the tune compiles (each dispatch's default
   // and candidates, both programs with the checked run's inputs) and
   // writes a run bundle there for the GPU machine (TuneBundle.h).
@@ -80,7 +80,7 @@ struct TuneRequest {
   std::chrono::milliseconds timeout{std::chrono::minutes(5)}; // each step
   const std::atomic<bool> *cancel = nullptr;
   // Reads the configured program and each dispatch taken out alone.
-  std::optional<jobs::DocumentWorker> worker;
+  std::optional<service::DocumentWorker> worker;
   std::function<void(const TuneProgress &)> onProgress;
   // Each dispatch as what is known of it changes (its share, then its
   // tuning), from the job's thread.
@@ -102,17 +102,17 @@ struct DispatchTune {
   // cost model, from the compiled kernel's resources).
   double share = 0;
   std::string shareFrom;
-  std::optional<jobs::TimingStats> defaultTime; // IREE's config, measured
-  std::optional<double> defaultPredicted;       // us
+  std::optional<run::TimingStats> defaultTime; // IREE's config, measured
+  std::optional<double> defaultPredicted;      // us
   // "tuned", "kept IREE's", "not tuned: ...": what happened, in words.
   std::string outcome;
   std::string sweep;         // the candidates' sweep in the history
   std::string neighbourhood; // "iree-constraints" or "rules"
   size_t candidates = 0, valid = 0;
   std::string winner; // the fastest candidate's name
-  std::optional<jobs::TimingStats> winnerTime;
+  std::optional<run::TimingStats> winnerTime;
   std::optional<double> winnerPredicted;
-  std::optional<jobs::TimeVerdict> verdict; // default (A) against winner (B)
+  std::optional<tries::TimeVerdict> verdict; // default (A) against winner (B)
   std::string check; // the winner's checked run, in words
   bool kept = false; // measured faster and checked: in the spec
   // The winner only predicted faster (no device here): in the spec for a
@@ -127,9 +127,9 @@ struct DispatchTune {
 // The program compiled one way, run and timed.
 struct ProgramRun {
   std::string what; // "IREE's default" or "tuned"
-  jobs::CheckResult check;
-  std::optional<jobs::TimingStats> time; // end to end, one call, us
-  std::string error;                     // why there is no time
+  run::CheckResult check;
+  std::optional<run::TimingStats> time; // end to end, one call, us
+  std::string error;                    // why there is no time
 };
 
 struct TuneResult {
@@ -154,7 +154,7 @@ struct TuneResult {
   // The tuned program's outputs against the default's (same inputs).
   std::optional<bool> outputsAgree;
   std::string outputsComparison;
-  std::optional<jobs::TimeVerdict> endToEnd; // default (A), tuned (B)
+  std::optional<tries::TimeVerdict> endToEnd; // default (A), tuned (B)
   double wallSeconds = 0;
   double timedSeconds = 0; // spent in timed runs (the device's time)
   size_t tries = 0, resumed = 0;

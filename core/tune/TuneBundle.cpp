@@ -33,21 +33,23 @@ Result<bool> copyInto(const fs::path &from, const fs::path &to) {
 
 // programs.sh: each program run once for its outputs, then timed end to
 // end, on the checked run's inputs.
-std::string programsScript(const jobs::CheckResult &check,
+std::string programsScript(const run::CheckResult &check,
                            const std::string &driver, int repetitions) {
   std::string inputs;
   for (const std::string &flag : check.inputFlags) {
     const size_t at = flag.find("=@");
-    inputs += " " + jobs::shellQuote(at == std::string::npos
-                                         ? flag
-                                         : flag.substr(0, at + 2) + "inputs/" +
-                                               flag.substr(at + 2));
+    inputs +=
+        " " + process::shellQuote(at == std::string::npos
+                                      ? flag
+                                      : flag.substr(0, at + 2) + "inputs/" +
+                                            flag.substr(at + 2));
   }
   std::string outputs;
   for (size_t i = 0; i < check.resultTypes.size(); ++i)
     outputs +=
         " --output=@\"$out/$program-output" + std::to_string(i) + ".bin\"";
-  const std::string function = jobs::shellQuote("--function=" + check.function);
+  const std::string function =
+      process::shellQuote("--function=" + check.function);
   return "#!/bin/sh\n"
          "# The tune's two programs, IREE's configs and the tune's spec, on "
          "this\n"
@@ -59,7 +61,7 @@ std::string programsScript(const jobs::CheckResult &check,
          "# (cuda://1).\n"
          "here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
          "driver=" +
-         jobs::shellQuote(driver) +
+         process::shellQuote(driver) +
          "\n"
          "device=$driver\n"
          "case \"${TILESCOPE_DEVICE:-}\" in \"$driver\"*) "
@@ -99,7 +101,7 @@ Result<bool> writePrograms(const TuneResult &result, const fs::path &directory,
   if (!first || first->check.function.empty() ||
       !fs::exists(first->check.directory / "tested.vmfb"))
     return false; // nothing prepared: the report says why
-  const jobs::CheckResult &check = first->check;
+  const run::CheckResult &check = first->check;
   const fs::path programs = directory / "programs";
   std::error_code error;
   fs::create_directories(programs / "inputs", error);
@@ -124,7 +126,7 @@ Result<bool> writePrograms(const TuneResult &result, const fs::path &directory,
       return copied;
   const fs::path script = directory / "programs.sh";
   if (auto written = writeFileAtomically(
-          script, programsScript(check, jobs::driverForTarget(result.target),
+          script, programsScript(check, tries::driverForTarget(result.target),
                                  repetitions));
       !written)
     return Error{written.error()};
@@ -136,15 +138,16 @@ Result<bool> writePrograms(const TuneResult &result, const fs::path &directory,
 }
 
 // A program's time from its benchmark JSON in the bundle's results.
-Result<jobs::TimingStats> programTime(const fs::path &results,
-                                      const std::string &program) {
-  auto text = jobs::readUntrustedFile(results / (program + ".benchmark.json"));
+Result<run::TimingStats> programTime(const fs::path &results,
+                                     const std::string &program) {
+  auto text =
+      service::readUntrustedFile(results / (program + ".benchmark.json"));
   if (!text)
     return Error{text.error()};
-  auto measurements = jobs::parseBenchmarkJson(*text);
+  auto measurements = service::parseBenchmarkJson(*text);
   if (!measurements)
     return Error{program + ".benchmark.json: " + measurements.error()};
-  auto stats = jobs::timingStats(*measurements);
+  auto stats = run::timingStats(*measurements);
   if (!stats)
     return Error{program + ".benchmark.json holds no time"};
   return *stats;
@@ -154,7 +157,7 @@ Result<jobs::TimingStats> programTime(const fs::path &results,
 // wrote (results/programs/device), printable characters only; "the
 // bundle's machine" where it wrote none.
 std::string bundleDevice(const fs::path &results) {
-  auto text = jobs::readUntrustedFile(results / "device", 256);
+  auto text = service::readUntrustedFile(results / "device", 256);
   std::string line = text ? text->substr(0, text->find('\n')) : "";
   std::erase_if(line, [](char c) { return c < 0x20 || c > 0x7e; });
   const size_t space = line.find(' ');
@@ -188,16 +191,16 @@ Result<fs::path> writeTuneBundle(const tools::IreeInstallation &iree,
   if (fs::exists(directory, error) && !fs::is_empty(directory, error))
     return Error{directory.string() +
                  " already holds files: give a new folder for the bundle"};
-  auto history = jobs::History::open(jobs::historyFile(workspace));
+  auto history = tries::History::open(tries::historyFile(workspace));
   if (!history)
     return Error{history.error()};
-  std::vector<jobs::TryRecord> tries;
+  std::vector<tries::TryRecord> tries;
   for (const std::string &name : tuneSweepNames(result))
-    if (auto swept = jobs::compiledTriesOfSweep(*history, name))
+    if (auto swept = tries::compiledTriesOfSweep(*history, name))
       tries.insert(tries.end(), swept->begin(), swept->end());
   if (tries.empty())
     return Error{"the tune compiled no dispatch to time: nothing to bundle"};
-  auto written = jobs::bundleTries(tries, directory, iree);
+  auto written = tries::bundleTries(tries, directory, iree);
   if (!written)
     return Error{written.error()};
   if (auto programs = writePrograms(result, *written, repetitions); !programs)
@@ -217,7 +220,8 @@ void readTuneBundle(const fs::path &bundle, TuneResult &result) {
   // the measured winners may make another.
   bool sameSpec = !result.spec.empty();
   if (sameSpec) {
-    auto carried = jobs::readUntrustedFile(bundle / "programs" / "spec.mlir");
+    auto carried =
+        service::readUntrustedFile(bundle / "programs" / "spec.mlir");
     auto now = readTextFile(result.spec);
     sameSpec = carried && now && *carried == *now;
     if (!sameSpec)
@@ -244,12 +248,12 @@ void readTuneBundle(const fs::path &bundle, TuneResult &result) {
   }
   if (!result.defaultRun || !result.tunedRun || !sameSpec)
     return;
-  const std::vector<jobs::TensorType> &types =
+  const std::vector<run::TensorType> &types =
       result.defaultRun->check.resultTypes;
-  std::vector<jobs::Tolerance> tolerances;
+  std::vector<run::Tolerance> tolerances;
   std::vector<fs::path> a, b;
   for (size_t i = 0; i < types.size(); ++i) {
-    tolerances.push_back(jobs::defaultTolerance(types[i].element));
+    tolerances.push_back(run::defaultTolerance(types[i].element));
     const std::string index = "-output" + std::to_string(i) + ".bin";
     a.push_back(results / ("default" + index));
     b.push_back(results / ("tuned" + index));
@@ -263,7 +267,7 @@ void readTuneBundle(const fs::path &bundle, TuneResult &result) {
   }
   if (result.defaultRun->time && result.tunedRun->time)
     result.endToEnd =
-        jobs::compareTimes(*result.defaultRun->time, *result.tunedRun->time);
+        tries::compareTimes(*result.defaultRun->time, *result.tunedRun->time);
 }
 
 } // namespace tilescope::tune

@@ -10,8 +10,8 @@ namespace tilescope::tune {
 
 namespace {
 
-json timingJson(const std::optional<jobs::TimingStats> &stats) {
-  return stats ? jobs::toJson(*stats) : json(nullptr);
+json timingJson(const std::optional<run::TimingStats> &stats) {
+  return stats ? run::toJson(*stats) : json(nullptr);
 }
 
 template <typename T> json optionalJson(const std::optional<T> &value) {
@@ -47,7 +47,7 @@ std::string microseconds(double us) {
   return text;
 }
 
-std::string timeText(const std::optional<jobs::TimingStats> &measured,
+std::string timeText(const std::optional<run::TimingStats> &measured,
                      const std::optional<double> &predicted) {
   if (measured)
     return microseconds(measured->median);
@@ -115,7 +115,7 @@ json toJson(const TuneResult &result) {
         {"winner", d.winner},
         {"winner_time", timingJson(d.winnerTime)},
         {"winner_predicted_us", optionalJson(d.winnerPredicted)},
-        {"verdict", d.verdict ? jobs::toJson(*d.verdict) : json(nullptr)},
+        {"verdict", d.verdict ? tries::toJson(*d.verdict) : json(nullptr)},
         {"check", d.check},
         {"kept", d.kept},
         {"predicted_only", d.predictedOnly}};
@@ -153,7 +153,7 @@ json toJson(const TuneResult &result) {
           {"spec_breaks_compile", specBreaksCompile(result)},
           {"outputs_comparison", result.outputsComparison},
           {"end_to_end",
-           result.endToEnd ? jobs::toJson(*result.endToEnd) : json(nullptr)},
+           result.endToEnd ? tries::toJson(*result.endToEnd) : json(nullptr)},
           {"end_to_end_outcome", result.endToEnd
                                      ? json(endToEndOutcome(*result.endToEnd))
                                      : json(nullptr)},
@@ -165,13 +165,13 @@ json toJson(const TuneResult &result) {
           {"notes", result.notes}};
 }
 
-std::string endToEndOutcome(const jobs::TimeVerdict &verdict) {
+std::string endToEndOutcome(const tries::TimeVerdict &verdict) {
   return verdict.withinNoise     ? "within noise"
          : verdict.b < verdict.a ? "faster"
                                  : "slower";
 }
 
-std::string endToEndSentence(const jobs::TimeVerdict &verdict) {
+std::string endToEndSentence(const tries::TimeVerdict &verdict) {
   const double difference = std::abs(verdict.a - verdict.b);
   char text[400];
   if (verdict.withinNoise)

@@ -20,8 +20,8 @@ std::string tuneReport(const TuneResult &result);
 // prints. A tuned program measured slower end to end says so plainly, and
 // that its spec should not be used as it is, however fast each winner ran
 // alone.
-std::string endToEndOutcome(const jobs::TimeVerdict &verdict);
-std::string endToEndSentence(const jobs::TimeVerdict &verdict);
+std::string endToEndOutcome(const tries::TimeVerdict &verdict);
+std::string endToEndSentence(const tries::TimeVerdict &verdict);
 
 // Whether the program compiled with IREE's configs but not with the spec:
 // each winner compiled in its dispatch alone, yet IREE, given the spec for

@@ -33,7 +33,8 @@ json configsEntry(const DispatchTune &tuned, const std::string &dispatchName) {
 }
 
 void writeProvenSpec(const tools::IreeInstallation &iree,
-                     jobs::DocumentWorker &worker, const TuneRequest &request,
+                     service::DocumentWorker &worker,
+                     const TuneRequest &request,
                      const document::Document &document,
                      const std::string &backend, TuneResult &result,
                      const std::function<void(const std::string &)> &step) {
@@ -81,14 +82,15 @@ void writeProvenSpec(const tools::IreeInstallation &iree,
                                static_cast<int>(tuned.op), withDags[d].dag};
     // An op with neither a contraction's matcher nor a dag (TuningSpec.h).
     if (auto alone =
-            exporting::tuningSpec(jobs::withConfigs(configs, document), {op});
+            exporting::tuningSpec(tries::withConfigs(configs, document), {op});
         !alone) {
       tuned.specNote = alone.error();
       continue;
     }
     ops.push_back(op);
   }
-  const document::Document tunedDocument = jobs::withConfigs(configs, document);
+  const document::Document tunedDocument =
+      tries::withConfigs(configs, document);
   if (!ops.empty()) {
     auto spec = exporting::tuningSpec(tunedDocument, ops);
     result.spec = request.specOutput.empty()

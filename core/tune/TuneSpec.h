@@ -33,7 +33,8 @@ nlohmann::json configsEntry(const DispatchTune &tuned,
 // specFlag, specProof and each left-out dispatch's specNote. `step` is told
 // what is being done.
 void writeProvenSpec(const tools::IreeInstallation &iree,
-                     jobs::DocumentWorker &worker, const TuneRequest &request,
+                     service::DocumentWorker &worker,
+                     const TuneRequest &request,
                      const document::Document &document,
                      const std::string &backend, TuneResult &result,
                      const std::function<void(const std::string &)> &step);

@@ -8,7 +8,7 @@
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/layout/CostModel.h"
 
@@ -38,8 +38,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::cout << document->dispatches.size() << " dispatch(es)\n";
-  for (const iree::Dispatch &dispatch : document->dispatches)
-    for (const iree::RootOp &op : dispatch.rootOps) {
+  for (const document::Dispatch &dispatch : document->dispatches)
+    for (const document::RootOp &op : dispatch.rootOps) {
       std::cout << dispatch.name << ": " << op.name;
       if (op.space)
         std::cout << " " << op.space->toString();

@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace tilescope::jobs {
+namespace tilescope::service {
 class DocumentWorker;
 }
 
@@ -29,7 +29,7 @@ namespace py = pybind11;
 // The parse worker the module keeps (made on first use; tilescope.Error
 // when there is no IREE), and the worker program (tilescope-iree-worker:
 // $TILESCOPE_WORKER, else this build's).
-jobs::DocumentWorker &worker();
+service::DocumentWorker &worker();
 std::filesystem::path workerProgram();
 
 // Where the module looks for IREE: as the CLI does ($TILESCOPE_IREE_DIR,

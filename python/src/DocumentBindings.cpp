@@ -25,16 +25,16 @@ namespace tilescope::python {
 // The module parses through tilescope-iree-worker, as the window and the
 // CLI do: IREE's parser runs in a child process, so a parser crash is an
 // exception here, not the end of the interpreter. One worker is kept.
-jobs::DocumentWorker &worker() {
+service::DocumentWorker &worker() {
   static std::mutex mutex;
-  static std::unique_ptr<jobs::DocumentWorker> kept;
+  static std::unique_ptr<service::DocumentWorker> kept;
   std::lock_guard lock(mutex);
   if (!kept) {
     auto iree = tools::locateIree(ireeSearch());
     if (!iree)
       throw Failure("no IREE to parse with: " + iree.error());
-    kept = std::make_unique<jobs::DocumentWorker>(workerProgram(),
-                                                  iree->compilerLibrary);
+    kept = std::make_unique<service::DocumentWorker>(workerProgram(),
+                                                     iree->compilerLibrary);
   }
   return *kept;
 }
@@ -121,7 +121,7 @@ std::optional<std::vector<int64_t>> tileSizes(const document::RootOp &op,
 }
 
 // The rules' problems, then (asked) IREE's own pipeline constraints' as
-// `check FILE --op` adds them (jobs::ireeVerdictOn, through iree-opt).
+// `check FILE --op` adds them (service::ireeVerdictOn, through iree-opt).
 py::list problemsOf(const document::Document &document, edit::OpRef op,
                     bool ireeConstraints) {
   const edit::RuleVerdict verdict =
@@ -129,16 +129,16 @@ py::list problemsOf(const document::Document &document, edit::OpRef op,
   std::vector<config::Problem> problems = verdict.problems;
   if (ireeConstraints) {
     auto iree = valueOr(tools::locateIree(ireeSearch()));
-    Result<std::optional<jobs::OpConstraintVerdict>> asked = Error{""};
+    Result<std::optional<service::OpConstraintVerdict>> asked = Error{""};
     {
       py::gil_scoped_release release;
-      asked = jobs::ireeVerdictOn(iree, document, op);
+      asked = service::ireeVerdictOn(iree, document, op);
     }
     if (!asked)
       throw Failure("IREE's pipeline constraints could not be asked: " +
                     asked.error());
     if (*asked)
-      for (config::Problem &p : jobs::problemsOf(**asked))
+      for (config::Problem &p : service::problemsOf(**asked))
         problems.push_back(std::move(p));
   }
   return fromJson(exporting::jsonText(exporting::toJson(problems)));

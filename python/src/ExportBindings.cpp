@@ -32,9 +32,10 @@ std::string tuningSpec(const document::Document &document,
   return valueOr(tune::tuningSpecOf(worker(), document, std::move(chosen)));
 }
 
-jobs::History historyOf(const std::optional<std::filesystem::path> &workspace) {
+tries::History
+historyOf(const std::optional<std::filesystem::path> &workspace) {
   return valueOr(
-      jobs::History::open(jobs::historyFile(workspaceOr(workspace))));
+      tries::History::open(tries::historyFile(workspaceOr(workspace))));
 }
 
 std::filesystem::path bundle(const std::filesystem::path &directory,
@@ -43,22 +44,22 @@ std::filesystem::path bundle(const std::filesystem::path &directory,
                              std::optional<std::filesystem::path> workspace) {
   if (tries.empty() && sweep.empty())
     throw Failure("name the tries: tries=[ID, ...] or sweep=NAME");
-  jobs::History history = historyOf(workspace);
-  std::vector<jobs::TryRecord> records;
+  tries::History history = historyOf(workspace);
+  std::vector<tries::TryRecord> records;
   if (!sweep.empty())
-    records = valueOr(jobs::compiledTriesOfSweep(history, sweep));
+    records = valueOr(tries::compiledTriesOfSweep(history, sweep));
   for (long long id : tries)
-    records.push_back(valueOr(jobs::bundledTryOf(history, id)));
+    records.push_back(valueOr(tries::bundledTryOf(history, id)));
   auto iree = valueOr(tools::locateIree(ireeSearch()));
   py::gil_scoped_release release;
-  return valueOr(jobs::bundleTries(records, directory, iree));
+  return valueOr(tries::bundleTries(records, directory, iree));
 }
 
 py::dict importResults(const std::filesystem::path &directory,
                        std::optional<std::filesystem::path> workspace) {
-  jobs::History history = historyOf(workspace);
+  tries::History history = historyOf(workspace);
   return fromJson(exporting::jsonText(
-      jobs::toJson(valueOr(jobs::importBundleResults(directory, history)))));
+      tries::toJson(valueOr(tries::importBundleResults(directory, history)))));
 }
 
 } // namespace

@@ -20,10 +20,10 @@ namespace tilescope::python {
 namespace {
 
 // The try's id, or why the history did not take it, into `out`.
-void recorded(const std::filesystem::path &workspace, jobs::TryRecord record,
+void recorded(const std::filesystem::path &workspace, tries::TryRecord record,
               nlohmann::json &out) {
   out["outcome"] = record.outcome;
-  auto id = jobs::recordTry(workspace, std::move(record));
+  auto id = tries::recordTry(workspace, std::move(record));
   out["try"] = id ? nlohmann::json(*id) : nlohmann::json(nullptr);
   if (!id)
     out["not_recorded"] = id.error();
@@ -34,18 +34,18 @@ py::dict runTry(const document::Document &document, const py::object &op,
                 std::optional<std::filesystem::path> workspace, int repetitions,
                 double timeoutSeconds, const py::object &cancel,
                 const std::string &on) {
-  jobs::TryRequest request;
+  tries::TryRequest request;
   request.document = &document;
   if (!op.is_none()) {
     const edit::OpRef ref = opRefOf(document, op);
     request.op = std::pair{ref.dispatch, ref.op};
   }
   if (stage == "compile")
-    request.upTo = jobs::TryStage::Compile;
+    request.upTo = tries::TryStage::Compile;
   else if (stage == "resources")
-    request.upTo = jobs::TryStage::Resources;
+    request.upTo = tries::TryStage::Resources;
   else if (stage == "bench")
-    request.upTo = jobs::TryStage::Bench;
+    request.upTo = tries::TryStage::Bench;
   else
     throw Failure("stage is compile, resources or bench, not '" + stage + "'");
   if (repetitions < 1 || repetitions > 1000)
@@ -54,14 +54,14 @@ py::dict runTry(const document::Document &document, const py::object &op,
   request.timeout = timeoutOf(timeoutSeconds);
   request.cancel = cancelFlagOf(cancel);
   const std::filesystem::path folder = workspaceOr(workspace);
-  request.place = valueOr(jobs::runPlaceOr(on, folder));
+  request.place = valueOr(run::runPlaceOr(on, folder));
   auto iree = valueOr(tools::locateIree(ireeSearch()));
   std::string report;
   {
     py::gil_scoped_release release;
-    request.directory = valueOr(jobs::newTryDirectory(folder));
+    request.directory = valueOr(process::newTryDirectory(folder));
     request.worker = &worker();
-    auto tried = valueOr(jobs::runTry(iree, request));
+    auto tried = valueOr(tries::runTry(iree, request));
     nlohmann::json out = tried.report;
     out["file"] = document.path.string();
     recorded(folder, tried.record, out);
@@ -81,20 +81,20 @@ py::dict verify(const document::Document &document,
                 std::optional<std::filesystem::path> workspace,
                 double timeoutSeconds, const py::object &cancel,
                 const std::string &on) {
-  jobs::CheckRequest request;
+  run::CheckRequest request;
   request.seed = seed;
   const std::filesystem::path folder = workspaceOr(workspace);
-  request.place = valueOr(jobs::runPlaceOr(on, folder));
+  request.place = valueOr(run::runPlaceOr(on, folder));
   if (atol || rtol) {
-    request.tolerance = jobs::Tolerance{atol.value_or(0), rtol.value_or(0)};
+    request.tolerance = run::Tolerance{atol.value_or(0), rtol.value_or(0)};
     if (request.tolerance->absolute < 0 || request.tolerance->relative < 0)
       throw Failure("atol and rtol must be at least 0");
   }
-  std::optional<jobs::CompileTarget> compileTarget;
+  std::optional<service::CompileTarget> compileTarget;
   if (!target.empty())
-    compileTarget = valueOr(jobs::compileTarget(target));
+    compileTarget = valueOr(service::compileTarget(target));
   const std::string backend = valueOr(
-      jobs::prepareCheck(request, document, program, compileTarget, device));
+      tries::prepareCheck(request, document, program, compileTarget, device));
   request.reference = reference;
   request.function = function;
   request.timeout = timeoutOf(timeoutSeconds);
@@ -103,13 +103,13 @@ py::dict verify(const document::Document &document,
   std::string report;
   {
     py::gil_scoped_release release;
-    request.directory = valueOr(jobs::newTryDirectory(folder));
-    auto checked = valueOr(jobs::checkProgram(iree, request));
-    nlohmann::json out = jobs::toJson(checked);
+    request.directory = valueOr(process::newTryDirectory(folder));
+    auto checked = valueOr(run::checkProgram(iree, request));
+    nlohmann::json out = tries::toJson(checked);
     out["file"] = document.path.string();
     out["passed"] = checked.hasVerdict() ? nlohmann::json(checked.passed())
                                          : nlohmann::json(nullptr);
-    recorded(folder, jobs::checkRecord(request, checked, document, backend),
+    recorded(folder, tries::checkRecord(request, checked, document, backend),
              out);
     report = exporting::jsonText(out);
   }
@@ -133,18 +133,18 @@ py::dict ireeInstallation() {
 py::list history(std::optional<std::filesystem::path> workspace,
                  const std::string &op, const std::string &outcome, int limit) {
   // A read makes no workspace: none there, no tries.
-  const std::filesystem::path file = jobs::historyFile(workspaceOr(workspace));
+  const std::filesystem::path file = tries::historyFile(workspaceOr(workspace));
   std::error_code missing;
   if (!std::filesystem::exists(file, missing))
     return py::list();
-  auto opened = valueOr(jobs::History::open(file));
-  jobs::HistoryFilter filter;
+  auto opened = valueOr(tries::History::open(file));
+  tries::HistoryFilter filter;
   filter.op = op;
   filter.outcome = outcome;
   filter.limit = limit;
   nlohmann::json rows = nlohmann::json::array();
-  for (const jobs::TryRecord &record : valueOr(opened.list(filter)))
-    rows.push_back(jobs::toJson(record));
+  for (const tries::TryRecord &record : valueOr(opened.list(filter)))
+    rows.push_back(tries::toJson(record));
   return fromJson(exporting::jsonText(rows));
 }
 
@@ -152,7 +152,8 @@ py::list history(std::optional<std::filesystem::path> workspace,
 
 std::filesystem::path
 workspaceOr(const std::optional<std::filesystem::path> &given) {
-  return std::filesystem::absolute(given ? *given : jobs::defaultWorkspace());
+  return std::filesystem::absolute(given ? *given
+                                         : process::defaultWorkspace());
 }
 
 std::chrono::milliseconds timeoutOf(double seconds) {

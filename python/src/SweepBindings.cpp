@@ -36,13 +36,13 @@ struct SweepArguments {
 py::dict sweep(const document::Document &document, const py::object &op,
                const SweepArguments &arguments, const py::object &onCandidate,
                const py::object &onStatus, const py::object &cancel) {
-  jobs::SweepRequest request;
+  sweep::SweepRequest request;
   request.document = &document;
   request.op = opRefOf(document, op);
   if (arguments.stage == "bench")
-    request.upTo = jobs::TryStage::Bench;
+    request.upTo = tries::TryStage::Bench;
   else if (arguments.stage == "resources")
-    request.upTo = jobs::TryStage::Resources;
+    request.upTo = tries::TryStage::Resources;
   else
     throw Failure("stage is bench or resources, not '" + arguments.stage + "'");
   if (arguments.nearest < 0 || arguments.nearest > 4096)
@@ -51,7 +51,7 @@ py::dict sweep(const document::Document &document, const py::object &op,
     throw Failure("parallel must be 0 (the cores here) to 256");
   if (arguments.repetitions < 1 || arguments.repetitions > 1000)
     throw Failure("repetitions must be 1 to 1000");
-  jobs::SweepChoice choice;
+  sweep::SweepChoice choice;
   choice.vary = arguments.vary;
   choice.ireeSpace = arguments.ireeSpace;
   choice.noIreeSpace = arguments.noIreeSpace;
@@ -59,17 +59,17 @@ py::dict sweep(const document::Document &document, const py::object &op,
   choice.name = arguments.name;
   choice.timeout = timeoutOf(arguments.timeout);
   if (!choice.ireeSpace)
-    request.axes = valueOr(jobs::parseSweepAxes(choice.vary));
+    request.axes = valueOr(sweep::parseSweepAxes(choice.vary));
   request.workspace = workspaceOr(arguments.workspace);
   request.parallel = arguments.parallel;
   request.repetitions = arguments.repetitions;
   request.timeout = choice.timeout;
   request.ireeConstraints = arguments.ireeConstraints;
   request.cancel = cancelFlagOf(cancel);
-  request.place = valueOr(jobs::runPlaceOr(arguments.on, request.workspace));
+  request.place = valueOr(run::runPlaceOr(arguments.on, request.workspace));
   if (auto partition =
-          jobs::compilePartitionOf(arguments.compileOn, request.place,
-                                   request.upTo, "on=\"slurm:PARTITION\""))
+          sweep::compilePartitionOf(arguments.compileOn, request.place,
+                                    request.upTo, "on=\"slurm:PARTITION\""))
     request.compilePartition = *partition;
   else
     throw Failure("compile_on " + partition.error());
@@ -89,18 +89,18 @@ py::dict sweep(const document::Document &document, const py::object &op,
   std::string report;
   {
     py::gil_scoped_release release;
-    auto prepared = valueOr(jobs::prepareSweep(found, request, choice));
+    auto prepared = valueOr(sweep::prepareSweep(found, request, choice));
     if (arguments.plan) {
-      auto planned = valueOr(jobs::planSweepWithVerdicts(found, request));
+      auto planned = valueOr(sweep::planSweepWithVerdicts(found, request));
       if (!planned.ireeProblem.empty())
         throw Failure(planned.ireeProblem);
       report = exporting::jsonText(
-          jobs::planJson(request.name, planned.candidates, prepared));
+          sweep::planJson(request.name, planned.candidates, prepared));
     } else {
       request.worker.emplace(workerProgram(), iree->compilerLibrary);
-      request.onCandidate = [&](const jobs::SweepCandidate &candidate,
+      request.onCandidate = [&](const sweep::SweepCandidate &candidate,
                                 size_t done, size_t total) {
-        const std::string text = exporting::jsonText(jobs::toJson(candidate));
+        const std::string text = exporting::jsonText(sweep::toJson(candidate));
         guard.call([&] {
           if (onCandidate.is_none())
             return;
@@ -113,10 +113,10 @@ py::dict sweep(const document::Document &document, const py::object &op,
         request.onStatus = [&](const std::string &status) {
           guard.call([&] { onStatus(status); });
         };
-      auto swept = jobs::runSweep(*iree, request);
+      auto swept = sweep::runSweep(*iree, request);
       if (swept)
         report = exporting::jsonText(
-            jobs::resultJson(request.name, *swept, prepared));
+            sweep::resultJson(request.name, *swept, prepared));
       else if (!guard.failed())
         throw Failure(swept.error());
     }

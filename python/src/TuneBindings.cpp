@@ -38,9 +38,9 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
   tune::TuneRequest request;
   request.source = std::filesystem::absolute(arguments.program);
   if (!arguments.target.empty())
-    request.target = valueOr(jobs::compileTarget(arguments.target));
+    request.target = valueOr(service::compileTarget(arguments.target));
   request.workspace = workspaceOr(arguments.workspace);
-  request.place = valueOr(jobs::runPlaceOr(arguments.on, request.workspace));
+  request.place = valueOr(run::runPlaceOr(arguments.on, request.workspace));
   if (arguments.bundle && !arguments.on.empty())
     throw Failure("bundle times nothing here or at on=: give one");
   if (arguments.bundle) {

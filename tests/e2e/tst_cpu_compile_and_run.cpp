@@ -18,17 +18,17 @@ private slots:
     QTemporaryDir dir;
     const std::filesystem::path module =
         dir.filePath("matmul.vmfb").toStdString();
-    jobs::CompileRequest compile{
+    service::CompileRequest compile{
         test::examplesDir() /
             "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
         module,
-        *jobs::compileTarget("llvm-cpu"),
+        *service::compileTarget("llvm-cpu"),
         /*inputCarriesTarget=*/true,
         {}};
-    auto compileSpec = jobs::compileCommand(iree, compile);
+    auto compileSpec = service::compileCommand(iree, compile);
     QVERIFY(compileSpec.ok());
     compileSpec->timeout = std::chrono::minutes(5);
-    const jobs::ProcessResult compiled = jobs::runProcess(*compileSpec);
+    const process::ProcessResult compiled = process::runProcess(*compileSpec);
     QVERIFY2(compiled.succeeded(),
              (compileSpec->shellCommand() + " " + compiled.describe() + "\n" +
               compiled.standardError)
@@ -36,15 +36,15 @@ private slots:
     QVERIFY(std::filesystem::file_size(module) > 0);
 
     auto benchSpec =
-        jobs::benchmarkCommand(iree, {module, "local-task", 3, ""});
+        service::benchmarkCommand(iree, {module, "local-task", 3, ""});
     QVERIFY(benchSpec.ok());
     benchSpec->arguments.push_back("--benchmark_min_time=0.05s");
     benchSpec->timeout = std::chrono::minutes(5);
-    const jobs::ProcessResult ran = jobs::runProcess(*benchSpec);
+    const process::ProcessResult ran = process::runProcess(*benchSpec);
     QVERIFY2(ran.succeeded(), (benchSpec->shellCommand() + " " +
                                ran.describe() + "\n" + ran.standardError)
                                   .c_str());
-    auto measurements = jobs::parseBenchmarkJson(ran.standardOutput);
+    auto measurements = service::parseBenchmarkJson(ran.standardOutput);
     QVERIFY2(measurements.ok(),
              measurements.ok() ? "" : measurements.error().c_str());
     QVERIFY(!measurements->empty());

@@ -32,15 +32,16 @@ private slots:
     QFETCH(QString, binaryMarker);
     QTemporaryDir dir;
     const std::filesystem::path module = dir.filePath("out.vmfb").toStdString();
-    jobs::CompileRequest request{path.toStdString(),
-                                 module,
-                                 *jobs::compileTarget(target.toStdString()),
-                                 /*inputCarriesTarget=*/true,
-                                 {}};
-    auto spec = jobs::compileCommand(test::projectIree(), request);
+    service::CompileRequest request{
+        path.toStdString(),
+        module,
+        *service::compileTarget(target.toStdString()),
+        /*inputCarriesTarget=*/true,
+        {}};
+    auto spec = service::compileCommand(test::projectIree(), request);
     QVERIFY(spec.ok());
     spec->timeout = std::chrono::minutes(5);
-    const jobs::ProcessResult result = jobs::runProcess(*spec);
+    const process::ProcessResult result = process::runProcess(*spec);
     QVERIFY2(result.succeeded(),
              (spec->shellCommand() + " " + result.describe() + "\n" +
               result.standardError)

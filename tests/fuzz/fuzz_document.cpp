@@ -7,8 +7,8 @@
 // is a message: tests/property/property_documents.cpp fuzzes that path.)
 #include "core/document/SplitInput.h"
 #include "core/export/DocumentJson.h"
-#include "core/iree/Diagnostic.h"
-#include "core/iree/Document.h"
+#include "core/document/Diagnostic.h"
+#include "core/iree/DocumentParser.h"
 #include "core/iree/NestingScan.h"
 
 #include <cstdio>
@@ -52,13 +52,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   (void)document::hasSplitMarker(text);
 
   // Diagnostics pointing anywhere (in range or not) quote the file safely.
-  iree::Diagnostic diagnostic;
+  document::Diagnostic diagnostic;
   diagnostic.file = "fuzz.mlir";
   diagnostic.line = size > 0 ? static_cast<int>(data[0]) % 8 : 0;
   diagnostic.column = size > 1 ? static_cast<int>(data[1]) - 8 : 0;
   diagnostic.message = "m";
   diagnostic.notes.push_back(diagnostic);
-  (void)iree::formatLikeIreeOpt(diagnostic, text);
+  (void)document::formatLikeIreeOpt(diagnostic, text);
 
   // The parser process's answer, whatever it holds.
   const auto json = nlohmann::json::parse(text, nullptr, false);

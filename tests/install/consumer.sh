@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build_dir" --prefix "$work/prefix" >"$work/install.log"
 for file in lib/cmake/Tilescope/TilescopeConfig.cmake \
-            include/tilescope/core/iree/Document.h bin/tilescope-cli; do
+            include/tilescope/core/iree/DocumentParser.h bin/tilescope-cli; do
   [ -e "$work/prefix/$file" ] || { echo "not installed: $file" >&2; exit 1; }
 done
 if [ -e "$work/prefix/include/tilescope/core/iree/detail/CApi.h" ]; then

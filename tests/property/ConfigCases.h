@@ -18,7 +18,7 @@ namespace tilescope::property {
 
 struct Target {
   std::string name;
-  jobs::GpuBackend backend;
+  service::GpuBackend backend;
   std::string testTarget;
   std::string executableTarget;
   int64_t subgroupSize;
@@ -579,7 +579,7 @@ inline Case scaledContractionCase(property::Random &random,
 
 // gfx950 (CDNA4), for its scaled intrinsics.
 inline Target scaledTarget() {
-  return {"gfx950", jobs::GpuBackend::Rocdl,
+  return {"gfx950", service::GpuBackend::Rocdl,
           "gfx950", "",
           64,       config::builtinTarget("gfx950")->scaledMmaIntrinsics};
 }
@@ -601,9 +601,9 @@ inline std::vector<Target> defaultTargets() {
                            "/examples/targets/cuda_sm_90.device.mlir");
   const std::string device((std::istreambuf_iterator<char>(deviceFile)),
                            std::istreambuf_iterator<char>());
-  return {{"gfx942", jobs::GpuBackend::Rocdl, "gfx942", "", 64,
+  return {{"gfx942", service::GpuBackend::Rocdl, "gfx942", "", 64,
            layoutIntrinsics("gfx942")},
-          {"sm_90", jobs::GpuBackend::Nvvm, "",
+          {"sm_90", service::GpuBackend::Nvvm, "",
            executableTargetFromDevice(device), 32, layoutIntrinsics("sm_90")}};
 }
 

@@ -9,7 +9,7 @@
 #include "core/config/Attribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/edit/FieldEdit.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 
 #include <iostream>
 #include <map>
@@ -165,7 +165,7 @@ inline ConstraintCases constraintCases(Random &random, const Target &target,
 }
 
 // The cases as one document IREE parsed; an error in its words.
-inline Result<iree::Document> casesDocument(iree::DocumentParser &parser,
+inline Result<document::Document> casesDocument(iree::DocumentParser &parser,
                                             const std::vector<Case> &cases,
                                             const std::string &name) {
   std::string text;

@@ -19,8 +19,8 @@ struct ProbeOutcome {
   // conversion the probe body has no op for): IREE never saw it.
   std::string notWritten;
   std::string crash; // "killed by signal 8 (...)" when IREE died on it
-  std::vector<jobs::ProbeDiagnostic> diagnostics;
-  std::vector<jobs::IrDump> dumps;
+  std::vector<service::ProbeDiagnostic> diagnostics;
+  std::vector<service::IrDump> dumps;
   bool failed() const {
     if (!crash.empty())
       return true;
@@ -29,9 +29,10 @@ struct ProbeOutcome {
         return true;
     return false;
   }
-  const jobs::IrDump *dump(const std::string &pass, const std::string &key = "",
-                           const std::string &value = "") const {
-    for (const jobs::IrDump &d : dumps)
+  const service::IrDump *dump(const std::string &pass,
+                              const std::string &key = "",
+                              const std::string &value = "") const {
+    for (const service::IrDump &d : dumps)
       if (d.pass == pass && (key.empty() || d.option(key) == value))
         return &d;
     return nullptr;
@@ -39,12 +40,12 @@ struct ProbeOutcome {
 };
 
 inline void runProbesInto(const tools::IreeInstallation &installation,
-                          const jobs::LoweringProbeRequest &base,
+                          const service::LoweringProbeRequest &base,
                           const std::vector<devices::ProbeOp> &probes,
                           std::map<std::string, ProbeOutcome> &outcomes) {
   if (probes.empty())
     return;
-  jobs::LoweringProbeRequest request = base;
+  service::LoweringProbeRequest request = base;
   // A case whose probe cannot be written is set aside, not allowed to take
   // its batch down with it.
   std::vector<devices::ProbeOp> writable;
@@ -68,7 +69,7 @@ inline void runProbesInto(const tools::IreeInstallation &installation,
   request.moduleText = *text;
   request.timeout =
       std::chrono::seconds(60 + 3 * static_cast<int>(probes.size()));
-  auto result = jobs::runLoweringProbe(installation, request);
+  auto result = service::runLoweringProbe(installation, request);
   if (!result) {
     for (const devices::ProbeOp &probe : probes)
       outcomes[probe.function].crash =
@@ -76,8 +77,8 @@ inline void runProbesInto(const tools::IreeInstallation &installation,
     return;
   }
   const auto outcome = result->process.outcome;
-  if (outcome == jobs::ProcessResult::Outcome::Signaled ||
-      outcome == jobs::ProcessResult::Outcome::TimedOut) {
+  if (outcome == process::ProcessResult::Outcome::Signaled ||
+      outcome == process::ProcessResult::Outcome::TimedOut) {
     if (probes.size() == 1) {
       outcomes[probes.front().function].crash = result->process.describe();
       return;
@@ -90,7 +91,7 @@ inline void runProbesInto(const tools::IreeInstallation &installation,
   for (const devices::ProbeOp &probe : probes) {
     ProbeOutcome &o = outcomes[probe.function];
     o.diagnostics = result->diagnostics[probe.function];
-    for (const jobs::IrDump &d : result->dumps)
+    for (const service::IrDump &d : result->dumps)
       if (d.function == probe.function)
         o.dumps.push_back(d);
   }
@@ -99,7 +100,7 @@ inline void runProbesInto(const tools::IreeInstallation &installation,
 // All probes through IREE, at most `batchSize` functions per process.
 inline std::map<std::string, ProbeOutcome>
 runProbes(const tools::IreeInstallation &installation,
-          const jobs::LoweringProbeRequest &base,
+          const service::LoweringProbeRequest &base,
           const std::vector<devices::ProbeOp> &probes, size_t batchSize = 200) {
   std::map<std::string, ProbeOutcome> outcomes;
   for (size_t start = 0; start < probes.size(); start += batchSize)

@@ -20,7 +20,7 @@ namespace tilescope::property {
 
 // The constraints op alone in a function, its dims the constants IREE
 // folded them to: what IREE translates to SMT-LIB.
-inline std::string constraintsModule(const jobs::ConstraintSet &set) {
+inline std::string constraintsModule(const service::ConstraintSet &set) {
   std::string text = "func.func @space() {\n";
   std::string dims;
   for (size_t d = 0; d < set.dims.size(); ++d) {
@@ -43,16 +43,17 @@ struct Z3Space {
 
 // Every assignment of `knobs` Z3 finds for the SMT-LIB text with `held`
 // knobs fixed: a model, then a clause forbidding its knob values, again.
-inline Z3Space z3Space(const std::string &smtlib, const std::vector<std::string> &knobs,
-                const std::map<std::string, int64_t> &held, size_t limit) {
+inline Z3Space z3Space(const std::string &smtlib,
+                       const std::vector<std::string> &knobs,
+                       const std::map<std::string, int64_t> &held,
+                       size_t limit) {
   Z3Space result;
   Z3_config config = Z3_mk_config();
   Z3_context ctx = Z3_mk_context(config);
   Z3_del_config(config);
   Z3_set_error_handler(ctx, nullptr);
-  Z3_ast_vector asserts =
-      Z3_parse_smtlib2_string(ctx, smtlib.c_str(), 0, nullptr, nullptr, 0,
-                              nullptr, nullptr);
+  Z3_ast_vector asserts = Z3_parse_smtlib2_string(
+      ctx, smtlib.c_str(), 0, nullptr, nullptr, 0, nullptr, nullptr);
   if (Z3_get_error_code(ctx) != Z3_OK) {
     result.error = std::string("Z3 cannot read IREE's SMT-LIB: ") +
                    Z3_get_error_msg(ctx, Z3_get_error_code(ctx));
@@ -93,9 +94,9 @@ inline Z3Space z3Space(const std::string &smtlib, const std::vector<std::string>
     }
     Z3_model_dec_ref(ctx, model);
     result.points.insert(point);
-    Z3_solver_assert(ctx, solver,
-                     Z3_mk_or(ctx, static_cast<unsigned>(differs.size()),
-                              differs.data()));
+    Z3_solver_assert(
+        ctx, solver,
+        Z3_mk_or(ctx, static_cast<unsigned>(differs.size()), differs.data()));
   }
   Z3_solver_dec_ref(ctx, solver);
   Z3_ast_vector_dec_ref(ctx, asserts);

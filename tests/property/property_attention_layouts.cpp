@@ -9,7 +9,8 @@
 //    contractions IREE decomposes the op into, from the decomposition_config);
 //  - by IREE: the dispatch run through its GPU lowering by iree-opt up to
 //    configure-tensor-layouts, every to_layout on the two contractions'
-//    operands read back (jobs::ireeLayouts, as `tilescope-cli iree-layouts`).
+//    operands read back (service::ireeLayouts, as `tilescope-cli
+//    iree-layouts`).
 //
 // Each of the six operands (Q, K, S, P, V, O) must agree field by field. A
 // changed config IREE refuses is skipped and counted, never compared.
@@ -121,8 +122,8 @@ bool scaleEntry(std::string &text, const std::string &key, size_t index,
 
 // The configured program's text with the case's knob changed; "" where it
 // cannot change.
-std::string changed(const AttentionCase &c, const iree::Document &document,
-                    size_t dispatch, const iree::RootOp &op) {
+std::string changed(const AttentionCase &c, const document::Document &document,
+                    size_t dispatch, const document::RootOp &op) {
   std::string text = document.text;
   if (c.change == "none")
     return text;
@@ -166,27 +167,27 @@ std::string changed(const AttentionCase &c, const iree::Document &document,
 
 std::string check(const AttentionCase &c,
                   const tools::IreeInstallation &installation,
-                  jobs::DocumentWorker &worker,
+                  service::DocumentWorker &worker,
                   const TemporaryDirectory &folder, int index,
                   std::string &skipped) {
   const std::string stem = "case" + std::to_string(index);
   const auto source = folder.file(stem + ".mlir");
   if (!writeFileAtomically(source, c.text))
     return "cannot write the case";
-  jobs::ConfigureRequest request;
+  service::ConfigureRequest request;
   request.source = source;
   request.output = folder.file(stem + ".conf.mlir");
-  auto compileTarget = jobs::compileTarget(c.target);
+  auto compileTarget = service::compileTarget(c.target);
   if (!compileTarget)
     return compileTarget.error();
   request.target = *compileTarget;
-  auto configured = jobs::configureProgram(installation, worker, request);
+  auto configured = service::configureProgram(installation, worker, request);
   if (!configured)
     return "IREE configures no kernel for it: " + configured.error();
-  const iree::Document &document = configured->document;
+  const document::Document &document = configured->document;
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = document.dispatches[d];
-    for (const iree::RootOp &op : dispatch.rootOps) {
+    const document::Dispatch &dispatch = document.dispatches[d];
+    for (const document::RootOp &op : dispatch.rootOps) {
       if (op.kind != config::OpKind::Attention)
         continue;
       if (op.decompositionConfig.empty())
@@ -202,21 +203,22 @@ std::string check(const AttentionCase &c,
       auto parsed = worker.parseFile(file);
       if (!parsed)
         return "the changed program does not read: " + parsed.error();
-      jobs::IreeLayoutRequest layouts;
+      service::IreeLayoutRequest layouts;
       layouts.dispatch = d;
-      auto answer = jobs::ireeLayouts(installation, worker, *parsed, layouts);
+      auto answer =
+          service::ireeLayouts(installation, worker, *parsed, layouts);
       if (!answer) {
         if (c.change == "none")
           return "IREE does not lay out its own config: " + answer.error();
         skipped = "IREE refuses the changed config";
         return "";
       }
-      for (const jobs::OpLayoutAnswer &opAnswer : answer->ops) {
+      for (const service::OpLayoutAnswer &opAnswer : answer->ops) {
         if (opAnswer.agrees())
           continue;
         std::string why = opAnswer.opName + ": " + opAnswer.problem;
-        for (const jobs::OperandLayoutAnswer &operand : opAnswer.operands)
-          for (const jobs::LayoutFieldDifference &f : operand.differences)
+        for (const service::OperandLayoutAnswer &operand : opAnswer.operands)
+          for (const service::LayoutFieldDifference &f : operand.differences)
             why += "\n    " + operand.operand + " " + f.field + ": ours " +
                    f.ours + ", IREE " + f.iree;
         return why + "\n  reproduce: " + answer->command;
@@ -236,9 +238,9 @@ int main(int argc, char **argv) {
                                       : 12;
   Random random(options.seed);
   const tools::IreeInstallation installation = projectIree();
-  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
-                                  "app" / "tilescope-iree-worker",
-                              installation.compilerLibrary);
+  service::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                     "app" / "tilescope-iree-worker",
+                                 installation.compilerLibrary);
   auto folder = TemporaryDirectory::create("property-attention-layouts");
   if (!folder) {
     std::cerr << folder.error() << "\n";

@@ -12,7 +12,7 @@
 #include "core/config/Attribute.h"
 #include "core/config/IreeSyntax.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/layout/MmaLayouts.h"
 
 using namespace tilescope;

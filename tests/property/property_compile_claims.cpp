@@ -25,7 +25,7 @@
 
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/service/CompileJob.h"
 #include "core/util/Files.h"
 #include "core/util/Parallel.h"
@@ -49,7 +49,7 @@ struct Template {
 
 struct Case {
   std::string family, name;
-  iree::Document document; // edited
+  document::Document document; // edited
   bool claimsCompile = true;
   std::set<std::string> warnings; // the "IREE compiles it" rules that fired
   std::string refusal;            // the first refusing error, if any
@@ -82,7 +82,7 @@ Tiles randomTiles(Random &random, const Template &t) {
 // compile) or a rule that claims nothing fires.
 std::optional<Case>
 caseOf(const std::vector<std::pair<std::string, std::string>> &settings,
-       const Template &t, const iree::Document &original,
+       const Template &t, const document::Document &original,
        const edit::AttributeReader &reader, const std::string &index) {
   Case c;
   c.family = t.family;
@@ -217,7 +217,7 @@ int main(int argc, char **argv) {
        examples / "rocm_gfx942/attention_f16_dispatch_0.benchmark.mlir", 16, 16,
        64, Template::Kind::Attention},
   };
-  std::vector<iree::Document> originals;
+  std::vector<document::Document> originals;
   for (const Template &t : templates) {
     auto opened = iree::DocumentParser(library).parseFile(t.file);
     if (!opened) {
@@ -275,16 +275,16 @@ int main(int argc, char **argv) {
   std::map<std::string, std::pair<int, int>> warningsHeld; // rule: held, all
   parallelFor(made.size(), 2, [&](size_t i) {
     const Case &c = made[i];
-    jobs::CompileJobRequest request;
+    service::CompileJobRequest request;
     request.document = &c.document;
     request.directory = folder->file("case-" + std::to_string(i));
     request.timeout = std::chrono::minutes(3);
-    auto compiled = jobs::compileDocument(installation, request);
+    auto compiled = service::compileDocument(installation, request);
     const bool ok = compiled && compiled->succeeded();
     const bool agrees = ok == c.claimsCompile;
     std::string said;
     if (compiled)
-      for (const jobs::CompileDiagnostic &d : compiled->diagnostics)
+      for (const service::CompileDiagnostic &d : compiled->diagnostics)
         if (said.empty())
           said = d.diagnostic.message;
     std::lock_guard lock(mutex);

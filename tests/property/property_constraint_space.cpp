@@ -6,7 +6,7 @@
 //    (config::parseSmtProgram), run on the config's knob values, breaks the
 //    same asserts IREE's verifier reports, with the same filled-in messages;
 //  - the space: the knob assignments Tilescope lists (config::
-//    enumerateSmtSpace through jobs::ireeSweepSpace, a random choice of
+//    enumerateSmtSpace through sweep::ireeSweepSpace, a random choice of
 //    fields varied, the others held) are exactly the ones Z3 finds in
 //    IREE's own SMT-LIB translation of the same constraints op
 //    (ireeCodegenConvertConstraintsOpToSMTLIB), enumerated the way IREE's
@@ -56,13 +56,14 @@ int main(int argc, char **argv) {
   Tally tally;
   int index = 0;
   for (const Target &target : targets) {
-    ConstraintCases made = constraintCases(random, target, perTarget, index, 0.5);
+    ConstraintCases made =
+        constraintCases(random, target, perTarget, index, 0.5);
     auto document = casesDocument(parser, made.cases, target.name + ".mlir");
     if (!document) {
       std::cerr << document.error() << "\n";
       return 1;
     }
-    auto verdict = jobs::ireeConstraintVerdict(installation, *document);
+    auto verdict = service::ireeConstraintVerdict(installation, *document);
     if (!verdict) {
       std::cerr << verdict.error() << "\n";
       return 1;
@@ -72,28 +73,28 @@ int main(int argc, char **argv) {
       byFunction[c.probe.function] = &c;
     std::vector<Case> neighbours;
 
-    for (const jobs::OpConstraintVerdict &v : verdict->ops) {
-      const iree::Dispatch &dispatch = document->dispatches[v.dispatch];
+    for (const service::OpConstraintVerdict &v : verdict->ops) {
+      const document::Dispatch &dispatch = document->dispatches[v.dispatch];
       Case *c = byFunction[dispatch.name];
-      const jobs::ConstraintSet *set = nullptr;
-      for (const jobs::ConstraintSet &s : v.sets)
+      const service::ConstraintSet *set = nullptr;
+      for (const service::ConstraintSet &s : v.sets)
         if (s.pipeline == v.pipeline)
           set = &s;
       const std::string what = dispatch.name + " [" +
                                made.changes[dispatch.name] + "] " +
                                (c ? c->probe.loweringConfig : "");
       if (!set || v.knobs.outcome != config::KnobMatch::Outcome::Matched ||
-          (v.outcome != jobs::OpConstraintVerdict::Outcome::Holds &&
-           v.outcome != jobs::OpConstraintVerdict::Outcome::Violated)) {
+          (v.outcome != service::OpConstraintVerdict::Outcome::Holds &&
+           v.outcome != service::OpConstraintVerdict::Outcome::Violated)) {
         tally.skipped(target.name + " evaluator",
-                      "IREE does not check the op (" + jobs::toString(v.outcome) +
-                          ")");
+                      "IREE does not check the op (" +
+                          service::toString(v.outcome) + ")");
         continue;
       }
       auto program = config::parseSmtProgram(set->body, set->dims);
-      const std::string evaluator =
-          target.name + " " + v.pipeline + " evaluator (" +
-          jobs::toString(v.outcome) + ")";
+      const std::string evaluator = target.name + " " + v.pipeline +
+                                    " evaluator (" +
+                                    service::toString(v.outcome) + ")";
       tally.generated(evaluator);
       if (!program) {
         tally.disagreed(evaluator, what + "\n  " + program.error());
@@ -103,7 +104,7 @@ int main(int argc, char **argv) {
       for (const config::SmtViolation &violation :
            config::violatedAsserts(*program, v.knobs.values))
         ours.push_back(violation.message);
-      for (const jobs::ConstraintViolation &violation : v.violations)
+      for (const service::ConstraintViolation &violation : v.violations)
         ireeSays.push_back(violation.message);
       if (sortedMessages(ours) == sortedMessages(ireeSays))
         tally.agreed(evaluator);
@@ -121,19 +122,20 @@ int main(int argc, char **argv) {
 
       // The space around the config, some fields varied (a config IREE
       // rejects has neighbours too: the held fields may still allow some).
-      jobs::IreeSpaceRequest asked;
+      sweep::IreeSpaceRequest asked;
       asked.document = &*document;
       asked.op = edit::OpRef{v.dispatch, v.op};
       asked.nearest = 8;
       for (const std::string &field : kFields)
-        if (random.chance(0.5) && set->knobs.find(field + " =") != std::string::npos)
+        if (random.chance(0.5) &&
+            set->knobs.find(field + " =") != std::string::npos)
           asked.vary.push_back(field);
       if (asked.vary.empty())
         asked.vary.push_back("workgroup");
-      const std::string spaceFamily = target.name + " " + v.pipeline +
-                                      " space vs Z3 on IREE's SMT-LIB";
+      const std::string spaceFamily =
+          target.name + " " + v.pipeline + " space vs Z3 on IREE's SMT-LIB";
       tally.generated(spaceFamily);
-      auto space = jobs::ireeSweepSpace(installation, asked);
+      auto space = sweep::ireeSweepSpace(installation, asked);
       if (!space) {
         tally.disagreed(spaceFamily, what + "\n  " + space.error());
         continue;
@@ -149,8 +151,8 @@ int main(int argc, char **argv) {
       }
       std::map<std::string, int64_t> held;
       for (size_t k = 0; k < space->knobs.size(); ++k)
-        if (std::find(space->held.begin(), space->held.end(), space->knobs[k]) !=
-            space->held.end())
+        if (std::find(space->held.begin(), space->held.end(),
+                      space->knobs[k]) != space->held.end())
           held[space->knobs[k]] = space->current[k];
       const Z3Space z3 =
           z3Space(smtlib->front().smtlib, space->knobs, held, 20000);
@@ -192,9 +194,10 @@ int main(int argc, char **argv) {
 
       // Two of the nearest neighbours, written into the config.
       for (int pick = 0; pick < 2 && !space->points.empty(); ++pick) {
-        const jobs::SweepPoint &point = random.pick(space->points);
+        const sweep::SweepPoint &point = random.pick(space->points);
         Case neighbour = *c;
-        neighbour.probe.function = c->probe.function + "_n" + std::to_string(pick);
+        neighbour.probe.function =
+            c->probe.function + "_n" + std::to_string(pick);
         bool written = true;
         for (const auto &[field, value] : point.settings)
           written = written && setField(neighbour, field, value);
@@ -217,23 +220,26 @@ int main(int argc, char **argv) {
       std::cerr << neighbourDocument.error() << "\n";
       return 1;
     }
-    auto checked = jobs::ireeConstraintVerdict(installation, *neighbourDocument);
+    auto checked =
+        service::ireeConstraintVerdict(installation, *neighbourDocument);
     if (!checked) {
       std::cerr << checked.error() << "\n";
       return 1;
     }
-    for (const jobs::OpConstraintVerdict &v : checked->ops) {
-      const std::string family = target.name + " listed neighbour (IREE's verifier)";
+    for (const service::OpConstraintVerdict &v : checked->ops) {
+      const std::string family =
+          target.name + " listed neighbour (IREE's verifier)";
       const std::string name = neighbourDocument->dispatches[v.dispatch].name;
       tally.generated(family);
-      if (v.outcome == jobs::OpConstraintVerdict::Outcome::Holds)
+      if (v.outcome == service::OpConstraintVerdict::Outcome::Holds)
         tally.agreed(family);
       else {
         std::string why = v.reason;
-        for (const jobs::ConstraintViolation &violation : v.violations)
+        for (const service::ConstraintViolation &violation : v.violations)
           why += "\n    " + violation.message;
-        tally.disagreed(family, name + " [" + made.changes[name] + "]: IREE says " +
-                                    jobs::toString(v.outcome) + why);
+        tally.disagreed(family, name + " [" + made.changes[name] +
+                                    "]: IREE says " +
+                                    service::toString(v.outcome) + why);
       }
     }
   }

@@ -2,7 +2,7 @@
 // and VectorDistribute contractions on gfx942 and sm_90 (tiles varied,
 // fields dropped or changed half of the time) are written as dispatches;
 // IREE states their constraints and checks them in the pinned iree-opt
-// (jobs::ireeConstraintVerdict). For every op:
+// (service::ireeConstraintVerdict). For every op:
 //  - Tilescope's reading of the config through IREE's knobs template
 //    (config::matchKnobs) predicts IREE's: a template entry the config lacks
 //    if and only if IREE refuses to extract the knobs;
@@ -19,7 +19,7 @@
 #include "core/edit/AttributeLocator.h"
 #include "core/edit/FieldEdit.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/process/Process.h"
 #include "core/service/IreeConstraints.h"
 #include "core/util/Files.h"
@@ -62,14 +62,14 @@ materialize(const tools::IreeInstallation &installation,
   if (auto written = writeFileAtomically(folder->file("in.mlir"), text);
       !written)
     return Error{written.error()};
-  jobs::ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = *installation.tool(tools::kIreeOpt);
   spec.arguments = {"--mlir-print-local-scope",
                     "--iree-codegen-test-materialize-smt-constraint-"
                     "assignments",
                     folder->file("in.mlir").string(), "-o",
                     folder->file("out.mlir").string()};
-  const jobs::ProcessResult result = jobs::runProcess(spec);
+  const process::ProcessResult result = process::runProcess(spec);
   if (!result.succeeded())
     return Error{"iree-opt " + result.describe() + "\n" +
                  result.standardError.substr(0, 2000)};
@@ -152,7 +152,7 @@ int main(int argc, char **argv) {
       std::cerr << document.error() << "\n";
       return 1;
     }
-    auto verdict = jobs::ireeConstraintVerdict(installation, *document);
+    auto verdict = service::ireeConstraintVerdict(installation, *document);
     if (!verdict) {
       std::cerr << verdict.error() << "\n";
       return 1;
@@ -160,8 +160,8 @@ int main(int argc, char **argv) {
 
     // Asked about one op alone, IREE gives that op the same verdict.
     for (size_t k = 0; k < verdict->ops.size(); k += 7) {
-      const jobs::OpConstraintVerdict &whole = verdict->ops[k];
-      auto alone = jobs::ireeConstraintVerdict(
+      const service::OpConstraintVerdict &whole = verdict->ops[k];
+      auto alone = service::ireeConstraintVerdict(
           installation, *document, std::chrono::minutes(2), nullptr,
           edit::OpRef{whole.dispatch, whole.op});
       const std::string family = target.name + " one op asked alone";
@@ -171,12 +171,12 @@ int main(int argc, char **argv) {
           alone->ops.front().violations.size() == whole.violations.size())
         tally.agreed(family);
       else
-        tally.disagreed(family, document->dispatches[whole.dispatch].name +
-                                    ": asked alone, the verdict differs (" +
-                                    (alone ? std::to_string(alone->ops.size()) +
-                                                 " ops"
-                                           : alone.error()) +
-                                    ")");
+        tally.disagreed(family,
+                        document->dispatches[whole.dispatch].name +
+                            ": asked alone, the verdict differs (" +
+                            (alone ? std::to_string(alone->ops.size()) + " ops"
+                                   : alone.error()) +
+                            ")");
     }
 
     std::vector<Materialization> requests;
@@ -185,42 +185,42 @@ int main(int argc, char **argv) {
     std::map<std::string, const Case *> byFunction;
     for (const Case &c : cases)
       byFunction[c.probe.function] = &c;
-    for (const jobs::OpConstraintVerdict &v : verdict->ops) {
-      const iree::Dispatch &dispatch = document->dispatches[v.dispatch];
+    for (const service::OpConstraintVerdict &v : verdict->ops) {
+      const document::Dispatch &dispatch = document->dispatches[v.dispatch];
       const Case *c = byFunction[dispatch.name];
       if (!c) {
         std::cerr << "no case for " << dispatch.name << "\n";
         return 1;
       }
-      const std::string family =
-          target.name + " " + c->family + " (" + jobs::toString(v.outcome) + ")";
+      const std::string family = target.name + " " + c->family + " (" +
+                                 service::toString(v.outcome) + ")";
       tally.generated(family);
       const std::string description =
-          c->probe.function + " [" + changes[c->probe.function] + "]\n  config " +
-          c->probe.loweringConfig + "\n  translation " +
+          c->probe.function + " [" + changes[c->probe.function] +
+          "]\n  config " + c->probe.loweringConfig + "\n  translation " +
           c->probe.translationInfo + "\n  verdict " +
-          jobs::toString(v.outcome) + ": " + v.reason;
+          service::toString(v.outcome) + ": " + v.reason;
       std::string violations;
-      for (const jobs::ConstraintViolation &violation : v.violations)
+      for (const service::ConstraintViolation &violation : v.violations)
         violations += "\n    " + violation.message;
       if (options.verbose)
         std::cout << family << ": " << description << violations << "\n";
       const bool ireeRefusedTemplate =
-          v.outcome == jobs::OpConstraintVerdict::Outcome::NotChecked &&
+          v.outcome == service::OpConstraintVerdict::Outcome::NotChecked &&
           v.reason.find("failed to extract SMT knob values") !=
               std::string::npos;
       const bool weSayMissing =
           v.knobs.outcome == config::KnobMatch::Outcome::Missing;
-      if (v.outcome != jobs::OpConstraintVerdict::Outcome::NoConstraints &&
+      if (v.outcome != service::OpConstraintVerdict::Outcome::NoConstraints &&
           ireeRefusedTemplate != weSayMissing) {
-        tally.disagreed(family, description + "\n  IREE " +
-                                    (ireeRefusedTemplate ? "refuses" : "takes") +
-                                    " the template; Tilescope: " +
-                                    v.knobs.describe());
+        tally.disagreed(family,
+                        description + "\n  IREE " +
+                            (ireeRefusedTemplate ? "refuses" : "takes") +
+                            " the template; Tilescope: " + v.knobs.describe());
         continue;
       }
       bool unplaced = false;
-      for (const jobs::ConstraintViolation &violation : v.violations)
+      for (const service::ConstraintViolation &violation : v.violations)
         if (violation.fields.empty() &&
             violation.message.rfind("dim_", 0) != 0) {
           tally.disagreed(family, description + "\n  IREE's violation '" +
@@ -234,17 +234,17 @@ int main(int argc, char **argv) {
         tally.agreed(family);
         continue;
       }
-      if (v.outcome == jobs::OpConstraintVerdict::Outcome::NoConstraints ||
+      if (v.outcome == service::OpConstraintVerdict::Outcome::NoConstraints ||
           v.reason.find("crashed") != std::string::npos ||
           v.reason.find("killed by signal") != std::string::npos) {
-        tally.skipped(family, v.outcome ==
-                                      jobs::OpConstraintVerdict::Outcome::
-                                          NoConstraints
-                                  ? "IREE states no constraints for it"
-                                  : "IREE crashed stating its constraints");
+        tally.skipped(
+            family,
+            v.outcome == service::OpConstraintVerdict::Outcome::NoConstraints
+                ? "IREE states no constraints for it"
+                : "IREE crashed stating its constraints");
         continue;
       }
-      for (const jobs::ConstraintSet &set : v.sets)
+      for (const service::ConstraintSet &set : v.sets)
         if (set.pipeline == v.pipeline) {
           requests.push_back({set.pipeline, set.knobs, v.knobs.values});
           requested.push_back(c);

@@ -147,12 +147,12 @@ std::string ranges(const std::vector<std::pair<int64_t, int64_t>> &box) {
 // What disagrees between IREE's configured convolution and Tilescope's
 // reading of it; empty when all agrees. `family` says which way IREE built
 // it.
-std::string compare(const ConvCase &c, const iree::Document &document,
+std::string compare(const ConvCase &c, const document::Document &document,
                     std::string &family) {
   for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const iree::Dispatch &dispatch = document.dispatches[d];
+    const document::Dispatch &dispatch = document.dispatches[d];
     for (size_t o = 0; o < dispatch.rootOps.size(); ++o) {
-      const iree::RootOp &op = dispatch.rootOps[o];
+      const document::RootOp &op = dispatch.rootOps[o];
       if (op.kind != config::OpKind::Convolution)
         continue;
       const edit::RootOpContext context =
@@ -227,9 +227,9 @@ int main(int argc, char **argv) {
                                       : 16;
   Random random(options.seed);
   const tools::IreeInstallation installation = projectIree();
-  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
-                                  "app" / "tilescope-iree-worker",
-                              installation.compilerLibrary);
+  service::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                     "app" / "tilescope-iree-worker",
+                                 installation.compilerLibrary);
   auto folder = TemporaryDirectory::create("property-convolutions");
   if (!folder) {
     std::cerr << folder.error() << "\n";
@@ -243,16 +243,16 @@ int main(int argc, char **argv) {
       std::cerr << written.error() << "\n";
       return 1;
     }
-    jobs::ConfigureRequest request;
+    service::ConfigureRequest request;
     request.source = source;
     request.output = folder->file("conv" + std::to_string(i) + ".conf.mlir");
-    auto target = jobs::compileTarget(c.target);
+    auto target = service::compileTarget(c.target);
     if (!target) {
       std::cerr << target.error() << "\n";
       return 1;
     }
     request.target = *target;
-    auto configured = jobs::configureProgram(installation, worker, request);
+    auto configured = service::configureProgram(installation, worker, request);
     if (!configured) {
       tally.generated("configure " + c.target);
       tally.disagreed("configure " + c.target,

@@ -17,8 +17,8 @@
 #include "core/document/SplitInput.h"
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/Diagnostic.h"
-#include "core/iree/Document.h"
+#include "core/document/Diagnostic.h"
+#include "core/iree/DocumentParser.h"
 #include "core/process/Process.h"
 #include "core/service/DocumentWorker.h"
 #include "core/util/Files.h"
@@ -167,12 +167,12 @@ std::string mutate(Random &random, std::string text, std::string &how) {
 }
 
 // What the two parsers found, in one comparable string.
-std::string summary(const iree::Document &document) {
+std::string summary(const document::Document &document) {
   std::string out = std::to_string(document.partCount) + " parts\n";
-  for (const iree::Dispatch &d : document.dispatches) {
+  for (const document::Dispatch &d : document.dispatches) {
     out +=
         d.name + "@" + std::to_string(d.line) + " " + d.translationInfo + "\n";
-    for (const iree::RootOp &op : d.rootOps)
+    for (const document::RootOp &op : d.rootOps)
       out += "  " + op.name + "@" + std::to_string(op.line) + " " +
              op.loweringConfig + " " + op.compilationInfo + " " +
              op.indexingMaps + "\n";
@@ -181,9 +181,9 @@ std::string summary(const iree::Document &document) {
 }
 
 // What iree-opt says about the same file.
-jobs::ProcessResult runIreeOpt(const fs::path &ireeOpt, const fs::path &file,
-                               bool split) {
-  jobs::ProcessSpec spec;
+process::ProcessResult runIreeOpt(const fs::path &ireeOpt, const fs::path &file,
+                                  bool split) {
+  process::ProcessSpec spec;
   spec.program = ireeOpt;
   if (split)
     spec.arguments.push_back("--split-input-file");
@@ -191,7 +191,7 @@ jobs::ProcessResult runIreeOpt(const fs::path &ireeOpt, const fs::path &file,
   spec.arguments.push_back("-o");
   spec.arguments.push_back("/dev/null");
   spec.timeout = std::chrono::seconds(60);
-  return jobs::runProcess(spec);
+  return process::runProcess(spec);
 }
 
 std::string asJsonCarriesIt(const std::string &text) {
@@ -225,9 +225,9 @@ int main(int argc, char **argv) {
                     : options.longRun ? 3000
                                       : 120;
   const tools::IreeInstallation installation = projectIree();
-  jobs::DocumentWorker worker(fs::path(TILESCOPE_BINARY_DIR) / "app" /
-                                  "tilescope-iree-worker",
-                              installation.compilerLibrary);
+  service::DocumentWorker worker(fs::path(TILESCOPE_BINARY_DIR) / "app" /
+                                     "tilescope-iree-worker",
+                                 installation.compilerLibrary);
   worker.timeout = std::chrono::seconds(60);
   iree::DocumentParser inProcess(projectLibrary());
   auto ireeOpt = installation.tool("iree-opt");
@@ -258,16 +258,17 @@ int main(int argc, char **argv) {
   // crashes IREE) is only checked for a clean message.
   auto compareWithIreeOpt = [&](const std::string &family, const fs::path &file,
                                 const std::string &text,
-                                const Result<iree::Document> &document,
+                                const Result<document::Document> &document,
                                 const std::string &how) -> bool {
     if (iree::refuseBeforeParsing(text, file.string(),
                                   iree::splitsInput(text, {}))) {
       tally.skipped(family, "refused by Tilescope before IREE (no iree-opt)");
       return true;
     }
-    const jobs::ProcessResult opt =
+    const process::ProcessResult opt =
         runIreeOpt(*ireeOpt, file, iree::splitsInput(text, {}));
-    const bool optCrashed = opt.outcome != jobs::ProcessResult::Outcome::Exited;
+    const bool optCrashed =
+        opt.outcome != process::ProcessResult::Outcome::Exited;
     const bool workerCrashed =
         !document &&
         (document.error().find("IREE's parser crashed") != std::string::npos ||
@@ -299,8 +300,8 @@ int main(int argc, char **argv) {
     }
     if (!document) {
       std::string printed;
-      for (const iree::Diagnostic &diagnostic : worker.lastDiagnostics())
-        printed += iree::formatLikeIreeOpt(diagnostic, text);
+      for (const document::Diagnostic &diagnostic : worker.lastDiagnostics())
+        printed += document::formatLikeIreeOpt(diagnostic, text);
       // The worker's answer travels as JSON, where invalid UTF-8 in a
       // message becomes U+FFFD (docs/parse-safety.md): both texts are
       // compared after the same replacement.

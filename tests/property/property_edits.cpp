@@ -21,7 +21,7 @@
 
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 
 #include <filesystem>
 
@@ -126,7 +126,7 @@ struct Runner {
   Tally tally;
   bool verbose = false;
 
-  Result<iree::Document> parse(const std::string &text, const std::string &name,
+  Result<document::Document> parse(const std::string &text, const std::string &name,
                                bool split) {
     iree::DocumentParser parser(library);
     iree::ParseOptions options;

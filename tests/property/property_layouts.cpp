@@ -34,7 +34,7 @@
 #include "core/config/Validation.h"
 #include "core/devices/ProbeModule.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/LoweredIr.h"
+#include "core/iree/LoweredIrReader.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/OpLayouts.h"
@@ -87,15 +87,15 @@ std::string layoutDifference(const std::string &theirs,
 }
 
 std::string compareAnchors(const Case &c,
-                           const iree::LoweredFunction &lowered) {
-  std::vector<const iree::AnchoredOp *> configured;
-  for (const iree::AnchoredOp &op : lowered.anchoredOps)
+                           const document::LoweredFunction &lowered) {
+  std::vector<const document::AnchoredOp *> configured;
+  for (const document::AnchoredOp &op : lowered.anchoredOps)
     if (!op.loweringConfig.empty())
       configured.push_back(&op);
   if (configured.size() != 1)
     return "IREE anchored " + std::to_string(configured.size()) +
            " configured ops; expected 1";
-  const iree::AnchoredOp &theirs = *configured.front();
+  const document::AnchoredOp &theirs = *configured.front();
   auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
   std::vector<config::NestedLayoutAttr> ours;
   if (config->mmaKind()) {
@@ -132,7 +132,7 @@ std::string compareAnchors(const Case &c,
   return report;
 }
 
-std::string compareForall(const iree::ForallLoop &theirs,
+std::string compareForall(const document::ForallLoop &theirs,
                           const layout::ForallDistribution &ours,
                           const std::string &what) {
   std::string report;
@@ -151,10 +151,10 @@ std::string compareForall(const iree::ForallLoop &theirs,
 }
 
 // IREE's one thread forall against ours.
-std::string compareOneThreadForall(const iree::LoweredFunction &lowered,
+std::string compareOneThreadForall(const document::LoweredFunction &lowered,
                                    const layout::ForallDistribution &ours) {
-  std::vector<const iree::ForallLoop *> threadLoops;
-  for (const iree::ForallLoop &loop : lowered.foralls)
+  std::vector<const document::ForallLoop *> threadLoops;
+  for (const document::ForallLoop &loop : lowered.foralls)
     if (loop.mappedTo("thread"))
       threadLoops.push_back(&loop);
   if (threadLoops.size() != 1)
@@ -164,7 +164,7 @@ std::string compareOneThreadForall(const iree::LoweredFunction &lowered,
 }
 
 std::string compareThreads(const Case &c,
-                           const iree::LoweredFunction &lowered) {
+                           const document::LoweredFunction &lowered) {
   auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
   auto ours =
       layout::tileAndFuseThreads(*config, c.probe.space, c.workgroupSize);
@@ -176,7 +176,7 @@ std::string compareThreads(const Case &c,
 // #iree_gpu.derived_thread_config: the thread forall IREE makes from the
 // tiles it derives, against the one Tilescope's OpLayouts draws.
 std::string compareDerivedThreads(const Case &c,
-                                  const iree::LoweredFunction &lowered) {
+                                  const document::LoweredFunction &lowered) {
   auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
   auto info = config::TranslationInfo::parse(c.probe.translationInfo);
   if (!config || !info)
@@ -190,14 +190,14 @@ std::string compareDerivedThreads(const Case &c,
 }
 
 std::string compareSubgroups(const Case &c,
-                             const iree::LoweredFunction &lowered) {
+                             const document::LoweredFunction &lowered) {
   auto config = config::LoweringConfig::parse(c.probe.loweringConfig);
   auto ours = layout::tileAndFuseSubgroups(*config, c.probe.space,
                                            c.workgroupSize, c.subgroupSize);
   if (!ours)
     return "Tilescope cannot distribute subgroups: " + ours.error();
-  std::vector<const iree::ForallLoop *> warpLoops, threadLoops;
-  for (const iree::ForallLoop &loop : lowered.foralls) {
+  std::vector<const document::ForallLoop *> warpLoops, threadLoops;
+  for (const document::ForallLoop &loop : lowered.foralls) {
     if (loop.mappedTo("warp"))
       warpLoops.push_back(&loop);
     if (loop.mappedTo("thread"))
@@ -238,7 +238,7 @@ std::string compareSubgroups(const Case &c,
       expected.insert(
           layout::distributeForall("thread", shape, tiles, threads).tripCounts);
     }
-    for (const iree::ForallLoop *loop : threadLoops)
+    for (const document::ForallLoop *loop : threadLoops)
       found.insert(loop->tripCounts());
     if (expected != found) {
       std::string e, f;
@@ -264,12 +264,12 @@ void runTarget(const tools::IreeInstallation &installation,
   std::vector<devices::ProbeOp> probes;
   for (const Case *c : batch)
     probes.push_back(c->probe);
-  jobs::LoweringProbeRequest request;
+  service::LoweringProbeRequest request;
   request.backend = batch.front()->target->backend;
   request.testTarget = batch.front()->target->testTarget;
   request.executableForm = !batch.front()->target->executableTarget.empty();
-  request.printAfter = {jobs::kConfigureTensorLayoutsPass,
-                        jobs::kApplyTilingLevelPass};
+  request.printAfter = {service::kConfigureTensorLayoutsPass,
+                        service::kApplyTilingLevelPass};
   auto outcomes = runProbes(installation, request, probes);
   for (const Case *c : batch) {
     const ProbeOutcome &outcome = outcomes[c->probe.function];
@@ -277,9 +277,9 @@ void runTarget(const tools::IreeInstallation &installation,
                                   c->family != "tile-and-fuse-mma" &&
                                   c->family != "tile-and-fuse-scaled" &&
                                   c->family != "derived-thread-config";
-    const jobs::IrDump *dump =
-        vectorDistribute ? outcome.dump(jobs::kConfigureTensorLayoutsPass)
-                         : outcome.dump(jobs::kApplyTilingLevelPass,
+    const service::IrDump *dump =
+        vectorDistribute ? outcome.dump(service::kConfigureTensorLayoutsPass)
+                         : outcome.dump(service::kApplyTilingLevelPass,
                                         "tiling-level", "subgroup");
     if (!dump) {
       tally.skipped(c->family, !outcome.notWritten.empty()

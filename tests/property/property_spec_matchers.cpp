@@ -223,41 +223,41 @@ std::string changedConfig(const std::string &config) {
 }
 
 struct Configured {
-  iree::Document document;
+  document::Document document;
   std::string error;
 };
 
 Configured configure(const tools::IreeInstallation &installation,
-                     jobs::DocumentWorker &worker, const std::string &target,
+                     service::DocumentWorker &worker, const std::string &target,
                      const std::filesystem::path &source,
                      const std::filesystem::path &output,
                      const std::vector<std::string> &extraFlags = {}) {
-  jobs::ConfigureRequest request;
+  service::ConfigureRequest request;
   request.source = source;
   request.output = output;
   request.extraFlags = extraFlags;
-  auto compileTarget = jobs::compileTarget(target);
+  auto compileTarget = service::compileTarget(target);
   if (!compileTarget)
     return {{}, compileTarget.error()};
   request.target = *compileTarget;
-  auto configured = jobs::configureProgram(installation, worker, request);
+  auto configured = service::configureProgram(installation, worker, request);
   if (!configured)
     return {{}, configured.error()};
   return {std::move(configured->document), ""};
 }
 
 // The configs of every root op of a configured program, in order.
-std::vector<std::string> configsOf(const iree::Document &document) {
+std::vector<std::string> configsOf(const document::Document &document) {
   std::vector<std::string> configs;
-  for (const iree::Dispatch &dispatch : document.dispatches)
-    for (const iree::RootOp &op : dispatch.rootOps)
+  for (const document::Dispatch &dispatch : document.dispatches)
+    for (const document::RootOp &op : dispatch.rootOps)
       configs.push_back(op.loweringConfig);
   return configs;
 }
 
 std::string check(const SpecCase &c,
                   const tools::IreeInstallation &installation,
-                  jobs::DocumentWorker &worker,
+                  service::DocumentWorker &worker,
                   const TemporaryDirectory &folder, int index,
                   std::string &skipped) {
   const std::string stem = "case" + std::to_string(index);
@@ -272,12 +272,12 @@ std::string check(const SpecCase &c,
     skipped = "IREE configures no kernel for it";
     return "";
   }
-  iree::Document &document = configured.document;
+  document::Document &document = configured.document;
   // The root op: the one with a config that can change.
   std::optional<exporting::SpecOp> chosen;
   for (size_t d = 0; d < document.dispatches.size() && !chosen; ++d)
     for (size_t o = 0; o < document.dispatches[d].rootOps.size(); ++o) {
-      iree::RootOp &op = document.dispatches[d].rootOps[o];
+      document::RootOp &op = document.dispatches[d].rootOps[o];
       const std::string changed = changedConfig(op.loweringConfig);
       if (op.loweringConfig.empty() || changed.empty())
         continue;
@@ -341,9 +341,9 @@ int main(int argc, char **argv) {
                                       : 16;
   Random random(options.seed);
   const tools::IreeInstallation installation = projectIree();
-  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
-                                  "app" / "tilescope-iree-worker",
-                              installation.compilerLibrary);
+  service::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                     "app" / "tilescope-iree-worker",
+                                 installation.compilerLibrary);
   auto folder = TemporaryDirectory::create("property-spec-matchers");
   if (!folder) {
     std::cerr << folder.error() << "\n";

@@ -13,7 +13,7 @@
 #include "core/config/SplitReduction.h"
 #include "core/export/ProgramReductionsJson.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/iree/ProgramReductions.h"
+#include "core/iree/ProgramReader.h"
 #include "core/process/Process.h"
 #include "core/service/DocumentWorker.h"
 #include "core/util/Files.h"
@@ -255,9 +255,9 @@ int main(int argc, char **argv) {
   }
   // The window and the CLI ask IREE through the parse worker: its answers
   // must be the in-process reader's, field for field.
-  jobs::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
-                                  "app" / "tilescope-iree-worker",
-                              installation.compilerLibrary);
+  service::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                                     "app" / "tilescope-iree-worker",
+                                 installation.compilerLibrary);
   auto opt = installation.tool(tools::kIreeOpt);
   if (!opt) {
     std::cerr << opt.error() << "\n";
@@ -304,7 +304,7 @@ int main(int argc, char **argv) {
       std::cerr << written.error() << "\n";
       return 1;
     }
-    jobs::ProcessSpec spec;
+    process::ProcessSpec spec;
     spec.program = *opt;
     spec.arguments = {
         "--pass-pipeline=builtin.module(util.func(iree-dispatch-creation-set-"
@@ -312,7 +312,7 @@ int main(int argc, char **argv) {
             std::to_string(parameters.targetSize) + " low-parallelism=" +
             (parameters.lowParallelism ? "true" : "false") + "}))",
         input.string(), "-o", output.string()};
-    const jobs::ProcessResult result = jobs::runProcess(spec);
+    const process::ProcessResult result = process::runProcess(spec);
     if (!result.succeeded()) {
       folder->keep();
       std::cerr << "iree-opt " << result.describe() << "\n  "

@@ -283,7 +283,7 @@ int intrinsicMatrix() {
     std::vector<devices::ProbeOp> probes;
     for (const Case &c : cases)
       probes.push_back(c.probe);
-    jobs::LoweringProbeRequest request;
+    service::LoweringProbeRequest request;
     request.backend = target.backend;
     request.testTarget = target.testTarget;
     request.executableForm = !target.executableTarget.empty();
@@ -412,7 +412,7 @@ int main(int argc, char **argv) {
         batch.push_back(&run);
         probes.push_back(run.c.probe);
       }
-    jobs::LoweringProbeRequest request;
+    service::LoweringProbeRequest request;
     request.backend = target.backend;
     request.testTarget = target.testTarget;
     request.executableForm = !target.executableTarget.empty();

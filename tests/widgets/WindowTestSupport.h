@@ -4,7 +4,7 @@
 
 #include "TestSupport.h"
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeConstraints.h"
 #include "core/service/IreeDefaults.h"
@@ -64,41 +64,44 @@ inline widgets::MainWindow::Services windowServices(const QString &workspace) {
     return Result<tools::IreeInstallation>(projectIree());
   };
   s.workspace = workspace.toStdString();
-  s.ireeConstraints = [](const iree::Document &document, edit::OpRef op,
+  s.ireeConstraints = [](const document::Document &document, edit::OpRef op,
                          const std::atomic<bool> *cancel) {
-    return jobs::ireeConstraintVerdict(projectIree(), document,
-                                       std::chrono::minutes(2), cancel, op);
+    return service::ireeConstraintVerdict(projectIree(), document,
+                                          std::chrono::minutes(2), cancel, op);
   };
   s.documentWorker = [] {
-    return Result<jobs::DocumentWorker>(
-        jobs::DocumentWorker(binaryDir() / "app" / "tilescope-iree-worker",
-                             projectIree().compilerLibrary));
+    return Result<service::DocumentWorker>(
+        service::DocumentWorker(binaryDir() / "app" / "tilescope-iree-worker",
+                                projectIree().compilerLibrary));
   };
-  s.ireeDefaults = [](const iree::Document &document) {
-    jobs::DocumentWorker worker(binaryDir() / "app" / "tilescope-iree-worker",
-                                projectIree().compilerLibrary);
-    return jobs::ireeDefaultConfigs(projectIree(), worker, document);
+  s.ireeDefaults = [](const document::Document &document) {
+    service::DocumentWorker worker(binaryDir() / "app" /
+                                       "tilescope-iree-worker",
+                                   projectIree().compilerLibrary);
+    return service::ireeDefaultConfigs(projectIree(), worker, document);
   };
   s.releaseOffer = [](const std::filesystem::path &file)
-      -> std::optional<jobs::ReleaseOffer> {
-    jobs::DocumentWorker worker(binaryDir() / "app" / "tilescope-iree-worker",
-                                projectIree().compilerLibrary);
-    auto text = iree::readMlirFile(file);
+      -> std::optional<service::ReleaseOffer> {
+    service::DocumentWorker worker(binaryDir() / "app" /
+                                       "tilescope-iree-worker",
+                                   projectIree().compilerLibrary);
+    auto text = document::readMlirFile(file);
     if (!text)
       return std::nullopt;
-    return jobs::releaseOffer(worker, *text, file.string(), "3.13");
+    return service::releaseOffer(worker, *text, file.string(), "3.13");
   };
-  s.ireeLayouts = [workspace](const iree::Document &document, size_t dispatch,
+  s.ireeLayouts = [workspace](const document::Document &document, size_t dispatch,
                               const std::atomic<bool> *cancel) {
-    jobs::DocumentWorker worker(binaryDir() / "app" / "tilescope-iree-worker",
-                                projectIree().compilerLibrary);
-    jobs::IreeLayoutRequest request;
+    service::DocumentWorker worker(binaryDir() / "app" /
+                                       "tilescope-iree-worker",
+                                   projectIree().compilerLibrary);
+    service::IreeLayoutRequest request;
     request.dispatch = dispatch;
     request.cancel = cancel;
     request.inputCopy = std::filesystem::path(workspace.toStdString()) /
                         "iree-layouts" /
                         (document.path.stem().string() + ".edited.mlir");
-    return jobs::ireeLayouts(projectIree(), worker, document, request);
+    return service::ireeLayouts(projectIree(), worker, document, request);
   };
   return s;
 }

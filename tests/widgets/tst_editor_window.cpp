@@ -8,7 +8,7 @@
 #include "WindowTestSupport.h"
 
 #include "core/edit/EditJournal.h"
-#include "core/iree/Document.h"
+#include "core/document/Document.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeConstraints.h"
 #include "core/service/IreeDefaults.h"

@@ -8,7 +8,7 @@
 // for reduction).
 #include "TestSupport.h"
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "widgets/BasisEditor.h"
 #include "widgets/ConfigEditor.h"
 #include "widgets/EditSession.h"

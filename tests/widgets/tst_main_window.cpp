@@ -2,7 +2,7 @@
 // dispatches, and a broken file leaves the open document as it was.
 #include "TestSupport.h"
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "widgets/MainWindow.h"
 #include "widgets/SceneView.h"
 

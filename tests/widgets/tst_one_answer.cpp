@@ -258,9 +258,9 @@ private slots:
   }
 
   void everyExampleOpIsExplainedAsTheWindowDrawsIt() {
-    jobs::DocumentWorker worker(test::binaryDir() / "app" /
-                                    "tilescope-iree-worker",
-                                test::projectIree().compilerLibrary);
+    service::DocumentWorker worker(test::binaryDir() / "app" /
+                                       "tilescope-iree-worker",
+                                   test::projectIree().compilerLibrary);
     int checked = 0;
     for (const char *folder : {"rocm_gfx942", "rocm_gfx950", "cuda_sm_90"}) {
       const QDir dir(

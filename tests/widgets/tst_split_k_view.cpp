@@ -6,7 +6,7 @@
 // be cancelled.
 #include "TestSupport.h"
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/service/SplitK.h"
 #include "widgets/MainWindow.h"
 #include "widgets/SceneView.h"
@@ -34,24 +34,25 @@ const QString kProgram =
     TILESCOPE_SOURCE_DIR "/examples/sources/split_k_program.mlir";
 
 // IREE reads what iree-compile printed in the parse worker, as in the window.
-jobs::DocumentWorker projectWorker() {
-  return jobs::DocumentWorker(test::binaryDir() / "app" /
-                                  "tilescope-iree-worker",
-                              test::projectIree().compilerLibrary);
+service::DocumentWorker projectWorker() {
+  return service::DocumentWorker(test::binaryDir() / "app" /
+                                     "tilescope-iree-worker",
+                                 test::projectIree().compilerLibrary);
 }
 
 widgets::SplitKView::Analyzer analyzer() {
-  return [](const jobs::SplitKRequest &request) {
-    return jobs::analyzeSplitK(test::projectIree(), projectWorker(), request);
+  return [](const service::SplitKRequest &request) {
+    return service::analyzeSplitK(test::projectIree(), projectWorker(),
+                                  request);
   };
 }
 
 widgets::SplitKView::Applier applier() {
-  return [](const jobs::SplitKRequest &request,
-            const jobs::SplitKAnalysis &analysis,
+  return [](const service::SplitKRequest &request,
+            const service::SplitKAnalysis &analysis,
             const std::vector<document::SplitChoice> &choices) {
-    return jobs::applySplitK(test::projectIree(), projectWorker(), request,
-                             analysis, choices);
+    return service::applySplitK(test::projectIree(), projectWorker(), request,
+                                analysis, choices);
   };
 }
 

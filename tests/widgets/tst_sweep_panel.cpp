@@ -308,15 +308,15 @@ private slots:
     for (int row = 0; row < 2; ++row)
       QCOMPARE(test::cell(results, row, 4).section(' ', 0, 0), QString("ok"));
     screenshot(*window, "sweep-panel-slurm");
-    auto history =
-        jobs::History::open(workspace.filePath("history.sqlite").toStdString());
+    auto history = tries::History::open(
+        workspace.filePath("history.sqlite").toStdString());
     QVERIFY(history);
-    jobs::HistoryFilter filter;
+    tries::HistoryFilter filter;
     filter.outcome = "ok";
     auto rows = history->list(filter);
     QVERIFY(rows);
     int onSlurm = 0;
-    for (const jobs::TryRecord &row : *rows)
+    for (const tries::TryRecord &row : *rows)
       onSlurm += row.details.value("on", "") == "slurm:tilescope" &&
                  row.details.value("compiled_on", "") == "slurm:tilescope-cpu";
     QCOMPARE(onSlurm, 2);

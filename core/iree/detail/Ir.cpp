@@ -15,18 +15,18 @@ void appendToString(MlirStringRef chunk, void *userData) {
   static_cast<std::string *>(userData)->append(chunk.data, chunk.length);
 }
 
-Severity severityOf(MlirDiagnosticSeverity severity) {
+document::Severity severityOf(MlirDiagnosticSeverity severity) {
   switch (severity) {
   case MlirDiagnosticWarning:
-    return Severity::Warning;
+    return document::Severity::Warning;
   case MlirDiagnosticNote:
-    return Severity::Note;
+    return document::Severity::Note;
   case MlirDiagnosticRemark:
-    return Severity::Remark;
+    return document::Severity::Remark;
   case MlirDiagnosticError:
     break;
   }
-  return Severity::Error;
+  return document::Severity::Error;
 }
 
 } // namespace
@@ -71,10 +71,10 @@ namespace {
 struct DiagnosticSink {
   const FunctionTable &api;
   const SourcePosition &position;
-  std::vector<Diagnostic> &out;
+  std::vector<document::Diagnostic> &out;
 
-  Diagnostic convert(MlirDiagnostic diagnostic) const {
-    Diagnostic result;
+  document::Diagnostic convert(MlirDiagnostic diagnostic) const {
+    document::Diagnostic result;
     result.severity = severityOf(api.mlirDiagnosticGetSeverity(diagnostic));
     api.mlirDiagnosticPrint(diagnostic, appendToString, &result.message);
     auto found =
@@ -118,7 +118,7 @@ struct DiagnosticSink {
 Result<std::unique_ptr<ParsedModule>>
 ParsedModule::parse(std::shared_ptr<Session> session, std::string_view text,
                     const SourcePosition &position,
-                    std::vector<Diagnostic> &diagnostics, bool nulTerminated) {
+                    std::vector<document::Diagnostic> &diagnostics, bool nulTerminated) {
   const FunctionTable &api = session->api;
   std::unique_ptr<ParsedModule> parsed(new ParsedModule(session));
   DiagnosticSink sink{api, position, diagnostics};
@@ -199,13 +199,13 @@ std::string Ir::print(MlirType type) const {
 Result<std::unique_ptr<ParsedModule>>
 parseOrExplain(const std::shared_ptr<Session> &session, std::string_view text,
                const std::string &name) {
-  std::vector<Diagnostic> diagnostics;
+  std::vector<document::Diagnostic> diagnostics;
   auto parsed = ParsedModule::parse(session, text, SourcePosition{name, name},
                                     diagnostics);
   if (parsed)
     return std::move(*parsed);
   std::string message = name + ": IREE cannot read it";
-  for (const Diagnostic &d : diagnostics)
+  for (const document::Diagnostic &d : diagnostics)
     message += "\n" + d.toString();
   return Error{message};
 }

@@ -3,7 +3,7 @@
 // Everything here hands back plain C++ values.
 #pragma once
 
-#include "core/iree/Diagnostic.h"
+#include "core/document/Diagnostic.h"
 #include "core/iree/detail/CApi.h"
 #include "core/util/Result.h"
 
@@ -56,7 +56,7 @@ public:
   // diagnostics say why.
   static Result<std::unique_ptr<ParsedModule>>
   parse(std::shared_ptr<Session> session, std::string_view text,
-        const SourcePosition &position, std::vector<Diagnostic> &diagnostics,
+        const SourcePosition &position, std::vector<document::Diagnostic> &diagnostics,
         bool nulTerminated = false);
   ~ParsedModule();
   ParsedModule(const ParsedModule &) = delete;

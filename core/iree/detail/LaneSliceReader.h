@@ -2,12 +2,12 @@
 // Private to core/iree/.
 #pragma once
 
-#include "core/iree/LaneSlices.h"
+#include "core/document/LoweredIr.h"
 #include "core/iree/detail/Ir.h"
 
 namespace tilescope::iree::detail {
 
 // `forall` is an scf.forall mapped to #iree_gpu.lane_id.
-LaneDistribution readLaneDistribution(const Ir &ir, MlirOperation forall);
+document::LaneDistribution readLaneDistribution(const Ir &ir, MlirOperation forall);
 
 } // namespace tilescope::iree::detail

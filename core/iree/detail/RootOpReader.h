@@ -3,7 +3,7 @@
 // IREE's op interfaces), never from printed text.
 #pragma once
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/iree/detail/Ir.h"
 
 namespace tilescope::iree::detail {
@@ -18,7 +18,7 @@ std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
                                                        MlirOperation op);
 
 // Fills root.kind, root.space and root.contraction.
-void describeRootOp(const Ir &ir, MlirOperation op, RootOp &root);
+void describeRootOp(const Ir &ir, MlirOperation op, document::RootOp &root);
 
 // Whether an op of this name computes (linalg and linalg_ext ops, packs),
 // as opposed to terminators, index ops and data movement.

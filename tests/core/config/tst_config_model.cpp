@@ -9,7 +9,7 @@
 #include "core/config/OtherConfigs.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/Validation.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/layout/LayoutValidation.h"
 
 #include <limits>

@@ -9,7 +9,7 @@
 #include "core/config/OtherConfigs.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/Validation.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/layout/LayoutValidation.h"
 
 #include <limits>
@@ -696,8 +696,8 @@ private slots:
       for (const auto &path : test::exampleBenchmarks(folder)) {
         auto document = parser.parseFile(path);
         QVERIFY(document.ok());
-        const iree::Dispatch &dispatch = document->dispatches.front();
-        for (const iree::RootOp &op : dispatch.rootOps) {
+        const document::Dispatch &dispatch = document->dispatches.front();
+        for (const document::RootOp &op : dispatch.rootOps) {
           if (op.loweringConfig.empty())
             continue;
           ValidationContext context;

@@ -10,7 +10,7 @@
 #include "core/edit/FieldEdit.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/edit/RootOpContext.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/util/UnifiedDiff.h"
 
 #include <QProcess>
@@ -58,7 +58,7 @@ class EditModelTest : public QObject {
   std::shared_ptr<iree::CompilerLibrary> library;
   std::shared_ptr<iree::AttributeParser> attributes;
 
-  iree::Document open(const std::filesystem::path &path) {
+  document::Document open(const std::filesystem::path &path) {
     iree::DocumentParser parser(library);
     auto document = parser.parseFile(path);
     if (!document)
@@ -144,13 +144,13 @@ private slots:
     QFETCH(QString, kind);
     QFETCH(QString, space);
     QFETCH(QString, types);
-    const iree::Document document =
+    const document::Document document =
         open(test::examplesDir() /
              (file.toStdString() + "_dispatch_0.benchmark.mlir"));
     QCOMPARE(document.dispatches.size(), size_t(1));
-    const iree::Dispatch &dispatch = document.dispatches.front();
+    const document::Dispatch &dispatch = document.dispatches.front();
     QVERIFY(static_cast<size_t>(op) < dispatch.rootOps.size());
-    const iree::RootOp &root = dispatch.rootOps[static_cast<size_t>(op)];
+    const document::RootOp &root = dispatch.rootOps[static_cast<size_t>(op)];
     QCOMPARE(QString(config::toString(root.kind)), kind);
     QVERIFY(root.space.has_value());
     QCOMPARE(QString::fromStdString(root.space->toString()), space);
@@ -183,7 +183,7 @@ private slots:
     // Fills are the other compute ops of GPU dispatches.
     if (file.startsWith("rocm") || file.startsWith("cuda"))
       QVERIFY(std::any_of(dispatch.fusedOps.begin(), dispatch.fusedOps.end(),
-                          [](const iree::FusedOp &f) {
+                          [](const document::FusedOp &f) {
                             return f.name == "linalg.fill" && f.line > 0;
                           }));
   }
@@ -268,7 +268,7 @@ private slots:
     QVERIFY(
         std::filesystem::exists(partial(QCoreApplication::applicationPid())));
     QCOMPARE(test::readFile(saved), document.text());
-    const iree::Document reopened = open(saved);
+    const document::Document reopened = open(saved);
     QVERIFY(document.agreesWith(reopened).ok());
     QCOMPARE(reopened.dispatches[0].rootOps[ref.op].loweringConfig,
              document.document().dispatches[0].rootOps[ref.op].loweringConfig);
@@ -283,7 +283,7 @@ private slots:
     QCOMPARE(document.text(), original);
     QVERIFY(!document.modified());
     QVERIFY(document.diff().empty());
-    const iree::Document fresh = open(path.toStdString());
+    const document::Document fresh = open(path.toStdString());
     QVERIFY(document.agreesWith(fresh).ok());
     QVERIFY(document.redo());
     QVERIFY(document.redo());
@@ -452,13 +452,13 @@ private slots:
     edit::EditableDocument document = editable(
         test::sourceDir() / "tests/core/edit/data/attention_sm_90.mlir");
     const std::string original = document.text();
-    const iree::Document before = document.document();
+    const document::Document before = document.document();
     auto qk = document.set({0, 0}, "qk_attrs.subgroup_basis",
                            "[[1, 2, 1, 1, 1], [0, 1, 2, 3]]");
     QVERIFY2(qk.ok(), qk.ok() ? "" : qk.error().c_str());
     QCOMPARE(QString::fromStdString(qk->attributeKey),
              QString("decomposition_config"));
-    const iree::RootOp &op = document.document().dispatches[0].rootOps[0];
+    const document::RootOp &op = document.document().dispatches[0].rootOps[0];
     auto decomposition = edit::decompositionOf(op);
     QVERIFY(decomposition.ok());
     QCOMPARE(decomposition->qk->subgroupBasis()->counts,
@@ -501,7 +501,7 @@ private slots:
     edit::EditableDocument document = editable(
         test::examplesDir() / "sources/matmul_f16_vector_distribute.mlir");
     QCOMPARE(document.document().dispatches.size(), size_t(1));
-    const iree::RootOp &op = document.document().dispatches[0].rootOps[0];
+    const document::RootOp &op = document.document().dispatches[0].rootOps[0];
     QVERIFY(!op.compilationInfo.empty());
     auto workgroup = document.set({0, 0}, "workgroup", "[128, 64, 0]");
     QVERIFY2(workgroup.ok(), workgroup.ok() ? "" : workgroup.error().c_str());
@@ -546,7 +546,7 @@ private slots:
     const std::string before = document.text();
     auto edit = document.prepare({0, 0}, "workgroup_size", "[512, 1, 1]");
     QVERIFY2(edit.ok(), edit.ok() ? "" : edit.error().c_str());
-    const iree::Dispatch preview = document.preview(*edit);
+    const document::Dispatch preview = document.preview(*edit);
     QCOMPARE(document.text(), before);
     QVERIFY(preview.translationInfo.find("workgroup_size = [512, 1, 1]") !=
             std::string::npos);
@@ -563,17 +563,17 @@ private slots:
   void configsAreReadOncePerEdit() {
     edit::EditableDocument document =
         editable(test::exampleBenchmarks("rocm_gfx942").front());
-    const auto consult = [](const iree::Document &d) {
+    const auto consult = [](const document::Document &d) {
       for (size_t i = 0; i < d.dispatches.size(); ++i)
         for (size_t k = 0; k < d.dispatches[i].rootOps.size(); ++k) {
-          const iree::Dispatch &dispatch = d.dispatches[i];
+          const document::Dispatch &dispatch = d.dispatches[i];
           (void)edit::contextOf(d, {i, k});
           (void)edit::opLayoutInputs(dispatch, dispatch.rootOps[k]);
           (void)edit::opFields(dispatch, dispatch.rootOps[k]);
         }
     };
     const size_t before = document::configReadCount();
-    const iree::Document copy = document.document();
+    const document::Document copy = document.document();
     consult(copy);
     const size_t read = document::configReadCount();
     QVERIFY(read > before);
@@ -586,7 +586,7 @@ private slots:
     consult(document.document());
     consult(document.document());
     QCOMPARE(document::configReadCount(), read + 1);
-    const iree::Dispatch &edited = document.document().dispatches[0];
+    const document::Dispatch &edited = document.document().dispatches[0];
     const auto reading = document::translationReadingOf(edited);
     QCOMPARE(reading->text(), edited.translationInfo);
     QCOMPARE(reading->model()->workgroupSize->front(), int64_t{512});

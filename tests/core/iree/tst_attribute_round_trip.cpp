@@ -7,7 +7,7 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/OtherConfigs.h"
 #include "core/config/TranslationInfo.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 
 using namespace tilescope;
 using namespace tilescope::config;
@@ -16,7 +16,7 @@ class AttributeRoundTripTest : public QObject {
   Q_OBJECT
 
   std::shared_ptr<iree::CompilerLibrary> library;
-  std::vector<iree::Dispatch> dispatches;
+  std::vector<document::Dispatch> dispatches;
 
   void compareWithIree(const std::string &ours) {
     auto theirs = iree::printAttributeWithIree(library, ours);
@@ -42,9 +42,9 @@ private slots:
 
   void everyExampleAttributeMatchesIree() {
     int compared = 0;
-    for (const iree::Dispatch &d : dispatches) {
+    for (const document::Dispatch &d : dispatches) {
       std::vector<std::string> texts = {d.translationInfo, d.target};
-      for (const iree::RootOp &op : d.rootOps)
+      for (const document::RootOp &op : d.rootOps)
         texts.push_back(op.loweringConfig);
       for (const std::string &text : texts) {
         if (text.empty())
@@ -60,8 +60,8 @@ private slots:
 
   void editedLoweringConfigsMatchIree() {
     int compared = 0;
-    for (const iree::Dispatch &d : dispatches) {
-      for (const iree::RootOp &op : d.rootOps) {
+    for (const document::Dispatch &d : dispatches) {
+      for (const document::RootOp &op : d.rootOps) {
         if (op.loweringConfig.rfind("#iree_gpu.lowering_config", 0) != 0)
           continue;
         LoweringConfig base = *LoweringConfig::parse(op.loweringConfig);
@@ -94,7 +94,7 @@ private slots:
   }
 
   void editedTranslationInfosMatchIree() {
-    for (const iree::Dispatch &d : dispatches) {
+    for (const document::Dispatch &d : dispatches) {
       if (d.translationInfo.find("#iree_gpu.pipeline") == std::string::npos)
         continue;
       TranslationInfo info = *TranslationInfo::parse(d.translationInfo);

@@ -4,7 +4,7 @@
 #include "TestSupport.h"
 
 #include "core/export/DocumentJson.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/iree/NestingScan.h"
 
 #include <QTemporaryDir>
@@ -140,7 +140,7 @@ private slots:
     auto document = parser.parseFile(path.toStdString());
     QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
     QCOMPARE(document->dispatches.size(), size_t(1));
-    const iree::Dispatch &dispatch = document->dispatches.front();
+    const document::Dispatch &dispatch = document->dispatches.front();
     QVERIFY(!dispatch.name.empty());
     QVERIFY(!dispatch.executable.empty());
     QVERIFY(dispatch.line > 0);
@@ -152,11 +152,11 @@ private slots:
     // the source chose the config with compilation_info).
     auto root = std::find_if(
         dispatch.rootOps.begin(), dispatch.rootOps.end(),
-        [](const iree::RootOp &op) { return op.rootOpSet.has_value(); });
+        [](const document::RootOp &op) { return op.rootOpSet.has_value(); });
     if (path.contains("vector_distribute"))
       root = std::find_if(
           dispatch.rootOps.begin(), dispatch.rootOps.end(),
-          [](const iree::RootOp &op) { return !op.loweringConfig.empty(); });
+          [](const document::RootOp &op) { return !op.loweringConfig.empty(); });
     QVERIFY(root != dispatch.rootOps.end());
     QVERIFY2(QString::fromStdString(root->loweringConfig)
                  .startsWith(loweringConfigPrefix),
@@ -176,7 +176,7 @@ private slots:
         test::examplesDir() /
         "rocm_gfx942/reduction_4x6656x16384_dispatch_0.benchmark.mlir");
     QVERIFY(document.ok());
-    const iree::RootOp &root = document->dispatches.front().rootOps.front();
+    const document::RootOp &root = document->dispatches.front().rootOps.front();
     QCOMPARE(root.name, std::string("linalg.generic"));
     QVERIFY(root.loweringConfig.find("partial_reduction") != std::string::npos);
     QVERIFY(root.loweringConfig.find("lane_basis") != std::string::npos);
@@ -200,8 +200,8 @@ private slots:
     auto document = parser.parseFile(truncated);
     QVERIFY(!document.ok());
     QVERIFY(!parser.lastDiagnostics().empty());
-    const iree::Diagnostic &first = parser.lastDiagnostics().front();
-    QVERIFY(first.severity == iree::Severity::Error);
+    const document::Diagnostic &first = parser.lastDiagnostics().front();
+    QVERIFY(first.severity == document::Severity::Error);
     QCOMPARE(first.file, truncated.string());
     QVERIFY2(first.line > 0, first.toString().c_str());
     QVERIFY(first.column > 0);

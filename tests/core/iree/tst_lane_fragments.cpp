@@ -9,7 +9,7 @@
 // whose layouts IREE's C API does not report.
 #include "TestSupport.h"
 
-#include "core/iree/LoweredIr.h"
+#include "core/iree/LoweredIrReader.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/process/Process.h"
 
@@ -139,7 +139,7 @@ private slots:
     test::writeFile(input, module);
     auto tool = test::projectIree().tool(tools::kIreeOpt);
     QVERIFY(tool.ok());
-    jobs::ProcessSpec spec;
+    process::ProcessSpec spec;
     spec.program = *tool;
     spec.arguments = {
         input.string(), "--split-input-file",
@@ -147,13 +147,13 @@ private slots:
         "undistributed-inner-tiles, iree-gpu-distribute-inner-tiled-to-lanes, "
         "canonicalize, cse))"};
     spec.timeout = std::chrono::minutes(5);
-    const jobs::ProcessResult result = jobs::runProcess(spec);
-    QVERIFY2(result.outcome == jobs::ProcessResult::Outcome::Exited,
+    const process::ProcessResult result = process::runProcess(spec);
+    QVERIFY2(result.outcome == process::ProcessResult::Outcome::Exited,
              result.describe().c_str());
 
     auto reader = iree::LoweredIrReader::create(test::projectCompiler());
     QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().c_str());
-    std::map<std::string, iree::LoweredFunction> distributed;
+    std::map<std::string, document::LoweredFunction> distributed;
     const std::string &out = result.standardOutput;
     for (size_t start = 0; start < out.size();) {
       size_t end = out.find("// -----", start);
@@ -180,13 +180,13 @@ private slots:
       const layout::MmaIntrinsic &i = probe.intrinsic;
       const auto &lanes = found->second.laneDistributions;
       QVERIFY2(lanes.size() == 1, probe.function.c_str());
-      const iree::LaneDistribution &d = lanes.front();
+      const document::LaneDistribution &d = lanes.front();
       QVERIFY2(d.error.empty(), (probe.function + ": " + d.error).c_str());
       QCOMPARE(d.lanes, i.subgroupSize);
       const auto operands = i.operands();
       // Inputs in IREE's order, then the accumulator through shared_outs.
       QVERIFY2(d.slices.size() == operands.size(), probe.function.c_str());
-      for (const iree::LaneSlice &slice : d.slices) {
+      for (const document::LaneSlice &slice : d.slices) {
         QVERIFY(slice.argument >= 0 &&
                 slice.argument < static_cast<int>(operands.size()));
         const layout::MmaOperand operand =

@@ -3,7 +3,7 @@
 // configure-tensor-layouts pass gives the examples' configs.
 #include "TestSupport.h"
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/iree/MmaQuery.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/Swizzle.h"
@@ -160,16 +160,17 @@ private slots:
     iree::DocumentParser parser(test::projectCompiler());
     auto document = parser.parseFile(path);
     QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
-    jobs::DocumentWorker worker(test::binaryDir() / "app" /
-                                    "tilescope-iree-worker",
-                                test::projectIree().compilerLibrary);
-    auto answer = jobs::ireeLayouts(test::projectIree(), worker, *document, {});
+    service::DocumentWorker worker(test::binaryDir() / "app" /
+                                       "tilescope-iree-worker",
+                                   test::projectIree().compilerLibrary);
+    auto answer =
+        service::ireeLayouts(test::projectIree(), worker, *document, {});
     QVERIFY2(answer.ok(), answer.ok() ? "" : answer.error().c_str());
     QVERIFY(!answer->ops.empty());
     std::string report;
-    for (const jobs::OpLayoutAnswer &op : answer->ops) {
+    for (const service::OpLayoutAnswer &op : answer->ops) {
       report += "\n  op " + std::to_string(op.rootOp) + " " + op.problem;
-      for (const jobs::OperandLayoutAnswer &operand : op.operands) {
+      for (const service::OperandLayoutAnswer &operand : op.operands) {
         report += "\n    " + operand.operand + "\n      ours " + operand.ours +
                   "\n      IREE " + operand.iree;
         for (const auto &d : operand.differences)
@@ -192,18 +193,18 @@ private slots:
         "#iree_vector_ext.nested_layout<subgroup_tile = [1, 16], batch_tile = "
         "[1, 1], outer_tile = [1, 1], thread_tile = [1, 64], element_tile = "
         "[1, 4], subgroup_strides = [0, 1], thread_strides = [0, 1]>";
-    QVERIFY(jobs::compareNestedLayouts(a, a).empty());
+    QVERIFY(service::compareNestedLayouts(a, a).empty());
     std::string b = a;
     b.replace(b.find("thread_tile = [1, 64]"), 21, "thread_tile = [64, 1]");
     b.replace(b.find("thread_strides = [0, 1]"), 23, "thread_strides = [1, 0]");
-    const auto differences = jobs::compareNestedLayouts(a, b);
+    const auto differences = service::compareNestedLayouts(a, b);
     QCOMPARE(differences.size(), size_t(2));
     QCOMPARE(differences[0].field, std::string("thread_tile"));
     QCOMPARE(differences[0].ours, std::string("[1, 64]"));
     QCOMPARE(differences[0].iree, std::string("[64, 1]"));
     QCOMPARE(differences[1].field, std::string("thread_strides"));
     const auto broken =
-        jobs::compareNestedLayouts(a, "#iree_vector_ext.nested");
+        service::compareNestedLayouts(a, "#iree_vector_ext.nested");
     QCOMPARE(broken.size(), size_t(1));
     QCOMPARE(broken[0].field, std::string("layout"));
   }
@@ -215,10 +216,11 @@ private slots:
         parser.parseFile(test::examplesDir() /
                          "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir");
     QVERIFY(document.ok());
-    jobs::DocumentWorker worker(test::binaryDir() / "app" /
-                                    "tilescope-iree-worker",
-                                test::projectIree().compilerLibrary);
-    auto answer = jobs::ireeLayouts(test::projectIree(), worker, *document, {});
+    service::DocumentWorker worker(test::binaryDir() / "app" /
+                                       "tilescope-iree-worker",
+                                   test::projectIree().compilerLibrary);
+    auto answer =
+        service::ireeLayouts(test::projectIree(), worker, *document, {});
     QVERIFY(!answer.ok());
     QVERIFY2(answer.error().find("\"llvm-cpu\"") != std::string::npos,
              answer.error().c_str());

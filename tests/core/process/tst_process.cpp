@@ -8,7 +8,7 @@
 #include <csignal>
 #include <thread>
 
-using namespace tilescope::jobs;
+using namespace tilescope::process;
 using namespace std::chrono_literals;
 
 class ProcessTest : public QObject {

@@ -15,7 +15,10 @@
 #include <QTemporaryDir>
 
 using namespace tilescope;
-using namespace tilescope::jobs;
+using namespace tilescope::process;
+using namespace tilescope::service;
+using namespace tilescope::run;
+using namespace tilescope::tries;
 namespace fs = std::filesystem;
 
 namespace {

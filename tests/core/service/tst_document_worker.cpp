@@ -4,7 +4,7 @@
 // in-process parser's.
 #include "TestSupport.h"
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/iree/NestingScan.h"
 #include "core/service/DocumentWorker.h"
 
@@ -18,10 +18,10 @@ using namespace tilescope;
 
 namespace {
 
-jobs::DocumentWorker worker() {
-  return jobs::DocumentWorker(test::binaryDir() / "app" /
-                                  "tilescope-iree-worker",
-                              test::projectIree().compilerLibrary);
+service::DocumentWorker worker() {
+  return service::DocumentWorker(test::binaryDir() / "app" /
+                                     "tilescope-iree-worker",
+                                 test::projectIree().compilerLibrary);
 }
 
 bool contains(const std::string &text, const std::string &part) {
@@ -80,7 +80,7 @@ private slots:
     QCOMPARE(actual->partCount, expected->partCount);
     QCOMPARE(actual->dispatches.size(), expected->dispatches.size());
     for (size_t i = 0; i < actual->dispatches.size(); ++i) {
-      const iree::Dispatch &a = actual->dispatches[i],
+      const document::Dispatch &a = actual->dispatches[i],
                            &e = expected->dispatches[i];
       QCOMPARE(a.name, e.name);
       QCOMPARE(a.target, e.target);
@@ -107,7 +107,7 @@ private slots:
     auto document = w.parseFile(path);
     QVERIFY(!document.ok());
     QVERIFY(!w.lastDiagnostics().empty());
-    const iree::Diagnostic &first = w.lastDiagnostics().front();
+    const document::Diagnostic &first = w.lastDiagnostics().front();
     QCOMPARE(first.file, path.string());
     QVERIFY(first.line > 0);
     QVERIFY2(contains(document.error(),
@@ -334,15 +334,15 @@ private slots:
   void workerIsKeptBetweenOpens() {
     const std::string good = "func.func @f() {\n  return\n}\n";
     QVERIFY(worker().parseText(good, "first.mlir").ok());
-    const int started = jobs::DocumentWorker::workersStarted();
+    const int started = service::DocumentWorker::workersStarted();
     for (const auto &path : test::exampleBenchmarks("rocm_gfx942")) {
       auto document = worker().parseFile(path);
       QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
     }
-    QCOMPARE(jobs::DocumentWorker::workersStarted(), started);
-    jobs::DocumentWorker::stopIdleWorkers();
+    QCOMPARE(service::DocumentWorker::workersStarted(), started);
+    service::DocumentWorker::stopIdleWorkers();
     QVERIFY(worker().parseText(good, "fresh.mlir").ok());
-    QCOMPARE(jobs::DocumentWorker::workersStarted(), started + 1);
+    QCOMPARE(service::DocumentWorker::workersStarted(), started + 1);
   }
 
   // A crash ends that worker only: the next open gets a fresh one, and a
@@ -350,10 +350,10 @@ private slots:
   void crashedWorkerIsReplaced() {
     const std::string good = "func.func @f() {\n  return\n}\n";
     QVERIFY(worker().parseText(good, "warm.mlir").ok());
-    const int started = jobs::DocumentWorker::workersStarted();
+    const int started = service::DocumentWorker::workersStarted();
     QVERIFY(!worker().parseText("func.func @f( {", "refused.mlir").ok());
     QVERIFY(worker().parseText(good, "after-refusal.mlir").ok());
-    QCOMPARE(jobs::DocumentWorker::workersStarted(), started);
+    QCOMPARE(service::DocumentWorker::workersStarted(), started);
 
     iree::ParseOptions unguarded;
     unguarded.unguarded = true;
@@ -368,7 +368,7 @@ private slots:
             .parent_path());
     auto after = worker().parseText(good, "after-crash.mlir");
     QVERIFY2(after.ok(), after.ok() ? "" : after.error().c_str());
-    QCOMPARE(jobs::DocumentWorker::workersStarted(), started + 1);
+    QCOMPARE(service::DocumentWorker::workersStarted(), started + 1);
   }
 
   // A worker that has answered kAnswersPerWorker requests is retired: the
@@ -376,22 +376,22 @@ private slots:
   void workerIsRetiredAfterItsShare() {
     const std::string good = "func.func @f() {\n  return\n}\n";
     QVERIFY(worker().parseText(good, "warm.mlir").ok());
-    const int started = jobs::DocumentWorker::workersStarted();
-    for (int i = 0; i <= jobs::DocumentWorker::kAnswersPerWorker; ++i)
+    const int started = service::DocumentWorker::workersStarted();
+    for (int i = 0; i <= service::DocumentWorker::kAnswersPerWorker; ++i)
       QVERIFY(worker().parseText(good, "again.mlir").ok());
-    QCOMPARE(jobs::DocumentWorker::workersStarted(), started + 1);
+    QCOMPARE(service::DocumentWorker::workersStarted(), started + 1);
   }
 
   void missingWorkerOrLibrarySaysWhich() {
-    jobs::DocumentWorker noProgram("/nonexistent/tilescope-iree-worker",
-                                   test::projectIree().compilerLibrary);
+    service::DocumentWorker noProgram("/nonexistent/tilescope-iree-worker",
+                                      test::projectIree().compilerLibrary);
     auto a = noProgram.parseText("", "x.mlir");
     QVERIFY(!a.ok());
     QVERIFY2(contains(a.error(), "cannot start Tilescope's parser process"),
              a.error().c_str());
-    jobs::DocumentWorker noLibrary(test::binaryDir() / "app" /
-                                       "tilescope-iree-worker",
-                                   "/nonexistent/libIREECompiler.so");
+    service::DocumentWorker noLibrary(test::binaryDir() / "app" /
+                                          "tilescope-iree-worker",
+                                      "/nonexistent/libIREECompiler.so");
     auto b = noLibrary.parseText("", "x.mlir");
     QVERIFY(!b.ok());
     QVERIFY2(contains(b.error(), "/nonexistent/libIREECompiler.so"),

@@ -12,34 +12,34 @@ class IreeCommandsTest : public QObject {
 
 private slots:
   void targetsFromShortNames() {
-    auto rocm = jobs::compileTarget("gfx942");
+    auto rocm = service::compileTarget("gfx942");
     QVERIFY(rocm.ok());
     QCOMPARE(rocm->backend, std::string("rocm"));
     QCOMPARE(rocm->runtimeDriver, std::string("hip"));
     QVERIFY(std::find(rocm->compileFlags.begin(), rocm->compileFlags.end(),
                       "--iree-rocm-target=gfx942") != rocm->compileFlags.end());
 
-    auto cuda = jobs::compileTarget("cuda:sm_90");
+    auto cuda = service::compileTarget("cuda:sm_90");
     QVERIFY(cuda.ok());
     QCOMPARE(cuda->runtimeDriver, std::string("cuda"));
     QVERIFY(std::find(cuda->compileFlags.begin(), cuda->compileFlags.end(),
                       "--iree-cuda-target=sm_90") != cuda->compileFlags.end());
 
-    auto cpu = jobs::compileTarget("llvm-cpu");
+    auto cpu = service::compileTarget("llvm-cpu");
     QVERIFY(cpu.ok());
     QCOMPARE(cpu->chip, std::string("host"));
     QCOMPARE(cpu->runtimeDriver, std::string("local-task"));
 
-    auto bad = jobs::compileTarget("tpu");
+    auto bad = service::compileTarget("tpu");
     QVERIFY(!bad.ok());
     QVERIFY(bad.error().find("'tpu'") != std::string::npos);
 
     // The product names check and targets take compile for their chips.
-    auto h100 = jobs::compileTarget("h100");
+    auto h100 = service::compileTarget("h100");
     QVERIFY2(h100.ok(), h100.ok() ? "" : h100.error().c_str());
     QCOMPARE(h100->chip, std::string("sm_90"));
     QCOMPARE(h100->runtimeDriver, std::string("cuda"));
-    auto mi300x = jobs::compileTarget("MI300X");
+    auto mi300x = service::compileTarget("MI300X");
     QVERIFY(mi300x.ok());
     QCOMPARE(mi300x->chip, std::string("gfx942"));
     QCOMPARE(mi300x->backend, std::string("rocm"));
@@ -59,42 +59,43 @@ private slots:
     const std::string benchmark =
         text("examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     QVERIFY(!benchmark.empty());
-    QCOMPARE(jobs::compilePhaseOf(benchmark),
+    QCOMPARE(service::compilePhaseOf(benchmark),
              std::optional<std::string>("executable-configurations"));
-    QVERIFY(!jobs::hasStreamHost(benchmark)); // a benchmark, not a program
+    QVERIFY(!service::hasStreamHost(benchmark)); // a benchmark, not a program
     const std::string source = text("examples/sources/matmul_f16_1024.mlir");
     QVERIFY(!source.empty());
-    QCOMPARE(jobs::compilePhaseOf(source), std::optional<std::string>());
-    QVERIFY(!jobs::hasStreamHost(source));
+    QCOMPARE(service::compilePhaseOf(source), std::optional<std::string>());
+    QVERIFY(!service::hasStreamHost(source));
   }
 
   void compileCommandUsesTheWheelsCompiler() {
     const auto iree = test::projectIree();
-    jobs::CompileRequest request{
-        "in.mlir", "out.vmfb", *jobs::compileTarget("gfx942"), false, {}};
-    auto spec = jobs::compileCommand(iree, request);
+    service::CompileRequest request{
+        "in.mlir", "out.vmfb", *service::compileTarget("gfx942"), false, {}};
+    auto spec = service::compileCommand(iree, request);
     QVERIFY(spec.ok());
     QCOMPARE(spec->program, iree.tools.at(tools::kIreeCompile));
     QCOMPARE(spec->arguments.front(), std::string("in.mlir"));
     QCOMPARE(spec->arguments.back(), std::string("out.vmfb"));
     request.inputCarriesTarget = true;
-    QCOMPARE(jobs::compileCommand(iree, request)->arguments,
+    QCOMPARE(service::compileCommand(iree, request)->arguments,
              (std::vector<std::string>{"in.mlir", "-o", "out.vmfb"}));
   }
 
   void benchmarkCommandAsksForJson() {
     const auto iree = test::projectIree();
-    auto spec = jobs::compileCommand(
-        iree, {"a", "b", *jobs::compileTarget("cpu"), true, {}});
+    auto spec = service::compileCommand(
+        iree, {"a", "b", *service::compileTarget("cpu"), true, {}});
     QVERIFY(spec.ok());
-    auto bench = jobs::benchmarkCommand(iree, {"m.vmfb", "local-task", 3, ""});
+    auto bench =
+        service::benchmarkCommand(iree, {"m.vmfb", "local-task", 3, ""});
     QVERIFY(bench.ok());
     QCOMPARE(bench->arguments,
              (std::vector<std::string>{"--module=m.vmfb", "--device=local-task",
                                        "--benchmark_format=json",
                                        "--benchmark_repetitions=3"}));
     QVERIFY(
-        !jobs::benchmarkCommand(iree, {"m.vmfb", "local-task", 0, ""}).ok());
+        !service::benchmarkCommand(iree, {"m.vmfb", "local-task", 0, ""}).ok());
   }
 
   void parsesBenchmarkJson() {
@@ -111,20 +112,20 @@ Running iree-benchmark-module
      "cpu_time": 1.4, "time_unit": "ms"}
   ]
 })";
-    auto measurements = jobs::parseBenchmarkJson(output);
+    auto measurements = service::parseBenchmarkJson(output);
     QVERIFY(measurements.ok());
     QCOMPARE(measurements->size(), size_t(2));
     QCOMPARE((*measurements)[0].realTimeMicroseconds(), 2.5);
     QCOMPARE((*measurements)[1].aggregateName, std::string("mean"));
     QCOMPARE((*measurements)[1].realTimeMicroseconds(), 1500.0);
 
-    QVERIFY(!jobs::parseBenchmarkJson("no json here").ok());
-    QVERIFY(!jobs::parseBenchmarkJson("{\"benchmarks\": [").ok());
-    QVERIFY(!jobs::parseBenchmarkJson("{\"benchmarks\": []}").ok());
+    QVERIFY(!service::parseBenchmarkJson("no json here").ok());
+    QVERIFY(!service::parseBenchmarkJson("{\"benchmarks\": [").ok());
+    QVERIFY(!service::parseBenchmarkJson("{\"benchmarks\": []}").ok());
   }
 
   void parsesTheDriverList() {
-    const auto drivers = jobs::parseDriverList(
+    const auto drivers = service::parseDriverList(
         "# ====\n# Available HAL drivers\n# ====\n\n"
         "            cuda: NVIDIA CUDA HAL driver (via dylib)\n"
         "      local-task: Local execution using the IREE task system\n");
@@ -135,7 +136,7 @@ Running iree-benchmark-module
   }
 
   void theWheelsRuntimeOffersTheGpuDrivers() {
-    auto drivers = jobs::listRuntimeDrivers(test::projectIree());
+    auto drivers = service::listRuntimeDrivers(test::projectIree());
     QVERIFY2(drivers.ok(), drivers.ok() ? "" : drivers.error().c_str());
     std::vector<std::string> names;
     for (const auto &driver : *drivers)

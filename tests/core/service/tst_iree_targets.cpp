@@ -75,7 +75,7 @@ private slots:
                              "rx7900xtx", "sm_80", "a100"}) {
       auto builtin = config::builtinTarget(name);
       QVERIFY2(builtin.has_value(), name);
-      auto asked = jobs::ireeTarget(iree, name);
+      auto asked = service::ireeTarget(iree, name);
       QVERIFY2(
           asked.ok(),
           (std::string(name) + ": " + (asked ? "" : asked.error())).c_str());
@@ -90,7 +90,7 @@ private slots:
   void aTargetOnlyIreeKnowsIsAskedOfIt() {
     const auto iree = test::projectIree();
     QVERIFY(!config::builtinTarget("gfx1250"));
-    auto resolved = jobs::resolveTarget(&iree, "gfx1250");
+    auto resolved = service::resolveTarget(&iree, "gfx1250");
     QVERIFY2(resolved.ok(), resolved.ok() ? "" : resolved.error().c_str());
     QVERIFY(resolved->note.empty());
     const config::GpuTarget &t = resolved->target;
@@ -101,7 +101,7 @@ private slots:
     QVERIFY(t.offersMma("WMMA_F32_16x16x32_F16"));
     QVERIFY(t.source.find("--iree-rocm-target=gfx1250") != std::string::npos);
     // Without IREE the name is unknown, and the message says what is known.
-    auto without = jobs::resolveTarget(nullptr, "gfx1250");
+    auto without = service::resolveTarget(nullptr, "gfx1250");
     QVERIFY(!without.ok());
     QVERIFY(without.error().find("gfx942") != std::string::npos);
   }
@@ -115,7 +115,7 @@ private slots:
          {"gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1101",
           "gfx1200", "gfx1201", "gfx1250", "sm_60", "sm_70", "sm_75", "sm_80",
           "sm_86", "sm_89"}) {
-      auto asked = jobs::ireeTarget(iree, name);
+      auto asked = service::ireeTarget(iree, name);
       if (!asked) {
         // A name this IREE does not know is not a failure of the table.
         QVERIFY2(asked.error().find("nknown") != std::string::npos ||
@@ -145,11 +145,11 @@ private slots:
 
   void sm90FallsBackToTheBuiltInDescriptionSayingWhy() {
     const auto iree = test::projectIree();
-    auto asked = jobs::ireeTarget(iree, "sm_90");
+    auto asked = service::ireeTarget(iree, "sm_90");
     QVERIFY(!asked.ok());
     QVERIFY2(asked.error().find("no GPU target facts") != std::string::npos,
              asked.error().c_str());
-    auto resolved = jobs::resolveTarget(&iree, "sm_90");
+    auto resolved = service::resolveTarget(&iree, "sm_90");
     QVERIFY(resolved.ok());
     QCOMPARE(resolved->target.maxWorkgroupMemoryBytes, int64_t(232448));
     QVERIFY(resolved->note.find("built-in") != std::string::npos);
@@ -161,7 +161,7 @@ private slots:
     // table describes the MI300X, whose figures must not be borrowed: the
     // ones read are IREE's (chip = <sku = "mi325x", memory_bandwidth_tbps =
     // 5.3, perf_tflops = {fp16 = 1307.4, ...}>).
-    auto asked = jobs::ireeTarget(iree, "mi325x");
+    auto asked = service::ireeTarget(iree, "mi325x");
     if (!asked.ok())
       QSKIP(("this IREE does not know mi325x: " + asked.error()).c_str());
     QCOMPARE(asked->target.arch, std::string("gfx942"));
@@ -173,21 +173,21 @@ private slots:
 
   void unknownNamesSayWhatIreeSaid() {
     const auto iree = test::projectIree();
-    auto unknown = jobs::ireeTarget(iree, "gfx9999");
+    auto unknown = service::ireeTarget(iree, "gfx9999");
     QVERIFY(!unknown.ok());
     QVERIFY2(unknown.error().find("Unknown ROCM target 'gfx9999'") !=
                  std::string::npos,
              unknown.error().c_str());
     QVERIFY(unknown.error().find("Unknown CUDA target") != std::string::npos);
-    auto resolved = jobs::resolveTarget(&iree, "gfx9999");
+    auto resolved = service::resolveTarget(&iree, "gfx9999");
     QVERIFY(!resolved.ok());
     QVERIFY(resolved.error().find("nor is it built into Tilescope") !=
             std::string::npos);
-    auto odd = jobs::targetQueryCommand(iree, "gfx942 --iree-x", "rocm");
+    auto odd = service::targetQueryCommand(iree, "gfx942 --iree-x", "rocm");
     QVERIFY(!odd.ok());
-    QVERIFY(!jobs::targetQueryCommand(iree, "gfx942", "vulkan").ok());
+    QVERIFY(!service::targetQueryCommand(iree, "gfx942", "vulkan").ok());
     // A pasted attribute is read as it is, with no IREE.
-    auto pasted = jobs::resolveTarget(
+    auto pasted = service::resolveTarget(
         nullptr, "#iree_gpu.target<arch = \"gfx942\", features = \"\", wgp = "
                  "<compute = fp32, storage = b32, subgroup = none, mma = [], "
                  "subgroup_size_choices = [64], max_workgroup_sizes = [1024, "

@@ -6,7 +6,7 @@
 // and Python and compare their text with this session's.
 #include "TestSupport.h"
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/session/Session.h"
 #include "widgets/render/OpPicture.h"
 

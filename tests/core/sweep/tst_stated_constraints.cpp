@@ -6,7 +6,7 @@
 // another text, none is.
 #include "TestSupport.h"
 
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/sweep/SweepConstraints.h"
 #include "core/sweep/SweepSpace.h"
 
@@ -17,26 +17,26 @@ using namespace tilescope;
 class StatedConstraintsTest : public QObject {
   Q_OBJECT
 
-  std::optional<iree::Document> document;
-  std::optional<jobs::IreeSpace> space;
+  std::optional<document::Document> document;
+  std::optional<sweep::IreeSpace> space;
   const edit::OpRef op{0, 0};
 
   // The candidates of `space`, checked with an iree-opt that cannot run.
-  std::vector<jobs::SweepCandidate>
-  checkedWithoutIreeOpt(const iree::Document &asked,
-                        std::shared_ptr<const jobs::StatedConstraints> stated) {
-    jobs::SweepRequest request;
+  std::vector<sweep::SweepCandidate> checkedWithoutIreeOpt(
+      const document::Document &asked,
+      std::shared_ptr<const service::StatedConstraints> stated) {
+    sweep::SweepRequest request;
     request.document = &asked;
     request.op = op;
     request.points = space->points;
     request.ireeConstraints = true;
     request.stated = std::move(stated);
-    auto planned = jobs::planSweep(request);
+    auto planned = sweep::planSweep(request);
     if (!planned)
       qFatal("%s", planned.error().c_str());
     tools::IreeInstallation broken = test::projectIree();
     broken.tools[tools::kIreeOpt] = "/bin/false";
-    auto checked = jobs::checkCandidatesWithIree(broken, request, *planned);
+    auto checked = sweep::checkCandidatesWithIree(broken, request, *planned);
     if (!checked)
       qFatal("%s", checked.error().c_str());
     return *planned;
@@ -49,12 +49,12 @@ private slots:
                                    "matmul_f16_1024_dispatch_0.benchmark.mlir");
     QVERIFY2(parsed, parsed ? "" : parsed.error().c_str());
     document = std::move(*parsed);
-    jobs::IreeSpaceRequest asked;
+    sweep::IreeSpaceRequest asked;
     asked.document = &*document;
     asked.op = op;
     asked.vary = {"reduction"};
     asked.nearest = 4;
-    auto listed = jobs::ireeSweepSpace(test::projectIree(), asked);
+    auto listed = sweep::ireeSweepSpace(test::projectIree(), asked);
     QVERIFY2(listed, listed ? "" : listed.error().c_str());
     space = std::move(*listed);
     QVERIFY(!space->points.empty());
@@ -64,7 +64,7 @@ private slots:
   void theCheckRunsWhatTheListingHadIreeState() {
     const auto candidates = checkedWithoutIreeOpt(*document, space->stated);
     int checked = 0;
-    for (const jobs::SweepCandidate &candidate : candidates) {
+    for (const sweep::SweepCandidate &candidate : candidates) {
       if (!candidate.valid)
         continue;
       QCOMPARE(candidate.ireeVerdictBy, std::string("tilescope"));
@@ -75,7 +75,7 @@ private slots:
   }
 
   void withoutThemIreeOptIsAsked() {
-    for (const jobs::SweepCandidate &candidate :
+    for (const sweep::SweepCandidate &candidate :
          checkedWithoutIreeOpt(*document, nullptr))
       if (candidate.valid)
         QVERIFY(candidate.ireeVerdict != "holds");
@@ -83,11 +83,11 @@ private slots:
 
   // Constraints stated for another text are not this document's.
   void anotherTextIsAskedAgain() {
-    iree::Document edited = *document;
+    document::Document edited = *document;
     edited.text += "\n// edited\n";
     QVERIFY(!space->stated->statedFor(edited, op));
     QVERIFY(!space->stated->statedFor(*document, {0, 1}));
-    for (const jobs::SweepCandidate &candidate :
+    for (const sweep::SweepCandidate &candidate :
          checkedWithoutIreeOpt(edited, space->stated))
       if (candidate.valid)
         QVERIFY(candidate.ireeVerdictBy != "tilescope");

@@ -23,7 +23,10 @@
 #include <random>
 
 using namespace tilescope;
-using namespace tilescope::jobs;
+using namespace tilescope::process;
+using namespace tilescope::service;
+using namespace tilescope::run;
+using namespace tilescope::tries;
 using nlohmann::json;
 namespace fs = std::filesystem;
 

@@ -28,7 +28,10 @@
 #include <unistd.h>
 
 using namespace tilescope;
-using namespace tilescope::jobs;
+using namespace tilescope::process;
+using namespace tilescope::service;
+using namespace tilescope::run;
+using namespace tilescope::tries;
 using namespace tilescope::layout;
 
 namespace {
@@ -84,17 +87,17 @@ class JobResultsTest : public QObject {
 
   // A document of one TileAndFuse dispatch "d0" holding one matmul with a
   // 64x64 workgroup tile: the configs a try records.
-  static iree::Document oneMatmul() {
-    iree::Dispatch dispatch;
+  static document::Document oneMatmul() {
+    document::Dispatch dispatch;
     dispatch.name = "d0";
     dispatch.translationInfo = "#iree_codegen.translation_info<pipeline = "
                                "#iree_gpu.pipeline<TileAndFuse> "
                                "workgroup_size = [256, 1, 1]>";
-    iree::RootOp op;
+    document::RootOp op;
     op.name = "linalg.matmul";
     op.loweringConfig = "#iree_gpu.lowering_config<{workgroup = [64, 64, 0]}>";
     dispatch.rootOps = {op};
-    iree::Document document;
+    document::Document document;
     document.dispatches = {dispatch};
     return document;
   }
@@ -104,20 +107,20 @@ private slots:
   // that has moved on: only what differs, matched by dispatch name and op
   // index; entries of another form are skipped, never thrown on.
   void tryConfigsGoBack() {
-    const iree::Document tried = oneMatmul();
-    const iree::Dispatch &dispatch = tried.dispatches[0];
-    const iree::RootOp &op = dispatch.rootOps[0];
-    nlohmann::json configs = jobs::configsJson(tried);
+    const document::Document tried = oneMatmul();
+    const document::Dispatch &dispatch = tried.dispatches[0];
+    const document::RootOp &op = dispatch.rootOps[0];
+    nlohmann::json configs = tries::configsJson(tried);
 
-    iree::Document now = tried;
-    QVERIFY(jobs::configChanges(configs, now).empty());
+    document::Document now = tried;
+    QVERIFY(tries::configChanges(configs, now).empty());
     now.dispatches[0].rootOps[0].loweringConfig =
         "#iree_gpu.lowering_config<{workgroup = [128, 64, 0]}>";
     now.dispatches[0].translationInfo = "#iree_codegen.translation_info<"
                                         "pipeline = #iree_gpu.pipeline<"
                                         "TileAndFuse> workgroup_size = [512, "
                                         "1, 1]>";
-    auto changes = jobs::configChanges(configs, now);
+    auto changes = tries::configChanges(configs, now);
     QCOMPARE(changes.size(), size_t(2));
     QCOMPARE(changes[0].field, std::string("lowering_config"));
     QCOMPARE(changes[0].value, op.loweringConfig);
@@ -130,15 +133,15 @@ private slots:
         {"0:0", {{"dispatch", "other"}}}, {"0:7", configs["0:0"]},
         {"0:x", configs["0:0"]},          {"nocolon", configs["0:0"]},
         {"0:-1", configs["0:0"]},         {"0:1", 42}};
-    QVERIFY(jobs::configChanges(odd, now).empty());
-    QVERIFY(jobs::configChanges(nlohmann::json::array(), now).empty());
+    QVERIFY(tries::configChanges(odd, now).empty());
+    QVERIFY(tries::configChanges(nlohmann::json::array(), now).empty());
   }
 
   // Two tries side by side: the configs field by field, each kernel's
   // resources in both, the times; and the earlier try of the same op with
   // resources (what "changed since the previous try" reads).
   void comparesTwoTries() {
-    iree::Document document = oneMatmul();
+    document::Document document = oneMatmul();
     auto kernel = [](int vgprs, int active, bool spills) {
       return nlohmann::json{
           {"kernel", "k0"},
@@ -148,20 +151,20 @@ private slots:
           {"occupancy",
            {{"active", active}, {"maximum", 8}, {"unit", "waves per SIMD"}}}};
     };
-    jobs::TryRecord a;
+    tries::TryRecord a;
     a.document = "/x/file.mlir";
     a.op = "0:0";
     a.medianMicroseconds = 30.0;
-    a.details = {{"configs", jobs::configsJson(document)},
+    a.details = {{"configs", tries::configsJson(document)},
                  {"resources", {{"kernels", {kernel(128, 4, false)}}}}};
     document.dispatches[0].rootOps[0].loweringConfig =
         "#iree_gpu.lowering_config<{workgroup = [128, 64, 0]}>";
-    jobs::TryRecord b = a;
+    tries::TryRecord b = a;
     b.medianMicroseconds = 20.0;
-    b.details = {{"configs", jobs::configsJson(document)},
+    b.details = {{"configs", tries::configsJson(document)},
                  {"resources", {{"kernels", {kernel(200, 2, true)}}}}};
 
-    const jobs::TryComparison c = jobs::compareTries(a, b);
+    const tries::TryComparison c = tries::compareTries(a, b);
     QCOMPARE(c.configs.ops.size(), size_t(1));
     QCOMPARE(c.configs.ops[0].fields.size(), size_t(1));
     QCOMPARE(c.configs.ops[0].fields[0].field, std::string("workgroup"));
@@ -169,45 +172,45 @@ private slots:
     QCOMPARE(c.configs.ops[0].fields[0].after, std::string("[128, 64, 0]"));
     QCOMPARE(c.kernels.size(), size_t(1));
     int changed = 0;
-    for (const jobs::ResourcePair &pair : c.kernels[0].resources)
+    for (const tries::ResourcePair &pair : c.kernels[0].resources)
       changed += pair.changed();
     QCOMPARE(changed, 2); // vgprs and occupancy; shared memory the same
     QVERIFY(c.speedup() && std::abs(*c.speedup() - 1.5) < 1e-9);
-    const nlohmann::json out = jobs::toJson(c, a, b);
+    const nlohmann::json out = tries::toJson(c, a, b);
     QCOMPARE(out["times"]["speedup_b_over_a"].get<double>(), 1.5);
     QCOMPARE(out["times"]["within_noise"].get<bool>(), false);
     QVERIFY(!out["a"].contains("details"));
-    QCOMPARE(jobs::resourceBrief(b),
+    QCOMPARE(tries::resourceBrief(b),
              std::string("200 VGPRs, shared 4096 B, spills, 2 of 8 waves "
                          "per SIMD"));
-    QCOMPARE(jobs::resourceBrief(jobs::TryRecord{}), std::string());
-    QCOMPARE(jobs::registersOf(b).value_or(0), 200LL);
-    QCOMPARE(jobs::activeOccupancyOf(b).value_or(0), 2LL);
+    QCOMPARE(tries::resourceBrief(tries::TryRecord{}), std::string());
+    QCOMPARE(tries::registersOf(b).value_or(0), 200LL);
+    QCOMPARE(tries::activeOccupancyOf(b).value_or(0), 2LL);
 
     // Odd details (a try of an older form) compare as nothing, never throw.
-    jobs::TryRecord odd = a;
+    tries::TryRecord odd = a;
     odd.details = {{"configs", 42}, {"resources", {{"kernels", 7}}}};
-    QVERIFY(jobs::compareTries(a, odd).kernels.empty());
-    QVERIFY(jobs::resourceBrief(odd).empty());
-    QVERIFY(!jobs::firstKernel(odd) && !jobs::registersOf(odd));
+    QVERIFY(tries::compareTries(a, odd).kernels.empty());
+    QVERIFY(tries::resourceBrief(odd).empty());
+    QVERIFY(!tries::firstKernel(odd) && !tries::registersOf(odd));
 
     QTemporaryDir folder;
-    auto history = jobs::History::open(
+    auto history = tries::History::open(
         std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
     QVERIFY(history.ok());
-    jobs::TryRecord plain = a;
+    tries::TryRecord plain = a;
     plain.details = nlohmann::json::object(); // a compile: no resources
     QVERIFY(history->add(a).ok());
     QVERIFY(history->add(plain).ok());
     auto id = history->add(b);
     QVERIFY(id.ok());
     b.id = *id;
-    auto previous = jobs::previousWithResources(*history, b);
+    auto previous = tries::previousWithResources(*history, b);
     QVERIFY(previous.has_value());
     QCOMPARE(previous->medianMicroseconds.value_or(0), 30.0);
-    jobs::TryRecord otherOp = b;
+    tries::TryRecord otherOp = b;
     otherOp.op = "0:1";
-    QVERIFY(!jobs::previousWithResources(*history, otherOp));
+    QVERIFY(!tries::previousWithResources(*history, otherOp));
   }
 
   void amdOccupancyTakesTheTightestLimit() {
@@ -322,16 +325,16 @@ private slots:
     QCOMPARE(diagnostics[0].line, 23);
     QCOMPARE(diagnostics[0].notes.size(), size_t(1));
     QCOMPARE(diagnostics[2].file, std::string("other.mlir"));
-    QVERIFY(diagnostics[2].severity == iree::Severity::Warning);
+    QVERIFY(diagnostics[2].severity == document::Severity::Warning);
 
-    iree::Document document;
-    iree::Dispatch dispatch;
+    document::Document document;
+    document::Dispatch dispatch;
     dispatch.name = "matmul";
     dispatch.line = 9;
     dispatch.translationInfo =
         "#iree_codegen.translation_info<pipeline = "
         "#iree_gpu.pipeline<TileAndFuse> workgroup_size = [256, 1, 1]>";
-    iree::RootOp op;
+    document::RootOp op;
     op.line = 23;
     op.loweringConfig = "#iree_gpu.lowering_config<{mma_kind = "
                         "#iree_gpu.mma_layout<MFMA_F32_16x16x16_F16>, "

@@ -10,7 +10,7 @@
 #include "core/document/Document.h"
 #include "core/document/MlirFile.h"
 #include "core/document/SplitInput.h"
-#include "core/iree/Diagnostic.h"
+#include "core/document/Diagnostic.h"
 #include "core/util/Result.h"
 
 #include <filesystem>
@@ -23,17 +23,6 @@
 namespace tilescope::iree {
 
 class CompilerLibrary;
-
-// The document model (core/document/Document.h) under the names core/iree/
-// produces it with.
-using document::Dispatch;
-using document::Document;
-using document::FusedOp;
-using document::RootOp;
-using document::SourceLocation;
-using document::SplitInput;
-using document::splitInputFile;
-using document::TextPart;
 
 struct ParseOptions {
   // Split on `// -----` as iree-opt --split-input-file does. Unset: split
@@ -51,9 +40,6 @@ struct ParseOptions {
   // answer to send (the parse worker) spends after sending it.
   bool keepModules = false;
 };
-
-// Reads a file for parsing (core/document/MlirFile.h).
-using document::readMlirFile;
 
 // What Tilescope refuses before IREE sees the text (a NUL byte, nesting
 // deeper than IREE's parser can take, a swizzle IREE crashes on and, when
@@ -79,21 +65,21 @@ public:
   explicit DocumentParser(std::shared_ptr<CompilerLibrary> library);
   ~DocumentParser();
 
-  Result<Document> parseFile(const std::filesystem::path &path,
+  Result<document::Document> parseFile(const std::filesystem::path &path,
                              const ParseOptions &options = {});
   // The text by value: a caller done with it moves it in, and the document
   // keeps it without a copy.
-  Result<Document> parseText(std::string text, const std::string &bufferName,
+  Result<document::Document> parseText(std::string text, const std::string &bufferName,
                              const ParseOptions &options = {});
   // The diagnostics of the last failed parse.
-  const std::vector<Diagnostic> &lastDiagnostics() const { return diagnostics; }
+  const std::vector<document::Diagnostic> &lastDiagnostics() const { return diagnostics; }
   // Frees the modules a parse with keepModules kept.
   void releaseModules();
 
 private:
   std::shared_ptr<CompilerLibrary> library;
   std::shared_ptr<detail::Session> session;
-  std::vector<Diagnostic> diagnostics;
+  std::vector<document::Diagnostic> diagnostics;
   std::vector<std::unique_ptr<detail::ParsedModule>> keptModules;
 };
 

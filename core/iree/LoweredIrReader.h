@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/document/LoweredIr.h"
-#include "core/iree/Diagnostic.h"
+#include "core/document/Diagnostic.h"
 #include "core/util/Result.h"
 
 #include <memory>
@@ -14,14 +14,6 @@
 namespace tilescope::iree {
 
 class CompilerLibrary;
-
-// The data, by the names core/iree has always used.
-using document::AnchoredOp;
-using document::AnchorLayout;
-using document::ForallLoop;
-using document::LaneDistribution;
-using document::LaneSlice;
-using document::LoweredFunction;
 
 namespace detail {
 class Session;
@@ -38,7 +30,7 @@ public:
   LoweredIrReader &operator=(LoweredIrReader &&) noexcept;
 
   // An error says why the text could not be read.
-  Result<LoweredFunction> read(const std::string &dumpText) const;
+  Result<document::LoweredFunction> read(const std::string &dumpText) const;
 
 private:
   LoweredIrReader() = default;

@@ -1,4 +1,4 @@
-#include "core/iree/LoweredIr.h"
+#include "core/iree/LoweredIrReader.h"
 
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/detail/Ir.h"
@@ -34,15 +34,15 @@ LoweredIrReader::LoweredIrReader(LoweredIrReader &&) noexcept = default;
 LoweredIrReader &
 LoweredIrReader::operator=(LoweredIrReader &&) noexcept = default;
 
-Result<LoweredFunction>
+Result<document::LoweredFunction>
 LoweredIrReader::read(const std::string &dumpText) const {
-  std::vector<Diagnostic> diagnostics;
+  std::vector<document::Diagnostic> diagnostics;
   auto parsed = ParsedModule::parse(
       session, dumpText, SourcePosition{"<lowered IR>", "<lowered IR>"},
       diagnostics);
   if (!parsed) {
     std::string message = "IREE cannot read back its own lowered IR";
-    for (const Diagnostic &d : diagnostics)
+    for (const document::Diagnostic &d : diagnostics)
       message += "\n" + d.toString();
     return Error{message};
   }
@@ -51,13 +51,13 @@ LoweredIrReader::read(const std::string &dumpText) const {
 
   // to_layout results, and the to_layout that wraps each value.
   struct Layout {
-    AnchorLayout anchor;
+    document::AnchorLayout anchor;
     MlirValue source{nullptr};
   };
   std::map<const void *, Layout> byResult; // to_layout result -> it
   std::map<const void *, Layout> bySource; // wrapped value -> its to_layout
   std::vector<MlirOperation> candidates;
-  LoweredFunction function;
+  document::LoweredFunction function;
 
   ir.walk((*parsed)->operation(), [&](MlirOperation op) {
     const std::string name = ir.name(op);
@@ -79,7 +79,7 @@ LoweredIrReader::read(const std::string &dumpText) const {
       return true;
     }
     if (name == "scf.forall") {
-      ForallLoop loop;
+      document::ForallLoop loop;
       // Static entries hold MLIR's dynamic sentinel where the value is an
       // operand (lower bounds, then upper bounds, then steps): read those
       // through their arith.constant.
@@ -125,7 +125,7 @@ LoweredIrReader::read(const std::string &dumpText) const {
   });
 
   for (MlirOperation op : candidates) {
-    AnchoredOp anchored;
+    document::AnchoredOp anchored;
     bool any = false;
     for (intptr_t i = 0, e = api.mlirOperationGetNumOperands(op); i < e; ++i) {
       auto it = byResult.find(api.mlirOperationGetOperand(op, i).ptr);

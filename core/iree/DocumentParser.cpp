@@ -1,4 +1,4 @@
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/detail/Ir.h"
@@ -35,8 +35,8 @@ public:
   }
 
   // Functions that are kernels: inside an executable, or configured.
-  std::vector<Dispatch> takeDispatches() {
-    std::vector<Dispatch> result;
+  std::vector<document::Dispatch> takeDispatches() {
+    std::vector<document::Dispatch> result;
     for (FunctionEntry &entry : functions) {
       if (entry.insideExecutable || !entry.dispatch.translationInfo.empty() ||
           !entry.dispatch.rootOps.empty())
@@ -44,13 +44,13 @@ public:
     }
     std::stable_sort(
         result.begin(), result.end(),
-        [](const Dispatch &a, const Dispatch &b) { return a.line < b.line; });
+        [](const document::Dispatch &a, const document::Dispatch &b) { return a.line < b.line; });
     return result;
   }
 
 private:
   struct FunctionEntry {
-    Dispatch dispatch;
+    document::Dispatch dispatch;
     bool insideExecutable = false;
   };
 
@@ -70,11 +70,11 @@ private:
       if (isComputeOp(opName))
         if (FunctionEntry *function = enclosingFunction(op))
           function->dispatch.fusedOps.push_back(
-              FusedOp{opName, ir.line(op, lineOffset)});
+              document::FusedOp{opName, ir.line(op, lineOffset)});
       return;
     }
 
-    RootOp root;
+    document::RootOp root;
     root.name = opName;
     root.line = ir.line(op, lineOffset);
     root.column = ir.column(op);
@@ -95,7 +95,7 @@ private:
     if (auto position = ir.filePosition(api.mlirOperationGetLocation(op));
         position && position->file != bufferName)
       root.source =
-          SourceLocation{position->file, position->line, position->column};
+          document::SourceLocation{position->file, position->line, position->column};
     if (FunctionEntry *function = enclosingFunction(op))
       function->dispatch.rootOps.push_back(std::move(root));
   }
@@ -242,13 +242,13 @@ DocumentParser::DocumentParser(std::shared_ptr<CompilerLibrary> library)
 
 DocumentParser::~DocumentParser() = default;
 
-Result<Document> DocumentParser::parseFile(const fs::path &path,
+Result<document::Document> DocumentParser::parseFile(const fs::path &path,
                                            const ParseOptions &options) {
   diagnostics.clear();
-  auto text = readMlirFile(path);
+  auto text = document::readMlirFile(path);
   if (!text)
     return Error{text.error()};
-  Result<Document> document =
+  Result<document::Document> document =
       parseText(std::move(*text), path.string(), options);
   if (document)
     document->path = path;
@@ -257,7 +257,7 @@ Result<Document> DocumentParser::parseFile(const fs::path &path,
 
 void DocumentParser::releaseModules() { keptModules.clear(); }
 
-Result<Document> DocumentParser::parseText(std::string text,
+Result<document::Document> DocumentParser::parseText(std::string text,
                                            const std::string &bufferName,
                                            const ParseOptions &options) {
   diagnostics.clear();
@@ -281,26 +281,26 @@ Result<Document> DocumentParser::parseText(std::string text,
     if (auto refused = refusal.get())
       return Error{*refused};
 
-  std::vector<TextPart> parts;
-  std::vector<Diagnostic> warnings;
+  std::vector<document::TextPart> parts;
+  std::vector<document::Diagnostic> warnings;
   if (split) {
-    SplitInput splitInput = splitInputFile(text, bufferName);
+    document::SplitInput splitInput = document::splitInputFile(text, bufferName);
     parts = std::move(splitInput.parts);
     warnings = std::move(splitInput.nearMisses);
   } else {
-    parts.push_back(TextPart{0, text.size(), 1, 1});
+    parts.push_back(document::TextPart{0, text.size(), 1, 1});
   }
 
-  Document document;
+  document::Document document;
   document.partCount = static_cast<int>(parts.size());
   document.diagnostics = warnings;
   const Ir ir(session->api);
 
   bool failed = false;
-  std::vector<Diagnostic> refusals;
+  std::vector<document::Diagnostic> refusals;
   std::vector<std::string> failures; // parts that failed without a diagnostic
   for (size_t partIndex = 0; partIndex < parts.size(); ++partIndex) {
-    const TextPart &part = parts[partIndex];
+    const document::TextPart &part = parts[partIndex];
     SourcePosition position;
     position.fileName = bufferName;
     position.bufferName =
@@ -309,7 +309,7 @@ Result<Document> DocumentParser::parseText(std::string text,
             : bufferName + " (part " + std::to_string(partIndex + 1) + ")";
     position.firstLine = part.firstLine;
     position.firstColumn = part.firstColumn;
-    std::vector<Diagnostic> partDiagnostics;
+    std::vector<document::Diagnostic> partDiagnostics;
     if (options.beforePart)
       options.beforePart(static_cast<int>(partIndex), part.firstLine);
     // A part that runs to the end of the text ends in its string's NUL.
@@ -326,12 +326,12 @@ Result<Document> DocumentParser::parseText(std::string text,
                       partDiagnostics.end());
       continue;
     }
-    for (Diagnostic &diagnostic : partDiagnostics)
+    for (document::Diagnostic &diagnostic : partDiagnostics)
       document.diagnostics.push_back(std::move(diagnostic));
     ModuleReader reader(ir, part.firstLine - 1, static_cast<int>(partIndex),
                         position.bufferName);
     reader.read((*parsed)->operation());
-    for (Dispatch &dispatch : reader.takeDispatches())
+    for (document::Dispatch &dispatch : reader.takeDispatches())
       document.dispatches.push_back(std::move(dispatch));
     if (options.keepModules)
       keptModules.push_back(std::move(*parsed));
@@ -340,8 +340,8 @@ Result<Document> DocumentParser::parseText(std::string text,
     diagnostics = std::move(document.diagnostics);
     diagnostics.insert(diagnostics.end(), refusals.begin(), refusals.end());
     std::string message;
-    for (const Diagnostic &diagnostic : diagnostics)
-      message += formatLikeIreeOpt(diagnostic, text);
+    for (const document::Diagnostic &diagnostic : diagnostics)
+      message += document::formatLikeIreeOpt(diagnostic, text);
     for (const std::string &failure : failures)
       message += failure + "\n";
     if (!message.empty() && message.back() == '\n')
@@ -385,7 +385,7 @@ AttributeParser::print(const std::string &attributeText,
       aliasDefinitions + "\n" + prefix + attributeText + "\n} {}\n";
   if (auto refusal = refuseBeforeParsing(text, kBuffer, false))
     return Error{*refusal};
-  std::vector<Diagnostic> diagnostics;
+  std::vector<document::Diagnostic> diagnostics;
   auto parsed = ParsedModule::parse(
       session, text, SourcePosition{kBuffer, kBuffer}, diagnostics);
   if (!parsed) {
@@ -395,7 +395,7 @@ AttributeParser::print(const std::string &attributeText,
                                     aliasDefinitions.end(), '\n')) +
         3;
     std::string message;
-    for (Diagnostic diagnostic : diagnostics) {
+    for (document::Diagnostic diagnostic : diagnostics) {
       if (diagnostic.file == kBuffer && diagnostic.line >= attributeLine)
         diagnostic.line -= attributeLine - 1;
       if (!message.empty())

@@ -1,4 +1,4 @@
-#include "core/iree/ProgramReductions.h"
+#include "core/iree/ProgramReader.h"
 
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/detail/Ir.h"
@@ -14,12 +14,12 @@ namespace {
 
 constexpr const char *kSplitAttribute = "iree_linalg_ext.split_reduction";
 
-std::optional<SourceLocation> sourceOf(const Ir &ir, MlirOperation op,
+std::optional<document::SourceLocation> sourceOf(const Ir &ir, MlirOperation op,
                                        const std::string &bufferName) {
   auto position = ir.filePosition(ir.api.mlirOperationGetLocation(op));
   if (!position || position->file == bufferName)
     return std::nullopt;
-  return SourceLocation{position->file, position->line, position->column};
+  return document::SourceLocation{position->file, position->line, position->column};
 }
 
 bool opensRegionWeSkip(const std::string &name) {
@@ -154,19 +154,19 @@ ProgramReader::~ProgramReader() = default;
 ProgramReader::ProgramReader(ProgramReader &&) noexcept = default;
 ProgramReader &ProgramReader::operator=(ProgramReader &&) noexcept = default;
 
-Result<std::vector<ProgramReduction>>
+Result<std::vector<document::ProgramReduction>>
 ProgramReader::reductions(const std::string &text,
                           const std::string &name) const {
   auto parsed = parseOrExplain(session, text, name);
   if (!parsed)
     return Error{parsed.error()};
   const Ir ir(session->api);
-  std::vector<ProgramReduction> found;
+  std::vector<document::ProgramReduction> found;
   forEachReduction(ir, (*parsed)->operation(),
                    [&](MlirOperation op, const std::string &opName,
                        const std::string &function, int index,
                        config::ReductionFacts facts) {
-                     ProgramReduction reduction;
+                     document::ProgramReduction reduction;
                      reduction.function = function;
                      reduction.index = index;
                      reduction.name = opName;
@@ -186,7 +186,7 @@ ProgramReader::reductions(const std::string &text,
 
 Result<std::string>
 ProgramReader::withSplits(const std::string &text, const std::string &name,
-                          const std::vector<SplitChoice> &choices) const {
+                          const std::vector<document::SplitChoice> &choices) const {
   auto parsed = parseOrExplain(session, text, name);
   if (!parsed)
     return Error{parsed.error()};
@@ -201,7 +201,7 @@ ProgramReader::withSplits(const std::string &text, const std::string &name,
       [&](MlirOperation op, const std::string &, const std::string &function,
           int index, const config::ReductionFacts &) {
         for (size_t i = 0; i < choices.size(); ++i) {
-          const SplitChoice &choice = choices[i];
+          const document::SplitChoice &choice = choices[i];
           if (choice.function != function || choice.index != index)
             continue;
           used[i] = true;
@@ -229,18 +229,18 @@ ProgramReader::withSplits(const std::string &text, const std::string &name,
   return ir.printWithLocations((*parsed)->operation());
 }
 
-Result<std::vector<FormedDispatch>>
+Result<std::vector<document::FormedDispatch>>
 ProgramReader::dispatches(const std::string &text,
                           const std::string &name) const {
   auto parsed = parseOrExplain(session, text, name);
   if (!parsed)
     return Error{parsed.error()};
   const Ir ir(session->api);
-  std::vector<FormedDispatch> formed;
+  std::vector<document::FormedDispatch> formed;
   ir.walk((*parsed)->operation(), [&](MlirOperation op) {
     const std::string opName = ir.name(op);
     if (opName == "flow.executable") {
-      formed.push_back(FormedDispatch{ir.symbolName(op), {}, {}});
+      formed.push_back(document::FormedDispatch{ir.symbolName(op), {}, {}});
       return true;
     }
     if (opName == "util.func")
@@ -254,7 +254,7 @@ ProgramReader::dispatches(const std::string &text,
     }
     if (!isComputeOp(opName) || opName == "linalg.fill")
       return true;
-    DispatchedOp dispatched;
+    document::DispatchedOp dispatched;
     dispatched.name = opName;
     dispatched.source = sourceOf(ir, op, name);
     dispatched.split = splitOf(ir, op);

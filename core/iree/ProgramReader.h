@@ -13,7 +13,7 @@
 
 #include "core/document/ProgramReductions.h"
 #include "core/document/RootOpDag.h"
-#include "core/iree/Document.h"
+#include "core/iree/DocumentParser.h"
 #include "core/util/Result.h"
 
 #include <cstdint>
@@ -25,12 +25,6 @@
 namespace tilescope::iree {
 
 class CompilerLibrary;
-
-// The data, by the names core/iree has always used.
-using document::DispatchedOp;
-using document::FormedDispatch;
-using document::ProgramReduction;
-using document::SplitChoice;
 
 namespace detail {
 class Session;
@@ -44,18 +38,18 @@ public:
   ProgramReader &operator=(ProgramReader &&) noexcept;
 
   // `name` labels the text in errors. An error holds IREE's diagnostics.
-  Result<std::vector<ProgramReduction>>
+  Result<std::vector<document::ProgramReduction>>
   reductions(const std::string &text, const std::string &name) const;
 
   // The text with each choice applied, printed by IREE with locations; an
   // error names a choice that matches no reduction.
   Result<std::string> withSplits(const std::string &text,
                                  const std::string &name,
-                                 const std::vector<SplitChoice> &choices) const;
+                                 const std::vector<document::SplitChoice> &choices) const;
 
   // The flow.executables of a module (iree-compile --compile-to=flow), in
   // order.
-  Result<std::vector<FormedDispatch>> dispatches(const std::string &text,
+  Result<std::vector<document::FormedDispatch>> dispatches(const std::string &text,
                                                  const std::string &name) const;
 
   // Every root op of a configured text (an op carrying lowering_config,
