@@ -78,7 +78,23 @@ struct GridScene {
   std::vector<SliceDim> sliceDims;
   size_t rowDim = 0, columnDim = 0;
   std::vector<int64_t> sliceAt; // one per dimension; the drawn two unused
+
+  // A legend of `count` numbered keys ("lane 0", "lane 1", ...; the first
+  // 256 listed), the palette sized for them.
+  void numberLegend(int64_t count, const QString &prefix) {
+    colorCount = count;
+    for (int64_t key = 0; key < count && key < 256; ++key)
+      legend.push_back({key, QString("%1 %2").arg(prefix).arg(key)});
+  }
 };
+
+// "[64, 128, 0]", as IREE prints a list.
+inline QString listText(const std::vector<int64_t> &values) {
+  QString text = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + QString::number(values[i]);
+  return text + "]";
+}
 
 // Where a slice holds each dimension not drawn: `asked` where given and in
 // range, else 0.

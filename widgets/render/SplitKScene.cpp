@@ -12,13 +12,6 @@ namespace {
 // Chunk colours: a 128-way split cycles through these (neighbours differ).
 constexpr int64_t kColours = 12;
 
-QString sizesText(const std::vector<int64_t> &values) {
-  QStringList parts;
-  for (int64_t value : values)
-    parts << QString::number(value);
-  return "[" + parts.join(", ") + "]";
-}
-
 } // namespace
 
 Result<GridScene> splitKScene(const SplitKPicture &picture) {
@@ -48,9 +41,9 @@ Result<GridScene> splitKScene(const SplitKPicture &picture) {
     total *= count;
 
   GridScene scene;
-  scene.title = QString("split-k of %1 over %2")
-                    .arg(picture.op,
-                         QString::fromStdString(picture.space.toString()));
+  scene.title =
+      QString("split-k of %1 over %2")
+          .arg(picture.op, QString::fromStdString(picture.space.toString()));
   scene.colorBy = ColorBy::Custom;
   scene.colorCount = std::min(total, kColours);
   if (split && total > 1)
@@ -58,7 +51,7 @@ Result<GridScene> splitKScene(const SplitKPicture &picture) {
         QString("%1 %2: %3 chunk(s); each is reduced by its own workgroups "
                 "into a partial result, and a second dispatch adds the %3 "
                 "partial results of every output element")
-            .arg(picture.whose, sizesText(*picture.sizes))
+            .arg(picture.whose, listText(*picture.sizes))
             .arg(total);
   else
     scene.subtitle = QString("not split (%1): one dispatch reduces every "
@@ -75,15 +68,15 @@ Result<GridScene> splitKScene(const SplitKPicture &picture) {
     panel.rowAxis = "chunk of " + name;
     panel.columnAxis = name + " in chunk";
     panel.title =
-        count > 1
-            ? QString("%1 = %2 in %3 chunks of %4%5")
-                  .arg(name)
-                  .arg(bound)
-                  .arg(count)
-                  .arg(tile)
-                  .arg(bound % tile ? QString(" (the last %1)").arg(bound % tile)
-                                    : QString())
-            : QString("%1 = %2, whole").arg(name).arg(bound);
+        count > 1 ? QString("%1 = %2 in %3 chunks of %4%5")
+                        .arg(name)
+                        .arg(bound)
+                        .arg(count)
+                        .arg(tile)
+                        .arg(bound % tile
+                                 ? QString(" (the last %1)").arg(bound % tile)
+                                 : QString())
+                  : QString("%1 = %2, whole").arg(name).arg(bound);
     panel.cell = [name, bound, tile, count](int64_t row, int64_t column) {
       CellInfo info;
       const int64_t index = row * tile + column;
@@ -167,12 +160,12 @@ Result<GridScene> splitKScene(const SplitKPicture &picture) {
   else
     for (int64_t chunk = 0; chunk < std::min(counts.back(), kColours); ++chunk)
       scene.legend.push_back(
-          {chunk, counts.back() > kColours
-                      ? QString("chunk %1, %2, ...").arg(chunk).arg(chunk + kColours)
-                      : QString("chunk %1").arg(chunk)});
-  scene.footer =
-      QString("reduction loops %1, tiles %2, chunks %3")
-          .arg(sizesText(bounds), sizesText(tiles), sizesText(counts));
+          {chunk,
+           counts.back() > kColours
+               ? QString("chunk %1, %2, ...").arg(chunk).arg(chunk + kColours)
+               : QString("chunk %1").arg(chunk)});
+  scene.footer = QString("reduction loops %1, tiles %2, chunks %3")
+                     .arg(listText(bounds), listText(tiles), listText(counts));
   return scene;
 }
 
