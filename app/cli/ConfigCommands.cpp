@@ -164,16 +164,22 @@ int check(const QStringList &arguments) {
   std::optional<service::OpConstraintVerdict> ireeVerdict;
   std::string ireeVerdictError;
   std::vector<std::string> ireeCommands;
+  // FILE's root op in its dispatch (the context points into `opened`),
+  // judged as the window, Python and set-config judge it (edit::ruleVerdict,
+  // Session::verdict).
+  std::optional<OpenedOp> opened;
+  std::optional<edit::RootOpContext> fileOp;
   if (fromFile) {
     const std::string path = parser.positionalArguments().front().toStdString();
     int code = kExitOk;
-    auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), code);
-    if (!opened) {
-      std::cerr << "tilescope-cli check: " << opened.error() << "\n";
+    auto file = openRootOp(path, opSpecOf(parser), ireePath(parser), code);
+    if (!file) {
+      std::cerr << "tilescope-cli check: " << file.error() << "\n";
       return code;
     }
-    const edit::RootOpContext op =
-        edit::contextOf(opened->document, opened->ref);
+    opened = std::move(*file);
+    fileOp = edit::contextOf(opened->document, opened->ref);
+    const edit::RootOpContext &op = *fileOp;
     if (!op.loweringConfig)
       return fail(path, op.op->name + " (line " + std::to_string(op.op->line) +
                             "): " + op.loweringConfigError);
@@ -257,7 +263,13 @@ int check(const QStringList &arguments) {
     targetNote = std::move(target->note);
   }
 
-  auto problems = layout::validate(*loweringConfig, context);
+  std::vector<config::Problem> problems;
+  if (fileOp) {
+    fileOp->validation.ireeRelease = context.ireeRelease;
+    problems = edit::ruleVerdict(*fileOp).problems;
+  } else {
+    problems = layout::validate(*loweringConfig, context);
+  }
   if (ireeVerdict)
     for (config::Problem &p : service::problemsOf(*ireeVerdict))
       problems.push_back(std::move(p));
