@@ -265,7 +265,9 @@ int check(const QStringList &arguments) {
 
   std::vector<config::Problem> problems;
   if (fileOp) {
-    fileOp->validation.ireeRelease = context.ireeRelease;
+    // With the file's loops, types and target as given on the command
+    // line (--iteration-space, --target, ...) where they are.
+    fileOp->validation = context;
     problems = edit::ruleVerdict(*fileOp).problems;
   } else {
     problems = layout::validate(*loweringConfig, context);

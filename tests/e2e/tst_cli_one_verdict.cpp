@@ -126,6 +126,24 @@ private slots:
       QVERIFY2(plan.out.contains("warning:"), qPrintable(failure(plan)));
   }
 
+  // check FILE judges the file's op with what the command line gives in
+  // place of the file's own (here the target): the gfx942 matmul's MFMA
+  // and 64-lane subgroups are errors on sm_90, and the JSON names sm_90.
+  void checkJudgesTheTargetItWasGiven() {
+    const test::CliRun own =
+        cli({"check", kMatmul, "--op", "0:0", "--no-iree-constraints"});
+    QVERIFY2(own.exitCode == 0, qPrintable(failure(own)));
+    const test::CliRun other =
+        cli({"check", kMatmul, "--op", "0:0", "--no-iree-constraints",
+             "--target", "sm_90", "--json"});
+    QVERIFY2(other.exitCode == 1, qPrintable(failure(other)));
+    const QJsonObject out =
+        QJsonDocument::fromJson(other.out.toUtf8()).object();
+    QCOMPARE(out["target"].toObject()["arch"].toString(), QString("sm_90"));
+    const QStringList rules = problemKeys(out["problems"].toArray());
+    QVERIFY2(rules.join(" ").contains("target-mma"), qPrintable(other.out));
+  }
+
   void randomEditsGetOneVerdict_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("seed");
