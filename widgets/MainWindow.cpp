@@ -2,6 +2,7 @@
 
 #include "widgets/BundleActions.h"
 #include "widgets/ConfigEditor.h"
+#include "widgets/ConfigureBar.h"
 #include "widgets/ConversionBar.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/DetailTabs.h"
@@ -125,8 +126,14 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
           &MainWindow::conversionChecked);
   connect(conversionBar, &ConversionBar::convertedSaved, this,
           &MainWindow::openFile);
+  configureBar = new ConfigureBar(ConfigureBar::through(services));
+  connect(configureBar, &ConfigureBar::configured, this, &MainWindow::openFile);
+  connect(configureBar, &ConfigureBar::failed, this, [this] {
+    statusLabel->setText("Not configured: see the bar over the views");
+  });
   centralColumn->addWidget(recoveryBar);
   centralColumn->addWidget(conversionBar);
+  centralColumn->addWidget(configureBar);
   centralColumn->addWidget(tabs, 1);
   setCentralWidget(central);
   setAcceptDrops(true);
@@ -185,6 +192,7 @@ MainWindow::~MainWindow() {
   // The questions still out are cancelled and waited for, their answers
   // dropped, before the views they would fill go.
   delete selection;
+  selection = nullptr;
   delete verdicts;
   delete ireeDefault;
 }
@@ -259,6 +267,8 @@ QStringList MainWindow::pendingAnswers() const {
   pending << verdicts->pending();
   if (ireeDefault->busy())
     pending << "IREE's default config";
+  if (configureBar->configuring())
+    pending << "the program's configuration";
   if (panels.sweep->planning())
     pending << "the sweep's plan";
   return pending;
@@ -289,6 +299,7 @@ void MainWindow::onLoadFinished(bool cancelled) {
   recoveryBar->forgetDocument();
   selection->open(std::move(*result));
   const document::Document &current = edits->document();
+  configureBar->opened(current); // a program not configured yet
   const QString name = QFileInfo(qs(current.path.string())).fileName();
   setWindowTitle(name + "[*] — Tilescope");
   statusLabel->setText(QString("%1: %2 dispatch%3, %4 part%5")

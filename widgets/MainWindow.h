@@ -29,6 +29,7 @@ class QLabel;
 namespace tilescope::widgets {
 
 class BundleActions;
+class ConfigureBar;
 class ConversionBar;
 class DetailTabs;
 class DocumentLoading;
@@ -76,7 +77,6 @@ public:
   // ireeDefaultShown follows, and the IREE default tab shows the selected
   // op against IREE's choice.
   void askIreeDefault();
-  // The files opened last, newest first (File > Open Recent).
   // What the bars over the views offer: unsaved edits a crash or a kill
   // left for the open file, and a refused file's conversion for the IREE
   // release in use.
@@ -134,6 +134,8 @@ private:
   RecoveryBar *recoveryBar = nullptr;
   // A file IREE refused that converts for the release in use.
   ConversionBar *conversionBar = nullptr;
+  // A program with no dispatches yet, configured for a target.
+  ConfigureBar *configureBar = nullptr;
   SaveActions *saving = nullptr;
 
   // The docked panels (DockLayout).

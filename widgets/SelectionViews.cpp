@@ -78,10 +78,12 @@ void SelectionViews::open(document::Document loaded) {
   // The first dispatch's root op is what a person came to see; a program
   // not yet configured shows how IREE would split its reductions.
   if (!views.browser->selectFirst()) {
-    views.editor->clear("This file holds no dispatches: open a dispatch "
-                        "benchmark, a configuration dump or a program "
-                        "configured by `tilescope-cli configure`. The "
-                        "Split-k tab shows how IREE splits its reductions.");
+    views.editor->clear("This file holds no dispatches: a program is "
+                        "configured for a target by the bar over the views "
+                        "(or `tilescope-cli configure`); a dispatch "
+                        "benchmark or a configuration dump opens as it is. "
+                        "The Split-k tab shows how IREE splits its "
+                        "reductions.");
     views.tabs->setCurrentWidget(views.tabs->splitK());
   }
 }

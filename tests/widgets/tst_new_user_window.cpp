@@ -8,6 +8,7 @@
 #include "WindowTestSupport.h"
 
 #include "widgets/ConfigEditor.h"
+#include "widgets/ConfigureBar.h"
 #include "widgets/DispatchBrowser.h"
 #include "widgets/EditSession.h"
 #include "widgets/MainWindow.h"
@@ -447,6 +448,39 @@ private slots:
     comparison->window()->resize(1000, 600);
     test::windowScreenshot(*comparison->window(), "new-user-compare-cpu");
     comparison->window()->close();
+  }
+
+  // A person who opens a model's source (a program with no dispatches yet)
+  // is offered its configuration for a target in the window, and the
+  // configured program opens with its dispatches; a target IREE does not
+  // know is said in the bar, which stays.
+  void aProgramIsConfiguredInTheWindow() {
+    auto window =
+        open(test::examplesDir() / "sources" / "matmul_f32_small.mlir");
+    QVERIFY(window->document()->dispatches.empty());
+    auto *bar = window->findChild<widgets::ConfigureBar *>("configureBar");
+    QVERIFY(bar && !bar->isHidden() && bar->offersConfiguring());
+    QSignalSpy failed(bar, &widgets::ConfigureBar::failed);
+    bar->configureFor("not-a-chip");
+    QVERIFY(failed.wait(60000));
+    QVERIFY(!bar->isHidden() && bar->offersConfiguring());
+    QVERIFY2(failed.front().at(0).toString().contains("not-a-chip"),
+             qPrintable(failed.front().at(0).toString()));
+
+    auto *target = bar->findChild<QComboBox *>("configureTarget");
+    target->setCurrentText("llvm-cpu");
+    QSignalSpy loaded(window.get(), &widgets::MainWindow::documentLoaded);
+    bar->findChild<QPushButton *>("configureButton")->click();
+    QVERIFY(loaded.wait(240000));
+    const document::Document *configured = window->document();
+    QVERIFY(!configured->dispatches.empty());
+    QVERIFY2(configured->path.string().find("configured") != std::string::npos,
+             configured->path.string().c_str());
+    QVERIFY(std::filesystem::path(configured->path).parent_path() ==
+            std::filesystem::path(workspace.path().toStdString()) /
+                "configured");
+    QVERIFY(bar->isHidden() && !bar->offersConfiguring());
+    QVERIFY(window->selectedOp().has_value());
   }
 
   // Items 16 and 19: the window says what it still waits on (a scripted
