@@ -8,7 +8,9 @@
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
+#include "core/service/ConfigureProgram.h"
 #include "core/service/DocumentWorker.h"
+#include "core/service/IreeCommands.h"
 #include "core/service/IreeConstraints.h"
 #include "core/session/Session.h"
 #include "core/tools/IreeInstallation.h"
@@ -354,6 +356,43 @@ void bindDocuments(py::module_ &m) {
       },
       py::arg("text"), py::arg("name") = "<text>",
       "Parses MLIR text as open() parses a file.");
+
+  m.def(
+      "configure",
+      [](const std::filesystem::path &source, const std::string &target,
+         std::optional<std::filesystem::path> output, double timeout,
+         const py::object &cancel) {
+        service::ConfigureRequest request;
+        request.source = source;
+        if (!target.empty())
+          request.target = valueOr(service::compileTarget(target));
+        request.output =
+            output
+                ? *output
+                : std::filesystem::path(
+                      source.stem().string() + "." +
+                      (request.target ? request.target->name : "own-device") +
+                      ".configured.mlir");
+        request.timeout = timeoutOf(timeout);
+        request.cancel = cancelFlagOf(cancel);
+        auto iree = tools::locateIree(ireeSearch());
+        if (!iree)
+          throw Failure(iree.error());
+        py::gil_scoped_release release;
+        auto configured = service::configureProgram(*iree, worker(), request);
+        if (!configured)
+          throw Failure(source.string() + ": " + configured.error());
+        return std::make_shared<document::Document>(
+            std::move(configured->document));
+      },
+      py::arg("source"), py::arg("target") = "", py::arg("output") = py::none(),
+      py::arg("timeout") = 600.0, py::arg("cancel") = py::none(),
+      "Configures a program (linalg, torch or ONNX-imported MLIR) for "
+      "`target` (gfx942, sm_90, llvm-cpu; \"\": the devices it names) "
+      "with IREE, as `tilescope-cli configure` does: the configured "
+      "program is written to `output` (default: SOURCE's name with "
+      ".TARGET.configured.mlir, in the current folder) and returned as a "
+      "Document, each root op linked to the source op it came from.");
 
   py::class_<Editor>(m, "Editor",
                      "Edits of a document's configs with undo and redo: the "

@@ -134,3 +134,15 @@ def test_iree_constraints_join_the_verdict_as_check_adds_them(tilescope, tmp_pat
     edited = tmp_path / "edited.mlir"
     editor.save(edited)
     assert ours == cli_json("check", edited, "--op", "0:0", "--json")["problems"]
+
+
+def test_configure_a_program_as_the_cli_does(tilescope, tmp_path):
+    source = EXAMPLES / "sources" / "matmul_f32_small.mlir"
+    output = tmp_path / "matmul.llvm-cpu.configured.mlir"
+    document = tilescope.configure(source, "llvm-cpu", output)
+    assert output.exists() and str(document.path) == str(output)
+    assert len(document.dispatches) >= 1
+    listed = cli_json("dispatches", str(output), "--json")
+    assert [d.name for d in document.dispatches] == [d["name"] for d in listed["dispatches"]]
+    with pytest.raises(tilescope.Error, match="not-a-chip"):
+        tilescope.configure(source, "not-a-chip", tmp_path / "no.mlir")

@@ -2,6 +2,8 @@
 
 The same code the ``tilescope`` window and ``tilescope-cli`` run:
 
+- ``configure(source, target)``: a program (a model's linalg, torch or
+  ONNX-imported MLIR) configured for a target by IREE, as a ``Document``;
 - ``open(path)`` / ``parse(text)``: an IREE MLIR file parsed by IREE (in
   Tilescope's worker process) into a ``Document`` of dispatches and root ops,
   their configs typed (``RootOp.config``, ``Dispatch.translation``: a
@@ -48,6 +50,7 @@ from ._tilescope import (  # noqa: F401
     TranslationInfo,
     bank_reads,
     bundle,
+    configure,
     history,
     import_results,
     iree,
@@ -81,6 +84,7 @@ __all__ = [
     "TranslationInfo",
     "bank_reads",
     "bundle",
+    "configure",
     "history",
     "import_results",
     "iree",
