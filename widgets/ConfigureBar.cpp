@@ -1,5 +1,6 @@
 #include "widgets/ConfigureBar.h"
 
+#include "core/process/Workspace.h"
 #include "core/service/ConfigureProgram.h"
 #include "core/service/IreeCommands.h"
 #include "widgets/WindowServices.h"
@@ -30,7 +31,9 @@ ConfigureBar::Configure ConfigureBar::through(const WindowServices &services) {
     return {};
   return [installation = services.installation,
           workerSource = services.documentWorker,
-          folder = services.workspace / "configured"](
+          folder = (services.workspace.empty() ? process::defaultWorkspace()
+                                               : services.workspace) /
+                   "configured"](
              const std::filesystem::path &program, const std::string &target,
              const std::atomic<bool> *cancel) -> Result<std::filesystem::path> {
     auto named = service::compileTarget(target);
