@@ -52,8 +52,7 @@ ConfigureBar::Configure ConfigureBar::through(const WindowServices &services) {
     service::ConfigureRequest request;
     request.source = program;
     request.target = *named;
-    request.output = folder / (program.stem().string() + "." + named->name +
-                               ".configured.mlir");
+    request.output = folder / service::configuredFileName(program, *named);
     request.cancel = cancel;
     auto configured = service::configureProgram(*iree, *worker, request);
     if (!configured)

@@ -74,9 +74,7 @@ int configure(const QStringList &arguments) {
   std::filesystem::path output =
       parser.isSet(outputOption)
           ? std::filesystem::path(parser.value(outputOption).toStdString())
-          : std::filesystem::path(source.stem().string() + "." +
-                                  (target ? target->name : "own-device") +
-                                  ".configured.mlir");
+          : std::filesystem::path(service::configuredFileName(source, target));
   auto installation = app::locateIree(ireePath(parser));
   if (!installation) {
     std::cerr << "tilescope-cli configure: " << installation.error() << "\n";

@@ -189,6 +189,12 @@ stripLocationsCommand(const tools::IreeInstallation &iree,
   return spec;
 }
 
+std::string configuredFileName(const std::filesystem::path &source,
+                               const std::optional<CompileTarget> &target) {
+  return source.stem().string() + "." + (target ? target->name : "own-device") +
+         ".configured.mlir";
+}
+
 Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                                            DocumentWorker &worker,
                                            const ConfigureRequest &request) {

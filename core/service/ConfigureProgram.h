@@ -38,7 +38,7 @@ struct ConfigureRequest {
 };
 
 struct ConfiguredProgram {
-  document::Document document;           // of `output`, its text included
+  document::Document document;       // of `output`, its text included
   std::vector<std::string> commands; // each step, as a shell command
   // How the device was named: "the source's hal.device.targets", "--target
   // gfx942", or "Tilescope's sm_90 target (IREE 3.13 names none)".
@@ -77,6 +77,13 @@ Result<process::ProcessSpec>
 stripLocationsCommand(const tools::IreeInstallation &iree,
                       const ConfigureRequest &request,
                       const std::filesystem::path &located);
+
+// The name a source's configuration is written under when none is given
+// (the CLI, Python, the window): "STEM.TARGET.configured.mlir", TARGET the
+// target's name ("rocm-gfx942") or "own-device" for a source that names
+// its devices.
+std::string configuredFileName(const std::filesystem::path &source,
+                               const std::optional<CompileTarget> &target);
 
 Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                                            DocumentWorker &worker,

@@ -367,12 +367,9 @@ void bindDocuments(py::module_ &m) {
         if (!target.empty())
           request.target = valueOr(service::compileTarget(target));
         request.output =
-            output
-                ? *output
-                : std::filesystem::path(
-                      source.stem().string() + "." +
-                      (request.target ? request.target->name : "own-device") +
-                      ".configured.mlir");
+            output ? *output
+                   : std::filesystem::path(
+                         service::configuredFileName(source, request.target));
         request.timeout = timeoutOf(timeout);
         request.cancel = cancelFlagOf(cancel);
         auto iree = tools::locateIree(ireeSearch());
