@@ -22,22 +22,28 @@ namespace {
 
 // Configures and compiles `program` for the dispatch file's own device with
 // the spec and says, per exported op, whether IREE gave it the exported
-// config and the program compiles with it.
+// config and the program compiles with it; `notes` gets what the proof met
+// that is no op's doing (a compile that hung or ran past its time).
 Result<json> proveSpec(service::DocumentWorker &worker,
                        const document::Document &document,
                        const std::vector<exporting::SpecOp> &ops,
                        const std::filesystem::path &program,
                        const std::filesystem::path &spec,
-                       const std::optional<QString> &ireeOption) {
+                       const std::optional<QString> &ireeOption,
+                       std::vector<std::string> &notes) {
   auto installation = app::locateIree(ireeOption);
   if (!installation)
     return Error{installation.error()};
+  tune::ProofLimits limits;
+  limits.depth = tune::SpecProofDepth::Compiled;
+  limits.keepTimedOutIn = std::filesystem::absolute(spec).parent_path();
   auto proofs = tune::proveSpec(*installation, worker, document, ops, program,
-                                spec, tune::SpecProofDepth::Compiled);
+                                spec, limits);
   if (!proofs)
     return Error{proofs.error()};
+  notes = proofs->notes;
   json results = json::array();
-  for (const tune::SpecOpProof &proof : *proofs) {
+  for (const tune::SpecOpProof &proof : proofs->ops) {
     json entry = {{"op", proof.op},
                   {"dispatch", proof.dispatch},
                   {"applied", proof.applied}};
@@ -153,9 +159,10 @@ int exportSpec(const QStringList &arguments) {
   json out = {{"file", path}, {"spec", output.string()}};
   int exit = kExitOk;
   if (parser.isSet(programOption)) {
+    std::vector<std::string> notes;
     auto proof = proveSpec(*worker, *document, ops,
                            parser.value(programOption).toStdString(), output,
-                           ireePath(parser));
+                           ireePath(parser), notes);
     if (!proof) {
       std::cerr << "tilescope-cli export-spec: configuring the program with "
                    "the spec failed: "
@@ -163,6 +170,8 @@ int exportSpec(const QStringList &arguments) {
       return kExitFailure;
     }
     out["proof"] = *proof;
+    if (!notes.empty())
+      out["proof_notes"] = notes;
     for (const json &entry : *proof)
       if (!entry["applied"].get<bool>())
         exit = kExitFailure;
@@ -197,6 +206,8 @@ int exportSpec(const QStringList &arguments) {
                   << d["exported"].get<std::string>() << ", IREE "
                   << d["iree"].get<std::string>() << "\n";
     }
+  for (const json &note : out.value("proof_notes", json::array()))
+    std::cout << "  note: " << note.get<std::string>() << "\n";
   return exit;
 }
 

@@ -3,9 +3,13 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
 #include <poll.h>
+#include <sstream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -48,6 +52,68 @@ std::vector<char *> pointers(std::vector<std::string> &strings) {
   return result;
 }
 
+// The CPU time of `pid` in clock ticks: its threads' and its finished
+// children's (/proc/PID/stat utime, stime, cutime, cstime); nullopt where
+// /proc cannot tell.
+std::optional<unsigned long long> cpuTicks(pid_t pid) {
+  std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(file, stat))
+    return std::nullopt;
+  const size_t close = stat.rfind(')'); // the name may hold spaces
+  if (close == std::string::npos)
+    return std::nullopt;
+  std::istringstream fields(stat.substr(close + 1));
+  std::string field;
+  unsigned long long ticks = 0;
+  // Fields 3 to 17 follow the name; 14 to 17 are the times.
+  for (int index = 3; index <= 17 && fields >> field; ++index)
+    if (index >= 14)
+      ticks += std::strtoull(field.c_str(), nullptr, 10);
+  return ticks;
+}
+
+// Whether a thread of `pid` has a child alive (/proc/PID/task/*/children).
+bool hasLiveChild(pid_t pid) {
+  std::error_code error;
+  for (const auto &task : std::filesystem::directory_iterator(
+           "/proc/" + std::to_string(pid) + "/task", error)) {
+    std::ifstream children(task.path() / "children");
+    std::string first;
+    if (children >> first)
+      return true;
+  }
+  return false;
+}
+
+// ProcessSpec::stallTimeout: samples the process once a second and says
+// when it has done nothing for the window.
+class StallWatch {
+public:
+  StallWatch(pid_t pid, std::optional<std::chrono::milliseconds> window,
+             Clock::time_point start)
+      : pid_(pid), window_(window), lastSample_(start), lastWork_(start) {}
+
+  bool stalled(Clock::time_point now) {
+    if (!window_ || now - lastSample_ < std::chrono::seconds(1))
+      return false;
+    lastSample_ = now;
+    const std::optional<unsigned long long> ticks = cpuTicks(pid_);
+    if (!ticks || *ticks != ticks_ || hasLiveChild(pid_)) {
+      ticks_ = ticks.value_or(0);
+      lastWork_ = now;
+      return false;
+    }
+    return now - lastWork_ > *window_;
+  }
+
+private:
+  pid_t pid_;
+  std::optional<std::chrono::milliseconds> window_;
+  Clock::time_point lastSample_, lastWork_;
+  unsigned long long ticks_ = 0;
+};
+
 } // namespace
 
 std::string shellQuote(const std::string &word) {
@@ -85,6 +151,16 @@ std::string ProcessResult::describe() const {
     return "killed by signal " + std::to_string(signal) + " (" +
            ::strsignal(signal) + ")";
   case Outcome::TimedOut:
+    if (stalled)
+      return "hung: it used no CPU for " +
+             std::to_string(
+                 std::chrono::duration_cast<std::chrono::seconds>(stallWindow)
+                     .count()) +
+             " s, and was stopped after " +
+             std::to_string(
+                 std::chrono::duration_cast<std::chrono::seconds>(elapsed)
+                     .count()) +
+             " s";
     return "timed out after " +
            std::to_string(
                std::chrono::duration_cast<std::chrono::seconds>(elapsed)
@@ -216,7 +292,9 @@ bool stopRequested(const std::atomic<bool> *cancel) {
   return (cancel && cancel->load()) || interruptSignal.load() != 0;
 }
 
-ProcessResult runProcess(const ProcessSpec &spec) {
+namespace {
+
+ProcessResult runOnce(const ProcessSpec &spec) {
   ProcessResult result;
   detail::Pipe out, err;
   if (!out.open() || !err.open()) {
@@ -244,6 +322,16 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   Stream streams[2] = {{out.read, &result.standardOutput, false},
                        {err.read, &result.standardError, true}};
   bool stopped = false;
+  StallWatch watch(pid, spec.stallTimeout, start);
+  auto outOfTime = [&] {
+    const Clock::time_point now = Clock::now();
+    if (watch.stalled(now)) {
+      result.stalled = true;
+      result.stallWindow = *spec.stallTimeout;
+      return true;
+    }
+    return now - start > spec.timeout;
+  };
   char buffer[65536];
   while (streams[0].open || streams[1].open) {
     if (stopAsked(spec)) {
@@ -252,7 +340,7 @@ ProcessResult runProcess(const ProcessSpec &spec) {
       stopped = true;
       break;
     }
-    if (Clock::now() - start > spec.timeout) {
+    if (outOfTime()) {
       detail::stopProcessGroup(pid);
       result.outcome = ProcessResult::Outcome::TimedOut;
       stopped = true;
@@ -293,7 +381,7 @@ ProcessResult runProcess(const ProcessSpec &spec) {
   if (!stopped) {
     // Output closed; wait for the exit itself, still honouring the timeout.
     while (::waitpid(pid, &status, WNOHANG) == 0) {
-      if (Clock::now() - start > spec.timeout || stopAsked(spec)) {
+      if (stopAsked(spec) || outOfTime()) {
         detail::stopProcessGroup(pid);
         result.outcome = stopAsked(spec) ? ProcessResult::Outcome::Cancelled
                                          : ProcessResult::Outcome::TimedOut;
@@ -307,6 +395,20 @@ ProcessResult runProcess(const ProcessSpec &spec) {
       Clock::now() - start);
   if (!stopped)
     detail::setEnding(result, status);
+  return result;
+}
+
+} // namespace
+
+ProcessResult runProcess(const ProcessSpec &spec) {
+  ProcessResult result = runOnce(spec);
+  for (int again = 0;
+       result.stalled && again < spec.stallRetries && !stopAsked(spec);
+       ++again) {
+    const int stalledRuns = result.stalledRuns + 1;
+    result = runOnce(spec);
+    result.stalledRuns = stalledRuns;
+  }
   return result;
 }
 

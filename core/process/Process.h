@@ -21,6 +21,15 @@ struct ProcessSpec {
   std::optional<std::filesystem::path> workingDirectory;
   std::map<std::string, std::string> environment; // added to the parent's
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  // Set: the process is stopped as hung (TimedOut, `stalled`) when for
+  // this long it has used no CPU (its threads' and its finished
+  // children's) and no child of it lives. For tools that compute from
+  // start to end (iree-compile), never for ones that wait on a device or
+  // a remote machine.
+  std::optional<std::chrono::milliseconds> stallTimeout;
+  // A run stopped as hung is started again this many times (a deadlock
+  // that strikes now and then, not every run).
+  int stallRetries = 0;
   // Set from another thread to stop the process early.
   const std::atomic<bool> *cancel = nullptr;
   // Output past this many bytes per stream is dropped (and noted).
@@ -47,10 +56,15 @@ struct ProcessResult {
   std::string standardError;
   std::chrono::milliseconds elapsed{0};
   std::string startError; // when FailedToStart
+  bool stalled = false;   // TimedOut by ProcessSpec::stallTimeout
+  std::chrono::milliseconds stallWindow{0}; // that timeout, when stalled
+  // Runs of the same spec stopped as hung before this one
+  // (ProcessSpec::stallRetries).
+  int stalledRuns = 0;
 
   bool succeeded() const { return outcome == Outcome::Exited && exitCode == 0; }
   // "exited with 1", "killed by signal 11 (Segmentation fault)", "timed out
-  // after 30 s", ...
+  // after 30 s", "hung: used no CPU for 60 s", ...
   std::string describe() const;
 };
 

@@ -4,6 +4,7 @@
 #include "core/run/RunToolAt.h"
 #include "core/service/CompileJob.h"
 #include "core/service/ConfigureProgram.h"
+#include "core/service/IreeCommands.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
 
@@ -231,6 +232,7 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
 
   process::ProcessSpec testedCompile;
   testedCompile.program = *compiler;
+  service::stopHungCompiles(testedCompile);
   testedCompile.arguments = {"program.mlir"};
   testedCompile.arguments.insert(testedCompile.arguments.end(),
                                  testedFlags.begin(), testedFlags.end());
@@ -238,6 +240,7 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
                                  {"-o", "tested.vmfb"});
   process::ProcessSpec referenceCompile;
   referenceCompile.program = *compiler;
+  service::stopHungCompiles(referenceCompile);
   referenceCompile.arguments = {"reference.mlir"};
   const service::CompileTarget host = *service::compileTarget("llvm-cpu");
   referenceCompile.arguments.insert(referenceCompile.arguments.end(),

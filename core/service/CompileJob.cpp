@@ -305,8 +305,14 @@ Result<CompileJobResult> prepareCompile(const tools::IreeInstallation &iree,
 void finishCompile(CompileJobResult &result, const document::Document &document,
                    process::ProcessResult process) {
   result.process = std::move(process);
+  const std::string hung =
+      result.process.stalledRuns > 0
+          ? "[tilescope] iree-compile hung (no CPU for a minute) and was run "
+            "once more: IREE 3.13 can deadlock loading a tuning spec "
+            "(docs/iree-3.13.md)\n"
+          : "";
   (void)writeFileAtomically(result.artifacts.log,
-                            result.process.standardOutput +
+                            hung + result.process.standardOutput +
                                 result.process.standardError);
   const std::string display =
       document.path.empty() ? std::string(kInputName) : document.path.string();

@@ -103,6 +103,7 @@ Result<process::ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
     return Error{tool.error()};
   process::ProcessSpec spec;
   spec.program = *tool;
+  stopHungCompiles(spec);
   spec.arguments.push_back(request.input.string());
   if (!request.inputCarriesTarget)
     spec.arguments.insert(spec.arguments.end(),

@@ -7,6 +7,7 @@
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -50,6 +51,17 @@ struct CompileRequest {
   bool inputCarriesTarget = false;
   std::vector<std::string> extraFlags;
 };
+// An iree-compile that has used no CPU for a minute is stopped as hung and
+// run once more (ProcessSpec::stallTimeout, stallRetries): IREE 3.13 can
+// deadlock while it loads a tuning spec (8 of some 1,740 compiles of a
+// two-matmul program with a spec, here; docs/iree-3.13.md), and a working
+// compile never idles that long.
+inline void stopHungCompiles(process::ProcessSpec &spec) {
+  spec.stallTimeout = std::chrono::minutes(1);
+  spec.stallRetries = 1;
+}
+
+// iree-compile on `request` (stopHungCompiles).
 Result<process::ProcessSpec> compileCommand(const tools::IreeInstallation &iree,
                                             const CompileRequest &request);
 

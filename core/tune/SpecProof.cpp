@@ -4,8 +4,10 @@
 #include "core/run/CheckJob.h"
 #include "core/service/CompileJob.h"
 #include "core/service/ConfigureProgram.h"
+#include "core/service/IreeCommands.h"
 #include "core/util/Files.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -32,31 +34,135 @@ const document::RootOp *sameOp(const document::Dispatch &found,
   return nullptr;
 }
 
-// iree-compile's first error on `program` with the spec `flag` (none when
-// empty; the program names its device: no target flags); empty when it
-// compiles.
-std::string compileError(const tools::IreeInstallation &iree,
-                         const std::filesystem::path &program,
-                         const std::string &flag,
-                         const std::filesystem::path &module) {
-  auto compiler = iree.tool(tools::kIreeCompile);
-  if (!compiler)
-    return compiler.error();
-  process::ProcessSpec spec;
-  spec.program = *compiler;
-  spec.arguments = {program.string(), "-o", module.string()};
-  if (!flag.empty())
-    spec.arguments.push_back(flag);
-  spec.timeout = std::chrono::minutes(10);
-  const process::ProcessResult ran = process::runProcess(spec);
-  if (ran.succeeded())
-    return {};
-  for (const document::Diagnostic &diagnostic : service::parseToolDiagnostics(
-           ran.standardError, program.string(), program.filename().string()))
-    if (diagnostic.severity == document::Severity::Error)
-      return diagnostic.message;
-  return "iree-compile " + ran.describe();
+// One iree-compile of the proof: the program alone or with a spec.
+struct ProofCompile {
+  std::string error; // the first error; empty when it compiled
+  bool cancelled = false;
+};
+
+// iree-compile on `program` with `spec` for `backend` (none when empty; the
+// program names its device: no target flags), writing `module`.
+process::ProcessSpec compileSpec(const std::filesystem::path &compiler,
+                                 const std::filesystem::path &program,
+                                 const std::string &backend,
+                                 const std::filesystem::path &spec,
+                                 const std::filesystem::path &module) {
+  process::ProcessSpec run;
+  run.program = compiler;
+  service::stopHungCompiles(run);
+  run.arguments = {program.string(), "-o", module.string()};
+  if (!spec.empty())
+    run.arguments.push_back(specFlag(backend, spec));
+  return run;
 }
+
+// Copies what reproduces a compile that hung or ran past its time (`ran`)
+// into a new folder timed-out-N under `keep`: the program, the spec and
+// command.sh. Returns the folder ("" when nothing could be kept).
+std::filesystem::path keepTimedOut(const std::filesystem::path &keep,
+                                   const std::filesystem::path &compiler,
+                                   const std::filesystem::path &program,
+                                   const std::string &backend,
+                                   const std::filesystem::path &spec,
+                                   const process::ProcessResult &ran) {
+  if (keep.empty())
+    return {};
+  std::error_code error;
+  std::filesystem::path folder;
+  for (int i = 0; i < 1000 && folder.empty(); ++i)
+    if (std::filesystem::create_directories(
+            keep / ("timed-out-" + std::to_string(i)), error))
+      folder = keep / ("timed-out-" + std::to_string(i));
+  if (folder.empty())
+    return {};
+  std::filesystem::copy_file(program, folder / program.filename(), error);
+  if (!spec.empty())
+    std::filesystem::copy_file(spec, folder / spec.filename(), error);
+  const process::ProcessSpec again = compileSpec(
+      compiler, folder / program.filename(), backend,
+      spec.empty() ? spec : folder / spec.filename(), folder / "program.vmfb");
+  const std::string script =
+      "#!/bin/sh\n# Tilescope's spec proof ran this iree-compile; it " +
+      (ran.stalledRuns > 0 ? std::string("hung (no CPU for a minute) once")
+                           : ran.describe()) +
+      ".\n" + again.shellCommand() + "\n";
+  if (!writeFileAtomically(folder / "command.sh", script))
+    return {};
+  std::filesystem::permissions(folder / "command.sh",
+                               std::filesystem::perms::owner_exec,
+                               std::filesystem::perm_options::add, error);
+  return folder;
+}
+
+// The proof's compiles: each stopped at the limits' time or cancel (and,
+// hung, run once more: stopHungCompiles); one that hung or ran past its
+// time is kept (keepTimedOut) and said in `notes`.
+class ProofCompiler {
+public:
+  ProofCompiler(const tools::IreeInstallation &iree, std::string backend,
+                const ProofLimits &limits, std::vector<std::string> &notes)
+      : iree_(iree), backend_(std::move(backend)), limits_(limits),
+        notes_(notes) {}
+
+  // iree-compile's first error on `program` with `spec` (none when
+  // empty); empty when it compiles.
+  ProofCompile operator()(const std::filesystem::path &program,
+                          const std::filesystem::path &spec,
+                          const std::filesystem::path &module) {
+    ProofCompile compiled;
+    auto compiler = iree_.tool(tools::kIreeCompile);
+    if (!compiler) {
+      compiled.error = compiler.error();
+      return compiled;
+    }
+    process::ProcessSpec run =
+        compileSpec(*compiler, program, backend_, spec, module);
+    run.timeout = limits_.timeout;
+    run.cancel = limits_.cancel;
+    const process::ProcessResult ran = process::runProcess(run);
+    compiled.cancelled =
+        ran.outcome == process::ProcessResult::Outcome::Cancelled;
+    if (ran.outcome == process::ProcessResult::Outcome::TimedOut ||
+        ran.stalledRuns > 0)
+      note(ran, *compiler, program, spec);
+    if (ran.succeeded())
+      return compiled;
+    for (const document::Diagnostic &diagnostic : service::parseToolDiagnostics(
+             ran.standardError, program.string(), program.filename().string()))
+      if (diagnostic.severity == document::Severity::Error) {
+        compiled.error = diagnostic.message;
+        return compiled;
+      }
+    compiled.error = "iree-compile " + ran.describe();
+    return compiled;
+  }
+
+private:
+  // What hung or ran out of time, and where its reproducer is kept.
+  void note(const process::ProcessResult &ran,
+            const std::filesystem::path &compiler,
+            const std::filesystem::path &program,
+            const std::filesystem::path &spec) {
+    const std::filesystem::path kept = keepTimedOut(
+        limits_.keepTimedOutIn, compiler, program, backend_, spec, ran);
+    std::string text =
+        "iree-compile on " + program.filename().string() +
+        (spec.empty() ? "" : " with " + spec.filename().string()) + " ";
+    if (ran.stalledRuns > 0)
+      text += "hung (it used no CPU for a minute) and was run once more: " +
+              std::string(ran.succeeded() ? "it compiled" : ran.describe());
+    else
+      text += ran.describe();
+    if (!kept.empty())
+      text += " (to reproduce it: " + (kept / "command.sh").string() + ")";
+    notes_.push_back(std::move(text));
+  }
+
+  const tools::IreeInstallation &iree_;
+  std::string backend_;
+  const ProofLimits &limits_;
+  std::vector<std::string> &notes_;
+};
 
 // Why a dispatch can compile in a try and not from a spec.
 std::string configuredElsewhere(const document::Dispatch &dispatch, size_t op) {
@@ -69,6 +175,40 @@ std::string configuredElsewhere(const document::Dispatch &dispatch, size_t op) {
       << " a lowering_config of its own, which a spec's config (for one "
          "root op) leaves out";
   return why.str();
+}
+
+// Whether IREE, configuring the program with the spec (`configured`),
+// gave `ref`'s op of `document` the config the spec carries.
+SpecOpProof opProof(const document::Document &document,
+                    const document::Document &configured,
+                    const exporting::SpecOp &ref) {
+  const document::Dispatch &dispatch =
+      document.dispatches.at(static_cast<size_t>(ref.dispatch));
+  const document::RootOp &op = dispatch.rootOps.at(static_cast<size_t>(ref.op));
+  SpecOpProof proof;
+  proof.op = std::to_string(ref.dispatch) + ":" + std::to_string(ref.op);
+  proof.dispatch = dispatch.name;
+  const document::Dispatch *found = nullptr;
+  for (const document::Dispatch &candidate : configured.dispatches)
+    if (candidate.executable == dispatch.executable)
+      found = &candidate;
+  const document::RootOp *chosen =
+      found ? sameOp(*found, op, static_cast<size_t>(ref.op)) : nullptr;
+  if (!chosen) {
+    proof.why = !found ? "the program has no dispatch @" + dispatch.executable
+                       : "the program's @" + dispatch.executable + " has no " +
+                             op.name + " on the loops " +
+                             (op.space ? op.space->toString() : "?");
+    return proof;
+  }
+  proof.inProgram = true;
+  proof.differences = edit::loweringConfigDifferences(op, *chosen);
+  if (op.compilationInfo.empty())
+    for (auto &difference : edit::translationInfoDifferences(
+             dispatch.translationInfo, found->translationInfo))
+      proof.differences.push_back(std::move(difference));
+  proof.applied = proof.differences.empty();
+  return proof;
 }
 
 } // namespace
@@ -132,12 +272,13 @@ std::string specFlag(const std::string &backend,
                            : "--iree-codegen-tuning-spec-path=" + path;
 }
 
-Result<std::vector<SpecOpProof>>
-proveSpec(const tools::IreeInstallation &iree, service::DocumentWorker &worker,
-          const document::Document &document,
-          const std::vector<exporting::SpecOp> &ops,
-          const std::filesystem::path &program,
-          const std::filesystem::path &spec, SpecProofDepth depth) {
+Result<SpecProof> proveSpec(const tools::IreeInstallation &iree,
+                            service::DocumentWorker &worker,
+                            const document::Document &document,
+                            const std::vector<exporting::SpecOp> &ops,
+                            const std::filesystem::path &program,
+                            const std::filesystem::path &spec,
+                            const ProofLimits &limits) {
   auto source = readTextFile(program);
   if (!source)
     return Error{source.error()};
@@ -153,59 +294,40 @@ proveSpec(const tools::IreeInstallation &iree, service::DocumentWorker &worker,
   const std::filesystem::path wrapped = folder->file("program.mlir");
   if (auto written = writeFileAtomically(wrapped, *onDevice); !written)
     return Error{written.error()};
+  const std::vector<std::string> backends = service::documentBackends(document);
+  const std::string backend = backends.empty() ? "" : backends.front();
   service::ConfigureRequest request;
   request.source = wrapped; // the device is in the program: no target flags
   request.output = folder->file("configured.mlir");
-  const std::vector<std::string> backends = service::documentBackends(document);
-  request.extraFlags = {
-      specFlag(backends.empty() ? "" : backends.front(), spec)};
+  request.extraFlags = {specFlag(backend, spec)};
+  // As long as the tune's own configure of the program may take.
+  request.timeout = std::max(
+      limits.timeout, std::chrono::milliseconds(std::chrono::minutes(10)));
+  request.cancel = limits.cancel;
   auto configured = service::configureProgram(iree, worker, request);
   if (!configured)
     return Error{configured.error()};
 
-  std::vector<SpecOpProof> proofs;
-  for (const exporting::SpecOp &ref : ops) {
-    const document::Dispatch &dispatch =
-        document.dispatches.at(static_cast<size_t>(ref.dispatch));
-    const document::RootOp &op =
-        dispatch.rootOps.at(static_cast<size_t>(ref.op));
-    SpecOpProof proof;
-    proof.op = std::to_string(ref.dispatch) + ":" + std::to_string(ref.op);
-    proof.dispatch = dispatch.name;
-    const document::Dispatch *found = nullptr;
-    for (const document::Dispatch &candidate : configured->document.dispatches)
-      if (candidate.executable == dispatch.executable)
-        found = &candidate;
-    const document::RootOp *chosen =
-        found ? sameOp(*found, op, static_cast<size_t>(ref.op)) : nullptr;
-    if (!chosen) {
-      proof.why = !found ? "the program has no dispatch @" + dispatch.executable
-                         : "the program's @" + dispatch.executable +
-                               " has no " + op.name + " on the loops " +
-                               (op.space ? op.space->toString() : "?");
-      proofs.push_back(std::move(proof));
-      continue;
-    }
-    proof.inProgram = true;
-    proof.differences = edit::loweringConfigDifferences(op, *chosen);
-    if (op.compilationInfo.empty())
-      for (auto &difference : edit::translationInfoDifferences(
-               dispatch.translationInfo, found->translationInfo))
-        proof.differences.push_back(std::move(difference));
-    proof.applied = proof.differences.empty();
-    proofs.push_back(std::move(proof));
-  }
-  if (depth == SpecProofDepth::Configured)
-    return proofs;
-  const std::string backend = backends.empty() ? "" : backends.front();
-  const std::string whole = compileError(iree, wrapped, specFlag(backend, spec),
-                                         folder->file("program.vmfb"));
-  if (whole.empty())
-    return proofs;
+  SpecProof proof;
+  for (const exporting::SpecOp &ref : ops)
+    proof.ops.push_back(opProof(document, configured->document, ref));
+  if (limits.depth == SpecProofDepth::Configured)
+    return proof;
+  ProofCompiler compile(iree, backend, limits, proof.notes);
+  const ProofCompile whole =
+      compile(wrapped, spec, folder->file("program.vmfb"));
+  if (whole.cancelled)
+    return Error{"the spec's proof was cancelled"};
+  if (whole.error.empty())
+    return proof;
   // A program that does not compile without the spec either: not the
   // spec's doing (its own compile will say what).
-  if (!compileError(iree, wrapped, "", folder->file("without.vmfb")).empty())
-    return proofs;
+  const ProofCompile without =
+      compile(wrapped, {}, folder->file("without.vmfb"));
+  if (without.cancelled)
+    return Error{"the spec's proof was cancelled"};
+  if (!without.error.empty())
+    return proof;
   // Which ops break it: each applied op alone in a spec (matched as the
   // whole spec matched it: by its dag where it is no contraction).
   std::vector<exporting::SpecOp> alone = ops;
@@ -213,8 +335,8 @@ proveSpec(const tools::IreeInstallation &iree, service::DocumentWorker &worker,
     return Error{attached.error()};
   bool blamed = false;
   for (size_t i = 0; i < ops.size(); ++i) {
-    SpecOpProof &proof = proofs[i];
-    if (!proof.applied)
+    SpecOpProof &op = proof.ops[i];
+    if (!op.applied)
       continue;
     auto text = exporting::tuningSpec(document, {alone[i]});
     if (!text)
@@ -223,27 +345,30 @@ proveSpec(const tools::IreeInstallation &iree, service::DocumentWorker &worker,
         folder->file("alone-" + std::to_string(i) + ".mlir");
     if (auto written = writeFileAtomically(aloneSpec, *text); !written)
       return Error{written.error()};
-    std::string error =
-        compileError(iree, wrapped, specFlag(backend, aloneSpec),
-                     folder->file("alone-" + std::to_string(i) + ".vmfb"));
-    if (error.empty())
+    const ProofCompile compiled =
+        compile(wrapped, aloneSpec,
+                folder->file("alone-" + std::to_string(i) + ".vmfb"));
+    if (compiled.cancelled)
+      return Error{"the spec's proof was cancelled"};
+    if (compiled.error.empty())
       continue;
     const document::Dispatch &dispatch =
         document.dispatches.at(static_cast<size_t>(ops[i].dispatch));
-    proof.applied = false;
-    proof.compileError =
-        error + configuredElsewhere(dispatch, static_cast<size_t>(ops[i].op));
+    op.applied = false;
+    op.compileError =
+        compiled.error +
+        configuredElsewhere(dispatch, static_cast<size_t>(ops[i].op));
     blamed = true;
   }
   // Each alone compiles, together they do not: every applied op is named.
   if (!blamed)
-    for (SpecOpProof &proof : proofs)
-      if (proof.applied) {
-        proof.applied = false;
-        proof.compileError =
-            "with the whole spec (each op alone compiles): " + whole;
+    for (SpecOpProof &op : proof.ops)
+      if (op.applied) {
+        op.applied = false;
+        op.compileError =
+            "with the whole spec (each op alone compiles): " + whole.error;
       }
-  return proofs;
+  return proof;
 }
 
 } // namespace tilescope::tune

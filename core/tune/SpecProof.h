@@ -12,6 +12,8 @@
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -74,18 +76,42 @@ Result<std::string> tuningSpecOf(service::DocumentWorker &worker,
 // with the spec tells.
 enum class SpecProofDepth { Configured, Compiled };
 
+// How far a proof goes, how long each of its iree-compile runs may take
+// (configuring the program gets at least ten minutes, as the tune's own
+// configure does), and what stops them.
+struct ProofLimits {
+  SpecProofDepth depth = SpecProofDepth::Configured;
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  const std::atomic<bool> *cancel = nullptr;
+  // A compile that hung or ran past `timeout` leaves what reproduces it in
+  // a folder timed-out-N here (the program, the spec and command.sh), for
+  // a report to IREE; nothing is kept when empty.
+  std::filesystem::path keepTimedOutIn;
+};
+
+struct SpecProof {
+  std::vector<SpecOpProof> ops; // one per op asked for, in order
+  // What the proof met that is no op's doing: a compile that hung (and was
+  // run once more) or ran past its time, and where its reproducer is kept.
+  std::vector<std::string> notes;
+};
+
 // Configures `program` (the source the configured `document` came from)
 // with `spec` for the document's own device, and proves each op of `ops`;
 // with SpecProofDepth::Compiled the program is then compiled with the spec
 // and, when that fails, each applied op alone in a spec, to name the ops
-// that break it (SpecOpProof::compileError). An Error when the program
-// cannot be put on the device or configured.
-Result<std::vector<SpecOpProof>>
-proveSpec(const tools::IreeInstallation &iree, service::DocumentWorker &worker,
-          const document::Document &document,
-          const std::vector<exporting::SpecOp> &ops,
-          const std::filesystem::path &program,
-          const std::filesystem::path &spec,
-          SpecProofDepth depth = SpecProofDepth::Configured);
+// that break it (SpecOpProof::compileError); a program that does not
+// compile without the spec either (one that runs out of time, say) blames
+// no op. Each compile is stopped as hung after a minute without work and run
+// once more (service::stopHungCompiles: IREE 3.13 can deadlock loading a
+// spec, docs/iree-3.13.md). An Error when the program cannot be put on the
+// device or configured, or the proof was cancelled.
+Result<SpecProof> proveSpec(const tools::IreeInstallation &iree,
+                            service::DocumentWorker &worker,
+                            const document::Document &document,
+                            const std::vector<exporting::SpecOp> &ops,
+                            const std::filesystem::path &program,
+                            const std::filesystem::path &spec,
+                            const ProofLimits &limits = {});
 
 } // namespace tilescope::tune

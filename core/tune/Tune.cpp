@@ -136,13 +136,17 @@ std::string specCannotCarry(const tools::IreeInstallation &iree,
       ("iree-default-" + std::to_string(tuned.dispatch) + ".spec.mlir");
   if (!spec || !writeFileAtomically(file, *spec))
     return {};
-  auto proofs = proveSpec(iree, worker, document, ops, request.source, file,
-                          SpecProofDepth::Compiled);
-  if (!proofs || proofs->empty() || (*proofs)[0].compileError.empty())
+  auto proof = proveSpec(iree, worker, document, ops, request.source, file,
+                         proofLimits(request, folder));
+  if (!proof || proof->ops.empty() || proof->ops[0].compileError.empty())
     return {};
-  return "a tuning spec cannot carry its config: IREE's own config, given "
-         "through a spec, breaks the program's compile (" +
-         (*proofs)[0].compileError + ")";
+  std::string why = "a tuning spec cannot carry its config: IREE's own "
+                    "config, given through a spec, breaks the program's "
+                    "compile (" +
+                    proof->ops[0].compileError + ")";
+  for (const std::string &note : proof->notes)
+    why += "; " + note;
+  return why;
 }
 
 // Step 4: the winners as one proven spec (TuneSpec.h), and the program

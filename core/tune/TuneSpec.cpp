@@ -21,6 +21,16 @@ std::string joined(const std::vector<std::string> &parts,
   return out;
 }
 
+ProofLimits proofLimits(const TuneRequest &request,
+                        const std::filesystem::path &folder) {
+  ProofLimits limits;
+  limits.depth = SpecProofDepth::Compiled;
+  limits.timeout = request.timeout;
+  limits.cancel = request.cancel;
+  limits.keepTimedOutIn = folder;
+  return limits;
+}
+
 json configsEntry(const DispatchTune &tuned, const std::string &dispatchName) {
   json entry = {{"dispatch", dispatchName},
                 {"op", tuned.opName},
@@ -116,14 +126,16 @@ void writeProvenSpec(const tools::IreeInstallation &iree,
     step("proving the spec: configuring and compiling the program "
          "with it");
     auto proofs = proveSpec(iree, worker, tunedDocument, ops, request.source,
-                            result.spec, SpecProofDepth::Compiled);
+                            result.spec, proofLimits(request, result.folder));
     if (!proofs) {
       result.notes.push_back("the spec could not be proven: " + proofs.error());
       break;
     }
+    for (const std::string &note : proofs->notes)
+      result.notes.push_back("proving the spec: " + note);
     std::vector<exporting::SpecOp> applied;
-    for (size_t i = 0; i < proofs->size(); ++i) {
-      const SpecOpProof &proof = (*proofs)[i];
+    for (size_t i = 0; i < proofs->ops.size(); ++i) {
+      const SpecOpProof &proof = proofs->ops[i];
       std::string why = proof.why;
       if (!proof.compileError.empty()) {
         why = "the program does not compile with it in the spec: " +

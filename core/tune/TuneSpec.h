@@ -9,6 +9,7 @@
 
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
+#include "core/tune/SpecProof.h"
 #include "core/tune/Tune.h"
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,12 @@ namespace tilescope::tune {
 // `parts` joined with `separator`.
 std::string joined(const std::vector<std::string> &parts,
                    const std::string &separator);
+
+// How the tune proves a spec: through the program's compile, each
+// iree-compile stopped at the request's timeout or cancel, a timed-out
+// one's reproducer kept in `folder`.
+ProofLimits proofLimits(const TuneRequest &request,
+                        const std::filesystem::path &folder);
 
 // A dispatch's configs in the form the history keeps (configsJson's), with
 // the winner's texts: what withConfigs puts back on a document.

@@ -305,7 +305,7 @@ std::string check(const SpecCase &c,
       tune::proveSpec(installation, worker, document, ops, source, specFile);
   if (!proofs)
     return "configuring with the spec failed: " + proofs.error();
-  for (const tune::SpecOpProof &proof : *proofs)
+  for (const tune::SpecOpProof &proof : proofs->ops)
     if (!proof.applied) {
       std::string why = proof.why;
       for (const auto &d : proof.differences)

@@ -61,6 +61,47 @@ private slots:
     QVERIFY(result.describe().find("timed out") != std::string::npos);
   }
 
+  // ProcessSpec::stallTimeout: a process that does nothing (a deadlock) is
+  // stopped long before its timeout, and started again as often as asked.
+  void stopsAProcessThatDoesNothingAsHung() {
+    ProcessSpec spec;
+    spec.program = "/bin/sleep";
+    spec.arguments = {"30"};
+    spec.timeout = 60s;
+    spec.stallTimeout = 1s;
+    spec.stallRetries = 1;
+    const auto start = std::chrono::steady_clock::now();
+    const ProcessResult result = runProcess(spec);
+    QVERIFY(result.outcome == ProcessResult::Outcome::TimedOut);
+    QVERIFY(result.stalled);
+    QCOMPARE(result.stalledRuns, 1); // once more, hung again
+    QVERIFY(std::chrono::steady_clock::now() - start < 20s);
+    QVERIFY2(result.describe().starts_with("hung: it used no CPU for 1 s"),
+             result.describe().c_str());
+  }
+
+  // Neither a process at work nor one waiting on a child of its own is
+  // hung.
+  void aBusyProcessOrAWaitingParentIsNotHung() {
+    ProcessSpec busy;
+    busy.program = "/bin/bash"; // $SECONDS: three seconds at work
+    busy.arguments = {"-c",
+                      "end=$((SECONDS + 3)); while [ $SECONDS -lt $end ]; do "
+                      ":; done"};
+    busy.stallTimeout = 1s;
+    const ProcessResult worked = runProcess(busy);
+    QVERIFY2(worked.succeeded(), worked.describe().c_str());
+    QVERIFY(worked.elapsed > 1500ms); // long enough to have been watched
+
+    ProcessSpec waiting;
+    waiting.program = "/bin/sh";
+    waiting.arguments = {"-c", "sleep 3; exit 0"};
+    waiting.stallTimeout = 1s;
+    const ProcessResult waited = runProcess(waiting);
+    QVERIFY2(waited.succeeded(), waited.describe().c_str());
+    QCOMPARE(waited.stalledRuns, 0);
+  }
+
   void cancels() {
     std::atomic<bool> cancel = false;
     ProcessSpec spec;
