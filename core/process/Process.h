@@ -64,7 +64,8 @@ struct ProcessResult {
 
   bool succeeded() const { return outcome == Outcome::Exited && exitCode == 0; }
   // "exited with 1", "killed by signal 11 (Segmentation fault)", "timed out
-  // after 30 s", "hung: used no CPU for 60 s", ...
+  // after 30 s and was stopped", "hung: it used no CPU for 60 s, and was
+  // stopped after 75 s", ...
   std::string describe() const;
 };
 

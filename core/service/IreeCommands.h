@@ -51,6 +51,7 @@ struct CompileRequest {
   bool inputCarriesTarget = false;
   std::vector<std::string> extraFlags;
 };
+
 // An iree-compile that has used no CPU for a minute is stopped as hung and
 // run once more (ProcessSpec::stallTimeout, stallRetries): IREE 3.13 can
 // deadlock while it loads a tuning spec (8 of some 1,740 compiles of a
