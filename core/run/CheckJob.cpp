@@ -230,24 +230,21 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     result.device = "local-task";
   }
 
-  process::ProcessSpec testedCompile;
-  testedCompile.program = *compiler;
-  service::stopHungCompiles(testedCompile);
-  testedCompile.arguments = {"program.mlir"};
-  testedCompile.arguments.insert(testedCompile.arguments.end(),
-                                 testedFlags.begin(), testedFlags.end());
-  testedCompile.arguments.insert(testedCompile.arguments.end(),
-                                 {"-o", "tested.vmfb"});
-  process::ProcessSpec referenceCompile;
-  referenceCompile.program = *compiler;
-  service::stopHungCompiles(referenceCompile);
-  referenceCompile.arguments = {"reference.mlir"};
-  const service::CompileTarget host = *service::compileTarget("llvm-cpu");
-  referenceCompile.arguments.insert(referenceCompile.arguments.end(),
-                                    host.compileFlags.begin(),
-                                    host.compileFlags.end());
-  referenceCompile.arguments.insert(referenceCompile.arguments.end(),
-                                    {"-o", "reference.vmfb"});
+  // Relative paths: the step runs in the try folder (Step::run).
+  service::CompileRequest testedRequest;
+  testedRequest.input = "program.mlir";
+  testedRequest.output = "tested.vmfb";
+  testedRequest.inputCarriesTarget = true; // testedFlags name it
+  testedRequest.extraFlags = testedFlags;
+  auto testedCompile = service::compileCommand(iree, testedRequest);
+  service::CompileRequest referenceRequest;
+  referenceRequest.input = "reference.mlir";
+  referenceRequest.output = "reference.vmfb";
+  referenceRequest.target = *service::compileTarget("llvm-cpu");
+  auto referenceCompile = service::compileCommand(iree, referenceRequest);
+  for (const auto *command : {&testedCompile, &referenceCompile})
+    if (!*command)
+      return Error{command->error()};
 
   // The two compiles are independent: run them side by side.
   step.announce("compiling the program with the edited dispatch and the "
@@ -255,10 +252,10 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
   CheckResult referenceSide = result;
   const Step referenceStep{referenceSide, request};
   auto reference = std::async(std::launch::async, [&] {
-    return referenceStep.run("reference compile", referenceCompile);
+    return referenceStep.run("reference compile", *referenceCompile);
   });
   process::ProcessResult testedRun;
-  const bool testedOk = step.run("compile", testedCompile, &testedRun);
+  const bool testedOk = step.run("compile", *testedCompile, &testedRun);
   const bool referenceOk = reference.get();
   result.commands.push_back(referenceSide.commands.back());
   if (!testedOk)

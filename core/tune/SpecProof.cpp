@@ -42,25 +42,25 @@ struct ProofCompile {
 
 // iree-compile on `program` with `spec` for `backend` (none when empty; the
 // program names its device: no target flags), writing `module`.
-process::ProcessSpec compileSpec(const std::filesystem::path &compiler,
-                                 const std::filesystem::path &program,
-                                 const std::string &backend,
-                                 const std::filesystem::path &spec,
-                                 const std::filesystem::path &module) {
-  process::ProcessSpec run;
-  run.program = compiler;
-  service::stopHungCompiles(run);
-  run.arguments = {program.string(), "-o", module.string()};
+Result<process::ProcessSpec> compileSpec(const tools::IreeInstallation &iree,
+                                         const std::filesystem::path &program,
+                                         const std::string &backend,
+                                         const std::filesystem::path &spec,
+                                         const std::filesystem::path &module) {
+  service::CompileRequest request;
+  request.input = program;
+  request.output = module;
+  request.inputCarriesTarget = true;
   if (!spec.empty())
-    run.arguments.push_back(specFlag(backend, spec));
-  return run;
+    request.extraFlags = {specFlag(backend, spec)};
+  return service::compileCommand(iree, request);
 }
 
 // Copies what reproduces a compile that hung or ran past its time (`ran`)
 // into a new folder timed-out-N under `keep`: the program, the spec and
 // command.sh. Returns the folder ("" when nothing could be kept).
 std::filesystem::path keepTimedOut(const std::filesystem::path &keep,
-                                   const std::filesystem::path &compiler,
+                                   const tools::IreeInstallation &iree,
                                    const std::filesystem::path &program,
                                    const std::string &backend,
                                    const std::filesystem::path &spec,
@@ -78,14 +78,16 @@ std::filesystem::path keepTimedOut(const std::filesystem::path &keep,
   std::filesystem::copy_file(program, folder / program.filename(), error);
   if (!spec.empty())
     std::filesystem::copy_file(spec, folder / spec.filename(), error);
-  const process::ProcessSpec again = compileSpec(
-      compiler, folder / program.filename(), backend,
-      spec.empty() ? spec : folder / spec.filename(), folder / "program.vmfb");
+  const auto again = compileSpec(iree, folder / program.filename(), backend,
+                                 spec.empty() ? spec : folder / spec.filename(),
+                                 folder / "program.vmfb");
+  if (!again)
+    return {};
   const std::string script =
       "#!/bin/sh\n# Tilescope's spec proof ran this iree-compile; it " +
       (ran.stalledRuns > 0 ? std::string("hung (no CPU for a minute) once")
                            : ran.describe()) +
-      ".\n" + again.shellCommand() + "\n";
+      ".\n" + again->shellCommand() + "\n";
   if (!writeFileAtomically(folder / "command.sh", script))
     return {};
   std::filesystem::permissions(folder / "command.sh",
@@ -110,21 +112,19 @@ public:
                           const std::filesystem::path &spec,
                           const std::filesystem::path &module) {
     ProofCompile compiled;
-    auto compiler = iree_.tool(tools::kIreeCompile);
-    if (!compiler) {
-      compiled.error = compiler.error();
+    auto run = compileSpec(iree_, program, backend_, spec, module);
+    if (!run) {
+      compiled.error = run.error();
       return compiled;
     }
-    process::ProcessSpec run =
-        compileSpec(*compiler, program, backend_, spec, module);
-    run.timeout = limits_.timeout;
-    run.cancel = limits_.cancel;
-    const process::ProcessResult ran = process::runProcess(run);
+    run->timeout = limits_.timeout;
+    run->cancel = limits_.cancel;
+    const process::ProcessResult ran = process::runProcess(*run);
     compiled.cancelled =
         ran.outcome == process::ProcessResult::Outcome::Cancelled;
     if (ran.outcome == process::ProcessResult::Outcome::TimedOut ||
         ran.stalledRuns > 0)
-      note(ran, *compiler, program, spec);
+      note(ran, program, spec);
     if (ran.succeeded())
       return compiled;
     for (const document::Diagnostic &diagnostic : service::parseToolDiagnostics(
@@ -140,11 +140,10 @@ public:
 private:
   // What hung or ran out of time, and where its reproducer is kept.
   void note(const process::ProcessResult &ran,
-            const std::filesystem::path &compiler,
             const std::filesystem::path &program,
             const std::filesystem::path &spec) {
     const std::filesystem::path kept = keepTimedOut(
-        limits_.keepTimedOutIn, compiler, program, backend_, spec, ran);
+        limits_.keepTimedOutIn, iree_, program, backend_, spec, ran);
     std::string text =
         "iree-compile on " + program.filename().string() +
         (spec.empty() ? "" : " with " + spec.filename().string()) + " ";
