@@ -4,6 +4,7 @@
 #include "core/util/Files.h"
 
 #include <cctype>
+#include <map>
 #include <string_view>
 
 namespace tilescope::service {
@@ -298,23 +299,31 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
   document->path = request.output;
   document->text = std::move(*text);
 
-  // The two prints hold the same IR: dispatches and root ops pair up in
-  // order, and the located one knows where each came from.
+  // The two prints hold the same IR, but the parser lists dispatches by
+  // where their locations say they start, and the located print's locations
+  // are the source's: its order is the source ops', not the print's. Pair
+  // dispatches by their symbols (executable and function); within one, root
+  // ops come in the same walk order in both.
   if (withLocations->dispatches.size() != document->dispatches.size())
     return Error{"iree-compile's located print holds " +
                  std::to_string(withLocations->dispatches.size()) +
                  " dispatches and " + request.output.string() + " " +
                  std::to_string(document->dispatches.size())};
-  for (size_t d = 0; d < document->dispatches.size(); ++d) {
-    document::Dispatch &dispatch = document->dispatches[d];
-    const document::Dispatch &locatedDispatch = withLocations->dispatches[d];
-    if (locatedDispatch.name != dispatch.name ||
-        locatedDispatch.rootOps.size() != dispatch.rootOps.size())
+  std::map<std::pair<std::string, std::string>, const document::Dispatch *>
+      locatedBySymbol;
+  for (const document::Dispatch &located : withLocations->dispatches)
+    locatedBySymbol.emplace(std::make_pair(located.executable, located.name),
+                            &located);
+  for (document::Dispatch &dispatch : document->dispatches) {
+    const auto found =
+        locatedBySymbol.find(std::make_pair(dispatch.executable, dispatch.name));
+    if (found == locatedBySymbol.end() ||
+        found->second->rootOps.size() != dispatch.rootOps.size())
       return Error{"@" + dispatch.name + " differs between " +
                    request.output.string() +
                    " and iree-compile's located print"};
     for (size_t k = 0; k < dispatch.rootOps.size(); ++k)
-      dispatch.rootOps[k].source = locatedDispatch.rootOps[k].source;
+      dispatch.rootOps[k].source = found->second->rootOps[k].source;
   }
   program.document = std::move(*document);
   return program;
