@@ -298,6 +298,26 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     result.error = signatures.error();
     return finish();
   }
+  // No declaration (IREE writes none for torch-input functions, as ONNX
+  // imports hold them): the program's own public functions that the module
+  // exports, their types read from the source.
+  if (signatures->empty()) {
+    for (SourceFunction &function : parseSourceFunctions(*referenceText)) {
+      if (dumped.standardOutput.find("] " + function.signature.name + "(") ==
+          std::string::npos)
+        continue;
+      if (!function.unfed.empty()) {
+        if (request.function.empty() ||
+            request.function == function.signature.name) {
+          result.failedStep = "signature";
+          result.error = "@" + function.signature.name + ": " + function.unfed;
+          return finish();
+        }
+        continue;
+      }
+      signatures->push_back(std::move(function.signature));
+    }
+  }
   const FunctionSignature *signature = nullptr;
   for (const FunctionSignature &candidate : *signatures)
     if (request.function.empty() ? signatures->size() == 1

@@ -1,5 +1,6 @@
 #include "core/run/TensorData.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <regex>
@@ -176,6 +177,151 @@ parseAbiDeclarations(std::string_view output) {
       }
     }
     functions.push_back(std::move(signature));
+  }
+  return functions;
+}
+
+namespace {
+
+// From `at` (just past an opening bracket) to its matching close, or npos.
+size_t closingBracket(std::string_view text, size_t at, char open, char close) {
+  int depth = 1;
+  for (; at < text.size(); ++at) {
+    if (text[at] == '"') { // strings hold brackets of their own
+      for (++at; at < text.size() && text[at] != '"'; ++at)
+        if (text[at] == '\\')
+          ++at;
+      continue;
+    }
+    if (text[at] == open || (open == '(' && (text[at] == '<' || text[at] == '[' ||
+                                             text[at] == '{')))
+      ++depth;
+    else if (text[at] == close ||
+             (open == '(' && (text[at] == '>' || text[at] == ']' ||
+                              text[at] == '}')))
+      if (--depth == 0)
+        return at;
+  }
+  return std::string_view::npos;
+}
+
+// The pieces of a list separated by commas outside brackets.
+std::vector<std::string> topLevelPieces(std::string_view list) {
+  std::vector<std::string> pieces;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= list.size(); ++i) {
+    const char c = i < list.size() ? list[i] : ',';
+    if (c == '<' || c == '[' || c == '(' || c == '{')
+      ++depth;
+    else if (c == '>' || c == ']' || c == ')' || c == '}')
+      --depth;
+    else if (c == '"')
+      while (++i < list.size() && list[i] != '"')
+        ;
+    else if (c == ',' && depth == 0) {
+      std::string piece(list.substr(start, i - start));
+      const size_t first = piece.find_first_not_of(" \t\n");
+      if (first != std::string::npos)
+        pieces.push_back(piece.substr(first));
+      start = i + 1;
+    }
+  }
+  return pieces;
+}
+
+// A type as a checked run feeds it: `tensor<4x8xf32>` or
+// `!torch.vtensor<[4,8],f32>`.
+Result<TensorType> sourceTensorType(std::string text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.pop_back();
+  if (text.rfind("tensor<", 0) == 0)
+    return parseTensorType(text);
+  static const std::regex torch(R"(^!torch\.vtensor<\[([^\]]*)\],\s*(\w+)>$)");
+  std::smatch match;
+  if (!std::regex_match(text, match, torch))
+    return Error{"'" + text + "' is not a tensor a checked run feeds"};
+  std::string element = match[2].str();
+  if (element.rfind("si", 0) == 0 || element.rfind("ui", 0) == 0)
+    element = element.substr(element[0] == 's' ? 1 : 0);
+  std::string dims = match[1].str();
+  std::string shape;
+  for (const std::string &dim : topLevelPieces(dims))
+    shape += (dim == "-1" || dim == "?" ? std::string("?") : dim) + "x";
+  if (auto type = parseTensorType(shape + element))
+    return type;
+  else
+    return Error{"'" + text + "': " + type.error()};
+}
+
+} // namespace
+
+std::vector<SourceFunction> parseSourceFunctions(std::string_view mlir) {
+  std::vector<SourceFunction> functions;
+  static const std::regex head(R"(func\.func\s+(private\s+|public\s+|nested\s+)?@([\w$.]+)\s*\()");
+  const std::string text(mlir);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), head);
+       it != std::sregex_iterator(); ++it) {
+    if ((*it)[1].str().rfind("private", 0) == 0 ||
+        (*it)[1].str().rfind("nested", 0) == 0)
+      continue;
+    SourceFunction function;
+    function.signature.name = (*it)[2].str();
+    const size_t open = static_cast<size_t>(it->position(0) + it->length(0));
+    const size_t close = closingBracket(text, open, '(', ')');
+    if (close == std::string::npos)
+      continue;
+    auto note = [&](const std::string &why) {
+      if (function.unfed.empty())
+        function.unfed = why;
+    };
+    for (const std::string &argument :
+         topLevelPieces(std::string_view(text).substr(open, close - open))) {
+      // %name: TYPE {attributes}
+      const size_t colon = argument.find(':');
+      std::string type = colon == std::string::npos ? argument
+                                                    : argument.substr(colon + 1);
+      if (const size_t attributes = type.rfind(" {");
+          attributes != std::string::npos && type.back() == '}')
+        type = type.substr(0, attributes);
+      const size_t first = type.find_first_not_of(' ');
+      auto parsed = sourceTensorType(first == std::string::npos ? type
+                                                                : type.substr(first));
+      if (parsed)
+        function.signature.inputs.push_back(*parsed);
+      else
+        note(parsed.error());
+    }
+    // -> TYPE or -> (TYPE, TYPE), then `attributes {...}` or the body's `{`.
+    size_t at = text.find_first_not_of(" \t\n", close + 1);
+    if (at != std::string::npos && text.compare(at, 2, "->") == 0) {
+      at = text.find_first_not_of(" \t\n", at + 2);
+      std::vector<std::string> results;
+      if (at != std::string::npos && text[at] == '(') {
+        const size_t end = closingBracket(text, at + 1, '(', ')');
+        if (end != std::string::npos)
+          results = topLevelPieces(
+              std::string_view(text).substr(at + 1, end - at - 1));
+      } else if (at != std::string::npos) {
+        // One type, up to its closing bracket.
+        const size_t angle = text.find('<', at);
+        const size_t end = angle == std::string::npos
+                               ? std::string::npos
+                               : closingBracket(text, angle + 1, '<', '>');
+        if (end != std::string::npos)
+          results.push_back(text.substr(at, end + 1 - at));
+      }
+      for (std::string result : results) {
+        if (const size_t attributes = result.rfind(" {");
+            attributes != std::string::npos && result.back() == '}')
+          result = result.substr(0, attributes);
+        if (auto parsed = sourceTensorType(result))
+          function.signature.results.push_back(*parsed);
+        else
+          note(parsed.error());
+      }
+    }
+    functions.push_back(std::move(function));
   }
   return functions;
 }

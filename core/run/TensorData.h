@@ -39,6 +39,18 @@ struct FunctionSignature {
 Result<std::vector<FunctionSignature>>
 parseAbiDeclarations(std::string_view dumpModuleOutput);
 
+// Every public func.func of a program's source text, with its arguments' and
+// results' types: for programs IREE writes no iree.abi.declaration for (IREE
+// 3.13 writes none for torch-input functions, as iree-import-onnx makes
+// them). Reads `tensor<4x8xf32>` and torch's `!torch.vtensor<[4,8],f32>`
+// (si64 as i64, ...); a function whose types a checked run cannot feed is
+// listed with `unfed` saying why.
+struct SourceFunction {
+  FunctionSignature signature;
+  std::string unfed; // empty when every argument and result is a static tensor
+};
+std::vector<SourceFunction> parseSourceFunctions(std::string_view mlir);
+
 // Deterministic random data for `type`: floats uniform in [-1, 1) (rounded
 // to the type), integers in [-8, 8); the same seed gives the same bytes on
 // every machine.

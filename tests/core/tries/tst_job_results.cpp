@@ -607,6 +607,42 @@ private slots:
              std::string("2x2xbf16"));
   }
 
+  // IREE writes no ABI declaration for torch-input functions (ONNX
+  // imports): the checked run reads the signature from the source.
+  void signaturesAreReadFromTheSourceWhereIreeDeclaresNone() {
+    const auto functions = parseSourceFunctions(
+        "module {\n"
+        "  func.func @main_graph(%arg0: !torch.vtensor<[1,3,224,224],f16>, "
+        "%arg1: !torch.vtensor<[1,128],si64> {onnx.name = \"ids\"}) -> "
+        "!torch.vtensor<[1,1000],f16> attributes {torch.onnx_meta.ir_version "
+        "= 10 : si64} {\n"
+        "    %0 = torch.operator \"onnx.Constant\"() : () -> "
+        "!torch.vtensor<[2],si64>\n"
+        "  }\n"
+        "  func.func private @helper(%x: tensor<4xf32>) -> tensor<4xf32>\n"
+        "  func.func @two(%a: tensor<4x8xf32>) -> (tensor<4xf32>, "
+        "tensor<8xi32>) {\n  }\n"
+        "  func.func @dynamic(%a: !torch.vtensor<[?,3],f32>) -> "
+        "!torch.vtensor<[3],f32> {\n  }\n"
+        "}\n");
+    QCOMPARE(functions.size(), size_t(3)); // the private helper is not one
+    const FunctionSignature &onnx = functions[0].signature;
+    QCOMPARE(onnx.name, std::string("main_graph"));
+    QVERIFY(functions[0].unfed.empty());
+    QCOMPARE(onnx.inputs.size(), size_t(2));
+    QCOMPARE(onnx.inputs[0].toString(), std::string("1x3x224x224xf16"));
+    QCOMPARE(onnx.inputs[1].toString(), std::string("1x128xi64"));
+    QCOMPARE(onnx.results.size(), size_t(1));
+    QCOMPARE(onnx.results[0].toString(), std::string("1x1000xf16"));
+    QCOMPARE(functions[1].signature.name, std::string("two"));
+    QCOMPARE(functions[1].signature.results.size(), size_t(2));
+    QCOMPARE(functions[1].signature.results[1].toString(),
+             std::string("8xi32"));
+    QCOMPARE(functions[2].signature.name, std::string("dynamic"));
+    QVERIFY2(functions[2].unfed.find("dynamic") != std::string::npos,
+             functions[2].unfed.c_str());
+  }
+
   void randomInputsAreFixedAndRoundTrip() {
     for (const char *element : {"f32", "f16", "bf16", "f64", "i8", "i32"}) {
       auto type = parseTensorType(std::string("16x16x") + element);
