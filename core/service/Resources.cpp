@@ -148,7 +148,7 @@ void readCuda(const CompileJobResult &compiled, const ResourceOptions &options,
       if (auto size = facts.blockSize.find(kernel.kernel);
           size != facts.blockSize.end())
         kernel.workgroupSize = size->second;
-      if (auto bytes = sharedMemory.find(kernel.kernel);
+      if (auto bytes = sharedMemory.find(ptxName(kernel.kernel));
           bytes != sharedMemory.end())
         kernel.sharedMemoryBytes += bytes->second;
       addOccupancy(kernel);
@@ -306,6 +306,13 @@ PtxFacts parsePtx(std::string_view ptx) {
   return facts;
 }
 
+std::string ptxName(std::string name) {
+  for (char &c : name)
+    if (c == '$' || c == '.' || c == '@')
+      c = '_';
+  return name;
+}
+
 std::map<std::string, long long>
 parseWorkgroupLocalMemory(std::string_view translated) {
   static const std::regex exportOp(
@@ -326,7 +333,7 @@ parseWorkgroupLocalMemory(std::string_view translated) {
     std::smatch match;
     const std::string span = text.substr(begin, end - begin);
     if (std::regex_search(span, match, local))
-      result[exports[i].second] = std::stoll(match[1].str());
+      result[ptxName(exports[i].second)] = std::stoll(match[1].str());
   }
   return result;
 }

@@ -70,8 +70,13 @@ struct PtxFacts {
 };
 PtxFacts parsePtx(std::string_view ptx);
 
+// A kernel's name as the PTX (and so ptxas -v) spells it: NVPTX writes the
+// characters a PTX name does not take ('$' of a program's dispatch names,
+// "main_graph$async_dispatch_1_...", '.', '@') as '_'.
+std::string ptxName(std::string name);
+
 // Each hal.executable.export's workgroup_local_memory in IR printed after
-// executable translation.
+// executable translation, keyed by ptxName of the export.
 std::map<std::string, long long>
 parseWorkgroupLocalMemory(std::string_view translated);
 

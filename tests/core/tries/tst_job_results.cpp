@@ -305,6 +305,16 @@ private slots:
         "{ workgroup_local_memory = 5 }\n");
     QCOMPARE(local.size(), size_t(1));
     QCOMPARE(local.at("a"), 33792LL);
+
+    // A program's dispatch names carry '$', which NVPTX writes as '_':
+    // the export's shared memory is found under the PTX entry's name.
+    const auto program = parseWorkgroupLocalMemory(
+        "hal.executable.export public @main_graph$async_dispatch_1_conv "
+        "ordinal(0) layout(#l) {\n} attributes {workgroup_local_memory = "
+        "8960 : index}\nbuiltin.module {\n}\n");
+    QCOMPARE(program.at(ptxName("main_graph$async_dispatch_1_conv")), 8960LL);
+    QCOMPARE(ptxName("main_graph$async_dispatch_1_conv"),
+             std::string("main_graph_async_dispatch_1_conv"));
   }
 
   void placesCompilerDiagnostics() {
