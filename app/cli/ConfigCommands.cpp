@@ -196,6 +196,15 @@ int check(const QStringList &arguments) {
         ireeVerdictError = verdict.error();
       else
         ireeVerdict = std::move(*verdict);
+      // A violated config that is IREE's own choice is a warning that says
+      // so: ask IREE what it chooses for the file.
+      if (ireeVerdict)
+        if (auto worker = app::documentWorker(ireePath(parser))) {
+          std::vector<service::OpConstraintVerdict> ops{*ireeVerdict};
+          if (service::markIreesOwnChoices(*installation, *worker,
+                                           opened->document, ops))
+            *ireeVerdict = std::move(ops.front());
+        }
     }
   }
   context.ireeRelease = parser.value(releaseOption).toStdString();

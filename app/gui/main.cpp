@@ -277,11 +277,20 @@ int main(int argc, char **argv) {
                                         edit::OpRef op,
                                         const std::atomic<bool> *cancel)
       -> Result<service::ConstraintVerdict> {
-    auto installation = app::locateIree(ireePath);
-    if (!installation)
-      return Error{installation.error()};
-    return service::ireeConstraintVerdict(*installation, document,
-                                          std::chrono::minutes(2), cancel, op);
+    return withIree<service::ConstraintVerdict>(
+        ireePath, [&](const tools::IreeInstallation &installation,
+                      service::DocumentWorker &worker)
+                      -> Result<service::ConstraintVerdict> {
+          auto verdict = service::ireeConstraintVerdict(
+              installation, document, std::chrono::minutes(2), cancel, op);
+          // A violated config that is IREE's own choice is a warning: ask
+          // IREE what it chooses (a failure leaves the verdict as it is).
+          if (verdict)
+            (void)service::markIreesOwnChoices(installation, worker, document,
+                                               verdict->ops,
+                                               std::chrono::minutes(2), cancel);
+          return verdict;
+        });
   };
   // IREE's own choice: the document's configs stripped and chosen again by
   // the pinned iree-opt, read back by the same worker.

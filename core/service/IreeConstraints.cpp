@@ -8,6 +8,7 @@
 #include "core/process/Process.h"
 #include "core/process/Workspace.h"
 #include "core/service/CompileJob.h"
+#include "core/service/IreeDefaults.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
 #include "core/util/Numbers.h"
@@ -526,6 +527,14 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
     // (--iree-codegen-experimental-verify-pipeline-constraints).
     p.iree = config::Problem::IreeResponse::Compiles;
     p.origin = config::Problem::Origin::IreeConstraints;
+    if (verdict.ireesOwnChoice) {
+      p.severity = config::Problem::Severity::Warning;
+      p.message = "IREE chooses this config itself and compiles it, but its "
+                  "stated " + verdict.pipeline + " constraints disagree: " +
+                  p.message;
+      problems.push_back(std::move(p));
+      continue;
+    }
     // IREE disagrees with itself here: its constraints pin an IGEMM
     // convolution's prefetch_num_stages to 0 (LLVMGPUConstraintGenerator,
     // "currently pinned"), while its own IGEMM config chooses 2
@@ -554,6 +563,54 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
     problems.push_back(std::move(p));
   }
   return problems;
+}
+
+Result<bool> markIreesOwnChoices(const tools::IreeInstallation &iree,
+                                 DocumentWorker &worker,
+                                 const document::Document &document,
+                                 std::vector<OpConstraintVerdict> &ops,
+                                 std::chrono::milliseconds timeout,
+                                 const std::atomic<bool> *cancel) {
+  const bool anyViolated =
+      std::any_of(ops.begin(), ops.end(), [](const OpConstraintVerdict &op) {
+        return op.outcome == OpConstraintVerdict::Outcome::Violated;
+      });
+  if (!anyViolated)
+    return false;
+  auto defaults = ireeDefaultConfigs(iree, worker, document, timeout, cancel);
+  if (!defaults)
+    return Error{defaults.error()};
+  // IREE's choices by the dispatches' symbols: a print with locations
+  // lists dispatches in its source's order.
+  std::map<std::pair<std::string, std::string>, const document::Dispatch *>
+      chosen;
+  for (const document::Dispatch &dispatch : defaults->document.dispatches)
+    chosen.emplace(std::make_pair(dispatch.executable, dispatch.name),
+                   &dispatch);
+  bool marked = false;
+  for (OpConstraintVerdict &op : ops) {
+    if (op.outcome != OpConstraintVerdict::Outcome::Violated ||
+        op.dispatch >= document.dispatches.size())
+      continue;
+    const document::Dispatch &mine = document.dispatches[op.dispatch];
+    const auto found =
+        chosen.find(std::make_pair(mine.executable, mine.name));
+    if (found == chosen.end())
+      continue;
+    const document::Dispatch &iree = *found->second;
+    if (op.op >= mine.rootOps.size() || op.op >= iree.rootOps.size() ||
+        mine.translationInfo != iree.translationInfo)
+      continue;
+    const document::RootOp &a = mine.rootOps[op.op];
+    const document::RootOp &b = iree.rootOps[op.op];
+    if (a.name == b.name && a.loweringConfig == b.loweringConfig &&
+        a.compilationInfo == b.compilationInfo &&
+        a.decompositionConfig == b.decompositionConfig) {
+      op.ireesOwnChoice = true;
+      marked = true;
+    }
+  }
+  return marked;
 }
 
 Result<std::optional<OpConstraintVerdict>> ireeVerdictOn(

@@ -19,6 +19,7 @@
 #include "core/config/Validation.h"
 #include "core/edit/EditableDocument.h"
 #include "core/document/Document.h"
+#include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
@@ -64,6 +65,10 @@ struct OpConstraintVerdict {
   // where IREE's verifier cannot read the config: attention's
   // decomposition_config (config::matchKnobs).
   bool evaluatedHere = false;
+  // The op's lowering config and translation_info are the ones IREE chooses
+  // itself for it (markIreesOwnChoices): IREE compiles them, so where its
+  // stated constraints are violated the two parts of IREE disagree.
+  bool ireesOwnChoice = false;
 };
 std::string toString(OpConstraintVerdict::Outcome outcome);
 // The verdict in a line: "IREE's pipeline constraints: holds (44 for
@@ -71,8 +76,9 @@ std::string toString(OpConstraintVerdict::Outcome outcome);
 std::string describe(const OpConstraintVerdict &verdict);
 
 // The verdict as problems, marked as IREE's, to merge with the rules' own:
-// an error per violation (on the first field it concerns), a note where
-// IREE has constraints and did not check them.
+// an error per violation (on the first field it concerns), a warning that
+// names the disagreement where the config is IREE's own choice
+// (ireesOwnChoice), a note where IREE has constraints and did not check them.
 std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict);
 
 struct ConstraintVerdict {
@@ -113,6 +119,20 @@ ireeVerdictOn(const tools::IreeInstallation &iree,
               std::vector<std::string> *commands = nullptr,
               std::chrono::milliseconds timeout = std::chrono::minutes(2),
               const std::atomic<bool> *cancel = nullptr);
+
+// Sets `ireesOwnChoice` on each violated op whose lowering config and
+// translation_info are what IREE chooses for it itself (ireeDefaultConfigs on
+// `document`, run only when an op is violated): IREE compiles its own choice
+// without checking its constraints, so such a violation is IREE's stated
+// constraints disagreeing with IREE's strategy, never the user's error.
+// Fails when IREE cannot choose (the verdicts are left as they are).
+Result<bool> markIreesOwnChoices(const tools::IreeInstallation &iree,
+                                 DocumentWorker &worker,
+                                 const document::Document &document,
+                                 std::vector<OpConstraintVerdict> &ops,
+                                 std::chrono::milliseconds timeout =
+                                     std::chrono::minutes(2),
+                                 const std::atomic<bool> *cancel = nullptr);
 
 // The verdict IREE's verifier gives the root op `op` of `dispatch`, worked
 // out by Tilescope from the constraints IREE stated for that op (`sets`,
