@@ -336,6 +336,7 @@ constexpr std::pair<OpKind, const char *> kOpKindNames[] = {
     {OpKind::Contraction, "contraction"},
     {OpKind::ScaledContraction, "scaled_contraction"},
     {OpKind::Convolution, "convolution"},
+    {OpKind::Pooling, "pooling"},
     {OpKind::Attention, "attention"},
     {OpKind::Reduction, "reduction"},
     {OpKind::Elementwise, "elementwise"},

@@ -94,6 +94,7 @@ enum class OpKind {
   Contraction,
   ScaledContraction, // IREE's isaScaledContractionOpInterface
   Convolution,
+  Pooling, // matches the convolution interface, reads no filter values
   Attention,
   Reduction,
   Elementwise,

@@ -36,6 +36,23 @@ iteratorKinds(const Ir &ir, MlirOperation op, size_t rank) {
   return kinds;
 }
 
+// Whether a convolution-like op never reads its second input's values (the
+// window of a pooling op: linalg's convolution interface matches pooling
+// too, whose "filter" is only a shape). Its body's block argument for that
+// input has no use; false where the C API cannot say.
+bool readsNoWindowValues(const FunctionTable &api, MlirOperation op) {
+  if (!api.mlirOperationGetRegion || !api.mlirRegionGetFirstBlock ||
+      !api.mlirBlockGetNumArguments || !api.mlirBlockGetArgument ||
+      !api.mlirValueGetFirstUse || !api.mlirOpOperandIsNull)
+    return false;
+  const MlirBlock body =
+      api.mlirRegionGetFirstBlock(api.mlirOperationGetRegion(op, 0));
+  if (!body.ptr || api.mlirBlockGetNumArguments(body) < 3)
+    return false;
+  return api.mlirOpOperandIsNull(
+      api.mlirValueGetFirstUse(api.mlirBlockGetArgument(body, 1)));
+}
+
 // The convolution as IREE's IGEMM conversion sees it, when IREE can convert
 // it (ireeCodegenHasIGEMMGenericConvDetails): its loops, the contraction's
 // maps over them and how the convolution's loops map onto them.
@@ -262,6 +279,14 @@ void describeRootOp(const Ir &ir, MlirOperation op, document::RootOp &root) {
     return;
   }
   if (api.mlirLinalgIsAConvolutionOp && api.mlirLinalgIsAConvolutionOp(op)) {
+    // Pooling matches the convolution interface too (linalg's pooling ops,
+    // and their generic form: a window "filter" whose values the body never
+    // reads, max or add instead of multiply-add); IREE builds no implicit
+    // GEMM of it.
+    if (readsNoWindowValues(api, op)) {
+      root.kind = config::OpKind::Pooling;
+      return;
+    }
     root.kind = config::OpKind::Convolution;
     if (root.space)
       root.implicitGemm = implicitGemmOf(ir, op, *root.space);

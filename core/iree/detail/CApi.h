@@ -65,6 +65,9 @@ struct MlirValue {
 struct MlirBlock {
   void *ptr;
 };
+struct MlirOpOperand {
+  void *ptr;
+};
 struct MlirRegion {
   void *ptr;
 };
@@ -299,6 +302,8 @@ struct MlirOpPrintingFlags {
   X(mlirBlockGetNumArguments, intptr_t, (MlirBlock))                           \
   X(mlirBlockGetArgument, MlirValue, (MlirBlock, intptr_t))                    \
   X(mlirBlockGetTerminator, MlirOperation, (MlirBlock))                        \
+  X(mlirValueGetFirstUse, MlirOpOperand, (MlirValue))                          \
+  X(mlirOpOperandIsNull, bool, (MlirOpOperand))                                \
   X(mlirBlockInsertOwnedOperationBefore, void,                                 \
     (MlirBlock, MlirOperation, MlirOperation))                                 \
   /* dialects/iree_gpu.h */                                                    \
