@@ -133,6 +133,13 @@ size_t rootOpIndex(const document::Dispatch &dispatch) {
     if (ops[i].loweringConfig.rfind("#iree_cpu.lowering_config", 0) == 0 &&
         ops[i].loweringConfig.find("distribution =") != std::string::npos)
       return i;
+  // IREE's GPU pipelines distribute the dispatch by the one config with
+  // workgroup tiles (a softmax's or a norm's other reductions carry thread
+  // and serial tiles only, and run inside its workgroups).
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].loweringConfig.rfind("#iree_gpu.lowering_config", 0) == 0 &&
+        ops[i].loweringConfig.find("workgroup =") != std::string::npos)
+      return i;
   // Else the first op that reduces: fills and elementwise ops beside it
   // run on its tiles.
   for (size_t i = 0; i < ops.size(); ++i)

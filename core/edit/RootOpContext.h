@@ -62,10 +62,11 @@ Result<OpRef> findOp(const document::Document &document,
                      const std::string &spec);
 
 // The op IREE marks as the dispatch's root (#iree_codegen.root_op, the one
-// its other configs follow); where IREE marks none (its CPU pipelines), the
-// op whose CPU config distributes the dispatch (a CPU dispatch configures
-// its fill too, with cache and vector tiles only), else the first op that
-// reduces, else the first.
+// its other configs follow); where IREE marks none, the op that distributes
+// the dispatch over workgroups: a CPU config's `distribution` (a CPU
+// dispatch configures its fill too, with cache and vector tiles only) or a
+// GPU config's workgroup tiles (a softmax's other reductions have thread and
+// serial tiles only); else the first op that reduces, else the first.
 size_t rootOpIndex(const document::Dispatch &dispatch);
 
 } // namespace tilescope::edit
