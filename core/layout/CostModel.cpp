@@ -351,8 +351,12 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
   const double fetchedBytes = (tm * aBytes + tn * bBytes) * tk * tb;
   const double copyLoads = copyBytes / (threads * 16);
   const double steps = ceilDivide(K, tk);
-  const double workgroups =
-      ceilDivide(M, tm) * ceilDivide(N, tn) * ceilDivide(B, tb);
+  // Per loop: an output height of 28 in tiles of 16 takes 2 workgroups,
+  // not 28x28 / 16 of the flattened loops (explain counts the same way).
+  double workgroups = 1;
+  for (const std::vector<int> *group : {&dims.m, &dims.n, &dims.batch})
+    for (int d : *group)
+      workgroups *= ceilDivide(bound(d), wgTile(d));
 
   // Registers and shared memory: compiled, or estimated (accumulators,
   // the step's loads held for prefetch, and the overhead).
