@@ -163,6 +163,9 @@ int tune(const QStringList &arguments) {
   bool failed = tuned->outputsAgree.has_value() && !*tuned->outputsAgree;
   for (const auto &[op, why] : tuned->specProof)
     failed = failed || !why.empty();
+  // A winner whose checked run never ran was compared with nothing.
+  for (const tune::DispatchTune &dispatch : tuned->dispatches)
+    failed = failed || dispatch.checkDidNotRun;
   failed = failed || (!request.bundle.empty() && tuned->bundle.empty()) ||
            tune::specBreaksCompile(*tuned);
   if (tuned->tunedRun && tuned->tunedRun->check.hasVerdict() &&

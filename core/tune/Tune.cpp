@@ -662,8 +662,12 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                       ? checked->summary()
                       : checked->failedStep + ": " + checked->error;
     tuned.kept = checked && checked->hasVerdict() && checked->passed();
-    tuned.outcome =
-        tuned.kept ? "tuned" : "kept IREE's: the checked run failed";
+    tuned.checkDidNotRun = !checked || !checked->hasVerdict();
+    tuned.outcome = tuned.kept ? "tuned"
+                    : tuned.checkDidNotRun
+                        ? "kept IREE's: the checked run could not run (" +
+                              tuned.check + ")"
+                        : "kept IREE's: the checked run failed";
     tuned.why = tuned.verdict->text;
   }
   // A dispatch of a kind tuned already takes its tuning.

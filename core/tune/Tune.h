@@ -114,6 +114,9 @@ struct DispatchTune {
   std::optional<double> winnerPredicted;
   std::optional<tries::TimeVerdict> verdict; // default (A) against winner (B)
   std::string check; // the winner's checked run, in words
+  // The winner's checked run could not run to a verdict (a compile, the
+  // signature, a run failed): nothing was compared, so the tune failed.
+  bool checkDidNotRun = false;
   bool kept = false; // measured faster and checked: in the spec
   // The winner only predicted faster (no device here): in the spec for a
   // device to confirm, never called faster.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 using nlohmann::json;
@@ -280,12 +281,19 @@ std::string tuneReport(const TuneResult &result) {
                 result.budgetSpent ? "; the budget was spent" : "",
                 result.cancelled ? "; cancelled" : "");
   out << wall;
-  if (!result.bundle.empty())
+  if (!result.bundle.empty()) {
+    // programs.sh only where the programs were prepared (the default's
+    // checked run found the function and made its inputs).
+    const bool programs =
+        std::filesystem::exists(result.bundle / "programs.sh");
     out << "run bundle: " << result.bundle.string()
         << "\n  on the GPU machine: " << (result.bundle / "run.sh").string()
-        << " && " << (result.bundle / "programs.sh").string()
+        << (programs ? " && " + (result.bundle / "programs.sh").string()
+                     : std::string(" (no programs.sh: the programs end to "
+                                   "end were not prepared, see the notes)"))
         << "\n  back here: the same tune command with --import "
         << result.bundle.string() << "\n";
+  }
   for (const std::string &note : result.notes)
     out << "note: " << note << "\n";
   return out.str();
