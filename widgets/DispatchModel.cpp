@@ -41,7 +41,13 @@ void DispatchModel::show(const EditSession *session) {
     const document::Document &current = edits->document();
     for (const document::Dispatch &dispatch : current.dispatches) {
       DispatchRow row;
-      row.name = qs(dispatch.name);
+      // A program's dispatches share its function's name
+      // ("main_graph$async_dispatch_11_matmul_like_..."): the column shows
+      // from "dispatch_N" on, the whole name is the tooltip.
+      const size_t async = dispatch.name.find("$async_");
+      row.name = qs(async == std::string::npos
+                        ? dispatch.name
+                        : dispatch.name.substr(async + 7));
       row.pipeline = render::pipelineSummary(dispatch);
       row.target = render::targetSummary(dispatch);
       row.tip = qs(dispatch.name + "\n" + dispatch.executable +
