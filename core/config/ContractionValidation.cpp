@@ -60,11 +60,15 @@ void checkIntrinsicInputTypes(Reporter &r, const IterationSpace &s,
 // each of M and N runs workgroup / (subgroup x intrinsic) subgroups,
 // workgroup_size is [subgroups x subgroup_size, 1, 1], and the K dimension
 // (aligned up to the intrinsic's K) is a multiple of reduction x mma K.
+// Outer M and N loops (an IGEMM's output height beside its width) are not
+// in intrinsics: along each, workgroup / subgroup tiles run one subgroup
+// each (`outer`, with `outerText` saying which).
 void checkTileAndFuseStructure(
     Reporter &r, const IterationSpace &s, int k, int64_t wgM, int64_t wgN,
     int64_t sgM, int64_t sgN, const IntrinsicShape &shape,
     const std::string &intrinsic, bool scaled,
-    const std::optional<std::vector<int64_t>> &reduction) {
+    const std::optional<std::vector<int64_t>> &reduction, int64_t outer,
+    const std::string &outerText) {
   const int64_t unitM = saturatingMultiply(sgM, shape.m);
   const int64_t unitN = saturatingMultiply(sgN, shape.n);
   const TranslationInfo *info =
@@ -73,8 +77,9 @@ void checkTileAndFuseStructure(
       unitN > 0 && wgM > 0 && wgN > 0 && wgM % unitM == 0 && wgN % unitN == 0) {
     const int64_t countM = wgM / unitM, countN = wgN / unitN;
     std::vector<int64_t> expected = {
-        saturatingMultiply(saturatingMultiply(countM, countN),
-                           *r.subgroupSize()),
+        saturatingMultiply(
+            saturatingMultiply(saturatingMultiply(countM, countN), outer),
+            *r.subgroupSize()),
         1, 1};
     std::vector<int64_t> actual = *info->workgroupSize;
     actual.resize(3, 1);
@@ -86,7 +91,8 @@ void checkTileAndFuseStructure(
                 std::to_string(shape.m) + ") = " + std::to_string(countM) +
                 ") x (" + std::to_string(wgN) + " / (" + std::to_string(sgN) +
                 " x N " + std::to_string(shape.n) + ") = " +
-                std::to_string(countN) + ") subgroups x subgroup_size " +
+                std::to_string(countN) + ")" + outerText +
+                " subgroups x subgroup_size " +
                 std::to_string(*r.subgroupSize()) +
                 "; the workgroup's accumulator tile then goes to shared "
                 "memory as well (the shared-memory estimate counts it)",
@@ -350,8 +356,25 @@ void checkContractionRules(Reporter &r) {
     const int64_t sgN = (*subgroupTiles)[static_cast<size_t>(n)];
     checkSubgroupShare("M", m, wgM, mmaM, sgM);
     checkSubgroupShare("N", n, wgN, mmaN, sgN);
+    // The other M and N loops: workgroup / subgroup tiles each.
+    int64_t outer = 1;
+    std::string outerText;
+    for (const std::vector<int> *group : {&dims->m, &dims->n})
+      for (int d : *group) {
+        if (d == m || d == n)
+          continue;
+        const int64_t wg = (*workgroup)[static_cast<size_t>(d)];
+        const int64_t sg = (*subgroupTiles)[static_cast<size_t>(d)];
+        if (wg <= 0 || sg <= 0 || wg % sg != 0 || wg == sg)
+          continue;
+        outer = saturatingMultiply(outer, wg / sg);
+        outerText += " x (d" + std::to_string(d) + " " + std::to_string(wg) +
+                     " / " + std::to_string(sg) + " = " +
+                     std::to_string(wg / sg) + ")";
+      }
     checkTileAndFuseStructure(r, *s, k, wgM, wgN, sgM, sgN, *shape,
-                              mma->intrinsic, mma->isScaled(), reduction);
+                              mma->intrinsic, mma->isScaled(), reduction,
+                              outer, outerText);
     checkTileAndFusePartialTile(r, *s, *dims, *shape, *workgroup,
                                 *subgroupTiles, reduction);
   } else if (!tileAndFuse) {
