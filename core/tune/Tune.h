@@ -141,6 +141,9 @@ struct TuneResult {
   std::filesystem::path spec;       // "" when there is none
   std::string specFlag;             // what gives it to iree-compile
   std::string target;               // "llvm-cpu", "cuda-sm_90", ...
+  // The target the spec was proven for, as iree-compile's flags (a CPU
+  // spec proven for the host's CPU may not compile for another).
+  std::vector<std::string> targetFlags;
   std::string device;               // where it ran ("" compile-only)
   std::string on;                   // "ssh:HOST", "slurm:P"; "" here
   std::filesystem::path bundle;     // the run bundle written, if any

@@ -137,6 +137,7 @@ json toJson(const TuneResult &result) {
           {"spec",
            result.spec.empty() ? json(nullptr) : json(result.spec.string())},
           {"spec_flag", result.specFlag},
+          {"target_flags", result.targetFlags},
           {"target", result.target},
           {"device", result.device},
           {"on", result.on.empty() ? json(nullptr) : json(result.on)},
@@ -227,8 +228,11 @@ std::string tuneReport(const TuneResult &result) {
         row.dispatch.c_str(), row.op.substr(0, 30).c_str(), row.share.c_str(),
         row.defaultTime.c_str(), row.winnerTime.c_str(), row.speedup.c_str());
     out << line << row.outcome << "\n";
+    // A candidate is the winner only where it goes into the spec.
     if (!row.winner.empty() && !d.sameAs)
-      out << "            winner: " << row.winner << "\n";
+      out << "            "
+          << (d.kept || d.predictedOnly ? "winner: " : "fastest candidate: ")
+          << row.winner << "\n";
     if (!d.why.empty() && !d.sameAs)
       out << "            " << d.why << "\n";
     if (!d.check.empty() && !d.sameAs)
@@ -244,9 +248,15 @@ std::string tuneReport(const TuneResult &result) {
                       std::string(result.measured ? " and checked" : "")
                 : "predicted faster")
         << "\n";
-  else
+  else {
+    // The target flags it was proven with: the same spec may not compile
+    // for another (a CPU spec proven for the host's CPU, on generic x86-64).
+    std::string flags;
+    for (const std::string &flag : result.targetFlags)
+      flags += flag + " ";
     out << "spec: " << result.spec.string() << "\n  use with: iree-compile "
-        << "... " << result.specFlag << "\n";
+        << flags << "... " << result.specFlag << "\n";
+  }
   for (const auto &[op, why] : result.specProof)
     out << "  " << op << ": "
         << (why.empty() ? "IREE gives it the winner's config" : why) << "\n";
