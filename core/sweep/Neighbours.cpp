@@ -29,27 +29,33 @@ std::vector<SweepAxis> neighbourAxes(const document::Document &document,
               op.op < document.dispatches[op.dispatch].rootOps.size()
           ? &document.dispatches[op.dispatch].rootOps[op.op]
           : nullptr;
+  // Reduction tiles count intrinsics under an mma_kind, elements without
+  // one (a depthwise convolution's 3x3 window: reduction = [.., 3, 3]).
+  const bool reductionInElements =
+      currentValue(document, op, "mma_kind").empty();
   for (const char *name : {"workgroup", "reduction"}) {
     auto numbers = integerList(currentValue(document, op, name));
     if (!numbers)
       continue;
+    const bool elements =
+        std::string_view(name) == "workgroup" || reductionInElements;
     for (size_t i = 0; i < numbers->size(); ++i) {
       const int64_t v = (*numbers)[i];
       if (v <= 0)
         continue;
-      // A workgroup tile already covering its loop only pads when doubled
-      // (an attention's 64 value columns tiled at 128). Reduction tiles
-      // count intrinsics under TileAndFuse, not elements: left alone.
-      const bool whole = std::string_view(name) == "workgroup" && root &&
-                         root->space && i < root->space->rank() &&
+      // A tile of elements already covering its loop only pads when
+      // doubled (an attention's 64 value columns tiled at 128, a window of
+      // 3 reduced 3 at a time). Tiles of intrinsics: left alone.
+      const bool whole = elements && root && root->space &&
+                         i < root->space->rank() &&
                          root->space->bounds[i] > 0 &&
                          v >= root->space->bounds[i];
-      // A workgroup tile that divides its loop stays a divisor: the nearest
+      // A tile of elements that divides its loop stays a divisor: the nearest
       // one below and above where half and double do not divide (1000 rows
       // tiled at 8 go to 4 and 10, not 16, whose last workgroup is partial:
       // IREE refuses that for a reduction with an op fused after it).
-      const int64_t bound = std::string_view(name) == "workgroup" && root &&
-                                    root->space && i < root->space->rank() &&
+      const int64_t bound = elements && root && root->space &&
+                                    i < root->space->rank() &&
                                     root->space->bounds[i] > 0
                                 ? root->space->bounds[i]
                                 : 0;
