@@ -137,8 +137,9 @@ std::optional<long long> recordTry(const QCommandLineParser &parser,
   return *id;
 }
 
-TerminalProgress::TerminalProgress(bool enabled)
+TerminalProgress::TerminalProgress(bool enabled, bool linesElsewhere)
     : enabled(enabled && ::isatty(STDERR_FILENO)),
+      lines(enabled && linesElsewhere && !::isatty(STDERR_FILENO)),
       started(std::chrono::steady_clock::now()) {
   if (this->enabled)
     ticker = std::thread([this] { tick(); });
@@ -157,6 +158,13 @@ void TerminalProgress::done() {
 
 void TerminalProgress::step(const std::string &what) {
   std::lock_guard lock(mutex);
+  if (lines && what != current)
+    std::cerr << "["
+              << std::chrono::duration_cast<std::chrono::seconds>(
+                     std::chrono::steady_clock::now() - started)
+                     .count()
+              << " s] " << what << "\n"
+              << std::flush;
   current = what;
 }
 

@@ -69,7 +69,10 @@ std::optional<long long> recordTry(const QCommandLineParser &parser,
 // first second on, only when stderr is a terminal.
 class TerminalProgress {
 public:
-  explicit TerminalProgress(bool enabled);
+  // With `linesElsewhere`, a stderr that is no terminal (a log, CI) gets
+  // each new step as a line of its own, with the seconds so far: a long
+  // job (a tune) is never silent for minutes.
+  explicit TerminalProgress(bool enabled, bool linesElsewhere = false);
   ~TerminalProgress();
   void step(const std::string &what);
   // Stops the line and clears it, before results are printed.
@@ -78,6 +81,7 @@ public:
 private:
   void tick();
   bool enabled;
+  bool lines = false; // stderr is no terminal: a line per step
   std::mutex mutex;
   std::string current;
   std::chrono::steady_clock::time_point started;

@@ -134,7 +134,7 @@ int tune(const QStringList &arguments) {
   request.timeout = timeoutOf(parser);
   request.worker = std::move(*worker);
   const bool asJson = parser.isSet(kJsonOption);
-  TerminalProgress progress(!asJson);
+  TerminalProgress progress(!asJson, /*linesElsewhere=*/true);
   request.onProgress = [&progress](const tune::TuneProgress &p) {
     std::string line = p.step;
     if (p.total > 0)
