@@ -96,12 +96,21 @@ void printOp(const edit::RootOpContext &context,
                 << (op.space->isReduction(d) ? " reduction" : " parallel")
                 << (d + 1 < op.space->rank() ? "," : "");
     std::cout << "\n  operands:\n";
+    // On IREE's IGEMM loops the operands are the contraction's, in IREE's
+    // order: the im2col'd input and the collapsed filter, swapped where the
+    // output channel comes first (NCHW); each shown with the convolution
+    // operand it is made from.
+    const bool igemm = op.implicitGemm && op.onImplicitGemm;
+    const bool swapped = igemm && op.implicitGemm->outputChannelFirst;
     for (size_t i = 0; i < op.space->operands.size(); ++i) {
       const config::OperandAccess &operand = op.space->operands[i];
+      const size_t from = swapped && i < 2 ? 1 - i : i;
       std::cout << "    " << (operand.isOutput ? "out " : "in  ") << i << "  "
-                << (i < op.operandTypes.size() ? op.operandTypes[i]
-                                               : operand.elementType)
-                << "  (";
+                << (from < op.operandTypes.size() ? op.operandTypes[from]
+                                                  : operand.elementType);
+      if (igemm && !operand.isOutput)
+        std::cout << (from == 0 ? " im2col'd input" : " filter");
+      std::cout << "  (";
       for (size_t j = 0; j < operand.dims.size(); ++j)
         std::cout << (j ? ", " : "")
                   << (operand.dims[j] < 0 ? std::string("·")

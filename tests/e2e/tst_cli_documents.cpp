@@ -272,6 +272,42 @@ private slots:
              qPrintable(refused.err));
   }
 
+  // An NCHW convolution on IREE's IGEMM loops: IREE's contraction takes the
+  // filter first (output channels first), and each operand is shown with
+  // the type of the convolution operand it is made from.
+  void showsAnNchwImplicitGemmsOperandsWithTheirOwnTypes() {
+    QTemporaryDir folder;
+    const QString configured = folder.filePath("bottleneck.gfx942.mlir");
+    const CliRun made = cli({"configure",
+                             TILESCOPE_SOURCE_DIR
+                             "/examples/models/resnet50_bottleneck_onnx.mlir",
+                             "--target", "gfx942", "-o", configured});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const CliRun listed = cli({"dispatches", configured, "--json"});
+    QCOMPARE(listed.exitCode, 0);
+    QString ref;
+    const QJsonArray dispatches = json(listed)["dispatches"].toArray();
+    for (int d = 0; d < dispatches.size() && ref.isEmpty(); ++d)
+      for (const QJsonValue &op : dispatches[d].toObject()["root_ops"].toArray())
+        if (op.toObject().contains("implicit_gemm"))
+          ref = QString::number(d);
+    QVERIFY2(!ref.isEmpty(), "no IGEMM convolution in the configured block");
+    const CliRun shown = cli({"show", configured, "--op", ref});
+    QCOMPARE(shown.exitCode, 0);
+    const QStringList lines = shown.out.split('\n');
+    auto line = [&](const QString &start) {
+      for (const QString &l : lines)
+        if (l.trimmed().startsWith(start))
+          return l;
+      return QString();
+    };
+    // NCHW: the filter (64x64x3x3) is the contraction's first operand.
+    QVERIFY2(line("in  0").contains("x3x3xf32> filter"), qPrintable(shown.out));
+    QVERIFY2(line("in  1").contains("im2col'd input") &&
+                 !line("in  1").contains("x3x3x"),
+             qPrintable(shown.out));
+  }
+
   void showsARootOpInContext() {
     const CliRun text = cli({"show", kMatmul, "--op", "0:0"});
     QCOMPARE(text.exitCode, 0);
