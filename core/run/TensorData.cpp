@@ -259,7 +259,9 @@ Result<TensorType> sourceTensorType(std::string text) {
 std::vector<SourceFunction> parseSourceFunctions(std::string_view mlir) {
   std::vector<SourceFunction> functions;
   static const std::regex head(R"(func\.func\s+(private\s+|public\s+|nested\s+)?@([\w$.]+)\s*\()");
-  const std::string text(mlir);
+  // Not into the resource blobs at the end (a model's weights, as
+  // iree-import-onnx writes them: hundreds of MB of hex).
+  const std::string text(mlir.substr(0, mlir.find("\n{-#")));
   for (auto it = std::sregex_iterator(text.begin(), text.end(), head);
        it != std::sregex_iterator(); ++it) {
     if ((*it)[1].str().rfind("private", 0) == 0 ||

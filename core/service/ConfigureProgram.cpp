@@ -311,9 +311,9 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                  std::to_string(document->dispatches.size())};
   std::map<std::pair<std::string, std::string>, const document::Dispatch *>
       locatedBySymbol;
-  for (const document::Dispatch &located : withLocations->dispatches)
-    locatedBySymbol.emplace(std::make_pair(located.executable, located.name),
-                            &located);
+  for (const document::Dispatch &printed : withLocations->dispatches)
+    locatedBySymbol.emplace(std::make_pair(printed.executable, printed.name),
+                            &printed);
   for (document::Dispatch &dispatch : document->dispatches) {
     const auto found =
         locatedBySymbol.find(std::make_pair(dispatch.executable, dispatch.name));

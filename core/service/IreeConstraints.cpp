@@ -597,12 +597,12 @@ Result<bool> markIreesOwnChoices(const tools::IreeInstallation &iree,
         chosen.find(std::make_pair(mine.executable, mine.name));
     if (found == chosen.end())
       continue;
-    const document::Dispatch &iree = *found->second;
-    if (op.op >= mine.rootOps.size() || op.op >= iree.rootOps.size() ||
-        mine.translationInfo != iree.translationInfo)
+    const document::Dispatch &theirs = *found->second;
+    if (op.op >= mine.rootOps.size() || op.op >= theirs.rootOps.size() ||
+        mine.translationInfo != theirs.translationInfo)
       continue;
     const document::RootOp &a = mine.rootOps[op.op];
-    const document::RootOp &b = iree.rootOps[op.op];
+    const document::RootOp &b = theirs.rootOps[op.op];
     if (a.name == b.name && a.loweringConfig == b.loweringConfig &&
         a.compilationInfo == b.compilationInfo &&
         a.decompositionConfig == b.decompositionConfig) {
