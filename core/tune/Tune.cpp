@@ -628,7 +628,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       char text[200];
       std::snprintf(text, sizeof text,
                     "predicted %.4g us against IREE's default %.4g us (%.3gx; "
-                    "the cost model's margin is %.2gx)",
+                    "the cost model's margin is %.3gx)",
                     tuned.winnerPredicted.value_or(0),
                     tuned.defaultPredicted.value_or(0), gain,
                     kPredictedMargin);
