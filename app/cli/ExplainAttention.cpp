@@ -50,8 +50,8 @@ int explainAttention(const LayoutInputs &in, bool asJson) {
   for (const layout::AttentionContraction *part : {&a.qk, &a.pv}) {
     const layout::ContractionLayouts &l = part->layouts;
     text << part->name << " over " << part->space.toString()
-         << " (attention loops " << loops(part->loops) << "), " << l.intrinsic
-         << "\n"
+         << " (attention loops " << loops(part->loops) << "), "
+         << layout::layoutSource(*part) << "\n"
          << "  config: " << part->config.print() << "\n";
     const struct {
       const std::string &name;

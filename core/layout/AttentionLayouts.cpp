@@ -70,11 +70,40 @@ contraction(const std::string &name, const std::vector<int64_t> &tile,
     }
     result.space.operands.push_back(std::move(renumbered));
   }
-  auto layouts = deriveContractionLayouts(config, result.space);
+  // IREE's SIMT attention config (setAttentionReductionConfig, where no
+  // intrinsic fits) gives the contractions bases and thread tiles instead.
+  auto layouts = config.mmaKind()
+                     ? deriveContractionLayouts(config, result.space)
+                     : deriveSimtContractionLayouts(config, result.space);
   if (!layouts)
     return Error{name + ": " + layouts.error()};
   result.layouts = std::move(*layouts);
   return result;
+}
+
+// Per vector dimension of an operand of a decomposed contraction: the
+// attention loop it is and its role there, "d3 (K2)".
+std::vector<std::string> attentionAxes(const AttentionContraction &part,
+                                       const config::OperandAccess &operand,
+                                       const AttentionDims &dims) {
+  std::vector<std::string> names;
+  for (int d : operand.dims) {
+    if (d < 0 || static_cast<size_t>(d) >= part.loops.size()) {
+      names.push_back("unit");
+      continue;
+    }
+    const int loop = part.loops[static_cast<size_t>(d)];
+    const auto in = [loop](const std::vector<int> &set) {
+      return std::find(set.begin(), set.end(), loop) != set.end();
+    };
+    names.push_back("d" + std::to_string(loop) +
+                    (in(dims.m)    ? " (M)"
+                     : in(dims.k1) ? " (K1)"
+                     : in(dims.k2) ? " (K2)"
+                     : in(dims.n)  ? " (N)"
+                                   : " (batch)"));
+  }
+  return names;
 }
 
 // The operand dimension of `layout` (over `operand`'s dims) that is loop
@@ -89,7 +118,7 @@ int operandDimension(const config::OperandAccess &operand, int loop) {
 // How the online softmax reduces a row of S (max, then sum) over K2 on S's
 // accumulator layout: within a thread, across lanes, across subgroups.
 std::string softmaxNote(const AttentionContraction &qk,
-                        const AttentionDims &dims) {
+                        const AttentionDims &dims, bool partialK2) {
   const config::OperandAccess &s = qk.space.operands[2];
   const config::NestedLayoutAttr &acc = qk.layouts.acc;
   int64_t own = 1, lanes = 1, subgroups = 1, extent = 1;
@@ -105,6 +134,23 @@ std::string softmaxNote(const AttentionContraction &qk,
     subgroups *= acc.subgroupTile[i];
     extent *= qk.space.bounds[static_cast<size_t>(loop)];
   }
+  if (partialK2)
+    return "K2 is tiled by partial_reduction: " +
+           (extent == 1
+                ? std::string("the one K2 position")
+                : "each of the " + std::to_string(extent) + " K2 positions") +
+           " of a step keeps its own running max, sum and row of O "
+           "(IREE's tileToPartialReduction puts K2 first in the three "
+           "accumulators), updated each step without a reduction across "
+           "lanes; after the loop IREE merges them over K2 (max, then the "
+           "rescaled sums and rows)" +
+           (lanes * subgroups > 1
+                ? " across " + std::to_string(lanes) + " lane" +
+                      (lanes == 1 ? "" : "s") +
+                      (subgroups > 1
+                           ? " and " + std::to_string(subgroups) + " subgroups"
+                           : std::string())
+                : std::string(", all in one thread"));
   std::string text = "online softmax: each row of S's " +
                      std::to_string(extent) +
                      " K2 scores is reduced (max, then sum) in S's "
@@ -119,6 +165,11 @@ std::string softmaxNote(const AttentionContraction &qk,
 }
 
 } // namespace
+
+std::string layoutSource(const AttentionContraction &part) {
+  return part.layouts.intrinsic.empty() ? std::string("SIMT")
+                                        : part.layouts.intrinsic;
+}
 
 Result<AttentionDims> attentionDims(const config::IterationSpace &space) {
   std::vector<const config::OperandAccess *> inputs, outputs;
@@ -136,7 +187,9 @@ Result<AttentionDims> attentionDims(const config::IterationSpace &space) {
   const Loops m = minus(minus(q, b), k1);
   const Loops n = minus(minus(v, b), k2);
   AttentionDims dims{sorted(b), sorted(m), sorted(k1), sorted(k2), sorted(n)};
-  if (dims.m.empty() || dims.k1.empty() || dims.k2.empty() || dims.n.empty())
+  // M may be empty: a decode step's single query row is a unit loop IREE
+  // folds away before configuring.
+  if (dims.k1.empty() || dims.k2.empty() || dims.n.empty())
     return Error{"the op's Q, K, V and output maps do not read as "
                  "attention's (batch, M, K1, K2, N)"};
   return dims;
@@ -210,11 +263,28 @@ deriveAttentionLayouts(const config::LoweringConfig &outer,
     (operand.isOutput ? outputs : inputs).push_back(&operand);
   const config::OperandAccess &q = *inputs[0], &k = *inputs[1], &v = *inputs[2],
                               &o = *outputs[0];
+  // K2 tiled by partial_reduction (IREE's SIMT attention config): the
+  // accumulators keep K2, first (getPartialResultMap), so P.V reduces
+  // nothing and O's layout has K2's dimensions before its own.
+  bool partialK2 = false;
+  for (int k2 : dims->k2)
+    partialK2 = partialK2 || (partial[static_cast<size_t>(k2)] > 0 &&
+                              reduction[static_cast<size_t>(k2)] <= 0);
   // S and P: (batch, M, K2) in that order (AttentionOpDetail::getSMap); S
-  // in the accumulator's element type, P in V's (IREE truncates it).
+  // in the accumulator's element type, P in V's (IREE truncates it). Under
+  // partial reduction IREE decomposes the tiled op, whose output map has
+  // K2: its AttentionOpDetail reads K2 as a batch loop (K & O), so S is
+  // (batch and K2 in loop order, M).
   config::OperandAccess s;
-  for (const auto *group : {&dims->batch, &dims->m, &dims->k2})
-    s.dims.insert(s.dims.end(), group->begin(), group->end());
+  std::vector<int> sBatch = dims->batch;
+  if (partialK2) {
+    sBatch.insert(sBatch.end(), dims->k2.begin(), dims->k2.end());
+    std::sort(sBatch.begin(), sBatch.end());
+  }
+  s.dims = sBatch;
+  s.dims.insert(s.dims.end(), dims->m.begin(), dims->m.end());
+  if (!partialK2)
+    s.dims.insert(s.dims.end(), dims->k2.begin(), dims->k2.end());
   s.elementType = o.elementType;
   s.isOutput = true;
   config::OperandAccess p = s;
@@ -224,7 +294,10 @@ deriveAttentionLayouts(const config::LoweringConfig &outer,
   auto qk = contraction("Q.K^T", result.tile, {q, k, s}, *decomposition.qk);
   if (!qk)
     return Error{"qk_attrs: " + qk.error()};
-  auto pv = contraction("P.V", result.tile, {p, v, o}, *decomposition.pv);
+  config::OperandAccess oAcc = o;
+  if (partialK2)
+    oAcc.dims.insert(oAcc.dims.begin(), dims->k2.begin(), dims->k2.end());
+  auto pv = contraction("P.V", result.tile, {p, v, oAcc}, *decomposition.pv);
   if (!pv)
     return Error{"pv_attrs: " + pv.error()};
   result.qk = std::move(*qk);
@@ -236,7 +309,18 @@ deriveAttentionLayouts(const config::LoweringConfig &outer,
   result.pv.rhs = "V";
   result.pv.acc = "O";
 
-  result.notes.push_back(softmaxNote(result.qk, *dims));
+  result.partialK2 = partialK2;
+  for (AttentionContraction *part : {&result.qk, &result.pv}) {
+    if (!part->layouts.intrinsic.empty())
+      continue;
+    part->layouts.lhsAxes =
+        attentionAxes(*part, part->space.operands[0], *dims);
+    part->layouts.rhsAxes =
+        attentionAxes(*part, part->space.operands[1], *dims);
+    part->layouts.accAxes =
+        attentionAxes(*part, part->space.operands[2], *dims);
+  }
+  result.notes.push_back(softmaxNote(result.qk, *dims, partialK2));
   // S's accumulator layout and P.V's LHS are over the same (batch, M, K2).
   const config::NestedLayoutAttr &sAcc = result.qk.layouts.acc;
   const config::NestedLayoutAttr &pLhs = result.pv.layouts.lhs;

@@ -44,6 +44,10 @@ struct AttentionContraction {
   ContractionLayouts layouts;
 };
 
+// What lays a contraction out, in words: its intrinsic, or "SIMT" (IREE's
+// config without an intrinsic: subgroup and lane bases, thread tiles).
+std::string layoutSource(const AttentionContraction &part);
+
 struct AttentionLayouts {
   AttentionDims dims;
   // Per attention loop: what one workgroup holds in one step of the K2 loop
@@ -55,6 +59,9 @@ struct AttentionLayouts {
   // S's accumulator layout is not P.V's LHS layout: P is moved between
   // lanes (IREE's to_layout) every step.
   bool pChangesLayout = false;
+  // K2 tiled by partial_reduction, not reduction (IREE's SIMT config): O,
+  // the max and the sum keep K2, merged after the loop.
+  bool partialK2 = false;
   // The online softmax on S's accumulator layout, and P's change of layout
   // between the two contractions, in words.
   std::vector<std::string> notes;

@@ -434,6 +434,65 @@ operandLayouts(const DerivedLayout &derived,
   return layouts;
 }
 
+namespace {
+
+// Per vector dimension of `operand`: the loop it indexes and its role in
+// the contraction, "d2 (K)".
+std::vector<std::string> contractionAxes(const config::ContractionDims &dims,
+                                         const config::OperandAccess &operand) {
+  std::vector<std::string> names;
+  for (int loop : operand.dims) {
+    const auto in = [loop](const std::vector<int> &set) {
+      return std::find(set.begin(), set.end(), loop) != set.end();
+    };
+    names.push_back(loop < 0 ? std::string("unit")
+                             : "d" + std::to_string(loop) +
+                                   (in(dims.m)       ? " (M)"
+                                    : in(dims.n)     ? " (N)"
+                                    : in(dims.k)     ? " (K)"
+                                    : in(dims.batch) ? " (batch)"
+                                                     : ""));
+  }
+  return names;
+}
+
+} // namespace
+
+Result<ContractionLayouts>
+deriveSimtContractionLayouts(const config::LoweringConfig &cfg,
+                             const config::IterationSpace &space) {
+  if (space.operands.size() != 3)
+    return Error{"the contraction needs its LHS, RHS and ACC operands"};
+  // IREE applies the layout to any op's maps; a contraction whose
+  // accumulator keeps every loop (P.V under partial reduction) has no K to
+  // name, and its axes are the loops alone.
+  const auto dims =
+      config::inferContraction(space).value_or(config::ContractionDims{});
+  // IREE fails without either basis (distributeTilingSizes).
+  if (!cfg.subgroupBasis() || !cfg.laneBasis())
+    return Error{std::string("the config has no mma_kind and no ") +
+                 (cfg.subgroupBasis() ? "lane_basis" : "subgroup_basis") +
+                 ": IREE's LLVMGPUConfigureTensorLayouts lays a contraction "
+                 "without an intrinsic out from its subgroup and lane bases "
+                 "and thread tiles"};
+  auto derived = deriveLayout(cfg, space);
+  if (!derived)
+    return Error{derived.error()};
+  const auto layouts = operandLayouts(*derived, space);
+  if (layouts.size() != 3)
+    return Error{"the contraction's operands have no layouts"};
+  ContractionLayouts result;
+  result.bounds = derived->workgroupTile;
+  result.lhs = layouts[0];
+  result.rhs = layouts[1];
+  result.acc = layouts[2];
+  result.lhsAxes = contractionAxes(dims, space.operands[0]);
+  result.rhsAxes = contractionAxes(dims, space.operands[1]);
+  result.accAxes = contractionAxes(dims, space.operands[2]);
+  result.notes = derived->notes;
+  return result;
+}
+
 Result<ContractionLayouts>
 deriveContractionLayouts(const config::LoweringConfig &cfg,
                          const config::IterationSpace &space) {
@@ -526,24 +585,9 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
     }
     return layout;
   };
-  auto axes = [&](const config::OperandAccess &operand) {
-    std::vector<std::string> names;
-    for (int loop : operand.dims) {
-      const auto in = [loop](const std::vector<int> &set) {
-        return std::find(set.begin(), set.end(), loop) != set.end();
-      };
-      names.push_back(loop < 0 ? std::string("unit")
-                               : "d" + std::to_string(loop) +
-                                     (in(dims->m)   ? " (M)"
-                                      : in(dims->n) ? " (N)"
-                                      : in(dims->k) ? " (K)"
-                                                    : " (batch)"));
-    }
-    return names;
-  };
-  result.lhsAxes = axes(space.operands[0]);
-  result.rhsAxes = axes(space.operands[1]);
-  result.accAxes = axes(space.operands[2]);
+  result.lhsAxes = contractionAxes(*dims, space.operands[0]);
+  result.rhsAxes = contractionAxes(*dims, space.operands[1]);
+  result.accAxes = contractionAxes(*dims, space.operands[2]);
   result.lhs = build(space.operands[0], intrinsic.lhs, m, k);
   result.rhs = build(space.operands[1], intrinsic.rhs, k, n);
   result.acc = build(space.operands[2], intrinsic.acc, m, n);

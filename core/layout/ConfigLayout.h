@@ -109,6 +109,15 @@ Result<ContractionLayouts>
 deriveContractionLayouts(const config::LoweringConfig &config,
                          const config::IterationSpace &space);
 
+// A contraction without mma_kind under VectorDistribute (attention's Q.K^T
+// and P.V in IREE's SIMT attention config): IREE's
+// setGPULoweringConfigLayout gives the op one nested layout from its
+// subgroup and lane bases and thread tiles and applies it to each operand's
+// map. `intrinsic` stays empty.
+Result<ContractionLayouts>
+deriveSimtContractionLayouts(const config::LoweringConfig &config,
+                             const config::IterationSpace &space);
+
 // expand_dims applied to a space (reassociation, `?` inferred); an error
 // says why IREE 3.11 would ignore it.
 Result<config::IterationSpace> expandSpace(const config::IterationSpace &space,

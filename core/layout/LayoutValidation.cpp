@@ -236,6 +236,29 @@ void checkAttention(const config::LoweringConfig &config,
   if (!workgroupSize || !subgroupSize || *subgroupSize <= 0)
     return;
   const int64_t subgroups = saturatingProduct(*workgroupSize) / *subgroupSize;
+  // A contraction without an intrinsic is spread over lanes by its
+  // lane_basis (IREE's SIMT attention config); lanes past the basis's
+  // product wrap onto the same elements.
+  for (const AttentionContraction *part : {&attention->qk, &attention->pv}) {
+    const auto lanes = part->config.laneBasis();
+    if (!lanes || !part->layouts.intrinsic.empty())
+      continue;
+    const int64_t used = lanes->product();
+    if (used <= 0 || used >= *subgroupSize)
+      continue;
+    const std::string half = part == &attention->qk ? "qk_attrs" : "pv_attrs";
+    problems.push_back(config::makeProblem(
+        half + ".lane_basis",
+        part->name + "'s lane_basis counts multiply to " +
+            std::to_string(used) + " of the " + std::to_string(*subgroupSize) +
+            " lanes of a subgroup: IREE compiles it, and lanes " +
+            std::to_string(used) + " to " + std::to_string(*subgroupSize - 1) +
+            " hold the same elements as " +
+            (used == 1 ? std::string("lane 0")
+                       : "lanes 0 to " + std::to_string(used - 1)) +
+            " (lane ids wrap), repeating their work",
+        "basis-product"));
+  }
   for (const AttentionContraction *part : {&attention->qk, &attention->pv}) {
     const std::string half = part == &attention->qk ? "qk_attrs" : "pv_attrs";
     // The basis's counts on the contraction's loops (its mapping); the

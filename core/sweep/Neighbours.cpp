@@ -33,12 +33,18 @@ std::vector<SweepAxis> neighbourAxes(const document::Document &document,
   // one (a depthwise convolution's 3x3 window: reduction = [.., 3, 3]).
   const bool reductionInElements =
       currentValue(document, op, "mma_kind").empty();
-  for (const char *name : {"workgroup", "reduction"}) {
+  // IREE's SIMT attention config steps K2 by partial_reduction: its step
+  // is a knob like a reduction tile (in elements; one IREE's bases do not
+  // divide is refused by the rules, as IREE refuses it).
+  const bool attention = root && root->kind == config::OpKind::Attention;
+  for (const char *name : {"workgroup", "reduction", "partial_reduction"}) {
+    if (std::string_view(name) == "partial_reduction" && !attention)
+      continue;
     auto numbers = integerList(currentValue(document, op, name));
     if (!numbers)
       continue;
     const bool elements =
-        std::string_view(name) == "workgroup" || reductionInElements;
+        std::string_view(name) != "reduction" || reductionInElements;
     for (size_t i = 0; i < numbers->size(); ++i) {
       const int64_t v = (*numbers)[i];
       if (v <= 0)
@@ -46,10 +52,9 @@ std::vector<SweepAxis> neighbourAxes(const document::Document &document,
       // A tile of elements already covering its loop only pads when
       // doubled (an attention's 64 value columns tiled at 128, a window of
       // 3 reduced 3 at a time). Tiles of intrinsics: left alone.
-      const bool whole = elements && root && root->space &&
-                         i < root->space->rank() &&
-                         root->space->bounds[i] > 0 &&
-                         v >= root->space->bounds[i];
+      const bool whole =
+          elements && root && root->space && i < root->space->rank() &&
+          root->space->bounds[i] > 0 && v >= root->space->bounds[i];
       // A tile of elements that divides its loop stays a divisor: the nearest
       // one below and above where half and double do not divide (1000 rows
       // tiled at 8 go to 4 and 10, not 16, whose last workgroup is partial:
@@ -86,7 +91,8 @@ std::vector<SweepAxis> neighbourAxes(const document::Document &document,
 namespace {
 
 // The op `op` names, or null when the document has none there.
-const document::RootOp *rootOpOf(const document::Document &document, edit::OpRef op) {
+const document::RootOp *rootOpOf(const document::Document &document,
+                                 edit::OpRef op) {
   if (op.dispatch >= document.dispatches.size() ||
       op.op >= document.dispatches[op.dispatch].rootOps.size())
     return nullptr;
@@ -261,8 +267,8 @@ std::vector<SweepPoint> laneFillingPoints(const document::Document &document,
   return points;
 }
 
-std::vector<SweepPoint> reductionSpreadPoints(const document::Document &document,
-                                              edit::OpRef op) {
+std::vector<SweepPoint>
+reductionSpreadPoints(const document::Document &document, edit::OpRef op) {
   std::vector<SweepPoint> points;
   const document::RootOp *root = rootOpOf(document, op);
   if (!root || !currentValue(document, op, "mma_kind").empty())
@@ -378,8 +384,8 @@ int64_t rowsAtLeast(const config::DecompositionConfig &decomposition) {
 
 } // namespace
 
-std::vector<SweepPoint> attentionSubgroupPoints(const document::Document &document,
-                                                edit::OpRef op) {
+std::vector<SweepPoint>
+attentionSubgroupPoints(const document::Document &document, edit::OpRef op) {
   std::vector<SweepPoint> points;
   const document::RootOp *found = rootOpOf(document, op);
   if (!found || found->kind != config::OpKind::Attention || !found->space)

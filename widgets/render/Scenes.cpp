@@ -548,8 +548,8 @@ Result<GridScene> attentionScene(const layout::AttentionLayouts &attention,
   GridScene scene;
   scene.title =
       QString("attention: Q.K^T (%1) above, P.V (%2) below, per step of K2")
-          .arg(QString::fromStdString(attention.qk.layouts.intrinsic),
-               QString::fromStdString(attention.pv.layouts.intrinsic));
+          .arg(QString::fromStdString(layout::layoutSource(attention.qk)),
+               QString::fromStdString(layout::layoutSource(attention.pv)));
   scene.subtitle = subtitle;
   scene.colorBy = colorBy;
   QStringList footer;
