@@ -10,8 +10,7 @@ namespace tilescope::layout {
 namespace {
 
 int64_t product(const std::vector<int64_t> &values) {
-  return std::accumulate(values.begin(), values.end(), int64_t{1},
-                         std::multiplies<>());
+  return saturatingProduct(values);
 }
 
 std::string list(const std::vector<int64_t> &values) {
@@ -24,8 +23,9 @@ int64_t idsNamed(const std::vector<int64_t> &tiles,
   int64_t highest = 0;
   for (size_t i = 0; i < tiles.size(); ++i)
     if (strides[i] > 0)
-      highest += strides[i] * (tiles[i] - 1);
-  return highest + 1;
+      highest =
+          saturatingAdd(highest, saturatingMultiply(strides[i], tiles[i] - 1));
+  return saturatingAdd(highest, 1);
 }
 
 constexpr int64_t kMaximumElements = int64_t{1} << 40;
@@ -54,9 +54,11 @@ Result<NestedLayout> NestedLayout::create(const config::NestedLayoutAttr &attr,
                      std::to_string(i) + " has " + std::to_string((*field)[i])};
     if (attr.subgroupStrides[i] < 0 || attr.threadStrides[i] < 0)
       return Error{"nested_layout strides must not be negative"};
-    const int64_t size = attr.subgroupTile[i] * attr.batchTile[i] *
-                         attr.outerTile[i] * attr.threadTile[i] *
-                         attr.elementTile[i];
+    // Saturating: tiles near 2^31 or 2^62 would wrap the product to 0 and
+    // divide by it below.
+    const int64_t size = saturatingProduct(std::initializer_list<int64_t>{
+        attr.subgroupTile[i], attr.batchTile[i], attr.outerTile[i],
+        attr.threadTile[i], attr.elementTile[i]});
     if (size > kMaximumElements || elements > kMaximumElements / size)
       return Error{"nested_layout describes more than 2^40 elements"};
     layout.vectorShape[i] = size;

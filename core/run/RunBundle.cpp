@@ -52,8 +52,9 @@ Result<bool> copyFile(const fs::path &from, const fs::path &to) {
 }
 
 std::optional<std::vector<service::BenchmarkMeasurement>>
-measurementsIn(const fs::path &file) {
-  auto content = service::readUntrustedFile(file);
+measurementsIn(const fs::path &bundle, const fs::path &file) {
+  auto content =
+      service::readUntrustedFile(file, service::kUntrustedFileBytes, bundle);
   if (!content)
     return std::nullopt;
   auto measured = service::parseBenchmarkJson(*content);
@@ -201,7 +202,8 @@ Result<fs::path> writeRunBundle(const fs::path &directory,
 
 Result<BundleManifest> readBundleManifest(const fs::path &bundle) {
   const fs::path file = bundle / "manifest.json";
-  auto content = service::readUntrustedFile(file);
+  auto content =
+      service::readUntrustedFile(file, service::kUntrustedFileBytes, bundle);
   if (!content)
     return Error{bundle.string() + " is not a run bundle: " + content.error()};
   json manifest = json::parse(*content, nullptr, false);
@@ -277,7 +279,8 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
   std::error_code missing;
   if (!fs::exists(doneFile, missing))
     return timing;
-  auto done = service::readUntrustedFile(doneFile);
+  auto done = service::readUntrustedFile(doneFile, service::kUntrustedFileBytes,
+                                         bundle);
   if (!done) {
     timing.status = "failed";
     timing.why = done.error();
@@ -314,13 +317,14 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
     return timing;
   }
 
-  if (auto batched = measurementsIn(results / (id + ".batched.json"))) {
+  if (auto batched = measurementsIn(bundle, results / (id + ".batched.json"))) {
     timing.measurements = std::move(*batched);
     timing.perDispatch = timingStats(timing.measurements, &timing.benchmark);
   }
   if (timing.batch <= 1)
     timing.perSubmission = timing.perDispatch;
-  else if (auto single = measurementsIn(results / (id + ".single.json")))
+  else if (auto single =
+               measurementsIn(bundle, results / (id + ".single.json")))
     timing.perSubmission = timingStats(*single);
   if (timing.status == "ok" && !timing.perDispatch) {
     timing.status = "failed";
@@ -328,7 +332,8 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
   }
 
   if (timing.profiler == "ncu") {
-    auto csv = service::readUntrustedFile(results / (id + ".ncu.csv"));
+    auto csv = service::readUntrustedFile(results / (id + ".ncu.csv"),
+                                          service::kUntrustedFileBytes, bundle);
     auto reading = csv ? parseNsightComputeCsv(*csv)
                        : Result<ProfileReading>(Error{csv.error()});
     if (reading)
@@ -336,7 +341,9 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
     else if (timing.profileError.empty())
       timing.profileError = reading.error();
   } else if (timing.profiler == "rocprofv3") {
-    auto reading = readRocprofOutput(results / (id + ".rocprof"));
+    auto inside = service::insideFolder(results / (id + ".rocprof"), bundle);
+    auto reading = inside ? readRocprofOutput(results / (id + ".rocprof"))
+                          : Result<ProfileReading>(Error{inside.error()});
     if (reading)
       timing.profile = std::move(*reading);
     else if (timing.profileError.empty())

@@ -193,12 +193,13 @@ size_t closingBracket(std::string_view text, size_t at, char open, char close) {
           ++at;
       continue;
     }
-    if (text[at] == open || (open == '(' && (text[at] == '<' || text[at] == '[' ||
-                                             text[at] == '{')))
+    if (text[at] == open ||
+        (open == '(' &&
+         (text[at] == '<' || text[at] == '[' || text[at] == '{')))
       ++depth;
     else if (text[at] == close ||
-             (open == '(' && (text[at] == '>' || text[at] == ']' ||
-                              text[at] == '}')))
+             (open == '(' &&
+              (text[at] == '>' || text[at] == ']' || text[at] == '}')))
       if (--depth == 0)
         return at;
   }
@@ -258,7 +259,8 @@ Result<TensorType> sourceTensorType(std::string text) {
 
 std::vector<SourceFunction> parseSourceFunctions(std::string_view mlir) {
   std::vector<SourceFunction> functions;
-  static const std::regex head(R"(func\.func\s+(private\s+|public\s+|nested\s+)?@([\w$.]+)\s*\()");
+  static const std::regex head(
+      R"(func\.func\s+(private\s+|public\s+|nested\s+)?@([\w$.]+)\s*\()");
   // Not into the resource blobs at the end (a model's weights, as
   // iree-import-onnx writes them: hundreds of MB of hex).
   const std::string text(mlir.substr(0, mlir.find("\n{-#")));
@@ -281,14 +283,14 @@ std::vector<SourceFunction> parseSourceFunctions(std::string_view mlir) {
          topLevelPieces(std::string_view(text).substr(open, close - open))) {
       // %name: TYPE {attributes}
       const size_t colon = argument.find(':');
-      std::string type = colon == std::string::npos ? argument
-                                                    : argument.substr(colon + 1);
+      std::string type =
+          colon == std::string::npos ? argument : argument.substr(colon + 1);
       if (const size_t attributes = type.rfind(" {");
           attributes != std::string::npos && type.back() == '}')
         type = type.substr(0, attributes);
       const size_t first = type.find_first_not_of(' ');
-      auto parsed = sourceTensorType(first == std::string::npos ? type
-                                                                : type.substr(first));
+      auto parsed = sourceTensorType(
+          first == std::string::npos ? type : type.substr(first));
       if (parsed)
         function.signature.inputs.push_back(*parsed);
       else
@@ -415,6 +417,11 @@ TensorComparison compareTensors(const TensorType &type,
     double absolute = 0, relative = 0;
     if (std::isnan(value) || std::isnan(expected)) {
       matches = std::isnan(value) && std::isnan(expected);
+      absolute = relative = matches ? 0 : INFINITY;
+    } else if (std::isinf(value) || std::isinf(expected)) {
+      // Equal infinities agree (a mask's -inf, log(0), a max-reduction's
+      // initial value); their difference would be NaN and match nothing.
+      matches = value == expected;
       absolute = relative = matches ? 0 : INFINITY;
     } else {
       absolute = std::fabs(value - expected);

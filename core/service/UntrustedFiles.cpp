@@ -8,9 +8,39 @@ namespace fs = std::filesystem;
 
 namespace tilescope::service {
 
-Result<std::string> readUntrustedFile(const fs::path &path,
-                                      std::uintmax_t maxBytes) {
+Result<bool> insideFolder(const fs::path &path, const fs::path &folder) {
   std::error_code error;
+  const fs::path root = fs::canonical(folder, error);
+  if (error)
+    return Error{"cannot resolve " + folder.string() + ": " + error.message()};
+  const fs::path below =
+      fs::absolute(path, error)
+          .lexically_normal()
+          .lexically_relative(fs::absolute(folder, error).lexically_normal());
+  if (below.empty() || *below.begin() == "..")
+    return Error{path.string() + " is not inside " + folder.string() +
+                 ": not read"};
+  // Resolve each step below the root by itself: a link anywhere on the way
+  // (the file, or a folder such as results/) is refused, wherever it
+  // points.
+  fs::path walked = root;
+  for (const fs::path &part : below) {
+    walked /= part;
+    if (fs::is_symlink(fs::symlink_status(walked, error)))
+      return Error{walked.string() +
+                   " is a symbolic link: a bundle's files are read only "
+                   "where no link leads out of it; not read"};
+  }
+  return true;
+}
+
+Result<std::string> readUntrustedFile(const fs::path &path,
+                                      std::uintmax_t maxBytes,
+                                      const fs::path &within) {
+  std::error_code error;
+  if (!within.empty())
+    if (auto inside = insideFolder(path, within); !inside)
+      return Error{inside.error()};
   const fs::file_status status = fs::status(path, error); // follows links
   if (error)
     return Error{"cannot read " + path.string() + ": " + error.message()};

@@ -1,8 +1,9 @@
 // Reading what another machine wrote: a run bundle's manifest and results
 // come back from a GPU host, a Slurm node or a colleague, and are read as
 // data that may be wrong, truncated or hostile. A file is read only when it
-// is a regular file (a symlink to one is followed; a FIFO or a device is
-// refused, never waited on) no larger than a bound; a JSON field is used
+// is a regular file (a FIFO or a device is refused, never waited on) no
+// larger than a bound, and, read from a bundle, when no link leads out of
+// the bundle; a JSON field is used
 // only when it has the type it must have, and a number only when finite.
 #pragma once
 
@@ -22,10 +23,20 @@ namespace tilescope::service {
 // with their configs, a benchmark's JSON, a profiler's CSV): 64 MiB.
 constexpr std::uintmax_t kUntrustedFileBytes = 64ull << 20;
 
-// The file's text, or an error naming it and why it was not read.
+// Whether `path` lies inside `folder` with no link on the way: its real
+// path is the folder's real path followed by its own path below the folder
+// (a linked file or a linked folder under `folder` leads out and is not
+// inside). An error says which.
+Result<bool> insideFolder(const std::filesystem::path &path,
+                          const std::filesystem::path &folder);
+
+// The file's text, or an error naming it and why it was not read. With
+// `within` (a bundle's root, a tune's folder), a file that a link leads out
+// of that folder is refused (insideFolder).
 Result<std::string>
 readUntrustedFile(const std::filesystem::path &path,
-                  std::uintmax_t maxBytes = kUntrustedFileBytes);
+                  std::uintmax_t maxBytes = kUntrustedFileBytes,
+                  const std::filesystem::path &within = {});
 
 // `object[key]` as a string, or `fallback` where the object, the key or the
 // string is missing.

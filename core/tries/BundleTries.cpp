@@ -40,7 +40,8 @@ json importKey(const fs::path &bundle, const std::string &created,
 }
 
 std::string finishedOf(const fs::path &bundle, const std::string &id) {
-  auto done = service::readUntrustedFile(bundle / "results" / (id + ".done"));
+  auto done = service::readUntrustedFile(bundle / "results" / (id + ".done"),
+                                         service::kUntrustedFileBytes, bundle);
   if (!done)
     return "";
   return service::stringField(json::parse(*done, nullptr, false), "finished");
@@ -244,7 +245,8 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
   ImportReport report;
   report.bundle = fs::absolute(bundle);
   if (auto index =
-          service::readUntrustedFile(bundle / "results" / "results.json"))
+          service::readUntrustedFile(bundle / "results" / "results.json",
+                                     service::kUntrustedFileBytes, bundle))
     report.host =
         service::stringField(json::parse(*index, nullptr, false), "host");
   for (const run::BundleModule &m : manifest->modules) {

@@ -106,7 +106,8 @@ Result<OutputAgreement>
 compareOutputFiles(const std::vector<run::TensorType> &types,
                    const std::vector<run::Tolerance> &tolerances,
                    const std::vector<std::filesystem::path> &a,
-                   const std::vector<std::filesystem::path> &b) {
+                   const std::vector<std::filesystem::path> &b,
+                   const std::filesystem::path &within) {
   if (types.empty() || tolerances.size() != types.size() ||
       a.size() != types.size() || b.size() != types.size())
     return Error{"no outputs to compare"};
@@ -117,8 +118,10 @@ compareOutputFiles(const std::vector<run::TensorType> &types,
   for (size_t i = 0; i < types.size(); ++i) {
     const run::TensorType &type = types[i];
     const std::uintmax_t bytes = type.elementCount() * type.elementBytes();
-    auto left = service::readUntrustedFile(a[i], bytes);
-    auto right = service::readUntrustedFile(b[i], bytes);
+    auto left = service::readUntrustedFile(
+        a[i], bytes, within.empty() ? a[i].parent_path() : within);
+    auto right = service::readUntrustedFile(
+        b[i], bytes, within.empty() ? b[i].parent_path() : within);
     if (!left || !right)
       return Error{left ? right.error() : left.error()};
     auto leftValues = run::tensorValues(type, *left);

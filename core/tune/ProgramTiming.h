@@ -48,11 +48,13 @@ Result<OutputAgreement> compareOutputs(const run::CheckResult &a,
 // iree-run-module's --output=@FILE writes them): b[i] against a[i] within
 // tolerances[i]. A file
 // is read only when it is a regular file of exactly its tensor's size (it
-// may come back from another machine).
+// may come back from another machine) and no link leads out of `within`
+// (a bundle's root; by default each file's own folder).
 Result<OutputAgreement>
 compareOutputFiles(const std::vector<run::TensorType> &types,
                    const std::vector<run::Tolerance> &tolerances,
                    const std::vector<std::filesystem::path> &a,
-                   const std::vector<std::filesystem::path> &b);
+                   const std::vector<std::filesystem::path> &b,
+                   const std::filesystem::path &within = {});
 
 } // namespace tilescope::tune

@@ -138,10 +138,12 @@ Result<bool> writePrograms(const TuneResult &result, const fs::path &directory,
 }
 
 // A program's time from its benchmark JSON in the bundle's results.
-Result<run::TimingStats> programTime(const fs::path &results,
+Result<run::TimingStats> programTime(const fs::path &bundle,
+                                     const fs::path &results,
                                      const std::string &program) {
   auto text =
-      service::readUntrustedFile(results / (program + ".benchmark.json"));
+      service::readUntrustedFile(results / (program + ".benchmark.json"),
+                                 service::kUntrustedFileBytes, bundle);
   if (!text)
     return Error{text.error()};
   auto measurements = service::parseBenchmarkJson(*text);
@@ -156,8 +158,8 @@ Result<run::TimingStats> programTime(const fs::path &results,
 // "cuda at gpu-node-3": the device and host the bundle's programs.sh
 // wrote (results/programs/device), printable characters only; "the
 // bundle's machine" where it wrote none.
-std::string bundleDevice(const fs::path &results) {
-  auto text = service::readUntrustedFile(results / "device", 256);
+std::string bundleDevice(const fs::path &bundle, const fs::path &results) {
+  auto text = service::readUntrustedFile(results / "device", 256, bundle);
   std::string line = text ? text->substr(0, text->find('\n')) : "";
   std::erase_if(line, [](char c) { return c < 0x20 || c > 0x7e; });
   const size_t space = line.find(' ');
@@ -221,7 +223,8 @@ void readTuneBundle(const fs::path &bundle, TuneResult &result) {
   bool sameSpec = !result.spec.empty();
   if (sameSpec) {
     auto carried =
-        service::readUntrustedFile(bundle / "programs" / "spec.mlir");
+        service::readUntrustedFile(bundle / "programs" / "spec.mlir",
+                                   service::kUntrustedFileBytes, bundle);
     auto now = readTextFile(result.spec);
     sameSpec = carried && now && *carried == *now;
     if (!sameSpec)
@@ -237,14 +240,14 @@ void readTuneBundle(const fs::path &bundle, TuneResult &result) {
     if (!run || run->time ||
         (std::string_view(program) == "tuned" && !sameSpec))
       continue;
-    auto time = programTime(results, program);
+    auto time = programTime(bundle, results, program);
     if (!time) {
       run->error = "where the bundle ran: " + time.error();
       continue;
     }
     run->time = *time;
     run->error.clear();
-    run->check.device = bundleDevice(results);
+    run->check.device = bundleDevice(bundle, results);
   }
   if (!result.defaultRun || !result.tunedRun || !sameSpec)
     return;
@@ -258,7 +261,7 @@ void readTuneBundle(const fs::path &bundle, TuneResult &result) {
     a.push_back(results / ("default" + index));
     b.push_back(results / ("tuned" + index));
   }
-  auto agreement = compareOutputFiles(types, tolerances, a, b);
+  auto agreement = compareOutputFiles(types, tolerances, a, b, bundle);
   if (agreement) {
     result.outputsAgree = agreement->agree;
     result.outputsComparison = agreement->text + " (where the bundle ran)";

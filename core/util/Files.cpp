@@ -13,12 +13,36 @@ namespace fs = std::filesystem;
 
 namespace tilescope {
 
+namespace {
+
+// What a path that is not a regular file is, in words ("a FIFO").
+std::string kindOf(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return "not a regular file";
+}
+
+} // namespace
+
 Result<std::string> readTextFile(const fs::path &path) {
   std::error_code ec;
   if (!fs::exists(path, ec))
     return Error{path.string() + ": no such file"};
   if (fs::is_directory(path, ec))
     return Error{path.string() + ": is a directory, not a file"};
+  // A FIFO would block the open and a device read without end (/dev/zero):
+  // only regular files are read, links followed.
+  if (struct stat st{}; ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Error{path.string() + ": is " + kindOf(st.st_mode) +
+                 ", not a regular file"};
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return Error{path.string() +
@@ -60,8 +84,26 @@ void removeStalePartialCopies(const fs::path &directory,
 
 } // namespace
 
-Result<bool> writeFileAtomically(const fs::path &path,
+Result<bool> writeFileAtomically(const fs::path &requested,
                                  const std::string &text) {
+  // A link is written through, as editors do: its target changes and the
+  // link stays. A target that exists and is not a regular file (a device,
+  // a FIFO) is refused: renaming a copy onto it would replace it.
+  fs::path path = requested;
+  std::error_code ec;
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(path, ec)); ++hops) {
+    fs::path next = fs::read_symlink(path, ec);
+    if (ec || hops == 40)
+      return Error{"cannot write " + requested.string() +
+                   (ec ? ": cannot read the link: " + ec.message()
+                       : std::string(": too many levels of links"))};
+    path = next.is_absolute() ? next : path.parent_path() / next;
+  }
+  if (struct stat st{}; ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Error{"cannot write " + requested.string() + ": it is " +
+                 kindOf(st.st_mode) +
+                 ", not a regular file; Tilescope writes over regular files "
+                 "only"};
   const fs::path directory =
       path.has_parent_path() ? path.parent_path() : fs::path(".");
   removeStalePartialCopies(directory, path.filename().string());

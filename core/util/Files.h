@@ -11,12 +11,17 @@
 
 namespace tilescope {
 
-// The whole file, or an error naming the path and the reason.
+// The whole of a regular file (links followed), or an error naming the path
+// and the reason; a FIFO, a device or a folder is refused before it is
+// opened (one would block the open, another never end).
 Result<std::string> readTextFile(const std::filesystem::path &path);
 
 // Writes `text` to a new file beside `path`, flushes it to disk and renames
 // it over `path`: readers see the old file or the new one, never a part. The
-// file keeps the old file's permissions when it replaces one.
+// file keeps the old file's permissions when it replaces one. A symbolic
+// link is written through (its target changes, the link stays); a path
+// that exists and is not a regular file (a device, a FIFO, a folder) is
+// refused, never replaced.
 Result<bool> writeFileAtomically(const std::filesystem::path &path,
                                  const std::string &text);
 

@@ -51,8 +51,10 @@ py::dict bankReads(const document::Document &document, const py::object &op) {
 py::dict banks(const layout::Swizzle &swizzle,
                const std::vector<std::tuple<int64_t, int64_t, int64_t>> &reads,
                int64_t elementBytes, const std::string &arch) {
-  if (elementBytes <= 0)
-    throw Failure("element_bytes must be positive");
+  // An element wider than a shared-memory row's bank words (64 B here)
+  // is no element a swizzle places; past it the bank walk never ends.
+  if (elementBytes <= 0 || elementBytes > 64)
+    throw Failure("element_bytes must be 1 to 64");
   std::vector<layout::LaneAccess> accesses;
   for (const auto &[lane, row, column] : reads) {
     if (row < 0 || column < 0 || column >= swizzle.rowWidth())

@@ -102,6 +102,20 @@ public:
     } catch (py::error_already_set &error) {
       raised.emplace(std::move(error));
       stop->store(true);
+    } catch (const py::cast_error &error) {
+      // A callback's answer of the wrong type (a list where a bool is
+      // read): a TypeError for the caller, never an abort on this thread.
+      PyErr_SetString(PyExc_TypeError,
+                      (std::string("a callback returned a value of the wrong "
+                                   "type (None, True or False is read): ") +
+                       error.what())
+                          .c_str());
+      raised.emplace();
+      stop->store(true);
+    } catch (const std::exception &error) {
+      PyErr_SetString(PyExc_RuntimeError, error.what());
+      raised.emplace();
+      stop->store(true);
     }
   }
   bool failed() const { return raised.has_value(); }

@@ -13,6 +13,7 @@
 #include "core/tries/JobJson.h"
 #include "core/tries/TryJob.h"
 
+#include <cmath>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -157,8 +158,11 @@ workspaceOr(const std::optional<std::filesystem::path> &given) {
 }
 
 std::chrono::milliseconds timeoutOf(double seconds) {
-  if (seconds <= 0)
-    throw Failure("timeout must be positive (seconds)");
+  // NaN fails every comparison and infinity overflows the cast: both are
+  // refused, as is more than a week.
+  if (!std::isfinite(seconds) || seconds <= 0 || seconds > 7 * 24 * 3600.0)
+    throw Failure("timeout must be a number of seconds, more than 0 and at "
+                  "most a week (604800)");
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 

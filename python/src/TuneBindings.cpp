@@ -8,6 +8,7 @@
 #include "core/service/IreeCommands.h"
 #include "core/tune/TuneReport.h"
 
+#include <cmath>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -29,8 +30,10 @@ struct TuneArguments {
 
 py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
               const py::object &cancel) {
-  if (arguments.budget <= 0)
-    throw Failure("budget is in minutes, more than 0");
+  if (!std::isfinite(arguments.budget) || arguments.budget <= 0 ||
+      arguments.budget > 7 * 24 * 60.0)
+    throw Failure("budget is in minutes, more than 0 and at most a week "
+                  "(10080)");
   if (arguments.candidates < 1 || arguments.candidates > 4096)
     throw Failure("candidates must be 1 to 4096");
   if (arguments.repetitions < 1 || arguments.repetitions > 1000)

@@ -24,6 +24,7 @@
 
 #include <cmath>
 #include <csignal>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -492,6 +493,33 @@ private slots:
     QVERIFY2(!result.outputsComparison.empty(),
              result.outputsComparison.c_str());
 
+    // A canary outside the bundle is never read: not through a linked
+    // output, not through a linked results folder.
+    write(results / "tuned-output0.bin", values);
+    write(root / "canary.bin", other);
+    std::filesystem::remove(results / "tuned-output0.bin");
+    std::filesystem::create_symlink(root / "canary.bin",
+                                    results / "tuned-output0.bin");
+    result = made();
+    tune::readTuneBundle(bundle, result);
+    QVERIFY(!result.outputsAgree.has_value());
+    QVERIFY2(result.outputsComparison.find("symbolic link") !=
+                 std::string::npos,
+             result.outputsComparison.c_str());
+    std::filesystem::remove(results / "tuned-output0.bin");
+    write(results / "tuned-output0.bin", values);
+    std::filesystem::rename(bundle / "results", root / "outside-results");
+    std::filesystem::create_symlink(root / "outside-results",
+                                    bundle / "results");
+    result = made();
+    tune::readTuneBundle(bundle, result);
+    QVERIFY(!result.defaultRun->time && !result.tunedRun->time);
+    QVERIFY2(result.defaultRun->error.find("symbolic link") !=
+                 std::string::npos,
+             result.defaultRun->error.c_str());
+    std::filesystem::remove(bundle / "results");
+    std::filesystem::rename(root / "outside-results", bundle / "results");
+
     // Another spec: the tuned program there is not this spec's.
     write(results / "tuned-output0.bin", values);
     write(root / "spec.mlir", "the measured winners' spec\n");
@@ -589,6 +617,49 @@ private slots:
     check.outputs.push_back(
         {1, compareTensors(*type, {1, 9}, {1, 2}, defaultTolerance("f32"))});
     QCOMPARE(outcomeOf(check), std::string("check-failed"));
+  }
+
+  // A save writes through a link (the link stays, its target changes) and
+  // never replaces what is not a regular file; reads refuse FIFOs and
+  // devices before opening them.
+  void writesKeepLinksAndSpecialFiles() {
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    QVERIFY(writeFileAtomically(root / "real.mlir", "old\n").ok());
+    std::filesystem::create_symlink("real.mlir", root / "link.mlir");
+    QVERIFY(writeFileAtomically(root / "link.mlir", "new\n").ok());
+    QVERIFY(std::filesystem::is_symlink(root / "link.mlir"));
+    QCOMPARE(*readTextFile(root / "real.mlir"), std::string("new\n"));
+    QVERIFY(::mkfifo((root / "fifo").c_str(), 0600) == 0);
+    auto fifo = writeFileAtomically(root / "fifo", "text");
+    QVERIFY(!fifo.ok());
+    QVERIFY2(fifo.error().find("a FIFO") != std::string::npos,
+             fifo.error().c_str());
+    QVERIFY(std::filesystem::is_fifo(root / "fifo"));
+    QVERIFY(!readTextFile(root / "fifo").ok());
+    auto device = writeFileAtomically("/dev/null", "text");
+    QVERIFY(!device.ok());
+    QVERIFY(std::filesystem::is_character_file("/dev/null"));
+    auto zero = readTextFile("/dev/zero");
+    QVERIFY2(!zero.ok() &&
+                 zero.error().find("character device") != std::string::npos,
+             zero.ok() ? "read /dev/zero" : zero.error().c_str());
+  }
+
+  // Equal infinities agree (a mask's -inf, log(0), a max-reduction's
+  // initial value); opposite ones, an infinity against a number and NaN
+  // against a number do not; NaN agrees with NaN.
+  void equalInfinitiesAgree() {
+    auto type = parseTensorType("4xf32");
+    const double inf = INFINITY;
+    auto same = compareTensors(*type, {-inf, inf, NAN, 1}, {-inf, inf, NAN, 1},
+                               defaultTolerance("f32"));
+    QVERIFY(same.passed());
+    QCOMPARE(same.maxAbsoluteError, 0.0);
+    auto differ = compareTensors(*type, {inf, -inf, NAN, 1}, {-inf, 5, 1, NAN},
+                                 defaultTolerance("f32"));
+    QCOMPARE(differ.mismatches, size_t(4));
+    QVERIFY(std::isinf(differ.maxAbsoluteError));
   }
 
   void tensorTypesAndSignatures() {
