@@ -8,6 +8,7 @@
 #include "app/common/IreeSettings.h"
 #include "core/export/JsonText.h"
 #include "core/tries/BundleTries.h"
+#include "core/util/Printable.h"
 
 #include <QCommandLineParser>
 
@@ -156,7 +157,9 @@ int importResults(const QStringList &arguments) {
     return failed ? kExitFailure : kExitOk;
   }
   std::cout << "results of " << report->bundle.string()
-            << (report->host.empty() ? "" : " (run on " + report->host + ")")
+            << (report->host.empty()
+                    ? ""
+                    : " (run on " + printable(report->host) + ")")
             << "\n";
   std::cout << "  module          try   per dispatch us  one per submission "
                "us  profiler us  diff    predicted us  candidate\n";
@@ -183,18 +186,19 @@ int importResults(const QStringList &arguments) {
                   microseconds(t.perDispatch).c_str(),
                   microseconds(t.perSubmission).c_str(), profiler.c_str(),
                   diff.c_str(), predicted);
-    std::cout << row << m.candidate;
+    // The bundle's words (candidate names, why a module failed) are text.
+    std::cout << row << printable(m.candidate);
     if (m.alreadyImported)
       std::cout << "  (imported before)";
     if (!t.timed())
-      std::cout << "  " << (m.error.empty() ? t.summary() : m.error);
+      std::cout << "  " << printable(m.error.empty() ? t.summary() : m.error);
     std::cout << "\n";
     for (const tries::ProfileRow &r : m.besideTilescope)
       if (r.differs)
         std::cout << "    ! " << r.quantity << ": Tilescope " << r.tilescope
                   << ", profiler " << r.profiler << "\n";
     if (!t.profileError.empty())
-      std::cout << "    profile: " << t.profileError << "\n";
+      std::cout << "    profile: " << printable(t.profileError) << "\n";
   }
   for (const tries::OrderAgreement &a : report->orders) {
     char text[240];

@@ -10,6 +10,7 @@
 #include "core/tries/History.h"
 #include "core/tries/Report.h"
 #include "core/tries/TryComparison.h"
+#include "core/util/Printable.h"
 
 #include <QCommandLineParser>
 #include <algorithm>
@@ -64,8 +65,8 @@ int history(const QStringList &arguments) {
       "kind", "Only compile, resources, bench or verify tries.", "KIND");
   const QCommandLineOption outcomeOption(
       "outcome",
-      "Only tries that ended so: ok, compile-failed, compiler-crashed, "
-      "timed-out, cancelled, run-failed, check-failed, cannot-run-here.",
+      QString::fromStdString(
+          "Only tries that ended so: " + tries::tryOutcomeList() + "."),
       "OUTCOME");
   const QCommandLineOption sweepOption(
       "sweep",
@@ -80,6 +81,14 @@ int history(const QStringList &arguments) {
                      kJsonOption, kWorkspaceOption});
   if (!parseCommandLine(parser, arguments, "history"))
     return kExitUsage;
+  if (const std::string outcome = parser.value(outcomeOption).toStdString();
+      !outcome.empty() &&
+      std::find(tries::tryOutcomes().begin(), tries::tryOutcomes().end(),
+                outcome) == tries::tryOutcomes().end()) {
+    std::cerr << "tilescope-cli history: --outcome " << printable(outcome)
+              << " is no outcome; one of " << tries::tryOutcomeList() << "\n";
+    return kExitUsage;
+  }
   if (!hasHistory(parser, "history")) {
     // An empty listing where a list was asked for; no try to show.
     if (parser.isSet(showOption))
@@ -130,13 +139,17 @@ int history(const QStringList &arguments) {
       out.push_back(tries::toJson(record));
     std::cout << exporting::jsonText(out, 2) << "\n";
   } else {
+    // What a bundle brought back is text, not terminal commands.
     for (const tries::TryRecord &r : *records)
       std::cout << "#" << r.id << "  " << r.createdAt << "  " << r.kind << "  "
-                << r.outcome << "  " << timeText(r.medianMicroseconds) << "  "
-                << std::filesystem::path(r.document).filename().string()
-                << (r.op.empty() ? "" : " --op " + r.op) << "  " << r.target
-                << (r.device.empty() ? "" : " on " + r.device) << "\n    "
-                << r.summary << "\n";
+                << printable(r.outcome) << "  "
+                << timeText(r.medianMicroseconds) << "  "
+                << printable(
+                       std::filesystem::path(r.document).filename().string())
+                << (r.op.empty() ? "" : " --op " + printable(r.op)) << "  "
+                << printable(r.target)
+                << (r.device.empty() ? "" : " on " + printable(r.device))
+                << "\n    " << printable(r.summary) << "\n";
     if (records->empty() && !filter.sweep.empty()) {
       // A sweep is named, not numbered: say which names there are.
       tries::HistoryFilter every;

@@ -161,6 +161,11 @@ int tune(const QStringList &arguments) {
   // A spec whose program no longer computes what IREE's default does, or
   // that IREE does not apply, is a failure.
   bool failed = tuned->outputsAgree.has_value() && !*tuned->outputsAgree;
+  // Outputs the tune set out to compare and could not (one missing, short,
+  // a FIFO, a link out of the bundle) leave the spec unproven
+  // (docs/tuning.md: exit 1).
+  failed =
+      failed || (!tuned->outputsAgree && !tuned->outputsComparison.empty());
   for (const auto &[op, why] : tuned->specProof)
     failed = failed || !why.empty();
   // A winner whose checked run never ran was compared with nothing.

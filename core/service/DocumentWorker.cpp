@@ -138,6 +138,9 @@ Result<document::Document>
 DocumentWorker::parseFile(const fs::path &path,
                           const iree::ParseOptions &options) {
   diagnostics.clear();
+  // An empty path would read as an empty buffer: a document of nothing.
+  if (path.empty())
+    return Error{"no file given: the path is empty"};
   auto document = run({}, path, path.string(), options);
   if (document)
     document->path = path;
@@ -152,10 +155,10 @@ DocumentWorker::parseText(const std::string &text,
   return run(text, {}, bufferName, options);
 }
 
-Result<document::Document> DocumentWorker::run(std::string text,
-                                           const fs::path &file,
-                                           const std::string &bufferName,
-                                           const iree::ParseOptions &options) {
+Result<document::Document>
+DocumentWorker::run(std::string text, const fs::path &file,
+                    const std::string &bufferName,
+                    const iree::ParseOptions &options) {
   // The worker refuses what IREE must not see (a NUL byte, too deep a
   // nesting, a known crasher) with the same words DocumentParser has.
   std::vector<std::string> flags = {"--buffer-name", bufferName};

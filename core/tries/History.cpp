@@ -1,5 +1,7 @@
 #include "core/tries/History.h"
 
+#include "core/util/Printable.h"
+
 #include "core/util/Files.h"
 
 #include <sqlite3.h>
@@ -344,6 +346,21 @@ nlohmann::json toJson(const TryRecord &r) {
   return out;
 }
 
+const std::vector<std::string> &tryOutcomes() {
+  static const std::vector<std::string> outcomes = {
+      "ok",          "compile-failed", "compiler-crashed", "timed-out",
+      "cancelled",   "run-failed",     "check-failed",     "cannot-run-here",
+      "interrupted", "node-failed"};
+  return outcomes;
+}
+
+std::string tryOutcomeList() {
+  std::string text;
+  for (const std::string &outcome : tryOutcomes())
+    text += (text.empty() ? "" : ", ") + outcome;
+  return text;
+}
+
 std::string historyCsv(const std::vector<TryRecord> &records) {
   std::string csv = "id,created_at,kind,document,op,target,device,outcome,"
                     "median_us,check_passed,wall_seconds,sweep,candidate,"
@@ -367,7 +384,7 @@ std::string historyCsv(const std::vector<TryRecord> &records) {
         r.summary};
     bool first = true;
     for (const std::string &field : fields) {
-      csv += (first ? "" : ",") + csvField(field);
+      csv += (first ? "" : ",") + csvField(printable(field));
       first = false;
     }
     csv += "\n";

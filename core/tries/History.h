@@ -39,6 +39,13 @@ struct TryRecord {
   nlohmann::json details = nlohmann::json::object();
 };
 
+// Every outcome a try records (TryRecord::outcome), as `history --outcome`
+// lists them.
+const std::vector<std::string> &tryOutcomes();
+
+// "ok, compile-failed, ..." for a message or a help text.
+std::string tryOutcomeList();
+
 struct HistoryFilter {
   std::string document; // exact path
   std::string op;

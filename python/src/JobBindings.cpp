@@ -13,6 +13,7 @@
 #include "core/tries/JobJson.h"
 #include "core/tries/TryJob.h"
 
+#include <algorithm>
 #include <cmath>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -133,6 +134,11 @@ py::dict ireeInstallation() {
 
 py::list history(std::optional<std::filesystem::path> workspace,
                  const std::string &op, const std::string &outcome, int limit) {
+  if (!outcome.empty() &&
+      std::find(tries::tryOutcomes().begin(), tries::tryOutcomes().end(),
+                outcome) == tries::tryOutcomes().end())
+    throw Failure("outcome '" + outcome + "' is no outcome; one of " +
+                  tries::tryOutcomeList());
   // A read makes no workspace: none there, no tries.
   const std::filesystem::path file = tries::historyFile(workspaceOr(workspace));
   std::error_code missing;

@@ -69,6 +69,15 @@ private slots:
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("1 dispatch"));
     QVERIFY(run.out.contains("partial_reduction = [0, 512]"));
+    // An empty path is no document of nothing.
+    const Run empty = cli({"dispatches", ""});
+    QCOMPARE(empty.exitCode, 4);
+    QVERIFY2(empty.err.contains("the path is empty"), qPrintable(empty.err));
+    // An outcome that is none is a usage error naming the ones there are.
+    const Run bogus = cli({"history", "--outcome", "bogus", "--workspace",
+                           "/nonexistent/workspace"});
+    QCOMPARE(bogus.exitCode, 2);
+    QVERIFY2(bogus.err.contains("interrupted"), qPrintable(bogus.err));
   }
 
   void checksWithoutIree() {

@@ -82,6 +82,24 @@ private slots:
     QVERIFY(run.waitForFinished(300000));
     QVERIFY2(run.exitCode() == 0, run.readAllStandardError().constData());
 
+    // A host name holding terminal commands (clear the screen, ring the
+    // bell), as a hostile bundle writes it: printed as text, not obeyed.
+    {
+      QFile index(bundle + "/results/results.json");
+      QVERIFY(index.open(QIODevice::ReadOnly));
+      QByteArray text = index.readAll();
+      index.close();
+      const qsizetype at = text.indexOf("\"host\": \"") + 9;
+      QVERIFY(at > 9);
+      text.insert(at, "\\u001b[2J\\u0007");
+      QVERIFY(index.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      index.write(text);
+    }
+    auto printed = cli(inWorkspace({"import-results", bundle}));
+    QVERIFY2(printed.exitCode == 0, qPrintable(failure(printed)));
+    QVERIFY2(!printed.out.contains('\x1b') && !printed.out.contains('\x07') &&
+                 printed.out.contains("\\x1b[2J\\x07"),
+             qPrintable(printed.out));
     auto imported = cli(inWorkspace({"import-results", bundle, "--json"}));
     QVERIFY2(imported.exitCode == 0, qPrintable(failure(imported)));
     const QJsonArray modules = jsonOf(imported)["modules"].toArray();
