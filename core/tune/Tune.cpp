@@ -1,5 +1,7 @@
 #include "core/tune/Tune.h"
 
+#include "core/process/FolderLock.h"
+
 #include "core/devices/GpuDiscovery.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/TuningSpec.h"
@@ -284,6 +286,13 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   if (error)
     return Error{"cannot create " + result.folder.string() + ": " +
                  error.message()};
+  // Two tunes of one program on one workspace would time every candidate
+  // twice, each under the other's load, and write the same folder.
+  auto lock = process::FolderLock::acquire(
+      result.folder,
+      "a tune of " + request.source.filename().string() + " for " + targetName);
+  if (!lock)
+    return Error{lock.error()};
 
   // A bundle of this tune that ran on the GPU machine: its times into the
   // history first, so the tune below decides on them.
@@ -613,11 +622,10 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       // gain beats the cost model's error: its first pick was within
       // kPredictedMargin of the fastest on every GPU set measured
       // (docs/cost-model.md); a smaller gain is noise in the model.
-      const double gain =
-          tuned.defaultPredicted && tuned.winnerPredicted &&
-                  *tuned.winnerPredicted > 0
-              ? *tuned.defaultPredicted / *tuned.winnerPredicted
-              : 0;
+      const double gain = tuned.defaultPredicted && tuned.winnerPredicted &&
+                                  *tuned.winnerPredicted > 0
+                              ? *tuned.defaultPredicted / *tuned.winnerPredicted
+                              : 0;
       tuned.predictedOnly = gain > kPredictedMargin;
       tuned.outcome =
           tuned.predictedOnly
@@ -630,8 +638,7 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                     "predicted %.4g us against IREE's default %.4g us (%.3gx; "
                     "the cost model's margin is %.3gx)",
                     tuned.winnerPredicted.value_or(0),
-                    tuned.defaultPredicted.value_or(0), gain,
-                    kPredictedMargin);
+                    tuned.defaultPredicted.value_or(0), gain, kPredictedMargin);
       tuned.why = text;
       continue;
     }
@@ -681,11 +688,11 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                       : checked->failedStep + ": " + checked->error;
     tuned.kept = checked && checked->hasVerdict() && checked->passed();
     tuned.checkDidNotRun = !checked || !checked->hasVerdict();
-    tuned.outcome = tuned.kept ? "tuned"
-                    : tuned.checkDidNotRun
-                        ? "kept IREE's: the checked run could not run (" +
-                              tuned.check + ")"
-                        : "kept IREE's: the checked run failed";
+    tuned.outcome =
+        tuned.kept ? "tuned"
+        : tuned.checkDidNotRun
+            ? "kept IREE's: the checked run could not run (" + tuned.check + ")"
+            : "kept IREE's: the checked run failed";
     tuned.why = tuned.verdict->text;
   }
   // A dispatch of a kind tuned already takes its tuning.

@@ -1,6 +1,7 @@
 // Child processes: output, exit codes, signals, timeouts, cancellation and a
 // program that does not exist, each reported as data; and a child kept to
 // answer requests (ServingProcess), whose end is an answer too.
+#include "core/process/FolderLock.h"
 #include "core/process/Process.h"
 #include "core/process/ServingProcess.h"
 
@@ -15,6 +16,26 @@ class ProcessTest : public QObject {
   Q_OBJECT
 
 private slots:
+  // One holder at a time: a second is refused naming the first's process,
+  // and the folder is free again once the first lets go (or dies).
+  void aFolderLockHasOneHolder() {
+    QTemporaryDir dir;
+    const std::filesystem::path folder = dir.path().toStdString();
+    {
+      auto first = FolderLock::acquire(folder, "a tune of mlp.mlir");
+      QVERIFY2(first.ok(), first.ok() ? "" : first.error().c_str());
+      auto second = FolderLock::acquire(folder, "a tune of mlp.mlir");
+      QVERIFY(!second.ok());
+      QVERIFY2(
+          second.error().find("a tune of mlp.mlir is running already") !=
+                  std::string::npos &&
+              second.error().find("process " + std::to_string(::getpid())) !=
+                  std::string::npos,
+          second.error().c_str());
+    }
+    QVERIFY(FolderLock::acquire(folder, "a tune").ok());
+  }
+
   void capturesOutputAndExitCode() {
     ProcessSpec spec;
     spec.program = "/bin/sh";
