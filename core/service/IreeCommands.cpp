@@ -2,6 +2,7 @@
 #include "core/config/GpuTarget.h"
 #include "core/service/UntrustedFiles.h"
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 namespace tilescope::service {
@@ -166,7 +167,9 @@ parseBenchmarkJson(const std::string &text) {
     return Error{"iree-benchmark-module's JSON output has no \"benchmarks\" "
                  "array"};
   std::vector<BenchmarkMeasurement> measurements;
+  size_t index = 0;
   for (const nlohmann::json &entry : document["benchmarks"]) {
+    const std::string where = "benchmarks[" + std::to_string(index++) + "]";
     if (!entry.is_object())
       continue;
     // Typed as google benchmark writes them; a field of another type (a
@@ -179,6 +182,21 @@ parseBenchmarkJson(const std::string &text) {
     m.realTime = numberField(entry, "real_time").value_or(0.0);
     m.cpuTime = numberField(entry, "cpu_time").value_or(0.0);
     m.timeUnit = stringField(entry, "time_unit", "ns");
+    // Times from elsewhere are held to physics: a unit google benchmark
+    // writes, and no time below a nanosecond (nothing dispatches faster)
+    // or below zero.
+    if (m.timeUnit != "ns" && m.timeUnit != "us" && m.timeUnit != "ms" &&
+        m.timeUnit != "s")
+      return Error{where + ".time_unit \"" + m.timeUnit.substr(0, 16) +
+                   "\" is none of ns, us, ms, s"};
+    const double microseconds = m.realTimeMicroseconds();
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", m.realTime);
+    if (microseconds < 0 || (microseconds > 0 && microseconds < 1e-3))
+      return Error{where + ".real_time " + value + " " + m.timeUnit + " is " +
+                   (microseconds < 0 ? std::string("negative")
+                                     : std::string("under a nanosecond")) +
+                   ": no dispatch runs so"};
     measurements.push_back(std::move(m));
   }
   if (measurements.empty())

@@ -120,6 +120,20 @@ Running iree-benchmark-module
     QCOMPARE((*measurements)[1].realTimeMicroseconds(), 1500.0);
 
     QVERIFY(!service::parseBenchmarkJson("no json here").ok());
+    // Times from another machine are held to physics, naming the field.
+    for (const auto &[entry, said] :
+         {std::pair{R"("real_time": 1e-300, "time_unit": "us")",
+                    "benchmarks[0].real_time 1e-300 us is under a nanosecond"},
+          std::pair{R"("real_time": -5, "time_unit": "us")",
+                    "benchmarks[0].real_time -5 us is negative"},
+          std::pair{R"("real_time": 5, "time_unit": "fortnights")",
+                    "benchmarks[0].time_unit \"fortnights\" is none of"}}) {
+      auto refused = service::parseBenchmarkJson(
+          std::string(R"({"benchmarks": [{"name": "BM", )") + entry + "}]}");
+      QVERIFY(!refused.ok());
+      QVERIFY2(refused.error().find(said) != std::string::npos,
+               refused.error().c_str());
+    }
     QVERIFY(!service::parseBenchmarkJson("{\"benchmarks\": [").ok());
     QVERIFY(!service::parseBenchmarkJson("{\"benchmarks\": []}").ok());
   }
