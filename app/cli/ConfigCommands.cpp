@@ -187,24 +187,19 @@ int check(const QStringList &arguments) {
     loweringConfig = op.loweringConfig;
     if (!parser.isSet(noConstraintsOption)) {
       auto installation = app::locateIree(ireePath(parser));
+      auto worker = app::documentWorker(ireePath(parser));
       auto verdict =
-          installation ? service::ireeVerdictOn(*installation, opened->document,
-                                                opened->ref, &ireeCommands)
-                       : Result<std::optional<service::OpConstraintVerdict>>(
-                             Error{installation.error()});
+          !installation ? Result<std::optional<service::OpConstraintVerdict>>(
+                              Error{installation.error()})
+          : !worker
+              ? Result<std::optional<service::OpConstraintVerdict>>(
+                    Error{worker.error()})
+              : service::ireeVerdictOn(*installation, *worker, opened->document,
+                                       opened->ref, &ireeCommands);
       if (!verdict)
         ireeVerdictError = verdict.error();
       else
         ireeVerdict = std::move(*verdict);
-      // A violated config that is IREE's own choice is a warning that says
-      // so: ask IREE what it chooses for the file.
-      if (ireeVerdict)
-        if (auto worker = app::documentWorker(ireePath(parser))) {
-          std::vector<service::OpConstraintVerdict> ops{*ireeVerdict};
-          if (service::markIreesOwnChoices(*installation, *worker,
-                                           opened->document, ops))
-            *ireeVerdict = std::move(ops.front());
-        }
     }
   }
   context.ireeRelease = parser.value(releaseOption).toStdString();

@@ -278,18 +278,13 @@ int main(int argc, char **argv) {
                                         const std::atomic<bool> *cancel)
       -> Result<service::ConstraintVerdict> {
     return withIree<service::ConstraintVerdict>(
-        ireePath, [&](const tools::IreeInstallation &installation,
-                      service::DocumentWorker &worker)
-                      -> Result<service::ConstraintVerdict> {
-          auto verdict = service::ireeConstraintVerdict(
-              installation, document, std::chrono::minutes(2), cancel, op);
-          // A violated config that is IREE's own choice is a warning: ask
-          // IREE what it chooses (a failure leaves the verdict as it is).
-          if (verdict)
-            (void)service::markIreesOwnChoices(installation, worker, document,
-                                               verdict->ops,
-                                               std::chrono::minutes(2), cancel);
-          return verdict;
+        ireePath,
+        [&](const tools::IreeInstallation &installation,
+            service::DocumentWorker &worker)
+            -> Result<service::ConstraintVerdict> {
+          return service::judgedConstraintVerdict(
+              installation, worker, document, std::chrono::minutes(2), cancel,
+              op);
         });
   };
   // IREE's own choice: the document's configs stripped and chosen again by

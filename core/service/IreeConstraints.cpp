@@ -246,7 +246,8 @@ using SpecMaker = std::function<process::ProcessSpec(
 // found by asking about halves; each with IREE's crash in words and the
 // command that reproduces it (its file kept in `folder`).
 Result<std::map<const ConfiguredOp *, std::string>>
-isolateCrashes(const document::Document &document, const document::TextPart &part,
+isolateCrashes(const document::Document &document,
+               const document::TextPart &part,
                const std::vector<ConfiguredOp> &ops, const OpSet &asked,
                const TemporaryDirectory &folder, const SpecMaker &spec) {
   std::map<const ConfiguredOp *, std::string> crashes;
@@ -530,8 +531,8 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
     if (verdict.ireesOwnChoice) {
       p.severity = config::Problem::Severity::Warning;
       p.message = "IREE chooses this config itself and compiles it, but its "
-                  "stated " + verdict.pipeline + " constraints disagree: " +
-                  p.message;
+                  "stated " +
+                  verdict.pipeline + " constraints disagree: " + p.message;
       problems.push_back(std::move(p));
       continue;
     }
@@ -593,8 +594,7 @@ Result<bool> markIreesOwnChoices(const tools::IreeInstallation &iree,
         op.dispatch >= document.dispatches.size())
       continue;
     const document::Dispatch &mine = document.dispatches[op.dispatch];
-    const auto found =
-        chosen.find(std::make_pair(mine.executable, mine.name));
+    const auto found = chosen.find(std::make_pair(mine.executable, mine.name));
     if (found == chosen.end())
       continue;
     const document::Dispatch &theirs = *found->second;
@@ -613,11 +613,25 @@ Result<bool> markIreesOwnChoices(const tools::IreeInstallation &iree,
   return marked;
 }
 
-Result<std::optional<OpConstraintVerdict>> ireeVerdictOn(
-    const tools::IreeInstallation &iree, const document::Document &document,
-    edit::OpRef op, std::vector<std::string> *commands,
-    std::chrono::milliseconds timeout, const std::atomic<bool> *cancel) {
-  auto verdict = ireeConstraintVerdict(iree, document, timeout, cancel, op);
+Result<ConstraintVerdict> judgedConstraintVerdict(
+    const tools::IreeInstallation &iree, DocumentWorker &worker,
+    const document::Document &document, std::chrono::milliseconds timeout,
+    const std::atomic<bool> *cancel, const std::optional<edit::OpRef> &only) {
+  auto verdict = ireeConstraintVerdict(iree, document, timeout, cancel, only);
+  if (verdict)
+    (void)markIreesOwnChoices(iree, worker, document, verdict->ops, timeout,
+                              cancel);
+  return verdict;
+}
+
+Result<std::optional<OpConstraintVerdict>>
+ireeVerdictOn(const tools::IreeInstallation &iree, DocumentWorker &worker,
+              const document::Document &document, edit::OpRef op,
+              std::vector<std::string> *commands,
+              std::chrono::milliseconds timeout,
+              const std::atomic<bool> *cancel) {
+  auto verdict =
+      judgedConstraintVerdict(iree, worker, document, timeout, cancel, op);
   if (!verdict)
     return Error{verdict.error()};
   if (commands)

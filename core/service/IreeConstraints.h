@@ -17,8 +17,8 @@
 
 #include "core/config/ConstraintKnobs.h"
 #include "core/config/Validation.h"
-#include "core/edit/EditableDocument.h"
 #include "core/document/Document.h"
+#include "core/edit/EditableDocument.h"
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
@@ -108,13 +108,24 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
     const std::atomic<bool> *cancel = nullptr,
     const std::optional<edit::OpRef> &only = std::nullopt);
 
-// IREE's verdict on one root op: ireeConstraintVerdict asked about `op`
+// The verdict every front end shows: ireeConstraintVerdict, then, where an
+// op is violated, markIreesOwnChoices through `worker` (IREE's own choice is
+// a warning; a failure to ask IREE what it chooses leaves the verdict as it
+// is). The window's Problems.
+Result<ConstraintVerdict> judgedConstraintVerdict(
+    const tools::IreeInstallation &iree, DocumentWorker &worker,
+    const document::Document &document,
+    std::chrono::milliseconds timeout = std::chrono::minutes(2),
+    const std::atomic<bool> *cancel = nullptr,
+    const std::optional<edit::OpRef> &only = std::nullopt);
+
+// IREE's verdict on one root op: judgedConstraintVerdict asked about `op`
 // alone, and that op's verdict (unset where IREE gave none: the op has no
 // GPU config); `commands`, when given, gets the shell commands that
 // reproduce it. What `check FILE --op` and the Python package's
 // check(iree_constraints=True) add to the rules' problems (problemsOf).
 Result<std::optional<OpConstraintVerdict>>
-ireeVerdictOn(const tools::IreeInstallation &iree,
+ireeVerdictOn(const tools::IreeInstallation &iree, DocumentWorker &worker,
               const document::Document &document, edit::OpRef op,
               std::vector<std::string> *commands = nullptr,
               std::chrono::milliseconds timeout = std::chrono::minutes(2),
@@ -126,13 +137,12 @@ ireeVerdictOn(const tools::IreeInstallation &iree,
 // without checking its constraints, so such a violation is IREE's stated
 // constraints disagreeing with IREE's strategy, never the user's error.
 // Fails when IREE cannot choose (the verdicts are left as they are).
-Result<bool> markIreesOwnChoices(const tools::IreeInstallation &iree,
-                                 DocumentWorker &worker,
-                                 const document::Document &document,
-                                 std::vector<OpConstraintVerdict> &ops,
-                                 std::chrono::milliseconds timeout =
-                                     std::chrono::minutes(2),
-                                 const std::atomic<bool> *cancel = nullptr);
+Result<bool>
+markIreesOwnChoices(const tools::IreeInstallation &iree, DocumentWorker &worker,
+                    const document::Document &document,
+                    std::vector<OpConstraintVerdict> &ops,
+                    std::chrono::milliseconds timeout = std::chrono::minutes(2),
+                    const std::atomic<bool> *cancel = nullptr);
 
 // The verdict IREE's verifier gives the root op `op` of `dispatch`, worked
 // out by Tilescope from the constraints IREE stated for that op (`sets`,

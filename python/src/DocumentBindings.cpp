@@ -134,14 +134,7 @@ py::list problemsOf(const document::Document &document, edit::OpRef op,
     Result<std::optional<service::OpConstraintVerdict>> asked = Error{""};
     {
       py::gil_scoped_release release;
-      asked = service::ireeVerdictOn(iree, document, op);
-      // A violated config that is IREE's own choice is a warning that says
-      // so: ask IREE what it chooses for the document.
-      if (asked && *asked) {
-        std::vector<service::OpConstraintVerdict> ops{**asked};
-        if (service::markIreesOwnChoices(iree, worker(), document, ops))
-          **asked = std::move(ops.front());
-      }
+      asked = service::ireeVerdictOn(iree, worker(), document, op);
     }
     if (!asked)
       throw Failure("IREE's pipeline constraints could not be asked: " +

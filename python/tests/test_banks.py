@@ -36,7 +36,7 @@ def test_swizzle_banks_agree_with_explain_on_random_swizzles(tilescope):
         for key in ["swizzle", "worst_conflict_before", "worst_conflict_after",
                     "conflicts_per_phase_before", "conflicts_per_phase_after"]:
             assert ours[key] == theirs[key], (text, pattern, lanes, key)
-#Each access lands where the swizzle puts its column.
+        # Each access lands where the swizzle puts its column.
         for access in ours["after"]["accesses"]:
             column = access["column"] // swizzle.access_width
             assert access["physical_column"] == \
@@ -46,7 +46,7 @@ def test_swizzle_banks_agree_with_explain_on_random_swizzles(tilescope):
 def test_xor_shuffle_moves_columns_as_iree_states_it(tilescope):
     swizzle = tilescope.Swizzle("#iree_codegen.xor_shuffle<64, 8>")
     assert repr(swizzle).startswith("#iree_codegen.xor_shuffle<64, 8")
-#Access(i, j) moves to column j XOR((i / per_phase) % N), N = 8.
+    # Access (i, j) moves to column j XOR ((i / per_phase) % N), N = 8.
     for row in range(16):
         for column in range(8):
             moved = swizzle.physical_column(row, column)
@@ -56,7 +56,7 @@ def test_xor_shuffle_moves_columns_as_iree_states_it(tilescope):
         tilescope.Swizzle("#iree_gpu.lane_id<0>")
     with pytest.raises(tilescope.Error, match="outside rows"):
         swizzle.banks([(0, 0, 64)])
-#An element of 2 ^ 40 bytes is refused at once, not walked for ever.
+    # An element of 2^40 bytes is refused at once, not walked for ever.
     with pytest.raises(tilescope.Error, match="element_bytes must be 1 to 64"):
         swizzle.banks([(0, 0, 0)], element_bytes=2**40)
 

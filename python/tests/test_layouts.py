@@ -18,11 +18,11 @@ def test_owners_are_arrays_of_the_layouts_shape(tilescope):
         assert owners[name].shape == (32, 32) and owners[name].dtype == numpy.int64
     assert set(numpy.unique(owners["subgroup"])) == {0, 1}
     assert set(numpy.unique(owners["lane"])) == set(range(64))
-#Each thread holds registers_per_thread elements, each once.
+    # Each thread holds registers_per_thread elements, each once.
     pairs = owners["subgroup"] * 64 + owners["lane"]
     counts = numpy.bincount(pairs.ravel())
     assert (counts == layout.registers_per_thread).all()
-#elements_of and owners_of say the same.
+    # elements_of and owners_of say the same.
     for index in layout.elements_of(1, 9):
         assert (1, 9) == tuple(int(owners[k][tuple(index)]) for k in ("subgroup", "lane"))
         assert layout.owners_of(index)[0][:2] == (1, 9)
@@ -49,9 +49,9 @@ def test_op_layouts(tilescope):
 
 
 def test_attention_is_laid_out_as_its_two_contractions(tilescope):
-#The Llama - 3 - 8B layer's attention as the pinned IREE configures it for
-#sm_90; the Q layout is the to_layout IREE's configure-tensor-layouts
-#puts on the Q.K ^ T contraction's LHS (tilescope-cli iree-layouts).
+    # The Llama-3-8B layer's attention as the pinned IREE configures it for
+    # sm_90; the Q layout is the to_layout IREE's configure-tensor-layouts
+    # puts on the Q.K^T contraction's LHS (tilescope-cli iree-layouts).
     attention = SOURCE / "tests" / "core" / "edit" / "data" / "attention_sm_90.mlir"
     layouts = tilescope.op_layouts(tilescope.open(attention), "0:0")
     assert layouts["intrinsic"] == "NV_MMA_SYNC_F32_16x8x16_F16"

@@ -13,7 +13,7 @@ CPU_MATMUL = EXAMPLES / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir
 CPU_PROGRAM = EXAMPLES / "sources" / "matmul_f32_small.mlir"
 WRONG_REFERENCE = (EXAMPLES.parent / "tests" / "e2e" / "data"
                    / "matmul_f32_small_wrong_reference.mlir")
-#Two CPU configs of the matmul(op 1; op 0 is its fill), replaced whole.
+# Two CPU configs of the matmul (op 1; op 0 is its fill), replaced whole.
 CONFIGS = ("lowering_config=#iree_cpu.lowering_config<cache_parallel = [32, 32, 0], "
            "distribution = [32, 32, 0], vector_common_parallel = [8, 8, 0], "
            "vector_reduction = [0, 0, 8]>,#iree_cpu.lowering_config<cache_parallel "
@@ -31,14 +31,13 @@ def test_a_sweep_calls_back_per_candidate_and_the_cli_resumes_it(tilescope, tmp_
     assert sorted(c["candidate"] for c, _, _ in seen) == \
         sorted(c["candidate"] for c in result["candidates"])
     assert all(c["outcome"] == "ok" for c in result["candidates"]), result
-#The CLI finds the same sweep in the history and runs nothing again.
+    # The CLI finds the same sweep in the history and runs nothing again.
     again = cli_json("sweep", CPU_MATMUL, "--op", "0:1", "--vary", CONFIGS,
                      "--compile-only", "--name", "py", "--workspace", tmp_path, "--json")
     assert again["ran"] == 0 and again["resumed"] == 2
-    assert {c["candidate"]: c["try"] for c in again["candidates"]
-}
-== {c["candidate"]: c["try"] for c in result["candidates"]
-}
+    assert {c["candidate"]: c["try"] for c in again["candidates"]} == \
+        {c["candidate"]: c["try"] for c in result["candidates"]}
+
 
 def test_a_callback_that_answers_false_stops_the_sweep(tilescope, tmp_path):
     result = tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
@@ -118,7 +117,7 @@ def test_a_checked_run_passes_fails_and_is_recorded(tilescope, tmp_path):
     rows = tilescope.history(tmp_path)
     assert [r["id"] for r in rows] == [failed["try"], passed["try"]]
     assert all(r["kind"] == "verify" for r in rows)
-#A program alone : IREE's own configs for the CPU.
+    # A program alone: IREE's own configs for the CPU.
     program = tilescope.verify(tilescope.open(CPU_PROGRAM), workspace=tmp_path)
     assert program["passed"] is True, program
     with pytest.raises(tilescope.Error, match="needs the program it came from"):
@@ -159,7 +158,7 @@ def test_a_sweep_travels_as_a_bundle_and_comes_back_measured(tilescope, tmp_path
                     stage="resources", name="travel", workspace=workspace)
     bundle = tilescope.bundle(tmp_path / "bundle", sweep="travel", workspace=workspace)
     assert (bundle / "run.sh").is_file() and (bundle / "manifest.json").is_file()
-#The GPU machine's part: run.sh alone, no Tilescope.
+    # The GPU machine's part: run.sh alone, no Tilescope.
     run = subprocess.run(["/bin/bash", str(bundle / "run.sh")], cwd="/",
                          env=dict(os.environ, TILESCOPE_REPETITIONS="2"),
                          capture_output=True, text=True, timeout=300)
@@ -169,10 +168,7 @@ def test_a_sweep_travels_as_a_bundle_and_comes_back_measured(tilescope, tmp_path
     assert len(modules) == 2 and all("try" in m for m in modules), report
     assert all(m["sweep"] == "travel" for m in modules)
     benches = tilescope.history(workspace, outcome="ok")
-    assert {m["try"] for m in modules
-}
-<= {r["id"] for r in benches
-}
+    assert {m["try"] for m in modules} <= {r["id"] for r in benches}
     again = tilescope.import_results(bundle, workspace=workspace)
     assert all(m["already_imported"] for m in again["modules"])
     with pytest.raises(tilescope.Error, match="name the tries"):
@@ -198,7 +194,7 @@ def test_a_program_tuned_from_python_is_the_one_the_cli_tunes(tilescope, tmp_pat
     assert result["default_program"]["check_passed"], result
     assert steps and all({"step", "done", "total", "seconds_left"} <= set(s)
                          for s in steps)
-#The CLI resumes the same tune from the history : the same answer.
+    # The CLI resumes the same tune from the history: the same answer.
     again = cli_json("tune", program, "--target", "llvm-cpu", "--workspace", tmp_path,
                      "--candidates", "3", "--repetitions", "3", "--json")
     assert again["tries"] == 0 and again["resumed"] == result["tries"]
@@ -207,8 +203,8 @@ def test_a_program_tuned_from_python_is_the_one_the_cli_tunes(tilescope, tmp_pat
 
 
 def test_a_tune_writes_a_run_bundle_as_the_cli_does(tilescope, tmp_path):
-#bundle = times nothing here; what it writes is what `tune-- bundle`
-#writes(the round trip itself : e2e_cli_tune).
+    # bundle= times nothing here; what it writes is what `tune --bundle`
+    # writes (the round trip itself: e2e_cli_tune).
     program = EXAMPLES.parent / "tests" / "e2e" / "data" / "two_matmuls.mlir"
     bundle = tmp_path / "bundle"
     result = tilescope.tune(program, target="llvm-cpu", workspace=tmp_path / "ws",
@@ -219,7 +215,7 @@ def test_a_tune_writes_a_run_bundle_as_the_cli_does(tilescope, tmp_path):
     with pytest.raises(tilescope.Error, match="give one"):
         tilescope.tune(program, target="llvm-cpu", workspace=tmp_path / "ws",
                        bundle=tmp_path / "other", on="ssh:gpu-box")
-#Importing a bundle that has not run is said, not guessed at.
+    # Importing a bundle that has not run is said, not guessed at.
     with pytest.raises(tilescope.Error, match="import"):
         tilescope.tune(program, target="llvm-cpu", workspace=tmp_path / "ws",
                        import_from=bundle)

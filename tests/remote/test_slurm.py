@@ -1,17 +1,11 @@
-""
-    "Runs on a Slurm cluster: `sweep --on slurm:PARTITION` as one job array and
-`bench-- on slurm
-    : PARTITION`,
-      against a real single - node Slurm(munged, slurmctld, slurmd)
-on this machine.The
-    "GPU" step is the CPU(local - task) through exactly the code a GPU node gets
-    : the candidates compile here,
-    their run bundles go out as the
-    array's tasks, each lands in the history as its task ends.Faults
-    : a task over its time limit,
-    a task cancelled, the node set DOWN mid - sweep,
-    Tilescope killed mid - sweep, Stop, the shared runtime tools missing,
-    a partition that is not one; each a clear outcome on the
+"""Runs on a Slurm cluster: `sweep --on slurm:PARTITION` as one job array and
+`bench --on slurm:PARTITION`, against a real single-node Slurm (munged,
+slurmctld, slurmd) on this machine. The "GPU" step is the CPU (local-task)
+through exactly the code a GPU node gets: the candidates compile here, their
+run bundles go out as the array's tasks, each lands in the history as its
+task ends. Faults: a task over its time limit, a task cancelled, the node
+set DOWN mid-sweep, Tilescope killed mid-sweep, Stop, the shared runtime
+tools missing, a partition that is not one; each a clear outcome on the
 right try, the history intact, the sweep resumable."""
 
 import json
@@ -27,7 +21,7 @@ from conftest import EXAMPLES, SOURCE, cli
 CPU_MATMUL = EXAMPLES / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir"
 CONFIG = ("#iree_cpu.lowering_config<cache_parallel = [{0}, {0}, 0], distribution = [{0}, "
           "{0}, 0], vector_common_parallel = [8, 8, 0], vector_reduction = [0, 0, {1}]>")
-#Two CPU configs of the matmul(op 1; op 0 is its fill), replaced whole.
+# Two CPU configs of the matmul (op 1; op 0 is its fill), replaced whole.
 TWO = "lowering_config=" + CONFIG.format(32, 8) + "," + CONFIG.format(64, 4)
 ON = "slurm:tilescope"
 
@@ -83,7 +77,7 @@ def test_a_sweep_goes_out_as_one_array_and_resumes_without_resubmitting(slurm, t
     assert tasks == [job + "_0", job + "_1"], tasks
     assert all(r["details"]["on"] == ON and r["details"]["bench"]["slurm"]["node"] == slurm.node
                for r in rows)
-#Again : everything comes from the history, nothing is submitted.
+    # Again: everything comes from the history, nothing is submitted.
     code, again, err = sweep(ws, "--repetitions", "2")
     assert code == 0, err
     assert again["resumed"] == 2 and again["ran"] == 0 and "slurm" not in again, again
@@ -108,8 +102,8 @@ def test_a_bench_runs_as_a_task_and_the_shared_tools_come_back(slurm, tmp_path):
         report = json.loads(out)
         assert report["outcome"] == "ok" and report["bench"]["median_us"] > 0, report
         assert report["bench"]["slurm"]["state"] == "COMPLETED"
-#A cluster whose shared copy of the runtime tools went missing:
-#the next run copies them again.
+        # A cluster whose shared copy of the runtime tools went missing:
+        # the next run copies them again.
         copies = list((ws / "slurm").glob("iree-runtime-*"))
         assert len(copies) == 1
         shutil.rmtree(copies[0])
@@ -126,7 +120,7 @@ def test_a_task_over_its_time_limit_is_timed_out_and_resumable(slurm, tmp_path, 
     assert "ran past its time limit" in candidate["summary"], candidate
     [row] = history(ws)
     assert row["outcome"] == "timed-out"
-#Resumable : run again with the limit lifted, it is sent again.
+    # Resumable: run again with the limit lifted, it is sent again.
     monkeypatch.delenv("TILESCOPE_SBATCH_OPTIONS")
     code, again, err = sweep(ws, "--repetitions", "2", vary=one)
     assert code == 0, err
@@ -155,8 +149,8 @@ def test_the_node_going_down_mid_sweep_fails_its_tasks_and_the_sweep_resumes(slu
     slurm.command("scontrol", "update", f"nodename={slurm.node}", "state=down",
                   "reason=tilescope-test")
     wait_for(lambda: not slurm.running())
-#Back up(ReturnToService = 2 may have brought it back already, and then
-#Slurm refuses "resume").
+    # Back up (ReturnToService=2 may have brought it back already, and then
+    # Slurm refuses "resume").
     subprocess.run(["scontrol", "update", f"nodename={slurm.node}", "state=resume"],
                    env=slurm.env, capture_output=True)
     wait_for(lambda: slurm.sinfo() in ("idle", "mix", "alloc"))
@@ -180,8 +174,8 @@ def test_tilescope_killed_mid_sweep_waits_for_its_tasks_when_run_again(slurm, tm
     assert history(ws) == []
     code, again, err = sweep(ws, "--repetitions", "10")
     assert code == 0, err
-#The tasks of the killed run are waited for (or taken as they finished),
-#not sent again.
+    # The tasks of the killed run are waited for (or taken as they finished),
+    # not sent again.
     assert again["slurm"]["reattached"] == 2 and again["slurm"]["submitted"] == 0, again
     assert by_outcome(again) == ["ok", "ok"]
     assert all(r["details"]["bench"]["slurm"]["reattached"] for r in history(ws))
@@ -220,12 +214,12 @@ def test_compiling_goes_as_its_own_array_that_the_runs_wait_for(slurm, tmp_path)
         status, milliseconds = (folder / "compile.status").read_text().split()
         assert status == "0" and int(milliseconds) > 0
         assert (folder / "module.vmfb").is_file()
-#Each compile ran as a task of the compile array, on the CPU partition.
+    # Each compile ran as a task of the compile array, on the CPU partition.
     logs = ws.glob("slurm/sweep-*/logs/%s_*.log" % compile_job)
     assert sorted(log.read_text().count("tilescope: compiling") for log in logs) == [1, 1]
     script = next(ws.glob("slurm/sweep-*/submit-1-compile.sh")).read_text()
     assert "command.sh" in script
-#Again : everything from the history.
+    # Again: everything from the history.
     code, again, err = sweep(ws, "--repetitions", "2", "--compile-on", COMPILE_ON)
     assert code == 0, err
     assert again["resumed"] == 2 and "slurm" not in again, again
@@ -233,9 +227,9 @@ def test_compiling_goes_as_its_own_array_that_the_runs_wait_for(slurm, tmp_path)
 
 def test_a_compile_task_cancelled_ends_its_run_too_and_the_sweep_resumes(
         slurm, tmp_path, monkeypatch):
-#The compile array held in the queue, then cancelled : its run tasks,
-#which wait for it, go too(nothing is left queued), each candidate says
-#so, and running the sweep again sends both again.
+    # The compile array held in the queue, then cancelled: its run tasks,
+    # which wait for it, go too (nothing is left queued), each candidate says
+    # so, and running the sweep again sends both again.
     monkeypatch.setenv("TILESCOPE_SBATCH_COMPILE_OPTIONS", "--hold")
     ws = tmp_path / "ws"
     running = started(ws, "--repetitions", "2", "--compile-on", COMPILE_ON)
@@ -283,19 +277,19 @@ def test_the_workspace_says_where_runs_go(slurm, tmp_path):
     code, out, err = cli("bench", CPU_MATMUL, "--repetitions", "2", "--workspace", ws, "--json")
     assert code == 0, err + out
     assert json.loads(out)["bench"]["slurm"]["state"] == "COMPLETED"
-#-- on wins over the workspace.
+    # --on wins over the workspace.
     code, out, err = cli("bench", CPU_MATMUL, "--repetitions", "2", "--on", "local",
                          "--workspace", ws, "--json")
     assert code == 0, err
     assert "slurm" not in json.loads(out)["bench"]
-#A setting that is not a place is said, with the file.
+    # A setting that is not a place is said, with the file.
     settings.write_text('{"on": "moon"}')
     code, out, err = cli("bench", CPU_MATMUL, "--workspace", ws)
     assert code == 2 and str(settings) in err and "expected local" in err, err
 
 
 def test_doctor_asks_a_node_of_the_partition(slurm, tmp_path, monkeypatch):
-#As the runs do, it asks for a GPU : this cluster has none to give.
+    # As the runs do, it asks for a GPU: this cluster has none to give.
     code, out, err = cli("doctor", "--on", ON, "--workspace", tmp_path)
     assert code == 1 and "srun" in err and "gres" in err.lower(), err
     monkeypatch.setenv("TILESCOPE_SBATCH_OPTIONS", "--gres=none")
@@ -317,8 +311,8 @@ def test_a_checked_run_runs_its_tested_module_on_a_node(slurm, tmp_path):
 
 
 def test_a_program_tunes_with_every_timed_run_on_the_cluster(slurm, tmp_path):
-# `tune -- on slurm : PARTITION`: each sweep an array, the checked runs and
-#both programs end to end(iree - benchmark - module) as srun steps.
+    # `tune --on slurm:PARTITION`: each sweep an array, the checked runs and
+    # both programs end to end (iree-benchmark-module) as srun steps.
     program = SOURCE / "tests" / "e2e" / "data" / "two_matmuls.mlir"
     code, out, err = cli("tune", program, "--target", "llvm-cpu", "--on", ON,
                          "--candidates", "2", "--repetitions", "2", "--workspace",
@@ -352,7 +346,7 @@ def test_python_sweeps_on_the_cluster_with_the_arrays_state(slurm, tmp_path):
                             on_candidate=lambda c, done, total: finished.append(done))
     assert swept["ran"] == 2 and len(swept["slurm"]["jobs"]) == 1, swept
     job = swept["slurm"]["jobs"][0]
-#The array 's state as the command line' s progress line says it.
+    # The array's state as the command line's progress line says it.
     assert lines and all(line.startswith("job " + job) for line in lines), lines
     assert any("of 2 done" in line for line in lines), lines
     assert sorted(finished) == [1, 2]
