@@ -85,4 +85,16 @@ translationReadingOf(const Dispatch &dispatch) {
   return readingOf(dispatch.translationReading, dispatch.translationInfo);
 }
 
+DispatchSymbol symbolOf(const Dispatch &dispatch) {
+  return {dispatch.executable, dispatch.name};
+}
+
+std::map<DispatchSymbol, const Dispatch *>
+dispatchesBySymbol(const Document &document) {
+  std::map<DispatchSymbol, const Dispatch *> found;
+  for (const Dispatch &dispatch : document.dispatches)
+    found.emplace(symbolOf(dispatch), &dispatch);
+  return found;
+}
+
 } // namespace tilescope::document

@@ -11,9 +11,11 @@
 #include "core/document/Diagnostic.h"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope::document {
@@ -114,5 +116,13 @@ std::shared_ptr<const CompilationReading>
 compilationReadingOf(const RootOp &op);
 std::shared_ptr<const TranslationReading>
 translationReadingOf(const Dispatch &dispatch);
+
+// A dispatch's symbols, (executable, function): what pairs the dispatches of
+// two prints of one program, whose parser lists them in their locations'
+// order (a located print's is the source's, not the print's).
+using DispatchSymbol = std::pair<std::string, std::string>;
+DispatchSymbol symbolOf(const Dispatch &dispatch);
+std::map<DispatchSymbol, const Dispatch *>
+dispatchesBySymbol(const Document &document);
 
 } // namespace tilescope::document

@@ -309,14 +309,9 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                  std::to_string(withLocations->dispatches.size()) +
                  " dispatches and " + request.output.string() + " " +
                  std::to_string(document->dispatches.size())};
-  std::map<std::pair<std::string, std::string>, const document::Dispatch *>
-      locatedBySymbol;
-  for (const document::Dispatch &printed : withLocations->dispatches)
-    locatedBySymbol.emplace(std::make_pair(printed.executable, printed.name),
-                            &printed);
+  const auto locatedBySymbol = document::dispatchesBySymbol(*withLocations);
   for (document::Dispatch &dispatch : document->dispatches) {
-    const auto found =
-        locatedBySymbol.find(std::make_pair(dispatch.executable, dispatch.name));
+    const auto found = locatedBySymbol.find(document::symbolOf(dispatch));
     if (found == locatedBySymbol.end() ||
         found->second->rootOps.size() != dispatch.rootOps.size())
       return Error{"@" + dispatch.name + " differs between " +

@@ -583,18 +583,14 @@ Result<bool> markIreesOwnChoices(const tools::IreeInstallation &iree,
     return Error{defaults.error()};
   // IREE's choices by the dispatches' symbols: a print with locations
   // lists dispatches in its source's order.
-  std::map<std::pair<std::string, std::string>, const document::Dispatch *>
-      chosen;
-  for (const document::Dispatch &dispatch : defaults->document.dispatches)
-    chosen.emplace(std::make_pair(dispatch.executable, dispatch.name),
-                   &dispatch);
+  const auto chosen = document::dispatchesBySymbol(defaults->document);
   bool marked = false;
   for (OpConstraintVerdict &op : ops) {
     if (op.outcome != OpConstraintVerdict::Outcome::Violated ||
         op.dispatch >= document.dispatches.size())
       continue;
     const document::Dispatch &mine = document.dispatches[op.dispatch];
-    const auto found = chosen.find(std::make_pair(mine.executable, mine.name));
+    const auto found = chosen.find(document::symbolOf(mine));
     if (found == chosen.end())
       continue;
     const document::Dispatch &theirs = *found->second;
