@@ -134,6 +134,17 @@ Running iree-benchmark-module
       QVERIFY2(refused.error().find(said) != std::string::npos,
                refused.error().c_str());
     }
+    // A tight spread is no time: a stddev or cv aggregate under a
+    // nanosecond is read (google benchmark writes cv as a fraction).
+    auto spread = service::parseBenchmarkJson(
+        R"({"benchmarks": [{"name": "BM", "run_type": "iteration", )"
+        R"("real_time": 12.5, "time_unit": "us"}, {"name": "BM_stddev", )"
+        R"("run_type": "aggregate", "aggregate_name": "stddev", )"
+        R"("real_time": 0.0003, "time_unit": "us"}, {"name": "BM_cv", )"
+        R"("run_type": "aggregate", "aggregate_name": "cv", )"
+        R"("real_time": 0.0004, "time_unit": "us"}]})");
+    QVERIFY2(spread.ok(), spread.ok() ? "" : spread.error().c_str());
+    QCOMPARE(spread->size(), size_t(3));
     QVERIFY(!service::parseBenchmarkJson("{\"benchmarks\": [").ok());
     QVERIFY(!service::parseBenchmarkJson("{\"benchmarks\": []}").ok());
   }
