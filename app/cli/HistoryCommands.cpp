@@ -82,9 +82,7 @@ int history(const QStringList &arguments) {
   if (!parseCommandLine(parser, arguments, "history"))
     return kExitUsage;
   if (const std::string outcome = parser.value(outcomeOption).toStdString();
-      !outcome.empty() &&
-      std::find(tries::tryOutcomes().begin(), tries::tryOutcomes().end(),
-                outcome) == tries::tryOutcomes().end()) {
+      !outcome.empty() && !tries::isTryOutcome(outcome)) {
     std::cerr << "tilescope-cli history: --outcome " << printable(outcome)
               << " is no outcome; one of " << tries::tryOutcomeList() << "\n";
     return kExitUsage;

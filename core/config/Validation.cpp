@@ -329,16 +329,7 @@ void checkBasis(Reporter &r, const std::string &key, const Basis &basis,
     return;
   const int64_t product = basis.product(), lanes = *expectedProduct;
   if (product < lanes)
-    r.add(key,
-          key + " counts multiply to " + std::to_string(product) + " of the " +
-              std::to_string(lanes) + " lanes of a subgroup: IREE compiles " +
-              "it, and lanes " + std::to_string(product) + " to " +
-              std::to_string(lanes - 1) +
-              " hold the same elements as lanes 0 "
-              "to " +
-              std::to_string(product - 1) +
-              " (lane ids wrap), repeating their work",
-          "basis-product");
+    r.add(key, lanesWrapMessage(key, product, lanes), "basis-product");
   else
     r.add(key,
           key + " counts multiply to " + std::to_string(product) + "; " +
@@ -597,6 +588,18 @@ int compareRelease(std::string_view a, std::string_view b) {
   if (x == y)
     return 0;
   return x < y ? -1 : 1;
+}
+
+std::string lanesWrapMessage(const std::string &subject, int64_t product,
+                             int64_t lanes) {
+  return subject + " counts multiply to " + std::to_string(product) +
+         " of the " + std::to_string(lanes) +
+         " lanes of a subgroup: IREE compiles it, and lanes " +
+         std::to_string(product) + " to " + std::to_string(lanes - 1) +
+         " hold the same elements as " +
+         (product == 1 ? std::string("lane 0")
+                       : "lanes 0 to " + std::to_string(product - 1)) +
+         " (lane ids wrap), repeating their work";
 }
 
 } // namespace tilescope::config

@@ -86,6 +86,13 @@ struct RuleDescription {
 };
 std::vector<RuleDescription> validationRules();
 
+// "SUBJECT counts multiply to P of the L lanes of a subgroup: ... repeating
+// their work": the basis-product rule's words for a lane basis that names
+// fewer lanes than a subgroup has (an op's own, or an attention
+// contraction's).
+std::string lanesWrapMessage(const std::string &subject, int64_t product,
+                             int64_t lanes);
+
 // A problem of a named rule, with the rule's IREE source and response (for
 // rules that live above core/config).
 Problem makeProblem(std::string field, std::string message,

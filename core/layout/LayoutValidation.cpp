@@ -249,14 +249,8 @@ void checkAttention(const config::LoweringConfig &config,
     const std::string half = part == &attention->qk ? "qk_attrs" : "pv_attrs";
     problems.push_back(config::makeProblem(
         half + ".lane_basis",
-        part->name + "'s lane_basis counts multiply to " +
-            std::to_string(used) + " of the " + std::to_string(*subgroupSize) +
-            " lanes of a subgroup: IREE compiles it, and lanes " +
-            std::to_string(used) + " to " + std::to_string(*subgroupSize - 1) +
-            " hold the same elements as " +
-            (used == 1 ? std::string("lane 0")
-                       : "lanes 0 to " + std::to_string(used - 1)) +
-            " (lane ids wrap), repeating their work",
+        config::lanesWrapMessage(part->name + "'s lane_basis", used,
+                                 *subgroupSize),
         "basis-product"));
   }
   for (const AttentionContraction *part : {&attention->qk, &attention->pv}) {

@@ -4,6 +4,7 @@
 
 #include "core/util/Files.h"
 
+#include <algorithm>
 #include <sqlite3.h>
 
 #include <ctime>
@@ -352,6 +353,11 @@ const std::vector<std::string> &tryOutcomes() {
       "cancelled",   "run-failed",     "check-failed",     "cannot-run-here",
       "interrupted", "node-failed"};
   return outcomes;
+}
+
+bool isTryOutcome(const std::string &outcome) {
+  return std::find(tryOutcomes().begin(), tryOutcomes().end(), outcome) !=
+         tryOutcomes().end();
 }
 
 std::string tryOutcomeList() {

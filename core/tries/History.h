@@ -43,6 +43,9 @@ struct TryRecord {
 // lists them.
 const std::vector<std::string> &tryOutcomes();
 
+// Whether `outcome` is one of them.
+bool isTryOutcome(const std::string &outcome);
+
 // "ok, compile-failed, ..." for a message or a help text.
 std::string tryOutcomeList();
 

@@ -134,9 +134,7 @@ py::dict ireeInstallation() {
 
 py::list history(std::optional<std::filesystem::path> workspace,
                  const std::string &op, const std::string &outcome, int limit) {
-  if (!outcome.empty() &&
-      std::find(tries::tryOutcomes().begin(), tries::tryOutcomes().end(),
-                outcome) == tries::tryOutcomes().end())
+  if (!outcome.empty() && !tries::isTryOutcome(outcome))
     throw Failure("outcome '" + outcome + "' is no outcome; one of " +
                   tries::tryOutcomeList());
   // A read makes no workspace: none there, no tries.
