@@ -96,6 +96,8 @@ SweepPlan planForPanel(sweep::SweepRequest request, edit::OpRef op,
   auto source = sweep::chooseSweepSource(installation, request, space, false);
   if (source && source->space) {
     plan.space = sweep::describe(*source->space);
+    for (const std::string &relaxed : source->space->relaxed)
+      plan.space += "\n" + relaxed;
     plan.points = source->space->points;
     plan.stated = source->space->stated;
   } else if (source) {

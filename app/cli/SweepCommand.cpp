@@ -73,8 +73,10 @@ std::string joined(const std::vector<std::string> &names) {
 void printSpace(const sweep::IreeSpace &space) {
   std::cout << sweep::describe(space) << "\n  varied: " << joined(space.varied)
             << "\n  held at the config's values: " << joined(space.held)
-            << "\n  following the others: " << joined(space.following)
-            << "\n  kept: the " << space.points.size()
+            << "\n  following the others: " << joined(space.following);
+  for (const std::string &relaxed : space.relaxed)
+    std::cout << "\n  " << relaxed;
+  std::cout << "\n  kept: the " << space.points.size()
             << " nearest the config\n";
 }
 

@@ -501,6 +501,11 @@ std::string describe(const OpConstraintVerdict &verdict) {
   return line;
 }
 
+bool isIgemmPrefetchPin(const std::string &message) {
+  return message.rfind("prefetch_num_stages == 0 (use_igemm_convolution=true)",
+                       0) == 0;
+}
+
 std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
   std::vector<config::Problem> problems;
   const std::string source =
@@ -536,17 +541,13 @@ std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
       problems.push_back(std::move(p));
       continue;
     }
-    // IREE disagrees with itself here: its constraints pin an IGEMM
-    // convolution's prefetch_num_stages to 0 (LLVMGPUConstraintGenerator,
-    // "currently pinned"), while its own IGEMM config chooses 2
-    // (setIGEMMConvolutionLoweringConfig) and compiles it. IREE's own
-    // config is no error; a sweep in IREE's space holds it at 0.
-    if (violation.message.rfind(
-            "prefetch_num_stages == 0 (use_igemm_convolution=true)", 0) == 0) {
+    // IREE disagrees with itself here; IREE's own config is no error, and
+    // a sweep in IREE's space keeps the config's prefetching.
+    if (isIgemmPrefetchPin(violation.message)) {
       p.severity = config::Problem::Severity::Warning;
       p.message += ": IREE's constraints pin it to 0 for an IGEMM "
                    "convolution, while IREE's own IGEMM config chooses 2 and "
-                   "compiles it; a sweep in IREE's space tries 0";
+                   "compiles it; a sweep in IREE's space keeps the config's";
     }
     problems.push_back(std::move(p));
   }

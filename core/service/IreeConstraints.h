@@ -81,6 +81,12 @@ std::string describe(const OpConstraintVerdict &verdict);
 // (ireesOwnChoice), a note where IREE has constraints and did not check them.
 std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict);
 
+// Whether an assert's message is the one where IREE disagrees with itself:
+// its constraints pin an IGEMM convolution's prefetch_num_stages to 0
+// (LLVMGPUConstraintGenerator, "currently pinned") while its own IGEMM
+// config chooses 2 (setIGEMMConvolutionLoweringConfig) and compiles it.
+bool isIgemmPrefetchPin(const std::string &message);
+
 struct ConstraintVerdict {
   // Root ops with a GPU lowering_config (the one asked about, with `only`).
   std::vector<OpConstraintVerdict> ops;

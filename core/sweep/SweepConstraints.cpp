@@ -3,6 +3,8 @@
 #include "core/service/IreeConstraints.h"
 #include "core/util/Parallel.h"
 
+#include <algorithm>
+
 namespace tilescope::sweep {
 namespace {
 
@@ -19,6 +21,19 @@ void apply(const service::OpConstraintVerdict &op, SweepCandidate &candidate,
   candidate.ireeVerdictBy = by;
   if (op.outcome != service::OpConstraintVerdict::Outcome::Violated)
     return;
+  std::vector<config::Problem> problems = problemsOf(op);
+  // Only IREE's disagreement with itself (an IGEMM's prefetching, which
+  // its own config chooses and compiles): a warning, still valid.
+  const bool onlyWarnings =
+      !op.violations.empty() &&
+      std::none_of(problems.begin(), problems.end(),
+                   [](const config::Problem &p) {
+                     return p.severity == config::Problem::Severity::Error;
+                   });
+  for (config::Problem &problem : problems)
+    candidate.problems.push_back(std::move(problem));
+  if (onlyWarnings)
+    return;
   candidate.valid = false;
   if (op.violations.empty()) {
     candidate.whyNot = "IREE's pipeline constraints are violated "
@@ -29,8 +44,6 @@ void apply(const service::OpConstraintVerdict &op, SweepCandidate &candidate,
         (first.fields.empty() ? std::string() : first.fields.front() + ": ") +
         first.message + " [iree-constraints]";
   }
-  for (config::Problem &problem : problemsOf(op))
-    candidate.problems.push_back(std::move(problem));
 }
 
 // IREE's verdict on one candidate, asked of the pinned iree-opt.
@@ -55,7 +68,7 @@ void check(const tools::IreeInstallation &iree, const SweepRequest &request,
 } // namespace
 
 document::Document candidateDocument(const SweepRequest &request,
-                                 const SweepCandidate &candidate) {
+                                     const SweepCandidate &candidate) {
   document::Document document = *request.document;
   document.text = candidate.text;
   if (candidate.dispatch)

@@ -70,6 +70,7 @@ json toJson(const IreeSpace &space) {
           {"varied", space.varied},
           {"held", space.held},
           {"following", space.following},
+          {"relaxed", space.relaxed},
           {"size", space.space.points.size()},
           {"truncated", space.space.truncated},
           {"search_nodes", space.space.visited},

@@ -281,6 +281,23 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
   if (auto knobs = config::parseResolvedAttribute(set->knobs))
     collectOptions(*knobs, options);
   const std::set<std::string> following = followingKnobs(*program);
+  // Asserts where IREE's constraints disagree with its own choice, by the
+  // knob they pin.
+  std::map<std::string, std::vector<size_t>> disagreeing;
+  for (size_t a = 0; a < program->asserts.size(); ++a) {
+    const config::SmtAssert &assertion = program->asserts[a];
+    if (!service::isIgemmPrefetchPin(assertion.message))
+      continue;
+    const config::SmtNode &condition =
+        program->nodes[static_cast<size_t>(assertion.condition)];
+    for (int operand : condition.operands) {
+      const config::SmtNode &n = program->nodes[static_cast<size_t>(operand)];
+      if (n.kind == config::SmtNode::Kind::Knob)
+        disagreeing[program->variables[static_cast<size_t>(n.index)].name]
+            .push_back(a);
+    }
+  }
+  std::set<size_t> dropped;
 
   config::SmtSpaceOptions listing;
   std::set<std::string> matchedVary;
@@ -305,14 +322,27 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
                                                 : std::vector<std::string>{});
     const std::string top = splitPath(path->second).first;
     const std::string field = editedField(top);
-    bool varied = request.vary.empty();
+    bool named = false;
     for (const std::string &v : request.vary)
       if (v == field || v == top || v == path->second ||
           "translation_info." + v == field || v == op.knobs.fields.at(name)) {
-        varied = true;
+        named = true;
         matchedVary.insert(v);
       }
-    if (varied)
+    const bool varied = named || request.vary.empty();
+    if (const auto pins = disagreeing.find(name);
+        pins != disagreeing.end() && !named && value->second != 0) {
+      // IREE pins it to 0 and chooses (and compiles) the config's value:
+      // the neighbours keep the config's prefetching.
+      dropped.insert(pins->second.begin(), pins->second.end());
+      space.held.push_back(name);
+      listing.pinned[name] = value->second;
+      space.relaxed.push_back("\"" +
+                              program->asserts[pins->second.front()].message +
+                              "\" left out: IREE's own config chooses " + name +
+                              " = " + std::to_string(value->second) +
+                              " and compiles it; the candidates keep it");
+    } else if (varied)
       space.varied.push_back(name);
     else if (following.count(name))
       space.following.push_back(name);
@@ -331,6 +361,9 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
                    " constraints (their fields: " + fields + ")"};
     }
 
+  for (auto a = dropped.rbegin(); a != dropped.rend(); ++a)
+    program->asserts.erase(program->asserts.begin() +
+                           static_cast<std::ptrdiff_t>(*a));
   auto listed = config::enumerateSmtSpace(*program, listing);
   if (!listed)
     return Error{listed.error()};

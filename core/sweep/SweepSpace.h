@@ -47,6 +47,11 @@ struct IreeSpace {
   std::vector<std::vector<std::string>> options;
   std::vector<int64_t> current; // the config's value of each knob
   std::vector<std::string> varied, held, following; // knob names
+  // IREE's asserts the listing leaves out, each with why: where IREE's
+  // constraints disagree with the config IREE itself chooses and compiles
+  // (an IGEMM's prefetch_num_stages), the knob stays at the config's value
+  // unless named in `vary`.
+  std::vector<std::string> relaxed;
   config::SmtSpace space;            // every satisfying assignment
   bool currentInSpace = false;       // the config itself satisfies them
   std::vector<SweepPoint> points;    // nearest first, the config left out
