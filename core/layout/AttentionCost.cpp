@@ -65,9 +65,18 @@ predictAttentionTime(const CostModelInput &in,
                  "configs is not predicted"};
   const MmaIntrinsic *qkIntrinsic = intrinsicOf(*decomposition.qk);
   const MmaIntrinsic *pvIntrinsic = intrinsicOf(*decomposition.pv);
+  if (!decomposition.qk->mmaKind() && !decomposition.pv->mmaKind()) {
+    // IREE's SIMT attention config: both contractions on the vector units.
+    auto layouts = deriveAttentionLayouts(*in.config, space, decomposition);
+    if (!layouts)
+      return Error{"attention without an intrinsic is predicted as IREE lays "
+                   "it out, and here it cannot: " +
+                   layouts.error()};
+    return predictSimtAttention(in, *layouts, *arch);
+  }
   if (!qkIntrinsic || !pvIntrinsic)
     return Error{"attention's qk and pv configs need an mma_kind the model "
-                 "knows: only attention on the matrix cores is predicted"};
+                 "knows, or neither has one (IREE's SIMT config)"};
   auto dims = attentionDims(space);
   if (!dims)
     return Error{dims.error()};

@@ -618,6 +618,8 @@ std::string CostPrediction::summary() const {
   std::string out = format("%.1f us predicted", microseconds);
   if (!boundBy.empty())
     out += ", bound by " + boundBy;
+  if (workgroups == 0) // a model that does not follow the grid
+    return out;
   out += " (" + std::to_string(workgroups) + " workgroups, " +
          std::to_string(residentPerCu) + " per unit at once in " +
          std::to_string(rounds) + (rounds == 1 ? " round" : " rounds");

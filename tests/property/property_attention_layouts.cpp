@@ -15,14 +15,16 @@
 //    iree-layouts`).
 //
 // Each of the six operands (Q, K, S, P, V, O) must agree field by field, and
-// IREE's own config must be no rule's error. A changed config IREE refuses
-// is skipped and counted, never compared.
+// IREE's own config must be no rule's error and be predicted by the cost
+// model that follows it (the SIMT model where it names no intrinsic). A changed
+// config IREE refuses is skipped and counted, never compared.
 //
 //   property_attention_layouts [--seed N] [--cases N] [--long] [--verbose]
 #include "PropertySupport.h"
 
 #include "core/edit/RootOpContext.h"
 #include "core/layout/AttentionLayouts.h"
+#include "core/layout/OpCost.h"
 #include "core/service/ConfigureProgram.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeLayouts.h"
@@ -212,11 +214,23 @@ std::string check(const AttentionCase &c,
         return "IREE gave the attention no decomposition_config";
       // IREE's own config, which it compiles, is no rule's error.
       if (c.change == "none") {
-        const auto verdict = edit::ruleVerdict(edit::contextOf(
-            document, edit::OpRef{d, static_cast<size_t>(
-                                         &op - dispatch.rootOps.data())}));
+        const auto context = edit::contextOf(
+            document,
+            edit::OpRef{d, static_cast<size_t>(&op - dispatch.rootOps.data())});
+        const auto verdict = edit::ruleVerdict(context);
         if (verdict.hasErrors())
           return "IREE's own config is called an error: " + verdict.whyNot();
+        // And it is predicted, on the units IREE runs it on.
+        auto predicted = layout::predictOpTime(edit::costInputsOf(context));
+        if (!predicted)
+          return "IREE's own config is not predicted: " + predicted.error();
+        const bool simt =
+            op.decompositionConfig.find("mma_kind") == std::string::npos;
+        if (simt != (predicted->model.find("SIMT") != std::string::npos) ||
+            !(predicted->microseconds > 0) ||
+            predicted->microseconds < predicted->floorMicroseconds)
+          return "predicted as " + predicted->model + ": " +
+                 predicted->summary();
       }
       const std::string text = changed(c, document, d, op);
       if (text.empty()) {

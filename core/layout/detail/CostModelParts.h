@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace tilescope::layout {
+struct AttentionLayouts;
+}
+
 namespace tilescope::layout::detail {
 
 double ceilDivide(double a, double b);
@@ -61,5 +65,12 @@ Result<CostPrediction>
 predictSimtContraction(const CostModelInput &in,
                        const config::ContractionDims &dims,
                        const MicroArchitecture &arch);
+
+// The model of attention without an intrinsic (IREE's SIMT attention
+// config): both contractions and the softmax on the vector units, over the
+// lanes the decomposition's bases name (AttentionSimtCost.cpp).
+Result<CostPrediction> predictSimtAttention(const CostModelInput &in,
+                                            const AttentionLayouts &layouts,
+                                            const MicroArchitecture &arch);
 
 } // namespace tilescope::layout::detail
