@@ -20,6 +20,7 @@
 #include "core/tune/TuneBundle.h"
 #include "core/tune/TuneReport.h"
 #include "core/tune/TuneSpec.h"
+#include "core/tune/TuneSteps.h"
 #include "core/util/Files.h"
 
 #include <nlohmann/json.hpp>
@@ -32,11 +33,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace tilescope::tune {
-
-// The cost model's first pick was within this of the fastest kernel on
-// every GPU set measured (the worst: 1.12x, an SDXL convolution;
-// docs/cost-model.md): a predicted gain below it is not one.
-constexpr double kPredictedMargin = 1.12;
 
 namespace {
 
@@ -266,16 +262,65 @@ std::string dispatchKind(const document::Dispatch &dispatch, size_t op,
          (fused.empty() ? "" : " with " + joined(fused, ",")) + " on " + target;
 }
 
-Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
-                               const TuneRequest &request) {
-  if (!request.worker)
-    return Error{"tune needs the parse worker (tilescope-iree-worker)"};
-  const Clock::time_point start = Clock::now();
-  Progress progress(request, start);
-  service::DocumentWorker worker = *request.worker;
-  worker.cancel = request.cancel;
+namespace {
 
+// One tune as its steps pass it on: what was asked, what each step found.
+class TuneRun {
+public:
+  TuneRun(const tools::IreeInstallation &iree, const TuneRequest &request)
+      : iree(iree), request(request), start(Clock::now()),
+        progress(request, start), worker(*request.worker) {
+    worker.cancel = request.cancel;
+  }
+
+  // The tune's folder, held against a second tune of the program.
+  Result<bool> claimFolder();
+  // A bundle of this tune that ran on the GPU machine: its times into the
+  // history first, so the tune decides on them.
+  Result<bool> importBundle();
+  // Step 1: the program configured, each dispatch's root op and kind, and
+  // where times come from. False where it was cancelled.
+  Result<bool> configureAndGroup();
+  // Step 2: IREE's default of each kind, alone: the shares.
+  void timeDefaults();
+  // Step 3: each kind swept in order of its share, its winner decided.
+  void sweepByShare();
+  // Step 4: one spec for the winners, proven, and the program end to end.
+  void proveAndRun();
+  TuneResult finish();
+  TuneResult cancelled();
+
+private:
+  sweep::SweepRequest sweepRequest(const DispatchTune &tuned) const;
+  void chooseDevice();
+  void tuneDispatch(DispatchTune &tuned);
+  // The candidates of a dispatch's sweep, nearest first, or why none.
+  std::optional<std::string> prepareCandidates(DispatchTune &tuned,
+                                               sweep::SweepRequest &sweep);
+  // A winner measured faster: kept where the program with it computes
+  // what the CPU reference does.
+  void checkWinner(DispatchTune &tuned);
+  void tell(const DispatchTune &tuned) const {
+    if (request.onDispatch)
+      request.onDispatch(tuned);
+  }
+
+  const tools::IreeInstallation &iree;
+  const TuneRequest &request;
+  const Clock::time_point start;
+  Progress progress;
+  service::DocumentWorker worker;
   TuneResult result;
+  std::optional<process::FolderLock> lock;
+  std::optional<service::ConfiguredProgram> configured;
+  std::string backend;
+  tries::TryStage upTo = tries::TryStage::Resources;
+  size_t kinds = 0;
+
+  const document::Document &document() const { return configured->document; }
+};
+
+Result<bool> TuneRun::claimFolder() {
   const std::string targetName =
       request.target ? request.target->name : "own-devices";
   result.folder =
@@ -288,37 +333,42 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                  error.message()};
   // Two tunes of one program on one workspace would time every candidate
   // twice, each under the other's load, and write the same folder.
-  auto lock = process::FolderLock::acquire(
+  auto acquired = process::FolderLock::acquire(
       result.folder,
       "a tune of " + request.source.filename().string() + " for " + targetName);
-  if (!lock)
-    return Error{lock.error()};
+  if (!acquired)
+    return Error{acquired.error()};
+  lock.emplace(std::move(*acquired));
+  return true;
+}
 
-  // A bundle of this tune that ran on the GPU machine: its times into the
-  // history first, so the tune below decides on them.
-  if (!request.importFrom.empty()) {
-    if (!fs::is_directory(request.importFrom / "results", error))
-      return Error{"--import " + request.importFrom.string() +
-                   ": the bundle holds no results: run its run.sh and "
-                   "programs.sh on the GPU machine first"};
-    auto history = tries::History::open(tries::historyFile(request.workspace));
-    if (!history)
-      return Error{history.error()};
-    auto imported = tries::importBundleResults(request.importFrom, *history);
-    if (!imported)
-      return Error{"--import " + request.importFrom.string() + ": " +
-                   imported.error()};
-    size_t timed = 0, before = 0, failed = 0;
-    for (const tries::ImportedModule &m : imported->modules)
-      (m.alreadyImported ? before : m.imported ? timed : failed) += 1;
-    result.imported = std::to_string(imported->modules.size()) +
-                      " modules from " + request.importFrom.string() + ": " +
-                      std::to_string(timed) + " timed now, " +
-                      std::to_string(before) + " imported before, " +
-                      std::to_string(failed) + " without a time";
-  }
+Result<bool> TuneRun::importBundle() {
+  if (request.importFrom.empty())
+    return true;
+  std::error_code error;
+  if (!fs::is_directory(request.importFrom / "results", error))
+    return Error{"--import " + request.importFrom.string() +
+                 ": the bundle holds no results: run its run.sh and "
+                 "programs.sh on the GPU machine first"};
+  auto history = tries::History::open(tries::historyFile(request.workspace));
+  if (!history)
+    return Error{history.error()};
+  auto imported = tries::importBundleResults(request.importFrom, *history);
+  if (!imported)
+    return Error{"--import " + request.importFrom.string() + ": " +
+                 imported.error()};
+  size_t timed = 0, before = 0, failed = 0;
+  for (const tries::ImportedModule &m : imported->modules)
+    (m.alreadyImported ? before : m.imported ? timed : failed) += 1;
+  result.imported = std::to_string(imported->modules.size()) +
+                    " modules from " + request.importFrom.string() + ": " +
+                    std::to_string(timed) + " timed now, " +
+                    std::to_string(before) + " imported before, " +
+                    std::to_string(failed) + " without a time";
+  return true;
+}
 
-  // 1. The program configured, and each dispatch's root op.
+Result<bool> TuneRun::configureAndGroup() {
   service::ConfigureRequest configure;
   configure.source = request.source;
   configure.target = request.target;
@@ -327,23 +377,48 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
   configure.timeout = std::max(
       request.timeout, std::chrono::milliseconds(std::chrono::minutes(10)));
   configure.cancel = request.cancel;
-  configure.progress = [&progress](const std::string &step) {
-    progress.step(step);
-  };
-  auto configured = service::configureProgram(iree, worker, configure);
-  if (!configured && process::stopRequested(request.cancel)) {
-    result.cancelled = true;
-    result.wallSeconds = secondsSince(start);
-    return result;
-  }
-  if (!configured)
-    return Error{configured.error()};
-  const document::Document &document = configured->document;
+  configure.progress = [this](const std::string &step) { progress.step(step); };
+  auto done = service::configureProgram(iree, worker, configure);
+  if (!done && process::stopRequested(request.cancel))
+    return false;
+  if (!done)
+    return Error{done.error()};
+  configured = std::move(*done);
   result.configured = configure.output;
-  const std::vector<std::string> backends = service::documentBackends(document);
-  const std::string backend = request.target     ? request.target->backend
-                              : backends.empty() ? ""
-                                                 : backends.front();
+  chooseDevice();
+
+  std::map<std::string, size_t> firstOfKind;
+  for (size_t d = 0; d < document().dispatches.size(); ++d) {
+    const document::Dispatch &dispatch = document().dispatches[d];
+    DispatchTune tuned;
+    tuned.dispatch = d;
+    tuned.name = dispatch.name;
+    if (const std::optional<size_t> op = tunedOp(dispatch)) {
+      const document::RootOp &root = dispatch.rootOps[*op];
+      tuned.op = *op;
+      tuned.opName = root.name;
+      tuned.loops = root.space ? root.space->toString() : "";
+      tuned.kind = dispatchKind(dispatch, *op, result.target);
+      auto [first, isNew] = firstOfKind.emplace(tuned.kind, d);
+      if (!isNew)
+        tuned.sameAs = first->second;
+    } else {
+      tuned.outcome = "not tuned: no root op with a config of its own";
+    }
+    result.dispatches.push_back(std::move(tuned));
+  }
+  kinds = firstOfKind.size();
+  return true;
+}
+
+// Where the times come from: this machine's device for the target, a
+// place elsewhere, or a run bundle (then nothing is timed here).
+void TuneRun::chooseDevice() {
+  const std::vector<std::string> backends =
+      service::documentBackends(document());
+  backend = request.target     ? request.target->backend
+            : backends.empty() ? ""
+                               : backends.front();
   result.target = request.target ? request.target->name : backend;
   result.on = request.place.local() ? "" : request.place.toString();
   if (!request.importFrom.empty()) {
@@ -368,56 +443,29 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     result.notMeasuredBecause = found.error();
   }
   result.measured = !result.device.empty();
-  const tries::TryStage upTo =
-      result.measured ? tries::TryStage::Bench : tries::TryStage::Resources;
+  upTo = result.measured ? tries::TryStage::Bench : tries::TryStage::Resources;
+}
 
-  std::map<std::string, size_t> firstOfKind;
-  for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const document::Dispatch &dispatch = document.dispatches[d];
-    DispatchTune tuned;
-    tuned.dispatch = d;
-    tuned.name = dispatch.name;
-    const std::optional<size_t> op = tunedOp(dispatch);
-    if (!op) {
-      tuned.outcome = "not tuned: no root op with a config of its own";
-      result.dispatches.push_back(std::move(tuned));
-      continue;
-    }
-    const document::RootOp &root = dispatch.rootOps[*op];
-    tuned.op = *op;
-    tuned.opName = root.name;
-    tuned.loops = root.space ? root.space->toString() : "";
-    tuned.kind = dispatchKind(dispatch, *op, result.target);
-    auto [first, isNew] = firstOfKind.emplace(tuned.kind, d);
-    if (!isNew)
-      tuned.sameAs = first->second;
-    result.dispatches.push_back(std::move(tuned));
-  }
+// A sweep of one dispatch's root op, as `sweep` runs it.
+sweep::SweepRequest TuneRun::sweepRequest(const DispatchTune &tuned) const {
+  sweep::SweepRequest sweep;
+  sweep.document = &document();
+  sweep.op = {tuned.dispatch, tuned.op};
+  sweep.upTo = upTo;
+  sweep.target = request.target;
+  sweep.workspace = request.workspace;
+  sweep.place = request.place;
+  // Timed runs one at a time: a compile beside a timed run is noise.
+  sweep.parallel = result.measured && request.place.local() ? 1 : 0;
+  sweep.repetitions = request.repetitions;
+  sweep.timeout = request.timeout;
+  sweep.cancel = request.cancel;
+  sweep.worker = worker;
+  return sweep;
+}
 
-  // A sweep of one dispatch's root op, as `sweep` runs it.
-  auto sweepRequest = [&](const DispatchTune &tuned) {
-    sweep::SweepRequest sweep;
-    sweep.document = &document;
-    sweep.op = {tuned.dispatch, tuned.op};
-    sweep.upTo = upTo;
-    sweep.target = request.target;
-    sweep.workspace = request.workspace;
-    sweep.place = request.place;
-    // Timed runs one at a time: a compile beside a timed run is noise.
-    sweep.parallel = result.measured && request.place.local() ? 1 : 0;
-    sweep.repetitions = request.repetitions;
-    sweep.timeout = request.timeout;
-    sweep.cancel = request.cancel;
-    sweep.worker = worker;
-    return sweep;
-  };
-  auto countTries = [&result](const sweep::SweepResult &swept) {
-    result.tries += swept.ran;
-    result.resumed += swept.resumed;
-  };
-
-  // 2. IREE's default of each kind, alone: the shares.
-  progress.plan(firstOfKind.size());
+void TuneRun::timeDefaults() {
+  progress.plan(kinds);
   for (DispatchTune &tuned : result.dispatches) {
     if (tuned.kind.empty() || tuned.sameAs)
       continue;
@@ -438,7 +486,8 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
       tuned.outcome = "not tuned: " + swept.error();
       continue;
     }
-    countTries(*swept);
+    result.tries += swept->ran;
+    result.resumed += swept->resumed;
     const sweep::SweepCandidate &only = swept->candidates.front();
     if (!only.valid) {
       tuned.outcome = "not tuned: Tilescope's rules reject IREE's own "
@@ -453,270 +502,192 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
                       std::string(result.measured ? "run: " : "compile: ") +
                       (only.record ? only.record->summary : "no try");
   }
-  for (DispatchTune &tuned : result.dispatches)
-    if (tuned.sameAs) {
-      const DispatchTune &first = result.dispatches[*tuned.sameAs];
-      tuned.defaultTime = first.defaultTime;
-      tuned.defaultPredicted = first.defaultPredicted;
-    }
-  // Shares: of the measured times where every dispatch has one, else of
-  // the predictions.
-  // Times taken elsewhere (a run bundle's, imported into the history) count
-  // as measured where every default has one.
-  bool sharesMeasured = result.measured;
-  if (!sharesMeasured) {
-    sharesMeasured = !firstOfKind.empty();
-    for (const DispatchTune &tuned : result.dispatches)
-      if (!tuned.kind.empty() && !tuned.defaultTime)
-        sharesMeasured = false;
-  }
-  auto timeOf =
-      [sharesMeasured](const DispatchTune &tuned) -> std::optional<double> {
-    if (sharesMeasured)
-      return tuned.defaultTime
-                 ? std::optional<double>(tuned.defaultTime->median)
-                 : std::nullopt;
-    return tuned.defaultPredicted;
-  };
-  double total = 0;
-  for (const DispatchTune &tuned : result.dispatches)
-    total += timeOf(tuned).value_or(0);
-  for (DispatchTune &tuned : result.dispatches)
-    if (auto t = timeOf(tuned); t && total > 0) {
-      tuned.share = *t / total;
-      tuned.shareFrom = sharesMeasured ? "measured" : "predicted";
-    }
-
-  const std::function<void(const DispatchTune &)> tell =
-      [&request](const DispatchTune &tuned) {
-        if (request.onDispatch)
-          request.onDispatch(tuned);
-      };
+  shareDefaults(result.dispatches);
+  shareTimes(result.dispatches, result.measured);
   for (const DispatchTune &tuned : result.dispatches)
     tell(tuned);
+}
 
-  // 3. Each kind swept in order of its share of the program.
-  std::map<std::string, double> kindShare;
-  for (const DispatchTune &tuned : result.dispatches)
-    if (!tuned.kind.empty())
-      kindShare[tuned.kind] += tuned.share;
-  std::vector<size_t> order;
-  for (const DispatchTune &tuned : result.dispatches)
-    if (!tuned.kind.empty() && !tuned.sameAs && tuned.outcome.empty())
-      order.push_back(tuned.dispatch);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return kindShare[result.dispatches[a].kind] >
-           kindShare[result.dispatches[b].kind];
-  });
+void TuneRun::sweepByShare() {
+  const std::vector<size_t> order = sweepOrder(result.dispatches);
   progress.plan(order.size() * request.candidatesPerDispatch);
   for (size_t d : order) {
     DispatchTune &tuned = result.dispatches[d];
-    // What this dispatch's tuning decided, told however the body ends.
-    struct TellWhenDone {
-      const std::function<void(const DispatchTune &)> &tell;
-      const DispatchTune &tuned;
-      ~TellWhenDone() { tell(tuned); }
-    } told{tell, tuned};
     if (process::stopRequested(request.cancel) || result.cancelled) {
       result.cancelled = true;
       tuned.outcome = "not tuned: cancelled";
-      continue;
-    }
-    if (secondsSince(start) > static_cast<double>(request.budget.count())) {
+    } else if (secondsSince(start) >
+               static_cast<double>(request.budget.count())) {
       result.budgetSpent = true;
       tuned.outcome = "not tuned: the budget was spent";
-      continue;
+    } else {
+      tuneDispatch(tuned);
     }
-    if (std::string why = specCannotCarry(iree, worker, request, document,
-                                          tuned, result.folder, progress);
-        !why.empty()) {
-      tuned.outcome = "not tuned: " + why;
-      continue;
-    }
-    sweep::SweepRequest sweep = sweepRequest(tuned);
-    sweep::SweepChoice choice;
-    choice.nearest = request.candidatesPerDispatch;
-    choice.timeout = request.timeout;
-    progress.step("finding candidates for dispatch " + std::to_string(d) +
-                  " (" + tuned.opName + " " + tuned.loops + ")");
-    auto prepared = sweep::prepareSweep(&iree, sweep, choice);
-    if (!prepared) {
-      tuned.outcome = "not tuned: " + prepared.error();
-      continue;
-    }
-    tuned.neighbourhood = prepared->neighbourhood;
-    onePerChange(sweep);
-    // A reduction that keeps lanes idle: its lanes filled first.
-    if (tuned.neighbourhood == "rules") {
-      std::vector<sweep::SweepPoint> filled =
-          sweep::laneFillingPoints(document, sweep.op);
-      sweep.points.insert(sweep.points.begin(), filled.begin(), filled.end());
-    }
-    // IREE's default is timed already: not a candidate again.
-    std::erase_if(sweep.points,
-                  [](const sweep::SweepPoint &p) { return p.distance <= 0; });
-    std::stable_sort(
-        sweep.points.begin(), sweep.points.end(),
-        [](const sweep::SweepPoint &a, const sweep::SweepPoint &b) {
-          return a.distance < b.distance;
-        });
-    if (sweep.points.size() > request.candidatesPerDispatch)
-      sweep.points.resize(request.candidatesPerDispatch);
-    sweep.name = "tune " + tuned.kind + ": " + tuned.neighbourhood;
-    tuned.sweep = sweep.name;
-    sweep.onCandidate = [&](const sweep::SweepCandidate &candidate, size_t done,
-                            size_t count) {
-      progress.finished();
-      progress.step("dispatch " + std::to_string(d) + ": candidate " +
-                    std::to_string(done) + " of " + std::to_string(count) +
-                    ", " + candidate.name);
-    };
-    auto swept = sweep::runSweep(iree, sweep);
-    if (!swept) {
-      tuned.outcome = "not tuned: " + swept.error();
-      continue;
-    }
-    countTries(*swept);
-    tuned.candidates = swept->candidates.size();
-    const sweep::SweepCandidate *winner = nullptr;
-    // Measured here, or by a device elsewhere (a bundle's times imported):
-    // the measured candidates decide; else the cost model's.
-    bool byMeasure = result.measured;
-    for (const sweep::SweepCandidate &c : swept->candidates)
-      byMeasure = byMeasure || (tuned.defaultTime && c.valid &&
-                                c.measuredTiming().has_value());
-    for (const sweep::SweepCandidate &c : swept->candidates) {
-      tuned.valid += c.valid ? 1 : 0;
-      if (winner || !c.valid ||
-          changesNothing(c, document.dispatches[d], tuned.op))
-        continue;
-      if (byMeasure ? c.measuredTiming().has_value()
-                    : c.predictedMicroseconds.has_value())
-        winner = &c;
-    }
-    if (!winner) {
-      // Not timed, and no prediction for any: a CPU target (the cost model
-      // predicts GPUs) compiled here for timing elsewhere.
-      const bool compiled =
-          std::any_of(swept->candidates.begin(), swept->candidates.end(),
-                      [](const sweep::SweepCandidate &c) {
-                        return c.record && c.record->outcome == "ok";
-                      });
-      tuned.outcome =
-          "kept IREE's: no candidate " +
-          std::string(byMeasure  ? "was timed"
-                      : compiled ? "was timed or predicted (" +
-                                       result.notMeasuredBecause + ")"
-                                 : "compiled");
-      continue;
-    }
-    tuned.winner = winner->name;
-    tuned.winnerTime = winner->measuredTiming();
-    tuned.winnerPredicted = winner->predictedMicroseconds;
-    const document::RootOp &won = winner->dispatch->rootOps[tuned.op];
-    tuned.loweringConfig = won.loweringConfig;
-    tuned.compilationInfo = won.compilationInfo;
-    tuned.translationInfo = winner->dispatch->translationInfo;
-    if (!byMeasure) {
-      // A winner carried for a device to confirm only where its predicted
-      // gain beats the cost model's error: its first pick was within
-      // kPredictedMargin of the fastest on every GPU set measured
-      // (docs/cost-model.md); a smaller gain is noise in the model.
-      const double gain = tuned.defaultPredicted && tuned.winnerPredicted &&
-                                  *tuned.winnerPredicted > 0
-                              ? *tuned.defaultPredicted / *tuned.winnerPredicted
-                              : 0;
-      tuned.predictedOnly = gain > kPredictedMargin;
-      tuned.outcome =
-          tuned.predictedOnly
-              ? "predicted faster (not measured: no device here)"
-          : gain > 1 ? "kept IREE's: predicted gain within the cost model's "
-                       "error"
-                     : "kept IREE's: no candidate is predicted faster";
-      char text[200];
-      std::snprintf(text, sizeof text,
-                    "predicted %.4g us against IREE's default %.4g us (%.3gx; "
-                    "the cost model's margin is %.3gx)",
-                    tuned.winnerPredicted.value_or(0),
-                    tuned.defaultPredicted.value_or(0), gain, kPredictedMargin);
-      tuned.why = text;
-      continue;
-    }
-    if (!tuned.defaultTime) {
-      tuned.outcome = "kept IREE's: IREE's default has no time to beat";
-      continue;
-    }
-    tuned.verdict = tries::compareTimes(*tuned.defaultTime, *tuned.winnerTime);
-    if (tuned.verdict->withinNoise || tuned.verdict->speedup <= 1) {
-      tuned.outcome = "kept IREE's";
-      tuned.why = "the fastest candidate is not faster beyond noise: " +
-                  tuned.verdict->text;
-      continue;
-    }
-    if (!result.measured) {
-      // Timed elsewhere, where the program runs too: there its outputs
-      // with the spec are compared with IREE's default's.
-      tuned.kept = true;
-      tuned.outcome = "tuned (timed elsewhere)";
-      tuned.why = tuned.verdict->text;
-      tuned.check = "not run here (no device): the tuned program's outputs "
-                    "are compared with the default's where it runs";
-      continue;
-    }
-    // The program with this winner must compute what the CPU reference
-    // does before it is kept.
-    progress.step("checking dispatch " + std::to_string(d) + "'s winner, " +
-                  tuned.winner + ", in the program");
-    json configs = {{std::to_string(d) + ":" + std::to_string(tuned.op),
-                     configsEntry(tuned, tuned.name)}};
-    const document::Document edited = tries::withConfigs(configs, document);
-    run::CheckRequest check;
-    check.program = request.source;
-    check.edited = &edited;
-    check.target = request.target;
-    check.directory =
-        result.folder / "checks" / ("dispatch" + std::to_string(d));
-    check.seed = request.seed;
-    check.timeout = request.timeout;
-    check.cancel = request.cancel;
-    check.place = request.place;
-    tries::placeCheck(check, backend, result.device);
-    auto checked = run::checkProgram(iree, check);
-    tuned.check = !checked ? checked.error()
-                  : checked->error.empty()
-                      ? checked->summary()
-                      : checked->failedStep + ": " + checked->error;
-    tuned.kept = checked && checked->hasVerdict() && checked->passed();
-    tuned.checkDidNotRun = !checked || !checked->hasVerdict();
-    tuned.outcome =
-        tuned.kept ? "tuned"
-        : tuned.checkDidNotRun
-            ? "kept IREE's: the checked run could not run (" + tuned.check + ")"
-            : "kept IREE's: the checked run failed";
-    tuned.why = tuned.verdict->text;
+    tell(tuned);
   }
-  // A dispatch of a kind tuned already takes its tuning.
-  for (DispatchTune &tuned : result.dispatches)
-    if (tuned.sameAs) {
-      const DispatchTune &first = result.dispatches[*tuned.sameAs];
-      const std::string name = tuned.name;
-      const size_t dispatch = tuned.dispatch, op = tuned.op;
-      const std::optional<size_t> sameAs = tuned.sameAs;
-      const double share = tuned.share;
-      tuned = first;
-      tuned.name = name;
-      tuned.dispatch = dispatch;
-      tuned.op = op;
-      tuned.sameAs = sameAs;
-      tuned.share = share;
-      tuned.outcome = "as dispatch " + std::to_string(first.dispatch) + ": " +
-                      first.outcome;
-      tell(tuned);
-    }
+  takeKindsTuning(result.dispatches,
+                  [this](const DispatchTune &tuned) { tell(tuned); });
+}
 
-  // 4. One spec for the winners, proven, and the program end to end:
-  // here, or where a bundle runs (written now, or read back).
-  writeSpecAndRun(iree, worker, request, document, backend, result, progress);
+std::optional<std::string>
+TuneRun::prepareCandidates(DispatchTune &tuned, sweep::SweepRequest &sweep) {
+  sweep::SweepChoice choice;
+  choice.nearest = request.candidatesPerDispatch;
+  choice.timeout = request.timeout;
+  progress.step("finding candidates for dispatch " +
+                std::to_string(tuned.dispatch) + " (" + tuned.opName + " " +
+                tuned.loops + ")");
+  auto prepared = sweep::prepareSweep(&iree, sweep, choice);
+  if (!prepared)
+    return prepared.error();
+  tuned.neighbourhood = prepared->neighbourhood;
+  onePerChange(sweep);
+  // A reduction that keeps lanes idle: its lanes filled first.
+  if (tuned.neighbourhood == "rules") {
+    std::vector<sweep::SweepPoint> filled =
+        sweep::laneFillingPoints(document(), sweep.op);
+    sweep.points.insert(sweep.points.begin(), filled.begin(), filled.end());
+  }
+  // IREE's default is timed already: not a candidate again.
+  std::erase_if(sweep.points,
+                [](const sweep::SweepPoint &p) { return p.distance <= 0; });
+  std::stable_sort(sweep.points.begin(), sweep.points.end(),
+                   [](const sweep::SweepPoint &a, const sweep::SweepPoint &b) {
+                     return a.distance < b.distance;
+                   });
+  if (sweep.points.size() > request.candidatesPerDispatch)
+    sweep.points.resize(request.candidatesPerDispatch);
+  sweep.name = "tune " + tuned.kind + ": " + tuned.neighbourhood;
+  tuned.sweep = sweep.name;
+  return std::nullopt;
+}
+
+void TuneRun::tuneDispatch(DispatchTune &tuned) {
+  const size_t d = tuned.dispatch;
+  if (std::string why = specCannotCarry(iree, worker, request, document(),
+                                        tuned, result.folder, progress);
+      !why.empty()) {
+    tuned.outcome = "not tuned: " + why;
+    return;
+  }
+  sweep::SweepRequest sweep = sweepRequest(tuned);
+  if (auto why = prepareCandidates(tuned, sweep)) {
+    tuned.outcome = "not tuned: " + *why;
+    return;
+  }
+  sweep.onCandidate = [&](const sweep::SweepCandidate &candidate, size_t done,
+                          size_t count) {
+    progress.finished();
+    progress.step("dispatch " + std::to_string(d) + ": candidate " +
+                  std::to_string(done) + " of " + std::to_string(count) + ", " +
+                  candidate.name);
+  };
+  auto swept = sweep::runSweep(iree, sweep);
+  if (!swept) {
+    tuned.outcome = "not tuned: " + swept.error();
+    return;
+  }
+  result.tries += swept->ran;
+  result.resumed += swept->resumed;
+  tuned.candidates = swept->candidates.size();
+  tuned.valid = static_cast<size_t>(
+      std::count_if(swept->candidates.begin(), swept->candidates.end(),
+                    [](const sweep::SweepCandidate &c) { return c.valid; }));
+  // Measured here, or by a device elsewhere (a bundle's times imported):
+  // the measured candidates decide; else the cost model's.
+  bool byMeasure = result.measured;
+  for (const sweep::SweepCandidate &c : swept->candidates)
+    byMeasure = byMeasure || (tuned.defaultTime && c.valid &&
+                              c.measuredTiming().has_value());
+  const sweep::SweepCandidate *winner = winnerOf(
+      swept->candidates, byMeasure, [&](const sweep::SweepCandidate &c) {
+        return changesNothing(c, document().dispatches[d], tuned.op);
+      });
+  if (!winner) {
+    // Not timed, and no prediction for any: a CPU target (the cost model
+    // predicts GPUs) compiled here for timing elsewhere.
+    const bool compiled =
+        std::any_of(swept->candidates.begin(), swept->candidates.end(),
+                    [](const sweep::SweepCandidate &c) {
+                      return c.record && c.record->outcome == "ok";
+                    });
+    tuned.outcome = "kept IREE's: no candidate " +
+                    std::string(byMeasure  ? "was timed"
+                                : compiled ? "was timed or predicted (" +
+                                                 result.notMeasuredBecause + ")"
+                                           : "compiled");
+    return;
+  }
+  tuned.winner = winner->name;
+  tuned.winnerTime = winner->measuredTiming();
+  tuned.winnerPredicted = winner->predictedMicroseconds;
+  const document::RootOp &won = winner->dispatch->rootOps[tuned.op];
+  tuned.loweringConfig = won.loweringConfig;
+  tuned.compilationInfo = won.compilationInfo;
+  tuned.translationInfo = winner->dispatch->translationInfo;
+  if (!byMeasure) {
+    decideOnPrediction(tuned);
+    return;
+  }
+  if (!tuned.defaultTime) {
+    tuned.outcome = "kept IREE's: IREE's default has no time to beat";
+    return;
+  }
+  tuned.verdict = tries::compareTimes(*tuned.defaultTime, *tuned.winnerTime);
+  if (tuned.verdict->withinNoise || tuned.verdict->speedup <= 1) {
+    tuned.outcome = "kept IREE's";
+    tuned.why = "the fastest candidate is not faster beyond noise: " +
+                tuned.verdict->text;
+    return;
+  }
+  if (!result.measured) {
+    // Timed elsewhere, where the program runs too: there its outputs
+    // with the spec are compared with IREE's default's.
+    tuned.kept = true;
+    tuned.outcome = "tuned (timed elsewhere)";
+    tuned.why = tuned.verdict->text;
+    tuned.check = "not run here (no device): the tuned program's outputs "
+                  "are compared with the default's where it runs";
+    return;
+  }
+  checkWinner(tuned);
+}
+
+void TuneRun::checkWinner(DispatchTune &tuned) {
+  const size_t d = tuned.dispatch;
+  progress.step("checking dispatch " + std::to_string(d) + "'s winner, " +
+                tuned.winner + ", in the program");
+  json configs = {{std::to_string(d) + ":" + std::to_string(tuned.op),
+                   configsEntry(tuned, tuned.name)}};
+  const document::Document edited = tries::withConfigs(configs, document());
+  run::CheckRequest check;
+  check.program = request.source;
+  check.edited = &edited;
+  check.target = request.target;
+  check.directory = result.folder / "checks" / ("dispatch" + std::to_string(d));
+  check.seed = request.seed;
+  check.timeout = request.timeout;
+  check.cancel = request.cancel;
+  check.place = request.place;
+  tries::placeCheck(check, backend, result.device);
+  auto checked = run::checkProgram(iree, check);
+  tuned.check = !checked ? checked.error()
+                : checked->error.empty()
+                    ? checked->summary()
+                    : checked->failedStep + ": " + checked->error;
+  tuned.kept = checked && checked->hasVerdict() && checked->passed();
+  tuned.checkDidNotRun = !checked || !checked->hasVerdict();
+  tuned.outcome =
+      tuned.kept ? "tuned"
+      : tuned.checkDidNotRun
+          ? "kept IREE's: the checked run could not run (" + tuned.check + ")"
+          : "kept IREE's: the checked run failed";
+  tuned.why = tuned.verdict->text;
+}
+
+// Here, or where a bundle runs (written now, or read back).
+void TuneRun::proveAndRun() {
+  writeSpecAndRun(iree, worker, request, document(), backend, result, progress);
   if (!request.importFrom.empty())
     readTuneBundle(request.importFrom, result);
   if (!request.bundle.empty()) {
@@ -728,12 +699,43 @@ Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
     else
       result.notes.push_back("no run bundle: " + written.error());
   }
+}
+
+TuneResult TuneRun::finish() {
   result.wallSeconds = secondsSince(start);
   if (auto written = writeFileAtomically(result.folder / "tune.json",
                                          toJson(result).dump(2) + "\n");
       !written)
     result.notes.push_back(written.error());
-  return result;
+  return std::move(result);
+}
+
+TuneResult TuneRun::cancelled() {
+  result.cancelled = true;
+  result.wallSeconds = secondsSince(start);
+  return std::move(result);
+}
+
+} // namespace
+
+Result<TuneResult> tuneProgram(const tools::IreeInstallation &iree,
+                               const TuneRequest &request) {
+  if (!request.worker)
+    return Error{"tune needs the parse worker (tilescope-iree-worker)"};
+  TuneRun run(iree, request);
+  if (auto claimed = run.claimFolder(); !claimed)
+    return Error{claimed.error()};
+  if (auto imported = run.importBundle(); !imported)
+    return Error{imported.error()};
+  auto configured = run.configureAndGroup();
+  if (!configured)
+    return Error{configured.error()};
+  if (!*configured)
+    return run.cancelled();
+  run.timeDefaults();
+  run.sweepByShare();
+  run.proveAndRun();
+  return run.finish();
 }
 
 } // namespace tilescope::tune
