@@ -35,10 +35,12 @@
 // first writes {"ready": true} (or {"ok": false, "error": ...} and exits 2),
 // then for each line on stdin, {"command": "parse" | "lowered" |
 // "reductions" | "with-splits" | "dispatches" | "dags" | "attribute", "file":
-// ..., "buffer_name":
-// ..., "split_input_file": BOOL, "unguarded": BOOL, "choices": [...], "id":
-// N}, one line of the answer above, beginning {"id":N, when the request had
-// one (a document's long texts shared: DocumentJson). One
+// ... or "payload_bytes": N, "buffer_name": ..., "split_input_file": BOOL,
+// "unguarded": BOOL, "choices": [...], "id": N}, followed by the N bytes of
+// text itself where it names no file (an edited buffer, one attribute:
+// nothing written to disk), one line of the answer above, beginning
+// {"id":N, when the request had one (a document's long texts shared:
+// DocumentJson). One
 // IREE context serves every parse, so what it uniqued stays uniqued.
 //
 // stderr: "parsing part N from line L" before each part, so a crash can be
@@ -48,6 +50,7 @@
 // Requests run on a thread with a 256 MB stack: MLIR's parser recurses once
 // per nesting level, and the callers refuse more than iree::kMaximumNesting
 // levels before they get here.
+#include "core/document/MlirFile.h"
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/export/LoweredJson.h"
@@ -79,6 +82,9 @@ constexpr size_t kParserStackBytes = 256u << 20;
 struct Request {
   std::string command; // "parse", "lowered", a split-k command or "serve"
   std::string library, bufferName, file;
+  // serve: the text itself, sent after the request line (its
+  // "payload_bytes"), where no file is named.
+  std::optional<std::string> payload;
   iree::ParseOptions options;
   json choices = json::array(); // with-splits
   // serve: the caller's number for the request, echoed first in the reply
@@ -197,10 +203,20 @@ Result<Request> requestFromLine(const std::string &line) {
       return Error{"a request's \"choices\" is an array"};
     request.choices = *it;
   }
-  if (request.file.empty())
-    return Error{"a request needs a \"file\""};
+  if (auto it = value.find("payload_bytes"); it != value.end()) {
+    if (!it->is_number_unsigned() ||
+        it->get<uint64_t>() > document::kMaximumFileBytes)
+      return Error{"a request's \"payload_bytes\" is a whole number of "
+                   "bytes, at most " +
+                   std::to_string(document::kMaximumFileBytes >> 20) + " MiB"};
+    if (!request.file.empty())
+      return Error{"a request names a \"file\" or sends a payload, not both"};
+    request.payload.emplace(it->get<size_t>(), '\0');
+  }
+  if (request.file.empty() && !request.payload)
+    return Error{"a request needs a \"file\" or \"payload_bytes\""};
   if (request.bufferName.empty())
-    request.bufferName = request.file;
+    request.bufferName = request.payload ? "<payload>" : request.file;
   if (auto it = value.find("split_input_file");
       it != value.end() && it->is_boolean())
     request.options.splitInputFile = it->get<bool>();
@@ -209,10 +225,17 @@ Result<Request> requestFromLine(const std::string &line) {
   return request;
 }
 
+// The request's text: what followed its line, else its file's.
+Result<std::string> inputOf(const Request &request) {
+  if (request.payload)
+    return *request.payload;
+  return document::readMlirFile(request.file);
+}
+
 // IREE's printed function, read back by IREE.
 json readLowered(const Request &request,
                  const std::shared_ptr<iree::CompilerLibrary> &library) {
-  auto text = document::readMlirFile(request.file);
+  auto text = inputOf(request);
   if (!text)
     return {{"ok", false}, {"error", text.error()}};
   auto reader = iree::LoweredIrReader::create(library);
@@ -227,7 +250,7 @@ json readLowered(const Request &request,
 // Split-k's three questions on what iree-compile printed, read by IREE.
 json programAnswer(const Request &request,
                    const std::shared_ptr<iree::CompilerLibrary> &library) {
-  auto text = document::readMlirFile(request.file);
+  auto text = inputOf(request);
   if (!text)
     return {{"ok", false}, {"error", text.error()}};
   auto reader = iree::ProgramReader::create(library);
@@ -277,7 +300,7 @@ json programAnswer(const Request &request,
 // (an editor asks on every edit).
 json printAttribute(const Request &request,
                     const std::shared_ptr<iree::CompilerLibrary> &library) {
-  auto text = document::readMlirFile(request.file);
+  auto text = inputOf(request);
   if (!text)
     return {{"ok", false}, {"error", text.error()}};
   static iree::AttributeParser parser(library);
@@ -298,7 +321,7 @@ json parse(const Request &request, iree::DocumentParser &parser,
     std::fflush(stderr);
   };
   const auto start = std::chrono::steady_clock::now();
-  auto text = document::readMlirFile(request.file);
+  auto text = inputOf(request);
   Result<document::Document> document =
       text ? parser.parseText(std::move(*text), request.bufferName, options)
            : Result<document::Document>(Error{text.error()});
@@ -362,7 +385,22 @@ void serve(Job &job) {
   std::string line;
   while (std::getline(std::cin, line)) {
     auto request = requestFromLine(line);
+    if (request && request->payload) {
+      std::string &payload = *request->payload;
+      std::cin.read(payload.data(),
+                    static_cast<std::streamsize>(payload.size()));
+      if (static_cast<size_t>(std::cin.gcount()) != payload.size())
+        return; // the caller went before it said it all
+    }
     if (!request) {
+      // A refused request's payload is still its: read past it, so the
+      // next line is the next request.
+      const json value = json::parse(line, nullptr, false);
+      if (value.is_object() && value.contains("payload_bytes") &&
+          value["payload_bytes"].is_number_unsigned() &&
+          value["payload_bytes"].get<uint64_t>() <= document::kMaximumFileBytes)
+        std::cin.ignore(static_cast<std::streamsize>(
+            value["payload_bytes"].get<uint64_t>()));
       const std::string reply = exporting::jsonText(
           json{{"ok", false},
                {"error", "tilescope-iree-worker: " + request.error()}});

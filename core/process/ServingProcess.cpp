@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/wait.h>
@@ -23,33 +24,28 @@ void keepTail(std::string &text) {
     text.erase(0, text.size() - kKeptStandardError);
 }
 
-// Writes all of `text`; false when the reader is gone. SIGPIPE is held back
-// for this thread while it writes, so a dead child is an answer, not the
-// end of the caller.
-bool writeAll(int fd, const std::string &text) {
-  sigset_t pipeSignal, previous;
-  sigemptyset(&pipeSignal);
-  sigaddset(&pipeSignal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous);
-  size_t written = 0;
-  bool ok = true;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      ok = false;
-      break;
+// SIGPIPE held back for this thread while it writes, so that a dead child
+// is an answer, not the end of the caller; the one a write raised is taken
+// before it is let through again.
+class PipeSignalHeld {
+public:
+  PipeSignalHeld() {
+    sigemptyset(&pipeSignal);
+    sigaddset(&pipeSignal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous);
+  }
+  ~PipeSignalHeld() {
+    if (broken) {
+      const timespec now{0, 0};
+      sigtimedwait(&pipeSignal, nullptr, &now);
     }
-    written += static_cast<size_t>(n);
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   }
-  if (!ok && errno == EPIPE) {
-    const timespec now{0, 0};
-    sigtimedwait(&pipeSignal, nullptr, &now); // the SIGPIPE this write raised
-  }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  return ok;
-}
+  bool broken = false;
+
+private:
+  sigset_t pipeSignal, previous;
+};
 
 } // namespace
 
@@ -72,6 +68,11 @@ ServingProcess::start(const ProcessSpec &spec) {
   out.closeWrite();
   err.closeWrite();
   std::swap(process->input, in.write);
+  // Writes wait in poll, not in write: a request's payload larger than
+  // the pipe holds is written as the child reads it, within the request's
+  // time and cancel.
+  ::fcntl(process->input, F_SETFL,
+          ::fcntl(process->input, F_GETFL) | O_NONBLOCK);
   std::swap(process->output, out.read);
   std::swap(process->error, err.read);
   return process;
@@ -118,15 +119,53 @@ ServingProcess::Answer ServingProcess::ask(const std::string &request,
   const Clock::time_point start = Clock::now();
   // A write to a child that is gone fails; what it said, and how it ended,
   // is then read below.
-  tell(request);
+  tell(request, {}, timeout, cancel);
   return await(start, timeout, cancel);
 }
 
-bool ServingProcess::tell(const std::string &request) {
+bool ServingProcess::tell(const std::string &request,
+                          const std::string &payload,
+                          std::chrono::milliseconds timeout,
+                          const std::atomic<bool> *cancel) {
   // What it said after its last answer is not this request's.
   std::string earlier;
   drainStandardError(earlier);
-  return !ended && writeAll(input, request + "\n");
+  told.clear();
+  if (ended)
+    return false;
+  const Clock::time_point start = Clock::now();
+  PipeSignalHeld held;
+  for (const std::string *part : {&request, &newline, &payload}) {
+    size_t written = 0;
+    while (written < part->size()) {
+      const ssize_t n =
+          ::write(input, part->data() + written, part->size() - written);
+      if (n > 0) {
+        written += static_cast<size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+        held.broken = errno == EPIPE;
+        return false; // gone: listen says how it ended
+      }
+      // The pipe is full: wait for the child to read, hearing what it says
+      // meanwhile (a child blocked on a full stderr never reads).
+      const bool stop = stopRequested(cancel);
+      if (stop || Clock::now() - start > timeout) {
+        stoppedWhileTelling = stop ? ProcessResult::Outcome::Cancelled
+                                   : ProcessResult::Outcome::TimedOut;
+        detail::stopProcessGroup(pid);
+        return false;
+      }
+      pollfd fds[2] = {{input, POLLOUT, 0}, {error, POLLIN, 0}};
+      if (::poll(fds, 2, 100) > 0 &&
+          (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+        drainStandardError(told);
+    }
+  }
+  return true;
 }
 
 ServingProcess::Answer ServingProcess::listen(std::chrono::milliseconds timeout,
@@ -170,6 +209,13 @@ ServingProcess::Answer ServingProcess::await(Clock::time_point start,
     closeStreams();
     return answer;
   };
+  answer.standardError = std::move(told);
+  told.clear();
+  if (stoppedWhileTelling) {
+    const ProcessResult::Outcome outcome = *stoppedWhileTelling;
+    stoppedWhileTelling.reset();
+    return finish(outcome, 0);
+  }
   if (ended) {
     answer.ending.outcome = ProcessResult::Outcome::FailedToStart;
     answer.ending.startError = "it had already ended";

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <sys/types.h>
@@ -40,9 +41,13 @@ public:
   Answer ask(const std::string &request, std::chrono::milliseconds timeout,
              const std::atomic<bool> *cancel = nullptr);
   // The two halves of ask, for a caller with work to do meanwhile: tell
-  // writes `request` and a newline (false when the process is gone; listen
+  // writes `request`, a newline and `payload` (bytes the request line says
+  // the length of), waiting while the pipe is full at most `timeout` and
+  // until `cancel` (false when the process is gone or was stopped; listen
   // then says how it ended), listen waits for the next line.
-  bool tell(const std::string &request);
+  bool tell(const std::string &request, const std::string &payload = {},
+            std::chrono::milliseconds timeout = std::chrono::hours(24),
+            const std::atomic<bool> *cancel = nullptr);
   Answer listen(std::chrono::milliseconds timeout,
                 const std::atomic<bool> *cancel = nullptr);
 
@@ -70,6 +75,11 @@ private:
   pid_t pid = -1;
   int input = -1, output = -1, error = -1;
   std::string pending; // stdout read past the last answer
+  std::string told;    // stderr heard while a request was written
+  // A request's write outlived its time or was cancelled: the process was
+  // stopped, and listen says so.
+  std::optional<ProcessResult::Outcome> stoppedWhileTelling;
+  inline static const std::string newline = "\n";
   bool ended = false;
   int answers = 0;
 };

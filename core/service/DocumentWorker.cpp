@@ -218,26 +218,17 @@ DocumentWorker::exchange(const std::string &commandName,
                          const std::string &bufferName, const std::string &what,
                          const std::function<void()> &meanwhile,
                          const std::function<int()> &partCount) {
-  // Text not on disk goes to the worker through a private file.
-  std::optional<TemporaryDirectory> directory;
-  fs::path input = file;
-  if (input.empty()) {
-    auto created = TemporaryDirectory::create("tilescope-parse");
-    if (!created)
-      return Error{created.error()};
-    directory = std::move(*created);
-    input = directory->file("buffer.mlir");
-    if (auto written = writeFileAtomically(input, text); !written)
-      return Error{written.error()};
-  }
-
   // The request, and the command that reproduces it in a worker of its own.
   // Each request carries a number the worker's answer begins with: an
-  // answer to any other request is never taken for this one's.
+  // answer to any other request is never taken for this one's. Text not on
+  // disk follows the request line over the pipe, its length in the line.
   static std::atomic<long long> lastId{0};
   const long long id = ++lastId;
-  nlohmann::json request = {
-      {"command", commandName}, {"file", input.string()}, {"id", id}};
+  nlohmann::json request = {{"command", commandName}, {"id", id}};
+  if (file.empty())
+    request["payload_bytes"] = text.size();
+  else
+    request["file"] = file.string();
   process::ProcessSpec reproducer;
   reproducer.program = program;
   reproducer.arguments = {commandName, "--iree", compilerLibrary.string()};
@@ -254,8 +245,31 @@ DocumentWorker::exchange(const std::string &commandName,
       request["choices"] =
           nlohmann::json::parse(options[i + 1], nullptr, false);
   }
-  reproducer.arguments.push_back(input.string());
-  command = reproducer.shellCommand();
+  // A buffer is written to disk only where the request failed: the
+  // reproducer's input, kept.
+  auto reproduce = [&]() -> std::string {
+    fs::path input = file;
+    std::string unwritten;
+    if (input.empty()) {
+      auto created = TemporaryDirectory::create("tilescope-parse");
+      if (created) {
+        input = created->file("buffer.mlir");
+        if (auto written = writeFileAtomically(input, text); written)
+          created->keep();
+        else
+          unwritten = written.error();
+      } else {
+        unwritten = created.error();
+      }
+    }
+    process::ProcessSpec spec = reproducer;
+    spec.arguments.push_back(input.empty() ? "BUFFER.mlir" : input.string());
+    command = spec.shellCommand();
+    return unwritten.empty()
+               ? command
+               : command + " (its input could not be kept: " + unwritten + ")";
+  };
+  command.clear();
 
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<process::ServingProcess> worker =
@@ -267,8 +281,10 @@ DocumentWorker::exchange(const std::string &commandName,
       return Error{started.error()};
     worker = std::move(*started);
   }
-  // The request waits in the pipe while a fresh worker loads IREE.
-  worker->tell(exporting::jsonText(request));
+  // The request waits in the pipe while a fresh worker loads IREE; a
+  // payload longer than the pipe holds is written as the worker reads it.
+  worker->tell(exporting::jsonText(request),
+               file.empty() ? text : std::string(), timeout, cancel);
   if (meanwhile)
     meanwhile();
   auto left = [&] {
@@ -325,13 +341,10 @@ DocumentWorker::exchange(const std::string &commandName,
                  ? std::string()
                  : ": " + answer.standardError.substr(0, 2000)) +
             ")";
-    // A buffer's private copy stays on disk for the reproducer.
-    if (directory)
-      directory->keep();
     return Error{bufferName + ": " + what + " " + how +
                  "; Tilescope parses in a separate process and is unharmed. "
                  "To reproduce: " +
-                 command};
+                 reproduce()};
   }
   }
   return Error{bufferName + ": " + what + " ended without an answer"};

@@ -47,17 +47,17 @@ public:
   const std::atomic<bool> *cancel = nullptr;
 
   Result<document::Document> parseFile(const std::filesystem::path &path,
-                                   const iree::ParseOptions &options = {});
+                                       const iree::ParseOptions &options = {});
   // Text not on disk (an edited buffer); diagnostics name `bufferName`.
   Result<document::Document> parseText(const std::string &text,
-                                   const std::string &bufferName,
-                                   const iree::ParseOptions &options = {});
+                                       const std::string &bufferName,
+                                       const iree::ParseOptions &options = {});
 
   // A function as IREE printed it after a pass (--mlir-print-ir-after), read
   // back by IREE: the layouts and thread mapping it decided
   // (core/iree/LoweredIr), for a process that does not load IREE.
   Result<document::LoweredFunction> readLowered(const std::string &dumpText,
-                                            const std::string &bufferName);
+                                                const std::string &bufferName);
 
   // Split-k (core/service/SplitK) on what iree-compile printed, read by IREE
   // in the worker: the reductions of a program at IREE's split-reduction
@@ -86,8 +86,9 @@ public:
   const std::vector<document::Diagnostic> &lastDiagnostics() const {
     return diagnostics;
   }
-  // The shell command that reproduces the last request in a worker of its
-  // own (`tilescope-iree-worker parse ... FILE`).
+  // The shell command that reproduces the last failed request in a worker
+  // of its own (`tilescope-iree-worker parse ... FILE`; a buffer's text
+  // kept in a file for it).
   const std::string &lastCommand() const { return command; }
 
   // Requests a worker answers before it is retired.
@@ -99,14 +100,15 @@ public:
 
 private:
   Result<document::Document> run(std::string text,
-                             const std::filesystem::path &file,
-                             const std::string &bufferName,
-                             const iree::ParseOptions &options);
+                                 const std::filesystem::path &file,
+                                 const std::string &bufferName,
+                                 const iree::ParseOptions &options);
 
-  // Asks a worker `command` on `file` (or on `text` through a private file
-  // when `file` is empty). `meanwhile` runs while the worker works; a crash,
-  // time-out or cancel is an Error naming `what` and, from `partCount`, the
-  // part of the text it was in. The answer is the worker's JSON line.
+  // Asks a worker `command` on `file` (or on `text`, sent over the pipe
+  // after the request line, when `file` is empty). `meanwhile` runs while the
+  // worker works; a crash, time-out or cancel is an Error naming `what` and,
+  // from `partCount`, the part of the text it was in. The answer is the
+  // worker's JSON line.
   Result<std::string>
   exchange(const std::string &commandName, std::vector<std::string> options,
            const std::string &text, const std::filesystem::path &file,

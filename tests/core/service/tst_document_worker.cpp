@@ -81,7 +81,7 @@ private slots:
     QCOMPARE(actual->dispatches.size(), expected->dispatches.size());
     for (size_t i = 0; i < actual->dispatches.size(); ++i) {
       const document::Dispatch &a = actual->dispatches[i],
-                           &e = expected->dispatches[i];
+                               &e = expected->dispatches[i];
       QCOMPARE(a.name, e.name);
       QCOMPARE(a.target, e.target);
       QCOMPARE(a.translationInfo, e.translationInfo);
@@ -327,6 +327,70 @@ private slots:
              qPrintable(lines[2].left(200)));
     QVERIFY2(lines[3].contains("is a whole number"),
              qPrintable(lines[3].left(200)));
+  }
+
+  // Text sent after its request line, its length in the line: answered
+  // as the file would be; a refused request's payload is read past, so the
+  // next line is still the next request.
+  void payloadsFollowTheirRequestLine() {
+    QProcess served;
+    served.start(
+        QString::fromStdString(
+            (test::binaryDir() / "app" / "tilescope-iree-worker").string()),
+        {"serve", "--iree",
+         QString::fromStdString(test::projectIree().compilerLibrary.string())});
+    QVERIFY(served.waitForStarted());
+    const QByteArray text = "func.func @f() {\n  return\n}\n";
+    const QByteArray attribute = "#iree_gpu.lowering_config<{workgroup = "
+                                 "[64, 64, 0]}>";
+    auto line = [](const char *command, qsizetype bytes, int id) {
+      return QString("{\"command\": \"%1\", \"payload_bytes\": %2, "
+                     "\"buffer_name\": \"b.mlir\", \"id\": %3}\n")
+          .arg(command)
+          .arg(bytes)
+          .arg(id)
+          .toUtf8();
+    };
+    served.write(line("parse", text.size(), 1) + text);
+    served.write(line("no-such-command", text.size(), 2) + text);
+    served.write(line("attribute", attribute.size(), 3) + attribute);
+    served.write("{\"command\": \"parse\", \"payload_bytes\": -4}\n");
+    QStringList lines;
+    while (lines.size() < 5 && served.waitForReadyRead(60000))
+      while (served.canReadLine())
+        lines << QString::fromUtf8(served.readLine()).trimmed();
+    served.closeWriteChannel();
+    served.waitForFinished(30000);
+    QCOMPARE(lines.size(), 5);
+    QVERIFY2(lines[1].startsWith("{\"id\":1,\"") &&
+                 lines[1].contains("\"ok\":true"),
+             qPrintable(lines[1].left(200)));
+    QVERIFY2(lines[2].contains("a request's") &&
+                 lines[2].contains("\"ok\":false"),
+             qPrintable(lines[2].left(200)));
+    QVERIFY2(lines[3].startsWith("{\"id\":3,\"") &&
+                 lines[3].contains("workgroup = [64, 64, 0]"),
+             qPrintable(lines[3].left(200)));
+    QVERIFY2(lines[4].contains("payload_bytes"),
+             qPrintable(lines[4].left(200)));
+  }
+
+  // A buffer larger than a pipe holds reaches the worker whole, and no
+  // file is written for it.
+  void aLargeBufferGoesOverThePipe() {
+    std::string text;
+    for (int i = 0; text.size() < (1u << 20); ++i)
+      text += "func.func @f" + std::to_string(i) + "() {\n  return\n}\n";
+    // Nowhere to write a file: the request must not need one.
+    const QByteArray saved = qgetenv("TMPDIR");
+    qputenv("TMPDIR", "/nonexistent/tilescope-no-temp");
+    auto document = worker().parseText(text, "large.mlir");
+    if (saved.isNull())
+      qunsetenv("TMPDIR");
+    else
+      qputenv("TMPDIR", saved);
+    QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
+    QCOMPARE(document->text.size(), text.size());
   }
 
   // One worker serves every open in turn: IREE is loaded once, not per
