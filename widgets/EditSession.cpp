@@ -58,9 +58,7 @@ void EditSession::reset(document::Document document) {
   core.open(std::move(document));
 }
 
-void EditSession::setAttributeReader(edit::AttributeReader reader) {
-  session::SessionServices services;
-  services.printAttribute = std::move(reader);
+void EditSession::setServices(session::SessionServices services) {
   core.setServices(std::move(services));
 }
 
@@ -85,11 +83,19 @@ Result<document::Dispatch> EditSession::draft(edit::OpRef op,
 }
 
 Result<bool> EditSession::save(const std::filesystem::path &path) {
+  // Read back by IREE where it is here (what it reads otherwise is not
+  // written); rule errors do not hold a person's save of work in progress.
+  session::SavePolicy policy;
+  policy.readBack = session::SavePolicy::ReadBack::WhereIreeIs;
   quiet = true;
-  auto saved = core.save(path);
+  auto saved = core.save(path, policy);
   quiet = false;
   if (!saved)
-    return saved;
+    return Error{saved.error()};
+  if (!saved->notReadBack.empty())
+    return Error{"IREE does not read the edited text back as edited, so "
+                 "nothing was written: " +
+                 saved->notReadBack};
   stack->setClean();
   emit changed();
   return true;

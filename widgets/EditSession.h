@@ -36,8 +36,9 @@ public:
   // A new document; the undo history is cleared.
   void reset(document::Document document);
   // IREE's reading of each committed edit's attribute (unset: the config
-  // model's print alone), for this document and the next.
-  void setAttributeReader(edit::AttributeReader reader);
+  // model's print alone) and of the whole text before a save (unset: saved
+  // unread), for this document and the next.
+  void setServices(session::SessionServices services);
   bool hasDocument() const { return core.hasDocument(); }
   const document::Document &document() const { return core.document(); }
   // The document as opened: the "original" beside edits and the diff's

@@ -71,16 +71,20 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   setWindowTitle("Tilescope");
   // Each committed edit's attribute is read by IREE in the parse worker, as
   // set-config and Python read it: what IREE refuses is refused.
-  if (services.documentWorker)
-    if (services.documentWorker().ok())
-      edits->setAttributeReader(
-          [source = services.documentWorker](
-              const std::string &text) -> Result<std::string> {
-            auto worker = source();
-            if (!worker)
-              return Error{worker.error()};
-            return worker->printAttribute(text);
-          });
+  // The whole text is read back by IREE before a save, as set-config and
+  // Python save.
+  session::SessionServices sessionServices;
+  if (services.documentWorker && services.documentWorker().ok())
+    sessionServices.printAttribute =
+        [source = services.documentWorker](
+            const std::string &text) -> Result<std::string> {
+      auto worker = source();
+      if (!worker)
+        return Error{worker.error()};
+      return worker->printAttribute(text);
+    };
+  sessionServices.parseText = services.parseText;
+  edits->setServices(std::move(sessionServices));
   // At least 1440x900, more where the screen has room (a saved layout
   // replaces this).
   resize(1440, 900);

@@ -4,6 +4,7 @@
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/config/Attribute.h"
+#include "core/document/Document.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
@@ -12,7 +13,6 @@
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/document/Document.h"
 #include "core/session/Session.h"
 #include "core/util/UnifiedDiff.h"
 
@@ -354,39 +354,45 @@ int setConfig(const QStringList &arguments) {
          {"description", applied.edit->describe(editable.document())}});
   }
 
-  if (auto agrees = session.readBack(); !agrees) {
-    std::cerr << path << ": op " << opSpec
-              << ": IREE does not read the edited file back as edited; "
-                 "nothing written:\n"
-              << agrees.error() << "\n";
-    return kExitFailure;
-  }
-
-  // The rules judge the edit before it is written: an error is written
-  // only with --force.
+  // The rules judge the edit; IREE reads the edited text back before
+  // anything is written, and an error holds the write unless --force
+  // (the session's save policy).
   const edit::RootOpContext context =
       edit::contextOf(editable.document(), *ref);
   const edit::RuleVerdict verdict = edit::ruleVerdict(context);
   const auto &problems = verdict.problems;
   const bool toFile = parser.isSet(inPlaceOption) || parser.isSet(outputOption);
-  const bool held = toFile && verdict.hasErrors() && !parser.isSet(forceOption);
+  auto notReadBack = [&](const std::string &why) {
+    std::cerr << path << ": op " << opSpec
+              << ": IREE does not read the edited file back as edited; "
+                 "nothing written:\n"
+              << why << "\n";
+    return kExitFailure;
+  };
+  bool held = false;
   std::string writtenTo;
-  if (toFile && !held && editable.modified()) {
-    writtenTo = parser.isSet(inPlaceOption)
-                    ? path
-                    : parser.value(outputOption).toStdString();
-    auto saved = editable.save(writtenTo);
+  // In place with nothing changed, the file is already as asked: only read.
+  if (!toFile || (parser.isSet(inPlaceOption) && !editable.modified())) {
+    if (auto agrees = session.readBack(); !agrees)
+      return notReadBack(agrees.error());
+    held = toFile && verdict.hasErrors() && !parser.isSet(forceOption);
+  } else {
+    const std::string target = parser.isSet(inPlaceOption)
+                                   ? path
+                                   : parser.value(outputOption).toStdString();
+    session::SavePolicy policy;
+    policy.holdOnRuleErrors = !parser.isSet(forceOption);
+    policy.judged = {*ref};
+    auto saved = session.save(target, policy);
     if (!saved) {
       std::cerr << "tilescope-cli set-config: " << saved.error() << "\n";
       return kExitBadInput;
     }
-  } else if (toFile && !held && parser.isSet(outputOption)) {
-    // Nothing changed: OUT still gets the file, as asked.
-    writtenTo = parser.value(outputOption).toStdString();
-    if (auto saved = editable.save(writtenTo); !saved) {
-      std::cerr << "tilescope-cli set-config: " << saved.error() << "\n";
-      return kExitBadInput;
-    }
+    if (!saved->notReadBack.empty())
+      return notReadBack(saved->notReadBack);
+    held = !saved->heldFor.empty();
+    if (saved->written)
+      writtenTo = target;
   }
   if (parser.isSet(kJsonOption)) {
     json out = {

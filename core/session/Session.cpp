@@ -110,14 +110,48 @@ Result<document::Document> Session::readBack() const {
   return reparsed;
 }
 
-Result<bool> Session::save(const std::filesystem::path &path) {
+Result<SaveOutcome> Session::save(const std::filesystem::path &path,
+                                  const SavePolicy &policy) {
   if (!editable)
     return Error{"no document is open"};
+  SaveOutcome outcome;
+  const bool ask = policy.readBack == SavePolicy::ReadBack::Required ||
+                   (policy.readBack == SavePolicy::ReadBack::WhereIreeIs &&
+                    services.parseText);
+  if (ask) {
+    if (auto reread = readBack(); !reread) {
+      outcome.notReadBack = reread.error();
+      return outcome;
+    }
+    outcome.readByIree = true;
+  }
+  if (policy.holdOnRuleErrors) {
+    std::vector<edit::OpRef> judged = policy.judged;
+    const auto &dispatches = editable->document().dispatches;
+    if (judged.empty())
+      for (size_t d = 0; d < dispatches.size(); ++d)
+        for (size_t o = 0; o < dispatches[d].rootOps.size(); ++o)
+          if (edited({d, o}))
+            judged.push_back({d, o});
+    for (const edit::OpRef &op : judged) {
+      if (op.dispatch >= dispatches.size() ||
+          op.op >= dispatches[op.dispatch].rootOps.size())
+        continue;
+      for (const config::Problem &p : verdict(op).problems)
+        if (p.severity == config::Problem::Severity::Error)
+          outcome.heldFor.push_back(std::to_string(op.dispatch) + ":" +
+                                    std::to_string(op.op) + " " + p.field +
+                                    ": " + p.message);
+    }
+    if (!outcome.heldFor.empty())
+      return outcome;
+  }
   auto saved = editable->save(path);
   if (!saved)
-    return saved;
+    return Error{saved.error()};
+  outcome.written = true;
   tell({Change::Kind::Saved, std::nullopt, {}});
-  return true;
+  return outcome;
 }
 
 Result<bool> Session::select(edit::OpRef op) {

@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tilescope::session {
 
@@ -42,6 +43,33 @@ struct Change {
   Kind kind = Kind::Opened;
   std::optional<edit::OpRef> op; // Edited, Undone, Redone, Selected
   std::string field;             // Edited, Undone, Redone: the canonical name
+};
+
+// How a front end saves: whether IREE must read the edited text back as
+// edited first, and whether rule errors hold the write. One policy object
+// for the window (read back where IREE is, never held: a person saves work
+// in progress), set-config (read back, held unless --force) and Python.
+struct SavePolicy {
+  enum class ReadBack {
+    Required,    // no parser, or IREE reads it otherwise: nothing written
+    WhereIreeIs, // asked where the session has a parser
+    No,
+  };
+  ReadBack readBack = ReadBack::Required;
+  bool holdOnRuleErrors = false;
+  // The ops whose rule errors hold it; empty: every edited op.
+  std::vector<edit::OpRef> judged;
+};
+
+// What a save did: written, or held (and why), or refused by IREE's
+// reading; an Error only where the file could not be written.
+struct SaveOutcome {
+  bool written = false;
+  bool readByIree = false; // IREE read the text back as edited first
+  // IREE's reading differs (or no parser was given): why, nothing written.
+  std::string notReadBack;
+  // The rule errors that held it ("0:0 workgroup: ..."), nothing written.
+  std::vector<std::string> heldFor;
 };
 
 // One asked edit, as it went: applied (`edit` set) or refused, and why.
@@ -96,8 +124,10 @@ public:
   // returned. An Error names the first difference (or IREE's refusal); one
   // also when no parser is given.
   Result<document::Document> readBack() const;
-  // Writes the text to `path` atomically; the edits stay undoable.
-  Result<bool> save(const std::filesystem::path &path);
+  // Writes the text to `path` atomically, as `policy` says (read back by
+  // IREE first, held on rule errors); the edits stay undoable.
+  Result<SaveOutcome> save(const std::filesystem::path &path,
+                           const SavePolicy &policy = {});
 
   // The op the front end shows; unset until one is selected.
   std::optional<edit::OpRef> selection() const { return selected; }

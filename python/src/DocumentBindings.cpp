@@ -462,8 +462,11 @@ void bindDocuments(py::module_ &m) {
       .def(
           "save",
           [](Editor &e, const std::filesystem::path &path) {
-            e.readBack();
-            valueOr(e.session.save(path));
+            const session::SaveOutcome saved = valueOr(e.session.save(path));
+            if (!saved.notReadBack.empty())
+              throw EditFailure("", "IREE does not read the edited text back "
+                                    "as edited: " +
+                                        saved.notReadBack);
           },
           py::arg("path"),
           "Writes the edited text (atomically) once IREE reads it back as "

@@ -10,6 +10,7 @@
 #include "core/session/Session.h"
 #include "widgets/render/OpPicture.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -130,6 +131,63 @@ private slots:
     session.forget(id);
     QVERIFY(session.undo());
     QVERIFY(told.back().kind == session::Change::Kind::Redone);
+  }
+
+  // The save policy every front end saves by: IREE reads the text back
+  // first (required, or where a parser is given), and rule errors on the
+  // edited ops hold the write when asked to.
+  void theSavePolicyReadsBackAndHolds() {
+    const json fixture = json::parse(
+        test::readFile(test::sourceDir() / "tests/data/session_edits.json"));
+    iree::DocumentParser parser(library);
+    auto document = parser.parseFile(test::sourceDir() /
+                                     fixture["file"].get<std::string>());
+    QVERIFY(document.ok());
+    // The fixture's edits leave a rule error (its shared memory).
+    auto edited = [&](session::SessionServices given) {
+      auto made = std::make_unique<session::Session>(std::move(given));
+      made->open(*document);
+      for (const json &e : fixture["edits"])
+        if (e["outcome"] == "applied")
+          made->set({0, 0}, e["field"], e["value"].get<std::string>());
+      made->undo();
+      return made;
+    };
+    QTemporaryDir folder;
+    const std::filesystem::path file =
+        folder.filePath("saved.mlir").toStdString();
+
+    auto session = edited(services());
+    QVERIFY(session->verdict({0, 0}).hasErrors());
+    session::SavePolicy hold;
+    hold.holdOnRuleErrors = true;
+    auto held = session->save(file, hold);
+    QVERIFY2(held.ok(), held.ok() ? "" : held.error().c_str());
+    QVERIFY(!held->written && held->readByIree);
+    QVERIFY(!held->heldFor.empty());
+    QVERIFY2(held->heldFor.front().rfind("0:0 promote_operands: ", 0) == 0,
+             held->heldFor.front().c_str());
+    QVERIFY(!std::filesystem::exists(file));
+
+    auto written = session->save(file);
+    QVERIFY(written.ok() && written->written && written->readByIree);
+    QCOMPARE(test::readFile(file), session->text());
+    std::filesystem::remove(file);
+
+    // No parser: a required read-back writes nothing and says why; one
+    // asked only where IREE is writes, unread.
+    session::SessionServices printerOnly = services();
+    printerOnly.parseText = nullptr;
+    session = edited(printerOnly);
+    auto unread = session->save(file);
+    QVERIFY(unread.ok() && !unread->written);
+    QVERIFY2(unread->notReadBack.find("no IREE parser") != std::string::npos,
+             unread->notReadBack.c_str());
+    QVERIFY(!std::filesystem::exists(file));
+    session::SavePolicy whereIreeIs;
+    whereIreeIs.readBack = session::SavePolicy::ReadBack::WhereIreeIs;
+    auto saved = session->save(file, whereIreeIs);
+    QVERIFY(saved.ok() && saved->written && !saved->readByIree);
   }
 };
 
