@@ -48,11 +48,12 @@ TunePanel::TunePanel(InstallationSource installation, WorkerSource worker,
   targetBox->setToolTip("What the program is configured and compiled for; "
                         "its dispatches are timed where its device is here, "
                         "else compiled and predicted.");
-  budgetBox->setRange(1, 24 * 60);
+  budgetBox->setRange(1, static_cast<int>(tune::TuneLimits::kMaxBudgetMinutes));
   budgetBox->setValue(30);
   budgetBox->setSuffix(" min");
   budgetBox->setToolTip("No new dispatch is swept after this.");
-  candidatesBox->setRange(1, 256);
+  candidatesBox->setRange(1,
+                          static_cast<int>(tune::TuneLimits::kMaxCandidates));
   candidatesBox->setValue(8);
   candidatesBox->setToolTip("Candidates per kind of dispatch, nearest IREE's "
                             "config first.");
@@ -170,8 +171,11 @@ void TunePanel::start() {
   request.target = *target;
   request.workspace = workspace;
   request.place = *place;
-  request.budget = std::chrono::minutes(budgetBox->value());
-  request.candidatesPerDispatch = static_cast<size_t>(candidatesBox->value());
+  if (auto limited =
+          tune::setTuneLimits(request, budgetBox->value(),
+                              candidatesBox->value(), request.repetitions);
+      !limited)
+    return fail(qs(limited.error()));
   request.worker = std::move(*worker);
   cancel = std::make_shared<std::atomic<bool>>(false);
   request.cancel = cancel.get();

@@ -90,13 +90,17 @@ int tune(const QStringList &arguments) {
   if (!*target && !service::namesItsDevices(*text))
     return usage(source.string() + " names no device (hal.device.targets): "
                                    "give --target (gfx942, sm_90, llvm-cpu)");
-  auto budget = countOf(parser, budgetOption, 30, 1, 7 * 24 * 60);
+  using tune::TuneLimits;
+  auto budget = countOf(parser, budgetOption, 30, 1,
+                        static_cast<int>(TuneLimits::kMaxBudgetMinutes));
   if (!budget)
     return usage(budget.error());
-  auto candidates = countOf(parser, candidatesOption, 8, 1, 4096);
+  auto candidates = countOf(parser, candidatesOption, 8, 1,
+                            static_cast<int>(TuneLimits::kMaxCandidates));
   if (!candidates)
     return usage(candidates.error());
-  auto repetitions = countOf(parser, repetitionsOption, 5, 1, 1000);
+  auto repetitions = countOf(parser, repetitionsOption, 5, 1,
+                             static_cast<int>(TuneLimits::kMaxRepetitions));
   if (!repetitions)
     return usage(repetitions.error());
   auto place = placeOf(parser);
@@ -128,9 +132,10 @@ int tune(const QStringList &arguments) {
         std::filesystem::absolute(parser.value(importOption).toStdString());
   if (parser.isSet(outputOption))
     request.specOutput = parser.value(outputOption).toStdString();
-  request.budget = std::chrono::minutes(*budget);
-  request.candidatesPerDispatch = static_cast<size_t>(*candidates);
-  request.repetitions = *repetitions;
+  if (auto limited =
+          tune::setTuneLimits(request, *budget, *candidates, *repetitions);
+      !limited)
+    return usage(limited.error());
   request.timeout = timeoutOf(parser);
   request.worker = std::move(*worker);
   const bool asJson = parser.isSet(kJsonOption);

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -246,6 +247,25 @@ void writeSpecAndRun(const tools::IreeInstallation &iree,
 }
 
 } // namespace
+
+Result<bool> setTuneLimits(TuneRequest &request, double budgetMinutes,
+                           long long candidates, long long repetitions) {
+  if (!std::isfinite(budgetMinutes) || budgetMinutes <= 0 ||
+      budgetMinutes > TuneLimits::kMaxBudgetMinutes)
+    return Error{"the budget is in minutes, more than 0 and at most a week "
+                 "(10080)"};
+  if (candidates < 1 || candidates > TuneLimits::kMaxCandidates)
+    return Error{"candidates per dispatch are 1 to " +
+                 std::to_string(TuneLimits::kMaxCandidates)};
+  if (repetitions < 1 || repetitions > TuneLimits::kMaxRepetitions)
+    return Error{"repetitions are 1 to " +
+                 std::to_string(TuneLimits::kMaxRepetitions)};
+  request.budget =
+      std::chrono::seconds(static_cast<long long>(budgetMinutes * 60));
+  request.candidatesPerDispatch = static_cast<size_t>(candidates);
+  request.repetitions = static_cast<int>(repetitions);
+  return true;
+}
 
 std::string defaultSweepName(const std::string &kind) {
   return "tune " + kind + ": IREE's default";

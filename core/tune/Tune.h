@@ -87,6 +87,18 @@ struct TuneRequest {
   std::function<void(const DispatchTune &)> onDispatch;
 };
 
+// The ranges a tune's choices are held to, by every front end (the CLI's
+// options, the window's boxes, Python's arguments).
+struct TuneLimits {
+  static constexpr double kMaxBudgetMinutes = 7 * 24 * 60; // a week
+  static constexpr long long kMaxCandidates = 4096;
+  static constexpr long long kMaxRepetitions = 1000;
+};
+// The budget (minutes, more than 0), candidates per dispatch and
+// repetitions set on `request`, or which is out of its range, in words.
+Result<bool> setTuneLimits(TuneRequest &request, double budgetMinutes,
+                           long long candidates, long long repetitions);
+
 // One dispatch of the program: its share and what tuning it gave.
 struct DispatchTune {
   size_t dispatch = 0, op = 0; // the root op, as `dispatches` lists it
@@ -144,9 +156,9 @@ struct TuneResult {
   // The target the spec was proven for, as iree-compile's flags (a CPU
   // spec proven for the host's CPU may not compile for another).
   std::vector<std::string> targetFlags;
-  std::string device;               // where it ran ("" compile-only)
-  std::string on;                   // "ssh:HOST", "slurm:P"; "" here
-  std::filesystem::path bundle;     // the run bundle written, if any
+  std::string device;           // where it ran ("" compile-only)
+  std::string on;               // "ssh:HOST", "slurm:P"; "" here
+  std::filesystem::path bundle; // the run bundle written, if any
   // What importing the bundle added to the history ("12 modules: 12
   // timed, ..."), with --import.
   std::string imported;

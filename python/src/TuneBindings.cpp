@@ -30,15 +30,9 @@ struct TuneArguments {
 
 py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
               const py::object &cancel) {
-  if (!std::isfinite(arguments.budget) || arguments.budget <= 0 ||
-      arguments.budget > 7 * 24 * 60.0)
-    throw Failure("budget is in minutes, more than 0 and at most a week "
-                  "(10080)");
-  if (arguments.candidates < 1 || arguments.candidates > 4096)
-    throw Failure("candidates must be 1 to 4096");
-  if (arguments.repetitions < 1 || arguments.repetitions > 1000)
-    throw Failure("repetitions must be 1 to 1000");
   tune::TuneRequest request;
+  valueOr(tune::setTuneLimits(request, arguments.budget, arguments.candidates,
+                              arguments.repetitions));
   request.source = std::filesystem::absolute(arguments.program);
   if (!arguments.target.empty())
     request.target = valueOr(service::compileTarget(arguments.target));
@@ -54,10 +48,6 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
     request.importFrom = std::filesystem::absolute(*arguments.importFrom);
   if (arguments.spec)
     request.specOutput = *arguments.spec;
-  request.budget =
-      std::chrono::seconds(static_cast<long long>(arguments.budget * 60));
-  request.candidatesPerDispatch = static_cast<size_t>(arguments.candidates);
-  request.repetitions = arguments.repetitions;
   request.timeout = timeoutOf(arguments.timeout);
   request.cancel = cancelFlagOf(cancel);
   std::atomic<bool> stop{false};

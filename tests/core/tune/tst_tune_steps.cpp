@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace tilescope;
 using namespace tilescope::tune;
 
@@ -128,6 +130,27 @@ private slots:
     QCOMPARE(second.op, size_t(2));
     QCOMPARE(second.share, 0.5);
     QCOMPARE(told, (std::vector<size_t>{1}));
+  }
+
+  // One range per choice, for every front end: a NaN, a zero or a week and
+  // a minute of budget, and counts past their limits are refused by name.
+  void theChoicesAreHeldToOneRange() {
+    TuneRequest request;
+    QVERIFY(setTuneLimits(request, 0.5, 16, 3).ok());
+    QCOMPARE(request.budget.count(), 30LL);
+    QCOMPARE(request.candidatesPerDispatch, size_t(16));
+    QCOMPARE(request.repetitions, 3);
+    for (double budget : {0.0, -1.0, std::nan(""), 7 * 24 * 60 + 1.0}) {
+      auto refused = setTuneLimits(request, budget, 8, 5);
+      QVERIFY(!refused.ok());
+      QVERIFY(refused.error().find("budget") != std::string::npos);
+    }
+    QVERIFY(setTuneLimits(request, 30, TuneLimits::kMaxCandidates + 1, 5)
+                .error()
+                .find("candidates") != std::string::npos);
+    QVERIFY(setTuneLimits(request, 30, 8, 0).error().find("repetitions") !=
+            std::string::npos);
+    QCOMPARE(request.candidatesPerDispatch, size_t(16)); // left as it was
   }
 };
 
