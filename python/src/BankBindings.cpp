@@ -8,7 +8,6 @@
 #include "core/config/TranslationInfo.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/edit/RootOpContext.h"
-#include "core/export/JsonText.h"
 #include "core/export/LayoutJson.h"
 #include "core/layout/PromotedBanks.h"
 #include "core/layout/Swizzle.h"
@@ -32,8 +31,8 @@ py::dict tileMeanings(const document::Document &document,
   const edit::OpLayoutInputs inputs = inputsOf(document, opRefOf(document, op));
   const std::string pipeline =
       inputs.info ? inputs.info->pipelineName() : std::string();
-  return fromJson(exporting::jsonText(
-      exporting::tileMeaningsJson(inputs.config, inputs.space, pipeline)));
+  return toPython(
+      exporting::tileMeaningsJson(inputs.config, inputs.space, pipeline));
 }
 
 py::dict bankReads(const document::Document &document, const py::object &op) {
@@ -45,7 +44,7 @@ py::dict bankReads(const document::Document &document, const py::object &op) {
       inputs.config, inputs.space, layouts ? layouts->pipeline : std::string{},
       inputs.info ? &*inputs.info : nullptr,
       context.target ? &*context.target : nullptr);
-  return fromJson(exporting::jsonText(exporting::toJson(valueOr(reads))));
+  return toPython(exporting::toJson(valueOr(reads)));
 }
 
 py::dict banks(const layout::Swizzle &swizzle,
@@ -65,9 +64,9 @@ py::dict banks(const layout::Swizzle &swizzle,
     accesses.push_back({lane, row, column});
   }
   const layout::BankModel model = layout::BankModel::forArch(arch);
-  return fromJson(exporting::jsonText(exporting::toJson(
+  return toPython(exporting::toJson(
       swizzle, layout::compareBanks(swizzle, accesses, elementBytes, model),
-      true)));
+      true));
 }
 
 } // namespace

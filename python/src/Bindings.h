@@ -8,6 +8,7 @@
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
 
+#include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
 
 #include <atomic>
@@ -131,7 +132,9 @@ private:
 };
 
 // A JSON text as Python objects (dicts, lists, str, int, float, bool).
-py::object fromJson(const std::string &text);
+// A JSON value as the Python objects json.loads would make of its text,
+// built directly (no text in between).
+py::object toPython(const nlohmann::json &value);
 
 void bindDocuments(py::module_ &m);
 void bindLayouts(py::module_ &m);

@@ -7,7 +7,6 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
 #include "core/export/ConfigJson.h"
-#include "core/export/JsonText.h"
 
 #include <pybind11/stl.h>
 
@@ -71,7 +70,7 @@ void bindConfigs(py::module_ &m) {
       .def(
           "to_dict",
           [](const config::LoweringConfig &c) {
-            return fromJson(exporting::jsonText(exporting::toJson(c)));
+            return toPython(exporting::toJson(c));
           },
           "Its fields as `tilescope-cli check --json` reports them.")
       .def("__str__", &config::LoweringConfig::print)
@@ -91,7 +90,7 @@ void bindConfigs(py::module_ &m) {
       .def(
           "to_dict",
           [](const config::TranslationInfo &t) {
-            return fromJson(exporting::jsonText(exporting::toJson(t)));
+            return toPython(exporting::toJson(t));
           },
           "Its fields as `tilescope-cli check --json` reports them.")
       .def("__str__", &config::TranslationInfo::print)

@@ -7,7 +7,6 @@
 #include "core/config/TranslationInfo.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
-#include "core/export/JsonText.h"
 #include "core/service/ConfigureProgram.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeCommands.h"
@@ -103,7 +102,7 @@ std::string describe(const document::RootOp &op) {
 py::dict predictionOf(const document::Document &document, edit::OpRef op) {
   const layout::CostPrediction prediction = valueOr(
       layout::predictOpTime(edit::costInputsOf(edit::contextOf(document, op))));
-  return fromJson(exporting::jsonText(exporting::toJson(prediction)));
+  return toPython(exporting::toJson(prediction));
 }
 
 // A tiling level's sizes of a root op's lowering config (None: the level
@@ -143,7 +142,7 @@ py::list problemsOf(const document::Document &document, edit::OpRef op,
       for (config::Problem &p : service::problemsOf(**asked))
         problems.push_back(std::move(p));
   }
-  return fromJson(exporting::jsonText(exporting::toJson(problems)));
+  return toPython(exporting::toJson(problems));
 }
 
 struct Editor {
@@ -219,8 +218,45 @@ edit::OpRef opRefOf(const document::Document &document, const py::object &op) {
   return *ref;
 }
 
-py::object fromJson(const std::string &text) {
-  return py::module_::import("json").attr("loads")(text);
+py::object toPython(const nlohmann::json &value) {
+  using Type = nlohmann::json::value_t;
+  switch (value.type()) {
+  case Type::boolean:
+    return py::bool_(value.get<bool>());
+  case Type::number_integer:
+    return py::int_(value.get<int64_t>());
+  case Type::number_unsigned:
+    return py::int_(value.get<uint64_t>());
+  case Type::number_float: {
+    // As JSON writes them: a NaN or an infinity is no value.
+    const double number = value.get<double>();
+    return std::isfinite(number) ? py::object(py::float_(number)) : py::none();
+  }
+  case Type::string: {
+    // User text need not be UTF-8: invalid bytes become U+FFFD, as in
+    // exporting::jsonText.
+    const std::string &text = value.get_ref<const std::string &>();
+    PyObject *decoded = PyUnicode_DecodeUTF8(
+        text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+    if (!decoded)
+      throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(decoded);
+  }
+  case Type::array: {
+    py::list list;
+    for (const nlohmann::json &element : value)
+      list.append(toPython(element));
+    return list;
+  }
+  case Type::object: {
+    py::dict dict;
+    for (auto it = value.begin(); it != value.end(); ++it)
+      dict[toPython(nlohmann::json(it.key()))] = toPython(it.value());
+    return dict;
+  }
+  default: // null, and what JSON text has no form for
+    return py::none();
+  }
 }
 
 void bindDocuments(py::module_ &m) {

@@ -4,7 +4,6 @@
 // (`tilescope-cli bundle` / `import-results`).
 #include "python/src/Bindings.h"
 
-#include "core/export/JsonText.h"
 #include "core/export/TuningSpec.h"
 #include "core/process/Workspace.h"
 #include "core/tools/IreeInstallation.h"
@@ -58,8 +57,8 @@ std::filesystem::path bundle(const std::filesystem::path &directory,
 py::dict importResults(const std::filesystem::path &directory,
                        std::optional<std::filesystem::path> workspace) {
   tries::History history = historyOf(workspace);
-  return fromJson(exporting::jsonText(
-      tries::toJson(valueOr(tries::importBundleResults(directory, history)))));
+  return toPython(
+      tries::toJson(valueOr(tries::importBundleResults(directory, history))));
 }
 
 } // namespace

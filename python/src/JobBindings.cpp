@@ -5,7 +5,6 @@
 // Cancel flag to stop them.
 #include "python/src/Bindings.h"
 
-#include "core/export/JsonText.h"
 #include "core/process/Workspace.h"
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
@@ -58,7 +57,7 @@ py::dict runTry(const document::Document &document, const py::object &op,
   const std::filesystem::path folder = workspaceOr(workspace);
   request.place = valueOr(run::runPlaceOr(on, folder));
   auto iree = valueOr(tools::locateIree(ireeSearch()));
-  std::string report;
+  nlohmann::json report;
   {
     py::gil_scoped_release release;
     request.directory = valueOr(process::newTryDirectory(folder));
@@ -69,9 +68,9 @@ py::dict runTry(const document::Document &document, const py::object &op,
     recorded(folder, tried.record, out);
     if (!tried.cannotRun.empty())
       out["cannot_run"] = tried.cannotRun;
-    report = exporting::jsonText(out);
+    report = std::move(out);
   }
-  return fromJson(report);
+  return toPython(report);
 }
 
 py::dict verify(const document::Document &document,
@@ -102,7 +101,7 @@ py::dict verify(const document::Document &document,
   request.timeout = timeoutOf(timeoutSeconds);
   request.cancel = cancelFlagOf(cancel);
   auto iree = valueOr(tools::locateIree(ireeSearch()));
-  std::string report;
+  nlohmann::json report;
   {
     py::gil_scoped_release release;
     request.directory = valueOr(process::newTryDirectory(folder));
@@ -113,9 +112,9 @@ py::dict verify(const document::Document &document,
                                          : nlohmann::json(nullptr);
     recorded(folder, tries::checkRecord(request, checked, document, backend),
              out);
-    report = exporting::jsonText(out);
+    report = std::move(out);
   }
-  return fromJson(report);
+  return toPython(report);
 }
 
 py::dict ireeInstallation() {
@@ -150,7 +149,7 @@ py::list history(std::optional<std::filesystem::path> workspace,
   nlohmann::json rows = nlohmann::json::array();
   for (const tries::TryRecord &record : valueOr(opened.list(filter)))
     rows.push_back(tries::toJson(record));
-  return fromJson(exporting::jsonText(rows));
+  return toPython(rows);
 }
 
 } // namespace

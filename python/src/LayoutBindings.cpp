@@ -8,7 +8,6 @@
 #include "core/config/LoweringConfig.h"
 #include "core/config/TranslationInfo.h"
 #include "core/edit/OpLayoutInputs.h"
-#include "core/export/JsonText.h"
 #include "core/export/LayoutJson.h"
 #include "core/layout/Basis.h"
 #include "core/layout/MmaLayouts.h"
@@ -101,8 +100,7 @@ py::dict opLayouts(const document::Document &document, const py::object &op) {
                                  : py::cast(nestedLayout(text, 0, 0)));
   out["operands"] = operands;
   if (layouts.attention)
-    out["attention"] =
-        fromJson(exporting::jsonText(exporting::toJson(*layouts.attention)));
+    out["attention"] = toPython(exporting::toJson(*layouts.attention));
   for (const auto &[name, distribution] :
        {std::pair{"threads", &layouts.threads},
         std::pair{"subgroups", &layouts.subgroups}}) {

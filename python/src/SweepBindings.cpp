@@ -6,7 +6,6 @@
 // returned as its --json.
 #include "python/src/Bindings.h"
 
-#include "core/export/JsonText.h"
 #include "core/process/Workspace.h"
 #include "core/service/DocumentWorker.h"
 #include "core/sweep/SweepJson.h"
@@ -86,7 +85,7 @@ py::dict sweep(const document::Document &document, const py::object &op,
   // and is raised again once it has stopped.
   auto *flag = const_cast<std::atomic<bool> *>(request.cancel);
   CallbackGuard guard(flag);
-  std::string report;
+  nlohmann::json report;
   {
     py::gil_scoped_release release;
     auto prepared = valueOr(sweep::prepareSweep(found, request, choice));
@@ -94,17 +93,16 @@ py::dict sweep(const document::Document &document, const py::object &op,
       auto planned = valueOr(sweep::planSweepWithVerdicts(found, request));
       if (!planned.ireeProblem.empty())
         throw Failure(planned.ireeProblem);
-      report = exporting::jsonText(
-          sweep::planJson(request.name, planned.candidates, prepared));
+      report = sweep::planJson(request.name, planned.candidates, prepared);
     } else {
       request.worker.emplace(workerProgram(), iree->compilerLibrary);
       request.onCandidate = [&](const sweep::SweepCandidate &candidate,
                                 size_t done, size_t total) {
-        const std::string text = exporting::jsonText(sweep::toJson(candidate));
+        const nlohmann::json told = sweep::toJson(candidate);
         guard.call([&] {
           if (onCandidate.is_none())
             return;
-          py::object answer = onCandidate(fromJson(text), done, total);
+          py::object answer = onCandidate(toPython(told), done, total);
           if (!answer.is_none() && !answer.cast<bool>())
             flag->store(true);
         });
@@ -115,14 +113,13 @@ py::dict sweep(const document::Document &document, const py::object &op,
         };
       auto swept = sweep::runSweep(*iree, request);
       if (swept)
-        report = exporting::jsonText(
-            sweep::resultJson(request.name, *swept, prepared));
+        report = sweep::resultJson(request.name, *swept, prepared);
       else if (!guard.failed())
         throw Failure(swept.error());
     }
   }
   guard.raiseAgain();
-  return fromJson(report);
+  return toPython(report);
 }
 
 } // namespace

@@ -3,7 +3,6 @@
 // and a Cancel.
 #include "python/src/Bindings.h"
 
-#include "core/export/JsonText.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeCommands.h"
 #include "core/tune/TuneReport.h"
@@ -76,17 +75,17 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
         flag->store(true);
     });
   };
-  std::string report;
+  nlohmann::json report;
   {
     py::gil_scoped_release release;
     auto tuned = tune::tuneProgram(*iree, request);
     if (tuned)
-      report = exporting::jsonText(tune::toJson(*tuned));
+      report = tune::toJson(*tuned);
     else if (!guard.failed())
       throw Failure(tuned.error());
   }
   guard.raiseAgain();
-  return fromJson(report);
+  return toPython(report);
 }
 
 } // namespace
