@@ -206,11 +206,21 @@ Result<BundleManifest> readBundleManifest(const fs::path &bundle) {
       service::readUntrustedFile(file, service::kUntrustedFileBytes, bundle);
   if (!content)
     return Error{bundle.string() + " is not a run bundle: " + content.error()};
-  json manifest = json::parse(*content, nullptr, false);
-  if (manifest.is_discarded() || !manifest.is_object() ||
-      service::stringField(manifest, "format") != kManifestFormat)
+  auto parsed = service::parseUntrustedJson(*content, file);
+  if (!parsed)
+    return Error{parsed.error()};
+  const json &manifest = *parsed;
+  const std::string format = service::stringField(manifest, "format");
+  if (!manifest.is_object() || format != kManifestFormat)
     return Error{file.string() + " is not a Tilescope run bundle manifest (" +
-                 kManifestFormat + ")"};
+                 kManifestFormat + "): " +
+                 (!manifest.is_object()
+                      ? "its top level is a JSON " +
+                            std::string(manifest.type_name()) +
+                            ", not an object"
+                  : format.empty()
+                      ? std::string("it names no \"format\"")
+                      : "its \"format\" is \"" + format.substr(0, 80) + "\"")};
   BundleManifest out;
   out.directory = bundle;
   out.created = service::stringField(manifest, "created");
@@ -286,12 +296,14 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
     timing.why = done.error();
     return timing;
   }
-  json status = json::parse(*done, nullptr, false);
-  if (status.is_discarded() || !status.is_object()) {
+  auto parsed = service::parseUntrustedJson(*done, doneFile);
+  if (!parsed || !parsed->is_object()) {
     timing.status = "failed";
-    timing.why = doneFile.string() + " does not parse";
+    timing.why =
+        parsed ? doneFile.string() + " is not a JSON object" : parsed.error();
     return timing;
   }
+  const json &status = *parsed;
   // run.sh writes each field with its type; one of another type is read as
   // missing (a failed run), never thrown.
   timing.status = service::stringField(status, "status", "failed");

@@ -158,11 +158,13 @@ parseBenchmarkJson(const std::string &text) {
   if (begin == std::string::npos)
     return Error{"iree-benchmark-module printed no JSON (expected "
                  "--benchmark_format=json output)"};
-  nlohmann::json document =
-      nlohmann::json::parse(text.begin() + static_cast<long>(begin), text.end(),
-                            nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded())
-    return Error{"iree-benchmark-module's JSON output does not parse"};
+  auto parsed = parseUntrustedJson(text.substr(begin),
+                                   "iree-benchmark-module's JSON output");
+  if (!parsed)
+    return Error{parsed.error()};
+  nlohmann::json document = std::move(*parsed);
+  if (!document.is_object())
+    return Error{"iree-benchmark-module's JSON output is not an object"};
   if (!document.contains("benchmarks") || !document["benchmarks"].is_array())
     return Error{"iree-benchmark-module's JSON output has no \"benchmarks\" "
                  "array"};

@@ -1,5 +1,7 @@
 #include "core/service/UntrustedFiles.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -66,6 +68,43 @@ Result<std::string> readUntrustedFile(const fs::path &path,
   in.read(text.data(), static_cast<std::streamsize>(size));
   text.resize(static_cast<size_t>(in.gcount()));
   return text;
+}
+
+Result<nlohmann::json> parseUntrustedJson(const std::string &text,
+                                          const fs::path &file) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false, escaped = false;
+  for (const char c : text) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (depth > kUntrustedJsonDepth)
+        return Error{file.string() + " nests arrays and objects more than " +
+                     std::to_string(kUntrustedJsonDepth) +
+                     " deep; Tilescope reads JSON no deeper (a run bundle's "
+                     "is at most a few levels)"};
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error &error) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 5:
+    // syntax error ...": what follows the bracketed name.
+    std::string what = error.what();
+    if (const size_t close = what.find("] "); close != std::string::npos)
+      what.erase(0, close + 2);
+    return Error{file.string() + " is not JSON: " + what};
+  }
 }
 
 std::string stringField(const nlohmann::json &object, std::string_view key,

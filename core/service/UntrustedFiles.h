@@ -38,6 +38,16 @@ readUntrustedFile(const std::filesystem::path &path,
                   std::uintmax_t maxBytes = kUntrustedFileBytes,
                   const std::filesystem::path &within = {});
 
+// The deepest nesting of arrays and objects read from another machine's
+// JSON (a manifest is 4 deep, a benchmark's JSON 3).
+constexpr size_t kUntrustedJsonDepth = 64;
+
+// `text` (read from `file`) as JSON, or why not in words: nested deeper
+// than kUntrustedJsonDepth (counted before parsing), or where the parser
+// stopped and why.
+Result<nlohmann::json> parseUntrustedJson(const std::string &text,
+                                          const std::filesystem::path &file);
+
 // `object[key]` as a string, or `fallback` where the object, the key or the
 // string is missing.
 std::string stringField(const nlohmann::json &object, std::string_view key,

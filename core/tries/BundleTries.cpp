@@ -44,7 +44,8 @@ std::string finishedOf(const fs::path &bundle, const std::string &id) {
                                          service::kUntrustedFileBytes, bundle);
   if (!done)
     return "";
-  return service::stringField(json::parse(*done, nullptr, false), "finished");
+  auto status = service::parseUntrustedJson(*done, bundle);
+  return status ? service::stringField(*status, "finished") : "";
 }
 
 // A field of a JSON object (a manifest's `about`, a try's details), or null
@@ -247,8 +248,8 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
   if (auto index =
           service::readUntrustedFile(bundle / "results" / "results.json",
                                      service::kUntrustedFileBytes, bundle))
-    report.host =
-        service::stringField(json::parse(*index, nullptr, false), "host");
+    if (auto parsed = service::parseUntrustedJson(*index, bundle))
+      report.host = service::stringField(*parsed, "host");
   for (const run::BundleModule &m : manifest->modules) {
     ImportedModule out;
     out.id = m.id;

@@ -193,6 +193,31 @@ private slots:
     QVERIFY(!writeRunBundle(at, {{"a", module, "local-task"}}, write));
   }
 
+  // A manifest that is not one says why: nested past the bound (counted
+  // before parsing), where the parse stopped, its top level, its format.
+  void aManifestThatIsNotOneSaysWhy() {
+    QTemporaryDir bundle;
+    const std::filesystem::path root = bundle.path().toStdString();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {std::string(10000, '[') + std::string(10000, ']'),
+         "nests arrays and objects more than 64 deep"},
+        {"{\"format\": 3", "is not JSON: parse error at line 1, column 13"},
+        {"[1, 2]", "its top level is a JSON array, not an object"},
+        {"{\"format\": \"tilescope-run-bundle/0\"}",
+         "its \"format\" is \"tilescope-run-bundle/0\""},
+        {"{\"modules\": []}", "it names no \"format\""},
+        // Brackets inside strings are text, not nesting.
+        {"{\"format\": \"" + std::string(200, '[') + "\"}",
+         "its \"format\" is \"[[["}};
+    for (const auto &[text, expected] : cases) {
+      QVERIFY(writeFileAtomically(root / "manifest.json", text).ok());
+      auto manifest = readBundleManifest(root);
+      QVERIFY(!manifest.ok());
+      QVERIFY2(manifest.error().find(expected) != std::string::npos,
+               manifest.error().c_str());
+    }
+  }
+
   void benchTimesThroughTheBundle() {
     QTemporaryDir dir;
     const fs::path module = compileCpuExample(dir.path().toStdString());
