@@ -377,14 +377,7 @@ Result<bool> TuneRun::importBundle() {
   if (!imported)
     return Error{"--import " + request.importFrom.string() + ": " +
                  imported.error()};
-  size_t timed = 0, before = 0, failed = 0;
-  for (const tries::ImportedModule &m : imported->modules)
-    (m.alreadyImported ? before : m.imported ? timed : failed) += 1;
-  result.imported = std::to_string(imported->modules.size()) +
-                    " modules from " + request.importFrom.string() + ": " +
-                    std::to_string(timed) + " timed now, " +
-                    std::to_string(before) + " imported before, " +
-                    std::to_string(failed) + " without a time";
+  result.imported = describeImport(imported->modules, request.importFrom);
   return true;
 }
 

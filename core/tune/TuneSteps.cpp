@@ -36,6 +36,19 @@ void shareTimes(std::vector<DispatchTune> &dispatches, bool measuredHere) {
     }
 }
 
+std::string describeImport(const std::vector<tries::ImportedModule> &modules,
+                           const std::filesystem::path &from) {
+  size_t timed = 0, before = 0, failed = 0;
+  for (const tries::ImportedModule &m : modules)
+    (m.alreadyImported                ? before
+     : m.imported && m.timing.timed() ? timed
+                                      : failed) += 1;
+  return std::to_string(modules.size()) + " modules from " + from.string() +
+         ": " + std::to_string(timed) + " timed now, " +
+         std::to_string(before) + " imported before, " +
+         std::to_string(failed) + " without a time";
+}
+
 void shareDefaults(std::vector<DispatchTune> &dispatches) {
   for (DispatchTune &tuned : dispatches)
     if (tuned.sameAs) {

@@ -7,9 +7,11 @@
 #pragma once
 
 #include "core/sweep/Sweep.h"
+#include "core/tries/BundleTries.h"
 #include "core/tune/Tune.h"
 
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -25,6 +27,12 @@ constexpr double kPredictedMargin = 1.12;
 // where every dispatch of a kind has one (here, or a bundle's imported),
 // else of the predictions. `measuredHere`: the defaults were timed here.
 void shareTimes(std::vector<DispatchTune> &dispatches, bool measuredHere);
+
+// A run bundle's modules as the tune imported them, in a line: how many
+// were stored with a time now, imported before, and without a time (a
+// failed run, a garbage .done: stored as failed, never counted timed).
+std::string describeImport(const std::vector<tries::ImportedModule> &modules,
+                           const std::filesystem::path &from);
 
 // A kind's first dispatch's default taken by the others of its kind.
 void shareDefaults(std::vector<DispatchTune> &dispatches);

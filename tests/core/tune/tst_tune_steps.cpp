@@ -132,6 +132,23 @@ private slots:
     QCOMPARE(told, (std::vector<size_t>{1}));
   }
 
+  // A module stored as a failed run (its run failed, or its .done is
+  // garbage) is not counted timed.
+  void theImportCountsOnlyTimesStored() {
+    std::vector<tries::ImportedModule> modules(4);
+    modules[0].imported = 10;
+    modules[0].timing.status = "ok";
+    modules[0].timing.perDispatch = run::TimingStats{12.5, 0.1, 12, 13, 5};
+    modules[1].imported = 11; // stored, as a failed run
+    modules[1].timing.status = "failed";
+    modules[2].alreadyImported = true;
+    modules[2].imported = 3;
+    modules[3].timing.status = "not-run";
+    QCOMPARE(describeImport(modules, "/b"),
+             std::string("4 modules from /b: 1 timed now, 1 imported before, "
+                         "2 without a time"));
+  }
+
   // One range per choice, for every front end: a NaN, a zero or a week and
   // a minute of budget, and counts past their limits are refused by name.
   void theChoicesAreHeldToOneRange() {
