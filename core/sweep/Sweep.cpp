@@ -271,11 +271,16 @@ bool rankedBefore(const SweepCandidate &a, const SweepCandidate &b) {
 }
 
 void findMeasuredElsewhere(const tries::History &history,
-                           const document::Document &document, edit::OpRef op,
+                           const SweepRequest &request,
                            std::vector<SweepCandidate> &candidates) {
+  const edit::OpRef op = request.op;
   tries::HistoryFilter filter;
-  filter.document = document.path.string();
-  filter.op = std::to_string(op.dispatch) + ":" + std::to_string(op.op);
+  if (request.resumeAcrossFiles) {
+    filter.sweep = request.name;
+  } else {
+    filter.document = request.document->path.string();
+    filter.op = std::to_string(op.dispatch) + ":" + std::to_string(op.op);
+  }
   auto tries = history.list(filter); // newest first
   if (!tries)
     return;
@@ -499,7 +504,8 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
     return Error{history.error()};
   tries::HistoryFilter filter;
   filter.sweep = request.name;
-  filter.document = request.document->path.string();
+  if (!request.resumeAcrossFiles)
+    filter.document = request.document->path.string();
   if (auto earlier = history->list(filter))
     for (SweepCandidate &candidate : result.candidates)
       for (const tries::TryRecord &record : *earlier)
@@ -616,8 +622,7 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
 
   // Measured beats predicted: a time of the same config elsewhere in the
   // history ranks a candidate that has none of its own.
-  findMeasuredElsewhere(*history, *request.document, request.op,
-                        result.candidates);
+  findMeasuredElsewhere(*history, request, result.candidates);
   std::stable_sort(result.candidates.begin(), result.candidates.end(),
                    rankedBefore);
   return result;

@@ -11,8 +11,8 @@
 #pragma once
 
 #include "core/config/Validation.h"
-#include "core/edit/EditableDocument.h"
 #include "core/document/Document.h"
+#include "core/edit/EditableDocument.h"
 #include "core/run/RemoteRun.h"
 #include "core/service/IreeConstraints.h"
 #include "core/tools/IreeInstallation.h"
@@ -113,6 +113,11 @@ struct SweepRequest {
   // axes a person names are judged as set-config would set them.
   bool followImplied = false;
   std::string name; // the sweep's name in the history
+  // The name alone says what the candidates are (a tune's sweeps, named by
+  // the dispatch's kind: op, loops, types, target): a try of this name from
+  // another file (the same program under another name, a copied workspace)
+  // is resumed too, and a time of the same config from one ranks it.
+  bool resumeAcrossFiles = false;
   tries::TryStage upTo = tries::TryStage::Bench;
   std::optional<service::CompileTarget> target;
   std::filesystem::path workspace; // tries and the history

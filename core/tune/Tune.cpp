@@ -474,6 +474,9 @@ sweep::SweepRequest TuneRun::sweepRequest(const DispatchTune &tuned) const {
   sweep.timeout = request.timeout;
   sweep.cancel = request.cancel;
   sweep.worker = worker;
+  // Named by the dispatch's kind: tried before under another file name or
+  // in a copied workspace, it is taken from the history, as the docs say.
+  sweep.resumeAcrossFiles = true;
   return sweep;
 }
 

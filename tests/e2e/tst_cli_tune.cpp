@@ -124,6 +124,18 @@ private slots:
       QCOMPARE(resumed["dispatches"].toArray()[i].toObject()["winner"],
                dispatches[i].toObject()["winner"]);
 
+    // The same program under another name: its kinds were tuned, so every
+    // try comes from the history again (resumed by kind, not by path).
+    const QString renamed = workspace.filePath("renamed_matmuls.mlir");
+    QVERIFY(QFile::copy(program, renamed));
+    QStringList renamedArguments = arguments;
+    renamedArguments[1] = renamed;
+    auto elsewhere = cli(renamedArguments);
+    QVERIFY2(elsewhere.exitCode == 0, qPrintable(failure(elsewhere)));
+    const QJsonObject fromHistory = jsonOf(elsewhere);
+    QCOMPARE(fromHistory["tries"].toInt(), 0);
+    QVERIFY(fromHistory["resumed"].toInt() >= 4);
+
     // The text report names each dispatch's outcome.
     auto text = cli(arguments.mid(0, arguments.size() - 1));
     QVERIFY2(text.exitCode == 0, qPrintable(failure(text)));
