@@ -58,6 +58,27 @@ class DocumentWorkerTest : public QObject {
     return path;
   }
 
+  // What a served worker answers to `requests` (its greeting first), up to
+  // `lines` lines.
+  static QStringList servedAnswers(const QByteArray &requests, int lines) {
+    QProcess served;
+    served.start(
+        QString::fromStdString(
+            (test::binaryDir() / "app" / "tilescope-iree-worker").string()),
+        {"serve", "--iree",
+         QString::fromStdString(test::projectIree().compilerLibrary.string())});
+    QStringList answers;
+    if (!served.waitForStarted())
+      return answers;
+    served.write(requests);
+    while (answers.size() < lines && served.waitForReadyRead(60000))
+      while (served.canReadLine())
+        answers << QString::fromUtf8(served.readLine()).trimmed();
+    served.closeWriteChannel();
+    served.waitForFinished(30000);
+    return answers;
+  }
+
 private slots:
   void answersAsTheInProcessParserDoes_data() {
     QTest::addColumn<QString>("path");
@@ -294,30 +315,19 @@ private slots:
   // an answer is never taken for another request's; a number that is not
   // one is refused.
   void answersCarryTheirRequestsNumber() {
-    QProcess served;
-    served.start(
-        QString::fromStdString(
-            (test::binaryDir() / "app" / "tilescope-iree-worker").string()),
-        {"serve", "--iree",
-         QString::fromStdString(test::projectIree().compilerLibrary.string())});
-    QVERIFY(served.waitForStarted());
     const QString file =
         QString::fromStdString((test::examplesDir() / "rocm_gfx942" /
                                 "matmul_f16_1024_dispatch_0.benchmark.mlir")
                                    .string());
     const QString request =
         "{\"command\": \"parse\", \"file\": \"%1\", \"id\": %2}\n";
-    served.write(request.arg(file).arg(41).toUtf8());
-    served.write(request.arg(file).arg(42).toUtf8());
-    served.write(("{\"command\": \"parse\", \"file\": \"" + file +
-                  "\", \"id\": \"x\"}\n")
-                     .toUtf8());
-    QStringList lines;
-    while (lines.size() < 4 && served.waitForReadyRead(60000))
-      while (served.canReadLine())
-        lines << QString::fromUtf8(served.readLine()).trimmed();
-    served.closeWriteChannel();
-    served.waitForFinished(30000);
+    const QStringList lines =
+        servedAnswers(request.arg(file).arg(41).toUtf8() +
+                          request.arg(file).arg(42).toUtf8() +
+                          ("{\"command\": \"parse\", \"file\": \"" + file +
+                           "\", \"id\": \"x\"}\n")
+                              .toUtf8(),
+                      4);
     QCOMPARE(lines.size(), 4);
     QCOMPARE(lines[0], QString("{\"ready\":true}"));
     QVERIFY2(lines[1].startsWith("{\"id\":41,\"") &&
@@ -333,13 +343,6 @@ private slots:
   // as the file would be; a refused request's payload is read past, so the
   // next line is still the next request.
   void payloadsFollowTheirRequestLine() {
-    QProcess served;
-    served.start(
-        QString::fromStdString(
-            (test::binaryDir() / "app" / "tilescope-iree-worker").string()),
-        {"serve", "--iree",
-         QString::fromStdString(test::projectIree().compilerLibrary.string())});
-    QVERIFY(served.waitForStarted());
     const QByteArray text = "func.func @f() {\n  return\n}\n";
     const QByteArray attribute = "#iree_gpu.lowering_config<{workgroup = "
                                  "[64, 64, 0]}>";
@@ -351,16 +354,12 @@ private slots:
           .arg(id)
           .toUtf8();
     };
-    served.write(line("parse", text.size(), 1) + text);
-    served.write(line("no-such-command", text.size(), 2) + text);
-    served.write(line("attribute", attribute.size(), 3) + attribute);
-    served.write("{\"command\": \"parse\", \"payload_bytes\": -4}\n");
-    QStringList lines;
-    while (lines.size() < 5 && served.waitForReadyRead(60000))
-      while (served.canReadLine())
-        lines << QString::fromUtf8(served.readLine()).trimmed();
-    served.closeWriteChannel();
-    served.waitForFinished(30000);
+    const QStringList lines =
+        servedAnswers(line("parse", text.size(), 1) + text +
+                          line("no-such-command", text.size(), 2) + text +
+                          line("attribute", attribute.size(), 3) + attribute +
+                          "{\"command\": \"parse\", \"payload_bytes\": -4}\n",
+                      5);
     QCOMPARE(lines.size(), 5);
     QVERIFY2(lines[1].startsWith("{\"id\":1,\"") &&
                  lines[1].contains("\"ok\":true"),
