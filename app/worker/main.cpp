@@ -176,6 +176,21 @@ std::optional<Request> parseArguments(int argc, char **argv,
   return request;
 }
 
+// The length of the text that follows a request line ("payload_bytes"):
+// none where the line names none; an Error where it is not a whole number
+// of bytes within what Tilescope reads.
+Result<std::optional<size_t>> payloadBytesOf(const json &value) {
+  const auto it = value.find("payload_bytes");
+  if (it == value.end())
+    return std::optional<size_t>();
+  if (!it->is_number_unsigned() ||
+      it->get<uint64_t>() > document::kMaximumFileBytes)
+    return Error{"a request's \"payload_bytes\" is a whole number of "
+                 "bytes, at most " +
+                 std::to_string(document::kMaximumFileBytes >> 20) + " MiB"};
+  return std::optional<size_t>(it->get<size_t>());
+}
+
 // A request line of serve; the Error says what is wrong with it.
 Result<Request> requestFromLine(const std::string &line) {
   const json value = json::parse(line, nullptr, false);
@@ -203,15 +218,13 @@ Result<Request> requestFromLine(const std::string &line) {
       return Error{"a request's \"choices\" is an array"};
     request.choices = *it;
   }
-  if (auto it = value.find("payload_bytes"); it != value.end()) {
-    if (!it->is_number_unsigned() ||
-        it->get<uint64_t>() > document::kMaximumFileBytes)
-      return Error{"a request's \"payload_bytes\" is a whole number of "
-                   "bytes, at most " +
-                   std::to_string(document::kMaximumFileBytes >> 20) + " MiB"};
+  auto payloadBytes = payloadBytesOf(value);
+  if (!payloadBytes)
+    return Error{payloadBytes.error()};
+  if (*payloadBytes) {
     if (!request.file.empty())
       return Error{"a request names a \"file\" or sends a payload, not both"};
-    request.payload.emplace(it->get<size_t>(), '\0');
+    request.payload.emplace(**payloadBytes, '\0');
   }
   if (request.file.empty() && !request.payload)
     return Error{"a request needs a \"file\" or \"payload_bytes\""};
@@ -396,11 +409,9 @@ void serve(Job &job) {
       // A refused request's payload is still its: read past it, so the
       // next line is the next request.
       const json value = json::parse(line, nullptr, false);
-      if (value.is_object() && value.contains("payload_bytes") &&
-          value["payload_bytes"].is_number_unsigned() &&
-          value["payload_bytes"].get<uint64_t>() <= document::kMaximumFileBytes)
-        std::cin.ignore(static_cast<std::streamsize>(
-            value["payload_bytes"].get<uint64_t>()));
+      if (value.is_object())
+        if (auto bytes = payloadBytesOf(value); bytes && *bytes)
+          std::cin.ignore(static_cast<std::streamsize>(**bytes));
       const std::string reply = exporting::jsonText(
           json{{"ok", false},
                {"error", "tilescope-iree-worker: " + request.error()}});

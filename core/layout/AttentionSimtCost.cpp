@@ -53,12 +53,13 @@ double namedThreads(const config::LoweringConfig &part, double threads) {
   return std::clamp(named, 1.0, threads);
 }
 
-double productAt(const std::vector<int64_t> &tile,
+// The product of `sizes` (a tile, the loop bounds) at the loops `dims`.
+double productAt(const std::vector<int64_t> &sizes,
                  const std::vector<int> &dims) {
   double product = 1;
   for (int d : dims)
-    product *=
-        static_cast<double>(std::max<int64_t>(1, tile[static_cast<size_t>(d)]));
+    product *= static_cast<double>(
+        std::max<int64_t>(1, sizes[static_cast<size_t>(d)]));
   return product;
 }
 
@@ -83,12 +84,6 @@ Result<CostPrediction> predictSimtAttention(const CostModelInput &in,
     return Error{floor.error()};
 
   const AttentionDims &dims = layouts.dims;
-  auto bound = [&space](const std::vector<int> &loops) {
-    double product = 1;
-    for (int d : loops)
-      product *= static_cast<double>(space.bounds[static_cast<size_t>(d)]);
-    return product;
-  };
   const auto workgroup =
       tilesAt(*in.config, config::TilingLevel::Workgroup, space.rank());
   double workgroups = 1;
@@ -106,7 +101,8 @@ Result<CostPrediction> predictSimtAttention(const CostModelInput &in,
                tm = productAt(layouts.tile, dims.m),
                tn = productAt(layouts.tile, dims.n),
                chunk = productAt(layouts.tile, dims.k2);
-  const double K1 = bound(dims.k1), K2 = bound(dims.k2);
+  const double K1 = productAt(space.bounds, dims.k1),
+               K2 = productAt(space.bounds, dims.k2);
   const double steps =
       static_cast<double>(std::max<int64_t>(1, layouts.k2Steps));
 
@@ -166,11 +162,11 @@ Result<CostPrediction> predictSimtAttention(const CostModelInput &in,
   p.rounds = static_cast<int64_t>(rounds.size());
   p.steps = static_cast<int64_t>(steps);
   p.globalBytes = readBytes;
-  const double multiplyAdds =
-      bound(dims.batch) * bound(dims.m) * K2 * (K1 + bound(dims.n)) * 2;
+  // The roofline's operations (both contractions' multiply-adds) at the
+  // vector peak, not its matrix peak: nothing here runs on matrix cores.
   p.floorMicroseconds =
       std::max(floor->memorySeconds,
-               multiplyAdds / target.peakVectorF32OpsPerSecond) *
+               floor->operations / target.peakVectorF32OpsPerSecond) *
       1e6;
   if (qkThreads < threads)
     p.notes.push_back(

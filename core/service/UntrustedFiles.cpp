@@ -1,7 +1,5 @@
 #include "core/service/UntrustedFiles.h"
 
-#include <algorithm>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -72,7 +70,7 @@ Result<std::string> readUntrustedFile(const fs::path &path,
 
 Result<nlohmann::json> parseUntrustedJson(const std::string &text,
                                           const fs::path &file) {
-  size_t depth = 0, deepest = 0;
+  size_t depth = 0;
   bool inString = false, escaped = false;
   for (const char c : text) {
     if (inString) {
@@ -85,8 +83,7 @@ Result<nlohmann::json> parseUntrustedJson(const std::string &text,
     } else if (c == '"') {
       inString = true;
     } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-      if (depth > kUntrustedJsonDepth)
+      if (++depth > kUntrustedJsonDepth)
         return Error{file.string() + " nests arrays and objects more than " +
                      std::to_string(kUntrustedJsonDepth) +
                      " deep; Tilescope reads JSON no deeper (a run bundle's "

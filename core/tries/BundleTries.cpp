@@ -40,11 +40,12 @@ json importKey(const fs::path &bundle, const std::string &created,
 }
 
 std::string finishedOf(const fs::path &bundle, const std::string &id) {
-  auto done = service::readUntrustedFile(bundle / "results" / (id + ".done"),
-                                         service::kUntrustedFileBytes, bundle);
+  const fs::path file = bundle / "results" / (id + ".done");
+  auto done =
+      service::readUntrustedFile(file, service::kUntrustedFileBytes, bundle);
   if (!done)
     return "";
-  auto status = service::parseUntrustedJson(*done, bundle);
+  auto status = service::parseUntrustedJson(*done, file);
   return status ? service::stringField(*status, "finished") : "";
 }
 
@@ -245,10 +246,10 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
     return Error{manifest.error()};
   ImportReport report;
   report.bundle = fs::absolute(bundle);
-  if (auto index =
-          service::readUntrustedFile(bundle / "results" / "results.json",
-                                     service::kUntrustedFileBytes, bundle))
-    if (auto parsed = service::parseUntrustedJson(*index, bundle))
+  const fs::path indexFile = bundle / "results" / "results.json";
+  if (auto index = service::readUntrustedFile(
+          indexFile, service::kUntrustedFileBytes, bundle))
+    if (auto parsed = service::parseUntrustedJson(*index, indexFile))
       report.host = service::stringField(*parsed, "host");
   for (const run::BundleModule &m : manifest->modules) {
     ImportedModule out;

@@ -320,6 +320,10 @@ private:
   // A winner measured faster: kept where the program with it computes
   // what the CPU reference does.
   void checkWinner(DispatchTune &tuned);
+  void countTries(const sweep::SweepResult &swept) {
+    result.tries += swept.ran;
+    result.resumed += swept.resumed;
+  }
   void tell(const DispatchTune &tuned) const {
     if (request.onDispatch)
       request.onDispatch(tuned);
@@ -502,8 +506,7 @@ void TuneRun::timeDefaults() {
       tuned.outcome = "not tuned: " + swept.error();
       continue;
     }
-    result.tries += swept->ran;
-    result.resumed += swept->resumed;
+    countTries(*swept);
     const sweep::SweepCandidate &only = swept->candidates.front();
     if (!only.valid) {
       tuned.outcome = "not tuned: Tilescope's rules reject IREE's own "
@@ -603,8 +606,7 @@ void TuneRun::tuneDispatch(DispatchTune &tuned) {
     tuned.outcome = "not tuned: " + swept.error();
     return;
   }
-  result.tries += swept->ran;
-  result.resumed += swept->resumed;
+  countTries(*swept);
   tuned.candidates = swept->candidates.size();
   tuned.valid = static_cast<size_t>(
       std::count_if(swept->candidates.begin(), swept->candidates.end(),

@@ -39,6 +39,17 @@ class SessionTest : public QObject {
     return given;
   }
 
+  // The edits every front end drives, and the file they edit.
+  static json editsFixture() {
+    return json::parse(
+        test::readFile(test::sourceDir() / "tests/data/session_edits.json"));
+  }
+  Result<document::Document> fixtureDocument(const json &fixture) {
+    iree::DocumentParser parser(library);
+    return parser.parseFile(test::sourceDir() /
+                            fixture["file"].get<std::string>());
+  }
+
 private slots:
   void initTestCase() {
     library = test::projectCompiler();
@@ -46,11 +57,8 @@ private slots:
   }
 
   void theFixtureAppliesAndRefusesAsItSays() {
-    const json fixture = json::parse(
-        test::readFile(test::sourceDir() / "tests/data/session_edits.json"));
-    iree::DocumentParser parser(library);
-    auto document = parser.parseFile(test::sourceDir() /
-                                     fixture["file"].get<std::string>());
+    const json fixture = editsFixture();
+    auto document = fixtureDocument(fixture);
     QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
 
     session::Session session(services());
@@ -137,11 +145,8 @@ private slots:
   // first (required, or where a parser is given), and rule errors on the
   // edited ops hold the write when asked to.
   void theSavePolicyReadsBackAndHolds() {
-    const json fixture = json::parse(
-        test::readFile(test::sourceDir() / "tests/data/session_edits.json"));
-    iree::DocumentParser parser(library);
-    auto document = parser.parseFile(test::sourceDir() /
-                                     fixture["file"].get<std::string>());
+    const json fixture = editsFixture();
+    auto document = fixtureDocument(fixture);
     QVERIFY(document.ok());
     // The fixture's edits leave a rule error (its shared memory).
     auto edited = [&](session::SessionServices given) {
