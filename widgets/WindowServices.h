@@ -1,8 +1,8 @@
 // What the main window asks of the app: how a file is read into a
 // document, and the IREE services its views and panels use (each unset
 // where the app has none: the view says so). The app (app/gui) builds them
-// over IREE's worker process and tools; tests build them over the pinned
-// IREE in process.
+// from its workbench (servicesOf); tests build them over the pinned IREE
+// in process.
 #pragma once
 
 #include "core/document/Document.h"
@@ -14,6 +14,7 @@
 #include "core/service/ReleaseOffer.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
+#include "core/workbench/Workbench.h"
 #include "widgets/SplitKView.h"
 
 #include <QString>
@@ -85,5 +86,11 @@ struct WindowServices {
   std::function<Result<std::string>(const QString &path)> checkIree;
   QString ireePathSetting;
 };
+
+// The window's loader and services as the app gives them: every one asks
+// `bench` (its IREE, parse worker and workspace). ireePathSetting and
+// keepEditsForRecovery are the app's to set.
+WindowLoader loaderOf(const workbench::Workbench &bench);
+WindowServices servicesOf(const workbench::Workbench &bench);
 
 } // namespace tilescope::widgets

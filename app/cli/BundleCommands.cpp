@@ -89,7 +89,7 @@ int bundle(const QStringList &arguments) {
     }
     tries.insert(tries.end(), swept->begin(), swept->end());
   }
-  auto installation = app::locateIree(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
   if (!installation) {
     std::cerr << "tilescope-cli bundle: " << installation.error() << "\n";
     return kExitIreeUnavailable;

@@ -172,7 +172,7 @@ int check(const QStringList &arguments) {
   if (fromFile) {
     const std::string path = parser.positionalArguments().front().toStdString();
     int code = kExitOk;
-    auto file = openRootOp(path, opSpecOf(parser), ireePath(parser), code);
+    auto file = openRootOp(path, opSpecOf(parser), workbenchOf(parser), code);
     if (!file) {
       std::cerr << "tilescope-cli check: " << file.error() << "\n";
       return code;
@@ -186,8 +186,8 @@ int check(const QStringList &arguments) {
     context = op.validation;
     loweringConfig = op.loweringConfig;
     if (!parser.isSet(noConstraintsOption)) {
-      auto installation = app::locateIree(ireePath(parser));
-      auto worker = app::documentWorker(ireePath(parser));
+      auto installation = workbenchOf(parser).iree();
+      auto worker = workbenchOf(parser).worker();
       auto verdict =
           !installation ? Result<std::optional<service::OpConstraintVerdict>>(
                               Error{installation.error()})
@@ -257,7 +257,7 @@ int check(const QStringList &arguments) {
   if (parser.isSet(targetOption)) {
     // Asked of the IREE in use when there is one (its facts for the name),
     // else the built-in table: checking needs no IREE.
-    auto installation = app::locateIree(ireePath(parser));
+    auto installation = workbenchOf(parser).iree();
     auto target =
         service::resolveTarget(installation ? &*installation : nullptr,
                                parser.value(targetOption).toStdString());
@@ -360,7 +360,7 @@ int convertFile(const QCommandLineParser &parser, const std::string &release,
     std::cout << path << ": nothing to convert for IREE " << release << "\n";
     return conversion.notes.empty() ? kExitOk : kExitFailure;
   }
-  auto worker = app::documentWorker(ireePath(parser));
+  auto worker = workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli convert: " << worker.error() << "\n";
     return kExitIreeUnavailable;

@@ -75,7 +75,7 @@ int configure(const QStringList &arguments) {
       parser.isSet(outputOption)
           ? std::filesystem::path(parser.value(outputOption).toStdString())
           : std::filesystem::path(service::configuredFileName(source, target));
-  auto installation = app::locateIree(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
   if (!installation) {
     std::cerr << "tilescope-cli configure: " << installation.error() << "\n";
     return kExitIreeUnavailable;
@@ -90,7 +90,7 @@ int configure(const QStringList &arguments) {
                 << "\n";
       return kExitUsage;
     }
-  auto worker = app::documentWorker(ireePath(parser));
+  auto worker = workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli configure: " << worker.error() << "\n";
     return kExitIreeUnavailable;

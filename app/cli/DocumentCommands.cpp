@@ -190,7 +190,7 @@ int show(const QStringList &arguments) {
   }
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), code);
+  auto opened = openRootOp(path, opSpecOf(parser), workbenchOf(parser), code);
   if (!opened) {
     std::cerr << "tilescope-cli show: " << opened.error() << "\n";
     return code;
@@ -286,7 +286,7 @@ int setConfig(const QStringList &arguments) {
 
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, ireePath(parser), code);
+  auto document = openDocument(path, workbenchOf(parser), code);
   if (!document) {
     std::cerr << "tilescope-cli set-config: " << document.error() << "\n";
     return code;
@@ -296,7 +296,7 @@ int setConfig(const QStringList &arguments) {
   auto ref = edit::findOp(*document, opSpec);
   if (!ref)
     return usage(path + ": --op " + opSpec + ": " + ref.error());
-  auto reader = ireeAttributeReader(ireePath(parser));
+  auto reader = ireeAttributeReader(workbenchOf(parser));
   if (!reader) {
     std::cerr << "tilescope-cli set-config: " << reader.error() << "\n";
     return kExitIreeUnavailable;
@@ -304,7 +304,7 @@ int setConfig(const QStringList &arguments) {
 
   // IREE reads each edited attribute, then the whole edited text, back
   // (the session the window and Python drive).
-  auto worker = app::documentWorker(ireePath(parser));
+  auto worker = workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli set-config: " << worker.error() << "\n";
     return kExitIreeUnavailable;
@@ -451,12 +451,12 @@ int diff(const QStringList &arguments) {
   const std::string beforePath = parser.positionalArguments()[0].toStdString();
   const std::string afterPath = parser.positionalArguments()[1].toStdString();
   int code = kExitOk;
-  auto before = openDocument(beforePath, ireePath(parser), code);
+  auto before = openDocument(beforePath, workbenchOf(parser), code);
   if (!before) {
     std::cerr << "tilescope-cli diff: " << before.error() << "\n";
     return code;
   }
-  auto after = openDocument(afterPath, ireePath(parser), code);
+  auto after = openDocument(afterPath, workbenchOf(parser), code);
   if (!after) {
     std::cerr << "tilescope-cli diff: " << after.error() << "\n";
     return code;

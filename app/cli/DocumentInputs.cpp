@@ -5,6 +5,7 @@
 #include "core/edit/OpLayoutInputs.h"
 #include "core/edit/RootOpContext.h"
 #include "core/iree/CompilerLibrary.h"
+#include "core/process/Workspace.h"
 #include "core/service/ReleaseOffer.h"
 
 #include <memory>
@@ -25,10 +26,17 @@ const QCommandLineOption kOpOption{
     "dispatches'.",
     "DISPATCH:OP"};
 
-std::optional<QString> ireePath(const QCommandLineParser &parser) {
-  if (parser.isSet(kIreeOption))
-    return parser.value(kIreeOption);
-  return std::nullopt;
+workbench::Workbench workbenchOf(const QCommandLineParser &parser) {
+  // optionNames() holds the options given: a command without --iree or
+  // --workspace among its options is asked without a warning.
+  const QStringList given = parser.optionNames();
+  std::optional<QString> iree;
+  if (given.contains(QStringLiteral("iree")))
+    iree = parser.value(QStringLiteral("iree"));
+  std::filesystem::path workspace = process::defaultWorkspace();
+  if (given.contains(QStringLiteral("workspace")))
+    workspace = parser.value(QStringLiteral("workspace")).toStdString();
+  return app::makeWorkbench(iree, std::filesystem::absolute(workspace));
 }
 
 std::string opSpecOf(const QCommandLineParser &parser) {
@@ -37,14 +45,14 @@ std::string opSpecOf(const QCommandLineParser &parser) {
 
 // The file read and parsed by IREE in the worker process, with its text.
 Result<document::Document> openDocument(const std::string &path,
-                                    const std::optional<QString> &iree,
-                                    int &exitCode) {
+                                        const workbench::Workbench &bench,
+                                        int &exitCode) {
   auto text = document::readMlirFile(path);
   if (!text) {
     exitCode = kExitBadInput;
     return Error{text.error()};
   }
-  auto worker = app::documentWorker(iree);
+  auto worker = bench.worker();
   if (!worker) {
     exitCode = kExitIreeUnavailable;
     return Error{worker.error()};
@@ -67,8 +75,8 @@ Result<document::Document> openDocument(const std::string &path,
 }
 
 Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,
-                            const std::optional<QString> &iree, int &exitCode) {
-  auto document = openDocument(path, iree, exitCode);
+                            const workbench::Workbench &bench, int &exitCode) {
+  auto document = openDocument(path, bench, exitCode);
   if (!document)
     return Error{document.error()};
   auto ref = edit::findOp(*document, opSpec);
@@ -81,8 +89,8 @@ Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,
 
 // IREE's own reading of an attribute, from the loaded library.
 Result<edit::AttributeReader>
-ireeAttributeReader(const std::optional<QString> &path) {
-  auto installation = app::locateIree(path);
+ireeAttributeReader(const workbench::Workbench &bench) {
+  auto installation = bench.iree();
   if (!installation)
     return Error{installation.error()};
   auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
@@ -95,9 +103,9 @@ ireeAttributeReader(const std::optional<QString> &path) {
 
 Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::string &opSpec,
-                                const std::optional<QString> &iree,
+                                const workbench::Workbench &bench,
                                 int &exitCode) {
-  auto opened = openRootOp(path, opSpec, iree, exitCode);
+  auto opened = openRootOp(path, opSpec, bench, exitCode);
   if (!opened)
     return Error{opened.error()};
   const edit::RootOpContext context =

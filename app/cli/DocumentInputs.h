@@ -4,11 +4,12 @@
 #pragma once
 
 #include "core/config/Validation.h"
+#include "core/document/Document.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditableDocument.h"
-#include "core/document/Document.h"
 #include "core/layout/AttentionLayouts.h"
 #include "core/util/Result.h"
+#include "core/workbench/Workbench.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -30,14 +31,17 @@ extern const QCommandLineOption kOpOption;
 // --op's value, "0" (the first dispatch's root op: findOp) when not given.
 std::string opSpecOf(const QCommandLineParser &parser);
 
-// --iree's value, when given.
-std::optional<QString> ireePath(const QCommandLineParser &parser);
+// The command's workbench (app::makeWorkbench): the IREE --iree names
+// (else found the usual way) and the workspace --workspace names (else the
+// default), made absolute: try folders are recorded as they are named, and
+// a run bundle or a later command in another folder must find them.
+workbench::Workbench workbenchOf(const QCommandLineParser &parser);
 
 // The file read and parsed by IREE in the worker process, with its text;
 // `exitCode` says why not (kExitBadInput, kExitIreeUnavailable).
 Result<document::Document> openDocument(const std::string &path,
-                                    const std::optional<QString> &iree,
-                                    int &exitCode);
+                                        const workbench::Workbench &bench,
+                                        int &exitCode);
 
 // A root op of a file: the file opened as above and `opSpec` (DISPATCH:OP)
 // found in it; an unknown op is a usage error naming the file.
@@ -46,11 +50,11 @@ struct OpenedOp {
   edit::OpRef ref;
 };
 Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,
-                            const std::optional<QString> &iree, int &exitCode);
+                            const workbench::Workbench &bench, int &exitCode);
 
 // IREE's own reading of an attribute, from the loaded library.
 Result<edit::AttributeReader>
-ireeAttributeReader(const std::optional<QString> &path);
+ireeAttributeReader(const workbench::Workbench &bench);
 
 // A root op of a file as the texts `explain` and `render` take: its GPU
 // lowering config, loops, element types, indexing maps, target and
@@ -69,7 +73,7 @@ struct RootOpTexts {
 };
 Result<RootOpTexts> rootOpTexts(const std::string &path,
                                 const std::string &opSpec,
-                                const std::optional<QString> &iree,
+                                const workbench::Workbench &bench,
                                 int &exitCode);
 
 // "INDENTseverity: field: message  [rule]", a line each.

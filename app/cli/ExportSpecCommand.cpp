@@ -29,9 +29,9 @@ Result<json> proveSpec(service::DocumentWorker &worker,
                        const std::vector<exporting::SpecOp> &ops,
                        const std::filesystem::path &program,
                        const std::filesystem::path &spec,
-                       const std::optional<QString> &ireeOption,
+                       const workbench::Workbench &bench,
                        std::vector<std::string> &notes) {
-  auto installation = app::locateIree(ireeOption);
+  auto installation = bench.iree();
   if (!installation)
     return Error{installation.error()};
   tune::ProofLimits limits;
@@ -104,7 +104,7 @@ int exportSpec(const QStringList &arguments) {
     return usage("--program needs the spec in a file: give -o OUT");
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, ireePath(parser), code);
+  auto document = openDocument(path, workbenchOf(parser), code);
   if (!document) {
     std::cerr << "tilescope-cli export-spec: " << document.error() << "\n";
     return code;
@@ -136,7 +136,7 @@ int exportSpec(const QStringList &arguments) {
   }
   // Ops that are not contractions are matched by their bodies, printed by
   // IREE in the worker.
-  auto worker = app::documentWorker(ireePath(parser));
+  auto worker = workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli export-spec: " << worker.error() << "\n";
     return kExitFailure;
@@ -162,7 +162,7 @@ int exportSpec(const QStringList &arguments) {
     std::vector<std::string> notes;
     auto proof = proveSpec(*worker, *document, ops,
                            parser.value(programOption).toStdString(), output,
-                           ireePath(parser), notes);
+                           workbenchOf(parser), notes);
     if (!proof) {
       std::cerr << "tilescope-cli export-spec: configuring the program with "
                    "the spec failed: "

@@ -288,7 +288,7 @@ int report(const QStringList &arguments) {
   document::Document original = *edited;
   if (parser.isSet(originalOption)) {
     auto opened = openDocument(parser.value(originalOption).toStdString(),
-                               ireePath(parser), code);
+                               workbenchOf(parser), code);
     if (!opened) {
       std::cerr << "tilescope-cli report: " << opened.error() << "\n";
       return code;

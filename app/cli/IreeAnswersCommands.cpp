@@ -37,7 +37,7 @@ int defaultConfig(const QStringList &arguments) {
   }
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, ireePath(parser), code);
+  auto document = openDocument(path, workbenchOf(parser), code);
   if (!document) {
     std::cerr << "tilescope-cli default-config: " << document.error() << "\n";
     return code;
@@ -52,8 +52,8 @@ int defaultConfig(const QStringList &arguments) {
     }
     only = *ref;
   }
-  auto installation = app::locateIree(ireePath(parser));
-  auto worker = app::documentWorker(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
+  auto worker = workbenchOf(parser).worker();
   if (!installation || !worker) {
     std::cerr << "tilescope-cli default-config: "
               << (installation ? worker.error() : installation.error()) << "\n";
@@ -221,13 +221,13 @@ int ireeLayouts(const QStringList &arguments) {
   }
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), code);
+  auto opened = openRootOp(path, opSpecOf(parser), workbenchOf(parser), code);
   if (!opened) {
     std::cerr << "tilescope-cli iree-layouts: " << opened.error() << "\n";
     return code;
   }
-  auto installation = app::locateIree(ireePath(parser));
-  auto worker = app::documentWorker(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
+  auto worker = workbenchOf(parser).worker();
   if (!installation || !worker) {
     std::cerr << "tilescope-cli iree-layouts: "
               << (installation ? worker.error() : installation.error()) << "\n";

@@ -120,7 +120,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
                    "('tilescope-cli dispatches " +
                    path + "' lists them)");
   }
-  auto installation = app::locateIree(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
   if (!installation) {
     std::cerr << "tilescope-cli " << name << ": " << installation.error()
               << "\n";
@@ -137,7 +137,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   request.document = &*document;
   // With a worker, a root op of a whole program is tried on its dispatch
   // alone, as IREE takes it out (runTry decides).
-  auto worker = app::documentWorker(ireePath(parser));
+  auto worker = workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli " << name << ": " << worker.error() << "\n";
     return kExitIreeUnavailable;

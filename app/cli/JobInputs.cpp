@@ -52,18 +52,13 @@ Result<run::RunPlace> placeOf(const QCommandLineParser &parser) {
 }
 
 std::filesystem::path workspaceOf(const QCommandLineParser &parser) {
-  // Absolute: try folders are recorded as they are named, and a run bundle
-  // or a later command in another folder must find them.
-  if (parser.isSet(kWorkspaceOption))
-    return std::filesystem::absolute(
-        parser.value(kWorkspaceOption).toStdString());
-  return std::filesystem::absolute(process::defaultWorkspace());
+  return workbenchOf(parser).workspace();
 }
 
 Result<document::Document> openJobFile(const QCommandLineParser &parser,
-                                   int &exitCode) {
+                                       int &exitCode) {
   const std::string path = parser.positionalArguments().front().toStdString();
-  auto document = openDocument(path, ireePath(parser), exitCode);
+  auto document = openDocument(path, workbenchOf(parser), exitCode);
   if (document)
     document->path = std::filesystem::absolute(path);
   return document;

@@ -177,7 +177,7 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
     // The root op's own texts; options given beside FILE still override.
     int code = kExitOk;
     auto op = rootOpTexts(files.front().toStdString(), opSpecOf(parser),
-                          ireePath(parser), code);
+                          workbenchOf(parser), code);
     if (!op)
       return Error{op.error()};
     in.text = op->config;
@@ -200,7 +200,7 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
   if (!in.targetText.empty()) {
     // A name is asked of the IREE in use (its target table grows with each
     // release); the built-in table answers when there is none.
-    auto installation = app::locateIree(ireePath(parser));
+    auto installation = workbenchOf(parser).iree();
     auto resolved = service::resolveTarget(
         installation ? &*installation : nullptr, in.targetText);
     if (!resolved)

@@ -2,6 +2,7 @@
 // loaded IREE reports (--cpp: as core/config/MmaIntrinsicTable.inc). With
 // no IREE to ask, the built-in table (taken from the pinned IREE), saying so.
 #include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/MmaQuery.h"
@@ -76,11 +77,8 @@ int mmaLayouts(const QStringList &arguments) {
   parser.addOptions({cppOption, ireeOption});
   if (!parseCommandLine(parser, arguments, "mma-layouts"))
     return kExitUsage;
-  std::optional<QString> ireePath;
-  if (parser.isSet(ireeOption))
-    ireePath = parser.value(ireeOption);
   const bool cpp = parser.isSet(cppOption);
-  auto installation = app::locateIree(ireePath);
+  auto installation = workbenchOf(parser).iree();
   if (!installation)
     return printBuiltInTable(installation.error(), cpp);
   auto library = iree::CompilerLibrary::load(installation->compilerLibrary);

@@ -123,7 +123,8 @@ Result<render::GridScene> fileOpScene(const QCommandLineParser &parser,
                  viewName.toStdString() + "'"};
   request.kind = *view;
   const std::string path = parser.positionalArguments().front().toStdString();
-  auto opened = openRootOp(path, opSpecOf(parser), ireePath(parser), exitCode);
+  auto opened =
+      openRootOp(path, opSpecOf(parser), workbenchOf(parser), exitCode);
   if (!opened)
     return Error{opened.error()};
   document::Document document = std::move(opened->document);

@@ -224,14 +224,14 @@ int splitK(const QStringList &arguments) {
               << ": no such file\n";
     return kExitBadInput;
   }
-  auto installation = app::locateIree(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
   if (!installation) {
     std::cerr << "tilescope-cli split-k: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
   // IREE reads what iree-compile printed in the parse worker, as the
   // window's Split-k tab has it read.
-  auto worker = app::documentWorker(ireePath(parser));
+  auto worker = workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli split-k: " << worker.error() << "\n";
     return kExitIreeUnavailable;

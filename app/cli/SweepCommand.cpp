@@ -197,7 +197,7 @@ int sweep(const QStringList &arguments) {
       return usage("--vary " + axes.error());
     request.axes = std::move(*axes);
   }
-  auto installation = app::locateIree(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
   if (choice.ireeSpace && !installation) {
     std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
     return kExitIreeUnavailable;
@@ -310,7 +310,7 @@ int sweep(const QStringList &arguments) {
     return kExitIreeUnavailable;
   }
   // An op of a whole program: each candidate's dispatch is tried alone.
-  auto worker = app::documentWorker(ireePath(parser));
+  auto worker = workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli sweep: " << worker.error() << "\n";
     return kExitIreeUnavailable;

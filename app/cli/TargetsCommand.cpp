@@ -58,7 +58,7 @@ int targets(const QStringList &arguments) {
   if (!parseCommandLine(parser, arguments, "targets"))
     return kExitUsage;
   const bool asJson = parser.isSet(kJsonOption);
-  auto installation = app::locateIree(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
   const tools::IreeInstallation *iree = installation ? &*installation : nullptr;
 
   QStringList names = parser.positionalArguments();

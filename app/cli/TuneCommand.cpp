@@ -109,12 +109,12 @@ int tune(const QStringList &arguments) {
   if (parser.isSet(bundleOption) && parser.isSet(kOnOption))
     return usage("--bundle times nothing here or at --on: give one");
 
-  auto installation = app::locateIree(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
   if (!installation) {
     std::cerr << "tilescope-cli tune: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
-  auto worker = app::documentWorker(ireePath(parser));
+  auto worker = workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli tune: " << worker.error() << "\n";
     return kExitIreeUnavailable;

@@ -109,7 +109,7 @@ int verify(const QStringList &arguments) {
   request.function = parser.value(functionOption).toStdString();
   request.timeout = timeoutOf(parser);
 
-  auto installation = app::locateIree(ireePath(parser));
+  auto installation = workbenchOf(parser).iree();
   if (!installation) {
     std::cerr << "tilescope-cli verify: " << installation.error() << "\n";
     return kExitIreeUnavailable;

@@ -6,14 +6,15 @@
 //                       [--iteration-space 4x6656x16384:ppr] [--target gfx942]
 //   tilescope-cli convert --to 3.11 TEXT
 #include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
 #include "app/cli/JobInputs.h"
 #include "app/common/IreeSettings.h"
 #include "app/common/RuntimeDirectory.h"
 #include "core/devices/GpuDiscovery.h"
+#include "core/document/Document.h"
 #include "core/export/DocumentJson.h"
 #include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
-#include "core/document/Document.h"
 #include "core/process/Process.h"
 #include "core/service/IreeCommands.h"
 #include "core/util/Files.h"
@@ -138,13 +139,6 @@ struct CommonOptions {
       "PATH"};
 };
 
-std::optional<QString> ireeOption(const QCommandLineParser &parser,
-                                  const CommonOptions &options) {
-  if (parser.isSet(options.iree))
-    return parser.value(options.iree);
-  return std::nullopt;
-}
-
 int doctor(const QStringList &arguments) {
   QCommandLineParser parser;
   CommonOptions options;
@@ -160,7 +154,7 @@ int doctor(const QStringList &arguments) {
       return kExitUsage;
     }
     if (!place->local()) {
-      auto installation = app::locateIree(ireeOption(parser, options));
+      auto installation = cli::workbenchOf(parser).iree();
       if (!installation) {
         std::cerr << "tilescope-cli doctor: " << installation.error() << "\n";
         return cli::kExitIreeUnavailable;
@@ -176,7 +170,7 @@ int doctor(const QStringList &arguments) {
 
   json ireeReport;
   Result<tools::IreeInstallation> installation =
-      app::locateIree(ireeOption(parser, options));
+      cli::workbenchOf(parser).iree();
   if (!installation) {
     ireeReport["error"] = installation.error();
     healthy = false;
@@ -311,7 +305,7 @@ int dispatches(const QStringList &arguments) {
 
   // IREE parses the file in a child process: a file that crashes its
   // parser gives a message, not a dead CLI.
-  auto worker = app::documentWorker(ireeOption(parser, options));
+  auto worker = cli::workbenchOf(parser).worker();
   if (!worker) {
     std::cerr << "tilescope-cli dispatches: " << worker.error() << "\n";
     return cli::kExitIreeUnavailable;

@@ -6,28 +6,24 @@
 
 namespace tilescope::app {
 
-Result<tools::IreeInstallation>
-locateIree(const std::optional<QString> &commandLinePath) {
-  tools::IreeSearchOptions options;
+workbench::Workbench
+makeWorkbench(const std::optional<QString> &commandLinePath,
+              const std::filesystem::path &workspace) {
+  workbench::WorkbenchOptions options;
   if (commandLinePath)
-    options.commandLinePath = commandLinePath->toStdString();
-  const QSettings settings(kOrganization, kApplication);
-  const QString saved = settings.value(kIreePathSetting).toString();
-  if (!saved.isEmpty())
-    options.settingsPath = saved.toStdString();
-  return tools::locateIree(options);
-}
-
-Result<service::DocumentWorker>
-documentWorker(const std::optional<QString> &commandLinePath) {
-  auto installation = locateIree(commandLinePath);
-  if (!installation)
-    return Error{installation.error()};
-  const QString program =
-      QDir(QCoreApplication::applicationDirPath())
-          .filePath(QStringLiteral("tilescope-iree-worker"));
-  return service::DocumentWorker(program.toStdString(),
-                                 installation->compilerLibrary);
+    options.iree.commandLinePath = commandLinePath->toStdString();
+  options.savedIreePath = []() -> std::optional<std::filesystem::path> {
+    const QSettings settings(kOrganization, kApplication);
+    const QString saved = settings.value(kIreePathSetting).toString();
+    if (saved.isEmpty())
+      return std::nullopt;
+    return saved.toStdString();
+  };
+  options.workerProgram = QDir(QCoreApplication::applicationDirPath())
+                              .filePath(QStringLiteral("tilescope-iree-worker"))
+                              .toStdString();
+  options.workspace = workspace;
+  return workbench::Workbench(std::move(options));
 }
 
 } // namespace tilescope::app

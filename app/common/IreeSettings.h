@@ -1,11 +1,13 @@
 // The app-level wiring of "which IREE": the command line, the environment,
-// the user's settings (QSettings) and the project prefix, in that order.
+// the user's settings (QSettings) and the project prefix, in that order,
+// and the workbench the window and the command line build from it.
 #pragma once
 
-#include "core/service/DocumentWorker.h"
-#include "core/tools/IreeInstallation.h"
+#include "core/workbench/Workbench.h"
 
 #include <QString>
+
+#include <filesystem>
 #include <optional>
 
 namespace tilescope::app {
@@ -17,13 +19,12 @@ inline constexpr const char *kIreePathSetting = "iree/path";
 // window's offer convert for).
 inline constexpr const char *kPinnedRelease = "3.13";
 
-// Finds IREE; `commandLinePath` is the --iree option when given.
-Result<tools::IreeInstallation>
-locateIree(const std::optional<QString> &commandLinePath);
-
-// The parser process beside this executable (tilescope-iree-worker), set to
-// load the IREE that locateIree finds.
-Result<service::DocumentWorker>
-documentWorker(const std::optional<QString> &commandLinePath);
+// The app's workbench: IREE found with `commandLinePath` (the --iree
+// option when given) first and the saved setting read at each question,
+// the parse worker beside this executable (tilescope-iree-worker), tries
+// kept in `workspace` (empty: the default workspace).
+workbench::Workbench
+makeWorkbench(const std::optional<QString> &commandLinePath,
+              const std::filesystem::path &workspace = {});
 
 } // namespace tilescope::app

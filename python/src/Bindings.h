@@ -7,6 +7,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
+#include "core/workbench/Workbench.h"
 
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
@@ -27,18 +28,19 @@ namespace tilescope::python {
 
 namespace py = pybind11;
 
+// The module's workbench, built once at import: IREE found as the CLI
+// finds it ($TILESCOPE_IREE_DIR, the set-up's prefix where this is a build
+// of the source tree), then in the interpreter's own sys.path (an
+// iree-base-compiler installed beside the wheel); the worker program
+// (tilescope-iree-worker: $TILESCOPE_WORKER, beside this module when
+// installed, else this build's); the default workspace.
+void makeWorkbench();
+const workbench::Workbench &bench();
+// The IREE the workbench finds; tilescope.Error when there is none.
+tools::IreeInstallation ireeOrRaise();
 // The parse worker the module keeps (made on first use; tilescope.Error
-// when there is no IREE), and the worker program (tilescope-iree-worker:
-// $TILESCOPE_WORKER, else this build's).
+// when there is no IREE).
 service::DocumentWorker &worker();
-std::filesystem::path workerProgram();
-
-// Where the module looks for IREE: as the CLI does ($TILESCOPE_IREE_DIR,
-// the set-up's prefix where this is a build of the source tree), then the
-// interpreter's own sys.path (an iree-base-compiler installed beside the
-// wheel), remembered when the module is imported.
-void rememberInterpreterPaths();
-tools::IreeSearchOptions ireeSearch();
 
 // tilescope.Cancel: a flag a script (or another thread) sets to stop a
 // running job at its next step.

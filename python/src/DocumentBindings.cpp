@@ -23,28 +23,14 @@
 
 namespace tilescope::python {
 
-// The module parses through tilescope-iree-worker, as the window and the
-// CLI do: IREE's parser runs in a child process, so a parser crash is an
-// exception here, not the end of the interpreter. One worker is kept.
-service::DocumentWorker &worker() {
-  static std::mutex mutex;
-  static std::unique_ptr<service::DocumentWorker> kept;
-  std::lock_guard lock(mutex);
-  if (!kept) {
-    auto iree = tools::locateIree(ireeSearch());
-    if (!iree)
-      throw Failure("no IREE to parse with: " + iree.error());
-    kept = std::make_unique<service::DocumentWorker>(workerProgram(),
-                                                     iree->compilerLibrary);
-  }
-  return *kept;
-}
+namespace {
 
+// tilescope-iree-worker: $TILESCOPE_WORKER, else beside this module
+// (installed, the wheel), else this build's.
 std::filesystem::path workerProgram() {
   if (const char *override = std::getenv("TILESCOPE_WORKER");
       override && *override)
     return override;
-  // Installed (the wheel): the worker sits beside this module.
   Dl_info self{};
   if (dladdr(reinterpret_cast<void *>(&workerProgram), &self) != 0 &&
       self.dli_fname) {
@@ -58,23 +44,40 @@ std::filesystem::path workerProgram() {
   return TILESCOPE_WORKER_PATH;
 }
 
-namespace {
-std::vector<std::filesystem::path> &interpreterPaths() {
-  static std::vector<std::filesystem::path> paths;
-  return paths;
+std::unique_ptr<workbench::Workbench> &theWorkbench() {
+  static std::unique_ptr<workbench::Workbench> made;
+  return made;
 }
+
 } // namespace
 
-void rememberInterpreterPaths() {
+void makeWorkbench() {
+  workbench::WorkbenchOptions options;
   for (const py::handle entry : py::module_::import("sys").attr("path"))
     if (py::isinstance<py::str>(entry))
-      interpreterPaths().emplace_back(entry.cast<std::string>());
+      options.iree.pythonPaths.emplace_back(entry.cast<std::string>());
+  options.workerProgram = workerProgram();
+  theWorkbench() = std::make_unique<workbench::Workbench>(std::move(options));
 }
 
-tools::IreeSearchOptions ireeSearch() {
-  tools::IreeSearchOptions options;
-  options.pythonPaths = interpreterPaths();
-  return options;
+const workbench::Workbench &bench() { return *theWorkbench(); }
+
+tools::IreeInstallation ireeOrRaise() { return valueOr(bench().iree()); }
+
+// The module parses through tilescope-iree-worker, as the window and the
+// CLI do: IREE's parser runs in a child process, so a parser crash is an
+// exception here, not the end of the interpreter. One worker is kept.
+service::DocumentWorker &worker() {
+  static std::mutex mutex;
+  static std::unique_ptr<service::DocumentWorker> kept;
+  std::lock_guard lock(mutex);
+  if (!kept) {
+    auto made = bench().worker();
+    if (!made)
+      throw Failure("no IREE to parse with: " + made.error());
+    kept = std::make_unique<service::DocumentWorker>(std::move(*made));
+  }
+  return *kept;
 }
 
 namespace {
@@ -129,7 +132,7 @@ py::list problemsOf(const document::Document &document, edit::OpRef op,
       edit::ruleVerdict(edit::contextOf(document, op));
   std::vector<config::Problem> problems = verdict.problems;
   if (ireeConstraints) {
-    auto iree = valueOr(tools::locateIree(ireeSearch()));
+    auto iree = ireeOrRaise();
     Result<std::optional<service::OpConstraintVerdict>> asked = Error{""};
     {
       py::gil_scoped_release release;
@@ -151,17 +154,20 @@ struct Editor {
   // IREE refuses raises at set().
   explicit Editor(const document::Document &document)
       : session([] {
-          session::SessionServices services;
+          // The workbench's services, with Python's lock let go while IREE
+          // answers.
+          session::SessionServices services = bench().sessionServices();
           services.printAttribute =
-              [](const std::string &text) -> Result<std::string> {
-            py::gil_scoped_release release;
-            return worker().printAttribute(text);
-          };
-          services.parseText = [](const std::string &text,
-                                  const std::string &name) {
-            py::gil_scoped_release release;
-            return worker().parseText(text, name);
-          };
+              [print = services.printAttribute](const std::string &text) {
+                py::gil_scoped_release release;
+                return print(text);
+              };
+          services.parseText =
+              [parse = services.parseText](const std::string &text,
+                                           const std::string &name) {
+                py::gil_scoped_release release;
+                return parse(text, name);
+              };
           return services;
         }()) {
     session.open(document);
@@ -408,7 +414,7 @@ void bindDocuments(py::module_ &m) {
                          service::configuredFileName(source, request.target));
         request.timeout = timeoutOf(timeout);
         request.cancel = cancelFlagOf(cancel);
-        auto iree = tools::locateIree(ireeSearch());
+        auto iree = bench().iree();
         if (!iree)
           throw Failure(iree.error());
         py::gil_scoped_release release;

@@ -49,7 +49,7 @@ std::filesystem::path bundle(const std::filesystem::path &directory,
     records = valueOr(tries::compiledTriesOfSweep(history, sweep));
   for (long long id : tries)
     records.push_back(valueOr(tries::bundledTryOf(history, id)));
-  auto iree = valueOr(tools::locateIree(ireeSearch()));
+  auto iree = ireeOrRaise();
   py::gil_scoped_release release;
   return valueOr(tries::bundleTries(records, directory, iree));
 }

@@ -56,7 +56,7 @@ py::dict runTry(const document::Document &document, const py::object &op,
   request.cancel = cancelFlagOf(cancel);
   const std::filesystem::path folder = workspaceOr(workspace);
   request.place = valueOr(run::runPlaceOr(on, folder));
-  auto iree = valueOr(tools::locateIree(ireeSearch()));
+  auto iree = ireeOrRaise();
   nlohmann::json report;
   {
     py::gil_scoped_release release;
@@ -100,7 +100,7 @@ py::dict verify(const document::Document &document,
   request.function = function;
   request.timeout = timeoutOf(timeoutSeconds);
   request.cancel = cancelFlagOf(cancel);
-  auto iree = valueOr(tools::locateIree(ireeSearch()));
+  auto iree = ireeOrRaise();
   nlohmann::json report;
   {
     py::gil_scoped_release release;
@@ -118,7 +118,7 @@ py::dict verify(const document::Document &document,
 }
 
 py::dict ireeInstallation() {
-  auto iree = valueOr(tools::locateIree(ireeSearch()));
+  auto iree = ireeOrRaise();
   py::dict tools;
   for (const auto &[name, path] : iree.tools)
     tools[py::str(name)] = path.string();
@@ -127,7 +127,7 @@ py::dict ireeInstallation() {
   out["found_by"] = iree.foundBy;
   out["tools"] = tools;
   out["missing_tools"] = iree.missingTools;
-  out["worker"] = workerProgram().string();
+  out["worker"] = bench().options().workerProgram.string();
   return out;
 }
 
@@ -156,8 +156,7 @@ py::list history(std::optional<std::filesystem::path> workspace,
 
 std::filesystem::path
 workspaceOr(const std::optional<std::filesystem::path> &given) {
-  return std::filesystem::absolute(given ? *given
-                                         : process::defaultWorkspace());
+  return std::filesystem::absolute(given ? *given : bench().workspace());
 }
 
 std::chrono::milliseconds timeoutOf(double seconds) {

@@ -25,7 +25,7 @@ PYBIND11_MODULE(_tilescope, m) {
       PyErr_SetObject(editError.ptr(), value.ptr());
     }
   });
-  rememberInterpreterPaths();
+  makeWorkbench();
   bindConfigs(m);
   bindDocuments(m);
   bindLayouts(m);

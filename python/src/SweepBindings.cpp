@@ -76,7 +76,7 @@ py::dict sweep(const document::Document &document, const py::object &op,
   std::atomic<bool> stop{false};
   if (!request.cancel)
     request.cancel = &stop;
-  auto iree = tools::locateIree(ireeSearch());
+  auto iree = bench().iree();
   const tools::IreeInstallation *found = iree ? &*iree : nullptr;
   if (!found && (choice.ireeSpace || !arguments.plan))
     throw Failure(iree.error());
@@ -95,7 +95,8 @@ py::dict sweep(const document::Document &document, const py::object &op,
         throw Failure(planned.ireeProblem);
       report = sweep::planJson(request.name, planned.candidates, prepared);
     } else {
-      request.worker.emplace(workerProgram(), iree->compilerLibrary);
+      request.worker.emplace(bench().options().workerProgram,
+                             iree->compilerLibrary);
       request.onCandidate = [&](const sweep::SweepCandidate &candidate,
                                 size_t done, size_t total) {
         const nlohmann::json told = sweep::toJson(candidate);

@@ -52,10 +52,11 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
   std::atomic<bool> stop{false};
   if (!request.cancel)
     request.cancel = &stop;
-  auto iree = tools::locateIree(ireeSearch());
+  auto iree = bench().iree();
   if (!iree)
     throw Failure(iree.error());
-  request.worker.emplace(workerProgram(), iree->compilerLibrary);
+  request.worker.emplace(bench().options().workerProgram,
+                         iree->compilerLibrary);
 
   auto *flag = const_cast<std::atomic<bool> *>(request.cancel);
   CallbackGuard guard(flag);
