@@ -144,6 +144,7 @@ int check(const QStringList &arguments) {
                 "loops, types and target from the file) instead of --config.");
   if (!parseCommandLine(parser, arguments, "check"))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   const bool fromFile = parser.positionalArguments().size() == 1;
   if (parser.positionalArguments().size() > 1 ||
       (fromFile && parser.isSet(configOption)) ||
@@ -172,7 +173,7 @@ int check(const QStringList &arguments) {
   if (fromFile) {
     const std::string path = parser.positionalArguments().front().toStdString();
     int code = kExitOk;
-    auto file = openRootOp(path, opSpecOf(parser), workbenchOf(parser), code);
+    auto file = openRootOp(path, opSpecOf(parser), bench, code);
     if (!file) {
       std::cerr << "tilescope-cli check: " << file.error() << "\n";
       return code;
@@ -186,8 +187,8 @@ int check(const QStringList &arguments) {
     context = op.validation;
     loweringConfig = op.loweringConfig;
     if (!parser.isSet(noConstraintsOption)) {
-      auto installation = workbenchOf(parser).iree();
-      auto worker = workbenchOf(parser).worker();
+      auto installation = bench.iree();
+      auto worker = bench.worker();
       auto verdict =
           !installation ? Result<std::optional<service::OpConstraintVerdict>>(
                               Error{installation.error()})
@@ -257,7 +258,7 @@ int check(const QStringList &arguments) {
   if (parser.isSet(targetOption)) {
     // Asked of the IREE in use when there is one (its facts for the name),
     // else the built-in table: checking needs no IREE.
-    auto installation = workbenchOf(parser).iree();
+    auto installation = bench.iree();
     auto target =
         service::resolveTarget(installation ? &*installation : nullptr,
                                parser.value(targetOption).toStdString());

@@ -39,6 +39,7 @@ int configure(const QStringList &arguments) {
   parser.addPositionalArgument("SOURCE", "An MLIR program (e.g. a model).");
   if (!parseCommandLine(parser, arguments, "configure"))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   if (parser.positionalArguments().size() != 1) {
     std::cerr << "tilescope-cli configure: expected one SOURCE\n";
     return kExitUsage;
@@ -75,7 +76,7 @@ int configure(const QStringList &arguments) {
       parser.isSet(outputOption)
           ? std::filesystem::path(parser.value(outputOption).toStdString())
           : std::filesystem::path(service::configuredFileName(source, target));
-  auto installation = workbenchOf(parser).iree();
+  auto installation = bench.iree();
   if (!installation) {
     std::cerr << "tilescope-cli configure: " << installation.error() << "\n";
     return kExitIreeUnavailable;
@@ -90,7 +91,7 @@ int configure(const QStringList &arguments) {
                 << "\n";
       return kExitUsage;
     }
-  auto worker = workbenchOf(parser).worker();
+  auto worker = bench.worker();
   if (!worker) {
     std::cerr << "tilescope-cli configure: " << worker.error() << "\n";
     return kExitIreeUnavailable;

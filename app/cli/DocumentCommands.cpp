@@ -247,6 +247,7 @@ int setConfig(const QStringList &arguments) {
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "set-config"))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   auto usage = [](const std::string &message) {
     std::cerr << "tilescope-cli set-config: " << message << "\n";
     return kExitUsage;
@@ -286,7 +287,7 @@ int setConfig(const QStringList &arguments) {
 
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, workbenchOf(parser), code);
+  auto document = openDocument(path, bench, code);
   if (!document) {
     std::cerr << "tilescope-cli set-config: " << document.error() << "\n";
     return code;
@@ -296,7 +297,7 @@ int setConfig(const QStringList &arguments) {
   auto ref = edit::findOp(*document, opSpec);
   if (!ref)
     return usage(path + ": --op " + opSpec + ": " + ref.error());
-  auto reader = ireeAttributeReader(workbenchOf(parser));
+  auto reader = ireeAttributeReader(bench);
   if (!reader) {
     std::cerr << "tilescope-cli set-config: " << reader.error() << "\n";
     return kExitIreeUnavailable;
@@ -304,7 +305,7 @@ int setConfig(const QStringList &arguments) {
 
   // IREE reads each edited attribute, then the whole edited text, back
   // (the session the window and Python drive).
-  auto worker = workbenchOf(parser).worker();
+  auto worker = bench.worker();
   if (!worker) {
     std::cerr << "tilescope-cli set-config: " << worker.error() << "\n";
     return kExitIreeUnavailable;
@@ -444,6 +445,7 @@ int diff(const QStringList &arguments) {
   parser.addPositionalArgument("AFTER", "The same file, edited.");
   if (!parseCommandLine(parser, arguments, "diff"))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   if (parser.positionalArguments().size() != 2) {
     std::cerr << "tilescope-cli diff: expected BEFORE and AFTER\n";
     return kExitUsage;
@@ -451,12 +453,12 @@ int diff(const QStringList &arguments) {
   const std::string beforePath = parser.positionalArguments()[0].toStdString();
   const std::string afterPath = parser.positionalArguments()[1].toStdString();
   int code = kExitOk;
-  auto before = openDocument(beforePath, workbenchOf(parser), code);
+  auto before = openDocument(beforePath, bench, code);
   if (!before) {
     std::cerr << "tilescope-cli diff: " << before.error() << "\n";
     return code;
   }
-  auto after = openDocument(afterPath, workbenchOf(parser), code);
+  auto after = openDocument(afterPath, bench, code);
   if (!after) {
     std::cerr << "tilescope-cli diff: " << after.error() << "\n";
     return code;

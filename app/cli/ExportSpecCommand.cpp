@@ -94,6 +94,7 @@ int exportSpec(const QStringList &arguments) {
   parser.addPositionalArgument("FILE", "An IREE MLIR file with configs.");
   if (!parseCommandLine(parser, arguments, "export-spec"))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   auto usage = [](const std::string &message) {
     std::cerr << "tilescope-cli export-spec: " << message << "\n";
     return kExitUsage;
@@ -104,7 +105,7 @@ int exportSpec(const QStringList &arguments) {
     return usage("--program needs the spec in a file: give -o OUT");
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
-  auto document = openDocument(path, workbenchOf(parser), code);
+  auto document = openDocument(path, bench, code);
   if (!document) {
     std::cerr << "tilescope-cli export-spec: " << document.error() << "\n";
     return code;
@@ -136,7 +137,7 @@ int exportSpec(const QStringList &arguments) {
   }
   // Ops that are not contractions are matched by their bodies, printed by
   // IREE in the worker.
-  auto worker = workbenchOf(parser).worker();
+  auto worker = bench.worker();
   if (!worker) {
     std::cerr << "tilescope-cli export-spec: " << worker.error() << "\n";
     return kExitFailure;
@@ -162,7 +163,7 @@ int exportSpec(const QStringList &arguments) {
     std::vector<std::string> notes;
     auto proof = proveSpec(*worker, *document, ops,
                            parser.value(programOption).toStdString(), output,
-                           workbenchOf(parser), notes);
+                           bench, notes);
     if (!proof) {
       std::cerr << "tilescope-cli export-spec: configuring the program with "
                    "the spec failed: "

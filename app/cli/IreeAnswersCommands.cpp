@@ -36,8 +36,9 @@ int defaultConfig(const QStringList &arguments) {
     return kExitUsage;
   }
   const std::string path = parser.positionalArguments().front().toStdString();
+  const workbench::Workbench bench = workbenchOf(parser);
   int code = kExitOk;
-  auto document = openDocument(path, workbenchOf(parser), code);
+  auto document = openDocument(path, bench, code);
   if (!document) {
     std::cerr << "tilescope-cli default-config: " << document.error() << "\n";
     return code;
@@ -52,15 +53,9 @@ int defaultConfig(const QStringList &arguments) {
     }
     only = *ref;
   }
-  auto installation = workbenchOf(parser).iree();
-  auto worker = workbenchOf(parser).worker();
-  if (!installation || !worker) {
-    std::cerr << "tilescope-cli default-config: "
-              << (installation ? worker.error() : installation.error()) << "\n";
-    return kExitIreeUnavailable;
-  }
-  auto defaults =
-      service::ireeDefaultConfigs(*installation, *worker, *document);
+  // The document was parsed, so IREE is there: what fails now is IREE's
+  // choice itself.
+  auto defaults = bench.defaults(*document);
   if (!defaults) {
     std::cerr << "tilescope-cli default-config: " << path << ": "
               << defaults.error() << "\n";
@@ -220,14 +215,15 @@ int ireeLayouts(const QStringList &arguments) {
     return kExitUsage;
   }
   const std::string path = parser.positionalArguments().front().toStdString();
+  const workbench::Workbench bench = workbenchOf(parser);
   int code = kExitOk;
-  auto opened = openRootOp(path, opSpecOf(parser), workbenchOf(parser), code);
+  auto opened = openRootOp(path, opSpecOf(parser), bench, code);
   if (!opened) {
     std::cerr << "tilescope-cli iree-layouts: " << opened.error() << "\n";
     return code;
   }
-  auto installation = workbenchOf(parser).iree();
-  auto worker = workbenchOf(parser).worker();
+  auto installation = bench.iree();
+  auto worker = bench.worker();
   if (!installation || !worker) {
     std::cerr << "tilescope-cli iree-layouts: "
               << (installation ? worker.error() : installation.error()) << "\n";

@@ -75,6 +75,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, name))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   auto usage = [name](const std::string &message) {
     return usageError(name, message);
   };
@@ -120,7 +121,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
                    "('tilescope-cli dispatches " +
                    path + "' lists them)");
   }
-  auto installation = workbenchOf(parser).iree();
+  auto installation = bench.iree();
   if (!installation) {
     std::cerr << "tilescope-cli " << name << ": " << installation.error()
               << "\n";
@@ -137,7 +138,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   request.document = &*document;
   // With a worker, a root op of a whole program is tried on its dispatch
   // alone, as IREE takes it out (runTry decides).
-  auto worker = workbenchOf(parser).worker();
+  auto worker = bench.worker();
   if (!worker) {
     std::cerr << "tilescope-cli " << name << ": " << worker.error() << "\n";
     return kExitIreeUnavailable;
@@ -200,29 +201,29 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   if (tried->prediction)
     std::cout << "prediction: " << tried->prediction->summary() << "\n";
   if (out.contains("bench")) {
-    const json &bench = out["bench"];
-    if (!bench.value("ran", false))
-      std::cout << "not run: " << bench["why"].get<std::string>() << "\n";
+    const json &timed = out["bench"];
+    if (!timed.value("ran", false))
+      std::cout << "not run: " << timed["why"].get<std::string>() << "\n";
     else {
-      std::cout << bench["summary"].get<std::string>() << "\n";
+      std::cout << timed["summary"].get<std::string>() << "\n";
       if (tried->bench && tried->bench->timing.timed())
         std::cout << "  method: " << tried->bench->timing.method() << "\n"
                   << "  run bundle: " << tried->bench->bundle.string()
                   << " (its run.sh times it again, here or on any machine "
                      "with the runtime tools)\n";
-      if (bench.contains("profile_error"))
-        std::cout << "profile: " << bench["profile_error"].get<std::string>()
+      if (timed.contains("profile_error"))
+        std::cout << "profile: " << timed["profile_error"].get<std::string>()
                   << "\n";
-      if (bench.contains("beside_tilescope"))
+      if (timed.contains("beside_tilescope"))
         std::cout << "profiler beside Tilescope (\"!\" where they differ):\n"
                   << tries::profileTable(
-                         tries::profileRowsFromJson(bench["beside_tilescope"]));
-      if (bench.contains("floor_us"))
+                         tries::profileRowsFromJson(timed["beside_tilescope"]));
+      if (timed.contains("floor_us"))
         std::cout << "roofline floor "
-                  << format("%.3f us", bench["floor_us"].get<double>()) << " ("
-                  << bench["bound_by"].get<std::string>()
+                  << format("%.3f us", timed["floor_us"].get<double>()) << " ("
+                  << timed["bound_by"].get<std::string>()
                   << " bound): efficiency "
-                  << format("%.1f%%", 100 * bench["efficiency"].get<double>())
+                  << format("%.1f%%", 100 * timed["efficiency"].get<double>())
                   << "\n";
     }
   }

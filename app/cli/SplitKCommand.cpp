@@ -204,6 +204,7 @@ int splitK(const QStringList &arguments) {
   parser.addPositionalArgument("SOURCE", "An MLIR program.");
   if (!parseCommandLine(parser, arguments, "split-k"))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   if (parser.positionalArguments().size() != 1)
     return usageError("split-k", "expected one SOURCE");
   if (!parser.isSet(targetOption))
@@ -224,14 +225,14 @@ int splitK(const QStringList &arguments) {
               << ": no such file\n";
     return kExitBadInput;
   }
-  auto installation = workbenchOf(parser).iree();
+  auto installation = bench.iree();
   if (!installation) {
     std::cerr << "tilescope-cli split-k: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
   // IREE reads what iree-compile printed in the parse worker, as the
   // window's Split-k tab has it read.
-  auto worker = workbenchOf(parser).worker();
+  auto worker = bench.worker();
   if (!worker) {
     std::cerr << "tilescope-cli split-k: " << worker.error() << "\n";
     return kExitIreeUnavailable;

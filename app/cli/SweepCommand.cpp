@@ -153,6 +153,7 @@ int sweep(const QStringList &arguments) {
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "sweep"))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   auto usage = [](const std::string &message) {
     return usageError("sweep", message);
   };
@@ -197,7 +198,7 @@ int sweep(const QStringList &arguments) {
       return usage("--vary " + axes.error());
     request.axes = std::move(*axes);
   }
-  auto installation = workbenchOf(parser).iree();
+  auto installation = bench.iree();
   if (choice.ireeSpace && !installation) {
     std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
     return kExitIreeUnavailable;
@@ -235,7 +236,7 @@ int sweep(const QStringList &arguments) {
   request.upTo = parser.isSet(compileOnlyOption) ? tries::TryStage::Resources
                                                  : tries::TryStage::Bench;
   request.target = target;
-  request.workspace = workspaceOf(parser);
+  request.workspace = bench.workspace();
   request.parallel = *parallel;
   request.timeout = timeoutOf(parser);
   request.ireeConstraints = parser.isSet(constraintsOption);
@@ -310,7 +311,7 @@ int sweep(const QStringList &arguments) {
     return kExitIreeUnavailable;
   }
   // An op of a whole program: each candidate's dispatch is tried alone.
-  auto worker = workbenchOf(parser).worker();
+  auto worker = bench.worker();
   if (!worker) {
     std::cerr << "tilescope-cli sweep: " << worker.error() << "\n";
     return kExitIreeUnavailable;

@@ -72,6 +72,7 @@ int tune(const QStringList &arguments) {
       "PROGRAM", "An MLIR program (linalg, torch or ONNX-imported).");
   if (!parseCommandLine(parser, arguments, "tune"))
     return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
   auto usage = [](const std::string &message) {
     return usageError("tune", message);
   };
@@ -109,12 +110,12 @@ int tune(const QStringList &arguments) {
   if (parser.isSet(bundleOption) && parser.isSet(kOnOption))
     return usage("--bundle times nothing here or at --on: give one");
 
-  auto installation = workbenchOf(parser).iree();
+  auto installation = bench.iree();
   if (!installation) {
     std::cerr << "tilescope-cli tune: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
-  auto worker = workbenchOf(parser).worker();
+  auto worker = bench.worker();
   if (!worker) {
     std::cerr << "tilescope-cli tune: " << worker.error() << "\n";
     return kExitIreeUnavailable;
@@ -122,7 +123,7 @@ int tune(const QStringList &arguments) {
   tune::TuneRequest request;
   request.source = std::filesystem::absolute(source);
   request.target = *target;
-  request.workspace = workspaceOf(parser);
+  request.workspace = bench.workspace();
   request.place = parser.isSet(bundleOption) ? run::RunPlace{} : *place;
   if (parser.isSet(bundleOption))
     request.bundle =
