@@ -42,8 +42,7 @@ WindowPanels addWindowDocks(QMainWindow &window,
   panels.run->setWorkerSource(services.documentWorker);
   panels.sweep = new SweepPanel(services.installation, services.workspace);
   panels.sweep->setWorkerSource(services.documentWorker);
-  panels.tune = new TunePanel(services.installation, services.documentWorker,
-                              services.workspace);
+  panels.tune = new TunePanel(services.bench);
   // Each dock keeps a size it is usable at: a squeezed window cannot make
   // a column two characters wide (the config editor keeps its own).
   panels.browser->setMinimumSize(220, 120);

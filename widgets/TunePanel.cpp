@@ -29,11 +29,9 @@ const QStringList kColumns{"Dispatch", "Op",      "Share",  "IREE default",
 
 } // namespace
 
-TunePanel::TunePanel(InstallationSource installation, WorkerSource worker,
-                     std::filesystem::path workspace, QWidget *parent)
-    : QWidget(parent), installationSource(std::move(installation)),
-      workerSource(std::move(worker)), workspace(std::move(workspace)),
-      programEdit(new QLineEdit), targetBox(new QComboBox),
+TunePanel::TunePanel(std::shared_ptr<const workbench::Workbench> bench,
+                     QWidget *parent)
+    : QWidget(parent), bench(std::move(bench)), programEdit(new QLineEdit), targetBox(new QComboBox),
       budgetBox(new QSpinBox), candidatesBox(new QSpinBox),
       placeBox(new RunPlaceBox), browseButton(new QPushButton("Program…")),
       startButton(new QPushButton("Tune")), stopButton(new QPushButton("Stop")),
@@ -154,29 +152,22 @@ void TunePanel::start() {
   const QString program = programEdit->text().trimmed();
   if (program.isEmpty())
     return fail("Choose the program to tune.");
-  auto target = service::compileTarget(targetBox->currentText().toStdString());
-  if (!target)
-    return fail("Target: " + qs(target.error()));
-  auto place = placeBox->place();
-  if (!place)
-    return fail("Run on: " + qs(place.error()));
-  auto iree = installationSource();
-  if (!iree)
-    return fail(qs(iree.error()));
-  auto worker = workerSource();
-  if (!worker)
-    return fail(qs(worker.error()));
-  tune::TuneRequest request;
-  request.source = std::filesystem::absolute(program.toStdString());
-  request.target = *target;
-  request.workspace = workspace;
-  request.place = *place;
-  if (auto limited =
-          tune::setTuneLimits(request, budgetBox->value(),
-                              candidatesBox->value(), request.repetitions);
-      !limited)
-    return fail(qs(limited.error()));
-  request.worker = std::move(*worker);
+  if (!bench)
+    return fail("No IREE to tune with: the app gave this window none.");
+  // The boxes as set; the workbench's choice checks them, as it does the
+  // command line's options and Python's arguments.
+  workbench::TuneChoice choice;
+  choice.program = program.toStdString();
+  choice.target = targetBox->currentText().trimmed().toStdString();
+  if (choice.target.empty())
+    return fail("Choose the target to tune for.");
+  choice.budgetMinutes = budgetBox->value();
+  choice.candidates = candidatesBox->value();
+  choice.on = placeBox->currentText().trimmed().toStdString();
+  auto made = bench->tuneRequest(choice);
+  if (!made)
+    return fail(qs(made.refusal().message));
+  tune::TuneRequest request = std::move(*made);
   cancel = std::make_shared<std::atomic<bool>>(false);
   request.cancel = cancel.get();
   // From the job's thread: each handed to this one, in order.
@@ -199,8 +190,12 @@ void TunePanel::start() {
   progressLabel->setText("Tuning " + program + "…");
   setRunning(true);
   watcher->setFuture(QtConcurrent::run(
-      [iree = *iree, request = std::move(request), keep = cancel] {
-        return tune::tuneProgram(iree, request);
+      [bench = bench, request = std::move(request),
+       keep = cancel]() -> Result<tune::TuneResult> {
+        auto tuned = bench->tune(request);
+        if (!tuned)
+          return Error{tuned.refusal().message};
+        return std::move(*tuned);
       }));
 }
 

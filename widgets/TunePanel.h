@@ -11,6 +11,7 @@
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/tune/Tune.h"
+#include "core/workbench/Workbench.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -37,11 +38,10 @@ class TunePanel : public QWidget {
   Q_OBJECT
 
 public:
-  using InstallationSource = std::function<Result<tools::IreeInstallation>()>;
-  using WorkerSource = std::function<Result<service::DocumentWorker>()>;
-
-  TunePanel(InstallationSource installation, WorkerSource worker,
-            std::filesystem::path workspace, QWidget *parent = nullptr);
+  // `bench` runs the tune (its IREE, parse worker and workspace); null:
+  // Tune says there is no IREE.
+  explicit TunePanel(std::shared_ptr<const workbench::Workbench> bench,
+                     QWidget *parent = nullptr);
   ~TunePanel() override;
 
   void setProgram(const QString &path);
@@ -71,9 +71,7 @@ private:
   void onFinished();
   void setRunning(bool running);
 
-  InstallationSource installationSource;
-  WorkerSource workerSource;
-  std::filesystem::path workspace;
+  std::shared_ptr<const workbench::Workbench> bench;
   QLineEdit *programEdit;
   QComboBox *targetBox;
   QSpinBox *budgetBox, *candidatesBox;

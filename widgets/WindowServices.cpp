@@ -20,6 +20,7 @@ WindowServices servicesOf(const workbench::Workbench &bench) {
   services.installation = [bench] { return bench.iree(); };
   services.documentWorker = [bench] { return bench.worker(); };
   services.workspace = bench.workspace();
+  services.bench = std::make_shared<const workbench::Workbench>(bench);
   services.ireeConstraints = [bench](const document::Document &document,
                                      edit::OpRef op,
                                      const std::atomic<bool> *cancel) {

@@ -46,6 +46,9 @@ struct WindowServices {
   std::function<Result<service::DocumentWorker>()> documentWorker;
   // Where tries and their history live.
   std::filesystem::path workspace;
+  // The app's workbench, for the jobs its panels start (a tune); unset: a
+  // panel says there is no IREE.
+  std::shared_ptr<const workbench::Workbench> bench;
   // IREE's own configs for a document (its configs stripped and chosen
   // again); unset: the window cannot show IREE's default.
   std::function<Result<service::DefaultConfigs>(const document::Document &)>

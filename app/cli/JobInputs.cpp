@@ -5,6 +5,7 @@
 #include "core/process/Workspace.h"
 #include "core/tries/TryJob.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -76,6 +77,41 @@ std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser) {
   if (!parser.isSet(kTimeoutOption) || !ok || seconds <= 0)
     return std::chrono::minutes(5);
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+double timeoutSecondsOf(const QCommandLineParser &parser, double fallback) {
+  if (!parser.isSet(kTimeoutOption))
+    return fallback;
+  bool ok = false;
+  const double seconds = parser.value(kTimeoutOption).toDouble(&ok);
+  return ok ? seconds : std::nan("");
+}
+
+Result<long long> integerOf(const QCommandLineParser &parser,
+                            const QCommandLineOption &option,
+                            long long fallback) {
+  if (!parser.isSet(option))
+    return fallback;
+  bool ok = false;
+  const long long value = parser.value(option).toLongLong(&ok);
+  if (!ok)
+    return Error{"--" + option.names().front().toStdString() +
+                 ": expected an integer, not '" +
+                 parser.value(option).toStdString() + "'"};
+  return value;
+}
+
+int refused(const std::string &command, const workbench::Refusal &refusal) {
+  std::cerr << "tilescope-cli " << command << ": " << refusal.message << "\n";
+  switch (refusal.kind) {
+  case workbench::Refusal::Kind::Choice:
+    return kExitUsage;
+  case workbench::Refusal::Kind::NoIree:
+    return kExitIreeUnavailable;
+  case workbench::Refusal::Kind::Input:
+    break;
+  }
+  return kExitBadInput;
 }
 
 Result<int> countOf(const QCommandLineParser &parser,

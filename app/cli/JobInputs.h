@@ -8,6 +8,7 @@
 #include "core/service/IreeCommands.h"
 #include "core/tries/History.h"
 #include "core/util/Result.h"
+#include "core/workbench/Jobs.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -37,11 +38,23 @@ std::filesystem::path workspaceOf(const QCommandLineParser &parser);
 // The command's FILE read and parsed by IREE in the worker, its path made
 // absolute (what the history records tries under); `exitCode` says why not.
 Result<document::Document> openJobFile(const QCommandLineParser &parser,
-                                   int &exitCode);
+                                       int &exitCode);
 
 // --out, or a new folder under the workspace.
 Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser);
 std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser);
+// --timeout as given, for a job's choice to check (NaN where it is not a
+// number; `fallback` seconds when not given).
+double timeoutSecondsOf(const QCommandLineParser &parser,
+                        double fallback = 300);
+// An integer option's value as given, for a job's choice to check;
+// `fallback` when not given; an Error when it is not an integer.
+Result<long long> integerOf(const QCommandLineParser &parser,
+                            const QCommandLineOption &option,
+                            long long fallback);
+// A job's refusal (workbench::Refusal) on stderr as "tilescope-cli COMMAND:
+// MESSAGE"; its exit code (usage, IREE unavailable, bad input).
+int refused(const std::string &command, const workbench::Refusal &refusal);
 // A count option's value from `low` to `high`; `fallback` when not given.
 Result<int> countOf(const QCommandLineParser &parser,
                     const QCommandLineOption &option, int fallback, int low,

@@ -80,6 +80,105 @@ void printSpace(const sweep::IreeSpace &space) {
             << " nearest the config\n";
 }
 
+// Where the candidates came from: IREE's space, or why the rules'
+// neighbours stand in for it.
+void printSource(const sweep::PreparedSweep &prepared) {
+  if (prepared.source.space)
+    printSpace(*prepared.source.space);
+  else if (!prepared.source.whyNotIree.empty())
+    std::cout << "the rules' neighbours (IREE's constraints do not give "
+                 "them: "
+              << prepared.source.whyNotIree << ")\n";
+}
+
+// --plan: each candidate applied and judged, nothing compiled.
+int planAndPrint(const workbench::Workbench &bench,
+                 const sweep::SweepRequest &request,
+                 const sweep::PreparedSweep &prepared, bool asJson) {
+  std::optional<workbench::Checked<sweep::SweepPlanned>> planned;
+  {
+    TerminalProgress progress(!asJson && request.ireeConstraints);
+    progress.step("asking IREE about each candidate");
+    planned = bench.planSweep(request);
+    progress.done();
+  }
+  if (!*planned)
+    return refused("sweep", planned->refusal());
+  const std::vector<sweep::SweepCandidate> &plan = (*planned)->candidates;
+  const json out = sweep::planJson(request.name, plan, prepared);
+  if (asJson) {
+    std::cout << exporting::jsonText(out, 2) << "\n";
+    return kExitOk;
+  }
+  printSource(prepared);
+  std::cout << "sweep \"" << request.name
+            << "\": " << out["valid"].get<size_t>() << " valid of "
+            << plan.size() << " candidates\n";
+  if (out.contains("predicted_from"))
+    std::cout << "  predicted from " << out["predicted_from"].get<std::string>()
+              << "\n";
+  for (const sweep::SweepCandidate &c : plan) {
+    std::cout << (c.valid ? "  valid     " + timeColumn(c) + "  " + c.name
+                          : line(c))
+              << "\n";
+    // The warnings `check` prints for the same edit.
+    if (c.valid) {
+      std::vector<config::Problem> warnings;
+      std::copy_if(c.problems.begin(), c.problems.end(),
+                   std::back_inserter(warnings), [](const auto &p) {
+                     return p.severity == config::Problem::Severity::Warning;
+                   });
+      printProblems(warnings, std::cout, std::string(14, ' '));
+    }
+  }
+  return kExitOk;
+}
+
+// The sweep run: every valid candidate compiled (and timed), ranked.
+int runAndPrint(const workbench::Workbench &bench, sweep::SweepRequest request,
+                const sweep::PreparedSweep &prepared, bool asJson) {
+  const std::string name = request.name;
+  TerminalProgress progress(!asJson);
+  progress.step("sweeping " + name);
+  request.onCandidate = [&progress, &name](const sweep::SweepCandidate &c,
+                                           size_t done, size_t total) {
+    progress.step("sweep " + name + ": " + std::to_string(done) + " of " +
+                  std::to_string(total) + ", last " + c.name);
+  };
+  request.onStatus = [&progress](const std::string &status) {
+    progress.step("Slurm " + status);
+  };
+  auto swept = bench.runSweep(request);
+  progress.done();
+  if (!swept)
+    return refused("sweep", swept.refusal());
+  if (asJson) {
+    std::cout << exporting::jsonText(sweep::resultJson(name, *swept, prepared),
+                                     2)
+              << "\n";
+    return sweep::everyValidFinished(*swept) ? kExitOk : kExitFailure;
+  }
+  printSource(prepared);
+  std::cout << "sweep \"" << name << "\": " << swept->ran << " run, "
+            << swept->resumed << " from the history, " << swept->invalid
+            << " invalid; " << sweep::rankingHeading(swept->candidates)
+            << ":\n";
+  if (!swept->slurmJobs.empty() || swept->reattached > 0) {
+    std::cout << "on " << request.place.toString()
+              << (request.compilePartition.empty()
+                      ? ""
+                      : ", compiled on slurm:" + request.compilePartition)
+              << ": ";
+    for (const std::string &job : swept->slurmJobs)
+      std::cout << "job " << job << " ";
+    std::cout << "(" << swept->submitted << " sent now, " << swept->reattached
+              << " from an earlier run's tasks)\n";
+  }
+  for (const sweep::SweepCandidate &c : swept->candidates)
+    std::cout << line(c, &swept->candidates.front()) << "\n";
+  return sweep::everyValidFinished(*swept) ? kExitOk : kExitFailure;
+}
+
 } // namespace
 
 int sweep(const QStringList &arguments) {
@@ -160,11 +259,7 @@ int sweep(const QStringList &arguments) {
   auto inputs = jobArguments(parser);
   if (!inputs)
     return usage(inputs.error());
-  const std::optional<service::CompileTarget> &target = inputs->target;
   const std::string &path = inputs->path;
-  auto parallel = countOf(parser, jobsOption, 0, 1, 256);
-  if (!parallel)
-    return usage(parallel.error());
   const bool asJson = parser.isSet(kJsonOption);
   int code = kExitOk;
   auto document = openJobFile(parser, code);
@@ -176,188 +271,60 @@ int sweep(const QStringList &arguments) {
   if (!op)
     return usage(path + ": --op: " + op.error());
 
-  sweep::SweepRequest request;
-  request.document = &*document;
-  request.op = *op;
-  auto nearest = countOf(parser, nearestOption, 32, 0, 4096);
-  if (!nearest)
-    return usage(nearest.error());
-  sweep::SweepChoice choice;
+  // The options as given; the workbench's choice checks them, as it does
+  // Python's arguments.
+  workbench::SweepJobChoice choice;
+  choice.op = *op;
   for (const QString &text : parser.values(varyOption))
     choice.vary.push_back(text.toStdString());
   choice.ireeSpace = parser.isSet(spaceOption);
   choice.noIreeSpace = parser.isSet(noSpaceOption);
-  choice.nearest = static_cast<size_t>(*nearest);
   choice.name = parser.value(nameOption).toStdString();
-  choice.timeout = timeoutOf(parser);
-  // With --iree-space, --vary names the fields whose knobs vary; without,
-  // each is an axis.
-  if (!choice.ireeSpace) {
-    auto axes = sweep::parseSweepAxes(choice.vary);
-    if (!axes)
-      return usage("--vary " + axes.error());
-    request.axes = std::move(*axes);
-  }
-  auto installation = bench.iree();
-  if (choice.ireeSpace && !installation) {
-    std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
-    return kExitIreeUnavailable;
-  }
+  choice.stage = parser.isSet(compileOnlyOption) ? "resources" : "bench";
+  auto nearest = integerOf(parser, nearestOption, choice.nearest);
+  auto parallel = integerOf(parser, jobsOption, choice.parallel);
+  auto repetitions = integerOf(parser, repetitionsOption, choice.repetitions);
+  for (const Result<long long> *given : {&nearest, &parallel, &repetitions})
+    if (!*given)
+      return usage(given->error());
+  choice.nearest = *nearest;
+  choice.parallel = *parallel;
+  choice.repetitions = *repetitions;
+  choice.timeoutSeconds = timeoutSecondsOf(parser);
+  choice.ireeConstraints = parser.isSet(constraintsOption);
+  choice.on = parser.value(kOnOption).toStdString();
+  choice.compileOn = parser.value(compileOnOption).toStdString();
+  auto made = bench.sweepRequest(*document, choice);
+  if (!made)
+    return refused("sweep", made.refusal());
+  sweep::SweepRequest &request = *made;
+  request.target = inputs->target;
+
   // With no --vary, the neighbourhood is IREE's where IREE states
   // constraints the config fits, the rules' elsewhere (and with
   // --no-iree-space).
   const bool asksIree =
       choice.ireeSpace || (choice.vary.empty() && !choice.noIreeSpace);
-  Result<sweep::PreparedSweep> prepared = Error{""};
+  std::optional<workbench::Checked<sweep::PreparedSweep>> prepared;
   {
     TerminalProgress progress(!asJson && asksIree);
     if (asksIree)
       progress.step("asking IREE for the op's pipeline constraints");
-    prepared = sweep::prepareSweep(installation ? &*installation : nullptr,
-                                   request, choice);
+    prepared = bench.prepareSweep(request, choice);
     progress.done();
   }
-  if (!prepared) {
-    std::cerr << "tilescope-cli sweep: " << path << " op " << op->dispatch
-              << ":" << op->op << ": " << prepared.error() << "\n";
-    return kExitFailure;
-  }
-  const std::optional<sweep::IreeSpace> &space = prepared->source.space;
-  const std::string &rulesBecause = prepared->source.whyNotIree;
-  const std::string name = request.name;
-  auto printSource = [&] {
-    if (space)
-      printSpace(*space);
-    else if (!rulesBecause.empty())
-      std::cout << "the rules' neighbours (IREE's constraints do not give "
-                   "them: "
-                << rulesBecause << ")\n";
-  };
-  request.upTo = parser.isSet(compileOnlyOption) ? tries::TryStage::Resources
-                                                 : tries::TryStage::Bench;
-  request.target = target;
-  request.workspace = bench.workspace();
-  request.parallel = *parallel;
-  request.timeout = timeoutOf(parser);
-  request.ireeConstraints = parser.isSet(constraintsOption);
-  auto place = placeOf(parser);
-  if (!place)
-    return usage(place.error());
-  request.place = *place;
-  if (parser.isSet(compileOnOption)) {
-    auto partition = sweep::compilePartitionOf(
-        parser.value(compileOnOption).toStdString(), request.place,
-        request.upTo, "--on slurm:PARTITION");
-    if (!partition)
-      return usage("--compile-on " + partition.error());
-    request.compilePartition = *partition;
-  }
-  auto repetitions = countOf(parser, repetitionsOption, 3, 1, 1000);
-  if (!repetitions)
-    return usage(repetitions.error());
-  request.repetitions = *repetitions;
-
-  if (parser.isSet(planOption)) {
-    if (request.ireeConstraints && !installation) {
-      std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
-      return kExitIreeUnavailable;
+  if (!*prepared) {
+    workbench::Refusal why = prepared->refusal();
+    if (why.kind == workbench::Refusal::Kind::Choice) {
+      std::cerr << "tilescope-cli sweep: " << path << " op " << op->dispatch
+                << ":" << op->op << ": " << why.message << "\n";
+      return kExitFailure;
     }
-    Result<sweep::SweepPlanned> planned = Error{""};
-    {
-      TerminalProgress progress(!asJson && request.ireeConstraints);
-      progress.step("asking IREE about each candidate");
-      planned = sweep::planSweepWithVerdicts(
-          installation ? &*installation : nullptr, request);
-      progress.done();
-    }
-    if (!planned)
-      return usage(planned.error());
-    if (!planned->ireeProblem.empty()) {
-      std::cerr << "tilescope-cli sweep: " << planned->ireeProblem << "\n";
-      return kExitIreeUnavailable;
-    }
-    const std::vector<sweep::SweepCandidate> *plan = &planned->candidates;
-    const json out = sweep::planJson(name, *plan, *prepared);
-    if (asJson) {
-      std::cout << exporting::jsonText(out, 2) << "\n";
-      return kExitOk;
-    }
-    const size_t valid = out["valid"].get<size_t>();
-    printSource();
-    std::cout << "sweep \"" << name << "\": " << valid << " valid of "
-              << plan->size() << " candidates\n";
-    if (out.contains("predicted_from"))
-      std::cout << "  predicted from "
-                << out["predicted_from"].get<std::string>() << "\n";
-    for (const sweep::SweepCandidate &c : *plan) {
-      std::cout << (c.valid ? "  valid     " + timeColumn(c) + "  " + c.name
-                            : line(c))
-                << "\n";
-      // The warnings `check` prints for the same edit.
-      if (c.valid) {
-        std::vector<config::Problem> warnings;
-        std::copy_if(c.problems.begin(), c.problems.end(),
-                     std::back_inserter(warnings), [](const auto &p) {
-                       return p.severity == config::Problem::Severity::Warning;
-                     });
-        printProblems(warnings, std::cout, std::string(14, ' '));
-      }
-    }
-    return kExitOk;
+    return refused("sweep", why);
   }
-
-  if (!installation) {
-    std::cerr << "tilescope-cli sweep: " << installation.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  // An op of a whole program: each candidate's dispatch is tried alone.
-  auto worker = bench.worker();
-  if (!worker) {
-    std::cerr << "tilescope-cli sweep: " << worker.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  request.worker = std::move(*worker);
-  TerminalProgress progress(!asJson);
-  progress.step("sweeping " + name);
-  request.onCandidate = [&progress, &name](const sweep::SweepCandidate &c,
-                                           size_t done, size_t total) {
-    progress.step("sweep " + name + ": " + std::to_string(done) + " of " +
-                  std::to_string(total) + ", last " + c.name);
-  };
-  request.onStatus = [&progress](const std::string &status) {
-    progress.step("Slurm " + status);
-  };
-  auto swept = sweep::runSweep(*installation, request);
-  progress.done();
-  if (!swept)
-    return usage(swept.error());
-  if (asJson) {
-    std::cout << exporting::jsonText(sweep::resultJson(name, *swept, *prepared),
-                                     2)
-              << "\n";
-  } else {
-    printSource();
-    std::cout << "sweep \"" << name << "\": " << swept->ran << " run, "
-              << swept->resumed << " from the history, " << swept->invalid
-              << " invalid; " << sweep::rankingHeading(swept->candidates)
-              << ":\n";
-    if (!swept->slurmJobs.empty() || swept->reattached > 0) {
-      std::cout << "on " << request.place.toString()
-                << (request.compilePartition.empty()
-                        ? ""
-                        : ", compiled on slurm:" + request.compilePartition)
-                << ": ";
-      for (const std::string &job : swept->slurmJobs)
-        std::cout << "job " << job << " ";
-      std::cout << "(" << swept->submitted << " sent now, " << swept->reattached
-                << " from an earlier run's tasks)\n";
-    }
-    for (const sweep::SweepCandidate &c : swept->candidates)
-      std::cout << line(c, &swept->candidates.front()) << "\n";
-  }
-  if (!sweep::everyValidFinished(*swept))
-    return kExitFailure;
-  return kExitOk;
+  if (parser.isSet(planOption))
+    return planAndPrint(bench, request, **prepared, asJson);
+  return runAndPrint(bench, std::move(request), **prepared, asJson);
 }
 
 } // namespace tilescope::cli

@@ -78,67 +78,30 @@ int tune(const QStringList &arguments) {
   };
   if (parser.positionalArguments().size() != 1)
     return usage("expected one PROGRAM");
-  auto target = targetOf(parser);
-  if (!target)
-    return usage("--target: " + target.error());
-  const std::filesystem::path source =
-      parser.positionalArguments().front().toStdString();
-  auto text = readTextFile(source);
-  if (!text) {
-    std::cerr << "tilescope-cli tune: " << text.error() << "\n";
-    return kExitBadInput;
-  }
-  if (!*target && !service::namesItsDevices(*text))
-    return usage(source.string() + " names no device (hal.device.targets): "
-                                   "give --target (gfx942, sm_90, llvm-cpu)");
-  using tune::TuneLimits;
-  auto budget = countOf(parser, budgetOption, 30, 1,
-                        static_cast<int>(TuneLimits::kMaxBudgetMinutes));
-  if (!budget)
-    return usage(budget.error());
-  auto candidates = countOf(parser, candidatesOption, 8, 1,
-                            static_cast<int>(TuneLimits::kMaxCandidates));
-  if (!candidates)
-    return usage(candidates.error());
-  auto repetitions = countOf(parser, repetitionsOption, 5, 1,
-                             static_cast<int>(TuneLimits::kMaxRepetitions));
-  if (!repetitions)
-    return usage(repetitions.error());
-  auto place = placeOf(parser);
-  if (!place)
-    return usage(place.error());
-  if (parser.isSet(bundleOption) && parser.isSet(kOnOption))
-    return usage("--bundle times nothing here or at --on: give one");
-
-  auto installation = bench.iree();
-  if (!installation) {
-    std::cerr << "tilescope-cli tune: " << installation.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  auto worker = bench.worker();
-  if (!worker) {
-    std::cerr << "tilescope-cli tune: " << worker.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  tune::TuneRequest request;
-  request.source = std::filesystem::absolute(source);
-  request.target = *target;
-  request.workspace = bench.workspace();
-  request.place = parser.isSet(bundleOption) ? run::RunPlace{} : *place;
-  if (parser.isSet(bundleOption))
-    request.bundle =
-        std::filesystem::absolute(parser.value(bundleOption).toStdString());
-  if (parser.isSet(importOption))
-    request.importFrom =
-        std::filesystem::absolute(parser.value(importOption).toStdString());
-  if (parser.isSet(outputOption))
-    request.specOutput = parser.value(outputOption).toStdString();
-  if (auto limited =
-          tune::setTuneLimits(request, *budget, *candidates, *repetitions);
-      !limited)
-    return usage(limited.error());
-  request.timeout = timeoutOf(parser);
-  request.worker = std::move(*worker);
+  // The options as given; the workbench's choice checks their ranges, the
+  // target, the place and the program, as it does for the window and Python.
+  workbench::TuneChoice choice;
+  choice.program = parser.positionalArguments().front().toStdString();
+  choice.target = parser.value(kTargetOption).toStdString();
+  auto budget = integerOf(parser, budgetOption, 30);
+  auto candidates = integerOf(parser, candidatesOption, choice.candidates);
+  auto repetitions = integerOf(parser, repetitionsOption, choice.repetitions);
+  for (const Result<long long> *given : {&budget, &candidates, &repetitions})
+    if (!*given)
+      return usage(given->error());
+  choice.budgetMinutes = static_cast<double>(*budget);
+  choice.candidates = *candidates;
+  choice.repetitions = *repetitions;
+  choice.timeoutSeconds = timeoutSecondsOf(parser);
+  choice.on = parser.value(kOnOption).toStdString();
+  choice.bundle = parser.value(bundleOption).toStdString();
+  choice.importFrom = parser.value(importOption).toStdString();
+  choice.spec = parser.value(outputOption).toStdString();
+  auto made = bench.tuneRequest(choice);
+  if (!made)
+    return refused("tune", made.refusal());
+  tune::TuneRequest &request = *made;
+  const std::filesystem::path &source = choice.program;
   const bool asJson = parser.isSet(kJsonOption);
   TerminalProgress progress(!asJson, /*linesElsewhere=*/true);
   request.onProgress = [&progress](const tune::TuneProgress &p) {
@@ -153,12 +116,12 @@ int tune(const QStringList &arguments) {
     }
     progress.step(line);
   };
-  auto tuned = tune::tuneProgram(*installation, request);
+  auto tuned = bench.tune(request);
   progress.done();
   if (!tuned) {
-    std::cerr << "tilescope-cli tune: " << source.string() << ": "
-              << tuned.error() << "\n";
-    return kExitBadInput;
+    workbench::Refusal why = tuned.refusal();
+    why.message = source.string() + ": " + why.message;
+    return refused("tune", why);
   }
   if (asJson)
     std::cout << exporting::jsonText(tune::toJson(*tuned), 2) << "\n";

@@ -23,6 +23,7 @@
 #include "core/session/Session.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"
+#include "core/workbench/Jobs.h"
 
 #include <atomic>
 #include <chrono>
@@ -105,6 +106,25 @@ public:
   // Where the IREE in use is and what iree-compile --version says, or why
   // there is none.
   std::string ireeVersion() const;
+
+  // Jobs (Jobs.h): a front end's choice checked and made the core's
+  // request, filled with this workbench's parse worker and workspace; the
+  // front end adds its callbacks and cancel flag, then runs it here with
+  // the IREE this workbench finds.
+  Checked<tune::TuneRequest> tuneRequest(const TuneChoice &choice) const;
+  Checked<tune::TuneResult> tune(const tune::TuneRequest &request) const;
+  Checked<sweep::SweepRequest> sweepRequest(const document::Document &document,
+                                            const SweepJobChoice &choice) const;
+  // Where the candidates come from (IREE's space, the axes or the rules'
+  // neighbours): the request gets its points or axes and its name.
+  Checked<sweep::PreparedSweep>
+  prepareSweep(sweep::SweepRequest &request,
+               const SweepJobChoice &choice) const;
+  // Each candidate applied and judged, IREE's verdict on each where the
+  // request asks for it; nothing compiled.
+  Checked<sweep::SweepPlanned>
+  planSweep(const sweep::SweepRequest &request) const;
+  Checked<sweep::SweepResult> runSweep(sweep::SweepRequest request) const;
 
 private:
   WorkbenchOptions given;

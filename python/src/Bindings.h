@@ -36,6 +36,10 @@ namespace py = pybind11;
 // installed, else this build's); the default workspace.
 void makeWorkbench();
 const workbench::Workbench &bench();
+// The module's workbench with a call's `workspace` argument (absolute) in
+// place of its own, where one is given.
+workbench::Workbench
+benchFor(const std::optional<std::filesystem::path> &workspace);
 // The IREE the workbench finds; tilescope.Error when there is none.
 tools::IreeInstallation ireeOrRaise();
 // The parse worker the module keeps (made on first use; tilescope.Error

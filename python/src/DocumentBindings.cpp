@@ -62,6 +62,15 @@ void makeWorkbench() {
 
 const workbench::Workbench &bench() { return *theWorkbench(); }
 
+workbench::Workbench
+benchFor(const std::optional<std::filesystem::path> &workspace) {
+  if (!workspace)
+    return bench();
+  workbench::WorkbenchOptions options = bench().options();
+  options.workspace = std::filesystem::absolute(*workspace);
+  return workbench::Workbench(std::move(options));
+}
+
 tools::IreeInstallation ireeOrRaise() { return valueOr(bench().iree()); }
 
 // The module parses through tilescope-iree-worker, as the window and the

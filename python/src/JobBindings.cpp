@@ -156,7 +156,7 @@ py::list history(std::optional<std::filesystem::path> workspace,
 
 std::filesystem::path
 workspaceOr(const std::optional<std::filesystem::path> &given) {
-  return std::filesystem::absolute(given ? *given : bench().workspace());
+  return std::filesystem::absolute(benchFor(given).workspace());
 }
 
 std::chrono::milliseconds timeoutOf(double seconds) {

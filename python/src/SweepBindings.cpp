@@ -35,51 +35,32 @@ struct SweepArguments {
 py::dict sweep(const document::Document &document, const py::object &op,
                const SweepArguments &arguments, const py::object &onCandidate,
                const py::object &onStatus, const py::object &cancel) {
-  sweep::SweepRequest request;
-  request.document = &document;
-  request.op = opRefOf(document, op);
-  if (arguments.stage == "bench")
-    request.upTo = tries::TryStage::Bench;
-  else if (arguments.stage == "resources")
-    request.upTo = tries::TryStage::Resources;
-  else
-    throw Failure("stage is bench or resources, not '" + arguments.stage + "'");
-  if (arguments.nearest < 0 || arguments.nearest > 4096)
-    throw Failure("nearest must be 0 to 4096");
-  if (arguments.parallel < 0 || arguments.parallel > 256)
-    throw Failure("parallel must be 0 (the cores here) to 256");
-  if (arguments.repetitions < 1 || arguments.repetitions > 1000)
-    throw Failure("repetitions must be 1 to 1000");
-  sweep::SweepChoice choice;
+  // The workbench's choice checks the arguments, as it does the CLI's
+  // options.
+  workbench::SweepJobChoice choice;
+  choice.op = opRefOf(document, op);
   choice.vary = arguments.vary;
   choice.ireeSpace = arguments.ireeSpace;
   choice.noIreeSpace = arguments.noIreeSpace;
-  choice.nearest = static_cast<size_t>(arguments.nearest);
+  choice.nearest = arguments.nearest;
   choice.name = arguments.name;
-  choice.timeout = timeoutOf(arguments.timeout);
-  if (!choice.ireeSpace)
-    request.axes = valueOr(sweep::parseSweepAxes(choice.vary));
-  request.workspace = workspaceOr(arguments.workspace);
-  request.parallel = arguments.parallel;
-  request.repetitions = arguments.repetitions;
-  request.timeout = choice.timeout;
-  request.ireeConstraints = arguments.ireeConstraints;
+  choice.stage = arguments.stage;
+  choice.parallel = arguments.parallel;
+  choice.repetitions = arguments.repetitions;
+  choice.timeoutSeconds = arguments.timeout;
+  choice.ireeConstraints = arguments.ireeConstraints;
+  choice.on = arguments.on;
+  choice.compileOn = arguments.compileOn;
+  const workbench::Workbench here = benchFor(arguments.workspace);
+  auto made = here.sweepRequest(document, choice);
+  if (!made)
+    throw Failure(made.refusal().message);
+  sweep::SweepRequest &request = *made;
   request.cancel = cancelFlagOf(cancel);
-  request.place = valueOr(run::runPlaceOr(arguments.on, request.workspace));
-  if (auto partition =
-          sweep::compilePartitionOf(arguments.compileOn, request.place,
-                                    request.upTo, "on=\"slurm:PARTITION\""))
-    request.compilePartition = *partition;
-  else
-    throw Failure("compile_on " + partition.error());
   // A sweep that runs needs a flag of its own, for the callback to stop it.
   std::atomic<bool> stop{false};
   if (!request.cancel)
     request.cancel = &stop;
-  auto iree = bench().iree();
-  const tools::IreeInstallation *found = iree ? &*iree : nullptr;
-  if (!found && (choice.ireeSpace || !arguments.plan))
-    throw Failure(iree.error());
 
   // What a callback raised (or the interrupt that arrived) stops the sweep
   // and is raised again once it has stopped.
@@ -88,15 +69,15 @@ py::dict sweep(const document::Document &document, const py::object &op,
   nlohmann::json report;
   {
     py::gil_scoped_release release;
-    auto prepared = valueOr(sweep::prepareSweep(found, request, choice));
+    auto prepared = here.prepareSweep(request, choice);
+    if (!prepared)
+      throw Failure(prepared.refusal().message);
     if (arguments.plan) {
-      auto planned = valueOr(sweep::planSweepWithVerdicts(found, request));
-      if (!planned.ireeProblem.empty())
-        throw Failure(planned.ireeProblem);
-      report = sweep::planJson(request.name, planned.candidates, prepared);
+      auto planned = here.planSweep(request);
+      if (!planned)
+        throw Failure(planned.refusal().message);
+      report = sweep::planJson(request.name, planned->candidates, *prepared);
     } else {
-      request.worker.emplace(bench().options().workerProgram,
-                             iree->compilerLibrary);
       request.onCandidate = [&](const sweep::SweepCandidate &candidate,
                                 size_t done, size_t total) {
         const nlohmann::json told = sweep::toJson(candidate);
@@ -112,11 +93,11 @@ py::dict sweep(const document::Document &document, const py::object &op,
         request.onStatus = [&](const std::string &status) {
           guard.call([&] { onStatus(status); });
         };
-      auto swept = sweep::runSweep(*iree, request);
+      auto swept = here.runSweep(request);
       if (swept)
-        report = sweep::resultJson(request.name, *swept, prepared);
+        report = sweep::resultJson(request.name, *swept, *prepared);
       else if (!guard.failed())
-        throw Failure(swept.error());
+        throw Failure(swept.refusal().message);
     }
   }
   guard.raiseAgain();

@@ -29,34 +29,28 @@ struct TuneArguments {
 
 py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
               const py::object &cancel) {
-  tune::TuneRequest request;
-  valueOr(tune::setTuneLimits(request, arguments.budget, arguments.candidates,
-                              arguments.repetitions));
-  request.source = std::filesystem::absolute(arguments.program);
-  if (!arguments.target.empty())
-    request.target = valueOr(service::compileTarget(arguments.target));
-  request.workspace = workspaceOr(arguments.workspace);
-  request.place = valueOr(run::runPlaceOr(arguments.on, request.workspace));
-  if (arguments.bundle && !arguments.on.empty())
-    throw Failure("bundle times nothing here or at on=: give one");
-  if (arguments.bundle) {
-    request.bundle = std::filesystem::absolute(*arguments.bundle);
-    request.place = {};
-  }
-  if (arguments.importFrom)
-    request.importFrom = std::filesystem::absolute(*arguments.importFrom);
-  if (arguments.spec)
-    request.specOutput = *arguments.spec;
-  request.timeout = timeoutOf(arguments.timeout);
+  // The workbench's choice checks the arguments, as it does the CLI's
+  // options and the window's boxes.
+  workbench::TuneChoice choice;
+  choice.program = arguments.program;
+  choice.target = arguments.target;
+  choice.budgetMinutes = arguments.budget;
+  choice.candidates = arguments.candidates;
+  choice.repetitions = arguments.repetitions;
+  choice.timeoutSeconds = arguments.timeout;
+  choice.on = arguments.on;
+  choice.bundle = arguments.bundle.value_or(std::filesystem::path());
+  choice.importFrom = arguments.importFrom.value_or(std::filesystem::path());
+  choice.spec = arguments.spec.value_or(std::filesystem::path());
+  const workbench::Workbench here = benchFor(arguments.workspace);
+  auto made = here.tuneRequest(choice);
+  if (!made)
+    throw Failure(made.refusal().message);
+  tune::TuneRequest &request = *made;
   request.cancel = cancelFlagOf(cancel);
   std::atomic<bool> stop{false};
   if (!request.cancel)
     request.cancel = &stop;
-  auto iree = bench().iree();
-  if (!iree)
-    throw Failure(iree.error());
-  request.worker.emplace(bench().options().workerProgram,
-                         iree->compilerLibrary);
 
   auto *flag = const_cast<std::atomic<bool> *>(request.cancel);
   CallbackGuard guard(flag);
@@ -79,11 +73,11 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
   nlohmann::json report;
   {
     py::gil_scoped_release release;
-    auto tuned = tune::tuneProgram(*iree, request);
+    auto tuned = here.tune(request);
     if (tuned)
       report = tune::toJson(*tuned);
     else if (!guard.failed())
-      throw Failure(tuned.error());
+      throw Failure(tuned.refusal().message);
   }
   guard.raiseAgain();
   return toPython(report);

@@ -64,6 +64,12 @@ inline widgets::MainWindow::Services windowServices(const QString &workspace) {
     return Result<tools::IreeInstallation>(projectIree());
   };
   s.workspace = workspace.toStdString();
+  // The jobs' workbench: the pinned IREE and this build's parse worker.
+  workbench::WorkbenchOptions bench;
+  bench.iree = projectIreeOnly();
+  bench.workerProgram = binaryDir() / "app" / "tilescope-iree-worker";
+  bench.workspace = s.workspace;
+  s.bench = std::make_shared<const workbench::Workbench>(std::move(bench));
   s.ireeConstraints = [](const document::Document &document, edit::OpRef op,
                          const std::atomic<bool> *cancel) {
     return service::ireeConstraintVerdict(projectIree(), document,
@@ -90,7 +96,8 @@ inline widgets::MainWindow::Services windowServices(const QString &workspace) {
       return std::nullopt;
     return service::releaseOffer(worker, *text, file.string(), "3.13");
   };
-  s.ireeLayouts = [workspace](const document::Document &document, size_t dispatch,
+  s.ireeLayouts = [workspace](const document::Document &document,
+                              size_t dispatch,
                               const std::atomic<bool> *cancel) {
     service::DocumentWorker worker(binaryDir() / "app" /
                                        "tilescope-iree-worker",

@@ -55,8 +55,9 @@ private slots:
     panel->start();
     QCOMPARE(finished.size(), 1);
     QVERIFY(!finished.front().at(0).toBool());
-    QVERIFY2(finished.front().at(1).toString().startsWith("Run on: "),
-             qPrintable(finished.front().at(1).toString()));
+    const QString said = finished.front().at(1).toString();
+    QVERIFY2(said.startsWith("run on: ") && said.contains("ftp:gpu-box"),
+             qPrintable(said));
     QVERIFY(!panel->running());
     panel->setPlace("local");
   }
