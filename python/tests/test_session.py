@@ -61,3 +61,47 @@ def test_the_editor_and_set_config_edit_as_the_session_does(tilescope, tmp_path)
     assert problems == edits["problems_after_undo"]
     assert tilescope.picture(editor.document, edits["op"]).note == edits["picture_after_undo"]
     editor.read_back()
+
+
+def candidates_of(plan):
+    return [[c["candidate"], c["valid"]] for c in plan["candidates"]]
+
+
+def test_the_jobs_answer_as_the_workbench_does(tilescope, tmp_path):
+    """The fixture's sweeps planned and its compile-only tune, started from
+    Python and from tilescope-cli: the candidates and winners core_workbench
+    and the window's panels get."""
+    jobs = fixture()
+    path = SOURCE / jobs["file"]
+    document = tilescope.open(path)
+    axes = jobs["sweep_axes"]
+    plan = tilescope.sweep(document, jobs["op"], vary=axes["vary"], plan=True,
+                           workspace=tmp_path / "python")
+    assert candidates_of(plan) == axes["candidates"]
+    vary = [part for text in axes["vary"] for part in ("--vary", text)]
+    code, out, err = cli("sweep", path, "--op", jobs["op"], "--plan", "--json", *vary,
+                         "--workspace", tmp_path / "cli")
+    assert code == 0, err
+    assert candidates_of(json.loads(out)) == axes["candidates"]
+
+    space = jobs["sweep_iree_space"]
+    plan = tilescope.sweep(document, jobs["op"], nearest=space["nearest"], plan=True,
+                           workspace=tmp_path / "python")
+    assert candidates_of(plan) == space["candidates"]
+    code, out, err = cli("sweep", path, "--op", jobs["op"], "--plan", "--json", "--nearest",
+                         str(space["nearest"]), "--workspace", tmp_path / "cli")
+    assert code == 0, err
+    assert candidates_of(json.loads(out)) == space["candidates"]
+
+    tune = jobs["tune"]
+    program = SOURCE / tune["program"]
+    expected = [[d["winner"], d["outcome"], d["kept"]] for d in tune["dispatches"]]
+    tuned = tilescope.tune(program, target=tune["target"], candidates=tune["candidates"],
+                           budget=tune["budget_minutes"], workspace=tmp_path / "python")
+    assert [[d["winner"], d["outcome"], d["kept"]] for d in tuned["dispatches"]] == expected
+    code, out, err = cli("tune", program, "--target", tune["target"], "--candidates",
+                         str(tune["candidates"]), "--budget", str(tune["budget_minutes"]),
+                         "--json", "--workspace", tmp_path / "cli")
+    assert code == 0, err
+    assert [[d["winner"], d["outcome"], d["kept"]]
+            for d in json.loads(out)["dispatches"]] == expected

@@ -14,12 +14,15 @@
 #include "widgets/MainWindow.h"
 #include "widgets/ProblemList.h"
 #include "widgets/ProblemModel.h"
+#include "widgets/SweepPanel.h"
+#include "widgets/TunePanel.h"
 
 #include <QFont>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -139,6 +142,66 @@ private slots:
   // widget it was and what is typed, not yet applied, in another box
   // stays; undo puts the value back in the same box, and a field removed
   // (a row fewer) is the one change that rebuilds the rows.
+  // The fixture's jobs from the window's panels: the Sweep panel plans the
+  // candidates core_workbench and python_api get (the panel ranks them, so
+  // as a set, with as many valid), the Tune panel's compile-only tune
+  // picks the same winners with the same outcomes.
+  void theWindowsJobsAnswerAsTheWorkbenchDoes() {
+    const json fixture = json::parse(
+        test::readFile(test::sourceDir() / "tests/data/session_edits.json"));
+    QTemporaryDir jobsWorkspace;
+    auto window =
+        test::openWindow(test::sourceDir() / fixture["file"].get<std::string>(),
+                         test::windowServices(jobsWorkspace.path()));
+    auto *sweep = window->findChild<widgets::SweepPanel *>("sweepPanel");
+    QVERIFY(sweep);
+    for (const char *kind : {"sweep_axes", "sweep_iree_space"}) {
+      const json &expected = fixture[kind];
+      QStringList vary, names;
+      for (const json &axis : expected.value("vary", json::array()))
+        vary << QString::fromStdString(axis.get<std::string>());
+      int valid = 0;
+      for (const json &c : expected["candidates"]) {
+        names << QString::fromStdString(c[0].get<std::string>());
+        valid += c[1].get<bool>() ? 1 : 0;
+      }
+      QSignalSpy planned(sweep, &widgets::SweepPanel::planned);
+      sweep->setAxes(vary);
+      sweep->setFromIreeSpace(expected.contains("nearest"),
+                              expected.value("nearest", 32));
+      QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty() && !sweep->planning(), 60000);
+      QStringList ranked = sweep->ranking();
+      ranked.sort();
+      names.sort();
+      QCOMPARE(ranked, names);
+      QCOMPARE(sweep->validCount(), valid);
+    }
+
+    const json &tune = fixture["tune"];
+    auto *panel = window->findChild<widgets::TunePanel *>("tunePanel");
+    QVERIFY(panel);
+    panel->setProgram(QString::fromStdString(
+        (test::sourceDir() / tune["program"].get<std::string>()).string()));
+    panel->setTarget(QString::fromStdString(tune["target"]));
+    panel->setCandidates(tune["candidates"].get<int>());
+    panel->setBudgetMinutes(tune["budget_minutes"].get<int>());
+    QSignalSpy finished(panel, &widgets::TunePanel::finished);
+    panel->start();
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    const QStandardItemModel *rows = panel->rows();
+    QCOMPARE(size_t(rows->rowCount()), tune["dispatches"].size());
+    for (int row = 0; row < rows->rowCount(); ++row) {
+      const json &expected = tune["dispatches"][size_t(row)];
+      QCOMPARE(rows->item(row, 6)->text(),
+               QString::fromStdString(expected["outcome"].get<std::string>()));
+      QCOMPARE(rows->item(row, 0)->toolTip().section('\n', 0, 0),
+               "winner: " + QString::fromStdString(
+                                expected["winner"].get<std::string>()));
+    }
+  }
+
   void theConfigEditorFollowsTheSessionRowByRow() {
     auto window = test::openWindow(
         test::examplesDir() /

@@ -9,10 +9,13 @@
 #include "core/iree/DocumentParser.h"
 #include "core/process/Workspace.h"
 #include "core/session/Session.h"
+#include "core/tune/TuneReport.h"
 #include "core/workbench/Workbench.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -126,6 +129,130 @@ private slots:
              outcome->notReadBack.c_str());
     QCOMPARE(QString::fromStdString(test::readFile(saved)),
              QString::fromStdString(local.text()));
+  }
+
+  // The jobs of the fixture, started from the same choices the CLI, Python
+  // and the window's panels fill (python_api and widgets_session_window
+  // compare their answers with the same fixture).
+  void theFixturesJobsAnswerAsItSays() {
+    QTemporaryDir workspace;
+    const workbench::Workbench bench =
+        projectBench(workspace.path().toStdString());
+    const json fixture = editsFixture();
+    auto document =
+        bench.parseFile(test::sourceDir() / fixture["file"].get<std::string>());
+    QVERIFY(document.ok());
+    for (const char *kind : {"sweep_axes", "sweep_iree_space"}) {
+      const json &expected = fixture[kind];
+      workbench::SweepJobChoice choice;
+      choice.op = {0, 0};
+      choice.vary = expected.value("vary", std::vector<std::string>{});
+      choice.nearest = expected.value("nearest", choice.nearest);
+      auto request = bench.sweepRequest(*document, choice);
+      QVERIFY2(bool(request), request ? "" : request.refusal().message.c_str());
+      auto prepared = bench.prepareSweep(*request, choice);
+      QVERIFY2(bool(prepared),
+               prepared ? "" : prepared.refusal().message.c_str());
+      auto planned = bench.planSweep(*request);
+      QVERIFY2(bool(planned), planned ? "" : planned.refusal().message.c_str());
+      QCOMPARE(planned->candidates.size(), expected["candidates"].size());
+      for (size_t i = 0; i < planned->candidates.size(); ++i) {
+        const sweep::SweepCandidate &c = planned->candidates[i];
+        QCOMPARE(QString::fromStdString(c.name),
+                 QString::fromStdString(
+                     expected["candidates"][i][0].get<std::string>()));
+        QCOMPARE(c.valid, expected["candidates"][i][1].get<bool>());
+      }
+    }
+
+    const json &tuneFixture = fixture["tune"];
+    workbench::TuneChoice choice;
+    choice.program =
+        test::sourceDir() / tuneFixture["program"].get<std::string>();
+    choice.target = tuneFixture["target"];
+    choice.candidates = tuneFixture["candidates"];
+    choice.budgetMinutes = tuneFixture["budget_minutes"];
+    auto request = bench.tuneRequest(choice);
+    QVERIFY2(bool(request), request ? "" : request.refusal().message.c_str());
+    auto tuned = bench.tune(*request);
+    QVERIFY2(bool(tuned), tuned ? "" : tuned.refusal().message.c_str());
+    QCOMPARE(tuned->dispatches.size(), tuneFixture["dispatches"].size());
+    for (size_t i = 0; i < tuned->dispatches.size(); ++i) {
+      const tune::DispatchTune &d = tuned->dispatches[i];
+      const json &expected = tuneFixture["dispatches"][i];
+      QCOMPARE(QString::fromStdString(d.winner),
+               QString::fromStdString(expected["winner"].get<std::string>()));
+      QCOMPARE(QString::fromStdString(d.outcome),
+               QString::fromStdString(expected["outcome"].get<std::string>()));
+      QCOMPARE(d.kept, expected["kept"].get<bool>());
+    }
+  }
+
+  // A choice out of range is refused naming what, before anything runs.
+  void aChoiceOutOfRangeIsRefused() {
+    QTemporaryDir workspace;
+    const workbench::Workbench bench =
+        projectBench(workspace.path().toStdString());
+    workbench::TuneChoice tune;
+    tune.program = test::sourceDir() / "tests/e2e/data/two_matmuls.mlir";
+    tune.target = "gfx942";
+    auto refusedFor = [&](const workbench::TuneChoice &choice) {
+      auto made = bench.tuneRequest(choice);
+      return made ? std::string() : made.refusal().message;
+    };
+    QVERIFY(refusedFor(tune).empty());
+    for (double budget : {0.0, -1.0, std::nan(""), 1e300}) {
+      workbench::TuneChoice bad = tune;
+      bad.budgetMinutes = budget;
+      QVERIFY2(refusedFor(bad).find("budget") != std::string::npos,
+               refusedFor(bad).c_str());
+    }
+    for (double seconds : {0.0, std::nan(""), HUGE_VAL}) {
+      workbench::TuneChoice bad = tune;
+      bad.timeoutSeconds = seconds;
+      QVERIFY2(refusedFor(bad).find("timeout") != std::string::npos,
+               refusedFor(bad).c_str());
+    }
+    workbench::TuneChoice bad = tune;
+    bad.target = "no-such-chip";
+    QVERIFY(refusedFor(bad).starts_with("target: "));
+    bad = tune;
+    bad.program = "/nonexistent/program.mlir";
+    auto missing = bench.tuneRequest(bad);
+    QVERIFY(!missing);
+    QVERIFY(missing.refusal().kind == workbench::Refusal::Kind::Input);
+    bad = tune;
+    bad.bundle = workspace.filePath("bundle").toStdString();
+    bad.on = "ssh:gpu-box";
+    QVERIFY(!refusedFor(bad).empty());
+
+    iree::DocumentParser parser(test::projectCompiler());
+    auto document = parser.parseFile(
+        test::sourceDir() /
+        "examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    QVERIFY(document.ok());
+    workbench::SweepJobChoice sweep;
+    auto sweepRefusal = [&](const workbench::SweepJobChoice &choice) {
+      auto made = bench.sweepRequest(*document, choice);
+      return made ? std::string() : made.refusal().message;
+    };
+    QVERIFY(sweepRefusal(sweep).empty());
+    for (auto change :
+         std::vector<std::function<void(workbench::SweepJobChoice &)>>{
+             [](auto &c) { c.nearest = -1; }, [](auto &c) { c.nearest = 4097; },
+             [](auto &c) { c.parallel = -1; },
+             [](auto &c) { c.repetitions = 0; },
+             [](auto &c) { c.timeoutSeconds = std::nan(""); },
+             [](auto &c) { c.stage = "run"; },
+             [](auto &c) {
+               c.op = {0, 7};
+             },
+             [](auto &c) { c.vary = {"workgroup"}; },
+             [](auto &c) { c.compileOn = "slurm:cpu"; }}) {
+      workbench::SweepJobChoice badSweep = sweep;
+      change(badSweep);
+      QVERIFY(!sweepRefusal(badSweep).empty());
+    }
   }
 
   void withoutIreeEveryQuestionSaysWhy() {
