@@ -215,16 +215,38 @@ struct Editor {
 
 } // namespace
 
+namespace {
+
+// An index given as a Python int, in words; anything else, or one past a
+// 64-bit integer, is no index.
+std::optional<std::string> indexText(const py::handle &value) {
+  if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))
+    return std::nullopt;
+  int overflow = 0;
+  const long long index = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0 || (index == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  return std::to_string(index);
+}
+
+} // namespace
+
 edit::OpRef opRefOf(const document::Document &document, const py::object &op) {
   std::string spec;
-  if (py::isinstance<py::str>(op))
+  if (py::isinstance<py::str>(op)) {
     spec = op.cast<std::string>();
-  else if (py::isinstance<py::int_>(op))
-    spec = std::to_string(op.cast<long long>()) + ":0";
-  else if (py::isinstance<py::tuple>(op) && py::len(op) == 2)
-    spec = std::to_string(op.cast<py::tuple>()[0].cast<long long>()) + ":" +
-           std::to_string(op.cast<py::tuple>()[1].cast<long long>());
-  else
+  } else if (auto index = indexText(op)) {
+    spec = *index + ":0";
+  } else if (py::isinstance<py::tuple>(op) && py::len(op) == 2) {
+    const py::tuple pair = op.cast<py::tuple>();
+    auto dispatch = indexText(pair[0]);
+    auto rootOp = indexText(pair[1]);
+    if (!dispatch || !rootOp)
+      throw Failure("an op's (dispatch, op) pair holds two indices");
+    spec = *dispatch + ":" + *rootOp;
+  } else
     throw Failure("an op is \"DISPATCH:OP\", a dispatch index or a "
                   "(dispatch, op) pair");
   auto ref = edit::findOp(document, spec);

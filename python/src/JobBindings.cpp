@@ -171,6 +171,8 @@ std::chrono::milliseconds timeoutOf(double seconds) {
 const std::atomic<bool> *cancelFlagOf(const py::object &cancel) {
   if (cancel.is_none())
     return nullptr;
+  if (!py::isinstance<CancelToken>(cancel))
+    throw Failure("cancel is a tilescope.Cancel or None");
   return cancel.cast<CancelToken &>().flag.get();
 }
 

@@ -8,6 +8,20 @@ using namespace tilescope::python;
 PYBIND11_MODULE(_tilescope, m) {
   m.doc() = "Tilescope's core: IREE documents, edits, the rules' verdict, "
             "layouts and pictures.";
+  // An argument pybind11 could not convert where the code converts it
+  // itself (an op given as a list, a callback's answer): a TypeError, as
+  // for an argument of the wrong type in the signature, not a RuntimeError.
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    try {
+      if (thrown)
+        std::rethrow_exception(thrown);
+    } catch (const py::cast_error &failure) {
+      PyErr_SetString(
+          PyExc_TypeError,
+          (std::string("an argument of the wrong type: ") + failure.what())
+              .c_str());
+    }
+  });
   // Translators run newest first: EditError's, then ParseError's, then
   // Error's (which would take its kinds too).
   static py::exception<Failure> error =
