@@ -2,6 +2,10 @@
 
 #include "widgets/render/ScenePainter.h"
 
+#include "core/util/Files.h"
+
+#include <QBuffer>
+#include <QByteArray>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QMarginsF>
@@ -66,6 +70,25 @@ QImage renderToImage(const GridScene &scene, const Theme &theme,
   return image;
 }
 
+namespace {
+
+// The drawing encoded in memory, then written as every save is
+// (writeFileAtomically): a reader sees the old file or the new one, a link
+// is written through, and a FIFO, a device or a folder named as the
+// target is refused, never written to or replaced.
+bool saveEncoded(const QString &path, const QByteArray &bytes, QString *error) {
+  auto written = writeFileAtomically(
+      path.toStdString(),
+      std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+  if (!written) {
+    setError(error, QString::fromStdString(written.error()));
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
 bool writePng(const GridScene &scene, const QString &path, const Theme &theme,
               double cellSize, QString *error) {
   const QImage image = renderToImage(scene, theme, cellSize);
@@ -74,13 +97,16 @@ bool writePng(const GridScene &scene, const QString &path, const Theme &theme,
              QStringLiteral("could not allocate the image for %1").arg(path));
     return false;
   }
-  QImageWriter writer(path, "png");
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  QImageWriter writer(&buffer, "png");
   if (!writer.write(image)) {
-    setError(error, QStringLiteral("could not write %1: %2")
+    setError(error, QStringLiteral("could not encode %1: %2")
                         .arg(path, writer.errorString()));
     return false;
   }
-  return true;
+  return saveEncoded(path, bytes, error);
 }
 
 bool writeSvg(const GridScene &scene, const QString &path, const Theme &theme,
@@ -88,8 +114,11 @@ bool writeSvg(const GridScene &scene, const QString &path, const Theme &theme,
   const ScenePainter painter;
   const Fit fit =
       fitScene(painter, scene, cellSize, QSize(kMaxExportSide, kMaxExportSide));
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
   QSvgGenerator generator;
-  generator.setFileName(path);
+  generator.setOutputDevice(&buffer);
   generator.setSize(fit.size);
   generator.setViewBox(QRect(QPoint(0, 0), fit.size));
   // QSvgGenerator (Qt 6.4) writes these verbatim: escape them.
@@ -97,20 +126,16 @@ bool writeSvg(const GridScene &scene, const QString &path, const Theme &theme,
   generator.setDescription(scene.subtitle.toHtmlEscaped());
   QPainter p;
   if (!p.begin(&generator)) {
-    setError(error, QStringLiteral("could not write %1").arg(path));
+    setError(error, QStringLiteral("could not draw %1").arg(path));
     return false;
   }
   painter.paint(p, scene, QRectF(QPointF(0, 0), QSizeF(fit.size)), theme,
                 fit.cellSize);
-  if (!p.end()) {
-    setError(error, QStringLiteral("could not finish writing %1").arg(path));
+  if (!p.end() || bytes.isEmpty()) {
+    setError(error, QStringLiteral("could not finish drawing %1").arg(path));
     return false;
   }
-  if (QFileInfo(path).size() <= 0) {
-    setError(error, QStringLiteral("could not write %1").arg(path));
-    return false;
-  }
-  return true;
+  return saveEncoded(path, bytes, error);
 }
 
 bool writePdf(const GridScene &scene, const QString &path, const Theme &theme,
@@ -118,33 +143,38 @@ bool writePdf(const GridScene &scene, const QString &path, const Theme &theme,
   const ScenePainter painter;
   const Fit fit =
       fitScene(painter, scene, cellSize, QSize(kMaxExportSide, kMaxExportSide));
-  QPdfWriter writer(path);
-  // One device unit per point: the drawing's pixels become points.
-  writer.setResolution(72);
-  writer.setCreator(QStringLiteral("Tilescope"));
-  writer.setTitle(scene.title);
-  const QPageSize pageSize(QSizeF(fit.size), QPageSize::Point, QString(),
-                           QPageSize::ExactMatch);
-  if (!writer.setPageLayout(QPageLayout(pageSize, QPageLayout::Portrait,
-                                        QMarginsF(0, 0, 0, 0),
-                                        QPageLayout::Point))) {
-    setError(
-        error,
-        QStringLiteral("could not set the PDF page size for %1").arg(path));
-    return false;
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  {
+    QPdfWriter writer(&buffer);
+    // One device unit per point: the drawing's pixels become points.
+    writer.setResolution(72);
+    writer.setCreator(QStringLiteral("Tilescope"));
+    writer.setTitle(scene.title);
+    const QPageSize pageSize(QSizeF(fit.size), QPageSize::Point, QString(),
+                             QPageSize::ExactMatch);
+    if (!writer.setPageLayout(QPageLayout(pageSize, QPageLayout::Portrait,
+                                          QMarginsF(0, 0, 0, 0),
+                                          QPageLayout::Point))) {
+      setError(
+          error,
+          QStringLiteral("could not set the PDF page size for %1").arg(path));
+      return false;
+    }
+    QPainter p;
+    if (!p.begin(&writer)) {
+      setError(error, QStringLiteral("could not draw %1").arg(path));
+      return false;
+    }
+    painter.paint(p, scene, QRectF(QPointF(0, 0), QSizeF(fit.size)), theme,
+                  fit.cellSize);
+    if (!p.end()) {
+      setError(error, QStringLiteral("could not finish drawing %1").arg(path));
+      return false;
+    }
   }
-  QPainter p;
-  if (!p.begin(&writer)) {
-    setError(error, QStringLiteral("could not write %1").arg(path));
-    return false;
-  }
-  painter.paint(p, scene, QRectF(QPointF(0, 0), QSizeF(fit.size)), theme,
-                fit.cellSize);
-  if (!p.end()) {
-    setError(error, QStringLiteral("could not finish writing %1").arg(path));
-    return false;
-  }
-  return true;
+  return saveEncoded(path, bytes, error);
 }
 
 bool writeScene(const GridScene &scene, const QString &path, const Theme &theme,
