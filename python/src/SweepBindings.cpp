@@ -85,13 +85,7 @@ py::dict sweep(const document::Document &document, const py::object &op,
           if (onCandidate.is_none())
             return;
           py::object answer = onCandidate(toPython(told), done, total);
-          // Any answer but None is read as Python reads it (a list, a
-          // string: its truth).
-          const int truth =
-              answer.is_none() ? 1 : PyObject_IsTrue(answer.ptr());
-          if (truth < 0)
-            throw py::error_already_set();
-          if (truth == 0)
+          if (!answer.is_none() && !answer.cast<bool>())
             flag->store(true);
         });
       };

@@ -66,12 +66,7 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
                                  ? py::object(py::float_(*progress.secondsLeft))
                                  : py::object(py::none());
       py::object answer = onProgress(step);
-      // Any answer but None is read as Python reads it (a list, a
-      // string: its truth).
-      const int truth = answer.is_none() ? 1 : PyObject_IsTrue(answer.ptr());
-      if (truth < 0)
-        throw py::error_already_set();
-      if (truth == 0)
+      if (!answer.is_none() && !answer.cast<bool>())
         flag->store(true);
     });
   };
