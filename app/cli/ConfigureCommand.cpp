@@ -107,7 +107,11 @@ int configure(const QStringList &arguments) {
   };
   auto program = service::configureProgram(*installation, *worker, request);
   if (!program) {
-    std::cerr << "tilescope-cli configure: " << source.string() << ": "
+    // Named once: a file that cannot be read is named by the error itself.
+    std::cerr << "tilescope-cli configure: "
+              << (program.error().starts_with(source.string())
+                      ? ""
+                      : source.string() + ": ")
               << program.error() << "\n";
     return kExitBadInput;
   }

@@ -451,7 +451,9 @@ void bindDocuments(py::module_ &m) {
         py::gil_scoped_release release;
         auto configured = service::configureProgram(*iree, worker(), request);
         if (!configured)
-          throw Failure(source.string() + ": " + configured.error());
+          throw Failure(configured.error().starts_with(source.string())
+                            ? configured.error()
+                            : source.string() + ": " + configured.error());
         return std::make_shared<document::Document>(
             std::move(configured->document));
       },

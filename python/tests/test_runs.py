@@ -4,10 +4,11 @@ IREE on the CPU (llvm-cpu, local-task), each answer held to the CLI's."""
 import json
 import os
 import subprocess
+import time
 
 import pytest
 
-from conftest import EXAMPLES, MATMUL, REDUCTION, cli, cli_json
+from conftest import EXAMPLES, MATMUL, REDUCTION, SOURCE, cli, cli_json
 
 CPU_MATMUL = EXAMPLES / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir"
 CPU_PROGRAM = EXAMPLES / "sources" / "matmul_f32_small.mlir"
@@ -228,3 +229,25 @@ def test_a_tune_stops_when_its_progress_callback_says_so(tilescope, tmp_path):
     assert result["cancelled"]
     with pytest.raises(tilescope.Error):
         tilescope.tune(program, target="no-such-target", workspace=tmp_path)
+
+
+def test_two_tunes_of_one_program_on_one_workspace_both_finish_or_one_refuses(tmp_path):
+    """A second tune of the program on the same workspace, started while the
+    first runs, is refused, saying which tune holds the folder; never do both
+    time every candidate under each other's load."""
+    program = SOURCE / "tests" / "e2e" / "data" / "two_matmuls.mlir"
+    arguments = [os.environ["TILESCOPE_CLI"], "tune", str(program), "--target", "gfx942",
+                 "--candidates", "2", "--workspace", str(tmp_path)]
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    first = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env)
+    folder = tmp_path / "tune"
+    deadline = time.monotonic() + 20
+    while first.poll() is None and not folder.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    second = subprocess.run(arguments, capture_output=True, text=True, env=env, timeout=300)
+    out, err = first.communicate(timeout=300)
+    assert first.returncode == 0, err
+    if second.returncode != 0:
+        assert "is running already" in second.stderr, second.stderr
+        assert str(first.pid) in second.stderr, second.stderr
