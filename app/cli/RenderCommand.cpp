@@ -174,153 +174,143 @@ Result<int64_t> fileOpMark(const LayoutInputs &in,
   return key;
 }
 
-} // namespace
-
-int render(const QStringList &arguments) {
-  QCommandLineParser parser;
-  parser.setApplicationDescription(
-      "tilescope-cli render: draw a layout, config, MMA, swizzle or basis, "
-      "or the config of an IREE FILE's root op --op DISPATCH:OP.");
-  LayoutOptions options;
-  options.addTo(parser);
-  const QCommandLineOption outputOption({"o", "output"},
-                                        "PNG, SVG or PDF file.", "FILE");
-  const QCommandLineOption colorOption(
-      "color-by", "subgroup, lane or register.", "WHAT", "lane");
-  const QCommandLineOption dimsOption(
-      "dims", "The two dimensions to draw, e.g. 0,1.", "R,C");
-  const QCommandLineOption atOption(
+// render's own options, beside the layout inputs (LayoutOptions).
+struct RenderOptions {
+  QCommandLineOption output{{"o", "output"}, "PNG, SVG or PDF file.", "FILE"};
+  QCommandLineOption color{"color-by", "subgroup, lane or register.", "WHAT",
+                           "lane"};
+  QCommandLineOption dims{"dims", "The two dimensions to draw, e.g. 0,1.",
+                          "R,C"};
+  QCommandLineOption at{
       "at",
       "With --config: where each dimension not drawn is held, one index per "
       "dimension, e.g. 0,70,0 (the two drawn are ignored; default 0).",
-      "I,J,...");
-  const QCommandLineOption gridOption(
-      "grid", "With --config: draw the workgroup grid.");
-  const QCommandLineOption viewOption(
+      "I,J,..."};
+  QCommandLineOption grid{"grid", "With --config: draw the workgroup grid."};
+  QCommandLineOption view{
       "view",
       "With FILE: layouts, lane-basis, subgroup-basis, mma, swizzle or grid "
       "(the window's views; default layouts).",
-      "VIEW", "layouts");
-  const QCommandLineOption darkOption("dark", "Dark theme.");
-  const QCommandLineOption cellOption(
-      "cell-size", "Cell size in pixels (default 24).", "PX", "24");
-  parser.addOptions({outputOption, colorOption, dimsOption, atOption,
-                     gridOption, viewOption, darkOption, cellOption});
-  if (!parseCommandLine(parser, arguments, "render"))
-    return kExitUsage;
-  if (!parser.isSet(outputOption)) {
-    std::cerr
-        << "tilescope-cli render: -o FILE (.png, .svg or .pdf) is required\n";
-    return kExitUsage;
+      "VIEW", "layouts"};
+  QCommandLineOption dark{"dark", "Dark theme."};
+  QCommandLineOption cell{"cell-size", "Cell size in pixels (default 24).",
+                          "PX", "24"};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({output, color, dims, at, grid, view, dark, cell});
   }
-  auto color = colorBy(parser.value(colorOption));
-  if (!color)
-    return fail("--color-by", color.error());
+};
+
+// How the picture is drawn: what colours it, which dimensions, where the
+// others are held, the cell size.
+struct Drawing {
+  render::ColorBy color = render::ColorBy::Lane;
+  bool colorGiven = false;
   // The two dimensions --dims R,C names (unset: the picture's choice, the
   // last two whose size > 1).
   std::optional<std::pair<size_t, size_t>> dims;
-  if (parser.isSet(dimsOption)) {
+  std::vector<int64_t> slice;
+  int64_t cellSize = 24;
+};
+
+// The drawing options, or the option at fault and why ({"--dims", "..."}).
+Result<Drawing> drawingOf(const QCommandLineParser &parser,
+                          const RenderOptions &options) {
+  Drawing drawing;
+  auto color = colorBy(parser.value(options.color));
+  if (!color)
+    return Error{"--color-by: " + color.error()};
+  drawing.color = *color;
+  drawing.colorGiven = parser.isSet(options.color);
+  if (parser.isSet(options.dims)) {
     std::vector<int64_t> values;
-    for (const QString &part : parser.value(dimsOption).split(',')) {
+    for (const QString &part : parser.value(options.dims).split(',')) {
       auto value = parseInt64(part.trimmed().toStdString());
       if (!value)
-        return fail("--dims", "'" + part.toStdString() + "' is not an integer");
+        return Error{"--dims: '" + part.toStdString() + "' is not an integer"};
       values.push_back(*value);
     }
     if (values.size() == 2 && values[0] >= 0 && values[1] >= 0)
-      dims = std::pair{static_cast<size_t>(values[0]),
-                       static_cast<size_t>(values[1])};
+      drawing.dims = std::pair{static_cast<size_t>(values[0]),
+                               static_cast<size_t>(values[1])};
   }
-  std::vector<int64_t> slice;
-  if (parser.isSet(atOption))
-    for (const QString &part : parser.value(atOption).split(',')) {
+  if (parser.isSet(options.at))
+    for (const QString &part : parser.value(options.at).split(',')) {
       auto value = parseInt64(part.trimmed().toStdString());
       if (!value || *value < 0)
-        return fail("--at",
-                    "'" + part.toStdString() + "' is not an index (0 or more)");
-      slice.push_back(*value);
+        return Error{"--at: '" + part.toStdString() +
+                     "' is not an index (0 or more)"};
+      drawing.slice.push_back(*value);
     }
-  const auto cellSize = parseInt64(parser.value(cellOption).toStdString());
+  const auto cellSize = parseInt64(parser.value(options.cell).toStdString());
   if (!cellSize || *cellSize < 1 || *cellSize > 256)
-    return fail("--cell-size", "must be 1 to 256 pixels");
+    return Error{"--cell-size: must be 1 to 256 pixels"};
+  drawing.cellSize = *cellSize;
+  return drawing;
+}
 
-  // The picture with colour `marked` marked (< 0: none), to the file -o
-  // names.
-  auto write = [&](render::GridScene scene, int64_t marked) {
-    if (marked >= 0 && scene.colorCount > 0 && marked >= scene.colorCount)
-      return fail("render", std::string(render::colorByName(scene.colorBy)) +
-                                " " + std::to_string(marked) +
-                                " is not in the picture (it has " +
-                                std::to_string(scene.colorCount) + ": 0 to " +
-                                std::to_string(scene.colorCount - 1) + ")");
-    scene = render::markColorKey(std::move(scene), marked);
-    QString error;
-    const render::Theme theme = parser.isSet(darkOption)
-                                    ? render::Theme::darkTheme()
-                                    : render::Theme::light();
-    if (!render::writeScene(scene, parser.value(outputOption), theme,
-                            static_cast<double>(*cellSize), &error))
-      return fail("render", error.toStdString());
-    std::cout << "wrote " << parser.value(outputOption).toStdString() << "\n";
-    return kExitOk;
-  };
-
-  if (parser.positionalArguments().size() == 1) {
-    auto marks = options.marks(parser);
-    if (!marks)
-      return fail("render", marks.error());
-    render::OpViewRequest request;
-    request.colorBy = *color;
-    // A marked subgroup (or lane) colours the picture by subgroups (lanes).
-    if (!parser.isSet(colorOption) && marks->subgroup)
-      request.colorBy = render::ColorBy::Subgroup;
-    request.step = marks->step;
-    request.dims = dims;
-    request.slice = slice;
-    int code = kExitOk;
-    auto scene = fileOpScene(
-        parser, options,
-        parser.isSet(gridOption) ? QString("grid") : parser.value(viewOption),
-        request, code);
-    if (!scene) {
-      std::cerr << "tilescope-cli render: " << scene.error() << "\n";
-      return code;
-    }
-    auto marked = fileOpMark(*marks, *scene);
-    if (!marked)
-      return fail("render", marked.error());
-    return write(std::move(*scene), *marked);
+// --config's picture: the op's layouts (or with --grid its workgroup
+// grid), from its config, loops and translation_info.
+Result<render::GridScene> configScene(const LayoutInputs &in,
+                                      render::ColorBy color,
+                                      const Drawing &drawing, bool grid) {
+  const LayoutInputs *inputs = &in;
+  const auto &dims = drawing.dims;
+  const auto &slice = drawing.slice;
+  auto config = inputs->loweringConfig();
+  if (!config)
+    return Error{"--config: " + config.error()};
+  auto space = inputs->iterationSpace();
+  if (!space)
+    return Error{"--iteration-space: " + space.error()};
+  layout::DeriveOptions deriveOptions;
+  deriveOptions.ireeRelease = inputs->ireeRelease;
+  deriveOptions.subgroupSize = inputs->subgroupSize;
+  std::optional<config::TranslationInfo> info;
+  if (!inputs->translationText.empty()) {
+    auto parsed = config::TranslationInfo::parse(inputs->translationText);
+    if (!parsed)
+      return Error{"--translation-info: " + parsed.error()};
+    info = std::move(*parsed);
   }
-  if (parser.isSet(viewOption))
-    return fail("--view", "names a view of a root op of a file: give FILE "
-                          "--op DISPATCH:OP");
-
-  auto inputs = options.read(parser);
-  if (!inputs)
-    return fail("render", inputs.error());
-  auto mark = markedKey(*inputs, parser.isSet(gridOption));
-  if (!mark)
-    return fail("render", mark.error());
-  // A marked subgroup or lane is a colour of the picture.
-  if (mark->second != render::ColorBy::Custom) {
-    if (parser.isSet(colorOption) && *color != mark->second &&
-        !(inputs->kind == LayoutInputs::Kind::Mma &&
-          *color == render::ColorBy::Register))
-      return fail("render",
-                  mark->second == render::ColorBy::Subgroup
-                      ? "marking a subgroup needs --color-by subgroup"
-                  : inputs->kind == LayoutInputs::Kind::Mma
-                      ? "marking an MMA lane needs --color-by lane or register"
-                      : "marking a lane needs --color-by lane");
-    if (!parser.isSet(colorOption))
-      color = mark->second;
+  if (grid) {
+    auto derived = layout::deriveLayout(*config, *space, deriveOptions);
+    if (!derived)
+      return Error{"--config: " + derived.error()};
+    auto shared =
+        std::make_shared<const layout::DerivedLayout>(std::move(*derived));
+    const auto [row, column] = render::pickDims(shared->workgroupCounts, dims);
+    return render::workgroupGridScene(shared, row, column);
   }
+  layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
+                                  deriveOptions};
+  auto layouts = layout::opLayouts(request);
+  if (!layouts)
+    return Error{"--config: " + layouts.error()};
+  render::OpSceneOptions sceneOptions;
+  sceneOptions.colorBy = color;
+  sceneOptions.step = inputs->step;
+  sceneOptions.subtitle = QString::fromStdString(config->print());
+  sceneOptions.slice = slice;
+  sceneOptions.dims = dims;
+  auto drawn = render::opScene(*layouts, sceneOptions);
+  if (!drawn)
+    return Error{"--config: " + drawn.error()};
+  return std::move(*drawn);
+}
+
+// The picture of what --layout, --basis, --config, --mma or --swizzle give,
+// coloured by `color`; an Error is "--OPTION: why".
+Result<render::GridScene> standaloneScene(const LayoutInputs *inputs,
+                                          render::ColorBy color,
+                                          const Drawing &drawing, bool grid) {
+  const auto &dims = drawing.dims;
   render::GridScene scene;
   switch (inputs->kind) {
   case LayoutInputs::Kind::Layout: {
     auto layout = inputs->nestedLayout();
     if (!layout)
-      return fail("--layout", layout.error());
+      return Error{"--layout: " + layout.error()};
     auto shared =
         std::make_shared<const layout::NestedLayout>(std::move(*layout));
     const auto [row, column] = render::pickDims(shared->shape(), dims);
@@ -328,80 +318,41 @@ int render(const QStringList &arguments) {
     if (inputs->element)
       fixed = *inputs->element;
     scene = render::nestedLayoutScene(
-        shared, *color, row, column, fixed,
+        shared, color, row, column, fixed,
         QString::fromStdString(shared->attribute().print()));
     break;
   }
   case LayoutInputs::Kind::Basis: {
     auto basis = inputs->basis();
     if (!basis)
-      return fail("--basis", basis.error());
+      return Error{"--basis: " + basis.error()};
     auto map = layout::BasisMap::create(*basis);
     if (!map)
-      return fail("--basis", map.error());
+      return Error{"--basis: " + map.error()};
     scene = render::basisScene(std::make_shared<const layout::BasisMap>(*map),
                                QString::fromStdString(inputs->text));
     break;
   }
   case LayoutInputs::Kind::Config: {
-    auto config = inputs->loweringConfig();
-    if (!config)
-      return fail("--config", config.error());
-    auto space = inputs->iterationSpace();
-    if (!space)
-      return fail("--iteration-space", space.error());
-    layout::DeriveOptions deriveOptions;
-    deriveOptions.ireeRelease = inputs->ireeRelease;
-    deriveOptions.subgroupSize = inputs->subgroupSize;
-    std::optional<config::TranslationInfo> info;
-    if (!inputs->translationText.empty()) {
-      auto parsed = config::TranslationInfo::parse(inputs->translationText);
-      if (!parsed)
-        return fail("--translation-info", parsed.error());
-      info = std::move(*parsed);
-    }
-    if (parser.isSet(gridOption)) {
-      auto derived = layout::deriveLayout(*config, *space, deriveOptions);
-      if (!derived)
-        return fail("--config", derived.error());
-      auto shared =
-          std::make_shared<const layout::DerivedLayout>(std::move(*derived));
-      const auto [row, column] =
-          render::pickDims(shared->workgroupCounts, dims);
-      scene = render::workgroupGridScene(shared, row, column);
-      break;
-    }
-    layout::OpLayoutRequest request{&*config, &*space, info ? &*info : nullptr,
-                                    deriveOptions};
-    auto layouts = layout::opLayouts(request);
-    if (!layouts)
-      return fail("--config", layouts.error());
-    render::OpSceneOptions sceneOptions;
-    sceneOptions.colorBy = *color;
-    sceneOptions.step = inputs->step;
-    sceneOptions.subtitle = QString::fromStdString(config->print());
-    sceneOptions.slice = slice;
-    sceneOptions.dims = dims;
-    auto drawn = render::opScene(*layouts, sceneOptions);
+    auto drawn = configScene(*inputs, color, drawing, grid);
     if (!drawn)
-      return fail("--config", drawn.error());
+      return Error{drawn.error()};
     scene = std::move(*drawn);
     break;
   }
   case LayoutInputs::Kind::Mma: {
     const layout::MmaIntrinsic *found = layout::findMmaIntrinsic(inputs->mma);
     if (!found)
-      return fail("--mma", "unknown intrinsic '" + inputs->mma + "'");
+      return Error{"--mma: unknown intrinsic '" + inputs->mma + "'"};
     if (inputs->lane && *inputs->lane >= found->subgroupSize)
-      return fail("--lane", "lane " + std::to_string(*inputs->lane) +
-                                " is not in " + inputs->mma + "'s " +
-                                std::to_string(found->subgroupSize) +
-                                " lanes (0 to " +
-                                std::to_string(found->subgroupSize - 1) + ")");
+      return Error{"--lane: lane " + std::to_string(*inputs->lane) +
+                   " is not in " + inputs->mma + "'s " +
+                   std::to_string(found->subgroupSize) + " lanes (0 to " +
+                   std::to_string(found->subgroupSize - 1) + ")"};
     layout::MmaIntrinsic intrinsic =
         inputs->colMajor ? found->colMajor() : *found;
     scene = render::mmaScene(intrinsic,
-                             *color == render::ColorBy::Register
+                             color == render::ColorBy::Register
                                  ? render::ColorBy::Register
                                  : render::ColorBy::Lane,
                              inputs->lane.value_or(-1));
@@ -415,14 +366,119 @@ int render(const QStringList &arguments) {
   case LayoutInputs::Kind::Swizzle: {
     auto swizzle = inputs->swizzle();
     if (!swizzle)
-      return fail("--swizzle", swizzle.error());
+      return Error{"--swizzle: " + swizzle.error()};
     scene = render::swizzleScene(*swizzle, inputs->accesses(*swizzle),
                                  inputs->elementBytes, inputs->bankModel());
     break;
   }
   }
+  return scene;
+}
+
+} // namespace
+
+int render(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli render: draw a layout, config, MMA, swizzle or basis, "
+      "or the config of an IREE FILE's root op --op DISPATCH:OP.");
+  LayoutOptions options;
+  options.addTo(parser);
+  const RenderOptions own;
+  own.addTo(parser);
+  if (!parseCommandLine(parser, arguments, "render"))
+    return kExitUsage;
+  if (!parser.isSet(own.output)) {
+    std::cerr
+        << "tilescope-cli render: -o FILE (.png, .svg or .pdf) is required\n";
+    return kExitUsage;
+  }
+  // Errors below are "--OPTION: why", printed as fail() prints them.
+  auto drawing = drawingOf(parser, own);
+  if (!drawing) {
+    std::cerr << "tilescope-cli: " << drawing.error() << "\n";
+    return kExitFailure;
+  }
+  const bool grid = parser.isSet(own.grid);
+
+  // The picture with colour `marked` marked (< 0: none), to the file -o
+  // names.
+  auto write = [&](render::GridScene scene, int64_t marked) {
+    if (marked >= 0 && scene.colorCount > 0 && marked >= scene.colorCount)
+      return fail("render", std::string(render::colorByName(scene.colorBy)) +
+                                " " + std::to_string(marked) +
+                                " is not in the picture (it has " +
+                                std::to_string(scene.colorCount) + ": 0 to " +
+                                std::to_string(scene.colorCount - 1) + ")");
+    scene = render::markColorKey(std::move(scene), marked);
+    QString error;
+    const render::Theme theme = parser.isSet(own.dark)
+                                    ? render::Theme::darkTheme()
+                                    : render::Theme::light();
+    if (!render::writeScene(scene, parser.value(own.output), theme,
+                            static_cast<double>(drawing->cellSize), &error))
+      return fail("render", error.toStdString());
+    std::cout << "wrote " << parser.value(own.output).toStdString() << "\n";
+    return kExitOk;
+  };
+
+  if (parser.positionalArguments().size() == 1) {
+    auto marks = options.marks(parser);
+    if (!marks)
+      return fail("render", marks.error());
+    render::OpViewRequest request;
+    request.colorBy = drawing->color;
+    // A marked subgroup (or lane) colours the picture by subgroups (lanes).
+    if (!drawing->colorGiven && marks->subgroup)
+      request.colorBy = render::ColorBy::Subgroup;
+    request.step = marks->step;
+    request.dims = drawing->dims;
+    request.slice = drawing->slice;
+    int code = kExitOk;
+    auto scene = fileOpScene(parser, options,
+                             grid ? QString("grid") : parser.value(own.view),
+                             request, code);
+    if (!scene) {
+      std::cerr << "tilescope-cli render: " << scene.error() << "\n";
+      return code;
+    }
+    auto marked = fileOpMark(*marks, *scene);
+    if (!marked)
+      return fail("render", marked.error());
+    return write(std::move(*scene), *marked);
+  }
+  if (parser.isSet(own.view))
+    return fail("--view", "names a view of a root op of a file: give FILE "
+                          "--op DISPATCH:OP");
+
+  auto inputs = options.read(parser);
+  if (!inputs)
+    return fail("render", inputs.error());
+  auto mark = markedKey(*inputs, grid);
+  if (!mark)
+    return fail("render", mark.error());
+  render::ColorBy color = drawing->color;
+  // A marked subgroup or lane is a colour of the picture.
+  if (mark->second != render::ColorBy::Custom) {
+    if (drawing->colorGiven && color != mark->second &&
+        !(inputs->kind == LayoutInputs::Kind::Mma &&
+          color == render::ColorBy::Register))
+      return fail("render",
+                  mark->second == render::ColorBy::Subgroup
+                      ? "marking a subgroup needs --color-by subgroup"
+                  : inputs->kind == LayoutInputs::Kind::Mma
+                      ? "marking an MMA lane needs --color-by lane or register"
+                      : "marking a lane needs --color-by lane");
+    if (!drawing->colorGiven)
+      color = mark->second;
+  }
+  auto scene = standaloneScene(&*inputs, color, *drawing, grid);
+  if (!scene) {
+    std::cerr << "tilescope-cli: " << scene.error() << "\n";
+    return kExitFailure;
+  }
   // mmaScene marked the lane itself.
-  return write(std::move(scene),
+  return write(std::move(*scene),
                inputs->kind == LayoutInputs::Kind::Mma ? -1 : mark->first);
 }
 
