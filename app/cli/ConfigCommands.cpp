@@ -107,205 +107,201 @@ void printModel(const config::LoweringConfig &cfg) {
 
 } // namespace
 
-int check(const QStringList &arguments) {
-  QCommandLineParser parser;
-  const QCommandLineOption configOption(
-      "config",
-      "The #iree_gpu.lowering_config<...> or "
-      "#iree_codegen.compilation_info<...> "
-      "to check (#alias = ... lines allowed).",
-      "TEXT");
-  const QCommandLineOption translationOption(
-      "translation-info", "The #iree_codegen.translation_info<...>.", "TEXT");
-  const QCommandLineOption spaceOption(
+namespace {
+
+// check's options.
+struct CheckOptions {
+  QCommandLineOption config{"config",
+                            "The #iree_gpu.lowering_config<...> or "
+                            "#iree_codegen.compilation_info<...> "
+                            "to check (#alias = ... lines allowed).",
+                            "TEXT"};
+  QCommandLineOption translation{
+      "translation-info", "The #iree_codegen.translation_info<...>.", "TEXT"};
+  QCommandLineOption space{
       "iteration-space",
       "Bounds and kinds of the root op's loops, e.g. 4x6656x16384:ppr.",
-      "SPACE");
-  const QCommandLineOption typesOption("types", kTypesHelp, "TYPES");
-  const QCommandLineOption mapsOption("maps", kMapsHelp, "MAPS");
-  const QCommandLineOption targetOption(
+      "SPACE"};
+  QCommandLineOption types{"types", kTypesHelp, "TYPES"};
+  QCommandLineOption maps{"maps", kMapsHelp, "MAPS"};
+  QCommandLineOption target{
       "target",
       "gfx942, gfx950, gfx1100, sm_80, sm_90 (or mi300x, h100, ...), "
       "or an #iree_gpu.target<...>.",
-      "TARGET");
-  const QCommandLineOption releaseOption(
+      "TARGET"};
+  QCommandLineOption release{
       "iree-release", "The IREE release the config is for (default 3.13).",
-      "X.Y", kPinnedRelease);
-  const QCommandLineOption jsonOption("json", "Print JSON.");
-  const QCommandLineOption noConstraintsOption(
+      "X.Y", kPinnedRelease};
+  QCommandLineOption json{"json", "Print JSON."};
+  QCommandLineOption noConstraints{
       "no-iree-constraints",
       "With FILE: skip IREE's own verdict (its pipeline constraints for the "
-      "op, checked by the pinned iree-opt).");
-  parser.addOptions({configOption, translationOption, spaceOption, typesOption,
-                     mapsOption, targetOption, releaseOption, jsonOption,
-                     kOpOption, kIreeOption, noConstraintsOption});
-  parser.addPositionalArgument(
-      "[FILE]", "An IREE file: check the config of its root op --op (its "
-                "loops, types and target from the file) instead of --config.");
-  if (!parseCommandLine(parser, arguments, "check"))
-    return kExitUsage;
-  const workbench::Workbench bench = workbenchOf(parser);
-  const bool fromFile = parser.positionalArguments().size() == 1;
-  if (parser.positionalArguments().size() > 1 ||
-      (fromFile && parser.isSet(configOption)) ||
-      (!fromFile && !parser.isSet(configOption))) {
-    std::cerr << "tilescope-cli check: give --config TEXT, or FILE --op "
-                 "DISPATCH:OP\n";
-    return kExitUsage;
+      "op, checked by the pinned iree-opt)."};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({config, translation, space, types, maps, target, release,
+                       json, kOpOption, kIreeOption, noConstraints});
   }
+};
 
-  auto fail = [](const std::string &what, const std::string &message) {
-    std::cerr << "tilescope-cli check: " << what << ": " << message << "\n";
-    return kExitFailure;
-  };
-
+// What check judges: a config given as text, or FILE's root op in its
+// dispatch (the context points into `opened`), judged as the window,
+// Python and set-config judge it (edit::ruleVerdict, Session::verdict),
+// with IREE's verdict on the file's op (its pipeline constraints).
+struct CheckSubject {
   config::ValidationContext context;
   std::optional<config::LoweringConfig> loweringConfig;
-  // IREE's verdict on the file's op: its pipeline constraints.
+  std::optional<OpenedOp> opened;
+  std::optional<edit::RootOpContext> fileOp;
   std::optional<service::OpConstraintVerdict> ireeVerdict;
   std::string ireeVerdictError;
   std::vector<std::string> ireeCommands;
-  // FILE's root op in its dispatch (the context points into `opened`),
-  // judged as the window, Python and set-config judge it (edit::ruleVerdict,
-  // Session::verdict).
-  std::optional<OpenedOp> opened;
-  std::optional<edit::RootOpContext> fileOp;
-  if (fromFile) {
-    const std::string path = parser.positionalArguments().front().toStdString();
-    int code = kExitOk;
-    auto file = openRootOp(path, opSpecOf(parser), bench, code);
-    if (!file) {
-      std::cerr << "tilescope-cli check: " << file.error() << "\n";
-      return code;
-    }
-    opened = std::move(*file);
-    fileOp = edit::contextOf(opened->document, opened->ref);
-    const edit::RootOpContext &op = *fileOp;
-    if (!op.loweringConfig)
-      return fail(path, op.op->name + " (line " + std::to_string(op.op->line) +
-                            "): " + op.loweringConfigError);
-    context = op.validation;
-    loweringConfig = op.loweringConfig;
-    if (!parser.isSet(noConstraintsOption)) {
-      auto installation = bench.iree();
-      auto worker = bench.worker();
-      auto verdict =
-          !installation ? Result<std::optional<service::OpConstraintVerdict>>(
-                              Error{installation.error()})
-          : !worker
-              ? Result<std::optional<service::OpConstraintVerdict>>(
-                    Error{worker.error()})
-              : service::ireeVerdictOn(*installation, *worker, opened->document,
-                                       opened->ref, &ireeCommands);
-      if (!verdict)
-        ireeVerdictError = verdict.error();
-      else
-        ireeVerdict = std::move(*verdict);
-    }
-  }
-  context.ireeRelease = parser.value(releaseOption).toStdString();
+  std::string targetNote;
+};
 
-  auto attribute = fromFile ? Result<config::Attribute>(config::Attribute{})
-                            : config::parseResolvedAttribute(
-                                  parser.value(configOption).toStdString());
+// A failure of check: "WHAT: MESSAGE" and the exit code.
+struct CheckFailure {
+  std::string what, message;
+  int code = kExitFailure;
+};
+
+std::optional<CheckFailure> openFileOp(const QCommandLineParser &parser,
+                                       const CheckOptions &options,
+                                       const workbench::Workbench &bench,
+                                       CheckSubject &subject) {
+  const std::string path = parser.positionalArguments().front().toStdString();
+  int code = kExitOk;
+  auto file = openRootOp(path, opSpecOf(parser), bench, code);
+  if (!file)
+    return CheckFailure{"", file.error(), code};
+  subject.opened = std::move(*file);
+  subject.fileOp =
+      edit::contextOf(subject.opened->document, subject.opened->ref);
+  const edit::RootOpContext &op = *subject.fileOp;
+  if (!op.loweringConfig)
+    return CheckFailure{path, op.op->name + " (line " +
+                                  std::to_string(op.op->line) +
+                                  "): " + op.loweringConfigError};
+  subject.context = op.validation;
+  subject.loweringConfig = op.loweringConfig;
+  if (parser.isSet(options.noConstraints))
+    return std::nullopt;
+  auto installation = bench.iree();
+  auto worker = bench.worker();
+  if (!installation || !worker) {
+    subject.ireeVerdictError =
+        installation ? worker.error() : installation.error();
+    return std::nullopt;
+  }
+  auto verdict =
+      service::ireeVerdictOn(*installation, *worker, subject.opened->document,
+                             subject.opened->ref, &subject.ireeCommands);
+  if (!verdict)
+    subject.ireeVerdictError = verdict.error();
+  else
+    subject.ireeVerdict = std::move(*verdict);
+  return std::nullopt;
+}
+
+// --config TEXT: a lowering config or a compilation_info, as written.
+std::optional<CheckFailure> readConfigText(const std::string &text,
+                                           CheckSubject &subject) {
+  auto attribute = config::parseResolvedAttribute(text);
   if (!attribute)
-    return fail("--config", attribute.error());
-  if (fromFile) {
-    // The file's config, loops, types and target are in `context`.
-  } else if (attribute->isDialect("iree_codegen", "compilation_info")) {
-    // IREE's parser judges the text as written (a compilation_info whole).
-    context.loweringConfigText = *attribute;
+    return CheckFailure{"--config", attribute.error()};
+  // IREE's parser judges the text as written (a compilation_info whole).
+  subject.context.loweringConfigText = *attribute;
+  config::Attribute lowering = *attribute;
+  if (attribute->isDialect("iree_codegen", "compilation_info")) {
     auto info = config::CompilationInfo::fromAttribute(*attribute);
     if (!info)
-      return fail("--config", info.error());
-    context.translationInfo = info->translationInfo;
-    auto cfg = config::LoweringConfig::fromAttribute(info->loweringConfig);
-    if (!cfg)
-      return fail("--config", cfg.error());
-    loweringConfig = *cfg;
-  } else {
-    context.loweringConfigText = *attribute;
-    auto cfg = config::LoweringConfig::fromAttribute(*attribute);
-    if (!cfg)
-      return fail("--config", cfg.error());
-    loweringConfig = *cfg;
+      return CheckFailure{"--config", info.error()};
+    subject.context.translationInfo = info->translationInfo;
+    lowering = info->loweringConfig;
   }
-  if (parser.isSet(translationOption)) {
-    const std::string text = parser.value(translationOption).toStdString();
+  auto cfg = config::LoweringConfig::fromAttribute(lowering);
+  if (!cfg)
+    return CheckFailure{"--config", cfg.error()};
+  subject.loweringConfig = *cfg;
+  return std::nullopt;
+}
+
+// --translation-info, --iteration-space (--types, --maps) and --target, over
+// what the file or the config gave.
+std::optional<CheckFailure> readContext(const QCommandLineParser &parser,
+                                        const CheckOptions &options,
+                                        const workbench::Workbench &bench,
+                                        CheckSubject &subject) {
+  config::ValidationContext &context = subject.context;
+  if (parser.isSet(options.translation)) {
+    const std::string text = parser.value(options.translation).toStdString();
     auto info = config::TranslationInfo::parse(text);
     if (!info)
-      return fail("--translation-info", info.error());
+      return CheckFailure{"--translation-info", info.error()};
     context.translationInfo = *info;
     if (auto written = config::parseResolvedAttribute(text))
       context.translationInfoText = *written;
   }
-  if (parser.isSet(spaceOption)) {
-    auto space =
-        config::IterationSpace::parse(parser.value(spaceOption).toStdString());
+  if (parser.isSet(options.space)) {
+    auto space = config::IterationSpace::parse(
+        parser.value(options.space).toStdString());
     if (!space)
-      return fail("--iteration-space", space.error());
+      return CheckFailure{"--iteration-space", space.error()};
     context.iterationSpace = *space;
-    auto operands = operandsFor(*space, parser.value(typesOption).toStdString(),
-                                parser.value(mapsOption).toStdString());
+    auto operands =
+        operandsFor(*space, parser.value(options.types).toStdString(),
+                    parser.value(options.maps).toStdString());
     if (!operands)
-      return fail(parser.isSet(mapsOption) ? "--maps" : "--types",
-                  operands.error());
+      return CheckFailure{parser.isSet(options.maps) ? "--maps" : "--types",
+                          operands.error()};
     context.iterationSpace->operands = std::move(*operands);
-  } else if (parser.isSet(typesOption) || parser.isSet(mapsOption)) {
-    return fail("--types", "needs --iteration-space, e.g. 4x6656x16384:ppr");
+  } else if (parser.isSet(options.types) || parser.isSet(options.maps)) {
+    return CheckFailure{"--types",
+                        "needs --iteration-space, e.g. 4x6656x16384:ppr"};
   }
-  std::string targetNote;
-  if (parser.isSet(targetOption)) {
+  if (parser.isSet(options.target)) {
     // Asked of the IREE in use when there is one (its facts for the name),
     // else the built-in table: checking needs no IREE.
     auto installation = bench.iree();
     auto target =
         service::resolveTarget(installation ? &*installation : nullptr,
-                               parser.value(targetOption).toStdString());
+                               parser.value(options.target).toStdString());
     if (!target)
-      return fail("--target", target.error());
+      return CheckFailure{"--target", target.error()};
     context.target = std::move(target->target);
-    targetNote = std::move(target->note);
+    subject.targetNote = std::move(target->note);
   }
+  return std::nullopt;
+}
 
-  std::vector<config::Problem> problems;
-  if (fileOp) {
-    // With the file's loops, types and target as given on the command
-    // line (--iteration-space, --target, ...) where they are.
-    fileOp->validation = context;
-    problems = edit::ruleVerdict(*fileOp).problems;
-  } else {
-    problems = layout::validate(*loweringConfig, context);
+json checkJson(const CheckSubject &subject,
+               const std::vector<config::Problem> &problems) {
+  const config::ValidationContext &context = subject.context;
+  json out = {{"lowering_config", exporting::toJson(*subject.loweringConfig)},
+              {"iree_release", context.ireeRelease},
+              {"problems", exporting::toJson(problems)}};
+  if (context.translationInfo)
+    out["translation_info"] = exporting::toJson(*context.translationInfo);
+  if (context.iterationSpace)
+    out["iteration_space"] = exporting::toJson(*context.iterationSpace);
+  if (subject.ireeVerdict)
+    out["iree_constraints"] =
+        constraintsJson(*subject.ireeVerdict, subject.ireeCommands);
+  else if (!subject.ireeVerdictError.empty())
+    out["iree_constraints"] = {{"error", subject.ireeVerdictError}};
+  if (context.target) {
+    out["target"] = exporting::toJson(*context.target);
+    if (!subject.targetNote.empty())
+      out["target"]["note"] = subject.targetNote;
   }
-  if (ireeVerdict)
-    for (config::Problem &p : service::problemsOf(*ireeVerdict))
-      problems.push_back(std::move(p));
-  const bool hasErrors =
-      std::any_of(problems.begin(), problems.end(), [](const auto &p) {
-        return p.severity == config::Problem::Severity::Error;
-      });
+  return out;
+}
 
-  if (parser.isSet(jsonOption)) {
-    json out = {{"lowering_config", exporting::toJson(*loweringConfig)},
-                {"iree_release", context.ireeRelease},
-                {"problems", exporting::toJson(problems)}};
-    if (context.translationInfo)
-      out["translation_info"] = exporting::toJson(*context.translationInfo);
-    if (context.iterationSpace)
-      out["iteration_space"] = exporting::toJson(*context.iterationSpace);
-    if (ireeVerdict)
-      out["iree_constraints"] = constraintsJson(*ireeVerdict, ireeCommands);
-    else if (!ireeVerdictError.empty())
-      out["iree_constraints"] = {{"error", ireeVerdictError}};
-    if (context.target) {
-      out["target"] = exporting::toJson(*context.target);
-      if (!targetNote.empty())
-        out["target"]["note"] = targetNote;
-    }
-    std::cout << exporting::jsonText(out, 2) << "\n";
-    return hasErrors ? kExitFailure : kExitOk;
-  }
-  printModel(*loweringConfig);
+void printCheck(const CheckSubject &subject,
+                const std::vector<config::Problem> &problems,
+                bool constraintsAsked) {
+  const config::ValidationContext &context = subject.context;
+  printModel(*subject.loweringConfig);
   if (context.translationInfo)
     std::cout << "translation_info: " << context.translationInfo->print()
               << "\n  pipeline: " << context.translationInfo->pipelineName()
@@ -319,19 +315,79 @@ int check(const QStringList &arguments) {
                       ? ""
                       : " (" + context.target->product + ")")
               << ", "
-              << (targetNote.empty() ? context.target->source : targetNote)
+              << (subject.targetNote.empty() ? context.target->source
+                                             : subject.targetNote)
               << "\n";
   std::cout << "IREE release: " << context.ireeRelease << "\n";
-  if (ireeVerdict)
-    printConstraints(*ireeVerdict);
-  else if (!ireeVerdictError.empty())
-    std::cout << "IREE's pipeline constraints: not asked: " << ireeVerdictError
-              << "\n";
-  else if (fromFile && !parser.isSet(noConstraintsOption))
+  if (subject.ireeVerdict)
+    printConstraints(*subject.ireeVerdict);
+  else if (!subject.ireeVerdictError.empty())
+    std::cout << "IREE's pipeline constraints: not asked: "
+              << subject.ireeVerdictError << "\n";
+  else if (constraintsAsked)
     std::cout << "IREE's pipeline constraints: IREE states them for GPU "
                  "lowering configs only\n";
   std::cout << "\n";
   printProblems(problems);
+}
+
+} // namespace
+
+int check(const QStringList &arguments) {
+  QCommandLineParser parser;
+  const CheckOptions options;
+  options.addTo(parser);
+  parser.addPositionalArgument(
+      "[FILE]", "An IREE file: check the config of its root op --op (its "
+                "loops, types and target from the file) instead of --config.");
+  if (!parseCommandLine(parser, arguments, "check"))
+    return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
+  const bool fromFile = parser.positionalArguments().size() == 1;
+  if (parser.positionalArguments().size() > 1 ||
+      (fromFile && parser.isSet(options.config)) ||
+      (!fromFile && !parser.isSet(options.config))) {
+    std::cerr << "tilescope-cli check: give --config TEXT, or FILE --op "
+                 "DISPATCH:OP\n";
+    return kExitUsage;
+  }
+
+  CheckSubject subject;
+  std::optional<CheckFailure> failed =
+      fromFile
+          ? openFileOp(parser, options, bench, subject)
+          : readConfigText(parser.value(options.config).toStdString(), subject);
+  subject.context.ireeRelease = parser.value(options.release).toStdString();
+  if (!failed)
+    failed = readContext(parser, options, bench, subject);
+  if (failed) {
+    std::cerr << "tilescope-cli check: "
+              << (failed->what.empty() ? "" : failed->what + ": ")
+              << failed->message << "\n";
+    return failed->code;
+  }
+
+  std::vector<config::Problem> problems;
+  if (subject.fileOp) {
+    // With the file's loops, types and target as given on the command
+    // line (--iteration-space, --target, ...) where they are.
+    subject.fileOp->validation = subject.context;
+    problems = edit::ruleVerdict(*subject.fileOp).problems;
+  } else {
+    problems = layout::validate(*subject.loweringConfig, subject.context);
+  }
+  if (subject.ireeVerdict)
+    for (config::Problem &p : service::problemsOf(*subject.ireeVerdict))
+      problems.push_back(std::move(p));
+  const bool hasErrors =
+      std::any_of(problems.begin(), problems.end(), [](const auto &p) {
+        return p.severity == config::Problem::Severity::Error;
+      });
+  if (parser.isSet(options.json))
+    std::cout << exporting::jsonText(checkJson(subject, problems), 2) << "\n";
+  else
+    printCheck(subject, problems,
+               fromFile && !parser.isSet(options.noConstraints));
   return hasErrors ? kExitFailure : kExitOk;
 }
 
