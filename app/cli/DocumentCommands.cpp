@@ -209,6 +209,167 @@ int show(const QStringList &arguments) {
   return verdict.hasErrors() ? kExitFailure : kExitOk;
 }
 
+namespace {
+
+// set-config's options.
+struct SetConfigOptions {
+  QCommandLineOption set{"set",
+                         "FIELD=VALUE, VALUE as MLIR attribute text; "
+                         "repeatable, applied in order.",
+                         "FIELD=VALUE"};
+  QCommandLineOption unset{"unset", "Remove FIELD; repeatable.", "FIELD"};
+  QCommandLineOption output{
+      {"o", "output"}, "Write the edited file to OUT.", "OUT"};
+  QCommandLineOption inPlace{"in-place", "Replace FILE (atomically)."};
+  QCommandLineOption diff{"diff",
+                          "Print the unified diff instead of the edited file."};
+  QCommandLineOption force{
+      "force", "Write the edit even where the rules find an error in it "
+               "(otherwise nothing is written and the exit code is 1)."};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({kOpOption, set, unset, output, inPlace, diff, force,
+                       kJsonOption, kIreeOption});
+  }
+};
+
+// One --set FIELD=VALUE (a value) or --unset FIELD (none).
+struct FieldChange {
+  std::string field;
+  std::optional<std::string> value;
+};
+
+// The changes in the order given on the command line (QCommandLineParser
+// keeps --set and --unset apart); an Error is the usage message.
+Result<std::vector<FieldChange>> changesOf(const QStringList &arguments) {
+  std::vector<FieldChange> changes;
+  for (int i = 1; i < arguments.size(); ++i) {
+    const QString &argument = arguments[i];
+    auto valueOf = [&](const QString &name) -> std::optional<QString> {
+      if (argument == "--" + name && i + 1 < arguments.size())
+        return arguments[++i];
+      if (argument.startsWith("--" + name + "="))
+        return argument.mid(name.size() + 3);
+      return std::nullopt;
+    };
+    if (auto set = valueOf("set")) {
+      const std::string text = set->toStdString();
+      const size_t equals = text.find('=');
+      if (equals == std::string::npos || equals == 0)
+        return Error{"--set \"" + text + "\": expected FIELD=VALUE"};
+      changes.push_back({text.substr(0, equals), text.substr(equals + 1)});
+    } else if (auto unset = valueOf("unset")) {
+      changes.push_back({unset->toStdString(), std::nullopt});
+    }
+  }
+  return changes;
+}
+
+// What the changes did: each applied edit (as JSON), the fields that
+// already held their value, or the first refusal (nothing applied after).
+struct AppliedChanges {
+  json applied = json::array();
+  std::vector<std::string> unchanged;
+  std::optional<std::pair<std::string, std::string>> refused; // field, why
+};
+
+AppliedChanges applyChanges(session::Session &session, edit::OpRef op,
+                            const std::vector<FieldChange> &changes) {
+  AppliedChanges out;
+  const edit::EditableDocument &editable = session.model();
+  for (const FieldChange &change : changes) {
+    const session::SetOutcome applied =
+        session.set(op, change.field, change.value);
+    if (applied.unchanged) {
+      out.unchanged.push_back(applied.refusal.substr(
+          0, applied.refusal.find(": the edit changes nothing")));
+      continue;
+    }
+    if (!applied) {
+      out.refused = {change.field, applied.refusal};
+      return out;
+    }
+    out.applied.push_back(
+        {{"field", applied.edit->field.name()},
+         {"old", applied.edit->oldValue},
+         {"new", applied.edit->newValue},
+         {"attribute", applied.edit->attributeKey},
+         {"line", applied.edit->line},
+         {"read_by_iree", applied.edit->readByIree},
+         {"description", applied.edit->describe(editable.document())}});
+  }
+  return out;
+}
+
+// How the edited text went out: written where, held for the rules' errors,
+// or refused by IREE's reading (`notReadBack`: why; nothing written).
+struct SetConfigWrite {
+  std::string writtenTo;
+  bool held = false;
+  std::string notReadBack;
+};
+
+// The rules judge the edit; IREE reads the edited text back before
+// anything is written, and an error holds the write unless --force (the
+// session's save policy). An Error: the file could not be written.
+Result<SetConfigWrite> writeEdited(session::Session &session, edit::OpRef op,
+                                   const std::string &path,
+                                   const QCommandLineParser &parser,
+                                   const SetConfigOptions &options,
+                                   bool hasErrors) {
+  SetConfigWrite out;
+  const bool toFile =
+      parser.isSet(options.inPlace) || parser.isSet(options.output);
+  // In place with nothing changed, the file is already as asked: only read.
+  if (!toFile ||
+      (parser.isSet(options.inPlace) && !session.model().modified())) {
+    if (auto agrees = session.readBack(); !agrees)
+      out.notReadBack = agrees.error();
+    else
+      out.held = toFile && hasErrors && !parser.isSet(options.force);
+    return out;
+  }
+  const std::string target = parser.isSet(options.inPlace)
+                                 ? path
+                                 : parser.value(options.output).toStdString();
+  session::SavePolicy policy;
+  policy.holdOnRuleErrors = !parser.isSet(options.force);
+  policy.judged = {op};
+  auto saved = session.save(target, policy);
+  if (!saved)
+    return Error{saved.error()};
+  out.notReadBack = saved->notReadBack;
+  out.held = !saved->heldFor.empty();
+  if (saved->written)
+    out.writtenTo = target;
+  return out;
+}
+
+void printSetConfig(const edit::EditableDocument &editable,
+                    const AppliedChanges &changes, const SetConfigWrite &wrote,
+                    const std::vector<config::Problem> &problems, bool asDiff,
+                    bool toFile) {
+  if (asDiff)
+    std::cout << editable.diff();
+  else if (!toFile)
+    std::cout << editable.text();
+  for (const edit::Edit &e : editable.edits())
+    std::cerr << "set " << e.describe(editable.document()) << "\n";
+  for (const std::string &note : changes.unchanged)
+    std::cerr << "unchanged: " << note << "\n";
+  if (!wrote.writtenTo.empty())
+    std::cerr << "wrote " << wrote.writtenTo << "\n";
+  if (!problems.empty()) {
+    std::cerr << "problems the rules find in the edited config:\n";
+    printProblems(problems, std::cerr);
+  }
+  if (wrote.held)
+    std::cerr << "nothing written: the rules find errors in the edit "
+                 "(above); --force writes it anyway\n";
+}
+
+} // namespace
+
 int setConfig(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -225,25 +386,8 @@ int setConfig(const QStringList &arguments) {
       "use_igemm_convolution, reorder_workgroups_strategy); "
       "translation_info.KEY for its other entries; lowering_config or "
       "translation_info for the whole attribute.");
-  const QCommandLineOption setOption(
-      "set",
-      "FIELD=VALUE, VALUE as MLIR attribute text; repeatable, applied "
-      "in order.",
-      "FIELD=VALUE");
-  const QCommandLineOption unsetOption("unset", "Remove FIELD; repeatable.",
-                                       "FIELD");
-  const QCommandLineOption outputOption({"o", "output"},
-                                        "Write the edited file to OUT.", "OUT");
-  const QCommandLineOption inPlaceOption("in-place",
-                                         "Replace FILE (atomically).");
-  const QCommandLineOption diffOption(
-      "diff", "Print the unified diff instead of the edited file.");
-  const QCommandLineOption forceOption(
-      "force", "Write the edit even where the rules find an error in it "
-               "(otherwise nothing is written and the exit code is 1).");
-  parser.addOptions({kOpOption, setOption, unsetOption, outputOption,
-                     inPlaceOption, diffOption, forceOption, kJsonOption,
-                     kIreeOption});
+  const SetConfigOptions options;
+  options.addTo(parser);
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "set-config"))
     return kExitUsage;
@@ -254,36 +398,13 @@ int setConfig(const QStringList &arguments) {
   };
   if (parser.positionalArguments().size() != 1)
     return usage("expected one FILE");
-  if (!parser.isSet(setOption) && !parser.isSet(unsetOption))
+  if (!parser.isSet(options.set) && !parser.isSet(options.unset))
     return usage("nothing to change: give --set FIELD=VALUE or --unset FIELD");
-  if (parser.isSet(outputOption) && parser.isSet(inPlaceOption))
+  if (parser.isSet(options.output) && parser.isSet(options.inPlace))
     return usage("--output and --in-place exclude each other");
-
-  // The changes in the order given on the command line.
-  struct Change {
-    std::string field;
-    std::optional<std::string> value;
-  };
-  std::vector<Change> changes;
-  for (int i = 1; i < arguments.size(); ++i) {
-    const QString &argument = arguments[i];
-    auto valueOf = [&](const QString &name) -> std::optional<QString> {
-      if (argument == "--" + name && i + 1 < arguments.size())
-        return arguments[++i];
-      if (argument.startsWith("--" + name + "="))
-        return argument.mid(name.size() + 3);
-      return std::nullopt;
-    };
-    if (auto set = valueOf("set")) {
-      const std::string text = set->toStdString();
-      const size_t equals = text.find('=');
-      if (equals == std::string::npos || equals == 0)
-        return usage("--set \"" + text + "\": expected FIELD=VALUE");
-      changes.push_back({text.substr(0, equals), text.substr(equals + 1)});
-    } else if (auto unset = valueOf("unset")) {
-      changes.push_back({unset->toStdString(), std::nullopt});
-    }
-  }
+  auto changes = changesOf(arguments);
+  if (!changes)
+    return usage(changes.error());
 
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
@@ -297,137 +418,65 @@ int setConfig(const QStringList &arguments) {
   auto ref = edit::findOp(*document, opSpec);
   if (!ref)
     return usage(path + ": --op " + opSpec + ": " + ref.error());
-  auto reader = ireeAttributeReader(bench);
-  if (!reader) {
-    std::cerr << "tilescope-cli set-config: " << reader.error() << "\n";
-    return kExitIreeUnavailable;
+  // IREE reads each edited attribute, then the whole edited text, back:
+  // the session the window and Python drive, wired by the workbench.
+  auto session = bench.open(std::move(*document));
+  const edit::EditableDocument &editable = session->model();
+  const AppliedChanges applied = applyChanges(*session, *ref, *changes);
+  if (applied.refused) {
+    // Nothing is written: the file stays as it was.
+    if (parser.isSet(kJsonOption))
+      std::cout << exporting::jsonText(
+                       {{"file", path},
+                        {"op", opSpec},
+                        {"refused",
+                         {{"field", applied.refused->first},
+                          {"message", applied.refused->second}}},
+                        {"written", false}},
+                       2)
+                << "\n";
+    else
+      std::cerr << path << ": op " << opSpec << ": " << applied.refused->second
+                << "\n(nothing written)\n";
+    return kExitFailure;
   }
 
-  // IREE reads each edited attribute, then the whole edited text, back
-  // (the session the window and Python drive).
-  auto worker = bench.worker();
-  if (!worker) {
-    std::cerr << "tilescope-cli set-config: " << worker.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  session::SessionServices services;
-  services.printAttribute = *reader;
-  services.parseText = [&worker](const std::string &text,
-                                 const std::string &name) {
-    return worker->parseText(text, name);
-  };
-  session::Session session(std::move(services));
-  session.open(std::move(*document));
-  const edit::EditableDocument &editable = session.model();
-  json appliedJson = json::array();
-  std::vector<std::string> unchanged; // a value the field already holds
-  for (const Change &change : changes) {
-    const session::SetOutcome applied =
-        session.set(*ref, change.field, change.value);
-    if (applied.unchanged) {
-      unchanged.push_back(applied.refusal.substr(
-          0, applied.refusal.find(": the edit changes nothing")));
-      continue;
-    }
-    if (!applied) {
-      // Nothing is written: the file stays as it was.
-      if (parser.isSet(kJsonOption))
-        std::cout << exporting::jsonText({{"file", path},
-                                          {"op", opSpec},
-                                          {"refused",
-                                           {{"field", change.field},
-                                            {"message", applied.refusal}}},
-                                          {"written", false}},
-                                         2)
-                  << "\n";
-      else
-        std::cerr << path << ": op " << opSpec << ": " << applied.refusal
-                  << "\n(nothing written)\n";
-      return kExitFailure;
-    }
-    appliedJson.push_back(
-        {{"field", applied.edit->field.name()},
-         {"old", applied.edit->oldValue},
-         {"new", applied.edit->newValue},
-         {"attribute", applied.edit->attributeKey},
-         {"line", applied.edit->line},
-         {"read_by_iree", applied.edit->readByIree},
-         {"description", applied.edit->describe(editable.document())}});
-  }
-
-  // The rules judge the edit; IREE reads the edited text back before
-  // anything is written, and an error holds the write unless --force
-  // (the session's save policy).
-  const edit::RootOpContext context =
-      edit::contextOf(editable.document(), *ref);
-  const edit::RuleVerdict verdict = edit::ruleVerdict(context);
+  const edit::RuleVerdict verdict =
+      edit::ruleVerdict(edit::contextOf(editable.document(), *ref));
   const auto &problems = verdict.problems;
-  const bool toFile = parser.isSet(inPlaceOption) || parser.isSet(outputOption);
-  auto notReadBack = [&](const std::string &why) {
+  auto wrote =
+      writeEdited(*session, *ref, path, parser, options, verdict.hasErrors());
+  if (!wrote) {
+    std::cerr << "tilescope-cli set-config: " << wrote.error() << "\n";
+    return kExitBadInput;
+  }
+  if (!wrote->notReadBack.empty()) {
     std::cerr << path << ": op " << opSpec
               << ": IREE does not read the edited file back as edited; "
                  "nothing written:\n"
-              << why << "\n";
+              << wrote->notReadBack << "\n";
     return kExitFailure;
-  };
-  bool held = false;
-  std::string writtenTo;
-  // In place with nothing changed, the file is already as asked: only read.
-  if (!toFile || (parser.isSet(inPlaceOption) && !editable.modified())) {
-    if (auto agrees = session.readBack(); !agrees)
-      return notReadBack(agrees.error());
-    held = toFile && verdict.hasErrors() && !parser.isSet(forceOption);
-  } else {
-    const std::string target = parser.isSet(inPlaceOption)
-                                   ? path
-                                   : parser.value(outputOption).toStdString();
-    session::SavePolicy policy;
-    policy.holdOnRuleErrors = !parser.isSet(forceOption);
-    policy.judged = {*ref};
-    auto saved = session.save(target, policy);
-    if (!saved) {
-      std::cerr << "tilescope-cli set-config: " << saved.error() << "\n";
-      return kExitBadInput;
-    }
-    if (!saved->notReadBack.empty())
-      return notReadBack(saved->notReadBack);
-    held = !saved->heldFor.empty();
-    if (saved->written)
-      writtenTo = target;
   }
+  const bool toFile =
+      parser.isSet(options.inPlace) || parser.isSet(options.output);
   if (parser.isSet(kJsonOption)) {
-    json out = {
-        {"file", path},
-        {"op", opSpec},
-        {"edits", appliedJson},
-        {"written", writtenTo.empty() ? json(nullptr) : json(writtenTo)},
-        {"unchanged", unchanged},
-        {"held_for_errors", held},
-        {"problems", problemsJson(problems)},
-        {"diff", editable.diff()}};
+    json out = {{"file", path},
+                {"op", opSpec},
+                {"edits", applied.applied},
+                {"written", wrote->writtenTo.empty() ? json(nullptr)
+                                                     : json(wrote->writtenTo)},
+                {"unchanged", applied.unchanged},
+                {"held_for_errors", wrote->held},
+                {"problems", problemsJson(problems)},
+                {"diff", editable.diff()}};
     // The edited text stands in for the file only where no file was asked
     // for: a held edit prints none.
-    if (!toFile && !parser.isSet(diffOption))
+    if (!toFile && !parser.isSet(options.diff))
       out["text"] = editable.text();
     std::cout << exporting::jsonText(out, 2) << "\n";
   } else {
-    if (parser.isSet(diffOption))
-      std::cout << editable.diff();
-    else if (!toFile)
-      std::cout << editable.text();
-    for (const edit::Edit &e : editable.edits())
-      std::cerr << "set " << e.describe(editable.document()) << "\n";
-    for (const std::string &note : unchanged)
-      std::cerr << "unchanged: " << note << "\n";
-    if (!writtenTo.empty())
-      std::cerr << "wrote " << writtenTo << "\n";
-    if (!problems.empty()) {
-      std::cerr << "problems the rules find in the edited config:\n";
-      printProblems(problems, std::cerr);
-    }
-    if (held)
-      std::cerr << "nothing written: the rules find errors in the edit "
-                   "(above); --force writes it anyway\n";
+    printSetConfig(editable, applied, *wrote, problems,
+                   parser.isSet(options.diff), toFile);
   }
   return verdict.hasErrors() ? kExitFailure : kExitOk;
 }

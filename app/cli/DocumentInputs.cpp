@@ -4,7 +4,6 @@
 #include "app/common/IreeSettings.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/edit/RootOpContext.h"
-#include "core/iree/CompilerLibrary.h"
 #include "core/process/Workspace.h"
 #include "core/service/ReleaseOffer.h"
 
@@ -85,20 +84,6 @@ Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,
     return Error{path + ": --op " + opSpec + ": " + ref.error()};
   }
   return OpenedOp{std::move(*document), *ref};
-}
-
-// IREE's own reading of an attribute, from the loaded library.
-Result<edit::AttributeReader>
-ireeAttributeReader(const workbench::Workbench &bench) {
-  auto installation = bench.iree();
-  if (!installation)
-    return Error{installation.error()};
-  auto library = iree::CompilerLibrary::load(installation->compilerLibrary);
-  if (!library)
-    return Error{library.error()};
-  auto parser = std::make_shared<iree::AttributeParser>(std::move(*library));
-  return edit::AttributeReader(
-      [parser](const std::string &text) { return parser->print(text); });
 }
 
 Result<RootOpTexts> rootOpTexts(const std::string &path,

@@ -52,10 +52,6 @@ struct OpenedOp {
 Result<OpenedOp> openRootOp(const std::string &path, const std::string &opSpec,
                             const workbench::Workbench &bench, int &exitCode);
 
-// IREE's own reading of an attribute, from the loaded library.
-Result<edit::AttributeReader>
-ireeAttributeReader(const workbench::Workbench &bench);
-
 // A root op of a file as the texts `explain` and `render` take: its GPU
 // lowering config, loops, element types, indexing maps, target and
 // translation_info (empty where the file has none).
