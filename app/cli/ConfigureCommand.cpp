@@ -18,24 +18,32 @@ using namespace tilescope;
 
 namespace tilescope::cli {
 
+// configure's options.
+struct ConfigureOptions {
+  QCommandLineOption target{
+      "target",
+      "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu (a source that "
+      "names its devices needs none; sm_90, which IREE 3.13 cannot name, "
+      "gets Tilescope's own target).",
+      "TARGET"};
+  QCommandLineOption output{{"o", "output"},
+                            "The configured MLIR (default: SOURCE's name with "
+                            ".TARGET.configured.mlir, in the current folder).",
+                            "OUT"};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({target, output, kJsonOption, kIreeOption});
+  }
+};
+
 int configure(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "tilescope-cli configure: run the pinned iree-compile on a program up "
       "to executable configurations for a target, and list the configured "
       "dispatches, each root op linked to the source op it came from.");
-  const QCommandLineOption targetOption(
-      "target",
-      "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu (a source that "
-      "names its devices needs none; sm_90, which IREE 3.13 cannot name, "
-      "gets Tilescope's own target).",
-      "TARGET");
-  const QCommandLineOption outputOption(
-      {"o", "output"},
-      "The configured MLIR (default: SOURCE's name with "
-      ".TARGET.configured.mlir, in the current folder).",
-      "OUT");
-  parser.addOptions({targetOption, outputOption, kJsonOption, kIreeOption});
+  const ConfigureOptions options;
+  options.addTo(parser);
   parser.addPositionalArgument("SOURCE", "An MLIR program (e.g. a model).");
   if (!parseCommandLine(parser, arguments, "configure"))
     return kExitUsage;
@@ -46,9 +54,9 @@ int configure(const QStringList &arguments) {
   }
   // A source that names its devices needs no --target (and keeps them).
   std::optional<service::CompileTarget> target;
-  if (parser.isSet(targetOption)) {
+  if (parser.isSet(options.target)) {
     auto named =
-        service::compileTarget(parser.value(targetOption).toStdString());
+        service::compileTarget(parser.value(options.target).toStdString());
     if (!named) {
       std::cerr << "tilescope-cli configure: --target: " << named.error()
                 << "\n";
@@ -73,8 +81,8 @@ int configure(const QStringList &arguments) {
     }
   }
   std::filesystem::path output =
-      parser.isSet(outputOption)
-          ? std::filesystem::path(parser.value(outputOption).toStdString())
+      parser.isSet(options.output)
+          ? std::filesystem::path(parser.value(options.output).toStdString())
           : std::filesystem::path(service::configuredFileName(source, target));
   auto installation = bench.iree();
   if (!installation) {

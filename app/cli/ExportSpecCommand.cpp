@@ -68,6 +68,22 @@ Result<json> proveSpec(service::DocumentWorker &worker,
 
 } // namespace
 
+// exportSpec's options.
+struct ExportSpecOptions {
+  QCommandLineOption ops{
+      "op",
+      "A root op to export, DISPATCH:OP; repeatable, one per dispatch "
+      "(default: each dispatch's root op with a config).",
+      "DISPATCH:OP"};
+  QCommandLineOption output{{"o", "output"}, "Write the spec to OUT.", "OUT"};
+  QCommandLineOption program{
+      "program", "Prove the spec on the program the file came from.", "SOURCE"};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({ops, output, program, kJsonOption, kIreeOption});
+  }
+};
+
 int exportSpec(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -80,17 +96,8 @@ int exportSpec(const QStringList &arguments) {
       "it. With --program, the program is configured "
       "by the pinned iree-compile with the spec and each op's config is "
       "looked for in IREE's choice.");
-  const QCommandLineOption opsOption(
-      "op",
-      "A root op to export, DISPATCH:OP; repeatable, one per dispatch "
-      "(default: each dispatch's root op with a config).",
-      "DISPATCH:OP");
-  const QCommandLineOption outputOption({"o", "output"},
-                                        "Write the spec to OUT.", "OUT");
-  const QCommandLineOption programOption(
-      "program", "Prove the spec on the program the file came from.", "SOURCE");
-  parser.addOptions(
-      {opsOption, outputOption, programOption, kJsonOption, kIreeOption});
+  const ExportSpecOptions options;
+  options.addTo(parser);
   parser.addPositionalArgument("FILE", "An IREE MLIR file with configs.");
   if (!parseCommandLine(parser, arguments, "export-spec"))
     return kExitUsage;
@@ -101,7 +108,7 @@ int exportSpec(const QStringList &arguments) {
   };
   if (parser.positionalArguments().size() != 1)
     return usage("expected one FILE");
-  if (parser.isSet(programOption) && !parser.isSet(outputOption))
+  if (parser.isSet(options.program) && !parser.isSet(options.output))
     return usage("--program needs the spec in a file: give -o OUT");
   const std::string path = parser.positionalArguments().front().toStdString();
   int code = kExitOk;
@@ -111,7 +118,7 @@ int exportSpec(const QStringList &arguments) {
     return code;
   }
   std::vector<exporting::SpecOp> ops;
-  for (const QString &spec : parser.values(opsOption)) {
+  for (const QString &spec : parser.values(options.ops)) {
     auto ref = edit::findOp(*document, spec.toStdString());
     if (!ref)
       return usage(path + ": --op " + spec.toStdString() + ": " + ref.error());
@@ -148,21 +155,22 @@ int exportSpec(const QStringList &arguments) {
               << "\n";
     return kExitFailure;
   }
-  if (!parser.isSet(outputOption)) {
+  if (!parser.isSet(options.output)) {
     std::cout << *spec;
     return kExitOk;
   }
-  const std::filesystem::path output = parser.value(outputOption).toStdString();
+  const std::filesystem::path output =
+      parser.value(options.output).toStdString();
   if (auto written = writeFileAtomically(output, *spec); !written) {
     std::cerr << "tilescope-cli export-spec: " << written.error() << "\n";
     return kExitBadInput;
   }
   json out = {{"file", path}, {"spec", output.string()}};
   int exit = kExitOk;
-  if (parser.isSet(programOption)) {
+  if (parser.isSet(options.program)) {
     std::vector<std::string> notes;
     auto proof = proveSpec(*worker, *document, ops,
-                           parser.value(programOption).toStdString(), output,
+                           parser.value(options.program).toStdString(), output,
                            bench, notes);
     if (!proof) {
       std::cerr << "tilescope-cli export-spec: configuring the program with "
@@ -188,7 +196,7 @@ int exportSpec(const QStringList &arguments) {
                 << entry["dispatch"].get<std::string>() << ": "
                 << (!entry.value("in_program", true)
                         ? "not in " +
-                              parser.value(programOption).toStdString() +
+                              parser.value(options.program).toStdString() +
                               " (give --program the program FILE came "
                               "from)"
                     : entry["applied"].get<bool>()

@@ -152,6 +152,49 @@ Result<bool> drawSplit(const service::SplitKAnalysis &analysis,
 
 } // namespace
 
+// splitK's options.
+struct SplitKOptions {
+  QCommandLineOption target{
+      "target", "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu.", "TARGET"};
+  QCommandLineOption low{
+      "low-parallelism",
+      "IREE's low-parallelism parameter set (RDNA-class GPUs)."};
+  QCommandLineOption from{"from",
+                          "The phase SOURCE is already at: input (default) or "
+                          "global-optimization (a dump IREE printed there).",
+                          "PHASE", "input"};
+  QCommandLineOption set{
+      "set",
+      "Split reduction FUNC:N with tiles SIZES, one per reduction loop, e.g. "
+      "'prog:0=640' or 'prog:1=[1,64]' (repeatable).",
+      "FUNC:N=SIZES"};
+  QCommandLineOption clear{
+      "clear", "Do not split reduction FUNC:N (repeatable).", "FUNC:N"};
+  QCommandLineOption part{
+      "part",
+      "Of a file split with `// -----`, the part to compile alone (0-based; "
+      "lines and locations stay the file's).",
+      "N"};
+  QCommandLineOption picture{
+      "picture",
+      "Draw the split of one reduction (--of; the first by default) to OUT "
+      "(.png, .svg, .pdf): its chunks and the partial results, with your "
+      "--set or --clear where given, else IREE's split, as the window's "
+      "Split-k tab draws it.",
+      "OUT"};
+  QCommandLineOption of{"of", "The reduction --picture draws (FUNC:N).",
+                        "FUNC:N"};
+  QCommandLineOption output{
+      {"o", "output"},
+      "Write the program at the split point, splits on it, to OUT.",
+      "OUT"};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({target, low, from, set, clear, part, picture, of, output,
+                       kJsonOption, kIreeOption});
+  }
+};
+
 int splitK(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -164,56 +207,20 @@ int splitK(const QStringList &arguments) {
       "--clear change splits by hand and form the dispatches again; -o "
       "writes the program at the split point with the splits, for "
       "`iree-compile OUT --compile-from=global-optimization`.");
-  const QCommandLineOption targetOption(
-      "target", "gfx942, rocm:gfx1100, sm_90, cuda:sm_80, llvm-cpu.", "TARGET");
-  const QCommandLineOption lowOption(
-      "low-parallelism",
-      "IREE's low-parallelism parameter set (RDNA-class GPUs).");
-  const QCommandLineOption fromOption(
-      "from",
-      "The phase SOURCE is already at: input (default) or "
-      "global-optimization (a dump IREE printed there).",
-      "PHASE", "input");
-  const QCommandLineOption setOption(
-      "set",
-      "Split reduction FUNC:N with tiles SIZES, one per reduction loop, e.g. "
-      "'prog:0=640' or 'prog:1=[1,64]' (repeatable).",
-      "FUNC:N=SIZES");
-  const QCommandLineOption clearOption(
-      "clear", "Do not split reduction FUNC:N (repeatable).", "FUNC:N");
-  const QCommandLineOption partOption(
-      "part",
-      "Of a file split with `// -----`, the part to compile alone (0-based; "
-      "lines and locations stay the file's).",
-      "N");
-  const QCommandLineOption pictureOption(
-      "picture",
-      "Draw the split of one reduction (--of; the first by default) to OUT "
-      "(.png, .svg, .pdf): its chunks and the partial results, with your "
-      "--set or --clear where given, else IREE's split, as the window's "
-      "Split-k tab draws it.",
-      "OUT");
-  const QCommandLineOption ofOption(
-      "of", "The reduction --picture draws (FUNC:N).", "FUNC:N");
-  const QCommandLineOption outputOption(
-      {"o", "output"},
-      "Write the program at the split point, splits on it, to OUT.", "OUT");
-  parser.addOptions({targetOption, lowOption, fromOption, setOption,
-                     clearOption, partOption, pictureOption, ofOption,
-                     outputOption, kJsonOption, kIreeOption});
+  const SplitKOptions own;
+  own.addTo(parser);
   parser.addPositionalArgument("SOURCE", "An MLIR program.");
   if (!parseCommandLine(parser, arguments, "split-k"))
     return kExitUsage;
   const workbench::Workbench bench = workbenchOf(parser);
   if (parser.positionalArguments().size() != 1)
     return usageError("split-k", "expected one SOURCE");
-  if (!parser.isSet(targetOption))
+  if (!parser.isSet(own.target))
     return usageError("split-k", "--target is required");
-  auto target =
-      service::compileTarget(parser.value(targetOption).toStdString());
+  auto target = service::compileTarget(parser.value(own.target).toStdString());
   if (!target)
     return usageError("split-k", "--target: " + target.error());
-  const std::string from = parser.value(fromOption).toStdString();
+  const std::string from = parser.value(own.from).toStdString();
   if (from != "input" && from != "global-optimization")
     return usageError("split-k",
                       "--from takes input or global-optimization, not '" +
@@ -242,15 +249,15 @@ int splitK(const QStringList &arguments) {
   service::SplitKRequest request;
   request.source = source;
   request.target = *target;
-  request.options.lowParallelism = parser.isSet(lowOption);
+  request.options.lowParallelism = parser.isSet(own.low);
   request.compileFrom = from;
-  if (parser.isSet(partOption)) {
+  if (parser.isSet(own.part)) {
     const std::optional<int64_t> part =
-        parseInt64(parser.value(partOption).toStdString());
+        parseInt64(parser.value(own.part).toStdString());
     if (!part || *part < 0 || *part > 1'000'000)
       return usageError("split-k", "--part takes a part number (0, 1, ...), "
                                    "not '" +
-                                       parser.value(partOption).toStdString() +
+                                       parser.value(own.part).toStdString() +
                                        "'");
     request.part = static_cast<int>(*part);
   }
@@ -268,7 +275,7 @@ int splitK(const QStringList &arguments) {
   std::vector<document::SplitChoice> choices;
   std::vector<std::string> warnings;
   for (const auto &[option, clear] :
-       {std::pair{&setOption, false}, std::pair{&clearOption, true}})
+       {std::pair{&own.set, false}, std::pair{&own.clear, true}})
     for (const QString &value : parser.values(*option)) {
       auto choice =
           choiceOf(value.toStdString(), clear, analysis->reductions, warnings);
@@ -290,9 +297,8 @@ int splitK(const QStringList &arguments) {
     warnings.insert(warnings.end(), applied->warnings.begin(),
                     applied->warnings.end());
   }
-  if (parser.isSet(outputOption)) {
-    const std::filesystem::path output =
-        parser.value(outputOption).toStdString();
+  if (parser.isSet(own.output)) {
+    const std::filesystem::path output = parser.value(own.output).toStdString();
     if (auto written = writeFileAtomically(
             output, applied ? applied->program : analysis->splitPoint);
         !written) {
@@ -301,12 +307,12 @@ int splitK(const QStringList &arguments) {
     }
   }
 
-  if (parser.isSet(pictureOption)) {
-    if (auto drawn = drawSplit(*analysis, choices,
-                               parser.isSet(ofOption)
-                                   ? parser.value(ofOption).toStdString()
-                                   : std::string(),
-                               parser.value(pictureOption));
+  if (parser.isSet(own.picture)) {
+    if (auto drawn =
+            drawSplit(*analysis, choices,
+                      parser.isSet(own.of) ? parser.value(own.of).toStdString()
+                                           : std::string(),
+                      parser.value(own.picture));
         !drawn) {
       std::cerr << "tilescope-cli split-k: --picture: " << drawn.error()
                 << "\n";
@@ -322,8 +328,8 @@ int splitK(const QStringList &arguments) {
     if (applied)
       out["applied"] = tries::toJson(*applied);
     out["warnings"] = warnings;
-    if (parser.isSet(outputOption))
-      out["output"] = parser.value(outputOption).toStdString();
+    if (parser.isSet(own.output))
+      out["output"] = parser.value(own.output).toStdString();
     std::cout << exporting::jsonText(out, 2) << "\n";
     return applied && !applied->warnings.empty() ? kExitFailure : kExitOk;
   }
@@ -344,10 +350,10 @@ int splitK(const QStringList &arguments) {
     printDispatches("Dispatches with your splits", applied->dispatches);
   for (const std::string &warning : warnings)
     std::cout << "warning: " << warning << "\n";
-  if (parser.isSet(outputOption))
-    std::cout << "\nWrote " << parser.value(outputOption).toStdString()
+  if (parser.isSet(own.output))
+    std::cout << "\nWrote " << parser.value(own.output).toStdString()
               << ": build it with iree-compile "
-              << parser.value(outputOption).toStdString()
+              << parser.value(own.output).toStdString()
               << " --compile-from=global-optimization (its splits are "
                  "written on the ops; the heuristic flag is not needed)\n";
   return applied && !applied->warnings.empty() ? kExitFailure : kExitOk;

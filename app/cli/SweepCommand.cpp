@@ -181,6 +181,66 @@ int runAndPrint(const workbench::Workbench &bench, sweep::SweepRequest request,
 
 } // namespace
 
+// sweep's options.
+struct SweepOptions {
+  QCommandLineOption vary{
+      "vary",
+      "FIELD=V1,V2,...: workgroup[1]=32,64,128 varies one entry of a list; "
+      "mma_kind=A,B a whole field. Repeatable: every combination is tried. "
+      "With --iree-space, just FIELD: a field whose knobs vary.",
+      "FIELD=VALUES"};
+  QCommandLineOption name{
+      "name",
+      "The sweep's name in the history (default: from the file, op "
+      "and fields); the same name resumes it.",
+      "NAME"};
+  QCommandLineOption jobs{
+      "jobs", "Candidates at a time (default: the cores here).", "N"};
+  QCommandLineOption plan{
+      "plan", "List the candidates and whether each is valid; run nothing."};
+  QCommandLineOption compileOnly{"compile-only",
+                                 "Compile and read resources; time nothing."};
+  QCommandLineOption constraints{
+      "iree-constraints",
+      "Also check each valid candidate against the pipeline constraints "
+      "IREE states for the op (the pinned iree-opt inserts and checks "
+      "them); one they reject is invalid, named by IREE's assert with its "
+      "values, and never compiled."};
+  QCommandLineOption space{
+      "iree-space",
+      "The candidates are the knob assignments that satisfy the pipeline "
+      "constraints IREE states for the op (the pinned iree-opt states them, "
+      "Tilescope lists every assignment), nearest the config first. Knobs "
+      "of fields not named by --vary stay at the config's values (default: "
+      "all vary); one an assert sets outright follows the others."};
+  QCommandLineOption noSpace{
+      "no-iree-space",
+      "With no --vary: the rules' neighbours (each non-zero workgroup and "
+      "reduction entry halved and doubled) even where IREE states "
+      "constraints for the op."};
+  QCommandLineOption nearest{
+      "nearest",
+      "With --iree-space: how many candidates to keep, nearest the config "
+      "first (default 32; 0: all, at most 4096).",
+      "N"};
+  QCommandLineOption repetitions{
+      "repetitions", "Benchmark repetitions of each candidate (default 3).",
+      "N"};
+  QCommandLineOption compileOn{
+      "compile-on",
+      "With --on slurm:PARTITION: compile the candidates there too, as a job "
+      "array of their own on this partition (CPU nodes; the compiler on the "
+      "shared filesystem), each run task waiting for its compile task.",
+      "slurm:PARTITION"};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({compileOn, kOpOption, vary, name, jobs, plan,
+                       compileOnly, constraints, space, noSpace, nearest,
+                       kTargetOption, kOnOption, repetitions, kWorkspaceOption,
+                       kTimeoutOption, kJsonOption, kIreeOption});
+  }
+};
+
 int sweep(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -194,61 +254,8 @@ int sweep(const QStringList &arguments) {
       "the knob assignments they allow nearest the config (as --iree-space); "
       "elsewhere each non-zero workgroup and reduction entry halved and "
       "doubled.");
-  const QCommandLineOption varyOption(
-      "vary",
-      "FIELD=V1,V2,...: workgroup[1]=32,64,128 varies one entry of a list; "
-      "mma_kind=A,B a whole field. Repeatable: every combination is tried. "
-      "With --iree-space, just FIELD: a field whose knobs vary.",
-      "FIELD=VALUES");
-  const QCommandLineOption nameOption(
-      "name",
-      "The sweep's name in the history (default: from the file, op "
-      "and fields); the same name resumes it.",
-      "NAME");
-  const QCommandLineOption jobsOption(
-      "jobs", "Candidates at a time (default: the cores here).", "N");
-  const QCommandLineOption planOption(
-      "plan", "List the candidates and whether each is valid; run nothing.");
-  const QCommandLineOption compileOnlyOption(
-      "compile-only", "Compile and read resources; time nothing.");
-  const QCommandLineOption constraintsOption(
-      "iree-constraints",
-      "Also check each valid candidate against the pipeline constraints "
-      "IREE states for the op (the pinned iree-opt inserts and checks "
-      "them); one they reject is invalid, named by IREE's assert with its "
-      "values, and never compiled.");
-  const QCommandLineOption spaceOption(
-      "iree-space",
-      "The candidates are the knob assignments that satisfy the pipeline "
-      "constraints IREE states for the op (the pinned iree-opt states them, "
-      "Tilescope lists every assignment), nearest the config first. Knobs "
-      "of fields not named by --vary stay at the config's values (default: "
-      "all vary); one an assert sets outright follows the others.");
-  const QCommandLineOption noSpaceOption(
-      "no-iree-space",
-      "With no --vary: the rules' neighbours (each non-zero workgroup and "
-      "reduction entry halved and doubled) even where IREE states "
-      "constraints for the op.");
-  const QCommandLineOption nearestOption(
-      "nearest",
-      "With --iree-space: how many candidates to keep, nearest the config "
-      "first (default 32; 0: all, at most 4096).",
-      "N");
-  const QCommandLineOption repetitionsOption(
-      "repetitions", "Benchmark repetitions of each candidate (default 3).",
-      "N");
-  const QCommandLineOption compileOnOption(
-      "compile-on",
-      "With --on slurm:PARTITION: compile the candidates there too, as a job "
-      "array of their own on this partition (CPU nodes; the compiler on the "
-      "shared filesystem), each run task waiting for its compile task.",
-      "slurm:PARTITION");
-  parser.addOptions({compileOnOption});
-  parser.addOptions({kOpOption, varyOption, nameOption, jobsOption, planOption,
-                     compileOnlyOption, constraintsOption, spaceOption,
-                     noSpaceOption, nearestOption, kTargetOption, kOnOption,
-                     repetitionsOption, kWorkspaceOption, kTimeoutOption,
-                     kJsonOption, kIreeOption});
+  const SweepOptions options;
+  options.addTo(parser);
   parser.addPositionalArgument("FILE", "An IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "sweep"))
     return kExitUsage;
@@ -275,15 +282,15 @@ int sweep(const QStringList &arguments) {
   // Python's arguments.
   workbench::SweepJobChoice choice;
   choice.op = *op;
-  for (const QString &text : parser.values(varyOption))
+  for (const QString &text : parser.values(options.vary))
     choice.vary.push_back(text.toStdString());
-  choice.ireeSpace = parser.isSet(spaceOption);
-  choice.noIreeSpace = parser.isSet(noSpaceOption);
-  choice.name = parser.value(nameOption).toStdString();
-  choice.stage = parser.isSet(compileOnlyOption) ? "resources" : "bench";
-  auto nearest = integerOf(parser, nearestOption, choice.nearest);
-  auto parallel = integerOf(parser, jobsOption, choice.parallel);
-  auto repetitions = integerOf(parser, repetitionsOption, choice.repetitions);
+  choice.ireeSpace = parser.isSet(options.space);
+  choice.noIreeSpace = parser.isSet(options.noSpace);
+  choice.name = parser.value(options.name).toStdString();
+  choice.stage = parser.isSet(options.compileOnly) ? "resources" : "bench";
+  auto nearest = integerOf(parser, options.nearest, choice.nearest);
+  auto parallel = integerOf(parser, options.jobs, choice.parallel);
+  auto repetitions = integerOf(parser, options.repetitions, choice.repetitions);
   for (const Result<long long> *given : {&nearest, &parallel, &repetitions})
     if (!*given)
       return usage(given->error());
@@ -291,9 +298,9 @@ int sweep(const QStringList &arguments) {
   choice.parallel = *parallel;
   choice.repetitions = *repetitions;
   choice.timeoutSeconds = timeoutSecondsOf(parser);
-  choice.ireeConstraints = parser.isSet(constraintsOption);
+  choice.ireeConstraints = parser.isSet(options.constraints);
   choice.on = parser.value(kOnOption).toStdString();
-  choice.compileOn = parser.value(compileOnOption).toStdString();
+  choice.compileOn = parser.value(options.compileOn).toStdString();
   auto made = bench.sweepRequest(*document, choice);
   if (!made)
     return refused("sweep", made.refusal());
@@ -322,7 +329,7 @@ int sweep(const QStringList &arguments) {
     }
     return refused("sweep", why);
   }
-  if (parser.isSet(planOption))
+  if (parser.isSet(options.plan))
     return planAndPrint(bench, request, **prepared, asJson);
   return runAndPrint(bench, std::move(request), **prepared, asJson);
 }

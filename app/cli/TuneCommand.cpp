@@ -18,6 +18,43 @@
 
 namespace tilescope::cli {
 
+// tune's options.
+struct TuneOptions {
+  QCommandLineOption output{
+      {"o", "output"},
+      "Write the spec to OUT (default: in the tune's folder, "
+      "WORKSPACE/tune/NAME.TARGET/).",
+      "OUT"};
+  QCommandLineOption budget{
+      "budget", "Minutes after which no new dispatch is swept (default 30).",
+      "MINUTES"};
+  QCommandLineOption candidates{
+      "candidates",
+      "Candidates per dispatch, nearest IREE's config first "
+      "(default 8).",
+      "N"};
+  QCommandLineOption repetitions{
+      "repetitions", "Repetitions of each timed run (default 5).", "N"};
+  QCommandLineOption bundle{
+      "bundle",
+      "Time nothing here: compile every dispatch's default and candidates "
+      "and both programs, and write a run bundle into DIR for the GPU "
+      "machine (DIR/run.sh, then DIR/programs.sh there).",
+      "DIR"};
+  QCommandLineOption import{
+      "import",
+      "Continue from a bundle that ran on the GPU machine: its times go "
+      "into the history, the tune decides on them, and the programs' "
+      "outputs and times end to end are read back.",
+      "DIR"};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({kTargetOption, output, budget, candidates, repetitions,
+                       bundle, import, kOnOption, kWorkspaceOption,
+                       kTimeoutOption, kJsonOption, kIreeOption});
+  }
+};
+
 int tune(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -37,37 +74,8 @@ int tune(const QStringList &arguments) {
       "for a GPU machine, and --import continues from what it measured. "
       "Every try lands in the history: run again, a "
       "tune resumes.");
-  const QCommandLineOption outputOption(
-      {"o", "output"},
-      "Write the spec to OUT (default: in the tune's folder, "
-      "WORKSPACE/tune/NAME.TARGET/).",
-      "OUT");
-  const QCommandLineOption budgetOption(
-      "budget", "Minutes after which no new dispatch is swept (default 30).",
-      "MINUTES");
-  const QCommandLineOption candidatesOption(
-      "candidates",
-      "Candidates per dispatch, nearest IREE's config first "
-      "(default 8).",
-      "N");
-  const QCommandLineOption repetitionsOption(
-      "repetitions", "Repetitions of each timed run (default 5).", "N");
-  const QCommandLineOption bundleOption(
-      "bundle",
-      "Time nothing here: compile every dispatch's default and candidates "
-      "and both programs, and write a run bundle into DIR for the GPU "
-      "machine (DIR/run.sh, then DIR/programs.sh there).",
-      "DIR");
-  const QCommandLineOption importOption(
-      "import",
-      "Continue from a bundle that ran on the GPU machine: its times go "
-      "into the history, the tune decides on them, and the programs' "
-      "outputs and times end to end are read back.",
-      "DIR");
-  parser.addOptions({kTargetOption, outputOption, budgetOption,
-                     candidatesOption, repetitionsOption, bundleOption,
-                     importOption, kOnOption, kWorkspaceOption, kTimeoutOption,
-                     kJsonOption, kIreeOption});
+  const TuneOptions options;
+  options.addTo(parser);
   parser.addPositionalArgument(
       "PROGRAM", "An MLIR program (linalg, torch or ONNX-imported).");
   if (!parseCommandLine(parser, arguments, "tune"))
@@ -83,9 +91,9 @@ int tune(const QStringList &arguments) {
   workbench::TuneChoice choice;
   choice.program = parser.positionalArguments().front().toStdString();
   choice.target = parser.value(kTargetOption).toStdString();
-  auto budget = integerOf(parser, budgetOption, 30);
-  auto candidates = integerOf(parser, candidatesOption, choice.candidates);
-  auto repetitions = integerOf(parser, repetitionsOption, choice.repetitions);
+  auto budget = integerOf(parser, options.budget, 30);
+  auto candidates = integerOf(parser, options.candidates, choice.candidates);
+  auto repetitions = integerOf(parser, options.repetitions, choice.repetitions);
   for (const Result<long long> *given : {&budget, &candidates, &repetitions})
     if (!*given)
       return usage(given->error());
@@ -94,9 +102,9 @@ int tune(const QStringList &arguments) {
   choice.repetitions = *repetitions;
   choice.timeoutSeconds = timeoutSecondsOf(parser);
   choice.on = parser.value(kOnOption).toStdString();
-  choice.bundle = parser.value(bundleOption).toStdString();
-  choice.importFrom = parser.value(importOption).toStdString();
-  choice.spec = parser.value(outputOption).toStdString();
+  choice.bundle = parser.value(options.bundle).toStdString();
+  choice.importFrom = parser.value(options.import).toStdString();
+  choice.spec = parser.value(options.output).toStdString();
   auto made = bench.tuneRequest(choice);
   if (!made)
     return refused("tune", made.refusal());

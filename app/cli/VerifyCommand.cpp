@@ -22,6 +22,27 @@ using nlohmann::json;
 
 namespace tilescope::cli {
 
+// verify's options.
+struct VerifyOptions {
+  QCommandLineOption program{
+      "program", "The program FILE's dispatch came from.", "SOURCE"};
+  QCommandLineOption reference{
+      "reference", "Compare with this program instead (same signature).",
+      "REFERENCE"};
+  QCommandLineOption function{
+      "function", "The function to run (default: the program's one).", "NAME"};
+  QCommandLineOption seed{"seed", "Random inputs' seed (default 1).", "N"};
+  QCommandLineOption atol{"atol", "Absolute tolerance.", "VALUE"};
+  QCommandLineOption rtol{"rtol", "Relative tolerance.", "VALUE"};
+
+  void addTo(QCommandLineParser &parser) const {
+    parser.addOptions({program, reference, function, seed, atol, rtol,
+                       kDeviceOption, kOnOption, kTargetOption,
+                       kTryFolderOption, kWorkspaceOption, kTimeoutOption,
+                       kJsonOption, kIreeOption});
+  }
+};
+
 int verify(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -35,21 +56,8 @@ int verify(const QStringList &arguments) {
       "configs for --target are checked. Tolerance per element type (f32: "
       "1e-3 absolute + 1e-3 relative; f16 2e-2; bf16 8e-2; integers exact) "
       "unless --atol/--rtol are given.");
-  const QCommandLineOption programOption(
-      "program", "The program FILE's dispatch came from.", "SOURCE");
-  const QCommandLineOption referenceOption(
-      "reference", "Compare with this program instead (same signature).",
-      "REFERENCE");
-  const QCommandLineOption functionOption(
-      "function", "The function to run (default: the program's one).", "NAME");
-  const QCommandLineOption seedOption("seed",
-                                      "Random inputs' seed (default 1).", "N");
-  const QCommandLineOption atolOption("atol", "Absolute tolerance.", "VALUE");
-  const QCommandLineOption rtolOption("rtol", "Relative tolerance.", "VALUE");
-  parser.addOptions({programOption, referenceOption, functionOption, seedOption,
-                     atolOption, rtolOption, kDeviceOption, kOnOption,
-                     kTargetOption, kTryFolderOption, kWorkspaceOption,
-                     kTimeoutOption, kJsonOption, kIreeOption});
+  const VerifyOptions options;
+  options.addTo(parser);
   parser.addPositionalArgument("FILE", "A dispatch file, or a program.");
   if (!parseCommandLine(parser, arguments, "verify"))
     return kExitUsage;
@@ -65,16 +73,18 @@ int verify(const QStringList &arguments) {
 
   run::CheckRequest request;
   bool ok = true;
-  if (parser.isSet(seedOption)) {
-    request.seed = parser.value(seedOption).toULongLong(&ok);
+  if (parser.isSet(options.seed)) {
+    request.seed = parser.value(options.seed).toULongLong(&ok);
     if (!ok)
       return usage("--seed: expected a whole number");
   }
-  if (parser.isSet(atolOption) || parser.isSet(rtolOption)) {
+  if (parser.isSet(options.atol) || parser.isSet(options.rtol)) {
     bool aOk = true, rOk = true;
     request.tolerance = run::Tolerance{
-        parser.isSet(atolOption) ? parser.value(atolOption).toDouble(&aOk) : 0,
-        parser.isSet(rtolOption) ? parser.value(rtolOption).toDouble(&rOk) : 0};
+        parser.isSet(options.atol) ? parser.value(options.atol).toDouble(&aOk)
+                                   : 0,
+        parser.isSet(options.rtol) ? parser.value(options.rtol).toDouble(&rOk)
+                                   : 0};
     if (!aOk || !rOk || request.tolerance->absolute < 0 ||
         request.tolerance->relative < 0)
       return usage("--atol/--rtol: expected numbers of at least 0");
@@ -96,17 +106,17 @@ int verify(const QStringList &arguments) {
   // run.
   auto backend =
       tries::prepareCheck(request, *document,
-                          parser.isSet(programOption)
+                          parser.isSet(options.program)
                               ? std::optional<std::filesystem::path>(
-                                    parser.value(programOption).toStdString())
+                                    parser.value(options.program).toStdString())
                               : std::nullopt,
                           target, parser.value(kDeviceOption).toStdString());
   if (!backend)
     return usage(backend.error() + " (--program SOURCE)");
 
-  if (parser.isSet(referenceOption))
-    request.reference = parser.value(referenceOption).toStdString();
-  request.function = parser.value(functionOption).toStdString();
+  if (parser.isSet(options.reference))
+    request.reference = parser.value(options.reference).toStdString();
+  request.function = parser.value(options.function).toStdString();
   request.timeout = timeoutOf(parser);
 
   auto installation = workbenchOf(parser).iree();
