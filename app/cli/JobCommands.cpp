@@ -33,10 +33,9 @@ std::string format(const char *pattern, double value) {
   return text;
 }
 
-int runJobCommand(const QStringList &arguments, Stage stage) {
-  const char *name = tries::toString(stage);
-  QCommandLineParser parser;
-  const QString descriptions[] = {
+// What each job command says it does (--help).
+QString descriptionOf(Stage stage) {
+  static const char *const descriptions[] = {
       "tilescope-cli compile: compile an IREE file as it stands (a dispatch "
       "benchmark, edited or not, or a program with --target) with the pinned "
       "iree-compile in a child process. With --op on a whole program's "
@@ -57,130 +56,53 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
       "llvm-cpu files, a GPU from discovery for rocm and cuda ones; with no "
       "such GPU it says so and exits 5), against the root op's roofline "
       "floor."};
-  parser.setApplicationDescription(descriptions[static_cast<int>(stage)]);
-  const QCommandLineOption repetitionsOption(
-      "repetitions", "Benchmark repetitions (default 5).", "N");
-  const QCommandLineOption profileOption(
+  return descriptions[static_cast<int>(stage)];
+}
+
+// bench's own options (compile and resources take neither).
+struct BenchOptions {
+  QCommandLineOption repetitions{"repetitions",
+                                 "Benchmark repetitions (default 5).", "N"};
+  QCommandLineOption profile{
       "profile",
       "Also read the kernel with the vendor's profiler where one is "
       "installed (Nsight Compute's ncu, ROCm's rocprofv3): its duration, "
       "achieved occupancy, DRAM throughput, registers and shared memory, "
-      "beside what Tilescope predicted; says so where none is.");
-  parser.addOptions({kTargetOption, kOpOption, kTryFolderOption,
-                     kWorkspaceOption, kTimeoutOption, kJsonOption,
-                     kIreeOption});
-  if (stage == Stage::Bench)
-    parser.addOptions(
-        {kDeviceOption, kOnOption, repetitionsOption, profileOption});
-  parser.addPositionalArgument("FILE", "An IREE MLIR file.");
-  if (!parseCommandLine(parser, arguments, name))
-    return kExitUsage;
-  const workbench::Workbench bench = workbenchOf(parser);
-  auto usage = [name](const std::string &message) {
-    return usageError(name, message);
-  };
-  auto inputs = jobArguments(parser);
-  if (!inputs)
-    return usage(inputs.error());
-  const std::optional<service::CompileTarget> &target = inputs->target;
-  const std::string &path = inputs->path;
-  // --repetitions is bench's alone; asking the parser of another is a warning.
-  auto repetitions = stage == Stage::Bench
-                         ? countOf(parser, repetitionsOption, 5, 1, 1000)
-                         : Result<int>(5);
-  if (!repetitions)
-    return usage(repetitions.error());
-  auto place = stage == Stage::Bench ? placeOf(parser)
-                                     : Result<run::RunPlace>(run::RunPlace{});
-  if (!place)
-    return usage(place.error());
-  const bool asJson = parser.isSet(kJsonOption);
+      "beside what Tilescope predicted; says so where none is."};
+};
 
-  int code = kExitOk;
-  auto document = openJobFile(parser, code);
-  if (!document) {
-    std::cerr << "tilescope-cli " << name << ": " << document.error() << "\n";
-    return code;
-  }
-  std::optional<edit::OpRef> op;
+// The root op a try is about: --op, or a whole program's one dispatch
+// (its entry point takes inputs a timing run does not have: it is tried
+// alone, as IREE takes it out); of several, a timing names one. An Error is
+// the usage message.
+Result<std::optional<edit::OpRef>> jobOp(const QCommandLineParser &parser,
+                                         const document::Document &document,
+                                         Stage stage, const std::string &path) {
   if (parser.isSet(kOpOption)) {
-    auto ref = edit::findOp(*document, parser.value(kOpOption).toStdString());
+    auto ref = edit::findOp(document, parser.value(kOpOption).toStdString());
     if (!ref)
-      return usage(path + ": --op: " + ref.error());
-    op = *ref;
-  } else if (service::hasStreamHost(document->text)) {
-    // A whole program's one dispatch is tried alone, as IREE takes it out
-    // (its entry point takes inputs a timing run does not have); of several,
-    // a timing names one.
-    if (document->dispatches.size() == 1)
-      op = edit::OpRef{0, edit::rootOpIndex(document->dispatches.front())};
-    else if (stage == Stage::Bench)
-      return usage(path + " is a program of " +
-                   std::to_string(document->dispatches.size()) +
-                   " dispatches: name the one to time with --op D:O "
-                   "('tilescope-cli dispatches " +
-                   path + "' lists them)");
+      return Error{path + ": --op: " + ref.error()};
+    return std::optional<edit::OpRef>(*ref);
   }
-  auto installation = bench.iree();
-  if (!installation) {
-    std::cerr << "tilescope-cli " << name << ": " << installation.error()
-              << "\n";
-    return kExitIreeUnavailable;
-  }
-  auto folder = tryFolderOf(parser);
-  if (!folder) {
-    std::cerr << "tilescope-cli " << name << ": " << folder.error() << "\n";
-    return kExitBadInput;
-  }
-
-  TerminalProgress progress(!asJson);
-  tries::TryRequest request;
-  request.document = &*document;
-  // With a worker, a root op of a whole program is tried on its dispatch
-  // alone, as IREE takes it out (runTry decides).
-  auto worker = bench.worker();
-  if (!worker) {
-    std::cerr << "tilescope-cli " << name << ": " << worker.error() << "\n";
-    return kExitIreeUnavailable;
-  }
-  request.worker = &*worker;
-  if (op)
-    request.op = std::pair{op->dispatch, op->op};
-  request.upTo = stage;
-  request.target = target;
-  request.directory = *folder;
+  if (!service::hasStreamHost(document.text))
+    return std::optional<edit::OpRef>();
+  if (document.dispatches.size() == 1)
+    return std::optional<edit::OpRef>(
+        edit::OpRef{0, edit::rootOpIndex(document.dispatches.front())});
   if (stage == Stage::Bench)
-    request.device = parser.value(kDeviceOption).toStdString();
-  request.place = *place;
-  request.repetitions = *repetitions;
-  if (stage == Stage::Bench && parser.isSet(profileOption))
-    request.profile = "on";
-  request.timeout = timeoutOf(parser);
-  request.onStep = [&progress](const std::string &what) {
-    progress.step(what);
-  };
-  auto tried = tries::runTry(*installation, request);
-  if (!tried) {
-    std::cerr << "tilescope-cli " << name << ": " << tried.error() << "\n";
-    return kExitBadInput;
-  }
-  const service::CompileJobResult &compiled = tried->compiled;
-  json out = tried->report;
-  out["file"] = path;
-  int exit = tried->succeeded() ? kExitOk : kExitFailure;
-  if (!tried->cannotRun.empty())
-    exit = kExitCannotRunHere;
+    return Error{path + " is a program of " +
+                 std::to_string(document.dispatches.size()) +
+                 " dispatches: name the one to time with --op D:O "
+                 "('tilescope-cli dispatches " +
+                 path + "' lists them)"};
+  return std::optional<edit::OpRef>();
+}
 
-  progress.done();
-  const auto id = recordTry(parser, tried->record, asJson);
-  out["try"] = id ? json(*id) : json(nullptr);
-  out["outcome"] = tried->record.outcome;
-  if (asJson) {
-    std::cout << exporting::jsonText(out, 2) << "\n";
-    return exit;
-  }
+// The try in words: what was compiled, where, what it uses and how fast.
+void printTry(const tries::TryResult &tried, const json &out, size_t dispatch) {
+  const service::CompileJobResult &compiled = tried.compiled;
   if (out.contains("dispatch_alone"))
-    std::cout << "dispatch " << op->dispatch << " ("
+    std::cout << "dispatch " << dispatch << " ("
               << out["dispatch_alone"]["name"].get<std::string>()
               << ") alone, taken out of the program by IREE: "
               << out["dispatch_alone"]["file"].get<std::string>() << "\n";
@@ -191,24 +113,24 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
             << "\n  reproduce: " << compiled.artifacts.command.string() << "\n";
   for (const auto &file : compiled.artifacts.assembly())
     std::cout << "  assembly: " << file.string() << "\n";
-  if (tried->resources) {
+  if (tried.resources) {
     std::cout << "resources:\n";
-    for (const service::KernelResources &kernel : tried->resources->kernels)
+    for (const service::KernelResources &kernel : tried.resources->kernels)
       std::cout << service::describe(kernel);
-    for (const std::string &note : tried->resources->notes)
+    for (const std::string &note : tried.resources->notes)
       std::cout << "  note: " << note << "\n";
   }
-  if (tried->prediction)
-    std::cout << "prediction: " << tried->prediction->summary() << "\n";
+  if (tried.prediction)
+    std::cout << "prediction: " << tried.prediction->summary() << "\n";
   if (out.contains("bench")) {
     const json &timed = out["bench"];
     if (!timed.value("ran", false))
       std::cout << "not run: " << timed["why"].get<std::string>() << "\n";
     else {
       std::cout << timed["summary"].get<std::string>() << "\n";
-      if (tried->bench && tried->bench->timing.timed())
-        std::cout << "  method: " << tried->bench->timing.method() << "\n"
-                  << "  run bundle: " << tried->bench->bundle.string()
+      if (tried.bench && tried.bench->timing.timed())
+        std::cout << "  method: " << tried.bench->timing.method() << "\n"
+                  << "  run bundle: " << tried.bench->bundle.string()
                   << " (its run.sh times it again, here or on any machine "
                      "with the runtime tools)\n";
       if (timed.contains("profile_error"))
@@ -227,6 +149,101 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
                   << "\n";
     }
   }
+}
+
+int runJobCommand(const QStringList &arguments, Stage stage) {
+  const char *name = tries::toString(stage);
+  QCommandLineParser parser;
+  parser.setApplicationDescription(descriptionOf(stage));
+  const BenchOptions benchOptions;
+  parser.addOptions({kTargetOption, kOpOption, kTryFolderOption,
+                     kWorkspaceOption, kTimeoutOption, kJsonOption,
+                     kIreeOption});
+  if (stage == Stage::Bench)
+    parser.addOptions({kDeviceOption, kOnOption, benchOptions.repetitions,
+                       benchOptions.profile});
+  parser.addPositionalArgument("FILE", "An IREE MLIR file.");
+  if (!parseCommandLine(parser, arguments, name))
+    return kExitUsage;
+  const workbench::Workbench bench = workbenchOf(parser);
+  auto usage = [name](const std::string &message) {
+    return usageError(name, message);
+  };
+  auto fail = [name](const std::string &message, int code) {
+    std::cerr << "tilescope-cli " << name << ": " << message << "\n";
+    return code;
+  };
+  auto inputs = jobArguments(parser);
+  if (!inputs)
+    return usage(inputs.error());
+  const std::string &path = inputs->path;
+  // --repetitions is bench's alone; asking the parser of another is a warning.
+  auto repetitions = stage == Stage::Bench
+                         ? countOf(parser, benchOptions.repetitions, 5, 1, 1000)
+                         : Result<int>(5);
+  if (!repetitions)
+    return usage(repetitions.error());
+  auto place = stage == Stage::Bench ? placeOf(parser)
+                                     : Result<run::RunPlace>(run::RunPlace{});
+  if (!place)
+    return usage(place.error());
+  const bool asJson = parser.isSet(kJsonOption);
+
+  int code = kExitOk;
+  auto document = openJobFile(parser, code);
+  if (!document)
+    return fail(document.error(), code);
+  auto op = jobOp(parser, *document, stage, path);
+  if (!op)
+    return usage(op.error());
+  auto installation = bench.iree();
+  if (!installation)
+    return fail(installation.error(), kExitIreeUnavailable);
+  auto folder = tryFolderOf(parser);
+  if (!folder)
+    return fail(folder.error(), kExitBadInput);
+  // With a worker, a root op of a whole program is tried on its dispatch
+  // alone, as IREE takes it out (runTry decides).
+  auto worker = bench.worker();
+  if (!worker)
+    return fail(worker.error(), kExitIreeUnavailable);
+
+  TerminalProgress progress(!asJson);
+  tries::TryRequest request;
+  request.document = &*document;
+  request.worker = &*worker;
+  if (*op)
+    request.op = std::pair{(*op)->dispatch, (*op)->op};
+  request.upTo = stage;
+  request.target = inputs->target;
+  request.directory = *folder;
+  if (stage == Stage::Bench)
+    request.device = parser.value(kDeviceOption).toStdString();
+  request.place = *place;
+  request.repetitions = *repetitions;
+  if (stage == Stage::Bench && parser.isSet(benchOptions.profile))
+    request.profile = "on";
+  request.timeout = timeoutOf(parser);
+  request.onStep = [&progress](const std::string &what) {
+    progress.step(what);
+  };
+  auto tried = tries::runTry(*installation, request);
+  if (!tried)
+    return fail(tried.error(), kExitBadInput);
+  json out = tried->report;
+  out["file"] = path;
+  int exit = tried->succeeded() ? kExitOk : kExitFailure;
+  if (!tried->cannotRun.empty())
+    exit = kExitCannotRunHere;
+
+  progress.done();
+  const auto id = recordTry(parser, tried->record, asJson);
+  out["try"] = id ? json(*id) : json(nullptr);
+  out["outcome"] = tried->record.outcome;
+  if (asJson)
+    std::cout << exporting::jsonText(out, 2) << "\n";
+  else
+    printTry(*tried, out, *op ? (*op)->dispatch : 0);
   return exit;
 }
 
