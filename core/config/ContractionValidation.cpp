@@ -90,8 +90,8 @@ void checkTileAndFuseStructure(
                 " / (" + std::to_string(sgM) + " x " + intrinsic + " M " +
                 std::to_string(shape.m) + ") = " + std::to_string(countM) +
                 ") x (" + std::to_string(wgN) + " / (" + std::to_string(sgN) +
-                " x N " + std::to_string(shape.n) + ") = " +
-                std::to_string(countN) + ")" + outerText +
+                " x N " + std::to_string(shape.n) +
+                ") = " + std::to_string(countN) + ")" + outerText +
                 " subgroups x subgroup_size " +
                 std::to_string(*r.subgroupSize()) +
                 "; the workgroup's accumulator tile then goes to shared "
@@ -235,173 +235,241 @@ void checkIntrinsicPipeline(Reporter &r, const MmaKind &mma) {
           "mma-pipeline");
 }
 
-void checkContractionRules(Reporter &r) {
-  const IterationSpace *s = r.space();
-  auto mma = r.config.mmaKind();
-  if (!mma)
+// col_major transposes an intrinsic's accumulator fragment; outside
+// TileAndFuse, IREE's layout counts batches by the untransposed shape.
+void checkColMajorShape(Reporter &r, const MmaKind &mma) {
+  auto shape = intrinsicShape(mma.intrinsic);
+  if (!shape || !mma.colMajor || shape->m == shape->n ||
+      r.pipeline() == "TileAndFuse")
     return;
-  checkIntrinsicPipeline(r, *mma);
-  if (auto shape = intrinsicShape(mma->intrinsic);
-      shape && mma->colMajor && shape->m != shape->n &&
-      r.pipeline() != "TileAndFuse")
-    r.add("mma_kind",
-          mma->intrinsic +
-              " with col_major = true: its accumulator fragment "
-              "is transposed to " +
-              std::to_string(shape->n) + " x " + std::to_string(shape->m) +
-              " but getContractionLayout counts "
-              "batches by the intrinsic's " +
-              std::to_string(shape->m) + " x " + std::to_string(shape->n) +
-              ", so the accumulator's layout does not cover its tile and "
-              "IREE's tile size analysis fails ('did not determine a valid "
-              "tile size')",
-          "mma-col-major-shape");
-  // An intrinsic the target does not have: how IREE would tile it is moot
-  // (IREE's answers on such configs are whatever its code happens to do).
-  if (!s || r.fired("target-mma"))
-    return;
-  auto dims = inferContraction(*s);
-  auto shape = intrinsicShape(mma->intrinsic);
-  if (!dims || !shape)
-    return;
-  // A scaled intrinsic's K runs along the op's k dim in scale blocks (its
-  // kB dim holds the block): along k it covers K / block.
-  if (mma->isScaled())
-    for (const ScaledMmaTableEntry &entry : scaledMmaIntrinsicTable())
-      if (entry.name == mma->intrinsic && entry.blockSize > 0)
-        shape->k /= entry.blockSize;
-  const int m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
-  checkIntrinsicInputTypes(r, *s, *shape, *mma);
-  auto workgroup = r.config.tileSizes(TilingLevel::Workgroup);
-  auto reduction = r.config.tileSizes(TilingLevel::Reduction);
-  if (!workgroup || workgroup->size() != s->rank())
-    return;
-  const bool tileAndFuse = r.pipeline() == "TileAndFuse";
-  const int64_t wgM = (*workgroup)[static_cast<size_t>(m)];
-  const int64_t wgN = (*workgroup)[static_cast<size_t>(n)];
-  int64_t redK = 0;
-  if (reduction && reduction->size() == s->rank())
-    redK = saturatingMultiply((*reduction)[static_cast<size_t>(k)],
-                              tileAndFuse ? shape->k : 1);
+  r.add("mma_kind",
+        mma.intrinsic +
+            " with col_major = true: its accumulator fragment "
+            "is transposed to " +
+            std::to_string(shape->n) + " x " + std::to_string(shape->m) +
+            " but getContractionLayout counts "
+            "batches by the intrinsic's " +
+            std::to_string(shape->m) + " x " + std::to_string(shape->n) +
+            ", so the accumulator's layout does not cover its tile and "
+            "IREE's tile size analysis fails ('did not determine a valid "
+            "tile size')",
+        "mma-col-major-shape");
+}
 
-  // col_major only transposes the accumulator's registers; the intrinsic
-  // still covers M x N (IREE's getMNKShape ignores it).
-  const int64_t mmaM = shape->m;
-  const int64_t mmaN = shape->n;
-  std::vector<int64_t> subgroupCounts(s->rank(), 1);
+// A contraction's tiles as the rules below read them: its innermost M, N
+// and K loops, the intrinsic's shape along them, the workgroup tile along
+// M and N, one reduction step's K (in elements), subgroups per loop.
+struct ContractionTiles {
+  const IterationSpace *space = nullptr;
+  ContractionDims dims;
+  int m = 0, n = 0, k = 0;
+  IntrinsicShape shape;
+  std::string intrinsic;
+  bool tileAndFuse = false;
+  std::vector<int64_t> workgroup;
+  std::optional<std::vector<int64_t>> reduction, subgroupTiles;
+  int64_t wgM = 0, wgN = 0, redK = 0;
+  std::vector<int64_t> subgroupCounts;
+};
+
+// The intrinsic's M x N x K along the op's loops: a scaled intrinsic's K
+// runs along the op's k dim in scale blocks (its kB dim holds the block),
+// so along k it covers K / block.
+std::optional<IntrinsicShape> shapeAlongLoops(const MmaKind &mma) {
+  auto shape = intrinsicShape(mma.intrinsic);
+  if (shape && mma.isScaled())
+    for (const ScaledMmaTableEntry &entry : scaledMmaIntrinsicTable())
+      if (entry.name == mma.intrinsic && entry.blockSize > 0)
+        shape->k /= entry.blockSize;
+  return shape;
+}
+
+// The tiles, where the op is a contraction with a workgroup tile of its
+// rank and the intrinsic is known.
+std::optional<ContractionTiles> contractionTilesOf(const Reporter &r,
+                                                   const MmaKind &mma) {
+  const IterationSpace *s = r.space();
+  auto dims = inferContraction(*s);
+  auto shape = shapeAlongLoops(mma);
+  if (!dims || !shape)
+    return std::nullopt;
+  auto workgroup = r.config.tileSizes(TilingLevel::Workgroup);
+  if (!workgroup || workgroup->size() != s->rank())
+    return std::nullopt;
+  ContractionTiles t;
+  t.space = s;
+  t.dims = *dims;
+  t.m = dims->m.back();
+  t.n = dims->n.back();
+  t.k = dims->k.back();
+  t.shape = *shape;
+  t.intrinsic = mma.intrinsic;
+  t.tileAndFuse = r.pipeline() == "TileAndFuse";
+  t.workgroup = *workgroup;
+  t.reduction = r.config.tileSizes(TilingLevel::Reduction);
+  t.subgroupTiles = r.config.tileSizes(TilingLevel::Subgroup);
+  t.wgM = t.workgroup[static_cast<size_t>(t.m)];
+  t.wgN = t.workgroup[static_cast<size_t>(t.n)];
+  if (t.reduction && t.reduction->size() == s->rank())
+    t.redK = saturatingMultiply((*t.reduction)[static_cast<size_t>(t.k)],
+                                t.tileAndFuse ? shape->k : 1);
+  t.subgroupCounts.assign(s->rank(), 1);
   if (auto basis = r.config.subgroupBasis();
       basis && basis->mapping.size() == s->rank()) {
     for (size_t d = 0; d < s->rank(); ++d) {
       const int64_t axis = basis->mapping[d];
       if (axis >= 0 && axis < static_cast<int64_t>(basis->counts.size()))
-        subgroupCounts[d] = basis->counts[static_cast<size_t>(axis)];
+        t.subgroupCounts[d] = basis->counts[static_cast<size_t>(axis)];
     }
   }
-  auto subgroupTiles = r.config.tileSizes(TilingLevel::Subgroup);
-  // A workgroup tile that is not whole intrinsics: IREE pads it up to
-  // whole intrinsic tiles (VectorDistribute: per subgroup).
-  auto checkPadded = [&](const char *name, int dim, int64_t wg, int64_t unit,
-                         const std::string &why) {
-    if (wg <= 0 || unit <= 0 || wg % unit == 0)
-      return;
-    r.add(std::string("workgroup[") + std::to_string(dim) + "]",
-          std::string("workgroup[") + std::to_string(dim) +
-              "]=" + std::to_string(wg) + " (" + name +
-              ") is not a multiple of " + std::to_string(unit) + " = " + why +
-              ": IREE compiles it, " + "padding the tile to " +
-              paddedTo(wg, unit) + " and masking the rest",
-          "contraction-workgroup-padded");
-  };
-  // TileAndFuse packs the tile into whole intrinsics and hands them to
-  // subgroups in equal shares: a share that is not whole fails.
-  auto checkSubgroupShare = [&](const char *name, int dim, int64_t wg,
-                                int64_t intrinsicSize, int64_t subgroups) {
-    if (wg <= 0 || intrinsicSize <= 0 || subgroups <= 0)
-      return;
-    const int64_t tiles = ceilDivide(wg, intrinsicSize);
-    if (tiles % subgroups == 0) {
-      checkPadded(name, dim, wg, intrinsicSize,
-                  mma->intrinsic + " " + name + " " +
-                      std::to_string(intrinsicSize));
-      return;
-    }
-    // Fewer tiles than one subgroup takes: one subgroup runs them all
-    // (measured with the pinned iree-compile: property_compile_claims).
-    if (tiles < subgroups) {
-      r.add(std::string("subgroup[") + std::to_string(dim) + "]",
-            std::string("subgroup[") + std::to_string(dim) +
-                "]=" + std::to_string(subgroups) +
-                " intrinsic tiles a "
-                "subgroup, but workgroup[" +
-                std::to_string(dim) + "]=" + std::to_string(wg) + " (" + name +
-                ") holds " + std::to_string(tiles) + " " + mma->intrinsic +
-                " tile" + (tiles == 1 ? "" : "s") + " of " +
-                std::to_string(intrinsicSize) +
-                ": one subgroup runs all of them",
-            "tile-and-fuse-subgroup-tile-over");
-      return;
-    }
-    r.add(std::string("workgroup[") + std::to_string(dim) + "]",
-          std::string("workgroup[") + std::to_string(dim) +
-              "]=" + std::to_string(wg) + " (" + name + ") is " +
-              std::to_string(tiles) + " " + mma->intrinsic + " tiles of " +
-              std::to_string(intrinsicSize) + ", which subgroup[" +
-              std::to_string(dim) + "]=" + std::to_string(subgroups) +
-              " cannot share out (more tiles than one subgroup takes, not a "
-              "multiple of it): IREE cannot tile it to subgroups",
-          "tile-and-fuse-subgroup-share");
-  };
-  if (tileAndFuse && subgroupTiles && subgroupTiles->size() == s->rank()) {
-    const int64_t sgM = (*subgroupTiles)[static_cast<size_t>(m)];
-    const int64_t sgN = (*subgroupTiles)[static_cast<size_t>(n)];
-    checkSubgroupShare("M", m, wgM, mmaM, sgM);
-    checkSubgroupShare("N", n, wgN, mmaN, sgN);
-    // The other M and N loops: workgroup / subgroup tiles each.
-    int64_t outer = 1;
-    std::string outerText;
-    for (const std::vector<int> *group : {&dims->m, &dims->n})
-      for (int d : *group) {
-        if (d == m || d == n)
-          continue;
-        const int64_t wg = (*workgroup)[static_cast<size_t>(d)];
-        const int64_t sg = (*subgroupTiles)[static_cast<size_t>(d)];
-        if (wg <= 0 || sg <= 0 || wg % sg != 0 || wg == sg)
-          continue;
-        outer = saturatingMultiply(outer, wg / sg);
-        outerText += " x (d" + std::to_string(d) + " " + std::to_string(wg) +
-                     " / " + std::to_string(sg) + " = " +
-                     std::to_string(wg / sg) + ")";
-      }
-    checkTileAndFuseStructure(r, *s, k, wgM, wgN, sgM, sgN, *shape,
-                              mma->intrinsic, mma->isScaled(), reduction,
-                              outer, outerText);
-    checkTileAndFusePartialTile(r, *s, *dims, *shape, *workgroup,
-                                *subgroupTiles, reduction);
-  } else if (!tileAndFuse) {
-    checkPadded(
-        "M", m, wgM,
-        saturatingMultiply(mmaM, subgroupCounts[static_cast<size_t>(m)]),
-        mma->intrinsic + " M " + std::to_string(mmaM) + " x " +
-            std::to_string(subgroupCounts[static_cast<size_t>(m)]) +
-            " subgroups");
-    checkPadded(
-        "N", n, wgN,
-        saturatingMultiply(mmaN, subgroupCounts[static_cast<size_t>(n)]),
-        mma->intrinsic + " N " + std::to_string(mmaN) + " x " +
-            std::to_string(subgroupCounts[static_cast<size_t>(n)]) +
-            " subgroups");
-    if (redK > 0 && redK % shape->k != 0)
-      r.add("reduction[" + std::to_string(k) + "]",
-            "reduction[" + std::to_string(k) + "]=" + std::to_string(redK) +
-                " is not a multiple of " + mma->intrinsic + " K " +
-                std::to_string(shape->k) + ": IREE compiles it, padding " +
-                "each K step to " +
-                std::to_string((redK + shape->k - 1) / shape->k * shape->k),
-            "contraction-reduction-multiple");
-  }
+  return t;
+}
 
-  // Shared memory: promoted LHS and RHS tiles of one reduction step.
-  if (!r.context.target || redK <= 0 || s->operands.size() < 2)
+// A workgroup tile that is not whole intrinsics: IREE pads it up to whole
+// intrinsic tiles (VectorDistribute: per subgroup).
+void checkPadded(Reporter &r, const char *name, int dim, int64_t wg,
+                 int64_t unit, const std::string &why) {
+  if (wg <= 0 || unit <= 0 || wg % unit == 0)
+    return;
+  r.add(std::string("workgroup[") + std::to_string(dim) + "]",
+        std::string("workgroup[") + std::to_string(dim) +
+            "]=" + std::to_string(wg) + " (" + name +
+            ") is not a multiple of " + std::to_string(unit) + " = " + why +
+            ": IREE compiles it, " + "padding the tile to " +
+            paddedTo(wg, unit) + " and masking the rest",
+        "contraction-workgroup-padded");
+}
+
+// TileAndFuse packs the tile into whole intrinsics and hands them to
+// subgroups in equal shares: a share that is not whole fails.
+void checkSubgroupShare(Reporter &r, const std::string &intrinsic,
+                        const char *name, int dim, int64_t wg,
+                        int64_t intrinsicSize, int64_t subgroups) {
+  if (wg <= 0 || intrinsicSize <= 0 || subgroups <= 0)
+    return;
+  const int64_t tiles = ceilDivide(wg, intrinsicSize);
+  if (tiles % subgroups == 0) {
+    checkPadded(r, name, dim, wg, intrinsicSize,
+                intrinsic + " " + name + " " + std::to_string(intrinsicSize));
+    return;
+  }
+  // Fewer tiles than one subgroup takes: one subgroup runs them all
+  // (measured with the pinned iree-compile: property_compile_claims).
+  if (tiles < subgroups) {
+    r.add(std::string("subgroup[") + std::to_string(dim) + "]",
+          std::string("subgroup[") + std::to_string(dim) +
+              "]=" + std::to_string(subgroups) +
+              " intrinsic tiles a "
+              "subgroup, but workgroup[" +
+              std::to_string(dim) + "]=" + std::to_string(wg) + " (" + name +
+              ") holds " + std::to_string(tiles) + " " + intrinsic + " tile" +
+              (tiles == 1 ? "" : "s") + " of " + std::to_string(intrinsicSize) +
+              ": one subgroup runs all of them",
+          "tile-and-fuse-subgroup-tile-over");
+    return;
+  }
+  r.add(std::string("workgroup[") + std::to_string(dim) + "]",
+        std::string("workgroup[") + std::to_string(dim) +
+            "]=" + std::to_string(wg) + " (" + name + ") is " +
+            std::to_string(tiles) + " " + intrinsic + " tiles of " +
+            std::to_string(intrinsicSize) + ", which subgroup[" +
+            std::to_string(dim) + "]=" + std::to_string(subgroups) +
+            " cannot share out (more tiles than one subgroup takes, not a "
+            "multiple of it): IREE cannot tile it to subgroups",
+        "tile-and-fuse-subgroup-share");
+}
+
+// TileAndFuse: the subgroups' shares of M and N, the other M and N loops
+// (workgroup / subgroup tiles each), the structure IREE builds.
+void checkTileAndFuseTiles(Reporter &r, const ContractionTiles &t,
+                           bool scaled) {
+  const IterationSpace &s = *t.space;
+  const std::vector<int64_t> &subgroupTiles = *t.subgroupTiles;
+  const int64_t sgM = subgroupTiles[static_cast<size_t>(t.m)];
+  const int64_t sgN = subgroupTiles[static_cast<size_t>(t.n)];
+  checkSubgroupShare(r, t.intrinsic, "M", t.m, t.wgM, t.shape.m, sgM);
+  checkSubgroupShare(r, t.intrinsic, "N", t.n, t.wgN, t.shape.n, sgN);
+  int64_t outer = 1;
+  std::string outerText;
+  for (const std::vector<int> *group : {&t.dims.m, &t.dims.n})
+    for (int d : *group) {
+      if (d == t.m || d == t.n)
+        continue;
+      const int64_t wg = t.workgroup[static_cast<size_t>(d)];
+      const int64_t sg = subgroupTiles[static_cast<size_t>(d)];
+      if (wg <= 0 || sg <= 0 || wg % sg != 0 || wg == sg)
+        continue;
+      outer = saturatingMultiply(outer, wg / sg);
+      outerText += " x (d" + std::to_string(d) + " " + std::to_string(wg) +
+                   " / " + std::to_string(sg) + " = " +
+                   std::to_string(wg / sg) + ")";
+    }
+  checkTileAndFuseStructure(r, s, t.k, t.wgM, t.wgN, sgM, sgN, t.shape,
+                            t.intrinsic, scaled, t.reduction, outer, outerText);
+  checkTileAndFusePartialTile(r, s, t.dims, t.shape, t.workgroup, subgroupTiles,
+                              t.reduction);
+}
+
+// VectorDistribute: each subgroup's tile is whole intrinsics, and a K step
+// whole intrinsic K's; IREE pads what is not.
+void checkDistributedPadding(Reporter &r, const ContractionTiles &t) {
+  const int64_t countM = t.subgroupCounts[static_cast<size_t>(t.m)];
+  const int64_t countN = t.subgroupCounts[static_cast<size_t>(t.n)];
+  checkPadded(r, "M", t.m, t.wgM, saturatingMultiply(t.shape.m, countM),
+              t.intrinsic + " M " + std::to_string(t.shape.m) + " x " +
+                  std::to_string(countM) + " subgroups");
+  checkPadded(r, "N", t.n, t.wgN, saturatingMultiply(t.shape.n, countN),
+              t.intrinsic + " N " + std::to_string(t.shape.n) + " x " +
+                  std::to_string(countN) + " subgroups");
+  if (t.redK > 0 && t.redK % t.shape.k != 0)
+    r.add("reduction[" + std::to_string(t.k) + "]",
+          "reduction[" + std::to_string(t.k) + "]=" + std::to_string(t.redK) +
+              " is not a multiple of " + t.intrinsic + " K " +
+              std::to_string(t.shape.k) + ": IREE compiles it, padding " +
+              "each K step to " +
+              std::to_string((t.redK + t.shape.k - 1) / t.shape.k * t.shape.k),
+          "contraction-reduction-multiple");
+}
+
+// TileAndFuse with a workgroup size that is not its subgroups' keeps the
+// accumulator tile in shared memory too (measured with the pinned IREE: the
+// gfx942 matmul's [64, 128] tile with workgroup_size [128, 1, 1] takes
+// 32 KiB more); its bytes, 0 where it does not. (Only for a subgroup size
+// the target has: with another, IREE's subgroups are not the ones the
+// config counts, and it compiles the gfx942 matmul with subgroup_size 32 in
+// 48 KiB.)
+int64_t sharedAccumulatorBytes(const Reporter &r, const ContractionTiles &t) {
+  const IterationSpace &s = *t.space;
+  const TranslationInfo *info =
+      r.context.translationInfo ? &*r.context.translationInfo : nullptr;
+  if (!t.tileAndFuse || !t.subgroupTiles ||
+      t.subgroupTiles->size() != s.rank() || !info || !info->workgroupSize ||
+      !r.subgroupSize() ||
+      !r.context.target->allowsSubgroupSize(*r.subgroupSize()))
+    return 0;
+  const int64_t unitM = saturatingMultiply(
+      (*t.subgroupTiles)[static_cast<size_t>(t.m)], t.shape.m);
+  const int64_t unitN = saturatingMultiply(
+      (*t.subgroupTiles)[static_cast<size_t>(t.n)], t.shape.n);
+  if (unitM <= 0 || unitN <= 0 || t.wgM <= 0 || t.wgN <= 0 ||
+      t.wgM % unitM != 0 || t.wgN % unitN != 0 ||
+      saturatingProduct(*info->workgroupSize) ==
+          saturatingMultiply(saturatingMultiply(t.wgM / unitM, t.wgN / unitN),
+                             *r.subgroupSize()))
+    return 0;
+  const int64_t accBytes =
+      s.operands.size() > 2
+          ? std::max<int64_t>(1, elementBytes(s.operands.back().elementType))
+          : 4;
+  return saturatingMultiply(saturatingMultiply(t.wgM, t.wgN), accBytes);
+}
+
+// Shared memory: promoted LHS and RHS tiles of one reduction step (and the
+// accumulator where IREE keeps it there) against the target's limit.
+void checkSharedMemory(Reporter &r, const ContractionTiles &t) {
+  const IterationSpace &s = *t.space;
+  int64_t redK = t.redK;
+  if (!r.context.target || redK <= 0 || s.operands.size() < 2)
     return;
   auto promoted = r.config.promoteOperands().value_or(std::vector<int64_t>{});
   auto isPromoted = [&](int64_t operand) {
@@ -410,67 +478,65 @@ void checkContractionRules(Reporter &r) {
   };
   // A K step past the dimension is clamped to it (aligned up to the
   // intrinsic's K, which IREE pads to).
-  const int64_t boundK = s->bounds[static_cast<size_t>(k)];
+  const int64_t boundK = s.bounds[static_cast<size_t>(t.k)];
   if (boundK != kDynamicSize && boundK > 0)
-    redK = std::min(
-        redK, saturatingMultiply((boundK + shape->k - 1) / shape->k, shape->k));
-  const int64_t lhsBytes = elementBytes(s->operands[0].elementType);
-  const int64_t rhsBytes = elementBytes(s->operands[1].elementType);
+    redK = std::min(redK, saturatingMultiply(
+                              (boundK + t.shape.k - 1) / t.shape.k, t.shape.k));
   // The rows as IREE allocates them before it pads them against bank
   // conflicts (8 bytes a row, which it leaves out where they would not fit:
   // a 16 x 1024 f16 pair at 64.25 KiB padded compiles on gfx942).
-  const TranslationInfo *info =
-      r.context.translationInfo ? &*r.context.translationInfo : nullptr;
   auto rows = [&](int64_t count, int64_t elementBytes) {
     return saturatingMultiply(count, saturatingMultiply(elementBytes, redK));
   };
   int64_t bytes = 0;
   if (isPromoted(0))
-    bytes = saturatingAdd(bytes, rows(wgM, lhsBytes));
+    bytes = saturatingAdd(bytes,
+                          rows(t.wgM, elementBytes(s.operands[0].elementType)));
   if (isPromoted(1))
-    bytes = saturatingAdd(bytes, rows(wgN, rhsBytes));
-  // TileAndFuse with a workgroup size that is not its subgroups' keeps the
-  // accumulator tile in shared memory too (measured with the pinned IREE:
-  // the gfx942 matmul's [64, 128] tile with workgroup_size [128, 1, 1] takes
-  // 32 KiB more).
+    bytes = saturatingAdd(bytes,
+                          rows(t.wgN, elementBytes(s.operands[1].elementType)));
   std::string accumulator;
-  // (Only for a subgroup size the target has: with another, IREE's
-  // subgroups are not the ones the config counts, and it compiles the
-  // gfx942 matmul with subgroup_size 32 in 48 KiB.)
-  if (tileAndFuse && subgroupTiles && subgroupTiles->size() == s->rank() &&
-      info && info->workgroupSize && r.subgroupSize() &&
-      r.context.target->allowsSubgroupSize(*r.subgroupSize())) {
-    const int64_t unitM =
-        saturatingMultiply((*subgroupTiles)[static_cast<size_t>(m)], shape->m);
-    const int64_t unitN =
-        saturatingMultiply((*subgroupTiles)[static_cast<size_t>(n)], shape->n);
-    if (unitM > 0 && unitN > 0 && wgM > 0 && wgN > 0 && wgM % unitM == 0 &&
-        wgN % unitN == 0 &&
-        saturatingProduct(*info->workgroupSize) !=
-            saturatingMultiply(saturatingMultiply(wgM / unitM, wgN / unitN),
-                               *r.subgroupSize())) {
-      const int64_t accBytes =
-          s->operands.size() > 2
-              ? std::max<int64_t>(1,
-                                  elementBytes(s->operands.back().elementType))
-              : 4;
-      bytes = saturatingAdd(
-          bytes, saturatingMultiply(saturatingMultiply(wgM, wgN), accBytes));
-      accumulator = " + the accumulator " + std::to_string(wgM) + "x" +
-                    std::to_string(wgN) +
-                    ", which IREE keeps in shared memory when workgroup_size "
-                    "is not the subgroups'";
-    }
+  if (const int64_t acc = sharedAccumulatorBytes(r, t); acc > 0) {
+    bytes = saturatingAdd(bytes, acc);
+    accumulator = " + the accumulator " + std::to_string(t.wgM) + "x" +
+                  std::to_string(t.wgN) +
+                  ", which IREE keeps in shared memory when workgroup_size "
+                  "is not the subgroups'";
   }
   const int64_t limit = r.context.target->maxWorkgroupMemoryBytes;
   if (limit > 0 && bytes > limit)
     r.add("promote_operands",
           "estimated shared memory " + kib(bytes) + " > " + kib(limit) +
-              " on " + r.context.target->arch + " (LHS " + std::to_string(wgM) +
-              "x" + std::to_string(redK) + " + RHS " + std::to_string(wgN) +
-              "x" + std::to_string(redK) + " per reduction step" + accumulator +
-              ")",
+              " on " + r.context.target->arch + " (LHS " +
+              std::to_string(t.wgM) + "x" + std::to_string(redK) + " + RHS " +
+              std::to_string(t.wgN) + "x" + std::to_string(redK) +
+              " per reduction step" + accumulator + ")",
           "shared-memory");
+}
+
+void checkContractionRules(Reporter &r) {
+  auto mma = r.config.mmaKind();
+  if (!mma)
+    return;
+  checkIntrinsicPipeline(r, *mma);
+  checkColMajorShape(r, *mma);
+  // An intrinsic the target does not have: how IREE would tile it is moot
+  // (IREE's answers on such configs are whatever its code happens to do).
+  if (!r.space() || r.fired("target-mma"))
+    return;
+  auto shape = shapeAlongLoops(*mma);
+  if (!inferContraction(*r.space()) || !shape)
+    return;
+  checkIntrinsicInputTypes(r, *r.space(), *shape, *mma);
+  auto tiles = contractionTilesOf(r, *mma);
+  if (!tiles)
+    return;
+  if (tiles->tileAndFuse && tiles->subgroupTiles &&
+      tiles->subgroupTiles->size() == r.space()->rank())
+    checkTileAndFuseTiles(r, *tiles, mma->isScaled());
+  else if (!tiles->tileAndFuse)
+    checkDistributedPadding(r, *tiles);
+  checkSharedMemory(r, *tiles);
 }
 } // namespace
 
