@@ -139,38 +139,11 @@ struct CommonOptions {
       "PATH"};
 };
 
-int doctor(const QStringList &arguments) {
-  QCommandLineParser parser;
-  CommonOptions options;
-  parser.addOptions(
-      {options.json, options.iree, cli::kOnOption, cli::kWorkspaceOption});
-  if (!cli::parseCommandLine(parser, arguments, "doctor"))
-    return kExitUsage;
-  // A place elsewhere: what it has to run on, asked there.
-  if (parser.isSet(cli::kOnOption)) {
-    auto place = cli::placeOf(parser);
-    if (!place) {
-      std::cerr << "tilescope-cli doctor: " << place.error() << "\n";
-      return kExitUsage;
-    }
-    if (!place->local()) {
-      auto installation = cli::workbenchOf(parser).iree();
-      if (!installation) {
-        std::cerr << "tilescope-cli doctor: " << installation.error() << "\n";
-        return cli::kExitIreeUnavailable;
-      }
-      return cli::doctorAt(*place, *installation, cli::workspaceOf(parser),
-                           parser.isSet(options.json));
-    }
-  }
-
-  json report;
-  report["qt"] = qVersion();
-  bool healthy = true;
-
+// The IREE the workbench finds: its library, tools, C API and runtime
+// drivers; `healthy` false where it is missing or not loadable.
+json ireeDoctorReport(const workbench::Workbench &bench, bool &healthy) {
   json ireeReport;
-  Result<tools::IreeInstallation> installation =
-      cli::workbenchOf(parser).iree();
+  Result<tools::IreeInstallation> installation = bench.iree();
   if (!installation) {
     ireeReport["error"] = installation.error();
     healthy = false;
@@ -205,9 +178,12 @@ int doctor(const QStringList &arguments) {
       ireeReport["runtime_drivers_error"] = drivers.error();
     }
   }
-  report["iree"] = ireeReport;
+  return ireeReport;
+}
 
-  const devices::GpuDiscovery discovery = devices::discoverGpus();
+// The GPUs the runtimes loaded here find, and what each runtime said.
+json gpuDoctorReport(const devices::GpuDiscovery &discovery) {
+  json report;
   json gpus = json::array();
   for (const devices::GpuInfo &gpu : discovery.gpus)
     gpus.push_back({{"vendor", devices::toString(gpu.vendor)},
@@ -229,11 +205,11 @@ int doctor(const QStringList &arguments) {
                       {"detail", probe.detail}});
   report["gpu_runtimes"] = probes;
 
-  if (parser.isSet(options.json)) {
-    std::cout << exporting::jsonText(report, 2) << "\n";
-    return healthy ? kExitOk : kExitFailure;
-  }
+  return report;
+}
 
+void printDoctor(const json &ireeReport,
+                 const devices::GpuDiscovery &discovery) {
   std::cout << "Qt:                  " << qVersion() << "\n";
   if (ireeReport.contains("library"))
     std::cout << "IREE library:        "
@@ -287,6 +263,45 @@ int doctor(const QStringList &arguments) {
   for (const devices::RuntimeProbe &probe : discovery.probes)
     std::cout << "  " << probe.runtime << " (" << probe.library
               << "): " << probe.detail << "\n";
+}
+
+int doctor(const QStringList &arguments) {
+  QCommandLineParser parser;
+  CommonOptions options;
+  parser.addOptions(
+      {options.json, options.iree, cli::kOnOption, cli::kWorkspaceOption});
+  if (!cli::parseCommandLine(parser, arguments, "doctor"))
+    return kExitUsage;
+  // A place elsewhere: what it has to run on, asked there.
+  if (parser.isSet(cli::kOnOption)) {
+    auto place = cli::placeOf(parser);
+    if (!place) {
+      std::cerr << "tilescope-cli doctor: " << place.error() << "\n";
+      return kExitUsage;
+    }
+    if (!place->local()) {
+      auto installation = cli::workbenchOf(parser).iree();
+      if (!installation) {
+        std::cerr << "tilescope-cli doctor: " << installation.error() << "\n";
+        return cli::kExitIreeUnavailable;
+      }
+      return cli::doctorAt(*place, *installation, cli::workspaceOf(parser),
+                           parser.isSet(options.json));
+    }
+  }
+
+  json report;
+  report["qt"] = qVersion();
+  bool healthy = true;
+  const json ireeReport = ireeDoctorReport(cli::workbenchOf(parser), healthy);
+  report["iree"] = ireeReport;
+  const devices::GpuDiscovery discovery = devices::discoverGpus();
+  report.update(gpuDoctorReport(discovery));
+
+  if (parser.isSet(options.json))
+    std::cout << exporting::jsonText(report, 2) << "\n";
+  else
+    printDoctor(ireeReport, discovery);
   return healthy ? kExitOk : kExitFailure;
 }
 
