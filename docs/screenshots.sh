@@ -57,12 +57,13 @@ run_test widgets_sweep_panel sweepsStopsResumesAndLoadsTheBest
 run_test widgets_tune_panel aProgramTunedInTheWindowIsTheOneTheCliTunes
 run_test widgets_editor_window typingRedrawsThenEnterApplies
 run_test widgets_window_jobs showsAndUsesIreesDefault comparesLayoutsWithIree \
-  cpuExampleCompilesRunsAndChecks
+  cpuExampleCompilesRunsAndChecks gpuCompileShowsResources
 for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-editor \
             tile_editor:screenshot-tile-editor \
             sweep-panel:screenshot-sweep iree-default:screenshot-iree-default \
             iree-layouts:screenshot-iree-layouts editor-problem:screenshot-editor \
-            run-panel-cpu:screenshot-run-panel tune-panel:screenshot-tune; do
+            run-panel-cpu:screenshot-run-panel tune-panel:screenshot-tune \
+            run-panel-instructions:screenshot-instructions; do
   cp "$pictures/${pair%%:*}.png" "$docs/${pair##*:}.png"
   echo "$docs/${pair##*:}.png"
 done

@@ -1,5 +1,7 @@
 #include "widgets/RunPanel.h"
+
 #include "widgets/HistoryModel.h"
+#include "widgets/InstructionsView.h"
 #include "widgets/RunPlaceBox.h"
 
 #include "core/edit/ConfigDiff.h"
@@ -45,6 +47,8 @@ struct RunOutcome {
   QString summary;
   QString command;
   QString details; // resources in words
+  // The compiled kernels' instructions, read (empty where nothing compiled).
+  CompiledInstructions instructions;
   std::vector<service::CompileDiagnostic> diagnostics;
   QString error; // the job could not start
 };
@@ -226,6 +230,9 @@ std::shared_ptr<RunOutcome> triedRun(const tools::IreeInstallation &iree,
       outcome->details += "note: " + qs(note) + "\n";
   }
   outcome->details += timingDetails(*tried);
+  if (tried->compiled.succeeded())
+    outcome->instructions =
+        CompiledInstructions::read(tried->compiled.artifacts.assembly());
   outcome->diagnostics = tried->compiled.diagnostics;
   record = tried->record;
   return outcome;
@@ -426,6 +433,8 @@ QTabWidget *RunPanel::buildResultTabs() {
   tabs->addTab(output, "Output");
   tabs->addTab(diagnostics, "Diagnostics");
   tabs->addTab(resources, "Resources");
+  instructions = new InstructionsView;
+  tabs->addTab(instructions, "Instructions");
   tabs->addTab(buildHistoryPage(), "History");
   return tabs;
 }
@@ -685,6 +694,8 @@ void RunPanel::onFinished() {
   stateLabel->setStyleSheet(outcome->ok ? "" : "color: #a61b1b;");
   if (!outcome->details.isEmpty())
     resources->setPlainText(outcome->details);
+  if (!outcome->instructions.files.empty())
+    instructions->show(outcome->instructions);
   for (const service::CompileDiagnostic &d : outcome->diagnostics) {
     auto *item = new QListWidgetItem(qs(d.toString()), diagnostics);
     size_t dispatch = 0;

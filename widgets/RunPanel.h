@@ -35,6 +35,8 @@ class QTableView;
 
 namespace tilescope::widgets {
 
+class InstructionsView;
+
 class HistoryModel;
 struct RunOutcome;
 
@@ -125,6 +127,7 @@ private:
   QPlainTextEdit *output;
   QListWidget *diagnostics;
   QPlainTextEdit *resources;
+  InstructionsView *instructions;
   HistoryModel *tries;
   QTableView *history;
   QPushButton *compareButton;

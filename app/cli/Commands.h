@@ -54,6 +54,7 @@ int defaultConfig(const QStringList &arguments);
 int ireeLayouts(const QStringList &arguments);
 int compile(const QStringList &arguments);
 int resources(const QStringList &arguments);
+int isa(const QStringList &arguments);
 int bench(const QStringList &arguments);
 int verify(const QStringList &arguments);
 int history(const QStringList &arguments);

@@ -76,6 +76,9 @@ const char *kUsage =
     "  resources FILE      compile and read registers, spills, LDS / shared "
     "memory\n"
     "                      and occupancy from the real ISA / PTX\n"
+    "  isa FILE|TRY        the kernel's instructions, classed and cut by its "
+    "loops:\n"
+    "                      what one reduction step issues (PTX, AMDGPU)\n"
     "  bench FILE          compile and time it on a device found here, "
     "against\n"
     "                      the roofline floor\n"
@@ -441,6 +444,8 @@ static int runCommand(int argc, char **argv) {
     return cli::compile(commandArguments);
   if (command == "resources")
     return cli::resources(commandArguments);
+  if (command == "isa")
+    return cli::isa(commandArguments);
   if (command == "bench")
     return cli::bench(commandArguments);
   if (command == "verify")

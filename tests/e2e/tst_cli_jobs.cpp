@@ -205,6 +205,52 @@ private slots:
         "no AMD GPU"));
   }
 
+  // isa: the sm_90 matmul compiled here, its PTX classed and cut by its
+  // loop (subgroup 2 x 4 intrinsics x K tile 8 = 64 mma.sync a pass); the
+  // same from the try's id, its folder and its .ptx; what is no assembly
+  // is refused.
+  void isaClassesTheCompiledKernel() {
+    const QString file = TILESCOPE_SOURCE_DIR
+        "/examples/cuda_sm_90/matmul_f16_1024_dispatch_0.benchmark.mlir";
+    const auto compiled = cli(inWorkspace({"isa", file, "--json"}));
+    QVERIFY2(compiled.exitCode == 0, qPrintable(compiled.err));
+    auto loopOf = [](const QJsonObject &out) {
+      const QJsonArray kernels = out["kernels"].toArray();
+      QJsonObject loop;
+      if (kernels.size() == 1)
+        for (const QJsonValue region : kernels[0]["regions"].toArray())
+          if (region["kind"].toString() == "loop")
+            loop = region.toObject();
+      return loop;
+    };
+    const QJsonObject loop = loopOf(jsonOf(compiled));
+    QCOMPARE(loop["counts"].toObject()["mma"].toInt(), 64);
+    QCOMPARE(
+        loop["width_bits"].toObject()["global load"].toObject()["128"].toInt(),
+        16);
+    QCOMPARE(jsonOf(compiled)["kernels"][0]["dialect"].toString(),
+             QString("ptx"));
+    const QString ptx = jsonOf(compiled)["kernels"][0]["file"].toString();
+    const QString folder = QFileInfo(ptx).dir().absolutePath() + "/..";
+    const auto history = cli(inWorkspace({"history", "--json"}));
+    const QJsonArray tries =
+        QJsonDocument::fromJson(history.out.toUtf8()).array();
+    QVERIFY(!tries.isEmpty());
+    const QString id = QString::number(tries[0].toObject()["id"].toInt());
+    for (const QString &given : {ptx, folder, id}) {
+      const auto again = cli(inWorkspace({"isa", given, "--json"}));
+      QVERIFY2(again.exitCode == 0, qPrintable(given + ": " + again.err));
+      QCOMPARE(loopOf(jsonOf(again))["counts"].toObject()["mma"].toInt(), 64);
+    }
+    const auto text = cli(inWorkspace({"isa", ptx}));
+    QVERIFY2(text.out.contains("loop $L__BB0_1 (one pass of its body)") &&
+                 text.out.contains("64 mma (mma.sync.aligned.m16n8k16"),
+             qPrintable(text.out));
+    const auto notAssembly =
+        cli(inWorkspace({"isa", TILESCOPE_SOURCE_DIR "/README.md"}));
+    QCOMPARE(notAssembly.exitCode, 4);
+  }
+
   void anEditedTileReachesTheCompiledKernel() {
     const QString original =
         kExamples +

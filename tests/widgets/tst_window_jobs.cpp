@@ -7,8 +7,8 @@
 // (tst_editor_window holds the window as an editor.)
 #include "WindowTestSupport.h"
 
-#include "core/edit/EditJournal.h"
 #include "core/document/Document.h"
+#include "core/edit/EditJournal.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeConstraints.h"
 #include "core/service/IreeDefaults.h"
@@ -18,6 +18,7 @@
 #include "widgets/ConfigEditor.h"
 #include "widgets/DefaultConfigView.h"
 #include "widgets/EditSession.h"
+#include "widgets/InstructionsView.h"
 #include "widgets/IreeLayoutView.h"
 #include "widgets/MainWindow.h"
 #include "widgets/MlirHighlighter.h"
@@ -230,6 +231,19 @@ private slots:
                  resources->toPlainText().contains("shared_memory_bytes"),
              qPrintable(resources->toPlainText()));
     screenshot(*window, "run-panel-resources");
+    // The Instructions tab: the kernel cut by its loop, one step of which
+    // issues subgroup 2 x 4 intrinsics x K tile 4 = 32 MFMAs.
+    auto *instructions =
+        window->findChild<widgets::InstructionsView *>("jobInstructions");
+    QVERIFY(instructions);
+    const QStringList regions = instructions->regionLines();
+    const QString loop = regions.filter(": loop ").value(0);
+    QVERIFY2(loop.contains("32 mma (v_mfma_f32_16x16x16_f16)"),
+             qPrintable(regions.join("\n")));
+    QVERIFY2(loop.contains("global load (") && loop.contains("x 128-bit"),
+             qPrintable(loop));
+    window->findChild<QTabWidget *>("runTabs")->setCurrentWidget(instructions);
+    screenshot(*window, "run-panel-instructions");
 
     // The two tries side by side, picked in the history table.
     auto *table = window->findChild<QTableView *>("historyTable");

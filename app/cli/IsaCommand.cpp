@@ -1,0 +1,213 @@
+// tilescope-cli isa: a compiled kernel's instructions, classed and cut by
+// its loops (core/isa): what one reduction step issues (global loads and
+// their width, shared stores and loads, MMAs, barriers), and what runs
+// before and after. From a try (its id or folder), an assembly file (.ptx,
+// .rocmasm), or an IREE MLIR file compiled here first as `compile` does.
+#include "app/cli/Commands.h"
+#include "app/cli/DocumentInputs.h"
+#include "app/cli/JobInputs.h"
+#include "core/export/JsonText.h"
+#include "core/isa/Assembly.h"
+#include "core/service/CompileJob.h"
+#include "core/tries/History.h"
+#include "core/tries/TryJob.h"
+#include "core/util/Numbers.h"
+
+#include <QCommandLineParser>
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <map>
+
+namespace tilescope::cli {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr isa::InstructionClass kClasses[] = {
+    isa::InstructionClass::Mma,         isa::InstructionClass::GlobalLoad,
+    isa::InstructionClass::GlobalStore, isa::InstructionClass::AsyncCopy,
+    isa::InstructionClass::SharedStore, isa::InstructionClass::SharedLoad,
+    isa::InstructionClass::MatrixLoad,  isa::InstructionClass::Barrier,
+    isa::InstructionClass::Wait,        isa::InstructionClass::Shuffle,
+    isa::InstructionClass::Branch,      isa::InstructionClass::Arithmetic,
+    isa::InstructionClass::Other};
+
+json regionJson(const isa::Region &region, bool withInstructions) {
+  json counts = json::object();
+  json widths = json::object();
+  for (isa::InstructionClass kind : kClasses) {
+    if (region.count(kind) == 0)
+      continue;
+    counts[isa::toString(kind)] = region.count(kind);
+    std::map<int, size_t> byWidth;
+    for (const isa::Instruction &i : region.instructions)
+      if (i.kind == kind && i.widthBits > 0)
+        ++byWidth[i.widthBits];
+    for (const auto &[bits, count] : byWidth)
+      widths[isa::toString(kind)][std::to_string(bits)] = count;
+  }
+  json out = {{"kind", isa::toString(region.kind)},
+              {"label", region.label},
+              {"first_line", region.firstLine},
+              {"last_line", region.lastLine},
+              {"counts", counts},
+              {"width_bits", widths}};
+  if (withInstructions) {
+    json list = json::array();
+    for (const isa::Instruction &i : region.instructions)
+      list.push_back({{"line", i.line},
+                      {"class", isa::toString(i.kind)},
+                      {"mnemonic", i.mnemonic},
+                      {"width_bits", i.widthBits}});
+    out["instructions"] = list;
+  }
+  return out;
+}
+
+void printListing(const std::filesystem::path &file,
+                  const isa::Listing &listing) {
+  for (const isa::Kernel &kernel : listing.kernels) {
+    std::cout << "kernel " << kernel.name << " (" << listing.dialect << ", "
+              << file.string() << ")\n";
+    for (const isa::Region &region : kernel.regions) {
+      std::string heading = isa::toString(region.kind);
+      if (region.kind == isa::Region::Kind::Loop)
+        heading += " " + region.label + " (one pass of its body)";
+      std::cout << "  " << heading << ", lines " << region.firstLine << "-"
+                << region.lastLine << ": " << isa::describe(region) << "\n";
+    }
+  }
+}
+
+// The assembly files of FILE: itself, a try folder's, a try id's, or an
+// MLIR file's, compiled here first (recorded as a try).
+Result<std::vector<std::filesystem::path>>
+assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
+           int &code) {
+  const std::string given = parser.positionalArguments().front().toStdString();
+  std::error_code error;
+  const std::filesystem::path path(given);
+  const std::string extension = path.extension().string();
+  if (extension == ".ptx" || extension == ".rocmasm" || extension == ".s")
+    return std::vector<std::filesystem::path>{path};
+  std::filesystem::path folder;
+  if (std::filesystem::is_directory(path, error)) {
+    folder = path;
+  } else if (auto id = parseInt64(given);
+             id && !std::filesystem::exists(path)) {
+    auto history = tries::History::open(tries::historyFile(bench.workspace()));
+    if (!history)
+      return Error{history.error()};
+    auto record = history->get(*id);
+    if (!record)
+      return Error{"try " + given + ": " + record.error()};
+    folder = record->directory;
+  } else {
+    auto document = openJobFile(parser, code);
+    if (!document)
+      return Error{document.error()};
+    auto installation = bench.iree();
+    auto worker = bench.worker();
+    if (!installation || !worker) {
+      code = kExitIreeUnavailable;
+      return Error{installation ? worker.error() : installation.error()};
+    }
+    auto directory = tryFolderOf(parser);
+    if (!directory)
+      return Error{directory.error()};
+    tries::TryRequest request;
+    request.document = &*document;
+    request.worker = &*worker;
+    if (parser.isSet(kOpOption)) {
+      auto op = edit::findOp(*document, parser.value(kOpOption).toStdString());
+      if (!op) {
+        code = kExitUsage;
+        return Error{given + ": --op: " + op.error()};
+      }
+      request.op = std::pair{op->dispatch, op->op};
+    }
+    auto target = targetOf(parser);
+    if (!target) {
+      code = kExitUsage;
+      return Error{target.error()};
+    }
+    request.target = *target;
+    request.upTo = tries::TryStage::Compile;
+    request.directory = *directory;
+    request.timeout = timeoutOf(parser);
+    auto tried = tries::runTry(*installation, request);
+    if (!tried)
+      return Error{tried.error()};
+    recordTry(parser, tried->record, /*quiet=*/true);
+    if (!tried->succeeded()) {
+      code = kExitFailure;
+      return Error{tried->compiled.summary()};
+    }
+    folder = tried->compiled.artifacts.directory;
+  }
+  auto files = service::compileArtifactsIn(folder).assembly();
+  if (files.empty())
+    return Error{folder.string() +
+                 ": no PTX or AMDGPU assembly (a CPU try, or not compiled)"};
+  return files;
+}
+
+} // namespace
+
+int isa(const QStringList &arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "tilescope-cli isa: a compiled kernel's instructions, classed (global "
+      "and shared loads and stores with their width, MMA / MFMA, barriers, "
+      "waits, shuffles, arithmetic) and cut by its loops: the prologue, one "
+      "pass of each loop's body (what one reduction step issues, or several "
+      "where LLVM unrolled the loop) and the epilogue. "
+      "FILE is a try (its id or folder), an assembly file (.ptx, .rocmasm), "
+      "or an IREE MLIR file, compiled here first as `compile` does.");
+  const QCommandLineOption instructionsOption(
+      "instructions", "With --json: every instruction, classed, by line.");
+  parser.addOptions({kOpOption, kTargetOption, kWorkspaceOption,
+                     kTryFolderOption, kTimeoutOption, kJsonOption, kIreeOption,
+                     instructionsOption});
+  parser.addPositionalArgument("FILE", "A try id or folder, a .ptx or "
+                                       ".rocmasm file, or an IREE MLIR file.");
+  if (!parseCommandLine(parser, arguments, "isa"))
+    return kExitUsage;
+  if (parser.positionalArguments().size() != 1)
+    return usageError("isa", "expected one FILE");
+  const workbench::Workbench bench = workbenchOf(parser);
+  int code = kExitBadInput;
+  auto files = assemblyOf(parser, bench, code);
+  if (!files) {
+    std::cerr << "tilescope-cli isa: " << files.error() << "\n";
+    return code;
+  }
+  json out = json::array();
+  for (const std::filesystem::path &file : *files) {
+    auto listing = isa::readAssemblyFile(file);
+    if (!listing) {
+      std::cerr << "tilescope-cli isa: " << listing.error() << "\n";
+      return kExitBadInput;
+    }
+    if (!parser.isSet(kJsonOption)) {
+      printListing(file, *listing);
+      continue;
+    }
+    for (const isa::Kernel &kernel : listing->kernels) {
+      json regions = json::array();
+      for (const isa::Region &region : kernel.regions)
+        regions.push_back(regionJson(region, parser.isSet(instructionsOption)));
+      out.push_back({{"file", file.string()},
+                     {"dialect", listing->dialect},
+                     {"kernel", kernel.name},
+                     {"regions", regions}});
+    }
+  }
+  if (parser.isSet(kJsonOption))
+    std::cout << exporting::jsonText(json{{"kernels", out}}, 2) << "\n";
+  return kExitOk;
+}
+
+} // namespace tilescope::cli

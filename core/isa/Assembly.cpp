@@ -1,0 +1,552 @@
+#include "core/isa/Assembly.h"
+
+#include "core/util/Files.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <utility>
+
+namespace tilescope::isa {
+
+const char *toString(InstructionClass kind) {
+  switch (kind) {
+  case InstructionClass::GlobalLoad:
+    return "global load";
+  case InstructionClass::GlobalStore:
+    return "global store";
+  case InstructionClass::SharedLoad:
+    return "shared load";
+  case InstructionClass::SharedStore:
+    return "shared store";
+  case InstructionClass::MatrixLoad:
+    return "matrix load";
+  case InstructionClass::AsyncCopy:
+    return "async copy";
+  case InstructionClass::Mma:
+    return "mma";
+  case InstructionClass::Barrier:
+    return "barrier";
+  case InstructionClass::Wait:
+    return "wait";
+  case InstructionClass::Shuffle:
+    return "shuffle";
+  case InstructionClass::Branch:
+    return "branch";
+  case InstructionClass::Arithmetic:
+    return "arithmetic";
+  case InstructionClass::Other:
+    break;
+  }
+  return "other";
+}
+
+const char *toString(Region::Kind kind) {
+  switch (kind) {
+  case Region::Kind::Prologue:
+    return "prologue";
+  case Region::Kind::Loop:
+    return "loop";
+  case Region::Kind::Between:
+    return "between loops";
+  case Region::Kind::Epilogue:
+    break;
+  }
+  return "epilogue";
+}
+
+namespace {
+
+bool startsWith(const std::string &text, const char *prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+bool contains(const std::string &text, const char *part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The bits of a PTX type suffix: b32 -> 32, f16x2 -> 32, e4m3x2 -> 16.
+int ptxTypeBits(const std::string &type) {
+  static const std::regex kType(R"(^[bsuf](\d+)(x2)?$)");
+  std::smatch m;
+  if (std::regex_match(type, m, kType))
+    return std::stoi(m[1].str()) * (m[2].matched ? 2 : 1);
+  if (type == "e4m3x2" || type == "e5m2x2")
+    return 16;
+  return 0;
+}
+
+} // namespace
+
+InstructionClass classOfPtx(const std::string &m) {
+  if (startsWith(m, "mma.") || startsWith(m, "wgmma."))
+    return InstructionClass::Mma;
+  if (startsWith(m, "ldmatrix"))
+    return InstructionClass::MatrixLoad;
+  if (startsWith(m, "cp.async.wait") || startsWith(m, "cp.async.commit") ||
+      startsWith(m, "cp.async.bulk.wait") ||
+      startsWith(m, "cp.async.bulk.commit") || startsWith(m, "mbarrier.try") ||
+      startsWith(m, "wgmma.wait") || startsWith(m, "wgmma.commit"))
+    return InstructionClass::Wait;
+  if (startsWith(m, "cp.async"))
+    return InstructionClass::AsyncCopy;
+  if (startsWith(m, "ld.global") || startsWith(m, "ldu.global"))
+    return InstructionClass::GlobalLoad;
+  if (startsWith(m, "st.global") || startsWith(m, "atom.global") ||
+      startsWith(m, "red.global"))
+    return InstructionClass::GlobalStore;
+  if (startsWith(m, "ld.shared"))
+    return InstructionClass::SharedLoad;
+  if (startsWith(m, "st.shared") || startsWith(m, "atom.shared") ||
+      startsWith(m, "red.shared"))
+    return InstructionClass::SharedStore;
+  if (startsWith(m, "bar.") || startsWith(m, "barrier"))
+    return InstructionClass::Barrier;
+  if (startsWith(m, "shfl."))
+    return InstructionClass::Shuffle;
+  if (m == "bra" || startsWith(m, "bra.") || m == "ret" || m == "exit" ||
+      startsWith(m, "call"))
+    return InstructionClass::Branch;
+  if (startsWith(m, "mov") || startsWith(m, "ld.param") ||
+      startsWith(m, "cvta") || startsWith(m, "ld.local") ||
+      startsWith(m, "st.local"))
+    return InstructionClass::Other;
+  return InstructionClass::Arithmetic;
+}
+
+int widthOfPtx(const std::string &m) {
+  const InstructionClass kind = classOfPtx(m);
+  if (kind == InstructionClass::MatrixLoad) {
+    // ldmatrix .x1, .x2, .x4: one, two or four 32-bit registers a lane.
+    for (int count : {4, 2, 1})
+      if (contains(m, (".x" + std::to_string(count)).c_str()))
+        return 32 * count;
+    return 32;
+  }
+  if (kind != InstructionClass::GlobalLoad &&
+      kind != InstructionClass::GlobalStore &&
+      kind != InstructionClass::SharedLoad &&
+      kind != InstructionClass::SharedStore)
+    return 0;
+  int vector = 1;
+  if (contains(m, ".v8."))
+    vector = 8;
+  else if (contains(m, ".v4."))
+    vector = 4;
+  else if (contains(m, ".v2."))
+    vector = 2;
+  const size_t dot = m.rfind('.');
+  return vector * ptxTypeBits(dot == std::string::npos ? m : m.substr(dot + 1));
+}
+
+InstructionClass classOfAmdgpu(const std::string &m) {
+  if (startsWith(m, "v_mfma") || startsWith(m, "v_smfmac") ||
+      startsWith(m, "v_wmma") || startsWith(m, "v_swmmac"))
+    return InstructionClass::Mma;
+  if ((startsWith(m, "global_load") || startsWith(m, "buffer_load")) &&
+      contains(m, "lds"))
+    return InstructionClass::AsyncCopy;
+  if (startsWith(m, "global_load") || startsWith(m, "buffer_load") ||
+      startsWith(m, "flat_load"))
+    return InstructionClass::GlobalLoad;
+  if (startsWith(m, "global_store") || startsWith(m, "buffer_store") ||
+      startsWith(m, "flat_store") || startsWith(m, "global_atomic") ||
+      startsWith(m, "buffer_atomic") || startsWith(m, "flat_atomic"))
+    return InstructionClass::GlobalStore;
+  if (startsWith(m, "ds_swizzle") || startsWith(m, "ds_bpermute") ||
+      startsWith(m, "ds_permute") || startsWith(m, "v_permlane") ||
+      contains(m, "_dpp"))
+    return InstructionClass::Shuffle;
+  if (startsWith(m, "ds_read") || startsWith(m, "ds_load"))
+    return InstructionClass::SharedLoad;
+  if (startsWith(m, "ds_write") || startsWith(m, "ds_store") ||
+      startsWith(m, "ds_add") || startsWith(m, "ds_max") ||
+      startsWith(m, "ds_min"))
+    return InstructionClass::SharedStore;
+  if (startsWith(m, "s_barrier"))
+    return InstructionClass::Barrier;
+  if (startsWith(m, "s_waitcnt") || startsWith(m, "s_wait_"))
+    return InstructionClass::Wait;
+  if (startsWith(m, "s_branch") || startsWith(m, "s_cbranch") ||
+      startsWith(m, "s_endpgm") || startsWith(m, "s_setpc") ||
+      startsWith(m, "s_swappc"))
+    return InstructionClass::Branch;
+  if (startsWith(m, "s_mov") || startsWith(m, "v_mov") ||
+      startsWith(m, "s_load") || startsWith(m, "s_nop") ||
+      startsWith(m, "s_setprio") || startsWith(m, "s_sleep") ||
+      startsWith(m, "scratch_"))
+    return InstructionClass::Other;
+  return InstructionClass::Arithmetic;
+}
+
+int widthOfAmdgpu(const std::string &m) {
+  const InstructionClass kind = classOfAmdgpu(m);
+  if (kind != InstructionClass::GlobalLoad &&
+      kind != InstructionClass::GlobalStore &&
+      kind != InstructionClass::SharedLoad &&
+      kind != InstructionClass::SharedStore &&
+      kind != InstructionClass::AsyncCopy)
+    return 0;
+  // dwordx4, dwordx3, dwordx2, dword; b128, b96, b64, b32, u16, b8 ...
+  static const std::regex kDwords(R"(dword(x(\d))?)");
+  static const std::regex kBits(R"(_[bui](\d+)\b)");
+  std::smatch match;
+  int bits = 0;
+  if (std::regex_search(m, match, kDwords))
+    bits = 32 * (match[2].matched ? std::stoi(match[2].str()) : 1);
+  else if (std::regex_search(m, match, kBits))
+    bits = std::stoi(match[1].str());
+  else if (contains(m, "short") || contains(m, "d16"))
+    bits = 16;
+  else if (contains(m, "byte"))
+    bits = 8;
+  // ds_read2 / ds_write2 (and their st64 forms) move two.
+  if (startsWith(m, "ds_read2") || startsWith(m, "ds_write2") ||
+      startsWith(m, "ds_load_2") || startsWith(m, "ds_store_2"))
+    bits *= 2;
+  return bits;
+}
+
+namespace {
+
+// One kernel's statements as read, its labels by statement index, and the
+// branches' targets by statement index.
+struct RawKernel {
+  std::string name;
+  std::vector<Instruction> instructions;
+  std::map<std::string, size_t> labels;              // label -> first index
+  std::vector<std::pair<size_t, std::string>> jumps; // index -> target
+};
+
+// Bits an async copy moves a lane, from its operands (PTX's cp.async
+// [dst], [src], 16: bytes).
+int asyncCopyBits(const std::string &text) {
+  static const std::regex kSize(R"(\],\s*(\d+)\s*(,|;|$))");
+  std::smatch m;
+  if (std::regex_search(text, m, kSize))
+    return 8 * std::stoi(m[1].str());
+  return 0;
+}
+
+std::string trimmed(const std::string &text) {
+  size_t begin = 0, end = text.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin])))
+    ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1])))
+    --end;
+  return text.substr(begin, end - begin);
+}
+
+// A label at the start of `line` ("$L__BB0_1:", ".LBB0_1:"), or none.
+std::optional<std::string> labelOf(const std::string &line) {
+  static const std::regex kLabel(R"(^\s*([$.A-Za-z_][\w$.]*):)");
+  std::smatch m;
+  if (std::regex_search(line, m, kLabel))
+    return m[1].str();
+  return std::nullopt;
+}
+
+// The loops of a kernel: for each branch back to a label before it, the
+// statements from the label to the branch. Loops inside loops are kept
+// inside the outer one.
+std::vector<std::pair<size_t, size_t>> outerLoops(const RawKernel &kernel) {
+  std::vector<std::pair<size_t, size_t>> loops;
+  for (const auto &[at, target] : kernel.jumps) {
+    auto label = kernel.labels.find(target);
+    if (label != kernel.labels.end() && label->second <= at)
+      loops.emplace_back(label->second, at);
+  }
+  std::sort(loops.begin(), loops.end(), [](const auto &a, const auto &b) {
+    return a.first != b.first ? a.first < b.first : a.second > b.second;
+  });
+  std::vector<std::pair<size_t, size_t>> outer;
+  for (const auto &loop : loops)
+    if (outer.empty() || loop.first > outer.back().second)
+      outer.push_back(loop);
+    else
+      outer.back().second = std::max(outer.back().second, loop.second);
+  return outer;
+}
+
+Region regionOf(const RawKernel &kernel, Region::Kind kind, size_t begin,
+                size_t end, std::string label = {}) {
+  Region region;
+  region.kind = kind;
+  region.label = std::move(label);
+  for (size_t i = begin; i < end; ++i) {
+    const Instruction &instruction = kernel.instructions[i];
+    region.instructions.push_back(instruction);
+    ++region.counts[static_cast<size_t>(instruction.kind)];
+  }
+  if (!region.instructions.empty()) {
+    region.firstLine = region.instructions.front().line;
+    region.lastLine = region.instructions.back().line;
+  }
+  return region;
+}
+
+Kernel cutByLoops(const RawKernel &raw) {
+  Kernel kernel;
+  kernel.name = raw.name;
+  const auto loops = outerLoops(raw);
+  size_t at = 0;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    const auto [begin, end] = loops[i];
+    if (begin > at)
+      kernel.regions.push_back(
+          regionOf(raw, i == 0 ? Region::Kind::Prologue : Region::Kind::Between,
+                   at, begin));
+    std::string label;
+    for (const auto &[name, index] : raw.labels)
+      if (index == begin)
+        label = name;
+    kernel.regions.push_back(
+        regionOf(raw, Region::Kind::Loop, begin, end + 1, label));
+    at = end + 1;
+  }
+  const Region::Kind last =
+      loops.empty() ? Region::Kind::Prologue : Region::Kind::Epilogue;
+  if (at < raw.instructions.size() || kernel.regions.empty())
+    kernel.regions.push_back(regionOf(raw, last, at, raw.instructions.size()));
+  return kernel;
+}
+
+// The first whitespace-separated word of a statement, less a predicate
+// (PTX's "@%p1", "@!%p1").
+std::pair<std::string, std::string> mnemonicAndRest(std::string statement) {
+  statement = trimmed(statement);
+  if (!statement.empty() && statement[0] == '@') {
+    const size_t space = statement.find_first_of(" \t");
+    statement =
+        space == std::string::npos ? "" : trimmed(statement.substr(space));
+  }
+  const size_t space = statement.find_first_of(" \t");
+  if (space == std::string::npos)
+    return {statement, ""};
+  return {statement.substr(0, space), trimmed(statement.substr(space))};
+}
+
+} // namespace
+
+Result<Listing> readPtx(const std::string &text) {
+  Listing listing;
+  listing.dialect = "ptx";
+  std::optional<RawKernel> kernel;
+  int depth = 0;
+  bool inBlockComment = false;
+  std::string pending; // a statement spanning lines
+  size_t pendingLine = 0;
+  std::string lastName;
+  size_t lineNumber = 0, start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++lineNumber;
+    // Comments out.
+    if (inBlockComment) {
+      const size_t close = line.find("*/");
+      if (close == std::string::npos)
+        continue;
+      line = line.substr(close + 2);
+      inBlockComment = false;
+    }
+    if (const size_t open = line.find("/*"); open != std::string::npos) {
+      const size_t close = line.find("*/", open + 2);
+      if (close == std::string::npos) {
+        inBlockComment = true;
+        line = line.substr(0, open);
+      } else {
+        line = line.substr(0, open) + line.substr(close + 2);
+      }
+    }
+    if (const size_t comment = line.find("//"); comment != std::string::npos)
+      line = line.substr(0, comment);
+    const std::string body = trimmed(line);
+    if (body.empty())
+      continue;
+    static const std::regex kEntry(
+        R"(\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+))");
+    std::smatch entry;
+    if (depth == 0 && std::regex_search(body, entry, kEntry)) {
+      lastName = entry[2].str();
+      continue;
+    }
+    if (body == "{") {
+      if (depth++ == 0) {
+        kernel.emplace();
+        kernel->name = lastName;
+      }
+      continue;
+    }
+    if (body == "}") {
+      if (depth > 0 && --depth == 0 && kernel) {
+        listing.kernels.push_back(cutByLoops(*kernel));
+        kernel.reset();
+      }
+      continue;
+    }
+    if (!kernel)
+      continue;
+    std::string rest = body;
+    if (auto label = labelOf(rest); label && pending.empty()) {
+      kernel->labels.emplace(*label, kernel->instructions.size());
+      rest = trimmed(rest.substr(rest.find(':') + 1));
+      if (rest.empty())
+        continue;
+    }
+    if (pending.empty())
+      pendingLine = lineNumber;
+    pending += (pending.empty() ? "" : " ") + rest;
+    // Statements end at ';' (an MMA's operand lists span lines).
+    size_t semicolon;
+    while ((semicolon = pending.find(';')) != std::string::npos) {
+      const std::string statement = trimmed(pending.substr(0, semicolon));
+      pending = trimmed(pending.substr(semicolon + 1));
+      if (statement.empty() || statement[0] == '.')
+        continue; // .reg, .shared, .local: declarations
+      auto [mnemonic, operands] = mnemonicAndRest(statement);
+      Instruction instruction;
+      instruction.line = pendingLine;
+      instruction.mnemonic = mnemonic;
+      instruction.text = statement;
+      instruction.kind = classOfPtx(mnemonic);
+      instruction.widthBits = instruction.kind == InstructionClass::AsyncCopy
+                                  ? asyncCopyBits(statement)
+                                  : widthOfPtx(mnemonic);
+      if (instruction.kind == InstructionClass::Branch &&
+          startsWith(mnemonic, "bra"))
+        kernel->jumps.emplace_back(kernel->instructions.size(),
+                                   trimmed(operands));
+      kernel->instructions.push_back(std::move(instruction));
+      pendingLine = lineNumber;
+    }
+  }
+  if (listing.kernels.empty())
+    return Error{"no kernel (.entry) found in the PTX"};
+  return listing;
+}
+
+Result<Listing> readAmdgpu(const std::string &text) {
+  Listing listing;
+  listing.dialect = "amdgpu";
+  std::optional<RawKernel> kernel;
+  std::vector<std::string> functions; // from .type NAME,@function
+  size_t lineNumber = 0, start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++lineNumber;
+    if (const size_t comment = line.find(';'); comment != std::string::npos)
+      line = line.substr(0, comment);
+    const std::string body = trimmed(line);
+    if (body.empty())
+      continue;
+    static const std::regex kType(R"(^\.type\s+([\w$.]+),\s*@function)");
+    std::smatch type;
+    if (std::regex_search(body, type, kType)) {
+      functions.push_back(type[1].str());
+      continue;
+    }
+    if (auto label = labelOf(body)) {
+      if (std::find(functions.begin(), functions.end(), *label) !=
+          functions.end()) {
+        if (kernel)
+          listing.kernels.push_back(cutByLoops(*kernel));
+        kernel.emplace();
+        kernel->name = *label;
+      } else if (kernel && startsWith(*label, ".Lfunc_end")) {
+        listing.kernels.push_back(cutByLoops(*kernel));
+        kernel.reset();
+      } else if (kernel) {
+        kernel->labels.emplace(*label, kernel->instructions.size());
+      }
+      continue;
+    }
+    if (!kernel || body[0] == '.')
+      continue; // directives
+    auto [mnemonic, operands] = mnemonicAndRest(body);
+    Instruction instruction;
+    instruction.line = lineNumber;
+    instruction.mnemonic = mnemonic;
+    instruction.text = body;
+    instruction.kind = classOfAmdgpu(mnemonic);
+    instruction.widthBits = widthOfAmdgpu(mnemonic);
+    if (startsWith(mnemonic, "s_branch") || startsWith(mnemonic, "s_cbranch"))
+      kernel->jumps.emplace_back(kernel->instructions.size(), operands);
+    kernel->instructions.push_back(std::move(instruction));
+  }
+  if (kernel)
+    listing.kernels.push_back(cutByLoops(*kernel));
+  if (listing.kernels.empty())
+    return Error{"no kernel (.type NAME,@function) found in the AMDGPU "
+                 "assembly"};
+  return listing;
+}
+
+namespace {
+
+// The classes in the order a region is described: what it computes, what
+// it moves, how it waits.
+constexpr InstructionClass kDescribed[] = {
+    InstructionClass::Mma,         InstructionClass::GlobalLoad,
+    InstructionClass::GlobalStore, InstructionClass::AsyncCopy,
+    InstructionClass::SharedStore, InstructionClass::SharedLoad,
+    InstructionClass::MatrixLoad,  InstructionClass::Barrier,
+    InstructionClass::Wait,        InstructionClass::Shuffle,
+    InstructionClass::Branch,      InstructionClass::Arithmetic};
+
+} // namespace
+
+std::string describe(const Region &region) {
+  std::string text;
+  for (InstructionClass kind : kDescribed) {
+    const size_t count = region.count(kind);
+    if (count == 0)
+      continue;
+    std::map<int, size_t> byWidth;
+    std::map<std::string, size_t> mnemonics;
+    for (const Instruction &i : region.instructions)
+      if (i.kind == kind) {
+        if (i.widthBits > 0)
+          ++byWidth[i.widthBits];
+        ++mnemonics[i.mnemonic];
+      }
+    text += (text.empty() ? "" : ", ") + std::to_string(count) + " " +
+            toString(kind);
+    std::string detail;
+    for (const auto &[bits, n] : byWidth)
+      detail += (detail.empty() ? "" : " + ") + std::to_string(n) + " x " +
+                std::to_string(bits) + "-bit";
+    if (kind == InstructionClass::Mma)
+      for (const auto &[name, n] : mnemonics)
+        detail += (detail.empty() ? "" : ", ") + name;
+    if (!detail.empty())
+      text += " (" + detail + ")";
+  }
+  return text.empty() ? "nothing but moves" : text;
+}
+
+Result<Listing> readAssemblyFile(const std::filesystem::path &path) {
+  const std::string extension = path.extension().string();
+  if (extension != ".ptx" && extension != ".rocmasm" && extension != ".s")
+    return Error{path.string() +
+                 ": not PTX (.ptx) or AMDGPU assembly (.rocmasm, .s)"};
+  auto text = readTextFile(path);
+  if (!text)
+    return Error{text.error()};
+  auto listing = extension == ".ptx" ? readPtx(*text) : readAmdgpu(*text);
+  if (!listing)
+    return Error{path.string() + ": " + listing.error()};
+  return listing;
+}
+
+} // namespace tilescope::isa

@@ -1,0 +1,90 @@
+// A compiled kernel's instructions, read from what IREE's backends write:
+// NVIDIA PTX (the CUDA backend's .ptx) and AMDGPU assembly (the ROCm
+// backend's .rocmasm). Each instruction is classed (global, shared and
+// matrix loads and stores with their width, MMA / MFMA, barriers, waits,
+// shuffles, arithmetic), and each kernel is cut by its loops: the prologue,
+// one pass of each loop's body (what one reduction step issues, or several
+// where LLVM unrolled the loop), what runs between loops, and the epilogue. Plain text in, plain data out: no
+// IREE, no Qt.
+#pragma once
+
+#include "core/util/Result.h"
+
+#include <array>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tilescope::isa {
+
+enum class InstructionClass {
+  GlobalLoad,  // ld.global, global_load_*, buffer_load_*
+  GlobalStore, // st.global, global_store_*, buffer_store_*
+  SharedLoad,  // ld.shared, ds_read*
+  SharedStore, // st.shared, ds_write*
+  MatrixLoad,  // ldmatrix (shared memory to an MMA fragment)
+  AsyncCopy,   // cp.async, cp.async.bulk (global to shared memory)
+  Mma,         // mma.sync, wgmma, v_mfma_*, v_wmma_*
+  Barrier,     // bar.sync, barrier, s_barrier
+  Wait,        // cp.async.wait_*, s_waitcnt
+  Shuffle,     // shfl.sync, ds_swizzle, ds_bpermute, v_permlane*, DPP
+  Branch,      // bra, ret, s_branch, s_cbranch_*, s_endpgm
+  Arithmetic,  // everything that computes (add, fma, cvt, v_*, s_* ALU)
+  Other,       // moves of parameters, declarations kept as statements
+};
+inline constexpr size_t kInstructionClasses = 13;
+// "global load", "mma", ...
+const char *toString(InstructionClass kind);
+
+struct Instruction {
+  size_t line = 0;      // 1-based, in the file read
+  std::string mnemonic; // "ld.global.nc.v4.b32", "v_mfma_f32_16x16x16_f16"
+  std::string text;     // the whole statement, as written (one line)
+  InstructionClass kind = InstructionClass::Other;
+  // Bits one lane moves (loads, stores, copies): 128 for ld.global.v4.b32
+  // and global_load_dwordx4; 0 where it moves none.
+  int widthBits = 0;
+};
+
+struct Region {
+  enum class Kind { Prologue, Loop, Between, Epilogue };
+  Kind kind = Kind::Prologue;
+  std::string label; // a loop's label ("$L__BB0_1", ".LBB0_1")
+  size_t firstLine = 0, lastLine = 0;
+  std::vector<Instruction> instructions;
+  std::array<size_t, kInstructionClasses> counts{};
+  size_t count(InstructionClass kind) const {
+    return counts[static_cast<size_t>(kind)];
+  }
+};
+// "prologue", "loop", "between loops", "epilogue"
+const char *toString(Region::Kind kind);
+
+// What a region issues, in words: "64 mma (mma.sync.aligned.m16n8k16...),
+// 16 global load (16 x 128-bit), 2 barrier, ...".
+std::string describe(const Region &region);
+
+struct Kernel {
+  std::string name;
+  std::vector<Region> regions; // in order; loops nested in loops are inside
+};
+
+struct Listing {
+  std::string dialect; // "ptx" or "amdgpu"
+  std::vector<Kernel> kernels;
+};
+
+Result<Listing> readPtx(const std::string &text);
+Result<Listing> readAmdgpu(const std::string &text);
+// By the file's extension: .ptx, .rocmasm or .s (AMDGPU); an Error names
+// the file and why.
+Result<Listing> readAssemblyFile(const std::filesystem::path &path);
+
+// Classes one mnemonic, and the bits it moves per lane.
+InstructionClass classOfPtx(const std::string &mnemonic);
+InstructionClass classOfAmdgpu(const std::string &mnemonic);
+int widthOfPtx(const std::string &mnemonic);
+int widthOfAmdgpu(const std::string &mnemonic);
+
+} // namespace tilescope::isa

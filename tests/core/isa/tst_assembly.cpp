@@ -1,0 +1,239 @@
+// The instructions IREE's CUDA and ROCm backends write, read by core/isa:
+// the example matmuls (sm_90's mma.sync, gfx942's MFMA) compiled by the
+// pinned iree-compile with seeded variants of their config (the reduction
+// step, the subgroups' tiles), each read back and held to what the config
+// says one reduction step issues: its loop holds subgroup[M] x subgroup[N]
+// x reduction[K] MMAs, and each lane loads (workgroup M + N) x K-step x 2
+// bytes over the workgroup's threads from global memory, 128 bits at a
+// time (times the steps LLVM unrolled into one pass of the loop). And the
+// classes and widths of mnemonics both backends write.
+#include "TestSupport.h"
+
+#include "core/isa/Assembly.h"
+#include "core/process/Process.h"
+#include "core/service/CompileJob.h"
+#include "core/service/IreeCommands.h"
+#include "core/util/Files.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <random>
+#include <regex>
+
+using namespace tilescope;
+
+namespace {
+
+struct Variant {
+  std::string target; // "sm_90", "gfx942"
+  std::filesystem::path example;
+  int64_t wgM, wgN, mmaK, threads;
+  int64_t sgM, sgN, reduction;
+};
+
+// The example's text with subgroup and reduction set as the variant says.
+std::string variantText(const Variant &v) {
+  std::string text = test::readFile(v.example);
+  text = std::regex_replace(text, std::regex(R"(reduction = \[0, 0, \d+\])"),
+                            "reduction = [0, 0, " +
+                                std::to_string(v.reduction) + "]");
+  text = std::regex_replace(text, std::regex(R"(subgroup = \[\d+, \d+, 0\])"),
+                            "subgroup = [" + std::to_string(v.sgM) + ", " +
+                                std::to_string(v.sgN) + ", 0]");
+  return text;
+}
+
+// Compiles `v` with the pinned iree-compile, its assembly dumped; the
+// listing read from it.
+Result<isa::Listing> compiled(const Variant &v, const QTemporaryDir &dir) {
+  const std::filesystem::path folder = dir.path().toStdString();
+  const std::filesystem::path input = folder / "input.mlir";
+  if (auto written = writeFileAtomically(input, variantText(v)); !written)
+    return Error{written.error()};
+  service::CompileRequest request{
+      input,
+      folder / "module.vmfb",
+      *service::compileTarget(v.target),
+      /*inputCarriesTarget=*/true,
+      {"--iree-hal-dump-executable-intermediates-to=" +
+           (folder / "intermediates").string(),
+       "--iree-hal-dump-executable-binaries-to=" +
+           (folder / "binaries").string()}};
+  auto spec = service::compileCommand(test::projectIree(), request);
+  if (!spec)
+    return Error{spec.error()};
+  spec->timeout = std::chrono::minutes(5);
+  const process::ProcessResult result = process::runProcess(*spec);
+  if (!result.succeeded())
+    return Error{spec->shellCommand() + " " + result.describe() + "\n" +
+                 result.standardError};
+  const auto files = service::compileArtifactsIn(folder).assembly();
+  if (files.size() != 1)
+    return Error{"expected one assembly file, found " +
+                 std::to_string(files.size())};
+  return isa::readAssemblyFile(files.front());
+}
+
+} // namespace
+
+class AssemblyTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  void oneReductionStepIssuesWhatTheConfigSays_data() {
+    QTest::addColumn<int>("index");
+    std::mt19937 random(20261205);
+    const std::vector<std::pair<int64_t, int64_t>> subgroups{{2, 4}, {4, 2}};
+    const std::vector<int64_t> reductions{2, 4, 8};
+    for (int i = 0; i < 6; ++i) {
+      QTest::newRow(std::to_string(i).c_str()) << i;
+    }
+    variants.clear();
+    for (int i = 0; i < 6; ++i) {
+      const auto [sgM, sgN] = subgroups[random() % subgroups.size()];
+      const int64_t reduction = reductions[random() % reductions.size()];
+      if (i % 2 == 0)
+        variants.push_back(
+            {"sm_90",
+             test::sourceDir() / "examples/cuda_sm_90/"
+                                 "matmul_f16_1024_dispatch_0.benchmark.mlir",
+             64, 64, 16, 128, sgM, sgN, reduction});
+      else
+        variants.push_back(
+            {"gfx942",
+             test::sourceDir() / "examples/rocm_gfx942/"
+                                 "matmul_f16_1024_dispatch_0.benchmark.mlir",
+             64, 128, 16, 256, sgM, sgN, reduction});
+    }
+  }
+
+  void oneReductionStepIssuesWhatTheConfigSays() {
+    QFETCH(int, index);
+    const Variant &v = variants[static_cast<size_t>(index)];
+    const std::string where = v.target + " subgroup [" + std::to_string(v.sgM) +
+                              ", " + std::to_string(v.sgN) + "] reduction " +
+                              std::to_string(v.reduction);
+    QTemporaryDir dir;
+    auto listing = compiled(v, dir);
+    QVERIFY2(listing.ok(),
+             (where + ": " + (listing.ok() ? "" : listing.error())).c_str());
+    QCOMPARE(listing->dialect,
+             std::string(v.target == "sm_90" ? "ptx" : "amdgpu"));
+    QCOMPARE(listing->kernels.size(), size_t(1));
+    const isa::Kernel &kernel = listing->kernels.front();
+    std::vector<const isa::Region *> loops;
+    for (const isa::Region &region : kernel.regions)
+      if (region.kind == isa::Region::Kind::Loop)
+        loops.push_back(&region);
+    QVERIFY2(loops.size() == 1, where.c_str());
+    const isa::Region &step = *loops.front();
+    // One pass of the loop's body is one reduction step, or several where
+    // LLVM unrolled the loop (a short K tile on gfx942): the MMAs and the
+    // loads are the same whole number of steps.
+    const int64_t mmas = int64_t(step.count(isa::InstructionClass::Mma));
+    const int64_t perStep = v.sgM * v.sgN * v.reduction;
+    QVERIFY2(mmas > 0 && mmas % perStep == 0,
+             (where + ": " + std::to_string(mmas) + " MMAs a pass").c_str());
+    const int64_t steps = mmas / perStep;
+    QVERIFY2(steps == 1 || steps == 2 || steps == 4, where.c_str());
+    // Global loads of one step, per lane: the LHS and RHS tiles of K step
+    // reduction x MMA K in f16, over the workgroup's threads.
+    int64_t bits = 0;
+    for (const isa::Instruction &i : step.instructions)
+      if (i.kind == isa::InstructionClass::GlobalLoad) {
+        QVERIFY2(i.widthBits == 128, (where + ": " + i.text).c_str());
+        bits += i.widthBits;
+      }
+    QCOMPARE(bits, steps * (v.wgM + v.wgN) * v.reduction * v.mmaK * 2 * 8 /
+                       v.threads);
+    // Promoted operands: what is loaded is stored to shared memory, and
+    // the step waits for its subgroups at barriers.
+    int64_t stored = 0;
+    for (const isa::Instruction &i : step.instructions)
+      if (i.kind == isa::InstructionClass::SharedStore)
+        stored += i.widthBits;
+    QCOMPARE(stored, bits);
+    QVERIFY(step.count(isa::InstructionClass::Barrier) >= 1);
+    QVERIFY(step.count(isa::InstructionClass::SharedLoad) +
+                step.count(isa::InstructionClass::MatrixLoad) >
+            0);
+  }
+
+  void mnemonicsAreClassedWithTheirWidths() {
+    using K = isa::InstructionClass;
+    QVERIFY(isa::classOfPtx("ld.global.nc.v4.b32") == K::GlobalLoad);
+    QCOMPARE(isa::widthOfPtx("ld.global.nc.v4.b32"), 128);
+    QCOMPARE(isa::widthOfPtx("st.shared.v2.b32"), 64);
+    QCOMPARE(isa::widthOfPtx("ld.shared.b32"), 32);
+    QCOMPARE(isa::widthOfPtx("st.global.v2.f16x2"), 64);
+    QVERIFY(isa::classOfPtx("ldmatrix.sync.aligned.m8n8.x4.shared.b16") ==
+            K::MatrixLoad);
+    QCOMPARE(isa::widthOfPtx("ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 128);
+    QVERIFY(isa::classOfPtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16."
+                            "f32") == K::Mma);
+    QVERIFY(isa::classOfPtx("cp.async.cg.shared.global") == K::AsyncCopy);
+    QVERIFY(isa::classOfPtx("cp.async.wait_group") == K::Wait);
+    QVERIFY(isa::classOfPtx("bar.sync") == K::Barrier);
+    QVERIFY(isa::classOfPtx("shfl.sync.bfly.b32") == K::Shuffle);
+    QVERIFY(isa::classOfPtx("fma.rn.f32") == K::Arithmetic);
+    QVERIFY(isa::classOfAmdgpu("buffer_load_dwordx4") == K::GlobalLoad);
+    QCOMPARE(isa::widthOfAmdgpu("buffer_load_dwordx4"), 128);
+    QCOMPARE(isa::widthOfAmdgpu("global_load_dwordx2"), 64);
+    QCOMPARE(isa::widthOfAmdgpu("ds_read2_b64"), 128);
+    QCOMPARE(isa::widthOfAmdgpu("ds_read_b128"), 128);
+    QCOMPARE(isa::widthOfAmdgpu("ds_write_b16"), 16);
+    QCOMPARE(isa::widthOfAmdgpu("buffer_store_dword"), 32);
+    QVERIFY(isa::classOfAmdgpu("buffer_load_dword_lds") == K::AsyncCopy);
+    QVERIFY(isa::classOfAmdgpu("v_mfma_f32_16x16x16_f16") == K::Mma);
+    QVERIFY(isa::classOfAmdgpu("s_waitcnt") == K::Wait);
+    QVERIFY(isa::classOfAmdgpu("ds_bpermute_b32") == K::Shuffle);
+    QVERIFY(isa::classOfAmdgpu("s_cbranch_scc1") == K::Branch);
+    QVERIFY(isa::classOfAmdgpu("v_add_u32_e32") == K::Arithmetic);
+  }
+
+  // A loop is the statements from a label to a branch back to it; code
+  // before, between and after is cut apart, and a loop inside a loop stays
+  // inside.
+  void loopsCutTheKernel() {
+    const std::string ptx =
+        ".visible .entry k(\n.param .u64 a\n)\n{\n"
+        "\tmov.u32 %r1, 0;\n"
+        "$L_outer:\n"
+        "\tld.global.v4.b32 {%r2, %r3, %r4, %r5}, [%rd1];\n"
+        "$L_inner:\n"
+        "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\n"
+        "\t\t{%f1, %f2, %f3, %f4},\n\t\t{%r2, %r3, %r4, %r5},\n"
+        "\t\t{%r6, %r7}, {%f1, %f2, %f3, %f4};\n"
+        "\t@%p1 bra $L_inner;\n"
+        "\t@%p2 bra $L_outer;\n"
+        "\tst.global.f32 [%rd2], %f1;\n"
+        "$L_second:\n"
+        "\tbar.sync 0;\n"
+        "\t@%p3 bra.uni $L_second;\n"
+        "\tret;\n}\n";
+    auto listing = isa::readPtx(ptx);
+    QVERIFY2(listing.ok(), listing.ok() ? "" : listing.error().c_str());
+    const isa::Kernel &kernel = listing->kernels.at(0);
+    QCOMPARE(QString::fromStdString(kernel.name), QString("k"));
+    QCOMPARE(kernel.regions.size(), size_t(5));
+    QVERIFY(kernel.regions[0].kind == isa::Region::Kind::Prologue);
+    QVERIFY(kernel.regions[1].kind == isa::Region::Kind::Loop);
+    QCOMPARE(QString::fromStdString(kernel.regions[1].label),
+             QString("$L_outer"));
+    QCOMPARE(kernel.regions[1].count(isa::InstructionClass::Mma), size_t(1));
+    QCOMPARE(kernel.regions[1].count(isa::InstructionClass::GlobalLoad),
+             size_t(1));
+    QVERIFY(kernel.regions[2].kind == isa::Region::Kind::Between);
+    QVERIFY(kernel.regions[3].kind == isa::Region::Kind::Loop);
+    QVERIFY(kernel.regions[4].kind == isa::Region::Kind::Epilogue);
+    QVERIFY(!isa::readPtx("no kernel here").ok());
+    QVERIFY(!isa::readAmdgpu("").ok());
+  }
+
+private:
+  std::vector<Variant> variants;
+};
+
+QTEST_GUILESS_MAIN(AssemblyTest)
+#include "tst_assembly.moc"
