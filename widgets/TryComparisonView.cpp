@@ -168,6 +168,18 @@ TryComparisonView::TryComparisonView(Side a, Side b,
     for (const tries::ResourcePair &pair : kernel.resources)
       addRow(kernelItem, qs(pair.key), valueText(pair.a), valueText(pair.b));
   }
+  if (!comparison.instructions.empty()) {
+    auto *instructions = new QTreeWidgetItem(table, {"Instructions"});
+    for (const tries::KernelInstructions &kernel : comparison.instructions) {
+      auto *kernelItem = new QTreeWidgetItem(instructions, {qs(kernel.kernel)});
+      for (const tries::InstructionCountPair &pair : kernel.counts)
+        addRow(kernelItem,
+               qs(pair.region) +
+                   (pair.region == "loop" ? " (a pass), " : ", ") +
+                   qs(pair.instructionClass),
+               QString::number(pair.a), QString::number(pair.b));
+    }
+  }
   auto *times = new QTreeWidgetItem(table, {"Run"});
   addRow(times, "median", timeText(a.record.medianMicroseconds),
          timeText(b.record.medianMicroseconds));

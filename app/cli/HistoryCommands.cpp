@@ -253,6 +253,18 @@ int compare(const QStringList &arguments) {
       std::cout << "\n";
     }
   }
+  // The instructions of a pass of the K loop (and before and after it),
+  // where both tries' folders hold the kernel's assembly.
+  for (const tries::KernelInstructions &kernel : comparison.instructions) {
+    std::cout << "instructions of " << kernel.kernel << ":\n";
+    for (const tries::InstructionCountPair &pair : kernel.counts) {
+      std::cout << "    " << pair.region << ", " << pair.instructionClass
+                << ": " << pair.a;
+      if (pair.a != pair.b)
+        std::cout << " -> " << pair.b;
+      std::cout << "\n";
+    }
+  }
   std::cout << "time: " << timeText(a.medianMicroseconds) << " -> "
             << timeText(b.medianMicroseconds);
   if (comparison.times)

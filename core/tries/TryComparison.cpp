@@ -1,5 +1,8 @@
 #include "core/tries/TryComparison.h"
 
+#include "core/isa/Assembly.h"
+#include "core/service/CompileJob.h"
+
 #include "core/export/DifferenceJson.h"
 
 #include <map>
@@ -77,6 +80,64 @@ document::Document documentFromConfigs(const json &configs) {
   return document;
 }
 
+namespace {
+
+// A try folder's kernels, read from its assembly (none where it holds
+// none: a CPU try, a try not compiled, a folder gone).
+std::map<std::string, isa::Kernel> kernelsIn(const TryRecord &record) {
+  std::map<std::string, isa::Kernel> kernels;
+  if (record.directory.empty())
+    return kernels;
+  for (const std::filesystem::path &file :
+       service::compileArtifactsIn(record.directory).assembly())
+    if (auto listing = isa::readAssemblyFile(file))
+      for (isa::Kernel &kernel : listing->kernels)
+        kernels.emplace(kernel.name, std::move(kernel));
+  return kernels;
+}
+
+// The first region of `kind` in a kernel, or none.
+const isa::Region *regionOf(const isa::Kernel &kernel, isa::Region::Kind kind) {
+  for (const isa::Region &region : kernel.regions)
+    if (region.kind == kind)
+      return &region;
+  return nullptr;
+}
+
+std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
+                                                    const TryRecord &b) {
+  std::vector<KernelInstructions> out;
+  const auto kernelsA = kernelsIn(a), kernelsB = kernelsIn(b);
+  for (const auto &[name, kernelA] : kernelsA) {
+    auto found = kernelsB.find(name);
+    if (found == kernelsB.end())
+      continue;
+    KernelInstructions kernel{name, {}};
+    for (isa::Region::Kind kind :
+         {isa::Region::Kind::Loop, isa::Region::Kind::Prologue,
+          isa::Region::Kind::Epilogue}) {
+      const isa::Region *inA = regionOf(kernelA, kind);
+      const isa::Region *inB = regionOf(found->second, kind);
+      if (!inA && !inB)
+        continue;
+      for (size_t c = 0; c < isa::kInstructionClasses; ++c) {
+        const auto instructionClass = static_cast<isa::InstructionClass>(c);
+        const size_t countA = inA ? inA->count(instructionClass) : 0;
+        const size_t countB = inB ? inB->count(instructionClass) : 0;
+        if (countA == 0 && countB == 0)
+          continue;
+        kernel.counts.push_back({isa::toString(kind),
+                                 isa::toString(instructionClass), countA,
+                                 countB});
+      }
+    }
+    out.push_back(std::move(kernel));
+  }
+  return out;
+}
+
+} // namespace
+
 TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
   TryComparison comparison;
   comparison.configs = edit::documentDifferences(
@@ -96,6 +157,7 @@ TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
         {"occupancy", activeWaves(kernelA), activeWaves(found->second)});
     comparison.kernels.push_back(std::move(kernel));
   }
+  comparison.instructions = compareInstructions(a, b);
   comparison.aMicroseconds = a.medianMicroseconds;
   comparison.bMicroseconds = b.medianMicroseconds;
   auto timedA = timingOf(a), timedB = timingOf(b);
@@ -103,6 +165,22 @@ TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
     comparison.times = compareTimes(*timedA, *timedB);
   return comparison;
 }
+
+namespace {
+
+// {"kernel": ..., "regions": {"loop": {"mma": [a, b], ...}, ...}} a kernel.
+json instructionsJson(const std::vector<KernelInstructions> &kernels) {
+  json out = json::array();
+  for (const KernelInstructions &kernel : kernels) {
+    json regions = json::object();
+    for (const InstructionCountPair &pair : kernel.counts)
+      regions[pair.region][pair.instructionClass] = {pair.a, pair.b};
+    out.push_back({{"kernel", kernel.kernel}, {"regions", regions}});
+  }
+  return out;
+}
+
+} // namespace
 
 json toJson(const TryComparison &comparison, const TryRecord &a,
             const TryRecord &b) {
@@ -123,6 +201,7 @@ json toJson(const TryComparison &comparison, const TryRecord &a,
       {"b", toJson(b)},
       {"configs", exporting::differencesJson(comparison.configs, "a", "b")},
       {"resources", resources},
+      {"instructions", instructionsJson(comparison.instructions)},
       {"times", times}};
   out["a"].erase("details");
   out["b"].erase("details");

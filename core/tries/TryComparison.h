@@ -4,8 +4,8 @@
 // panel uses for "what changed since the previous try".
 #pragma once
 
-#include "core/edit/ConfigDiff.h"
 #include "core/document/Document.h"
+#include "core/edit/ConfigDiff.h"
 #include "core/tries/History.h"
 #include "core/tries/TimeComparison.h"
 #include "core/util/Result.h"
@@ -29,9 +29,23 @@ struct KernelComparison {
   std::vector<ResourcePair> resources;
 };
 
+// One class of instruction in a region of a kernel in both tries' assembly
+// (core/isa): "loop" (one pass of the first loop's body), "prologue",
+// "epilogue".
+struct InstructionCountPair {
+  std::string region, instructionClass;
+  size_t a = 0, b = 0;
+};
+struct KernelInstructions {
+  std::string kernel;
+  std::vector<InstructionCountPair> counts;
+};
+
 struct TryComparison {
   edit::DocumentDifference configs;      // a's configs before, b's after
   std::vector<KernelComparison> kernels; // kernels both tries read
+  // The instructions of kernels both tries' folders hold assembly of.
+  std::vector<KernelInstructions> instructions;
   std::optional<double> aMicroseconds, bMicroseconds;
   // Both times against their noise, where both were timed.
   std::optional<TimeVerdict> times;

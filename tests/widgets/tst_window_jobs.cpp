@@ -266,6 +266,9 @@ private slots:
                  changed.contains("shared_memory_bytes"),
              qPrintable(changed.join(", ")));
     QVERIFY(!changed.contains("workgroup"));
+    // Half the K tile: half the MFMAs a pass of the K loop.
+    QVERIFY2(changed.contains("loop (a pass), mma"),
+             qPrintable(changed.join(", ")));
     for (const char *name : {"compareSceneA", "compareSceneB"}) {
       auto *view = comparison->findChild<widgets::SceneView *>(name);
       QVERIFY(view && !view->scene().panels.empty());
