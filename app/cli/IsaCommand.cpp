@@ -8,6 +8,7 @@
 #include "app/cli/JobInputs.h"
 #include "core/export/JsonText.h"
 #include "core/isa/Assembly.h"
+#include "core/isa/AssemblyJson.h"
 #include "core/service/CompileJob.h"
 #include "core/tries/History.h"
 #include "core/tries/TryJob.h"
@@ -18,53 +19,11 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
-#include <map>
 
 namespace tilescope::cli {
 namespace {
 
 using json = nlohmann::json;
-
-constexpr isa::InstructionClass kClasses[] = {
-    isa::InstructionClass::Mma,         isa::InstructionClass::GlobalLoad,
-    isa::InstructionClass::GlobalStore, isa::InstructionClass::AsyncCopy,
-    isa::InstructionClass::SharedStore, isa::InstructionClass::SharedLoad,
-    isa::InstructionClass::MatrixLoad,  isa::InstructionClass::Barrier,
-    isa::InstructionClass::Wait,        isa::InstructionClass::Shuffle,
-    isa::InstructionClass::Branch,      isa::InstructionClass::Arithmetic,
-    isa::InstructionClass::Other};
-
-json regionJson(const isa::Region &region, bool withInstructions) {
-  json counts = json::object();
-  json widths = json::object();
-  for (isa::InstructionClass kind : kClasses) {
-    if (region.count(kind) == 0)
-      continue;
-    counts[isa::toString(kind)] = region.count(kind);
-    std::map<int, size_t> byWidth;
-    for (const isa::Instruction &i : region.instructions)
-      if (i.kind == kind && i.widthBits > 0)
-        ++byWidth[i.widthBits];
-    for (const auto &[bits, count] : byWidth)
-      widths[isa::toString(kind)][std::to_string(bits)] = count;
-  }
-  json out = {{"kind", isa::toString(region.kind)},
-              {"label", region.label},
-              {"first_line", region.firstLine},
-              {"last_line", region.lastLine},
-              {"counts", counts},
-              {"width_bits", widths}};
-  if (withInstructions) {
-    json list = json::array();
-    for (const isa::Instruction &i : region.instructions)
-      list.push_back({{"line", i.line},
-                      {"class", isa::toString(i.kind)},
-                      {"mnemonic", i.mnemonic},
-                      {"width_bits", i.widthBits}});
-    out["instructions"] = list;
-  }
-  return out;
-}
 
 void printListing(const std::filesystem::path &file,
                   const isa::Listing &listing) {
@@ -195,15 +154,9 @@ int isa(const QStringList &arguments) {
       printListing(file, *listing);
       continue;
     }
-    for (const isa::Kernel &kernel : listing->kernels) {
-      json regions = json::array();
-      for (const isa::Region &region : kernel.regions)
-        regions.push_back(regionJson(region, parser.isSet(instructionsOption)));
-      out.push_back({{"file", file.string()},
-                     {"dialect", listing->dialect},
-                     {"kernel", kernel.name},
-                     {"regions", regions}});
-    }
+    for (const json &kernel :
+         isa::toJson(file, *listing, parser.isSet(instructionsOption)))
+      out.push_back(kernel);
   }
   if (parser.isSet(kJsonOption))
     std::cout << exporting::jsonText(json{{"kernels", out}}, 2) << "\n";

@@ -4,8 +4,8 @@
 // matrix loads and stores with their width, MMA / MFMA, barriers, waits,
 // shuffles, arithmetic), and each kernel is cut by its loops: the prologue,
 // one pass of each loop's body (what one reduction step issues, or several
-// where LLVM unrolled the loop), what runs between loops, and the epilogue. Plain text in, plain data out: no
-// IREE, no Qt.
+// where LLVM unrolled the loop), what runs between loops, and the epilogue.
+// Plain text in, plain data out: no IREE, no Qt.
 #pragma once
 
 #include "core/util/Result.h"

@@ -5,7 +5,9 @@
 // Cancel flag to stop them.
 #include "python/src/Bindings.h"
 
+#include "core/isa/AssemblyJson.h"
 #include "core/process/Workspace.h"
+#include "core/service/CompileJob.h"
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/tries/History.h"
@@ -222,6 +224,32 @@ void bindJobs(py::module_ &m) {
         "tested module there, the reference and comparison here); elsewhere "
         "it is compiled only, and says why. "
         "Recorded in the workspace's history; the GIL is released.");
+  m.def(
+      "instructions",
+      [](const std::filesystem::path &path, bool withInstructions) {
+        nlohmann::json kernels = nlohmann::json::array();
+        std::vector<std::filesystem::path> files{path};
+        std::error_code error;
+        if (std::filesystem::is_directory(path, error))
+          files = service::compileArtifactsIn(path).assembly();
+        if (files.empty())
+          throw Failure(path.string() +
+                        ": no PTX or AMDGPU assembly (a CPU try, or not "
+                        "compiled)");
+        for (const std::filesystem::path &file : files) {
+          auto listing = valueOr(isa::readAssemblyFile(file));
+          for (const nlohmann::json &kernel :
+               isa::toJson(file, listing, withInstructions))
+            kernels.push_back(kernel);
+        }
+        return toPython(kernels);
+      },
+      py::arg("path"), py::arg("instructions") = false,
+      "A compiled kernel's instructions (a .ptx or .rocmasm file, or a try "
+      "folder), classed and cut by its loops: a list of kernels, each with "
+      "its regions' counts per class and bits per access, as "
+      "`tilescope-cli isa --json` gives them (`instructions=True`: every "
+      "instruction too).");
   m.def("iree", &ireeInstallation,
         "The IREE this package uses (compiler library, tools, how it was "
         "found: $TILESCOPE_IREE_DIR, the set-up's prefix, or the "

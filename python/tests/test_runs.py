@@ -251,3 +251,26 @@ def test_two_tunes_of_one_program_on_one_workspace_both_finish_or_one_refuses(tm
     if second.returncode != 0:
         assert "is running already" in second.stderr, second.stderr
         assert str(first.pid) in second.stderr, second.stderr
+
+
+def test_a_compiled_kernels_instructions_are_classed_by_loop(tilescope, tmp_path):
+    """tilescope.instructions on a try folder: the sm_90 matmul's K loop,
+    one pass of it 2 x 4 subgroup intrinsics x K tile 8 = 64 mma.sync and
+    16 128-bit global loads a lane, as `tilescope-cli isa --json` says."""
+    document = tilescope.open(EXAMPLES / "cuda_sm_90" / "matmul_f16_1024_dispatch_0.benchmark.mlir")
+    tried = tilescope.run_try(document, stage="compile", workspace=tmp_path)
+    folder = tried["compile"]["artifacts"]["directory"]
+    kernels = tilescope.instructions(folder)
+    assert [k["dialect"] for k in kernels] == ["ptx"]
+    loops = [r for r in kernels[0]["regions"] if r["kind"] == "loop"]
+    assert len(loops) == 1
+    assert loops[0]["counts"]["mma"] == 64
+    assert loops[0]["width_bits"]["global load"] == {"128": 16}
+    listed = tilescope.instructions(kernels[0]["file"], instructions=True)
+    assert sum(1 for r in listed[0]["regions"] for i in r["instructions"]
+               if i["class"] == "mma") >= 64
+    code, out, err = cli("isa", folder, "--json")
+    assert code == 0, err
+    assert json.loads(out)["kernels"] == kernels
+    with pytest.raises(tilescope.Error, match="not PTX"):
+        tilescope.instructions(EXAMPLES / "cuda_sm_90" / "matmul_f16_1024_dispatch_0.benchmark.mlir")

@@ -24,6 +24,8 @@ The same code the ``tilescope`` window and ``tilescope-cli`` run:
   ``sweep(document, op, vary=[...], on_candidate=...)``: candidates judged,
   compiled, timed and ranked; each recorded in the workspace's
   ``history()``, rows as dicts; ``Cancel()`` stops any of them;
+  ``instructions(try_folder)``: the compiled kernel's instructions, classed
+  and cut by its loops;
 - ``tuning_spec(document, ops)``: the spec IREE takes; ``bundle(...)`` /
   ``import_results(...)``: tries timed on a machine without the compiler;
 - ``iree()``: the IREE in use.
@@ -53,6 +55,7 @@ from ._tilescope import (  # noqa: F401
     configure,
     history,
     import_results,
+    instructions,
     iree,
     mma_fragments,
     op_layouts,
@@ -87,6 +90,7 @@ __all__ = [
     "configure",
     "history",
     "import_results",
+    "instructions",
     "iree",
     "mma_fragments",
     "op_layouts",
