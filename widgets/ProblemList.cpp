@@ -7,9 +7,7 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-bool isError(const config::Problem &p) {
-  return p.severity == config::Problem::Severity::Error;
-}
+bool isError(const config::Problem &p) { return p.isError(); }
 
 // The icon of a problem's severity, as `check` words it: an error, a
 // warning, a note.

@@ -379,10 +379,7 @@ int check(const QStringList &arguments) {
   if (subject.ireeVerdict)
     for (config::Problem &p : service::problemsOf(*subject.ireeVerdict))
       problems.push_back(std::move(p));
-  const bool hasErrors =
-      std::any_of(problems.begin(), problems.end(), [](const auto &p) {
-        return p.severity == config::Problem::Severity::Error;
-      });
+  const bool hasErrors = config::hasErrors(problems);
   if (parser.isSet(options.json))
     std::cout << exporting::jsonText(checkJson(subject, problems), 2) << "\n";
   else

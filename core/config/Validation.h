@@ -47,7 +47,11 @@ struct Problem {
   // one ("[512, 1, 1]" for a workgroup_size TileAndFuse derives from the
   // tiles): what a sweep sets so its candidates stay self-consistent.
   std::string implied;
+
+  bool isError() const { return severity == Severity::Error; }
 };
+// Whether any of `problems` is an error.
+bool hasErrors(const std::vector<Problem> &problems);
 std::string toString(Problem::IreeResponse response);
 std::string toString(Problem::Origin origin);
 std::string toString(Problem::Severity severity);

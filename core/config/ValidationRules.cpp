@@ -237,6 +237,11 @@ const RuleInfo &ruleInfo(const std::string &rule) {
 
 } // namespace
 
+bool hasErrors(const std::vector<Problem> &problems) {
+  return std::any_of(problems.begin(), problems.end(),
+                     [](const Problem &p) { return p.isError(); });
+}
+
 std::string toString(Problem::Severity severity) {
   switch (severity) {
   case Severity::Error:
@@ -305,8 +310,7 @@ Problem &Reporter::add(std::string field, std::string message,
 
 bool Reporter::hasError(const std::string &fieldPrefix) const {
   return std::any_of(problems.begin(), problems.end(), [&](const Problem &p) {
-    return p.severity == Problem::Severity::Error &&
-           p.field.rfind(fieldPrefix, 0) == 0;
+    return p.isError() && p.field.rfind(fieldPrefix, 0) == 0;
   });
 }
 

@@ -99,7 +99,7 @@ std::vector<config::Problem> validateRootOp(const RootOpContext &context) {
 
 const config::Problem *RuleVerdict::firstError() const {
   for (const config::Problem &p : problems)
-    if (p.severity == config::Problem::Severity::Error)
+    if (p.isError())
       return &p;
   return nullptr;
 }

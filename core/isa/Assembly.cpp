@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <regex>
@@ -81,40 +82,60 @@ int ptxTypeBits(const std::string &type) {
 
 } // namespace
 
-InstructionClass classOfPtx(const std::string &m) {
-  if (startsWith(m, "mma.") || startsWith(m, "wgmma."))
-    return InstructionClass::Mma;
-  if (startsWith(m, "ldmatrix"))
-    return InstructionClass::MatrixLoad;
-  if (startsWith(m, "cp.async.wait") || startsWith(m, "cp.async.commit") ||
-      startsWith(m, "cp.async.bulk.wait") ||
-      startsWith(m, "cp.async.bulk.commit") || startsWith(m, "mbarrier.try") ||
-      startsWith(m, "wgmma.wait") || startsWith(m, "wgmma.commit"))
-    return InstructionClass::Wait;
-  if (startsWith(m, "cp.async"))
-    return InstructionClass::AsyncCopy;
-  if (startsWith(m, "ld.global") || startsWith(m, "ldu.global"))
-    return InstructionClass::GlobalLoad;
-  if (startsWith(m, "st.global") || startsWith(m, "atom.global") ||
-      startsWith(m, "red.global"))
-    return InstructionClass::GlobalStore;
-  if (startsWith(m, "ld.shared"))
-    return InstructionClass::SharedLoad;
-  if (startsWith(m, "st.shared") || startsWith(m, "atom.shared") ||
-      startsWith(m, "red.shared"))
-    return InstructionClass::SharedStore;
-  if (startsWith(m, "bar.") || startsWith(m, "barrier"))
-    return InstructionClass::Barrier;
-  if (startsWith(m, "shfl."))
-    return InstructionClass::Shuffle;
-  if (m == "bra" || startsWith(m, "bra.") || m == "ret" || m == "exit" ||
-      startsWith(m, "call"))
-    return InstructionClass::Branch;
-  if (startsWith(m, "mov") || startsWith(m, "ld.param") ||
-      startsWith(m, "cvta") || startsWith(m, "ld.local") ||
-      startsWith(m, "st.local"))
-    return InstructionClass::Other;
+namespace {
+
+// A mnemonic's class by its first letters: the first row whose prefix it
+// starts with (more specific rows first), else arithmetic.
+struct ClassPrefix {
+  const char *prefix;
+  InstructionClass kind;
+};
+
+InstructionClass classByPrefix(const std::string &mnemonic,
+                               std::initializer_list<ClassPrefix> table) {
+  for (const ClassPrefix &row : table)
+    if (startsWith(mnemonic, row.prefix))
+      return row.kind;
   return InstructionClass::Arithmetic;
+}
+
+using K = InstructionClass;
+
+} // namespace
+
+InstructionClass classOfPtx(const std::string &m) {
+  return classByPrefix(m, {{"mma.", K::Mma},
+                           {"wgmma.wait", K::Wait},
+                           {"wgmma.commit", K::Wait},
+                           {"wgmma.", K::Mma},
+                           {"ldmatrix", K::MatrixLoad},
+                           {"cp.async.wait", K::Wait},
+                           {"cp.async.commit", K::Wait},
+                           {"cp.async.bulk.wait", K::Wait},
+                           {"cp.async.bulk.commit", K::Wait},
+                           {"mbarrier.try", K::Wait},
+                           {"cp.async", K::AsyncCopy},
+                           {"ld.global", K::GlobalLoad},
+                           {"ldu.global", K::GlobalLoad},
+                           {"st.global", K::GlobalStore},
+                           {"atom.global", K::GlobalStore},
+                           {"red.global", K::GlobalStore},
+                           {"ld.shared", K::SharedLoad},
+                           {"st.shared", K::SharedStore},
+                           {"atom.shared", K::SharedStore},
+                           {"red.shared", K::SharedStore},
+                           {"bar.", K::Barrier},
+                           {"barrier", K::Barrier},
+                           {"shfl.", K::Shuffle},
+                           {"bra", K::Branch},
+                           {"ret", K::Branch},
+                           {"exit", K::Branch},
+                           {"call", K::Branch},
+                           {"mov", K::Other},
+                           {"ld.param", K::Other},
+                           {"cvta", K::Other},
+                           {"ld.local", K::Other},
+                           {"st.local", K::Other}});
 }
 
 int widthOfPtx(const std::string &m) {
@@ -143,43 +164,53 @@ int widthOfPtx(const std::string &m) {
 }
 
 InstructionClass classOfAmdgpu(const std::string &m) {
-  if (startsWith(m, "v_mfma") || startsWith(m, "v_smfmac") ||
-      startsWith(m, "v_wmma") || startsWith(m, "v_swmmac"))
-    return InstructionClass::Mma;
+  // A load straight into LDS (global_load_lds_*, buffer_load_*_lds) is the
+  // async copy of gfx942 and later; a DPP modifier makes an ALU op a
+  // shuffle.
   if ((startsWith(m, "global_load") || startsWith(m, "buffer_load")) &&
       contains(m, "lds"))
-    return InstructionClass::AsyncCopy;
-  if (startsWith(m, "global_load") || startsWith(m, "buffer_load") ||
-      startsWith(m, "flat_load"))
-    return InstructionClass::GlobalLoad;
-  if (startsWith(m, "global_store") || startsWith(m, "buffer_store") ||
-      startsWith(m, "flat_store") || startsWith(m, "global_atomic") ||
-      startsWith(m, "buffer_atomic") || startsWith(m, "flat_atomic"))
-    return InstructionClass::GlobalStore;
-  if (startsWith(m, "ds_swizzle") || startsWith(m, "ds_bpermute") ||
-      startsWith(m, "ds_permute") || startsWith(m, "v_permlane") ||
-      contains(m, "_dpp"))
-    return InstructionClass::Shuffle;
-  if (startsWith(m, "ds_read") || startsWith(m, "ds_load"))
-    return InstructionClass::SharedLoad;
-  if (startsWith(m, "ds_write") || startsWith(m, "ds_store") ||
-      startsWith(m, "ds_add") || startsWith(m, "ds_max") ||
-      startsWith(m, "ds_min"))
-    return InstructionClass::SharedStore;
-  if (startsWith(m, "s_barrier"))
-    return InstructionClass::Barrier;
-  if (startsWith(m, "s_waitcnt") || startsWith(m, "s_wait_"))
-    return InstructionClass::Wait;
-  if (startsWith(m, "s_branch") || startsWith(m, "s_cbranch") ||
-      startsWith(m, "s_endpgm") || startsWith(m, "s_setpc") ||
-      startsWith(m, "s_swappc"))
-    return InstructionClass::Branch;
-  if (startsWith(m, "s_mov") || startsWith(m, "v_mov") ||
-      startsWith(m, "s_load") || startsWith(m, "s_nop") ||
-      startsWith(m, "s_setprio") || startsWith(m, "s_sleep") ||
-      startsWith(m, "scratch_"))
-    return InstructionClass::Other;
-  return InstructionClass::Arithmetic;
+    return K::AsyncCopy;
+  if (contains(m, "_dpp"))
+    return K::Shuffle;
+  return classByPrefix(m, {{"v_mfma", K::Mma},
+                           {"v_smfmac", K::Mma},
+                           {"v_wmma", K::Mma},
+                           {"v_swmmac", K::Mma},
+                           {"global_load", K::GlobalLoad},
+                           {"buffer_load", K::GlobalLoad},
+                           {"flat_load", K::GlobalLoad},
+                           {"global_store", K::GlobalStore},
+                           {"buffer_store", K::GlobalStore},
+                           {"flat_store", K::GlobalStore},
+                           {"global_atomic", K::GlobalStore},
+                           {"buffer_atomic", K::GlobalStore},
+                           {"flat_atomic", K::GlobalStore},
+                           {"ds_swizzle", K::Shuffle},
+                           {"ds_bpermute", K::Shuffle},
+                           {"ds_permute", K::Shuffle},
+                           {"v_permlane", K::Shuffle},
+                           {"ds_read", K::SharedLoad},
+                           {"ds_load", K::SharedLoad},
+                           {"ds_write", K::SharedStore},
+                           {"ds_store", K::SharedStore},
+                           {"ds_add", K::SharedStore},
+                           {"ds_max", K::SharedStore},
+                           {"ds_min", K::SharedStore},
+                           {"s_barrier", K::Barrier},
+                           {"s_waitcnt", K::Wait},
+                           {"s_wait_", K::Wait},
+                           {"s_branch", K::Branch},
+                           {"s_cbranch", K::Branch},
+                           {"s_endpgm", K::Branch},
+                           {"s_setpc", K::Branch},
+                           {"s_swappc", K::Branch},
+                           {"s_mov", K::Other},
+                           {"v_mov", K::Other},
+                           {"s_load", K::Other},
+                           {"s_nop", K::Other},
+                           {"s_setprio", K::Other},
+                           {"s_sleep", K::Other},
+                           {"scratch_", K::Other}});
 }
 
 int widthOfAmdgpu(const std::string &m) {
@@ -492,25 +523,13 @@ Result<Listing> readAmdgpu(const std::string &text) {
   return listing;
 }
 
-namespace {
-
-// The classes in the order a region is described: what it computes, what
-// it moves, how it waits.
-constexpr InstructionClass kDescribed[] = {
-    InstructionClass::Mma,         InstructionClass::GlobalLoad,
-    InstructionClass::GlobalStore, InstructionClass::AsyncCopy,
-    InstructionClass::SharedStore, InstructionClass::SharedLoad,
-    InstructionClass::MatrixLoad,  InstructionClass::Barrier,
-    InstructionClass::Wait,        InstructionClass::Shuffle,
-    InstructionClass::Branch,      InstructionClass::Arithmetic};
-
-} // namespace
+namespace {} // namespace
 
 std::string describe(const Region &region) {
   std::string text;
-  for (InstructionClass kind : kDescribed) {
+  for (InstructionClass kind : kReportOrder) {
     const size_t count = region.count(kind);
-    if (count == 0)
+    if (count == 0 || kind == InstructionClass::Other)
       continue;
     std::map<int, size_t> byWidth;
     std::map<std::string, size_t> mnemonics;

@@ -34,6 +34,16 @@ enum class InstructionClass {
   Other,       // moves of parameters, declarations kept as statements
 };
 inline constexpr size_t kInstructionClasses = 13;
+// Every class, in the order a region is reported: what it computes, what
+// it moves, how it waits.
+inline constexpr InstructionClass kReportOrder[] = {
+    InstructionClass::Mma,         InstructionClass::GlobalLoad,
+    InstructionClass::GlobalStore, InstructionClass::AsyncCopy,
+    InstructionClass::SharedStore, InstructionClass::SharedLoad,
+    InstructionClass::MatrixLoad,  InstructionClass::Barrier,
+    InstructionClass::Wait,        InstructionClass::Shuffle,
+    InstructionClass::Branch,      InstructionClass::Arithmetic,
+    InstructionClass::Other};
 // "global load", "mma", ...
 const char *toString(InstructionClass kind);
 

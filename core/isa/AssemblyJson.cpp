@@ -7,23 +7,10 @@ namespace tilescope::isa {
 
 using json = nlohmann::json;
 
-namespace {
-
-constexpr InstructionClass kClasses[] = {
-    InstructionClass::Mma,         InstructionClass::GlobalLoad,
-    InstructionClass::GlobalStore, InstructionClass::AsyncCopy,
-    InstructionClass::SharedStore, InstructionClass::SharedLoad,
-    InstructionClass::MatrixLoad,  InstructionClass::Barrier,
-    InstructionClass::Wait,        InstructionClass::Shuffle,
-    InstructionClass::Branch,      InstructionClass::Arithmetic,
-    InstructionClass::Other};
-
-} // namespace
-
 json toJson(const Region &region, bool withInstructions) {
   json counts = json::object();
   json widths = json::object();
-  for (InstructionClass kind : kClasses) {
+  for (InstructionClass kind : kReportOrder) {
     if (region.count(kind) == 0)
       continue;
     counts[toString(kind)] = region.count(kind);

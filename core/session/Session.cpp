@@ -138,7 +138,7 @@ Result<SaveOutcome> Session::save(const std::filesystem::path &path,
           op.op >= dispatches[op.dispatch].rootOps.size())
         continue;
       for (const config::Problem &p : verdict(op).problems)
-        if (p.severity == config::Problem::Severity::Error)
+        if (p.isError())
           outcome.heldFor.push_back(std::to_string(op.dispatch) + ":" +
                                     std::to_string(op.op) + " " + p.field +
                                     ": " + p.message);

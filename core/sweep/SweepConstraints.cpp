@@ -25,11 +25,7 @@ void apply(const service::OpConstraintVerdict &op, SweepCandidate &candidate,
   // Only IREE's disagreement with itself (an IGEMM's prefetching, which
   // its own config chooses and compiles): a warning, still valid.
   const bool onlyWarnings =
-      !op.violations.empty() &&
-      std::none_of(problems.begin(), problems.end(),
-                   [](const config::Problem &p) {
-                     return p.severity == config::Problem::Severity::Error;
-                   });
+      !op.violations.empty() && !config::hasErrors(problems);
   for (config::Problem &problem : problems)
     candidate.problems.push_back(std::move(problem));
   if (onlyWarnings)

@@ -174,6 +174,10 @@ private slots:
                             "f32") == K::Mma);
     QVERIFY(isa::classOfPtx("cp.async.cg.shared.global") == K::AsyncCopy);
     QVERIFY(isa::classOfPtx("cp.async.wait_group") == K::Wait);
+    QVERIFY(isa::classOfPtx("wgmma.wait_group.sync.aligned") == K::Wait);
+    QVERIFY(isa::classOfPtx("wgmma.mma_async.sync.aligned.m64n128k16.f32."
+                            "f16.f16") == K::Mma);
+    QVERIFY(isa::classOfPtx("brev.b32") == K::Arithmetic);
     QVERIFY(isa::classOfPtx("bar.sync") == K::Barrier);
     QVERIFY(isa::classOfPtx("shfl.sync.bfly.b32") == K::Shuffle);
     QVERIFY(isa::classOfPtx("fma.rn.f32") == K::Arithmetic);
