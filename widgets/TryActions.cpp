@@ -126,7 +126,8 @@ Result<TryComparisonView *> TryActions::compareTries(long long a, long long b) {
   if (!first || !second)
     return Error{first ? second.error() : first.error()};
   const render::ColorBy colorBy = context.colorBy();
-  const tries::TryComparison comparison = tries::compareTries(*first, *second);
+  tries::TryComparison comparison = tries::compareTries(*first, *second);
+  comparison.instructions = tries::compareInstructions(*first, *second);
   auto *view = new TryComparisonView(
       TryComparisonView::sideOf(*first, context.edits->document(),
                                 context.selectedOp(), colorBy),

@@ -223,7 +223,8 @@ int compare(const QStringList &arguments) {
   if (exitCode != kExitOk)
     return exitCode;
   const tries::TryRecord &a = tries[0], &b = tries[1];
-  const tries::TryComparison comparison = tries::compareTries(a, b);
+  tries::TryComparison comparison = tries::compareTries(a, b);
+  comparison.instructions = tries::compareInstructions(a, b);
   if (parser.isSet(kJsonOption)) {
     std::cout << exporting::jsonText(tries::toJson(comparison, a, b), 2)
               << "\n";

@@ -104,6 +104,8 @@ const isa::Region *regionOf(const isa::Kernel &kernel, isa::Region::Kind kind) {
   return nullptr;
 }
 
+} // namespace
+
 std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
                                                     const TryRecord &b) {
   std::vector<KernelInstructions> out;
@@ -120,8 +122,7 @@ std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
       const isa::Region *inB = regionOf(found->second, kind);
       if (!inA && !inB)
         continue;
-      for (size_t c = 0; c < isa::kInstructionClasses; ++c) {
-        const auto instructionClass = static_cast<isa::InstructionClass>(c);
+      for (const isa::InstructionClass instructionClass : isa::kReportOrder) {
         const size_t countA = inA ? inA->count(instructionClass) : 0;
         const size_t countB = inB ? inB->count(instructionClass) : 0;
         if (countA == 0 && countB == 0)
@@ -135,8 +136,6 @@ std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
   }
   return out;
 }
-
-} // namespace
 
 TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
   TryComparison comparison;
@@ -157,7 +156,6 @@ TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
         {"occupancy", activeWaves(kernelA), activeWaves(found->second)});
     comparison.kernels.push_back(std::move(kernel));
   }
-  comparison.instructions = compareInstructions(a, b);
   comparison.aMicroseconds = a.medianMicroseconds;
   comparison.bMicroseconds = b.medianMicroseconds;
   auto timedA = timingOf(a), timedB = timingOf(b);

@@ -44,7 +44,8 @@ struct KernelInstructions {
 struct TryComparison {
   edit::DocumentDifference configs;      // a's configs before, b's after
   std::vector<KernelComparison> kernels; // kernels both tries read
-  // The instructions of kernels both tries' folders hold assembly of.
+  // The instructions of kernels both tries' folders hold assembly of;
+  // filled by compareInstructions, for the views that show them.
   std::vector<KernelInstructions> instructions;
   std::optional<double> aMicroseconds, bMicroseconds;
   // Both times against their noise, where both were timed.
@@ -53,7 +54,13 @@ struct TryComparison {
   std::optional<double> speedup() const;
 };
 
+// Configs, resources and times, from the records alone.
 TryComparison compareTries(const TryRecord &a, const TryRecord &b);
+// The kernels' instructions, read from both try folders' assembly (none
+// where either holds none): for `compare` and the window's comparison,
+// not for every try's "since the previous one".
+std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
+                                                    const TryRecord &b);
 // {"a", "b" (the rows, without details), "configs", "resources", "times"}:
 // `tilescope-cli compare --json`.
 nlohmann::json toJson(const TryComparison &comparison, const TryRecord &a,
