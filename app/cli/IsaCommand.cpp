@@ -79,14 +79,14 @@ assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
     tries::TryRequest request;
     request.document = &*document;
     request.worker = &*worker;
-    if (parser.isSet(kOpOption)) {
-      auto op = edit::findOp(*document, parser.value(kOpOption).toStdString());
-      if (!op) {
-        code = kExitUsage;
-        return Error{given + ": --op: " + op.error()};
-      }
-      request.op = std::pair{op->dispatch, op->op};
+    // The op as compile takes it: --op, or a whole program's one dispatch.
+    auto op = jobOp(parser, *document, tries::TryStage::Compile, given);
+    if (!op) {
+      code = kExitUsage;
+      return Error{op.error()};
     }
+    if (*op)
+      request.op = std::pair{(*op)->dispatch, (*op)->op};
     auto target = targetOf(parser);
     if (!target) {
       code = kExitUsage;

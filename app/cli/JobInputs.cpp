@@ -2,6 +2,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
+#include "core/edit/RootOpContext.h"
 #include "core/process/Workspace.h"
 #include "core/tries/TryJob.h"
 
@@ -99,6 +100,34 @@ Result<long long> integerOf(const QCommandLineParser &parser,
                  ": expected an integer, not '" +
                  parser.value(option).toStdString() + "'"};
   return value;
+}
+
+// The root op a try is about: --op, or a whole program's one dispatch
+// (its entry point takes inputs a timing run does not have: it is tried
+// alone, as IREE takes it out); of several, a timing names one. An Error is
+// the usage message.
+Result<std::optional<edit::OpRef>> jobOp(const QCommandLineParser &parser,
+                                         const document::Document &document,
+                                         tries::TryStage stage,
+                                         const std::string &path) {
+  if (parser.isSet(kOpOption)) {
+    auto ref = edit::findOp(document, parser.value(kOpOption).toStdString());
+    if (!ref)
+      return Error{path + ": --op: " + ref.error()};
+    return std::optional<edit::OpRef>(*ref);
+  }
+  if (!service::hasStreamHost(document.text))
+    return std::optional<edit::OpRef>();
+  if (document.dispatches.size() == 1)
+    return std::optional<edit::OpRef>(
+        edit::OpRef{0, edit::rootOpIndex(document.dispatches.front())});
+  if (stage == tries::TryStage::Bench)
+    return Error{path + " is a program of " +
+                 std::to_string(document.dispatches.size()) +
+                 " dispatches: name the one to time with --op D:O "
+                 "('tilescope-cli dispatches " +
+                 path + "' lists them)"};
+  return std::optional<edit::OpRef>();
 }
 
 int refused(const std::string &command, const workbench::Refusal &refusal) {

@@ -4,9 +4,11 @@
 #pragma once
 
 #include "core/document/Document.h"
+#include "core/edit/EditableDocument.h"
 #include "core/run/RemoteRun.h"
 #include "core/service/IreeCommands.h"
 #include "core/tries/History.h"
+#include "core/tries/TryJob.h"
 #include "core/util/Result.h"
 #include "core/workbench/Jobs.h"
 
@@ -39,6 +41,15 @@ std::filesystem::path workspaceOf(const QCommandLineParser &parser);
 // absolute (what the history records tries under); `exitCode` says why not.
 Result<document::Document> openJobFile(const QCommandLineParser &parser,
                                        int &exitCode);
+
+// The root op a try is about: --op, or a whole program's one dispatch
+// (its entry point takes inputs a timing run does not have: it is tried
+// alone, as IREE takes it out); of several, a timing names one. An Error is
+// the usage message.
+Result<std::optional<edit::OpRef>> jobOp(const QCommandLineParser &parser,
+                                         const document::Document &document,
+                                         tries::TryStage stage,
+                                         const std::string &path);
 
 // --out, or a new folder under the workspace.
 Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser);
