@@ -1,5 +1,7 @@
 #include "core/config/SmtProgram.h"
 
+#include "core/util/Text.h"
+
 #include "core/util/Numbers.h"
 
 #include <algorithm>
@@ -10,14 +12,6 @@
 namespace tilescope::config {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-    text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
-  return text;
-}
-
 bool isNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
          c == '.' || c == '-';
@@ -26,7 +20,7 @@ bool isNameChar(char c) {
 // Reads one line of the body: its tokens in order.
 class LineReader {
 public:
-  explicit LineReader(std::string_view text) : rest(trim(text)) {}
+  explicit LineReader(std::string_view text) : rest(trimmed(text)) {}
 
   bool done() const { return rest.empty(); }
   std::string_view remaining() const { return rest; }
@@ -90,8 +84,10 @@ public:
         out += '\t';
       else if (c == '"' || c == '\\')
         out += c;
-      else if (std::isxdigit(static_cast<unsigned char>(c)) && i + 1 < rest.size()) {
-        out += static_cast<char>(std::stoi(std::string(rest.substr(i, 2)), nullptr, 16));
+      else if (std::isxdigit(static_cast<unsigned char>(c)) &&
+               i + 1 < rest.size()) {
+        out += static_cast<char>(
+            std::stoi(std::string(rest.substr(i, 2)), nullptr, 16));
         ++i;
       } else
         return std::nullopt;
@@ -121,7 +117,7 @@ public:
   }
 
 private:
-  void skipSpace() { rest = trim(rest); }
+  void skipSpace() { rest = trimmed(rest); }
   std::string_view rest;
 };
 
@@ -146,7 +142,9 @@ constexpr OpSpec kOps[] = {
 
 class Parser {
 public:
-  Parser(const std::vector<std::optional<int64_t>> &dims) { program.dims = dims; }
+  Parser(const std::vector<std::optional<int64_t>> &dims) {
+    program.dims = dims;
+  }
 
   Result<SmtProgram> parse(const std::string &body) {
     size_t from = 0;
@@ -156,13 +154,14 @@ public:
       if (end == std::string::npos)
         end = body.size();
       ++line;
-      std::string_view text = trim(std::string_view(body).substr(from, end - from));
+      std::string_view text =
+          trimmed(std::string_view(body).substr(from, end - from));
       from = end + 1;
       if (text.empty())
         continue;
       if (auto failed = parseLine(text); !failed.empty())
-        return Error{"IREE's constraints, line " + std::to_string(line) +
-                     ": " + failed + " (in \"" + std::string(text.substr(0, 120)) +
+        return Error{"IREE's constraints, line " + std::to_string(line) + ": " +
+                     failed + " (in \"" + std::string(text.substr(0, 120)) +
                      "\")"};
       if (!program.asserts.empty() && program.asserts.back().line == 0)
         program.asserts.back().line = line;
@@ -224,7 +223,8 @@ private:
     do {
       auto name = in.value();
       if (!name)
-        return out.empty() ? "expected an operand" : "expected an operand after ','";
+        return out.empty() ? "expected an operand"
+                           : "expected an operand after ','";
       auto it = byName.find(*name);
       if (it == byName.end())
         return "%" + *name + " is not defined above";
@@ -233,11 +233,14 @@ private:
     return {};
   }
 
-  bool isBool(int node) const { return program.nodes[static_cast<size_t>(node)].isBool; }
+  bool isBool(int node) const {
+    return program.nodes[static_cast<size_t>(node)].isBool;
+  }
 
   int variable(const std::string &name, bool free) {
     for (size_t v = 0; v < program.variables.size(); ++v)
-      if (program.variables[v].name == name && program.variables[v].free == free)
+      if (program.variables[v].name == name &&
+          program.variables[v].free == free)
         return static_cast<int>(v);
     program.variables.push_back({name, free});
     return static_cast<int>(program.variables.size() - 1);
@@ -286,8 +289,10 @@ private:
     }
     if (op == "smt.int.cmp") {
       static const std::pair<const char *, SmtNode::Predicate> kPredicates[] = {
-          {"lt", SmtNode::Predicate::Lt}, {"le", SmtNode::Predicate::Le},
-          {"gt", SmtNode::Predicate::Gt}, {"ge", SmtNode::Predicate::Ge}};
+          {"lt", SmtNode::Predicate::Lt},
+          {"le", SmtNode::Predicate::Le},
+          {"gt", SmtNode::Predicate::Gt},
+          {"ge", SmtNode::Predicate::Ge}};
       auto predicate = in.word();
       const auto *found = std::find_if(
           std::begin(kPredicates), std::end(kPredicates),
@@ -316,7 +321,8 @@ private:
         node.isBool = spec.isBool;
         if (auto failed = operands(in, node.operands); !failed.empty())
           return failed;
-        if (spec.arity > 0 && node.operands.size() != static_cast<size_t>(spec.arity))
+        if (spec.arity > 0 &&
+            node.operands.size() != static_cast<size_t>(spec.arity))
           return op + " takes " + std::to_string(spec.arity) + " operand(s)";
         return {};
       }
@@ -363,8 +369,9 @@ int SmtProgram::variable(const std::string &name) const {
   return -1;
 }
 
-Result<SmtProgram> parseSmtProgram(const std::string &body,
-                                   const std::vector<std::optional<int64_t>> &dims) {
+Result<SmtProgram>
+parseSmtProgram(const std::string &body,
+                const std::vector<std::optional<int64_t>> &dims) {
   return Parser(dims).parse(body);
 }
 
@@ -436,10 +443,18 @@ evaluateSmt(const SmtProgram &program,
       if (!l || !r)
         break;
       switch (node.predicate) {
-      case SmtNode::Predicate::Lt: out = *l < *r; break;
-      case SmtNode::Predicate::Le: out = *l <= *r; break;
-      case SmtNode::Predicate::Gt: out = *l > *r; break;
-      case SmtNode::Predicate::Ge: out = *l >= *r; break;
+      case SmtNode::Predicate::Lt:
+        out = *l < *r;
+        break;
+      case SmtNode::Predicate::Le:
+        out = *l <= *r;
+        break;
+      case SmtNode::Predicate::Gt:
+        out = *l > *r;
+        break;
+      case SmtNode::Predicate::Ge:
+        out = *l >= *r;
+        break;
       }
       break;
     }
@@ -483,11 +498,13 @@ evaluateSmt(const SmtProgram &program,
 std::vector<SmtViolation>
 violatedAsserts(const SmtProgram &program,
                 const std::vector<std::optional<int64_t>> &assignment) {
-  const std::vector<std::optional<int64_t>> v = evaluateSmt(program, assignment);
+  const std::vector<std::optional<int64_t>> v =
+      evaluateSmt(program, assignment);
   std::vector<SmtViolation> violations;
   for (size_t a = 0; a < program.asserts.size(); ++a) {
     const SmtAssert &assertion = program.asserts[a];
-    const std::optional<int64_t> holds = v[static_cast<size_t>(assertion.condition)];
+    const std::optional<int64_t> holds =
+        v[static_cast<size_t>(assertion.condition)];
     if (!holds || *holds)
       continue;
     std::string message = assertion.message;

@@ -1,6 +1,7 @@
 #include "core/isa/Assembly.h"
 
 #include "core/util/Files.h"
+#include "core/util/Text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -262,13 +263,8 @@ int asyncCopyBits(const std::string &text) {
   return 0;
 }
 
-std::string trimmed(const std::string &text) {
-  size_t begin = 0, end = text.size();
-  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin])))
-    ++begin;
-  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1])))
-    --end;
-  return text.substr(begin, end - begin);
+std::string trimmedText(std::string_view text) {
+  return std::string(trimmed(text));
 }
 
 // A label at the start of `line` ("$L__BB0_1:", ".LBB0_1:"), or none.
@@ -348,16 +344,16 @@ Kernel cutByLoops(const RawKernel &raw) {
 // The first whitespace-separated word of a statement, less a predicate
 // (PTX's "@%p1", "@!%p1").
 std::pair<std::string, std::string> mnemonicAndRest(std::string statement) {
-  statement = trimmed(statement);
+  statement = trimmedText(statement);
   if (!statement.empty() && statement[0] == '@') {
     const size_t space = statement.find_first_of(" \t");
     statement =
-        space == std::string::npos ? "" : trimmed(statement.substr(space));
+        space == std::string::npos ? "" : trimmedText(statement.substr(space));
   }
   const size_t space = statement.find_first_of(" \t");
   if (space == std::string::npos)
     return {statement, ""};
-  return {statement.substr(0, space), trimmed(statement.substr(space))};
+  return {statement.substr(0, space), trimmedText(statement.substr(space))};
 }
 
 } // namespace
@@ -398,7 +394,7 @@ Result<Listing> readPtx(const std::string &text) {
     }
     if (const size_t comment = line.find("//"); comment != std::string::npos)
       line = line.substr(0, comment);
-    const std::string body = trimmed(line);
+    const std::string body = trimmedText(line);
     if (body.empty())
       continue;
     static const std::regex kEntry(
@@ -427,7 +423,7 @@ Result<Listing> readPtx(const std::string &text) {
     std::string rest = body;
     if (auto label = labelOf(rest); label && pending.empty()) {
       kernel->labels.emplace(*label, kernel->instructions.size());
-      rest = trimmed(rest.substr(rest.find(':') + 1));
+      rest = trimmedText(rest.substr(rest.find(':') + 1));
       if (rest.empty())
         continue;
     }
@@ -437,8 +433,8 @@ Result<Listing> readPtx(const std::string &text) {
     // Statements end at ';' (an MMA's operand lists span lines).
     size_t semicolon;
     while ((semicolon = pending.find(';')) != std::string::npos) {
-      const std::string statement = trimmed(pending.substr(0, semicolon));
-      pending = trimmed(pending.substr(semicolon + 1));
+      const std::string statement = trimmedText(pending.substr(0, semicolon));
+      pending = trimmedText(pending.substr(semicolon + 1));
       if (statement.empty() || statement[0] == '.')
         continue; // .reg, .shared, .local: declarations
       auto [mnemonic, operands] = mnemonicAndRest(statement);
@@ -453,7 +449,7 @@ Result<Listing> readPtx(const std::string &text) {
       if (instruction.kind == InstructionClass::Branch &&
           startsWith(mnemonic, "bra"))
         kernel->jumps.emplace_back(kernel->instructions.size(),
-                                   trimmed(operands));
+                                   trimmedText(operands));
       kernel->instructions.push_back(std::move(instruction));
       pendingLine = lineNumber;
     }
@@ -478,7 +474,7 @@ Result<Listing> readAmdgpu(const std::string &text) {
     ++lineNumber;
     if (const size_t comment = line.find(';'); comment != std::string::npos)
       line = line.substr(0, comment);
-    const std::string body = trimmed(line);
+    const std::string body = trimmedText(line);
     if (body.empty())
       continue;
     static const std::regex kType(R"(^\.type\s+([\w$.]+),\s*@function)");

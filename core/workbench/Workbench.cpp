@@ -3,6 +3,7 @@
 #include "core/document/MlirFile.h"
 #include "core/process/Process.h"
 #include "core/process/Workspace.h"
+#include "core/util/Text.h"
 
 #include <utility>
 
@@ -185,10 +186,7 @@ std::string Workbench::ireeVersion() const {
   const process::ProcessResult ran = process::runProcess(spec);
   if (!ran.succeeded())
     return text + "\niree-compile --version " + ran.describe();
-  std::string said = ran.standardOutput;
-  while (!said.empty() && (said.back() == '\n' || said.back() == ' '))
-    said.pop_back();
-  return text + "\n" + said;
+  return text + "\n" + std::string(trimmed(ran.standardOutput));
 }
 
 } // namespace tilescope::workbench

@@ -1,0 +1,19 @@
+// Small text helpers the parsers of several areas share.
+#pragma once
+
+#include <cctype>
+#include <string_view>
+
+namespace tilescope {
+
+// `text` without the whitespace at either end.
+inline std::string_view trimmed(std::string_view text) {
+  while (!text.empty() &&
+         std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
+  return text;
+}
+
+} // namespace tilescope
