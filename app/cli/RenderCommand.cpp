@@ -251,24 +251,23 @@ Result<Drawing> drawingOf(const QCommandLineParser &parser,
 
 // --config's picture: the op's layouts (or with --grid its workgroup
 // grid), from its config, loops and translation_info.
-Result<render::GridScene> configScene(const LayoutInputs &in,
+Result<render::GridScene> configScene(const LayoutInputs &inputs,
                                       render::ColorBy color,
                                       const Drawing &drawing, bool grid) {
-  const LayoutInputs *inputs = &in;
   const auto &dims = drawing.dims;
   const auto &slice = drawing.slice;
-  auto config = inputs->loweringConfig();
+  auto config = inputs.loweringConfig();
   if (!config)
     return Error{"--config: " + config.error()};
-  auto space = inputs->iterationSpace();
+  auto space = inputs.iterationSpace();
   if (!space)
     return Error{"--iteration-space: " + space.error()};
   layout::DeriveOptions deriveOptions;
-  deriveOptions.ireeRelease = inputs->ireeRelease;
-  deriveOptions.subgroupSize = inputs->subgroupSize;
+  deriveOptions.ireeRelease = inputs.ireeRelease;
+  deriveOptions.subgroupSize = inputs.subgroupSize;
   std::optional<config::TranslationInfo> info;
-  if (!inputs->translationText.empty()) {
-    auto parsed = config::TranslationInfo::parse(inputs->translationText);
+  if (!inputs.translationText.empty()) {
+    auto parsed = config::TranslationInfo::parse(inputs.translationText);
     if (!parsed)
       return Error{"--translation-info: " + parsed.error()};
     info = std::move(*parsed);
@@ -289,7 +288,7 @@ Result<render::GridScene> configScene(const LayoutInputs &in,
     return Error{"--config: " + layouts.error()};
   render::OpSceneOptions sceneOptions;
   sceneOptions.colorBy = color;
-  sceneOptions.step = inputs->step;
+  sceneOptions.step = inputs.step;
   sceneOptions.subtitle = QString::fromStdString(config->print());
   sceneOptions.slice = slice;
   sceneOptions.dims = dims;
