@@ -393,6 +393,113 @@ std::variant<ConfigInputs, int> configInputs(const LayoutInputs &in) {
   return read;
 }
 
+// The reduction loops and what one iteration covers, said in `text` and
+// `out`.
+void explainReductionLoops(const layout::DerivedLayout &derived,
+                           const config::LoweringConfig &config, json &out,
+                           std::ostringstream &text) {
+  json loops = json::array();
+  for (const layout::ReductionLoop &loop : derived.reductionLoops) {
+    text << loop.level << " loop over d" << loop.dimension << ": " << loop.size
+         << " / " << loop.chunk << " = " << loop.iterations << " iterations\n";
+    loops.push_back({{"level", loop.level},
+                     {"dimension", loop.dimension},
+                     {"size", loop.size},
+                     {"chunk", loop.chunk},
+                     {"iterations", loop.iterations}});
+  }
+  out["reduction_loops"] = loops;
+  if (derived.reductionElementsPerSubgroup > 0 && !config.mmaKind()) {
+    text << "per iteration: " << derived.reductionElementsPerSubgroup
+         << " reduction elements per subgroup, "
+         << derived.reductionElementsPerThread << " per thread\n";
+    out["reduction_elements_per_subgroup"] =
+        derived.reductionElementsPerSubgroup;
+    out["reduction_elements_per_thread"] = derived.reductionElementsPerThread;
+  }
+}
+
+// The layouts the config gives: an mma_kind contraction's per operand (as
+// IREE's getContractionLayout makes them), else the op-wide layout and each
+// operand's.
+Result<bool>
+explainLayouts(const layout::DerivedLayout &derived,
+               const config::LoweringConfig &config,
+               const config::IterationSpace &space,
+               const std::optional<layout::OpLayouts> &pipelineLayouts,
+               json &out, std::ostringstream &text) {
+  if (config.mmaKind()) {
+    // IREE lays out an mma_kind contraction with getContractionLayout, not
+    // with the op-wide layout of setGPULoweringConfigLayout.
+    out.erase("layout");
+    out.erase("accumulator_layout");
+    auto contraction =
+        pipelineLayouts && pipelineLayouts->contraction
+            ? Result<layout::ContractionLayouts>(*pipelineLayouts->contraction)
+            : layout::deriveContractionLayouts(config, space);
+    if (!contraction)
+      return Error{contraction.error()};
+    text << "contraction layouts (" << contraction->intrinsic
+         << ", per operand):\n"
+         << "  lhs: " << contraction->lhs.print() << "\n"
+         << "  rhs: " << contraction->rhs.print() << "\n"
+         << "  acc: " << contraction->acc.print() << "\n";
+    out["operand_layouts"] = {{"lhs", contraction->lhs.print()},
+                              {"rhs", contraction->rhs.print()},
+                              {"acc", contraction->acc.print()}};
+  } else {
+    text << "layout (";
+    for (size_t i = 0; i < derived.dimensions.size(); ++i)
+      text << (i ? ", " : "") << derived.dimensions[i].name;
+    text << "): " << derived.layout.print() << "\n";
+    if (!derived.accumulatorLayout.subgroupTile.empty())
+      text << "accumulator: " << derived.accumulatorLayout.print() << "\n";
+    if (!space.operands.empty()) {
+      json operands = json::array();
+      const auto layouts = layout::operandLayouts(derived, space);
+      for (size_t i = 0; i < layouts.size() && i < space.operands.size(); ++i) {
+        const auto &operand = space.operands[i];
+        text << "  operand " << i << (operand.isOutput ? " (output)" : "")
+             << " " << operand.elementType << ": " << layouts[i].print()
+             << "\n";
+        operands.push_back({{"operand", i},
+                            {"output", operand.isOutput},
+                            {"element_type", operand.elementType},
+                            {"layout", layouts[i].print()}});
+      }
+      out["operand_layouts"] = operands;
+    }
+  }
+  return true;
+}
+
+// The op's roofline floor on the target, where the target and the operands
+// are known.
+void explainRoofline(const LayoutInputs &in,
+                     const config::IterationSpace &space, json &out,
+                     std::ostringstream &text) {
+  if (auto target = in.target()) {
+    if (!space.operands.empty()) {
+      auto floor = layout::rooflineFloor(space, *target);
+      if (floor) {
+        text << "roofline floor on " << target->arch << ": "
+             << floor->floorSeconds * 1e6 << " us (" << floor->boundBy
+             << "-bound: " << floor->bytes / 1e6 << " MB at peak bandwidth, "
+             << floor->operations / 1e9 << " G"
+             << " ops at " << floor->computePeak << " peak)\n";
+        out["roofline"] = {{"bytes", floor->bytes},
+                           {"operations", floor->operations},
+                           {"memory_seconds", floor->memorySeconds},
+                           {"compute_seconds", floor->computeSeconds},
+                           {"floor_seconds", floor->floorSeconds},
+                           {"bound_by", floor->boundBy}};
+      } else {
+        text << "roofline: " << floor.error() << "\n";
+      }
+    }
+  }
+}
+
 int explainConfig(const LayoutInputs &in, bool asJson) {
   if (in.attention)
     return explainAttention(in, asJson);
@@ -454,92 +561,16 @@ int explainConfig(const LayoutInputs &in, bool asJson) {
         tile[loop.dimension] = loop.chunk;
     explainImplicitGemm(*in.implicitGemm, tile, out, text);
   }
-  json loops = json::array();
-  for (const layout::ReductionLoop &loop : derived->reductionLoops) {
-    text << loop.level << " loop over d" << loop.dimension << ": " << loop.size
-         << " / " << loop.chunk << " = " << loop.iterations << " iterations\n";
-    loops.push_back({{"level", loop.level},
-                     {"dimension", loop.dimension},
-                     {"size", loop.size},
-                     {"chunk", loop.chunk},
-                     {"iterations", loop.iterations}});
-  }
-  out["reduction_loops"] = loops;
-  if (derived->reductionElementsPerSubgroup > 0 && !config->mmaKind()) {
-    text << "per iteration: " << derived->reductionElementsPerSubgroup
-         << " reduction elements per subgroup, "
-         << derived->reductionElementsPerThread << " per thread\n";
-    out["reduction_elements_per_subgroup"] =
-        derived->reductionElementsPerSubgroup;
-    out["reduction_elements_per_thread"] = derived->reductionElementsPerThread;
-  }
-  if (config->mmaKind()) {
-    // IREE lays out an mma_kind contraction with getContractionLayout, not
-    // with the op-wide layout of setGPULoweringConfigLayout.
-    out.erase("layout");
-    out.erase("accumulator_layout");
-    auto contraction =
-        pipelineLayouts && pipelineLayouts->contraction
-            ? Result<layout::ContractionLayouts>(*pipelineLayouts->contraction)
-            : layout::deriveContractionLayouts(*config, *space);
-    if (!contraction)
-      return fail("--config", contraction.error());
-    text << "contraction layouts (" << contraction->intrinsic
-         << ", per operand):\n"
-         << "  lhs: " << contraction->lhs.print() << "\n"
-         << "  rhs: " << contraction->rhs.print() << "\n"
-         << "  acc: " << contraction->acc.print() << "\n";
-    out["operand_layouts"] = {{"lhs", contraction->lhs.print()},
-                              {"rhs", contraction->rhs.print()},
-                              {"acc", contraction->acc.print()}};
-  } else {
-    text << "layout (";
-    for (size_t i = 0; i < derived->dimensions.size(); ++i)
-      text << (i ? ", " : "") << derived->dimensions[i].name;
-    text << "): " << derived->layout.print() << "\n";
-    if (!derived->accumulatorLayout.subgroupTile.empty())
-      text << "accumulator: " << derived->accumulatorLayout.print() << "\n";
-    if (!space->operands.empty()) {
-      json operands = json::array();
-      const auto layouts = layout::operandLayouts(*derived, *space);
-      for (size_t i = 0; i < layouts.size() && i < space->operands.size();
-           ++i) {
-        const auto &operand = space->operands[i];
-        text << "  operand " << i << (operand.isOutput ? " (output)" : "")
-             << " " << operand.elementType << ": " << layouts[i].print()
-             << "\n";
-        operands.push_back({{"operand", i},
-                            {"output", operand.isOutput},
-                            {"element_type", operand.elementType},
-                            {"layout", layouts[i].print()}});
-      }
-      out["operand_layouts"] = operands;
-    }
-  }
+  explainReductionLoops(*derived, *config, out, text);
+  if (auto laid =
+          explainLayouts(*derived, *config, *space, pipelineLayouts, out, text);
+      !laid)
+    return fail("--config", laid.error());
   for (const std::string &note : derived->notes)
     text << "note: " << note << "\n";
   if (!in.targetNote.empty())
     text << "note: target: " << in.targetNote << "\n";
-  if (auto target = in.target()) {
-    if (!space->operands.empty()) {
-      auto floor = layout::rooflineFloor(*space, *target);
-      if (floor) {
-        text << "roofline floor on " << target->arch << ": "
-             << floor->floorSeconds * 1e6 << " us (" << floor->boundBy
-             << "-bound: " << floor->bytes / 1e6 << " MB at peak bandwidth, "
-             << floor->operations / 1e9 << " G"
-             << " ops at " << floor->computePeak << " peak)\n";
-        out["roofline"] = {{"bytes", floor->bytes},
-                           {"operations", floor->operations},
-                           {"memory_seconds", floor->memorySeconds},
-                           {"compute_seconds", floor->computeSeconds},
-                           {"floor_seconds", floor->floorSeconds},
-                           {"bound_by", floor->boundBy}};
-      } else {
-        text << "roofline: " << floor.error() << "\n";
-      }
-    }
-  }
+  explainRoofline(in, *space, out, text);
   std::cout << (asJson ? exporting::jsonText(out, 2) + "\n" : text.str());
   return kExitOk;
 }

@@ -22,48 +22,65 @@ namespace {
 
 // Configures and compiles `program` for the dispatch file's own device with
 // the spec and says, per exported op, whether IREE gave it the exported
-// config and the program compiles with it; `notes` gets what the proof met
-// that is no op's doing (a compile that hung or ran past its time).
-Result<json> proveSpec(service::DocumentWorker &worker,
-                       const document::Document &document,
-                       const std::vector<exporting::SpecOp> &ops,
-                       const std::filesystem::path &program,
-                       const std::filesystem::path &spec,
-                       const workbench::Workbench &bench,
-                       std::vector<std::string> &notes) {
+// config and the program compiles with it, and what the proof met that is
+// no op's doing (a compile that hung or ran past its time).
+Result<tune::SpecProof> proveSpec(service::DocumentWorker &worker,
+                                  const document::Document &document,
+                                  const std::vector<exporting::SpecOp> &ops,
+                                  const std::filesystem::path &program,
+                                  const std::filesystem::path &spec,
+                                  const workbench::Workbench &bench) {
   auto installation = bench.iree();
   if (!installation)
     return Error{installation.error()};
   tune::ProofLimits limits;
   limits.depth = tune::SpecProofDepth::Compiled;
   limits.keepTimedOutIn = std::filesystem::absolute(spec).parent_path();
-  auto proofs = tune::proveSpec(*installation, worker, document, ops, program,
-                                spec, limits);
-  if (!proofs)
-    return Error{proofs.error()};
-  notes = proofs->notes;
-  json results = json::array();
-  for (const tune::SpecOpProof &proof : proofs->ops) {
-    json entry = {{"op", proof.op},
-                  {"dispatch", proof.dispatch},
-                  {"applied", proof.applied}};
-    if (!proof.inProgram) {
-      entry["in_program"] = false;
-      entry["why"] = proof.why;
-      results.push_back(entry);
-      continue;
-    }
-    entry["in_program"] = true;
-    json fields = json::array();
-    for (const edit::FieldDifference &d : proof.differences)
-      fields.push_back(
-          {{"field", d.field}, {"exported", d.before}, {"iree", d.after}});
-    entry["differences"] = fields;
-    if (!proof.compileError.empty())
-      entry["compile_error"] = proof.compileError;
-    results.push_back(entry);
+  return tune::proveSpec(*installation, worker, document, ops, program, spec,
+                         limits);
+}
+
+json proofJson(const tune::SpecOpProof &proof) {
+  json entry = {{"op", proof.op},
+                {"dispatch", proof.dispatch},
+                {"applied", proof.applied},
+                {"in_program", proof.inProgram}};
+  if (!proof.inProgram) {
+    entry["why"] = proof.why;
+    return entry;
   }
-  return results;
+  json fields = json::array();
+  for (const edit::FieldDifference &d : proof.differences)
+    fields.push_back(
+        {{"field", d.field}, {"exported", d.before}, {"iree", d.after}});
+  entry["differences"] = fields;
+  if (!proof.compileError.empty())
+    entry["compile_error"] = proof.compileError;
+  return entry;
+}
+
+// Each op's proof in words; `program` is what --program named.
+void printProof(const tune::SpecProof &proof, const std::string &program) {
+  for (const tune::SpecOpProof &op : proof.ops) {
+    std::cout << "  " << op.op << " @" << op.dispatch << ": "
+              << (!op.inProgram ? "not in " + program +
+                                      " (give --program the program FILE "
+                                      "came from)"
+                  : op.applied ? std::string("IREE chose the exported config")
+                  : !op.compileError.empty()
+                      ? "IREE chose the exported config, but the program "
+                        "does not compile with it in the spec: " +
+                            op.compileError
+                      : std::string("IREE's config differs"))
+              << "\n";
+    if (!op.inProgram)
+      std::cout << "    " << op.why << "\n";
+    for (const edit::FieldDifference &d : op.differences)
+      std::cout << "    " << d.field << ": exported " << d.before << ", IREE "
+                << d.after << "\n";
+  }
+  for (const std::string &note : proof.notes)
+    std::cout << "  note: " << note << "\n";
 }
 
 } // namespace
@@ -83,6 +100,37 @@ struct ExportSpecOptions {
     parser.addOptions({ops, output, program, kJsonOption, kIreeOption});
   }
 };
+
+namespace {
+
+// The ops --op names, or by default each dispatch's root op with a config:
+// a spec configures one op of a dispatch (IREE refuses two).
+Result<std::vector<exporting::SpecOp>>
+opsOf(const QCommandLineParser &parser, const ExportSpecOptions &options,
+      const document::Document &document) {
+  std::vector<exporting::SpecOp> ops;
+  for (const QString &spec : parser.values(options.ops)) {
+    auto ref = edit::findOp(document, spec.toStdString());
+    if (!ref)
+      return Error{"--op " + spec.toStdString() + ": " + ref.error()};
+    ops.push_back(
+        {static_cast<int>(ref->dispatch), static_cast<int>(ref->op), {}});
+  }
+  if (!ops.empty())
+    return ops;
+  for (size_t d = 0; d < document.dispatches.size(); ++d) {
+    const document::Dispatch &dispatch = document.dispatches[d];
+    if (dispatch.rootOps.empty())
+      continue;
+    const size_t k = edit::rootOpIndex(dispatch);
+    if (const auto &op = dispatch.rootOps[k];
+        !op.loweringConfig.empty() || !op.compilationInfo.empty())
+      ops.push_back({static_cast<int>(d), static_cast<int>(k), {}});
+  }
+  return ops;
+}
+
+} // namespace
 
 int exportSpec(const QStringList &arguments) {
   QCommandLineParser parser;
@@ -117,26 +165,10 @@ int exportSpec(const QStringList &arguments) {
     std::cerr << "tilescope-cli export-spec: " << document.error() << "\n";
     return code;
   }
-  std::vector<exporting::SpecOp> ops;
-  for (const QString &spec : parser.values(options.ops)) {
-    auto ref = edit::findOp(*document, spec.toStdString());
-    if (!ref)
-      return usage(path + ": --op " + spec.toStdString() + ": " + ref.error());
-    ops.push_back(
-        {static_cast<int>(ref->dispatch), static_cast<int>(ref->op), {}});
-  }
-  // By default each dispatch's root op: a spec configures one op of a
-  // dispatch (IREE refuses two).
-  if (ops.empty())
-    for (size_t d = 0; d < document->dispatches.size(); ++d) {
-      const document::Dispatch &dispatch = document->dispatches[d];
-      if (dispatch.rootOps.empty())
-        continue;
-      const size_t k = edit::rootOpIndex(dispatch);
-      if (const auto &op = dispatch.rootOps[k];
-          !op.loweringConfig.empty() || !op.compilationInfo.empty())
-        ops.push_back({static_cast<int>(d), static_cast<int>(k), {}});
-    }
+  auto chosen = opsOf(parser, options, *document);
+  if (!chosen)
+    return usage(path + ": " + chosen.error());
+  const std::vector<exporting::SpecOp> &ops = *chosen;
   if (ops.empty()) {
     std::cerr << "tilescope-cli export-spec: " << path
               << " has no root op with a config to export\n";
@@ -167,56 +199,34 @@ int exportSpec(const QStringList &arguments) {
   }
   json out = {{"file", path}, {"spec", output.string()}};
   int exit = kExitOk;
+  std::optional<tune::SpecProof> proof;
   if (parser.isSet(options.program)) {
-    std::vector<std::string> notes;
-    auto proof = proveSpec(*worker, *document, ops,
-                           parser.value(options.program).toStdString(), output,
-                           bench, notes);
-    if (!proof) {
+    auto proven =
+        proveSpec(*worker, *document, ops,
+                  parser.value(options.program).toStdString(), output, bench);
+    if (!proven) {
       std::cerr << "tilescope-cli export-spec: configuring the program with "
                    "the spec failed: "
-                << proof.error() << "\n";
+                << proven.error() << "\n";
       return kExitFailure;
     }
-    out["proof"] = *proof;
-    if (!notes.empty())
-      out["proof_notes"] = notes;
-    for (const json &entry : *proof)
-      if (!entry["applied"].get<bool>())
+    proof = std::move(*proven);
+    out["proof"] = json::array();
+    for (const tune::SpecOpProof &op : proof->ops) {
+      out["proof"].push_back(proofJson(op));
+      if (!op.applied)
         exit = kExitFailure;
+    }
+    if (!proof->notes.empty())
+      out["proof_notes"] = proof->notes;
   }
   if (parser.isSet(kJsonOption)) {
     std::cout << exporting::jsonText(out, 2) << "\n";
     return exit;
   }
   std::cout << "wrote " << output.string() << "\n";
-  if (out.contains("proof"))
-    for (const json &entry : out["proof"]) {
-      std::cout << "  " << entry["op"].get<std::string>() << " @"
-                << entry["dispatch"].get<std::string>() << ": "
-                << (!entry.value("in_program", true)
-                        ? "not in " +
-                              parser.value(options.program).toStdString() +
-                              " (give --program the program FILE came "
-                              "from)"
-                    : entry["applied"].get<bool>()
-                        ? std::string("IREE chose the exported config")
-                    : entry.contains("compile_error")
-                        ? std::string("IREE chose the exported config, but "
-                                      "the program does not compile with "
-                                      "it in the spec: ") +
-                              entry["compile_error"].get<std::string>()
-                        : std::string("IREE's config differs"))
-                << "\n";
-      if (entry.contains("why"))
-        std::cout << "    " << entry["why"].get<std::string>() << "\n";
-      for (const json &d : entry.value("differences", json::array()))
-        std::cout << "    " << d["field"].get<std::string>() << ": exported "
-                  << d["exported"].get<std::string>() << ", IREE "
-                  << d["iree"].get<std::string>() << "\n";
-    }
-  for (const json &note : out.value("proof_notes", json::array()))
-    std::cout << "  note: " << note.get<std::string>() << "\n";
+  if (proof)
+    printProof(*proof, parser.value(options.program).toStdString());
   return exit;
 }
 

@@ -195,6 +195,107 @@ struct SplitKOptions {
   }
 };
 
+namespace {
+
+// The request the options ask for; an error is a usage error.
+Result<service::SplitKRequest> requestOf(const QCommandLineParser &parser,
+                                         const SplitKOptions &own) {
+  if (parser.positionalArguments().size() != 1)
+    return Error{"expected one SOURCE"};
+  if (!parser.isSet(own.target))
+    return Error{"--target is required"};
+  auto target = service::compileTarget(parser.value(own.target).toStdString());
+  if (!target)
+    return Error{"--target: " + target.error()};
+  const std::string from = parser.value(own.from).toStdString();
+  if (from != "input" && from != "global-optimization")
+    return Error{"--from takes input or global-optimization, not '" + from +
+                 "'"};
+  service::SplitKRequest request;
+  request.source = parser.positionalArguments().front().toStdString();
+  request.target = *target;
+  request.options.lowParallelism = parser.isSet(own.low);
+  request.compileFrom = from;
+  if (parser.isSet(own.part)) {
+    const std::optional<int64_t> part =
+        parseInt64(parser.value(own.part).toStdString());
+    if (!part || *part < 0 || *part > 1'000'000)
+      return Error{"--part takes a part number (0, 1, ...), not '" +
+                   parser.value(own.part).toStdString() + "'"};
+    request.part = static_cast<int>(*part);
+  }
+  return request;
+}
+
+// --set and --clear against the program's reductions.
+Result<std::vector<document::SplitChoice>>
+choicesOf(const QCommandLineParser &parser, const SplitKOptions &own,
+          const service::SplitKAnalysis &analysis,
+          std::vector<std::string> &warnings) {
+  std::vector<document::SplitChoice> choices;
+  for (const auto &[option, clear] :
+       {std::pair{&own.set, false}, std::pair{&own.clear, true}})
+    for (const QString &value : parser.values(*option)) {
+      auto choice =
+          choiceOf(value.toStdString(), clear, analysis.reductions, warnings);
+      if (!choice)
+        return Error{choice.error()};
+      choices.push_back(std::move(*choice));
+    }
+  return choices;
+}
+
+// What split-k found, and did, as --json has it.
+struct SplitKOutcome {
+  const service::SplitKRequest &request;
+  const service::SplitKAnalysis &analysis;
+  const std::optional<service::SplitKApplied> &applied;
+  const std::vector<std::string> &warnings;
+  std::optional<std::string> output; // -o, where given
+};
+
+json outcomeJson(const SplitKOutcome &outcome) {
+  json out = tries::toJson(outcome.analysis);
+  out["source"] = outcome.request.source.string();
+  out["target"] = outcome.request.target.name;
+  out["low_parallelism"] = outcome.request.options.lowParallelism;
+  if (outcome.applied)
+    out["applied"] = tries::toJson(*outcome.applied);
+  out["warnings"] = outcome.warnings;
+  if (outcome.output)
+    out["output"] = *outcome.output;
+  return out;
+}
+
+void printOutcome(const SplitKOutcome &outcome) {
+  const service::SplitKAnalysis &analysis = outcome.analysis;
+  size_t split = 0;
+  for (const service::SplitKReduction &reduction : analysis.reductions)
+    split += reduction.op.split ? 1 : 0;
+  std::cout << outcome.request.source.string() << ": "
+            << analysis.reductions.size() << " reduction"
+            << (analysis.reductions.size() == 1 ? "" : "s")
+            << " at IREE's split point for " << outcome.request.target.name
+            << ", " << split << " split by IREE's heuristic"
+            << (outcome.request.options.lowParallelism ? " (low parallelism)"
+                                                       : "")
+            << "\n";
+  for (const service::SplitKReduction &reduction : analysis.reductions)
+    printReduction(reduction);
+  printDispatches("Dispatches with IREE's splits", analysis.dispatches);
+  if (outcome.applied)
+    printDispatches("Dispatches with your splits", outcome.applied->dispatches);
+  for (const std::string &warning : outcome.warnings)
+    std::cout << "warning: " << warning << "\n";
+  if (outcome.output)
+    std::cout << "\nWrote " << *outcome.output
+              << ": build it with iree-compile " << *outcome.output
+              << " --compile-from=global-optimization (its splits are "
+                 "written on the ops; the heuristic flag is not needed)\n";
+}
+
+} // namespace
+
 int splitK(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -213,20 +314,10 @@ int splitK(const QStringList &arguments) {
   if (!parseCommandLine(parser, arguments, "split-k"))
     return kExitUsage;
   const workbench::Workbench bench = workbenchOf(parser);
-  if (parser.positionalArguments().size() != 1)
-    return usageError("split-k", "expected one SOURCE");
-  if (!parser.isSet(own.target))
-    return usageError("split-k", "--target is required");
-  auto target = service::compileTarget(parser.value(own.target).toStdString());
-  if (!target)
-    return usageError("split-k", "--target: " + target.error());
-  const std::string from = parser.value(own.from).toStdString();
-  if (from != "input" && from != "global-optimization")
-    return usageError("split-k",
-                      "--from takes input or global-optimization, not '" +
-                          from + "'");
-  const std::filesystem::path source =
-      parser.positionalArguments().front().toStdString();
+  auto request = requestOf(parser, own);
+  if (!request)
+    return usageError("split-k", request.error());
+  const std::filesystem::path &source = request->source;
   if (!std::filesystem::is_regular_file(source)) {
     std::cerr << "tilescope-cli split-k: " << source.string()
               << ": no such file\n";
@@ -246,48 +337,25 @@ int splitK(const QStringList &arguments) {
   }
 
   const bool asJson = parser.isSet(kJsonOption);
-  service::SplitKRequest request;
-  request.source = source;
-  request.target = *target;
-  request.options.lowParallelism = parser.isSet(own.low);
-  request.compileFrom = from;
-  if (parser.isSet(own.part)) {
-    const std::optional<int64_t> part =
-        parseInt64(parser.value(own.part).toStdString());
-    if (!part || *part < 0 || *part > 1'000'000)
-      return usageError("split-k", "--part takes a part number (0, 1, ...), "
-                                   "not '" +
-                                       parser.value(own.part).toStdString() +
-                                       "'");
-    request.part = static_cast<int>(*part);
-  }
-  request.progress = [asJson](const std::string &step) {
+  request->progress = [asJson](const std::string &step) {
     if (!asJson)
       std::cerr << step << "...\n";
   };
-  auto analysis = service::analyzeSplitK(*installation, *worker, request);
+  auto analysis = service::analyzeSplitK(*installation, *worker, *request);
   if (!analysis) {
     std::cerr << "tilescope-cli split-k: " << source.string() << ": "
               << analysis.error() << "\n";
     return kExitBadInput;
   }
 
-  std::vector<document::SplitChoice> choices;
   std::vector<std::string> warnings;
-  for (const auto &[option, clear] :
-       {std::pair{&own.set, false}, std::pair{&own.clear, true}})
-    for (const QString &value : parser.values(*option)) {
-      auto choice =
-          choiceOf(value.toStdString(), clear, analysis->reductions, warnings);
-      if (!choice)
-        return usageError("split-k", source.string() + ": " + choice.error());
-      choices.push_back(std::move(*choice));
-    }
-
+  auto choices = choicesOf(parser, own, *analysis, warnings);
+  if (!choices)
+    return usageError("split-k", source.string() + ": " + choices.error());
   std::optional<service::SplitKApplied> applied;
-  if (!choices.empty()) {
-    auto result = service::applySplitK(*installation, *worker, request,
-                                       *analysis, choices);
+  if (!choices->empty()) {
+    auto result = service::applySplitK(*installation, *worker, *request,
+                                       *analysis, *choices);
     if (!result) {
       std::cerr << "tilescope-cli split-k: " << source.string()
                 << ": IREE refused these splits: " << result.error() << "\n";
@@ -297,19 +365,19 @@ int splitK(const QStringList &arguments) {
     warnings.insert(warnings.end(), applied->warnings.begin(),
                     applied->warnings.end());
   }
+  SplitKOutcome outcome{*request, *analysis, applied, warnings, std::nullopt};
   if (parser.isSet(own.output)) {
-    const std::filesystem::path output = parser.value(own.output).toStdString();
+    outcome.output = parser.value(own.output).toStdString();
     if (auto written = writeFileAtomically(
-            output, applied ? applied->program : analysis->splitPoint);
+            *outcome.output, applied ? applied->program : analysis->splitPoint);
         !written) {
       std::cerr << "tilescope-cli split-k: " << written.error() << "\n";
       return kExitBadInput;
     }
   }
-
   if (parser.isSet(own.picture)) {
     if (auto drawn =
-            drawSplit(*analysis, choices,
+            drawSplit(*analysis, *choices,
                       parser.isSet(own.of) ? parser.value(own.of).toStdString()
                                            : std::string(),
                       parser.value(own.picture));
@@ -320,42 +388,10 @@ int splitK(const QStringList &arguments) {
     }
   }
 
-  if (asJson) {
-    json out = tries::toJson(*analysis);
-    out["source"] = source.string();
-    out["target"] = target->name;
-    out["low_parallelism"] = request.options.lowParallelism;
-    if (applied)
-      out["applied"] = tries::toJson(*applied);
-    out["warnings"] = warnings;
-    if (parser.isSet(own.output))
-      out["output"] = parser.value(own.output).toStdString();
-    std::cout << exporting::jsonText(out, 2) << "\n";
-    return applied && !applied->warnings.empty() ? kExitFailure : kExitOk;
-  }
-
-  size_t split = 0;
-  for (const service::SplitKReduction &reduction : analysis->reductions)
-    split += reduction.op.split ? 1 : 0;
-  std::cout << source.string() << ": " << analysis->reductions.size()
-            << " reduction" << (analysis->reductions.size() == 1 ? "" : "s")
-            << " at IREE's split point for " << target->name << ", " << split
-            << " split by IREE's heuristic"
-            << (request.options.lowParallelism ? " (low parallelism)" : "")
-            << "\n";
-  for (const service::SplitKReduction &reduction : analysis->reductions)
-    printReduction(reduction);
-  printDispatches("Dispatches with IREE's splits", analysis->dispatches);
-  if (applied)
-    printDispatches("Dispatches with your splits", applied->dispatches);
-  for (const std::string &warning : warnings)
-    std::cout << "warning: " << warning << "\n";
-  if (parser.isSet(own.output))
-    std::cout << "\nWrote " << parser.value(own.output).toStdString()
-              << ": build it with iree-compile "
-              << parser.value(own.output).toStdString()
-              << " --compile-from=global-optimization (its splits are "
-                 "written on the ops; the heuristic flag is not needed)\n";
+  if (asJson)
+    std::cout << exporting::jsonText(outcomeJson(outcome), 2) << "\n";
+  else
+    printOutcome(outcome);
   return applied && !applied->warnings.empty() ? kExitFailure : kExitOk;
 }
 

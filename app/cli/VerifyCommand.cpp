@@ -43,6 +43,60 @@ struct VerifyOptions {
   }
 };
 
+namespace {
+
+// --seed, --atol and --rtol into `request`.
+Result<bool> readNumbers(const QCommandLineParser &parser,
+                         const VerifyOptions &options,
+                         run::CheckRequest &request) {
+  bool ok = true;
+  if (parser.isSet(options.seed)) {
+    request.seed = parser.value(options.seed).toULongLong(&ok);
+    if (!ok)
+      return Error{"--seed: expected a whole number"};
+  }
+  if (parser.isSet(options.atol) || parser.isSet(options.rtol)) {
+    bool aOk = true, rOk = true;
+    request.tolerance = run::Tolerance{
+        parser.isSet(options.atol) ? parser.value(options.atol).toDouble(&aOk)
+                                   : 0,
+        parser.isSet(options.rtol) ? parser.value(options.rtol).toDouble(&rOk)
+                                   : 0};
+    if (!aOk || !rOk || request.tolerance->absolute < 0 ||
+        request.tolerance->relative < 0)
+      return Error{"--atol/--rtol: expected numbers of at least 0"};
+  }
+  return true;
+}
+
+// The checked run in words: each output's comparison, its first
+// mismatches, the error's detail, the try folder and the commands.
+void printChecked(const run::CheckResult &checked) {
+  std::cout << checked.summary() << "\n";
+  for (const run::OutputCheck &output : checked.outputs) {
+    const run::TensorComparison &c = output.comparison;
+    std::cout << "  output " << output.index << " (" << c.type.toString()
+              << "): " << (c.passed() ? "passed" : "FAILED") << ", "
+              << c.mismatches << " mismatches, max abs error "
+              << c.maxAbsoluteError << ", max rel error " << c.maxRelativeError
+              << "\n";
+    for (const run::Mismatch &m : c.firstMismatches) {
+      std::cout << "    at [";
+      for (size_t i = 0; i < m.index.size(); ++i)
+        std::cout << (i ? ", " : "") << m.index[i];
+      std::cout << "]: " << m.value << ", reference " << m.reference << "\n";
+    }
+  }
+  // The summary holds the error's first line; the rest follows it.
+  if (const size_t rest = checked.error.find('\n'); rest != std::string::npos)
+    std::cout << checked.error.substr(rest + 1) << "\n";
+  std::cout << "try folder: " << checked.directory.string() << "\n";
+  for (const std::string &command : checked.commands)
+    std::cout << "  " << command << "\n";
+}
+
+} // namespace
+
 int verify(const QStringList &arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -72,24 +126,8 @@ int verify(const QStringList &arguments) {
   const bool asJson = parser.isSet(kJsonOption);
 
   run::CheckRequest request;
-  bool ok = true;
-  if (parser.isSet(options.seed)) {
-    request.seed = parser.value(options.seed).toULongLong(&ok);
-    if (!ok)
-      return usage("--seed: expected a whole number");
-  }
-  if (parser.isSet(options.atol) || parser.isSet(options.rtol)) {
-    bool aOk = true, rOk = true;
-    request.tolerance = run::Tolerance{
-        parser.isSet(options.atol) ? parser.value(options.atol).toDouble(&aOk)
-                                   : 0,
-        parser.isSet(options.rtol) ? parser.value(options.rtol).toDouble(&rOk)
-                                   : 0};
-    if (!aOk || !rOk || request.tolerance->absolute < 0 ||
-        request.tolerance->relative < 0)
-      return usage("--atol/--rtol: expected numbers of at least 0");
-  }
-
+  if (auto numbers = readNumbers(parser, options, request); !numbers)
+    return usage(numbers.error());
   auto place = placeOf(parser);
   if (!place)
     return usage(place.error());
@@ -157,27 +195,7 @@ int verify(const QStringList &arguments) {
     std::cout << exporting::jsonText(out, 2) << "\n";
     return exit;
   }
-  std::cout << checked->summary() << "\n";
-  for (const run::OutputCheck &output : checked->outputs) {
-    const run::TensorComparison &c = output.comparison;
-    std::cout << "  output " << output.index << " (" << c.type.toString()
-              << "): " << (c.passed() ? "passed" : "FAILED") << ", "
-              << c.mismatches << " mismatches, max abs error "
-              << c.maxAbsoluteError << ", max rel error " << c.maxRelativeError
-              << "\n";
-    for (const run::Mismatch &m : c.firstMismatches) {
-      std::cout << "    at [";
-      for (size_t i = 0; i < m.index.size(); ++i)
-        std::cout << (i ? ", " : "") << m.index[i];
-      std::cout << "]: " << m.value << ", reference " << m.reference << "\n";
-    }
-  }
-  // The summary holds the error's first line; the rest follows it.
-  if (const size_t rest = checked->error.find('\n'); rest != std::string::npos)
-    std::cout << checked->error.substr(rest + 1) << "\n";
-  std::cout << "try folder: " << checked->directory.string() << "\n";
-  for (const std::string &command : checked->commands)
-    std::cout << "  " << command << "\n";
+  printChecked(*checked);
   return exit;
 }
 

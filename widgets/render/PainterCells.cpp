@@ -11,6 +11,8 @@
 
 #include <cstring>
 #include <limits>
+#include <map>
+#include <tuple>
 
 namespace tilescope::render::painter {
 namespace {
@@ -221,48 +223,52 @@ void strokeLines(Frame &f, const std::vector<QLineF> &lines, const QPen &pen) {
 
 } // namespace
 
-// Fills the visible cells as rectangles (merged along rows, and on vector
-// devices merged into one path per colour), then grid lines, marks and
-// labels. Returns false (drawing nothing) when a vector panel has too many
-// colours to stay compact.
-bool drawCellsAsRects(Frame &f, const Panel &panel, const QRectF &grid) {
-  const double cs = f.cellSize;
-  const QRectF shown = f.vector ? grid : grid.intersected(f.visible);
-  if (shown.isEmpty())
-    return true;
-  auto [r0, r1] =
-      visibleRange(grid.top(), cs, panel.rows, shown.top(), shown.bottom());
-  auto [c0, c1] =
-      visibleRange(grid.left(), cs, panel.columns, shown.left(), shown.right());
-  if (r0 >= r1 || c0 >= c1)
-    return true;
-  auto xAt = [&](int64_t c) {
-    return grid.left() + static_cast<double>(c) * cs;
-  };
-  auto yAt = [&](int64_t r) {
-    return grid.top() + static_cast<double>(r) * cs;
-  };
+namespace {
 
+// The visible cells of a panel and what each says (cellAt, asked once).
+struct VisibleCells {
+  QRectF grid;
+  double cs = 0;
+  int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+  std::vector<CellInfo> infos; // row-major over [r0, r1) x [c0, c1)
+
+  double xAt(int64_t c) const {
+    return grid.left() + static_cast<double>(c) * cs;
+  }
+  double yAt(int64_t r) const {
+    return grid.top() + static_cast<double>(r) * cs;
+  }
+  QRectF cell(int64_t r, int64_t c) const {
+    return QRectF(QPointF(xAt(c), yAt(r)), QPointF(xAt(c + 1), yAt(r + 1)));
+  }
+  const CellInfo &info(int64_t r, int64_t c) const {
+    return infos[static_cast<size_t>((r - r0) * (c1 - c0) + (c - c0))];
+  }
+};
+
+// Fills the cells as rectangles merged along rows (on vector devices into
+// one path per colour); false, drawing nothing, when a vector panel has too
+// many colours to stay compact.
+bool fillCells(Frame &f, const Panel &panel, VisibleCells &cells) {
   QPainter &painter = f.painter;
-  const int64_t shownColumns = c1 - c0;
-  std::vector<CellInfo> infos;
-  infos.reserve(static_cast<size_t>((r1 - r0) * shownColumns));
+  cells.infos.reserve(
+      static_cast<size_t>((cells.r1 - cells.r0) * (cells.c1 - cells.c0)));
   std::map<QRgb, QPainterPath> paths; // vector devices
-  for (int64_t r = r0; r < r1; ++r) {
-    int64_t runStart = c0;
+  for (int64_t r = cells.r0; r < cells.r1; ++r) {
+    int64_t runStart = cells.c0;
     QRgb runColor = 0;
     auto flush = [&](int64_t end) {
-      const QRectF rect(QPointF(xAt(runStart), yAt(r)),
-                        QPointF(xAt(end), yAt(r + 1)));
+      const QRectF rect(QPointF(cells.xAt(runStart), cells.yAt(r)),
+                        QPointF(cells.xAt(end), cells.yAt(r + 1)));
       if (f.vector)
         paths[runColor].addRect(rect);
       else
         painter.fillRect(rect, QColor::fromRgb(runColor));
     };
-    for (int64_t c = c0; c < c1; ++c) {
-      infos.push_back(cellAt(panel, r, c));
-      const QRgb color = f.colors.entry(infos.back().colorKey).fill;
-      if (c == c0) {
+    for (int64_t c = cells.c0; c < cells.c1; ++c) {
+      cells.infos.push_back(cellAt(panel, r, c));
+      const QRgb color = f.colors.entry(cells.infos.back().colorKey).fill;
+      if (c == cells.c0) {
         runColor = color;
       } else if (color != runColor) {
         flush(c);
@@ -270,7 +276,7 @@ bool drawCellsAsRects(Frame &f, const Panel &panel, const QRectF &grid) {
         runColor = color;
       }
     }
-    flush(c1);
+    flush(cells.c1);
     if (f.vector && paths.size() > kMaxVectorColors)
       return false;
   }
@@ -278,37 +284,42 @@ bool drawCellsAsRects(Frame &f, const Panel &panel, const QRectF &grid) {
     path.setFillRule(Qt::WindingFill);
     painter.fillPath(path, QColor::fromRgb(color));
   }
+  return true;
+}
 
-  // Grid lines, fading in.
-  const double pixels = f.vector ? cs : f.deviceCellSize();
-  if (pixels >= kGridLinesFrom) {
-    QColor color = f.theme.gridLine;
-    color.setAlphaF(static_cast<float>(
-        color.alphaF() * clampUnit((pixels - kGridLinesFrom) /
-                                   (kGridLinesOpaque - kGridLinesFrom))));
-    std::vector<QLineF> lines;
-    for (int64_t c = c0 + 1; c < c1; ++c)
-      lines.emplace_back(xAt(c), yAt(r0), xAt(c), yAt(r1));
-    for (int64_t r = r0 + 1; r < r1; ++r)
-      lines.emplace_back(xAt(c0), yAt(r), xAt(c1), yAt(r));
-    if (color.alpha() > 0)
-      strokeLines(f, lines, QPen(color, 0));
-  }
-  drawGroupLines(f, panel, grid);
+// Grid lines between the cells, fading in as cells grow.
+void drawGridLines(Frame &f, const VisibleCells &cells) {
+  const double pixels = f.vector ? cells.cs : f.deviceCellSize();
+  if (pixels < kGridLinesFrom)
+    return;
+  QColor color = f.theme.gridLine;
+  color.setAlphaF(static_cast<float>(
+      color.alphaF() * clampUnit((pixels - kGridLinesFrom) /
+                                 (kGridLinesOpaque - kGridLinesFrom))));
+  std::vector<QLineF> lines;
+  for (int64_t c = cells.c0 + 1; c < cells.c1; ++c)
+    lines.emplace_back(cells.xAt(c), cells.yAt(cells.r0), cells.xAt(c),
+                       cells.yAt(cells.r1));
+  for (int64_t r = cells.r0 + 1; r < cells.r1; ++r)
+    lines.emplace_back(cells.xAt(cells.c0), cells.yAt(r), cells.xAt(cells.c1),
+                       cells.yAt(r));
+  if (color.alpha() > 0)
+    strokeLines(f, lines, QPen(color, 0));
+}
 
-  // Marked cells: diagonal hatch in the contrasting colour, thick outline.
+// Marked cells: diagonal hatch in the contrasting colour, thick outline.
+void drawMarks(Frame &f, const VisibleCells &cells) {
+  const double cs = cells.cs;
   std::vector<QLineF> darkHatch, lightHatch;
   std::vector<QRectF> outlines;
   const double outlineWidth = std::clamp(cs * 0.1, 2.0, 4.0);
   const double spacing = f.vector ? cs / 2 : std::clamp(cs / 4, 3.0, 8.0);
-  for (int64_t r = r0; r < r1; ++r) {
-    for (int64_t c = c0; c < c1; ++c) {
-      const CellInfo &info =
-          infos[static_cast<size_t>((r - r0) * shownColumns + (c - c0))];
+  for (int64_t r = cells.r0; r < cells.r1; ++r) {
+    for (int64_t c = cells.c0; c < cells.c1; ++c) {
+      const CellInfo &info = cells.info(r, c);
       if (!info.marked)
         continue;
-      const QRectF cell(QPointF(xAt(c), yAt(r)),
-                        QPointF(xAt(c + 1), yAt(r + 1)));
+      const QRectF cell = cells.cell(r, c);
       const ColorCache::Entry &entry = f.colors.entry(info.colorKey);
       std::vector<QLineF> &hatch =
           qGray(entry.contrast) < 128 ? darkHatch : lightHatch;
@@ -328,40 +339,65 @@ bool drawCellsAsRects(Frame &f, const Panel &panel, const QRectF &grid) {
   };
   drawHatch(darkHatch, QColor(Qt::black));
   drawHatch(lightHatch, QColor(Qt::white));
-  if (!outlines.empty()) {
-    QPen pen(f.theme.foreground, outlineWidth);
-    pen.setJoinStyle(Qt::MiterJoin);
-    painter.setBrush(Qt::NoBrush);
-    if (f.vector) {
-      QPainterPath path;
-      for (const QRectF &rect : outlines)
-        path.addRect(rect);
-      painter.strokePath(path, pen);
-    } else {
-      painter.setPen(pen);
-      painter.drawRects(outlines.data(), static_cast<int>(outlines.size()));
-    }
+  if (outlines.empty())
+    return;
+  QPen pen(f.theme.foreground, outlineWidth);
+  pen.setJoinStyle(Qt::MiterJoin);
+  f.painter.setBrush(Qt::NoBrush);
+  if (f.vector) {
+    QPainterPath path;
+    for (const QRectF &rect : outlines)
+      path.addRect(rect);
+    f.painter.strokePath(path, pen);
+  } else {
+    f.painter.setPen(pen);
+    f.painter.drawRects(outlines.data(), static_cast<int>(outlines.size()));
   }
+}
 
-  // Labels, fading in between 13 and 20 px cells.
-  if (cs >= kLabelsFrom && (!f.vector || f.vectorLabels)) {
-    const double alpha =
-        clampUnit((cs - kLabelsFrom) / (kLabelsOpaque - kLabelsFrom));
-    if (alpha > 0.02) {
-      LabelPainter labels(f, alpha);
-      for (int64_t r = r0; r < r1; ++r) {
-        for (int64_t c = c0; c < c1; ++c) {
-          const CellInfo &info =
-              infos[static_cast<size_t>((r - r0) * shownColumns + (c - c0))];
-          if (info.label.isEmpty())
-            continue;
-          labels.draw(
-              QRectF(QPointF(xAt(c), yAt(r)), QPointF(xAt(c + 1), yAt(r + 1))),
-              info.label, f.colors.entry(info.colorKey).contrast);
-        }
-      }
+// Labels, fading in between 13 and 20 px cells.
+void drawLabels(Frame &f, const VisibleCells &cells) {
+  if (cells.cs < kLabelsFrom || (f.vector && !f.vectorLabels))
+    return;
+  const double alpha =
+      clampUnit((cells.cs - kLabelsFrom) / (kLabelsOpaque - kLabelsFrom));
+  if (alpha <= 0.02)
+    return;
+  LabelPainter labels(f, alpha);
+  for (int64_t r = cells.r0; r < cells.r1; ++r)
+    for (int64_t c = cells.c0; c < cells.c1; ++c) {
+      const CellInfo &info = cells.info(r, c);
+      if (!info.label.isEmpty())
+        labels.draw(cells.cell(r, c), info.label,
+                    f.colors.entry(info.colorKey).contrast);
     }
-  }
+}
+
+} // namespace
+
+// Fills the visible cells as rectangles (merged along rows, and on vector
+// devices merged into one path per colour), then grid lines, marks and
+// labels. Returns false (drawing nothing) when a vector panel has too many
+// colours to stay compact.
+bool drawCellsAsRects(Frame &f, const Panel &panel, const QRectF &grid) {
+  VisibleCells cells;
+  cells.grid = grid;
+  cells.cs = f.cellSize;
+  const QRectF shown = f.vector ? grid : grid.intersected(f.visible);
+  if (shown.isEmpty())
+    return true;
+  std::tie(cells.r0, cells.r1) = visibleRange(grid.top(), cells.cs, panel.rows,
+                                              shown.top(), shown.bottom());
+  std::tie(cells.c0, cells.c1) = visibleRange(
+      grid.left(), cells.cs, panel.columns, shown.left(), shown.right());
+  if (cells.r0 >= cells.r1 || cells.c0 >= cells.c1)
+    return true;
+  if (!fillCells(f, panel, cells))
+    return false;
+  drawGridLines(f, cells);
+  drawGroupLines(f, panel, grid);
+  drawMarks(f, cells);
+  drawLabels(f, cells);
   return true;
 }
 
