@@ -72,7 +72,12 @@ Result<std::string> convert(std::ostringstream &body, const std::string &value,
 
 } // namespace
 
-Result<std::string> probeFunctionText(const ProbeOp &op) {
+namespace {
+
+// Each operand's tensor shape, after checking that the op can be a probe:
+// a plain function name, static positive bounds, inputs and an output,
+// maps naming loops of the space once each, element types with arithmetic.
+Result<std::vector<std::vector<int64_t>>> probeShapes(const ProbeOp &op) {
   const config::IterationSpace &space = op.space;
   const size_t rank = space.rank();
   if (op.function.empty() ||
@@ -90,7 +95,6 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
   if (space.operands.size() < 2 || !space.operands.back().isOutput)
     return Error{op.function +
                  ": a probe needs at least one input and one output operand"};
-
   std::vector<std::vector<int64_t>> shapes;
   for (const config::OperandAccess &operand : space.operands) {
     std::vector<int64_t> shape;
@@ -111,34 +115,27 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
                    "' has no arithmetic in a probe body"};
     shapes.push_back(std::move(shape));
   }
+  return shapes;
+}
 
-  const size_t inputs = space.operands.size() - 1;
-  const config::OperandAccess &output = space.operands.back();
-  const std::string &outType = output.elementType;
-  const bool hasReduction = std::any_of(
-      space.kinds.begin(), space.kinds.end(),
-      [](config::LoopKind k) { return k == config::LoopKind::Reduction; });
-  ProbeBody body = op.body;
-  if (body == ProbeBody::Automatic) {
-    const auto contraction = config::inferContraction(space);
-    body = inputs == 2 && contraction ? ProbeBody::MultiplyAdd
-           : inputs == 4 && contraction && !contraction->kB.empty()
-               ? ProbeBody::ScaledMultiplyAdd
-               : ProbeBody::Sum;
+// "0, 0", "64, 32", "1, 1" of a full-tensor load or store.
+struct FullSlice {
+  std::string offsets, sizes, strides;
+};
+FullSlice fullSlice(const std::vector<int64_t> &shape) {
+  FullSlice slice;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    slice.offsets += std::string(d ? ", " : "") + "0";
+    slice.sizes += std::string(d ? ", " : "") + std::to_string(shape[d]);
+    slice.strides += std::string(d ? ", " : "") + "1";
   }
-  const bool isFloat = scalarType(outType)->isFloat;
-  const std::string zero =
-      isFloat ? "0.000000e+00 : " + outType : "0 : " + outType;
+  return slice;
+}
 
-  std::ostringstream text;
-  std::string bindings;
-  for (size_t i = 0; i < space.operands.size(); ++i)
-    bindings += std::string(i ? ", " : "") +
-                "#hal.pipeline.binding<storage_buffer" +
-                (i + 1 < space.operands.size() ? ", ReadOnly" : "") + ">";
-  const std::string layout =
-      "#hal.pipeline.layout<bindings = [" + bindings + "]>";
-  const bool executable = usesExecutableForm(op);
+// The function's opening: as a hal.executable (a target's own form) or a
+// bare func.func with a ROCm target.
+void writeOpening(std::ostringstream &text, const ProbeOp &op,
+                  const std::string &layout, bool executable) {
   if (executable) {
     text << "hal.executable private @" << op.function << "_executable {\n"
          << "hal.executable.variant public @variant target("
@@ -160,63 +157,19 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
             "translation_info = "
          << op.translationInfo << "} {\n";
   }
-  text << "  %c0 = arith.constant 0 : index\n";
-  text << "  %zero = arith.constant " << zero << "\n";
-  std::vector<std::string> loaded;
-  for (size_t i = 0; i < space.operands.size(); ++i) {
-    const bool isInput = i < inputs;
-    const std::string tensor =
-        tensorType(shapes[i], space.operands[i].elementType);
-    const std::string dispatch =
-        std::string("!iree_tensor_ext.dispatch.tensor<") +
-        (isInput ? "readonly:" : "writeonly:") + tensor + ">";
-    text << "  %b" << i << " = hal.interface.binding.subspan layout(" << layout
-         << ") binding(" << i << ") alignment(64) offset(%c0)"
-         << (isInput ? " flags(ReadOnly)" : "") << " : " << dispatch << "\n";
-    if (!isInput)
-      continue;
-    std::string offsets, sizes, strides;
-    for (size_t d = 0; d < shapes[i].size(); ++d) {
-      offsets += std::string(d ? ", " : "") + "0";
-      sizes += std::string(d ? ", " : "") + std::to_string(shapes[i][d]);
-      strides += std::string(d ? ", " : "") + "1";
-    }
-    text << "  %t" << i << " = iree_tensor_ext.dispatch.tensor.load %b" << i
-         << ", offsets = [" << offsets << "], sizes = [" << sizes
-         << "], strides = [" << strides << "] : " << dispatch << " -> "
-         << tensor << "\n";
-    loaded.push_back("%t" + std::to_string(i));
-  }
-  const std::string outTensor = tensorType(shapes.back(), outType);
-  text << "  %empty = tensor.empty() : " << outTensor << "\n";
-  std::string init = "%empty";
-  if (hasReduction) {
-    text << "  %init = linalg.fill ins(%zero : " << outType
-         << ") outs(%empty : " << outTensor << ") -> " << outTensor << "\n";
-    init = "%init";
-  }
+}
 
-  // indexing_maps and iterator_types.
-  std::string maps, iterators, insTypes, ins;
-  for (size_t i = 0; i < space.operands.size(); ++i) {
-    std::string results;
-    for (size_t d = 0; d < space.operands[i].dims.size(); ++d) {
-      const int loop = space.operands[i].dims[d];
-      results += std::string(d ? ", " : "") +
-                 (loop < 0 ? std::string("0") : "d" + std::to_string(loop));
-    }
-    maps += std::string(i ? ", " : "") + "affine_map<(" + dimList(rank) +
-            ") -> (" + results + ")>";
-  }
-  for (size_t d = 0; d < rank; ++d)
-    iterators += std::string(d ? ", " : "") +
-                 (space.isReduction(d) ? "\"reduction\"" : "\"parallel\"");
-  for (size_t i = 0; i < inputs; ++i) {
-    ins += (i ? ", " : "") + loaded[i];
-    insTypes +=
-        (i ? ", " : "") + tensorType(shapes[i], space.operands[i].elementType);
-  }
+// The generic's region: its statements and the value it yields.
+struct ProbeRegion {
+  std::string statements;
+  std::string result;
+};
 
+Result<ProbeRegion> probeRegion(const ProbeOp &op, ProbeBody body,
+                                size_t inputs, bool hasReduction) {
+  const config::IterationSpace &space = op.space;
+  const std::string &outType = space.operands.back().elementType;
+  const bool isFloat = scalarType(outType)->isFloat;
   std::ostringstream region;
   int counter = 0;
   std::vector<std::string> converted;
@@ -264,7 +217,101 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
     // folds it away as a copy.
     result = hasReduction || inputs == 1 ? emit(add, "%out", result) : result;
   }
+  return ProbeRegion{region.str(), result};
+}
 
+// The generic's indexing_maps and iterator_types.
+std::pair<std::string, std::string>
+mapsAndIterators(const config::IterationSpace &space) {
+  const size_t rank = space.rank();
+  std::string maps, iterators;
+  for (size_t i = 0; i < space.operands.size(); ++i) {
+    std::string results;
+    for (size_t d = 0; d < space.operands[i].dims.size(); ++d) {
+      const int loop = space.operands[i].dims[d];
+      results += std::string(d ? ", " : "") +
+                 (loop < 0 ? std::string("0") : "d" + std::to_string(loop));
+    }
+    maps += std::string(i ? ", " : "") + "affine_map<(" + dimList(rank) +
+            ") -> (" + results + ")>";
+  }
+  for (size_t d = 0; d < rank; ++d)
+    iterators += std::string(d ? ", " : "") +
+                 (space.isReduction(d) ? "\"reduction\"" : "\"parallel\"");
+  return {maps, iterators};
+}
+
+} // namespace
+
+Result<std::string> probeFunctionText(const ProbeOp &op) {
+  const config::IterationSpace &space = op.space;
+  auto checkedShapes = probeShapes(op);
+  if (!checkedShapes)
+    return Error{checkedShapes.error()};
+  const std::vector<std::vector<int64_t>> &shapes = *checkedShapes;
+
+  const size_t inputs = space.operands.size() - 1;
+  const std::string &outType = space.operands.back().elementType;
+  const bool hasReduction = std::any_of(
+      space.kinds.begin(), space.kinds.end(),
+      [](config::LoopKind k) { return k == config::LoopKind::Reduction; });
+  ProbeBody body = op.body;
+  if (body == ProbeBody::Automatic) {
+    const auto contraction = config::inferContraction(space);
+    body = inputs == 2 && contraction ? ProbeBody::MultiplyAdd
+           : inputs == 4 && contraction && !contraction->kB.empty()
+               ? ProbeBody::ScaledMultiplyAdd
+               : ProbeBody::Sum;
+  }
+  auto region = probeRegion(op, body, inputs, hasReduction);
+  if (!region)
+    return Error{region.error()};
+  const std::string zero = scalarType(outType)->isFloat
+                               ? "0.000000e+00 : " + outType
+                               : "0 : " + outType;
+
+  std::ostringstream text;
+  std::string bindings;
+  for (size_t i = 0; i < space.operands.size(); ++i)
+    bindings += std::string(i ? ", " : "") +
+                "#hal.pipeline.binding<storage_buffer" +
+                (i + 1 < space.operands.size() ? ", ReadOnly" : "") + ">";
+  const std::string layout =
+      "#hal.pipeline.layout<bindings = [" + bindings + "]>";
+  const bool executable = usesExecutableForm(op);
+  writeOpening(text, op, layout, executable);
+  text << "  %c0 = arith.constant 0 : index\n";
+  text << "  %zero = arith.constant " << zero << "\n";
+  std::string ins, insTypes;
+  for (size_t i = 0; i < space.operands.size(); ++i) {
+    const bool isInput = i < inputs;
+    const std::string tensor =
+        tensorType(shapes[i], space.operands[i].elementType);
+    const std::string dispatch =
+        std::string("!iree_tensor_ext.dispatch.tensor<") +
+        (isInput ? "readonly:" : "writeonly:") + tensor + ">";
+    text << "  %b" << i << " = hal.interface.binding.subspan layout(" << layout
+         << ") binding(" << i << ") alignment(64) offset(%c0)"
+         << (isInput ? " flags(ReadOnly)" : "") << " : " << dispatch << "\n";
+    if (!isInput)
+      continue;
+    const FullSlice slice = fullSlice(shapes[i]);
+    text << "  %t" << i << " = iree_tensor_ext.dispatch.tensor.load %b" << i
+         << ", offsets = [" << slice.offsets << "], sizes = [" << slice.sizes
+         << "], strides = [" << slice.strides << "] : " << dispatch << " -> "
+         << tensor << "\n";
+    ins += (i ? ", %t" : "%t") + std::to_string(i);
+    insTypes += (i ? ", " : "") + tensor;
+  }
+  const std::string outTensor = tensorType(shapes.back(), outType);
+  text << "  %empty = tensor.empty() : " << outTensor << "\n";
+  std::string init = "%empty";
+  if (hasReduction) {
+    text << "  %init = linalg.fill ins(%zero : " << outType
+         << ") outs(%empty : " << outTensor << ") -> " << outTensor << "\n";
+    init = "%init";
+  }
+  const auto [maps, iterators] = mapsAndIterators(space);
   text << "  %result = linalg.generic {indexing_maps = [" << maps
        << "], iterator_types = [" << iterators << "]} ins(" << ins << " : "
        << insTypes << ") outs(" << init << " : " << outTensor
@@ -273,17 +320,12 @@ Result<std::string> probeFunctionText(const ProbeOp &op) {
   for (size_t i = 0; i < inputs; ++i)
     text << "%in" << i << ": " << space.operands[i].elementType << ", ";
   text << "%out: " << outType << "):\n"
-       << region.str() << "    linalg.yield " << result << " : " << outType
-       << "\n  } -> " << outTensor << "\n";
-  std::string offsets, sizes, strides;
-  for (size_t d = 0; d < shapes.back().size(); ++d) {
-    offsets += std::string(d ? ", " : "") + "0";
-    sizes += std::string(d ? ", " : "") + std::to_string(shapes.back()[d]);
-    strides += std::string(d ? ", " : "") + "1";
-  }
+       << region->statements << "    linalg.yield " << region->result << " : "
+       << outType << "\n  } -> " << outTensor << "\n";
+  const FullSlice slice = fullSlice(shapes.back());
   text << "  iree_tensor_ext.dispatch.tensor.store %result, %b"
-       << space.operands.size() - 1 << ", offsets = [" << offsets
-       << "], sizes = [" << sizes << "], strides = [" << strides
+       << space.operands.size() - 1 << ", offsets = [" << slice.offsets
+       << "], sizes = [" << slice.sizes << "], strides = [" << slice.strides
        << "] : " << outTensor
        << " -> !iree_tensor_ext.dispatch.tensor<writeonly:" << outTensor
        << ">\n";
