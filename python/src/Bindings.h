@@ -141,6 +141,10 @@ private:
 // A JSON value as the Python objects json.loads would make of its text,
 // built directly (no text in between).
 py::object toPython(const nlohmann::json &value);
+// A job's JSON as the class of tilescope.results that has its fields
+// (`className`: "TuneResult", "SweepCandidate", "Try", ...), made by its
+// from_dict. With the GIL held.
+py::object asResult(const char *className, const nlohmann::json &value);
 
 void bindDocuments(py::module_ &m);
 void bindLayouts(py::module_ &m);

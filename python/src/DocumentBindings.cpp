@@ -296,6 +296,14 @@ py::object toPython(const nlohmann::json &value) {
   }
 }
 
+py::object asResult(const char *className, const nlohmann::json &value) {
+  // Imported per call (a lookup in sys.modules): a py::object kept in a
+  // static would be released after the interpreter is gone.
+  return py::module_::import("tilescope.results")
+      .attr(className)
+      .attr("from_dict")(toPython(value));
+}
+
 void bindDocuments(py::module_ &m) {
   py::class_<document::RootOp>(m, "RootOp",
                                "A root op: what IREE configured, as it "

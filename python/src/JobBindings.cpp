@@ -32,11 +32,11 @@ void recorded(const std::filesystem::path &workspace, tries::TryRecord record,
     out["not_recorded"] = id.error();
 }
 
-py::dict runTry(const document::Document &document, const py::object &op,
-                const std::string &stage,
-                std::optional<std::filesystem::path> workspace, int repetitions,
-                double timeoutSeconds, const py::object &cancel,
-                const std::string &on) {
+py::object runTry(const document::Document &document, const py::object &op,
+                  const std::string &stage,
+                  std::optional<std::filesystem::path> workspace,
+                  int repetitions, double timeoutSeconds,
+                  const py::object &cancel, const std::string &on) {
   tries::TryRequest request;
   request.document = &document;
   if (!op.is_none()) {
@@ -72,18 +72,18 @@ py::dict runTry(const document::Document &document, const py::object &op,
       out["cannot_run"] = tried.cannotRun;
     report = std::move(out);
   }
-  return toPython(report);
+  return asResult("TryResult", report);
 }
 
-py::dict verify(const document::Document &document,
-                std::optional<std::filesystem::path> program,
-                std::optional<std::filesystem::path> reference,
-                const std::string &function, uint64_t seed,
-                std::optional<double> atol, std::optional<double> rtol,
-                const std::string &target, const std::string &device,
-                std::optional<std::filesystem::path> workspace,
-                double timeoutSeconds, const py::object &cancel,
-                const std::string &on) {
+py::object verify(const document::Document &document,
+                  std::optional<std::filesystem::path> program,
+                  std::optional<std::filesystem::path> reference,
+                  const std::string &function, uint64_t seed,
+                  std::optional<double> atol, std::optional<double> rtol,
+                  const std::string &target, const std::string &device,
+                  std::optional<std::filesystem::path> workspace,
+                  double timeoutSeconds, const py::object &cancel,
+                  const std::string &on) {
   run::CheckRequest request;
   request.seed = seed;
   const std::filesystem::path folder = workspaceOr(workspace);
@@ -116,7 +116,7 @@ py::dict verify(const document::Document &document,
              out);
     report = std::move(out);
   }
-  return toPython(report);
+  return asResult("CheckResult", report);
 }
 
 py::dict ireeInstallation() {
@@ -148,10 +148,10 @@ py::list history(std::optional<std::filesystem::path> workspace,
   filter.op = op;
   filter.outcome = outcome;
   filter.limit = limit;
-  nlohmann::json rows = nlohmann::json::array();
+  py::list rows;
   for (const tries::TryRecord &record : valueOr(opened.list(filter)))
-    rows.push_back(tries::toJson(record));
-  return toPython(rows);
+    rows.append(asResult("Try", tries::toJson(record)));
+  return rows;
 }
 
 } // namespace
@@ -205,7 +205,8 @@ void bindJobs(py::module_ &m) {
         "travelling as a run bundle), and records the try in the "
         "workspace's history. "
         "Returns what `tilescope-cli compile | resources | bench --json` "
-        "prints (compile, resources, bench, outcome, try). The GIL is "
+        "prints (compile, resources, bench, outcome, try) as a "
+        "tilescope.results.TryResult. The GIL is "
         "released while it runs.");
   m.def("verify", &verify, py::arg("document"), py::arg("program") = py::none(),
         py::arg("reference") = py::none(), py::arg("function") = "",
@@ -214,7 +215,8 @@ void bindJobs(py::module_ &m) {
         py::arg("device") = "", py::arg("workspace") = py::none(),
         py::arg("timeout") = 300.0, py::arg("cancel") = py::none(),
         py::arg("on") = "",
-        "A checked run, as `tilescope-cli verify --json`: a dispatch file "
+        "A checked run, as `tilescope-cli verify --json` (a "
+        "tilescope.results.CheckResult): a dispatch file "
         "(edited or not) is compiled into `program`, the program it came "
         "from, run on deterministic random inputs and every output compared "
         "with the program compiled for the CPU with IREE's own configs (or "
@@ -257,8 +259,10 @@ void bindJobs(py::module_ &m) {
         "finds it.");
   m.def("history", &history, py::arg("workspace") = py::none(),
         py::arg("op") = "", py::arg("outcome") = "", py::arg("limit") = 0,
-        "The workspace's tries, newest first, each a dict as `tilescope-cli "
-        "history --json` gives it (pandas.DataFrame(rows) takes them).");
+        "The workspace's tries, newest first, each a "
+        "tilescope.results.Try with the fields `tilescope-cli history "
+        "--json` gives (pandas.DataFrame([t.to_dict() for t in rows]) "
+        "takes them).");
 }
 
 } // namespace tilescope::python

@@ -32,9 +32,9 @@ struct SweepArguments {
   std::string compileOn;
 };
 
-py::dict sweep(const document::Document &document, const py::object &op,
-               const SweepArguments &arguments, const py::object &onCandidate,
-               const py::object &onStatus, const py::object &cancel) {
+py::object sweep(const document::Document &document, const py::object &op,
+                 const SweepArguments &arguments, const py::object &onCandidate,
+                 const py::object &onStatus, const py::object &cancel) {
   // The workbench's choice checks the arguments, as it does the CLI's
   // options.
   workbench::SweepJobChoice choice;
@@ -84,7 +84,8 @@ py::dict sweep(const document::Document &document, const py::object &op,
         guard.call([&] {
           if (onCandidate.is_none())
             return;
-          py::object answer = onCandidate(toPython(told), done, total);
+          py::object answer =
+              onCandidate(asResult("SweepCandidate", told), done, total);
           if (!answer.is_none() && !answer.cast<bool>())
             flag->store(true);
         });
@@ -101,7 +102,7 @@ py::dict sweep(const document::Document &document, const py::object &op,
     }
   }
   guard.raiseAgain();
-  return toPython(report);
+  return asResult(arguments.plan ? "SweepPlan" : "SweepResult", report);
 }
 
 } // namespace
@@ -134,7 +135,9 @@ void bindSweeps(py::module_ &m) {
       py::arg("timeout") = 300.0, py::arg("on_candidate") = py::none(),
       py::arg("cancel") = py::none(), py::arg("on") = "",
       py::arg("on_status") = py::none(), py::arg("compile_on") = "",
-      "Varies a root op's config, as `tilescope-cli sweep --json`: `vary` "
+      "Varies a root op's config, as `tilescope-cli sweep --json` (a "
+      "tilescope.results.SweepPlan or SweepResult, its candidates "
+      "SweepCandidate): `vary` "
       "holds FIELD=V1,V2,... axes (every combination is a candidate; with "
       "iree_space=True, FIELD names whose knobs vary); with none, IREE's "
       "constraint space for the op where IREE states one, else each "

@@ -27,8 +27,8 @@ struct TuneArguments {
   std::optional<std::filesystem::path> bundle, importFrom;
 };
 
-py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
-              const py::object &cancel) {
+py::object tune(const TuneArguments &arguments, const py::object &onProgress,
+                const py::object &cancel) {
   // The workbench's choice checks the arguments, as it does the CLI's
   // options and the window's boxes.
   workbench::TuneChoice choice;
@@ -80,7 +80,7 @@ py::dict tune(const TuneArguments &arguments, const py::object &onProgress,
       throw Failure(tuned.refusal().message);
   }
   guard.raiseAgain();
-  return toPython(report);
+  return asResult("TuneResult", report);
 }
 
 } // namespace
@@ -108,7 +108,8 @@ void bindTunes(py::module_ &m) {
       py::arg("on_progress") = py::none(), py::arg("cancel") = py::none(),
       py::arg("on") = "", py::arg("bundle") = py::none(),
       py::arg("import_from") = py::none(),
-      "Tunes a whole program, as `tilescope-cli tune --json`: it is "
+      "Tunes a whole program, as `tilescope-cli tune --json` (a "
+      "tilescope.results.TuneResult with its fields): it is "
       "configured for `target` (\"\": the devices it names), each "
       "dispatch's root op timed alone with IREE's config (its share; "
       "predicted where the target's device is not here), each kind of "

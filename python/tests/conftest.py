@@ -33,6 +33,19 @@ def cli_json(*arguments):
     return json.loads(out)
 
 
+def all_read(result):
+    """Whether every key of a job's JSON, at every depth, is a field of its
+    tilescope.results class: the classes and the C++ JSON writers agree."""
+    from tilescope.results import _Json
+    unread = result.unread_keys()
+    assert not unread, f"{type(result).__name__} has no field for {unread}"
+    for value in vars(result).values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, _Json):
+                all_read(item)
+    return True
+
+
 def _pick(random, values):
     return str(random.choice(values))
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import EXAMPLES, MATMUL, REDUCTION, SOURCE, cli, cli_json
+from conftest import EXAMPLES, MATMUL, REDUCTION, SOURCE, all_read, cli, cli_json
 
 CPU_MATMUL = EXAMPLES / "llvm_cpu" / "matmul_f32_small_dispatch_0.benchmark.mlir"
 CPU_PROGRAM = EXAMPLES / "sources" / "matmul_f32_small.mlir"
@@ -27,30 +27,32 @@ def test_a_sweep_calls_back_per_candidate_and_the_cli_resumes_it(tilescope, tmp_
     result = tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
                              stage="resources", name="py", workspace=tmp_path,
                              on_candidate=lambda c, done, total: seen.append((c, done, total)))
-    assert result["sweep"] == "py" and result["ran"] == 2 and not result["cancelled"]
+    assert isinstance(result, tilescope.SweepResult) and all_read(result)
+    assert result.sweep == "py" and result.ran == 2 and not result.cancelled
     assert [(done, total) for _, done, total in seen] == [(1, 2), (2, 2)]
-    assert sorted(c["candidate"] for c, _, _ in seen) == \
-        sorted(c["candidate"] for c in result["candidates"])
-    assert all(c["outcome"] == "ok" for c in result["candidates"]), result
+    assert all(isinstance(c, tilescope.SweepCandidate) for c, _, _ in seen)
+    assert sorted(c.candidate for c, _, _ in seen) == \
+        sorted(c.candidate for c in result.candidates)
+    assert all(c.outcome == "ok" and c.try_id for c in result.candidates), result
     # The CLI finds the same sweep in the history and runs nothing again.
     again = cli_json("sweep", CPU_MATMUL, "--op", "0:1", "--vary", CONFIGS,
                      "--compile-only", "--name", "py", "--workspace", tmp_path, "--json")
     assert again["ran"] == 0 and again["resumed"] == 2
     assert {c["candidate"]: c["try"] for c in again["candidates"]} == \
-        {c["candidate"]: c["try"] for c in result["candidates"]}
+        {c.candidate: c.try_id for c in result.candidates}
 
 
 def test_a_callback_that_answers_false_stops_the_sweep(tilescope, tmp_path):
     result = tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
                              stage="resources", workspace=tmp_path, parallel=1,
                              on_candidate=lambda c, done, total: False)
-    assert result["cancelled"]
-    assert sum("try" in c for c in result["candidates"]) == 1, result
+    assert result.cancelled
+    assert sum(c.try_id is not None for c in result.candidates) == 1, result
 
 
 def test_a_callback_exception_stops_the_sweep_and_is_raised(tilescope, tmp_path):
     def fails(candidate, done, total):
-        raise ValueError("not this one: " + candidate["candidate"])
+        raise ValueError("not this one: " + candidate.candidate)
 
     with pytest.raises(ValueError, match="not this one"):
         tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
@@ -83,7 +85,7 @@ def test_a_cancelled_flag_runs_nothing(tilescope, tmp_path):
     assert stop.cancelled
     result = tilescope.sweep(tilescope.open(CPU_MATMUL), "0:1", vary=[CONFIGS],
                              stage="resources", workspace=tmp_path, cancel=stop)
-    assert result["cancelled"] and result["ran"] == 0
+    assert result.cancelled and result.ran == 0
 
 
 def test_a_plan_is_the_clis_plan(tilescope):
@@ -92,10 +94,10 @@ def test_a_plan_is_the_clis_plan(tilescope):
     arguments = ["sweep", REDUCTION, "--op", "0:0", "--plan", "--json"]
     for axis in vary:
         arguments += ["--vary", axis]
-    assert planned == cli_json(*arguments)
-    assert planned["total"] == 4 and planned["neighbourhood"] == "axes"
-    invalid = [c for c in planned["candidates"] if not c["valid"]]
-    assert invalid and all("workgroup-size-short" in c["why_not"] for c in invalid)
+    assert planned.to_dict() == cli_json(*arguments) and all_read(planned)
+    assert planned.total == 4 and planned.neighbourhood == "axes"
+    invalid = [c for c in planned.candidates if not c.valid]
+    assert invalid and all("workgroup-size-short" in c.why_not for c in invalid)
 
 
 def test_bad_sweeps_say_what(tilescope, tmp_path):
@@ -109,18 +111,20 @@ def test_bad_sweeps_say_what(tilescope, tmp_path):
 def test_a_checked_run_passes_fails_and_is_recorded(tilescope, tmp_path):
     dispatch = tilescope.open(CPU_MATMUL)
     passed = tilescope.verify(dispatch, program=CPU_PROGRAM, workspace=tmp_path)
-    assert passed["passed"] is True, passed
-    assert passed["outputs"][0]["type"] == "128x128xf32"
-    assert passed["outputs"][0]["mismatches"] == 0
+    assert isinstance(passed, tilescope.CheckResult) and all_read(passed)
+    assert passed.passed is True, passed
+    assert passed.outputs[0]["type"] == "128x128xf32"
+    assert passed.outputs[0]["mismatches"] == 0
     failed = tilescope.verify(dispatch, program=CPU_PROGRAM, reference=WRONG_REFERENCE,
                               workspace=tmp_path)
-    assert failed["passed"] is False and failed["outcome"] == "check-failed"
+    assert failed.passed is False and failed.outcome == "check-failed"
     rows = tilescope.history(tmp_path)
-    assert [r["id"] for r in rows] == [failed["try"], passed["try"]]
-    assert all(r["kind"] == "verify" for r in rows)
+    assert [r.id for r in rows] == [failed.try_id, passed.try_id]
+    assert all(r.kind == "verify" and r.check_passed == (r.id == passed.try_id)
+               for r in rows)
     # A program alone: IREE's own configs for the CPU.
     program = tilescope.verify(tilescope.open(CPU_PROGRAM), workspace=tmp_path)
-    assert program["passed"] is True, program
+    assert program.passed is True, program
     with pytest.raises(tilescope.Error, match="needs the program it came from"):
         tilescope.verify(dispatch, workspace=tmp_path)
 
@@ -169,7 +173,7 @@ def test_a_sweep_travels_as_a_bundle_and_comes_back_measured(tilescope, tmp_path
     assert len(modules) == 2 and all("try" in m for m in modules), report
     assert all(m["sweep"] == "travel" for m in modules)
     benches = tilescope.history(workspace, outcome="ok")
-    assert {m["try"] for m in modules} <= {r["id"] for r in benches}
+    assert {m["try"] for m in modules} <= {r.id for r in benches}
     again = tilescope.import_results(bundle, workspace=workspace)
     assert all(m["already_imported"] for m in again["modules"])
     with pytest.raises(tilescope.Error, match="name the tries"):
@@ -189,18 +193,21 @@ def test_a_program_tuned_from_python_is_the_one_the_cli_tunes(tilescope, tmp_pat
     steps = []
     result = tilescope.tune(program, target="llvm-cpu", workspace=tmp_path,
                             candidates=3, repetitions=3, on_progress=steps.append)
-    assert result["measured"] and result["device"] == "local-task"
-    assert [d["op_name"] for d in result["dispatches"]] == ["linalg.matmul"] * 2
-    assert abs(sum(d["share"] for d in result["dispatches"]) - 1) < 1e-6
-    assert result["default_program"]["check_passed"], result
+    assert isinstance(result, tilescope.TuneResult) and all_read(result)
+    assert result.measured and result.device == "local-task"
+    assert [d.op_name for d in result.dispatches] == ["linalg.matmul"] * 2
+    assert abs(sum(d.share for d in result.dispatches) - 1) < 1e-6
+    assert all(d.default_time.median_us > 0 for d in result.dispatches)
+    assert result.default_program.check_passed, result
+    assert result.end_to_end is None or result.end_to_end.a_us > 0
     assert steps and all({"step", "done", "total", "seconds_left"} <= set(s)
                          for s in steps)
     # The CLI resumes the same tune from the history: the same answer.
     again = cli_json("tune", program, "--target", "llvm-cpu", "--workspace", tmp_path,
                      "--candidates", "3", "--repetitions", "3", "--json")
-    assert again["tries"] == 0 and again["resumed"] == result["tries"]
+    assert again["tries"] == 0 and again["resumed"] == result.tries
     assert [(d["winner"], d["kept"]) for d in again["dispatches"]] == \
-        [(d["winner"], d["kept"]) for d in result["dispatches"]]
+        [(d.winner, d.kept) for d in result.dispatches]
 
 
 def test_a_tune_writes_a_run_bundle_as_the_cli_does(tilescope, tmp_path):
@@ -210,7 +217,7 @@ def test_a_tune_writes_a_run_bundle_as_the_cli_does(tilescope, tmp_path):
     bundle = tmp_path / "bundle"
     result = tilescope.tune(program, target="llvm-cpu", workspace=tmp_path / "ws",
                             candidates=2, bundle=bundle)
-    assert not result["measured"] and result["bundle"] == str(bundle), result
+    assert not result.measured and result.bundle == str(bundle), result
     for name in ("run.sh", "programs.sh", "manifest.json", "programs/default.vmfb"):
         assert (bundle / name).exists(), name
     with pytest.raises(tilescope.Error, match="give one"):
@@ -226,7 +233,7 @@ def test_a_tune_stops_when_its_progress_callback_says_so(tilescope, tmp_path):
     program = EXAMPLES.parent / "tests" / "e2e" / "data" / "two_matmuls.mlir"
     result = tilescope.tune(program, target="llvm-cpu", workspace=tmp_path,
                             candidates=3, on_progress=lambda step: False)
-    assert result["cancelled"]
+    assert result.cancelled
     with pytest.raises(tilescope.Error):
         tilescope.tune(program, target="no-such-target", workspace=tmp_path)
 
@@ -259,7 +266,7 @@ def test_a_compiled_kernels_instructions_are_classed_by_loop(tilescope, tmp_path
     16 128-bit global loads a lane, as `tilescope-cli isa --json` says."""
     document = tilescope.open(EXAMPLES / "cuda_sm_90" / "matmul_f16_1024_dispatch_0.benchmark.mlir")
     tried = tilescope.run_try(document, stage="compile", workspace=tmp_path)
-    folder = tried["compile"]["artifacts"]["directory"]
+    folder = tried.compile["artifacts"]["directory"]
     kernels = tilescope.instructions(folder)
     assert [k["dialect"] for k in kernels] == ["ptx"]
     loops = [r for r in kernels[0]["regions"] if r["kind"] == "loop"]

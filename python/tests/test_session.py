@@ -9,7 +9,7 @@ text the Editor holds, and refuses each refused one.
 
 import json
 
-from conftest import SOURCE, cli
+from conftest import SOURCE, all_read, cli
 
 
 def fixture():
@@ -64,7 +64,9 @@ def test_the_editor_and_set_config_edit_as_the_session_does(tilescope, tmp_path)
 
 
 def candidates_of(plan):
-    return [[c["candidate"], c["valid"]] for c in plan["candidates"]]
+    if isinstance(plan, dict):  # tilescope-cli's --json
+        return [[c["candidate"], c["valid"]] for c in plan["candidates"]]
+    return [[c.candidate, c.valid] for c in plan.candidates]
 
 
 def test_the_jobs_answer_as_the_workbench_does(tilescope, tmp_path):
@@ -83,6 +85,9 @@ def test_the_jobs_answer_as_the_workbench_does(tilescope, tmp_path):
                          "--workspace", tmp_path / "cli")
     assert code == 0, err
     assert candidates_of(json.loads(out)) == axes["candidates"]
+    # The class holds the JSON the CLI prints, every key a field.
+    assert isinstance(plan, tilescope.SweepPlan) and all_read(plan)
+    assert plan.to_dict() == json.loads(out)
 
     space = jobs["sweep_iree_space"]
     plan = tilescope.sweep(document, jobs["op"], nearest=space["nearest"], plan=True,
@@ -98,7 +103,8 @@ def test_the_jobs_answer_as_the_workbench_does(tilescope, tmp_path):
     expected = [[d["winner"], d["outcome"], d["kept"]] for d in tune["dispatches"]]
     tuned = tilescope.tune(program, target=tune["target"], candidates=tune["candidates"],
                            budget=tune["budget_minutes"], workspace=tmp_path / "python")
-    assert [[d["winner"], d["outcome"], d["kept"]] for d in tuned["dispatches"]] == expected
+    assert isinstance(tuned, tilescope.TuneResult) and all_read(tuned)
+    assert [[d.winner, d.outcome, d.kept] for d in tuned.dispatches] == expected
     code, out, err = cli("tune", program, "--target", tune["target"], "--candidates",
                          str(tune["candidates"]), "--budget", str(tune["budget_minutes"]),
                          "--json", "--workspace", tmp_path / "cli")

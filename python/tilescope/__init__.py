@@ -23,11 +23,16 @@ The same code the ``tilescope`` window and ``tilescope-cli`` run:
   ``verify(document, program=...)``: a checked run against the CPU;
   ``sweep(document, op, vary=[...], on_candidate=...)``: candidates judged,
   compiled, timed and ranked; each recorded in the workspace's
-  ``history()``, rows as dicts; ``Cancel()`` stops any of them;
+  ``history()``; ``Cancel()`` stops any of them; what they return are
+  classes with the fields of their ``--json`` (``tilescope.results``:
+  ``TryResult``, ``CheckResult``, ``SweepPlan``, ``SweepResult``,
+  ``SweepCandidate``, ``Try``; ``to_dict()`` gives the JSON);
   ``instructions(try_folder)``: the compiled kernel's instructions, classed
   and cut by its loops;
 - ``tuning_spec(document, ops)``: the spec IREE takes; ``bundle(...)`` /
   ``import_results(...)``: tries timed on a machine without the compiler;
+- ``tune(program, target)``: a whole program tuned to one proven spec, a
+  ``TuneResult`` (its ``dispatches`` ``TunedDispatch``);
 - ``iree()``: the IREE in use.
 
 Ops are named ``"D:O"`` as on the command line (D a dispatch index or name).
@@ -69,10 +74,24 @@ from ._tilescope import (  # noqa: F401
     tuning_spec,
     verify,
 )
+from .results import (  # noqa: F401
+    CheckResult,
+    ProgramRun,
+    SweepCandidate,
+    SweepPlan,
+    SweepResult,
+    TimeVerdict,
+    Timing,
+    Try,
+    TryResult,
+    TunedDispatch,
+    TuneResult,
+)
 
 __all__ = [
     "Basis",
     "Cancel",
+    "CheckResult",
     "Dispatch",
     "Document",
     "EditError",
@@ -82,9 +101,19 @@ __all__ = [
     "NestedLayout",
     "ParseError",
     "Picture",
+    "ProgramRun",
     "RootOp",
+    "SweepCandidate",
+    "SweepPlan",
+    "SweepResult",
     "Swizzle",
+    "TimeVerdict",
+    "Timing",
     "TranslationInfo",
+    "Try",
+    "TryResult",
+    "TuneResult",
+    "TunedDispatch",
     "bank_reads",
     "bundle",
     "configure",
