@@ -12,10 +12,14 @@
 
 namespace tilescope::bench {
 
-inline Result<tools::IreeInstallation> projectIree() {
+inline tools::IreeSearchOptions projectIreeSearch() {
   tools::IreeSearchOptions search;
   search.commandLinePath = std::filesystem::path(TILESCOPE_IREE_PREFIX);
-  return tools::locateIree(search);
+  return search;
+}
+
+inline Result<tools::IreeInstallation> projectIree() {
+  return tools::locateIree(projectIreeSearch());
 }
 
 // The project's IREE and its compiler library, loaded. A bench cannot run

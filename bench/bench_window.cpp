@@ -17,6 +17,7 @@
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Files.h"
+#include "core/workbench/Workbench.h"
 #include "widgets/RunPanel.h"
 #include "widgets/SweepPanel.h"
 
@@ -74,9 +75,14 @@ int main(int argc, char **argv) {
               << "\n";
     return 1;
   }
-  const auto source = [&] {
-    return Result<tools::IreeInstallation>(*installation);
-  };
+  // The panels' workbench, as the window's main builds it: the project's
+  // IREE and this build's parse worker.
+  workbench::WorkbenchOptions options;
+  options.iree = projectIreeSearch();
+  options.workerProgram = std::filesystem::path(TILESCOPE_BINARY_DIR) /
+                          "app/tilescope-iree-worker";
+  const auto source =
+      std::make_shared<const workbench::Workbench>(std::move(options));
 
   // 1. Click to the compiler's first line.
   document::Document broken = *cpu;

@@ -19,13 +19,13 @@ BundleActions::BundleActions(Context given, QObject *parent)
     : QObject(parent), context(std::move(given)) {}
 
 void BundleActions::exportRunBundle() {
-  if (!context.installation) {
+  if (!context.bench) {
     QMessageBox::warning(context.dialogParent, "No run bundle",
                          "No IREE was given to this window: a bundle carries "
                          "its runtime tools.");
     return;
   }
-  auto installation = context.installation();
+  auto installation = context.bench->iree();
   auto history =
       tries::History::open(tries::historyFile(context.runPanel->workspace()));
   if (!installation || !history) {
@@ -95,10 +95,10 @@ void BundleActions::exportRunBundle() {
 Result<std::filesystem::path>
 BundleActions::exportRunBundleTo(const std::vector<long long> &ids,
                                  const std::filesystem::path &folder) {
-  if (!context.installation)
+  if (!context.bench)
     return Error{"no IREE was given to this window: a bundle carries its "
                  "runtime tools"};
-  auto installation = context.installation();
+  auto installation = context.bench->iree();
   if (!installation)
     return Error{installation.error()};
   auto history =

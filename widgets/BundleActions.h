@@ -9,12 +9,14 @@
 #include "core/tools/IreeInstallation.h"
 #include "core/tries/BundleTries.h"
 #include "core/util/Result.h"
+#include "core/workbench/Workbench.h"
 
 #include <QObject>
 #include <QString>
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <vector>
 
 class QWidget;
@@ -34,8 +36,9 @@ public:
     RunPanel *runPanel = nullptr; // the history, its picked tries
     SweepPanel *sweepPanel = nullptr;
     QWidget *dialogParent = nullptr;
-    // The IREE whose runtime tools a bundle carries; unset: none given.
-    std::function<Result<tools::IreeInstallation>()> installation;
+    // The window's workbench, whose IREE's runtime tools a bundle carries;
+    // unset: none given.
+    std::shared_ptr<const workbench::Workbench> bench;
   };
   explicit BundleActions(Context context, QObject *parent = nullptr);
 

@@ -27,10 +27,9 @@ bool isUnconfiguredProgram(const document::Document &document) {
 } // namespace
 
 ConfigureBar::Configure ConfigureBar::through(const WindowServices &services) {
-  if (!services.installation || !services.documentWorker)
+  if (!services.bench)
     return {};
-  return [installation = services.installation,
-          workerSource = services.documentWorker,
+  return [bench = services.bench,
           folder = (services.workspace.empty() ? process::defaultWorkspace()
                                                : services.workspace) /
                    "configured"](
@@ -39,10 +38,10 @@ ConfigureBar::Configure ConfigureBar::through(const WindowServices &services) {
     auto named = service::compileTarget(target);
     if (!named)
       return Error{named.error()};
-    auto iree = installation();
+    auto iree = bench->iree();
     if (!iree)
       return Error{iree.error()};
-    auto worker = workerSource();
+    auto worker = bench->worker(cancel);
     if (!worker)
       return Error{worker.error()};
     std::error_code ec;

@@ -37,11 +37,9 @@ WindowPanels addWindowDocks(QMainWindow &window,
   panels.editor = new ConfigEditor;
   panels.editor->setObjectName("configEditor");
   panels.problems = new ProblemList;
-  panels.run = new RunPanel(services.installation, services.workspace);
+  panels.run = new RunPanel(services.bench, services.workspace);
   panels.run->setObjectName("runPanel");
-  panels.run->setWorkerSource(services.documentWorker);
-  panels.sweep = new SweepPanel(services.installation, services.workspace);
-  panels.sweep->setWorkerSource(services.documentWorker);
+  panels.sweep = new SweepPanel(services.bench, services.workspace);
   panels.tune = new TunePanel(services.bench);
   // Each dock keeps a size it is usable at: a squeezed window cannot make
   // a column two characters wide (the config editor keeps its own).

@@ -73,16 +73,11 @@ MainWindow::MainWindow(DocumentLoader documentLoader, Services windowServices,
   // set-config and Python read it: what IREE refuses is refused.
   // The whole text is read back by IREE before a save, as set-config and
   // Python save.
+  // Without IREE, edits are held to the rules alone.
   session::SessionServices sessionServices;
-  if (services.documentWorker && services.documentWorker().ok())
+  if (services.bench && services.bench->worker().ok())
     sessionServices.printAttribute =
-        [source = services.documentWorker](
-            const std::string &text) -> Result<std::string> {
-      auto worker = source();
-      if (!worker)
-        return Error{worker.error()};
-      return worker->printAttribute(text);
-    };
+        services.bench->sessionServices().printAttribute;
   sessionServices.parseText = services.parseText;
   edits->setServices(std::move(sessionServices));
   // At least 1440x900, more where the screen has room (a saved layout
@@ -331,7 +326,7 @@ void MainWindow::buildActions() {
   tries.workspace = [this] { return panels.run->workspace(); };
   tries.selectedOp = [this] { return selectedOp(); };
   tries.colorBy = [this] { return tabs->layout()->colorBy(); };
-  tries.documentWorker = services.documentWorker;
+  tries.bench = services.bench;
   tryActions = new TryActions(std::move(tries), this);
   connect(tryActions, &TryActions::said, this, say);
   connect(panels.run, &RunPanel::tryActivated, tryActions,
@@ -351,7 +346,7 @@ void MainWindow::buildActions() {
   bundles.runPanel = panels.run;
   bundles.sweepPanel = panels.sweep;
   bundles.dialogParent = this;
-  bundles.installation = services.installation;
+  bundles.bench = services.bench;
   bundleActions = new BundleActions(std::move(bundles), this);
   connect(bundleActions, &BundleActions::said, this, say);
 }

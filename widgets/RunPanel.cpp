@@ -139,20 +139,19 @@ QString sincePrevious(const std::filesystem::path &workspace,
 // checked; compiling stays here), a folder of its own and, for a checked
 // run, the program; or the status line that says what is missing.
 struct JobInputs {
-  tools::IreeInstallation iree;
   run::RunPlace place;
   std::filesystem::path directory;
   std::filesystem::path program;
 };
 
 Result<JobInputs> jobInputs(RunPanel::Job job,
-                            const RunPanel::InstallationSource &installation,
+                            const workbench::Workbench *bench,
                             const QString &program, const RunPlaceBox &places,
                             const std::filesystem::path &workspace) {
   using Job = RunPanel::Job;
-  auto iree = installation ? installation()
-                           : Result<tools::IreeInstallation>(
-                                 Error{"no IREE installation was given"});
+  auto iree = bench ? bench->iree()
+                    : Result<tools::IreeInstallation>(
+                          Error{"no IREE installation was given"});
   if (!iree)
     return Error{"Cannot run: " + iree.error()};
   if (job == Job::Check && program.isEmpty())
@@ -165,22 +164,22 @@ Result<JobInputs> jobInputs(RunPanel::Job job,
   auto folder = process::newTryDirectory(workspace);
   if (!folder)
     return Error{"Cannot run: " + folder.error()};
-  return JobInputs{std::move(*iree), std::move(*place), std::move(*folder),
+  return JobInputs{std::move(*place), std::move(*folder),
                    program.toStdString()};
 }
 
 // A checked run of the program with the edited dispatch substituted, and
 // the history's record of it.
-std::shared_ptr<RunOutcome> checkedRun(const tools::IreeInstallation &iree,
+std::shared_ptr<RunOutcome> checkedRun(const workbench::Workbench &bench,
                                        run::CheckRequest request,
                                        tries::TryRecord &record) {
   auto outcome = std::make_shared<RunOutcome>();
   const auto backends = service::documentBackends(*request.edited);
   const std::string backend = backends.empty() ? "" : backends.front();
   tries::placeCheck(request, backend, "");
-  auto checked = run::checkProgram(iree, request);
+  auto checked = bench.check(request);
   if (!checked) {
-    outcome->error = qs(checked.error());
+    outcome->error = qs(checked.refusal().message);
     return outcome;
   }
   outcome->ok = checked->passed() || checked->compiledOnly;
@@ -193,13 +192,13 @@ std::shared_ptr<RunOutcome> checkedRun(const tools::IreeInstallation &iree,
 
 // A try up to its stage: what it says, the commands that reproduce it, the
 // kernels' resources and its time in words, and its record.
-std::shared_ptr<RunOutcome> triedRun(const tools::IreeInstallation &iree,
+std::shared_ptr<RunOutcome> triedRun(const workbench::Workbench &bench,
                                      const tries::TryRequest &request,
                                      tries::TryRecord &record) {
   auto outcome = std::make_shared<RunOutcome>();
-  auto tried = tries::runTry(iree, request);
+  auto tried = bench.runTry(request);
   if (!tried) {
-    outcome->error = qs(tried.error());
+    outcome->error = qs(tried.refusal().message);
     return outcome;
   }
   outcome->ok = tried->succeeded() || !tried->cannotRun.empty();
@@ -240,9 +239,9 @@ std::shared_ptr<RunOutcome> triedRun(const tools::IreeInstallation &iree,
 
 } // namespace
 
-RunPanel::RunPanel(InstallationSource source, std::filesystem::path workspace,
-                   QWidget *parent)
-    : QWidget(parent), installation(std::move(source)),
+RunPanel::RunPanel(std::shared_ptr<const workbench::Workbench> bench,
+                   std::filesystem::path workspace, QWidget *parent)
+    : QWidget(parent), bench(std::move(bench)),
       workspaceFolder(workspace.empty() ? process::defaultWorkspace()
                                         : std::move(workspace)),
       watcher(new QFutureWatcher<std::shared_ptr<RunOutcome>>(this)) {
@@ -584,7 +583,7 @@ void RunPanel::append(const QString &text) {
 void RunPanel::start(Job job) {
   if (busy() || !current)
     return;
-  auto inputs = jobInputs(job, installation, programBox->text(), *placeBox,
+  auto inputs = jobInputs(job, bench.get(), programBox->text(), *placeBox,
                           workspaceFolder);
   if (!inputs) {
     showState(stateLabel, qs(inputs.error()));
@@ -618,14 +617,9 @@ void RunPanel::start(Job job) {
   const std::optional<edit::OpRef> op = currentOp;
   const std::filesystem::path workspace = workspaceFolder;
   auto cancel = cancelFlag;
-  // A root op of a whole program is tried on its dispatch alone, read back
-  // by a parse worker of its own (runTry decides).
-  std::shared_ptr<service::DocumentWorker> worker;
-  if (workerSource)
-    if (auto made = workerSource())
-      worker = std::make_shared<service::DocumentWorker>(std::move(*made));
-  watcher->setFuture(QtConcurrent::run([=, iree = inputs->iree,
-                                        place = inputs->place,
+  // The job holds the workbench: a root op of a whole program is tried on
+  // its dispatch alone, read back by its parse worker (runTry decides).
+  watcher->setFuture(QtConcurrent::run([=, bench = bench, place = inputs->place,
                                         directory = inputs->directory,
                                         program = inputs->program]() {
     auto onOutput = [post](std::string_view text, bool) {
@@ -644,13 +638,12 @@ void RunPanel::start(Job job) {
       request.cancel = cancel.get();
       request.progress = onStep;
       request.place = place;
-      outcome = checkedRun(iree, std::move(request), record);
+      outcome = checkedRun(*bench, std::move(request), record);
     } else {
       tries::TryRequest request;
       request.document = document;
       if (op)
         request.op = std::pair{op->dispatch, op->op};
-      request.worker = worker.get();
       request.upTo = job == Job::Compile     ? tries::TryStage::Compile
                      : job == Job::Resources ? tries::TryStage::Resources
                                              : tries::TryStage::Bench;
@@ -661,7 +654,7 @@ void RunPanel::start(Job job) {
       request.cancel = cancel.get();
       request.onOutput = onOutput;
       request.onStep = onStep;
-      outcome = triedRun(iree, request, record);
+      outcome = triedRun(*bench, request, record);
     }
     if (!outcome->error.isEmpty())
       return outcome;

@@ -13,6 +13,7 @@
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/tries/History.h"
+#include "core/workbench/Workbench.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -44,12 +45,13 @@ class RunPanel : public QWidget {
   Q_OBJECT
 
 public:
-  using InstallationSource = std::function<Result<tools::IreeInstallation>()>;
-  using WorkerSource = std::function<Result<service::DocumentWorker>()>;
   enum class Job { Compile, Resources, Run, Check, Profile };
 
-  RunPanel(InstallationSource installation, std::filesystem::path workspace,
-           QWidget *parent = nullptr);
+  // Each job is the workbench's (its IREE; a whole program's root op tried
+  // on its dispatch alone, read by its parse worker); with none, a job says
+  // there is no IREE. Tries land in `workspace`'s history.
+  RunPanel(std::shared_ptr<const workbench::Workbench> bench,
+           std::filesystem::path workspace, QWidget *parent = nullptr);
   ~RunPanel() override;
 
   // The document the next job runs on (copied when it starts), the root op
@@ -61,11 +63,6 @@ public:
   void start(Job job);
   void cancel();
   bool busy() const;
-  // The parse worker a try of a whole program's root op reads its dispatch
-  // alone with (service::dispatchAlone); unset: a whole program compiles whole.
-  void setWorkerSource(WorkerSource source) {
-    workerSource = std::move(source);
-  }
   // The checked run's program (guessed from the file's name when unset).
   void setProgram(const QString &path);
   const std::filesystem::path &workspace() const { return workspaceFolder; }
@@ -99,8 +96,7 @@ private:
   void refreshDevice();
   void setBusy(bool running);
 
-  InstallationSource installation;
-  WorkerSource workerSource;
+  std::shared_ptr<const workbench::Workbench> bench;
   std::filesystem::path workspaceFolder;
   std::unique_ptr<document::Document> snapshot; // what the running job reads
   const document::Document *current = nullptr;

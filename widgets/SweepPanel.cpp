@@ -54,9 +54,9 @@ struct SweepPanel::Arrival {
   size_t done = 0, total = 0;
 };
 
-SweepPanel::SweepPanel(InstallationSource source,
+SweepPanel::SweepPanel(std::shared_ptr<const workbench::Workbench> bench,
                        std::filesystem::path workspace, QWidget *parent)
-    : QWidget(parent), installation(std::move(source)),
+    : QWidget(parent), bench(std::move(bench)),
       workspaceFolder(workspace.empty() ? process::defaultWorkspace()
                                         : std::move(workspace)),
       planAnswer(std::make_unique<LatestAnswer<std::shared_ptr<SweepPlan>>>(
@@ -302,8 +302,8 @@ void SweepPanel::plan() {
   }
   // IREE is located here (cheap), asked on the worker.
   std::optional<tools::IreeInstallation> iree;
-  if ((space || constraintsBox->isChecked()) && installation)
-    if (auto found = installation())
+  if ((space || constraintsBox->isChecked()) && bench)
+    if (auto found = bench->iree())
       iree = std::move(*found);
   // `document` keeps the request's document alive while the plan runs.
   planAnswer->ask([r = request(), op = *currentOp, document = snapshot, iree,
@@ -378,9 +378,9 @@ void SweepPanel::start() {
   }
   if (validCount() == 0)
     return;
-  auto iree = installation ? installation()
-                           : Result<tools::IreeInstallation>(
-                                 Error{"no IREE installation was given"});
+  auto iree = bench ? bench->iree()
+                    : Result<tools::IreeInstallation>(
+                          Error{"no IREE installation was given"});
   if (!iree) {
     stateLabel->setText("Cannot sweep: " + qs(iree.error()));
     return;
@@ -398,10 +398,6 @@ void SweepPanel::start() {
   cancelFlag = std::make_shared<std::atomic<bool>>(false);
   sweep::SweepRequest r = request();
   r.cancel = cancelFlag.get();
-  // A root op of a whole program: each candidate's dispatch is tried alone.
-  if (workerSource)
-    if (auto worker = workerSource())
-      r.worker = std::move(*worker);
   // Each candidate as it finishes: its thumbnail drawn here on the worker,
   // then handed to the GUI thread.
   QPointer<SweepPanel> self(this);
@@ -458,10 +454,16 @@ void SweepPanel::start() {
   setRunning(true);
   stateLabel->setText(QString("Sweeping \"%1\"…").arg(qs(r.name)));
   stateLabel->setStyleSheet({});
-  // The worker holds the document and the cancel flag the request points at.
-  runWatcher->setFuture(QtConcurrent::run(
-      [iree = *iree, r, document = snapshot, cancel = cancelFlag] {
-        return sweep::runSweep(iree, r);
+  // The worker holds the document and the cancel flag the request points
+  // at. The workbench runs it: a root op of a whole program has each
+  // candidate's dispatch tried alone, read by its parse worker.
+  runWatcher->setFuture(
+      QtConcurrent::run([bench = bench, r, document = snapshot,
+                         cancel = cancelFlag]() -> Result<sweep::SweepResult> {
+        auto swept = bench->runSweep(r);
+        if (!swept)
+          return Error{swept.refusal().message};
+        return std::move(*swept);
       }));
 }
 

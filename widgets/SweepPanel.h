@@ -16,6 +16,7 @@
 #include "core/edit/EditableDocument.h"
 #include "core/sweep/Sweep.h"
 #include "core/tools/IreeInstallation.h"
+#include "core/workbench/Workbench.h"
 #include "widgets/LatestAnswer.h"
 #include "widgets/SweepPlanning.h"
 
@@ -55,11 +56,11 @@ class SweepPanel : public QWidget {
   Q_OBJECT
 
 public:
-  using InstallationSource = std::function<Result<tools::IreeInstallation>()>;
-  using WorkerSource = std::function<Result<service::DocumentWorker>()>;
-
-  SweepPanel(InstallationSource installation, std::filesystem::path workspace,
-             QWidget *parent = nullptr);
+  // A plan asks the workbench's IREE (its constraints, its space) and a
+  // run is the workbench's (a whole program's candidates tried on their
+  // dispatch alone); with none, a sweep says there is no IREE.
+  SweepPanel(std::shared_ptr<const workbench::Workbench> bench,
+             std::filesystem::path workspace, QWidget *parent = nullptr);
   ~SweepPanel() override;
 
   // The document a sweep varies (copied when it plans and runs) and its
@@ -67,11 +68,6 @@ public:
   // and reduction entry halved and doubled).
   void setDocument(const document::Document *document,
                    std::optional<edit::OpRef> op);
-  // The parse worker each candidate of a whole program's root op reads its
-  // dispatch alone with; unset: a whole program compiles whole.
-  void setWorkerSource(WorkerSource source) {
-    workerSource = std::move(source);
-  }
   // The axes, one "FIELD=V1,V2,..." each (the command line's --vary).
   void setAxes(const QStringList &axes);
   QStringList axes() const;
@@ -142,8 +138,7 @@ private:
   // Compile on's partition ("" here), or why the text is not one.
   Result<std::string> compilePartition() const;
 
-  InstallationSource installation;
-  WorkerSource workerSource;
+  std::shared_ptr<const workbench::Workbench> bench;
   std::filesystem::path workspaceFolder;
   const document::Document *current = nullptr;
   // The file and op last shown (kept by value: `current` may be gone by

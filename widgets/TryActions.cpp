@@ -45,9 +45,9 @@ Result<std::string> TryActions::tuningSpec() const {
   }
   // An op that is not a contraction is matched by its body, which IREE
   // prints in the parse worker.
-  if (!context.documentWorker)
+  if (!context.bench)
     return exporting::tuningSpec(current, ops);
-  auto worker = context.documentWorker();
+  auto worker = context.bench->worker();
   if (!worker)
     return Error{worker.error()};
   return tune::tuningSpecOf(*worker, current, std::move(ops));

@@ -9,6 +9,7 @@
 #include "core/service/DocumentWorker.h"
 #include "core/tries/TryJob.h"
 #include "core/util/Result.h"
+#include "core/workbench/Workbench.h"
 #include "widgets/render/Scenes.h"
 
 #include <QObject>
@@ -16,6 +17,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,8 +39,9 @@ public:
     std::function<std::filesystem::path()> workspace;
     std::function<std::optional<edit::OpRef>()> selectedOp;
     std::function<render::ColorBy()> colorBy;
-    // IREE's printer for a spec's body match; unset: contractions only.
-    std::function<Result<service::DocumentWorker>()> documentWorker;
+    // The window's workbench: IREE's printer (its parse worker) for a
+    // spec's body match; unset: contractions only.
+    std::shared_ptr<const workbench::Workbench> bench;
   };
   explicit TryActions(Context context, QObject *parent = nullptr);
 

@@ -17,8 +17,6 @@ WindowServices servicesOf(const workbench::Workbench &bench) {
                                const std::string &bufferName) {
     return bench.parseText(text, bufferName);
   };
-  services.installation = [bench] { return bench.iree(); };
-  services.documentWorker = [bench] { return bench.worker(); };
   services.workspace = bench.workspace();
   services.bench = std::make_shared<const workbench::Workbench>(bench);
   services.ireeConstraints = [bench](const document::Document &document,

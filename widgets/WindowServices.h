@@ -38,16 +38,12 @@ struct WindowServices {
   std::function<Result<document::Document>(const std::string &text,
                                            const std::string &bufferName)>
       parseText;
-  // The IREE whose tools the run panel drives; an Error says why none.
-  std::function<Result<tools::IreeInstallation>()> installation;
-  // A parse worker for what IREE's tools write (a whole program's
-  // dispatch taken out alone for a try); unset: a whole program's try
-  // compiles it whole.
-  std::function<Result<service::DocumentWorker>()> documentWorker;
   // Where tries and their history live.
   std::filesystem::path workspace;
-  // The app's workbench, for the jobs its panels start (a tune); unset: a
-  // panel says there is no IREE.
+  // The app's workbench: the IREE, the parse worker and the jobs the
+  // panels start (a try, a checked run, a sweep, a tune), the spec's body
+  // printer and a bundle's runtime tools; unset: a panel says there is no
+  // IREE.
   std::shared_ptr<const workbench::Workbench> bench;
   // IREE's own configs for a document (its configs stripped and chosen
   // again); unset: the window cannot show IREE's default.

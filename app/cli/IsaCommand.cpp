@@ -67,18 +67,15 @@ assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
     auto document = openJobFile(parser, code);
     if (!document)
       return Error{document.error()};
-    auto installation = bench.iree();
-    auto worker = bench.worker();
-    if (!installation || !worker) {
+    if (auto installation = bench.iree(); !installation) {
       code = kExitIreeUnavailable;
-      return Error{installation ? worker.error() : installation.error()};
+      return Error{installation.error()};
     }
     auto directory = tryFolderOf(parser);
     if (!directory)
       return Error{directory.error()};
     tries::TryRequest request;
     request.document = &*document;
-    request.worker = &*worker;
     // The op as compile takes it: --op, or a whole program's one dispatch.
     auto op = jobOp(parser, *document, tries::TryStage::Compile, given);
     if (!op) {
@@ -96,9 +93,12 @@ assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
     request.upTo = tries::TryStage::Compile;
     request.directory = *directory;
     request.timeout = timeoutOf(parser);
-    auto tried = tries::runTry(*installation, request);
-    if (!tried)
-      return Error{tried.error()};
+    auto tried = bench.runTry(request);
+    if (!tried) {
+      if (tried.refusal().kind == workbench::Refusal::Kind::NoIree)
+        code = kExitIreeUnavailable;
+      return Error{tried.refusal().message};
+    }
     recordTry(parser, tried->record, /*quiet=*/true);
     if (!tried->succeeded()) {
       code = kExitFailure;

@@ -169,22 +169,16 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   auto op = jobOp(parser, *document, stage, path);
   if (!op)
     return usage(op.error());
-  auto installation = bench.iree();
-  if (!installation)
+  // No try folder is made for a try that cannot start for want of IREE.
+  if (auto installation = bench.iree(); !installation)
     return fail(installation.error(), kExitIreeUnavailable);
   auto folder = tryFolderOf(parser);
   if (!folder)
     return fail(folder.error(), kExitBadInput);
-  // With a worker, a root op of a whole program is tried on its dispatch
-  // alone, as IREE takes it out (runTry decides).
-  auto worker = bench.worker();
-  if (!worker)
-    return fail(worker.error(), kExitIreeUnavailable);
 
   TerminalProgress progress(!asJson);
   tries::TryRequest request;
   request.document = &*document;
-  request.worker = &*worker;
   if (*op)
     request.op = std::pair{(*op)->dispatch, (*op)->op};
   request.upTo = stage;
@@ -200,9 +194,13 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   request.onStep = [&progress](const std::string &what) {
     progress.step(what);
   };
-  auto tried = tries::runTry(*installation, request);
-  if (!tried)
-    return fail(tried.error(), kExitBadInput);
+  // A root op of a whole program is tried on its dispatch alone, as IREE
+  // takes it out, read back by the workbench's parse worker.
+  auto tried = bench.runTry(request);
+  if (!tried) {
+    progress.done();
+    return refused(name, tried.refusal());
+  }
   json out = tried->report;
   out["file"] = path;
   int exit = tried->succeeded() ? kExitOk : kExitFailure;

@@ -157,8 +157,8 @@ int verify(const QStringList &arguments) {
   request.function = parser.value(options.function).toStdString();
   request.timeout = timeoutOf(parser);
 
-  auto installation = workbenchOf(parser).iree();
-  if (!installation) {
+  const workbench::Workbench bench = workbenchOf(parser);
+  if (auto installation = bench.iree(); !installation) {
     std::cerr << "tilescope-cli verify: " << installation.error() << "\n";
     return kExitIreeUnavailable;
   }
@@ -173,12 +173,10 @@ int verify(const QStringList &arguments) {
   request.progress = [&progress](const std::string &step) {
     progress.step(step);
   };
-  auto checked = run::checkProgram(*installation, request);
+  auto checked = bench.check(request);
   progress.done();
-  if (!checked) {
-    std::cerr << "tilescope-cli verify: " << checked.error() << "\n";
-    return kExitBadInput;
-  }
+  if (!checked)
+    return refused("verify", checked.refusal());
 
   const tries::TryRecord record =
       tries::checkRecord(request, *checked, *document, *backend);

@@ -210,4 +210,33 @@ Workbench::runSweep(sweep::SweepRequest request) const {
   return std::move(*swept);
 }
 
+Checked<tries::TryResult> Workbench::runTry(tries::TryRequest request) const {
+  auto installation = iree();
+  if (!installation)
+    return Refusal{Refusal::Kind::NoIree, installation.error()};
+  std::optional<service::DocumentWorker> parser;
+  if (!request.worker) {
+    auto made = worker(request.cancel);
+    if (!made)
+      return Refusal{Refusal::Kind::NoIree, made.error()};
+    parser = std::move(*made);
+    request.worker = &*parser;
+  }
+  auto tried = tries::runTry(*installation, request);
+  if (!tried)
+    return Refusal{Refusal::Kind::Input, tried.error()};
+  return std::move(*tried);
+}
+
+Checked<run::CheckResult>
+Workbench::check(const run::CheckRequest &request) const {
+  auto installation = iree();
+  if (!installation)
+    return Refusal{Refusal::Kind::NoIree, installation.error()};
+  auto checked = run::checkProgram(*installation, request);
+  if (!checked)
+    return Refusal{Refusal::Kind::Input, checked.error()};
+  return std::move(*checked);
+}
+
 } // namespace tilescope::workbench

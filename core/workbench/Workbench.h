@@ -14,6 +14,7 @@
 
 #include "core/document/Document.h"
 #include "core/edit/RootOpContext.h"
+#include "core/run/CheckJob.h"
 #include "core/service/DocumentWorker.h"
 #include "core/service/IreeConstraints.h"
 #include "core/service/IreeDefaults.h"
@@ -22,6 +23,7 @@
 #include "core/service/SplitK.h"
 #include "core/session/Session.h"
 #include "core/tools/IreeInstallation.h"
+#include "core/tries/TryJob.h"
 #include "core/util/Result.h"
 #include "core/workbench/Jobs.h"
 
@@ -125,6 +127,14 @@ public:
   Checked<sweep::SweepPlanned>
   planSweep(const sweep::SweepRequest &request) const;
   Checked<sweep::SweepResult> runSweep(sweep::SweepRequest request) const;
+  // A try (compile, resources, a timed run) with this workbench's IREE; a
+  // root op of a whole program is tried on its dispatch alone, read back by
+  // this workbench's parse worker. What went wrong in the try itself is in
+  // its result; a refusal is a try that could not start.
+  Checked<tries::TryResult> runTry(tries::TryRequest request) const;
+  // A checked run: the program with the edited dispatch (or IREE's own
+  // configs) against the CPU reference.
+  Checked<run::CheckResult> check(const run::CheckRequest &request) const;
 
 private:
   WorkbenchOptions given;

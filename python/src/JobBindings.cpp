@@ -58,13 +58,16 @@ py::object runTry(const document::Document &document, const py::object &op,
   request.cancel = cancelFlagOf(cancel);
   const std::filesystem::path folder = workspaceOr(workspace);
   request.place = valueOr(run::runPlaceOr(on, folder));
-  auto iree = ireeOrRaise();
+  ireeOrRaise(); // no try folder for a try that cannot start
   nlohmann::json report;
   {
     py::gil_scoped_release release;
     request.directory = valueOr(process::newTryDirectory(folder));
     request.worker = &worker();
-    auto tried = valueOr(tries::runTry(iree, request));
+    auto made = bench().runTry(request);
+    if (!made)
+      throw Failure(made.refusal().message);
+    tries::TryResult &tried = *made;
     nlohmann::json out = tried.report;
     out["file"] = document.path.string();
     recorded(folder, tried.record, out);
@@ -102,12 +105,15 @@ py::object verify(const document::Document &document,
   request.function = function;
   request.timeout = timeoutOf(timeoutSeconds);
   request.cancel = cancelFlagOf(cancel);
-  auto iree = ireeOrRaise();
+  ireeOrRaise(); // no try folder for a run that cannot start
   nlohmann::json report;
   {
     py::gil_scoped_release release;
     request.directory = valueOr(process::newTryDirectory(folder));
-    auto checked = valueOr(run::checkProgram(iree, request));
+    auto made = bench().check(request);
+    if (!made)
+      throw Failure(made.refusal().message);
+    const run::CheckResult &checked = *made;
     nlohmann::json out = tries::toJson(checked);
     out["file"] = document.path.string();
     out["passed"] = checked.hasVerdict() ? nlohmann::json(checked.passed())

@@ -60,11 +60,9 @@ inline widgets::MainWindow::Services windowServices(const QString &workspace) {
     iree::DocumentParser parser(library);
     return parser.parseText(text, name);
   };
-  s.installation = [] {
-    return Result<tools::IreeInstallation>(projectIree());
-  };
   s.workspace = workspace.toStdString();
-  // The jobs' workbench: the pinned IREE and this build's parse worker.
+  // The jobs' workbench: the pinned IREE and this build's parse worker (a
+  // try, a checked run, a sweep, a tune, a spec's body, a bundle's tools).
   workbench::WorkbenchOptions bench;
   bench.iree = projectIreeOnly();
   bench.workerProgram = binaryDir() / "app" / "tilescope-iree-worker";
@@ -74,11 +72,6 @@ inline widgets::MainWindow::Services windowServices(const QString &workspace) {
                          const std::atomic<bool> *cancel) {
     return service::ireeConstraintVerdict(projectIree(), document,
                                           std::chrono::minutes(2), cancel, op);
-  };
-  s.documentWorker = [] {
-    return Result<service::DocumentWorker>(
-        service::DocumentWorker(binaryDir() / "app" / "tilescope-iree-worker",
-                                projectIree().compilerLibrary));
   };
   s.ireeDefaults = [](const document::Document &document) {
     service::DocumentWorker worker(binaryDir() / "app" /
