@@ -1,5 +1,6 @@
 #include "widgets/InstructionsView.h"
 
+#include <QColor>
 #include <QFontDatabase>
 #include <QHeaderView>
 
@@ -9,7 +10,43 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-enum Column { What, Lines, Class, Width };
+enum Column { What, Lines, Class, Width, Banks };
+
+// A shared-memory access's passes ("2-way", in red; "1" without
+// conflicts), with each phase and the first lanes' addresses in its tip;
+// "?" where its addresses could not be resolved, and why.
+void showBanks(QTreeWidgetItem *row, const isa::SharedAccess *access) {
+  if (!access)
+    return;
+  if (!access->resolved) {
+    row->setText(Banks, "?");
+    row->setToolTip(Banks, "Unresolved: " + qs(access->why));
+    return;
+  }
+  const int64_t degree = access->degrees.worst;
+  row->setText(Banks,
+               degree <= 1 ? QString("1") : QString("%1-way").arg(degree));
+  if (degree > 1)
+    row->setForeground(Banks, QColor(0xa6, 0x1b, 0x1b));
+  QString tip = QString("%1 lanes, %2 bytes each, %3 lanes a phase; passes "
+                        "per phase:")
+                    .arg(access->addresses.size())
+                    .arg(access->accessBytes)
+                    .arg(access->degrees.lanesPerPhase);
+  for (int64_t d : access->degrees.perPhase)
+    tip += " " + QString::number(d);
+  tip += "\nbyte addresses:";
+  for (size_t l = 0; l < access->addresses.size() && l < 16; ++l)
+    tip += QString(" %1:%2")
+               .arg(access->addresses[l].lane)
+               .arg(access->addresses[l].address);
+  if (access->addresses.size() > 16)
+    tip += " ...";
+  if (access->uniformBaseAssumed)
+    tip += "\n(a base the same for every lane, unknown here, taken as "
+           "bank-aligned)";
+  row->setToolTip(Banks, tip);
+}
 
 } // namespace
 
@@ -30,7 +67,8 @@ CompiledInstructions::read(const std::vector<std::filesystem::path> &paths) {
 
 InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
   setObjectName("jobInstructions");
-  setHeaderLabels({"Kernel, region, instruction", "Lines", "Class", "Bits"});
+  setHeaderLabels(
+      {"Kernel, region, instruction", "Lines", "Class", "Bits", "Banks"});
   setUniformRowHeights(true);
   setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   header()->setStretchLastSection(false);
@@ -38,8 +76,10 @@ InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
   setToolTip(
       "The compiled kernel's instructions, cut by its loops: a loop's "
       "region is one pass of its body (one reduction step, or several where "
-      "LLVM unrolled it). Compile, "
-      "Resources or Compile && run to fill it.");
+      "LLVM unrolled it). Banks: how many passes a shared-memory access "
+      "takes for the first subgroup's lanes (1: no conflict), from the "
+      "addresses its lanes compute. Compile, Resources or Compile && run to "
+      "fill it.");
 }
 
 void InstructionsView::show(const CompiledInstructions &compiled) {
@@ -59,23 +99,29 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
         if (region.kind == isa::Region::Kind::Loop)
           heading += " " + qs(region.label) + ", one pass";
         const QString summary = qs(isa::describe(region));
+        const QString banks = qs(isa::describeBanks(
+            kernel.sharedAccesses, region.firstLine, region.lastLine));
         auto *item = new QTreeWidgetItem(
             top, {heading + ": " + summary,
                   QString("%1-%2").arg(region.firstLine).arg(region.lastLine)});
-        item->setToolTip(What, summary);
+        item->setToolTip(What, summary + (banks.isEmpty() ? "" : "\n" + banks));
         for (const isa::Instruction &i : region.instructions) {
           auto *row = new QTreeWidgetItem(
               item, {qs(i.text), QString::number(i.line), isa::toString(i.kind),
                      i.widthBits > 0 ? QString::number(i.widthBits) : ""});
           row->setToolTip(What, qs(i.text));
+          showBanks(row, kernel.sharedAccessAt(i.line));
         }
       }
+      if (!kernel.sharedAccessesNote.empty())
+        top->setToolTip(Banks, qs(kernel.sharedAccessesNote));
       top->setExpanded(true);
     }
   }
   resizeColumnToContents(Lines);
   resizeColumnToContents(Class);
   resizeColumnToContents(Width);
+  resizeColumnToContents(Banks);
 }
 
 QStringList InstructionsView::regionLines() const {

@@ -36,7 +36,18 @@ void printListing(const std::filesystem::path &file,
         heading += " " + region.label + " (one pass of its body)";
       std::cout << "  " << heading << ", lines " << region.firstLine << "-"
                 << region.lastLine << ": " << isa::describe(region) << "\n";
+      if (const std::string banks = isa::describeBanks(
+              kernel.sharedAccesses, region.firstLine, region.lastLine);
+          !banks.empty())
+        std::cout << "    banks: " << banks << "\n";
     }
+    // Where an access could not be resolved, and where banks conflict.
+    for (const isa::SharedAccess &access : kernel.sharedAccesses)
+      if (!access.resolved)
+        std::cout << "  line " << access.line << " " << access.mnemonic
+                  << ": banks unresolved: " << access.why << "\n";
+    if (!kernel.sharedAccessesNote.empty())
+      std::cout << "  banks: " << kernel.sharedAccessesNote << "\n";
   }
 }
 

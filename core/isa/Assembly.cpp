@@ -456,6 +456,13 @@ Result<Listing> readPtx(const std::string &text) {
   }
   if (listing.kernels.empty())
     return Error{"no kernel (.entry) found in the PTX"};
+  // The banks of each kernel's shared-memory accesses: NVIDIA's shared
+  // memory is 32 banks of 4 bytes for a warp of 32 on every sm_.
+  for (KernelBanks &banks :
+       sharedBanksOfPtx(text, layout::BankModel::forArch("sm_90")))
+    for (Kernel &k : listing.kernels)
+      if (k.name == banks.kernel)
+        k.sharedAccesses = std::move(banks.accesses);
   return listing;
 }
 
@@ -516,7 +523,18 @@ Result<Listing> readAmdgpu(const std::string &text) {
   if (listing.kernels.empty())
     return Error{"no kernel (.type NAME,@function) found in the AMDGPU "
                  "assembly"};
+  for (Kernel &k : listing.kernels)
+    k.sharedAccessesNote =
+        "the LDS addresses of AMDGPU assembly are not read yet: no bank "
+        "conflicts are predicted for it";
   return listing;
+}
+
+const SharedAccess *Kernel::sharedAccessAt(size_t line) const {
+  for (const SharedAccess &access : sharedAccesses)
+    if (access.line == line)
+      return &access;
+  return nullptr;
 }
 
 namespace {} // namespace

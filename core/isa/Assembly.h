@@ -8,6 +8,7 @@
 // Plain text in, plain data out: no IREE, no Qt.
 #pragma once
 
+#include "core/isa/SharedBanks.h"
 #include "core/util/Result.h"
 
 #include <array>
@@ -78,6 +79,13 @@ std::string describe(const Region &region);
 struct Kernel {
   std::string name;
   std::vector<Region> regions; // in order; loops nested in loops are inside
+  // Its shared-memory accesses, in program order, with the banks the
+  // first subgroup's lanes land on (SharedBanks.h); where they are not
+  // read, why.
+  std::vector<SharedAccess> sharedAccesses;
+  std::string sharedAccessesNote;
+  // The access at `line`, if there is one.
+  const SharedAccess *sharedAccessAt(size_t line) const;
 };
 
 struct Listing {

@@ -7,7 +7,24 @@ namespace tilescope::isa {
 
 using json = nlohmann::json;
 
-json toJson(const Region &region, bool withInstructions) {
+json toJson(const SharedAccess &access) {
+  json out = {{"line", access.line},
+              {"mnemonic", access.mnemonic},
+              {"store", access.store},
+              {"bytes", access.accessBytes},
+              {"resolved", access.resolved}};
+  if (!access.resolved) {
+    out["why"] = access.why;
+    return out;
+  }
+  out["degree"] = access.degrees.worst;
+  out["lanes_per_phase"] = access.degrees.lanesPerPhase;
+  out["phases"] = access.degrees.perPhase;
+  out["uniform_base_assumed"] = access.uniformBaseAssumed;
+  return out;
+}
+
+json toJson(const Kernel &kernel, const Region &region, bool withInstructions) {
   json counts = json::object();
   json widths = json::object();
   for (InstructionClass kind : kReportOrder) {
@@ -27,13 +44,25 @@ json toJson(const Region &region, bool withInstructions) {
               {"last_line", region.lastLine},
               {"counts", counts},
               {"width_bits", widths}};
+  if (const std::string banks = describeBanks(
+          kernel.sharedAccesses, region.firstLine, region.lastLine);
+      !banks.empty())
+    out["banks"] = banks;
   if (withInstructions) {
     json list = json::array();
-    for (const Instruction &i : region.instructions)
-      list.push_back({{"line", i.line},
-                      {"class", toString(i.kind)},
-                      {"mnemonic", i.mnemonic},
-                      {"width_bits", i.widthBits}});
+    for (const Instruction &i : region.instructions) {
+      json entry = {{"line", i.line},
+                    {"class", toString(i.kind)},
+                    {"mnemonic", i.mnemonic},
+                    {"width_bits", i.widthBits}};
+      if (const SharedAccess *access = kernel.sharedAccessAt(i.line)) {
+        if (access->resolved)
+          entry["bank_conflict"] = access->degrees.worst;
+        else
+          entry["bank_unresolved"] = access->why;
+      }
+      list.push_back(entry);
+    }
     out["instructions"] = list;
   }
   return out;
@@ -45,11 +74,18 @@ json toJson(const std::filesystem::path &file, const Listing &listing,
   for (const Kernel &kernel : listing.kernels) {
     json regions = json::array();
     for (const Region &region : kernel.regions)
-      regions.push_back(toJson(region, withInstructions));
-    out.push_back({{"file", file.string()},
-                   {"dialect", listing.dialect},
-                   {"kernel", kernel.name},
-                   {"regions", regions}});
+      regions.push_back(toJson(kernel, region, withInstructions));
+    json accesses = json::array();
+    for (const SharedAccess &access : kernel.sharedAccesses)
+      accesses.push_back(toJson(access));
+    json entry = {{"file", file.string()},
+                  {"dialect", listing.dialect},
+                  {"kernel", kernel.name},
+                  {"regions", regions},
+                  {"shared_accesses", accesses}};
+    if (!kernel.sharedAccessesNote.empty())
+      entry["shared_accesses_note"] = kernel.sharedAccessesNote;
+    out.push_back(entry);
   }
   return out;
 }

@@ -187,29 +187,31 @@ BankModel BankModel::forArch(const std::string &arch) {
   return model;
 }
 
-BankReport analyzeBanks(const std::vector<LaneAccess> &accesses,
-                        int64_t accessElements, int64_t elementBytes,
-                        const Swizzle &swizzle, const BankModel &banks) {
-  BankReport report;
-  const int64_t accessBytes =
-      std::max<int64_t>(accessElements * elementBytes, 1);
-  // Bytes the banks serve at once, split among the lanes of one phase.
-  const int64_t lanesPerPhase =
-      std::clamp<int64_t>(banks.bankCount * banks.bankWidthBytes / accessBytes,
-                          1, std::min(banks.lanesPerPhase, banks.subgroupSize));
+namespace {
+
+int64_t lanesPerPhaseOf(int64_t accessBytes, const BankModel &banks) {
+  return std::clamp<int64_t>(
+      banks.bankCount * banks.bankWidthBytes /
+          std::max<int64_t>(accessBytes, 1),
+      1,
+      std::max<int64_t>(1, std::min(banks.lanesPerPhase, banks.subgroupSize)));
+}
+
+} // namespace
+
+PhaseDegrees conflictDegrees(const std::vector<LaneAddress> &accesses,
+                             int64_t accessBytes, const BankModel &banks) {
+  PhaseDegrees degrees;
+  accessBytes = std::max<int64_t>(accessBytes, 1);
+  degrees.lanesPerPhase = lanesPerPhaseOf(accessBytes, banks);
   std::map<int64_t, std::map<int64_t, std::set<int64_t>>> wordsPerBankPerPhase;
-  for (const LaneAccess &a : accesses) {
-    const int64_t physical = swizzle.physicalOffset(a.row, a.column);
-    const int64_t firstByte = physical * elementBytes;
-    const int64_t firstWord = firstByte / banks.bankWidthBytes;
+  for (const LaneAddress &a : accesses) {
+    const int64_t firstWord = a.address / banks.bankWidthBytes;
     const int64_t lastWord =
-        (firstByte + accessBytes - 1) / banks.bankWidthBytes;
-    const int64_t phase = a.lane / lanesPerPhase;
+        (a.address + accessBytes - 1) / banks.bankWidthBytes;
+    const int64_t phase = a.lane / degrees.lanesPerPhase;
     for (int64_t word = firstWord; word <= lastWord; ++word)
       wordsPerBankPerPhase[phase][word % banks.bankCount].insert(word);
-    report.accesses.push_back(
-        {a.lane, a.row, a.column, physical - a.row * swizzle.rowStride(),
-         firstWord % banks.bankCount, lastWord - firstWord + 1});
   }
   for (const auto &[phase, perBank] : wordsPerBankPerPhase) {
     (void)phase;
@@ -218,9 +220,33 @@ BankReport analyzeBanks(const std::vector<LaneAccess> &accesses,
       (void)bank;
       degree = std::max<int64_t>(degree, static_cast<int64_t>(words.size()));
     }
-    report.conflictDegreePerPhase.push_back(degree);
-    report.worstConflictDegree = std::max(report.worstConflictDegree, degree);
+    degrees.perPhase.push_back(degree);
+    degrees.worst = std::max(degrees.worst, degree);
   }
+  return degrees;
+}
+
+BankReport analyzeBanks(const std::vector<LaneAccess> &accesses,
+                        int64_t accessElements, int64_t elementBytes,
+                        const Swizzle &swizzle, const BankModel &banks) {
+  BankReport report;
+  const int64_t accessBytes =
+      std::max<int64_t>(accessElements * elementBytes, 1);
+  std::vector<LaneAddress> addresses;
+  for (const LaneAccess &a : accesses) {
+    const int64_t physical = swizzle.physicalOffset(a.row, a.column);
+    const int64_t firstByte = physical * elementBytes;
+    const int64_t firstWord = firstByte / banks.bankWidthBytes;
+    const int64_t lastWord =
+        (firstByte + accessBytes - 1) / banks.bankWidthBytes;
+    addresses.push_back({a.lane, firstByte});
+    report.accesses.push_back(
+        {a.lane, a.row, a.column, physical - a.row * swizzle.rowStride(),
+         firstWord % banks.bankCount, lastWord - firstWord + 1});
+  }
+  const PhaseDegrees degrees = conflictDegrees(addresses, accessBytes, banks);
+  report.conflictDegreePerPhase = degrees.perPhase;
+  report.worstConflictDegree = degrees.worst;
   return report;
 }
 

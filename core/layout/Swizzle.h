@@ -84,6 +84,25 @@ struct BankReport {
   int64_t worstConflictDegree = 0;
 };
 
+// Lane `lane` moving `accessBytes` bytes from byte `address` of shared
+// memory.
+struct LaneAddress {
+  int64_t lane = 0;
+  int64_t address = 0;
+};
+// How many passes the banks take to serve lanes' accesses of `accessBytes`
+// each: the lanes are served in phases of as many as the banks serve at
+// once (bank count x bank width / access bytes, at most the model's phase
+// and subgroup), and a phase takes as many passes as the most distinct
+// words any one bank holds for it (lanes reading one word share it).
+struct PhaseDegrees {
+  int64_t lanesPerPhase = 1;
+  std::vector<int64_t> perPhase; // in phase order
+  int64_t worst = 0;
+};
+PhaseDegrees conflictDegrees(const std::vector<LaneAddress> &accesses,
+                             int64_t accessBytes, const BankModel &banks);
+
 // Banks of every access of `accesses`, each reading `accessElements`
 // elements of `elementBytes`, through `swizzle`.
 BankReport analyzeBanks(const std::vector<LaneAccess> &accesses,

@@ -10,6 +10,7 @@
 #include "TestSupport.h"
 
 #include "core/isa/Assembly.h"
+#include "core/isa/SharedBanks.h"
 #include "core/process/Process.h"
 #include "core/service/CompileJob.h"
 #include "core/service/IreeCommands.h"
@@ -20,6 +21,7 @@
 
 #include <random>
 #include <regex>
+#include <set>
 
 using namespace tilescope;
 
@@ -45,8 +47,9 @@ std::string variantText(const Variant &v) {
 }
 
 // Compiles `v` with the pinned iree-compile, its assembly dumped; the
-// listing read from it.
-Result<isa::Listing> compiled(const Variant &v, const QTemporaryDir &dir) {
+// assembly file.
+Result<std::filesystem::path> assemblyOf(const Variant &v,
+                                         const QTemporaryDir &dir) {
   const std::filesystem::path folder = dir.path().toStdString();
   const std::filesystem::path input = folder / "input.mlir";
   if (auto written = writeFileAtomically(input, variantText(v)); !written)
@@ -72,10 +75,37 @@ Result<isa::Listing> compiled(const Variant &v, const QTemporaryDir &dir) {
   if (files.size() != 1)
     return Error{"expected one assembly file, found " +
                  std::to_string(files.size())};
-  return isa::readAssemblyFile(files.front());
+  return files.front();
 }
 
 } // namespace
+
+// The banks of every shared-memory access of IREE's PTX: each address is
+// found (nothing of IREE's address arithmetic is beyond the reader), and
+// the lanes of one store write bytes apart, as any kernel's do.
+void everySharedAccessIsResolved(const std::string &ptx,
+                                 const std::string &where) {
+  const auto kernels =
+      isa::sharedBanksOfPtx(ptx, layout::BankModel::forArch("sm_90"));
+  QCOMPARE(kernels.size(), size_t(1));
+  const isa::KernelBanks &kernel = kernels.front();
+  QVERIFY2(!kernel.accesses.empty(), where.c_str());
+  for (const isa::SharedAccess &access : kernel.accesses) {
+    const std::string at =
+        where + ": line " + std::to_string(access.line) + " " + access.mnemonic;
+    QVERIFY2(access.resolved, (at + ": " + access.why).c_str());
+    QVERIFY2(access.degrees.worst >= 1, at.c_str());
+    if (!access.store)
+      continue;
+    std::set<int64_t> bytes;
+    for (const layout::LaneAddress &lane : access.addresses)
+      for (int64_t b = 0; b < access.accessBytes; ++b)
+        QVERIFY2(
+            bytes.insert(lane.address + b).second,
+            (at + ": two lanes store byte " + std::to_string(lane.address + b))
+                .c_str());
+  }
+}
 
 class AssemblyTest : public QObject {
   Q_OBJECT
@@ -115,9 +145,14 @@ private slots:
                               ", " + std::to_string(v.sgN) + "] reduction " +
                               std::to_string(v.reduction);
     QTemporaryDir dir;
-    auto listing = compiled(v, dir);
+    auto file = assemblyOf(v, dir);
+    QVERIFY2(file.ok(),
+             (where + ": " + (file.ok() ? "" : file.error())).c_str());
+    auto listing = isa::readAssemblyFile(*file);
     QVERIFY2(listing.ok(),
              (where + ": " + (listing.ok() ? "" : listing.error())).c_str());
+    if (v.target == "sm_90")
+      everySharedAccessIsResolved(test::readFile(*file), where);
     QCOMPARE(listing->dialect,
              std::string(v.target == "sm_90" ? "ptx" : "amdgpu"));
     QCOMPARE(listing->kernels.size(), size_t(1));
