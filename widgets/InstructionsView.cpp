@@ -48,6 +48,28 @@ void showBanks(QTreeWidgetItem *row, const isa::SharedAccess *access) {
   row->setToolTip(Banks, tip);
 }
 
+// A region's worst conflict over its shared-memory accesses ("2-way",
+// "1"; "?" where one is unresolved), its summary in the tip.
+void showRegionBanks(QTreeWidgetItem *item, const isa::Kernel &kernel,
+                     const isa::Region &region, const QString &banks) {
+  int64_t worst = 0;
+  bool unresolved = false;
+  for (const isa::SharedAccess &access : kernel.sharedAccesses)
+    if (access.line >= region.firstLine && access.line <= region.lastLine) {
+      unresolved |= !access.resolved;
+      if (access.resolved)
+        worst = std::max(worst, access.degrees.worst);
+    }
+  if (worst == 0 && !unresolved)
+    return;
+  item->setText(Banks, unresolved && worst == 0 ? QString("?")
+                       : worst <= 1             ? QString("1")
+                                                : QString("%1-way").arg(worst));
+  if (worst > 1)
+    item->setForeground(Banks, QColor(0xa6, 0x1b, 0x1b));
+  item->setToolTip(Banks, banks);
+}
+
 } // namespace
 
 CompiledInstructions
@@ -105,6 +127,9 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
             top, {heading + ": " + summary,
                   QString("%1-%2").arg(region.firstLine).arg(region.lastLine)});
         item->setToolTip(What, summary + (banks.isEmpty() ? "" : "\n" + banks));
+        showRegionBanks(item, kernel, region, banks);
+        // One pass of a loop is what a reduction step issues: shown open.
+        item->setExpanded(region.kind == isa::Region::Kind::Loop);
         for (const isa::Instruction &i : region.instructions) {
           auto *row = new QTreeWidgetItem(
               item, {qs(i.text), QString::number(i.line), isa::toString(i.kind),
@@ -113,8 +138,6 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
           showBanks(row, kernel.sharedAccessAt(i.line));
         }
       }
-      if (!kernel.sharedAccessesNote.empty())
-        top->setToolTip(Banks, qs(kernel.sharedAccessesNote));
       top->setExpanded(true);
     }
   }
@@ -129,7 +152,10 @@ QStringList InstructionsView::regionLines() const {
   for (int k = 0; k < topLevelItemCount(); ++k) {
     const QTreeWidgetItem *kernel = topLevelItem(k);
     for (int r = 0; r < kernel->childCount(); ++r)
-      lines << kernel->text(What) + ": " + kernel->child(r)->text(What);
+      lines << kernel->text(What) + ": " + kernel->child(r)->text(What) +
+                   (kernel->child(r)->text(Banks).isEmpty()
+                        ? QString()
+                        : " | banks " + kernel->child(r)->text(Banks));
   }
   return lines;
 }

@@ -34,7 +34,9 @@ public:
   explicit InstructionsView(QWidget *parent = nullptr);
   // Shows `compiled` (empty: the placeholder says how to get some).
   void show(const CompiledInstructions &compiled);
-  // The regions shown, "KERNEL: KIND LABEL: summary", for tests.
+  // The regions shown, "KERNEL: KIND LABEL: summary", and " | banks W"
+  // with the worst conflict of a region's shared-memory accesses, for
+  // tests.
   QStringList regionLines() const;
 };
 

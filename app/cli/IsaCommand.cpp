@@ -46,8 +46,6 @@ void printListing(const std::filesystem::path &file,
       if (!access.resolved)
         std::cout << "  line " << access.line << " " << access.mnemonic
                   << ": banks unresolved: " << access.why << "\n";
-    if (!kernel.sharedAccessesNote.empty())
-      std::cout << "  banks: " << kernel.sharedAccessesNote << "\n";
   }
 }
 

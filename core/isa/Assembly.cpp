@@ -523,10 +523,13 @@ Result<Listing> readAmdgpu(const std::string &text) {
   if (listing.kernels.empty())
     return Error{"no kernel (.type NAME,@function) found in the AMDGPU "
                  "assembly"};
-  for (Kernel &k : listing.kernels)
-    k.sharedAccessesNote =
-        "the LDS addresses of AMDGPU assembly are not read yet: no bank "
-        "conflicts are predicted for it";
+  // The LDS banks of each kernel's ds_ accesses (the bank model of the
+  // assembly's own target; gfx942's where it names none).
+  for (KernelBanks &banks :
+       sharedBanksOfAmdgpu(text, layout::BankModel::forArch("gfx942")))
+    for (Kernel &k : listing.kernels)
+      if (k.name == banks.kernel)
+        k.sharedAccesses = std::move(banks.accesses);
   return listing;
 }
 

@@ -79,11 +79,9 @@ std::string describe(const Region &region);
 struct Kernel {
   std::string name;
   std::vector<Region> regions; // in order; loops nested in loops are inside
-  // Its shared-memory accesses, in program order, with the banks the
-  // first subgroup's lanes land on (SharedBanks.h); where they are not
-  // read, why.
+  // Its shared-memory (LDS) accesses, in program order, with the banks the
+  // first subgroup's lanes land on (SharedBanks.h).
   std::vector<SharedAccess> sharedAccesses;
-  std::string sharedAccessesNote;
   // The access at `line`, if there is one.
   const SharedAccess *sharedAccessAt(size_t line) const;
 };

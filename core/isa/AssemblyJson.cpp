@@ -83,8 +83,6 @@ json toJson(const std::filesystem::path &file, const Listing &listing,
                   {"kernel", kernel.name},
                   {"regions", regions},
                   {"shared_accesses", accesses}};
-    if (!kernel.sharedAccessesNote.empty())
-      entry["shared_accesses_note"] = kernel.sharedAccessesNote;
     out.push_back(entry);
   }
   return out;

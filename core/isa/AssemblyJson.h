@@ -20,8 +20,8 @@ nlohmann::json toJson(const Kernel &kernel, const Region &region,
 //  "lanes_per_phase", "phases", "uniform_base_assumed"} or, unresolved,
 //  {"line", "mnemonic", "resolved": false, "why"}.
 nlohmann::json toJson(const SharedAccess &access);
-// [{"file", "dialect", "kernel", "regions": [...], "shared_accesses": [...],
-//   "shared_accesses_note"}, ...] a kernel each.
+// [{"file", "dialect", "kernel", "regions": [...], "shared_accesses": [...]},
+//  ...] a kernel each.
 nlohmann::json toJson(const std::filesystem::path &file, const Listing &listing,
                       bool withInstructions);
 

@@ -1,6 +1,7 @@
 #include "core/isa/SharedBanks.h"
 
 #include "core/isa/Assembly.h"
+#include "core/isa/LaneValues.h"
 
 #include "core/util/Numbers.h"
 #include "core/util/Text.h"
@@ -16,38 +17,6 @@ namespace {
 
 std::string trim(std::string_view text) { return std::string(trimmed(text)); }
 
-// A register's value in every lane at once: known exactly, or an unknown
-// term that is the same in every lane (a kernel argument, a block index)
-// plus a known offset per lane, or unknown (a loaded value, arithmetic not
-// run here), with the line where it was lost.
-struct Lanes {
-  enum class Kind { Known, Uniform, Unknown };
-  Kind kind = Kind::Unknown;
-  std::vector<int64_t> value; // per lane: the value, or the offset
-  size_t lostAt = 0;
-  std::string lostWhy;
-
-  bool known() const { return kind == Kind::Known; }
-  bool unknown() const { return kind == Kind::Unknown; }
-  // The same in every lane (a known constant, or a uniform term with a
-  // uniform offset).
-  bool sameInEveryLane() const {
-    return kind != Kind::Unknown &&
-           std::adjacent_find(value.begin(), value.end(),
-                              std::not_equal_to<>()) == value.end();
-  }
-};
-
-Lanes known(size_t lanes, int64_t v) {
-  return {Lanes::Kind::Known, std::vector<int64_t>(lanes, v), 0, {}};
-}
-Lanes lost(size_t line, std::string why) {
-  return {Lanes::Kind::Unknown, {}, line, std::move(why)};
-}
-Lanes uniform(size_t lanes) {
-  return {Lanes::Kind::Uniform, std::vector<int64_t>(lanes, 0), 0, {}};
-}
-
 // The bits of a PTX type suffix: "u32" 32, "s64" 64; 0 for none.
 int typeBits(const std::string &part) {
   if (part.size() < 2 ||
@@ -57,16 +26,6 @@ int typeBits(const std::string &part) {
   return bits && (*bits == 8 || *bits == 16 || *bits == 32 || *bits == 64)
              ? static_cast<int>(*bits)
              : 0;
-}
-
-int64_t wrap(int64_t v, int bits, bool isSigned) {
-  if (bits <= 0 || bits >= 64)
-    return v;
-  const uint64_t mask = (uint64_t{1} << bits) - 1;
-  uint64_t u = static_cast<uint64_t>(v) & mask;
-  if (isSigned && (u >> (bits - 1)) & 1)
-    u |= ~mask;
-  return static_cast<int64_t>(u);
 }
 
 // "mad.lo.s32" -> {"mad", "lo", "s32"}.
@@ -116,21 +75,22 @@ public:
   // immediate, a shared symbol.
   Lanes read(const std::string &operand, size_t line) const {
     if (operand.empty())
-      return lost(line, "an empty operand");
+      return lostLanes(line, "an empty operand");
     if (auto special = specialRegister(operand))
       return *special;
     if (operand[0] == '%') {
       auto found = registers.find(operand);
       if (found == registers.end())
-        return lost(line, operand + " is read before this reader saw it set");
+        return lostLanes(line,
+                         operand + " is read before this reader saw it set");
       return found->second;
     }
     if (auto number = immediate(operand))
-      return known(lanes, *number);
+      return knownLanes(lanes, *number);
     if (auto symbol = shared.find(operand); symbol != shared.end())
-      return known(lanes, symbol->second.offset);
+      return knownLanes(lanes, symbol->second.offset);
     // A global symbol or a kernel parameter: one value for every lane.
-    return uniform(lanes);
+    return uniformLanes(lanes);
   }
 
   void write(const std::string &destination, Lanes value) {
@@ -140,7 +100,7 @@ public:
       for (const std::string &one :
            operandsOf(destination.substr(1, destination.size() - 2)))
         registers[one] =
-            value.known() ? value : lost(value.lostAt, value.lostWhy);
+            value.isKnown() ? value : lostLanes(value.lostAt, value.lostWhy);
       return;
     }
     registers[destination] = std::move(value);
@@ -161,8 +121,9 @@ public:
     if (op == "ld" || op == "ldmatrix" || op == "ldu" || op == "atom" ||
         op == "shfl" || op == "vote" || op == "tex") {
       const bool param = parts.size() > 1 && parts[1] == "param";
-      write(ops[0], param ? uniform(lanes)
-                          : lost(line, "loaded from memory by " + mnemonic));
+      write(ops[0], param
+                        ? uniformLanes(lanes)
+                        : lostLanes(line, "loaded from memory by " + mnemonic));
       return;
     }
     write(ops[0], evaluate(parts, ops, line));
@@ -173,7 +134,7 @@ public:
 private:
   std::optional<Lanes> specialRegister(const std::string &name) const {
     auto laneValues = [&](auto of) {
-      Lanes v = known(lanes, 0);
+      Lanes v = knownLanes(lanes, 0);
       for (size_t l = 0; l < lanes; ++l)
         v.value[l] = of(static_cast<int64_t>(l));
       return v;
@@ -187,11 +148,11 @@ private:
     if (name == "%laneid")
       return laneValues([](int64_t l) { return l; });
     if (name == "%warpid")
-      return known(lanes, 0);
+      return knownLanes(lanes, 0);
     if (name.rfind("%ctaid", 0) == 0 || name.rfind("%nctaid", 0) == 0 ||
         name.rfind("%ntid", 0) == 0 || name.rfind("%clusterid", 0) == 0 ||
         name.rfind("%cluster_ctaid", 0) == 0)
-      return uniform(lanes);
+      return uniformLanes(lanes);
     return std::nullopt;
   }
 
@@ -228,17 +189,13 @@ private:
   Lanes evaluate(const std::vector<std::string> &parts,
                  const std::vector<std::string> &ops, size_t line) const {
     const std::string &op = parts.front();
-    const std::string mnemonic = [&] {
-      std::string m;
-      for (const std::string &p : parts)
-        m += (m.empty() ? "" : ".") + p;
-      return m;
-    }();
-    // The result's type: the last type suffix (cvt: the first, its
-    // destination's).
+    std::string mnemonic;
+    for (const std::string &p : parts)
+      mnemonic += (mnemonic.empty() ? "" : ".") + p;
+    // The operands' type: the last type suffix (cvt: its destination's,
+    // the one before last).
     int bits = 0;
-    bool isSigned = false;
-    bool isFloat = false;
+    bool isSigned = false, isFloat = false;
     for (size_t i = parts.size(); i-- > 1;) {
       if (parts[i].size() > 1 && parts[i][0] == 'f' &&
           typeBits("u" + parts[i].substr(1)))
@@ -249,144 +206,44 @@ private:
       }
     }
     if (op == "cvt" && parts.size() >= 3) {
-      bits = typeBits(parts[parts.size() - 2]);
-      isSigned =
-          !parts[parts.size() - 2].empty() && parts[parts.size() - 2][0] == 's';
+      const std::string &to = parts[parts.size() - 2];
+      bits = typeBits(to);
+      isSigned = !to.empty() && to[0] == 's';
       isFloat = isFloat || !bits;
     }
-    const bool wide =
-        std::find(parts.begin(), parts.end(), "wide") != parts.end();
-    const bool high =
-        std::find(parts.begin(), parts.end(), "hi") != parts.end();
     if (isFloat)
-      return lost(line, mnemonic + " computes floats");
-    const int resultBits = wide ? std::min(64, bits * 2) : bits;
-
+      return lostLanes(line, mnemonic + " computes floats");
+    auto has = [&](const char *part) {
+      return std::find(parts.begin(), parts.end(), part) != parts.end();
+    };
+    const bool wide = has("wide");
     std::vector<Lanes> in;
     for (size_t i = 1; i < ops.size(); ++i)
       in.push_back(read(ops[i], line));
-    for (const Lanes &v : in)
-      if (v.unknown())
-        return v;
-    auto anyUniform = std::any_of(in.begin(), in.end(), [](const Lanes &v) {
-      return v.kind == Lanes::Kind::Uniform;
-    });
-    // The unary and binary operations run here, lane by lane.
-    auto apply = [&](auto f) {
-      Lanes out = known(lanes, 0);
-      for (size_t l = 0; l < lanes; ++l) {
-        std::vector<int64_t> args;
-        for (const Lanes &v : in)
-          args.push_back(
-              wrap(v.value[l], wide ? bits : (bits ? bits : 64), isSigned));
-        out.value[l] = wrap(f(args), resultBits ? resultBits : 64, false);
-      }
-      return out;
-    };
-    const size_t arity = in.size();
-    auto need = [&](size_t n) { return arity == n; };
-    std::optional<Lanes> result;
-    if ((op == "mov" || op == "cvta" || op == "cvt") && need(1)) {
+    if ((op == "mov" || op == "cvta" || op == "cvt") && in.size() == 1) {
       Lanes out = in[0];
-      if (out.known())
+      if (out.isKnown())
         for (int64_t &v : out.value)
-          v = wrap(v, bits ? bits : 64, isSigned);
+          v = wrapBits(v, bits ? bits : 64, isSigned);
       return out;
     }
-    if (anyUniform)
-      return uniformResult(op, in, line, mnemonic);
-    if (op == "add" && need(2))
-      result = apply([](auto a) { return a[0] + a[1]; });
-    else if (op == "sub" && need(2))
-      result = apply([](auto a) { return a[0] - a[1]; });
-    else if (op == "mul" && need(2))
-      result = apply([&](auto a) {
-        if (high && bits == 32)
-          return (a[0] * a[1]) >> 32;
-        return a[0] * a[1];
-      });
-    else if (op == "mad" && need(3))
-      result = apply([](auto a) { return a[0] * a[1] + a[2]; });
-    else if (op == "shl" && need(2))
-      result = apply([](auto a) {
-        return a[1] >= 64 || a[1] < 0
-                   ? 0
-                   : static_cast<int64_t>(static_cast<uint64_t>(a[0]) << a[1]);
-      });
-    else if (op == "shr" && need(2))
-      result = apply([&](auto a) {
-        if (a[1] >= 64 || a[1] < 0)
-          return int64_t{0};
-        return isSigned ? a[0] >> a[1]
-                        : static_cast<int64_t>(
-                              static_cast<uint64_t>(wrap(a[0], bits, false)) >>
-                              a[1]);
-      });
-    else if (op == "and" && need(2))
-      result = apply([](auto a) { return a[0] & a[1]; });
-    else if (op == "or" && need(2))
-      result = apply([](auto a) { return a[0] | a[1]; });
-    else if (op == "xor" && need(2))
-      result = apply([](auto a) { return a[0] ^ a[1]; });
-    else if (op == "not" && need(1))
-      result = apply([](auto a) { return ~a[0]; });
-    else if (op == "neg" && need(1))
-      result = apply([](auto a) { return -a[0]; });
-    else if (op == "min" && need(2))
-      result = apply([](auto a) { return std::min(a[0], a[1]); });
-    else if (op == "max" && need(2))
-      result = apply([](auto a) { return std::max(a[0], a[1]); });
-    else if ((op == "div" || op == "rem") && need(2)) {
-      bool byZero = false;
-      for (int64_t v : in[1].value)
-        byZero |= v == 0;
-      if (byZero)
-        return lost(line, mnemonic + " divides by zero in some lane");
-      result = op == "div" ? apply([](auto a) { return a[0] / a[1]; })
-                           : apply([](auto a) { return a[0] % a[1]; });
-    }
-    if (result)
-      return *result;
-    return lost(line, mnemonic + " is not run by this reader");
-  }
-
-  // An operation on a term the same in every lane but unknown: sums keep
-  // it beside their known offsets, products by a constant scale it, and
-  // anything else of values the same in every lane is the same in every
-  // lane; what mixes it otherwise with lanes' own values is lost.
-  Lanes uniformResult(const std::string &op, const std::vector<Lanes> &in,
-                      size_t line, const std::string &mnemonic) const {
-    auto offsets = [&](auto f) {
-      Lanes out = uniform(lanes);
-      for (size_t l = 0; l < lanes; ++l) {
-        std::vector<int64_t> args;
-        for (const Lanes &v : in)
-          args.push_back(v.value[l]);
-        out.value[l] = f(args);
-      }
-      return out;
-    };
-    auto constant = [&](size_t i) {
-      return in[i].known() && in[i].sameInEveryLane();
-    };
-    if (op == "add" && in.size() == 2)
-      return offsets([](auto a) { return a[0] + a[1]; });
-    if (op == "sub" && in.size() == 2)
-      return offsets([](auto a) { return a[0] - a[1]; });
-    if (op == "mul" && in.size() == 2 && (constant(0) || constant(1)))
-      return offsets([](auto a) { return a[0] * a[1]; });
-    if (op == "mad" && in.size() == 3 && (constant(0) || constant(1)))
-      return offsets([](auto a) { return a[0] * a[1] + a[2]; });
-    if (op == "shl" && in.size() == 2 && constant(1))
-      return offsets([](auto a) {
-        return a[1] >= 0 && a[1] < 63 ? a[0] * (int64_t{1} << a[1]) : 0;
-      });
-    if (std::all_of(in.begin(), in.end(),
-                    [](const Lanes &v) { return v.sameInEveryLane(); }))
-      return uniform(lanes);
-    return lost(line, mnemonic +
-                          " mixes a value the same in every lane but unknown "
-                          "here (a kernel argument) with each lane's own");
+    static const std::map<std::string, LaneOp> kOps = {
+        {"add", LaneOp::Add}, {"sub", LaneOp::Sub}, {"mul", LaneOp::Mul},
+        {"mad", LaneOp::Mad}, {"shl", LaneOp::Shl}, {"shr", LaneOp::Shr},
+        {"and", LaneOp::And}, {"or", LaneOp::Or},   {"xor", LaneOp::Xor},
+        {"not", LaneOp::Not}, {"neg", LaneOp::Neg}, {"min", LaneOp::Min},
+        {"max", LaneOp::Max}, {"div", LaneOp::Div}, {"rem", LaneOp::Rem}};
+    auto found = kOps.find(op);
+    if (found == kOps.end())
+      return lostLanes(line, mnemonic + " is not run by this reader");
+    LaneOp laneOp = found->second;
+    if (laneOp == LaneOp::Shr && isSigned)
+      laneOp = LaneOp::AShr;
+    if (laneOp == LaneOp::Mul && has("hi") && bits == 32)
+      laneOp = LaneOp::MulHi;
+    const int width = bits ? bits : 64;
+    return applyLanes(laneOp, in, width, wide ? std::min(64, 2 * width) : width,
+                      isSigned, line, mnemonic);
   }
 
   size_t lanes;
@@ -707,7 +564,7 @@ std::vector<KernelBanks> sharedBanksOfPtx(const std::string &text,
           access.why = "its address '" + shape->address + "' is not read here";
         } else {
           const Lanes base = machine.read(address->first, line);
-          if (base.unknown()) {
+          if (base.isLost()) {
             access.why = "its address rests on line " +
                          std::to_string(base.lostAt) + ": " + base.lostWhy;
           } else {

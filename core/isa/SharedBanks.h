@@ -1,4 +1,5 @@
-// Which banks a kernel's shared-memory accesses land on, from its PTX: the
+// Which banks a kernel's shared-memory accesses land on, from its PTX or its
+// AMDGPU assembly (AmdgpuBanks.cpp): the
 // byte address each lane of the first subgroup uses is found by running the
 // kernel's integer arithmetic for all its lanes at once, in program order
 // (each loop's first pass: the values its prologue gives), and the lanes'
@@ -58,5 +59,13 @@ std::string describeBanks(const std::vector<SharedAccess> &accesses,
 // atom/red.shared, cp.async's shared side) of each kernel of a PTX text.
 std::vector<KernelBanks> sharedBanksOfPtx(const std::string &text,
                                           const layout::BankModel &banks);
+// Every LDS access (ds_read*, ds_write*, ds_load*, ds_store* and the LDS
+// atomics; a read2 / write2 as its two accesses) of each kernel of AMDGPU
+// assembly: the first wave's lanes, v0 their work-item ids (packed where
+// the kernel descriptor asks for y or z), the workgroup's shape from the
+// metadata's reqd_workgroup_size, the wave's size from its wavefront_size
+// and the banks from its .amdgcn_target (`banks` where it names none).
+std::vector<KernelBanks> sharedBanksOfAmdgpu(const std::string &text,
+                                             const layout::BankModel &banks);
 
 } // namespace tilescope::isa

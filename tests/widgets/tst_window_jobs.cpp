@@ -242,6 +242,10 @@ private slots:
              qPrintable(regions.join("\n")));
     QVERIFY2(loop.contains("global load (") && loop.contains("x 128-bit"),
              qPrintable(loop));
+    // Its LDS accesses' banks, from the addresses the wave's lanes compute:
+    // every access resolved (a "?" would say one is not).
+    QVERIFY2(loop.contains(" | banks ") && !loop.contains(" | banks ?"),
+             qPrintable(loop));
     window->findChild<QTabWidget *>("runTabs")->setCurrentWidget(instructions);
     screenshot(*window, "run-panel-instructions");
 

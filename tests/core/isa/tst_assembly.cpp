@@ -80,17 +80,14 @@ Result<std::filesystem::path> assemblyOf(const Variant &v,
 
 } // namespace
 
-// The banks of every shared-memory access of IREE's PTX: each address is
-// found (nothing of IREE's address arithmetic is beyond the reader), and
-// the lanes of one store write bytes apart, as any kernel's do.
-void everySharedAccessIsResolved(const std::string &ptx,
+// The banks of every shared-memory access of IREE's PTX and LDS access of
+// its AMDGPU assembly: each address is found (nothing of IREE's address
+// arithmetic is beyond the reader), and the lanes of one store write bytes
+// apart, as any kernel's do.
+void everySharedAccessIsResolved(const isa::Kernel &kernel,
                                  const std::string &where) {
-  const auto kernels =
-      isa::sharedBanksOfPtx(ptx, layout::BankModel::forArch("sm_90"));
-  QCOMPARE(kernels.size(), size_t(1));
-  const isa::KernelBanks &kernel = kernels.front();
-  QVERIFY2(!kernel.accesses.empty(), where.c_str());
-  for (const isa::SharedAccess &access : kernel.accesses) {
+  QVERIFY2(!kernel.sharedAccesses.empty(), where.c_str());
+  for (const isa::SharedAccess &access : kernel.sharedAccesses) {
     const std::string at =
         where + ": line " + std::to_string(access.line) + " " + access.mnemonic;
     QVERIFY2(access.resolved, (at + ": " + access.why).c_str());
@@ -151,12 +148,13 @@ private slots:
     auto listing = isa::readAssemblyFile(*file);
     QVERIFY2(listing.ok(),
              (where + ": " + (listing.ok() ? "" : listing.error())).c_str());
-    if (v.target == "sm_90")
-      everySharedAccessIsResolved(test::readFile(*file), where);
     QCOMPARE(listing->dialect,
              std::string(v.target == "sm_90" ? "ptx" : "amdgpu"));
     QCOMPARE(listing->kernels.size(), size_t(1));
     const isa::Kernel &kernel = listing->kernels.front();
+    everySharedAccessIsResolved(kernel, where);
+    if (QTest::currentTestFailed())
+      return;
     std::vector<const isa::Region *> loops;
     for (const isa::Region &region : kernel.regions)
       if (region.kind == isa::Region::Kind::Loop)

@@ -3,7 +3,9 @@
 // column from the thread index, an XOR swizzle, a row stride and padding,
 // a kernel argument as the base or a shared symbol, 2- to 16-byte accesses
 // and ldmatrix rows, workgroups of one to four dimensions' worth of lanes)
-// are written as the integer PTX a compiler writes for them; the reader's
+// are written as the integer PTX, or the AMDGPU assembly (a wave of 64, its
+// work-item ids packed in v0, read2 pairs), a compiler writes for them; the
+// reader's
 // lanes and conflict degrees must be those the pattern gives when each
 // lane's address is computed directly and every phase's banks counted word
 // by word. And what the reader cannot know is said, with its line.
@@ -124,6 +126,57 @@ std::string ptxOf(const Pattern &p) {
   return s.str();
 }
 
+// The pattern as AMDGPU assembly: v0 the work-item ids (x | y << 10 where
+// the workgroup has a y), the address in a VGPR, a kernel argument in an
+// SGPR pair loaded from the kernarg segment; `read2` makes the access a
+// ds_read2_b32 at `offset` and `offset` + 64 elements' bytes.
+std::string amdgpuOf(const Pattern &p, bool read2) {
+  std::ostringstream s;
+  const bool packed = p.y > 1;
+  s << "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n"
+    << "\t.text\n\t.type k,@function\nk:\n"
+    << "\ts_load_dwordx2 s[2:3], s[0:1], 0x0\n"
+    << "\ts_waitcnt lgkmcnt(0)\n"
+    << "\tv_and_b32_e32 v1, 0x3ff, v0\n"
+    << "\tv_bfe_u32 v2, v0, 10, 10\n"
+    << "\tv_lshrrev_b32_e32 v3, " << p.rowShift << ", v1\n"
+    << "\tv_and_b32_e32 v4, " << p.rowMask << ", v3\n"
+    << "\tv_and_b32_e32 v5, " << p.columnMask << ", v1\n"
+    << "\tv_and_b32_e32 v6, " << p.swizzleMask << ", v4\n"
+    << "\tv_xor_b32_e32 v7, v5, v6\n"
+    << "\tv_mul_u32_u24_e32 v8, " << p.accessBytes << ", v7\n"
+    << "\ts_movk_i32 s4, 0x" << std::hex << p.strideBytes << std::dec << "\n"
+    << "\tv_mad_u32_u24 v9, v4, s4, v8\n"
+    << "\tv_mov_b32_e32 v10, " << p.yStrideBytes << "\n"
+    << "\tv_mad_u32_u24 v11, v2, v10, v9\n"
+    << "\tv_cvt_f32_u32_e32 v12, v1\n";
+  if (p.argumentBase)
+    s << "\tv_add_u32_e32 v11, s2, v11\n";
+  s << ".LBB0_1:\n\ts_barrier\n";
+  if (read2) {
+    s << "\tds_read2_b32 v[20:21], v11 offset0:" << p.offset / 4
+      << " offset1:" << p.offset / 4 + 64 << "\n";
+  } else {
+    const char *type = p.accessBytes == 2   ? "b16"
+                       : p.accessBytes == 4 ? "b32"
+                       : p.accessBytes == 8 ? "b64"
+                                            : "b128";
+    if (p.store)
+      s << "\tds_write_" << type << " v11, v[20:23] offset:" << p.offset
+        << "\n";
+    else
+      s << "\tds_read_" << type << " v[20:23], v11 offset:" << p.offset << "\n";
+  }
+  s << "\ts_cbranch_scc1 .LBB0_1\n\ts_endpgm\n.Lfunc_end0:\n"
+    << "\t.amdhsa_kernel k\n\t\t.amdhsa_system_vgpr_workitem_id "
+    << (packed ? 1 : 0) << "\n\t.end_amdhsa_kernel\n"
+    << "\t.amdgpu_metadata\n---\namdhsa.kernels:\n"
+    << "  - .name: k\n    .reqd_workgroup_size:\n      - " << p.x
+    << "\n      - " << p.y << "\n      - 1\n    .wavefront_size: 64\n"
+    << "\t.end_amdgpu_metadata\n";
+  return s.str();
+}
+
 Pattern randomPattern(std::mt19937 &random) {
   auto pick = [&](std::initializer_list<int64_t> values) {
     return *(values.begin() + random() % values.size());
@@ -197,6 +250,58 @@ private slots:
                      .c_str());
       QVERIFY2(
           access.degrees.perPhase == bruteForce(p, lanes),
+          (where + ": worst " + std::to_string(access.degrees.worst)).c_str());
+      worst.insert(access.degrees.worst);
+    }
+    QVERIFY(worst.count(1) && worst.count(2) && *worst.rbegin() >= 8);
+  }
+
+  // The same patterns as AMDGPU assembly, a wave of 64 lanes (two phases
+  // of 4-byte accesses), and ds_read2_b32 as its two accesses.
+  void ldsDegreesAgreeWithABruteForceCount() {
+    std::mt19937 random(20261206);
+    const layout::BankModel model = layout::BankModel::forArch("gfx942");
+    std::set<int64_t> worst;
+    for (int i = 0; i < 400; ++i) {
+      Pattern p = randomPattern(random);
+      p.ldmatrix = 0;
+      const bool read2 = random() % 4 == 0;
+      if (read2) {
+        p.accessBytes = 4;
+        p.store = false;
+      }
+      p.strideBytes = std::min<int64_t>(p.strideBytes, 0x7fff);
+      const std::string where = "case " + std::to_string(i) + ": " +
+                                describe(p) + (read2 ? " read2" : "");
+      const auto kernels = isa::sharedBanksOfAmdgpu(amdgpuOf(p, read2), model);
+      QVERIFY2(kernels.size() == 1, where.c_str());
+      const isa::KernelBanks &kernel = kernels.front();
+      QCOMPARE(kernel.subgroupSize, int64_t(64));
+      QVERIFY2(kernel.accesses.size() == 1, where.c_str());
+      const isa::SharedAccess &access = kernel.accesses.front();
+      QVERIFY2(access.resolved, (where + ": " + access.why).c_str());
+      QCOMPARE(access.uniformBaseAssumed, p.argumentBase);
+      QCOMPARE(access.store, p.store);
+      const int64_t lanes = std::min<int64_t>(64, p.x * p.y);
+      std::vector<int64_t> expected = bruteForce(p, lanes);
+      if (read2) {
+        Pattern second = p;
+        second.offset += 64 * 4;
+        const std::vector<int64_t> more = bruteForce(second, lanes);
+        expected.insert(expected.end(), more.begin(), more.end());
+      }
+      QVERIFY2(access.addresses.size() == size_t(lanes * (read2 ? 2 : 1)),
+               where.c_str());
+      for (size_t k = 0; k < access.addresses.size(); ++k) {
+        const layout::LaneAddress &lane = access.addresses[k];
+        const int64_t extra = k >= size_t(lanes) ? 64 * 4 : 0;
+        QVERIFY2(lane.address == addressOf(p, lane.lane) + extra,
+                 (where + ": lane " + std::to_string(lane.lane) + " at " +
+                  std::to_string(lane.address))
+                     .c_str());
+      }
+      QVERIFY2(
+          access.degrees.perPhase == expected,
           (where + ": worst " + std::to_string(access.degrees.worst)).c_str());
       worst.insert(access.degrees.worst);
     }
