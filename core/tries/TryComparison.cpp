@@ -131,6 +131,21 @@ std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
                                  isa::toString(instructionClass), countA,
                                  countB});
       }
+      // The region's shared-memory accesses whose lanes collide on a bank.
+      auto conflicted = [](const isa::Kernel &k, const isa::Region *region) {
+        size_t n = 0;
+        if (region)
+          for (const isa::SharedAccess &access : k.sharedAccesses)
+            n += access.line >= region->firstLine &&
+                 access.line <= region->lastLine && access.resolved &&
+                 access.degrees.worst > 1;
+        return n;
+      };
+      const size_t conflictedA = conflicted(kernelA, inA);
+      const size_t conflictedB = conflicted(found->second, inB);
+      if (conflictedA + conflictedB > 0)
+        kernel.counts.push_back({isa::toString(kind), "bank-conflicted access",
+                                 conflictedA, conflictedB});
     }
     out.push_back(std::move(kernel));
   }
