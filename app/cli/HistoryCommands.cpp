@@ -123,7 +123,10 @@ int history(const QStringList &arguments) {
   filter.kind = parser.value(kindOption).toStdString();
   filter.outcome = parser.value(outcomeOption).toStdString();
   filter.sweep = parser.value(sweepOption).toStdString();
-  filter.limit = parser.value(limitOption).toInt();
+  auto limit = countOf(parser, limitOption, 0, 0, 1'000'000'000);
+  if (!limit)
+    return usageError("history", limit.error());
+  filter.limit = *limit;
   auto records = history->list(filter);
   if (!records) {
     std::cerr << "tilescope-cli history: " << records.error() << "\n";

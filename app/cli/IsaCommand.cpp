@@ -101,7 +101,12 @@ assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
     request.target = *target;
     request.upTo = tries::TryStage::Compile;
     request.directory = *directory;
-    request.timeout = timeoutOf(parser);
+    auto timeout = timeoutOf(parser);
+    if (!timeout) {
+      code = kExitUsage;
+      return Error{timeout.error()};
+    }
+    request.timeout = *timeout;
     auto tried = bench.runTry(request);
     if (!tried) {
       if (tried.refusal().kind == workbench::Refusal::Kind::NoIree)

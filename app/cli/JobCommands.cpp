@@ -156,6 +156,9 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
                          : Result<int>(5);
   if (!repetitions)
     return usage(repetitions.error());
+  auto timeout = timeoutOf(parser);
+  if (!timeout)
+    return usage(timeout.error());
   auto place = stage == Stage::Bench ? placeOf(parser)
                                      : Result<run::RunPlace>(run::RunPlace{});
   if (!place)
@@ -190,7 +193,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   request.repetitions = *repetitions;
   if (stage == Stage::Bench && parser.isSet(benchOptions.profile))
     request.profile = "on";
-  request.timeout = timeoutOf(parser);
+  request.timeout = *timeout;
   request.onStep = [&progress](const std::string &what) {
     progress.step(what);
   };

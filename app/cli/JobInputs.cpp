@@ -72,12 +72,10 @@ Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser) {
   return process::newTryDirectory(workspaceOf(parser));
 }
 
-std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser) {
-  bool ok = false;
-  const double seconds = parser.value(kTimeoutOption).toDouble(&ok);
-  if (!parser.isSet(kTimeoutOption) || !ok || seconds <= 0)
-    return std::chrono::minutes(5);
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+Result<std::chrono::milliseconds> timeoutOf(const QCommandLineParser &parser) {
+  // The workbench's rule for every job's step: a number of seconds, more
+  // than 0, at most a week; 300 s when not given.
+  return workbench::stepLimit(timeoutSecondsOf(parser), "--timeout");
 }
 
 double timeoutSecondsOf(const QCommandLineParser &parser, double fallback) {

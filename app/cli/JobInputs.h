@@ -53,7 +53,9 @@ Result<std::optional<edit::OpRef>> jobOp(const QCommandLineParser &parser,
 
 // --out, or a new folder under the workspace.
 Result<std::filesystem::path> tryFolderOf(const QCommandLineParser &parser);
-std::chrono::milliseconds timeoutOf(const QCommandLineParser &parser);
+// --timeout as a job step's limit (300 s when not given), or why it is
+// none (not a number, 0 or less, past a week).
+Result<std::chrono::milliseconds> timeoutOf(const QCommandLineParser &parser);
 // --timeout as given, for a job's choice to check (NaN where it is not a
 // number; `fallback` seconds when not given).
 double timeoutSecondsOf(const QCommandLineParser &parser,

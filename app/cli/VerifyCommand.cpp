@@ -128,6 +128,10 @@ int verify(const QStringList &arguments) {
   run::CheckRequest request;
   if (auto numbers = readNumbers(parser, options, request); !numbers)
     return usage(numbers.error());
+  auto timeout = timeoutOf(parser);
+  if (!timeout)
+    return usage(timeout.error());
+  request.timeout = *timeout;
   auto place = placeOf(parser);
   if (!place)
     return usage(place.error());
@@ -155,7 +159,6 @@ int verify(const QStringList &arguments) {
   if (parser.isSet(options.reference))
     request.reference = parser.value(options.reference).toStdString();
   request.function = parser.value(options.function).toStdString();
-  request.timeout = timeoutOf(parser);
 
   const workbench::Workbench bench = workbenchOf(parser);
   if (auto installation = bench.iree(); !installation) {

@@ -168,12 +168,8 @@ workspaceOr(const std::optional<std::filesystem::path> &given) {
 }
 
 std::chrono::milliseconds timeoutOf(double seconds) {
-  // NaN fails every comparison and infinity overflows the cast: both are
-  // refused, as is more than a week.
-  if (!std::isfinite(seconds) || seconds <= 0 || seconds > 7 * 24 * 3600.0)
-    throw Failure("timeout must be a number of seconds, more than 0 and at "
-                  "most a week (604800)");
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+  // The workbench's rule, as for the CLI's --timeout and the window's boxes.
+  return valueOr(workbench::stepLimit(seconds, "timeout"));
 }
 
 const std::atomic<bool> *cancelFlagOf(const py::object &cancel) {

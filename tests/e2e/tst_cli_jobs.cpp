@@ -303,6 +303,29 @@ private slots:
     auto listed =
         cli(inWorkspace({"history", "--outcome", "timed-out", "--json"}));
     QCOMPARE(QJsonDocument::fromJson(listed.out.toUtf8()).array().size(), 1);
+    // A time that is none is refused before anything runs, naming the
+    // option, by every job command (never 300 s in its place); so is a
+    // --limit that is no count.
+    for (const char *bad : {"abc", "0", "-5", "nan", "1e9"})
+      for (const QStringList &command :
+           {QStringList{"compile", edited}, QStringList{"isa", edited},
+            QStringList{"verify", edited, "--program", edited}}) {
+        auto refused =
+            cli(inWorkspace(command + QStringList{"--timeout", bad}));
+        QVERIFY2(refused.exitCode == 2 &&
+                     refused.err.contains("--timeout is in seconds"),
+                 qPrintable(command.front() + " --timeout " + bad + ": " +
+                            failure(refused)));
+      }
+    auto limited = cli(inWorkspace({"history", "--limit", "many"}));
+    QVERIFY2(limited.exitCode == 2 && limited.err.contains("--limit"),
+             qPrintable(failure(limited)));
+    QCOMPARE(QJsonDocument::fromJson(cli(inWorkspace({"history", "--outcome",
+                                                      "timed-out", "--json"}))
+                                         .out.toUtf8())
+                 .array()
+                 .size(),
+             1);
   }
 
   void anExportedSpecChangesWhatIreeChooses() {
