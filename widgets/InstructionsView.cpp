@@ -1,6 +1,7 @@
 #include "widgets/InstructionsView.h"
 
 #include <QColor>
+#include <QFont>
 #include <QFontDatabase>
 #include <QHeaderView>
 
@@ -10,7 +11,7 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-enum Column { What, Lines, Class, Width, Banks };
+enum Column { What, Lines, Class, Width, Banks, Live };
 
 // A shared-memory access's passes ("2-way", in red; "1" without
 // conflicts), with each phase and the first lanes' addresses in its tip;
@@ -46,6 +47,25 @@ void showBanks(QTreeWidgetItem *row, const isa::SharedAccess *access) {
     tip += "\n(a base the same for every lane, unknown here, taken as "
            "bank-aligned)";
   row->setToolTip(Banks, tip);
+}
+
+// The vector registers live at an instruction; the kernel's peak in bold.
+void showLive(QTreeWidgetItem *row, const isa::KernelLiveness &liveness,
+              size_t line) {
+  auto at = liveness.atLine.find(line);
+  if (at == liveness.atLine.end())
+    return;
+  row->setText(Live, QString::number(at->second.vectorRegisters()));
+  row->setToolTip(Live, QString("%1 VGPRs + %2 AGPRs live (%3 SGPRs)")
+                            .arg(at->second.vgprs)
+                            .arg(at->second.agprs)
+                            .arg(at->second.sgprs));
+  if (line == liveness.peakLine) {
+    QFont bold = row->font(Live);
+    bold.setBold(true);
+    row->setFont(Live, bold);
+    row->setToolTip(Live, row->toolTip(Live) + ": the kernel's peak");
+  }
 }
 
 // A region's worst conflict over its shared-memory accesses ("2-way",
@@ -89,8 +109,8 @@ CompiledInstructions::read(const std::vector<std::filesystem::path> &paths) {
 
 InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
   setObjectName("jobInstructions");
-  setHeaderLabels(
-      {"Kernel, region, instruction", "Lines", "Class", "Bits", "Banks"});
+  setHeaderLabels({"Kernel, region, instruction", "Lines", "Class", "Bits",
+                   "Banks", "Live"});
   setUniformRowHeights(true);
   setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   header()->setStretchLastSection(false);
@@ -100,8 +120,9 @@ InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
       "region is one pass of its body (one reduction step, or several where "
       "LLVM unrolled it). Banks: how many passes a shared-memory access "
       "takes for the first subgroup's lanes (1: no conflict), from the "
-      "addresses its lanes compute. Compile, Resources or Compile && run to "
-      "fill it.");
+      "addresses its lanes compute. Live: the vector registers (VGPRs + "
+      "AGPRs) an AMDGPU instruction needs at once, the kernel's peak in "
+      "bold. Compile, Resources or Compile && run to fill it.");
 }
 
 void InstructionsView::show(const CompiledInstructions &compiled) {
@@ -128,6 +149,16 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
                   QString("%1-%2").arg(region.firstLine).arg(region.lastLine)});
         item->setToolTip(What, summary + (banks.isEmpty() ? "" : "\n" + banks));
         showRegionBanks(item, kernel, region, banks);
+        if (kernel.liveness)
+          if (auto peak = isa::peakBetween(*kernel.liveness, region.firstLine,
+                                           region.lastLine)) {
+            item->setText(Live, QString::number(peak->first.vectorRegisters()));
+            item->setToolTip(Live, QString("at most %1 VGPRs + %2 AGPRs live "
+                                           "(line %3)")
+                                       .arg(peak->first.vgprs)
+                                       .arg(peak->first.agprs)
+                                       .arg(peak->second));
+          }
         // One pass of a loop is what a reduction step issues: shown open.
         item->setExpanded(region.kind == isa::Region::Kind::Loop);
         for (const isa::Instruction &i : region.instructions) {
@@ -136,7 +167,14 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
                      i.widthBits > 0 ? QString::number(i.widthBits) : ""});
           row->setToolTip(What, qs(i.text));
           showBanks(row, kernel.sharedAccessAt(i.line));
+          if (kernel.liveness)
+            showLive(row, *kernel.liveness, i.line);
         }
+      }
+      if (kernel.liveness) {
+        top->setText(Live,
+                     QString::number(kernel.liveness->peak.vectorRegisters()));
+        top->setToolTip(Live, qs(isa::describe(*kernel.liveness)));
       }
       top->setExpanded(true);
     }
@@ -145,6 +183,7 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
   resizeColumnToContents(Class);
   resizeColumnToContents(Width);
   resizeColumnToContents(Banks);
+  resizeColumnToContents(Live);
 }
 
 QStringList InstructionsView::regionLines() const {

@@ -40,7 +40,16 @@ void printListing(const std::filesystem::path &file,
               kernel.sharedAccesses, region.firstLine, region.lastLine);
           !banks.empty())
         std::cout << "    banks: " << banks << "\n";
+      if (kernel.liveness)
+        if (auto peak = isa::peakBetween(*kernel.liveness, region.firstLine,
+                                         region.lastLine))
+          std::cout << "    live: at most " << peak->first.vgprs << " VGPRs + "
+                    << peak->first.agprs << " AGPRs (line " << peak->second
+                    << ")\n";
     }
+    if (kernel.liveness)
+      std::cout << "  live registers: " << isa::describe(*kernel.liveness)
+                << "\n";
     // Where an access could not be resolved, and where banks conflict.
     for (const isa::SharedAccess &access : kernel.sharedAccesses)
       if (!access.resolved)

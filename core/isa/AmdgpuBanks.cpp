@@ -6,121 +6,19 @@
 // the bank model.
 #include "core/isa/SharedBanks.h"
 
+#include "core/isa/AmdgpuText.h"
 #include "core/isa/LaneValues.h"
-#include "core/util/Numbers.h"
-#include "core/util/Text.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <sstream>
 
 namespace tilescope::isa {
 
 namespace {
 
-std::string trim(std::string_view text) { return std::string(trimmed(text)); }
-
 bool startsWith(const std::string &text, const char *prefix) {
   return text.rfind(prefix, 0) == 0;
-}
-
-// "v_add_u32_e32" -> "v_add_u32": the encoding suffix dropped.
-std::string baseOf(std::string mnemonic) {
-  for (const char *suffix : {"_e32", "_e64", "_sdwa", "_dpp"})
-    if (mnemonic.size() > std::string(suffix).size() &&
-        mnemonic.compare(mnemonic.size() - std::string(suffix).size(),
-                         std::string::npos, suffix) == 0)
-      return mnemonic.substr(0, mnemonic.size() - std::string(suffix).size());
-  return mnemonic;
-}
-
-std::optional<int64_t> immediateOf(const std::string &text) {
-  std::string digits = text;
-  bool negative = false;
-  if (!digits.empty() && digits[0] == '-') {
-    negative = true;
-    digits = digits.substr(1);
-  }
-  std::optional<int64_t> value;
-  if (digits.size() > 2 && digits[0] == '0' &&
-      (digits[1] == 'x' || digits[1] == 'X')) {
-    try {
-      size_t used = 0;
-      const unsigned long long v = std::stoull(digits.substr(2), &used, 16);
-      if (used == digits.size() - 2)
-        value = static_cast<int64_t>(v);
-    } catch (...) {
-    }
-  } else {
-    value = parseInt64(digits);
-  }
-  if (value && negative)
-    *value = -*value;
-  return value;
-}
-
-// The registers an operand names: "v12" -> {v12}; "v[4:7]" -> v4..v7;
-// "s[2:3]" -> s2, s3; empty for anything else.
-std::vector<std::string> registersOf(const std::string &operand) {
-  if (operand.size() < 2 ||
-      (operand[0] != 'v' && operand[0] != 's' && operand[0] != 'a'))
-    return {};
-  const char file = operand[0];
-  if (operand[1] == '[') {
-    const size_t colon = operand.find(':');
-    const size_t close = operand.find(']');
-    if (colon == std::string::npos || close == std::string::npos)
-      return {};
-    auto first = parseInt64(operand.substr(2, colon - 2));
-    auto last = parseInt64(operand.substr(colon + 1, close - colon - 1));
-    if (!first || !last || *last < *first || *last - *first > 32)
-      return {};
-    std::vector<std::string> names;
-    for (int64_t r = *first; r <= *last; ++r)
-      names.push_back(std::string(1, file) + std::to_string(r));
-    return names;
-  }
-  if (!parseInt64(operand.substr(1)))
-    return {};
-  return {operand};
-}
-
-// An AMDGPU statement: its mnemonic, its operands (split at commas) and
-// its modifiers ("offset:16", "offset0:4 offset1:8").
-struct Statement {
-  size_t line = 0;
-  std::string mnemonic;
-  std::vector<std::string> operands;
-  std::map<std::string, int64_t> modifiers;
-};
-
-Statement statementOf(const std::string &text, size_t line) {
-  Statement s;
-  s.line = line;
-  const size_t space = text.find_first_of(" \t");
-  s.mnemonic = text.substr(0, space);
-  if (space == std::string::npos)
-    return s;
-  std::stringstream in(text.substr(space));
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    std::stringstream words(trim(part));
-    std::string word;
-    bool first = true;
-    while (words >> word) {
-      const size_t colon = word.find(':');
-      if (!first && colon != std::string::npos && word[0] != 'v' &&
-          word[0] != 's') {
-        if (auto value = immediateOf(word.substr(colon + 1)))
-          s.modifiers[word.substr(0, colon)] = *value;
-      } else if (first) {
-        s.operands.push_back(word);
-      }
-      first = false;
-    }
-  }
-  return s;
 }
 
 // A ds_ access: its address operand, the bytes a lane moves, and the
@@ -132,8 +30,8 @@ struct DsShape {
   bool store = false;
 };
 
-std::optional<DsShape> dsShapeOf(const Statement &s) {
-  const std::string m = baseOf(s.mnemonic);
+std::optional<DsShape> dsShapeOf(const AmdgpuStatement &s) {
+  const std::string m = amdgpuBaseOf(s.mnemonic);
   if (!startsWith(m, "ds_") || s.operands.empty())
     return std::nullopt;
   // Cross-lane moves through the LDS hardware touch no LDS memory.
@@ -199,9 +97,9 @@ public:
   }
 
   Lanes read(const std::string &operand, size_t line) const {
-    if (auto number = immediateOf(operand))
+    if (auto number = amdgpuImmediateOf(operand))
       return knownLanes(lanes, *number);
-    const std::vector<std::string> names = registersOf(operand);
+    const std::vector<std::string> names = amdgpuRegistersOf(operand);
     if (names.size() == 1) {
       auto found = registers.find(names.front());
       if (found != registers.end())
@@ -221,14 +119,14 @@ public:
   }
 
   void write(const std::string &operand, const Lanes &value) {
-    for (const std::string &name : registersOf(operand))
+    for (const std::string &name : amdgpuRegistersOf(operand))
       registers[name] = value;
   }
 
-  void run(const Statement &s) {
+  void run(const AmdgpuStatement &s) {
     if (s.operands.empty())
       return;
-    const std::string m = baseOf(s.mnemonic);
+    const std::string m = amdgpuBaseOf(s.mnemonic);
     if (startsWith(m, "ds_") || startsWith(m, "global_load") ||
         startsWith(m, "buffer_load") || startsWith(m, "flat_load") ||
         startsWith(m, "scratch_load") || startsWith(m, "v_mfma") ||
@@ -381,113 +279,14 @@ private:
   std::map<std::string, Lanes> registers;
 };
 
-// A kernel's text in AMDGPU assembly, its statements with their lines, and
-// what its descriptor and metadata say of its lanes.
-struct KernelText {
-  std::string name;
-  std::vector<std::pair<size_t, std::string>> statements;
-  int64_t x = 0, y = 1, z = 1;
-  int64_t waveSize = 0;
-  int workItemIds = 0; // .amdhsa_system_vgpr_workitem_id
-};
-
-std::vector<KernelText> kernelsOf(const std::string &text, std::string &arch) {
-  std::vector<KernelText> kernels;
-  std::vector<std::string> functions;
-  std::istringstream in(text);
-  std::string raw;
-  size_t number = 0;
-  KernelText *current = nullptr;
-  KernelText *described = nullptr; // by .amdhsa_kernel or .name
-  std::string pendingList;         // a metadata list being read
-  std::vector<int64_t> listed;
-  while (std::getline(in, raw)) {
-    ++number;
-    std::string line = trim(raw.substr(0, raw.find(';')));
-    if (line.empty())
-      continue;
-    if (startsWith(line, "- .")) // a metadata list's first key
-      line = line.substr(2);
-    auto named = [&](const std::string &name) -> KernelText * {
-      for (KernelText &k : kernels)
-        if (k.name == name)
-          return &k;
-      return nullptr;
-    };
-    if (startsWith(line, ".amdgcn_target")) {
-      const size_t gfx = line.find("gfx");
-      if (gfx != std::string::npos)
-        arch = line.substr(gfx, line.find_first_of("\":", gfx) - gfx);
-      continue;
-    }
-    if (startsWith(line, ".type") &&
-        line.find("@function") != std::string::npos) {
-      std::string name = trim(line.substr(5));
-      functions.push_back(name.substr(0, name.find(',')));
-      continue;
-    }
-    // Metadata keys end in a colon too: not labels.
-    if (startsWith(line, ".reqd_workgroup_size:")) {
-      pendingList = "reqd";
-      listed.clear();
-      continue;
-    }
-    if (line.back() == ':' && line.find(' ') == std::string::npos) {
-      const std::string label = line.substr(0, line.size() - 1);
-      if (std::find(functions.begin(), functions.end(), label) !=
-          functions.end()) {
-        kernels.emplace_back();
-        kernels.back().name = label;
-        current = &kernels.back();
-      } else if (startsWith(label, ".Lfunc_end")) {
-        current = nullptr;
-      }
-      continue;
-    }
-    if (startsWith(line, ".amdhsa_kernel")) {
-      described = named(trim(line.substr(14)));
-      continue;
-    }
-    if (startsWith(line, ".amdhsa_system_vgpr_workitem_id") && described) {
-      if (auto n = parseInt64(trim(line.substr(31))))
-        described->workItemIds = static_cast<int>(*n);
-      continue;
-    }
-    if (startsWith(line, ".name:")) {
-      described = named(trim(line.substr(6)));
-      continue;
-    }
-    if (startsWith(line, ".wavefront_size:") && described) {
-      if (auto n = parseInt64(trim(line.substr(16))))
-        described->waveSize = *n;
-      continue;
-    }
-    if (!pendingList.empty() && startsWith(line, "- ")) {
-      if (auto n = parseInt64(trim(line.substr(2))))
-        listed.push_back(*n);
-      if (listed.size() == 3 && described) {
-        described->x = listed[0];
-        described->y = listed[1];
-        described->z = listed[2];
-        pendingList.clear();
-      }
-      continue;
-    }
-    pendingList.clear();
-    if (current && line[0] != '.')
-      current->statements.emplace_back(number, line);
-  }
-  return kernels;
-}
-
 } // namespace
 
 std::vector<KernelBanks> sharedBanksOfAmdgpu(const std::string &text,
                                              const layout::BankModel &given) {
   std::string arch;
-  std::vector<KernelText> kernels = kernelsOf(text, arch);
+  std::vector<AmdgpuKernelText> kernels = amdgpuKernelsOf(text, arch);
   std::vector<KernelBanks> result;
-  for (const KernelText &k : kernels) {
+  for (const AmdgpuKernelText &k : kernels) {
     layout::BankModel banks =
         arch.empty() ? given : layout::BankModel::forArch(arch);
     if (k.waveSize > 0)
@@ -503,8 +302,9 @@ std::vector<KernelBanks> sharedBanksOfAmdgpu(const std::string &text,
         std::clamp<int64_t>(threads, 1, banks.subgroupSize));
     WaveMachine machine(lanes, k.x > 0 ? k.x : banks.subgroupSize, k.y,
                         k.workItemIds > 0);
-    for (const auto &[line, statementText] : k.statements) {
-      const Statement statement = statementOf(statementText, line);
+    for (const AmdgpuStatement &statementRef : k.statements) {
+      const size_t line = statementRef.line;
+      const AmdgpuStatement &statement = statementRef;
       if (auto shape = dsShapeOf(statement)) {
         SharedAccess access;
         access.line = line;

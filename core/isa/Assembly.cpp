@@ -530,6 +530,10 @@ Result<Listing> readAmdgpu(const std::string &text) {
     for (Kernel &k : listing.kernels)
       if (k.name == banks.kernel)
         k.sharedAccesses = std::move(banks.accesses);
+  for (KernelLiveness &live : livenessOfAmdgpu(text))
+    for (Kernel &k : listing.kernels)
+      if (k.name == live.kernel)
+        k.liveness = std::move(live);
   return listing;
 }
 

@@ -8,12 +8,14 @@
 // Plain text in, plain data out: no IREE, no Qt.
 #pragma once
 
+#include "core/isa/Liveness.h"
 #include "core/isa/SharedBanks.h"
 #include "core/util/Result.h"
 
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,6 +84,10 @@ struct Kernel {
   // Its shared-memory (LDS) accesses, in program order, with the banks the
   // first subgroup's lanes land on (SharedBanks.h).
   std::vector<SharedAccess> sharedAccesses;
+  // The registers live at each instruction and their peak (Liveness.h):
+  // AMDGPU assembly's, where registers are the hardware's; PTX's virtual
+  // registers say nothing of what ptxas allocates, so none for PTX.
+  std::optional<KernelLiveness> liveness;
   // The access at `line`, if there is one.
   const SharedAccess *sharedAccessAt(size_t line) const;
 };

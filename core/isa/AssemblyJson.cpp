@@ -48,6 +48,12 @@ json toJson(const Kernel &kernel, const Region &region, bool withInstructions) {
           kernel.sharedAccesses, region.firstLine, region.lastLine);
       !banks.empty())
     out["banks"] = banks;
+  if (kernel.liveness)
+    if (auto peak =
+            peakBetween(*kernel.liveness, region.firstLine, region.lastLine))
+      out["peak_live"] = {{"vgprs", peak->first.vgprs},
+                          {"agprs", peak->first.agprs},
+                          {"line", peak->second}};
   if (withInstructions) {
     json list = json::array();
     for (const Instruction &i : region.instructions) {
@@ -55,6 +61,12 @@ json toJson(const Kernel &kernel, const Region &region, bool withInstructions) {
                     {"class", toString(i.kind)},
                     {"mnemonic", i.mnemonic},
                     {"width_bits", i.widthBits}};
+      if (kernel.liveness)
+        if (auto live = kernel.liveness->atLine.find(i.line);
+            live != kernel.liveness->atLine.end()) {
+          entry["live_vgprs"] = live->second.vgprs;
+          entry["live_agprs"] = live->second.agprs;
+        }
       if (const SharedAccess *access = kernel.sharedAccessAt(i.line)) {
         if (access->resolved)
           entry["bank_conflict"] = access->degrees.worst;
@@ -83,6 +95,16 @@ json toJson(const std::filesystem::path &file, const Listing &listing,
                   {"kernel", kernel.name},
                   {"regions", regions},
                   {"shared_accesses", accesses}};
+    if (kernel.liveness) {
+      const KernelLiveness &live = *kernel.liveness;
+      entry["live_registers"] = {{"peak_vgprs", live.peak.vgprs},
+                                 {"peak_agprs", live.peak.agprs},
+                                 {"peak_sgprs", live.peak.sgprs},
+                                 {"peak_line", live.peakLine},
+                                 {"allocated_vgprs", live.allocatedVgprs},
+                                 {"allocated_agprs", live.allocatedAgprs},
+                                 {"allocated_sgprs", live.allocatedSgprs}};
+    }
     out.push_back(entry);
   }
   return out;

@@ -11,17 +11,18 @@
 namespace tilescope::isa {
 
 // {"kind", "label", "first_line", "last_line", "counts": {class: n},
-//  "width_bits": {class: {bits: n}}, "banks": words, "instructions": [...]
-//  (when asked; a shared-memory access with its "bank_conflict" degree or
-//  why it is "bank_unresolved")}
+//  "width_bits": {class: {bits: n}}, "banks": words, "peak_live": {vgprs,
+//  agprs, line} (AMDGPU), "instructions": [...] (when asked; with
+//  "live_vgprs"/"live_agprs" on AMDGPU, a shared-memory access with its
+//  "bank_conflict" degree or why it is "bank_unresolved")}
 nlohmann::json toJson(const Kernel &kernel, const Region &region,
                       bool withInstructions);
 // {"line", "mnemonic", "store", "bytes", "resolved", "degree",
 //  "lanes_per_phase", "phases", "uniform_base_assumed"} or, unresolved,
 //  {"line", "mnemonic", "resolved": false, "why"}.
 nlohmann::json toJson(const SharedAccess &access);
-// [{"file", "dialect", "kernel", "regions": [...], "shared_accesses": [...]},
-//  ...] a kernel each.
+// [{"file", "dialect", "kernel", "regions": [...], "shared_accesses": [...],
+//   "live_registers": {peak and allocated, AMDGPU}}, ...] a kernel each.
 nlohmann::json toJson(const std::filesystem::path &file, const Listing &listing,
                       bool withInstructions);
 

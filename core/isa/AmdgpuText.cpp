@@ -1,0 +1,240 @@
+#include "core/isa/AmdgpuText.h"
+
+#include "core/util/Numbers.h"
+#include "core/util/Text.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tilescope::isa {
+
+namespace {
+
+std::string trim(std::string_view text) { return std::string(trimmed(text)); }
+
+bool startsWith(const std::string &text, const char *prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+} // namespace
+
+std::string amdgpuBaseOf(std::string mnemonic) {
+  for (const std::string suffix : {"_e32", "_e64", "_sdwa", "_dpp"})
+    if (mnemonic.size() > suffix.size() &&
+        mnemonic.compare(mnemonic.size() - suffix.size(), std::string::npos,
+                         suffix) == 0)
+      return mnemonic.substr(0, mnemonic.size() - suffix.size());
+  return mnemonic;
+}
+
+std::optional<int64_t> amdgpuImmediateOf(const std::string &text) {
+  std::string digits = text;
+  bool negative = false;
+  if (!digits.empty() && digits[0] == '-') {
+    negative = true;
+    digits = digits.substr(1);
+  }
+  std::optional<int64_t> value;
+  if (digits.size() > 2 && digits[0] == '0' &&
+      (digits[1] == 'x' || digits[1] == 'X')) {
+    try {
+      size_t used = 0;
+      const unsigned long long v = std::stoull(digits.substr(2), &used, 16);
+      if (used == digits.size() - 2)
+        value = static_cast<int64_t>(v);
+    } catch (...) {
+    }
+  } else {
+    value = parseInt64(digits);
+  }
+  if (value && negative)
+    *value = -*value;
+  return value;
+}
+
+std::vector<std::string> amdgpuRegistersOf(std::string operand) {
+  // Source modifiers: negation and absolute value.
+  while (!operand.empty() && (operand[0] == '-' || operand[0] == '|'))
+    operand.erase(0, 1);
+  while (!operand.empty() && operand.back() == '|')
+    operand.pop_back();
+  if (operand.size() < 2 ||
+      (operand[0] != 'v' && operand[0] != 's' && operand[0] != 'a'))
+    return {};
+  const char file = operand[0];
+  if (operand[1] == '[') {
+    const size_t colon = operand.find(':');
+    const size_t close = operand.find(']');
+    if (colon == std::string::npos || close == std::string::npos)
+      return {};
+    auto first = parseInt64(operand.substr(2, colon - 2));
+    auto last = parseInt64(operand.substr(colon + 1, close - colon - 1));
+    if (!first || !last || *last < *first || *last - *first > 32)
+      return {};
+    std::vector<std::string> names;
+    for (int64_t r = *first; r <= *last; ++r)
+      names.push_back(std::string(1, file) + std::to_string(r));
+    return names;
+  }
+  if (!parseInt64(operand.substr(1)))
+    return {};
+  return {operand};
+}
+
+AmdgpuStatement amdgpuStatementOf(const std::string &text, size_t line) {
+  AmdgpuStatement s;
+  s.line = line;
+  const size_t space = text.find_first_of(" \t");
+  s.mnemonic = text.substr(0, space);
+  if (space == std::string::npos)
+    return s;
+  std::stringstream in(text.substr(space));
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    std::stringstream words(trim(part));
+    std::string word;
+    bool first = true;
+    while (words >> word) {
+      const size_t colon = word.find(':');
+      if (!first && colon != std::string::npos && word[0] != 'v' &&
+          word[0] != 's' && word[0] != 'a') {
+        if (auto value = amdgpuImmediateOf(word.substr(colon + 1)))
+          s.modifiers[word.substr(0, colon)] = *value;
+      } else if (first) {
+        s.operands.push_back(word);
+      }
+      first = false;
+    }
+  }
+  return s;
+}
+
+std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
+                                              std::string &arch) {
+  std::vector<AmdgpuKernelText> kernels;
+  std::vector<std::string> functions;
+  std::istringstream in(text);
+  std::string raw;
+  size_t number = 0;
+  constexpr size_t kNone = static_cast<size_t>(-1);
+  size_t current = kNone;   // the kernel whose body is being read
+  size_t described = kNone; // by .amdhsa_kernel or the metadata's .name
+  std::optional<int64_t> agprsBeforeName; // a metadata item's first key
+  bool readingShape = false;              // reqd_workgroup_size's list
+  std::vector<int64_t> shape;
+  auto named = [&](const std::string &name) {
+    for (size_t k = 0; k < kernels.size(); ++k)
+      if (kernels[k].name == name)
+        return k;
+    return kNone;
+  };
+  auto number64 = [&](const std::string &line, size_t from) {
+    return parseInt64(trim(line.substr(from)));
+  };
+  while (std::getline(in, raw)) {
+    ++number;
+    std::string line = trim(raw.substr(0, raw.find(';')));
+    if (line.empty())
+      continue;
+    if (startsWith(line, "- .")) { // a metadata list's first key
+      line = line.substr(2);
+      // A kernel's entry in amdhsa.kernels (its arguments' entries are
+      // indented deeper).
+      if (raw.find_first_not_of(" \t") <= 2) {
+        described = kNone;
+        agprsBeforeName.reset();
+      }
+    }
+    if (startsWith(line, ".amdgcn_target")) {
+      const size_t gfx = line.find("gfx");
+      if (gfx != std::string::npos)
+        arch = line.substr(gfx, line.find_first_of("\":", gfx) - gfx);
+      continue;
+    }
+    if (startsWith(line, ".type") &&
+        line.find("@function") != std::string::npos) {
+      std::string name = trim(line.substr(5));
+      functions.push_back(name.substr(0, name.find(',')));
+      continue;
+    }
+    // Metadata keys end in a colon too: not labels.
+    if (startsWith(line, ".reqd_workgroup_size:")) {
+      readingShape = true;
+      shape.clear();
+      continue;
+    }
+    if (readingShape && startsWith(line, "- ")) {
+      if (auto n = number64(line, 2))
+        shape.push_back(*n);
+      if (shape.size() == 3 && described != kNone) {
+        kernels[described].x = shape[0];
+        kernels[described].y = shape[1];
+        kernels[described].z = shape[2];
+        readingShape = false;
+      }
+      continue;
+    }
+    readingShape = false;
+    if (line.back() == ':' && line.find(' ') == std::string::npos) {
+      const std::string label = line.substr(0, line.size() - 1);
+      if (std::find(functions.begin(), functions.end(), label) !=
+          functions.end()) {
+        kernels.emplace_back();
+        kernels.back().name = label;
+        current = kernels.size() - 1;
+      } else if (startsWith(label, ".Lfunc_end")) {
+        current = kNone;
+      } else if (current != kNone) {
+        kernels[current].labels[label] = kernels[current].statements.size();
+      }
+      continue;
+    }
+    if (startsWith(line, ".amdhsa_kernel")) {
+      described = named(trim(line.substr(14)));
+      continue;
+    }
+    if (startsWith(line, ".amdhsa_system_vgpr_workitem_id") &&
+        described != kNone) {
+      if (auto n = number64(line, 31))
+        kernels[described].workItemIds = static_cast<int>(*n);
+      continue;
+    }
+    if (startsWith(line, ".agpr_count:")) {
+      if (auto n = number64(line, 12)) {
+        if (described != kNone)
+          kernels[described].agprCount = *n;
+        else
+          agprsBeforeName = *n;
+      }
+      continue;
+    }
+    if (startsWith(line, ".name:")) {
+      described = named(trim(line.substr(6)));
+      if (described != kNone && agprsBeforeName)
+        kernels[described].agprCount = *agprsBeforeName;
+      continue;
+    }
+    if (described != kNone) {
+      if (startsWith(line, ".wavefront_size:")) {
+        if (auto n = number64(line, 16))
+          kernels[described].waveSize = *n;
+        continue;
+      }
+      if (startsWith(line, ".vgpr_count:")) {
+        if (auto n = number64(line, 12))
+          kernels[described].vgprCount = *n;
+        continue;
+      }
+      if (startsWith(line, ".sgpr_count:")) {
+        if (auto n = number64(line, 12))
+          kernels[described].sgprCount = *n;
+        continue;
+      }
+    }
+    if (current != kNone && line[0] != '.')
+      kernels[current].statements.push_back(amdgpuStatementOf(line, number));
+  }
+  return kernels;
+}
+
+} // namespace tilescope::isa

@@ -1,0 +1,48 @@
+// AMDGPU assembly as the readers of its kernels take it (the LDS banks,
+// the live registers): each kernel's statements with their lines and the
+// labels among them, what its descriptor and metadata say (workgroup
+// shape, wave size, work-item ids, registers allocated), and a statement
+// split into mnemonic, operands and modifiers.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::isa {
+
+struct AmdgpuStatement {
+  size_t line = 0;
+  std::string mnemonic; // as written: "v_add_u32_e32"
+  std::vector<std::string> operands;
+  std::map<std::string, int64_t> modifiers; // "offset" -> 16
+};
+AmdgpuStatement amdgpuStatementOf(const std::string &text, size_t line);
+
+// "v_add_u32_e32" -> "v_add_u32": the encoding suffix dropped.
+std::string amdgpuBaseOf(std::string mnemonic);
+// "0x108", "-4", "12"; none for anything else.
+std::optional<int64_t> amdgpuImmediateOf(const std::string &text);
+// The 32-bit registers an operand names: "v12" -> {v12}; "v[4:7]" ->
+// v4..v7; "s[2:3]", "a[0:3]"; modifiers ("-v1", "|v2|") stripped; empty
+// for anything else (vcc, exec, literals).
+std::vector<std::string> amdgpuRegistersOf(std::string operand);
+
+struct AmdgpuKernelText {
+  std::string name;
+  std::vector<AmdgpuStatement> statements;
+  // A label -> the index of the statement after it.
+  std::map<std::string, size_t> labels;
+  int64_t x = 0, y = 1, z = 1; // reqd_workgroup_size (x 0: not stated)
+  int64_t waveSize = 0;
+  int workItemIds = 0; // .amdhsa_system_vgpr_workitem_id
+  int64_t vgprCount = -1, agprCount = -1, sgprCount = -1; // -1: not stated
+};
+// The kernels of an AMDGPU assembly text; `arch` gets its .amdgcn_target's
+// gfx name ("" where it names none).
+std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
+                                              std::string &arch);
+
+} // namespace tilescope::isa
