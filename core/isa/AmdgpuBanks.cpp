@@ -8,6 +8,7 @@
 
 #include "core/isa/AmdgpuText.h"
 #include "core/isa/LaneValues.h"
+#include "core/util/Numbers.h"
 
 #include <algorithm>
 #include <map>
@@ -97,7 +98,7 @@ public:
   }
 
   Lanes read(const std::string &operand, size_t line) const {
-    if (auto number = amdgpuImmediateOf(operand))
+    if (auto number = parseIntegerLiteral(operand))
       return knownLanes(lanes, *number);
     const std::vector<std::string> names = amdgpuRegistersOf(operand);
     if (names.size() == 1) {
@@ -316,28 +317,10 @@ std::vector<KernelBanks> sharedBanksOfAmdgpu(const std::string &text,
           access.why = "its address rests on line " +
                        std::to_string(base.lostAt) + ": " + base.lostWhy;
         } else {
-          access.resolved = true;
-          access.uniformBaseAssumed = base.kind == Lanes::Kind::Uniform;
-          // A read2 / write2 is two accesses; its degrees are each's
-          // phases in turn.
-          access.degrees.worst = 0;
-          access.degrees.perPhase.clear();
-          for (int64_t offset : shape->offsets) {
-            std::vector<layout::LaneAddress> addresses;
-            for (size_t l = 0; l < lanes; ++l)
-              addresses.push_back(
-                  {static_cast<int64_t>(l), base.value[l] + offset});
-            const layout::PhaseDegrees degrees =
-                layout::conflictDegrees(addresses, shape->bytes, banks);
-            access.degrees.lanesPerPhase = degrees.lanesPerPhase;
-            access.degrees.perPhase.insert(access.degrees.perPhase.end(),
-                                           degrees.perPhase.begin(),
-                                           degrees.perPhase.end());
-            access.degrees.worst =
-                std::max(access.degrees.worst, degrees.worst);
-            access.addresses.insert(access.addresses.end(), addresses.begin(),
-                                    addresses.end());
-          }
+          // A read2 / write2 is two accesses, its phases one after the
+          // other.
+          resolveAccess(access, base.value, base.kind == Lanes::Kind::Uniform,
+                        shape->offsets, lanes, banks);
         }
         kernel.accesses.push_back(std::move(access));
       }

@@ -27,31 +27,6 @@ std::string amdgpuBaseOf(std::string mnemonic) {
   return mnemonic;
 }
 
-std::optional<int64_t> amdgpuImmediateOf(const std::string &text) {
-  std::string digits = text;
-  bool negative = false;
-  if (!digits.empty() && digits[0] == '-') {
-    negative = true;
-    digits = digits.substr(1);
-  }
-  std::optional<int64_t> value;
-  if (digits.size() > 2 && digits[0] == '0' &&
-      (digits[1] == 'x' || digits[1] == 'X')) {
-    try {
-      size_t used = 0;
-      const unsigned long long v = std::stoull(digits.substr(2), &used, 16);
-      if (used == digits.size() - 2)
-        value = static_cast<int64_t>(v);
-    } catch (...) {
-    }
-  } else {
-    value = parseInt64(digits);
-  }
-  if (value && negative)
-    *value = -*value;
-  return value;
-}
-
 std::vector<std::string> amdgpuRegistersOf(std::string operand) {
   // Source modifiers: negation and absolute value.
   while (!operand.empty() && (operand[0] == '-' || operand[0] == '|'))
@@ -98,7 +73,7 @@ AmdgpuStatement amdgpuStatementOf(const std::string &text, size_t line) {
       const size_t colon = word.find(':');
       if (!first && colon != std::string::npos && word[0] != 'v' &&
           word[0] != 's' && word[0] != 'a') {
-        if (auto value = amdgpuImmediateOf(word.substr(colon + 1)))
+        if (auto value = parseIntegerLiteral(word.substr(colon + 1)))
           s.modifiers[word.substr(0, colon)] = *value;
       } else if (first) {
         s.operands.push_back(word);

@@ -23,8 +23,6 @@ AmdgpuStatement amdgpuStatementOf(const std::string &text, size_t line);
 
 // "v_add_u32_e32" -> "v_add_u32": the encoding suffix dropped.
 std::string amdgpuBaseOf(std::string mnemonic);
-// "0x108", "-4", "12"; none for anything else.
-std::optional<int64_t> amdgpuImmediateOf(const std::string &text);
 // The 32-bit registers an operand names: "v12" -> {v12}; "v[4:7]" ->
 // v4..v7; "s[2:3]", "a[0:3]"; modifiers ("-v1", "|v2|") stripped; empty
 // for anything else (vcc, exec, literals).

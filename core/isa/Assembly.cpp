@@ -358,6 +358,33 @@ std::pair<std::string, std::string> mnemonicAndRest(std::string statement) {
 
 } // namespace
 
+std::string withoutPtxComments(std::string line, bool &inBlockComment) {
+  if (inBlockComment) {
+    const size_t close = line.find("*/");
+    if (close == std::string::npos)
+      return "";
+    line = line.substr(close + 2);
+    inBlockComment = false;
+  }
+  while (true) {
+    const size_t open = line.find("/*");
+    const size_t lineComment = line.find("//");
+    if (open == std::string::npos ||
+        (lineComment != std::string::npos && lineComment < open))
+      break;
+    const size_t close = line.find("*/", open + 2);
+    if (close == std::string::npos) {
+      inBlockComment = true;
+      line = line.substr(0, open);
+      break;
+    }
+    line = line.substr(0, open) + " " + line.substr(close + 2);
+  }
+  if (const size_t comment = line.find("//"); comment != std::string::npos)
+    line = line.substr(0, comment);
+  return line;
+}
+
 Result<Listing> readPtx(const std::string &text) {
   Listing listing;
   listing.dialect = "ptx";
@@ -375,25 +402,7 @@ Result<Listing> readPtx(const std::string &text) {
     std::string line = text.substr(start, end - start);
     start = end + 1;
     ++lineNumber;
-    // Comments out.
-    if (inBlockComment) {
-      const size_t close = line.find("*/");
-      if (close == std::string::npos)
-        continue;
-      line = line.substr(close + 2);
-      inBlockComment = false;
-    }
-    if (const size_t open = line.find("/*"); open != std::string::npos) {
-      const size_t close = line.find("*/", open + 2);
-      if (close == std::string::npos) {
-        inBlockComment = true;
-        line = line.substr(0, open);
-      } else {
-        line = line.substr(0, open) + line.substr(close + 2);
-      }
-    }
-    if (const size_t comment = line.find("//"); comment != std::string::npos)
-      line = line.substr(0, comment);
+    line = withoutPtxComments(std::move(line), inBlockComment);
     const std::string body = trimmedText(line);
     if (body.empty())
       continue;

@@ -98,6 +98,9 @@ struct Listing {
 };
 
 Result<Listing> readPtx(const std::string &text);
+// A line of PTX without its comments (// to the end, /* ... */ within and
+// across lines: `inBlockComment` carries an open one to the next line).
+std::string withoutPtxComments(std::string line, bool &inBlockComment);
 Result<Listing> readAmdgpu(const std::string &text);
 // By the file's extension: .ptx, .rocmasm or .s (AMDGPU); an Error names
 // the file and why.

@@ -157,33 +157,9 @@ private:
   }
 
   static std::optional<int64_t> immediate(const std::string &text) {
-    if (text.size() > 2 && (text[0] == '0') &&
-        (text[1] == 'f' || text[1] == 'd'))
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'f' || text[1] == 'd'))
       return std::nullopt; // a float's bits
-    std::string digits = text;
-    bool negative = false;
-    if (!digits.empty() && digits[0] == '-') {
-      negative = true;
-      digits = digits.substr(1);
-    }
-    if (!digits.empty() && digits.back() == 'U')
-      digits.pop_back();
-    std::optional<int64_t> value;
-    if (digits.size() > 2 && digits[0] == '0' &&
-        (digits[1] == 'x' || digits[1] == 'X')) {
-      try {
-        size_t used = 0;
-        const unsigned long long v = std::stoull(digits.substr(2), &used, 16);
-        if (used == digits.size() - 2)
-          value = static_cast<int64_t>(v);
-      } catch (...) {
-      }
-    } else {
-      value = parseInt64(digits);
-    }
-    if (value && negative)
-      *value = -*value;
-    return value;
+    return parseIntegerLiteral(text);
   }
 
   Lanes evaluate(const std::vector<std::string> &parts,
@@ -387,6 +363,30 @@ sharedDeclaration(const std::string &line) {
 
 } // namespace
 
+void resolveAccess(SharedAccess &access, const std::vector<int64_t> &base,
+                   bool uniformBase, const std::vector<int64_t> &offsets,
+                   size_t lanes, const layout::BankModel &banks) {
+  access.resolved = true;
+  access.uniformBaseAssumed = uniformBase;
+  access.addresses.clear();
+  access.degrees = {};
+  lanes = std::min(lanes, base.size());
+  for (int64_t offset : offsets) {
+    std::vector<layout::LaneAddress> addresses;
+    for (size_t l = 0; l < lanes; ++l)
+      addresses.push_back({static_cast<int64_t>(l), base[l] + offset});
+    const layout::PhaseDegrees degrees =
+        layout::conflictDegrees(addresses, access.accessBytes, banks);
+    access.degrees.lanesPerPhase = degrees.lanesPerPhase;
+    access.degrees.perPhase.insert(access.degrees.perPhase.end(),
+                                   degrees.perPhase.begin(),
+                                   degrees.perPhase.end());
+    access.degrees.worst = std::max(access.degrees.worst, degrees.worst);
+    access.addresses.insert(access.addresses.end(), addresses.begin(),
+                            addresses.end());
+  }
+}
+
 std::string describeBanks(const std::vector<SharedAccess> &accesses,
                           size_t firstLine, size_t lastLine) {
   size_t total = 0, unresolved = 0;
@@ -456,26 +456,7 @@ std::vector<KernelBanks> sharedBanksOfPtx(const std::string &text,
   size_t pendingLine = 0;
   while (std::getline(in, raw)) {
     ++number;
-    std::string line = raw.substr(0, raw.find("//"));
-    if (inBlockComment) {
-      const size_t close = line.find("*/");
-      if (close == std::string::npos)
-        continue;
-      line = line.substr(close + 2);
-      inBlockComment = false;
-    }
-    while (true) {
-      const size_t open = line.find("/*");
-      if (open == std::string::npos)
-        break;
-      const size_t close = line.find("*/", open + 2);
-      if (close == std::string::npos) {
-        inBlockComment = true;
-        line = line.substr(0, open);
-        break;
-      }
-      line = line.substr(0, open) + line.substr(close + 2);
-    }
+    std::string line = withoutPtxComments(raw, inBlockComment);
     line = trim(line);
     if (line.empty())
       continue;
@@ -568,17 +549,13 @@ std::vector<KernelBanks> sharedBanksOfPtx(const std::string &text,
             access.why = "its address rests on line " +
                          std::to_string(base.lostAt) + ": " + base.lostWhy;
           } else {
-            access.resolved = true;
-            access.uniformBaseAssumed = base.kind == Lanes::Kind::Uniform;
-            const size_t taking =
+            resolveAccess(
+                access, base.value, base.kind == Lanes::Kind::Uniform,
+                {address->second},
                 shape->lanes > 0
                     ? std::min(lanes, static_cast<size_t>(shape->lanes))
-                    : lanes;
-            for (size_t l = 0; l < taking; ++l)
-              access.addresses.push_back(
-                  {static_cast<int64_t>(l), base.value[l] + address->second});
-            access.degrees = layout::conflictDegrees(access.addresses,
-                                                     access.accessBytes, banks);
+                    : lanes,
+                banks);
           }
         }
         kernel.accesses.push_back(std::move(access));

@@ -49,6 +49,14 @@ struct KernelBanks {
   int64_t worstDegree() const;
 };
 
+// `access` (its bytes set) resolved: the first `lanes` lanes at `base`
+// (each lane's address, or its offset beside a base the same in every lane
+// where `uniformBase`) plus each of `offsets` (a read2's two, in turn),
+// their degrees through `banks`, a pair's phases one after the other.
+void resolveAccess(SharedAccess &access, const std::vector<int64_t> &base,
+                   bool uniformBase, const std::vector<int64_t> &offsets,
+                   size_t lanes, const layout::BankModel &banks);
+
 // What the accesses made from lines `firstLine` to `lastLine` do to the
 // banks, in words: "32 shared-memory accesses: 16 without conflicts, 16
 // 2-way (ld.shared.b32 x 16); 2 unresolved"; empty where there are none.

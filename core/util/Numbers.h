@@ -23,6 +23,32 @@ inline std::optional<int64_t> parseInt64(std::string_view text) {
   return value;
 }
 
+// An integer literal as assemblers write one: decimal or 0x hexadecimal, a
+// leading '-', PTX's trailing 'U'; if it fits in 64 bits (hexadecimal up to
+// 2^64 - 1, read as its bits).
+inline std::optional<int64_t> parseIntegerLiteral(std::string_view text) {
+  bool negative = false;
+  if (!text.empty() && text.front() == '-') {
+    negative = true;
+    text.remove_prefix(1);
+  }
+  if (!text.empty() && text.back() == 'U')
+    text.remove_suffix(1);
+  std::optional<int64_t> value;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    uint64_t bits = 0;
+    auto [end, ec] =
+        std::from_chars(text.data() + 2, text.data() + text.size(), bits, 16);
+    if (ec == std::errc() && end == text.data() + text.size())
+      value = static_cast<int64_t>(bits);
+  } else {
+    value = parseInt64(text);
+  }
+  if (value && negative)
+    *value = static_cast<int64_t>(0 - static_cast<uint64_t>(*value));
+  return value;
+}
+
 // "4 x 1" for join({4, 1}, " x ").
 inline std::string join(const std::vector<int64_t> &values,
                         const char *separator) {
