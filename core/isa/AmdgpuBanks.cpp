@@ -298,9 +298,7 @@ std::vector<KernelBanks> sharedBanksOfAmdgpu(const std::string &text,
     kernel.workgroupX = k.x;
     kernel.workgroupY = k.y;
     kernel.workgroupZ = k.z;
-    const int64_t threads = k.x > 0 ? k.x * k.y * k.z : banks.subgroupSize;
-    const size_t lanes = static_cast<size_t>(
-        std::clamp<int64_t>(threads, 1, banks.subgroupSize));
+    const size_t lanes = kernel.firstSubgroupLanes();
     WaveMachine machine(lanes, k.x > 0 ? k.x : banks.subgroupSize, k.y,
                         k.workItemIds > 0);
     for (const AmdgpuStatement &statementRef : k.statements) {

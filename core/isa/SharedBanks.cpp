@@ -425,6 +425,13 @@ std::string describeBanks(const std::vector<SharedAccess> &accesses,
   return text;
 }
 
+size_t KernelBanks::firstSubgroupLanes() const {
+  const int64_t threads =
+      workgroupX > 0 ? workgroupX * workgroupY * workgroupZ : subgroupSize;
+  return static_cast<size_t>(
+      std::clamp<int64_t>(threads, 1, std::max<int64_t>(subgroupSize, 1)));
+}
+
 size_t KernelBanks::resolvedCount() const {
   return static_cast<size_t>(
       std::count_if(accesses.begin(), accesses.end(),
@@ -523,11 +530,7 @@ std::vector<KernelBanks> sharedBanksOfPtx(const std::string &text,
     kernel.workgroupX = e.x;
     kernel.workgroupY = e.y;
     kernel.workgroupZ = e.z;
-    // The first subgroup's lanes: all of it, or the workgroup where it is
-    // smaller (x alone unknown: taken as at least a subgroup).
-    int64_t threads = e.x > 0 ? e.x * e.y * e.z : banks.subgroupSize;
-    const size_t lanes = static_cast<size_t>(
-        std::clamp<int64_t>(threads, 1, banks.subgroupSize));
+    const size_t lanes = kernel.firstSubgroupLanes();
     LaneMachine machine(lanes, e.x > 0 ? e.x : banks.subgroupSize, e.y,
                         symbols);
     for (const auto &[line, statementText] : e.lines) {

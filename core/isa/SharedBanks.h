@@ -44,6 +44,9 @@ struct KernelBanks {
   // x alone where the kernel states none).
   int64_t workgroupX = 0, workgroupY = 1, workgroupZ = 1;
   std::vector<SharedAccess> accesses; // in program order
+  // The first subgroup's lanes: all of it, or the workgroup where that is
+  // smaller (its shape not stated: the whole subgroup).
+  size_t firstSubgroupLanes() const;
   size_t resolvedCount() const;
   // The worst conflict degree over the resolved accesses (1: none).
   int64_t worstDegree() const;
