@@ -254,6 +254,30 @@ bool isGpuLoweringConfigText(std::string_view text) {
          text == "#iree_gpu.derived_thread_config";
 }
 
+bool isCpuLoweringConfigText(std::string_view text) {
+  return text.rfind("#iree_cpu.lowering_config", 0) == 0;
+}
+
+bool distributesWorkgroups(const Attribute &loweringConfig) {
+  // A key named among the attribute's parameters or in its one dictionary.
+  auto holds = [&](std::string_view key) {
+    if (loweringConfig.is(Kind::Dictionary))
+      return loweringConfig.find(key) != nullptr;
+    if (loweringConfig.find(key))
+      return true;
+    for (const Attribute *p : loweringConfig.positional())
+      if (p->is(Kind::Dictionary) && p->find(key))
+        return true;
+    return false;
+  };
+  if (loweringConfig.isDialect("iree_cpu", "lowering_config"))
+    return holds("distribution");
+  if (loweringConfig.isDialect("iree_gpu", "lowering_config") ||
+      loweringConfig.is(Kind::Dictionary))
+    return holds("workgroup");
+  return false;
+}
+
 Result<LoweringConfig> LoweringConfig::parse(std::string_view text) {
   auto document = parseAttributeDocument(text);
   if (auto *error = std::get_if<ParseError>(&document))

@@ -134,6 +134,14 @@ private:
 // #iree_gpu.lowering_config or #iree_gpu.derived_thread_config (not a CPU
 // config or another dialect's).
 bool isGpuLoweringConfigText(std::string_view text);
+// An #iree_cpu.lowering_config (IREE's CPU pipelines': cache, distribution
+// and vector tiles).
+bool isCpuLoweringConfigText(std::string_view text);
+// Whether a lowering config (GPU or CPU, as written) tiles the dispatch
+// over workgroups: a GPU config's `workgroup` tiles, a CPU config's
+// `distribution` tiles. A softmax's other reductions and a fill beside a
+// matmul carry thread, serial or cache tiles only.
+bool distributesWorkgroups(const Attribute &loweringConfig);
 
 // Every key IREE's GPU lowering config reads, in one list, with the release
 // range it belongs to: for flagging unknown and out-of-release keys.

@@ -7,7 +7,15 @@
 #include "core/config/Attribute.h"
 #include "core/config/GpuTarget.h"
 
+#include <string_view>
+
 namespace tilescope::config {
+
+// Whether an executable target's text states GPU target facts (an
+// #iree_gpu.target inside it).
+inline bool namesGpuTarget(std::string_view executableTarget) {
+  return executableTarget.find("#iree_gpu.target") != std::string_view::npos;
+}
 
 Result<GpuTarget> gpuTargetFromAttribute(const Attribute &attribute);
 Result<GpuTarget> gpuTargetFromText(std::string_view text);

@@ -128,7 +128,7 @@ Result<FieldChange> changeCpuLowering(const std::string &text,
 
 Result<FieldChange> changeLowering(const std::string &text, const Field &field,
                                    const std::optional<std::string> &value) {
-  if (text.rfind("#iree_cpu.lowering_config", 0) == 0)
+  if (config::isCpuLoweringConfigText(text))
     return changeCpuLowering(text, field, value);
   FieldChange change;
   auto parsed = config::LoweringConfig::parse(text);

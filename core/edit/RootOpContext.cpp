@@ -3,6 +3,7 @@
 #include "core/edit/OpLayoutInputs.h"
 
 #include "core/config/Attribute.h"
+#include "core/config/LoweringConfig.h"
 #include "core/config/TargetAttribute.h"
 #include "core/config/TranslationInfo.h"
 #include "core/layout/LayoutValidation.h"
@@ -79,7 +80,7 @@ RootOpContext contextOf(const document::Document &document, OpRef ref) {
     context.loweringConfigError = "the op carries no lowering config";
   }
 
-  if (dispatch.target.find("#iree_gpu.target") != std::string::npos) {
+  if (config::namesGpuTarget(dispatch.target)) {
     if (auto target = config::gpuTargetFromText(dispatch.target))
       context.target = *target;
     else
@@ -129,16 +130,24 @@ size_t rootOpIndex(const document::Dispatch &dispatch) {
   // IREE's CPU pipelines mark no root op: the root's config is the one
   // that distributes the dispatch over workgroups (a fill beside it has
   // cache and vector tiles only).
+  // The config as read once for the document (document::ConfigReading).
+  auto distributes = [&](size_t i, bool cpu) {
+    const std::string &text = ops[i].loweringConfig;
+    if (cpu ? !config::isCpuLoweringConfigText(text)
+            : !config::isGpuLoweringConfigText(text))
+      return false;
+    const auto reading = document::loweringReadingOf(ops[i]);
+    const auto &written = reading->written();
+    return written.ok() && config::distributesWorkgroups(*written);
+  };
   for (size_t i = 0; i < ops.size(); ++i)
-    if (ops[i].loweringConfig.rfind("#iree_cpu.lowering_config", 0) == 0 &&
-        ops[i].loweringConfig.find("distribution =") != std::string::npos)
+    if (distributes(i, /*cpu=*/true))
       return i;
   // IREE's GPU pipelines distribute the dispatch by the one config with
   // workgroup tiles (a softmax's or a norm's other reductions carry thread
   // and serial tiles only, and run inside its workgroups).
   for (size_t i = 0; i < ops.size(); ++i)
-    if (ops[i].loweringConfig.rfind("#iree_gpu.lowering_config", 0) == 0 &&
-        ops[i].loweringConfig.find("workgroup =") != std::string::npos)
+    if (distributes(i, /*cpu=*/false))
       return i;
   // Else the first op that reduces: fills and elementwise ops beside it
   // run on its tiles.

@@ -53,7 +53,7 @@ Result<IreeTarget> askOnBackend(const tools::IreeInstallation &iree,
   if (executableTarget.empty())
     return Error{"iree-compile printed no executable target for '" +
                  std::string(name) + "'"};
-  if (executableTarget.find("#iree_gpu.target<") == std::string::npos)
+  if (!config::namesGpuTarget(executableTarget))
     return Error{"IREE knows '" + std::string(name) + "' on " +
                  std::string(backend) +
                  " but states no GPU target facts for it (no #iree_gpu.target "

@@ -1,6 +1,7 @@
 #include "core/sweep/Neighbours.h"
 
 #include "core/config/Attribute.h"
+#include "core/config/LoweringConfig.h"
 #include "core/config/Validation.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/layout/AttentionLayouts.h"
@@ -115,7 +116,7 @@ std::vector<SweepPoint> neighbourPoints(const document::Document &document,
   if (!found)
     return points;
   const document::RootOp &root = *found;
-  if (root.loweringConfig.rfind("#iree_cpu.lowering_config", 0) != 0)
+  if (!config::isCpuLoweringConfigText(root.loweringConfig))
     return points;
   auto cache = integerList(currentValue(document, op, "cache_parallel"));
   for (const char *name :

@@ -42,7 +42,7 @@ std::optional<config::GpuTarget> targetOf(const TryRequest &request) {
   if (dispatch.target.find("\"llvm-cpu\"") != std::string::npos)
     if (auto cpu = devices::hostCpu())
       return devices::rooflineTargetOf(*cpu);
-  if (dispatch.target.find("#iree_gpu.target") == std::string::npos)
+  if (!config::namesGpuTarget(dispatch.target))
     return std::nullopt;
   auto target = config::gpuTargetFromText(dispatch.target);
   if (!target)
@@ -462,7 +462,7 @@ std::vector<ConfigChange> configChanges(const json &configs,
 }
 
 document::Document withConfigs(const json &configs,
-                           const document::Document &document) {
+                               const document::Document &document) {
   edit::EditableDocument editable(document);
   for (const ConfigChange &change : configChanges(configs, document))
     (void)editable.set(change.op, change.field, change.value);
