@@ -285,7 +285,13 @@ private:
 std::vector<KernelBanks> sharedBanksOfAmdgpu(const std::string &text,
                                              const layout::BankModel &given) {
   std::string arch;
-  std::vector<AmdgpuKernelText> kernels = amdgpuKernelsOf(text, arch);
+  const std::vector<AmdgpuKernelText> kernels = amdgpuKernelsOf(text, arch);
+  return sharedBanksOfAmdgpu(kernels, arch, given);
+}
+
+std::vector<KernelBanks>
+sharedBanksOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels,
+                    const std::string &arch, const layout::BankModel &given) {
   std::vector<KernelBanks> result;
   for (const AmdgpuKernelText &k : kernels) {
     layout::BankModel banks =
@@ -301,9 +307,8 @@ std::vector<KernelBanks> sharedBanksOfAmdgpu(const std::string &text,
     const size_t lanes = kernel.firstSubgroupLanes();
     WaveMachine machine(lanes, k.x > 0 ? k.x : banks.subgroupSize, k.y,
                         k.workItemIds > 0);
-    for (const AmdgpuStatement &statementRef : k.statements) {
-      const size_t line = statementRef.line;
-      const AmdgpuStatement &statement = statementRef;
+    for (const AmdgpuStatement &statement : k.statements) {
+      const size_t line = statement.line;
       if (auto shape = dsShapeOf(statement)) {
         SharedAccess access;
         access.line = line;

@@ -534,12 +534,15 @@ Result<Listing> readAmdgpu(const std::string &text) {
                  "assembly"};
   // The LDS banks of each kernel's ds_ accesses (the bank model of the
   // assembly's own target; gfx942's where it names none).
+  // Both read the kernels' statements, labels and metadata once.
+  std::string arch;
+  const std::vector<AmdgpuKernelText> texts = amdgpuKernelsOf(text, arch);
   for (KernelBanks &banks :
-       sharedBanksOfAmdgpu(text, layout::BankModel::forArch("gfx942")))
+       sharedBanksOfAmdgpu(texts, arch, layout::BankModel::forArch("gfx942")))
     for (Kernel &k : listing.kernels)
       if (k.name == banks.kernel)
         k.sharedAccesses = std::move(banks.accesses);
-  for (KernelLiveness &live : livenessOfAmdgpu(text))
+  for (KernelLiveness &live : livenessOfAmdgpu(texts))
     for (Kernel &k : listing.kernels)
       if (k.name == live.kernel)
         k.liveness = std::move(live);

@@ -77,8 +77,13 @@ amdgpuWritesAndReads(const AmdgpuStatement &s) {
 
 std::vector<KernelLiveness> livenessOfAmdgpu(const std::string &text) {
   std::string arch;
+  return livenessOfAmdgpu(amdgpuKernelsOf(text, arch));
+}
+
+std::vector<KernelLiveness>
+livenessOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
   std::vector<KernelLiveness> result;
-  for (const AmdgpuKernelText &k : amdgpuKernelsOf(text, arch)) {
+  for (const AmdgpuKernelText &k : kernels) {
     KernelLiveness kernel;
     kernel.kernel = k.name;
     kernel.allocatedVgprs = k.vgprCount;

@@ -41,6 +41,9 @@ std::pair<std::vector<std::string>, std::vector<std::string>>
 amdgpuWritesAndReads(const AmdgpuStatement &statement);
 
 std::vector<KernelLiveness> livenessOfAmdgpu(const std::string &text);
+// The same of kernels already read (amdgpuKernelsOf).
+std::vector<KernelLiveness>
+livenessOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels);
 
 // The peak of the instructions from line `first` to `last` and its line;
 // none where no instruction is there.

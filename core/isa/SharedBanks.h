@@ -10,6 +10,7 @@
 // same for every lane (a kernel argument) is taken as bank-aligned.
 #pragma once
 
+#include "core/isa/AmdgpuText.h"
 #include "core/layout/Swizzle.h"
 
 #include <cstddef>
@@ -78,5 +79,9 @@ std::vector<KernelBanks> sharedBanksOfPtx(const std::string &text,
 // and the banks from its .amdgcn_target (`banks` where it names none).
 std::vector<KernelBanks> sharedBanksOfAmdgpu(const std::string &text,
                                              const layout::BankModel &banks);
+// The same of kernels already read (amdgpuKernelsOf, its `arch`).
+std::vector<KernelBanks>
+sharedBanksOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels,
+                    const std::string &arch, const layout::BankModel &banks);
 
 } // namespace tilescope::isa
