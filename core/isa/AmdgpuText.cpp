@@ -77,6 +77,8 @@ AmdgpuStatement amdgpuStatementOf(const std::string &text, size_t line) {
           s.modifiers[word.substr(0, colon)] = *value;
       } else if (first) {
         s.operands.push_back(word);
+      } else if (colon == std::string::npos) {
+        s.flags.insert(word); // "offen", "glc", "sc0"
       }
       first = false;
     }
@@ -92,10 +94,10 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
   std::string raw;
   size_t number = 0;
   constexpr size_t kNone = static_cast<size_t>(-1);
-  size_t current = kNone;   // the kernel whose body is being read
-  size_t described = kNone; // by .amdhsa_kernel or the metadata's .name
-  std::optional<int64_t> agprsBeforeName; // a metadata item's first key
-  bool readingShape = false;              // reqd_workgroup_size's list
+  size_t current = kNone;       // the kernel whose body is being read
+  size_t described = kNone;     // by .amdhsa_kernel or the metadata's .name
+  int64_t agprsBeforeName = -1; // a metadata item's first key (-1: none)
+  bool readingShape = false;    // reqd_workgroup_size's list
   std::vector<int64_t> shape;
   auto named = [&](const std::string &name) {
     for (size_t k = 0; k < kernels.size(); ++k)
@@ -117,7 +119,7 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
       // indented deeper).
       if (raw.find_first_not_of(" \t") <= 2) {
         described = kNone;
-        agprsBeforeName.reset();
+        agprsBeforeName = -1;
       }
     }
     if (startsWith(line, ".amdgcn_target")) {
@@ -174,6 +176,19 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
         kernels[described].workItemIds = static_cast<int>(*n);
       continue;
     }
+    if (startsWith(line, ".amdhsa_user_sgpr_count") && described != kNone) {
+      if (auto n = number64(line, 23))
+        kernels[described].userSgprs = *n;
+      continue;
+    }
+    if (startsWith(line, ".amdhsa_system_sgpr_workgroup_id_") &&
+        described != kNone && line.size() > 33) {
+      const size_t dim = static_cast<size_t>(line[33] - 'x');
+      if (dim < 3)
+        if (auto n = number64(line, 34))
+          kernels[described].workgroupIdEnabled[dim] = *n != 0;
+      continue;
+    }
     if (startsWith(line, ".agpr_count:")) {
       if (auto n = number64(line, 12)) {
         if (described != kNone)
@@ -185,8 +200,8 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
     }
     if (startsWith(line, ".name:")) {
       described = named(trim(line.substr(6)));
-      if (described != kNone && agprsBeforeName)
-        kernels[described].agprCount = *agprsBeforeName;
+      if (described != kNone && agprsBeforeName >= 0)
+        kernels[described].agprCount = agprsBeforeName;
       continue;
     }
     if (described != kNone) {
@@ -210,6 +225,17 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
       kernels[current].statements.push_back(amdgpuStatementOf(line, number));
   }
   return kernels;
+}
+
+std::vector<std::string> AmdgpuKernelText::workgroupIdRegisters() const {
+  std::vector<std::string> names;
+  if (userSgprs < 0)
+    return names;
+  int64_t next = userSgprs;
+  for (bool enabled : workgroupIdEnabled)
+    if (enabled)
+      names.push_back("s" + std::to_string(next++));
+  return names;
 }
 
 } // namespace tilescope::isa

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct AmdgpuStatement {
   std::string mnemonic; // as written: "v_add_u32_e32"
   std::vector<std::string> operands;
   std::map<std::string, int64_t> modifiers; // "offset" -> 16
+  std::set<std::string> flags;              // "offen", "glc"
 };
 AmdgpuStatement amdgpuStatementOf(const std::string &text, size_t line);
 
@@ -37,6 +39,13 @@ struct AmdgpuKernelText {
   int64_t waveSize = 0;
   int workItemIds = 0; // .amdhsa_system_vgpr_workitem_id
   int64_t vgprCount = -1, agprCount = -1, sgprCount = -1; // -1: not stated
+  // The descriptor's user SGPRs (-1: not stated) and which workgroup ids
+  // the hardware writes after them (.amdhsa_system_sgpr_workgroup_id_x..z).
+  int64_t userSgprs = -1;
+  bool workgroupIdEnabled[3] = {true, false, false};
+  // The SGPRs holding the workgroup's x, y, z ids, those enabled, in order
+  // after the user SGPRs ("s8"); empty where the descriptor is not read.
+  std::vector<std::string> workgroupIdRegisters() const;
 };
 // The kernels of an AMDGPU assembly text; `arch` gets its .amdgcn_target's
 // gfx name ("" where it names none).

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/isa/AmdgpuText.h"
+#include "core/isa/PtxText.h"
 #include "core/layout/Swizzle.h"
 
 #include <cstddef>
@@ -70,6 +71,9 @@ std::string describeBanks(const std::vector<SharedAccess> &accesses,
 // Every shared-memory access (ld.shared, st.shared, ldmatrix, stmatrix,
 // atom/red.shared, cp.async's shared side) of each kernel of a PTX text.
 std::vector<KernelBanks> sharedBanksOfPtx(const std::string &text,
+                                          const layout::BankModel &banks);
+// The same of a text already read.
+std::vector<KernelBanks> sharedBanksOfPtx(const PtxText &ptx,
                                           const layout::BankModel &banks);
 // Every LDS access (ds_read*, ds_write*, ds_load*, ds_store* and the LDS
 // atomics; a read2 / write2 as its two accesses) of each kernel of AMDGPU

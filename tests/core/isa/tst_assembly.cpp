@@ -7,14 +7,11 @@
 // bytes over the workgroup's threads from global memory, 128 bits at a
 // time (times the steps LLVM unrolled into one pass of the loop). And the
 // classes and widths of mnemonics both backends write.
+#include "CompiledAssembly.h"
 #include "TestSupport.h"
 
 #include "core/isa/Assembly.h"
 #include "core/isa/SharedBanks.h"
-#include "core/process/Process.h"
-#include "core/service/CompileJob.h"
-#include "core/service/IreeCommands.h"
-#include "core/util/Files.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -50,32 +47,8 @@ std::string variantText(const Variant &v) {
 // assembly file.
 Result<std::filesystem::path> assemblyOf(const Variant &v,
                                          const QTemporaryDir &dir) {
-  const std::filesystem::path folder = dir.path().toStdString();
-  const std::filesystem::path input = folder / "input.mlir";
-  if (auto written = writeFileAtomically(input, variantText(v)); !written)
-    return Error{written.error()};
-  service::CompileRequest request{
-      input,
-      folder / "module.vmfb",
-      *service::compileTarget(v.target),
-      /*inputCarriesTarget=*/true,
-      {"--iree-hal-dump-executable-intermediates-to=" +
-           (folder / "intermediates").string(),
-       "--iree-hal-dump-executable-binaries-to=" +
-           (folder / "binaries").string()}};
-  auto spec = service::compileCommand(test::projectIree(), request);
-  if (!spec)
-    return Error{spec.error()};
-  spec->timeout = std::chrono::minutes(5);
-  const process::ProcessResult result = process::runProcess(*spec);
-  if (!result.succeeded())
-    return Error{spec->shellCommand() + " " + result.describe() + "\n" +
-                 result.standardError};
-  const auto files = service::compileArtifactsIn(folder).assembly();
-  if (files.size() != 1)
-    return Error{"expected one assembly file, found " +
-                 std::to_string(files.size())};
-  return files.front();
+  return test::compiledAssembly(variantText(v), v.target,
+                                dir.path().toStdString());
 }
 
 } // namespace

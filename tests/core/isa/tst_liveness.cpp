@@ -294,8 +294,7 @@ private slots:
     QVERIFY2(live.peak.vgprs <= live.allocatedVgprs &&
                  10 * live.peak.vgprs >= 9 * live.allocatedVgprs,
              isa::describe(live).c_str());
-    QVERIFY2(live.allocatedAgprs >= 0 &&
-                 live.peak.agprs <= live.allocatedAgprs,
+    QVERIFY2(live.allocatedAgprs >= 0 && live.peak.agprs <= live.allocatedAgprs,
              isa::describe(live).c_str());
   }
 };
