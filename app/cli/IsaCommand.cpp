@@ -50,6 +50,13 @@ void printListing(const std::filesystem::path &file,
     if (kernel.liveness)
       std::cout << "  live registers: " << isa::describe(*kernel.liveness)
                 << "\n";
+    if (const std::string stored = isa::describe(kernel.accumulators);
+        !stored.empty())
+      std::cout << "  accumulators: " << stored << "\n";
+    for (const isa::AccumulatorStore &store : kernel.accumulators.stores)
+      if (!store.resolved)
+        std::cout << "  line " << store.line << " " << store.mnemonic
+                  << ": stored elements unresolved: " << store.why << "\n";
     // Where an access could not be resolved, and where banks conflict.
     for (const isa::SharedAccess &access : kernel.sharedAccesses)
       if (!access.resolved)

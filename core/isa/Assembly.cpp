@@ -466,12 +466,18 @@ Result<Listing> readPtx(const std::string &text) {
   if (listing.kernels.empty())
     return Error{"no kernel (.entry) found in the PTX"};
   // The banks of each kernel's shared-memory accesses: NVIDIA's shared
-  // memory is 32 banks of 4 bytes for a warp of 32 on every sm_.
+  // memory is 32 banks of 4 bytes for a warp of 32 on every sm_. Both
+  // readers take the entries' statements read once.
+  const PtxText ptx = ptxTextOf(text);
   for (KernelBanks &banks :
-       sharedBanksOfPtx(text, layout::BankModel::forArch("sm_90")))
+       sharedBanksOfPtx(ptx, layout::BankModel::forArch("sm_90")))
     for (Kernel &k : listing.kernels)
       if (k.name == banks.kernel)
         k.sharedAccesses = std::move(banks.accesses);
+  for (KernelAccumulators &results : accumulatorsOfPtx(ptx))
+    for (Kernel &k : listing.kernels)
+      if (k.name == results.kernel)
+        k.accumulators = std::move(results);
   return listing;
 }
 
@@ -542,6 +548,10 @@ Result<Listing> readAmdgpu(const std::string &text) {
     for (Kernel &k : listing.kernels)
       if (k.name == banks.kernel)
         k.sharedAccesses = std::move(banks.accesses);
+  for (KernelAccumulators &results : accumulatorsOfAmdgpu(texts))
+    for (Kernel &k : listing.kernels)
+      if (k.name == results.kernel)
+        k.accumulators = std::move(results);
   for (KernelLiveness &live : livenessOfAmdgpu(texts))
     for (Kernel &k : listing.kernels)
       if (k.name == live.kernel)
@@ -555,8 +565,6 @@ const SharedAccess *Kernel::sharedAccessAt(size_t line) const {
       return &access;
   return nullptr;
 }
-
-namespace {} // namespace
 
 std::string describe(const Region &region) {
   std::string text;

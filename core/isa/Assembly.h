@@ -8,6 +8,7 @@
 // Plain text in, plain data out: no IREE, no Qt.
 #pragma once
 
+#include "core/isa/Accumulators.h"
 #include "core/isa/Liveness.h"
 #include "core/isa/SharedBanks.h"
 #include "core/util/Result.h"
@@ -88,6 +89,8 @@ struct Kernel {
   // AMDGPU assembly's, where registers are the hardware's; PTX's virtual
   // registers say nothing of what ptxas allocates, so none for PTX.
   std::optional<KernelLiveness> liveness;
+  // Where its MMAs' results are stored, thread by thread (Accumulators.h).
+  KernelAccumulators accumulators;
   // The access at `line`, if there is one.
   const SharedAccess *sharedAccessAt(size_t line) const;
 };

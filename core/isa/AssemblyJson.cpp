@@ -24,6 +24,37 @@ json toJson(const SharedAccess &access) {
   return out;
 }
 
+json toJson(const KernelAccumulators &kernel, bool withElements) {
+  json mmas = json::array();
+  for (const MmaStep &step : kernel.mmas)
+    mmas.push_back({{"line", step.line},
+                    {"mnemonic", step.mnemonic},
+                    {"destination", step.destination},
+                    {"accumulates_from", step.accumulatesFrom}});
+  json stores = json::array();
+  for (const AccumulatorStore &store : kernel.stores) {
+    json entry = {{"line", store.line},
+                  {"mnemonic", store.mnemonic},
+                  {"element_bytes", store.elementBytes},
+                  {"resolved", store.resolved}};
+    if (!store.why.empty())
+      entry["why"] = store.why;
+    if (withElements) {
+      json elements = json::array();
+      for (const StoredElement &e : store.elements)
+        elements.push_back(
+            {e.thread, e.offset, e.mma, e.element, e.derived ? 1 : 0});
+      entry["elements"] = elements;
+    }
+    stores.push_back(entry);
+  }
+  return {{"threads", kernel.threads},
+          {"subgroup_size", kernel.subgroupSize},
+          {"summary", describe(kernel)},
+          {"mmas", mmas},
+          {"stores", stores}};
+}
+
 json toJson(const Kernel &kernel, const Region &region, bool withInstructions) {
   json counts = json::object();
   json widths = json::object();
@@ -90,11 +121,13 @@ json toJson(const std::filesystem::path &file, const Listing &listing,
     json accesses = json::array();
     for (const SharedAccess &access : kernel.sharedAccesses)
       accesses.push_back(toJson(access));
-    json entry = {{"file", file.string()},
-                  {"dialect", listing.dialect},
-                  {"kernel", kernel.name},
-                  {"regions", regions},
-                  {"shared_accesses", accesses}};
+    json entry = {
+        {"file", file.string()},
+        {"dialect", listing.dialect},
+        {"kernel", kernel.name},
+        {"regions", regions},
+        {"shared_accesses", accesses},
+        {"accumulators", toJson(kernel.accumulators, withInstructions)}};
     if (kernel.liveness) {
       const KernelLiveness &live = *kernel.liveness;
       entry["live_registers"] = {{"peak_vgprs", live.peak.vgprs},

@@ -21,8 +21,15 @@ nlohmann::json toJson(const Kernel &kernel, const Region &region,
 //  "lanes_per_phase", "phases", "uniform_base_assumed"} or, unresolved,
 //  {"line", "mnemonic", "resolved": false, "why"}.
 nlohmann::json toJson(const SharedAccess &access);
+// {"threads", "subgroup_size", "summary", "mmas": [{"line", "mnemonic",
+//  "destination": [registers], "accumulates_from": [lines]}], "stores":
+//  [{"line", "mnemonic", "element_bytes", "resolved", "why", "elements":
+//  [[thread, byte offset, MMA line, register, derived 0/1], ...] (when
+//  asked)}]}.
+nlohmann::json toJson(const KernelAccumulators &kernel, bool withElements);
 // [{"file", "dialect", "kernel", "regions": [...], "shared_accesses": [...],
-//   "live_registers": {peak and allocated, AMDGPU}}, ...] a kernel each.
+//   "accumulators": {...}, "live_registers": {peak and allocated, AMDGPU}},
+//   ...] a kernel each; the accumulators' elements with the instructions.
 nlohmann::json toJson(const std::filesystem::path &file, const Listing &listing,
                       bool withInstructions);
 

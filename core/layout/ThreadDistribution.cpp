@@ -59,6 +59,34 @@ std::vector<int64_t> ForallDistribution::tileOrigin(int64_t iteration) const {
   return origin;
 }
 
+std::optional<ForallDistribution::AccumulatorOwner>
+ForallDistribution::accumulatorOwnerOf(
+    const std::vector<int64_t> &coordinate) const {
+  const MmaIntrinsic *mma = level == "subgroup" && !intrinsic.empty()
+                                ? findMmaIntrinsic(intrinsic)
+                                : nullptr;
+  const auto m = std::find(role.begin(), role.end(), "M");
+  const auto n = std::find(role.begin(), role.end(), "N");
+  if (!mma || m == role.end() || n == role.end())
+    return std::nullopt;
+  const size_t mLoop = static_cast<size_t>(m - role.begin());
+  const size_t nLoop = static_cast<size_t>(n - role.begin());
+  if (mLoop >= coordinate.size() || nLoop >= coordinate.size())
+    return std::nullopt;
+  const MmaIntrinsic::Owner fragment =
+      mma->ownerOf(MmaOperand::Acc, {coordinate[mLoop] % unit[mLoop],
+                                     coordinate[nLoop] % unit[nLoop]});
+  const int64_t iteration = iterationOf(coordinate);
+  const int64_t w = std::max<int64_t>(workers, 1);
+  AccumulatorOwner owner;
+  owner.subgroup = iteration % w;
+  owner.round = iteration / w;
+  owner.lane = fragment.lane;
+  owner.reg = fragment.reg;
+  owner.thread = owner.subgroup * subgroupSize + fragment.lane;
+  return owner;
+}
+
 std::vector<int64_t>
 ForallDistribution::threadCoordinates(int64_t thread) const {
   std::vector<int64_t> xyz;

@@ -17,6 +17,7 @@
 #include "core/util/Result.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,16 @@ struct ForallDistribution {
   // The iterations a worker runs, and the first element of each, per loop.
   std::vector<int64_t> iterationsOf(int64_t worker) const;
   std::vector<int64_t> tileOrigin(int64_t iteration) const;
+  // The subgroup level of an MMA config: who holds the result element at
+  // `coordinate` (elements of the workgroup tile, per loop): the subgroup
+  // and the round it runs the element's tile in, and the lane (and its
+  // thread) and accumulator register of the intrinsic's fragment. None
+  // without an intrinsic on M and N loops.
+  struct AccumulatorOwner {
+    int64_t subgroup = 0, round = 0, lane = 0, reg = 0, thread = 0;
+  };
+  std::optional<AccumulatorOwner>
+  accumulatorOwnerOf(const std::vector<int64_t> &coordinate) const;
   // A linear thread id as workgroup coordinates x, y, z (x fastest).
   std::vector<int64_t> threadCoordinates(int64_t thread) const;
 };

@@ -276,6 +276,15 @@ def test_a_compiled_kernels_instructions_are_classed_by_loop(tilescope, tmp_path
     listed = tilescope.instructions(kernels[0]["file"], instructions=True)
     assert sum(1 for r in listed[0]["regions"] for i in r["instructions"]
                if i["class"] == "mma") >= 64
+    # Each MMA result element a thread stores, from which MMA register: the
+    # 64 x 64 workgroup tile's 4096 f32 elements from 8 of the MMAs.
+    stored = listed[0]["accumulators"]
+    assert stored["threads"] == 128
+    elements = [e for s in stored["stores"] for e in s["elements"]]
+    assert len(elements) == 64 * 64
+    assert len({e[1] for e in elements}) == 64 * 64  # one store each
+    assert len({e[2] for e in elements}) == 8
+    assert "4096 elements of 8 MMAs' results" in stored["summary"]
     code, out, err = cli("isa", folder, "--json")
     assert code == 0, err
     assert json.loads(out)["kernels"] == kernels

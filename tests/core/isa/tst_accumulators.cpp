@@ -1,0 +1,290 @@
+// From a cell of the accumulator picture to the instructions that compute
+// and store it, held to IREE itself: matmuls, batch matmuls and an IGEMM
+// convolution compiled by the pinned iree-compile for sm_90 (mma.sync) and
+// gfx942 (MFMA), with IREE's own configs and seeded candidates (subgroup
+// tiles, reduction steps). For every element of the first workgroup's
+// output tile, the kernel's own stores (their addresses run for every
+// thread, their data followed back to an MMA's result register) must name
+// the thread, the accumulator register and one intrinsic tile per MMA that
+// the layout view draws from the config and IREE's fragment tables
+// (ForallDistribution::accumulatorOwnerOf): each element stored once, by
+// that thread, from that register of that MMA.
+#include "CompiledAssembly.h"
+#include "TestSupport.h"
+
+#include "core/document/ConfigReading.h"
+#include "core/document/Document.h"
+#include "core/edit/OpLayoutInputs.h"
+#include "core/iree/DocumentParser.h"
+#include "core/isa/Assembly.h"
+#include "core/layout/MmaLayouts.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <random>
+#include <regex>
+#include <set>
+
+using namespace tilescope;
+
+namespace {
+
+struct Case {
+  std::string target; // "sm_90", "gfx942"
+  std::string example;
+  // Replacements of the config's lists; empty: IREE's own.
+  std::string subgroup, reduction;
+  std::string name() const {
+    return target + " " + example +
+           (subgroup.empty()
+                ? " (IREE's config)"
+                : " subgroup " + subgroup + " reduction " + reduction);
+  }
+};
+
+std::string folderOf(const std::string &target) {
+  return target == "sm_90" ? "cuda_sm_90" : "rocm_gfx942";
+}
+
+std::string caseText(const Case &c) {
+  std::string text = test::readFile(test::examplesDir() / folderOf(c.target) /
+                                    (c.example + "_dispatch_0.benchmark.mlir"));
+  if (!c.subgroup.empty())
+    text = std::regex_replace(text, std::regex(R"(subgroup = \[[0-9, ]+\])"),
+                              "subgroup = " + c.subgroup);
+  if (!c.reduction.empty())
+    text = std::regex_replace(text, std::regex(R"(reduction = \[[0-9, ]+\])"),
+                              "reduction = " + c.reduction);
+  return text;
+}
+
+// "tensor<32x1024x1024xf32>" -> {32, 1024, 1024}.
+std::vector<int64_t> shapeOf(const std::string &type) {
+  std::vector<int64_t> shape;
+  static const std::regex kDim(R"((\d+)x)");
+  const std::string inside = type.substr(type.find('<') + 1);
+  for (auto it = std::sregex_iterator(inside.begin(), inside.end(), kDim);
+       it != std::sregex_iterator(); ++it)
+    shape.push_back(std::stoll((*it)[1].str()));
+  return shape;
+}
+
+} // namespace
+
+class AccumulatorsTest : public QObject {
+  Q_OBJECT
+
+private slots:
+  void everyAccumulatorCellReachesItsMmaAndRegister_data() {
+    QTest::addColumn<int>("index");
+    cases.clear();
+    std::mt19937 random(20261205);
+    const std::vector<std::pair<int, int>> subgroups{{2, 4}, {4, 2}};
+    const std::vector<int> reductions{2, 4, 8};
+    auto list = [](std::vector<int> values) {
+      std::string text;
+      for (int v : values)
+        text += (text.empty() ? "[" : ", ") + std::to_string(v);
+      return text + "]";
+    };
+    for (const std::string target : {"sm_90", "gfx942"}) {
+      for (const char *example :
+           {"matmul_f16_1024", "batch_matmul_f16", "conv_3x3_f16"})
+        cases.push_back({target, example, "", ""});
+      for (int i = 0; i < 5; ++i) {
+        const auto [m, n] = subgroups[random() % subgroups.size()];
+        const int r = reductions[random() % reductions.size()];
+        if (i < 3)
+          cases.push_back(
+              {target, "matmul_f16_1024", list({m, n, 0}), list({0, 0, r})});
+        else
+          cases.push_back({target, "batch_matmul_f16", list({0, m, n, 0}),
+                           list({0, 0, 0, r})});
+      }
+    }
+    for (size_t i = 0; i < cases.size(); ++i)
+      QTest::newRow(cases[i].name().c_str()) << static_cast<int>(i);
+  }
+
+  void everyAccumulatorCellReachesItsMmaAndRegister() {
+    QFETCH(int, index);
+    const Case &c = cases[static_cast<size_t>(index)];
+    const std::string where = c.name();
+    QTemporaryDir dir;
+    const std::string text = caseText(c);
+    auto file =
+        test::compiledAssembly(text, c.target, dir.path().toStdString());
+    QVERIFY2(file.ok(),
+             (where + ": " + (file.ok() ? "" : file.error())).c_str());
+    auto listing = isa::readAssemblyFile(*file);
+    QVERIFY2(listing.ok(), where.c_str());
+    QCOMPARE(listing->kernels.size(), size_t(1));
+    const isa::KernelAccumulators &kernel =
+        listing->kernels.front().accumulators;
+
+    // What the layout view draws: the config's subgroup distribution and
+    // the intrinsic's fragment.
+    iree::DocumentParser parser(test::projectCompiler());
+    auto document = parser.parseText(text, "input.mlir");
+    QVERIFY2(document.ok(), where.c_str());
+    const document::Dispatch &dispatch = document->dispatches.front();
+    const document::RootOp *op = nullptr;
+    for (const document::RootOp &candidate : dispatch.rootOps)
+      if (!candidate.loweringConfig.empty())
+        op = &candidate;
+    QVERIFY2(op && !op->resultTypes.empty(), where.c_str());
+    auto inputs = edit::opLayoutInputs(dispatch, *op);
+    QVERIFY2(inputs.ok(), where.c_str());
+    auto layouts = edit::opLayoutsOf(*inputs);
+    QVERIFY2(layouts.ok() && layouts->subgroups, where.c_str());
+    const layout::ForallDistribution &subgroups = *layouts->subgroups;
+    const layout::MmaIntrinsic *intrinsic =
+        layout::findMmaIntrinsic(subgroups.intrinsic);
+    QVERIFY2(intrinsic, where.c_str());
+    QCOMPARE(kernel.subgroupSize, intrinsic->subgroupSize);
+    QCOMPARE(kernel.threads, subgroups.workers * intrinsic->subgroupSize);
+
+    // Which loop each output dimension is, and the tile's extent per loop.
+    const config::IterationSpace &space = inputs->space;
+    const config::OperandAccess *output = nullptr;
+    for (const config::OperandAccess &operand : space.operands)
+      if (operand.isOutput && !output) // the first result's
+        output = &operand;
+    QVERIFY2(output, where.c_str());
+    const std::vector<int64_t> shape = shapeOf(op->resultTypes.front());
+    QCOMPARE(shape.size(), output->dims.size());
+    int64_t tileElements = 1;
+    for (int d : output->dims) {
+      const size_t loop = static_cast<size_t>(d);
+      tileElements *= subgroups.bounds[loop] * subgroups.unit[loop];
+    }
+
+    QVERIFY2(!kernel.stores.empty(), where.c_str());
+    for (const isa::AccumulatorStore &store : kernel.stores)
+      QVERIFY2(store.resolved && store.why.empty(),
+               (where + ": line " + std::to_string(store.line) + " " +
+                store.mnemonic + ": " + store.why)
+                   .c_str());
+    std::set<std::vector<int64_t>> seen;
+    // (subgroup, MMA line) -> the intrinsic tile its elements are in.
+    std::map<std::pair<int64_t, size_t>, std::vector<int64_t>> tiles;
+    for (const isa::AccumulatorCell &cell : isa::cellsOf(kernel, shape)) {
+      std::vector<int64_t> at(space.rank(), 0);
+      for (size_t d = 0; d < output->dims.size(); ++d)
+        at[static_cast<size_t>(output->dims[d])] = cell.coordinates[d];
+      std::string atText;
+      for (int64_t v : cell.coordinates)
+        atText += (atText.empty() ? "" : ", ") + std::to_string(v);
+      const std::string here = where + ": element (" + atText + ") line " +
+                               std::to_string(cell.store);
+      for (int d : output->dims) {
+        const size_t loop = static_cast<size_t>(d);
+        QVERIFY2(at[loop] < subgroups.bounds[loop] * subgroups.unit[loop],
+                 (here + ": outside the workgroup tile").c_str());
+      }
+      QVERIFY2(seen.insert(cell.coordinates).second,
+               (here + ": stored twice").c_str());
+      QVERIFY2(!cell.element.derived, (here + ": not the MMA's value").c_str());
+      const auto owner = subgroups.accumulatorOwnerOf(at);
+      QVERIFY2(owner, here.c_str());
+      QVERIFY2(cell.element.thread == owner->thread,
+               (here + ": stored by thread " +
+                std::to_string(cell.element.thread) + ", drawn in thread " +
+                std::to_string(owner->thread))
+                   .c_str());
+      QVERIFY2(cell.element.element == owner->reg,
+               (here + ": from register " +
+                std::to_string(cell.element.element) + ", drawn in " +
+                std::to_string(owner->reg))
+                   .c_str());
+      QVERIFY2(kernel.mmaAt(cell.element.mma), here.c_str());
+      std::vector<int64_t> tile;
+      for (size_t loop = 0; loop < at.size(); ++loop)
+        tile.push_back(at[loop] / std::max<int64_t>(subgroups.unit[loop], 1));
+      auto [known, added] =
+          tiles.try_emplace({owner->subgroup, cell.element.mma}, tile);
+      QVERIFY2(added || known->second == tile,
+               (here + ": its MMA also writes another intrinsic tile").c_str());
+    }
+    QCOMPARE(static_cast<int64_t>(seen.size()), tileElements);
+    // The window's link, both ways: every cell to its store and MMAs, each
+    // store to the cells it writes.
+    const isa::CellLink link = isa::linkCells(kernel, space);
+    QCOMPARE(link.linesOfCell.size(), seen.size());
+    for (const isa::AccumulatorStore &store : kernel.stores)
+      QCOMPARE(link.cellsOfLine.at(store.line).size(), store.elements.size());
+    for (const auto &[cell, lines] : link.linesOfCell)
+      QVERIFY2(lines.size() >= 3, where.c_str()); // a store, 2+ MMAs
+    // Each MMA's chain runs the whole reduction: the one that stores, and
+    // those it accumulates from, a pass of the loop earlier included.
+    for (const auto &[key, tile] : tiles)
+      QVERIFY2(isa::chainOf(kernel, key.second).size() >= 2, where.c_str());
+  }
+
+  // Attention's result is P.V's accumulator scaled by the row sums: every
+  // element of the first workgroup's output tile is stored once, derived
+  // from an MMA whose chain runs the reduction over the keys. (Its picture
+  // is the VectorDistribute one of its two contractions; the register
+  // check above is the subgroup picture's.)
+  void attentionStoresEachResultOnceFromPv_data() {
+    QTest::addColumn<QString>("target");
+    QTest::newRow("sm_90") << QString("sm_90");
+    QTest::newRow("gfx942") << QString("gfx942");
+  }
+
+  void attentionStoresEachResultOnceFromPv() {
+    QFETCH(QString, target);
+    const Case c{target.toStdString(), "attention_f16", "", ""};
+    QTemporaryDir dir;
+    const std::string text = caseText(c);
+    auto file =
+        test::compiledAssembly(text, c.target, dir.path().toStdString());
+    QVERIFY2(file.ok(), file.ok() ? "" : file.error().c_str());
+    auto listing = isa::readAssemblyFile(*file);
+    QVERIFY(listing.ok() && listing->kernels.size() == 1);
+    const isa::KernelAccumulators &kernel =
+        listing->kernels.front().accumulators;
+    iree::DocumentParser parser(test::projectCompiler());
+    auto document = parser.parseText(text, "input.mlir");
+    QVERIFY(document.ok());
+    const document::RootOp *op = nullptr;
+    for (const document::RootOp &candidate :
+         document->dispatches.front().rootOps)
+      if (candidate.kind == config::OpKind::Attention)
+        op = &candidate;
+    QVERIFY(op && op->space && !op->resultTypes.empty());
+    auto config = document::loweringReadingOf(*op)->model();
+    QVERIFY(config.ok());
+    const auto workgroup = config->tileSizes(config::TilingLevel::Workgroup);
+    QVERIFY(workgroup);
+    const config::OperandAccess *output = nullptr;
+    for (const config::OperandAccess &operand : op->space->operands)
+      if (operand.isOutput && !output) // the first result's
+        output = &operand;
+    QVERIFY(output);
+    int64_t tileElements = 1;
+    for (int d : output->dims) {
+      const size_t loop = static_cast<size_t>(d);
+      tileElements *=
+          (*workgroup)[loop] > 0 ? (*workgroup)[loop] : op->space->bounds[loop];
+    }
+    for (const isa::AccumulatorStore &store : kernel.stores)
+      QVERIFY2(store.resolved && store.why.empty(), store.why.c_str());
+    std::set<std::vector<int64_t>> seen;
+    for (const isa::AccumulatorCell &cell :
+         isa::cellsOf(kernel, shapeOf(op->resultTypes.front()))) {
+      QVERIFY(seen.insert(cell.coordinates).second);
+      QVERIFY(cell.element.derived);
+      QVERIFY(isa::chainOf(kernel, cell.element.mma).size() >= 2);
+    }
+    QCOMPARE(static_cast<int64_t>(seen.size()), tileElements);
+  }
+
+private:
+  std::vector<Case> cases;
+};
+
+QTEST_GUILESS_MAIN(AccumulatorsTest)
+#include "tst_accumulators.moc"
