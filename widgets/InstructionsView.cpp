@@ -4,6 +4,10 @@
 #include <QFont>
 #include <QFontDatabase>
 #include <QHeaderView>
+#include <QSignalBlocker>
+#include <QTreeWidgetItemIterator>
+
+#include <algorithm>
 
 namespace tilescope::widgets {
 
@@ -11,7 +15,12 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-enum Column { What, Lines, Class, Width, Banks, Live };
+enum Column { What, Lines, Class, Width, Banks, Live, Cells };
+
+// An instruction row's line, file and kernel.
+constexpr int kLineRole = Qt::UserRole;
+constexpr int kFileRole = Qt::UserRole + 1;
+constexpr int kKernelRole = Qt::UserRole + 2;
 
 // A shared-memory access's passes ("2-way", in red; "1" without
 // conflicts), with each phase and the first lanes' addresses in its tip;
@@ -93,7 +102,8 @@ void showRegionBanks(QTreeWidgetItem *item, const isa::Kernel &kernel,
 } // namespace
 
 CompiledInstructions
-CompiledInstructions::read(const std::vector<std::filesystem::path> &paths) {
+CompiledInstructions::read(const std::vector<std::filesystem::path> &paths,
+                           const config::IterationSpace *space) {
   CompiledInstructions compiled;
   for (const std::filesystem::path &path : paths) {
     File file;
@@ -102,6 +112,9 @@ CompiledInstructions::read(const std::vector<std::filesystem::path> &paths) {
       file.listing = std::move(*listing);
     else
       file.error = qs(listing.error());
+    for (const isa::Kernel &kernel : file.listing.kernels)
+      file.links.push_back(space ? isa::linkCells(kernel.accumulators, *space)
+                                 : isa::CellLink{});
     compiled.files.push_back(std::move(file));
   }
   return compiled;
@@ -110,7 +123,10 @@ CompiledInstructions::read(const std::vector<std::filesystem::path> &paths) {
 InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
   setObjectName("jobInstructions");
   setHeaderLabels({"Kernel, region, instruction", "Lines", "Class", "Bits",
-                   "Banks", "Live"});
+                   "Banks", "Live", "Cells"});
+  setSelectionMode(QAbstractItemView::ExtendedSelection);
+  connect(this, &QTreeWidget::currentItemChanged, this,
+          [this](QTreeWidgetItem *item) { onCurrentChanged(item); });
   setUniformRowHeights(true);
   setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   header()->setStretchLastSection(false);
@@ -122,18 +138,27 @@ InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
       "takes for the first subgroup's lanes (1: no conflict), from the "
       "addresses its lanes compute. Live: the vector registers (VGPRs + "
       "AGPRs) an AMDGPU instruction needs at once, the kernel's peak in "
-      "bold. Compile, Resources or Compile && run to fill it.");
+      "bold. Cells: the accumulator cells an MMA or a store of its results "
+      "writes; choose one to mark them in the Layout tab's subgroup picture, "
+      "or click a cell there to select its instructions here. Compile, "
+      "Resources or Compile && run to fill it.");
 }
 
 void InstructionsView::show(const CompiledInstructions &compiled) {
   clear();
-  for (const CompiledInstructions::File &file : compiled.files) {
+  shown = compiled;
+  for (size_t f = 0; f < compiled.files.size(); ++f) {
+    const CompiledInstructions::File &file = compiled.files[f];
     if (!file.error.isEmpty()) {
       auto *item = new QTreeWidgetItem(this, {file.error});
       item->setToolTip(What, file.error);
       continue;
     }
-    for (const isa::Kernel &kernel : file.listing.kernels) {
+    for (size_t k = 0; k < file.listing.kernels.size(); ++k) {
+      const isa::Kernel &kernel = file.listing.kernels[k];
+      const isa::CellLink *link =
+          k < file.links.size() && !file.links[k].empty() ? &file.links[k]
+                                                          : nullptr;
       auto *top = new QTreeWidgetItem(
           this, {qs(kernel.name) + " (" + qs(file.listing.dialect) + ")"});
       top->setToolTip(What, qs(file.path.string()));
@@ -169,7 +194,31 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
           showBanks(row, kernel.sharedAccessAt(i.line));
           if (kernel.liveness)
             showLive(row, *kernel.liveness, i.line);
+          row->setData(What, kLineRole, qulonglong(i.line));
+          row->setData(What, kFileRole, qulonglong(f));
+          row->setData(What, kKernelRole, qulonglong(k));
+          if (link)
+            if (auto cells = link->cellsOfLine.find(i.line);
+                cells != link->cellsOfLine.end()) {
+              row->setText(Cells, QString::number(cells->second.size()));
+              row->setToolTip(
+                  Cells, QString("%1 accumulator cells %2; choose the line "
+                                 "to mark them in the Layout tab")
+                             .arg(cells->second.size())
+                             .arg(i.kind == isa::InstructionClass::Mma
+                                      ? "its result reaches"
+                                      : "it stores"));
+            }
         }
+      }
+      if (const std::string stored = isa::describe(kernel.accumulators);
+          !stored.empty()) {
+        top->setText(Cells, link ? QString::number(link->linesOfCell.size())
+                                 : QString("?"));
+        top->setToolTip(
+            Cells, qs(stored) + (link ? QString()
+                                      : "\n(not placed: the op's loops are not "
+                                        "known here)"));
       }
       if (kernel.liveness) {
         top->setText(Live,
@@ -184,6 +233,74 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
   resizeColumnToContents(Width);
   resizeColumnToContents(Banks);
   resizeColumnToContents(Live);
+  resizeColumnToContents(Cells);
+}
+
+void InstructionsView::onCurrentChanged(QTreeWidgetItem *item) {
+  const QVariant line = item ? item->data(What, kLineRole) : QVariant();
+  if (!line.isValid()) {
+    emit cellsChosen({}, {});
+    return;
+  }
+  const size_t f = item->data(What, kFileRole).toULongLong();
+  const size_t k = item->data(What, kKernelRole).toULongLong();
+  const isa::CellLink *link =
+      f < shown.files.size() && k < shown.files[f].links.size()
+          ? &shown.files[f].links[k]
+          : nullptr;
+  const auto cells = link ? link->cellsOfLine.find(line.toULongLong())
+                          : decltype(link->cellsOfLine.end()){};
+  if (!link || cells == link->cellsOfLine.end()) {
+    emit cellsChosen({}, {});
+    return;
+  }
+  emit cellsChosen({cells->second.begin(), cells->second.end()},
+                   QString("the %1 accumulator cells line %2 (%3) writes")
+                       .arg(cells->second.size())
+                       .arg(line.toULongLong())
+                       .arg(item->text(Class)));
+}
+
+bool InstructionsView::showCell(const std::vector<int64_t> &point) {
+  for (size_t f = 0; f < shown.files.size(); ++f)
+    for (size_t k = 0; k < shown.files[f].links.size(); ++k) {
+      const isa::CellLink &link = shown.files[f].links[k];
+      auto lines = link.linesOfCell.find(point);
+      if (lines == link.linesOfCell.end())
+        continue;
+      const std::set<size_t> wanted(lines->second.begin(), lines->second.end());
+      QTreeWidgetItem *first = nullptr;
+      const QSignalBlocker quiet(this); // not a choice of an instruction
+      clearSelection();
+      for (QTreeWidgetItemIterator it(this); *it; ++it) {
+        QTreeWidgetItem *row = *it;
+        const QVariant line = row->data(What, kLineRole);
+        if (!line.isValid() || row->data(What, kFileRole).toULongLong() != f ||
+            row->data(What, kKernelRole).toULongLong() != k ||
+            !wanted.count(line.toULongLong()))
+          continue;
+        if (!first) {
+          first = row;
+          setCurrentItem(row);
+        }
+        row->setSelected(true);
+        for (QTreeWidgetItem *up = row->parent(); up; up = up->parent())
+          up->setExpanded(true);
+      }
+      if (first)
+        scrollToItem(first);
+      return first != nullptr;
+    }
+  return false;
+}
+
+std::vector<size_t> InstructionsView::selectedLines() const {
+  std::vector<size_t> lines;
+  for (QTreeWidgetItem *item : selectedItems())
+    if (const QVariant line = item->data(What, kLineRole); line.isValid())
+      lines.push_back(line.toULongLong());
+  std::sort(lines.begin(), lines.end());
+  return lines;
 }
 
 QStringList InstructionsView::regionLines() const {

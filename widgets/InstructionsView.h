@@ -11,6 +11,7 @@
 #include <QTreeWidget>
 
 #include <filesystem>
+#include <set>
 #include <vector>
 
 namespace tilescope::widgets {
@@ -20,11 +21,18 @@ struct CompiledInstructions {
   struct File {
     std::filesystem::path path;
     isa::Listing listing;
+    // Per kernel: its accumulators' cells linked to its lines (empty where
+    // none is, or the op's loops were not given).
+    std::vector<isa::CellLink> links;
     QString error; // set: the file could not be read as assembly
   };
   std::vector<File> files;
-  // Reads every file (off the GUI thread: a file may be large).
-  static CompiledInstructions read(const std::vector<std::filesystem::path> &);
+  // Reads every file (off the GUI thread: a file may be large), each
+  // kernel's accumulator cells placed in the loops of `space` (the op the
+  // try compiled) where given.
+  static CompiledInstructions
+  read(const std::vector<std::filesystem::path> &,
+       const config::IterationSpace *space = nullptr);
 };
 
 class InstructionsView : public QTreeWidget {
@@ -38,6 +46,24 @@ public:
   // with the worst conflict of a region's shared-memory accesses, for
   // tests.
   QStringList regionLines() const;
+  // Selects the instructions that compute and store the accumulator cell at
+  // `point` (a loop point of the op's workgroup tile): its store and the
+  // MMAs of its reduction, the first scrolled to. False where no kernel
+  // shown links it.
+  bool showCell(const std::vector<int64_t> &point);
+  // The lines selected, for tests.
+  std::vector<size_t> selectedLines() const;
+
+signals:
+  // An instruction that writes accumulator cells was chosen: its cells
+  // (loop points of the op's workgroup tile) and what they are in words;
+  // empty cells when the chosen line writes none.
+  void cellsChosen(const std::set<std::vector<int64_t>> &cells,
+                   const QString &what);
+
+private:
+  void onCurrentChanged(QTreeWidgetItem *item);
+  CompiledInstructions shown;
 };
 
 } // namespace tilescope::widgets

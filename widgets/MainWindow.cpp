@@ -333,6 +333,27 @@ void MainWindow::buildActions() {
           &TryActions::loadTryAndSay);
   connect(panels.sweep, &SweepPanel::tryActivated, tryActions,
           &TryActions::loadTryAndSay);
+  // The kernel's instructions and the Layout tab's picture, linked both
+  // ways: an instruction chosen marks the accumulator cells it writes, a
+  // cell clicked selects the instructions that compute and store it.
+  connect(
+      panels.run, &RunPanel::accumulatorCellsChosen, this,
+      [this](const std::set<std::vector<int64_t>> &cells, const QString &what) {
+        tabs->layout()->scene()->markPoints(cells, what);
+        if (!cells.empty())
+          statusLabel->setText("Marked in the Layout tab: " + what);
+      });
+  connect(tabs->layout()->scene(), &SceneView::pointClicked, this,
+          [this](const std::vector<int64_t> &point) {
+            QStringList at;
+            for (int64_t v : point)
+              at << QString::number(v);
+            if (panels.run->showAccumulatorCell(point))
+              statusLabel->setText(
+                  QString("Element [%1]: its store and MMAs are selected in "
+                          "the Instructions tab")
+                      .arg(at.join(", ")));
+          });
   connect(panels.run, &RunPanel::compareRequested, this,
           [this](long long a, long long b) {
             if (auto opened = tryActions->compareTries(a, b); !opened)

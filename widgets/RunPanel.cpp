@@ -229,9 +229,19 @@ std::shared_ptr<RunOutcome> triedRun(const workbench::Workbench &bench,
       outcome->details += "note: " + qs(note) + "\n";
   }
   outcome->details += timingDetails(*tried);
-  if (tried->compiled.succeeded())
+  if (tried->compiled.succeeded()) {
+    // The op's loops place its accumulators' cells (the instructions' link
+    // to the Layout tab's picture).
+    const config::IterationSpace *space = nullptr;
+    if (request.document && request.op &&
+        request.op->first < request.document->dispatches.size()) {
+      const auto &ops = request.document->dispatches[request.op->first].rootOps;
+      if (request.op->second < ops.size() && ops[request.op->second].space)
+        space = &*ops[request.op->second].space;
+    }
     outcome->instructions =
-        CompiledInstructions::read(tried->compiled.artifacts.assembly());
+        CompiledInstructions::read(tried->compiled.artifacts.assembly(), space);
+  }
   outcome->diagnostics = tried->compiled.diagnostics;
   record = tried->record;
   return outcome;
@@ -434,6 +444,8 @@ QTabWidget *RunPanel::buildResultTabs() {
   tabs->addTab(resources, "Resources");
   instructions = new InstructionsView;
   tabs->addTab(instructions, "Instructions");
+  connect(instructions, &InstructionsView::cellsChosen, this,
+          &RunPanel::accumulatorCellsChosen);
   tabs->addTab(buildHistoryPage(), "History");
   return tabs;
 }
@@ -522,6 +534,13 @@ void RunPanel::setDocument(const document::Document *document,
     refreshDevice();
     refreshHistory();
   }
+}
+
+bool RunPanel::showAccumulatorCell(const std::vector<int64_t> &point) {
+  if (!instructions->showCell(point))
+    return false;
+  tabs->setCurrentWidget(instructions);
+  return true;
 }
 
 void RunPanel::setProgram(const QString &path) {

@@ -18,6 +18,9 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <set>
+#include <vector>
+
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -65,6 +68,10 @@ public:
   bool busy() const;
   // The checked run's program (guessed from the file's name when unset).
   void setProgram(const QString &path);
+  // Selects, in the Instructions tab, the instructions that compute and
+  // store the accumulator cell at `point` (a loop point of the op's
+  // workgroup tile); false where the kernel shown links none.
+  bool showAccumulatorCell(const std::vector<int64_t> &point);
   const std::filesystem::path &workspace() const { return workspaceFolder; }
   // The last job's summary line and the command that reproduces it.
   QString lastSummary() const { return summaryLine; }
@@ -76,6 +83,11 @@ public:
 
 signals:
   void finished(bool ok, const QString &summary);
+  // An instruction of the Instructions tab that writes accumulator cells
+  // was chosen: its cells (loop points of the op's workgroup tile), in
+  // words; empty: none.
+  void accumulatorCellsChosen(const std::set<std::vector<int64_t>> &cells,
+                              const QString &what);
   // A try of the history table was double-clicked: load it.
   void tryActivated(long long id);
   // Two tries of the history table were picked to see side by side (the

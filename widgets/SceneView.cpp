@@ -63,7 +63,9 @@ void SceneView::setScene(render::GridScene scene) {
   original = std::move(scene);
   const int64_t before = selected;
   selected = keepMark ? before : -1;
-  current = selected >= 0 ? render::markColorKey(original, selected) : original;
+  if (!original.cellsAreLoopPoints)
+    points.reset();
+  remark();
   if (keepView) {
     updateScrollBars();
     viewport()->update();
@@ -92,7 +94,7 @@ void SceneView::linkMarks(const QList<SceneView *> &views) {
 void SceneView::selectKey(int64_t key) {
   const bool changed = key != selected;
   selected = key;
-  current = render::markColorKey(original, key);
+  remark();
   updateScrollBars(); // the footer gained a line
   viewport()->update();
   if (changed)
@@ -116,6 +118,26 @@ void SceneView::mousePressEvent(QMouseEvent *event) {
   const int64_t key =
       panel.cell ? panel.cell(hit.row, hit.column).colorKey : -1;
   selectKey(key == selected ? -1 : key);
+  if (original.cellsAreLoopPoints)
+    emit pointClicked(original.pointAt(hit.row, hit.column));
+}
+
+void SceneView::markPoints(std::set<std::vector<int64_t>> marked,
+                           const QString &what) {
+  points = marked.empty()
+               ? nullptr
+               : std::make_shared<const std::set<std::vector<int64_t>>>(
+                     std::move(marked));
+  pointsWhat = what;
+  remark();
+  updateScrollBars(); // the footer gained or lost a line
+  viewport()->update();
+}
+
+void SceneView::remark() {
+  current = selected >= 0 ? render::markColorKey(original, selected) : original;
+  if (points)
+    current = render::markPoints(std::move(current), points, pointsWhat);
 }
 
 void SceneView::fitToView() {
@@ -211,6 +233,9 @@ void SceneView::contextMenuEvent(QContextMenuEvent *event) {
       ->setEnabled(drawn);
   if (selected >= 0)
     menu.addAction("Clear the &mark", this, [this] { selectKey(-1); });
+  if (points)
+    menu.addAction("Clear the &instruction's cells", this,
+                   [this] { markPoints({}, {}); });
   menu.exec(event->globalPos());
 }
 
@@ -308,6 +333,7 @@ void SceneView::wheelEvent(QWheelEvent *event) {
 void SceneView::keyPressEvent(QKeyEvent *event) {
   if (event->key() == Qt::Key_Escape) {
     selectKey(-1);
+    markPoints({}, {});
     return;
   }
   if (event->matches(QKeySequence::Copy)) {

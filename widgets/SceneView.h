@@ -14,6 +14,10 @@
 
 #include <QAbstractScrollArea>
 
+#include <memory>
+#include <set>
+#include <vector>
+
 namespace tilescope::widgets {
 
 class SceneView : public QAbstractScrollArea {
@@ -46,11 +50,17 @@ public:
   // lane holds at once. Custom colourings (a workgroup grid, split-k
   // chunks) mean different things in different pictures and are not linked.
   static void linkMarks(const QList<SceneView *> &views);
+  // Marks the cells at `points` of a picture whose cells are loop points
+  // (the kernel's instructions' cells), the footer saying `what`; empty:
+  // none. A redrawn picture of loop points keeps them.
+  void markPoints(std::set<std::vector<int64_t>> points, const QString &what);
 
 signals:
   // The marked colour key changed (a click, Escape, or a new picture
   // without it); -1: none.
   void keySelected(qint64 key);
+  // A cell of a picture of loop points was clicked: its point.
+  void pointClicked(const std::vector<int64_t> &point);
 
 protected:
   void paintEvent(QPaintEvent *event) override;
@@ -69,10 +79,14 @@ private:
   // whole viewport's pixels), and repaints what came into view.
   void applyScroll();
   bool darkTheme() const;
+  // `current`: `original` with the marked key's and points' cells marked.
+  void remark();
 
   render::GridScene original; // as given; `current` adds the selection marks
   render::GridScene current;
   int64_t selected = -1;
+  std::shared_ptr<const std::set<std::vector<int64_t>>> points;
+  QString pointsWhat;
   render::ScenePainter painter;
   double cell = 24;
   bool fitted = true;

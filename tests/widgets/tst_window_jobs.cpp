@@ -20,6 +20,7 @@
 #include "widgets/EditSession.h"
 #include "widgets/InstructionsView.h"
 #include "widgets/IreeLayoutView.h"
+#include "widgets/LayoutTab.h"
 #include "widgets/MainWindow.h"
 #include "widgets/MlirHighlighter.h"
 #include "widgets/MlirView.h"
@@ -35,6 +36,7 @@
 #include "widgets/render/StickyAxes.h"
 
 #include <QAbstractItemModel>
+#include <QTreeWidgetItemIterator>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDockWidget>
@@ -248,6 +250,33 @@ private slots:
              qPrintable(loop));
     window->findChild<QTabWidget *>("runTabs")->setCurrentWidget(instructions);
     screenshot(*window, "run-panel-instructions");
+
+    // The instructions linked to the Layout tab's subgroup picture: an MFMA
+    // chosen marks the 16 x 16 cells of the intrinsic tile it computes in
+    // each of the 4 waves, and a cell clicked selects its store and the
+    // MFMAs of its reduction.
+    auto *layout = window->findChild<widgets::LayoutTab *>();
+    QVERIFY(layout);
+    widgets::SceneView *picture = layout->scene();
+    QVERIFY2(picture->scene().cellsAreLoopPoints,
+             qPrintable(picture->scene().title));
+    QTreeWidgetItem *mfma = nullptr;
+    for (QTreeWidgetItemIterator it(instructions); *it && !mfma; ++it)
+      if ((*it)->text(2) == "mma" && !(*it)->text(6).isEmpty())
+        mfma = *it;
+    QVERIFY(mfma);
+    QCOMPARE(mfma->text(6), QString("1024"));
+    instructions->setCurrentItem(mfma);
+    QVERIFY2(picture->scene().footer.startsWith(
+                 "marked: the 1024 accumulator cells line " + mfma->text(1)),
+             qPrintable(picture->scene().footer));
+    screenshot(*window, "layout-instruction-cells");
+    emit picture->pointClicked({0, 0, 0});
+    const std::vector<size_t> lines = instructions->selectedLines();
+    QVERIFY2(lines.size() >= 3, qPrintable(QString::number(lines.size())));
+    QCOMPARE(window->findChild<QTabWidget *>("runTabs")->currentWidget(),
+             static_cast<QWidget *>(instructions));
+    screenshot(*window, "instructions-of-a-cell");
 
     // The two tries side by side, picked in the history table.
     auto *table = window->findChild<QTableView *>("historyTable");

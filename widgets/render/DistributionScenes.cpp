@@ -64,15 +64,6 @@ GridScene distributionScene(
                                                      : QString("register");
   for (int64_t key = 0; key < scene.colorCount && key < 256; ++key)
     scene.legend.push_back({key, QString("%1 %2").arg(keyName).arg(key)});
-  // Which lane and register of its subgroup's intrinsic hold the result
-  // element at `at`.
-  auto fragmentOwner = [distribution, intrinsic, mLoop,
-                        nLoop](const std::vector<int64_t> &at) {
-    const layout::ForallDistribution &dist = *distribution;
-    return intrinsic->ownerOf(
-        layout::MmaOperand::Acc,
-        {at[*mLoop] % dist.unit[*mLoop], at[*nLoop] % dist.unit[*nLoop]});
-  };
 
   std::vector<int64_t> extents;
   for (size_t loop = 0; loop < rank; ++loop) {
@@ -82,6 +73,7 @@ GridScene distributionScene(
   scene.rowDim = rowLoop;
   scene.columnDim = columnLoop;
   scene.sliceAt = sliceIndices(extents, slice);
+  scene.cellsAreLoopPoints = true;
   const QString held =
       heldText(scene.sliceDims, rowLoop, columnLoop, scene.sliceAt);
 
@@ -99,19 +91,14 @@ GridScene distributionScene(
                     .arg(columnLoop)
                     .arg(held.isEmpty() ? QString() : ", " + held);
   const size_t rows = rowLoop, columns = columnLoop;
-  const bool oneRow = rowLoop == columnLoop;
-  auto coordinate = [held = scene.sliceAt, rows, columns,
-                     oneRow](int64_t row, int64_t column) {
-    std::vector<int64_t> at = held;
-    if (!oneRow)
-      at[rows] = row;
-    at[columns] = column;
-    return at;
+  auto coordinate = [held = scene.sliceAt, rows, columns](int64_t row,
+                                                          int64_t column) {
+    return slicePoint(held, rows, columns, row, column);
   };
   const int64_t rounds = d.rounds();
   const ColorBy coloured = scene.colorBy;
   panel.cell = [distribution, coordinate, worker, prefix, rounds, byFragment,
-                coloured, fragmentOwner](int64_t row, int64_t column) {
+                coloured](int64_t row, int64_t column) {
     const layout::ForallDistribution &dist = *distribution;
     const std::vector<int64_t> at = coordinate(row, column);
     const int64_t iteration = dist.iterationOf(at);
@@ -122,16 +109,16 @@ GridScene distributionScene(
     info.label = rounds > 1 ? QString("%1%2·%3").arg(prefix).arg(who).arg(round)
                             : QString("%1%2").arg(prefix).arg(who);
     QString fragment;
-    if (byFragment) {
-      const auto owner = fragmentOwner(at);
-      info.colorKey = coloured == ColorBy::Lane ? owner.lane : owner.reg;
-      info.label = coloured == ColorBy::Lane ? QString("l%1").arg(owner.lane)
-                                             : QString("r%1").arg(owner.reg);
-      fragment = QString("; lane %1 (thread %2), accumulator register %3")
-                     .arg(owner.lane)
-                     .arg(who * dist.subgroupSize + owner.lane)
-                     .arg(owner.reg);
-    }
+    if (byFragment)
+      if (const auto owner = dist.accumulatorOwnerOf(at)) {
+        info.colorKey = coloured == ColorBy::Lane ? owner->lane : owner->reg;
+        info.label = coloured == ColorBy::Lane ? QString("l%1").arg(owner->lane)
+                                               : QString("r%1").arg(owner->reg);
+        fragment = QString("; lane %1 (thread %2), accumulator register %3")
+                       .arg(owner->lane)
+                       .arg(owner->thread)
+                       .arg(owner->reg);
+      }
     const std::vector<int64_t> origin = dist.tileOrigin(iteration);
     QStringList span;
     for (size_t i = 0; i < dist.loops.size(); ++i) {
@@ -163,12 +150,14 @@ GridScene distributionScene(
             .arg(fragment);
     return info;
   };
-  panel.colorKey = [distribution, coordinate, byFragment, coloured,
-                    fragmentOwner](int64_t row, int64_t column) {
-    if (!byFragment)
-      return distribution->workerOf(coordinate(row, column));
-    const auto owner = fragmentOwner(coordinate(row, column));
-    return coloured == ColorBy::Lane ? owner.lane : owner.reg;
+  panel.colorKey = [distribution, coordinate, byFragment,
+                    coloured](int64_t row, int64_t column) -> int64_t {
+    const std::vector<int64_t> at = coordinate(row, column);
+    const auto owner =
+        byFragment ? distribution->accumulatorOwnerOf(at) : std::nullopt;
+    if (!owner)
+      return distribution->workerOf(at);
+    return coloured == ColorBy::Lane ? owner->lane : owner->reg;
   };
   scene.panels.push_back(std::move(panel));
 

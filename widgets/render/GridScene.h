@@ -78,6 +78,12 @@ struct GridScene {
   std::vector<SliceDim> sliceDims;
   size_t rowDim = 0, columnDim = 0;
   std::vector<int64_t> sliceAt; // one per dimension; the drawn two unused
+  // Each cell is a point of the op's workgroup tile, its coordinates per
+  // loop (sliceAt with the row and column put in): what the kernel's
+  // instructions link to (the subgroup and thread tile pictures).
+  bool cellsAreLoopPoints = false;
+  // The point a cell of such a scene stands for.
+  std::vector<int64_t> pointAt(int64_t row, int64_t column) const;
 
   // A legend of `count` numbered keys ("lane 0", "lane 1", ...; the first
   // 256 listed), the palette sized for them.
@@ -87,6 +93,24 @@ struct GridScene {
       legend.push_back({key, QString("%1 %2").arg(prefix).arg(key)});
   }
 };
+
+// The point of a slice held at `sliceAt` that row `row` and column
+// `column` of its drawn dimensions stand for (one row where they are the
+// same dimension).
+inline std::vector<int64_t> slicePoint(std::vector<int64_t> sliceAt,
+                                       size_t rowDim, size_t columnDim,
+                                       int64_t row, int64_t column) {
+  if (rowDim < sliceAt.size() && rowDim != columnDim)
+    sliceAt[rowDim] = row;
+  if (columnDim < sliceAt.size())
+    sliceAt[columnDim] = column;
+  return sliceAt;
+}
+
+inline std::vector<int64_t> GridScene::pointAt(int64_t row,
+                                               int64_t column) const {
+  return slicePoint(sliceAt, rowDim, columnDim, row, column);
+}
 
 // "[64, 128, 0]", as IREE prints a list.
 inline QString listText(const std::vector<int64_t> &values) {

@@ -609,4 +609,28 @@ GridScene markColorKey(GridScene scene, int64_t key) {
   return scene;
 }
 
+GridScene
+markPoints(GridScene scene,
+           std::shared_ptr<const std::set<std::vector<int64_t>>> points,
+           const QString &what) {
+  if (!points || points->empty() || !scene.cellsAreLoopPoints)
+    return scene;
+  for (Panel &panel : scene.panels) {
+    if (!panel.cell)
+      continue;
+    panel.colorKey = nullptr; // marks are drawn at every zoom
+    panel.cell = [cell = std::move(panel.cell), points, rowDim = scene.rowDim,
+                  columnDim = scene.columnDim,
+                  sliceAt = scene.sliceAt](int64_t row, int64_t column) {
+      CellInfo info = cell(row, column);
+      info.marked =
+          info.marked || points->count(slicePoint(sliceAt, rowDim, columnDim,
+                                                  row, column)) > 0;
+      return info;
+    };
+  }
+  scene.footer = "marked: " + what + "\n" + scene.footer;
+  return scene;
+}
+
 } // namespace tilescope::render
