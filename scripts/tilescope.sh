@@ -15,10 +15,13 @@ BUILD_DIR="${TILESCOPE_BUILD_DIR:-$ROOT/build}"
 # The pinned IREE release. Both wheels must carry the same version.
 IREE_VERSION="3.13.0"
 IREE_PREFIX="$ROOT/.deps/iree-$IREE_VERSION"
-# ptxas, for NVIDIA resource usage (registers, spills) of compiled PTX: from
-# NVIDIA's nvidia-cuda-nvcc-cu12 wheel, the same way as IREE's wheels.
-NVCC_VERSION="12.9.86"
-NVCC_PREFIX="$ROOT/.deps/cuda-nvcc-$NVCC_VERSION"
+# ptxas and nvdisasm, for NVIDIA resource usage (registers, spills) of
+# compiled PTX and the SASS of its cubin with the registers live at each
+# instruction: from NVIDIA's nvidia-cuda-nvcc and nvidia-cuda-nvdisasm
+# wheels (one CUDA release: nvdisasm reads its own ptxas's cubins), the
+# same way as IREE's wheels.
+NVCC_VERSION="13.5.37"
+NVCC_PREFIX="$ROOT/.deps/cuda-$NVCC_VERSION"
 # The `onnx` package (and the protobuf it needs), for IREE's own
 # iree-import-onnx (in the compiler wheel) and the test that builds an ONNX
 # model with it: unpacked beside IREE, on PYTHONPATH only where used.
@@ -140,24 +143,30 @@ install_iree() {
   log "IREE $IREE_VERSION: unpacked into ${IREE_PREFIX#"$ROOT"/}"
 }
 
-# Only ptxas is kept from the wheel (it needs nothing but libc).
+# Only ptxas and nvdisasm are kept from the wheels (they need nothing but
+# libc).
 install_ptxas() {
-  already_unpacked "ptxas (CUDA $NVCC_VERSION)" "$NVCC_PREFIX" && return
-  log "ptxas (CUDA $NVCC_VERSION): downloading nvidia-cuda-nvcc-cu12 from PyPI"
-  local wheels="$ROOT/.deps/wheels-nvcc"
-  download_wheels "$wheels" manylinux2010_x86_64 "nvidia-cuda-nvcc-cu12==$NVCC_VERSION" ||
-    die "could not download nvidia-cuda-nvcc-cu12 $NVCC_VERSION from PyPI"
+  already_unpacked "ptxas and nvdisasm (CUDA $NVCC_VERSION)" "$NVCC_PREFIX" && return
+  log "ptxas and nvdisasm (CUDA $NVCC_VERSION): downloading nvidia-cuda-nvcc and nvidia-cuda-nvdisasm from PyPI"
+  local wheels="$ROOT/.deps/wheels-nvcc" tool
+  rm -rf "$wheels"
+  download_wheels "$wheels" manylinux2014_x86_64 "nvidia-cuda-nvcc==$NVCC_VERSION" \
+    "nvidia-cuda-nvdisasm==$NVCC_VERSION" ||
+    die "could not download nvidia-cuda-nvcc and nvidia-cuda-nvdisasm $NVCC_VERSION from PyPI"
   rm -rf "$NVCC_PREFIX.partial"
-  mkdir -p "$NVCC_PREFIX.partial"
-  unzip -q -o "$wheels"/nvidia_cuda_nvcc_cu12-"$NVCC_VERSION"-*.whl 'nvidia/cuda_nvcc/bin/ptxas' \
-    -d "$NVCC_PREFIX.partial" || die "the nvcc wheel has no nvidia/cuda_nvcc/bin/ptxas"
   mkdir -p "$NVCC_PREFIX.partial/bin"
-  mv "$NVCC_PREFIX.partial/nvidia/cuda_nvcc/bin/ptxas" "$NVCC_PREFIX.partial/bin/ptxas"
+  unzip -q -o "$wheels"/nvidia_cuda_nvcc-"$NVCC_VERSION"-*.whl 'nvidia/cu13/bin/ptxas' \
+    -d "$NVCC_PREFIX.partial" || die "the nvcc wheel has no nvidia/cu13/bin/ptxas"
+  unzip -q -o "$wheels"/nvidia_cuda_nvdisasm-"$NVCC_VERSION"-*.whl 'nvidia/cu13/bin/nvdisasm' \
+    -d "$NVCC_PREFIX.partial" || die "the nvdisasm wheel has no nvidia/cu13/bin/nvdisasm"
+  for tool in ptxas nvdisasm; do
+    mv "$NVCC_PREFIX.partial/nvidia/cu13/bin/$tool" "$NVCC_PREFIX.partial/bin/$tool"
+    chmod +x "$NVCC_PREFIX.partial/bin/$tool"
+  done
   rm -rf "$NVCC_PREFIX.partial/nvidia"
-  chmod +x "$NVCC_PREFIX.partial/bin/ptxas"
   finish_prefix "$NVCC_PREFIX"
   rm -rf "$wheels"
-  log "ptxas: unpacked into ${NVCC_PREFIX#"$ROOT"/}"
+  log "ptxas and nvdisasm: unpacked into ${NVCC_PREFIX#"$ROOT"/}"
 }
 
 # Python code, so the wheels unpack as they are; NumPy is Debian's.

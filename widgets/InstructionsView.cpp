@@ -65,10 +65,10 @@ void showLive(QTreeWidgetItem *row, const isa::KernelLiveness &liveness,
   if (at == liveness.atLine.end())
     return;
   row->setText(Live, QString::number(at->second.vectorRegisters()));
-  row->setToolTip(Live, QString("%1 VGPRs + %2 AGPRs live (%3 SGPRs)")
-                            .arg(at->second.vgprs)
-                            .arg(at->second.agprs)
-                            .arg(at->second.sgprs));
+  row->setToolTip(Live, qs(isa::describe(at->second, liveness)) + " live" +
+                            (liveness.registerFile == "VGPRs"
+                                 ? QString(" (%1 SGPRs)").arg(at->second.sgprs)
+                                 : QString(", as nvdisasm counts them")));
   if (line == liveness.peakLine) {
     QFont bold = row->font(Live);
     bold.setBold(true);
@@ -136,8 +136,9 @@ InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
       "region is one pass of its body (one reduction step, or several where "
       "LLVM unrolled it). Banks: how many passes a shared-memory access "
       "takes for the first subgroup's lanes (1: no conflict), from the "
-      "addresses its lanes compute. Live: the vector registers (VGPRs + "
-      "AGPRs) an AMDGPU instruction needs at once, the kernel's peak in "
+      "addresses its lanes compute. Live: the vector registers an "
+      "instruction needs at once (AMDGPU's VGPRs + AGPRs by a liveness pass; "
+      "SASS's GPRs as nvdisasm counts them), the kernel's peak in "
       "bold. Cells: the accumulator cells an MMA or a store of its results "
       "writes; choose one to mark them in the Layout tab's subgroup picture, "
       "or click a cell there to select its instructions here. Compile, "
@@ -178,11 +179,10 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
           if (auto peak = isa::peakBetween(*kernel.liveness, region.firstLine,
                                            region.lastLine)) {
             item->setText(Live, QString::number(peak->first.vectorRegisters()));
-            item->setToolTip(Live, QString("at most %1 VGPRs + %2 AGPRs live "
-                                           "(line %3)")
-                                       .arg(peak->first.vgprs)
-                                       .arg(peak->first.agprs)
-                                       .arg(peak->second));
+            item->setToolTip(
+                Live, QString("at most %1 live (line %2)")
+                          .arg(qs(isa::describe(peak->first, *kernel.liveness)))
+                          .arg(peak->second));
           }
         // One pass of a loop is what a reduction step issues: shown open.
         item->setExpanded(region.kind == isa::Region::Kind::Loop);

@@ -1,5 +1,7 @@
 #include "widgets/RunPanel.h"
 
+#include "core/service/Sass.h"
+
 #include "widgets/HistoryModel.h"
 #include "widgets/InstructionsView.h"
 #include "widgets/RunPlaceBox.h"
@@ -239,8 +241,12 @@ std::shared_ptr<RunOutcome> triedRun(const workbench::Workbench &bench,
       if (request.op->second < ops.size() && ops[request.op->second].space)
         space = &*ops[request.op->second].space;
     }
-    outcome->instructions =
-        CompiledInstructions::read(tried->compiled.artifacts.assembly(), space);
+    // NVIDIA kernels: the SASS of their PTX too (ptxas and nvdisasm).
+    const service::SassFiles assembly =
+        service::assemblyWithSass(tried->compiled.artifacts.assembly());
+    for (const std::string &note : assembly.notes)
+      outcome->details += "note: " + qs(note) + "\n";
+    outcome->instructions = CompiledInstructions::read(assembly.files, space);
   }
   outcome->diagnostics = tried->compiled.diagnostics;
   record = tried->record;

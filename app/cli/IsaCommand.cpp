@@ -10,6 +10,7 @@
 #include "core/isa/Assembly.h"
 #include "core/isa/AssemblyJson.h"
 #include "core/service/CompileJob.h"
+#include "core/service/Sass.h"
 #include "core/tries/History.h"
 #include "core/tries/TryJob.h"
 #include "core/util/Numbers.h"
@@ -43,9 +44,9 @@ void printListing(const std::filesystem::path &file,
       if (kernel.liveness)
         if (auto peak = isa::peakBetween(*kernel.liveness, region.firstLine,
                                          region.lastLine))
-          std::cout << "    live: at most " << peak->first.vgprs << " VGPRs + "
-                    << peak->first.agprs << " AGPRs (line " << peak->second
-                    << ")\n";
+          std::cout << "    live: at most "
+                    << isa::describe(peak->first, *kernel.liveness) << " (line "
+                    << peak->second << ")\n";
     }
     if (kernel.liveness)
       std::cout << "  live registers: " << isa::describe(*kernel.liveness)
@@ -136,7 +137,12 @@ assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
     }
     folder = tried->compiled.artifacts.directory;
   }
-  auto files = service::compileArtifactsIn(folder).assembly();
+  // The SASS of NVIDIA kernels beside their PTX (made once per try).
+  const service::SassFiles withSass =
+      service::assemblyWithSass(service::compileArtifactsIn(folder).assembly());
+  for (const std::string &note : withSass.notes)
+    std::cerr << "note: " << note << "\n";
+  const std::vector<std::filesystem::path> &files = withSass.files;
   if (files.empty())
     return Error{folder.string() +
                  ": no PTX or AMDGPU assembly (a CPU try, or not compiled)"};

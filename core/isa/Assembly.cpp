@@ -1,4 +1,5 @@
 #include "core/isa/Assembly.h"
+#include "core/isa/RawKernel.h"
 
 #include "core/util/Files.h"
 #include "core/util/Text.h"
@@ -244,15 +245,6 @@ int widthOfAmdgpu(const std::string &m) {
 
 namespace {
 
-// One kernel's statements as read, its labels by statement index, and the
-// branches' targets by statement index.
-struct RawKernel {
-  std::string name;
-  std::vector<Instruction> instructions;
-  std::map<std::string, size_t> labels;              // label -> first index
-  std::vector<std::pair<size_t, std::string>> jumps; // index -> target
-};
-
 // Bits an async copy moves a lane, from its operands (PTX's cp.async
 // [dst], [src], 16: bytes).
 int asyncCopyBits(const std::string &text) {
@@ -315,6 +307,8 @@ Region regionOf(const RawKernel &kernel, Region::Kind kind, size_t begin,
   return region;
 }
 
+} // namespace
+
 Kernel cutByLoops(const RawKernel &raw) {
   Kernel kernel;
   kernel.name = raw.name;
@@ -340,6 +334,8 @@ Kernel cutByLoops(const RawKernel &raw) {
     kernel.regions.push_back(regionOf(raw, last, at, raw.instructions.size()));
   return kernel;
 }
+
+namespace {
 
 // The first whitespace-separated word of a statement, less a predicate
 // (PTX's "@%p1", "@!%p1").
@@ -597,13 +593,16 @@ std::string describe(const Region &region) {
 
 Result<Listing> readAssemblyFile(const std::filesystem::path &path) {
   const std::string extension = path.extension().string();
-  if (extension != ".ptx" && extension != ".rocmasm" && extension != ".s")
-    return Error{path.string() +
-                 ": not PTX (.ptx) or AMDGPU assembly (.rocmasm, .s)"};
+  if (extension != ".ptx" && extension != ".rocmasm" && extension != ".s" &&
+      extension != ".sass")
+    return Error{path.string() + ": not PTX (.ptx), SASS (.sass) or AMDGPU "
+                                 "assembly (.rocmasm, .s)"};
   auto text = readTextFile(path);
   if (!text)
     return Error{text.error()};
-  auto listing = extension == ".ptx" ? readPtx(*text) : readAmdgpu(*text);
+  auto listing = extension == ".ptx"    ? readPtx(*text)
+                 : extension == ".sass" ? readSass(*text)
+                                        : readAmdgpu(*text);
   if (!listing)
     return Error{path.string() + ": " + listing.error()};
   return listing;

@@ -96,7 +96,7 @@ struct Kernel {
 };
 
 struct Listing {
-  std::string dialect; // "ptx" or "amdgpu"
+  std::string dialect; // "ptx", "sass" or "amdgpu"
   std::vector<Kernel> kernels;
 };
 
@@ -105,14 +105,21 @@ Result<Listing> readPtx(const std::string &text);
 // across lines: `inBlockComment` carries an open one to the next line).
 std::string withoutPtxComments(std::string line, bool &inBlockComment);
 Result<Listing> readAmdgpu(const std::string &text);
-// By the file's extension: .ptx, .rocmasm or .s (AMDGPU); an Error names
-// the file and why.
+// nvdisasm's SASS of a cubin, printed with its life ranges counted
+// (`nvdisasm -c -lrm count`): each instruction classed, and the registers
+// live at it (GPRs; uniform ones as the scalar file) from nvdisasm's
+// columns (SassText.cpp).
+Result<Listing> readSass(const std::string &text);
+// By the file's extension: .ptx, .sass, .rocmasm or .s (AMDGPU); an
+// Error names the file and why.
 Result<Listing> readAssemblyFile(const std::filesystem::path &path);
 
 // Classes one mnemonic, and the bits it moves per lane.
 InstructionClass classOfPtx(const std::string &mnemonic);
 InstructionClass classOfAmdgpu(const std::string &mnemonic);
+InstructionClass classOfSass(const std::string &mnemonic);
 int widthOfPtx(const std::string &mnemonic);
 int widthOfAmdgpu(const std::string &mnemonic);
+int widthOfSass(const std::string &mnemonic);
 
 } // namespace tilescope::isa

@@ -130,7 +130,8 @@ json toJson(const std::filesystem::path &file, const Listing &listing,
         {"accumulators", toJson(kernel.accumulators, withInstructions)}};
     if (kernel.liveness) {
       const KernelLiveness &live = *kernel.liveness;
-      entry["live_registers"] = {{"peak_vgprs", live.peak.vgprs},
+      entry["live_registers"] = {{"register_file", live.registerFile},
+                                 {"peak_vgprs", live.peak.vgprs},
                                  {"peak_agprs", live.peak.agprs},
                                  {"peak_sgprs", live.peak.sgprs},
                                  {"peak_line", live.peakLine},

@@ -196,7 +196,20 @@ peakBetween(const KernelLiveness &liveness, size_t first, size_t last) {
   return peak;
 }
 
+std::string describe(const LiveCount &count, const KernelLiveness &liveness) {
+  if (liveness.registerFile != "VGPRs")
+    return std::to_string(count.vgprs) + " " + liveness.registerFile + " (" +
+           std::to_string(count.sgprs) + " uniform)";
+  return std::to_string(count.vgprs) + " VGPRs + " +
+         std::to_string(count.agprs) + " AGPRs";
+}
+
 std::string describe(const KernelLiveness &liveness) {
+  if (liveness.registerFile != "VGPRs")
+    return "peak " + std::to_string(liveness.peak.vgprs) + " live " +
+           liveness.registerFile + " (and " +
+           std::to_string(liveness.peak.sgprs) + " uniform) at line " +
+           std::to_string(liveness.peakLine) + ", as nvdisasm counts them";
   std::string text = "peak " + std::to_string(liveness.peak.vgprs) +
                      " live VGPRs + " + std::to_string(liveness.peak.agprs) +
                      " AGPRs at line " + std::to_string(liveness.peakLine);

@@ -33,6 +33,9 @@ struct KernelLiveness {
   size_t peakLine = 0; // where
   // What the metadata says the kernel allocated (-1: not stated).
   int64_t allocatedVgprs = -1, allocatedAgprs = -1, allocatedSgprs = -1;
+  // What its vector registers are called: AMDGPU's "VGPRs" (beside AGPRs
+  // and SGPRs), or SASS's "GPRs" (beside uniform GPRs, counted as sgprs).
+  std::string registerFile = "VGPRs";
 };
 
 // The registers an instruction writes and reads (32-bit names: "v4", "a0",
@@ -44,6 +47,10 @@ std::vector<KernelLiveness> livenessOfAmdgpu(const std::string &text);
 // The same of kernels already read (amdgpuKernelsOf).
 std::vector<KernelLiveness>
 livenessOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels);
+
+// A count in the kernel's registers' words: "131 VGPRs + 0 AGPRs", or for
+// SASS "93 GPRs (4 uniform)".
+std::string describe(const LiveCount &count, const KernelLiveness &liveness);
 
 // The peak of the instructions from line `first` to `last` and its line;
 // none where no instruction is there.

@@ -100,7 +100,8 @@ std::vector<fs::path> CompileArtifacts::assembly() const {
       continue;
     for (const auto &entry : fs::directory_iterator(folder, error)) {
       const std::string extension = entry.path().extension().string();
-      if (extension == ".rocmasm" || extension == ".ptx" || extension == ".s")
+      if (extension == ".rocmasm" || extension == ".ptx" || extension == ".s" ||
+          extension == ".sass")
         files.push_back(entry.path());
     }
   }

@@ -10,7 +10,6 @@
 
 #include "core/document/Diagnostic.h"
 #include "core/document/Document.h"
-#include "core/document/Diagnostic.h"
 #include "core/process/Process.h"
 #include "core/service/IreeCommands.h"
 #include "core/tools/IreeInstallation.h"
@@ -38,7 +37,8 @@ struct CompileArtifacts {
   std::filesystem::path binaries;      // .hsaco, .ptx, .so
   // Written by IREE when a pass crashes (MLIR's crash reproducer).
   std::filesystem::path reproducer;
-  // The executables' assembly: .rocmasm (AMD), .ptx (NVIDIA), .s (CPU).
+  // The executables' assembly: .rocmasm (AMD), .ptx (NVIDIA), .s (CPU),
+  // and .sass where the SASS of a .ptx was made (Sass.h).
   std::vector<std::filesystem::path> assembly() const;
 };
 
@@ -49,9 +49,9 @@ CompileArtifacts compileArtifactsIn(const std::filesystem::path &directory);
 // config field it names, if any.
 struct CompileDiagnostic {
   document::Diagnostic diagnostic; // file and line are the caller's
-  std::string dispatch;        // the dispatch holding the line, if any
-  int rootOp = -1;             // its root op at that line, if any
-  std::string field;           // a config field the message names
+  std::string dispatch;            // the dispatch holding the line, if any
+  int rootOp = -1;                 // its root op at that line, if any
+  std::string field;               // a config field the message names
   std::string toString() const;
 };
 

@@ -9,6 +9,7 @@
 #include "core/process/Workspace.h"
 #include "core/service/CompileJob.h"
 #include "core/service/DocumentWorker.h"
+#include "core/service/Sass.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/tries/History.h"
 #include "core/tries/JobJson.h"
@@ -235,7 +236,9 @@ void bindJobs(py::module_ &m) {
         std::vector<std::filesystem::path> files{path};
         std::error_code error;
         if (std::filesystem::is_directory(path, error))
-          files = service::compileArtifactsIn(path).assembly();
+          files = service::assemblyWithSass(
+                      service::compileArtifactsIn(path).assembly())
+                      .files;
         if (files.empty())
           throw Failure(path.string() +
                         ": no PTX or AMDGPU assembly (a CPU try, or not "

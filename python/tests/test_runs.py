@@ -268,11 +268,14 @@ def test_a_compiled_kernels_instructions_are_classed_by_loop(tilescope, tmp_path
     tried = tilescope.run_try(document, stage="compile", workspace=tmp_path)
     folder = tried.compile["artifacts"]["directory"]
     kernels = tilescope.instructions(folder)
-    assert [k["dialect"] for k in kernels] == ["ptx"]
-    loops = [r for r in kernels[0]["regions"] if r["kind"] == "loop"]
-    assert len(loops) == 1
-    assert loops[0]["counts"]["mma"] == 64
-    assert loops[0]["width_bits"]["global load"] == {"128": 16}
+    # The PTX, and the SASS of its cubin (ptxas and nvdisasm) beside it.
+    assert [k["dialect"] for k in kernels] == ["ptx", "sass"]
+    for kernel in kernels:
+        loops = [r for r in kernel["regions"] if r["kind"] == "loop"]
+        assert len(loops) == 1
+        assert loops[0]["counts"]["mma"] == 64
+        assert loops[0]["width_bits"]["global load"] == {"128": 16}
+    assert kernels[1]["live_registers"]["register_file"] == "GPRs"
     listed = tilescope.instructions(kernels[0]["file"], instructions=True)
     assert sum(1 for r in listed[0]["regions"] for i in r["instructions"]
                if i["class"] == "mma") >= 64

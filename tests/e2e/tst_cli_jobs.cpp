@@ -206,30 +206,40 @@ private slots:
   }
 
   // isa: the sm_90 matmul compiled here, its PTX classed and cut by its
-  // loop (subgroup 2 x 4 intrinsics x K tile 8 = 64 mma.sync a pass); the
-  // same from the try's id, its folder and its .ptx; what is no assembly
-  // is refused.
+  // loop (subgroup 2 x 4 intrinsics x K tile 8 = 64 mma.sync a pass), and
+  // the SASS of its cubin beside it (64 HMMAs, the registers live at each
+  // instruction); the same from the try's id, its folder and its .ptx;
+  // what is no assembly is refused.
   void isaClassesTheCompiledKernel() {
     const QString file = TILESCOPE_SOURCE_DIR
         "/examples/cuda_sm_90/matmul_f16_1024_dispatch_0.benchmark.mlir";
     const auto compiled = cli(inWorkspace({"isa", file, "--json"}));
     QVERIFY2(compiled.exitCode == 0, qPrintable(compiled.err));
-    auto loopOf = [](const QJsonObject &out) {
-      const QJsonArray kernels = out["kernels"].toArray();
+    auto loopOf = [](const QJsonObject &out, const QString &dialect) {
       QJsonObject loop;
-      if (kernels.size() == 1)
-        for (const QJsonValue region : kernels[0]["regions"].toArray())
-          if (region["kind"].toString() == "loop")
-            loop = region.toObject();
+      for (const QJsonValue kernel : out["kernels"].toArray())
+        if (kernel["dialect"].toString() == dialect)
+          for (const QJsonValue region : kernel["regions"].toArray())
+            if (region["kind"].toString() == "loop")
+              loop = region.toObject();
       return loop;
     };
-    const QJsonObject loop = loopOf(jsonOf(compiled));
-    QCOMPARE(loop["counts"].toObject()["mma"].toInt(), 64);
-    QCOMPARE(
-        loop["width_bits"].toObject()["global load"].toObject()["128"].toInt(),
-        16);
+    QCOMPARE(jsonOf(compiled)["kernels"].toArray().size(), 2);
+    for (const QString dialect : {"ptx", "sass"}) {
+      const QJsonObject loop = loopOf(jsonOf(compiled), dialect);
+      QCOMPARE(loop["counts"].toObject()["mma"].toInt(), 64);
+      QCOMPARE(loop["width_bits"]
+                   .toObject()["global load"]
+                   .toObject()["128"]
+                   .toInt(),
+               16);
+    }
     QCOMPARE(jsonOf(compiled)["kernels"][0]["dialect"].toString(),
              QString("ptx"));
+    const QJsonObject sassLive =
+        jsonOf(compiled)["kernels"][1]["live_registers"].toObject();
+    QCOMPARE(sassLive["register_file"].toString(), QString("GPRs"));
+    QVERIFY(sassLive["peak_vgprs"].toInt() > 32);
     const QString ptx = jsonOf(compiled)["kernels"][0]["file"].toString();
     const QString folder = QFileInfo(ptx).dir().absolutePath() + "/..";
     const auto history = cli(inWorkspace({"history", "--json"}));
@@ -240,7 +250,8 @@ private slots:
     for (const QString &given : {ptx, folder, id}) {
       const auto again = cli(inWorkspace({"isa", given, "--json"}));
       QVERIFY2(again.exitCode == 0, qPrintable(given + ": " + again.err));
-      QCOMPARE(loopOf(jsonOf(again))["counts"].toObject()["mma"].toInt(), 64);
+      QCOMPARE(loopOf(jsonOf(again), "ptx")["counts"].toObject()["mma"].toInt(),
+               64);
     }
     const auto text = cli(inWorkspace({"isa", ptx}));
     QVERIFY2(text.out.contains("loop $L__BB0_1 (one pass of its body)") &&

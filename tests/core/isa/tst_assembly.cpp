@@ -12,6 +12,7 @@
 
 #include "core/isa/Assembly.h"
 #include "core/isa/SharedBanks.h"
+#include "core/service/Sass.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -75,6 +76,47 @@ void everySharedAccessIsResolved(const isa::Kernel &kernel,
             (at + ": two lanes store byte " + std::to_string(lane.address + b))
                 .c_str());
   }
+}
+
+// The SASS of the PTX (ptxas and nvdisasm from the set-up): its K loop
+// issues one HMMA per mma.sync and the same 128-bit global loads, and
+// nvdisasm counts the registers live at every instruction, their peak
+// within the 255 a thread can have.
+void sassAgreesWithPtx(const std::filesystem::path &ptx,
+                       const isa::Region &ptxStep, const std::string &where) {
+  const service::SassFiles sass = service::sassOf({ptx});
+  QVERIFY2(sass.files.size() == 1 && sass.notes.empty(),
+           (where + ": " +
+            (sass.notes.empty() ? std::string("no SASS") : sass.notes.front()))
+               .c_str());
+  auto listing = isa::readAssemblyFile(sass.files.front());
+  QVERIFY2(listing.ok(),
+           (where + ": " + (listing.ok() ? "" : listing.error())).c_str());
+  QCOMPARE(listing->dialect, std::string("sass"));
+  QCOMPARE(listing->kernels.size(), size_t(1));
+  const isa::Kernel &kernel = listing->kernels.front();
+  std::vector<const isa::Region *> loops;
+  for (const isa::Region &region : kernel.regions)
+    if (region.kind == isa::Region::Kind::Loop)
+      loops.push_back(&region);
+  QVERIFY2(loops.size() == 1, where.c_str());
+  for (isa::InstructionClass kind :
+       {isa::InstructionClass::Mma, isa::InstructionClass::GlobalLoad})
+    QVERIFY2(loops.front()->count(kind) == ptxStep.count(kind),
+             (where + ": SASS " + isa::describe(*loops.front()) + "\nPTX " +
+              isa::describe(ptxStep))
+                 .c_str());
+  QVERIFY(kernel.liveness);
+  const isa::KernelLiveness &live = *kernel.liveness;
+  QCOMPARE(live.registerFile, std::string("GPRs"));
+  QVERIFY2(live.peak.vgprs > 32 && live.peak.vgprs <= 255,
+           (where + ": " + isa::describe(live)).c_str());
+  QCOMPARE(live.atLine.size(), [&] {
+    size_t n = 0;
+    for (const isa::Region &region : kernel.regions)
+      n += region.instructions.size();
+    return n;
+  }());
 }
 
 class AssemblyTest : public QObject {
@@ -164,6 +206,8 @@ private slots:
     QVERIFY(step.count(isa::InstructionClass::SharedLoad) +
                 step.count(isa::InstructionClass::MatrixLoad) >
             0);
+    if (v.target == "sm_90")
+      sassAgreesWithPtx(*file, step, where);
   }
 
   void mnemonicsAreClassedWithTheirWidths() {

@@ -1,0 +1,134 @@
+#include "core/service/Sass.h"
+
+#include "core/process/Process.h"
+#include "core/util/Files.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
+#ifndef TILESCOPE_NVDISASM
+#define TILESCOPE_NVDISASM ""
+#endif
+
+namespace tilescope::service {
+
+namespace fs = std::filesystem;
+
+Result<fs::path> locateNvdisasm() {
+  std::vector<fs::path> candidates;
+  if (const char *path = std::getenv("TILESCOPE_NVDISASM"); path && *path)
+    candidates.emplace_back(path);
+  if (*TILESCOPE_NVDISASM)
+    candidates.emplace_back(TILESCOPE_NVDISASM);
+  if (const char *path = std::getenv("PATH"))
+    for (std::string_view rest = path; !rest.empty();) {
+      const size_t colon = rest.find(':');
+      const std::string_view directory = rest.substr(0, colon);
+      if (!directory.empty())
+        candidates.push_back(fs::path(directory) / "nvdisasm");
+      rest = colon == std::string_view::npos ? "" : rest.substr(colon + 1);
+    }
+  candidates.emplace_back("/usr/local/cuda/bin/nvdisasm");
+  std::error_code error;
+  for (const fs::path &candidate : candidates)
+    if (fs::is_regular_file(candidate, error))
+      return candidate;
+  return Error{"nvdisasm not found (looked at $TILESCOPE_NVDISASM, " +
+               std::string(*TILESCOPE_NVDISASM ? TILESCOPE_NVDISASM
+                                               : "the set-up's .deps/") +
+               ", PATH and /usr/local/cuda/bin): the SASS of NVIDIA kernels "
+               "needs it; `scripts/tilescope.sh deps` installs it from PyPI"};
+}
+
+namespace {
+
+// One PTX file's cubin and its SASS; the SASS file, or why not.
+Result<fs::path> sassOfOne(const fs::path &ptx, const fs::path &ptxas,
+                           const fs::path &nvdisasm,
+                           const ResourceOptions &options) {
+  fs::path sass = ptx;
+  sass.replace_extension(".sass");
+  std::error_code error;
+  if (fs::is_regular_file(sass, error))
+    return sass;
+  auto text = readTextFile(ptx);
+  if (!text)
+    return Error{text.error()};
+  const std::string target = parsePtx(*text).target;
+  if (target.empty())
+    return Error{ptx.string() + ": no .target sm_NN"};
+  fs::path cubin = ptx;
+  cubin.replace_extension(".cubin");
+  process::ProcessSpec assemble;
+  assemble.program = ptxas;
+  assemble.arguments = {"-arch=" + target, ptx.string(), "-o", cubin.string()};
+  assemble.timeout = options.timeout;
+  assemble.cancel = options.cancel;
+  const process::ProcessResult assembled = process::runProcess(assemble);
+  if (!assembled.succeeded())
+    return Error{"ptxas " + assembled.describe() + " on " + ptx.string() +
+                 ": " + assembled.standardError};
+  process::ProcessSpec disassemble;
+  disassemble.program = nvdisasm;
+  disassemble.arguments = {"-c", "-lrm", "count", cubin.string()};
+  disassemble.timeout = options.timeout;
+  disassemble.cancel = options.cancel;
+  const process::ProcessResult disassembled = process::runProcess(disassemble);
+  if (!disassembled.succeeded())
+    return Error{"nvdisasm " + disassembled.describe() + " on " +
+                 cubin.string() + ": " + disassembled.standardError};
+  if (auto written = writeFileAtomically(sass, disassembled.standardOutput);
+      !written)
+    return Error{written.error()};
+  return sass;
+}
+
+} // namespace
+
+SassFiles sassOf(const std::vector<fs::path> &ptxFiles,
+                 const ResourceOptions &options) {
+  SassFiles result;
+  std::vector<fs::path> ptx;
+  for (const fs::path &file : ptxFiles)
+    if (file.extension() == ".ptx")
+      ptx.push_back(file);
+  if (ptx.empty())
+    return result;
+  // The ptxas beside nvdisasm first: nvdisasm reads only its own
+  // release's cubins.
+  auto nvdisasm = locateNvdisasm();
+  Result<fs::path> ptxas = Error{""};
+  std::error_code error;
+  if (nvdisasm &&
+      fs::is_regular_file(nvdisasm->parent_path() / "ptxas", error))
+    ptxas = nvdisasm->parent_path() / "ptxas";
+  else
+    ptxas = locatePtxas();
+  if (!ptxas || !nvdisasm) {
+    result.notes.push_back("no SASS: " +
+                           (ptxas ? nvdisasm.error() : ptxas.error()));
+    return result;
+  }
+  for (const fs::path &file : ptx) {
+    auto sass = sassOfOne(file, *ptxas, *nvdisasm, options);
+    if (sass)
+      result.files.push_back(*sass);
+    else
+      result.notes.push_back("no SASS: " + sass.error());
+  }
+  return result;
+}
+
+SassFiles assemblyWithSass(const std::vector<fs::path> &assembly,
+                           const ResourceOptions &options) {
+  SassFiles result = sassOf(assembly, options);
+  for (const fs::path &file : assembly)
+    if (std::find(result.files.begin(), result.files.end(), file) ==
+        result.files.end())
+      result.files.push_back(file);
+  std::sort(result.files.begin(), result.files.end());
+  return result;
+}
+
+} // namespace tilescope::service
