@@ -69,6 +69,20 @@ Held elementwise(const std::vector<Held> &in) {
   return only ? derivedOf(*only) : Held{};
 }
 
+// Packed 16-bit arithmetic (add.f16x2, v_pk_fma_f16): each half on its
+// own, elementwise.
+Held halfByHalf(const std::vector<Held> &in) {
+  Held out;
+  out.bits = 16;
+  for (int h = 0; h < 2; ++h) {
+    std::vector<Held> halvesIn;
+    for (const Held &x : in)
+      halvesIn.push_back(wholeElement(x.bits == 16 ? x.part[h] : std::nullopt));
+    out.part[h] = elementwise(halvesIn).part[0];
+  }
+  return out;
+}
+
 // The values registers hold as the kernel runs, and what each visited MMA
 // and store saw.
 class ValueFlow {
@@ -260,17 +274,8 @@ void followPtx(const PtxStatement &s, size_t index, ValueFlow &flow) {
     return;
   }
   if (isFloat && op != "ld" && op != "setp" && op != "selp") {
-    if (packed) { // half by half
-      Held out;
-      out.bits = 16;
-      for (int h = 0; h < 2; ++h) {
-        std::vector<Held> halvesIn;
-        for (const Held &x : in)
-          halvesIn.push_back(
-              wholeElement(x.bits == 16 ? x.part[h] : std::nullopt));
-        out.part[h] = elementwise(halvesIn).part[0];
-      }
-      set(to, out);
+    if (packed) {
+      set(to, halfByHalf(in));
     } else {
       Held out = elementwise(in);
       set(to, out);
@@ -412,17 +417,8 @@ void followAmdgpu(const AmdgpuStatement &s, size_t index, ValueFlow &flow) {
       !startsWith(m, "v_cmp") &&
       (contains(m, "_f32") || contains(m, "_f16") || contains(m, "_bf16"));
   if (isFloatOp) {
-    if (startsWith(m, "v_pk_")) { // half by half
-      Held out;
-      out.bits = 16;
-      for (int h = 0; h < 2; ++h) {
-        std::vector<Held> halvesIn;
-        for (const Held &x : in)
-          halvesIn.push_back(
-              wholeElement(x.bits == 16 ? x.part[h] : std::nullopt));
-        out.part[h] = elementwise(halvesIn).part[0];
-      }
-      set(out);
+    if (startsWith(m, "v_pk_")) {
+      set(halfByHalf(in));
     } else {
       set(elementwise(in));
     }

@@ -338,25 +338,33 @@ parseWorkgroupLocalMemory(std::string_view translated) {
   return result;
 }
 
-Result<fs::path> locatePtxas() {
+std::optional<fs::path> locateCudaTool(const char *variable,
+                                       const std::string &installed,
+                                       const std::string &name) {
   std::vector<fs::path> candidates;
-  if (const char *path = std::getenv("TILESCOPE_PTXAS"); path && *path)
+  if (const char *path = std::getenv(variable); path && *path)
     candidates.emplace_back(path);
-  if (*TILESCOPE_PTXAS)
-    candidates.emplace_back(TILESCOPE_PTXAS);
+  if (!installed.empty())
+    candidates.emplace_back(installed);
   if (const char *path = std::getenv("PATH"))
     for (std::string_view rest = path; !rest.empty();) {
       const size_t colon = rest.find(':');
       const std::string_view directory = rest.substr(0, colon);
       if (!directory.empty())
-        candidates.push_back(fs::path(directory) / "ptxas");
+        candidates.push_back(fs::path(directory) / name);
       rest = colon == std::string_view::npos ? "" : rest.substr(colon + 1);
     }
-  candidates.emplace_back("/usr/local/cuda/bin/ptxas");
+  candidates.emplace_back("/usr/local/cuda/bin/" + name);
   std::error_code error;
   for (const fs::path &candidate : candidates)
     if (fs::is_regular_file(candidate, error))
       return candidate;
+  return std::nullopt;
+}
+
+Result<fs::path> locatePtxas() {
+  if (auto found = locateCudaTool("TILESCOPE_PTXAS", TILESCOPE_PTXAS, "ptxas"))
+    return *found;
   return Error{
       "ptxas not found (looked at $TILESCOPE_PTXAS, " +
       std::string(*TILESCOPE_PTXAS ? TILESCOPE_PTXAS : "the set-up's .deps/") +

@@ -83,6 +83,11 @@ parseWorkgroupLocalMemory(std::string_view translated);
 // ptxas: $TILESCOPE_PTXAS, then the one the set-up installs into .deps/,
 // then `ptxas` on PATH and /usr/local/cuda/bin/ptxas.
 Result<std::filesystem::path> locatePtxas();
+// A CUDA tool: the file $`variable` names, then `installed` (the set-up's;
+// "" for none), then `name` on PATH and in /usr/local/cuda/bin.
+std::optional<std::filesystem::path>
+locateCudaTool(const char *variable, const std::string &installed,
+               const std::string &name);
 
 struct ResourceOptions {
   std::chrono::milliseconds timeout{std::chrono::minutes(2)};

@@ -4,8 +4,6 @@
 #include "core/util/Files.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string_view>
 
 #ifndef TILESCOPE_NVDISASM
 #define TILESCOPE_NVDISASM ""
@@ -16,24 +14,9 @@ namespace tilescope::service {
 namespace fs = std::filesystem;
 
 Result<fs::path> locateNvdisasm() {
-  std::vector<fs::path> candidates;
-  if (const char *path = std::getenv("TILESCOPE_NVDISASM"); path && *path)
-    candidates.emplace_back(path);
-  if (*TILESCOPE_NVDISASM)
-    candidates.emplace_back(TILESCOPE_NVDISASM);
-  if (const char *path = std::getenv("PATH"))
-    for (std::string_view rest = path; !rest.empty();) {
-      const size_t colon = rest.find(':');
-      const std::string_view directory = rest.substr(0, colon);
-      if (!directory.empty())
-        candidates.push_back(fs::path(directory) / "nvdisasm");
-      rest = colon == std::string_view::npos ? "" : rest.substr(colon + 1);
-    }
-  candidates.emplace_back("/usr/local/cuda/bin/nvdisasm");
-  std::error_code error;
-  for (const fs::path &candidate : candidates)
-    if (fs::is_regular_file(candidate, error))
-      return candidate;
+  if (auto found =
+          locateCudaTool("TILESCOPE_NVDISASM", TILESCOPE_NVDISASM, "nvdisasm"))
+    return *found;
   return Error{"nvdisasm not found (looked at $TILESCOPE_NVDISASM, " +
                std::string(*TILESCOPE_NVDISASM ? TILESCOPE_NVDISASM
                                                : "the set-up's .deps/") +
@@ -100,8 +83,7 @@ SassFiles sassOf(const std::vector<fs::path> &ptxFiles,
   auto nvdisasm = locateNvdisasm();
   Result<fs::path> ptxas = Error{""};
   std::error_code error;
-  if (nvdisasm &&
-      fs::is_regular_file(nvdisasm->parent_path() / "ptxas", error))
+  if (nvdisasm && fs::is_regular_file(nvdisasm->parent_path() / "ptxas", error))
     ptxas = nvdisasm->parent_path() / "ptxas";
   else
     ptxas = locatePtxas();
