@@ -60,11 +60,14 @@ void SceneView::setScene(render::GridScene scene) {
   // picture keeps its colouring and still has it.
   const bool keepMark = selected >= 0 && scene.colorBy == original.colorBy &&
                         (scene.colorCount == 0 || selected < scene.colorCount);
+  // An instruction's cells stay marked while the picture is the same
+  // config's (its subtitle): another op, or an edit, is not what the
+  // kernel was compiled from.
+  if (!scene.cellsAreLoopPoints || scene.subtitle != original.subtitle)
+    points.reset();
   original = std::move(scene);
   const int64_t before = selected;
   selected = keepMark ? before : -1;
-  if (!original.cellsAreLoopPoints)
-    points.reset();
   remark();
   if (keepView) {
     updateScrollBars();

@@ -52,7 +52,7 @@ public:
   static void linkMarks(const QList<SceneView *> &views);
   // Marks the cells at `points` of a picture whose cells are loop points
   // (the kernel's instructions' cells), the footer saying `what`; empty:
-  // none. A redrawn picture of loop points keeps them.
+  // none. A picture redrawn from the same config keeps them.
   void markPoints(std::set<std::vector<int64_t>> points, const QString &what);
 
 signals:

@@ -105,6 +105,57 @@ private slots:
       }
     }
   }
+
+  // An instruction's cells, marked on a picture of loop points: those
+  // cells and no other, kept while the picture is redrawn from the same
+  // config, dropped when it is another config's (an edit, another op) or
+  // when Escape clears it; a click on a cell gives its point.
+  void marksAnInstructionsCellsWhileTheConfigIsTheSame() {
+    auto sceneOf = [](const QString &subtitle) {
+      render::GridScene scene;
+      scene.title = "subgroup tiles";
+      scene.subtitle = subtitle;
+      scene.sliceDims = {{"d0", 4}, {"d1", 8}, {"d2", 2}};
+      scene.rowDim = 0;
+      scene.columnDim = 1;
+      scene.sliceAt = {0, 0, 0};
+      scene.cellsAreLoopPoints = true;
+      render::Panel panel;
+      panel.rows = 4;
+      panel.columns = 8;
+      panel.cell = [](int64_t row, int64_t column) {
+        render::CellInfo info;
+        info.colorKey = row * 8 + column;
+        return info;
+      };
+      scene.panels.push_back(panel);
+      return scene;
+    };
+    widgets::SceneView view;
+    view.resize(400, 300);
+    view.setScene(sceneOf("config A"));
+    view.markPoints({{1, 2, 0}, {3, 7, 0}}, "the 2 cells line 9 writes");
+    auto marked = [&] {
+      std::vector<std::pair<int64_t, int64_t>> cells;
+      const render::Panel &panel = view.scene().panels.front();
+      for (int64_t r = 0; r < panel.rows; ++r)
+        for (int64_t c = 0; c < panel.columns; ++c)
+          if (panel.cell(r, c).marked)
+            cells.emplace_back(r, c);
+      return cells;
+    };
+    using Cells = std::vector<std::pair<int64_t, int64_t>>;
+    QCOMPARE(marked(), (Cells{{1, 2}, {3, 7}}));
+    QVERIFY(view.scene().footer.startsWith("marked: the 2 cells line 9"));
+    view.setScene(sceneOf("config A"));
+    QCOMPARE(marked(), (Cells{{1, 2}, {3, 7}}));
+    view.setScene(sceneOf("config B"));
+    QVERIFY(marked().empty());
+    view.markPoints({{0, 0, 0}}, "one cell");
+    QTest::keyClick(&view, Qt::Key_Escape);
+    QVERIFY(marked().empty());
+    QCOMPARE(view.scene().pointAt(2, 5), (std::vector<int64_t>{2, 5, 0}));
+  }
 };
 
 QTEST_MAIN(SceneViewTest)
