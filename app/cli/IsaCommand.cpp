@@ -1,8 +1,10 @@
 // tilescope-cli isa: a compiled kernel's instructions, classed and cut by
 // its loops (core/isa): what one reduction step issues (global loads and
 // their width, shared stores and loads, MMAs, barriers), and what runs
-// before and after. From a try (its id or folder), an assembly file (.ptx,
-// .rocmasm), or an IREE MLIR file compiled here first as `compile` does.
+// before and after; shared banks, live registers, where MMA results are
+// stored. From a try (its id or folder; its PTX gets the SASS of its
+// cubin), an assembly file (.ptx, .sass, .rocmasm), or an IREE MLIR file
+// compiled here first as `compile` does.
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/cli/JobInputs.h"
@@ -75,7 +77,8 @@ assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
   std::error_code error;
   const std::filesystem::path path(given);
   const std::string extension = path.extension().string();
-  if (extension == ".ptx" || extension == ".rocmasm" || extension == ".s")
+  if (extension == ".ptx" || extension == ".rocmasm" || extension == ".s" ||
+      extension == ".sass")
     return std::vector<std::filesystem::path>{path};
   std::filesystem::path folder;
   if (std::filesystem::is_directory(path, error)) {
@@ -159,14 +162,15 @@ int isa(const QStringList &arguments) {
       "waits, shuffles, arithmetic) and cut by its loops: the prologue, one "
       "pass of each loop's body (what one reduction step issues, or several "
       "where LLVM unrolled the loop) and the epilogue. "
-      "FILE is a try (its id or folder), an assembly file (.ptx, .rocmasm), "
-      "or an IREE MLIR file, compiled here first as `compile` does.");
+      "FILE is a try (its id or folder; the SASS of its PTX is made beside "
+      "it), an assembly file (.ptx, .sass, .rocmasm), or an IREE MLIR file, "
+      "compiled here first as `compile` does.");
   const QCommandLineOption instructionsOption(
       "instructions", "With --json: every instruction, classed, by line.");
   parser.addOptions({kOpOption, kTargetOption, kWorkspaceOption,
                      kTryFolderOption, kTimeoutOption, kJsonOption, kIreeOption,
                      instructionsOption});
-  parser.addPositionalArgument("FILE", "A try id or folder, a .ptx or "
+  parser.addPositionalArgument("FILE", "A try id or folder, a .ptx, .sass or "
                                        ".rocmasm file, or an IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "isa"))
     return kExitUsage;

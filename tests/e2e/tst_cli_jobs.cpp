@@ -253,6 +253,13 @@ private slots:
       QCOMPARE(loopOf(jsonOf(again), "ptx")["counts"].toObject()["mma"].toInt(),
                64);
     }
+    const QString sass = jsonOf(compiled)["kernels"][1]["file"].toString();
+    QVERIFY(sass.endsWith(".sass"));
+    const auto fromSass = cli(inWorkspace({"isa", sass, "--json"}));
+    QVERIFY2(fromSass.exitCode == 0, qPrintable(fromSass.err));
+    QCOMPARE(
+        loopOf(jsonOf(fromSass), "sass")["counts"].toObject()["mma"].toInt(),
+        64);
     const auto text = cli(inWorkspace({"isa", ptx}));
     QVERIFY2(text.out.contains("loop $L__BB0_1 (one pass of its body)") &&
                  text.out.contains("64 mma (mma.sync.aligned.m16n8k16"),
