@@ -518,10 +518,11 @@ int64_t threadsOf(int64_t x, int64_t y, int64_t z, int64_t subgroupSize) {
 } // namespace
 
 const MmaStep *KernelAccumulators::mmaAt(size_t line) const {
-  for (const MmaStep &step : mmas)
-    if (step.line == line)
-      return &step;
-  return nullptr;
+  // By line, as collected.
+  auto at = std::lower_bound(
+      mmas.begin(), mmas.end(), line,
+      [](const MmaStep &step, size_t l) { return step.line < l; });
+  return at != mmas.end() && at->line == line ? &*at : nullptr;
 }
 
 size_t KernelAccumulators::resolvedStores() const {

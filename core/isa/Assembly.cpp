@@ -556,10 +556,11 @@ Result<Listing> readAmdgpu(const std::string &text) {
 }
 
 const SharedAccess *Kernel::sharedAccessAt(size_t line) const {
-  for (const SharedAccess &access : sharedAccesses)
-    if (access.line == line)
-      return &access;
-  return nullptr;
+  // In program order: by line (the views ask once per instruction).
+  auto at = std::lower_bound(
+      sharedAccesses.begin(), sharedAccesses.end(), line,
+      [](const SharedAccess &access, size_t l) { return access.line < l; });
+  return at != sharedAccesses.end() && at->line == line ? &*at : nullptr;
 }
 
 std::string describe(const Region &region) {
