@@ -13,9 +13,6 @@ namespace tilescope::isa {
 
 namespace {
 
-bool startsWith(const std::string &text, const char *prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
 bool contains(const std::string &text, const char *part) {
   return text.find(part) != std::string::npos;
 }
@@ -88,9 +85,14 @@ Held halfByHalf(const std::vector<Held> &in) {
 class ValueFlow {
 public:
   std::map<std::string, Held> registers;
-  std::map<size_t, MmaStep> mmas;                             // by line
-  std::map<size_t, std::vector<std::optional<Piece>>> stored; // by statement
-  std::map<size_t, int64_t> storedBytes;                      // element bytes
+  std::map<size_t, MmaStep> mmas; // by line
+  // What each store (by statement) stores: its elements in memory order,
+  // and their bytes.
+  struct Stored {
+    std::vector<std::optional<Piece>> elements;
+    int64_t elementBytes = 4;
+  };
+  std::map<size_t, Stored> stored;
 
   Held at(const std::string &name) const {
     auto found = registers.find(name);
@@ -145,8 +147,7 @@ public:
     // Registers of 32-bit elements beside packed halves: not one layout.
     if (bits != 16 && bytes == 2 && elements.size() != 2 * data.size())
       elements.clear();
-    stored[index] = elements;
-    storedBytes[index] = bytes;
+    stored[index] = {std::move(elements), bytes};
   }
 };
 
@@ -293,8 +294,8 @@ void followPtx(const PtxStatement &s, size_t index, ValueFlow &flow) {
 // ---- AMDGPU ----
 
 bool isAmdgpuStore(const std::string &m) {
-  return startsWith(m, "global_store") || startsWith(m, "buffer_store") ||
-         startsWith(m, "flat_store");
+  return m.starts_with("global_store") || m.starts_with("buffer_store") ||
+         m.starts_with("flat_store");
 }
 
 // The bits of a register an AMDGPU store takes: 32 per dword, 16 for a
@@ -309,36 +310,33 @@ int amdgpuStoreBits(const std::string &m, bool &highHalf) {
   return 0;
 }
 
-std::vector<std::string> registersOf(const std::string &operand) {
-  return amdgpuRegistersOf(operand);
-}
-
 void followAmdgpu(const AmdgpuStatement &s, size_t index, ValueFlow &flow) {
   const std::string m = amdgpuBaseOf(s.mnemonic);
   const std::vector<std::string> &ops = s.operands;
   if (ops.empty())
     return;
-  if (startsWith(m, "v_mfma") && ops.size() >= 4) {
+  if (m.starts_with("v_mfma") && ops.size() >= 4) {
     // 32-bit results (f32, i32) hold one element a register; f64's two.
     if (contains(m, "_f64"))
       return;
-    flow.mma(s.line, s.mnemonic, registersOf(ops[0]), registersOf(ops[3]), 1);
+    flow.mma(s.line, s.mnemonic, amdgpuRegistersOf(ops[0]),
+             amdgpuRegistersOf(ops[3]), 1);
     return;
   }
   if (isAmdgpuStore(m)) {
     bool high = false;
     const int bits = amdgpuStoreBits(m, high);
-    const std::string &data = startsWith(m, "buffer_") ? ops[0] : ops[1];
+    const std::string &data = m.starts_with("buffer_") ? ops[0] : ops[1];
     if (bits > 0 && ops.size() >= 2)
-      flow.store(index, registersOf(data), bits, high);
+      flow.store(index, amdgpuRegistersOf(data), bits, high);
     return;
   }
-  const std::vector<std::string> to = registersOf(ops[0]);
+  const std::vector<std::string> to = amdgpuRegistersOf(ops[0]);
   if (to.empty())
     return;
   std::vector<Held> in;
   for (size_t i = 1; i < ops.size(); ++i) {
-    const auto names = registersOf(ops[i]);
+    const auto names = amdgpuRegistersOf(ops[i]);
     in.push_back(names.size() == 1 ? flow.at(names[0]) : Held{});
   }
   auto set = [&](Held held) {
@@ -347,8 +345,8 @@ void followAmdgpu(const AmdgpuStatement &s, size_t index, ValueFlow &flow) {
     if (to.size() == 1 && !held.empty())
       flow.registers[to[0]] = held;
   };
-  if ((m == "v_mov_b32" || startsWith(m, "v_accvgpr_read") ||
-       startsWith(m, "v_accvgpr_write") || startsWith(m, "v_accvgpr_mov")) &&
+  if ((m == "v_mov_b32" || m.starts_with("v_accvgpr_read") ||
+       m.starts_with("v_accvgpr_write") || m.starts_with("v_accvgpr_mov")) &&
       in.size() == 1) {
     set(in[0]);
     return;
@@ -357,9 +355,9 @@ void followAmdgpu(const AmdgpuStatement &s, size_t index, ValueFlow &flow) {
     set(halves(in[0].part[0], std::nullopt));
     return;
   }
-  if ((startsWith(m, "v_cvt_pkrtz_f16_f32") ||
-       startsWith(m, "v_cvt_pk_f16_f32") ||
-       startsWith(m, "v_cvt_pk_bf16_f32")) &&
+  if ((m.starts_with("v_cvt_pkrtz_f16_f32") ||
+       m.starts_with("v_cvt_pk_f16_f32") ||
+       m.starts_with("v_cvt_pk_bf16_f32")) &&
       in.size() == 2) {
     set(halves(in[0].part[0], in[1].part[0]));
     return;
@@ -397,9 +395,9 @@ void followAmdgpu(const AmdgpuStatement &s, size_t index, ValueFlow &flow) {
   // Packed f32 arithmetic (v_pk_mul_f32 v[0:1], v[2:3], v[4:5]): each
   // register of the pair its own element; the pair that holds elements
   // carries them, derived.
-  if (startsWith(m, "v_pk_") && contains(m, "_f32") && to.size() == 2 &&
+  if (m.starts_with("v_pk_") && contains(m, "_f32") && to.size() == 2 &&
       ops.size() >= 3) {
-    const auto a = registersOf(ops[1]), b = registersOf(ops[2]);
+    const auto a = amdgpuRegistersOf(ops[1]), b = amdgpuRegistersOf(ops[2]);
     for (size_t r = 0; r < 2; ++r) {
       std::vector<Held> pair;
       for (const auto *from : {&a, &b})
@@ -413,11 +411,11 @@ void followAmdgpu(const AmdgpuStatement &s, size_t index, ValueFlow &flow) {
     return;
   }
   const bool isFloatOp =
-      startsWith(m, "v_") && !startsWith(m, "v_cvt") &&
-      !startsWith(m, "v_cmp") &&
+      m.starts_with("v_") && !m.starts_with("v_cvt") &&
+      !m.starts_with("v_cmp") &&
       (contains(m, "_f32") || contains(m, "_f16") || contains(m, "_bf16"));
   if (isFloatOp) {
-    if (startsWith(m, "v_pk_")) {
+    if (m.starts_with("v_pk_")) {
       set(halfByHalf(in));
     } else {
       set(elementwise(in));
@@ -439,7 +437,7 @@ Lanes amdgpuStoreAddress(const AmdgpuStatement &s, const AmdgpuLanes &lanes,
   const std::string m = amdgpuBaseOf(s.mnemonic);
   const std::vector<std::string> &ops = s.operands;
   Lanes address = lostLanes(s.line, "its address is not read here");
-  if (startsWith(m, "buffer_")) {
+  if (m.starts_with("buffer_")) {
     if (s.flags.count("idxen"))
       return lostLanes(s.line, "an indexed buffer store is not followed");
     address = uniformLanes(threads); // the resource's base
@@ -543,7 +541,7 @@ std::vector<KernelAccumulators> accumulatorsOfPtx(const PtxText &ptx,
     followTwice(
         entry.statements, entry.labels,
         [](const PtxStatement &s) {
-          return startsWith(s.mnemonic, "bra") && !s.operands.empty()
+          return s.mnemonic.starts_with("bra") && !s.operands.empty()
                      ? s.operands.back()
                      : std::string();
         },
@@ -556,15 +554,16 @@ std::vector<KernelAccumulators> accumulatorsOfPtx(const PtxText &ptx,
     for (size_t i = 0; i < entry.statements.size(); ++i) {
       const PtxStatement &s = entry.statements[i];
       if (auto data = flow.stored.find(i);
-          data != flow.stored.end() && carriesResults(data->second)) {
+          data != flow.stored.end() && carriesResults(data->second.elements)) {
         Lanes address = lostLanes(s.line, "its address is not read here");
         if (auto at = ptxAddressOf(s.operands[0]))
           address =
               added(lanes.read(at->first, s.line),
                     knownLanes(static_cast<size_t>(kernel.threads), at->second),
                     s.line);
-        kernel.stores.push_back(storeOf(s.line, s.mnemonic, data->second,
-                                        flow.storedBytes[i], address));
+        kernel.stores.push_back(storeOf(s.line, s.mnemonic,
+                                        data->second.elements,
+                                        data->second.elementBytes, address));
       }
       lanes.run(s);
     }
@@ -585,8 +584,8 @@ accumulatorsOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
     followTwice(
         k.statements, k.labels,
         [](const AmdgpuStatement &s) {
-          return (startsWith(s.mnemonic, "s_branch") ||
-                  startsWith(s.mnemonic, "s_cbranch")) &&
+          return (s.mnemonic.starts_with("s_branch") ||
+                  s.mnemonic.starts_with("s_cbranch")) &&
                          !s.operands.empty()
                      ? s.operands.back()
                      : std::string();
@@ -599,10 +598,10 @@ accumulatorsOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
     for (size_t i = 0; i < k.statements.size(); ++i) {
       const AmdgpuStatement &s = k.statements[i];
       if (auto data = flow.stored.find(i);
-          data != flow.stored.end() && carriesResults(data->second))
-        kernel.stores.push_back(storeOf(s.line, s.mnemonic, data->second,
-                                        flow.storedBytes[i],
-                                        amdgpuStoreAddress(s, lanes, threads)));
+          data != flow.stored.end() && carriesResults(data->second.elements))
+        kernel.stores.push_back(storeOf(
+            s.line, s.mnemonic, data->second.elements,
+            data->second.elementBytes, amdgpuStoreAddress(s, lanes, threads)));
       lanes.run(s);
     }
     result.push_back(std::move(kernel));
@@ -698,7 +697,6 @@ CellLink linkCells(const KernelAccumulators &kernel,
     for (size_t line : lines)
       link.cellsOfLine[line].push_back(at);
     link.linesOfCell[at] = std::move(lines);
-    link.elementOfCell[at] = cell.element;
   }
   return link;
 }

@@ -103,8 +103,6 @@ struct CellLink {
   std::map<std::vector<int64_t>, std::vector<size_t>> linesOfCell;
   // A line (a store, an MMA) -> the cells it writes.
   std::map<size_t, std::vector<std::vector<int64_t>>> cellsOfLine;
-  // A cell -> who stores it, from which register.
-  std::map<std::vector<int64_t>, StoredElement> elementOfCell;
   bool empty() const { return linesOfCell.empty(); }
 };
 CellLink linkCells(const KernelAccumulators &kernel,

@@ -19,10 +19,6 @@ namespace tilescope::isa {
 
 namespace {
 
-bool startsWith(const std::string &text, const char *prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 // A ds_ access: its address operand, the bytes a lane moves, and the
 // offsets of its one or two accesses.
 struct DsShape {
@@ -34,7 +30,7 @@ struct DsShape {
 
 std::optional<DsShape> dsShapeOf(const AmdgpuStatement &s) {
   const std::string m = amdgpuBaseOf(s.mnemonic);
-  if (!startsWith(m, "ds_") || s.operands.empty())
+  if (!m.starts_with("ds_") || s.operands.empty())
     return std::nullopt;
   // Cross-lane moves through the LDS hardware touch no LDS memory.
   for (const char *lane : {"permute", "swizzle", "bpermute", "addtid", "gws",
@@ -42,8 +38,8 @@ std::optional<DsShape> dsShapeOf(const AmdgpuStatement &s) {
     if (m.find(lane) != std::string::npos)
       return std::nullopt;
   DsShape shape;
-  const bool read = startsWith(m, "ds_read") || startsWith(m, "ds_load");
-  const bool write = startsWith(m, "ds_write") || startsWith(m, "ds_store");
+  const bool read = m.starts_with("ds_read") || m.starts_with("ds_load");
+  const bool write = m.starts_with("ds_write") || m.starts_with("ds_store");
   shape.store = !read;
   // ds_read vdst, vaddr; ds_write vaddr, vdata; atomics ds_op vaddr, ...;
   // atomics returning (_rtn_) vdst, vaddr, ...

@@ -9,10 +9,6 @@ namespace tilescope::isa {
 
 namespace {
 
-bool startsWith(const std::string &text, const char *prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 struct Operation {
   LaneOp op = LaneOp::Add;
   int bits = 32;
@@ -130,22 +126,22 @@ void AmdgpuLanes::run(const AmdgpuStatement &s) {
   if (s.operands.empty())
     return;
   const std::string m = amdgpuBaseOf(s.mnemonic);
-  if (startsWith(m, "ds_") || startsWith(m, "global_load") ||
-      startsWith(m, "buffer_load") || startsWith(m, "flat_load") ||
-      startsWith(m, "scratch_load") || startsWith(m, "v_mfma") ||
-      startsWith(m, "v_smfmac") || startsWith(m, "v_wmma") ||
-      startsWith(m, "v_readlane") || startsWith(m, "v_cndmask") ||
-      startsWith(m, "v_perm") || startsWith(m, "v_accvgpr") ||
-      startsWith(m, "v_cvt") || startsWith(m, "v_cmp") ||
-      startsWith(m, "v_fma") || startsWith(m, "v_pk_")) {
-    if (!startsWith(m, "ds_") || m.find("read") != std::string::npos ||
+  if (m.starts_with("ds_") || m.starts_with("global_load") ||
+      m.starts_with("buffer_load") || m.starts_with("flat_load") ||
+      m.starts_with("scratch_load") || m.starts_with("v_mfma") ||
+      m.starts_with("v_smfmac") || m.starts_with("v_wmma") ||
+      m.starts_with("v_readlane") || m.starts_with("v_cndmask") ||
+      m.starts_with("v_perm") || m.starts_with("v_accvgpr") ||
+      m.starts_with("v_cvt") || m.starts_with("v_cmp") ||
+      m.starts_with("v_fma") || m.starts_with("v_pk_")) {
+    if (!m.starts_with("ds_") || m.find("read") != std::string::npos ||
         m.find("load") != std::string::npos ||
         m.find("_rtn") != std::string::npos)
-      if (!startsWith(m, "v_cmp")) // writes vcc or an SGPR pair
+      if (!m.starts_with("v_cmp")) // writes vcc or an SGPR pair
         write(s.operands[0], lostLanes(s.line, "written by " + s.mnemonic));
     return;
   }
-  if (startsWith(m, "s_load") || startsWith(m, "s_buffer_load")) {
+  if (m.starts_with("s_load") || m.starts_with("s_buffer_load")) {
     write(s.operands[0], uniformLanes(lanes));
     return;
   }
@@ -158,18 +154,18 @@ void AmdgpuLanes::run(const AmdgpuStatement &s) {
     write(s.operands[0], v);
     return;
   }
-  if (!startsWith(m, "v_") && !startsWith(m, "s_"))
+  if (!m.starts_with("v_") && !m.starts_with("s_"))
     return;
-  const bool scalar = startsWith(m, "s_");
+  const bool scalar = m.starts_with("s_");
   auto op = operationOf(m);
   if (!op) {
     // Anything else writes its first operand with what this reader does
     // not compute (branches, waits and barriers write nothing).
     if (m.find("branch") == std::string::npos &&
         m.find("waitcnt") == std::string::npos && m != "s_barrier" &&
-        m != "s_endpgm" && m != "s_nop" && !startsWith(m, "s_setprio") &&
-        !startsWith(m, "s_cmp") && !startsWith(m, "s_sleep") &&
-        !startsWith(m, "s_store") && !startsWith(m, "s_dcache"))
+        m != "s_endpgm" && m != "s_nop" && !m.starts_with("s_setprio") &&
+        !m.starts_with("s_cmp") && !m.starts_with("s_sleep") &&
+        !m.starts_with("s_store") && !m.starts_with("s_dcache"))
       write(s.operands[0],
             lostLanes(s.line, s.mnemonic + " is not run by this reader"));
     return;
@@ -181,7 +177,7 @@ void AmdgpuLanes::run(const AmdgpuStatement &s) {
        m.find("addc") != std::string::npos ||
        m.find("subb") != std::string::npos) &&
       s.operands.size() > 1 &&
-      (s.operands[1] == "vcc" || startsWith(s.operands[1], "s[")))
+      (s.operands[1] == "vcc" || s.operands[1].starts_with("s[")))
     first = 2;
   std::vector<Lanes> in;
   for (size_t i = first; i < s.operands.size(); ++i)

@@ -12,10 +12,6 @@ namespace {
 
 std::string trim(std::string_view text) { return std::string(trimmed(text)); }
 
-bool startsWith(const std::string &text, const char *prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 } // namespace
 
 std::string amdgpuBaseOf(std::string mnemonic) {
@@ -113,7 +109,7 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
     std::string line = trim(raw.substr(0, raw.find(';')));
     if (line.empty())
       continue;
-    if (startsWith(line, "- .")) { // a metadata list's first key
+    if (line.starts_with("- .")) { // a metadata list's first key
       line = line.substr(2);
       // A kernel's entry in amdhsa.kernels (its arguments' entries are
       // indented deeper).
@@ -122,25 +118,25 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
         agprsBeforeName = -1;
       }
     }
-    if (startsWith(line, ".amdgcn_target")) {
+    if (line.starts_with(".amdgcn_target")) {
       const size_t gfx = line.find("gfx");
       if (gfx != std::string::npos)
         arch = line.substr(gfx, line.find_first_of("\":", gfx) - gfx);
       continue;
     }
-    if (startsWith(line, ".type") &&
+    if (line.starts_with(".type") &&
         line.find("@function") != std::string::npos) {
       std::string name = trim(line.substr(5));
       functions.push_back(name.substr(0, name.find(',')));
       continue;
     }
     // Metadata keys end in a colon too: not labels.
-    if (startsWith(line, ".reqd_workgroup_size:")) {
+    if (line.starts_with(".reqd_workgroup_size:")) {
       readingShape = true;
       shape.clear();
       continue;
     }
-    if (readingShape && startsWith(line, "- ")) {
+    if (readingShape && line.starts_with("- ")) {
       if (auto n = number64(line, 2))
         shape.push_back(*n);
       if (shape.size() == 3 && described != kNone) {
@@ -159,29 +155,29 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
         kernels.emplace_back();
         kernels.back().name = label;
         current = kernels.size() - 1;
-      } else if (startsWith(label, ".Lfunc_end")) {
+      } else if (label.starts_with(".Lfunc_end")) {
         current = kNone;
       } else if (current != kNone) {
         kernels[current].labels[label] = kernels[current].statements.size();
       }
       continue;
     }
-    if (startsWith(line, ".amdhsa_kernel")) {
+    if (line.starts_with(".amdhsa_kernel")) {
       described = named(trim(line.substr(14)));
       continue;
     }
-    if (startsWith(line, ".amdhsa_system_vgpr_workitem_id") &&
+    if (line.starts_with(".amdhsa_system_vgpr_workitem_id") &&
         described != kNone) {
       if (auto n = number64(line, 31))
         kernels[described].workItemIds = static_cast<int>(*n);
       continue;
     }
-    if (startsWith(line, ".amdhsa_user_sgpr_count") && described != kNone) {
+    if (line.starts_with(".amdhsa_user_sgpr_count") && described != kNone) {
       if (auto n = number64(line, 23))
         kernels[described].userSgprs = *n;
       continue;
     }
-    if (startsWith(line, ".amdhsa_system_sgpr_workgroup_id_") &&
+    if (line.starts_with(".amdhsa_system_sgpr_workgroup_id_") &&
         described != kNone && line.size() > 33) {
       const size_t dim = static_cast<size_t>(line[33] - 'x');
       if (dim < 3)
@@ -189,7 +185,7 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
           kernels[described].workgroupIdEnabled[dim] = *n != 0;
       continue;
     }
-    if (startsWith(line, ".agpr_count:")) {
+    if (line.starts_with(".agpr_count:")) {
       if (auto n = number64(line, 12)) {
         if (described != kNone)
           kernels[described].agprCount = *n;
@@ -198,24 +194,24 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
       }
       continue;
     }
-    if (startsWith(line, ".name:")) {
+    if (line.starts_with(".name:")) {
       described = named(trim(line.substr(6)));
       if (described != kNone && agprsBeforeName >= 0)
         kernels[described].agprCount = agprsBeforeName;
       continue;
     }
     if (described != kNone) {
-      if (startsWith(line, ".wavefront_size:")) {
+      if (line.starts_with(".wavefront_size:")) {
         if (auto n = number64(line, 16))
           kernels[described].waveSize = *n;
         continue;
       }
-      if (startsWith(line, ".vgpr_count:")) {
+      if (line.starts_with(".vgpr_count:")) {
         if (auto n = number64(line, 12))
           kernels[described].vgprCount = *n;
         continue;
       }
-      if (startsWith(line, ".sgpr_count:")) {
+      if (line.starts_with(".sgpr_count:")) {
         if (auto n = number64(line, 12))
           kernels[described].sgprCount = *n;
         continue;

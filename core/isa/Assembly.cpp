@@ -63,10 +63,6 @@ const char *toString(Region::Kind kind) {
 
 namespace {
 
-bool startsWith(const std::string &text, const char *prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 bool contains(const std::string &text, const char *part) {
   return text.find(part) != std::string::npos;
 }
@@ -96,7 +92,7 @@ struct ClassPrefix {
 InstructionClass classByPrefix(const std::string &mnemonic,
                                std::initializer_list<ClassPrefix> table) {
   for (const ClassPrefix &row : table)
-    if (startsWith(mnemonic, row.prefix))
+    if (mnemonic.starts_with(row.prefix))
       return row.kind;
   return InstructionClass::Arithmetic;
 }
@@ -169,7 +165,7 @@ InstructionClass classOfAmdgpu(const std::string &m) {
   // A load straight into LDS (global_load_lds_*, buffer_load_*_lds) is the
   // async copy of gfx942 and later; a DPP modifier makes an ALU op a
   // shuffle.
-  if ((startsWith(m, "global_load") || startsWith(m, "buffer_load")) &&
+  if ((m.starts_with("global_load") || m.starts_with("buffer_load")) &&
       contains(m, "lds"))
     return K::AsyncCopy;
   if (contains(m, "_dpp"))
@@ -215,13 +211,18 @@ InstructionClass classOfAmdgpu(const std::string &m) {
                            {"scratch_", K::Other}});
 }
 
+bool movesMemory(InstructionClass kind) {
+  return kind == InstructionClass::GlobalLoad ||
+         kind == InstructionClass::GlobalStore ||
+         kind == InstructionClass::SharedLoad ||
+         kind == InstructionClass::SharedStore ||
+         kind == InstructionClass::MatrixLoad ||
+         kind == InstructionClass::AsyncCopy;
+}
+
 int widthOfAmdgpu(const std::string &m) {
   const InstructionClass kind = classOfAmdgpu(m);
-  if (kind != InstructionClass::GlobalLoad &&
-      kind != InstructionClass::GlobalStore &&
-      kind != InstructionClass::SharedLoad &&
-      kind != InstructionClass::SharedStore &&
-      kind != InstructionClass::AsyncCopy)
+  if (!movesMemory(kind))
     return 0;
   // dwordx4, dwordx3, dwordx2, dword; b128, b96, b64, b32, u16, b8 ...
   static const std::regex kDwords(R"(dword(x(\d))?)");
@@ -237,8 +238,8 @@ int widthOfAmdgpu(const std::string &m) {
   else if (contains(m, "byte"))
     bits = 8;
   // ds_read2 / ds_write2 (and their st64 forms) move two.
-  if (startsWith(m, "ds_read2") || startsWith(m, "ds_write2") ||
-      startsWith(m, "ds_load_2") || startsWith(m, "ds_store_2"))
+  if (m.starts_with("ds_read2") || m.starts_with("ds_write2") ||
+      m.starts_with("ds_load_2") || m.starts_with("ds_store_2"))
     bits *= 2;
   return bits;
 }
@@ -452,7 +453,7 @@ Result<Listing> readPtx(const std::string &text) {
                                   ? asyncCopyBits(statement)
                                   : widthOfPtx(mnemonic);
       if (instruction.kind == InstructionClass::Branch &&
-          startsWith(mnemonic, "bra"))
+          mnemonic.starts_with("bra"))
         kernel->jumps.emplace_back(kernel->instructions.size(),
                                    trimmedText(operands));
       kernel->instructions.push_back(std::move(instruction));
@@ -508,7 +509,7 @@ Result<Listing> readAmdgpu(const std::string &text) {
           listing.kernels.push_back(cutByLoops(*kernel));
         kernel.emplace();
         kernel->name = *label;
-      } else if (kernel && startsWith(*label, ".Lfunc_end")) {
+      } else if (kernel && label->starts_with(".Lfunc_end")) {
         listing.kernels.push_back(cutByLoops(*kernel));
         kernel.reset();
       } else if (kernel) {
@@ -525,7 +526,7 @@ Result<Listing> readAmdgpu(const std::string &text) {
     instruction.text = body;
     instruction.kind = classOfAmdgpu(mnemonic);
     instruction.widthBits = widthOfAmdgpu(mnemonic);
-    if (startsWith(mnemonic, "s_branch") || startsWith(mnemonic, "s_cbranch"))
+    if (mnemonic.starts_with("s_branch") || mnemonic.starts_with("s_cbranch"))
       kernel->jumps.emplace_back(kernel->instructions.size(), operands);
     kernel->instructions.push_back(std::move(instruction));
   }

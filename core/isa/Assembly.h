@@ -120,6 +120,8 @@ InstructionClass classOfAmdgpu(const std::string &mnemonic);
 InstructionClass classOfSass(const std::string &mnemonic);
 int widthOfPtx(const std::string &mnemonic);
 int widthOfAmdgpu(const std::string &mnemonic);
+// Loads, stores, matrix loads and async copies: the classes with a width.
+bool movesMemory(InstructionClass kind);
 int widthOfSass(const std::string &mnemonic);
 
 } // namespace tilescope::isa

@@ -7,10 +7,6 @@ namespace tilescope::isa {
 
 namespace {
 
-bool startsWith(const std::string &text, const char *prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 bool has(const std::string &text, const char *part) {
   return text.find(part) != std::string::npos;
 }
@@ -19,24 +15,24 @@ bool has(const std::string &text, const char *part) {
 bool writesFirstOperand(const std::string &m,
                         const std::map<std::string, int64_t> &modifiers,
                         const std::string &text) {
-  if (startsWith(m, "s_")) {
+  if (m.starts_with("s_")) {
     for (const char *none :
          {"s_cmp",     "s_bitcmp",       "s_branch", "s_cbranch", "s_waitcnt",
           "s_barrier", "s_endpgm",       "s_nop",    "s_sleep",   "s_setprio",
           "s_store",   "s_buffer_store", "s_dcache", "s_sendmsg", "s_trap",
           "s_setpc",   "s_set_gpr_idx",  "s_icache", "s_ttrace",  "s_sethalt",
           "s_setreg",  "s_denorm",       "s_round"})
-      if (startsWith(m, none))
+      if (m.starts_with(none))
         return false;
     return true;
   }
-  if (startsWith(m, "v_"))
+  if (m.starts_with("v_"))
     return true;
-  if (startsWith(m, "ds_"))
+  if (m.starts_with("ds_"))
     return has(m, "read") || has(m, "load") || has(m, "_rtn") ||
            has(m, "permute") || has(m, "swizzle");
-  if (startsWith(m, "global_") || startsWith(m, "buffer_") ||
-      startsWith(m, "flat_") || startsWith(m, "scratch_")) {
+  if (m.starts_with("global_") || m.starts_with("buffer_") ||
+      m.starts_with("flat_") || m.starts_with("scratch_")) {
     if (has(m, "load"))
       return true;
     // An atomic that returns its old value: sc0 on gfx94x, glc before.
@@ -120,14 +116,14 @@ livenessOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
           return std::nullopt;
         return found->second;
       };
-      if (m == "s_endpgm" || startsWith(m, "s_setpc") || m == "s_trap")
+      if (m == "s_endpgm" || m.starts_with("s_setpc") || m == "s_trap")
         continue;
       if (m == "s_branch") {
         if (auto to = target())
           next[i].push_back(*to);
         continue;
       }
-      if (startsWith(m, "s_cbranch"))
+      if (m.starts_with("s_cbranch"))
         if (auto to = target())
           next[i].push_back(*to);
       if (i + 1 < n)

@@ -16,10 +16,6 @@ namespace tilescope::isa {
 
 namespace {
 
-bool startsWith(const std::string &text, const char *prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 // The columns of nvdisasm's life-range comment: live GPRs and uniform GPRs
 // (an empty column: none).
 std::optional<LiveCount> liveColumns(const std::string &comment) {
@@ -83,12 +79,7 @@ InstructionClass classOfSass(const std::string &mnemonic) {
 
 int widthOfSass(const std::string &mnemonic) {
   const InstructionClass kind = classOfSass(mnemonic);
-  if (kind != InstructionClass::GlobalLoad &&
-      kind != InstructionClass::GlobalStore &&
-      kind != InstructionClass::SharedLoad &&
-      kind != InstructionClass::SharedStore &&
-      kind != InstructionClass::MatrixLoad &&
-      kind != InstructionClass::AsyncCopy)
+  if (!movesMemory(kind))
     return 0;
   std::stringstream in(mnemonic);
   std::string part;
@@ -149,7 +140,7 @@ Result<Listing> readSass(const std::string &text) {
       live->registerFile = "GPRs";
       continue;
     }
-    if (startsWith(raw, "//"))
+    if (raw.starts_with("//"))
       continue;
     if (!kernel)
       continue;
