@@ -56,6 +56,16 @@ void printListing(const std::filesystem::path &file,
     if (const std::string stored = isa::describe(kernel.accumulators);
         !stored.empty())
       std::cout << "  accumulators: " << stored << "\n";
+    if (const std::string moved = isa::describe(kernel.operands);
+        !moved.empty())
+      std::cout << "  operands: " << moved << "\n";
+    size_t unfollowed = 0;
+    for (const isa::OperandMove &move : kernel.operands.moves)
+      if (!move.why.empty() && unfollowed++ < 3)
+        std::cout << "  line " << move.line << " " << move.mnemonic << " ("
+                  << isa::nameOf(move.kind)
+                  << "): " << move.bytes - move.followed()
+                  << " bytes not followed: " << move.why << "\n";
     for (const isa::AccumulatorStore &store : kernel.accumulators.stores)
       if (!store.resolved)
         std::cout << "  line " << store.line << " " << store.mnemonic

@@ -430,36 +430,6 @@ Lanes added(const Lanes &a, const Lanes &b, size_t line) {
   return applyLanes(LaneOp::Add, {a, b}, 64, 64, false, line, "an address");
 }
 
-// A store's byte address in each lane, from the lane machine as it stands
-// before the store runs.
-Lanes amdgpuStoreAddress(const AmdgpuStatement &s, const AmdgpuLanes &lanes,
-                         size_t threads) {
-  const std::string m = amdgpuBaseOf(s.mnemonic);
-  const std::vector<std::string> &ops = s.operands;
-  Lanes address = lostLanes(s.line, "its address is not read here");
-  if (m.starts_with("buffer_")) {
-    if (s.flags.count("idxen"))
-      return lostLanes(s.line, "an indexed buffer store is not followed");
-    address = uniformLanes(threads); // the resource's base
-    if (s.flags.count("offen") && ops.size() > 1)
-      address = added(address, lanes.read(ops[1], s.line), s.line);
-    if (ops.size() > 3)
-      address = added(address, lanes.read(ops[3], s.line), s.line);
-  } else if (ops.size() > 2) {
-    const auto vaddr = amdgpuRegistersOf(ops[0]);
-    if (vaddr.empty())
-      return address;
-    // A 64-bit address (its low half: the lanes' offsets), or a 32-bit
-    // offset from a scalar base.
-    address = lanes.read(vaddr.front(), s.line);
-    if (ops[2] != "off")
-      address = added(address, uniformLanes(threads), s.line);
-  }
-  if (auto offset = s.modifiers.find("offset"); offset != s.modifiers.end())
-    address = added(address, knownLanes(threads, offset->second), s.line);
-  return address;
-}
-
 // The elements a store writes, with each thread's offset, from what the
 // value flow saw at its statement and the lanes' address.
 AccumulatorStore storeOf(size_t line, const std::string &mnemonic,
@@ -601,7 +571,7 @@ accumulatorsOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
           data != flow.stored.end() && carriesResults(data->second.elements))
         kernel.stores.push_back(storeOf(
             s.line, s.mnemonic, data->second.elements,
-            data->second.elementBytes, amdgpuStoreAddress(s, lanes, threads)));
+            data->second.elementBytes, amdgpuGlobalAddress(s, lanes, threads)));
       lanes.run(s);
     }
     result.push_back(std::move(kernel));
@@ -691,13 +661,11 @@ CellLink linkCells(const KernelAccumulators &kernel,
       chain =
           chains.emplace(cell.element.mma, chainOf(kernel, cell.element.mma))
               .first;
-    std::vector<size_t> lines = chain->second;
-    lines.push_back(cell.store);
-    std::sort(lines.begin(), lines.end());
-    for (size_t line : lines)
-      link.cellsOfLine[line].push_back(at);
-    link.linesOfCell[at] = std::move(lines);
+    for (size_t line : chain->second)
+      link.add(at, line);
+    link.add(at, cell.store);
   }
+  link.finish();
   return link;
 }
 

@@ -17,6 +17,7 @@
 
 #include "core/config/IterationSpace.h"
 #include "core/isa/AmdgpuText.h"
+#include "core/isa/CellLink.h"
 #include "core/isa/PtxText.h"
 
 #include <cstddef>
@@ -92,19 +93,11 @@ std::vector<AccumulatorCell> cellsOf(const KernelAccumulators &kernel,
 // those it accumulates from, transitively, in program order.
 std::vector<size_t> chainOf(const KernelAccumulators &kernel, size_t line);
 
-// A layout picture's accumulator cells linked to the kernel's lines, both
-// ways. A cell is a point of the first workgroup's tile given per loop of
-// the op (as the subgroup picture draws it); its output is the op's first
-// output operand, laid out row-major in its own dimension order (each
-// dimension the bound of its loop).
-struct CellLink {
-  // A cell -> the lines that compute and store it: its store, and its MMA
-  // with the ones that accumulate into it, in line order.
-  std::map<std::vector<int64_t>, std::vector<size_t>> linesOfCell;
-  // A line (a store, an MMA) -> the cells it writes.
-  std::map<size_t, std::vector<std::vector<int64_t>>> cellsOfLine;
-  bool empty() const { return linesOfCell.empty(); }
-};
+// The accumulator cells of a layout picture linked to the kernel's lines:
+// a cell's store and its MMA with those that accumulate into it. Its output
+// is the op's first output operand, laid out row-major in its own
+// dimension order (each dimension the bound of its loop); the loops it does
+// not index are held at 0.
 CellLink linkCells(const KernelAccumulators &kernel,
                    const config::IterationSpace &space);
 

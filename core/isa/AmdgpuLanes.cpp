@@ -211,4 +211,42 @@ void AmdgpuLanes::run(const AmdgpuStatement &s) {
   write(s.operands[0], result);
 }
 
+namespace {
+
+Lanes plus(const Lanes &a, const Lanes &b, size_t line) {
+  return applyLanes(LaneOp::Add, {a, b}, 64, 64, false, line, "an address");
+}
+
+} // namespace
+
+Lanes amdgpuGlobalAddress(const AmdgpuStatement &s, const AmdgpuLanes &lanes,
+                          size_t threads) {
+  const std::string m = amdgpuBaseOf(s.mnemonic);
+  const std::vector<std::string> &ops = s.operands;
+  Lanes address = lostLanes(s.line, "its address is not read here");
+  if (m.starts_with("buffer_")) {
+    if (s.flags.count("idxen"))
+      return lostLanes(s.line, "an indexed buffer access is not followed");
+    address = uniformLanes(threads); // the resource's base
+    if (s.flags.count("offen") && ops.size() > 1)
+      address = plus(address, lanes.read(ops[1], s.line), s.line);
+    if (ops.size() > 3)
+      address = plus(address, lanes.read(ops[3], s.line), s.line);
+  } else if (ops.size() > 2) {
+    // global_load vdst, vaddr, saddr; global_store vaddr, vdata, saddr.
+    const bool load = m.find("_load") != std::string::npos;
+    const auto vaddr = amdgpuRegistersOf(ops[load ? 1 : 0]);
+    if (vaddr.empty())
+      return address;
+    // A 64-bit address (its low half: the lanes' offsets), or a 32-bit
+    // offset from a scalar base.
+    address = lanes.read(vaddr.front(), s.line);
+    if (ops[2] != "off")
+      address = plus(address, uniformLanes(threads), s.line);
+  }
+  if (auto offset = s.modifiers.find("offset"); offset != s.modifiers.end())
+    address = plus(address, knownLanes(threads, offset->second), s.line);
+  return address;
+}
+
 } // namespace tilescope::isa

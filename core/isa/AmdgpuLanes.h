@@ -37,4 +37,11 @@ private:
   std::map<std::string, Lanes> registers;
 };
 
+// A global or buffer access's byte address in each lane, from the lanes
+// as they stand before it runs: a buffer's offset from its resource's
+// base, a global one's from its scalar base or, for a 64-bit address, the
+// low half's (the same unknown base in every lane).
+Lanes amdgpuGlobalAddress(const AmdgpuStatement &s, const AmdgpuLanes &lanes,
+                          size_t threads);
+
 } // namespace tilescope::isa

@@ -234,4 +234,53 @@ std::vector<std::string> AmdgpuKernelText::workgroupIdRegisters() const {
   return names;
 }
 
+std::optional<DsShape> dsShapeOf(const AmdgpuStatement &s) {
+  const std::string m = amdgpuBaseOf(s.mnemonic);
+  if (!m.starts_with("ds_") || s.operands.empty())
+    return std::nullopt;
+  // Cross-lane moves through the LDS hardware touch no LDS memory.
+  for (const char *lane : {"permute", "swizzle", "bpermute", "addtid", "gws",
+                           "append", "consume", "nop", "ordered"})
+    if (m.find(lane) != std::string::npos)
+      return std::nullopt;
+  DsShape shape;
+  const bool read = m.starts_with("ds_read") || m.starts_with("ds_load");
+  shape.store = !read;
+  // ds_read vdst, vaddr; ds_write vaddr, vdata; atomics ds_op vaddr, ...;
+  // atomics returning (_rtn_) vdst, vaddr, ...
+  const bool returns = read || m.find("_rtn") != std::string::npos;
+  if (returns && s.operands.size() < 2)
+    return std::nullopt;
+  shape.address = returns ? s.operands[1] : s.operands[0];
+  static const std::vector<std::pair<const char *, int64_t>> kWidths = {
+      {"b128", 16}, {"b96", 12}, {"b64", 8}, {"u64", 8}, {"i64", 8}, {"f64", 8},
+      {"b32", 4},   {"u32", 4},  {"i32", 4}, {"f32", 4}, {"b16", 2}, {"u16", 2},
+      {"i16", 2},   {"f16", 2},  {"b8", 1},  {"u8", 1},  {"i8", 1}};
+  for (const auto &[suffix, bytes] : kWidths)
+    if (m.find(suffix) != std::string::npos) {
+      shape.bytes = bytes;
+      break;
+    }
+  if (shape.bytes == 0)
+    return std::nullopt;
+  const bool two = m.find("read2") != std::string::npos ||
+                   m.find("write2") != std::string::npos ||
+                   m.find("load_2") != std::string::npos ||
+                   m.find("store_2") != std::string::npos;
+  if (two) {
+    // Offsets in elements (times 64 for the st64 forms).
+    const int64_t unit =
+        shape.bytes * (m.find("st64") != std::string::npos ? 64 : 1);
+    auto at = [&](const char *name) {
+      auto found = s.modifiers.find(name);
+      return found == s.modifiers.end() ? 0 : found->second * unit;
+    };
+    shape.offsets = {at("offset0"), at("offset1")};
+  } else {
+    auto found = s.modifiers.find("offset");
+    shape.offsets = {found == s.modifiers.end() ? 0 : found->second};
+  }
+  return shape;
+}
+
 } // namespace tilescope::isa

@@ -49,6 +49,18 @@ struct AmdgpuKernelText {
 };
 // The kernels of an AMDGPU assembly text; `arch` gets its .amdgcn_target's
 // gfx name ("" where it names none).
+// A ds_ access: its address operand, the bytes a lane moves, and the
+// offsets of its one or two accesses (a read2/write2's two, in bytes).
+struct DsShape {
+  std::string address;
+  int64_t bytes = 0;
+  std::vector<int64_t> offsets;
+  bool store = false;
+};
+
+// None for a statement that is not a ds_ access of LDS memory.
+std::optional<DsShape> dsShapeOf(const AmdgpuStatement &s);
+
 std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
                                               std::string &arch);
 

@@ -475,6 +475,10 @@ Result<Listing> readPtx(const std::string &text) {
     for (Kernel &k : listing.kernels)
       if (k.name == results.kernel)
         k.accumulators = std::move(results);
+  for (KernelOperands &operands : operandsOfPtx(ptx))
+    for (Kernel &k : listing.kernels)
+      if (k.name == operands.kernel)
+        k.operands = std::move(operands);
   return listing;
 }
 
@@ -549,6 +553,10 @@ Result<Listing> readAmdgpu(const std::string &text) {
     for (Kernel &k : listing.kernels)
       if (k.name == results.kernel)
         k.accumulators = std::move(results);
+  for (KernelOperands &operands : operandsOfAmdgpu(texts))
+    for (Kernel &k : listing.kernels)
+      if (k.name == operands.kernel)
+        k.operands = std::move(operands);
   for (KernelLiveness &live : livenessOfAmdgpu(texts))
     for (Kernel &k : listing.kernels)
       if (k.name == live.kernel)

@@ -10,6 +10,7 @@
 
 #include "core/isa/Accumulators.h"
 #include "core/isa/Liveness.h"
+#include "core/isa/OperandFlow.h"
 #include "core/isa/SharedBanks.h"
 #include "core/util/Result.h"
 
@@ -91,6 +92,9 @@ struct Kernel {
   std::optional<KernelLiveness> liveness;
   // Where its MMAs' results are stored, thread by thread (Accumulators.h).
   KernelAccumulators accumulators;
+  // Where its MMAs' A and B operands come from, through shared memory to
+  // the global loads (OperandFlow.h).
+  KernelOperands operands;
   // The access at `line`, if there is one.
   const SharedAccess *sharedAccessAt(size_t line) const;
 };

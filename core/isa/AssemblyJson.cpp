@@ -55,6 +55,29 @@ json toJson(const KernelAccumulators &kernel, bool withElements) {
           {"stores", stores}};
 }
 
+json toJson(const KernelOperands &kernel, bool withRuns) {
+  json moves = json::array();
+  for (const OperandMove &move : kernel.moves) {
+    json entry = {{"line", move.line},
+                  {"mnemonic", move.mnemonic},
+                  {"kind", nameOf(move.kind)},
+                  {"bytes", move.bytes},
+                  {"followed_bytes", move.followed()}};
+    if (move.elementBytes > 0)
+      entry["element_bytes"] = move.elementBytes;
+    if (!move.why.empty())
+      entry["why"] = move.why;
+    if (withRuns) {
+      json runs = json::array();
+      for (const MovedBytes &m : move.moved)
+        runs.push_back({m.thread, m.binding, m.offset, m.bytes, m.position});
+      entry["runs"] = runs;
+    }
+    moves.push_back(entry);
+  }
+  return {{"summary", describe(kernel)}, {"moves", moves}};
+}
+
 json toJson(const Kernel &kernel, const Region &region, bool withInstructions) {
   json counts = json::object();
   json widths = json::object();
@@ -127,7 +150,8 @@ json toJson(const std::filesystem::path &file, const Listing &listing,
         {"kernel", kernel.name},
         {"regions", regions},
         {"shared_accesses", accesses},
-        {"accumulators", toJson(kernel.accumulators, withInstructions)}};
+        {"accumulators", toJson(kernel.accumulators, withInstructions)},
+        {"operands", toJson(kernel.operands, withInstructions)}};
     if (kernel.liveness) {
       const KernelLiveness &live = *kernel.liveness;
       entry["live_registers"] = {{"register_file", live.registerFile},

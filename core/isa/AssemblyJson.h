@@ -27,9 +27,15 @@ nlohmann::json toJson(const SharedAccess &access);
 //  [[thread, byte offset, MMA line, register, derived 0/1], ...] (when
 //  asked)}]}.
 nlohmann::json toJson(const KernelAccumulators &kernel, bool withElements);
+// {"summary", "moves": [{"line", "mnemonic", "kind" ("global load",
+//  "shared store", "shared load", "MMA A", "MMA B"), "bytes",
+//  "followed_bytes", "element_bytes" (MMAs), "why", "runs": [[thread,
+//  binding, byte offset, bytes, position], ...] (when asked)}]}.
+nlohmann::json toJson(const KernelOperands &kernel, bool withRuns);
 // [{"file", "dialect", "kernel", "regions": [...], "shared_accesses": [...],
-//   "accumulators": {...}, "live_registers": {peak and allocated, AMDGPU}},
-//   ...] a kernel each; the accumulators' elements with the instructions.
+//   "accumulators": {...}, "operands": {...}, "live_registers": {peak and
+//   allocated, AMDGPU}}, ...] a kernel each; the accumulators' elements and
+//   the operands' runs with the instructions.
 nlohmann::json toJson(const std::filesystem::path &file, const Listing &listing,
                       bool withInstructions);
 

@@ -8,7 +8,11 @@
 // the thread, the accumulator register and one intrinsic tile per MMA that
 // the layout view draws from the config and IREE's fragment tables
 // (ForallDistribution::accumulatorOwnerOf): each element stored once, by
-// that thread, from that register of that MMA.
+// that thread, from that register of that MMA. And the other way in: every
+// byte of every MMA's A and B operands, followed back through the shared
+// loads and stores to a global load, must come from the LHS and the RHS
+// binding, each element at the place of one intrinsic tile that IREE's
+// fragment table gives its lane and register.
 #include "CompiledAssembly.h"
 #include "TestSupport.h"
 
@@ -17,6 +21,7 @@
 #include "core/edit/OpLayoutInputs.h"
 #include "core/iree/DocumentParser.h"
 #include "core/isa/Assembly.h"
+#include "core/isa/OperandFlow.h"
 #include "core/layout/MmaLayouts.h"
 
 #include <QTemporaryDir>
@@ -26,6 +31,7 @@
 #include <random>
 #include <regex>
 #include <set>
+#include <tuple>
 
 using namespace tilescope;
 
@@ -69,6 +75,116 @@ std::vector<int64_t> shapeOf(const std::string &type) {
        it != std::sregex_iterator(); ++it)
     shape.push_back(std::stoll((*it)[1].str()));
   return shape;
+}
+
+// The MMAs' A and B operands followed back to the bindings (OperandFlow),
+// held to the intrinsic's fragments: every byte followed, A from the LHS
+// (binding 0), B from the RHS (binding 1); for an operand laid out as its
+// loops, the elements each lane holds for one subgroup's MMA are the ones
+// the fragment table gives the lane, in one intrinsic tile whose corner is
+// the same for every lane: for an MFMA in the fragment's register order,
+// for mma.sync as a set (IREE's register order of its fragment is not the
+// PTX operand's).
+void checkOperands(const isa::KernelOperands &kernel,
+                   const layout::MmaIntrinsic &intrinsic,
+                   const config::IterationSpace &space,
+                   const std::vector<std::vector<int64_t>> &inputShapes,
+                   const std::string &where) {
+  const auto dims = config::inferContraction(space);
+  QVERIFY2(dims && !dims->m.empty() && !dims->n.empty() && !dims->k.empty(),
+           where.c_str());
+  std::vector<const config::OperandAccess *> inputs;
+  for (const config::OperandAccess &operand : space.operands)
+    if (!operand.isOutput)
+      inputs.push_back(&operand);
+  QVERIFY2(inputs.size() >= 2 && inputShapes.size() >= 2, where.c_str());
+  std::string why;
+  const isa::CellLink link =
+      isa::linkOperandCells(kernel, space, inputShapes, &why);
+  // (operand, subgroup, MMA line) -> lane -> element -> its point (per loop).
+  using Held = std::map<int64_t, std::vector<int64_t>>;
+  std::map<std::tuple<int, int64_t, size_t>, std::map<int64_t, Held>> held;
+  size_t mmas = 0;
+  for (const isa::OperandMove &move : kernel.moves) {
+    const bool a = move.kind == isa::OperandMoveKind::MmaA;
+    if (!a && move.kind != isa::OperandMoveKind::MmaB)
+      continue;
+    ++mmas;
+    const std::string here = where + ": line " + std::to_string(move.line) +
+                             " " + isa::nameOf(move.kind);
+    QVERIFY2(move.followed() == move.bytes && move.why.empty(),
+             (here + ": " + std::to_string(move.followed()) + " of " +
+              std::to_string(move.bytes) + " bytes followed: " + move.why)
+                 .c_str());
+    QVERIFY2(move.elementBytes > 0, here.c_str());
+    const size_t input = a ? 0 : 1;
+    const config::OperandAccess &access = *inputs[input];
+    bool laidOut = inputShapes[input].size() == access.dims.size();
+    for (size_t d = 0; laidOut && d < access.dims.size(); ++d)
+      laidOut = access.dims[d] >= 0 &&
+                space.bounds[static_cast<size_t>(access.dims[d])] ==
+                    inputShapes[input][d];
+    QVERIFY2(link.cellsOfLine.count(move.line) || !laidOut, here.c_str());
+    for (const isa::MovedBytes &run : move.moved) {
+      QVERIFY2(run.binding == static_cast<int>(input),
+               (here + ": thread " + std::to_string(run.thread) +
+                " reads binding " + std::to_string(run.binding))
+                   .c_str());
+      for (int64_t p = 0; laidOut && p < run.bytes; p += move.elementBytes) {
+        const auto at = isa::coordinatesOf(run.offset + p, move.elementBytes,
+                                           inputShapes[input]);
+        QVERIFY2(!at.empty(), here.c_str());
+        std::vector<int64_t> loops(space.rank(), -1);
+        for (size_t d = 0; d < at.size(); ++d)
+          loops[static_cast<size_t>(access.dims[d])] = at[d];
+        held[{static_cast<int>(input), run.thread / intrinsic.subgroupSize,
+              move.line}][run.thread % intrinsic.subgroupSize]
+            [(run.position + p) / move.elementBytes] = loops;
+      }
+    }
+  }
+  QVERIFY2(mmas > 0, where.c_str());
+  QVERIFY2(!why.empty() || !held.empty(), where.c_str());
+  for (const auto &[key, lanes] : held) {
+    const bool a = std::get<0>(key) == 0;
+    // The intrinsic's fragment: LHS [M, K], RHS [K, N].
+    const auto row = static_cast<size_t>(a ? dims->m.back() : dims->k.back());
+    const auto column =
+        static_cast<size_t>(a ? dims->k.back() : dims->n.back());
+    std::vector<int64_t> corner = lanes.begin()->second.begin()->second;
+    for (const auto &[lane, points] : lanes)
+      for (const auto &[element, point] : points) {
+        corner[row] = std::min(corner[row], point[row]);
+        corner[column] = std::min(corner[column], point[column]);
+      }
+    const std::string here =
+        where + ": line " + std::to_string(std::get<2>(key)) + " MMA " +
+        (a ? "A" : "B") + " subgroup " + std::to_string(std::get<1>(key));
+    QCOMPARE(static_cast<int64_t>(lanes.size()), intrinsic.subgroupSize);
+    const bool inOrder = intrinsic.name.starts_with("MFMA");
+    for (const auto &[lane, points] : lanes) {
+      const auto fragment = intrinsic.laneElements(
+          a ? layout::MmaOperand::Lhs : layout::MmaOperand::Rhs, lane);
+      std::set<std::vector<int64_t>> drawn, holds;
+      for (size_t e = 0; e < fragment.size(); ++e) {
+        std::vector<int64_t> point = corner;
+        point[row] += fragment[e][0];
+        point[column] += fragment[e][1];
+        drawn.insert(point);
+        auto at = points.find(static_cast<int64_t>(e));
+        QVERIFY2(!inOrder || (at != points.end() && at->second == point),
+                 (here + " lane " + std::to_string(lane) + " register " +
+                  "element " + std::to_string(e) +
+                  ": not the fragment's element")
+                     .c_str());
+      }
+      for (const auto &[element, point] : points)
+        holds.insert(point);
+      QVERIFY2(holds == drawn, (here + " lane " + std::to_string(lane) +
+                                ": holds other elements than its fragment's")
+                                   .c_str());
+    }
+  }
 }
 
 } // namespace
@@ -221,6 +337,12 @@ private slots:
     // those it accumulates from, a pass of the loop earlier included.
     for (const auto &[key, tile] : tiles)
       QVERIFY2(isa::chainOf(kernel, key.second).size() >= 2, where.c_str());
+
+    std::vector<std::vector<int64_t>> inputShapes;
+    for (const std::string &type : op->operandTypes)
+      inputShapes.push_back(shapeOf(type));
+    checkOperands(listing->kernels.front().operands, *intrinsic, space,
+                  inputShapes, where);
   }
 
   // Attention's result is P.V's accumulator scaled by the row sums: every

@@ -1,0 +1,62 @@
+// What the operand followers (OperandFlow) keep while they walk a kernel:
+// each register's bytes in each thread of the first workgroup, as places
+// in the kernel's bindings; the workgroup's shared memory the same way; the
+// bindings each register's address arithmetic rests on; and why a
+// register's bytes were forgotten. Private to core/isa.
+#pragma once
+
+#include "core/isa/OperandFlow.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tilescope::isa {
+
+// A byte of a binding (binding -1: not known).
+struct Source {
+  int binding = -1;
+  int64_t offset = 0;
+  bool known() const { return binding >= 0; }
+};
+using Bytes = std::vector<Source>; // one thread's
+
+class Contents {
+public:
+  explicit Contents(size_t threads) : count(threads) {}
+  size_t threads() const { return count; }
+
+  // A register's `width` bytes in `thread`: unknown where it holds none.
+  Bytes read(const std::string &reg, size_t thread, int64_t width) const;
+  void write(const std::string &reg, size_t thread, const Bytes &bytes);
+  // Drops what a register holds: line `line` (`mnemonic`) wrote it.
+  void forget(const std::string &reg, size_t line, const std::string &mnemonic);
+  // Why some of these registers' bytes are unknown: "%r5 holds what line
+  // 123 (cvt.rn.f16.f32) computed"; empty where all are known.
+  std::string whyUnknown(const std::vector<std::string> &regs) const;
+
+  Bytes sharedBytes(int64_t address, int64_t bytes) const;
+  void share(int64_t address, const Bytes &bytes);
+
+  const std::set<int> &bindingsOf(const std::string &reg) const;
+  void setBindings(const std::string &reg, std::set<int> bindings);
+
+private:
+  size_t count;
+  std::map<std::string, std::vector<Bytes>> registers; // [thread]
+  std::map<std::string, std::string> forgotten;
+  std::unordered_map<int64_t, Source> shared;
+  std::map<std::string, std::set<int>> bindings;
+};
+
+// Adds to `kernel` a move of what each thread holds (`held[thread]`, its
+// bytes in position order), as runs of consecutive bytes of one binding.
+void record(KernelOperands &kernel, size_t line, const std::string &mnemonic,
+            OperandMoveKind kind, const std::vector<Bytes> &held,
+            int64_t elementBytes, std::string why);
+
+} // namespace tilescope::isa
