@@ -99,6 +99,21 @@ void showRegionBanks(QTreeWidgetItem *item, const isa::Kernel &kernel,
   item->setToolTip(Banks, banks);
 }
 
+// What the cells of a line are, in words: "MMA A, MMA B, the accumulator
+// cells its result reaches".
+QString whatLineTouches(const isa::Kernel &kernel, size_t line) {
+  QStringList parts;
+  for (const isa::OperandMove &move : kernel.operands.moves)
+    if (move.line == line)
+      parts << qs(isa::nameOf(move.kind)) + " elements";
+  if (kernel.accumulators.mmaAt(line))
+    parts << "the accumulator cells its result reaches";
+  for (const isa::AccumulatorStore &store : kernel.accumulators.stores)
+    if (store.line == line)
+      parts << "the accumulator cells it stores";
+  return parts.join(", ");
+}
+
 } // namespace
 
 CompiledInstructions
@@ -112,9 +127,14 @@ CompiledInstructions::read(const std::vector<std::filesystem::path> &paths,
       file.listing = std::move(*listing);
     else
       file.error = qs(listing.error());
-    for (const isa::Kernel &kernel : file.listing.kernels)
-      file.links.push_back(space ? isa::linkCells(kernel.accumulators, *space)
-                                 : isa::CellLink{});
+    for (const isa::Kernel &kernel : file.listing.kernels) {
+      isa::CellLink link;
+      if (space) {
+        link = isa::linkCells(kernel.accumulators, *space);
+        link.merge(isa::linkOperandCells(kernel.operands, *space));
+      }
+      file.links.push_back(std::move(link));
+    }
     compiled.files.push_back(std::move(file));
   }
   return compiled;
@@ -201,24 +221,25 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
             if (auto cells = link->cellsOfLine.find(i.line);
                 cells != link->cellsOfLine.end()) {
               row->setText(Cells, QString::number(cells->second.size()));
-              row->setToolTip(
-                  Cells, QString("%1 accumulator cells %2; choose the line "
-                                 "to mark them in the Layout tab")
-                             .arg(cells->second.size())
-                             .arg(i.kind == isa::InstructionClass::Mma
-                                      ? "its result reaches"
-                                      : "it stores"));
+              row->setToolTip(Cells,
+                              QString("%1 cells: %2; choose the line to mark "
+                                      "them in the Layout tab")
+                                  .arg(cells->second.size())
+                                  .arg(whatLineTouches(kernel, i.line)));
             }
         }
       }
-      if (const std::string stored = isa::describe(kernel.accumulators);
-          !stored.empty()) {
+      const std::string stored = isa::describe(kernel.accumulators);
+      const std::string moved = isa::describe(kernel.operands);
+      if (!stored.empty() || !moved.empty()) {
         top->setText(Cells, link ? QString::number(link->linesOfCell.size())
                                  : QString("?"));
         top->setToolTip(
-            Cells, qs(stored) + (link ? QString()
-                                      : "\n(not placed: the op's loops are not "
-                                        "known here)"));
+            Cells,
+            qs(stored) + (stored.empty() || moved.empty() ? "" : "\n") +
+                qs(moved) +
+                (link ? QString()
+                      : "\n(not placed: the op's loops are not known here)"));
       }
       if (kernel.liveness) {
         top->setText(Live,
@@ -255,7 +276,7 @@ void InstructionsView::onCurrentChanged(QTreeWidgetItem *item) {
     return;
   }
   emit cellsChosen({cells->second.begin(), cells->second.end()},
-                   QString("the %1 accumulator cells line %2 (%3) writes")
+                   QString("the %1 cells of line %2 (%3)")
                        .arg(cells->second.size())
                        .arg(line.toULongLong())
                        .arg(item->text(Class)));
@@ -264,11 +285,10 @@ void InstructionsView::onCurrentChanged(QTreeWidgetItem *item) {
 bool InstructionsView::showCell(const std::vector<int64_t> &point) {
   for (size_t f = 0; f < shown.files.size(); ++f)
     for (size_t k = 0; k < shown.files[f].links.size(); ++k) {
-      const isa::CellLink &link = shown.files[f].links[k];
-      auto lines = link.linesOfCell.find(point);
-      if (lines == link.linesOfCell.end())
+      const std::vector<size_t> lines = shown.files[f].links[k].linesAt(point);
+      if (lines.empty())
         continue;
-      const std::set<size_t> wanted(lines->second.begin(), lines->second.end());
+      const std::set<size_t> wanted(lines.begin(), lines.end());
       QTreeWidgetItem *first = nullptr;
       const QSignalBlocker quiet(this); // not a choice of an instruction
       clearSelection();

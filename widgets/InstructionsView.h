@@ -21,15 +21,16 @@ struct CompiledInstructions {
   struct File {
     std::filesystem::path path;
     isa::Listing listing;
-    // Per kernel: its accumulators' cells linked to its lines (empty where
-    // none is, or the op's loops were not given).
+    // Per kernel: its accumulator cells and its MMAs' operand cells (LHS,
+    // RHS: a loop they do not index left open, -1) linked to its lines
+    // (empty where none is, or the op's loops were not given).
     std::vector<isa::CellLink> links;
     QString error; // set: the file could not be read as assembly
   };
   std::vector<File> files;
   // Reads every file (off the GUI thread: a file may be large), each
-  // kernel's accumulator cells placed in the loops of `space` (the op the
-  // try compiled) where given.
+  // kernel's accumulator and operand cells placed in the loops of `space`
+  // (the op the try compiled) where given.
   static CompiledInstructions
   read(const std::vector<std::filesystem::path> &,
        const config::IterationSpace *space = nullptr);
@@ -46,18 +47,18 @@ public:
   // with the worst conflict of a region's shared-memory accesses, for
   // tests.
   QStringList regionLines() const;
-  // Selects the instructions that compute and store the accumulator cell at
-  // `point` (a loop point of the op's workgroup tile): its store and the
-  // MMAs of its reduction, the first scrolled to. False where no kernel
-  // shown links it.
+  // Selects the instructions that touch the loop point `point` of the op's
+  // workgroup tile: the store and the MMAs of its accumulator cell, and the
+  // global loads, shared stores and loads and MMAs of its LHS and RHS
+  // elements, the first scrolled to. False where no kernel shown links it.
   bool showCell(const std::vector<int64_t> &point);
   // The lines selected, for tests.
   std::vector<size_t> selectedLines() const;
 
 signals:
-  // An instruction that writes accumulator cells was chosen: its cells
-  // (loop points of the op's workgroup tile) and what they are in words;
-  // empty cells when the chosen line writes none.
+  // An instruction that touches cells was chosen: its cells (loop points of
+  // the op's workgroup tile, -1 for a loop left open) and what they are in
+  // words; empty cells when the chosen line touches none.
   void cellsChosen(const std::set<std::vector<int64_t>> &cells,
                    const QString &what);
 

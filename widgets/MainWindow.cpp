@@ -334,10 +334,11 @@ void MainWindow::buildActions() {
   connect(panels.sweep, &SweepPanel::tryActivated, tryActions,
           &TryActions::loadTryAndSay);
   // The kernel's instructions and the Layout tab's picture, linked both
-  // ways: an instruction chosen marks the accumulator cells it writes, a
-  // cell clicked selects the instructions that compute and store it.
+  // ways: an instruction chosen marks the cells it touches (accumulator,
+  // LHS, RHS), a cell clicked selects the instructions that load, stage,
+  // compute and store it.
   connect(
-      panels.run, &RunPanel::accumulatorCellsChosen, this,
+      panels.run, &RunPanel::instructionCellsChosen, this,
       [this](const std::set<std::vector<int64_t>> &cells, const QString &what) {
         tabs->layout()->scene()->markPoints(cells, what);
         if (!cells.empty())
@@ -348,10 +349,10 @@ void MainWindow::buildActions() {
             QStringList at;
             for (int64_t v : point)
               at << QString::number(v);
-            if (panels.run->showAccumulatorCell(point))
+            if (panels.run->showInstructionsOfCell(point))
               statusLabel->setText(
-                  QString("Element [%1]: its store and MMAs are selected in "
-                          "the Instructions tab")
+                  QString("Point [%1]: the instructions that load, compute "
+                          "and store it are selected in the Instructions tab")
                       .arg(at.join(", ")));
           });
   connect(panels.run, &RunPanel::compareRequested, this,

@@ -451,7 +451,7 @@ QTabWidget *RunPanel::buildResultTabs() {
   instructions = new InstructionsView;
   tabs->addTab(instructions, "Instructions");
   connect(instructions, &InstructionsView::cellsChosen, this,
-          &RunPanel::accumulatorCellsChosen);
+          &RunPanel::instructionCellsChosen);
   tabs->addTab(buildHistoryPage(), "History");
   return tabs;
 }
@@ -542,7 +542,7 @@ void RunPanel::setDocument(const document::Document *document,
   }
 }
 
-bool RunPanel::showAccumulatorCell(const std::vector<int64_t> &point) {
+bool RunPanel::showInstructionsOfCell(const std::vector<int64_t> &point) {
   if (!instructions->showCell(point))
     return false;
   tabs->setCurrentWidget(instructions);

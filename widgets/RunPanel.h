@@ -68,10 +68,11 @@ public:
   bool busy() const;
   // The checked run's program (guessed from the file's name when unset).
   void setProgram(const QString &path);
-  // Selects, in the Instructions tab, the instructions that compute and
-  // store the accumulator cell at `point` (a loop point of the op's
-  // workgroup tile); false where the kernel shown links none.
-  bool showAccumulatorCell(const std::vector<int64_t> &point);
+  // Selects, in the Instructions tab, the instructions that touch the loop
+  // point `point` of the op's workgroup tile (its accumulator cell's store
+  // and MMAs, its LHS and RHS elements' loads, shared stores and loads);
+  // false where the kernel shown links none.
+  bool showInstructionsOfCell(const std::vector<int64_t> &point);
   const std::filesystem::path &workspace() const { return workspaceFolder; }
   // The last job's summary line and the command that reproduces it.
   QString lastSummary() const { return summaryLine; }
@@ -83,10 +84,10 @@ public:
 
 signals:
   void finished(bool ok, const QString &summary);
-  // An instruction of the Instructions tab that writes accumulator cells
-  // was chosen: its cells (loop points of the op's workgroup tile), in
-  // words; empty: none.
-  void accumulatorCellsChosen(const std::set<std::vector<int64_t>> &cells,
+  // An instruction of the Instructions tab that touches cells was chosen:
+  // its cells (loop points of the op's workgroup tile, -1 for a loop left
+  // open), in words; empty: none.
+  void instructionCellsChosen(const std::set<std::vector<int64_t>> &cells,
                               const QString &what);
   // A try of the history table was double-clicked: load it.
   void tryActivated(long long id);

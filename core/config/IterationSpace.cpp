@@ -267,6 +267,7 @@ Result<IterationSpace> IterationSpace::fromLinalgOp(
     access.isOutput = i + 1 == maps.size();
     if (shaped) {
       access.elementType = shaped->elementType;
+      access.shape = shaped->shape;
       for (size_t d = 0; d < maps[i].size() && d < shaped->shape.size(); ++d) {
         const int loop = maps[i][d];
         if (loop >= 0 && static_cast<size_t>(loop) < space.bounds.size() &&

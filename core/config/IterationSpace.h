@@ -22,6 +22,8 @@ struct OperandAccess {
   std::string elementType; // "f16", "f32", ... (may be empty)
   std::vector<int> dims;
   bool isOutput = false;
+  // Its type's shape where read from one (fromLinalgOp); empty otherwise.
+  std::vector<int64_t> shape = {};
 };
 
 struct IterationSpace {

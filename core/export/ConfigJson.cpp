@@ -111,10 +111,14 @@ nlohmann::json toJson(const config::IterationSpace &space) {
     kinds.push_back(kind == config::LoopKind::Parallel ? "parallel"
                                                        : "reduction");
   json operands = json::array();
-  for (const config::OperandAccess &operand : space.operands)
-    operands.push_back({{"element_type", operand.elementType},
-                        {"dims", operand.dims},
-                        {"output", operand.isOutput}});
+  for (const config::OperandAccess &operand : space.operands) {
+    json entry = {{"element_type", operand.elementType},
+                  {"dims", operand.dims},
+                  {"output", operand.isOutput}};
+    if (!operand.shape.empty())
+      entry["shape"] = operand.shape;
+    operands.push_back(std::move(entry));
+  }
   return {{"bounds", space.bounds},
           {"kinds", std::move(kinds)},
           {"text", space.toString()},
@@ -174,6 +178,12 @@ Result<config::IterationSpace> iterationSpaceFromJson(const json &value) {
           return Error{"iteration space: " + dims.error()};
         operand.dims = std::move(*dims);
         operand.isOutput = entry.at("output").get<bool>();
+        if (auto it = entry.find("shape"); it != entry.end()) {
+          auto shape = wholeNumbers<int64_t>(*it, "shape");
+          if (!shape)
+            return Error{"iteration space: " + shape.error()};
+          operand.shape = std::move(*shape);
+        }
         space.operands.push_back(std::move(operand));
       }
     return space;

@@ -211,6 +211,8 @@ std::optional<config::IterationSpace> iterationSpaceOf(const Ir &ir,
     operand.isOutput = i >= mapCount - outputs;
     if (auto shaped = ir.shaped(type);
         shaped && shaped->shape.size() == access.results.size()) {
+      for (int64_t size : shaped->shape)
+        operand.shape.push_back(size < 0 ? config::kDynamicSize : size);
       for (size_t j = 0; j < access.results.size(); ++j) {
         const int dim = access.results[j];
         if (dim >= 0 && static_cast<size_t>(dim) < rank &&

@@ -653,7 +653,7 @@ CellLink linkCells(const KernelAccumulators &kernel,
   }
   std::map<size_t, std::vector<size_t>> chains;
   for (const AccumulatorCell &cell : cellsOf(kernel, shape)) {
-    std::vector<int64_t> at(space.rank(), 0);
+    std::vector<int64_t> at(space.rank(), -1);
     for (size_t d = 0; d < output->dims.size(); ++d)
       at[static_cast<size_t>(output->dims[d])] = cell.coordinates[d];
     auto chain = chains.find(cell.element.mma);

@@ -97,7 +97,7 @@ std::vector<size_t> chainOf(const KernelAccumulators &kernel, size_t line);
 // a cell's store and its MMA with those that accumulate into it. Its output
 // is the op's first output operand, laid out row-major in its own
 // dimension order (each dimension the bound of its loop); the loops it does
-// not index are held at 0.
+// not index (the reduction's) are left open (-1).
 CellLink linkCells(const KernelAccumulators &kernel,
                    const config::IterationSpace &space);
 

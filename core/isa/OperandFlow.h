@@ -71,14 +71,13 @@ operandsOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels);
 std::string describe(const KernelOperands &kernel);
 
 // The input cells of a layout picture linked to the lines that move them:
-// the op's i-th input is the kernel's binding i, laid out row-major as
-// `inputShapes[i]`, which must be its loops' bounds in its own dimension
-// order (an operand indexed otherwise, an im2col image, is left out and
-// said so in `why`). A cell leaves the loops its operand does not index
-// open (-1).
+// the op's i-th input is the kernel's binding i, laid out row-major as its
+// type's shape, which must be its loops' bounds in its own dimension order
+// (an operand indexed otherwise, an im2col image, or without a shape is
+// left out and said so in `why`). A cell leaves the loops its operand does
+// not index open (-1).
 CellLink linkOperandCells(const KernelOperands &kernel,
                           const config::IterationSpace &space,
-                          const std::vector<std::vector<int64_t>> &inputShapes,
                           std::string *why = nullptr);
 
 // Bytes of one element of an MLIR element type ("f16" 2, "f32" 4, "i8" 1);

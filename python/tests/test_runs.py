@@ -288,6 +288,16 @@ def test_a_compiled_kernels_instructions_are_classed_by_loop(tilescope, tmp_path
     assert len({e[1] for e in elements}) == 64 * 64  # one store each
     assert len({e[2] for e in elements}) == 8
     assert "4096 elements of 8 MMAs' results" in stored["summary"]
+    # Where each MMA's A and B bytes come from: every byte followed back
+    # through ld.shared and st.shared to a global load of the LHS (binding
+    # 0) or the RHS (binding 1).
+    moved = listed[0]["operands"]
+    mmas = [m for m in moved["moves"] if m["kind"] in ("MMA A", "MMA B")]
+    assert len(mmas) >= 2 * 64
+    assert all(m["followed_bytes"] == m["bytes"] for m in mmas)
+    assert {r[1] for m in mmas if m["kind"] == "MMA A" for r in m["runs"]} == {0}
+    assert {r[1] for m in mmas if m["kind"] == "MMA B" for r in m["runs"]} == {1}
+    assert "followed to bindings 0, 1" in moved["summary"]
     code, out, err = cli("isa", folder, "--json")
     assert code == 0, err
     assert json.loads(out)["kernels"] == kernels

@@ -36,7 +36,6 @@
 #include "widgets/render/StickyAxes.h"
 
 #include <QAbstractItemModel>
-#include <QTreeWidgetItemIterator>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDockWidget>
@@ -67,8 +66,11 @@
 #include <QTextBlock>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QUndoStack>
 #include <QUrl>
+
+#include <set>
 
 using namespace tilescope;
 
@@ -253,8 +255,10 @@ private slots:
 
     // The instructions linked to the Layout tab's subgroup picture: an MFMA
     // chosen marks the 16 x 16 cells of the intrinsic tile it computes in
-    // each of the 4 waves, and a cell clicked selects its store and the
-    // MFMAs of its reduction.
+    // each of the 4 waves and the LHS rows and RHS columns it reads, a
+    // global load the operand cells it brings in, and a cell clicked
+    // selects its store, the MFMAs of its reduction and the loads, shared
+    // stores and reads of its LHS and RHS elements.
     auto *layout = window->findChild<widgets::LayoutTab *>();
     QVERIFY(layout);
     widgets::SceneView *picture = layout->scene();
@@ -265,15 +269,51 @@ private slots:
       if ((*it)->text(2) == "mma" && !(*it)->text(6).isEmpty())
         mfma = *it;
     QVERIFY(mfma);
-    QCOMPARE(mfma->text(6), QString("1024"));
+    // 1024 accumulator cells, 4 x 256 LHS and RHS elements (each a row or
+    // column of points, the loop it does not index left open).
+    QVERIFY2(mfma->text(6).toInt() > 1024, qPrintable(mfma->text(6)));
+    QVERIFY2(mfma->toolTip(6).contains("MMA A elements") &&
+                 mfma->toolTip(6).contains("accumulator cells its result"),
+             qPrintable(mfma->toolTip(6)));
     instructions->setCurrentItem(mfma);
-    QVERIFY2(picture->scene().footer.startsWith(
-                 "marked: the 1024 accumulator cells line " + mfma->text(1)),
+    QVERIFY2(picture->scene().footer.startsWith("marked: the " + mfma->text(6) +
+                                                " cells of line " +
+                                                mfma->text(1)) &&
+                 picture->scene().footer.contains("(1024 here; "),
              qPrintable(picture->scene().footer));
     screenshot(*window, "layout-instruction-cells");
+    QTreeWidgetItem *load = nullptr;
+    for (QTreeWidgetItemIterator it(instructions); *it && !load; ++it)
+      if ((*it)->text(2) == "global load" && !(*it)->text(6).isEmpty())
+        load = *it;
+    QVERIFY(load);
+    instructions->setCurrentItem(load);
+    // Over d0 x d1 an LHS element would cover its whole row: it is said,
+    // not drawn; over d0 x d2 (m x k) each element is a cell.
+    QVERIFY2(picture->scene().footer.contains("line " + load->text(1)) &&
+                 picture->scene().footer.contains("none in this picture"),
+             qPrintable(picture->scene().footer));
+    auto *columns = window->findChild<QComboBox *>("sliceColumns");
+    QVERIFY(columns);
+    const int d2 = columns->findText("d2", Qt::MatchStartsWith);
+    QVERIFY(d2 >= 0);
+    columns->setCurrentIndex(d2);
+    instructions->setCurrentItem(mfma);
+    instructions->setCurrentItem(load);
+    QVERIFY2(picture->scene().footer.startsWith("marked: the 2048 cells of "
+                                                "line " +
+                                                load->text(1)),
+             qPrintable(picture->scene().footer));
+    screenshot(*window, "layout-load-cells");
     emit picture->pointClicked({0, 0, 0});
     const std::vector<size_t> lines = instructions->selectedLines();
+    std::set<QString> classes;
+    for (QTreeWidgetItem *item : instructions->selectedItems())
+      classes.insert(item->text(2));
     QVERIFY2(lines.size() >= 3, qPrintable(QString::number(lines.size())));
+    for (const char *kind :
+         {"global load", "shared store", "shared load", "mma", "global store"})
+      QVERIFY2(classes.count(kind), kind);
     QCOMPARE(window->findChild<QTabWidget *>("runTabs")->currentWidget(),
              static_cast<QWidget *>(instructions));
     screenshot(*window, "instructions-of-a-cell");

@@ -615,21 +615,73 @@ markPoints(GridScene scene,
            const QString &what) {
   if (!points || points->empty() || !scene.cellsAreLoopPoints)
     return scene;
+  // A point may leave loops open (-1: an LHS element (m, k) is every point
+  // (m, *, k)): each pattern of open loops is looked up. One that leaves a
+  // drawn loop open would cover a whole row or column of the picture (an
+  // LHS element drawn over m x n): it is left out, and said so.
+  std::set<std::vector<bool>> patterns;
+  std::set<size_t> openDrawn;
+  size_t left = 0;
+  auto drawn = [&](size_t d) {
+    return d == scene.rowDim || d == scene.columnDim;
+  };
+  for (const std::vector<int64_t> &point : *points) {
+    std::vector<bool> open(point.size());
+    bool fits = true;
+    for (size_t d = 0; d < point.size(); ++d) {
+      open[d] = point[d] < 0;
+      if (open[d] && drawn(d)) {
+        fits = false;
+        openDrawn.insert(d);
+      }
+    }
+    if (fits)
+      patterns.insert(std::move(open));
+    else
+      ++left;
+  }
+  QStringList loops;
+  for (size_t d : openDrawn)
+    loops << (d < scene.sliceDims.size() ? scene.sliceDims[d].name
+                                         : QString("d%1").arg(d));
+  if (patterns.empty()) {
+    scene.footer = "marked: " + what + ", none in this picture (they leave " +
+                   loops.join(" and ") +
+                   " open: draw the loops their operand indexes)\n" +
+                   scene.footer;
+    return scene;
+  }
+  const QString shown = left == 0 ? what
+                                  : QString("%1 (%2 here; %3 leave %4 open)")
+                                        .arg(what)
+                                        .arg(points->size() - left)
+                                        .arg(left)
+                                        .arg(loops.join(" and "));
   for (Panel &panel : scene.panels) {
     if (!panel.cell)
       continue;
     panel.colorKey = nullptr; // marks are drawn at every zoom
-    panel.cell = [cell = std::move(panel.cell), points, rowDim = scene.rowDim,
-                  columnDim = scene.columnDim,
+    panel.cell = [cell = std::move(panel.cell), points, patterns,
+                  rowDim = scene.rowDim, columnDim = scene.columnDim,
                   sliceAt = scene.sliceAt](int64_t row, int64_t column) {
       CellInfo info = cell(row, column);
-      info.marked =
-          info.marked || points->count(slicePoint(sliceAt, rowDim, columnDim,
-                                                  row, column)) > 0;
+      const std::vector<int64_t> at =
+          slicePoint(sliceAt, rowDim, columnDim, row, column);
+      for (const std::vector<bool> &open : patterns) {
+        if (info.marked)
+          break;
+        if (open.size() != at.size())
+          continue;
+        std::vector<int64_t> key = at;
+        for (size_t d = 0; d < key.size(); ++d)
+          if (open[d])
+            key[d] = -1;
+        info.marked = points->count(key) > 0;
+      }
       return info;
     };
   }
-  scene.footer = "marked: " + what + "\n" + scene.footer;
+  scene.footer = "marked: " + shown + "\n" + scene.footer;
   return scene;
 }
 
