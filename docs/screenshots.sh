@@ -64,7 +64,8 @@ for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-edit
             iree-layouts:screenshot-iree-layouts editor-problem:screenshot-editor \
             run-panel-cpu:screenshot-run-panel tune-panel:screenshot-tune \
             run-panel-instructions:screenshot-instructions \
-            layout-instruction-cells:screenshot-instruction-cells; do
+            layout-instruction-cells:screenshot-instruction-cells \
+            layout-load-cells:screenshot-operand-cells; do
   cp "$pictures/${pair%%:*}.png" "$docs/${pair##*:}.png"
   echo "$docs/${pair##*:}.png"
 done
