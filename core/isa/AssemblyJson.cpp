@@ -70,7 +70,8 @@ json toJson(const KernelOperands &kernel, bool withRuns) {
     if (withRuns) {
       json runs = json::array();
       for (const MovedBytes &m : move.moved)
-        runs.push_back({m.thread, m.binding, m.offset, m.bytes, m.position});
+        runs.push_back({m.thread, m.binding, m.offset, m.bytes, m.position,
+                        m.derived ? 1 : 0});
       entry["runs"] = runs;
     }
     moves.push_back(entry);

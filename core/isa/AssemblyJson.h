@@ -30,7 +30,8 @@ nlohmann::json toJson(const KernelAccumulators &kernel, bool withElements);
 // {"summary", "moves": [{"line", "mnemonic", "kind" ("global load",
 //  "shared store", "shared load", "MMA A", "MMA B"), "bytes",
 //  "followed_bytes", "element_bytes" (MMAs), "why", "runs": [[thread,
-//  binding, byte offset, bytes, position], ...] (when asked)}]}.
+//  binding, byte offset, bytes, position, derived 0/1], ...] (when
+//  asked)}]}.
 nlohmann::json toJson(const KernelOperands &kernel, bool withRuns);
 // [{"file", "dialect", "kernel", "regions": [...], "shared_accesses": [...],
 //   "accumulators": {...}, "operands": {...}, "live_registers": {peak and

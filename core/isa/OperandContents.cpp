@@ -55,6 +55,28 @@ std::string Contents::whyUnknown(const std::vector<std::string> &regs) const {
   return "";
 }
 
+std::optional<std::vector<Bytes>>
+Contents::derivedFrom(const std::vector<std::string> &regs,
+                      int64_t width) const {
+  const std::string *from = nullptr;
+  for (const std::string &reg : regs) {
+    if (!registers.count(reg))
+      continue;
+    if (from && *from != reg)
+      return std::nullopt;
+    from = &reg;
+  }
+  if (!from)
+    return std::nullopt;
+  std::vector<Bytes> out(count);
+  for (size_t t = 0; t < count; ++t) {
+    out[t] = read(*from, t, width);
+    for (Source &b : out[t])
+      b.derived = b.known();
+  }
+  return out;
+}
+
 Bytes Contents::sharedBytes(int64_t address, int64_t bytes) const {
   Bytes out(static_cast<size_t>(std::max<int64_t>(bytes, 0)));
   for (size_t b = 0; b < out.size(); ++b)
@@ -105,12 +127,13 @@ void record(KernelOperands &kernel, size_t line, const std::string &mnemonic,
       }
       size_t end = b + 1;
       while (end < bytes.size() && bytes[end].binding == bytes[b].binding &&
+             bytes[end].derived == bytes[b].derived &&
              bytes[end].offset ==
                  bytes[b].offset + static_cast<int64_t>(end - b))
         ++end;
       move.moved.push_back({static_cast<int64_t>(t), bytes[b].binding,
                             bytes[b].offset, static_cast<int64_t>(end - b),
-                            static_cast<int64_t>(b)});
+                            static_cast<int64_t>(b), bytes[b].derived});
       b = end;
     }
   }

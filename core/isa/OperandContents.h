@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -21,6 +22,7 @@ namespace tilescope::isa {
 struct Source {
   int binding = -1;
   int64_t offset = 0;
+  bool derived = false; // computed from the byte's element (a scale)
   bool known() const { return binding >= 0; }
 };
 using Bytes = std::vector<Source>; // one thread's
@@ -38,6 +40,13 @@ public:
   // Why some of these registers' bytes are unknown: "%r5 holds what line
   // 123 (cvt.rn.f16.f32) computed"; empty where all are known.
   std::string whyUnknown(const std::vector<std::string> &regs) const;
+
+  // The bytes of the one register among `regs` that holds a binding's
+  // bytes in some thread, as derived: an elementwise op of one element and
+  // constants (attention's Q scaled by 1/sqrt(d)); none where no register
+  // or several do.
+  std::optional<std::vector<Bytes>>
+  derivedFrom(const std::vector<std::string> &regs, int64_t width) const;
 
   Bytes sharedBytes(int64_t address, int64_t bytes) const;
   void share(int64_t address, const Bytes &bytes);

@@ -12,8 +12,9 @@
 // address comes from), a shared store puts them in a model of the
 // workgroup's shared memory, a shared load (ld.shared, ldmatrix with its
 // lane shuffle, ds_read) takes them back, moves, packs and permutes carry
-// them; anything else forgets them. Bytes not followed are counted and the
-// reason kept.
+// them, elementwise f16 arithmetic of one such register and constants
+// carries them as derived; anything else forgets them. Bytes not followed
+// are counted and the reason kept.
 #pragma once
 
 #include "core/config/IterationSpace.h"
@@ -37,6 +38,9 @@ struct MovedBytes {
   // Where in what the statement moves for the thread: an MMA operand's
   // byte (its register's index times 4, and the byte in it).
   int64_t position = 0;
+  // Computed from these bytes' elements by elementwise arithmetic with
+  // constants (a scale), not the bytes themselves.
+  bool derived = false;
 };
 
 enum class OperandMoveKind { GlobalLoad, SharedStore, SharedLoad, MmaA, MmaB };

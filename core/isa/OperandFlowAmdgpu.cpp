@@ -10,6 +10,7 @@
 #include "core/util/Numbers.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace tilescope::isa {
@@ -310,15 +311,29 @@ void AmdgpuFollower::forgetDestination(const AmdgpuStatement &s,
   // What the destination is computed from: the bindings of an address's
   // arithmetic (a buffer resource built from a kernel argument) carry.
   std::set<int> from;
+  std::vector<std::string> sources;
   for (size_t i = 1; i < s.operands.size(); ++i)
-    for (int b : bindingsOf(amdgpuRegistersOf(s.operands[i])))
-      from.insert(b);
-  for (const std::string &r : amdgpuRegistersOf(s.operands[0])) {
+    for (const std::string &r : amdgpuRegistersOf(s.operands[i])) {
+      sources.push_back(r);
+      for (int b : contents.bindingsOf(r))
+        from.insert(b);
+    }
+  // Packed f16 arithmetic of one operand register and constants
+  // (v_pk_mul_f16 by a scale): its elements, derived.
+  std::optional<std::vector<Bytes>> derived;
+  if ((m == "v_pk_mul_f16" || m == "v_pk_fma_f16" || m == "v_pk_add_f16") &&
+      s.operands.size() <= 4)
+    derived = contents.derivedFrom(sources, 4);
+  const auto to = amdgpuRegistersOf(s.operands[0]);
+  for (const std::string &r : to) {
     contents.forget(r, s.line, s.mnemonic);
     contents.setBindings(r, from);
     if (r[0] == 's')
       written.insert(r);
   }
+  if (derived && to.size() == 1)
+    for (size_t t = 0; t < derived->size(); ++t)
+      contents.write(to[0], t, (*derived)[t]);
 }
 
 } // namespace

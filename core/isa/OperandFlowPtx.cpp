@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 
 namespace tilescope::isa {
@@ -200,14 +201,32 @@ void PtxFollower::forgetDestination(const PtxStatement &s) {
   // What the destination is computed from: the bindings of an address's
   // arithmetic carry through.
   std::set<int> bindings;
+  std::vector<std::string> sources;
   for (size_t i = 1; i < s.operands.size(); ++i)
-    for (const std::string &name : ptxNamesIn(s.operands[i]))
+    for (const std::string &name : ptxNamesIn(s.operands[i])) {
+      sources.push_back(name);
       for (int b : contents.bindingsOf(name))
         bindings.insert(b);
-  for (const std::string &to : ptxRegistersIn(s.operands[0])) {
-    contents.forget(to, s.line, s.mnemonic);
-    contents.setBindings(to, bindings);
+    }
+  // Elementwise f16 arithmetic of one operand register and constants
+  // (mul.rn.f16x2 by a scale): its elements, derived.
+  const std::vector<std::string> parts = ptxPartsOf(s.mnemonic);
+  const std::string &type = parts.back();
+  const int64_t width = type == "f16x2" || type == "bf16x2" ? 4
+                        : type == "f16" || type == "bf16"   ? 2
+                                                            : 0;
+  std::optional<std::vector<Bytes>> derived;
+  if (width > 0 && (op == "mul" || op == "fma" || op == "add" || op == "sub" ||
+                    op == "neg" || op == "abs"))
+    derived = contents.derivedFrom(sources, width);
+  const auto to = ptxRegistersIn(s.operands[0]);
+  for (const std::string &reg : to) {
+    contents.forget(reg, s.line, s.mnemonic);
+    contents.setBindings(reg, bindings);
   }
+  if (derived && to.size() == 1)
+    for (size_t t = 0; t < derived->size(); ++t)
+      contents.write(to[0], t, (*derived)[t]);
 }
 
 void PtxFollower::globalLoad(const PtxStatement &s,

@@ -346,7 +346,8 @@ private slots:
   // element of the first workgroup's output tile is stored once, derived
   // from an MMA whose chain runs the reduction over the keys. (Its picture
   // is the VectorDistribute one of its two contractions; the register
-  // check above is the subgroup picture's.)
+  // check above is the subgroup picture's.) Its MMAs' operands come from Q,
+  // K and V, or, for P, from the softmax, said so.
   void attentionStoresEachResultOnceFromPv_data() {
     QTest::addColumn<QString>("target");
     QTest::newRow("sm_90") << QString("sm_90");
@@ -399,6 +400,34 @@ private slots:
       QVERIFY(isa::chainOf(kernel, cell.element.mma).size() >= 2);
     }
     QCOMPARE(static_cast<int64_t>(seen.size()), tileElements);
+
+    // Its operands, followed back: Q (binding 0, scaled in registers where
+    // the kernel does so: derived), K (binding 1) and V (binding 2), each
+    // MMA operand from one of them; P, the softmax's, is no binding's, and
+    // the MMA it feeds says which line made it. (Which of A and B each is
+    // depends on the target: gfx942's MFMAs take P as B.)
+    std::set<int> bindings;
+    bool unfollowed = false;
+    for (const isa::OperandMove &move :
+         listing->kernels.front().operands.moves) {
+      if (move.kind != isa::OperandMoveKind::MmaA &&
+          move.kind != isa::OperandMoveKind::MmaB)
+        continue;
+      if (move.followed() == 0) {
+        QVERIFY2(!move.why.empty(), std::to_string(move.line).c_str());
+        unfollowed = true;
+        continue;
+      }
+      QVERIFY2(move.followed() == move.bytes,
+               (std::to_string(move.line) + ": " + move.why).c_str());
+      std::set<int> of;
+      for (const isa::MovedBytes &run : move.moved)
+        of.insert(run.binding);
+      QCOMPARE(of.size(), size_t(1));
+      bindings.insert(*of.begin());
+    }
+    QCOMPARE(bindings, (std::set<int>{0, 1, 2}));
+    QVERIFY(unfollowed);
   }
 
 private:
