@@ -178,8 +178,8 @@ Result<config::IterationSpace> iterationSpaceFromJson(const json &value) {
           return Error{"iteration space: " + dims.error()};
         operand.dims = std::move(*dims);
         operand.isOutput = entry.at("output").get<bool>();
-        if (auto it = entry.find("shape"); it != entry.end()) {
-          auto shape = wholeNumbers<int64_t>(*it, "shape");
+        if (auto given = entry.find("shape"); given != entry.end()) {
+          auto shape = wholeNumbers<int64_t>(*given, "shape");
           if (!shape)
             return Error{"iteration space: " + shape.error()};
           operand.shape = std::move(*shape);

@@ -30,6 +30,32 @@ void Contents::write(const std::string &reg, size_t thread,
   forgotten.erase(reg);
 }
 
+std::vector<Bytes> Contents::gather(const std::vector<std::string> &regs,
+                                    int64_t width) const {
+  std::vector<Bytes> held(count);
+  for (size_t t = 0; t < count; ++t)
+    for (const std::string &reg : regs) {
+      const Bytes part = read(reg, t, width);
+      held[t].insert(held[t].end(), part.begin(), part.end());
+    }
+  return held;
+}
+
+void Contents::spread(const std::vector<std::string> &regs,
+                      const std::vector<Bytes> &bytes, int64_t each,
+                      size_t line, const std::string &mnemonic) {
+  for (size_t r = 0; r < regs.size(); ++r) {
+    if (regs[r].empty())
+      continue;
+    forget(regs[r], line, mnemonic);
+    const auto from = static_cast<ptrdiff_t>(r) * each;
+    for (size_t t = 0; t < bytes.size(); ++t)
+      if (from + each <= static_cast<ptrdiff_t>(bytes[t].size()))
+        write(regs[r], t,
+              Bytes(bytes[t].begin() + from, bytes[t].begin() + from + each));
+  }
+}
+
 void Contents::forget(const std::string &reg, size_t line,
                       const std::string &mnemonic) {
   registers.erase(reg);
@@ -147,6 +173,11 @@ void record(KernelOperands &kernel, size_t line, const std::string &mnemonic,
     why.clear();
   move.why = std::move(why);
   kernel.moves.push_back(std::move(move));
+}
+
+std::string lostAddressWhy(const Lanes &address) {
+  return "its address rests on line " + std::to_string(address.lostAt) + ": " +
+         address.lostWhy;
 }
 
 } // namespace tilescope::isa

@@ -5,6 +5,7 @@
 // register's bytes were forgotten. Private to core/isa.
 #pragma once
 
+#include "core/isa/LaneValues.h"
 #include "core/isa/OperandFlow.h"
 
 #include <cstddef>
@@ -20,9 +21,9 @@ namespace tilescope::isa {
 
 // A byte of a binding (binding -1: not known).
 struct Source {
-  int binding = -1;
-  int64_t offset = 0;
+  int32_t binding = -1;
   bool derived = false; // computed from the byte's element (a scale)
+  int64_t offset = 0;
   bool known() const { return binding >= 0; }
 };
 using Bytes = std::vector<Source>; // one thread's
@@ -35,6 +36,16 @@ public:
   // A register's `width` bytes in `thread`: unknown where it holds none.
   Bytes read(const std::string &reg, size_t thread, int64_t width) const;
   void write(const std::string &reg, size_t thread, const Bytes &bytes);
+  // Each thread's bytes of `regs`, `width` a register, in order (an
+  // empty name: unknown bytes).
+  std::vector<Bytes> gather(const std::vector<std::string> &regs,
+                            int64_t width) const;
+  // Each thread's `bytes` spread over `regs`, `each` bytes a register in
+  // order (an empty name skipped), what they held before forgotten: line
+  // `line` (`mnemonic`) wrote them.
+  void spread(const std::vector<std::string> &regs,
+              const std::vector<Bytes> &bytes, int64_t each, size_t line,
+              const std::string &mnemonic);
   // Drops what a register holds: line `line` (`mnemonic`) wrote it.
   void forget(const std::string &reg, size_t line, const std::string &mnemonic);
   // Why some of these registers' bytes are unknown: "%r5 holds what line
@@ -61,6 +72,9 @@ private:
   std::unordered_map<int64_t, Source> shared;
   std::map<std::string, std::set<int>> bindings;
 };
+
+// "its address rests on line 12: ...", for an address the lanes lost.
+std::string lostAddressWhy(const Lanes &address);
 
 // Adds to `kernel` a move of what each thread holds (`held[thread]`, its
 // bytes in position order), as runs of consecutive bytes of one binding.

@@ -75,13 +75,7 @@ private:
   void forgetDestination(const AmdgpuStatement &s, const std::string &m);
   // Each thread's bytes of `regs`, 4 a register, in order.
   std::vector<Bytes> heldBy(const std::vector<std::string> &regs) const {
-    std::vector<Bytes> held(contents.threads());
-    for (size_t t = 0; t < held.size(); ++t)
-      for (const std::string &r : regs) {
-        const Bytes part = contents.read(r, t, 4);
-        held[t].insert(held[t].end(), part.begin(), part.end());
-      }
-    return held;
+    return contents.gather(regs, 4);
   }
   // `bytes[thread]` written into `regs`, 4 bytes a register, from byte
   // `from` of each register on (a d16 half: 2), keeping the register's
@@ -178,12 +172,12 @@ void AmdgpuFollower::globalLoad(const AmdgpuStatement &s, int64_t bytes) {
               ? "its address comes from no kernel argument followed here"
               : "its address mixes several kernel arguments";
   else if (address.isLost())
-    why = "its address rests on line " + std::to_string(address.lostAt) + ": " +
-          address.lostWhy;
+    why = lostAddressWhy(address);
   else
     for (size_t t = 0; t < loaded.size(); ++t)
       for (int64_t b = 0; b < bytes; ++b)
-        loaded[t][static_cast<size_t>(b)] = {binding, address.value[t] + b};
+        loaded[t][static_cast<size_t>(b)] = {binding, false,
+                                             address.value[t] + b};
   put(to, loaded, s);
   record(kernel, s.line, s.mnemonic, OperandMoveKind::GlobalLoad, loaded, 0,
          why);
@@ -200,8 +194,7 @@ void AmdgpuFollower::dsAccess(const AmdgpuStatement &s, const DsShape &shape) {
   const bool half = m.find("d16") != std::string::npos;
   std::string why;
   if (address.isLost())
-    why = "its address rests on line " + std::to_string(address.lostAt) + ": " +
-          address.lostWhy;
+    why = lostAddressWhy(address);
   const size_t threads = contents.threads();
   if (shape.store) {
     std::vector<Bytes> stored(threads);

@@ -21,6 +21,11 @@ bool has(const std::vector<std::string> &parts, const char *part) {
   return std::find(parts.begin(), parts.end(), part) != parts.end();
 }
 
+// ".shared" or ".shared::cta" (not a cluster's distributed shared memory).
+bool isShared(const std::vector<std::string> &parts) {
+  return has(parts, "shared") || has(parts, "shared::cta");
+}
+
 // "{%r1, %r2}" -> {"%r1", "%r2"}; "%r1" -> {"%r1"}; an immediate -> {""}.
 std::vector<std::string> ptxRegistersIn(const std::string &operand) {
   std::string inside = operand;
@@ -97,7 +102,7 @@ std::vector<Bytes> loadedBytes(int binding, const Lanes &address,
   std::vector<Bytes> loaded(address.value.size(), Bytes(bytes));
   for (size_t t = 0; t < loaded.size(); ++t)
     for (int64_t b = 0; b < bytes; ++b)
-      loaded[t][b] = {binding, address.value[t] + b};
+      loaded[t][b] = {binding, false, address.value[t] + b};
   return loaded;
 }
 
@@ -105,8 +110,6 @@ Lanes plus(const Lanes &a, int64_t constant, size_t line) {
   return applyLanes(LaneOp::Add, {a, knownLanes(a.value.size(), constant)}, 64,
                     64, false, line, "an address");
 }
-
-// ---- PTX -----------------------------------------------------------------
 
 class PtxFollower {
 public:
@@ -173,9 +176,9 @@ void PtxFollower::run(const PtxStatement &s) {
         to.empty() ? 0 : total / static_cast<int64_t>(to.size());
     if (each > 0 && has(parts, "global"))
       return globalLoad(s, to, each);
-    if (each > 0 && has(parts, "shared"))
+    if (each > 0 && isShared(parts))
       return sharedLoad(s, to, each);
-  } else if (op == "st" && has(parts, "shared") && s.operands.size() >= 2) {
+  } else if (op == "st" && isShared(parts) && s.operands.size() >= 2) {
     const int64_t total = widthOfPtx(s.mnemonic) / 8;
     const auto from = ptxRegistersIn(s.operands[1]);
     if (total > 0 && !from.empty())
@@ -240,21 +243,12 @@ void PtxFollower::globalLoad(const PtxStatement &s,
   if (binding < 0)
     why = bindingWhy(bindings);
   else if (address.isLost())
-    why = "its address rests on line " + std::to_string(address.lostAt) + ": " +
-          address.lostWhy;
+    why = lostAddressWhy(address);
   else
     loaded = loadedBytes(binding, address, total);
   if (loaded.empty())
     loaded.assign(contents.threads(), Bytes(total));
-  for (size_t r = 0; r < to.size(); ++r) {
-    if (to[r].empty())
-      continue;
-    contents.forget(to[r], s.line, s.mnemonic);
-    for (size_t t = 0; t < loaded.size(); ++t)
-      contents.write(to[r], t,
-                     Bytes(loaded[t].begin() + r * each,
-                           loaded[t].begin() + (r + 1) * each));
-  }
+  contents.spread(to, loaded, each, s.line, s.mnemonic);
   record(kernel, s.line, s.mnemonic, OperandMoveKind::GlobalLoad, loaded, 0,
          why);
 }
@@ -266,20 +260,11 @@ void PtxFollower::sharedLoad(const PtxStatement &s,
   std::vector<Bytes> loaded(contents.threads(), Bytes(total));
   std::string why;
   if (address.isLost())
-    why = "its address rests on line " + std::to_string(address.lostAt) + ": " +
-          address.lostWhy;
+    why = lostAddressWhy(address);
   else
     for (size_t t = 0; t < loaded.size(); ++t)
       loaded[t] = contents.sharedBytes(address.value[t], total);
-  for (size_t r = 0; r < to.size(); ++r) {
-    if (to[r].empty())
-      continue;
-    contents.forget(to[r], s.line, s.mnemonic);
-    for (size_t t = 0; t < loaded.size(); ++t)
-      contents.write(to[r], t,
-                     Bytes(loaded[t].begin() + r * each,
-                           loaded[t].begin() + (r + 1) * each));
-  }
+  contents.spread(to, loaded, each, s.line, s.mnemonic);
   record(kernel, s.line, s.mnemonic, OperandMoveKind::SharedLoad, loaded, 0,
          why);
 }
@@ -287,16 +272,10 @@ void PtxFollower::sharedLoad(const PtxStatement &s,
 void PtxFollower::sharedStore(const PtxStatement &s, int64_t each) {
   const Lanes address = addressOf(s.operands[0], s.line);
   const auto from = ptxRegistersIn(s.operands[1]);
-  std::vector<Bytes> stored(contents.threads());
-  for (size_t t = 0; t < stored.size(); ++t)
-    for (const std::string &r : from) {
-      const Bytes held = contents.read(r, t, each);
-      stored[t].insert(stored[t].end(), held.begin(), held.end());
-    }
+  const std::vector<Bytes> stored = contents.gather(from, each);
   std::string why;
   if (address.isLost())
-    why = "its address rests on line " + std::to_string(address.lostAt) + ": " +
-          address.lostWhy;
+    why = lostAddressWhy(address);
   else
     for (size_t t = 0; t < stored.size(); ++t)
       contents.share(address.value[t], stored[t]);
@@ -318,10 +297,8 @@ void PtxFollower::matrixLoad(const PtxStatement &s,
   std::vector<Bytes> loaded(threads, Bytes(4 * to.size()));
   std::string why;
   if (address.isLost() || warp != 32) {
-    why = address.isLost()
-              ? "its address rests on line " + std::to_string(address.lostAt) +
-                    ": " + address.lostWhy
-              : "ldmatrix is followed for 32-lane warps";
+    why = address.isLost() ? lostAddressWhy(address)
+                           : "ldmatrix is followed for 32-lane warps";
   } else {
     for (size_t t = 0; t < threads; ++t) {
       const size_t first = t - t % 32, l = t % 32;
@@ -340,15 +317,7 @@ void PtxFollower::matrixLoad(const PtxStatement &s,
         }
     }
   }
-  for (size_t r = 0; r < to.size(); ++r) {
-    if (to[r].empty())
-      continue;
-    contents.forget(to[r], s.line, s.mnemonic);
-    for (size_t t = 0; t < threads; ++t)
-      contents.write(
-          to[r], t,
-          Bytes(loaded[t].begin() + 4 * r, loaded[t].begin() + 4 * (r + 1)));
-  }
+  contents.spread(to, loaded, 4, s.line, s.mnemonic);
   record(kernel, s.line, s.mnemonic, OperandMoveKind::SharedLoad, loaded, 0,
          why);
 }
@@ -388,24 +357,12 @@ void PtxFollower::move(const PtxStatement &s, int64_t total) {
   }
   const int64_t in = total / static_cast<int64_t>(from.size());
   const int64_t out = total / static_cast<int64_t>(to.size());
-  std::vector<Bytes> whole(contents.threads());
-  for (size_t t = 0; t < whole.size(); ++t)
-    for (const std::string &r : from) {
-      const Bytes held = contents.read(r, t, in);
-      whole[t].insert(whole[t].end(), held.begin(), held.end());
-    }
   const std::set<int> bindings =
       from.size() == 1 ? contents.bindingsOf(from[0]) : std::set<int>{};
-  for (size_t r = 0; r < to.size(); ++r) {
-    if (to[r].empty())
-      continue;
-    contents.forget(to[r], s.line, s.mnemonic);
-    contents.setBindings(to[r], bindings);
-    for (size_t t = 0; t < whole.size(); ++t)
-      contents.write(
-          to[r], t,
-          Bytes(whole[t].begin() + r * out, whole[t].begin() + (r + 1) * out));
-  }
+  contents.spread(to, contents.gather(from, in), out, s.line, s.mnemonic);
+  for (const std::string &reg : to)
+    if (!reg.empty())
+      contents.setBindings(reg, bindings);
 }
 
 // mma.sync...{d}, {a}, {b}, {c}: the A and B registers, 32 bits each.
@@ -416,15 +373,10 @@ void PtxFollower::mma(const PtxStatement &s,
     const int64_t bBytes = mmaTypeBytes(parts[parts.size() - 2]);
     for (int which = 0; which < 2; ++which) {
       const auto regs = ptxRegistersIn(s.operands[1 + which]);
-      std::vector<Bytes> held(contents.threads());
-      for (size_t t = 0; t < held.size(); ++t)
-        for (const std::string &r : regs) {
-          const Bytes part = contents.read(r, t, 4);
-          held[t].insert(held[t].end(), part.begin(), part.end());
-        }
       record(kernel, s.line, s.mnemonic,
-             which == 0 ? OperandMoveKind::MmaA : OperandMoveKind::MmaB, held,
-             which == 0 ? aBytes : bBytes, contents.whyUnknown(regs));
+             which == 0 ? OperandMoveKind::MmaA : OperandMoveKind::MmaB,
+             contents.gather(regs, 4), which == 0 ? aBytes : bBytes,
+             contents.whyUnknown(regs));
     }
   }
   forgetDestination(s);
