@@ -385,87 +385,35 @@ std::string withoutPtxComments(std::string line, bool &inBlockComment) {
 Result<Listing> readPtx(const std::string &text) {
   Listing listing;
   listing.dialect = "ptx";
-  std::optional<RawKernel> kernel;
-  int depth = 0;
-  bool inBlockComment = false;
-  std::string pending; // a statement spanning lines
-  size_t pendingLine = 0;
-  std::string lastName;
-  size_t lineNumber = 0, start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos)
-      end = text.size();
-    std::string line = text.substr(start, end - start);
-    start = end + 1;
-    ++lineNumber;
-    line = withoutPtxComments(std::move(line), inBlockComment);
-    const std::string body = trimmedText(line);
-    if (body.empty())
-      continue;
-    static const std::regex kEntry(
-        R"(\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+))");
-    std::smatch entry;
-    if (depth == 0 && std::regex_search(body, entry, kEntry)) {
-      lastName = entry[2].str();
-      continue;
-    }
-    if (body == "{") {
-      if (depth++ == 0) {
-        kernel.emplace();
-        kernel->name = lastName;
-      }
-      continue;
-    }
-    if (body == "}") {
-      if (depth > 0 && --depth == 0 && kernel) {
-        listing.kernels.push_back(cutByLoops(*kernel));
-        kernel.reset();
-      }
-      continue;
-    }
-    if (!kernel)
-      continue;
-    std::string rest = body;
-    if (auto label = labelOf(rest); label && pending.empty()) {
-      kernel->labels.emplace(*label, kernel->instructions.size());
-      rest = trimmedText(rest.substr(rest.find(':') + 1));
-      if (rest.empty())
-        continue;
-    }
-    if (pending.empty())
-      pendingLine = lineNumber;
-    pending += (pending.empty() ? "" : " ") + rest;
-    // Statements end at ';' (an MMA's operand lists span lines).
-    size_t semicolon;
-    while ((semicolon = pending.find(';')) != std::string::npos) {
-      const std::string statement = trimmedText(pending.substr(0, semicolon));
-      pending = trimmedText(pending.substr(semicolon + 1));
-      if (statement.empty() || statement[0] == '.')
-        continue; // .reg, .shared, .local: declarations
-      auto [mnemonic, operands] = mnemonicAndRest(statement);
+  // The entries' statements, read once for the listing, the banks, the
+  // accumulators and the operands.
+  const PtxText ptx = ptxTextOf(text);
+  for (const PtxEntryText &entry : ptx.entries) {
+    RawKernel kernel;
+    kernel.name = entry.name;
+    for (const auto &[label, index] : entry.labels)
+      kernel.labels.emplace(label, index);
+    for (const PtxStatement &s : entry.statements) {
       Instruction instruction;
-      instruction.line = pendingLine;
-      instruction.mnemonic = mnemonic;
-      instruction.text = statement;
-      instruction.kind = classOfPtx(mnemonic);
+      instruction.line = s.line;
+      instruction.mnemonic = s.mnemonic;
+      instruction.text = s.text;
+      instruction.kind = classOfPtx(s.mnemonic);
       instruction.widthBits = instruction.kind == InstructionClass::AsyncCopy
-                                  ? asyncCopyBits(statement)
-                                  : widthOfPtx(mnemonic);
+                                  ? asyncCopyBits(s.text)
+                                  : widthOfPtx(s.mnemonic);
       if (instruction.kind == InstructionClass::Branch &&
-          mnemonic.starts_with("bra"))
-        kernel->jumps.emplace_back(kernel->instructions.size(),
-                                   trimmedText(operands));
-      kernel->instructions.push_back(std::move(instruction));
-      pendingLine = lineNumber;
+          s.mnemonic.starts_with("bra") && !s.operands.empty())
+        kernel.jumps.emplace_back(kernel.instructions.size(),
+                                  s.operands.back());
+      kernel.instructions.push_back(std::move(instruction));
     }
+    listing.kernels.push_back(cutByLoops(kernel));
   }
   if (listing.kernels.empty())
     return Error{"no kernel (.entry) found in the PTX"};
   // The banks of each kernel's shared-memory accesses: NVIDIA's shared
-  // memory is 32 banks of 4 bytes for a warp of 32 on every sm_. Both
-  // readers take the entries' statements read once.
-  const PtxText ptx = ptxTextOf(text);
+  // memory is 32 banks of 4 bytes for a warp of 32 on every sm_.
   for (KernelBanks &banks :
        sharedBanksOfPtx(ptx, layout::BankModel::forArch("sm_90")))
     for (Kernel &k : listing.kernels)

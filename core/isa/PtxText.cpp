@@ -5,6 +5,7 @@
 #include "core/util/Text.h"
 
 #include <algorithm>
+#include <regex>
 #include <sstream>
 
 namespace tilescope::isa {
@@ -113,6 +114,7 @@ std::optional<PtxStatement> ptxStatementOf(std::string text, size_t line) {
   if (text.empty() || text[0] == '.' || text.back() == ':' || text == "{" ||
       text == "}")
     return std::nullopt;
+  const std::string written = text;
   if (text[0] == '@') {
     const size_t space = text.find_first_of(" \t");
     if (space == std::string::npos)
@@ -122,6 +124,7 @@ std::optional<PtxStatement> ptxStatementOf(std::string text, size_t line) {
   const size_t space = text.find_first_of(" \t");
   PtxStatement statement;
   statement.line = line;
+  statement.text = written;
   statement.mnemonic = text.substr(0, space);
   if (space != std::string::npos)
     statement.operands = ptxOperandsOf(text.substr(space));
@@ -138,6 +141,7 @@ PtxText ptxTextOf(const std::string &text) {
   size_t number = 0;
   int depth = 0;
   PtxEntryText *entry = nullptr;
+  std::vector<bool> bodied; // per entry: a body followed its header
   bool inEntryHeader = false;
   bool inBlockComment = false;
   std::string pending; // a statement not yet ended
@@ -148,12 +152,16 @@ PtxText ptxTextOf(const std::string &text) {
     line = trim(line);
     if (line.empty())
       continue;
-    if (depth == 0 && line.find(".entry") != std::string::npos) {
+    // ".visible .entry name(", ".func (.param .b32 r) name(".
+    static const std::regex kEntry(
+        R"(\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+))");
+    std::smatch named;
+    if (depth == 0 && std::regex_search(line, named, kEntry)) {
       entries.emplace_back();
       entry = &entries.back();
-      std::string rest = trim(line.substr(line.find(".entry") + 6));
-      entry->name = rest.substr(0, rest.find_first_of("( \t"));
+      entry->name = named[2].str();
       inEntryHeader = true;
+      bodied.push_back(false);
     }
     if (auto shared = sharedDeclaration(line))
       declared.push_back(*shared);
@@ -170,6 +178,8 @@ PtxText ptxTextOf(const std::string &text) {
     }
     for (char c : line) {
       if (c == '{') {
+        if (depth == 0 && inEntryHeader)
+          bodied.back() = true;
         if (depth == 0)
           inEntryHeader = false;
         ++depth;
@@ -179,9 +189,14 @@ PtxText ptxTextOf(const std::string &text) {
     }
     if (!entry || depth == 0 || line == "{")
       continue;
-    if (line.back() == ':' && pending.empty()) {
-      entry->labels[line.substr(0, line.size() - 1)] = entry->statements.size();
-      continue;
+    // A label, alone or before the statement it names.
+    static const std::regex kLabel(R"(^([$.A-Za-z_][\w$.]*):\s*)");
+    std::smatch label;
+    if (pending.empty() && std::regex_search(line, label, kLabel)) {
+      entry->labels[label[1].str()] = entry->statements.size();
+      line = trim(line.substr(label[0].length()));
+      if (line.empty())
+        continue;
     }
     // A statement ends at ';' (an MMA's operand lists may span lines);
     // it keeps the line it starts on.
@@ -210,7 +225,9 @@ PtxText ptxTextOf(const std::string &text) {
       symbols[name] = (next + 15) / 16 * 16;
 
   PtxText result;
-  result.entries = std::move(entries);
+  for (size_t i = 0; i < entries.size(); ++i)
+    if (bodied[i]) // a prototype declares, a body defines
+      result.entries.push_back(std::move(entries[i]));
   result.sharedOffsets = std::move(symbols);
   return result;
 }

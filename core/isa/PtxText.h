@@ -21,6 +21,7 @@ struct PtxStatement {
   size_t line = 0; // where it starts (an MMA's operand lists span lines)
   std::string mnemonic;
   std::vector<std::string> operands;
+  std::string text; // as written, its guard included
 };
 // One statement ("@%p1 ld.shared.b32 %r1, [%rd2+4]") as its mnemonic and
 // operands; the guard is dropped (taken as run by every lane). None for
@@ -35,6 +36,7 @@ std::vector<std::string> ptxOperandsOf(const std::string &text);
 std::optional<std::pair<std::string, int64_t>>
 ptxAddressOf(const std::string &operand);
 
+// An .entry or a .func with a body.
 struct PtxEntryText {
   std::string name;
   int64_t x = 0, y = 1, z = 1; // .reqntid / .maxntid (x 0: not stated)

@@ -63,7 +63,10 @@ std::optional<AccessShape> accessOf(const PtxStatement &s) {
     return std::nullopt;
   shape.bytes = bits / 8;
   shape.store = op != "ld";
-  shape.address = op == "ld" || op == "atom" ? s.operands[1] : s.operands[0];
+  const bool returns = op == "ld" || op == "atom"; // the address second
+  if (returns && s.operands.size() < 2)
+    return std::nullopt;
+  shape.address = returns ? s.operands[1] : s.operands[0];
   return shape;
 }
 
