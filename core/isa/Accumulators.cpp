@@ -425,11 +425,6 @@ void followAmdgpu(const AmdgpuStatement &s, size_t index, ValueFlow &flow) {
   set({});
 }
 
-// The lanes of `a` + `b`.
-Lanes added(const Lanes &a, const Lanes &b, size_t line) {
-  return applyLanes(LaneOp::Add, {a, b}, 64, 64, false, line, "an address");
-}
-
 // The elements a store writes, with each thread's offset, from what the
 // value flow saw at its statement and the lanes' address.
 AccumulatorStore storeOf(size_t line, const std::string &mnemonic,
@@ -478,11 +473,6 @@ void collectMmas(KernelAccumulators &kernel, const ValueFlow &flow) {
     kernel.mmas.push_back(step);
 }
 
-int64_t threadsOf(int64_t x, int64_t y, int64_t z, int64_t subgroupSize) {
-  return x > 0 ? x * std::max<int64_t>(y, 1) * std::max<int64_t>(z, 1)
-               : subgroupSize;
-}
-
 } // namespace
 
 const MmaStep *KernelAccumulators::mmaAt(size_t line) const {
@@ -506,7 +496,7 @@ std::vector<KernelAccumulators> accumulatorsOfPtx(const PtxText &ptx,
     KernelAccumulators kernel;
     kernel.kernel = entry.name;
     kernel.subgroupSize = subgroupSize;
-    kernel.threads = threadsOf(entry.x, entry.y, entry.z, subgroupSize);
+    kernel.threads = entry.threads(subgroupSize);
     ValueFlow flow;
     followTwice(
         entry.statements, entry.labels,
@@ -517,9 +507,7 @@ std::vector<KernelAccumulators> accumulatorsOfPtx(const PtxText &ptx,
         },
         [&](size_t i) { followPtx(entry.statements[i], i, flow); });
     collectMmas(kernel, flow);
-    PtxLanes lanes({static_cast<size_t>(kernel.threads),
-                    entry.x > 0 ? entry.x : subgroupSize, entry.y, subgroupSize,
-                    /*firstWorkgroup=*/true},
+    PtxLanes lanes(PtxLanes::firstWorkgroupOf(entry, subgroupSize),
                    ptx.sharedOffsets);
     for (size_t i = 0; i < entry.statements.size(); ++i) {
       const PtxStatement &s = entry.statements[i];
@@ -527,10 +515,10 @@ std::vector<KernelAccumulators> accumulatorsOfPtx(const PtxText &ptx,
           data != flow.stored.end() && carriesResults(data->second.elements)) {
         Lanes address = lostLanes(s.line, "its address is not read here");
         if (auto at = ptxAddressOf(s.operands[0]))
-          address =
-              added(lanes.read(at->first, s.line),
-                    knownLanes(static_cast<size_t>(kernel.threads), at->second),
-                    s.line);
+          address = addedAddress(
+              lanes.read(at->first, s.line),
+              knownLanes(static_cast<size_t>(kernel.threads), at->second),
+              s.line);
         kernel.stores.push_back(storeOf(s.line, s.mnemonic,
                                         data->second.elements,
                                         data->second.elementBytes, address));
@@ -548,8 +536,8 @@ accumulatorsOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
   for (const AmdgpuKernelText &k : kernels) {
     KernelAccumulators kernel;
     kernel.kernel = k.name;
-    kernel.subgroupSize = k.waveSize > 0 ? k.waveSize : 64;
-    kernel.threads = threadsOf(k.x, k.y, k.z, kernel.subgroupSize);
+    kernel.subgroupSize = k.subgroupSize();
+    kernel.threads = k.threads();
     ValueFlow flow;
     followTwice(
         k.statements, k.labels,
@@ -563,8 +551,7 @@ accumulatorsOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
         [&](size_t i) { followAmdgpu(k.statements[i], i, flow); });
     collectMmas(kernel, flow);
     const size_t threads = static_cast<size_t>(kernel.threads);
-    AmdgpuLanes lanes({threads, k.x > 0 ? k.x : kernel.subgroupSize, k.y,
-                       k.workItemIds > 0, k.workgroupIdRegisters()});
+    AmdgpuLanes lanes(AmdgpuLanes::firstWorkgroupOf(k));
     for (size_t i = 0; i < k.statements.size(); ++i) {
       const AmdgpuStatement &s = k.statements[i];
       if (auto data = flow.stored.find(i);

@@ -211,13 +211,10 @@ void AmdgpuLanes::run(const AmdgpuStatement &s) {
   write(s.operands[0], result);
 }
 
-namespace {
-
-Lanes plus(const Lanes &a, const Lanes &b, size_t line) {
-  return applyLanes(LaneOp::Add, {a, b}, 64, 64, false, line, "an address");
+AmdgpuLanes::Shape AmdgpuLanes::firstWorkgroupOf(const AmdgpuKernelText &k) {
+  return {static_cast<size_t>(k.threads()), k.x > 0 ? k.x : k.subgroupSize(),
+          k.y, k.workItemIds > 0, k.workgroupIdRegisters()};
 }
-
-} // namespace
 
 Lanes amdgpuGlobalAddress(const AmdgpuStatement &s, const AmdgpuLanes &lanes,
                           size_t threads) {
@@ -229,9 +226,9 @@ Lanes amdgpuGlobalAddress(const AmdgpuStatement &s, const AmdgpuLanes &lanes,
       return lostLanes(s.line, "an indexed buffer access is not followed");
     address = uniformLanes(threads); // the resource's base
     if (s.flags.count("offen") && ops.size() > 1)
-      address = plus(address, lanes.read(ops[1], s.line), s.line);
+      address = addedAddress(address, lanes.read(ops[1], s.line), s.line);
     if (ops.size() > 3)
-      address = plus(address, lanes.read(ops[3], s.line), s.line);
+      address = addedAddress(address, lanes.read(ops[3], s.line), s.line);
   } else if (ops.size() > 2) {
     // global_load vdst, vaddr, saddr; global_store vaddr, vdata, saddr.
     const bool load = m.find("_load") != std::string::npos;
@@ -242,10 +239,11 @@ Lanes amdgpuGlobalAddress(const AmdgpuStatement &s, const AmdgpuLanes &lanes,
     // offset from a scalar base.
     address = lanes.read(vaddr.front(), s.line);
     if (ops[2] != "off")
-      address = plus(address, uniformLanes(threads), s.line);
+      address = addedAddress(address, uniformLanes(threads), s.line);
   }
   if (auto offset = s.modifiers.find("offset"); offset != s.modifiers.end())
-    address = plus(address, knownLanes(threads, offset->second), s.line);
+    address =
+        addedAddress(address, knownLanes(threads, offset->second), s.line);
   return address;
 }
 

@@ -25,6 +25,8 @@ public:
     std::vector<std::string> zeroRegisters;
   };
   explicit AmdgpuLanes(const Shape &shape);
+  // Every thread of `kernel`'s first workgroup (its ids' SGPRs taken as 0).
+  static Shape firstWorkgroupOf(const AmdgpuKernelText &kernel);
 
   Lanes read(const std::string &operand, size_t line) const;
   // Runs one statement; what it writes is kept.

@@ -14,6 +14,11 @@ std::string trim(std::string_view text) { return std::string(trimmed(text)); }
 
 } // namespace
 
+int64_t AmdgpuKernelText::threads() const {
+  return x > 0 ? x * std::max<int64_t>(y, 1) * std::max<int64_t>(z, 1)
+               : subgroupSize();
+}
+
 std::string amdgpuBaseOf(std::string mnemonic) {
   for (const std::string suffix : {"_e32", "_e64", "_sdwa", "_dpp"})
     if (mnemonic.size() > suffix.size() &&

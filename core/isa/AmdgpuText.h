@@ -46,6 +46,10 @@ struct AmdgpuKernelText {
   // The SGPRs holding the workgroup's x, y, z ids, those enabled, in order
   // after the user SGPRs ("s8"); empty where the descriptor is not read.
   std::vector<std::string> workgroupIdRegisters() const;
+  // Its wave size (64 where not stated) and its workgroup's threads: x * y
+  // * z, or one wave where x is not stated.
+  int64_t subgroupSize() const { return waveSize > 0 ? waveSize : 64; }
+  int64_t threads() const;
 };
 // The kernels of an AMDGPU assembly text; `arch` gets its .amdgcn_target's
 // gfx name ("" where it names none).

@@ -196,4 +196,8 @@ Lanes applyLanes(LaneOp op, const std::vector<Lanes> &in, int bits,
   return out;
 }
 
+Lanes addedAddress(const Lanes &a, const Lanes &b, size_t line) {
+  return applyLanes(LaneOp::Add, {a, b}, 64, 64, false, line, "an address");
+}
+
 } // namespace tilescope::isa

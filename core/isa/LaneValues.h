@@ -77,4 +77,7 @@ Lanes applyLanes(LaneOp op, const std::vector<Lanes> &in, int bits,
                  int resultBits, bool isSigned, size_t line,
                  const std::string &what);
 
+// `a` + `b` as a 64-bit address, lost at `line` where either is.
+Lanes addedAddress(const Lanes &a, const Lanes &b, size_t line);
+
 } // namespace tilescope::isa

@@ -337,13 +337,9 @@ operandsOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
   for (const AmdgpuKernelText &k : kernels) {
     KernelOperands kernel;
     kernel.kernel = k.name;
-    kernel.subgroupSize = k.waveSize > 0 ? k.waveSize : 64;
-    kernel.threads =
-        k.x > 0 ? k.x * std::max<int64_t>(k.y, 1) * std::max<int64_t>(k.z, 1)
-                : kernel.subgroupSize;
-    const size_t threads = static_cast<size_t>(kernel.threads);
-    AmdgpuLanes lanes({threads, k.x > 0 ? k.x : kernel.subgroupSize, k.y,
-                       k.workItemIds > 0, k.workgroupIdRegisters()});
+    kernel.subgroupSize = k.subgroupSize();
+    kernel.threads = k.threads();
+    AmdgpuLanes lanes(AmdgpuLanes::firstWorkgroupOf(k));
     AmdgpuFollower follower(kernel, lanes);
     for (const AmdgpuStatement &s : k.statements) {
       follower.run(s);

@@ -106,11 +106,6 @@ std::vector<Bytes> loadedBytes(int binding, const Lanes &address,
   return loaded;
 }
 
-Lanes plus(const Lanes &a, int64_t constant, size_t line) {
-  return applyLanes(LaneOp::Add, {a, knownLanes(a.value.size(), constant)}, 64,
-                    64, false, line, "an address");
-}
-
 class PtxFollower {
 public:
   PtxFollower(KernelOperands &kernel, const PtxLanes &lanes)
@@ -124,7 +119,8 @@ private:
     auto at = ptxAddressOf(operand);
     if (!at)
       return lostLanes(line, "its address is not read here");
-    return plus(lanes.read(at->first, line), at->second, line);
+    const Lanes base = lanes.read(at->first, line);
+    return addedAddress(base, knownLanes(base.value.size(), at->second), line);
   }
   std::set<int> bindingsOfAddress(const std::string &operand) const {
     std::set<int> bindings;
@@ -391,12 +387,8 @@ std::vector<KernelOperands> operandsOfPtx(const PtxText &ptx,
     KernelOperands kernel;
     kernel.kernel = entry.name;
     kernel.subgroupSize = subgroupSize;
-    kernel.threads = entry.x > 0 ? entry.x * std::max<int64_t>(entry.y, 1) *
-                                       std::max<int64_t>(entry.z, 1)
-                                 : subgroupSize;
-    PtxLanes lanes({static_cast<size_t>(kernel.threads),
-                    entry.x > 0 ? entry.x : subgroupSize, entry.y, subgroupSize,
-                    /*firstWorkgroup=*/true},
+    kernel.threads = entry.threads(subgroupSize);
+    PtxLanes lanes(PtxLanes::firstWorkgroupOf(entry, subgroupSize),
                    ptx.sharedOffsets);
     PtxFollower follower(kernel, lanes);
     for (const PtxStatement &s : entry.statements) {

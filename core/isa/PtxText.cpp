@@ -232,6 +232,18 @@ PtxText ptxTextOf(const std::string &text) {
   return result;
 }
 
+int64_t PtxEntryText::threads(int64_t subgroupSize) const {
+  return x > 0 ? x * std::max<int64_t>(y, 1) * std::max<int64_t>(z, 1)
+               : subgroupSize;
+}
+
+PtxLanes::Shape PtxLanes::firstWorkgroupOf(const PtxEntryText &entry,
+                                           int64_t subgroupSize) {
+  return {static_cast<size_t>(entry.threads(subgroupSize)),
+          entry.x > 0 ? entry.x : subgroupSize, entry.y, subgroupSize,
+          /*firstWorkgroup=*/true};
+}
+
 PtxLanes::PtxLanes(Shape shape, const std::map<std::string, int64_t> &shared)
     : shape(shape), shared(shared) {
   this->shape.x = std::max<int64_t>(shape.x, 1);

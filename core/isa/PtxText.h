@@ -43,6 +43,9 @@ struct PtxEntryText {
   std::vector<PtxStatement> statements;
   // A label -> the index of the statement after it.
   std::map<std::string, size_t> labels;
+  // Its workgroup's threads: x * y * z, or one subgroup where x is not
+  // stated.
+  int64_t threads(int64_t subgroupSize) const;
 };
 
 struct PtxText {
@@ -67,6 +70,9 @@ public:
     bool firstWorkgroup = false;
   };
   PtxLanes(Shape shape, const std::map<std::string, int64_t> &shared);
+  // Every thread of `entry`'s first workgroup (its ids 0).
+  static Shape firstWorkgroupOf(const PtxEntryText &entry,
+                                int64_t subgroupSize);
 
   // The value of an operand: a register, a special register, an immediate,
   // a shared symbol, a parameter.
