@@ -8,6 +8,7 @@
 #include <QTreeWidgetItemIterator>
 
 #include <algorithm>
+#include <map>
 
 namespace tilescope::widgets {
 
@@ -99,19 +100,18 @@ void showRegionBanks(QTreeWidgetItem *item, const isa::Kernel &kernel,
   item->setToolTip(Banks, banks);
 }
 
-// What the cells of a line are, in words: "MMA A, MMA B, the accumulator
-// cells its result reaches".
-QString whatLineTouches(const isa::Kernel &kernel, size_t line) {
-  QStringList parts;
+// What the cells of each line are, in words: "MMA A elements, MMA B
+// elements, the accumulator cells its result reaches". Once a kernel, not
+// a scan of its moves per row shown.
+std::map<size_t, QStringList> whatLinesTouch(const isa::Kernel &kernel) {
+  std::map<size_t, QStringList> parts;
   for (const isa::OperandMove &move : kernel.operands.moves)
-    if (move.line == line)
-      parts << qs(isa::nameOf(move.kind)) + " elements";
-  if (kernel.accumulators.mmaAt(line))
-    parts << "the accumulator cells its result reaches";
+    parts[move.line] << qs(isa::nameOf(move.kind)) + " elements";
+  for (const isa::MmaStep &mma : kernel.accumulators.mmas)
+    parts[mma.line] << "the accumulator cells its result reaches";
   for (const isa::AccumulatorStore &store : kernel.accumulators.stores)
-    if (store.line == line)
-      parts << "the accumulator cells it stores";
-  return parts.join(", ");
+    parts[store.line] << "the accumulator cells it stores";
+  return parts;
 }
 
 } // namespace
@@ -180,6 +180,7 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
       const isa::CellLink *link =
           k < file.links.size() && !file.links[k].empty() ? &file.links[k]
                                                           : nullptr;
+      std::map<size_t, QStringList> touched = whatLinesTouch(kernel);
       auto *top = new QTreeWidgetItem(
           this, {qs(kernel.name) + " (" + qs(file.listing.dialect) + ")"});
       top->setToolTip(What, qs(file.path.string()));
@@ -225,7 +226,7 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
                               QString("%1 cells: %2; choose the line to mark "
                                       "them in the Layout tab")
                                   .arg(cells->second.size())
-                                  .arg(whatLineTouches(kernel, i.line)));
+                                  .arg(touched[i.line].join(", ")));
             }
         }
       }
