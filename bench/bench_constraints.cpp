@@ -10,8 +10,8 @@
 #include "BenchTiming.h"
 #include "SmtLibSpace.h"
 
-#include "core/config/SmtProgram.h"
-#include "core/config/SmtSpace.h"
+#include "core/config/smt/SmtProgram.h"
+#include "core/config/smt/SmtSpace.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/ConstraintsSmtLib.h"
 #include "core/iree/DocumentParser.h"

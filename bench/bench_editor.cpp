@@ -19,14 +19,14 @@
 #include "BenchSignals.h"
 #include "BenchTiming.h"
 
-#include "core/config/LayoutAttributes.h"
+#include "core/config/configs/LayoutAttributes.h"
 #include "core/layout/NestedLayout.h"
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
-#include "widgets/MainWindow.h"
-#include "widgets/SceneView.h"
 #include "widgets/render/OpPicture.h"
 #include "widgets/render/Scenes.h"
+#include "widgets/views/SceneView.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QApplication>
 #include <QEventLoop>

@@ -7,7 +7,7 @@
 // Goal: every frame under 16 ms; an edit re-derived and redrawn under 16 ms;
 // a long list read in well under a second.
 #include "BenchTiming.h"
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/NestedLayout.h"
 #include "widgets/render/Palette.h"

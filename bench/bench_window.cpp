@@ -18,8 +18,8 @@
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Files.h"
 #include "core/workbench/Workbench.h"
-#include "widgets/RunPanel.h"
-#include "widgets/SweepPanel.h"
+#include "widgets/jobs/RunPanel.h"
+#include "widgets/jobs/SweepPanel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -79,8 +79,8 @@ int main(int argc, char **argv) {
   // IREE and this build's parse worker.
   workbench::WorkbenchOptions options;
   options.iree = projectIreeSearch();
-  options.workerProgram = std::filesystem::path(TILESCOPE_BINARY_DIR) /
-                          "app/tilescope-iree-worker";
+  options.workerProgram =
+      std::filesystem::path(TILESCOPE_BINARY_DIR) / "app/tilescope-iree-worker";
   const auto source =
       std::make_shared<const workbench::Workbench>(std::move(options));
 

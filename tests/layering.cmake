@@ -11,6 +11,10 @@
 #     nothing of core/iree/; the window's process (app/gui/) includes nothing
 #     of core/iree/ either: it never loads IREE's library (the parse worker
 #     does);
+#   - widgets/ is in rooms (render, views, editor, jobs, window), each
+#     including only itself and the rooms below it;
+#   - core/config/ is in rooms (syntax < configs < rules, smt), each
+#     including only the rooms it may use;
 #   - each area of core/ includes only the areas its library links, directly
 #     or through another: the link graph core/CMakeLists.txt writes at
 #     configure time (LINKS_FILE), so the table is the build's own (the link
@@ -76,6 +80,51 @@ foreach(file IN LISTS front_files)
   endforeach()
 endforeach()
 
+# The window's rooms (widgets/CMakeLists.txt): each links only the rooms
+# below it, views < editor < jobs < window (render under all), and includes
+# only those; every file of widgets/ is in one of them.
+set(widget_rooms render views editor jobs window)
+foreach(file IN LISTS front_files)
+  string(REGEX REPLACE "^${SOURCE_DIR}/widgets/([a-z]+)/.*$" "\\1" room "${file}")
+  list(FIND widget_rooms "${room}" room_rank)
+  if(room_rank LESS 0)
+    string(REPLACE ";" ", " names "${widget_rooms}")
+    list(APPEND violations "${file}: widgets/ holds files only in its rooms (${names})")
+    continue()
+  endif()
+  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"widgets/")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[^\"]*\"widgets/([a-z]+)/.*$" "\\1" used "${line}")
+    list(FIND widget_rooms "${used}" used_rank)
+    if(used_rank LESS 0 OR used_rank GREATER room_rank)
+      list(APPEND violations "${file}: widgets/${room}/ includes a room above it or none (${line})")
+    endif()
+  endforeach()
+endforeach()
+
+# core/config's rooms (core/CMakeLists.txt): syntax < configs < rules, smt;
+# each includes only itself and the rooms it may use, and every file of
+# core/config/ is in one of them.
+set(config_may_use_syntax syntax)
+set(config_may_use_configs syntax configs)
+set(config_may_use_rules syntax configs rules)
+set(config_may_use_smt syntax configs smt)
+file(GLOB_RECURSE config_files "${SOURCE_DIR}/core/config/*.h" "${SOURCE_DIR}/core/config/*.cpp" "${SOURCE_DIR}/core/config/*.inc")
+foreach(file IN LISTS config_files)
+  string(REGEX REPLACE "^${SOURCE_DIR}/core/config/([a-z]+)/.*$" "\\1" room "${file}")
+  if(NOT DEFINED config_may_use_${room})
+    list(APPEND violations "${file}: core/config/ holds files only in its rooms (syntax, configs, rules, smt)")
+    continue()
+  endif()
+  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"core/config/")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[^\"]*\"core/config/([a-z]+)/.*$" "\\1" used "${line}")
+    if(NOT used IN_LIST config_may_use_${room})
+      list(APPEND violations "${file}: core/config/${room}/ includes a room it may not use (${line})")
+    endif()
+  endforeach()
+endforeach()
+
 # What each area of core/ may include: itself and what its library links,
 # directly or through another, as core/CMakeLists.txt wrote the link graph
 # at configure time (LINKS_FILE).
@@ -118,4 +167,4 @@ if(violations)
   list(JOIN violations "\n  " text)
   message(FATAL_ERROR "layering violations:\n  ${text}")
 endif()
-message(STATUS "layering: core/ has no Qt; IREE's C API stays in core/iree/; widgets/ and the window's process never call IREE; each core area includes only what it links and opens only its own namespace; widgets/ takes the document model from core/document/")
+message(STATUS "layering: core/ has no Qt; IREE's C API stays in core/iree/; widgets/ and the window's process never call IREE; each widgets room and core/config room includes only the rooms below it; each core area includes only what it links and opens only its own namespace; widgets/ takes the document model from core/document/")

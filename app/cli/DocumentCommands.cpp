@@ -3,7 +3,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
-#include "core/config/Attribute.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/document/Document.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditableDocument.h"

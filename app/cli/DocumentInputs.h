@@ -3,7 +3,7 @@
 // attributes for edits, and config differences printed and as JSON.
 #pragma once
 
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
 #include "core/document/Document.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/EditableDocument.h"

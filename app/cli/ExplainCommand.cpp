@@ -13,7 +13,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ExplainAttention.h"
 #include "app/cli/LayoutInputs.h"
-#include "core/config/TargetAttribute.h"
+#include "core/config/configs/TargetAttribute.h"
 #include "core/export/ConfigJson.h"
 #include "core/export/JsonText.h"
 #include "core/export/LayoutJson.h"

@@ -88,8 +88,8 @@ void printTry(const tries::TryResult &tried, const json &out, size_t dispatch) {
     std::cout << "  assembly: " << file.string() << "\n";
   if (tried.resources) {
     std::cout << "resources:\n";
-    for (const service::KernelResources &kernel : tried.resources->kernels)
-      std::cout << service::describe(kernel);
+    for (const isa::KernelResources &kernel : tried.resources->kernels)
+      std::cout << isa::describe(kernel);
     for (const std::string &note : tried.resources->notes)
       std::cout << "  note: " << note << "\n";
   }

@@ -2,7 +2,7 @@
 
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/service/IreeTargets.h"
 #include "core/util/Numbers.h"
 

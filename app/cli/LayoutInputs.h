@@ -2,10 +2,10 @@
 #pragma once
 
 #include "app/cli/Commands.h"
-#include "core/config/GpuTarget.h"
-#include "core/config/ImplicitGemm.h"
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/configs/ImplicitGemm.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/layout/AttentionLayouts.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/NestedLayout.h"

@@ -1,6 +1,7 @@
 // tilescope-cli mma-layouts: the MMA intrinsics and fragment layouts the
-// loaded IREE reports (--cpp: as core/config/MmaIntrinsicTable.inc). With
-// no IREE to ask, the built-in table (taken from the pinned IREE), saying so.
+// loaded IREE reports (--cpp: as core/config/syntax/MmaIntrinsicTable.inc).
+// With no IREE to ask, the built-in table (taken from the pinned IREE), saying
+// so.
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
@@ -93,7 +94,7 @@ int mmaLayouts(const QStringList &arguments) {
            "layouts, as IREE\n// reports them through "
            "ireeGPUGetSingleSubgroupLayout. Regenerate with\n//   "
            "tilescope-cli mma-layouts --cpp > "
-           "core/config/MmaIntrinsicTable.inc\n// "
+           "core/config/syntax/MmaIntrinsicTable.inc\n// "
            "tests/core/iree/tst_layout_vs_iree.cpp checks every entry against "
            "the\n// loaded IREE and fails on any intrinsic missing here.\n// "
            "From IREE "

@@ -17,7 +17,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/DocumentInputs.h"
 #include "app/cli/LayoutInputs.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/layout/OpLayouts.h"
 #include "core/util/Numbers.h"
 #include "widgets/render/OpPicture.h"

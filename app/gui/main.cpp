@@ -11,9 +11,9 @@
 #include "app/common/RuntimeDirectory.h"
 #include "core/edit/RootOpContext.h"
 #include "core/util/Files.h"
-#include "widgets/EditSession.h"
-#include "widgets/MainWindow.h"
-#include "widgets/WindowServices.h"
+#include "widgets/editor/EditSession.h"
+#include "widgets/window/MainWindow.h"
+#include "widgets/window/WindowServices.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

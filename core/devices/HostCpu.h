@@ -5,7 +5,7 @@
 // caches, the best of a few). What a CPU bench sets its time against.
 #pragma once
 
-#include "core/config/GpuTarget.h"
+#include "core/config/configs/GpuTarget.h"
 #include "core/util/Result.h"
 
 #include <string>

@@ -7,7 +7,7 @@
 // without compiling a whole program.
 #pragma once
 
-#include "core/config/IterationSpace.h"
+#include "core/config/configs/IterationSpace.h"
 #include "core/util/Result.h"
 
 #include <string>

@@ -10,9 +10,9 @@
 // worker) never parses.
 #pragma once
 
-#include "core/config/Attribute.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/util/Result.h"
 
 #include <memory>

@@ -5,8 +5,8 @@
 // the window consume it without reaching IREE.
 #pragma once
 
-#include "core/config/ImplicitGemm.h"
-#include "core/config/IterationSpace.h"
+#include "core/config/configs/ImplicitGemm.h"
+#include "core/config/configs/IterationSpace.h"
 #include "core/document/ConfigReading.h"
 #include "core/document/Diagnostic.h"
 

@@ -7,7 +7,7 @@
 // split-k and the window's Split-k tab use them.
 #pragma once
 
-#include "core/config/SplitReduction.h"
+#include "core/config/rules/SplitReduction.h"
 #include "core/document/Document.h"
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 #include "core/edit/ConfigDiff.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/edit/OpLayoutInputs.h"
 
 #include <map>

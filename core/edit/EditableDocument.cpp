@@ -1,6 +1,6 @@
 #include "core/edit/EditableDocument.h"
 
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/document/SplitInput.h"
 #include "core/util/Files.h"
 #include "core/util/UnifiedDiff.h"

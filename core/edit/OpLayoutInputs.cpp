@@ -1,6 +1,6 @@
 #include "core/edit/OpLayoutInputs.h"
 
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/TranslationInfo.h"
 
 namespace tilescope::edit {
 namespace {

@@ -5,9 +5,9 @@
 // root op when it is fused into it.
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/document/Document.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/OpLayouts.h"

@@ -1,8 +1,8 @@
 #include "core/edit/ReleaseConversion.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/Conversions.h"
-#include "core/config/IreeSyntax.h"
+#include "core/config/rules/Conversions.h"
+#include "core/config/syntax/Attribute.h"
+#include "core/config/syntax/IreeSyntax.h"
 #include "core/edit/AttributeLocator.h"
 #include "core/util/Brackets.h"
 

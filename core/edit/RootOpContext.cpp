@@ -2,10 +2,10 @@
 
 #include "core/edit/OpLayoutInputs.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TargetAttribute.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TargetAttribute.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/layout/LayoutValidation.h"
 #include "core/util/Numbers.h"
 

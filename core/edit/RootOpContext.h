@@ -3,8 +3,8 @@
 // dispatch's translation_info, and the target of its executable variant.
 #pragma once
 
-#include "core/config/GpuTarget.h"
-#include "core/config/Validation.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/rules/Validation.h"
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
 #include "core/layout/OpCost.h"

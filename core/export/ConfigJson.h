@@ -2,12 +2,12 @@
 // scripts read.
 #pragma once
 
-#include "core/config/GpuTarget.h"
-#include "core/config/ImplicitGemm.h"
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
-#include "core/config/Validation.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/configs/ImplicitGemm.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/rules/Validation.h"
 #include "core/layout/CostModel.h"
 
 #include <nlohmann/json.hpp>

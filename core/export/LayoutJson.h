@@ -5,8 +5,8 @@
 // (Python's bank_reads; the window's bank view draws the same).
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/layout/AttentionLayouts.h"
 #include "core/layout/PromotedBanks.h"
 #include "core/layout/Swizzle.h"

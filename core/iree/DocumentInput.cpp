@@ -5,7 +5,7 @@
 #include "core/iree/NestingScan.h"
 #include "core/util/Files.h"
 
-#include "core/config/IreeSyntax.h"
+#include "core/config/syntax/IreeSyntax.h"
 
 #include <algorithm>
 #include <regex>

@@ -15,7 +15,7 @@
 // on a loaded value, or whose data no MMA computed, is said so.
 #pragma once
 
-#include "core/config/IterationSpace.h"
+#include "core/config/configs/IterationSpace.h"
 #include "core/isa/AmdgpuText.h"
 #include "core/isa/CellLink.h"
 #include "core/isa/PtxText.h"

@@ -17,7 +17,7 @@
 // are counted and the reason kept.
 #pragma once
 
-#include "core/config/IterationSpace.h"
+#include "core/config/configs/IterationSpace.h"
 #include "core/isa/AmdgpuText.h"
 #include "core/isa/CellLink.h"
 #include "core/isa/PtxText.h"

@@ -28,7 +28,7 @@
 // (tests/data/gpu/h200-attention-f16-32x2048x128.csv).
 #pragma once
 
-#include "core/config/OtherConfigs.h"
+#include "core/config/configs/OtherConfigs.h"
 #include "core/layout/CostModel.h"
 
 namespace tilescope::layout {

@@ -16,9 +16,9 @@
 // contraction, the attention loop it is.
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/OtherConfigs.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/OtherConfigs.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/util/Result.h"
 

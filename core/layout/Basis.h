@@ -6,7 +6,7 @@
 // axes no dimension takes: those ids replicate.
 #pragma once
 
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/util/Result.h"
 
 #include <cstdint>

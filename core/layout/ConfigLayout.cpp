@@ -1,6 +1,7 @@
 #include "core/layout/ConfigLayout.h"
 
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
+#include "core/config/syntax/IreeSyntax.h"
 #include "core/layout/Basis.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/TileBounds.h"

@@ -5,9 +5,9 @@
 // LLVMGPUConfigureTensorLayouts gives the op (setGPULoweringConfigLayout).
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LayoutAttributes.h"
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LayoutAttributes.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/layout/TileBounds.h"
 #include "core/util/Result.h"
 

@@ -3,7 +3,7 @@
 // Front ends call this one.
 #pragma once
 
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 #include "core/layout/MmaLayouts.h"
 
-#include "core/config/MmaIntrinsicTable.h"
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
+#include "core/config/syntax/MmaIntrinsicTable.h"
 #include "core/layout/Odometer.h"
 
 #include <algorithm>

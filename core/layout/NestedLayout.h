@@ -12,7 +12,7 @@
 // has wraps them modulo the workgroup's subgroup count.
 #pragma once
 
-#include "core/config/LayoutAttributes.h"
+#include "core/config/configs/LayoutAttributes.h"
 #include "core/util/Result.h"
 
 #include <cstdint>

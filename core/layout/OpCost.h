@@ -6,7 +6,7 @@
 // prediction (a CPU target, no config, no figures).
 #pragma once
 
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
 #include "core/layout/CostModel.h"
 #include "core/util/Result.h"
 

@@ -1,6 +1,6 @@
 #include "core/layout/OpLayouts.h"
 
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
 #include "core/util/Numbers.h"
 
 namespace tilescope::layout {

@@ -16,10 +16,10 @@
 // without bases: TileAndFuse).
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/OtherConfigs.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/OtherConfigs.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/layout/AttentionLayouts.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/ThreadDistribution.h"

@@ -1,6 +1,6 @@
 #include "core/layout/PromotedBanks.h"
 
-#include "core/config/OtherConfigs.h"
+#include "core/config/configs/OtherConfigs.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/TileBounds.h"
 

@@ -7,10 +7,10 @@
 // from analyzeBanks.
 #pragma once
 
-#include "core/config/GpuTarget.h"
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/layout/Swizzle.h"
 #include "core/util/Result.h"
 

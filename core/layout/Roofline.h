@@ -2,8 +2,8 @@
 // operations it must do, over the target's peak bandwidth and throughput.
 #pragma once
 
-#include "core/config/GpuTarget.h"
-#include "core/config/IterationSpace.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/configs/IterationSpace.h"
 #include "core/util/Result.h"
 
 #include <string>

@@ -1,6 +1,6 @@
 #include "core/layout/Swizzle.h"
 
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/TranslationInfo.h"
 
 #include <algorithm>
 #include <map>

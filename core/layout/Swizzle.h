@@ -7,8 +7,8 @@
 // N). Positions are element offsets; row i starts at i * row_stride.
 #pragma once
 
-#include "core/config/GpuTarget.h"
-#include "core/config/LayoutAttributes.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/configs/LayoutAttributes.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/util/Result.h"
 

@@ -1,6 +1,6 @@
 #include "core/layout/ThreadDistribution.h"
 
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/TileBounds.h"
 #include "core/util/Numbers.h"

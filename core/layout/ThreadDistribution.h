@@ -11,9 +11,9 @@
 // The linear thread id is z, y, x over workgroup_size, x fastest.
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LayoutAttributes.h"
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LayoutAttributes.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/util/Result.h"
 
 #include <cstdint>

@@ -6,8 +6,8 @@
 // from it.
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
 
 #include <cstdint>
 #include <string>

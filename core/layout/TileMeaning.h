@@ -7,8 +7,8 @@
 // the same reading drives the layout views (ThreadDistribution's units).
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/util/Result.h"
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #include "core/service/IreeCommands.h"
-#include "core/config/GpuTarget.h"
+#include "core/config/configs/GpuTarget.h"
 #include "core/service/UntrustedFiles.h"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
 #include "core/service/IreeConstraints.h"
 
-#include "core/config/LoweringConfig.h"
-#include "core/config/SmtProgram.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/smt/SmtProgram.h"
 #include "core/document/SplitInput.h"
 #include "core/edit/AttributeLocator.h"
 #include "core/process/Process.h"

@@ -15,8 +15,8 @@
 // says so rather than passing.
 #pragma once
 
-#include "core/config/ConstraintKnobs.h"
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
+#include "core/config/smt/ConstraintKnobs.h"
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
 #include "core/service/DocumentWorker.h"

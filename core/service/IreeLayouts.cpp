@@ -1,7 +1,7 @@
 #include "core/service/IreeLayouts.h"
 
-#include "core/config/LayoutAttributes.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LayoutAttributes.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/service/IreeLowering.h"
 #include "core/util/Files.h"

@@ -1,6 +1,6 @@
 #include "core/service/IreeTargets.h"
 
-#include "core/config/TargetAttribute.h"
+#include "core/config/configs/TargetAttribute.h"
 #include "core/util/Brackets.h"
 
 #include <chrono>

@@ -9,7 +9,7 @@
 // sm_90 only as an LLVM CPU name, with no #iree_gpu.target).
 #pragma once
 
-#include "core/config/GpuTarget.h"
+#include "core/config/configs/GpuTarget.h"
 #include "core/process/Process.h"
 #include "core/tools/IreeInstallation.h"
 #include "core/util/Result.h"

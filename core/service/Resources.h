@@ -1,10 +1,12 @@
 // What a compiled kernel uses, read from the real artifacts of a compile:
 // for AMD, the kernel metadata in the ISA IREE dumps (.rocmasm); for NVIDIA,
-// ptxas -v on the PTX IREE dumps, and the dynamic shared memory IREE gives
-// each export (its workgroup_local_memory, which ptxas cannot see). With it,
-// the occupancy those figures allow on the target.
+// ptxas -v run on the PTX IREE dumps, and the dynamic shared memory IREE
+// gives each export (its workgroup_local_memory, which ptxas cannot see,
+// read from iree-compile run once more). The texts are read by
+// core/isa/KernelResources; this runs the tools that make them.
 #pragma once
 
+#include "core/isa/KernelResources.h"
 #include "core/layout/CostModel.h"
 #include "core/layout/Occupancy.h"
 #include "core/service/CompileJob.h"
@@ -19,32 +21,8 @@
 
 namespace tilescope::service {
 
-struct KernelResources {
-  std::string kernel;
-  std::string backend; // "rocm" or "cuda"
-  std::string arch;    // "gfx942", "sm_90"
-  std::filesystem::path readFrom;
-
-  // AMD: per-wave register counts and spills, from the kernel metadata.
-  std::optional<int> vgprs, agprs, sgprs;
-  std::optional<int> vgprSpills, sgprSpills;
-  // NVIDIA: registers per thread and spill traffic, from ptxas.
-  std::optional<int> registers;
-  std::optional<long long> spillStoreBytes, spillLoadBytes;
-
-  long long scratchBytes = 0;      // private segment / stack frame, per thread
-  long long sharedMemoryBytes = 0; // LDS / shared memory, per workgroup
-  int workgroupSize = 0;           // threads
-  int subgroupSize = 0;            // wave or warp size
-
-  std::optional<layout::Occupancy> occupancy;
-  std::string occupancyNote; // why there is none
-
-  bool spills() const;
-};
-
 struct ResourceReport {
-  std::vector<KernelResources> kernels;
+  std::vector<isa::KernelResources> kernels;
   std::vector<std::string> commands; // each helper run, as a shell command
   std::vector<std::string> notes;    // what could not be read, and why
 };
@@ -54,31 +32,6 @@ struct ResourceReport {
 // report, or nullopt when it has none.
 std::optional<layout::CompiledKernel>
 compiledKernelOf(const ResourceReport &report);
-
-// The kernels of an AMDGPU assembly file's metadata (.amdgpu_metadata).
-Result<std::vector<KernelResources>> parseAmdgpuAssembly(std::string_view text);
-
-// One entry per kernel of `ptxas -v` output (registers, spills, stack,
-// static shared memory).
-Result<std::vector<KernelResources>> parsePtxasVerbose(std::string_view text);
-
-// A PTX file's target ("sm_90") and each entry's threads per block (its
-// .reqntid or .maxntid).
-struct PtxFacts {
-  std::string target;
-  std::map<std::string, int> blockSize;
-};
-PtxFacts parsePtx(std::string_view ptx);
-
-// A kernel's name as the PTX (and so ptxas -v) spells it: NVPTX writes the
-// characters a PTX name does not take ('$' of a program's dispatch names,
-// "main_graph$async_dispatch_1_...", '.', '@') as '_'.
-std::string ptxName(std::string name);
-
-// Each hal.executable.export's workgroup_local_memory in IR printed after
-// executable translation, keyed by ptxName of the export.
-std::map<std::string, long long>
-parseWorkgroupLocalMemory(std::string_view translated);
 
 // ptxas: $TILESCOPE_PTXAS, then the one the set-up installs into .deps/,
 // then `ptxas` on PATH and /usr/local/cuda/bin/ptxas.
@@ -100,9 +53,5 @@ struct ResourceOptions {
 // Anything that cannot be read (no ptxas, a CPU compile) is a note.
 Result<ResourceReport> readResources(const CompileJobResult &compiled,
                                      const ResourceOptions &options = {});
-
-// A kernel's resources in words, a few indented lines: registers, spills,
-// shared memory, scratch, workgroup and occupancy with its limits.
-std::string describe(const KernelResources &kernel);
 
 } // namespace tilescope::service

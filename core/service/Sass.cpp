@@ -1,5 +1,6 @@
 #include "core/service/Sass.h"
 
+#include "core/isa/KernelResources.h"
 #include "core/process/Process.h"
 #include "core/util/Files.h"
 
@@ -38,7 +39,7 @@ Result<fs::path> sassOfOne(const fs::path &ptx, const fs::path &ptxas,
   auto text = readTextFile(ptx);
   if (!text)
     return Error{text.error()};
-  const std::string target = parsePtx(*text).target;
+  const std::string target = isa::parsePtx(*text).target;
   if (target.empty())
     return Error{ptx.string() + ": no .target sm_NN"};
   fs::path cubin = ptx;

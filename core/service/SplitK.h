@@ -20,7 +20,7 @@
 // process that asks for split-k loads IREE's library itself.
 #pragma once
 
-#include "core/config/SplitReduction.h"
+#include "core/config/rules/SplitReduction.h"
 #include "core/document/ProgramReductions.h"
 #include "core/process/Process.h"
 #include "core/service/DocumentWorker.h"

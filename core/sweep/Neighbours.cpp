@@ -1,8 +1,8 @@
 #include "core/sweep/Neighbours.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/Validation.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/rules/Validation.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/layout/AttentionLayouts.h"
 #include "core/util/Numbers.h"

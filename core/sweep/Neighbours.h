@@ -44,8 +44,8 @@ std::vector<SweepPoint> laneFillingPoints(const document::Document &document,
 // and the subgroups on it halved and doubled, partial_reduction and
 // workgroup_size following, never past the loop. The config's own point is
 // not among them. None for another config.
-std::vector<SweepPoint> reductionSpreadPoints(const document::Document &document,
-                                              edit::OpRef op);
+std::vector<SweepPoint>
+reductionSpreadPoints(const document::Document &document, edit::OpRef op);
 
 // Each point of `first` (or the config, if none) with the config and each
 // point of `second`: settings joined, distances added; the config itself
@@ -59,8 +59,8 @@ std::vector<SweepPoint> crossPoints(const std::vector<SweepPoint> &first,
 // following, within the loop) or sharing the M tile as it is (where each
 // keeps at least the intrinsic's M rows); both bases and workgroup_size
 // follow. None for another op.
-std::vector<SweepPoint> attentionSubgroupPoints(const document::Document &document,
-                                                edit::OpRef op);
+std::vector<SweepPoint>
+attentionSubgroupPoints(const document::Document &document, edit::OpRef op);
 
 // Every combination of the axes' values as points, the last axis turning
 // fastest (what planSweep makes of axes), each as far from the config as the

@@ -3,7 +3,7 @@
 #include "core/sweep/SweepConstraints.h"
 #include "core/sweep/SweepOnSlurm.h"
 
-#include "core/config/Attribute.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/RootOpContext.h"
 #include "core/process/Workspace.h"

@@ -10,7 +10,7 @@
 // breaks a rule IREE refuses is listed with its reason and never compiled.
 #pragma once
 
-#include "core/config/Validation.h"
+#include "core/config/rules/Validation.h"
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
 #include "core/run/RemoteRun.h"

@@ -18,7 +18,7 @@ namespace tilescope::sweep {
 // The document a candidate stands for: the sweep's document with the
 // candidate's text, and its op's dispatch as the edit model left it.
 document::Document candidateDocument(const SweepRequest &request,
-                                 const SweepCandidate &candidate);
+                                     const SweepCandidate &candidate);
 
 // Checks each valid candidate. IREE states the op's constraints once (one
 // iree-opt run, none when request.stated holds them for this document and

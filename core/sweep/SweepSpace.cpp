@@ -1,10 +1,10 @@
 #include "core/sweep/SweepSpace.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/ConstraintKnobs.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/MmaIntrinsicTable.h"
-#include "core/config/SmtProgram.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/smt/ConstraintKnobs.h"
+#include "core/config/smt/SmtProgram.h"
+#include "core/config/syntax/Attribute.h"
+#include "core/config/syntax/MmaIntrinsicTable.h"
 #include "core/service/IreeConstraints.h"
 
 #include <algorithm>

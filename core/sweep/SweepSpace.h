@@ -10,7 +10,7 @@
 // field is not varied: holding it would empty the space.
 #pragma once
 
-#include "core/config/SmtSpace.h"
+#include "core/config/smt/SmtSpace.h"
 #include "core/document/Document.h"
 #include "core/sweep/Sweep.h"
 #include "core/tools/IreeInstallation.h"

@@ -1,6 +1,6 @@
 #include "core/tries/BundleTries.h"
 
-#include "core/config/GpuTarget.h"
+#include "core/config/configs/GpuTarget.h"
 #include "core/layout/CostModel.h"
 #include "core/service/UntrustedFiles.h"
 #include "core/tries/JobJson.h"
@@ -302,7 +302,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
         }
     json bench = toJson(out.timing);
     if (out.timing.profile) {
-      const service::KernelResources kernel =
+      const isa::KernelResources kernel =
           kernelResourcesFromJson(firstKernelJson(details));
       std::optional<layout::CostPrediction> predicted;
       if (out.predictedMicroseconds) {

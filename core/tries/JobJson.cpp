@@ -89,15 +89,16 @@ json toJson(const service::CompileJobResult &compiled) {
                        {"line", note.line},
                        {"column", note.column},
                        {"message", note.message}});
-    diagnostics.push_back({{"severity", document::toString(d.diagnostic.severity)},
-                           {"file", d.diagnostic.file},
-                           {"line", d.diagnostic.line},
-                           {"column", d.diagnostic.column},
-                           {"message", d.diagnostic.message},
-                           {"notes", notes},
-                           {"dispatch", d.dispatch},
-                           {"root_op", d.rootOp},
-                           {"field", d.field}});
+    diagnostics.push_back(
+        {{"severity", document::toString(d.diagnostic.severity)},
+         {"file", d.diagnostic.file},
+         {"line", d.diagnostic.line},
+         {"column", d.diagnostic.column},
+         {"message", d.diagnostic.message},
+         {"notes", notes},
+         {"dispatch", d.dispatch},
+         {"root_op", d.rootOp},
+         {"field", d.field}});
   }
   const service::CompileArtifacts &a = compiled.artifacts;
   json assembly = json::array();
@@ -123,7 +124,7 @@ json toJson(const service::CompileJobResult &compiled) {
   return out;
 }
 
-json toJson(const service::KernelResources &k) {
+json toJson(const isa::KernelResources &k) {
   json out = {{"kernel", k.kernel},
               {"backend", k.backend},
               {"arch", k.arch},
@@ -160,10 +161,10 @@ json toJson(const service::KernelResources &k) {
   return out;
 }
 
-service::KernelResources kernelResourcesFromJson(const json &in) {
+isa::KernelResources kernelResourcesFromJson(const json &in) {
   // Read from the history and from bundles made elsewhere: each field is
   // used only with its type and in its range (UntrustedFiles.h).
-  service::KernelResources k;
+  isa::KernelResources k;
   if (!in.is_object())
     return k;
   constexpr long long kMostBytes = 1ll << 40, kMostCount = 1 << 20;
@@ -209,7 +210,7 @@ service::KernelResources kernelResourcesFromJson(const json &in) {
 
 json toJson(const service::ResourceReport &report) {
   json kernels = json::array();
-  for (const service::KernelResources &kernel : report.kernels)
+  for (const isa::KernelResources &kernel : report.kernels)
     kernels.push_back(toJson(kernel));
   return {{"kernels", kernels},
           {"commands", report.commands},

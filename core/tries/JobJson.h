@@ -13,9 +13,9 @@
 namespace tilescope::tries {
 
 nlohmann::json toJson(const service::CompileJobResult &compiled);
-nlohmann::json toJson(const service::KernelResources &kernel);
+nlohmann::json toJson(const isa::KernelResources &kernel);
 // The inverse, for a kernel the history keeps (what toJson wrote).
-service::KernelResources kernelResourcesFromJson(const nlohmann::json &kernel);
+isa::KernelResources kernelResourcesFromJson(const nlohmann::json &kernel);
 nlohmann::json toJson(const service::ResourceReport &report);
 nlohmann::json toJson(const run::BenchJobResult &bench);
 nlohmann::json toJson(const run::CheckResult &check);

@@ -35,7 +35,7 @@ std::vector<ProfileRow> profileBesideTilescope(const ProfileInputs &in) {
         {"kernel time (predicted)",
          number("%.3f us", in.prediction->microseconds), measured, "cost model",
          apart(in.prediction->microseconds, r.kernelMicroseconds, 0.25)});
-  const service::KernelResources *k = in.resources;
+  const isa::KernelResources *k = in.resources;
   if (r.registersPerThread || (k && k->registers))
     rows.push_back(
         {"registers per thread",

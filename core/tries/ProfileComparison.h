@@ -5,10 +5,10 @@
 // the run panel's Profile show, and what the history keeps.
 #pragma once
 
+#include "core/isa/KernelResources.h"
 #include "core/layout/CostModel.h"
 #include "core/run/Profiler.h"
 #include "core/run/RunBundle.h"
-#include "core/service/Resources.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,7 +28,7 @@ struct ProfileRow {
 
 struct ProfileInputs {
   const run::ProfileReading *reading = nullptr;
-  const service::KernelResources *resources = nullptr; // from the compile
+  const isa::KernelResources *resources = nullptr; // from the compile
   const layout::CostPrediction *prediction = nullptr;
   const run::TimingStats *perDispatch = nullptr; // the batched time
   double peakMemoryBytesPerSecond = 0;           // the target's, for AMD

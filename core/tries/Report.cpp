@@ -11,7 +11,8 @@ using nlohmann::json;
 
 namespace tilescope::tries {
 
-json tuningReport(const document::Document &original, const document::Document &edited,
+json tuningReport(const document::Document &original,
+                  const document::Document &edited,
                   const std::vector<TryRecord> &tries) {
   // Each root op's configs as the history keeps them, with its problems.
   json ops = json::array();

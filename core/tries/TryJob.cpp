@@ -2,7 +2,7 @@
 
 #include "core/tries/BundleTries.h"
 
-#include "core/config/TargetAttribute.h"
+#include "core/config/configs/TargetAttribute.h"
 #include "core/devices/GpuDiscovery.h"
 #include "core/devices/HostCpu.h"
 #include "core/edit/RootOpContext.h"

@@ -6,8 +6,8 @@
 // same way.
 #pragma once
 
-#include "core/edit/EditableDocument.h"
 #include "core/document/Document.h"
+#include "core/edit/EditableDocument.h"
 #include "core/run/BenchJob.h"
 #include "core/run/CheckJob.h"
 #include "core/run/RemoteRun.h"
@@ -143,7 +143,7 @@ std::vector<ConfigChange> configChanges(const nlohmann::json &configs,
 // `document` as it would be with a try's configs put back (changes the edit
 // model refuses are left out): what the window draws for a try.
 document::Document withConfigs(const nlohmann::json &configs,
-                           const document::Document &document);
+                               const document::Document &document);
 
 // Where a checked run's tested module runs: `device` when given; on a place
 // elsewhere (request.place) the backend's driver there; else the CPU for

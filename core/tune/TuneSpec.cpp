@@ -122,9 +122,8 @@ void writeProvenSpec(const tools::IreeInstallation &iree,
   // which is written and proven again without it.
   for (int round = 0; round < 2 && !result.spec.empty(); ++round) {
     result.specFlag = specFlag(backend, result.spec);
-    result.targetFlags =
-        request.target ? request.target->compileFlags
-                       : std::vector<std::string>{};
+    result.targetFlags = request.target ? request.target->compileFlags
+                                        : std::vector<std::string>{};
     result.specProof.clear();
     step("proving the spec: configuring and compiling the program "
          "with it");

@@ -4,13 +4,13 @@
 // cost model predicts. Exits 1 with the reason when any step fails.
 //
 //   tilescope-consumer FILE.mlir
-#include "core/config/LoweringConfig.h"
-#include "core/config/TargetAttribute.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TargetAttribute.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/DocumentParser.h"
-#include "core/tools/IreeInstallation.h"
 #include "core/layout/CostModel.h"
+#include "core/tools/IreeInstallation.h"
 
 #include <iostream>
 

@@ -5,7 +5,7 @@
 // FILE --op --tiles`).
 #include "python/src/Bindings.h"
 
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/LayoutJson.h"

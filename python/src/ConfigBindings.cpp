@@ -4,8 +4,8 @@
 // IREE prints them.
 #include "python/src/Bindings.h"
 
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/export/ConfigJson.h"
 
 #include <pybind11/stl.h>

@@ -3,8 +3,8 @@
 // and `check` answer from, as Python sees them.
 #include "python/src/Bindings.h"
 
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/edit/RootOpContext.h"
 #include "core/export/ConfigJson.h"
 #include "core/service/ConfigureProgram.h"

@@ -3,10 +3,10 @@
 // ones `tilescope-cli explain` prints and the window draws).
 #include "python/src/Bindings.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/LayoutAttributes.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LayoutAttributes.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/export/LayoutJson.h"
 #include "core/layout/Basis.h"

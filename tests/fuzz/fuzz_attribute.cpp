@@ -1,14 +1,14 @@
 // libFuzzer target for the attribute reader and everything that reads its
 // output: no input may crash, hang or trip a sanitizer, and what the writer
 // prints must read back to the same text.
-#include "core/config/Conversions.h"
-#include "core/config/IreeSyntax.h"
-#include "core/config/LayoutAttributes.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/OtherConfigs.h"
-#include "core/config/TargetAttribute.h"
-#include "core/config/TranslationInfo.h"
-#include "core/config/Validation.h"
+#include "core/config/configs/LayoutAttributes.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/OtherConfigs.h"
+#include "core/config/configs/TargetAttribute.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/rules/Conversions.h"
+#include "core/config/rules/Validation.h"
+#include "core/config/syntax/IreeSyntax.h"
 #include "core/layout/LayoutValidation.h"
 
 #include <cstdio>

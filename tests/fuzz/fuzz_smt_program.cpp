@@ -4,8 +4,8 @@
 // it (the corpus: the examples' regions). What reads is run on an
 // assignment made from the input and its space listed within a budget; the
 // listed points must all satisfy the program.
-#include "core/config/SmtProgram.h"
-#include "core/config/SmtSpace.h"
+#include "core/config/smt/SmtProgram.h"
+#include "core/config/smt/SmtSpace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,9 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<std::optional<int64_t>> dims;
   if (text.rfind("dims:", 0) == 0) {
     const size_t end = text.find('\n');
-    std::istringstream line(text.substr(5, end == std::string::npos
-                                               ? std::string::npos
-                                               : end - 5));
+    std::istringstream line(
+        text.substr(5, end == std::string::npos ? std::string::npos : end - 5));
     long long d = 0;
     while (dims.size() < 8 && line >> d)
       dims.push_back(d);

@@ -5,9 +5,9 @@
 
 #include "PropertySupport.h"
 
-#include "core/config/GpuTarget.h"
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
 #include "core/devices/ProbeModule.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/service/IreeLowering.h"

@@ -6,8 +6,8 @@
 
 #include "ConfigCases.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/edit/FieldEdit.h"
 #include "core/iree/DocumentParser.h"
 
@@ -166,8 +166,8 @@ inline ConstraintCases constraintCases(Random &random, const Target &target,
 
 // The cases as one document IREE parsed; an error in its words.
 inline Result<document::Document> casesDocument(iree::DocumentParser &parser,
-                                            const std::vector<Case> &cases,
-                                            const std::string &name) {
+                                                const std::vector<Case> &cases,
+                                                const std::string &name) {
   std::string text;
   for (const Case &c : cases) {
     auto function = devices::probeFunctionText(c.probe);

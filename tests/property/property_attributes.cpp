@@ -9,8 +9,8 @@
 // config::printLikeIree must print exactly what IREE prints.
 #include "PropertySupport.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/IreeSyntax.h"
+#include "core/config/syntax/Attribute.h"
+#include "core/config/syntax/IreeSyntax.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/DocumentParser.h"
 #include "core/layout/MmaLayouts.h"

@@ -17,7 +17,7 @@
 #include "PropertySupport.h"
 #include "SmtLibSpace.h"
 
-#include "core/config/SmtProgram.h"
+#include "core/config/smt/SmtProgram.h"
 #include "core/iree/ConstraintsSmtLib.h"
 #include "core/service/IreeConstraints.h"
 #include "core/sweep/SweepSpace.h"

@@ -14,8 +14,8 @@
 #include "ConstraintCases.h"
 #include "PropertySupport.h"
 
-#include "core/config/Attribute.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/edit/AttributeLocator.h"
 #include "core/edit/FieldEdit.h"
 #include "core/iree/CompilerLibrary.h"

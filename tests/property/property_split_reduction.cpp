@@ -10,7 +10,7 @@
 // none where IREE wrote none.
 #include "PropertySupport.h"
 
-#include "core/config/SplitReduction.h"
+#include "core/config/rules/SplitReduction.h"
 #include "core/export/ProgramReductionsJson.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/ProgramReader.h"

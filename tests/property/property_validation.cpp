@@ -13,8 +13,8 @@
 #include "ConfigCases.h"
 #include "ProbeRunner.h"
 
-#include "core/config/TranslationInfo.h"
-#include "core/config/Validation.h"
+#include "core/config/configs/TranslationInfo.h"
+#include "core/config/rules/Validation.h"
 #include "core/layout/LayoutValidation.h"
 
 #include <functional>

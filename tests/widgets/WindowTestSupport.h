@@ -10,7 +10,7 @@
 #include "core/service/IreeDefaults.h"
 #include "core/service/IreeLayouts.h"
 #include "core/service/ReleaseOffer.h"
-#include "widgets/MainWindow.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QAbstractItemModel>
 #include <QAbstractItemView>

@@ -9,11 +9,11 @@
 #include "TestSupport.h"
 
 #include "core/iree/DocumentParser.h"
-#include "widgets/BasisEditor.h"
-#include "widgets/ConfigEditor.h"
-#include "widgets/EditSession.h"
-#include "widgets/MainWindow.h"
-#include "widgets/TileEditor.h"
+#include "widgets/editor/BasisEditor.h"
+#include "widgets/editor/ConfigEditor.h"
+#include "widgets/editor/EditSession.h"
+#include "widgets/editor/TileEditor.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -1,7 +1,7 @@
-// The window's one stale-answer policy (widgets/LatestAnswer): the newest
+// The window's one stale-answer policy (widgets/views/LatestAnswer): the newest
 // question wins, an older one is cancelled and its answer dropped, never
 // two run at once, and a dropped question delivers nothing.
-#include "widgets/LatestAnswer.h"
+#include "widgets/views/LatestAnswer.h"
 
 #include <QSignalSpy>
 #include <QTest>

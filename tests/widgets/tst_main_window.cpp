@@ -3,8 +3,8 @@
 #include "TestSupport.h"
 
 #include "core/iree/DocumentParser.h"
-#include "widgets/MainWindow.h"
-#include "widgets/SceneView.h"
+#include "widgets/views/SceneView.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QLabel>
 #include <QSpinBox>

@@ -7,18 +7,18 @@
 // holds still, CPU tries compared entry by entry, and names whole on hover.
 #include "WindowTestSupport.h"
 
-#include "widgets/ConfigEditor.h"
-#include "widgets/ConfigureBar.h"
-#include "widgets/DispatchBrowser.h"
-#include "widgets/EditSession.h"
-#include "widgets/MainWindow.h"
-#include "widgets/RunPanel.h"
-#include "widgets/SceneView.h"
-#include "widgets/SweepPanel.h"
-#include "widgets/SweepPlot.h"
-#include "widgets/TryActions.h"
-#include "widgets/TryComparisonView.h"
-#include "widgets/ViewSettings.h"
+#include "widgets/editor/ConfigEditor.h"
+#include "widgets/editor/DispatchBrowser.h"
+#include "widgets/editor/EditSession.h"
+#include "widgets/jobs/RunPanel.h"
+#include "widgets/jobs/SweepPanel.h"
+#include "widgets/jobs/SweepPlot.h"
+#include "widgets/jobs/TryActions.h"
+#include "widgets/views/SceneView.h"
+#include "widgets/views/TryComparisonView.h"
+#include "widgets/views/ViewSettings.h"
+#include "widgets/window/ConfigureBar.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QAction>
 #include <QApplication>

@@ -21,11 +21,11 @@
 
 #include "core/edit/OpLayoutInputs.h"
 #include "core/service/DocumentWorker.h"
-#include "widgets/EditSession.h"
-#include "widgets/MainWindow.h"
-#include "widgets/SceneView.h"
+#include "widgets/editor/EditSession.h"
 #include "widgets/render/OpPicture.h"
 #include "widgets/render/SceneExport.h"
+#include "widgets/views/SceneView.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QDir>
 #include <QFile>

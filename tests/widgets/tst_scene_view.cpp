@@ -2,10 +2,10 @@
 // repaints only the strips that came into view and its pinned axes, and
 // what is on screen then (the window's own pixels) equals the whole view
 // painted anew at the same scroll.
-#include "core/config/LayoutAttributes.h"
+#include "core/config/configs/LayoutAttributes.h"
 #include "core/layout/NestedLayout.h"
-#include "widgets/SceneView.h"
 #include "widgets/render/Scenes.h"
+#include "widgets/views/SceneView.h"
 
 #include <QDir>
 #include <QGuiApplication>

@@ -8,14 +8,14 @@
 
 #include "core/edit/FieldEdit.h"
 #include "core/session/Session.h"
-#include "widgets/ConfigEditor.h"
-#include "widgets/ConfigFieldModel.h"
-#include "widgets/EditSession.h"
-#include "widgets/MainWindow.h"
-#include "widgets/ProblemList.h"
-#include "widgets/ProblemModel.h"
-#include "widgets/SweepPanel.h"
-#include "widgets/TunePanel.h"
+#include "widgets/editor/ConfigEditor.h"
+#include "widgets/editor/ConfigFieldModel.h"
+#include "widgets/editor/EditSession.h"
+#include "widgets/editor/ProblemList.h"
+#include "widgets/editor/ProblemModel.h"
+#include "widgets/jobs/SweepPanel.h"
+#include "widgets/jobs/TunePanel.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QFont>
 #include <QLabel>

@@ -8,9 +8,9 @@
 
 #include "core/iree/DocumentParser.h"
 #include "core/service/SplitK.h"
-#include "widgets/MainWindow.h"
-#include "widgets/SceneView.h"
-#include "widgets/SplitKView.h"
+#include "widgets/views/SceneView.h"
+#include "widgets/views/SplitKView.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QClipboard>
 #include <QFile>

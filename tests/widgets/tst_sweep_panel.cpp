@@ -6,11 +6,11 @@
 #include "WindowTestSupport.h"
 
 #include "core/tries/History.h"
-#include "widgets/ConfigEditor.h"
-#include "widgets/EditSession.h"
-#include "widgets/RunPlaceBox.h"
-#include "widgets/SweepPanel.h"
-#include "widgets/SweepPlot.h"
+#include "widgets/editor/ConfigEditor.h"
+#include "widgets/editor/EditSession.h"
+#include "widgets/jobs/RunPlaceBox.h"
+#include "widgets/jobs/SweepPanel.h"
+#include "widgets/jobs/SweepPlot.h"
 
 #include <QDockWidget>
 #include <QIcon>

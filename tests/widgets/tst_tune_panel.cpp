@@ -4,7 +4,7 @@
 // workspace, resumes the same tune from the history with the same winners
 // and outcomes: the window and the CLI give the same answer.
 #include "WindowTestSupport.h"
-#include "widgets/TunePanel.h"
+#include "widgets/jobs/TunePanel.h"
 
 #include <QDockWidget>
 #include <QJsonArray>

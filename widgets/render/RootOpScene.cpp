@@ -1,7 +1,7 @@
 #include "widgets/render/RootOpScene.h"
 
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/OpLayouts.h"
 #include "widgets/render/OpScenes.h"

@@ -3,9 +3,9 @@
 // note in words, and the short labels of a dispatch's pipeline and target.
 #pragma once
 
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/document/Document.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/layout/ConfigLayout.h"

@@ -1,6 +1,6 @@
 #include "widgets/render/SplitKScene.h"
 
-#include "core/config/SplitReduction.h"
+#include "core/config/rules/SplitReduction.h"
 
 #include <QStringList>
 

@@ -5,7 +5,7 @@
 // split-k view draws it for IREE's split or the person's.
 #pragma once
 
-#include "core/config/IterationSpace.h"
+#include "core/config/configs/IterationSpace.h"
 #include "widgets/render/GridScene.h"
 
 #include <optional>

@@ -3,8 +3,8 @@
 // does not read).
 #pragma once
 
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 
 #include <QtGlobal>
 

@@ -2,7 +2,7 @@
 // exact write-back, and errors that say what and where for hostile input.
 #include "TestSupport.h"
 
-#include "core/config/Attribute.h"
+#include "core/config/syntax/Attribute.h"
 
 #include <regex>
 

@@ -4,11 +4,11 @@
 #include "ConfigTestSupport.h"
 #include "TestSupport.h"
 
-#include "core/config/Conversions.h"
-#include "core/config/LayoutAttributes.h"
-#include "core/config/OtherConfigs.h"
-#include "core/config/TargetAttribute.h"
-#include "core/config/Validation.h"
+#include "core/config/configs/LayoutAttributes.h"
+#include "core/config/configs/OtherConfigs.h"
+#include "core/config/configs/TargetAttribute.h"
+#include "core/config/rules/Conversions.h"
+#include "core/config/rules/Validation.h"
 #include "core/iree/DocumentParser.h"
 #include "core/layout/LayoutValidation.h"
 

@@ -1,8 +1,8 @@
 // IREE's constraint programs read and run by Tilescope, on hand-written
 // bodies in IREE's printed form (property_constraint_space checks the same
 // against IREE itself on random cases).
-#include "core/config/SmtProgram.h"
-#include "core/config/SmtSpace.h"
+#include "core/config/smt/SmtProgram.h"
+#include "core/config/smt/SmtSpace.h"
 
 #include <QtTest>
 
@@ -82,7 +82,8 @@ private slots:
     auto space = enumerateSmtSpace(*program);
     QVERIFY2(space.ok(), space.ok() ? "" : space.error().c_str());
     QCOMPARE(space->knobs, (std::vector<std::string>{"wg", "sg"}));
-    std::set<std::vector<int64_t>> got(space->points.begin(), space->points.end());
+    std::set<std::vector<int64_t>> got(space->points.begin(),
+                                       space->points.end());
     const std::set<std::vector<int64_t>> expected = {
         {16, 1}, {32, 1}, {32, 2}, {48, 1}, {48, 3}};
     QCOMPARE(got, expected);
@@ -109,11 +110,13 @@ private slots:
       %c1 = smt.int.constant 1
       %0 = smt.int.cmp ge %k, %c1
       iree_codegen.smt.assert %0, "k >= 1" : !smt.bool
-    )", {});
+    )",
+                                   {});
     QVERIFY(program.ok());
     auto space = enumerateSmtSpace(*program);
     QVERIFY(!space.ok());
-    QVERIFY2(space.error().find("leave k without a finite set") != std::string::npos,
+    QVERIFY2(space.error().find("leave k without a finite set") !=
+                 std::string::npos,
              space.error().c_str());
   }
 
@@ -123,13 +126,14 @@ private slots:
                                      "%1 = smt.distinct %0, %0 : !smt.int\n",
                                      {});
     QVERIFY(!unknownOp.ok());
-    QVERIFY2(unknownOp.error().find("line 2: 'smt.distinct' is not an op IREE's "
-                                    "constraint evaluator handles") !=
-                 std::string::npos,
+    QVERIFY2(unknownOp.error().find(
+                 "line 2: 'smt.distinct' is not an op IREE's "
+                 "constraint evaluator handles") != std::string::npos,
              unknownOp.error().c_str());
     auto undefined = parseSmtProgram("%0 = smt.int.add %a, %b\n", {});
     QVERIFY(!undefined.ok());
-    QVERIFY(undefined.error().find("%a is not defined above") != std::string::npos);
+    QVERIFY(undefined.error().find("%a is not defined above") !=
+            std::string::npos);
     auto badAssert = parseSmtProgram(
         "%0 = smt.bool.constant true\niree_codegen.smt.assert %0\n", {});
     QVERIFY(!badAssert.ok());

@@ -3,10 +3,10 @@
 // is exactly what the pinned IREE prints for the same attribute.
 #include "TestSupport.h"
 
-#include "core/config/LayoutAttributes.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/OtherConfigs.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/LayoutAttributes.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/OtherConfigs.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/iree/DocumentParser.h"
 
 using namespace tilescope;

@@ -5,10 +5,10 @@
 // resources the compile reports and with the resources it estimates before
 // any compile. Also the
 // shape of what it says (terms, notes, summary) and Spearman's correlation.
-#include "core/config/GpuTarget.h"
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/layout/CostModel.h"
 #include "core/util/Csv.h"
 #include "core/util/Files.h"

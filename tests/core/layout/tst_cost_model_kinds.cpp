@@ -5,11 +5,11 @@
 // every row with the configs as compiled and the resources Tilescope read
 // from the compiled kernel; and attention, predicted from its op's tiles
 // and the decomposition_config IREE gave it.
-#include "core/config/GpuTarget.h"
-#include "core/config/IterationSpace.h"
-#include "core/config/LoweringConfig.h"
-#include "core/config/OtherConfigs.h"
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/GpuTarget.h"
+#include "core/config/configs/IterationSpace.h"
+#include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/OtherConfigs.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/layout/AttentionCost.h"
 #include "core/layout/CostModel.h"
 #include "core/util/Csv.h"

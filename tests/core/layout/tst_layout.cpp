@@ -2,7 +2,7 @@
 // IREE's code as the truth where a seed sentence disagrees.
 #include "TestSupport.h"
 
-#include "core/config/TranslationInfo.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/layout/Basis.h"
 #include "core/layout/ConfigLayout.h"
 #include "core/layout/MmaLayouts.h"

@@ -17,6 +17,7 @@
 using namespace tilescope;
 using namespace tilescope::process;
 using namespace tilescope::service;
+using namespace tilescope::isa;
 using namespace tilescope::run;
 using namespace tilescope::tries;
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 // pinned IREE says for the same name, field by field.
 #include "TestSupport.h"
 
-#include "core/config/GpuTarget.h"
+#include "core/config/configs/GpuTarget.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/service/IreeTargets.h"
 

@@ -1,0 +1,122 @@
+#include "widgets/jobs/HistoryModel.h"
+
+#include "core/edit/ConfigDiff.h"
+#include "core/tries/TryComparison.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace tilescope::widgets {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+QString microseconds(double value) {
+  return QString::number(value, 'f', value < 10 ? 2 : 1);
+}
+
+// How a try's configs differ from the file as opened: "as opened", or the
+// fields that differ with their values ("reduction [0, 0, 4]").
+QString configsAgainst(const document::Document &originalConfigs,
+                       const tries::TryRecord &record) {
+  const nlohmann::json configs =
+      record.details.value("configs", nlohmann::json());
+  if (!configs.is_object())
+    return {};
+  const edit::DocumentDifference difference = edit::documentDifferences(
+      originalConfigs, tries::documentFromConfigs(configs));
+  if (difference.empty())
+    return "as opened";
+  QStringList fields;
+  for (const edit::OpDifference &op : difference.ops)
+    for (const edit::FieldDifference &f : op.fields)
+      fields << qs(f.field) + " " + (f.after.empty() ? "(unset)" : qs(f.after));
+  return fields.join("; ");
+}
+
+} // namespace
+
+HistoryModel::HistoryModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void HistoryModel::show(const std::vector<tries::TryRecord> &records,
+                        const document::Document &originalConfigs) {
+  beginResetModel();
+  rows.clear();
+  for (const tries::TryRecord &r : records) {
+    const nlohmann::json bench = r.details.value("bench", nlohmann::json());
+    auto number = [&bench](const char *key) -> std::optional<double> {
+      if (bench.is_object() && bench.value(key, nlohmann::json()).is_number())
+        return bench[key].get<double>();
+      return std::nullopt;
+    };
+    const auto spread = number("spread_us");
+    const auto efficiency = number("efficiency");
+    Row row;
+    row.id = r.id;
+    row.cells = {
+        QString::number(r.id),
+        qs(r.createdAt),
+        qs(r.kind),
+        qs(r.outcome),
+        r.medianMicroseconds ? microseconds(*r.medianMicroseconds) : "",
+        spread ? microseconds(*spread) : "",
+        r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "",
+        efficiency ? QString("%1%").arg(100 * *efficiency, 0, 'f', 1) : "",
+        qs(tries::resourceBrief(r)),
+        configsAgainst(originalConfigs, r),
+        qs(r.target) + (r.device.empty() ? "" : " on " + qs(r.device))};
+    row.tip = qs(r.summary) + "\n" + qs(r.directory);
+    rows.push_back(std::move(row));
+  }
+  endResetModel();
+}
+
+void HistoryModel::clear() {
+  beginResetModel();
+  rows.clear();
+  endResetModel();
+}
+
+long long HistoryModel::tryAt(int row) const {
+  return row >= 0 && static_cast<size_t>(row) < rows.size()
+             ? rows[static_cast<size_t>(row)].id
+             : 0;
+}
+
+int HistoryModel::rowCount(const QModelIndex &parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows.size());
+}
+
+int HistoryModel::columnCount(const QModelIndex &parent) const {
+  return parent.isValid() ? 0 : kColumns;
+}
+
+QVariant HistoryModel::data(const QModelIndex &index, int role) const {
+  if (!index.isValid() || static_cast<size_t>(index.row()) >= rows.size())
+    return {};
+  const Row &row = rows[static_cast<size_t>(index.row())];
+  switch (role) {
+  case Qt::DisplayRole:
+    return row.cells.value(index.column());
+  case Qt::ToolTipRole:
+    return row.tip;
+  case kTryIdRole:
+    return row.id;
+  default:
+    return {};
+  }
+}
+
+QVariant HistoryModel::headerData(int section, Qt::Orientation orientation,
+                                  int role) const {
+  static const QStringList kHeaders = {
+      "Try",   "When",  "Kind",     "Outcome",   "Median µs",
+      "± µs",  "Check", "Of floor", "Resources", "Configs vs opened",
+      "Target"};
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    return {};
+  return kHeaders.value(section);
+}
+
+} // namespace tilescope::widgets
