@@ -3,6 +3,7 @@
 #include "core/config/configs/LoweringConfig.h"
 #include "core/config/rules/Validation.h"
 #include "core/config/syntax/Attribute.h"
+#include "core/edit/ConfigDiff.h"
 #include "core/edit/OpLayoutInputs.h"
 #include "core/layout/AttentionLayouts.h"
 #include "core/util/Numbers.h"
@@ -22,18 +23,75 @@ std::optional<std::vector<int64_t>> integerList(const std::string &text) {
 
 } // namespace
 
+namespace {
+
+// The neighbours of entry `i` (value v > 0) of the integer list `field`:
+// halved and doubled; where the entries are tiles of elements over the
+// op's loops (`elements`), a tile covering its loop is not doubled and a
+// divisor of its loop stays one.
+SweepAxis entryAxis(const document::RootOp *root, const std::string &field,
+                    size_t i, int64_t v, bool elements) {
+  // A tile of elements already covering its loop only pads when doubled (an
+  // attention's 64 value columns tiled at 128, a window of 3 reduced 3 at a
+  // time). Tiles of intrinsics: left alone.
+  const bool whole = elements && root && root->space &&
+                     i < root->space->rank() && root->space->bounds[i] > 0 &&
+                     v >= root->space->bounds[i];
+  // A tile of elements that divides its loop stays a divisor: the nearest
+  // one below and above where half and double do not divide (1000 rows tiled
+  // at 8 go to 4 and 10, not 16, whose last workgroup is partial: IREE
+  // refuses that for a reduction with an op fused after it).
+  const int64_t bound = elements && root && root->space &&
+                                i < root->space->rank() &&
+                                root->space->bounds[i] > 0
+                            ? root->space->bounds[i]
+                            : 0;
+  const bool divides = bound > 0 && bound % v == 0;
+  // The divisor of the loop nearest `wanted` on its side of v (between half
+  // and v, or between v and double), else `wanted` itself.
+  auto divisorNear = [&](int64_t wanted, int64_t step) {
+    if (!divides || bound % wanted == 0)
+      return wanted;
+    for (int64_t c = wanted; c != v && c <= bound; c += step)
+      if (bound % c == 0)
+        return c;
+    return wanted;
+  };
+  SweepAxis axis;
+  axis.field = field + "[" + std::to_string(i) + "]";
+  if (v > 1)
+    axis.values.push_back(std::to_string(divisorNear(v / 2, 1)));
+  axis.values.push_back(std::to_string(v));
+  if (!whole)
+    axis.values.push_back(std::to_string(divisorNear(v * 2, -1)));
+  return axis;
+}
+
+const document::RootOp *rootOpAt(const document::Document &document,
+                                 edit::OpRef op) {
+  return op.dispatch < document.dispatches.size() &&
+                 op.op < document.dispatches[op.dispatch].rootOps.size()
+             ? &document.dispatches[op.dispatch].rootOps[op.op]
+             : nullptr;
+}
+
+// Whether the entries of `field` are tiles of elements over the op's loops:
+// the workgroup and partial-reduction tiles, and the reduction tiles where
+// no mma_kind makes them count intrinsics (a depthwise convolution's 3x3
+// window: reduction = [.., 3, 3]).
+bool tilesOfElements(const document::Document &document, edit::OpRef op,
+                     std::string_view field) {
+  if (field == "workgroup" || field == "partial_reduction")
+    return true;
+  return field == "reduction" && currentValue(document, op, "mma_kind").empty();
+}
+
+} // namespace
+
 std::vector<SweepAxis> neighbourAxes(const document::Document &document,
                                      edit::OpRef op) {
   std::vector<SweepAxis> axes;
-  const document::RootOp *root =
-      op.dispatch < document.dispatches.size() &&
-              op.op < document.dispatches[op.dispatch].rootOps.size()
-          ? &document.dispatches[op.dispatch].rootOps[op.op]
-          : nullptr;
-  // Reduction tiles count intrinsics under an mma_kind, elements without
-  // one (a depthwise convolution's 3x3 window: reduction = [.., 3, 3]).
-  const bool reductionInElements =
-      currentValue(document, op, "mma_kind").empty();
+  const document::RootOp *root = rootOpAt(document, op);
   // IREE's SIMT attention config steps K2 by partial_reduction: its step
   // is a knob like a reduction tile (in elements; one IREE's bases do not
   // divide is refused by the rules, as IREE refuses it).
@@ -44,46 +102,35 @@ std::vector<SweepAxis> neighbourAxes(const document::Document &document,
     auto numbers = integerList(currentValue(document, op, name));
     if (!numbers)
       continue;
-    const bool elements =
-        std::string_view(name) != "reduction" || reductionInElements;
+    for (size_t i = 0; i < numbers->size(); ++i)
+      if ((*numbers)[i] > 0)
+        axes.push_back(entryAxis(root, name, i, (*numbers)[i],
+                                 tilesOfElements(document, op, name)));
+  }
+  return axes;
+}
+
+std::vector<SweepAxis> fieldAxes(const document::Document &document,
+                                 edit::OpRef op) {
+  std::vector<SweepAxis> axes;
+  const document::RootOp *root = rootOpAt(document, op);
+  if (!root)
+    return axes;
+  for (const edit::FieldValue &f :
+       edit::opFields(document.dispatches[op.dispatch], *root)) {
+    auto numbers = integerList(f.value);
+    if (!numbers || numbers->empty()) {
+      axes.push_back({f.field, {f.value}});
+      continue;
+    }
+    const bool elements = tilesOfElements(document, op, f.field);
     for (size_t i = 0; i < numbers->size(); ++i) {
       const int64_t v = (*numbers)[i];
-      if (v <= 0)
-        continue;
-      // A tile of elements already covering its loop only pads when
-      // doubled (an attention's 64 value columns tiled at 128, a window of
-      // 3 reduced 3 at a time). Tiles of intrinsics: left alone.
-      const bool whole =
-          elements && root && root->space && i < root->space->rank() &&
-          root->space->bounds[i] > 0 && v >= root->space->bounds[i];
-      // A tile of elements that divides its loop stays a divisor: the nearest
-      // one below and above where half and double do not divide (1000 rows
-      // tiled at 8 go to 4 and 10, not 16, whose last workgroup is partial:
-      // IREE refuses that for a reduction with an op fused after it).
-      const int64_t bound = elements && root && root->space &&
-                                    i < root->space->rank() &&
-                                    root->space->bounds[i] > 0
-                                ? root->space->bounds[i]
-                                : 0;
-      const bool divides = bound > 0 && bound % v == 0;
-      // The divisor of the loop nearest `wanted` on its side of v (between
-      // half and v, or between v and double), else `wanted` itself.
-      auto divisorNear = [&](int64_t wanted, int64_t step) {
-        if (!divides || bound % wanted == 0)
-          return wanted;
-        for (int64_t c = wanted; c != v && c <= bound; c += step)
-          if (bound % c == 0)
-            return c;
-        return wanted;
-      };
-      SweepAxis axis;
-      axis.field = std::string(name) + "[" + std::to_string(i) + "]";
-      if (v > 1)
-        axis.values.push_back(std::to_string(divisorNear(v / 2, 1)));
-      axis.values.push_back(std::to_string(v));
-      if (!whole)
-        axis.values.push_back(std::to_string(divisorNear(v * 2, -1)));
-      axes.push_back(std::move(axis));
+      if (v > 0)
+        axes.push_back(entryAxis(root, f.field, i, v, elements));
+      else
+        axes.push_back(
+            {f.field + "[" + std::to_string(i) + "]", {std::to_string(v)}});
     }
   }
   return axes;

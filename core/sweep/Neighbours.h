@@ -20,6 +20,15 @@ namespace tilescope::sweep {
 std::vector<SweepAxis> neighbourAxes(const document::Document &document,
                                      edit::OpRef op);
 
+// Every field of the op's config, each with the values a person is offered
+// first when sweeping it (the Sweep panel's field list): an integer list's
+// entries one axis each ("workgroup[1]"), its neighbours by the rule
+// neighbourAxes uses (halved and doubled; a tile of elements covering its
+// loop not doubled, a divisor of its loop kept one; an entry of 0 as it
+// is); any other field its value as it stands.
+std::vector<SweepAxis> fieldAxes(const document::Document &document,
+                                 edit::OpRef op);
+
 // The neighbours of a CPU lowering config (#iree_cpu.lowering_config),
 // which has no workgroup or reduction tiles: each non-zero entry of its
 // distribution (the cache tile following where it equals it),

@@ -38,7 +38,7 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
   const bool implicitSpace =
       !choice.ireeSpace && choice.vary.empty() && !choice.noIreeSpace;
   std::optional<IreeSpaceRequest> asked;
-  if (choice.ireeSpace || implicitSpace) {
+  if (choice.ireeSpace || choice.ireeSpaceIfAny || implicitSpace) {
     asked.emplace();
     asked->document = request.document;
     asked->op = request.op;
@@ -53,7 +53,8 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
   PreparedSweep prepared{std::move(*source), {}};
   const std::optional<IreeSpace> &space = prepared.source.space;
   std::string pointsAre = " cpu-tile-neighbours";
-  if (!space && request.axes.empty()) {
+  const bool fromRules = !space && request.axes.empty();
+  if (fromRules) {
     request.axes = neighbourAxes(*request.document, request.op);
     // An attention's subgroups on the query rows beside its tiles: every
     // combination of the tiles' neighbours, then those.
@@ -94,9 +95,9 @@ Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
                      prepared.source.whyNotIree) +
           ": vary its fields with --vary FIELD=V1,V2"};
   }
-  prepared.neighbourhood = space                 ? "iree-constraints"
-                           : choice.vary.empty() ? "rules"
-                                                 : "axes";
+  prepared.neighbourhood = space       ? "iree-constraints"
+                           : fromRules ? "rules"
+                                       : "axes";
   request.followImplied = prepared.neighbourhood == "rules";
   request.name =
       !choice.name.empty() ? choice.name

@@ -38,15 +38,19 @@ chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
 
 // How a client asks for a sweep's candidates: the CLI's --vary,
 // --iree-space, --no-iree-space, --nearest and --name, the Python package's
-// sweep() arguments.
+// sweep() arguments, the Sweep panel's boxes.
 struct SweepChoice {
   // FIELD=V1,V2,... axes (already parsed into the request's axes); with
   // ireeSpace, the FIELDs whose knobs vary.
   std::vector<std::string> vary;
   bool ireeSpace = false;   // IREE's constraint space, an Error without it
   bool noIreeSpace = false; // never IREE's space (the rules' neighbours)
-  size_t nearest = 32;      // IREE's space: the points kept, nearest first
-  std::string name;         // the sweep's name; "": from file, op and axes
+  // IREE's constraint space where it gives one (`vary`: the fields whose
+  // knobs vary), else the request's axes as they stand, or the rules'
+  // neighbours where it has none (the Sweep panel's box).
+  bool ireeSpaceIfAny = false;
+  size_t nearest = 32; // IREE's space: the points kept, nearest first
+  std::string name;    // the sweep's name; "": from file, op and axes
   std::chrono::milliseconds timeout{std::chrono::minutes(2)};
 };
 
@@ -57,8 +61,8 @@ struct PreparedSweep {
   std::string neighbourhood;
 };
 
-// The choice the CLI and the Python package share: with no axes (and not
-// noIreeSpace), or with ireeSpace, IREE's space for the op
+// The choice every front end makes: with no axes (and not noIreeSpace),
+// or with ireeSpace or ireeSpaceIfAny, IREE's space for the op
 // (chooseSweepSource); where it gives none, the axes, or the rules'
 // neighbours (neighbourAxes) when none were given. Sets the request's
 // points or axes and its name.

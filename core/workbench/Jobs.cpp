@@ -170,6 +170,7 @@ Workbench::prepareSweep(sweep::SweepRequest &request,
   how.vary = choice.vary;
   how.ireeSpace = choice.ireeSpace;
   how.noIreeSpace = choice.noIreeSpace;
+  how.ireeSpaceIfAny = choice.ireeSpaceIfAny;
   how.nearest = static_cast<size_t>(std::max(0LL, choice.nearest));
   how.name = choice.name;
   how.timeout = request.timeout;
@@ -181,15 +182,16 @@ Workbench::prepareSweep(sweep::SweepRequest &request,
 }
 
 Checked<sweep::SweepPlanned>
-Workbench::planSweep(const sweep::SweepRequest &request) const {
+Workbench::planSweep(const sweep::SweepRequest &request,
+                     bool keepWithoutVerdicts) const {
   auto installation = iree();
-  if (request.ireeConstraints && !installation)
+  if (request.ireeConstraints && !installation && !keepWithoutVerdicts)
     return Refusal{Refusal::Kind::NoIree, installation.error()};
   auto planned = sweep::planSweepWithVerdicts(
       installation ? &*installation : nullptr, request);
   if (!planned)
     return choiceRefused(planned.error());
-  if (!planned->ireeProblem.empty())
+  if (!planned->ireeProblem.empty() && !keepWithoutVerdicts)
     return Refusal{Refusal::Kind::NoIree, planned->ireeProblem};
   return std::move(*planned);
 }

@@ -79,6 +79,9 @@ struct SweepJobChoice {
   // from the file, the op and the axes).
   std::vector<std::string> vary;
   bool ireeSpace = false, noIreeSpace = false;
+  // IREE's space where it gives one, else the request's axes (the Sweep
+  // panel's box; sweep::SweepChoice::ireeSpaceIfAny).
+  bool ireeSpaceIfAny = false;
   long long nearest = 32;
   std::string name;
   std::string stage = "bench"; // or "resources": compiled, not timed

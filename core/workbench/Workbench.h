@@ -123,9 +123,12 @@ public:
   prepareSweep(sweep::SweepRequest &request,
                const SweepJobChoice &choice) const;
   // Each candidate applied and judged, IREE's verdict on each where the
-  // request asks for it; nothing compiled.
+  // request asks for it; nothing compiled. IREE asked and unable to answer
+  // refuses the plan, unless `keepWithoutVerdicts` keeps it with the reason
+  // in its ireeProblem (the Sweep panel shows the candidates beside it).
   Checked<sweep::SweepPlanned>
-  planSweep(const sweep::SweepRequest &request) const;
+  planSweep(const sweep::SweepRequest &request,
+            bool keepWithoutVerdicts = false) const;
   Checked<sweep::SweepResult> runSweep(sweep::SweepRequest request) const;
   // A try (compile, resources, a timed run) with this workbench's IREE; a
   // root op of a whole program is tried on its dispatch alone, read back by

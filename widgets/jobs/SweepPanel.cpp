@@ -157,11 +157,8 @@ void SweepPanel::resetToNeighbours() {
 
 void SweepPanel::fillFieldChoices() {
   fieldBox->clear();
-  const document::Dispatch &dispatch = current->dispatches[currentOp->dispatch];
-  for (const auto &[field, values] :
-       sweepFieldChoices(dispatch, dispatch.rootOps[currentOp->op])) {
+  for (const auto &[field, values] : sweepFieldChoices(*current, *currentOp))
     fieldBox->addItem(field, values);
-  }
 }
 
 void SweepPanel::addAxis(const QString &field) {
@@ -292,23 +289,26 @@ void SweepPanel::plan() {
   countLabel->setText("Planning…");
   countLabel->setStyleSheet({});
   runButton->setEnabled(false);
-  std::optional<sweep::IreeSpaceRequest> space;
-  if (spaceBox->isChecked()) {
-    space.emplace();
-    space->document = snapshot.get();
-    space->op = *currentOp;
-    space->vary = varyFields();
-    space->nearest = static_cast<size_t>(nearestBox->value());
+  // Where the candidates come from, as the command line and Python say it:
+  // IREE's space with the knobs of `varyFields` where the box asks for it
+  // and IREE gives one, else the axes in the table.
+  workbench::SweepJobChoice how;
+  how.op = *currentOp;
+  how.ireeSpaceIfAny = spaceBox->isChecked();
+  how.noIreeSpace = !spaceBox->isChecked();
+  if (how.ireeSpaceIfAny)
+    how.vary = varyFields();
+  how.nearest = nearestBox->value();
+  if (!bench) {
+    countLabel->setText("No workbench to plan with");
+    return;
   }
-  // IREE is located here (cheap), asked on the worker.
-  std::optional<tools::IreeInstallation> iree;
-  if ((space || constraintsBox->isChecked()) && bench)
-    if (auto found = bench->iree())
-      iree = std::move(*found);
   // `document` keeps the request's document alive while the plan runs.
-  planAnswer->ask([r = request(), op = *currentOp, document = snapshot, iree,
-                   space](const std::atomic<bool> *) {
-    return std::make_shared<SweepPlan>(planForPanel(r, op, iree, space));
+  planAnswer->ask([bench = bench, r = request(), how, op = *currentOp,
+                   document = snapshot](const std::atomic<bool> *cancel) {
+    sweep::SweepRequest asked = r;
+    asked.cancel = cancel;
+    return std::make_shared<SweepPlan>(planForPanel(*bench, asked, how, op));
   });
 }
 

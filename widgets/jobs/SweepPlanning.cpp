@@ -1,7 +1,6 @@
 #include "widgets/jobs/SweepPlanning.h"
 
-#include "core/edit/ConfigDiff.h"
-#include "core/sweep/SweepWorkflow.h"
+#include "core/sweep/Neighbours.h"
 #include "widgets/render/Palette.h"
 #include "widgets/render/RootOpScene.h"
 
@@ -18,38 +17,13 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 } // namespace
 
 std::vector<std::pair<QString, QString>>
-sweepFieldChoices(const document::Dispatch &dispatch,
-                  const document::RootOp &op) {
+sweepFieldChoices(const document::Document &document, edit::OpRef op) {
   std::vector<std::pair<QString, QString>> choices;
-  for (const edit::FieldValue &f : edit::opFields(dispatch, op)) {
-    const QString field = qs(f.field);
-    const QString value = qs(f.value).trimmed();
-    if (value.startsWith('[') && value.endsWith(']') &&
-        value.indexOf('[', 1) < 0) {
-      const QStringList entries =
-          value.mid(1, value.size() - 2).split(',', Qt::SkipEmptyParts);
-      bool numbers = !entries.isEmpty();
-      for (const QString &e : entries) {
-        bool ok = false;
-        e.trimmed().toLongLong(&ok);
-        numbers = numbers && ok;
-      }
-      if (numbers) {
-        for (int i = 0; i < entries.size(); ++i) {
-          const long long v = entries[i].trimmed().toLongLong();
-          QStringList values;
-          if (v > 1)
-            values << QString::number(v / 2);
-          values << QString::number(v);
-          if (v > 0)
-            values << QString::number(v * 2);
-          choices.emplace_back(QString("%1[%2]").arg(field).arg(i),
-                               values.join(","));
-        }
-        continue;
-      }
-    }
-    choices.emplace_back(field, value);
+  for (const sweep::SweepAxis &axis : sweep::fieldAxes(document, op)) {
+    QStringList values;
+    for (const std::string &value : axis.values)
+      values << qs(value);
+    choices.emplace_back(qs(axis.field), values.join(","));
   }
   return choices;
 }
@@ -88,27 +62,31 @@ QImage sweepThumbnail(const sweep::SweepCandidate &candidate, edit::OpRef op) {
   return image;
 }
 
-SweepPlan planForPanel(sweep::SweepRequest request, edit::OpRef op,
-                       const std::optional<tools::IreeInstallation> &iree,
-                       const std::optional<sweep::IreeSpaceRequest> &space) {
+SweepPlan planForPanel(const workbench::Workbench &bench,
+                       sweep::SweepRequest request,
+                       const workbench::SweepJobChoice &how, edit::OpRef op) {
   SweepPlan plan;
-  const tools::IreeInstallation *installation = iree ? &*iree : nullptr;
-  auto source = sweep::chooseSweepSource(installation, request, space, false);
-  if (source && source->space) {
-    plan.space = sweep::describe(*source->space);
-    for (const std::string &relaxed : source->space->relaxed)
-      plan.space += "\n" + relaxed;
-    plan.points = source->space->points;
-    plan.stated = source->space->stated;
-  } else if (source) {
-    plan.whyNotIree = source->whyNotIree;
+  auto prepared = bench.prepareSweep(request, how);
+  if (!prepared) {
+    plan.error = prepared.refusal().message;
+    return plan;
   }
-  auto planned = sweep::planSweepWithVerdicts(installation, request);
+  if (const auto &space = prepared->source.space) {
+    plan.space = sweep::describe(*space);
+    for (const std::string &relaxed : space->relaxed)
+      plan.space += "\n" + relaxed;
+    plan.points = space->points;
+    plan.stated = space->stated;
+  } else {
+    plan.whyNotIree = prepared->source.whyNotIree;
+  }
+  auto planned = bench.planSweep(request, /*keepWithoutVerdicts=*/true);
   if (!planned) {
+    const std::string &why = planned.refusal().message;
     plan.error = plan.whyNotIree.empty()
-                     ? planned.error()
+                     ? why
                      : "Not from IREE's constraints (" + plan.whyNotIree +
-                           "), and the values above: " + planned.error();
+                           "), and the values above: " + why;
     return plan;
   }
   plan.candidates = std::move(planned->candidates);

@@ -1,12 +1,13 @@
 // A sweep panel's plan, made off the GUI thread: the candidates (from the
 // axes, or from the space IREE's constraints allow), each validated by the
 // rules, IREE's verdict on each when asked, and the first thumbnails.
-// Everything here is core/sweep's own; the panel only shows it.
+// Everything here is the workbench's (core/sweep's); the panel only shows
+// it.
 #pragma once
 
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepSpace.h"
-#include "core/tools/IreeInstallation.h"
+#include "core/workbench/Workbench.h"
 
 #include <QImage>
 #include <QSize>
@@ -27,10 +28,9 @@ QImage sweepThumbnail(const sweep::SweepCandidate &candidate, edit::OpRef op);
 
 // The fields a sweep can vary for an op: each entry of an integer-list
 // field ("workgroup[1]") and each other field whole ("mma_kind"), with the
-// values a new axis starts from.
+// values a new axis starts from (sweep::fieldAxes, joined by commas).
 std::vector<std::pair<QString, QString>>
-sweepFieldChoices(const document::Dispatch &dispatch,
-                  const document::RootOp &op);
+sweepFieldChoices(const document::Document &document, edit::OpRef op);
 
 struct SweepPlan {
   std::string error;
@@ -50,12 +50,15 @@ struct SweepPlan {
   std::string whyNotIree;
 };
 
-// `space`: take the candidates from IREE's constraints (its vary fields and
-// nearest count), and where they give none, the request's axes with the
-// reason (as the command line's sweep with no --vary); `iree`: needed for
-// that and for request.ireeConstraints.
-SweepPlan planForPanel(sweep::SweepRequest request, edit::OpRef op,
-                       const std::optional<tools::IreeInstallation> &iree,
-                       const std::optional<sweep::IreeSpaceRequest> &space);
+// The plan of `request` (the panel's axes) as every front end plans one,
+// through the workbench: `how` says where the candidates come from
+// (Workbench::prepareSweep: IREE's space with `how.vary` and `how.nearest`
+// where it gives one, else the axes, or the rules' neighbours where there
+// are none), then each applied, judged and, where the request asks, given
+// IREE's verdict (Workbench::planSweep, kept when IREE cannot answer);
+// `op`'s thumbnails drawn.
+SweepPlan planForPanel(const workbench::Workbench &bench,
+                       sweep::SweepRequest request,
+                       const workbench::SweepJobChoice &how, edit::OpRef op);
 
 } // namespace tilescope::widgets
