@@ -79,9 +79,10 @@ LayoutOptions::marks(const QCommandLineParser &parser) const {
   return read(parser, false);
 }
 
-Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
-                                         bool readFile) const {
-  LayoutInputs in;
+// Which picture: FILE (its op's config) or exactly one of --basis,
+// --layout, --mma, --config, --swizzle.
+std::optional<Error> LayoutOptions::readKind(const QCommandLineParser &parser,
+                                             LayoutInputs &in) const {
   int kinds = 0;
   for (const auto &[option, kind] :
        {std::pair{&basis, LayoutInputs::Kind::Basis},
@@ -108,6 +109,13 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
     return Error{
         "give exactly one of --basis, --layout, --mma, --config, --swizzle "
         "(or FILE --op DISPATCH:OP)"};
+  return std::nullopt;
+}
+
+// The operand, ids, counts, element, shape and step, each checked.
+std::optional<Error>
+LayoutOptions::readNumbers(const QCommandLineParser &parser,
+                           LayoutInputs &in) const {
   in.colMajor = parser.isSet(colMajor);
   if (parser.isSet(operand)) {
     const std::string name = parser.value(operand).toLower().toStdString();
@@ -168,6 +176,14 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
       return Error{sizes.error()};
     in.shape = *sizes;
   }
+  return std::nullopt;
+}
+
+// The op's texts: from the options, else (with FILE) from its root op.
+std::optional<Error> LayoutOptions::readTexts(const QCommandLineParser &parser,
+                                              LayoutInputs &in,
+                                              bool readFile) const {
+  const QStringList files = parser.positionalArguments();
   in.iterationSpaceText = parser.value(iterationSpace).toStdString();
   in.typesText = parser.value(types).toStdString();
   in.mapsText = parser.value(maps).toStdString();
@@ -228,6 +244,17 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
           "--access " + in.accessPattern +
           ": expected mma:INTRINSIC:lhs|rhs|acc with a known intrinsic"};
   }
+  return std::nullopt;
+}
+
+Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
+                                         bool readFile) const {
+  LayoutInputs in;
+  for (auto part : {&LayoutOptions::readKind, &LayoutOptions::readNumbers})
+    if (auto error = (this->*part)(parser, in))
+      return *error;
+  if (auto error = readTexts(parser, in, readFile))
+    return *error;
   return in;
 }
 

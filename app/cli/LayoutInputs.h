@@ -141,6 +141,14 @@ struct LayoutOptions {
 private:
   Result<LayoutInputs> read(const QCommandLineParser &parser,
                             bool readFile) const;
+  // read's steps, in order; each fills its part of `in` or says what is
+  // wrong with the options.
+  std::optional<Error> readKind(const QCommandLineParser &parser,
+                                LayoutInputs &in) const;
+  std::optional<Error> readNumbers(const QCommandLineParser &parser,
+                                   LayoutInputs &in) const;
+  std::optional<Error> readTexts(const QCommandLineParser &parser,
+                                 LayoutInputs &in, bool readFile) const;
 };
 
 } // namespace tilescope::cli

@@ -43,6 +43,130 @@ const MmaIntrinsic *intrinsicOf(const config::LoweringConfig &part) {
                                                            : nullptr;
 }
 
+// The attention's extents over its loops: workgroups, one workgroup's
+// batch, query-row and value-column tiles, one step's keys (tk2), and the
+// whole N, K1 and K2.
+struct AttentionTiles {
+  double workgroups = 1, tb = 1, tm = 1, tn = 1, tk2 = 1, N = 1, K1 = 1, K2 = 1;
+};
+
+AttentionTiles attentionTiles(const config::IterationSpace &space,
+                              const AttentionDims &dims,
+                              const std::vector<int64_t> &workgroup,
+                              const std::vector<int64_t> &reduction) {
+  auto bound = [&space](int d) {
+    return static_cast<double>(space.bounds[static_cast<size_t>(d)]);
+  };
+  auto tileOf = [&bound](const std::vector<int64_t> &tiles, int d) {
+    const int64_t t = tiles[static_cast<size_t>(d)];
+    return t > 0 ? std::min(static_cast<double>(t), bound(d)) : bound(d);
+  };
+  AttentionTiles t;
+  for (int d : dims.batch) {
+    t.tb *= tileOf(workgroup, d);
+    t.workgroups *= ceilDivide(bound(d), tileOf(workgroup, d));
+  }
+  for (int d : dims.m) {
+    t.tm *= tileOf(workgroup, d);
+    t.workgroups *= ceilDivide(bound(d), tileOf(workgroup, d));
+  }
+  for (int d : dims.n) {
+    t.N *= bound(d);
+    t.tn *= tileOf(workgroup, d);
+    t.workgroups *= ceilDivide(bound(d), tileOf(workgroup, d));
+  }
+  for (int d : dims.k1)
+    t.K1 *= bound(d);
+  for (int d : dims.k2) {
+    t.K2 *= bound(d);
+    t.tk2 *= tileOf(reduction, d);
+  }
+  return t;
+}
+
+// Each contraction's rows and columns as its subgroups share them. IREE
+// writes the decomposition's bases over the attention op's loops ([[1, 4,
+// 1, 1, 1], [0, 1, 2, 3]]: counts per attention loop, the mapping from the
+// contraction's loops to them), so a loop's count is the one at its own
+// position; without such a basis, every subgroup along the rows.
+struct SubgroupExtents {
+  Extent qkRows, qkColumns, pvRows, pvColumns;
+};
+
+SubgroupExtents
+subgroupExtents(const config::DecompositionConfig &decomposition,
+                const AttentionDims &dims, const AttentionTiles &tiles,
+                size_t rank, double subgroups, const MmaIntrinsic &qk,
+                const MmaIntrinsic &pv) {
+  auto along = [&](const config::LoweringConfig &part,
+                   const std::vector<int> &loops, bool rows) {
+    const auto basis = part.subgroupBasis();
+    if (!basis || basis->counts.size() != rank)
+      return rows ? subgroups : 1.0;
+    double count = 1;
+    for (int d : loops)
+      count *= static_cast<double>(
+          std::max<int64_t>(1, basis->counts[static_cast<size_t>(d)]));
+    return count;
+  };
+  return {padded(tiles.tm, along(*decomposition.qk, dims.m, true), qk.m),
+          padded(tiles.tk2, along(*decomposition.qk, dims.k2, false), qk.n),
+          padded(tiles.tm, along(*decomposition.pv, dims.m, true), pv.m),
+          padded(tiles.tn, along(*decomposition.pv, dims.n, false), pv.n)};
+}
+
+// Residency, for the summary: the compiled kernel's, else estimated from
+// `estimatedShared` (the step's K and V tiles and the Q tile in shared
+// memory) and a full register file's share (its scores and accumulators).
+void residency(CostPrediction &p, const CostModelInput &in, double threads,
+               double lanes, double units, double workgroups,
+               double estimatedShared) {
+  const bool compiled = in.compiled && in.compiled->registersPerThread > 0;
+  p.residentPerCu = residentPerCu(
+      in, static_cast<int64_t>(threads), static_cast<int64_t>(lanes),
+      compiled ? in.compiled->registersPerThread : 128,
+      compiled && in.compiled->sharedMemoryBytes > 0
+          ? static_cast<double>(in.compiled->sharedMemoryBytes)
+          : estimatedShared,
+      p.resourcesEstimated);
+  p.rounds = static_cast<int64_t>(roundsOn(static_cast<int64_t>(workgroups),
+                                           static_cast<int64_t>(units),
+                                           p.residentPerCu)
+                                      .size());
+}
+
+// One contraction's rows or columns, for the padding note.
+struct NamedExtent {
+  const char *contraction;
+  Extent extent;
+  const char *what;
+};
+
+// What a reader is told: value columns split over workgroups (`splitColumns`
+// of them per workgroup; 0: not split), padding in a subgroup's share, P's
+// relayout, where the calibration comes from.
+void addAttentionNotes(CostPrediction &p, double splitColumns,
+                       const std::vector<NamedExtent> &extents, bool relayout,
+                       const std::string &arch) {
+  if (splitColumns > 0)
+    p.notes.push_back(format("each workgroup holds %.0f of the value columns: ",
+                             splitColumns) +
+                      "Q.K^T and the softmax run once per column tile");
+  for (const NamedExtent &e : extents)
+    if (e.extent.padded > e.extent.used)
+      p.notes.push_back(std::string(e.contraction) + ": " +
+                        format("a subgroup holds %.0f ", e.extent.perSubgroup) +
+                        e.what +
+                        ", fewer than its intrinsic's: the rest is "
+                        "padding");
+  if (relayout)
+    p.notes.push_back("P changes layout between the contractions every step "
+                      "(S's accumulator is not P.V's LHS layout): counted as "
+                      "a round trip through shared memory");
+  if (arch.rfind("sm_90", 0) != 0)
+    p.notes.push_back(calibratedElsewhereNote("attention", arch));
+}
+
 } // namespace
 
 Result<CostPrediction>
@@ -82,66 +206,20 @@ predictAttentionTime(const CostModelInput &in,
     return Error{dims.error()};
 
   const size_t rank = space.rank();
-  const auto workgroup =
-      tilesAt(*in.config, config::TilingLevel::Workgroup, rank);
-  const auto reduction =
-      tilesAt(*in.config, config::TilingLevel::Reduction, rank);
-  auto bound = [&space](int d) {
-    return static_cast<double>(space.bounds[static_cast<size_t>(d)]);
-  };
-  auto tileOf = [&bound](const std::vector<int64_t> &tiles, int d) {
-    const int64_t t = tiles[static_cast<size_t>(d)];
-    return t > 0 ? std::min(static_cast<double>(t), bound(d)) : bound(d);
-  };
-  double workgroups = 1, tb = 1, tm = 1, tn = 1, tk2 = 1, N = 1, K1 = 1, K2 = 1;
-  for (int d : dims->batch) {
-    tb *= tileOf(workgroup, d);
-    workgroups *= ceilDivide(bound(d), tileOf(workgroup, d));
-  }
-  for (int d : dims->m) {
-    tm *= tileOf(workgroup, d);
-    workgroups *= ceilDivide(bound(d), tileOf(workgroup, d));
-  }
-  for (int d : dims->n) {
-    N *= bound(d);
-    tn *= tileOf(workgroup, d);
-    workgroups *= ceilDivide(bound(d), tileOf(workgroup, d));
-  }
-  for (int d : dims->k1)
-    K1 *= bound(d);
-  for (int d : dims->k2) {
-    K2 *= bound(d);
-    tk2 *= tileOf(reduction, d);
-  }
-  const double steps = ceilDivide(K2, tk2);
+  const AttentionTiles tiles = attentionTiles(
+      space, *dims, tilesAt(*in.config, config::TilingLevel::Workgroup, rank),
+      tilesAt(*in.config, config::TilingLevel::Reduction, rank));
+  const double workgroups = tiles.workgroups, tb = tiles.tb, tm = tiles.tm,
+               tn = tiles.tn, tk2 = tiles.tk2, K1 = tiles.K1;
+  const double steps = ceilDivide(tiles.K2, tk2);
 
   const double threads = workgroupThreads(*in.translation);
   const double lanes = subgroupLanes(*in.translation, *in.target);
   const double subgroups = std::max(1.0, threads / lanes);
-  // Each contraction's subgroups along its rows and columns. IREE writes
-  // the decomposition's bases over the attention op's loops ([[1, 4, 1, 1,
-  // 1], [0, 1, 2, 3]]: counts per attention loop, the mapping from the
-  // contraction's loops to them), so a loop's count is the one at its own
-  // position; without such a basis, every subgroup along the rows.
-  auto along = [&](const config::LoweringConfig &part,
-                   const std::vector<int> &loops, bool rows) {
-    const auto basis = part.subgroupBasis();
-    if (!basis || basis->counts.size() != rank)
-      return rows ? subgroups : 1.0;
-    double count = 1;
-    for (int d : loops)
-      count *= static_cast<double>(
-          std::max<int64_t>(1, basis->counts[static_cast<size_t>(d)]));
-    return count;
-  };
-  const Extent qkRows =
-      padded(tm, along(*decomposition.qk, dims->m, true), qkIntrinsic->m);
-  const Extent qkColumns =
-      padded(tk2, along(*decomposition.qk, dims->k2, false), qkIntrinsic->n);
-  const Extent pvRows =
-      padded(tm, along(*decomposition.pv, dims->m, true), pvIntrinsic->m);
-  const Extent pvColumns =
-      padded(tn, along(*decomposition.pv, dims->n, false), pvIntrinsic->n);
+  const SubgroupExtents extents = subgroupExtents(
+      decomposition, *dims, tiles, rank, subgroups, *qkIntrinsic, *pvIntrinsic);
+  const Extent &qkRows = extents.qkRows, &qkColumns = extents.qkColumns,
+               &pvRows = extents.pvRows, &pvColumns = extents.pvColumns;
   // P moved between lanes each step where S's accumulator layout is not
   // P.V's LHS layout (IREE marks both intrinsics col_major to avoid it).
   const auto layouts = deriveAttentionLayouts(*in.config, space, decomposition);
@@ -184,47 +262,17 @@ predictAttentionTime(const CostModelInput &in,
   p.model = "attention (VectorDistribute, " + qkIntrinsic->name +
             (pvIntrinsic == qkIntrinsic ? "" : " and " + pvIntrinsic->name) +
             ")";
-  // Residency, for the summary: the compiled kernel's, else estimated from
-  // the step's K and V tiles and the Q tile in shared memory and a full
-  // register file's share (its scores and accumulators).
-  const double estimatedShared =
-      (tk2 * (K1 + tn) + tm * K1) * tb * elementBytes;
-  const bool compiled = in.compiled && in.compiled->registersPerThread > 0;
-  p.residentPerCu = residentPerCu(
-      in, static_cast<int64_t>(threads), static_cast<int64_t>(lanes),
-      compiled ? in.compiled->registersPerThread : 128,
-      compiled && in.compiled->sharedMemoryBytes > 0
-          ? static_cast<double>(in.compiled->sharedMemoryBytes)
-          : estimatedShared,
-      p.resourcesEstimated);
-  p.rounds = static_cast<int64_t>(roundsOn(static_cast<int64_t>(workgroups),
-                                           static_cast<int64_t>(units),
-                                           p.residentPerCu)
-                                      .size());
+  residency(p, in, threads, lanes, units, workgroups,
+            (tk2 * (K1 + tn) + tm * K1) * tb * elementBytes);
   p.workgroups = static_cast<int64_t>(workgroups);
   p.steps = static_cast<int64_t>(steps);
   p.globalBytes = workgroups * steps * tb * tk2 * (K1 + tn) * elementBytes;
-  if (tn < N)
-    p.notes.push_back(
-        format("each workgroup holds %.0f of the value columns: ", tn) +
-        "Q.K^T and the softmax run once per column tile");
-  for (const auto &[name, extent, what] :
-       {std::tuple{"Q.K^T", qkRows, "query rows"},
-        std::tuple{"Q.K^T", qkColumns, "keys of the step"},
-        std::tuple{"P.V", pvRows, "query rows"},
-        std::tuple{"P.V", pvColumns, "value columns"}})
-    if (extent.padded > extent.used)
-      p.notes.push_back(std::string(name) + ": " +
-                        format("a subgroup holds %.0f ", extent.perSubgroup) +
-                        what +
-                        ", fewer than its intrinsic's: the rest is "
-                        "padding");
-  if (relayout)
-    p.notes.push_back("P changes layout between the contractions every step "
-                      "(S's accumulator is not P.V's LHS layout): counted as "
-                      "a round trip through shared memory");
-  if (in.target->arch.rfind("sm_90", 0) != 0)
-    p.notes.push_back(calibratedElsewhereNote("attention", in.target->arch));
+  addAttentionNotes(p, tn < tiles.N ? tn : 0,
+                    {{"Q.K^T", qkRows, "query rows"},
+                     {"Q.K^T", qkColumns, "keys of the step"},
+                     {"P.V", pvRows, "query rows"},
+                     {"P.V", pvColumns, "value columns"}},
+                    relayout, in.target->arch);
   finish(p, t, *arch, total, "L2");
   return p;
 }

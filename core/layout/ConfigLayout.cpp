@@ -175,36 +175,13 @@ repackBasis(const std::optional<config::Basis> &basis, size_t rank,
   return repacked;
 }
 
-} // namespace
-
-Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
-                                   const config::IterationSpace &original,
-                                   const DeriveOptions &options) {
-  DerivedLayout result;
-  result.space = original;
-  const bool release311 =
-      config::compareRelease(options.ireeRelease, "3.12") < 0;
-
-  if (auto dims = cfg.expandDims()) {
-    if (!release311) {
-      result.notes.push_back("expand_dims ignored: IREE " +
-                             options.ireeRelease +
-                             " does not read it (3.11 only)");
-    } else if (auto expanded = expandSpace(original, *dims)) {
-      result.space = *expanded;
-      result.notes.push_back("expand_dims applied: " + original.toString() +
-                             " -> " + expanded->toString());
-    } else {
-      result.notes.push_back(expanded.error());
-    }
-  }
-  const config::IterationSpace &space = result.space;
-  const size_t rank = space.rank();
+// A layout is drawn only over static bounds and tile sizes that are sizes.
+std::optional<Error> undrawable(const config::LoweringConfig &cfg,
+                                const config::IterationSpace &space) {
   for (int64_t bound : space.bounds)
     if (bound == config::kDynamicSize)
       return Error{"the iteration space " + space.toString() +
                    " has dynamic sizes; layouts need static bounds"};
-
   // A negative tile is no tile size at all: IREE does not check it and
   // builds a layout with it; Tilescope says so instead of drawing one.
   for (config::TilingLevel level : config::kAllTilingLevels)
@@ -217,36 +194,41 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
                        "builds one with a tile of " +
                        std::to_string((*sizes)[d]) +
                        "); use 0 for \"not tiled\""};
+  return std::nullopt;
+}
 
-  auto ownWorkgroup = cfg.tileSizes(config::TilingLevel::Workgroup);
-  const bool inherits =
-      !ownWorkgroup && options.fusedWorkgroupTile.size() == rank;
-  if (inherits)
-    result.notes.push_back("workgroup tile " +
-                           bracketedList(options.fusedWorkgroupTile) +
-                           " from the root op this op is fused into");
-  const auto partial =
-      zeroPadded(cfg.tileSizes(config::TilingLevel::PartialReduction), rank);
-  const auto thread =
-      zeroPadded(cfg.tileSizes(config::TilingLevel::Thread), rank);
+// expand_dims (IREE 3.11 only) reshapes the iteration space first.
+void expandSpaceAsIreeDoes(const config::LoweringConfig &cfg,
+                           const config::IterationSpace &original,
+                           bool release311, const std::string &release,
+                           DerivedLayout &result) {
+  auto dims = cfg.expandDims();
+  if (!dims)
+    return;
+  if (!release311) {
+    result.notes.push_back("expand_dims ignored: IREE " + release +
+                           " does not read it (3.11 only)");
+  } else if (auto expanded = expandSpace(original, *dims)) {
+    result.space = *expanded;
+    result.notes.push_back("expand_dims applied: " + original.toString() +
+                           " -> " + expanded->toString());
+  } else {
+    result.notes.push_back(expanded.error());
+  }
+}
 
-  // The workgroup grid and the bounds of one workgroup tile and iteration.
-  WorkgroupIteration iteration = workgroupIteration(
-      cfg, space, {},
-      inherits ? options.fusedWorkgroupTile : std::vector<int64_t>{});
-  result.workgroupTile = std::move(iteration.workgroupTile);
-  result.workgroupCounts = std::move(iteration.workgroupCounts);
-  result.workgroupCount = iteration.workgroupCount;
-  result.reductionLoops = std::move(iteration.reductionLoops);
-  result.notes.insert(result.notes.end(), iteration.notes.begin(),
-                      iteration.notes.end());
-  const std::vector<int64_t> &bounds = iteration.bounds;
-
-  // GPUPackPartialReductions (3.12+): each reduction dimension with
-  // partial_reduction > 1 and thread > 1 splits into an outer loop in place
-  // (partial / thread, no thread tile) and an inner loop of `thread`
-  // elements appended after all loops.
-  std::vector<size_t> packed;
+// GPUPackPartialReductions (3.12+): each reduction dimension with
+// partial_reduction > 1 and thread > 1 splits into an outer loop in place
+// (partial / thread, no thread tile) and an inner loop of `thread` elements
+// appended after all loops. Sets the layout's loops; returns each loop's
+// element tile.
+std::vector<int64_t> packedLoops(const config::IterationSpace &space,
+                                 const std::vector<int64_t> &bounds,
+                                 const std::vector<int64_t> &partial,
+                                 const std::vector<int64_t> &thread,
+                                 bool release311, std::vector<size_t> &packed,
+                                 DerivedLayout &result) {
+  const size_t rank = space.rank();
   if (!release311)
     for (size_t d = 0; d < rank; ++d)
       if (space.isReduction(d) && partial[d] > 1 && thread[d] > 1)
@@ -292,17 +274,25 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
         " packed by GPUPackPartialReductions: " + std::to_string(bounds[d]) +
         " = " + std::to_string(bounds[d] / thread[d]) + " x " +
         std::to_string(thread[d]));
+  return elementTiles;
+}
 
+// setGPULoweringConfigLayout: the bases over the layout's loops (repacked
+// where loops were packed), then subgroup, thread and element tiles divide
+// the bounds in turn; what remains is the batch.
+void nestLayout(const config::LoweringConfig &cfg, const DeriveOptions &options,
+                size_t rank, size_t packedCount,
+                const std::vector<int64_t> &elementTiles,
+                DerivedLayout &result) {
   const size_t loops = result.dimensions.size();
-  if (packed.empty()) {
+  if (packedCount == 0) {
     result.effectiveLaneBasis = cfg.laneBasis();
     result.effectiveSubgroupBasis = cfg.subgroupBasis();
   } else {
-    result.effectiveLaneBasis = repackBasis(
-        cfg.laneBasis(), rank, packed.size(), result.notes, "lane_basis");
-    result.effectiveSubgroupBasis =
-        repackBasis(cfg.subgroupBasis(), rank, packed.size(), result.notes,
-                    "subgroup_basis");
+    result.effectiveLaneBasis = repackBasis(cfg.laneBasis(), rank, packedCount,
+                                            result.notes, "lane_basis");
+    result.effectiveSubgroupBasis = repackBasis(
+        cfg.subgroupBasis(), rank, packedCount, result.notes, "subgroup_basis");
   }
   std::vector<int64_t> subgroupTile, subgroupStride, laneTile, laneStride;
   basisTilesOverLoops(result.effectiveSubgroupBasis, loops, subgroupTile,
@@ -316,8 +306,6 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
           ? options.subgroupSize
           : (cfg.laneBasis() ? cfg.laneBasis()->product() : 1);
 
-  // setGPULoweringConfigLayout: subgroup, thread, then element tiles divide
-  // the bounds in turn; what remains is the batch.
   config::NestedLayoutAttr &layout = result.layout;
   for (size_t i = 0; i < loops; ++i) {
     int64_t bound = result.dimensions[i].bound;
@@ -333,44 +321,50 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
     layout.subgroupStrides.push_back(sg == 1 ? 0 : subgroupStride[i]);
     layout.threadStrides.push_back(th == 1 ? 0 : laneStride[i]);
   }
+}
 
-  // The accumulator of a partial reduction: the output's dimensions, then the
-  // partially reduced loops in loop order.
+// The accumulator of a partial reduction: the output's dimensions, then the
+// partially reduced loops in loop order.
+void accumulatorOfPartialReduction(DerivedLayout &result) {
   const bool anyPartial =
       std::any_of(result.dimensions.begin(), result.dimensions.end(),
                   [](const LayoutDimension &d) { return d.partiallyReduced; });
-  if (anyPartial) {
-    std::vector<int> outputDims;
-    if (!space.operands.empty() && space.operands.back().isOutput) {
-      outputDims = space.operands.back().dims;
-    } else {
-      for (size_t d = 0; d < rank; ++d)
-        if (!space.isReduction(d))
-          outputDims.push_back(static_cast<int>(d));
-    }
-    for (int loop : outputDims) {
-      if (loop < 0) {
-        appendUnitDimension(result.accumulatorLayout);
-        result.accumulatorDimensions.push_back("unit");
-        continue;
-      }
-      appendDimension(result.accumulatorLayout, layout,
-                      static_cast<size_t>(loop));
-      result.accumulatorDimensions.push_back(
-          result.dimensions[static_cast<size_t>(loop)].name);
-    }
-    for (size_t i = 0; i < rank; ++i)
-      if (result.dimensions[i].partiallyReduced) {
-        appendDimension(result.accumulatorLayout, layout, i);
-        result.accumulatorDimensions.push_back(result.dimensions[i].name);
-      }
+  if (!anyPartial)
+    return;
+  const config::IterationSpace &space = result.space;
+  std::vector<int> outputDims;
+  if (!space.operands.empty() && space.operands.back().isOutput) {
+    outputDims = space.operands.back().dims;
+  } else {
+    for (size_t d = 0; d < space.rank(); ++d)
+      if (!space.isReduction(d))
+        outputDims.push_back(static_cast<int>(d));
   }
+  for (int loop : outputDims) {
+    if (loop < 0) {
+      appendUnitDimension(result.accumulatorLayout);
+      result.accumulatorDimensions.push_back("unit");
+      continue;
+    }
+    appendDimension(result.accumulatorLayout, result.layout,
+                    static_cast<size_t>(loop));
+    result.accumulatorDimensions.push_back(
+        result.dimensions[static_cast<size_t>(loop)].name);
+  }
+  for (size_t i = 0; i < space.rank(); ++i)
+    if (result.dimensions[i].partiallyReduced) {
+      appendDimension(result.accumulatorLayout, result.layout, i);
+      result.accumulatorDimensions.push_back(result.dimensions[i].name);
+    }
+}
 
-  // Along the reduction dimensions, per iteration.
+// Along the reduction dimensions, per iteration.
+void countReductionElements(DerivedLayout &result) {
+  const config::NestedLayoutAttr &layout = result.layout;
   result.reductionElementsPerSubgroup = 1;
   result.reductionElementsPerThread = 1;
   bool anyReduction = false;
-  for (size_t i = 0; i < loops; ++i) {
+  for (size_t i = 0; i < result.dimensions.size(); ++i) {
     if (!result.dimensions[i].reduction)
       continue;
     anyReduction = true;
@@ -384,6 +378,50 @@ Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
   }
   if (!anyReduction)
     result.reductionElementsPerSubgroup = result.reductionElementsPerThread = 0;
+}
+
+} // namespace
+
+Result<DerivedLayout> deriveLayout(const config::LoweringConfig &cfg,
+                                   const config::IterationSpace &original,
+                                   const DeriveOptions &options) {
+  DerivedLayout result;
+  result.space = original;
+  const bool release311 =
+      config::compareRelease(options.ireeRelease, "3.12") < 0;
+  expandSpaceAsIreeDoes(cfg, original, release311, options.ireeRelease, result);
+  const config::IterationSpace &space = result.space;
+  const size_t rank = space.rank();
+  if (auto refused = undrawable(cfg, space))
+    return *refused;
+
+  auto ownWorkgroup = cfg.tileSizes(config::TilingLevel::Workgroup);
+  const bool inherits =
+      !ownWorkgroup && options.fusedWorkgroupTile.size() == rank;
+  if (inherits)
+    result.notes.push_back("workgroup tile " +
+                           bracketedList(options.fusedWorkgroupTile) +
+                           " from the root op this op is fused into");
+  // The workgroup grid and the bounds of one workgroup tile and iteration.
+  WorkgroupIteration iteration = workgroupIteration(
+      cfg, space, {},
+      inherits ? options.fusedWorkgroupTile : std::vector<int64_t>{});
+  result.workgroupTile = std::move(iteration.workgroupTile);
+  result.workgroupCounts = std::move(iteration.workgroupCounts);
+  result.workgroupCount = iteration.workgroupCount;
+  result.reductionLoops = std::move(iteration.reductionLoops);
+  result.notes.insert(result.notes.end(), iteration.notes.begin(),
+                      iteration.notes.end());
+
+  std::vector<size_t> packed;
+  const std::vector<int64_t> elementTiles = packedLoops(
+      space, iteration.bounds,
+      zeroPadded(cfg.tileSizes(config::TilingLevel::PartialReduction), rank),
+      zeroPadded(cfg.tileSizes(config::TilingLevel::Thread), rank), release311,
+      packed, result);
+  nestLayout(cfg, options, rank, packed.size(), elementTiles, result);
+  accumulatorOfPartialReduction(result);
+  countReductionElements(result);
   return result;
 }
 

@@ -125,67 +125,123 @@ std::optional<std::string> programOnDevice(const std::string &program,
   return placed ? std::optional<std::string>(std::move(*placed)) : std::nullopt;
 }
 
-Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
-                                 const CheckRequest &request) {
+namespace {
+
+// One checked run, step by step; checkProgram calls the steps in order. A
+// step that can be refused returns an Error when the request or its files
+// are at fault (no result); a step returns false when the run stops there
+// (the result names the failed step and why), true to go on.
+class CheckRun {
+public:
+  CheckRun(const tools::IreeInstallation &iree, const CheckRequest &request)
+      : iree(iree), request(request) {}
+
+  Result<CheckResult> run();
+
+private:
+  Result<bool> readInputs();
+  Result<bool> placeTestedProgram();
+  Result<bool> compileBoth();
+  bool readSignature();
+  Result<bool> writeInputs();
+  bool runBoth();
+  bool compareOutputs();
+  CheckResult finish();
+  CheckResult compiledOnly();
+
+  bool stop(const std::string &stepName, const std::string &why) {
+    result.failedStep = stepName;
+    result.error = why;
+    return false;
+  }
+  process::ProcessSpec runCommand(const std::string &module,
+                                  const std::string &device,
+                                  const std::string &prefix) const;
+
+  const tools::IreeInstallation &iree;
+  const CheckRequest &request;
+  CheckResult result;
+  const Step step{result, request};
+  Clock::time_point start;
+  fs::path runner, dumper, directory;
+  std::string programText, referenceText;
+  // The tested module: the program (placed on the edited file's device)
+  // and its flags, with the edited executables substituted.
+  std::string testedProgram;
+  std::vector<std::string> testedFlags, substituted;
+  FunctionSignature signature;
+  std::vector<std::string> inputFlags;
+};
+
+Result<CheckResult> CheckRun::run() {
+  for (auto refusable : {&CheckRun::readInputs, &CheckRun::placeTestedProgram,
+                         &CheckRun::compileBoth}) {
+    Result<bool> goOn = (this->*refusable)();
+    if (!goOn)
+      return Error{goOn.error()};
+    if (!*goOn)
+      return finish();
+  }
+  // Compile-only: stop after the compiles, or after the inputs are ready.
+  if (request.compileOnly && !request.prepareInputs)
+    return compiledOnly();
+  if (!readSignature())
+    return finish();
+  if (auto written = writeInputs(); !written)
+    return Error{written.error()};
+  if (request.compileOnly)
+    return compiledOnly();
+  if (runBoth())
+    compareOutputs();
+  return finish();
+}
+
+// The tools, the program and its reference, and the try folder.
+Result<bool> CheckRun::readInputs() {
   auto compiler = iree.tool(tools::kIreeCompile);
-  auto runner = iree.tool(tools::kIreeRunModule);
-  auto dumper = iree.tool(tools::kIreeDumpModule);
-  for (const auto *tool : {&compiler, &runner, &dumper})
+  auto runnerTool = iree.tool(tools::kIreeRunModule);
+  auto dumperTool = iree.tool(tools::kIreeDumpModule);
+  for (const auto *tool : {&compiler, &runnerTool, &dumperTool})
     if (!*tool)
       return Error{tool->error()};
-  auto programText = readTextFile(request.program);
-  if (!programText)
-    return Error{programText.error()};
-  const fs::path referencePath = request.reference.value_or(request.program);
-  auto referenceText = readTextFile(referencePath);
-  if (!referenceText)
-    return Error{referenceText.error()};
+  runner = *runnerTool;
+  dumper = *dumperTool;
+  auto program = readTextFile(request.program);
+  if (!program)
+    return Error{program.error()};
+  programText = std::move(*program);
+  auto reference = readTextFile(request.reference.value_or(request.program));
+  if (!reference)
+    return Error{reference.error()};
+  referenceText = std::move(*reference);
   std::error_code error;
   fs::create_directories(request.directory, error);
   if (error)
     return Error{"cannot create the try folder " + request.directory.string() +
                  ": " + error.message()};
-  const fs::path directory = fs::absolute(request.directory);
-
-  CheckResult result;
+  directory = fs::absolute(request.directory);
   result.directory = directory;
-  const Clock::time_point start = Clock::now();
-  const Step step{result, request};
-  auto finish = [&]() {
-    result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-        Clock::now() - start);
-    // Every job leaves the commands that reproduce it (docs/jobs.md).
-    std::string script = "#!/bin/sh\n# The checked run's commands, as they "
-                         "ran (the comparison of\n# outputs is Tilescope's: "
-                         "tilescope-cli verify).\nset -e\ncd " +
-                         process::shellQuote(directory.string()) + "\n";
-    for (const std::string &command : result.commands)
-      script += command + "\n";
-    if (writeFileAtomically(directory / "command.sh", script)) {
-      std::error_code ignored;
-      fs::permissions(directory / "command.sh", fs::perms::owner_exec,
-                      fs::perm_options::add, ignored);
-    }
-    return result;
-  };
+  start = Clock::now();
+  return true;
+}
 
-  // 1. The tested module: the program for the edited file's device, with
-  // the file's executables in place of IREE's.
-  std::vector<std::string> testedFlags;
-  std::string testedProgram = *programText;
-  std::vector<std::string> substituted;
+// 1. The tested module: the program for the edited file's device, with the
+// file's executables in place of IREE's; the files both compiles read, and
+// the device the tested module runs on.
+Result<bool> CheckRun::placeTestedProgram() {
+  testedProgram = programText;
   if (request.edited) {
     const std::vector<std::string> backends =
         service::documentBackends(*request.edited);
     result.backend = backends.empty() ? "" : backends.front();
-    if (service::namesItsDevices(*programText)) {
+    if (service::namesItsDevices(programText)) {
       // The program names its own devices: compiled as it stands.
     } else if (auto onDevice =
-                   programOnDevice(*programText, request.edited->text)) {
+                   programOnDevice(programText, request.edited->text)) {
       testedProgram = std::move(*onDevice);
     } else if (request.target) {
       testedFlags = request.target->compileFlags;
-    } else if (service::hasTopLevelModule(*programText)) {
+    } else if (service::hasTopLevelModule(programText)) {
       return Error{request.program.string() +
                    " has a module of its own that names no device "
                    "(hal.device.targets): add them to it, or give --target"};
@@ -208,19 +264,16 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
         request.target.value_or(*service::compileTarget("llvm-cpu"));
     result.backend = target.backend;
     // A program that names its devices is compiled for them as it stands.
-    if (!service::namesItsDevices(*programText))
+    if (!service::namesItsDevices(programText))
       testedFlags = target.compileFlags;
   }
   testedFlags.insert(testedFlags.end(), request.extraFlags.begin(),
                      request.extraFlags.end());
-  if (auto written =
-          writeFileAtomically(directory / "program.mlir", testedProgram);
-      !written)
-    return Error{written.error()};
-  if (auto written =
-          writeFileAtomically(directory / "reference.mlir", *referenceText);
-      !written)
-    return Error{written.error()};
+  for (const auto &[name, text] : {std::pair<const char *, const std::string *>{
+                                       "program.mlir", &testedProgram},
+                                   {"reference.mlir", &referenceText}})
+    if (auto written = writeFileAtomically(directory / name, *text); !written)
+      return Error{written.error()};
 
   result.device = request.device;
   if (result.device.empty() && !request.compileOnly) {
@@ -229,7 +282,12 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
                    " module on"};
     result.device = "local-task";
   }
+  return true;
+}
 
+// The tested module and the CPU reference, compiled side by side; IREE must
+// have substituted every edited executable.
+Result<bool> CheckRun::compileBoth() {
   // Relative paths: the step runs in the try folder (Step::run).
   service::CompileRequest testedRequest;
   testedRequest.input = "program.mlir";
@@ -246,7 +304,6 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     if (!*command)
       return Error{command->error()};
 
-  // The two compiles are independent: run them side by side.
   step.announce("compiling the program with the edited dispatch and the "
                 "CPU reference");
   CheckResult referenceSide = result;
@@ -259,89 +316,77 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
   const bool referenceOk = reference.get();
   result.commands.push_back(referenceSide.commands.back());
   if (!testedOk)
-    return finish();
-  if (!referenceOk) {
-    result.failedStep = referenceSide.failedStep;
-    result.error = referenceSide.error;
-    return finish();
-  }
+    return false;
+  if (!referenceOk)
+    return stop(referenceSide.failedStep, referenceSide.error);
   for (const std::string &name : substituted)
     if (testedRun.standardError.find("`" + name + "` substituted") ==
-        std::string::npos) {
-      result.failedStep = "compile";
-      result.error = "IREE did not substitute @" + name +
-                     ": the program has no executable of that name, so the "
-                     "dispatch file does not come from this program (or "
-                     "from other compile flags)";
-      return finish();
-    }
-  // Compile-only: stop after the compiles, or after the inputs are ready.
-  auto compiledOnly = [&] {
-    result.compiledOnly = true;
-    result.notRunBecause = request.notRunBecause;
-    return finish();
-  };
-  if (request.compileOnly && !request.prepareInputs)
-    return compiledOnly();
+        std::string::npos)
+      return stop("compile",
+                  "IREE did not substitute @" + name +
+                      ": the program has no executable of that name, so the "
+                      "dispatch file does not come from this program (or "
+                      "from other compile flags)");
+  return true;
+}
 
-  // 2. The function and its inputs, from the reference module's ABI.
+// 2. The function checked, from the reference module's ABI.
+bool CheckRun::readSignature() {
   step.announce("reading the function's signature");
   process::ProcessSpec dump;
-  dump.program = *dumper;
+  dump.program = dumper;
   dump.arguments = {"--output=metadata", "reference.vmfb"};
   process::ProcessResult dumped;
   if (!step.run("signature", dump, &dumped))
-    return finish();
+    return false;
   auto signatures = parseAbiDeclarations(dumped.standardOutput);
-  if (!signatures) {
-    result.failedStep = "signature";
-    result.error = signatures.error();
-    return finish();
-  }
+  if (!signatures)
+    return stop("signature", signatures.error());
   // No declaration (IREE writes none for torch-input functions, as ONNX
   // imports hold them): the program's own public functions that the module
   // exports, their types read from the source.
   if (signatures->empty()) {
-    for (SourceFunction &function : parseSourceFunctions(*referenceText)) {
+    for (SourceFunction &function : parseSourceFunctions(referenceText)) {
       if (dumped.standardOutput.find("] " + function.signature.name + "(") ==
           std::string::npos)
         continue;
       if (!function.unfed.empty()) {
         if (request.function.empty() ||
-            request.function == function.signature.name) {
-          result.failedStep = "signature";
-          result.error = "@" + function.signature.name + ": " + function.unfed;
-          return finish();
-        }
+            request.function == function.signature.name)
+          return stop("signature",
+                      "@" + function.signature.name + ": " + function.unfed);
         continue;
       }
       signatures->push_back(std::move(function.signature));
     }
   }
-  const FunctionSignature *signature = nullptr;
+  const FunctionSignature *chosen = nullptr;
   for (const FunctionSignature &candidate : *signatures)
     if (request.function.empty() ? signatures->size() == 1
                                  : candidate.name == request.function)
-      signature = &candidate;
-  if (!signature) {
+      chosen = &candidate;
+  if (!chosen) {
     std::string names;
     for (const FunctionSignature &candidate : *signatures)
       names += (names.empty() ? "" : ", ") + ("@" + candidate.name);
-    result.failedStep = "signature";
-    result.error = request.function.empty()
-                       ? "the program exports " +
-                             std::to_string(signatures->size()) +
-                             " functions (" + names + "): choose one"
-                       : "the program has no function @" + request.function +
-                             " (it has " + names + ")";
-    return finish();
+    return stop("signature", request.function.empty()
+                                 ? "the program exports " +
+                                       std::to_string(signatures->size()) +
+                                       " functions (" + names + "): choose one"
+                                 : "the program has no function @" +
+                                       request.function + " (it has " + names +
+                                       ")");
   }
-  result.function = signature->name;
-  result.resultTypes = signature->results;
+  signature = *chosen;
+  result.function = signature.name;
+  result.resultTypes = signature.results;
+  return true;
+}
 
-  std::vector<std::string> inputFlags;
-  for (size_t i = 0; i < signature->inputs.size(); ++i) {
-    const TensorType &type = signature->inputs[i];
+// The function's inputs, random from the request's seed.
+Result<bool> CheckRun::writeInputs() {
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    const TensorType &type = signature.inputs[i];
     const std::string name = "input" + std::to_string(i) + ".bin";
     if (auto written = writeFileAtomically(
             directory / name,
@@ -351,81 +396,111 @@ Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
     inputFlags.push_back("--input=" + type.toString() + "=@" + name);
   }
   result.inputFlags = inputFlags;
-  if (request.compileOnly)
-    return compiledOnly();
+  return true;
+}
 
-  // 3. Both run on the same inputs.
-  auto runCommand = [&](const std::string &module, const std::string &device,
-                        const std::string &prefix) {
-    process::ProcessSpec spec;
-    spec.program = *runner;
-    spec.arguments = {"--module=" + module, "--device=" + device,
-                      "--function=" + signature->name};
-    spec.arguments.insert(spec.arguments.end(), inputFlags.begin(),
-                          inputFlags.end());
-    for (size_t i = 0; i < signature->results.size(); ++i)
-      spec.arguments.push_back("--output=@" + prefix + std::to_string(i) +
-                               ".bin");
-    return spec;
-  };
+process::ProcessSpec CheckRun::runCommand(const std::string &module,
+                                          const std::string &device,
+                                          const std::string &prefix) const {
+  process::ProcessSpec spec;
+  spec.program = runner;
+  spec.arguments = {"--module=" + module, "--device=" + device,
+                    "--function=" + signature.name};
+  spec.arguments.insert(spec.arguments.end(), inputFlags.begin(),
+                        inputFlags.end());
+  for (size_t i = 0; i < signature.results.size(); ++i)
+    spec.arguments.push_back("--output=@" + prefix + std::to_string(i) +
+                             ".bin");
+  return spec;
+}
+
+// 3. Both run on the same inputs: the tested module where the request
+// says, the reference here.
+bool CheckRun::runBoth() {
   step.announce("running the tested module on " + result.device +
                 (request.place.local() ? "" : " " + request.place.where()));
+  process::ProcessSpec tested =
+      runCommand("tested.vmfb", result.device, "tested");
   if (request.place.local()) {
-    if (!step.run("run", runCommand("tested.vmfb", result.device, "tested")))
-      return finish();
+    if (!step.run("run", tested))
+      return false;
   } else {
     // Elsewhere: the module and its inputs go there, its outputs come back
     // (by themselves through a cluster's shared filesystem).
-    process::ProcessSpec spec =
-        runCommand("tested.vmfb", result.device, "tested");
     std::vector<std::string> inputs{"tested.vmfb"};
-    for (size_t i = 0; i < signature->inputs.size(); ++i)
+    for (size_t i = 0; i < signature.inputs.size(); ++i)
       inputs.push_back("input" + std::to_string(i) + ".bin");
     Result<process::ProcessResult> ran = runToolAt(
         request.place,
-        {directory, inputs, tools::kIreeRunModule, spec.arguments, "tested",
-         result.device, runner->parent_path(), request.timeout, request.cancel},
+        {directory, inputs, tools::kIreeRunModule, tested.arguments, "tested",
+         result.device, runner.parent_path(), request.timeout, request.cancel},
         result.commands);
-    if (!ran) {
-      result.failedStep = "run";
-      result.error = ran.error();
-      return finish();
-    }
+    if (!ran)
+      return stop("run", ran.error());
     if (!ran->succeeded()) {
-      step.fail("run", spec, *ran);
-      return finish();
+      step.fail("run", tested, *ran);
+      return false;
     }
   }
   step.announce("running the CPU reference");
-  if (!step.run("reference run",
-                runCommand("reference.vmfb", "local-task", "reference")))
-    return finish();
+  return step.run("reference run",
+                  runCommand("reference.vmfb", "local-task", "reference"));
+}
 
-  for (size_t i = 0; i < signature->results.size(); ++i) {
-    const TensorType &type = signature->results[i];
+// 4. Each output against the reference's, within the element type's
+// tolerance.
+bool CheckRun::compareOutputs() {
+  for (size_t i = 0; i < signature.results.size(); ++i) {
+    const TensorType &type = signature.results[i];
     const std::string index = std::to_string(i) + ".bin";
     auto tested = readTextFile(directory / ("tested" + index));
     auto expected = readTextFile(directory / ("reference" + index));
-    if (!tested || !expected) {
-      result.failedStep = "compare";
-      result.error = tested ? expected.error() : tested.error();
-      return finish();
-    }
+    if (!tested || !expected)
+      return stop("compare", tested ? expected.error() : tested.error());
     auto values = tensorValues(type, *tested);
     auto referenceValues = tensorValues(type, *expected);
-    if (!values || !referenceValues) {
-      result.failedStep = "compare";
-      result.error = "output " + std::to_string(i) + ": " +
-                     (values ? referenceValues.error() : values.error());
-      return finish();
-    }
+    if (!values || !referenceValues)
+      return stop("compare",
+                  "output " + std::to_string(i) + ": " +
+                      (values ? referenceValues.error() : values.error()));
     result.outputs.push_back(
         {static_cast<int>(i),
          compareTensors(
              type, *values, *referenceValues,
              request.tolerance.value_or(defaultTolerance(type.element)))});
   }
+  return true;
+}
+
+CheckResult CheckRun::compiledOnly() {
+  result.compiledOnly = true;
+  result.notRunBecause = request.notRunBecause;
   return finish();
+}
+
+// The result, with the commands that reproduce the run (docs/jobs.md).
+CheckResult CheckRun::finish() {
+  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+      Clock::now() - start);
+  std::string script = "#!/bin/sh\n# The checked run's commands, as they "
+                       "ran (the comparison of\n# outputs is Tilescope's: "
+                       "tilescope-cli verify).\nset -e\ncd " +
+                       process::shellQuote(directory.string()) + "\n";
+  for (const std::string &command : result.commands)
+    script += command + "\n";
+  if (writeFileAtomically(directory / "command.sh", script)) {
+    std::error_code ignored;
+    fs::permissions(directory / "command.sh", fs::perms::owner_exec,
+                    fs::perm_options::add, ignored);
+  }
+  return result;
+}
+
+} // namespace
+
+Result<CheckResult> checkProgram(const tools::IreeInstallation &iree,
+                                 const CheckRequest &request) {
+  return CheckRun(iree, request).run();
 }
 
 } // namespace tilescope::run

@@ -482,6 +482,58 @@ bool finishedForResume(const std::string &outcome) {
          outcome != "queued";
 }
 
+namespace {
+
+// The candidates already finished under the sweep's name (in this file
+// unless resumed across files), taken from the history.
+void resumeFromHistory(tries::History &history, const SweepRequest &request,
+                       SweepResult &result) {
+  tries::HistoryFilter filter;
+  filter.sweep = request.name;
+  if (!request.resumeAcrossFiles)
+    filter.document = request.document->path.string();
+  auto earlier = history.list(filter);
+  if (!earlier)
+    return;
+  for (SweepCandidate &candidate : result.candidates)
+    for (const tries::TryRecord &record : *earlier)
+      if (candidate.valid && record.candidate == candidate.name &&
+          record.kind == toString(request.upTo) &&
+          finishedForResume(record.outcome)) {
+        candidate.record = record;
+        candidate.resumed = true;
+        predictAgain(candidate, request, record);
+        ++result.resumed;
+        break;
+      }
+}
+
+// One candidate's try: its document, in its own folder; on a cluster its
+// run (and, with a compile partition, its compile) deferred to the arrays.
+tries::TryRequest candidateTry(const SweepRequest &request,
+                               const document::Document &document,
+                               service::DocumentWorker *worker,
+                               const std::filesystem::path &folder,
+                               bool onCluster) {
+  tries::TryRequest tryRequest;
+  tryRequest.document = &document;
+  tryRequest.op = std::pair{request.op.dispatch, request.op.op};
+  tryRequest.worker = worker;
+  tryRequest.upTo = request.upTo;
+  tryRequest.target = request.target;
+  tryRequest.directory = folder;
+  tryRequest.repetitions = request.repetitions;
+  tryRequest.timeout = request.timeout;
+  tryRequest.cancel = request.cancel;
+  tryRequest.place = request.place;
+  tryRequest.deferRun = onCluster;
+  tryRequest.deferCompile = onCluster && !request.compilePartition.empty() &&
+                            request.upTo == tries::TryStage::Bench;
+  return tryRequest;
+}
+
+} // namespace
+
 Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
                              const SweepRequest &request) {
   auto planned = planSweep(request);
@@ -502,22 +554,7 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
   auto history = tries::History::open(tries::historyFile(request.workspace));
   if (!history)
     return Error{history.error()};
-  tries::HistoryFilter filter;
-  filter.sweep = request.name;
-  if (!request.resumeAcrossFiles)
-    filter.document = request.document->path.string();
-  if (auto earlier = history->list(filter))
-    for (SweepCandidate &candidate : result.candidates)
-      for (const tries::TryRecord &record : *earlier)
-        if (candidate.valid && record.candidate == candidate.name &&
-            record.kind == toString(request.upTo) &&
-            finishedForResume(record.outcome)) {
-          candidate.record = record;
-          candidate.resumed = true;
-          predictAgain(candidate, request, record);
-          ++result.resumed;
-          break;
-        }
+  resumeFromHistory(*history, request, result);
 
   std::vector<SweepCandidate *> queue;
   for (SweepCandidate &candidate : result.candidates) {
@@ -568,21 +605,8 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
     Result<tries::TryResult> tried = Error{folder ? "" : folder.error()};
     if (folder) {
       std::optional<service::DocumentWorker> worker = request.worker;
-      tries::TryRequest tryRequest;
-      tryRequest.document = document.get();
-      tryRequest.op = std::pair{request.op.dispatch, request.op.op};
-      tryRequest.worker = worker ? &*worker : nullptr;
-      tryRequest.upTo = request.upTo;
-      tryRequest.target = request.target;
-      tryRequest.directory = *folder;
-      tryRequest.repetitions = request.repetitions;
-      tryRequest.timeout = request.timeout;
-      tryRequest.cancel = request.cancel;
-      tryRequest.place = request.place;
-      tryRequest.deferRun = onCluster;
-      tryRequest.deferCompile = onCluster &&
-                                !request.compilePartition.empty() &&
-                                request.upTo == tries::TryStage::Bench;
+      tries::TryRequest tryRequest = candidateTry(
+          request, *document, worker ? &*worker : nullptr, *folder, onCluster);
       tried = runTry(iree, tryRequest);
       if (tried && (tried->pendingRun || tried->pendingCompile)) {
         tryRequest.worker = nullptr;

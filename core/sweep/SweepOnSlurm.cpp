@@ -20,6 +20,42 @@ std::string sweepKey(const SweepRequest &request) {
       .hex();
 }
 
+// Bundles an earlier run queued for the sweep's candidates and recorded
+// (the history's tries name the bundles they took their time from).
+std::set<std::string> recordedBundles(const tries::History &history,
+                                      const std::string &sweep) {
+  std::set<std::string> recorded;
+  tries::HistoryFilter filter;
+  filter.sweep = sweep;
+  if (auto earlier = history.list(filter))
+    for (const tries::TryRecord &record : *earlier)
+      if (auto bench = record.details.find("bench");
+          bench != record.details.end() && bench->contains("bundle"))
+        recorded.insert(bench->value("bundle", ""));
+  return recorded;
+}
+
+// A candidate's bundle from an earlier run, and the try folder compiling
+// its module when that compile went as a task too.
+struct Earlier {
+  std::string bundle, folder;
+};
+
+// The candidates file's lines ("NAME\tBUNDLE[\tFOLDER]"), by candidate.
+std::map<std::string, Earlier> earlierBundles(const fs::path &candidatesFile) {
+  std::map<std::string, Earlier> earlier;
+  std::ifstream in(candidatesFile);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> f;
+    std::stringstream split(line);
+    for (std::string field; std::getline(split, field, '\t');)
+      f.push_back(field);
+    if (f.size() == 2 || f.size() == 3)
+      earlier[f[0]] = {f[1], f.size() == 3 ? f[2] : ""};
+  }
+  return earlier;
+}
+
 } // namespace
 
 Result<run::SlurmArrayResult>
@@ -32,33 +68,9 @@ runDeferredOnSlurm(const SweepRequest &request, const tries::History &history,
   array.sharedCache = request.workspace / "slurm";
   const fs::path candidatesFile = array.folder / "candidates.tsv";
 
-  // Bundles an earlier run queued for these candidates and never recorded
-  // (the history's tries name the bundles they took their time from).
-  std::set<std::string> recorded;
-  tries::HistoryFilter filter;
-  filter.sweep = request.name;
-  if (auto earlier = history.list(filter))
-    for (const tries::TryRecord &record : *earlier)
-      if (auto bench = record.details.find("bench");
-          bench != record.details.end() && bench->contains("bundle"))
-        recorded.insert(bench->value("bundle", ""));
-  // candidate -> its bundle, and the try folder compiling its module when
-  // that compile went as a task too ("NAME\tBUNDLE[\tFOLDER]").
-  struct Earlier {
-    std::string bundle, folder;
-  };
-  std::map<std::string, Earlier> earlierBundle;
-  {
-    std::ifstream in(candidatesFile);
-    for (std::string line; std::getline(in, line);) {
-      std::vector<std::string> f;
-      std::stringstream split(line);
-      for (std::string field; std::getline(split, field, '\t');)
-        f.push_back(field);
-      if (f.size() == 2 || f.size() == 3)
-        earlierBundle[f[0]] = {f[1], f.size() == 3 ? f[2] : ""};
-    }
-  }
+  const std::set<std::string> recorded = recordedBundles(history, request.name);
+  const std::map<std::string, Earlier> earlierBundle =
+      earlierBundles(candidatesFile);
   const bool compileThere = deferred.front().result.pendingCompile;
   const std::string compiledOn = "slurm:" + request.compilePartition;
   if (compileThere) {

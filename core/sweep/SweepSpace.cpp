@@ -235,22 +235,11 @@ Result<SweepPoint> pointOf(const document::Document &document, edit::OpRef op,
   return point;
 }
 
-Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
-                                 const IreeSpaceRequest &request) {
-  if (!request.document)
-    return Error{"no document"};
-  auto verdict = service::ireeConstraintVerdict(
-      iree, *request.document, request.timeout, request.cancel, request.op);
-  if (!verdict)
-    return Error{verdict.error()};
-  IreeSpace space;
-  space.commands = verdict->commands;
-  space.stated = std::make_shared<const service::StatedConstraints>(
-      service::StatedConstraints{request.document->text, request.op, *verdict});
-  if (verdict->ops.empty())
-    return Error{"the op has no GPU lowering_config for IREE's constraints to "
-                 "describe"};
-  const service::OpConstraintVerdict &op = verdict->ops.front();
+namespace {
+
+// The constraints IREE states for the op's own pipeline, or why none.
+Result<const service::ConstraintSet *>
+constraintsOfPipeline(const service::OpConstraintVerdict &op) {
   const service::ConstraintSet *set = nullptr;
   std::string offered;
   for (const service::ConstraintSet &s : op.sets) {
@@ -270,38 +259,47 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
     return Error{"the config does not fit IREE's " + op.pipeline +
                  " knobs template (" + op.knobs.describe() +
                  "), so IREE's constraints do not describe its neighbours"};
-  space.pipeline = set->pipeline;
-  space.assertions = set->assertions;
+  return set;
+}
 
-  const auto started = std::chrono::steady_clock::now();
-  auto program = config::parseSmtProgram(set->body, set->dims);
-  if (!program)
-    return Error{program.error()};
-  std::map<std::string, std::vector<std::string>> options;
-  if (auto knobs = config::parseResolvedAttribute(set->knobs))
-    collectOptions(*knobs, options);
-  const std::set<std::string> following = followingKnobs(*program);
-  // Asserts where IREE's constraints disagree with its own choice, by the
-  // knob they pin.
+// Asserts where IREE's constraints disagree with its own choice (the IGEMM
+// prefetch pin), by the knob they pin.
+std::map<std::string, std::vector<size_t>>
+disagreeingAsserts(const config::SmtProgram &program) {
   std::map<std::string, std::vector<size_t>> disagreeing;
-  for (size_t a = 0; a < program->asserts.size(); ++a) {
-    const config::SmtAssert &assertion = program->asserts[a];
+  for (size_t a = 0; a < program.asserts.size(); ++a) {
+    const config::SmtAssert &assertion = program.asserts[a];
     if (!service::isIgemmPrefetchPin(assertion.message))
       continue;
     const config::SmtNode &condition =
-        program->nodes[static_cast<size_t>(assertion.condition)];
+        program.nodes[static_cast<size_t>(assertion.condition)];
     for (int operand : condition.operands) {
-      const config::SmtNode &n = program->nodes[static_cast<size_t>(operand)];
+      const config::SmtNode &n = program.nodes[static_cast<size_t>(operand)];
       if (n.kind == config::SmtNode::Kind::Knob)
-        disagreeing[program->variables[static_cast<size_t>(n.index)].name]
+        disagreeing[program.variables[static_cast<size_t>(n.index)].name]
             .push_back(a);
     }
   }
-  std::set<size_t> dropped;
+  return disagreeing;
+}
 
-  config::SmtSpaceOptions listing;
+// Each knob of the program placed in the config and sorted: varied (named
+// by the request's `vary`, or all when it names none), following another,
+// or held at the config's value (and then pinned in `listing`). A pin of
+// IREE's that disagrees with its own choice is dropped (its asserts in
+// `dropped`) and the config's value held.
+std::optional<Error>
+sortKnobs(const config::SmtProgram &program,
+          const service::OpConstraintVerdict &op, const std::string &knobsText,
+          const std::vector<std::string> &vary, IreeSpace &space,
+          config::SmtSpaceOptions &listing, std::set<size_t> &dropped) {
+  std::map<std::string, std::vector<std::string>> options;
+  if (auto knobs = config::parseResolvedAttribute(knobsText))
+    collectOptions(*knobs, options);
+  const std::set<std::string> following = followingKnobs(program);
+  const auto disagreeing = disagreeingAsserts(program);
   std::set<std::string> matchedVary;
-  for (const config::SmtVariable &variable : program->variables) {
+  for (const config::SmtVariable &variable : program.variables) {
     if (variable.free)
       continue;
     const std::string &name = variable.name;
@@ -323,13 +321,13 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
     const std::string top = splitPath(path->second).first;
     const std::string field = editedField(top);
     bool named = false;
-    for (const std::string &v : request.vary)
+    for (const std::string &v : vary)
       if (v == field || v == top || v == path->second ||
           "translation_info." + v == field || v == op.knobs.fields.at(name)) {
         named = true;
         matchedVary.insert(v);
       }
-    const bool varied = named || request.vary.empty();
+    const bool varied = named || vary.empty();
     if (const auto pins = disagreeing.find(name);
         pins != disagreeing.end() && !named && value->second != 0) {
       // IREE pins it to 0 and chooses (and compiles) the config's value:
@@ -338,7 +336,7 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
       space.held.push_back(name);
       listing.pinned[name] = value->second;
       space.relaxed.push_back("\"" +
-                              program->asserts[pins->second.front()].message +
+                              program.asserts[pins->second.front()].message +
                               "\" left out: IREE's own config chooses " + name +
                               " = " + std::to_string(value->second) +
                               " and compiles it; the candidates keep it");
@@ -351,7 +349,7 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
       listing.pinned[name] = value->second;
     }
   }
-  for (const std::string &v : request.vary)
+  for (const std::string &v : vary)
     if (!matchedVary.count(v)) {
       std::string fields;
       for (const std::string &f : space.fields)
@@ -360,15 +358,13 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
       return Error{"'" + v + "' has no knob in IREE's " + space.pipeline +
                    " constraints (their fields: " + fields + ")"};
     }
+  return std::nullopt;
+}
 
-  for (auto a = dropped.rbegin(); a != dropped.rend(); ++a)
-    program->asserts.erase(program->asserts.begin() +
-                           static_cast<std::ptrdiff_t>(*a));
-  auto listed = config::enumerateSmtSpace(*program, listing);
-  if (!listed)
-    return Error{listed.error()};
-  space.space = std::move(*listed);
-  // Nearest first; only the points kept are turned into settings.
+// The space's points other than the config, nearest first; only the
+// `nearest` kept (0: all) are turned into settings.
+std::optional<Error> keepNearest(const IreeSpaceRequest &request,
+                                 IreeSpace &space) {
   std::vector<std::pair<double, size_t>> order;
   for (size_t p = 0; p < space.space.points.size(); ++p) {
     if (space.space.points[p] == space.current) {
@@ -388,6 +384,51 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
       return Error{point.error()};
     space.points.push_back(std::move(*point));
   }
+  return std::nullopt;
+}
+
+} // namespace
+
+Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
+                                 const IreeSpaceRequest &request) {
+  if (!request.document)
+    return Error{"no document"};
+  auto verdict = service::ireeConstraintVerdict(
+      iree, *request.document, request.timeout, request.cancel, request.op);
+  if (!verdict)
+    return Error{verdict.error()};
+  IreeSpace space;
+  space.commands = verdict->commands;
+  space.stated = std::make_shared<const service::StatedConstraints>(
+      service::StatedConstraints{request.document->text, request.op, *verdict});
+  if (verdict->ops.empty())
+    return Error{"the op has no GPU lowering_config for IREE's constraints to "
+                 "describe"};
+  const service::OpConstraintVerdict &op = verdict->ops.front();
+  auto set = constraintsOfPipeline(op);
+  if (!set)
+    return Error{set.error()};
+  space.pipeline = (*set)->pipeline;
+  space.assertions = (*set)->assertions;
+
+  const auto started = std::chrono::steady_clock::now();
+  auto program = config::parseSmtProgram((*set)->body, (*set)->dims);
+  if (!program)
+    return Error{program.error()};
+  config::SmtSpaceOptions listing;
+  std::set<size_t> dropped;
+  if (auto refused = sortKnobs(*program, op, (*set)->knobs, request.vary, space,
+                               listing, dropped))
+    return *refused;
+  for (auto a = dropped.rbegin(); a != dropped.rend(); ++a)
+    program->asserts.erase(program->asserts.begin() +
+                           static_cast<std::ptrdiff_t>(*a));
+  auto listed = config::enumerateSmtSpace(*program, listing);
+  if (!listed)
+    return Error{listed.error()};
+  space.space = std::move(*listed);
+  if (auto refused = keepNearest(request, space))
+    return *refused;
   space.listMilliseconds = std::chrono::duration<double, std::milli>(
                                std::chrono::steady_clock::now() - started)
                                .count();

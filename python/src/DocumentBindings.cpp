@@ -304,7 +304,9 @@ py::object asResult(const char *className, const nlohmann::json &value) {
       .attr("from_dict")(toPython(value));
 }
 
-void bindDocuments(py::module_ &m) {
+namespace {
+
+void bindRootOp(py::module_ &m) {
   py::class_<document::RootOp>(m, "RootOp",
                                "A root op: what IREE configured, as it "
                                "printed it, and the loops it computes.")
@@ -338,7 +340,9 @@ void bindDocuments(py::module_ &m) {
            "A tiling level's sizes (\"workgroup\", \"reduction\", ...) of "
            "the op's lowering config; None where it sets none.")
       .def("__repr__", &describe);
+}
 
+void bindDispatch(py::module_ &m) {
   py::class_<document::Dispatch>(m, "Dispatch",
                                  "A function that becomes a kernel, with its "
                                  "root ops, target and translation_info.")
@@ -362,7 +366,9 @@ void bindDocuments(py::module_ &m) {
                ", " + std::to_string(d.rootOps.size()) + " root op" +
                (d.rootOps.size() == 1 ? "" : "s") + ">";
       });
+}
 
+void bindDocument(py::module_ &m) {
   py::class_<document::Document, DocumentPtr>(
       m, "Document",
       "An IREE MLIR file as IREE parsed it: its dispatches and their root "
@@ -418,7 +424,9 @@ void bindDocuments(py::module_ &m) {
                std::to_string(d.dispatches.size()) + " dispatch" +
                (d.dispatches.size() == 1 ? "" : "es") + ">";
       });
+}
 
+void bindReaders(py::module_ &m) {
   m.def(
       "open",
       [](const std::filesystem::path &path) {
@@ -473,7 +481,9 @@ void bindDocuments(py::module_ &m) {
       "program is written to `output` (default: SOURCE's name with "
       ".TARGET.configured.mlir, in the current folder) and returned as a "
       "Document, each root op linked to the source op it came from.");
+}
 
+void bindEditor(py::module_ &m) {
   py::class_<Editor>(m, "Editor",
                      "Edits of a document's configs with undo and redo: the "
                      "edit model `set-config` and the window use.")
@@ -555,6 +565,16 @@ void bindDocuments(py::module_ &m) {
           "Writes the edited text (atomically) once IREE reads it back as "
           "edited (read_back), as `tilescope-cli set-config` writes; "
           "nothing is written otherwise.");
+}
+
+} // namespace
+
+void bindDocuments(py::module_ &m) {
+  bindRootOp(m);
+  bindDispatch(m);
+  bindDocument(m);
+  bindReaders(m);
+  bindEditor(m);
 }
 
 } // namespace tilescope::python

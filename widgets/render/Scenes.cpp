@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -298,6 +299,61 @@ QString heldText(const std::vector<GridScene::SliceDim> &dims, size_t row,
   return held.join(", ");
 }
 
+namespace {
+
+// The grid, the reduction loops' iterations, the reduction elements per
+// iteration and the layout's notes.
+QString configFooter(const layout::DerivedLayout &derived) {
+  QString footer = QString("grid %1 = %2 workgroups")
+                       .arg(listText(derived.workgroupCounts))
+                       .arg(derived.workgroupCount);
+  for (const layout::ReductionLoop &loop : derived.reductionLoops)
+    footer += QString("; d%1: %2 iterations of %3")
+                  .arg(loop.dimension)
+                  .arg(loop.iterations)
+                  .arg(loop.chunk);
+  if (derived.reductionElementsPerSubgroup > 0)
+    footer += QString("\nper iteration: %1 reduction elements per subgroup, "
+                      "%2 per thread")
+                  .arg(derived.reductionElementsPerSubgroup)
+                  .arg(derived.reductionElementsPerThread);
+  for (const std::string &note : derived.notes)
+    footer += "\n" + QString::fromStdString(note);
+  return footer;
+}
+
+// The element's index in the op's own loops (workgroup 0, this step), as
+// IREE's IR indexes it, not the folded picture's (row, column): a packed
+// dimension's outer and inner parts joined again, the step's offset added
+// along each reduction loop.
+std::function<std::vector<int64_t>(int64_t, int64_t)>
+loopIndexOf(const layout::DerivedLayout &derived, int64_t step, size_t rowDim,
+            size_t columnDim, const std::vector<int64_t> &held) {
+  std::vector<int64_t> origin(derived.space.rank(), 0);
+  for (const layout::ReductionLoop &loop : derived.reductionLoops)
+    if (loop.dimension < origin.size())
+      origin[loop.dimension] =
+          std::clamp<int64_t>(step, 0, loop.iterations - 1) * loop.chunk;
+  std::vector<int64_t> innerBound(origin.size(), 1);
+  for (const layout::LayoutDimension &dim : derived.dimensions)
+    if (dim.packedInner && dim.source < innerBound.size())
+      innerBound[dim.source] = dim.bound;
+  return [dims = derived.dimensions, origin, innerBound, rowDim, columnDim,
+          held](int64_t row, int64_t column) {
+    std::vector<int64_t> index = origin;
+    for (size_t k = 0; k < dims.size(); ++k) {
+      const int64_t at = k == columnDim ? column : k == rowDim ? row : held[k];
+      const layout::LayoutDimension &dim = dims[k];
+      if (dim.source >= index.size() || (k == rowDim && rowDim == columnDim))
+        continue;
+      index[dim.source] += dim.packedOuter ? at * innerBound[dim.source] : at;
+    }
+    return index;
+  };
+}
+
+} // namespace
+
 GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                       ColorBy colorBy, size_t rowDim, size_t columnDim,
                       int64_t step, const QString &subtitle,
@@ -366,31 +422,8 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                ranges.isEmpty() ? QString() : ", " + ranges.join(", "));
   const int64_t rowStride = rowDim == columnDim ? 0 : strides[rowDim];
   const int64_t columnStride = strides[columnDim];
-  // The element's index in the op's own loops (workgroup 0, this step), as
-  // IREE's IR indexes it, not the folded picture's (row, column): a packed
-  // dimension's outer and inner parts joined again, the step's offset
-  // added along each reduction loop.
-  std::vector<int64_t> origin(derived->space.rank(), 0);
-  for (const layout::ReductionLoop &loop : derived->reductionLoops)
-    if (loop.dimension < origin.size())
-      origin[loop.dimension] =
-          std::clamp<int64_t>(step, 0, loop.iterations - 1) * loop.chunk;
-  std::vector<int64_t> innerBound(origin.size(), 1);
-  for (const layout::LayoutDimension &dim : dims)
-    if (dim.packedInner && dim.source < innerBound.size())
-      innerBound[dim.source] = dim.bound;
-  auto loopIndex = [dims, origin, innerBound, rowDim, columnDim,
-                    held = scene.sliceAt](int64_t row, int64_t column) {
-    std::vector<int64_t> index = origin;
-    for (size_t k = 0; k < dims.size(); ++k) {
-      const int64_t at = k == columnDim ? column : k == rowDim ? row : held[k];
-      const layout::LayoutDimension &dim = dims[k];
-      if (dim.source >= index.size() || (k == rowDim && rowDim == columnDim))
-        continue;
-      index[dim.source] += dim.packedOuter ? at * innerBound[dim.source] : at;
-    }
-    return index;
-  };
+  const auto loopIndex =
+      loopIndexOf(*derived, step, rowDim, columnDim, scene.sliceAt);
   panel.cell = [nested, colorBy, rowStride, columnStride, heldOffset, loopIndex,
                 rowAxis = rowDim == columnDim ? QString() : panel.rowAxis,
                 columnAxis = panel.columnAxis](int64_t row, int64_t column) {
@@ -432,22 +465,7 @@ GridScene configScene(std::shared_ptr<const layout::DerivedLayout> derived,
                            ? nested->registersPerThread()
                            : derived->subgroupSize;
   scene.numberLegend(keys, colorByName(colorBy));
-  scene.footer = QString("grid %1 = %2 workgroups")
-                     .arg(listText(derived->workgroupCounts))
-                     .arg(derived->workgroupCount);
-  for (const layout::ReductionLoop &loop : derived->reductionLoops)
-    scene.footer += QString("; d%1: %2 iterations of %3")
-                        .arg(loop.dimension)
-                        .arg(loop.iterations)
-                        .arg(loop.chunk);
-  if (derived->reductionElementsPerSubgroup > 0)
-    scene.footer +=
-        QString("\nper iteration: %1 reduction elements per subgroup, "
-                "%2 per thread")
-            .arg(derived->reductionElementsPerSubgroup)
-            .arg(derived->reductionElementsPerThread);
-  for (const std::string &note : derived->notes)
-    scene.footer += "\n" + QString::fromStdString(note);
+  scene.footer = configFooter(*derived);
   return scene;
 }
 

@@ -63,6 +63,31 @@ constexpr int kLineRole = Qt::UserRole;
 SplitKView::SplitKView(QWidget *parent)
     : QWidget(parent), watcher(new QFutureWatcher<Outcome>(this)) {
   setObjectName("splitKView");
+  QHBoxLayout *top = controls();
+  summary = new QLabel;
+  summary->setObjectName("splitKSummary");
+  summary->setWordWrap(true);
+  summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  buildTable();
+  QWidget *lower = lowerPanes();
+  auto *split = new QSplitter(Qt::Vertical);
+  split->addWidget(table);
+  split->addWidget(lower);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 3);
+
+  auto *layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(summary);
+  layout->addWidget(split, 1);
+  connect(watcher, &QFutureWatcher<Outcome>::finished, this,
+          &SplitKView::onFinished);
+  setFile({}, 1);
+}
+
+// Target, part and parameter set, and the buttons that ask IREE.
+QHBoxLayout *SplitKView::controls() {
   targetBox = new QComboBox;
   targetBox->setObjectName("splitKTarget");
   targetBox->setEditable(true);
@@ -105,11 +130,11 @@ SplitKView::SplitKView(QWidget *parent)
   top->addWidget(cancelButton);
   top->addWidget(copyButton);
 
-  summary = new QLabel;
-  summary->setObjectName("splitKSummary");
-  summary->setWordWrap(true);
-  summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return top;
+}
 
+// The reductions, one row each, with the person's split editable.
+void SplitKView::buildTable() {
   table = new QTableWidget(0, kColumns);
   table->setObjectName("splitKTable");
   table->setHorizontalHeaderLabels({"Reduction", "Op", "Loops", "IREE's split",
@@ -138,7 +163,11 @@ SplitKView::SplitKView(QWidget *parent)
                     shown->reductions[static_cast<size_t>(row)].op.source))
               emit sourceActivated(line);
           });
+}
 
+// The selected reduction's picture beside why IREE splits it and the
+// dispatches formed.
+QWidget *SplitKView::lowerPanes() {
   picture = new SceneView;
   picture->setObjectName("splitKScene");
   reasons = new QPlainTextEdit;
@@ -183,19 +212,7 @@ SplitKView::SplitKView(QWidget *parent)
   lower->setStretchFactor(0, 3);
   lower->setStretchFactor(1, 2);
   lower->setSizes({640, 320}); // the picture first
-  auto *split = new QSplitter(Qt::Vertical);
-  split->addWidget(table);
-  split->addWidget(lower);
-  split->setStretchFactor(0, 1);
-  split->setStretchFactor(1, 3);
-
-  auto *layout = new QVBoxLayout(this);
-  layout->addLayout(top);
-  layout->addWidget(summary);
-  layout->addWidget(split, 1);
-  connect(watcher, &QFutureWatcher<Outcome>::finished, this,
-          &SplitKView::onFinished);
-  setFile({}, 1);
+  return lower;
 }
 
 SplitKView::~SplitKView() {

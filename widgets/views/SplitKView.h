@@ -24,6 +24,7 @@
 #include <vector>
 
 class QCheckBox;
+class QHBoxLayout;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -98,6 +99,9 @@ signals:
   void sourceActivated(int line);
 
 private:
+  QHBoxLayout *controls();
+  void buildTable();
+  QWidget *lowerPanes();
   struct Outcome {
     std::optional<Result<service::SplitKAnalysis>> analysis;
     std::optional<Result<service::SplitKApplied>> applied;

@@ -65,6 +65,100 @@ parametersOf(const std::string &text) {
   return entries;
 }
 
+// A row of A's and B's values, bold with B in blue where they differ.
+QTreeWidgetItem *addRow(QTreeWidgetItem *under, const QString &name,
+                        const QString &before, const QString &after) {
+  auto *item = new QTreeWidgetItem(under, {name, before, after});
+  for (int c = 0; c < 3; ++c)
+    item->setToolTip(c, item->text(c));
+  if (before != after) {
+    for (int c = 0; c < 3; ++c) {
+      QFont bold = item->font(c);
+      bold.setBold(true);
+      item->setFont(c, bold);
+    }
+    item->setForeground(2, QColor("#1f5fbf"));
+  }
+  return item;
+}
+
+// One field's row; a whole attribute (a CPU config) opens into its
+// entries, so both are read in full rather than cut after their first
+// words.
+void addFieldRows(QTreeWidgetItem *opItem, const edit::FieldDifference &f) {
+  QTreeWidgetItem *row =
+      addRow(opItem, qs(f.field), f.before.empty() ? "(unset)" : qs(f.before),
+             f.after.empty() ? "(unset)" : qs(f.after));
+  const auto before = parametersOf(f.before), after = parametersOf(f.after);
+  if (!before && !after)
+    return;
+  std::vector<std::string> names;
+  for (const auto *entries : {&before, &after})
+    if (*entries)
+      for (const auto &entry : **entries)
+        if (std::find(names.begin(), names.end(), entry.first) == names.end())
+          names.push_back(entry.first);
+  auto valueIn = [](const auto &entries, const std::string &name) {
+    if (entries)
+      for (const auto &entry : *entries)
+        if (entry.first == name)
+          return qs(entry.second);
+    return QString("(unset)");
+  };
+  for (const std::string &name : names)
+    addRow(row, qs(name), valueIn(before, name), valueIn(after, name));
+}
+
+// The configs, the kernels' resources and instruction counts, and the
+// runs of A and B, row by row.
+void addComparisonRows(QTreeWidget *table,
+                       const tries::TryComparison &comparison,
+                       const tries::TryRecord &a, const tries::TryRecord &b) {
+  auto *configs = new QTreeWidgetItem(table, {"Configs"});
+  if (comparison.configs.empty())
+    new QTreeWidgetItem(configs, {"the same in both"});
+  for (const edit::OpDifference &op : comparison.configs.ops) {
+    auto *opItem =
+        new QTreeWidgetItem(configs, {"@" + qs(op.dispatch) +
+                                      (op.op.empty() ? "" : ": " + qs(op.op))});
+    for (const edit::FieldDifference &f : op.fields)
+      addFieldRows(opItem, f);
+  }
+  for (const std::string &name : comparison.configs.onlyBefore)
+    addRow(configs, "@" + qs(name), "present", "absent");
+  for (const std::string &name : comparison.configs.onlyAfter)
+    addRow(configs, "@" + qs(name), "absent", "present");
+  auto *resources = new QTreeWidgetItem(table, {"Resources"});
+  if (comparison.kernels.empty())
+    new QTreeWidgetItem(resources,
+                        {"both tries must have read resources to compare"});
+  for (const tries::KernelComparison &kernel : comparison.kernels) {
+    auto *kernelItem = new QTreeWidgetItem(resources, {qs(kernel.kernel)});
+    for (const tries::ResourcePair &pair : kernel.resources)
+      addRow(kernelItem, qs(pair.key), valueText(pair.a), valueText(pair.b));
+  }
+  if (!comparison.instructions.empty()) {
+    auto *instructions = new QTreeWidgetItem(table, {"Instructions"});
+    for (const tries::KernelInstructions &kernel : comparison.instructions) {
+      auto *kernelItem = new QTreeWidgetItem(instructions, {qs(kernel.kernel)});
+      for (const tries::InstructionCountPair &pair : kernel.counts)
+        addRow(kernelItem,
+               qs(pair.region) +
+                   (pair.region == "loop" ? " (a pass), " : ", ") +
+                   qs(pair.instructionClass),
+               QString::number(pair.a), QString::number(pair.b));
+    }
+  }
+  auto *times = new QTreeWidgetItem(table, {"Run"});
+  addRow(times, "median", timeText(a.medianMicroseconds),
+         timeText(b.medianMicroseconds));
+  auto check = [](const tries::TryRecord &r) -> QString {
+    return r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "–";
+  };
+  addRow(times, "check", check(a), check(b));
+  addRow(times, "outcome", qs(a.outcome), qs(b.outcome));
+}
+
 } // namespace
 
 TryComparisonView::TryComparisonView(Side a, Side b,
@@ -109,94 +203,40 @@ TryComparisonView::TryComparisonView(Side a, Side b,
                           QString("B (try %1)").arg(b.record.id)});
   table->setRootIsDecorated(true);
   table->setAlternatingRowColors(true);
-  auto addRow = [bold](QTreeWidgetItem *under, const QString &name,
-                       const QString &before, const QString &after) {
-    auto *item = new QTreeWidgetItem(under, {name, before, after});
-    for (int c = 0; c < 3; ++c)
-      item->setToolTip(c, item->text(c));
-    if (before != after) {
-      for (int c = 0; c < 3; ++c)
-        item->setFont(c, bold);
-      item->setForeground(2, QColor("#1f5fbf"));
-    }
-    return item;
-  };
-  auto *configs = new QTreeWidgetItem(table, {"Configs"});
-  if (comparison.configs.empty())
-    new QTreeWidgetItem(configs, {"the same in both"});
-  for (const edit::OpDifference &op : comparison.configs.ops) {
-    auto *opItem =
-        new QTreeWidgetItem(configs, {"@" + qs(op.dispatch) +
-                                      (op.op.empty() ? "" : ": " + qs(op.op))});
-    for (const edit::FieldDifference &f : op.fields) {
-      QTreeWidgetItem *row = addRow(opItem, qs(f.field),
-                                    f.before.empty() ? "(unset)" : qs(f.before),
-                                    f.after.empty() ? "(unset)" : qs(f.after));
-      // A whole attribute (a CPU config) opens into its entries, so both
-      // are read in full rather than cut after their first words.
-      const auto before = parametersOf(f.before), after = parametersOf(f.after);
-      if (!before && !after)
-        continue;
-      std::vector<std::string> names;
-      for (const auto *entries : {&before, &after})
-        if (*entries)
-          for (const auto &entry : **entries)
-            if (std::find(names.begin(), names.end(), entry.first) ==
-                names.end())
-              names.push_back(entry.first);
-      auto valueIn = [](const auto &entries, const std::string &name) {
-        if (entries)
-          for (const auto &entry : *entries)
-            if (entry.first == name)
-              return qs(entry.second);
-        return QString("(unset)");
-      };
-      for (const std::string &name : names)
-        addRow(row, qs(name), valueIn(before, name), valueIn(after, name));
-    }
-  }
-  for (const std::string &name : comparison.configs.onlyBefore)
-    addRow(configs, "@" + qs(name), "present", "absent");
-  for (const std::string &name : comparison.configs.onlyAfter)
-    addRow(configs, "@" + qs(name), "absent", "present");
-  auto *resources = new QTreeWidgetItem(table, {"Resources"});
-  if (comparison.kernels.empty())
-    new QTreeWidgetItem(resources,
-                        {"both tries must have read resources to compare"});
-  for (const tries::KernelComparison &kernel : comparison.kernels) {
-    auto *kernelItem = new QTreeWidgetItem(resources, {qs(kernel.kernel)});
-    for (const tries::ResourcePair &pair : kernel.resources)
-      addRow(kernelItem, qs(pair.key), valueText(pair.a), valueText(pair.b));
-  }
-  if (!comparison.instructions.empty()) {
-    auto *instructions = new QTreeWidgetItem(table, {"Instructions"});
-    for (const tries::KernelInstructions &kernel : comparison.instructions) {
-      auto *kernelItem = new QTreeWidgetItem(instructions, {qs(kernel.kernel)});
-      for (const tries::InstructionCountPair &pair : kernel.counts)
-        addRow(kernelItem,
-               qs(pair.region) +
-                   (pair.region == "loop" ? " (a pass), " : ", ") +
-                   qs(pair.instructionClass),
-               QString::number(pair.a), QString::number(pair.b));
-    }
-  }
-  auto *times = new QTreeWidgetItem(table, {"Run"});
-  addRow(times, "median", timeText(a.record.medianMicroseconds),
-         timeText(b.record.medianMicroseconds));
-  auto check = [](const tries::TryRecord &r) -> QString {
-    return r.checkPassed ? (*r.checkPassed ? "passed" : "FAILED") : "–";
-  };
-  addRow(times, "check", check(a.record), check(b.record));
-  addRow(times, "outcome", qs(a.record.outcome), qs(b.record.outcome));
+  addComparisonRows(table, comparison, a.record, b.record);
   table->expandAll();
   table->header()->setSectionResizeMode(QHeaderView::Interactive);
   table->resizeColumnToContents(0);
   table->setColumnWidth(1, 260);
 
-  // Pictures only where there is one to draw: a CPU try (no layout) or a
-  // try of another file says why in a line instead of an empty pane.
-  auto *pictures = new QSplitter(Qt::Horizontal);
   QStringList undrawn;
+  QSplitter *pictures = picturesOf(a, b, undrawn);
+  auto *split = new QSplitter(Qt::Vertical);
+  split->addWidget(table);
+  if (pictures->count() > 0) {
+    split->addWidget(pictures);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+  } else {
+    delete pictures;
+  }
+  auto *layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(speedLabel);
+  layout->addWidget(split, 1);
+  if (!undrawn.isEmpty()) {
+    auto *note = new QLabel(undrawn.join("\n"));
+    note->setObjectName("compareUndrawn");
+    note->setWordWrap(true);
+    layout->addWidget(note);
+  }
+}
+
+// Pictures only where there is one to draw: a CPU try (no layout) or a try
+// of another file says why in a line (`undrawn`) instead of an empty pane.
+QSplitter *TryComparisonView::picturesOf(Side &a, Side &b,
+                                         QStringList &undrawn) {
+  auto *pictures = new QSplitter(Qt::Horizontal);
   for (Side *side : {&a, &b}) {
     if (side->scene.panels.empty()) {
       undrawn << QString("%1 (try %2): %3")
@@ -221,26 +261,7 @@ TryComparisonView::TryComparisonView(Side a, Side b,
     column->addWidget(view, 1);
     pictures->addWidget(box);
   }
-
-  auto *split = new QSplitter(Qt::Vertical);
-  split->addWidget(table);
-  if (pictures->count() > 0) {
-    split->addWidget(pictures);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-  } else {
-    delete pictures;
-  }
-  auto *layout = new QVBoxLayout(this);
-  layout->addLayout(top);
-  layout->addWidget(speedLabel);
-  layout->addWidget(split, 1);
-  if (!undrawn.isEmpty()) {
-    auto *note = new QLabel(undrawn.join("\n"));
-    note->setObjectName("compareUndrawn");
-    note->setWordWrap(true);
-    layout->addWidget(note);
-  }
+  return pictures;
 }
 
 TryComparisonView::Side TryComparisonView::sideOf(

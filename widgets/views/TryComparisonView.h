@@ -13,11 +13,14 @@
 #include "widgets/render/GridScene.h"
 #include "widgets/render/Scenes.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <optional>
 
 class QTreeWidget;
+
+class QSplitter;
 
 namespace tilescope::widgets {
 
@@ -50,6 +53,10 @@ signals:
   void loadRequested(long long id);
 
 private:
+  // A's and B's pictures side by side; a side with none says why in
+  // `undrawn`.
+  static QSplitter *picturesOf(Side &a, Side &b, QStringList &undrawn);
+
   QTreeWidget *table;
 };
 
