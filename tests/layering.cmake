@@ -80,50 +80,45 @@ foreach(file IN LISTS front_files)
   endforeach()
 endforeach()
 
-# The window's rooms (widgets/CMakeLists.txt): each links only the rooms
-# below it, views < editor < jobs < window (render under all), and includes
-# only those; every file of widgets/ is in one of them.
-set(widget_rooms render views editor jobs window)
-foreach(file IN LISTS front_files)
-  string(REGEX REPLACE "^${SOURCE_DIR}/widgets/([a-z]+)/.*$" "\\1" room "${file}")
-  list(FIND widget_rooms "${room}" room_rank)
-  if(room_rank LESS 0)
-    string(REPLACE ";" ", " names "${widget_rooms}")
-    list(APPEND violations "${file}: widgets/ holds files only in its rooms (${names})")
-    continue()
-  endif()
-  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"widgets/")
-  foreach(line IN LISTS lines)
-    string(REGEX REPLACE "^[^\"]*\"widgets/([a-z]+)/.*$" "\\1" used "${line}")
-    list(FIND widget_rooms "${used}" used_rank)
-    if(used_rank LESS 0 OR used_rank GREATER room_rank)
-      list(APPEND violations "${file}: widgets/${room}/ includes a room above it or none (${line})")
+# A folder split into rooms: every file of `folder` (relative to the
+# project) is in one of the rooms named by the variables
+# <prefix>_<room> (each the rooms it may include, itself among them), and
+# includes of "<folder>/<room>/" name only those.
+function(check_rooms folder prefix)
+  file(GLOB_RECURSE files "${SOURCE_DIR}/${folder}/*.h" "${SOURCE_DIR}/${folder}/*.cpp"
+       "${SOURCE_DIR}/${folder}/*.inc")
+  foreach(file IN LISTS files)
+    string(REGEX REPLACE "^${SOURCE_DIR}/${folder}/([a-z]+)/.*$" "\\1" room "${file}")
+    if(NOT DEFINED ${prefix}_${room})
+      list(APPEND violations "${file}: ${folder}/ holds files only in its rooms")
+      continue()
     endif()
+    file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"${folder}/")
+    foreach(line IN LISTS lines)
+      string(REGEX REPLACE "^[^\"]*\"${folder}/([a-z]+)/.*$" "\\1" used "${line}")
+      if(NOT used IN_LIST ${prefix}_${room})
+        list(APPEND violations "${file}: ${folder}/${room}/ includes a room it may not use (${line})")
+      endif()
+    endforeach()
   endforeach()
-endforeach()
+  set(violations "${violations}" PARENT_SCOPE)
+endfunction()
 
-# core/config's rooms (core/CMakeLists.txt): syntax < configs < rules, smt;
-# each includes only itself and the rooms it may use, and every file of
-# core/config/ is in one of them.
+# The window's rooms (widgets/CMakeLists.txt), each linking only the rooms
+# below it: render < views < editor < jobs < window.
+set(widgets_may_use_render render)
+set(widgets_may_use_views render views)
+set(widgets_may_use_editor render views editor)
+set(widgets_may_use_jobs render views editor jobs)
+set(widgets_may_use_window render views editor jobs window)
+check_rooms(widgets widgets_may_use)
+
+# core/config's rooms (core/CMakeLists.txt): syntax < configs < rules, smt.
 set(config_may_use_syntax syntax)
 set(config_may_use_configs syntax configs)
 set(config_may_use_rules syntax configs rules)
 set(config_may_use_smt syntax configs smt)
-file(GLOB_RECURSE config_files "${SOURCE_DIR}/core/config/*.h" "${SOURCE_DIR}/core/config/*.cpp" "${SOURCE_DIR}/core/config/*.inc")
-foreach(file IN LISTS config_files)
-  string(REGEX REPLACE "^${SOURCE_DIR}/core/config/([a-z]+)/.*$" "\\1" room "${file}")
-  if(NOT DEFINED config_may_use_${room})
-    list(APPEND violations "${file}: core/config/ holds files only in its rooms (syntax, configs, rules, smt)")
-    continue()
-  endif()
-  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"core/config/")
-  foreach(line IN LISTS lines)
-    string(REGEX REPLACE "^[^\"]*\"core/config/([a-z]+)/.*$" "\\1" used "${line}")
-    if(NOT used IN_LIST config_may_use_${room})
-      list(APPEND violations "${file}: core/config/${room}/ includes a room it may not use (${line})")
-    endif()
-  endforeach()
-endforeach()
+check_rooms(core/config config_may_use)
 
 # What each area of core/ may include: itself and what its library links,
 # directly or through another, as core/CMakeLists.txt wrote the link graph
