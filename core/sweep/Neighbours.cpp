@@ -67,12 +67,13 @@ SweepAxis entryAxis(const document::RootOp *root, const std::string &field,
   return axis;
 }
 
-const document::RootOp *rootOpAt(const document::Document &document,
+// The op `op` names, or null when the document has none there.
+const document::RootOp *rootOpOf(const document::Document &document,
                                  edit::OpRef op) {
-  return op.dispatch < document.dispatches.size() &&
-                 op.op < document.dispatches[op.dispatch].rootOps.size()
-             ? &document.dispatches[op.dispatch].rootOps[op.op]
-             : nullptr;
+  if (op.dispatch >= document.dispatches.size() ||
+      op.op >= document.dispatches[op.dispatch].rootOps.size())
+    return nullptr;
+  return &document.dispatches[op.dispatch].rootOps[op.op];
 }
 
 // Whether the entries of `field` are tiles of elements over the op's loops:
@@ -91,7 +92,7 @@ bool tilesOfElements(const document::Document &document, edit::OpRef op,
 std::vector<SweepAxis> neighbourAxes(const document::Document &document,
                                      edit::OpRef op) {
   std::vector<SweepAxis> axes;
-  const document::RootOp *root = rootOpAt(document, op);
+  const document::RootOp *root = rootOpOf(document, op);
   // IREE's SIMT attention config steps K2 by partial_reduction: its step
   // is a knob like a reduction tile (in elements; one IREE's bases do not
   // divide is refused by the rules, as IREE refuses it).
@@ -113,7 +114,7 @@ std::vector<SweepAxis> neighbourAxes(const document::Document &document,
 std::vector<SweepAxis> fieldAxes(const document::Document &document,
                                  edit::OpRef op) {
   std::vector<SweepAxis> axes;
-  const document::RootOp *root = rootOpAt(document, op);
+  const document::RootOp *root = rootOpOf(document, op);
   if (!root)
     return axes;
   for (const edit::FieldValue &f :
@@ -137,15 +138,6 @@ std::vector<SweepAxis> fieldAxes(const document::Document &document,
 }
 
 namespace {
-
-// The op `op` names, or null when the document has none there.
-const document::RootOp *rootOpOf(const document::Document &document,
-                                 edit::OpRef op) {
-  if (op.dispatch >= document.dispatches.size() ||
-      op.op >= document.dispatches[op.dispatch].rootOps.size())
-    return nullptr;
-  return &document.dispatches[op.dispatch].rootOps[op.op];
-}
 
 std::string listText(const std::vector<int64_t> &numbers) {
   std::string text = "[";
