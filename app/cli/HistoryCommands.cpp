@@ -52,6 +52,54 @@ bool hasHistory(const QCommandLineParser &parser, const char *command) {
   return false;
 }
 
+// The tries as JSON, one object each.
+void printJson(const std::vector<tries::TryRecord> &records) {
+  json out = json::array();
+  for (const tries::TryRecord &record : records)
+    out.push_back(tries::toJson(record));
+  std::cout << exporting::jsonText(out, 2) << "\n";
+}
+
+// The tries in two lines each; none: where none are, and for a sweep asked
+// by a name it does not have, the names there are. What a bundle brought
+// back is text, not terminal commands.
+void printListing(const tries::History &history,
+                  const std::vector<tries::TryRecord> &records,
+                  const tries::HistoryFilter &filter) {
+  for (const tries::TryRecord &r : records)
+    std::cout << "#" << r.id << "  " << r.createdAt << "  " << r.kind << "  "
+              << printable(r.outcome) << "  " << timeText(r.medianMicroseconds)
+              << "  "
+              << printable(
+                     std::filesystem::path(r.document).filename().string())
+              << (r.op.empty() ? "" : " --op " + printable(r.op)) << "  "
+              << printable(r.target)
+              << (r.device.empty() ? "" : " on " + printable(r.device))
+              << "\n    " << printable(r.summary) << "\n";
+  if (!records.empty())
+    return;
+  if (filter.sweep.empty()) {
+    std::cout << "no tries in " << history.file().string() << "\n";
+    return;
+  }
+  // A sweep is named, not numbered: say which names there are.
+  tries::HistoryFilter every;
+  every.limit = 2000;
+  std::vector<std::string> names;
+  if (auto all = history.list(every))
+    for (const tries::TryRecord &r : *all)
+      if (!r.sweep.empty() &&
+          std::find(names.begin(), names.end(), r.sweep) == names.end())
+        names.push_back(r.sweep);
+  std::cout << "no tries of a sweep named \"" << filter.sweep << "\" in "
+            << history.file().string() << " (--sweep takes a sweep's name, "
+            << "as `sweep` prints it in quotes)";
+  for (size_t i = 0; i < names.size() && i < 10; ++i)
+    std::cout << (i ? "\n  \"" : "; the latest sweeps:\n  \"") << names[i]
+              << "\"";
+  std::cout << "\n";
+}
+
 } // namespace
 
 int history(const QStringList &arguments) {
@@ -132,47 +180,12 @@ int history(const QStringList &arguments) {
     std::cerr << "tilescope-cli history: " << records.error() << "\n";
     return kExitBadInput;
   }
-  if (parser.isSet(csvOption)) {
+  if (parser.isSet(csvOption))
     std::cout << tries::historyCsv(*records);
-  } else if (parser.isSet(kJsonOption)) {
-    json out = json::array();
-    for (const tries::TryRecord &record : *records)
-      out.push_back(tries::toJson(record));
-    std::cout << exporting::jsonText(out, 2) << "\n";
-  } else {
-    // What a bundle brought back is text, not terminal commands.
-    for (const tries::TryRecord &r : *records)
-      std::cout << "#" << r.id << "  " << r.createdAt << "  " << r.kind << "  "
-                << printable(r.outcome) << "  "
-                << timeText(r.medianMicroseconds) << "  "
-                << printable(
-                       std::filesystem::path(r.document).filename().string())
-                << (r.op.empty() ? "" : " --op " + printable(r.op)) << "  "
-                << printable(r.target)
-                << (r.device.empty() ? "" : " on " + printable(r.device))
-                << "\n    " << printable(r.summary) << "\n";
-    if (records->empty() && !filter.sweep.empty()) {
-      // A sweep is named, not numbered: say which names there are.
-      tries::HistoryFilter every;
-      every.limit = 2000;
-      std::vector<std::string> names;
-      if (auto all = history->list(every))
-        for (const tries::TryRecord &r : *all)
-          if (!r.sweep.empty() &&
-              std::find(names.begin(), names.end(), r.sweep) == names.end())
-            names.push_back(r.sweep);
-      std::cout << "no tries of a sweep named \"" << filter.sweep << "\" in "
-                << history->file().string()
-                << " (--sweep takes a sweep's name, "
-                << "as `sweep` prints it in quotes)";
-      for (size_t i = 0; i < names.size() && i < 10; ++i)
-        std::cout << (i ? "\n  \"" : "; the latest sweeps:\n  \"") << names[i]
-                  << "\"";
-      std::cout << "\n";
-    } else if (records->empty()) {
-      std::cout << "no tries in " << history->file().string() << "\n";
-    }
-  }
+  else if (parser.isSet(kJsonOption))
+    printJson(*records);
+  else
+    printListing(*history, *records, filter);
   return kExitOk;
 }
 

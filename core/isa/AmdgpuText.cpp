@@ -87,6 +87,46 @@ AmdgpuStatement amdgpuStatementOf(const std::string &text, size_t line) {
   return s;
 }
 
+namespace {
+
+// A fact of `kernel` from its descriptor (.amdhsa_*) or its metadata
+// (.wavefront_size, .vgpr_count, .sgpr_count); false for any other line.
+bool readKernelFact(const std::string &line, AmdgpuKernelText &kernel) {
+  auto number64 = [&](size_t from) {
+    return parseInt64(trim(line.substr(from)));
+  };
+  if (line.starts_with(".amdhsa_system_vgpr_workitem_id")) {
+    if (auto n = number64(31))
+      kernel.workItemIds = static_cast<int>(*n);
+    return true;
+  }
+  if (line.starts_with(".amdhsa_user_sgpr_count")) {
+    if (auto n = number64(23))
+      kernel.userSgprs = *n;
+    return true;
+  }
+  if (line.starts_with(".amdhsa_system_sgpr_workgroup_id_") &&
+      line.size() > 33) {
+    const size_t dim = static_cast<size_t>(line[33] - 'x');
+    if (dim < 3)
+      if (auto n = number64(34))
+        kernel.workgroupIdEnabled[dim] = *n != 0;
+    return true;
+  }
+  for (const auto &[key, field] :
+       {std::pair{".wavefront_size:", &AmdgpuKernelText::waveSize},
+        std::pair{".vgpr_count:", &AmdgpuKernelText::vgprCount},
+        std::pair{".sgpr_count:", &AmdgpuKernelText::sgprCount}})
+    if (line.starts_with(key)) {
+      if (auto n = number64(std::string_view(key).size()))
+        kernel.*field = *n;
+      return true;
+    }
+  return false;
+}
+
+} // namespace
+
 std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
                                               std::string &arch) {
   std::vector<AmdgpuKernelText> kernels;
@@ -171,25 +211,8 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
       described = named(trim(line.substr(14)));
       continue;
     }
-    if (line.starts_with(".amdhsa_system_vgpr_workitem_id") &&
-        described != kNone) {
-      if (auto n = number64(line, 31))
-        kernels[described].workItemIds = static_cast<int>(*n);
+    if (described != kNone && readKernelFact(line, kernels[described]))
       continue;
-    }
-    if (line.starts_with(".amdhsa_user_sgpr_count") && described != kNone) {
-      if (auto n = number64(line, 23))
-        kernels[described].userSgprs = *n;
-      continue;
-    }
-    if (line.starts_with(".amdhsa_system_sgpr_workgroup_id_") &&
-        described != kNone && line.size() > 33) {
-      const size_t dim = static_cast<size_t>(line[33] - 'x');
-      if (dim < 3)
-        if (auto n = number64(line, 34))
-          kernels[described].workgroupIdEnabled[dim] = *n != 0;
-      continue;
-    }
     if (line.starts_with(".agpr_count:")) {
       if (auto n = number64(line, 12)) {
         if (described != kNone)
@@ -204,23 +227,6 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
       if (described != kNone && agprsBeforeName >= 0)
         kernels[described].agprCount = agprsBeforeName;
       continue;
-    }
-    if (described != kNone) {
-      if (line.starts_with(".wavefront_size:")) {
-        if (auto n = number64(line, 16))
-          kernels[described].waveSize = *n;
-        continue;
-      }
-      if (line.starts_with(".vgpr_count:")) {
-        if (auto n = number64(line, 12))
-          kernels[described].vgprCount = *n;
-        continue;
-      }
-      if (line.starts_with(".sgpr_count:")) {
-        if (auto n = number64(line, 12))
-          kernels[described].sgprCount = *n;
-        continue;
-      }
     }
     if (current != kNone && line[0] != '.')
       kernels[current].statements.push_back(amdgpuStatementOf(line, number));

@@ -215,6 +215,42 @@ bool sameLanes(const config::NestedLayoutAttr &a,
 
 } // namespace
 
+namespace {
+
+// Whether P moves between the contractions: S's accumulator layout and
+// P.V's LHS are over the same (batch, M, K2); the note says how they differ.
+void notePLayout(AttentionLayouts &result) {
+  const config::NestedLayoutAttr &sAcc = result.qk.layouts.acc;
+  const config::NestedLayoutAttr &pLhs = result.pv.layouts.lhs;
+  result.pChangesLayout = !sameLanes(sAcc, pLhs);
+  if (!result.pChangesLayout && sAcc.print() != pLhs.print())
+    result.notes.push_back(
+        "P keeps S's elements in the same lanes as P.V's LHS; only their "
+        "grouping in registers differs (S's accumulator: batch " +
+        bracketedList(sAcc.batchTile) + ", outer " +
+        bracketedList(sAcc.outerTile) + "; P.V's LHS: batch " +
+        bracketedList(pLhs.batchTile) + ", outer " +
+        bracketedList(pLhs.outerTile) +
+        "): each lane holds the same elements of S and P");
+  else if (result.pChangesLayout)
+    result.notes.push_back(
+        "P changes layout between the contractions: S's accumulator "
+        "layout has batch " +
+        bracketedList(result.qk.layouts.acc.batchTile) + ", outer " +
+        bracketedList(result.qk.layouts.acc.outerTile) + ", element " +
+        bracketedList(result.qk.layouts.acc.elementTile) +
+        "; P.V's LHS has batch " +
+        bracketedList(result.pv.layouts.lhs.batchTile) + ", outer " +
+        bracketedList(result.pv.layouts.lhs.outerTile) + ", element " +
+        bracketedList(result.pv.layouts.lhs.elementTile) +
+        " (IREE's to_layout between them)");
+  else
+    result.notes.push_back("P keeps S's accumulator layout as P.V's LHS: no "
+                           "data moves between the contractions");
+}
+
+} // namespace
+
 Result<AttentionLayouts>
 deriveAttentionLayouts(const config::LoweringConfig &outer,
                        const config::IterationSpace &space,
@@ -321,34 +357,7 @@ deriveAttentionLayouts(const config::LoweringConfig &outer,
         attentionAxes(*part, part->space.operands[2], *dims);
   }
   result.notes.push_back(softmaxNote(result.qk, *dims, partialK2));
-  // S's accumulator layout and P.V's LHS are over the same (batch, M, K2).
-  const config::NestedLayoutAttr &sAcc = result.qk.layouts.acc;
-  const config::NestedLayoutAttr &pLhs = result.pv.layouts.lhs;
-  result.pChangesLayout = !sameLanes(sAcc, pLhs);
-  if (!result.pChangesLayout && sAcc.print() != pLhs.print())
-    result.notes.push_back(
-        "P keeps S's elements in the same lanes as P.V's LHS; only their "
-        "grouping in registers differs (S's accumulator: batch " +
-        bracketedList(sAcc.batchTile) + ", outer " +
-        bracketedList(sAcc.outerTile) + "; P.V's LHS: batch " +
-        bracketedList(pLhs.batchTile) + ", outer " +
-        bracketedList(pLhs.outerTile) +
-        "): each lane holds the same elements of S and P");
-  else if (result.pChangesLayout)
-    result.notes.push_back(
-        "P changes layout between the contractions: S's accumulator "
-        "layout has batch " +
-        bracketedList(result.qk.layouts.acc.batchTile) + ", outer " +
-        bracketedList(result.qk.layouts.acc.outerTile) + ", element " +
-        bracketedList(result.qk.layouts.acc.elementTile) +
-        "; P.V's LHS has batch " +
-        bracketedList(result.pv.layouts.lhs.batchTile) + ", outer " +
-        bracketedList(result.pv.layouts.lhs.outerTile) + ", element " +
-        bracketedList(result.pv.layouts.lhs.elementTile) +
-        " (IREE's to_layout between them)");
-  else
-    result.notes.push_back("P keeps S's accumulator layout as P.V's LHS: no "
-                           "data moves between the contractions");
+  notePLayout(result);
   return result;
 }
 

@@ -497,6 +497,47 @@ std::vector<std::string> contractionAxes(const config::ContractionDims &dims,
 
 } // namespace
 
+namespace {
+
+// Where IREE's contraction layout covers less of an operand's tile than
+// the tile: getContractionLayout counts batches by the intrinsic's M, N, K
+// (col_major transposes them for the accumulator only).
+void noteShortCoverage(ContractionLayouts &result,
+                       const config::IterationSpace &space, bool colMajor) {
+  const std::pair<const char *, std::pair<const config::NestedLayoutAttr *,
+                                          const config::OperandAccess *>>
+      operands[] = {{"LHS", {&result.lhs, &space.operands[0]}},
+                    {"RHS", {&result.rhs, &space.operands[1]}},
+                    {"ACC", {&result.acc, &space.operands[2]}}};
+  for (const auto &[name, pair] : operands) {
+    const auto &[layout, operand] = pair;
+    std::vector<int64_t> covered, tile;
+    bool short_ = false;
+    for (size_t i = 0; i < operand->dims.size(); ++i) {
+      const int loop = operand->dims[i];
+      const int64_t extent = layout->subgroupTile[i] * layout->batchTile[i] *
+                             layout->outerTile[i] * layout->threadTile[i] *
+                             layout->elementTile[i];
+      const int64_t bound =
+          loop < 0 ? 1 : result.bounds[static_cast<size_t>(loop)];
+      covered.push_back(extent);
+      tile.push_back(bound);
+      short_ = short_ || extent < bound;
+    }
+    if (short_)
+      result.notes.push_back(
+          std::string(name) + ": IREE's layout covers " + join(covered, " x ") +
+          " of the " + join(tile, " x ") +
+          " tile (getContractionLayout counts batches by the intrinsic's M, "
+          "N, K" +
+          (colMajor ? ", which col_major transposes for the accumulator only"
+                    : "") +
+          "); IREE's vector distribution cannot cover the rest");
+  }
+}
+
+} // namespace
+
 Result<ContractionLayouts>
 deriveSimtContractionLayouts(const config::LoweringConfig &cfg,
                              const config::IterationSpace &space) {
@@ -630,37 +671,7 @@ deriveContractionLayouts(const config::LoweringConfig &cfg,
   result.lhs = build(space.operands[0], intrinsic.lhs, m, k);
   result.rhs = build(space.operands[1], intrinsic.rhs, k, n);
   result.acc = build(space.operands[2], intrinsic.acc, m, n);
-  const std::pair<const char *, std::pair<const config::NestedLayoutAttr *,
-                                          const config::OperandAccess *>>
-      operands[] = {{"LHS", {&result.lhs, &space.operands[0]}},
-                    {"RHS", {&result.rhs, &space.operands[1]}},
-                    {"ACC", {&result.acc, &space.operands[2]}}};
-  for (const auto &[name, pair] : operands) {
-    const auto &[layout, operand] = pair;
-    std::vector<int64_t> covered, tile;
-    bool short_ = false;
-    for (size_t i = 0; i < operand->dims.size(); ++i) {
-      const int loop = operand->dims[i];
-      const int64_t extent = layout->subgroupTile[i] * layout->batchTile[i] *
-                             layout->outerTile[i] * layout->threadTile[i] *
-                             layout->elementTile[i];
-      const int64_t bound =
-          loop < 0 ? 1 : result.bounds[static_cast<size_t>(loop)];
-      covered.push_back(extent);
-      tile.push_back(bound);
-      short_ = short_ || extent < bound;
-    }
-    if (short_)
-      result.notes.push_back(
-          std::string(name) + ": IREE's layout covers " + join(covered, " x ") +
-          " of the " + join(tile, " x ") +
-          " tile (getContractionLayout counts batches by the intrinsic's M, "
-          "N, K" +
-          (mma->colMajor
-               ? ", which col_major transposes for the accumulator only"
-               : "") +
-          "); IREE's vector distribution cannot cover the rest");
-  }
+  noteShortCoverage(result, space, mma->colMajor);
   return result;
 }
 

@@ -196,6 +196,58 @@ std::string configuredFileName(const std::filesystem::path &source,
          ".configured.mlir";
 }
 
+namespace {
+
+// The located print of a copy of the source: its locations renamed to the
+// source's own file.
+std::optional<Error> renameLocations(const std::filesystem::path &located,
+                                     const std::filesystem::path &copy,
+                                     const std::filesystem::path &source) {
+  auto locatedText = readTextFile(located);
+  if (!locatedText)
+    return Error{locatedText.error()};
+  std::string text = *locatedText;
+  const std::string from = "\"" + copy.string() + "\"";
+  const std::string to = "\"" + source.string() + "\"";
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos;
+       at += to.size())
+    text.replace(at, from.size(), to);
+  if (auto written = writeFileAtomically(located, text); !written)
+    return Error{written.error()};
+  return std::nullopt;
+}
+
+// Each root op of `document` (the print without locations, `output`) takes
+// its source location from the located print. The two prints hold the
+// same IR, but the parser lists dispatches by where their locations say
+// they start, and the located print's locations are the source's: its
+// order is the source ops', not the print's. Dispatches are paired by
+// their symbols (executable and function); within one, root ops come in
+// the same walk order in both.
+std::optional<Error>
+takeSourceLocations(document::Document &document,
+                    const document::Document &withLocations,
+                    const std::filesystem::path &output) {
+  if (withLocations.dispatches.size() != document.dispatches.size())
+    return Error{"iree-compile's located print holds " +
+                 std::to_string(withLocations.dispatches.size()) +
+                 " dispatches and " + output.string() + " " +
+                 std::to_string(document.dispatches.size())};
+  const auto locatedBySymbol = document::dispatchesBySymbol(withLocations);
+  for (document::Dispatch &dispatch : document.dispatches) {
+    const auto found = locatedBySymbol.find(document::symbolOf(dispatch));
+    if (found == locatedBySymbol.end() ||
+        found->second->rootOps.size() != dispatch.rootOps.size())
+      return Error{"@" + dispatch.name + " differs between " + output.string() +
+                   " and iree-compile's located print"};
+    for (size_t k = 0; k < dispatch.rootOps.size(); ++k)
+      dispatch.rootOps[k].source = found->second->rootOps[k].source;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
                                            DocumentWorker &worker,
                                            const ConfigureRequest &request) {
@@ -261,19 +313,9 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
   if (!configured.succeeded())
     return failure("iree-compile", *configure, configured, asked);
   // IREE's locations name the file it read: the source's, not the copy's.
-  if (wrapped) {
-    auto locatedText = readTextFile(located);
-    if (!locatedText)
-      return Error{locatedText.error()};
-    std::string text = *locatedText;
-    const std::string from = "\"" + wrapped->string() + "\"";
-    const std::string to = "\"" + request.source.string() + "\"";
-    for (size_t at = 0; (at = text.find(from, at)) != std::string::npos;
-         at += to.size())
-      text.replace(at, from.size(), to);
-    if (auto written = writeFileAtomically(located, text); !written)
-      return Error{written.error()};
-  }
+  if (wrapped)
+    if (auto failed = renameLocations(located, *wrapped, request.source))
+      return *failed;
 
   auto strip = stripLocationsCommand(iree, request, located);
   if (!strip)
@@ -299,27 +341,9 @@ Result<ConfiguredProgram> configureProgram(const tools::IreeInstallation &iree,
   document->path = request.output;
   document->text = std::move(*text);
 
-  // The two prints hold the same IR, but the parser lists dispatches by
-  // where their locations say they start, and the located print's locations
-  // are the source's: its order is the source ops', not the print's. Pair
-  // dispatches by their symbols (executable and function); within one, root
-  // ops come in the same walk order in both.
-  if (withLocations->dispatches.size() != document->dispatches.size())
-    return Error{"iree-compile's located print holds " +
-                 std::to_string(withLocations->dispatches.size()) +
-                 " dispatches and " + request.output.string() + " " +
-                 std::to_string(document->dispatches.size())};
-  const auto locatedBySymbol = document::dispatchesBySymbol(*withLocations);
-  for (document::Dispatch &dispatch : document->dispatches) {
-    const auto found = locatedBySymbol.find(document::symbolOf(dispatch));
-    if (found == locatedBySymbol.end() ||
-        found->second->rootOps.size() != dispatch.rootOps.size())
-      return Error{"@" + dispatch.name + " differs between " +
-                   request.output.string() +
-                   " and iree-compile's located print"};
-    for (size_t k = 0; k < dispatch.rootOps.size(); ++k)
-      dispatch.rootOps[k].source = found->second->rootOps[k].source;
-  }
+  if (auto failed =
+          takeSourceLocations(*document, *withLocations, request.output))
+    return *failed;
   program.document = std::move(*document);
   return program;
 }

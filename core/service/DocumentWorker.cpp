@@ -94,6 +94,49 @@ private:
       idle;
 };
 
+// A request's line: the command, its number, where its text is (a file, or
+// the payload's length: the text follows the line), and what the worker's
+// command-line options say.
+nlohmann::json requestOf(const std::string &commandName, long long id,
+                         const std::vector<std::string> &options,
+                         const fs::path &file, size_t payloadBytes) {
+  nlohmann::json request = {{"command", commandName}, {"id", id}};
+  if (file.empty())
+    request["payload_bytes"] = payloadBytes;
+  else
+    request["file"] = file.string();
+  for (size_t i = 0; i < options.size(); ++i) {
+    if (options[i] == "--buffer-name" && i + 1 < options.size())
+      request["buffer_name"] = options[i + 1];
+    else if (options[i] == "--split-input-file" ||
+             options[i] == "--no-split-input-file")
+      request["split_input_file"] = options[i] == "--split-input-file";
+    else if (options[i] == "--unguarded")
+      request["unguarded"] = true;
+    else if (options[i] == "--choices" && i + 1 < options.size())
+      request["choices"] =
+          nlohmann::json::parse(options[i + 1], nullptr, false);
+  }
+  return request;
+}
+
+// How a worker that gave no answer ended: timed out, crashed or exited,
+// with the part of the file it was in and what it said.
+std::string howItEnded(const process::ServingProcess::Answer &answer,
+                       int partCount) {
+  const process::ProcessResult &ending = answer.ending;
+  const std::string where = lastPart(answer.standardError, partCount);
+  if (ending.outcome == process::ProcessResult::Outcome::TimedOut)
+    return "did not finish" + where + " and " + ending.describe();
+  if (ending.outcome == process::ProcessResult::Outcome::Signaled)
+    return "crashed" + where + " (" + ending.describe() + ")";
+  return "ended without an answer" + where + " (" + ending.describe() +
+         (answer.standardError.empty()
+              ? std::string()
+              : ": " + answer.standardError.substr(0, 2000)) +
+         ")";
+}
+
 } // namespace
 
 DocumentWorker::DocumentWorker(fs::path program, fs::path compilerLibrary)
@@ -224,27 +267,13 @@ DocumentWorker::exchange(const std::string &commandName,
   // disk follows the request line over the pipe, its length in the line.
   static std::atomic<long long> lastId{0};
   const long long id = ++lastId;
-  nlohmann::json request = {{"command", commandName}, {"id", id}};
-  if (file.empty())
-    request["payload_bytes"] = text.size();
-  else
-    request["file"] = file.string();
+  const nlohmann::json request =
+      requestOf(commandName, id, options, file, text.size());
   process::ProcessSpec reproducer;
   reproducer.program = program;
   reproducer.arguments = {commandName, "--iree", compilerLibrary.string()};
-  for (size_t i = 0; i < options.size(); ++i) {
-    reproducer.arguments.push_back(options[i]);
-    if (options[i] == "--buffer-name" && i + 1 < options.size())
-      request["buffer_name"] = options[i + 1];
-    else if (options[i] == "--split-input-file" ||
-             options[i] == "--no-split-input-file")
-      request["split_input_file"] = options[i] == "--split-input-file";
-    else if (options[i] == "--unguarded")
-      request["unguarded"] = true;
-    else if (options[i] == "--choices" && i + 1 < options.size())
-      request["choices"] =
-          nlohmann::json::parse(options[i + 1], nullptr, false);
-  }
+  reproducer.arguments.insert(reproducer.arguments.end(), options.begin(),
+                              options.end());
   // A buffer is written to disk only where the request failed: the
   // reproducer's input, kept.
   auto reproduce = [&]() -> std::string {
@@ -319,35 +348,15 @@ DocumentWorker::exchange(const std::string &commandName,
     return std::move(answer.line);
   }
 
-  const process::ProcessResult &ending = answer.ending;
-  switch (ending.outcome) {
-  case process::ProcessResult::Outcome::Cancelled:
+  if (answer.ending.outcome == process::ProcessResult::Outcome::Cancelled)
     return Error{bufferName + ": " +
                  (commandName == "parse" ? std::string("parsing") : what) +
                  " was cancelled"};
-  case process::ProcessResult::Outcome::FailedToStart:
-  case process::ProcessResult::Outcome::TimedOut:
-  case process::ProcessResult::Outcome::Signaled:
-  case process::ProcessResult::Outcome::Exited: {
-    const std::string where = lastPart(answer.standardError, partCount());
-    std::string how;
-    if (ending.outcome == process::ProcessResult::Outcome::TimedOut)
-      how = "did not finish" + where + " and " + ending.describe();
-    else if (ending.outcome == process::ProcessResult::Outcome::Signaled)
-      how = "crashed" + where + " (" + ending.describe() + ")";
-    else
-      how = "ended without an answer" + where + " (" + ending.describe() +
-            (answer.standardError.empty()
-                 ? std::string()
-                 : ": " + answer.standardError.substr(0, 2000)) +
-            ")";
-    return Error{bufferName + ": " + what + " " + how +
-                 "; Tilescope parses in a separate process and is unharmed. "
-                 "To reproduce: " +
-                 reproduce()};
-  }
-  }
-  return Error{bufferName + ": " + what + " ended without an answer"};
+  return Error{bufferName + ": " + what + " " +
+               howItEnded(answer, partCount()) +
+               "; Tilescope parses in a separate process and is unharmed. "
+               "To reproduce: " +
+               reproduce()};
 }
 
 Result<nlohmann::json>

@@ -639,6 +639,96 @@ ireeVerdictOn(const tools::IreeInstallation &iree, DocumentWorker &worker,
   return std::optional<OpConstraintVerdict>();
 }
 
+namespace {
+
+// What iree-opt said over the document's parts: the constraints it printed
+// (those carried by a constraints op apart), its diagnostics, and the ops
+// whose check crashed it, with why.
+struct Collected {
+  std::vector<PrintedConstraints> constraints, carried;
+  std::vector<document::Diagnostic> diagnostics;
+  std::map<const ConfiguredOp *, std::string> crashed;
+};
+
+// One configured op's verdict from what was collected.
+Result<OpConstraintVerdict> opVerdict(const document::Document &document,
+                                      const std::vector<ConfiguredOp> &ops,
+                                      const ConfiguredOp &op,
+                                      const Collected &collected) {
+  const document::Dispatch &dispatch = document.dispatches[op.dispatch];
+  const document::RootOp &root = dispatch.rootOps[op.op];
+  OpConstraintVerdict v;
+  v.dispatch = op.dispatch;
+  v.op = op.op;
+  const auto reading = document::translationReadingOf(dispatch);
+  const Result<config::TranslationInfo> &translation = reading->model();
+  if (translation)
+    v.pipeline = translation->pipelineName();
+  const ConstraintSet *chosen = nullptr;
+  for (const PrintedConstraints &c : collected.constraints)
+    if (c.function == dispatch.name && c.set == op.set) {
+      v.sets.push_back(c.content);
+    }
+  for (const ConstraintSet &set : v.sets)
+    if (set.pipeline == v.pipeline)
+      chosen = &set;
+
+  // IREE's diagnostics about this op.
+  std::optional<document::Diagnostic> refused, violated, other;
+  for (const document::Diagnostic &d : collected.diagnostics) {
+    if (d.severity != document::Severity::Error ||
+        opOf(d, document, ops, collected.carried) != &op)
+      continue;
+    if (d.message.find(kViolated) != std::string::npos)
+      violated = d;
+    else if (d.message.find(kTemplateRefused) != std::string::npos)
+      refused = d;
+    else
+      other = d;
+  }
+  const auto decomposition = decompositionOf(root);
+  if (chosen) {
+    auto knobs = config::parseResolvedAttribute(chosen->knobs);
+    auto lowering = config::parseResolvedAttribute(root.loweringConfig);
+    if (knobs && lowering && translation)
+      v.knobs = config::matchKnobs(*knobs, *lowering, *translation,
+                                   decomposition ? &*decomposition : nullptr);
+  }
+
+  if (auto crash = collected.crashed.find(&op);
+      crash != collected.crashed.end()) {
+    v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+    v.reason = crash->second;
+  } else if (violated) {
+    v.outcome = OpConstraintVerdict::Outcome::Violated;
+    for (const document::Diagnostic &note : violated->notes)
+      v.violations.push_back({note.message, config::fieldsOfMessage(
+                                                note.message, v.knobs.fields)});
+  } else if (refused && !other && chosen && decomposition &&
+             v.knobs.outcome == config::KnobMatch::Outcome::Matched) {
+    // IREE's verifier looks for the template's decomposition_config in
+    // the lowering config, where IREE never puts it.
+    if (auto evaluated = evaluateHere(v, *chosen); !evaluated)
+      return Error{evaluated.error()};
+  } else if (refused || other) {
+    v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+    v.reason = "IREE: " + (refused ? refused->message : other->message);
+    if (refused && v.knobs.outcome != config::KnobMatch::Outcome::Matched)
+      v.reason += " (" + v.knobs.describe() + ")";
+  } else if (!chosen) {
+    v.outcome = OpConstraintVerdict::Outcome::NoConstraints;
+    v.reason = noConstraintsReason(v.pipeline, v.sets);
+  } else if (v.knobs.outcome != config::KnobMatch::Outcome::Matched) {
+    v.outcome = OpConstraintVerdict::Outcome::NotChecked;
+    v.reason = skippedReason(v.knobs, *chosen);
+  } else {
+    v.outcome = OpConstraintVerdict::Outcome::Holds;
+  }
+  return v;
+}
+
+} // namespace
+
 Result<ConstraintVerdict> ireeConstraintVerdict(
     const tools::IreeInstallation &iree, const document::Document &document,
     std::chrono::milliseconds timeout, const std::atomic<bool> *cancel,
@@ -659,10 +749,7 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
   auto folder = TemporaryDirectory::create("tilescope-constraints");
   if (!folder)
     return Error{folder.error()};
-  std::vector<PrintedConstraints> constraints;
-  std::vector<document::Diagnostic> diagnostics;
-  std::vector<PrintedConstraints> carried;
-  std::map<const ConfiguredOp *, std::string> crashed;
+  Collected collected;
   for (size_t p = 0; p < parts.size(); ++p) {
     const bool used = std::any_of(asked.begin(), asked.end(), [&](auto *op) {
       return static_cast<size_t>(
@@ -677,21 +764,23 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
       return Error{run.error()};
     }
     for (const PrintedConstraints &c : run->constraints)
-      (run->carriesConstraints ? carried : constraints).push_back(c);
+      (run->carriesConstraints ? collected.carried : collected.constraints)
+          .push_back(c);
     for (const auto &[op, why] : run->crashed)
-      crashed[op] = why;
+      collected.crashed[op] = why;
     if (!run->crashed.empty())
       folder->keep(); // the reproducers
-    diagnostics.insert(diagnostics.end(), run->diagnostics.begin(),
-                       run->diagnostics.end());
+    collected.diagnostics.insert(collected.diagnostics.end(),
+                                 run->diagnostics.begin(),
+                                 run->diagnostics.end());
   }
-  for (const PrintedConstraints &c : carried)
-    constraints.push_back(c);
+  for (const PrintedConstraints &c : collected.carried)
+    collected.constraints.push_back(c);
   // An error IREE gives about no root op (the file itself, a pass failing)
   // leaves every verdict unknown.
-  for (const document::Diagnostic &d : diagnostics)
+  for (const document::Diagnostic &d : collected.diagnostics)
     if (d.severity == document::Severity::Error &&
-        !opOf(d, document, ops, carried)) {
+        !opOf(d, document, ops, collected.carried)) {
       folder->keep();
       return Error{"iree-opt refused the document while checking the "
                    "pipeline constraints: " +
@@ -701,76 +790,10 @@ Result<ConstraintVerdict> ireeConstraintVerdict(
   for (const ConfiguredOp &op : ops) {
     if (!asked.count(&op))
       continue;
-    const document::Dispatch &dispatch = document.dispatches[op.dispatch];
-    const document::RootOp &root = dispatch.rootOps[op.op];
-    OpConstraintVerdict v;
-    v.dispatch = op.dispatch;
-    v.op = op.op;
-    const auto reading = document::translationReadingOf(dispatch);
-    const Result<config::TranslationInfo> &translation = reading->model();
-    if (translation)
-      v.pipeline = translation->pipelineName();
-    const ConstraintSet *chosen = nullptr;
-    for (const PrintedConstraints &c : constraints)
-      if (c.function == dispatch.name && c.set == op.set) {
-        v.sets.push_back(c.content);
-      }
-    for (const ConstraintSet &set : v.sets)
-      if (set.pipeline == v.pipeline)
-        chosen = &set;
-
-    // IREE's diagnostics about this op.
-    std::optional<document::Diagnostic> refused, violated, other;
-    for (const document::Diagnostic &d : diagnostics) {
-      if (d.severity != document::Severity::Error ||
-          opOf(d, document, ops, carried) != &op)
-        continue;
-      if (d.message.find(kViolated) != std::string::npos)
-        violated = d;
-      else if (d.message.find(kTemplateRefused) != std::string::npos)
-        refused = d;
-      else
-        other = d;
-    }
-    const auto decomposition = decompositionOf(root);
-    if (chosen) {
-      auto knobs = config::parseResolvedAttribute(chosen->knobs);
-      auto lowering = config::parseResolvedAttribute(root.loweringConfig);
-      if (knobs && lowering && translation)
-        v.knobs = config::matchKnobs(*knobs, *lowering, *translation,
-                                     decomposition ? &*decomposition : nullptr);
-    }
-
-    if (auto crash = crashed.find(&op); crash != crashed.end()) {
-      v.outcome = OpConstraintVerdict::Outcome::NotChecked;
-      v.reason = crash->second;
-    } else if (violated) {
-      v.outcome = OpConstraintVerdict::Outcome::Violated;
-      for (const document::Diagnostic &note : violated->notes)
-        v.violations.push_back(
-            {note.message,
-             config::fieldsOfMessage(note.message, v.knobs.fields)});
-    } else if (refused && !other && chosen && decomposition &&
-               v.knobs.outcome == config::KnobMatch::Outcome::Matched) {
-      // IREE's verifier looks for the template's decomposition_config in
-      // the lowering config, where IREE never puts it.
-      if (auto evaluated = evaluateHere(v, *chosen); !evaluated)
-        return Error{evaluated.error()};
-    } else if (refused || other) {
-      v.outcome = OpConstraintVerdict::Outcome::NotChecked;
-      v.reason = "IREE: " + (refused ? refused->message : other->message);
-      if (refused && v.knobs.outcome != config::KnobMatch::Outcome::Matched)
-        v.reason += " (" + v.knobs.describe() + ")";
-    } else if (!chosen) {
-      v.outcome = OpConstraintVerdict::Outcome::NoConstraints;
-      v.reason = noConstraintsReason(v.pipeline, v.sets);
-    } else if (v.knobs.outcome != config::KnobMatch::Outcome::Matched) {
-      v.outcome = OpConstraintVerdict::Outcome::NotChecked;
-      v.reason = skippedReason(v.knobs, *chosen);
-    } else {
-      v.outcome = OpConstraintVerdict::Outcome::Holds;
-    }
-    verdict.ops.push_back(std::move(v));
+    auto v = opVerdict(document, ops, op, collected);
+    if (!v)
+      return Error{v.error()};
+    verdict.ops.push_back(std::move(*v));
   }
   return verdict;
 }

@@ -191,6 +191,77 @@ bool IreeLayoutAnswer::agrees() const {
                      [](const OpLayoutAnswer &op) { return op.agrees(); });
 }
 
+namespace {
+
+// What Tilescope derives for a configured op of the dispatch.
+struct Ours {
+  size_t index;
+  Result<edit::OpLayoutInputs> inputs;
+  Result<layout::OpLayouts> layouts;
+};
+
+std::vector<Ours> oursOf(const document::Dispatch &dispatch) {
+  std::vector<Ours> ours;
+  for (size_t i = 0; i < dispatch.rootOps.size(); ++i) {
+    const document::RootOp &op = dispatch.rootOps[i];
+    if (op.loweringConfig.empty())
+      continue;
+    auto inputs = edit::opLayoutInputs(dispatch, op);
+    Result<layout::OpLayouts> layouts =
+        inputs ? edit::opLayoutsOf(*inputs)
+               : Result<layout::OpLayouts>(Error{inputs.error()});
+    ours.push_back({i, std::move(inputs), std::move(layouts)});
+  }
+  return ours;
+}
+
+// Each configured op's layouts against IREE's in `lowered`: TileAndFuse's
+// foralls, or VectorDistribute's anchored ops, taken in order.
+void compareEach(IreeLayoutAnswer &answer, const document::Dispatch &dispatch,
+                 const std::vector<Ours> &ours,
+                 const document::LoweredFunction &lowered) {
+  // The configured ops IREE anchored, in the order they come (the order of
+  // the dispatch's configured ops).
+  std::vector<const document::AnchoredOp *> anchored;
+  for (const document::AnchoredOp &op : lowered.anchoredOps)
+    if (!op.loweringConfig.empty())
+      anchored.push_back(&op);
+  size_t expected = 0;
+  for (const Ours &op : ours)
+    expected += anchoredOpsFor(dispatch.rootOps[op.index]);
+  size_t next = 0; // the first of IREE's anchored ops for `op`
+  for (size_t k = 0; k < ours.size(); ++k) {
+    const Ours &op = ours[k];
+    const size_t first = next;
+    next += anchoredOpsFor(dispatch.rootOps[op.index]);
+    OpLayoutAnswer opAnswer;
+    opAnswer.rootOp = op.index;
+    opAnswer.opName = dispatch.rootOps[op.index].name;
+    if (!op.layouts) {
+      opAnswer.problem = "Tilescope derives no layout: " + op.layouts.error();
+    } else if (answer.pipeline == "TileAndFuse") {
+      if (op.layouts->view == layout::OpView::ThreadTiles ||
+          op.layouts->view == layout::OpView::SubgroupTiles)
+        compareForall(opAnswer, *op.layouts, lowered);
+      else
+        opAnswer.problem = "not tiled to threads or subgroups by its config";
+    } else if (anchored.size() != expected) {
+      opAnswer.problem = "IREE anchored " + std::to_string(anchored.size()) +
+                         " configured ops where the dispatch's configured "
+                         "ops make " +
+                         std::to_string(expected) +
+                         ": which is which is not certain";
+    } else {
+      compareOperands(opAnswer, *op.layouts, op.inputs->space,
+                      {anchored.begin() + static_cast<std::ptrdiff_t>(first),
+                       anchored.begin() + static_cast<std::ptrdiff_t>(next)});
+    }
+    answer.ops.push_back(std::move(opAnswer));
+  }
+}
+
+} // namespace
+
 Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
                                      DocumentWorker &worker,
                                      const document::Document &document,
@@ -221,22 +292,7 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
   answer.pipeline = pipeline;
 
   // Tilescope's side first: what it derives for each configured op.
-  struct Ours {
-    size_t index;
-    Result<edit::OpLayoutInputs> inputs;
-    Result<layout::OpLayouts> layouts;
-  };
-  std::vector<Ours> ours;
-  for (size_t i = 0; i < dispatch.rootOps.size(); ++i) {
-    const document::RootOp &op = dispatch.rootOps[i];
-    if (op.loweringConfig.empty())
-      continue;
-    auto inputs = edit::opLayoutInputs(dispatch, op);
-    Result<layout::OpLayouts> layouts =
-        inputs ? edit::opLayoutsOf(*inputs)
-               : Result<layout::OpLayouts>(Error{inputs.error()});
-    ours.push_back({i, std::move(inputs), std::move(layouts)});
-  }
+  const std::vector<Ours> ours = oursOf(dispatch);
   if (ours.empty())
     return Error{dispatch.name + ": no op of it carries a lowering_config"};
 
@@ -278,44 +334,7 @@ Result<IreeLayoutAnswer> ireeLayouts(const tools::IreeInstallation &iree,
   if (!lowered)
     return Error{lowered.error()};
 
-  // The configured ops IREE anchored, in the order they come (the order of
-  // the dispatch's configured ops).
-  std::vector<const document::AnchoredOp *> anchored;
-  for (const document::AnchoredOp &op : lowered->anchoredOps)
-    if (!op.loweringConfig.empty())
-      anchored.push_back(&op);
-  size_t expected = 0;
-  for (const Ours &op : ours)
-    expected += anchoredOpsFor(dispatch.rootOps[op.index]);
-  size_t next = 0; // the first of IREE's anchored ops for `op`
-  for (size_t k = 0; k < ours.size(); ++k) {
-    const Ours &op = ours[k];
-    const size_t first = next;
-    next += anchoredOpsFor(dispatch.rootOps[op.index]);
-    OpLayoutAnswer opAnswer;
-    opAnswer.rootOp = op.index;
-    opAnswer.opName = dispatch.rootOps[op.index].name;
-    if (!op.layouts) {
-      opAnswer.problem = "Tilescope derives no layout: " + op.layouts.error();
-    } else if (pipeline == "TileAndFuse") {
-      if (op.layouts->view == layout::OpView::ThreadTiles ||
-          op.layouts->view == layout::OpView::SubgroupTiles)
-        compareForall(opAnswer, *op.layouts, *lowered);
-      else
-        opAnswer.problem = "not tiled to threads or subgroups by its config";
-    } else if (anchored.size() != expected) {
-      opAnswer.problem = "IREE anchored " + std::to_string(anchored.size()) +
-                         " configured ops where the dispatch's configured "
-                         "ops make " +
-                         std::to_string(expected) +
-                         ": which is which is not certain";
-    } else {
-      compareOperands(opAnswer, *op.layouts, op.inputs->space,
-                      {anchored.begin() + static_cast<std::ptrdiff_t>(first),
-                       anchored.begin() + static_cast<std::ptrdiff_t>(next)});
-    }
-    answer.ops.push_back(std::move(opAnswer));
-  }
+  compareEach(answer, dispatch, ours, *lowered);
   return answer;
 }
 
