@@ -57,7 +57,8 @@ run_test widgets_sweep_panel sweepsStopsResumesAndLoadsTheBest
 run_test widgets_tune_panel aProgramTunedInTheWindowIsTheOneTheCliTunes
 run_test widgets_editor_window typingRedrawsThenEnterApplies
 run_test widgets_window_jobs showsAndUsesIreesDefault comparesLayoutsWithIree \
-  cpuExampleCompilesRunsAndChecks gpuCompileShowsResources
+  cpuExampleCompilesRunsAndChecks gpuCompileShowsResources \
+  sassLinesReachTheLayoutCells
 for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-editor \
             tile_editor:screenshot-tile-editor \
             sweep-panel:screenshot-sweep iree-default:screenshot-iree-default \
@@ -65,7 +66,8 @@ for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-edit
             run-panel-cpu:screenshot-run-panel tune-panel:screenshot-tune \
             run-panel-instructions:screenshot-instructions \
             layout-instruction-cells:screenshot-instruction-cells \
-            layout-load-cells:screenshot-operand-cells; do
+            layout-load-cells:screenshot-operand-cells \
+            instructions-sass:screenshot-instructions-sass; do
   cp "$pictures/${pair%%:*}.png" "$docs/${pair##*:}.png"
   echo "$docs/${pair##*:}.png"
 done

@@ -53,6 +53,19 @@ void printListing(const std::filesystem::path &file,
     if (kernel.liveness)
       std::cout << "  live registers: " << isa::describe(*kernel.liveness)
                 << "\n";
+    if (listing.dialect == "sass") {
+      size_t all = 0, named = 0;
+      for (const isa::Region &region : kernel.regions)
+        for (const isa::Instruction &i : region.instructions) {
+          ++all;
+          named += i.ptxLine > 0;
+        }
+      std::cout << "  PTX lines: " << named << " of " << all
+                << " instructions name the PTX line they came from"
+                << (named ? " (--json --instructions: ptx_line)"
+                          : " (none: ptxas wrote no line table)")
+                << "\n";
+    }
     if (const std::string stored = isa::describe(kernel.accumulators);
         !stored.empty())
       std::cout << "  accumulators: " << stored << "\n";

@@ -396,6 +396,7 @@ Result<Listing> readPtx(const std::string &text) {
     for (const PtxStatement &s : entry.statements) {
       Instruction instruction;
       instruction.line = s.line;
+      instruction.lastLine = s.lastLine;
       instruction.mnemonic = s.mnemonic;
       instruction.text = s.text;
       instruction.kind = classOfPtx(s.mnemonic);
@@ -473,7 +474,7 @@ Result<Listing> readAmdgpu(const std::string &text) {
       continue; // directives
     auto [mnemonic, operands] = mnemonicAndRest(body);
     Instruction instruction;
-    instruction.line = lineNumber;
+    instruction.line = instruction.lastLine = lineNumber;
     instruction.mnemonic = mnemonic;
     instruction.text = body;
     instruction.kind = classOfAmdgpu(mnemonic);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/isa/Accumulators.h"
+#include "core/isa/CellLink.h"
 #include "core/isa/Liveness.h"
 #include "core/isa/OperandFlow.h"
 #include "core/isa/SharedBanks.h"
@@ -17,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,7 +55,12 @@ inline constexpr InstructionClass kReportOrder[] = {
 const char *toString(InstructionClass kind);
 
 struct Instruction {
-  size_t line = 0;      // 1-based, in the file read
+  size_t line = 0;     // 1-based, in the file read
+  size_t lastLine = 0; // where its statement ends (PTX: an MMA's operand
+                       // lists span lines); `line` elsewhere
+  // SASS: the line of the PTX it was compiled from, as ptxas's line table
+  // says (`ptxas -lineinfo`, `nvdisasm -gp`); 0 where the SASS has none.
+  size_t ptxLine = 0;
   std::string mnemonic; // "ld.global.nc.v4.b32", "v_mfma_f32_16x16x16_f16"
   std::string text;     // the whole statement, as written (one line)
   InstructionClass kind = InstructionClass::Other;
@@ -127,5 +134,40 @@ int widthOfAmdgpu(const std::string &mnemonic);
 // Loads, stores, matrix loads and async copies: the classes with a width.
 bool movesMemory(InstructionClass kind);
 int widthOfSass(const std::string &mnemonic);
+
+// nvdisasm prints either the registers' life ranges (`-lrm count`) or the
+// PTX line of each instruction (`-gp`), never both: the first's text with
+// the second's line markers ("//## File \".nv_debug_ptx_txt\", line N")
+// put before the same instructions (by section and address), as readSass
+// reads them. Lines of the second that match no instruction of the first
+// are left out.
+std::string sassWithPtxLines(const std::string &lifeRanges,
+                             const std::string &ptxLines);
+// Whether a SASS text carries PTX line markers.
+bool sassHasPtxLines(const std::string &sass);
+
+// A PTX kernel's statements by the lines they span: the statement a SASS
+// instruction's `ptxLine` falls in (ptxas names an MMA by the line of its
+// ';', the statement by its first).
+class PtxStatements {
+public:
+  explicit PtxStatements(const Kernel &ptx);
+  // The statement's first line; 0 where `ptxLine` is in none (a brace, a
+  // declaration, 0).
+  size_t at(size_t ptxLine) const;
+  // The statement that starts at `line`, or null.
+  const Instruction *startingAt(size_t line) const;
+
+private:
+  std::map<size_t, const Instruction *> byLastLine;
+};
+
+// A SASS kernel's cells through its PTX: each SASS instruction gets the
+// cells `ptxCells` gives the PTX statement it was compiled from, where the
+// two are of one class (an HMMA of an mma.sync, an LDG of an ld.global, an
+// LDSM of an ldmatrix, ...): address arithmetic ptxas credits to a load's
+// line moves no cell.
+CellLink sassCells(const Kernel &sass, const Kernel &ptx,
+                   const CellLink &ptxCells);
 
 } // namespace tilescope::isa

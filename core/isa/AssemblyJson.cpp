@@ -116,6 +116,8 @@ json toJson(const Kernel &kernel, const Region &region, bool withInstructions) {
                     {"class", toString(i.kind)},
                     {"mnemonic", i.mnemonic},
                     {"width_bits", i.widthBits}};
+      if (i.ptxLine > 0)
+        entry["ptx_line"] = i.ptxLine;
       if (kernel.liveness)
         if (auto live = kernel.liveness->atLine.find(i.line);
             live != kernel.liveness->atLine.end()) {

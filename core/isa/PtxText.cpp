@@ -206,8 +206,10 @@ PtxText ptxTextOf(const std::string &text) {
     size_t semicolon;
     while ((semicolon = pending.find(';')) != std::string::npos) {
       if (auto statement =
-              ptxStatementOf(pending.substr(0, semicolon), pendingLine))
+              ptxStatementOf(pending.substr(0, semicolon), pendingLine)) {
+        statement->lastLine = number;
         entry->statements.push_back(std::move(*statement));
+      }
       pending = trim(pending.substr(semicolon + 1));
       pendingLine = number;
     }

@@ -18,7 +18,8 @@
 namespace tilescope::isa {
 
 struct PtxStatement {
-  size_t line = 0; // where it starts (an MMA's operand lists span lines)
+  size_t line = 0;     // where it starts (an MMA's operand lists span lines)
+  size_t lastLine = 0; // where it ends (its ';')
   std::string mnemonic;
   std::vector<std::string> operands;
   std::string text; // as written, its guard included

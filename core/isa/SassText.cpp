@@ -2,12 +2,16 @@
 // ("//----- .text.NAME -----"), its instructions ("/*0560*/ @!P0 BRA
 // `(.L_x_0) ;") with the registers live at each in the comment's columns
 // ("// |  71   |   1    |   4    |         |": GPRs, predicates, uniform
-// GPRs, uniform predicates), its labels (".L_x_0:").
+// GPRs, uniform predicates), its labels (".L_x_0:"), and the PTX line of
+// the instructions after a marker (`nvdisasm -gp`'s "//## File
+// \".nv_debug_ptx_txt\", line N", merged in by sassWithPtxLines).
 #include "core/isa/Assembly.h"
 #include "core/isa/RawKernel.h"
 #include "core/util/Numbers.h"
 #include "core/util/Text.h"
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -42,7 +46,119 @@ std::optional<LiveCount> liveColumns(const std::string &comment) {
   return count;
 }
 
+// A PTX line marker of `nvdisasm -gp`: "//## File \".nv_debug_ptx_txt\",
+// line 345" (the PTX ptxas read, embedded in the cubin by -lineinfo).
+std::optional<size_t> ptxLineOf(const std::string &raw) {
+  static const std::regex kMarker(
+      R"(^\s*//## File "\.nv_debug_ptx_txt", line (\d+))");
+  std::smatch match;
+  if (!std::regex_search(raw, match, kMarker))
+    return std::nullopt;
+  auto n = parseInt64(match[1].str());
+  return n && *n > 0 ? std::optional<size_t>(size_t(*n)) : std::nullopt;
+}
+
+// "/*0560*/" of an instruction's line, or empty.
+std::string addressOf(const std::string &raw) {
+  static const std::regex kAddress(R"(^\s*(/\*[0-9a-f]+\*/))");
+  std::smatch match;
+  return std::regex_search(raw, match, kAddress) ? match[1].str()
+                                                 : std::string();
+}
+
+// A section's heading "//----- .text.NAME -----": NAME, or empty.
+std::string sectionOf(const std::string &raw) {
+  static const std::regex kSection(R"(^//-+ \.text\.(\S+) -+)");
+  std::smatch match;
+  return std::regex_search(raw, match, kSection) ? match[1].str()
+                                                 : std::string();
+}
+
 } // namespace
+
+bool sassHasPtxLines(const std::string &sass) {
+  return sass.find("//## File \".nv_debug_ptx_txt\"") != std::string::npos;
+}
+
+std::string sassWithPtxLines(const std::string &lifeRanges,
+                             const std::string &ptxLines) {
+  // The markers in force at each instruction, by section and address.
+  std::map<std::pair<std::string, std::string>, std::string> markerAt;
+  {
+    std::istringstream in(ptxLines);
+    std::string raw, section, marker;
+    while (std::getline(in, raw)) {
+      if (std::string name = sectionOf(raw); !name.empty()) {
+        section = name;
+        marker.clear();
+      } else if (ptxLineOf(raw)) {
+        marker = std::string(trimmed(raw));
+      } else if (std::string at = addressOf(raw);
+                 !at.empty() && !marker.empty()) {
+        markerAt[{section, at}] = marker;
+      }
+    }
+  }
+  std::string out;
+  std::istringstream in(lifeRanges);
+  std::string raw, section, last;
+  while (std::getline(in, raw)) {
+    if (std::string name = sectionOf(raw); !name.empty()) {
+      section = name;
+      last.clear();
+    } else if (std::string at = addressOf(raw); !at.empty()) {
+      auto marker = markerAt.find({section, at});
+      if (marker != markerAt.end() && marker->second != last) {
+        out += "\t" + marker->second + "\n";
+        last = marker->second;
+      }
+    }
+    out += raw + "\n";
+  }
+  return out;
+}
+
+PtxStatements::PtxStatements(const Kernel &ptx) {
+  for (const Region &region : ptx.regions)
+    for (const Instruction &i : region.instructions)
+      byLastLine.emplace(std::max(i.line, i.lastLine), &i);
+}
+
+size_t PtxStatements::at(size_t ptxLine) const {
+  auto found = byLastLine.lower_bound(ptxLine);
+  return ptxLine > 0 && found != byLastLine.end() &&
+                 found->second->line <= ptxLine
+             ? found->second->line
+             : 0;
+}
+
+const Instruction *PtxStatements::startingAt(size_t line) const {
+  auto found = byLastLine.lower_bound(line);
+  return found != byLastLine.end() && found->second->line == line
+             ? found->second
+             : nullptr;
+}
+
+CellLink sassCells(const Kernel &sass, const Kernel &ptx,
+                   const CellLink &ptxCells) {
+  CellLink link;
+  if (ptxCells.empty())
+    return link;
+  const PtxStatements statements(ptx);
+  for (const Region &region : sass.regions)
+    for (const Instruction &i : region.instructions) {
+      const Instruction *from = statements.startingAt(statements.at(i.ptxLine));
+      if (!from || from->kind != i.kind)
+        continue;
+      auto cells = ptxCells.cellsOfLine.find(from->line);
+      if (cells == ptxCells.cellsOfLine.end())
+        continue;
+      for (const std::vector<int64_t> &cell : cells->second)
+        link.add(cell, i.line);
+    }
+  link.finish();
+  return link;
+}
 
 InstructionClass classOfSass(const std::string &mnemonic) {
   using K = InstructionClass;
@@ -110,7 +226,6 @@ Result<Listing> readSass(const std::string &text) {
   listing.dialect = "sass";
   std::optional<RawKernel> kernel;
   std::optional<KernelLiveness> live;
-  static const std::regex kSection(R"(^//-+ \.text\.(\S+) -+)");
   static const std::regex kInstruction(R"(^/\*[0-9a-f]+\*/\s*(.*)$)");
   static const std::regex kTarget(R"(`\(([^)]+)\))");
   auto finish = [&] {
@@ -126,20 +241,28 @@ Result<Listing> readSass(const std::string &text) {
   std::istringstream in(text);
   std::string raw;
   size_t number = 0;
+  size_t ptxLine = 0; // the last marker's, until the next
   while (std::getline(in, raw)) {
     ++number;
     const size_t slashes = raw.find("//");
     std::smatch match;
-    if (slashes != std::string::npos &&
-        std::regex_search(raw, match, kSection)) {
+    if (std::string section =
+            slashes == std::string::npos ? std::string() : sectionOf(raw);
+        !section.empty()) {
       finish();
       kernel.emplace();
-      kernel->name = match[1].str();
+      kernel->name = section;
+      ptxLine = 0;
       live.emplace();
       live->kernel = kernel->name;
       live->registerFile = "GPRs";
       continue;
     }
+    if (slashes != std::string::npos)
+      if (auto marked = ptxLineOf(raw)) {
+        ptxLine = *marked;
+        continue;
+      }
     if (raw.starts_with("//"))
       continue;
     if (!kernel)
@@ -162,7 +285,8 @@ Result<Listing> readSass(const std::string &text) {
     if (!words.empty() && words[0] == '@') // a guard
       words = std::string(trimmed(words.substr(words.find(' ') + 1)));
     Instruction instruction;
-    instruction.line = number;
+    instruction.line = instruction.lastLine = number;
+    instruction.ptxLine = ptxLine;
     instruction.mnemonic = words.substr(0, words.find(' '));
     instruction.text = statement;
     instruction.kind = classOfSass(instruction.mnemonic);

@@ -1,5 +1,6 @@
 #include "core/service/Sass.h"
 
+#include "core/isa/Assembly.h"
 #include "core/isa/KernelResources.h"
 #include "core/process/Process.h"
 #include "core/util/Files.h"
@@ -27,14 +28,40 @@ Result<fs::path> locateNvdisasm() {
 
 namespace {
 
-// One PTX file's cubin and its SASS; the SASS file, or why not.
+// `nvdisasm ARGUMENTS CUBIN`'s output, or why not.
+Result<std::string> disassembled(const fs::path &nvdisasm,
+                                 std::vector<std::string> arguments,
+                                 const fs::path &cubin,
+                                 const ResourceOptions &options) {
+  process::ProcessSpec disassemble;
+  disassemble.program = nvdisasm;
+  arguments.push_back(cubin.string());
+  disassemble.arguments = std::move(arguments);
+  disassemble.timeout = options.timeout;
+  disassemble.cancel = options.cancel;
+  const process::ProcessResult result = process::runProcess(disassemble);
+  if (!result.succeeded())
+    return Error{"nvdisasm " + result.describe() + " on " + cubin.string() +
+                 ": " + result.standardError};
+  return result.standardOutput;
+}
+
+// Whether `sass` was made with its PTX lines (an older try's was not).
+bool hasPtxLines(const fs::path &sass) {
+  auto text = readTextFile(sass);
+  return text && isa::sassHasPtxLines(*text);
+}
+
+// One PTX file's cubin and its SASS; the SASS file, or why not. ptxas
+// writes its line table (-lineinfo, which changes no instruction) so that
+// each SASS instruction names the PTX line it came from.
 Result<fs::path> sassOfOne(const fs::path &ptx, const fs::path &ptxas,
                            const fs::path &nvdisasm,
                            const ResourceOptions &options) {
   fs::path sass = ptx;
   sass.replace_extension(".sass");
   std::error_code error;
-  if (fs::is_regular_file(sass, error))
+  if (fs::is_regular_file(sass, error) && hasPtxLines(sass))
     return sass;
   auto text = readTextFile(ptx);
   if (!text)
@@ -46,23 +73,24 @@ Result<fs::path> sassOfOne(const fs::path &ptx, const fs::path &ptxas,
   cubin.replace_extension(".cubin");
   process::ProcessSpec assemble;
   assemble.program = ptxas;
-  assemble.arguments = {"-arch=" + target, ptx.string(), "-o", cubin.string()};
+  assemble.arguments = {"-arch=" + target, "-lineinfo", ptx.string(), "-o",
+                        cubin.string()};
   assemble.timeout = options.timeout;
   assemble.cancel = options.cancel;
   const process::ProcessResult assembled = process::runProcess(assemble);
   if (!assembled.succeeded())
     return Error{"ptxas " + assembled.describe() + " on " + ptx.string() +
                  ": " + assembled.standardError};
-  process::ProcessSpec disassemble;
-  disassemble.program = nvdisasm;
-  disassemble.arguments = {"-c", "-lrm", "count", cubin.string()};
-  disassemble.timeout = options.timeout;
-  disassemble.cancel = options.cancel;
-  const process::ProcessResult disassembled = process::runProcess(disassemble);
-  if (!disassembled.succeeded())
-    return Error{"nvdisasm " + disassembled.describe() + " on " +
-                 cubin.string() + ": " + disassembled.standardError};
-  if (auto written = writeFileAtomically(sass, disassembled.standardOutput);
+  // nvdisasm prints the life ranges or the lines, not both at once.
+  auto lifeRanges =
+      disassembled(nvdisasm, {"-c", "-lrm", "count"}, cubin, options);
+  if (!lifeRanges)
+    return Error{lifeRanges.error()};
+  auto lines = disassembled(nvdisasm, {"-c", "-gp"}, cubin, options);
+  if (!lines)
+    return Error{lines.error()};
+  if (auto written =
+          writeFileAtomically(sass, isa::sassWithPtxLines(*lifeRanges, *lines));
       !written)
     return Error{written.error()};
   return sass;

@@ -1,8 +1,10 @@
 // The SASS of the PTX IREE's CUDA backend writes: ptxas makes its cubin and
 // nvdisasm prints it with the registers live at each instruction
-// (`nvdisasm -c -lrm count`), written as X.sass beside X.ptx (once: a try
-// folder keeps it). Both tools of one CUDA release, as nvdisasm reads only
-// its own ptxas's cubins: the set-up installs CUDA 13.5's from PyPI.
+// (`nvdisasm -c -lrm count`) and the PTX line of each (ptxas's line table,
+// `nvdisasm -gp`), written as X.sass beside X.ptx (once: a try folder keeps
+// it; one made before the lines were is made again). Both tools of one CUDA
+// release, as nvdisasm reads only its own ptxas's cubins: the set-up installs
+// CUDA 13.5's from PyPI.
 #pragma once
 
 #include "core/service/Resources.h"

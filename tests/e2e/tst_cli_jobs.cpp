@@ -208,8 +208,8 @@ private slots:
   // isa: the sm_90 matmul compiled here, its PTX classed and cut by its
   // loop (subgroup 2 x 4 intrinsics x K tile 8 = 64 mma.sync a pass), and
   // the SASS of its cubin beside it (64 HMMAs, the registers live at each
-  // instruction); the same from the try's id, its folder and its .ptx;
-  // what is no assembly is refused.
+  // instruction, the PTX line each came from); the same from the try's id, its
+  // folder and its .ptx; what is no assembly is refused.
   void isaClassesTheCompiledKernel() {
     const QString file = TILESCOPE_SOURCE_DIR
         "/examples/cuda_sm_90/matmul_f16_1024_dispatch_0.benchmark.mlir";
@@ -260,6 +260,29 @@ private slots:
     QCOMPARE(
         loopOf(jsonOf(fromSass), "sass")["counts"].toObject()["mma"].toInt(),
         64);
+    // Each SASS instruction names the PTX line it came from: an HMMA's is
+    // an mma.sync's.
+    const auto lines =
+        cli(inWorkspace({"isa", sass, "--json", "--instructions"}));
+    QVERIFY2(lines.exitCode == 0, qPrintable(lines.err));
+    const QString ptxText = test::readFile(ptx.toStdString()).c_str();
+    const QStringList ptxLines = ptxText.split('\n');
+    int hmmas = 0;
+    for (const QJsonValue i :
+         loopOf(jsonOf(lines), "sass")["instructions"].toArray()) {
+      QVERIFY2(i["ptx_line"].toInt() > 0, qPrintable(i["mnemonic"].toString()));
+      if (!i["mnemonic"].toString().startsWith("HMMA"))
+        continue;
+      ++hmmas;
+      // ptxas names the line of the mma.sync's ';' (its operands span
+      // four lines after its mnemonic).
+      bool fromMma = false;
+      for (int l = i["ptx_line"].toInt() - 1;
+           l >= 0 && l >= i["ptx_line"].toInt() - 6; --l)
+        fromMma |= ptxLines.value(l).contains("mma.sync");
+      QVERIFY2(fromMma, qPrintable(QString::number(i["ptx_line"].toInt())));
+    }
+    QCOMPARE(hmmas, 64);
     const auto text = cli(inWorkspace({"isa", ptx}));
     QVERIFY2(text.out.contains("loop $L__BB0_1 (one pass of its body)") &&
                  text.out.contains("64 mma (mma.sync.aligned.m16n8k16"),

@@ -375,6 +375,69 @@ private slots:
     QVERIFY(!window->tries()->loadTry(id).ok());
   }
 
+  // sm_90: the PTX and the SASS of its cubin side by side, each SASS
+  // instruction naming the PTX line it came from (ptxas's line table); an
+  // HMMA chosen marks the cells of its mma.sync, and a cell clicked selects
+  // the SASS lines that move it beside the PTX ones.
+  void sassLinesReachTheLayoutCells() {
+    auto window = open(test::examplesDir() /
+                       "cuda_sm_90/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    auto *instructions =
+        window->findChild<widgets::InstructionsView *>("jobInstructions");
+    QVERIFY(instructions);
+    const QStringList regions = instructions->regionLines();
+    QVERIFY2(regions.filter("(sass)").size() >= 3 &&
+                 regions.filter("(ptx)").size() >= 3,
+             qPrintable(regions.join("\n")));
+    QTreeWidgetItem *hmma = nullptr, *mmaSync = nullptr;
+    for (QTreeWidgetItemIterator it(instructions); *it; ++it) {
+      if ((*it)->text(2) != "mma" || (*it)->text(6).isEmpty())
+        continue;
+      if ((*it)->text(0).startsWith("HMMA") && !hmma)
+        hmma = *it;
+      if ((*it)->text(0).startsWith("mma.sync") && !mmaSync)
+        mmaSync = *it;
+    }
+    QVERIFY(hmma && mmaSync);
+    QVERIFY2(!hmma->text(7).isEmpty() &&
+                 hmma->toolTip(7).contains("compiled from PTX line " +
+                                           hmma->text(7) + ": mma.sync"),
+             qPrintable(hmma->toolTip(7)));
+    // Its cells are its mma.sync's.
+    QTreeWidgetItem *source = nullptr;
+    for (QTreeWidgetItemIterator it(instructions); *it && !source; ++it)
+      if ((*it)->text(1) == hmma->text(7) &&
+          (*it)->text(0).startsWith("mma.sync"))
+        source = *it;
+    QVERIFY(source);
+    QCOMPARE(hmma->text(6), source->text(6));
+    window->findChild<QTabWidget *>("runTabs")->setCurrentWidget(instructions);
+    instructions->setCurrentItem(hmma);
+    instructions->scrollToItem(hmma);
+    auto *layout = window->findChild<widgets::LayoutTab *>();
+    QVERIFY(layout);
+    widgets::SceneView *picture = layout->scene();
+    QVERIFY2(picture->scene().footer.startsWith("marked: the " + hmma->text(6) +
+                                                " cells of line " +
+                                                hmma->text(1)),
+             qPrintable(picture->scene().footer));
+    screenshot(*window, "instructions-sass");
+    emit picture->pointClicked({0, 0, 0});
+    std::set<QString> sassClasses;
+    for (QTreeWidgetItem *item : instructions->selectedItems())
+      if (!item->text(7).isEmpty())
+        sassClasses.insert(item->text(2));
+    for (const char *kind :
+         {"global load", "shared store", "shared load", "mma", "global store"})
+      QVERIFY2(sassClasses.count(kind), kind);
+  }
+
   void failedCompileLeavesTheDocument() {
     auto window = open(test::examplesDir() /
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace tilescope::widgets {
 
@@ -16,7 +17,7 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-enum Column { What, Lines, Class, Width, Banks, Live, Cells };
+enum Column { What, Lines, Class, Width, Banks, Live, Cells, FromPtx };
 
 // An instruction row's line, file and kernel.
 constexpr int kLineRole = Qt::UserRole;
@@ -100,6 +101,30 @@ void showRegionBanks(QTreeWidgetItem *item, const isa::Kernel &kernel,
   item->setToolTip(Banks, banks);
 }
 
+// The PTX line a SASS instruction came from: its statement's first line,
+// the statement in the tip.
+void showPtxLine(QTreeWidgetItem *row, const isa::Instruction &instruction,
+                 const isa::PtxStatements *statements) {
+  const size_t first = statements ? statements->at(instruction.ptxLine) : 0;
+  const isa::Instruction *from =
+      first ? statements->startingAt(first) : nullptr;
+  row->setText(FromPtx,
+               QString::number(from ? from->line : instruction.ptxLine));
+  row->setToolTip(
+      FromPtx, from ? QString("compiled from PTX line %1: %2%3")
+                          .arg(from->line)
+                          .arg(qs(from->text))
+                          .arg(from->kind == instruction.kind
+                                   ? QString()
+                                   : QString(" (a %1: this %2 has not its "
+                                             "cells)")
+                                         .arg(isa::toString(from->kind))
+                                         .arg(isa::toString(instruction.kind)))
+                    : QString("PTX line %1, in no statement of the PTX "
+                              "shown")
+                          .arg(instruction.ptxLine));
+}
+
 // What the cells of each line are, in words: "MMA A elements, MMA B
 // elements, the accumulator cells its result reaches". Once a kernel, not
 // a scan of its moves per row shown.
@@ -137,13 +162,36 @@ CompiledInstructions::read(const std::vector<std::filesystem::path> &paths,
     }
     compiled.files.push_back(std::move(file));
   }
+  linkSassToPtx(compiled);
   return compiled;
+}
+
+void CompiledInstructions::linkSassToPtx(CompiledInstructions &compiled) {
+  for (File &sass : compiled.files) {
+    if (sass.listing.dialect != "sass")
+      continue;
+    std::filesystem::path ptxPath = sass.path;
+    ptxPath.replace_extension(".ptx");
+    auto ptx = std::find_if(
+        compiled.files.begin(), compiled.files.end(), [&](const File &file) {
+          return file.path == ptxPath && file.listing.dialect == "ptx";
+        });
+    if (ptx == compiled.files.end())
+      continue;
+    sass.ptx = static_cast<size_t>(ptx - compiled.files.begin());
+    for (size_t k = 0; k < sass.listing.kernels.size(); ++k)
+      for (size_t p = 0; p < ptx->listing.kernels.size(); ++p)
+        if (ptx->listing.kernels[p].name == sass.listing.kernels[k].name &&
+            p < ptx->links.size() && k < sass.links.size())
+          sass.links[k] = isa::sassCells(
+              sass.listing.kernels[k], ptx->listing.kernels[p], ptx->links[p]);
+  }
 }
 
 InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
   setObjectName("jobInstructions");
   setHeaderLabels({"Kernel, region, instruction", "Lines", "Class", "Bits",
-                   "Banks", "Live", "Cells"});
+                   "Banks", "Live", "Cells", "PTX"});
   setSelectionMode(QAbstractItemView::ExtendedSelection);
   connect(this, &QTreeWidget::currentItemChanged, this,
           [this](QTreeWidgetItem *item) { onCurrentChanged(item); });
@@ -160,9 +208,12 @@ InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
       "instruction needs at once (AMDGPU's VGPRs + AGPRs by a liveness pass; "
       "SASS's GPRs as nvdisasm counts them), the kernel's peak in "
       "bold. Cells: the accumulator cells an MMA or a store of its results "
-      "writes; choose one to mark them in the Layout tab's subgroup picture, "
-      "or click a cell there to select its instructions here. Compile, "
-      "Resources or Compile && run to fill it.");
+      "writes, the operand elements a load, a shared-memory access or an MMA "
+      "moves; choose one to mark them in the Layout tab's subgroup picture, "
+      "or click a cell there to select its instructions here. PTX: the PTX "
+      "line a SASS instruction was compiled from (ptxas's line table); a "
+      "SASS instruction has the cells of its PTX line where both are of one "
+      "class. Compile, Resources or Compile && run to fill it.");
 }
 
 void InstructionsView::show(const CompiledInstructions &compiled) {
@@ -170,6 +221,8 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
   shown = compiled;
   for (size_t f = 0; f < compiled.files.size(); ++f) {
     const CompiledInstructions::File &file = compiled.files[f];
+    const CompiledInstructions::File *ptxFile =
+        file.ptx ? &compiled.files[*file.ptx] : nullptr;
     if (!file.error.isEmpty()) {
       auto *item = new QTreeWidgetItem(this, {file.error});
       item->setToolTip(What, file.error);
@@ -181,6 +234,11 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
           k < file.links.size() && !file.links[k].empty() ? &file.links[k]
                                                           : nullptr;
       std::map<size_t, QStringList> touched = whatLinesTouch(kernel);
+      std::optional<isa::PtxStatements> statements;
+      if (ptxFile)
+        for (const isa::Kernel &ptx : ptxFile->listing.kernels)
+          if (ptx.name == kernel.name)
+            statements.emplace(ptx);
       auto *top = new QTreeWidgetItem(
           this, {qs(kernel.name) + " (" + qs(file.listing.dialect) + ")"});
       top->setToolTip(What, qs(file.path.string()));
@@ -215,6 +273,8 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
           showBanks(row, kernel.sharedAccessAt(i.line));
           if (kernel.liveness)
             showLive(row, *kernel.liveness, i.line);
+          if (i.ptxLine > 0)
+            showPtxLine(row, i, statements ? &*statements : nullptr);
           row->setData(What, kLineRole, qulonglong(i.line));
           row->setData(What, kFileRole, qulonglong(f));
           row->setData(What, kKernelRole, qulonglong(k));
@@ -256,6 +316,7 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
   resizeColumnToContents(Banks);
   resizeColumnToContents(Live);
   resizeColumnToContents(Cells);
+  resizeColumnToContents(FromPtx);
 }
 
 void InstructionsView::onCurrentChanged(QTreeWidgetItem *item) {
@@ -276,43 +337,50 @@ void InstructionsView::onCurrentChanged(QTreeWidgetItem *item) {
     emit cellsChosen({}, {});
     return;
   }
-  emit cellsChosen({cells->second.begin(), cells->second.end()},
-                   QString("the %1 cells of line %2 (%3)")
-                       .arg(cells->second.size())
-                       .arg(line.toULongLong())
-                       .arg(item->text(Class)));
+  emit cellsChosen(
+      {cells->second.begin(), cells->second.end()},
+      QString("the %1 cells of line %2 (%3)")
+          .arg(cells->second.size())
+          .arg(line.toULongLong())
+          .arg(item->text(Class) +
+               (item->text(FromPtx).isEmpty()
+                    ? QString()
+                    : ", SASS from PTX line " + item->text(FromPtx))));
 }
 
 bool InstructionsView::showCell(const std::vector<int64_t> &point) {
+  // The lines of every file and kernel shown that link the point: the
+  // PTX's and, through it, the SASS's.
+  std::map<std::pair<size_t, size_t>, std::set<size_t>> wanted;
   for (size_t f = 0; f < shown.files.size(); ++f)
-    for (size_t k = 0; k < shown.files[f].links.size(); ++k) {
-      const std::vector<size_t> lines = shown.files[f].links[k].linesAt(point);
-      if (lines.empty())
-        continue;
-      const std::set<size_t> wanted(lines.begin(), lines.end());
-      QTreeWidgetItem *first = nullptr;
-      const QSignalBlocker quiet(this); // not a choice of an instruction
-      clearSelection();
-      for (QTreeWidgetItemIterator it(this); *it; ++it) {
-        QTreeWidgetItem *row = *it;
-        const QVariant line = row->data(What, kLineRole);
-        if (!line.isValid() || row->data(What, kFileRole).toULongLong() != f ||
-            row->data(What, kKernelRole).toULongLong() != k ||
-            !wanted.count(line.toULongLong()))
-          continue;
-        if (!first) {
-          first = row;
-          setCurrentItem(row);
-        }
-        row->setSelected(true);
-        for (QTreeWidgetItem *up = row->parent(); up; up = up->parent())
-          up->setExpanded(true);
-      }
-      if (first)
-        scrollToItem(first);
-      return first != nullptr;
+    for (size_t k = 0; k < shown.files[f].links.size(); ++k)
+      for (size_t line : shown.files[f].links[k].linesAt(point))
+        wanted[{f, k}].insert(line);
+  if (wanted.empty())
+    return false;
+  QTreeWidgetItem *first = nullptr;
+  const QSignalBlocker quiet(this); // not a choice of an instruction
+  clearSelection();
+  for (QTreeWidgetItemIterator it(this); *it; ++it) {
+    QTreeWidgetItem *row = *it;
+    const QVariant line = row->data(What, kLineRole);
+    if (!line.isValid())
+      continue;
+    auto lines = wanted.find({row->data(What, kFileRole).toULongLong(),
+                              row->data(What, kKernelRole).toULongLong()});
+    if (lines == wanted.end() || !lines->second.count(line.toULongLong()))
+      continue;
+    if (!first) {
+      first = row;
+      setCurrentItem(row);
     }
-  return false;
+    row->setSelected(true);
+    for (QTreeWidgetItem *up = row->parent(); up; up = up->parent())
+      up->setExpanded(true);
+  }
+  if (first)
+    scrollToItem(first);
+  return first != nullptr;
 }
 
 std::vector<size_t> InstructionsView::selectedLines() const {

@@ -2,7 +2,7 @@
 // (core/isa), kernel by kernel, cut by its loops (the prologue, one step of
 // each loop, the epilogue), each region's classed counts in a line and its
 // instructions under it with their line in the assembly file, class and
-// width.
+// width, the cells they move, and for SASS the PTX line each came from.
 #pragma once
 
 #include "core/isa/Assembly.h"
@@ -11,6 +11,7 @@
 #include <QTreeWidget>
 
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -24,7 +25,11 @@ struct CompiledInstructions {
     // Per kernel: its accumulator cells and its MMAs' operand cells (LHS,
     // RHS: a loop they do not index left open, -1) linked to its lines
     // (empty where none is, or the op's loops were not given).
+    // SASS: its cells through its PTX's (isa::sassCells).
     std::vector<isa::CellLink> links;
+    // SASS: the PTX file it was made from (X.ptx beside X.sass), where
+    // read too.
+    std::optional<size_t> ptx;
     QString error; // set: the file could not be read as assembly
   };
   std::vector<File> files;
@@ -34,6 +39,10 @@ struct CompiledInstructions {
   static CompiledInstructions
   read(const std::vector<std::filesystem::path> &,
        const config::IterationSpace *space = nullptr);
+
+private:
+  // Each SASS file's cells through the PTX beside it.
+  static void linkSassToPtx(CompiledInstructions &compiled);
 };
 
 class InstructionsView : public QTreeWidget {
@@ -50,7 +59,8 @@ public:
   // Selects the instructions that touch the loop point `point` of the op's
   // workgroup tile: the store and the MMAs of its accumulator cell, and the
   // global loads, shared stores and loads and MMAs of its LHS and RHS
-  // elements, the first scrolled to. False where no kernel shown links it.
+  // elements, in every kernel shown (the PTX and its SASS), the first
+  // scrolled to. False where no kernel shown links it.
   bool showCell(const std::vector<int64_t> &point);
   // The lines selected, for tests.
   std::vector<size_t> selectedLines() const;

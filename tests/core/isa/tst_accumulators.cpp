@@ -12,7 +12,8 @@
 // byte of every MMA's A and B operands, followed back through the shared
 // loads and stores to a global load, must come from the LHS and the RHS
 // binding, each element at the place of one intrinsic tile that IREE's
-// fragment table gives its lane and register.
+// fragment table gives its lane and register. For sm_90 the SASS of the
+// same kernel is linked to the same cells through its PTX lines.
 #include "CompiledAssembly.h"
 #include "TestSupport.h"
 
@@ -23,6 +24,7 @@
 #include "core/isa/Assembly.h"
 #include "core/isa/OperandFlow.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/service/Sass.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -187,6 +189,69 @@ void checkOperands(const isa::KernelOperands &kernel,
   }
 }
 
+// The SASS of the kernel (ptxas and nvdisasm from the set-up) linked to
+// the same cells through its PTX (ptxas's line table): each PTX line that
+// moves or computes cells has SASS of its class with exactly its cells,
+// one HMMA per mma.sync, every HMMA from an mma.sync, and the SASS links
+// every cell the PTX links.
+void checkSassCells(const std::filesystem::path &ptxFile,
+                    const isa::Kernel &ptx, const isa::CellLink &ptxLink,
+                    const std::string &where) {
+  const service::SassFiles made = service::sassOf({ptxFile});
+  QVERIFY2(made.files.size() == 1 && made.notes.empty(),
+           (where + ": " +
+            (made.notes.empty() ? std::string("no SASS") : made.notes.front()))
+               .c_str());
+  auto listing = isa::readAssemblyFile(made.files.front());
+  QVERIFY2(listing.ok() && listing->kernels.size() == 1, where.c_str());
+  const isa::Kernel &sass = listing->kernels.front();
+  QCOMPARE(sass.name, ptx.name);
+  const isa::CellLink link = isa::sassCells(sass, ptx, ptxLink);
+  const isa::PtxStatements statements(ptx);
+  // PTX line -> the cells of the SASS compiled from it, and how many
+  // HMMAs.
+  std::map<size_t, std::set<std::vector<int64_t>>> cellsFrom;
+  std::map<size_t, int> hmmas;
+  for (const isa::Region &region : sass.regions)
+    for (const isa::Instruction &i : region.instructions) {
+      const std::string here =
+          where + ": SASS line " + std::to_string(i.line) + " " + i.text;
+      QVERIFY2(i.ptxLine > 0, (here + ": no PTX line").c_str());
+      const size_t from = statements.at(i.ptxLine);
+      if (i.kind == isa::InstructionClass::Mma) {
+        const isa::Instruction *mma = statements.startingAt(from);
+        QVERIFY2(mma && mma->mnemonic.starts_with("mma.sync"),
+                 (here + ": from PTX line " + std::to_string(i.ptxLine) +
+                  ", not an mma.sync")
+                     .c_str());
+        ++hmmas[from];
+      }
+      if (auto cells = link.cellsOfLine.find(i.line);
+          cells != link.cellsOfLine.end())
+        cellsFrom[from].insert(cells->second.begin(), cells->second.end());
+    }
+  for (const isa::Region &region : ptx.regions)
+    for (const isa::Instruction &i : region.instructions) {
+      const std::string here =
+          where + ": PTX line " + std::to_string(i.line) + " " + i.mnemonic;
+      if (i.kind == isa::InstructionClass::Mma)
+        QVERIFY2(
+            hmmas[i.line] == 1,
+            (here + ": " + std::to_string(hmmas[i.line]) + " HMMAs").c_str());
+      auto cells = ptxLink.cellsOfLine.find(i.line);
+      if (cells == ptxLink.cellsOfLine.end())
+        continue;
+      const std::set<std::vector<int64_t>> want(cells->second.begin(),
+                                                cells->second.end());
+      QVERIFY2(cellsFrom[i.line] == want,
+               (here + ": its SASS has " +
+                std::to_string(cellsFrom[i.line].size()) + " of its " +
+                std::to_string(want.size()) + " cells")
+                   .c_str());
+    }
+  QCOMPARE(link.linesOfCell.size(), ptxLink.linesOfCell.size());
+}
+
 } // namespace
 
 class AccumulatorsTest : public QObject {
@@ -340,6 +405,12 @@ private slots:
 
     checkOperands(listing->kernels.front().operands, *intrinsic, space,
                   c.example != "conv_3x3_f16", where);
+    if (c.target == "sm_90") {
+      isa::CellLink both = link;
+      both.merge(
+          isa::linkOperandCells(listing->kernels.front().operands, space));
+      checkSassCells(*file, listing->kernels.front(), both, where);
+    }
   }
 
   // Attention's result is P.V's accumulator scaled by the row sums: every

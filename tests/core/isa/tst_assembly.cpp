@@ -12,6 +12,7 @@
 
 #include "core/isa/Assembly.h"
 #include "core/isa/SharedBanks.h"
+#include "core/process/Process.h"
 #include "core/service/Sass.h"
 
 #include <QTemporaryDir>
@@ -78,6 +79,38 @@ void everySharedAccessIsResolved(const isa::Kernel &kernel,
   }
 }
 
+// The SASS ptxas makes of `ptx` without its line table: the same
+// instructions, in the same order, as `withLines`.
+void sameInstructionsWithoutLineTable(const std::filesystem::path &ptx,
+                                      const isa::Kernel &withLines,
+                                      const std::string &where) {
+  auto nvdisasm = service::locateNvdisasm();
+  QVERIFY2(nvdisasm.ok(), where.c_str());
+  QTemporaryDir dir;
+  const std::filesystem::path cubin = dir.path().toStdString() + "/plain.cubin";
+  process::ProcessSpec assemble;
+  assemble.program = nvdisasm->parent_path() / "ptxas";
+  assemble.arguments = {"-arch=sm_90", ptx.string(), "-o", cubin.string()};
+  const process::ProcessResult assembled = process::runProcess(assemble);
+  QVERIFY2(assembled.succeeded(), assembled.standardError.c_str());
+  process::ProcessSpec disassemble;
+  disassemble.program = *nvdisasm;
+  disassemble.arguments = {"-c", "-lrm", "count", cubin.string()};
+  const process::ProcessResult plain = process::runProcess(disassemble);
+  QVERIFY2(plain.succeeded(), plain.standardError.c_str());
+  auto listing = isa::readSass(plain.standardOutput);
+  QVERIFY2(listing.ok() && listing->kernels.size() == 1, where.c_str());
+  auto texts = [](const isa::Kernel &kernel) {
+    std::vector<std::string> all;
+    for (const isa::Region &region : kernel.regions)
+      for (const isa::Instruction &i : region.instructions)
+        all.push_back(i.text);
+    return all;
+  };
+  QVERIFY2(texts(listing->kernels.front()) == texts(withLines),
+           (where + ": the line table changed the SASS").c_str());
+}
+
 // The SASS of the PTX (ptxas and nvdisasm from the set-up): its K loop
 // issues one HMMA per mma.sync and the same 128-bit global loads, and
 // nvdisasm counts the registers live at every instruction, their peak
@@ -106,6 +139,12 @@ void sassAgreesWithPtx(const std::filesystem::path &ptx,
              (where + ": SASS " + isa::describe(*loops.front()) + "\nPTX " +
               isa::describe(ptxStep))
                  .c_str());
+  // ptxas's line table (-lineinfo): every instruction of the loop names
+  // the PTX line it came from, and the instructions are the ones ptxas
+  // makes without it.
+  for (const isa::Instruction &i : loops.front()->instructions)
+    QVERIFY2(i.ptxLine > 0, (where + ": " + i.text + ": no PTX line").c_str());
+  sameInstructionsWithoutLineTable(ptx, kernel, where);
   QVERIFY(kernel.liveness);
   const isa::KernelLiveness &live = *kernel.liveness;
   QCOMPARE(live.registerFile, std::string("GPRs"));
@@ -208,6 +247,76 @@ private slots:
             0);
     if (v.target == "sm_90")
       sassAgreesWithPtx(*file, step, where);
+  }
+
+  // nvdisasm prints the life ranges or the PTX lines, never both: the
+  // lines are put before the same instructions of the life ranges' text,
+  // by section and address, and read back per instruction.
+  void sassPtxLinesAreMergedByAddress() {
+    const std::string lifeRanges =
+        "//--------------------- .text.k --------------------------\n"
+        "        /*0000*/                   LDC R1, c[0x0][0x28] ;   "
+        "// |   1   |        |        |         |\n"
+        "        /*0010*/                   S2R R11, SR_TID.X ;      "
+        "// |   2   |        |        |         |\n"
+        "        /*0020*/                   HMMA.16816.F32 R4, R8, R10, R4 "
+        ";   // |   12  |        |        |         |\n"
+        "        /*0030*/                   EXIT ;   "
+        "// |       |        |        |         |\n";
+    const std::string lines =
+        "//--------------------- .text.k --------------------------\n"
+        "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+        "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+        "\t//## File \".nv_debug_ptx_txt\", line 26\n"
+        "        /*0010*/                   S2R R11, SR_TID.X ;\n"
+        "\t//## File \".nv_debug_ptx_txt\", line 345\n"
+        "        /*0020*/                   HMMA.16816.F32 R4, R8, R10, R4 ;\n"
+        "        /*0030*/                   EXIT ;\n";
+    const std::string merged = isa::sassWithPtxLines(lifeRanges, lines);
+    QVERIFY(isa::sassHasPtxLines(merged));
+    QVERIFY(!isa::sassHasPtxLines(lifeRanges));
+    auto listing = isa::readSass(merged);
+    QVERIFY(listing.ok());
+    std::vector<size_t> ptxLines;
+    std::vector<int> live;
+    for (const isa::Region &region : listing->kernels.front().regions)
+      for (const isa::Instruction &i : region.instructions) {
+        ptxLines.push_back(i.ptxLine);
+        live.push_back(
+            listing->kernels.front().liveness->atLine.at(i.line).vgprs);
+      }
+    QCOMPARE(ptxLines, (std::vector<size_t>{18, 26, 345, 345}));
+    QCOMPARE(live, (std::vector<int>{1, 2, 12, 0}));
+    // Without markers, no line.
+    auto plain = isa::readSass(lifeRanges);
+    QVERIFY(plain.ok());
+    QCOMPARE(
+        plain->kernels.front().regions.front().instructions.front().ptxLine,
+        size_t(0));
+  }
+
+  // A PTX statement spans its lines: ptxas names a multi-line mma.sync by
+  // the line of its ';'.
+  void ptxStatementsSpanTheirLines() {
+    const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry k()\n{\n"
+                            "\tmov.u32 %r1, %tid.x;\n"
+                            "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16."
+                            "f32\n\t\t{%f1, %f2, %f3, %f4},\n"
+                            "\t\t{%r1, %r2, %r3, %r4},\n"
+                            "\t\t{%r5, %r6},\n"
+                            "\t\t{%f1, %f2, %f3, %f4};\n"
+                            "\tret;\n}\n";
+    auto listing = isa::readPtx(ptx);
+    QVERIFY(listing.ok());
+    const isa::PtxStatements statements(listing->kernels.front());
+    QCOMPARE(statements.at(6), size_t(6));
+    QCOMPARE(statements.at(11), size_t(7));
+    QCOMPARE(statements.at(9), size_t(7));
+    QCOMPARE(statements.at(5), size_t(0)); // the brace
+    QVERIFY(statements.startingAt(7) &&
+            statements.startingAt(7)->kind == isa::InstructionClass::Mma);
+    QVERIFY(!statements.startingAt(8));
   }
 
   void mnemonicsAreClassedWithTheirWidths() {
