@@ -58,7 +58,7 @@ run_test widgets_tune_panel aProgramTunedInTheWindowIsTheOneTheCliTunes
 run_test widgets_editor_window typingRedrawsThenEnterApplies
 run_test widgets_window_jobs showsAndUsesIreesDefault comparesLayoutsWithIree \
   cpuExampleCompilesRunsAndChecks gpuCompileShowsResources \
-  sassLinesReachTheLayoutCells
+  sassLinesReachTheLayoutCells attentionInstructionsReachItsOperandPanels
 for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-editor \
             tile_editor:screenshot-tile-editor \
             sweep-panel:screenshot-sweep iree-default:screenshot-iree-default \
@@ -67,7 +67,8 @@ for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-edit
             run-panel-instructions:screenshot-instructions \
             layout-instruction-cells:screenshot-instruction-cells \
             layout-load-cells:screenshot-operand-cells \
-            instructions-sass:screenshot-instructions-sass; do
+            instructions-sass:screenshot-instructions-sass \
+            attention-store-cells:screenshot-attention-cells; do
   cp "$pictures/${pair%%:*}.png" "$docs/${pair##*:}.png"
   echo "$docs/${pair##*:}.png"
 done

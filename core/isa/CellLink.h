@@ -28,7 +28,9 @@ struct CellLink {
   void finish();
   // Another link's cells and lines added to these.
   void merge(const CellLink &other);
-  // The lines of every cell that holds `point`, in line order.
+  // The lines of every cell that holds `point`, in line order: a point of
+  // every loop, or an operand element with the loops it leaves open (-1),
+  // whose cells are then that operand's.
   std::vector<size_t> linesAt(const std::vector<int64_t> &point) const;
 
 private:

@@ -438,6 +438,84 @@ private slots:
       QVERIFY2(sassClasses.count(kind), kind);
   }
 
+  // Attention (sm_90): its picture is the operands of its two
+  // contractions; the kernel's stores mark O's elements, its loads Q's,
+  // K's and V's, and an O element clicked selects the store and the MMAs
+  // that make it.
+  void attentionInstructionsReachItsOperandPanels() {
+    auto window = open(test::examplesDir() /
+                       "cuda_sm_90/attention_f16_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    auto *instructions =
+        window->findChild<widgets::InstructionsView *>("jobInstructions");
+    auto *layout = window->findChild<widgets::LayoutTab *>();
+    QVERIFY(instructions && layout);
+    widgets::SceneView *picture = layout->scene();
+    QVERIFY2(picture->scene().title.startsWith("attention:"),
+             qPrintable(picture->scene().title));
+    // Q, K, S above; P, V, O below.
+    QCOMPARE(picture->scene().panels.size(), size_t(6));
+    QVERIFY(picture->scene().panels[5].pointAt);
+    // The marked cells of O's panel (the scene shown changes with a mark).
+    auto markedInO = [picture] {
+      const render::Panel &o = picture->scene().panels[5];
+      int64_t marked = 0;
+      for (int64_t row = 0; row < o.rows; ++row)
+        for (int64_t column = 0; column < o.columns; ++column)
+          marked += o.cell(row, column).marked;
+      return marked;
+    };
+    QTreeWidgetItem *store = nullptr, *load = nullptr;
+    for (QTreeWidgetItemIterator it(instructions); *it; ++it) {
+      if ((*it)->text(6).isEmpty() || !(*it)->text(7).isEmpty())
+        continue; // no cells, or SASS
+      if ((*it)->text(2) == "global store" && !store)
+        store = *it;
+      if ((*it)->text(2) == "global load" && !load)
+        load = *it;
+    }
+    QVERIFY(store && load);
+    window->findChild<QTabWidget *>("runTabs")->setCurrentWidget(instructions);
+    instructions->setCurrentItem(store);
+    // Every element the store writes is one of O's tile.
+    QVERIFY2(
+        picture->scene().footer.startsWith("marked: the " + store->text(6) +
+                                           " cells of line " + store->text(1) +
+                                           " (global "
+                                           "store)\n"),
+        qPrintable(picture->scene().footer));
+    QCOMPARE(markedInO(), store->text(6).toLongLong());
+    picture->setCellSize(3.0);
+    picture->horizontalScrollBar()->setValue(
+        picture->horizontalScrollBar()->maximum());
+    picture->verticalScrollBar()->setValue(
+        picture->verticalScrollBar()->maximum());
+    screenshot(*window, "attention-store-cells");
+    instructions->setCurrentItem(load);
+    QVERIFY2(picture->scene().footer.startsWith("marked: the " + load->text(6) +
+                                                " cells of line " +
+                                                load->text(1)) &&
+                 !picture->scene().footer.startsWith(
+                     "marked: the " + load->text(6) + " cells of line " +
+                     load->text(1) + " (global load), none"),
+             qPrintable(picture->scene().footer));
+    QCOMPARE(markedInO(), 0);
+    // An O element clicked: its store and the P.V MMAs of its reduction.
+    emit picture->pointClicked(picture->scene().panels[5].pointAt(0, 0));
+    std::set<QString> classes;
+    for (QTreeWidgetItem *item : instructions->selectedItems())
+      classes.insert(item->text(2));
+    QVERIFY2(
+        classes.count("global store") && classes.count("mma"),
+        qPrintable(QStringList(classes.begin(), classes.end()).join(", ")));
+    QVERIFY(!classes.count("global load"));
+  }
+
   void failedCompileLeavesTheDocument() {
     auto window = open(test::examplesDir() /
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");

@@ -50,6 +50,11 @@ struct Panel {
   // Begins a new row of panels below the ones before it (panels are laid
   // out left to right; attention's Q.K^T and P.V each take a row).
   bool startsRow = false;
+  // Where each cell is an element of an operand of the op (attention's Q,
+  // K, V and O panels): the point of the op's loops it stands for, -1 for
+  // a loop the operand does not index, as the kernel's instructions link
+  // cells (isa::CellLink). Unset: the panel's cells are no such element.
+  std::function<std::vector<int64_t>(int64_t row, int64_t column)> pointAt;
 };
 
 enum class ColorBy { Subgroup, Lane, Register, Bank, Thread, Custom };
@@ -84,6 +89,16 @@ struct GridScene {
   bool cellsAreLoopPoints = false;
   // The point a cell of such a scene stands for.
   std::vector<int64_t> pointAt(int64_t row, int64_t column) const;
+  // Whether the instructions can link to its cells: a scene of loop
+  // points, or one with panels of operand elements (Panel::pointAt).
+  bool linksLoopPoints() const {
+    if (cellsAreLoopPoints)
+      return true;
+    for (const Panel &panel : panels)
+      if (panel.pointAt)
+        return true;
+    return false;
+  }
 
   // A legend of `count` numbered keys ("lane 0", "lane 1", ...; the first
   // 256 listed), the palette sized for them.

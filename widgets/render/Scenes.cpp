@@ -561,6 +561,41 @@ Result<GridScene> contractionScene(const layout::ContractionLayouts &layouts,
   return scene;
 }
 
+namespace {
+
+// Operand `i` (LHS, RHS, ACC) of one of attention's contractions, drawn
+// over its last two dimensions, the others at 0 (contractionScene): each
+// cell an element of the workgroup's tile in one step of K2, a point of
+// the attention's loops, those the operand does not index open (-1).
+std::function<std::vector<int64_t>(int64_t, int64_t)>
+attentionPointAt(const layout::AttentionContraction &part, size_t i,
+                 size_t loops) {
+  if (i >= part.space.operands.size())
+    return {};
+  std::vector<int> attentionLoops; // per vector dimension
+  for (int d : part.space.operands[i].dims) {
+    if (d < 0 || static_cast<size_t>(d) >= part.loops.size())
+      return {};
+    attentionLoops.push_back(part.loops[static_cast<size_t>(d)]);
+  }
+  const size_t rank = attentionLoops.size();
+  if (rank == 0)
+    return {};
+  return [attentionLoops, rank, loops](int64_t row, int64_t column) {
+    std::vector<int64_t> point(loops, -1);
+    for (size_t v = 0; v < rank; ++v) {
+      const size_t loop = static_cast<size_t>(attentionLoops[v]);
+      if (loop < loops)
+        point[loop] = v + 1 == rank                ? column
+                      : rank >= 2 && v + 2 == rank ? row
+                                                   : 0;
+    }
+    return point;
+  };
+}
+
+} // namespace
+
 Result<GridScene> attentionScene(const layout::AttentionLayouts &attention,
                                  ColorBy colorBy, const QString &subtitle) {
   GridScene scene;
@@ -585,9 +620,11 @@ Result<GridScene> attentionScene(const layout::AttentionLayouts &attention,
                           named(part->acc, "ACC")});
     if (!one)
       return Error{part->name + ": " + one.error()};
-    for (Panel &panel : one->panels) {
+    for (size_t i = 0; i < one->panels.size(); ++i) {
+      Panel &panel = one->panels[i];
       // P.V below Q.K^T: P under S, where it comes from.
-      panel.startsRow = &panel == &one->panels.front() && part == &attention.pv;
+      panel.startsRow = i == 0 && part == &attention.pv;
+      panel.pointAt = attentionPointAt(*part, i, attention.tile.size());
       scene.panels.push_back(std::move(panel));
     }
     keys = std::max(keys, static_cast<int64_t>(one->legend.size()));
@@ -627,12 +664,51 @@ GridScene markColorKey(GridScene scene, int64_t key) {
   return scene;
 }
 
+namespace {
+
+// Marks the cells of panels of operand elements (Panel::pointAt) whose
+// point is one of `points`; the footer says how many of them these panels
+// hold (the others are elements of operands not drawn, or of a step not
+// drawn).
+GridScene
+markPanelPoints(GridScene scene,
+                std::shared_ptr<const std::set<std::vector<int64_t>>> points,
+                const QString &what) {
+  std::set<std::vector<int64_t>> here;
+  for (Panel &panel : scene.panels) {
+    if (!panel.cell || !panel.pointAt)
+      continue;
+    for (int64_t row = 0; row < panel.rows; ++row)
+      for (int64_t column = 0; column < panel.columns; ++column)
+        if (const auto point = panel.pointAt(row, column); points->count(point))
+          here.insert(point);
+    panel.colorKey = nullptr; // marks are drawn at every zoom
+    panel.cell = [cell = std::move(panel.cell), pointAt = panel.pointAt,
+                  points](int64_t row, int64_t column) {
+      CellInfo info = cell(row, column);
+      info.marked = info.marked || points->count(pointAt(row, column)) > 0;
+      return info;
+    };
+  }
+  const QString shown =
+      here.empty() ? what + ", none in this picture"
+      : here.size() == points->size()
+          ? what
+          : QString("%1 (%2 here)").arg(what).arg(here.size());
+  scene.footer = "marked: " + shown + "\n" + scene.footer;
+  return scene;
+}
+
+} // namespace
+
 GridScene
 markPoints(GridScene scene,
            std::shared_ptr<const std::set<std::vector<int64_t>>> points,
            const QString &what) {
-  if (!points || points->empty() || !scene.cellsAreLoopPoints)
+  if (!points || points->empty() || !scene.linksLoopPoints())
     return scene;
+  if (!scene.cellsAreLoopPoints)
+    return markPanelPoints(std::move(scene), std::move(points), what);
   // A point may leave loops open (-1: an LHS element (m, k) is every point
   // (m, *, k)): each pattern of open loops is looked up. One that leaves a
   // drawn loop open would cover a whole row or column of the picture (an

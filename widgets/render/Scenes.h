@@ -82,8 +82,8 @@ GridScene swizzleScene(const layout::Swizzle &swizzle,
 // and the key's legend entry named in the footer: one lane's, subgroup's or
 // thread's elements. key < 0: the scene as it is.
 GridScene markColorKey(GridScene scene, int64_t key);
-// `scene` (its cells loop points) with the cells at `points` marked, and
-// the footer saying what they are (`what`).
+// `scene` (its cells loop points, or panels of operand elements) with the
+// cells at `points` marked, and the footer saying what they are (`what`).
 GridScene
 markPoints(GridScene scene,
            std::shared_ptr<const std::set<std::vector<int64_t>>> points,

@@ -63,7 +63,7 @@ void SceneView::setScene(render::GridScene scene) {
   // An instruction's cells stay marked while the picture is the same
   // config's (its subtitle): another op, or an edit, is not what the
   // kernel was compiled from.
-  if (!scene.cellsAreLoopPoints || scene.subtitle != original.subtitle)
+  if (!scene.linksLoopPoints() || scene.subtitle != original.subtitle)
     points.reset();
   original = std::move(scene);
   const int64_t before = selected;
@@ -121,7 +121,9 @@ void SceneView::mousePressEvent(QMouseEvent *event) {
   const int64_t key =
       panel.cell ? panel.cell(hit.row, hit.column).colorKey : -1;
   selectKey(key == selected ? -1 : key);
-  if (original.cellsAreLoopPoints)
+  if (panel.pointAt)
+    emit pointClicked(panel.pointAt(hit.row, hit.column));
+  else if (original.cellsAreLoopPoints)
     emit pointClicked(original.pointAt(hit.row, hit.column));
 }
 

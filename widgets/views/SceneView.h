@@ -59,7 +59,8 @@ signals:
   // The marked colour key changed (a click, Escape, or a new picture
   // without it); -1: none.
   void keySelected(qint64 key);
-  // A cell of a picture of loop points was clicked: its point.
+  // A cell of a picture of loop points was clicked: its point (-1 for the
+  // loops an operand element's panel leaves open).
   void pointClicked(const std::vector<int64_t> &point);
 
 protected:

@@ -348,7 +348,7 @@ void MainWindow::buildActions() {
           [this](const std::vector<int64_t> &point) {
             QStringList at;
             for (int64_t v : point)
-              at << QString::number(v);
+              at << (v < 0 ? QString("*") : QString::number(v));
             if (panels.run->showInstructionsOfCell(point))
               statusLabel->setText(
                   QString("Point [%1]: the instructions that load, compute "

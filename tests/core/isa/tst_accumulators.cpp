@@ -24,6 +24,7 @@
 #include "core/isa/Assembly.h"
 #include "core/isa/OperandFlow.h"
 #include "core/layout/MmaLayouts.h"
+#include "core/layout/NestedLayout.h"
 #include "core/service/Sass.h"
 
 #include <QTemporaryDir>
@@ -471,6 +472,54 @@ private slots:
       QVERIFY(isa::chainOf(kernel, cell.element.mma).size() >= 2);
     }
     QCOMPARE(static_cast<int64_t>(seen.size()), tileElements);
+
+    // The picture's link: the P.V accumulator layout IREE gives O (the
+    // window's O panel) holds each stored element in the thread that
+    // stores it, and every element of O's tile links its store and the
+    // MMAs of its reduction over K2; Q, K and V elements link the lines
+    // that bring them in.
+    auto inputs = edit::opLayoutInputs(document->dispatches.front(), *op);
+    QVERIFY(inputs.ok());
+    auto layouts = edit::opLayoutsOf(*inputs);
+    QVERIFY2(layouts.ok() && layouts->attention,
+             layouts.ok() ? "no attention layouts" : layouts.error().c_str());
+    const layout::AttentionContraction &pv = layouts->attention->pv;
+    auto oLayout = layout::NestedLayout::create(pv.layouts.acc);
+    QVERIFY2(oLayout.ok(), oLayout.ok() ? "" : oLayout.error().c_str());
+    const config::OperandAccess &oOperand = pv.space.operands[2];
+    QCOMPARE(oOperand.dims.size(), output->dims.size());
+    for (const isa::AccumulatorCell &cell :
+         isa::cellsOf(kernel, shapeOf(op->resultTypes.front()))) {
+      const auto owners = oLayout->ownersOf(cell.coordinates);
+      QVERIFY(!owners.empty());
+      const int64_t thread =
+          owners.front().subgroup * kernel.subgroupSize + owners.front().lane;
+      QVERIFY2(cell.element.thread == thread,
+               ("O element stored by thread " +
+                std::to_string(cell.element.thread) +
+                ", P.V's layout puts it "
+                "in thread " +
+                std::to_string(thread))
+                   .c_str());
+    }
+    isa::CellLink link = isa::linkCells(kernel, *op->space);
+    link.merge(
+        isa::linkOperandCells(listing->kernels.front().operands, *op->space));
+    size_t oCells = 0;
+    for (const auto &[cell, lines] : link.linesOfCell) {
+      bool isO = true;
+      for (size_t loop = 0; loop < cell.size(); ++loop)
+        isO = isO &&
+              (cell[loop] >= 0) ==
+                  (std::find(output->dims.begin(), output->dims.end(),
+                             static_cast<int>(loop)) != output->dims.end());
+      if (!isO)
+        continue;
+      ++oCells;
+      QVERIFY2(lines.size() >= 3, std::to_string(lines.size()).c_str());
+    }
+    QCOMPARE(static_cast<int64_t>(oCells), tileElements);
+    QVERIFY(link.linesOfCell.size() > oCells); // Q, K and V elements too
 
     // Its operands, followed back: Q (binding 0, scaled in registers where
     // the kernel does so: derived), K (binding 1) and V (binding 2), each
