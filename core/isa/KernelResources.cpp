@@ -1,4 +1,5 @@
 #include "core/isa/KernelResources.h"
+#include "core/isa/PtxText.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -153,26 +154,19 @@ Result<std::vector<KernelResources>> parsePtxasVerbose(std::string_view text) {
 
 PtxFacts parsePtx(std::string_view ptx) {
   static const std::regex target(R"(^\s*\.target\s+(sm_[0-9a-z]+))");
-  static const std::regex entry(R"(\.entry\s+([A-Za-z_$][\w$]*))");
-  static const std::regex threads(
-      R"(\.(?:reqntid|maxntid)\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?)");
   PtxFacts facts;
   std::istringstream lines{std::string(ptx)};
-  std::string line, current;
-  while (std::getline(lines, line)) {
+  std::string line;
+  while (facts.target.empty() && std::getline(lines, line)) {
     std::smatch match;
-    if (facts.target.empty() && std::regex_search(line, match, target))
+    if (std::regex_search(line, match, target))
       facts.target = match[1].str();
-    if (std::regex_search(line, match, entry))
-      current = match[1].str();
-    if (!current.empty() && std::regex_search(line, match, threads)) {
-      int count = 1;
-      for (int i = 1; i <= 3; ++i)
-        if (match[i].matched)
-          count *= std::stoi(match[i].str());
-      facts.blockSize[current] = count;
-    }
   }
+  // The block sizes as the instructions' reader takes them (PtxText): an
+  // entry's .reqntid or .maxntid, in its header.
+  for (const PtxEntryText &entry : ptxTextOf(std::string(ptx)).entries)
+    if (entry.x > 0)
+      facts.blockSize[entry.name] = static_cast<int>(entry.threads(1));
   return facts;
 }
 

@@ -6,6 +6,12 @@
 
 namespace tilescope::sweep {
 
+namespace {
+
+// Fills `request` with its candidates' source. With `asked`, IREE's space
+// for the op (ireeSweepSpace): its points and stated constraints go into
+// the request; where it gives none, `required` makes that an Error, else
+// the axes stand and whyNotIree says why. `iree` null: not found.
 Result<SweepSource>
 chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
                   const std::optional<IreeSpaceRequest> &asked, bool required) {
@@ -31,6 +37,8 @@ chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
   }
   return source;
 }
+
+} // namespace
 
 Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,
                                    SweepRequest &request,

@@ -26,16 +26,6 @@ struct SweepSource {
   std::string whyNotIree;
 };
 
-// Fills `request` with its candidates' source. With `asked`, IREE's space
-// for the op (ireeSweepSpace): its points and stated constraints go into
-// the request; where it gives none, `required` makes that an Error, else
-// the axes stand and whyNotIree says why. `iree` null: not found. (Both
-// clients start from the rules' neighbours, neighbourAxes, as the axes:
-// the CLI without --vary, the panel in its axis table.)
-Result<SweepSource>
-chooseSweepSource(const tools::IreeInstallation *iree, SweepRequest &request,
-                  const std::optional<IreeSpaceRequest> &asked, bool required);
-
 // How a client asks for a sweep's candidates: the CLI's --vary,
 // --iree-space, --no-iree-space, --nearest and --name, the Python package's
 // sweep() arguments, the Sweep panel's boxes.
@@ -63,7 +53,9 @@ struct PreparedSweep {
 
 // The choice every front end makes: with no axes (and not noIreeSpace),
 // or with ireeSpace or ireeSpaceIfAny, IREE's space for the op
-// (chooseSweepSource); where it gives none, the axes, or the rules'
+// (ireeSweepSpace: its points and stated constraints go into the request;
+// where it gives none, ireeSpace makes that an Error, else `whyNotIree`
+// says why); where it gives none, the axes, or the rules'
 // neighbours (neighbourAxes) when none were given. Sets the request's
 // points or axes and its name.
 Result<PreparedSweep> prepareSweep(const tools::IreeInstallation *iree,

@@ -283,6 +283,10 @@ void SweepPanel::plan() {
     runButton->setEnabled(false);
     return;
   }
+  if (!bench) { // a window built without one (field editors' tests)
+    countLabel->setText("No workbench to plan with");
+    return;
+  }
   snapshot = std::make_shared<const document::Document>(*current);
   planOutdated = false;
   nameBox->setPlaceholderText(qs(request().name));
@@ -299,10 +303,6 @@ void SweepPanel::plan() {
   if (how.ireeSpaceIfAny)
     how.vary = varyFields();
   how.nearest = nearestBox->value();
-  if (!bench) {
-    countLabel->setText("No workbench to plan with");
-    return;
-  }
   // `document` keeps the request's document alive while the plan runs.
   planAnswer->ask([bench = bench, r = request(), how, op = *currentOp,
                    document = snapshot](const std::atomic<bool> *cancel) {
