@@ -58,7 +58,8 @@ run_test widgets_tune_panel aProgramTunedInTheWindowIsTheOneTheCliTunes
 run_test widgets_editor_window typingRedrawsThenEnterApplies
 run_test widgets_window_jobs showsAndUsesIreesDefault comparesLayoutsWithIree \
   cpuExampleCompilesRunsAndChecks gpuCompileShowsResources \
-  sassLinesReachTheLayoutCells attentionInstructionsReachItsOperandPanels
+  sassLinesReachTheLayoutCells attentionInstructionsReachItsOperandPanels \
+  igemmImageLoadsMarkTheirIgemmPoints
 for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-editor \
             tile_editor:screenshot-tile-editor \
             sweep-panel:screenshot-sweep iree-default:screenshot-iree-default \
@@ -68,7 +69,8 @@ for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-edit
             layout-instruction-cells:screenshot-instruction-cells \
             layout-load-cells:screenshot-operand-cells \
             instructions-sass:screenshot-instructions-sass \
-            attention-store-cells:screenshot-attention-cells; do
+            attention-store-cells:screenshot-attention-cells \
+            igemm-image-cells:screenshot-igemm-cells; do
   cp "$pictures/${pair%%:*}.png" "$docs/${pair##*:}.png"
   echo "$docs/${pair##*:}.png"
 done

@@ -4,7 +4,9 @@
 #include "core/util/Numbers.h"
 
 #include <cctype>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace tilescope::isa {
@@ -85,53 +87,102 @@ int64_t elementBytesOf(const std::string &type) {
   return bits && *bits >= 8 && *bits % 8 == 0 ? *bits / 8 : 0;
 }
 
+namespace {
+
+// How the cells of one binding's elements are found: its element size and
+// shape (row-major), and the cells one element is.
+struct PlacedInput {
+  int64_t bytes = 0;
+  std::vector<int64_t> shape;
+  std::function<std::vector<std::vector<int64_t>>(const std::vector<int64_t> &)>
+      cellsOf;
+};
+
+// An input laid out as its loops: an element is the one cell of its loops'
+// coordinates.
+std::optional<PlacedInput> laidOutInput(const config::OperandAccess &input,
+                                        const config::IterationSpace &space) {
+  const int64_t bytes = elementBytesOf(input.elementType);
+  bool laidOut = bytes > 0 && !input.shape.empty() &&
+                 input.shape.size() == input.dims.size();
+  for (size_t d = 0; laidOut && d < input.dims.size(); ++d)
+    laidOut =
+        input.dims[d] >= 0 &&
+        static_cast<size_t>(input.dims[d]) < space.rank() &&
+        space.bounds[static_cast<size_t>(input.dims[d])] == input.shape[d];
+  if (!laidOut)
+    return std::nullopt;
+  PlacedInput placed{bytes, input.shape, {}};
+  placed.cellsOf = [dims = input.dims, rank = space.rank()](
+                       const std::vector<int64_t> &coordinates) {
+    std::vector<int64_t> cell(rank, -1);
+    for (size_t d = 0; d < coordinates.size(); ++d)
+      cell[static_cast<size_t>(dims[d])] = coordinates[d];
+    return std::vector<std::vector<int64_t>>{cell};
+  };
+  return placed;
+}
+
+// A convolution's input or filter under its IGEMM: an element is a cell at
+// every IGEMM point that reads it.
+std::optional<PlacedInput> igemmInput(const config::ImplicitGemm &igemm,
+                                      size_t operand,
+                                      const config::IterationSpace &space) {
+  if (operand >= igemm.convolution.operands.size() ||
+      igemm.gemm.rank() != space.rank())
+    return std::nullopt;
+  const config::OperandAccess &input = igemm.convolution.operands[operand];
+  const int64_t bytes = elementBytesOf(input.elementType);
+  if (bytes <= 0 || input.shape.empty() ||
+      input.shape.size() != input.dims.size())
+    return std::nullopt;
+  PlacedInput placed{bytes, input.shape, {}};
+  placed.cellsOf = [&igemm, operand](const std::vector<int64_t> &element) {
+    return igemm.gemmPointsOf(operand, element);
+  };
+  return placed;
+}
+
+} // namespace
+
 CellLink linkOperandCells(const KernelOperands &kernel,
-                          const config::IterationSpace &space,
-                          std::string *why) {
+                          const config::IterationSpace &space, std::string *why,
+                          const config::ImplicitGemm *igemm) {
   CellLink link;
   std::vector<const config::OperandAccess *> inputs;
   for (const config::OperandAccess &operand : space.operands)
     if (!operand.isOutput)
       inputs.push_back(&operand);
-  // The inputs laid out as their loops: binding i -> input i.
-  std::map<int, std::pair<const config::OperandAccess *, int64_t>> placed;
+  // Binding i -> input i, where it is placed.
+  std::map<int, PlacedInput> placed;
   std::string left;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const config::OperandAccess &input = *inputs[i];
-    const int64_t bytes = elementBytesOf(input.elementType);
-    bool laidOut = bytes > 0 && !input.shape.empty() &&
-                   input.shape.size() == input.dims.size();
-    for (size_t d = 0; laidOut && d < input.dims.size(); ++d)
-      laidOut =
-          input.dims[d] >= 0 &&
-          static_cast<size_t>(input.dims[d]) < space.rank() &&
-          space.bounds[static_cast<size_t>(input.dims[d])] == input.shape[d];
-    if (laidOut)
-      placed[static_cast<int>(i)] = {&input, bytes};
+    std::optional<PlacedInput> input = igemm && i < 2
+                                           ? igemmInput(*igemm, i, space)
+                                           : laidOutInput(*inputs[i], space);
+    if (input)
+      placed[static_cast<int>(i)] = std::move(*input);
     else
       left += (left.empty() ? "input " : ", ") + std::to_string(i);
   }
   if (why)
-    *why = left.empty() ? "" : left + " not laid out as its loops";
+    *why = left.empty() ? ""
+           : igemm      ? left + " not read as the convolution's operand"
+                        : left + " not laid out as its loops";
   for (const OperandMove &move : kernel.moves)
     for (const MovedBytes &m : move.moved) {
       auto input = placed.find(m.binding);
       if (input == placed.end())
         continue;
-      const auto &[access, bytes] = input->second;
-      std::vector<int64_t> shape;
-      for (int d : access->dims)
-        shape.push_back(space.bounds[static_cast<size_t>(d)]);
-      for (int64_t at = m.offset + (bytes - m.offset % bytes) % bytes;
-           at < m.offset + m.bytes; at += bytes) {
+      const PlacedInput &in = input->second;
+      for (int64_t at = m.offset + (in.bytes - m.offset % in.bytes) % in.bytes;
+           at < m.offset + m.bytes; at += in.bytes) {
         const std::vector<int64_t> coordinates =
-            coordinatesOf(at, bytes, shape);
+            coordinatesOf(at, in.bytes, in.shape);
         if (coordinates.empty())
           continue;
-        std::vector<int64_t> cell(space.rank(), -1);
-        for (size_t d = 0; d < coordinates.size(); ++d)
-          cell[static_cast<size_t>(access->dims[d])] = coordinates[d];
-        link.add(cell, move.line);
+        for (const std::vector<int64_t> &cell : in.cellsOf(coordinates))
+          link.add(cell, move.line);
       }
     }
   link.finish();

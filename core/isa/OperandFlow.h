@@ -17,6 +17,7 @@
 // are counted and the reason kept.
 #pragma once
 
+#include "core/config/configs/ImplicitGemm.h"
 #include "core/config/configs/IterationSpace.h"
 #include "core/isa/AmdgpuText.h"
 #include "core/isa/CellLink.h"
@@ -77,12 +78,17 @@ std::string describe(const KernelOperands &kernel);
 // The input cells of a layout picture linked to the lines that move them:
 // the op's i-th input is the kernel's binding i, laid out row-major as its
 // type's shape, which must be its loops' bounds in its own dimension order
-// (an operand indexed otherwise, an im2col image, or without a shape is
-// left out and said so in `why`). A cell leaves the loops its operand does
-// not index open (-1).
+// (an operand indexed otherwise, or without a shape, is left out and said
+// so in `why`). A cell leaves the loops its operand does not index open
+// (-1). With `igemm` (`space` its IGEMM loops), binding 0 is the
+// convolution's input and binding 1 its filter, laid out as their types'
+// shapes, and an element is a cell at every IGEMM point that reads it
+// (ImplicitGemm::gemmPointsOf: an input pixel under each filter tap that
+// lands on it).
 CellLink linkOperandCells(const KernelOperands &kernel,
                           const config::IterationSpace &space,
-                          std::string *why = nullptr);
+                          std::string *why = nullptr,
+                          const config::ImplicitGemm *igemm = nullptr);
 
 // Bytes of one element of an MLIR element type ("f16" 2, "f32" 4, "i8" 1);
 // 0 for one it does not know or below a byte.

@@ -516,6 +516,61 @@ private slots:
     QVERIFY(!classes.count("global load"));
   }
 
+  // An IGEMM convolution (sm_90): a global load of the input image marks
+  // the IGEMM points that read the pixels it brings in (each pixel under
+  // every filter tap that lands on it), drawn over the output width and K.
+  void igemmImageLoadsMarkTheirIgemmPoints() {
+    auto window = open(test::examplesDir() /
+                       "cuda_sm_90/conv_3x3_f16_dispatch_0.benchmark.mlir");
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Resources);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.front().at(0).toBool(),
+             qPrintable(finished.front().at(1).toString()));
+    auto *instructions =
+        window->findChild<widgets::InstructionsView *>("jobInstructions");
+    auto *layout = window->findChild<widgets::LayoutTab *>();
+    QVERIFY(instructions && layout);
+    widgets::SceneView *picture = layout->scene();
+    QVERIFY2(picture->scene().cellsAreLoopPoints,
+             qPrintable(picture->scene().title));
+    // Over the output width (d2) and K (d4).
+    auto *rows = window->findChild<QComboBox *>("sliceRows");
+    auto *columns = window->findChild<QComboBox *>("sliceColumns");
+    QVERIFY(rows && columns);
+    rows->setCurrentIndex(rows->findText("d2", Qt::MatchStartsWith));
+    columns->setCurrentIndex(columns->findText("d4", Qt::MatchStartsWith));
+    QTreeWidgetItem *load = nullptr;
+    for (QTreeWidgetItemIterator it(instructions); *it && !load; ++it)
+      if ((*it)->text(2) == "global load" && !(*it)->text(6).isEmpty() &&
+          (*it)->text(7).isEmpty())
+        load = *it;
+    QVERIFY(load);
+    window->findChild<QTabWidget *>("runTabs")->setCurrentWidget(instructions);
+    instructions->setCurrentItem(load);
+    const QString footer = picture->scene().footer;
+    QVERIFY2(footer.startsWith("marked: the " + load->text(6) +
+                               " cells of line " + load->text(1)) &&
+                 !footer.contains("none in this picture"),
+             qPrintable(footer));
+    int64_t marked = 0;
+    for (const render::Panel &p : picture->scene().panels)
+      for (int64_t row = 0; row < p.rows; ++row)
+        for (int64_t column = 0; column < p.columns; ++column)
+          marked += p.cell(row, column).marked;
+    QVERIFY(marked > 0);
+    screenshot(*window, "igemm-image-cells");
+    // A point of the picture clicked: the loads, shared stores and reads
+    // and MMAs of its image pixel and filter element.
+    emit picture->pointClicked(picture->scene().pointAt(0, 0));
+    std::set<QString> classes;
+    for (QTreeWidgetItem *item : instructions->selectedItems())
+      classes.insert(item->text(2));
+    for (const char *kind : {"global load", "mma", "global store"})
+      QVERIFY2(classes.count(kind), kind);
+  }
+
   void failedCompileLeavesTheDocument() {
     auto window = open(test::examplesDir() /
                        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");

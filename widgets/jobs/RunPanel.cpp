@@ -235,18 +235,26 @@ std::shared_ptr<RunOutcome> triedRun(const workbench::Workbench &bench,
     // The op's loops place its accumulators' cells (the instructions' link
     // to the Layout tab's picture).
     const config::IterationSpace *space = nullptr;
+    const config::ImplicitGemm *igemm = nullptr;
     if (request.document && request.op &&
         request.op->first < request.document->dispatches.size()) {
       const auto &ops = request.document->dispatches[request.op->first].rootOps;
-      if (request.op->second < ops.size() && ops[request.op->second].space)
-        space = &*ops[request.op->second].space;
+      if (request.op->second < ops.size() && ops[request.op->second].space) {
+        const document::RootOp &op = ops[request.op->second];
+        space = &*op.space;
+        // A convolution on its IGEMM: its input and filter elements at the
+        // IGEMM points that read them.
+        if (op.onImplicitGemm && op.implicitGemm)
+          igemm = &*op.implicitGemm;
+      }
     }
     // NVIDIA kernels: the SASS of their PTX too (ptxas and nvdisasm).
     const service::SassFiles assembly =
         service::assemblyWithSass(tried->compiled.artifacts.assembly());
     for (const std::string &note : assembly.notes)
       outcome->details += "note: " + qs(note) + "\n";
-    outcome->instructions = CompiledInstructions::read(assembly.files, space);
+    outcome->instructions =
+        CompiledInstructions::read(assembly.files, space, igemm);
   }
   outcome->diagnostics = tried->compiled.diagnostics;
   record = tried->record;

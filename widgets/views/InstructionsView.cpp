@@ -143,7 +143,8 @@ std::map<size_t, QStringList> whatLinesTouch(const isa::Kernel &kernel) {
 
 CompiledInstructions
 CompiledInstructions::read(const std::vector<std::filesystem::path> &paths,
-                           const config::IterationSpace *space) {
+                           const config::IterationSpace *space,
+                           const config::ImplicitGemm *igemm) {
   CompiledInstructions compiled;
   for (const std::filesystem::path &path : paths) {
     File file;
@@ -156,7 +157,8 @@ CompiledInstructions::read(const std::vector<std::filesystem::path> &paths,
       isa::CellLink link;
       if (space) {
         link = isa::linkCells(kernel.accumulators, *space);
-        link.merge(isa::linkOperandCells(kernel.operands, *space));
+        link.merge(
+            isa::linkOperandCells(kernel.operands, *space, nullptr, igemm));
       }
       file.links.push_back(std::move(link));
     }

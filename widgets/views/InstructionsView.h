@@ -35,10 +35,13 @@ struct CompiledInstructions {
   std::vector<File> files;
   // Reads every file (off the GUI thread: a file may be large), each
   // kernel's accumulator and operand cells placed in the loops of `space`
-  // (the op the try compiled) where given.
+  // (the op the try compiled) where given; a convolution's input and
+  // filter elements at the IGEMM points that read them where `igemm` is
+  // given (`space` its IGEMM loops).
   static CompiledInstructions
   read(const std::vector<std::filesystem::path> &,
-       const config::IterationSpace *space = nullptr);
+       const config::IterationSpace *space = nullptr,
+       const config::ImplicitGemm *igemm = nullptr);
 
 private:
   // Each SASS file's cells through the PTX beside it.

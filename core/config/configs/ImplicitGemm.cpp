@@ -50,16 +50,7 @@ std::vector<std::pair<int64_t, int64_t>> ImplicitGemm::convolutionBox(
     }
     if (loops.empty())
       continue;
-    // A collapsed loop counts its convolution loops in the filter's order,
-    // the last fastest (IREE collapses the filter as it is laid out).
-    if (convolution.operands.size() > 1) {
-      const std::vector<int> &filter = convolution.operands[1].dims;
-      auto position = [&](int loop) {
-        return std::find(filter.begin(), filter.end(), loop) - filter.begin();
-      };
-      std::stable_sort(loops.begin(), loops.end(),
-                       [&](int a, int b) { return position(a) < position(b); });
-    }
+    loops = countedLoopsOf(static_cast<int>(g));
     std::vector<int64_t> sizes;
     for (int loop : loops)
       sizes.push_back(convolution.bounds[static_cast<size_t>(loop)]);
@@ -121,6 +112,114 @@ std::vector<std::pair<int64_t, int64_t>> ImplicitGemm::inputBox(
     ++spatial;
   }
   return out;
+}
+
+std::vector<int> ImplicitGemm::countedLoopsOf(int gemmLoop) const {
+  std::vector<int> loops = convolutionLoopsOf(gemmLoop);
+  if (loops.size() > 1 && convolution.operands.size() > 1) {
+    const std::vector<int> &filter = convolution.operands[1].dims;
+    auto position = [&](int loop) {
+      return std::find(filter.begin(), filter.end(), loop) - filter.begin();
+    };
+    std::stable_sort(loops.begin(), loops.end(),
+                     [&](int a, int b) { return position(a) < position(b); });
+  }
+  return loops;
+}
+
+namespace {
+
+// Every assignment of the convolution's loops (-1: not assigned) that
+// reads `element` of `access`: a loop the operand indexes alone takes the
+// element's coordinate; an image dimension (out x stride + tap x dilation)
+// each (out, tap) pair within the loops' bounds that lands on it.
+std::vector<std::vector<int64_t>>
+loopAssignments(const ImplicitGemm &igemm, const OperandAccess &access,
+                const std::vector<int64_t> &element) {
+  const std::vector<int64_t> &bounds = igemm.convolution.bounds;
+  std::vector<std::vector<int64_t>> assignments{
+      std::vector<int64_t>(bounds.size(), -1)};
+  auto inBounds = [&](int loop, int64_t value) {
+    return loop >= 0 && static_cast<size_t>(loop) < bounds.size() &&
+           value >= 0 &&
+           (bounds[static_cast<size_t>(loop)] <= 0 ||
+            value < bounds[static_cast<size_t>(loop)]);
+  };
+  size_t spatial = 0;
+  for (size_t i = 0; i < access.dims.size(); ++i) {
+    const int dim = access.dims[i];
+    if (dim >= 0) {
+      if (!inBounds(dim, element[i]))
+        return {};
+      for (std::vector<int64_t> &a : assignments)
+        a[static_cast<size_t>(dim)] = element[i];
+      continue;
+    }
+    const ConvolutionDims &dims = igemm.dims;
+    if (spatial >= dims.outputImage.size() ||
+        spatial >= dims.filterLoop.size() || spatial >= igemm.strides.size() ||
+        spatial >= igemm.dilations.size())
+      return {};
+    const int out = dims.outputImage[spatial], tap = dims.filterLoop[spatial];
+    const int64_t stride = igemm.strides[spatial];
+    const int64_t dilation = igemm.dilations[spatial];
+    ++spatial;
+    if (!inBounds(out, 0) || !inBounds(tap, 0) || stride <= 0 ||
+        dilation <= 0 || bounds[static_cast<size_t>(tap)] <= 0)
+      return {};
+    std::vector<std::vector<int64_t>> next;
+    for (const std::vector<int64_t> &a : assignments)
+      for (int64_t t = 0; t < bounds[static_cast<size_t>(tap)]; ++t) {
+        const int64_t rest = element[i] - t * dilation;
+        if (rest < 0 || rest % stride != 0 || !inBounds(out, rest / stride))
+          continue;
+        std::vector<int64_t> b = a;
+        b[static_cast<size_t>(out)] = rest / stride;
+        b[static_cast<size_t>(tap)] = t;
+        next.push_back(std::move(b));
+      }
+    assignments = std::move(next);
+  }
+  return assignments;
+}
+
+} // namespace
+
+std::vector<std::vector<int64_t>>
+ImplicitGemm::gemmPointsOf(size_t operand,
+                           const std::vector<int64_t> &element) const {
+  if (operand >= convolution.operands.size())
+    return {};
+  const OperandAccess &access = convolution.operands[operand];
+  if (element.size() != access.dims.size())
+    return {};
+  std::vector<std::vector<int64_t>> points;
+  for (const std::vector<int64_t> &a :
+       loopAssignments(*this, access, element)) {
+    std::vector<int64_t> point(gemm.rank(), -1);
+    bool whole = true; // a collapsed loop has all its parts or none
+    for (size_t g = 0; g < point.size() && whole; ++g) {
+      const std::vector<int> loops = countedLoopsOf(static_cast<int>(g));
+      size_t given = 0;
+      int64_t flat = 0;
+      for (int loop : loops) {
+        const auto l = static_cast<size_t>(loop);
+        if (l >= a.size() || a[l] < 0)
+          continue;
+        ++given;
+        flat = flat * convolution.bounds[l] + a[l];
+      }
+      if (given == loops.size() && given > 0)
+        point[g] = flat;
+      else if (given > 0)
+        whole = false;
+    }
+    if (whole)
+      points.push_back(std::move(point));
+  }
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  return points;
 }
 
 bool usesImplicitGemm(const TranslationInfo &info) {

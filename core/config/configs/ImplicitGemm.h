@@ -59,6 +59,19 @@ struct ImplicitGemm {
   // reads.
   std::vector<std::pair<int64_t, int64_t>> inputBox(
       const std::vector<std::pair<int64_t, int64_t>> &convolutionBox) const;
+  // The convolution loops one IGEMM loop stands for, in the order it
+  // counts them: a collapsed loop (K) in the filter's order, the last
+  // fastest (IREE collapses the filter as it is laid out).
+  std::vector<int> countedLoopsOf(int gemmLoop) const;
+  // The IGEMM points that read element `element` of the convolution's
+  // operand `operand` (0 the input, 1 the filter; its coordinates in the
+  // operand's own dimensions): one per way the im2col map reaches it (an
+  // input pixel is read by every filter tap that lands on it within the
+  // loops' bounds), the IGEMM loops the operand does not index open (-1).
+  // Empty where no point reads it, or the operand's indexing is not one
+  // Tilescope reads.
+  std::vector<std::vector<int64_t>>
+  gemmPointsOf(size_t operand, const std::vector<int64_t> &element) const;
 };
 
 // Whether a translation_info's pipeline options ask for the IGEMM path

@@ -90,7 +90,7 @@ std::vector<int64_t> shapeOf(const std::string &type) {
 // PTX operand's).
 void checkOperands(const isa::KernelOperands &kernel,
                    const layout::MmaIntrinsic &intrinsic,
-                   const config::IterationSpace &space, bool laidOutInputs,
+                   const config::IterationSpace &space,
                    const std::string &where) {
   const auto dims = config::inferContraction(space);
   QVERIFY2(dims && !dims->m.empty() && !dims->n.empty() && !dims->k.empty(),
@@ -145,9 +145,10 @@ void checkOperands(const isa::KernelOperands &kernel,
     }
   }
   QVERIFY2(mmas > 0, where.c_str());
-  // A matmul's inputs are laid out as their loops; an IGEMM image is not.
-  QVERIFY2(laidOutInputs == why.empty(), (where + ": " + why).c_str());
-  QVERIFY2(!laidOutInputs || !held.empty(), where.c_str());
+  // A matmul's inputs are laid out as their loops (an IGEMM's are read
+  // as the convolution's: checkIgemmOperands).
+  QVERIFY2(why.empty(), (where + ": " + why).c_str());
+  QVERIFY2(!held.empty(), where.c_str());
   for (const auto &[key, lanes] : held) {
     const bool a = std::get<0>(key) == 0;
     // The intrinsic's fragment: LHS [M, K], RHS [K, N].
@@ -187,6 +188,119 @@ void checkOperands(const isa::KernelOperands &kernel,
                                 ": holds other elements than its fragment's")
                                    .c_str());
     }
+  }
+}
+
+// An IGEMM convolution's MMA operands, followed back: every byte of A from
+// the input image (binding 0) and of B from the filter (binding 1), each
+// element a cell at every IGEMM point that reads it (an image pixel under
+// each filter tap that lands on it), and for one subgroup's MMA one
+// intrinsic tile whose points, placed as IREE's fragment table places each
+// lane's elements, are among the points of the elements the lane holds
+// (for an MFMA in register order, for mma.sync as a set).
+void checkIgemmOperands(const isa::KernelOperands &kernel,
+                        const layout::MmaIntrinsic &intrinsic,
+                        const config::IterationSpace &space,
+                        const config::ImplicitGemm &igemm,
+                        const std::string &where) {
+  const auto dims = config::inferContraction(space);
+  QVERIFY2(dims && !dims->m.empty() && !dims->n.empty() && !dims->k.empty(),
+           where.c_str());
+  std::string why;
+  const isa::CellLink link = isa::linkOperandCells(kernel, space, &why, &igemm);
+  QVERIFY2(why.empty(), (where + ": " + why).c_str());
+  using Points = std::set<std::vector<int64_t>>;
+  // (operand, subgroup, MMA line) -> lane -> element -> its IGEMM points.
+  std::map<std::tuple<int, int64_t, size_t>,
+           std::map<int64_t, std::map<int64_t, Points>>>
+      held;
+  for (const isa::OperandMove &move : kernel.moves) {
+    const bool a = move.kind == isa::OperandMoveKind::MmaA;
+    if (!a && move.kind != isa::OperandMoveKind::MmaB)
+      continue;
+    const std::string here = where + ": line " + std::to_string(move.line) +
+                             " " + isa::nameOf(move.kind);
+    QVERIFY2(move.followed() == move.bytes && move.elementBytes > 0,
+             (here + ": " + move.why).c_str());
+    QVERIFY2(link.cellsOfLine.count(move.line), here.c_str());
+    const int input = a ? 0 : 1;
+    const config::OperandAccess &operand =
+        igemm.convolution.operands[static_cast<size_t>(input)];
+    for (const isa::MovedBytes &run : move.moved) {
+      QVERIFY2(
+          run.binding == input,
+          (here + ": reads binding " + std::to_string(run.binding)).c_str());
+      for (int64_t p = 0; p < run.bytes; p += move.elementBytes) {
+        const auto element = isa::coordinatesOf(
+            run.offset + p, move.elementBytes, operand.shape);
+        const auto points =
+            igemm.gemmPointsOf(static_cast<size_t>(input), element);
+        QVERIFY2(!points.empty(),
+                 (here + ": an element no point reads").c_str());
+        held[{input, run.thread / intrinsic.subgroupSize, move.line}]
+            [run.thread % intrinsic.subgroupSize]
+            [(run.position + p) / move.elementBytes] =
+                Points(points.begin(), points.end());
+      }
+    }
+  }
+  QVERIFY2(!held.empty(), where.c_str());
+  const bool inOrder = intrinsic.name.starts_with("MFMA");
+  for (const auto &[key, lanes] : held) {
+    const bool a = std::get<0>(key) == 0;
+    const auto row = static_cast<size_t>(a ? dims->m.back() : dims->k.back());
+    const auto column =
+        static_cast<size_t>(a ? dims->k.back() : dims->n.back());
+    const std::string here =
+        where + ": line " + std::to_string(std::get<2>(key)) + " MMA " +
+        (a ? "A" : "B") + " subgroup " + std::to_string(std::get<1>(key));
+    QCOMPARE(static_cast<int64_t>(lanes.size()), intrinsic.subgroupSize);
+    const auto operand = a ? layout::MmaOperand::Lhs : layout::MmaOperand::Rhs;
+    // The tile's corner: a point of the first lane's first element less
+    // one of its fragment's offsets.
+    std::set<std::vector<int64_t>> corners;
+    const auto &[lane0, elements0] = *lanes.begin();
+    for (const std::vector<int64_t> &point : elements0.begin()->second)
+      for (const auto &offset : intrinsic.laneElements(operand, lane0)) {
+        std::vector<int64_t> corner = point;
+        corner[row] -= offset[0];
+        corner[column] -= offset[1];
+        corners.insert(corner);
+      }
+    auto placedAt = [&](const std::vector<int64_t> &corner) {
+      for (const auto &[lane, elements] : lanes) {
+        const auto fragment = intrinsic.laneElements(operand, lane);
+        std::vector<std::vector<int64_t>> drawn;
+        for (const auto &offset : fragment) {
+          std::vector<int64_t> point = corner;
+          point[row] += offset[0];
+          point[column] += offset[1];
+          drawn.push_back(point);
+        }
+        for (size_t e = 0; e < drawn.size(); ++e) {
+          auto at = elements.find(static_cast<int64_t>(e));
+          if (inOrder && (at == elements.end() || !at->second.count(drawn[e])))
+            return false;
+          bool anywhere = false;
+          for (const auto &[element, points] : elements)
+            anywhere = anywhere || points.count(drawn[e]);
+          if (!anywhere)
+            return false;
+        }
+        for (const auto &[element, points] : elements) {
+          bool drawnOne = false;
+          for (const std::vector<int64_t> &point : drawn)
+            drawnOne = drawnOne || points.count(point);
+          if (!drawnOne)
+            return false;
+        }
+      }
+      return true;
+    };
+    QVERIFY2(std::any_of(corners.begin(), corners.end(), placedAt),
+             (here + ": no intrinsic tile places its lanes' elements as the "
+                     "fragment table does")
+                 .c_str());
   }
 }
 
@@ -404,12 +518,18 @@ private slots:
     for (const auto &[key, tile] : tiles)
       QVERIFY2(isa::chainOf(kernel, key.second).size() >= 2, where.c_str());
 
-    checkOperands(listing->kernels.front().operands, *intrinsic, space,
-                  c.example != "conv_3x3_f16", where);
+    if (op->onImplicitGemm && op->implicitGemm)
+      checkIgemmOperands(listing->kernels.front().operands, *intrinsic, space,
+                         *op->implicitGemm, where);
+    else
+      checkOperands(listing->kernels.front().operands, *intrinsic, space,
+                    where);
     if (c.target == "sm_90") {
       isa::CellLink both = link;
-      both.merge(
-          isa::linkOperandCells(listing->kernels.front().operands, space));
+      both.merge(isa::linkOperandCells(
+          listing->kernels.front().operands, space, nullptr,
+          op->onImplicitGemm && op->implicitGemm ? &*op->implicitGemm
+                                                 : nullptr));
       checkSassCells(*file, listing->kernels.front(), both, where);
     }
   }
