@@ -109,28 +109,8 @@ bool panFigures(const render::GridScene &scene, const QString &what,
   return true;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-  QApplication app(argc, argv);
-  auto installation = projectIree();
-  if (!installation) {
-    std::cerr << installation.error() << "\n";
-    return 1;
-  }
-  const std::filesystem::path workerPath =
-      std::filesystem::path(TILESCOPE_BINARY_DIR) / "app/tilescope-iree-worker";
-  const std::filesystem::path library = installation->compilerLibrary;
-  auto loader = [workerPath, library](const std::filesystem::path &path,
-                                      const std::atomic<bool> *cancel) {
-    service::DocumentWorker worker(workerPath, library);
-    worker.cancel = cancel;
-    return worker.parseFile(path);
-  };
-
-  // 1. Open to first drawn view.
+// 1. Open to first drawn view: the largest example, a new window each run.
+bool openToFirstView(const widgets::MainWindow::DocumentLoader &loader) {
   const std::filesystem::path largest = largestExample();
   std::vector<double> opens;
   for (int run = 0; run < 5; ++run) {
@@ -141,7 +121,7 @@ int main(int argc, char **argv) {
     window.openFile(QString::fromStdString(largest.string()));
     if (!waitForLoad(window)) {
       std::cerr << "could not open " << largest << "\n";
-      return 1;
+      return false;
     }
     auto *view = window.findChild<widgets::SceneView *>("sceneView");
     QImage first(view->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
@@ -149,28 +129,22 @@ int main(int argc, char **argv) {
     opens.push_back(millisecondsSince(start));
     if (view->scene().panels.empty()) {
       std::cerr << "nothing drawn for " << largest << "\n";
-      return 1;
+      return false;
     }
   }
   std::printf("open %s to its first drawn view (median of 5): %.1f ms\n",
               largest.filename().c_str(), median(opens));
+  return true;
+}
 
-  // 2. Keystroke to redrawn view.
-  widgets::MainWindow window(loader);
-  window.resize(1600, 1000);
-  window.show();
-  window.openFile(QString::fromStdString(
-      (std::filesystem::path(TILESCOPE_SOURCE_DIR) /
-       "examples/rocm_gfx942/"
-       "matmul_f16_vector_distribute_dispatch_0.benchmark.mlir")
-          .string()));
-  if (!waitForLoad(window))
-    return 1;
+// 2. Keystroke to redrawn view, in `window` (the vector-distribute matmul
+// open), which keeps the typed workgroup.
+bool keystrokeToRedraw(widgets::MainWindow &window) {
   auto *box = window.findChild<QLineEdit *>("field:workgroup");
   auto *view = window.findChild<widgets::SceneView *>("sceneView");
   if (!box || !view) {
     std::cerr << "no workgroup field or view\n";
-    return 1;
+    return false;
   }
   box->setFocus();
   QImage drawn(view->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
@@ -192,20 +166,24 @@ int main(int argc, char **argv) {
   std::printf("keystroke to the redrawn layout view, largest panel %lld "
               "elements (median of %d): %.1f ms (goal <= 16 ms)\n",
               static_cast<long long>(elements), kKeystrokes, median(keys));
+  return true;
+}
 
-  // 3. Pan frame time at 3840x2160.
+// 3. Pan frame time at 3840x2160: a 4096x4096 nested layout, then the
+// three-panel contraction view of `window`'s file as typed.
+bool panFrames(const widgets::MainWindow &window) {
   auto attr = config::NestedLayoutAttr::parse(
       "#iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = "
       "[128, 64], outer_tile = [1, 1], thread_tile = [16, 4], element_tile = "
       "[1, 8], subgroup_strides = [2, 1], thread_strides = [4, 1]>");
   if (!attr) {
     std::cerr << attr.error() << "\n";
-    return 1;
+    return false;
   }
   auto layout = layout::NestedLayout::create(*attr, 4, 64);
   if (!layout) {
     std::cerr << layout.error() << "\n";
-    return 1;
+    return false;
   }
   auto shared = std::make_shared<const layout::NestedLayout>(*layout);
   if (!panFigures(render::nestedLayoutScene(shared, render::ColorBy::Lane, 0, 1,
@@ -214,10 +192,9 @@ int main(int argc, char **argv) {
                       .arg(shared->shape()[0])
                       .arg(shared->shape()[1]),
                   4))
-    return 1;
-
+    return false;
   // The three-panel contraction view (LHS, RHS and accumulator of the
-  // vector-distribute matmul at workgroup [256, 256, 0], as typed above).
+  // vector-distribute matmul at workgroup [256, 256, 0], as typed).
   render::OpViewRequest request;
   request.kind = render::OpViewKind::Layouts;
   const render::OpPicture contraction =
@@ -225,11 +202,45 @@ int main(int argc, char **argv) {
   if (contraction.scene.panels.size() != 3) {
     std::cerr << "the contraction view has " << contraction.scene.panels.size()
               << " panels, not 3: " << contraction.note.toStdString() << "\n";
-    return 1;
+    return false;
   }
   // At 16 px cells every cell carries its number (labels from 13 px), the
   // costliest frames, and the view scrolls both ways.
-  if (!panFigures(contraction.scene, "the three-panel contraction view", 16))
+  return panFigures(contraction.scene, "the three-panel contraction view", 16);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  auto installation = projectIree();
+  if (!installation) {
+    std::cerr << installation.error() << "\n";
+    return 1;
+  }
+  const std::filesystem::path workerPath =
+      std::filesystem::path(TILESCOPE_BINARY_DIR) / "app/tilescope-iree-worker";
+  const std::filesystem::path library = installation->compilerLibrary;
+  const widgets::MainWindow::DocumentLoader loader =
+      [workerPath, library](const std::filesystem::path &path,
+                            const std::atomic<bool> *cancel) {
+        service::DocumentWorker worker(workerPath, library);
+        worker.cancel = cancel;
+        return worker.parseFile(path);
+      };
+  if (!openToFirstView(loader))
+    return 1;
+  widgets::MainWindow window(loader);
+  window.resize(1600, 1000);
+  window.show();
+  window.openFile(QString::fromStdString(
+      (std::filesystem::path(TILESCOPE_SOURCE_DIR) /
+       "examples/rocm_gfx942/"
+       "matmul_f16_vector_distribute_dispatch_0.benchmark.mlir")
+          .string()));
+  if (!waitForLoad(window) || !keystrokeToRedraw(window) || !panFrames(window))
     return 1;
   return 0;
 }

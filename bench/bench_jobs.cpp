@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 using namespace tilescope;
@@ -45,18 +46,118 @@ bool ran(const process::ProcessResult &result, const std::string &what) {
   return false;
 }
 
+// By hand: iree-compile, then the runs a careful person makes (and run.sh
+// makes): one dispatch per submission to size the batch, the batched timed
+// run, and one per submission for the submission-included figure. Its
+// time, or nullopt (said why).
+std::optional<double> byHandOnce(const tools::IreeInstallation &installation,
+                                 const std::filesystem::path &input,
+                                 const std::filesystem::path &module) {
+  const auto start = Clock::now();
+  process::ProcessSpec compile;
+  compile.program = *installation.tool(tools::kIreeCompile);
+  compile.arguments = {input.string(), "-o", module.string()};
+  if (!ran(process::runProcess(compile), "iree-compile"))
+    return std::nullopt;
+  auto benchmark = [&](int batch, const std::string &extra) {
+    process::ProcessSpec spec;
+    spec.program = *installation.tool(tools::kIreeBenchmarkModule);
+    spec.arguments = {"--module=" + module.string(), "--device=local-task",
+                      "--benchmark_format=json",
+                      "--batch_size=" + std::to_string(batch), extra};
+    return process::runProcess(spec);
+  };
+  auto probe = benchmark(1, "--benchmark_min_time=0.05s");
+  if (!ran(probe, "iree-benchmark-module"))
+    return std::nullopt;
+  auto probed = service::parseBenchmarkJson(probe.standardOutput);
+  auto stats = probed ? run::timingStats(*probed) : std::nullopt;
+  if (!stats)
+    return std::nullopt;
+  const int batch = std::max(1, static_cast<int>(1000.0 / stats->median + 1));
+  const std::string timed =
+      "--benchmark_repetitions=" + std::to_string(kRepetitions);
+  if (!ran(benchmark(batch, timed), "iree-benchmark-module") ||
+      !ran(benchmark(1, timed), "iree-benchmark-module"))
+    return std::nullopt;
+  return millisecondsSince(start);
+}
+
+// Through Tilescope: the edit, the compile job with its dumps in a try
+// folder, the timed run. Its time, or nullopt (said why).
+std::optional<double>
+throughJobsOnce(const tools::IreeInstallation &installation,
+                const document::Document &opened,
+                const edit::AttributeReader &reader,
+                const std::filesystem::path &directory) {
+  const auto start = Clock::now();
+  edit::EditableDocument editable(opened, reader);
+  if (!editable.set({0, 1}, "lowering_config", kConfig)) {
+    std::cerr << "the edit was refused\n";
+    return std::nullopt;
+  }
+  document::Document edited = opened;
+  edited.text = editable.text();
+  service::CompileJobRequest request;
+  request.document = &edited;
+  request.directory = directory;
+  auto compiled = service::compileDocument(installation, request);
+  if (!compiled || !compiled->succeeded()) {
+    std::cerr << (compiled ? compiled->summary() : compiled.error()) << "\n";
+    return std::nullopt;
+  }
+  run::BenchJobRequest bench;
+  bench.module = compiled->artifacts.module;
+  bench.device = "local-task";
+  bench.directory = request.directory / "run";
+  bench.repetitions = kRepetitions;
+  auto timed = run::benchModule(installation, bench);
+  if (!timed || !timed->succeeded()) {
+    std::cerr << (timed ? timed->summary() : timed.error()) << "\n";
+    return std::nullopt;
+  }
+  return millisecondsSince(start);
+}
+
+// A 16-candidate sweep (gfx942, compiled with resources read: no GPU is
+// needed) `parallel` candidates at a time: its time, or -1 (said why).
+double sweepTime(const tools::IreeInstallation &installation,
+                 const document::Document &document,
+                 const std::filesystem::path &workspace, int parallel) {
+  sweep::SweepRequest request;
+  request.document = &document;
+  request.op = {0, 0};
+  request.axes = {{"workgroup[0]", {"32", "64"}},
+                  {"workgroup[1]", {"64", "128"}},
+                  {"reduction[2]", {"1", "2", "4", "8"}}};
+  request.name = "bench";
+  request.upTo = tries::TryStage::Resources;
+  request.workspace = workspace;
+  request.parallel = parallel;
+  const auto start = Clock::now();
+  auto result = sweep::runSweep(installation, request);
+  if (!result || result->ran != 16) {
+    std::cerr << "sweep: "
+              << (result ? std::to_string(result->ran) + " of 16 ran"
+                         : result.error())
+              << "\n";
+    return -1;
+  }
+  return millisecondsSince(start);
+}
+
 } // namespace
 
 int main() {
   const bench::ProjectIree project = bench::requireProjectIree();
-  const tools::IreeInstallation *installation = &project.installation;
+  const tools::IreeInstallation &installation = project.installation;
   auto parser = std::make_shared<iree::AttributeParser>(project.library);
   const edit::AttributeReader reader = [parser](const std::string &text) {
     return parser->print(text);
   };
   service::DocumentWorker worker(std::filesystem::path(TILESCOPE_BINARY_DIR) /
                                      "app/tilescope-iree-worker",
-                                 installation->compilerLibrary);
+                                 installation.compilerLibrary);
   const std::filesystem::path example =
       std::filesystem::path(TILESCOPE_SOURCE_DIR) / kExample;
   auto opened = worker.parseFile(example);
@@ -85,75 +186,16 @@ int main() {
     return 1;
   }
 
+  // Alternated, so both see the same machine.
   std::vector<double> byHand, throughJobs;
   for (int round = 0; round < 3; ++round) {
-    // By hand: iree-compile, then iree-benchmark-module.
-    {
-      const auto start = Clock::now();
-      process::ProcessSpec compile;
-      compile.program = *installation->tool(tools::kIreeCompile);
-      compile.arguments = {byHandInput.string(), "-o",
-                           work->file("hand.vmfb").string()};
-      if (!ran(process::runProcess(compile), "iree-compile"))
-        return 1;
-      // The runs a careful person makes (and run.sh makes): one dispatch
-      // per submission to size the batch, the batched timed run, and one
-      // per submission for the submission-included figure.
-      auto benchmark = [&](int batch, const std::string &extra) {
-        process::ProcessSpec spec;
-        spec.program = *installation->tool(tools::kIreeBenchmarkModule);
-        spec.arguments = {"--module=" + work->file("hand.vmfb").string(),
-                          "--device=local-task", "--benchmark_format=json",
-                          "--batch_size=" + std::to_string(batch), extra};
-        return process::runProcess(spec);
-      };
-      auto probe = benchmark(1, "--benchmark_min_time=0.05s");
-      if (!ran(probe, "iree-benchmark-module"))
-        return 1;
-      auto probed = service::parseBenchmarkJson(probe.standardOutput);
-      auto stats = probed ? run::timingStats(*probed) : std::nullopt;
-      if (!stats)
-        return 1;
-      const int batch =
-          std::max(1, static_cast<int>(1000.0 / stats->median + 1));
-      const std::string timed =
-          "--benchmark_repetitions=" + std::to_string(kRepetitions);
-      if (!ran(benchmark(batch, timed), "iree-benchmark-module") ||
-          !ran(benchmark(1, timed), "iree-benchmark-module"))
-        return 1;
-      byHand.push_back(millisecondsSince(start));
-    }
-    // Through Tilescope: the edit, the compile job, the timed run.
-    {
-      const auto start = Clock::now();
-      edit::EditableDocument editable(*opened, reader);
-      if (!editable.set({0, 1}, "lowering_config", kConfig)) {
-        std::cerr << "the edit was refused\n";
-        return 1;
-      }
-      document::Document edited = *opened;
-      edited.text = editable.text();
-      service::CompileJobRequest request;
-      request.document = &edited;
-      request.directory = work->file("try" + std::to_string(round));
-      auto compiled = service::compileDocument(*installation, request);
-      if (!compiled || !compiled->succeeded()) {
-        std::cerr << (compiled ? compiled->summary() : compiled.error())
-                  << "\n";
-        return 1;
-      }
-      run::BenchJobRequest bench;
-      bench.module = compiled->artifacts.module;
-      bench.device = "local-task";
-      bench.directory = request.directory / "run";
-      bench.repetitions = kRepetitions;
-      auto timed = run::benchModule(*installation, bench);
-      if (!timed || !timed->succeeded()) {
-        std::cerr << (timed ? timed->summary() : timed.error()) << "\n";
-        return 1;
-      }
-      throughJobs.push_back(millisecondsSince(start));
-    }
+    auto hand = byHandOnce(installation, byHandInput, work->file("hand.vmfb"));
+    auto jobs = throughJobsOnce(installation, *opened, reader,
+                                work->file("try" + std::to_string(round)));
+    if (!hand || !jobs)
+      return 1;
+    byHand.push_back(*hand);
+    throughJobs.push_back(*jobs);
   }
   const double hand = bench::median(byHand);
   const double jobsTime = bench::median(throughJobs);
@@ -165,9 +207,8 @@ int main() {
               jobsTime);
   std::printf("  ratio: %.2fx (goal <= 1.1x)\n", jobsTime / hand);
 
-  // A 16-candidate sweep (gfx942, compiled with resources read: no GPU is
-  // needed) with candidates in parallel on the cores here, against the same
-  // sweep one candidate at a time. Goal: <= 0.6x.
+  // The sweep in parallel on the cores here, against one candidate at a
+  // time. Goal: <= 0.6x.
   const std::filesystem::path gfx942 =
       std::filesystem::path(TILESCOPE_SOURCE_DIR) /
       "examples/rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
@@ -177,31 +218,11 @@ int main() {
     return 1;
   }
   swept->path = gfx942;
-  auto sweepTime = [&](int parallel) -> double {
-    sweep::SweepRequest request;
-    request.document = &*swept;
-    request.op = {0, 0};
-    request.axes = {{"workgroup[0]", {"32", "64"}},
-                    {"workgroup[1]", {"64", "128"}},
-                    {"reduction[2]", {"1", "2", "4", "8"}}};
-    request.name = "bench";
-    request.upTo = tries::TryStage::Resources;
-    request.workspace = work->file("sweep" + std::to_string(parallel));
-    request.parallel = parallel;
-    const auto start = Clock::now();
-    auto result = sweep::runSweep(*installation, request);
-    if (!result || result->ran != 16) {
-      std::cerr << "sweep: "
-                << (result ? std::to_string(result->ran) + " of 16 ran"
-                           : result.error())
-                << "\n";
-      return -1;
-    }
-    return millisecondsSince(start);
-  };
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const double oneByOne = sweepTime(1);
-  const double together = sweepTime(static_cast<int>(cores));
+  const double oneByOne =
+      sweepTime(installation, *swept, work->file("sweep1"), 1);
+  const double together = sweepTime(installation, *swept, work->file("sweepN"),
+                                    static_cast<int>(cores));
   if (oneByOne < 0 || together < 0)
     return 1;
   std::printf("sweep of 16 gfx942 candidates (compile + resources):\n");
