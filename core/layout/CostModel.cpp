@@ -207,21 +207,22 @@ using namespace detail;
 // Contractions with an mma_kind
 //===----------------------------------------------------------------------===//
 
-Result<CostPrediction> predictContraction(const CostModelInput &in,
+// A contraction's extents per role: the problem's, a workgroup's tile (K:
+// one step's), a subgroup's, and the workgroups over the loops.
+struct ContractionTiles {
+  double M = 1, N = 1, K = 1, B = 1;
+  double tm = 1, tn = 1, tk = 1, tb = 1;
+  double sm = 1, sn = 1, sb = 1;
+  double workgroups = 1;
+};
+
+Result<ContractionTiles> contractionTiles(const CostModelInput &in,
                                           const config::ContractionDims &dims,
-                                          const MicroArchitecture &arch) {
+                                          const MmaIntrinsic &intrinsic,
+                                          const std::string &pipeline) {
   const config::IterationSpace &space = *in.space;
   const config::LoweringConfig &config = *in.config;
-  const config::GpuTarget &target = *in.target;
-  const std::string pipeline = in.translation->pipelineName();
-  const auto kind = config.mmaKind();
-  const MmaIntrinsic *intrinsic =
-      kind ? findMmaIntrinsic(kind->intrinsic) : nullptr;
-  if (!intrinsic || intrinsic->m <= 0)
-    return Error{"the cost model knows no intrinsic " +
-                 (kind ? kind->intrinsic : std::string("(none)"))};
   const size_t rank = space.rank();
-
   // Units: TileAndFuse counts subgroup and reduction tiles in intrinsics.
   std::vector<int64_t> unit(rank, 1);
   if (pipeline == "TileAndFuse") {
@@ -261,171 +262,87 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     }
     return wgTile(d);
   };
-  double M = 1, N = 1, K = 1, B = 1, tm = 1, tn = 1, tk = 1, tb = 1, sm = 1,
-         sn = 1;
+  ContractionTiles t;
   for (int d : dims.m) {
-    M *= bound(d);
-    tm *= wgTile(d);
-    sm *= subgroupTile(d);
+    t.M *= bound(d);
+    t.tm *= wgTile(d);
+    t.sm *= subgroupTile(d);
   }
   for (int d : dims.n) {
-    N *= bound(d);
-    tn *= wgTile(d);
-    sn *= subgroupTile(d);
+    t.N *= bound(d);
+    t.tn *= wgTile(d);
+    t.sn *= subgroupTile(d);
   }
   // A subgroup's share of the workgroup's batch: all of it where the
   // subgroup tile leaves the batch whole (TileAndFuse's 0), its intrinsics
   // and accumulators repeated per batch element it holds.
-  double sb = 1;
   for (int d : dims.batch) {
-    B *= bound(d);
-    tb *= wgTile(d);
-    sb *= subgroupTile(d);
+    t.B *= bound(d);
+    t.tb *= wgTile(d);
+    t.sb *= subgroupTile(d);
   }
   for (int d : dims.k) {
-    K *= bound(d);
+    t.K *= bound(d);
     const size_t i = static_cast<size_t>(d);
-    tk *= reduction[i] > 0
-              ? std::min(bound(d), static_cast<double>(reduction[i] * unit[i]))
-              : bound(d);
+    t.tk *=
+        reduction[i] > 0
+            ? std::min(bound(d), static_cast<double>(reduction[i] * unit[i]))
+            : bound(d);
   }
-  sm = std::max(sm, static_cast<double>(intrinsic->m));
-  sn = std::max(sn, static_cast<double>(intrinsic->n));
-
-  const double threads =
-      in.translation->workgroupSize ? workgroupThreads(*in.translation) : 0;
-  const double lanes = static_cast<double>(
-      in.translation->subgroupSize.value_or(intrinsic->subgroupSize));
-  if (threads <= 0 || lanes <= 0)
-    return Error{"the cost model needs the workgroup and subgroup sizes"};
-  const double subgroups = std::max(1.0, threads / lanes);
-
-  if (space.operands.size() < 3)
-    return Error{"the cost model needs the operands' element types"};
-  const double aBytes = bytesOf(space.operands[0].elementType);
-  const double bBytes = bytesOf(space.operands[1].elementType);
-  const double cBytes = bytesOf(space.operands.back().elementType);
-  if (aBytes <= 0 || bBytes <= 0 || cBytes <= 0)
-    return Error{"the cost model needs known element types"};
-  const auto promoted =
-      config.promoteOperands().value_or(std::vector<int64_t>{});
-  const bool promoteA =
-      std::find(promoted.begin(), promoted.end(), 0) != promoted.end();
-  const bool promoteB =
-      std::find(promoted.begin(), promoted.end(), 1) != promoted.end();
-
-  // The intrinsic's cost on one SIMD, from the target's matrix peak.
-  std::string type = space.operands[0].elementType;
-  if (type.rfind("f8", 0) == 0)
-    type = "f8";
-  auto peak = target.peakMatrixOpsPerSecond.find(type);
-  if (peak == target.peakMatrixOpsPerSecond.end() || !target.wgpCount)
-    return Error{"no matrix peak or unit count is known for " + type + " on " +
-                 target.arch};
-  const double units = static_cast<double>(*target.wgpCount);
-  const double opsPerClockPerSimd = peak->second * arch.matrixFraction /
-                                    (units * arch.simdsPerCu * arch.clockHz);
-  const double intrinsicOps = 2.0 * static_cast<double>(intrinsic->m) *
-                              static_cast<double>(intrinsic->n) *
-                              static_cast<double>(intrinsic->k);
-  const double intrinsicCycles = intrinsicOps / opsPerClockPerSimd;
-  const double intrinsicLatency = std::max(64.0, 4 * intrinsicCycles);
-  const double fragmentBytes = std::min(
-      16.0, static_cast<double>(
-                intrinsic->lhs.element.empty()
-                    ? 4
-                    : std::accumulate(intrinsic->lhs.element.begin(),
-                                      intrinsic->lhs.element.end(), int64_t{1},
-                                      std::multiplies<int64_t>())) *
-                aBytes);
-
-  // Per step of one workgroup.
-  const double chains = sb * (sm / static_cast<double>(intrinsic->m)) *
-                        (sn / static_cast<double>(intrinsic->n));
-  const double intrinsics =
-      chains * std::max(1.0, tk / static_cast<double>(intrinsic->k));
-  const double fragmentReads =
-      sb * (sm * aBytes + sn * bBytes) * tk / (lanes * fragmentBytes);
-  const double copyBytes =
-      ((promoteA ? tm * aBytes : 0) + (promoteB ? tn * bBytes : 0)) * tk * tb;
-  const double fetchedBytes = (tm * aBytes + tn * bBytes) * tk * tb;
-  const double copyLoads = copyBytes / (threads * 16);
-  const double steps = ceilDivide(K, tk);
+  t.sm = std::max(t.sm, static_cast<double>(intrinsic.m));
+  t.sn = std::max(t.sn, static_cast<double>(intrinsic.n));
   // Per loop: an output height of 28 in tiles of 16 takes 2 workgroups,
   // not 28x28 / 16 of the flattened loops (explain counts the same way).
-  double workgroups = 1;
   for (const std::vector<int> *group : {&dims.m, &dims.n, &dims.batch})
     for (int d : *group)
-      workgroups *= ceilDivide(bound(d), wgTile(d));
+      t.workgroups *= ceilDivide(bound(d), wgTile(d));
+  return t;
+}
 
-  // Registers and shared memory: compiled, or estimated (accumulators,
-  // the step's loads held for prefetch, and the overhead).
-  const double accumulatorRegisters = sb * sm * sn * 4 / (4 * lanes);
-  double registers = accumulatorRegisters + copyLoads * 4 +
-                     static_cast<double>(arch.registerOverhead);
-  double sharedBytes =
-      ((promoteA ? tm * aBytes : 0) + (promoteB ? tn * bBytes : 0)) * (tk + 4) *
-      tb;
-  if (in.compiled) {
-    if (in.compiled->registersPerThread > 0)
-      registers = in.compiled->registersPerThread;
-    if (in.compiled->sharedMemoryBytes > 0)
-      sharedBytes = static_cast<double>(in.compiled->sharedMemoryBytes);
-  }
-  CostPrediction p;
-  p.model = "MMA contraction (" + pipeline + ")";
-  const int64_t resident = residentPerCu(in, static_cast<int64_t>(threads),
-                                         static_cast<int64_t>(lanes), registers,
-                                         sharedBytes, p.resourcesEstimated);
-  // The registers a step's loads can wait in: what the kernel holds beyond
-  // its accumulators and overhead, and at least four 16-byte loads' worth
-  // (the compiler keeps that many in flight however tight its registers:
-  // the H200's batch matmuls at 56 registers ran as fast as at 90).
-  const double staging =
-      std::max(16.0, registers - accumulatorRegisters - arch.registerOverhead);
-  const double trips = std::max(1.0, copyLoads * 4 / staging);
+// What one step of one workgroup costs and moves.
+struct ContractionStep {
+  double subgroups = 1, lanes = 1, threads = 1;
+  double intrinsicCycles = 0, intrinsicLatency = 0, fragmentBytes = 0;
+  double chains = 0, intrinsics = 0, fragmentReads = 0;
+  double copyBytes = 0, fetchedBytes = 0, copyLoads = 0, steps = 1;
+  double cBytes = 0;
+  double trips = 1;     // global round trips a step's loads need
+  double roundTrip = 0; // cycles of one
+  bool prefetched = false;
+};
 
-  Terms t;
+// The model's total over the rounds of resident workgroups, its terms
+// added into `t`.
+double priceRounds(const ContractionStep &s, const ContractionTiles &tiles,
+                   const std::vector<int64_t> &rounds,
+                   const MicroArchitecture &arch, Terms &t) {
   double total = 0;
-  const auto options = in.translation->pipelineOptions();
-  const bool prefetched =
-      options && (options->prefetchNumStages.value_or(0) >= 2 ||
-                  options->prefetchSharedMemory.value_or(false));
-  // A global round trip: from L2 where the operands and result fit in it
-  // (a dispatch in a program, or timed back to back, finds them there),
-  // from DRAM where they do not.
-  const auto floor = rooflineFloor(space, target);
-  const bool warm = floor && arch.l2Bytes > 0 &&
-                    floor->bytes <= kL2ResidentShare * arch.l2Bytes;
-  const double roundTrip =
-      arch.memoryLatencyCycles * (warm ? kL2HitShare : 1.0);
-  const auto rounds = roundsOn(static_cast<int64_t>(workgroups),
-                               static_cast<int64_t>(units), resident);
   const double simds = arch.simdsPerCu;
   for (int64_t round : rounds) {
     const double c = static_cast<double>(round);
-    const double perSimd = std::max(1.0, c * subgroups / simds);
-    const double ownPerSimd = std::max(1.0, subgroups / simds);
+    const double perSimd = std::max(1.0, c * s.subgroups / simds);
+    const double ownPerSimd = std::max(1.0, s.subgroups / simds);
     const double matrix =
-        std::max(perSimd * intrinsics * intrinsicCycles,
-                 intrinsics * intrinsicLatency / std::max(1.0, chains));
-    const double memory = roundTrip * trips +
-                          copyLoads * arch.copyIssueCycles * ownPerSimd +
+        std::max(perSimd * s.intrinsics * s.intrinsicCycles,
+                 s.intrinsics * s.intrinsicLatency / std::max(1.0, s.chains));
+    const double memory = s.roundTrip * s.trips +
+                          s.copyLoads * arch.copyIssueCycles * ownPerSimd +
                           arch.barrierCycles;
-    const double compute = ownPerSimd * fragmentReads * arch.sharedReadCycles +
-                           matrix / perSimd * ownPerSimd;
+    const double compute =
+        ownPerSimd * s.fragmentReads * arch.sharedReadCycles +
+        matrix / perSimd * ownPerSimd;
     // Prefetching the next step's tiles overlaps its loads with this
     // step's compute, though not wholly (the loads' issue and the
     // barrier stay in line).
     const double latency =
-        prefetched ? std::max(memory, compute) +
-                         kPrefetchExposedShare * std::min(memory, compute)
-                   : memory + compute;
+        s.prefetched ? std::max(memory, compute) +
+                           kPrefetchExposedShare * std::min(memory, compute)
+                     : memory + compute;
     const double shared =
-        (c * subgroups * fragmentReads * lanes * fragmentBytes +
-         c * copyBytes) /
+        (c * s.subgroups * s.fragmentReads * s.lanes * s.fragmentBytes +
+         c * s.copyBytes) /
         arch.sharedBytesPerClock;
-    const double l2 = c * fetchedBytes / arch.l2BytesPerClock;
+    const double l2 = c * s.fetchedBytes / arch.l2BytesPerClock;
     const double top = std::max({matrix, shared, l2, latency});
     // The matrix cores and shared memory are two pipes a subgroup feeds in
     // turn: the lesser is not wholly hidden under the greater. (The latency
@@ -437,30 +354,88 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     // and the last step has no next tiles to wait for: its workgroup's path
     // is its compute alone (a one-step workgroup makes one round trip, not
     // two).
-    const double lastLatency = prefetched ? compute : latency;
+    const double lastLatency = s.prefetched ? compute : latency;
     const double last = std::max({matrix, shared, l2, lastLatency}) + exposed;
-    const double fixed =
-        roundTrip * trips + c * tm * tn * tb * cBytes / arch.l2BytesPerClock;
-    total += (steps - 1) * step + last + fixed;
-    t.matrix += steps * matrix;
-    t.shared += steps * shared;
-    t.l2 += steps * l2;
-    t.latency += (steps - 1) * latency + lastLatency;
-    t.stepOverhead += steps * exposed;
+    const double fixed = s.roundTrip * s.trips + c * tiles.tm * tiles.tn *
+                                                     tiles.tb * s.cBytes /
+                                                     arch.l2BytesPerClock;
+    total += (s.steps - 1) * step + last + fixed;
+    t.matrix += s.steps * matrix;
+    t.shared += s.steps * shared;
+    t.l2 += s.steps * l2;
+    t.latency += (s.steps - 1) * latency + lastLatency;
+    t.stepOverhead += s.steps * exposed;
     t.fixed += fixed;
   }
-  p.workgroups = static_cast<int64_t>(workgroups);
-  p.residentPerCu = resident;
-  p.rounds = static_cast<int64_t>(rounds.size());
-  p.steps = static_cast<int64_t>(steps);
-  p.globalBytes = workgroups * steps * fetchedBytes + M * N * B * cBytes;
-  if (floor)
-    p.floorMicroseconds = floor->floorSeconds * 1e6;
+  return total;
+}
+
+// The intrinsic's cost on one SIMD, from the target's matrix peak, into
+// `s` (its cycles, latency, the bytes of a fragment read); the target's
+// compute units, or why the peak is not known.
+Result<double> intrinsicTiming(const config::IterationSpace &space,
+                               const config::GpuTarget &target,
+                               const MicroArchitecture &arch,
+                               const MmaIntrinsic &intrinsic, double aBytes,
+                               ContractionStep &s) {
+  std::string type = space.operands[0].elementType;
+  if (type.rfind("f8", 0) == 0)
+    type = "f8";
+  auto peak = target.peakMatrixOpsPerSecond.find(type);
+  if (peak == target.peakMatrixOpsPerSecond.end() || !target.wgpCount)
+    return Error{"no matrix peak or unit count is known for " + type + " on " +
+                 target.arch};
+  const double units = static_cast<double>(*target.wgpCount);
+  const double opsPerClockPerSimd = peak->second * arch.matrixFraction /
+                                    (units * arch.simdsPerCu * arch.clockHz);
+  const double intrinsicOps = 2.0 * static_cast<double>(intrinsic.m) *
+                              static_cast<double>(intrinsic.n) *
+                              static_cast<double>(intrinsic.k);
+  s.intrinsicCycles = intrinsicOps / opsPerClockPerSimd;
+  s.intrinsicLatency = std::max(64.0, 4 * s.intrinsicCycles);
+  s.fragmentBytes = std::min(
+      16.0, static_cast<double>(
+                intrinsic.lhs.element.empty()
+                    ? 4
+                    : std::accumulate(intrinsic.lhs.element.begin(),
+                                      intrinsic.lhs.element.end(), int64_t{1},
+                                      std::multiplies<int64_t>())) *
+                aBytes);
+  return units;
+}
+
+// Per step of one workgroup: its intrinsics and their chains, fragment
+// reads, the bytes copied to shared memory and fetched, the copies' loads,
+// and the steps, into `s`.
+void stepQuantities(const ContractionTiles &tiles,
+                    const MmaIntrinsic &intrinsic, double aBytes, double bBytes,
+                    bool promoteA, bool promoteB, ContractionStep &s) {
+  s.chains = tiles.sb * (tiles.sm / static_cast<double>(intrinsic.m)) *
+             (tiles.sn / static_cast<double>(intrinsic.n));
+  s.intrinsics =
+      s.chains * std::max(1.0, tiles.tk / static_cast<double>(intrinsic.k));
+  s.fragmentReads = tiles.sb * (tiles.sm * aBytes + tiles.sn * bBytes) *
+                    tiles.tk / (s.lanes * s.fragmentBytes);
+  s.copyBytes = ((promoteA ? tiles.tm * aBytes : 0) +
+                 (promoteB ? tiles.tn * bBytes : 0)) *
+                tiles.tk * tiles.tb;
+  s.fetchedBytes =
+      (tiles.tm * aBytes + tiles.tn * bBytes) * tiles.tk * tiles.tb;
+  s.copyLoads = s.copyBytes / (s.threads * 16);
+  s.steps = ceilDivide(tiles.K, tiles.tk);
+}
+
+// A contraction's notes: the cache its loads are priced from, round trips
+// the registers force, estimates, and where the model was calibrated.
+// `warm`: the operands and result (`bytes`) fit in the last-level cache.
+void noteContraction(CostPrediction &p, bool warm, double bytes, double trips,
+                     const MicroArchitecture &arch,
+                     const config::GpuTarget &target) {
   if (warm)
     p.notes.push_back(
         format("its operands and result (%.1f MB) fit in the last-level "
                "cache: ",
-               floor->bytes / 1e6) +
+               bytes / 1e6) +
         "global loads are priced as cache hits, as back-to-back dispatches "
         "find them (a profiler that flushes caches before each launch "
         "measures them from DRAM)");
@@ -472,6 +447,104 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
     p.notes.push_back("registers and shared memory estimated (not compiled)");
   if (!arch.calibratedHere)
     p.notes.push_back(calibratedElsewhereNote("MMA", target.arch));
+}
+
+Result<CostPrediction> predictContraction(const CostModelInput &in,
+                                          const config::ContractionDims &dims,
+                                          const MicroArchitecture &arch) {
+  const config::IterationSpace &space = *in.space;
+  const config::LoweringConfig &config = *in.config;
+  const config::GpuTarget &target = *in.target;
+  const std::string pipeline = in.translation->pipelineName();
+  const auto kind = config.mmaKind();
+  const MmaIntrinsic *intrinsic =
+      kind ? findMmaIntrinsic(kind->intrinsic) : nullptr;
+  if (!intrinsic || intrinsic->m <= 0)
+    return Error{"the cost model knows no intrinsic " +
+                 (kind ? kind->intrinsic : std::string("(none)"))};
+  const auto tiled = contractionTiles(in, dims, *intrinsic, pipeline);
+  if (!tiled)
+    return Error{tiled.error()};
+  const ContractionTiles &tiles = *tiled;
+
+  ContractionStep s;
+  s.threads =
+      in.translation->workgroupSize ? workgroupThreads(*in.translation) : 0;
+  s.lanes = static_cast<double>(
+      in.translation->subgroupSize.value_or(intrinsic->subgroupSize));
+  if (s.threads <= 0 || s.lanes <= 0)
+    return Error{"the cost model needs the workgroup and subgroup sizes"};
+  s.subgroups = std::max(1.0, s.threads / s.lanes);
+  if (space.operands.size() < 3)
+    return Error{"the cost model needs the operands' element types"};
+  const double aBytes = bytesOf(space.operands[0].elementType);
+  const double bBytes = bytesOf(space.operands[1].elementType);
+  s.cBytes = bytesOf(space.operands.back().elementType);
+  if (aBytes <= 0 || bBytes <= 0 || s.cBytes <= 0)
+    return Error{"the cost model needs known element types"};
+  const auto promoted =
+      config.promoteOperands().value_or(std::vector<int64_t>{});
+  const bool promoteA =
+      std::find(promoted.begin(), promoted.end(), 0) != promoted.end();
+  const bool promoteB =
+      std::find(promoted.begin(), promoted.end(), 1) != promoted.end();
+
+  const auto units =
+      intrinsicTiming(space, target, arch, *intrinsic, aBytes, s);
+  if (!units)
+    return Error{units.error()};
+  stepQuantities(tiles, *intrinsic, aBytes, bBytes, promoteA, promoteB, s);
+
+  // Registers and shared memory: compiled, or estimated (accumulators,
+  // the step's loads held for prefetch, and the overhead).
+  const double accumulatorRegisters =
+      tiles.sb * tiles.sm * tiles.sn * 4 / (4 * s.lanes);
+  double registers = accumulatorRegisters + s.copyLoads * 4 +
+                     static_cast<double>(arch.registerOverhead);
+  double sharedBytes = ((promoteA ? tiles.tm * aBytes : 0) +
+                        (promoteB ? tiles.tn * bBytes : 0)) *
+                       (tiles.tk + 4) * tiles.tb;
+  if (in.compiled) {
+    if (in.compiled->registersPerThread > 0)
+      registers = in.compiled->registersPerThread;
+    if (in.compiled->sharedMemoryBytes > 0)
+      sharedBytes = static_cast<double>(in.compiled->sharedMemoryBytes);
+  }
+  CostPrediction p;
+  p.model = "MMA contraction (" + pipeline + ")";
+  const int64_t resident = residentPerCu(
+      in, static_cast<int64_t>(s.threads), static_cast<int64_t>(s.lanes),
+      registers, sharedBytes, p.resourcesEstimated);
+  // The registers a step's loads can wait in: what the kernel holds beyond
+  // its accumulators and overhead, and at least four 16-byte loads' worth
+  // (the compiler keeps that many in flight however tight its registers:
+  // the H200's batch matmuls at 56 registers ran as fast as at 90).
+  const double staging =
+      std::max(16.0, registers - accumulatorRegisters - arch.registerOverhead);
+  s.trips = std::max(1.0, s.copyLoads * 4 / staging);
+  const auto options = in.translation->pipelineOptions();
+  s.prefetched = options && (options->prefetchNumStages.value_or(0) >= 2 ||
+                             options->prefetchSharedMemory.value_or(false));
+  // A global round trip: from L2 where the operands and result fit in it
+  // (a dispatch in a program, or timed back to back, finds them there),
+  // from DRAM where they do not.
+  const auto floor = rooflineFloor(space, target);
+  const bool warm = floor && arch.l2Bytes > 0 &&
+                    floor->bytes <= kL2ResidentShare * arch.l2Bytes;
+  s.roundTrip = arch.memoryLatencyCycles * (warm ? kL2HitShare : 1.0);
+  const auto rounds = roundsOn(static_cast<int64_t>(tiles.workgroups),
+                               static_cast<int64_t>(*units), resident);
+  Terms t;
+  const double total = priceRounds(s, tiles, rounds, arch, t);
+  p.workgroups = static_cast<int64_t>(tiles.workgroups);
+  p.residentPerCu = resident;
+  p.rounds = static_cast<int64_t>(rounds.size());
+  p.steps = static_cast<int64_t>(s.steps);
+  p.globalBytes = tiles.workgroups * s.steps * s.fetchedBytes +
+                  tiles.M * tiles.N * tiles.B * s.cBytes;
+  if (floor)
+    p.floorMicroseconds = floor->floorSeconds * 1e6;
+  noteContraction(p, warm, warm ? floor->bytes : 0, s.trips, arch, target);
   // The calibration scales every term alike: the order is the model's.
   const double scale = arch.contractionCalibration;
   for (double *term :
