@@ -380,14 +380,10 @@ private slots:
   // HMMA chosen marks the cells of its mma.sync, and a cell clicked selects
   // the SASS lines that move it beside the PTX ones.
   void sassLinesReachTheLayoutCells() {
-    auto window = open(test::examplesDir() /
-                       "cuda_sm_90/matmul_f16_1024_dispatch_0.benchmark.mlir");
-    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
-    QSignalSpy finished(panel, &widgets::RunPanel::finished);
-    panel->start(widgets::RunPanel::Job::Resources);
-    QVERIFY(finished.wait(240000));
-    QVERIFY2(finished.front().at(0).toBool(),
-             qPrintable(finished.front().at(1).toString()));
+    auto window =
+        withResources("cuda_sm_90/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    if (!window)
+      return;
     auto *instructions =
         window->findChild<widgets::InstructionsView *>("jobInstructions");
     QVERIFY(instructions);
@@ -443,14 +439,10 @@ private slots:
   // K's and V's, and an O element clicked selects the store and the MMAs
   // that make it.
   void attentionInstructionsReachItsOperandPanels() {
-    auto window = open(test::examplesDir() /
-                       "cuda_sm_90/attention_f16_dispatch_0.benchmark.mlir");
-    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
-    QSignalSpy finished(panel, &widgets::RunPanel::finished);
-    panel->start(widgets::RunPanel::Job::Resources);
-    QVERIFY(finished.wait(240000));
-    QVERIFY2(finished.front().at(0).toBool(),
-             qPrintable(finished.front().at(1).toString()));
+    auto window =
+        withResources("cuda_sm_90/attention_f16_dispatch_0.benchmark.mlir");
+    if (!window)
+      return;
     auto *instructions =
         window->findChild<widgets::InstructionsView *>("jobInstructions");
     auto *layout = window->findChild<widgets::LayoutTab *>();
@@ -520,14 +512,10 @@ private slots:
   // the IGEMM points that read the pixels it brings in (each pixel under
   // every filter tap that lands on it), drawn over the output width and K.
   void igemmImageLoadsMarkTheirIgemmPoints() {
-    auto window = open(test::examplesDir() /
-                       "cuda_sm_90/conv_3x3_f16_dispatch_0.benchmark.mlir");
-    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
-    QSignalSpy finished(panel, &widgets::RunPanel::finished);
-    panel->start(widgets::RunPanel::Job::Resources);
-    QVERIFY(finished.wait(240000));
-    QVERIFY2(finished.front().at(0).toBool(),
-             qPrintable(finished.front().at(1).toString()));
+    auto window =
+        withResources("cuda_sm_90/conv_3x3_f16_dispatch_0.benchmark.mlir");
+    if (!window)
+      return;
     auto *instructions =
         window->findChild<widgets::InstructionsView *>("jobInstructions");
     auto *layout = window->findChild<widgets::LayoutTab *>();
@@ -773,6 +761,26 @@ private slots:
     QVERIFY(!finished.front().at(0).toBool());
     QVERIFY2(panel->lastSummary().contains("cancel"),
              qPrintable(panel->lastSummary()));
+  }
+
+private:
+  // The example at `example` (under examples/) opened and its Resources
+  // job run: compiled, its kernel's instructions read. Null, the test
+  // failed, where the job failed.
+  std::unique_ptr<widgets::MainWindow> withResources(const char *example) {
+    auto window = open(test::examplesDir() / example);
+    auto *panel = window->findChild<widgets::RunPanel *>("runPanel");
+    QSignalSpy finished(panel, &widgets::RunPanel::finished);
+    panel->start(widgets::RunPanel::Job::Resources);
+    if (!finished.wait(240000) || !finished.front().at(0).toBool()) {
+      QTest::qFail(
+          qPrintable("the Resources job failed: " +
+                     (finished.isEmpty() ? QString("no answer")
+                                         : finished.front().at(1).toString())),
+          __FILE__, __LINE__);
+      return nullptr;
+    }
+    return window;
   }
 };
 
