@@ -116,8 +116,8 @@ void showPtxLine(QTreeWidgetItem *row, const isa::Instruction &instruction,
                           .arg(qs(from->text))
                           .arg(from->kind == instruction.kind
                                    ? QString()
-                                   : QString(" (a %1: this %2 has not its "
-                                             "cells)")
+                                   : QString(" (a %1: this %2 carries none of "
+                                             "its cells)")
                                          .arg(isa::toString(from->kind))
                                          .arg(isa::toString(instruction.kind)))
                     : QString("PTX line %1, in no statement of the PTX "
