@@ -152,16 +152,21 @@ Result<std::vector<KernelResources>> parsePtxasVerbose(std::string_view text) {
   return kernels;
 }
 
-PtxFacts parsePtx(std::string_view ptx) {
+std::string ptxTarget(std::string_view ptx) {
   static const std::regex target(R"(^\s*\.target\s+(sm_[0-9a-z]+))");
-  PtxFacts facts;
   std::istringstream lines{std::string(ptx)};
   std::string line;
-  while (facts.target.empty() && std::getline(lines, line)) {
+  while (std::getline(lines, line)) {
     std::smatch match;
     if (std::regex_search(line, match, target))
-      facts.target = match[1].str();
+      return match[1].str();
   }
+  return {};
+}
+
+PtxFacts parsePtx(std::string_view ptx) {
+  PtxFacts facts;
+  facts.target = ptxTarget(ptx);
   // The block sizes as the instructions' reader takes them (PtxText): an
   // entry's .reqntid or .maxntid, in its header.
   for (const PtxEntryText &entry : ptxTextOf(std::string(ptx)).entries)

@@ -60,6 +60,9 @@ struct PtxFacts {
   std::map<std::string, int> blockSize;
 };
 PtxFacts parsePtx(std::string_view ptx);
+// A PTX file's target ("sm_90") alone, from its `.target` line (no parse
+// of its statements); empty where it has none.
+std::string ptxTarget(std::string_view ptx);
 
 // A kernel's name as the PTX (and so ptxas -v) spells it: NVPTX writes the
 // characters a PTX name does not take ('$' of a program's dispatch names,

@@ -66,7 +66,7 @@ Result<fs::path> sassOfOne(const fs::path &ptx, const fs::path &ptxas,
   auto text = readTextFile(ptx);
   if (!text)
     return Error{text.error()};
-  const std::string target = isa::parsePtx(*text).target;
+  const std::string target = isa::ptxTarget(*text);
   if (target.empty())
     return Error{ptx.string() + ": no .target sm_NN"};
   fs::path cubin = ptx;

@@ -193,13 +193,17 @@ ImplicitGemm::gemmPointsOf(size_t operand,
   const OperandAccess &access = convolution.operands[operand];
   if (element.size() != access.dims.size())
     return {};
+  // Each IGEMM loop's convolution loops, once for every assignment.
+  std::vector<std::vector<int>> counted(gemm.rank());
+  for (size_t g = 0; g < counted.size(); ++g)
+    counted[g] = countedLoopsOf(static_cast<int>(g));
   std::vector<std::vector<int64_t>> points;
   for (const std::vector<int64_t> &a :
        loopAssignments(*this, access, element)) {
     std::vector<int64_t> point(gemm.rank(), -1);
     bool whole = true; // a collapsed loop has all its parts or none
     for (size_t g = 0; g < point.size() && whole; ++g) {
-      const std::vector<int> loops = countedLoopsOf(static_cast<int>(g));
+      const std::vector<int> &loops = counted[g];
       size_t given = 0;
       int64_t flat = 0;
       for (int loop : loops) {
