@@ -148,18 +148,17 @@ bool sassHasPtxLines(const std::string &sass);
 
 // A PTX kernel's statements by the lines they span: the statement a SASS
 // instruction's `ptxLine` falls in (ptxas names an MMA by the line of its
-// ';', the statement by its first).
+// ';', the statement by its first). Holds its own copies: it outlives the
+// listing it was made from.
 class PtxStatements {
 public:
   explicit PtxStatements(const Kernel &ptx);
-  // The statement's first line; 0 where `ptxLine` is in none (a brace, a
+  // The statement `ptxLine` falls in; null where it is in none (a brace, a
   // declaration, 0).
-  size_t at(size_t ptxLine) const;
-  // The statement that starts at `line`, or null.
-  const Instruction *startingAt(size_t line) const;
+  const Instruction *of(size_t ptxLine) const;
 
 private:
-  std::map<size_t, const Instruction *> byLastLine;
+  std::map<size_t, Instruction> byLastLine;
 };
 
 // A SASS kernel's cells through its PTX: each SASS instruction gets the
@@ -167,7 +166,7 @@ private:
 // two are of one class (an HMMA of an mma.sync, an LDG of an ld.global, an
 // LDSM of an ldmatrix, ...): address arithmetic ptxas credits to a load's
 // line moves no cell.
-CellLink sassCells(const Kernel &sass, const Kernel &ptx,
+CellLink sassCells(const Kernel &sass, const PtxStatements &ptx,
                    const CellLink &ptxCells);
 
 } // namespace tilescope::isa

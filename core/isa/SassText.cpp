@@ -121,33 +121,25 @@ std::string sassWithPtxLines(const std::string &lifeRanges,
 PtxStatements::PtxStatements(const Kernel &ptx) {
   for (const Region &region : ptx.regions)
     for (const Instruction &i : region.instructions)
-      byLastLine.emplace(std::max(i.line, i.lastLine), &i);
+      byLastLine.emplace(std::max(i.line, i.lastLine), i);
 }
 
-size_t PtxStatements::at(size_t ptxLine) const {
+const Instruction *PtxStatements::of(size_t ptxLine) const {
   auto found = byLastLine.lower_bound(ptxLine);
   return ptxLine > 0 && found != byLastLine.end() &&
-                 found->second->line <= ptxLine
-             ? found->second->line
-             : 0;
-}
-
-const Instruction *PtxStatements::startingAt(size_t line) const {
-  auto found = byLastLine.lower_bound(line);
-  return found != byLastLine.end() && found->second->line == line
-             ? found->second
+                 found->second.line <= ptxLine
+             ? &found->second
              : nullptr;
 }
 
-CellLink sassCells(const Kernel &sass, const Kernel &ptx,
+CellLink sassCells(const Kernel &sass, const PtxStatements &ptx,
                    const CellLink &ptxCells) {
   CellLink link;
   if (ptxCells.empty())
     return link;
-  const PtxStatements statements(ptx);
   for (const Region &region : sass.regions)
     for (const Instruction &i : region.instructions) {
-      const Instruction *from = statements.startingAt(statements.at(i.ptxLine));
+      const Instruction *from = ptx.of(i.ptxLine);
       if (!from || from->kind != i.kind)
         continue;
       auto cells = ptxCells.cellsOfLine.find(from->line);

@@ -105,9 +105,8 @@ void showRegionBanks(QTreeWidgetItem *item, const isa::Kernel &kernel,
 // the statement in the tip.
 void showPtxLine(QTreeWidgetItem *row, const isa::Instruction &instruction,
                  const isa::PtxStatements *statements) {
-  const size_t first = statements ? statements->at(instruction.ptxLine) : 0;
   const isa::Instruction *from =
-      first ? statements->startingAt(first) : nullptr;
+      statements ? statements->of(instruction.ptxLine) : nullptr;
   row->setText(FromPtx,
                QString::number(from ? from->line : instruction.ptxLine));
   row->setToolTip(
@@ -181,12 +180,17 @@ void CompiledInstructions::linkSassToPtx(CompiledInstructions &compiled) {
     if (ptx == compiled.files.end())
       continue;
     sass.ptx = static_cast<size_t>(ptx - compiled.files.begin());
+    sass.statements.resize(sass.listing.kernels.size());
     for (size_t k = 0; k < sass.listing.kernels.size(); ++k)
       for (size_t p = 0; p < ptx->listing.kernels.size(); ++p)
-        if (ptx->listing.kernels[p].name == sass.listing.kernels[k].name &&
-            p < ptx->links.size() && k < sass.links.size())
-          sass.links[k] = isa::sassCells(
-              sass.listing.kernels[k], ptx->listing.kernels[p], ptx->links[p]);
+        if (ptx->listing.kernels[p].name == sass.listing.kernels[k].name) {
+          const isa::PtxStatements &statements =
+              sass.statements[k].emplace(ptx->listing.kernels[p]);
+          if (p < ptx->links.size() && k < sass.links.size())
+            sass.links[k] =
+                isa::sassCells(sass.listing.kernels[k], statements,
+                               ptx->links[p]);
+        }
   }
 }
 
@@ -223,8 +227,6 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
   shown = compiled;
   for (size_t f = 0; f < compiled.files.size(); ++f) {
     const CompiledInstructions::File &file = compiled.files[f];
-    const CompiledInstructions::File *ptxFile =
-        file.ptx ? &compiled.files[*file.ptx] : nullptr;
     if (!file.error.isEmpty()) {
       auto *item = new QTreeWidgetItem(this, {file.error});
       item->setToolTip(What, file.error);
@@ -236,11 +238,10 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
           k < file.links.size() && !file.links[k].empty() ? &file.links[k]
                                                           : nullptr;
       std::map<size_t, QStringList> touched = whatLinesTouch(kernel);
-      std::optional<isa::PtxStatements> statements;
-      if (ptxFile)
-        for (const isa::Kernel &ptx : ptxFile->listing.kernels)
-          if (ptx.name == kernel.name)
-            statements.emplace(ptx);
+      const isa::PtxStatements *statements =
+          k < file.statements.size() && file.statements[k]
+              ? &*file.statements[k]
+              : nullptr;
       auto *top = new QTreeWidgetItem(
           this, {qs(kernel.name) + " (" + qs(file.listing.dialect) + ")"});
       top->setToolTip(What, qs(file.path.string()));
@@ -276,7 +277,7 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
           if (kernel.liveness)
             showLive(row, *kernel.liveness, i.line);
           if (i.ptxLine > 0)
-            showPtxLine(row, i, statements ? &*statements : nullptr);
+            showPtxLine(row, i, statements);
           row->setData(What, kLineRole, qulonglong(i.line));
           row->setData(What, kFileRole, qulonglong(f));
           row->setData(What, kKernelRole, qulonglong(k));

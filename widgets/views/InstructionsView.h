@@ -28,8 +28,10 @@ struct CompiledInstructions {
     // SASS: its cells through its PTX's (isa::sassCells).
     std::vector<isa::CellLink> links;
     // SASS: the PTX file it was made from (X.ptx beside X.sass), where
-    // read too.
+    // read too, and per kernel the statements of the PTX kernel of its
+    // name (made once: they link its cells and name each line's source).
     std::optional<size_t> ptx;
+    std::vector<std::optional<isa::PtxStatements>> statements;
     QString error; // set: the file could not be read as assembly
   };
   std::vector<File> files;

@@ -321,8 +321,8 @@ void checkSassCells(const std::filesystem::path &ptxFile,
   QVERIFY2(listing.ok() && listing->kernels.size() == 1, where.c_str());
   const isa::Kernel &sass = listing->kernels.front();
   QCOMPARE(sass.name, ptx.name);
-  const isa::CellLink link = isa::sassCells(sass, ptx, ptxLink);
   const isa::PtxStatements statements(ptx);
+  const isa::CellLink link = isa::sassCells(sass, statements, ptxLink);
   // PTX line -> the cells of the SASS compiled from it, and how many
   // HMMAs.
   std::map<size_t, std::set<std::vector<int64_t>>> cellsFrom;
@@ -332,10 +332,10 @@ void checkSassCells(const std::filesystem::path &ptxFile,
       const std::string here =
           where + ": SASS line " + std::to_string(i.line) + " " + i.text;
       QVERIFY2(i.ptxLine > 0, (here + ": no PTX line").c_str());
-      const size_t from = statements.at(i.ptxLine);
+      const isa::Instruction *statement = statements.of(i.ptxLine);
+      const size_t from = statement ? statement->line : 0;
       if (i.kind == isa::InstructionClass::Mma) {
-        const isa::Instruction *mma = statements.startingAt(from);
-        QVERIFY2(mma && mma->mnemonic.starts_with("mma.sync"),
+        QVERIFY2(statement && statement->mnemonic.starts_with("mma.sync"),
                  (here + ": from PTX line " + std::to_string(i.ptxLine) +
                   ", not an mma.sync")
                      .c_str());

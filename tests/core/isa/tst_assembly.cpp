@@ -310,13 +310,17 @@ private slots:
     auto listing = isa::readPtx(ptx);
     QVERIFY(listing.ok());
     const isa::PtxStatements statements(listing->kernels.front());
-    QCOMPARE(statements.at(6), size_t(6));
-    QCOMPARE(statements.at(11), size_t(7));
-    QCOMPARE(statements.at(9), size_t(7));
-    QCOMPARE(statements.at(5), size_t(0)); // the brace
-    QVERIFY(statements.startingAt(7) &&
-            statements.startingAt(7)->kind == isa::InstructionClass::Mma);
-    QVERIFY(!statements.startingAt(8));
+    auto firstLine = [&](size_t line) {
+      const isa::Instruction *statement = statements.of(line);
+      return statement ? statement->line : 0;
+    };
+    QCOMPARE(firstLine(6), size_t(6));
+    QCOMPARE(firstLine(11), size_t(7)); // the mma.sync's ';'
+    QCOMPARE(firstLine(9), size_t(7));
+    QCOMPARE(firstLine(7), size_t(7));
+    QCOMPARE(firstLine(5), size_t(0)); // the brace
+    QCOMPARE(firstLine(0), size_t(0));
+    QVERIFY(statements.of(11)->kind == isa::InstructionClass::Mma);
   }
 
   void mnemonicsAreClassedWithTheirWidths() {
