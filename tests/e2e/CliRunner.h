@@ -1,6 +1,8 @@
 // Runs the built tilescope-cli as a user does, for the e2e tests.
 #pragma once
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -44,6 +46,11 @@ inline CliRun cli(const QStringList &arguments, bool withoutIree = false) {
 inline QString failure(const CliRun &run) {
   return "exit " + QString::number(run.exitCode) + "\n" + run.out + "\n" +
          run.err;
+}
+
+// What a `--json` run printed, as an object (empty where it printed none).
+inline QJsonObject jsonOf(const CliRun &run) {
+  return QJsonDocument::fromJson(run.out.toUtf8()).object();
 }
 
 } // namespace tilescope::test

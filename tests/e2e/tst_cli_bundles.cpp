@@ -15,6 +15,7 @@
 
 using namespace tilescope;
 using test::cli;
+using test::jsonOf;
 using test::failure;
 
 namespace {
@@ -23,10 +24,6 @@ const QString kCpuMatmul = TILESCOPE_SOURCE_DIR
     "/examples/llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir";
 const QString kGpuMatmul = TILESCOPE_SOURCE_DIR
     "/examples/cuda_sm_90/matmul_f16_1024_dispatch_0.benchmark.mlir";
-
-QJsonObject jsonOf(const test::CliRun &run) {
-  return QJsonDocument::fromJson(run.out.toUtf8()).object();
-}
 
 // Two CPU configs of the matmul (op 1; op 0 is its fill), replaced whole.
 const QString kConfigs =

@@ -20,15 +20,12 @@
 
 using namespace tilescope;
 using test::cli;
+using test::jsonOf;
 using test::failure;
 
 namespace {
 
 const QString kExamples = TILESCOPE_SOURCE_DIR "/examples/";
-
-QJsonObject jsonOf(const test::CliRun &run) {
-  return QJsonDocument::fromJson(run.out.toUtf8()).object();
-}
 
 } // namespace
 

@@ -20,13 +20,10 @@
 
 using namespace tilescope;
 using test::cli;
+using test::jsonOf;
 using test::failure;
 
 namespace {
-
-QJsonObject jsonOf(const test::CliRun &run) {
-  return QJsonDocument::fromJson(run.out.toUtf8()).object();
-}
 
 // What every tune says of its spec, whatever was found.
 void checkSpec(const QJsonObject &tuned, const QString &where) {

@@ -29,15 +29,12 @@
 
 using namespace tilescope;
 using test::cli;
+using test::jsonOf;
 using test::failure;
 
 namespace {
 
 const QString kModels = TILESCOPE_SOURCE_DIR "/examples/models/";
-
-QJsonObject jsonOf(const test::CliRun &run) {
-  return QJsonDocument::fromJson(run.out.toUtf8()).object();
-}
 
 } // namespace
 
