@@ -30,12 +30,56 @@ void compareEntries(const Entries &a, const Entries &b,
       out.push_back({prefix + key, "", value});
 }
 
-// The GPU lowering config text of an op, "" when it has none.
-std::string loweringText(const document::RootOp &op) {
-  if (!op.compilationInfo.empty())
-    if (auto info = config::CompilationInfo::parse(op.compilationInfo))
-      return config::printAttribute(info->loweringConfig);
-  return op.loweringConfig;
+// A config as the document read it: its text (what two versions are first
+// compared by, and shown whole where it does not read) and its model.
+template <class Model> struct ReadConfig {
+  std::string text;
+  std::optional<Model> model;
+};
+
+// An op's GPU lowering config: its compilation_info's (printed: the text
+// two versions are compared by) or its own.
+ReadConfig<config::LoweringConfig> loweringOf(const document::RootOp &op) {
+  if (!op.compilationInfo.empty()) {
+    const auto compilation = document::compilationReadingOf(op);
+    if (const auto &info = compilation->model()) {
+      ReadConfig<config::LoweringConfig> read{
+          config::printAttribute(info->loweringConfig), std::nullopt};
+      if (auto inner =
+              config::LoweringConfig::fromAttribute(info->loweringConfig))
+        read.model = std::move(*inner);
+      return read;
+    }
+  }
+  ReadConfig<config::LoweringConfig> read{op.loweringConfig, std::nullopt};
+  // The reading held: one made now (a text set without readConfigs) lives
+  // only as long as this pointer.
+  const auto reading = document::loweringReadingOf(op);
+  if (const auto &model = reading->model())
+    read.model = *model;
+  return read;
+}
+
+// The translation_info of an op's compilation_info (printed), none where it
+// has none.
+ReadConfig<config::TranslationInfo>
+compilationTranslationOf(const document::RootOp &op) {
+  if (op.compilationInfo.empty())
+    return {};
+  const auto compilation = document::compilationReadingOf(op);
+  if (const auto &info = compilation->model())
+    return {info->translationInfo.print(), info->translationInfo};
+  return {op.compilationInfo, std::nullopt};
+}
+
+ReadConfig<config::TranslationInfo>
+translationOf(const document::Dispatch &dispatch) {
+  ReadConfig<config::TranslationInfo> read{dispatch.translationInfo,
+                                           std::nullopt};
+  const auto reading = document::translationReadingOf(dispatch);
+  if (const auto &model = reading->model())
+    read.model = *model;
+  return read;
 }
 
 Entries entriesOf(const config::LoweringConfig &cfg) {
@@ -91,24 +135,10 @@ std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
                                  const document::RootOp &op) {
   std::vector<FieldValue> fields;
   // The configs as the document read them (compilation_info holds both).
-  std::optional<config::LoweringConfig> cfg;
-  std::optional<config::TranslationInfo> info;
-  if (!op.compilationInfo.empty()) {
-    const auto compilation = document::compilationReadingOf(op);
-    if (compilation->model()) {
-      if (auto inner = config::LoweringConfig::fromAttribute(
-              compilation->model()->loweringConfig))
-        cfg = std::move(*inner);
-      info = compilation->model()->translationInfo;
-    }
-  } else {
-    const auto lowering = document::loweringReadingOf(op);
-    if (lowering->model())
-      cfg = *lowering->model();
-    const auto translation = document::translationReadingOf(dispatch);
-    if (translation->model())
-      info = *translation->model();
-  }
+  const std::optional<config::LoweringConfig> cfg = loweringOf(op).model;
+  const std::optional<config::TranslationInfo> info =
+      op.compilationInfo.empty() ? translationOf(dispatch).model
+                                 : compilationTranslationOf(op).model;
   if (cfg)
     for (auto &[key, value] : entriesOf(*cfg))
       fields.push_back({key, value});
@@ -120,39 +150,45 @@ std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
   return fields;
 }
 
+namespace {
+
+// Two versions of a config, entry by entry; whole where either does not
+// read.
+template <class Model>
+std::vector<FieldDifference> differences(const ReadConfig<Model> &a,
+                                         const ReadConfig<Model> &b,
+                                         const std::string &whole,
+                                         const std::string &prefix) {
+  std::vector<FieldDifference> out;
+  if (a.text == b.text)
+    return out;
+  if (!a.model || !b.model) {
+    out.push_back({whole, a.text, b.text});
+    return out;
+  }
+  compareEntries(entriesOf(*a.model), entriesOf(*b.model), prefix, out);
+  return out;
+}
+
+} // namespace
+
 std::vector<FieldDifference>
 loweringConfigDifferences(const document::RootOp &a,
                           const document::RootOp &b) {
   std::vector<FieldDifference> out;
   if (a.decompositionConfig != b.decompositionConfig)
     compareEntries(decompositionEntries(a), decompositionEntries(b), "", out);
-  const std::string textA = loweringText(a), textB = loweringText(b);
-  if (textA == textB)
-    return out;
-  auto configA = config::LoweringConfig::parse(textA);
-  auto configB = config::LoweringConfig::parse(textB);
-  if (!configA || !configB) {
-    out.push_back({"lowering_config", textA, textB});
-    return out;
-  }
-  compareEntries(entriesOf(*configA), entriesOf(*configB), "", out);
+  for (FieldDifference &d :
+       differences(loweringOf(a), loweringOf(b), "lowering_config", ""))
+    out.push_back(std::move(d));
   return out;
 }
 
-std::vector<FieldDifference> translationInfoDifferences(const std::string &a,
-                                                        const std::string &b) {
-  std::vector<FieldDifference> out;
-  if (a == b)
-    return out;
-  auto infoA = config::TranslationInfo::parse(a);
-  auto infoB = config::TranslationInfo::parse(b);
-  if (!infoA || !infoB) {
-    out.push_back({"translation_info", a, b});
-    return out;
-  }
-  compareEntries(entriesOf(*infoA), entriesOf(*infoB), "translation_info.",
-                 out);
-  return out;
+std::vector<FieldDifference>
+translationInfoDifferences(const document::Dispatch &a,
+                           const document::Dispatch &b) {
+  return differences(translationOf(a), translationOf(b), "translation_info",
+                     "translation_info.");
 }
 
 DocumentDifference documentDifferences(const document::Document &before,
@@ -181,8 +217,7 @@ DocumentDifference documentDifferences(const document::Document &before,
     }
     matched[j] = true;
     const document::Dispatch &b = after.dispatches[j];
-    auto translation =
-        translationInfoDifferences(a.translationInfo, b.translationInfo);
+    auto translation = translationInfoDifferences(a, b);
     if (!translation.empty())
       result.ops.push_back({a.name, "", std::move(translation)});
     const size_t ops = std::max(a.rootOps.size(), b.rootOps.size());
@@ -200,14 +235,10 @@ DocumentDifference documentDifferences(const document::Document &before,
       std::vector<FieldDifference> fields =
           loweringConfigDifferences(a.rootOps[k], b.rootOps[k]);
       // A compilation_info's translation_info differs too.
-      auto inner = [](const document::RootOp &op) {
-        if (op.compilationInfo.empty())
-          return std::string();
-        auto info = config::CompilationInfo::parse(op.compilationInfo);
-        return info ? info->translationInfo.print() : op.compilationInfo;
-      };
-      for (FieldDifference &d :
-           translationInfoDifferences(inner(a.rootOps[k]), inner(b.rootOps[k])))
+      for (FieldDifference &d : differences(
+               compilationTranslationOf(a.rootOps[k]),
+               compilationTranslationOf(b.rootOps[k]), "translation_info",
+               "translation_info."))
         fields.push_back(std::move(d));
       if (!fields.empty())
         result.ops.push_back(

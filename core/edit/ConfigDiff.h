@@ -32,12 +32,13 @@ std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
                                  const document::RootOp &op);
 
 // Lowering config (standalone or in compilation_info) of two versions of a
-// root op; a config Tilescope cannot read field by field differs as a whole.
+// root op, as the document read them (no text parsed again); a config Tilescope cannot read field by field differs as a whole.
 std::vector<FieldDifference>
 loweringConfigDifferences(const document::RootOp &a, const document::RootOp &b);
-// translation_info texts (a dispatch's, or a compilation_info's).
-std::vector<FieldDifference> translationInfoDifferences(const std::string &a,
-                                                        const std::string &b);
+// Two versions of a dispatch's translation_info.
+std::vector<FieldDifference>
+translationInfoDifferences(const document::Dispatch &a,
+                           const document::Dispatch &b);
 
 // Root ops of two documents matched up: dispatches by name (else by
 // position), root ops by position. Unmatched ones are listed.

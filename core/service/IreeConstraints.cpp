@@ -607,7 +607,8 @@ Result<OpConstraintVerdict> opVerdict(const document::Document &document,
   const auto decomposition = decompositionOf(root);
   if (chosen) {
     auto knobs = config::parseResolvedAttribute(chosen->knobs);
-    auto lowering = config::parseResolvedAttribute(root.loweringConfig);
+    const auto loweringRead = document::loweringReadingOf(root);
+    const Result<config::Attribute> &lowering = loweringRead->written();
     if (knobs && lowering && translation)
       v.knobs = config::matchKnobs(*knobs, *lowering, *translation,
                                    decomposition ? &*decomposition : nullptr);
@@ -740,7 +741,8 @@ evaluateConstraints(const std::vector<ConstraintSet> &sets,
   auto knobs = config::parseResolvedAttribute(chosen->knobs);
   if (!knobs)
     return Error{"IREE's knobs template: " + knobs.error()};
-  auto lowering = config::parseResolvedAttribute(root.loweringConfig);
+  const auto loweringRead = document::loweringReadingOf(root);
+  const Result<config::Attribute> &lowering = loweringRead->written();
   if (!lowering)
     return Error{"lowering_config: " + lowering.error()};
   const auto decomposition = decompositionOf(root);

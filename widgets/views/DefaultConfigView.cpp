@@ -88,8 +88,8 @@ void DefaultConfigView::showDefault(const document::Dispatch &dispatch,
   std::vector<edit::FieldDifference> differences =
       edit::loweringConfigDifferences(op, chosenOp);
   if (op.compilationInfo.empty())
-    for (edit::FieldDifference &d : edit::translationInfoDifferences(
-             dispatch.translationInfo, chosen.translationInfo))
+    for (edit::FieldDifference &d :
+         edit::translationInfoDifferences(dispatch, chosen))
       differences.push_back(std::move(d));
   QFont bold = fields->font();
   bold.setBold(true);
