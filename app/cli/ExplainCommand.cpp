@@ -384,12 +384,10 @@ std::variant<ConfigInputs, int> configInputs(const LayoutInputs &in) {
   if (!space)
     return fail("--iteration-space", space.error());
   read.space = std::move(*space);
-  if (!in.translationText.empty()) {
-    auto parsed = config::TranslationInfo::parse(in.translationText);
-    if (!parsed)
-      return fail("--translation-info", parsed.error());
-    read.info = std::move(*parsed);
-  }
+  auto info = in.translationInfo();
+  if (!info)
+    return fail("--translation-info", info.error());
+  read.info = std::move(*info);
   return read;
 }
 

@@ -2,6 +2,7 @@
 
 #include "app/cli/DocumentInputs.h"
 #include "app/common/IreeSettings.h"
+#include "core/config/configs/FieldText.h"
 #include "core/config/configs/TranslationInfo.h"
 #include "core/service/IreeTargets.h"
 #include "core/util/Numbers.h"
@@ -259,10 +260,7 @@ Result<LayoutInputs> LayoutOptions::read(const QCommandLineParser &parser,
 }
 
 Result<config::Basis> LayoutInputs::basis() const {
-  auto attribute = config::parseResolvedAttribute(text);
-  if (!attribute)
-    return Error{attribute.error()};
-  return config::basisFromAttribute(*attribute, "--basis");
+  return config::basisOf(text, "--basis");
 }
 
 Result<layout::NestedLayout> LayoutInputs::nestedLayout() const {
@@ -297,6 +295,16 @@ Result<layout::NestedLayout> LayoutInputs::nestedLayout() const {
 
 Result<config::LoweringConfig> LayoutInputs::loweringConfig() const {
   return config::LoweringConfig::parse(text);
+}
+
+Result<std::optional<config::TranslationInfo>>
+LayoutInputs::translationInfo() const {
+  if (translationText.empty())
+    return std::optional<config::TranslationInfo>();
+  auto parsed = config::TranslationInfo::parse(translationText);
+  if (!parsed)
+    return Error{parsed.error()};
+  return std::optional<config::TranslationInfo>(std::move(*parsed));
 }
 
 Result<config::IterationSpace> LayoutInputs::iterationSpace() const {

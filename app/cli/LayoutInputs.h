@@ -6,6 +6,7 @@
 #include "core/config/configs/ImplicitGemm.h"
 #include "core/config/configs/IterationSpace.h"
 #include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/TranslationInfo.h"
 #include "core/layout/AttentionLayouts.h"
 #include "core/layout/MmaLayouts.h"
 #include "core/layout/NestedLayout.h"
@@ -74,6 +75,8 @@ struct LayoutInputs {
   Result<layout::NestedLayout> nestedLayout() const;
   Result<config::LoweringConfig> loweringConfig() const;
   Result<config::IterationSpace> iterationSpace() const; // with --types
+  // --translation-info read; none where it was not given.
+  Result<std::optional<config::TranslationInfo>> translationInfo() const;
   std::optional<config::GpuTarget> target() const;
   Result<layout::Swizzle> swizzle() const;
   std::vector<layout::LaneAccess>

@@ -265,13 +265,10 @@ Result<render::GridScene> configScene(const LayoutInputs &inputs,
   layout::DeriveOptions deriveOptions;
   deriveOptions.ireeRelease = inputs.ireeRelease;
   deriveOptions.subgroupSize = inputs.subgroupSize;
-  std::optional<config::TranslationInfo> info;
-  if (!inputs.translationText.empty()) {
-    auto parsed = config::TranslationInfo::parse(inputs.translationText);
-    if (!parsed)
-      return Error{"--translation-info: " + parsed.error()};
-    info = std::move(*parsed);
-  }
+  auto read = inputs.translationInfo();
+  if (!read)
+    return Error{"--translation-info: " + read.error()};
+  const std::optional<config::TranslationInfo> info = std::move(*read);
   if (grid) {
     auto derived = layout::deriveLayout(*config, *space, deriveOptions);
     if (!derived)

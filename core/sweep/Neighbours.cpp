@@ -1,5 +1,6 @@
 #include "core/sweep/Neighbours.h"
 
+#include "core/config/configs/FieldText.h"
 #include "core/config/configs/LoweringConfig.h"
 #include "core/config/rules/Validation.h"
 #include "core/config/syntax/Attribute.h"
@@ -17,8 +18,8 @@ namespace {
 
 // An integer list's entries ("[64, 128, 0]"), unset for anything else.
 std::optional<std::vector<int64_t>> integerList(const std::string &text) {
-  auto attribute = config::parseResolvedAttribute(text);
-  return attribute ? attribute->asInt64Array() : std::nullopt;
+  auto values = config::integerListOf(text);
+  return values ? std::optional(std::move(*values)) : std::nullopt;
 }
 
 } // namespace
@@ -202,16 +203,10 @@ namespace {
 // anything else.
 std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>>
 basisOf(const std::string &text) {
-  auto parsed = config::parseAttribute(text);
-  const auto *attribute = std::get_if<config::Attribute>(&parsed);
-  if (!attribute || !attribute->is(config::Attribute::Kind::Array) ||
-      attribute->elements.size() != 2)
+  auto basis = config::basisOf(text, "basis");
+  if (!basis || basis->counts.size() != basis->mapping.size())
     return std::nullopt;
-  auto counts = attribute->elements[0].asInt64Array();
-  auto mapping = attribute->elements[1].asInt64Array();
-  if (!counts || !mapping || counts->size() != mapping->size())
-    return std::nullopt;
-  return std::make_pair(*counts, *mapping);
+  return std::make_pair(std::move(basis->counts), std::move(basis->mapping));
 }
 
 std::string basisText(const std::vector<int64_t> &counts,

@@ -3,6 +3,7 @@
 #include "core/sweep/SweepConstraints.h"
 #include "core/sweep/SweepOnSlurm.h"
 
+#include "core/config/configs/FieldText.h"
 #include "core/config/syntax/Attribute.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/RootOpContext.h"
@@ -24,10 +25,8 @@ constexpr size_t kMaximumCandidates = 4096;
 
 // An integer list's entries ("[64, 128, 0]"), unset for anything else.
 std::optional<std::vector<int64_t>> integerList(const std::string &text) {
-  auto parsed = config::parseAttribute(text);
-  if (const auto *attribute = std::get_if<config::Attribute>(&parsed))
-    return attribute->asInt64Array();
-  return std::nullopt;
+  auto values = config::integerListOf(text);
+  return values ? std::optional(std::move(*values)) : std::nullopt;
 }
 
 // "workgroup[1]" -> {"workgroup", 1}; "mma_kind" -> {"mma_kind", nullopt}.

@@ -1,5 +1,6 @@
 #include "widgets/editor/BasisEditor.h"
 
+#include "core/config/configs/FieldText.h"
 #include "core/config/syntax/Attribute.h"
 
 #include <QComboBox>
@@ -11,7 +12,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <variant>
 
 namespace tilescope::widgets {
 namespace {
@@ -21,11 +21,7 @@ constexpr size_t kMaximumDigits = 8;
 
 // The box's text as a basis, or the reason it is none.
 Result<config::Basis> basisOf(const QString &text, const QString &field) {
-  auto parsed = config::parseAttribute(text.toStdString());
-  if (const auto *error = std::get_if<config::ParseError>(&parsed))
-    return Error{error->message};
-  return config::basisFromAttribute(std::get<config::Attribute>(parsed),
-                                    field.toStdString());
+  return config::basisOf(text.toStdString(), field.toStdString());
 }
 
 } // namespace

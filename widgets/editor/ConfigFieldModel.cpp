@@ -1,5 +1,6 @@
 #include "widgets/editor/ConfigFieldModel.h"
 
+#include "core/config/configs/FieldText.h"
 #include "core/config/configs/TargetAttribute.h"
 #include "core/config/configs/TranslationInfo.h"
 #include "core/config/syntax/Attribute.h"
@@ -14,7 +15,6 @@
 
 #include <algorithm>
 #include <map>
-#include <variant>
 
 namespace tilescope::widgets {
 namespace {
@@ -278,9 +278,7 @@ int ConfigFieldModel::columnCount(const QModelIndex &parent) const {
 QString ConfigFieldModel::valueTip(const Row &row) const {
   if (row.loops.isEmpty())
     return row.value;
-  auto parsed = config::parseAttribute(row.value.toStdString());
-  const auto *attribute = std::get_if<config::Attribute>(&parsed);
-  const auto values = attribute ? attribute->asInt64Array() : std::nullopt;
+  const auto values = config::integerListOf(row.value.toStdString());
   if (about.loweringConfig && about.space && values)
     if (auto meaning = layout::describeTileLevel(
             row.field.toStdString(), *values, *about.loweringConfig,

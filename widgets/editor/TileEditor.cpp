@@ -1,5 +1,6 @@
 #include "widgets/editor/TileEditor.h"
 
+#include "core/config/configs/FieldText.h"
 #include "core/config/syntax/Attribute.h"
 #include "core/layout/TileMeaning.h"
 
@@ -9,7 +10,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <variant>
 
 namespace tilescope::widgets {
 namespace {
@@ -18,13 +18,7 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 // The box's text as integers, or why not.
 Result<std::vector<int64_t>> integersOf(const QString &text) {
-  auto parsed = config::parseAttribute(text.toStdString());
-  if (const auto *error = std::get_if<config::ParseError>(&parsed))
-    return Error{error->message};
-  auto values = std::get<config::Attribute>(parsed).asInt64Array();
-  if (!values)
-    return Error{"not a list of integers"};
-  return *values;
+  return config::integerListOf(text.toStdString());
 }
 
 // What the key means, in the config model's words.
