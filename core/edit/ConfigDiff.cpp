@@ -11,21 +11,29 @@
 namespace tilescope::edit {
 namespace {
 
-// key -> printed value, in the dictionary's order.
-using Entries = std::vector<std::pair<std::string, std::string>>;
+// key -> value, in the dictionary's order.
+using Entries = std::vector<std::pair<std::string, config::Attribute>>;
 
+// Compared as printed: what a person reads, whatever the spelling read.
 void compareEntries(const Entries &a, const Entries &b,
                     const std::string &prefix,
                     std::vector<FieldDifference> &out) {
-  std::map<std::string, std::string> inB(b.begin(), b.end());
-  std::map<std::string, std::string> inA(a.begin(), a.end());
-  for (const auto &[key, value] : a) {
+  auto printed = [](const Entries &entries) {
+    std::vector<std::pair<std::string, std::string>> list;
+    for (const auto &[key, value] : entries)
+      list.emplace_back(key, config::printAttribute(value));
+    return list;
+  };
+  const auto listA = printed(a), listB = printed(b);
+  std::map<std::string, std::string> inB(listB.begin(), listB.end());
+  std::map<std::string, std::string> inA(listA.begin(), listA.end());
+  for (const auto &[key, value] : listA) {
     auto it = inB.find(key);
     const std::string after = it == inB.end() ? "" : it->second;
     if (after != value)
       out.push_back({prefix + key, value, after});
   }
-  for (const auto &[key, value] : b)
+  for (const auto &[key, value] : listB)
     if (!inA.count(key))
       out.push_back({prefix + key, "", value});
 }
@@ -85,25 +93,24 @@ translationOf(const document::Dispatch &dispatch) {
 Entries entriesOf(const config::LoweringConfig &cfg) {
   Entries list;
   for (const config::Parameter &p : cfg.dictionary().parameters)
-    list.emplace_back(p.name, config::printAttribute(p.value.front()));
+    list.emplace_back(p.name, p.get());
   return list;
 }
 
 Entries entriesOf(const config::TranslationInfo &info) {
   Entries list;
-  list.emplace_back("pipeline", config::printAttribute(info.pipeline()));
+  list.emplace_back("pipeline", info.pipeline());
   if (info.workgroupSize)
     list.emplace_back("workgroup_size",
-                      config::printAttribute(config::Attribute::integerArray(
-                          *info.workgroupSize)));
+                      config::Attribute::integerArray(*info.workgroupSize));
   if (info.subgroupSize)
-    list.emplace_back("subgroup_size", std::to_string(*info.subgroupSize));
+    list.emplace_back("subgroup_size",
+                      config::Attribute::integer(*info.subgroupSize));
   if (info.codegenSpec)
-    list.emplace_back("codegen_spec",
-                      config::printAttribute(*info.codegenSpec));
+    list.emplace_back("codegen_spec", *info.codegenSpec);
   if (info.configuration)
     for (const config::Parameter &p : info.configuration->parameters)
-      list.emplace_back(p.name, config::printAttribute(p.value.front()));
+      list.emplace_back(p.name, p.get());
   return list;
 }
 
@@ -131,23 +138,40 @@ std::string opLabel(const document::RootOp &op) {
 
 } // namespace
 
-std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
-                                 const document::RootOp &op) {
-  std::vector<FieldValue> fields;
+std::vector<std::pair<std::string, config::Attribute>>
+opFieldAttributes(const document::Dispatch &dispatch,
+                  const document::RootOp &op) {
+  Entries fields;
   // The configs as the document read them (compilation_info holds both).
   const std::optional<config::LoweringConfig> cfg = loweringOf(op).model;
   const std::optional<config::TranslationInfo> info =
       op.compilationInfo.empty() ? translationOf(dispatch).model
                                  : compilationTranslationOf(op).model;
   if (cfg)
-    for (auto &[key, value] : entriesOf(*cfg))
-      fields.push_back({key, value});
-  for (auto &[key, value] : decompositionEntries(op))
-    fields.push_back({key, value});
+    fields = entriesOf(*cfg);
+  for (auto &entry : decompositionEntries(op))
+    fields.push_back(std::move(entry));
   if (info)
     for (auto &[key, value] : entriesOf(*info))
-      fields.push_back({"translation_info." + key, value});
+      fields.emplace_back("translation_info." + key, std::move(value));
   return fields;
+}
+
+std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
+                                 const document::RootOp &op) {
+  std::vector<FieldValue> fields;
+  for (const auto &[key, value] : opFieldAttributes(dispatch, op))
+    fields.push_back({key, config::printAttribute(value)});
+  return fields;
+}
+
+std::optional<config::Attribute> opField(const document::Dispatch &dispatch,
+                                         const document::RootOp &op,
+                                         const std::string &field) {
+  for (auto &[key, value] : opFieldAttributes(dispatch, op))
+    if (key == field)
+      return std::move(value);
+  return std::nullopt;
 }
 
 namespace {

@@ -4,9 +4,12 @@
 // reads beside the text diff, and what `tilescope-cli diff` prints.
 #pragma once
 
+#include "core/config/syntax/Attribute.h"
 #include "core/document/Document.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope::edit {
@@ -30,6 +33,15 @@ struct FieldValue {
 };
 std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
                                  const document::RootOp &op);
+// opFields' fields with their values as read, not printed.
+std::vector<std::pair<std::string, config::Attribute>>
+opFieldAttributes(const document::Dispatch &dispatch,
+                  const document::RootOp &op);
+// One of them ("workgroup", "translation_info.pipeline"); none where the
+// op has no such field.
+std::optional<config::Attribute> opField(const document::Dispatch &dispatch,
+                                         const document::RootOp &op,
+                                         const std::string &field);
 
 // Lowering config (standalone or in compilation_info) of two versions of a
 // root op, as the document read them (no text parsed again); a config Tilescope cannot read field by field differs as a whole.

@@ -1,6 +1,5 @@
 #include "core/sweep/Neighbours.h"
 
-#include "core/config/configs/FieldText.h"
 #include "core/config/configs/LoweringConfig.h"
 #include "core/config/rules/Validation.h"
 #include "core/config/syntax/Attribute.h"
@@ -16,10 +15,21 @@ namespace tilescope::sweep {
 
 namespace {
 
-// An integer list's entries ("[64, 128, 0]"), unset for anything else.
-std::optional<std::vector<int64_t>> integerList(const std::string &text) {
-  auto values = config::integerListOf(text);
-  return values ? std::optional(std::move(*values)) : std::nullopt;
+// The integers of the op's list `field` as it stands, unset for anything
+// else.
+std::optional<std::vector<int64_t>>
+currentIntegers(const document::Document &document, edit::OpRef op,
+                const std::string &field) {
+  auto value = currentAttribute(document, op, field);
+  return value ? value->asInt64Array() : std::nullopt;
+}
+
+// The op's integer `field` as it stands, unset for anything else.
+std::optional<int64_t> currentInteger(const document::Document &document,
+                                      edit::OpRef op,
+                                      const std::string &field) {
+  auto value = currentAttribute(document, op, field);
+  return value ? value->asInt64() : std::nullopt;
 }
 
 } // namespace
@@ -85,7 +95,7 @@ bool tilesOfElements(const document::Document &document, edit::OpRef op,
                      std::string_view field) {
   if (field == "workgroup" || field == "partial_reduction")
     return true;
-  return field == "reduction" && currentValue(document, op, "mma_kind").empty();
+  return field == "reduction" && !currentAttribute(document, op, "mma_kind");
 }
 
 } // namespace
@@ -101,7 +111,7 @@ std::vector<SweepAxis> neighbourAxes(const document::Document &document,
   for (const char *name : {"workgroup", "reduction", "partial_reduction"}) {
     if (std::string_view(name) == "partial_reduction" && !attention)
       continue;
-    auto numbers = integerList(currentValue(document, op, name));
+    auto numbers = currentIntegers(document, op, name);
     if (!numbers)
       continue;
     for (size_t i = 0; i < numbers->size(); ++i)
@@ -118,36 +128,25 @@ std::vector<SweepAxis> fieldAxes(const document::Document &document,
   const document::RootOp *root = rootOpOf(document, op);
   if (!root)
     return axes;
-  for (const edit::FieldValue &f :
-       edit::opFields(document.dispatches[op.dispatch], *root)) {
-    auto numbers = integerList(f.value);
+  for (const auto &[field, value] :
+       edit::opFieldAttributes(document.dispatches[op.dispatch], *root)) {
+    auto numbers = value.asInt64Array();
     if (!numbers || numbers->empty()) {
-      axes.push_back({f.field, {f.value}});
+      axes.push_back({field, {config::printAttribute(value)}});
       continue;
     }
-    const bool elements = tilesOfElements(document, op, f.field);
+    const bool elements = tilesOfElements(document, op, field);
     for (size_t i = 0; i < numbers->size(); ++i) {
       const int64_t v = (*numbers)[i];
       if (v > 0)
-        axes.push_back(entryAxis(root, f.field, i, v, elements));
+        axes.push_back(entryAxis(root, field, i, v, elements));
       else
         axes.push_back(
-            {f.field + "[" + std::to_string(i) + "]", {std::to_string(v)}});
+            {field + "[" + std::to_string(i) + "]", {std::to_string(v)}});
     }
   }
   return axes;
 }
-
-namespace {
-
-std::string listText(const std::vector<int64_t> &numbers) {
-  std::string text = "[";
-  for (size_t i = 0; i < numbers.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(numbers[i]);
-  return text + "]";
-}
-
-} // namespace
 
 std::vector<SweepPoint> neighbourPoints(const document::Document &document,
                                         edit::OpRef op) {
@@ -158,10 +157,10 @@ std::vector<SweepPoint> neighbourPoints(const document::Document &document,
   const document::RootOp &root = *found;
   if (!config::isCpuLoweringConfigText(root.loweringConfig))
     return points;
-  auto cache = integerList(currentValue(document, op, "cache_parallel"));
+  auto cache = currentIntegers(document, op, "cache_parallel");
   for (const char *name :
        {"distribution", "vector_common_parallel", "vector_reduction"}) {
-    auto numbers = integerList(currentValue(document, op, name));
+    auto numbers = currentIntegers(document, op, name);
     if (!numbers)
       continue;
     for (size_t i = 0; i < numbers->size(); ++i) {
@@ -181,13 +180,13 @@ std::vector<SweepPoint> neighbourPoints(const document::Document &document,
         SweepPoint point;
         point.name = std::string(name) + "[" + std::to_string(i) +
                      "]=" + std::to_string(next);
-        point.settings.emplace_back(name, listText(changed));
+        point.settings.emplace_back(name, bracketedList(changed));
         // The cache level's tile stays the distribution's where it was.
         if (std::string_view(name) == "distribution" && cache &&
             i < cache->size() && (*cache)[i] == v) {
           std::vector<int64_t> cacheChanged = *cache;
           cacheChanged[i] = next;
-          point.settings.emplace_back("cache_parallel", listText(cacheChanged));
+          point.settings.emplace_back("cache_parallel", bracketedList(cacheChanged));
         }
         point.distance = 1;
         points.push_back(std::move(point));
@@ -199,11 +198,15 @@ std::vector<SweepPoint> neighbourPoints(const document::Document &document,
 
 namespace {
 
-// A basis's counts and mapping ("[[1, 1, 32, 1], [0, 1, 2, 3]]"), unset for
+// The op's basis `field` as it stands, its counts and mapping; unset for
 // anything else.
 std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>>
-basisOf(const std::string &text) {
-  auto basis = config::basisOf(text, "basis");
+currentBasis(const document::Document &document, edit::OpRef op,
+             const std::string &field) {
+  auto value = currentAttribute(document, op, field);
+  if (!value)
+    return std::nullopt;
+  auto basis = config::basisFromAttribute(*value, field);
   if (!basis || basis->counts.size() != basis->mapping.size())
     return std::nullopt;
   return std::make_pair(std::move(basis->counts), std::move(basis->mapping));
@@ -211,7 +214,7 @@ basisOf(const std::string &text) {
 
 std::string basisText(const std::vector<int64_t> &counts,
                       const std::vector<int64_t> &mapping) {
-  return "[" + listText(counts) + ", " + listText(mapping) + "]";
+  return "[" + bracketedList(counts) + ", " + bracketedList(mapping) + "]";
 }
 
 // A VectorDistribute reduction-style config as both of its neighbourhoods
@@ -229,11 +232,11 @@ struct ReductionDistribution {
 std::optional<ReductionDistribution>
 reductionDistributionOf(const document::Document &document, edit::OpRef op,
                         const document::RootOp &root) {
-  auto lanes = basisOf(currentValue(document, op, "lane_basis"));
-  auto subgroups = basisOf(currentValue(document, op, "subgroup_basis"));
-  auto partial = integerList(currentValue(document, op, "partial_reduction"));
-  auto thread = integerList(currentValue(document, op, "thread"));
-  auto subgroupSize = parseInt64(currentValue(document, op, "subgroup_size"));
+  auto lanes = currentBasis(document, op, "lane_basis");
+  auto subgroups = currentBasis(document, op, "subgroup_basis");
+  auto partial = currentIntegers(document, op, "partial_reduction");
+  auto thread = currentIntegers(document, op, "thread");
+  auto subgroupSize = currentInteger(document, op, "subgroup_size");
   if (!lanes || !subgroups || !partial || !thread || !subgroupSize ||
       *subgroupSize <= 0 || !root.space)
     return std::nullopt;
@@ -294,7 +297,7 @@ std::vector<SweepPoint> laneFillingPoints(const document::Document &document,
       point.settings = {
           {"lane_basis", basisText(laneCounts, lanes.second)},
           {"subgroup_basis", basisText(subgroupCounts, subgroups.second)},
-          {"partial_reduction", listText(steps)},
+          {"partial_reduction", bracketedList(steps)},
           {"workgroup_size", "[" + std::to_string(threads) + ", 1, 1]"}};
       point.distance = 0.5;
       points.push_back(std::move(point));
@@ -306,10 +309,10 @@ std::vector<SweepPoint>
 reductionSpreadPoints(const document::Document &document, edit::OpRef op) {
   std::vector<SweepPoint> points;
   const document::RootOp *root = rootOpOf(document, op);
-  if (!root || !currentValue(document, op, "mma_kind").empty())
+  if (!root || currentAttribute(document, op, "mma_kind"))
     return points;
   const auto config = reductionDistributionOf(document, op, *root);
-  auto size = integerList(currentValue(document, op, "workgroup_size"));
+  auto size = currentIntegers(document, op, "workgroup_size");
   if (!config || !size || size->empty())
     return points;
   const auto &lanes = config->lanes, &subgroups = config->subgroups;
@@ -367,12 +370,12 @@ reductionSpreadPoints(const document::Document &document, edit::OpRef op) {
                ? "subgroups" + at + std::to_string(newSubgroups) + " "
                : "") +
           "partial_reduction" + at + std::to_string(covered);
-      point.settings = {{"thread", listText(steps)},
-                        {"partial_reduction", listText(tiles)}};
+      point.settings = {{"thread", bracketedList(steps)},
+                        {"partial_reduction", bracketedList(tiles)}};
       if (newSubgroups != subgroupsOnR) {
         point.settings.emplace_back("subgroup_basis",
                                     basisText(counts, subgroups.second));
-        point.settings.emplace_back("workgroup_size", listText(sizes));
+        point.settings.emplace_back("workgroup_size", bracketedList(sizes));
       }
       point.distance =
           (newStep != step ? 1 : 0) + (newSubgroups != subgroupsOnR ? 1 : 0);
@@ -434,8 +437,8 @@ attentionSubgroupPoints(const document::Document &document, edit::OpRef op) {
   const size_t rank = root.space->rank();
   const auto qk = decomposition->qk->subgroupBasis();
   const auto pv = decomposition->pv->subgroupBasis();
-  const auto workgroup = integerList(currentValue(document, op, "workgroup"));
-  auto subgroupSize = parseInt64(currentValue(document, op, "subgroup_size"));
+  const auto workgroup = currentIntegers(document, op, "workgroup");
+  auto subgroupSize = currentInteger(document, op, "subgroup_size");
   if (!qk || !pv || qk->counts.size() != rank || pv->counts.size() != rank ||
       !workgroup || workgroup->size() != rank || !subgroupSize ||
       *subgroupSize <= 0)
@@ -473,11 +476,11 @@ attentionSubgroupPoints(const document::Document &document, edit::OpRef op) {
       };
       point.settings = {{"qk_attrs.subgroup_basis", countsOn(*qk)},
                         {"pv_attrs.subgroup_basis", countsOn(*pv)},
-                        {"workgroup_size", listText({threads, 1, 1})}};
+                        {"workgroup_size", bracketedList({threads, 1, 1})}};
       if (newTile != tile) {
         std::vector<int64_t> changed = *workgroup;
         changed[m] = newTile;
-        point.settings.emplace_back("workgroup", listText(changed));
+        point.settings.emplace_back("workgroup", bracketedList(changed));
       }
       point.distance = 1;
       points.push_back(std::move(point));

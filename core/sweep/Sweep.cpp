@@ -197,28 +197,37 @@ bool sameConfigs(const nlohmann::json &configs, size_t opIndex,
 
 } // namespace
 
-std::string currentValue(const document::Document &document, edit::OpRef op,
-                         const std::string &field) {
+std::optional<config::Attribute>
+currentAttribute(const document::Document &document, edit::OpRef op,
+                 const std::string &field) {
   // One entry of a list field: "workgroup[1]".
   if (auto [name, index] = splitIndex(field); index) {
-    auto numbers = integerList(currentValue(document, op, name));
-    return numbers && *index < numbers->size()
-               ? std::to_string((*numbers)[*index])
-               : std::string();
+    auto list = currentAttribute(document, op, name);
+    if (!list || !list->is(config::Attribute::Kind::Array) ||
+        *index >= list->elements.size())
+      return std::nullopt;
+    return std::move(list->elements[*index]);
   }
   const document::Dispatch &dispatch = document.dispatches[op.dispatch];
   const document::RootOp &rootOp = dispatch.rootOps[op.op];
-  for (const edit::FieldValue &f : edit::opFields(dispatch, rootOp))
-    if (f.field == field || f.field == "translation_info." + field)
-      return f.value;
+  if (auto value = edit::opField(dispatch, rootOp, field))
+    return value;
+  if (auto value = edit::opField(dispatch, rootOp, "translation_info." + field))
+    return value;
   // A CPU lowering config (the window edits it whole): its parameters.
   const auto lowering = document::loweringReadingOf(rootOp);
   if (const auto &written = lowering->written();
       written && written->isDialect("iree_cpu", "lowering_config"))
     for (const config::Parameter &parameter : written->parameters)
       if (parameter.name == field)
-        return config::printAttribute(parameter.get());
-  return {};
+        return parameter.get();
+  return std::nullopt;
+}
+
+std::string currentValue(const document::Document &document, edit::OpRef op,
+                         const std::string &field) {
+  auto value = currentAttribute(document, op, field);
+  return value ? config::printAttribute(*value) : std::string();
 }
 
 std::optional<double> SweepCandidate::measuredMicroseconds() const {

@@ -50,9 +50,13 @@ struct SweepPoint {
   double distance = 0;
 };
 
-// The text of the op's field as it stands ("workgroup", one entry of a
-// list, "workgroup[1]", or a translation_info field with or without its
-// "translation_info." prefix); empty when the op has none.
+// The op's field as it stands, as the document read it ("workgroup", one
+// entry of a list, "workgroup[1]", or a translation_info field with or
+// without its "translation_info." prefix); none when the op has none.
+std::optional<config::Attribute>
+currentAttribute(const document::Document &document, edit::OpRef op,
+                 const std::string &field);
+// currentAttribute printed; empty when the op has none.
 std::string currentValue(const document::Document &document, edit::OpRef op,
                          const std::string &field);
 

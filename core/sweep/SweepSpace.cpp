@@ -113,12 +113,11 @@ Result<bool> markColMajor(const document::Document &document, edit::OpRef op,
     return true;
   std::map<std::string, config::MmaKind> kinds;
   for (const std::string &field : {qkField, pvField}) {
-    Result<config::Attribute> attribute =
-        edited.count(field)
-            ? Result<config::Attribute>(edited.at(field))
-            : config::parseResolvedAttribute(currentValue(document, op, field));
+    std::optional<config::Attribute> attribute =
+        edited.count(field) ? std::optional(edited.at(field))
+                            : currentAttribute(document, op, field);
     if (!attribute)
-      return Error{field + ": " + attribute.error()};
+      return Error{field + ": the op has none"};
     auto kind = config::mmaKindFromAttribute(*attribute);
     if (!kind)
       return Error{field + ": " + kind.error()};
@@ -182,10 +181,9 @@ Result<SweepPoint> pointOf(const document::Document &document, edit::OpRef op,
       return true;
     }
     if (!edited.count(field)) {
-      auto whole =
-          config::parseResolvedAttribute(currentValue(document, op, field));
+      auto whole = currentAttribute(document, op, field);
       if (!whole)
-        return Error{field + ": " + whole.error()};
+        return Error{field + ": the op has none"};
       edited.emplace(field, std::move(*whole));
       order.push_back(field);
     }
