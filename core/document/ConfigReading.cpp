@@ -63,6 +63,7 @@ void readConfigs(Dispatch &dispatch) {
   for (RootOp &op : dispatch.rootOps) {
     keep(op.loweringReading, op.loweringConfig);
     keep(op.compilationReading, op.compilationInfo);
+    keep(op.decompositionReading, op.decompositionConfig);
   }
   for (RootOp &op : dispatch.rootOps)
     chooseConfigLoops(dispatch, op);
@@ -79,6 +80,10 @@ std::shared_ptr<const LoweringReading> loweringReadingOf(const RootOp &op) {
 std::shared_ptr<const CompilationReading>
 compilationReadingOf(const RootOp &op) {
   return readingOf(op.compilationReading, op.compilationInfo);
+}
+std::shared_ptr<const DecompositionReading>
+decompositionReadingOf(const RootOp &op) {
+  return readingOf(op.decompositionReading, op.decompositionConfig);
 }
 std::shared_ptr<const TranslationReading>
 translationReadingOf(const Dispatch &dispatch) {

@@ -1,6 +1,7 @@
 // A config attribute's text as Tilescope reads it, once per text: the
 // attribute as written (IREE's syntax, aliases resolved) and the typed model
-// made from it (config::LoweringConfig, TranslationInfo, CompilationInfo),
+// made from it (config::LoweringConfig, TranslationInfo, CompilationInfo,
+// attention's DecompositionConfig),
 // or why not. The document model holds one reading per config text, made
 // when the text is set (document::readConfigs: by the parser and by every
 // edit) and shared by every copy of the document; the text is parsed the
@@ -11,6 +12,7 @@
 #pragma once
 
 #include "core/config/configs/LoweringConfig.h"
+#include "core/config/configs/OtherConfigs.h"
 #include "core/config/configs/TranslationInfo.h"
 #include "core/config/syntax/Attribute.h"
 #include "core/util/Result.h"
@@ -64,6 +66,7 @@ private:
 using LoweringReading = ConfigReading<config::LoweringConfig>;
 using TranslationReading = ConfigReading<config::TranslationInfo>;
 using CompilationReading = ConfigReading<config::CompilationInfo>;
+using DecompositionReading = ConfigReading<config::DecompositionConfig>;
 
 // How many config texts have been parsed in this process: what a test holds
 // to "once per text".

@@ -59,13 +59,14 @@ struct RootOp {
   bool onImplicitGemm = false;
   // The source op it came from, when its location names another file.
   std::optional<SourceLocation> source;
-  // loweringConfig and compilationInfo as read (ConfigReading.h), made by
-  // readConfigs when the text is set and shared by every copy of the
-  // document: one parse per text, when first asked. Take them through
-  // loweringReadingOf and compilationReadingOf, which also read a text set
-  // without readConfigs.
+  // loweringConfig, compilationInfo and decompositionConfig as read
+  // (ConfigReading.h), made by readConfigs when the text is set and shared
+  // by every copy of the document: one parse per text, when first asked.
+  // Take them through loweringReadingOf, compilationReadingOf and
+  // decompositionReadingOf, which also read a text set without readConfigs.
   std::shared_ptr<const LoweringReading> loweringReading;
   std::shared_ptr<const CompilationReading> compilationReading;
+  std::shared_ptr<const DecompositionReading> decompositionReading;
 };
 
 // Another compute op of the same dispatch (fills, fused elementwise
@@ -114,6 +115,8 @@ void chooseConfigLoops(const Dispatch &dispatch, RootOp &op);
 std::shared_ptr<const LoweringReading> loweringReadingOf(const RootOp &op);
 std::shared_ptr<const CompilationReading>
 compilationReadingOf(const RootOp &op);
+std::shared_ptr<const DecompositionReading>
+decompositionReadingOf(const RootOp &op);
 std::shared_ptr<const TranslationReading>
 translationReadingOf(const Dispatch &dispatch);
 

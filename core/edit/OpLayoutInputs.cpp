@@ -21,13 +21,11 @@ decompositionOf(const document::RootOp &op) {
   if (op.decompositionConfig.empty())
     return Error{"attention without a decomposition_config: IREE has not "
                  "said how it distributes Q.K^T and P.V"};
-  auto attribute = config::parseResolvedAttribute(op.decompositionConfig);
-  if (!attribute)
-    return Error{"decomposition_config: " + attribute.error()};
-  auto decomposition = config::DecompositionConfig::fromAttribute(*attribute);
+  const auto reading = document::decompositionReadingOf(op);
+  const Result<config::DecompositionConfig> &decomposition = reading->model();
   if (!decomposition)
     return Error{"decomposition_config: " + decomposition.error()};
-  return decomposition;
+  return *decomposition;
 }
 
 namespace {

@@ -354,10 +354,11 @@ std::string skippedReason(const config::KnobMatch &knobs,
 std::optional<config::Attribute> decompositionOf(const document::RootOp &root) {
   if (root.decompositionConfig.empty())
     return std::nullopt;
-  auto attribute = config::parseResolvedAttribute(root.decompositionConfig);
+  const auto reading = document::decompositionReadingOf(root);
+  const Result<config::Attribute> &attribute = reading->written();
   if (!attribute || !attribute->is(config::Attribute::Kind::Dictionary))
     return std::nullopt;
-  return std::move(*attribute);
+  return *attribute;
 }
 
 // The set's asserts on the knobs' values, as IREE's verifier evaluates

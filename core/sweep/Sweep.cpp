@@ -3,7 +3,6 @@
 #include "core/sweep/SweepConstraints.h"
 #include "core/sweep/SweepOnSlurm.h"
 
-#include "core/config/configs/FieldText.h"
 #include "core/config/syntax/Attribute.h"
 #include "core/edit/ConfigDiff.h"
 #include "core/edit/RootOpContext.h"
@@ -22,12 +21,6 @@ namespace tilescope::sweep {
 namespace {
 
 constexpr size_t kMaximumCandidates = 4096;
-
-// An integer list's entries ("[64, 128, 0]"), unset for anything else.
-std::optional<std::vector<int64_t>> integerList(const std::string &text) {
-  auto values = config::integerListOf(text);
-  return values ? std::optional(std::move(*values)) : std::nullopt;
-}
 
 // "workgroup[1]" -> {"workgroup", 1}; "mma_kind" -> {"mma_kind", nullopt}.
 std::pair<std::string, std::optional<size_t>>
@@ -56,12 +49,14 @@ Result<std::vector<std::pair<std::string, std::string>>> wholeSettings(
       continue;
     }
     if (!lists.count(name)) {
-      const std::string text = currentValue(document, op, name);
-      auto numbers = integerList(text);
+      const auto current = currentAttribute(document, op, name);
+      auto numbers = current ? current->asInt64Array() : std::nullopt;
       if (!numbers)
         return Error{field + ": the op's " + name +
                      " is not a list of integers (" +
-                     (text.empty() ? "it has none" : text) + ")"};
+                     (current ? config::printAttribute(*current)
+                              : std::string("it has none")) +
+                     ")"};
       lists[name] = *numbers;
       order.push_back(name);
     }

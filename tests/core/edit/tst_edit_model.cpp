@@ -557,7 +557,8 @@ private slots:
              preview.translationInfo);
   }
 
-  // Each config text is parsed once (document::ConfigReading): the first
+  // Each config text is parsed once (document::ConfigReading, attention's
+  // decomposition_config included): the first
   // time anything asks, and never again, however many copies of the
   // document ask; an edit parses the one text it changed.
   void configsAreReadOncePerEdit() {
@@ -570,6 +571,7 @@ private slots:
           (void)edit::contextOf(d, {i, k});
           (void)edit::opLayoutInputs(dispatch, dispatch.rootOps[k]);
           (void)edit::opFields(dispatch, dispatch.rootOps[k]);
+          (void)edit::decompositionOf(dispatch.rootOps[k]);
         }
     };
     const size_t before = document::configReadCount();
@@ -577,6 +579,16 @@ private slots:
     consult(copy);
     const size_t read = document::configReadCount();
     QVERIFY(read > before);
+    // An attention op's decomposition_config is read once too.
+    bool attention = false;
+    for (const document::Dispatch &dispatch : copy.dispatches)
+      for (const document::RootOp &op : dispatch.rootOps)
+        if (!op.decompositionConfig.empty()) {
+          attention = true;
+          QVERIFY(edit::decompositionOf(op).ok());
+        }
+    QVERIFY(attention);
+    QCOMPARE(document::configReadCount(), read);
     consult(document.document());
     consult(copy);
     QCOMPARE(document::configReadCount(), read);
@@ -599,6 +611,22 @@ private slots:
     QCOMPARE(document::translationReadingOf(document.document().dispatches[0])
                  ->text(),
              copy.dispatches[0].translationInfo);
+    {
+      // A new text is parsed the first time it is asked for, once.
+      document::Document other = copy;
+      for (document::Dispatch &dispatch : other.dispatches)
+        for (document::RootOp &op : dispatch.rootOps)
+          if (!op.decompositionConfig.empty())
+            op.decompositionConfig += " ";
+      document::readConfigs(other);
+      const size_t at = document::configReadCount();
+      for (int twice = 0; twice < 2; ++twice)
+        for (const document::Dispatch &dispatch : other.dispatches)
+          for (const document::RootOp &op : dispatch.rootOps)
+            if (!op.decompositionConfig.empty())
+              QVERIFY(edit::decompositionOf(op).ok());
+      QCOMPARE(document::configReadCount(), at + 1);
+    }
   }
 
   // The journal a crash leaves behind: written and read back, it replays
