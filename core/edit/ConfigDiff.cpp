@@ -179,10 +179,9 @@ namespace {
 // Two versions of a config, entry by entry; whole where either does not
 // read.
 template <class Model>
-std::vector<FieldDifference> differences(const ReadConfig<Model> &a,
-                                         const ReadConfig<Model> &b,
-                                         const std::string &whole,
-                                         const std::string &prefix) {
+std::vector<FieldDifference>
+differences(const ReadConfig<Model> &a, const ReadConfig<Model> &b,
+            const std::string &whole, const std::string &prefix) {
   std::vector<FieldDifference> out;
   if (a.text == b.text)
     return out;
@@ -259,10 +258,10 @@ DocumentDifference documentDifferences(const document::Document &before,
       std::vector<FieldDifference> fields =
           loweringConfigDifferences(a.rootOps[k], b.rootOps[k]);
       // A compilation_info's translation_info differs too.
-      for (FieldDifference &d : differences(
-               compilationTranslationOf(a.rootOps[k]),
-               compilationTranslationOf(b.rootOps[k]), "translation_info",
-               "translation_info."))
+      for (FieldDifference &d :
+           differences(compilationTranslationOf(a.rootOps[k]),
+                       compilationTranslationOf(b.rootOps[k]),
+                       "translation_info", "translation_info."))
         fields.push_back(std::move(d));
       if (!fields.empty())
         result.ops.push_back(

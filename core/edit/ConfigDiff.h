@@ -44,7 +44,8 @@ std::optional<config::Attribute> opField(const document::Dispatch &dispatch,
                                          const std::string &field);
 
 // Lowering config (standalone or in compilation_info) of two versions of a
-// root op, as the document read them (no text parsed again); a config Tilescope cannot read field by field differs as a whole.
+// root op, as the document read them (no text parsed again); a config Tilescope
+// cannot read field by field differs as a whole.
 std::vector<FieldDifference>
 loweringConfigDifferences(const document::RootOp &a, const document::RootOp &b);
 // Two versions of a dispatch's translation_info.

@@ -186,7 +186,8 @@ std::vector<SweepPoint> neighbourPoints(const document::Document &document,
             i < cache->size() && (*cache)[i] == v) {
           std::vector<int64_t> cacheChanged = *cache;
           cacheChanged[i] = next;
-          point.settings.emplace_back("cache_parallel", bracketedList(cacheChanged));
+          point.settings.emplace_back("cache_parallel",
+                                      bracketedList(cacheChanged));
         }
         point.distance = 1;
         points.push_back(std::move(point));

@@ -203,8 +203,7 @@ SpecOpProof opProof(const document::Document &document,
   proof.inProgram = true;
   proof.differences = edit::loweringConfigDifferences(op, *chosen);
   if (op.compilationInfo.empty())
-    for (auto &difference :
-         edit::translationInfoDifferences(dispatch, *found))
+    for (auto &difference : edit::translationInfoDifferences(dispatch, *found))
       proof.differences.push_back(std::move(difference));
   proof.applied = proof.differences.empty();
   return proof;

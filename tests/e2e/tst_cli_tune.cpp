@@ -20,8 +20,8 @@
 
 using namespace tilescope;
 using test::cli;
-using test::jsonOf;
 using test::failure;
+using test::jsonOf;
 
 namespace {
 

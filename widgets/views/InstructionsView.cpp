@@ -187,9 +187,8 @@ void CompiledInstructions::linkSassToPtx(CompiledInstructions &compiled) {
           const isa::PtxStatements &statements =
               sass.statements[k].emplace(ptx->listing.kernels[p]);
           if (p < ptx->links.size() && k < sass.links.size())
-            sass.links[k] =
-                isa::sassCells(sass.listing.kernels[k], statements,
-                               ptx->links[p]);
+            sass.links[k] = isa::sassCells(sass.listing.kernels[k], statements,
+                                           ptx->links[p]);
         }
   }
 }
