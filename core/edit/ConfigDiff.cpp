@@ -11,8 +11,13 @@
 namespace tilescope::edit {
 namespace {
 
-// key -> value, in the dictionary's order.
-using Entries = std::vector<std::pair<std::string, config::Attribute>>;
+// In the dictionary's order.
+using Entries = std::vector<FieldEntry>;
+
+FieldEntry entry(std::string key, config::Attribute value) {
+  std::string text = config::printAttribute(value);
+  return {std::move(key), std::move(value), std::move(text)};
+}
 
 // Compared as printed: what a person reads, whatever the spelling read.
 void compareEntries(const Entries &a, const Entries &b,
@@ -20,8 +25,8 @@ void compareEntries(const Entries &a, const Entries &b,
                     std::vector<FieldDifference> &out) {
   auto printed = [](const Entries &entries) {
     std::vector<std::pair<std::string, std::string>> list;
-    for (const auto &[key, value] : entries)
-      list.emplace_back(key, config::printAttribute(value));
+    for (const FieldEntry &e : entries)
+      list.emplace_back(e.field, e.text);
     return list;
   };
   const auto listA = printed(a), listB = printed(b);
@@ -93,24 +98,27 @@ translationOf(const document::Dispatch &dispatch) {
 Entries entriesOf(const config::LoweringConfig &cfg) {
   Entries list;
   for (const config::Parameter &p : cfg.dictionary().parameters)
-    list.emplace_back(p.name, p.get());
+    list.push_back(entry(p.name, p.get()));
   return list;
 }
 
 Entries entriesOf(const config::TranslationInfo &info) {
   Entries list;
-  list.emplace_back("pipeline", info.pipeline());
+  list.push_back(entry("pipeline", info.pipeline()));
   if (info.workgroupSize)
-    list.emplace_back("workgroup_size",
-                      config::Attribute::integerArray(*info.workgroupSize));
+    list.push_back(entry("workgroup_size",
+                         config::Attribute::integerArray(*info.workgroupSize)));
+  // The number alone, as a person types it (an integer attribute alone
+  // prints typed: "32 : i64").
   if (info.subgroupSize)
-    list.emplace_back("subgroup_size",
-                      config::Attribute::integer(*info.subgroupSize));
+    list.push_back({"subgroup_size",
+                    config::Attribute::integer(*info.subgroupSize),
+                    std::to_string(*info.subgroupSize)});
   if (info.codegenSpec)
-    list.emplace_back("codegen_spec", *info.codegenSpec);
+    list.push_back(entry("codegen_spec", *info.codegenSpec));
   if (info.configuration)
     for (const config::Parameter &p : info.configuration->parameters)
-      list.emplace_back(p.name, p.get());
+      list.push_back(entry(p.name, p.get()));
   return list;
 }
 
@@ -127,8 +135,10 @@ Entries decompositionEntries(const document::RootOp &op) {
        {std::pair{"qk_attrs.", &decomposition->qk},
         std::pair{"pv_attrs.", &decomposition->pv}})
     if (*half)
-      for (auto &[key, value] : entriesOf(**half))
-        list.emplace_back(prefix + key, std::move(value));
+      for (FieldEntry &e : entriesOf(**half)) {
+        e.field = prefix + e.field;
+        list.push_back(std::move(e));
+      }
   return list;
 }
 
@@ -138,9 +148,8 @@ std::string opLabel(const document::RootOp &op) {
 
 } // namespace
 
-std::vector<std::pair<std::string, config::Attribute>>
-opFieldAttributes(const document::Dispatch &dispatch,
-                  const document::RootOp &op) {
+std::vector<FieldEntry> opFieldEntries(const document::Dispatch &dispatch,
+                                       const document::RootOp &op) {
   Entries fields;
   // The configs as the document read them (compilation_info holds both).
   const std::optional<config::LoweringConfig> cfg = loweringOf(op).model;
@@ -152,25 +161,27 @@ opFieldAttributes(const document::Dispatch &dispatch,
   for (auto &entry : decompositionEntries(op))
     fields.push_back(std::move(entry));
   if (info)
-    for (auto &[key, value] : entriesOf(*info))
-      fields.emplace_back("translation_info." + key, std::move(value));
+    for (FieldEntry &e : entriesOf(*info)) {
+      e.field = "translation_info." + e.field;
+      fields.push_back(std::move(e));
+    }
   return fields;
 }
 
 std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
                                  const document::RootOp &op) {
   std::vector<FieldValue> fields;
-  for (const auto &[key, value] : opFieldAttributes(dispatch, op))
-    fields.push_back({key, config::printAttribute(value)});
+  for (FieldEntry &e : opFieldEntries(dispatch, op))
+    fields.push_back({std::move(e.field), std::move(e.text)});
   return fields;
 }
 
-std::optional<config::Attribute> opField(const document::Dispatch &dispatch,
-                                         const document::RootOp &op,
-                                         const std::string &field) {
-  for (auto &[key, value] : opFieldAttributes(dispatch, op))
-    if (key == field)
-      return std::move(value);
+std::optional<FieldEntry> opField(const document::Dispatch &dispatch,
+                                  const document::RootOp &op,
+                                  const std::string &field) {
+  for (FieldEntry &e : opFieldEntries(dispatch, op))
+    if (e.field == field)
+      return std::move(e);
   return std::nullopt;
 }
 

@@ -33,15 +33,19 @@ struct FieldValue {
 };
 std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
                                  const document::RootOp &op);
-// opFields' fields with their values as read, not printed.
-std::vector<std::pair<std::string, config::Attribute>>
-opFieldAttributes(const document::Dispatch &dispatch,
-                  const document::RootOp &op);
+// opFields' fields with their values as read too, not only printed.
+struct FieldEntry {
+  std::string field;
+  config::Attribute value;
+  std::string text; // FieldValue::value
+};
+std::vector<FieldEntry> opFieldEntries(const document::Dispatch &dispatch,
+                                       const document::RootOp &op);
 // One of them ("workgroup", "translation_info.pipeline"); none where the
 // op has no such field.
-std::optional<config::Attribute> opField(const document::Dispatch &dispatch,
-                                         const document::RootOp &op,
-                                         const std::string &field);
+std::optional<FieldEntry> opField(const document::Dispatch &dispatch,
+                                  const document::RootOp &op,
+                                  const std::string &field);
 
 // Lowering config (standalone or in compilation_info) of two versions of a
 // root op, as the document read them (no text parsed again); a config Tilescope

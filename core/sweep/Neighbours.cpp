@@ -128,11 +128,12 @@ std::vector<SweepAxis> fieldAxes(const document::Document &document,
   const document::RootOp *root = rootOpOf(document, op);
   if (!root)
     return axes;
-  for (const auto &[field, value] :
-       edit::opFieldAttributes(document.dispatches[op.dispatch], *root)) {
-    auto numbers = value.asInt64Array();
+  for (const edit::FieldEntry &f :
+       edit::opFieldEntries(document.dispatches[op.dispatch], *root)) {
+    const std::string &field = f.field;
+    auto numbers = f.value.asInt64Array();
     if (!numbers || numbers->empty()) {
-      axes.push_back({field, {config::printAttribute(value)}});
+      axes.push_back({field, {f.text}});
       continue;
     }
     const bool elements = tilesOfElements(document, op, field);

@@ -195,20 +195,21 @@ bool sameConfigs(const nlohmann::json &configs, size_t opIndex,
 std::optional<config::Attribute>
 currentAttribute(const document::Document &document, edit::OpRef op,
                  const std::string &field) {
-  // One entry of a list field: "workgroup[1]".
+  // One entry of an integer list field: "workgroup[1]", the number alone
+  // (IREE may print the list's entries typed, `1 : i64`; the sweep's
+  // values are bare numbers).
   if (auto [name, index] = splitIndex(field); index) {
     auto list = currentAttribute(document, op, name);
-    if (!list || !list->is(config::Attribute::Kind::Array) ||
-        *index >= list->elements.size())
+    auto numbers = list ? list->asInt64Array() : std::nullopt;
+    if (!numbers || *index >= numbers->size())
       return std::nullopt;
-    return std::move(list->elements[*index]);
+    return config::Attribute::integer((*numbers)[*index]);
   }
   const document::Dispatch &dispatch = document.dispatches[op.dispatch];
   const document::RootOp &rootOp = dispatch.rootOps[op.op];
-  if (auto value = edit::opField(dispatch, rootOp, field))
-    return value;
-  if (auto value = edit::opField(dispatch, rootOp, "translation_info." + field))
-    return value;
+  for (const std::string &name : {field, "translation_info." + field})
+    if (auto entry = edit::opField(dispatch, rootOp, name))
+      return std::move(entry->value);
   // A CPU lowering config (the window edits it whole): its parameters.
   const auto lowering = document::loweringReadingOf(rootOp);
   if (const auto &written = lowering->written();
@@ -221,6 +222,16 @@ currentAttribute(const document::Document &document, edit::OpRef op,
 
 std::string currentValue(const document::Document &document, edit::OpRef op,
                          const std::string &field) {
+  // An entry of a list: the number alone (currentAttribute's integer).
+  if (splitIndex(field).second) {
+    auto value = currentAttribute(document, op, field);
+    return value ? value->text : std::string();
+  }
+  const document::Dispatch &dispatch = document.dispatches[op.dispatch];
+  for (const std::string &name : {field, "translation_info." + field})
+    if (auto entry = edit::opField(dispatch, dispatch.rootOps[op.op], name))
+      return entry->text;
+  // A CPU lowering config's parameter.
   auto value = currentAttribute(document, op, field);
   return value ? config::printAttribute(*value) : std::string();
 }

@@ -38,6 +38,52 @@ private slots:
     QVERIFY(documents.size() >= 20);
   }
 
+  // The op's fields as they stand read as a person types them: a list's
+  // entry and subgroup_size a bare number (an integer attribute alone
+  // prints typed, "1 : i64", which matched no axis value and made the
+  // tune retry IREE's default as a candidate). The point of each op's
+  // neighbour axes that changes nothing is at distance 0, which the tune
+  // leaves out.
+  void currentValuesAreWhatAPersonTypes() {
+    size_t checked = 0;
+    for (const document::Document &document : documents)
+      for (size_t d = 0; d < document.dispatches.size(); ++d)
+        for (size_t o = 0; o < document.dispatches[d].rootOps.size(); ++o) {
+          const edit::OpRef op{d, o};
+          const std::string where = document.path.filename().string() + " " +
+                                    std::to_string(d) + ":" + std::to_string(o);
+          const std::string size =
+              sweep::currentValue(document, op, "subgroup_size");
+          QVERIFY2(size.find(':') == std::string::npos,
+                   (where + ": subgroup_size " + size).c_str());
+          const std::vector<sweep::SweepAxis> axes =
+              sweep::neighbourAxes(document, op);
+          std::vector<std::pair<std::string, std::string>> now;
+          for (const sweep::SweepAxis &axis : axes) {
+            const std::string value =
+                sweep::currentValue(document, op, axis.field);
+            QVERIFY2(
+                !value.empty() &&
+                    value.find_first_not_of("-0123456789") == std::string::npos,
+                (where + ": " + axis.field + " = '" + value + "'").c_str());
+            now.emplace_back(axis.field, value);
+          }
+          if (axes.empty())
+            continue;
+          bool unchanged = false;
+          for (const sweep::SweepPoint &point :
+               sweep::axisPoints(document, op, axes))
+            if (point.settings == now) {
+              QCOMPARE(point.distance, 0.0);
+              unchanged = true;
+            }
+          QVERIFY2(unchanged,
+                   (where + ": no point leaves it as it is").c_str());
+          ++checked;
+        }
+    QVERIFY(checked >= 10);
+  }
+
   void panelOffersTheRulesNeighbours() {
     size_t entries = 0, shared = 0, divisorsKept = 0;
     for (const document::Document &document : documents)
