@@ -9,6 +9,9 @@
 
 namespace tilescope::test {
 
+// The project's examples folder, with its trailing slash.
+inline const QString kExamples = TILESCOPE_SOURCE_DIR "/examples/";
+
 struct CliRun {
   int exitCode = -1;
   QString out, err;

@@ -22,10 +22,9 @@ using namespace tilescope;
 using test::cli;
 using test::failure;
 using test::jsonOf;
+using test::kExamples;
 
 namespace {
-
-const QString kExamples = TILESCOPE_SOURCE_DIR "/examples/";
 
 QByteArray hashOf(const QString &path) {
   QFile file(path);

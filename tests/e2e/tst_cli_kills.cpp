@@ -21,10 +21,9 @@
 
 using namespace tilescope;
 using test::cli;
+using test::kExamples;
 
 namespace {
-
-const QString kExamples = TILESCOPE_SOURCE_DIR "/examples/";
 
 // The processes (other than `except`) whose command line mentions `text` or
 // that work in a folder under it (iree-compile runs in its try folder).

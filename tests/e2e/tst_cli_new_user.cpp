@@ -19,10 +19,10 @@
 using namespace tilescope;
 using test::cli;
 using test::failure;
+using test::kExamples;
 
 namespace {
 
-const QString kExamples = TILESCOPE_SOURCE_DIR "/examples/";
 const QString kMatmul =
     kExamples + "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
 const QString kReduction =

@@ -19,12 +19,12 @@ using namespace tilescope;
 using test::cli;
 using test::Edit;
 using test::failure;
+using test::kExamples;
 using test::matmulEdit;
 using test::reductionEdit;
 
 namespace {
 
-const QString kExamples = TILESCOPE_SOURCE_DIR "/examples/";
 const QString kReduction =
     kExamples + "cuda_sm_90/reduction_4x6656x16384_dispatch_0.benchmark.mlir";
 const QString kMatmul =

@@ -15,12 +15,7 @@ using namespace tilescope;
 using test::cli;
 using test::failure;
 using test::jsonOf;
-
-namespace {
-
-const QString kExamples = TILESCOPE_SOURCE_DIR "/examples/";
-
-} // namespace
+using test::kExamples;
 
 class CliSweepsTest : public QObject {
   Q_OBJECT
