@@ -3,6 +3,7 @@
 #include "core/config/configs/LoweringConfig.h"
 #include "core/config/configs/TranslationInfo.h"
 #include "core/config/syntax/Attribute.h"
+#include "core/config/syntax/IreeSyntax.h"
 
 #include <algorithm>
 #include <array>
@@ -66,29 +67,30 @@ Result<bool> booleanValue(const Field &field, const std::string &text) {
 }
 
 // A whole attribute, any kind (a CPU config too): `#alias = ...` lines
-// allowed, printed as IREE prints it.
-Result<FieldChange> replaceWhole(const std::string &text, const Field &field,
-                                 const std::string &value) {
+// allowed.
+Result<Attribute> wholeValue(const Field &field, const std::string &value) {
   auto parsed = config::parseResolvedAttribute(value);
   if (!parsed)
     return Error{field.name() + ": " + parsed.error()};
-  FieldChange change;
-  change.oldValue = text;
-  change.attribute = config::printAttribute(*parsed);
-  change.newValue = change.attribute;
-  return change;
+  return std::move(*parsed);
+}
+
+bool isCpuLowering(const Attribute &lowering) {
+  return lowering.isDialect("iree_cpu", "lowering_config");
+}
+
+// A lowering config as IREE prints it (a CPU config as written).
+std::string printedLowering(const Attribute &lowering) {
+  return isCpuLowering(lowering) ? config::printAttribute(lowering)
+                                 : config::printLikeIree(lowering);
 }
 
 // A CPU lowering config (#iree_cpu.lowering_config<KEY = VALUE, ...>): its
 // parameters are its fields (distribution, cache_parallel,
 // vector_common_parallel, vector_reduction, ...).
-Result<FieldChange> changeCpuLowering(const std::string &text,
-                                      const Field &field,
+// Changed in place.
+Result<FieldChange> changeCpuLowering(Attribute &attribute, const Field &field,
                                       const std::optional<std::string> &value) {
-  auto parsed = config::parseResolvedAttribute(text);
-  if (!parsed)
-    return Error{field.name() + ": " + parsed.error()};
-  Attribute attribute = std::move(*parsed);
   FieldChange change;
   std::vector<config::Parameter> kept;
   std::string names;
@@ -122,16 +124,17 @@ Result<FieldChange> changeCpuLowering(const std::string &text,
         });
   }
   attribute.parameters = std::move(kept);
-  change.attribute = config::printAttribute(attribute);
   return change;
 }
 
-Result<FieldChange> changeLowering(const std::string &text, const Field &field,
+// A lowering config (GPU or CPU) by field, changed in place; the caller
+// prints it.
+Result<FieldChange> changeLowering(Attribute &lowering, const Field &field,
                                    const std::optional<std::string> &value) {
-  if (config::isCpuLoweringConfigText(text))
-    return changeCpuLowering(text, field, value);
+  if (isCpuLowering(lowering))
+    return changeCpuLowering(lowering, field, value);
   FieldChange change;
-  auto parsed = config::LoweringConfig::parse(text);
+  auto parsed = config::LoweringConfig::fromAttribute(lowering);
   if (!parsed)
     return Error{field.name() +
                  ": this op's lowering config is not one Tilescope edits field "
@@ -157,7 +160,7 @@ Result<FieldChange> changeLowering(const std::string &text, const Field &field,
       return Error{field.name() + " is not set on this op"};
     loweringConfig.erase(field.key);
   }
-  change.attribute = loweringConfig.print();
+  lowering = loweringConfig.toAttribute();
   return change;
 }
 
@@ -215,14 +218,11 @@ Result<bool> setPipelineOption(config::TranslationInfo &info,
   return true;
 }
 
-Result<FieldChange> changeTranslation(const std::string &text,
+// A translation_info by field, changed in place; the caller prints it.
+Result<FieldChange> changeTranslation(config::TranslationInfo &info,
                                       const Field &field,
                                       const std::optional<std::string> &value) {
   FieldChange change;
-  auto parsed = config::TranslationInfo::parse(text);
-  if (!parsed)
-    return Error{field.name() + ": " + parsed.error()};
-  config::TranslationInfo info = std::move(*parsed);
   const std::string &key = field.key;
   if (key == "pipeline") {
     change.oldValue = config::printAttribute(info.pipeline());
@@ -299,25 +299,94 @@ Result<FieldChange> changeTranslation(const std::string &text,
     else
       info.configuration = Attribute::dictionary(std::move(kept));
   }
-  change.attribute = info.print();
   return change;
 }
 
-// One half (a lowering config or a translation_info) whole or by field.
+// The lowering config inside a compilation_info or a decomposition_config,
+// whole or by field, changed in place.
+Result<FieldChange>
+changeInnerLowering(Attribute &lowering, const Field &field,
+                    const std::optional<std::string> &value) {
+  if (!field.key.empty())
+    return changeLowering(lowering, field, value);
+  if (!value)
+    return Error{field.name() + " cannot be removed here: set it instead"};
+  auto whole = wholeValue(field, *value);
+  if (!whole)
+    return Error{whole.error()};
+  FieldChange change;
+  change.oldValue = config::printAttribute(lowering);
+  change.newValue = config::printAttribute(*whole);
+  lowering = std::move(*whole);
+  return change;
+}
+
+// The translation_info inside a compilation_info, whole or by field,
+// changed in place.
+Result<FieldChange>
+changeInnerTranslation(config::TranslationInfo &info, const Field &field,
+                       const std::optional<std::string> &value) {
+  if (!field.key.empty())
+    return changeTranslation(info, field, value);
+  if (!value)
+    return Error{field.name() + " cannot be removed here: set it instead"};
+  auto whole = wholeValue(field, *value);
+  if (!whole)
+    return Error{whole.error()};
+  auto typed = config::TranslationInfo::fromAttribute(*whole);
+  if (!typed)
+    return Error{field.name() + ": " + typed.error()};
+  FieldChange change;
+  change.oldValue = info.print();
+  change.newValue = config::printAttribute(*whole);
+  info = std::move(*typed);
+  return change;
+}
+
+// One half (a lowering config or a translation_info) whole or by field:
+// parsed once, printed once.
 Result<FieldChange> changeHalf(const std::string &text, const Field &field,
                                const std::optional<std::string> &value) {
   if (field.key.empty()) {
     if (!value)
       return Error{field.name() + " cannot be removed here: set it instead"};
-    return replaceWhole(text, field, *value);
+    auto whole = wholeValue(field, *value);
+    if (!whole)
+      return Error{whole.error()};
+    FieldChange change;
+    change.oldValue = text;
+    change.attribute = config::printAttribute(*whole);
+    change.newValue = change.attribute;
+    return change;
   }
-  return field.part == ConfigPart::LoweringConfig
-             ? changeLowering(text, field, value)
-             : changeTranslation(text, field, value);
+  if (field.part == ConfigPart::LoweringConfig) {
+    auto parsed = config::parseResolvedAttribute(text);
+    if (!parsed)
+      return Error{field.name() +
+                   (config::isCpuLoweringConfigText(text)
+                        ? ": " + parsed.error()
+                        : ": this op's lowering config is not one Tilescope "
+                          "edits field by field (" +
+                              parsed.error() +
+                              "); replace the whole attribute with "
+                              "lowering_config=...")};
+    auto change = changeLowering(*parsed, field, value);
+    if (change)
+      change->attribute = printedLowering(*parsed);
+    return change;
+  }
+  auto info = config::TranslationInfo::parse(text);
+  if (!info)
+    return Error{field.name() + ": " + info.error()};
+  auto change = changeTranslation(*info, field, value);
+  if (change)
+    change->attribute = info->print();
+  return change;
 }
 
 // A key of the qk or pv lowering config inside a decomposition_config:
-// that lowering config changed as any other, the dictionary printed whole.
+// that lowering config changed as any other (in IREE's printed form), the
+// dictionary printed whole.
 Result<FieldChange>
 changeDecomposition(const std::string &text, const Field &field,
                     const std::optional<std::string> &value) {
@@ -336,13 +405,11 @@ changeDecomposition(const std::string &text, const Field &field,
   if (!lowering)
     return Error{field.name() + ": the decomposition_config has no " + half +
                  " = {lowering_config = ...} to edit"};
-  auto change = changeHalf(config::printAttribute(*lowering), inner, value);
+  auto change = changeInnerLowering(*lowering, inner, value);
   if (!change)
     return Error{half + "." + change.error()};
-  auto changed = config::parseAttribute(change->attribute);
-  if (auto *error = std::get_if<config::ParseError>(&changed))
-    return Error{field.name() + ": " + error->toString()};
-  *lowering = std::get<Attribute>(std::move(changed));
+  if (!inner.key.empty() && !isCpuLowering(*lowering))
+    *lowering = config::likeIree(*lowering);
   change->attribute = config::printAttribute(dictionary);
   return change;
 }
@@ -468,26 +535,13 @@ Result<FieldChange> changeField(const std::string &attributeText,
   auto info = config::CompilationInfo::parse(attributeText);
   if (!info)
     return Error{field.name() + ": " + info.error()};
-  Result<FieldChange> inner =
-      changeHalf(field.part == ConfigPart::LoweringConfig
-                     ? config::printAttribute(info->loweringConfig)
-                     : info->translationInfo.print(),
-                 field, value);
-  if (!inner)
-    return inner;
-  if (field.part == ConfigPart::LoweringConfig) {
-    auto parsed = config::parseAttribute(inner->attribute);
-    if (auto *error = std::get_if<config::ParseError>(&parsed))
-      return Error{field.name() + ": " + error->toString()};
-    info->loweringConfig = std::get<Attribute>(std::move(parsed));
-  } else {
-    auto parsed = config::TranslationInfo::parse(inner->attribute);
-    if (!parsed)
-      return Error{field.name() + ": " + parsed.error()};
-    info->translationInfo = std::move(*parsed);
-  }
-  inner->attribute = info->print();
-  return inner;
+  Result<FieldChange> change =
+      field.part == ConfigPart::LoweringConfig
+          ? changeInnerLowering(info->loweringConfig, field, value)
+          : changeInnerTranslation(info->translationInfo, field, value);
+  if (change)
+    change->attribute = info->print();
+  return change;
 }
 
 } // namespace tilescope::edit

@@ -592,6 +592,8 @@ std::string printLikeIree(const Attribute &attribute) {
   return printAttribute(canonical(attribute));
 }
 
+Attribute likeIree(const Attribute &attribute) { return canonical(attribute); }
+
 const std::vector<std::string> &gpuPipelineNames() {
   // IREEGPU_LoweringPipeline, in enum order.
   static const std::vector<std::string> names = {

@@ -36,6 +36,9 @@ std::vector<SyntaxProblem> ireeParserProblems(const Attribute &attribute,
 // pipeline_options fields in declaration order, translation_info
 // type-elided inside compilation_info, integer types as MLIR shows them.
 std::string printLikeIree(const Attribute &attribute);
+// The attribute in that form, to print inside another (printLikeIree is
+// printAttribute of it).
+Attribute likeIree(const Attribute &attribute);
 
 // IREE 3.13's swizzle verifiers (IREECodegenAttrs.cpp) take the remainder
 // of a division by the access width, and xor_shuffle then of the row stride
