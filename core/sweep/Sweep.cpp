@@ -168,28 +168,6 @@ void predictAgain(SweepCandidate &candidate, const SweepRequest &request,
   candidate.predictedFromCompile = compiled.has_value();
 }
 
-// The op's config texts in a try's recorded configs ({"D:O": {...}}), by
-// op index: what a candidate's configs are compared with.
-bool sameConfigs(const nlohmann::json &configs, size_t opIndex,
-                 const std::string &loweringConfig,
-                 const std::string &translationInfo) {
-  if (!configs.is_object())
-    return false;
-  for (const auto &[key, entry] : configs.items()) {
-    const size_t colon = key.find(':');
-    if (colon == std::string::npos || !entry.is_object() ||
-        key.substr(colon + 1) != std::to_string(opIndex))
-      continue;
-    const std::string config = entry.contains("compilation_info")
-                                   ? entry.value("compilation_info", "")
-                                   : entry.value("lowering_config", "");
-    if (config == loweringConfig &&
-        entry.value("translation_info", "") == translationInfo)
-      return true;
-  }
-  return false;
-}
-
 } // namespace
 
 std::optional<config::Attribute>
@@ -310,8 +288,8 @@ void findMeasuredElsewhere(const tries::History &history,
       if (!other.medianMicroseconds ||
           (candidate.record && !candidate.record->target.empty() &&
            other.target != candidate.record->target) ||
-          !sameConfigs(other.details.value("configs", nlohmann::json()), op.op,
-                       config, candidate.dispatch->translationInfo))
+          !tries::holdsConfigs(other.configs, op.op, config,
+                               candidate.dispatch->translationInfo))
         continue;
       candidate.measuredElsewhere = other;
       break;

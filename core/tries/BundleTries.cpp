@@ -101,7 +101,7 @@ Result<run::BundleModule> bundleModuleOf(const TryRecord &record) {
              {"target", record.target},
              {"sweep", record.sweep},
              {"candidate", record.candidate},
-             {"configs", record.details.value("configs", json::object())}};
+             {"configs", toJson(record.configs)}};
   if (record.details.contains("prediction"))
     m.about["prediction"] = record.details["prediction"];
   if (record.details.contains("resources"))
@@ -261,8 +261,9 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
     // The manifest's copy of the module's details, each where it has its
     // type; the try the module came from replaces them where this workspace
     // holds it.
-    json details = {{"configs", json::object()}};
-    for (const char *key : {"configs", "resources", "prediction"})
+    TriedConfigs configs = configsFromJson(aboutField(about, "configs"));
+    json details = json::object();
+    for (const char *key : {"resources", "prediction"})
       if (const json value = aboutField(about, key); value.is_object())
         details[key] = value;
     TryRecord row;
@@ -279,7 +280,8 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       if (auto original = history.get(*id);
           original && original->document == row.document) {
         out.compiledIn = *id;
-        for (const char *key : {"configs", "resources", "prediction"})
+        configs = original->configs;
+        for (const char *key : {"resources", "prediction"})
           if (original->details.contains(key))
             details[key] = original->details[key];
       }
@@ -340,6 +342,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
         details["run_on"] = report.host;
       if (out.compiledIn)
         details["compiled_in"] = *out.compiledIn;
+      row.configs = std::move(configs);
       row.details = std::move(details);
       auto added = history.add(std::move(row));
       if (!added)

@@ -22,6 +22,14 @@ struct History::Connection {
   }
 };
 
+nlohmann::json detailsJson(const TryRecord &record) {
+  nlohmann::json details = record.details;
+  if (!details.is_object())
+    details = nlohmann::json::object();
+  details["configs"] = toJson(record.configs);
+  return details;
+}
+
 namespace {
 
 constexpr const char *kSchema = R"sql(
@@ -96,8 +104,13 @@ TryRecord readRow(sqlite3_stmt *s) {
   r.sweep = columnText(s, 13);
   r.candidate = columnText(s, 14);
   r.details = nlohmann::json::parse(columnText(s, 15), nullptr, false);
-  if (r.details.is_discarded())
+  if (r.details.is_discarded() || !r.details.is_object())
     r.details = nlohmann::json::object();
+  if (const auto configs = r.details.find("configs");
+      configs != r.details.end()) {
+    r.configs = configsFromJson(*configs);
+    r.details.erase(configs);
+  }
   return r;
 }
 
@@ -242,7 +255,7 @@ Result<long long> History::add(TryRecord record) {
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s.statement, nullptr) !=
       SQLITE_OK)
     return sqliteError(db, "cannot prepare an insert");
-  const std::string details = record.details.dump();
+  const std::string details = detailsJson(record).dump();
   const std::string *texts[] = {
       &record.createdAt, &record.kind,   &record.document, &record.op,
       &record.target,    &record.device, &record.outcome,  &record.summary};
@@ -335,7 +348,7 @@ nlohmann::json toJson(const TryRecord &r) {
                         {"summary", r.summary},
                         {"directory", r.directory},
                         {"wall_seconds", r.wallSeconds},
-                        {"details", r.details}};
+                        {"details", detailsJson(r)}};
   out["median_us"] =
       r.medianMicroseconds ? nlohmann::json(*r.medianMicroseconds) : nullptr;
   out["check_passed"] =

@@ -4,6 +4,7 @@
 // timeout let several processes add tries at once without losing any.
 #pragma once
 
+#include "core/tries/TriedConfigs.h"
 #include "core/util/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -35,9 +36,15 @@ struct TryRecord {
   double wallSeconds = 0;
   std::string sweep;     // the sweep it belongs to, if any
   std::string candidate; // its name within the sweep
-  // Everything else: configs, commands, resources, measurements, errors.
+  // The configs it compiled (kept in the history as details' "configs").
+  TriedConfigs configs;
+  // Everything else: commands, resources, measurements, errors.
   nlohmann::json details = nlohmann::json::object();
 };
+
+// Its details as the history keeps them and `--json` prints them: the
+// details with its configs.
+nlohmann::json detailsJson(const TryRecord &record);
 
 // Every outcome a try records (TryRecord::outcome), as `history --outcome`
 // lists them.

@@ -5,7 +5,8 @@
 #include "core/export/ConfigJson.h"
 #include "core/export/DifferenceJson.h"
 #include "core/export/DocumentJson.h"
-#include "core/tries/TryJob.h"
+#include "core/tries/History.h"
+#include "core/tries/TriedConfigs.h"
 
 using nlohmann::json;
 
@@ -16,15 +17,14 @@ json tuningReport(const document::Document &original,
                   const std::vector<TryRecord> &tries) {
   // Each root op's configs as the history keeps them, with its problems.
   json ops = json::array();
-  const json configs = configsJson(edited);
-  for (size_t d = 0; d < edited.dispatches.size(); ++d)
-    for (size_t o = 0; o < edited.dispatches[d].rootOps.size(); ++o) {
-      json entry = configs[std::to_string(d) + ":" + std::to_string(o)];
-      entry["problems"] = exporting::toJson(
-          edit::ruleVerdict(edit::contextOf(edited, edit::OpRef{d, o}))
-              .problems);
-      ops.push_back(std::move(entry));
-    }
+  for (const OpConfigs &op : configsOf(edited)) {
+    json entry = toJson(op);
+    entry["problems"] = exporting::toJson(
+        edit::ruleVerdict(
+            edit::contextOf(edited, edit::OpRef{op.dispatchIndex, op.opIndex}))
+            .problems);
+    ops.push_back(std::move(entry));
+  }
   const edit::DocumentDifference edits =
       edit::documentDifferences(original, edited);
   json triesJson = json::array();

@@ -16,7 +16,7 @@ namespace tilescope::tries {
 
 // {"tilescope_report": 1, "file", "document" (dispatches, as `dispatches
 // --json`), "ops": [{"dispatch", "op", "line", "translation_info",
-// "lowering_config" | "compilation_info" (configsJson's entries),
+// "lowering_config" | "compilation_info" (the history's form of TriedConfigs),
 // "problems"}], "edits" (field by field against `original`), "tries"
 // (newest first, with their details)}.
 nlohmann::json tuningReport(const document::Document &original,

@@ -52,34 +52,6 @@ std::optional<double> TryComparison::speedup() const {
   return *aMicroseconds / *bMicroseconds;
 }
 
-document::Document documentFromConfigs(const json &configs) {
-  document::Document document;
-  std::map<std::string, size_t> dispatchIndex;
-  if (!configs.is_object())
-    return document;
-  for (const auto &[key, entry] : configs.items()) {
-    if (!entry.is_object())
-      continue;
-    const std::string name = entry.value("dispatch", "");
-    auto [it, inserted] =
-        dispatchIndex.emplace(name, document.dispatches.size());
-    if (inserted) {
-      document::Dispatch dispatch;
-      dispatch.name = name;
-      dispatch.translationInfo = entry.value("translation_info", "");
-      document.dispatches.push_back(std::move(dispatch));
-    }
-    document::RootOp op;
-    op.name = entry.value("op", "");
-    op.line = entry.value("line", 0);
-    op.loweringConfig = entry.value("lowering_config", "");
-    op.compilationInfo = entry.value("compilation_info", "");
-    document.dispatches[it->second].rootOps.push_back(std::move(op));
-  }
-  document::readConfigs(document);
-  return document;
-}
-
 namespace {
 
 // A try folder's kernels, read from its assembly (none where it holds
@@ -155,8 +127,7 @@ std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
 TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
   TryComparison comparison;
   comparison.configs = edit::documentDifferences(
-      documentFromConfigs(a.details.value("configs", json())),
-      documentFromConfigs(b.details.value("configs", json())));
+      documentFromConfigs(a.configs), documentFromConfigs(b.configs));
   const auto kernelsA = kernelsOf(a), kernelsB = kernelsOf(b);
   for (const auto &[name, kernelA] : kernelsA) {
     auto found = kernelsB.find(name);

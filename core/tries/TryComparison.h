@@ -66,10 +66,6 @@ std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
 nlohmann::json toJson(const TryComparison &comparison, const TryRecord &a,
                       const TryRecord &b);
 
-// The configs a try recorded (configsJson's form) as a document the config
-// diff reads: dispatches by name, their translation_info and root ops.
-document::Document documentFromConfigs(const nlohmann::json &configs);
-
 // The first kernel a try read resources for, as the history keeps it
 // ({"kernel", "vgprs" | "registers", "occupancy", ...}); unset when it read
 // none or its details are of another form.

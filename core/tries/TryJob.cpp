@@ -248,8 +248,8 @@ void recordCompile(const TryRequest &asked, const TryRequest &request,
   record.summary = result.compiled.summary();
   record.directory = result.compiled.artifacts.directory.string();
   record.wallSeconds = result.compiled.process.elapsed.count() / 1000.0;
-  record.details = {{"configs", configsJson(*request.document)},
-                    {"compile", toJson(result.compiled)}};
+  record.configs = configsOf(*request.document);
+  record.details = {{"compile", toJson(result.compiled)}};
   result.report["compile"] = toJson(result.compiled);
   if (result.alone) {
     const json taken = {
@@ -406,69 +406,6 @@ Result<TryResult> runTry(const tools::IreeInstallation &iree,
   return tried;
 }
 
-json configsJson(const document::Document &document) {
-  json configs = json::object();
-  for (size_t d = 0; d < document.dispatches.size(); ++d) {
-    const document::Dispatch &dispatch = document.dispatches[d];
-    for (size_t k = 0; k < dispatch.rootOps.size(); ++k) {
-      const document::RootOp &op = dispatch.rootOps[k];
-      json entry = {{"dispatch", dispatch.name},
-                    {"op", op.name},
-                    {"line", op.line},
-                    {"translation_info", dispatch.translationInfo}};
-      if (!op.loweringConfig.empty())
-        entry["lowering_config"] = op.loweringConfig;
-      if (!op.compilationInfo.empty())
-        entry["compilation_info"] = op.compilationInfo;
-      configs[std::to_string(d) + ":" + std::to_string(k)] = entry;
-    }
-  }
-  return configs;
-}
-
-std::vector<ConfigChange> configChanges(const json &configs,
-                                        const document::Document &document) {
-  std::vector<ConfigChange> changes;
-  if (!configs.is_object())
-    return changes;
-  for (const auto &[key, entry] : configs.items()) {
-    const size_t colon = key.find(':');
-    auto index = colon == std::string::npos ? std::nullopt
-                                            : parseInt64(key.substr(colon + 1));
-    if (!entry.is_object() || !index || *index < 0)
-      continue;
-    const std::string dispatchName = service::stringField(entry, "dispatch");
-    const std::string config =
-        entry.contains("compilation_info")
-            ? service::stringField(entry, "compilation_info")
-            : service::stringField(entry, "lowering_config");
-    const std::string info = service::stringField(entry, "translation_info");
-    for (size_t d = 0; d < document.dispatches.size(); ++d) {
-      const document::Dispatch &dispatch = document.dispatches[d];
-      const size_t k = static_cast<size_t>(*index);
-      if (dispatch.name != dispatchName || k >= dispatch.rootOps.size())
-        continue;
-      const document::RootOp &op = dispatch.rootOps[k];
-      if (!config.empty() && config != op.loweringConfig &&
-          config != op.compilationInfo)
-        changes.push_back({{d, k}, "lowering_config", config});
-      // A compilation_info carries its own translation_info.
-      if (!info.empty() && op.compilationInfo.empty() &&
-          info != dispatch.translationInfo)
-        changes.push_back({{d, k}, "translation_info", info});
-    }
-  }
-  return changes;
-}
-
-document::Document withConfigs(const json &configs,
-                               const document::Document &document) {
-  edit::EditableDocument editable(document);
-  for (const ConfigChange &change : configChanges(configs, document))
-    (void)editable.set(change.op, change.field, change.value);
-  return editable.document();
-}
-
 void placeCheck(run::CheckRequest &request, const std::string &backend,
                 const std::string &device) {
   request.device = device;
@@ -532,8 +469,8 @@ TryRecord checkRecord(const run::CheckRequest &request,
   record.summary = result.summary();
   record.directory = result.directory.string();
   record.wallSeconds = result.elapsed.count() / 1000.0;
-  record.details = {{"configs", configsJson(document)},
-                    {"program", std::filesystem::absolute(request.program)},
+  record.configs = configsOf(document);
+  record.details = {{"program", std::filesystem::absolute(request.program)},
                     {"check", toJson(result)}};
   if (!request.place.local())
     record.details["on"] = request.place.toString();

@@ -124,27 +124,6 @@ void finishTryCompile(const TryRequest &request, TryResult &result,
 void finishTryRun(const TryRequest &request, TryResult &result,
                   run::BenchJobResult timed);
 
-// Each root op's configs as compiled: {"DISPATCH:OP": {"dispatch", "op",
-// "line", "translation_info", "lowering_config" | "compilation_info"}}.
-nlohmann::json configsJson(const document::Document &document);
-
-// What putting a try's configs (configsJson's form, as the history keeps
-// them) back on `document` changes: for each op of the try found in it (its
-// dispatch by name, the op by index), the whole lowering config (or
-// compilation_info) and the dispatch's translation_info, where they differ.
-// Entries that are not of that form are skipped.
-struct ConfigChange {
-  edit::OpRef op;
-  std::string field; // "lowering_config" or "translation_info"
-  std::string value;
-};
-std::vector<ConfigChange> configChanges(const nlohmann::json &configs,
-                                        const document::Document &document);
-// `document` as it would be with a try's configs put back (changes the edit
-// model refuses are left out): what the window draws for a try.
-document::Document withConfigs(const nlohmann::json &configs,
-                               const document::Document &document);
-
 // Where a checked run's tested module runs: `device` when given; on a place
 // elsewhere (request.place) the backend's driver there; else the CPU for
 // llvm-cpu and a GPU from discovery for rocm / cuda; with none here, the

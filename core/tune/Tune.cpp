@@ -675,9 +675,8 @@ void TuneRun::checkWinner(DispatchTune &tuned) {
   const size_t d = tuned.dispatch;
   progress.step("checking dispatch " + std::to_string(d) + "'s winner, " +
                 tuned.winner + ", in the program");
-  json configs = {{std::to_string(d) + ":" + std::to_string(tuned.op),
-                   configsEntry(tuned, tuned.name)}};
-  const document::Document edited = tries::withConfigs(configs, document());
+  const document::Document edited =
+      tries::withConfigs({winnerConfigs(tuned)}, document());
   run::CheckRequest check;
   check.program = request.source;
   check.edited = &edited;

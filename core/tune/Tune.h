@@ -134,7 +134,8 @@ struct DispatchTune {
   // device to confirm, never called faster.
   bool predictedOnly = false;
   std::string why; // why kept or not
-  // The winner's configs (configsJson's form of its dispatch's root op).
+  // The winner's configs (what winnerConfigs puts on its dispatch's root
+  // op).
   std::string loweringConfig, compilationInfo, translationInfo;
   std::string specNote; // why it is not in the spec, where it is not
 };

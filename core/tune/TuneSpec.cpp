@@ -31,15 +31,16 @@ ProofLimits proofLimits(const TuneRequest &request,
   return limits;
 }
 
-json configsEntry(const DispatchTune &tuned, const std::string &dispatchName) {
-  json entry = {{"dispatch", dispatchName},
-                {"op", tuned.opName},
-                {"translation_info", tuned.translationInfo}};
-  if (!tuned.loweringConfig.empty())
-    entry["lowering_config"] = tuned.loweringConfig;
-  if (!tuned.compilationInfo.empty())
-    entry["compilation_info"] = tuned.compilationInfo;
-  return entry;
+tries::OpConfigs winnerConfigs(const DispatchTune &tuned) {
+  tries::OpConfigs configs;
+  configs.dispatchIndex = tuned.dispatch;
+  configs.opIndex = tuned.op;
+  configs.dispatch = tuned.name;
+  configs.opName = tuned.opName;
+  configs.translationInfo = tuned.translationInfo;
+  configs.loweringConfig = tuned.loweringConfig;
+  configs.compilationInfo = tuned.compilationInfo;
+  return configs;
 }
 
 namespace {
@@ -50,7 +51,8 @@ namespace {
 // the larger share has its winner in the spec.
 std::vector<exporting::SpecOp> specOps(service::DocumentWorker &worker,
                                        const document::Document &document,
-                                       TuneResult &result, json &configs) {
+                                       TuneResult &result,
+                                       tries::TriedConfigs &configs) {
   std::vector<size_t> byShare;
   for (const DispatchTune &tuned : result.dispatches)
     byShare.push_back(tuned.dispatch);
@@ -83,8 +85,7 @@ std::vector<exporting::SpecOp> specOps(service::DocumentWorker &worker,
                        "that one's winner, with the larger share, is in it";
       continue;
     }
-    configs[std::to_string(tuned.dispatch) + ":" + std::to_string(tuned.op)] =
-        configsEntry(tuned, tuned.name);
+    configs.push_back(winnerConfigs(tuned));
     if (tuned.sameAs || matched[signature] != d)
       continue; // the kind's (or the same root op's) matcher finds it
     const exporting::SpecOp op{static_cast<int>(tuned.dispatch),
@@ -183,7 +184,7 @@ void writeProvenSpec(const tools::IreeInstallation &iree,
                      const document::Document &document,
                      const std::string &backend, TuneResult &result,
                      const std::function<void(const std::string &)> &step) {
-  json configs = json::object();
+  tries::TriedConfigs configs;
   std::vector<exporting::SpecOp> ops =
       specOps(worker, document, result, configs);
   const document::Document tunedDocument =

@@ -9,6 +9,7 @@
 
 #include "core/service/DocumentWorker.h"
 #include "core/tools/IreeInstallation.h"
+#include "core/tries/TriedConfigs.h"
 #include "core/tune/SpecProof.h"
 #include "core/tune/Tune.h"
 
@@ -30,10 +31,9 @@ std::string joined(const std::vector<std::string> &parts,
 ProofLimits proofLimits(const TuneRequest &request,
                         const std::filesystem::path &folder);
 
-// A dispatch's configs in the form the history keeps (configsJson's), with
-// the winner's texts: what withConfigs puts back on a document.
-nlohmann::json configsEntry(const DispatchTune &tuned,
-                            const std::string &dispatchName);
+// A tuned op's configs with the winner's texts: what withConfigs puts back
+// on a document.
+tries::OpConfigs winnerConfigs(const DispatchTune &tuned);
 
 // Writes the spec of `result`'s kept (or predicted) winners beside the
 // tune's folder (or to request.specOutput) and proves it: result.spec,

@@ -20,12 +20,10 @@ QString microseconds(double value) {
 // fields that differ with their values ("reduction [0, 0, 4]").
 QString configsAgainst(const document::Document &originalConfigs,
                        const tries::TryRecord &record) {
-  const nlohmann::json configs =
-      record.details.value("configs", nlohmann::json());
-  if (!configs.is_object())
+  if (record.configs.empty())
     return {};
   const edit::DocumentDifference difference = edit::documentDifferences(
-      originalConfigs, tries::documentFromConfigs(configs));
+      originalConfigs, tries::documentFromConfigs(record.configs));
   if (difference.empty())
     return "as opened";
   QStringList fields;

@@ -539,7 +539,7 @@ void RunPanel::setDocument(const document::Document *document,
   }
   if (newFile) {
     originalConfigs = tries::documentFromConfigs(
-        tries::configsJson(original ? *original : *document));
+        tries::configsOf(original ? *original : *document));
     if (programBox->text().isEmpty() ||
         programBox->property("guessed").toBool()) {
       programBox->setText(guessProgram(document->path));

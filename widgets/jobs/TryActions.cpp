@@ -83,9 +83,8 @@ Result<int> TryActions::loadTry(long long id) {
   auto record = history->get(id);
   if (!record)
     return Error{record.error()};
-  const auto changes = tries::configChanges(
-      record->details.value("configs", nlohmann::json::object()),
-      context.edits->document());
+  const auto changes =
+      tries::configChanges(record->configs, context.edits->document());
   if (changes.empty())
     return Error{"its configs are the ones the file has"};
   return applyChanges(QString("load try %1").arg(id), changes);

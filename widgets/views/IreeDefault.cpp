@@ -77,7 +77,7 @@ IreeDefault::changesFor(const document::Document &document,
   if (!chosen)
     return changes;
   for (tries::ConfigChange &change :
-       tries::configChanges(tries::configsJson(*chosen), document))
+       tries::configChanges(tries::configsOf(*chosen), document))
     if (change.op == op)
       changes.push_back(std::move(change));
   return changes;

@@ -281,8 +281,7 @@ TryComparisonView::Side TryComparisonView::sideOf(
     auto named = edit::findOp(open, r.op);
     op = named ? std::optional<edit::OpRef>(*named) : std::nullopt;
   }
-  const document::Document tried =
-      tries::withConfigs(r.details.value("configs", nlohmann::json()), open);
+  const document::Document tried = tries::withConfigs(r.configs, open);
   if (!op || op->dispatch >= tried.dispatches.size() ||
       op->op >= tried.dispatches[op->dispatch].rootOps.size()) {
     side.note = "no root op of the open file to draw";

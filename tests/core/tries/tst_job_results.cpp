@@ -74,7 +74,7 @@ private slots:
     const document::Document tried = oneMatmul();
     const document::Dispatch &dispatch = tried.dispatches[0];
     const document::RootOp &op = dispatch.rootOps[0];
-    nlohmann::json configs = tries::configsJson(tried);
+    const tries::TriedConfigs configs = tries::configsOf(tried);
 
     document::Document now = tried;
     QVERIFY(tries::configChanges(configs, now).empty());
@@ -92,13 +92,25 @@ private slots:
     QCOMPARE(changes[1].value, dispatch.translationInfo);
     QVERIFY(changes[0].op == (edit::OpRef{0, 0}));
 
-    // Another dispatch's name, an op past the end, malformed entries.
-    nlohmann::json odd = {
-        {"0:0", {{"dispatch", "other"}}}, {"0:7", configs["0:0"]},
-        {"0:x", configs["0:0"]},          {"nocolon", configs["0:0"]},
-        {"0:-1", configs["0:0"]},         {"0:1", 42}};
-    QVERIFY(tries::configChanges(odd, now).empty());
-    QVERIFY(tries::configChanges(nlohmann::json::array(), now).empty());
+    // As the history keeps them: read back the same.
+    const nlohmann::json kept = tries::toJson(configs);
+    QCOMPARE(kept["0:0"]["lowering_config"].get<std::string>(),
+             op.loweringConfig);
+    QVERIFY(tries::configsFromJson(kept) == configs);
+
+    // Another dispatch's name and an op past the end are read and change
+    // nothing; malformed entries are skipped.
+    nlohmann::json odd = {{"0:0", {{"dispatch", "other"}}},
+                          {"0:7", kept["0:0"]},
+                          {"0:x", kept["0:0"]},
+                          {"nocolon", kept["0:0"]},
+                          {"0:-1", kept["0:0"]},
+                          {"0:1", 42}};
+    const tries::TriedConfigs read = tries::configsFromJson(odd);
+    QCOMPARE(read.size(), size_t(2));
+    QVERIFY(tries::configChanges(read, now).empty());
+    QVERIFY(tries::configsFromJson(nlohmann::json::array()).empty());
+    QVERIFY(tries::configsFromJson(42).empty());
   }
 
   // Two tries side by side: the configs field by field, each kernel's
@@ -119,14 +131,14 @@ private slots:
     a.document = "/x/file.mlir";
     a.op = "0:0";
     a.medianMicroseconds = 30.0;
-    a.details = {{"configs", tries::configsJson(document)},
-                 {"resources", {{"kernels", {kernel(128, 4, false)}}}}};
+    a.configs = tries::configsOf(document);
+    a.details = {{"resources", {{"kernels", {kernel(128, 4, false)}}}}};
     document.dispatches[0].rootOps[0].loweringConfig =
         "#iree_gpu.lowering_config<{workgroup = [128, 64, 0]}>";
     tries::TryRecord b = a;
     b.medianMicroseconds = 20.0;
-    b.details = {{"configs", tries::configsJson(document)},
-                 {"resources", {{"kernels", {kernel(200, 2, true)}}}}};
+    b.configs = tries::configsOf(document);
+    b.details = {{"resources", {{"kernels", {kernel(200, 2, true)}}}}};
 
     const tries::TryComparison c = tries::compareTries(a, b);
     QCOMPARE(c.configs.ops.size(), size_t(1));
@@ -153,7 +165,8 @@ private slots:
 
     // Odd details (a try of an older form) compare as nothing, never throw.
     tries::TryRecord odd = a;
-    odd.details = {{"configs", 42}, {"resources", {{"kernels", 7}}}};
+    odd.configs.clear();
+    odd.details = {{"resources", {{"kernels", 7}}}};
     QVERIFY(tries::compareTries(a, odd).kernels.empty());
     QVERIFY(tries::resourceBrief(odd).empty());
     QVERIFY(!tries::firstKernel(odd) && !tries::registersOf(odd));
@@ -169,6 +182,13 @@ private slots:
     auto id = history->add(b);
     QVERIFY(id.ok());
     b.id = *id;
+    // The history keeps the configs typed as they were added; its JSON
+    // details show them.
+    auto kept = history->get(*id);
+    QVERIFY(kept.ok());
+    QVERIFY(kept->configs == b.configs);
+    QVERIFY(!kept->details.contains("configs"));
+    QCOMPARE(tries::detailsJson(*kept)["configs"], tries::toJson(b.configs));
     auto previous = tries::previousWithResources(*history, b);
     QVERIFY(previous.has_value());
     QCOMPARE(previous->medianMicroseconds.value_or(0), 30.0);
