@@ -31,10 +31,8 @@ std::string timeText(const std::optional<double> &microseconds) {
   return text;
 }
 
-std::string scalarText(const json &value) {
-  if (value.is_null())
-    return "-";
-  return value.is_string() ? value.get<std::string>() : value.dump();
+std::string scalarText(const std::optional<long long> &value) {
+  return value ? std::to_string(*value) : "-";
 }
 
 // Whether the workspace has a history to read: a read never makes one (a

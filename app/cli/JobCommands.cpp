@@ -86,11 +86,11 @@ void printTry(const tries::TryResult &tried, const json &out, size_t dispatch) {
             << "\n  reproduce: " << compiled.artifacts.command.string() << "\n";
   for (const auto &file : compiled.artifacts.assembly())
     std::cout << "  assembly: " << file.string() << "\n";
-  if (tried.resources) {
+  if (tried.record.resources) {
     std::cout << "resources:\n";
-    for (const isa::KernelResources &kernel : tried.resources->kernels)
+    for (const isa::KernelResources &kernel : tried.record.resources->kernels)
       std::cout << isa::describe(kernel);
-    for (const std::string &note : tried.resources->notes)
+    for (const std::string &note : tried.record.resources->notes)
       std::cout << "  note: " << note << "\n";
   }
   if (tried.prediction)

@@ -148,13 +148,8 @@ void predictAgain(SweepCandidate &candidate, const SweepRequest &request,
   takePrediction(candidate, record);
   if (!candidate.dispatch || !request.document)
     return;
-  service::ResourceReport report;
-  const nlohmann::json resources =
-      record.details.value("resources", nlohmann::json());
-  if (resources.is_object() && resources.contains("kernels") &&
-      resources["kernels"].is_array())
-    for (const nlohmann::json &kernel : resources["kernels"])
-      report.kernels.push_back(tries::kernelResourcesFromJson(kernel));
+  const service::ResourceReport report =
+      record.resources.value_or(service::ResourceReport{});
   document::Document document = *request.document;
   document.dispatches[request.op.dispatch] = *candidate.dispatch;
   const std::optional<layout::CompiledKernel> compiled =

@@ -1,6 +1,7 @@
 #include "core/sweep/SweepJson.h"
 
 #include "core/export/ConfigJson.h"
+#include "core/tries/JobJson.h"
 #include "core/tries/TryComparison.h"
 
 #include <algorithm>
@@ -55,8 +56,8 @@ json toJson(const SweepCandidate &c, const SweepCandidate *first) {
                            ? json(*c.record->medianMicroseconds)
                            : json(nullptr);
     out["directory"] = c.record->directory;
-    if (c.record->details.contains("resources"))
-      out["resources"] = c.record->details["resources"];
+    if (c.record->resources)
+      out["resources"] = tries::toJson(*c.record->resources);
   }
   return out;
 }

@@ -16,14 +16,6 @@ namespace fs = std::filesystem;
 namespace tilescope::tries {
 namespace {
 
-json firstKernelJson(const json &details) {
-  const json resources = details.value("resources", json());
-  if (resources.is_object() && resources.contains("kernels") &&
-      resources["kernels"].is_array() && !resources["kernels"].empty())
-    return resources["kernels"][0];
-  return json();
-}
-
 std::optional<double> predictedOf(const json &details) {
   auto us = service::numberField(details.value("prediction", json()), "us");
   return us && *us > 0 ? us : std::nullopt;
@@ -104,8 +96,8 @@ Result<run::BundleModule> bundleModuleOf(const TryRecord &record) {
              {"configs", toJson(record.configs)}};
   if (record.details.contains("prediction"))
     m.about["prediction"] = record.details["prediction"];
-  if (record.details.contains("resources"))
-    m.about["resources"] = record.details["resources"];
+  if (record.resources)
+    m.about["resources"] = toJson(*record.resources);
   return m;
 }
 
@@ -262,10 +254,12 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
     // type; the try the module came from replaces them where this workspace
     // holds it.
     TriedConfigs configs = configsFromJson(aboutField(about, "configs"));
+    std::optional<service::ResourceReport> resources;
+    if (const json value = aboutField(about, "resources"); value.is_object())
+      resources = resourceReportFromJson(value);
     json details = json::object();
-    for (const char *key : {"resources", "prediction"})
-      if (const json value = aboutField(about, key); value.is_object())
-        details[key] = value;
+    if (const json value = aboutField(about, "prediction"); value.is_object())
+      details["prediction"] = value;
     TryRecord row;
     row.document = service::stringField(about, "document");
     row.op = service::stringField(about, "op");
@@ -281,9 +275,9 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
           original && original->document == row.document) {
         out.compiledIn = *id;
         configs = original->configs;
-        for (const char *key : {"resources", "prediction"})
-          if (original->details.contains(key))
-            details[key] = original->details[key];
+        resources = original->resources;
+        if (original->details.contains("prediction"))
+          details["prediction"] = original->details["prediction"];
       }
     out.predictedMicroseconds = predictedOf(details);
     if (out.timing.status == "not-run") {
@@ -305,7 +299,8 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
     json bench = toJson(out.timing);
     if (out.timing.profile) {
       const isa::KernelResources kernel =
-          kernelResourcesFromJson(firstKernelJson(details));
+          resources && !resources->kernels.empty() ? resources->kernels.front()
+                                                   : isa::KernelResources{};
       std::optional<layout::CostPrediction> predicted;
       if (out.predictedMicroseconds) {
         predicted = layout::CostPrediction{};
@@ -343,6 +338,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       if (out.compiledIn)
         details["compiled_in"] = *out.compiledIn;
       row.configs = std::move(configs);
+      row.resources = std::move(resources);
       row.details = std::move(details);
       auto added = history.add(std::move(row));
       if (!added)

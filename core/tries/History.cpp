@@ -1,5 +1,6 @@
 #include "core/tries/History.h"
 
+#include "core/tries/JobJson.h"
 #include "core/util/Printable.h"
 
 #include "core/util/Files.h"
@@ -27,6 +28,8 @@ nlohmann::json detailsJson(const TryRecord &record) {
   if (!details.is_object())
     details = nlohmann::json::object();
   details["configs"] = toJson(record.configs);
+  if (record.resources)
+    details["resources"] = toJson(*record.resources);
   return details;
 }
 
@@ -110,6 +113,12 @@ TryRecord readRow(sqlite3_stmt *s) {
       configs != r.details.end()) {
     r.configs = configsFromJson(*configs);
     r.details.erase(configs);
+  }
+  if (const auto resources = r.details.find("resources");
+      resources != r.details.end()) {
+    if (resources->is_object())
+      r.resources = resourceReportFromJson(*resources);
+    r.details.erase(resources);
   }
   return r;
 }

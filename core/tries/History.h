@@ -4,6 +4,7 @@
 // timeout let several processes add tries at once without losing any.
 #pragma once
 
+#include "core/service/Resources.h"
 #include "core/tries/TriedConfigs.h"
 #include "core/util/Result.h"
 
@@ -38,12 +39,14 @@ struct TryRecord {
   std::string candidate; // its name within the sweep
   // The configs it compiled (kept in the history as details' "configs").
   TriedConfigs configs;
+  // Its kernels' resources, where it read them (details' "resources").
+  std::optional<service::ResourceReport> resources;
   // Everything else: commands, resources, measurements, errors.
   nlohmann::json details = nlohmann::json::object();
 };
 
 // Its details as the history keeps them and `--json` prints them: the
-// details with its configs.
+// details with its configs and resources.
 nlohmann::json detailsJson(const TryRecord &record);
 
 // Every outcome a try records (TryRecord::outcome), as `history --outcome`

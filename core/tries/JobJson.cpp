@@ -188,7 +188,14 @@ isa::KernelResources kernelResourcesFromJson(const json &in) {
   count("vgprs", k.vgprs);
   count("agprs", k.agprs);
   count("sgprs", k.sgprs);
+  count("vgpr_spills", k.vgprSpills);
+  count("sgpr_spills", k.sgprSpills);
   count("registers", k.registers);
+  k.spillStoreBytes =
+      service::integerField(in, "spill_store_bytes", 0, kMostBytes);
+  k.spillLoadBytes =
+      service::integerField(in, "spill_load_bytes", 0, kMostBytes);
+  k.occupancyNote = service::stringField(in, "occupancy_note");
   const json occupancy = in.value("occupancy", json());
   if (occupancy.is_object()) {
     layout::Occupancy o;
@@ -206,6 +213,26 @@ isa::KernelResources kernelResourcesFromJson(const json &in) {
     k.occupancy = o;
   }
   return k;
+}
+
+service::ResourceReport resourceReportFromJson(const json &in) {
+  service::ResourceReport report;
+  if (!in.is_object())
+    return report;
+  auto strings = [&in](const char *key, std::vector<std::string> &out) {
+    if (const auto it = in.find(key); it != in.end() && it->is_array())
+      for (const json &item : *it)
+        if (item.is_string())
+          out.push_back(item.get<std::string>());
+  };
+  if (const auto kernels = in.find("kernels");
+      kernels != in.end() && kernels->is_array())
+    for (const json &kernel : *kernels)
+      if (kernel.is_object())
+        report.kernels.push_back(kernelResourcesFromJson(kernel));
+  strings("commands", report.commands);
+  strings("notes", report.notes);
+  return report;
 }
 
 json toJson(const service::ResourceReport &report) {

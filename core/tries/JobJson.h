@@ -17,6 +17,9 @@ nlohmann::json toJson(const isa::KernelResources &kernel);
 // The inverse, for a kernel the history keeps (what toJson wrote).
 isa::KernelResources kernelResourcesFromJson(const nlohmann::json &kernel);
 nlohmann::json toJson(const service::ResourceReport &report);
+// The inverse, for a report the history or a bundle keeps: kernels, commands
+// and notes of another form are skipped.
+service::ResourceReport resourceReportFromJson(const nlohmann::json &report);
 nlohmann::json toJson(const run::BenchJobResult &bench);
 nlohmann::json toJson(const run::CheckResult &check);
 // Split-k: each reduction (IREE's split, the rule, its reasons, whether

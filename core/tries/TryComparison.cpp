@@ -5,6 +5,7 @@
 
 #include "core/export/DifferenceJson.h"
 
+#include <algorithm>
 #include <map>
 
 using nlohmann::json;
@@ -13,31 +14,46 @@ namespace tilescope::tries {
 namespace {
 
 // Each kernel's resources of a try, by kernel name.
-std::map<std::string, json> kernelsOf(const TryRecord &record) {
-  std::map<std::string, json> kernels;
-  const json resources = record.details.value("resources", json());
-  if (resources.is_object() && resources.value("kernels", json()).is_array())
-    for (const json &kernel : resources["kernels"])
-      if (kernel.is_object())
-        kernels[kernel.value("kernel", "")] = kernel;
+std::map<std::string, const isa::KernelResources *>
+kernelsOf(const TryRecord &record) {
+  std::map<std::string, const isa::KernelResources *> kernels;
+  if (record.resources)
+    for (const isa::KernelResources &kernel : record.resources->kernels)
+      kernels.emplace(kernel.kernel, &kernel);
   return kernels;
 }
 
-const char *const kResourceKeys[] = {"vgprs",
-                                     "agprs",
-                                     "sgprs",
-                                     "vgpr_spills",
-                                     "sgpr_spills",
-                                     "registers",
-                                     "spill_store_bytes",
-                                     "spill_load_bytes",
-                                     "shared_memory_bytes",
-                                     "scratch_bytes",
-                                     "workgroup_size"};
+std::optional<long long> valueOf(const std::optional<int> &value) {
+  return value ? std::optional<long long>(*value) : std::nullopt;
+}
 
-json activeWaves(const json &kernel) {
-  const json occupancy = kernel.value("occupancy", json());
-  return occupancy.is_object() ? occupancy.value("active", json()) : json();
+// A kernel's resources by the history's keys, those its backend reports
+// (AMD's VGPRs, AGPRs, SGPRs and their spills; NVIDIA's registers and
+// spill bytes), in the order a comparison lists them.
+std::vector<std::pair<std::string, std::optional<long long>>>
+resourceFields(const isa::KernelResources &k) {
+  std::vector<std::pair<std::string, std::optional<long long>>> fields;
+  if (k.backend == "rocm" || k.vgprs) {
+    fields.push_back({"vgprs", valueOf(k.vgprs)});
+    fields.push_back({"agprs", valueOf(k.agprs)});
+    fields.push_back({"sgprs", valueOf(k.sgprs)});
+    fields.push_back({"vgpr_spills", valueOf(k.vgprSpills)});
+    fields.push_back({"sgpr_spills", valueOf(k.sgprSpills)});
+  }
+  if (k.backend != "rocm" || k.registers) {
+    fields.push_back({"registers", valueOf(k.registers)});
+    fields.push_back({"spill_store_bytes", k.spillStoreBytes});
+    fields.push_back({"spill_load_bytes", k.spillLoadBytes});
+  }
+  fields.push_back({"shared_memory_bytes", k.sharedMemoryBytes});
+  fields.push_back({"scratch_bytes", k.scratchBytes});
+  fields.push_back({"workgroup_size", k.workgroupSize});
+  return fields;
+}
+
+std::optional<long long> activeWaves(const isa::KernelResources &kernel) {
+  return kernel.occupancy ? std::optional<long long>(kernel.occupancy->active)
+                          : std::nullopt;
 }
 
 bool hasResources(const TryRecord &record) {
@@ -134,12 +150,26 @@ TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
     if (found == kernelsB.end())
       continue;
     KernelComparison kernel{name, {}};
-    for (const char *key : kResourceKeys)
-      if (kernelA.contains(key) || found->second.contains(key))
-        kernel.resources.push_back({key, kernelA.value(key, json()),
-                                    found->second.value(key, json())});
+    const auto fieldsA = resourceFields(*kernelA);
+    const auto fieldsB = resourceFields(*found->second);
+    // Every key either kernel reports, in the order the first kernel (then
+    // the second) lists them.
+    std::vector<std::string> keys;
+    for (const auto *fields : {&fieldsA, &fieldsB})
+      for (const auto &[key, value] : *fields)
+        if (std::find(keys.begin(), keys.end(), key) == keys.end())
+          keys.push_back(key);
+    auto valueIn = [](const auto &fields, const std::string &key) {
+      for (const auto &[field, value] : fields)
+        if (field == key)
+          return value;
+      return std::optional<long long>();
+    };
+    for (const std::string &key : keys)
+      kernel.resources.push_back(
+          {key, valueIn(fieldsA, key), valueIn(fieldsB, key)});
     kernel.resources.push_back(
-        {"occupancy", activeWaves(kernelA), activeWaves(found->second)});
+        {"occupancy", activeWaves(*kernelA), activeWaves(*found->second)});
     comparison.kernels.push_back(std::move(kernel));
   }
   comparison.aMicroseconds = a.medianMicroseconds;
@@ -172,7 +202,8 @@ json toJson(const TryComparison &comparison, const TryRecord &a,
   for (const KernelComparison &kernel : comparison.kernels) {
     json fields = json::object();
     for (const ResourcePair &pair : kernel.resources)
-      fields[pair.key] = {pair.a, pair.b};
+      fields[pair.key] = {pair.a ? json(*pair.a) : json(),
+                          pair.b ? json(*pair.b) : json()};
     resources.push_back({{"kernel", kernel.kernel}, {"fields", fields}});
   }
   json times = {
@@ -192,59 +223,40 @@ json toJson(const TryComparison &comparison, const TryRecord &a,
   return out;
 }
 
-std::optional<json> firstKernel(const TryRecord &record) {
-  const json resources = record.details.value("resources", json());
-  if (!resources.is_object() ||
-      !resources.value("kernels", json()).is_array() ||
-      resources["kernels"].empty() || !resources["kernels"][0].is_object())
-    return std::nullopt;
-  return resources["kernels"][0];
+const isa::KernelResources *firstKernel(const TryRecord &record) {
+  return record.resources && !record.resources->kernels.empty()
+             ? &record.resources->kernels.front()
+             : nullptr;
 }
 
 std::optional<long long> registersOf(const TryRecord &record) {
-  const auto kernel = firstKernel(record);
+  const isa::KernelResources *kernel = firstKernel(record);
   if (!kernel)
     return std::nullopt;
-  for (const char *key : {"vgprs", "registers"})
-    if (kernel->value(key, json()).is_number())
-      return (*kernel)[key].get<long long>();
-  return std::nullopt;
+  return valueOf(kernel->vgprs ? kernel->vgprs : kernel->registers);
 }
 
 std::optional<long long> activeOccupancyOf(const TryRecord &record) {
-  const auto kernel = firstKernel(record);
-  if (!kernel)
-    return std::nullopt;
-  const json active = activeWaves(*kernel);
-  if (!active.is_number())
-    return std::nullopt;
-  return active.get<long long>();
+  const isa::KernelResources *kernel = firstKernel(record);
+  return kernel ? activeWaves(*kernel) : std::nullopt;
 }
 
 std::string resourceBrief(const TryRecord &record) {
-  const auto kernel = firstKernel(record);
-  if (!kernel)
+  const isa::KernelResources *k = firstKernel(record);
+  if (!k)
     return {};
-  const json &k = *kernel;
   std::string text;
-  if (k.contains("vgprs") && k["vgprs"].is_number())
-    text = std::to_string(k["vgprs"].get<long long>()) + " VGPRs";
-  else if (k.contains("registers") && k["registers"].is_number())
-    text = std::to_string(k["registers"].get<long long>()) + " registers";
-  const json shared = k.value("shared_memory_bytes", json(0));
+  if (k->vgprs)
+    text = std::to_string(*k->vgprs) + " VGPRs";
+  else if (k->registers)
+    text = std::to_string(*k->registers) + " registers";
   text += (text.empty() ? "" : ", ") + std::string("shared ") +
-          (shared.is_number() ? std::to_string(shared.get<long long>())
-                              : std::string("?")) +
-          " B";
-  const json spills = k.value("spills", json(false));
-  if ((spills.is_boolean() && spills.get<bool>()) ||
-      (spills.is_number() && spills.get<double>() > 0))
+          std::to_string(k->sharedMemoryBytes) + " B";
+  if (k->spills())
     text += ", spills";
-  const json occupancy = k.value("occupancy", json());
-  if (occupancy.is_object())
-    text += ", " + std::to_string(occupancy.value("active", 0LL)) + " of " +
-            std::to_string(occupancy.value("maximum", 0LL)) + " " +
-            occupancy.value("unit", std::string());
+  if (k->occupancy)
+    text += ", " + std::to_string(k->occupancy->active) + " of " +
+            std::to_string(k->occupancy->maximum) + " " + k->occupancy->unit;
   return text;
 }
 

@@ -21,7 +21,7 @@ namespace tilescope::tries {
 // One resource of a kernel in both tries (null where a try lacks it).
 struct ResourcePair {
   std::string key; // "vgprs", "shared_memory_bytes", "occupancy", ...
-  nlohmann::json a, b;
+  std::optional<long long> a, b; // unset where that try's kernel has none
   bool changed() const { return a != b; }
 };
 struct KernelComparison {
@@ -66,10 +66,8 @@ std::vector<KernelInstructions> compareInstructions(const TryRecord &a,
 nlohmann::json toJson(const TryComparison &comparison, const TryRecord &a,
                       const TryRecord &b);
 
-// The first kernel a try read resources for, as the history keeps it
-// ({"kernel", "vgprs" | "registers", "occupancy", ...}); unset when it read
-// none or its details are of another form.
-std::optional<nlohmann::json> firstKernel(const TryRecord &record);
+// The first kernel a try read resources for; null when it read none.
+const isa::KernelResources *firstKernel(const TryRecord &record);
 // That kernel's registers per thread (VGPRs on AMD, registers on NVIDIA)
 // and its active waves or blocks, where the try read them.
 std::optional<long long> registersOf(const TryRecord &record);

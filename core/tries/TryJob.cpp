@@ -77,7 +77,8 @@ void addPrediction(const TryRequest &request, TryResult &result) {
       edit::contextOf(*request.document, {d, k});
   auto prediction = layout::predictOpTime(
       edit::costInputsOf(context),
-      result.resources ? compiledKernelOf(*result.resources) : std::nullopt);
+      result.record.resources ? compiledKernelOf(*result.record.resources)
+                              : std::nullopt);
   if (!prediction)
     return;
   result.prediction = std::move(*prediction);
@@ -187,8 +188,9 @@ void finishTryRun(const TryRequest &request, TryResult &result,
   if (const run::ModuleTiming &timing = result.bench->timing; timing.profile) {
     ProfileInputs inputs;
     inputs.reading = &*timing.profile;
-    if (result.resources && !result.resources->kernels.empty())
-      inputs.resources = &result.resources->kernels.front();
+    if (const auto &resources = result.record.resources;
+        resources && !resources->kernels.empty())
+      inputs.resources = &resources->kernels.front();
     if (result.prediction)
       inputs.prediction = &*result.prediction;
     if (timing.perDispatch)
@@ -272,9 +274,8 @@ void readCompiled(const TryRequest &request, TryResult &result) {
     options.timeout = request.timeout;
     options.cancel = request.cancel;
     if (auto resources = readResources(result.compiled, options)) {
-      record.details["resources"] = toJson(*resources);
       result.report["resources"] = toJson(*resources);
-      result.resources = std::move(*resources);
+      record.resources = std::move(*resources);
     } else {
       record.details["resources_error"] = resources.error();
       result.report["resources_error"] = resources.error();

@@ -77,7 +77,7 @@ struct TryRequest {
 
 struct TryResult {
   service::CompileJobResult compiled;
-  std::optional<service::ResourceReport> resources;
+  // Its kernels' resources, where read, are the record's (record.resources).
   // The cost model's prediction for the root op (CostModel.h): with the
   // compiled kernel's resources where they were read.
   std::optional<layout::CostPrediction> prediction;

@@ -109,12 +109,17 @@ QString guessProgram(const std::filesystem::path &file) {
                                             : QString();
 }
 
+// A resource's value, "–" where the kernel has none.
+QString resourceText(const std::optional<long long> &value) {
+  return value ? QString::number(*value) : QString("–");
+}
+
 // What the kernels' resources did since the previous try of the same file
 // and op that read them: "since try 7: vgprs 128 → 200, occupancy 4 → 2".
 QString sincePrevious(const std::filesystem::path &workspace,
                       const tries::TryRecord &record) {
   auto store = tries::History::open(tries::historyFile(workspace));
-  if (!store || record.details.value("resources", nlohmann::json()).is_null())
+  if (!store || !record.resources)
     return {};
   auto previous = tries::previousWithResources(*store, record);
   if (!previous)
@@ -129,7 +134,8 @@ QString sincePrevious(const std::filesystem::path &workspace,
                        .arg(comparison.kernels.size() > 1
                                 ? qs(kernel.kernel) + " "
                                 : QString())
-                       .arg(qs(pair.key), qs(pair.a.dump()), qs(pair.b.dump()));
+                       .arg(qs(pair.key), resourceText(pair.a),
+                            resourceText(pair.b));
   QString text = QString("\nSince try %1: ").arg(previous->id);
   if (comparison.configs.empty())
     text += "same configs; ";
@@ -224,10 +230,10 @@ std::shared_ptr<RunOutcome> triedRun(const workbench::Workbench &bench,
   outcome->command += qs(tried->compiled.spec.shellCommand());
   if (tried->bench)
     outcome->command += "\n" + qs(tried->bench->spec.shellCommand());
-  if (tried->resources) {
-    for (const isa::KernelResources &kernel : tried->resources->kernels)
+  if (tried->record.resources) {
+    for (const isa::KernelResources &kernel : tried->record.resources->kernels)
       outcome->details += qs(isa::describe(kernel));
-    for (const std::string &note : tried->resources->notes)
+    for (const std::string &note : tried->record.resources->notes)
       outcome->details += "note: " + qs(note) + "\n";
   }
   outcome->details += timingDetails(*tried);

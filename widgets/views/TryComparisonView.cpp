@@ -22,10 +22,8 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-QString valueText(const nlohmann::json &value) {
-  if (value.is_null())
-    return "–";
-  return qs(value.is_string() ? value.get<std::string>() : value.dump());
+QString valueText(const std::optional<long long> &value) {
+  return value ? QString::number(*value) : QString("–");
 }
 
 QString timeText(const std::optional<double> &microseconds) {

@@ -119,26 +119,38 @@ private slots:
   void comparesTwoTries() {
     document::Document document = oneMatmul();
     auto kernel = [](int vgprs, int active, bool spills) {
-      return nlohmann::json{
-          {"kernel", "k0"},
-          {"vgprs", vgprs},
-          {"shared_memory_bytes", 4096},
-          {"spills", spills},
-          {"occupancy",
-           {{"active", active}, {"maximum", 8}, {"unit", "waves per SIMD"}}}};
+      service::ResourceReport report;
+      isa::KernelResources k;
+      k.kernel = "k0";
+      k.backend = "rocm";
+      k.arch = "gfx942";
+      k.vgprs = vgprs;
+      k.vgprSpills = spills ? 6 : 0;
+      k.sharedMemoryBytes = 4096;
+      k.occupancy = layout::Occupancy{};
+      k.occupancy->active = active;
+      k.occupancy->maximum = 8;
+      k.occupancy->unit = "waves per SIMD";
+      report.kernels.push_back(k);
+      report.notes.push_back("read from the ISA");
+      return report;
     };
     tries::TryRecord a;
     a.document = "/x/file.mlir";
     a.op = "0:0";
     a.medianMicroseconds = 30.0;
     a.configs = tries::configsOf(document);
-    a.details = {{"resources", {{"kernels", {kernel(128, 4, false)}}}}};
+    a.resources = kernel(128, 4, false);
     document.dispatches[0].rootOps[0].loweringConfig =
         "#iree_gpu.lowering_config<{workgroup = [128, 64, 0]}>";
     tries::TryRecord b = a;
     b.medianMicroseconds = 20.0;
     b.configs = tries::configsOf(document);
-    b.details = {{"resources", {{"kernels", {kernel(200, 2, true)}}}}};
+    b.resources = kernel(200, 2, true);
+    // As the history and a bundle keep them: read back the same.
+    QCOMPARE(tries::toJson(
+                 tries::resourceReportFromJson(tries::toJson(*b.resources))),
+             tries::toJson(*b.resources));
 
     const tries::TryComparison c = tries::compareTries(a, b);
     QCOMPARE(c.configs.ops.size(), size_t(1));
@@ -150,7 +162,8 @@ private slots:
     int changed = 0;
     for (const tries::ResourcePair &pair : c.kernels[0].resources)
       changed += pair.changed();
-    QCOMPARE(changed, 2); // vgprs and occupancy; shared memory the same
+    QCOMPARE(changed, 3); // vgprs, their spills and occupancy; shared
+                          // memory the same
     QVERIFY(c.speedup() && std::abs(*c.speedup() - 1.5) < 1e-9);
     const nlohmann::json out = tries::toJson(c, a, b);
     QCOMPARE(out["times"]["speedup_b_over_a"].get<double>(), 1.5);
@@ -166,7 +179,7 @@ private slots:
     // Odd details (a try of an older form) compare as nothing, never throw.
     tries::TryRecord odd = a;
     odd.configs.clear();
-    odd.details = {{"resources", {{"kernels", 7}}}};
+    odd.resources = tries::resourceReportFromJson({{"kernels", 7}});
     QVERIFY(tries::compareTries(a, odd).kernels.empty());
     QVERIFY(tries::resourceBrief(odd).empty());
     QVERIFY(!tries::firstKernel(odd) && !tries::registersOf(odd));
@@ -176,7 +189,7 @@ private slots:
         std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
     QVERIFY(history.ok());
     tries::TryRecord plain = a;
-    plain.details = nlohmann::json::object(); // a compile: no resources
+    plain.resources.reset(); // a compile: no resources
     QVERIFY(history->add(a).ok());
     QVERIFY(history->add(plain).ok());
     auto id = history->add(b);
@@ -187,7 +200,10 @@ private slots:
     auto kept = history->get(*id);
     QVERIFY(kept.ok());
     QVERIFY(kept->configs == b.configs);
-    QVERIFY(!kept->details.contains("configs"));
+    QVERIFY(kept->resources &&
+            tries::toJson(*kept->resources) == tries::toJson(*b.resources));
+    QVERIFY(!kept->details.contains("configs") &&
+            !kept->details.contains("resources"));
     QCOMPARE(tries::detailsJson(*kept)["configs"], tries::toJson(b.configs));
     auto previous = tries::previousWithResources(*history, b);
     QVERIFY(previous.has_value());
