@@ -93,8 +93,8 @@ void printTry(const tries::TryResult &tried, const json &out, size_t dispatch) {
     for (const std::string &note : tried.record.resources->notes)
       std::cout << "  note: " << note << "\n";
   }
-  if (tried.prediction)
-    std::cout << "prediction: " << tried.prediction->summary() << "\n";
+  if (tried.record.prediction)
+    std::cout << "prediction: " << tried.record.prediction->summary() << "\n";
   if (out.contains("bench")) {
     const json &timed = out["bench"];
     if (!timed.value("ran", false))

@@ -116,22 +116,8 @@ int rank(const SweepCandidate &c) {
   return c.predictedMicroseconds ? 1 : 2;
 }
 
-// The try's prediction (made with the compiled kernel's resources) onto
-// the candidate.
-void takePrediction(SweepCandidate &candidate, const tries::TryRecord &record) {
-  const nlohmann::json predicted =
-      record.details.value("prediction", nlohmann::json());
-  if (!predicted.is_object() || !predicted.contains("us") ||
-      !predicted["us"].is_number())
-    return;
-  candidate.predictedMicroseconds = predicted["us"].get<double>();
-  candidate.prediction = predicted.value("summary", "");
-  candidate.predictedFromCompile =
-      predicted.value("resources", "") == "compiled";
-}
-
-// The prediction of the try just run, as the try made it (no trip through
-// the history's JSON).
+// A try's prediction (made with the compiled kernel's resources) onto the
+// candidate.
 void takePrediction(SweepCandidate &candidate,
                     const layout::CostPrediction &predicted) {
   candidate.predictedMicroseconds = predicted.microseconds;
@@ -145,7 +131,8 @@ void takePrediction(SweepCandidate &candidate,
 // cannot predict it again, the stored one stays.
 void predictAgain(SweepCandidate &candidate, const SweepRequest &request,
                   const tries::TryRecord &record) {
-  takePrediction(candidate, record);
+  if (record.prediction)
+    takePrediction(candidate, *record.prediction);
   if (!candidate.dispatch || !request.document)
     return;
   const service::ResourceReport report =
@@ -562,17 +549,14 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
   // On a cluster, the compiled candidates waiting for their task.
   const bool onCluster = request.place.kind == run::RunPlace::Kind::Slurm;
   std::vector<DeferredCandidate> deferred;
-  const auto finish = [&](SweepCandidate &candidate, tries::TryRecord record,
-                          const std::optional<layout::CostPrediction> &typed) {
+  const auto finish = [&](SweepCandidate &candidate, tries::TryRecord record) {
     record.op = opName;
     record.sweep = request.name;
     record.candidate = candidate.name;
     if (auto id = history->add(record))
       record.id = *id;
-    if (typed)
-      takePrediction(candidate, *typed);
-    else // a try finished elsewhere records its prediction only
-      takePrediction(candidate, record);
+    if (record.prediction)
+      takePrediction(candidate, *record.prediction);
     candidate.record = std::move(record);
     ++done;
     ++ran;
@@ -603,10 +587,8 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
         return;
       }
     }
-    std::optional<layout::CostPrediction> predicted;
     if (tried) {
       record = tried->record;
-      predicted = tried->prediction;
     } else {
       record.kind = toString(request.upTo);
       record.document = request.document->path.string();
@@ -614,14 +596,13 @@ Result<SweepResult> runSweep(const tools::IreeInstallation &iree,
       record.summary = tried.error();
     }
     std::lock_guard lock(mutex);
-    finish(candidate, std::move(record), predicted);
+    finish(candidate, std::move(record));
   };
   parallelFor(queue.size(), request.parallel, tryCandidate, request.cancel);
   if (!deferred.empty() && !process::stopRequested(request.cancel)) {
     auto sent = runDeferredOnSlurm(
-        request, *history, deferred, [&](DeferredCandidate &d) {
-          finish(*d.candidate, d.result.record, d.result.prediction);
-        });
+        request, *history, deferred,
+        [&](DeferredCandidate &d) { finish(*d.candidate, d.result.record); });
     if (!sent)
       return Error{sent.error()};
     result.slurmJobs = sent->jobs;

@@ -1,6 +1,7 @@
 #include "core/tries/BundleTries.h"
 
 #include "core/config/configs/GpuTarget.h"
+#include "core/export/ConfigJson.h"
 #include "core/layout/CostModel.h"
 #include "core/service/UntrustedFiles.h"
 #include "core/tries/JobJson.h"
@@ -15,11 +16,6 @@ namespace fs = std::filesystem;
 
 namespace tilescope::tries {
 namespace {
-
-std::optional<double> predictedOf(const json &details) {
-  auto us = service::numberField(details.value("prediction", json()), "us");
-  return us && *us > 0 ? us : std::nullopt;
-}
 
 // The key that tells one import of a module's results from another: the
 // bundle, its creation, the module and when run.sh finished it.
@@ -94,8 +90,8 @@ Result<run::BundleModule> bundleModuleOf(const TryRecord &record) {
              {"sweep", record.sweep},
              {"candidate", record.candidate},
              {"configs", toJson(record.configs)}};
-  if (record.details.contains("prediction"))
-    m.about["prediction"] = record.details["prediction"];
+  if (record.prediction)
+    m.about["prediction"] = exporting::toJson(*record.prediction);
   if (record.resources)
     m.about["resources"] = toJson(*record.resources);
   return m;
@@ -257,9 +253,9 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
     std::optional<service::ResourceReport> resources;
     if (const json value = aboutField(about, "resources"); value.is_object())
       resources = resourceReportFromJson(value);
+    std::optional<layout::CostPrediction> prediction =
+        costPredictionFromJson(aboutField(about, "prediction"));
     json details = json::object();
-    if (const json value = aboutField(about, "prediction"); value.is_object())
-      details["prediction"] = value;
     TryRecord row;
     row.document = service::stringField(about, "document");
     row.op = service::stringField(about, "op");
@@ -276,10 +272,10 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
         out.compiledIn = *id;
         configs = original->configs;
         resources = original->resources;
-        if (original->details.contains("prediction"))
-          details["prediction"] = original->details["prediction"];
+        prediction = original->prediction;
       }
-    out.predictedMicroseconds = predictedOf(details);
+    if (prediction)
+      out.predictedMicroseconds = prediction->microseconds;
     if (out.timing.status == "not-run") {
       out.error = "not run yet (no results/" + m.id + ".done)";
       report.modules.push_back(std::move(out));
@@ -301,18 +297,10 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       const isa::KernelResources kernel =
           resources && !resources->kernels.empty() ? resources->kernels.front()
                                                    : isa::KernelResources{};
-      std::optional<layout::CostPrediction> predicted;
-      if (out.predictedMicroseconds) {
-        predicted = layout::CostPrediction{};
-        predicted->microseconds = *out.predictedMicroseconds;
-        predicted->floorMicroseconds =
-            service::numberField(details["prediction"], "floor_us")
-                .value_or(0.0);
-      }
       ProfileInputs inputs;
       inputs.reading = &*out.timing.profile;
       inputs.resources = kernel.backend.empty() ? nullptr : &kernel;
-      inputs.prediction = predicted ? &*predicted : nullptr;
+      inputs.prediction = prediction ? &*prediction : nullptr;
       inputs.perDispatch =
           out.timing.perDispatch ? &*out.timing.perDispatch : nullptr;
       if (!kernel.arch.empty())
@@ -339,6 +327,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
         details["compiled_in"] = *out.compiledIn;
       row.configs = std::move(configs);
       row.resources = std::move(resources);
+      row.prediction = std::move(prediction);
       row.details = std::move(details);
       auto added = history.add(std::move(row));
       if (!added)

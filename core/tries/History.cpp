@@ -1,5 +1,6 @@
 #include "core/tries/History.h"
 
+#include "core/export/ConfigJson.h"
 #include "core/tries/JobJson.h"
 #include "core/util/Printable.h"
 
@@ -30,6 +31,8 @@ nlohmann::json detailsJson(const TryRecord &record) {
   details["configs"] = toJson(record.configs);
   if (record.resources)
     details["resources"] = toJson(*record.resources);
+  if (record.prediction)
+    details["prediction"] = exporting::toJson(*record.prediction);
   return details;
 }
 
@@ -119,6 +122,11 @@ TryRecord readRow(sqlite3_stmt *s) {
     if (resources->is_object())
       r.resources = resourceReportFromJson(*resources);
     r.details.erase(resources);
+  }
+  if (const auto prediction = r.details.find("prediction");
+      prediction != r.details.end()) {
+    r.prediction = costPredictionFromJson(*prediction);
+    r.details.erase(prediction);
   }
   return r;
 }

@@ -4,6 +4,7 @@
 // timeout let several processes add tries at once without losing any.
 #pragma once
 
+#include "core/layout/CostModel.h"
 #include "core/service/Resources.h"
 #include "core/tries/TriedConfigs.h"
 #include "core/util/Result.h"
@@ -41,12 +42,15 @@ struct TryRecord {
   TriedConfigs configs;
   // Its kernels' resources, where it read them (details' "resources").
   std::optional<service::ResourceReport> resources;
+  // The cost model's prediction of its kernel time, with the compiled
+  // kernel's resources where read (details' "prediction").
+  std::optional<layout::CostPrediction> prediction;
   // Everything else: commands, resources, measurements, errors.
   nlohmann::json details = nlohmann::json::object();
 };
 
 // Its details as the history keeps them and `--json` prints them: the
-// details with its configs and resources.
+// details with its configs, resources and prediction.
 nlohmann::json detailsJson(const TryRecord &record);
 
 // Every outcome a try records (TryRecord::outcome), as `history --outcome`

@@ -3,6 +3,7 @@
 #include "core/export/DocumentJson.h"
 #include "core/service/UntrustedFiles.h"
 
+#include <cmath>
 #include <utility>
 
 namespace tilescope::tries {
@@ -233,6 +234,44 @@ service::ResourceReport resourceReportFromJson(const json &in) {
   strings("commands", report.commands);
   strings("notes", report.notes);
   return report;
+}
+
+std::optional<layout::CostPrediction> costPredictionFromJson(const json &in) {
+  const auto us = service::numberField(in, "us");
+  if (!us || !std::isfinite(*us) || *us <= 0)
+    return std::nullopt;
+  constexpr long long kMostCount = 1ll << 40;
+  auto count = [&in](const char *key) {
+    return service::integerField(in, key, 0, kMostCount).value_or(0);
+  };
+  auto number = [&in](const char *key) {
+    const auto value = service::numberField(in, key);
+    return value && std::isfinite(*value) && *value >= 0 ? *value : 0.0;
+  };
+  layout::CostPrediction p;
+  p.microseconds = *us;
+  p.model = service::stringField(in, "model");
+  p.boundBy = service::stringField(in, "bound_by");
+  p.workgroups = count("workgroups");
+  p.residentPerCu = count("resident_per_unit");
+  p.rounds = count("rounds");
+  p.steps = count("steps");
+  p.globalBytes = number("global_bytes");
+  p.floorMicroseconds = number("floor_us");
+  p.resourcesEstimated = service::stringField(in, "resources") != "compiled";
+  if (const auto terms = in.find("terms");
+      terms != in.end() && terms->is_array())
+    for (const json &term : *terms)
+      if (term.is_object())
+        p.terms.push_back({service::stringField(term, "name"),
+                           service::numberField(term, "us").value_or(0),
+                           service::stringField(term, "detail")});
+  if (const auto notes = in.find("notes");
+      notes != in.end() && notes->is_array())
+    for (const json &note : *notes)
+      if (note.is_string())
+        p.notes.push_back(note.get<std::string>());
+  return p;
 }
 
 json toJson(const service::ResourceReport &report) {

@@ -2,6 +2,7 @@
 // what the history keeps in a try's details.
 #pragma once
 
+#include "core/layout/CostModel.h"
 #include "core/run/BenchJob.h"
 #include "core/run/CheckJob.h"
 #include "core/service/CompileJob.h"
@@ -22,6 +23,11 @@ nlohmann::json toJson(const service::ResourceReport &report);
 service::ResourceReport resourceReportFromJson(const nlohmann::json &report);
 nlohmann::json toJson(const run::BenchJobResult &bench);
 nlohmann::json toJson(const run::CheckResult &check);
+// The cost model's prediction as the history keeps it (exporting::toJson's
+// form): its figures, terms and notes, each used only with its type and in
+// its range; unset where it has no time.
+std::optional<layout::CostPrediction>
+costPredictionFromJson(const nlohmann::json &prediction);
 // Split-k: each reduction (IREE's split, the rule, its reasons, whether
 // Tilescope's reading agrees) and the dispatches formed.
 nlohmann::json toJson(const service::SplitKAnalysis &analysis);

@@ -81,10 +81,8 @@ void addPrediction(const TryRequest &request, TryResult &result) {
                               : std::nullopt);
   if (!prediction)
     return;
-  result.prediction = std::move(*prediction);
-  const json predicted = exporting::toJson(*result.prediction);
-  result.record.details["prediction"] = predicted;
-  result.report["prediction"] = predicted;
+  result.report["prediction"] = exporting::toJson(*prediction);
+  result.record.prediction = std::move(*prediction);
 }
 
 // The device the try's timed run uses, or "" with why not in the result.
@@ -191,8 +189,8 @@ void finishTryRun(const TryRequest &request, TryResult &result,
     if (const auto &resources = result.record.resources;
         resources && !resources->kernels.empty())
       inputs.resources = &resources->kernels.front();
-    if (result.prediction)
-      inputs.prediction = &*result.prediction;
+    if (result.record.prediction)
+      inputs.prediction = &*result.record.prediction;
     if (timing.perDispatch)
       inputs.perDispatch = &*timing.perDispatch;
     if (auto target = targetOf(request))

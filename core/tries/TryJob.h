@@ -78,9 +78,7 @@ struct TryRequest {
 struct TryResult {
   service::CompileJobResult compiled;
   // Its kernels' resources, where read, are the record's (record.resources).
-  // The cost model's prediction for the root op (CostModel.h): with the
-  // compiled kernel's resources where they were read.
-  std::optional<layout::CostPrediction> prediction;
+  // Its prediction by the cost model is the record's (record.prediction).
   std::optional<run::BenchJobResult> bench;
   // The timed run set up and not yet run (TryRequest::deferRun).
   std::optional<run::PreparedBench> pendingRun;

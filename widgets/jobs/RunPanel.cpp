@@ -72,8 +72,8 @@ void showState(QLabel *label, const QString &text) {
 // where its bundle is, and the profiler beside Tilescope.
 QString timingDetails(const tries::TryResult &tried) {
   QString text;
-  if (tried.prediction)
-    text += "\nprediction: " + qs(tried.prediction->summary()) + "\n";
+  if (tried.record.prediction)
+    text += "\nprediction: " + qs(tried.record.prediction->summary()) + "\n";
   if (!tried.bench)
     return text;
   const run::ModuleTiming &timing = tried.bench->timing;

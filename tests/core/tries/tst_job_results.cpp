@@ -5,6 +5,7 @@
 // run's tensors: tests/core/run/tst_tensor_data).
 #include "TestSupport.h"
 
+#include "core/export/ConfigJson.h"
 #include "core/layout/Occupancy.h"
 #include "core/run/CheckJob.h"
 #include "core/run/TensorData.h"
@@ -211,6 +212,55 @@ private slots:
     tries::TryRecord otherOp = b;
     otherOp.op = "0:1";
     QVERIFY(!tries::previousWithResources(*history, otherOp));
+  }
+
+  // A try's prediction as the history keeps it reads back as written, and
+  // one of another form (a bundle made elsewhere) is none, never thrown on.
+  void predictionsReadBackAsWritten() {
+    layout::CostPrediction p;
+    p.microseconds = 31.25;
+    p.model = "MMA contraction";
+    p.boundBy = "L2";
+    p.workgroups = 256;
+    p.residentPerCu = 2;
+    p.rounds = 1;
+    p.steps = 8;
+    p.globalBytes = 4.5e6;
+    p.floorMicroseconds = 12.5;
+    p.resourcesEstimated = false;
+    p.terms = {{"L2", 20.0, "4.5 MB"}, {"latency", 3.0, ""}};
+    p.notes = {"calibrated on sm_90"};
+    const nlohmann::json kept = exporting::toJson(p);
+    const auto read = tries::costPredictionFromJson(kept);
+    QVERIFY(read.has_value());
+    QCOMPARE(exporting::toJson(*read), kept);
+    QCOMPARE(read->summary(), p.summary());
+
+    for (const nlohmann::json &odd :
+         {nlohmann::json(42), nlohmann::json::object(),
+          nlohmann::json{{"us", -1}}, nlohmann::json{{"us", "fast"}},
+          nlohmann::json{{"us", 0}}})
+      QVERIFY(!tries::costPredictionFromJson(odd));
+    const auto partial = tries::costPredictionFromJson(
+        {{"us", 5.0}, {"workgroups", -3}, {"terms", 7}, {"notes", {1, "x"}}});
+    QVERIFY(partial.has_value());
+    QCOMPARE(partial->workgroups, int64_t(0));
+    QVERIFY(partial->terms.empty());
+    QCOMPARE(partial->notes, std::vector<std::string>{"x"});
+
+    QTemporaryDir folder;
+    auto history = tries::History::open(
+        std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
+    QVERIFY(history.ok());
+    tries::TryRecord record;
+    record.kind = "resources";
+    record.prediction = p;
+    auto id = history->add(record);
+    QVERIFY(id.ok());
+    auto back = history->get(*id);
+    QVERIFY(back.ok() && back->prediction);
+    QCOMPARE(exporting::toJson(*back->prediction), kept);
+    QCOMPARE(tries::detailsJson(*back)["prediction"], kept);
   }
 
   void amdOccupancyTakesTheTightestLimit() {
