@@ -105,14 +105,18 @@ Result<EditableDocument::Site> EditableDocument::siteOf(OpRef ref,
       return Error{op.name + " (line " + std::to_string(op.line) +
                    ") has no decomposition_config: qk_attrs and pv_attrs "
                    "are attention's"};
-    return Site{"decomposition_config", false, op.decompositionConfig};
+    return Site{"decomposition_config", false, op.decompositionConfig,
+                document::decompositionReadingOf(op)->written()};
   }
   if (part == ConfigPart::TranslationInfo && !dispatch.translationInfo.empty())
-    return Site{"translation_info", true, dispatch.translationInfo};
+    return Site{"translation_info", true, dispatch.translationInfo,
+                document::translationReadingOf(dispatch)->written()};
   if (part == ConfigPart::LoweringConfig && !op.loweringConfig.empty())
-    return Site{"lowering_config", false, op.loweringConfig};
+    return Site{"lowering_config", false, op.loweringConfig,
+                document::loweringReadingOf(op)->written()};
   if (!op.compilationInfo.empty())
-    return Site{"compilation_info", false, op.compilationInfo};
+    return Site{"compilation_info", false, op.compilationInfo,
+                document::compilationReadingOf(op)->written()};
   if (part == ConfigPart::TranslationInfo)
     return Error{"@" + dispatch.name +
                  " has no translation_info (on its function or in a "
@@ -156,7 +160,8 @@ Result<Edit> EditableDocument::prepare(OpRef ref, const std::string &fieldName,
   auto site = siteOf(ref, field->part);
   if (!site)
     return Error{site.error()};
-  auto change = changeField(site->attribute, *field, value);
+  auto change =
+      changeField(site->attribute, std::move(site->written), *field, value);
   if (!change)
     return Error{change.error()};
 

@@ -111,6 +111,8 @@ private:
     std::string key;
     bool onFunction = false;
     std::string attribute; // as the document holds it
+    // As the document's reading of it holds it: parsed once per text.
+    Result<config::Attribute> written = Error{"not read"};
   };
   Result<Site> siteOf(OpRef op, ConfigPart part) const;
   Result<size_t> offsetOfOp(int part, int line, int column) const;

@@ -345,7 +345,8 @@ changeInnerTranslation(config::TranslationInfo &info, const Field &field,
 
 // One half (a lowering config or a translation_info) whole or by field:
 // parsed once, printed once.
-Result<FieldChange> changeHalf(const std::string &text, const Field &field,
+Result<FieldChange> changeHalf(const std::string &text,
+                               Result<Attribute> written, const Field &field,
                                const std::optional<std::string> &value) {
   if (field.key.empty()) {
     if (!value)
@@ -359,23 +360,23 @@ Result<FieldChange> changeHalf(const std::string &text, const Field &field,
     change.newValue = change.attribute;
     return change;
   }
+  if (!written)
+    return Error{field.name() +
+                 (field.part == ConfigPart::LoweringConfig &&
+                          !config::isCpuLoweringConfigText(text)
+                      ? ": this op's lowering config is not one Tilescope "
+                        "edits field by field (" +
+                            written.error() +
+                            "); replace the whole attribute with "
+                            "lowering_config=..."
+                      : ": " + written.error())};
   if (field.part == ConfigPart::LoweringConfig) {
-    auto parsed = config::parseResolvedAttribute(text);
-    if (!parsed)
-      return Error{field.name() +
-                   (config::isCpuLoweringConfigText(text)
-                        ? ": " + parsed.error()
-                        : ": this op's lowering config is not one Tilescope "
-                          "edits field by field (" +
-                              parsed.error() +
-                              "); replace the whole attribute with "
-                              "lowering_config=...")};
-    auto change = changeLowering(*parsed, field, value);
+    auto change = changeLowering(*written, field, value);
     if (change)
-      change->attribute = printedLowering(*parsed);
+      change->attribute = printedLowering(*written);
     return change;
   }
-  auto info = config::TranslationInfo::parse(text);
+  auto info = config::TranslationInfo::fromAttribute(*written);
   if (!info)
     return Error{field.name() + ": " + info.error()};
   auto change = changeTranslation(*info, field, value);
@@ -388,16 +389,15 @@ Result<FieldChange> changeHalf(const std::string &text, const Field &field,
 // that lowering config changed as any other (in IREE's printed form), the
 // dictionary printed whole.
 Result<FieldChange>
-changeDecomposition(const std::string &text, const Field &field,
+changeDecomposition(Result<Attribute> written, const Field &field,
                     const std::optional<std::string> &value) {
   const size_t dot = field.key.find('.');
   const std::string half = field.key.substr(0, dot);
   const Field inner{ConfigPart::LoweringConfig, field.key.substr(dot + 1)};
-  auto parsed = config::parseAttribute(text);
-  if (auto *error = std::get_if<config::ParseError>(&parsed))
+  if (!written)
     return Error{field.name() + ": the decomposition_config does not read: " +
-                 error->toString()};
-  Attribute dictionary = std::get<Attribute>(std::move(parsed));
+                 written.error()};
+  Attribute &dictionary = *written;
   Attribute *attrs = dictionary.is(config::Attribute::Kind::Dictionary)
                          ? dictionary.find(half)
                          : nullptr;
@@ -522,17 +522,19 @@ std::string bareName(const Field &field, const std::string &value) {
 }
 
 Result<FieldChange> changeField(const std::string &attributeText,
-                                const Field &field,
+                                Result<Attribute> written, const Field &field,
                                 const std::optional<std::string> &given) {
   // A bare intrinsic or pipeline name, as a person types it.
   const std::optional<std::string> value =
       spelledValue(attributeText, field, given);
   if (field.part == ConfigPart::Decomposition)
-    return changeDecomposition(attributeText, field, value);
+    return changeDecomposition(std::move(written), field, value);
   if (attributeText.rfind("#iree_codegen.compilation_info", 0) != 0)
-    return changeHalf(attributeText, field, value);
+    return changeHalf(attributeText, std::move(written), field, value);
   // Both halves live in the compilation info: change one, print the whole.
-  auto info = config::CompilationInfo::parse(attributeText);
+  if (!written)
+    return Error{field.name() + ": " + written.error()};
+  auto info = config::CompilationInfo::fromAttribute(*written);
   if (!info)
     return Error{field.name() + ": " + info.error()};
   Result<FieldChange> change =

@@ -7,6 +7,7 @@
 // the result is asked separately, by whoever owns the loaded IREE.
 #pragma once
 
+#include "core/config/syntax/Attribute.h"
 #include "core/util/Result.h"
 
 #include <optional>
@@ -61,7 +62,11 @@ spelledValue(const std::string &attributeText, const Field &field,
 // `#iree_gpu.pipeline<TileAndFuse>`) as that name; anything else as given.
 std::string bareName(const Field &field, const std::string &value);
 
+// `written` is that text as the document's reading of it holds it (parsed
+// once, aliases resolved), or why it does not read: the attribute is
+// changed in place and printed once.
 Result<FieldChange> changeField(const std::string &attributeText,
+                                Result<config::Attribute> written,
                                 const Field &field,
                                 const std::optional<std::string> &value);
 

@@ -36,7 +36,8 @@ inline bool setField(Case &c, const std::string &name,
   std::string &text = field->part == edit::ConfigPart::TranslationInfo
                           ? c.probe.translationInfo
                           : c.probe.loweringConfig;
-  auto changed = edit::changeField(text, *field, value);
+  auto changed = edit::changeField(text, config::parseResolvedAttribute(text),
+                                   *field, value);
   if (!changed)
     return false;
   text = changed->attribute;
