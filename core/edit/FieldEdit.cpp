@@ -66,10 +66,13 @@ Result<bool> booleanValue(const Field &field, const std::string &text) {
   return Error{field.name() + " takes true or false, not \"" + text + "\""};
 }
 
-// A whole attribute, any kind (a CPU config too): `#alias = ...` lines
-// allowed.
-Result<Attribute> wholeValue(const Field &field, const std::string &value) {
-  auto parsed = config::parseResolvedAttribute(value);
+// A whole attribute, any kind (a CPU config too), given for a field with
+// no key: `#alias = ...` lines allowed; it cannot be removed.
+Result<Attribute> wholeValue(const Field &field,
+                             const std::optional<std::string> &value) {
+  if (!value)
+    return Error{field.name() + " cannot be removed here: set it instead"};
+  auto parsed = config::parseResolvedAttribute(*value);
   if (!parsed)
     return Error{field.name() + ": " + parsed.error()};
   return std::move(*parsed);
@@ -309,9 +312,7 @@ changeInnerLowering(Attribute &lowering, const Field &field,
                     const std::optional<std::string> &value) {
   if (!field.key.empty())
     return changeLowering(lowering, field, value);
-  if (!value)
-    return Error{field.name() + " cannot be removed here: set it instead"};
-  auto whole = wholeValue(field, *value);
+  auto whole = wholeValue(field, value);
   if (!whole)
     return Error{whole.error()};
   FieldChange change;
@@ -328,9 +329,7 @@ changeInnerTranslation(config::TranslationInfo &info, const Field &field,
                        const std::optional<std::string> &value) {
   if (!field.key.empty())
     return changeTranslation(info, field, value);
-  if (!value)
-    return Error{field.name() + " cannot be removed here: set it instead"};
-  auto whole = wholeValue(field, *value);
+  auto whole = wholeValue(field, value);
   if (!whole)
     return Error{whole.error()};
   auto typed = config::TranslationInfo::fromAttribute(*whole);
@@ -349,9 +348,7 @@ Result<FieldChange> changeHalf(const std::string &text,
                                Result<Attribute> written, const Field &field,
                                const std::optional<std::string> &value) {
   if (field.key.empty()) {
-    if (!value)
-      return Error{field.name() + " cannot be removed here: set it instead"};
-    auto whole = wholeValue(field, *value);
+    auto whole = wholeValue(field, value);
     if (!whole)
       return Error{whole.error()};
     FieldChange change;
