@@ -343,7 +343,8 @@ changeInnerTranslation(config::TranslationInfo &info, const Field &field,
 }
 
 // One half (a lowering config or a translation_info) whole or by field:
-// parsed once, printed once.
+// `written` (the document's reading of `text`) changed in place and printed
+// once.
 Result<FieldChange> changeHalf(const std::string &text,
                                Result<Attribute> written, const Field &field,
                                const std::optional<std::string> &value) {
