@@ -135,12 +135,10 @@ void predictAgain(SweepCandidate &candidate, const SweepRequest &request,
     takePrediction(candidate, *record.prediction);
   if (!candidate.dispatch || !request.document)
     return;
-  const service::ResourceReport report =
-      record.resources.value_or(service::ResourceReport{});
   document::Document document = *request.document;
   document.dispatches[request.op.dispatch] = *candidate.dispatch;
   const std::optional<layout::CompiledKernel> compiled =
-      compiledKernelOf(report);
+      record.resources ? compiledKernelOf(*record.resources) : std::nullopt;
   const edit::RootOpContext context = edit::contextOf(document, request.op);
   auto predicted = layout::predictOpTime(edit::costInputsOf(context), compiled);
   if (!predicted)

@@ -112,22 +112,19 @@ TryRecord readRow(sqlite3_stmt *s) {
   r.details = nlohmann::json::parse(columnText(s, 15), nullptr, false);
   if (r.details.is_discarded() || !r.details.is_object())
     r.details = nlohmann::json::object();
-  if (const auto configs = r.details.find("configs");
-      configs != r.details.end()) {
-    r.configs = configsFromJson(*configs);
-    r.details.erase(configs);
-  }
-  if (const auto resources = r.details.find("resources");
-      resources != r.details.end()) {
-    if (resources->is_object())
-      r.resources = resourceReportFromJson(*resources);
-    r.details.erase(resources);
-  }
-  if (const auto prediction = r.details.find("prediction");
-      prediction != r.details.end()) {
-    r.prediction = costPredictionFromJson(*prediction);
-    r.details.erase(prediction);
-  }
+  // The parts the record holds typed, taken out of the JSON.
+  auto take = [&r](const char *key) {
+    nlohmann::json part;
+    if (const auto it = r.details.find(key); it != r.details.end()) {
+      part = std::move(*it);
+      r.details.erase(it);
+    }
+    return part;
+  };
+  r.configs = configsFromJson(take("configs"));
+  if (nlohmann::json resources = take("resources"); resources.is_object())
+    r.resources = resourceReportFromJson(resources);
+  r.prediction = costPredictionFromJson(take("prediction"));
   return r;
 }
 

@@ -45,7 +45,7 @@ struct TryRecord {
   // The cost model's prediction of its kernel time, with the compiled
   // kernel's resources where read (details' "prediction").
   std::optional<layout::CostPrediction> prediction;
-  // Everything else: commands, resources, measurements, errors.
+  // Everything else: commands, diagnostics, measurements, errors.
   nlohmann::json details = nlohmann::json::object();
 };
 

@@ -3,7 +3,6 @@
 #include "core/export/DocumentJson.h"
 #include "core/service/UntrustedFiles.h"
 
-#include <cmath>
 #include <utility>
 
 namespace tilescope::tries {
@@ -216,29 +215,38 @@ isa::KernelResources kernelResourcesFromJson(const json &in) {
   return k;
 }
 
+namespace {
+
+// The strings of `in[key]`, an array: items of another type skipped.
+std::vector<std::string> stringsOf(const json &in, const char *key) {
+  std::vector<std::string> out;
+  if (const auto it = in.find(key); it != in.end() && it->is_array())
+    for (const json &item : *it)
+      if (item.is_string())
+        out.push_back(item.get<std::string>());
+  return out;
+}
+
+} // namespace
+
 service::ResourceReport resourceReportFromJson(const json &in) {
   service::ResourceReport report;
   if (!in.is_object())
     return report;
-  auto strings = [&in](const char *key, std::vector<std::string> &out) {
-    if (const auto it = in.find(key); it != in.end() && it->is_array())
-      for (const json &item : *it)
-        if (item.is_string())
-          out.push_back(item.get<std::string>());
-  };
   if (const auto kernels = in.find("kernels");
       kernels != in.end() && kernels->is_array())
     for (const json &kernel : *kernels)
       if (kernel.is_object())
         report.kernels.push_back(kernelResourcesFromJson(kernel));
-  strings("commands", report.commands);
-  strings("notes", report.notes);
+  report.commands = stringsOf(in, "commands");
+  report.notes = stringsOf(in, "notes");
   return report;
 }
 
 std::optional<layout::CostPrediction> costPredictionFromJson(const json &in) {
+  // numberField's numbers are finite.
   const auto us = service::numberField(in, "us");
-  if (!us || !std::isfinite(*us) || *us <= 0)
+  if (!us || *us <= 0)
     return std::nullopt;
   constexpr long long kMostCount = 1ll << 40;
   auto count = [&in](const char *key) {
@@ -246,7 +254,7 @@ std::optional<layout::CostPrediction> costPredictionFromJson(const json &in) {
   };
   auto number = [&in](const char *key) {
     const auto value = service::numberField(in, key);
-    return value && std::isfinite(*value) && *value >= 0 ? *value : 0.0;
+    return value && *value >= 0 ? *value : 0.0;
   };
   layout::CostPrediction p;
   p.microseconds = *us;
@@ -266,11 +274,7 @@ std::optional<layout::CostPrediction> costPredictionFromJson(const json &in) {
         p.terms.push_back({service::stringField(term, "name"),
                            service::numberField(term, "us").value_or(0),
                            service::stringField(term, "detail")});
-  if (const auto notes = in.find("notes");
-      notes != in.end() && notes->is_array())
-    for (const json &note : *notes)
-      if (note.is_string())
-        p.notes.push_back(note.get<std::string>());
+  p.notes = stringsOf(in, "notes");
   return p;
 }
 

@@ -1,7 +1,10 @@
 #include "core/tries/TriedConfigs.h"
 
+#include "core/service/UntrustedFiles.h"
 #include "core/util/Numbers.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 
 using nlohmann::json;
@@ -48,11 +51,6 @@ json toJson(const TriedConfigs &configs) {
 
 namespace {
 
-std::string stringOf(const json &entry, const char *key) {
-  const auto it = entry.find(key);
-  return it != entry.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 std::optional<size_t> indexOf(const std::string &text) {
   auto value = parseInt64(text);
   if (!value || *value < 0)
@@ -77,14 +75,14 @@ TriedConfigs configsFromJson(const json &configs) {
     OpConfigs op;
     op.dispatchIndex = *d;
     op.opIndex = *k;
-    op.dispatch = stringOf(entry, "dispatch");
-    op.opName = stringOf(entry, "op");
-    if (const auto line = entry.find("line");
-        line != entry.end() && line->is_number_integer())
-      op.line = line->get<int>();
-    op.translationInfo = stringOf(entry, "translation_info");
-    op.loweringConfig = stringOf(entry, "lowering_config");
-    op.compilationInfo = stringOf(entry, "compilation_info");
+    op.dispatch = service::stringField(entry, "dispatch");
+    op.opName = service::stringField(entry, "op");
+    op.line = static_cast<int>(
+        service::integerField(entry, "line", 0, std::numeric_limits<int>::max())
+            .value_or(0));
+    op.translationInfo = service::stringField(entry, "translation_info");
+    op.loweringConfig = service::stringField(entry, "lowering_config");
+    op.compilationInfo = service::stringField(entry, "compilation_info");
     out.push_back(std::move(op));
   }
   // The object's keys come sorted as text ("10:0" before "2:0"): back to

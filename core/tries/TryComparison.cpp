@@ -5,7 +5,6 @@
 
 #include "core/export/DifferenceJson.h"
 
-#include <algorithm>
 #include <map>
 
 using nlohmann::json;
@@ -27,27 +26,40 @@ std::optional<long long> valueOf(const std::optional<int> &value) {
   return value ? std::optional<long long>(*value) : std::nullopt;
 }
 
-// A kernel's resources by the history's keys, those its backend reports
-// (AMD's VGPRs, AGPRs, SGPRs and their spills; NVIDIA's registers and
-// spill bytes), in the order a comparison lists them.
-std::vector<std::pair<std::string, std::optional<long long>>>
+// The resources a comparison lists, in its order (the history's keys).
+const char *const kResourceKeys[] = {"vgprs",
+                                     "agprs",
+                                     "sgprs",
+                                     "vgpr_spills",
+                                     "sgpr_spills",
+                                     "registers",
+                                     "spill_store_bytes",
+                                     "spill_load_bytes",
+                                     "shared_memory_bytes",
+                                     "scratch_bytes",
+                                     "workgroup_size"};
+
+// A kernel's resources by those keys, the ones its backend reports (AMD's
+// VGPRs, AGPRs, SGPRs and their spills; NVIDIA's registers and spill
+// bytes); unset values where it reports the key but not the figure.
+std::map<std::string, std::optional<long long>>
 resourceFields(const isa::KernelResources &k) {
-  std::vector<std::pair<std::string, std::optional<long long>>> fields;
+  std::map<std::string, std::optional<long long>> fields;
   if (k.backend == "rocm" || k.vgprs) {
-    fields.push_back({"vgprs", valueOf(k.vgprs)});
-    fields.push_back({"agprs", valueOf(k.agprs)});
-    fields.push_back({"sgprs", valueOf(k.sgprs)});
-    fields.push_back({"vgpr_spills", valueOf(k.vgprSpills)});
-    fields.push_back({"sgpr_spills", valueOf(k.sgprSpills)});
+    fields["vgprs"] = valueOf(k.vgprs);
+    fields["agprs"] = valueOf(k.agprs);
+    fields["sgprs"] = valueOf(k.sgprs);
+    fields["vgpr_spills"] = valueOf(k.vgprSpills);
+    fields["sgpr_spills"] = valueOf(k.sgprSpills);
   }
   if (k.backend != "rocm" || k.registers) {
-    fields.push_back({"registers", valueOf(k.registers)});
-    fields.push_back({"spill_store_bytes", k.spillStoreBytes});
-    fields.push_back({"spill_load_bytes", k.spillLoadBytes});
+    fields["registers"] = valueOf(k.registers);
+    fields["spill_store_bytes"] = k.spillStoreBytes;
+    fields["spill_load_bytes"] = k.spillLoadBytes;
   }
-  fields.push_back({"shared_memory_bytes", k.sharedMemoryBytes});
-  fields.push_back({"scratch_bytes", k.scratchBytes});
-  fields.push_back({"workgroup_size", k.workgroupSize});
+  fields["shared_memory_bytes"] = k.sharedMemoryBytes;
+  fields["scratch_bytes"] = k.scratchBytes;
+  fields["workgroup_size"] = k.workgroupSize;
   return fields;
 }
 
@@ -152,22 +164,14 @@ TryComparison compareTries(const TryRecord &a, const TryRecord &b) {
     KernelComparison kernel{name, {}};
     const auto fieldsA = resourceFields(*kernelA);
     const auto fieldsB = resourceFields(*found->second);
-    // Every key either kernel reports, in the order the first kernel (then
-    // the second) lists them.
-    std::vector<std::string> keys;
-    for (const auto *fields : {&fieldsA, &fieldsB})
-      for (const auto &[key, value] : *fields)
-        if (std::find(keys.begin(), keys.end(), key) == keys.end())
-          keys.push_back(key);
-    auto valueIn = [](const auto &fields, const std::string &key) {
-      for (const auto &[field, value] : fields)
-        if (field == key)
-          return value;
-      return std::optional<long long>();
-    };
-    for (const std::string &key : keys)
-      kernel.resources.push_back(
-          {key, valueIn(fieldsA, key), valueIn(fieldsB, key)});
+    // Every key either kernel reports.
+    for (const char *key : kResourceKeys) {
+      const auto inA = fieldsA.find(key), inB = fieldsB.find(key);
+      if (inA != fieldsA.end() || inB != fieldsB.end())
+        kernel.resources.push_back(
+            {key, inA != fieldsA.end() ? inA->second : std::nullopt,
+             inB != fieldsB.end() ? inB->second : std::nullopt});
+    }
     kernel.resources.push_back(
         {"occupancy", activeWaves(*kernelA), activeWaves(*found->second)});
     comparison.kernels.push_back(std::move(kernel));

@@ -5,6 +5,7 @@
 #include "widgets/jobs/HistoryModel.h"
 #include "widgets/jobs/RunPlaceBox.h"
 #include "widgets/views/InstructionsView.h"
+#include "widgets/views/TryComparisonView.h"
 
 #include "core/edit/ConfigDiff.h"
 #include "core/process/Workspace.h"
@@ -107,11 +108,6 @@ QString guessProgram(const std::filesystem::path &file) {
                                           (stem.substr(0, at) + ".mlir");
   return std::filesystem::exists(candidate) ? qs(candidate.string())
                                             : QString();
-}
-
-// A resource's value, "–" where the kernel has none.
-QString resourceText(const std::optional<long long> &value) {
-  return value ? QString::number(*value) : QString("–");
 }
 
 // What the kernels' resources did since the previous try of the same file

@@ -22,10 +22,6 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-QString valueText(const std::optional<long long> &value) {
-  return value ? QString::number(*value) : QString("–");
-}
-
 QString timeText(const std::optional<double> &microseconds) {
   return microseconds ? QString::number(*microseconds, 'f', 2) + " µs" : "–";
 }
@@ -133,7 +129,8 @@ void addComparisonRows(QTreeWidget *table,
   for (const tries::KernelComparison &kernel : comparison.kernels) {
     auto *kernelItem = new QTreeWidgetItem(resources, {qs(kernel.kernel)});
     for (const tries::ResourcePair &pair : kernel.resources)
-      addRow(kernelItem, qs(pair.key), valueText(pair.a), valueText(pair.b));
+      addRow(kernelItem, qs(pair.key), resourceText(pair.a),
+             resourceText(pair.b));
   }
   if (!comparison.instructions.empty()) {
     auto *instructions = new QTreeWidgetItem(table, {"Instructions"});
@@ -158,6 +155,10 @@ void addComparisonRows(QTreeWidget *table,
 }
 
 } // namespace
+
+QString resourceText(const std::optional<long long> &value) {
+  return value ? QString::number(*value) : QString("–");
+}
 
 TryComparisonView::TryComparisonView(Side a, Side b,
                                      const tries::TryComparison &comparison,

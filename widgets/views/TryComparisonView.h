@@ -24,6 +24,10 @@ class QSplitter;
 
 namespace tilescope::widgets {
 
+// A compared resource's value as the comparisons show it (this view and the
+// Run panel's "since try N"): "–" where the kernel has none.
+QString resourceText(const std::optional<long long> &value);
+
 class TryComparisonView : public QWidget {
   Q_OBJECT
 
