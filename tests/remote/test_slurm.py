@@ -144,7 +144,10 @@ def test_a_cancelled_task_is_said_and_only_it_is_sent_again(slurm, tmp_path):
 
 def test_the_node_going_down_mid_sweep_fails_its_tasks_and_the_sweep_resumes(slurm, tmp_path):
     ws = tmp_path / "ws"
-    running = started(ws, "--repetitions", "30")
+    # Long tasks (300 repetitions of 0.1 s): the Stop must find them running.
+    # With short ones a loaded machine finished them before the SIGINT was
+    # handled, and the sweep run again rightly took their results instead.
+    running = started(ws, "--repetitions", "300")
     wait_for(lambda: slurm.running())
     slurm.command("scontrol", "update", f"nodename={slurm.node}", "state=down",
                   "reason=tilescope-test")
@@ -183,7 +186,10 @@ def test_tilescope_killed_mid_sweep_waits_for_its_tasks_when_run_again(slurm, tm
 
 def test_stop_cancels_the_array_and_the_sweep_resumes(slurm, tmp_path):
     ws = tmp_path / "ws"
-    running = started(ws, "--repetitions", "30")
+    # Long tasks (300 repetitions of 0.1 s): the Stop must find them running.
+    # With short ones a loaded machine finished them before the SIGINT was
+    # handled, and the sweep run again rightly took their results instead.
+    running = started(ws, "--repetitions", "300")
     wait_for(lambda: slurm.running())
     job = slurm.running()[0].split("_")[0]
     running.send_signal(signal.SIGINT)
