@@ -72,13 +72,14 @@ struct BenchOptions {
 };
 
 // The try in words: what was compiled, where, what it uses and how fast.
-void printTry(const tries::TryResult &tried, const json &out, size_t dispatch) {
+void printTry(const tries::TryResult &tried, const document::Document &opened,
+              size_t dispatch) {
   const service::CompileJobResult &compiled = tried.compiled;
-  if (out.contains("dispatch_alone"))
+  if (tried.alone && dispatch < opened.dispatches.size())
     std::cout << "dispatch " << dispatch << " ("
-              << out["dispatch_alone"]["name"].get<std::string>()
+              << opened.dispatches[dispatch].name
               << ") alone, taken out of the program by IREE: "
-              << out["dispatch_alone"]["file"].get<std::string>() << "\n";
+              << tried.alone->document.path.string() << "\n";
   std::cout << compiled.summary() << "\n";
   for (const service::CompileDiagnostic &d : compiled.diagnostics)
     std::cout << d.toString() << "\n";
@@ -95,31 +96,26 @@ void printTry(const tries::TryResult &tried, const json &out, size_t dispatch) {
   }
   if (tried.record.prediction)
     std::cout << "prediction: " << tried.record.prediction->summary() << "\n";
-  if (out.contains("bench")) {
-    const json &timed = out["bench"];
-    if (!timed.value("ran", false))
-      std::cout << "not run: " << timed["why"].get<std::string>() << "\n";
+  if (const auto &timed = tried.record.bench) {
+    if (!timed->ran)
+      std::cout << "not run: " << timed->why << "\n";
     else {
-      std::cout << timed["summary"].get<std::string>() << "\n";
-      if (tried.bench && tried.bench->timing.timed())
-        std::cout << "  method: " << tried.bench->timing.method() << "\n"
-                  << "  run bundle: " << tried.bench->bundle.string()
+      std::cout << timed->summary << "\n";
+      if (timed->timing.timed())
+        std::cout << "  method: " << timed->timing.method() << "\n"
+                  << "  run bundle: " << timed->bundle
                   << " (its run.sh times it again, here or on any machine "
                      "with the runtime tools)\n";
-      if (timed.contains("profile_error"))
-        std::cout << "profile: " << timed["profile_error"].get<std::string>()
-                  << "\n";
-      if (timed.contains("beside_tilescope"))
+      if (!timed->timing.profileError.empty())
+        std::cout << "profile: " << timed->timing.profileError << "\n";
+      if (!timed->besideTilescope.empty())
         std::cout << "profiler beside Tilescope (\"!\" where they differ):\n"
-                  << tries::profileTable(
-                         tries::profileRowsFromJson(timed["beside_tilescope"]));
-      if (timed.contains("floor_us"))
+                  << tries::profileTable(timed->besideTilescope);
+      if (timed->floorMicroseconds && timed->efficiency)
         std::cout << "roofline floor "
-                  << format("%.3f us", timed["floor_us"].get<double>()) << " ("
-                  << timed["bound_by"].get<std::string>()
-                  << " bound): efficiency "
-                  << format("%.1f%%", 100 * timed["efficiency"].get<double>())
-                  << "\n";
+                  << format("%.3f us", *timed->floorMicroseconds) << " ("
+                  << timed->boundBy << " bound): efficiency "
+                  << format("%.1f%%", 100 * *timed->efficiency) << "\n";
     }
   }
 }
@@ -217,7 +213,7 @@ int runJobCommand(const QStringList &arguments, Stage stage) {
   if (asJson)
     std::cout << exporting::jsonText(out, 2) << "\n";
   else
-    printTry(*tried, out, *op ? (*op)->dispatch : 0);
+    printTry(*tried, *document, *op ? (*op)->dispatch : 0);
   return exit;
 }
 

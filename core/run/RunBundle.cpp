@@ -432,6 +432,10 @@ json toJson(const ModuleTiming &t) {
               {"method", t.method()}, {"summary", t.summary()}};
   if (!t.why.empty())
     out["why"] = t.why;
+  if (t.targetMicroseconds > 0)
+    out["target_us"] = t.targetMicroseconds;
+  if (!t.profiler.empty())
+    out["profiler"] = t.profiler;
   if (t.perDispatch) {
     out.update(toJson(*t.perDispatch));
     out["per_dispatch"] = toJson(*t.perDispatch);
@@ -445,6 +449,34 @@ json toJson(const ModuleTiming &t) {
   if (!t.profileError.empty())
     out["profile_error"] = t.profileError;
   return out;
+}
+
+ModuleTiming moduleTimingFromJson(const json &in) {
+  ModuleTiming t;
+  t.status = service::stringField(in, "status", "failed");
+  if (t.status != "ok" && t.status != "failed" && t.status != "not-run")
+    t.status = "failed";
+  t.id = service::stringField(in, "id");
+  t.why = service::stringField(in, "why");
+  t.device = service::stringField(in, "device");
+  t.kind = service::stringField(in, "kind");
+  t.batch = static_cast<int>(
+      service::integerField(in, "batch", 1, 1 << 20).value_or(1));
+  t.targetMicroseconds = service::numberField(in, "target_us").value_or(0.0);
+  t.benchmark = service::stringField(in, "benchmark");
+  if (in.is_object()) {
+    t.perDispatch = timingStatsFromJson(in.value("per_dispatch", json()));
+    t.perSubmission = timingStatsFromJson(in.value("per_submission", json()));
+    t.profile = profileFromJson(in.value("profile", json()));
+  }
+  if (auto probe = service::numberField(in, "probe_us"); probe && *probe > 0)
+    t.probeMicroseconds = *probe;
+  t.profiler = service::stringField(in, "profiler");
+  t.profileError = service::stringField(in, "profile_error");
+  // A time without its figures is no time.
+  if (t.status == "ok" && !t.perDispatch)
+    t.status = "failed";
+  return t;
 }
 
 const std::string &runBundleScript() {

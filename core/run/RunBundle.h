@@ -154,6 +154,10 @@ ModuleTiming readModuleTiming(const std::filesystem::path &bundle,
 nlohmann::json toJson(const TimingStats &stats);
 nlohmann::json toJson(const ModuleTiming &timing);
 std::optional<TimingStats> timingStatsFromJson(const nlohmann::json &json);
+// The inverse of toJson (a timing the history or a bundle's manifest keeps):
+// each field read only with its type and in its range; its measurements are
+// not kept. A status "ok" without per-dispatch figures reads as "failed".
+ModuleTiming moduleTimingFromJson(const nlohmann::json &json);
 
 // The run.sh every bundle carries.
 const std::string &runBundleScript();

@@ -113,6 +113,25 @@ std::string stringField(const nlohmann::json &object, std::string_view key,
                                                : fallback;
 }
 
+std::vector<std::string> stringsField(const nlohmann::json &object,
+                                      std::string_view key) {
+  std::vector<std::string> out;
+  if (!object.is_object())
+    return out;
+  if (const auto it = object.find(key); it != object.end() && it->is_array())
+    for (const nlohmann::json &item : *it)
+      if (item.is_string())
+        out.push_back(item.get<std::string>());
+  return out;
+}
+
+bool flagField(const nlohmann::json &object, std::string_view key) {
+  if (!object.is_object())
+    return false;
+  const auto it = object.find(key);
+  return it != object.end() && it->is_boolean() && it->get<bool>();
+}
+
 std::optional<double> numberField(const nlohmann::json &object,
                                   std::string_view key) {
   if (!object.is_object())

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilescope::service {
 
@@ -52,6 +53,11 @@ Result<nlohmann::json> parseUntrustedJson(const std::string &text,
 // string is missing.
 std::string stringField(const nlohmann::json &object, std::string_view key,
                         const std::string &fallback = {});
+// The strings of `object[key]`, an array: items of another type skipped.
+std::vector<std::string> stringsField(const nlohmann::json &object,
+                                      std::string_view key);
+// `object[key]` as a boolean, false where it is missing or of another type.
+bool flagField(const nlohmann::json &object, std::string_view key);
 // `object[key]` as a finite number.
 std::optional<double> numberField(const nlohmann::json &object,
                                   std::string_view key);

@@ -29,9 +29,8 @@ std::set<std::string> recordedBundles(const tries::History &history,
   filter.sweep = sweep;
   if (auto earlier = history.list(filter))
     for (const tries::TryRecord &record : *earlier)
-      if (auto bench = record.details.find("bench");
-          bench != record.details.end() && bench->contains("bundle"))
-        recorded.insert(bench->value("bundle", ""));
+      if (record.bench && !record.bench->bundle.empty())
+        recorded.insert(record.bench->bundle);
   return recorded;
 }
 

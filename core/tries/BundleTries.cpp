@@ -292,7 +292,10 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
           out.alreadyImported = true;
           out.imported = r.id;
         }
-    json bench = toJson(out.timing);
+    TriedBench bench;
+    bench.ran = true;
+    bench.timing = out.timing;
+    bench.timing.measurements.clear();
     if (out.timing.profile) {
       const isa::KernelResources kernel =
           resources && !resources->kernels.empty() ? resources->kernels.front()
@@ -307,7 +310,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
         if (auto target = config::builtinTarget(kernel.arch))
           inputs.peakMemoryBytesPerSecond = target->peakMemoryBytesPerSecond;
       out.besideTilescope = profileBesideTilescope(inputs);
-      bench["beside_tilescope"] = toJson(out.besideTilescope);
+      bench.besideTilescope = out.besideTilescope;
     }
     if (!out.alreadyImported) {
       row.kind = "bench";
@@ -319,7 +322,6 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       row.directory = (report.bundle / "results").string();
       row.sweep = out.sweep;
       row.candidate = out.candidate;
-      details["bench"] = bench;
       details["imported_from"] = key;
       if (!report.host.empty())
         details["run_on"] = report.host;
@@ -328,6 +330,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       row.configs = std::move(configs);
       row.resources = std::move(resources);
       row.prediction = std::move(prediction);
+      row.bench = std::move(bench);
       row.details = std::move(details);
       auto added = history.add(std::move(row));
       if (!added)

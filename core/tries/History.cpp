@@ -33,6 +33,8 @@ nlohmann::json detailsJson(const TryRecord &record) {
     details["resources"] = toJson(*record.resources);
   if (record.prediction)
     details["prediction"] = exporting::toJson(*record.prediction);
+  if (record.bench)
+    details["bench"] = toJson(*record.bench);
   return details;
 }
 
@@ -125,6 +127,7 @@ TryRecord readRow(sqlite3_stmt *s) {
   if (nlohmann::json resources = take("resources"); resources.is_object())
     r.resources = resourceReportFromJson(resources);
   r.prediction = costPredictionFromJson(take("prediction"));
+  r.bench = triedBenchFromJson(take("bench"));
   return r;
 }
 

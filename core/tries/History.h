@@ -6,6 +6,7 @@
 
 #include "core/layout/CostModel.h"
 #include "core/service/Resources.h"
+#include "core/tries/TriedBench.h"
 #include "core/tries/TriedConfigs.h"
 #include "core/util/Result.h"
 
@@ -45,12 +46,14 @@ struct TryRecord {
   // The cost model's prediction of its kernel time, with the compiled
   // kernel's resources where read (details' "prediction").
   std::optional<layout::CostPrediction> prediction;
+  // Its timed run, or why it did not run (details' "bench").
+  std::optional<TriedBench> bench;
   // Everything else: commands, diagnostics, measurements, errors.
   nlohmann::json details = nlohmann::json::object();
 };
 
 // Its details as the history keeps them and `--json` prints them: the
-// details with its configs, resources and prediction.
+// details with its configs, resources, prediction and timed run.
 nlohmann::json detailsJson(const TryRecord &record);
 
 // Every outcome a try records (TryRecord::outcome), as `history --outcome`

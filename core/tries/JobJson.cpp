@@ -215,20 +215,6 @@ isa::KernelResources kernelResourcesFromJson(const json &in) {
   return k;
 }
 
-namespace {
-
-// The strings of `in[key]`, an array: items of another type skipped.
-std::vector<std::string> stringsOf(const json &in, const char *key) {
-  std::vector<std::string> out;
-  if (const auto it = in.find(key); it != in.end() && it->is_array())
-    for (const json &item : *it)
-      if (item.is_string())
-        out.push_back(item.get<std::string>());
-  return out;
-}
-
-} // namespace
-
 service::ResourceReport resourceReportFromJson(const json &in) {
   service::ResourceReport report;
   if (!in.is_object())
@@ -238,8 +224,8 @@ service::ResourceReport resourceReportFromJson(const json &in) {
     for (const json &kernel : *kernels)
       if (kernel.is_object())
         report.kernels.push_back(kernelResourcesFromJson(kernel));
-  report.commands = stringsOf(in, "commands");
-  report.notes = stringsOf(in, "notes");
+  report.commands = service::stringsField(in, "commands");
+  report.notes = service::stringsField(in, "notes");
   return report;
 }
 
@@ -274,7 +260,7 @@ std::optional<layout::CostPrediction> costPredictionFromJson(const json &in) {
         p.terms.push_back({service::stringField(term, "name"),
                            service::numberField(term, "us").value_or(0),
                            service::stringField(term, "detail")});
-  p.notes = stringsOf(in, "notes");
+  p.notes = service::stringsField(in, "notes");
   return p;
 }
 
@@ -285,29 +271,6 @@ json toJson(const service::ResourceReport &report) {
   return {{"kernels", kernels},
           {"commands", report.commands},
           {"notes", report.notes}};
-}
-
-json toJson(const run::BenchJobResult &bench) {
-  json out = toJson(bench.timing);
-  out["process"] = processJson(bench.spec, bench.process);
-  out["command"] = bench.spec.shellCommand();
-  out["bundle"] = bench.bundle.string();
-  out["summary"] = bench.summary();
-  if (!bench.succeeded())
-    out["error"] = bench.error;
-  if (bench.remote)
-    out["remote"] = {{"on", "ssh:" + bench.remote->host},
-                     {"folder", bench.remote->folder},
-                     {"tools_copied", bench.remote->toolsCopied},
-                     {"steps", bench.remote->steps}};
-  if (bench.slurm)
-    out["slurm"] = {{"task", bench.slurm->task},
-                    {"state", bench.slurm->state},
-                    {"node", bench.slurm->node},
-                    {"exit_code", bench.slurm->exitCode},
-                    {"log", bench.slurm->log.string()},
-                    {"reattached", bench.slurm->reattached}};
-  return out;
 }
 
 json toJson(const run::CheckResult &check) {

@@ -1,5 +1,7 @@
 #include "core/tries/ProfileComparison.h"
 
+#include "core/service/UntrustedFiles.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -118,9 +120,11 @@ std::vector<ProfileRow> profileRowsFromJson(const nlohmann::json &rows) {
     return out;
   for (const nlohmann::json &row : rows)
     if (row.is_object())
-      out.push_back({row.value("quantity", ""), row.value("tilescope", ""),
-                     row.value("profiler", ""), row.value("source", ""),
-                     row.value("differs", false)});
+      out.push_back({service::stringField(row, "quantity"),
+                     service::stringField(row, "tilescope"),
+                     service::stringField(row, "profiler"),
+                     service::stringField(row, "source"),
+                     service::flagField(row, "differs")});
   return out;
 }
 

@@ -45,14 +45,8 @@ TimeVerdict compareTimes(const run::TimingStats &a, const run::TimingStats &b) {
 std::optional<run::TimingStats> timingOf(const TryRecord &record) {
   if (!record.medianMicroseconds)
     return std::nullopt;
-  const json bench = record.details.value("bench", json());
-  if (bench.is_object()) {
-    if (auto stats =
-            run::timingStatsFromJson(bench.value("per_dispatch", json())))
-      return stats;
-    if (auto stats = run::timingStatsFromJson(bench))
-      return stats;
-  }
+  if (record.bench && record.bench->timing.perDispatch)
+    return record.bench->timing.perDispatch;
   run::TimingStats only;
   only.median = only.minimum = only.maximum = *record.medianMicroseconds;
   return only;

@@ -63,10 +63,11 @@ void addFloor(const TryRequest &request, TryResult &result) {
   auto floor = layout::rooflineFloor(*op.space, *target, op.kind);
   if (!floor)
     return;
-  result.floorMicroseconds = floor->floorSeconds * 1e6;
-  result.efficiency =
-      *result.floorMicroseconds / result.bench->medianMicroseconds();
-  result.boundBy = floor->boundBy;
+  TriedBench &tried = *result.record.bench;
+  tried.floorMicroseconds = floor->floorSeconds * 1e6;
+  tried.efficiency =
+      *tried.floorMicroseconds / result.bench->medianMicroseconds();
+  tried.boundBy = floor->boundBy;
 }
 
 // The cost model's prediction for the try's root op, with the compiled
@@ -92,7 +93,8 @@ std::string runDevice(const TryRequest &request, TryResult &result) {
     result.cannotRun = why;
     record.outcome = "cannot-run-here";
     record.summary = why;
-    result.report["bench"] = {{"ran", false}, {"why", why}};
+    record.bench = notRun(why);
+    result.report["bench"] = toJson(*record.bench);
     return std::string();
   };
   if (!request.device.empty())
@@ -147,7 +149,8 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
   const auto notStarted = [&](const std::string &why) {
     record.outcome = "run-failed";
     record.summary = why;
-    result.report["bench"] = {{"ran", false}, {"why", why}};
+    record.bench = notRun(why);
+    result.report["bench"] = toJson(*record.bench);
   };
   if (request.deferRun || request.deferCompile) {
     auto prepared = prepareBench(iree, benchRequest);
@@ -172,36 +175,29 @@ void finishTryRun(const TryRequest &request, TryResult &result,
   TryRecord &record = result.record;
   result.pendingRun.reset();
   result.bench = std::move(timed);
-  json benchJson = toJson(*result.bench);
-  benchJson["ran"] = true;
+  record.bench = triedBenchOf(*result.bench);
   if (result.bench->succeeded()) {
     addFloor(request, result);
-    if (result.floorMicroseconds) {
-      benchJson["floor_us"] = *result.floorMicroseconds;
-      benchJson["efficiency"] = *result.efficiency;
-      benchJson["bound_by"] = result.boundBy;
-    }
     record.medianMicroseconds = result.bench->medianMicroseconds();
   }
   if (const run::ModuleTiming &timing = result.bench->timing; timing.profile) {
     ProfileInputs inputs;
     inputs.reading = &*timing.profile;
-    if (const auto &resources = result.record.resources;
+    if (const auto &resources = record.resources;
         resources && !resources->kernels.empty())
       inputs.resources = &resources->kernels.front();
-    if (result.record.prediction)
-      inputs.prediction = &*result.record.prediction;
+    if (record.prediction)
+      inputs.prediction = &*record.prediction;
     if (timing.perDispatch)
       inputs.perDispatch = &*timing.perDispatch;
     if (auto target = targetOf(request))
       inputs.peakMemoryBytesPerSecond = target->peakMemoryBytesPerSecond;
-    benchJson["beside_tilescope"] = toJson(profileBesideTilescope(inputs));
+    record.bench->besideTilescope = profileBesideTilescope(inputs);
   }
   record.outcome = outcomeOf(*result.bench);
   record.summary = result.bench->summary();
   record.wallSeconds += result.bench->process.elapsed.count() / 1000.0;
-  record.details["bench"] = benchJson;
-  result.report["bench"] = benchJson;
+  result.report["bench"] = toJson(*record.bench);
 }
 
 const char *toString(TryStage stage) {

@@ -79,6 +79,8 @@ struct TryResult {
   service::CompileJobResult compiled;
   // Its kernels' resources, where read, are the record's (record.resources).
   // Its prediction by the cost model is the record's (record.prediction).
+  // What stays of its timed run (the roofline floor it reached, the
+  // profiler beside Tilescope) is the record's (record.bench).
   std::optional<run::BenchJobResult> bench;
   // The timed run set up and not yet run (TryRequest::deferRun).
   std::optional<run::PreparedBench> pendingRun;
@@ -90,10 +92,6 @@ struct TryResult {
   std::shared_ptr<const service::DispatchAlone> alone;
   // Why it did not run, when it asked for a device this machine lacks.
   std::string cannotRun;
-  // The roofline floor of the op on the target and the efficiency the
-  // measured time reaches against it, where both are known.
-  std::optional<double> floorMicroseconds, efficiency;
-  std::string boundBy;
   // The history row (id unset) and the report --json prints: {"compile",
   // "resources", "bench"}.
   TryRecord record;

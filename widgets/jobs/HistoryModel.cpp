@@ -42,14 +42,12 @@ void HistoryModel::show(const std::vector<tries::TryRecord> &records,
   beginResetModel();
   rows.clear();
   for (const tries::TryRecord &r : records) {
-    const nlohmann::json bench = r.details.value("bench", nlohmann::json());
-    auto number = [&bench](const char *key) -> std::optional<double> {
-      if (bench.is_object() && bench.value(key, nlohmann::json()).is_number())
-        return bench[key].get<double>();
-      return std::nullopt;
-    };
-    const auto spread = number("spread_us");
-    const auto efficiency = number("efficiency");
+    std::optional<double> spread, efficiency;
+    if (r.bench) {
+      if (r.bench->timing.perDispatch)
+        spread = r.bench->timing.perDispatch->spread;
+      efficiency = r.bench->efficiency;
+    }
     Row row;
     row.id = r.id;
     row.cells = {

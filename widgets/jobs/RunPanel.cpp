@@ -84,11 +84,9 @@ QString timingDetails(const tries::TryResult &tried) {
             "\nrun bundle: " + qs(tried.bench->bundle.string()) + "\n";
   if (!timing.profileError.empty())
     text += "profile: " + qs(timing.profileError) + "\n";
-  const auto bench = tried.report.find("bench");
-  if (bench != tried.report.end() && bench->contains("beside_tilescope"))
+  if (tried.record.bench && !tried.record.bench->besideTilescope.empty())
     text += "profiler beside Tilescope (\"!\" where they differ):\n" +
-            qs(tries::profileTable(
-                tries::profileRowsFromJson((*bench)["beside_tilescope"])));
+            qs(tries::profileTable(tried.record.bench->besideTilescope));
   return text;
 }
 
@@ -212,16 +210,14 @@ std::shared_ptr<RunOutcome> triedRun(const workbench::Workbench &bench,
                        (tried->record.summary != tried->compiled.summary()
                             ? "; " + qs(tried->record.summary)
                             : QString());
-  if (tried->efficiency)
+  if (const auto &timed = tried->record.bench; timed && timed->efficiency)
     outcome->summary += QString("; %1% of the roofline floor (%2 bound)")
-                            .arg(100 * *tried->efficiency, 0, 'f', 1)
-                            .arg(qs(tried->boundBy));
-  if (const auto alone = tried->report.find("dispatch_alone");
-      alone != tried->report.end()) {
-    outcome->summary = QString("dispatch %1 alone: ")
-                           .arg(alone->value("dispatch", size_t{0})) +
+                            .arg(100 * *timed->efficiency, 0, 'f', 1)
+                            .arg(qs(timed->boundBy));
+  if (tried->alone && request.op) {
+    outcome->summary = QString("dispatch %1 alone: ").arg(request.op->first) +
                        outcome->summary;
-    outcome->command = qs(alone->value("command", std::string())) + "\n";
+    outcome->command = qs(tried->alone->command) + "\n";
   }
   outcome->command += qs(tried->compiled.spec.shellCommand());
   if (tried->bench)

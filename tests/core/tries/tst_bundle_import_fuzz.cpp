@@ -194,13 +194,12 @@ std::string importAndJudge(const fs::path &root, const Bundle &b,
   for (const TryRecord &r : *rows) {
     if (r.kind != "bench")
       continue;
-    const json &bench = r.details.value("bench", json());
     if (r.outcome == "ok") {
       if (!r.medianMicroseconds || !std::isfinite(*r.medianMicroseconds) ||
           *r.medianMicroseconds <= 0)
         return label + ": an ok row with time " +
                std::to_string(r.medianMicroseconds.value_or(-1));
-      const int batch = bench.value("batch", 0);
+      const int batch = r.bench ? r.bench->timing.batch : 0;
       if (batch < 1 || batch > (1 << 20))
         return label + ": an ok row with batch " + std::to_string(batch);
     }

@@ -263,6 +263,78 @@ private slots:
     QCOMPARE(tries::detailsJson(*back)["prediction"], kept);
   }
 
+  void timedRunsReadBackAsWritten() {
+    tries::TriedBench b;
+    b.ran = true;
+    b.timing.id = "module";
+    b.timing.status = "ok";
+    b.timing.device = "cuda://0";
+    b.timing.kind = "dispatch";
+    b.timing.batch = 32;
+    b.timing.targetMicroseconds = 200;
+    b.timing.benchmark = "BM_main/process_time/real_time";
+    b.timing.perDispatch = run::TimingStats{28.93, 0.12, 28.8, 29.1, 5};
+    b.timing.perSubmission = run::TimingStats{45.67, 0.5, 45, 46.2, 5};
+    b.timing.profiler = "ncu";
+    b.timing.profileError = "no SourceCounters section";
+    b.process = tries::RanProcess{"bash run.sh", "ok", "exited with 0", 3.5};
+    b.bundle = "/ws/tries/7/run";
+    b.summary = b.timing.summary();
+    b.slurm = tries::RanSlurm{"41_0", "COMPLETED",          "node1",
+                              "0:0",  "/ws/slurm/41_0.log", true};
+    b.floorMicroseconds = 12.5;
+    b.efficiency = 12.5 / 28.93;
+    b.boundBy = "DRAM";
+    b.besideTilescope = {
+        {"kernel time", "28.9 us", "27.1 us", "batched", true}};
+    const nlohmann::json kept = tries::toJson(b);
+    const auto read = tries::triedBenchFromJson(kept);
+    QVERIFY(read.has_value());
+    QCOMPARE(tries::toJson(*read), kept);
+    QCOMPARE(read->timing.method(), b.timing.method());
+    QVERIFY(read->timed());
+
+    // What the history or a bundle holds of another form is read as far as
+    // its types go, never thrown on.
+    QVERIFY(!tries::triedBenchFromJson(nlohmann::json(3)));
+    const auto odd = tries::triedBenchFromJson(
+        {{"status", "ok"},
+         {"per_dispatch", {{"median_us", "fast"}}},
+         {"batch", -4},
+         {"slurm", {{"task", 41}, {"reattached", "yes"}}},
+         {"floor_us", 5.0},
+         {"beside_tilescope", {{{"quantity", 1}, {"differs", "no"}}, 7}}});
+    QVERIFY(odd.has_value() && odd->ran && !odd->timed());
+    QCOMPARE(odd->timing.status, std::string("failed"));
+    QCOMPARE(odd->timing.batch, 1);
+    QVERIFY(odd->slurm && odd->slurm->task.empty() && !odd->slurm->reattached);
+    QVERIFY(!odd->floorMicroseconds); // a floor without its efficiency
+    QCOMPARE(odd->besideTilescope.size(), size_t(1));
+    QVERIFY(odd->besideTilescope[0].quantity.empty());
+    const auto notRun = tries::triedBenchFromJson({{"ran", false}, {"why", 4}});
+    QVERIFY(notRun && !notRun->ran && notRun->why.empty());
+
+    // Through the history: its details print what was kept, and the time
+    // comparison takes the per-dispatch figures from it.
+    QTemporaryDir folder;
+    auto history = tries::History::open(
+        std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
+    QVERIFY(history.ok());
+    tries::TryRecord record;
+    record.kind = "bench";
+    record.medianMicroseconds = 28.93;
+    record.bench = b;
+    auto id = history->add(record);
+    QVERIFY(id.ok());
+    auto back = history->get(*id);
+    QVERIFY(back.ok() && back->bench);
+    QCOMPARE(tries::toJson(*back->bench), kept);
+    QCOMPARE(tries::detailsJson(*back)["bench"], kept);
+    QVERIFY(!back->details.contains("bench"));
+    const auto stats = tries::timingOf(*back);
+    QVERIFY(stats && stats->repetitions == 5 && stats->spread == 0.12);
+  }
+
   void amdOccupancyTakesTheTightestLimit() {
     // 132 VGPRs -> 136 of 512 per lane: 3 waves; 50688 B of 64 KiB LDS: one
     // 4-wave workgroup per CU, one wave per SIMD.
@@ -562,9 +634,11 @@ private slots:
     // The history's rows carry their spread; old rows their median alone.
     TryRecord row;
     row.medianMicroseconds = 20.0;
-    row.details = {{"bench", {{"per_dispatch", toJson(noisy)}}}};
+    row.bench = tries::TriedBench{};
+    row.bench->ran = true;
+    row.bench->timing.perDispatch = noisy;
     QCOMPARE(timingOf(row)->spread, 0.5);
-    row.details = nlohmann::json::object();
+    row.bench.reset();
     QCOMPARE(timingOf(row)->repetitions, 0);
     QVERIFY(!timingOf(TryRecord{}));
   }
