@@ -275,34 +275,39 @@ json toJson(const ProfileReading &r) {
 }
 
 std::optional<ProfileReading> profileFromJson(const json &in) {
-  if (!in.is_object() || !in.contains("kernel_us"))
+  // The history's (or a bundle's) JSON: each field used only with its type
+  // and in its range.
+  const auto kernelMicroseconds = service::numberField(in, "kernel_us");
+  if (!kernelMicroseconds)
     return std::nullopt;
+  constexpr long long kMostCount = 1ll << 30;
   ProfileReading r;
-  r.tool = in.value("tool", "");
-  r.kernel = in.value("kernel", "");
-  r.launches = in.value("launches", 0);
-  r.kernelMicroseconds = in.value("kernel_us", 0.0);
-  r.minimumMicroseconds = in.value("min_us", 0.0);
-  r.maximumMicroseconds = in.value("max_us", 0.0);
-  auto get = [&in](const char *key, auto &field) {
-    using T = typename std::remove_reference_t<decltype(field)>::value_type;
-    if (in.contains(key) && in[key].is_number())
-      field = in[key].get<T>();
+  r.tool = service::stringField(in, "tool");
+  r.kernel = service::stringField(in, "kernel");
+  r.launches = static_cast<int>(
+      service::integerField(in, "launches", 0, kMostCount).value_or(0));
+  r.kernelMicroseconds = *kernelMicroseconds;
+  r.minimumMicroseconds = service::numberField(in, "min_us").value_or(0.0);
+  r.maximumMicroseconds = service::numberField(in, "max_us").value_or(0.0);
+  auto number = [&in](const char *key, std::optional<double> &field) {
+    field = service::numberField(in, key);
   };
-  get("achieved_occupancy_pct", r.achievedOccupancyPercent);
-  get("theoretical_occupancy_pct", r.theoreticalOccupancyPercent);
-  get("dram_throughput_pct", r.dramThroughputPercent);
-  get("dram_bytes", r.dramBytes);
-  get("registers", r.registersPerThread);
-  get("vgprs", r.vgprs);
-  get("agprs", r.agprs);
-  get("sgprs", r.sgprs);
-  get("shared_memory_bytes", r.sharedMemoryBytes);
-  get("workgroup_size", r.workgroupSize);
-  if (in.contains("notes") && in["notes"].is_array())
-    for (const json &note : in["notes"])
-      if (note.is_string())
-        r.notes.push_back(note.get<std::string>());
+  auto count = [&in](const char *key, auto &field) {
+    using T = typename std::remove_reference_t<decltype(field)>::value_type;
+    if (auto value = service::integerField(in, key, 0, kMostCount))
+      field = static_cast<T>(*value);
+  };
+  number("achieved_occupancy_pct", r.achievedOccupancyPercent);
+  number("theoretical_occupancy_pct", r.theoreticalOccupancyPercent);
+  number("dram_throughput_pct", r.dramThroughputPercent);
+  number("dram_bytes", r.dramBytes);
+  count("registers", r.registersPerThread);
+  count("vgprs", r.vgprs);
+  count("agprs", r.agprs);
+  count("sgprs", r.sgprs);
+  count("shared_memory_bytes", r.sharedMemoryBytes);
+  count("workgroup_size", r.workgroupSize);
+  r.notes = service::stringsField(in, "notes");
   return r;
 }
 

@@ -277,6 +277,16 @@ private slots:
     b.timing.perSubmission = run::TimingStats{45.67, 0.5, 45, 46.2, 5};
     b.timing.profiler = "ncu";
     b.timing.profileError = "no SourceCounters section";
+    run::ProfileReading reading;
+    reading.tool = "ncu";
+    reading.kernel = "main_dispatch_0";
+    reading.launches = 3;
+    reading.kernelMicroseconds = 27.1;
+    reading.achievedOccupancyPercent = 48.5;
+    reading.registersPerThread = 168;
+    reading.sharedMemoryBytes = 50688;
+    reading.notes = {"one launch per submission"};
+    b.timing.profile = reading;
     b.process = tries::RanProcess{"bash run.sh", "ok", "exited with 0", 3.5};
     b.bundle = "/ws/tries/7/run";
     b.summary = b.timing.summary();
@@ -303,12 +313,22 @@ private slots:
          {"batch", -4},
          {"slurm", {{"task", 41}, {"reattached", "yes"}}},
          {"floor_us", 5.0},
+         {"profile",
+          {{"kernel_us", 3.0},
+           {"tool", 5},
+           {"launches", 1e30},
+           {"registers", "many"},
+           {"notes", {1, "x"}}}},
          {"beside_tilescope", {{{"quantity", 1}, {"differs", "no"}}, 7}}});
     QVERIFY(odd.has_value() && odd->ran && !odd->timed());
     QCOMPARE(odd->timing.status, std::string("failed"));
     QCOMPARE(odd->timing.batch, 1);
     QVERIFY(odd->slurm && odd->slurm->task.empty() && !odd->slurm->reattached);
     QVERIFY(!odd->floorMicroseconds); // a floor without its efficiency
+    QVERIFY(odd->timing.profile && odd->timing.profile->tool.empty());
+    QCOMPARE(odd->timing.profile->launches, 0);
+    QVERIFY(!odd->timing.profile->registersPerThread);
+    QCOMPARE(odd->timing.profile->notes, std::vector<std::string>{"x"});
     QCOMPARE(odd->besideTilescope.size(), size_t(1));
     QVERIFY(odd->besideTilescope[0].quantity.empty());
     const auto notRun = tries::triedBenchFromJson({{"ran", false}, {"why", 4}});
