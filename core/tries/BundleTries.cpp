@@ -17,16 +17,6 @@ namespace fs = std::filesystem;
 namespace tilescope::tries {
 namespace {
 
-// The key that tells one import of a module's results from another: the
-// bundle, its creation, the module and when run.sh finished it.
-json importKey(const fs::path &bundle, const std::string &created,
-               const std::string &id, const std::string &finished) {
-  return {{"bundle", fs::absolute(bundle).string()},
-          {"bundle_created", created},
-          {"module", id},
-          {"finished", finished}};
-}
-
 std::string finishedOf(const fs::path &bundle, const std::string &id) {
   const fs::path file = bundle / "results" / (id + ".done");
   auto done =
@@ -37,7 +27,7 @@ std::string finishedOf(const fs::path &bundle, const std::string &id) {
   return status ? service::stringField(*status, "finished") : "";
 }
 
-// A field of a JSON object (a manifest's `about`, a try's details), or null
+// A field of a JSON object (a manifest's `about`), or null
 // where it has none; its type is the caller's to check.
 json aboutField(const json &about, const char *key) {
   const auto it = about.find(key);
@@ -57,19 +47,12 @@ std::string driverForTarget(const std::string &target) {
 }
 
 Result<run::BundleModule> bundleModuleOf(const TryRecord &record) {
-  const json compile = aboutField(record.details, "compile");
-  const json artifacts =
-      compile.is_object() ? aboutField(compile, "artifacts") : json();
-  const json module =
-      artifacts.is_object() ? aboutField(artifacts, "module") : json();
-  if (!module.is_string()) {
-    if (auto compiledIn =
-            service::integerField(record.details, "compiled_in", 1,
-                                  std::numeric_limits<long long>::max()))
+  if (!record.compile || record.compile->files.module.empty()) {
+    if (record.imported && record.imported->compiledIn)
       return Error{"try " + std::to_string(record.id) + " is a timing of try " +
-                   std::to_string(*compiledIn) +
+                   std::to_string(*record.imported->compiledIn) +
                    "'s module, not a compile: bundle --try " +
-                   std::to_string(*compiledIn)};
+                   std::to_string(*record.imported->compiledIn)};
     return Error{"try " + std::to_string(record.id) +
                  " has no compiled module (" + record.outcome + ")"};
   }
@@ -79,9 +62,9 @@ Result<run::BundleModule> bundleModuleOf(const TryRecord &record) {
                  record.target + ", which no IREE driver runs"};
   run::BundleModule m;
   m.id = "try-" + std::to_string(record.id);
-  m.module = module.get<std::string>();
+  m.module = record.compile->files.module;
   m.device = driver;
-  if (auto input = readTextFile(service::stringField(artifacts, "input")))
+  if (auto input = readTextFile(record.compile->files.input))
     m.dispatchBenchmark = run::isDispatchBenchmarkText(*input);
   m.about = {{"try", record.id},
              {"document", record.document},
@@ -99,12 +82,10 @@ Result<run::BundleModule> bundleModuleOf(const TryRecord &record) {
 
 Result<TryRecord> bundledTryOf(const History &history, long long id) {
   auto record = history.get(id);
-  if (!record || record->details.contains("compile"))
+  if (!record || record->compile)
     return record;
-  if (auto compiledIn =
-          service::integerField(record->details, "compiled_in", 1,
-                                std::numeric_limits<long long>::max()))
-    return history.get(*compiledIn);
+  if (record->imported && record->imported->compiledIn)
+    return history.get(*record->imported->compiledIn);
   return record;
 }
 
@@ -118,8 +99,7 @@ Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
   std::vector<TryRecord> tries;
   std::vector<std::string> seen;
   for (TryRecord &r : *listed)
-    if ((r.outcome == "ok" || r.outcome == "cannot-run-here") &&
-        r.details.contains("compile") &&
+    if ((r.outcome == "ok" || r.outcome == "cannot-run-here") && r.compile &&
         std::find(seen.begin(), seen.end(), r.candidate) == seen.end()) {
       seen.push_back(r.candidate);
       tries.push_back(std::move(r));
@@ -255,7 +235,6 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       resources = resourceReportFromJson(value);
     std::optional<layout::CostPrediction> prediction =
         costPredictionFromJson(aboutField(about, "prediction"));
-    json details = json::object();
     TryRecord row;
     row.document = service::stringField(about, "document");
     row.op = service::stringField(about, "op");
@@ -281,14 +260,19 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       report.modules.push_back(std::move(out));
       continue;
     }
-    const json key =
-        importKey(bundle, manifest->created, m.id, finishedOf(bundle, m.id));
+    BundleOrigin origin;
+    origin.bundle = fs::absolute(bundle).string();
+    origin.created = manifest->created;
+    origin.module = m.id;
+    origin.finished = finishedOf(bundle, m.id);
+    origin.runOn = report.host;
+    origin.compiledIn = out.compiledIn;
     HistoryFilter filter;
     filter.document = row.document;
     filter.op = row.op;
     if (auto earlier = history.list(filter))
       for (const TryRecord &r : *earlier)
-        if (r.details.value("imported_from", json()) == key) {
+        if (r.imported && r.imported->sameResults(origin)) {
           out.alreadyImported = true;
           out.imported = r.id;
         }
@@ -322,16 +306,11 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
       row.directory = (report.bundle / "results").string();
       row.sweep = out.sweep;
       row.candidate = out.candidate;
-      details["imported_from"] = key;
-      if (!report.host.empty())
-        details["run_on"] = report.host;
-      if (out.compiledIn)
-        details["compiled_in"] = *out.compiledIn;
       row.configs = std::move(configs);
       row.resources = std::move(resources);
       row.prediction = std::move(prediction);
       row.bench = std::move(bench);
-      row.details = std::move(details);
+      row.imported = std::move(origin);
       auto added = history.add(std::move(row));
       if (!added)
         return Error{added.error()};

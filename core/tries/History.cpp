@@ -33,8 +33,12 @@ nlohmann::json detailsJson(const TryRecord &record) {
     details["resources"] = toJson(*record.resources);
   if (record.prediction)
     details["prediction"] = exporting::toJson(*record.prediction);
+  if (record.compile)
+    details["compile"] = toJson(*record.compile);
   if (record.bench)
     details["bench"] = toJson(*record.bench);
+  if (record.imported)
+    addOrigin(*record.imported, details);
   return details;
 }
 
@@ -127,7 +131,12 @@ TryRecord readRow(sqlite3_stmt *s) {
   if (nlohmann::json resources = take("resources"); resources.is_object())
     r.resources = resourceReportFromJson(resources);
   r.prediction = costPredictionFromJson(take("prediction"));
+  r.compile = triedCompileFromJson(take("compile"));
   r.bench = triedBenchFromJson(take("bench"));
+  r.imported = bundleOriginFromJson(r.details);
+  if (r.imported)
+    for (const char *key : {"imported_from", "run_on", "compiled_in"})
+      take(key);
   return r;
 }
 

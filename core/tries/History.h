@@ -7,6 +7,7 @@
 #include "core/layout/CostModel.h"
 #include "core/service/Resources.h"
 #include "core/tries/TriedBench.h"
+#include "core/tries/TriedCompile.h"
 #include "core/tries/TriedConfigs.h"
 #include "core/util/Result.h"
 
@@ -46,14 +47,21 @@ struct TryRecord {
   // The cost model's prediction of its kernel time, with the compiled
   // kernel's resources where read (details' "prediction").
   std::optional<layout::CostPrediction> prediction;
+  // Its compile, where it compiled (details' "compile"; a bench row
+  // imported from a bundle has none).
+  std::optional<TriedCompile> compile;
   // Its timed run, or why it did not run (details' "bench").
   std::optional<TriedBench> bench;
+  // The run bundle's results it was imported from, for a row import-results
+  // made (details' "imported_from", "run_on", "compiled_in").
+  std::optional<BundleOrigin> imported;
   // Everything else: commands, diagnostics, measurements, errors.
   nlohmann::json details = nlohmann::json::object();
 };
 
 // Its details as the history keeps them and `--json` prints them: the
-// details with its configs, resources, prediction and timed run.
+// details with its configs, resources, prediction, compile, timed run and
+// the bundle it was imported from.
 nlohmann::json detailsJson(const TryRecord &record);
 
 // Every outcome a try records (TryRecord::outcome), as `history --outcome`

@@ -14,14 +14,6 @@ template <typename T> json optional(const std::optional<T> &value) {
   return value ? json(*value) : json(nullptr);
 }
 
-json processJson(const process::ProcessSpec &spec,
-                 const process::ProcessResult &process) {
-  return {{"command", spec.shellCommand()},
-          {"outcome", outcomeOf(process)},
-          {"status", process.describe()},
-          {"seconds", process.elapsed.count() / 1000.0}};
-}
-
 } // namespace
 
 std::string outcomeOf(const process::ProcessResult &process) {
@@ -78,50 +70,6 @@ std::string outcomeOf(const run::CheckResult &check) {
                ? "compile-failed"
                : "run-failed";
   return check.passed() ? "ok" : "check-failed";
-}
-
-json toJson(const service::CompileJobResult &compiled) {
-  json diagnostics = json::array();
-  for (const service::CompileDiagnostic &d : compiled.diagnostics) {
-    json notes = json::array();
-    for (const document::Diagnostic &note : d.diagnostic.notes)
-      notes.push_back({{"file", note.file},
-                       {"line", note.line},
-                       {"column", note.column},
-                       {"message", note.message}});
-    diagnostics.push_back(
-        {{"severity", document::toString(d.diagnostic.severity)},
-         {"file", d.diagnostic.file},
-         {"line", d.diagnostic.line},
-         {"column", d.diagnostic.column},
-         {"message", d.diagnostic.message},
-         {"notes", notes},
-         {"dispatch", d.dispatch},
-         {"root_op", d.rootOp},
-         {"field", d.field}});
-  }
-  const service::CompileArtifacts &a = compiled.artifacts;
-  json assembly = json::array();
-  for (const auto &file : a.assembly())
-    assembly.push_back(file.string());
-  std::error_code error;
-  json out = processJson(compiled.spec, compiled.process);
-  out["outcome"] = outcomeOf(compiled);
-  out["summary"] = compiled.summary();
-  out["backend"] = compiled.backend;
-  out["diagnostics"] = diagnostics;
-  out["artifacts"] = {
-      {"directory", a.directory.string()},
-      {"input", a.input.string()},
-      {"command", a.command.string()},
-      {"log", a.log.string()},
-      {"module",
-       compiled.succeeded() ? json(a.module.string()) : json(nullptr)},
-      {"assembly", assembly},
-      {"reproducer", std::filesystem::exists(a.reproducer, error)
-                         ? json(a.reproducer.string())
-                         : json(nullptr)}};
-  return out;
 }
 
 json toJson(const isa::KernelResources &k) {

@@ -13,7 +13,6 @@
 
 namespace tilescope::tries {
 
-nlohmann::json toJson(const service::CompileJobResult &compiled);
 nlohmann::json toJson(const isa::KernelResources &kernel);
 // The inverse, for a kernel the history keeps (what toJson wrote).
 isa::KernelResources kernelResourcesFromJson(const nlohmann::json &kernel);

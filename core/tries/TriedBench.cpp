@@ -3,6 +3,8 @@
 #include "core/service/UntrustedFiles.h"
 #include "core/tries/JobJson.h"
 
+#include <limits>
+
 using nlohmann::json;
 
 namespace tilescope::tries {
@@ -128,6 +130,37 @@ std::optional<TriedBench> triedBenchFromJson(const json &in) {
   if (const auto rows = in.find("beside_tilescope"); rows != in.end())
     bench.besideTilescope = profileRowsFromJson(*rows);
   return bench;
+}
+
+bool BundleOrigin::sameResults(const BundleOrigin &other) const {
+  return bundle == other.bundle && created == other.created &&
+         module == other.module && finished == other.finished;
+}
+
+void addOrigin(const BundleOrigin &origin, json &details) {
+  details["imported_from"] = {{"bundle", origin.bundle},
+                              {"bundle_created", origin.created},
+                              {"module", origin.module},
+                              {"finished", origin.finished}};
+  if (!origin.runOn.empty())
+    details["run_on"] = origin.runOn;
+  if (origin.compiledIn)
+    details["compiled_in"] = *origin.compiledIn;
+}
+
+std::optional<BundleOrigin> bundleOriginFromJson(const json &details) {
+  const json *from = objectOf(details, "imported_from");
+  if (!from)
+    return std::nullopt;
+  BundleOrigin origin;
+  origin.bundle = service::stringField(*from, "bundle");
+  origin.created = service::stringField(*from, "bundle_created");
+  origin.module = service::stringField(*from, "module");
+  origin.finished = service::stringField(*from, "finished");
+  origin.runOn = service::stringField(details, "run_on");
+  origin.compiledIn = service::integerField(
+      details, "compiled_in", 1, std::numeric_limits<long long>::max());
+  return origin;
 }
 
 } // namespace tilescope::tries

@@ -61,6 +61,26 @@ struct TriedBench {
   bool timed() const { return ran && error.empty() && timing.timed(); }
 };
 
+// Where a bench row imported from a run bundle took its time (the history's
+// details "imported_from", "run_on" and "compiled_in"): the bundle's results
+// of one module, which are imported once.
+struct BundleOrigin {
+  std::string bundle;   // absolute
+  std::string created;  // the manifest's
+  std::string module;   // its id in the manifest
+  std::string finished; // its results/ID.done's
+  std::string runOn;    // the host the bundle ran on, where given
+  std::optional<long long> compiledIn; // the try that compiled the module
+
+  // The same results of the same bundle (where it ran and the compile aside).
+  bool sameResults(const BundleOrigin &other) const;
+};
+
+// The details' keys, and the inverse: nullopt where "imported_from" is not an
+// object.
+void addOrigin(const BundleOrigin &origin, nlohmann::json &details);
+std::optional<BundleOrigin> bundleOriginFromJson(const nlohmann::json &details);
+
 // A run that did not start, and why.
 TriedBench notRun(const std::string &why);
 // What stays of a timed run's job result.

@@ -245,8 +245,9 @@ void recordCompile(const TryRequest &asked, const TryRequest &request,
   record.directory = result.compiled.artifacts.directory.string();
   record.wallSeconds = result.compiled.process.elapsed.count() / 1000.0;
   record.configs = configsOf(*request.document);
-  record.details = {{"compile", toJson(result.compiled)}};
-  result.report["compile"] = toJson(result.compiled);
+  record.compile = triedCompileOf(result.compiled);
+  record.details = json::object();
+  result.report["compile"] = toJson(*record.compile);
   if (result.alone) {
     const json taken = {
         {"dispatch", asked.op->first},

@@ -203,8 +203,8 @@ std::string importAndJudge(const fs::path &root, const Bundle &b,
       if (batch < 1 || batch > (1 << 20))
         return label + ": an ok row with batch " + std::to_string(batch);
     }
-    if (r.details.contains("compiled_in") &&
-        !history->get(r.details["compiled_in"].get<long long>()))
+    if (r.imported && r.imported->compiledIn &&
+        !history->get(*r.imported->compiledIn))
       return label + ": compiled_in names a try the history does not hold";
   }
   for (const ImportedModule &m : report->modules)
@@ -233,7 +233,7 @@ private slots:
     compiled.kind = "compile";
     compiled.document = "/work/a.mlir";
     compiled.outcome = "ok";
-    compiled.details = {{"compile", json::object()}};
+    compiled.compile = TriedCompile{};
     QCOMPARE(*history->add(compiled), 1LL);
     auto report = importBundleResults(root() / "bundle", *history);
     QVERIFY2(report.ok(), report.ok() ? "" : report.error().c_str());

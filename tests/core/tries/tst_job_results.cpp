@@ -355,6 +355,91 @@ private slots:
     QVERIFY(stats && stats->repetitions == 5 && stats->spread == 0.12);
   }
 
+  void compilesAndImportsReadBackAsWritten() {
+    tries::TriedCompile c;
+    c.command = "iree-compile input.mlir -o module.vmfb";
+    c.outcome = "compile-failed";
+    c.status = "exited with 1";
+    c.seconds = 1.25;
+    c.summary = "failed: 1 error";
+    c.backend = "rocm";
+    service::CompileDiagnostic d;
+    d.diagnostic.severity = document::Severity::Error;
+    d.diagnostic.file = "/work/a.mlir";
+    d.diagnostic.line = 12;
+    d.diagnostic.column = 7;
+    d.diagnostic.message = "'func.func' op failed to distribute";
+    document::Diagnostic note;
+    note.severity = document::Severity::Note;
+    note.file = "/work/a.mlir";
+    note.line = 3;
+    note.message = "see current operation";
+    d.diagnostic.notes = {note};
+    d.dispatch = "main_dispatch_0";
+    d.rootOp = 1;
+    d.field = "subgroup";
+    c.diagnostics = {d};
+    c.files = {"/ws/tries/1",
+               "/ws/tries/1/input.mlir",
+               "/ws/tries/1/command.sh",
+               "/ws/tries/1/compile.log",
+               "",
+               "",
+               {"/ws/tries/1/intermediates/a.rocmasm"}};
+    const nlohmann::json kept = tries::toJson(c);
+    QVERIFY(kept["artifacts"]["module"].is_null());
+    const auto read = tries::triedCompileFromJson(kept);
+    QVERIFY(read.has_value());
+    QCOMPARE(tries::toJson(*read), kept);
+    QCOMPARE(read->diagnostics[0].toString(), d.toString());
+
+    const auto odd = tries::triedCompileFromJson(
+        {{"diagnostics",
+          {{{"line", -4}, {"severity", "fatal"}, {"notes", {1}}}, 3}},
+         {"artifacts", {{"module", 5}, {"assembly", {"a.s", 2}}}}});
+    QVERIFY(odd.has_value());
+    QCOMPARE(odd->diagnostics.size(), size_t(1));
+    QCOMPARE(odd->diagnostics[0].diagnostic.line, 0);
+    QVERIFY(odd->diagnostics[0].diagnostic.notes.empty());
+    QVERIFY(odd->files.module.empty());
+    QCOMPARE(odd->files.assembly, std::vector<std::string>{"a.s"});
+    QVERIFY(!tries::triedCompileFromJson(nlohmann::json("compile")));
+
+    // Through the history, with an imported row's origin beside it.
+    QTemporaryDir folder;
+    auto history = tries::History::open(
+        std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
+    QVERIFY(history.ok());
+    tries::TryRecord record;
+    record.kind = "compile";
+    record.compile = c;
+    auto compiled = history->add(record);
+    QVERIFY(compiled.ok());
+    auto back = history->get(*compiled);
+    QVERIFY(back.ok() && back->compile && !back->imported);
+    QCOMPARE(tries::toJson(*back->compile), kept);
+    QVERIFY(back->details.empty());
+
+    tries::TryRecord imported;
+    imported.kind = "bench";
+    imported.imported =
+        tries::BundleOrigin{"/ws/bundle", "2026-12-06T10:00:00Z",
+                            "try-1",      "2026-12-06T10:05:00Z",
+                            "gpu-host",   *compiled};
+    imported.details = {{"note", "kept"}};
+    auto id = history->add(imported);
+    QVERIFY(id.ok());
+    auto again = history->get(*id);
+    QVERIFY(again.ok() && again->imported && !again->compile);
+    QVERIFY(again->imported->sameResults(*imported.imported));
+    QCOMPARE(again->imported->runOn, std::string("gpu-host"));
+    QCOMPARE(again->imported->compiledIn.value_or(0), *compiled);
+    QCOMPARE(again->details, (nlohmann::json{{"note", "kept"}}));
+    const nlohmann::json details = tries::detailsJson(*again);
+    QCOMPARE(details["imported_from"]["module"], nlohmann::json("try-1"));
+    QCOMPARE(details["compiled_in"], nlohmann::json(*compiled));
+  }
+
   void amdOccupancyTakesTheTightestLimit() {
     // 132 VGPRs -> 136 of 512 per lane: 3 waves; 50688 B of 64 KiB LDS: one
     // 4-wave workgroup per CU, one wave per SIMD.
