@@ -1,11 +1,10 @@
 // The configs a try compiled, one entry per root op: what the history keeps
 // of a try's document, what a sweep's resume, a comparison and a bundle read
-// back, and what puts a try's configs back on a document. Typed here; JSON
+// back (ConfigsPutBack.h puts them back on a document). Typed here; JSON
 // only where the history stores them and `--json` prints them.
 #pragma once
 
 #include "core/document/Document.h"
-#include "core/edit/EditableDocument.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,23 +40,6 @@ nlohmann::json toJson(const OpConfigs &op);
 // The inverse, for what the history or a bundle's manifest holds: entries
 // not of that form are skipped.
 TriedConfigs configsFromJson(const nlohmann::json &configs);
-
-// What putting a try's configs back on `document` changes: for each op of
-// the try found in it (its dispatch by name, the op by index), the whole
-// lowering config (or compilation_info) and the dispatch's
-// translation_info, where they differ.
-struct ConfigChange {
-  edit::OpRef op;
-  std::string field; // "lowering_config" or "translation_info"
-  std::string value;
-};
-std::vector<ConfigChange> configChanges(const TriedConfigs &configs,
-                                        const document::Document &document);
-
-// `document` as it would be with a try's configs put back (changes the edit
-// model refuses are left out): what the window draws for a try.
-document::Document withConfigs(const TriedConfigs &configs,
-                               const document::Document &document);
 
 // The configs as a document the config diff reads: dispatches by name,
 // their translation_info and root ops, each config read once.

@@ -13,6 +13,7 @@
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepWorkflow.h"
 #include "core/tries/BundleTries.h"
+#include "core/tries/ConfigsPutBack.h"
 #include "core/tries/History.h"
 #include "core/tries/TryJob.h"
 #include "core/tune/ProgramTiming.h"

@@ -2,6 +2,7 @@
 
 #include "core/export/TuningSpec.h"
 #include "core/sweep/SweepWorkflow.h"
+#include "core/tries/ConfigsPutBack.h"
 #include "core/tune/SpecProof.h"
 #include "core/util/Files.h"
 

@@ -7,6 +7,7 @@
 
 #include "core/edit/EditableDocument.h"
 #include "core/service/DocumentWorker.h"
+#include "core/tries/ConfigsPutBack.h"
 #include "core/tries/TryJob.h"
 #include "core/util/Result.h"
 #include "core/workbench/Workbench.h"

@@ -8,6 +8,7 @@
 #include "core/document/Document.h"
 #include "core/edit/EditableDocument.h"
 #include "core/service/IreeDefaults.h"
+#include "core/tries/ConfigsPutBack.h"
 #include "core/tries/TryJob.h"
 #include "core/util/Result.h"
 #include "widgets/render/Scenes.h"

@@ -2,6 +2,7 @@
 
 #include "core/config/syntax/Attribute.h"
 #include "core/edit/RootOpContext.h"
+#include "core/tries/ConfigsPutBack.h"
 #include "core/tries/TryJob.h"
 #include "widgets/render/RootOpScene.h"
 #include "widgets/views/SceneView.h"

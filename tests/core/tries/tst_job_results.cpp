@@ -11,6 +11,7 @@
 #include "core/run/TensorData.h"
 #include "core/service/CompileJob.h"
 #include "core/service/Resources.h"
+#include "core/tries/ConfigsPutBack.h"
 #include "core/tries/History.h"
 #include "core/tries/JobJson.h"
 #include "core/tries/TimeComparison.h"
