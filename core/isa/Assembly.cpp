@@ -559,6 +559,13 @@ Result<Listing> readAssemblyFile(const std::filesystem::path &path) {
   auto text = readTextFile(path);
   if (!text)
     return Error{text.error()};
+  // llvm-cpu writes its x86-64 or AArch64 assembly as .s too: an AMDGPU
+  // file names its target (.amdgcn_target, .amdhsa_kernel).
+  if (extension == ".s" && text->find(".amdgcn_target") == std::string::npos &&
+      text->find(".amdhsa_") == std::string::npos)
+    return Error{path.string() +
+                 ": not AMDGPU assembly (no .amdgcn_target): a CPU's "
+                 "assembly; Tilescope reads PTX, SASS and AMDGPU kernels"};
   auto listing = extension == ".ptx"    ? readPtx(*text)
                  : extension == ".sass" ? readSass(*text)
                                         : readAmdgpu(*text);

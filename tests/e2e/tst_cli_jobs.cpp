@@ -285,6 +285,16 @@ private slots:
     const auto notAssembly =
         cli(inWorkspace({"isa", TILESCOPE_SOURCE_DIR "/README.md"}));
     QCOMPARE(notAssembly.exitCode, 4);
+    // A CPU kernel's .s is x86-64, not AMDGPU: said, never classed as GPU
+    // instructions.
+    const auto cpu = cli(inWorkspace(
+        {"isa",
+         kExamples + "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir",
+         "--op", "0:1"}));
+    QCOMPARE(cpu.exitCode, 4);
+    QVERIFY2(cpu.err.contains("not AMDGPU assembly (no .amdgcn_target): a "
+                              "CPU's assembly"),
+             qPrintable(cpu.err));
   }
 
   void anEditedTileReachesTheCompiledKernel() {

@@ -227,8 +227,15 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
   for (size_t f = 0; f < compiled.files.size(); ++f) {
     const CompiledInstructions::File &file = compiled.files[f];
     if (!file.error.isEmpty()) {
-      auto *item = new QTreeWidgetItem(this, {file.error});
+      // The file's name, then why (the whole path in the tip): a try
+      // folder's path would push the reason out of sight.
+      QString why = file.error;
+      if (const QString path = qs(file.path.string()) + ": ";
+          why.startsWith(path))
+        why = qs(file.path.filename().string()) + ": " + why.mid(path.size());
+      auto *item = new QTreeWidgetItem(this, {why});
       item->setToolTip(What, file.error);
+      item->setFirstColumnSpanned(true);
       continue;
     }
     for (size_t k = 0; k < file.listing.kernels.size(); ++k) {
