@@ -17,6 +17,31 @@ using namespace tilescope;
 class TryRecordsTest : public QObject {
   Q_OBJECT
 
+  QTemporaryDir folder;
+  int histories = 0;
+
+  // A history of its own in the test's folder.
+  tries::History freshHistory() {
+    auto history = tries::History::open(
+        std::filesystem::path(folder.path().toStdString()) /
+        ("h" + std::to_string(++histories) + ".sqlite"));
+    if (!history)
+      qFatal("%s", history.error().c_str());
+    return std::move(*history);
+  }
+
+  // `record` stored in a fresh history and read back.
+  tries::TryRecord readBack(const tries::TryRecord &record) {
+    tries::History history = freshHistory();
+    auto id = history.add(record);
+    if (!id)
+      qFatal("%s", id.error().c_str());
+    auto back = history.get(*id);
+    if (!back)
+      qFatal("%s", back.error().c_str());
+    return std::move(*back);
+  }
+
 private slots:
   void predictionsReadBackAsWritten() {
     layout::CostPrediction p;
@@ -50,19 +75,13 @@ private slots:
     QVERIFY(partial->terms.empty());
     QCOMPARE(partial->notes, std::vector<std::string>{"x"});
 
-    QTemporaryDir folder;
-    auto history = tries::History::open(
-        std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
-    QVERIFY(history.ok());
     tries::TryRecord record;
     record.kind = "resources";
     record.prediction = p;
-    auto id = history->add(record);
-    QVERIFY(id.ok());
-    auto back = history->get(*id);
-    QVERIFY(back.ok() && back->prediction);
-    QCOMPARE(exporting::toJson(*back->prediction), kept);
-    QCOMPARE(tries::detailsJson(*back)["prediction"], kept);
+    const tries::TryRecord back = readBack(record);
+    QVERIFY(back.prediction);
+    QCOMPARE(exporting::toJson(*back.prediction), kept);
+    QCOMPARE(tries::detailsJson(back)["prediction"], kept);
   }
 
   void timedRunsReadBackAsWritten() {
@@ -138,22 +157,16 @@ private slots:
 
     // Through the history: its details print what was kept, and the time
     // comparison takes the per-dispatch figures from it.
-    QTemporaryDir folder;
-    auto history = tries::History::open(
-        std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
-    QVERIFY(history.ok());
     tries::TryRecord record;
     record.kind = "bench";
     record.medianMicroseconds = 28.93;
     record.bench = b;
-    auto id = history->add(record);
-    QVERIFY(id.ok());
-    auto back = history->get(*id);
-    QVERIFY(back.ok() && back->bench);
-    QCOMPARE(tries::toJson(*back->bench), kept);
-    QCOMPARE(tries::detailsJson(*back)["bench"], kept);
-    QVERIFY(!back->details.contains("bench"));
-    const auto stats = tries::timingOf(*back);
+    const tries::TryRecord back = readBack(record);
+    QVERIFY(back.bench);
+    QCOMPARE(tries::toJson(*back.bench), kept);
+    QCOMPARE(tries::detailsJson(back)["bench"], kept);
+    QVERIFY(!back.details.contains("bench"));
+    const auto stats = tries::timingOf(back);
     QVERIFY(stats && stats->repetitions == 5 && stats->spread == 0.12);
   }
 
@@ -208,16 +221,13 @@ private slots:
     QVERIFY(!tries::triedCompileFromJson(nlohmann::json("compile")));
 
     // Through the history, with an imported row's origin beside it.
-    QTemporaryDir folder;
-    auto history = tries::History::open(
-        std::filesystem::path(folder.path().toStdString()) / "h.sqlite");
-    QVERIFY(history.ok());
+    tries::History history = freshHistory();
     tries::TryRecord record;
     record.kind = "compile";
     record.compile = c;
-    auto compiled = history->add(record);
+    auto compiled = history.add(record);
     QVERIFY(compiled.ok());
-    auto back = history->get(*compiled);
+    auto back = history.get(*compiled);
     QVERIFY(back.ok() && back->compile && !back->imported);
     QCOMPARE(tries::toJson(*back->compile), kept);
     QVERIFY(back->details.empty());
@@ -229,9 +239,9 @@ private slots:
                             "try-1",      "2026-12-06T10:05:00Z",
                             "gpu-host",   *compiled};
     imported.details = {{"note", "kept"}};
-    auto id = history->add(imported);
+    auto id = history.add(imported);
     QVERIFY(id.ok());
-    auto again = history->get(*id);
+    auto again = history.get(*id);
     QVERIFY(again.ok() && again->imported && !again->compile);
     QVERIFY(again->imported->sameResults(*imported.imported));
     QCOMPARE(again->imported->runOn, std::string("gpu-host"));
