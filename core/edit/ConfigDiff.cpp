@@ -5,7 +5,9 @@
 #include "core/config/syntax/Attribute.h"
 #include "core/edit/OpLayoutInputs.h"
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <variant>
 
 namespace tilescope::edit {
@@ -36,19 +38,34 @@ void compareEntries(const Entries &a, const Entries &b,
     auto it = inB.find(key);
     const std::string after = it == inB.end() ? "" : it->second;
     if (after != value)
-      out.push_back({prefix + key, value, after});
+      out.push_back({prefix + key, value, after, {}});
   }
   for (const auto &[key, value] : listB)
     if (!inA.count(key))
-      out.push_back({prefix + key, "", value});
+      out.push_back({prefix + key, "", value, {}});
 }
 
 // A config as the document read it: its text (what two versions are first
 // compared by, and shown whole where it does not read) and its model.
 template <class Model> struct ReadConfig {
+  ReadConfig(std::string text = {}, std::optional<Model> model = {})
+      : text(std::move(text)), model(std::move(model)) {}
   std::string text;
   std::optional<Model> model;
+  // The attribute as written, where it parsed, and the reading that owns it.
+  const config::Attribute *attribute = nullptr;
+  std::shared_ptr<const void> owner;
 };
+
+// `read`'s attribute as `reading` parsed it.
+template <class Model, class Reading>
+void keepAttribute(ReadConfig<Model> &read,
+                   const std::shared_ptr<const Reading> &reading) {
+  if (const auto &written = reading->written()) {
+    read.attribute = &*written;
+    read.owner = reading;
+  }
+}
 
 // An op's GPU lowering config: its compilation_info's (printed: the text
 // two versions are compared by) or its own.
@@ -61,6 +78,8 @@ ReadConfig<config::LoweringConfig> loweringOf(const document::RootOp &op) {
       if (auto inner =
               config::LoweringConfig::fromAttribute(info->loweringConfig))
         read.model = std::move(*inner);
+      read.attribute = &info->loweringConfig;
+      read.owner = compilation;
       return read;
     }
   }
@@ -70,6 +89,7 @@ ReadConfig<config::LoweringConfig> loweringOf(const document::RootOp &op) {
   const auto reading = document::loweringReadingOf(op);
   if (const auto &model = reading->model())
     read.model = *model;
+  keepAttribute(read, reading);
   return read;
 }
 
@@ -82,7 +102,9 @@ compilationTranslationOf(const document::RootOp &op) {
   const auto compilation = document::compilationReadingOf(op);
   if (const auto &info = compilation->model())
     return {info->translationInfo.print(), info->translationInfo};
-  return {op.compilationInfo, std::nullopt};
+  ReadConfig<config::TranslationInfo> read{op.compilationInfo, std::nullopt};
+  keepAttribute(read, compilation);
+  return read;
 }
 
 ReadConfig<config::TranslationInfo>
@@ -92,6 +114,7 @@ translationOf(const document::Dispatch &dispatch) {
   const auto reading = document::translationReadingOf(dispatch);
   if (const auto &model = reading->model())
     read.model = *model;
+  keepAttribute(read, reading);
   return read;
 }
 
@@ -187,6 +210,36 @@ std::optional<FieldEntry> opField(const document::Dispatch &dispatch,
 
 namespace {
 
+// A dialect attribute's parameters, printed; none for anything else.
+std::vector<std::pair<std::string, std::string>>
+parametersOf(const config::Attribute *attribute) {
+  std::vector<std::pair<std::string, std::string>> list;
+  if (attribute && attribute->is(config::Attribute::Kind::Dialect))
+    for (const config::Parameter &p : attribute->parameters)
+      list.emplace_back(p.name, config::printAttribute(p.get()));
+  return list;
+}
+
+// Two whole attributes' parameters by name, a's order then b's new ones.
+std::vector<FieldDifference> parameterEntries(const config::Attribute *a,
+                                              const config::Attribute *b) {
+  const auto listA = parametersOf(a), listB = parametersOf(b);
+  std::vector<FieldDifference> entries;
+  auto valueIn = [](const auto &list, const std::string &name) {
+    for (const auto &[key, value] : list)
+      if (key == name)
+        return value;
+    return std::string();
+  };
+  for (const auto &[key, value] : listA)
+    entries.push_back({key, value, valueIn(listB, key), {}});
+  for (const auto &[key, value] : listB)
+    if (std::none_of(listA.begin(), listA.end(),
+                     [&](const auto &e) { return e.first == key; }))
+      entries.push_back({key, "", value, {}});
+  return entries;
+}
+
 // Two versions of a config, entry by entry; whole where either does not
 // read.
 template <class Model>
@@ -197,7 +250,8 @@ differences(const ReadConfig<Model> &a, const ReadConfig<Model> &b,
   if (a.text == b.text)
     return out;
   if (!a.model || !b.model) {
-    out.push_back({whole, a.text, b.text});
+    out.push_back(
+        {whole, a.text, b.text, parameterEntries(a.attribute, b.attribute)});
     return out;
   }
   compareEntries(entriesOf(*a.model), entriesOf(*b.model), prefix, out);
@@ -259,11 +313,12 @@ DocumentDifference documentDifferences(const document::Document &before,
       if (k >= a.rootOps.size() || k >= b.rootOps.size()) {
         const document::RootOp &only =
             k < a.rootOps.size() ? a.rootOps[k] : b.rootOps[k];
-        result.ops.push_back(
-            {a.name,
-             opLabel(only),
-             {{"root op", k < a.rootOps.size() ? only.name : "",
-               k < b.rootOps.size() ? only.name : ""}}});
+        result.ops.push_back({a.name,
+                              opLabel(only),
+                              {{"root op",
+                                k < a.rootOps.size() ? only.name : "",
+                                k < b.rootOps.size() ? only.name : "",
+                                {}}}});
         continue;
       }
       std::vector<FieldDifference> fields =

@@ -18,6 +18,10 @@ struct FieldDifference {
   std::string field;  // "workgroup", "translation_info.workgroup_size", ...
   std::string before; // "" = absent
   std::string after;
+  // A whole config that differs (one Tilescope does not read field by field:
+  // a CPU lowering_config), its parameters by name on each side, printed,
+  // equal ones included; empty where neither side has any.
+  std::vector<FieldDifference> entries;
 };
 
 // Every field of a root op's GPU lowering config (standalone or in

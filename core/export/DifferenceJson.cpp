@@ -7,9 +7,19 @@ nlohmann::json differencesJson(const edit::DocumentDifference &difference,
   nlohmann::json ops = nlohmann::json::array();
   for (const edit::OpDifference &op : difference.ops) {
     nlohmann::json fields = nlohmann::json::array();
-    for (const edit::FieldDifference &f : op.fields)
-      fields.push_back(
-          {{"field", f.field}, {beforeKey, f.before}, {afterKey, f.after}});
+    for (const edit::FieldDifference &f : op.fields) {
+      nlohmann::json field = {
+          {"field", f.field}, {beforeKey, f.before}, {afterKey, f.after}};
+      // A whole config's parameters, each side's by name.
+      if (!f.entries.empty()) {
+        nlohmann::json entries = nlohmann::json::array();
+        for (const edit::FieldDifference &e : f.entries)
+          entries.push_back(
+              {{"field", e.field}, {beforeKey, e.before}, {afterKey, e.after}});
+        field["entries"] = std::move(entries);
+      }
+      fields.push_back(std::move(field));
+    }
     ops.push_back(
         {{"dispatch", op.dispatch}, {"op", op.op}, {"fields", fields}});
   }

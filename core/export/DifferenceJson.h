@@ -10,7 +10,9 @@
 namespace tilescope::exporting {
 
 // [{"dispatch", "op", "fields": [{"field", BEFORE: ..., AFTER: ...}]}],
-// the two versions under the keys given ("before"/"after", "a"/"b").
+// the two versions under the keys given ("before"/"after", "a"/"b"); a
+// whole config that differs (a CPU lowering_config) also has "entries", its
+// parameters in the same form.
 nlohmann::json differencesJson(const edit::DocumentDifference &difference,
                                const char *beforeKey, const char *afterKey);
 

@@ -3,6 +3,7 @@
 #include "core/service/UntrustedFiles.h"
 #include "core/tries/JobJson.h"
 
+#include <algorithm>
 #include <limits>
 
 using nlohmann::json;

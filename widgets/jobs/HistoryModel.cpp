@@ -27,9 +27,18 @@ QString configsAgainst(const document::Document &originalConfigs,
   if (difference.empty())
     return "as opened";
   QStringList fields;
+  auto add = [&fields](const edit::FieldDifference &f) {
+    fields << qs(f.field) + " " + (f.after.empty() ? "(unset)" : qs(f.after));
+  };
   for (const edit::OpDifference &op : difference.ops)
-    for (const edit::FieldDifference &f : op.fields)
-      fields << qs(f.field) + " " + (f.after.empty() ? "(unset)" : qs(f.after));
+    for (const edit::FieldDifference &f : op.fields) {
+      if (f.entries.empty())
+        add(f);
+      // A whole config (a CPU one): the parameters that changed.
+      for (const edit::FieldDifference &entry : f.entries)
+        if (entry.before != entry.after)
+          add(entry);
+    }
   return fields.join("; ");
 }
 

@@ -1,6 +1,5 @@
 #include "widgets/views/TryComparisonView.h"
 
-#include "core/config/syntax/Attribute.h"
 #include "core/edit/RootOpContext.h"
 #include "core/tries/ConfigsPutBack.h"
 #include "core/tries/TryJob.h"
@@ -44,22 +43,6 @@ QString heading(const char *letter, const tries::TryRecord &r) {
   return text;
 }
 
-// A dialect attribute's parameters by name, printed: a whole config
-// (a CPU lowering_config, say) compared entry by entry. Nothing for text
-// that is not one.
-std::optional<std::vector<std::pair<std::string, std::string>>>
-parametersOf(const std::string &text) {
-  auto parsed = config::parseAttribute(text);
-  const auto *attribute = std::get_if<config::Attribute>(&parsed);
-  if (!attribute || !attribute->is(config::Attribute::Kind::Dialect) ||
-      attribute->parameters.empty())
-    return std::nullopt;
-  std::vector<std::pair<std::string, std::string>> entries;
-  for (const config::Parameter &p : attribute->parameters)
-    entries.emplace_back(p.name, config::printAttribute(p.get()));
-  return entries;
-}
-
 // A row of A's and B's values, bold with B in blue where they differ.
 QTreeWidgetItem *addRow(QTreeWidgetItem *under, const QString &name,
                         const QString &before, const QString &after) {
@@ -84,24 +67,10 @@ void addFieldRows(QTreeWidgetItem *opItem, const edit::FieldDifference &f) {
   QTreeWidgetItem *row =
       addRow(opItem, qs(f.field), f.before.empty() ? "(unset)" : qs(f.before),
              f.after.empty() ? "(unset)" : qs(f.after));
-  const auto before = parametersOf(f.before), after = parametersOf(f.after);
-  if (!before && !after)
-    return;
-  std::vector<std::string> names;
-  for (const auto *entries : {&before, &after})
-    if (*entries)
-      for (const auto &entry : **entries)
-        if (std::find(names.begin(), names.end(), entry.first) == names.end())
-          names.push_back(entry.first);
-  auto valueIn = [](const auto &entries, const std::string &name) {
-    if (entries)
-      for (const auto &entry : *entries)
-        if (entry.first == name)
-          return qs(entry.second);
-    return QString("(unset)");
-  };
-  for (const std::string &name : names)
-    addRow(row, qs(name), valueIn(before, name), valueIn(after, name));
+  for (const edit::FieldDifference &entry : f.entries)
+    addRow(row, qs(entry.field),
+           entry.before.empty() ? "(unset)" : qs(entry.before),
+           entry.after.empty() ? "(unset)" : qs(entry.after));
 }
 
 // The configs, the kernels' resources and instruction counts, and the
