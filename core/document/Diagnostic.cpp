@@ -79,6 +79,14 @@ void appendSource(std::ostringstream &out, std::string_view fileText, int line,
 
 } // namespace
 
+Severity severityFromString(std::string_view word) {
+  for (Severity s :
+       {Severity::Note, Severity::Warning, Severity::Remark, Severity::Error})
+    if (toString(s) == word)
+      return s;
+  return Severity::Error;
+}
+
 std::string toString(Severity severity) {
   switch (severity) {
   case Severity::Note:

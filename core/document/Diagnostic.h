@@ -11,6 +11,8 @@ namespace tilescope::document {
 
 enum class Severity { Note, Warning, Error, Remark };
 std::string toString(Severity severity);
+// The inverse of toString; an error for any other word.
+Severity severityFromString(std::string_view word);
 
 struct Diagnostic {
   Severity severity = Severity::Error;

@@ -16,16 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-document::Severity severityFromString(const std::string &name) {
-  if (name == "warning")
-    return document::Severity::Warning;
-  if (name == "note")
-    return document::Severity::Note;
-  if (name == "remark")
-    return document::Severity::Remark;
-  return document::Severity::Error;
-}
-
 Result<document::RootOp>
 rootOpFromJson(const json &value, const std::string &where,
                const std::vector<std::string> &shared) {
@@ -235,7 +225,7 @@ Result<document::Diagnostic> diagnosticFromJson(const json &value) {
   document::Diagnostic diagnostic;
   std::string severity;
   reader.read("severity", severity, true);
-  diagnostic.severity = severityFromString(severity);
+  diagnostic.severity = document::severityFromString(severity);
   reader.read("file", diagnostic.file);
   reader.read("line", diagnostic.line);
   reader.read("column", diagnostic.column);

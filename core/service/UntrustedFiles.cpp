@@ -125,6 +125,14 @@ std::vector<std::string> stringsField(const nlohmann::json &object,
   return out;
 }
 
+const nlohmann::json *objectField(const nlohmann::json &object,
+                                  std::string_view key) {
+  if (!object.is_object())
+    return nullptr;
+  const auto it = object.find(key);
+  return it != object.end() && it->is_object() ? &*it : nullptr;
+}
+
 bool flagField(const nlohmann::json &object, std::string_view key) {
   if (!object.is_object())
     return false;

@@ -56,6 +56,9 @@ std::string stringField(const nlohmann::json &object, std::string_view key,
 // The strings of `object[key]`, an array: items of another type skipped.
 std::vector<std::string> stringsField(const nlohmann::json &object,
                                       std::string_view key);
+// `object[key]` where it is an object, else null.
+const nlohmann::json *objectField(const nlohmann::json &object,
+                                  std::string_view key);
 // `object[key]` as a boolean, false where it is missing or of another type.
 bool flagField(const nlohmann::json &object, std::string_view key);
 // `object[key]` as a finite number.

@@ -276,10 +276,7 @@ Result<ImportReport> importBundleResults(const fs::path &bundle,
           out.alreadyImported = true;
           out.imported = r.id;
         }
-    TriedBench bench;
-    bench.ran = true;
-    bench.timing = out.timing;
-    bench.timing.measurements.clear();
+    TriedBench bench = triedBenchOf(out.timing);
     if (out.timing.profile) {
       const isa::KernelResources kernel =
           resources && !resources->kernels.empty() ? resources->kernels.front()

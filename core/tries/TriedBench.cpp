@@ -11,12 +11,6 @@ using nlohmann::json;
 namespace tilescope::tries {
 namespace {
 
-// `in[key]`, where it is an object.
-const json *objectOf(const json &in, const char *key) {
-  const auto it = in.find(key);
-  return it != in.end() && it->is_object() ? &*it : nullptr;
-}
-
 std::optional<double> positive(const json &in, const char *key) {
   const auto value = service::numberField(in, key);
   return value && *value > 0 ? value : std::nullopt;
@@ -30,11 +24,16 @@ TriedBench notRun(const std::string &why) {
   return bench;
 }
 
-TriedBench triedBenchOf(const run::BenchJobResult &job) {
+TriedBench triedBenchOf(const run::ModuleTiming &timing) {
   TriedBench bench;
   bench.ran = true;
-  bench.timing = job.timing;
+  bench.timing = timing;
   bench.timing.measurements.clear();
+  return bench;
+}
+
+TriedBench triedBenchOf(const run::BenchJobResult &job) {
+  TriedBench bench = triedBenchOf(job.timing);
   bench.process =
       RanProcess{job.spec.shellCommand(), outcomeOf(job.process),
                  job.process.describe(), job.process.elapsed.count() / 1000.0};
@@ -101,7 +100,7 @@ std::optional<TriedBench> triedBenchFromJson(const json &in) {
     return bench;
   }
   bench.timing = run::moduleTimingFromJson(in);
-  if (const json *process = objectOf(in, "process"))
+  if (const json *process = service::objectField(in, "process"))
     bench.process = RanProcess{
         service::stringField(*process, "command"),
         service::stringField(*process, "outcome"),
@@ -110,12 +109,12 @@ std::optional<TriedBench> triedBenchFromJson(const json &in) {
   bench.bundle = service::stringField(in, "bundle");
   bench.summary = service::stringField(in, "summary");
   bench.error = service::stringField(in, "error");
-  if (const json *remote = objectOf(in, "remote"))
+  if (const json *remote = service::objectField(in, "remote"))
     bench.remote = RanRemote{service::stringField(*remote, "on"),
                              service::stringField(*remote, "folder"),
                              service::flagField(*remote, "tools_copied"),
                              service::stringsField(*remote, "steps")};
-  if (const json *slurm = objectOf(in, "slurm"))
+  if (const json *slurm = service::objectField(in, "slurm"))
     bench.slurm = RanSlurm{service::stringField(*slurm, "task"),
                            service::stringField(*slurm, "state"),
                            service::stringField(*slurm, "node"),
@@ -150,7 +149,7 @@ void addOrigin(const BundleOrigin &origin, json &details) {
 }
 
 std::optional<BundleOrigin> bundleOriginFromJson(const json &details) {
-  const json *from = objectOf(details, "imported_from");
+  const json *from = service::objectField(details, "imported_from");
   if (!from)
     return std::nullopt;
   BundleOrigin origin;

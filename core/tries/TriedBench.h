@@ -83,6 +83,9 @@ std::optional<BundleOrigin> bundleOriginFromJson(const nlohmann::json &details);
 
 // A run that did not start, and why.
 TriedBench notRun(const std::string &why);
+// What stays of a bundle's timing read here (its measurements dropped): all
+// an imported run has, and where a job's result starts.
+TriedBench triedBenchOf(const run::ModuleTiming &timing);
 // What stays of a timed run's job result.
 TriedBench triedBenchOf(const run::BenchJobResult &bench);
 

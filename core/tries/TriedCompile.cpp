@@ -32,19 +32,11 @@ document::Diagnostic diagnosticOf(const json &in) {
   return d;
 }
 
-document::Severity severityOf(const std::string &word) {
-  using document::Severity;
-  for (Severity s :
-       {Severity::Note, Severity::Warning, Severity::Remark, Severity::Error})
-    if (document::toString(s) == word)
-      return s;
-  return Severity::Error;
-}
-
 service::CompileDiagnostic compileDiagnosticOf(const json &in) {
   service::CompileDiagnostic c;
   c.diagnostic = diagnosticOf(in);
-  c.diagnostic.severity = severityOf(service::stringField(in, "severity"));
+  c.diagnostic.severity =
+      document::severityFromString(service::stringField(in, "severity"));
   if (const auto notes = in.find("notes");
       notes != in.end() && notes->is_array())
     for (const json &note : *notes)
@@ -136,7 +128,7 @@ std::optional<TriedCompile> triedCompileFromJson(const json &in) {
     for (const json &d : *diagnostics)
       if (d.is_object())
         c.diagnostics.push_back(compileDiagnosticOf(d));
-  if (const auto a = in.find("artifacts"); a != in.end() && a->is_object()) {
+  if (const json *a = service::objectField(in, "artifacts")) {
     c.files.directory = service::stringField(*a, "directory");
     c.files.input = service::stringField(*a, "input");
     c.files.command = service::stringField(*a, "command");

@@ -64,13 +64,15 @@ QTreeWidgetItem *addRow(QTreeWidgetItem *under, const QString &name,
 // entries, so both are read in full rather than cut after their first
 // words.
 void addFieldRows(QTreeWidgetItem *opItem, const edit::FieldDifference &f) {
-  QTreeWidgetItem *row =
-      addRow(opItem, qs(f.field), f.before.empty() ? "(unset)" : qs(f.before),
-             f.after.empty() ? "(unset)" : qs(f.after));
+  auto add = [](QTreeWidgetItem *under, const edit::FieldDifference &d) {
+    auto value = [](const std::string &text) {
+      return text.empty() ? QString("(unset)") : qs(text);
+    };
+    return addRow(under, qs(d.field), value(d.before), value(d.after));
+  };
+  QTreeWidgetItem *row = add(opItem, f);
   for (const edit::FieldDifference &entry : f.entries)
-    addRow(row, qs(entry.field),
-           entry.before.empty() ? "(unset)" : qs(entry.before),
-           entry.after.empty() ? "(unset)" : qs(entry.after));
+    add(row, entry);
 }
 
 // The configs, the kernels' resources and instruction counts, and the
