@@ -199,13 +199,51 @@ std::vector<FieldValue> opFields(const document::Dispatch &dispatch,
   return fields;
 }
 
-std::optional<FieldEntry> opField(const document::Dispatch &dispatch,
-                                  const document::RootOp &op,
-                                  const std::string &field) {
-  for (FieldEntry &e : opFieldEntries(dispatch, op))
+namespace {
+
+std::optional<FieldEntry> entryNamed(Entries list, std::string_view field) {
+  for (FieldEntry &e : list)
     if (e.field == field)
       return std::move(e);
   return std::nullopt;
+}
+
+std::optional<FieldEntry> parameterNamed(const config::LoweringConfig &cfg,
+                                         const std::string &name) {
+  for (const config::Parameter &p : cfg.dictionary().parameters)
+    if (p.name == name)
+      return entry(name, p.get());
+  return std::nullopt;
+}
+
+} // namespace
+
+// The one field asked for, found where it lives: not every field of the op
+// copied and printed (a sweep asks per knob and per candidate).
+std::optional<FieldEntry> opField(const document::Dispatch &dispatch,
+                                  const document::RootOp &op,
+                                  const std::string &field) {
+  constexpr std::string_view kTranslation = "translation_info.";
+  if (field.starts_with(kTranslation)) {
+    const std::optional<config::TranslationInfo> info =
+        op.compilationInfo.empty() ? translationOf(dispatch).model
+                                   : compilationTranslationOf(op).model;
+    auto found =
+        info ? entryNamed(entriesOf(*info), field.substr(kTranslation.size()))
+             : std::nullopt;
+    if (found)
+      found->field = field;
+    return found;
+  }
+  if (field.starts_with("qk_attrs.") || field.starts_with("pv_attrs."))
+    return entryNamed(decompositionEntries(op), field);
+  if (!op.compilationInfo.empty()) {
+    const std::optional<config::LoweringConfig> cfg = loweringOf(op).model;
+    return cfg ? parameterNamed(*cfg, field) : std::nullopt;
+  }
+  const auto reading = document::loweringReadingOf(op);
+  const auto &cfg = reading->model();
+  return cfg ? parameterNamed(*cfg, field) : std::nullopt;
 }
 
 namespace {

@@ -607,7 +607,7 @@ Result<OpConstraintVerdict> opVerdict(const document::Document &document,
   }
   const auto decomposition = decompositionOf(root);
   if (chosen) {
-    auto knobs = config::parseResolvedAttribute(chosen->knobs);
+    const Result<config::Attribute> &knobs = chosen->knobsTemplate;
     const auto loweringRead = document::loweringReadingOf(root);
     const Result<config::Attribute> &lowering = loweringRead->written();
     if (knobs && lowering && translation)
@@ -739,7 +739,7 @@ evaluateConstraints(const std::vector<ConstraintSet> &sets,
     v.reason = noConstraintsReason(v.pipeline, sets);
     return v;
   }
-  auto knobs = config::parseResolvedAttribute(chosen->knobs);
+  const Result<config::Attribute> &knobs = chosen->knobsTemplate;
   if (!knobs)
     return Error{"IREE's knobs template: " + knobs.error()};
   const auto loweringRead = document::loweringReadingOf(root);

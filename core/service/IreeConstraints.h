@@ -36,7 +36,10 @@ struct ConstraintSet {
   std::string pipeline; // "TileAndFuse", "VectorDistribute"
   int assertions = 0;   // iree_codegen.smt.assert ops in its region
   std::string knobs;    // the knobs template, as IREE printed it
-  std::string body;     // its region, as IREE printed it (SmtProgram.h)
+  // The template read, once, where the set is read (readConstraints); why
+  // not where it does not parse.
+  Result<config::Attribute> knobsTemplate = Error{"IREE printed no knobs"};
+  std::string body; // its region, as IREE printed it (SmtProgram.h)
   // Its dims() operands' values; unknown where one is not a constant.
   std::vector<std::optional<int64_t>> dims;
 };

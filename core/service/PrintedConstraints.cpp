@@ -63,6 +63,7 @@ std::vector<PrintedConstraints> readConstraints(const std::string &text) {
     size_t regionFrom = at;
     if (auto knobs = edit::locateAttribute(text, at, "knobs", whole)) {
       c.content.knobs = text.substr(knobs->value.offset, knobs->value.length);
+      c.content.knobsTemplate = config::parseResolvedAttribute(c.content.knobs);
       regionFrom = knobs->value.end();
     }
     const size_t dimsAt = text.find("dims(", regionFrom);

@@ -40,15 +40,14 @@ std::string editedField(const std::string &top) {
   return top;
 }
 
-// A one_of knob's options in the template, printed, by knob name.
-void collectOptions(const config::Attribute &attribute,
-                    std::map<std::string, std::vector<std::string>> &options) {
+// A one_of knob's options in the template, by knob name.
+void collectOptions(
+    const config::Attribute &attribute,
+    std::map<std::string, std::vector<config::Attribute>> &options) {
   if (attribute.isDialect("iree_codegen", "smt.one_of_knob")) {
     const std::vector<const config::Attribute *> p = attribute.positional();
     if (p.size() == 2 && p[1]->is(config::Attribute::Kind::Array)) {
-      std::vector<std::string> &list = options[p[0]->text];
-      for (const config::Attribute &option : p[1]->elements)
-        list.push_back(config::printAttribute(option));
+      options[p[0]->text] = p[1]->elements;
     }
     return;
   }
@@ -205,11 +204,7 @@ Result<SweepPoint> pointOf(const document::Document &document, edit::OpRef op,
           static_cast<size_t>(values[k]) >= space.options[k].size())
         return Error{space.knobs[k] + " = " + std::to_string(values[k]) +
                      " names no option"};
-      auto option = config::parseResolvedAttribute(
-          space.options[k][static_cast<size_t>(values[k])]);
-      if (!option)
-        return Error{option.error()};
-      value = std::move(*option);
+      value = space.options[k][static_cast<size_t>(values[k])];
     }
     for (const std::string &other : space.alsoAt[k])
       if (auto set = setAt(other, value); !set)
@@ -286,14 +281,15 @@ disagreeingAsserts(const config::SmtProgram &program) {
 // or held at the config's value (and then pinned in `listing`). A pin of
 // IREE's that disagrees with its own choice is dropped (its asserts in
 // `dropped`) and the config's value held.
-std::optional<Error>
-sortKnobs(const config::SmtProgram &program,
-          const service::OpConstraintVerdict &op, const std::string &knobsText,
-          const std::vector<std::string> &vary, IreeSpace &space,
-          config::SmtSpaceOptions &listing, std::set<size_t> &dropped) {
-  std::map<std::string, std::vector<std::string>> options;
-  if (auto knobs = config::parseResolvedAttribute(knobsText))
-    collectOptions(*knobs, options);
+std::optional<Error> sortKnobs(const config::SmtProgram &program,
+                               const service::OpConstraintVerdict &op,
+                               const config::Attribute &knobsTemplate,
+                               const std::vector<std::string> &vary,
+                               IreeSpace &space,
+                               config::SmtSpaceOptions &listing,
+                               std::set<size_t> &dropped) {
+  std::map<std::string, std::vector<config::Attribute>> options;
+  collectOptions(knobsTemplate, options);
   const std::set<std::string> following = followingKnobs(program);
   const auto disagreeing = disagreeingAsserts(program);
   std::set<std::string> matchedVary;
@@ -314,8 +310,8 @@ sortKnobs(const config::SmtProgram &program,
                                ? std::vector<std::string>{}
                                : also->second);
     space.current.push_back(value->second);
-    space.options.push_back(options.count(name) ? options[name]
-                                                : std::vector<std::string>{});
+    space.options.push_back(
+        options.count(name) ? options[name] : std::vector<config::Attribute>{});
     const std::string top = splitPath(path->second).first;
     const std::string field = editedField(top);
     bool named = false;
@@ -415,8 +411,11 @@ Result<IreeSpace> ireeSweepSpace(const tools::IreeInstallation &iree,
     return Error{program.error()};
   config::SmtSpaceOptions listing;
   std::set<size_t> dropped;
-  if (auto refused = sortKnobs(*program, op, (*set)->knobs, request.vary, space,
-                               listing, dropped))
+  const Result<config::Attribute> &knobsTemplate = (*set)->knobsTemplate;
+  if (!knobsTemplate)
+    return Error{"IREE's knobs template: " + knobsTemplate.error()};
+  if (auto refused = sortKnobs(*program, op, *knobsTemplate, request.vary,
+                               space, listing, dropped))
     return *refused;
   for (auto a = dropped.rbegin(); a != dropped.rend(); ++a)
     program->asserts.erase(program->asserts.begin() +

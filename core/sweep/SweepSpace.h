@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/config/smt/SmtSpace.h"
+#include "core/config/syntax/Attribute.h"
 #include "core/document/Document.h"
 #include "core/sweep/Sweep.h"
 #include "core/tools/IreeInstallation.h"
@@ -43,8 +44,8 @@ struct IreeSpace {
   std::vector<std::string> paths;  // each knob's path in IREE's template
   // each knob's other paths, where the template places it twice
   std::vector<std::vector<std::string>> alsoAt;
-  // A one_of knob's options (its value is an index), printed; else empty.
-  std::vector<std::vector<std::string>> options;
+  // A one_of knob's options (its value is an index); else empty.
+  std::vector<std::vector<config::Attribute>> options;
   std::vector<int64_t> current; // the config's value of each knob
   std::vector<std::string> varied, held, following; // knob names
   // IREE's asserts the listing leaves out, each with why: where IREE's

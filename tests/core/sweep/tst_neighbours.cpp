@@ -146,6 +146,34 @@ private slots:
     QVERIFY(shared > 20);
     QVERIFY(divisorsKept > 5);
   }
+
+  // A field found alone (edit::opField, which the sweep asks per knob and
+  // per candidate) is the one the op's whole list holds, on every op of
+  // the examples: lowering parameters, translation_info's, attention's
+  // qk/pv halves, compilation_info's; a field the op lacks is none.
+  void aFieldFoundAloneIsTheListsEntry() {
+    size_t checked = 0;
+    for (const document::Document &document : documents)
+      for (const document::Dispatch &dispatch : document.dispatches)
+        for (const document::RootOp &op : dispatch.rootOps) {
+          for (const edit::FieldEntry &e : edit::opFieldEntries(dispatch, op)) {
+            const auto alone = edit::opField(dispatch, op, e.field);
+            const std::string where =
+                document.path.filename().string() + " " + e.field;
+            QVERIFY2(alone, where.c_str());
+            QCOMPARE(alone->field, e.field);
+            QCOMPARE(alone->text, e.text);
+            QCOMPARE(config::printAttribute(alone->value),
+                     config::printAttribute(e.value));
+            ++checked;
+          }
+          for (const char *absent :
+               {"no_such_field", "translation_info.no_such_field",
+                "qk_attrs.no_such_field", "translation_info."})
+            QVERIFY(!edit::opField(dispatch, op, absent));
+        }
+    QVERIFY(checked > 100);
+  }
 };
 
 QTEST_GUILESS_MAIN(NeighboursTest)
