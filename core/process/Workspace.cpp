@@ -1,12 +1,20 @@
 #include "core/process/Workspace.h"
 
+#include "core/util/Files.h"
+
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
+#include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace tilescope::process {
 
@@ -54,17 +62,73 @@ newTryDirectory(const std::filesystem::path &workspace) {
   return newFolderIn(workspace / "tries");
 }
 
-Result<std::filesystem::path>
-keepCrashReproducer(const std::filesystem::path &file) {
-  auto folder = newFolderIn(defaultWorkspace() / "crashes");
-  if (!folder)
-    return Error{folder.error()};
-  const std::filesystem::path kept = *folder / file.filename();
+namespace {
+
+// FNV-1a, 64 bits, as 16 hex digits: names a kept input by its content.
+std::string contentHash(const std::string &text) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+// The input kept in `folder` before, where it holds `text`.
+std::optional<std::filesystem::path>
+keptBefore(const std::filesystem::path &folder, const std::string &text) {
   std::error_code error;
-  std::filesystem::copy_file(file, kept, error);
+  for (const auto &entry : std::filesystem::directory_iterator(folder, error))
+    if (auto kept = readTextFile(entry.path()); kept && *kept == text)
+      return entry.path();
+  return std::nullopt;
+}
+
+// Removes the least recently crashed kept inputs beyond `keep`.
+void pruneCrashes(const std::filesystem::path &crashes, size_t keep) {
+  std::error_code error;
+  std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>>
+      folders;
+  for (const auto &entry : std::filesystem::directory_iterator(crashes, error))
+    if (entry.is_directory(error))
+      folders.emplace_back(entry.last_write_time(error), entry.path());
+  if (folders.size() <= keep)
+    return;
+  std::sort(folders.begin(), folders.end());
+  for (size_t i = 0; i + keep < folders.size(); ++i)
+    std::filesystem::remove_all(folders[i].second, error);
+}
+
+} // namespace
+
+Result<std::filesystem::path>
+keepCrashReproducer(const std::filesystem::path &file,
+                    const std::filesystem::path &workspace, size_t keep) {
+  auto text = readTextFile(file);
+  if (!text)
+    return Error{"cannot keep " + file.string() + ": " + text.error()};
+  const std::filesystem::path crashes = workspace / "crashes";
+  const std::filesystem::path folder = crashes / contentHash(*text);
+  std::error_code error;
+  if (std::filesystem::is_directory(folder, error))
+    if (auto kept = keptBefore(folder, *text)) {
+      // Crashed again: the most recent, for pruning.
+      std::filesystem::last_write_time(
+          folder, std::filesystem::file_time_type::clock::now(), error);
+      return *kept;
+    }
+  std::filesystem::create_directories(folder, error);
+  const std::filesystem::path kept = folder / file.filename();
+  if (!error)
+    std::filesystem::copy_file(
+        file, kept, std::filesystem::copy_options::overwrite_existing, error);
   if (error)
-    return Error{"cannot keep " + file.string() + " in " + folder->string() +
+    return Error{"cannot keep " + file.string() + " in " + folder.string() +
                  ": " + error.message()};
+  pruneCrashes(crashes, keep);
   return kept;
 }
 

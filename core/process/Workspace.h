@@ -4,6 +4,7 @@
 
 #include "core/util/Result.h"
 
+#include <cstddef>
 #include <filesystem>
 
 namespace tilescope::process {
@@ -18,8 +19,14 @@ Result<std::filesystem::path>
 newTryDirectory(const std::filesystem::path &workspace);
 
 // A copy of an input that crashed an IREE tool, kept where it outlives the
-// job's temporary folder: defaultWorkspace()/crashes/STAMP/NAME. Its path.
+// job's temporary folder: WORKSPACE/crashes/HASH/NAME, HASH its content's.
+// Its path. The same input crashing again (the window validates an op
+// IREE crashes on at every edit) finds the copy kept before instead of
+// writing another; past `keep` kept inputs, the least recently crashed go.
+inline constexpr size_t kCrashReproducersKept = 64;
 Result<std::filesystem::path>
-keepCrashReproducer(const std::filesystem::path &file);
+keepCrashReproducer(const std::filesystem::path &file,
+                    const std::filesystem::path &workspace = defaultWorkspace(),
+                    size_t keep = kCrashReproducersKept);
 
 } // namespace tilescope::process

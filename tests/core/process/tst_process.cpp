@@ -1,9 +1,12 @@
 // Child processes: output, exit codes, signals, timeouts, cancellation and a
 // program that does not exist, each reported as data; and a child kept to
-// answer requests (ServingProcess), whose end is an answer too.
+// answer requests (ServingProcess), whose end is an answer too; inputs that
+// crashed a tool kept once each, the oldest going past a bound.
 #include "core/process/FolderLock.h"
 #include "core/process/Process.h"
 #include "core/process/ServingProcess.h"
+#include "core/process/Workspace.h"
+#include "core/util/Files.h"
 
 #include <QtTest>
 #include <csignal>
@@ -248,6 +251,45 @@ private slots:
     QVERIFY(!started.ok());
     QVERIFY2(started.error().find("/nonexistent/server") != std::string::npos,
              started.error().c_str());
+  }
+
+  // The same input crashing again (each edit of an op IREE crashes on) finds
+  // its kept copy instead of writing another; past the bound, the least
+  // recently crashed go, and one that crashed again stays.
+  void aCrashingInputIsKeptOnce() {
+    auto workspace = tilescope::TemporaryDirectory::create("tilescope-test");
+    QVERIFY(workspace.ok());
+    auto input = [&](int n) {
+      const auto path =
+          workspace->file("crash-probe-" + std::to_string(n) + ".mlir");
+      if (!tilescope::writeFileAtomically(
+              path, "module { // input " + std::to_string(n % 4) + "\n}\n"))
+        qFatal("cannot write %s", path.c_str());
+      return path;
+    };
+    const auto root = workspace->path();
+    auto first = keepCrashReproducer(input(0), root, 3);
+    QVERIFY2(first.ok(), first.ok() ? "" : first.error().c_str());
+    // Input 4 holds what input 0 held: the copy kept for 0.
+    auto again = keepCrashReproducer(input(4), root, 3);
+    QVERIFY(again.ok());
+    QCOMPARE(again->string(), first->string());
+    for (int n = 1; n <= 3; ++n) {
+      std::this_thread::sleep_for(20ms); // the clock orders the folders
+      QVERIFY(keepCrashReproducer(input(n), root, 3).ok());
+    }
+    // Four different inputs, three kept: input 0's copy, the least recently
+    // crashed, went.
+    size_t folders = 0;
+    for (const auto &entry :
+         std::filesystem::directory_iterator(root / "crashes"))
+      folders += entry.is_directory();
+    QCOMPARE(folders, size_t(3));
+    QVERIFY(!std::filesystem::exists(*first));
+    auto back = keepCrashReproducer(input(8), root, 3);
+    QVERIFY(back.ok());
+    QCOMPARE(*tilescope::readTextFile(*back),
+             std::string("module { // input 0\n}\n"));
   }
 };
 
