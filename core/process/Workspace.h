@@ -20,9 +20,10 @@ newTryDirectory(const std::filesystem::path &workspace);
 
 // A copy of an input that crashed an IREE tool, kept where it outlives the
 // job's temporary folder: WORKSPACE/crashes/HASH/NAME, HASH its content's.
-// Its path. The same input crashing again (the window validates an op
-// IREE crashes on at every edit) finds the copy kept before instead of
-// writing another; past `keep` kept inputs, the least recently crashed go.
+// Its path. The same input crashing again (a file checked again, an edit
+// undone) finds the copy kept before instead of writing another; past
+// `keep` kept inputs (the window checks a new text at every edit), the
+// least recently crashed go.
 inline constexpr size_t kCrashReproducersKept = 64;
 Result<std::filesystem::path>
 keepCrashReproducer(const std::filesystem::path &file,

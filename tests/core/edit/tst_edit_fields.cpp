@@ -22,13 +22,6 @@ class EditFieldsTest : public QObject {
 
   test::EditFixture fixture;
 
-  edit::EditableDocument editable(const std::filesystem::path &path) {
-    return fixture.editable(path);
-  }
-  void verifyWithIree(const edit::EditableDocument &document) {
-    fixture.verifyWithIree(document);
-  }
-
 private slots:
   void initTestCase() { fixture.load(); }
 
@@ -36,7 +29,7 @@ private slots:
   // before the op's own: an edit of the op's config rewrites that one, and
   // the two inside stay as IREE wrote them.
   void attentionEditsItsOwnConfig() {
-    edit::EditableDocument document = editable(
+    edit::EditableDocument document = fixture.editable(
         test::sourceDir() / "tests/core/edit/data/attention_sm_90.mlir");
     const std::string original = document.text();
     const auto decompositionOf = [](const std::string &text) {
@@ -61,7 +54,7 @@ private slots:
     QVERIFY(document.text().find("reduction = [0, 0, 0, 64, 0], workgroup = "
                                  "[1, 128, 0, 0, 64]}>, root_op") !=
             std::string::npos);
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
     QVERIFY(document.undo());
     QCOMPARE(document.text(), original);
   }
@@ -71,7 +64,7 @@ private slots:
   // rules find a subgroup basis that covers fewer subgroups than the
   // workgroup has, and an intrinsic without a fragment layout.
   void attentionDecompositionFields() {
-    edit::EditableDocument document = editable(
+    edit::EditableDocument document = fixture.editable(
         test::sourceDir() / "tests/core/edit/data/attention_sm_90.mlir");
     const std::string original = document.text();
     const document::Document before = document.document();
@@ -102,7 +95,7 @@ private slots:
                           return p.rule == "attention-subgroups" &&
                                  p.field == "qk_attrs.subgroup_basis";
                         }));
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
     // NV_WMMA has no fragment layout: an error (IREE 3.13 dies on it).
     QVERIFY(document.undo());
     auto pv = document.set({0, 0}, "pv_attrs.mma_kind",
@@ -120,7 +113,7 @@ private slots:
   // A compilation_info holds both halves: each field edit rewrites it whole
   // (here its alias, used once).
   void compilationInfoFields() {
-    edit::EditableDocument document = editable(
+    edit::EditableDocument document = fixture.editable(
         test::examplesDir() / "sources/matmul_f16_vector_distribute.mlir");
     QCOMPARE(document.document().dispatches.size(), size_t(1));
     const document::RootOp &op = document.document().dispatches[0].rootOps[0];
@@ -139,7 +132,7 @@ private slots:
                                  "#iree_codegen.compilation_info<lowering_"
                                  "config = #iree_gpu.lowering_config<") !=
             std::string::npos);
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
     // The fields a person edits: the lowering config's and the
     // translation_info inside the compilation_info.
     const auto fields =
@@ -163,8 +156,8 @@ private slots:
   // CPU configs are not edited field by field; the whole attribute is.
   void cpuConfigWhole() {
     edit::EditableDocument document =
-        editable(test::examplesDir() /
-                 "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir");
+        fixture.editable(test::examplesDir() /
+                         "llvm_cpu/matmul_f32_small_dispatch_0.benchmark.mlir");
     const std::string config =
         document.document().dispatches[0].rootOps[1].loweringConfig;
     auto field = document.set({0, 1}, "workgroup", "[8, 8, 0]");
@@ -178,7 +171,7 @@ private slots:
     changed.replace(at, from.size(), "distribution = [32, 64, 0]");
     auto whole = document.set({0, 1}, "lowering_config", changed);
     QVERIFY2(whole.ok(), whole.ok() ? "" : whole.error().c_str());
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
   }
 
   void fieldNames() {
@@ -210,10 +203,10 @@ private slots:
   // IREE spells it (the window shows such values by their names); a name
   // that is no bare word is left to IREE's reading, which refuses it.
   void bareNamesAreSpelled() {
-    edit::EditableDocument document =
-        editable((test::examplesDir() /
-                  "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir")
-                     .string());
+    edit::EditableDocument document = fixture.editable(
+        (test::examplesDir() /
+         "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir")
+            .string());
     auto mma = document.set({0, 0}, "mma_kind", "MFMA_F32_32x32x8_F16");
     QVERIFY2(mma.ok(), mma.ok() ? "" : mma.error().c_str());
     QCOMPARE(QString::fromStdString(mma->newValue),
@@ -223,7 +216,7 @@ private slots:
     QVERIFY2(pipeline.ok(), pipeline.ok() ? "" : pipeline.error().c_str());
     QCOMPARE(QString::fromStdString(pipeline->newValue),
              QString("#iree_gpu.pipeline<VectorDistribute>"));
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
     const edit::Field kind = edit::parseField("qk_attrs.mma_kind").value();
     QCOMPARE(QString::fromStdString(
                  *edit::spelledValue("", kind, "VMFMA_F32_16x16x32_F16")),

@@ -57,16 +57,6 @@ class EditModelTest : public QObject {
 
   test::EditFixture fixture;
 
-  document::Document open(const std::filesystem::path &path) {
-    return fixture.open(path);
-  }
-  edit::EditableDocument editable(const std::filesystem::path &path) {
-    return fixture.editable(path);
-  }
-  void verifyWithIree(const edit::EditableDocument &document) {
-    fixture.verifyWithIree(document);
-  }
-
 private slots:
   void initTestCase() { fixture.load(); }
 
@@ -124,8 +114,8 @@ private slots:
     QFETCH(QString, space);
     QFETCH(QString, types);
     const document::Document document =
-        open(test::examplesDir() /
-             (file.toStdString() + "_dispatch_0.benchmark.mlir"));
+        fixture.open(test::examplesDir() /
+                     (file.toStdString() + "_dispatch_0.benchmark.mlir"));
     QCOMPARE(document.dispatches.size(), size_t(1));
     const document::Dispatch &dispatch = document.dispatches.front();
     QVERIFY(static_cast<size_t>(op) < dispatch.rootOps.size());
@@ -181,7 +171,7 @@ private slots:
 
   void editsWriteBackAndUndo() {
     QFETCH(QString, path);
-    edit::EditableDocument document = editable(path.toStdString());
+    edit::EditableDocument document = fixture.editable(path.toStdString());
     const std::string original = document.text();
     // The first root op with workgroup tiles (softmax's reductions have
     // none; its last op does).
@@ -216,13 +206,13 @@ private slots:
     QCOMPARE(text.substr(0, at), original.substr(0, at));
     QCOMPARE(text.substr(at + first->splice.inserted.size()),
              original.substr(at + first->splice.removed.size()));
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
 
     auto second = document.set(ref, "workgroup_size", "[128, 2, 1]");
     QVERIFY2(second.ok(), second.ok() ? "" : second.error().c_str());
     QVERIFY(document.document().dispatches[0].translationInfo.find(
                 "workgroup_size = [128, 2, 1]") != std::string::npos);
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
 
     // Saved, the file parses to the model.
     QTemporaryDir dir;
@@ -247,7 +237,7 @@ private slots:
     QVERIFY(
         std::filesystem::exists(partial(QCoreApplication::applicationPid())));
     QCOMPARE(test::readFile(saved), document.text());
-    const document::Document reopened = open(saved);
+    const document::Document reopened = fixture.open(saved);
     QVERIFY(document.agreesWith(reopened).ok());
     QCOMPARE(reopened.dispatches[0].rootOps[ref.op].loweringConfig,
              document.document().dispatches[0].rootOps[ref.op].loweringConfig);
@@ -262,20 +252,20 @@ private slots:
     QCOMPARE(document.text(), original);
     QVERIFY(!document.modified());
     QVERIFY(document.diff().empty());
-    const document::Document fresh = open(path.toStdString());
+    const document::Document fresh = fixture.open(path.toStdString());
     QVERIFY(document.agreesWith(fresh).ok());
     QVERIFY(document.redo());
     QVERIFY(document.redo());
     QCOMPARE(document.text(), edited);
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
   }
 
   // What IREE refuses is refused with IREE's words, against the field, and
   // nothing changes; so is what Tilescope cannot read as a value.
   void refusedEditChangesNothing() {
-    edit::EditableDocument document =
-        editable(test::examplesDir() /
-                 "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
+    edit::EditableDocument document = fixture.editable(
+        test::examplesDir() /
+        "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir");
     const std::string original = document.text();
     const std::string config =
         document.document().dispatches[0].rootOps[0].loweringConfig;
@@ -313,7 +303,7 @@ private slots:
   // ops (the edited op gets its own inline attribute); an alias used once
   // is edited where it is defined; parts after an edit stay addressable.
   void aliasesSharedAndSole() {
-    edit::EditableDocument document = editable(aliasesFile());
+    edit::EditableDocument document = fixture.editable(aliasesFile());
     const std::string original = document.text();
     QCOMPARE(document.document().partCount, 2);
     QCOMPARE(document.document().dispatches.size(), size_t(3));
@@ -331,7 +321,7 @@ private slots:
                 "[1, 1, 0], workgroup = [128, 64, 0]}>}") != std::string::npos);
     QVERIFY(document.document().dispatches[1].rootOps[0].loweringConfig.find(
                 "workgroup = [64, 64, 0]") != std::string::npos);
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
 
     // #config_once is @shared_b's second op's alone.
     auto sole = document.set({1, 1}, "thread", "[2, 2, 0]");
@@ -342,7 +332,7 @@ private slots:
             std::string::npos);
     QVERIFY(document.text().find("lowering_config = #config_once}") !=
             std::string::npos);
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
 
     // #translation is shared by both functions of part 1.
     auto translation = document.set({1, 0}, "prefetch_num_stages", "2");
@@ -350,14 +340,14 @@ private slots:
              translation.ok() ? "" : translation.error().c_str());
     QVERIFY(document.document().dispatches[0].translationInfo.find(
                 "prefetch") == std::string::npos);
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
 
     // Part 2, whose offsets moved with the edits above.
     auto later = document.set({2, 0}, "partial_reduction", "[0, 512]");
     QVERIFY2(later.ok(), later.ok() ? "" : later.error().c_str());
     auto pipeline = document.set({2, 0}, "pipeline", "TileAndFuse");
     QVERIFY2(pipeline.ok(), pipeline.ok() ? "" : pipeline.error().c_str());
-    verifyWithIree(document);
+    fixture.verifyWithIree(document);
 
     // Field by field, the configs differ only where edited.
     iree::DocumentParser parser(fixture.library);
@@ -393,7 +383,7 @@ private slots:
   // nothing until applied.
   void previewBeforeApply() {
     edit::EditableDocument document =
-        editable(test::exampleBenchmarks("rocm_gfx942").front());
+        fixture.editable(test::exampleBenchmarks("rocm_gfx942").front());
     const std::string before = document.text();
     auto edit = document.prepare({0, 0}, "workgroup_size", "[512, 1, 1]");
     QVERIFY2(edit.ok(), edit.ok() ? "" : edit.error().c_str());
@@ -414,7 +404,7 @@ private slots:
   // document ask; an edit parses the one text it changed.
   void configsAreReadOncePerEdit() {
     edit::EditableDocument document =
-        editable(test::exampleBenchmarks("rocm_gfx942").front());
+        fixture.editable(test::exampleBenchmarks("rocm_gfx942").front());
     const auto consult = [](const document::Document &d) {
       for (size_t i = 0; i < d.dispatches.size(); ++i)
         for (size_t k = 0; k < d.dispatches[i].rootOps.size(); ++k) {
@@ -486,7 +476,7 @@ private slots:
   void journalReplaysTheEdits() {
     const auto path = test::examplesDir() /
                       "rocm_gfx942/matmul_f16_1024_dispatch_0.benchmark.mlir";
-    edit::EditableDocument document = editable(path);
+    edit::EditableDocument document = fixture.editable(path);
     QVERIFY(document.set({0, 0}, "reduction", "[0, 0, 16]").ok());
     QVERIFY(document.set({0, 0}, "workgroup_size", "[512, 1, 1]").ok());
     QVERIFY(document.set({0, 0}, "promote_operands", std::nullopt).ok());
@@ -502,7 +492,7 @@ private slots:
     QCOMPARE(read->path, path.string());
     QVERIFY(read->appliesTo(document.originalText()));
 
-    edit::EditableDocument fresh = editable(path);
+    edit::EditableDocument fresh = fixture.editable(path);
     auto replayed =
         edit::replay(*read, fresh.originalText(),
                      [&fresh](const edit::JournalEntry &entry) -> Result<bool> {

@@ -253,7 +253,7 @@ private slots:
              started.error().c_str());
   }
 
-  // The same input crashing again (each edit of an op IREE crashes on) finds
+  // The same input crashing again (a file checked again, an edit undone) finds
   // its kept copy instead of writing another; past the bound, the least
   // recently crashed go, and one that crashed again stays.
   void aCrashingInputIsKeptOnce() {
