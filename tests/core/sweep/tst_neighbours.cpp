@@ -152,14 +152,25 @@ private slots:
   // the examples: lowering parameters, translation_info's, attention's
   // qk/pv halves, compilation_info's; a field the op lacks is none.
   void aFieldFoundAloneIsTheListsEntry() {
-    size_t checked = 0;
+    // The examples and a file whose configs are a compilation_info.
+    std::vector<const document::Document *> files;
     for (const document::Document &document : documents)
-      for (const document::Dispatch &dispatch : document.dispatches)
+      files.push_back(&document);
+    iree::DocumentParser parser(test::projectCompiler());
+    auto compilation = parser.parseFile(
+        test::examplesDir() / "sources/matmul_f16_vector_distribute.mlir");
+    QVERIFY2(compilation, compilation ? "" : compilation.error().c_str());
+    QVERIFY(
+        !compilation->dispatches.at(0).rootOps.at(0).compilationInfo.empty());
+    files.push_back(&*compilation);
+    size_t checked = 0;
+    for (const document::Document *document : files)
+      for (const document::Dispatch &dispatch : document->dispatches)
         for (const document::RootOp &op : dispatch.rootOps) {
           for (const edit::FieldEntry &e : edit::opFieldEntries(dispatch, op)) {
             const auto alone = edit::opField(dispatch, op, e.field);
             const std::string where =
-                document.path.filename().string() + " " + e.field;
+                document->path.filename().string() + " " + e.field;
             QVERIFY2(alone, where.c_str());
             QCOMPARE(alone->field, e.field);
             QCOMPARE(alone->text, e.text);
