@@ -210,9 +210,8 @@ std::optional<FieldEntry> entryNamed(Entries list, std::string_view field) {
 
 std::optional<FieldEntry> parameterNamed(const config::LoweringConfig &cfg,
                                          const std::string &name) {
-  for (const config::Parameter &p : cfg.dictionary().parameters)
-    if (p.name == name)
-      return entry(name, p.get());
+  if (const config::Attribute *value = cfg.get(name))
+    return entry(name, *value);
   return std::nullopt;
 }
 

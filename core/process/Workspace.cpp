@@ -1,12 +1,11 @@
 #include "core/process/Workspace.h"
 
 #include "core/util/Files.h"
+#include "core/util/Hash.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -64,19 +63,6 @@ newTryDirectory(const std::filesystem::path &workspace) {
 
 namespace {
 
-// FNV-1a, 64 bits, as 16 hex digits: names a kept input by its content.
-std::string contentHash(const std::string &text) {
-  uint64_t hash = 14695981039346656037ull;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(hash));
-  return hex;
-}
-
 // The input kept in `folder` before, where it holds `text`.
 std::optional<std::filesystem::path>
 keptBefore(const std::filesystem::path &folder, const std::string &text) {
@@ -111,7 +97,7 @@ keepCrashReproducer(const std::filesystem::path &file,
   if (!text)
     return Error{"cannot keep " + file.string() + ": " + text.error()};
   const std::filesystem::path crashes = workspace / "crashes";
-  const std::filesystem::path folder = crashes / contentHash(*text);
+  const std::filesystem::path folder = crashes / Fnv1a().add(*text).hex();
   std::error_code error;
   if (std::filesystem::is_directory(folder, error))
     if (auto kept = keptBefore(folder, *text)) {
