@@ -132,7 +132,7 @@ runDeferredOnSlurm(const SweepRequest &request, const tries::History &history,
       if (d.result.pendingRun)
         return true;
       tries::TryRecord &record = d.result.record;
-      record.details["compiled_on"] = compiledOn;
+      record.where.compiledOn = compiledOn;
       if (slurm) {
         // Slurm ended its task before it compiled this: said as a run's
         // task end is (and resumable the same way: cancelled, timed out,
@@ -140,10 +140,8 @@ runDeferredOnSlurm(const SweepRequest &request, const tries::History &history,
         record.outcome = slurm->outcome() == "run-failed" ? "compile-failed"
                                                           : slurm->outcome();
         record.summary = slurm->why;
-        record.details["compile_task"] = {{"task", slurm->task},
-                                          {"state", slurm->state},
-                                          {"node", slurm->node},
-                                          {"log", slurm->log.string()}};
+        record.where.compileTask = tries::CompileTask{
+            slurm->task, slurm->state, slurm->node, slurm->log.string()};
       }
       finished(d);
       return false;
@@ -154,9 +152,9 @@ runDeferredOnSlurm(const SweepRequest &request, const tries::History &history,
         *d.result.pendingRun, end.submission, end.process(), end.why);
     bench.slurm = end;
     finishTryRun(d.request, d.result, std::move(bench));
-    d.result.record.details["on"] = request.place.toString();
+    d.result.record.where.on = request.place.toString();
     if (compileThere)
-      d.result.record.details["compiled_on"] = compiledOn;
+      d.result.record.where.compiledOn = compiledOn;
     finished(d);
   };
   auto ran = runSlurmArray(array);

@@ -39,6 +39,15 @@ nlohmann::json detailsJson(const TryRecord &record) {
     details["bench"] = toJson(*record.bench);
   if (record.imported)
     addOrigin(*record.imported, details);
+  if (!record.resourcesError.empty())
+    details["resources_error"] = record.resourcesError;
+  if (record.dispatchAlone)
+    details["dispatch_alone"] = toJson(*record.dispatchAlone);
+  if (!record.program.empty())
+    details["program"] = record.program;
+  if (record.check)
+    details["check"] = toJson(*record.check);
+  addWhere(record.where, details);
   return details;
 }
 
@@ -137,6 +146,18 @@ TryRecord readRow(sqlite3_stmt *s) {
   if (r.imported)
     for (const char *key : {"imported_from", "run_on", "compiled_in"})
       take(key);
+  // A text the details hold under `key`, taken out; "" where none.
+  auto takeText = [&take](const char *key) {
+    const nlohmann::json text = take(key);
+    return text.is_string() ? text.get<std::string>() : std::string();
+  };
+  r.resourcesError = takeText("resources_error");
+  r.dispatchAlone = dispatchTakenFromJson(take("dispatch_alone"));
+  r.check = triedCheckFromJson(take("check"));
+  r.where = triedWhereFromJson(r.details);
+  for (const char *key : {"on", "compiled_on", "compile_task"})
+    take(key);
+  r.program = takeText("program");
   return r;
 }
 

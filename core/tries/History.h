@@ -7,8 +7,10 @@
 #include "core/layout/CostModel.h"
 #include "core/service/Resources.h"
 #include "core/tries/TriedBench.h"
+#include "core/tries/TriedCheck.h"
 #include "core/tries/TriedCompile.h"
 #include "core/tries/TriedConfigs.h"
+#include "core/tries/TriedWhere.h"
 #include "core/util/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -55,13 +57,27 @@ struct TryRecord {
   // The run bundle's results it was imported from, for a row import-results
   // made (details' "imported_from", "run_on", "compiled_in").
   std::optional<BundleOrigin> imported;
-  // Everything else: commands, diagnostics, measurements, errors.
+  // Why its kernels' resources were not read, where they were not
+  // (details' "resources_error").
+  std::string resourcesError;
+  // The dispatch it compiled alone, for an op of a whole program (details'
+  // "dispatch_alone").
+  std::optional<DispatchTaken> dispatchAlone;
+  // A checked run's program and comparisons (details' "program", "check").
+  std::string program;
+  std::optional<TriedCheck> check;
+  // Where it ran and compiled, where not here (details' "on",
+  // "compiled_on", "compile_task").
+  TriedWhere where;
+  // What another version of Tilescope kept in its details that this one
+  // does not know: kept as it was, and written back with the row.
   nlohmann::json details = nlohmann::json::object();
 };
 
-// Its details as the history keeps them and `--json` prints them: the
-// details with its configs, resources, prediction, compile, timed run and
-// the bundle it was imported from.
+// Its details as the history keeps them and `--json` prints them: its
+// configs, resources, prediction, compile, timed run, checked run, where it
+// was made and the bundle it was imported from, beside the keys of another
+// version.
 nlohmann::json detailsJson(const TryRecord &record);
 
 // Every outcome a try records (TryRecord::outcome), as `history --outcome`

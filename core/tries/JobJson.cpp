@@ -2,6 +2,7 @@
 
 #include "core/export/DocumentJson.h"
 #include "core/service/UntrustedFiles.h"
+#include "core/tries/TriedCheck.h"
 
 #include <utility>
 
@@ -222,38 +223,7 @@ json toJson(const service::ResourceReport &report) {
 }
 
 json toJson(const run::CheckResult &check) {
-  json outputs = json::array();
-  for (const run::OutputCheck &output : check.outputs) {
-    const run::TensorComparison &c = output.comparison;
-    json mismatches = json::array();
-    for (const run::Mismatch &m : c.firstMismatches)
-      mismatches.push_back(
-          {{"index", m.index}, {"value", m.value}, {"reference", m.reference}});
-    outputs.push_back({{"index", output.index},
-                       {"type", c.type.toString()},
-                       {"passed", c.passed()},
-                       {"mismatches", c.mismatches},
-                       {"max_abs_error", c.maxAbsoluteError},
-                       {"max_rel_error", c.maxRelativeError},
-                       {"tolerance",
-                        {{"absolute", c.tolerance.absolute},
-                         {"relative", c.tolerance.relative}}},
-                       {"first_mismatches", mismatches}});
-  }
-  json out = {{"directory", check.directory.string()},
-              {"backend", check.backend},
-              {"device", check.device},
-              {"function", check.function},
-              {"commands", check.commands},
-              {"outputs", outputs},
-              {"summary", check.summary()},
-              {"seconds", check.elapsed.count() / 1000.0}};
-  out["passed"] = check.hasVerdict() ? json(check.passed()) : json(nullptr);
-  if (!check.error.empty()) {
-    out["failed_step"] = check.failedStep;
-    out["error"] = check.error;
-  }
-  return out;
+  return toJson(triedCheckOf(check));
 }
 
 namespace {

@@ -20,6 +20,7 @@ nlohmann::json toJson(const service::ResourceReport &report);
 // The inverse, for a report the history or a bundle keeps: kernels, commands
 // and notes of another form are skipped.
 service::ResourceReport resourceReportFromJson(const nlohmann::json &report);
+// As the history keeps what stays of it (TriedCheck).
 nlohmann::json toJson(const run::CheckResult &check);
 // The cost model's prediction as the history keeps it (exporting::toJson's
 // form): its figures, terms and notes, each used only with its type and in

@@ -122,7 +122,7 @@ void bench(const tools::IreeInstallation &iree, const TryRequest &request,
     return;
   record.device = device;
   if (!request.place.local())
-    record.details["on"] = request.place.toString();
+    record.where.on = request.place.toString();
   step(request, "timing on " + device +
                     (request.place.local() ? "" : " " + request.place.where()) +
                     " with iree-benchmark-module");
@@ -246,16 +246,13 @@ void recordCompile(const TryRequest &asked, const TryRequest &request,
   record.wallSeconds = result.compiled.process.elapsed.count() / 1000.0;
   record.configs = configsOf(*request.document);
   record.compile = triedCompileOf(result.compiled);
-  record.details = json::object();
   result.report["compile"] = toJson(*record.compile);
   if (result.alone) {
-    const json taken = {
-        {"dispatch", asked.op->first},
-        {"name", asked.document->dispatches[asked.op->first].name},
-        {"file", request.document->path.string()},
-        {"command", result.alone->command}};
-    record.details["dispatch_alone"] = taken;
-    result.report["dispatch_alone"] = taken;
+    record.dispatchAlone =
+        DispatchTaken{static_cast<long long>(asked.op->first),
+                      asked.document->dispatches[asked.op->first].name,
+                      request.document->path.string(), result.alone->command};
+    result.report["dispatch_alone"] = toJson(*record.dispatchAlone);
   }
 }
 
@@ -272,7 +269,7 @@ void readCompiled(const TryRequest &request, TryResult &result) {
       result.report["resources"] = toJson(*resources);
       record.resources = std::move(*resources);
     } else {
-      record.details["resources_error"] = resources.error();
+      record.resourcesError = resources.error();
       result.report["resources_error"] = resources.error();
     }
   }
@@ -381,7 +378,7 @@ void finishTryCompile(const TryRequest &asked, TryResult &result,
   TryRecord &record = result.record;
   record.device = device;
   if (!request.place.local())
-    record.details["on"] = request.place.toString();
+    record.where.on = request.place.toString();
   record.outcome = "queued";
   record.summary = "its run is to go " + request.place.where();
   result.pendingRun = std::move(pending);
@@ -466,10 +463,10 @@ TryRecord checkRecord(const run::CheckRequest &request,
   record.directory = result.directory.string();
   record.wallSeconds = result.elapsed.count() / 1000.0;
   record.configs = configsOf(document);
-  record.details = {{"program", std::filesystem::absolute(request.program)},
-                    {"check", toJson(result)}};
+  record.program = std::filesystem::absolute(request.program).string();
+  record.check = triedCheckOf(result);
   if (!request.place.local())
-    record.details["on"] = request.place.toString();
+    record.where.on = request.place.toString();
   return record;
 }
 

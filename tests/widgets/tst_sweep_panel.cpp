@@ -317,8 +317,8 @@ private slots:
     QVERIFY(rows);
     int onSlurm = 0;
     for (const tries::TryRecord &row : *rows)
-      onSlurm += row.details.value("on", "") == "slurm:tilescope" &&
-                 row.details.value("compiled_on", "") == "slurm:tilescope-cpu";
+      onSlurm += row.where.on == "slurm:tilescope" &&
+                 row.where.compiledOn == "slurm:tilescope-cpu";
     QCOMPARE(onSlurm, 2);
     qunsetenv("SLURM_CONF");
     cluster.closeWriteChannel();

@@ -1,7 +1,8 @@
-// What a try's record keeps (its prediction, compile, timed run and the
-// bundle it was imported from) reads back as written: through JSON, through
-// the SQLite history, and from JSON of another form (a history written by
-// another version, a bundle made elsewhere) without throwing.
+// What a try's record keeps (its prediction, compile, timed run, checked
+// run, where it was made and the bundle it was imported from) reads back as
+// written: through JSON, through the SQLite history, and from JSON of another
+// form (a history written by another version, a bundle made elsewhere) without
+// throwing.
 #include "TestSupport.h"
 
 #include "core/export/ConfigJson.h"
@@ -10,7 +11,9 @@
 #include "core/tries/TimeComparison.h"
 
 #include <QTemporaryDir>
+
 #include <QTest>
+#include <cmath>
 
 using namespace tilescope;
 
@@ -250,6 +253,87 @@ private slots:
     const nlohmann::json details = tries::detailsJson(*again);
     QCOMPARE(details["imported_from"]["module"], nlohmann::json("try-1"));
     QCOMPARE(details["compiled_in"], nlohmann::json(*compiled));
+  }
+
+  void checksAndPlacesReadBackAsWritten() {
+    tries::TriedCheck check;
+    check.directory = "/ws/tries/2";
+    check.backend = "llvm-cpu";
+    check.device = "local-task";
+    check.function = "main";
+    check.commands = {"iree-compile a.mlir", "iree-run-module --module=m"};
+    tries::CheckedOutput output;
+    output.index = 1;
+    output.type = "4x8xf32";
+    output.mismatches = 3;
+    output.maxAbsoluteError = 0.5;
+    output.maxRelativeError = 0.25;
+    output.tolerance = {1e-3, 1e-2};
+    output.firstMismatches = {{{0, 2}, 1.5, 1.0}, {{3, 7}, -2.0, -1.5}};
+    check.outputs = {output};
+    check.summary = "check failed: output 1, 3 of 32 elements";
+    check.seconds = 2.5;
+    check.passed = false;
+    const nlohmann::json kept = tries::toJson(check);
+    const auto read = tries::triedCheckFromJson(kept);
+    QVERIFY(read.has_value());
+    QCOMPARE(tries::toJson(*read), kept);
+
+    // Another form: wrong types skipped, a NaN (written as null) as NaN,
+    // no verdict where "passed" is null.
+    const auto odd = tries::triedCheckFromJson(
+        {{"outputs",
+          {{{"index", -1},
+            {"mismatches", 1.5},
+            {"max_abs_error", nullptr},
+            {"tolerance", {{"absolute", -1}}},
+            {"first_mismatches",
+             {{{"index", {1, "x"}}, {"value", nullptr}}, 2}}},
+           "output"}},
+         {"passed", nullptr},
+         {"commands", {"a", 1}}});
+    QVERIFY(odd.has_value());
+    QVERIFY(!odd->passed);
+    QCOMPARE(odd->commands, std::vector<std::string>{"a"});
+    QCOMPARE(odd->outputs.size(), size_t(1));
+    QCOMPARE(odd->outputs[0].index, 0);
+    QCOMPARE(odd->outputs[0].mismatches, 0LL);
+    QVERIFY(std::isnan(odd->outputs[0].maxAbsoluteError));
+    QCOMPARE(odd->outputs[0].tolerance.absolute, 0.0);
+    QCOMPARE(odd->outputs[0].firstMismatches.size(), size_t(1));
+    QCOMPARE(odd->outputs[0].firstMismatches[0].index, std::vector<int64_t>{1});
+    QVERIFY(std::isnan(odd->outputs[0].firstMismatches[0].value));
+    QVERIFY(!tries::triedCheckFromJson(nlohmann::json::array()));
+
+    // Through the history, each under the key it always had.
+    tries::TryRecord record;
+    record.kind = "verify";
+    record.program = "/work/model.mlir";
+    record.check = check;
+    record.resourcesError = "no assembly was written";
+    record.dispatchAlone =
+        tries::DispatchTaken{2, "main_dispatch_2", "/ws/alone.mlir", "cmd"};
+    record.where = {
+        "slurm:gpu", "slurm:cpu",
+        tries::CompileTask{"41_3", "NODE_FAIL", "n7", "/ws/41.log"}};
+    record.details = {{"note", "kept"}};
+    const nlohmann::json details = tries::detailsJson(record);
+    QCOMPARE(details["program"], nlohmann::json("/work/model.mlir"));
+    QCOMPARE(details["check"], kept);
+    QCOMPARE(details["dispatch_alone"]["dispatch"], nlohmann::json(2));
+    QCOMPARE(details["on"], nlohmann::json("slurm:gpu"));
+    QCOMPARE(details["compiled_on"], nlohmann::json("slurm:cpu"));
+    QCOMPARE(details["compile_task"]["state"], nlohmann::json("NODE_FAIL"));
+    QCOMPARE(details["note"], nlohmann::json("kept"));
+    const tries::TryRecord back = readBack(record);
+    QCOMPARE(tries::detailsJson(back), details);
+    QCOMPARE(back.where.compileTask->node, std::string("n7"));
+    QCOMPARE(back.details, (nlohmann::json{{"note", "kept"}}));
+
+    // Made here: no place is written.
+    const nlohmann::json here = tries::detailsJson(tries::TryRecord{});
+    QVERIFY(!here.contains("on") && !here.contains("compiled_on") &&
+            !here.contains("compile_task") && !here.contains("check"));
   }
 };
 
