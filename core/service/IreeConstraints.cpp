@@ -8,10 +8,12 @@
 #include "core/process/Process.h"
 #include "core/process/Workspace.h"
 #include "core/service/CompileJob.h"
+#include "core/service/ConstraintCrashes.h"
 #include "core/service/IreeDefaults.h"
 #include "core/service/PrintedConstraints.h"
 #include "core/util/Brackets.h"
 #include "core/util/Files.h"
+#include "core/util/Hash.h"
 #include "core/util/Numbers.h"
 
 #include <algorithm>
@@ -160,49 +162,95 @@ using SpecMaker = std::function<process::ProcessSpec(
     const char *pipeline, const std::filesystem::path &input,
     const std::filesystem::path &output)>;
 
+// What IREE was given for `op` when its constraints crashed it, as a key of
+// KnownCrashes: the IREE, its dispatch's target, translation_info and root
+// ops' configs (as IREE read them: an alias defined elsewhere counts), and
+// the text from its dispatch to the next (its function, configs and all).
+// An edit of that dispatch makes a new key; an edit elsewhere does not.
+std::string crashKey(const std::filesystem::path &ireeOpt,
+                     const document::Document &document,
+                     const document::TextPart &part, const ConfiguredOp &op) {
+  const document::Dispatch &dispatch = document.dispatches[op.dispatch];
+  Fnv1a key;
+  key.add(ireeOpt.string()).add("\n").add(dispatch.target).add("\n");
+  key.add(dispatch.translationInfo).add("\n");
+  for (const document::RootOp &root : dispatch.rootOps)
+    key.add(root.loweringConfig).add("\n").add(root.compilationInfo).add("\n");
+  const size_t partEnd = part.offset + part.length;
+  size_t begin = edit::offsetOf(document.text, dispatch.line, 1), end = partEnd;
+  for (const document::Dispatch &other : document.dispatches)
+    if (other.part == dispatch.part && other.line > dispatch.line)
+      end = std::min(end, edit::offsetOf(document.text, other.line, 1));
+  if (begin >= end || end > document.text.size())
+    begin = part.offset, end = std::min(partEnd, document.text.size());
+  key.add(std::string_view(document.text).substr(begin, end - begin));
+  return key.hex() + ":" + std::to_string(op.op);
+}
+
+// The ops of `asked` an earlier check of the same executable found crashing
+// IREE's constraint insertion, each with why.
+std::map<const ConfiguredOp *, std::string>
+knownCrashes(const std::filesystem::path &ireeOpt,
+             const document::Document &document, const document::TextPart &part,
+             const OpSet &asked) {
+  std::map<const ConfiguredOp *, std::string> known;
+  for (const ConfiguredOp *op : asked)
+    if (auto why =
+            KnownCrashes::shared().find(crashKey(ireeOpt, document, part, *op)))
+      known[op] = std::move(*why);
+  return known;
+}
+
 // The ops of `asked` that crash IREE's constraint insertion on their own,
-// found by asking about halves; each with IREE's crash in words and the
-// command that reproduces it (its file kept in `folder`).
+// found by asking about halves, each with IREE's crash in words and the
+// command that reproduces it (its file kept in the workspace); remembered
+// for the next check (KnownCrashes).
 Result<std::map<const ConfiguredOp *, std::string>>
-isolateCrashes(const document::Document &document,
-               const document::TextPart &part,
-               const std::vector<ConfiguredOp> &ops, const OpSet &asked,
-               const TemporaryDirectory &folder, const SpecMaker &spec) {
-  std::map<const ConfiguredOp *, std::string> crashes;
-  std::vector<std::vector<const ConfiguredOp *>> groups{
-      {asked.begin(), asked.end()}};
+crashingOps(const std::filesystem::path &ireeOpt,
+            const document::Document &document, const document::TextPart &part,
+            const std::vector<ConfiguredOp> &ops, const OpSet &asked,
+            const TemporaryDirectory &folder, const SpecMaker &spec) {
+  std::vector<size_t> indices;
+  for (const ConfiguredOp *op : asked)
+    indices.push_back(static_cast<size_t>(op - ops.data()));
   int tries = 0;
-  while (!groups.empty()) {
-    std::vector<const ConfiguredOp *> group = std::move(groups.back());
-    groups.pop_back();
+  auto probe =
+      [&](const std::vector<size_t> &group) -> CrashProbe::result_type {
     const std::filesystem::path file =
         folder.file("crash-probe-" + std::to_string(tries++) + ".mlir");
+    OpSet probed;
+    for (size_t index : group)
+      probed.insert(&ops[index]);
     if (auto written = writeFileAtomically(
-            file, copyOfPart(document, part, ops, {},
-                             OpSet(group.begin(), group.end())));
+            file, copyOfPart(document, part, ops, {}, probed));
         !written)
       return Error{written.error()};
     const process::ProcessSpec one = spec(kInsertPipeline, file, "/dev/null");
     const process::ProcessResult result = runProcess(one);
-    if (result.outcome != process::ProcessResult::Outcome::Signaled) {
+    if (result.outcome != process::ProcessResult::Outcome::Signaled ||
+        group.size() > 1) {
       std::filesystem::remove(file);
-      continue;
+      return result.outcome == process::ProcessResult::Outcome::Signaled
+                 ? std::optional<std::string>(result.describe())
+                 : std::nullopt;
     }
-    if (group.size() == 1) {
-      // The probe's folder goes with the job: its input is kept.
-      auto kept = process::keepCrashReproducer(file);
-      crashes[group.front()] =
-          "iree-opt " + result.describe() +
-          " stating IREE's constraints for this op (IREE's bug); reproduce: " +
-          (kept ? spec(kInsertPipeline, *kept, "/dev/null").shellCommand()
-                : one.shellCommand() +
-                      " (the input could not be kept: " + kept.error() + ")");
-      continue;
-    }
-    std::filesystem::remove(file);
-    const auto middle = group.begin() + static_cast<long>(group.size() / 2);
-    groups.emplace_back(group.begin(), middle);
-    groups.emplace_back(middle, group.end());
+    // The probe's folder goes with the job: its input is kept.
+    auto kept = process::keepCrashReproducer(file);
+    return std::optional<std::string>(
+        "iree-opt " + result.describe() +
+        " stating IREE's constraints for this op (IREE's bug); reproduce: " +
+        (kept ? spec(kInsertPipeline, *kept, "/dev/null").shellCommand()
+              : one.shellCommand() +
+                    " (the input could not be kept: " + kept.error() + ")"));
+  };
+  auto found = isolateCrashes(indices, probe);
+  if (!found)
+    return Error{found.error()};
+  std::map<const ConfiguredOp *, std::string> crashes;
+  for (auto &[index, why] : *found) {
+    KnownCrashes::shared().add(crashKey(ireeOpt, document, part, ops[index]),
+                               why);
+    crashes[&ops[index]] = std::move(why);
   }
   return crashes;
 }
@@ -248,24 +296,31 @@ runPart(const tools::IreeInstallation &iree, const document::Document &document,
     for (PrintedConstraints &c : run.constraints)
       c.line += part.firstLine - 1;
   } else {
+    // IREE's constraint generators crash on some ops (batch matmuls in
+    // 3.13): those are left out, each with a reproducer, and the others
+    // asked. Those an earlier check of the same executable found are left
+    // out at once; others are found by halves when IREE crashes.
+    auto leaveOut = [&](std::map<const ConfiguredOp *, std::string> crashes) {
+      for (auto &[op, why] : crashes) {
+        asked.erase(op);
+        run.crashed[op] = std::move(why);
+      }
+      return writeFileAtomically(
+          input, copyOfPart(document, part, ops, hidden, asked));
+    };
+    if (auto known = knownCrashes(*tool, document, part, asked); !known.empty())
+      if (auto written = leaveOut(std::move(known)); !written)
+        return Error{written.error()};
     const process::ProcessSpec insert =
         spec(kInsertPipeline, input, folder.file(name + ".constraints"));
     commands.push_back(insert.shellCommand());
     process::ProcessResult inserted = runProcess(insert);
     if (inserted.outcome == process::ProcessResult::Outcome::Signaled) {
-      // IREE's constraint generators crash on some ops (batch matmuls in
-      // 3.13): the ops that crash it are found by halves and left out, each
-      // with a reproducer, and the others asked again.
-      auto crashes = isolateCrashes(document, part, ops, asked, folder, spec);
+      auto crashes =
+          crashingOps(*tool, document, part, ops, asked, folder, spec);
       if (!crashes)
         return Error{crashes.error()};
-      for (auto &[op, why] : *crashes) {
-        asked.erase(op);
-        run.crashed[op] = why;
-      }
-      if (auto written = writeFileAtomically(
-              input, copyOfPart(document, part, ops, hidden, asked));
-          !written)
+      if (auto written = leaveOut(std::move(*crashes)); !written)
         return Error{written.error()};
       inserted = runProcess(insert);
     }
@@ -390,101 +445,6 @@ Result<bool> evaluateHere(OpConstraintVerdict &v, const ConstraintSet &set) {
 }
 
 } // namespace
-
-std::string toString(OpConstraintVerdict::Outcome outcome) {
-  switch (outcome) {
-  case OpConstraintVerdict::Outcome::Holds:
-    return "holds";
-  case OpConstraintVerdict::Outcome::Violated:
-    return "violated";
-  case OpConstraintVerdict::Outcome::NotChecked:
-    return "not checked";
-  case OpConstraintVerdict::Outcome::NoConstraints:
-    return "no constraints";
-  }
-  return {};
-}
-
-std::string describe(const OpConstraintVerdict &verdict) {
-  std::string line =
-      "IREE's pipeline constraints: " + toString(verdict.outcome);
-  // The op's set, once (a file may state the same pipeline's twice).
-  for (const ConstraintSet &set : verdict.sets)
-    if (set.pipeline == verdict.pipeline) {
-      line +=
-          " (" + std::to_string(set.assertions) + " for " + set.pipeline + ")";
-      break;
-    }
-  if (!verdict.reason.empty())
-    line += ": " + verdict.reason;
-  return line;
-}
-
-bool isIgemmPrefetchPin(const std::string &message) {
-  return message.rfind("prefetch_num_stages == 0 (use_igemm_convolution=true)",
-                       0) == 0;
-}
-
-std::vector<config::Problem> problemsOf(const OpConstraintVerdict &verdict) {
-  std::vector<config::Problem> problems;
-  const std::string source =
-      "IREE's " + verdict.pipeline +
-      " pipeline constraints (iree-codegen-insert-smt-constraints), " +
-      (verdict.evaluatedHere
-           ? std::string("evaluated by Tilescope (IREE's verifier does not "
-                         "read a decomposition_config)")
-           : std::string("checked by iree-codegen-verify-smt-constraints"));
-  for (const ConstraintViolation &violation : verdict.violations) {
-    config::Problem p;
-    p.severity = config::Problem::Severity::Error;
-    p.field =
-        violation.fields.empty() ? "lowering_config" : violation.fields.front();
-    p.message = violation.message;
-    if (violation.fields.size() > 1) {
-      p.message += " (concerns";
-      for (const std::string &field : violation.fields)
-        p.message += " " + field;
-      p.message += ")";
-    }
-    p.rule = "iree-pipeline-constraint";
-    p.source = source;
-    // IREE compiles it unless told to verify its constraints
-    // (--iree-codegen-experimental-verify-pipeline-constraints).
-    p.iree = config::Problem::IreeResponse::Compiles;
-    p.origin = config::Problem::Origin::IreeConstraints;
-    if (verdict.ireesOwnChoice) {
-      p.severity = config::Problem::Severity::Warning;
-      p.message = "IREE chooses this config itself and compiles it, but its "
-                  "stated " +
-                  verdict.pipeline + " constraints disagree: " + p.message;
-      problems.push_back(std::move(p));
-      continue;
-    }
-    // IREE disagrees with itself here; IREE's own config is no error, and
-    // a sweep in IREE's space keeps the config's prefetching.
-    if (isIgemmPrefetchPin(violation.message)) {
-      p.severity = config::Problem::Severity::Warning;
-      p.message += ": IREE's constraints pin it to 0 for an IGEMM "
-                   "convolution, while IREE's own IGEMM config chooses 2 and "
-                   "compiles it; a sweep in IREE's space keeps the config's";
-    }
-    problems.push_back(std::move(p));
-  }
-  if (verdict.outcome == OpConstraintVerdict::Outcome::NotChecked) {
-    config::Problem p;
-    p.severity = config::Problem::Severity::Note;
-    p.field =
-        verdict.knobs.field.empty() ? "lowering_config" : verdict.knobs.field;
-    p.message =
-        "IREE did not check its pipeline constraints: " + verdict.reason;
-    p.rule = "iree-pipeline-constraint";
-    p.source = source;
-    p.iree = config::Problem::IreeResponse::Compiles;
-    p.origin = config::Problem::Origin::IreeConstraints;
-    problems.push_back(std::move(p));
-  }
-  return problems;
-}
 
 Result<bool> markIreesOwnChoices(const tools::IreeInstallation &iree,
                                  DocumentWorker &worker,
