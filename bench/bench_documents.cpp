@@ -11,6 +11,8 @@
 #include "BenchTiming.h"
 #include "core/edit/EditableDocument.h"
 #include "core/edit/RootOpContext.h"
+#include "core/export/DocumentJson.h"
+#include "core/export/JsonText.h"
 #include "core/iree/CompilerLibrary.h"
 #include "core/iree/DocumentParser.h"
 #include "core/process/Process.h"
@@ -191,6 +193,35 @@ void printOpens(const OpenTimes &times, const std::vector<double> &inProcess) {
               best(inProcess), best(inProcess) / reference);
 }
 
+// The document's trip from the worker to its caller as it goes today: the
+// JSON the worker answers (texts shared), parsed, read into the model and
+// freed, each the median of kRounds. What a tilescope-cli command pays
+// beyond IREE's parse.
+void timeDocumentTrip(const document::Document &document) {
+  const std::string answer =
+      exporting::jsonText(exporting::toJson(document, true));
+  std::vector<double> parses, reads, frees;
+  for (int i = 0; i < kRounds; ++i) {
+    auto start = Clock::now();
+    auto value = nlohmann::json::parse(answer, nullptr, false);
+    parses.push_back(millisecondsSince(start));
+    start = Clock::now();
+    auto read = exporting::documentFromJson(value);
+    reads.push_back(millisecondsSince(start));
+    if (!read)
+      std::cerr << read.error() << "\n";
+    start = Clock::now();
+    value = nlohmann::json();
+    frees.push_back(millisecondsSince(start));
+  }
+  std::printf("\nthe document's trip from the worker as JSON (%zu KiB, median "
+              "of %d)\n",
+              answer.size() / 1024, kRounds);
+  std::printf("  parse %.1f ms, read into the model %.1f ms, JSON freed %.1f "
+              "ms\n",
+              median(parses), median(reads), median(frees));
+}
+
 // One edit written back and re-validated, on a dispatch in the middle;
 // false (said why) if one failed.
 bool timeEdits(document::Document document,
@@ -307,6 +338,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   printOpens(*opens, inProcess);
+  timeDocumentTrip(*document);
   if (!timeEdits(std::move(*document), *library) || !timeReadBacks(worker))
     return 1;
   return 0;
