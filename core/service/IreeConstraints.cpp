@@ -176,11 +176,18 @@ std::string crashKey(const std::filesystem::path &ireeOpt,
   key.add(dispatch.translationInfo).add("\n");
   for (const document::RootOp &root : dispatch.rootOps)
     key.add(root.loweringConfig).add("\n").add(root.compilationInfo).add("\n");
-  const size_t partEnd = part.offset + part.length;
-  size_t begin = edit::offsetOf(document.text, dispatch.line, 1), end = partEnd;
+  // The next dispatch's line found first: each offset is a walk of the
+  // text from its start.
+  std::optional<int> nextLine;
   for (const document::Dispatch &other : document.dispatches)
-    if (other.part == dispatch.part && other.line > dispatch.line)
-      end = std::min(end, edit::offsetOf(document.text, other.line, 1));
+    if (other.part == dispatch.part && other.line > dispatch.line &&
+        (!nextLine || other.line < *nextLine))
+      nextLine = other.line;
+  const size_t partEnd = part.offset + part.length;
+  size_t begin = edit::offsetOf(document.text, dispatch.line, 1);
+  size_t end =
+      nextLine ? std::min(partEnd, edit::offsetOf(document.text, *nextLine, 1))
+               : partEnd;
   if (begin >= end || end > document.text.size())
     begin = part.offset, end = std::min(partEnd, document.text.size());
   key.add(std::string_view(document.text).substr(begin, end - begin));
@@ -194,6 +201,9 @@ knownCrashes(const std::filesystem::path &ireeOpt,
              const document::Document &document, const document::TextPart &part,
              const OpSet &asked) {
   std::map<const ConfiguredOp *, std::string> known;
+  // Nothing crashed yet in this process (the common case): no key is made.
+  if (KnownCrashes::shared().size() == 0)
+    return known;
   for (const ConfiguredOp *op : asked)
     if (auto why =
             KnownCrashes::shared().find(crashKey(ireeOpt, document, part, *op)))
