@@ -35,6 +35,7 @@ APT_PACKAGES=(
   qt6-base-dev qt6-base-dev-tools   # Qt Widgets, Gui, Core, Concurrent, Test
   qt6-svg-dev libgl-dev             # Qt Svg; Qt6Gui's CMake config needs the GL headers
   nlohmann-json3-dev                # JSON in core/ (no Qt there): doctor --json, benchmark output
+  libsimdjson-dev                   # reads the parse worker's answer straight into the model (no JSON DOM)
   libdtl-dev                        # the shortest edit script behind `tilescope-cli diff` (header only)
   libyaml-cpp-dev                   # reads the AMDGPU kernel metadata (YAML) in compiled ISA
   libsqlite3-dev                    # the history of compiles and runs (one file, safe across processes)

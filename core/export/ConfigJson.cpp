@@ -1,5 +1,7 @@
 #include "core/export/ConfigJson.h"
 
+#include "core/export/detail/ConfigReaders.h"
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -125,71 +127,8 @@ nlohmann::json toJson(const config::IterationSpace &space) {
           {"operands", std::move(operands)}};
 }
 
-namespace {
-
-// The whole numbers of an array, each fitting T; a plain get<> of one that
-// does not fit is undefined behaviour (found by fuzz_document).
-template <typename T>
-Result<std::vector<T>> wholeNumbers(const json &value, const char *key) {
-  if (!value.is_array())
-    return Error{std::string("\"") + key + "\" is not an array"};
-  std::vector<T> numbers;
-  for (const json &entry : value) {
-    const bool fits =
-        entry.is_number_integer() &&
-        (entry.is_number_unsigned()
-             ? entry.get<uint64_t>() <=
-                   static_cast<uint64_t>(std::numeric_limits<T>::max())
-             : entry.get<int64_t>() >=
-                       static_cast<int64_t>(std::numeric_limits<T>::min()) &&
-                   entry.get<int64_t>() <=
-                       static_cast<int64_t>(std::numeric_limits<T>::max()));
-    if (!fits)
-      return Error{std::string("\"") + key + "\" holds " + entry.dump() +
-                   ", not a whole number in range"};
-    numbers.push_back(static_cast<T>(entry.get<int64_t>()));
-  }
-  return numbers;
-}
-
-} // namespace
-
 Result<config::IterationSpace> iterationSpaceFromJson(const json &value) {
-  try {
-    config::IterationSpace space;
-    auto bounds = wholeNumbers<int64_t>(value.at("bounds"), "bounds");
-    if (!bounds)
-      return Error{"iteration space: " + bounds.error()};
-    space.bounds = std::move(*bounds);
-    for (const json &kind : value.at("kinds"))
-      space.kinds.push_back(kind.get<std::string>() == "reduction"
-                                ? config::LoopKind::Reduction
-                                : config::LoopKind::Parallel);
-    if (space.kinds.size() != space.bounds.size())
-      return Error{"iteration space: " + std::to_string(space.kinds.size()) +
-                   " loop kinds for " + std::to_string(space.bounds.size()) +
-                   " bounds"};
-    if (auto it = value.find("operands"); it != value.end())
-      for (const json &entry : *it) {
-        config::OperandAccess operand;
-        operand.elementType = entry.at("element_type").get<std::string>();
-        auto dims = wholeNumbers<int>(entry.at("dims"), "dims");
-        if (!dims)
-          return Error{"iteration space: " + dims.error()};
-        operand.dims = std::move(*dims);
-        operand.isOutput = entry.at("output").get<bool>();
-        if (auto given = entry.find("shape"); given != entry.end()) {
-          auto shape = wholeNumbers<int64_t>(*given, "shape");
-          if (!shape)
-            return Error{"iteration space: " + shape.error()};
-          operand.shape = std::move(*shape);
-        }
-        space.operands.push_back(std::move(operand));
-      }
-    return space;
-  } catch (const json::exception &error) {
-    return Error{std::string("iteration space: ") + error.what()};
-  }
+  return detail::readIterationSpace(detail::DomValue(value));
 }
 
 json toJson(const config::ContractionDims &dims) {
@@ -201,26 +140,7 @@ json toJson(const config::ContractionDims &dims) {
 }
 
 Result<config::ContractionDims> contractionDimsFromJson(const json &value) {
-  try {
-    config::ContractionDims dims;
-    for (auto [key, out] :
-         {std::pair{"batch", &dims.batch}, std::pair{"m", &dims.m},
-          std::pair{"n", &dims.n}, std::pair{"k", &dims.k}}) {
-      auto numbers = wholeNumbers<int>(value.at(key), key);
-      if (!numbers)
-        return Error{"contraction dimensions: " + numbers.error()};
-      *out = std::move(*numbers);
-    }
-    if (auto it = value.find("k_b"); it != value.end()) {
-      auto numbers = wholeNumbers<int>(*it, "k_b");
-      if (!numbers)
-        return Error{"contraction dimensions: " + numbers.error()};
-      dims.kB = std::move(*numbers);
-    }
-    return dims;
-  } catch (const json::exception &error) {
-    return Error{std::string("contraction dimensions: ") + error.what()};
-  }
+  return detail::readContractionDims(detail::DomValue(value));
 }
 
 json toJson(const config::ConvolutionDims &dims) {
@@ -233,24 +153,7 @@ json toJson(const config::ConvolutionDims &dims) {
 }
 
 Result<config::ConvolutionDims> convolutionDimsFromJson(const json &value) {
-  if (!value.is_object())
-    return Error{"convolution dimensions: not an object"};
-  config::ConvolutionDims dims;
-  for (auto [key, out] : {std::pair{"batch", &dims.batch},
-                          std::pair{"output_image", &dims.outputImage},
-                          std::pair{"output_channel", &dims.outputChannel},
-                          std::pair{"filter_loop", &dims.filterLoop},
-                          std::pair{"input_channel", &dims.inputChannel},
-                          std::pair{"depth", &dims.depth}}) {
-    auto it = value.find(key);
-    if (it == value.end())
-      return Error{std::string("convolution dimensions: no \"") + key + "\""};
-    auto numbers = wholeNumbers<int>(*it, key);
-    if (!numbers)
-      return Error{"convolution dimensions: " + numbers.error()};
-    *out = std::move(*numbers);
-  }
-  return dims;
+  return detail::readConvolutionDims(detail::DomValue(value));
 }
 
 json toJson(const config::ImplicitGemm &igemm) {
@@ -270,59 +173,7 @@ json toJson(const config::ImplicitGemm &igemm) {
 }
 
 Result<config::ImplicitGemm> implicitGemmFromJson(const json &value) {
-  const std::string where = "implicit GEMM: ";
-  try {
-    config::ImplicitGemm igemm;
-    auto convolution = iterationSpaceFromJson(value.at("convolution"));
-    if (!convolution)
-      return Error{where + "convolution " + convolution.error()};
-    auto gemm = iterationSpaceFromJson(value.at("gemm"));
-    if (!gemm)
-      return Error{where + "gemm " + gemm.error()};
-    auto contraction = contractionDimsFromJson(value.at("contraction"));
-    if (!contraction)
-      return Error{where + contraction.error()};
-    igemm.convolution = std::move(*convolution);
-    igemm.gemm = std::move(*gemm);
-    igemm.contraction = std::move(*contraction);
-    for (const json &pair : value.at("convolution_to_gemm")) {
-      auto numbers = wholeNumbers<int>(pair, "convolution_to_gemm");
-      if (!numbers)
-        return Error{where + numbers.error()};
-      if (numbers->size() != 2 || (*numbers)[0] < 0 || (*numbers)[1] < 0 ||
-          static_cast<size_t>((*numbers)[0]) >= igemm.convolution.rank() ||
-          static_cast<size_t>((*numbers)[1]) >= igemm.gemm.rank())
-        return Error{where + "a convolution_to_gemm entry is not a pair of "
-                             "loops of the two spaces"};
-      igemm.convolutionToGemm.emplace_back((*numbers)[0], (*numbers)[1]);
-    }
-    auto perm = wholeNumbers<int64_t>(value.at("im2col_output_permutation"),
-                                      "im2col_output_permutation");
-    if (!perm)
-      return Error{where + perm.error()};
-    igemm.im2colOutputPermutation = std::move(*perm);
-    for (const json &group : value.at("filter_reassociation")) {
-      auto numbers = wholeNumbers<int64_t>(group, "filter_reassociation");
-      if (!numbers)
-        return Error{where + numbers.error()};
-      igemm.filterReassociation.push_back(std::move(*numbers));
-    }
-    igemm.outputChannelFirst = value.at("output_channel_first").get<bool>();
-    auto dims = convolutionDimsFromJson(value.at("dimensions"));
-    if (!dims)
-      return Error{where + dims.error()};
-    igemm.dims = std::move(*dims);
-    for (auto [key, out] : {std::pair{"strides", &igemm.strides},
-                            std::pair{"dilations", &igemm.dilations}}) {
-      auto numbers = wholeNumbers<int64_t>(value.at(key), key);
-      if (!numbers)
-        return Error{where + numbers.error()};
-      *out = std::move(*numbers);
-    }
-    return igemm;
-  } catch (const json::exception &error) {
-    return Error{where + error.what()};
-  }
+  return detail::readImplicitGemm(detail::DomValue(value));
 }
 
 nlohmann::json toJson(const std::vector<config::Problem> &problems) {

@@ -1,7 +1,9 @@
 #include "core/export/DocumentJson.h"
 
 #include "core/export/ConfigJson.h"
+#include "core/export/detail/ConfigReaders.h"
 #include "core/export/detail/FieldReader.h"
+#include "core/export/detail/JsonTape.h"
 
 #include <cstdint>
 #include <limits>
@@ -11,19 +13,20 @@
 
 namespace tilescope::exporting {
 
-using detail::FieldReader;
+using detail::BasicFieldReader;
 using nlohmann::json;
 
 namespace {
 
-Result<document::RootOp>
-rootOpFromJson(const json &value, const std::string &where,
-               const std::vector<std::string> &shared) {
-  FieldReader reader(value, where);
+template <typename Value>
+Result<document::RootOp> readRootOp(const Value &value,
+                                    const std::string &where,
+                                    const std::vector<std::string> &shared) {
+  BasicFieldReader<Value> reader(value, where);
   document::RootOp op;
   reader.read("name", op.name, true);
   reader.read("line", op.line);
-  if (value.is_object() && value.contains("root_op_set")) {
+  if (value.find("root_op_set")) {
     long long set = 0;
     reader.read("root_op_set", set);
     op.rootOpSet = set;
@@ -44,14 +47,14 @@ rootOpFromJson(const json &value, const std::string &where,
     reader.fail("has an unknown kind \"" + kind + "\"");
   if (!reader.error.empty())
     return Error{reader.error};
-  if (auto it = value.find("iteration_space"); it != value.end()) {
-    auto space = iterationSpaceFromJson(*it);
+  if (auto given = value.find("iteration_space")) {
+    auto space = detail::readIterationSpace(*given);
     if (!space)
       return Error{where + " " + space.error()};
     op.space = std::move(*space);
   }
-  if (auto it = value.find("source"); it != value.end()) {
-    FieldReader source(*it, where + " source");
+  if (auto given = value.find("source")) {
+    BasicFieldReader<Value> source(*given, where + " source");
     document::SourceLocation location;
     source.read("file", location.file, true);
     source.read("line", location.line);
@@ -60,14 +63,14 @@ rootOpFromJson(const json &value, const std::string &where,
       return Error{source.error};
     op.source = std::move(location);
   }
-  if (auto it = value.find("contraction"); it != value.end()) {
-    auto dims = contractionDimsFromJson(*it);
+  if (auto given = value.find("contraction")) {
+    auto dims = detail::readContractionDims(*given);
     if (!dims)
       return Error{where + " " + dims.error()};
     op.contraction = std::move(*dims);
   }
-  if (auto it = value.find("implicit_gemm"); it != value.end()) {
-    auto igemm = implicitGemmFromJson(*it);
+  if (auto given = value.find("implicit_gemm")) {
+    auto igemm = detail::readImplicitGemm(*given);
     if (!igemm)
       return Error{where + " " + igemm.error()};
     op.implicitGemm = std::move(*igemm);
@@ -75,10 +78,11 @@ rootOpFromJson(const json &value, const std::string &where,
   return op;
 }
 
+template <typename Value>
 Result<document::Dispatch>
-dispatchFromJson(const json &value, const std::string &where,
-                 const std::vector<std::string> &shared) {
-  FieldReader reader(value, where);
+readDispatch(const Value &value, const std::string &where,
+             const std::vector<std::string> &shared) {
+  BasicFieldReader<Value> reader(value, where);
   document::Dispatch dispatch;
   reader.read("name", dispatch.name, true);
   reader.read("executable", dispatch.executable);
@@ -88,9 +92,9 @@ dispatchFromJson(const json &value, const std::string &where,
   reader.read("line", dispatch.line);
   reader.read("column", dispatch.column);
   reader.read("part", dispatch.part);
-  if (const json *fused = reader.array("fused_ops"))
-    for (const json &entry : *fused) {
-      FieldReader fusedReader(entry, where + " fused op");
+  if (auto fused = reader.array("fused_ops"))
+    for (const Value &entry : fused->elements()) {
+      BasicFieldReader<Value> fusedReader(entry, where + " fused op");
       document::FusedOp op;
       fusedReader.read("name", op.name, true);
       fusedReader.read("line", op.line);
@@ -98,17 +102,83 @@ dispatchFromJson(const json &value, const std::string &where,
         return Error{fusedReader.error};
       dispatch.fusedOps.push_back(std::move(op));
     }
-  if (const json *ops = reader.array("root_ops"))
-    for (size_t i = 0; i < ops->size(); ++i) {
-      auto op = rootOpFromJson((*ops)[i],
-                               where + " root op " + std::to_string(i), shared);
+  if (auto ops = reader.array("root_ops")) {
+    const std::vector<Value> entries = ops->elements();
+    for (size_t i = 0; i < entries.size(); ++i) {
+      auto op = readRootOp(entries[i], where + " root op " + std::to_string(i),
+                           shared);
       if (!op)
         return Error{op.error()};
       dispatch.rootOps.push_back(std::move(*op));
     }
+  }
   if (!reader.error.empty())
     return Error{reader.error};
   return dispatch;
+}
+
+template <typename Value>
+Result<document::Diagnostic> readDiagnostic(const Value &value) {
+  BasicFieldReader<Value> reader(value, "diagnostic");
+  document::Diagnostic diagnostic;
+  std::string severity;
+  reader.read("severity", severity, true);
+  diagnostic.severity = document::severityFromString(severity);
+  reader.read("file", diagnostic.file);
+  reader.read("line", diagnostic.line);
+  reader.read("column", diagnostic.column);
+  reader.read("message", diagnostic.message, true);
+  if (auto notes = reader.array("notes"))
+    for (const Value &note : notes->elements()) {
+      auto parsed = readDiagnostic(note);
+      if (!parsed)
+        return Error{parsed.error()};
+      diagnostic.notes.push_back(std::move(*parsed));
+    }
+  if (!reader.error.empty())
+    return Error{reader.error};
+  return diagnostic;
+}
+
+template <typename Value>
+Result<document::Document> readDocument(const Value &value) {
+  BasicFieldReader<Value> reader(value, "document");
+  document::Document document;
+  std::string file;
+  reader.read("file", file);
+  document.path = file;
+  reader.read("parts", document.partCount, true);
+  std::vector<std::string> shared;
+  if (auto texts = reader.array("texts"))
+    for (const Value &text : texts->elements()) {
+      if (!text.isString())
+        return Error{"document: \"texts\" holds something other than text"};
+      shared.push_back(text.string());
+    }
+  if (auto dispatches = reader.array("dispatches")) {
+    const std::vector<Value> entries = dispatches->elements();
+    document.dispatches.reserve(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) {
+      auto dispatch =
+          readDispatch(entries[i], "dispatch " + std::to_string(i), shared);
+      if (!dispatch)
+        return Error{dispatch.error()};
+      document.dispatches.push_back(std::move(*dispatch));
+    }
+  }
+  if (auto diagnostics = reader.array("diagnostics"))
+    for (const Value &entry : diagnostics->elements()) {
+      auto diagnostic = readDiagnostic(entry);
+      if (!diagnostic)
+        return Error{diagnostic.error()};
+      document.diagnostics.push_back(std::move(*diagnostic));
+    }
+  if (!reader.error.empty())
+    return Error{reader.error};
+  // The configs travel as their texts; each gets its reading here, as the
+  // parser gives them.
+  document::readConfigs(document);
+  return document;
 }
 
 } // namespace
@@ -221,62 +291,44 @@ json toJson(const document::Document &document, bool shareTexts) {
 }
 
 Result<document::Diagnostic> diagnosticFromJson(const json &value) {
-  FieldReader reader(value, "diagnostic");
-  document::Diagnostic diagnostic;
-  std::string severity;
-  reader.read("severity", severity, true);
-  diagnostic.severity = document::severityFromString(severity);
-  reader.read("file", diagnostic.file);
-  reader.read("line", diagnostic.line);
-  reader.read("column", diagnostic.column);
-  reader.read("message", diagnostic.message, true);
-  if (const json *notes = reader.array("notes"))
-    for (const json &note : *notes) {
-      auto parsed = diagnosticFromJson(note);
-      if (!parsed)
-        return Error{parsed.error()};
-      diagnostic.notes.push_back(std::move(*parsed));
-    }
-  if (!reader.error.empty())
-    return Error{reader.error};
-  return diagnostic;
+  return readDiagnostic(detail::DomValue(value));
 }
 
 Result<document::Document> documentFromJson(const json &value) {
-  FieldReader reader(value, "document");
-  document::Document document;
-  std::string file;
-  reader.read("file", file);
-  document.path = file;
-  reader.read("parts", document.partCount, true);
-  std::vector<std::string> shared;
-  if (const json *texts = reader.array("texts"))
-    for (const json &text : *texts) {
-      if (!text.is_string())
-        return Error{"document: \"texts\" holds something other than text"};
-      shared.push_back(text.get<std::string>());
-    }
-  if (const json *dispatches = reader.array("dispatches"))
-    for (size_t i = 0; i < dispatches->size(); ++i) {
-      auto dispatch = dispatchFromJson((*dispatches)[i],
-                                       "dispatch " + std::to_string(i), shared);
-      if (!dispatch)
-        return Error{dispatch.error()};
-      document.dispatches.push_back(std::move(*dispatch));
-    }
-  if (const json *diagnostics = reader.array("diagnostics"))
-    for (const json &entry : *diagnostics) {
-      auto diagnostic = diagnosticFromJson(entry);
-      if (!diagnostic)
-        return Error{diagnostic.error()};
-      document.diagnostics.push_back(std::move(*diagnostic));
-    }
-  if (!reader.error.empty())
-    return Error{reader.error};
-  // The configs travel as their texts; each gets its reading here, as the
-  // parser gives them.
-  document::readConfigs(document);
-  return document;
+  return readDocument(detail::DomValue(value));
+}
+
+Result<DocumentAnswer> documentAnswerFromJsonText(const std::string &text) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (auto error = parser.parse(text).get(root))
+    return Error{std::string("not JSON (") + simdjson::error_message(error) +
+                 ")"};
+  const detail::TapeValue answer(root);
+  DocumentAnswer read;
+  std::optional<detail::TapeValue> ok = answer.find("ok");
+  if (!ok || !ok->isBool())
+    return Error{"not a parse result (no \"ok\")"};
+  read.ok = ok->boolean();
+  if (auto error = answer.find("error"); error && error->isString())
+    read.error = error->string();
+  if (auto diagnostics = answer.find("diagnostics");
+      diagnostics && diagnostics->isArray())
+    for (const detail::TapeValue &entry : diagnostics->elements())
+      if (auto diagnostic = readDiagnostic(entry))
+        read.diagnostics.push_back(std::move(*diagnostic));
+  if (!read.ok)
+    return read;
+  std::optional<detail::TapeValue> document = answer.find("document");
+  auto readBack =
+      document
+          ? readDocument(*document)
+          : Result<document::Document>(Error{"the answer has no \"document\""});
+  if (readBack)
+    read.document = std::move(*readBack);
+  else
+    read.documentError = readBack.error();
+  return read;
 }
 
 } // namespace tilescope::exporting

@@ -5,9 +5,9 @@
 // No input may crash, hang or trip a sanitizer; split parts must tile the
 // file. (IREE's parser itself runs in tilescope-iree-worker, where a crash
 // is a message: tests/property/property_documents.cpp fuzzes that path.)
+#include "core/document/Diagnostic.h"
 #include "core/document/SplitInput.h"
 #include "core/export/DocumentJson.h"
-#include "core/document/Diagnostic.h"
 #include "core/iree/DocumentParser.h"
 #include "core/iree/NestingScan.h"
 
@@ -60,13 +60,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   diagnostic.notes.push_back(diagnostic);
   (void)document::formatLikeIreeOpt(diagnostic, text);
 
-  // The parser process's answer, whatever it holds.
+  // The parser process's answer, whatever it holds, read from its text as
+  // the worker's caller reads it (simdjson's tape).
+  (void)exporting::documentAnswerFromJsonText(text);
   const auto json = nlohmann::json::parse(text, nullptr, false);
   if (!json.is_discarded()) {
-    (void)exporting::documentFromJson(json);
+    auto dom = exporting::documentFromJson(json);
     (void)exporting::diagnosticFromJson(json);
     if (json.is_object() && json.contains("document"))
       (void)exporting::documentFromJson(json["document"]);
+    // The same JSON as a document answer: the tape reader accepts what the
+    // DOM reader accepts, refuses in the same words, reads the same.
+    auto tape = exporting::documentAnswerFromJsonText(
+        nlohmann::json{{"ok", true}, {"document", json}}.dump(
+            -1, ' ', false, nlohmann::json::error_handler_t::replace));
+    check(tape.ok() && tape->ok, "a well-formed answer was refused");
+    check(dom.ok() == tape->documentError.empty(),
+          "the tape and DOM readers disagree on a document");
+    if (dom.ok())
+      check(exporting::toJson(tape->document) == exporting::toJson(*dom),
+            "the tape and DOM readers read different documents");
+    else
+      check(tape->documentError == dom.error(),
+            "the tape and DOM readers refuse in different words");
   }
   return 0;
 }

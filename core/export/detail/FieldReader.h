@@ -1,12 +1,14 @@
 // Strict reading of one JSON object's fields for the export area's readers
 // (DocumentJson, ProgramReductionsJson): the first missing or mistyped
 // field is remembered and named, and a whole number outside its field's
-// range is refused rather than converted.
+// range is refused rather than converted. Over either kind of value
+// (JsonValue.h): nlohmann's DOM or simdjson's tape.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "core/export/detail/JsonValue.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -14,15 +16,13 @@
 
 namespace tilescope::exporting::detail {
 
-using nlohmann::json;
-
 // Reads fields of one JSON object; the first missing or mistyped field is
 // remembered and named.
-class FieldReader {
+template <typename Value> class BasicFieldReader {
 public:
-  FieldReader(const json &object, std::string where)
+  BasicFieldReader(Value object, std::string where)
       : object(object), where(std::move(where)) {
-    if (!object.is_object())
+    if (!object.isObject())
       fail("is not an object");
   }
 
@@ -30,8 +30,8 @@ public:
   void read(const char *key, T &out, bool required = false) {
     if (!error.empty())
       return;
-    auto it = object.find(key);
-    if (it == object.end()) {
+    std::optional<Value> field = object.find(key);
+    if (!field) {
       if (required)
         fail(std::string("has no \"") + key + "\"");
       return;
@@ -39,22 +39,16 @@ public:
     // A number outside the field's range is refused: converting it would be
     // undefined (found by fuzz_document: "parts": 1111...1).
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (!it->is_number_integer()) {
+      if (!field->isInteger()) {
         fail(std::string("\"") + key + "\" is not a whole number");
-      } else if (it->is_number_unsigned()
-                     ? !std::in_range<T>(it->template get<uint64_t>())
-                     : !std::in_range<T>(it->template get<int64_t>())) {
+      } else if (field->isUnsigned() ? !std::in_range<T>(field->uint64())
+                                     : !std::in_range<T>(field->int64())) {
         fail(std::string("\"") + key + "\" is out of range");
       } else {
-        out = it->is_number_unsigned()
-                  ? static_cast<T>(it->template get<uint64_t>())
-                  : static_cast<T>(it->template get<int64_t>());
+        out = field->isUnsigned() ? static_cast<T>(field->uint64())
+                                  : static_cast<T>(field->int64());
       }
-      return;
-    }
-    try {
-      out = it->template get<T>();
-    } catch (const json::exception &) {
+    } else if (!field->get(out)) {
       fail(std::string("\"") + key + "\" has the wrong type");
     }
   }
@@ -62,8 +56,8 @@ public:
   // a document repeats (toJson with shareTexts).
   void readText(const char *key, std::string &out,
                 const std::vector<std::string> &shared) {
-    auto it = object.find(key);
-    if (!error.empty() || it == object.end() || !it->is_number_integer()) {
+    std::optional<Value> field = object.find(key);
+    if (!error.empty() || !field || !field->isInteger()) {
       read(key, out);
       return;
     }
@@ -76,24 +70,25 @@ public:
       out = shared[index];
   }
 
-  const json *array(const char *key) {
-    auto it = object.find(key);
-    if (it == object.end())
-      return nullptr;
-    if (!it->is_array()) {
+  std::optional<Value> array(const char *key) {
+    std::optional<Value> field = object.find(key);
+    if (field && !field->isArray()) {
       fail(std::string("\"") + key + "\" is not an array");
-      return nullptr;
+      return std::nullopt;
     }
-    return &*it;
+    return field;
   }
   void fail(const std::string &what) {
     if (error.empty())
       error = where + " " + what;
   }
 
-  const json &object;
+  Value object;
   std::string where;
   std::string error;
 };
+
+// Over nlohmann's DOM (a DomValue converts from `const nlohmann::json &`).
+using FieldReader = BasicFieldReader<DomValue>;
 
 } // namespace tilescope::exporting::detail

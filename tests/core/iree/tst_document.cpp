@@ -18,7 +18,7 @@ namespace {
 // The nesting scan written the plain way, a byte at a time: what the
 // sixteen-bytes-at-a-time scan must find, to the column.
 std::optional<iree::NestingExcess> plainNestingScan(std::string_view text,
-                                                   int limit) {
+                                                    int limit) {
   int depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -26,8 +26,7 @@ std::optional<iree::NestingExcess> plainNestingScan(std::string_view text,
       while (i + 1 < text.size() && text[i + 1] != '\n')
         ++i;
     } else if (c == '"') {
-      while (i + 1 < text.size() && text[i + 1] != '"' &&
-             text[i + 1] != '\n') {
+      while (i + 1 < text.size() && text[i + 1] != '"' && text[i + 1] != '\n') {
         if (text[i + 1] == '\\')
           ++i;
         ++i;
@@ -41,9 +40,8 @@ std::optional<iree::NestingExcess> plainNestingScan(std::string_view text,
         return iree::NestingExcess{
             static_cast<int>(std::count(before.begin(), before.end(), '\n')) +
                 1,
-            static_cast<int>(i - (lineStart == std::string_view::npos
-                                      ? 0
-                                      : lineStart + 1)) +
+            static_cast<int>(
+                i - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) +
                 1,
             depth};
       }
@@ -90,6 +88,115 @@ private slots:
     QVERIFY2(refused.error().find("dispatch 0 \"translation_info\" names "
                                   "shared text 99 of") != std::string::npos,
              refused.error().c_str());
+  }
+
+  // The parse worker's answer read from its text (simdjson's tape) gives
+  // what nlohmann's DOM gives, for every example in both forms; a refusal
+  // keeps IREE's words and diagnostics; a broken answer or document says so.
+  void answerTextReadsAsTheDom() {
+    iree::DocumentParser parser(library);
+    for (const char *folder : {"rocm_gfx942", "cuda_sm_90", "llvm_cpu"})
+      for (const auto &path : test::exampleBenchmarks(folder)) {
+        auto document = parser.parseFile(path);
+        QVERIFY2(document.ok(), document.ok() ? "" : document.error().c_str());
+        for (bool share : {false, true}) {
+          const nlohmann::json written = exporting::toJson(*document, share);
+          const std::string answer = nlohmann::json{
+              {"id", 7},
+              {"ok", true},
+              {"document", written}}.dump();
+          auto read = exporting::documentAnswerFromJsonText(answer);
+          QVERIFY2(read.ok(), read.ok() ? "" : read.error().c_str());
+          QVERIFY(read->ok);
+          QVERIFY2(read->documentError.empty(), read->documentError.c_str());
+          QCOMPARE(exporting::toJson(read->document),
+                   exporting::toJson(*document));
+        }
+      }
+    auto refusal = exporting::documentAnswerFromJsonText(
+        R"({"ok": false, "error": "f.mlir:3:1: error: no", "diagnostics":
+            [{"severity": "error", "file": "f.mlir", "line": 3,
+              "column": 1, "message": "no", "notes": []}]})");
+    QVERIFY(refusal.ok() && !refusal->ok);
+    QCOMPARE(refusal->error, std::string("f.mlir:3:1: error: no"));
+    QCOMPARE(refusal->diagnostics.size(), size_t(1));
+    QCOMPARE(refusal->diagnostics[0].line, 3);
+    for (const char *broken : {"", "{\"ok\": 1}", "[true]", "{\"ok\": tru"})
+      QVERIFY2(!exporting::documentAnswerFromJsonText(broken).ok(), broken);
+    auto noDocument = exporting::documentAnswerFromJsonText(R"({"ok": true})");
+    QVERIFY(noDocument.ok() && noDocument->ok);
+    QVERIFY(!noDocument->documentError.empty());
+  }
+
+  // Seeded random damage to a document's JSON (a field removed, or given a
+  // value of another type, a whole number out of any range, a fraction):
+  // the tape reader and the DOM reader accept the same and refuse the
+  // same, in the same words, and read the same document where they accept.
+  void bothReadersAgreeOnDamagedDocuments() {
+    iree::DocumentParser parser(library);
+    std::vector<nlohmann::json> documents;
+    for (const char *folder : {"rocm_gfx942", "llvm_cpu"})
+      for (const auto &path : test::exampleBenchmarks(folder)) {
+        auto document = parser.parseFile(path);
+        QVERIFY(document.ok());
+        documents.push_back(exporting::toJson(*document, documents.size() % 2));
+      }
+    const std::vector<nlohmann::json> values = {nullptr,
+                                                true,
+                                                -1,
+                                                0,
+                                                3,
+                                                18446744073709551615ull,
+                                                -9223372036854775807ll - 1,
+                                                1.5,
+                                                "text",
+                                                nlohmann::json::array(),
+                                                nlohmann::json::array({1, "a"}),
+                                                nlohmann::json::object()};
+    std::mt19937 random(20261207);
+    int accepted = 0, refused = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+      nlohmann::json damaged = documents[random() % documents.size()];
+      // Walk down to a random field and damage it.
+      nlohmann::json *at = &damaged;
+      for (int depth = 0;
+           depth < 8 && (at->is_object() || at->is_array()) && !at->empty();
+           ++depth) {
+        auto it = at->begin();
+        std::advance(it, static_cast<long>(random() % at->size()));
+        if (random() % 4 == 0 && at->is_object()) {
+          if (random() % 2)
+            at->erase(it);
+          else
+            *it = values[random() % values.size()];
+          break;
+        }
+        at = &*it;
+        if (!(at->is_object() || at->is_array()))
+          *at = values[random() % values.size()];
+      }
+      auto dom = exporting::documentFromJson(damaged);
+      auto tape = exporting::documentAnswerFromJsonText(
+          nlohmann::json{{"ok", true}, {"document", damaged}}.dump());
+      QVERIFY(tape.ok() && tape->ok);
+      const std::string context = damaged.dump().substr(0, 400);
+      QVERIFY2(dom.ok() == tape->documentError.empty(),
+               (context + "\n dom: " + (dom.ok() ? "ok" : dom.error()) +
+                "\n tape: " + tape->documentError)
+                   .c_str());
+      if (dom.ok()) {
+        ++accepted;
+        QCOMPARE(exporting::toJson(tape->document), exporting::toJson(*dom));
+      } else {
+        ++refused;
+        QCOMPARE(tape->documentError, dom.error());
+      }
+    }
+    // Both outcomes, many times.
+    QVERIFY2(accepted > 300 && refused > 300,
+             (std::to_string(accepted) + " accepted, " +
+              std::to_string(refused) + " refused")
+                 .c_str());
   }
 
   // Seeded random texts of brackets, arrows, comments, strings with
@@ -154,9 +261,10 @@ private slots:
         dispatch.rootOps.begin(), dispatch.rootOps.end(),
         [](const document::RootOp &op) { return op.rootOpSet.has_value(); });
     if (path.contains("vector_distribute"))
-      root = std::find_if(
-          dispatch.rootOps.begin(), dispatch.rootOps.end(),
-          [](const document::RootOp &op) { return !op.loweringConfig.empty(); });
+      root = std::find_if(dispatch.rootOps.begin(), dispatch.rootOps.end(),
+                          [](const document::RootOp &op) {
+                            return !op.loweringConfig.empty();
+                          });
     QVERIFY(root != dispatch.rootOps.end());
     QVERIFY2(QString::fromStdString(root->loweringConfig)
                  .startsWith(loweringConfigPrefix),
