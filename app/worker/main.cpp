@@ -323,8 +323,11 @@ json printAttribute(const Request &request,
   return {{"ok", true}, {"attribute", *printed}};
 }
 
+// The document is moved into `answered`, freed by the caller once the
+// answer is out (1000 dispatches take milliseconds to free).
 json parse(const Request &request, iree::DocumentParser &parser,
-           bool shareTexts, double &milliseconds) {
+           bool shareTexts, double &milliseconds,
+           std::optional<document::Document> &answered) {
   iree::ParseOptions options = request.options;
   options.keepModules = true; // freed once the answer is out
   options.beforePart = [](int part, int firstLine) {
@@ -345,6 +348,7 @@ json parse(const Request &request, iree::DocumentParser &parser,
     document->path = request.bufferName;
     json reply = {{"ok", true}};
     reply["document"] = exporting::toJson(*document, shareTexts);
+    answered = std::move(*document);
     return reply;
   }
   json diagnostics = json::array();
@@ -359,11 +363,12 @@ bool answer(const Request &request,
             const std::shared_ptr<iree::CompilerLibrary> &library,
             iree::DocumentParser &parser, bool shareTexts) {
   double parseMilliseconds = 0;
+  std::optional<document::Document> answered; // freed after the answer
   const json reply =
       request.command == "lowered"     ? readLowered(request, library)
       : request.command == "attribute" ? printAttribute(request, library)
       : request.command == "parse"
-          ? parse(request, parser, shareTexts, parseMilliseconds)
+          ? parse(request, parser, shareTexts, parseMilliseconds, answered)
           : programAnswer(request, library);
   const auto replyStart = std::chrono::steady_clock::now();
   // Its stderr first: the caller, on reading this line, has all of it.
