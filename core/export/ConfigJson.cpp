@@ -3,7 +3,6 @@
 #include "core/export/detail/ConfigReaders.h"
 
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <utility>
 

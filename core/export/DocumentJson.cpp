@@ -5,9 +5,6 @@
 #include "core/export/detail/FieldReader.h"
 #include "core/export/detail/JsonTape.h"
 
-#include <cstdint>
-#include <limits>
-#include <type_traits>
 #include <unordered_map>
 #include <utility>
 

@@ -24,7 +24,6 @@ public:
   bool isObject() const { return is(simdjson::dom::element_type::OBJECT); }
   bool isArray() const { return is(simdjson::dom::element_type::ARRAY); }
   bool isString() const { return is(simdjson::dom::element_type::STRING); }
-  bool isNull() const { return is(simdjson::dom::element_type::NULL_VALUE); }
   bool isBool() const { return is(simdjson::dom::element_type::BOOL); }
   bool isInteger() const {
     return is(simdjson::dom::element_type::INT64) ||

@@ -28,7 +28,6 @@ public:
   bool isObject() const { return value->is_object(); }
   bool isArray() const { return value->is_array(); }
   bool isString() const { return value->is_string(); }
-  bool isNull() const { return value->is_null(); }
   bool isBool() const { return value->is_boolean(); }
   bool isInteger() const { return value->is_number_integer(); }
   // A whole number read as unsigned (nlohmann reads every one >= 0 so).
