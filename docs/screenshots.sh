@@ -60,6 +60,7 @@ run_test widgets_window_jobs showsAndUsesIreesDefault comparesLayoutsWithIree \
   cpuExampleCompilesRunsAndChecks gpuCompileShowsResources \
   sassLinesReachTheLayoutCells attentionInstructionsReachItsOperandPanels \
   igemmImageLoadsMarkTheirIgemmPoints
+run_test widgets_instructions_counters
 for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-editor \
             tile_editor:screenshot-tile-editor \
             sweep-panel:screenshot-sweep iree-default:screenshot-iree-default \
@@ -69,6 +70,7 @@ for pair in split_k_formed:screenshot-split-k basis_editor:screenshot-basis-edit
             layout-instruction-cells:screenshot-instruction-cells \
             layout-load-cells:screenshot-operand-cells \
             instructions-sass:screenshot-instructions-sass \
+            instructions-stalls:screenshot-instructions-stalls \
             attention-store-cells:screenshot-attention-cells \
             igemm-image-cells:screenshot-igemm-cells; do
   cp "$pictures/${pair%%:*}.png" "$docs/${pair##*:}.png"

@@ -11,16 +11,21 @@
 #include "core/export/JsonText.h"
 #include "core/isa/Assembly.h"
 #include "core/isa/AssemblyJson.h"
+#include "core/isa/SourceCounters.h"
 #include "core/service/CompileJob.h"
 #include "core/service/Sass.h"
+#include "core/tries/BundleTries.h"
 #include "core/tries/History.h"
 #include "core/tries/TryJob.h"
 #include "core/util/Numbers.h"
+#include "core/util/Text.h"
 
 #include <QCommandLineParser>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 
 namespace tilescope::cli {
@@ -91,11 +96,74 @@ void printListing(const std::filesystem::path &file,
   }
 }
 
-// The assembly files of FILE: itself, a try folder's, a try id's, or an
+// Nsight Compute's counters over one SASS kernel: how they were matched,
+// each region's share of the stall samples, the hottest lines, and the
+// banks predicted against the wavefronts counted.
+void printCounters(const std::filesystem::path &file, const isa::Kernel &sass,
+                   const isa::KernelCounters &counters) {
+  const isa::CounterOverlay &overlay = counters.overlay;
+  std::cout << "  profiled (Nsight Compute, " << file.string()
+            << "): " << overlay.note << "\n";
+  for (const isa::Region &region : sass.regions)
+    if (const std::string summary =
+            isa::describeCounters(overlay, region.firstLine, region.lastLine);
+        !summary.empty())
+      std::cout << "    " << isa::toString(region.kind) << " "
+                << region.firstLine << "-" << region.lastLine << ": " << summary
+                << "\n";
+  std::vector<std::pair<double, size_t>> hottest;
+  for (const auto &[line, counted] : overlay.atLine)
+    if (counted.stallSamples.value_or(0) > 0)
+      hottest.emplace_back(*counted.stallSamples, line);
+  std::sort(hottest.rbegin(), hottest.rend());
+  for (size_t i = 0; i < hottest.size() && i < 5; ++i) {
+    const isa::CountedInstruction &counted =
+        overlay.atLine.at(hottest[i].second);
+    std::string reasons;
+    for (size_t r = 0; r < counted.stalls.size() && r < 2; ++r)
+      reasons += (r ? ", " : " (") + counted.stalls[r].first + " " +
+                 formatted("%.0f", counted.stalls[r].second);
+    std::cout << "    line " << hottest[i].second << " " << counted.mnemonic
+              << ": " << formatted("%.0f", hottest[i].first) << " stall samples"
+              << (reasons.empty() ? "" : reasons + ")") << "\n";
+  }
+  // Banks: how many met the prediction, and those that did not.
+  std::vector<const isa::BankCheck *> differ;
+  for (const isa::BankCheck &check : counters.banks)
+    if (std::abs(check.measuredWavefronts - check.predictedWavefronts) >
+        0.05 * check.predictedWavefronts)
+      differ.push_back(&check);
+  if (!counters.banks.empty())
+    std::cout << "    banks: " << counters.banks.size()
+              << " shared-memory instructions counted and predicted, "
+              << counters.banks.size() - differ.size()
+              << " within 5 % of the wavefronts predicted"
+              << (differ.empty() ? "" : "; these not:") << "\n";
+  for (size_t i = 0; i < differ.size() && i < 10; ++i) {
+    const isa::BankCheck &check = *differ[i];
+    std::cout << "      line " << check.line << " " << check.mnemonic
+              << " (PTX line " << check.ptxLine << "): predicted "
+              << formatted("%g", check.predictedWavefronts)
+              << " wavefronts a warp instruction ("
+              << (check.predictedDegree > 1
+                      ? std::to_string(check.predictedDegree) + "-way"
+                      : std::string("no conflict"))
+              << "), counted " << formatted("%.2f", check.measuredWavefronts)
+              << " (ideal " << formatted("%.2f", check.idealWavefronts)
+              << ")\n";
+  }
+  if (differ.size() > 10)
+    std::cout << "      ... " << differ.size() - 10
+              << " more (--json: banks)\n";
+}
+
+// The assembly files of FILE: itself, a try folder's, a try id's (for a
+// timing imported from a bundle, its compiled try's, and Nsight Compute's
+// source counters into `counters` where the bundle's run wrote them), or an
 // MLIR file's, compiled here first (recorded as a try).
 Result<std::vector<std::filesystem::path>>
 assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
-           int &code) {
+           int &code, std::filesystem::path &counters) {
   const std::string given = parser.positionalArguments().front().toStdString();
   std::error_code error;
   const std::filesystem::path path(given);
@@ -111,10 +179,14 @@ assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
     auto history = tries::History::open(tries::historyFile(bench.workspace()));
     if (!history)
       return Error{history.error()};
-    auto record = history->get(*id);
-    if (!record)
-      return Error{"try " + given + ": " + record.error()};
-    folder = record->directory;
+    auto files = tries::kernelFilesOf(*history, *id);
+    if (!files)
+      return Error{"try " + given + ": " + files.error()};
+    if (files->compiledIn != *id)
+      std::cerr << "note: try " << given << " was timed from a bundle; its "
+                << "kernel is try " << files->compiledIn << "'s\n";
+    folder = files->folder;
+    counters = files->sourceCounters;
   } else {
     auto document = openJobFile(parser, code);
     if (!document)
@@ -190,9 +262,16 @@ int isa(const QStringList &arguments) {
       "compiled here first as `compile` does.");
   const QCommandLineOption instructionsOption(
       "instructions", "With --json: every instruction, classed, by line.");
+  const QCommandLineOption countersOption(
+      "counters",
+      "Nsight Compute's source page of the kernel (`ncu --import R.ncu-rep "
+      "--page source --print-source sass --csv`), laid over its SASS: stall "
+      "samples, executions, shared-memory wavefronts against the banks "
+      "predicted. A try timed by a bundle with ncu has it already.",
+      "CSV");
   parser.addOptions({kOpOption, kTargetOption, kWorkspaceOption,
                      kTryFolderOption, kTimeoutOption, kJsonOption, kIreeOption,
-                     instructionsOption});
+                     instructionsOption, countersOption});
   parser.addPositionalArgument("FILE", "A try id or folder, a .ptx, .sass or "
                                        ".rocmasm file, or an IREE MLIR file.");
   if (!parseCommandLine(parser, arguments, "isa"))
@@ -201,26 +280,53 @@ int isa(const QStringList &arguments) {
     return usageError("isa", "expected one FILE");
   const workbench::Workbench bench = workbenchOf(parser);
   int code = kExitBadInput;
-  auto files = assemblyOf(parser, bench, code);
+  std::filesystem::path countersFile;
+  auto files = assemblyOf(parser, bench, code, countersFile);
   if (!files) {
     std::cerr << "tilescope-cli isa: " << files.error() << "\n";
     return code;
   }
-  json out = json::array();
+  if (parser.isSet(countersOption))
+    countersFile = parser.value(countersOption).toStdString();
+  std::vector<isa::ProfiledKernel> profiled;
+  if (!countersFile.empty()) {
+    auto read = service::readSourceCountersFile(countersFile);
+    if (!read) {
+      std::cerr << "tilescope-cli isa: " << read.error() << "\n";
+      return kExitBadInput;
+    }
+    profiled = std::move(*read);
+  }
+  std::vector<isa::Listing> listings;
   for (const std::filesystem::path &file : *files) {
     auto listing = isa::readAssemblyFile(file);
     if (!listing) {
       std::cerr << "tilescope-cli isa: " << listing.error() << "\n";
       return kExitBadInput;
     }
+    listings.push_back(std::move(*listing));
+  }
+  const std::vector<std::vector<isa::KernelCounters>> counters =
+      isa::overlayFiles(*files, listings, profiled);
+  json out = json::array();
+  bool laid = false;
+  for (size_t f = 0; f < files->size(); ++f) {
+    laid |= !counters[f].empty();
     if (!parser.isSet(kJsonOption)) {
-      printListing(file, *listing);
+      printListing((*files)[f], listings[f]);
+      for (const isa::KernelCounters &kernel : counters[f])
+        printCounters(countersFile, listings[f].kernels[kernel.kernel], kernel);
       continue;
     }
     for (const json &kernel :
-         isa::toJson(file, *listing, parser.isSet(instructionsOption)))
+         isa::toJson((*files)[f], listings[f], parser.isSet(instructionsOption),
+                     counters[f]))
       out.push_back(kernel);
   }
+  if (!profiled.empty() && !laid)
+    std::cerr << "note: " << countersFile.string()
+              << ": no SASS kernel here to lay its counters over (they are "
+                 "counted on SASS: an sm_ target's try)\n";
   if (parser.isSet(kJsonOption))
     std::cout << exporting::jsonText(json{{"kernels", out}}, 2) << "\n";
   return kExitOk;

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -61,6 +62,9 @@ struct Instruction {
   // SASS: the line of the PTX it was compiled from, as ptxas's line table
   // says (`ptxas -lineinfo`, `nvdisasm -gp`); 0 where the SASS has none.
   size_t ptxLine = 0;
+  // SASS: its byte offset in the kernel's code (nvdisasm's "/*0560*/"), by
+  // which a profiler's per-instruction counters find it; 0 elsewhere.
+  uint64_t address = 0;
   std::string mnemonic; // "ld.global.nc.v4.b32", "v_mfma_f32_16x16x16_f16"
   std::string text;     // the whole statement, as written (one line)
   InstructionClass kind = InstructionClass::Other;

@@ -1,6 +1,8 @@
 #include "core/isa/AssemblyJson.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace tilescope::isa {
@@ -138,7 +140,8 @@ json toJson(const Kernel &kernel, const Region &region, bool withInstructions) {
 }
 
 json toJson(const std::filesystem::path &file, const Listing &listing,
-            bool withInstructions) {
+            bool withInstructions,
+            const std::vector<KernelCounters> &counters) {
   json out = json::array();
   for (const Kernel &kernel : listing.kernels) {
     json regions = json::array();
@@ -167,6 +170,92 @@ json toJson(const std::filesystem::path &file, const Listing &listing,
                                  {"allocated_sgprs", live.allocatedSgprs}};
     }
     out.push_back(entry);
+  }
+  for (const KernelCounters &kernel : counters)
+    if (kernel.kernel < out.size())
+      out[kernel.kernel]["profile"] =
+          toJson(kernel.overlay, kernel.banks, listing.kernels[kernel.kernel],
+                 withInstructions);
+  return out;
+}
+
+namespace {
+
+json stallsOf(const CountedInstruction &counted) {
+  json stalls = json::object();
+  for (const auto &[reason, samples] : counted.stalls)
+    stalls[reason] = samples;
+  return stalls;
+}
+
+void putNumber(json &out, const char *key, const std::optional<double> &value) {
+  if (value)
+    out[key] = *value;
+}
+
+} // namespace
+
+json toJson(const CounterOverlay &overlay, const std::vector<BankCheck> &banks,
+            const Kernel &sass, bool withInstructions) {
+  json regions = json::array();
+  for (const Region &region : sass.regions)
+    if (std::string summary =
+            describeCounters(overlay, region.firstLine, region.lastLine);
+        !summary.empty())
+      regions.push_back({{"first_line", region.firstLine},
+                         {"last_line", region.lastLine},
+                         {"summary", summary}});
+  std::vector<std::pair<size_t, const CountedInstruction *>> byStalls;
+  for (const auto &[line, counted] : overlay.atLine)
+    if (counted.stallSamples.value_or(0) > 0)
+      byStalls.emplace_back(line, &counted);
+  std::stable_sort(byStalls.begin(), byStalls.end(),
+                   [](const auto &a, const auto &b) {
+                     return *a.second->stallSamples > *b.second->stallSamples;
+                   });
+  json top = json::array();
+  for (size_t i = 0; i < byStalls.size() && i < 10; ++i)
+    top.push_back({{"line", byStalls[i].first},
+                   {"mnemonic", byStalls[i].second->mnemonic},
+                   {"stall_samples", *byStalls[i].second->stallSamples},
+                   {"stalls", stallsOf(*byStalls[i].second)}});
+  json checks = json::array();
+  for (const BankCheck &check : banks)
+    checks.push_back({{"line", check.line},
+                      {"ptx_line", check.ptxLine},
+                      {"mnemonic", check.mnemonic},
+                      {"predicted_degree", check.predictedDegree},
+                      {"predicted_wavefronts", check.predictedWavefronts},
+                      {"measured_wavefronts", check.measuredWavefronts},
+                      {"ideal_wavefronts", check.idealWavefronts}});
+  json out = {{"tool", "ncu"},
+              {"kernel", overlay.kernel},
+              {"profiled_instructions", overlay.profiledInstructions},
+              {"sass_instructions", overlay.sassInstructions},
+              {"matched", overlay.matched},
+              {"same_code", overlay.sameCode},
+              {"stall_samples", overlay.stallSamples},
+              {"note", overlay.note},
+              {"regions", regions},
+              {"top_lines", top},
+              {"banks", checks}};
+  if (withInstructions) {
+    json list = json::array();
+    for (const auto &[line, counted] : overlay.atLine) {
+      json entry = {{"line", line},
+                    {"address", counted.address},
+                    {"mnemonic", counted.mnemonic},
+                    {"stalls", stallsOf(counted)}};
+      putNumber(entry, "executed", counted.executed);
+      putNumber(entry, "stall_samples", counted.stallSamples);
+      putNumber(entry, "shared_wavefronts", counted.sharedWavefronts);
+      putNumber(entry, "shared_wavefronts_ideal",
+                counted.sharedWavefrontsIdeal);
+      putNumber(entry, "global_sectors", counted.globalSectors);
+      putNumber(entry, "global_sectors_ideal", counted.globalSectorsIdeal);
+      list.push_back(entry);
+    }
+    out["instructions"] = list;
   }
   return out;
 }

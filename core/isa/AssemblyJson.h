@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/isa/Assembly.h"
+#include "core/isa/SourceCounters.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,8 +37,24 @@ nlohmann::json toJson(const KernelOperands &kernel, bool withRuns);
 // [{"file", "dialect", "kernel", "regions": [...], "shared_accesses": [...],
 //   "accumulators": {...}, "operands": {...}, "live_registers": {peak and
 //   allocated, AMDGPU}}, ...] a kernel each; the accumulators' elements and
-//   the operands' runs with the instructions.
+//   the operands' runs with the instructions; a SASS kernel with Nsight
+//   Compute's `counters` has them as "profile" (below).
 nlohmann::json toJson(const std::filesystem::path &file, const Listing &listing,
+                      bool withInstructions,
+                      const std::vector<KernelCounters> &counters = {});
+
+// Nsight Compute's counters over a SASS kernel: {"tool": "ncu", "kernel",
+//  "profiled_instructions", "sass_instructions", "matched", "same_code",
+//  "stall_samples", "note", "regions": [{"first_line", "last_line",
+//  "summary"}], "top_lines": [the ten with the most stall samples: {"line",
+//  "mnemonic", "stall_samples", "stalls": {reason: samples}}], "banks":
+//  [{"line", "ptx_line", "mnemonic", "predicted_degree",
+//  "predicted_wavefronts", "measured_wavefronts", "ideal_wavefronts"}],
+//  "instructions": [{"line", "address", "mnemonic", "executed",
+//  "stall_samples", "stalls", "shared_wavefronts", "shared_wavefronts_ideal",
+//  "global_sectors", "global_sectors_ideal"}] (when asked)}.
+nlohmann::json toJson(const CounterOverlay &overlay,
+                      const std::vector<BankCheck> &banks, const Kernel &sass,
                       bool withInstructions);
 
 } // namespace tilescope::isa

@@ -11,6 +11,7 @@
 #include "core/util/Text.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <regex>
@@ -218,7 +219,7 @@ Result<Listing> readSass(const std::string &text) {
   listing.dialect = "sass";
   std::optional<RawKernel> kernel;
   std::optional<KernelLiveness> live;
-  static const std::regex kInstruction(R"(^/\*[0-9a-f]+\*/\s*(.*)$)");
+  static const std::regex kInstruction(R"(^/\*([0-9a-f]+)\*/\s*(.*)$)");
   static const std::regex kTarget(R"(`\(([^)]+)\))");
   auto finish = [&] {
     if (!kernel)
@@ -269,7 +270,7 @@ Result<Listing> readSass(const std::string &text) {
     }
     if (!std::regex_match(body, match, kInstruction))
       continue; // directives
-    std::string statement(trimmed(match[1].str()));
+    std::string statement(trimmed(match[2].str()));
     if (!statement.empty() && statement.back() == ';')
       statement =
           std::string(trimmed(statement.substr(0, statement.size() - 1)));
@@ -279,6 +280,12 @@ Result<Listing> readSass(const std::string &text) {
     Instruction instruction;
     instruction.line = instruction.lastLine = number;
     instruction.ptxLine = ptxLine;
+    {
+      // Too many digits for 64 bits (not nvdisasm's) reads as 0.
+      const std::string digits = match[1].str();
+      std::from_chars(digits.data(), digits.data() + digits.size(),
+                      instruction.address, 16);
+    }
     instruction.mnemonic = words.substr(0, words.find(' '));
     instruction.text = statement;
     instruction.kind = classOfSass(instruction.mnemonic);

@@ -321,6 +321,7 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
     timing.probeMicroseconds = *probe;
   timing.profiler = service::stringField(status, "profiler");
   timing.profileError = service::stringField(status, "profile_why");
+  timing.sourceCountersError = service::stringField(status, "counters_why");
   if (status.contains("batch") && !batch && timing.status == "ok") {
     timing.status = "failed";
     timing.why = doneFile.string() + ": batch " +
@@ -352,6 +353,15 @@ ModuleTiming readModuleTiming(const fs::path &bundle, const std::string &id) {
       timing.profile = std::move(*reading);
     else if (timing.profileError.empty())
       timing.profileError = reading.error();
+    // Read later, by the views: only a file that is the bundle's own.
+    if (const fs::path counters = results / (id + ".source.csv");
+        timing.sourceCountersError.empty() &&
+        fs::is_regular_file(counters, missing)) {
+      if (auto inside = service::insideFolder(counters, bundle); inside)
+        timing.sourceCounters = counters;
+      else
+        timing.sourceCountersError = inside.error();
+    }
   } else if (timing.profiler == "rocprofv3") {
     auto inside = service::insideFolder(results / (id + ".rocprof"), bundle);
     auto reading = inside ? readRocprofOutput(results / (id + ".rocprof"))
@@ -448,6 +458,10 @@ json toJson(const ModuleTiming &t) {
     out["profile"] = toJson(*t.profile);
   if (!t.profileError.empty())
     out["profile_error"] = t.profileError;
+  if (!t.sourceCounters.empty())
+    out["source_counters"] = t.sourceCounters.string();
+  if (!t.sourceCountersError.empty())
+    out["source_counters_error"] = t.sourceCountersError;
   return out;
 }
 
@@ -473,6 +487,8 @@ ModuleTiming moduleTimingFromJson(const json &in) {
     t.probeMicroseconds = *probe;
   t.profiler = service::stringField(in, "profiler");
   t.profileError = service::stringField(in, "profile_error");
+  t.sourceCounters = service::stringField(in, "source_counters");
+  t.sourceCountersError = service::stringField(in, "source_counters_error");
   // A time without its figures is no time.
   if (t.status == "ok" && !t.perDispatch)
     t.status = "failed";

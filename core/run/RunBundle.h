@@ -140,6 +140,11 @@ struct ModuleTiming {
   std::vector<service::BenchmarkMeasurement> measurements;
   std::optional<ProfileReading> profile;
   std::string profiler, profileError;
+  // Nsight Compute's source page of one launch (results/ID.source.csv:
+  // per SASS instruction, core/isa/SourceCounters.h), where it wrote one;
+  // why not where it tried and failed.
+  std::filesystem::path sourceCounters;
+  std::string sourceCountersError;
 
   bool timed() const { return status == "ok" && perDispatch.has_value(); }
   // How the time was taken, in a sentence.

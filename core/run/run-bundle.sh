@@ -17,7 +17,9 @@
 #                    warm-up; iree-benchmark-module divides by N
 #   ID.single.json   one dispatch per submission, the same repetitions: the
 #                    figure with submission and synchronisation included
-#   ID.ncu.csv       Nsight Compute's reading of a few launches, or
+#   ID.ncu.csv       Nsight Compute's reading of a few launches, and
+#   ID.source.csv    its source page: per SASS instruction of one launch,
+#                    stall samples, executions, wavefronts, sectors; or
 #   ID.rocprof/      rocprofv3's kernel trace (and counters) of a few launches
 #   ID.done          how it went (JSON), written last
 # and results/results.json, the index of every module's .done.
@@ -164,6 +166,7 @@ while IFS=$'\t' read -r -u 3 id module driver kind || [ -n "${id:-}" ]; do
   batch=1
   profiled=""
   profile_why=""
+  counters_why=""
 
   say "$id: probing one dispatch per submission on $device"
   limited "$bm" "${common[@]}" --batch_size=1 --benchmark_min_time=0.05s \
@@ -214,6 +217,21 @@ while IFS=$'\t' read -r -u 3 id module driver kind || [ -n "${id:-}" ]; do
       code=$?
       profiled=ncu
       [ $code -eq 0 ] || profile_why="ncu exited with $code: $(last_words "$out.ncu.log")"
+      if [ $code -eq 0 ]; then
+        # Per SASS instruction: stall samples and their reasons, executions,
+        # shared-memory wavefronts and global sectors of one launch.
+        say "$id: source counters with $ncu"
+        limited "$ncu" --section SourceCounters --clock-control none \
+          --launch-skip 2 --launch-count 1 -f -o "$out.source" \
+          "$bm" "${common[@]}" "${one[@]}" >"$out.source.log" 2>&1 </dev/null
+        code=$?
+        if [ $code -eq 0 ]; then
+          limited "$ncu" --import "$out.source.ncu-rep" --page source \
+            --print-source sass --csv >"$out.source.csv" 2>>"$out.source.log" </dev/null
+          code=$?
+        fi
+        [ $code -eq 0 ] || counters_why="ncu's source counters exited with $code: $(last_words "$out.source.log")"
+      fi
     elif [ "$driver" = hip ] && [ -n "$rocprof" ]; then
       say "$id: profiling with $rocprof"
       limited "$rocprof" --kernel-trace --output-format csv -d "$out.rocprof" -o trace -- \
@@ -236,9 +254,10 @@ while IFS=$'\t' read -r -u 3 id module driver kind || [ -n "${id:-}" ]; do
       "$(json_string "$kind")" "$batch"
     printf ', "target_us": %s, "repetitions": %s, "probe_us": %s' \
       "$target_us" "$repetitions" "${probe_us:-null}"
-    printf ', "why": %s, "profiler": %s, "profile_why": %s, "finished": %s}\n' \
+    printf ', "why": %s, "profiler": %s, "profile_why": %s, "counters_why": %s' \
       "$(json_string "$why")" "$(json_string "$profiled")" "$(json_string "$profile_why")" \
-      "$(json_string "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
+      "$(json_string "$counters_why")"
+    printf ', "finished": %s}\n' "$(json_string "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
   } >"$out.done.partial" && mv "$out.done.partial" "$out.done"
   say "$id: $status${why:+ ($why)}"
 done 3<"$here/modules.tsv"

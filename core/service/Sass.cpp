@@ -3,6 +3,7 @@
 #include "core/isa/Assembly.h"
 #include "core/isa/KernelResources.h"
 #include "core/process/Process.h"
+#include "core/service/UntrustedFiles.h"
 #include "core/util/Files.h"
 
 #include <algorithm>
@@ -140,6 +141,17 @@ SassFiles assemblyWithSass(const std::vector<fs::path> &assembly,
       result.files.push_back(file);
   std::sort(result.files.begin(), result.files.end());
   return result;
+}
+
+Result<std::vector<isa::ProfiledKernel>>
+readSourceCountersFile(const fs::path &file) {
+  auto text = readUntrustedFile(file);
+  if (!text)
+    return Error{text.error()};
+  auto kernels = isa::readNsightSourceCounters(*text);
+  if (!kernels)
+    return Error{file.string() + ": " + kernels.error()};
+  return kernels;
 }
 
 } // namespace tilescope::service

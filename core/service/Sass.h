@@ -7,6 +7,7 @@
 // CUDA 13.5's from PyPI.
 #pragma once
 
+#include "core/isa/SourceCounters.h"
 #include "core/service/Resources.h"
 #include "core/util/Result.h"
 
@@ -34,5 +35,11 @@ SassFiles sassOf(const std::vector<std::filesystem::path> &ptxFiles,
 // the instructions views read. Notes say what could not be made.
 SassFiles assemblyWithSass(const std::vector<std::filesystem::path> &assembly,
                            const ResourceOptions &options = {});
+
+// Nsight Compute's source page in `file` (a bundle's results/ID.source.csv,
+// or one printed by hand), read as an untrusted file: an Error names the
+// file and why.
+Result<std::vector<isa::ProfiledKernel>>
+readSourceCountersFile(const std::filesystem::path &file);
 
 } // namespace tilescope::service

@@ -89,6 +89,35 @@ Result<TryRecord> bundledTryOf(const History &history, long long id) {
   return record;
 }
 
+Result<TryKernelFiles> kernelFilesOf(const History &history, long long id) {
+  auto record = history.get(id);
+  if (!record)
+    return Error{record.error()};
+  auto compiled = bundledTryOf(history, id);
+  if (!compiled)
+    return Error{"try " + std::to_string(id) + " was imported from " +
+                 (record->imported ? record->imported->bundle
+                                   : std::string("a bundle")) +
+                 ": the try that compiled its module: " + compiled.error()};
+  TryKernelFiles files;
+  files.compiledIn = compiled->id;
+  files.folder = compiled->directory;
+  // A bundle's results, or the try's own timed run (TryJob's bundle in
+  // its folder's run/, its one module "module").
+  const fs::path counters =
+      record->imported ? fs::path(record->imported->bundle) / "results" /
+                             (record->imported->module + ".source.csv")
+                       : files.folder / "run" / "results" / "module.source.csv";
+  std::error_code missing;
+  // A bundle's results are another machine's: a file a link leads out of
+  // it is not read.
+  if (fs::is_regular_file(counters, missing) &&
+      (!record->imported ||
+       service::insideFolder(counters, record->imported->bundle)))
+    files.sourceCounters = counters;
+  return files;
+}
+
 Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,
                                                     const std::string &sweep) {
   HistoryFilter filter;

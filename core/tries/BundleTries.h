@@ -40,6 +40,18 @@ Result<run::BundleModule> bundleModuleOf(const TryRecord &record);
 // imported row again bundles that module).
 Result<TryRecord> bundledTryOf(const History &history, long long id);
 
+// Where a try's kernels are read: its folder, or, for a timing imported
+// from a bundle, the folder of the try that compiled its module (as
+// bundledTryOf finds it), with Nsight Compute's source page of the module
+// where a run profiled it: the bundle's results/ID.source.csv, or the
+// try's own timed run's.
+struct TryKernelFiles {
+  long long compiledIn = 0; // the try whose folder it is
+  std::filesystem::path folder;
+  std::filesystem::path sourceCounters; // empty where there are none
+};
+Result<TryKernelFiles> kernelFilesOf(const History &history, long long id);
+
 // The newest compiled try of each candidate of a sweep (the rows a bundle
 // of the sweep carries); an Error when it has none.
 Result<std::vector<TryRecord>> compiledTriesOfSweep(const History &history,

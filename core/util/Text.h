@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cctype>
+#include <cstdio>
+#include <string>
 #include <string_view>
 
 namespace tilescope {
@@ -14,6 +16,13 @@ inline std::string_view trimmed(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
     text.remove_suffix(1);
   return text;
+}
+
+// One number through a printf pattern: formatted("%.2f", 1.5) is "1.50".
+inline std::string formatted(const char *pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
 }
 
 } // namespace tilescope

@@ -231,7 +231,8 @@ void bindJobs(py::module_ &m) {
         "Recorded in the workspace's history; the GIL is released.");
   m.def(
       "instructions",
-      [](const std::filesystem::path &path, bool withInstructions) {
+      [](const std::filesystem::path &path, bool withInstructions,
+         const std::optional<std::filesystem::path> &counters) {
         nlohmann::json kernels = nlohmann::json::array();
         std::vector<std::filesystem::path> files{path};
         std::error_code error;
@@ -243,20 +244,29 @@ void bindJobs(py::module_ &m) {
           throw Failure(path.string() +
                         ": no PTX or AMDGPU assembly (a CPU try, or not "
                         "compiled)");
-        for (const std::filesystem::path &file : files) {
-          auto listing = valueOr(isa::readAssemblyFile(file));
+        std::vector<isa::ProfiledKernel> profiled;
+        if (counters)
+          profiled = valueOr(service::readSourceCountersFile(*counters));
+        std::vector<isa::Listing> listings;
+        for (const std::filesystem::path &file : files)
+          listings.push_back(valueOr(isa::readAssemblyFile(file)));
+        const auto laid = isa::overlayFiles(files, listings, profiled);
+        for (size_t f = 0; f < files.size(); ++f)
           for (const nlohmann::json &kernel :
-               isa::toJson(file, listing, withInstructions))
+               isa::toJson(files[f], listings[f], withInstructions, laid[f]))
             kernels.push_back(kernel);
-        }
         return toPython(kernels);
       },
       py::arg("path"), py::arg("instructions") = false,
-      "A compiled kernel's instructions (a .ptx or .rocmasm file, or a try "
-      "folder), classed and cut by its loops: a list of kernels, each with "
-      "its regions' counts per class and bits per access, as "
+      py::arg("counters") = py::none(),
+      "A compiled kernel's instructions (a .ptx, .sass or .rocmasm file, or "
+      "a try folder), classed and cut by its loops: a list of kernels, each "
+      "with its regions' counts per class and bits per access, as "
       "`tilescope-cli isa --json` gives them (`instructions=True`: every "
-      "instruction too).");
+      "instruction too). `counters`: Nsight Compute's source page of the "
+      "kernel (`ncu --import R.ncu-rep --page source --print-source sass "
+      "--csv`, or a bundle's results/ID.source.csv), laid over each SASS "
+      "kernel as its \"profile\" (`isa --counters`).");
   m.def("iree", &ireeInstallation,
         "The IREE this package uses (compiler library, tools, how it was "
         "found: $TILESCOPE_IREE_DIR, the set-up's prefix, or the "

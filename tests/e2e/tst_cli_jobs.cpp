@@ -11,11 +11,13 @@
 #include "TestSupport.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 using namespace tilescope;
@@ -250,6 +252,7 @@ private slots:
     }
     const QString sass = jsonOf(compiled)["kernels"][1]["file"].toString();
     QVERIFY(sass.endsWith(".sass"));
+    countersOfAProfiledTry(id, folder, sass);
     const auto fromSass = cli(inWorkspace({"isa", sass, "--json"}));
     QVERIFY2(fromSass.exitCode == 0, qPrintable(fromSass.err));
     QCOMPARE(
@@ -297,6 +300,56 @@ private slots:
              qPrintable(cpu.err));
   }
 
+private:
+  // A try profiled with Nsight Compute (its timed run's bundle wrote the
+  // source page: here a page in ncu's form from the try's own SASS, no GPU
+  // being here) has its counters laid over its SASS by `isa TRY`; a page
+  // given with --counters that is none is refused.
+  void countersOfAProfiledTry(const QString &id, const QString &folder,
+                              const QString &sass) {
+    QFile sassFile(sass);
+    QVERIFY(sassFile.open(QIODevice::ReadOnly));
+    const QRegularExpression instruction(
+        R"(^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*;)");
+    QString page = "\"Kernel Name\",\"k\"\n\"Address\",\"Source\","
+                   "\"Warp Stall Sampling (All Samples)\",\"stall_barrier\"\n";
+    int rows = 0;
+    for (const QString &line : QString(sassFile.readAll()).split('\n'))
+      if (auto match = instruction.match(line); match.hasMatch()) {
+        page += QString("\"0x%1\",\"%2\",\"%3\",\"%3\"\n")
+                    .arg(0x7f0000000000ull +
+                             match.captured(1).toULongLong(nullptr, 16),
+                         0, 16)
+                    .arg(match.captured(2).replace("\"", "\"\""))
+                    .arg(++rows);
+      }
+    QVERIFY(rows > 100);
+    QVERIFY(QDir().mkpath(folder + "/run/results"));
+    QFile out(folder + "/run/results/module.source.csv");
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(page.toUtf8());
+    out.close();
+    const auto profiled = cli(inWorkspace({"isa", id, "--json"}));
+    QVERIFY2(profiled.exitCode == 0, qPrintable(profiled.err));
+    const QJsonObject profile =
+        jsonOf(profiled)["kernels"][1]["profile"].toObject();
+    QCOMPARE(profile["matched"].toInt(), rows);
+    QVERIFY(profile["same_code"].toBool());
+    QCOMPARE(profile["stall_samples"].toDouble(), rows * (rows + 1) / 2.0);
+    QVERIFY(jsonOf(profiled)["kernels"][0]["profile"].isUndefined());
+    const auto text = cli(inWorkspace({"isa", id}));
+    QVERIFY2(text.out.contains("profiled (Nsight Compute, ") &&
+                 text.out.contains("instruction for instruction"),
+             qPrintable(text.out));
+    QFile::remove(folder + "/run/results/module.source.csv");
+    const auto broken = cli(inWorkspace(
+        {"isa", id, "--counters", TILESCOPE_SOURCE_DIR "/README.md"}));
+    QCOMPARE(broken.exitCode, 4);
+    QVERIFY2(broken.err.contains("not Nsight Compute's source page"),
+             qPrintable(broken.err));
+  }
+
+private slots:
   void anEditedTileReachesTheCompiledKernel() {
     const QString original =
         kExamples +

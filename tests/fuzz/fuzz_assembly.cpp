@@ -5,13 +5,53 @@
 // text (the corpus: IREE's own kernels for the examples, cut to 8 KB).
 // What reads is put through every reader of a kernel: its regions, shared
 // banks, live registers, accumulator stores and their cells, and the JSON.
+// "ncu" is Nsight Compute's source page (a bundle's results/ID.source.csv),
+// laid over the SASS of its own instructions and over one with every other
+// instruction left out (the aligned path).
 #include "core/isa/Assembly.h"
 #include "core/isa/AssemblyJson.h"
+#include "core/isa/SourceCounters.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 using namespace tilescope;
+
+namespace {
+
+// The page's kernels over SASS written from their own instructions (all,
+// then every other one).
+void countersOver(const std::string &text) {
+  auto kernels = isa::readNsightSourceCounters(text);
+  if (!kernels)
+    return;
+  for (const isa::ProfiledKernel &kernel : *kernels)
+    for (size_t step : {1, 2}) {
+      std::string sass = "//--------------------- .text.k ---------------\n";
+      for (size_t i = 0; i < kernel.instructions.size() && i < 4000;
+           i += step) {
+        char address[32];
+        std::snprintf(address, sizeof address, "/*%04llx*/",
+                      static_cast<unsigned long long>(
+                          kernel.instructions[i].address & 0xffffff));
+        sass += "        " + std::string(address) + " " +
+                kernel.instructions[i].text + " ;\n";
+      }
+      auto listing = isa::readSass(sass);
+      if (!listing)
+        continue;
+      const auto laid = isa::overlayListing(*listing, nullptr, *kernels);
+      for (const isa::KernelCounters &counters : laid) {
+        (void)isa::describeCounters(counters.overlay);
+        (void)isa::toJson(counters.overlay, counters.banks,
+                          listing->kernels[counters.kernel], true)
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      }
+    }
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const std::string input(reinterpret_cast<const char *>(data), size);
@@ -19,6 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const std::string dialect = input.substr(0, end);
   const std::string text =
       end == std::string::npos ? std::string() : input.substr(end + 1);
+  if (dialect == "ncu") {
+    countersOver(text);
+    return 0;
+  }
   Result<isa::Listing> listing = dialect == "ptx"    ? isa::readPtx(text)
                                  : dialect == "sass" ? isa::readSass(text)
                                                      : isa::readAmdgpu(text);

@@ -251,8 +251,21 @@ std::shared_ptr<RunOutcome> triedRun(const workbench::Workbench &bench,
         service::assemblyWithSass(tried->compiled.artifacts.assembly());
     for (const std::string &note : assembly.notes)
       outcome->details += "note: " + qs(note) + "\n";
+    // Nsight Compute's source page where the run was profiled.
+    std::vector<isa::ProfiledKernel> profiled;
+    if (tried->bench && !tried->bench->timing.sourceCounters.empty()) {
+      if (auto read = service::readSourceCountersFile(
+              tried->bench->timing.sourceCounters))
+        profiled = std::move(*read);
+      else
+        outcome->details += "note: " + qs(read.error()) + "\n";
+    } else if (tried->bench &&
+               !tried->bench->timing.sourceCountersError.empty()) {
+      outcome->details +=
+          "note: " + qs(tried->bench->timing.sourceCountersError) + "\n";
+    }
     outcome->instructions =
-        CompiledInstructions::read(assembly.files, space, igemm);
+        CompiledInstructions::read(assembly.files, space, igemm, profiled);
   }
   outcome->diagnostics = tried->compiled.diagnostics;
   record = tried->record;

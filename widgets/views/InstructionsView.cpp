@@ -17,7 +17,7 @@ namespace {
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
-enum Column { What, Lines, Class, Width, Banks, Live, Cells, FromPtx };
+enum Column { What, Lines, Class, Width, Banks, Live, Cells, FromPtx, Stalls };
 
 // An instruction row's line, file and kernel.
 constexpr int kLineRole = Qt::UserRole;
@@ -138,12 +138,51 @@ std::map<size_t, QStringList> whatLinesTouch(const isa::Kernel &kernel) {
   return parts;
 }
 
+// Nsight Compute's counters at an instruction: its share of the kernel's
+// warp stall samples, and in the tip their reasons, its executions and, for
+// shared memory, the wavefronts counted beside those predicted.
+void showCounters(QTreeWidgetItem *row, const isa::CountedInstruction &counted,
+                  double kernelSamples, const isa::BankCheck *bank) {
+  const double samples = counted.stallSamples.value_or(0);
+  row->setText(
+      Stalls, kernelSamples > 0 && samples > 0
+                  ? QString("%1%").arg(100 * samples / kernelSamples, 0, 'f', 1)
+                  : QString());
+  QString tip = QString("%1 warp stall samples").arg(samples, 0, 'f', 0);
+  for (size_t r = 0; r < counted.stalls.size() && r < 4; ++r)
+    tip += QString("%1%2 %3")
+               .arg(r ? ", " : " (")
+               .arg(qs(counted.stalls[r].first))
+               .arg(counted.stalls[r].second, 0, 'f', 0);
+  if (!counted.stalls.empty())
+    tip += ")";
+  if (counted.executed)
+    tip += QString("\n%1 warp instructions executed")
+               .arg(*counted.executed, 0, 'f', 0);
+  if (auto measured = counted.wavefrontsPerExecution()) {
+    tip += QString("\nshared memory: %1 wavefronts a warp instruction")
+               .arg(*measured, 0, 'f', 2);
+    if (auto ideal = counted.idealWavefrontsPerExecution())
+      tip += QString(" (ideal %1)").arg(*ideal, 0, 'f', 2);
+    if (bank) {
+      tip += QString("; predicted %1 from the addresses of PTX line %2")
+                 .arg(bank->predictedWavefronts)
+                 .arg(bank->ptxLine);
+      if (bank->measuredWavefronts > bank->predictedWavefronts * 1.05)
+        row->setForeground(Stalls, QColor(0xa6, 0x1b, 0x1b));
+    }
+  }
+  tip += QString("\nas Nsight Compute printed it: %1").arg(qs(counted.text));
+  row->setToolTip(Stalls, tip);
+}
+
 } // namespace
 
 CompiledInstructions
 CompiledInstructions::read(const std::vector<std::filesystem::path> &paths,
                            const config::IterationSpace *space,
-                           const config::ImplicitGemm *igemm) {
+                           const config::ImplicitGemm *igemm,
+                           const std::vector<isa::ProfiledKernel> &profiled) {
   CompiledInstructions compiled;
   for (const std::filesystem::path &path : paths) {
     File file;
@@ -163,14 +202,27 @@ CompiledInstructions::read(const std::vector<std::filesystem::path> &paths,
     }
     compiled.files.push_back(std::move(file));
   }
-  linkSassToPtx(compiled);
+  linkSassToPtx(compiled, profiled);
   return compiled;
 }
 
-void CompiledInstructions::linkSassToPtx(CompiledInstructions &compiled) {
+void CompiledInstructions::linkSassToPtx(
+    CompiledInstructions &compiled,
+    const std::vector<isa::ProfiledKernel> &profiled) {
+  bool laid = false;
   for (File &sass : compiled.files) {
     if (sass.listing.dialect != "sass")
       continue;
+    if (!profiled.empty()) {
+      std::filesystem::path ptxPath = sass.path;
+      ptxPath.replace_extension(".ptx");
+      const isa::Listing *ptx = nullptr;
+      for (const File &file : compiled.files)
+        if (file.path == ptxPath && file.listing.dialect == "ptx")
+          ptx = &file.listing;
+      sass.counters = isa::overlayListing(sass.listing, ptx, profiled);
+      laid |= !sass.counters.empty();
+    }
     std::filesystem::path ptxPath = sass.path;
     ptxPath.replace_extension(".ptx");
     auto ptx = std::find_if(
@@ -191,12 +243,15 @@ void CompiledInstructions::linkSassToPtx(CompiledInstructions &compiled) {
                                            ptx->links[p]);
         }
   }
+  if (!profiled.empty() && !laid)
+    compiled.countersNote =
+        "Nsight Compute's counters name no SASS kernel shown here";
 }
 
 InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
   setObjectName("jobInstructions");
   setHeaderLabels({"Kernel, region, instruction", "Lines", "Class", "Bits",
-                   "Banks", "Live", "Cells", "PTX"});
+                   "Banks", "Live", "Cells", "PTX", "Stalls"});
   setSelectionMode(QAbstractItemView::ExtendedSelection);
   connect(this, &QTreeWidget::currentItemChanged, this,
           [this](QTreeWidgetItem *item) { onCurrentChanged(item); });
@@ -218,7 +273,11 @@ InstructionsView::InstructionsView(QWidget *parent) : QTreeWidget(parent) {
       "or click a cell there to select its instructions here. PTX: the PTX "
       "line a SASS instruction was compiled from (ptxas's line table); a "
       "SASS instruction has the cells of its PTX line where both are of one "
-      "class. Compile, Resources or Compile && run to fill it.");
+      "class. Stalls: where a run was profiled with Nsight Compute, the "
+      "instruction's share of the kernel's warp stall samples, their reasons, "
+      "executions and shared-memory wavefronts (counted beside those "
+      "predicted) in its tip. Compile, Resources or Compile && run to fill "
+      "it.");
 }
 
 void InstructionsView::show(const CompiledInstructions &compiled) {
@@ -248,9 +307,31 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
           k < file.statements.size() && file.statements[k]
               ? &*file.statements[k]
               : nullptr;
+      // SASS: the PTX kernel it was compiled from, whose shared-memory
+      // accesses give a SASS access its banks.
+      const isa::Kernel *ptxKernel = nullptr;
+      if (statements && file.ptx)
+        for (const isa::Kernel &source :
+             compiled.files[*file.ptx].listing.kernels)
+          if (source.name == kernel.name)
+            ptxKernel = &source;
       auto *top = new QTreeWidgetItem(
           this, {qs(kernel.name) + " (" + qs(file.listing.dialect) + ")"});
       top->setToolTip(What, qs(file.path.string()));
+      const isa::KernelCounters *counters = nullptr;
+      for (const isa::KernelCounters &c : file.counters)
+        if (c.kernel == k)
+          counters = &c;
+      std::map<size_t, const isa::BankCheck *> bankAt;
+      if (counters) {
+        for (const isa::BankCheck &check : counters->banks)
+          bankAt[check.line] = &check;
+        top->setText(Stalls, "ncu");
+        top->setToolTip(Stalls,
+                        QString("Nsight Compute, %1 stall samples: %2")
+                            .arg(counters->overlay.stallSamples, 0, 'f', 0)
+                            .arg(qs(counters->overlay.note)));
+      }
       for (const isa::Region &region : kernel.regions) {
         QString heading = isa::toString(region.kind);
         if (region.kind == isa::Region::Kind::Loop)
@@ -263,6 +344,13 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
                   QString("%1-%2").arg(region.firstLine).arg(region.lastLine)});
         item->setToolTip(What, summary + (banks.isEmpty() ? "" : "\n" + banks));
         showRegionBanks(item, kernel, region, banks);
+        if (counters)
+          if (const std::string stalls = isa::describeCounters(
+                  counters->overlay, region.firstLine, region.lastLine);
+              !stalls.empty()) {
+            item->setText(Stalls, qs(stalls.substr(0, stalls.find(" of "))));
+            item->setToolTip(Stalls, qs(stalls));
+          }
         if (kernel.liveness)
           if (auto peak = isa::peakBetween(*kernel.liveness, region.firstLine,
                                            region.lastLine)) {
@@ -279,11 +367,23 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
               item, {qs(i.text), QString::number(i.line), isa::toString(i.kind),
                      i.widthBits > 0 ? QString::number(i.widthBits) : ""});
           row->setToolTip(What, qs(i.text));
-          showBanks(row, kernel.sharedAccessAt(i.line));
+          const isa::SharedAccess *access = kernel.sharedAccessAt(i.line);
+          if (!access && ptxKernel)
+            if (const isa::Instruction *from = statements->of(i.ptxLine);
+                from && from->kind == i.kind)
+              access = ptxKernel->sharedAccessAt(from->line);
+          showBanks(row, access);
           if (kernel.liveness)
             showLive(row, *kernel.liveness, i.line);
           if (i.ptxLine > 0)
             showPtxLine(row, i, statements);
+          if (counters)
+            if (auto counted = counters->overlay.atLine.find(i.line);
+                counted != counters->overlay.atLine.end()) {
+              auto bank = bankAt.find(i.line);
+              showCounters(row, counted->second, counters->overlay.stallSamples,
+                           bank == bankAt.end() ? nullptr : bank->second);
+            }
           row->setData(What, kLineRole, qulonglong(i.line));
           row->setData(What, kFileRole, qulonglong(f));
           row->setData(What, kKernelRole, qulonglong(k));
@@ -326,6 +426,11 @@ void InstructionsView::show(const CompiledInstructions &compiled) {
   resizeColumnToContents(Live);
   resizeColumnToContents(Cells);
   resizeColumnToContents(FromPtx);
+  resizeColumnToContents(Stalls);
+  if (!compiled.countersNote.isEmpty()) {
+    auto *note = new QTreeWidgetItem(this, {compiled.countersNote});
+    note->setFirstColumnSpanned(true);
+  }
 }
 
 void InstructionsView::onCurrentChanged(QTreeWidgetItem *item) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/isa/Assembly.h"
+#include "core/isa/SourceCounters.h"
 
 #include <QString>
 #include <QTreeWidget>
@@ -32,22 +33,30 @@ struct CompiledInstructions {
     // name (made once: they link its cells and name each line's source).
     std::optional<size_t> ptx;
     std::vector<std::optional<isa::PtxStatements>> statements;
+    // SASS: Nsight Compute's counters over each kernel profiled, with its
+    // banks counted against those predicted.
+    std::vector<isa::KernelCounters> counters;
     QString error; // set: the file could not be read as assembly
   };
   std::vector<File> files;
+  // Why counters were given and none laid (no SASS kernel of theirs).
+  QString countersNote;
   // Reads every file (off the GUI thread: a file may be large), each
   // kernel's accumulator and operand cells placed in the loops of `space`
   // (the op the try compiled) where given; a convolution's input and
   // filter elements at the IGEMM points that read them where `igemm` is
-  // given (`space` its IGEMM loops).
+  // given (`space` its IGEMM loops); Nsight Compute's counters of a
+  // profiled run over the SASS where `profiled` holds some.
   static CompiledInstructions
   read(const std::vector<std::filesystem::path> &,
        const config::IterationSpace *space = nullptr,
-       const config::ImplicitGemm *igemm = nullptr);
+       const config::ImplicitGemm *igemm = nullptr,
+       const std::vector<isa::ProfiledKernel> &profiled = {});
 
 private:
-  // Each SASS file's cells through the PTX beside it.
-  static void linkSassToPtx(CompiledInstructions &compiled);
+  // Each SASS file's cells through the PTX beside it, and its counters.
+  static void linkSassToPtx(CompiledInstructions &compiled,
+                            const std::vector<isa::ProfiledKernel> &profiled);
 };
 
 class InstructionsView : public QTreeWidget {

@@ -245,6 +245,29 @@ private slots:
     QVERIFY(bundled.ok());
     QCOMPARE(bundled->id, 1LL);
     QCOMPARE(bundledTryOf(*history, 1)->id, 1LL);
+    // Its kernel is the compiled try's; Nsight Compute's source page is
+    // the bundle's results/ID.source.csv where the run wrote one, and never
+    // a file a link leads out of the bundle to.
+    const long long row = *report->modules[0].imported;
+    auto files = kernelFilesOf(*history, row);
+    QVERIFY(files.ok());
+    QCOMPARE(files->compiledIn, 1LL);
+    QVERIFY(files->sourceCounters.empty());
+    const fs::path page = root() / "bundle" / "results" / "try-1.source.csv";
+    {
+      std::ofstream out(page);
+      out << "\"Address\",\"Source\"\n\"0x10\",\"EXIT\"\n";
+    }
+    QCOMPARE(kernelFilesOf(*history, row)->sourceCounters, page);
+    fs::remove(page);
+    {
+      std::ofstream out(root() / "outside.csv");
+      out << "\"Address\",\"Source\"\n\"0x10\",\"EXIT\"\n";
+    }
+    fs::create_symlink(root() / "outside.csv", page);
+    QVERIFY(kernelFilesOf(*history, row)->sourceCounters.empty());
+    fs::remove(page);
+    QVERIFY(!kernelFilesOf(*history, 99).ok());
   }
 
   // Every field of every file, set to every hostile value and removed.
