@@ -199,6 +199,12 @@ int importResults(const QStringList &arguments) {
                   << ", profiler " << r.profiler << "\n";
     if (!t.profileError.empty())
       std::cout << "    profile: " << printable(t.profileError) << "\n";
+    if (!t.sourceCounters.empty() && m.imported)
+      std::cout << "    per-instruction counters: tilescope-cli isa "
+                << *m.imported << "\n";
+    if (!t.sourceCountersError.empty())
+      std::cout << "    per-instruction counters: "
+                << printable(t.sourceCountersError) << "\n";
   }
   for (const tries::OrderAgreement &a : report->orders) {
     char text[240];

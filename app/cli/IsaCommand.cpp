@@ -286,16 +286,22 @@ int isa(const QStringList &arguments) {
     std::cerr << "tilescope-cli isa: " << files.error() << "\n";
     return code;
   }
-  if (parser.isSet(countersOption))
+  const bool countersAsked = parser.isSet(countersOption);
+  if (countersAsked)
     countersFile = parser.value(countersOption).toStdString();
   std::vector<isa::ProfiledKernel> profiled;
   if (!countersFile.empty()) {
     auto read = service::readSourceCountersFile(countersFile);
-    if (!read) {
+    if (read) {
+      profiled = std::move(*read);
+    } else if (countersAsked) {
       std::cerr << "tilescope-cli isa: " << read.error() << "\n";
       return kExitBadInput;
+    } else {
+      // The try's own run left a page that is none: its instructions
+      // still stand.
+      std::cerr << "note: " << read.error() << "\n";
     }
-    profiled = std::move(*read);
   }
   std::vector<isa::Listing> listings;
   for (const std::filesystem::path &file : *files) {

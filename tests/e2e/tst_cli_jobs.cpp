@@ -341,6 +341,15 @@ private:
     QVERIFY2(text.out.contains("profiled (Nsight Compute, ") &&
                  text.out.contains("instruction for instruction"),
              qPrintable(text.out));
+    // A page the run left broken is said; the instructions still stand.
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    out.write("ncu was interrupted here");
+    out.close();
+    const auto leftBroken = cli(inWorkspace({"isa", id, "--json"}));
+    QVERIFY2(leftBroken.exitCode == 0, qPrintable(leftBroken.err));
+    QVERIFY2(leftBroken.err.contains("note: ") &&
+                 leftBroken.err.contains("not Nsight Compute's source page"),
+             qPrintable(leftBroken.err));
     QFile::remove(folder + "/run/results/module.source.csv");
     const auto broken = cli(inWorkspace(
         {"isa", id, "--counters", TILESCOPE_SOURCE_DIR "/README.md"}));
