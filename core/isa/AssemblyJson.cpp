@@ -145,8 +145,15 @@ json toJson(const std::filesystem::path &file, const Listing &listing,
   json out = json::array();
   for (const Kernel &kernel : listing.kernels) {
     json regions = json::array();
-    for (const Region &region : kernel.regions)
+    for (const Region &region : kernel.regions) {
       regions.push_back(toJson(kernel, region, withInstructions));
+      // SASS: each instruction's offset, by which a profiler's counters
+      // find it.
+      if (withInstructions && listing.dialect == "sass")
+        for (size_t i = 0; i < region.instructions.size(); ++i)
+          regions.back()["instructions"][i]["address"] =
+              region.instructions[i].address;
+    }
     json accesses = json::array();
     for (const SharedAccess &access : kernel.sharedAccesses)
       accesses.push_back(toJson(access));

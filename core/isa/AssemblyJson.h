@@ -14,7 +14,8 @@ namespace tilescope::isa {
 // {"kind", "label", "first_line", "last_line", "counts": {class: n},
 //  "width_bits": {class: {bits: n}}, "banks": words, "peak_live": {vgprs,
 //  agprs, line} (AMDGPU), "instructions": [...] (when asked; with
-//  "live_vgprs"/"live_agprs" on AMDGPU, a shared-memory access with its
+//  "live_vgprs"/"live_agprs" on AMDGPU, "address" on SASS (its offset in
+//  the kernel's code), a shared-memory access with its
 //  "bank_conflict" degree or why it is "bank_unresolved")}
 nlohmann::json toJson(const Kernel &kernel, const Region &region,
                       bool withInstructions);

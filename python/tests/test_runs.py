@@ -298,6 +298,22 @@ def test_a_compiled_kernels_instructions_are_classed_by_loop(tilescope, tmp_path
     assert {r[1] for m in mmas if m["kind"] == "MMA A" for r in m["runs"]} == {0}
     assert {r[1] for m in mmas if m["kind"] == "MMA B" for r in m["runs"]} == {1}
     assert "followed to bindings 0, 1" in moved["summary"]
+    # Nsight Compute's source page of a profiled run (written here in its
+    # form from the SASS's own lines: no GPU) laid over the SASS kernel.
+    sass = tilescope.instructions(kernels[1]["file"], instructions=True)[0]
+    rows = ['"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed"']
+    for region in sass["regions"]:
+        for i in region["instructions"]:
+            rows.append(f'"0x{0x7f0000000000 + i["address"]:x}","{i["mnemonic"]}","{i["line"]}","1,024"')
+    page = tmp_path / "module.source.csv"
+    page.write_text("\n".join(rows) + "\n")
+    profiled = tilescope.instructions(folder, counters=page)
+    assert "profile" not in profiled[0]
+    profile = profiled[1]["profile"]
+    assert profile["same_code"] and profile["matched"] == len(rows) - 1
+    assert profile["stall_samples"] == sum(i["line"] for r in sass["regions"] for i in r["instructions"])
+    with pytest.raises(tilescope.Error, match="not Nsight Compute's source page"):
+        tilescope.instructions(folder, counters=EXAMPLES / "generate.sh")
     code, out, err = cli("isa", folder, "--json")
     assert code == 0, err
     assert json.loads(out)["kernels"] == kernels

@@ -28,7 +28,8 @@ The same code the ``tilescope`` window and ``tilescope-cli`` run:
   ``TryResult``, ``CheckResult``, ``SweepPlan``, ``SweepResult``,
   ``SweepCandidate``, ``Try``; ``to_dict()`` gives the JSON);
   ``instructions(try_folder)``: the compiled kernel's instructions, classed
-  and cut by its loops;
+  and cut by its loops (``counters=``: Nsight Compute's per-instruction
+  counters over its SASS);
 - ``tuning_spec(document, ops)``: the spec IREE takes; ``bundle(...)`` /
   ``import_results(...)``: tries timed on a machine without the compiler;
 - ``tune(program, target)``: a whole program tuned to one proven spec, a

@@ -213,23 +213,19 @@ void CompiledInstructions::linkSassToPtx(
   for (File &sass : compiled.files) {
     if (sass.listing.dialect != "sass")
       continue;
-    if (!profiled.empty()) {
-      std::filesystem::path ptxPath = sass.path;
-      ptxPath.replace_extension(".ptx");
-      const isa::Listing *ptx = nullptr;
-      for (const File &file : compiled.files)
-        if (file.path == ptxPath && file.listing.dialect == "ptx")
-          ptx = &file.listing;
-      sass.counters = isa::overlayListing(sass.listing, ptx, profiled);
-      laid |= !sass.counters.empty();
-    }
     std::filesystem::path ptxPath = sass.path;
     ptxPath.replace_extension(".ptx");
     auto ptx = std::find_if(
         compiled.files.begin(), compiled.files.end(), [&](const File &file) {
           return file.path == ptxPath && file.listing.dialect == "ptx";
         });
-    if (ptx == compiled.files.end())
+    const bool withPtx = ptx != compiled.files.end();
+    if (!profiled.empty()) {
+      sass.counters = isa::overlayListing(
+          sass.listing, withPtx ? &ptx->listing : nullptr, profiled);
+      laid |= !sass.counters.empty();
+    }
+    if (!withPtx)
       continue;
     sass.ptx = static_cast<size_t>(ptx - compiled.files.begin());
     sass.statements.resize(sass.listing.kernels.size());
