@@ -9,7 +9,8 @@
 #       resources read and each predicted, and write them as one run bundle,
 #       DIR/bundle (DIR: build-gpu-check), in that order, so that a run cut
 #       short keeps the examples and the large kernels (about 4 minutes on
-#       an H100 with Nsight Compute); then the cost model's other measured
+#       an H100 with Nsight Compute, before the per-instruction pass of one
+#       more profiled launch a kernel); then the cost model's other measured
 #       sets as a second bundle, DIR/bundle-sets, timed without the profiler
 #       (about 3 minutes): the seed's reduction over 24 configs and a 2048^3
 #       f32 matmul on the vector units (TileAndFuse) over 32
@@ -43,7 +44,10 @@
 #       kernel, the per-dispatch time against the profiler's (a "!" past 3 %),
 #       the resources Tilescope read against the driver's, and the cost
 #       model's order against the measured one (rank correlation, and the
-#       predicted first against the fastest)
+#       predicted first against the fastest); and for each kernel profiled
+#       per instruction (Nsight Compute's source counters over its SASS)
+#       its loop's stall samples and its shared-memory wavefronts counted
+#       against those the banks predict
 #
 # BUILD_DIR (default build/) holds tilescope-cli; the set-up command builds it.
 set -euo pipefail
@@ -373,7 +377,7 @@ report-kinds)
 report)
   [ -d "$DIR/bundle/results" ] || { echo "gpu-check: no $DIR/bundle/results: run the bundle first" >&2; exit 2; }
   status=0
-  "$CLI" import-results "$DIR/bundle" --workspace "$WORKSPACE" || status=$?
+  "$CLI" import-results "$DIR/bundle" --workspace "$WORKSPACE" | tee "$DIR/imported.txt" || status=$?
   if [ -d "$DIR/bundle-sets/results" ]; then
     echo
     "$CLI" import-results "$DIR/bundle-sets" --workspace "$WORKSPACE" || status=$?
@@ -384,10 +388,19 @@ report)
   if [ -d "$DIR/bundle-sets/results" ]; then
     sweep_sets
   fi
+  # Nsight Compute's source counters over each profiled kernel's SASS: where
+  # the stall samples fall, and the banks counted against those predicted.
+  echo
+  echo "the kernels profiled per instruction:"
+  sed -n 's/.*per-instruction counters: tilescope-cli isa \([0-9]*\)$/\1/p' "$DIR/imported.txt" |
+    while read -r row; do
+      "$CLI" isa "$row" --workspace "$WORKSPACE" 2>&1 |
+        grep -E '^kernel .*\(sass|^  profiled|^    (loop|banks)|^      ' || true
+    done
   exit $status
   ;;
 *)
-  sed -n '2,47p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,52p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac
