@@ -163,7 +163,8 @@ void printCounters(const std::filesystem::path &file, const isa::Kernel &sass,
 // MLIR file's, compiled here first (recorded as a try).
 Result<std::vector<std::filesystem::path>>
 assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
-           int &code, std::filesystem::path &counters) {
+           int &code, std::filesystem::path &counters,
+           std::filesystem::path &countersWithin) {
   const std::string given = parser.positionalArguments().front().toStdString();
   std::error_code error;
   const std::filesystem::path path(given);
@@ -187,6 +188,7 @@ assemblyOf(const QCommandLineParser &parser, const workbench::Workbench &bench,
                 << "kernel is try " << files->compiledIn << "'s\n";
     folder = files->folder;
     counters = files->sourceCounters;
+    countersWithin = files->sourceCountersWithin;
   } else {
     auto document = openJobFile(parser, code);
     if (!document)
@@ -280,18 +282,20 @@ int isa(const QStringList &arguments) {
     return usageError("isa", "expected one FILE");
   const workbench::Workbench bench = workbenchOf(parser);
   int code = kExitBadInput;
-  std::filesystem::path countersFile;
-  auto files = assemblyOf(parser, bench, code, countersFile);
+  std::filesystem::path countersFile, countersWithin;
+  auto files = assemblyOf(parser, bench, code, countersFile, countersWithin);
   if (!files) {
     std::cerr << "tilescope-cli isa: " << files.error() << "\n";
     return code;
   }
   const bool countersAsked = parser.isSet(countersOption);
-  if (countersAsked)
+  if (countersAsked) {
     countersFile = parser.value(countersOption).toStdString();
+    countersWithin.clear();
+  }
   std::vector<isa::ProfiledKernel> profiled;
   if (!countersFile.empty()) {
-    auto read = service::readSourceCountersFile(countersFile);
+    auto read = service::readSourceCountersFile(countersFile, countersWithin);
     if (read) {
       profiled = std::move(*read);
     } else if (countersAsked) {
@@ -329,10 +333,19 @@ int isa(const QStringList &arguments) {
                      counters[f]))
       out.push_back(kernel);
   }
-  if (!profiled.empty() && !laid)
+  if (!profiled.empty() && !laid) {
+    bool sass = false;
+    for (const isa::Listing &listing : listings)
+      sass |= listing.dialect == "sass";
     std::cerr << "note: " << countersFile.string()
-              << ": no SASS kernel here to lay its counters over (they are "
-                 "counted on SASS: an sm_ target's try)\n";
+              << (sass ? ": names no SASS kernel shown here (its kernels: " +
+                             profiled.front().name.substr(0, 80) +
+                             (profiled.size() > 1 ? ", ..." : "") + ")"
+                       : std::string(": no SASS here to lay its counters over "
+                                     "(they are counted on SASS: an sm_ "
+                                     "target's try, with nvdisasm)"))
+              << "\n";
+  }
   if (parser.isSet(kJsonOption))
     std::cout << exporting::jsonText(json{{"kernels", out}}, 2) << "\n";
   return kExitOk;

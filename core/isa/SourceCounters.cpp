@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 namespace tilescope::isa {
 
@@ -15,13 +16,12 @@ namespace {
 std::string mnemonicOf(const std::string &text) {
   std::string words(trimmed(text));
   if (!words.empty() && words[0] == '@') {
-    const size_t space = words.find(' ');
+    const size_t space = words.find_first_of(" \t");
     words = space == std::string::npos
                 ? std::string()
                 : std::string(trimmed(words.substr(space + 1)));
   }
-  std::string mnemonic = words.substr(0, words.find_first_of(" \t;"));
-  return mnemonic;
+  return words.substr(0, words.find_first_of(" \t;"));
 }
 
 // "0x7f3a2e000100": the address; nullopt for anything else.
@@ -37,6 +37,12 @@ std::optional<uint64_t> hexAddress(const std::string &cell) {
     return std::nullopt;
   return value;
 }
+
+// ncu names about 20 stall reasons; a page with more columns than this
+// of them is not read past it.
+constexpr size_t kMostStallReasons = 64;
+// Instructions a page may list (IREE's kernels have thousands).
+constexpr size_t kMostCountedInstructions = 1'000'000;
 
 // The source page's columns Tilescope reads, by index in its header.
 struct Columns {
@@ -62,9 +68,11 @@ std::optional<Columns> headerOf(const CsvRow &row) {
       columns.executed = i;
     } else if (name == "Thread Instructions Executed") {
       columns.threads = i;
-    } else if (name == "Warp Stall Sampling (All Samples)") {
-      columns.samples = i;
-    } else if (name == "Warp Stall Sampling (Not-issued Samples)") {
+    } else if (name == "Warp Stall Sampling (All Samples)" ||
+               name == "Warp Stall Sampling (All Cycles)") {
+      columns.samples = i; // "Cycles" in older releases
+    } else if (name == "Warp Stall Sampling (Not-issued Samples)" ||
+               name == "Warp Stall Sampling (Not-issued Cycles)") {
       columns.notIssued = i;
     } else if (name == "L1 Wavefronts Shared") {
       columns.wavefronts = i;
@@ -75,7 +83,8 @@ std::optional<Columns> headerOf(const CsvRow &row) {
     } else if (name == "L2 Theoretical Sectors Global Ideal") {
       columns.sectorsIdeal = i;
     } else if (name.starts_with("stall_") &&
-               name.find("Not Issued") == std::string::npos) {
+               name.find("Not Issued") == std::string::npos &&
+               columns.stalls.size() < kMostStallReasons) {
       columns.stalls.emplace_back(name.substr(6), i);
     }
   }
@@ -88,7 +97,7 @@ std::optional<double> numberAt(const CsvRow &row, std::optional<size_t> at) {
   if (!at || *at >= row.size())
     return std::nullopt;
   auto value = parseCsvNumber(row[*at]);
-  if (value && *value < 0)
+  if (value && (*value < 0 || !std::isfinite(*value)))
     return std::nullopt;
   return value;
 }
@@ -108,9 +117,20 @@ CountedInstruction instructionOf(const CsvRow &row, const Columns &columns,
   out.sharedWavefrontsIdeal = numberAt(row, columns.wavefrontsIdeal);
   out.globalSectors = numberAt(row, columns.sectors);
   out.globalSectorsIdeal = numberAt(row, columns.sectorsIdeal);
-  for (const auto &[reason, at] : columns.stalls)
-    if (auto samples = numberAt(row, at); samples && *samples > 0)
-      out.stalls.emplace_back(reason, *samples);
+  // "selected" is the warp issuing, not stalled: counted in the samples,
+  // not named a reason.
+  double summed = 0;
+  for (const auto &[reason, at] : columns.stalls) {
+    if (at >= row.size())
+      break; // the columns are in the header's order
+    if (auto samples = numberAt(row, at); samples && *samples > 0) {
+      summed += *samples;
+      if (reason != "selected")
+        out.stalls.emplace_back(reason, *samples);
+    }
+  }
+  if (!out.stallSamples && !columns.stalls.empty())
+    out.stallSamples = summed; // a page without the sampling's total
   std::stable_sort(
       out.stalls.begin(), out.stalls.end(),
       [](const auto &a, const auto &b) { return a.second > b.second; });
@@ -122,6 +142,13 @@ std::optional<double> perExecution(const std::optional<double> &count,
   if (!count || !executed || *executed <= 0)
     return std::nullopt;
   return *count / *executed;
+}
+
+// Whether ncu's name of a kernel is `name`: itself, or a signature of it
+// ("name(...)", "void name(...)").
+bool names(const std::string &profiled, const std::string &name) {
+  return profiled == name || profiled.starts_with(name + "(") ||
+         profiled.find(" " + name + "(") != std::string::npos;
 }
 
 // Every instruction of a kernel, in the order of its lines.
@@ -219,6 +246,7 @@ Result<std::vector<ProfiledKernel>>
 readNsightSourceCounters(const std::string &text) {
   std::vector<ProfiledKernel> kernels;
   std::optional<Columns> columns;
+  size_t listed = 0;
   const std::vector<CsvRow> rows = parseCsv(text);
   for (size_t r = 0; r < rows.size(); ++r) {
     const CsvRow &row = rows[r];
@@ -233,7 +261,8 @@ readNsightSourceCounters(const std::string &text) {
     if (!columns || columns->address >= row.size())
       continue; // ncu's or the application's lines
     const std::string &cell = row[columns->address];
-    if (!std::string_view(trimmed(cell)).starts_with("0x"))
+    if (const std::string_view start = trimmed(cell);
+        !start.starts_with("0x") && !start.starts_with("0X"))
       continue; // a line of source, not an instruction
     auto address = hexAddress(cell);
     if (!address)
@@ -242,6 +271,10 @@ readNsightSourceCounters(const std::string &text) {
                    "\" is not one"};
     if (kernels.empty())
       kernels.push_back(ProfiledKernel{});
+    if (++listed > kMostCountedInstructions)
+      return Error{"Nsight Compute's source page lists more than " +
+                   std::to_string(kMostCountedInstructions) +
+                   " instructions: not one of a kernel"};
     kernels.back().instructions.push_back(
         instructionOf(row, *columns, *address));
   }
@@ -266,15 +299,14 @@ readNsightSourceCounters(const std::string &text) {
 
 const ProfiledKernel *
 profiledKernelFor(const std::vector<ProfiledKernel> &kernels,
-                  const std::string &name) {
+                  const std::string &name, bool onlyOne) {
   for (const ProfiledKernel &kernel : kernels)
     if (kernel.name == name)
       return &kernel;
-  // ncu may print a signature after the name: "name(...)".
   for (const ProfiledKernel &kernel : kernels)
-    if (kernel.name.starts_with(name + "("))
+    if (names(kernel.name, name))
       return &kernel;
-  return kernels.size() == 1 ? &kernels.front() : nullptr;
+  return onlyOne && kernels.size() == 1 ? &kernels.front() : nullptr;
 }
 
 CounterOverlay overlayCounters(const Kernel &sass,
@@ -355,12 +387,20 @@ overlayListing(const Listing &sass, const Listing *ptx,
   std::vector<KernelCounters> out;
   for (size_t k = 0; k < sass.kernels.size(); ++k) {
     const Kernel &kernel = sass.kernels[k];
-    const ProfiledKernel *counted = profiledKernelFor(profiled, kernel.name);
+    // A page of one kernel of another name fits a listing of one kernel
+    // only (ncu may name it otherwise than nvdisasm).
+    const bool onlyOne = sass.kernels.size() == 1;
+    const ProfiledKernel *counted =
+        profiledKernelFor(profiled, kernel.name, onlyOne);
     if (!counted)
       continue;
     KernelCounters entry;
     entry.kernel = k;
     entry.overlay = overlayCounters(kernel, *counted);
+    if (!names(counted->name, kernel.name))
+      entry.overlay.note += " (the page's only kernel, named \"" +
+                            counted->name.substr(0, 80) +
+                            "\", taken for this one)";
     if (ptx)
       for (const Kernel &source : ptx->kernels)
         if (source.name == kernel.name)

@@ -59,7 +59,8 @@ struct ProfiledKernel {
 
 // Every kernel of a source page (`--page source --print-source sass --csv`;
 // ncu's own lines before it are skipped). An Error when it holds no
-// instruction row, or a row's address is not one.
+// instruction row or more than a million, or a row's address is not one. A
+// page without the sampling's total takes the sum of its stall reasons.
 Result<std::vector<ProfiledKernel>>
 readNsightSourceCounters(const std::string &text);
 
@@ -88,10 +89,11 @@ CounterOverlay overlayCounters(const Kernel &sass,
                                const ProfiledKernel &profiled);
 
 // The profiled kernel of `kernels` for the SASS kernel `name`: the one of
-// that name, or the only one; null where there is none to choose.
+// that name (or of a signature of it), or with `onlyOne` the page's only
+// kernel; null where there is none to choose.
 const ProfiledKernel *
 profiledKernelFor(const std::vector<ProfiledKernel> &kernels,
-                  const std::string &name);
+                  const std::string &name, bool onlyOne = true);
 
 // A shared-memory SASS instruction's banks, predicted and counted: the
 // prediction is its PTX statement's (SharedBanks.h: the first subgroup's
@@ -113,7 +115,8 @@ std::vector<BankCheck> checkBanks(const CounterOverlay &overlay,
                                   const PtxStatements &statements);
 
 // The counters over each SASS kernel of `sass` that has a profiled kernel
-// (profiledKernelFor), with its banks checked against the PTX it was
+// (profiledKernelFor: the page's only kernel stands for the listing's only
+// one, and the note says so), with its banks checked against the PTX it was
 // compiled from (`ptx`, a listing of the same kernels; null: no checks).
 struct KernelCounters {
   size_t kernel = 0; // its index in the SASS listing

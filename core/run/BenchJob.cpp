@@ -66,9 +66,10 @@ Result<PreparedBench> prepareBench(const tools::IreeInstallation &iree,
   run.toolTimeoutSeconds = static_cast<int>(std::max<long long>(
       1, std::chrono::duration_cast<std::chrono::seconds>(request.timeout)
              .count()));
-  // Probe, timed run (maybe twice), one per submission and a profile: the
-  // whole run may take a few tool runs' time.
-  run.timeout = request.timeout * 5;
+  // Probe, timed run (maybe twice), one per submission, a profile and its
+  // per-instruction pass (two ncu runs): the whole run may take a few tool
+  // runs' time.
+  run.timeout = request.timeout * 7;
   run.cancel = request.cancel;
   run.onOutput = request.onOutput;
   return prepared;

@@ -19,7 +19,9 @@
 #                    figure with submission and synchronisation included
 #   ID.ncu.csv       Nsight Compute's reading of a few launches, and
 #   ID.source.csv    its source page: per SASS instruction of one launch,
-#                    stall samples, executions, wavefronts, sectors; or
+#                    stall samples, executions, wavefronts, sectors (its
+#                    report, ID.source.ncu-rep, kept only where printing
+#                    it failed); or
 #   ID.rocprof/      rocprofv3's kernel trace (and counters) of a few launches
 #   ID.done          how it went (JSON), written last
 # and results/results.json, the index of every module's .done.
@@ -227,10 +229,18 @@ while IFS=$'\t' read -r -u 3 id module driver kind || [ -n "${id:-}" ]; do
         code=$?
         if [ $code -eq 0 ]; then
           limited "$ncu" --import "$out.source.ncu-rep" --page source \
-            --print-source sass --csv >"$out.source.csv" 2>>"$out.source.log" </dev/null
+            --print-source sass --csv >"$out.source.csv.partial" 2>>"$out.source.log" </dev/null
           code=$?
         fi
-        [ $code -eq 0 ] || counters_why="ncu's source counters exited with $code: $(last_words "$out.source.log")"
+        # The page is what comes back; the report (megabytes) stays only
+        # where printing it failed, to be looked into.
+        if [ $code -eq 0 ]; then
+          mv "$out.source.csv.partial" "$out.source.csv"
+          rm -f "$out.source.ncu-rep"
+        else
+          rm -f "$out.source.csv.partial"
+          counters_why="ncu's source counters exited with $code: $(last_words "$out.source.log")"
+        fi
       fi
     elif [ "$driver" = hip ] && [ -n "$rocprof" ]; then
       say "$id: profiling with $rocprof"

@@ -144,8 +144,8 @@ SassFiles assemblyWithSass(const std::vector<fs::path> &assembly,
 }
 
 Result<std::vector<isa::ProfiledKernel>>
-readSourceCountersFile(const fs::path &file) {
-  auto text = readUntrustedFile(file);
+readSourceCountersFile(const fs::path &file, const fs::path &within) {
+  auto text = readUntrustedFile(file, kUntrustedFileBytes, within);
   if (!text)
     return Error{text.error()};
   auto kernels = isa::readNsightSourceCounters(*text);

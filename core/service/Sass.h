@@ -37,9 +37,11 @@ SassFiles assemblyWithSass(const std::vector<std::filesystem::path> &assembly,
                            const ResourceOptions &options = {});
 
 // Nsight Compute's source page in `file` (a bundle's results/ID.source.csv,
-// or one printed by hand), read as an untrusted file: an Error names the
-// file and why.
+// or one printed by hand), read as an untrusted file (with `within`, one a
+// link leads out of that folder is refused): an Error names the file and
+// why.
 Result<std::vector<isa::ProfiledKernel>>
-readSourceCountersFile(const std::filesystem::path &file);
+readSourceCountersFile(const std::filesystem::path &file,
+                       const std::filesystem::path &within = {});
 
 } // namespace tilescope::service

@@ -109,12 +109,15 @@ Result<TryKernelFiles> kernelFilesOf(const History &history, long long id) {
                              (record->imported->module + ".source.csv")
                        : files.folder / "run" / "results" / "module.source.csv";
   std::error_code missing;
-  // A bundle's results are another machine's: a file a link leads out of
-  // it is not read.
+  // A bundle's results are another machine's, and a timed run's come from
+  // wherever it ran: a file a link leads out of them is not read.
+  const fs::path within = record->imported ? fs::path(record->imported->bundle)
+                                           : files.folder / "run";
   if (fs::is_regular_file(counters, missing) &&
-      (!record->imported ||
-       service::insideFolder(counters, record->imported->bundle)))
+      service::insideFolder(counters, within)) {
     files.sourceCounters = counters;
+    files.sourceCountersWithin = within;
+  }
   return files;
 }
 

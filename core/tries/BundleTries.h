@@ -49,6 +49,8 @@ struct TryKernelFiles {
   long long compiledIn = 0; // the try whose folder it is
   std::filesystem::path folder;
   std::filesystem::path sourceCounters; // empty where there are none
+  // The folder the page must lie in to be read (a bundle's): no link out.
+  std::filesystem::path sourceCountersWithin;
 };
 Result<TryKernelFiles> kernelFilesOf(const History &history, long long id);
 

@@ -20,9 +20,13 @@ inline std::string_view trimmed(std::string_view text) {
 
 // One number through a printf pattern: formatted("%.2f", 1.5) is "1.50".
 inline std::string formatted(const char *pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
+  const int size = std::snprintf(nullptr, 0, pattern, value);
+  if (size <= 0)
+    return {};
+  std::string out(static_cast<size_t>(size) + 1, '\0');
+  std::snprintf(out.data(), out.size(), pattern, value);
+  out.resize(static_cast<size_t>(size));
+  return out;
 }
 
 } // namespace tilescope

@@ -255,7 +255,7 @@ std::shared_ptr<RunOutcome> triedRun(const workbench::Workbench &bench,
     std::vector<isa::ProfiledKernel> profiled;
     if (tried->bench && !tried->bench->timing.sourceCounters.empty()) {
       if (auto read = service::readSourceCountersFile(
-              tried->bench->timing.sourceCounters))
+              tried->bench->timing.sourceCounters, tried->bench->bundle))
         profiled = std::move(*read);
       else
         outcome->details += "note: " + qs(read.error()) + "\n";

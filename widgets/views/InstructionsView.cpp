@@ -149,11 +149,10 @@ void showCounters(QTreeWidgetItem *row, const isa::CountedInstruction &counted,
                   ? QString("%1%").arg(100 * samples / kernelSamples, 0, 'f', 1)
                   : QString());
   QString tip = QString("%1 warp stall samples").arg(samples, 0, 'f', 0);
+  // Concatenated: a reason's name is the page's text, never a pattern.
   for (size_t r = 0; r < counted.stalls.size() && r < 4; ++r)
-    tip += QString("%1%2 %3")
-               .arg(r ? ", " : " (")
-               .arg(qs(counted.stalls[r].first))
-               .arg(counted.stalls[r].second, 0, 'f', 0);
+    tip += QString(r ? ", " : " (") + qs(counted.stalls[r].first) + " " +
+           QString::number(counted.stalls[r].second, 'f', 0);
   if (!counted.stalls.empty())
     tip += ")";
   if (counted.executed)
@@ -172,7 +171,7 @@ void showCounters(QTreeWidgetItem *row, const isa::CountedInstruction &counted,
         row->setForeground(Stalls, QColor(0xa6, 0x1b, 0x1b));
     }
   }
-  tip += QString("\nas Nsight Compute printed it: %1").arg(qs(counted.text));
+  tip += "\nas Nsight Compute printed it: " + qs(counted.text);
   row->setToolTip(Stalls, tip);
 }
 

@@ -232,12 +232,61 @@ private slots:
   void choosesTheKernel() {
     std::vector<isa::ProfiledKernel> kernels(2);
     kernels[0].name = "a_dispatch_0";
-    kernels[1].name = "b_dispatch_1(int, float*)";
+    kernels[1].name = "void b_dispatch_1(int, float*)";
     QCOMPARE(isa::profiledKernelFor(kernels, "a_dispatch_0"), &kernels[0]);
     QCOMPARE(isa::profiledKernelFor(kernels, "b_dispatch_1"), &kernels[1]);
     QVERIFY(!isa::profiledKernelFor(kernels, "c"));
+    QVERIFY(!isa::profiledKernelFor(kernels, "dispatch_1"));
     kernels.pop_back();
     QCOMPARE(isa::profiledKernelFor(kernels, "c"), &kernels[0]);
+    QVERIFY(!isa::profiledKernelFor(kernels, "c", /*onlyOne=*/false));
+    // Laid over a listing of two kernels, the page's one kernel of another
+    // name stands for neither; over one, it does and the note says so.
+    kernels[0].instructions.push_back({});
+    kernels[0].instructions.back().mnemonic = "EXIT";
+    isa::Listing two;
+    two.dialect = "sass";
+    two.kernels.resize(2);
+    two.kernels[0].name = "c";
+    two.kernels[1].name = "d";
+    QVERIFY(isa::overlayListing(two, nullptr, kernels).empty());
+    two.kernels.pop_back();
+    const auto one = isa::overlayListing(two, nullptr, kernels);
+    QCOMPARE(one.size(), size_t(1));
+    QVERIFY2(one.front().overlay.note.find("the page's only kernel") !=
+                 std::string::npos,
+             one.front().overlay.note.c_str());
+  }
+
+  // The spellings of older releases and what a hostile page may hold.
+  void readsOtherSpellings() {
+    auto page = isa::readNsightSourceCounters(
+        "\"Kernel Name\",\"k\"\n"
+        "\"Address\",\"Source\",\"Warp Stall Sampling (All Cycles)\","
+        "\"stall_barrier\",\"stall_selected\"\n"
+        "\"0X20\",\"@P0\tBAR.SYNC 0x0\",\"12\",\"9\",\"3\"\n"
+        "\"0x30\",\"EXIT\",\"nan\",\"inf\",\"1\"\n");
+    QVERIFY2(page.ok(), page.ok() ? "" : page.error().c_str());
+    const auto &rows = page->front().instructions;
+    QCOMPARE(rows.size(), size_t(2));
+    QCOMPARE(rows[0].mnemonic, std::string("BAR.SYNC"));
+    QCOMPARE(*rows[0].stallSamples, 12.0);
+    // "selected" is counted, not a reason.
+    QCOMPARE(rows[0].stalls.size(), size_t(1));
+    QCOMPARE(rows[0].stalls[0].first, std::string("barrier"));
+    // No total: the reasons' sum; no number is not a number.
+    QCOMPARE(*rows[1].stallSamples, 1.0);
+    QVERIFY(rows[1].stalls.empty());
+    // A header of many reasons and short rows reads in bounded time.
+    std::string wide = "\"Address\",\"Source\"";
+    for (int i = 0; i < 200000; ++i)
+      wide += ",\"stall_r" + std::to_string(i) + "\"";
+    wide += "\n";
+    for (int i = 0; i < 200000; ++i)
+      wide += "0x" + std::to_string(i + 1) + ",NOP\n";
+    auto widePage = isa::readNsightSourceCounters(wide);
+    QVERIFY(widePage.ok());
+    QCOMPARE(widePage->front().instructions.size(), size_t(200000));
   }
 
   // What is not a source page is said so, with where.
