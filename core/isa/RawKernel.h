@@ -21,6 +21,11 @@ struct RawKernel {
   std::vector<std::pair<size_t, std::string>> jumps; // index -> target
 };
 
+// A SASS statement's mnemonic: its first word after a guard ("@P0",
+// "@!PT"), without a closing ';' (nvdisasm's lines and Nsight Compute's
+// source page write them alike).
+std::string sassMnemonicOf(const std::string &statement);
+
 // The kernel cut by its loops: the prologue, one pass of each outer loop's
 // body, what runs between loops, the epilogue.
 Kernel cutByLoops(const RawKernel &raw);

@@ -77,6 +77,17 @@ std::string sectionOf(const std::string &raw) {
 
 } // namespace
 
+std::string sassMnemonicOf(const std::string &statement) {
+  std::string words(trimmed(statement));
+  if (!words.empty() && words[0] == '@') {
+    const size_t space = words.find_first_of(" \t");
+    words = space == std::string::npos
+                ? std::string()
+                : std::string(trimmed(words.substr(space + 1)));
+  }
+  return words.substr(0, words.find_first_of(" \t;"));
+}
+
 bool sassHasPtxLines(const std::string &sass) {
   return sass.find("//## File \".nv_debug_ptx_txt\"") != std::string::npos;
 }
@@ -274,9 +285,6 @@ Result<Listing> readSass(const std::string &text) {
     if (!statement.empty() && statement.back() == ';')
       statement =
           std::string(trimmed(statement.substr(0, statement.size() - 1)));
-    std::string words = statement;
-    if (!words.empty() && words[0] == '@') // a guard
-      words = std::string(trimmed(words.substr(words.find(' ') + 1)));
     Instruction instruction;
     instruction.line = instruction.lastLine = number;
     instruction.ptxLine = ptxLine;
@@ -286,7 +294,7 @@ Result<Listing> readSass(const std::string &text) {
       std::from_chars(digits.data(), digits.data() + digits.size(),
                       instruction.address, 16);
     }
-    instruction.mnemonic = words.substr(0, words.find(' '));
+    instruction.mnemonic = sassMnemonicOf(statement);
     instruction.text = statement;
     instruction.kind = classOfSass(instruction.mnemonic);
     instruction.widthBits = widthOfSass(instruction.mnemonic);

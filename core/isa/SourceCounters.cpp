@@ -1,5 +1,7 @@
 #include "core/isa/SourceCounters.h"
 
+#include "core/isa/RawKernel.h"
+
 #include "core/util/Csv.h"
 #include "core/util/Text.h"
 
@@ -10,19 +12,6 @@
 namespace tilescope::isa {
 
 namespace {
-
-// The mnemonic of a SASS statement: its first word after a guard ("@P0",
-// "@!PT"), without a closing ';'.
-std::string mnemonicOf(const std::string &text) {
-  std::string words(trimmed(text));
-  if (!words.empty() && words[0] == '@') {
-    const size_t space = words.find_first_of(" \t");
-    words = space == std::string::npos
-                ? std::string()
-                : std::string(trimmed(words.substr(space + 1)));
-  }
-  return words.substr(0, words.find_first_of(" \t;"));
-}
 
 // "0x7f3a2e000100": the address; nullopt for anything else.
 std::optional<uint64_t> hexAddress(const std::string &cell) {
@@ -108,7 +97,7 @@ CountedInstruction instructionOf(const CsvRow &row, const Columns &columns,
   out.address = address;
   if (columns.source < row.size())
     out.text = std::string(trimmed(row[columns.source]));
-  out.mnemonic = mnemonicOf(out.text);
+  out.mnemonic = sassMnemonicOf(out.text);
   out.executed = numberAt(row, columns.executed);
   out.threadsExecuted = numberAt(row, columns.threads);
   out.stallSamples = numberAt(row, columns.samples);
