@@ -1,5 +1,6 @@
 #include "core/isa/AmdgpuText.h"
 
+#include "core/isa/Workgroup.h"
 #include "core/util/Numbers.h"
 #include "core/util/Text.h"
 
@@ -184,10 +185,14 @@ std::vector<AmdgpuKernelText> amdgpuKernelsOf(const std::string &text,
     if (readingShape && line.starts_with("- ")) {
       if (auto n = number64(line, 2))
         shape.push_back(*n);
-      if (shape.size() == 3 && described != kNone) {
-        kernels[described].x = shape[0];
-        kernels[described].y = shape[1];
-        kernels[described].z = shape[2];
+      if (shape.size() == 3) {
+        // A shape beyond what a GPU runs is not taken.
+        if (described != kNone &&
+            isRunnableWorkgroup(shape[0], shape[1], shape[2])) {
+          kernels[described].x = shape[0];
+          kernels[described].y = shape[1];
+          kernels[described].z = shape[2];
+        }
         readingShape = false;
       }
       continue;

@@ -1,10 +1,12 @@
 #include "core/isa/KernelResources.h"
 #include "core/isa/PtxText.h"
+#include "core/isa/Workgroup.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <regex>
 #include <sstream>
+#include <vector>
 
 namespace tilescope::isa {
 namespace {
@@ -97,10 +99,13 @@ parseAmdgpuAssembly(std::string_view text) {
         scalar<int>(node, ".max_flat_workgroup_size").value_or(0);
     if (const YAML::Node required = node[".reqd_workgroup_size"];
         required && required.IsSequence()) {
-      int threads = 1;
+      std::vector<long long> sizes;
       for (const YAML::Node &size : required)
-        threads *= size.as<int>(1);
-      kernel.workgroupSize = threads;
+        sizes.push_back(size.as<long long>(0));
+      // A shape beyond what a GPU runs is not taken.
+      if (sizes.size() == 3 &&
+          isRunnableWorkgroup(sizes[0], sizes[1], sizes[2]))
+        kernel.workgroupSize = static_cast<int>(sizes[0] * sizes[1] * sizes[2]);
     }
     if (kernel.kernel.empty() || !kernel.vgprs)
       return Error{"a kernel in the metadata has no .name or .vgpr_count"};

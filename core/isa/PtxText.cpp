@@ -1,6 +1,7 @@
 #include "core/isa/PtxText.h"
 
 #include "core/isa/Assembly.h"
+#include "core/isa/Workgroup.h"
 #include "core/util/Numbers.h"
 #include "core/util/Text.h"
 
@@ -172,9 +173,12 @@ PtxText ptxTextOf(const std::string &text) {
         auto v = i < dims.size() ? parseInt64(dims[i]) : std::nullopt;
         return v && *v > 0 ? *v : int64_t{1};
       };
-      entry->x = dim(0);
-      entry->y = dim(1);
-      entry->z = dim(2);
+      // Beyond what a GPU runs it is not taken (ptxas ignores it too).
+      if (isRunnableWorkgroup(dim(0), dim(1), dim(2))) {
+        entry->x = dim(0);
+        entry->y = dim(1);
+        entry->z = dim(2);
+      }
     }
     for (char c : line) {
       if (c == '{') {

@@ -116,6 +116,35 @@ private slots:
     QCOMPARE(ptxName("main_graph$async_dispatch_1_conv"),
              std::string("main_graph_async_dispatch_1_conv"));
   }
+
+  // A workgroup shape no GPU runs (more than 1024 threads, a size of 0 or
+  // one whose product overflows) is not taken, as ptxas ignores such a
+  // .maxntid: the lanes' readers would otherwise run millions of lanes.
+  void refusesWorkgroupsNoGpuRuns() {
+    const PtxFacts facts = parsePtx(
+        ".version 8.0\n.target sm_90\n.visible .entry huge()\n"
+        ".maxntid 1024, 1, 1444\n{\n}\n.visible .entry wraps()\n"
+        ".reqntid 4294967296, 4294967296, 4294967296\n{\n}\n"
+        ".visible .entry most()\n.reqntid 32, 8, 4\n{\n}\n");
+    QVERIFY(!facts.blockSize.contains("huge"));
+    QVERIFY(!facts.blockSize.contains("wraps"));
+    QCOMPARE(facts.blockSize.at("most"), 1024);
+
+    std::string amd = kAmdAssembly;
+    const std::string shape = "      - 256\n      - 1\n      - 1\n";
+    QVERIFY(amd.find(shape) != std::string::npos);
+    for (const char *bad : {"      - 256\n      - 8\n      - 1\n",
+                            "      - 0\n      - 1\n      - 1\n",
+                            "      - 99999999999\n      - 99999999999\n"
+                            "      - 99999999999\n"}) {
+      std::string text = amd;
+      text.replace(text.find(shape), shape.size(), bad);
+      auto kernels = parseAmdgpuAssembly(text);
+      QVERIFY(kernels.ok());
+      // The metadata's .max_flat_workgroup_size stands.
+      QCOMPARE(kernels->front().workgroupSize, 256);
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(KernelResourcesTest)
