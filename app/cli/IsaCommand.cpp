@@ -111,20 +111,13 @@ void printCounters(const std::filesystem::path &file, const isa::Kernel &sass,
       std::cout << "    " << isa::toString(region.kind) << " "
                 << region.firstLine << "-" << region.lastLine << ": " << summary
                 << "\n";
-  std::vector<std::pair<double, size_t>> hottest;
-  for (const auto &[line, counted] : overlay.atLine)
-    if (counted.stallSamples.value_or(0) > 0)
-      hottest.emplace_back(*counted.stallSamples, line);
-  std::sort(hottest.rbegin(), hottest.rend());
-  for (size_t i = 0; i < hottest.size() && i < 5; ++i) {
-    const isa::CountedInstruction &counted =
-        overlay.atLine.at(hottest[i].second);
+  for (const auto &[line, counted] : isa::hottestLines(overlay, 5)) {
     std::string reasons;
-    for (size_t r = 0; r < counted.stalls.size() && r < 2; ++r)
-      reasons += (r ? ", " : " (") + counted.stalls[r].first + " " +
-                 formatted("%.0f", counted.stalls[r].second);
-    std::cout << "    line " << hottest[i].second << " " << counted.mnemonic
-              << ": " << formatted("%.0f", hottest[i].first) << " stall samples"
+    for (size_t r = 0; r < counted->stalls.size() && r < 2; ++r)
+      reasons += (r ? ", " : " (") + counted->stalls[r].first + " " +
+                 formatted("%.0f", counted->stalls[r].second);
+    std::cout << "    line " << line << " " << counted->mnemonic << ": "
+              << formatted("%.0f", *counted->stallSamples) << " stall samples"
               << (reasons.empty() ? "" : reasons + ")") << "\n";
   }
   // Banks: how many met the prediction, and those that did not.

@@ -212,20 +212,12 @@ json toJson(const CounterOverlay &overlay, const std::vector<BankCheck> &banks,
       regions.push_back({{"first_line", region.firstLine},
                          {"last_line", region.lastLine},
                          {"summary", summary}});
-  std::vector<std::pair<size_t, const CountedInstruction *>> byStalls;
-  for (const auto &[line, counted] : overlay.atLine)
-    if (counted.stallSamples.value_or(0) > 0)
-      byStalls.emplace_back(line, &counted);
-  std::stable_sort(byStalls.begin(), byStalls.end(),
-                   [](const auto &a, const auto &b) {
-                     return *a.second->stallSamples > *b.second->stallSamples;
-                   });
   json top = json::array();
-  for (size_t i = 0; i < byStalls.size() && i < 10; ++i)
-    top.push_back({{"line", byStalls[i].first},
-                   {"mnemonic", byStalls[i].second->mnemonic},
-                   {"stall_samples", *byStalls[i].second->stallSamples},
-                   {"stalls", stallsOf(*byStalls[i].second)}});
+  for (const auto &[line, counted] : hottestLines(overlay, 10))
+    top.push_back({{"line", line},
+                   {"mnemonic", counted->mnemonic},
+                   {"stall_samples", *counted->stallSamples},
+                   {"stalls", stallsOf(*counted)}});
   json checks = json::array();
   for (const BankCheck &check : banks)
     checks.push_back({{"line", check.line},

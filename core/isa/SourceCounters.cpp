@@ -421,6 +421,22 @@ overlayFiles(const std::vector<std::filesystem::path> &files,
   return out;
 }
 
+std::vector<std::pair<size_t, const CountedInstruction *>>
+hottestLines(const CounterOverlay &overlay, size_t most) {
+  std::vector<std::pair<size_t, const CountedInstruction *>> lines;
+  for (const auto &[line, counted] : overlay.atLine)
+    if (counted.stallSamples.value_or(0) > 0)
+      lines.emplace_back(line, &counted);
+  // atLine is by line: a stable sort keeps ties in line order.
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const auto &a, const auto &b) {
+                     return *a.second->stallSamples > *b.second->stallSamples;
+                   });
+  if (lines.size() > most)
+    lines.resize(most);
+  return lines;
+}
+
 std::string describeCounters(const CounterOverlay &overlay, size_t firstLine,
                              size_t lastLine) {
   double samples = 0, executed = 0;

@@ -141,4 +141,9 @@ overlayFiles(const std::vector<std::filesystem::path> &files,
 std::string describeCounters(const CounterOverlay &overlay,
                              size_t firstLine = 0, size_t lastLine = SIZE_MAX);
 
+// The `most` lines with the most stall samples (none without), the most
+// first, ties by line: what `isa` prints and its JSON's "top_lines".
+std::vector<std::pair<size_t, const CountedInstruction *>>
+hottestLines(const CounterOverlay &overlay, size_t most);
+
 } // namespace tilescope::isa
