@@ -13,6 +13,11 @@ namespace {
 
 std::string trim(std::string_view text) { return std::string(trimmed(text)); }
 
+// No AMDGPU register file numbers past this (512 VGPRs with the AGPRs,
+// about 100 SGPRs): a larger number is no register, and the liveness pass's
+// sets stay the size of a real kernel's registers in a hostile file.
+constexpr int64_t kMostRegisterNumber = 1023;
+
 } // namespace
 
 int64_t AmdgpuKernelText::threads() const {
@@ -46,14 +51,16 @@ std::vector<std::string> amdgpuRegistersOf(std::string operand) {
       return {};
     auto first = parseInt64(operand.substr(2, colon - 2));
     auto last = parseInt64(operand.substr(colon + 1, close - colon - 1));
-    if (!first || !last || *last < *first || *last - *first > 32)
+    if (!first || !last || *first < 0 || *last < *first ||
+        *last - *first > 32 || *last > kMostRegisterNumber)
       return {};
     std::vector<std::string> names;
     for (int64_t r = *first; r <= *last; ++r)
       names.push_back(std::string(1, file) + std::to_string(r));
     return names;
   }
-  if (!parseInt64(operand.substr(1)))
+  if (auto number = parseInt64(operand.substr(1));
+      !number || *number < 0 || *number > kMostRegisterNumber)
     return {};
   return {operand};
 }
@@ -120,7 +127,9 @@ bool readKernelFact(const std::string &line, AmdgpuKernelText &kernel) {
         std::pair{".sgpr_count:", &AmdgpuKernelText::sgprCount}})
     if (line.starts_with(key)) {
       if (auto n = number64(std::string_view(key).size()))
-        kernel.*field = *n;
+        // A wave size no GPU runs is not taken (the lanes run are its).
+        if (field != &AmdgpuKernelText::waveSize || isSubgroupSize(*n))
+          kernel.*field = *n;
       return true;
     }
   return false;

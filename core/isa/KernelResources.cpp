@@ -95,6 +95,8 @@ parseAmdgpuAssembly(std::string_view text) {
     kernel.sharedMemoryBytes =
         scalar<long long>(node, ".group_segment_fixed_size").value_or(0);
     kernel.subgroupSize = scalar<int>(node, ".wavefront_size").value_or(64);
+    if (!isSubgroupSize(kernel.subgroupSize)) // not a wave a GPU runs
+      kernel.subgroupSize = 64;
     kernel.workgroupSize =
         scalar<int>(node, ".max_flat_workgroup_size").value_or(0);
     if (const YAML::Node required = node[".reqd_workgroup_size"];

@@ -9,6 +9,7 @@
 // lanes and conflict degrees must be those the pattern gives when each
 // lane's address is computed directly and every phase's banks counted word
 // by word. And what the reader cannot know is said, with its line.
+#include "core/isa/AmdgpuText.h"
 #include "core/isa/SharedBanks.h"
 
 #include <QTest>
@@ -17,6 +18,9 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace tilescope;
 
@@ -338,6 +342,46 @@ private slots:
     QVERIFY2(accesses[1].why.find("line 14") != std::string::npos,
              accesses[1].why.c_str());
     QCOMPARE(kernels.front().resolvedCount(), size_t(0));
+  }
+
+  // A shape or wave size no GPU runs is not taken from a kernel's text: the
+  // readers run at most 1024 lanes (a '.wavefront_size: 50000000' without a
+  // workgroup shape had `isa` run 50 million, 23 GB before the kernel killed
+  // it), and a register number past any register file names none.
+  void shapesNoGpuRunsAreNotTaken() {
+    Pattern p;
+    p.x = 128;
+    std::string amd = amdgpuOf(p, false);
+    for (const auto &[from, to] :
+         {std::pair<std::string, std::string>{".wavefront_size: 64",
+                                              ".wavefront_size: 50000000"},
+          {"      - 128\n      - 1\n      - 1\n",
+           "      - 100000\n      - 100000\n      - 1\n"}}) {
+      QVERIFY2(amd.find(from) != std::string::npos, from.c_str());
+      amd.replace(amd.find(from), from.size(), to);
+    }
+    const auto amdKernels =
+        isa::sharedBanksOfAmdgpu(amd, layout::BankModel::forArch("gfx942"));
+    QCOMPARE(amdKernels.size(), size_t(1));
+    QCOMPARE(amdKernels.front().subgroupSize, int64_t(64));
+    QCOMPARE(amdKernels.front().workgroupX, int64_t(0)); // not stated
+    QCOMPARE(amdKernels.front().accesses.size(), size_t(1));
+    QVERIFY(amdKernels.front().accesses.front().addresses.size() <= 64);
+
+    std::string ptx = ptxOf(p);
+    const std::string shape = ".reqntid 128, 1, 1";
+    QVERIFY(ptx.find(shape) != std::string::npos);
+    ptx.replace(ptx.find(shape), shape.size(), ".reqntid 1024, 1, 1444");
+    const auto ptxKernels =
+        isa::sharedBanksOfPtx(ptx, layout::BankModel::forArch("sm_90"));
+    QCOMPARE(ptxKernels.size(), size_t(1));
+    QCOMPARE(ptxKernels.front().workgroupX, int64_t(0));
+
+    QVERIFY(isa::amdgpuRegistersOf("v1023") ==
+            std::vector<std::string>{"v1023"});
+    QVERIFY(isa::amdgpuRegistersOf("v1024").empty());
+    QVERIFY(isa::amdgpuRegistersOf("v[2000000:2000003]").empty());
+    QCOMPARE(isa::amdgpuRegistersOf("a[0:3]").size(), size_t(4));
   }
 };
 
