@@ -182,7 +182,8 @@ void PtxFollower::run(const PtxStatement &s) {
     return;
   } else if (op == "ldmatrix") {
     return matrixLoad(s, parts);
-  } else if (op == "cp" && has(parts, "async") && s.operands.size() >= 3) {
+  } else if (op == "cp" && has(parts, "async") && !has(parts, "bulk") &&
+             s.operands.size() >= 3) {
     return asyncCopy(s);
   } else if (op == "mov" && s.operands.size() >= 2) {
     return move(s, ptxTypeBytes(parts.back()));
@@ -318,10 +319,12 @@ void PtxFollower::matrixLoad(const PtxStatement &s,
          why);
 }
 
-// cp.async [shared], [global], bytes: a global load into shared memory.
+// cp.async [shared], [global], bytes: a global load into shared memory,
+// of 4, 8 or 16 bytes a thread (cp.async.bulk, one thread's copy of a
+// whole tile, is not followed).
 void PtxFollower::asyncCopy(const PtxStatement &s) {
   const auto bytes = parseInt64(s.operands[2]);
-  if (!bytes || *bytes <= 0)
+  if (!bytes || (*bytes != 4 && *bytes != 8 && *bytes != 16))
     return;
   const std::set<int> bindings = bindingsOfAddress(s.operands[1]);
   const int binding = bindingOf(bindings);
