@@ -85,11 +85,17 @@ parseAmdgpuAssembly(std::string_view text) {
     kernel.backend = "rocm";
     kernel.arch = arch;
     kernel.kernel = scalar<std::string>(node, ".name").value_or("");
-    kernel.vgprs = scalar<int>(node, ".vgpr_count");
-    kernel.agprs = scalar<int>(node, ".agpr_count");
-    kernel.sgprs = scalar<int>(node, ".sgpr_count");
-    kernel.vgprSpills = scalar<int>(node, ".vgpr_spill_count");
-    kernel.sgprSpills = scalar<int>(node, ".sgpr_spill_count");
+    // A count is none past what a register file holds, or below zero
+    // (the occupancy divides by it).
+    auto count = [&](const char *key) -> std::optional<int> {
+      const std::optional<int> n = scalar<int>(node, key);
+      return n && *n >= 0 && *n <= 65536 ? n : std::nullopt;
+    };
+    kernel.vgprs = count(".vgpr_count");
+    kernel.agprs = count(".agpr_count");
+    kernel.sgprs = count(".sgpr_count");
+    kernel.vgprSpills = count(".vgpr_spill_count");
+    kernel.sgprSpills = count(".sgpr_spill_count");
     kernel.scratchBytes =
         scalar<long long>(node, ".private_segment_fixed_size").value_or(0);
     kernel.sharedMemoryBytes =

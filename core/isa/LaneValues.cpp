@@ -56,6 +56,21 @@ size_t arityOf(LaneOp op) {
 
 namespace {
 
+// Two's-complement arithmetic, wrapping as the hardware's does (and with no
+// undefined overflow, whatever numbers a hostile file writes).
+int64_t add(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+int64_t sub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) -
+                              static_cast<uint64_t>(b));
+}
+int64_t mul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) *
+                              static_cast<uint64_t>(b));
+}
+
 int64_t shiftLeft(int64_t a, int64_t b) {
   return b < 0 || b >= 64 ? 0
                           : static_cast<int64_t>(static_cast<uint64_t>(a) << b);
@@ -66,18 +81,18 @@ int64_t shiftLeft(int64_t a, int64_t b) {
 int64_t compute(LaneOp op, const std::vector<int64_t> &a, int bits) {
   switch (op) {
   case LaneOp::Add:
-    return a[0] + a[1];
+    return add(a[0], a[1]);
   case LaneOp::Sub:
-    return a[0] - a[1];
+    return sub(a[0], a[1]);
   case LaneOp::Mul:
-    return a[0] * a[1];
+    return mul(a[0], a[1]);
   case LaneOp::MulHi:
     return static_cast<int64_t>(
         (static_cast<uint64_t>(wrapBits(a[0], 32, false)) *
          static_cast<uint64_t>(wrapBits(a[1], 32, false))) >>
         32);
   case LaneOp::Mad:
-    return a[0] * a[1] + a[2];
+    return add(mul(a[0], a[1]), a[2]);
   case LaneOp::Shl:
     return shiftLeft(a[0], a[1]);
   case LaneOp::Shr:
@@ -97,27 +112,27 @@ int64_t compute(LaneOp op, const std::vector<int64_t> &a, int bits) {
   case LaneOp::Not:
     return ~a[0];
   case LaneOp::Neg:
-    return -a[0];
+    return sub(0, a[0]);
   case LaneOp::Min:
     return std::min(a[0], a[1]);
   case LaneOp::Max:
     return std::max(a[0], a[1]);
-  case LaneOp::Div:
-    return a[0] / a[1];
+  case LaneOp::Div: // the smallest number over -1 wraps to itself
+    return a[1] == -1 ? sub(0, a[0]) : a[0] / a[1];
   case LaneOp::Rem:
-    return a[0] % a[1];
+    return a[1] == -1 ? 0 : a[0] % a[1];
   case LaneOp::LshlOr:
     return shiftLeft(a[0], a[1]) | a[2];
   case LaneOp::LshlAdd:
-    return shiftLeft(a[0], a[1]) + a[2];
+    return add(shiftLeft(a[0], a[1]), a[2]);
   case LaneOp::AddLshl:
-    return shiftLeft(a[0] + a[1], a[2]);
+    return shiftLeft(add(a[0], a[1]), a[2]);
   case LaneOp::AndOr:
     return (a[0] & a[1]) | a[2];
   case LaneOp::Or3:
     return a[0] | a[1] | a[2];
   case LaneOp::Add3:
-    return a[0] + a[1] + a[2];
+    return add(add(a[0], a[1]), a[2]);
   case LaneOp::Bfe: {
     const int64_t width = a[2] & 31, offset = a[1] & 31;
     return width == 0 ? 0
@@ -129,7 +144,7 @@ int64_t compute(LaneOp op, const std::vector<int64_t> &a, int bits) {
   case LaneOp::Bfi:
     return (a[0] & a[1]) | (~a[0] & a[2]);
   case LaneOp::Xad:
-    return (a[0] ^ a[1]) + a[2];
+    return add(a[0] ^ a[1], a[2]);
   }
   return 0;
 }
@@ -168,6 +183,9 @@ Lanes applyLanes(LaneOp op, const std::vector<Lanes> &in, int bits,
     if (v.isLost())
       return v;
   const size_t lanes = in.front().value.size();
+  for (const Lanes &v : in)
+    if (v.value.size() != lanes)
+      return lostLanes(line, what + " mixes values of different lane counts");
   const bool anyUniform = std::any_of(in.begin(), in.end(), [](const Lanes &v) {
     return v.kind == Lanes::Kind::Uniform;
   });

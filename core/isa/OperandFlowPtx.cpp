@@ -66,7 +66,10 @@ int64_t ptxTypeBytes(const std::string &type) {
          std::isalpha(static_cast<unsigned char>(type[digits])))
     ++digits;
   auto bits = parseInt64(type.substr(digits));
-  return bits && *bits % 8 == 0 ? *bits / 8 : 0;
+  return bits && (*bits == 8 || *bits == 16 || *bits == 32 || *bits == 64 ||
+                  *bits == 128)
+             ? *bits / 8
+             : 0;
 }
 
 // An MMA operand's element size from its type's name ("f16", "tf32",
@@ -135,7 +138,7 @@ private:
                   int64_t each);
   void sharedStore(const PtxStatement &s, int64_t each);
   void matrixLoad(const PtxStatement &s, const std::vector<std::string> &parts);
-  void asyncCopy(const PtxStatement &s);
+  void asyncCopy(const PtxStatement &s, int64_t bytes);
   void move(const PtxStatement &s, int64_t total);
   void mma(const PtxStatement &s, const std::vector<std::string> &parts);
   void forgetDestination(const PtxStatement &s);
@@ -182,9 +185,8 @@ void PtxFollower::run(const PtxStatement &s) {
     return;
   } else if (op == "ldmatrix") {
     return matrixLoad(s, parts);
-  } else if (op == "cp" && has(parts, "async") && !has(parts, "bulk") &&
-             s.operands.size() >= 3) {
-    return asyncCopy(s);
+  } else if (auto bytes = asyncCopyBytesOf(s)) {
+    return asyncCopy(s, *bytes);
   } else if (op == "mov" && s.operands.size() >= 2) {
     return move(s, ptxTypeBytes(parts.back()));
   } else if (op == "mma") {
@@ -320,12 +322,8 @@ void PtxFollower::matrixLoad(const PtxStatement &s,
 }
 
 // cp.async [shared], [global], bytes: a global load into shared memory,
-// of 4, 8 or 16 bytes a thread (cp.async.bulk, one thread's copy of a
-// whole tile, is not followed).
-void PtxFollower::asyncCopy(const PtxStatement &s) {
-  const auto bytes = parseInt64(s.operands[2]);
-  if (!bytes || (*bytes != 4 && *bytes != 8 && *bytes != 16))
-    return;
+// `bytes` a thread (asyncCopyBytesOf).
+void PtxFollower::asyncCopy(const PtxStatement &s, int64_t bytes) {
   const std::set<int> bindings = bindingsOfAddress(s.operands[1]);
   const int binding = bindingOf(bindings);
   const Lanes from = addressOf(s.operands[1], s.line);
@@ -337,9 +335,9 @@ void PtxFollower::asyncCopy(const PtxStatement &s) {
   else if (from.isLost() || to.isLost())
     why = "its addresses are not followed";
   else
-    loaded = loadedBytes(binding, from, *bytes);
+    loaded = loadedBytes(binding, from, bytes);
   if (loaded.empty())
-    loaded.assign(contents.threads(), Bytes(*bytes));
+    loaded.assign(contents.threads(), Bytes(bytes));
   for (size_t t = 0; t < loaded.size() && !to.isLost(); ++t)
     contents.share(to.value[t], loaded[t]);
   record(kernel, s.line, s.mnemonic, OperandMoveKind::GlobalLoad, loaded, 0,

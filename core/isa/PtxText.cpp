@@ -101,13 +101,26 @@ ptxAddressOf(const std::string &operand) {
   int64_t offset = 0;
   const size_t plus = inside.find('+', 1);
   if (plus != std::string::npos) {
+    // PTX's address offsets are 32-bit.
     auto parsed = parseInt64(trim(inside.substr(plus + 1)));
-    if (!parsed)
+    if (!parsed || *parsed < INT32_MIN || *parsed > INT32_MAX)
       return std::nullopt;
     offset = *parsed;
     inside = trim(inside.substr(0, plus));
   }
   return std::pair{inside, offset};
+}
+
+std::optional<int64_t> asyncCopyBytesOf(const PtxStatement &statement) {
+  const std::vector<std::string> parts = ptxPartsOf(statement.mnemonic);
+  if (parts.size() < 2 || parts[0] != "cp" || parts[1] != "async" ||
+      std::find(parts.begin(), parts.end(), "bulk") != parts.end() ||
+      statement.operands.size() < 3)
+    return std::nullopt;
+  const auto bytes = parseInt64(statement.operands[2]);
+  if (!bytes || (*bytes != 4 && *bytes != 8 && *bytes != 16))
+    return std::nullopt;
+  return bytes;
 }
 
 std::optional<PtxStatement> ptxStatementOf(std::string text, size_t line) {

@@ -37,6 +37,11 @@ std::vector<std::string> ptxOperandsOf(const std::string &text);
 std::optional<std::pair<std::string, int64_t>>
 ptxAddressOf(const std::string &operand);
 
+// The bytes one thread's cp.async copies into shared memory (4, 8 or 16);
+// none for any other statement, cp.async.bulk (one thread's copy of a
+// whole tile) included.
+std::optional<int64_t> asyncCopyBytesOf(const PtxStatement &statement);
+
 // An .entry or a .func with a body.
 struct PtxEntryText {
   std::string name;

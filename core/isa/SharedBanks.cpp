@@ -49,12 +49,14 @@ std::optional<AccessShape> accessOf(const PtxStatement &s) {
     shape.address = op == "ldmatrix" ? s.operands.back() : s.operands.front();
     return shape;
   }
-  if (op == "cp" && s.operands.size() >= 3) { // cp.async: shared <- global
-    auto bytes = parseInt64(s.operands[2]);
-    shape.bytes = bytes ? *bytes : 0;
+  if (op == "cp") { // cp.async: shared <- global
+    const auto bytes = asyncCopyBytesOf(s);
+    if (!bytes)
+      return std::nullopt;
+    shape.bytes = *bytes;
     shape.store = true;
     shape.address = s.operands[0];
-    return shape.bytes > 0 ? std::optional(shape) : std::nullopt;
+    return shape;
   }
   if (op != "ld" && op != "st" && op != "atom" && op != "red")
     return std::nullopt;
@@ -80,10 +82,24 @@ void resolveAccess(SharedAccess &access, const std::vector<int64_t> &base,
   access.addresses.clear();
   access.degrees = {};
   lanes = std::min(lanes, base.size());
+  // No shared memory is 4 GiB: an address past that (a hostile file's
+  // immediates) is said, not modelled.
+  constexpr int64_t kPastAnySharedMemory = int64_t{1} << 32;
   for (int64_t offset : offsets) {
     std::vector<layout::LaneAddress> addresses;
-    for (size_t l = 0; l < lanes; ++l)
-      addresses.push_back({static_cast<int64_t>(l), base[l] + offset});
+    for (size_t l = 0; l < lanes; ++l) {
+      int64_t address = 0;
+      if (__builtin_add_overflow(base[l], offset, &address) ||
+          address <= -kPastAnySharedMemory || address >= kPastAnySharedMemory) {
+        access.resolved = false;
+        access.addresses.clear();
+        access.degrees = {};
+        access.why = "lane " + std::to_string(l) +
+                     "'s address lies past any shared memory";
+        return;
+      }
+      addresses.push_back({static_cast<int64_t>(l), address});
+    }
     const layout::PhaseDegrees degrees =
         layout::conflictDegrees(addresses, access.accessBytes, banks);
     access.degrees.lanesPerPhase = degrees.lanesPerPhase;

@@ -121,11 +121,11 @@ private slots:
   // one whose product overflows) is not taken, as ptxas ignores such a
   // .maxntid: the lanes' readers would otherwise run millions of lanes.
   void refusesWorkgroupsNoGpuRuns() {
-    const PtxFacts facts = parsePtx(
-        ".version 8.0\n.target sm_90\n.visible .entry huge()\n"
-        ".maxntid 1024, 1, 1444\n{\n}\n.visible .entry wraps()\n"
-        ".reqntid 4294967296, 4294967296, 4294967296\n{\n}\n"
-        ".visible .entry most()\n.reqntid 32, 8, 4\n{\n}\n");
+    const PtxFacts facts =
+        parsePtx(".version 8.0\n.target sm_90\n.visible .entry huge()\n"
+                 ".maxntid 1024, 1, 1444\n{\n}\n.visible .entry wraps()\n"
+                 ".reqntid 4294967296, 4294967296, 4294967296\n{\n}\n"
+                 ".visible .entry most()\n.reqntid 32, 8, 4\n{\n}\n");
     QVERIFY(!facts.blockSize.contains("huge"));
     QVERIFY(!facts.blockSize.contains("wraps"));
     QCOMPARE(facts.blockSize.at("most"), 1024);
@@ -143,6 +143,18 @@ private slots:
       QVERIFY(kernels.ok());
       // The metadata's .max_flat_workgroup_size stands.
       QCOMPARE(kernels->front().workgroupSize, 256);
+    }
+    // Nor a register count below zero or past any register file (the
+    // occupancy divides by the registers a wave holds).
+    for (const char *bad : {"-4", "2147483647"}) {
+      std::string text = amd;
+      const std::string agprs = ".agpr_count:     4";
+      text.replace(text.find(agprs), agprs.size(),
+                   std::string(".agpr_count:     ") + bad);
+      auto kernels = parseAmdgpuAssembly(text);
+      QVERIFY(kernels.ok());
+      QVERIFY(!kernels->front().agprs);
+      QCOMPARE(kernels->front().vgprs.value_or(0), 132);
     }
   }
 };
