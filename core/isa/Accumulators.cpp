@@ -159,11 +159,17 @@ void followTwice(const std::vector<Statement> &statements,
                  const std::map<std::string, size_t> &labels,
                  Target branchTarget, Visit visit) {
   std::set<size_t> repeated;
+  // A kernel's few loops repeat a few times its statements; a file of
+  // thousands of backward branches (a hostile one) would repeat them
+  // quadratically: past four times its statements, no branch is taken.
+  size_t visits = 0;
+  const size_t most = 4 * statements.size();
   size_t i = 0;
   while (i < statements.size()) {
     visit(i);
+    ++visits;
     const std::string target = branchTarget(statements[i]);
-    if (!target.empty())
+    if (!target.empty() && visits < most)
       if (auto found = labels.find(target); found != labels.end() &&
                                             found->second <= i &&
                                             repeated.insert(i).second) {

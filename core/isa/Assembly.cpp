@@ -69,7 +69,8 @@ bool contains(const std::string &text, const char *part) {
 
 // The bits of a PTX type suffix: b32 -> 32, f16x2 -> 32, e4m3x2 -> 16.
 int ptxTypeBits(const std::string &type) {
-  static const std::regex kType(R"(^[bsuf](\d+)(x2)?$)");
+  // PTX's widths only: a b2000000000 is no type.
+  static const std::regex kType(R"(^[bsuf](8|16|32|64|128)(x2)?$)");
   std::smatch m;
   if (std::regex_match(type, m, kType))
     return std::stoi(m[1].str()) * (m[2].matched ? 2 : 1);
@@ -226,7 +227,7 @@ int widthOfAmdgpu(const std::string &m) {
     return 0;
   // dwordx4, dwordx3, dwordx2, dword; b128, b96, b64, b32, u16, b8 ...
   static const std::regex kDwords(R"(dword(x(\d))?)");
-  static const std::regex kBits(R"(_[bui](\d+)\b)");
+  static const std::regex kBits(R"(_[bui](8|16|32|64|96|128)\b)");
   std::smatch match;
   int bits = 0;
   if (std::regex_search(m, match, kDwords))
@@ -249,7 +250,8 @@ namespace {
 // Bits an async copy moves a lane, from its operands (PTX's cp.async
 // [dst], [src], 16: bytes).
 int asyncCopyBits(const std::string &text) {
-  static const std::regex kSize(R"(\],\s*(\d+)\s*(,|;|$))");
+  // At most 7 digits: a bulk copy's bytes fit, a hostile count is none.
+  static const std::regex kSize(R"(\],\s*(\d{1,7})\s*(,|;|$))");
   std::smatch m;
   if (std::regex_search(text, m, kSize))
     return 8 * std::stoi(m[1].str());
@@ -314,6 +316,11 @@ Kernel cutByLoops(const RawKernel &raw) {
   Kernel kernel;
   kernel.name = raw.name;
   const auto loops = outerLoops(raw);
+  // Each statement's label (the last by name where several name it), found
+  // once: not a scan of every label for every loop.
+  std::map<size_t, std::string> labelAt;
+  for (const auto &[name, index] : raw.labels)
+    labelAt[index] = name;
   size_t at = 0;
   for (size_t i = 0; i < loops.size(); ++i) {
     const auto [begin, end] = loops[i];
@@ -321,10 +328,8 @@ Kernel cutByLoops(const RawKernel &raw) {
       kernel.regions.push_back(
           regionOf(raw, i == 0 ? Region::Kind::Prologue : Region::Kind::Between,
                    at, begin));
-    std::string label;
-    for (const auto &[name, index] : raw.labels)
-      if (index == begin)
-        label = name;
+    const auto named = labelAt.find(begin);
+    const std::string label = named == labelAt.end() ? "" : named->second;
     kernel.regions.push_back(
         regionOf(raw, Region::Kind::Loop, begin, end + 1, label));
     at = end + 1;

@@ -1,6 +1,7 @@
 #include "core/isa/Liveness.h"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 
 namespace tilescope::isa {
@@ -134,23 +135,38 @@ livenessOfAmdgpu(const std::vector<AmdgpuKernelText> &kernels) {
     const size_t registers = index.size();
     std::vector<std::vector<bool>> in(n, std::vector<bool>(registers)),
         out(n, std::vector<bool>(registers));
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t i = n; i-- > 0;) {
-        std::vector<bool> o(registers);
-        for (size_t j : next[i])
-          for (size_t r = 0; r < registers; ++r)
-            o[r] = o[r] || in[j][r];
-        std::vector<bool> live = o;
-        for (size_t r : writes[i])
-          live[r] = false;
-        for (size_t r : reads[i])
-          live[r] = true;
-        if (live != in[i] || o != out[i]) {
-          in[i] = std::move(live);
-          out[i] = std::move(o);
-          changed = true;
-        }
+    // A worklist, last statement first: an instruction is looked at again
+    // only when what is live into one it goes to grew (each set only
+    // grows), so a chain of branches costs its length, not its square.
+    std::vector<std::vector<size_t>> previous(n);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j : next[i])
+        previous[j].push_back(i);
+    std::deque<size_t> work;
+    std::vector<bool> queued(n, true);
+    for (size_t i = n; i-- > 0;)
+      work.push_back(i);
+    while (!work.empty()) {
+      const size_t i = work.front();
+      work.pop_front();
+      queued[i] = false;
+      std::vector<bool> o(registers);
+      for (size_t j : next[i])
+        for (size_t r = 0; r < registers; ++r)
+          o[r] = o[r] || in[j][r];
+      std::vector<bool> live = o;
+      for (size_t r : writes[i])
+        live[r] = false;
+      for (size_t r : reads[i])
+        live[r] = true;
+      out[i] = std::move(o);
+      if (live != in[i]) {
+        in[i] = std::move(live);
+        for (size_t p : previous[i])
+          if (!queued[p]) {
+            queued[p] = true;
+            work.push_back(p);
+          }
       }
     }
     auto count = [&](const std::vector<bool> &set) {

@@ -11,6 +11,7 @@
 #include "TestSupport.h"
 
 #include "core/isa/Assembly.h"
+#include "core/isa/OperandFlow.h"
 #include "core/isa/SharedBanks.h"
 #include "core/process/Process.h"
 #include "core/service/Sass.h"
@@ -357,6 +358,103 @@ private slots:
     QVERIFY(isa::classOfAmdgpu("ds_bpermute_b32") == K::Shuffle);
     QVERIFY(isa::classOfAmdgpu("s_cbranch_scc1") == K::Branch);
     QVERIFY(isa::classOfAmdgpu("v_add_u32_e32") == K::Arithmetic);
+  }
+
+  // cp.async moves 4, 8 or 16 bytes a thread from a binding into shared
+  // memory and is followed; another size is no cp.async (a hostile one gave
+  // every thread a buffer of it), and cp.async.bulk, one thread's copy of a
+  // whole tile, is not taken for every thread's.
+  void asyncCopiesAreFollowedAtTheirSizes() {
+    auto movesOf = [](const std::string &copy) {
+      const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".extern .shared .align 16 .b8 smem[];\n"
+                              ".visible .entry k(\n.param .u64 k_param_0\n)\n"
+                              ".reqntid 32, 1, 1\n{\n"
+                              "\tld.param.u64 %rd1, [k_param_0];\n"
+                              "\tcvta.to.global.u64 %rd2, %rd1;\n"
+                              "\tmov.u32 %r1, %tid.x;\n"
+                              "\tmul.wide.u32 %rd3, %r1, 16;\n"
+                              "\tadd.s64 %rd4, %rd2, %rd3;\n"
+                              "\tmov.u64 %rd5, smem;\n"
+                              "\tadd.s64 %rd6, %rd5, %rd3;\n\t" +
+                              copy + "\n\tret;\n}\n";
+      const auto kernels = isa::operandsOfPtx(isa::ptxTextOf(ptx));
+      return kernels.size() == 1 ? kernels.front().moves
+                                 : std::vector<isa::OperandMove>{};
+    };
+    const auto followed =
+        movesOf("cp.async.cg.shared.global [%rd6], [%rd4], 16;");
+    QCOMPARE(followed.size(), size_t(1));
+    QCOMPARE(followed.front().bytes, int64_t(32 * 16));
+    QCOMPARE(followed.front().followed(), int64_t(32 * 16));
+    QVERIFY(movesOf("cp.async.cg.shared.global [%rd6], [%rd4], 2000000000;")
+                .empty());
+    QVERIFY(movesOf("cp.async.bulk.shared::cluster.global.mbarrier::complete_"
+                    "tx::bytes [%rd6], [%rd4], 4096, [%rd5];")
+                .empty());
+  }
+
+  // A hostile kernel's numbers are no widths: a type of two billion bits
+  // is none (it sized every thread's buffer), a count past seven digits is
+  // no copy.
+  void absurdWidthsAreNone() {
+    QCOMPARE(isa::widthOfPtx("ld.global.b2000000000"), 0);
+    QCOMPARE(isa::widthOfPtx("ld.shared.v8.b99999999999"), 0);
+    QCOMPARE(isa::widthOfPtx("ld.global.v4.b128"), 512);
+    QCOMPARE(isa::widthOfAmdgpu("global_load_b99999999999"), 0);
+    QCOMPARE(isa::widthOfAmdgpu("ds_read2_b2000000000"), 0);
+    QCOMPARE(isa::widthOfAmdgpu("global_load_b96"), 96);
+    auto listing = isa::readPtx(
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".extern .shared .align 16 .b8 smem[];\n.visible .entry k()\n"
+        ".reqntid 32, 1, 1\n{\n"
+        "\tmov.u64 %rd1, smem;\n"
+        "\tld.global.b2000000000 %r1, [%rd1];\n"
+        "\tmov.b800000000 %r2, %r1;\n"
+        "\tcp.async.ca.shared.global [smem], [%rd1], 268435455;\n"
+        "\tld.shared.u32 %r3, [%rd1+9223372036854775807];\n"
+        "\tmov.b64 %rd5, -9223372036854775808;\n"
+        "\tdiv.s64 %rd2, %rd5, -1;\n"
+        "\trem.s64 %rd6, %rd5, -1;\n"
+        "\tmul.lo.u64 %rd3, 0x7fffffffffffffff, 0x7fffffffffffffff;\n"
+        "\tadd.s64 %rd4, %rd3, 0x7fffffffffffffff;\n"
+        "\tld.shared.u32 %r4, [%rd4];\n\tret;\n}\n");
+    QVERIFY2(listing.ok(), listing.ok() ? "" : listing.error().c_str());
+    const isa::Kernel &kernel = listing->kernels.front();
+    // The copy of 268435455 bytes is no access; an offset past 32 bits is
+    // not read, and an address past any shared memory is said.
+    QCOMPARE(kernel.sharedAccesses.size(), size_t(2));
+    QVERIFY(!kernel.sharedAccesses[0].resolved);
+    QVERIFY(!kernel.sharedAccesses[1].resolved);
+    QVERIFY2(kernel.sharedAccesses[1].why.find("past any shared memory") !=
+                 std::string::npos,
+             kernel.sharedAccesses[1].why.c_str());
+  }
+
+  // Thousands of backward branches (a hostile file: no compiler writes
+  // them) read in time proportional to the file: each statement walked a
+  // bounded number of times, each loop's label found once.
+  void chainsOfBranchesReadInTheirLength() {
+    const int n = 20000;
+    std::string toFirst = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k()\n.reqntid 32, 1, 1\n{\n"
+                          "$L__0:\n";
+    std::string toSelf = toFirst;
+    for (int i = 0; i < n; ++i) {
+      toFirst += "\tbra.uni $L__0;\n";
+      toSelf += "$L__" + std::to_string(i + 1) + ":\n\tbra.uni $L__" +
+                std::to_string(i + 1) + ";\n";
+    }
+    toFirst += "\tret;\n}\n";
+    toSelf += "\tret;\n}\n";
+    auto first = isa::readPtx(toFirst);
+    QVERIFY(first.ok());
+    QCOMPARE(first->kernels.front().regions.size(), size_t(2)); // loop, ret
+    auto self = isa::readPtx(toSelf);
+    QVERIFY(self.ok());
+    QCOMPARE(self->kernels.front().regions.size(), size_t(n + 1));
+    QCOMPARE(self->kernels.front().regions[n - 1].label,
+             "$L__" + std::to_string(n));
   }
 
   // A loop is the statements from a label to a branch back to it; code

@@ -261,6 +261,29 @@ private slots:
     QVERIFY(loops > 100);
   }
 
+  // A chain of branches, each to the one before it (a hostile file's):
+  // what is live at its start reaches its end through every link, in a
+  // pass as long as the chain (the sweep over all instructions took one
+  // pass a link, the chain's square in all).
+  void aChainOfBranchesIsFollowedToItsEnd() {
+    const int n = 100000;
+    std::string text = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n"
+                       "\t.type k,@function\nk:\n.L0:\n"
+                       "\tv_mov_b32_e32 v0, v1\n";
+    for (int i = 1; i <= n; ++i)
+      text += ".L" + std::to_string(i) + ":\n\ts_branch .L" +
+              std::to_string(i - 1) + "\n";
+    text += "\ts_endpgm\n.Lfunc_end0:\n";
+    const auto kernels = isa::livenessOfAmdgpu(text);
+    QCOMPARE(kernels.size(), size_t(1));
+    const auto &atLine = kernels.front().atLine;
+    QCOMPARE(atLine.size(), size_t(n + 2));
+    // The last branch's line: v1, live from the first instruction.
+    const size_t last = 5 + 2 * static_cast<size_t>(n);
+    QVERIFY(atLine.count(last));
+    QCOMPARE(atLine.at(last).vgprs, 1);
+  }
+
   // IREE's gfx942 matmul: every instruction counted, the peak within what
   // the metadata says the kernel allocated and at least 90% of it (the
   // register allocator packs what is live: 131 of 132 here).
