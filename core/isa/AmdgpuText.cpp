@@ -82,7 +82,7 @@ AmdgpuStatement amdgpuStatementOf(const std::string &text, size_t line) {
       const size_t colon = word.find(':');
       if (!first && colon != std::string::npos && word[0] != 'v' &&
           word[0] != 's' && word[0] != 'a') {
-        // Its offsets are at most 21 bits: a value past 32 is not taken.
+        // Its offsets are at most 21 bits: one of 33 bits or more is none.
         if (auto value = parseIntegerLiteral(word.substr(colon + 1));
             value && *value > -(int64_t{1} << 32) &&
             *value < (int64_t{1} << 32))
