@@ -289,6 +289,10 @@ void PtxFollower::sharedStore(const PtxStatement &s, int64_t each) {
 void PtxFollower::matrixLoad(const PtxStatement &s,
                              const std::vector<std::string> &parts) {
   const std::vector<std::string> to = ptxRegistersIn(s.operands.front());
+  // .x1, .x2, .x4: one to four registers (more is no ldmatrix, and each
+  // would cost every thread's bytes).
+  if (to.empty() || to.size() > 4)
+    return forgetDestination(s);
   const bool trans = has(parts, "trans");
   const Lanes address = addressOf(s.operands.back(), s.line);
   const size_t threads = contents.threads();

@@ -392,6 +392,19 @@ private slots:
     QVERIFY(movesOf("cp.async.bulk.shared::cluster.global.mbarrier::complete_"
                     "tx::bytes [%rd6], [%rd4], 4096, [%rd5];")
                 .empty());
+    // ldmatrix gives a lane one to four registers: a list of more is none.
+    // (After the copy, which puts the binding's bytes where it reads.)
+    const std::string copy =
+        "cp.async.cg.shared.global [%rd6], [%rd4], 16;\n\t";
+    std::string many = "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {";
+    for (int r = 0; r < 10000; ++r)
+      many += (r ? ", %r" : "%r") + std::to_string(100 + r);
+    QCOMPARE(movesOf(copy + many + "}, [%rd6];").size(), size_t(1));
+    const auto four =
+        movesOf(copy + "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r10, "
+                       "%r11, %r12, %r13}, [%rd6];");
+    QCOMPARE(four.size(), size_t(2));
+    QVERIFY(four[1].kind == isa::OperandMoveKind::SharedLoad);
   }
 
   // A hostile kernel's numbers are no widths: a type of two billion bits
