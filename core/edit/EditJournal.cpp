@@ -66,7 +66,11 @@ Result<EditJournal> EditJournal::fromJson(std::string_view text) {
   const json root = json::parse(text, nullptr, false);
   if (root.is_discarded() || !root.is_object())
     return Error{"not a JSON object"};
-  if (root.value("tilescope_edit_journal", 0) != kFormat)
+  // Read as a number only where it is one (a string there is another
+  // file, not a crash of the window that offers to recover it).
+  const auto format = root.find("tilescope_edit_journal");
+  if (format == root.end() || !format->is_number_integer() ||
+      format->get<long long>() != kFormat)
     return Error{"not a Tilescope edit journal (format " +
                  std::to_string(kFormat) + ")"};
   try {

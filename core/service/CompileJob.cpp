@@ -1,8 +1,10 @@
 #include "core/service/CompileJob.h"
 
 #include "core/util/Files.h"
+#include "core/util/Numbers.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <regex>
@@ -352,8 +354,14 @@ parseToolDiagnostics(std::string_view output, const std::string &inputName,
          file.compare(file.size() - inputName.size() - 1, std::string::npos,
                       "/" + inputName) == 0);
     d.file = isInput ? displayName : file;
-    d.line = std::stoi(match[2].str());
-    d.column = std::stoi(match[3].str());
+    // A location's numbers as the compiler printed them; past an int (an
+    // op's own loc("x:99999999999:1") printed raw) none, not a throw.
+    auto number = [](const std::string &digits) {
+      const std::optional<int64_t> n = parseInt64(digits);
+      return n && *n <= INT_MAX ? static_cast<int>(*n) : 0;
+    };
+    d.line = number(match[2].str());
+    d.column = number(match[3].str());
     const std::string severity = match[4].str();
     d.severity = severity == "error"     ? document::Severity::Error
                  : severity == "warning" ? document::Severity::Warning

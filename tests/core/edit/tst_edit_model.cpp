@@ -516,6 +516,10 @@ private slots:
     QVERIFY(refused.error().find("changed since") != std::string::npos);
     QVERIFY(!edit::EditJournal::fromJson("{\"edits\": []}").ok());
     QVERIFY(!edit::EditJournal::fromJson("not json").ok());
+    // A format of the wrong type is another file, not a thrown type_error
+    // (the window reads the journal when the document opens).
+    QVERIFY(!edit::EditJournal::fromJson("{\"tilescope_edit_journal\": \"1\"}")
+                 .ok());
     QCOMPARE(edit::textHash("a"), std::string("af63dc4c8601ec8c"));
   }
 

@@ -276,6 +276,13 @@ private slots:
     QCOMPARE(diagnostics[0].notes.size(), size_t(1));
     QCOMPARE(diagnostics[2].file, std::string("other.mlir"));
     QVERIFY(diagnostics[2].severity == document::Severity::Warning);
+    // A location of numbers past an int (an op's own loc printed raw) is
+    // read without its numbers, not thrown out of the job.
+    const auto odd = parseToolDiagnostics("x:99999999999:1: error: y\n",
+                                          "input.mlir", "mine.mlir");
+    QCOMPARE(odd.size(), size_t(1));
+    QCOMPARE(odd[0].line, 0);
+    QCOMPARE(odd[0].column, 1);
 
     document::Document document;
     document::Dispatch dispatch;
