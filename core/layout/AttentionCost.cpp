@@ -129,10 +129,9 @@ void residency(CostPrediction &p, const CostModelInput &in, double threads,
           ? static_cast<double>(in.compiled->sharedMemoryBytes)
           : estimatedShared,
       p.resourcesEstimated);
-  p.rounds = static_cast<int64_t>(roundsOn(static_cast<int64_t>(workgroups),
-                                           static_cast<int64_t>(units),
-                                           p.residentPerCu)
-                                      .size());
+  // Rounds for the summary (none said past what roundsOn lists).
+  if (const auto rounds = roundsOn(workgroups, units, p.residentPerCu))
+    p.rounds = static_cast<int64_t>(rounds->size());
 }
 
 // One contraction's rows or columns, for the padding note.
@@ -178,6 +177,8 @@ predictAttentionTime(const CostModelInput &in,
   for (int64_t bound : space.bounds)
     if (bound == config::kDynamicSize)
       return Error{"the cost model needs static loop bounds"};
+  if (auto why = withoutUnitsOrLanes(in))
+    return Error{*why};
   auto arch = microArchitecture(in.target->arch);
   if (!arch)
     return Error{"the cost model has no figures for " + in.target->arch};

@@ -136,8 +136,9 @@ Result<CostPrediction> predictSimtAttention(const CostModelInput &in,
   p.residentPerCu = residentPerCu(in, static_cast<int64_t>(threads),
                                   static_cast<int64_t>(lanes), registers,
                                   sharedBytes, p.resourcesEstimated);
-  const auto rounds = roundsOn(static_cast<int64_t>(workgroups),
-                               static_cast<int64_t>(units), p.residentPerCu);
+  const auto rounds = roundsOn(workgroups, units, p.residentPerCu);
+  if (!rounds)
+    return Error{rounds.error()};
 
   Terms t;
   // Issue: every subgroup's stream over the SIMDs of every unit.
@@ -151,15 +152,15 @@ Result<CostPrediction> predictSimtAttention(const CostModelInput &in,
   const double stepCycles =
       arch.memoryLatencyCycles +
       perThreadStep * std::max(1.0, kDependentCycles / arch.simdsPerCu);
-  t.latency = static_cast<double>(rounds.size()) * steps * stepCycles;
-  t.fixed = merge * static_cast<double>(rounds.size());
+  t.latency = static_cast<double>(rounds->size()) * steps * stepCycles;
+  t.fixed = merge * static_cast<double>(rounds->size());
   const double readBytes =
       workgroups * tb * (K2 * (K1 + tn) + tm * K1) * elementBytes;
   t.l2 = readBytes / (arch.l2BytesPerClock * units);
   const double total = std::max({t.vector, t.latency, t.l2}) + t.fixed;
 
   p.workgroups = static_cast<int64_t>(workgroups);
-  p.rounds = static_cast<int64_t>(rounds.size());
+  p.rounds = static_cast<int64_t>(rounds->size());
   p.steps = static_cast<int64_t>(steps);
   p.globalBytes = readBytes;
   // The roofline's operations (both contractions' multiply-adds) at the

@@ -112,6 +112,18 @@ double subgroupLanes(const config::TranslationInfo &translation,
       target.subgroupSizeChoices.empty() ? 64 : target.subgroupSizeChoices[0]));
 }
 
+std::optional<std::string> withoutUnitsOrLanes(const CostModelInput &in) {
+  if (in.target->wgpCount && *in.target->wgpCount <= 0)
+    return "the target's wgp_count is " + std::to_string(*in.target->wgpCount) +
+           ": no compute units to predict on";
+  if (const double lanes = subgroupLanes(*in.translation, *in.target);
+      lanes <= 0)
+    return "the subgroup size is " +
+           std::to_string(static_cast<int64_t>(lanes)) +
+           ": no lanes to predict";
+  return std::nullopt;
+}
+
 int64_t residentPerCu(const CostModelInput &in, int64_t threads,
                       int64_t subgroupSize, double registers,
                       double sharedBytes, bool &estimated) {
@@ -146,10 +158,22 @@ int64_t residentPerCu(const CostModelInput &in, int64_t threads,
   return 2;
 }
 
-std::vector<int64_t> roundsOn(int64_t workgroups, int64_t units,
-                              int64_t resident) {
+Result<std::vector<int64_t>> roundsOn(double workgroups, double units,
+                                      int64_t resident) {
+  constexpr double kMostRounds = 1 << 20;
+  if (!(units >= 1) || units > 1e9 || resident < 1 || !(workgroups >= 0))
+    return Error{format("%.0f", workgroups) + " workgroups on " +
+                 format("%.0f", units) + " units holding " +
+                 std::to_string(resident) + " each: not priced"};
+  if (std::ceil(workgroups / units) / static_cast<double>(resident) >
+      kMostRounds)
+    return Error{format("%.0f", workgroups) + " workgroups over " +
+                 format("%.0f", units) +
+                 " units run more than 2^20 rounds a unit: not priced"};
+  const auto whole = static_cast<int64_t>(workgroups);
+  const auto count = static_cast<int64_t>(units);
   std::vector<int64_t> rounds;
-  int64_t left = (workgroups + units - 1) / units;
+  int64_t left = (whole + count - 1) / count;
   while (left > 0) {
     rounds.push_back(std::min(resident, left));
     left -= rounds.back();
@@ -532,13 +556,14 @@ Result<CostPrediction> predictContraction(const CostModelInput &in,
   const bool warm = floor && arch.l2Bytes > 0 &&
                     floor->bytes <= kL2ResidentShare * arch.l2Bytes;
   s.roundTrip = arch.memoryLatencyCycles * (warm ? kL2HitShare : 1.0);
-  const auto rounds = roundsOn(static_cast<int64_t>(tiles.workgroups),
-                               static_cast<int64_t>(*units), resident);
+  const auto rounds = roundsOn(tiles.workgroups, *units, resident);
+  if (!rounds)
+    return Error{rounds.error()};
   Terms t;
-  const double total = priceRounds(s, tiles, rounds, arch, t);
+  const double total = priceRounds(s, tiles, *rounds, arch, t);
   p.workgroups = static_cast<int64_t>(tiles.workgroups);
   p.residentPerCu = resident;
-  p.rounds = static_cast<int64_t>(rounds.size());
+  p.rounds = static_cast<int64_t>(rounds->size());
   p.steps = static_cast<int64_t>(s.steps);
   p.globalBytes = tiles.workgroups * s.steps * s.fetchedBytes +
                   tiles.M * tiles.N * tiles.B * s.cBytes;
@@ -621,9 +646,10 @@ Result<CostPrediction> predictStreaming(const CostModelInput &in,
                              (subgroups > 1 ? 2 * arch.barrierCycles + 60 : 0);
   Terms t;
   double total = 0;
-  const auto rounds = roundsOn(static_cast<int64_t>(workgroups),
-                               static_cast<int64_t>(units), resident);
-  for (int64_t round : rounds) {
+  const auto rounds = roundsOn(workgroups, units, resident);
+  if (!rounds)
+    return Error{rounds.error()};
+  for (int64_t round : *rounds) {
     const double c = static_cast<double>(round);
     const double inFlight = c * threads * loadsPerStep * loadBytes;
     const double achieved = std::min(bytesPerClock, inFlight / dramLatency);
@@ -636,7 +662,7 @@ Result<CostPrediction> predictStreaming(const CostModelInput &in,
   }
   p.workgroups = static_cast<int64_t>(workgroups);
   p.residentPerCu = resident;
-  p.rounds = static_cast<int64_t>(rounds.size());
+  p.rounds = static_cast<int64_t>(rounds->size());
   p.steps = static_cast<int64_t>(steps);
   p.globalBytes = floor->bytes;
   p.floorMicroseconds = floor->floorSeconds * 1e6;
@@ -669,6 +695,8 @@ Result<CostPrediction> predictKernelTime(const CostModelInput &in) {
   for (int64_t bound : in.space->bounds)
     if (bound == config::kDynamicSize)
       return Error{"the cost model needs static loop bounds"};
+  if (auto why = withoutUnitsOrLanes(in))
+    return Error{*why};
   auto arch = microArchitecture(in.target->arch);
   if (!arch)
     return Error{"the cost model has no figures for " + in.target->arch};

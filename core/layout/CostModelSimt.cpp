@@ -237,9 +237,10 @@ predictSimtContraction(const CostModelInput &in,
 
   Terms t;
   double total = 0, leastInFlight = most;
-  const auto rounds = roundsOn(static_cast<int64_t>(workgroups),
-                               static_cast<int64_t>(units), resident);
-  for (int64_t round : rounds) {
+  const auto rounds = roundsOn(workgroups, units, resident);
+  if (!rounds)
+    return Error{rounds.error()};
+  for (int64_t round : *rounds) {
     const double c = static_cast<double>(round);
     const double work = c * subgroupTiles * reduced;
     const double l1 = work * kSectorCycles * sectors;
@@ -260,7 +261,7 @@ predictSimtContraction(const CostModelInput &in,
   }
   p.workgroups = static_cast<int64_t>(workgroups);
   p.residentPerCu = resident;
-  p.rounds = static_cast<int64_t>(rounds.size());
+  p.rounds = static_cast<int64_t>(rounds->size());
   double step = 1;
   for (int d : dims.k) {
     const size_t k = static_cast<size_t>(d);

@@ -34,6 +34,10 @@ double workgroupThreads(const config::TranslationInfo &translation);
 double subgroupLanes(const config::TranslationInfo &translation,
                      const config::GpuTarget &target);
 
+// Why the model cannot divide by the target's unit count or a subgroup's
+// lanes (a file that states 0 or less for either); none where it can.
+std::optional<std::string> withoutUnitsOrLanes(const CostModelInput &in);
+
 // Workgroups a unit holds at once, from the compiled kernel or estimated
 // with the occupancy tables from estimated registers and shared memory
 // (`estimated` says which).
@@ -42,9 +46,11 @@ int64_t residentPerCu(const CostModelInput &in, int64_t threads,
                       double sharedBytes, bool &estimated);
 
 // How a unit's share of the grid runs: rounds of at most `resident`
-// workgroups; the busiest unit holds ceil(workgroups / units).
-std::vector<int64_t> roundsOn(int64_t workgroups, int64_t units,
-                              int64_t resident);
+// workgroups; the busiest unit holds ceil(workgroups / units). An Error
+// for no unit, or past 2^20 rounds a unit (a grid of 2^48 workgroups from a
+// hostile file's loops and tiles is said, not listed round by round).
+Result<std::vector<int64_t>> roundsOn(double workgroups, double units,
+                                      int64_t resident);
 
 // Each term's cycles over the whole kernel (the sum of its rounds).
 struct Terms {

@@ -526,6 +526,38 @@ private slots:
     QVERIFY(q->microseconds > p->microseconds);
   }
 
+  // What the model divides by or lists round by round, from a file: a
+  // target of no compute units, a subgroup of no lanes, a grid of 2^40
+  // workgroups (it listed them in rounds until memory ran out) is said,
+  // not predicted.
+  void absurdTargetsAndGridsAreSaid() {
+    const config::IterationSpace space = matmul(1024);
+    const Candidate c = candidate("");
+    config::GpuTarget target = *config::builtinTarget("sm_90");
+    target.wgpCount = 0;
+    auto p = predictKernelTime(
+        {&space, &c.config, &c.translation, &target, std::nullopt});
+    QVERIFY(!p);
+    QVERIFY2(p.error().find("wgp_count is 0") != std::string::npos,
+             p.error().c_str());
+
+    target = *config::builtinTarget("sm_90");
+    Candidate noLanes = candidate("");
+    noLanes.translation.subgroupSize = 0;
+    p = predictKernelTime(
+        {&space, &noLanes.config, &noLanes.translation, &target, std::nullopt});
+    QVERIFY(!p);
+    QVERIFY2(p.error().find("subgroup size is 0") != std::string::npos,
+             p.error().c_str());
+
+    const config::IterationSpace huge = matmul(int64_t{1} << 24);
+    p = predictKernelTime(
+        {&huge, &c.config, &c.translation, &target, std::nullopt});
+    QVERIFY(!p);
+    QVERIFY2(p.error().find("not priced") != std::string::npos,
+             p.error().c_str());
+  }
+
   void noFiguresNoPrediction() {
     const config::IterationSpace space = matmul(1024);
     config::GpuTarget target = *config::builtinTarget("sm_90");
