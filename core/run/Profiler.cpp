@@ -5,12 +5,22 @@
 #include "core/util/Files.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <map>
 
 using nlohmann::json;
 
 namespace tilescope::run {
 namespace {
+
+// A count from a profiler's table: a whole number an int holds, else none
+// (a CSV's "inf" or 1e30 is no count, and no undefined cast).
+std::optional<int> countOf(std::optional<double> value) {
+  if (!value || !std::isfinite(*value) || *value < 0 || *value > INT_MAX)
+    return std::nullopt;
+  return static_cast<int>(*value);
+}
 
 double median(std::vector<double> values) {
   if (values.empty())
@@ -131,20 +141,21 @@ Result<ProfileReading> parseNsightComputeCsv(const std::string &text) {
   const CsvRow &first = *launches.front();
   if (auto t = table.number(first, "sm__maximum_warps_per_active_cycle_pct"))
     reading.theoreticalOccupancyPercent = *t;
-  if (auto r = table.number(first, "launch__registers_per_thread"))
-    reading.registersPerThread = static_cast<int>(*r);
+  if (auto r = countOf(table.number(first, "launch__registers_per_thread")))
+    reading.registersPerThread = *r;
   auto staticShared =
       table.number(first, "launch__shared_mem_per_block_static");
   auto dynamicShared =
       table.number(first, "launch__shared_mem_per_block_dynamic");
   if (staticShared || dynamicShared)
-    reading.sharedMemoryBytes = static_cast<long long>(
-        staticShared.value_or(0) *
-            bytesPer(units["launch__shared_mem_per_block_static"]) +
-        dynamicShared.value_or(0) *
-            bytesPer(units["launch__shared_mem_per_block_dynamic"]));
-  if (auto b = table.number(first, "launch__block_size"))
-    reading.workgroupSize = static_cast<int>(*b);
+    if (auto bytes = countOf(
+            staticShared.value_or(0) *
+                bytesPer(units["launch__shared_mem_per_block_static"]) +
+            dynamicShared.value_or(0) *
+                bytesPer(units["launch__shared_mem_per_block_dynamic"])))
+      reading.sharedMemoryBytes = *bytes;
+  if (auto b = countOf(table.number(first, "launch__block_size")))
+    reading.workgroupSize = *b;
   return reading;
 }
 
@@ -182,20 +193,20 @@ Result<ProfileReading> parseRocprofKernelTrace(const std::string &trace,
     return Error{"rocprofv3's kernel trace holds no dispatch"};
   reading.kernel = mostNamed(names);
   fillTimes(reading, times);
-  if (auto v = first(*example, {"Arch_VGPR_Count", "VGPR_Count"}))
-    reading.vgprs = static_cast<int>(*v);
-  if (auto v = first(*example, {"Accum_VGPR_Count"}))
-    reading.agprs = static_cast<int>(*v);
-  if (auto v = first(*example, {"SGPR_Count"}))
-    reading.sgprs = static_cast<int>(*v);
-  if (auto v =
-          first(*example, {"LDS_Block_Size", "Group_Segment_Size", "LDS_Size"}))
-    reading.sharedMemoryBytes = static_cast<long long>(*v);
-  auto x = first(*example, {"Workgroup_Size_X", "Workgroup_Size"});
-  if (x)
-    reading.workgroupSize = static_cast<int>(
-        *x * first(*example, {"Workgroup_Size_Y"}).value_or(1) *
-        first(*example, {"Workgroup_Size_Z"}).value_or(1));
+  if (auto v = countOf(first(*example, {"Arch_VGPR_Count", "VGPR_Count"})))
+    reading.vgprs = *v;
+  if (auto v = countOf(first(*example, {"Accum_VGPR_Count"})))
+    reading.agprs = *v;
+  if (auto v = countOf(first(*example, {"SGPR_Count"})))
+    reading.sgprs = *v;
+  if (auto v = countOf(first(
+          *example, {"LDS_Block_Size", "Group_Segment_Size", "LDS_Size"})))
+    reading.sharedMemoryBytes = *v;
+  if (auto x = first(*example, {"Workgroup_Size_X", "Workgroup_Size"}))
+    if (auto threads =
+            countOf(*x * first(*example, {"Workgroup_Size_Y"}).value_or(1) *
+                    first(*example, {"Workgroup_Size_Z"}).value_or(1)))
+      reading.workgroupSize = *threads;
 
   if (!counters.empty()) {
     CsvTable counted(parseCsv(counters));

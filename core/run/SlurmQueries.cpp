@@ -131,7 +131,10 @@ std::map<std::string, TaskState> endedTasks(const Slurm &slurm,
       auto last = dash == std::string::npos
                       ? first
                       : parseInt64(range.substr(dash + 1));
-      if (first && last)
+      // A range is a job array's tasks: at most Slurm's MaxArraySize
+      // (4,000,001), not a loop to 2^63 from a file's numbers.
+      if (first && last && *first >= 0 && *last >= *first &&
+          *last - *first <= 4000000)
         for (long long t = *first; t <= *last; ++t)
           ended[words["ArrayJobId"] + "_" + std::to_string(t)] = state;
     }

@@ -1,5 +1,8 @@
 #include "core/run/TensorData.h"
 
+#include "core/util/Numbers.h"
+
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -126,6 +129,8 @@ Result<TensorType> parseTensorType(std::string_view input) {
   if (text.rfind("tensor<", 0) == 0 && text.back() == '>')
     text = text.substr(7, text.size() - 8);
   TensorType type;
+  constexpr int64_t kMostElements = int64_t{1} << 31;
+  int64_t elements = 1;
   size_t start = 0;
   while (true) {
     const size_t x = text.find('x', start);
@@ -138,7 +143,15 @@ Result<TensorType> parseTensorType(std::string_view input) {
     if (piece.find_first_not_of("0123456789") != std::string::npos)
       return Error{"'" + std::string(input) + "': dimension '" + piece +
                    "' is not a static size"};
-    type.shape.push_back(std::stoll(piece));
+    // A checked run writes every element of its inputs: a shape past 2^31
+    // elements (or a size past 64 bits) is none it runs.
+    const std::optional<int64_t> size = parseInt64(piece);
+    if (!size || *size > kMostElements ||
+        elements * std::max<int64_t>(*size, 1) > kMostElements)
+      return Error{"'" + std::string(input) +
+                   "' is more elements than a checked run feeds (2^31)"};
+    elements *= std::max<int64_t>(*size, 1);
+    type.shape.push_back(*size);
     start = x + 1;
   }
   if (type.element.find('?') != std::string::npos ||

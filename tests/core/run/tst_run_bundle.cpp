@@ -363,6 +363,17 @@ private slots:
     QCOMPARE(*reading->workgroupSize, 256);
     QCOMPARE(*reading->dramBytes, 5120.0 * 1024);
 
+    // Counts a table cannot hold in an int (inf, 1e30, below zero) are
+    // none, not an undefined cast.
+    std::string odd = trace;
+    odd.replace(odd.find("50688,0,132,0,22,256,1,1"),
+                std::string("50688,0,132,0,22,256,1,1").size(),
+                "inf,0,1e30,-4,22,1e10,1e10,1");
+    auto oddReading = parseRocprofKernelTrace(odd, counters);
+    QVERIFY(oddReading);
+    QVERIFY(!oddReading->vgprs && !oddReading->agprs);
+    QVERIFY(!oddReading->sharedMemoryBytes && !oddReading->workgroupSize);
+
     // Beside what Tilescope read from the compile: equal resources are
     // not marked, a time off by more than 3 % is.
     KernelResources compiled;

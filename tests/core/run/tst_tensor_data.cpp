@@ -39,6 +39,11 @@ private slots:
     QCOMPARE(type->elementBytes(), size_t(2));
     QVERIFY(!parseTensorType("tensor<?x8xf32>").ok());
     QVERIFY(!parseTensorType("4xcomplex<f32>").ok());
+    // A size past 64 bits or a shape past 2^31 elements is refused, not
+    // thrown out of the run or written as gigabytes of random input.
+    QVERIFY(!parseTensorType("tensor<99999999999999999999xf32>").ok());
+    QVERIFY(!parseTensorType("tensor<1000000x1000000xf32>").ok());
+    QVERIFY(parseTensorType("tensor<0x1000000xf32>").ok());
     auto scalar = parseTensorType("i32");
     QVERIFY(scalar.ok());
     QCOMPARE(scalar->elementCount(), size_t(1));
