@@ -72,6 +72,14 @@ Result<NestedLayout> NestedLayout::create(const config::NestedLayoutAttr &attr,
   layout.lanes = subgroupSize > 0
                      ? subgroupSize
                      : idsNamed(attr.threadTile, attr.threadStrides);
+  // Drawing asks each of them which element it holds: no GPU has more than
+  // 1024 threads a workgroup, and 65536 lanes or subgroups is none it runs
+  // (a basis of 10^12 lanes froze the view).
+  constexpr int64_t kMostIds = int64_t{1} << 16;
+  if (layout.lanes > kMostIds || layout.subgroups > kMostIds)
+    return Error{"nested_layout names " + std::to_string(layout.lanes) +
+                 " lanes in " + std::to_string(layout.subgroups) +
+                 " subgroups: more than a GPU runs (65536)"};
   return layout;
 }
 

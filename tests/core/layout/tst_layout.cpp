@@ -363,6 +363,18 @@ private slots:
             .problems()
             .empty());
     QVERIFY(!NestedLayout::create({{1}, {0}, {1}, {1}, {1}, {0}, {0}}).ok());
+    // Lanes or subgroups past what a GPU runs (drawing asks each of them
+    // which element it holds) are refused, from the layout or the caller.
+    auto lanes =
+        NestedLayout::create({{1}, {1}, {1}, {1000000}, {1}, {0}, {1000000}});
+    QVERIFY(!lanes.ok());
+    QVERIFY2(lanes.error().find("more than a GPU runs") != std::string::npos,
+             lanes.error().c_str());
+    QVERIFY(!NestedLayout::create({{1}, {1}, {1}, {4}, {1}, {0}, {1}}, 1,
+                                  int64_t{1} << 40)
+                 .ok());
+    QVERIFY(NestedLayout::create({{1}, {1}, {1}, {64}, {1}, {0}, {1}}, 16, 64)
+                .ok());
   }
 
   // iree_codegen seed: the xor_shuffle tables (per_phase 1 and 2) and the
