@@ -87,12 +87,18 @@ bool hasLiveChild(pid_t pid) {
 }
 
 // ProcessSpec::stallTimeout: samples the process once a second and says
-// when it has done nothing for the window.
+// when it has done nothing for the window. A sample that sees work (CPU
+// used, a child alive) says only that the work went on until some time
+// before the next sample, so the idle time is counted from the first
+// sample that sees none: counted from the last busy sample, a parent whose
+// child had just ended (a shell's `sleep 3; exit 0`, a compile driver
+// whose last tool just returned) was called hung on a loaded machine when
+// that sample came a little late.
 class StallWatch {
 public:
   StallWatch(pid_t pid, std::optional<std::chrono::milliseconds> window,
              Clock::time_point start)
-      : pid_(pid), window_(window), lastSample_(start), lastWork_(start) {}
+      : pid_(pid), window_(window), lastSample_(start) {}
 
   bool stalled(Clock::time_point now) {
     if (!window_ || now - lastSample_ < std::chrono::seconds(1))
@@ -101,16 +107,19 @@ public:
     const std::optional<unsigned long long> ticks = cpuTicks(pid_);
     if (!ticks || *ticks != ticks_ || hasLiveChild(pid_)) {
       ticks_ = ticks.value_or(0);
-      lastWork_ = now;
+      idleSince_.reset();
       return false;
     }
-    return now - lastWork_ > *window_;
+    if (!idleSince_)
+      idleSince_ = now;
+    return now - *idleSince_ >= *window_;
   }
 
 private:
   pid_t pid_;
   std::optional<std::chrono::milliseconds> window_;
-  Clock::time_point lastSample_, lastWork_;
+  Clock::time_point lastSample_;
+  std::optional<Clock::time_point> idleSince_;
   unsigned long long ticks_ = 0;
 };
 

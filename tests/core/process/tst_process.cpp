@@ -124,6 +124,17 @@ private slots:
     const ProcessResult waited = runProcess(waiting);
     QVERIFY2(waited.succeeded(), waited.describe().c_str());
     QCOMPARE(waited.stalledRuns, 0);
+
+    // Idle for less than the window once its child has ended, then done:
+    // the sample that first sees it idle comes a second after the last
+    // busy one, which is not a second of idleness (this was called hung
+    // whenever that sample fell inside the pause).
+    ProcessSpec pausing;
+    pausing.program = "/bin/sh";
+    pausing.arguments = {"-c", "sleep 2.5; exec sleep 0.7"};
+    pausing.stallTimeout = 1s;
+    const ProcessResult paused = runProcess(pausing);
+    QVERIFY2(paused.succeeded(), paused.describe().c_str());
   }
 
   void cancels() {
