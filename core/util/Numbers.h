@@ -85,8 +85,13 @@ inline int64_t saturatingAdd(int64_t a, int64_t b) {
 }
 
 // a / b rounded up; `a` itself when b is not positive (no tile: one step).
+// A positive `a` divides first: (a + b - 1) / b overflowed past 2^63 - b
+// (a file's bound of 2^63 - 1 over a tile of 64); a bound of zero or less
+// (none, or dynamic) keeps that form, which cannot overflow there.
 inline int64_t ceilDiv(int64_t a, int64_t b) {
-  return b <= 0 ? a : (a + b - 1) / b;
+  if (b <= 0)
+    return a;
+  return a > 0 ? a / b + (a % b != 0 ? 1 : 0) : (a + b - 1) / b;
 }
 
 // A config's optional tile sizes as exactly `rank` values, 0 (no tile) where

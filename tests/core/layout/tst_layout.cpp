@@ -9,8 +9,10 @@
 #include "core/layout/NestedLayout.h"
 #include "core/layout/Roofline.h"
 #include "core/layout/Swizzle.h"
+#include "core/util/Numbers.h"
 
 #include <limits>
+#include <random>
 #include <map>
 
 using namespace tilescope;
@@ -68,6 +70,28 @@ class LayoutTest : public QObject {
   Q_OBJECT
 
 private slots:
+  // Every bound and tile divides to its exact ceiling (128-bit arithmetic
+  // says which), up to 2^63 - 1: (a + b - 1) / b overflowed there.
+  void boundsDivideUpWithoutOverflow() {
+    const int64_t max = std::numeric_limits<int64_t>::max();
+    QCOMPARE(ceilDiv(max, 64), max / 64 + 1);
+    QCOMPARE(ceilDiv(max, max), int64_t(1));
+    QCOMPARE(ceilDiv(max - 1, max), int64_t(1));
+    QCOMPARE(ceilDiv(0, 8), int64_t(0));
+    QCOMPARE(ceilDiv(7, 0), int64_t(7)); // no tile: the bound, one step
+    std::mt19937_64 random(20261207);
+    for (int i = 0; i < 20000; ++i) {
+      const int shift = static_cast<int>(random() % 63);
+      const int64_t a = static_cast<int64_t>(random() >> 1) >> shift;
+      const int64_t b =
+          std::max<int64_t>(1, static_cast<int64_t>(random() >> 1) >>
+                                   static_cast<int>(random() % 63));
+      __extension__ typedef __int128 Wide; // GCC's and clang's 128 bits
+      const Wide exact = (static_cast<Wide>(a) + b - 1) / b;
+      QCOMPARE(ceilDiv(a, b), static_cast<int64_t>(exact));
+    }
+  }
+
   // For every intrinsic and operand, the owner the pictures draw for a
   // coordinate is a lane that holds it, at that register: ownerOf and
   // laneElements (split VDMFMA lanes and scaled operands included) agree.
