@@ -1,4 +1,5 @@
 #include "core/isa/Assembly.h"
+#include "core/isa/PtxText.h"
 #include "core/isa/RawKernel.h"
 
 #include "core/util/Files.h"
@@ -65,18 +66,6 @@ namespace {
 
 bool contains(const std::string &text, const char *part) {
   return text.find(part) != std::string::npos;
-}
-
-// The bits of a PTX type suffix: b32 -> 32, f16x2 -> 32, e4m3x2 -> 16.
-int ptxTypeBits(const std::string &type) {
-  // PTX's widths only: a b2000000000 is no type.
-  static const std::regex kType(R"(^[bsuf](8|16|32|64|128)(x2)?$)");
-  std::smatch m;
-  if (std::regex_match(type, m, kType))
-    return std::stoi(m[1].str()) * (m[2].matched ? 2 : 1);
-  if (type == "e4m3x2" || type == "e5m2x2")
-    return 16;
-  return 0;
 }
 
 } // namespace
@@ -247,17 +236,6 @@ int widthOfAmdgpu(const std::string &m) {
 
 namespace {
 
-// Bits an async copy moves a lane, from its operands (PTX's cp.async
-// [dst], [src], 16: bytes).
-int asyncCopyBits(const std::string &text) {
-  // At most 7 digits: a bulk copy's bytes fit, a hostile count is none.
-  static const std::regex kSize(R"(\],\s*(\d{1,7})\s*(,|;|$))");
-  std::smatch m;
-  if (std::regex_search(text, m, kSize))
-    return 8 * std::stoi(m[1].str());
-  return 0;
-}
-
 std::string trimmedText(std::string_view text) {
   return std::string(trimmed(text));
 }
@@ -406,7 +384,7 @@ Result<Listing> readPtx(const std::string &text) {
       instruction.text = s.text;
       instruction.kind = classOfPtx(s.mnemonic);
       instruction.widthBits = instruction.kind == InstructionClass::AsyncCopy
-                                  ? asyncCopyBits(s.text)
+                                  ? 8 * copiedBytesOf(s).value_or(0)
                                   : widthOfPtx(s.mnemonic);
       if (instruction.kind == InstructionClass::Branch &&
           s.mnemonic.starts_with("bra") && !s.operands.empty())

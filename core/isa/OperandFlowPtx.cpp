@@ -55,23 +55,6 @@ std::vector<std::string> ptxNamesIn(const std::string &operand) {
   return names;
 }
 
-// Bytes of a PTX type: "b32" 4, "f16x2" 4, "v4" none.
-int64_t ptxTypeBytes(const std::string &type) {
-  if (type == "f16x2" || type == "bf16x2")
-    return 4;
-  if (type.size() < 2 || !std::isalpha(static_cast<unsigned char>(type[0])))
-    return 0;
-  size_t digits = 1;
-  while (digits < type.size() &&
-         std::isalpha(static_cast<unsigned char>(type[digits])))
-    ++digits;
-  auto bits = parseInt64(type.substr(digits));
-  return bits && (*bits == 8 || *bits == 16 || *bits == 32 || *bits == 64 ||
-                  *bits == 128)
-             ? *bits / 8
-             : 0;
-}
-
 // An MMA operand's element size from its type's name ("f16", "tf32",
 // "e4m3", "s8").
 int64_t mmaTypeBytes(const std::string &type) {
@@ -188,7 +171,7 @@ void PtxFollower::run(const PtxStatement &s) {
   } else if (auto bytes = asyncCopyBytesOf(s)) {
     return asyncCopy(s, *bytes);
   } else if (op == "mov" && s.operands.size() >= 2) {
-    return move(s, ptxTypeBytes(parts.back()));
+    return move(s, ptxTypeBits(parts.back()) / 8);
   } else if (op == "mma") {
     return mma(s, parts);
   }

@@ -6,6 +6,7 @@
 #include "core/util/Text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <sstream>
 
@@ -15,14 +16,16 @@ namespace {
 
 std::string trim(std::string_view text) { return std::string(trimmed(text)); }
 
-// The bits of a PTX type suffix: "u32" 32, "s64" 64; 0 for none.
+// The bits of an integer PTX type suffix the lanes compute in: "u32" 32,
+// "s64" 64; 0 for any other ("bf16", "u16x2", "f32", "b128").
 int typeBits(const std::string &part) {
-  if (part.size() < 2 ||
-      std::string_view("usb").find(part[0]) == std::string_view::npos)
-    return 0;
-  auto bits = parseInt64(part.substr(1));
-  return bits && (*bits == 8 || *bits == 16 || *bits == 32 || *bits == 64)
-             ? static_cast<int>(*bits)
+  const int bits = ptxTypeBits(part);
+  return part.size() >= 2 &&
+                 std::string_view("usb").find(part[0]) !=
+                     std::string_view::npos &&
+                 std::isdigit(static_cast<unsigned char>(part[1])) &&
+                 part.find('x') == std::string::npos && bits <= 64
+             ? bits
              : 0;
 }
 
@@ -111,16 +114,49 @@ ptxAddressOf(const std::string &operand) {
   return std::pair{inside, offset};
 }
 
-std::optional<int64_t> asyncCopyBytesOf(const PtxStatement &statement) {
+int ptxTypeBits(std::string_view type) {
+  int pairs = 1; // a packed pair: f16x2, bf16x2, e4m3x2
+  if (type.size() > 2 && type.ends_with("x2")) {
+    pairs = 2;
+    type.remove_suffix(2);
+  }
+  if (type == "bf16")
+    return pairs * 16;
+  if (type == "tf32")
+    return pairs * 32;
+  if (type == "e4m3" || type == "e5m2")
+    return pairs * 8;
+  if (type.size() < 2 ||
+      std::string_view("bsuf").find(type[0]) == std::string_view::npos ||
+      type[1] == '0')
+    return 0;
+  const auto bits = parseInt64(type.substr(1));
+  return bits && (*bits == 8 || *bits == 16 || *bits == 32 || *bits == 64 ||
+                  *bits == 128)
+             ? pairs * static_cast<int>(*bits)
+             : 0;
+}
+
+std::optional<int64_t> copiedBytesOf(const PtxStatement &statement) {
   const std::vector<std::string> parts = ptxPartsOf(statement.mnemonic);
   if (parts.size() < 2 || parts[0] != "cp" || parts[1] != "async" ||
-      std::find(parts.begin(), parts.end(), "bulk") != parts.end() ||
       statement.operands.size() < 3)
     return std::nullopt;
+  const bool bulk = std::find(parts.begin(), parts.end(), "bulk") != parts.end();
+  if (bulk && std::find(parts.begin(), parts.end(), "tensor") != parts.end())
+    return std::nullopt;
   const auto bytes = parseInt64(statement.operands[2]);
-  if (!bytes || (*bytes != 4 && *bytes != 8 && *bytes != 16))
+  if (!bytes || (bulk ? *bytes <= 0 || *bytes >= (int64_t(1) << 24)
+                      : *bytes != 4 && *bytes != 8 && *bytes != 16))
     return std::nullopt;
   return bytes;
+}
+
+std::optional<int64_t> asyncCopyBytesOf(const PtxStatement &statement) {
+  const std::vector<std::string> parts = ptxPartsOf(statement.mnemonic);
+  if (std::find(parts.begin(), parts.end(), "bulk") != parts.end())
+    return std::nullopt;
+  return copiedBytesOf(statement);
 }
 
 std::optional<PtxStatement> ptxStatementOf(std::string text, size_t line) {

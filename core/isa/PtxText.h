@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,10 +38,20 @@ std::vector<std::string> ptxOperandsOf(const std::string &text);
 std::optional<std::pair<std::string, int64_t>>
 ptxAddressOf(const std::string &operand);
 
+// The bits of a PTX type, the one reading of them every reader uses:
+// "b32" 32, "bf16" 16, "tf32" 32, "e4m3" 8, a packed pair twice its half
+// ("f16x2" 32, "e5m2x2" 16); 0 for anything else ("v4", "pred", and a
+// width PTX has not: "b2000000000").
+int ptxTypeBits(std::string_view type);
+
 // The bytes one thread's cp.async copies into shared memory (4, 8 or 16);
 // none for any other statement, cp.async.bulk (one thread's copy of a
 // whole tile) included.
 std::optional<int64_t> asyncCopyBytesOf(const PtxStatement &statement);
+// The bytes a copy statement names: cp.async's 4, 8 or 16 a thread, a
+// cp.async.bulk's whole copy (under 16 MiB); none for any other statement
+// and for cp.async.bulk.tensor (its size is its tensor map's).
+std::optional<int64_t> copiedBytesOf(const PtxStatement &statement);
 
 // An .entry or a .func with a body.
 struct PtxEntryText {

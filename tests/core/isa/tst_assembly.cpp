@@ -12,6 +12,7 @@
 
 #include "core/isa/Assembly.h"
 #include "core/isa/OperandFlow.h"
+#include "core/isa/PtxText.h"
 #include "core/isa/SharedBanks.h"
 #include "core/process/Process.h"
 #include "core/service/Sass.h"
@@ -405,6 +406,38 @@ private slots:
                        "%r11, %r12, %r13}, [%rd6];");
     QCOMPARE(four.size(), size_t(2));
     QVERIFY(four[1].kind == isa::OperandMoveKind::SharedLoad);
+  }
+
+  // One reading of PTX's type names for every reader (the instructions'
+  // widths, the operands' moves, the lanes' integer arithmetic): the two it
+  // replaced read bf16 as 0 bits and 2 bytes.
+  void ptxTypesHaveOneWidth() {
+    const std::pair<const char *, int> types[] = {
+        {"b8", 8},      {"u16", 16},    {"s32", 32},     {"f64", 64},
+        {"b128", 128},  {"bf16", 16},   {"tf32", 32},    {"f16x2", 32},
+        {"bf16x2", 32}, {"e4m3x2", 16}, {"e5m2", 8},     {"v4", 0},
+        {"pred", 0},    {"b24", 0},     {"b2000000000", 0}, {"f032", 0},
+        {"x2", 0},      {"", 0}};
+    for (const auto &[type, bits] : types)
+      QVERIFY2(isa::ptxTypeBits(type) == bits, type);
+    QCOMPARE(isa::widthOfPtx("ld.shared.v4.bf16x2"), 128);
+    auto statement = [](const char *text) {
+      return *isa::ptxStatementOf(text, 1);
+    };
+    const auto copy = statement("cp.async.cg.shared.global [%r1], [%rd1], 16;");
+    QCOMPARE(isa::copiedBytesOf(copy).value_or(-1), int64_t(16));
+    QCOMPARE(isa::asyncCopyBytesOf(copy).value_or(-1), int64_t(16));
+    const auto bulk = statement(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+        "[%r1], [%rd1], 8192, [%r2];");
+    QCOMPARE(isa::copiedBytesOf(bulk).value_or(-1), int64_t(8192));
+    QVERIFY(!isa::asyncCopyBytesOf(bulk)); // no one thread's copy
+    QVERIFY(!isa::copiedBytesOf(statement(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+        "complete_tx::bytes [%r1], [%rd1, {%r3, %r4}], [%r2];")));
+    QVERIFY(!isa::copiedBytesOf(
+        statement("cp.async.bulk.shared::cluster.global [%r1], [%rd1], "
+                  "99999999999, [%r2];")));
   }
 
   // A hostile kernel's numbers are no widths: a type of two billion bits
