@@ -236,7 +236,10 @@ readNsightSourceCounters(const std::string &text) {
   std::vector<ProfiledKernel> kernels;
   std::optional<Columns> columns;
   size_t listed = 0;
-  const std::vector<CsvRow> rows = parseCsv(text);
+  const auto table = parseCsv(text);
+  if (!table)
+    return Error{"Nsight Compute's source counters: " + table.error()};
+  const std::vector<CsvRow> &rows = *table;
   for (size_t r = 0; r < rows.size(); ++r) {
     const CsvRow &row = rows[r];
     if (row.size() >= 2 && trimmed(row[0]) == "Kernel Name") {

@@ -93,7 +93,10 @@ Result<ProfileReading> parseNsightComputeCsv(const std::string &text) {
   }
   if (start == std::string::npos)
     return Error{"Nsight Compute printed no report (no \"ID\" header row)"};
-  CsvTable table(parseCsv(std::string_view(text).substr(start)));
+  auto rows = parseCsv(std::string_view(text).substr(start));
+  if (!rows)
+    return Error{"Nsight Compute's report: " + rows.error()};
+  CsvTable table(std::move(*rows));
   if (!table.column("gpu__time_duration.sum"))
     return Error{"Nsight Compute's report has no gpu__time_duration.sum"};
   // The row after the header holds the units.
@@ -161,7 +164,10 @@ Result<ProfileReading> parseNsightComputeCsv(const std::string &text) {
 
 Result<ProfileReading> parseRocprofKernelTrace(const std::string &trace,
                                                const std::string &counters) {
-  CsvTable table(parseCsv(trace));
+  auto rows = parseCsv(trace);
+  if (!rows)
+    return Error{"rocprofv3's kernel trace: " + rows.error()};
+  CsvTable table(std::move(*rows));
   if (!table.column("Start_Timestamp") || !table.column("End_Timestamp"))
     return Error{"rocprofv3's kernel trace has no Start_Timestamp / "
                  "End_Timestamp columns"};
@@ -209,7 +215,10 @@ Result<ProfileReading> parseRocprofKernelTrace(const std::string &trace,
       reading.workgroupSize = *threads;
 
   if (!counters.empty()) {
-    CsvTable counted(parseCsv(counters));
+    auto counterRows = parseCsv(counters);
+    if (!counterRows)
+      return Error{"rocprofv3's counters: " + counterRows.error()};
+    CsvTable counted(std::move(*counterRows));
     std::map<std::string, std::vector<double>> values;
     for (const CsvRow &row : counted.rows()) {
       const std::string name = counted.value(row, "Counter_Name");

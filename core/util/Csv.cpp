@@ -4,12 +4,19 @@
 
 namespace tilescope {
 
-std::vector<CsvRow> parseCsv(std::string_view text) {
+Result<std::vector<CsvRow>> parseCsv(std::string_view text) {
   std::vector<CsvRow> rows;
   CsvRow row;
   std::string field;
   bool quoted = false, anything = false;
+  size_t fields = 0;
   for (size_t i = 0; i < text.size(); ++i) {
+    if (rows.size() >= kMaxCsvRows || fields >= kMaxCsvFields)
+      return Error{"a comma-separated table of more than " +
+                   std::to_string(kMaxCsvRows) + " rows or " +
+                   std::to_string(kMaxCsvFields) +
+                   " fields is not read (the limit was reached at byte " +
+                   std::to_string(i) + ")"};
     const char c = text[i];
     anything = true;
     if (quoted) {
@@ -24,11 +31,13 @@ std::vector<CsvRow> parseCsv(std::string_view text) {
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {
+      ++fields;
       row.push_back(std::move(field));
       field.clear();
     } else if (c == '\n' || c == '\r') {
       if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
         ++i;
+      ++fields;
       row.push_back(std::move(field));
       field.clear();
       rows.push_back(std::move(row));

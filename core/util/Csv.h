@@ -3,6 +3,9 @@
 // measured data sets come this way.
 #pragma once
 
+#include "core/util/Result.h"
+
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,9 +15,16 @@ namespace tilescope {
 
 using CsvRow = std::vector<std::string>;
 
+// The most a table is read with: a row of every byte of a file (its 64 MiB
+// of newlines) held 64 million rows, gigabytes; profilers' tables hold a
+// row a dispatch or an instruction, some hundred thousand.
+inline constexpr size_t kMaxCsvRows = size_t(1) << 20;
+inline constexpr size_t kMaxCsvFields = size_t(1) << 24;
+
 // Every row of `text`; an empty line is an empty row (one empty field) and
-// "\r\n" line ends are read as "\n".
-std::vector<CsvRow> parseCsv(std::string_view text);
+// "\r\n" line ends are read as "\n". An error past kMaxCsvRows rows or
+// kMaxCsvFields fields.
+Result<std::vector<CsvRow>> parseCsv(std::string_view text);
 
 // A table with a header row: the value of `column` in `row`, by name.
 class CsvTable {

@@ -10,6 +10,7 @@
 #include "core/service/IreeCommands.h"
 #include "core/tries/BundleTries.h"
 #include "core/tries/ProfileComparison.h"
+#include "core/util/Csv.h"
 #include "core/util/Files.h"
 
 #include <QTemporaryDir>
@@ -373,6 +374,17 @@ private slots:
     QVERIFY(oddReading);
     QVERIFY(!oddReading->vgprs && !oddReading->agprs);
     QVERIFY(!oddReading->sharedMemoryBytes && !oddReading->workgroupSize);
+
+    // A counters file of 64 MiB of newlines is no table of 64 million
+    // rows (gigabytes held): it is refused, and says why.
+    auto flood = parseRocprofKernelTrace(trace, std::string(64u << 20, '\n'));
+    QVERIFY(!flood);
+    QVERIFY2(flood.error().starts_with("rocprofv3's counters: a comma-"
+                                       "separated table of more than"),
+             flood.error().c_str());
+    QVERIFY(parseCsv(std::string(kMaxCsvRows - 1, '\n')));
+    QVERIFY(!parseCsv(std::string(kMaxCsvRows + 1, '\n')));
+    QVERIFY(!parseCsv(std::string(kMaxCsvFields + 1, ',')));
 
     // Beside what Tilescope read from the compile: equal resources are
     // not marked, a time off by more than 3 % is.
