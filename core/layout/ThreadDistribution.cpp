@@ -31,8 +31,9 @@ ForallDistribution::iterationOf(const std::vector<int64_t> &coordinate) const {
     const size_t loop = loops[i];
     const int64_t value = loop < coordinate.size() ? coordinate[loop] : 0;
     const int64_t index =
-        value / std::max<int64_t>(tiles[loop] * unit[loop], 1);
-    iteration = iteration * tripCounts[i] + std::min(index, tripCounts[i] - 1);
+        value / std::max<int64_t>(saturatingMultiply(tiles[loop], unit[loop]), 1);
+    iteration = saturatingAdd(saturatingMultiply(iteration, tripCounts[i]),
+                              std::min(index, tripCounts[i] - 1));
   }
   return iteration;
 }
@@ -54,7 +55,8 @@ std::vector<int64_t> ForallDistribution::tileOrigin(int64_t iteration) const {
   for (size_t i = loops.size(); i-- > 0;) {
     const int64_t index = iteration % tripCounts[i];
     iteration /= tripCounts[i];
-    origin[loops[i]] = index * tiles[loops[i]] * unit[loops[i]];
+    origin[loops[i]] = saturatingMultiply(
+        index, saturatingMultiply(tiles[loops[i]], unit[loops[i]]));
   }
   return origin;
 }

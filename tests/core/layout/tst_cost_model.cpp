@@ -230,7 +230,10 @@ std::vector<Candidate> measuredSet(const MeasuredSet &set) {
                            "tests/data/gpu" / set.file);
   if (!text)
     qFatal("%s", text.error().c_str());
-  CsvTable table(parseCsv(*text));
+  auto rows = parseCsv(*text);
+  if (!rows)
+    qFatal("%s", rows.error().c_str());
+  CsvTable table(std::move(*rows));
   std::vector<Candidate> out;
   for (const CsvRow &row : table.rows()) {
     if (row.size() < 5)
@@ -556,6 +559,21 @@ private slots:
     QVERIFY(!p);
     QVERIFY2(p.error().find("not priced") != std::string::npos,
              p.error().c_str());
+
+    // A subgroup or reduction tile past any bound is the bound, however
+    // large: 2^61 tiles of 16-wide intrinsics overflowed (to 0) on the way.
+    const Candidate wide = candidate(
+        "subgroup=[1048576, 1048576, 0] reduction=[0, 0, 1048576]");
+    const Candidate wider =
+        candidate("subgroup=[2305843009213693952, 2305843009213693952, 0] "
+                  "reduction=[0, 0, 2305843009213693952]");
+    auto bounded = predictKernelTime(
+        {&space, &wide.config, &wide.translation, &target, std::nullopt});
+    auto past = predictKernelTime(
+        {&space, &wider.config, &wider.translation, &target, std::nullopt});
+    QVERIFY2(bounded, bounded ? "" : bounded.error().c_str());
+    QVERIFY2(past, past ? "" : past.error().c_str());
+    QCOMPARE(past->microseconds, bounded->microseconds);
   }
 
   void noFiguresNoPrediction() {
