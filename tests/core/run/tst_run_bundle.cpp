@@ -82,15 +82,21 @@ private slots:
     QTemporaryDir dir;
     const fs::path plain = compileCpuExample(dir.path().toStdString());
     const fs::path repeated = compileCpuExample(dir.path().toStdString(), 4);
+    perItem(plain, 1); // a first run pays the cold start; not counted
     const double one = perItem(plain, 1);
     const double batched = perItem(plain, 4);
     const double both = perItem(repeated, 4);
     qInfo("per item: batch 1 %.1f us, batch 4 %.1f us, repeat count 4 and "
           "batch 4 %.1f us",
           one, batched, both);
-    // A batch's per-item time is one dispatch's (submission shared out):
-    // neither a quarter of one (the batch not run) nor four.
-    QVERIFY(batched > 0.5 * one && batched < 2 * one);
+    // A batch's per-item time is one dispatch's with a quarter of the
+    // submission: neither a quarter of one (the batch not run) nor four.
+    // The submission is much of this small kernel's time here (CI once
+    // measured 451 us at batch 1 and 206 us at batch 4), so the floor is
+    // 0.35 of one, above the quarter.
+    QVERIFY2(batched > 0.35 * one && batched < 2 * one,
+             (std::to_string(batched) + " us against " + std::to_string(one))
+                 .c_str());
     // Both together count four dispatches as one item.
     QVERIFY(both > 2.5 * batched);
   }
