@@ -108,10 +108,10 @@ std::vector<Row> rowsOf(const char *file) {
                            "tests/data/gpu" / file);
   if (!text)
     qFatal("%s", text.error().c_str());
-  auto rows = parseCsv(*text);
-  if (!rows)
-    qFatal("%s", rows.error().c_str());
-  CsvTable table(std::move(*rows));
+  auto csv = parseCsv(*text);
+  if (!csv)
+    qFatal("%s", csv.error().c_str());
+  CsvTable table(std::move(*csv));
   std::vector<Row> rows;
   for (const CsvRow &r : table.rows()) {
     auto config =
