@@ -421,23 +421,24 @@ private slots:
     for (const auto &[type, bits] : types)
       QVERIFY2(isa::ptxTypeBits(type) == bits, type);
     QCOMPARE(isa::widthOfPtx("ld.shared.v4.bf16x2"), 128);
+    // A statement as the PTX reader hands it on: its ';' taken off.
     auto statement = [](const char *text) {
       return *isa::ptxStatementOf(text, 1);
     };
-    const auto copy = statement("cp.async.cg.shared.global [%r1], [%rd1], 16;");
+    const auto copy = statement("cp.async.cg.shared.global [%r1], [%rd1], 16");
     QCOMPARE(isa::copiedBytesOf(copy).value_or(-1), int64_t(16));
     QCOMPARE(isa::asyncCopyBytesOf(copy).value_or(-1), int64_t(16));
     const auto bulk = statement(
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
-        "[%r1], [%rd1], 8192, [%r2];");
+        "[%r1], [%rd1], 8192, [%r2]");
     QCOMPARE(isa::copiedBytesOf(bulk).value_or(-1), int64_t(8192));
     QVERIFY(!isa::asyncCopyBytesOf(bulk)); // no one thread's copy
     QVERIFY(!isa::copiedBytesOf(statement(
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
-        "complete_tx::bytes [%r1], [%rd1, {%r3, %r4}], [%r2];")));
+        "complete_tx::bytes [%r1], [%rd1, {%r3, %r4}], [%r2]")));
     QVERIFY(!isa::copiedBytesOf(
         statement("cp.async.bulk.shared::cluster.global [%r1], [%rd1], "
-                  "99999999999, [%r2];")));
+                  "99999999999, [%r2]")));
   }
 
   // A hostile kernel's numbers are no widths: a type of two billion bits
