@@ -137,12 +137,15 @@ int ptxTypeBits(std::string_view type) {
              : 0;
 }
 
-std::optional<int64_t> copiedBytesOf(const PtxStatement &statement) {
-  const std::vector<std::string> parts = ptxPartsOf(statement.mnemonic);
+namespace {
+
+// copiedBytesOf, its mnemonic's parts split once by its caller.
+std::optional<int64_t> copiedBytes(const PtxStatement &statement,
+                                   const std::vector<std::string> &parts,
+                                   bool bulk) {
   if (parts.size() < 2 || parts[0] != "cp" || parts[1] != "async" ||
       statement.operands.size() < 3)
     return std::nullopt;
-  const bool bulk = std::find(parts.begin(), parts.end(), "bulk") != parts.end();
   if (bulk && std::find(parts.begin(), parts.end(), "tensor") != parts.end())
     return std::nullopt;
   const auto bytes = parseInt64(statement.operands[2]);
@@ -152,11 +155,22 @@ std::optional<int64_t> copiedBytesOf(const PtxStatement &statement) {
   return bytes;
 }
 
+bool isBulk(const std::vector<std::string> &parts) {
+  return std::find(parts.begin(), parts.end(), "bulk") != parts.end();
+}
+
+} // namespace
+
+std::optional<int64_t> copiedBytesOf(const PtxStatement &statement) {
+  const std::vector<std::string> parts = ptxPartsOf(statement.mnemonic);
+  return copiedBytes(statement, parts, isBulk(parts));
+}
+
 std::optional<int64_t> asyncCopyBytesOf(const PtxStatement &statement) {
   const std::vector<std::string> parts = ptxPartsOf(statement.mnemonic);
-  if (std::find(parts.begin(), parts.end(), "bulk") != parts.end())
+  if (isBulk(parts))
     return std::nullopt;
-  return copiedBytesOf(statement);
+  return copiedBytes(statement, parts, false);
 }
 
 std::optional<PtxStatement> ptxStatementOf(std::string text, size_t line) {

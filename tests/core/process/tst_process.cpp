@@ -15,6 +15,19 @@
 using namespace tilescope::process;
 using namespace std::chrono_literals;
 
+namespace {
+
+// `script` run by `shell` under a one-second stall window.
+ProcessResult runWatched(const char *shell, const char *script) {
+  ProcessSpec spec;
+  spec.program = shell;
+  spec.arguments = {"-c", script};
+  spec.stallTimeout = 1s;
+  return runProcess(spec);
+}
+
+} // namespace
+
 class ProcessTest : public QObject {
   Q_OBJECT
 
@@ -107,21 +120,14 @@ private slots:
   // Neither a process at work nor one waiting on a child of its own is
   // hung.
   void aBusyProcessOrAWaitingParentIsNotHung() {
-    ProcessSpec busy;
-    busy.program = "/bin/bash"; // $SECONDS: three seconds at work
-    busy.arguments = {"-c",
-                      "end=$((SECONDS + 3)); while [ $SECONDS -lt $end ]; do "
-                      ":; done"};
-    busy.stallTimeout = 1s;
-    const ProcessResult worked = runProcess(busy);
+    // $SECONDS: three seconds at work
+    const ProcessResult worked = runWatched(
+        "/bin/bash",
+        "end=$((SECONDS + 3)); while [ $SECONDS -lt $end ]; do :; done");
     QVERIFY2(worked.succeeded(), worked.describe().c_str());
     QVERIFY(worked.elapsed > 1500ms); // long enough to have been watched
 
-    ProcessSpec waiting;
-    waiting.program = "/bin/sh";
-    waiting.arguments = {"-c", "sleep 3; exit 0"};
-    waiting.stallTimeout = 1s;
-    const ProcessResult waited = runProcess(waiting);
+    const ProcessResult waited = runWatched("/bin/sh", "sleep 3; exit 0");
     QVERIFY2(waited.succeeded(), waited.describe().c_str());
     QCOMPARE(waited.stalledRuns, 0);
 
@@ -129,11 +135,8 @@ private slots:
     // the sample that first sees it idle comes a second after the last
     // busy one, which is not a second of idleness (this was called hung
     // whenever that sample fell inside the pause).
-    ProcessSpec pausing;
-    pausing.program = "/bin/sh";
-    pausing.arguments = {"-c", "sleep 2.5; exec sleep 0.7"};
-    pausing.stallTimeout = 1s;
-    const ProcessResult paused = runProcess(pausing);
+    const ProcessResult paused =
+        runWatched("/bin/sh", "sleep 2.5; exec sleep 0.7");
     QVERIFY2(paused.succeeded(), paused.describe().c_str());
   }
 
