@@ -274,8 +274,8 @@ Result<ContractionTiles> contractionTiles(const CostModelInput &in,
     const size_t i = static_cast<size_t>(d);
     if (pipeline == "TileAndFuse")
       return subgroup[i] > 0
-                 ? std::min(wgTile(d),
-                            static_cast<double>(subgroup[i]) * static_cast<double>(unit[i]))
+                 ? std::min(wgTile(d), static_cast<double>(subgroup[i]) *
+                                           static_cast<double>(unit[i]))
                  : wgTile(d);
     if (basis && i < basis->mapping.size()) {
       const int64_t digit = basis->mapping[i];
@@ -308,11 +308,10 @@ Result<ContractionTiles> contractionTiles(const CostModelInput &in,
   for (int d : dims.k) {
     t.K *= bound(d);
     const size_t i = static_cast<size_t>(d);
-    t.tk *=
-        reduction[i] > 0
-            ? std::min(bound(d), static_cast<double>(reduction[i]) *
-                                     static_cast<double>(unit[i]))
-            : bound(d);
+    t.tk *= reduction[i] > 0
+                ? std::min(bound(d), static_cast<double>(reduction[i]) *
+                                         static_cast<double>(unit[i]))
+                : bound(d);
   }
   t.sm = std::max(t.sm, static_cast<double>(intrinsic.m));
   t.sn = std::max(t.sn, static_cast<double>(intrinsic.n));

@@ -31,7 +31,8 @@ ForallDistribution::iterationOf(const std::vector<int64_t> &coordinate) const {
     const size_t loop = loops[i];
     const int64_t value = loop < coordinate.size() ? coordinate[loop] : 0;
     const int64_t index =
-        value / std::max<int64_t>(saturatingMultiply(tiles[loop], unit[loop]), 1);
+        value /
+        std::max<int64_t>(saturatingMultiply(tiles[loop], unit[loop]), 1);
     iteration = saturatingAdd(saturatingMultiply(iteration, tripCounts[i]),
                               std::min(index, tripCounts[i] - 1));
   }

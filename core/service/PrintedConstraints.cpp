@@ -52,8 +52,8 @@ private:
 // The values of a constraints op's dims() operands (`list`, what follows
 // the parenthesis): each `%name` is the `arith.constant` that defines it
 // above the op (at `op` in the text); unknown when it is anything else.
-std::vector<std::optional<int64_t>>
-dimValues(std::string_view list, size_t op, Constants &constants) {
+std::vector<std::optional<int64_t>> dimValues(std::string_view list, size_t op,
+                                              Constants &constants) {
   std::vector<std::optional<int64_t>> dims;
   const size_t close = list.find(')');
   if (close == std::string_view::npos)

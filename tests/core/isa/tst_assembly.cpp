@@ -413,9 +413,9 @@ private slots:
   // replaced read bf16 as 0 bits and 2 bytes.
   void ptxTypesHaveOneWidth() {
     const std::pair<const char *, int> types[] = {
-        {"b8", 8},      {"u16", 16},    {"s32", 32},     {"f64", 64},
-        {"b128", 128},  {"bf16", 16},   {"tf32", 32},    {"f16x2", 32},
-        {"bf16x2", 32}, {"e4m3x2", 16}, {"e5m2", 8},     {"v4", 0},
+        {"b8", 8},      {"u16", 16},    {"s32", 32},        {"f64", 64},
+        {"b128", 128},  {"bf16", 16},   {"tf32", 32},       {"f16x2", 32},
+        {"bf16x2", 32}, {"e4m3x2", 16}, {"e5m2", 8},        {"v4", 0},
         {"pred", 0},    {"b24", 0},     {"b2000000000", 0}, {"f032", 0},
         {"x2", 0},      {"", 0}};
     for (const auto &[type, bits] : types)

@@ -562,8 +562,8 @@ private slots:
 
     // A subgroup or reduction tile past any bound is the bound, however
     // large: 2^61 tiles of 16-wide intrinsics overflowed (to 0) on the way.
-    const Candidate wide = candidate(
-        "subgroup=[1048576, 1048576, 0] reduction=[0, 0, 1048576]");
+    const Candidate wide =
+        candidate("subgroup=[1048576, 1048576, 0] reduction=[0, 0, 1048576]");
     const Candidate wider =
         candidate("subgroup=[2305843009213693952, 2305843009213693952, 0] "
                   "reduction=[0, 0, 2305843009213693952]");

@@ -12,8 +12,8 @@
 #include "core/util/Numbers.h"
 
 #include <limits>
-#include <random>
 #include <map>
+#include <random>
 
 using namespace tilescope;
 using namespace tilescope::layout;

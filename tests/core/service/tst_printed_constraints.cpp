@@ -76,7 +76,8 @@ class PrintedConstraintsTest : public QObject {
 private slots:
   void readsWhatIreePrinted() {
     QTemporaryDir folder;
-    const std::string text = ireeConstraintsOfMatmul(folder.path().toStdString());
+    const std::string text =
+        ireeConstraintsOfMatmul(folder.path().toStdString());
     const auto ops = service::readConstraints(text);
     const std::vector<int> lines =
         linesStartingWith(text, service::kConstraintsOp);
@@ -89,8 +90,9 @@ private slots:
     const std::vector<std::optional<int64_t>> matmul{1024, 1024, 1024};
     for (size_t i = 0; i < ops.size(); ++i) {
       QCOMPARE(ops[i].line, lines[i]);
-      QCOMPARE(ops[i].function, std::string("matmul_f16_1024_dispatch_0_"
-                                            "matmul_1024x1024x1024_f16xf16xf32"));
+      QCOMPARE(ops[i].function,
+               std::string("matmul_f16_1024_dispatch_0_"
+                           "matmul_1024x1024x1024_f16xf16xf32"));
       QCOMPARE(ops[i].set, 0LL);
       QVERIFY(ops[i].content.dims == matmul);
       QCOMPARE(ops[i].content.pipeline, pipelines[i]);
@@ -104,9 +106,10 @@ private slots:
   // dims, the constant nearest above it.
   void carriesFunctionsLinesAndConstantsDownAFile() {
     QTemporaryDir folder;
-    const std::string one = ireeConstraintsOfMatmul(folder.path().toStdString());
-    std::string two = replaced(one, "@matmul_f16_1024_dispatch_0_matmul_",
-                               "@second_matmul_");
+    const std::string one =
+        ireeConstraintsOfMatmul(folder.path().toStdString());
+    std::string two =
+        replaced(one, "@matmul_f16_1024_dispatch_0_matmul_", "@second_matmul_");
     two = replaced(two, "%c1024_3 = arith.constant 1024 : index",
                    "%c1024_3 = arith.constant 512 : index");
     const std::string text = one + two;
